@@ -1,0 +1,3 @@
+from agentscan.cli import main
+
+main()

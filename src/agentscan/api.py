@@ -1,0 +1,164 @@
+"""The library entry point: ``Scanner`` answers every question the CLI asks.
+
+>>> scanner = Scanner(home="/tmp/fake-home")      # doctest: +SKIP
+>>> rows = scanner.list_sessions(limit=5)          # doctest: +SKIP
+
+Discovery is cheap (stat calls and bounded header reads) and memoised per
+scanner; rows and details are parsed only for the sessions asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from agentscan.bounds import DEFAULT_BOUNDS, Bounds
+from agentscan.context import ScanContext
+from agentscan.errors import AmbiguousSessionId, SessionNotFound, UsageProblem
+from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
+from agentscan.providers import get_provider, iter_providers
+from agentscan.providers.base import Provider
+
+MAX_LIST = 25
+MIN_PREFIX = 6
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    providers: tuple[str, ...] = ()
+    since: datetime | None = None
+    grep: str | None = None
+    cwd: str | None = None
+
+    def matches(self, row: SessionRow) -> bool:
+        if self.since is not None and (row.updated_at is None or row.updated_at < self.since):
+            return False
+        if self.cwd is not None and not _under(row.cwd, self.cwd):
+            return False
+        if self.grep:
+            needle = self.grep.casefold()
+            haystack = (row.title, row.cwd, row.model, row.path)
+            if not any(needle in value.casefold() for value in haystack if value):
+                return False
+        return True
+
+
+def _under(cwd: str | None, wanted: str) -> bool:
+    if not cwd:
+        return False
+    wanted = wanted.rstrip("/\\") or wanted
+    return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
+
+
+class Scanner:
+    """Scans one home with the registered providers (or the ones given)."""
+
+    def __init__(
+        self,
+        *,
+        home: str | Path | None = None,
+        env: Mapping[str, str] | None = None,
+        providers: Sequence[Provider] | None = None,
+        provider_names: Iterable[str] | None = None,
+        context: ScanContext | None = None,
+    ) -> None:
+        self.ctx = context or ScanContext.create(home=home, env=env)
+        if providers is not None:
+            self.providers = list(providers)
+        else:
+            self.providers = iter_providers(provider_names)
+        self._refs: dict[str, list[SessionRef]] = {}
+
+    @property
+    def warnings(self) -> list[ScanWarning]:
+        return self.ctx.warnings.items
+
+    def provider(self, name: str) -> Provider:
+        for provider in self.providers:
+            if provider.name == name:
+                return provider
+        return get_provider(name)
+
+    def selected(self, names: Iterable[str] = ()) -> list[Provider]:
+        names = list(names)
+        if not names:
+            return self.providers
+        known = {p.name for p in self.providers}
+        for name in names:
+            if name not in known:
+                get_provider(name)  # raises UnknownProvider with the valid names
+        return [p for p in self.providers if p.name in names]
+
+    def refs(self, providers: Iterable[str] = ()) -> list[SessionRef]:
+        """Every session of the selected providers, most recent first."""
+        found: list[SessionRef] = []
+        for provider in self.selected(providers):
+            if provider.name not in self._refs:
+                self._refs[provider.name] = provider.discover(self.ctx)
+            found.extend(self._refs[provider.name])
+        found.sort(key=lambda ref: ref.recency, reverse=True)
+        return found
+
+    def row(self, ref: SessionRef) -> SessionRow:
+        return self.provider(ref.provider).row(ref, self.ctx)
+
+    def list_sessions(self, *, limit: int = MAX_LIST, filters: ListFilter = ListFilter()) -> list[SessionRow]:
+        """The ``limit`` most recently updated sessions (clamped to 1..25).
+
+        Sessions are parsed in order of their files' mtime until enough rows
+        match, so an unfiltered ``list`` parses only what it shows.
+        """
+        limit = max(1, min(limit, MAX_LIST))
+        rows: list[SessionRow] = []
+        since = filters.since.timestamp() if filters.since else None
+        for ref in self.refs(filters.providers):
+            # updated_at is never older than the files' mtime, so once the
+            # mtimes fall before --since nothing later can match.
+            if since is not None and ref.recency and ref.recency < since:
+                break
+            row = self.row(ref)
+            if filters.matches(row):
+                rows.append(row)
+                if len(rows) >= limit:
+                    break
+        rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
+        return rows[:limit]
+
+    def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
+        """Every matching session, not clamped (``export``)."""
+        rows = [row for row in map(self.row, self.refs(filters.providers)) if filters.matches(row)]
+        rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
+        return rows
+
+    def resolve(self, query: str) -> SessionRef:
+        """Find one session by full id, bare native id, or a unique prefix (≥ 6 chars)."""
+        query = query.strip()
+        if not query:
+            raise UsageProblem("a session id is required")
+        provider_name, _, bare = query.partition(":") if ":" in query else ("", "", query)
+        candidates = self.refs([provider_name] if provider_name and self._known(provider_name) else ())
+        if provider_name and not self._known(provider_name):
+            bare = query  # a colon inside a native id, not a provider prefix
+        exact = [ref for ref in candidates if ref.native_id == bare or ref.id == query]
+        if len(exact) == 1:
+            return exact[0]
+        if len(exact) > 1:
+            raise AmbiguousSessionId(query, sorted(ref.id for ref in exact))
+        if len(bare) < MIN_PREFIX:
+            raise SessionNotFound(query)
+        matches = [ref for ref in candidates if ref.native_id.startswith(bare) or ref.id.startswith(query)]
+        if not matches:
+            raise SessionNotFound(query)
+        if len(matches) > 1:
+            raise AmbiguousSessionId(query, sorted(ref.id for ref in matches))
+        return matches[0]
+
+    def _known(self, name: str) -> bool:
+        return any(p.name == name for p in self.providers)
+
+    def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
+        ref = self.resolve(query)
+        return self.provider(ref.provider).detail(ref, self.ctx, bounds)
+

@@ -1,0 +1,52 @@
+"""The ``agentscan`` command line: a thin Typer layer over ``agentscan.api``.
+
+This is the only module that knows about exit codes: it catches the domain
+errors of ``agentscan.errors`` and maps them (0 ok, 1 failure, 2 usage).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from agentscan.cli.options import State
+
+app = typer.Typer(
+    name="agentscan",
+    help="Find the sessions AI coding agents left on this machine, with exact token totals.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.callback()
+def _global(
+    ctx: typer.Context,
+    home: Optional[Path] = typer.Option(None, "--home", help="Read agent files under DIR instead of $HOME.", metavar="DIR"),
+    demo: bool = typer.Option(False, "--demo", help="Use the small demo home shipped with agentscan."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write agentscan's cache."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any input had to be skipped."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every warning on stderr."),
+) -> None:
+    ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose)
+
+
+def _register_commands() -> None:
+    # Imported here so each command module stays small and self-contained.
+    from agentscan.cli import commands
+
+    commands.register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

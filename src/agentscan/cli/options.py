@@ -1,0 +1,90 @@
+"""Options shared by every command, and the scanner they configure."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import wraps
+from pathlib import Path
+from typing import Any, Callable, Optional, TypeVar
+
+import typer
+
+from agentscan.api import Scanner
+from agentscan.context import ScanContext
+from agentscan.errors import AgentscanError, StrictWarnings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Provider settings that --demo must ignore, so the demo never mixes in the
+# user's real sessions.
+PROVIDER_ENV = (
+    "CLAUDE_CONFIG_DIR",
+    "XDG_CONFIG_HOME",
+    "CODEX_HOME",
+    "CODEX_SQLITE_HOME",
+    "GEMINI_CLI_HOME",
+    "GEMINI_DATA_DIR",
+    "CURSOR_STATE_DB",
+    "APPDATA",
+)
+
+
+@dataclass
+class State:
+    home: Optional[Path] = None
+    demo: bool = False
+    no_cache: bool = False
+    strict: bool = False
+    verbose: bool = False
+
+    def scanner(self, providers: list[str] | None = None) -> Scanner:
+        import os
+
+        env = dict(os.environ)
+        home = self.home
+        if self.demo:
+            from agentscan.demo import demo_home
+
+            home = demo_home()
+            for name in PROVIDER_ENV:
+                env.pop(name, None)
+        context = ScanContext.create(home=home, env=env)
+        if self.demo:
+            context.home_source = "--demo"
+        return Scanner(context=context, provider_names=providers or None)
+
+
+def state_of(ctx: typer.Context) -> State:
+    state = ctx.find_root().obj
+    return state if isinstance(state, State) else State()
+
+
+def handle_errors(func: F) -> F:
+    """Turn domain errors into a one-line message and the contract's exit code."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except AgentscanError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            raise typer.Exit(exc.exit_code) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
+    """Report warnings on stderr (JSON carries them in the document) and apply --strict."""
+    from agentscan.cli.render import warn_summary
+
+    warnings = scanner.warnings
+    if warnings and not as_json:
+        warn_summary(warnings, verbose=state.verbose)
+    if state.strict and warnings:
+        raise StrictWarnings(f"{len(warnings)} warnings (--strict)")
+
+
+JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
+ProviderOption = typer.Option(None, "--provider", "-p", help="Only this provider (repeatable).", metavar="P")
+SinceOption = typer.Option(None, "--since", help="Only sessions active since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN")

@@ -1,0 +1,44 @@
+"""Human-readable ``tokens`` output."""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from agentscan.cli.render import table
+from agentscan.errors import UsageProblem
+from agentscan.model import TokenUsage
+from agentscan.tokens import TokenReport
+
+
+def zone(name: str | None) -> tzinfo | None:
+    """An IANA zone for day buckets; ``None`` means the local zone."""
+    if not name:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
+
+
+def _cells(usage: TokenUsage | None) -> list[str]:
+    if usage is None:
+        return ["-"] * 6
+    return [f"{v:,}" for v in (usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning, usage.total)]
+
+
+def print_report(report: TokenReport) -> None:
+    rows: list[list[str]] = []
+    for row in report.rows:
+        rows.append([row.key, *_cells(row.tokens)])
+        if row.subagents:
+            rows.append(["  own", *_cells(row.own)])
+            for sub_id, usage in row.subagents:
+                rows.append([f"  ↳ {sub_id}", *_cells(usage)])
+    rows.append(["TOTAL", *_cells(report.total)])
+    table(
+        [report.by.upper(), "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL"],
+        rows,
+        right=(1, 2, 3, 4, 5, 6),
+    )

@@ -1,0 +1,55 @@
+"""Every domain exception agentscan raises.
+
+The library raises these; only ``agentscan.cli`` maps them to exit codes::
+
+    AgentscanError                 base; exit 1 unless a subclass says otherwise
+    ├── UsageProblem               the user's input cannot be used (exit 2)
+    ├── SessionNotFound            no session matches an id (exit 1)
+    ├── AmbiguousSessionId         a prefix matches several sessions (exit 1)
+    ├── UnknownProvider            a --provider name that is not registered (exit 2)
+    ├── NoReadableRoot             an explicitly named root cannot be read (exit 1)
+    └── StrictWarnings             --strict and warnings were reported (exit 1)
+
+Bad input inside provider files is never an exception: it becomes a
+``ScanWarning`` and the scan goes on.
+"""
+
+from __future__ import annotations
+
+
+class AgentscanError(Exception):
+    exit_code = 1
+
+
+class UsageProblem(AgentscanError):
+    exit_code = 2
+
+
+class SessionNotFound(AgentscanError):
+    def __init__(self, query: str) -> None:
+        super().__init__(f"no session matches {query!r}")
+        self.query = query
+
+
+class AmbiguousSessionId(AgentscanError):
+    def __init__(self, query: str, candidates: list[str]) -> None:
+        shown = "\n  ".join(candidates[:20])
+        more = f"\n  … and {len(candidates) - 20} more" if len(candidates) > 20 else ""
+        super().__init__(f"{query!r} matches {len(candidates)} sessions:\n  {shown}{more}")
+        self.query = query
+        self.candidates = candidates
+
+
+class UnknownProvider(AgentscanError):
+    exit_code = 2
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(f"unknown provider {name!r}; choose from: {', '.join(known)}")
+
+
+class NoReadableRoot(AgentscanError):
+    pass
+
+
+class StrictWarnings(AgentscanError):
+    pass

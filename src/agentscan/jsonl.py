@@ -1,0 +1,172 @@
+"""Streaming, fault-tolerant readers for provider files.
+
+Session files are written by other programs while we read them, in formats
+that drift every few weeks.  These readers never raise for bad content: each
+bad line becomes a warning and reading goes on.  Memory stays bounded: a
+line longer than ``MAX_LINE_BYTES`` is skipped without being held whole.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Iterator
+
+import orjson
+
+from agentscan.context import ScanContext
+
+MAX_LINE_BYTES = 4 * 1024 * 1024
+_CHUNK = 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class JsonLine:
+    number: int  # 1-based line number
+    offset: int  # byte offset where the line starts (plain files only)
+    record: dict
+
+
+def open_binary(path: Path) -> IO[bytes]:
+    """Open a provider file read-only; ``.zst`` files are decompressed as a stream."""
+    raw = open(path, "rb")  # noqa: SIM115 - handed to the caller
+    if path.name.endswith(".zst"):
+        import zstandard  # lazy: only Codex archives need it
+
+        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        return io.BufferedReader(reader, buffer_size=_CHUNK)  # type: ignore[arg-type]
+    return raw
+
+
+def iter_json_lines(
+    path: Path,
+    ctx: ScanContext,
+    *,
+    start: int = 0,
+    first_line: int = 1,
+    prefilter: bytes | None = None,
+    max_line: int = MAX_LINE_BYTES,
+) -> Iterator[JsonLine]:
+    """Yield every JSON object line of ``path``; warn about the rest.
+
+    ``prefilter`` skips, without decoding, lines that lack the given bytes:
+    the cheap path for token totals, where most lines carry no usage.
+    """
+    try:
+        handle = open_binary(path)
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return
+    with handle:
+        if start:
+            try:
+                handle.seek(start)
+            except (OSError, io.UnsupportedOperation):
+                ctx.warn(path, "cannot seek; reading from the start")
+                start = 0
+        yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line)
+
+
+def _iter_handle(
+    handle: IO[bytes],
+    path: Path,
+    ctx: ScanContext,
+    offset: int,
+    number: int,
+    prefilter: bytes | None,
+    max_line: int,
+) -> Iterator[JsonLine]:
+    number -= 1
+    while True:
+        try:
+            line = handle.readline(max_line + 1)
+        except OSError as exc:
+            ctx.warn(path, f"read failed: {exc.strerror or exc}", number + 1)
+            return
+        except Exception as exc:  # zstandard raises its own error type on corrupt frames
+            ctx.warn(path, f"read failed: {exc}", number + 1)
+            return
+        if not line:
+            return
+        number += 1
+        line_offset = offset
+        offset += len(line)
+        if len(line) > max_line and not line.endswith(b"\n"):
+            skipped = _skip_rest_of_line(handle)
+            offset += skipped
+            ctx.warn(path, f"line longer than {max_line // (1024 * 1024)} MiB skipped", number)
+            continue
+        if number == 1 and line.startswith(_BOM):
+            line = line[len(_BOM):]
+        if prefilter is not None and prefilter not in line:
+            continue
+        stripped = line.strip()
+        if not stripped:
+            continue
+        try:
+            record = orjson.loads(stripped)
+        except orjson.JSONDecodeError as exc:
+            if not line.endswith(b"\n"):
+                ctx.warn(path, "truncated last line skipped (file still being written?)", number)
+            else:
+                ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", number)
+            continue
+        if not isinstance(record, dict):
+            ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
+            continue
+        yield JsonLine(number, line_offset, record)
+
+
+def _skip_rest_of_line(handle: IO[bytes]) -> int:
+    skipped = 0
+    while True:
+        chunk = handle.readline(_CHUNK)
+        skipped += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            return skipped
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) <= 120 else text[:117] + "…"
+
+
+def read_head(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes from the start of a (possibly compressed) file."""
+    with open_binary(path) as handle:
+        return handle.read(limit)
+
+
+def read_tail(path: Path, limit: int) -> tuple[bytes, bool]:
+    """The last ``limit`` bytes of a plain file, and whether the start was cut."""
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        start = max(0, size - limit)
+        handle.seek(start)
+        return handle.read(limit), start > 0
+
+
+def load_json_file(path: Path, ctx: ScanContext, *, max_bytes: int = 256 * 1024 * 1024) -> object | None:
+    """A whole-file JSON document, or ``None`` with a warning."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            ctx.warn(path, f"file larger than {max_bytes // (1024 * 1024)} MiB skipped")
+            return None
+        data = path.read_bytes()
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return None
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    if not data.strip():
+        ctx.warn(path, "empty file")
+        return None
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        ctx.warn(path, f"invalid JSON: {_short(exc)}")
+        return None

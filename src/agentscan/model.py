@@ -1,0 +1,266 @@
+"""The normalized session model every provider adapter produces.
+
+Values are frozen dataclasses so that a row built by one layer can be cached
+and shared without defensive copies.  ``to_json`` methods produce exactly the
+shapes promised in the contract (``shared/spec/contract.md``); the CLI and the
+exporters never build those dicts by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+from agentscan.timeutil import to_iso
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    """Tokens in the contract's vocabulary; ``total`` is derived, never stored."""
+
+    input: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    output: int = 0
+    reasoning: int = 0
+
+    @property
+    def total(self) -> int:
+        # reasoning is part of output already, so it is never added again.
+        return self.input + self.cache_read + self.cache_write + self.output
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            self.input + other.input,
+            self.cache_read + other.cache_read,
+            self.cache_write + other.cache_write,
+            self.output + other.output,
+            self.reasoning + other.reasoning,
+        )
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "input": self.input,
+            "cache_read": self.cache_read,
+            "cache_write": self.cache_write,
+            "output": self.output,
+            "reasoning": self.reasoning,
+            "total": self.total,
+        }
+
+
+def sum_usage(parts: Iterable[TokenUsage | None]) -> TokenUsage | None:
+    """Add usages; ``None`` (nothing recorded) only when every part is ``None``."""
+    result: TokenUsage | None = None
+    for part in parts:
+        if part is None:
+            continue
+        result = part if result is None else result + part
+    return result
+
+
+def usage_json(usage: TokenUsage | None) -> dict[str, int] | None:
+    return None if usage is None else usage.to_json()
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    prompts: int = 0
+    responses: int = 0
+    tool_calls: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"prompts": self.prompts, "responses": self.responses, "tool_calls": self.tool_calls}
+
+
+@dataclass(frozen=True, slots=True)
+class ScanWarning:
+    """Bad input that was skipped; reported, never fatal."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"path": self.path, "message": self.message}
+        if self.line is not None:
+            doc["line"] = self.line
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """One line of ``agentscan list``."""
+
+    provider: str
+    native_id: str
+    path: str | None
+    title: str | None = None
+    cwd: str | None = None
+    model: str | None = None
+    git_branch: str | None = None
+    started_at: datetime | None = None
+    updated_at: datetime | None = None
+    tokens: TokenUsage | None = None
+    counts: Counts = field(default_factory=Counts)
+    subagents: int = 0
+    running: bool | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.provider}:{self.native_id}"
+
+    def with_changes(self, **changes: Any) -> SessionRow:
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "provider": self.provider,
+            "native_id": self.native_id,
+            "path": self.path,
+            "title": self.title,
+            "cwd": self.cwd,
+            "model": self.model,
+            "git_branch": self.git_branch,
+            "started_at": to_iso(self.started_at),
+            "updated_at": to_iso(self.updated_at),
+            "tokens": usage_json(self.tokens),
+            "counts": self.counts.to_json(),
+            "subagents": self.subagents,
+            "running": self.running,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    text: str
+    timestamp: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "timestamp": to_iso(self.timestamp)}
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    text: str
+    timestamp: datetime | None = None
+    model: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "timestamp": to_iso(self.timestamp), "model": self.model}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEvent:
+    name: str
+    summary: str
+    status: str = "unknown"  # ok | error | unknown
+    paths: tuple[str, ...] = ()
+    timestamp: datetime | None = None
+    call_id: str | None = None
+    subagent: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "status": self.status,
+            "paths": list(self.paths),
+            "timestamp": to_iso(self.timestamp),
+            "call_id": self.call_id,
+            "subagent": self.subagent,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentInfo:
+    id: str
+    agent_type: str | None
+    path: str | None
+    tokens: TokenUsage | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "agent_type": self.agent_type,
+            "path": self.path,
+            "tokens": usage_json(self.tokens),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlanStep:
+    step: str
+    status: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"step": self.step, "status": self.status}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionDetail:
+    """``agentscan show``: the row plus bounded conversation content."""
+
+    row: SessionRow
+    prompts: tuple[Prompt, ...] = ()
+    responses: tuple[Response, ...] = ()
+    tools: tuple[ToolEvent, ...] = ()
+    subagents: tuple[SubagentInfo, ...] = ()
+    plan: tuple[PlanStep, ...] = ()
+    truncated: dict[str, int] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        doc = self.row.to_json()
+        doc.update(
+            {
+                "prompts": [p.to_json() for p in self.prompts],
+                "responses": [r.to_json() for r in self.responses],
+                "tools": [t.to_json() for t in self.tools],
+                "subagents": [s.to_json() for s in self.subagents],
+                "plan": [p.to_json() for p in self.plan],
+                "truncated": dict(self.truncated),
+            }
+        )
+        doc.update(self.extra)
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
+class UsageEntry:
+    """One billed model call, already deduplicated by its provider.
+
+    ``subagent`` is ``None`` for the session's own calls, else the id of the
+    delegated run the call belongs to; ``tokens`` reports roll these up.
+    """
+
+    session: str  # native id of the owning (parent) session
+    tokens: TokenUsage
+    timestamp: datetime | None = None
+    model: str | None = None
+    subagent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRef:
+    """A session found by discovery, before any content is parsed.
+
+    ``recency`` is a cheap sort key (epoch seconds, usually the newest mtime of
+    the session's files) so ``list`` can parse only the sessions it shows.
+    ``files`` are every file that belongs to the session, parent first.
+    ``hint`` lets a provider carry data it already read (an index row).
+    """
+
+    provider: str
+    native_id: str
+    path: Path | None
+    recency: float
+    files: tuple[Path, ...] = ()
+    hint: Any = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.provider}:{self.native_id}"

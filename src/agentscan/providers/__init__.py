@@ -1,0 +1,66 @@
+"""The provider registry.
+
+Built-in providers are named here and imported only when used, so that
+``agentscan --help`` and a ``list --provider claude`` do not pay for the
+others.  Tests register the fake provider through ``register``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING, Final, Iterable
+
+from agentscan.errors import UnknownProvider
+
+if TYPE_CHECKING:
+    from agentscan.providers.base import Provider
+
+#: provider name -> "module:Class", in display order
+BUILTIN_PROVIDERS: Final[dict[str, str]] = {
+    "claude": "agentscan.providers.claude:ClaudeProvider",
+    "codex": "agentscan.providers.codex:CodexProvider",
+    "gemini": "agentscan.providers.gemini:GeminiProvider",
+    "cursor": "agentscan.providers.cursor:CursorProvider",
+}
+
+_registered: dict[str, Provider] = {}
+_instances: dict[str, Provider] = {}
+
+
+def available_names() -> list[str]:
+    names = [name for name in BUILTIN_PROVIDERS if _importable(name)]
+    return names + [name for name in _registered if name not in names]
+
+
+def _importable(name: str) -> bool:
+    module = BUILTIN_PROVIDERS[name].split(":")[0]
+    return importlib.util.find_spec(module) is not None
+
+
+def get_provider(name: str) -> Provider:
+    if name in _registered:
+        return _registered[name]
+    if name in _instances:
+        return _instances[name]
+    target = BUILTIN_PROVIDERS.get(name)
+    if target is None or not _importable(name):
+        raise UnknownProvider(name, available_names())
+    module_name, class_name = target.split(":")
+    provider = getattr(importlib.import_module(module_name), class_name)()
+    _instances[name] = provider
+    return provider
+
+
+def iter_providers(selected: Iterable[str] | None = None) -> list[Provider]:
+    names = list(selected) if selected else available_names()
+    return [get_provider(name) for name in dict.fromkeys(names)]
+
+
+def register(provider: Provider) -> None:
+    """Add (or replace) a provider, e.g. the fake one in tests."""
+    _registered[provider.name] = provider
+
+
+def unregister(name: str) -> None:
+    _registered.pop(name, None)

@@ -1,0 +1,132 @@
+"""The Claude Code provider (reference/formats.md §1)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
+from agentscan.detail import DetailCollector
+from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry, sum_usage
+from agentscan.providers.base import Provider
+from agentscan.providers.claude.discovery import SessionFiles, discover_sessions
+from agentscan.providers.claude.summary import FileSummary, summarize, title_of
+from agentscan.providers.claude.transcript import stream_transcript
+from agentscan.providers.claude.usage import UsageDeduper, entries_from, meta_agent_type
+from agentscan.jsonl import load_json_file
+from agentscan.roots import Root, claude_roots
+from agentscan.timeutil import from_epoch, newest, oldest
+
+
+class ClaudeProvider(Provider):
+    name = "claude"
+    label = "Claude Code"
+
+    def roots(self, ctx: ScanContext) -> list[Root]:
+        return claude_roots(ctx)
+
+    def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        sessions = discover_sessions(self.roots(ctx), ctx)
+        return [
+            SessionRef(
+                provider=self.name,
+                native_id=files.native_id,
+                path=files.main,
+                recency=files.newest_mtime,
+                files=files.paths(),
+                hint=files,
+            )
+            for files in sessions.values()
+        ]
+
+    # -- parsing -----------------------------------------------------------
+
+    def _summaries(self, ref: SessionRef, ctx: ScanContext) -> tuple[FileSummary | None, dict[str, FileSummary]]:
+        files: SessionFiles = ref.hint
+        order = 0
+        main = None
+        if files.main is not None:
+            main = summarize(files.main, ctx, session=ref.native_id)
+            order = main.records
+        subs: dict[str, FileSummary] = {}
+        for agent_id, sub in sorted(files.subagents.items()):
+            summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order)
+            order += summary.records + 1
+            subs[agent_id] = summary
+        return main, subs
+
+    def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        main, subs = self._summaries(ref, ctx)
+        return self._row_from(ref, main, subs)
+
+    def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary]) -> SessionRow:
+        everything = ([main] if main else []) + list(subs.values())
+        deduper = UsageDeduper()
+        for summary in everything:
+            deduper.add_all(summary.usage)
+        winners = deduper.winners()
+        tokens = sum_usage(c.tokens for c in winners)
+        models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
+        primary = main or (everything[0] if everything else None)
+        started = oldest(*(s.first_ts for s in everything))
+        updated = newest(*(s.last_ts for s in everything), from_epoch(ref.recency) if ref.recency else None)
+        return SessionRow(
+            provider=self.name,
+            native_id=ref.native_id,
+            path=str(ref.path) if ref.path else (str(ref.files[0].parent.parent) if ref.files else None),
+            title=title_of(main) if main else None,
+            cwd=primary.cwd if primary else None,
+            model=models.most_common(1)[0][0] if models else None,
+            git_branch=primary.git_branch if primary else None,
+            started_at=started,
+            updated_at=updated,
+            tokens=tokens,
+            counts=Counts(main.prompts, main.responses, main.tool_calls) if main else Counts(),
+            subagents=len(subs),
+        )
+
+    def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        files: SessionFiles = ref.hint
+        main, subs = self._summaries(ref, ctx)
+        row = self._row_from(ref, main, subs)
+        collector = DetailCollector(bounds)
+        if files.main is not None:
+            stream_transcript(files.main, ctx, collector)
+        extra_tools = []
+        for agent_id, sub in sorted(files.subagents.items()):
+            extra_tools.extend(stream_transcript(sub.path, ctx, collector, subagent=agent_id))
+        task_types = main.task_types if main else {}
+        deduper = UsageDeduper()
+        for summary in ([main] if main else []) + list(subs.values()):
+            deduper.add_all(summary.usage)
+        per_agent: dict[str, list] = {}
+        for candidate in deduper.winners():
+            if candidate.subagent is not None:
+                per_agent.setdefault(candidate.subagent, []).append(candidate.tokens)
+        infos = []
+        for agent_id, sub in sorted(files.subagents.items()):
+            agent_type = None
+            if sub.meta_path is not None:
+                agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx))
+            agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
+            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path), sum_usage(per_agent.get(agent_id, []))))
+        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools)
+
+    def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        deduper = UsageDeduper()
+        order = 0
+        for ref in refs:
+            files: SessionFiles = ref.hint
+            if files.main is not None:
+                summary = summarize(files.main, ctx, session=ref.native_id, order_start=order)
+                order += summary.records + 1
+                deduper.add_all(summary.usage)
+            for agent_id, sub in sorted(files.subagents.items()):
+                summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order)
+                order += summary.records + 1
+                deduper.add_all(summary.usage)
+        return entries_from(deduper.winners())
+
+
+__all__ = ["ClaudeProvider"]

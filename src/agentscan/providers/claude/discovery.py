@@ -1,0 +1,180 @@
+"""Finding Claude Code sessions and attaching their subagent transcripts.
+
+Layout (reference/formats.md §1.1)::
+
+    <root>/<encoded-cwd>/<sessionId>.jsonl                     main transcript
+    <root>/<encoded-cwd>/<sessionId>/subagents/agent-<id>.jsonl (+ .meta.json)
+    <root>/<encoded-cwd>/<sessionId>/subagents/workflows/<wf>/agent-<id>.jsonl
+    <root>/<encoded-cwd>/agent-<8hex>.jsonl                    legacy sidechain
+
+Subagents are never sessions of their own.  A legacy sibling names its parent
+only in its records' ``sessionId``, so it costs one bounded header read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import read_head
+from agentscan.roots import Root
+
+HEADER_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentFile:
+    agent_id: str
+    path: Path
+    meta_path: Path | None
+
+
+@dataclass
+class SessionFiles:
+    """Everything that belongs to one Claude session, across every root."""
+
+    native_id: str
+    main: Path | None = None
+    main_mtime: float = 0.0
+    subagents: dict[str, SubagentFile] = field(default_factory=dict)
+    newest_mtime: float = 0.0
+
+    def paths(self) -> tuple[Path, ...]:
+        files = [self.main] if self.main else []
+        files.extend(sub.path for sub in self.subagents.values())
+        return tuple(files)
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(path) as entries:
+            return list(entries)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        if report:
+            ctx.warn(path, f"cannot list directory: {exc.strerror or exc}")
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionFiles]:
+    sessions: dict[str, SessionFiles] = {}
+    for root in roots:
+        for project in _scandir(root.path, ctx, report=root.path.exists()):
+            if _is_dir(project):
+                _scan_project(Path(project.path), ctx, sessions)
+    return sessions
+
+
+def _scan_project(project: Path, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    for entry in _scandir(project, ctx):
+        name = entry.name
+        path = Path(entry.path)
+        if name.endswith(".jsonl") and _is_file(entry):
+            stem = name[: -len(".jsonl")]
+            if stem.startswith("agent-"):
+                _attach_legacy_sidechain(path, stem, ctx, sessions)
+            else:
+                _attach_main(path, stem, sessions)
+        elif _is_dir(entry):
+            subagents_dir = path / "subagents"
+            if subagents_dir.is_dir():
+                _attach_subagent_dir(subagents_dir, name, ctx, sessions)
+
+
+def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
+    found = sessions.get(native_id)
+    if found is None:
+        found = sessions[native_id] = SessionFiles(native_id)
+    return found
+
+
+def _attach_main(path: Path, native_id: str, sessions: dict[str, SessionFiles]) -> None:
+    mtime = _mtime(path)
+    if mtime is None:
+        return
+    session = _session(sessions, native_id)
+    # The same session under two roots is listed once: the fresher copy wins.
+    if session.main is None or mtime > session.main_mtime:
+        session.main, session.main_mtime = path, mtime
+    session.newest_mtime = max(session.newest_mtime, mtime)
+
+
+def _attach_subagent(session: SessionFiles, sub: SubagentFile) -> None:
+    mtime = _mtime(sub.path)
+    if mtime is None:
+        return
+    existing = session.subagents.get(sub.agent_id)
+    if existing is None or mtime > (_mtime(existing.path) or 0):
+        session.subagents[sub.agent_id] = sub
+    session.newest_mtime = max(session.newest_mtime, mtime)
+
+
+def _attach_subagent_dir(directory: Path, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    # Workflow runs nest deeper (subagents/workflows/<wf>/agent-*.jsonl).
+    pending = [directory]
+    while pending:
+        current = pending.pop()
+        for entry in _scandir(current, ctx):
+            if _is_dir(entry) and not entry.is_symlink():
+                pending.append(Path(entry.path))
+                continue
+            name = entry.name
+            if not (name.startswith("agent-") and name.endswith(".jsonl")) or not _is_file(entry):
+                continue
+            stem = name[: -len(".jsonl")]
+            agent_id = stem[len("agent-"):]
+            if current != directory:
+                agent_id = f"{current.name}/{agent_id}"
+            meta = Path(entry.path).with_name(stem + ".meta.json")
+            sub = SubagentFile(agent_id, Path(entry.path), meta if meta.exists() else None)
+            _attach_subagent(_session(sessions, native_id), sub)
+
+
+def _attach_legacy_sidechain(path: Path, stem: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    parent = _header_session_id(path, ctx)
+    if parent is None:
+        ctx.warn(path, "legacy subagent transcript names no parent sessionId; skipped")
+        return
+    _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None))
+
+
+def _header_session_id(path: Path, ctx: ScanContext) -> str | None:
+    try:
+        head = read_head(path, HEADER_BYTES)
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return None
+    for line in head.splitlines():
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("sessionId"), str) and record["sessionId"]:
+            return record["sessionId"]
+    return None

@@ -1,0 +1,119 @@
+"""Streaming a Claude transcript into the bounded ``show`` detail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.detail import DetailCollector
+from agentscan.jsonl import iter_json_lines
+from agentscan.model import PlanStep, ToolEvent
+from agentscan.providers.claude.records import (
+    as_dict,
+    as_str,
+    content_blocks,
+    message_of,
+    real_prompt_text,
+    tool_result_blocks,
+)
+from agentscan.timeutil import parse_iso
+
+_PATH_KEYS = ("file_path", "path", "notebook_path")
+_SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description", "prompt", "skill")
+
+
+def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:
+    """A short, readable summary of a tool call and the paths it touched."""
+    data = as_dict(tool_input)
+    paths = tuple(data[key] for key in _PATH_KEYS if isinstance(data.get(key), str))
+    edits = data.get("edits")
+    if isinstance(edits, list):
+        paths += tuple(e["file_path"] for e in edits if isinstance(e, dict) and isinstance(e.get("file_path"), str))
+    for key in _SUMMARY_KEYS:
+        value = data.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip(), paths
+    if isinstance(tool_input, str):
+        return tool_input, paths
+    try:
+        return orjson.dumps(tool_input, option=orjson.OPT_SORT_KEYS).decode()[:400], paths
+    except TypeError:
+        return name, paths
+
+
+def stream_transcript(
+    path: Path,
+    ctx: ScanContext,
+    collector: DetailCollector,
+    *,
+    subagent: str | None = None,
+) -> list[ToolEvent]:
+    """Feed one file into ``collector``; a subagent's tools are returned instead.
+
+    Prompts and responses of subagents are not the session's conversation, so
+    only the parent file contributes them.
+    """
+    own = subagent is None
+    sink = collector if own else DetailCollector(collector.bounds)
+    current_id: str | None = None
+    current_text: list[str] = []
+    current_meta: dict[str, Any] = {}
+
+    def flush() -> None:
+        nonlocal current_id, current_text
+        text = "".join(current_text).strip()
+        if own and text:
+            collector.add_response(text, current_meta.get("ts"), current_meta.get("model"))
+        current_id, current_text = None, []
+
+    for line in iter_json_lines(path, ctx):
+        record = line.record
+        kind = record.get("type")
+        timestamp = parse_iso(record.get("timestamp"))
+        if kind == "assistant":
+            message = message_of(record)
+            message_id = as_str(message.get("id")) or as_str(record.get("uuid"))
+            if message_id != current_id or message_id is None:
+                flush()
+                current_id = message_id
+                current_meta.update(ts=timestamp, model=as_str(message.get("model")))
+            for block in content_blocks(message):
+                _assistant_block(block, current_text, sink, timestamp, subagent)
+        elif kind == "user":
+            prompt = real_prompt_text(record)
+            if prompt is not None:
+                flush()
+                if own:
+                    collector.add_prompt(prompt, timestamp)
+                continue
+            for block in tool_result_blocks(record):
+                tool_id = block.get("tool_use_id")
+                if isinstance(tool_id, str):
+                    sink.finish_tool(tool_id, status="error" if block.get("is_error") is True else "ok")
+    flush()
+    return [] if own else sink.tools()
+
+
+def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, timestamp, subagent: str | None) -> None:
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        texts.append(block["text"])
+    elif kind == "tool_use":
+        name = as_str(block.get("name")) or "tool"
+        summary, paths = tool_summary(name, block.get("input"))
+        call_id = as_str(block.get("id"))
+        sink.add_tool(
+            ToolEvent(name=name, summary=summary, paths=paths, timestamp=timestamp, call_id=call_id, subagent=subagent),
+            key=call_id,
+        )
+        if name == "TodoWrite" and subagent is None:
+            todos = as_dict(block.get("input")).get("todos")
+            if isinstance(todos, list):
+                sink.plan = tuple(
+                    PlanStep(str(t.get("content") or t.get("activeForm") or ""), str(t.get("status") or "pending"))
+                    for t in todos
+                    if isinstance(t, dict)
+                )

@@ -1,0 +1,135 @@
+"""Claude Code token counting: the rules peers most often get wrong.
+
+Claude Code writes one record per content block of an API response and
+repeats ``message.usage`` on each, sometimes as a growing streaming snapshot;
+subagent calls are embedded again in the parent's ``progress`` records and
+summarised in ``toolUseResult.usage``.  So (reference/formats.md §1.6–1.7):
+
+* only top-level ``assistant`` records count;
+* each ``(message.id, requestId)`` counts once across every file, keeping the
+  copy with the largest total (keep-first undercounts output);
+* a record without ``requestId`` is deduplicated by ``message.id`` alone;
+* a sidechain replay of a parent message (same ``message.id``, another
+  ``requestId``) loses to the parent;
+* a record without ``message.id`` cannot be deduplicated and counts as is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterable
+
+from agentscan.model import TokenUsage, UsageEntry
+from agentscan.providers.claude.records import as_dict, as_str, message_of, usage_tokens
+from agentscan.timeutil import parse_iso
+
+
+@dataclass(frozen=True, slots=True)
+class UsageCandidate:
+    """One assistant record's usage, before deduplication."""
+
+    session: str
+    subagent: str | None
+    message_id: str | None
+    request_id: str | None
+    sidechain: bool
+    has_speed: bool
+    tokens: TokenUsage
+    timestamp: datetime | None
+    model: str | None
+    order: int  # position in the scan, so ties keep the first copy
+
+
+def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None, order: int) -> UsageCandidate | None:
+    if record.get("type") != "assistant":
+        return None
+    message = message_of(record)
+    usage = message.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    return UsageCandidate(
+        session=session,
+        subagent=subagent,
+        message_id=as_str(message.get("id")),
+        request_id=as_str(record.get("requestId")),
+        sidechain=record.get("isSidechain") is True,
+        has_speed="speed" in usage,
+        tokens=usage_tokens(usage),
+        timestamp=parse_iso(record.get("timestamp")),
+        model=as_str(message.get("model")),
+        order=order,
+    )
+
+
+def _better(new: UsageCandidate, old: UsageCandidate) -> bool:
+    """Whether ``new`` should replace ``old`` as the copy that counts."""
+    if new.sidechain != old.sidechain:
+        return not new.sidechain
+    if new.tokens.total != old.tokens.total:
+        return new.tokens.total > old.tokens.total
+    if new.has_speed != old.has_speed:
+        return new.has_speed
+    return False
+
+
+class UsageDeduper:
+    """Keeps the one copy of each API call that counts, across any number of files."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple[str, str | None], UsageCandidate] = {}
+        self._request_ids: dict[str, set[str | None]] = {}
+        self._undeduplicable: list[UsageCandidate] = []
+
+    def add(self, candidate: UsageCandidate) -> None:
+        if candidate.message_id is None:
+            self._undeduplicable.append(candidate)
+            return
+        key = (candidate.message_id, candidate.request_id)
+        current = self._by_key.get(key)
+        if current is None:
+            self._by_key[key] = candidate
+            self._request_ids.setdefault(candidate.message_id, set()).add(candidate.request_id)
+        elif _better(candidate, current):
+            self._by_key[key] = candidate
+
+    def add_all(self, candidates: Iterable[UsageCandidate]) -> None:
+        for candidate in candidates:
+            self.add(candidate)
+
+    def winners(self) -> list[UsageCandidate]:
+        kept: list[UsageCandidate] = []
+        for (message_id, request_id), candidate in self._by_key.items():
+            if candidate.sidechain and self._replays_parent(message_id, request_id):
+                continue
+            kept.append(candidate)
+        kept.extend(self._undeduplicable)
+        kept.sort(key=lambda c: c.order)
+        return kept
+
+    def _replays_parent(self, message_id: str, request_id: str | None) -> bool:
+        """A sidechain copy whose message also exists, unsidechained, under another request."""
+        for other_request in self._request_ids.get(message_id, ()):
+            if other_request == request_id:
+                continue
+            other = self._by_key[(message_id, other_request)]
+            if not other.sidechain:
+                return True
+        return False
+
+
+def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
+    return [
+        UsageEntry(
+            session=c.session,
+            tokens=c.tokens,
+            timestamp=c.timestamp,
+            model=c.model,
+            subagent=c.subagent,
+        )
+        for c in candidates
+    ]
+
+
+def meta_agent_type(meta: object) -> str | None:
+    return as_str(as_dict(meta).get("agentType"))

@@ -1,0 +1,78 @@
+"""Time parsing and formatting shared by every provider and the CLI.
+
+Every time that leaves agentscan is ISO 8601 UTC with a ``Z``; inputs come in
+as ISO strings, epoch seconds or epoch milliseconds depending on the provider.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+from agentscan.errors import UsageProblem
+
+UTC = timezone.utc
+# Values at or above this are epoch milliseconds (2020-01-01 in ms); Codex's
+# thread index stored either unit depending on the build.
+_MS_THRESHOLD = 1_577_836_800_000
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$", re.IGNORECASE)
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def to_iso(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def parse_iso(value: object) -> datetime | None:
+    """Parse an ISO timestamp leniently; ``None`` for anything unusable."""
+    if not isinstance(value, str) or not value:
+        return None
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+def from_epoch(value: object) -> datetime | None:
+    """Epoch seconds or milliseconds (auto-detected) to an aware UTC time."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    seconds = value / 1000 if value >= _MS_THRESHOLD else value
+    try:
+        return datetime.fromtimestamp(seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def parse_when(text: str, *, now: datetime | None = None) -> datetime:
+    """Parse a ``--since``/``--until`` value: ``2026-11-01``, an ISO time, or ``3d``."""
+    now = now or datetime.now(UTC)
+    match = _DURATION.match(text)
+    if match:
+        amount, unit = int(match.group(1)), match.group(2).lower()
+        return now - timedelta(**{_UNITS[unit]: amount})
+    parsed = parse_iso(text)
+    if parsed is None:
+        raise UsageProblem(
+            f"cannot read the time {text!r}: use a date (2026-11-01), an ISO time, or a duration (3d, 12h)"
+        )
+    return parsed
+
+
+def newest(*values: datetime | None) -> datetime | None:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
+
+
+def oldest(*values: datetime | None) -> datetime | None:
+    present = [v for v in values if v is not None]
+    return min(present) if present else None

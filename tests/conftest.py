@@ -1,0 +1,47 @@
+"""Every test runs against a temporary home: the real one is never read."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+PROVIDER_ENV = (
+    "CLAUDE_CONFIG_DIR",
+    "XDG_CONFIG_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
+    "CODEX_HOME",
+    "CODEX_SQLITE_HOME",
+    "GEMINI_CLI_HOME",
+    "GEMINI_DATA_DIR",
+    "CURSOR_STATE_DB",
+    "APPDATA",
+    "USERPROFILE",
+    "AGENTSCAN_CACHE_DIR",
+    "AGENTSCAN_DATA_DIR",
+    "NO_COLOR",
+)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"sqlite: {sqlite3.sqlite_version}"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point HOME and every provider variable at an empty temporary dir."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in PROVIDER_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "agentscan-cache"))
+    monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(tmp_path / "agentscan-data"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    return home
