@@ -70,6 +70,15 @@ class Scanner:
         else:
             self.providers = iter_providers(provider_names)
         self._refs: dict[str, list[SessionRef]] = {}
+        self._cwds: set[str] | None = None
+        self.ctx.cwd_candidates = self._cwd_candidates
+
+    def _cwd_candidates(self) -> set[str]:
+        if self._cwds is None:
+            self._cwds = set()
+            for provider in self.providers:
+                self._cwds |= provider.known_cwds(self.ctx)
+        return self._cwds
 
     @property
     def warnings(self) -> list[ScanWarning]:

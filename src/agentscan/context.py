@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from agentscan.model import ScanWarning
 
@@ -71,6 +71,8 @@ class ScanContext:
     warnings: WarningSink = field(default_factory=WarningSink)
     # Per-scan memo space for providers (parsed indexes, DB handles' results).
     memo: dict[str, Any] = field(default_factory=dict)
+    # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
+    cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())
 
     @classmethod
     def create(cls, *, home: Path | str | None = None, env: Mapping[str, str] | None = None) -> ScanContext:

@@ -49,6 +49,11 @@ class Provider(ABC):
         sessions at once gives the exact global totals.
         """
 
-    def has_usage_data(self, ref: SessionRef, ctx: ScanContext) -> bool:
-        """False when the provider recorded no usage at all (tokens are ``null``)."""
-        return True
+    def known_cwds(self, ctx: ScanContext) -> set[str]:
+        """Working directories this provider's sessions ran in, from cheap reads.
+
+        Other providers use these to resolve directories that name a project
+        only by a hash (Gemini's ``sha256(cwd)`` dirs).  Must not call
+        ``ctx.cwd_candidates`` itself.
+        """
+        return set()

@@ -10,7 +10,7 @@ from agentscan.context import ScanContext
 from agentscan.detail import DetailCollector
 from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry, sum_usage
 from agentscan.providers.base import Provider
-from agentscan.providers.claude.discovery import SessionFiles, discover_sessions
+from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd
 from agentscan.providers.claude.summary import FileSummary, summarize, title_of
 from agentscan.providers.claude.transcript import stream_transcript
 from agentscan.providers.claude.usage import UsageDeduper, entries_from, meta_agent_type
@@ -39,6 +39,15 @@ class ClaudeProvider(Provider):
             )
             for files in sessions.values()
         ]
+
+    def known_cwds(self, ctx: ScanContext) -> set[str]:
+        cwds: set[str] = set()
+        for ref in self.discover(ctx):
+            if ref.path is not None:
+                cwd = header_cwd(ref.path, ctx)
+                if cwd:
+                    cwds.add(cwd)
+        return cwds
 
     # -- parsing -----------------------------------------------------------
 

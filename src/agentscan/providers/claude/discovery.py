@@ -164,7 +164,8 @@ def _attach_legacy_sidechain(path: Path, stem: str, ctx: ScanContext, sessions: 
     _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None))
 
 
-def _header_session_id(path: Path, ctx: ScanContext) -> str | None:
+def _header_field(path: Path, ctx: ScanContext, key: str) -> str | None:
+    """The first non-empty string ``key`` within the first 64 KiB of a transcript."""
     try:
         head = read_head(path, HEADER_BYTES)
     except OSError as exc:
@@ -175,6 +176,14 @@ def _header_session_id(path: Path, ctx: ScanContext) -> str | None:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
-        if isinstance(record, dict) and isinstance(record.get("sessionId"), str) and record["sessionId"]:
-            return record["sessionId"]
+        if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:
+            return record[key]
     return None
+
+
+def _header_session_id(path: Path, ctx: ScanContext) -> str | None:
+    return _header_field(path, ctx, "sessionId")
+
+
+def header_cwd(path: Path, ctx: ScanContext) -> str | None:
+    return _header_field(path, ctx, "cwd")
