@@ -83,3 +83,73 @@ def lay_out_real_claude(home: Path) -> Path:
         vibelens / "agent-ae286913c0f1e919c.jsonl",
     )
     return projects
+
+
+# --- Claude Code record builders ------------------------------------------------
+
+CLAUDE_CWD = "/home/dev/project"
+
+
+def claude_base(session: str, ts: str, *, uuid: str | None = None, sidechain: bool = False, cwd: str = CLAUDE_CWD, **extra: Any) -> dict:
+    record = {
+        "parentUuid": None,
+        "isSidechain": sidechain,
+        "userType": "external",
+        "cwd": cwd,
+        "sessionId": session,
+        "version": "2.1.63",
+        "gitBranch": "main",
+        "uuid": uuid or f"uuid-{ts}",
+        "timestamp": ts,
+    }
+    record.update(extra)
+    return record
+
+
+def claude_user(session: str, ts: str, text: Any, **extra: Any) -> dict:
+    return {**claude_base(session, ts, **extra), "type": "user", "message": {"role": "user", "content": text}}
+
+
+def claude_usage(input: int = 0, output: int = 0, cache_write: int = 0, cache_read: int = 0, **extra: Any) -> dict:
+    return {
+        "input_tokens": input,
+        "output_tokens": output,
+        "cache_creation_input_tokens": cache_write,
+        "cache_read_input_tokens": cache_read,
+        **extra,
+    }
+
+
+def claude_assistant(
+    session: str,
+    ts: str,
+    *,
+    msg_id: str | None,
+    request_id: str | None,
+    usage: dict | None,
+    blocks: list | None = None,
+    model: str = "claude-sonnet-4-5-20250929",
+    **extra: Any,
+) -> dict:
+    message: dict[str, Any] = {"type": "message", "role": "assistant", "model": model, "content": blocks or [{"type": "text", "text": "ok"}]}
+    if msg_id is not None:
+        message["id"] = msg_id
+    if usage is not None:
+        message["usage"] = usage
+    record = {**claude_base(session, ts, **extra), "type": "assistant", "message": message}
+    if request_id is not None:
+        record["requestId"] = request_id
+    return record
+
+
+def claude_session_file(home: Path, session: str, records: Iterable[Any], *, project: str = "-home-dev-project", mtime: float | None = None) -> Path:
+    return write_jsonl(home / ".claude" / "projects" / project / f"{session}.jsonl", records, mtime=mtime)
+
+
+def claude_subagent_file(
+    home: Path, session: str, agent_id: str, records: Iterable[Any], *, project: str = "-home-dev-project", meta: dict | None = None
+) -> Path:
+    path = write_jsonl(home / ".claude" / "projects" / project / session / "subagents" / f"agent-{agent_id}.jsonl", records)
+    if meta is not None:
+        path.with_name(f"agent-{agent_id}.meta.json").write_bytes(orjson.dumps(meta))
+    return path

@@ -22,7 +22,7 @@ from agentscan.providers.claude.records import (
 from agentscan.timeutil import parse_iso
 
 _PATH_KEYS = ("file_path", "path", "notebook_path")
-_SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description", "prompt", "skill")
+_SUMMARY_KEYS = ("command", "pattern", "file_path", "path", "url", "query", "description", "prompt", "skill")
 
 
 def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:

@@ -1,0 +1,80 @@
+"""Bad lines are skipped with a warning; the rest of the session still counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.api import Scanner
+from agentscan.cli import app
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+S = "bbbbbbbb-1111-4222-8333-444444444444"
+
+
+def good_lines() -> list[bytes]:
+    return [
+        orjson.dumps(claude_user(S, "2026-11-01T10:00:00Z", "still here")),
+        orjson.dumps(claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="m1", request_id="r1", usage=claude_usage(5, 7))),
+    ]
+
+
+def write_raw(home: Path, lines: list[bytes], *, trailing_newline: bool = True) -> Path:
+    path = claude_session_file(home, S, [])
+    data = b"\n".join(lines) + (b"\n" if trailing_newline else b"")
+    path.write_bytes(data)
+    return path
+
+
+BAD_LINES = {
+    "invalid json": b'{"type": "user", oops',
+    "not an object": b"[1, 2, 3]",
+    "invalid utf-8": b'{"type":"user","message":{"content":"\xff\xfe"}}',
+    "five megabyte line": b'{"type":"user","pad":"' + b"x" * (5 * 1024 * 1024) + b'"}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_LINES))
+def test_bad_line_is_skipped_with_warning(isolated_home: Path, case: str) -> None:
+    path = write_raw(isolated_home, [good_lines()[0], BAD_LINES[case], good_lines()[1]])
+    scanner = Scanner()
+    (row,) = scanner.list_sessions()
+    assert row.title == "still here"
+    assert row.tokens.total == 12
+    assert [(w.path, w.line) for w in scanner.warnings] == [(str(path), 2)]
+
+
+def test_truncated_last_line(isolated_home: Path) -> None:
+    path = write_raw(isolated_home, [*good_lines(), b'{"type":"assistant","message":{"id":"m2"'], trailing_newline=False)
+    scanner = Scanner()
+    (row,) = scanner.list_sessions()
+    assert row.tokens.total == 12
+    (warning,) = scanner.warnings
+    assert warning.path == str(path) and warning.line == 3 and "truncated" in warning.message
+
+
+def test_empty_file_is_reported_not_fatal(isolated_home: Path) -> None:
+    claude_session_file(isolated_home, S, [])
+    other = "cccccccc-1111-4222-8333-444444444444"
+    claude_session_file(isolated_home, other, [claude_user(other, "2026-11-01T10:00:00Z", "fine")])
+    scanner = Scanner()
+    rows = scanner.list_sessions()
+    assert {r.native_id for r in rows} == {S, other}
+    assert any(w.message == "empty file" for w in scanner.warnings)
+
+
+def test_cli_exits_zero_with_warnings_and_one_with_strict(isolated_home: Path) -> None:
+    write_raw(isolated_home, [good_lines()[0], b"not json", good_lines()[1]])
+    runner = CliRunner()
+    result = runner.invoke(app, ["list", "--json"])
+    assert result.exit_code == 0, result.output
+    document = orjson.loads(result.stdout)
+    assert document["warnings"][0]["line"] == 2
+    assert document["sessions"][0]["tokens"]["total"] == 12
+    strict = runner.invoke(app, ["--strict", "list"])
+    assert strict.exit_code == 1
+    assert "warning:" in strict.stderr and "--strict" in strict.stderr
+    assert "Traceback" not in strict.output

@@ -1,0 +1,119 @@
+"""Each Claude counting rule, on a builder-made case that a naive rule gets wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentscan.api import Scanner
+from agentscan.tokens import token_report
+from builders import (
+    claude_assistant,
+    claude_base,
+    claude_session_file,
+    claude_subagent_file,
+    claude_usage,
+    claude_user,
+)
+
+S = "11111111-2222-4333-8444-555555555555"
+
+
+def totals(home: Path) -> dict[str, tuple[int, int, int, int]]:
+    report = token_report(Scanner(home=home))
+    return {
+        row.key: (row.tokens.input, row.tokens.cache_read, row.tokens.cache_write, row.tokens.output)
+        for row in report.rows
+        if row.tokens
+    }
+
+
+def test_streamed_copies_keep_the_largest_not_the_first(isolated_home: Path) -> None:
+    # One API call written as three records whose output grows 8 -> 60 -> 108.
+    # Keep-first would report output 8; summing every copy would report 176.
+    claude_session_file(isolated_home, S, [
+        claude_user(S, "2026-11-01T10:00:00Z", "hi"),
+        claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="msg_1", request_id="req_1", usage=claude_usage(3, 8, 100, 1000)),
+        claude_assistant(S, "2026-11-01T10:00:02Z", msg_id="msg_1", request_id="req_1", usage=claude_usage(3, 60, 100, 1000)),
+        claude_assistant(S, "2026-11-01T10:00:03Z", msg_id="msg_1", request_id="req_1", usage=claude_usage(3, 108, 100, 1000)),
+    ])
+    assert totals(isolated_home) == {f"claude:{S}": (3, 1000, 100, 108)}
+
+
+def test_distinct_calls_are_all_counted(isolated_home: Path) -> None:
+    # Deduplicating by message id alone would merge these two calls (same id, two requests
+    # is what a retry looks like); the key is (message.id, requestId).
+    claude_session_file(isolated_home, S, [
+        claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="msg_1", request_id="req_1", usage=claude_usage(1, 10)),
+        claude_assistant(S, "2026-11-01T10:00:02Z", msg_id="msg_1", request_id="req_2", usage=claude_usage(2, 20)),
+        claude_assistant(S, "2026-11-01T10:00:03Z", msg_id="msg_2", request_id="req_3", usage=claude_usage(4, 40)),
+    ])
+    assert totals(isolated_home) == {f"claude:{S}": (7, 0, 0, 70)}
+
+
+def test_progress_and_tool_results_are_never_counted(isolated_home: Path) -> None:
+    # The parent embeds the subagent's assistant message in a progress record and
+    # summarises it in toolUseResult.usage; the subagent file holds the real call.
+    sub_call = claude_assistant(S, "2026-11-01T10:00:05Z", msg_id="msg_sub", request_id="req_sub",
+                                usage=claude_usage(5, 50, 0, 500), sidechain=True, agentId="abc1234")
+    progress = {**claude_base(S, "2026-11-01T10:00:06Z"), "type": "progress",
+                "data": {"type": "agent_progress", "agentId": "abc1234", "message": sub_call}}
+    task_result = {**claude_user(S, "2026-11-01T10:00:07Z", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "done"}]),
+                   "toolUseResult": {"agentId": "abc1234", "usage": claude_usage(5, 50, 0, 500), "totalTokens": 555}}
+    claude_session_file(isolated_home, S, [
+        claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="msg_1", request_id="req_1", usage=claude_usage(1, 10),
+                         blocks=[{"type": "tool_use", "id": "toolu_1", "name": "Task", "input": {"subagent_type": "Explore"}}]),
+        progress,
+        task_result,
+    ])
+    claude_subagent_file(isolated_home, S, "abc1234", [sub_call])
+    report = token_report(Scanner(home=isolated_home))
+    (row,) = report.rows
+    assert (row.own.input, row.own.output) == (1, 10)
+    assert [(sub_id, t.input, t.cache_read, t.output) for sub_id, t in row.subagents] == [("abc1234", 5, 500, 50)]
+    assert row.tokens.total == 11 + 555
+
+
+def test_record_without_request_id_dedupes_by_message_id(isolated_home: Path) -> None:
+    claude_session_file(isolated_home, S, [
+        claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="msg_1", request_id=None, usage=claude_usage(2, 5)),
+        claude_assistant(S, "2026-11-01T10:00:02Z", msg_id="msg_1", request_id=None, usage=claude_usage(2, 9)),
+    ])
+    assert totals(isolated_home) == {f"claude:{S}": (2, 0, 0, 9)}
+
+
+def test_record_without_message_id_counts_as_is(isolated_home: Path) -> None:
+    claude_session_file(isolated_home, S, [
+        claude_assistant(S, "2026-11-01T10:00:01Z", msg_id=None, request_id=None, usage=claude_usage(1, 1)),
+        claude_assistant(S, "2026-11-01T10:00:02Z", msg_id=None, request_id=None, usage=claude_usage(1, 1)),
+    ])
+    assert totals(isolated_home) == {f"claude:{S}": (2, 0, 0, 2)}
+
+
+def test_sidechain_replay_of_a_parent_message_loses(isolated_home: Path) -> None:
+    parent = claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="msg_1", request_id="req_1", usage=claude_usage(10, 100))
+    replay = claude_assistant(S, "2026-11-01T10:00:09Z", msg_id="msg_1", request_id="req_side",
+                              usage=claude_usage(10, 100), sidechain=True)
+    claude_session_file(isolated_home, S, [parent])
+    claude_subagent_file(isolated_home, S, "aside_question", [replay])
+    assert totals(isolated_home) == {f"claude:{S}": (10, 0, 0, 100)}
+
+
+def test_duplicates_across_sessions_count_once(isolated_home: Path) -> None:
+    other = "99999999-2222-4333-8444-555555555555"
+    call = claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="msg_1", request_id="req_1", usage=claude_usage(1, 10))
+    claude_session_file(isolated_home, S, [call])
+    claude_session_file(isolated_home, other, [{**call, "sessionId": other},
+                                               claude_assistant(other, "2026-11-01T11:00:00Z", msg_id="msg_2",
+                                                                request_id="req_2", usage=claude_usage(2, 20))])
+    report = token_report(Scanner(home=isolated_home))
+    assert report.total.input == 3 and report.total.output == 30
+
+
+def test_synthetic_model_is_not_the_session_model(isolated_home: Path) -> None:
+    claude_session_file(isolated_home, S, [
+        claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="m1", request_id="r1", usage=claude_usage(1, 1), model="<synthetic>"),
+        claude_assistant(S, "2026-11-01T10:00:02Z", msg_id="m2", request_id="r2", usage=claude_usage(1, 1), model="<synthetic>"),
+        claude_assistant(S, "2026-11-01T10:00:03Z", msg_id="m3", request_id="r3", usage=claude_usage(1, 1), model="claude-opus-4-5"),
+    ])
+    scanner = Scanner(home=isolated_home)
+    assert scanner.row(scanner.resolve(S)).model == "claude-opus-4-5"

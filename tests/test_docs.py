@@ -1,0 +1,57 @@
+"""The CLI reference must not drift from the code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import typer.main
+
+from agentscan.cli import app
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def sections(text: str) -> dict[str, str]:
+    parts = re.split(r"^## agentscan (.+?)\s*$", text, flags=re.MULTILINE)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def walk(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
+    found: dict[str, click.Command] = {}
+    for name, command in group.commands.items():
+        full = f"{prefix}{name}"
+        found[full] = command
+        if isinstance(command, click.Group):
+            found.update(walk(command, f"{full} "))
+    return found
+
+
+def test_every_command_and_option_is_documented() -> None:
+    root = typer.main.get_command(app)
+    documented = sections((DOCS / "cli.md").read_text())
+    commands = walk(root)
+    missing = sorted(set(commands) - set(documented))
+    assert not missing, f"commands missing from docs/cli.md: {missing}"
+    for name, command in commands.items():
+        body = documented[name]
+        for param in command.params:
+            for opt in param.opts:
+                if opt.startswith("--") and opt != "--help":
+                    assert f"`{opt}" in body, f"{opt} of `agentscan {name}` is not in docs/cli.md"
+
+
+def test_global_options_are_documented() -> None:
+    text = (DOCS / "cli.md").read_text()
+    root = typer.main.get_command(app)
+    for param in root.params:
+        for opt in param.opts:
+            if opt.startswith("--"):
+                assert f"`{opt}" in text, f"global option {opt} is not in docs/cli.md"
+
+
+def test_json_schemas_are_documented() -> None:
+    text = (DOCS / "json.md").read_text()
+    for command in ("list", "show", "tokens"):
+        assert f"agentscan.{command}/1" in text
