@@ -35,11 +35,23 @@ def _global(
     ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose)
 
 
-def _register_commands() -> None:
-    # Imported here so each command module stays small and self-contained.
-    from agentscan.cli import commands
+#: command modules, each with ``register(app)``; they import heavy things
+#: lazily inside their commands so ``--help`` stays fast.
+COMMAND_MODULES = (
+    "agentscan.cli.commands",
+    "agentscan.cli.hooks_commands",
+    "agentscan.cli.ops_commands",
+    "agentscan.cli.otlp_commands",
+)
 
-    commands.register(app)
+
+def _register_commands() -> None:
+    import importlib
+    import importlib.util
+
+    for name in COMMAND_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).register(app)
 
 
 _register_commands()
