@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds
+from agentscan.cache import Cache
 from agentscan.context import ScanContext
 from agentscan.errors import AmbiguousSessionId, SessionNotFound, UsageProblem
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
@@ -63,8 +64,16 @@ class Scanner:
         providers: Sequence[Provider] | None = None,
         provider_names: Iterable[str] | None = None,
         context: ScanContext | None = None,
+        use_cache: bool = False,
     ) -> None:
+        """``use_cache`` opts into the persistent index (the CLI turns it on
+        unless ``--no-cache``); a library caller gets no writes by default."""
         self.ctx = context or ScanContext.create(home=home, env=env)
+        self.use_cache = use_cache
+        self._cache: Cache | None = None
+        self._cache_opened = False
+        #: sessions parsed (not served from the cache) by this scanner
+        self.parses = 0
         if providers is not None:
             self.providers = list(providers)
         else:
@@ -79,6 +88,26 @@ class Scanner:
             for provider in self.providers:
                 self._cwds |= provider.known_cwds(self.ctx)
         return self._cwds
+
+    @property
+    def cache(self) -> Cache | None:
+        if self.use_cache and not self._cache_opened:
+            self._cache_opened = True
+            self._cache = Cache.open(self.ctx)
+            self.ctx.file_cache = self._cache
+        return self._cache
+
+    def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
+            self.ctx.file_cache = None
+
+    def __enter__(self) -> Scanner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @property
     def warnings(self) -> list[ScanWarning]:
@@ -106,12 +135,37 @@ class Scanner:
         for provider in self.selected(providers):
             if provider.name not in self._refs:
                 self._refs[provider.name] = provider.discover(self.ctx)
+                self._index_ids(self._refs[provider.name])
             found.extend(self._refs[provider.name])
         found.sort(key=lambda ref: ref.recency, reverse=True)
         return found
 
+    def _index_ids(self, refs: list[SessionRef]) -> None:
+        cache = self.cache
+        if cache is not None and refs:
+            cache.put_ids((ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs)
+            cache.commit()
+
     def row(self, ref: SessionRef) -> SessionRow:
-        return self.provider(ref.provider).row(ref, self.ctx)
+        provider = self.provider(ref.provider)
+        cache = self.cache
+        fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
+        if cache is not None and fingerprint is not None:
+            hit = cache.get_rows([ref.id]).get(ref.id)
+            if hit is not None and hit[0] == fingerprint:
+                # Warnings are cached with the row: a warm run reports what a cold one did.
+                for warning in hit[1].get("warnings", ()):
+                    self.ctx.warn(warning["path"], warning["message"], warning.get("line"))
+                return SessionRow.from_json(hit[1])
+        self.parses += 1
+        with self.ctx.warnings.capture() as warnings:
+            row = provider.row(ref, self.ctx)
+        if cache is not None and fingerprint is not None:
+            document = row.to_json()
+            document["warnings"] = [w.to_json() for w in warnings]
+            cache.put_row(ref.id, ref.provider, fingerprint, document)
+            cache.commit()
+        return row
 
     def list_sessions(self, *, limit: int = MAX_LIST, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """The ``limit`` most recently updated sessions (clamped to 1..25).
@@ -142,10 +196,37 @@ class Scanner:
         return rows
 
     def resolve(self, query: str) -> SessionRef:
-        """Find one session by full id, bare native id, or a unique prefix (≥ 6 chars)."""
+        """Find one session by full id, bare native id, or a unique prefix (≥ 6 chars).
+
+        The persistent id index answers first; an entry whose file moved or
+        vanished is dropped and one full discovery (which refreshes the
+        index) answers instead.
+        """
         query = query.strip()
         if not query:
             raise UsageProblem("a session id is required")
+        found = self._resolve_from_index(query)
+        if found is not None:
+            return found
+        return self._resolve_by_discovery(query)
+
+    def _resolve_from_index(self, query: str) -> SessionRef | None:
+        cache = self.cache
+        if cache is None or len(query.partition(":")[2] or query) < MIN_PREFIX:
+            return None
+        # Only exact ids: a prefix could also match a session created since the
+        # index was written, and then only discovery can say it is ambiguous.
+        entries = [e for e in cache.find_ids(query) if self._known(e[1]) and query in (e[0], e[2])]
+        if len(entries) != 1:
+            return None
+        session_id, provider_name, native_id, path = entries[0]
+        if path is not None and not Path(path).exists():
+            cache.forget_id(session_id)
+            cache.commit()
+            return None
+        return self.provider(provider_name).locate(native_id, path, self.ctx)
+
+    def _resolve_by_discovery(self, query: str) -> SessionRef:
         provider_name, _, bare = query.partition(":") if ":" in query else ("", "", query)
         candidates = self.refs([provider_name] if provider_name and self._known(provider_name) else ())
         if provider_name and not self._known(provider_name):

@@ -8,9 +8,10 @@ whole scan at a fake home without patching anything.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from agentscan.model import ScanWarning
 
@@ -27,9 +28,23 @@ class WarningSink:
         self._seen: set[tuple[str, int | None, str]] = set()
         self._per_file: dict[str, int] = {}
         self._suppressed: dict[str, int] = {}
+        self._captures: list[list[ScanWarning]] = []
+
+    @contextmanager
+    def capture(self) -> Iterator[list[ScanWarning]]:
+        """Collect the warnings raised inside the block (to cache with a result)."""
+        captured: list[ScanWarning] = []
+        self._captures.append(captured)
+        try:
+            yield captured
+        finally:
+            self._captures.remove(captured)
 
     def add(self, path: object, message: str, line: int | None = None) -> None:
         key_path = str(path)
+        for captured in self._captures:
+            if len(captured) < _PER_FILE_WARNINGS * 5:
+                captured.append(ScanWarning(key_path, message, line))
         key = (key_path, line, message)
         if key in self._seen:
             return
@@ -71,6 +86,9 @@ class ScanContext:
     warnings: WarningSink = field(default_factory=WarningSink)
     # Per-scan memo space for providers (parsed indexes, DB handles' results).
     memo: dict[str, Any] = field(default_factory=dict)
+    # Set by the Scanner when its persistent cache is open: providers may keep
+    # per-file parse state there (``agentscan.cache.Cache.get_file``).
+    file_cache: Any = None
     # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
     cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())
 

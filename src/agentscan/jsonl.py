@@ -23,6 +23,18 @@ _CHUNK = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 
+@dataclass
+class ReadProgress:
+    """Where the last complete (newline-terminated) line ended.
+
+    An appended-to file can be parsed again from here: a partial last line
+    (still being written) lies after this offset and is read again next time.
+    """
+
+    complete_offset: int = 0
+    lines: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class JsonLine:
     number: int  # 1-based line number
@@ -49,6 +61,7 @@ def iter_json_lines(
     first_line: int = 1,
     prefilter: bytes | None = None,
     max_line: int = MAX_LINE_BYTES,
+    progress: ReadProgress | None = None,
 ) -> Iterator[JsonLine]:
     """Yield every JSON object line of ``path``; warn about the rest.
 
@@ -67,7 +80,7 @@ def iter_json_lines(
             except (OSError, io.UnsupportedOperation):
                 ctx.warn(path, "cannot seek; reading from the start")
                 start = 0
-        yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line)
+        yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line, progress or ReadProgress(start))
 
 
 def _iter_handle(
@@ -78,8 +91,10 @@ def _iter_handle(
     number: int,
     prefilter: bytes | None,
     max_line: int,
+    progress: ReadProgress,
 ) -> Iterator[JsonLine]:
     number -= 1
+    progress.complete_offset = offset
     while True:
         try:
             line = handle.readline(max_line + 1)
@@ -97,8 +112,11 @@ def _iter_handle(
         if len(line) > max_line and not line.endswith(b"\n"):
             skipped = _skip_rest_of_line(handle)
             offset += skipped
+            progress.complete_offset, progress.lines = offset, number
             ctx.warn(path, f"line longer than {max_line // (1024 * 1024)} MiB skipped", number)
             continue
+        if line.endswith(b"\n"):
+            progress.complete_offset, progress.lines = offset, number
         if number == 1 and line.startswith(_BOM):
             line = line[len(_BOM):]
         if prefilter is not None and prefilter not in line:

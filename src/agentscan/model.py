@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
-from agentscan.timeutil import to_iso
+from agentscan.timeutil import parse_iso, to_iso
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +111,28 @@ class SessionRow:
     @property
     def id(self) -> str:
         return f"{self.provider}:{self.native_id}"
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> SessionRow:
+        """Rebuild a row from ``to_json`` output (the persistent cache)."""
+        tokens = doc.get("tokens")
+        return cls(
+            provider=doc["provider"],
+            native_id=doc["native_id"],
+            path=doc.get("path"),
+            title=doc.get("title"),
+            cwd=doc.get("cwd"),
+            model=doc.get("model"),
+            git_branch=doc.get("git_branch"),
+            started_at=parse_iso(doc.get("started_at")),
+            updated_at=parse_iso(doc.get("updated_at")),
+            tokens=None if tokens is None else TokenUsage(
+                tokens["input"], tokens["cache_read"], tokens["cache_write"], tokens["output"], tokens["reasoning"]
+            ),
+            counts=Counts(**doc.get("counts", {})),
+            subagents=doc.get("subagents", 0),
+            running=doc.get("running"),
+        )
 
     def with_changes(self, **changes: Any) -> SessionRow:
         return replace(self, **changes)
@@ -231,10 +253,13 @@ class SessionDetail:
 
 @dataclass(frozen=True, slots=True)
 class UsageEntry:
-    """One billed model call, already deduplicated by its provider.
+    """One billed model call, already deduplicated within its session.
 
     ``subagent`` is ``None`` for the session's own calls, else the id of the
     delegated run the call belongs to; ``tokens`` reports roll these up.
+    ``dedupe_key`` names the API call when the same call can appear in other
+    sessions' files too (a resumed or forked session); across sessions the
+    copy with the highest ``rank`` counts once.
     """
 
     session: str  # native id of the owning (parent) session
@@ -242,6 +267,15 @@ class UsageEntry:
     timestamp: datetime | None = None
     model: str | None = None
     subagent: str | None = None
+    dedupe_key: str | None = None
+    rank: int = 0
+
+    def pack(self) -> list:
+        """A compact, JSON-friendly form for the cache and the fast aggregator."""
+        t = self.tokens
+        ts = self.timestamp.timestamp() if self.timestamp is not None else None
+        return [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
+                t.reasoning, self.dedupe_key, self.rank]
 
 
 @dataclass(frozen=True, slots=True)

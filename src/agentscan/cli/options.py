@@ -52,7 +52,7 @@ class State:
         context = ScanContext.create(home=home, env=env)
         if self.demo:
             context.home_source = "--demo"
-        return Scanner(context=context, provider_names=providers or None)
+        return Scanner(context=context, provider_names=providers or None, use_cache=not self.no_cache)
 
 
 def state_of(ctx: typer.Context) -> State:
@@ -78,6 +78,7 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     """Report warnings on stderr (JSON carries them in the document) and apply --strict."""
     from agentscan.cli.render import warn_summary
 
+    scanner.close()
     warnings = scanner.warnings
     if warnings and not as_json:
         warn_summary(warnings, verbose=state.verbose)

@@ -9,6 +9,8 @@ CLI, and providers never import each other.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
@@ -24,6 +26,8 @@ class Provider(ABC):
     name: ClassVar[str]
     #: a human label for tables and ``doctor``
     label: ClassVar[str]
+    #: bump when parsing changes, so cached rows and usage are rebuilt
+    parser_version: ClassVar[str] = "1"
 
     @abstractmethod
     def roots(self, ctx: ScanContext) -> list[Root]:
@@ -48,6 +52,31 @@ class Provider(ABC):
         Deduplication spans every file of the given sessions, so passing all
         sessions at once gives the exact global totals.
         """
+
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+        """A key that changes whenever the session's parsed results could change.
+
+        The default covers the session's files (path, size, mtime_ns) and the
+        parser version; providers whose rows also depend on a database add
+        its identity.  ``None`` means "do not cache".
+        """
+        parts = [self.name, self.parser_version]
+        for path in ref.files or ((ref.path,) if ref.path else ()):
+            try:
+                stat = os.stat(path)
+            except OSError:
+                return None
+            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+        if len(parts) == 2:
+            return None
+        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
+        """Rebuild one session's ref from an id-index entry without full discovery.
+
+        ``None`` (the default) makes the caller fall back to discovery.
+        """
+        return None
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         """Working directories this provider's sessions ran in, from cheap reads.

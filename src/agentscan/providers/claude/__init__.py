@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Iterable
 
 from agentscan.bounds import Bounds
@@ -10,7 +11,8 @@ from agentscan.context import ScanContext
 from agentscan.detail import DetailCollector
 from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry, sum_usage
 from agentscan.providers.base import Provider
-from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd
+from agentscan.providers.claude.incremental import file_usage
+from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
 from agentscan.providers.claude.summary import FileSummary, summarize, title_of
 from agentscan.providers.claude.transcript import stream_transcript
 from agentscan.providers.claude.usage import UsageDeduper, entries_from, meta_agent_type
@@ -39,6 +41,14 @@ class ClaudeProvider(Provider):
             )
             for files in sessions.values()
         ]
+
+    def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
+        if path is None:
+            return None
+        files = session_files_at(Path(path), native_id, ctx)
+        if files is None:
+            return None
+        return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files)
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         cwds: set[str] = set()
@@ -127,14 +137,13 @@ class ClaudeProvider(Provider):
         order = 0
         for ref in refs:
             files: SessionFiles = ref.hint
-            if files.main is not None:
-                summary = summarize(files.main, ctx, session=ref.native_id, order_start=order)
-                order += summary.records + 1
-                deduper.add_all(summary.usage)
-            for agent_id, sub in sorted(files.subagents.items()):
-                summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order)
-                order += summary.records + 1
-                deduper.add_all(summary.usage)
+            parts = [(files.main, None)] if files.main is not None else []
+            parts += [(sub.path, agent_id) for agent_id, sub in sorted(files.subagents.items())]
+            for path, agent_id in parts:
+                candidates = file_usage(path, ctx, session=ref.native_id, subagent=agent_id, order_base=order)
+                deduper.add_all(candidates)
+                # Orders only need to grow from file to file; line numbers fit in 2**32.
+                order += 1 << 32
         return entries_from(deduper.winners())
 
 

@@ -187,3 +187,18 @@ def _header_session_id(path: Path, ctx: ScanContext) -> str | None:
 
 def header_cwd(path: Path, ctx: ScanContext) -> str | None:
     return _header_field(path, ctx, "cwd")
+
+
+def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFiles | None:
+    """One session's files, found from its main transcript's path (id-index hit)."""
+    if not main.is_file() or main.stem != native_id:
+        return None
+    sessions: dict[str, SessionFiles] = {}
+    _attach_main(main, native_id, sessions)
+    subagents_dir = main.parent / native_id / "subagents"
+    if subagents_dir.is_dir():
+        _attach_subagent_dir(subagents_dir, native_id, ctx, sessions)
+    for entry in _scandir(main.parent, ctx):
+        if entry.name.startswith("agent-") and entry.name.endswith(".jsonl") and _is_file(entry):
+            _attach_legacy_sidechain(Path(entry.path), entry.name[: -len(".jsonl")], ctx, sessions)
+    return sessions.get(native_id)

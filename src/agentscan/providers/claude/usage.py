@@ -119,6 +119,11 @@ class UsageDeduper:
 
 
 def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
+    """Entries keyed by their API call, so copies in other sessions count once.
+
+    The rank orders copies as ``_better`` does: a parent copy beats a sidechain
+    one, then the larger total, then the copy that has ``speed``.
+    """
     return [
         UsageEntry(
             session=c.session,
@@ -126,6 +131,8 @@ def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
             timestamp=c.timestamp,
             model=c.model,
             subagent=c.subagent,
+            dedupe_key=None if c.message_id is None else f"{c.message_id}\x1f{c.request_id or ''}",
+            rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 2 + (1 if c.has_speed else 0),
         )
         for c in candidates
     ]
