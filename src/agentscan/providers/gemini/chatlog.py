@@ -1,0 +1,215 @@
+"""Replaying a Gemini chat file into its live conversation and its spend.
+
+The JSONL log (reference/formats.md §3.3) is not a list of messages: a
+message id is appended again whenever the message changes, ``{"$set": …}``
+updates the metadata (``$set.messages`` replaces the whole list), and
+``{"$rewindTo": id}`` drops that message and everything after it.  Summing
+every line double-counts.  So one pass keeps two views:
+
+* ``live``: what ``show`` displays: the last copy of each id, in first-seen
+  order, after every rewind and checkpoint;
+* ``spend``: what ``tokens`` counts: the last copy of every id ever seen,
+  rewound or not, because those calls were billed.
+
+Only small ``MessageFacts`` are kept, never message text: ``locate`` says
+where each message's last copy lives, so ``show`` re-reads just the
+messages it displays and memory stays bounded whatever the file's size.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import MAX_LINE_BYTES, iter_json_lines
+from agentscan.model import TokenUsage
+from agentscan.providers.gemini.legacy import load_legacy
+from agentscan.providers.gemini.records import (
+    as_str,
+    collapse,
+    is_slash_command,
+    prompt_text,
+    response_text,
+    usage_of,
+)
+from agentscan.timeutil import parse_iso
+
+PREVIEW_CHARS = 180
+
+
+@dataclass(frozen=True, slots=True)
+class Locator:
+    """Where a message's last copy is: a line (by byte offset) or a legacy index.
+
+    ``item`` is the index inside a ``$set.messages`` checkpoint (JSONL) or
+    inside the legacy file's ``messages`` list.
+    """
+
+    offset: int | None
+    item: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MessageFacts:
+    id: str
+    kind: str | None  # user | gemini | info | error | warning
+    timestamp: datetime | None
+    model: str | None
+    tokens: TokenUsage | None
+    prompt: str | None  # collapsed preview of what the user typed; None if not a prompt
+    slash: bool  # the prompt is a slash command (/init), not a title
+    has_text: bool  # a gemini message with reply text
+    tool_calls: int
+    locator: Locator
+
+
+@dataclass
+class Conversation:
+    path: Path
+    legacy: bool
+    meta: dict[str, Any] = field(default_factory=dict)
+    live: OrderedDict[str, MessageFacts] = field(default_factory=OrderedDict)
+    spend: dict[str, MessageFacts] = field(default_factory=dict)
+    rewound: int = 0  # messages dropped from the live conversation by $rewindTo
+    raw: list[Any] | None = None  # a legacy file's messages, kept only for ``show``
+
+    def add(self, record: dict[str, Any], locator: Locator) -> None:
+        facts = facts_of(record, locator)
+        # Assigning an existing key keeps its position: first-seen order.
+        self.live[facts.id] = facts
+        self.spend[facts.id] = facts
+
+    def checkpoint(self, messages: list[Any], offset: int) -> None:
+        self.live.clear()
+        for index, message in enumerate(messages):
+            if isinstance(message, dict) and as_str(message.get("id")):
+                self.add(message, Locator(offset, index))
+
+    def rewind_to(self, message_id: str) -> None:
+        ids = list(self.live)
+        # Gemini CLI clears everything when the id is unknown; so do we.
+        cut = ids.index(message_id) if message_id in self.live else 0
+        for dropped in ids[cut:]:
+            del self.live[dropped]
+        self.rewound += len(ids) - cut
+
+    @property
+    def messages(self) -> list[MessageFacts]:
+        return list(self.live.values())
+
+
+def facts_of(record: dict[str, Any], locator: Locator) -> MessageFacts:
+    kind = as_str(record.get("type"))
+    prompt = prompt_text(record)
+    tool_calls = record.get("toolCalls") if kind == "gemini" else None
+    return MessageFacts(
+        id=record["id"],
+        kind=kind,
+        timestamp=parse_iso(record.get("timestamp")),
+        model=as_str(record.get("model")) if kind == "gemini" else None,
+        tokens=usage_of(record.get("tokens")) if kind == "gemini" else None,
+        prompt=collapse(prompt, PREVIEW_CHARS) if prompt is not None else None,
+        slash=prompt is not None and is_slash_command(prompt),
+        has_text=kind == "gemini" and bool(response_text(record)),
+        tool_calls=sum(1 for call in tool_calls if isinstance(call, dict)) if isinstance(tool_calls, list) else 0,
+        locator=locator,
+    )
+
+
+def read_conversation(path: Path, ctx: ScanContext, *, legacy: bool, keep_raw: bool = False) -> Conversation:
+    conversation = Conversation(path, legacy)
+    if legacy:
+        _replay_legacy(conversation, ctx, keep_raw)
+    else:
+        _replay_jsonl(conversation, ctx)
+    return conversation
+
+
+def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool) -> None:
+    document = load_legacy(conversation.path, ctx)
+    if document is None:
+        return
+    conversation.meta = {key: value for key, value in document.items() if key != "messages"}
+    messages = document.get("messages")
+    if not isinstance(messages, list):
+        ctx.warn(conversation.path, "legacy chat has no messages list")
+        return
+    for index, message in enumerate(messages):
+        if isinstance(message, dict) and as_str(message.get("id")):
+            conversation.add(message, Locator(None, index))
+    if keep_raw:
+        conversation.raw = messages
+
+
+def _replay_jsonl(conversation: Conversation, ctx: ScanContext) -> None:
+    for line in iter_json_lines(conversation.path, ctx):
+        record = line.record
+        if isinstance(record.get("$rewindTo"), str):
+            conversation.rewind_to(record["$rewindTo"])
+        elif as_str(record.get("id")):
+            conversation.add(record, Locator(line.offset))
+        elif isinstance(record.get("$set"), dict):
+            update = record["$set"]
+            conversation.meta.update({key: value for key, value in update.items() if key != "messages"})
+            if isinstance(update.get("messages"), list):
+                conversation.checkpoint(update["messages"], line.offset)
+        elif as_str(record.get("sessionId")):
+            conversation.meta.update(record)
+        # Anything else is a record kind this build does not know: skipped.
+
+
+def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], ctx: ScanContext) -> dict[str, dict[str, Any]]:
+    """The full records of ``wanted`` messages, re-read from where they live."""
+    found: dict[str, dict[str, Any]] = {}
+    if conversation.raw is not None:
+        for facts in wanted:
+            if facts.locator.item is not None and facts.locator.item < len(conversation.raw):
+                _keep(found, facts, conversation.raw[facts.locator.item])
+        return found
+    by_offset: dict[int, list[MessageFacts]] = {}
+    for facts in wanted:
+        if facts.locator.offset is not None:
+            by_offset.setdefault(facts.locator.offset, []).append(facts)
+    if not by_offset:
+        return found
+    try:
+        handle = open(conversation.path, "rb")
+    except OSError as exc:
+        ctx.warn(conversation.path, f"cannot read: {exc.strerror or exc}")
+        return found
+    with handle:
+        for offset in sorted(by_offset):
+            record = _record_at(handle, offset)
+            for facts in by_offset[offset]:
+                target = record
+                if facts.locator.item is not None:
+                    messages = record.get("$set", {}).get("messages") if isinstance(record.get("$set"), dict) else None
+                    target = messages[facts.locator.item] if isinstance(messages, list) and facts.locator.item < len(messages) else None
+                if not _keep(found, facts, target):
+                    ctx.warn(conversation.path, "file changed while it was read; a message was skipped")
+    return found
+
+
+def _record_at(handle: Any, offset: int) -> dict[str, Any]:
+    handle.seek(offset)
+    line = handle.readline(MAX_LINE_BYTES + 1)
+    if offset == 0 and line.startswith(b"\xef\xbb\xbf"):
+        line = line[3:]
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _keep(found: dict[str, dict[str, Any]], facts: MessageFacts, record: object) -> bool:
+    if isinstance(record, dict) and record.get("id") == facts.id:
+        found[facts.id] = record
+        return True
+    return False

@@ -1,0 +1,203 @@
+"""Finding Gemini CLI chats and grouping them into sessions.
+
+Layout (reference/formats.md §3.1)::
+
+    <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.json    legacy (≤ v0.38)
+    <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.jsonl   append log (≥ v0.39)
+    <tmp>/<projectId>/chats/<parentSessionId>/<sessionId>.jsonl subagent chat
+
+Identity comes from a bounded header read, never from the file name (which
+holds only 8 characters of the id).  On resume Gemini CLI migrates a legacy
+``.json`` into a new ``.jsonl`` beside it and leaves the old file in place,
+so one session may have two files: the ``.jsonl`` wins.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import read_head
+from agentscan.roots import Root
+
+HEADER_BYTES = 64 * 1024
+_BOM = b"\xef\xbb\xbf"
+# The legacy file is pretty-printed with sessionId and projectHash first; a
+# regex over its head finds them without parsing a possibly huge document.
+_JSON_STRING = rb'"%s"\s*:\s*("(?:[^"\\]|\\.)*")'
+
+
+@dataclass(frozen=True, slots=True)
+class ChatFile:
+    path: Path
+    mtime: float
+    legacy: bool  # whole-file JSON rather than the JSONL append log
+    project_dir: Path  # <tmp>/<projectId>
+    session_id: str | None
+    project_hash: str | None
+
+
+@dataclass
+class SessionFiles:
+    """Every file of one Gemini session, across every root."""
+
+    native_id: str
+    main: ChatFile | None = None
+    shadowed: list[ChatFile] = field(default_factory=list)  # older copies the main replaces
+    subagents: dict[str, ChatFile] = field(default_factory=dict)
+    newest_mtime: float = 0.0
+
+    @property
+    def primary(self) -> ChatFile | None:
+        """The file that tells where the session ran: its main chat, else a subagent's."""
+        if self.main is not None:
+            return self.main
+        return next(iter(self.subagents.values()), None)
+
+    def paths(self) -> tuple[Path, ...]:
+        files = [self.main.path] if self.main else []
+        files.extend(chat.path for chat in self.subagents.values())
+        files.extend(chat.path for chat in self.shadowed)
+        return tuple(files)
+
+
+def _scandir(path: Path, ctx: ScanContext) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(path) as entries:
+            return sorted(entries, key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        ctx.warn(path, f"cannot list directory: {exc.strerror or exc}")
+        return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def project_dirs(roots: list[Root], ctx: ScanContext) -> list[Path]:
+    """Every ``<tmp>/<projectId>`` dir under the session roots."""
+    found = []
+    for root in roots:
+        for entry in _scandir(root.path, ctx):
+            if _is_dir(entry):
+                found.append(Path(entry.path))
+    return found
+
+
+def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionFiles]:
+    sessions: dict[str, SessionFiles] = {}
+    for project in project_dirs(roots, ctx):
+        chats = project / "chats"
+        for entry in _scandir(chats, ctx):
+            name = entry.name
+            if name.startswith("session-") and name.endswith((".json", ".jsonl")) and _is_file(entry):
+                chat = _chat_file(Path(entry.path), project, ctx, legacy=name.endswith(".json"))
+                if chat is None:
+                    continue
+                if chat.session_id is None:
+                    ctx.warn(chat.path, "no sessionId in the file's header; skipped")
+                    continue
+                _attach_main(_session(sessions, chat.session_id), chat)
+            elif _is_dir(entry) and not entry.is_symlink():
+                _attach_subagent_dir(Path(entry.path), project, ctx, sessions)
+    return sessions
+
+
+def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
+    found = sessions.get(native_id)
+    if found is None:
+        found = sessions[native_id] = SessionFiles(native_id)
+    return found
+
+
+def _wins(new: ChatFile, old: ChatFile) -> bool:
+    # The migrated .jsonl holds everything the .json held and more.
+    if new.legacy != old.legacy:
+        return not new.legacy
+    return new.mtime > old.mtime
+
+
+def _attach_main(session: SessionFiles, chat: ChatFile) -> None:
+    session.newest_mtime = max(session.newest_mtime, chat.mtime)
+    if session.main is None:
+        session.main = chat
+    elif _wins(chat, session.main):
+        session.shadowed.append(session.main)
+        session.main = chat
+    else:
+        session.shadowed.append(chat)
+
+
+def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    # The dir is named by the parent's full sessionId, so a subagent whose
+    # parent chat is gone still lands under its parent's id.
+    parent_id = directory.name
+    for entry in _scandir(directory, ctx):
+        if not (entry.name.endswith(".jsonl") and _is_file(entry)):
+            continue
+        chat = _chat_file(Path(entry.path), project, ctx, legacy=False)
+        if chat is None:
+            continue
+        agent_id = chat.session_id or entry.name[: -len(".jsonl")]
+        session = _session(sessions, parent_id)
+        existing = session.subagents.get(agent_id)
+        if existing is None or chat.mtime > existing.mtime:
+            session.subagents[agent_id] = chat
+        session.newest_mtime = max(session.newest_mtime, chat.mtime)
+
+
+def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> ChatFile | None:
+    try:
+        mtime = path.stat().st_mtime
+        head = read_head(path, HEADER_BYTES)
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return None
+    if head.startswith(_BOM):
+        head = head[len(_BOM):]
+    fields = _legacy_header(head) if legacy else _jsonl_header(head)
+    return ChatFile(path, mtime, legacy, project, fields.get("sessionId"), fields.get("projectHash"))
+
+
+def _jsonl_header(head: bytes) -> dict[str, str]:
+    """``sessionId``/``projectHash`` of the first line (the metadata record)."""
+    first = head.split(b"\n", 1)[0].strip()
+    try:
+        record = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return {}
+    if not isinstance(record, dict):
+        return {}
+    return {key: record[key] for key in ("sessionId", "projectHash") if isinstance(record.get(key), str) and record[key]}
+
+
+def _legacy_header(head: bytes) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for key in ("sessionId", "projectHash"):
+        match = re.search(_JSON_STRING % key.encode(), head)
+        if match is None:
+            continue
+        try:
+            value = orjson.loads(match.group(1))
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(value, str) and value:
+            found[key] = value
+    return found

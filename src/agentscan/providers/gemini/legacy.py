@@ -1,0 +1,66 @@
+"""Reading a legacy whole-file chat (Gemini CLI ≤ v0.38), even a truncated one.
+
+Gemini CLI rewrote the whole pretty-printed file on every update, without a
+rename, so a reader can catch it half written (reference/formats.md §3.6).
+Rather than lose the session, a file that does not parse is salvaged: the
+metadata strings before ``"messages"`` and every message object that is
+complete are kept, with a warning that says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import load_json_file
+
+_MESSAGES = re.compile(r'"messages"\s*:\s*\[')
+_META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')
+_SEPARATOR = re.compile(r"[\s,]*")
+# load_json_file's own ceiling; a larger file is skipped there with a warning.
+_MAX_BYTES = 256 * 1024 * 1024
+
+
+def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
+    document = load_json_file(path, ctx)
+    if isinstance(document, dict):
+        return document
+    if document is not None:
+        ctx.warn(path, f"chat file holds a JSON {type(document).__name__}, not an object; skipped")
+        return None
+    return _salvage(path, ctx)
+
+
+def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
+    try:
+        if path.stat().st_size > _MAX_BYTES:
+            return None
+        text = path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return None  # load_json_file has already said why
+    start = _MESSAGES.search(text)
+    head = text[: start.start()] if start else text
+    document: dict[str, Any] = {}
+    for match in _META_STRING.finditer(head):
+        document.setdefault(match.group(1), json.loads(match.group(2)))
+    if not document.get("sessionId"):
+        return None
+    messages: list[Any] = []
+    if start is not None:
+        decoder = json.JSONDecoder()
+        position = start.end()
+        while True:
+            position = _SEPARATOR.match(text, position).end()  # type: ignore[union-attr]
+            if position >= len(text) or text[position] == "]":
+                break
+            try:
+                message, position = decoder.raw_decode(text, position)
+            except ValueError:
+                break
+            messages.append(message)
+    document["messages"] = messages
+    ctx.warn(path, f"chat file is truncated or corrupt; read the {len(messages)} complete messages before the damage")
+    return document

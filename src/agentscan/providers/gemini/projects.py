@@ -1,0 +1,93 @@
+"""Recovering the working directory of a Gemini project dir.
+
+Gemini CLI never writes the cwd into a chat.  It names the project dir
+either by a slug (≥ v0.29, with the owner path in ``.project_root`` and in
+``projects.json``) or by ``sha256(project root)`` (older builds); every chat
+also carries ``projectHash`` = that sha256 (reference/formats.md §3.1).  So:
+
+1. ``.project_root`` in the dir;
+2. the slug's entry in ``projects.json``;
+3. a path whose sha256 equals the dir name or the chat's ``projectHash``,
+   among the roots in ``projects.json`` and then the cwds every other
+   provider saw (``ctx.cwd_candidates()``, asked only when needed).
+
+No match means the cwd is unknown (``None``), never a guess.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import load_json_file
+from agentscan.providers.gemini.records import as_dict
+
+PROJECT_ROOT_FILE = ".project_root"
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_MEMO = "gemini.projects"
+
+
+def project_hash(path: str) -> str:
+    """Gemini CLI's ``getProjectHash``: sha256 of the path string, hex."""
+    return hashlib.sha256(path.encode("utf-8")).hexdigest()
+
+
+def _by_hash(paths: set[str]) -> dict[str, str]:
+    return {project_hash(path): path for path in sorted(paths)}
+
+
+class ProjectIndex:
+    """What one scan knows about project dirs; built once per scan."""
+
+    def __init__(self, registries: list[Path], ctx: ScanContext) -> None:
+        self.slugs: dict[str, str] = {}  # slug -> project root
+        for registry in registries:
+            if not registry.is_file():
+                continue
+            projects = as_dict(as_dict(load_json_file(registry, ctx)).get("projects"))
+            for root, slug in projects.items():
+                if isinstance(root, str) and root and isinstance(slug, str) and slug:
+                    self.slugs.setdefault(slug, root)
+        self._registered = _by_hash(set(self.slugs.values()))
+        self._others: dict[str, str] | None = None
+        self._markers: dict[Path, str | None] = {}
+
+    def marker(self, project_dir: Path) -> str | None:
+        """The owner path in ``<dir>/.project_root``, if there is one."""
+        if project_dir not in self._markers:
+            try:
+                text = (project_dir / PROJECT_ROOT_FILE).read_text("utf-8", "replace").strip()
+            except OSError:
+                text = ""
+            self._markers[project_dir] = text or None
+        return self._markers[project_dir]
+
+    def registered_roots(self) -> set[str]:
+        return set(self.slugs.values())
+
+    def cwd_for(self, project_dir: Path, chat_hash: str | None, ctx: ScanContext) -> str | None:
+        owner = self.marker(project_dir) or self.slugs.get(project_dir.name)
+        if owner:
+            return owner
+        hashes = [h for h in (project_dir.name, chat_hash) if h and _HEX64.match(h)]
+        if not hashes:
+            return None
+        for wanted in hashes:
+            if wanted in self._registered:
+                return self._registered[wanted]
+        if self._others is None:
+            # Asking every provider is the expensive step: only for a real hash dir.
+            self._others = _by_hash(set(ctx.cwd_candidates()))
+        for wanted in hashes:
+            if wanted in self._others:
+                return self._others[wanted]
+        return None
+
+
+def project_index(registries: list[Path], ctx: ScanContext) -> ProjectIndex:
+    index = ctx.memo.get(_MEMO)
+    if not isinstance(index, ProjectIndex):
+        index = ctx.memo[_MEMO] = ProjectIndex(registries, ctx)
+    return index

@@ -1,0 +1,185 @@
+"""Raw Gemini CLI record shapes and the small readers that interpret them.
+
+Both chat formats (legacy whole-file JSON and the JSONL append log) carry
+the same ``MessageRecord`` (reference/formats.md §3.4).  Every accessor is
+defensive: any field may be missing or of the wrong type, and ``content``
+is a plain string in 2025 builds but a list of ``{text}`` parts in 2026.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypedDict
+
+from agentscan.model import TokenUsage
+
+
+class RawTokens(TypedDict, total=False):
+    input: int  # promptTokenCount, cached tokens included
+    output: int  # candidatesTokenCount, thoughts NOT included
+    cached: int  # cachedContentTokenCount
+    thoughts: int  # thoughtsTokenCount
+    tool: int  # toolUsePromptTokenCount
+    total: int  # input + output + thoughts + tool
+
+
+class RawToolCall(TypedDict, total=False):
+    id: str
+    name: str
+    args: dict[str, Any]
+    result: Any
+    status: str  # success | error | cancelled | executing | scheduled | …
+    timestamp: str
+    agentId: str
+    displayName: str
+    description: str
+
+
+class RawMessage(TypedDict, total=False):
+    id: str
+    timestamp: str
+    type: str  # user | gemini | info | error | warning
+    content: str | list[dict[str, Any]]
+    displayContent: str | list[dict[str, Any]]
+    model: str
+    tokens: RawTokens | None
+    toolCalls: list[RawToolCall]
+
+
+class RawMetadata(TypedDict, total=False):
+    """The first JSONL line, a ``$set`` payload, or a legacy file minus messages."""
+
+    sessionId: str
+    projectHash: str  # sha256(project root), hex
+    startTime: str
+    lastUpdated: str
+    kind: str  # main | subagent
+    summary: str
+    directories: list[str]
+    messages: list[RawMessage]  # only in a ``$set`` checkpoint / legacy file
+
+
+class RawLogEntry(TypedDict, total=False):
+    """One entry of ``logs.json`` (user inputs only, every session of a project)."""
+
+    sessionId: str
+    messageId: int
+    type: str
+    message: str
+    timestamp: str
+
+
+_WHITESPACE = re.compile(r"\s+")
+# "/init", "/compress now", "/memory add x" — but not "/home/me/x please".
+_SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(\s|$)")
+# Gemini CLI sends this on the user's behalf after a tool turn.
+_INJECTED = ("System: Please continue.",)
+
+_OK = frozenset({"success", "ok", "completed"})
+_ERROR = frozenset({"error", "failed", "fail", "cancelled", "canceled"})
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def as_count(value: object) -> int:
+    """A token count: a non-negative int; anything else is 0."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return max(value, 0)
+    if isinstance(value, float) and value.is_integer():
+        return max(int(value), 0)
+    return 0
+
+
+def parts_text(content: object) -> str | None:
+    """The text of ``content``: a string, or the ``text`` of its parts.
+
+    ``None`` when there are no text parts at all (e.g. only a
+    ``functionResponse``), which is how an injected turn looks.
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        content = [content]
+    if not isinstance(content, list):
+        return None
+    texts = [
+        part["text"]
+        for part in content
+        if isinstance(part, dict) and isinstance(part.get("text"), str) and part.get("thought") is not True
+    ]
+    return "".join(texts) if texts else None
+
+
+def prompt_text(message: dict[str, Any]) -> str | None:
+    """What the user typed, for a ``user`` message; ``None`` for injected turns.
+
+    ``displayContent`` is what the UI showed (``/init``) when ``content`` is
+    the expanded prompt sent to the model, so it wins when present.
+    """
+    if message.get("type") != "user":
+        return None
+    if "displayContent" in message and message["displayContent"] is not None:
+        text = parts_text(message["displayContent"])
+    else:
+        text = parts_text(message.get("content"))
+    if text is None or not text.strip() or text.strip() in _INJECTED:
+        return None
+    return text
+
+
+def response_text(message: dict[str, Any]) -> str:
+    return (parts_text(message.get("content")) or "").strip()
+
+
+def is_slash_command(text: str) -> bool:
+    return bool(_SLASH_COMMAND.match(text.lstrip()))
+
+
+def collapse(text: str, limit: int) -> str:
+    flat = _WHITESPACE.sub(" ", text).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def usage_of(tokens: object) -> TokenUsage | None:
+    """Gemini's per-message ``tokens`` in the contract's vocabulary.
+
+    ``input`` includes ``cached``; ``thoughts`` and ``tool`` are outside
+    ``output``; so ``total`` comes out equal to Gemini's own ``total``.
+    ``null`` or missing tokens count nothing.
+    """
+    if not isinstance(tokens, dict):
+        return None
+    prompt = as_count(tokens.get("input"))
+    cached = min(as_count(tokens.get("cached")), prompt)
+    thoughts = as_count(tokens.get("thoughts"))
+    return TokenUsage(
+        input=prompt - cached + as_count(tokens.get("tool")),
+        cache_read=cached,
+        cache_write=0,
+        output=as_count(tokens.get("output")) + thoughts,
+        reasoning=thoughts,
+    )
+
+
+def tool_status(status: object) -> str:
+    """Gemini's scheduler status as ok | error | unknown.
+
+    A cancelled call did not do its work, so it is an error; calls still
+    scheduled, awaiting approval or executing have no outcome yet.
+    """
+    if not isinstance(status, str):
+        return "unknown"
+    lowered = status.lower()
+    if lowered in _OK:
+        return "ok"
+    if lowered in _ERROR:
+        return "error"
+    return "unknown"

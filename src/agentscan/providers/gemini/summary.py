@@ -1,0 +1,105 @@
+"""A Gemini session's ``list`` row and its billed calls, from replayed chats.
+
+Counts describe the live conversation (what ``show`` displays); tokens
+describe spend: the last copy of every message id, rewound ones included
+(reference/formats.md §3.3, contract "Tokens").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from agentscan.model import Counts, SessionRow, TokenUsage, UsageEntry, sum_usage
+from agentscan.providers.gemini.chatlog import Conversation, MessageFacts
+from agentscan.providers.gemini.logs import LoggedPrompt
+from agentscan.providers.gemini.records import collapse, is_slash_command
+from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
+
+TITLE_CHARS = 180
+
+
+@dataclass
+class SessionChats:
+    """The replayed chats of one session: its main chat and its subagents'."""
+
+    native_id: str
+    main: Conversation | None
+    subagents: dict[str, Conversation] = field(default_factory=dict)
+    logged: list[LoggedPrompt] = field(default_factory=list)  # logs.json prompts, when main has none
+
+    def everything(self) -> list[tuple[str | None, Conversation]]:
+        chats: list[tuple[str | None, Conversation]] = [(None, self.main)] if self.main else []
+        chats.extend(sorted(self.subagents.items()))
+        return chats
+
+
+def usage_entries(chats: SessionChats) -> list[UsageEntry]:
+    """One entry per billed message; a message with null tokens counts nothing."""
+    entries = []
+    for subagent, conversation in chats.everything():
+        for facts in conversation.spend.values():
+            if facts.tokens is not None:
+                entries.append(UsageEntry(chats.native_id, facts.tokens, facts.timestamp, facts.model, subagent))
+    return entries
+
+
+def spend_of(conversation: Conversation) -> TokenUsage | None:
+    return sum_usage(facts.tokens for facts in conversation.spend.values())
+
+
+def title_of(prompts: list[str]) -> str | None:
+    """The first prompt that is not a slash command (``/init``), else the first one."""
+    for text in prompts:
+        if not is_slash_command(text):
+            return collapse(text, TITLE_CHARS)
+    return collapse(prompts[0], TITLE_CHARS) if prompts else None
+
+
+def main_model(chats: SessionChats) -> str | None:
+    """The model that answered most of the session's billed messages (first seen wins ties)."""
+    for _, conversation in chats.everything():
+        models = Counter(facts.model for facts in conversation.spend.values() if facts.model)
+        if models:
+            return models.most_common(1)[0][0]
+    return None
+
+
+def build_row(
+    chats: SessionChats,
+    *,
+    provider: str,
+    path: str | None,
+    cwd: str | None,
+    recency: float,
+) -> SessionRow:
+    live: list[MessageFacts] = chats.main.messages if chats.main else []
+    prompts = [facts.prompt for facts in live if facts.prompt is not None]
+    if not prompts:
+        prompts = [logged.text for logged in chats.logged]
+    started: list[datetime | None] = []
+    updated: list[datetime | None] = [from_epoch(recency) if recency else None]
+    for _, conversation in chats.everything():
+        started.append(parse_iso(conversation.meta.get("startTime")))
+        updated.append(parse_iso(conversation.meta.get("lastUpdated")))
+        stamps = [facts.timestamp for facts in conversation.spend.values() if facts.timestamp]
+        started.append(min(stamps, default=None))
+        updated.append(max(stamps, default=None))
+    return SessionRow(
+        provider=provider,
+        native_id=chats.native_id,
+        path=path,
+        title=title_of(prompts),
+        cwd=cwd,
+        model=main_model(chats),
+        started_at=oldest(*started),
+        updated_at=newest(*updated),
+        tokens=sum_usage(spend_of(conversation) for _, conversation in chats.everything()),
+        counts=Counts(
+            prompts=len(prompts),
+            responses=sum(1 for facts in live if facts.has_text),
+            tool_calls=sum(facts.tool_calls for facts in live),
+        ),
+        subagents=len(chats.subagents),
+    )
