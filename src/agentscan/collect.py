@@ -13,7 +13,7 @@ CPU-bound and the machine's cores are otherwise idle.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import orjson
 
@@ -75,17 +75,19 @@ def _parallel(provider: Provider, refs: list[SessionRef], ctx: ScanContext) -> l
     return [by_ref[id(ref)] for ref in refs]
 
 
-def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> list[tuple[str, list]]:
-    """``(provider, packed entry)`` for every counted call of ``refs``."""
+def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
+    """Provider name -> packed entries of every counted call of ``refs``."""
     by_provider: dict[str, list[SessionRef]] = {}
     for ref in refs:
         by_provider.setdefault(ref.provider, []).append(ref)
-    collected: list[tuple[str, list]] = []
+    collected: dict[str, list[list]] = {}
     for provider_name, provider_refs in by_provider.items():
         provider = scanner.provider(provider_name)
+        entries: list[list] = []
         for packed in _provider_usage(scanner, provider, provider_refs):
-            collected.extend((provider_name, entry) for entry in packed)
-    return merge_duplicates(collected)
+            entries.extend(packed)
+        collected[provider_name] = merge_duplicates(entries)
+    return collected
 
 
 def _provider_usage(scanner: Scanner, provider: Provider, refs: list[SessionRef]) -> list[list[list]]:
@@ -117,19 +119,20 @@ def _provider_usage(scanner: Scanner, provider: Provider, refs: list[SessionRef]
     return [results[ref.id] for ref in refs]
 
 
-def merge_duplicates(entries: Iterable[tuple[str, list]]) -> list[tuple[str, list]]:
+def merge_duplicates(entries: list[list]) -> list[list]:
     """Keep one copy of each keyed call across sessions: the highest rank, then the first."""
-    kept: list[tuple[str, list] | None] = []
-    best: dict[tuple[str, str], int] = {}
-    for provider, entry in entries:
+    kept: list[list] = []
+    best: dict[str, int] = {}
+    append = kept.append
+    for entry in entries:
         key = entry[KEY]
         if key is None:
-            kept.append((provider, entry))
+            append(entry)
             continue
-        slot = best.get((provider, key))
+        slot = best.get(key)
         if slot is None:
-            best[(provider, key)] = len(kept)
-            kept.append((provider, entry))
-        elif entry[RANK] > kept[slot][1][RANK]:  # type: ignore[index]
-            kept[slot] = (provider, entry)
-    return [item for item in kept if item is not None]
+            best[key] = len(kept)
+            append(entry)
+        elif entry[RANK] > kept[slot][RANK]:
+            kept[slot] = entry
+    return kept

@@ -96,13 +96,37 @@ def token_report(
     high = until.timestamp() if until is not None else None
     buckets: dict[str, _Bucket] = {}
     day_keys: dict[float, str] = {}
-    for provider_name, entry in collect_usage(scanner, refs):
+    for provider_name, entries in collect_usage(scanner, refs).items():
+        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys)
+    if by == "session":
+        # Every selected session gets a row; one with no recorded usage shows null.
+        rows = tuple((buckets.get(ref.id) or _Bucket()).row(ref.id) for ref in refs)
+        if since is not None or until is not None:
+            rows = tuple(row for row in rows if row.tokens is not None)
+    else:
+        rows = tuple(buckets[key].row(key) for key in sorted(buckets))
+        if by in ("model", "provider"):
+            rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
+    return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+
+
+def _add_entries(
+    buckets: dict[str, _Bucket],
+    entries: list[list],
+    provider_name: str,
+    by: str,
+    tz: tzinfo | None,
+    low: float | None,
+    high: float | None,
+    day_keys: dict[float, str],
+) -> None:
+    windowed = low is not None or high is not None
+    prefix = provider_name + ":"
+    for entry in entries:
         ts = entry[TS]
-        if (low is not None or high is not None) and (
-            ts is None or (low is not None and ts < low) or (high is not None and ts >= high)
-        ):
+        if windowed and (ts is None or (low is not None and ts < low) or (high is not None and ts >= high)):
             continue
-        session_id = f"{provider_name}:{entry[SESSION]}"
+        session_id = prefix + entry[SESSION]
         if by == "session":
             key = session_id
         elif by == "provider":
@@ -117,16 +141,6 @@ def token_report(
         if bucket is None:
             bucket = buckets[key] = _Bucket()
         bucket.add(entry, sub_key)
-    if by == "session":
-        # Every selected session gets a row; one with no recorded usage shows null.
-        rows = tuple((buckets.get(ref.id) or _Bucket()).row(ref.id) for ref in refs)
-        if since is not None or until is not None:
-            rows = tuple(row for row in rows if row.tokens is not None)
-    else:
-        rows = tuple(buckets[key].row(key) for key in sorted(buckets))
-        if by in ("model", "provider"):
-            rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
 
 
 def _day(ts: float | None, tz: tzinfo | None, memo: dict[float, str]) -> str:

@@ -6,7 +6,7 @@ from datetime import tzinfo
 
 from agentscan.cli.render import table
 from agentscan.errors import UsageProblem
-from agentscan.model import TokenUsage
+from agentscan.model import TokenUsage, sum_usage
 from agentscan.tokens import TokenReport
 
 
@@ -32,10 +32,16 @@ def print_report(report: TokenReport) -> None:
     rows: list[list[str]] = []
     for row in report.rows:
         rows.append([row.key, *_cells(row.tokens)])
-        if row.subagents:
-            rows.append(["  own", *_cells(row.own)])
+        if not row.subagents:
+            continue
+        rows.append(["  own", *_cells(row.own)])
+        if report.by == "session":
             for sub_id, usage in row.subagents:
                 rows.append([f"  ↳ {sub_id}", *_cells(usage)])
+        else:
+            # Per day/model/provider there can be hundreds of runs: one line for all.
+            runs = sum_usage(usage for _, usage in row.subagents)
+            rows.append([f"  ↳ subagents ({len(row.subagents)})", *_cells(runs)])
     rows.append(["TOTAL", *_cells(report.total)])
     table(
         [report.by.upper(), "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL"],
