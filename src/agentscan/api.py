@@ -32,8 +32,16 @@ class ListFilter:
     since: datetime | None = None
     grep: str | None = None
     cwd: str | None = None
+    running: bool = False  # only sessions whose transcript a live process holds open
+    pid: int | None = None  # only sessions held open by this process
+
+    @property
+    def needs_liveness(self) -> bool:
+        return self.running or self.pid is not None
 
     def matches(self, row: SessionRow) -> bool:
+        if self.needs_liveness and row.running is not True:
+            return False
         if self.since is not None and (row.updated_at is None or row.updated_at < self.since):
             return False
         if self.cwd is not None and not _under(row.cwd, self.cwd):
@@ -51,6 +59,36 @@ def _under(cwd: str | None, wanted: str) -> bool:
         return False
     wanted = wanted.rstrip("/\\") or wanted
     return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
+
+
+def _readable(path: Path) -> bool:
+    import os
+
+    try:
+        if path.is_dir():
+            os.listdir(path)
+            return True
+        return path.is_file() and os.access(path, os.R_OK)
+    except OSError:
+        return False
+
+
+class Liveness:
+    """``running`` for rows: computed once per command from ``/proc`` (Linux only)."""
+
+    def __init__(self, *, pid: int | None = None) -> None:
+        self._pid = pid
+        self._table: dict[str, set[int]] | None = None
+
+    def of(self, ref: SessionRef) -> bool | None:
+        from agentscan import running
+
+        if not running.supported():
+            return None
+        if self._table is None:
+            self._table = running.open_files(pid=self._pid)
+        files = ref.files or ((ref.path,) if ref.path else ())
+        return bool(running.holders_of(files, self._table))
 
 
 class Scanner:
@@ -140,6 +178,16 @@ class Scanner:
         found.sort(key=lambda ref: ref.recency, reverse=True)
         return found
 
+    def unreadable_explicit_roots(self) -> list[str]:
+        """Providers whose explicitly named roots (env vars) are all unreadable."""
+        problems = []
+        for provider in self.providers:
+            explicit = [root for root in provider.roots(self.ctx) if root.explicit]
+            if explicit and not any(_readable(root.path) for root in explicit):
+                names = ", ".join(f"{root.path} ({root.source})" for root in explicit)
+                problems.append(f"{provider.name}: no readable root among {names}")
+        return problems
+
     def _index_ids(self, refs: list[SessionRef]) -> None:
         cache = self.cache
         if cache is not None and refs:
@@ -176,12 +224,15 @@ class Scanner:
         limit = max(1, min(limit, MAX_LIST))
         rows: list[SessionRow] = []
         since = filters.since.timestamp() if filters.since else None
+        liveness = Liveness(pid=filters.pid)
         for ref in self.refs(filters.providers):
             # updated_at is never older than the files' mtime, so once the
             # mtimes fall before --since nothing later can match.
             if since is not None and ref.recency and ref.recency < since:
                 break
-            row = self.row(ref)
+            if filters.needs_liveness and liveness.of(ref) is not True:
+                continue  # cheap: no parse for sessions that cannot match
+            row = self.row(ref).with_changes(running=liveness.of(ref))
             if filters.matches(row):
                 rows.append(row)
                 if len(rows) >= limit:
@@ -191,7 +242,12 @@ class Scanner:
 
     def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """Every matching session, not clamped (``export``)."""
-        rows = [row for row in map(self.row, self.refs(filters.providers)) if filters.matches(row)]
+        liveness = Liveness(pid=filters.pid)
+        rows = [
+            row
+            for row in (self.row(ref).with_changes(running=liveness.of(ref)) for ref in self.refs(filters.providers))
+            if filters.matches(row)
+        ]
         rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
         return rows
 

@@ -38,7 +38,8 @@ class WarningSink:
         try:
             yield captured
         finally:
-            self._captures.remove(captured)
+            # By identity: two captures can hold equal lists.
+            self._captures = [c for c in self._captures if c is not captured]
 
     def add(self, path: object, message: str, line: int | None = None) -> None:
         key_path = str(path)

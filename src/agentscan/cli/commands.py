@@ -30,6 +30,8 @@ def list_command(
     since: Optional[str] = SinceOption,
     grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, model or path.", metavar="TEXT"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it.", metavar="PATH"),
+    running: bool = typer.Option(False, "--running", help="Only sessions a live process holds open (Linux)."),
+    pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions held open by process PID (Linux).", metavar="PID"),
     as_json: bool = JsonOption,
 ) -> None:
     """The most recently updated sessions, newest first."""
@@ -44,6 +46,8 @@ def list_command(
         since=parse_when(since) if since else None,
         grep=grep,
         cwd=cwd,
+        running=running,
+        pid=pid,
     )
     rows = scanner.list_sessions(limit=limit, filters=filters)
     if as_json:
@@ -53,7 +57,7 @@ def list_command(
             ["ID", "UPDATED", "TOKENS", "MODEL", "CWD", "TITLE"],
             [
                 [
-                    _short_id(row.id),
+                    _short_id(row.id) + ("*" if row.running else ""),
                     render.short_time(row.updated_at),
                     render.human_tokens(row.tokens),
                     render.ellipsize(row.model, 24),

@@ -12,7 +12,7 @@ import typer
 
 from agentscan.api import Scanner
 from agentscan.context import ScanContext
-from agentscan.errors import AgentscanError, StrictWarnings
+from agentscan.errors import AgentscanError, NoReadableRoot, StrictWarnings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,13 +75,17 @@ def handle_errors(func: F) -> F:
 
 
 def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
-    """Report warnings on stderr (JSON carries them in the document) and apply --strict."""
+    """Report warnings on stderr (JSON carries them in the document), then fail
+    for an unreadable explicitly named root, or any warning under --strict."""
     from agentscan.cli.render import warn_summary
 
     scanner.close()
     warnings = scanner.warnings
     if warnings and not as_json:
         warn_summary(warnings, verbose=state.verbose)
+    problems = scanner.unreadable_explicit_roots()
+    if problems:
+        raise NoReadableRoot("; ".join(problems))
     if state.strict and warnings:
         raise StrictWarnings(f"{len(warnings)} warnings (--strict)")
 

@@ -78,6 +78,10 @@ class Provider(ABC):
         """
         return None
 
+    def diagnostics(self, ctx: ScanContext) -> list[str]:
+        """Provider-specific lines for ``doctor`` (index health, DB locks, …)."""
+        return []
+
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         """Working directories this provider's sessions ran in, from cheap reads.
 

@@ -1,0 +1,102 @@
+"""doctor explains every root; list knows which sessions are live."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan import running
+from agentscan.cli import app
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+runner = CliRunner()
+S1 = "a1a1a1a1-1111-4222-8333-444444444444"
+S2 = "a2a2a2a2-1111-4222-8333-444444444444"
+
+
+def doctor(*args: str) -> dict:
+    result = runner.invoke(app, [*args, "doctor", "--json"])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout)
+
+
+def provider(report: dict, name: str) -> dict:
+    return next(p for p in report["providers"] if p["provider"] == name)
+
+
+def test_doctor_on_an_empty_home(isolated_home: Path) -> None:
+    report = doctor()
+    assert report["schema"] == "agentscan.doctor/1"
+    claude = provider(report, "claude")
+    assert claude["sessions"] == 0 and claude["newest"] is None
+    first = claude["roots"][0]
+    assert first["path"] == str(isolated_home / ".claude" / "projects")
+    assert (first["exists"], first["readable"], first["problem"], first["source"]) == (False, False, "does not exist", "HOME")
+    assert report["cache"]["enabled"] is True
+
+
+def test_doctor_counts_sessions_and_summarises_skipped_lines(isolated_home: Path) -> None:
+    path = claude_session_file(isolated_home, S1, [claude_user(S1, "2026-11-01T10:00:00Z", "one")])
+    with path.open("ab") as handle:
+        handle.write(b"{broken\n[1]\n{also broken\n")
+    claude_session_file(isolated_home, S2, [claude_user(S2, "2026-11-02T10:00:00Z", "two")], mtime=2_000_000_000)
+    claude = provider(doctor(), "claude")
+    assert claude["sessions"] == 2
+    assert claude["newest"]["id"] == f"claude:{S2}"
+    assert claude["warnings"] == {"invalid JSON skipped": 2, "JSON line is a list, not an object; skipped": 1}
+    assert claude["roots"][0]["readable"] is True
+
+
+def test_doctor_names_the_env_var_that_chose_a_root(isolated_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "nowhere"))
+    claude = provider(doctor(), "claude")
+    (root,) = claude["roots"]
+    assert root["source"] == "CLAUDE_CONFIG_DIR" and root["problem"] == "does not exist"
+    human = runner.invoke(app, ["doctor"])
+    assert human.exit_code == 0
+    assert "from CLAUDE_CONFIG_DIR: does not exist" in human.stdout
+
+
+def test_unreadable_explicit_root_fails_other_commands(isolated_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "nowhere"))
+    result = runner.invoke(app, ["list", "-p", "claude"])
+    assert result.exit_code == 1 and "no readable root" in result.stderr
+
+
+def test_doctor_reports_the_home_option(isolated_home: Path, tmp_path: Path) -> None:
+    report = doctor("--home", str(tmp_path / "other"))
+    assert report["home_source"] == "--home"
+    assert provider(report, "claude")["roots"][0]["source"] == "--home"
+
+
+@pytest.mark.skipif(not running.supported(), reason="/proc is Linux-only; running is null elsewhere")
+def test_running_filter_finds_the_session_a_process_holds_open(isolated_home: Path) -> None:
+    held = claude_session_file(isolated_home, S1, [claude_user(S1, "2026-11-01T10:00:00Z", "live one")])
+    claude_session_file(isolated_home, S2, [claude_user(S2, "2026-11-02T10:00:00Z", "idle one")])
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; f = open(sys.argv[1], 'ab'); print('ready', flush=True); time.sleep(60)", str(held)],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout.readline().strip() == b"ready"
+        every = orjson.loads(runner.invoke(app, ["list", "--json"]).stdout)["sessions"]
+        assert {s["native_id"]: s["running"] for s in every} == {S1: True, S2: False}
+        live = orjson.loads(runner.invoke(app, ["list", "--json", "--running"]).stdout)["sessions"]
+        assert [s["native_id"] for s in live] == [S1]
+        by_pid = orjson.loads(runner.invoke(app, ["list", "--json", "--pid", str(holder.pid)]).stdout)["sessions"]
+        assert [s["native_id"] for s in by_pid] == [S1]
+        # Filters compose: a pid does not switch --grep off.
+        none = orjson.loads(runner.invoke(app, ["list", "--json", "--pid", str(holder.pid), "--grep", "idle"]).stdout)["sessions"]
+        assert none == []
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    after = orjson.loads(runner.invoke(app, ["list", "--json", "--running"]).stdout)["sessions"]
+    assert after == []
