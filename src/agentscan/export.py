@@ -202,6 +202,7 @@ def run_export(
     filters: ListFilter,
     lock_timeout: float = LOCK_TIMEOUT_S,
     before_rename: Callable[[], None] | None = None,
+    redact: bool = False,
 ) -> ExportResult:
     """Export every session matching ``filters`` (unclamped)."""
     if fmt not in FORMATS:
@@ -209,6 +210,10 @@ def run_export(
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
+    if redact:
+        from agentscan.redact import redact_row
+
+        rows = [redact_row(row) for row in rows]
     days = usage_days(scanner, [ref for ref in refs if ref.id in wanted]) if fmt == "sqlite" else []
     return export(
         fmt, output, rows, days,

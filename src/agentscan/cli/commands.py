@@ -8,6 +8,7 @@ import typer
 
 from agentscan.cli.options import (
     JsonOption,
+    RedactOption,
     ProviderOption,
     SinceOption,
     finish,
@@ -32,6 +33,7 @@ def list_command(
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it.", metavar="PATH"),
     running: bool = typer.Option(False, "--running", help="Only sessions a live process holds open (Linux)."),
     pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions held open by process PID (Linux).", metavar="PID"),
+    redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
     """The most recently updated sessions, newest first."""
@@ -50,6 +52,10 @@ def list_command(
         pid=pid,
     )
     rows = scanner.list_sessions(limit=limit, filters=filters)
+    if redact:
+        from agentscan.redact import redact_row
+
+        rows = [redact_row(row) for row in rows]
     if as_json:
         render.emit_json(render.envelope("list", {"sessions": [r.to_json() for r in rows]}, scanner.warnings))
     else:
@@ -82,6 +88,7 @@ def _short_id(session_id: str) -> str:
 def show_command(
     ctx: typer.Context,
     session_id: str = typer.Argument(..., metavar="ID", help="Full id, bare native id, or a unique prefix (6+ chars)."),
+    redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
     """One session in detail: prompts, responses, tools, subagents and plan (bounded)."""
@@ -91,6 +98,10 @@ def show_command(
     state = state_of(ctx)
     scanner = state.scanner()
     detail = scanner.show(session_id)
+    if redact:
+        from agentscan.redact import redact_detail
+
+        detail = redact_detail(detail)
     if as_json:
         render.emit_json(render.envelope("show", {"session": detail.to_json()}, scanner.warnings))
     else:

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from agentscan.cli.options import JsonOption, ProviderOption, SinceOption, finish, handle_errors, state_of
+from agentscan.cli.options import JsonOption, ProviderOption, RedactOption, SinceOption, finish, handle_errors, state_of
 
 
 def register(app: typer.Typer) -> None:
@@ -24,6 +24,7 @@ def export_command(
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success (for cron); errors still go to stderr."),
+    redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Write every matching session (not clamped) to a JSONL, CSV or SQLite index."""
@@ -35,7 +36,7 @@ def export_command(
     state = state_of(ctx)
     scanner = state.scanner(provider)
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
-    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout)
+    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact)
     if as_json and not quiet:
         body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone}
         render.emit_json(render.envelope("export", body, scanner.warnings))

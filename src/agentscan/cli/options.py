@@ -93,3 +93,6 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only this provider (repeatable).", metavar="P")
 SinceOption = typer.Option(None, "--since", help="Only sessions active since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN")
+RedactOption = typer.Option(
+    False, "--redact", help="Replace prompt, response and tool text with a length and hash; mask secrets."
+)
