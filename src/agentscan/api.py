@@ -88,6 +88,8 @@ class Liveness:
         if self._table is None:
             self._table = running.open_files(pid=self._pid)
         files = ref.files or ((ref.path,) if ref.path else ())
+        if not files:
+            return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
         return bool(running.holders_of(files, self._table))
 
 
@@ -136,6 +138,7 @@ class Scanner:
         return self._cache
 
     def close(self) -> None:
+        self.ctx.close()
         if self._cache is not None:
             self._cache.close()
             self._cache = None

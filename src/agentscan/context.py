@@ -103,6 +103,17 @@ class ScanContext:
                 return cls(home=Path(env[name]), env=env, home_source=name)
         return cls(home=Path.home(), env=env, home_source="default")
 
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` when the scan ends (providers close DB handles here)."""
+        self.memo.setdefault("_closers", []).append(callback)
+
+    def close(self) -> None:
+        for callback in self.memo.pop("_closers", []):
+            try:
+                callback()
+            except Exception:  # closing must never turn a result into a failure
+                pass
+
     def env_value(self, name: str) -> str | None:
         value = self.env.get(name)
         return value if value else None

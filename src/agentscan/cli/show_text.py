@@ -30,6 +30,10 @@ def print_detail(detail: SessionDetail) -> None:
         ("tokens", _tokens_line(row.tokens)),
     ):
         print(f"  {label:<8} {value if value else '-'}")
+    if row.tokens is None and detail.extra.get("context_tokens") is not None:
+        print(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window (the provider recorded no usage)")
+    if detail.extra.get("rewound_messages"):
+        print(f"  {'rewound':<8} {detail.extra['rewound_messages']} messages (their tokens still count)")
     counts = row.counts
     print(f"  {'counts':<8} {counts.prompts} prompts, {counts.responses} responses, {counts.tool_calls} tool calls")
     if detail.subagents:

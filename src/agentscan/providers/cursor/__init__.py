@@ -1,0 +1,7 @@
+"""The Cursor provider (reference/formats.md §4; docs/providers/cursor.md)."""
+
+from __future__ import annotations
+
+from agentscan.providers.cursor.provider import CursorProvider
+
+__all__ = ["CursorProvider"]

@@ -1,0 +1,136 @@
+"""The Cursor Agent CLI's own store (formats.md §4.2), for names and models.
+
+::
+
+    <home>/.cursor/chats/<md5(cwd)>/<id>/{meta.json, store.db}
+    <home>/.cursor/acp-sessions/<id>/{meta.json, store.db}
+
+``meta.json`` gives ``cwd`` and times (``createdAtMs``/``updatedAtMs``) or a
+``title``; ``store.db``'s ``meta`` table holds, under key ``0``, hex-encoded
+JSON with ``name``, ``createdAt`` and ``lastUsedModel``.  The message blobs
+(a content-addressed DAG) are not read: transcripts carry the conversation.
+Finding the dirs costs two directory listings; a store is read only for a
+session that is shown, and at most once per scan.
+"""
+
+from __future__ import annotations
+
+import binascii
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import load_json_file
+from agentscan.providers.cursor.locations import chat_roots
+from agentscan.providers.cursor.raw import as_dict, as_epoch_ms, as_str, model_name
+from agentscan.sqlite_ro import DatabaseUnavailable, has_table, readonly
+from agentscan.timeutil import from_epoch
+
+_INDEX_KEY = "cursor.chats.index"
+_META_KEY = "cursor.chats.meta"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMeta:
+    name: str | None = None
+    cwd: str | None = None
+    model: str | None = None
+    created: datetime | None = None
+    updated: datetime | None = None
+
+
+def _dirs(path: Path) -> list[Path]:
+    try:
+        return [child for child in path.iterdir() if child.is_dir()]
+    except OSError:
+        return []
+
+
+def chat_dirs(ctx: ScanContext) -> dict[str, Path]:
+    """Composer id → its store dir (memoised per scan)."""
+    index = ctx.memo.get(_INDEX_KEY)
+    if index is None:
+        index = {}
+        chats, acp = chat_roots(ctx)
+        for bucket in _dirs(chats.path):
+            for session in _dirs(bucket):
+                index.setdefault(session.name, session)
+        for session in _dirs(acp.path):
+            index.setdefault(session.name, session)
+        ctx.memo[_INDEX_KEY] = index
+    return index
+
+
+def meta_json(directory: Path, ctx: ScanContext) -> dict[str, Any]:
+    cache: dict[Path, dict[str, Any]] = ctx.memo.setdefault("cursor.chats.meta_json", {})
+    if directory not in cache:
+        path = directory / "meta.json"
+        cache[directory] = as_dict(load_json_file(path, ctx, max_bytes=1024 * 1024)) if path.is_file() else {}
+    return cache[directory]
+
+
+def _decode_meta_value(value: object) -> dict[str, Any]:
+    """Key ``0`` of ``meta``: hex of JSON (older stores wrote the JSON itself)."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str):
+        return {}
+    text = value.strip()
+    try:
+        data = bytes.fromhex(text) if not text.startswith("{") else text.encode()
+        return as_dict(orjson.loads(data))
+    except (ValueError, binascii.Error, orjson.JSONDecodeError):
+        return {}
+
+
+def store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        with readonly(path) as conn:
+            if not has_table(conn, "meta"):
+                return {}
+            row = conn.execute("SELECT value FROM meta WHERE key = '0'").fetchone()
+    except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
+        ctx.warn(path, f"Agent CLI store not read: {exc}")
+        return {}
+    decoded = _decode_meta_value(row[0]) if row else {}
+    if row and not decoded:
+        ctx.warn(path, "meta key 0 is not hex-encoded JSON; skipped")
+    return decoded
+
+
+def chat_meta(native_id: str, ctx: ScanContext) -> ChatMeta | None:
+    cache: dict[str, ChatMeta | None] = ctx.memo.setdefault(_META_KEY, {})
+    if native_id not in cache:
+        directory = chat_dirs(ctx).get(native_id)
+        cache[native_id] = None if directory is None else _read(directory, ctx)
+    return cache[native_id]
+
+
+def _read(directory: Path, ctx: ScanContext) -> ChatMeta:
+    meta = meta_json(directory, ctx)
+    store = store_meta(directory / "store.db", ctx)
+    created = as_epoch_ms(store.get("createdAt")) or as_epoch_ms(meta.get("createdAtMs"))
+    return ChatMeta(
+        name=as_str(store.get("name")) or as_str(meta.get("title")),
+        cwd=as_str(meta.get("cwd")) or as_str(store.get("cwd")),
+        model=model_name(store.get("lastUsedModel")),
+        created=from_epoch(created),
+        updated=from_epoch(as_epoch_ms(meta.get("updatedAtMs"))),
+    )
+
+
+def known_chat_cwds(ctx: ScanContext) -> set[str]:
+    """Every ``meta.json`` cwd: a cheap read, no DB opened."""
+    cwds = set()
+    for directory in chat_dirs(ctx).values():
+        cwd = as_str(meta_json(directory, ctx).get("cwd"))
+        if cwd:
+            cwds.add(cwd)
+    return cwds

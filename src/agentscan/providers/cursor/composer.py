@@ -1,0 +1,171 @@
+"""What one composer (an IDE chat) and its bubbles tell us, as frozen values.
+
+``composerData:<id>`` and ``bubbleId:<id>:<bubble>`` values are large and
+change shape between builds; each is converted here, in one function, into
+the few facts a row, a detail or a token report needs (formats.md §4.3).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from agentscan.model import PlanStep, TokenUsage
+from agentscan.providers.cursor.raw import (
+    RawBubble,
+    RawComposerData,
+    RawHeader,
+    as_count,
+    as_dict,
+    as_epoch_ms,
+    as_list,
+    as_str,
+    bubble_tokens,
+    model_name,
+    valid_composer_id,
+)
+from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
+
+USER_BUBBLE, ASSISTANT_BUBBLE = 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderInfo:
+    """A ``composerHeaders`` row (table) or ``allComposers`` entry (ItemTable)."""
+
+    created: datetime | None = None
+    updated: datetime | None = None
+    name: str | None = None
+    is_subagent: bool = False
+
+
+def header_from(raw: RawHeader) -> HeaderInfo:
+    return HeaderInfo(
+        created=from_epoch(as_epoch_ms(raw.get("createdAt"))),
+        updated=from_epoch(as_epoch_ms(raw.get("lastUpdatedAt"))),
+        name=as_str(raw.get("name")),
+        is_subagent=raw.get("isSubagent") in (True, 1),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ComposerInfo:
+    composer_id: str
+    name: str | None = None
+    created: datetime | None = None
+    updated: datetime | None = None
+    model: str | None = None
+    fs_path: str | None = None
+    sub_ids: tuple[str, ...] = ()
+    # Only the lengths: the bubble order of every composer would be most of
+    # the index's cost, and a scan needs it for the few sessions it shows.
+    header_bubbles: int = 0  # len(fullConversationHeadersOnly): the live conversation
+    inline_bubbles: int = 0  # legacy builds kept bubbles inside composerData
+    context_tokens: int | None = None
+    plan: tuple[PlanStep, ...] = ()
+
+    @property
+    def has_conversation(self) -> bool:
+        return bool(self.header_bubbles or self.inline_bubbles)
+
+
+def _context_gauge(raw: RawComposerData) -> int | None:
+    breakdown = as_dict(raw.get("promptTokenBreakdown"))
+    for value in (breakdown.get("totalUsedTokens"), raw.get("contextTokensUsed")):
+        if as_count(value) > 0:
+            return as_count(value)
+    return None
+
+
+def _plan(raw: RawComposerData) -> tuple[PlanStep, ...]:
+    steps = []
+    for todo in as_list(raw.get("todos")):
+        text = as_str(as_dict(todo).get("content"))
+        if text:
+            steps.append(PlanStep(text, as_str(todo.get("status")) or "pending"))
+    return tuple(steps)
+
+
+def conversation_order(raw: RawComposerData) -> tuple[str, ...]:
+    """Bubble ids of the live conversation, in order (edited-away bubbles are absent)."""
+    order = []
+    for header in as_list(raw.get("fullConversationHeadersOnly")):
+        bubble_id = header.get("bubbleId") if isinstance(header, dict) else None
+        if isinstance(bubble_id, str) and bubble_id:
+            order.append(bubble_id)
+    return tuple(order)
+
+
+def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
+    workspace = as_dict(as_dict(raw.get("workspaceIdentifier")).get("uri"))
+    subs = tuple(dict.fromkeys(s for s in map(valid_composer_id, as_list(raw.get("subComposerIds"))) if s))
+    return ComposerInfo(
+        composer_id=composer_id,
+        name=as_str(raw.get("name")),
+        created=from_epoch(as_epoch_ms(raw.get("createdAt"))),
+        updated=from_epoch(as_epoch_ms(raw.get("lastUpdatedAt"))),
+        model=model_name(as_dict(raw.get("modelConfig")).get("modelName")),
+        fs_path=as_str(workspace.get("fsPath")),
+        sub_ids=tuple(s for s in subs if s != composer_id),
+        header_bubbles=len(as_list(raw.get("fullConversationHeadersOnly"))),
+        inline_bubbles=len(as_list(raw.get("conversation"))),
+        context_tokens=_context_gauge(raw),
+        plan=_plan(raw),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BubbleUsage:
+    """One bubble that recorded tokens: a billed call."""
+
+    bubble_id: str
+    tokens: TokenUsage
+    timestamp: datetime | None
+    model: str | None
+
+
+@dataclass
+class BubbleStats:
+    """Everything a row needs from one composer's bubbles, built in one scan."""
+
+    usage: list[BubbleUsage] = field(default_factory=list)
+    bubbles: int = 0
+    prompts: int = 0
+    responses: int = 0
+    tool_calls: int = 0
+    first_ts: datetime | None = None
+    last_ts: datetime | None = None
+    models: Counter[str] = field(default_factory=Counter)
+
+    def tokens(self) -> TokenUsage | None:
+        """Summed bubble tokens; ``None`` when every bubble said ``{0,0}``."""
+        if not self.usage:
+            return None
+        total = TokenUsage()
+        for item in self.usage:
+            total = total + item.tokens
+        return total
+
+    def add(self, bubble_id: str, raw: RawBubble, *, live: bool) -> None:
+        """Count one bubble; only ``live`` ones (in the header order) are conversation."""
+        self.bubbles += 1
+        when = parse_iso(raw.get("createdAt"))
+        model = model_name(as_dict(raw.get("modelInfo")).get("modelName"))
+        tokens = bubble_tokens(raw)
+        # Spend counts every bubble, orphans of edited turns included.
+        if tokens.total > 0:
+            self.usage.append(BubbleUsage(bubble_id, tokens, when, model))
+        if not live:
+            return
+        self.first_ts, self.last_ts = oldest(self.first_ts, when), newest(self.last_ts, when)
+        kind = raw.get("type")
+        if kind == USER_BUBBLE and as_str(raw.get("text")):
+            self.prompts += 1
+        elif kind == ASSISTANT_BUBBLE:
+            if model:
+                self.models[model] += 1
+            if as_str(raw.get("text")):
+                self.responses += 1
+            if as_dict(raw.get("toolFormerData")):
+                self.tool_calls += 1

@@ -1,0 +1,178 @@
+"""Finding Cursor agent transcripts (reference/formats.md §4.1).
+
+Layout under ``<home>/.cursor/projects/<slug>/agent-transcripts/``::
+
+    <id>.jsonl                      Agent CLI (flat)
+    <id>/<id>.jsonl                 IDE agent (nested)
+    <id>/subagents/<child>.jsonl    delegated runs (Task) of <id>
+
+Only parents are sessions.  The same composer id can appear under several
+slugs: Cursor leaves a stale fork in ``empty-window`` when a window later
+opens a folder, so a copy outside ``empty-window`` wins, then the newer one.
+Discovery costs stat calls only; no transcript is opened here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.roots import Root
+
+EMPTY_WINDOW = "empty-window"
+_SUFFIX = ".jsonl"
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentFile:
+    agent_id: str  # the child composer id (= file stem)
+    path: Path
+    mtime: float
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptSet:
+    """Every transcript file of one session, from the copy that won."""
+
+    native_id: str
+    main: Path | None  # None: only subagent files survive (parent deleted)
+    project: str  # the slug dir the winning copy lives in
+    subagents: tuple[SubagentFile, ...] = ()
+    main_mtime: float = 0.0
+
+    @property
+    def newest_mtime(self) -> float:
+        # A subagent still running makes the session fresh although the
+        # parent file has not been written for a while.
+        return max([self.main_mtime, *(sub.mtime for sub in self.subagents)])
+
+    @property
+    def in_empty_window(self) -> bool:
+        return self.project == EMPTY_WINDOW
+
+    def paths(self) -> tuple[Path, ...]:
+        files = [self.main] if self.main else []
+        return tuple(files + [sub.path for sub in self.subagents])
+
+
+@dataclass
+class _Copy:
+    native_id: str
+    project: str
+    main: Path | None = None
+    main_mtime: float = 0.0
+    subagents: dict[str, SubagentFile] = field(default_factory=dict)
+
+    def rank(self) -> tuple[bool, bool, float]:
+        newest = max([self.main_mtime, *(s.mtime for s in self.subagents.values())])
+        return (self.main is not None, self.project != EMPTY_WINDOW, newest)
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(path) as entries:
+            return list(entries)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        if report:
+            ctx.warn(path, f"cannot list directory: {exc.strerror or exc}")
+        return []
+
+
+def _is(entry: os.DirEntry[str], kind: str) -> bool:
+    try:
+        return entry.is_dir() if kind == "dir" else entry.is_file()
+    except OSError:
+        return False
+
+
+def discover_transcripts(root: Root, ctx: ScanContext) -> dict[str, TranscriptSet]:
+    copies: dict[str, list[_Copy]] = {}
+    for project in _scandir(root.path, ctx, report=root.path.exists()):
+        transcripts = Path(project.path) / "agent-transcripts"
+        if _is(project, "dir") and transcripts.is_dir():
+            for copy in _scan_project(transcripts, project.name, ctx):
+                copies.setdefault(copy.native_id, []).append(copy)
+    return {native_id: _pick(found) for native_id, found in copies.items()}
+
+
+def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet | None:
+    """One id's transcripts (an id-index hit): stat calls in each project only."""
+    copies = []
+    for project in _scandir(root.path, ctx, report=False):
+        transcripts = Path(project.path) / "agent-transcripts"
+        copy = _Copy(native_id, project.name)
+        flat, nested = transcripts / (native_id + _SUFFIX), transcripts / native_id / (native_id + _SUFFIX)
+        for candidate in (flat, nested):
+            if candidate.is_file():
+                _set_main(copy, candidate)
+        copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
+        if copy.main is not None or copy.subagents:
+            copies.append(copy)
+    return _pick(copies) if copies else None
+
+
+def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy]:
+    found: dict[str, _Copy] = {}
+
+    def copy_of(native_id: str) -> _Copy:
+        return found.setdefault(native_id, _Copy(native_id, project))
+
+    for entry in _scandir(directory, ctx):
+        path = Path(entry.path)
+        if entry.name.endswith(_SUFFIX) and _is(entry, "file"):
+            _set_main(copy_of(entry.name[: -len(_SUFFIX)]), path)
+        elif _is(entry, "dir"):
+            nested = path / (entry.name + _SUFFIX)
+            subagents = _subagents(path / "subagents", ctx)
+            if nested.is_file() or subagents:
+                copy = copy_of(entry.name)
+                if nested.is_file():
+                    _set_main(copy, nested)
+                copy.subagents.update(subagents)
+    return list(found.values())
+
+
+def _set_main(copy: _Copy, path: Path) -> None:
+    # Flat and nested copies of one id in one project: the fresher one wins.
+    mtime = _mtime(path)
+    if mtime is not None and (copy.main is None or mtime > copy.main_mtime):
+        copy.main, copy.main_mtime = path, mtime
+
+
+def _subagents(directory: Path, ctx: ScanContext) -> dict[str, SubagentFile]:
+    subs: dict[str, SubagentFile] = {}
+    for entry in _scandir(directory, ctx):
+        if entry.name.endswith(_SUFFIX) and _is(entry, "file"):
+            mtime = _mtime(Path(entry.path))
+            if mtime is not None:
+                stem = entry.name[: -len(_SUFFIX)]
+                subs[stem] = SubagentFile(stem, Path(entry.path), mtime)
+    return subs
+
+
+def _pick(copies: list[_Copy]) -> TranscriptSet:
+    """The winning copy; children only the losers know are kept (no tokens lost)."""
+    ordered = sorted(copies, key=_Copy.rank, reverse=True)
+    best = ordered[0]
+    subagents = dict(best.subagents)
+    for other in ordered[1:]:
+        for agent_id, sub in other.subagents.items():
+            subagents.setdefault(agent_id, sub)
+    return TranscriptSet(
+        native_id=best.native_id,
+        main=best.main,
+        project=best.project,
+        subagents=tuple(sorted(subagents.values(), key=lambda s: s.agent_id)),
+        main_mtime=best.main_mtime,
+    )

@@ -1,0 +1,93 @@
+"""The conversation of an IDE-only composer, read from its bubbles.
+
+The live conversation is ``composerData.fullConversationHeadersOnly`` (bubble
+ids in order; edited or regenerated bubbles are left out), each fetched by
+exact key, so memory holds one bubble at a time.  Legacy builds kept the
+bubbles inline in ``composerData.conversation``.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any, Iterator
+
+import orjson
+
+from agentscan.detail import DetailCollector
+from agentscan.model import ToolEvent
+from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo
+from agentscan.providers.cursor.prompt_text import collapse
+from agentscan.providers.cursor.raw import as_dict, as_list, as_str, model_name
+from agentscan.providers.cursor.statedb import StateDb
+from agentscan.providers.cursor.transcript import TITLE_CHARS, tool_summary
+from agentscan.timeutil import parse_iso
+
+_OK = frozenset({"completed", "success", "succeeded", "ok", "done"})
+_FAILED = frozenset({"error", "failed", "fail", "cancelled", "canceled", "rejected", "aborted"})
+
+
+def live_bubbles(info: ComposerInfo, db: StateDb) -> Iterator[dict[str, Any]]:
+    order = db.conversation_order(info.composer_id)
+    if order:
+        for bubble_id in order:
+            raw = db.bubble(info.composer_id, bubble_id)
+            if raw is not None:
+                yield raw
+    elif info.inline_bubbles:
+        for raw in as_list(as_dict(db.composer_raw(info.composer_id)).get("conversation")):
+            if isinstance(raw, dict):
+                yield raw
+
+
+def first_prompt(info: ComposerInfo, db: StateDb) -> str | None:
+    """A title for an unnamed composer: its first user text (first few bubbles only)."""
+    for raw in islice(live_bubbles(info, db), 20):
+        text = as_str(raw.get("text"))
+        if raw.get("type") == USER_BUBBLE and text:
+            return collapse(text, TITLE_CHARS)
+    return None
+
+
+def _arguments(tool: dict[str, Any]) -> object:
+    for key in ("params", "rawArgs"):
+        value = tool.get(key)
+        if isinstance(value, dict):
+            return value
+        if isinstance(value, str) and value.strip():
+            try:
+                return orjson.loads(value)
+            except orjson.JSONDecodeError:
+                return value
+    return None
+
+
+def tool_event(tool: dict[str, Any], timestamp, subagent: str | None = None) -> ToolEvent:
+    status = (as_str(tool.get("status")) or "").lower()
+    summary, paths = tool_summary(_arguments(tool))
+    return ToolEvent(
+        name=as_str(tool.get("name")) or "tool",
+        summary=summary,
+        status="ok" if status in _OK else "error" if status in _FAILED else "unknown",
+        paths=paths,
+        timestamp=timestamp,
+        call_id=as_str(tool.get("toolCallId")),
+        subagent=subagent,
+    )
+
+
+def stream_composer(info: ComposerInfo, db: StateDb, collector: DetailCollector) -> None:
+    for raw in live_bubbles(info, db):
+        when = parse_iso(raw.get("createdAt"))
+        text = as_str(raw.get("text"))
+        if raw.get("type") == USER_BUBBLE:
+            if text:
+                collector.add_prompt(text.strip(), when)
+            continue
+        if raw.get("type") != ASSISTANT_BUBBLE:
+            continue
+        if text:
+            model = model_name(as_dict(raw.get("modelInfo")).get("modelName")) or info.model
+            collector.add_response(text.strip(), when, model)
+        tool = as_dict(raw.get("toolFormerData"))
+        if tool:
+            collector.add_tool(tool_event(tool, when))

@@ -1,0 +1,88 @@
+"""The wrappers Cursor puts around what a person typed.
+
+A user record's text looks like::
+
+    <timestamp>Friday, Jul 31, 2026, 11:12 PM (UTC+8)</timestamp>
+    <user_query>
+    fix the flaky test
+    </user_query>
+
+The ``<timestamp>`` wrapper is the only clock a transcript has (there are no
+timestamp fields), and it is local time with a ``(UTC±h[:mm])`` label.  Its
+day and month names are English whatever the locale, so it is parsed by
+hand rather than with ``strptime`` (which follows ``LC_TIME``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+from agentscan.timeutil import UTC
+
+_TIMESTAMP = re.compile(r"<timestamp>(.*?)</timestamp>", re.DOTALL | re.IGNORECASE)
+_QUERY_OPEN = re.compile(r"<user_query>", re.IGNORECASE)
+_QUERY_CLOSE = re.compile(r"</user_query>", re.IGNORECASE)
+_CLOCK = re.compile(
+    r"(?P<mon>[A-Za-z]{3})[A-Za-z]*\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4}),?\s+"
+    r"(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\s*"
+    r"\(\s*(?:UTC|GMT)\s*(?:(?P<sign>[+\-\u2212])\s*(?P<oh>\d{1,2})(?::?(?P<om>\d{2}))?)?\s*\)"
+)
+_MONTHS = {name: index for index, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1
+)}
+
+
+def parse_clock(text: str) -> datetime | None:
+    """``Friday, Jul 31, 2026, 11:12 PM (UTC+8)`` as an aware UTC time.
+
+    Without the ``(UTC…)`` label the zone is unknown, and so is the time.
+    """
+    match = _CLOCK.search(text)
+    if match is None:
+        return None
+    month = _MONTHS.get(match["mon"].lower())
+    hour, minute = int(match["hour"]), int(match["minute"])
+    if month is None or hour > 23 or minute > 59:
+        return None
+    ampm = (match["ampm"] or "").replace(".", "").lower()
+    if ampm:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    offset = timedelta(hours=int(match["oh"] or 0), minutes=int(match["om"] or 0))
+    if match["sign"] in ("-", "\u2212"):
+        offset = -offset
+    try:
+        local = datetime(
+            int(match["year"]), month, int(match["day"]), hour, minute, int(match["second"] or 0),
+            tzinfo=timezone(offset),
+        )
+    except ValueError:  # Feb 30, or an offset beyond ±24h
+        return None
+    return local.astimezone(UTC)
+
+
+def split_user_text(text: str) -> tuple[str, datetime | None]:
+    """The typed prompt and the wrapper's time (``None`` when absent)."""
+    when = None
+    stamp = _TIMESTAMP.search(text)
+    if stamp is not None:
+        when = parse_clock(stamp.group(1))
+    opened = _QUERY_OPEN.search(text)
+    if opened is None:
+        return _TIMESTAMP.sub("", text).strip(), when
+    inner = text[opened.end():]
+    closed = _QUERY_CLOSE.search(inner)
+    # A torn record (file cut mid-write) has no closing tag: keep what is there.
+    return (inner[: closed.start()] if closed else inner).strip(), when
+
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def collapse(text: str, limit: int | None = None) -> str:
+    text = _WHITESPACE.sub(" ", text).strip()
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text

@@ -1,0 +1,233 @@
+"""The Cursor provider: transcripts, the Agent CLI store and ``state.vscdb``.
+
+Sessions are the parent transcripts under ``.cursor/projects`` plus the IDE
+composers that exist only in ``state.vscdb``.  Tokens come only from the
+DB's bubbles (transcripts record none), summed over the composer and every
+delegated sub-composer; when all of them say ``{0,0}`` (current builds) the
+session's tokens are ``null`` and ``show`` reports the context gauge instead.
+See docs/providers/cursor.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Iterable
+
+from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
+from agentscan.detail import DetailCollector
+from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.providers.base import Provider
+from agentscan.providers.cursor.chats import chat_dirs, known_chat_cwds
+from agentscan.providers.cursor.discovery import TranscriptSet, discover_one, discover_transcripts
+from agentscan.providers.cursor.ide import first_prompt, stream_composer
+from agentscan.providers.cursor.locations import cursor_roots, transcripts_root
+from agentscan.providers.cursor.session import (
+    CursorHint,
+    SessionUsage,
+    StoreFacts,
+    child_ids,
+    display_path,
+    mtime_time,
+    recency,
+    session_usage,
+    store_facts,
+    top_model,
+)
+from agentscan.providers.cursor.statedb import state_db
+from agentscan.providers.cursor.transcript import TranscriptSummary, add_tool_evidence, summarize
+from agentscan.providers.cursor.transcript_detail import stream_transcripts
+from agentscan.roots import Root
+from agentscan.timeutil import newest
+
+
+@dataclass(frozen=True, slots=True)
+class _Assembled:
+    row: SessionRow
+    facts: StoreFacts
+    children: tuple[str, ...]
+    usage: SessionUsage
+
+
+class CursorProvider(Provider):
+    name = "cursor"
+    label = "Cursor"
+    parser_version = "1"
+
+    def roots(self, ctx: ScanContext) -> list[Root]:
+        return cursor_roots(ctx)
+
+    def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        transcripts = discover_transcripts(transcripts_root(ctx), ctx)
+        refs = [self._ref(native_id, files, ctx) for native_id, files in transcripts.items()]
+        db = state_db(ctx)
+        composers, headers = db.composers(), db.headers()
+        # Sub-composers are delegated runs of a parent, never sessions of their own.
+        children = {sub for info in composers.values() for sub in info.sub_ids}
+        children.update(sub.agent_id for files in transcripts.values() for sub in files.subagents)
+        for native_id, info in composers.items():
+            header = headers.get(native_id)
+            if native_id in transcripts or native_id in children or not info.has_conversation:
+                continue
+            if header is not None and header.is_subagent:
+                continue
+            refs.append(self._ref(native_id, None, ctx))
+        return refs
+
+    def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:
+        # An IDE-only composer names no file of its own: state.vscdb is shared
+        # by every composer (and held open by Cursor), so it is not the
+        # session's file for liveness or the id index.
+        return SessionRef(
+            provider=self.name,
+            native_id=native_id,
+            path=files.main if files else None,
+            recency=recency(native_id, files, ctx),
+            files=files.paths() if files else (),
+            hint=CursorHint(files),
+        )
+
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+        """The transcripts' identity plus every store a row also reads.
+
+        ``state.vscdb`` (and its ``-wal``) changes whenever Cursor writes, so a
+        cached Cursor row is reused only while the IDE is idle: correct first.
+        """
+        db_path = state_db(ctx).path
+        chat_dir = chat_dirs(ctx).get(ref.native_id)
+        parts = [self.name, self.parser_version]
+        stores = (db_path, db_path.with_name(db_path.name + "-wal"))
+        if chat_dir is not None:
+            stores += (chat_dir / "meta.json", chat_dir / "store.db")
+        for path in ref.files:
+            try:
+                stat = path.stat()
+            except OSError:
+                return None  # a transcript vanished: rediscover, do not cache
+            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+        for path in stores:
+            try:
+                stat = path.stat()
+                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+            except OSError:
+                parts.append(f"{path}\0-")
+        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
+        """An id-index hit on a transcript session (IDE-only ones are rediscovered)."""
+        if path is None:
+            return None
+        files = discover_one(transcripts_root(ctx), native_id, ctx)
+        return self._ref(native_id, files, ctx) if files is not None else None
+
+    def known_cwds(self, ctx: ScanContext) -> set[str]:
+        cwds = known_chat_cwds(ctx)
+        cwds.update(info.fs_path for info in state_db(ctx).composers().values() if info.fs_path)
+        return cwds
+
+    # -- rows ------------------------------------------------------------
+
+    def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
+        files: TranscriptSet | None = ref.hint.transcripts
+        db = state_db(ctx)
+        facts = store_facts(ref.native_id, ctx)
+        children = child_ids(ref.native_id, files, db)
+        usage = session_usage(ref.native_id, children, db)
+        common = dict(
+            provider=self.name,
+            native_id=ref.native_id,
+            path=display_path(files, db),
+            model=facts.model() or top_model(usage.own),
+            tokens=usage.tokens(),
+            subagents=len(children),
+        )
+        if files is None:
+            stats, info = usage.own, facts.composer
+            started = facts.started() or stats.first_ts
+            row = SessionRow(
+                **common,
+                title=facts.title() or (first_prompt(info, db) if info else None),
+                cwd=info.fs_path if info else None,
+                started_at=started,
+                updated_at=facts.db_updated() or newest(stats.last_ts, started),
+                counts=Counts(stats.prompts, stats.responses, stats.tool_calls),
+            )
+            return _Assembled(row, facts, children, usage)
+        summary = summarize(files.main, ctx)
+        row = SessionRow(
+            **common,
+            title=facts.title() or summary.first_prompt,
+            cwd=self._cwd(facts, summary, files, ctx),
+            started_at=facts.started() or summary.first_ts,
+            updated_at=newest(facts.db_updated(), summary.last_ts, mtime_time(files)),
+            counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
+        )
+        return _Assembled(row, facts, children, usage)
+
+    @staticmethod
+    def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
+        """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, then tool evidence."""
+        if facts.composer is not None and facts.composer.fs_path:
+            return facts.composer.fs_path
+        if facts.chat is not None and facts.chat.cwd:
+            return facts.chat.cwd
+        guess = summary.cwd
+        if guess.working_directory is None:
+            for sub in files.subagents:  # children only when the parent named no working_directory
+                add_tool_evidence(sub.path, ctx, guess)
+        return guess.best()
+
+    def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        return self._assemble(ref, ctx).row
+
+    # -- show ------------------------------------------------------------
+
+    def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        files: TranscriptSet | None = ref.hint.transcripts
+        found = self._assemble(ref, ctx)
+        info = found.facts.composer
+        collector = DetailCollector(bounds)
+        delegations, errors = {}, []
+        if files is not None:
+            streamed = stream_transcripts(files, ctx, collector, model=found.row.model)
+            delegations = {d.subagent: d for d in streamed.delegations}
+            errors = list(streamed.errors)
+        elif info is not None:
+            stream_composer(info, state_db(ctx), collector)
+        if info is not None:
+            collector.plan = info.plan
+        child_paths = {sub.agent_id: str(sub.path) for sub in files.subagents} if files else {}
+        subagents = tuple(
+            SubagentInfo(
+                id=child,
+                agent_type=delegations[child].agent_type if child in delegations else None,
+                path=child_paths.get(child),
+                tokens=found.usage.children[child].tokens(),
+            )
+            for child in found.children
+        )
+        extra = {
+            # A context-window snapshot, not spend: shown because current
+            # builds record no per-bubble tokens (``tokens`` is then null).
+            "context_tokens": info.context_tokens if info else None,
+            "delegations": [d.to_json() for d in delegations.values()],
+            "errors": errors,
+        }
+        return collector.build(found.row, subagents=subagents, extra=extra)
+
+    # -- tokens ----------------------------------------------------------
+
+    def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        db = state_db(ctx)
+        entries: list[UsageEntry] = []
+        for ref in refs:
+            files: TranscriptSet | None = ref.hint.transcripts
+            children = child_ids(ref.native_id, files, db)
+            info = db.composers().get(ref.native_id)
+            usage = session_usage(ref.native_id, children, db)
+            entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
+        return entries
+
+
+__all__ = ["CursorProvider"]

@@ -1,0 +1,253 @@
+"""Read-only access to Cursor's global ``state.vscdb`` (formats.md §4.3).
+
+The DB is large (100 MB+), live, and in WAL mode.  So:
+
+* it is opened once per scan, lazily, through ``agentscan.sqlite_ro`` (a
+  ``mode=ro`` URI, or ``immutable=1`` when no writer left ``-wal``/``-shm``),
+  and every answer is memoised in the scan context;
+* ``cursorDiskKV`` is only ever read by exact key or by a bounded key range
+  (``key >= 'p:' AND key < 'p;'``, ``;`` being the byte after ``:``), which
+  the ``UNIQUE`` index on ``key`` serves without touching other rows.  Never
+  ``LIKE`` (no index use) and never a whole-table pass;
+* ``ItemTable`` is read for one exact key only; it also holds auth tokens;
+* any SQLite error becomes one warning and the scan goes on without the DB.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import weakref
+from typing import Any, Iterator
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.providers.cursor.composer import (
+    BubbleStats,
+    ComposerInfo,
+    HeaderInfo,
+    composer_from,
+    conversation_order,
+    header_from,
+)
+from agentscan.providers.cursor.locations import state_db_root
+from agentscan.providers.cursor.raw import as_dict, as_list, valid_composer_id
+from agentscan.roots import Root
+from agentscan.sqlite_ro import DatabaseUnavailable, connect_readonly, has_table, table_columns
+
+_MEMO_KEY = "cursor.state_db"
+_COMPOSER = "composerData:"
+_BUBBLE = "bubbleId:"
+_HEADERS_ITEM = "composer.composerHeaders"
+
+
+def key_range(prefix: str) -> tuple[str, str]:
+    """``[prefix, prefix-with-its-last-char-incremented)``: every key starting with ``prefix``."""
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+class _Handle:
+    """Owns the connection; closed with the scan context, never holding it alive."""
+
+    def __init__(self) -> None:
+        self.conn: sqlite3.Connection | None = None
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+class StateDb:
+    def __init__(self, root: Root, ctx: ScanContext) -> None:
+        self.root = root
+        self.path = root.path
+        self._ctx = ctx
+        self._handle = _Handle()
+        self._failed = False
+        self._opened = False
+        self._headers: dict[str, HeaderInfo] | None = None
+        self._composers: dict[str, ComposerInfo] | None = None
+        self._stats: dict[str, BubbleStats] = {}
+        self._orders: dict[str, tuple[str, ...]] = {}
+        self._kv: bool | None = None
+        ctx.on_close(self._handle.close)
+        weakref.finalize(ctx, self._handle.close)  # for callers that never close the scan
+
+    # -- connection ------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection | None:
+        if self._failed:
+            return None
+        if not self._opened:
+            self._opened = True
+            if not self.root.explicit and not self.path.exists():
+                self._failed = True  # no IDE installed: normal, not a warning
+                return None
+            try:
+                self._handle.conn = connect_readonly(self.path)
+            except DatabaseUnavailable as exc:
+                self._fail(str(exc))
+        return self._handle.conn
+
+    def _fail(self, message: str) -> None:
+        self._failed = True
+        self._handle.close()
+        self._ctx.warn(self.path, f"Cursor state DB not used ({message}); transcripts are listed without it")
+
+    def close(self) -> None:
+        # Answers stay memoised; a later question reopens the DB.
+        self._handle.close()
+        if not self._failed:
+            self._opened = False
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+        conn = self._conn()
+        if conn is None:
+            return
+        try:
+            yield from conn.execute(sql, params)
+        except sqlite3.DatabaseError as exc:  # corrupt page, SQLITE_BUSY past the timeout, …
+            self._fail(str(exc))
+
+    def _json(self, value: object, where: str) -> dict[str, Any] | None:
+        if value is None:  # Cursor leaves NULL values behind; they mean nothing
+            return None
+        try:
+            data = orjson.loads(value) if isinstance(value, (bytes, str)) else None
+        except orjson.JSONDecodeError:
+            self._ctx.warn(self.path, f"{where}: invalid JSON skipped")
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _has_kv(self) -> bool:
+        if self._kv is None:
+            conn = self._conn()
+            try:
+                self._kv = conn is not None and has_table(conn, "cursorDiskKV")
+            except sqlite3.DatabaseError as exc:
+                self._fail(str(exc))
+                self._kv = False
+            if conn is not None and not self._kv and not self._failed:
+                self._ctx.warn(self.path, "no cursorDiskKV table (not a Cursor state DB?); composers not read")
+        return self._kv and not self._failed
+
+    # -- composers -------------------------------------------------------
+
+    def headers(self) -> dict[str, HeaderInfo]:
+        """``composerHeaders`` (a table in some builds, an ItemTable key in others)."""
+        if self._headers is None:
+            self._headers = {}
+            conn = self._conn()
+            if conn is not None:
+                try:
+                    columns = set(table_columns(conn, "composerHeaders"))
+                except DatabaseUnavailable as exc:
+                    self._fail(str(exc))
+                    columns = set()
+                if "composerId" in columns:
+                    self._headers = self._header_table(columns)
+                else:
+                    self._headers = self._header_item()
+        return self._headers
+
+    def _header_table(self, columns: set[str]) -> dict[str, HeaderInfo]:
+        wanted = [c for c in ("composerId", "createdAt", "lastUpdatedAt", "isSubagent") if c in columns]
+        found = {}
+        for row in self._rows(f"SELECT {', '.join(wanted)} FROM composerHeaders"):
+            composer_id = valid_composer_id(row[0])
+            if composer_id:
+                found[composer_id] = header_from(dict(zip(wanted, row)))
+        return found
+
+    def _header_item(self) -> dict[str, HeaderInfo]:
+        found: dict[str, HeaderInfo] = {}
+        conn = self._conn()
+        try:
+            if conn is None or not has_table(conn, "ItemTable"):
+                return found
+        except sqlite3.DatabaseError as exc:
+            self._fail(str(exc))
+            return found
+        for (value,) in self._rows("SELECT value FROM ItemTable WHERE key = ?", (_HEADERS_ITEM,)):
+            for entry in as_list(as_dict(self._json(value, _HEADERS_ITEM)).get("allComposers")):
+                composer_id = valid_composer_id(as_dict(entry).get("composerId"))
+                if composer_id:
+                    found[composer_id] = header_from(entry)
+        return found
+
+    def composers(self) -> dict[str, ComposerInfo]:
+        """Every ``composerData:<id>`` row, by one bounded range scan."""
+        if self._composers is None:
+            self._composers = {}
+            if self._has_kv():
+                low, high = key_range(_COMPOSER)
+                for key, value in self._rows("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high)):
+                    composer_id = valid_composer_id(key[len(_COMPOSER):]) if isinstance(key, str) else None
+                    raw = self._json(value, str(key)) if composer_id else None
+                    if composer_id and raw is not None:
+                        self._composers[composer_id] = composer_from(composer_id, raw)
+        return self._composers
+
+    def composer_raw(self, composer_id: str) -> dict[str, Any] | None:
+        """One composer's whole value (legacy inline ``conversation``); not memoised."""
+        for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (_COMPOSER + composer_id,)):
+            return self._json(value, _COMPOSER + composer_id)
+        return None
+
+    def conversation_order(self, composer_id: str) -> tuple[str, ...]:
+        """The live conversation's bubble ids (memoised; read for shown sessions only)."""
+        order = self._orders.get(composer_id)
+        if order is None:
+            info = self.composers().get(composer_id)
+            raw = self.composer_raw(composer_id) if info is not None and info.header_bubbles else None
+            order = self._orders[composer_id] = conversation_order(raw) if raw else ()
+        return order
+
+    # -- bubbles ---------------------------------------------------------
+
+    def iter_bubbles(self, composer_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(bubble id, value)`` of one composer, by a bounded range scan."""
+        if valid_composer_id(composer_id) is None or not self._has_kv():
+            return
+        low, high = key_range(f"{_BUBBLE}{composer_id}:")
+        for key, value in self._rows("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high)):
+            raw = self._json(value, str(key))
+            if raw is not None:
+                yield str(key)[len(low):], raw
+
+    def bubble(self, composer_id: str, bubble_id: str) -> dict[str, Any] | None:
+        key = f"{_BUBBLE}{composer_id}:{bubble_id}"
+        for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
+            return self._json(value, key)
+        return None
+
+    def bubble_stats(self, composer_id: str) -> BubbleStats:
+        """Tokens and counts of one composer (memoised: rows, show and tokens share it)."""
+        stats = self._stats.get(composer_id)
+        if stats is None:
+            stats = self._stats[composer_id] = BubbleStats()
+            info = self.composers().get(composer_id)
+            live = set(self.conversation_order(composer_id))
+            for bubble_id, raw in self.iter_bubbles(composer_id):
+                stats.add(bubble_id, raw, live=not live or bubble_id in live)
+            if stats.bubbles == 0 and info is not None and info.inline_bubbles:
+                for index, raw in enumerate(as_list(as_dict(self.composer_raw(composer_id)).get("conversation"))):
+                    if isinstance(raw, dict):
+                        stats.add(str(raw.get("bubbleId") or f"#{index}"), raw, live=True)
+        return stats
+
+
+def state_db(ctx: ScanContext) -> StateDb:
+    """The scan's one ``StateDb`` (opened on first use, closed with the context)."""
+    db = ctx.memo.get(_MEMO_KEY)
+    if db is None:
+        db = ctx.memo[_MEMO_KEY] = StateDb(state_db_root(ctx), ctx)
+    return db
+
+
+def close_state_db(ctx: ScanContext) -> None:
+    """Close the scan's connection now (tests, benchmarks, long-lived scanners)."""
+    db = ctx.memo.get(_MEMO_KEY)
+    if db is not None:
+        db.close()

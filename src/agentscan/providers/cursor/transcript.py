@@ -1,0 +1,189 @@
+"""Reading Cursor agent transcripts (reference/formats.md §4.1).
+
+Lines look like ``{"role": "user"|"assistant", "message": {"content": [...]}}``
+plus role-less ``{"type": "turn_ended", "status": …}`` and
+``{"type": "error", "error": …}`` markers.  There are no ids, timestamps,
+models, usage or tool results: a tool's failure is known only from the
+``turn_ended`` status of its turn, and time only from the ``<timestamp>``
+wrapper of user text (``prompt_text``).  Events are yielded in file order so
+that one pass serves both the row summary and the ``show`` detail.
+"""
+
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator, Union
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import iter_json_lines
+from agentscan.providers.cursor.cwd import CwdGuess
+from agentscan.providers.cursor.prompt_text import collapse, split_user_text
+from agentscan.providers.cursor.raw import as_dict, as_str
+
+TITLE_CHARS = 180
+TASK_TOOL = "Task"
+# turn_ended statuses that mean the turn's tool calls did not all succeed.
+FAILED_STATUSES = frozenset({"error", "failed", "fail", "cancelled", "canceled", "aborted"})
+# What a person wants to see first: the command or search, then the file.
+_SUMMARY_KEYS = ("command", "pattern", "glob_pattern", "query", "path", "file_path", "target_file",
+                 "url", "description", "prompt", "target_directory")
+_PATH_KEYS = ("path", "file_path", "target_file")
+
+
+@dataclass(frozen=True, slots=True)
+class UserText:
+    text: str  # what the person typed, wrappers removed
+    timestamp: datetime | None  # from this record's own <timestamp> wrapper only
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantText:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    name: str
+    input: Any
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    failed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorLine:
+    message: str
+
+
+Event = Union[UserText, AssistantText, ToolCall, TurnEnded, ErrorLine]
+
+
+def _blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
+    content = as_dict(record.get("message")).get("content")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _text(blocks: list[dict[str, Any]]) -> str:
+    return "\n".join(b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str))
+
+
+def iter_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
+    for line in iter_json_lines(path, ctx):
+        record = line.record
+        kind, role = record.get("type"), record.get("role")
+        if kind == "turn_ended":
+            status = as_str(record.get("status"))
+            yield TurnEnded(failed=status is not None and status.lower() in FAILED_STATUSES)
+        elif kind == "error":
+            yield ErrorLine(as_str(record.get("error")) or as_str(record.get("message")) or "error")
+        elif role == "user":
+            text, when = split_user_text(_text(_blocks(record)))
+            if text:
+                yield UserText(text, when)
+        elif role == "assistant":
+            blocks = _blocks(record)
+            text = _text(blocks).strip()
+            if text:
+                yield AssistantText(text)
+            for block in blocks:
+                if block.get("type") == "tool_use":
+                    yield ToolCall(as_str(block.get("name")) or "tool", block.get("input"))
+
+
+def tool_summary(tool_input: object) -> tuple[str, tuple[str, ...]]:
+    """A short readable summary of a tool call and the paths it names."""
+    if isinstance(tool_input, str):  # ApplyPatch takes the patch text itself
+        return tool_input.strip(), ()
+    data = as_dict(tool_input)
+    paths = tuple(data[k] for k in _PATH_KEYS if isinstance(data.get(k), str) and data[k])
+    if isinstance(data.get("paths"), list):
+        paths += tuple(p for p in data["paths"][:50] if isinstance(p, str) and p)
+    for key in _SUMMARY_KEYS:
+        value = data.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip(), paths
+    try:
+        return orjson.dumps(tool_input, option=orjson.OPT_SORT_KEYS).decode()[:400], paths
+    except TypeError:
+        return "", paths
+
+
+@dataclass(frozen=True, slots=True)
+class TaskCall:
+    """A ``Task`` delegation seen in the parent, and the prompt it served."""
+
+    prompt_number: int  # 1-based number of the user prompt whose turn delegated
+    task_prompt: str
+    agent_type: str | None
+    description: str | None
+
+
+def task_call(tool_input: object, prompt_number: int) -> TaskCall:
+    data = as_dict(tool_input)
+    return TaskCall(
+        prompt_number=prompt_number,
+        task_prompt=as_str(data.get("prompt")) or "",
+        agent_type=as_str(data.get("subagent_type")) or as_str(data.get("subagentType")),
+        description=as_str(data.get("description")),
+    )
+
+
+@dataclass
+class TranscriptSummary:
+    """Row facts from one pass; holds counters and a few strings only."""
+
+    prompts: int = 0
+    responses: int = 0
+    tool_calls: int = 0
+    errors: int = 0
+    first_prompt: str | None = None
+    first_ts: datetime | None = None
+    last_ts: datetime | None = None
+    cwd: CwdGuess = field(default_factory=CwdGuess)
+
+
+def summarize(path: Path | None, ctx: ScanContext) -> TranscriptSummary:
+    summary = TranscriptSummary()
+    if path is None:
+        return summary
+    for event in iter_events(path, ctx):
+        if isinstance(event, UserText):
+            summary.prompts += 1
+            if summary.first_prompt is None:
+                summary.first_prompt = collapse(event.text, TITLE_CHARS)
+            if event.timestamp is not None:
+                summary.first_ts = summary.first_ts or event.timestamp
+                summary.last_ts = max(summary.last_ts or event.timestamp, event.timestamp)
+        elif isinstance(event, AssistantText):
+            summary.responses += 1
+        elif isinstance(event, ToolCall):
+            summary.tool_calls += 1
+            summary.cwd.add(event.input, event.name)
+        elif isinstance(event, ErrorLine):
+            summary.errors += 1
+    return summary
+
+
+def first_user_text(path: Path, ctx: ScanContext) -> str:
+    """A subagent's first user text: the prompt its ``Task`` call gave it."""
+    with closing(iter_events(path, ctx)) as events:
+        for event in events:
+            if isinstance(event, UserText):
+                return event.text
+    return ""
+
+
+def add_tool_evidence(path: Path, ctx: ScanContext, guess: CwdGuess) -> None:
+    """Feed a subagent's tool inputs to the cwd guess (when the parent had none)."""
+    for event in iter_events(path, ctx):
+        if isinstance(event, ToolCall):
+            guess.add(event.input, event.name)
