@@ -82,7 +82,7 @@ def test_rewind_drops_messages_from_show_but_not_from_tokens(isolated_home: Path
     detail = scanner(isolated_home).show(S1)
     assert [p.text for p in detail.prompts] == ["first question", "second question, edited"]
     assert [r.text for r in detail.responses] == ["answer one", "answer three"]
-    assert detail.extra == {"rewound_messages": 2}  # u2 and g2
+    assert detail.extra["rewound_messages"] == 2  # u2 and g2
     assert detail.to_json()["rewound_messages"] == 2
     assert (detail.row.counts.prompts, detail.row.counts.responses) == (2, 2)
     # g2 was billed before the rewind, so it still counts:

@@ -40,7 +40,7 @@ def test_demo_list_shows_gemini_sessions() -> None:
 
 def test_demo_show_marks_the_rewound_turn() -> None:
     detail = Scanner(home=demo_home(), provider_names=["gemini"]).show(JSONL)
-    assert detail.extra == {"rewound_messages": 2}
+    assert detail.extra["rewound_messages"] == 2
     assert [p.text for p in detail.prompts] == [
         "Add a /recipes/search endpoint that matches recipes by ingredient, with tests.",
         "Don't skip it. Find out why plurals don't match and fix it properly.",

@@ -117,7 +117,7 @@ def test_real_jsonl_row_and_show(isolated_home: Path) -> None:
     assert row.model == "gemini-3-flash-preview"
     assert row.cwd is None  # a hash dir that nothing on this machine names
     assert row.started_at is not None and row.started_at.isoformat() == "2026-04-23T12:52:52.759000+00:00"
-    assert detail.extra == {"rewound_messages": 0}
+    assert detail.extra["rewound_messages"] == 0
     assert scanner.warnings == []
 
 

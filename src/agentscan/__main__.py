@@ -1,3 +1,3 @@
-from agentscan.cli import main
+from agentscan.entry import main
 
 main()

@@ -9,7 +9,7 @@ scanner; rows and details are parsed only for the sessions asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -309,5 +309,10 @@ class Scanner:
 
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
         ref = self.resolve(query)
-        return self.provider(ref.provider).detail(ref, self.ctx, bounds)
+        detail = self.provider(ref.provider).detail(ref, self.ctx, bounds)
+        # Cross-check with live capture: say when hook events exist for this session.
+        from agentscan.hooks.crosscheck import hook_event_counts
+
+        count = hook_event_counts([ref.id], env=self.ctx.env).get(ref.id, 0)
+        return replace(detail, extra={**detail.extra, "hook_events": count})
 

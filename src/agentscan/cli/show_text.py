@@ -32,6 +32,8 @@ def print_detail(detail: SessionDetail) -> None:
         print(f"  {label:<8} {value if value else '-'}")
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
         print(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window (the provider recorded no usage)")
+    if detail.extra.get("hook_events"):
+        print(f"  {'hooks':<8} {detail.extra['hook_events']} captured hook events (agentscan trace {row.id})")
     if detail.extra.get("rewound_messages"):
         print(f"  {'rewound':<8} {detail.extra['rewound_messages']} messages (their tokens still count)")
     counts = row.counts

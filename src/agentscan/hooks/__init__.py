@@ -1,0 +1,39 @@
+"""Live capture of agent hook events, and the conversation tree rebuilt from them.
+
+Modules, in the order data flows through them::
+
+    capture.py     the `agentscan hook` command: stdin -> one envelope line (hot path)
+    store.py       where envelopes live, how they are read back, id resolution
+    install.py     merging our command into Cursor's hooks.json / Claude's settings.json
+    model.py       frozen values: HookEvent, Node, Turn, Trace
+    evidence.py    canonical JSON, path/command normalisation, unique-best scoring
+    pairing.py     completion -> request, inner shell/MCP/file events, subagents
+    tree.py        the builder: events -> sessions -> turns -> nodes
+    waves.py       parallel waves and Claude's PostToolBatch
+    skills.py      skills, slash commands and thought mentions
+    summary.py     per-turn and per-session summaries
+    text.py        the human-readable tree
+    crosscheck.py  transcript path -> agentscan session id; `has_hook_events`
+
+This package must stay cheap to import: ``agentscan hook`` runs on every agent
+event, so nothing here is imported eagerly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["has_hook_events", "hook_event_counts", "trace_session"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy re-exports: `import agentscan.hooks.capture` must not pay for the tree.
+    if name in ("has_hook_events", "hook_event_counts"):
+        from agentscan.hooks import crosscheck
+
+        return getattr(crosscheck, name)
+    if name == "trace_session":
+        from agentscan.hooks.tree import trace_session
+
+        return trace_session
+    raise AttributeError(name)

@@ -1,0 +1,209 @@
+"""`agentscan hook`: turn one payload on stdin into one envelope line.
+
+The agent runs this on every event and waits for it, so it must be quick and
+must never fail the agent: Cursor treats exit 2 as "deny" and Claude feeds
+stderr back to the model.  Hence every path ends in the agent's expected reply
+and a normal return (exit 0); problems go to ``hook-errors.log``.  Imports are
+stdlib only (``json``, ``os``, ``time``), plus ``select`` where it works on pipes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from agentscan.hooks import store
+
+MAX_PAYLOAD = 8 * 1024 * 1024
+# stdin must reach EOF within this budget; the agent closes it at once, so
+# waiting longer only happens when something is wrong (a tty, a stuck writer).
+READ_SECONDS = 0.7
+DIAGNOSTICS_MAX = 1024 * 1024
+REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
+ENVELOPE_VERSION = 1
+_REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
+
+
+def run(agent: str | None) -> None:
+    """The whole command.  Never raises (short of the interpreter dying)."""
+    received_at_ns = time.time_ns()
+    name = (agent or "").strip().lower()
+    root = None
+    try:
+        root = store.data_dir()
+        raw, problem = read_stdin()
+        if problem:
+            log_problem(root, name, problem)
+        if raw:
+            name = capture(root, name, raw, received_at_ns)
+    except Exception as exc:  # noqa: BLE001 - an observer must never break the agent
+        if root is not None:
+            log_problem(root, name, f"{type(exc).__name__}: {exc}")
+    finally:
+        reply(name)
+
+
+def capture(root: str, agent: str, raw: bytes, received_at_ns: int) -> str:
+    """Parse, wrap and append one payload; returns the agent name that was used.
+
+    Bad input is logged (not stored) and is not an error for the caller.
+    """
+    try:
+        payload = json.loads(raw.decode("utf-8-sig", errors="replace"))
+    except ValueError as exc:
+        log_problem(root, agent, f"payload is not JSON ({len(raw)} bytes): {exc}")
+        return agent
+    if not isinstance(payload, dict):
+        log_problem(root, agent, f"payload is a JSON {type(payload).__name__}, not an object")
+        return agent
+    agent = agent or detect_agent(payload)
+    event, session_id, turn_id = identify(agent, payload)
+    envelope = {
+        "v": ENVELOPE_VERSION,
+        "received_at_ns": received_at_ns,
+        "agent": agent,
+        "event": event,
+        "session_id": session_id,
+        "turn_id": turn_id,
+        "payload": redact(event, payload),
+    }
+    try:
+        store.append_event(root, agent, session_id, encode_line(envelope))
+    except OSError as exc:
+        log_problem(root, agent, f"cannot store {event or 'an event'}: {exc}")
+    return agent
+
+
+def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple[bytes, str | None]:
+    """All of stdin (never line by line: Cursor ids can hold a newline), bounded in size and time."""
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if stream is None:
+        return b"", "no stdin"
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None  # an in-memory stream (tests, embedding): it cannot block
+    if fd is None:
+        data = stream.read(limit + 1) or b""
+        return (b"", f"payload larger than {limit} bytes, dropped") if len(data) > limit else (data, None)
+    waiting = os.name != "nt"  # select() works on pipes only off Windows
+    if waiting:
+        import select
+    deadline = time.monotonic() + seconds
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        if waiting:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return b"", f"stdin still open after {seconds}s; payload dropped"
+        chunk = os.read(fd, 1024 * 1024)
+        if not chunk:
+            return b"".join(chunks), None
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return b"", f"payload larger than {limit} bytes, dropped"
+
+
+def detect_agent(payload: dict[str, Any]) -> str:
+    """When ``--agent`` is missing: the payload's own signature (hooks.md §7)."""
+    if "cursor_version" in payload or ("conversation_id" in payload and "generation_id" in payload):
+        return "cursor"
+    if any(key in payload for key in ("prompt_id", "permission_mode", "effort")):
+        return "claude"
+    return "unknown"
+
+
+def identify(agent: str, payload: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """(event, session id, turn id) as each agent names them."""
+    if agent == "cursor":
+        session = _text(payload, "conversation_id", "session_id")
+        turn = canonical_generation_id(_text(payload, "generation_id"))
+    elif agent == "claude":
+        session = _text(payload, "session_id")
+        turn = _text(payload, "prompt_id")
+    else:
+        session = _text(payload, "session_id", "conversation_id", "sessionId")
+        turn = _text(payload, "prompt_id", "generation_id")
+    return _text(payload, "hook_event_name"), session, turn
+
+
+def canonical_generation_id(value: str | None) -> str | None:
+    """Cursor ≥3.19 sends ``<36-char guid>-<digits>-<4 alnum>`` on some thought events.
+
+    The turn is the guid; the suffix names a step inside it.
+    """
+    if value is None or len(value) <= 36 or value[36] != "-":
+        return value
+    head, _, tail = value[37:].partition("-")
+    if head.isdigit() and len(tail) == 4 and tail.isalnum() and value[8] == value[13] == "-":
+        return value[:36]
+    return value
+
+
+def redact(event: str | None, payload: dict[str, Any]) -> dict[str, Any]:
+    """Drop what the tree never needs and should not keep: e-mail, whole file contents."""
+    if payload.get("user_email") is not None:
+        payload["user_email"] = "[redacted]"
+    content = payload.get("content")
+    if event in _REDACTED_CONTENT_EVENTS and isinstance(content, str):
+        payload["content"] = f"[redacted: {len(content)} chars]"
+    return payload
+
+
+def encode_line(envelope: dict[str, Any]) -> bytes:
+    try:
+        text = json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:  # a lone surrogate from a "\ud800" escape
+        return json.dumps(envelope, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def reply(agent: str) -> None:
+    """What the agent reads on stdout; a closed stdout must not turn into exit 120."""
+    answer = REPLIES.get(agent)
+    if answer is None:
+        return
+    try:
+        out = sys.stdout
+        out.buffer.write(answer)
+        out.flush()
+    except (AttributeError, OSError, ValueError):
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def log_problem(root: str, agent: str, message: str) -> None:
+    """One line in ``hook-errors.log``; if even that fails, give up silently."""
+    try:
+        store.make_private_dirs(root)
+        path = os.path.join(root, store.DIAGNOSTICS_LOG)
+        try:
+            if os.path.getsize(path) > DIAGNOSTICS_MAX:
+                os.replace(path, path + ".1")  # keep one old generation, bounded
+        except OSError:
+            pass
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        line = f"{stamp} agent={agent or '?'} pid={os.getpid()} {message}\n"
+        store.append_line(path, line.encode("utf-8", "replace"))
+    except Exception:  # noqa: BLE001 - the diagnostics log is best effort by design
+        return
+
+
+def _text(payload: dict[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        value = payload.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None

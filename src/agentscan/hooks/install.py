@@ -1,0 +1,248 @@
+"""`agentscan hooks install|uninstall`: our command in an agent's hook config.
+
+These config files are the only files agentscan writes outside its own
+directories, so every change is a merge: other hooks are never touched,
+re-installing changes nothing, uninstalling removes only our entries, a file
+that is not valid JSON is refused rather than replaced, and the new text is
+written to a temporary file and renamed over the old one.
+
+Ours are recognised by their command: ``… agentscan hook --agent …``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from agentscan.errors import AgentscanError
+
+#: every Cursor hook event (hooks.md §3.1), observed without matchers
+CURSOR_EVENTS = (
+    "sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentThought", "afterAgentResponse",
+    "preToolUse", "postToolUse", "postToolUseFailure", "beforeShellExecution", "afterShellExecution",
+    "beforeMCPExecution", "afterMCPExecution", "beforeReadFile", "afterFileEdit", "subagentStart",
+    "subagentStop", "preCompact", "stop", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
+)
+#: Claude Code events an observer should register (hooks.md §4.1): not WorktreeCreate
+#: (its hook must answer with a path), not the high-volume MessageDisplay/FileChanged/
+#: Elicitation*, not the unpublished model-switch events.
+CLAUDE_EVENTS = (
+    "SessionStart", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse", "PermissionRequest",
+    "PermissionDenied", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "SubagentStart",
+    "SubagentStop", "Stop", "StopFailure", "PreCompact", "PostCompact", "InstructionsLoaded",
+    "ConfigChange", "CwdChanged", "DirectoryAdded", "SessionEnd",
+)
+TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
+_OURS = re.compile(r"agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
+
+
+class HookConfigError(AgentscanError):
+    """A hook config file that agentscan will not change (exit 1)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    path: Path
+    before: str | None  # None when the file does not exist
+    after: str
+    events: tuple[str, ...]  # the events whose entries change
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after and bool(self.events)
+
+    def diff(self) -> str:
+        import difflib
+
+        old = (self.before or "").splitlines(keepends=True)
+        lines = difflib.unified_diff(
+            old, self.after.splitlines(keepends=True),
+            fromfile=str(self.path) if self.before is not None else "/dev/null", tofile=str(self.path),
+        )
+        return "".join(lines)
+
+
+def config_path(agent: str, scope: str, *, home: Path, cwd: Path) -> Path:
+    base = home if scope == "user" else cwd
+    return base / ".cursor" / "hooks.json" if agent == "cursor" else base / ".claude" / "settings.json"
+
+
+def hook_command(agent: str) -> str:
+    """The command the agent will run: this very agentscan, by absolute path when it can be found."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if Path(argv0).stem == "agentscan" and os.path.isfile(argv0):
+        program = os.path.abspath(argv0)
+    else:
+        program = shutil.which("agentscan") or "agentscan"
+    quoted = f'"{program}"' if os.name == "nt" and " " in program else shlex.quote(program)
+    return f"{quoted} hook --agent {agent}"
+
+
+def is_ours(entry: Any) -> bool:
+    """One hook entry (Cursor's flat entry or one of Claude's inner hooks) that runs `agentscan hook`."""
+    if not isinstance(entry, dict):
+        return False
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return False
+    if _OURS.search(command):
+        return True
+    args = entry.get("args")  # Claude's exec form: command + args
+    return Path(command).stem == "agentscan" and isinstance(args, list) and args[:2] == ["hook", "--agent"]
+
+
+def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
+    before = _read(path)
+    config = _parse(path, before)
+    merge = _merge_cursor if agent == "cursor" else _merge_claude
+    updated, events = merge(path, copy.deepcopy(config), command if install else None)
+    after = json.dumps(updated, indent=2, ensure_ascii=False) + "\n"
+    if before is None and not install:
+        after = ""
+    return Plan(path=path, before=before, after=after, events=tuple(events))
+
+
+def write(plan: Plan) -> None:
+    """Atomically replace the file (through a symlink, so dotfile managers keep their link)."""
+    import tempfile
+
+    target = Path(os.path.realpath(plan.path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".agentscan-tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(plan.after)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise HookConfigError(f"cannot read {path}: {exc}") from None
+
+
+def _parse(path: Path, text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        config = json.loads(text)
+    except ValueError as exc:
+        raise HookConfigError(f"{path} is not valid JSON ({exc}); fix it first, agentscan will not overwrite it") from None
+    if not isinstance(config, dict):
+        raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
+    return config
+
+
+def _hooks_of(path: Path, config: dict[str, Any], create: bool) -> dict[str, Any] | None:
+    hooks = config.get("hooks")
+    if hooks is None and create:
+        hooks = config["hooks"] = {}
+    if hooks is not None and not isinstance(hooks, dict):
+        raise HookConfigError(f"{path}: \"hooks\" is not an object; agentscan will not change it")
+    return hooks
+
+
+def _event_list(path: Path, hooks: dict[str, Any], event: str) -> list[Any]:
+    entries = hooks.get(event, [])
+    if not isinstance(entries, list):
+        raise HookConfigError(f"{path}: hooks.{event} is not a list; agentscan will not change it")
+    return entries
+
+
+def _merge_cursor(path: Path, config: dict[str, Any], command: str | None) -> tuple[dict[str, Any], list[str]]:
+    if command is not None and "version" not in config:
+        config = {"version": 1, **config}
+    hooks = _hooks_of(path, config, create=command is not None)
+    if hooks is None:
+        return config, []
+    events = CURSOR_EVENTS if command is not None else tuple(hooks)
+    ours = {"command": command, "timeout": TIMEOUT_SECONDS}
+    return config, _merge_lists(path, hooks, events, lambda entries: _place(entries, ours, command))
+
+
+def _merge_claude(path: Path, config: dict[str, Any], command: str | None) -> tuple[dict[str, Any], list[str]]:
+    hooks = _hooks_of(path, config, create=command is not None)
+    if hooks is None:
+        return config, []
+    events = CLAUDE_EVENTS if command is not None else tuple(hooks)
+    ours = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
+
+    def merge(groups: list[Any]) -> list[Any]:
+        found = False
+        result = []
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(inner, list) or not any(is_ours(h) for h in inner):
+                result.append(group)
+                continue
+            kept = _place(inner, ours, command if not found else None)
+            found = found or command is not None
+            if kept:
+                result.append({**group, "hooks": kept})
+        if command is not None and not found:
+            result.append({"hooks": [ours]})
+        return result
+
+    changed = _merge_lists(path, hooks, events, merge)
+    if command is None and changed and not hooks:
+        del config["hooks"]  # it held only ours
+    return config, changed
+
+
+def _merge_lists(path: Path, hooks: dict[str, Any], events: tuple[str, ...], merge: Callable[[list[Any]], list[Any]]) -> list[str]:
+    changed = []
+    for event in events:
+        before = _event_list(path, hooks, event)
+        after = merge(before)
+        if after == before and event in hooks:
+            continue
+        changed.append(event)
+        if after:
+            hooks[event] = after
+        else:
+            hooks.pop(event, None)  # only ours were there: leave no empty list behind
+    return changed
+
+
+def _place(entries: list[Any], ours: dict[str, Any], command: str | None) -> list[Any]:
+    """Our entry replaces the first of ours (keeping the user's tweaks to it), other copies go.
+
+    With ``command`` None every entry of ours is removed.
+    """
+    result: list[Any] = []
+    placed = False
+    for entry in entries:
+        if not is_ours(entry):
+            result.append(entry)
+        elif command is not None and not placed:
+            result.append({**ours, **entry, "command": command} if "args" not in entry else entry)
+            placed = True
+    if command is not None and not placed:
+        result.append(dict(ours))
+    return result

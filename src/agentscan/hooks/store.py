@@ -1,0 +1,258 @@
+"""The events store: `agentscan hook` appends envelopes, `trace` reads them back.
+
+Layout (see docs/hooks.md)::
+
+    <data dir>/                          0700, platformdirs.user_data_dir("agentscan")
+      events/<agent>/<session>.jsonl     one envelope per line, 0600
+      hook-errors.log                    diagnostics of the hook command, 0600
+
+One file per session keeps `trace` to a single read and lets `show` answer
+"are there hook events for this session?" with one stat.  The writing half of
+this module is on the hook's hot path, so it imports only ``os``/``re``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+ENV_VAR = "AGENTSCAN_DATA_DIR"
+EVENTS_DIR = "events"
+DIAGNOSTICS_LOG = "hook-errors.log"
+NO_SESSION = "_no-session"
+HASHED_PREFIX = "_h-"
+SUFFIX = ".jsonl"
+MIN_PREFIX = 6
+
+# Ids that can be a file name as they are; anything else is hashed.  A safe
+# name starts with an alphanumeric, so it can never collide with "_h-…" or
+# "_no-session", nor be "." / "..".
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
+_AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}\Z")
+
+_APPEND_FLAGS = (
+    os.O_WRONLY
+    | os.O_APPEND
+    | os.O_CREAT
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NOFOLLOW", 0)  # never follow a link planted in our private store
+    | getattr(os, "O_BINARY", 0)  # Windows: no "\n" -> "\r\n" translation
+)
+
+
+def data_dir(env: Mapping[str, str] | None = None) -> str:
+    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")``."""
+    env = os.environ if env is None else env
+    override = env.get(ENV_VAR)
+    if override:
+        return os.path.expanduser(override)
+    import platformdirs  # only when needed: the override is the common case in tests
+
+    return platformdirs.user_data_dir("agentscan")
+
+
+def agent_dir_name(agent: str) -> str:
+    return agent if _AGENT_NAME.match(agent) else "unknown"
+
+
+def session_file_name(session_id: str | None) -> str:
+    if not session_id:
+        return NO_SESSION + SUFFIX
+    if _SAFE_NAME.match(session_id):
+        return session_id + SUFFIX
+    import hashlib
+
+    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return HASHED_PREFIX + digest + SUFFIX
+
+
+def session_path(root: str, agent: str, session_id: str | None) -> str:
+    return os.path.join(root, EVENTS_DIR, agent_dir_name(agent), session_file_name(session_id))
+
+
+def make_private_dirs(root: str, *subdirs: str) -> None:
+    """Create ``root`` and each nested subdir with mode 0700 (existing dirs are left as they are)."""
+    parent = os.path.dirname(os.path.abspath(root))
+    if parent and not os.path.isdir(parent):
+        os.makedirs(parent, exist_ok=True)
+    paths = [root]
+    for part in subdirs:
+        paths.append(os.path.join(paths[-1], part))
+    for path in paths:
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+
+
+def append_event(root: str, agent: str, session_id: str | None, line: bytes) -> str:
+    """Append one envelope line to its session's file; returns the file's path.
+
+    The directories are created (0700) only when the first open fails, so the
+    common case costs one open, one write and one close.
+    """
+    path = session_path(root, agent, session_id)
+    try:
+        append_line(path, line)
+    except FileNotFoundError:
+        make_private_dirs(root, EVENTS_DIR, agent_dir_name(agent))
+        append_line(path, line)
+    return path
+
+
+def append_line(path: str, line: bytes) -> None:
+    """Append one line with one ``write()`` on an O_APPEND fd, creating the file 0600.
+
+    Concurrent hooks (parallel tool calls) append to the same file; a single
+    write on an O_APPEND descriptor is not interleaved with others on local
+    file systems.
+    """
+    fd = os.open(path, _APPEND_FLAGS, 0o600)
+    try:
+        written = os.write(fd, line)
+        # A short write to a regular file is practically unheard of; finishing
+        # the line keeps every later line readable even then.
+        view = memoryview(line)[written:]
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+# --- reading -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSession:
+    agent: str
+    session_id: str
+    path: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.agent}:{self.session_id}"
+
+
+def stored_sessions(root: str) -> list[StoredSession]:
+    """Every session that has an events file, sorted by id."""
+    events = os.path.join(root, EVENTS_DIR)
+    found: list[StoredSession] = []
+    try:
+        agents = sorted(os.listdir(events))
+    except OSError:
+        return []
+    for agent in agents:
+        folder = os.path.join(events, agent)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith(SUFFIX) or name == NO_SESSION + SUFFIX:
+                continue
+            path = os.path.join(folder, name)
+            session_id = name[: -len(SUFFIX)]
+            if name.startswith(HASHED_PREFIX):
+                session_id = _first_session_id(path) or ""
+            if session_id:
+                found.append(StoredSession(agent, session_id, path))
+    return sorted(found, key=lambda s: s.id)
+
+
+def _first_session_id(path: str) -> str | None:
+    """A hashed file name hides its id; the first envelope names it."""
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(64 * 1024 * 1024)
+        value = json.loads(first).get("session_id")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
+    """One stored session by ``agent:id``, bare id, or a unique prefix (≥ 6 chars)."""
+    from agentscan.errors import AmbiguousSessionId, SessionNotFound, UsageProblem
+
+    query = query.strip()
+    if not query:
+        raise UsageProblem("a session id is required")
+    candidates = list(sessions)
+    agent, sep, bare = query.partition(":")
+    if sep and any(s.agent == agent for s in candidates):
+        candidates = [s for s in candidates if s.agent == agent]
+    else:
+        bare = query  # no agent prefix (or a colon inside the id itself)
+    exact = [s for s in candidates if s.session_id == bare]
+    if len(exact) == 1:
+        return exact[0]
+    if len(exact) > 1:
+        raise AmbiguousSessionId(query, [s.id for s in exact])
+    if len(bare) < MIN_PREFIX:
+        raise SessionNotFound(query)
+    matches = [s for s in candidates if s.session_id.startswith(bare)]
+    if not matches:
+        raise SessionNotFound(query)
+    if len(matches) > 1:
+        raise AmbiguousSessionId(query, [s.id for s in matches])
+    return matches[0]
+
+
+def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
+    """The session's envelopes as ``HookEvent``s, in file order, and warnings for bad lines."""
+    import json
+
+    import orjson
+
+    from agentscan.hooks.model import HookEvent
+    from agentscan.model import ScanWarning
+
+    events: list[HookEvent] = []
+    warnings: list[ScanWarning] = []
+    try:
+        handle = open(session.path, "rb")
+    except OSError as exc:
+        return [], [ScanWarning(session.path, f"cannot read: {exc.strerror or exc}")]
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                try:  # NaN or a huge integer: valid for Python's json, not orjson
+                    record = json.loads(line)
+                except ValueError:
+                    warnings.append(ScanWarning(session.path, "not a JSON envelope", number))
+                    continue
+            event = _event_of(record, number, session, HookEvent)
+            if event is None:
+                warnings.append(ScanWarning(session.path, "envelope without payload or time", number))
+            elif event.session_id in (None, session.session_id):
+                events.append(event)
+    return events, warnings
+
+
+def _event_of(record: Any, number: int, session: StoredSession, factory: Any) -> Any:
+    if not isinstance(record, dict):
+        return None
+    payload, stamp = record.get("payload"), record.get("received_at_ns")
+    if not isinstance(payload, dict) or isinstance(stamp, bool) or not isinstance(stamp, int):
+        return None
+
+    def text(value: Any) -> str | None:
+        return value if isinstance(value, str) and value else None
+
+    return factory(
+        seq=number,
+        received_at_ns=stamp,
+        agent=text(record.get("agent")) or session.agent,
+        name=text(record.get("event")) or text(payload.get("hook_event_name")) or "",
+        session_id=text(record.get("session_id")),
+        turn_id=text(record.get("turn_id")),
+        payload=payload,
+    )

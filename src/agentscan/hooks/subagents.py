@@ -1,0 +1,150 @@
+"""Subagents and compactions: the two start/stop pairs that are not tool calls.
+
+Subagents pair by id: Cursor ``subagentStart.subagent_id``, Claude
+``agent_id`` on both ends.  Cursor's documented ``subagentStop`` has no
+``subagent_id``; it then pairs with the unique open start of the same
+``subagent_type`` (a different type rules a start out, an equal ``task``
+scores).  Placement: Cursor's start names the Task call that spawned it
+(``tool_call_id`` = its ``tool_use_id``); Claude's does not, so it goes under
+the unique in-flight ``Agent``/``Task`` call asking for that agent type.
+Claude hooks fired inside a subagent carry its ``agent_id`` and are nested
+under it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentscan.hooks.draft import Draft, TurnDraft
+from agentscan.hooks.evidence import compare, unique_best
+from agentscan.hooks.model import ABORTED, CORRELATED, ERROR, EVENT, NATIVE, OK, ORPHAN, SUBAGENT, HookEvent
+from agentscan.hooks.pairing import event_input
+
+STARTS = ("subagentStart", "SubagentStart")
+STOPS = ("subagentStop", "SubagentStop")
+_STATUS = {"completed": OK, "error": ERROR, "aborted": ABORTED}
+_STOP_DETAIL = ("message_count", "tool_call_count", "loop_count", "modified_files", "agent_transcript_path")
+_TASK_TOOLS = ("Task", "Agent")
+
+
+class Subagents:
+    """Session-wide registry: a subagent's events may arrive under a later turn id."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Draft] = {}
+        self.open: list[Draft] = []
+        self.compactions: list[Draft] = []
+        self.orphan_stops: list[tuple[Draft, list[Draft]]] = []
+
+    def container_for(self, event: HookEvent) -> list[Draft] | None:
+        """Where a Claude hook fired inside a subagent goes: under that subagent."""
+        agent_id = event.text("agent_id")
+        if agent_id is None or event.name in STARTS or event.name in STOPS:
+            return None
+        node = self.by_id.get(agent_id)
+        return node.children if node is not None else None
+
+    def start(self, turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int) -> Draft:
+        agent_id = event.text("subagent_id") or event.text("agent_id")
+        agent_type = event.text("subagent_type") or event.text("agent_type")
+        shown = {key: event.get(key) for key in ("task", "subagent_model", "is_parallel_worker") if key in event.payload}
+        node = Draft(
+            kind=SUBAGENT,
+            name=agent_type or "subagent",
+            input=shown,
+            provenance=turn.placement,
+            started_ns=at_ns,
+            id=agent_id,
+            opened_by=event,
+            evidence={"type": agent_type, "task": event.text("task")},
+        )
+        parent, provenance = _spawning_call(turn, event, agent_type)
+        if parent is None:
+            container.append(node)
+        else:
+            node.provenance = provenance
+            parent.children.append(node)
+        if agent_id is not None:
+            self.by_id[agent_id] = node
+        self.open.append(node)
+        return node
+
+    def stop(self, turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int) -> Draft:
+        status = _STATUS.get(event.get("status"), OK if event.name == "SubagentStop" else None)
+        agent_id = event.text("subagent_id") or event.text("agent_id")
+        node = self.by_id.get(agent_id) if agent_id is not None else None
+        if node is not None and node.closed_by is not None:
+            node = None  # a second stop for one start stays an orphan
+        if node is None and agent_id is None:
+            wanted = {"type": event.text("subagent_type"), "task": event.text("task")}
+            node = unique_best(
+                (s, _score_stop(s.evidence, wanted)) for s in self.open if s.closed_by is None
+            )
+            if node is not None and node.provenance == NATIVE:
+                node.provenance = CORRELATED
+        if node is None:
+            node = Draft(
+                kind=SUBAGENT,
+                name=event.text("subagent_type") or event.text("agent_type") or "subagent",
+                input={},
+                provenance=ORPHAN,
+                started_ns=None,
+                id=agent_id,
+                opened_by=event,
+                evidence={"last_message": event.text("last_assistant_message")},
+            )
+            container.append(node)
+            self.orphan_stops.append((node, container))
+        node.close(event, status, at_ns)
+        node.detail.update({key: event.get(key) for key in _STOP_DETAIL if event.get(key) is not None})
+        if node in self.open:
+            self.open.remove(node)
+        return node
+
+    def pre_compact(self, container: list[Draft], event: HookEvent, at_ns: int, provenance: str) -> None:
+        node = Draft(kind=EVENT, name=event.name, input=event_input(event), provenance=provenance, started_ns=at_ns)
+        container.append(node)
+        self.compactions.append(node)
+
+    def post_compact(self, container: list[Draft], event: HookEvent, at_ns: int) -> None:
+        """PostCompact nests under the one open PreCompact; never a guess between two."""
+        end = Draft(kind=EVENT, name=event.name, input=event_input(event), provenance=ORPHAN, started_ns=at_ns, ended_ns=at_ns)
+        waiting = [c for c in self.compactions if c.closed_by is None]
+        if len(waiting) != 1:
+            container.append(end)
+            return
+        start = waiting[0]
+        start.closed_by, start.ended_ns = event, at_ns
+        end.provenance = CORRELATED
+        start.children.append(end)
+        summary = event.text("compact_summary") or ""
+        for orphan, holder in list(self.orphan_stops):
+            message = orphan.evidence.get("last_message")
+            if message and message in summary:  # the summariser subagent of this compaction
+                holder.remove(orphan)
+                orphan.provenance = CORRELATED
+                start.children.append(orphan)
+                self.orphan_stops.remove((orphan, holder))
+
+
+def _spawning_call(turn: TurnDraft, event: HookEvent, agent_type: str | None) -> tuple[Draft | None, str]:
+    tool_call_id = event.text("tool_call_id")
+    if tool_call_id is not None:  # Cursor names the Task call
+        calls = [r for r in turn.requests if r.id == tool_call_id and r.name in _TASK_TOOLS]
+        return (calls[0], NATIVE) if len(calls) == 1 else (None, NATIVE)
+    if event.name != "SubagentStart":
+        return None, NATIVE
+    calls = [r for r in turn.requests if r.in_flight and r.name in _TASK_TOOLS and not r.holds(SUBAGENT)]
+    best = unique_best((r, compare(_requested_type(r), agent_type, 10)) for r in calls)
+    return best, CORRELATED
+
+
+def _requested_type(request: Draft) -> Any:
+    tool_input = request.input if isinstance(request.input, dict) else {}
+    return tool_input.get("subagent_type")
+
+
+def _score_stop(started: dict[str, Any], wanted: dict[str, Any]) -> int | None:
+    kind = compare(started.get("type"), wanted.get("type"), 10)
+    task = compare(started.get("task"), wanted.get("task"), 20)
+    return None if kind is None or task is None else kind + task

@@ -1,0 +1,168 @@
+"""What a turn or a whole session did, counted from its nodes (hooks.md §8.8).
+
+* ``tools``: tool calls by name, MCP calls excluded (they are counted once,
+  under ``mcp``, by server and tool; a call whose server is unknown is
+  listed under ``"?"``);
+* ``skills`` / ``commands`` / ``skill_mentions``: see ``skills.py``;
+* ``wall_time_ms``: last minus first capture time;
+* ``tokens``: Cursor's ``stop`` snapshot for a turn (else its first
+  ``afterAgentResponse``); for a session, input and cache reads of the latest
+  snapshot (they measure the context, not spend) and the sum of output and
+  cache writes.  ``null`` when no payload carried tokens (Claude never does).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from agentscan.hooks.inner import strip_mcp
+from agentscan.hooks.model import FILE, MCP, OK, ORPHAN, SHELL, SUBAGENT, THOUGHT, TOOL, WAVE, Node, iso_ns
+from agentscan.hooks.skills import Finding, findings
+from agentscan.model import TokenUsage
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    tool_calls: int
+    tools: dict[str, int]
+    mcp_calls: int
+    mcp: dict[str, dict[str, int]]
+    failures: int
+    shell_commands: int
+    file_reads: int
+    file_edits: int
+    subagents: int
+    thoughts: dict[str, Any]
+    waves: int
+    orphans: int
+    skills: tuple[Finding, ...]
+    commands: tuple[Finding, ...]
+    skill_mentions: tuple[Finding, ...]
+    started_ns: int | None
+    ended_ns: int | None
+    tokens: TokenUsage | None
+    status: str | None = None  # a turn's stop status (completed | aborted | error)
+    turns: int | None = None  # sessions only
+
+    @property
+    def wall_time_ms(self) -> int | None:
+        if self.started_ns is None or self.ended_ns is None:
+            return None
+        return (self.ended_ns - self.started_ns) // 1_000_000
+
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {} if self.turns is None else {"turns": self.turns}
+        document.update({
+            "status": self.status,
+            "started_at": iso_ns(self.started_ns),
+            "ended_at": iso_ns(self.ended_ns),
+            "wall_time_ms": self.wall_time_ms,
+            "tool_calls": self.tool_calls,
+            "tools": dict(self.tools),
+            "mcp_calls": self.mcp_calls,
+            "mcp": {server: dict(tools) for server, tools in self.mcp.items()},
+            "failures": self.failures,
+            "shell_commands": self.shell_commands,
+            "file_reads": self.file_reads,
+            "file_edits": self.file_edits,
+            "subagents": self.subagents,
+            "thoughts": dict(self.thoughts),
+            "waves": self.waves,
+            "orphans": self.orphans,
+            "skills": [f.to_json() for f in self.skills],
+            "commands": [f.to_json() for f in self.commands],
+            "skill_mentions": [f.to_json() for f in self.skill_mentions],
+            "tokens": None if self.tokens is None else self.tokens.to_json(),
+        })
+        return document
+
+
+def summarize(
+    nodes: Iterable[Node],
+    prompts: Sequence[str | None],
+    *,
+    started_ns: int | None,
+    ended_ns: int | None,
+    tokens: TokenUsage | None,
+    status: str | None = None,
+    turns: int | None = None,
+) -> Summary:
+    every = [n for top in nodes for n in top.walk()]
+    tools: Counter[str] = Counter()
+    mcp: dict[str, Counter[str]] = {}
+    for node in every:
+        if node.kind == TOOL and node.provenance != ORPHAN:
+            if _is_mcp_name(node.name):
+                if not any(child.kind == MCP for child in node.children):
+                    server, tool = _mcp_key(node.name)
+                    mcp.setdefault(server, Counter())[tool] += 1
+            else:
+                tools[node.name] += 1
+        elif node.kind == MCP:
+            server = node.detail.get("server") or "?"
+            mcp.setdefault(server, Counter())[node.detail.get("tool") or node.name] += 1
+    thoughts = [n for n in every if n.kind == THOUGHT]
+    skills, commands, mentions = findings(prompts, every)
+    return Summary(
+        tool_calls=sum(1 for n in every if n.kind == TOOL and n.provenance != ORPHAN),
+        tools=dict(sorted(tools.items())),
+        mcp_calls=sum(sum(c.values()) for c in mcp.values()),
+        mcp={server: dict(sorted(c.items())) for server, c in sorted(mcp.items())},
+        failures=sum(1 for n in every if n.kind == TOOL and n.status not in (OK, None)),
+        shell_commands=sum(1 for n in every if n.kind == SHELL),
+        file_reads=sum(1 for n in every if n.kind == FILE and n.name == "read"),
+        file_edits=sum(1 for n in every if n.kind == FILE and n.name == "edit"),
+        subagents=len({n.id or id(n) for n in every if n.kind == SUBAGENT}),
+        thoughts={
+            "count": len(thoughts),
+            "chars": sum(len((n.input or {}).get("text") or "") for n in thoughts),
+            "duration_ms": sum(n.detail.get("duration_ms") or 0 for n in thoughts),
+        },
+        waves=sum(1 for n in every if n.kind == WAVE),
+        orphans=sum(1 for n in every if n.provenance == ORPHAN),
+        skills=tuple(skills),
+        commands=tuple(commands),
+        skill_mentions=tuple(mentions),
+        started_ns=started_ns,
+        ended_ns=ended_ns,
+        tokens=tokens,
+        status=status,
+        turns=turns,
+    )
+
+
+def session_tokens(snapshots: Sequence[TokenUsage | None]) -> TokenUsage | None:
+    present = [s for s in snapshots if s is not None]
+    if not present:
+        return None
+    latest = present[-1]
+    return TokenUsage(
+        input=latest.input,
+        cache_read=latest.cache_read,
+        cache_write=sum(s.cache_write for s in present),
+        output=sum(s.output for s in present),
+    )
+
+
+def token_snapshot(payload: Any) -> TokenUsage | None:
+    """Cursor's (undocumented) token fields on ``stop`` / ``afterAgentResponse``."""
+    keys = ("input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens")
+    values = [payload.get(key) for key in keys]
+    if not any(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return None
+    clean = [v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0 for v in values]
+    return TokenUsage(input=clean[0], cache_read=clean[1], cache_write=clean[2], output=clean[3])
+
+
+def _is_mcp_name(name: str) -> bool:
+    return name.startswith("MCP:") or name.startswith("mcp__")
+
+
+def _mcp_key(name: str) -> tuple[str, str]:
+    """``mcp__<server>__<tool>`` (Claude) names its server; Cursor's ``MCP:<tool>`` does not."""
+    if name.startswith("mcp__"):
+        server, _, tool = name[len("mcp__"):].partition("__")
+        return (server or "?", tool or name)
+    return ("?", strip_mcp(name) or name)

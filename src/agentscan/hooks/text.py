@@ -1,0 +1,126 @@
+"""The human form of a trace: a header, then each turn as an indented tree."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from agentscan.hooks.model import FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace, iso_ns
+
+WIDTH = 100
+_SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "path", "target_notebook", "url", "skill", "description")
+
+
+def render(trace: Trace) -> str:
+    return "\n".join(lines(trace)) + "\n"
+
+
+def lines(trace: Trace) -> Iterator[str]:
+    session = trace.session
+    yield f"session {session.id}  ({session.status})"
+    if session.workspace:
+        yield f"  workspace   {session.workspace}"
+    if session.transcript_session_id:
+        yield f"  transcript  {session.transcript_session_id}  (agentscan show {session.transcript_session_id})"
+    yield f"  captured    {_when(session.started_ns)} .. {_when(session.ended_ns)}"
+    yield f"  summary     {_summary_line(trace.summary)}"
+    if session.nodes:
+        yield "session events"
+        yield from _tree(session.nodes, "  ")
+    for number, turn in enumerate(trace.turns, 1):
+        yield ""
+        derived = " (derived)" if turn.derived else ""
+        yield f"turn {number}  {turn.id}{derived}  {_summary_line(turn.summary)}"
+        if turn.prompt:
+            yield f"  prompt: {_one_line(turn.prompt, WIDTH)}"
+        yield from _tree(turn.nodes, "  ")
+
+
+def _tree(nodes: tuple[Node, ...], indent: str) -> Iterator[str]:
+    for index, node in enumerate(nodes):
+        last = index == len(nodes) - 1
+        yield f"{indent}{'└─' if last else '├─'} {_label(node)}"
+        if node.children:
+            yield from _tree(node.children, indent + ("   " if last else "│  "))
+
+
+def _label(node: Node) -> str:
+    parts = []
+    if node.kind == WAVE:
+        parts.append(f"∥ parallel · {len(node.children)} calls")
+    elif node.kind in (TOOL, SHELL, MCP, FILE):
+        parts.append(f"{node.kind} {node.name}")
+        shown = _input_text(node) if node.kind != SHELL else ""
+        if shown:
+            parts.append(shown)
+    elif node.kind in (THOUGHT, RESPONSE):
+        text = node.input.get("text") if isinstance(node.input, dict) else None
+        parts.append(f"{node.kind}: {_one_line(text or '', 60)}")
+    else:
+        parts.append(f"{node.kind} {node.name}")
+    if node.status:
+        parts.append(node.status)
+    duration = _duration_ms(node)
+    if duration is not None:
+        parts.append(_seconds(duration))
+    if node.provenance != NATIVE:
+        parts.append(f"[{node.provenance}]")
+    return "  ".join(parts)
+
+
+def _input_text(node: Node) -> str:
+    value: Any = node.input
+    if isinstance(value, dict):
+        for key in _SHOWN_KEYS:
+            if isinstance(value.get(key), str) and value.get(key):
+                return _one_line(value[key], 60)
+        if node.kind == FILE:
+            return ""
+        import json
+
+        return _one_line(json.dumps(value, ensure_ascii=False, sort_keys=True), 60) if value else ""
+    return _one_line(str(value), 60) if value is not None else ""
+
+
+def _duration_ms(node: Node) -> float | None:
+    value = node.detail.get("duration_ms")
+    if isinstance(value, (int, float)):
+        return float(value)  # the agent's own measure (a wave's is its span)
+    if node.started_ns is not None and node.ended_ns is not None and node.ended_ns > node.started_ns:
+        return (node.ended_ns - node.started_ns) / 1e6
+    return None
+
+
+def _summary_line(summary: Any) -> str:
+    parts = [_count(summary.tool_calls, "tool call")]
+    for value, word in ((summary.mcp_calls, "MCP call"), (summary.failures, "failure"),
+                        (summary.subagents, "subagent"), (summary.waves, "wave"), (summary.orphans, "orphan")):
+        if value:
+            parts.append(_count(value, word))
+    if summary.skills:
+        parts.append("skills " + ",".join(f.name for f in summary.skills))
+    if summary.commands:
+        parts.append("commands " + ",".join(sorted({"/" + f.name for f in summary.commands})))
+    if summary.wall_time_ms is not None:
+        parts.append(_seconds(summary.wall_time_ms))
+    if summary.tokens is not None:
+        parts.append(f"{summary.tokens.total} tokens")
+    if summary.status:
+        parts.append(summary.status)
+    return " · ".join(parts)
+
+
+def _count(value: int, word: str) -> str:
+    return f"{value} {word}{'' if value == 1 else 's'}"
+
+
+def _seconds(ms: float) -> str:
+    return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
+
+
+def _when(ns: int | None) -> str:
+    return iso_ns(ns) or "-"
+
+
+def _one_line(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"

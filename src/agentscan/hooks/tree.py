@@ -1,0 +1,209 @@
+"""The conversation tree: a session's stored hook events -> turns -> nodes.
+
+Events are replayed in capture order (``received_at_ns``, then file order; a
+payload's own ``timestamp`` wins when it has one).  That order decides only
+where a node is *listed*; which events belong together is decided by ids and
+evidence (pairing.py, inner.py, subagents.py), never by arrival.
+
+Turns: Cursor ``generation_id`` (the step-scoped form reduced to its guid),
+Claude ``prompt_id``.  When an agent sends no usable turn id (Cursor's CLI
+repeats the conversation id; older Claude builds send none) a prompt event
+opens a derived turn ``derived-<n>`` and a stop event closes it; nodes placed
+that way are ``inferred``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from agentscan.hooks import inner, pairing, waves
+from agentscan.hooks.capture import canonical_generation_id
+from agentscan.hooks.crosscheck import transcript_session_id
+from agentscan.hooks.draft import Draft, TurnDraft, bounded
+from agentscan.hooks.model import EVENT, RESPONSE, THOUGHT, HookEvent, SessionInfo, Trace, Turn
+from agentscan.hooks.subagents import STARTS, STOPS, Subagents
+from agentscan.hooks.summary import session_tokens, summarize, token_snapshot
+from agentscan.timeutil import from_epoch, parse_iso
+
+SESSION_EVENTS = frozenset({
+    "sessionStart", "sessionEnd", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
+    "SessionStart", "SessionEnd", "Setup",
+})
+PROMPTS = ("beforeSubmitPrompt", "UserPromptSubmit")
+TURN_STOPS = ("stop", "Stop", "StopFailure")
+ENDS = ("sessionEnd", "SessionEnd")
+
+
+class TreeBuilder:
+    def __init__(self, agent: str, session_id: str) -> None:
+        self.agent = agent
+        self.session_id = session_id
+        self.session = TurnDraft(id=None)
+        self.turns: dict[str, TurnDraft] = {}
+        self.subagents = Subagents()
+        self.active_derived: TurnDraft | None = None
+        self.workspace: str | None = None
+        self.transcript_path: str | None = None
+        self.ended = False
+        self.stopped = False
+
+    def add_all(self, events: Iterable[HookEvent]) -> None:
+        for event in sorted(events, key=lambda e: (effective_ns(e), e.seq)):
+            self.add(event)
+
+    def add(self, event: HookEvent) -> None:
+        at = effective_ns(event)
+        self._note_session_facts(event)
+        turn = self._turn_for(event)
+        turn.touch(at)
+        self.session.touch(at)
+        container = self.subagents.container_for(event)
+        if container is None:
+            container = turn.nodes
+        placement = turn.placement
+        name = event.name
+        if name in PROMPTS and turn.prompt is None:
+            turn.prompt = _bounded(event.text("prompt"))
+        elif name == "afterAgentThought":
+            node = _instant(THOUGHT, "thought", {"text": _bounded(event.get("text"))}, at, placement)
+            if isinstance(event.get("duration_ms"), (int, float)):
+                node.detail["duration_ms"] = event.get("duration_ms")
+            container.append(node)
+        elif name == "afterAgentResponse":
+            container.append(_instant(RESPONSE, "response", {"text": _bounded(event.get("text"))}, at, placement))
+            if turn.tokens is None:  # a stop's snapshot, when it comes, replaces this one
+                turn.tokens = token_snapshot(event.payload)
+        elif name in pairing.REQUESTS:
+            pairing.open_request(turn, container, event, at, placement)
+        elif name in pairing.COMPLETIONS:
+            pairing.complete(turn, event, at)
+        elif name in inner.INNER_EVENTS:
+            inner.attach(turn, event, at)
+        elif name in STARTS:
+            self.subagents.start(turn, container, event, at)
+        elif name in STOPS:
+            self.subagents.stop(turn, container, event, at)
+        elif name == "PermissionRequest":
+            pairing.attach_permission_request(turn, container, event, at)
+        elif name == "PreCompact":
+            self.subagents.pre_compact(container, event, at, placement)
+        elif name == "PostCompact":
+            self.subagents.post_compact(container, event, at)
+        else:
+            node = _instant(EVENT, name or "?", pairing.event_input(event), at, placement)
+            container.append(node)
+            if name == "PostToolBatch":
+                turn.batches.append(node)
+            if name in TURN_STOPS:
+                self._stop(turn, event, node)
+
+    def _stop(self, turn: TurnDraft, event: HookEvent, node: Draft) -> None:
+        status = event.text("status") or ("error" if event.name == "StopFailure" else "completed")
+        node.status, turn.stop_status = status, status
+        snapshot = token_snapshot(event.payload)
+        if snapshot is not None:
+            turn.tokens = snapshot
+        self.stopped = True
+
+    def _turn_for(self, event: HookEvent) -> TurnDraft:
+        if event.name in SESSION_EVENTS:
+            return self.session
+        turn_id = event.turn_id
+        if self.agent == "cursor":
+            turn_id = canonical_generation_id(event.text("generation_id")) or turn_id
+        if turn_id and turn_id != self.session_id:
+            if turn_id not in self.turns:
+                self.turns[turn_id] = TurnDraft(id=turn_id)
+            return self.turns[turn_id]
+        if event.name in PROMPTS:
+            derived = TurnDraft(id=f"derived-{sum(t.derived for t in self.turns.values()) + 1}", derived=True)
+            self.turns[derived.id] = derived  # type: ignore[index]
+            self.active_derived = derived
+            return derived
+        turn = self.active_derived or self.session
+        if event.name in TURN_STOPS:
+            self.active_derived = None
+        return turn
+
+    def _note_session_facts(self, event: HookEvent) -> None:
+        if event.name in ENDS:
+            self.ended = True
+        if self.workspace is None:
+            roots = event.get("workspace_roots")
+            if isinstance(roots, list) and roots and isinstance(roots[0], str):
+                self.workspace = roots[0]
+            elif event.text("cwd"):
+                self.workspace = event.text("cwd")
+        path = event.text("transcript_path")
+        if path:
+            self.transcript_path = path  # null on the first events: the latest one wins
+
+    def build(self, *, events_path: str | None = None, warnings: Iterable[Any] = ()) -> Trace:
+        turns = []
+        for draft in self.turns.values():
+            waves.form_waves(draft.nodes)
+            waves.apply_batches(draft)
+            nodes = tuple(node.freeze() for node in draft.nodes)
+            summary = summarize(nodes, [draft.prompt], started_ns=draft.first_ns, ended_ns=draft.last_ns,
+                                tokens=draft.tokens, status=draft.stop_status)
+            turns.append(Turn(
+                id=draft.id or "", prompt=draft.prompt, nodes=nodes, started_ns=draft.first_ns or 0,
+                ended_ns=draft.last_ns or 0, derived=draft.derived, stop_status=draft.stop_status,
+                tokens=draft.tokens, summary=summary,
+            ))
+        waves.form_waves(self.session.nodes)
+        session_nodes = tuple(node.freeze() for node in self.session.nodes)
+        info = SessionInfo(
+            agent=self.agent,
+            native_id=self.session_id,
+            workspace=self.workspace,
+            status="ended" if self.ended else "stopped" if self.stopped else "active",
+            started_ns=self.session.first_ns,
+            ended_ns=self.session.last_ns,
+            transcript_path=self.transcript_path,
+            transcript_session_id=transcript_session_id(self.agent, self.transcript_path),
+            nodes=session_nodes,
+            events_path=events_path,
+        )
+        summary = summarize(
+            [*session_nodes, *(n for t in turns for n in t.nodes)],
+            [t.prompt for t in turns],
+            started_ns=self.session.first_ns,
+            ended_ns=self.session.last_ns,
+            tokens=session_tokens([t.tokens for t in turns]),
+            turns=len(turns),
+        )
+        return Trace(session=info, turns=tuple(turns), summary=summary, warnings=tuple(warnings))
+
+
+def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], **kwargs: Any) -> Trace:
+    builder = TreeBuilder(agent, session_id)
+    builder.add_all(events)
+    return builder.build(**kwargs)
+
+
+def trace_session(query: str, *, root: str | None = None) -> Trace:
+    """Resolve ``query`` in the events store and rebuild that session's tree."""
+    from agentscan.hooks import store
+
+    stored = store.resolve(query, store.stored_sessions(root or store.data_dir()))
+    events, warnings = store.read_events(stored)
+    return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
+
+
+def effective_ns(event: HookEvent) -> int:
+    """A payload's own timestamp (VS Code ISO, Copilot epoch ms) when present, else capture time."""
+    stamp = event.get("timestamp")
+    parsed = parse_iso(stamp) if isinstance(stamp, str) else from_epoch(stamp)
+    if parsed is None:
+        return event.received_at_ns
+    return int(parsed.timestamp() * 1_000_000) * 1000
+
+
+def _instant(kind: str, name: str, shown: Any, at_ns: int, provenance: str) -> Draft:
+    """A node for one moment: a thought, a response, a lifecycle event."""
+    return Draft(kind=kind, name=name, input=shown, provenance=provenance, started_ns=at_ns, ended_ns=at_ns)
+
+
+def _bounded(text: Any) -> str | None:
+    return bounded(text) if isinstance(text, str) else None

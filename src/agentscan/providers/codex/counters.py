@@ -1,0 +1,70 @@
+"""Codex token counters and their mapping onto the contract's vocabulary.
+
+A ``token_count`` event carries ``input_tokens`` (cached included),
+``cached_input_tokens``, ``cache_write_input_tokens`` (newer builds),
+``output_tokens`` (reasoning included), ``reasoning_output_tokens`` and
+``total_tokens``; we keep them as a plain tuple so that equality (the
+re-emission and copy checks) and hashing (deduplication) are cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from agentscan.model import TokenUsage
+from agentscan.providers.codex.records import RawLine, RawTokenInfo, RawTokenUsage, as_count, as_dict, payload_of
+
+#: input, cached, cache_write, output, reasoning, total: a call's raw counters
+Counters = tuple[int, int, int, int, int, int]
+ZERO: Counters = (0, 0, 0, 0, 0, 0)
+
+
+def counters_of(raw: RawTokenUsage | object) -> Counters | None:
+    if not isinstance(raw, dict):
+        return None
+    cached = raw.get("cached_input_tokens", raw.get("cache_read_input_tokens"))
+    values = (
+        as_count(raw.get("input_tokens")),
+        as_count(cached),
+        as_count(raw.get("cache_write_input_tokens")),
+        as_count(raw.get("output_tokens")),
+        as_count(raw.get("reasoning_output_tokens")),
+        as_count(raw.get("total_tokens")),
+    )
+    return values
+
+
+def minus(current: Counters, previous: Counters | None) -> Counters:
+    """``current - previous`` field-wise; a counter that went down means a reset."""
+    if previous is None:
+        return current
+    if any(c < p for c, p in zip(current, previous)):
+        return current
+    return tuple(c - p for c, p in zip(current, previous))  # type: ignore[return-value]
+
+
+def add(left: Counters, right: Counters) -> Counters:
+    return tuple(a + b for a, b in zip(left, right))  # type: ignore[return-value]
+
+
+def to_tokens(counters: Counters) -> TokenUsage:
+    """Codex counters in the contract's vocabulary (cached ⊂ input, reasoning ⊂ output)."""
+    total_input, cached, cache_write, output, reasoning, _ = counters
+    cache_read = min(cached, total_input)
+    return TokenUsage(
+        input=total_input - cache_read,
+        cache_read=cache_read,
+        cache_write=cache_write,
+        output=output,
+        reasoning=reasoning,
+    )
+
+
+def token_info(record: RawLine | Mapping[str, Any]) -> RawTokenInfo | None:
+    """``payload.info`` of an ``event_msg/token_count`` line (``None`` otherwise)."""
+    if record.get("type") != "event_msg":
+        return None
+    payload = payload_of(record)
+    if payload.get("type") != "token_count":
+        return None
+    return as_dict(payload.get("info"))  # type: ignore[return-value]

@@ -1,0 +1,213 @@
+"""Finding Codex threads: rollouts on disk, united with the thread index.
+
+Layout (reference/formats.md §2.1)::
+
+    <home>/sessions/YYYY/MM/DD/rollout-<local time>-<uuid>.jsonl[.zst]
+    <home>/sessions/rollout-<date>-<uuid>.jsonl          very old, flat
+    <home>/archived_sessions/rollout-…jsonl[.zst]        archived threads
+
+One thread id can have several copies; the one that counts is the active
+(not archived) one, then the plain (not ``.zst``) one, then the newest.  The
+list is the union of the rollouts and the index rows whose rollout exists;
+an index row whose rollout is gone is counted as an orphan, not listed.
+Subagent threads are not sessions: they join their top-level ancestor.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.providers.codex.header import RolloutHeader, read_header
+from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
+from agentscan.providers.codex.locations import codex_roots, database_roots, is_archived_root, session_roots
+
+_NAME = re.compile(
+    r"^rollout-.*?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$", re.IGNORECASE
+)
+_MAX_DEPTH = 3  # YYYY/MM/DD below sessions/
+_MAX_CHAIN = 32  # subagents of subagents: a bound against cycles
+_MEMO_KEY = "codex.discovery"
+ORPHANS_MEMO_KEY = "codex.orphan_index_rows"
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutFile:
+    path: Path
+    archived: bool
+    mtime: float
+
+    @property
+    def compressed(self) -> bool:
+        return self.path.name.endswith(".zst")
+
+    def rank(self) -> tuple[bool, bool, float]:
+        # Active beats archived, plain beats .zst (it may still be written), then newest.
+        return (not self.archived, not self.compressed, self.mtime)
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    thread_id: str
+    rollout: RolloutFile
+    index: IndexRow | None = None
+    spawn_parent: str | None = None
+    header: RolloutHeader | None = None  # when discovery already had to read it
+
+
+@dataclass(frozen=True, slots=True)
+class CodexSession:
+    """Everything that belongs to one listed session: ``SessionRef.hint``."""
+
+    native_id: str
+    main: Thread | None
+    children: tuple[Thread, ...] = ()
+    recency: float = 0.0
+
+    def threads(self) -> tuple[Thread, ...]:
+        return ((self.main,) if self.main else ()) + self.children
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    sessions: dict[str, CodexSession] = field(default_factory=dict)
+    threads: dict[str, Thread] = field(default_factory=dict)
+    index: ThreadIndex = field(default_factory=ThreadIndex)
+    orphan_index_rows: int = 0
+
+
+def discover(ctx: ScanContext) -> Discovery:
+    """Every Codex session of this scan (memoised: the list, tokens and cwds share it)."""
+    memo = ctx.memo.get(_MEMO_KEY)
+    if isinstance(memo, Discovery):
+        return memo
+    roots = codex_roots(ctx)
+    index = load_index(ctx, database_roots(roots))
+    best: dict[str, RolloutFile] = {}
+    headers: dict[str, RolloutHeader] = {}
+    for root in session_roots(roots):
+        for path in _walk(root.path, ctx):
+            _consider(path, is_archived_root(root), ctx, best, headers)
+    orphans = 0
+    for thread_id, row in index.rows.items():
+        if thread_id in best:
+            continue
+        if row.rollout_path is not None and row.rollout_path.is_file():
+            archived = bool(row.archived) or "archived_sessions" in row.rollout_path.parts
+            best[thread_id] = RolloutFile(row.rollout_path, archived, _mtime(row.rollout_path) or 0.0)
+        else:
+            orphans += 1
+    threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
+    result = Discovery(_group(threads, index), threads, index, orphans)
+    ctx.memo[_MEMO_KEY] = result
+    ctx.memo[ORPHANS_MEMO_KEY] = orphans
+    return result
+
+
+def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
+    try:
+        with os.scandir(directory) as entries:
+            listed = list(entries)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        ctx.warn(directory, f"cannot list directory: {exc.strerror or exc}")
+        return []
+    found: list[Path] = []
+    for entry in listed:
+        name = entry.name
+        try:
+            if name.startswith("rollout-") and name.endswith((".jsonl", ".jsonl.zst")) and entry.is_file():
+                found.append(Path(entry.path))
+            elif depth < _MAX_DEPTH and entry.is_dir() and not entry.is_symlink():
+                found.extend(_walk(Path(entry.path), ctx, depth + 1))
+        except OSError:
+            continue
+    return found
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def _consider(
+    path: Path, archived: bool, ctx: ScanContext, best: dict[str, RolloutFile], headers: dict[str, RolloutHeader]
+) -> None:
+    mtime = _mtime(path)
+    if mtime is None:
+        return
+    match = _NAME.match(path.name)
+    header = None
+    if match:
+        thread_id = match.group(1).lower()
+    else:
+        # No uuid in the name: the id lookup reads the first 64 KiB.
+        header = read_header(path, ctx, None)
+        if header.thread_id is None:
+            return  # read_header said why (empty, unreadable, no session_meta)
+        thread_id = header.thread_id
+    candidate = RolloutFile(path, archived, mtime)
+    current = best.get(thread_id)
+    if current is None or candidate.rank() > current.rank():
+        best[thread_id] = candidate
+        if header is not None:
+            headers[thread_id] = header
+
+
+def _thread(
+    thread_id: str, rollout: RolloutFile, row: IndexRow | None, header: RolloutHeader | None, ctx: ScanContext
+) -> Thread:
+    # The index tells us a thread's parent without opening it; otherwise (or when
+    # it says "subagent" but names no parent) one header read.
+    if row is not None and row.knows_source and header is None and (row.spawn_parent or not row.subagent):
+        return Thread(thread_id, rollout, row, row.spawn_parent)
+    if header is None:
+        header = read_header(rollout.path, ctx, thread_id)
+    parent = header.link.spawn_parent or (row.spawn_parent if row else None)
+    return Thread(thread_id, rollout, row, parent, header)
+
+
+def _group(threads: dict[str, Thread], index: ThreadIndex) -> dict[str, CodexSession]:
+    mains: dict[str, Thread | None] = {}
+    children: dict[str, list[Thread]] = {}
+    for thread in threads.values():
+        top = _top_ancestor(thread, threads)
+        if top == thread.thread_id:
+            mains[top] = thread
+        else:
+            mains.setdefault(top, None)
+            children.setdefault(top, []).append(thread)
+    sessions = {}
+    for native_id, main in mains.items():
+        kids = tuple(sorted(children.get(native_id, ()), key=lambda t: t.rollout.mtime))
+        recency = max([t.rollout.mtime for t in ((main,) if main else ()) + kids], default=0.0)
+        row = index.get(native_id)
+        if main is not None and row is not None and row.updated_at is not None:
+            # The index may know of activity the rollout's mtime does not show.
+            recency = max(recency, row.updated_at.timestamp())
+        sessions[native_id] = CodexSession(native_id, main, kids, recency)
+    return sessions
+
+
+def _top_ancestor(thread: Thread, threads: dict[str, Thread]) -> str:
+    """The listed session a thread belongs to: itself, or its top-level ancestor."""
+    current = thread.thread_id
+    seen = {current}
+    for _ in range(_MAX_CHAIN):
+        known = threads.get(current)
+        parent = known.spawn_parent if known else None
+        if parent is None:
+            return current
+        if parent in seen:
+            return thread.thread_id  # a cycle: nobody's child, listed on its own
+        seen.add(parent)
+        current = parent
+        if parent not in threads:
+            return parent  # the parent's rollout is gone: a session with no main transcript
+    return current

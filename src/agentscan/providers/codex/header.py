@@ -1,0 +1,121 @@
+"""A rollout's identity and metadata from a bounded read of its first lines.
+
+A rollout can hold several ``session_meta`` lines: a fork or a subagent
+copies its parent's items, parent meta included.  The file's own meta is the
+one whose id equals the uuid in the file name (Codex matches
+``meta.id == thread_id`` the same way).  At most ``HEADER_BYTES`` are read,
+except that a first ``session_meta`` line is read whole up to
+``META_LINE_BYTES``: its ``base_instructions`` and ``dynamic_tools`` can push
+it past 64 KiB, and without it we would not know the thread's parent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import orjson
+from cachetools import LRUCache
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import open_binary
+from agentscan.providers.codex.records import RawSessionMeta, ThreadLink, as_dict, as_str, link_of, time_value
+
+HEADER_BYTES = 64 * 1024
+META_LINE_BYTES = 1024 * 1024
+_CACHE: LRUCache[tuple[str, int, int], RolloutHeader] = LRUCache(maxsize=4096)
+
+
+@dataclass(frozen=True, slots=True)
+class RolloutHeader:
+    thread_id: str | None  # the own meta's id (None when no meta was found)
+    started_at: datetime | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    link: ThreadLink = ThreadLink()
+    found_own_meta: bool = False
+
+
+def _meta_of(record: object) -> RawSessionMeta | None:
+    if not isinstance(record, dict):
+        return None
+    if record.get("type") == "session_meta":
+        return as_dict(record.get("payload"))  # type: ignore[return-value]
+    # Mid-2025 builds wrote a bare header line: {"id", "timestamp", "instructions", …}.
+    if "type" not in record and "payload" not in record and isinstance(record.get("id"), str) and "timestamp" in record:
+        return record  # type: ignore[return-value]
+    return None
+
+
+def _header_from(meta: RawSessionMeta, line_timestamp: object, own: bool) -> RolloutHeader:
+    git = as_dict(meta.get("git"))
+    return RolloutHeader(
+        thread_id=as_str(meta.get("id")) or as_str(meta.get("session_id")),
+        started_at=time_value(meta.get("timestamp")) or time_value(line_timestamp),
+        cwd=as_str(meta.get("cwd")),
+        git_branch=as_str(git.get("branch")),
+        link=link_of(meta),
+        found_own_meta=own,
+    )
+
+
+def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
+    first: RolloutHeader | None = None
+    used = 0
+    with open_binary(path) as handle:
+        while used < HEADER_BYTES:
+            limit = META_LINE_BYTES if used == 0 else HEADER_BYTES - used
+            line = handle.readline(limit)
+            if not line:
+                break
+            used += len(line)
+            if not line.endswith(b"\n") and used >= HEADER_BYTES:
+                break  # cut by the budget: not a line we can parse
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue  # full passes report bad lines with their numbers
+            meta = _meta_of(record)
+            if meta is None:
+                continue
+            meta_id = as_str(meta.get("id")) or as_str(meta.get("session_id"))
+            if expected_id is None or meta_id == expected_id:
+                return _header_from(meta, record.get("timestamp"), own=True)
+            if first is None:
+                first = _header_from(meta, record.get("timestamp"), own=False)
+    if first is not None:
+        # A meta that is not the file's own (a parent copy) lends only harmless fields.
+        return RolloutHeader(thread_id=None, cwd=first.cwd, git_branch=first.git_branch)
+    return RolloutHeader(thread_id=None)
+
+
+def read_header(path: Path, ctx: ScanContext, expected_id: str | None) -> RolloutHeader:
+    """The rollout's own metadata; ``expected_id`` is the uuid from its file name."""
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return RolloutHeader(thread_id=None)
+    if stat.st_size == 0:
+        ctx.warn(path, "empty file")
+        return RolloutHeader(thread_id=None)
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    header = _CACHE.get(key)
+    if header is None:
+        try:
+            header = _scan(path, expected_id)
+        except OSError as exc:
+            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            return RolloutHeader(thread_id=None)
+        except Exception as exc:  # zstandard raises its own error type on corrupt frames
+            ctx.warn(path, f"cannot read: {exc}")
+            return RolloutHeader(thread_id=None)
+        _CACHE[key] = header
+    if not header.found_own_meta:
+        budget = f"in the first {HEADER_BYTES // 1024} KiB"
+        if expected_id:
+            ctx.warn(path, f"no session_meta with id {expected_id} {budget}")
+        else:
+            ctx.warn(path, f"no session_meta {budget} and no id in the file name: skipped")
+    return header

@@ -1,0 +1,190 @@
+"""The read-only fast path: Codex's own thread index (``state_<n>.sqlite``).
+
+The index is a rebuildable cache that Codex keeps beside the rollouts; the
+rollouts stay canonical.  Its schema differs by build and lineage (CLI vs.
+Desktop numbering), so we select only columns ``PRAGMA table_info`` shows.
+Anything wrong with it (missing, not SQLite, locked, corrupt, unfamiliar)
+is a warning and an empty index, so the caller lists from the rollouts.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Mapping
+
+from agentscan.context import ScanContext
+from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
+from agentscan.roots import Root
+from agentscan.sqlite_ro import DatabaseUnavailable, has_table, readonly, table_columns
+from agentscan.timeutil import from_epoch
+
+_MEMO_KEY = "codex.index"
+
+# Columns we use when present.  Title candidates come in order of preference:
+# a name the user gave the thread, Codex's title, the preview, the first message.
+_WANTED = (
+    "id",
+    "rollout_path",
+    "name",
+    "title",
+    "preview",
+    "first_user_message",
+    "cwd",
+    "model",
+    "tokens_used",
+    "created_at",
+    "updated_at",
+    "created_at_ms",
+    "updated_at_ms",
+    "archived",
+    "git_branch",
+    "source",
+    "parent_thread_id",
+    "agent_role",
+    "agent_nickname",
+)
+_TITLE_COLUMNS = ("name", "title", "preview", "first_user_message")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    thread_id: str
+    rollout_path: Path | None
+    title: str | None = None
+    cwd: str | None = None
+    model: str | None = None
+    git_branch: str | None = None
+    tokens_used: int | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    archived: bool | None = None
+    spawn_parent: str | None = None
+    agent_type: str | None = None
+    knows_source: bool = False  # whether ``spawn_parent`` is known (a source column exists)
+    subagent: bool = False  # the source says subagent, with or without a parent
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadIndex:
+    databases: tuple[Path, ...] = ()
+    rows: Mapping[str, IndexRow] = field(default_factory=dict)
+
+    def get(self, thread_id: str) -> IndexRow | None:
+        return self.rows.get(thread_id)
+
+
+def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
+    """The union of every readable index among ``roots`` (memoised per scan)."""
+    memo = ctx.memo.get(_MEMO_KEY)
+    if isinstance(memo, ThreadIndex):
+        return memo
+    rows: dict[str, IndexRow] = {}
+    used: list[Path] = []
+    for root in roots:
+        if not root.path.is_file():
+            continue  # no index is normal (older Codex): nothing to warn about
+        found = _read_database(root.path, ctx)
+        if found is None:
+            continue
+        used.append(root.path)
+        for row in found:
+            current = rows.get(row.thread_id)
+            if current is None or _newer(row, current):
+                rows[row.thread_id] = row
+    index = ThreadIndex(tuple(used), rows)
+    ctx.memo[_MEMO_KEY] = index
+    return index
+
+
+def _newer(row: IndexRow, current: IndexRow) -> bool:
+    if row.updated_at is None:
+        return False
+    return current.updated_at is None or row.updated_at > current.updated_at
+
+
+def _read_database(path: Path, ctx: ScanContext) -> list[IndexRow] | None:
+    try:
+        with readonly(path) as conn:
+            if not has_table(conn, "threads"):
+                raise DatabaseUnavailable("no threads table (unfamiliar schema)")
+            columns = table_columns(conn, "threads")
+            if "id" not in columns or "rollout_path" not in columns:
+                raise DatabaseUnavailable("threads table lacks id/rollout_path (unfamiliar schema)")
+            selected = [name for name in _WANTED if name in columns]
+            sql = "SELECT " + ", ".join(f'"{name}"' for name in selected) + " FROM threads"
+            raw_rows = [dict(zip(selected, values)) for values in conn.execute(sql)]
+            edges = _spawn_edges(conn)
+    except (DatabaseUnavailable, sqlite3.Error) as exc:
+        ctx.warn(path, f"thread index unreadable, listing from rollouts instead: {_reason(exc, path)}")
+        return None
+    knows_source = "source" in columns or bool(edges)
+    return [row for row in (_row(raw, edges, knows_source) for raw in raw_rows) if row is not None]
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    text = str(exc)
+    prefix = f"{path}: "
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def _spawn_edges(conn: sqlite3.Connection) -> dict[str, str]:
+    """child thread id -> parent thread id, from ``thread_spawn_edges`` when present."""
+    if not has_table(conn, "thread_spawn_edges"):
+        return {}
+    columns = table_columns(conn, "thread_spawn_edges")
+    if "parent_thread_id" not in columns or "child_thread_id" not in columns:
+        return {}
+    edges = {}
+    for parent, child in conn.execute("SELECT parent_thread_id, child_thread_id FROM thread_spawn_edges"):
+        if isinstance(parent, str) and isinstance(child, str) and parent and child:
+            edges[child] = parent
+    return edges
+
+
+def _text(raw: Mapping[str, Any], key: str) -> str | None:
+    value = raw.get(key)
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _time(raw: Mapping[str, Any], key: str) -> datetime | None:
+    # *_ms columns are exact; the plain ones are seconds in most builds, ms in some.
+    for column in (f"{key}_ms", key):
+        value = raw.get(column)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return from_epoch(value)
+    return None
+
+
+def _row(raw: Mapping[str, Any], edges: Mapping[str, str], knows_source: bool) -> IndexRow | None:
+    thread_id = _text(raw, "id")
+    if thread_id is None:
+        return None
+    rollout = _text(raw, "rollout_path")
+    title = None
+    for column in _TITLE_COLUMNS:
+        cleaned = clean_prompt(raw.get(column))
+        if cleaned:
+            title = collapse(cleaned, TITLE_CHARS)
+            break
+    link = link_of({"source": raw.get("source"), "parent_thread_id": raw.get("parent_thread_id")})
+    tokens = raw.get("tokens_used")
+    archived = raw.get("archived")
+    return IndexRow(
+        thread_id=thread_id,
+        rollout_path=Path(rollout) if rollout else None,
+        title=title,
+        cwd=_text(raw, "cwd"),
+        model=_text(raw, "model"),
+        git_branch=_text(raw, "git_branch"),
+        tokens_used=tokens if isinstance(tokens, int) and tokens >= 0 else None,
+        created_at=_time(raw, "created_at"),
+        updated_at=_time(raw, "updated_at"),
+        archived=bool(archived) if isinstance(archived, int) else None,
+        spawn_parent=edges.get(thread_id) or link.spawn_parent,
+        agent_type=_text(raw, "agent_role") or _text(raw, "agent_nickname") or link.agent_type,
+        knows_source=knows_source,
+        subagent=link.subagent or thread_id in edges,
+    )

@@ -1,0 +1,281 @@
+"""Raw Codex rollout shapes and the small readers that interpret them.
+
+Rollout lines are ``{timestamp, type, payload}`` envelopes whose payloads
+drift every few weeks (reference/formats.md §2), so every accessor here is
+defensive: any field may be missing, null, or of another type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Mapping, TypedDict
+
+import orjson
+
+from agentscan.model import Counts
+from agentscan.timeutil import from_epoch, parse_iso
+
+
+class RawTokenUsage(TypedDict, total=False):
+    input_tokens: int
+    cached_input_tokens: int
+    cache_write_input_tokens: int
+    output_tokens: int
+    reasoning_output_tokens: int
+    total_tokens: int
+
+
+class RawTokenInfo(TypedDict, total=False):
+    total_token_usage: RawTokenUsage
+    last_token_usage: RawTokenUsage
+    model_context_window: int
+    model: str
+
+
+class RawSpawn(TypedDict, total=False):
+    parent_thread_id: str
+    depth: int
+    agent_path: str
+    agent_nickname: str
+    agent_role: str
+
+
+class RawSource(TypedDict, total=False):
+    subagent: dict[str, Any]  # {"thread_spawn": RawSpawn} or {"other": "guardian"}
+
+
+class RawSessionMeta(TypedDict, total=False):
+    id: str
+    session_id: str
+    timestamp: str
+    cwd: str
+    originator: str
+    cli_version: str
+    source: str | RawSource  # "cli", "vscode", "exec", … or a subagent object
+    forked_from_id: str
+    parent_thread_id: str
+    agent_nickname: str
+    agent_role: str
+    git: dict[str, Any]
+
+
+class RawLine(TypedDict, total=False):
+    timestamp: str
+    type: str  # session_meta | response_item | event_msg | turn_context | compacted | …
+    payload: dict[str, Any]
+
+
+TITLE_CHARS = 180
+# A task_started's ``started_at`` is whole seconds while a meta's timestamp has
+# milliseconds, so a thread's own first turn can look up to a second "older".
+MARKER_SLACK = timedelta(seconds=2)
+
+# Text Codex (or an IDE) injects as a user message that the user never typed.
+_INJECTED_PREFIXES = (
+    "<environment_context",
+    "<user_instructions",
+    "<INSTRUCTIONS>",
+    "# AGENTS.md instructions",
+    "<recommended_plugins",
+    "<app-context",
+    "<skills_instructions",
+    "<permissions instructions",
+    "<collaboration_mode",
+    "<subagent_notification",
+    "<turn_aborted",
+    "<user_shell_command",
+    "<developer_instructions",
+)
+_IDE_REQUEST_MARKER = "## My request for Codex:"
+_WHITESPACE = re.compile(r"\s+")
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_str(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def as_count(value: object) -> int:
+    """A non-negative token count; anything else counts as zero."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return max(value, 0)
+    if isinstance(value, float) and value == value and abs(value) != float("inf"):
+        return max(int(value), 0)
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return 0
+
+
+def payload_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    return as_dict(record.get("payload"))
+
+
+def event_type(record: Mapping[str, Any]) -> str | None:
+    """``payload.type`` of an ``event_msg`` or ``response_item`` line."""
+    value = payload_of(record).get("type")
+    return value if isinstance(value, str) else None
+
+
+def collapse(text: str, limit: int | None = None) -> str:
+    text = _WHITESPACE.sub(" ", text).strip()
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def clean_prompt(text: object) -> str | None:
+    """What the person asked, or ``None`` for injected context."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not text or text.startswith(_INJECTED_PREFIXES):
+        return None
+    # The VS Code extension prefixes open-file context; keep the request itself.
+    if _IDE_REQUEST_MARKER in text:
+        text = text.split(_IDE_REQUEST_MARKER, 1)[1].strip()
+    return text or None
+
+
+def message_text(payload: Mapping[str, Any], kinds: tuple[str, ...]) -> str:
+    content = payload.get("content")
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(
+        block["text"]
+        for block in content
+        if isinstance(block, dict) and block.get("type") in kinds and isinstance(block.get("text"), str)
+    )
+
+
+def event_prompt(payload: Mapping[str, Any]) -> str | None:
+    """The prompt of an ``event_msg/user_message`` (the text actually typed)."""
+    kind = payload.get("kind")
+    if kind not in (None, "plain"):  # older builds tagged injected context this way
+        return None
+    return clean_prompt(payload.get("message") if payload.get("message") is not None else payload.get("content"))
+
+
+def item_prompt(payload: Mapping[str, Any]) -> str | None:
+    """The prompt of a ``response_item`` user message, when it is not injected."""
+    if payload.get("type") != "message" or payload.get("role") != "user":
+        return None
+    return clean_prompt(message_text(payload, ("input_text", "text")))
+
+
+def item_response(payload: Mapping[str, Any]) -> str | None:
+    if payload.get("type") != "message" or payload.get("role") != "assistant":
+        return None
+    return as_str(message_text(payload, ("output_text", "text")))
+
+
+TOOL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
+
+
+def line_kind(record: Mapping[str, Any]) -> str | None:
+    """How a line counts: prompt/response (events or items), tool call, or nothing.
+
+    Codex writes the conversation twice (``event_msg`` and ``response_item``);
+    counters prefer the events and fall back to the items for builds that
+    wrote only those, so nothing is counted twice.
+    """
+    kind = record.get("type")
+    payload = payload_of(record)
+    ptype = payload.get("type")
+    if kind == "event_msg":
+        if ptype == "user_message" and event_prompt(payload) is not None:
+            return "event_prompt"
+        if ptype == "agent_message" and as_str(payload.get("message")):
+            return "event_response"
+    elif kind == "response_item":
+        if ptype in TOOL_ITEMS:
+            return "tool_call"
+        if item_prompt(payload) is not None:
+            return "item_prompt"
+        if item_response(payload) is not None:
+            return "item_response"
+    return None
+
+
+def counts_of(kinds: Mapping[str, int]) -> Counts:
+    """Counts from ``line_kind`` tallies: events when the build wrote them, else items."""
+    return Counts(
+        prompts=kinds.get("event_prompt") or kinds.get("item_prompt", 0),
+        responses=kinds.get("event_response") or kinds.get("item_response", 0),
+        tool_calls=kinds.get("tool_call", 0),
+    )
+
+
+# -- plans, times, threads ------------------------------------------------------
+
+
+def plan_steps(tool_input: object) -> list[tuple[str, str]] | None:
+    """Steps of an ``update_plan`` call (its arguments as a JSON string or object)."""
+    if isinstance(tool_input, str):
+        try:
+            tool_input = orjson.loads(tool_input)
+        except orjson.JSONDecodeError:
+            return None
+    plan = as_dict(tool_input).get("plan")
+    if not isinstance(plan, list):
+        return None
+    steps = []
+    for item in plan:
+        if isinstance(item, dict):
+            text = as_str(item.get("step")) or as_str(item.get("content"))
+            if text:
+                steps.append((text, as_str(item.get("status")) or "pending"))
+    return steps
+
+
+def time_value(value: object) -> datetime | None:
+    """An ISO string or epoch seconds/milliseconds."""
+    return parse_iso(value) if isinstance(value, str) else from_epoch(value)
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadLink:
+    """How a thread relates to others, read from its own ``session_meta``."""
+
+    spawn_parent: str | None = None  # a subagent: rolled into this thread
+    forked_from: str | None = None  # a fork: its copied history is not spend
+    agent_type: str | None = None
+    subagent: bool = False  # the source says subagent (even when it names no parent)
+
+    @property
+    def replays_history(self) -> bool:
+        return self.spawn_parent is not None or self.forked_from is not None
+
+
+def link_of(meta: RawSessionMeta | Mapping[str, Any]) -> ThreadLink:
+    """Parent, fork origin and agent type from a meta (or an index row shaped like one)."""
+    source = meta.get("source")
+    if isinstance(source, str) and source.startswith("{"):
+        try:
+            source = orjson.loads(source)  # the thread index stores it stringified
+        except orjson.JSONDecodeError:
+            source = None
+    raw_subagent = as_dict(source).get("subagent")
+    is_subagent = raw_subagent is not None
+    subagent = as_dict(raw_subagent)
+    spawn = as_dict(subagent.get("thread_spawn"))
+    parent = as_str(spawn.get("parent_thread_id"))
+    if parent is None and is_subagent:
+        parent = as_str(meta.get("parent_thread_id"))
+    agent_type = (
+        as_str(spawn.get("agent_role"))
+        or as_str(meta.get("agent_role"))
+        or as_str(spawn.get("agent_nickname"))
+        or as_str(meta.get("agent_nickname"))
+        or as_str(subagent.get("other"))
+        or as_str(raw_subagent)
+    )
+    return ThreadLink(parent, as_str(meta.get("forked_from_id")), agent_type, is_subagent)

@@ -1,0 +1,221 @@
+"""Exact Codex token counting: per-call deltas, never re-emitted or copied ones.
+
+Codex writes ``event_msg/token_count`` with a cumulative ``total_token_usage``
+and the last call's ``last_token_usage`` (reference/formats.md §2.6).  The
+bugs peers ship are inflation bugs, so (as ccusage does):
+
+* a call counts ``last_token_usage``, else the Δ of ``total_token_usage``;
+* an event whose cumulative total did not move is a re-emission: skipped;
+* a zero delta is skipped;
+* a fork or subagent thread starts with a copy of its parent's history,
+  ``token_count`` lines included: those calls were the parent's spend;
+* whatever survives is deduplicated across files by (timestamp, counters).
+
+Finding where a copied history ends, in order of trust: the thread's first
+``task_started`` whose ``started_at`` (a payload field, kept verbatim in
+copies) is not older than the thread itself; else the leading calls that
+equal the parent's own calls up to the fork; else the leading calls dated
+before the thread itself (copies that kept their timestamps); else
+the leading burst of calls written within a second of each other (copies
+whose timestamps were rewritten to the fork instant are written in one go).
+"""
+
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from agentscan.context import ScanContext
+from agentscan.jsonl import iter_json_lines
+from agentscan.model import TokenUsage, UsageEntry
+from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
+from agentscan.providers.codex.records import MARKER_SLACK, as_str, payload_of, time_value
+from agentscan.timeutil import parse_iso
+
+_BURST_GAP = timedelta(seconds=1)
+
+
+@dataclass(frozen=True, slots=True)
+class UsageEvent:
+    timestamp_raw: str | None
+    timestamp: datetime | None
+    model: str | None
+    counters: Counters
+
+    @property
+    def tokens(self) -> TokenUsage:
+        return to_tokens(self.counters)
+
+
+@dataclass
+class FileUsageScanner:
+    """Fed one rollout's records in order; keeps its calls and the copy boundary.
+
+    ``replay`` says the thread began with a copy of another thread's history;
+    ``started`` is when the thread itself was created.
+    """
+
+    replay: bool = False
+    started: datetime | None = None
+    events: list[UsageEvent] = field(default_factory=list)
+    boundary: int | None = None  # index of the first own call, once known
+    baseline: Counters | None = None  # the cumulative total the copy ended with
+    saw_marker: bool = False
+    _previous: Counters | None = None
+    _model: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.replay:
+            self.boundary = 0
+
+    def feed(self, record: Mapping[str, Any]) -> None:
+        kind = record.get("type")
+        if kind == "turn_context":
+            self._model = as_str(payload_of(record).get("model")) or self._model
+            return
+        if kind != "event_msg":
+            return
+        payload = payload_of(record)
+        ptype = payload.get("type")
+        if ptype == "task_started" and self.boundary is None:
+            self._marker(time_value(payload.get("started_at")))
+        elif ptype == "token_count":
+            self._token_count(record)
+
+    def _marker(self, started_at: datetime | None) -> None:
+        if started_at is None:
+            return
+        self.saw_marker = True
+        if self.started is None or started_at >= self.started - MARKER_SLACK:
+            self.boundary = len(self.events)
+            self.baseline = self._previous
+
+    def _token_count(self, record: Mapping[str, Any]) -> None:
+        info = token_info(record) or {}
+        total = counters_of(info.get("total_token_usage"))
+        last = counters_of(info.get("last_token_usage"))
+        if total is not None and total == self._previous:
+            return  # the same cumulative count emitted again
+        delta = last if last is not None else (minus(total, self._previous) if total is not None else None)
+        if total is not None:
+            self._previous = total
+        if delta is None or not any(delta[:5]):
+            return
+        model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._model
+        raw_ts = record.get("timestamp")
+        self.events.append(
+            UsageEvent(raw_ts if isinstance(raw_ts, str) else None, parse_iso(raw_ts), model, delta)
+        )
+
+    @property
+    def decided(self) -> bool:
+        return self.boundary is not None
+
+    def own_events(self, parent_calls: Callable[[], list[UsageEvent]] | None = None) -> list[UsageEvent]:
+        """The calls this thread made itself, once the whole file was fed."""
+        if self.boundary is not None:
+            return self.events[self.boundary:]
+        if self.saw_marker:
+            return []  # every turn in the file predates the thread: all copied
+        copied = self._parent_prefix(parent_calls()) if parent_calls is not None else 0
+        copied = copied or self._predating() or _leading_burst(self.events)
+        return self.events[copied:]
+
+    def _parent_prefix(self, parent: list[UsageEvent]) -> int:
+        """How many leading calls equal the parent's own calls up to the fork."""
+        started = self.started
+        prefix = [e.counters for e in parent if e.timestamp is None or started is None or e.timestamp <= started]
+        matched = 0
+        while matched < min(len(prefix), len(self.events)) and self.events[matched].counters == prefix[matched]:
+            matched += 1
+        return matched
+
+    def _predating(self) -> int:
+        """How many leading calls are dated before the thread (copies that kept their time)."""
+        if self.started is None:
+            return 0
+        cutoff = self.started - MARKER_SLACK
+        older = 0
+        while older < len(self.events) and (self.events[older].timestamp or cutoff) < cutoff:
+            older += 1
+        return older
+
+
+def _leading_burst(events: list[UsageEvent]) -> int:
+    """How many leading calls were written back to back (a rewritten copy)."""
+    if len(events) < 2:
+        return 0
+    end = 0
+    while end + 1 < len(events):
+        first, second = events[end].timestamp, events[end + 1].timestamp
+        if first is None or second is None or not timedelta(0) <= second - first <= _BURST_GAP:
+            break
+        end += 1
+    return end + 1 if end else 0
+
+
+def scan_file(path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None) -> FileUsageScanner:
+    scanner = FileUsageScanner(replay=replay, started=started)
+    with closing(iter_json_lines(path, ctx)) as lines:
+        for line in lines:
+            scanner.feed(line.record)
+    return scanner
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayHead:
+    """What a bounded read of a fork's head tells about its copied history.
+
+    Exactly one of: ``baseline`` (the cumulative total the copy ended with,
+    ``ZERO`` when nothing was copied), ``own`` (the whole file fitted: its
+    own calls, summed), or neither (the copy runs past the budget).
+    """
+
+    baseline: Counters | None = None
+    own: TokenUsage | None = None
+    complete: bool = False
+
+
+def read_replay_head(path: Path, ctx: ScanContext, started: datetime | None, budget: int) -> ReplayHead:
+    scanner = FileUsageScanner(replay=True, started=started)
+    with closing(iter_json_lines(path, ctx)) as lines:
+        for line in lines:
+            if line.offset > budget:
+                return ReplayHead()
+            scanner.feed(line.record)
+            if scanner.decided:
+                return ReplayHead(baseline=scanner.baseline or ZERO)
+    own = scanner.own_events()
+    total = None
+    for event in own:
+        total = event.tokens if total is None else total + event.tokens
+    return ReplayHead(own=total, complete=True)
+
+
+class UsageDeduper:
+    """Keeps the first copy of each call within one ``usage`` call, keyed by (timestamp, counters).
+
+    Each entry also carries that key as ``dedupe_key``: the core merges the
+    per-session results (which it caches separately) by it, keeping the copy
+    with the highest ``rank``, which we make the oldest thread's, as here.
+    """
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+        self.entries: list[UsageEntry] = []
+
+    def add(
+        self, events: Iterable[UsageEvent], *, session: str, subagent: str | None, started: datetime | None
+    ) -> None:
+        rank = -int(started.timestamp() * 1000) if started is not None else -(1 << 62)
+        for event in events:
+            key = None
+            if event.timestamp_raw is not None:
+                key = event.timestamp_raw + "\x1f" + ",".join(map(str, event.counters))
+                if key in self._seen:
+                    continue
+                self._seen.add(key)
+            self.entries.append(UsageEntry(session, event.tokens, event.timestamp, event.model, subagent, key, rank))

@@ -1,0 +1,144 @@
+"""``list`` reads a bounded part of a huge rollout; ``tokens`` reads it all."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import orjson
+import pytest
+
+import agentscan.jsonl
+from agentscan.api import Scanner
+from agentscan.providers.codex import header as codex_header
+from agentscan.providers.codex import summary as codex_summary
+from agentscan.tokens import token_report
+from codex_builders import (
+    at,
+    function_call,
+    line,
+    meta,
+    rollout_path,
+    task_started,
+    token_count,
+    turn_context,
+    usage,
+    user_message,
+)
+
+BIG = "019c3333-0000-7000-8000-0000000000b6"
+MIB = 1024 * 1024
+
+
+def _dumps(records) -> bytes:
+    return b"".join(orjson.dumps(r) + b"\n" for r in records)
+
+
+def _big_rollout(codex: Path, size: int = 50 * MIB) -> Path:
+    """A valid head and tail around a middle of invalid lines (~``size`` bytes in all)."""
+    head = _dumps([
+        meta(BIG, at(0)),
+        task_started(at(1)),
+        turn_context(at(1), "gpt-5-codex"),
+        user_message(at(1), "Port the build to meson"),
+        token_count(at(10), usage(1000, 0, 100), usage(1000, 0, 100)),
+    ])
+    garbage = b"{this line is not JSON " + b"x" * 1000 + b"\n"
+    # The tail: 1.5 MiB of valid lines (more than the 1 MiB window), then the last calls.
+    filler = line(at(500), "response_item", {"type": "reasoning", "summary": [], "encrypted_content": "z" * 1000})
+    tail = _dumps([filler] * 1536)
+    tail += _dumps([
+        function_call(at(600), "update_plan", {"plan": [{"step": "configure", "status": "completed"}, {"step": "port tests", "status": "in_progress"}]}, "c1"),
+        turn_context(at(600), "gpt-5.1-codex"),
+        # Cumulative after the last call: 90000 in (60000 cached), 4000 out (1500 reasoning).
+        token_count(at(601), usage(90000, 60000, 4000, 1500), usage(5000, 4000, 200, 100)),
+        token_count(at(602), usage(90000, 60000, 4000, 1500), usage(5000, 4000, 200, 100)),  # re-emitted
+    ])
+    middle = garbage * ((size - len(head) - len(tail)) // len(garbage))
+    path = rollout_path(codex, BIG, at(0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(head + middle + tail)
+    return path
+
+
+class _Counting(io.RawIOBase):
+    """A read-only file proxy that adds up the bytes handed out."""
+
+    def __init__(self, handle, tally: list[int]) -> None:
+        self._handle, self._tally = handle, tally
+
+    def readline(self, size: int = -1) -> bytes:
+        data = self._handle.readline(size)
+        self._tally.append(len(data))
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._handle.read(size)
+        self._tally.append(len(data))
+        return data
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._handle.seek(offset, whence)
+
+    def close(self) -> None:
+        self._handle.close()
+        super().close()
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    tally: list[int] = []
+    real_open = agentscan.jsonl.open_binary
+    real_tail = codex_summary.read_tail
+
+    def open_counted(path: Path):
+        return _Counting(real_open(path), tally)
+
+    def tail_counted(path: Path, limit: int):
+        data, cut = real_tail(path, limit)
+        tally.append(len(data))
+        return data, cut
+
+    monkeypatch.setattr(agentscan.jsonl, "open_binary", open_counted)
+    monkeypatch.setattr(codex_header, "open_binary", open_counted)
+    monkeypatch.setattr(codex_summary, "read_tail", tail_counted)
+    return tally
+
+
+def test_list_reads_a_bounded_part_of_a_50_mb_rollout(isolated_home: Path, counted: list[int]) -> None:
+    path = _big_rollout(isolated_home / ".codex")
+    assert path.stat().st_size > 49 * MIB
+    scanner = Scanner(home=isolated_home, env={}, provider_names=["codex"])
+    (row,) = scanner.list_sessions()
+    # Not one warning: the invalid middle was never read.
+    assert scanner.warnings == []
+    assert sum(counted) < 2 * MIB
+    assert row.title == "Port the build to meson"
+    assert row.model == "gpt-5.1-codex"  # the latest turn_context in the tail
+    # The latest cumulative count: input 90000-60000, cache_read 60000, output 4000.
+    assert (row.tokens.input, row.tokens.cache_read, row.tokens.output, row.tokens.reasoning) == (30000, 60000, 4000, 1500)
+    assert row.counts.tool_calls == 1  # counts cover the last 1 MiB only on files this big
+
+
+def test_tokens_reads_it_all_and_reports_the_middle(isolated_home: Path) -> None:
+    _big_rollout(isolated_home / ".codex", size=6 * MIB)
+    scanner = Scanner(home=isolated_home, env={}, provider_names=["codex"])
+    report = token_report(scanner)
+    # The two calls written: (1000, 0, 100) and (5000, 4000, 200, reasoning 100); the
+    # re-emitted count is skipped.  Only 2 of the cumulative 90000 were logged in this
+    # made-up file, so tokens (calls) and list (cumulative) differ here on purpose.
+    assert (report.total.input, report.total.cache_read, report.total.output) == (2000, 4000, 300)
+    assert any("invalid JSON skipped" in w.message for w in scanner.warnings)
+
+
+def test_the_tail_summary_is_cached_by_size_and_mtime(isolated_home: Path, counted: list[int]) -> None:
+    path = _big_rollout(isolated_home / ".codex", size=3 * MIB)
+    Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()
+    first = sum(counted)
+    counted.clear()
+    (row,) = Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()
+    assert sum(counted) == 0 and row.tokens.total == 94000
+    with open(path, "ab") as handle:  # the session goes on: size and mtime change
+        handle.write(_dumps([token_count(at(700), usage(91000, 60000, 4100, 1500), usage(1000, 0, 100))]))
+    (row,) = Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()
+    assert 0 < sum(counted) <= first and row.tokens.total == 95100

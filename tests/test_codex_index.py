@@ -1,0 +1,236 @@
+"""The thread index (state_<n>.sqlite): fast path, union with rollouts, fallbacks."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from agentscan.api import Scanner
+from agentscan.context import ScanContext
+from agentscan.providers.codex import CodexProvider
+from agentscan.providers.codex import discovery as codex_discovery
+from agentscan.tokens import token_report
+from codex_builders import (
+    Calls,
+    at,
+    index_row,
+    meta,
+    rollout_path,
+    turn_context,
+    user_message,
+    write_rollout,
+    write_state_db,
+)
+
+A = "019c2222-0000-7000-8000-00000000000a"
+B = "019c2222-0000-7000-8000-00000000000b"
+C = "019c2222-0000-7000-8000-00000000000c"
+GONE = "019c2222-0000-7000-8000-0000000000ee"
+
+
+def _rollout(codex: Path, thread: str, start: float, *, title: str | None, model: str = "gpt-5-codex", mtime: float | None = None, **meta_args) -> Path:
+    calls = Calls()
+    lines = [meta(thread, at(start), **meta_args), turn_context(at(start + 1), model)]
+    if title is not None:
+        lines.append(user_message(at(start + 1), title))
+    lines.append(calls.call(at(start + 5), 100, 0, 10))
+    path = rollout_path(codex, thread, at(start))
+    write_rollout(path, lines, mtime=mtime if mtime is not None else at(start + 5).timestamp())
+    return path
+
+
+def _home(home: Path) -> tuple[Path, dict[str, Path]]:
+    codex = home / ".codex"
+    paths = {A: _rollout(codex, A, 0, title="first"), B: _rollout(codex, B, 100, title="second")}
+    return codex, paths
+
+
+def _list(home: Path, env: dict[str, str] | None = None) -> tuple[list[dict], Scanner]:
+    scanner = Scanner(home=home, env=env or {}, provider_names=["codex"])
+    return [row.to_json() for row in scanner.list_sessions()], scanner
+
+
+def test_index_fast_path_reads_no_headers_and_unites_with_rollouts(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    codex, paths = _home(isolated_home)
+    write_state_db(
+        codex / "state_5.sqlite",
+        [
+            index_row(A, paths[A], created=at(0), updated=at(5), title="first", model="gpt-5-codex"),
+            index_row(GONE, codex / "sessions" / "rollout-gone.jsonl", created=at(50), updated=at(60)),
+        ],
+    )
+    reads: list[Path] = []
+    real_read = codex_discovery.read_header
+    monkeypatch.setattr(codex_discovery, "read_header", lambda path, ctx, tid: reads.append(path) or real_read(path, ctx, tid))
+    ctx = ScanContext.create(home=isolated_home, env={})
+    provider = CodexProvider()
+    refs = provider.discover(ctx)
+    assert {ref.native_id for ref in refs} == {A, B}  # B: a rollout the index does not know
+    assert reads == [paths[B]]  # A's parent link came from the index
+    assert provider.index_orphans(ctx) == 1 and ctx.memo["codex.orphan_index_rows"] == 1
+    assert ctx.warnings.items == []
+    assert provider.diagnostics(ctx) == [
+        f"thread index: {codex / 'state_5.sqlite'} (2 threads)",
+        "1 thread index rows point at rollouts that are gone (not listed)",
+        "1 rollouts are not in the thread index (listed from the rollout)",
+    ]
+
+
+def test_index_row_whose_rollout_lives_elsewhere_is_listed(isolated_home: Path, tmp_path: Path) -> None:
+    codex = isolated_home / ".codex"
+    elsewhere = _rollout(tmp_path / "old-home", C, 0, title="moved")
+    write_state_db(codex / "state_5.sqlite", [index_row(C, elsewhere, created=at(0), updated=at(5))])
+    rows, _ = _list(isolated_home)
+    assert [(row["native_id"], row["title"], row["path"]) for row in rows] == [(C, "moved", str(elsewhere))]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda db: db.write_bytes(b"this is not a database at all" * 100), id="garbage"),
+        pytest.param(lambda db: db.write_bytes(db.read_bytes()[:100] + b"\x00" * 4000), id="corrupt-pages"),
+        pytest.param(lambda db: _replace_with(db, "CREATE TABLE threads (thread TEXT, path TEXT)"), id="unfamiliar"),
+        pytest.param(lambda db: _replace_with(db, "CREATE TABLE other (x)"), id="no-threads-table"),
+    ],
+)
+def test_a_bad_index_gives_the_same_list_as_no_index(isolated_home: Path, damage) -> None:
+    codex, paths = _home(isolated_home)
+    without, _ = _list(isolated_home)
+    db = write_state_db(codex / "state_5.sqlite", [index_row(A, paths[A], created=at(0), updated=at(9999), title="index title")])
+    damage(db)
+    rows, scanner = _list(isolated_home)
+    assert rows == without
+    (warning,) = scanner.warnings
+    assert warning.path == str(db) and warning.message.startswith("thread index unreadable, listing from rollouts instead")
+
+
+def _replace_with(db: Path, ddl: str) -> None:
+    db.unlink()
+    conn = sqlite3.connect(db)
+    conn.execute(ddl)
+    conn.commit()
+    conn.close()
+
+
+def test_a_locked_index_falls_back_to_the_rollouts(isolated_home: Path) -> None:
+    codex, paths = _home(isolated_home)
+    without, _ = _list(isolated_home)
+    db = write_state_db(codex / "state_5.sqlite", [index_row(A, paths[A], created=at(0), updated=at(9999), title="index")])
+    locker = sqlite3.connect(db, isolation_level=None)
+    try:
+        locker.execute("BEGIN EXCLUSIVE")
+        rows, scanner = _list(isolated_home)
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert rows == without
+    assert "locked" in scanner.warnings[0].message
+
+
+@pytest.mark.parametrize("wal", [True, False])
+def test_opening_the_index_creates_nothing_next_to_it(isolated_home: Path, wal: bool) -> None:
+    codex, paths = _home(isolated_home)
+    write_state_db(codex / "state_5.sqlite", [index_row(A, paths[A], created=at(0), updated=at(5))], wal=wal)
+    before = sorted(os.listdir(codex))
+    rows, scanner = _list(isolated_home)
+    assert len(rows) == 2 and scanner.warnings == []
+    assert sorted(os.listdir(codex)) == before
+
+
+def test_the_highest_generation_is_used(isolated_home: Path) -> None:
+    codex, paths = _home(isolated_home)
+    write_state_db(codex / "state_3.sqlite", [index_row(A, paths[A], created=at(0), updated=at(5), title="", cwd="/old")])
+    write_state_db(codex / "state_11.sqlite", [index_row(A, paths[A], created=at(0), updated=at(10_000), cwd="/new")])
+    rows, _ = _list(isolated_home)
+    assert rows[0]["native_id"] == A and rows[0]["cwd"] == "/new"
+
+
+def test_an_index_row_newer_than_its_rollout_wins_ordering_and_values(isolated_home: Path) -> None:
+    codex, paths = _home(isolated_home)
+    # A's rollout is older than B's, but the index saw A updated after both
+    # (e.g. renamed, or written before the rollout was flushed).
+    write_state_db(
+        codex / "state_5.sqlite",
+        [
+            index_row(A, paths[A], created=at(0), updated=at(1000), title="Renamed in the app", model="gpt-5.1-codex", cwd="/work/renamed"),
+            # B's index row is older than B's rollout: the rollout's values win.
+            index_row(B, paths[B], created=at(100), updated=at(101), title="stale title", model="stale-model", cwd="/stale"),
+        ],
+    )
+    rows, _ = _list(isolated_home)
+    assert [row["native_id"] for row in rows] == [A, B]
+    first, second = rows
+    assert (first["title"], first["model"], first["cwd"]) == ("Renamed in the app", "gpt-5.1-codex", "/work/renamed")
+    assert first["updated_at"] == "2026-03-02T09:16:40.000Z"  # T0 + 1000 s, from the index
+    assert first["tokens"]["total"] == 110  # token breakdowns always come from the rollout
+    assert (second["title"], second["model"], second["cwd"]) == ("second", "gpt-5-codex", "/work/project")
+
+
+def test_index_fills_what_the_rollout_lacks(isolated_home: Path) -> None:
+    codex = isolated_home / ".codex"
+    path = _rollout(codex, A, 0, title=None)
+    # An old lineage with epoch-second times and only a few columns.
+    columns = ("id TEXT PRIMARY KEY", "rollout_path TEXT", "created_at INTEGER", "updated_at INTEGER", "first_user_message TEXT")
+    row = {"id": A, "rollout_path": str(path), "created_at": int(at(0).timestamp()), "updated_at": int(at(2).timestamp()),
+           "first_user_message": "<environment_context>x</environment_context>"}
+    write_state_db(codex / "state_5.sqlite", [row], columns=columns)
+    rows, scanner = _list(isolated_home)
+    assert rows[0]["title"] is None  # injected text is no title, from the index either
+    write_state_db(codex / "state_6.sqlite", [dict(row, first_user_message="Refactor the parser")], columns=columns)
+    rows, scanner = _list(isolated_home)
+    assert rows[0]["title"] == "Refactor the parser" and scanner.warnings == []
+
+
+def test_spawn_edges_in_the_index_roll_a_child_into_its_parent(isolated_home: Path) -> None:
+    codex, paths = _home(isolated_home)
+    child = _rollout(codex, C, 50, title="child work", source="exec")  # its meta names no parent
+    write_state_db(
+        codex / "state_5.sqlite",
+        [
+            index_row(A, paths[A], created=at(0), updated=at(5)),
+            index_row(B, paths[B], created=at(100), updated=at(105)),
+            index_row(C, child, created=at(50), updated=at(55), source="exec"),
+        ],
+        edges=[(A, C)],
+    )
+    scanner = Scanner(home=isolated_home, env={}, provider_names=["codex"])
+    rows = {row.native_id: row for row in scanner.list_sessions()}
+    assert set(rows) == {A, B} and rows[A].subagents == 1 and rows[A].tokens.total == 220
+    report = {row.key: row for row in token_report(scanner).rows}
+    assert [(sub, tokens.total) for sub, tokens in report[f"codex:{A}"].subagents] == [(C, 110)]
+
+
+def test_codex_sqlite_home_index(isolated_home: Path, tmp_path: Path) -> None:
+    codex, paths = _home(isolated_home)
+    write_state_db(tmp_path / "db" / "state_5.sqlite", [index_row(A, paths[A], created=at(0), updated=at(9000), title="from the db home")])
+    rows, _ = _list(isolated_home, {"CODEX_SQLITE_HOME": str(tmp_path / "db")})
+    assert rows[0]["title"] == "from the db home"
+
+
+def test_index_source_names_the_parent(isolated_home: Path) -> None:
+    codex, paths = _home(isolated_home)
+    child = _rollout(codex, C, 50, title="child work", source="exec")  # its meta names no parent
+    spawn = '{"subagent":{"thread_spawn":{"parent_thread_id":"%s","depth":1}}}' % A
+    write_state_db(
+        codex / "state_5.sqlite",
+        [index_row(A, paths[A], created=at(0), updated=at(5)), index_row(C, child, created=at(50), updated=at(55), source=spawn)],
+    )
+    rows = {row.native_id: row for row in Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()}
+    assert set(rows) == {A, B} and rows[A].subagents == 1
+
+
+def test_index_says_subagent_without_a_parent_so_the_meta_is_read(isolated_home: Path) -> None:
+    codex, paths = _home(isolated_home)
+    child = _rollout(codex, C, 50, title="child work", spawn_parent=B)
+    write_state_db(
+        codex / "state_5.sqlite",
+        [
+            index_row(B, paths[B], created=at(100), updated=at(105)),
+            index_row(C, child, created=at(50), updated=at(55), source='{"subagent":"review"}'),
+        ],
+    )
+    rows = {row.native_id: row for row in Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()}
+    assert set(rows) == {A, B} and rows[B].subagents == 1

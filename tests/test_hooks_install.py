@@ -1,0 +1,166 @@
+"""`agentscan hooks install|uninstall`: merged into the agent's config, never clobbering it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, is_ours
+from hooks_builders import HARNESSSPY
+
+runner = CliRunner()
+CURSOR_FIXTURE = HARNESSSPY / "cursor-hooks.example.json"
+CLAUDE_FIXTURE = HARNESSSPY / "claude-settings.example.json"
+
+
+def invoke(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def ours_in_cursor(config: dict) -> dict[str, list[str]]:
+    return {event: [e["command"] for e in entries if is_ours(e)] for event, entries in config["hooks"].items()}
+
+
+def test_cursor_install_registers_every_event_in_a_fresh_home(isolated_home: Path) -> None:
+    out = invoke("hooks", "install", "--agent", "cursor")
+    path = isolated_home / ".cursor" / "hooks.json"
+    config = json.loads(path.read_text())
+    assert config["version"] == 1
+    assert tuple(config["hooks"]) == CURSOR_EVENTS and len(CURSOR_EVENTS) == 21
+    for entries in config["hooks"].values():
+        [entry] = entries
+        assert entry["command"].endswith("agentscan hook --agent cursor")
+        assert entry["timeout"] == 5
+    assert "21 cursor events" in out
+    assert path.read_text().startswith('{\n  "version": 1,\n  "hooks": {\n    "sessionStart": [')
+
+
+def test_cursor_install_merges_with_existing_hooks_and_is_idempotent(isolated_home: Path) -> None:
+    path = isolated_home / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_bytes(CURSOR_FIXTURE.read_bytes())  # someone else's observer on all 21 events
+    invoke("hooks", "install", "--agent", "cursor")
+    once = path.read_text()
+    config = json.loads(once)
+    for event, entries in config["hooks"].items():
+        assert entries[0]["command"].endswith("CursorSpy.Hook.exe"), event  # theirs kept, first
+        assert len(entries) == 2 and is_ours(entries[1])
+
+    assert "nothing to change" in invoke("hooks", "install", "--agent", "cursor")
+    assert path.read_text() == once
+
+
+def test_reinstall_updates_a_stale_command_in_place(isolated_home: Path) -> None:
+    path = isolated_home / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    stale = {"command": "/old/venv/bin/agentscan hook --agent cursor", "timeout": 9}
+    path.write_text(json.dumps({"version": 1, "hooks": {"stop": [stale, dict(stale)], "custom": [{"command": "x"}]}}))
+    invoke("hooks", "install", "--agent", "cursor")
+    hooks = json.loads(path.read_text())["hooks"]
+    [entry] = hooks["stop"]  # the duplicate is gone, the user's timeout kept
+    assert entry["timeout"] == 9 and not entry["command"].startswith("/old/")
+    assert hooks["custom"] == [{"command": "x"}]
+
+
+def test_uninstall_removes_only_ours(isolated_home: Path) -> None:
+    path = isolated_home / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_bytes(CURSOR_FIXTURE.read_bytes())
+    invoke("hooks", "install", "--agent", "cursor")
+    out = invoke("hooks", "uninstall", "--agent", "cursor")
+    assert "removed from 21 cursor events" in out
+    assert json.loads(path.read_text()) == json.loads(CURSOR_FIXTURE.read_text())
+    assert "nothing to change" in invoke("hooks", "uninstall", "--agent", "cursor")
+
+
+def test_dry_run_prints_a_diff_and_writes_nothing(isolated_home: Path) -> None:
+    path = isolated_home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"model": "opus"}\n')
+    out = invoke("hooks", "install", "--agent", "claude", "--dry-run")
+    assert out.startswith(f"--- {path}\n+++ {path}\n")
+    assert '+  "hooks": {' in out and '-{"model": "opus"}' in out
+    assert path.read_text() == '{"model": "opus"}\n'
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]  # no temp file left either
+
+
+def test_claude_install_uses_matcher_groups_and_keeps_other_settings(isolated_home: Path) -> None:
+    path = isolated_home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_bytes(CLAUDE_FIXTURE.read_bytes())
+    invoke("hooks", "install", "--agent", "claude")
+    config = json.loads(path.read_text())
+    original = json.loads(CLAUDE_FIXTURE.read_text())
+    assert config["env"] == original["env"] and config["$schema"] == original["$schema"]
+    assert set(config["hooks"]) == set(original["hooks"]) | set(CLAUDE_EVENTS)
+    assert "WorktreeCreate" not in config["hooks"]  # its hook must answer with a path: not ours to observe
+    for event in CLAUDE_EVENTS:
+        groups = config["hooks"][event]
+        assert groups[: len(original["hooks"].get(event, []))] == original["hooks"].get(event, [])
+        assert groups[-1]["hooks"][0]["type"] == "command"
+        assert groups[-1]["hooks"][0]["command"].endswith("agentscan hook --agent claude")
+        assert "matcher" not in groups[-1]  # every tool
+
+    invoke("hooks", "uninstall", "--agent", "claude")
+    assert json.loads(path.read_text()) == original
+
+
+def test_claude_uninstall_drops_the_hooks_key_it_emptied(isolated_home: Path) -> None:
+    invoke("hooks", "install", "--agent", "claude")
+    invoke("hooks", "uninstall", "--agent", "claude")
+    assert json.loads((isolated_home / ".claude" / "settings.json").read_text()) == {}
+
+
+def test_project_scope_writes_in_the_current_directory(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    invoke("hooks", "install", "--agent", "claude", "--scope", "project")
+    invoke("hooks", "install", "--agent", "cursor", "--scope", "project")
+    assert (project / ".claude" / "settings.json").is_file()
+    assert (project / ".cursor" / "hooks.json").is_file()
+    assert not (isolated_home / ".claude").exists() and not (isolated_home / ".cursor").exists()
+
+
+def test_home_option_chooses_where_user_scope_writes(tmp_path: Path) -> None:
+    other = tmp_path / "other-home"
+    invoke("--home", str(other), "hooks", "install", "--agent", "cursor")
+    assert (other / ".cursor" / "hooks.json").is_file()
+
+
+@pytest.mark.parametrize("text", ["{\"hooks\": {", "[1, 2]", "{\"hooks\": []}", "{\"hooks\": {\"stop\": {}}}"])
+def test_a_config_it_cannot_merge_is_refused_untouched(isolated_home: Path, text: str) -> None:
+    path = isolated_home / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    result = runner.invoke(app, ["hooks", "install", "--agent", "cursor"])
+    assert result.exit_code == 1
+    assert str(path) in result.stderr and "will not" in result.stderr
+    assert path.read_text() == text
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks and modes")
+def test_a_symlinked_config_stays_a_symlink_and_keeps_its_mode(isolated_home: Path, tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text("{}")
+    real.chmod(0o640)
+    link = isolated_home / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    invoke("hooks", "install", "--agent", "claude")
+    assert link.is_symlink() and "hooks" in json.loads(real.read_text())
+    assert real.stat().st_mode & 0o777 == 0o640
+
+
+def test_demo_mode_refuses_to_install(isolated_home: Path) -> None:
+    result = runner.invoke(app, ["--demo", "hooks", "install", "--agent", "cursor"])
+    assert result.exit_code == 2
+    assert not (isolated_home / ".cursor").exists()
