@@ -55,6 +55,9 @@ class CursorProvider(Provider):
     label = "Cursor"
     parser_version = "1"
 
+    def diagnostics(self, ctx: ScanContext) -> list[str]:
+        return [state_db(ctx).status()]
+
     def roots(self, ctx: ScanContext) -> list[Root]:
         return cursor_roots(ctx)
 

@@ -65,6 +65,7 @@ class StateDb:
         self._ctx = ctx
         self._handle = _Handle()
         self._failed = False
+        self._failure: str | None = None
         self._opened = False
         self._headers: dict[str, HeaderInfo] | None = None
         self._composers: dict[str, ComposerInfo] | None = None
@@ -90,7 +91,16 @@ class StateDb:
                 self._fail(str(exc))
         return self._handle.conn
 
+    def status(self) -> str:
+        """One line for doctor: whether the state DB is used, and why not."""
+        if self._conn() is not None:
+            return f"state DB: {self.path} (read-only; {'in WAL mode, ' if _wal_live(self.path) else ''}used)"
+        if self._failure:
+            return f"state DB: {self.path} not used: {self._failure}"
+        return f"state DB: {self.path} not found (no Cursor IDE data); agent transcripts only"
+
     def _fail(self, message: str) -> None:
+        self._failure = message
         self._failed = True
         self._handle.close()
         self._ctx.warn(self.path, f"Cursor state DB not used ({message}); transcripts are listed without it")
@@ -251,3 +261,7 @@ def close_state_db(ctx: ScanContext) -> None:
     db = ctx.memo.get(_MEMO_KEY)
     if db is not None:
         db.close()
+
+
+def _wal_live(path) -> bool:
+    return path.with_name(path.name + "-wal").exists()
