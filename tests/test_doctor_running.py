@@ -100,3 +100,60 @@ def test_running_filter_finds_the_session_a_process_holds_open(isolated_home: Pa
         holder.stdout.close()
     after = orjson.loads(runner.invoke(app, ["list", "--json", "--running"]).stdout)["sessions"]
     assert after == []
+
+
+# -- doctor on the Codex and Cursor failure cases ------------------------------------
+
+from codex_builders import at, index_row, meta, rollout_path, turn_context, user_message, write_rollout, write_state_db  # noqa: E402
+
+T1 = "019a0000-0000-7000-8000-000000000001"
+T_GONE = "019a0000-0000-7000-8000-0000000000ff"
+
+
+def codex_home_with_index(home: Path) -> Path:
+    codex = home / ".codex"
+    started = at(1_780_000_000)
+    rollout = write_rollout(rollout_path(codex, T1, started), [
+        meta(T1, started), turn_context(started), user_message(started, "hello"),
+    ])
+    gone = rollout_path(codex, T_GONE, started)
+    write_state_db(codex / "state_5.sqlite", [
+        index_row(T1, rollout, created=started, updated=started),
+        index_row(T_GONE, gone, created=started, updated=started),
+    ])
+    return codex
+
+
+def test_doctor_counts_index_rows_whose_rollout_is_gone(isolated_home: Path) -> None:
+    codex_home_with_index(isolated_home)
+    codex = provider(doctor(), "codex")
+    assert codex["sessions"] == 1
+    assert any("1 thread index rows point at rollouts that are gone" in f for f in codex["findings"])
+    database = next(r for r in codex["roots"] if r["kind"] == "database")
+    assert database["readable"] is True
+
+
+def test_doctor_explains_a_relative_codex_home(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CODEX_HOME", "relative/codex")
+    report = doctor()
+    codex = provider(report, "codex")
+    notes = " ".join(r["note"] or "" for r in codex["roots"])
+    assert "CODEX_HOME" in notes and "not an absolute path" in notes
+    human = runner.invoke(app, ["doctor"])
+    assert "not an absolute path" in human.stdout
+
+
+def test_doctor_reports_a_corrupt_state_db_and_still_lists(isolated_home: Path) -> None:
+    codex = codex_home_with_index(isolated_home)
+    (codex / "state_5.sqlite").write_bytes(b"not a database at all" * 50)
+    codex_report = provider(doctor(), "codex")
+    assert codex_report["sessions"] == 1
+    assert any("none found or none readable" in f for f in codex_report["findings"])
+
+
+def test_doctor_reports_a_cursor_state_db_it_could_not_use(isolated_home: Path) -> None:
+    db = isolated_home / ".config" / "Cursor" / "User" / "globalStorage" / "state.vscdb"
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"garbage" * 100)
+    cursor = provider(doctor(), "cursor")
+    assert any("not used" in f and "not a SQLite database" in f for f in cursor["findings"])
