@@ -117,3 +117,20 @@ def test_synthetic_model_is_not_the_session_model(isolated_home: Path) -> None:
     ])
     scanner = Scanner(home=isolated_home)
     assert scanner.row(scanner.resolve(S)).model == "claude-opus-4-5"
+
+
+def test_windowed_totals_never_count_a_far_copy_twice() -> None:
+    from agentscan.providers.claude.usage import UsageDeduper, WindowedTotals, candidate_from
+
+    records = [claude_assistant(S, f"2026-11-01T10:00:{i % 60:02d}Z", msg_id=f"m{i}", request_id=f"r{i}", usage=claude_usage(1, i))
+               for i in range(50)]
+    # A late copy of call 0 (beyond a window of 10) and a streamed pair inside the window.
+    records.append(claude_assistant(S, "2026-11-01T11:00:00Z", msg_id="m0", request_id="r0", usage=claude_usage(1, 0)))
+    records.append(claude_assistant(S, "2026-11-01T11:00:01Z", msg_id="m49", request_id="r49", usage=claude_usage(1, 500)))
+    candidates = [candidate_from(r, session=S, subagent=None, order=i) for i, r in enumerate(records)]
+    windowed, exact = WindowedTotals(window=10), UsageDeduper()
+    for candidate in candidates:
+        windowed.add(candidate)
+        exact.add(candidate)
+    exact_total = sum(c.tokens.total for c in exact.winners())
+    assert windowed.total().total == exact_total == 50 + sum(range(49)) + 500

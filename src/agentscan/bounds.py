@@ -27,6 +27,26 @@ class Bounds:
 
 DEFAULT_BOUNDS = Bounds()
 
+#: The largest token count a provider field may hold (per call, or a Codex
+#: running total); anything above is garbage and counts as zero.  No call or
+#: session comes near it, and it keeps every sum an exact integer that JSON,
+#: SQLite and CSV can hold (a hostile ``1e308`` would not fit in 64 bits).
+MAX_TOKEN_COUNT = 10**12
+
+
+def token_count(value: object) -> int:
+    """A token count from untrusted JSON: a non-negative whole number up to
+    ``MAX_TOKEN_COUNT``; bools, strings, NaN, negatives and absurd values are 0."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, float):
+        if not value == value or value in (float("inf"), float("-inf")):
+            return 0
+        value = int(value)
+    if isinstance(value, int) and 0 <= value <= MAX_TOKEN_COUNT:
+        return value
+    return 0
+
 
 def clip_text(text: str, limit: int) -> tuple[str, bool]:
     """Cut ``text`` to at most ``limit`` UTF-8 bytes; say whether it was cut."""

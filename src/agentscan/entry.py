@@ -11,14 +11,18 @@ from __future__ import annotations
 import sys
 
 
-def _hook_agent(argv: list[str]) -> str | None:
-    """``--agent X`` / ``--agent=X`` from the hook's arguments; anything odd is ignored."""
+def _hook_option(argv: list[str], name: str) -> str | None:
+    """``--name X`` / ``--name=X`` from the hook's arguments; anything odd is ignored."""
     for index, arg in enumerate(argv):
-        if arg == "--agent" and index + 1 < len(argv):
+        if arg == name and index + 1 < len(argv):
             return argv[index + 1]
-        if arg.startswith("--agent="):
+        if arg.startswith(name + "="):
             return arg.split("=", 1)[1]
     return None
+
+
+def _hook_agent(argv: list[str]) -> str | None:
+    return _hook_option(argv, "--agent")
 
 
 def main() -> None:
@@ -26,7 +30,7 @@ def main() -> None:
     if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
         from agentscan.hooks.capture import run
 
-        run(_hook_agent(argv[1:]))
+        run(_hook_agent(argv[1:]), _hook_option(argv[1:], "--otlp-endpoint"))
         sys.exit(0)
     from agentscan.cli import main as cli_main
 

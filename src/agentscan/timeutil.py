@@ -15,6 +15,10 @@ UTC = timezone.utc
 # Values at or above this are epoch milliseconds (2020-01-01 in ms); Codex's
 # thread index stored either unit depending on the build.
 _MS_THRESHOLD = 1_577_836_800_000
+# Times outside this range are garbage, not history: they are unknown.  They
+# also break arithmetic later (year 1 shown in a zone west of UTC overflows).
+_EARLIEST = datetime(1970, 1, 2, tzinfo=timezone.utc)
+_LATEST = datetime(9998, 1, 1, tzinfo=timezone.utc)
 _DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$", re.IGNORECASE)
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -27,7 +31,12 @@ def to_iso(value: datetime | None) -> str | None:
 
 
 def parse_iso(value: object) -> datetime | None:
-    """Parse an ISO timestamp leniently; ``None`` for anything unusable."""
+    """Parse a recorded ISO timestamp leniently; ``None`` for anything unusable or implausible."""
+    parsed = _parse_any_iso(value)
+    return parsed if parsed is not None and _EARLIEST <= parsed < _LATEST else None
+
+
+def _parse_any_iso(value: object) -> datetime | None:
     if not isinstance(value, str) or not value:
         return None
     text = value.strip()
@@ -35,22 +44,24 @@ def parse_iso(value: object) -> datetime | None:
         text = text[:-1] + "+00:00"
     try:
         parsed = datetime.fromisoformat(text)
-    except ValueError:
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=UTC)
+        # Year 1 or 9999 with an offset has no UTC equivalent: OverflowError.
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
 
 
 def from_epoch(value: object) -> datetime | None:
     """Epoch seconds or milliseconds (auto-detected) to an aware UTC time."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    seconds = value / 1000 if value >= _MS_THRESHOLD else value
     try:
-        return datetime.fromtimestamp(seconds, UTC)
+        seconds = value / 1000 if value >= _MS_THRESHOLD else value
+        parsed = datetime.fromtimestamp(seconds, UTC)
     except (OverflowError, OSError, ValueError):
         return None
+    return parsed if _EARLIEST <= parsed < _LATEST else None
 
 
 def parse_when(text: str, *, now: datetime | None = None) -> datetime:
@@ -60,7 +71,7 @@ def parse_when(text: str, *, now: datetime | None = None) -> datetime:
     if match:
         amount, unit = int(match.group(1)), match.group(2).lower()
         return now - timedelta(**{_UNITS[unit]: amount})
-    parsed = parse_iso(text)
+    parsed = _parse_any_iso(text)  # a user's bound may be any date, unlike a recorded time
     if parsed is None:
         raise UsageProblem(
             f"cannot read the time {text!r}: use a date (2026-11-01), an ISO time, or a duration (3d, 12h)"

@@ -46,11 +46,14 @@ def hook_command(
     agent: Optional[str] = typer.Option(
         None, "--agent", help="The agent running this hook: cursor or claude (detected from the payload if left out).", metavar="AGENT",
     ),
+    otlp_endpoint: Optional[str] = typer.Option(
+        None, "--otlp-endpoint", help="Also send each completed span to this OTLP/HTTP collector, from a detached sender.", metavar="URL",
+    ),
 ) -> None:
     """Store one hook payload read on stdin (the agent runs this; it always exits 0)."""
     from agentscan.hooks.capture import run
 
-    run(agent)
+    run(agent, otlp_endpoint)
 
 
 AgentOption = typer.Option(..., "--agent", help="The agent whose config to change.", case_sensitive=False)

@@ -27,23 +27,36 @@ ENVELOPE_VERSION = 1
 _REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
 
 
-def run(agent: str | None) -> None:
-    """The whole command.  Never raises (short of the interpreter dying)."""
+def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
+    """The whole command.  Never raises (short of the interpreter dying).
+
+    With ``otlp_endpoint``, once the agent has its reply, an event that
+    closes a span starts a detached sender (``agentscan.otlp.live``); the
+    network is never touched in this process.
+    """
     received_at_ns = time.time_ns()
     name = (agent or "").strip().lower()
     root = None
+    stored = None
     try:
         root = store.data_dir()
         raw, problem = read_stdin()
         if problem:
             log_problem(root, name, problem)
         if raw:
-            name = capture(root, name, raw, received_at_ns)
+            name, stored = capture_envelope(root, name, raw, received_at_ns)
     except Exception as exc:  # noqa: BLE001 - an observer must never break the agent
         if root is not None:
             log_problem(root, name, f"{type(exc).__name__}: {exc}")
     finally:
         reply(name)
+    if otlp_endpoint and stored is not None and root is not None:
+        try:
+            from agentscan.otlp.live import dispatch
+
+            dispatch(root, stored, otlp_endpoint)
+        except Exception as exc:  # noqa: BLE001 - live export is best effort
+            log_problem(root, name, f"otlp: cannot start the live sender: {type(exc).__name__}: {exc}")
 
 
 def capture(root: str, agent: str, raw: bytes, received_at_ns: int) -> str:
@@ -51,14 +64,19 @@ def capture(root: str, agent: str, raw: bytes, received_at_ns: int) -> str:
 
     Bad input is logged (not stored) and is not an error for the caller.
     """
+    return capture_envelope(root, agent, raw, received_at_ns)[0]
+
+
+def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> tuple[str, dict[str, Any] | None]:
+    """``capture``, also returning the envelope that was stored (``None`` when nothing was)."""
     try:
         payload = json.loads(raw.decode("utf-8-sig", errors="replace"))
     except ValueError as exc:
         log_problem(root, agent, f"payload is not JSON ({len(raw)} bytes): {exc}")
-        return agent
+        return agent, None
     if not isinstance(payload, dict):
         log_problem(root, agent, f"payload is a JSON {type(payload).__name__}, not an object")
-        return agent
+        return agent, None
     agent = agent or detect_agent(payload)
     event, session_id, turn_id = identify(agent, payload)
     envelope = {
@@ -74,7 +92,8 @@ def capture(root: str, agent: str, raw: bytes, received_at_ns: int) -> str:
         store.append_event(root, agent, session_id, encode_line(envelope))
     except OSError as exc:
         log_problem(root, agent, f"cannot store {event or 'an event'}: {exc}")
-    return agent
+        return agent, None
+    return agent, envelope
 
 
 def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple[bytes, str | None]:

@@ -9,13 +9,13 @@ from typing import Iterable
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.detail import DetailCollector
-from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry, sum_usage
+from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.claude.incremental import file_usage
 from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
 from agentscan.providers.claude.summary import FileSummary, summarize, title_of
-from agentscan.providers.claude.transcript import stream_transcript
-from agentscan.providers.claude.usage import UsageDeduper, entries_from, meta_agent_type
+from agentscan.providers.claude.transcript import TranscriptStream
+from agentscan.providers.claude.usage import UsageDeduper, WindowedTotals, entries_from, meta_agent_type
 from agentscan.jsonl import load_json_file
 from agentscan.roots import Root, claude_roots
 from agentscan.timeutil import from_epoch, newest, oldest
@@ -61,31 +61,39 @@ class ClaudeProvider(Provider):
 
     # -- parsing -----------------------------------------------------------
 
-    def _summaries(self, ref: SessionRef, ctx: ScanContext) -> tuple[FileSummary | None, dict[str, FileSummary]]:
+    def _summaries(
+        self, ref: SessionRef, ctx: ScanContext, collector: DetailCollector | None = None
+    ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
+        """One pass per file: row facts, token sums, and (for ``show``) the detail."""
         files: SessionFiles = ref.hint
+        totals = WindowedTotals()
         order = 0
         main = None
+        subagent_tools: list = []
         if files.main is not None:
-            main = summarize(files.main, ctx, session=ref.native_id)
+            stream = TranscriptStream(collector) if collector is not None else None
+            main = summarize(files.main, ctx, session=ref.native_id, totals=totals, observer=stream.feed if stream else None)
+            if stream is not None:
+                stream.finish()
             order = main.records
         subs: dict[str, FileSummary] = {}
         for agent_id, sub in sorted(files.subagents.items()):
-            summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order)
+            stream = TranscriptStream(collector, subagent=agent_id) if collector is not None else None
+            summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order, totals=totals,
+                                observer=stream.feed if stream else None)
+            if stream is not None:
+                subagent_tools.extend(stream.finish())
             order += summary.records + 1
             subs[agent_id] = summary
-        return main, subs
+        return main, subs, totals, subagent_tools
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
-        main, subs = self._summaries(ref, ctx)
-        return self._row_from(ref, main, subs)
+        main, subs, totals, _ = self._summaries(ref, ctx)
+        return self._row_from(ref, main, subs, totals)
 
-    def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary]) -> SessionRow:
+    def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], totals: WindowedTotals) -> SessionRow:
         everything = ([main] if main else []) + list(subs.values())
-        deduper = UsageDeduper()
-        for summary in everything:
-            deduper.add_all(summary.usage)
-        winners = deduper.winners()
-        tokens = sum_usage(c.tokens for c in winners)
+        tokens = totals.total()
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
         primary = main or (everything[0] if everything else None)
         started = oldest(*(s.first_ts for s in everything))
@@ -107,29 +115,18 @@ class ClaudeProvider(Provider):
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         files: SessionFiles = ref.hint
-        main, subs = self._summaries(ref, ctx)
-        row = self._row_from(ref, main, subs)
         collector = DetailCollector(bounds)
-        if files.main is not None:
-            stream_transcript(files.main, ctx, collector)
-        extra_tools = []
-        for agent_id, sub in sorted(files.subagents.items()):
-            extra_tools.extend(stream_transcript(sub.path, ctx, collector, subagent=agent_id))
+        main, subs, totals, extra_tools = self._summaries(ref, ctx, collector)
+        row = self._row_from(ref, main, subs, totals)
         task_types = main.task_types if main else {}
-        deduper = UsageDeduper()
-        for summary in ([main] if main else []) + list(subs.values()):
-            deduper.add_all(summary.usage)
-        per_agent: dict[str, list] = {}
-        for candidate in deduper.winners():
-            if candidate.subagent is not None:
-                per_agent.setdefault(candidate.subagent, []).append(candidate.tokens)
+        per_agent = totals.by_subagent()
         infos = []
         for agent_id, sub in sorted(files.subagents.items()):
             agent_type = None
             if sub.meta_path is not None:
                 agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx))
             agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
-            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path), sum_usage(per_agent.get(agent_id, []))))
+            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path), per_agent.get(agent_id)))
         return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:

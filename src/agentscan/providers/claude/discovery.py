@@ -20,7 +20,7 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import read_head
+from agentscan.jsonl import BOM, read_head
 from agentscan.roots import Root
 
 HEADER_BYTES = 64 * 1024
@@ -171,7 +171,7 @@ def _header_field(path: Path, ctx: ScanContext, key: str) -> str | None:
     except OSError as exc:
         ctx.warn(path, f"cannot read: {exc.strerror or exc}")
         return None
-    for line in head.splitlines():
+    for line in head.removeprefix(BOM).splitlines():
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
+from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
 
 
@@ -80,14 +81,8 @@ def as_str(value: object) -> str | None:
 
 
 def as_int(value: object) -> int:
-    """A non-negative token count; anything else counts as zero."""
-    if isinstance(value, bool):
-        return 0
-    if isinstance(value, int):
-        return max(value, 0)
-    if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")):
-        return max(int(value), 0)
-    return 0
+    """A non-negative token count; anything else (an absurd one too) counts as zero."""
+    return token_count(value)
 
 
 def message_of(record: dict[str, Any]) -> dict[str, Any]:

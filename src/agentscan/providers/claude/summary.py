@@ -1,16 +1,18 @@
 """One streaming pass over a Claude transcript: the row facts and usage.
 
-The same pass serves ``list`` (row) and ``tokens`` (usage candidates), so a
-file is read once per command.  Nothing here holds more than counters and
-the few strings a row needs.
+It serves ``list`` rows and the row of ``show``; token sums go into a shared
+``WindowedTotals`` so that memory stays bounded on a 1 GB transcript.
+Nothing here holds more than counters, a small window of recent message
+ids, and the few strings a row needs.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 from agentscan.context import ScanContext
 from agentscan.jsonl import iter_json_lines
@@ -22,7 +24,7 @@ from agentscan.providers.claude.records import (
     message_of,
     real_prompt_text,
 )
-from agentscan.providers.claude.usage import UsageCandidate, candidate_from
+from agentscan.providers.claude.usage import WindowedTotals, candidate_from
 from agentscan.timeutil import parse_iso
 
 TITLE_CHARS = 180
@@ -42,11 +44,33 @@ class FileSummary:
     responses: int = 0
     tool_calls: int = 0
     models: Counter[str] = field(default_factory=Counter)
-    usage: list[UsageCandidate] = field(default_factory=list)
     records: int = 0
+    has_usage: bool = False
     task_types: dict[str, str] = field(default_factory=dict)  # agentId -> subagent_type
-    _model_messages: set[str] = field(default_factory=set)
-    _text_messages: set[str] = field(default_factory=set)
+    # Records of one message are written together, so a short memory of recent
+    # ids counts each message once without a set that grows with the file.
+    _model_messages: RecentIds = field(default_factory=lambda: RecentIds())
+    _text_messages: RecentIds = field(default_factory=lambda: RecentIds())
+
+
+class RecentIds:
+    """Membership over the last ``size`` ids only (bounded memory)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._order: deque[str] = deque()
+        self._members: set[str] = set()
+        self._size = size
+
+    def __contains__(self, item: str) -> bool:
+        return item in self._members
+
+    def add(self, item: str) -> None:
+        if item in self._members:
+            return
+        self._order.append(item)
+        self._members.add(item)
+        if len(self._order) > self._size:
+            self._members.discard(self._order.popleft())
 
 
 def summarize(
@@ -56,7 +80,10 @@ def summarize(
     session: str,
     subagent: str | None = None,
     order_start: int = 0,
+    totals: WindowedTotals | None = None,
+    observer: Callable[[dict], None] | None = None,
 ) -> FileSummary:
+    """``observer`` sees every record too (``show`` builds its detail in the same pass)."""
     summary = FileSummary(path)
     try:
         if path.stat().st_size == 0:
@@ -71,12 +98,16 @@ def summarize(
         record = line.record
         summary.records += 1
         order += 1
+        if observer is not None:
+            observer(record)
         _note_common(summary, record)
         kind = record.get("type")
         if kind == "assistant":
             candidate = candidate_from(record, session=session, subagent=subagent, order=order)
             if candidate is not None:
-                summary.usage.append(candidate)
+                summary.has_usage = True
+                if totals is not None:
+                    totals.add(candidate)
             _note_assistant(summary, record, pending_tasks)
         elif kind == "user":
             _note_user(summary, record, pending_tasks)

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import orjson
 
-from agentscan.context import ScanContext
 from agentscan.detail import DetailCollector
-from agentscan.jsonl import iter_json_lines
 from agentscan.model import PlanStep, ToolEvent
 from agentscan.providers.claude.records import (
     as_dict,
@@ -44,57 +41,57 @@ def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:
         return name, paths
 
 
-def stream_transcript(
-    path: Path,
-    ctx: ScanContext,
-    collector: DetailCollector,
-    *,
-    subagent: str | None = None,
-) -> list[ToolEvent]:
-    """Feed one file into ``collector``; a subagent's tools are returned instead.
+class TranscriptStream:
+    """Feeds one file's records into a ``DetailCollector``.
 
-    Prompts and responses of subagents are not the session's conversation, so
-    only the parent file contributes them.
+    Fed record by record (``summarize`` calls ``feed`` from its own pass), so
+    ``show`` reads each file once.  Prompts and responses of subagents are
+    not the session's conversation: only the parent file contributes them,
+    and a subagent's tool calls are returned by ``finish`` instead.
     """
-    own = subagent is None
-    sink = collector if own else DetailCollector(collector.bounds)
-    current_id: str | None = None
-    current_text: list[str] = []
-    current_meta: dict[str, Any] = {}
 
-    def flush() -> None:
-        nonlocal current_id, current_text
-        text = "".join(current_text).strip()
-        if own and text:
-            collector.add_response(text, current_meta.get("ts"), current_meta.get("model"))
-        current_id, current_text = None, []
+    def __init__(self, collector: DetailCollector, *, subagent: str | None = None) -> None:
+        self._own = subagent is None
+        self._collector = collector
+        self._sink = collector if self._own else DetailCollector(collector.bounds)
+        self._subagent = subagent
+        self._current_id: str | None = None
+        self._current_text: list[str] = []
+        self._current_meta: dict[str, Any] = {}
 
-    for line in iter_json_lines(path, ctx):
-        record = line.record
+    def _flush(self) -> None:
+        text = "".join(self._current_text).strip()
+        if self._own and text:
+            self._collector.add_response(text, self._current_meta.get("ts"), self._current_meta.get("model"))
+        self._current_id, self._current_text = None, []
+
+    def feed(self, record: dict) -> None:
         kind = record.get("type")
-        timestamp = parse_iso(record.get("timestamp"))
         if kind == "assistant":
+            timestamp = parse_iso(record.get("timestamp"))
             message = message_of(record)
             message_id = as_str(message.get("id")) or as_str(record.get("uuid"))
-            if message_id != current_id or message_id is None:
-                flush()
-                current_id = message_id
-                current_meta.update(ts=timestamp, model=as_str(message.get("model")))
+            if message_id != self._current_id or message_id is None:
+                self._flush()
+                self._current_id = message_id
+                self._current_meta.update(ts=timestamp, model=as_str(message.get("model")))
             for block in content_blocks(message):
-                _assistant_block(block, current_text, sink, timestamp, subagent)
+                _assistant_block(block, self._current_text, self._sink, timestamp, self._subagent)
         elif kind == "user":
             prompt = real_prompt_text(record)
             if prompt is not None:
-                flush()
-                if own:
-                    collector.add_prompt(prompt, timestamp)
-                continue
+                self._flush()
+                if self._own:
+                    self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
+                return
             for block in tool_result_blocks(record):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str):
-                    sink.finish_tool(tool_id, status="error" if block.get("is_error") is True else "ok")
-    flush()
-    return [] if own else sink.tools()
+                    self._sink.finish_tool(tool_id, status="error" if block.get("is_error") is True else "ok")
+
+    def finish(self) -> list[ToolEvent]:
+        self._flush()
+        return [] if self._own else self._sink.tools()
 
 
 def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, timestamp, subagent: str | None) -> None:

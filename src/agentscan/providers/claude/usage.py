@@ -140,3 +140,83 @@ def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
 
 def meta_agent_type(meta: object) -> str | None:
     return as_str(as_dict(meta).get("agentType"))
+
+
+class WindowedTotals:
+    """A session's token sums under the same rules, in bounded memory.
+
+    ``list`` and ``show`` need only sums, and must stay bounded on a 1 GB
+    transcript with a million records.  Copies of one API call are written
+    next to each other, so the full keep-the-best comparison runs over a
+    window of the most recent ``window`` calls; a call that leaves the window
+    is settled into the sums and only a 64-bit hash of its key is kept, so a
+    much later copy is still never counted twice (it just cannot replace the
+    settled one).  ``tokens`` keeps every call exactly (``UsageDeduper``).
+    """
+
+    def __init__(self, window: int = 20_000) -> None:
+        self._window = window
+        self._recent = UsageDeduper()
+        self._settled_keys: set[int] = set()
+        self._own: TokenUsage | None = None
+        self._subagents: dict[str, TokenUsage] = {}
+
+    def add(self, candidate: UsageCandidate) -> None:
+        if candidate.message_id is None:
+            self._settle(candidate)  # cannot be deduplicated: counts as it is
+            return
+        if hash((candidate.message_id, candidate.request_id)) in self._settled_keys:
+            return
+        self._recent.add(candidate)
+        if len(self._recent._by_key) > self._window:
+            self._evict_oldest()
+
+    def _evict_oldest(self) -> None:
+        recent = self._recent
+        key = next(iter(recent._by_key))
+        candidate = recent._by_key.pop(key)
+        message_id, request_id = key
+        replay = candidate.sidechain and recent._replays_parent(message_id, request_id)
+        requests = recent._request_ids.get(message_id)
+        if requests is not None:
+            requests.discard(request_id)
+            if not requests:
+                del recent._request_ids[message_id]
+        self._settled_keys.add(hash(key))
+        if not replay:
+            self._settle(candidate)
+
+    def _settle(self, candidate: UsageCandidate) -> None:
+        if candidate.subagent is None:
+            self._own = candidate.tokens if self._own is None else self._own + candidate.tokens
+        else:
+            current = self._subagents.get(candidate.subagent)
+            self._subagents[candidate.subagent] = candidate.tokens if current is None else current + candidate.tokens
+
+    def own(self) -> TokenUsage | None:
+        return self._sum(None)
+
+    def by_subagent(self) -> dict[str, TokenUsage]:
+        result: dict[str, TokenUsage] = dict(self._subagents)
+        for candidate in self._recent.winners():
+            if candidate.subagent is not None:
+                current = result.get(candidate.subagent)
+                result[candidate.subagent] = candidate.tokens if current is None else current + candidate.tokens
+        return result
+
+    def total(self) -> TokenUsage | None:
+        parts = [self.own(), *self.by_subagent().values()]
+        present = [p for p in parts if p is not None]
+        if not present:
+            return None
+        result = present[0]
+        for part in present[1:]:
+            result = result + part
+        return result
+
+    def _sum(self, subagent: str | None) -> TokenUsage | None:
+        result = self._own if subagent is None else self._subagents.get(subagent)
+        for candidate in self._recent.winners():
+            if candidate.subagent == subagent:
+                result = candidate.tokens if result is None else result + candidate.tokens
+        return result

@@ -19,7 +19,7 @@ import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import open_binary
+from agentscan.jsonl import BOM, open_binary
 from agentscan.providers.codex.records import RawSessionMeta, ThreadLink, as_dict, as_str, link_of, time_value
 
 HEADER_BYTES = 64 * 1024
@@ -69,6 +69,8 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
             line = handle.readline(limit)
             if not line:
                 break
+            if used == 0 and line.startswith(BOM):
+                line = line[len(BOM):]
             used += len(line)
             if not line.endswith(b"\n") and used >= HEADER_BYTES:
                 break  # cut by the budget: not a line we can parse

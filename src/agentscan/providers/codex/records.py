@@ -14,6 +14,7 @@ from typing import Any, Mapping, TypedDict
 
 import orjson
 
+from agentscan.bounds import token_count
 from agentscan.model import Counts
 from agentscan.timeutil import from_epoch, parse_iso
 
@@ -101,16 +102,33 @@ def as_str(value: object) -> str | None:
 
 
 def as_count(value: object) -> int:
-    """A non-negative token count; anything else counts as zero."""
-    if isinstance(value, bool):
+    """A non-negative token count; anything else (an absurd one too) counts as zero.
+
+    Some builds wrote counts as digit strings.  Only short ASCII ones are
+    read: ``str.isdigit`` also accepts "²", which ``int`` rejects, and
+    ``int`` refuses strings of more than 4,300 digits.
+    """
+    if isinstance(value, str):
+        value = int(value) if value.isascii() and value.isdigit() and len(value) <= 15 else 0
+    return token_count(value)
+
+
+def rate_limits_of(payload: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``payload.rate_limits`` when it is a small object (Codex's is two levels deep).
+
+    It is passed through to ``show`` verbatim, so a hostile one nested
+    hundreds of levels deep (which no JSON writer takes back) is dropped.
+    """
+    value = payload.get("rate_limits")
+    return value if isinstance(value, dict) and _depth(value, 6) <= 6 else None
+
+
+def _depth(value: object, limit: int) -> int:
+    """Nesting depth of ``value``, counted no further than ``limit + 1``."""
+    if limit < 0 or not isinstance(value, (dict, list)):
         return 0
-    if isinstance(value, int):
-        return max(value, 0)
-    if isinstance(value, float) and value == value and abs(value) != float("inf"):
-        return max(int(value), 0)
-    if isinstance(value, str) and value.isdigit():
-        return int(value)
-    return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(child, limit - 1) for child in children), default=0)
 
 
 def payload_of(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import iter_json_lines, read_tail
+from agentscan.jsonl import BOM, iter_json_lines, read_tail
 from agentscan.model import Counts, PlanStep, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
 from agentscan.providers.codex.records import (
@@ -38,6 +38,7 @@ from agentscan.providers.codex.records import (
     line_kind,
     payload_of,
     plan_steps,
+    rate_limits_of,
 )
 from agentscan.timeutil import parse_iso
 
@@ -94,8 +95,9 @@ class _TailFold:
             total = counters_of((token_info(record) or {}).get("total_token_usage"))
             if total is not None:
                 self._advance(total)
-            if isinstance(payload.get("rate_limits"), dict):
-                self.rate_limits = payload["rate_limits"]
+            limits = rate_limits_of(payload)
+            if limits is not None:
+                self.rate_limits = limits
         elif rtype == "response_item" and payload.get("name") == "update_plan":
             raw = payload.get("arguments") if payload.get("type") == "function_call" else payload.get("input")
             steps = plan_steps(raw)
@@ -165,6 +167,8 @@ def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
         # The window starts mid-line: drop the partial first line.
         newline = data.find(b"\n")
         data = data[newline + 1:] if newline >= 0 else b""
+    elif data.startswith(BOM):
+        data = data[len(BOM):]
     warnings = []
     chunks = data.split(b"\n")
     for position, chunk in enumerate(chunks):

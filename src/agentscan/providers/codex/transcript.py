@@ -32,6 +32,7 @@ from agentscan.providers.codex.records import (
     line_kind,
     payload_of,
     plan_steps,
+    rate_limits_of,
 )
 from agentscan.timeutil import newest, oldest, parse_iso
 
@@ -164,8 +165,10 @@ class TranscriptReader:
             self._item(payload, kind, timestamp)
 
     def _event(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
-        if payload.get("type") == "token_count" and isinstance(payload.get("rate_limits"), dict):
-            self.rate_limits = payload["rate_limits"]
+        if payload.get("type") == "token_count":
+            limits = rate_limits_of(payload)
+            if limits is not None:
+                self.rate_limits = limits
         elif kind == "event_prompt" and self.own:
             self.collector.add_prompt(event_prompt(payload) or "", timestamp)
         elif kind == "event_response" and self.own:

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from agentscan.bounds import token_count
 from agentscan.model import PlanStep, TokenUsage
 from agentscan.providers.cursor.raw import (
     RawBubble,
@@ -73,8 +74,8 @@ class ComposerInfo:
 def _context_gauge(raw: RawComposerData) -> int | None:
     breakdown = as_dict(raw.get("promptTokenBreakdown"))
     for value in (breakdown.get("totalUsedTokens"), raw.get("contextTokensUsed")):
-        if as_count(value) > 0:
-            return as_count(value)
+        if token_count(value) > 0:
+            return token_count(value)
     return None
 
 

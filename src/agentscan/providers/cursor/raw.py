@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
 
 # The model id Cursor writes when the user left model choice on "auto".
@@ -117,7 +118,7 @@ def model_name(value: object) -> str | None:
 
 def bubble_tokens(bubble: RawBubble) -> TokenUsage:
     counts = as_dict(bubble.get("tokenCount"))
-    return TokenUsage(input=as_count(counts.get("inputTokens")), output=as_count(counts.get("outputTokens")))
+    return TokenUsage(input=token_count(counts.get("inputTokens")), output=token_count(counts.get("outputTokens")))
 
 
 def valid_composer_id(value: object) -> str | None:

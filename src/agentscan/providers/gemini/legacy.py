@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from agentscan.context import ScanContext
 from agentscan.jsonl import load_json_file
 
@@ -34,6 +36,15 @@ def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     return _salvage(path, ctx)
 
 
+def _strict(text: str) -> Any:
+    """``text`` parsed by orjson's rules (every other reader's): strict UTF-8, so no
+    lone surrogates, and bounded nesting.  ``None`` when it breaks them."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+
+
 def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     try:
         if path.stat().st_size > _MAX_BYTES:
@@ -45,7 +56,9 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     head = text[: start.start()] if start else text
     document: dict[str, Any] = {}
     for match in _META_STRING.finditer(head):
-        document.setdefault(match.group(1), json.loads(match.group(2)))
+        value = _strict(match.group(2))
+        if isinstance(value, str):
+            document.setdefault(match.group(1), value)
     if not document.get("sessionId"):
         return None
     messages: list[Any] = []
@@ -57,10 +70,15 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
             if position >= len(text) or text[position] == "]":
                 break
             try:
-                message, position = decoder.raw_decode(text, position)
-            except ValueError:
+                # Python's decoder only finds where the message ends; it recurses
+                # per nesting level, so a deeply nested one ends the salvage.
+                _, end = decoder.raw_decode(text, position)
+            except (ValueError, RecursionError):
                 break
-            messages.append(message)
+            message = _strict(text[position:end])
+            if message is not None:
+                messages.append(message)
+            position = end
     document["messages"] = messages
     ctx.warn(path, f"chat file is truncated or corrupt; read the {len(messages)} complete messages before the damage")
     return document

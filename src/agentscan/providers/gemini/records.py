@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
+from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
 
 
@@ -88,14 +89,10 @@ def as_str(value: object) -> str | None:
 
 
 def as_count(value: object) -> int:
-    """A token count: a non-negative int; anything else is 0."""
-    if isinstance(value, bool):
+    """A token count: a non-negative whole number; anything else (an absurd one too) is 0."""
+    if isinstance(value, float) and not value.is_integer():
         return 0
-    if isinstance(value, int):
-        return max(value, 0)
-    if isinstance(value, float) and value.is_integer():
-        return max(int(value), 0)
-    return 0
+    return token_count(value)
 
 
 def parts_text(content: object) -> str | None:

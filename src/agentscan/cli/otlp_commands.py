@@ -1,0 +1,89 @@
+"""``otlp``: sessions and hook trees as OpenTelemetry traces, to a file or a collector.
+
+Only Typer and the shared options are imported here; the exporter
+(``agentscan.otlp``) is imported inside the command, so ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from agentscan.cli.options import JsonOption, ProviderOption, RedactOption, SinceOption, finish, handle_errors, state_of
+
+
+def register(app: typer.Typer) -> None:
+    app.command("otlp")(otlp_command)
+
+
+@handle_errors
+def otlp_command(
+    ctx: typer.Context,
+    session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to export (default: every matching one)."),
+    since: Optional[str] = SinceOption,
+    provider: Optional[List[str]] = ProviderOption,
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically).", metavar="FILE"),
+    endpoint: Optional[str] = typer.Option(None, "--endpoint", help="POST OTLP/HTTP to URL (a bare host:port gets /v1/traces).", metavar="URL"),
+    protocol: str = typer.Option("auto", "--protocol", help="auto (protobuf when opentelemetry-proto is installed), protobuf or json.", metavar="P"),
+    header: Optional[List[str]] = typer.Option(None, "--header", help="An HTTP header for the collector, KEY=VALUE (repeatable).", metavar="KEY=VALUE"),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for each request.", metavar="S"),
+    retries: int = typer.Option(3, "--retries", help="Retries of a request that failed in a retryable way.", metavar="N"),
+    include_content: bool = typer.Option(False, "--include-content", help="Add prompts, responses and tool inputs as span attributes."),
+    redact: bool = RedactOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Export sessions and hook trees as OpenTelemetry traces: one trace per turn."""
+    import os
+
+    from agentscan.cli import render
+    from agentscan.errors import StrictWarnings, UsageProblem
+    from agentscan.model import ScanWarning
+    from agentscan.otlp.export import run
+    from agentscan.otlp.resource import env_headers
+    from agentscan.otlp.semconv import Content
+    from agentscan.otlp.sender import SendFailed
+    from agentscan.otlp.sources import Selection
+    from agentscan.timeutil import parse_when
+
+    state = state_of(ctx)
+    if timeout <= 0 or retries < 0:
+        raise UsageProblem("--timeout must be positive and --retries at least 0")
+    headers = env_headers(os.environ)
+    for item in header or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageProblem(f"--header wants KEY=VALUE, not {item!r}")
+        headers[key.strip()] = value.strip()
+    scanner = state.scanner(provider if not session_ids else None)
+    selection = Selection(
+        ids=tuple(session_ids or ()),
+        providers=tuple(provider or ()),
+        since=parse_when(since) if since else None,
+        content=Content(include=include_content, redact=redact),
+    )
+    try:
+        outcome = run(
+            scanner, selection, output=output, endpoint=endpoint, protocol=protocol, headers=headers,
+            timeout=timeout, retries=retries, use_hooks=not state.demo,
+        )
+    except BaseException:
+        scanner.close()
+        raise
+    warnings = list(outcome.built.warnings) + [ScanWarning(endpoint or "", note) for note in outcome.notes]
+    if as_json:
+        render.emit_json(render.envelope("otlp", outcome.body(), warnings))
+    elif outcome.failure is None:
+        where = outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else endpoint
+        print(f"exported {outcome.built.spans} spans in {outcome.built.traces} traces "
+              f"from {outcome.built.sessions} sessions to {where}")
+    if not as_json:
+        render.warn_summary([w for w in warnings if w not in scanner.warnings], verbose=state.verbose)
+    if outcome.failure is not None:
+        scanner.close()
+        sent = outcome.sent.spans if outcome.sent else 0
+        raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent)
+    finish(state, scanner, as_json=as_json)
+    if state.strict and len(warnings) > len(scanner.warnings):
+        raise StrictWarnings(f"{len(warnings)} warnings (--strict)")

@@ -1,0 +1,20 @@
+"""Sessions and hook trees as OpenTelemetry traces (issue #10; docs/otel.md).
+
+Modules, in the order data flows through them::
+
+    sources.py          which sessions, and which source (transcript or hooks) each turn comes from
+    timeline.py         a transcript's instants cut into turns, with inferred span times
+    delegation.py       which parent tool call started which subagent (transcripts)
+    from_transcript.py  ``show`` detail + per-call usage -> one trace per turn
+    from_hooks.py       a hook tree (+ the transcript's LLM calls) -> one trace per turn
+    builder.py          span names and attributes (the GenAI mapping), shared by both sources
+    semconv.py          GenAI attribute names, provider names, usage and content rules
+    spans.py            the span model and the deterministic ids
+    resource.py         the resource (service.name = the agent) and the OTEL_* settings honoured
+    encode_json.py      OTLP/JSON (no dependency); encode_proto.py: protobuf (optional extra)
+    sender.py           OTLP/HTTP POST with retries and a bounded timeout (urllib only)
+    export.py           `agentscan otlp`: build, then write the file or send
+    live.py             `agentscan hook --otlp-endpoint`: the detached live sender
+
+Nothing is imported here: ``agentscan hook`` imports ``live`` on its hot path.
+"""

@@ -1,0 +1,194 @@
+"""Making the spans of one turn: the one place that knows each span's name and attributes.
+
+Both sources (``from_transcript`` and ``from_hooks``) decide *which* spans a
+turn has and when they ran; this module decides what they are called and
+what they carry, so a Claude turn looks the same whether it came from the
+transcript or from hook events.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentscan.model import TokenUsage, sum_usage
+from agentscan.otlp import semconv as sc
+from agentscan.otlp.spans import (
+    KIND_CLIENT, KIND_INTERNAL, STATUS_ERROR, ExportTrace, Span, SpanEvent, span_id, trace_id,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFacts:
+    """What every span of a session shares."""
+
+    provider: str  # agentscan provider / hook agent: claude, codex, gemini, cursor
+    native_id: str
+    source: str  # "transcript" or "hooks"
+    content: sc.Content
+    model: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    resource: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def session_id(self) -> str:
+        return f"{self.provider}:{self.native_id}"
+
+    @property
+    def agent(self) -> str:
+        return sc.agent_name(self.provider)
+
+
+class TurnBuilder:
+    """Collects the spans of one turn (one trace) under its root ``invoke_agent`` span."""
+
+    def __init__(self, facts: SessionFacts, turn_key: str, start_ns: int, *, timing: str) -> None:
+        self.facts = facts
+        self.trace_id = trace_id(facts.provider, facts.native_id, turn_key)
+        #: "observed" (hook capture times) or "inferred" (transcript instants; docs/otel.md)
+        self.timing = timing
+        self.usage: dict[str, list[TokenUsage]] = {}  # parent span id -> chat usages below it
+        self.models: Counter[str] = Counter()
+        self.root = self._span("turn", None, f"invoke_agent {facts.agent}", KIND_INTERNAL, start_ns, start_ns)
+        self.root.set(sc.OPERATION, "invoke_agent")
+        self.root.set(sc.AGENT_NAME, facts.agent)
+        self.root.set("agentscan.turn.id", turn_key)
+        self.root.set("agentscan.cwd", facts.content.plain(facts.cwd))
+        self.root.set("agentscan.git_branch", facts.content.plain(facts.git_branch))
+        self.spans: list[Span] = [self.root]
+        self._agents: dict[str, Span] = {}
+
+    def _span(self, key: str, parent: Span | None, name: str, kind: int, start_ns: int, end_ns: int) -> Span:
+        span = Span(
+            trace_id=self.trace_id,
+            span_id=span_id(self.trace_id, key),
+            parent_span_id=parent.span_id if parent is not None else None,
+            name=name,
+            kind=kind,
+            start_ns=start_ns,
+            end_ns=max(start_ns, end_ns),
+        )
+        span.set(sc.CONVERSATION, self.facts.native_id)
+        span.set("agentscan.session.id", self.facts.session_id)
+        span.set("agentscan.source", self.facts.source)
+        span.set("agentscan.timing", getattr(self, "timing", None))
+        return span
+
+    def _add(self, span: Span) -> Span:
+        self.spans.append(span)
+        return span
+
+    # -- the kinds of span ----------------------------------------------------
+
+    def chat(self, parent: Span, key: str, start_ns: int, end_ns: int, model: str | None, usage: TokenUsage) -> Span:
+        span = self._span(f"chat|{key}", parent, f"chat {model}" if model else "chat", KIND_CLIENT, start_ns, end_ns)
+        span.set(sc.OPERATION, "chat")
+        span.set(sc.PROVIDER, sc.provider_name(model or self.facts.model, self.facts.provider))
+        span.set(sc.REQUEST_MODEL, model)
+        span.attributes.update(sc.usage_attributes(usage))
+        self.usage.setdefault(parent.span_id, []).append(usage)
+        if model:
+            self.models[model] += 1
+        return self._add(span)
+
+    def tool(
+        self, parent: Span, key: str, name: str, call_id: str | None, start_ns: int, end_ns: int,
+        *, status: str | None, arguments: Any = None, error: str | None = None,
+    ) -> Span:
+        span = self._span(f"tool|{key}", parent, f"execute_tool {name}", KIND_INTERNAL, start_ns, end_ns)
+        span.set(sc.OPERATION, "execute_tool")
+        span.set(sc.TOOL_NAME, name[4:] if name.startswith("MCP:") else name)
+        span.set(sc.TOOL_CALL_ID, call_id)
+        span.set(sc.TOOL_TYPE, sc.tool_type(name))
+        span.set(sc.TOOL_ARGUMENTS, self.facts.content.text(arguments))
+        span.set("agentscan.tool.status", status)
+        self._fail(span, status, error)
+        return self._add(span)
+
+    def agent(
+        self, parent: Span, key: str, agent_id: str | None, name: str | None, start_ns: int, end_ns: int,
+        *, status: str | None = None, description: str | None = None, model: str | None = None,
+    ) -> Span:
+        label = name or "subagent"
+        span = self._span(f"agent|{key}", parent, f"invoke_agent {label}", KIND_INTERNAL, start_ns, end_ns)
+        span.set(sc.OPERATION, "invoke_agent")
+        span.set(sc.AGENT_ID, agent_id)
+        span.set(sc.AGENT_NAME, label)
+        span.set(sc.AGENT_DESCRIPTION, self.facts.content.text(description))
+        span.set(sc.REQUEST_MODEL, model)
+        self._fail(span, status, None)
+        if agent_id is not None:
+            self._agents[agent_id] = span
+        return self._add(span)
+
+    def mcp(self, parent: Span, key: str, server: str | None, tool: str, start_ns: int, end_ns: int, *, arguments: Any) -> Span:
+        span = self._span(f"mcp|{key}", parent, f"tools/call {tool}", KIND_CLIENT, start_ns, end_ns)
+        span.set("mcp.method.name", "tools/call")
+        span.set(sc.OPERATION, "execute_tool")
+        span.set(sc.TOOL_NAME, tool)
+        span.set("agentscan.mcp.server", server)
+        span.set(sc.TOOL_ARGUMENTS, self.facts.content.text(arguments))
+        return self._add(span)
+
+    def shell(self, parent: Span, key: str, command: str | None, start_ns: int, end_ns: int, *, cwd: str | None) -> Span:
+        span = self._span(f"shell|{key}", parent, "shell", KIND_INTERNAL, start_ns, end_ns)
+        span.set("agentscan.shell.command", self.facts.content.text(command))
+        span.set("agentscan.shell.cwd", self.facts.content.plain(cwd))
+        return self._add(span)
+
+    def event(self, span: Span, name: str, at_ns: int, **attributes: Any) -> None:
+        span.events.append(SpanEvent(name, at_ns, {k: v for k, v in attributes.items() if v is not None}))
+
+    def subagent_span(self, agent_id: str | None) -> Span | None:
+        return self._agents.get(agent_id) if agent_id is not None else None
+
+    @staticmethod
+    def _fail(span: Span, status: str | None, error: str | None) -> None:
+        kind = sc.error_status(status)
+        if kind is not None:
+            span.status_code = STATUS_ERROR
+            span.status_message = error or kind
+            span.set(sc.ERROR_TYPE, kind)
+
+    # -- finishing ------------------------------------------------------------
+
+    def finish(
+        self, *, prompt: str | None = None, responses: tuple[str, ...] = (), status: str | None = None,
+        turn_usage: TokenUsage | None = None,
+    ) -> ExportTrace:
+        """Usage totals onto the agent spans, children fitted inside their parents, the root's content."""
+        by_id = {span.span_id: span for span in self.spans}
+        for span in self.spans:
+            if span.name.startswith("invoke_agent"):
+                usage = sum_usage(self._usage_below(span, by_id))
+                if span is self.root and usage is None:
+                    usage = turn_usage  # Cursor's stop snapshot, when no per-call usage was found
+                if usage is not None:
+                    span.attributes.update(sc.usage_attributes(usage))
+        # A parent ends no sooner than its children: inferred ends can fall short of a child's.
+        for span in reversed(self.spans):
+            parent = by_id.get(span.parent_span_id or "")
+            if parent is not None:
+                parent.cover(span.start_ns, span.end_ns)
+        model = self.models.most_common(1)[0][0] if self.models else self.facts.model
+        self.root.set(sc.PROVIDER, sc.provider_name(model, self.facts.provider))
+        self.root.set(sc.REQUEST_MODEL, model)
+        self.root.set(sc.INPUT_MESSAGES, self.facts.content.messages("user", [prompt] if prompt else []))
+        self.root.set(sc.OUTPUT_MESSAGES, self.facts.content.messages("assistant", list(responses)))
+        self.root.set("agentscan.turn.status", status)
+        self._fail(self.root, "error" if status == "error" else "aborted" if status == "aborted" else None, None)
+        return ExportTrace(resource=self.facts.resource, spans=self.spans, session=self.facts.session_id)
+
+    def _usage_below(self, agent: Span, by_id: dict[str, Span]) -> list[TokenUsage]:
+        """Chat usage of ``agent`` and every span below it (subagents roll up into their parent)."""
+        found: list[TokenUsage] = []
+        for parent_id, usages in self.usage.items():
+            node = by_id.get(parent_id)
+            while node is not None:
+                if node is agent:
+                    found.extend(usages)
+                    break
+                node = by_id.get(node.parent_span_id or "")
+        return found

@@ -1,0 +1,108 @@
+"""``agentscan otlp``: build the traces, then write them to a file or send them to a collector.
+
+The file is OTLP/JSON Lines (the OpenTelemetry file exporter format): one
+``TracesData`` per line, one trace (turn) per line, so any line can be
+replayed on its own with ``curl --data-binary @line.json
+-H 'Content-Type: application/json' http://collector:4318/v1/traces``.  It
+is written to a temp file and renamed over the output, so a reader never
+sees half a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from agentscan.errors import AgentscanError
+from agentscan.otlp.spans import ExportTrace
+from agentscan.otlp.sources import Built, Selection, traces
+
+if TYPE_CHECKING:
+    from agentscan.api import Scanner
+    from agentscan.otlp.sender import SendResult
+
+
+class OutputFailed(AgentscanError):
+    """The file could not be written (exit 1); a previous file is left intact."""
+
+
+@dataclass
+class Outcome:
+    built: Built
+    path: Path | None = None
+    sent: SendResult | None = None
+    notes: list[str] = field(default_factory=list)
+    #: why the send failed (``sent`` then counts only what the collector acknowledged)
+    failure: str | None = None
+
+    def body(self) -> dict[str, Any]:
+        """The ``agentscan.otlp/1`` document, less ``schema`` and ``warnings``."""
+        document: dict[str, Any] = {"sessions": self.built.sessions, "traces": self.built.traces, "spans": self.built.spans}
+        if self.path is not None:
+            document["path"] = str(self.path)
+        if self.sent is not None:
+            document["sent"] = self.sent.to_json()
+        return document
+
+
+def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
+    from agentscan.export import _atomic_write
+    from agentscan.otlp.encode_json import encode_line
+
+    path = path.expanduser()
+    if path.is_dir():
+        raise OutputFailed(f"{path} is a directory; give a file path")
+    if not path.parent.is_dir():
+        raise OutputFailed(f"{path.parent} does not exist")
+
+    def write(handle: Any) -> None:
+        for trace in found:
+            handle.write(encode_line([trace]))
+
+    try:
+        _atomic_write(path, write)
+    except OSError as exc:
+        raise OutputFailed(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def run(
+    scanner: Scanner,
+    selection: Selection,
+    *,
+    output: Path | None = None,
+    endpoint: str | None = None,
+    protocol: str = "auto",
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 10.0,
+    retries: int = 3,
+    use_hooks: bool = True,
+) -> Outcome:
+    """Build and deliver.  A failed send is ``outcome.failure``, with ``sent`` counting only the
+    batches the collector acknowledged: a partial batch is never claimed as sent."""
+    from agentscan.errors import UsageProblem
+
+    if (output is None) == (endpoint is None):
+        raise UsageProblem("give exactly one of --output FILE or --endpoint URL")
+    if endpoint is not None:
+        from agentscan.otlp.sender import choose_protocol, traces_url
+
+        traces_url(endpoint)  # a bad URL or protocol is a usage error before any work is done
+        choose_protocol(protocol)
+    built = Built()
+    found = traces(scanner, selection, built, use_hooks=use_hooks)
+    outcome = Outcome(built)
+    if output is not None:
+        outcome.path = write_file(output, found)
+        built.warnings[:0] = scanner.warnings
+        return outcome
+    from agentscan.otlp.sender import SendFailed, send
+
+    try:
+        outcome.sent = send(found, endpoint or "", protocol=protocol, headers=headers, timeout=timeout, retries=retries)
+    except SendFailed as failed:
+        outcome.sent, outcome.failure = failed.sent, str(failed)
+    built.warnings[:0] = scanner.warnings
+    outcome.notes.extend(outcome.sent.warnings)
+    return outcome

@@ -1,0 +1,138 @@
+"""A hook tree as traces: each turn of ``agentscan.hooks``' tree -> one trace.
+
+Hook capture times are real, so these spans keep the agent's actual
+durations and the overlap of parallel waves.  The tree maps as follows
+(docs/otel.md has the table):
+
+* tool call -> ``execute_tool``; subagent -> ``invoke_agent`` under the call
+  that spawned it; Cursor MCP hook -> ``tools/call`` (CLIENT); Cursor shell
+  hook -> ``shell`` span under its tool call;
+* a wave is not a span (its calls already overlap): each member carries
+  ``agentscan.parallel_group``;
+* file hooks, thoughts, responses and other hook events become span events
+  on the span they sit under; their children are walked on as usual.
+
+Hooks never see LLM calls, so ``chat`` spans come from the transcript's usage
+entries when there is one, placed into the turn whose time they fall in.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any, Sequence
+
+from agentscan.collect import KEY, MODEL, SUBAGENT as ENTRY_SUBAGENT, TS
+from agentscan.hooks.model import EVENT, FILE, MCP, RESPONSE, SHELL, SUBAGENT, THOUGHT, TOOL, WAVE, Node, Trace
+from agentscan.otlp.builder import SessionFacts, TurnBuilder
+from agentscan.otlp.spans import ExportTrace, Span
+from agentscan.otlp.timeline import ns
+
+
+def hook_traces(
+    trace: Trace, facts: SessionFacts, entries: Sequence[Sequence[Any]] = (), *, since_ns: int | None = None,
+) -> list[ExportTrace]:
+    turns = [t for t in trace.turns if t.started_ns]
+    starts = [t.started_ns for t in turns]
+    chats: dict[int, list[Sequence[Any]]] = {}
+    for entry in entries:
+        at = ns(entry[TS])
+        if at is None or not turns:
+            continue
+        chats.setdefault(max(0, bisect.bisect_right(starts, at) - 1), []).append(entry)
+    exported = []
+    for position, turn in enumerate(turns):
+        builder = TurnBuilder(facts, turn.id, turn.started_ns, timing="observed")
+        builder.root.end_ns = max(turn.started_ns, turn.ended_ns)
+        builder.root.set("agentscan.turn.derived", turn.derived or None)
+        responses: list[str] = []
+        for node in turn.nodes:
+            _node(builder, builder.root, node, None, responses)
+        for entry in sorted(chats.get(position, ()), key=lambda e: e[TS]):
+            _chat(builder, entry)
+        done = builder.finish(prompt=turn.prompt, responses=tuple(responses), status=turn.stop_status, turn_usage=turn.tokens)
+        if since_ns is None or done.spans[0].end_ns >= since_ns:
+            exported.append(done)
+    return exported
+
+
+def _times(node: Node) -> tuple[int, int] | None:
+    start = node.started_ns if node.started_ns is not None else node.ended_ns
+    if start is None:
+        return None
+    end = node.ended_ns if node.ended_ns is not None else start
+    return start, max(start, end)
+
+
+def _node(builder: TurnBuilder, parent: Span, node: Node, wave: str | None, responses: list[str]) -> None:
+    times = _times(node)
+    if node.kind == WAVE:
+        group = f"wave@{node.started_ns}"
+        for child in node.children:
+            _node(builder, parent, child, group, responses)
+        return
+    if times is None:
+        return
+    start, end = times
+    key = f"{node.id or ''}|{node.name}|{start}"
+    content = builder.facts.content
+    detail = node.detail
+    inputs = node.input if isinstance(node.input, dict) else {}
+    span: Span | None = None
+    if node.kind == TOOL:
+        span = builder.tool(parent, key, node.name, node.id, start, end, status=node.status,
+                            arguments=node.input, error=detail.get("error"))
+        span.set("agentscan.tool.exit_code", detail.get("exit_code"))
+    elif node.kind == SUBAGENT:
+        span = builder.agent(parent, node.id or key, node.id, node.name, start, end, status=node.status,
+                             description=inputs.get("task"), model=inputs.get("subagent_model"))
+    elif node.kind == MCP:
+        span = builder.mcp(parent, key, detail.get("server"), detail.get("tool") or node.name, start, end, arguments=node.input)
+    elif node.kind == SHELL:
+        span = builder.shell(parent, key, inputs.get("command"), start, end, cwd=inputs.get("cwd"))
+    elif node.kind == FILE:
+        builder.event(parent, f"agentscan.file.{node.name}", start, **{"file.path": content.plain(inputs.get("file_path"))})
+    elif node.kind == THOUGHT:
+        builder.event(parent, "agentscan.thought", start, duration_ms=detail.get("duration_ms"),
+                      text=content.text(inputs.get("text")))
+    elif node.kind == RESPONSE:
+        text = inputs.get("text")
+        if parent is builder.root and isinstance(text, str):
+            responses.append(text)
+        builder.event(parent, "agentscan.response", start, text=content.text(text))
+    elif node.kind == EVENT:
+        builder.event(parent, node.name, start, **{"agentscan.hook.event": node.name, "agentscan.status": node.status})
+    if span is not None:
+        span.set("agentscan.provenance", node.provenance)
+        span.set("agentscan.parallel_group", wave)
+    for child in node.children:
+        _node(builder, span or parent, child, None, responses)
+
+
+def _chat(builder: TurnBuilder, entry: Sequence[Any]) -> None:
+    """An LLM call from the transcript, in the turn its time falls in.
+
+    It ends at its recorded time and starts at the latest earlier moment of
+    its own agent: the turn's (or subagent's) start, the end of one of its
+    tool calls, or its previous LLM call.
+    """
+    from agentscan.otlp.from_transcript import usage_of
+
+    at = ns(entry[TS]) or builder.root.start_ns
+    parent = builder.subagent_span(entry[ENTRY_SUBAGENT]) or builder.root
+    by_id = {span.span_id: span for span in builder.spans}
+    start = parent.start_ns
+    for span in builder.spans:
+        if span is parent or not span.name.startswith(("execute_tool", "chat")) or _owner(span, by_id) is not parent:
+            continue
+        if start < span.end_ns <= at:
+            start = span.end_ns
+    key = entry[KEY] or f"{entry[ENTRY_SUBAGENT] or ''}|{at}"
+    builder.chat(parent, key, min(start, at), at, entry[MODEL], usage_of(entry))
+
+
+def _owner(span: Span, by_id: dict[str, Span]) -> Span | None:
+    """The nearest ``invoke_agent`` span above ``span``."""
+    node = by_id.get(span.parent_span_id or "")
+    while node is not None and not node.name.startswith("invoke_agent"):
+        node = by_id.get(node.parent_span_id or "")
+    return node

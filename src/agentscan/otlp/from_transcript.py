@@ -1,0 +1,159 @@
+"""A transcript session as traces: ``Scanner.show`` detail + per-call usage -> one trace per turn.
+
+Composes what every provider already gives: the bounded ``show`` detail
+(prompts, responses, tool calls with their subagent, subagents) and the
+deduplicated usage entries of ``collect_usage`` (one per LLM call: these
+become the ``chat`` spans).  The times are inferred as ``timeline``
+describes; subagents are placed as ``delegation`` describes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
+from agentscan.model import SessionDetail, TokenUsage
+from agentscan.otlp import delegation
+from agentscan.otlp.builder import SessionFacts, TurnBuilder
+from agentscan.otlp.spans import ExportTrace, Span
+from agentscan.otlp.timeline import CHAT, PROMPT, RESPONSE, TOOL, Instant, TurnSlice, infer_times, ns, split_turns
+
+
+@dataclass
+class TranscriptResult:
+    traces: list[ExportTrace] = field(default_factory=list)
+    #: human-readable notes on what could not be placed (untimed calls, …)
+    notes: list[str] = field(default_factory=list)
+    #: usage entries of the turns ``skip`` left to the hook tree (its chat spans)
+    handed_over: list[Sequence[Any]] = field(default_factory=list)
+
+
+def usage_of(entry: Sequence[Any]) -> TokenUsage:
+    return TokenUsage(entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING])
+
+
+def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) -> tuple[list[Instant], list[Instant], list[str]]:
+    """(prompts, everything else) with a time; notes count what had none."""
+    prompts = [Instant(t, PROMPT, None, p, i) for i, p in enumerate(detail.prompts) if (t := ns(p.timestamp)) is not None]
+    others: list[Instant] = []
+    untimed = Counter()
+    for index, tool in enumerate(detail.tools):
+        at = ns(tool.timestamp)
+        if at is None:
+            untimed["tool calls"] += 1
+        else:
+            others.append(Instant(at, TOOL, tool.subagent, tool, index))
+    for index, entry in enumerate(entries):
+        at = ns(entry[TS])
+        if at is None:
+            untimed["LLM calls"] += 1
+        else:
+            others.append(Instant(at, CHAT, entry[SUBAGENT], entry, index))
+    for index, response in enumerate(detail.responses):
+        at = ns(response.timestamp)
+        if at is not None:
+            others.append(Instant(at, RESPONSE, None, response, index))
+    _key_all(others)
+    notes = [f"{count} {what} without a timestamp were left out" for what, count in untimed.items()]
+    if not prompts and detail.prompts and others:
+        notes.append("no prompt has a timestamp: the session is exported as one turn")
+    return prompts, others, notes
+
+
+def _key_all(instants: list[Instant]) -> None:
+    """Span keys: the call's own id when it has one (a tool call id, Claude's message + request
+    id), else agent, time, name and how many such came before: stable as a session grows."""
+    seen: Counter[str] = Counter()
+    for instant in sorted(instants, key=lambda i: i.sort_key):
+        item = instant.item
+        native = item.call_id if instant.kind == TOOL else item[KEY] if instant.kind == CHAT else None
+        if native:
+            instant.key = native
+            continue
+        name = item.name if instant.kind == TOOL else ""
+        base = f"{instant.agent or ''}|{instant.at_ns}|{name}"
+        seen[base] += 1
+        instant.key = f"{base}|{seen[base]}"
+
+
+def transcript_traces(
+    detail: SessionDetail, entries: Sequence[Sequence[Any]], facts: SessionFacts, *, since_ns: int | None = None,
+    skip: Callable[[int, int], bool] | None = None,
+) -> TranscriptResult:
+    """Every turn of the session that ends at or after ``since_ns``.
+
+    ``skip(start_ns, end_ns)`` says a turn is covered by hook events: it is
+    left out, and its usage entries are handed over for the hook tree.
+    """
+    prompts, others, notes = collect_instants(detail, entries)
+    result = TranscriptResult(notes=notes)
+    turns = split_turns(prompts, others)
+    if not turns:
+        if detail.prompts or detail.tools or entries:
+            result.notes.append("nothing in it has a timestamp: no spans")
+        return result
+    agent_types = {s.id: s.agent_type for s in detail.subagents}
+    for turn in turns:
+        if skip is not None and skip(turn.start_ns, turn.end_ns):
+            result.handed_over.extend(i.item for i in turn.instants if i.kind == CHAT)
+            continue
+        trace = _turn_trace(turn, facts, agent_types, detail)
+        if since_ns is not None and trace.spans[0].end_ns < since_ns:
+            continue
+        result.traces.append(trace)
+    return result
+
+
+def _turn_trace(turn: TurnSlice, facts: SessionFacts, agent_types: dict[str, str | None], detail: SessionDetail) -> ExportTrace:
+    runs = _runs(turn, agent_types)
+    calls = [delegation.Call(i.index, i.item.name, i.at_ns) for i in turn.of(None) if i.kind == TOOL]
+    parent_activity = [i.at_ns for i in turn.of(None) if i.kind in (TOOL, CHAT)]
+    delegated = delegation.match(runs, calls, parent_activity)
+    infer_times(turn, None)
+    for run in runs:
+        call_index = delegated.get(run.id)
+        call_start = next((i.at_ns for i in turn.of(None) if i.kind == TOOL and i.index == call_index), None)
+        infer_times(turn, run.id, first_start_ns=call_start)
+
+    builder = TurnBuilder(facts, turn.key, turn.start_ns, timing="inferred")
+    tool_spans: dict[int, Span] = {}
+    for instant in sorted(turn.of(None), key=lambda i: i.sort_key):
+        span = _emit(builder, builder.root, instant)
+        if span is not None and instant.kind == TOOL:
+            tool_spans[instant.index] = span
+    for run in sorted(runs, key=lambda r: (r.start_ns, r.id)):
+        parent = tool_spans.get(delegated[run.id], builder.root) if run.id in delegated else builder.root
+        steps = sorted(turn.of(run.id), key=lambda i: i.sort_key)
+        models = Counter(s.item[MODEL] for s in steps if s.kind == CHAT and s.item[MODEL])
+        agent = builder.agent(
+            parent, run.id, run.id, run.agent_type, min(s.start_ns for s in steps), max(s.end_ns for s in steps),
+            model=models.most_common(1)[0][0] if models else None,
+        )
+        for step in steps:
+            _emit(builder, agent, step)
+    builder.root.end_ns = turn.end_ns
+    responses = tuple(i.item.text for i in sorted(turn.of(None), key=lambda i: i.sort_key) if i.kind == RESPONSE)
+    return builder.finish(prompt=turn.prompt.text if turn.prompt is not None else None, responses=responses)
+
+
+def _runs(turn: TurnSlice, agent_types: dict[str, str | None]) -> list[delegation.Run]:
+    """The subagents active in this turn, from the instants they recorded."""
+    times: dict[str, list[int]] = {}
+    for instant in turn.instants:
+        if instant.agent is not None:
+            times.setdefault(instant.agent, []).append(instant.at_ns)
+    return [delegation.Run(agent, agent_types.get(agent), min(at), max(at)) for agent, at in times.items()]
+
+
+def _emit(builder: TurnBuilder, parent: Span, instant: Instant) -> Span | None:
+    item = instant.item
+    if instant.kind == CHAT:
+        return builder.chat(parent, instant.key, instant.start_ns, instant.end_ns, item[MODEL], usage_of(item))
+    if instant.kind == TOOL:
+        return builder.tool(
+            parent, instant.key, item.name, item.call_id, instant.start_ns, instant.end_ns,
+            status=None if item.status == "unknown" else item.status, arguments=item.summary or None,
+        )
+    return None

@@ -1,0 +1,242 @@
+"""Live export: ``agentscan hook --otlp-endpoint URL`` sends each span as its closing event arrives.
+
+A hook process lives for one event and the agent waits for it, so the hook
+itself never talks to the network.  Once the event is stored and the agent
+has its reply, the hook starts a *detached sender* (a new session, stdin,
+stdout and stderr on the null device, never waited for) and exits; the
+agent is not delayed by the collector at all.  The sender:
+
+1. takes one of ``SLOTS`` slot files; when all are taken (a slow or dead
+   collector and a busy agent) it drops its span and counts the drop: the
+   queue is bounded, nothing piles up;
+2. rebuilds the session's hook tree from the events store and keeps the
+   spans this event closed: a tool call (post / failure / denied), a
+   subagent (its stop), a Cursor shell or MCP execution (its ``after…``),
+   or the whole turn's root span (the turn's stop);
+3. sends them with one short request (``SEND_TIMEOUT_S``, no retry) and
+   counts the outcome in ``otlp-live.json`` in the data dir; failures are
+   also logged to ``hook-errors.log``.  It never raises.
+
+Spans are built by the same code as ``agentscan otlp``, so their ids equal
+those of a later batch export of the session and a backend can deduplicate.
+Live spans carry no content and no LLM calls (hooks do not see them): a
+batch export adds those.
+
+This module is imported by the hook process, so at import time it needs
+only ``os`` and ``sys``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+SLOTS = 4
+SLOT_STALE_S = 30.0  # a slot older than this belongs to a sender that died; it is reclaimed
+SEND_TIMEOUT_S = 2.0
+MAX_EVENTS_BYTES = 16 * 1024 * 1024  # a larger session file is not re-read on every event
+COUNTER_FILE = "otlp-live.json"
+SPOOL_DIR = "otlp"
+
+TOOL_CLOSES = frozenset({"postToolUse", "postToolUseFailure", "PostToolUse", "PostToolUseFailure", "PermissionDenied"})
+SUBAGENT_CLOSES = frozenset({"subagentStop", "SubagentStop"})
+INNER_CLOSES = frozenset({"afterShellExecution", "afterMCPExecution"})
+TURN_CLOSES = frozenset({"stop", "Stop", "StopFailure"})
+CLOSING_EVENTS = TOOL_CLOSES | SUBAGENT_CLOSES | INNER_CLOSES | TURN_CLOSES
+
+
+def dispatch(root: str, envelope: dict[str, Any], endpoint: str) -> bool:
+    """In the hook process: start the detached sender when this event closes a span.
+
+    Returns whether a sender was started.  Costs one ``posix_spawn`` (a few
+    milliseconds) and never waits for the child.
+    """
+    if envelope.get("event") not in CLOSING_EVENTS or not envelope.get("session_id"):
+        return False
+    argv = [
+        sys.executable, "-m", "agentscan.otlp.live", root, str(envelope.get("agent") or "unknown"),
+        str(envelope["session_id"]), str(envelope.get("received_at_ns")), str(envelope.get("event")),
+        str(envelope.get("turn_id") or ""), endpoint,
+    ]
+    _spawn_detached(argv)
+    return True
+
+
+def _spawn_detached(argv: list[str]) -> None:
+    if hasattr(os, "posix_spawn"):
+        devnull = os.devnull
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, devnull, os.O_WRONLY, 0),
+        ]
+        # setsid: the agent may kill the hook's process group on its timeout; the sender is not in it
+        os.posix_spawn(argv[0], argv, dict(os.environ), file_actions=actions, setsid=True)
+        return
+    import subprocess  # Windows: no posix_spawn; a detached process with no console
+
+    flags = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+    child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             creationflags=flags, close_fds=True)
+    child.returncode = 0  # never waited for by design: the hook exits now
+
+
+# --- the detached sender ------------------------------------------------------------
+
+
+def main(argv: list[str]) -> int:
+    root, agent, session_id, received, event, turn_id, endpoint = argv
+    try:
+        slot = _take_slot(root)
+        if slot is None:
+            _count(root, "dropped", f"{SLOTS} senders already busy; span of {event} dropped")
+            return 0
+        try:
+            spans = closed_spans(root, agent, session_id, int(received), event, turn_id)
+            if spans is not None:
+                _send(root, spans, endpoint, event)
+        finally:
+            _release(slot)
+    except Exception as exc:  # noqa: BLE001 - a detached observer never fails loudly
+        _count(root, "failed", f"{type(exc).__name__}: {exc}")
+    return 0
+
+
+def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event: str, turn_id: str) -> Any:
+    """The ``ExportTrace`` holding the spans ``event`` closed, or ``None`` when there are none."""
+    from agentscan.hooks import store
+    from agentscan.hooks.tree import build_trace, effective_ns
+    from agentscan.otlp.builder import SessionFacts
+    from agentscan.otlp.from_hooks import hook_traces
+    from agentscan.otlp.resource import resource_for
+    from agentscan.otlp.semconv import Content
+    from agentscan.otlp.spans import ExportTrace
+
+    path = store.session_path(root, agent, session_id)
+    if os.path.getsize(path) > MAX_EVENTS_BYTES:
+        _count(root, "skipped", f"{path} is over {MAX_EVENTS_BYTES} bytes; not re-read for live spans")
+        return None
+    events, _ = store.read_events(store.StoredSession(agent, session_id, path))
+    closing = [e for e in events if e.received_at_ns == received_ns and e.name == event]
+    if not closing:
+        return None
+    at = effective_ns(closing[-1])
+    trace = build_trace(agent, session_id, events, events_path=path)
+    facts = SessionFacts(provider=agent, native_id=session_id, source="hooks", content=Content(),
+                         resource=resource_for(agent, os.environ))
+    for exported in hook_traces(trace, facts):
+        wanted = [s for s in exported.spans if _closed_by(s, exported.spans[0], event, at, turn_id)]
+        if wanted:
+            return ExportTrace(exported.resource, wanted, exported.session)
+    return None
+
+
+def _closed_by(span: Any, root: Any, event: str, at: int, turn_id: str) -> bool:
+    if event in TURN_CLOSES:  # the turn's own id; a derived turn (no id) is the one this stop ended
+        matches = span.attributes.get("agentscan.turn.id") == turn_id if turn_id else span.end_ns == at
+        return span is root and matches
+    if span is root or span.end_ns != at:
+        return False
+    if event in TOOL_CLOSES:
+        return span.name.startswith("execute_tool")
+    if event in SUBAGENT_CLOSES:
+        return span.name.startswith("invoke_agent")
+    return span.name == "shell" or span.name.startswith("tools/call")
+
+
+def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
+    from agentscan.otlp.sender import SendFailed, send
+
+    try:
+        send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0)
+    except SendFailed as exc:
+        _count(root, "failed", f"{len(trace.spans)} spans of {event}: {exc}")
+        return
+    _count(root, "sent", None, spans=len(trace.spans))
+
+
+def _take_slot(root: str) -> str | None:
+    folder = os.path.join(root, SPOOL_DIR)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    for index in range(SLOTS):
+        path = os.path.join(folder, f"sender-{index}.slot")
+        for _ in range(2):
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                try:
+                    if time.time() - os.path.getmtime(path) > SLOT_STALE_S:
+                        os.unlink(path)
+                        continue
+                except OSError:
+                    continue
+                break
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            return path
+    return None
+
+
+def _release(slot: str) -> None:
+    try:
+        os.unlink(slot)
+    except OSError:
+        pass
+
+
+def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> None:
+    """Add to ``otlp-live.json`` (under a lock where the platform has one) and log failures."""
+    try:
+        import json
+
+        os.makedirs(os.path.join(root, SPOOL_DIR), mode=0o700, exist_ok=True)
+        with _locked(os.path.join(root, SPOOL_DIR, "counters.lock")):
+            path = os.path.join(root, COUNTER_FILE)
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    counters = json.load(handle)
+                if not isinstance(counters, dict):
+                    counters = {}
+            except (OSError, ValueError):
+                counters = {}
+            counters[outcome] = int(counters.get(outcome) or 0) + 1
+            if spans:
+                counters["spans_sent"] = int(counters.get("spans_sent") or 0) + spans
+            if message:
+                counters["last_problem"] = message
+            counters["updated_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            temp = f"{path}.{os.getpid()}.tmp"
+            with open(temp, "w", encoding="utf-8") as handle:
+                json.dump(counters, handle, sort_keys=True)
+            os.replace(temp, path)
+        if message and outcome != "sent":
+            from agentscan.hooks.capture import log_problem
+
+            log_problem(root, "otlp", f"live export {outcome}: {message}")
+    except Exception:  # noqa: BLE001 - counting is best effort, like the diagnostics log
+        return
+
+
+class _locked:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            import fcntl
+
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except ImportError:  # Windows: counters are best effort there
+            pass
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the flock
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

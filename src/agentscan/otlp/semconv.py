@@ -1,0 +1,135 @@
+"""OpenTelemetry GenAI names, and the few decisions of how our data maps onto them.
+
+Attribute names follow the GenAI semantic conventions as of their last
+in-repo version (shared/reference/hooks.md §10).  Names the conventions do
+not have live under ``agentscan.``, never under ``gen_ai.``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from agentscan.model import TokenUsage
+
+OPERATION = "gen_ai.operation.name"
+PROVIDER = "gen_ai.provider.name"
+AGENT_NAME = "gen_ai.agent.name"
+AGENT_ID = "gen_ai.agent.id"
+AGENT_DESCRIPTION = "gen_ai.agent.description"
+CONVERSATION = "gen_ai.conversation.id"
+REQUEST_MODEL = "gen_ai.request.model"
+TOOL_NAME = "gen_ai.tool.name"
+TOOL_CALL_ID = "gen_ai.tool.call.id"
+TOOL_TYPE = "gen_ai.tool.type"
+TOOL_ARGUMENTS = "gen_ai.tool.call.arguments"
+INPUT_MESSAGES = "gen_ai.input.messages"
+OUTPUT_MESSAGES = "gen_ai.output.messages"
+ERROR_TYPE = "error.type"
+
+#: the agent each provider / hook agent is, as ``gen_ai.agent.name`` and ``service.name``
+AGENT_NAMES = {"claude": "claude-code", "codex": "codex", "gemini": "gemini-cli", "cursor": "cursor"}
+
+# ``gen_ai.provider.name`` from the model name first (Cursor runs Claude, GPT
+# and Gemini models), else from the agent.
+_MODEL_PREFIXES = (
+    (("claude", "anthropic"), "anthropic"),
+    (("gpt", "o1", "o3", "o4", "codex", "openai", "chatgpt"), "openai"),
+    (("gemini", "google"), "gcp.gemini"),
+    (("grok", "xai"), "x_ai"),
+    (("mistral", "codestral", "devstral"), "mistral_ai"),
+    (("deepseek",), "deepseek"),
+)
+_AGENT_PROVIDERS = {"claude": "anthropic", "codex": "openai", "gemini": "gcp.gemini", "cursor": "cursor"}
+
+
+def agent_name(provider: str) -> str:
+    return AGENT_NAMES.get(provider, provider)
+
+
+def provider_name(model: str | None, agent: str) -> str:
+    if model:
+        lowered = model.lower()
+        for prefixes, name in _MODEL_PREFIXES:
+            if lowered.startswith(prefixes):
+                return name
+    return _AGENT_PROVIDERS.get(agent, agent)
+
+
+def usage_attributes(usage: TokenUsage) -> dict[str, int]:
+    """Our token vocabulary in GenAI terms, plus the contract's own fields.
+
+    OTel's ``input_tokens`` *includes* cached input, while our ``input`` is
+    only the uncached part, so it is ``input + cache_read + cache_write``.
+    The ``agentscan.usage.*`` copies keep the contract's disjoint buckets, so
+    a dashboard can add them up exactly as ``agentscan tokens`` does.
+    """
+    return {
+        "gen_ai.usage.input_tokens": usage.input + usage.cache_read + usage.cache_write,
+        "gen_ai.usage.output_tokens": usage.output,
+        "gen_ai.usage.cache_read.input_tokens": usage.cache_read,
+        "gen_ai.usage.cache_creation.input_tokens": usage.cache_write,
+        "gen_ai.usage.reasoning.output_tokens": usage.reasoning,
+        "agentscan.usage.input": usage.input,
+        "agentscan.usage.cache_read": usage.cache_read,
+        "agentscan.usage.cache_write": usage.cache_write,
+        "agentscan.usage.output": usage.output,
+        "agentscan.usage.reasoning": usage.reasoning,
+        "agentscan.usage.total": usage.total,
+    }
+
+
+def tool_type(name: str) -> str:
+    """``extension`` for MCP tools (Claude ``mcp__server__tool``, Cursor ``MCP:tool``), else ``function``."""
+    return "extension" if name.startswith(("mcp__", "MCP:")) else "function"
+
+
+def error_status(status: str | None) -> str | None:
+    """The ``error.type`` of a tool or turn status, or ``None`` when it did not fail."""
+    if status in (None, "ok", "unknown", "completed"):
+        return None
+    return status
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """What may leave the machine: prompts, responses and tool inputs only with ``--include-content``.
+
+    With ``--redact`` any text that is exported becomes a length and a short
+    hash, and paths and directories have their secrets masked, exactly as
+    ``show --redact`` does.
+    """
+
+    include: bool = False
+    redact: bool = False
+
+    def text(self, value: Any) -> str | None:
+        """Content text, or ``None`` when content is off."""
+        if not self.include or value is None:
+            return None
+        text = value if isinstance(value, str) else _json(value)
+        if self.redact:
+            from agentscan.redact import fingerprint_text
+
+            return fingerprint_text(text)
+        return text
+
+    def plain(self, value: str | None) -> str | None:
+        """Non-content text that may still hold a secret (a path, a cwd)."""
+        if value is None or not self.redact:
+            return value
+        from agentscan.redact import mask_secrets
+
+        return mask_secrets(value)
+
+    def messages(self, role: str, texts: list[str]) -> str | None:
+        """``gen_ai.input.messages`` / ``output.messages``: one message per text, JSON-encoded."""
+        parts = [self.text(t) for t in texts if t]
+        if not self.include or not parts:
+            return None
+        return _json([{"role": role, "parts": [{"type": "text", "content": p}]} for p in parts])
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)

@@ -1,0 +1,181 @@
+"""OTLP/HTTP: POST traces to the one endpoint the user named, with retries and a bounded timeout.
+
+Standard library only (``urllib.request``).  Redirects are refused rather
+than followed, so no request ever goes to a host the user did not name; the
+usual proxy variables are honoured as by any HTTP client.  Retries follow
+the OTLP/HTTP rules: 429, 502, 503 and 504, and connection errors, are
+retried with exponential backoff (``Retry-After`` is honoured up to a cap);
+any other error fails at once.  A batch counts as sent only once the
+collector acknowledged it, minus any spans it reported rejecting.
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from urllib.parse import urlsplit, urlunsplit
+
+from agentscan.errors import AgentscanError, UsageProblem
+from agentscan.otlp.spans import ExportTrace
+
+RETRYABLE = frozenset({429, 502, 503, 504})
+BATCH_SPANS = 512  # per request; a trace is never split across requests
+BACKOFF_S = 0.5
+BACKOFF_CAP_S = 4.0
+RETRY_AFTER_CAP_S = 10.0
+RESPONSE_LIMIT = 1 << 20
+PROTOCOLS = ("auto", "protobuf", "json")
+
+
+class SendFailed(AgentscanError):
+    """The collector did not take a batch (exit 1); ``sent`` counts only what it acknowledged."""
+
+    def __init__(self, message: str, sent: SendResult) -> None:
+        super().__init__(message)
+        self.sent = sent
+
+
+@dataclass
+class SendResult:
+    endpoint: str
+    protocol: str
+    requests: int = 0
+    spans: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {"endpoint": self.endpoint, "protocol": self.protocol, "requests": self.requests, "spans": self.spans}
+
+
+def traces_url(endpoint: str) -> str:
+    """``http(s)://host:port`` gets the standard ``/v1/traces`` path; a URL with a path is used as is."""
+    parts = urlsplit(endpoint.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {endpoint!r}")
+    path = parts.path if parts.path not in ("", "/") else "/v1/traces"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def choose_protocol(protocol: str) -> str:
+    from agentscan.otlp import encode_proto
+
+    if protocol not in PROTOCOLS:
+        raise UsageProblem(f"--protocol must be one of {', '.join(PROTOCOLS)}")
+    if protocol == "json":
+        return "json"
+    if encode_proto.available():
+        return "protobuf"
+    if protocol == "protobuf":
+        raise UsageProblem("--protocol protobuf needs opentelemetry-proto: pip install 'agentscan[otlp]'")
+    return "json"
+
+
+def batches(traces: Iterable[ExportTrace], limit: int | None = None) -> Iterator[list[ExportTrace]]:
+    """Traces grouped into requests of at most ``limit`` spans (a bigger trace goes alone), lazily."""
+    limit = BATCH_SPANS if limit is None else limit
+    batch: list[ExportTrace] = []
+    size = 0
+    for trace in traces:
+        if batch and size + len(trace.spans) > limit:
+            yield batch
+            batch, size = [], 0
+        batch.append(trace)
+        size += len(trace.spans)
+    if batch:
+        yield batch
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return None  # urllib then raises the 3xx as an HTTPError
+
+
+def send(
+    traces: Iterable[ExportTrace],
+    endpoint: str,
+    *,
+    protocol: str = "auto",
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 10.0,
+    retries: int = 3,
+    sleep: Callable[[float], None] = time.sleep,
+) -> SendResult:
+    url = traces_url(endpoint)
+    chosen = choose_protocol(protocol)
+    result = SendResult(url, chosen)
+    opener = urllib.request.build_opener(_NoRedirects)
+    for batch in batches(traces):
+        body, content_type = encode(batch, chosen)
+        spans = sum(len(t.spans) for t in batch)
+        reply = _post(opener, url, body, content_type, headers or {}, timeout, retries, sleep, result)
+        rejected, message = _rejected(reply, chosen)
+        if rejected:
+            result.warnings.append(f"the collector rejected {rejected} of {spans} spans: {message or 'no reason given'}")
+        result.requests += 1
+        result.spans += max(0, spans - rejected)
+    return result
+
+
+def encode(batch: Sequence[ExportTrace], protocol: str) -> tuple[bytes, str]:
+    if protocol == "protobuf":
+        from agentscan.otlp import encode_proto
+
+        return encode_proto.encode_body(batch), "application/x-protobuf"
+    from agentscan.otlp import encode_json
+
+    return encode_json.encode_body(batch), "application/json"
+
+
+def _post(
+    opener: urllib.request.OpenerDirector, url: str, body: bytes, content_type: str, headers: Mapping[str, str],
+    timeout: float, retries: int, sleep: Callable[[float], None], result: SendResult,
+) -> bytes:
+    from agentscan import __version__
+
+    request_headers = {"Content-Type": content_type, "User-Agent": f"agentscan/{__version__}", **headers}
+    problem = ""
+    for attempt in range(retries + 1):
+        request = urllib.request.Request(url, data=body, headers=request_headers, method="POST")
+        wait = min(BACKOFF_CAP_S, BACKOFF_S * (2 ** attempt))
+        try:
+            with opener.open(request, timeout=timeout) as response:
+                return response.read(RESPONSE_LIMIT)
+        except urllib.error.HTTPError as exc:
+            with exc:  # an HTTPError holds the connection open until closed
+                problem = f"HTTP {exc.code} {exc.reason}".strip()
+                if exc.code not in RETRYABLE:
+                    raise SendFailed(f"{url}: {problem}", result) from None
+                wait = _retry_after(exc.headers.get("Retry-After"), wait)
+        except (urllib.error.URLError, OSError) as exc:  # refused, reset, DNS, timeout
+            reason = getattr(exc, "reason", exc)
+            problem = str(reason) or type(reason).__name__
+        if attempt < retries:
+            sleep(wait)
+    raise SendFailed(f"{url}: {problem} (gave up after {retries + 1} attempts)", result)
+
+
+def _retry_after(value: str | None, default: float) -> float:
+    try:
+        return min(RETRY_AFTER_CAP_S, max(0.0, float(value))) if value else default
+    except ValueError:
+        return default  # an HTTP date: not worth parsing for a capped wait
+
+
+def _rejected(reply: bytes, protocol: str) -> tuple[int, str]:
+    """A 2xx may still carry ``partialSuccess``: spans the collector refused."""
+    if not reply:
+        return 0, ""
+    try:
+        if protocol == "protobuf":
+            from agentscan.otlp import encode_proto
+
+            return encode_proto.rejected_spans(reply)
+        import orjson
+
+        partial = orjson.loads(reply).get("partialSuccess") or {}
+        return int(partial.get("rejectedSpans") or 0), str(partial.get("errorMessage") or "")
+    except Exception:  # noqa: BLE001 - an unreadable success body is still a success
+        return 0, ""

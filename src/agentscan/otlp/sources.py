@@ -1,0 +1,170 @@
+"""Which sessions to export, and from which source each turn comes.
+
+* A transcript session (any provider) is exported from its ``show`` detail
+  and its per-call usage.
+* When the events store also has hook events for it, the hook tree wins for
+  the turns it covers (real start and end times), with the transcript's LLM
+  calls placed into those turns; transcript turns that no hook turn overlaps
+  (before the hooks were installed, or while they were off) still come from
+  the transcript.
+* A hook session with no transcript session (the transcript is gone, or was
+  never found) is exported from its tree alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+from agentscan.model import ScanWarning, SessionRef
+from agentscan.otlp import semconv
+from agentscan.otlp.builder import SessionFacts
+from agentscan.otlp.resource import resource_for
+from agentscan.otlp.spans import ExportTrace
+from agentscan.otlp.timeline import ns
+
+#: hook capture times trail the transcript's by a hook's start-up (~0.1 s); turns this close overlap
+SLACK_NS = 2_000_000_000
+
+if TYPE_CHECKING:
+    from agentscan.api import Scanner
+    from agentscan.hooks.store import StoredSession
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    ids: tuple[str, ...] = ()
+    providers: tuple[str, ...] = ()
+    since: datetime | None = None
+    content: semconv.Content = semconv.Content()
+
+
+@dataclass
+class Built:
+    """What ``traces`` produced so far: counts and warnings (the traces themselves are streamed)."""
+
+    warnings: list[ScanWarning] = field(default_factory=list)
+    sessions: int = 0
+    traces: int = 0
+    spans: int = 0
+
+    def count(self, found: list[ExportTrace]) -> list[ExportTrace]:
+        self.traces += len(found)
+        self.spans += sum(len(t.spans) for t in found)
+        return found
+
+
+def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: bool = True) -> Iterator[ExportTrace]:
+    """Every trace of the selected sessions, one session at a time, so memory stays bounded by the
+    largest session.  ``use_hooks=False`` ignores the events store (``--demo``)."""
+    from agentscan.hooks import store
+
+    env: Mapping[str, str] = scanner.ctx.env
+    root = store.data_dir(env) if use_hooks else None
+    stored = store.stored_sessions(root) if root else []
+    refs, hook_only = _select(scanner, selection, stored)
+    since_ns = ns(selection.since)
+    entries = _usage(scanner, refs)
+    from agentscan.hooks.crosscheck import hook_event_counts
+
+    with_hooks = hook_event_counts([r.id for r in refs], env=env) if root else {}
+    by_id = {s.id: s for s in stored}
+    for ref in refs:
+        built.sessions += 1
+        hooks = by_id.get(ref.id) if ref.id in with_hooks else None
+        yield from built.count(_transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built))
+    covered = {r.id for r in refs}
+    for session in hook_only:
+        if session.id in covered:
+            continue
+        trace = _tree(session, built)
+        if trace.session.transcript_session_id in covered:
+            continue  # e.g. a Claude subagent's events filed under another id
+        if since_ns is not None and (trace.session.ended_ns or 0) < since_ns:
+            continue
+        built.sessions += 1
+        facts = _facts(session.agent, session.session_id, "hooks", selection, env, cwd=trace.session.workspace)
+        from agentscan.otlp.from_hooks import hook_traces
+
+        yield from built.count(hook_traces(trace, facts, since_ns=since_ns))
+
+
+def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession]) -> tuple[list[SessionRef], list[StoredSession]]:
+    from agentscan.errors import SessionNotFound
+
+    if selection.ids:
+        refs: list[SessionRef] = []
+        hooks: list[StoredSession] = []
+        for query in selection.ids:
+            try:
+                ref = scanner.resolve(query)
+            except SessionNotFound:
+                from agentscan.hooks import store
+
+                if not stored:
+                    raise
+                hooks.append(store.resolve(query, stored))  # raises SessionNotFound in turn
+                continue
+            if ref.id not in {r.id for r in refs}:
+                refs.append(ref)
+        return refs, hooks
+    from agentscan.api import ListFilter
+
+    rows = scanner.all_rows(filters=ListFilter(providers=selection.providers, since=selection.since))
+    wanted = {row.id for row in rows}
+    refs = [ref for ref in scanner.refs(selection.providers) if ref.id in wanted]
+    hooks = [s for s in stored if not selection.providers or s.agent in selection.providers]
+    return refs, hooks
+
+
+def _usage(scanner: Scanner, refs: list[SessionRef]) -> dict[str, list[list[Any]]]:
+    from agentscan.collect import SESSION, collect_usage
+
+    grouped: dict[str, list[list[Any]]] = {}
+    for provider, entries in collect_usage(scanner, refs).items():
+        for entry in entries:
+            grouped.setdefault(f"{provider}:{entry[SESSION]}", []).append(entry)
+    return grouped
+
+
+def _facts(provider: str, native_id: str, source: str, selection: Selection, env: Mapping[str, str], **more: Any) -> SessionFacts:
+    return SessionFacts(provider=provider, native_id=native_id, source=source, content=selection.content,
+                        resource=resource_for(provider, env), **more)
+
+
+def _tree(session: StoredSession, built: Built) -> Any:
+    from agentscan.hooks import store
+    from agentscan.hooks.tree import build_trace
+
+    events, warnings = store.read_events(session)
+    built.warnings.extend(warnings)
+    return build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
+
+
+def _transcript_session(
+    scanner: Scanner, ref: SessionRef, entries: list[list[Any]], hooks: StoredSession | None,
+    selection: Selection, since_ns: int | None, built: Built,
+) -> list[ExportTrace]:
+    from agentscan.bounds import DEFAULT_BOUNDS
+    from agentscan.otlp.from_transcript import transcript_traces
+
+    detail = scanner.provider(ref.provider).detail(ref, scanner.ctx, DEFAULT_BOUNDS)
+    row = detail.row
+    facts = _facts(ref.provider, ref.native_id, "transcript", selection, scanner.ctx.env,
+                   model=row.model, cwd=row.cwd, git_branch=row.git_branch)
+    trace = _tree(hooks, built) if hooks is not None else None
+    spans = [(t.started_ns, t.ended_ns) for t in trace.turns if t.started_ns] if trace is not None else []
+
+    def covered(start_ns: int, end_ns: int) -> bool:
+        """A transcript turn that overlaps a hook turn is taken from the hooks (real times)."""
+        return any(start_ns - SLACK_NS <= h_end and h_start <= end_ns + SLACK_NS for h_start, h_end in spans)
+
+    result = transcript_traces(detail, entries, facts, since_ns=since_ns, skip=covered if spans else None)
+    for note in result.notes:
+        built.warnings.append(ScanWarning(str(ref.path or ref.id), f"otlp: {note}"))
+    if trace is None or not spans:
+        return result.traces
+    from agentscan.otlp.from_hooks import hook_traces
+
+    return hook_traces(trace, replace(facts, source="hooks"), result.handed_over, since_ns=since_ns) + result.traces

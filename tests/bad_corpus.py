@@ -1,0 +1,135 @@
+"""Lay ``fixtures/bad`` out as a home, and make the cases too big or odd to commit.
+
+The committed corpus (see ``fixtures/bad/regenerate.py``) is one small file
+per provider and kind of damage; ``manifest.json`` names each case's native
+id, the tokens its undamaged lines carry, and whether it must warn.  Here
+each file is copied to where its provider looks for sessions, named the way
+that provider names them.  The filesystem cases (sparse files, symlinks,
+undecodable names, unreadable paths) are built in the test's own tmp dir.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from builders import REPO
+
+BAD = REPO / "fixtures" / "bad"
+MANIFEST = json.loads((BAD / "manifest.json").read_text("utf-8"))
+SECRET = "PRIVATE-PROMPT"  # in every damaged line; must never be quoted back
+PROVIDERS = ("claude", "codex", "gemini", "cursor")
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    provider: str
+    name: str
+    native_id: str
+    expected: int | None  # total tokens of the undamaged lines (hand-chosen in the corpus)
+    title: str | None
+    warns: bool  # a warning must name the file
+    listed: bool  # the file names its session (an empty Gemini chat does not)
+    source: Path
+
+    @property
+    def id(self) -> str:
+        return f"{self.provider}:{self.native_id}"
+
+
+def all_cases(providers: Iterable[str] = PROVIDERS) -> list[Case]:
+    return [
+        Case(provider, name, info["id"], info["expected"], info["title"], info["warns"], info["listed"], BAD / info["file"])
+        for provider in providers
+        for name, info in MANIFEST[provider].items()
+    ]
+
+
+def case(provider: str, name: str) -> Case:
+    (found,) = [c for c in all_cases([provider]) if c.name == name]
+    return found
+
+
+def target(home: Path, item: Case) -> Path:
+    """Where the case's file goes in ``home``, named as its provider names sessions."""
+    native = item.native_id
+    if item.provider == "claude":
+        return home / ".claude" / "projects" / "-work-bad-input" / f"{native}.jsonl"
+    if item.provider == "codex":
+        return home / ".codex" / "sessions" / "2026" / "01" / "03" / f"rollout-2026-01-03T10-00-00-{native}.jsonl"
+    if item.provider == "gemini":
+        suffix = item.source.suffix  # .json (legacy) or .jsonl
+        return home / ".gemini" / "tmp" / "bad-input" / "chats" / f"session-2026-01-04T10-00-{native[:8]}{suffix}"
+    return home / ".cursor" / "projects" / "work-bad-input" / "agent-transcripts" / f"{native}.jsonl"
+
+
+def lay_out(home: Path, cases: Iterable[Case]) -> dict[str, Path]:
+    """Copy each case to its place in ``home``; returns session id -> file."""
+    placed = {}
+    for item in cases:
+        path = target(home, item)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(item.source, path)
+        placed[item.id] = path
+    return placed
+
+
+def codex_state_db_not_sqlite(home: Path) -> Path:
+    path = home / ".codex" / "state_5.sqlite"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(BAD / "codex" / "state_5.sqlite", path)
+    return path
+
+
+def cursor_state_db_missing_table(home: Path) -> Path:
+    """``state.vscdb`` built from the corpus's SQL (a DB is binary: not committed)."""
+    path = home / ".config" / "Cursor" / "User" / "globalStorage" / "state.vscdb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(path)) as conn:
+        conn.executescript((BAD / "cursor" / "state.vscdb.sql").read_text("utf-8"))
+        conn.commit()
+    return path
+
+
+def lay_out_everything(home: Path) -> dict[str, Path]:
+    placed = lay_out(home, all_cases())
+    placed["codex-db"] = codex_state_db_not_sqlite(home)
+    placed["cursor-db"] = cursor_state_db_missing_table(home)
+    return placed
+
+
+# -- made at test time --------------------------------------------------------------
+
+def sparse_file(path: Path, size: int) -> Path:
+    """A file of ``size`` NUL bytes that takes no disk space (a hole)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.truncate(size)
+    return path
+
+
+def one_line_file(path: Path, size: int, head: bytes = b"", tail: bytes = b"\n") -> Path:
+    """``head`` + ``size`` bytes of ``x`` + ``tail``, written in 1 MiB pieces (never held whole)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    piece = b"x" * (1 << 20)
+    with open(path, "wb") as handle:
+        handle.write(head)
+        left = size
+        while left > 0:
+            handle.write(piece[: min(left, len(piece))])
+            left -= len(piece)
+        handle.write(tail)
+    return path
+
+
+def undecodable_name(directory: Path, stem: bytes, suffix: bytes) -> Path:
+    """A file whose name is not UTF-8 (Linux allows any bytes but ``/`` and NUL)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    raw = os.path.join(os.fsencode(directory), stem + suffix)
+    return Path(os.fsdecode(raw))

@@ -1,0 +1,105 @@
+"""`agentscan otlp --endpoint`: OTLP/HTTP to a loopback receiver, retries, and honest failure."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from otlp_builders import Receiver, claude_delegating_session, one, otlp, read_otlp_file
+
+
+@pytest.fixture
+def session(isolated_home: Path) -> Path:
+    claude_delegating_session(isolated_home)
+    return isolated_home
+
+
+def _file_spans(tmp_path: Path) -> dict:
+    out = tmp_path / "reference.jsonl"
+    assert otlp("-o", str(out)).exit_code == 0
+    return {s.span_id: s for line in read_otlp_file(out) for s in line}
+
+
+@pytest.mark.parametrize(("protocol", "content_type"), [("auto", "application/x-protobuf"), ("json", "application/json")])
+def test_a_posted_export_holds_every_span_with_its_parent_and_usage(session: Path, tmp_path: Path, protocol: str, content_type: str) -> None:
+    expected = _file_spans(tmp_path)
+    with Receiver() as receiver:
+        result = otlp("--endpoint", receiver.url, "--protocol", protocol, "--json")
+    assert result.exit_code == 0, result.output
+    [request] = receiver.received
+    assert (request.path, request.content_type) == ("/v1/traces", content_type)
+    assert request.headers["user-agent"].startswith("agentscan/")
+    spans = {s.span_id: s for s in request.spans()}
+    assert spans.keys() == expected.keys()
+    for span_id, span in spans.items():
+        reference = expected[span_id]
+        assert (span.trace_id, span.parent, span.name, span.start, span.end) == (
+            reference.trace_id, reference.parent, reference.name, reference.start, reference.end)
+        assert span.attrs == reference.attrs
+    explore = one(list(spans.values()), "invoke_agent Explore")
+    assert spans[explore.parent].name == "execute_tool Task"
+    assert explore.attrs["gen_ai.usage.output_tokens"] == 15
+    doc = orjson.loads(result.stdout)
+    assert doc["sent"] == {"endpoint": f"{receiver.url}/v1/traces", "protocol": protocol if protocol == "json" else "protobuf",
+                           "requests": 1, "spans": 13}
+
+
+def test_retryable_answers_are_retried(session: Path) -> None:
+    with Receiver([503, 429], extra_headers={"Retry-After": "0"}) as receiver:
+        result = otlp("--endpoint", receiver.url + "/", "--retries", "2", "--json")
+    assert result.exit_code == 0, result.output
+    assert len(receiver.received) == 1 and orjson.loads(result.stdout)["sent"]["spans"] == 13
+
+
+def test_a_failed_batch_exits_1_and_only_acknowledged_batches_count(session: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("agentscan.otlp.sender.BATCH_SPANS", 1)  # one trace per request
+    with Receiver([200, 400]) as receiver:
+        result = otlp("--endpoint", receiver.url, "--json")
+    assert result.exit_code == 1
+    assert "HTTP 400" in result.stderr and "acknowledged 11 spans before that" in result.stderr
+    doc = orjson.loads(result.stdout)
+    assert doc["sent"]["requests"] == 1 and doc["sent"]["spans"] == len(receiver.spans()) == 11
+
+
+def test_an_unreachable_collector_fails_within_the_bounds(session: Path) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    started = time.monotonic()
+    result = otlp("--endpoint", f"http://127.0.0.1:{port}", "--retries", "1", "--timeout", "1")
+    assert result.exit_code == 1
+    assert "gave up after 2 attempts" in result.stderr
+    assert time.monotonic() - started < 10
+
+
+def test_a_redirect_is_not_followed_to_another_host(session: Path) -> None:
+    with Receiver() as elsewhere, Receiver([307], extra_headers={"Location": "http://localhost:1/v1/traces"}) as named:
+        named.extra_headers["Location"] = f"{elsewhere.url}/v1/traces"
+        result = otlp("--endpoint", named.url)
+    assert result.exit_code == 1 and "HTTP 307" in result.stderr
+    assert elsewhere.received == [] and named.received == []
+
+
+def test_a_partial_success_is_reported_and_not_counted(session: Path) -> None:
+    reply = orjson.dumps({"partialSuccess": {"rejectedSpans": "2", "errorMessage": "too old"}})
+    with Receiver(reply=reply) as receiver:
+        result = otlp("--endpoint", receiver.url, "--protocol", "json", "--json")
+    assert result.exit_code == 0, result.output
+    doc = orjson.loads(result.stdout)
+    assert doc["sent"]["spans"] == 11
+    assert any("rejected 2 of 13 spans: too old" in w["message"] for w in doc["warnings"])
+
+
+def test_headers_come_from_the_option_and_the_otel_variable(session: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-team=data,x-api-key=from-env")
+    with Receiver() as receiver:
+        result = otlp("--endpoint", receiver.url + "/custom/traces", "--header", "x-api-key=from-option")
+    assert result.exit_code == 0, result.output
+    [request] = receiver.received
+    assert request.path == "/custom/traces"
+    assert (request.headers["x-team"], request.headers["x-api-key"]) == ("data", "from-option")
+    assert "exported 13 spans in 2 traces from 1 sessions" in result.stdout
