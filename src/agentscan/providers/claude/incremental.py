@@ -33,10 +33,10 @@ def _head_digest(path: Path, size: int) -> str:
         return hashlib.blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
 
 
-def _pack(c: UsageCandidate) -> list:
+def _pack(c: UsageCandidate, order_base: int) -> list:
     t = c.tokens
     return [c.message_id, c.request_id, c.sidechain, c.has_speed, t.input, t.cache_read, t.cache_write, t.output,
-            c.timestamp.timestamp() if c.timestamp else None, c.model, c.order]
+            c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base]
 
 
 def _unpack(row: list, session: str, subagent: str | None, order_base: int) -> UsageCandidate:
@@ -47,11 +47,13 @@ def _unpack(row: list, session: str, subagent: str | None, order_base: int) -> U
     )
 
 
-def _parse(path: Path, ctx: ScanContext, start: int, first_line: int, session: str, subagent: str | None) -> tuple[list[UsageCandidate], ReadProgress]:
+def _parse(
+    path: Path, ctx: ScanContext, start: int, first_line: int, session: str, subagent: str | None, order_base: int
+) -> tuple[list[UsageCandidate], ReadProgress]:
     progress = ReadProgress(start, first_line - 1)
     found = []
     for line in iter_json_lines(path, ctx, start=start, first_line=first_line, prefilter=_PREFILTER, progress=progress):
-        candidate = candidate_from(line.record, session=session, subagent=subagent, order=line.number)
+        candidate = candidate_from(line.record, session=session, subagent=subagent, order=order_base + line.number)
         if candidate is not None:
             found.append(candidate)
     return found, progress
@@ -69,8 +71,8 @@ def file_usage(path: Path, ctx: ScanContext, *, session: str, subagent: str | No
         ctx.warn(path, "empty file")
         return []
     if cache is None:
-        found, _ = _parse(path, ctx, 0, 1, session, subagent)
-        return _rebase(found, order_base)
+        found, _ = _parse(path, ctx, 0, 1, session, subagent, order_base)
+        return found
     key = str(path)
     state = cache.get_file(key, KIND)
     previous: list[list] = []
@@ -89,18 +91,12 @@ def file_usage(path: Path, ctx: ScanContext, *, session: str, subagent: str | No
             _replay(ctx, warnings)
     cache.parses += 1
     with ctx.warnings.capture() as captured:
-        found, progress = _parse(path, ctx, start, first_line, session, subagent)
-    packed = previous + [_pack(c) for c in found]
+        found, progress = _parse(path, ctx, start, first_line, session, subagent, order_base)
+    packed = previous + [_pack(c, order_base) for c in found]
     document = {"candidates": packed, "warnings": warnings + [w.to_json() for w in captured], "lines": progress.lines}
     head = _head_digest(path, progress.complete_offset)
     cache.put_file(key, KIND, progress.complete_offset, stat.st_mtime_ns, VERSION, head, progress.complete_offset, orjson.dumps(document))
-    return [_unpack(row, session, subagent, order_base) for row in packed]
-
-
-def _rebase(found: list[UsageCandidate], order_base: int) -> list[UsageCandidate]:
-    from dataclasses import replace
-
-    return [replace(c, order=order_base + c.order) for c in found]
+    return [_unpack(row, session, subagent, order_base) for row in previous] + found
 
 
 def _replay(ctx: ScanContext, warnings: list[dict]) -> None:
