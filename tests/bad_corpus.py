@@ -133,3 +133,62 @@ def undecodable_name(directory: Path, stem: bytes, suffix: bytes) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     raw = os.path.join(os.fsencode(directory), stem + suffix)
     return Path(os.fsdecode(raw))
+
+
+# -- a live writer in another process -------------------------------------------------
+
+_WRITER = r"""
+import sqlite3, sys
+mode, paths = sys.argv[1], sys.argv[2:]
+conns = []
+for path in paths:
+    conn = sqlite3.connect(path, isolation_level=None, timeout=0)
+    if mode == "exclusive":  # rollback journal: readers wait, then give up
+        conn.execute("BEGIN EXCLUSIVE")
+    else:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA wal_autocheckpoint=0")  # keep the committed frame in the -wal
+        conn.execute("CREATE TABLE IF NOT EXISTS writer_heartbeat (beat INTEGER)")
+        conn.execute("INSERT INTO writer_heartbeat VALUES (1)")
+        if mode == "immediate":  # holds the write lock with an uncommitted change
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO writer_heartbeat VALUES (2)")
+    conns.append(conn)
+print("ready", flush=True)
+sys.stdin.readline()
+for conn in conns:
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+    conn.close()
+"""
+
+
+class LiveWriter:
+    """Another process holding SQLite databases open, as Cursor or Codex does.
+
+    It must be another process: within one process SQLite shares a single
+    ``-shm`` mapping between connections, which would hide what a reader
+    writes there.  ``mode``: ``idle`` (WAL, a committed write, connection
+    held), ``immediate`` (WAL, ``BEGIN IMMEDIATE`` with an uncommitted
+    write) or ``exclusive`` (rollback journal, ``BEGIN EXCLUSIVE``).
+    """
+
+    def __init__(self, mode: str, *paths: Path) -> None:
+        import subprocess
+        import sys
+
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _WRITER, mode, *map(str, paths)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        assert self._process.stdout is not None and self._process.stdout.readline().strip() == "ready"
+
+    def __enter__(self) -> LiveWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write("\n")
+        self._process.stdin.close()
+        self._process.wait(timeout=30)
+        self._process.stdout.close()

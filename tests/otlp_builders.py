@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import orjson
+import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
@@ -156,6 +157,7 @@ def read_otlp_file(path: Path) -> list[list[SpanView]]:
     lines = []
     for line in path.read_bytes().splitlines():
         parsed = json_format.Parse(line, TracesData())  # raises on a bad key, type or enum
+        _check_int64_strings(orjson.loads(line))
         views = spans_from_json(orjson.loads(line))
         # proto3 JSON reads our hex ids as base64; re-encoding gives the hex back, proving
         # the ids are hex strings of the right length (16 and 8 bytes).
@@ -165,6 +167,19 @@ def read_otlp_file(path: Path) -> list[list[SpanView]]:
         assert all(len(v.trace_id) == 32 and len(v.span_id) == 16 for v in views)
         lines.append(views)
     return lines
+
+
+def _check_int64_strings(document: Any) -> None:
+    """OTLP/JSON writes 64-bit integers as decimal strings (proto3 JSON readers accept both, so
+    ``json_format.Parse`` alone would not notice numbers)."""
+    if isinstance(document, dict):
+        for key, value in document.items():
+            if key.endswith("UnixNano") or key == "intValue":
+                assert isinstance(value, str) and value.isdigit(), f"{key}={value!r} is not a decimal string"
+            _check_int64_strings(value)
+    elif isinstance(document, list):
+        for item in document:
+            _check_int64_strings(item)
 
 
 def otlp(*args: str) -> Any:
@@ -183,6 +198,15 @@ def one(spans: list[SpanView], name: str) -> SpanView:
 
 
 # --- a loopback OTLP/HTTP receiver ------------------------------------------------------
+
+
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loopback requests must not be routed to a proxy a developer's shell may name."""
+    for name in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
 
 
 @dataclass

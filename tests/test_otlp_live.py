@@ -14,9 +14,11 @@ from typing import Any
 import orjson
 import pytest
 
-from otlp_builders import Receiver, otlp, read_otlp_file
+from otlp_builders import Receiver, no_proxy, otlp, read_otlp_file  # noqa: F401 - no_proxy is a fixture
 from agentscan.entry import _hook_option
 from agentscan.otlp import live
+
+pytestmark = pytest.mark.usefixtures("no_proxy")
 
 
 @pytest.fixture

@@ -9,7 +9,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from otlp_builders import Receiver, claude_delegating_session, one, otlp, read_otlp_file
+from otlp_builders import Receiver, claude_delegating_session, no_proxy, one, otlp, read_otlp_file  # noqa: F401 - no_proxy is a fixture
+
+pytestmark = pytest.mark.usefixtures("no_proxy")
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ scanner; rows and details are parsed only for the sessions asked for.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -279,7 +280,7 @@ class Scanner:
         if len(entries) != 1:
             return None
         session_id, provider_name, native_id, path = entries[0]
-        if path is not None and not Path(path).exists():
+        if path is not None and not os.path.exists(path):  # never raises (a PermissionError would)
             cache.forget_id(session_id)
             cache.commit()
             return None

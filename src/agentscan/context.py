@@ -11,13 +11,29 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from agentscan.model import ScanWarning
 
 # After this many warnings for one file, further ones are counted, not kept:
 # a 2 GB file of garbage must not become 2 GB of warnings.
 _PER_FILE_WARNINGS = 20
+
+
+def legible(text: str) -> str:
+    """``text`` as valid UTF-8: a file name's undecodable bytes (Python's
+    surrogate escapes) become U+FFFD, so a warning naming that file can always
+    be printed, cached, and written to JSON, CSV or SQLite."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
+        raw = text.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
 
 
 class WarningSink:
@@ -42,7 +58,8 @@ class WarningSink:
             self._captures = [c for c in self._captures if c is not captured]
 
     def add(self, path: object, message: str, line: int | None = None) -> None:
-        key_path = str(path)
+        key_path = legible(str(path))
+        message = legible(message)
         for captured in self._captures:
             if len(captured) < _PER_FILE_WARNINGS * 5:
                 captured.append(ScanWarning(key_path, message, line))
@@ -120,3 +137,44 @@ class ScanContext:
 
     def warn(self, path: object, message: str, line: int | None = None) -> None:
         self.warnings.add(path, message, line)
+
+    def confine_to(self, roots: Iterable[Path]) -> None:
+        """Register provider roots: ``admit`` follows a symlink only to a target inside one."""
+        confined: set[str] = self.memo.setdefault("_confined_roots", set())
+        confined.update(os.path.realpath(root) for root in roots)
+
+    def admit(self, entry: os.DirEntry[str]) -> bool:
+        """Whether discovery may use a directory entry; says why not in a warning.
+
+        Skipped: a name that is not UTF-8 (see ``undecodable``); a symlink
+        that cannot be followed (a loop, a missing target); and a symlink
+        whose target lies outside every registered root, because agentscan
+        opens nothing but the provider roots (docs/security.md).
+        """
+        if self.undecodable(entry.path):
+            return False
+        try:
+            if not entry.is_symlink():
+                return True
+            os.stat(entry.path)
+        except OSError as exc:
+            self.warn(entry.path, f"symlink cannot be followed ({exc.strerror or exc}); skipped")
+            return False
+        confined: set[str] = self.memo.get("_confined_roots", set())
+        target = os.path.realpath(entry.path)
+        if confined and not any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined):
+            self.warn(entry.path, "symlink points outside the provider's root; skipped")
+            return False
+        return True
+
+    def undecodable(self, path: str | os.PathLike[str]) -> bool:
+        """Whether ``path`` is not valid UTF-8 (POSIX names may hold any bytes); warns if so.
+
+        Providers skip such a file: its path could not be written to JSON,
+        CSV or SQLite, nor an id made from it be typed back.
+        """
+        text = os.fspath(path)
+        if legible(text) is text:
+            return False
+        self.warn(path, "file name is not valid UTF-8; skipped")
+        return True

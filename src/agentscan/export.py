@@ -73,7 +73,7 @@ def flat_row(row: SessionRow) -> dict[str, Any]:
     return {key: flat.get(key) for key in CSV_COLUMNS}
 
 
-def _atomic_write(path: Path, write: Callable[[io.BufferedWriter], None], before_rename: Callable[[], None] | None = None) -> None:
+def atomic_write(path: Path, write: Callable[[io.BufferedWriter], None], before_rename: Callable[[], None] | None = None) -> None:
     """Write via a temp file in the same dir, fsync, then rename over ``path``."""
     directory = path.parent
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
@@ -110,7 +110,7 @@ def write_jsonl(path: Path, rows: Iterable[SessionRow], *, before_rename: Callab
             handle.write(orjson.dumps({"schema": "agentscan.session/1", **row.to_json()}) + b"\n")
             count += 1
 
-    _atomic_write(path, write, before_rename)
+    atomic_write(path, write, before_rename)
     return count
 
 
@@ -128,7 +128,7 @@ def write_csv(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable
         text.flush()
         text.detach()
 
-    _atomic_write(path, write, before_rename)
+    atomic_write(path, write, before_rename)
     return count
 
 

@@ -10,12 +10,21 @@ reads the main file only and creates nothing.  When a writer is live its
 ``-wal``/``-shm`` exist, and ``mode=ro`` reads through them, seeing
 committed data even while the writer holds ``BEGIN IMMEDIATE``.
 
+A second trap: a ``mode=ro`` reader still opens the writer's ``-shm`` (the
+WAL index, shared memory) read-write and records a read mark in it, so the
+file changes under Cursor's feet.  ``readonly_shm=1`` makes SQLite map it
+read-only (its documented path for read-only media, SQLite >= 3.22): we
+read the same committed data and write no byte anywhere.  This is only
+visible with a writer in another process; in one process SQLite shares a
+single mapping between connections.
+
 Every opened connection is recorded in ``OPENED_URIS`` so tests can assert
 that nothing was opened any other way.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,8 +44,9 @@ class DatabaseUnavailable(Exception):
 
 
 def _uri(path: Path, *, immutable: bool) -> str:
-    uri = "file:" + quote(str(path.resolve()), safe="/:") + "?mode=ro"
-    return uri + "&immutable=1" if immutable else uri
+    # Quoting the path's bytes (not its str) names any file, a non-UTF-8 one too.
+    uri = "file:" + quote(os.fsencode(path.resolve()), safe="/:") + "?mode=ro"
+    return uri + ("&immutable=1" if immutable else "&readonly_shm=1")
 
 
 _MAGIC = b"SQLite format 3\x00"
@@ -56,11 +66,11 @@ def _needs_immutable(path: Path, header: bytes) -> bool:
         return False
     wal = path.with_name(path.name + "-wal")
     shm = path.with_name(path.name + "-shm")
-    return not (wal.exists() and shm.exists())
+    return not (os.path.exists(wal) and os.path.exists(shm))
 
 
 def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
-    if not path.is_file():
+    if not os.path.isfile(path):
         raise DatabaseUnavailable(f"{path}: not found")
     header = _header(path)
     if not header.startswith(_MAGIC):

@@ -59,6 +59,7 @@ class TurnBuilder:
         self.root.set("agentscan.git_branch", facts.content.plain(facts.git_branch))
         self.spans: list[Span] = [self.root]
         self._agents: dict[str, Span] = {}
+        self._ids: set[str] = {self.root.span_id}
 
     def _span(self, key: str, parent: Span | None, name: str, kind: int, start_ns: int, end_ns: int) -> Span:
         span = Span(
@@ -73,10 +74,17 @@ class TurnBuilder:
         span.set(sc.CONVERSATION, self.facts.native_id)
         span.set("agentscan.session.id", self.facts.session_id)
         span.set("agentscan.source", self.facts.source)
-        span.set("agentscan.timing", getattr(self, "timing", None))
+        span.set("agentscan.timing", self.timing)
         return span
 
     def _add(self, span: Span) -> Span:
+        # Keys are unique by construction; a source that repeats a native id (a call id
+        # seen twice) still must not yield two spans with one id.
+        base, n = span.span_id, 1
+        while span.span_id in self._ids:
+            n += 1
+            span.span_id = span_id(self.trace_id, f"{base}#{n}")
+        self._ids.add(span.span_id)
         self.spans.append(span)
         return span
 
@@ -178,7 +186,7 @@ class TurnBuilder:
         self.root.set(sc.INPUT_MESSAGES, self.facts.content.messages("user", [prompt] if prompt else []))
         self.root.set(sc.OUTPUT_MESSAGES, self.facts.content.messages("assistant", list(responses)))
         self.root.set("agentscan.turn.status", status)
-        self._fail(self.root, "error" if status == "error" else "aborted" if status == "aborted" else None, None)
+        self._fail(self.root, "error" if status == "error" else None, None)  # an aborted turn was stopped, not failed
         return ExportTrace(resource=self.facts.resource, spans=self.spans, session=self.facts.session_id)
 
     def _usage_below(self, agent: Span, by_id: dict[str, Span]) -> list[TokenUsage]:

@@ -47,7 +47,7 @@ class Outcome:
 
 
 def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
-    from agentscan.export import _atomic_write
+    from agentscan.export import atomic_write
     from agentscan.otlp.encode_json import encode_line
 
     path = path.expanduser()
@@ -61,7 +61,7 @@ def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
             handle.write(encode_line([trace]))
 
     try:
-        _atomic_write(path, write)
+        atomic_write(path, write)
     except OSError as exc:
         raise OutputFailed(f"cannot write {path}: {exc.strerror or exc}") from None
     return path

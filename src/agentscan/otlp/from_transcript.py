@@ -99,14 +99,14 @@ def transcript_traces(
         if skip is not None and skip(turn.start_ns, turn.end_ns):
             result.handed_over.extend(i.item for i in turn.instants if i.kind == CHAT)
             continue
-        trace = _turn_trace(turn, facts, agent_types, detail)
+        trace = _turn_trace(turn, facts, agent_types)
         if since_ns is not None and trace.spans[0].end_ns < since_ns:
             continue
         result.traces.append(trace)
     return result
 
 
-def _turn_trace(turn: TurnSlice, facts: SessionFacts, agent_types: dict[str, str | None], detail: SessionDetail) -> ExportTrace:
+def _turn_trace(turn: TurnSlice, facts: SessionFacts, agent_types: dict[str, str | None]) -> ExportTrace:
     runs = _runs(turn, agent_types)
     calls = [delegation.Call(i.index, i.item.name, i.at_ns) for i in turn.of(None) if i.kind == TOOL]
     parent_activity = [i.at_ns for i in turn.of(None) if i.kind in (TOOL, CHAT)]

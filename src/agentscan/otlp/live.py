@@ -73,7 +73,10 @@ def _spawn_detached(argv: list[str]) -> None:
             (os.POSIX_SPAWN_OPEN, 2, devnull, os.O_WRONLY, 0),
         ]
         # setsid: the agent may kill the hook's process group on its timeout; the sender is not in it
-        os.posix_spawn(argv[0], argv, dict(os.environ), file_actions=actions, setsid=True)
+        try:
+            os.posix_spawn(argv[0], argv, dict(os.environ), file_actions=actions, setsid=True)
+        except NotImplementedError:  # a libc without POSIX_SPAWN_SETSID
+            os.posix_spawn(argv[0], argv, dict(os.environ), file_actions=actions)
         return
     import subprocess  # Windows: no posix_spawn; a detached process with no console
 
@@ -87,6 +90,8 @@ def _spawn_detached(argv: list[str]) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) != 7:
+        return 2  # only ever started by dispatch(); nothing to count without a data dir
     root, agent, session_id, received, event, turn_id, endpoint = argv
     try:
         slot = _take_slot(root)

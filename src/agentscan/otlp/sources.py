@@ -66,13 +66,10 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     refs, hook_only = _select(scanner, selection, stored)
     since_ns = ns(selection.since)
     entries = _usage(scanner, refs)
-    from agentscan.hooks.crosscheck import hook_event_counts
-
-    with_hooks = hook_event_counts([r.id for r in refs], env=env) if root else {}
-    by_id = {s.id: s for s in stored}
+    by_id = {s.id: s for s in stored}  # an events file, even an empty one, is all it takes: a tree with no turns changes nothing
     for ref in refs:
         built.sessions += 1
-        hooks = by_id.get(ref.id) if ref.id in with_hooks else None
+        hooks = by_id.get(ref.id)
         yield from built.count(_transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built))
     covered = {r.id for r in refs}
     for session in hook_only:

@@ -80,7 +80,3 @@ class ExportTrace:
     spans: list[Span]
     #: agentscan session id (``claude:…``): for reports and warnings only
     session: str = ""
-
-    @property
-    def trace_id(self) -> str:
-        return self.spans[0].trace_id if self.spans else ""

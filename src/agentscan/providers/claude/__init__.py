@@ -45,6 +45,7 @@ class ClaudeProvider(Provider):
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
         if path is None:
             return None
+        ctx.confine_to(root.path for root in self.roots(ctx))
         files = session_files_at(Path(path), native_id, ctx)
         if files is None:
             return None

@@ -59,7 +59,7 @@ def _mtime(path: Path) -> float | None:
 def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(path) as entries:
-            return list(entries)
+            return [entry for entry in entries if ctx.admit(entry)]
     except FileNotFoundError:
         return []
     except OSError as exc:
@@ -83,9 +83,10 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
 
 
 def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionFiles]:
+    ctx.confine_to(root.path for root in roots)
     sessions: dict[str, SessionFiles] = {}
     for root in roots:
-        for project in _scandir(root.path, ctx, report=root.path.exists()):
+        for project in _scandir(root.path, ctx, report=os.path.exists(root.path)):
             if _is_dir(project):
                 _scan_project(Path(project.path), ctx, sessions)
     return sessions
@@ -103,7 +104,7 @@ def _scan_project(project: Path, ctx: ScanContext, sessions: dict[str, SessionFi
                 _attach_main(path, stem, sessions)
         elif _is_dir(entry):
             subagents_dir = path / "subagents"
-            if subagents_dir.is_dir():
+            if os.path.isdir(subagents_dir):
                 _attach_subagent_dir(subagents_dir, name, ctx, sessions)
 
 
@@ -152,7 +153,7 @@ def _attach_subagent_dir(directory: Path, native_id: str, ctx: ScanContext, sess
             if current != directory:
                 agent_id = f"{current.name}/{agent_id}"
             meta = Path(entry.path).with_name(stem + ".meta.json")
-            sub = SubagentFile(agent_id, Path(entry.path), meta if meta.exists() else None)
+            sub = SubagentFile(agent_id, Path(entry.path), meta if os.path.exists(meta) else None)
             _attach_subagent(_session(sessions, native_id), sub)
 
 
@@ -191,12 +192,12 @@ def header_cwd(path: Path, ctx: ScanContext) -> str | None:
 
 def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFiles | None:
     """One session's files, found from its main transcript's path (id-index hit)."""
-    if not main.is_file() or main.stem != native_id:
+    if not os.path.isfile(main) or main.stem != native_id:
         return None
     sessions: dict[str, SessionFiles] = {}
     _attach_main(main, native_id, sessions)
     subagents_dir = main.parent / native_id / "subagents"
-    if subagents_dir.is_dir():
+    if os.path.isdir(subagents_dir):
         _attach_subagent_dir(subagents_dir, native_id, ctx, sessions)
     for entry in _scandir(main.parent, ctx):
         if entry.name.startswith("agent-") and entry.name.endswith(".jsonl") and _is_file(entry):

@@ -85,6 +85,7 @@ def discover(ctx: ScanContext) -> Discovery:
     if isinstance(memo, Discovery):
         return memo
     roots = codex_roots(ctx)
+    ctx.confine_to(root.path for root in session_roots(roots))
     index = load_index(ctx, database_roots(roots))
     best: dict[str, RolloutFile] = {}
     headers: dict[str, RolloutHeader] = {}
@@ -95,7 +96,7 @@ def discover(ctx: ScanContext) -> Discovery:
     for thread_id, row in index.rows.items():
         if thread_id in best:
             continue
-        if row.rollout_path is not None and row.rollout_path.is_file():
+        if row.rollout_path is not None and os.path.isfile(row.rollout_path):
             archived = bool(row.archived) or "archived_sessions" in row.rollout_path.parts
             best[thread_id] = RolloutFile(row.rollout_path, archived, _mtime(row.rollout_path) or 0.0)
         else:
@@ -119,6 +120,8 @@ def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
     found: list[Path] = []
     for entry in listed:
         name = entry.name
+        if not ctx.admit(entry):
+            continue
         try:
             if name.startswith("rollout-") and name.endswith((".jsonl", ".jsonl.zst")) and entry.is_file():
                 found.append(Path(entry.path))

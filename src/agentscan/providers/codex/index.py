@@ -9,6 +9,7 @@ is a warning and an empty index, so the caller lists from the rollouts.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -84,7 +85,7 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
     rows: dict[str, IndexRow] = {}
     used: list[Path] = []
     for root in roots:
-        if not root.path.is_file():
+        if not os.path.isfile(root.path):
             continue  # no index is normal (older Codex): nothing to warn about
         found = _read_database(root.path, ctx)
         if found is None:

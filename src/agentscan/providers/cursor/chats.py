@@ -16,6 +16,7 @@ session that is shown, and at most once per scan.
 from __future__ import annotations
 
 import binascii
+import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,11 +45,19 @@ class ChatMeta:
     updated: datetime | None = None
 
 
-def _dirs(path: Path) -> list[Path]:
+def _dirs(path: Path, ctx: ScanContext) -> list[Path]:
     try:
-        return [child for child in path.iterdir() if child.is_dir()]
+        with os.scandir(path) as entries:
+            return [Path(entry.path) for entry in entries if ctx.admit(entry) and _is_dir(entry)]
     except OSError:
         return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def chat_dirs(ctx: ScanContext) -> dict[str, Path]:
@@ -57,10 +66,11 @@ def chat_dirs(ctx: ScanContext) -> dict[str, Path]:
     if index is None:
         index = {}
         chats, acp = chat_roots(ctx)
-        for bucket in _dirs(chats.path):
-            for session in _dirs(bucket):
+        ctx.confine_to([chats.path, acp.path])
+        for bucket in _dirs(chats.path, ctx):
+            for session in _dirs(bucket, ctx):
                 index.setdefault(session.name, session)
-        for session in _dirs(acp.path):
+        for session in _dirs(acp.path, ctx):
             index.setdefault(session.name, session)
         ctx.memo[_INDEX_KEY] = index
     return index
@@ -70,7 +80,7 @@ def meta_json(directory: Path, ctx: ScanContext) -> dict[str, Any]:
     cache: dict[Path, dict[str, Any]] = ctx.memo.setdefault("cursor.chats.meta_json", {})
     if directory not in cache:
         path = directory / "meta.json"
-        cache[directory] = as_dict(load_json_file(path, ctx, max_bytes=1024 * 1024)) if path.is_file() else {}
+        cache[directory] = as_dict(load_json_file(path, ctx, max_bytes=1024 * 1024)) if os.path.isfile(path) else {}
     return cache[directory]
 
 
@@ -89,7 +99,7 @@ def _decode_meta_value(value: object) -> dict[str, Any]:
 
 
 def store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
-    if not path.is_file():
+    if not os.path.isfile(path):
         return {}
     try:
         with readonly(path) as conn:

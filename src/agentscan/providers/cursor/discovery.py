@@ -80,7 +80,7 @@ def _mtime(path: Path) -> float | None:
 def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(path) as entries:
-            return list(entries)
+            return [entry for entry in entries if ctx.admit(entry)]
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:
@@ -97,10 +97,11 @@ def _is(entry: os.DirEntry[str], kind: str) -> bool:
 
 
 def discover_transcripts(root: Root, ctx: ScanContext) -> dict[str, TranscriptSet]:
+    ctx.confine_to([root.path])
     copies: dict[str, list[_Copy]] = {}
-    for project in _scandir(root.path, ctx, report=root.path.exists()):
+    for project in _scandir(root.path, ctx, report=os.path.exists(root.path)):
         transcripts = Path(project.path) / "agent-transcripts"
-        if _is(project, "dir") and transcripts.is_dir():
+        if _is(project, "dir") and os.path.isdir(transcripts):
             for copy in _scan_project(transcripts, project.name, ctx):
                 copies.setdefault(copy.native_id, []).append(copy)
     return {native_id: _pick(found) for native_id, found in copies.items()}
@@ -108,13 +109,14 @@ def discover_transcripts(root: Root, ctx: ScanContext) -> dict[str, TranscriptSe
 
 def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet | None:
     """One id's transcripts (an id-index hit): stat calls in each project only."""
+    ctx.confine_to([root.path])
     copies = []
     for project in _scandir(root.path, ctx, report=False):
         transcripts = Path(project.path) / "agent-transcripts"
         copy = _Copy(native_id, project.name)
         flat, nested = transcripts / (native_id + _SUFFIX), transcripts / native_id / (native_id + _SUFFIX)
         for candidate in (flat, nested):
-            if candidate.is_file():
+            if os.path.isfile(candidate):
                 _set_main(copy, candidate)
         copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
         if copy.main is not None or copy.subagents:
@@ -135,12 +137,14 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
         elif _is(entry, "dir"):
             nested = path / (entry.name + _SUFFIX)
             subagents = _subagents(path / "subagents", ctx)
-            if nested.is_file() or subagents:
+            nested_found = os.path.isfile(nested)
+            if nested_found or subagents:
                 copy = copy_of(entry.name)
-                if nested.is_file():
+                if nested_found:
                     _set_main(copy, nested)
                 copy.subagents.update(subagents)
-    return list(found.values())
+    # A file that vanished after the listing leaves a copy with nothing in it.
+    return [copy for copy in found.values() if copy.main is not None or copy.subagents]
 
 
 def _set_main(copy: _Copy, path: Path) -> None:

@@ -12,6 +12,7 @@ pointed at a backup) keeps its original layout.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def state_db_root(ctx: ScanContext, *, platform: str | None = None) -> Root:
     candidates.sort(key=lambda item: item[0] != native)
     for _, user_dir, source in candidates:
         path = user_dir.joinpath(*_GLOBAL_DB)
-        if path.is_file():
+        if os.path.isfile(path):
             return Root(PROVIDER, path, source, kind="database")
     _, user_dir, source = candidates[0]
     return Root(PROVIDER, user_dir.joinpath(*_GLOBAL_DB), source, kind="database")

@@ -15,6 +15,7 @@ The DB is large (100 MB+), live, and in WAL mode.  So:
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import weakref
 from typing import Any, Iterator
@@ -82,7 +83,7 @@ class StateDb:
             return None
         if not self._opened:
             self._opened = True
-            if not self.root.explicit and not self.path.exists():
+            if not self.root.explicit and not os.path.exists(self.path):
                 self._failed = True  # no IDE installed: normal, not a warning
                 return None
             try:
@@ -264,4 +265,4 @@ def close_state_db(ctx: ScanContext) -> None:
 
 
 def _wal_live(path) -> bool:
-    return path.with_name(path.name + "-wal").exists()
+    return os.path.exists(path.with_name(path.name + "-wal"))

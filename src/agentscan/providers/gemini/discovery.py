@@ -69,7 +69,7 @@ class SessionFiles:
 def _scandir(path: Path, ctx: ScanContext) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(path) as entries:
-            return sorted(entries, key=lambda e: e.name)
+            return sorted((entry for entry in entries if ctx.admit(entry)), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:
@@ -93,6 +93,7 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
 
 def project_dirs(roots: list[Root], ctx: ScanContext) -> list[Path]:
     """Every ``<tmp>/<projectId>`` dir under the session roots."""
+    ctx.confine_to(root.path for root in roots)
     found = []
     for root in roots:
         for entry in _scandir(root.path, ctx):

@@ -7,6 +7,7 @@ no tokens, so it is only a fallback for a chat file without user messages.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -36,7 +37,7 @@ def _load(path: Path, ctx: ScanContext) -> dict[str, list[LoggedPrompt]]:
     if path in memo:
         return memo[path]
     by_session: dict[str, list[LoggedPrompt]] = {}
-    entries = load_json_file(path, ctx) if path.is_file() else None
+    entries = load_json_file(path, ctx) if os.path.isfile(path) else None
     if entries is not None and not isinstance(entries, list):
         ctx.warn(path, "logs.json is not a JSON array; ignored")
     for entry in entries if isinstance(entries, list) else []:

@@ -17,6 +17,7 @@ No match means the cwd is unknown (``None``), never a guess.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -44,7 +45,7 @@ class ProjectIndex:
     def __init__(self, registries: list[Path], ctx: ScanContext) -> None:
         self.slugs: dict[str, str] = {}  # slug -> project root
         for registry in registries:
-            if not registry.is_file():
+            if not os.path.isfile(registry):
                 continue
             projects = as_dict(as_dict(load_json_file(registry, ctx)).get("projects"))
             for root, slug in projects.items():
