@@ -114,6 +114,16 @@ def sparse_file(path: Path, size: int) -> Path:
     return path
 
 
+def with_hole(path: Path, head: bytes, hole: int, tail: bytes) -> Path:
+    """``head``, then ``hole`` NUL bytes that take no disk space, then ``tail``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(head)
+        handle.seek(hole, os.SEEK_CUR)
+        handle.write(tail)
+    return path
+
+
 def one_line_file(path: Path, size: int, head: bytes = b"", tail: bytes = b"\n") -> Path:
     """``head`` + ``size`` bytes of ``x`` + ``tail``, written in 1 MiB pieces (never held whole)."""
     path.parent.mkdir(parents=True, exist_ok=True)

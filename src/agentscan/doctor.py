@@ -18,6 +18,7 @@ from typing import Any
 
 from agentscan.api import Scanner
 from agentscan.cache import FILE_NAME, cache_dir
+from agentscan.context import legible
 from agentscan.timeutil import from_epoch, to_iso
 
 #: rows parsed per provider to surface skipped-line warnings (cached after)
@@ -92,7 +93,9 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         report = ProviderReport(provider.name, provider.label)
         for root in provider.roots(scanner.ctx):
             exists, readable, problem = _check(root.path)
-            report.roots.append(RootReport(str(root.path), root.kind, root.source, exists, readable, problem, root.note))
+            # legible: a setting may name a path that is not UTF-8, which no JSON or terminal takes as is
+            report.roots.append(RootReport(legible(str(root.path)), root.kind, root.source, exists, readable, problem,
+                                           legible(root.note) if root.note else None))
         with scanner.ctx.warnings.capture() as captured:
             refs = scanner.refs([provider.name])
             report.sessions = len(refs)
@@ -104,7 +107,7 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             report.findings.extend(provider.diagnostics(scanner.ctx))
         report.warnings = dict(Counter(_kind(w.message) for w in captured).most_common())
         reports.append(report)
-    return {"home": str(scanner.ctx.home), "home_source": scanner.ctx.home_source,
+    return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
             "providers": [r.to_json() for r in reports], "cache": cache_report(scanner)}
 
 

@@ -181,13 +181,16 @@ def _skip_hole(handle: IO[bytes]) -> None:
     seek_data = getattr(os, "SEEK_DATA", None)  # not on Windows
     if seek_data is None:
         return
+    descriptor, here = handle.fileno(), handle.tell()
+    # The buffered reader keeps its own idea of the descriptor's offset: put it back.
+    offset = os.lseek(descriptor, 0, os.SEEK_CUR)
     try:
-        data = os.lseek(handle.fileno(), handle.tell(), seek_data)
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:  # nothing but a hole up to the end
-            handle.seek(0, io.SEEK_END)
-        return  # EINVAL etc.: this filesystem cannot tell; just read on
-    handle.seek(data)  # also puts the buffered reader back in step with the descriptor
+        data: int | None = os.lseek(descriptor, here, seek_data)
+    except OSError as exc:  # ENXIO: only a hole up to the end; else the file system cannot tell
+        data = None if exc.errno != errno.ENXIO else os.lseek(descriptor, 0, os.SEEK_END)
+    os.lseek(descriptor, offset, os.SEEK_SET)
+    if data is not None and data > here:
+        handle.seek(data)
 
 
 def _short(exc: Exception) -> str:

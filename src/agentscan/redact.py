@@ -71,8 +71,27 @@ def redact_detail(detail: SessionDetail) -> SessionDetail:
         tools=tuple(_tool(t) for t in detail.tools),
         subagents=tuple(replace(s, path=mask_secrets(s.path)) for s in detail.subagents),
         plan=tuple(replace(step, step=fingerprint_text(step.step) or "") for step in detail.plan),
-        extra={key: _redact_value(value) for key, value in detail.extra.items()},
+        extra={key: _redact_extra(key, value) for key, value in detail.extra.items()},
     )
+
+
+# Provider extras that carry conversation text (model-written or quoted from it):
+# Cursor's delegations (a Task call's description) and error lines.
+_TEXT_FIELDS = {"delegations": ("description",)}
+_TEXT_LISTS = ("errors",)
+
+
+def _redact_extra(key: str, value: Any) -> Any:
+    if key in _TEXT_LISTS and isinstance(value, list):
+        return [fingerprint_text(item) if isinstance(item, str) else _redact_value(item) for item in value]
+    fields = _TEXT_FIELDS.get(key, ())
+    if fields and isinstance(value, list):
+        return [
+            {k: fingerprint_text(v) if k in fields and isinstance(v, str) else _redact_value(v) for k, v in item.items()}
+            if isinstance(item, dict) else _redact_value(item)
+            for item in value
+        ]
+    return _redact_value(value)
 
 
 def _redact_value(value: Any) -> Any:

@@ -28,9 +28,13 @@ _HEAD_BYTES = 4096
 _PREFILTER = b'"usage"'
 
 
-def _head_digest(path: Path, size: int) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
+def _head_digest(path: Path, size: int) -> str | None:
+    """A digest of the first bytes; ``None`` when the file went away or became unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
+    except OSError:
+        return None
 
 
 def _pack(c: UsageCandidate, order_base: int) -> list:
@@ -95,6 +99,8 @@ def file_usage(path: Path, ctx: ScanContext, *, session: str, subagent: str | No
     packed = previous + [_pack(c, order_base) for c in found]
     document = {"candidates": packed, "warnings": warnings + [w.to_json() for w in captured], "lines": progress.lines}
     head = _head_digest(path, progress.complete_offset)
+    if head is None:  # gone or unreadable since the parse began (that parse warned): cache nothing
+        return [_unpack(row, session, subagent, order_base) for row in previous] + found
     cache.put_file(key, KIND, progress.complete_offset, stat.st_mtime_ns, VERSION, head, progress.complete_offset, orjson.dumps(document))
     return [_unpack(row, session, subagent, order_base) for row in previous] + found
 

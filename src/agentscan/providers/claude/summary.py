@@ -163,7 +163,7 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
     if isinstance(result, dict) and isinstance(result.get("agentId"), str):
         for block in content_blocks(message_of(record)):
             tool_id = block.get("tool_use_id")
-            if block.get("type") == "tool_result" and tool_id in pending_tasks:
+            if block.get("type") == "tool_result" and isinstance(tool_id, str) and tool_id in pending_tasks:
                 summary.task_types[result["agentId"]] = pending_tasks[tool_id]
 
 

@@ -214,7 +214,7 @@ def line_kind(record: Mapping[str, Any]) -> str | None:
         if ptype == "agent_message" and as_str(payload.get("message")):
             return "event_response"
     elif kind == "response_item":
-        if ptype in TOOL_ITEMS:
+        if isinstance(ptype, str) and ptype in TOOL_ITEMS:  # a list would not even hash
             return "tool_call"
         if item_prompt(payload) is not None:
             return "item_prompt"

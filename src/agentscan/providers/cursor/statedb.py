@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 import orjson
 
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.composer import (
     BubbleStats,
     ComposerInfo,
@@ -86,6 +86,9 @@ class StateDb:
             if not self.root.explicit and not os.path.exists(self.path):
                 self._failed = True  # no IDE installed: normal, not a warning
                 return None
+            if self._ctx.undecodable(self.path):  # its path could not be reported (that warns)
+                self._failed, self._failure = True, "its name is not valid UTF-8"
+                return None
             try:
                 self._handle.conn = connect_readonly(self.path)
             except DatabaseUnavailable as exc:
@@ -94,11 +97,12 @@ class StateDb:
 
     def status(self) -> str:
         """One line for doctor: whether the state DB is used, and why not."""
+        path = legible(str(self.path))
         if self._conn() is not None:
-            return f"state DB: {self.path} (read-only; {'in WAL mode, ' if _wal_live(self.path) else ''}used)"
+            return f"state DB: {path} (read-only; {'in WAL mode, ' if _wal_live(self.path) else ''}used)"
         if self._failure:
-            return f"state DB: {self.path} not used: {self._failure}"
-        return f"state DB: {self.path} not found (no Cursor IDE data); agent transcripts only"
+            return f"state DB: {path} not used: {self._failure}"
+        return f"state DB: {path} not found (no Cursor IDE data); agent transcripts only"
 
     def _fail(self, message: str) -> None:
         self._failure = message

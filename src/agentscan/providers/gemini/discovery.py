@@ -71,6 +71,8 @@ def _scandir(path: Path, ctx: ScanContext) -> list[os.DirEntry[str]]:
         with os.scandir(path) as entries:
             return sorted((entry for entry in entries if ctx.admit(entry)), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError):
+        if os.path.isfile(path):  # e.g. GEMINI_DATA_DIR naming a file: say so, never silently nothing
+            ctx.warn(path, "not a directory; skipped")
         return []
     except OSError as exc:
         ctx.warn(path, f"cannot list directory: {exc.strerror or exc}")

@@ -1,0 +1,161 @@
+"""Memory stays bounded, and time stays sane, whatever one line or one file weighs.
+
+A line longer than ``MAX_LINE_BYTES`` (4 MiB) is skipped with a warning
+without being held whole; a 2 GB sparse file (made with ``truncate``: no
+disk space) is one giant line of NULs, skipped by jumping over its hole.
+The big files are made here, in the test's tmp dir, and deleted after.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+import zstandard
+
+from agentscan import jsonl
+from agentscan.api import Scanner
+from agentscan.context import ScanContext
+from agentscan.jsonl import MAX_LINE_BYTES, iter_json_lines
+from agentscan.tokens import token_report
+from bad_corpus import PROVIDERS, case, one_line_file, target, with_hole
+
+MiB = 1024 * 1024
+LINE = 100 * MiB
+SPARSE = 2 * 1024 * MiB
+PEAK_LIMIT = 32 * MiB  # a fixed budget, far below the 100 MB a whole line would cost
+
+
+@pytest.fixture
+def peak() -> Iterator[Callable[[], int]]:
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        yield lambda: tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _split(provider: str) -> tuple[bytes, bytes]:
+    """A clean session of ``provider`` as (all lines but the last, the last one).
+
+    The damage goes before the last line (the billed call, for most): the head
+    that gives a title stays within its bounded read, and the call after the
+    damage proves that reading resumes.
+    """
+    lines = case(provider, "clean").source.read_bytes().splitlines(keepends=True)
+    return b"".join(lines[:-1]), lines[-1]
+
+
+def _scan_everything(home: Path, native_id: str) -> tuple[list, object, object, list]:
+    with Scanner(home=home, env={}) as scanner:
+        rows = scanner.list_sessions()
+        report = token_report(scanner)
+        detail = scanner.show(native_id)
+        return rows, report, detail, scanner.warnings
+
+
+# -- one 100 MB line ----------------------------------------------------------------
+
+def test_the_reader_skips_a_100_mb_line_in_bounded_memory(tmp_path: Path, peak: Callable[[], int]) -> None:
+    path = one_line_file(tmp_path / "big.jsonl", LINE, head=b'{"n": 1}\n{"pad": "', tail=b'"}\n{"n": 3}\n')
+    try:
+        ctx = ScanContext.create(home=tmp_path, env={})
+        records = [(line.number, line.record) for line in iter_json_lines(path, ctx)]
+        assert peak() < PEAK_LIMIT, f"peak {peak() / MiB:.1f} MiB"
+    finally:
+        path.unlink()
+    assert records == [(1, {"n": 1}), (3, {"n": 3})]
+    assert [(w.line, w.message) for w in ctx.warnings.items] == [(2, "line longer than 4 MiB skipped")]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_every_provider_reads_around_a_100_mb_line(isolated_home: Path, peak: Callable[[], int], provider: str) -> None:
+    item = case(provider, "clean")
+    first, rest = _split(provider)
+    path = one_line_file(target(isolated_home, item), LINE, head=first + b'{"pad": "', tail=b'"}\n' + rest)
+    assert path.stat().st_size > LINE
+    try:
+        rows, report, detail, warnings = _scan_everything(isolated_home, item.id)
+        assert peak() < PEAK_LIMIT, f"peak {peak() / MiB:.1f} MiB"
+    finally:
+        path.unlink()
+    assert [(row.id, row.title) for row in rows] == [(item.id, item.title)]
+    assert (report.total.total if report.total else None) == item.expected
+    assert detail.prompts[0].text == item.title
+    assert any(w.message == "line longer than 4 MiB skipped" for w in warnings)
+
+
+# -- a 2 GB sparse file ---------------------------------------------------------------
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_every_provider_gets_through_a_2_gb_sparse_file_quickly(isolated_home: Path, peak: Callable[[], int], provider: str) -> None:
+    """A 2 GB line of NULs between the session's first line and the rest of it."""
+    item = case(provider, "clean")
+    first, rest = _split(provider)
+    path = with_hole(target(isolated_home, item), first, SPARSE, b"\n" + rest)
+    assert path.stat().st_size > SPARSE
+    started = time.monotonic()
+    try:
+        rows, report, detail, warnings = _scan_everything(isolated_home, item.id)
+        elapsed = time.monotonic() - started
+        assert peak() < PEAK_LIMIT, f"peak {peak() / MiB:.1f} MiB"
+    finally:
+        path.unlink()
+    # Generous: reading all 2 GB would still fit; minutes would not.
+    assert elapsed < 20, f"{elapsed:.1f}s"
+    assert [(row.id, row.title) for row in rows] == [(item.id, item.title)]
+    assert (report.total.total if report.total else None) == item.expected
+    assert any(w.message == "line longer than 4 MiB skipped" for w in warnings)
+
+
+def test_a_hole_is_jumped_over_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Skipping the NULs of a hole reads (almost) none of them: no 2 GB of page cache."""
+    path = with_hole(tmp_path / "sparse.jsonl", b'{"n": 1}\n', SPARSE, b'\n{"n": 3}\n')
+    trailing = with_hole(tmp_path / "trailing.jsonl", b'{"n": 1}\n', SPARSE, b"")  # a hole up to the end
+    read = []
+    real_readinto = io.BufferedReader.readinto
+
+    class Counting(io.BufferedReader):
+        def readinto(self, buffer):  # type: ignore[no-untyped-def,override]
+            count = real_readinto(self, buffer)
+            read.append(count or 0)
+            return count
+
+    monkeypatch.setattr(jsonl, "open_binary", lambda p: Counting(io.FileIO(p, "rb")))
+    ctx = ScanContext.create(home=tmp_path, env={})
+    assert [line.record for line in iter_json_lines(path, ctx)] == [{"n": 1}, {"n": 3}]
+    assert [line.record for line in iter_json_lines(trailing, ctx)] == [{"n": 1}]
+    assert sum(read) < 64 * MiB, f"{sum(read) / MiB:.0f} MiB read"
+
+
+# -- where reading resumes after a skipped line -------------------------------------------
+
+def _lines(long: int) -> bytes:
+    return b'{"n": 1}\n{"pad": "' + b"y" * long + b'"}\n{"n": 3}\n{"n": 4}\n'
+
+
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "zst"])
+def test_offsets_and_line_numbers_after_a_skipped_line_are_exact(tmp_path: Path, compressed: bool) -> None:
+    """Both ways of skipping (seek back in a plain file, line pieces in a .zst stream)."""
+    data = _lines(3 * 1024 + 17)
+    path = tmp_path / ("t.jsonl.zst" if compressed else "t.jsonl")
+    path.write_bytes(zstandard.ZstdCompressor().compress(data) if compressed else data)
+    ctx = ScanContext.create(home=tmp_path, env={})
+    progress = jsonl.ReadProgress()
+    found = [(line.number, line.offset, line.record) for line in iter_json_lines(path, ctx, max_line=1024, progress=progress)]
+    third = data.index(b'{"n": 3}')
+    assert found == [(1, 0, {"n": 1}), (3, third, {"n": 3}), (4, data.index(b'{"n": 4}'), {"n": 4})]
+    assert (progress.complete_offset, progress.lines) == (len(data), 4)
+    assert [w.line for w in ctx.warnings.items] == [2]
+    if not compressed:  # resuming at a recorded offset lands on a line start
+        resumed = [line.record for line in iter_json_lines(path, ctx, start=third, first_line=3)]
+        assert resumed == [{"n": 3}, {"n": 4}]
+
+
+def test_the_default_line_limit_is_the_documented_4_mib() -> None:
+    assert MAX_LINE_BYTES == 4 * MiB
