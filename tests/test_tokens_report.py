@@ -110,3 +110,33 @@ def test_registry_registers_and_rejects_unknown_names() -> None:
         providers.unregister("fake-registered")
     with pytest.raises(UnknownProvider, match="choose from: claude"):
         providers.get_provider("fake-registered")
+
+
+class BrokenProvider(FakeProvider):
+    """A provider with a bug: every parse raises."""
+
+    def row(self, ref, ctx):
+        raise KeyError("bug")
+
+    def usage(self, refs, ctx):
+        raise ValueError("bug")
+
+    def detail(self, ref, ctx, bounds):
+        raise IndexError("bug")
+
+
+def test_a_provider_bug_costs_one_session_not_the_command() -> None:
+    from agentscan.errors import SessionUnreadable
+
+    broken = BrokenProvider([FakeSession(SessionRow("fake", "bad", None, updated_at=at("2026-11-02T00:00:00")))], name="broken")
+    good = FakeProvider([FakeSession(SessionRow("fake", "good", None, title="ok", updated_at=at("2026-11-01T00:00:00")),
+                                     usage=(entry("good", "2026-11-01T00:00:00", 5),))])
+    scanner = Scanner(providers=[broken, good])
+    rows = scanner.list_sessions()
+    assert [(r.id, r.title) for r in rows] == [("broken:bad", None), ("fake:good", "ok")]
+    report = token_report(scanner)
+    assert report.total.total == 5
+    assert any("could not read this session (KeyError)" in w.message for w in scanner.warnings)
+    assert any("(ValueError)" in w.message for w in scanner.warnings)
+    with pytest.raises(SessionUnreadable, match="broken:bad"):
+        scanner.show("broken:bad")

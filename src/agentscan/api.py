@@ -18,7 +18,8 @@ from typing import Iterable, Mapping, Sequence
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds
 from agentscan.cache import Cache
 from agentscan.context import ScanContext
-from agentscan.errors import AmbiguousSessionId, SessionNotFound, UsageProblem
+from agentscan.errors import AmbiguousSessionId, SessionNotFound, SessionUnreadable, UsageProblem
+from agentscan.timeutil import from_epoch
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
@@ -60,6 +61,21 @@ def _under(cwd: str | None, wanted: str) -> bool:
         return False
     wanted = wanted.rstrip("/\\") or wanted
     return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
+
+
+def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
+    """A provider bug must cost one session, never the whole command."""
+    where = ref.path or (ref.files[0] if ref.files else ref.id)
+    ctx.warn(where, f"skipped: agentscan could not read this session ({type(exc).__name__}); please report it")
+
+
+def guarded_row(provider: Provider, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+    try:
+        return provider.row(ref, ctx)
+    except Exception as exc:  # noqa: BLE001 - see internal_error
+        internal_error(ctx, ref, exc)
+        return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None,
+                          updated_at=from_epoch(ref.recency) if ref.recency else None)
 
 
 def _readable(path: Path) -> bool:
@@ -211,7 +227,7 @@ class Scanner:
                 return SessionRow.from_json(hit[1])
         self.parses += 1
         with self.ctx.warnings.capture() as warnings:
-            row = provider.row(ref, self.ctx)
+            row = guarded_row(provider, ref, self.ctx)
         if cache is not None and fingerprint is not None:
             document = row.to_json()
             document["warnings"] = [w.to_json() for w in warnings]
@@ -310,7 +326,10 @@ class Scanner:
 
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
         ref = self.resolve(query)
-        detail = self.provider(ref.provider).detail(ref, self.ctx, bounds)
+        try:
+            detail = self.provider(ref.provider).detail(ref, self.ctx, bounds)
+        except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
+            raise SessionUnreadable(ref.id, type(exc).__name__) from exc
         # Cross-check with live capture: say when hook events exist for this session.
         from agentscan.hooks.crosscheck import hook_event_counts
 

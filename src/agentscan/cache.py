@@ -156,10 +156,12 @@ class Cache:
         return found
 
     def put_row(self, session_id: str, provider: str, fingerprint: str, row: dict[str, Any]) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO rows(session_id, provider, fingerprint, row) VALUES (?,?,?,?)",
-            (session_id, provider, fingerprint, orjson.dumps(row).decode()),
-        )
+        encoded = _encode(row)
+        if encoded is not None:
+            self._write(
+                "INSERT OR REPLACE INTO rows(session_id, provider, fingerprint, row) VALUES (?,?,?,?)",
+                (session_id, provider, fingerprint, encoded.decode()),
+            )
 
     # -- usage ---------------------------------------------------------------
 
@@ -175,10 +177,12 @@ class Cache:
 
     def put_usage(self, session_id: str, provider: str, fingerprint: str, document: dict[str, Any]) -> None:
         """``document`` is ``{"entries": [packed…], "warnings": [...]}``."""
-        self._write(
-            "INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, entries) VALUES (?,?,?,?)",
-            (session_id, provider, fingerprint, orjson.dumps(document)),
-        )
+        encoded = _encode(document)
+        if encoded is not None:
+            self._write(
+                "INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, entries) VALUES (?,?,?,?)",
+                (session_id, provider, fingerprint, encoded),
+            )
 
     # -- per-file incremental state (append-only transcripts) ----------------
 
@@ -236,6 +240,14 @@ class Cache:
             self.conn.commit()
         except sqlite3.DatabaseError:
             pass
+
+
+def _encode(document: Any) -> bytes | None:
+    """JSON for the cache; a value JSON cannot hold only means "not cached"."""
+    try:
+        return orjson.dumps(document)
+    except (TypeError, orjson.JSONEncodeError):
+        return None
 
 
 def _meta(conn: sqlite3.Connection, key: str) -> str | None:

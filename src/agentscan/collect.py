@@ -34,7 +34,13 @@ PARALLEL_MIN_SESSIONS = 48
 def _parse_one(provider: Provider, ref: SessionRef, ctx: ScanContext) -> dict:
     """One session's packed entries, with the warnings its parse raised."""
     with ctx.warnings.capture() as warnings:
-        entries = [entry.pack() for entry in provider.usage([ref], ctx)]
+        try:
+            entries = [entry.pack() for entry in provider.usage([ref], ctx)]
+        except Exception as exc:  # noqa: BLE001 - a provider bug costs one session, not the command
+            from agentscan.api import internal_error
+
+            internal_error(ctx, ref, exc)
+            entries = []
     return {"entries": entries, "warnings": [w.to_json() for w in warnings]}
 
 

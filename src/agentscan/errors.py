@@ -6,6 +6,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── UsageProblem               the user's input cannot be used (exit 2)
     ├── SessionNotFound            no session matches an id (exit 1)
     ├── AmbiguousSessionId         a prefix matches several sessions (exit 1)
+    ├── SessionUnreadable          a session could not be read at all (exit 1)
     ├── UnknownProvider            a --provider name that is not registered (exit 2)
     ├── NoReadableRoot             an explicitly named root cannot be read (exit 1)
     └── StrictWarnings             --strict and warnings were reported (exit 1)
@@ -38,6 +39,11 @@ class AmbiguousSessionId(AgentscanError):
         super().__init__(f"{query!r} matches {len(candidates)} sessions:\n  {shown}{more}")
         self.query = query
         self.candidates = candidates
+
+
+class SessionUnreadable(AgentscanError):
+    def __init__(self, session_id: str, reason: str) -> None:
+        super().__init__(f"could not read {session_id} ({reason}); please report this with `agentscan doctor`")
 
 
 class UnknownProvider(AgentscanError):
