@@ -178,18 +178,28 @@ def _dumps(value: Any) -> bytes:
 
 def lines(provider: str) -> st.SearchStrategy[bytes]:
     """One line of a provider file: a good one, a damaged one, or garbage."""
-    good = st.sampled_from([orjson.dumps(seed) for seed in SEEDS[provider]] + CORPUS[provider])
+    good = st.sampled_from([_dumps(seed) for seed in SEEDS[provider]] + CORPUS[provider])
     record = records(provider).map(_dumps)
     damaged = st.tuples(record, st.integers(0, 64)).map(lambda pair: pair[0][: max(0, len(pair[0]) - pair[1])])
     return st.one_of(good, record, damaged, st.binary(max_size=64), st.sampled_from([b"", b"\xef\xbb\xbf{}", b"\x00" * 8, b"[" * 2000]))
 
 
+def _spliced(parts: tuple[bytes, int, list[bytes]]) -> bytes:
+    data, at, extra = parts
+    rows = data.split(b"\n")
+    at = at % (len(rows) + 1)
+    return b"\n".join(rows[:at] + extra + rows[at:])
+
+
 def files(provider: str) -> st.SearchStrategy[bytes]:
-    """A whole file: lines joined by newlines (CRLF sometimes), maybe cut mid-line, or raw bytes."""
+    """A whole file: drawn lines joined by newlines (CRLF sometimes); a corpus file with drawn
+    lines spliced in (so every known hostile shape is met, and explored around); raw bytes."""
     joined = st.tuples(st.lists(lines(provider), max_size=12), st.sampled_from([b"\n", b"\r\n"]), st.booleans()).map(
         lambda parts: parts[1].join(parts[0]) + (parts[1] if parts[2] else b"")
     )
-    return joined | st.binary(max_size=2048)
+    corpus = [item.source.read_bytes() for item in all_cases([provider]) if item.source.suffix == ".jsonl"]
+    spliced = st.tuples(st.sampled_from(corpus), st.integers(0, 64), st.lists(lines(provider), max_size=3)).map(_spliced)
+    return st.one_of(joined, spliced, st.binary(max_size=2048))
 
 
 # -- running a scan -----------------------------------------------------------------------
@@ -231,13 +241,17 @@ def test_any_file_content_is_never_fatal(provider: str, data: st.DataObject) -> 
     with_file(provider, data.draw(files(provider), label="file"))
 
 
+LEGACY_CORPUS = [item.source.read_bytes() for item in all_cases(["gemini"]) if item.source.suffix == ".json"]
+
+
 @FUZZ
-@given(messages=st.lists(records("gemini"), max_size=8), meta=RECORDS, cut=st.integers(0, 400), pretty=st.booleans())
-def test_any_legacy_gemini_document_is_never_fatal(messages: list[Any], meta: dict, cut: int, pretty: bool) -> None:
-    """Whole-file chats: arbitrary messages, then maybe cut mid-write (the salvage path)."""
+@given(messages=st.lists(records("gemini"), max_size=8), meta=RECORDS, cut=st.just(0) | st.integers(0, 400), pretty=st.booleans(),
+       corpus=st.none() | st.sampled_from(LEGACY_CORPUS))
+def test_any_legacy_gemini_document_is_never_fatal(messages: list[Any], meta: dict, cut: int, pretty: bool, corpus: bytes | None) -> None:
+    """Whole-file chats: arbitrary messages or a corpus document, then maybe cut mid-write (the salvage path)."""
     legacy = case("gemini", "legacy-bom")
     document = {**meta, "sessionId": legacy.native_id, "messages": messages}
-    data = json.dumps(document, indent=2 if pretty else None).encode()
+    data = corpus if corpus is not None else json.dumps(document, indent=2 if pretty else None).encode()
     with_file("gemini", data[: max(1, len(data) - cut)], legacy.name)
 
 

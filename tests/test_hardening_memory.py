@@ -17,8 +17,11 @@ from typing import Callable, Iterator
 import pytest
 import zstandard
 
+from typer.testing import CliRunner
+
 from agentscan import jsonl
 from agentscan.api import Scanner
+from agentscan.cli import app
 from agentscan.context import ScanContext
 from agentscan.jsonl import MAX_LINE_BYTES, iter_json_lines
 from agentscan.tokens import token_report
@@ -104,6 +107,8 @@ def test_every_provider_gets_through_a_2_gb_sparse_file_quickly(isolated_home: P
         rows, report, detail, warnings = _scan_everything(isolated_home, item.id)
         elapsed = time.monotonic() - started
         assert peak() < PEAK_LIMIT, f"peak {peak() / MiB:.1f} MiB"
+        result = CliRunner().invoke(app, ["show", item.id, "--json"])  # the CLI: exit 0, with the warning
+        assert result.exit_code == 0 and "line longer than 4 MiB skipped" in result.stdout, result.stderr
     finally:
         path.unlink()
     # Generous: reading all 2 GB would still fit; minutes would not.

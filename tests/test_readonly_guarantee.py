@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import unquote, urlsplit
 
+import orjson
 import pytest
 from typer.testing import CliRunner
 
@@ -175,3 +176,21 @@ def test_the_live_writer_still_sees_its_own_database_intact(isolated_home: Path,
         finally:
             conn.close()
 
+
+
+def test_the_demo_home_inside_the_package_is_never_written(tmp_path: Path, spy: ConnectSpy) -> None:
+    """``--demo`` reads files shipped in the package (maybe in a read-only site-packages)."""
+    from agentscan.demo import demo_home
+
+    home = demo_home()
+    before = snapshot(home)
+    ids = [row["id"] for row in orjson.loads(CliRunner().invoke(app, ["--demo", "list", "--json"]).stdout)["sessions"]]
+    runs = [["tokens", "--json"], ["tokens", "--by", "day"], ["doctor", "--json"],
+            ["export", "--format", "sqlite", "--output", str(tmp_path / "demo.sqlite")]]
+    runs += [["show", session_id, "--json"] for session_id in ids]
+    for args in runs:
+        result = CliRunner().invoke(app, ["--demo", *args])
+        assert result.exit_code == 0, (args, result.stderr)
+    assert snapshot(home) == before
+    assert all(uri and target.startswith("file:") and "mode=ro" in target for target, uri, _ in spy.under(home))
+    assert spy.under(home), "the demo's state.vscdb was never opened"

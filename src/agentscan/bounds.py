@@ -43,7 +43,7 @@ def token_count(value: object) -> int:
         if not value == value or value in (float("inf"), float("-inf")):
             return 0
         value = int(value)
-    if isinstance(value, int) and 0 <= value:
+    if isinstance(value, int) and 0 <= value <= MAX_TOKEN_COUNT:
         return value
     return 0
 

@@ -17,7 +17,6 @@ from agentscan.providers.cursor.raw import (
     RawBubble,
     RawComposerData,
     RawHeader,
-    as_count,
     as_dict,
     as_epoch_ms,
     as_list,
