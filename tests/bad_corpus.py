@@ -25,6 +25,15 @@ BAD = REPO / "fixtures" / "bad"
 MANIFEST = json.loads((BAD / "manifest.json").read_text("utf-8"))
 SECRET = "PRIVATE-PROMPT"  # in every damaged line; must never be quoted back
 PROVIDERS = ("claude", "codex", "gemini", "cursor")
+# The warning the Scanner gives when a provider raised (api.internal_error): a bug that
+# the Scanner contained, not bad input handled; hardening tests must never see it.
+INTERNAL_ERROR = "could not read this session"
+
+
+def no_internal_errors(warnings: Iterable[object]) -> bool:
+    """Whether no warning (a ScanWarning or its JSON) says a provider raised."""
+    messages = [w["message"] if isinstance(w, dict) else getattr(w, "message") for w in warnings]
+    return not [m for m in messages if INTERNAL_ERROR in m]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from agentscan.api import Scanner
 from agentscan.model import ScanWarning
 from agentscan.redact import redact_detail, redact_row
 from agentscan.tokens import token_report
-from bad_corpus import PROVIDERS, all_cases, case, target
+from bad_corpus import PROVIDERS, all_cases, case, no_internal_errors, target
 from builders import REAL
 from conftest_hypothesis import FUZZ
 from cursor_builders import STATE_DDL, HEADERS_DDL, state_db_path
@@ -220,6 +220,7 @@ def scan_everything(home: Path) -> list[ScanWarning]:
     for document in documents:
         orjson.dumps(document)  # what the CLI would print: raises on what JSON cannot hold
     assert all(isinstance(w, ScanWarning) and isinstance(w.message, str) for w in warnings)
+    assert no_internal_errors(warnings), warnings  # the Scanner caught a provider raising
     return warnings
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from agentscan.api import Scanner
 from agentscan.tokens import token_report
-from bad_corpus import case
+from bad_corpus import case, no_internal_errors
 from builders import REAL
 from codex_builders import rollout_path
 from conftest_hypothesis import FUZZ
@@ -62,6 +62,7 @@ def _measure(provider: str, sample: Path, data: bytes) -> tuple[int, tuple[int, 
             report = token_report(scanner)
             for row in rows:
                 scanner.show(row.id)
+            assert no_internal_errors(scanner.warnings), scanner.warnings
     counts = tuple(sum(getattr(row.counts, name) for row in rows) for name in ("prompts", "responses", "tool_calls"))
     return (report.total.total if report.total else 0), counts  # type: ignore[return-value]
 

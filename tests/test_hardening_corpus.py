@@ -25,6 +25,7 @@ from bad_corpus import (
     cursor_state_db_missing_table,
     lay_out,
     lay_out_everything,
+    no_internal_errors,
 )
 
 CASES = [c for c in all_cases() if c.name != "clean"]
@@ -42,7 +43,9 @@ def invoke(*args: str) -> Result:
 def document(*args: str) -> dict:
     result = invoke(*args, "--json")
     assert result.exit_code == 0, result.stderr
-    return orjson.loads(result.stdout)
+    doc = orjson.loads(result.stdout)
+    assert no_internal_errors(doc["warnings"]), doc["warnings"]
+    return doc
 
 
 def total(tokens: dict | None) -> int | None:

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from agentscan.cli import app
-from bad_corpus import PROVIDERS, case, lay_out, undecodable_name
+from bad_corpus import PROVIDERS, case, lay_out, no_internal_errors, undecodable_name
 from cursor_builders import bubble, composer_data, make_state_db
 
 IDE_ONLY = "1de00000-0000-4000-8000-0000000000ee"
@@ -38,6 +38,7 @@ def listed(env: dict[str, str] | None = None) -> tuple[dict[str, dict], list[dic
     result = invoke("list", "--json", env=env)
     assert result.exit_code == 0, result.stderr
     doc = orjson.loads(result.stdout)
+    assert no_internal_errors(doc["warnings"]), doc["warnings"]
     return {row["id"]: row for row in doc["sessions"]}, doc["warnings"]
 
 

@@ -25,7 +25,7 @@ from agentscan.cli import app
 from agentscan.context import ScanContext
 from agentscan.jsonl import MAX_LINE_BYTES, iter_json_lines
 from agentscan.tokens import token_report
-from bad_corpus import PROVIDERS, case, one_line_file, target, with_hole
+from bad_corpus import PROVIDERS, case, no_internal_errors, one_line_file, target, with_hole
 
 MiB = 1024 * 1024
 LINE = 100 * MiB
@@ -59,6 +59,7 @@ def _scan_everything(home: Path, native_id: str) -> tuple[list, object, object, 
         rows = scanner.list_sessions()
         report = token_report(scanner)
         detail = scanner.show(native_id)
+        assert no_internal_errors(scanner.warnings), scanner.warnings
         return rows, report, detail, scanner.warnings
 
 

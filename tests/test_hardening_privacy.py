@@ -43,6 +43,7 @@ def texts_of(session: dict) -> set[str]:
     found = {session["title"] or ""}
     found |= {p["text"] for p in session["prompts"]} | {r["text"] for r in session["responses"]}
     found |= {t["summary"] for t in session["tools"]} | {s["step"] for s in session["plan"]}
+    found |= {d["description"] or "" for d in session.get("delegations", [])} | set(session.get("errors", []))
     return {text for text in found if len(text) >= 12}
 
 

@@ -25,7 +25,7 @@ from agentscan import jsonl
 from agentscan.api import Scanner
 from agentscan.errors import SessionNotFound
 from agentscan.tokens import token_report
-from bad_corpus import PROVIDERS, case, lay_out
+from bad_corpus import PROVIDERS, case, lay_out, no_internal_errors
 from builders import claude_assistant, claude_subagent_file, claude_usage
 from codex_builders import at, index_row, write_state_db
 from cursor_builders import bubble, composer_data, make_state_db, state_db_path, write_chat_store
@@ -122,6 +122,7 @@ def _scan(home: Path, env: dict[str, str], command: str, ids: list[str], cache: 
                     scanner.show(session_id)
                 except SessionNotFound:
                     pass  # the session itself was deleted before discovery: "not found" is right
+        assert no_internal_errors(scanner.warnings), scanner.warnings
 
 
 def _points(total: int) -> list[int]:

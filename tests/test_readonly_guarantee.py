@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from agentscan import sqlite_ro
 from agentscan.cli import app
-from bad_corpus import LiveWriter, all_cases, case, codex_state_db_not_sqlite, lay_out
+from bad_corpus import INTERNAL_ERROR, LiveWriter, all_cases, case, codex_state_db_not_sqlite, lay_out
 from builders import lay_out_real_claude
 from codex_builders import at, index_row, lay_out_real_codex, write_state_db
 from cursor_builders import bubble, composer_data, copy_real_dot_cursor, make_state_db, state_db_path, write_chat_store
@@ -146,6 +146,7 @@ def test_no_command_changes_or_adds_a_file_under_the_home(
             assert result.exit_code in (0, 1), (args, result.stderr)  # 1: trace finds no captured events
             if args[0] != "trace":
                 assert result.exit_code == 0, (args, result.stderr)
+            assert INTERNAL_ERROR not in result.stdout + result.stderr, args
         after = snapshot(isolated_home)
     appeared = sorted(set(after) - set(before))
     assert not appeared, f"files appeared under the home: {appeared}"
