@@ -10,6 +10,7 @@ scanner; rows and details are parsed only for the sessions asked for.
 from __future__ import annotations
 
 import os
+import hashlib
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -210,9 +211,17 @@ class Scanner:
 
     def _index_ids(self, refs: list[SessionRef]) -> None:
         cache = self.cache
-        if cache is not None and refs:
-            cache.put_ids((ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs)
-            cache.commit()
+        if cache is None or not refs:
+            return
+        entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
+        # Most runs find the same sessions in the same places: skip the rewrite then.
+        digest = hashlib.blake2b(repr(sorted(entries, key=repr)).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        marker = f"ids:{refs[0].provider}"
+        if cache.get_meta(marker) == digest:
+            return
+        cache.put_ids(entries)
+        cache.put_meta(marker, digest)
+        cache.commit()
 
     def row(self, ref: SessionRef) -> SessionRow:
         provider = self.provider(ref.provider)

@@ -200,6 +200,13 @@ class Cache:
 
     # -- id index ------------------------------------------------------------
 
+    def get_meta(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key=?", (key,))
+        return rows[0][0] if rows else None
+
+    def put_meta(self, key: str, value: str) -> None:
+        self._write("INSERT OR REPLACE INTO meta(key, value) VALUES (?,?)", (key, value))
+
     def put_ids(self, entries: Iterable[tuple[str, str, str, str | None]]) -> None:
         self._write_many("INSERT OR REPLACE INTO ids(session_id, provider, native_id, path) VALUES (?,?,?,?)", list(entries))
 

@@ -131,6 +131,17 @@ class ScanContext:
             except Exception:  # closing must never turn a result into a failure
                 pass
 
+    def stat(self, path: object) -> os.stat_result | None:
+        """``os.stat`` memoised for this scan (discovery and fingerprints share it)."""
+        cache = self.memo.setdefault("_stat", {})
+        key = os.fspath(path)  # type: ignore[arg-type]
+        if key not in cache:
+            try:
+                cache[key] = os.stat(key)
+            except (OSError, ValueError):
+                cache[key] = None
+        return cache[key]
+
     def env_value(self, name: str) -> str | None:
         value = self.env.get(name)
         return value if value else None

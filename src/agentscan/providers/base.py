@@ -62,9 +62,8 @@ class Provider(ABC):
         """
         parts = [self.name, self.parser_version]
         for path in ref.files or ((ref.path,) if ref.path else ()):
-            try:
-                stat = os.stat(path)
-            except OSError:
+            stat = ctx.stat(path)
+            if stat is None:
                 return None
             parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
         if len(parts) == 2:

@@ -49,11 +49,9 @@ class SessionFiles:
         return tuple(files)
 
 
-def _mtime(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return None
+def _mtime(path: Path, ctx: ScanContext) -> float | None:
+    stat = ctx.stat(path)  # memoised: the fingerprints reuse it
+    return None if stat is None else stat.st_mtime
 
 
 def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
@@ -101,7 +99,7 @@ def _scan_project(project: Path, ctx: ScanContext, sessions: dict[str, SessionFi
             if stem.startswith("agent-"):
                 _attach_legacy_sidechain(path, stem, ctx, sessions)
             else:
-                _attach_main(path, stem, sessions)
+                _attach_main(path, stem, ctx, sessions)
         elif _is_dir(entry):
             subagents_dir = path / "subagents"
             if os.path.isdir(subagents_dir):
@@ -115,8 +113,8 @@ def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
     return found
 
 
-def _attach_main(path: Path, native_id: str, sessions: dict[str, SessionFiles]) -> None:
-    mtime = _mtime(path)
+def _attach_main(path: Path, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    mtime = _mtime(path, ctx)
     if mtime is None:
         return
     session = _session(sessions, native_id)
@@ -126,12 +124,12 @@ def _attach_main(path: Path, native_id: str, sessions: dict[str, SessionFiles]) 
     session.newest_mtime = max(session.newest_mtime, mtime)
 
 
-def _attach_subagent(session: SessionFiles, sub: SubagentFile) -> None:
-    mtime = _mtime(sub.path)
+def _attach_subagent(session: SessionFiles, sub: SubagentFile, ctx: ScanContext) -> None:
+    mtime = _mtime(sub.path, ctx)
     if mtime is None:
         return
     existing = session.subagents.get(sub.agent_id)
-    if existing is None or mtime > (_mtime(existing.path) or 0):
+    if existing is None or mtime > (_mtime(existing.path, ctx) or 0):
         session.subagents[sub.agent_id] = sub
     session.newest_mtime = max(session.newest_mtime, mtime)
 
@@ -154,7 +152,7 @@ def _attach_subagent_dir(directory: Path, native_id: str, ctx: ScanContext, sess
                 agent_id = f"{current.name}/{agent_id}"
             meta = Path(entry.path).with_name(stem + ".meta.json")
             sub = SubagentFile(agent_id, Path(entry.path), meta if os.path.exists(meta) else None)
-            _attach_subagent(_session(sessions, native_id), sub)
+            _attach_subagent(_session(sessions, native_id), sub, ctx)
 
 
 def _attach_legacy_sidechain(path: Path, stem: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
@@ -162,7 +160,7 @@ def _attach_legacy_sidechain(path: Path, stem: str, ctx: ScanContext, sessions: 
     if parent is None:
         ctx.warn(path, "legacy subagent transcript names no parent sessionId; skipped")
         return
-    _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None))
+    _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None), ctx)
 
 
 def _header_field(path: Path, ctx: ScanContext, key: str) -> str | None:
@@ -195,7 +193,7 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFil
     if not os.path.isfile(main) or main.stem != native_id:
         return None
     sessions: dict[str, SessionFiles] = {}
-    _attach_main(main, native_id, sessions)
+    _attach_main(main, native_id, ctx, sessions)
     subagents_dir = main.parent / native_id / "subagents"
     if os.path.isdir(subagents_dir):
         _attach_subagent_dir(subagents_dir, native_id, ctx, sessions)
