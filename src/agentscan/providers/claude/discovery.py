@@ -22,6 +22,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.jsonl import BOM, read_head
 from agentscan.roots import Root
+from agentscan.fsutil import is_dir, is_file
 
 HEADER_BYTES = 64 * 1024
 
@@ -66,26 +67,12 @@ def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.Di
         return []
 
 
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
-
-
 def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionFiles]:
     ctx.confine_to(root.path for root in roots)
     sessions: dict[str, SessionFiles] = {}
     for root in roots:
         for project in _scandir(root.path, ctx, report=os.path.exists(root.path)):
-            if _is_dir(project):
+            if is_dir(project):
                 _scan_project(Path(project.path), ctx, sessions)
     return sessions
 
@@ -94,13 +81,13 @@ def _scan_project(project: Path, ctx: ScanContext, sessions: dict[str, SessionFi
     for entry in _scandir(project, ctx):
         name = entry.name
         path = Path(entry.path)
-        if name.endswith(".jsonl") and _is_file(entry):
+        if name.endswith(".jsonl") and is_file(entry):
             stem = name[: -len(".jsonl")]
             if stem.startswith("agent-"):
                 _attach_legacy_sidechain(path, stem, ctx, sessions)
             else:
                 _attach_main(path, stem, ctx, sessions)
-        elif _is_dir(entry):
+        elif is_dir(entry):
             subagents_dir = path / "subagents"
             if os.path.isdir(subagents_dir):
                 _attach_subagent_dir(subagents_dir, name, ctx, sessions)
@@ -140,11 +127,11 @@ def _attach_subagent_dir(directory: Path, native_id: str, ctx: ScanContext, sess
     while pending:
         current = pending.pop()
         for entry in _scandir(current, ctx):
-            if _is_dir(entry) and not entry.is_symlink():
+            if is_dir(entry) and not entry.is_symlink():
                 pending.append(Path(entry.path))
                 continue
             name = entry.name
-            if not (name.startswith("agent-") and name.endswith(".jsonl")) or not _is_file(entry):
+            if not (name.startswith("agent-") and name.endswith(".jsonl")) or not is_file(entry):
                 continue
             stem = name[: -len(".jsonl")]
             agent_id = stem[len("agent-"):]
@@ -198,6 +185,6 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFil
     if os.path.isdir(subagents_dir):
         _attach_subagent_dir(subagents_dir, native_id, ctx, sessions)
     for entry in _scandir(main.parent, ctx):
-        if entry.name.startswith("agent-") and entry.name.endswith(".jsonl") and _is_file(entry):
+        if entry.name.startswith("agent-") and entry.name.endswith(".jsonl") and is_file(entry):
             _attach_legacy_sidechain(Path(entry.path), entry.name[: -len(".jsonl")], ctx, sessions)
     return sessions.get(native_id)

@@ -31,6 +31,7 @@ from agentscan.providers.cursor.locations import chat_roots
 from agentscan.providers.cursor.raw import as_dict, as_epoch_ms, as_str, model_name
 from agentscan.sqlite_ro import DatabaseUnavailable, has_table, readonly
 from agentscan.timeutil import from_epoch
+from agentscan.fsutil import is_dir
 
 _INDEX_KEY = "cursor.chats.index"
 _META_KEY = "cursor.chats.meta"
@@ -48,16 +49,9 @@ class ChatMeta:
 def _dirs(path: Path, ctx: ScanContext) -> list[Path]:
     try:
         with os.scandir(path) as entries:
-            return [Path(entry.path) for entry in entries if ctx.admit(entry) and _is_dir(entry)]
+            return [Path(entry.path) for entry in entries if ctx.admit(entry) and is_dir(entry)]
     except OSError:
         return []
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
 
 
 def chat_dirs(ctx: ScanContext) -> dict[str, Path]:

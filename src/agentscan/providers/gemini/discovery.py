@@ -24,6 +24,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.jsonl import read_head
 from agentscan.roots import Root
+from agentscan.fsutil import is_dir, is_file
 
 HEADER_BYTES = 64 * 1024
 _BOM = b"\xef\xbb\xbf"
@@ -79,27 +80,13 @@ def _scandir(path: Path, ctx: ScanContext) -> list[os.DirEntry[str]]:
         return []
 
 
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
-
-
 def project_dirs(roots: list[Root], ctx: ScanContext) -> list[Path]:
     """Every ``<tmp>/<projectId>`` dir under the session roots."""
     ctx.confine_to(root.path for root in roots)
     found = []
     for root in roots:
         for entry in _scandir(root.path, ctx):
-            if _is_dir(entry):
+            if is_dir(entry):
                 found.append(Path(entry.path))
     return found
 
@@ -110,7 +97,7 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
         chats = project / "chats"
         for entry in _scandir(chats, ctx):
             name = entry.name
-            if name.startswith("session-") and name.endswith((".json", ".jsonl")) and _is_file(entry):
+            if name.startswith("session-") and name.endswith((".json", ".jsonl")) and is_file(entry):
                 chat = _chat_file(Path(entry.path), project, ctx, legacy=name.endswith(".json"))
                 if chat is None:
                     continue
@@ -118,7 +105,7 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
                     ctx.warn(chat.path, "no sessionId in the file's header; skipped")
                     continue
                 _attach_main(_session(sessions, chat.session_id), chat)
-            elif _is_dir(entry) and not entry.is_symlink():
+            elif is_dir(entry) and not entry.is_symlink():
                 _attach_subagent_dir(Path(entry.path), project, ctx, sessions)
     return sessions
 
@@ -153,7 +140,7 @@ def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessi
     # parent chat is gone still lands under its parent's id.
     parent_id = directory.name
     for entry in _scandir(directory, ctx):
-        if not (entry.name.endswith(".jsonl") and _is_file(entry)):
+        if not (entry.name.endswith(".jsonl") and is_file(entry)):
             continue
         chat = _chat_file(Path(entry.path), project, ctx, legacy=False)
         if chat is None:
