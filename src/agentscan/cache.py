@@ -137,10 +137,7 @@ class Cache:
             raise
 
     def close(self) -> None:
-        try:
-            self.conn.commit()
-        except sqlite3.DatabaseError:
-            pass
+        self.commit()
         self.conn.close()
 
     # -- rows ----------------------------------------------------------------

@@ -29,18 +29,22 @@ _FAILURES = ("postToolUseFailure", "PostToolUseFailure")
 _FAILURE_TYPES = {"timeout": TIMEOUT, "permission_denied": DENIED, "error": ERROR}
 
 
-def open_request(turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int, provenance: str) -> Draft:
-    draft = Draft(
+def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **extra: object) -> Draft:
+    """A tool node named by the event's own tool fields (a request, or an orphan completion)."""
+    return Draft(
         kind=TOOL,
         name=event.text("tool_name") or "?",
         input=event.get("tool_input"),
         provenance=provenance,
-        started_ns=at_ns,
+        started_ns=started_ns,
         id=event.text("tool_use_id"),
         opened_by=event,
-        request=True,
-        scope=event.text("agent_id"),
+        **extra,
     )
+
+
+def open_request(turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int, provenance: str) -> Draft:
+    draft = _tool_draft(event, provenance, at_ns, request=True, scope=event.text("agent_id"))
     container.append(draft)
     turn.requests.append(draft)
     return draft
@@ -51,15 +55,7 @@ def complete(turn: TurnDraft, event: HookEvent, at_ns: int) -> Draft | None:
     request, provenance = find_request(turn, event)
     status = completion_status(event)
     if request is None:
-        orphan = Draft(
-            kind=TOOL,
-            name=event.text("tool_name") or "?",
-            input=event.get("tool_input"),
-            provenance=ORPHAN,
-            started_ns=None,
-            id=event.text("tool_use_id"),
-            opened_by=event,
-        )
+        orphan = _tool_draft(event, ORPHAN, None)
         orphan.close(event, status, at_ns)
         orphan.detail.update(completion_detail(event))
         turn.nodes.append(orphan)

@@ -28,19 +28,15 @@ from agentscan.context import ScanContext
 from agentscan.jsonl import BOM, iter_json_lines, read_tail
 from agentscan.model import Counts, PlanStep, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
+from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.records import (
     TITLE_CHARS,
-    as_str,
     collapse,
-    counts_of,
     event_prompt,
     item_prompt,
-    line_kind,
     payload_of,
     plan_steps,
-    rate_limits_of,
 )
-from agentscan.timeutil import parse_iso
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
@@ -72,32 +68,17 @@ class HeadSummary:
 @dataclass
 class _TailFold:
     cumulative: Counters | None = None
-    model: str | None = None
-    last_timestamp: datetime | None = None
-    rate_limits: dict[str, Any] | None = None
     plan: tuple[PlanStep, ...] = ()
-    kinds: dict[str, int] = field(default_factory=dict)
+    facts: LineFacts = field(default_factory=LineFacts)
     _current: Counters | None = None
     _carried: Counters = ZERO
 
     def feed(self, record: Mapping[str, Any]) -> None:
-        timestamp = parse_iso(record.get("timestamp"))
-        if timestamp is not None and (self.last_timestamp is None or timestamp > self.last_timestamp):
-            self.last_timestamp = timestamp
-        kind = line_kind(record)
-        if kind is not None:
-            self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        rtype = record.get("type")
-        payload = payload_of(record)
-        if rtype == "turn_context":
-            self.model = as_str(payload.get("model")) or self.model
-        elif rtype == "event_msg" and payload.get("type") == "token_count":
+        _, _, rtype, payload = self.facts.note(record)
+        if rtype == "event_msg" and payload.get("type") == "token_count":
             total = counters_of((token_info(record) or {}).get("total_token_usage"))
             if total is not None:
                 self._advance(total)
-            limits = rate_limits_of(payload)
-            if limits is not None:
-                self.rate_limits = limits
         elif rtype == "response_item" and payload.get("name") == "update_plan":
             raw = payload.get("arguments") if payload.get("type") == "function_call" else payload.get("input")
             steps = plan_steps(raw)
@@ -115,11 +96,11 @@ class _TailFold:
     def build(self, whole_file: bool, warnings: Iterable[ScanWarning]) -> TailSummary:
         return TailSummary(
             self.cumulative,
-            self.model,
-            self.last_timestamp,
-            self.rate_limits,
+            self.facts.model,
+            self.facts.last_ts,
+            self.facts.rate_limits,
             self.plan,
-            counts_of(self.kinds),
+            self.facts.counts(),
             whole_file,
             tuple(warnings),
         )

@@ -22,19 +22,15 @@ import orjson
 from agentscan.bounds import NewestKept
 from agentscan.detail import DetailCollector
 from agentscan.model import Counts, PlanStep, Prompt, Response, ToolEvent
+from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.records import (
     as_dict,
     as_str,
-    counts_of,
     event_prompt,
     item_prompt,
     item_response,
-    line_kind,
-    payload_of,
     plan_steps,
-    rate_limits_of,
 )
-from agentscan.timeutil import newest, oldest, parse_iso
 
 _EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
 _FAILED = ("patch rejected", "error:", "failed", "aborted")
@@ -130,11 +126,7 @@ class TranscriptReader:
 
     collector: DetailCollector
     subagent: str | None = None
-    kinds: dict[str, int] = field(default_factory=dict)
-    first_ts: datetime | None = None
-    last_ts: datetime | None = None
-    model: str | None = None
-    rate_limits: dict[str, Any] | None = None  # the latest, from token_count events
+    facts: LineFacts = field(default_factory=LineFacts)
     _sink: DetailCollector = field(init=False)
     _item_prompts: NewestKept[Prompt] = field(init=False)
     _item_responses: NewestKept[Response] = field(init=False)
@@ -149,27 +141,29 @@ class TranscriptReader:
     def own(self) -> bool:
         return self.subagent is None
 
+    @property
+    def model(self) -> str | None:
+        return self.facts.model
+
+    @property
+    def last_ts(self) -> datetime | None:
+        return self.facts.last_ts
+
+    @property
+    def rate_limits(self) -> dict[str, Any] | None:
+        return self.facts.rate_limits
+
     def feed(self, record: Mapping[str, Any]) -> None:
-        timestamp = parse_iso(record.get("timestamp"))
-        self.first_ts, self.last_ts = oldest(self.first_ts, timestamp), newest(self.last_ts, timestamp)
-        kind = line_kind(record)
-        if kind is not None:
-            self.kinds[kind] = self.kinds.get(kind, 0) + 1
-        rtype = record.get("type")
-        payload = payload_of(record)
-        if rtype == "turn_context":
-            self.model = as_str(payload.get("model")) or self.model
-        elif rtype == "event_msg":
+        timestamp, kind, rtype, payload = self.facts.note(record)
+        if rtype == "event_msg":
             self._event(payload, kind, timestamp)
         elif rtype == "response_item":
             self._item(payload, kind, timestamp)
 
     def _event(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         if payload.get("type") == "token_count":
-            limits = rate_limits_of(payload)
-            if limits is not None:
-                self.rate_limits = limits
-        elif kind == "event_prompt" and self.own:
+            return  # rate limits are noted by LineFacts; usage is counted by ``usage.py``
+        if kind == "event_prompt" and self.own:
             self.collector.add_prompt(event_prompt(payload) or "", timestamp)
         elif kind == "event_response" and self.own:
             self.collector.add_response(payload["message"].strip(), timestamp, self.model)
@@ -219,11 +213,11 @@ class TranscriptReader:
     def finish(self) -> list[ToolEvent]:
         """Flush the fallbacks; a subagent's tools are returned for the parent's list."""
         if self.own:
-            if not self.kinds.get("event_prompt"):
+            if not self.facts.kinds.get("event_prompt"):
                 for prompt in self._item_prompts.items():
                     self.collector.add_prompt(prompt.text, prompt.timestamp)
                 self.collector.prompts.dropped += self._item_prompts.dropped
-            if not self.kinds.get("event_response"):
+            if not self.facts.kinds.get("event_response"):
                 for response in self._item_responses.items():
                     self.collector.add_response(response.text, response.timestamp, response.model)
                 self.collector.responses.dropped += self._item_responses.dropped
@@ -231,4 +225,4 @@ class TranscriptReader:
         return self._sink.tools()
 
     def counts(self) -> Counts:
-        return counts_of(self.kinds)
+        return self.facts.counts()

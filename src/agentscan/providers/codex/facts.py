@@ -1,0 +1,46 @@
+"""What every pass over a rollout notes from each line, whatever else it does.
+
+Both the bounded tail summary (``list``) and the full transcript reader
+(``show``) need the same running facts: the time span, how many lines of
+each kind, the model of the latest ``turn_context`` and the latest rate
+limits.  Keeping them in one place keeps the two passes in agreement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Mapping
+
+from agentscan.model import Counts
+from agentscan.providers.codex.records import as_str, counts_of, line_kind, payload_of, rate_limits_of
+from agentscan.timeutil import newest, oldest, parse_iso
+
+
+@dataclass
+class LineFacts:
+    first_ts: datetime | None = None
+    last_ts: datetime | None = None
+    model: str | None = None
+    rate_limits: dict[str, Any] | None = None  # the latest, from token_count events
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    def note(self, record: Mapping[str, Any]) -> tuple[datetime | None, str | None, Any, Mapping[str, Any]]:
+        """Record one line's facts; returns (timestamp, kind, type, payload) for the caller's own work."""
+        timestamp = parse_iso(record.get("timestamp"))
+        self.first_ts, self.last_ts = oldest(self.first_ts, timestamp), newest(self.last_ts, timestamp)
+        kind = line_kind(record)
+        if kind is not None:
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
+        rtype = record.get("type")
+        payload = payload_of(record)
+        if rtype == "turn_context":
+            self.model = as_str(payload.get("model")) or self.model
+        elif rtype == "event_msg" and payload.get("type") == "token_count":
+            limits = rate_limits_of(payload)
+            if limits is not None:
+                self.rate_limits = limits
+        return timestamp, kind, rtype, payload
+
+    def counts(self) -> Counts:
+        return counts_of(self.kinds)
