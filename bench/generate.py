@@ -1,6 +1,6 @@
 """Generate a synthetic home at scale for the benchmark runner.
 
-Default (reference/peers.md §3b): 1,000 Claude files whose replies are
+Default (docs/performance.md): 1,000 Claude files whose replies are
 streamed twice, with subagents; 300 Codex rollouts; 100 Gemini chats; 100
 Cursor transcripts with a ``state.vscdb``; about 180 MB.  Content is random
 but shaped like the real formats, and deterministic for a given seed.

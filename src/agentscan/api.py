@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import os
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds
 from agentscan.cache import Cache
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, guarded_row
+from agentscan.running import Liveness
 from agentscan.errors import AmbiguousSessionId, SessionNotFound, SessionUnreadable, UsageProblem
 from agentscan.timeutil import from_epoch
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
@@ -64,21 +65,6 @@ def _under(cwd: str | None, wanted: str) -> bool:
     return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
 
 
-def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
-    """A provider bug must cost one session, never the whole command."""
-    where = ref.path or (ref.files[0] if ref.files else ref.id)
-    ctx.warn(where, f"skipped: agentscan could not read this session ({type(exc).__name__}); please report it")
-
-
-def guarded_row(provider: Provider, ref: SessionRef, ctx: ScanContext) -> SessionRow:
-    try:
-        return provider.row(ref, ctx)
-    except Exception as exc:  # noqa: BLE001 - see internal_error
-        internal_error(ctx, ref, exc)
-        return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None,
-                          updated_at=from_epoch(ref.recency) if ref.recency else None)
-
-
 def _readable(path: Path) -> bool:
     import os
 
@@ -89,26 +75,6 @@ def _readable(path: Path) -> bool:
         return path.is_file() and os.access(path, os.R_OK)
     except OSError:
         return False
-
-
-class Liveness:
-    """``running`` for rows: computed once per command from ``/proc`` (Linux only)."""
-
-    def __init__(self, *, pid: int | None = None) -> None:
-        self._pid = pid
-        self._table: dict[str, set[int]] | None = None
-
-    def of(self, ref: SessionRef) -> bool | None:
-        from agentscan import running
-
-        if not running.supported():
-            return None
-        if self._table is None:
-            self._table = running.open_files(pid=self._pid)
-        files = ref.files or ((ref.path,) if ref.path else ())
-        if not files:
-            return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
-        return bool(running.holders_of(files, self._table))
 
 
 class Scanner:
@@ -336,12 +302,7 @@ class Scanner:
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
         ref = self.resolve(query)
         try:
-            detail = self.provider(ref.provider).detail(ref, self.ctx, bounds)
+            return self.provider(ref.provider).detail(ref, self.ctx, bounds)
         except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
             raise SessionUnreadable(ref.id, type(exc).__name__) from exc
-        # Cross-check with live capture: say when hook events exist for this session.
-        from agentscan.hooks.crosscheck import hook_event_counts
-
-        count = hook_event_counts([ref.id], env=self.ctx.env).get(ref.id, 0)
-        return replace(detail, extra={**detail.extra, "hook_events": count})
 

@@ -24,9 +24,6 @@ if TYPE_CHECKING:
     from agentscan.api import Scanner
     from agentscan.providers.base import Provider
 
-# Packed entry fields (see UsageEntry.pack).
-SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK = range(11)
-
 #: below this many uncached sessions a process pool costs more than it saves
 PARALLEL_MIN_SESSIONS = 48
 

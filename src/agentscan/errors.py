@@ -9,7 +9,8 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── SessionUnreadable          a session could not be read at all (exit 1)
     ├── UnknownProvider            a --provider name that is not registered (exit 2)
     ├── NoReadableRoot             an explicitly named root cannot be read (exit 1)
-    └── StrictWarnings             --strict and warnings were reported (exit 1)
+    ├── StrictWarnings             --strict and warnings were reported (exit 1)
+    └── ExportFailed               an export could not be written (exit 1)
 
 Bad input inside provider files is never an exception: it becomes a
 ``ScanWarning`` and the scan goes on.
@@ -59,3 +60,7 @@ class NoReadableRoot(AgentscanError):
 
 class StrictWarnings(AgentscanError):
     pass
+
+
+class ExportFailed(AgentscanError):
+    """The output could not be written (exit 1); the previous file is intact."""

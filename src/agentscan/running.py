@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Iterable
 
+from agentscan.model import SessionRef
+
 _PROC = Path("/proc")
 
 
@@ -57,3 +59,21 @@ def _resolved(path: Path) -> str:
         return str(path.resolve())
     except (OSError, RuntimeError):
         return str(path)
+
+
+class Liveness:
+    """``running`` for rows: computed once per command from ``/proc`` (Linux only)."""
+
+    def __init__(self, *, pid: int | None = None) -> None:
+        self._pid = pid
+        self._table: dict[str, set[int]] | None = None
+
+    def of(self, ref: SessionRef) -> bool | None:
+        if not supported():
+            return None
+        if self._table is None:
+            self._table = open_files(pid=self._pid)
+        files = ref.files or ((ref.path,) if ref.path else ())
+        if not files:
+            return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
+        return bool(holders_of(files, self._table))

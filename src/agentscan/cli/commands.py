@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -15,6 +15,10 @@ from agentscan.cli.options import (
     handle_errors,
     state_of,
 )
+
+if TYPE_CHECKING:
+    from agentscan.api import Scanner
+    from agentscan.model import SessionDetail
 
 
 def register(app: typer.Typer) -> None:
@@ -97,7 +101,7 @@ def show_command(
 
     state = state_of(ctx)
     scanner = state.scanner()
-    detail = scanner.show(session_id)
+    detail = with_hook_events(scanner.show(session_id), scanner)
     if redact:
         from agentscan.redact import redact_detail
 
@@ -107,6 +111,16 @@ def show_command(
     else:
         print_detail(detail)
     finish(state, scanner, as_json=as_json)
+
+
+def with_hook_events(detail: SessionDetail, scanner: Scanner) -> SessionDetail:
+    """Cross-check with live capture: say when hook events exist for this session."""
+    from dataclasses import replace
+
+    from agentscan.hooks.crosscheck import hook_event_counts
+
+    count = hook_event_counts([detail.row.id], env=scanner.ctx.env).get(detail.row.id, 0)
+    return replace(detail, extra={**detail.extra, "hook_events": count})
 
 
 @handle_errors

@@ -24,14 +24,14 @@ from typing import Any, Callable
 
 from agentscan.errors import AgentscanError
 
-#: every Cursor hook event (hooks.md §3.1), observed without matchers
+#: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
 CURSOR_EVENTS = (
     "sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentThought", "afterAgentResponse",
     "preToolUse", "postToolUse", "postToolUseFailure", "beforeShellExecution", "afterShellExecution",
     "beforeMCPExecution", "afterMCPExecution", "beforeReadFile", "afterFileEdit", "subagentStart",
     "subagentStop", "preCompact", "stop", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
 )
-#: Claude Code events an observer should register (hooks.md §4.1): not WorktreeCreate
+#: Claude Code events an observer should register (docs/hooks.md, "The tree"): not WorktreeCreate
 #: (its hook must answer with a path), not the high-volume MessageDisplay/FileChanged/
 #: Elicitation*, not the unpublished model-switch events.
 CLAUDE_EVENTS = (

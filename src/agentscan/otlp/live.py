@@ -217,7 +217,7 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
                 json.dump(counters, handle, sort_keys=True)
             os.replace(temp, path)
         if message and outcome != "sent":
-            from agentscan.hooks.capture import log_problem
+            from agentscan.hooks.diagnostics import log_problem
 
             log_problem(root, "otlp", f"live export {outcome}: {message}")
     except Exception:  # noqa: BLE001 - counting is best effort, like the diagnostics log

@@ -1,7 +1,7 @@
 """OpenTelemetry GenAI names, and the few decisions of how our data maps onto them.
 
 Attribute names follow the GenAI semantic conventions as of their last
-in-repo version (shared/reference/hooks.md §10).  Names the conventions do
+in-repo version (docs/otel.md, "Attributes").  Names the conventions do
 not have live under ``agentscan.``, never under ``gen_ai.``.
 """
 

@@ -1,4 +1,4 @@
-"""The Claude Code provider (reference/formats.md §1)."""
+"""The Claude Code provider (docs/providers/claude.md)."""
 
 from __future__ import annotations
 

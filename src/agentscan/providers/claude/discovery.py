@@ -1,6 +1,6 @@
 """Finding Claude Code sessions and attaching their subagent transcripts.
 
-Layout (reference/formats.md §1.1)::
+Layout (docs/providers/claude.md)::
 
     <root>/<encoded-cwd>/<sessionId>.jsonl                     main transcript
     <root>/<encoded-cwd>/<sessionId>/subagents/agent-<id>.jsonl (+ .meta.json)

@@ -1,4 +1,4 @@
-"""The Codex CLI provider (reference/formats.md §2, docs/providers/codex.md).
+"""The Codex CLI provider (docs/providers/codex.md, docs/providers/codex.md).
 
 ``discover`` walks the rollout trees and unites them with Codex's thread
 index; ``row`` reads only a rollout's head and last 1 MiB; ``detail`` and

@@ -1,6 +1,6 @@
 """Finding Codex threads: rollouts on disk, united with the thread index.
 
-Layout (reference/formats.md §2.1)::
+Layout (docs/providers/codex.md)::
 
     <home>/sessions/YYYY/MM/DD/rollout-<local time>-<uuid>.jsonl[.zst]
     <home>/sessions/rollout-<date>-<uuid>.jsonl          very old, flat

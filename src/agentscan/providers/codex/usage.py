@@ -1,7 +1,7 @@
 """Exact Codex token counting: per-call deltas, never re-emitted or copied ones.
 
 Codex writes ``event_msg/token_count`` with a cumulative ``total_token_usage``
-and the last call's ``last_token_usage`` (reference/formats.md §2.6).  The
+and the last call's ``last_token_usage`` (docs/providers/codex.md).  The
 bugs peers ship are inflation bugs, so (as ccusage does):
 
 * a call counts ``last_token_usage``, else the Δ of ``total_token_usage``;

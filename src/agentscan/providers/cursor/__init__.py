@@ -1,4 +1,4 @@
-"""The Cursor provider (reference/formats.md §4; docs/providers/cursor.md)."""
+"""The Cursor provider (docs/providers/cursor.md; docs/providers/cursor.md)."""
 
 from __future__ import annotations
 

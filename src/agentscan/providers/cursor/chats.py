@@ -1,4 +1,4 @@
-"""The Cursor Agent CLI's own store (formats.md §4.2), for names and models.
+"""The Cursor Agent CLI's own store (docs/providers/cursor.md), for names and models.
 
 ::
 

@@ -1,4 +1,4 @@
-"""Finding Cursor agent transcripts (reference/formats.md §4.1).
+"""Finding Cursor agent transcripts (docs/providers/cursor.md).
 
 Layout under ``<home>/.cursor/projects/<slug>/agent-transcripts/``::
 

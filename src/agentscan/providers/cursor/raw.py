@@ -1,4 +1,4 @@
-"""Raw Cursor shapes (reference/formats.md §4) and defensive readers for them.
+"""Raw Cursor shapes (docs/providers/cursor.md) and defensive readers for them.
 
 Cursor's formats change every few weeks and nothing is documented, so every
 field may be missing or of another type.  These TypedDicts name what we

@@ -1,4 +1,4 @@
-"""Read-only access to Cursor's global ``state.vscdb`` (formats.md §4.3).
+"""Read-only access to Cursor's global ``state.vscdb`` (docs/providers/cursor.md).
 
 The DB is large (100 MB+), live, and in WAL mode.  So:
 

@@ -1,4 +1,4 @@
-"""Reading Cursor agent transcripts (reference/formats.md §4.1).
+"""Reading Cursor agent transcripts (docs/providers/cursor.md).
 
 Lines look like ``{"role": "user"|"assistant", "message": {"content": [...]}}``
 plus role-less ``{"type": "turn_ended", "status": …}`` and

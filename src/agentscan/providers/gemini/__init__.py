@@ -1,4 +1,4 @@
-"""The Gemini CLI provider (reference/formats.md §3).
+"""The Gemini CLI provider (docs/providers/gemini.md).
 
 Gemini CLI keeps one chat per session under ``.gemini/tmp/<projectId>/chats/``:
 a whole-file JSON up to v0.38, an append log with rewrites from v0.39, and

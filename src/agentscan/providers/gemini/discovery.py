@@ -1,6 +1,6 @@
 """Finding Gemini CLI chats and grouping them into sessions.
 
-Layout (reference/formats.md §3.1)::
+Layout (docs/providers/gemini.md)::
 
     <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.json    legacy (≤ v0.38)
     <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.jsonl   append log (≥ v0.39)

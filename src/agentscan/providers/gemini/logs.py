@@ -1,7 +1,7 @@
 """Prompts from a project's ``logs.json``, for chats that recorded none.
 
 ``<tmp>/<projectId>/logs.json`` is an array of the user's inputs for every
-session of the project (reference/formats.md §3.5).  It has no replies and
+session of the project (docs/providers/gemini.md).  It has no replies and
 no tokens, so it is only a fallback for a chat file without user messages.
 """
 

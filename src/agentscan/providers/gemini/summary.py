@@ -2,7 +2,7 @@
 
 Counts describe the live conversation (what ``show`` displays); tokens
 describe spend: the last copy of every message id, rewound ones included
-(reference/formats.md §3.3, contract "Tokens").
+(docs/providers/gemini.md, contract "Tokens").
 """
 
 from __future__ import annotations
@@ -18,35 +18,6 @@ from agentscan.providers.gemini.records import collapse, is_slash_command
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
 
 TITLE_CHARS = 180
-
-
-@dataclass
-class SessionChats:
-    """The replayed chats of one session: its main chat and its subagents'."""
-
-    native_id: str
-    main: Conversation | None
-    subagents: dict[str, Conversation] = field(default_factory=dict)
-    logged: list[LoggedPrompt] = field(default_factory=list)  # logs.json prompts, when main has none
-
-    def everything(self) -> list[tuple[str | None, Conversation]]:
-        chats: list[tuple[str | None, Conversation]] = [(None, self.main)] if self.main else []
-        chats.extend(sorted(self.subagents.items()))
-        return chats
-
-
-def usage_entries(chats: SessionChats) -> list[UsageEntry]:
-    """One entry per billed message; a message with null tokens counts nothing."""
-    entries = []
-    for subagent, conversation in chats.everything():
-        for facts in conversation.spend.values():
-            if facts.tokens is not None:
-                entries.append(UsageEntry(chats.native_id, facts.tokens, facts.timestamp, facts.model, subagent))
-    return entries
-
-
-def spend_of(conversation: Conversation) -> TokenUsage | None:
-    return sum_usage(facts.tokens for facts in conversation.spend.values())
 
 
 def title_of(prompts: list[str]) -> str | None:

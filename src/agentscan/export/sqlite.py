@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from agentscan.export import UsageDay, flat_row, utc_now
+from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
 
 _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
