@@ -10,11 +10,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan import sqlite_ro
-from agentscan.api import Scanner
+from agentscan.toolkit import sqlite_ro
+from agentscan.scan.scanner import Scanner
 from agentscan.providers.cursor import statedb
 from agentscan.providers.cursor.statedb import close_state_db, key_range
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from cursor_builders import (
     assistant,
     bubble,

@@ -22,10 +22,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.model import ScanWarning
-from agentscan.redact import redact_detail, redact_row
-from agentscan.tokens import token_report
+from agentscan.export.redact import redact_detail, redact_row
+from agentscan.scan.tokens import token_report
 from bad_corpus import PROVIDERS, all_cases, case, no_internal_errors, target
 from builders import REAL
 from conftest_hypothesis import FUZZ

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.api import Scanner
-from agentscan.tokens import token_report
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.tokens import token_report
 from bad_corpus import case, no_internal_errors
 from builders import REAL
 from codex_builders import rollout_path

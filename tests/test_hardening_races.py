@@ -21,10 +21,10 @@ from typing import Callable, Iterator
 import orjson
 import pytest
 
-from agentscan import jsonl
-from agentscan.api import Scanner
+from agentscan.toolkit import jsonl
+from agentscan.scan.scanner import Scanner
 from agentscan.errors import SessionNotFound
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from bad_corpus import PROVIDERS, case, lay_out, no_internal_errors
 from builders import claude_assistant, claude_subagent_file, claude_usage
 from codex_builders import at, index_row, write_state_db

@@ -17,7 +17,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan import sqlite_ro
+from agentscan.toolkit import sqlite_ro
 from agentscan.cli import app
 from bad_corpus import LiveWriter, case, lay_out
 from codex_builders import at, index_row, write_state_db

@@ -23,7 +23,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan import sqlite_ro
+from agentscan.toolkit import sqlite_ro
 from agentscan.cli import app
 from bad_corpus import INTERNAL_ERROR, LiveWriter, all_cases, case, codex_state_db_not_sqlite, lay_out
 from builders import lay_out_real_claude

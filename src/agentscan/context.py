@@ -109,7 +109,7 @@ class ScanContext:
     # Per-scan memo space for providers (parsed indexes, DB handles' results).
     memo: dict[str, Any] = field(default_factory=dict)
     # Set by the Scanner when its persistent cache is open: providers may keep
-    # per-file parse state there (``agentscan.cache.Cache.get_file``).
+    # per-file parse state there (``agentscan.scan.cache.Cache.get_file``).
     file_cache: Any = None
     # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
     cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())

@@ -17,7 +17,7 @@ from agentscan.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from agentscan.api import Scanner
+    from agentscan.scan.scanner import Scanner
     from agentscan.model import SessionDetail
 
 
@@ -41,7 +41,7 @@ def list_command(
     as_json: bool = JsonOption,
 ) -> None:
     """The most recently updated sessions, newest first."""
-    from agentscan.api import ListFilter
+    from agentscan.scan.scanner import ListFilter
     from agentscan.cli import render
     from agentscan.timeutil import parse_when
 
@@ -57,7 +57,7 @@ def list_command(
     )
     rows = scanner.list_sessions(limit=limit, filters=filters)
     if redact:
-        from agentscan.redact import redact_row
+        from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
     if as_json:
@@ -103,7 +103,7 @@ def show_command(
     scanner = state.scanner()
     detail = with_hook_events(scanner.show(session_id), scanner)
     if redact:
-        from agentscan.redact import redact_detail
+        from agentscan.export.redact import redact_detail
 
         detail = redact_detail(detail)
     if as_json:
@@ -138,7 +138,7 @@ def tokens_command(
     from agentscan.cli import render
     from agentscan.cli.tokens_text import print_report, zone
     from agentscan.timeutil import parse_when
-    from agentscan.tokens import token_report
+    from agentscan.scan.tokens import token_report
 
     state = state_of(ctx)
     scanner = state.scanner(provider if not session_ids else None)

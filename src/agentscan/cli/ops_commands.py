@@ -7,7 +7,15 @@ from typing import List, Optional
 
 import typer
 
-from agentscan.cli.options import JsonOption, ProviderOption, RedactOption, SinceOption, finish, handle_errors, state_of
+from agentscan.cli.options import (
+    JsonOption,
+    ProviderOption,
+    RedactOption,
+    SinceOption,
+    finish,
+    handle_errors,
+    state_of,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -28,9 +36,9 @@ def export_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Write every matching session (not clamped) to a JSONL, CSV or SQLite index."""
-    from agentscan.api import ListFilter
+    from agentscan.scan.scanner import ListFilter
     from agentscan.cli import render
-    from agentscan.export import run_export
+    from agentscan.export.run import run_export
     from agentscan.timeutil import parse_when
 
     state = state_of(ctx)
@@ -52,7 +60,7 @@ def export_command(
 def doctor_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     """Each provider's roots and databases: found, readable, chosen by what, and what was found there."""
     from agentscan.cli import render
-    from agentscan.doctor import diagnose
+    from agentscan.scan.doctor import diagnose
 
     state = state_of(ctx)
     scanner = state.scanner()

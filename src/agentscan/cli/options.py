@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 import typer
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.context import ScanContext
 from agentscan.errors import AgentscanError, NoReadableRoot, StrictWarnings
 

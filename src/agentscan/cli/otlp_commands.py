@@ -11,7 +11,15 @@ from typing import List, Optional
 
 import typer
 
-from agentscan.cli.options import JsonOption, ProviderOption, RedactOption, SinceOption, finish, handle_errors, state_of
+from agentscan.cli.options import (
+    JsonOption,
+    ProviderOption,
+    RedactOption,
+    SinceOption,
+    finish,
+    handle_errors,
+    state_of,
+)
 
 
 def register(app: typer.Typer) -> None:

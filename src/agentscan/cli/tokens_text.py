@@ -7,7 +7,7 @@ from datetime import tzinfo
 from agentscan.cli.render import table
 from agentscan.errors import UsageProblem
 from agentscan.model import TokenUsage, sum_usage
-from agentscan.tokens import TokenReport
+from agentscan.scan.tokens import TokenReport
 
 
 def zone(name: str | None) -> tzinfo | None:

@@ -7,11 +7,21 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from agentscan.model import (
-    CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS, SessionRef, SessionRow,
+    CACHE_READ,
+    CACHE_WRITE,
+    INPUT,
+    MODEL,
+    OUTPUT,
+    REASONING,
+    SESSION,
+    SUBAGENT,
+    TS,
+    SessionRef,
+    SessionRow,
 )
 
 if TYPE_CHECKING:
-    from agentscan.api import Scanner
+    from agentscan.scan.scanner import Scanner
 
 #: the CSV columns, in order (documented in docs/cron.md; a test keeps them in sync)
 CSV_COLUMNS = (
@@ -50,7 +60,7 @@ def utc_now() -> str:
 
 def usage_days(scanner: Scanner, refs: list[SessionRef]) -> list[UsageDay]:
     """Deduplicated usage of ``refs`` bucketed per session, UTC day, model and run."""
-    from agentscan.collect import collect_usage
+    from agentscan.scan.collect import collect_usage
 
     days: list[UsageDay] = []
     for provider, entries in collect_usage(scanner, refs).items():

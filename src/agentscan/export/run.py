@@ -12,7 +12,7 @@ from agentscan.export.rows import UsageDay, usage_days
 from agentscan.model import SessionRow
 
 if TYPE_CHECKING:
-    from agentscan.api import ListFilter, Scanner
+    from agentscan.scan.scanner import ListFilter, Scanner
 
 FORMATS = ("jsonl", "csv", "sqlite")
 LOCK_TIMEOUT_S = 30.0
@@ -54,7 +54,7 @@ def export(
                 return ExportResult(output, fmt, write_jsonl(output, rows, before_rename=before_rename))
             if fmt == "csv":
                 return ExportResult(output, fmt, write_csv(output, rows, before_rename=before_rename))
-            from agentscan.export_sqlite import write_sqlite
+            from agentscan.export.sqlite import write_sqlite
 
             sessions, gone = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids)
             return ExportResult(output, fmt, sessions, gone)
@@ -83,7 +83,7 @@ def run_export(
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
     if redact:
-        from agentscan.redact import redact_row
+        from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
     days = usage_days(scanner, [ref for ref in refs if ref.id in wanted]) if fmt == "sqlite" else []

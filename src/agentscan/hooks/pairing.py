@@ -20,7 +20,17 @@ from typing import Any
 from agentscan.hooks.draft import Draft, TurnDraft
 from agentscan.hooks.evidence import canonical, compare, unique_best
 from agentscan.hooks.model import (
-    ABORTED, CORRELATED, DENIED, ERROR, EVENT, NATIVE, OK, ORPHAN, TIMEOUT, TOOL, HookEvent,
+    ABORTED,
+    CORRELATED,
+    DENIED,
+    ERROR,
+    EVENT,
+    NATIVE,
+    OK,
+    ORPHAN,
+    TIMEOUT,
+    TOOL,
+    HookEvent,
 )
 
 REQUESTS = ("preToolUse", "PreToolUse")

@@ -19,7 +19,7 @@ from agentscan.otlp.spans import ExportTrace
 from agentscan.otlp.sources import Built, Selection, traces
 
 if TYPE_CHECKING:
-    from agentscan.api import Scanner
+    from agentscan.scan.scanner import Scanner
     from agentscan.otlp.sender import SendResult
 
 
@@ -47,7 +47,7 @@ class Outcome:
 
 
 def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
-    from agentscan.export import atomic_write
+    from agentscan.export.files import atomic_write
     from agentscan.otlp.encode_json import encode_line
 
     path = path.expanduser()

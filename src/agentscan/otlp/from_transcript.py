@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
 from agentscan.model import SessionDetail, TokenUsage
 from agentscan.otlp import delegation
 from agentscan.otlp.builder import SessionFacts, TurnBuilder

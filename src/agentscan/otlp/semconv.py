@@ -110,7 +110,7 @@ class Content:
             return None
         text = value if isinstance(value, str) else _json(value)
         if self.redact:
-            from agentscan.redact import fingerprint_text
+            from agentscan.export.redact import fingerprint_text
 
             return fingerprint_text(text)
         return text
@@ -119,7 +119,7 @@ class Content:
         """Non-content text that may still hold a secret (a path, a cwd)."""
         if value is None or not self.redact:
             return value
-        from agentscan.redact import mask_secrets
+        from agentscan.export.redact import mask_secrets
 
         return mask_secrets(value)
 

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 
 #: provider name -> "module:Class", in display order
 BUILTIN_PROVIDERS: Final[dict[str, str]] = {
-    "claude": "agentscan.providers.claude:ClaudeProvider",
-    "codex": "agentscan.providers.codex:CodexProvider",
-    "gemini": "agentscan.providers.gemini:GeminiProvider",
-    "cursor": "agentscan.providers.cursor:CursorProvider",
+    "claude": "agentscan.providers.claude.provider:ClaudeProvider",
+    "codex": "agentscan.providers.codex.provider:CodexProvider",
+    "gemini": "agentscan.providers.gemini.provider:GeminiProvider",
+    "cursor": "agentscan.providers.cursor.provider:CursorProvider",
 }
 
 _registered: dict[str, Provider] = {}

@@ -10,7 +10,6 @@ CLI, and providers never import each other.
 from __future__ import annotations
 
 import hashlib
-import os
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
     from agentscan.bounds import Bounds
     from agentscan.context import ScanContext
     from agentscan.model import SessionDetail, SessionRef, SessionRow, UsageEntry
-    from agentscan.roots import Root
+    from agentscan.toolkit.roots import Root
 
 
 class Provider(ABC):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.roots import Root, home_relative, split_env_list
+from agentscan.toolkit.roots import Root, home_relative, split_env_list
 
 
 def claude_roots(ctx: ScanContext) -> list[Root]:

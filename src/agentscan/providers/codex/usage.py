@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.model import TokenUsage, UsageEntry
 from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
 from agentscan.providers.codex.records import MARKER_SLACK, as_str, payload_of, time_value

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from agentscan.bounds import token_count
 from agentscan.model import PlanStep, TokenUsage
-from agentscan.providers.cursor.raw import (
+from agentscan.providers.cursor.records import (
     RawBubble,
     RawComposerData,
     RawHeader,

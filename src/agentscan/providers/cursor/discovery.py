@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.roots import Root
+from agentscan.toolkit.roots import Root
 
 EMPTY_WINDOW = "empty-window"
 _SUFFIX = ".jsonl"

@@ -16,29 +16,28 @@ from typing import Iterable
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.cursor.chats import chat_dirs, known_chat_cwds
 from agentscan.providers.cursor.discovery import TranscriptSet, discover_one, discover_transcripts
 from agentscan.providers.cursor.ide import first_prompt, stream_composer
-from agentscan.providers.cursor.locations import cursor_roots, transcripts_root
-from agentscan.providers.cursor.session import (
+from agentscan.providers.cursor.roots import cursor_roots, transcripts_root
+from agentscan.providers.cursor.row import (
     CursorHint,
-    SessionUsage,
     StoreFacts,
     child_ids,
     display_path,
     mtime_time,
     recency,
-    session_usage,
     store_facts,
     top_model,
 )
+from agentscan.providers.cursor.usage import SessionUsage, session_usage
 from agentscan.providers.cursor.statedb import state_db
 from agentscan.providers.cursor.transcript import TranscriptSummary, add_tool_evidence, summarize
-from agentscan.providers.cursor.transcript_detail import stream_transcripts
-from agentscan.roots import Root
+from agentscan.providers.cursor.detail import stream_transcripts
+from agentscan.toolkit.roots import Root
 from agentscan.timeutil import newest
 
 

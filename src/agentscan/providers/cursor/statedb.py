@@ -2,7 +2,7 @@
 
 The DB is large (100 MB+), live, and in WAL mode.  So:
 
-* it is opened once per scan, lazily, through ``agentscan.sqlite_ro`` (a
+* it is opened once per scan, lazily, through ``agentscan.toolkit.sqlite_ro`` (a
   ``mode=ro`` URI, or ``immutable=1`` when no writer left ``-wal``/``-shm``),
   and every answer is memoised in the scan context;
 * ``cursorDiskKV`` is only ever read by exact key or by a bounded key range
@@ -31,10 +31,10 @@ from agentscan.providers.cursor.composer import (
     conversation_order,
     header_from,
 )
-from agentscan.providers.cursor.locations import state_db_root
-from agentscan.providers.cursor.raw import as_dict, as_list, valid_composer_id
-from agentscan.roots import Root
-from agentscan.sqlite_ro import DatabaseUnavailable, connect_readonly, has_table, table_columns
+from agentscan.providers.cursor.roots import state_db_root
+from agentscan.providers.cursor.records import as_dict, as_list, valid_composer_id
+from agentscan.toolkit.roots import Root
+from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, connect_readonly, has_table, table_columns
 
 _MEMO_KEY = "cursor.state_db"
 _COMPOSER = "composerData:"

@@ -20,10 +20,10 @@ from typing import Any, Iterator, Union
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.providers.cursor.cwd import CwdGuess
 from agentscan.providers.cursor.prompt_text import collapse, split_user_text
-from agentscan.providers.cursor.raw import as_dict, as_str
+from agentscan.providers.cursor.records import as_dict, as_str
 
 TITLE_CHARS = 180
 TASK_TOOL = "Task"

@@ -27,7 +27,7 @@ from typing import Any, Iterable
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import MAX_LINE_BYTES, iter_json_lines
+from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
 from agentscan.model import TokenUsage
 from agentscan.providers.gemini.logs import LoggedPrompt
 from agentscan.providers.gemini.legacy import load_legacy

@@ -22,9 +22,9 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import read_head
-from agentscan.roots import Root
-from agentscan.fsutil import is_dir, is_file
+from agentscan.toolkit.jsonl import read_head
+from agentscan.toolkit.roots import Root
+from agentscan.toolkit.fsutil import is_dir, is_file
 
 HEADER_BYTES = 64 * 1024
 _BOM = b"\xef\xbb\xbf"

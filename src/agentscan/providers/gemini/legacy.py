@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import load_json_file
+from agentscan.toolkit.jsonl import load_json_file
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
 _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import load_json_file
+from agentscan.toolkit.jsonl import load_json_file
 from agentscan.providers.gemini.records import as_dict
 
 PROJECT_ROOT_FILE = ".project_root"

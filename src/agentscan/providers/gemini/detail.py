@@ -15,7 +15,7 @@ import orjson
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
 from agentscan.providers.gemini.logs import LoggedPrompt

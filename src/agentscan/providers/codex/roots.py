@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.roots import Root, split_env_list
+from agentscan.toolkit.roots import Root, split_env_list
 
 PROVIDER = "codex"
 SESSION_DIRS = ("sessions", "archived_sessions")

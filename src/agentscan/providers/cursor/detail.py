@@ -15,7 +15,7 @@ from pathlib import Path
 
 from agentscan.bounds import clip_text
 from agentscan.context import ScanContext
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import ToolEvent
 from agentscan.providers.cursor.delegation import ChildMatcher, Delegation
 from agentscan.providers.cursor.discovery import TranscriptSet

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Sequence
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.model import ScanWarning, SessionRef
+from agentscan.model import KEY, RANK, ScanWarning, SessionRef
 
 if TYPE_CHECKING:
-    from agentscan.api import Scanner
+    from agentscan.scan.scanner import Scanner
     from agentscan.providers.base import Provider
 
 #: below this many uncached sessions a process pool costs more than it saves
@@ -34,7 +34,7 @@ def _parse_one(provider: Provider, ref: SessionRef, ctx: ScanContext) -> dict:
         try:
             entries = [entry.pack() for entry in provider.usage([ref], ctx)]
         except Exception as exc:  # noqa: BLE001 - a provider bug costs one session, not the command
-            from agentscan.api import internal_error
+            from agentscan.context import internal_error
 
             internal_error(ctx, ref, exc)
             entries = []

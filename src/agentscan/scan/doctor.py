@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentscan.api import Scanner
-from agentscan.cache import FILE_NAME, cache_dir
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.context import legible
 from agentscan.timeutil import from_epoch, to_iso
 

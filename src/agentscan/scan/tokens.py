@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from typing import Any, Iterable, Literal
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS, collect_usage
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
+from agentscan.scan.collect import collect_usage
 from agentscan.model import TokenUsage, sum_usage, usage_json
 
 GroupBy = Literal["session", "day", "model", "provider"]

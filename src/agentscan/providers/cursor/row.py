@@ -15,7 +15,6 @@ from datetime import datetime
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.model import TokenUsage, UsageEntry, sum_usage
 from agentscan.providers.cursor.chats import ChatMeta, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
 from agentscan.providers.cursor.discovery import TranscriptSet

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.providers.claude.records import (
     SYNTHETIC_MODELS,
     as_str,

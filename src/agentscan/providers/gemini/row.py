@@ -8,13 +8,12 @@ describe spend: the last copy of every message id, rewound ones included
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from datetime import datetime
 
-from agentscan.model import Counts, SessionRow, TokenUsage, UsageEntry, sum_usage
-from agentscan.providers.gemini.chatlog import Conversation, MessageFacts
-from agentscan.providers.gemini.logs import LoggedPrompt
+from agentscan.model import Counts, SessionRow, sum_usage
+from agentscan.providers.gemini.chatlog import MessageFacts, SessionChats
 from agentscan.providers.gemini.records import collapse, is_slash_command
+from agentscan.providers.gemini.usage import spend_of
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
 
 TITLE_CHARS = 180

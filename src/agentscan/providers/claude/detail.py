@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import PlanStep, ToolEvent
 from agentscan.providers.claude.records import (
     as_dict,

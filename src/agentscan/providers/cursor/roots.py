@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.roots import Root
+from agentscan.toolkit.roots import Root
 
 PROVIDER = "cursor"
 STATE_DB_ENV = "CURSOR_STATE_DB"

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds
-from agentscan.cache import Cache
+from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, guarded_row
-from agentscan.running import Liveness
+from agentscan.scan.liveness import Liveness
 from agentscan.errors import AmbiguousSessionId, SessionNotFound, SessionUnreadable, UsageProblem
-from agentscan.timeutil import from_epoch
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider

@@ -24,7 +24,7 @@ from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
-from agentscan.providers.codex.summary import HeadSummary, TailSummary, head_summary, tail_summary
+from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
 from agentscan.providers.codex.usage import read_replay_head
 from agentscan.timeutil import from_epoch, newest, oldest
 

@@ -20,17 +20,10 @@ from typing import Any, Mapping
 import orjson
 
 from agentscan.bounds import NewestKept
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import Counts, PlanStep, Prompt, Response, ToolEvent
 from agentscan.providers.codex.facts import LineFacts
-from agentscan.providers.codex.records import (
-    as_dict,
-    as_str,
-    event_prompt,
-    item_prompt,
-    item_response,
-    plan_steps,
-)
+from agentscan.providers.codex.records import as_dict, as_str, event_prompt, item_prompt, item_response, plan_steps
 
 _EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
 _FAILED = ("patch rejected", "error:", "failed", "aborted")
