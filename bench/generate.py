@@ -8,6 +8,11 @@ but shaped like the real formats, and deterministic for a given seed.
     python bench/generate.py OUT_DIR [--scale 1.0] [--big-mb 0]
 
 ``--big-mb N`` also writes one N-MB Claude transcript (for ``show`` RSS).
+
+The totals every correct counter must report (each API call once, in
+agentscan's vocabulary) are written to ``OUT_DIR/expected.json``, per
+provider: ``bench/run.py`` checks agentscan's and ccusage's figures against
+them.
 """
 
 from __future__ import annotations
@@ -40,6 +45,36 @@ def _uuid(rng: random.Random) -> str:
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
+class Expected:
+    """Per-provider token sums of the calls that count, as they are generated."""
+
+    FIELDS = ("input", "cache_read", "cache_write", "output", "reasoning")
+
+    def __init__(self) -> None:
+        self.sums: dict[str, dict[str, int]] = {}
+        self.calls: dict[str, int] = {}
+
+    def add(self, provider: str, **tokens: int) -> None:
+        sums = self.sums.setdefault(provider, dict.fromkeys(self.FIELDS, 0))
+        for name, value in tokens.items():
+            sums[name] += value
+        self.calls[provider] = self.calls.get(provider, 0) + 1
+
+    def to_json(self) -> dict:
+        return {provider: dict(sums, total=sums["input"] + sums["cache_read"] + sums["cache_write"] + sums["output"],
+                               calls=self.calls[provider])
+                for provider, sums in self.sums.items()}
+
+
+#: where generation records what counts; ``None`` when nobody asked (``claude_big``)
+_EXPECTED: Expected | None = None
+
+
+def _expect(provider: str, **tokens: int) -> None:
+    if _EXPECTED is not None:
+        _EXPECTED.add(provider, **tokens)
+
+
 def _write_lines(path: Path, records: list, mtime: datetime) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     data = b"".join(orjson.dumps(r) + b"\n" for r in records)
@@ -70,6 +105,8 @@ def _claude_records(rng: random.Random, session: str, cwd: str, start: datetime,
                  "cache_read_input_tokens": rng.randint(0, 90000), "output_tokens": rng.randint(1, 20),
                  "service_tier": "standard"}
         final = dict(usage, output_tokens=usage["output_tokens"] + rng.randint(10, 900))
+        _expect("claude", input=final["input_tokens"], cache_read=final["cache_read_input_tokens"],
+                cache_write=final["cache_creation_input_tokens"], output=final["output_tokens"])
         # Streamed twice: a snapshot copy, then the final copy of the same call.
         for copy, blocks in ((usage, [{"type": "text", "text": _words(rng, rng.randint(20, 120))}]),
                              (final, [{"type": "tool_use", "id": f"toolu_{rng.getrandbits(48):012x}", "name": "Bash",
@@ -160,6 +197,8 @@ def codex(home: Path, rng: random.Random, count: int) -> int:
             last["reasoning_output_tokens"] = rng.randint(0, last["output_tokens"])
             last["total_tokens"] = last["input_tokens"] + last["output_tokens"]
             cumulative = {k: cumulative[k] + last[k] for k in cumulative}
+            _expect("codex", input=last["input_tokens"] - last["cached_input_tokens"], cache_read=last["cached_input_tokens"],
+                    output=last["output_tokens"], reasoning=last["reasoning_output_tokens"])
             event = {"timestamp": _iso(moment), "type": "event_msg",
                      "payload": {"type": "token_count", "info": {"total_token_usage": dict(cumulative), "last_token_usage": last,
                                                                  "model_context_window": 258400}, "rate_limits": None}}
@@ -201,6 +240,7 @@ def gemini(home: Path, rng: random.Random, count: int) -> int:
             out, thoughts, tool = rng.randint(10, 800), rng.randint(0, 400), rng.randint(0, 50)
             tokens = {"input": inp, "output": out, "cached": cached, "thoughts": thoughts, "tool": tool, "total": inp + out + thoughts + tool}
             lines.append(dict(reply, tokens=tokens))  # the same id again, now with tokens: last wins
+            _expect("gemini", input=inp - cached + tool, cache_read=cached, output=out + thoughts, reasoning=thoughts)
             lines.append({"$set": {"lastUpdated": _iso(moment)}})
         name = f"session-{start:%Y-%m-%dT%H-%M}-{session[:8]}.jsonl"
         total += _write_lines(chats / name, lines, moment)
@@ -247,6 +287,8 @@ def cursor(home: Path, rng: random.Random, count: int, bubbles_per_composer: int
                      "tokenCount": {"inputTokens": rng.randint(100, 5000) if kind == 2 else 0,
                                     "outputTokens": rng.randint(10, 800) if kind == 2 else 0}}
             rows.append((f"bubbleId:{composer}:{bubble_id}", orjson.dumps(value)))
+            if kind == 2:
+                _expect("cursor", input=value["tokenCount"]["inputTokens"], output=value["tokenCount"]["outputTokens"])
         data = {"_v": 10, "composerId": composer, "name": _words(rng, 4), "createdAt": int(start.timestamp() * 1000),
                 "lastUpdatedAt": int((start + timedelta(hours=1)).timestamp() * 1000),
                 "modelConfig": {"modelName": "claude-4.5-sonnet"}, "fullConversationHeadersOnly": headers,
@@ -261,14 +303,20 @@ def cursor(home: Path, rng: random.Random, count: int, bubbles_per_composer: int
 
 
 def generate(out: Path, *, scale: float = 1.0, big_mb: int = 0, seed: int = 7) -> dict[str, int]:
+    global _EXPECTED
     rng = random.Random(seed)
     home = out / "home"
-    sizes = {
-        "claude": claude(home, rng, int(1000 * scale)),
-        "codex": codex(home, rng, int(300 * scale)),
-        "gemini": gemini(home, rng, int(100 * scale)),
-        "cursor": cursor(home, rng, int(100 * scale)),
-    }
+    _EXPECTED = Expected()
+    try:
+        sizes = {
+            "claude": claude(home, rng, int(1000 * scale)),
+            "codex": codex(home, rng, int(300 * scale)),
+            "gemini": gemini(home, rng, int(100 * scale)),
+            "cursor": cursor(home, rng, int(100 * scale)),
+        }
+        (out / "expected.json").write_bytes(orjson.dumps(_EXPECTED.to_json(), option=orjson.OPT_INDENT_2))
+    finally:
+        _EXPECTED = None
     if big_mb:
         big = claude_big(out / "big-home", rng, big_mb)
         sizes["big"] = big.stat().st_size

@@ -1,74 +1,60 @@
 """Benchmark runner: every figure measured side by side, in one run, as medians.
 
-    python bench/run.py [--out bench/out] [--runs 5] [--big-mb 1024] [--ccusage PATH]
+    python bench/run.py [--scale 1 --scale 10] [--runs 5] [--big-mb 1024]
+                        [--ccusage PATH] [--compare SRC] [--write]
 
-It generates the scale home (``bench/generate.py``) once and reuses it, then
-times, as separate processes:
+For each scale it generates the home once (``bench/generate.py``, cached
+under ``bench/out/scale-<N>/``, git-ignored) and then runs *rounds*: each
+round runs every figure once, in a fixed order, so a burst of load from
+elsewhere on the machine slows every tool alike.  A figure's value is the
+median over the rounds; the ``× ccusage`` column divides medians of the same
+run.  The figures, each a separate process:
 
-* cold and warm ``agentscan list`` and ``agentscan tokens`` (cold = an empty
+* ``ccusage session --json --offline`` (20.0.24, native binary), when found
+  (``--ccusage``, ``/work/ccu``, ``node_modules/.bin``, ``$PATH``);
+* a raw baseline: one Python process reading every byte of the home and
+  running ``orjson.loads`` on every line;
+* ``agentscan`` cold and warm ``list`` and ``tokens --json`` (cold = an empty
   agentscan cache dir; the OS file cache is warm for every tool alike);
-* ``agentscan show`` of one huge transcript, with its peak RSS;
-* ``agentscan --help``;
-* a raw baseline that reads the same bytes and runs ``orjson.loads`` on
-  every line;
-* ``ccusage session --json --offline`` on the same home, when ccusage is
-  installed (``--ccusage`` or ``node_modules/.bin/ccusage``).
+* warm ``tokens --json`` after one session grew by 1 MB (appended before the
+  timed run, taken back and re-cached after it, untimed);
+* ``--help``;
+* at scale 1, ``show`` of a 1 GB transcript, with an empty cache and warm.
 
-Each agentscan figure is printed with its ratio to the raw baseline and to
-ccusage, and the table is written to ``docs/performance.md`` with ``--write``.
+``--compare SRC`` also times another agentscan source tree (for example
+``/work/main/src``) in the same rounds, for before/after ratios.
+
+The totals are checked too: agentscan's per-provider totals must equal the
+generator's (``expected.json``), and ccusage's must equal them where the two
+vocabularies agree.  ``--write`` writes the tables to ``docs/performance.md``
+and keeps the hand-written analysis after the marker.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import random
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from generate import generate  # noqa: E402
+from generate import claude_big, generate  # noqa: E402
 
 ANALYSIS_MARKER = "<!-- analysis: kept by bench/run.py --write -->"
-
-TARGETS = {
-    "warm list": 0.25,
-    "warm tokens": 0.25,
-    "cold list": 1.5,
-    "--help": 0.15,
-}
-
-
-def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
-    """Wall seconds, peak RSS (KiB) and exit code of one child process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss, proc.returncode
-
-
-def median_of(runs: int, argv: list[str], env: dict[str, str], before=None) -> tuple[float, int]:
-    times, peaks = [], []
-    for _ in range(runs):
-        if before is not None:
-            before()
-        elapsed, peak, code = run_timed(argv, env)
-        if code != 0:
-            raise SystemExit(f"{' '.join(argv)} exited {code}")
-        times.append(elapsed)
-        peaks.append(peak)
-    return statistics.median(times), max(peaks)
-
+GROWTH_BYTES = 1024 * 1024
 
 BASELINE = """
 import os, sys, orjson
@@ -87,11 +73,264 @@ print(count)
 """
 
 
+@dataclass
+class Figure:
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    before: Callable[[], None] | None = None
+    after: Callable[[], None] | None = None
+    times: list[float] = field(default_factory=list)
+    peaks: list[int] = field(default_factory=list)
+
+    def run_once(self) -> None:
+        if self.before is not None:
+            self.before()
+        elapsed, peak, code, stderr = run_timed(self.argv, self.env)
+        if code != 0:
+            raise SystemExit(f"{self.name}: {' '.join(self.argv)} exited {code}\n{stderr[-2000:]}")
+        self.times.append(elapsed)
+        self.peaks.append(peak)
+        if self.after is not None:
+            self.after()
+
+    @property
+    def seconds(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def peak_mb(self) -> float:
+        return max(self.peaks) / 1024
+
+
+def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int, str]:
+    """Wall seconds, peak RSS (KiB, of the largest process of the tree), exit code, stderr."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        err.seek(0)
+        return elapsed, usage.ru_maxrss, os.waitstatus_to_exitcode(status), err.read().decode(errors="replace")
+
+
 def find_ccusage(explicit: str | None) -> str | None:
-    for candidate in (explicit, str(REPO / "node_modules/.bin/ccusage"), "/tmp/ccu/node_modules/.bin/ccusage", shutil.which("ccusage")):
+    candidates = (explicit, "/work/ccu/node_modules/.bin/ccusage", str(REPO / "node_modules/.bin/ccusage"),
+                  "/tmp/ccu/node_modules/.bin/ccusage", shutil.which("ccusage"))
+    for candidate in candidates:
         if candidate and Path(candidate).exists():
             return candidate
     return None
+
+
+def home_for(out: Path, scale: float) -> Path:
+    target = out / f"scale-{scale:g}"
+    if not (target / "home").exists() or not (target / "expected.json").exists():
+        print(f"generating the scale-{scale:g} home in {target} …", file=sys.stderr)
+        generate(target, scale=scale)
+    return target
+
+
+def big_home_for(out: Path, megabytes: int) -> Path:
+    target = out / "big-home"
+    if not target.exists():
+        print(f"generating a {megabytes} MB transcript …", file=sys.stderr)
+        claude_big(target, random.Random(11), megabytes)
+    return target
+
+
+class Growth:
+    """Appends ~1 MB of new turns to one session, and takes them back afterwards."""
+
+    def __init__(self, home: Path) -> None:
+        projects = sorted((home / ".claude" / "projects").iterdir())
+        self.path = sorted(p for p in projects[len(projects) // 2].glob("*.jsonl"))[0]
+        self.session = self.path.stem
+        stat = self.path.stat()
+        self.size, self.mtime_ns = stat.st_size, stat.st_mtime_ns
+        from datetime import datetime, timezone
+
+        import orjson
+        from generate import _claude_records
+
+        rng = random.Random(5)
+        chunk = bytearray()
+        start = datetime(2027, 1, 1, tzinfo=timezone.utc)
+        while len(chunk) < GROWTH_BYTES:
+            for record in _claude_records(rng, self.session, "/home/bench/grown", start, 20):
+                chunk += orjson.dumps(record) + b"\n"
+        self.chunk = bytes(chunk)
+
+    def grow(self) -> None:
+        with self.path.open("ab") as handle:
+            handle.write(self.chunk)
+
+    def restore(self) -> None:
+        os.truncate(self.path, self.size)
+        os.utime(self.path, ns=(self.mtime_ns, self.mtime_ns))
+
+
+def check_totals(agentscan: list[str], env: dict[str, str], expected: dict, ccusage: str | None, home: Path) -> list[str]:
+    lines = []
+    done = subprocess.run(agentscan + ["tokens", "--by", "provider", "--json"], env=env, capture_output=True, check=True)
+    rows = {row["key"]: row["tokens"] for row in json.loads(done.stdout)["rows"]}
+    for provider, want in expected.items():
+        got = rows.get(provider) or {}
+        fields = ("input", "cache_read", "cache_write", "output", "reasoning", "total")
+        same = all(got.get(name) == want[name] for name in fields)
+        lines.append(f"| agentscan {provider} | {got.get('total', 0):,} | {want['total']:,} | {'equal' if same else 'DIFFERENT'} |")
+    if ccusage:
+        cc_env = {"PATH": env["PATH"], "HOME": str(home), "LOG_LEVEL": "0"}
+        done = subprocess.run([ccusage, "session", "--json", "--offline"], env=cc_env, capture_output=True, check=True)
+        sums: dict[str, dict[str, int]] = {}
+        for session in json.loads(done.stdout)["session"]:
+            acc = sums.setdefault(session["agent"], {})
+            for key in ("inputTokens", "cacheReadTokens", "cacheCreationTokens", "outputTokens", "totalTokens"):
+                acc[key] = acc.get(key, 0) + session[key]
+        # Where the vocabularies agree: Claude all four; Codex input, cached and output;
+        # Gemini input and total (ccusage leaves thoughts out of output, but not out of total).
+        comparable = {
+            "claude": {"inputTokens": "input", "cacheReadTokens": "cache_read", "cacheCreationTokens": "cache_write",
+                       "outputTokens": "output", "totalTokens": "total"},
+            "codex": {"inputTokens": "input", "cacheReadTokens": "cache_read", "outputTokens": "output", "totalTokens": "total"},
+            "gemini": {"inputTokens": "input", "cacheReadTokens": "cache_read", "totalTokens": "total"},
+        }
+        for provider, mapping in comparable.items():
+            got = sums.get(provider, {})
+            want = expected.get(provider, {})
+            same = all(got.get(theirs) == want.get(ours) for theirs, ours in mapping.items())
+            fields = ", ".join(mapping.values())
+            lines.append(f"| ccusage {provider} ({fields}) | {got.get('totalTokens', 0):,} | {want.get('total', 0):,} | "
+                         f"{'equal' if same else 'DIFFERENT'} |")
+    return lines
+
+
+def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> str:
+    target = home_for(args.out, scale)
+    home = target / "home"
+    expected = json.loads((target / "expected.json").read_text())
+    python = sys.executable
+    trees = [("", str(REPO / "src"))] + ([("before: ", args.compare)] if args.compare else [])
+    figures: list[Figure] = []
+    check_lines: list[str] = []
+    base_env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "LANG": "C.UTF-8"}
+    if ccusage:
+        figures.append(Figure("ccusage session", [ccusage, "session", "--json", "--offline"],
+                              {"PATH": base_env["PATH"], "HOME": str(home), "LOG_LEVEL": "0"}))
+    figures.append(Figure("raw baseline", [python, "-c", BASELINE, str(home)], base_env))
+    growth = Growth(home)
+    big = big_home_for(args.out, args.big_mb) if args.big_mb and scale == 1 else None
+    for label, src in trees:
+        cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-cache-"))
+        env = dict(base_env, AGENTSCAN_CACHE_DIR=str(cache), PYTHONPATH=src)
+        agentscan = [python, "-m", "agentscan"]
+
+        def clear(cache: Path = cache) -> None:
+            shutil.rmtree(cache, ignore_errors=True)
+
+        def warm(argv: list[str], env: dict[str, str] = env) -> Callable[[], None]:
+            return lambda: subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+
+        tokens = agentscan + ["tokens", "--json"]
+
+        def grow_after(env: dict[str, str] = env, tokens: list[str] = tokens) -> None:
+            growth.restore()
+            warm(tokens, env)()
+
+        figures += [
+            Figure(label + "--help", agentscan + ["--help"], env),
+            Figure(label + "cold list", agentscan + ["list"], env, before=clear),
+            Figure(label + "warm list", agentscan + ["list"], env),
+            Figure(label + "cold tokens", tokens, env, before=clear),
+            Figure(label + "warm tokens", tokens, env),
+            Figure(label + "warm tokens, one session +1 MB", tokens, env, before=growth.grow, after=grow_after),
+        ]
+        if big is not None:
+            big_cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-big-"))
+            big_env = dict(env, HOME=str(big / "home") if (big / "home").exists() else str(big),
+                           AGENTSCAN_CACHE_DIR=str(big_cache))
+
+            def clear_big(big_cache: Path = big_cache) -> None:
+                shutil.rmtree(big_cache, ignore_errors=True)
+
+            show = agentscan + ["show", "b16b16b1"]
+            figures += [
+                Figure(label + "show 1 GB, empty cache", show, big_env, before=clear_big),
+                Figure(label + "show 1 GB, warm cache", show, big_env),
+            ]
+        if not label:
+            warm(tokens)()
+            check_lines = check_totals(agentscan, env, expected, ccusage, home)
+    for round_number in range(args.runs):
+        print(f"scale {scale:g}: round {round_number + 1}/{args.runs}", file=sys.stderr)
+        for figure in figures:
+            figure.run_once()
+    return render(scale, home, figures, check_lines, args)
+
+
+TARGETS: dict[tuple[float, str], tuple[str, Callable[[Figure, Figure | None], bool]]] = {}
+
+
+def _target(scale: float, name: str, text: str, test: Callable[[Figure, Figure | None], bool]) -> None:
+    TARGETS[(scale, name)] = (text, test)
+
+
+for _scale in (1, 10):
+    _target(_scale, "cold tokens", "≤ 0.8× ccusage", lambda f, cc: cc is not None and f.seconds <= 0.8 * cc.seconds)
+_target(1, "warm tokens", "≤ 0.25× ccusage", lambda f, cc: cc is not None and f.seconds <= 0.25 * cc.seconds)
+_target(10, "warm tokens", "≤ 0.4 s", lambda f, cc: f.seconds <= 0.4)
+_target(1, "warm tokens, one session +1 MB", "≤ 0.3× ccusage", lambda f, cc: cc is not None and f.seconds <= 0.3 * cc.seconds)
+_target(10, "warm tokens, one session +1 MB", "≤ 0.5 s", lambda f, cc: f.seconds <= 0.5)
+_target(1, "warm list", "≤ 0.15 s", lambda f, cc: f.seconds <= 0.15)
+_target(10, "warm list", "≤ 0.3 s", lambda f, cc: f.seconds <= 0.3)
+_target(1, "cold list", "≤ 0.5 s", lambda f, cc: f.seconds <= 0.5)
+_target(10, "cold list", "≤ 1.0 s", lambda f, cc: f.seconds <= 1.0)
+_target(1, "--help", "≤ 0.1 s", lambda f, cc: f.seconds <= 0.1)
+_target(1, "show 1 GB, empty cache", "≤ 3 s, ≤ 150 MB", lambda f, cc: f.seconds <= 3 and f.peak_mb <= 150)
+_target(1, "show 1 GB, warm cache", "≤ 3 s, ≤ 150 MB", lambda f, cc: f.seconds <= 3 and f.peak_mb <= 150)
+
+
+def render(scale: float, home: Path, figures: list[Figure], checks: list[str], args: argparse.Namespace) -> str:
+    size = sum(p.stat().st_size for p in home.rglob("*") if p.is_file())
+    files = sum(1 for p in home.rglob("*") if p.is_file())
+    cc = next((f for f in figures if f.name == "ccusage session"), None)
+    raw = next(f for f in figures if f.name == "raw baseline")
+    lines = [
+        f"## Scale {scale:g}: {files:,} files, {size / 1e6:,.0f} MB",
+        "",
+        f"Medians of {args.runs} rounds; load: {_load()}.",
+        "",
+        "| figure | seconds | peak RSS | × ccusage | × raw | RSS × ccusage | target |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for figure in figures:
+        ratio = f"{figure.seconds / cc.seconds:.2f}" if cc else "n/a"
+        rss = f"{figure.peak_mb / cc.peak_mb:.2f}" if cc else "n/a"
+        verdict = ""
+        target = TARGETS.get((scale, figure.name))
+        if target is not None:
+            text, test = target
+            verdict = f"{text}: {'met' if test(figure, cc) else 'MISSED'}"
+        lines.append(f"| {figure.name} | {figure.seconds:.3f} | {figure.peak_mb:.0f} MB | {ratio} | "
+                     f"{figure.seconds / raw.seconds:.2f} | {rss} | {verdict} |")
+    if cc is not None:
+        worst = max((f for f in figures if not f.name.startswith(("ccusage", "raw", "before"))), key=lambda f: f.peak_mb)
+        lines += ["", f"Largest agentscan peak RSS: {worst.name}, {worst.peak_mb:.0f} MB = "
+                      f"{worst.peak_mb / cc.peak_mb:.2f}× ccusage's {cc.peak_mb:.0f} MB (target ≤ 0.5×)."]
+    else:
+        lines += ["", "ccusage was not installed, so its columns are n/a "
+                      "(`npm install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24`)."]
+    if checks:
+        lines += ["", "| totals check | reported total | generator's total | fields |", "|---|---:|---:|---|", *checks]
+    return "\n".join(lines) + "\n"
+
+
+def _load() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+        return f"{one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
+    except OSError:
+        return "unknown"
 
 
 def main() -> None:
@@ -99,98 +338,35 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "out")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--big-mb", type=int, default=1024)
-    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--scale", type=float, action="append", help="repeatable; default 1 and 10")
     parser.add_argument("--ccusage")
+    parser.add_argument("--compare", help="another agentscan src dir to time in the same rounds")
     parser.add_argument("--write", action="store_true", help="write docs/performance.md")
     args = parser.parse_args()
-
-    home = args.out / "home"
-    if not home.exists():
-        print(f"generating the scale home in {args.out} …", file=sys.stderr)
-        generate(args.out, scale=args.scale, big_mb=0)
-    big_home = args.out / "big-home"
-    if args.big_mb and not big_home.exists():
-        import random
-
-        from generate import claude_big
-
-        print(f"generating a {args.big_mb} MB transcript …", file=sys.stderr)
-        claude_big(big_home, random.Random(11), args.big_mb)
-
-    python = sys.executable
-    agentscan = [python, "-m", "agentscan"]
-    cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-cache-"))
-    base_env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "AGENTSCAN_CACHE_DIR": str(cache),
-                "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "LANG": "C.UTF-8"}
-
-    def clear_cache() -> None:
-        shutil.rmtree(cache, ignore_errors=True)
-
-    size = sum(p.stat().st_size for p in home.rglob("*") if p.is_file())
-    files = sum(1 for p in home.rglob("*") if p.is_file())
-    results: dict[str, tuple[float, int]] = {}
-    results["raw baseline"] = median_of(args.runs, [python, "-c", BASELINE, str(home)], base_env)
-    results["cold list"] = median_of(args.runs, agentscan + ["list"], base_env, before=clear_cache)
-    agentscan_list = agentscan + ["list"]
-    subprocess.run(agentscan_list, env=base_env, stdout=subprocess.DEVNULL, check=True)
-    results["warm list"] = median_of(args.runs, agentscan_list, base_env)
-    results["cold tokens"] = median_of(args.runs, agentscan + ["tokens", "--json"], base_env, before=clear_cache)
-    subprocess.run(agentscan + ["tokens"], env=base_env, stdout=subprocess.DEVNULL, check=True)
-    results["warm tokens"] = median_of(args.runs, agentscan + ["tokens", "--json"], base_env)
-    results["--help"] = median_of(args.runs, agentscan + ["--help"], base_env)
-    if args.big_mb:
-        big_env = dict(base_env, HOME=str(big_home))
-        results["show 1 GB"] = median_of(max(1, args.runs // 2), agentscan + ["--no-cache", "show", "b16b16b1"], big_env)
+    scales = args.scale or [1.0, 10.0]
     ccusage = find_ccusage(args.ccusage)
-    if ccusage:
-        cc_env = {"PATH": base_env["PATH"], "HOME": str(home), "LOG_LEVEL": "0"}
-        results["ccusage session"] = median_of(args.runs, [ccusage, "session", "--json", "--offline"], cc_env)
-
-    report = render(results, size, files, ccusage is not None, args)
+    sections = [bench_scale(scale, args, ccusage) for scale in scales]
+    header = [
+        "# Performance",
+        "",
+        "Generated by `python bench/run.py --write`: every figure measured side by side, in rounds "
+        "(each round runs every figure once), as medians.",
+        "",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}",
+        "- cold = empty agentscan cache; the OS file cache is warm for every tool alike",
+        "- ccusage is 20.0.24 with its native binary, `session --json --offline`",
+        "- peak RSS is that of the largest process of the command's tree (`wait4`)",
+        "",
+    ]
+    report = "\n".join(header) + "\n" + "\n".join(sections)
     print(report)
     if args.write:
         target = REPO / "docs" / "performance.md"
-        # The hand-written analysis after the marker survives a re-run.
         kept = ""
         if target.exists() and ANALYSIS_MARKER in target.read_text():
             kept = target.read_text().split(ANALYSIS_MARKER, 1)[1]
         target.write_text(report + "\n" + ANALYSIS_MARKER + kept)
-
-
-def render(results: dict[str, tuple[float, int]], size: int, files: int, with_ccusage: bool, args) -> str:
-    raw = results["raw baseline"][0]
-    cc = results.get("ccusage session", (None, 0))[0]
-    lines = [
-        "# Performance",
-        "",
-        "Generated by `python bench/run.py --write` (medians of "
-        f"{args.runs} runs, measured side by side in one run).",
-        "",
-        f"- machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}",
-        f"- scale home: {files:,} files, {size / 1e6:.0f} MB (`bench/generate.py`, scale {args.scale})",
-        "- cold = empty agentscan cache; the OS file cache is warm for every tool alike",
-        "",
-        "| figure | seconds | peak RSS | × raw baseline | × ccusage | target |",
-        "|---|---:|---:|---:|---:|---|",
-    ]
-    for name, (seconds, peak) in results.items():
-        target = TARGETS.get(name)
-        verdict = ""
-        if target is not None:
-            verdict = f"≤ {target} s: {'met' if seconds <= target else 'MISSED'}"
-        if name == "cold tokens" and cc:
-            verdict = f"≤ ccusage: {'met' if seconds <= cc else 'MISSED'}"
-        if name == "warm tokens" and cc:
-            verdict += f"; ≥ 5× faster than ccusage: {'met' if cc / seconds >= 5 else 'MISSED'}"
-        if name == "show 1 GB":
-            verdict = f"peak RSS ≤ 150 MB: {'met' if peak / 1024 <= 150 else 'MISSED'}"
-        ratio_cc = f"{seconds / cc:.2f}" if cc else "n/a"
-        lines.append(f"| {name} | {seconds:.3f} | {peak / 1024:.0f} MB | {seconds / raw:.2f} | {ratio_cc} | {verdict} |")
-    if not with_ccusage:
-        lines.append("")
-        lines.append("ccusage was not installed, so its column is n/a "
-                     "(`npm install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24`).")
-    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
