@@ -51,7 +51,7 @@ def otlp_command(
     from agentscan.otlp.export import run
     from agentscan.otlp.resource import env_headers
     from agentscan.otlp.semconv import Content
-    from agentscan.otlp.sender import SendFailed
+    from agentscan.errors import SendFailed
     from agentscan.otlp.sources import Selection
     from agentscan.timeutil import parse_when
 

@@ -152,7 +152,8 @@ def _closed_by(span: Any, root: Any, event: str, at: int, turn_id: str) -> bool:
 
 
 def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
-    from agentscan.otlp.sender import SendFailed, send
+    from agentscan.errors import SendFailed
+    from agentscan.otlp.sender import send
 
     try:
         send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0)

@@ -25,6 +25,7 @@ from agentscan.timeutil import from_epoch, newest, oldest
 class ClaudeProvider(Provider):
     name = "claude"
     label = "Claude Code"
+    env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -52,6 +52,7 @@ class _Assembled:
 class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
+    env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
     parser_version = "1"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:

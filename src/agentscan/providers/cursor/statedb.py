@@ -34,7 +34,8 @@ from agentscan.providers.cursor.composer import (
 from agentscan.providers.cursor.roots import state_db_root
 from agentscan.providers.cursor.records import as_dict, as_list, valid_composer_id
 from agentscan.toolkit.roots import Root
-from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, connect_readonly, has_table, table_columns
+from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.sqlite_ro import connect_readonly, has_table, table_columns
 
 _MEMO_KEY = "cursor.state_db"
 _COMPOSER = "composerData:"

@@ -33,6 +33,7 @@ from agentscan.toolkit.roots import Root
 class GeminiProvider(Provider):
     name = "gemini"
     label = "Gemini CLI"
+    env_vars = ("GEMINI_CLI_HOME", "GEMINI_DATA_DIR")
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
