@@ -42,7 +42,28 @@ _EXPORTS: dict[str, str] = {
     "AgentscanError": "agentscan.errors",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+# A literal list, so linters and type checkers see the re-exports.
+__all__ = [
+    "__version__",
+    "AgentscanError",
+    "Counts",
+    "ListFilter",
+    "PlanStep",
+    "Prompt",
+    "Response",
+    "ScanWarning",
+    "Scanner",
+    "SessionDetail",
+    "SessionRef",
+    "SessionRow",
+    "SubagentInfo",
+    "TokenReport",
+    "TokenRow",
+    "TokenUsage",
+    "ToolEvent",
+    "UsageEntry",
+    "token_report",
+]
 
 if TYPE_CHECKING:
     from agentscan.errors import AgentscanError

@@ -60,9 +60,10 @@ class _Bucket:
                 self.own = [0, 0, 0, 0, 0]
             sums = self.own
         else:
-            sums = self.subagents.get(sub_key)
-            if sums is None:
-                sums = self.subagents[sub_key] = [0, 0, 0, 0, 0]
+            found = self.subagents.get(sub_key)
+            if found is None:
+                found = self.subagents[sub_key] = [0, 0, 0, 0, 0]
+            sums = found
         sums[0] += entry[INPUT]
         sums[1] += entry[CACHE_READ]
         sums[2] += entry[CACHE_WRITE]
