@@ -135,10 +135,10 @@ class ScanContext:
             except Exception:  # closing must never turn a result into a failure
                 pass
 
-    def stat(self, path: object) -> os.stat_result | None:
+    def stat(self, path: str | os.PathLike[str]) -> os.stat_result | None:
         """``os.stat`` memoised for this scan (discovery and fingerprints share it)."""
         cache = self.memo.setdefault("_stat", {})
-        key = os.fspath(path)  # type: ignore[arg-type]
+        key = os.fspath(path)
         if key not in cache:
             try:
                 cache[key] = os.stat(key)

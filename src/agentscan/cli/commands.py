@@ -138,7 +138,7 @@ def tokens_command(
     from agentscan.cli import render
     from agentscan.cli.tokens_text import print_report, zone
     from agentscan.timeutil import parse_when
-    from agentscan.scan.tokens import token_report
+    from agentscan.scan.tokens import parse_group, token_report
 
     state = state_of(ctx)
     scanner = state.scanner(provider if not session_ids else None)
@@ -148,7 +148,7 @@ def tokens_command(
         providers=provider or (),
         since=parse_when(since) if since else None,
         until=parse_when(until) if until else None,
-        by=by,
+        by=parse_group(by),
         tz=zone(tz),
     )
     if as_json:

@@ -16,20 +16,6 @@ from agentscan.errors import AgentscanError, NoReadableRoot, StrictWarnings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# Provider settings that --demo must ignore, so the demo never mixes in the
-# user's real sessions.
-PROVIDER_ENV = (
-    "CLAUDE_CONFIG_DIR",
-    "XDG_CONFIG_HOME",
-    "CODEX_HOME",
-    "CODEX_SQLITE_HOME",
-    "GEMINI_CLI_HOME",
-    "GEMINI_DATA_DIR",
-    "CURSOR_STATE_DB",
-    "APPDATA",
-)
-
-
 @dataclass
 class State:
     home: Optional[Path] = None
@@ -46,8 +32,11 @@ class State:
         if self.demo:
             from agentscan.demo import demo_home
 
+            from agentscan.providers import provider_env_vars
+
             home = demo_home()
-            for name in PROVIDER_ENV:
+            # The demo must never mix in the user's real sessions.
+            for name in provider_env_vars():
                 env.pop(name, None)
         context = ScanContext.create(home=home, env=env)
         if self.demo:

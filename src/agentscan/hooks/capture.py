@@ -108,6 +108,8 @@ def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple
         fd = None  # an in-memory stream (tests, embedding): it cannot block
     if fd is None:
         data = stream.read(limit + 1) or b""
+        if isinstance(data, str):  # a text stream without .buffer
+            data = data.encode("utf-8", "surrogateescape")
         return (b"", f"payload larger than {limit} bytes, dropped") if len(data) > limit else (data, None)
     waiting = os.name != "nt"  # select() works on pipes only off Windows
     if waiting:

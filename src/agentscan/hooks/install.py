@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agentscan.errors import AgentscanError
+from agentscan.errors import HookConfigError
 
 #: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
 CURSOR_EVENTS = (
@@ -42,10 +42,6 @@ CLAUDE_EVENTS = (
 )
 TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
 _OURS = re.compile(r"agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
-
-
-class HookConfigError(AgentscanError):
-    """A hook config file that agentscan will not change (exit 1)."""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ class Provider(ABC):
     label: ClassVar[str]
     #: bump when parsing changes, so cached rows and usage are rebuilt
     parser_version: ClassVar[str] = "1"
+    #: environment variables that choose this provider's roots: ``--demo``
+    #: ignores them, and the tests' isolation fixture clears them
+    env_vars: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def roots(self, ctx: ScanContext) -> list[Root]:

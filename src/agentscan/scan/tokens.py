@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Literal, get_args
 
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
@@ -18,7 +18,15 @@ from agentscan.scan.collect import collect_usage
 from agentscan.model import TokenUsage, sum_usage, usage_json
 
 GroupBy = Literal["session", "day", "model", "provider"]
-GROUPINGS: tuple[str, ...] = ("session", "day", "model", "provider")
+GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
+
+
+def parse_group(value: str) -> GroupBy:
+    """``value`` as a grouping, or a usage error naming the valid ones."""
+    for group in GROUPINGS:
+        if value == group:
+            return group
+    raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +47,7 @@ class TokenRow:
 
 @dataclass(frozen=True, slots=True)
 class TokenReport:
-    by: str
+    by: GroupBy
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None
 
@@ -60,9 +68,10 @@ class _Bucket:
                 self.own = [0, 0, 0, 0, 0]
             sums = self.own
         else:
-            sums = self.subagents.get(sub_key)
-            if sums is None:
-                sums = self.subagents[sub_key] = [0, 0, 0, 0, 0]
+            found = self.subagents.get(sub_key)
+            if found is None:
+                found = self.subagents[sub_key] = [0, 0, 0, 0, 0]
+            sums = found
         sums[0] += entry[INPUT]
         sums[1] += entry[CACHE_READ]
         sums[2] += entry[CACHE_WRITE]
@@ -82,11 +91,10 @@ def token_report(
     providers: Iterable[str] = (),
     since: datetime | None = None,
     until: datetime | None = None,
-    by: str = "session",
+    by: GroupBy = "session",
     tz: tzinfo | None = None,
 ) -> TokenReport:
-    if by not in GROUPINGS:
-        raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
+    by = parse_group(by)  # library callers may pass any string
     ids = list(ids)
     providers = list(providers)
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)

@@ -25,6 +25,7 @@ from agentscan.timeutil import from_epoch, newest, oldest
 class ClaudeProvider(Provider):
     name = "claude"
     label = "Claude Code"
+    env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -136,7 +137,7 @@ class ClaudeProvider(Provider):
         order = 0
         for ref in refs:
             files: SessionFiles = ref.hint
-            parts = [(files.main, None)] if files.main is not None else []
+            parts: list[tuple[Path, str | None]] = [(files.main, None)] if files.main is not None else []
             parts += [(sub.path, agent_id) for agent_id, sub in sorted(files.subagents.items())]
             for path, agent_id in parts:
                 candidates = file_usage(path, ctx, session=ref.native_id, subagent=agent_id, order_base=order)

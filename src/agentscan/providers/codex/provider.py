@@ -33,6 +33,7 @@ _Scanned = tuple[str, "str | None", Thread, FileUsageScanner]
 class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
+    env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
     parser_version = "1"
 
     def roots(self, ctx: ScanContext) -> list[Root]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable
+from pathlib import Path
+from typing import Any, Iterable
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
@@ -52,6 +53,7 @@ class _Assembled:
 class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
+    env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
     parser_version = "1"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
@@ -99,7 +101,7 @@ class CursorProvider(Provider):
         db_path = state_db(ctx).path
         chat_dir = chat_dirs(ctx).get(ref.native_id)
         parts = [self.name, self.parser_version]
-        stores = (db_path, db_path.with_name(db_path.name + "-wal"))
+        stores: tuple[Path, ...] = (db_path, db_path.with_name(db_path.name + "-wal"))
         if chat_dir is not None:
             stores += (chat_dir / "meta.json", chat_dir / "store.db")
         for path in ref.files:
@@ -136,7 +138,7 @@ class CursorProvider(Provider):
         facts = store_facts(ref.native_id, ctx)
         children = child_ids(ref.native_id, files, db)
         usage = session_usage(ref.native_id, children, db)
-        common = dict(
+        common: dict[str, Any] = dict(
             provider=self.name,
             native_id=ref.native_id,
             path=display_path(files, db),

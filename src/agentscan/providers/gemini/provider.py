@@ -33,6 +33,7 @@ from agentscan.toolkit.roots import Root
 class GeminiProvider(Provider):
     name = "gemini"
     label = "Gemini CLI"
+    env_vars = ("GEMINI_CLI_HOME", "GEMINI_DATA_DIR")
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
@@ -89,6 +90,7 @@ class GeminiProvider(Provider):
         if primary is not None:
             chat_hash = as_str(chats.main.meta.get("projectHash")) if chats.main else None
             cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx)
+        path: str | None
         if files.main is not None:
             path = str(files.main.path)
         else:
