@@ -70,25 +70,33 @@ def test_appended_file_is_parsed_only_from_its_offset(isolated_home: Path, monke
     path = make_home(isolated_home)
     with cached_scanner() as first:
         token_report(first, ids=[S1])
-    size_before = path.stat().st_size
-    with path.open("ab") as handle:
-        handle.write(orjson.dumps(claude_assistant(S1, "2026-11-01T11:00:00Z", msg_id="m9", request_id="r9",
-                                                   usage=claude_usage(100, 0))) + b"\n")
 
-    from agentscan.toolkit import jsonl
+    def append(n: int) -> None:
+        with path.open("ab") as handle:
+            handle.write(orjson.dumps(claude_assistant(S1, "2026-11-01T11:00:00Z", msg_id=f"m{n}", request_id=f"r{n}",
+                                                       usage=claude_usage(100, 0))) + b"\n")
+
+    # A session that changed is an active one: from now on it keeps a resume state.
+    append(8)
+    with cached_scanner() as second:
+        token_report(second, ids=[S1])
+    size_before = path.stat().st_size
+    append(9)
+
+    from agentscan.toolkit import linescan
 
     starts: list[int] = []
-    real = jsonl.iter_json_lines
+    real = linescan.matching_records
 
-    def spy(path_arg, ctx, **kwargs):
+    def spy(path_arg, ctx, marker, progress, **kwargs):
         starts.append(kwargs.get("start", 0))
-        return real(path_arg, ctx, **kwargs)
+        return real(path_arg, ctx, marker, progress, **kwargs)
 
-    monkeypatch.setattr("agentscan.providers.claude.incremental.iter_json_lines", spy)
-    with cached_scanner() as second:
-        report = token_report(second, ids=[S1])
+    monkeypatch.setattr("agentscan.providers.claude.incremental.matching_records", spy)
+    with cached_scanner() as third:
+        report = token_report(third, ids=[S1])
     assert starts == [size_before]
-    assert report.total.input == 101 and report.total.output == 10
+    assert report.total.input == 201 and report.total.output == 10
 
 
 def test_partial_last_line_is_read_again_when_completed(isolated_home: Path) -> None:

@@ -121,14 +121,22 @@ def test_list_reads_a_bounded_part_of_a_50_mb_rollout(isolated_home: Path, count
 
 
 def test_tokens_reads_it_all_and_reports_the_middle(isolated_home: Path) -> None:
-    _big_rollout(isolated_home / ".codex", size=6 * MIB)
+    path = _big_rollout(isolated_home / ".codex", size=6 * MIB)
+    # tokens decodes only the lines that can matter to it (token_count, turn_context,
+    # task_started): a broken one of those in the middle is reported, with its line.
+    data = path.read_bytes()
+    middle = data.index(b"{this line is not JSON", 3 * MIB)
+    middle = data.index(b"\n", middle) + 1
+    broken = b'{"type":"event_msg","payload":{"type":"token_count", oops\n'
+    path.write_bytes(data[:middle] + broken + data[middle:])
     scanner = Scanner(home=isolated_home, env={}, provider_names=["codex"])
     report = token_report(scanner)
     # The two calls written: (1000, 0, 100) and (5000, 4000, 200, reasoning 100); the
     # re-emitted count is skipped.  Only 2 of the cumulative 90000 were logged in this
     # made-up file, so tokens (calls) and list (cumulative) differ here on purpose.
     assert (report.total.input, report.total.cache_read, report.total.output) == (2000, 4000, 300)
-    assert any("invalid JSON skipped" in w.message for w in scanner.warnings)
+    number = data[:middle].count(b"\n") + 1
+    assert [(w.message[:20], w.line) for w in scanner.warnings] == [("invalid JSON skipped", number)]
 
 
 def test_the_tail_summary_is_cached_by_size_and_mtime(isolated_home: Path, counted: list[int]) -> None:

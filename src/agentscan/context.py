@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
+import orjson
+
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.timeutil import from_epoch
 
@@ -94,6 +96,49 @@ class WarningSink:
         return len(self._items) + len(self._suppressed)
 
 
+class FileFacts:
+    """Small JSON facts about files (a header's fields), keyed by path and valid
+    while the file's stamp (size, mtime, inode, ctime) is unchanged.
+
+    ``backend`` is the persistent index (``get_facts``/``put_facts``) or
+    ``None``; anything undecodable in it is simply not known.
+    """
+
+    def __init__(self, kind: str, backend: Any) -> None:
+        self.kind = kind
+        self._backend = backend
+        self._known: dict[str, tuple[str, bytes]] | None = None
+        self._new: dict[str, tuple[str, bytes]] = {}
+
+    def get(self, path: str, stat: os.stat_result) -> Any:
+        if self._known is None:
+            self._known = self._backend.get_facts(self.kind) if self._backend is not None else {}
+        found = self._new.get(path) or self._known.get(path)
+        if found is None or found[0] != _stamp(stat):
+            return None
+        try:
+            return orjson.loads(found[1])
+        except orjson.JSONDecodeError:
+            return None
+
+    def put(self, path: str, stat: os.stat_result, value: Any) -> None:
+        try:
+            self._new[path] = (_stamp(stat), orjson.dumps(value))
+        except (TypeError, orjson.JSONEncodeError):
+            pass  # not remembered: only costs a read next time
+
+    def flush(self) -> None:
+        if self._new and self._backend is not None:
+            self._backend.put_facts(self.kind, [(path, stamp, value) for path, (stamp, value) in self._new.items()])
+        if self._known is not None:
+            self._known.update(self._new)
+        self._new = {}
+
+
+def _stamp(stat: os.stat_result) -> str:
+    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"
+
+
 @dataclass
 class ScanContext:
     """The home and environment a scan reads, and where its warnings go.
@@ -145,6 +190,24 @@ class ScanContext:
             except (OSError, ValueError):
                 cache[key] = None
         return cache[key]
+
+    def remembered(self, kind: str) -> FileFacts:
+        """Facts of ``kind`` read from files, remembered across runs until the file changes.
+
+        Backed by the persistent index when the scanner has one open (so a
+        warm discovery reads no header whose file is unchanged), else kept
+        for this scan only.
+        """
+        stores: dict[str, FileFacts] = self.memo.setdefault("_facts", {})
+        store = stores.get(kind)
+        if store is None:
+            store = stores[kind] = FileFacts(kind, self.file_cache)
+        return store
+
+    def flush_facts(self) -> None:
+        """Write the facts learnt this scan to the index (the scanner calls it)."""
+        for store in self.memo.get("_facts", {}).values():
+            store.flush()
 
     def env_value(self, name: str) -> str | None:
         value = self.env.get(name)

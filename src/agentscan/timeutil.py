@@ -36,6 +36,28 @@ def parse_iso(value: object) -> datetime | None:
     return parsed if parsed is not None and _EARLIEST <= parsed < _LATEST else None
 
 
+_EARLIEST_EPOCH = _EARLIEST.timestamp()
+_LATEST_EPOCH = _LATEST.timestamp()
+
+
+def epoch_of_iso(value: object) -> float | None:
+    """``parse_iso(value).timestamp()``, fast for the common ``…T12:34:56.789Z`` form.
+
+    ``tokens`` converts one timestamp per model call (a million for a heavy
+    user); ``datetime.fromisoformat`` takes the canonical UTC form directly
+    on Python 3.11+, and anything else goes the lenient way.
+    """
+    if type(value) is str and len(value) == 24 and value[-1] == "Z":
+        try:
+            epoch = datetime.fromisoformat(value).timestamp()
+        except ValueError:  # Python 3.10 does not read "Z"; or not a time at all
+            pass
+        else:
+            return epoch if _EARLIEST_EPOCH <= epoch < _LATEST_EPOCH else None
+    parsed = parse_iso(value)
+    return parsed.timestamp() if parsed is not None else None
+
+
 def _parse_any_iso(value: object) -> datetime | None:
     if not isinstance(value, str) or not value:
         return None

@@ -55,19 +55,33 @@ class Provider(ABC):
         sessions at once gives the exact global totals.
         """
 
+    def session_usage(
+        self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *, keep_state: bool = False
+    ) -> tuple[list[list], bytes | None]:
+        """One session's billed calls as packed entries (``UsageEntry.pack``),
+        deduplicated within the session, for ``tokens`` and its cache.
+
+        A provider that can parse only what was appended to a session's files
+        returns, with ``keep_state``, a state to pass back as ``resume`` the
+        next time (the files may have changed in any way since).  The default
+        parses the session with ``usage`` and keeps no state.
+        """
+        return [entry.pack() for entry in self.usage([ref], ctx)], None
+
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
         """A key that changes whenever the session's parsed results could change.
 
-        The default covers the session's files (path, size, mtime_ns) and the
-        parser version; providers whose rows also depend on a database add
-        its identity.  ``None`` means "do not cache".
+        The default covers the session's files (path, size, mtime, inode and
+        ctime: a file replaced by ``os.replace`` has another inode, an in-place
+        rewrite a new ctime) and the parser version; providers whose rows also
+        depend on a database add its identity.  ``None`` means "do not cache".
         """
         parts = [self.name, self.parser_version]
         for path in ref.files or ((ref.path,) if ref.path else ()):
             stat = ctx.stat(path)
             if stat is None:
                 return None
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
         if len(parts) == 2:
             return None
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()

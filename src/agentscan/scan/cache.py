@@ -1,16 +1,33 @@
-"""agentscan's own persistent index: rows, usage and ids, keyed by file identity.
+"""agentscan's own persistent index: rows, usage sums and ids, keyed by file identity.
 
 It lives in ``platformdirs.user_cache_dir("agentscan")`` (``AGENTSCAN_CACHE_DIR``
 overrides; ``--no-cache`` bypasses it).  Every entry is keyed by a
-fingerprint of the session's files (path, size, mtime_ns) and the provider's
-parser version, so an unchanged file is never parsed twice and a changed one
-always is.
+fingerprint of the session's files (path, size, mtime, inode, ctime) and the
+provider's parser version, so an unchanged file is never parsed twice and a
+changed one always is.
 
-The schema is created and migrated with sqlite-utils; the hot path (a warm
-``list`` or ``tokens``) uses plain ``sqlite3`` because importing sqlite-utils
-alone costs ~70 ms, a third of the warm-list budget.  The cache holds prompt
-previews, so its directory is 0700 and its file 0600.  A corrupt or foreign
-file is moved aside and rebuilt with a warning, never fatal.
+What is kept per session (docs/performance.md explains why):
+
+* ``usage``: token sums grouped by subagent, model and quarter hour, plus the
+  64-bit hashes of the session's dedupe keys.  A warm ``tokens`` adds up
+  these sums and never decodes a call;
+* ``calls``: the packed calls themselves, only for sessions that need them
+  (their keys are shared with another session, a time window cuts through
+  them, or ``export`` asked);
+* ``resume``: a provider's state for parsing only what was appended to a
+  session's files (large or active sessions only);
+* ``facts``: small facts read from a file's head (a Codex rollout's header),
+  so a warm discovery reads no file whose stat is unchanged.
+
+The hot path uses plain ``sqlite3`` with the schema written out below.  The
+cache holds prompt previews, so a directory agentscan creates is 0700 and the
+file is 0600.  Anything wrong with it only costs speed:
+
+* a value that does not decode is a miss, recomputed and overwritten;
+* a busy database (another agentscan writing) is waited for, then skipped
+  for this run: it is never mistaken for corruption;
+* a file that is not an agentscan index is moved aside and rebuilt with a
+  warning.
 """
 
 from __future__ import annotations
@@ -24,9 +41,28 @@ import orjson
 
 from agentscan.context import ScanContext
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _IDENTITY = "agentscan-cache"
 FILE_NAME = "index.sqlite"
+#: how long to wait for another agentscan's write before skipping the cache (seconds)
+BUSY_TIMEOUT = 5.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS rows (session_id TEXT PRIMARY KEY, provider TEXT, fingerprint TEXT, row TEXT);
+CREATE TABLE IF NOT EXISTS ids (session_id TEXT PRIMARY KEY, provider TEXT, native_id TEXT, path TEXT);
+CREATE INDEX IF NOT EXISTS ids_native_id ON ids (native_id);
+CREATE TABLE IF NOT EXISTS usage (session_id TEXT PRIMARY KEY, provider TEXT, fingerprint TEXT, sums BLOB, keys BLOB);
+CREATE TABLE IF NOT EXISTS calls (session_id TEXT PRIMARY KEY, fingerprint TEXT, entries BLOB);
+CREATE TABLE IF NOT EXISTS resume (session_id TEXT PRIMARY KEY, state BLOB);
+CREATE TABLE IF NOT EXISTS facts (kind TEXT, path TEXT, stamp TEXT, value BLOB, PRIMARY KEY (kind, path));
+"""
+#: tables of schema 1 whose shape changed: dropped on upgrade (a cache only costs a re-parse)
+_OBSOLETE = ("usage", "files")
+
+
+class CacheBusy(Exception):
+    """Another process holds the index longer than ``BUSY_TIMEOUT``."""
 
 
 def cache_dir(env: Mapping[str, str]) -> Path:
@@ -38,43 +74,52 @@ def cache_dir(env: Mapping[str, str]) -> Path:
     return Path(platformdirs.user_cache_dir("agentscan"))
 
 
-def _migrate(path: Path) -> None:
-    """Create or upgrade the schema (cold path only)."""
-    import sqlite_utils
+def _is_busy(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
-    db = sqlite_utils.Database(path)
+
+def make_private_dirs(directory: Path) -> None:
+    """Create ``directory`` and any missing parents as 0700.
+
+    Only what agentscan creates is chmodded: an existing directory (a shared
+    ``AGENTSCAN_CACHE_DIR``) keeps its mode.
+    """
+    missing = []
+    current = directory
+    while not current.exists():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # another agentscan made it meanwhile: not ours to chmod
+        os.chmod(path, 0o700)  # mkdir's mode is masked by the umask
+
+
+def _create_schema(conn: sqlite3.Connection) -> None:
+    """Create or upgrade the schema in one immediate transaction (concurrent first runs wait)."""
+    conn.execute("BEGIN IMMEDIATE")
     try:
-        db.execute("PRAGMA journal_mode=WAL")
-        meta = db.table("meta")
-        if not meta.exists():
-            db.table("meta").create({"key": str, "value": str}, pk="key")
-        version_row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        version = int(version_row[0]) if version_row else 0
-        if version < 1:
-            db.table("rows").create(
-                {"session_id": str, "provider": str, "fingerprint": str, "row": str},
-                pk="session_id", if_not_exists=True,
-            )
-            db.table("usage").create(
-                {"session_id": str, "provider": str, "fingerprint": str, "entries": bytes},
-                pk="session_id", if_not_exists=True,
-            )
-            db.table("ids").create(
-                {"session_id": str, "provider": str, "native_id": str, "path": str},
-                pk="session_id", if_not_exists=True,
-            )
-            db.table("ids").create_index(["native_id"], if_not_exists=True)
-            db.table("files").create(
-                {"path": str, "kind": str, "size": int, "mtime_ns": int, "version": str, "head": str,
-                 "offset": int, "state": bytes},
-                pk=("path", "kind"), if_not_exists=True,
-            )
-        meta.upsert_all(
-            [{"key": "identity", "value": _IDENTITY}, {"key": "schema_version", "value": str(SCHEMA_VERSION)}],
-            pk="key",
+        version = _meta(conn, "schema_version")
+        if version is not None and int(version) < SCHEMA_VERSION:
+            for table in _OBSOLETE:
+                conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.executemany(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+            [("identity", _IDENTITY), ("schema_version", str(SCHEMA_VERSION))],
         )
-    finally:
-        db.close()
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 class Cache:
@@ -90,17 +135,19 @@ class Cache:
         directory = cache_dir(ctx.env)
         path = directory / FILE_NAME
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            os.chmod(directory, 0o700)
+            make_private_dirs(directory)
         except OSError as exc:
             ctx.warn(directory, f"cache disabled: cannot create its directory ({exc.strerror or exc})")
             return None
         for attempt in (1, 2):
             try:
-                conn = cls._connect(path)
-                return cls(conn, path)
-            except (sqlite3.DatabaseError, ValueError) as exc:
-                if attempt == 2:
+                return cls(cls._connect(path), path)
+            except CacheBusy:
+                return None  # another agentscan is writing: this run goes without
+            except (sqlite3.DatabaseError, ValueError, OSError) as exc:
+                if _is_busy(exc):
+                    return None
+                if attempt == 2 or isinstance(exc, OSError):
                     ctx.warn(path, f"cache disabled: {exc}")
                     return None
                 ctx.warn(path, f"cache was unreadable ({exc}); rebuilt")
@@ -109,29 +156,35 @@ class Cache:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
-        fresh = not path.exists()
-        if fresh:
-            # Create the file 0600 before SQLite does, so it is never world-readable.
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-        conn = sqlite3.connect(path, timeout=5)
         try:
-            conn.execute("PRAGMA busy_timeout=5000")
+            # Create the file 0600 before SQLite does, so it is never world-readable.
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            fresh = True
+        except FileExistsError:
+            fresh = False
+        # isolation_level=None: transactions are begun explicitly (see ``begin``).
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
             identity = _meta(conn, "identity")
             version = _meta(conn, "schema_version")
             if identity is None and not fresh and _has_tables(conn):
                 raise ValueError("not an agentscan cache")
             if identity not in (None, _IDENTITY):
                 raise ValueError("not an agentscan cache")
-            if version is None or int(version) < SCHEMA_VERSION:
-                conn.close()
-                _migrate(path)
-                conn = sqlite3.connect(path, timeout=5)
-                conn.execute("PRAGMA busy_timeout=5000")
-            elif int(version) > SCHEMA_VERSION:
+            if version is not None and int(version) > SCHEMA_VERSION:
                 raise ValueError(f"written by a newer agentscan (schema {version})")
+            if version is None or int(version) < SCHEMA_VERSION:
+                if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    conn.execute("PRAGMA journal_mode=WAL")
+                _create_schema(conn)
             conn.execute("PRAGMA synchronous=NORMAL")
-            os.chmod(path, 0o600)
             return conn
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if _is_busy(exc):
+                raise CacheBusy(str(exc)) from exc
+            raise
         except BaseException:
             conn.close()
             raise
@@ -143,13 +196,12 @@ class Cache:
     # -- rows ----------------------------------------------------------------
 
     def get_rows(self, session_ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Cached ``list`` rows; one that does not decode to an object is left out (a miss)."""
         found: dict[str, tuple[str, dict[str, Any]]] = {}
-        for chunk in _chunks(session_ids, 500):
-            marks = ",".join("?" * len(chunk))
-            for session_id, fingerprint, row in self._query(
-                f"SELECT session_id, fingerprint, row FROM rows WHERE session_id IN ({marks})", chunk
-            ):
-                found[session_id] = (fingerprint, orjson.loads(row))
+        for session_id, fingerprint, row in self._select_in("SELECT session_id, fingerprint, row FROM rows", session_ids):
+            document = decode_json(row)
+            if isinstance(document, dict) and isinstance(fingerprint, str):
+                found[session_id] = (fingerprint, document)
         return found
 
     def put_row(self, session_id: str, provider: str, fingerprint: str, row: dict[str, Any]) -> None:
@@ -162,44 +214,62 @@ class Cache:
 
     # -- usage ---------------------------------------------------------------
 
-    def get_usage(self, session_ids: list[str]) -> dict[str, tuple[str, bytes]]:
-        found: dict[str, tuple[str, bytes]] = {}
-        for chunk in _chunks(session_ids, 500):
-            marks = ",".join("?" * len(chunk))
-            for session_id, fingerprint, entries in self._query(
-                f"SELECT session_id, fingerprint, entries FROM usage WHERE session_id IN ({marks})", chunk
-            ):
-                found[session_id] = (fingerprint, entries)
-        return found
-
-    def put_usage(self, session_id: str, provider: str, fingerprint: str, document: dict[str, Any]) -> None:
-        """``document`` is ``{"entries": [packed…], "warnings": [...]}``."""
-        encoded = _encode(document)
-        if encoded is not None:
-            self._write(
-                "INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, entries) VALUES (?,?,?,?)",
-                (session_id, provider, fingerprint, encoded),
+    def get_usage(self, session_ids: list[str]) -> dict[str, tuple[str, bytes, bytes]]:
+        """Session id -> (fingerprint, sums document, key hashes), undecoded."""
+        return {
+            session_id: (fingerprint, sums, keys)
+            for session_id, fingerprint, sums, keys in self._select_in(
+                "SELECT session_id, fingerprint, sums, keys FROM usage", session_ids
             )
+            if isinstance(fingerprint, str) and isinstance(sums, bytes) and isinstance(keys, bytes)
+        }
 
-    # -- per-file incremental state (append-only transcripts) ----------------
+    def put_usage(self, rows: list[tuple[str, str, str, bytes, bytes]]) -> None:
+        """``(session_id, provider, fingerprint, sums, keys)`` rows."""
+        self._write_many("INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, sums, keys) VALUES (?,?,?,?,?)", rows)
 
-    def get_file(self, path: str, kind: str) -> tuple[int, int, str, str, int, bytes] | None:
-        rows = self._query(
-            "SELECT size, mtime_ns, version, head, offset, state FROM files WHERE path=? AND kind=?", (path, kind)
-        )
-        return rows[0] if rows else None
+    def get_calls(self, session_ids: list[str]) -> dict[str, tuple[str, bytes]]:
+        return {
+            session_id: (fingerprint, entries)
+            for session_id, fingerprint, entries in self._select_in(
+                "SELECT session_id, fingerprint, entries FROM calls", session_ids
+            )
+            if isinstance(fingerprint, str) and isinstance(entries, bytes)
+        }
 
-    def put_file(self, path: str, kind: str, size: int, mtime_ns: int, version: str, head: str, offset: int, state: bytes) -> None:
-        self._write(
-            "INSERT OR REPLACE INTO files(path, kind, size, mtime_ns, version, head, offset, state) VALUES (?,?,?,?,?,?,?,?)",
-            (path, kind, size, mtime_ns, version, head, offset, state),
+    def put_calls(self, rows: list[tuple[str, str, bytes]]) -> None:
+        self._write_many("INSERT OR REPLACE INTO calls(session_id, fingerprint, entries) VALUES (?,?,?)", rows)
+
+    def get_resume(self, session_ids: list[str]) -> dict[str, bytes]:
+        return {
+            session_id: state
+            for session_id, state in self._select_in("SELECT session_id, state FROM resume", session_ids)
+            if isinstance(state, bytes)
+        }
+
+    def put_resume(self, rows: list[tuple[str, bytes]]) -> None:
+        self._write_many("INSERT OR REPLACE INTO resume(session_id, state) VALUES (?,?)", rows)
+
+    # -- facts read from files' heads ---------------------------------------
+
+    def get_facts(self, kind: str) -> dict[str, tuple[str, bytes]]:
+        return {
+            path: (stamp, value)
+            for path, stamp, value in self._query("SELECT path, stamp, value FROM facts WHERE kind=?", (kind,))
+            if isinstance(stamp, str) and isinstance(value, bytes)
+        }
+
+    def put_facts(self, kind: str, rows: list[tuple[str, str, bytes]]) -> None:
+        self._write_many(
+            "INSERT OR REPLACE INTO facts(kind, path, stamp, value) VALUES (?,?,?,?)",
+            [(kind, path, stamp, value) for path, stamp, value in rows],
         )
 
     # -- id index ------------------------------------------------------------
 
     def get_meta(self, key: str) -> str | None:
         rows = self._query("SELECT value FROM meta WHERE key=?", (key,))
-        return rows[0][0] if rows else None
+        return rows[0][0] if rows and isinstance(rows[0][0], str) else None
 
     def put_meta(self, key: str, value: str) -> None:
         self._write("INSERT OR REPLACE INTO meta(key, value) VALUES (?,?)", (key, value))
@@ -210,16 +280,25 @@ class Cache:
     def find_ids(self, query: str) -> list[tuple[str, str, str, str | None]]:
         """Index entries whose id or native id equals or starts with ``query``."""
         escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        return self._query(
+        rows = self._query(
             "SELECT session_id, provider, native_id, path FROM ids "
             "WHERE native_id LIKE ? ESCAPE '\\' OR session_id LIKE ? ESCAPE '\\' LIMIT 50",
             (escaped + "%", escaped + "%"),
         )
+        return [row for row in rows if all(isinstance(v, str) for v in row[:3]) and isinstance(row[3], (str, type(None)))]
 
     def forget_id(self, session_id: str) -> None:
         self._write("DELETE FROM ids WHERE session_id=?", (session_id,))
 
     # -- plumbing ------------------------------------------------------------
+
+    def _select_in(self, select: str, keys: list[str]) -> list[tuple]:
+        """``select WHERE session_id IN (keys)``, in chunks under SQLite's variable limit."""
+        found: list[tuple] = []
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            found += self._query(f"{select} WHERE session_id IN ({','.join('?' * len(chunk))})", chunk)
+        return found
 
     def _query(self, sql: str, params: Iterable[Any]) -> list[tuple]:
         try:
@@ -227,13 +306,26 @@ class Cache:
         except sqlite3.DatabaseError:
             return []
 
+    def _begin(self) -> bool:
+        if self.conn.in_transaction:
+            return True
+        try:
+            self.conn.execute("BEGIN")
+            return True
+        except sqlite3.DatabaseError:
+            return False
+
     def _write(self, sql: str, params: tuple) -> None:
+        if not self._begin():
+            return
         try:
             self.conn.execute(sql, params)
         except sqlite3.DatabaseError:
             pass  # a busy or broken cache only costs speed
 
     def _write_many(self, sql: str, params: list[tuple]) -> None:
+        if not params or not self._begin():
+            return
         try:
             self.conn.executemany(sql, params)
         except sqlite3.DatabaseError:
@@ -241,9 +333,23 @@ class Cache:
 
     def commit(self) -> None:
         try:
-            self.conn.commit()
+            if self.conn.in_transaction:
+                self.conn.execute("COMMIT")
         except sqlite3.DatabaseError:
-            pass
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
+
+
+def decode_json(value: object) -> Any:
+    """A cached JSON value, or ``None`` when it does not decode (a miss, never an error)."""
+    if not isinstance(value, (bytes, str)):
+        return None
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return None
 
 
 def _encode(document: Any) -> bytes | None:
@@ -261,7 +367,12 @@ def _meta(conn: sqlite3.Connection, key: str) -> str | None:
         if "no such table" in str(exc):
             return None
         raise
-    return row[0] if row else None
+    if row is None:
+        return None
+    value = row[0]
+    if key == "schema_version" and not (isinstance(value, str) and value.isdigit()):
+        raise ValueError("not an agentscan cache (bad schema version)")
+    return value if isinstance(value, str) else None
 
 
 def _has_tables(conn: sqlite3.Connection) -> bool:
@@ -275,8 +386,3 @@ def _move_aside(path: Path) -> None:
             target.replace(Path(str(target) + ".corrupt"))
         except OSError:
             pass
-
-
-def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]

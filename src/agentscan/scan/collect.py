@@ -1,125 +1,411 @@
-"""Collecting usage for many sessions: cached, parallel when cold, deduplicated.
+"""Collecting usage for many sessions: sums from the index, calls only where needed.
 
 Each session's usage is parsed on its own (so it can be cached under its own
-fingerprint) and deduplicated within the session by its provider.  Calls that
-can appear in several sessions' files carry a ``dedupe_key``; the global
-merge here keeps the highest-ranked copy of each, so cached entries
-deduplicate across files exactly as a fresh parse would.
+fingerprint) and deduplicated within the session by its provider.  The index
+keeps, per session, token sums grouped by subagent, model and quarter hour
+(``sums_of``) and the 64-bit hashes of its dedupe keys; a warm ``tokens``
+adds up sums and decodes no call.
 
-A cold run with many sessions parses in worker processes: parsing is
-CPU-bound and the machine's cores are otherwise idle.
+Calls that can appear in several sessions' files carry a dedupe key, and the
+copy with the highest rank counts once across sessions.  So the calls
+themselves are needed only for sessions whose keys are shared with another
+selected session (found by comparing key hashes, remembered per selection),
+for sessions a time window cuts through, and for callers that want every
+call (``export``, ``otlp``); those are decoded from the index's ``calls`` or
+parsed again, and merged exactly by ``merge_duplicates``.
+
+A cold run with much to parse shares it out to worker processes
+(``scan.workers``); a session that changed since the last run keeps a resume
+state, so the next change parses only what was appended.
 """
 
 from __future__ import annotations
 
-import os
-from typing import TYPE_CHECKING, Sequence
+import hashlib
+from collections import Counter
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.model import KEY, RANK, ScanWarning, SessionRef
+from agentscan.model import (
+    CACHE_READ,
+    CACHE_WRITE,
+    INPUT,
+    KEY,
+    MODEL,
+    OUTPUT,
+    RANK,
+    REASONING,
+    SUBAGENT,
+    TS,
+    ScanWarning,
+    SessionRef,
+)
+from agentscan.scan.cache import decode_json
 
 if TYPE_CHECKING:
-    from agentscan.scan.scanner import Scanner
     from agentscan.providers.base import Provider
+    from agentscan.scan.scanner import Scanner
 
-#: below this many uncached sessions a process pool costs more than it saves
-PARALLEL_MIN_SESSIONS = 48
+#: sums are kept per quarter hour: UTC offsets in use are multiples of 15 minutes,
+#: so a day in any such zone is a whole number of buckets
+BUCKET = 900
+#: the token fields a group sums, in ``UsageEntry.pack`` positions
+SUMMED = (INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING)
+#: parse in worker processes only above this much to parse (bytes): forking costs more below
+PARALLEL_MIN_BYTES = 16 * 1024 * 1024
+#: a session this large keeps a resume state from its first parse
+RESUME_MIN_BYTES = 8 * 1024 * 1024
+#: sessions per batch sent to a worker
+_BATCH = 24
 
 
-def _parse_one(provider: Provider, ref: SessionRef, ctx: ScanContext) -> dict:
-    """One session's packed entries, with the warnings its parse raised."""
+class SessionSums:
+    """One session's token sums: ``groups`` of ``[subagent, model, bucket, *SUMMED]``.
+
+    ``bucket`` is the quarter hour (epoch seconds) the calls were made in,
+    ``None`` for calls without a time.  No groups: the session recorded no usage.
+    """
+
+    __slots__ = ("groups", "warnings")
+
+    def __init__(self, groups: list[list], warnings: list[ScanWarning]) -> None:
+        self.groups = groups
+        self.warnings = warnings
+
+    def to_bytes(self) -> bytes:
+        return orjson.dumps({"g": self.groups, "w": [w.to_json() for w in self.warnings]})
+
+    @classmethod
+    def from_bytes(cls, data: object) -> SessionSums | None:
+        """Decode a cached document; ``None`` (a miss) for anything ill-shaped."""
+        document = decode_json(data)
+        try:
+            groups = document["g"]
+            for group in groups:
+                if not (isinstance(group, list) and len(group) == 3 + len(SUMMED)
+                        and all(type(value) is int for value in group[3:])
+                        and isinstance(group[0], (str, type(None))) and isinstance(group[1], (str, type(None)))
+                        and (group[2] is None or type(group[2]) is int)):
+                    return None
+            warnings = [_warning(item) for item in document["w"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+        return cls(groups, warnings)
+
+
+def _warning(item: object) -> ScanWarning:
+    if not isinstance(item, dict):
+        raise ValueError("bad warning")
+    path, message, line = item["path"], item["message"], item.get("line")
+    if not isinstance(path, str) or not isinstance(message, str) or not (line is None or type(line) is int):
+        raise ValueError("bad warning")
+    return ScanWarning(path, message, line)
+
+
+def sums_of(entries: Iterable[list]) -> list[list]:
+    groups: dict[tuple, list] = {}
+    for entry in entries:
+        ts = entry[TS]
+        key = (entry[SUBAGENT], entry[MODEL], None if ts is None else int(ts // BUCKET) * BUCKET)
+        sums = groups.get(key)
+        if sums is None:
+            sums = groups[key] = [*key, 0, 0, 0, 0, 0]
+        sums[3] += entry[INPUT]
+        sums[4] += entry[CACHE_READ]
+        sums[5] += entry[CACHE_WRITE]
+        sums[6] += entry[OUTPUT]
+        sums[7] += entry[REASONING]
+    return list(groups.values())
+
+
+def key_hashes(entries: Iterable[list]) -> bytes:
+    """8 bytes per keyed call: a filter for sharing (a collision only costs a decode)."""
+    blake2b = hashlib.blake2b
+    return b"".join(blake2b(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
+                    for entry in entries if entry[KEY] is not None)
+
+
+class Parsed:
+    """A session parsed this run: what the index keeps, and its calls while they are at hand."""
+
+    __slots__ = ("sums", "keys", "state", "entries")
+
+    def __init__(self, sums: SessionSums, keys: bytes, state: bytes | None, entries: list[list] | None) -> None:
+        self.sums, self.keys, self.state, self.entries = sums, keys, state, entries
+
+
+def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume: bytes | None, keep_state: bool,
+                  keep_entries: bool) -> Parsed:
+    """One session's packed entries, sums and key hashes, with the warnings its parse raised."""
     with ctx.warnings.capture() as warnings:
         try:
-            entries = [entry.pack() for entry in provider.usage([ref], ctx)]
+            entries, state = provider.session_usage(ref, ctx, resume, keep_state=keep_state)
         except Exception as exc:  # noqa: BLE001 - a provider bug costs one session, not the command
             from agentscan.context import internal_error
 
             internal_error(ctx, ref, exc)
-            entries = []
-    return {"entries": entries, "warnings": [w.to_json() for w in warnings]}
+            entries, state = [], None
+    return Parsed(SessionSums(sums_of(entries), list(warnings)), key_hashes(entries), state,
+                  entries if keep_entries else None)
 
 
-def _worker(job: tuple[str, list[SessionRef], str, dict[str, str]]) -> tuple[list[dict], list[ScanWarning]]:
-    from agentscan.providers import get_provider
+class ProviderUsage:
+    """What ``collect`` found for one provider's sessions.
 
-    provider_name, refs, home, env = job
-    ctx = ScanContext.create(home=home, env=env)
-    provider = get_provider(provider_name)
-    results = [_parse_one(provider, ref, ctx) for ref in refs]
-    return results, ctx.warnings.items
+    ``sums``: native id -> sums, for sessions answered from sums alone;
+    ``entries``: the merged calls of every other session (``exact``).
+    """
 
+    __slots__ = ("sums", "entries", "exact")
 
-def _parallel(provider: Provider, refs: list[SessionRef], ctx: ScanContext) -> list[dict] | None:
-    """Parse in worker processes; ``None`` when that is not possible here."""
-    workers = min(os.cpu_count() or 1, 8)
-    if workers < 2 or len(refs) < PARALLEL_MIN_SESSIONS:
-        return None
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    # Interleave so each worker gets a similar mix of large and small sessions.
-    chunks = [refs[i::workers * 4] for i in range(workers * 4)]
-    jobs = [(provider.name, chunk, str(ctx.home), dict(ctx.env)) for chunk in chunks if chunk]
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            outputs = list(pool.map(_worker, jobs))
-    except Exception:  # unpicklable provider state, no /dev/shm, …: parse serially instead
-        return None
-    by_ref: dict[int, dict] = {}
-    for chunk_index, (results, warnings) in enumerate(outputs):
-        ctx.warnings.extend(warnings)
-        chunk = [c for c in chunks if c][chunk_index]
-        for ref, packed in zip(chunk, results):
-            by_ref[id(ref)] = packed
-    return [by_ref[id(ref)] for ref in refs]
+    def __init__(self) -> None:
+        self.sums: dict[str, SessionSums] = {}
+        self.entries: list[list] = []
+        self.exact: set[str] = set()
 
 
 def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
-    """Provider name -> packed entries of every counted call of ``refs``."""
-    by_provider: dict[str, list[SessionRef]] = {}
-    for ref in refs:
-        by_provider.setdefault(ref.provider, []).append(ref)
-    collected: dict[str, list[list]] = {}
-    for provider_name, provider_refs in by_provider.items():
-        provider = scanner.provider(provider_name)
-        entries: list[list] = []
-        for packed in _provider_usage(scanner, provider, provider_refs):
-            entries.extend(packed)
-        collected[provider_name] = merge_duplicates(entries)
-    return collected
+    """Provider name -> packed entries of every counted call of ``refs`` (``export``, ``otlp``)."""
+    return {name: part.entries for name, part in _Collector(scanner, _always, all_calls=True).run(refs).items()}
 
 
-def _provider_usage(scanner: Scanner, provider: Provider, refs: list[SessionRef]) -> list[list[list]]:
-    cache = scanner.cache
-    fingerprints = {ref.id: provider.fingerprint(ref, scanner.ctx) for ref in refs} if cache else {}
-    cached = cache.get_usage([ref.id for ref in refs]) if cache else {}
-    results: dict[str, list[list]] = {}
-    misses: list[SessionRef] = []
-    for ref in refs:
-        hit = cached.get(ref.id)
-        if hit is not None and fingerprints.get(ref.id) is not None and hit[0] == fingerprints[ref.id]:
-            document = orjson.loads(hit[1])
-            for warning in document["warnings"]:
-                scanner.ctx.warn(warning["path"], warning["message"], warning.get("line"))
-            results[ref.id] = document["entries"]
-        else:
-            misses.append(ref)
-    parsed = _parallel(provider, misses, scanner.ctx)
-    if parsed is None:
-        parsed = [_parse_one(provider, ref, scanner.ctx) for ref in misses]
-    scanner.parses += len(misses)
-    for ref, document in zip(misses, parsed):
-        results[ref.id] = document["entries"]
-        fingerprint = fingerprints.get(ref.id)
-        if cache is not None and fingerprint is not None:
-            cache.put_usage(ref.id, provider.name, fingerprint, document)
-    if cache is not None and misses:
-        cache.commit()
-    return [results[ref.id] for ref in refs]
+def _always(sums: SessionSums) -> bool:
+    return True
+
+
+def collect(scanner: Scanner, refs: Sequence[SessionRef],
+            needs_calls: Callable[[SessionSums], bool] | None = None) -> dict[str, ProviderUsage]:
+    """Usage of ``refs`` by provider: sums where they answer, calls where ``needs_calls``
+    says a session's sums do not, or its calls may be shared with another's."""
+    return _Collector(scanner, needs_calls).run(refs)
+
+
+class _Collector:
+    def __init__(self, scanner: Scanner, needs_calls: Callable[[SessionSums], bool] | None, *, all_calls: bool = False) -> None:
+        self.scanner = scanner
+        self.ctx = scanner.ctx
+        self.cache = scanner.cache
+        self.needs_calls = needs_calls
+        self.all_calls = all_calls
+        self.fingerprints: dict[str, str | None] = {}
+        self.parsed: dict[str, Parsed] = {}
+
+    def run(self, refs: Sequence[SessionRef]) -> dict[str, ProviderUsage]:
+        by_provider: dict[str, list[SessionRef]] = {}
+        for ref in refs:
+            by_provider.setdefault(ref.provider, []).append(ref)
+        found: dict[str, ProviderUsage] = {name: ProviderUsage() for name in by_provider}
+        sums: dict[str, SessionSums] = {}
+        keys: dict[str, bytes] = {}
+        misses: list[SessionRef] = []
+        stale: set[str] = set()
+        for name, provider_refs in by_provider.items():
+            provider = self.scanner.provider(name)
+            for ref in provider_refs:
+                self.fingerprints[ref.id] = provider.fingerprint(ref, self.ctx) if self.cache is not None else None
+            cached = self.cache.get_usage([ref.id for ref in provider_refs]) if self.cache is not None else {}
+            for ref in provider_refs:
+                hit = cached.get(ref.id)
+                fingerprint = self.fingerprints[ref.id]
+                if hit is None or fingerprint is None:
+                    misses.append(ref)
+                    continue
+                decoded = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
+                if decoded is None:
+                    misses.append(ref)
+                    stale.add(ref.id)  # known before and changed since: an active session
+                    continue
+                for warning in decoded.warnings:
+                    self.ctx.warn(warning.path, warning.message, warning.line)
+                sums[ref.id], keys[ref.id] = decoded, hit[2]
+        keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
+        self._parse(misses, stale, keep_entries=keep_entries)
+        for ref in misses:
+            parsed = self.parsed[ref.id]
+            sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
+        exact: dict[str, list[SessionRef]] = {}
+        for name, provider_refs in by_provider.items():
+            shared = self._shared(name, provider_refs, keys)
+            needs = self.needs_calls
+            wanted = [ref for ref in provider_refs if ref.id in shared or (needs is not None and needs(sums[ref.id]))]
+            exact[name] = wanted
+            part = found[name]
+            part.exact = {ref.native_id for ref in wanted}
+            for ref in provider_refs:
+                if ref.native_id not in part.exact:
+                    part.sums[ref.native_id] = sums[ref.id]
+        calls = self._calls([ref for wanted in exact.values() for ref in wanted])
+        for name, wanted in exact.items():
+            found[name].entries = merge_duplicates([entry for ref in wanted for entry in calls[ref.id]])
+        if self.cache is not None:
+            self.cache.commit()
+        return found
+
+    # -- parsing ------------------------------------------------------------
+
+    def _weight(self, ref: SessionRef) -> int:
+        total = 0
+        for path in ref.files or ((ref.path,) if ref.path else ()):
+            stat = self.ctx.stat(path)
+            total += stat.st_size if stat is not None else 0
+        return total
+
+    def _parse(self, refs: list[SessionRef], stale: set[str], *, keep_entries: bool) -> None:
+        """Parse ``refs`` (misses), store what the index keeps."""
+        if not refs:
+            return
+        weights = {ref.id: self._weight(ref) for ref in refs}
+        resume = self.cache.get_resume([ref.id for ref in refs]) if self.cache is not None else {}
+        keep_state = {ref.id: ref.id in resume or ref.id in stale or weights[ref.id] >= RESUME_MIN_BYTES for ref in refs}
+        if self.cache is None:
+            keep_state = dict.fromkeys(keep_state, False)
+
+        def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
+            provider = self.scanner.provider(ref.provider)
+            return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
+
+        self.parsed.update(self._run(refs, weights, job, keep_entries))
+        self.scanner.parses += len(refs)
+        if self.cache is None:
+            return
+        rows, states = [], []
+        for ref in refs:
+            parsed, fingerprint = self.parsed[ref.id], self.fingerprints[ref.id]
+            if fingerprint is None:
+                continue
+            rows.append((ref.id, ref.provider, fingerprint, parsed.sums.to_bytes(), parsed.keys))
+            if parsed.state is not None:
+                states.append((ref.id, parsed.state))
+        self.cache.put_usage(rows)
+        self.cache.put_resume(states)
+
+    def _run(self, refs: list[SessionRef], weights: dict[str, int],
+             job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool) -> dict[str, Parsed]:
+        """``job`` for every ref: in worker processes when there is enough to parse."""
+        from agentscan.scan import workers
+
+        count = workers.usable_workers()
+        done: dict[str, Parsed] = {}
+        if count and sum(weights.values()) >= PARALLEL_MIN_BYTES and len(refs) > 1:
+            ordered = sorted(refs, key=lambda ref: -weights[ref.id])  # largest first: workers finish together
+            home, env, source = self.ctx.home, dict(self.ctx.env), self.ctx.home_source
+            contexts: list[ScanContext] = []  # one per worker, made in the worker
+
+            def in_worker(index: int) -> Parsed:
+                # A fresh context: the parent's holds open databases, which must not cross a fork.
+                if not contexts:
+                    contexts.append(ScanContext(home=home, env=env, home_source=source))
+                return job(ordered[index], contexts[0], keep_entries)
+
+            batches = [range(start, min(start + _BATCH, len(ordered))) for start in range(0, len(ordered), _BATCH)]
+            try:
+                for index, ok, result in workers.run_parallel(in_worker, batches, count):
+                    if ok:
+                        # Its warnings travel with it (the parse captured them): report them here.
+                        for warning in result.sums.warnings:
+                            self.ctx.warn(warning.path, warning.message, warning.line)
+                        done[ordered[index].id] = result
+            except (OSError, RuntimeError):
+                pass  # no fork, no pipes, a worker killed from outside: the rest is parsed here
+        for ref in refs:
+            if ref.id not in done:
+                done[ref.id] = job(ref, self.ctx, keep_entries)
+        return done
+
+    # -- calls ---------------------------------------------------------------
+
+    def _shared(self, provider: str, refs: list[SessionRef], keys: dict[str, bytes]) -> set[str]:
+        """Sessions holding a dedupe key that another selected session also holds.
+
+        The answer is remembered in the index for the same selection of
+        sessions at the same fingerprints; otherwise the key hashes decide.
+        """
+        if len(refs) < 2:
+            return set()
+        stamp = None
+        marker = f"shared:{provider}"
+        if self.cache is not None and all(self.fingerprints[ref.id] is not None for ref in refs):
+            pairs = sorted(f"{ref.id}\0{self.fingerprints[ref.id]}" for ref in refs)
+            stamp = hashlib.blake2b("\n".join(pairs).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+            remembered = decode_json(self.cache.get_meta(marker))
+            if isinstance(remembered, dict) and remembered.get("stamp") == stamp and isinstance(remembered.get("ids"), list):
+                return {item for item in remembered["ids"] if isinstance(item, str)}
+        shared = _sharing({ref.id: keys.get(ref.id, b"") for ref in refs})
+        if stamp is not None and self.cache is not None:
+            self.cache.put_meta(marker, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
+        return shared
+
+    def _calls(self, refs: list[SessionRef]) -> dict[str, list[list]]:
+        """Every call of ``refs``: kept from this run's parse, from the index, or parsed again.
+
+        Calls found by a parse are stored, so the next run decodes them instead.
+        """
+        found: dict[str, list[list]] = {}
+        fresh: list[SessionRef] = []
+        wanted = []
+        for ref in refs:
+            parsed = self.parsed.get(ref.id)
+            if parsed is not None and parsed.entries is not None:
+                found[ref.id] = parsed.entries
+                fresh.append(ref)
+            else:
+                wanted.append(ref)
+        cached = self.cache.get_calls([ref.id for ref in wanted]) if self.cache is not None and wanted else {}
+        missing = []
+        for ref in wanted:
+            hit = cached.get(ref.id)
+            entries = _entries_from(hit[1]) if hit is not None and hit[0] == self.fingerprints[ref.id] else None
+            if entries is None:
+                missing.append(ref)
+            else:
+                found[ref.id] = entries
+        if missing:
+            # Their warnings were reported with their sums; a parse raises the same ones,
+            # which the warning sink drops as repeats.
+            def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
+                return parse_session(self.scanner.provider(ref.provider), ref, ctx, None, False, True)
+
+            weights = {ref.id: self._weight(ref) for ref in missing}
+            for ref_id, parsed in self._run(missing, weights, job, True).items():
+                found[ref_id] = parsed.entries or []
+        if self.cache is not None:
+            rows = []
+            for ref in fresh + missing:
+                fingerprint = self.fingerprints[ref.id]
+                if fingerprint is not None:
+                    rows.append((ref.id, fingerprint, orjson.dumps(found[ref.id])))
+            self.cache.put_calls(rows)
+        return found
+
+
+def _entries_from(data: bytes) -> list[list] | None:
+    """Cached packed entries, or ``None`` when they do not decode to the packed shape."""
+    entries = decode_json(data)
+    if not isinstance(entries, list):
+        return None
+    for entry in entries:
+        if not (isinstance(entry, list) and len(entry) > RANK and all(type(entry[i]) is int for i in (*SUMMED, RANK))
+                and isinstance(entry[KEY], (str, type(None)))):
+            return None
+    return entries
+
+
+def _sharing(keys: dict[str, bytes]) -> set[str]:
+    """Ids whose key hashes meet another id's."""
+    everything = b"".join(keys.values())
+    view = memoryview(everything)[: len(everything) // 8 * 8].cast("Q")
+    if len(set(view)) == len(view):
+        return set()  # the common case: no key twice, nothing shared
+    counts = Counter(view)
+    repeated = {value for value, count in counts.items() if count > 1}
+    found = set()
+    for session_id, blob in keys.items():
+        usable = memoryview(blob)[: len(blob) // 8 * 8].cast("Q")
+        if not repeated.isdisjoint(usable):
+            found.add(session_id)
+    return found
 
 
 def merge_duplicates(entries: list[list]) -> list[list]:

@@ -64,6 +64,32 @@ def _under(cwd: str | None, wanted: str) -> bool:
     return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
 
 
+#: ``list`` fetches cached rows this many at a time
+_PREFETCH = 32
+
+
+def _cached_row(document: dict) -> tuple[SessionRow, list[ScanWarning]] | None:
+    """A row and its warnings from the cache; ``None`` (a miss) when ill-shaped."""
+    try:
+        warnings = [ScanWarning(w["path"], w["message"], w.get("line")) for w in document.get("warnings", ())]
+        if not all(isinstance(w.path, str) and isinstance(w.message, str) and (w.line is None or type(w.line) is int)
+                   for w in warnings):
+            return None
+        row = SessionRow.from_json(document)
+        if not (isinstance(row.provider, str) and isinstance(row.native_id, str)):
+            return None
+        counted = [*(vars(row.counts).values() if hasattr(row.counts, "__dict__") else (row.counts.prompts, row.counts.responses, row.counts.tool_calls))]
+        if row.tokens is not None:
+            t = row.tokens
+            counted += [t.input, t.cache_read, t.cache_write, t.output, t.reasoning]
+        if not all(type(value) is int for value in counted) or type(row.subagents) is not int:
+            return None
+        row.to_json()  # every field renders: a damaged value would fail later, in front of the user
+        return row, warnings
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
 def _readable(path: Path) -> bool:
     import os
 
@@ -102,6 +128,7 @@ class Scanner:
         else:
             self.providers = iter_providers(provider_names)
         self._refs: dict[str, list[SessionRef]] = {}
+        self._prefetched: dict[str, tuple[str, dict]] = {}
         self._cwds: set[str] | None = None
         self.ctx.cwd_candidates = self._cwd_candidates
 
@@ -121,6 +148,7 @@ class Scanner:
         return self._cache
 
     def close(self) -> None:
+        self.ctx.flush_facts()
         self.ctx.close()
         if self._cache is not None:
             self._cache.close()
@@ -156,6 +184,7 @@ class Scanner:
     def refs(self, providers: Iterable[str] = ()) -> list[SessionRef]:
         """Every session of the selected providers, most recent first."""
         found: list[SessionRef] = []
+        self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
         for provider in self.selected(providers):
             if provider.name not in self._refs:
                 self._refs[provider.name] = provider.discover(self.ctx)
@@ -180,7 +209,8 @@ class Scanner:
             return
         entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
         # Most runs find the same sessions in the same places: skip the rewrite then.
-        digest = hashlib.blake2b(repr(sorted(entries, key=repr)).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        listing = "\n".join(sorted(f"{e[0]}\0{e[3] or ''}" for e in entries))
+        digest = hashlib.blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         marker = f"ids:{refs[0].provider}"
         if cache.get_meta(marker) == digest:
             return
@@ -193,12 +223,14 @@ class Scanner:
         cache = self.cache
         fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
         if cache is not None and fingerprint is not None:
-            hit = cache.get_rows([ref.id]).get(ref.id)
-            if hit is not None and hit[0] == fingerprint:
+            hit = self._prefetched.pop(ref.id, None) or cache.get_rows([ref.id]).get(ref.id)
+            cached = _cached_row(hit[1]) if hit is not None and hit[0] == fingerprint else None
+            if cached is not None:
                 # Warnings are cached with the row: a warm run reports what a cold one did.
-                for warning in hit[1].get("warnings", ()):
-                    self.ctx.warn(warning["path"], warning["message"], warning.get("line"))
-                return SessionRow.from_json(hit[1])
+                row, warnings_then = cached
+                for warning in warnings_then:
+                    self.ctx.warn(warning.path, warning.message, warning.line)
+                return row
         self.parses += 1
         with self.ctx.warnings.capture() as warnings:
             row = guarded_row(provider, ref, self.ctx)
@@ -208,6 +240,12 @@ class Scanner:
             cache.put_row(ref.id, ref.provider, fingerprint, document)
             cache.commit()
         return row
+
+    def _prefetch(self, refs: list[SessionRef]) -> None:
+        """Fetch the cached rows of the next few sessions in one query."""
+        cache = self.cache
+        if cache is not None:
+            self._prefetched = cache.get_rows([ref.id for ref in refs])
 
     def list_sessions(self, *, limit: int = MAX_LIST, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """The ``limit`` most recently updated sessions (clamped to 1..25).
@@ -219,11 +257,14 @@ class Scanner:
         rows: list[SessionRow] = []
         since = filters.since.timestamp() if filters.since else None
         liveness = Liveness(pid=filters.pid)
-        for ref in self.refs(filters.providers):
+        refs = self.refs(filters.providers)
+        for index, ref in enumerate(refs):
             # updated_at is never older than the files' mtime, so once the
             # mtimes fall before --since nothing later can match.
             if since is not None and ref.recency and ref.recency < since:
                 break
+            if index % _PREFETCH == 0:
+                self._prefetch(refs[index:index + _PREFETCH])
             if filters.needs_liveness and liveness.of(ref) is not True:
                 continue  # cheap: no parse for sessions that cannot match
             row = self.row(ref).with_changes(running=liveness.of(ref))

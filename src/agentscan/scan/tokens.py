@@ -1,20 +1,26 @@
-"""Token reports: deduplicated usage entries grouped by session, day, model or provider.
+"""Token reports: deduplicated usage grouped by session, day, model or provider.
 
 Each row keeps the session's own part and each delegated run's part apart,
 so a user can see what the subagents cost.  Sessions whose provider
 recorded no usage at all report ``null``, never zeros.
+
+Most sessions are added up from their cached sums (``collect.SessionSums``:
+per subagent, model and quarter hour); a session is read call by call only
+when its calls may be shared with another session, when ``--since`` or
+``--until`` cuts through one of its quarter hours, or when ``--by day`` meets
+a zone whose offset is not a whole number of quarter hours.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
-from typing import Any, Iterable, Literal, get_args
+from typing import Any, Callable, Iterable, Literal, get_args
 
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
-from agentscan.scan.collect import collect_usage
+from agentscan.scan.collect import BUCKET, SessionSums, collect
 from agentscan.model import TokenUsage, sum_usage, usage_json
 
 GroupBy = Literal["session", "day", "model", "provider"]
@@ -63,6 +69,9 @@ class _Bucket:
         self.subagents: dict[str, list[int]] = {}
 
     def add(self, entry: list, sub_key: str | None) -> None:
+        self.add_sums(sub_key, entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING])
+
+    def add_sums(self, sub_key: str | None, input: int, cache_read: int, cache_write: int, output: int, reasoning: int) -> None:
         if sub_key is None:
             if self.own is None:
                 self.own = [0, 0, 0, 0, 0]
@@ -72,11 +81,11 @@ class _Bucket:
             if found is None:
                 found = self.subagents[sub_key] = [0, 0, 0, 0, 0]
             sums = found
-        sums[0] += entry[INPUT]
-        sums[1] += entry[CACHE_READ]
-        sums[2] += entry[CACHE_WRITE]
-        sums[3] += entry[OUTPUT]
-        sums[4] += entry[REASONING]
+        sums[0] += input
+        sums[1] += cache_read
+        sums[2] += cache_write
+        sums[3] += output
+        sums[4] += reasoning
 
     def row(self, key: str) -> TokenRow:
         own = TokenUsage(*self.own) if self.own is not None else None
@@ -105,8 +114,10 @@ def token_report(
     high = until.timestamp() if until is not None else None
     buckets: dict[str, _Bucket] = {}
     day_keys: dict[float, str] = {}
-    for provider_name, entries in collect_usage(scanner, refs).items():
-        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys)
+    for provider_name, part in collect(scanner, refs, _needs_calls(by, tz, low, high)).items():
+        for native_id, sums in part.sums.items():
+            _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys)
+        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
         rows = tuple((buckets.get(ref.id) or _Bucket()).row(ref.id) for ref in refs)
@@ -117,6 +128,67 @@ def token_report(
         if by in ("model", "provider"):
             rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+
+
+def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None) -> Callable[[SessionSums], bool] | None:
+    """Which sessions' sums cannot answer: a window cuts one of their quarter hours,
+    or (``--by day``) the zone's offset then is not whole quarter hours."""
+    aligned: dict[int, bool] = {}
+
+    def cut(bucket: int | None) -> bool:
+        if bucket is None:
+            return False
+        return (low is not None and bucket < low < bucket + BUCKET) or (high is not None and bucket < high < bucket + BUCKET)
+
+    def misaligned(bucket: int | None) -> bool:
+        if bucket is None:
+            return False
+        known = aligned.get(bucket)
+        if known is None:
+            offsets = (datetime.fromtimestamp(at, timezone.utc).astimezone(tz).utcoffset() for at in (bucket, bucket + BUCKET - 1))
+            known = aligned[bucket] = all(offset is not None and offset.total_seconds() % BUCKET == 0 for offset in offsets)
+        return not known
+
+    tests = []
+    if low is not None or high is not None:
+        tests.append(cut)
+    if by == "day":
+        tests.append(misaligned)
+    if not tests:
+        return None
+    return lambda sums: any(test(group[2]) for group in sums.groups for test in tests)
+
+
+def _add_sums(
+    buckets: dict[str, _Bucket],
+    sums: SessionSums,
+    native_id: str,
+    provider_name: str,
+    by: str,
+    tz: tzinfo | None,
+    low: float | None,
+    high: float | None,
+    day_keys: dict[float, str],
+) -> None:
+    """A session's cached sums; no window cuts through any of its quarter hours."""
+    windowed = low is not None or high is not None
+    session_id = provider_name + ":" + native_id
+    for subagent, model, bucket, input, cache_read, cache_write, output, reasoning in sums.groups:
+        if windowed and (bucket is None or (low is not None and bucket < low) or (high is not None and bucket >= high)):
+            continue
+        if by == "session":
+            key = session_id
+        elif by == "provider":
+            key = provider_name
+        elif by == "model":
+            key = model or "unknown"
+        else:
+            key = _day(bucket, tz, day_keys)
+        sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
+        found = buckets.get(key)
+        if found is None:
+            found = buckets[key] = _Bucket()
+        found.add_sums(sub_key, input, cache_read, cache_write, output, reasoning)
 
 
 def _add_entries(

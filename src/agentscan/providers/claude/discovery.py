@@ -8,7 +8,13 @@ Layout (docs/providers/claude.md)::
     <root>/<encoded-cwd>/agent-<8hex>.jsonl                    legacy sidechain
 
 Subagents are never sessions of their own.  A legacy sibling names its parent
-only in its records' ``sessionId``, so it costs one bounded header read.
+only in its records' ``sessionId``, so it costs one bounded header read, and
+that read is remembered across runs until the file changes.
+
+A heavy user has tens of thousands of transcripts, and a warm run must not
+grow with them more than it has to: one ``scandir`` per directory, one
+``stat`` per file (``DirEntry.stat``), kept for the fingerprints, and one
+cheap ``Path`` per file (``toolkit.paths.child_path``).
 """
 
 from __future__ import annotations
@@ -20,9 +26,10 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import BOM, read_head
-from agentscan.toolkit.roots import Root
 from agentscan.toolkit.fsutil import is_dir, is_file
+from agentscan.toolkit.jsonl import BOM, read_head
+from agentscan.toolkit.paths import child_path
+from agentscan.toolkit.roots import Root
 
 HEADER_BYTES = 64 * 1024
 
@@ -36,26 +43,32 @@ class SubagentFile:
 
 @dataclass
 class SessionFiles:
-    """Everything that belongs to one Claude session, across every root."""
+    """Everything that belongs to one Claude session, across every root.
+
+    ``stats`` holds each file's ``stat`` from discovery, by path string:
+    the fingerprint is made from them without another system call.
+    """
 
     native_id: str
     main: Path | None = None
     main_mtime: float = 0.0
     subagents: dict[str, SubagentFile] = field(default_factory=dict)
     newest_mtime: float = 0.0
+    stats: dict[str, os.stat_result] = field(default_factory=dict)
 
     def paths(self) -> tuple[Path, ...]:
         files = [self.main] if self.main else []
         files.extend(sub.path for sub in self.subagents.values())
         return tuple(files)
 
+    def parts(self) -> list[tuple[Path, str | None]]:
+        """The files ``tokens`` reads, in a fixed order: main first, then subagents by id."""
+        found: list[tuple[Path, str | None]] = [(self.main, None)] if self.main is not None else []
+        found += [(sub.path, agent_id) for agent_id, sub in sorted(self.subagents.items())]
+        return found
 
-def _mtime(path: Path, ctx: ScanContext) -> float | None:
-    stat = ctx.stat(path)  # memoised: the fingerprints reuse it
-    return None if stat is None else stat.st_mtime
 
-
-def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
+def _entries(path: str, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(path) as entries:
             return [entry for entry in entries if ctx.admit(entry)]
@@ -67,30 +80,39 @@ def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.Di
         return []
 
 
+def _stat(entry: os.DirEntry[str], ctx: ScanContext) -> os.stat_result | None:
+    """The entry's ``stat`` (following a symlink), shared with ``ctx.stat``."""
+    try:
+        stat = entry.stat()
+    except OSError:
+        return None
+    ctx.memo.setdefault("_stat", {})[entry.path] = stat
+    return stat
+
+
 def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionFiles]:
     ctx.confine_to(root.path for root in roots)
     sessions: dict[str, SessionFiles] = {}
     for root in roots:
-        for project in _scandir(root.path, ctx, report=os.path.exists(root.path)):
+        for project in _entries(str(root.path), ctx, report=os.path.exists(root.path)):
             if is_dir(project):
-                _scan_project(Path(project.path), ctx, sessions)
+                _scan_project(child_path(root.path, project.name), project.path, ctx, sessions)
     return sessions
 
 
-def _scan_project(project: Path, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
-    for entry in _scandir(project, ctx):
+def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    for entry in _entries(project_str, ctx):
         name = entry.name
-        path = Path(entry.path)
         if name.endswith(".jsonl") and is_file(entry):
             stem = name[: -len(".jsonl")]
             if stem.startswith("agent-"):
-                _attach_legacy_sidechain(path, stem, ctx, sessions)
+                _attach_legacy_sidechain(entry, child_path(project, name), stem, ctx, sessions)
             else:
-                _attach_main(path, stem, ctx, sessions)
+                _attach_main(entry, child_path(project, name), stem, ctx, sessions)
         elif is_dir(entry):
-            subagents_dir = path / "subagents"
-            if os.path.isdir(subagents_dir):
-                _attach_subagent_dir(subagents_dir, name, ctx, sessions)
+            subagents = os.path.join(entry.path, "subagents")
+            if os.path.isdir(subagents):
+                _attach_subagent_dir(child_path(child_path(project, name), "subagents"), subagents, name, ctx, sessions)
 
 
 def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
@@ -100,75 +122,103 @@ def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
     return found
 
 
-def _attach_main(path: Path, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
-    mtime = _mtime(path, ctx)
-    if mtime is None:
+def _attach_main(entry: os.DirEntry[str], path: Path, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+    stat = _stat(entry, ctx)
+    if stat is None:
         return
+    mtime = stat.st_mtime
     session = _session(sessions, native_id)
     # The same session under two roots is listed once: the fresher copy wins.
     if session.main is None or mtime > session.main_mtime:
+        if session.main is not None:
+            session.stats.pop(str(session.main), None)
         session.main, session.main_mtime = path, mtime
+        session.stats[entry.path] = stat
     session.newest_mtime = max(session.newest_mtime, mtime)
 
 
-def _attach_subagent(session: SessionFiles, sub: SubagentFile, ctx: ScanContext) -> None:
-    mtime = _mtime(sub.path, ctx)
-    if mtime is None:
-        return
+def _attach_subagent(session: SessionFiles, sub: SubagentFile, path_str: str, stat: os.stat_result) -> None:
+    mtime = stat.st_mtime
     existing = session.subagents.get(sub.agent_id)
-    if existing is None or mtime > (_mtime(existing.path, ctx) or 0):
-        session.subagents[sub.agent_id] = sub
+    if existing is not None:
+        existing_str = str(existing.path)
+        existing_stat = session.stats.get(existing_str)
+        if existing_stat is not None and mtime <= existing_stat.st_mtime:
+            session.newest_mtime = max(session.newest_mtime, mtime)
+            return
+        session.stats.pop(existing_str, None)
+    session.subagents[sub.agent_id] = sub
+    session.stats[path_str] = stat
     session.newest_mtime = max(session.newest_mtime, mtime)
 
 
-def _attach_subagent_dir(directory: Path, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
+def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
     # Workflow runs nest deeper (subagents/workflows/<wf>/agent-*.jsonl).
-    pending = [directory]
+    pending = [(directory, directory_str)]
     while pending:
-        current = pending.pop()
-        for entry in _scandir(current, ctx):
-            if is_dir(entry) and not entry.is_symlink():
-                pending.append(Path(entry.path))
-                continue
+        current, current_str = pending.pop()
+        entries = _entries(current_str, ctx)
+        names = {entry.name for entry in entries}
+        for entry in entries:
             name = entry.name
+            if is_dir(entry) and not entry.is_symlink():
+                pending.append((child_path(current, name), entry.path))
+                continue
             if not (name.startswith("agent-") and name.endswith(".jsonl")) or not is_file(entry):
+                continue
+            stat = _stat(entry, ctx)
+            if stat is None:
                 continue
             stem = name[: -len(".jsonl")]
             agent_id = stem[len("agent-"):]
-            if current != directory:
+            if current_str != directory_str:
                 agent_id = f"{current.name}/{agent_id}"
-            meta = Path(entry.path).with_name(stem + ".meta.json")
-            sub = SubagentFile(agent_id, Path(entry.path), meta if os.path.exists(meta) else None)
-            _attach_subagent(_session(sessions, native_id), sub, ctx)
+            meta = child_path(current, stem + ".meta.json") if stem + ".meta.json" in names else None
+            _attach_subagent(_session(sessions, native_id), SubagentFile(agent_id, child_path(current, name), meta), entry.path, stat)
 
 
-def _attach_legacy_sidechain(path: Path, stem: str, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
-    parent = _header_session_id(path, ctx)
+def _attach_legacy_sidechain(
+    entry: os.DirEntry[str], path: Path, stem: str, ctx: ScanContext, sessions: dict[str, SessionFiles]
+) -> None:
+    stat = _stat(entry, ctx)
+    if stat is None:
+        return
+    parent = _header_field(path, ctx, "sessionId", stat)
     if parent is None:
         ctx.warn(path, "legacy subagent transcript names no parent sessionId; skipped")
         return
-    _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None), ctx)
+    _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None), entry.path, stat)
 
 
-def _header_field(path: Path, ctx: ScanContext, key: str) -> str | None:
-    """The first non-empty string ``key`` within the first 64 KiB of a transcript."""
+def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result | None = None) -> str | None:
+    """The first non-empty string ``key`` within the first 64 KiB of a transcript.
+
+    Remembered per file until its stat changes, so a warm run reads no header.
+    """
+    facts = ctx.remembered(f"claude.header.{key}")
+    text = str(path)
+    stat = stat if stat is not None else ctx.stat(text)
+    if stat is not None:
+        known = facts.get(text, stat)
+        if isinstance(known, dict) and "value" in known:
+            return known["value"] if isinstance(known["value"], str) else None
     try:
         head = read_head(path, HEADER_BYTES)
     except OSError as exc:
         ctx.warn(path, f"cannot read: {exc.strerror or exc}")
         return None
+    found = None
     for line in head.removeprefix(BOM).splitlines():
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
         if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:
-            return record[key]
-    return None
-
-
-def _header_session_id(path: Path, ctx: ScanContext) -> str | None:
-    return _header_field(path, ctx, "sessionId")
+            found = record[key]
+            break
+    if stat is not None:
+        facts.put(text, stat, {"value": found})
+    return found
 
 
 def header_cwd(path: Path, ctx: ScanContext) -> str | None:
@@ -177,14 +227,18 @@ def header_cwd(path: Path, ctx: ScanContext) -> str | None:
 
 def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFiles | None:
     """One session's files, found from its main transcript's path (id-index hit)."""
-    if not os.path.isfile(main) or main.stem != native_id:
+    if main.name != f"{native_id}.jsonl" or not os.path.isfile(main):
         return None
     sessions: dict[str, SessionFiles] = {}
-    _attach_main(main, native_id, ctx, sessions)
-    subagents_dir = main.parent / native_id / "subagents"
-    if os.path.isdir(subagents_dir):
-        _attach_subagent_dir(subagents_dir, native_id, ctx, sessions)
-    for entry in _scandir(main.parent, ctx):
-        if entry.name.startswith("agent-") and entry.name.endswith(".jsonl") and is_file(entry):
-            _attach_legacy_sidechain(Path(entry.path), entry.name[: -len(".jsonl")], ctx, sessions)
-    return sessions.get(native_id)
+    parent = main.parent
+    for entry in _entries(str(parent), ctx):
+        name = entry.name
+        if name == main.name and is_file(entry):
+            _attach_main(entry, main, native_id, ctx, sessions)
+        elif name.startswith("agent-") and name.endswith(".jsonl") and is_file(entry):
+            _attach_legacy_sidechain(entry, child_path(parent, name), name[: -len(".jsonl")], ctx, sessions)
+    subagents = parent / native_id / "subagents"
+    if os.path.isdir(subagents):
+        _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)
+    found = sessions.get(native_id)
+    return found if found is not None and found.main is not None else None

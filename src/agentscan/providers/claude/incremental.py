@@ -1,110 +1,200 @@
-"""Usage candidates of one transcript, parsed once and then only as it grows.
+"""A Claude session's calls for ``tokens``: one fast pass, then only what was appended.
 
-Claude Code transcripts are append-only.  For ``tokens`` we keep, per file,
-the usage candidates found so far and the offset where the last complete
-line ended.  When the file has only grown (larger, same first bytes), just
-the new tail is parsed; anything else means a full re-parse.  Lines are
-pre-filtered on the bytes ``"usage"`` before JSON decoding: most records
-(progress, tool results, snapshots) carry no usage and are skipped unread.
+Each file is read with ``toolkit.linescan`` (only lines holding ``"usage"``
+are decoded) into call tuples (``usage.call_of``), and the session's calls
+are deduplicated by ``usage.CallDeduper``.
+
+Claude Code transcripts are append-only, so a session that grows (the one
+being worked in) need not be parsed again from the start.  Asked for it,
+``session_calls`` also returns a *resume state*: every kept call and, per
+file, where its last complete line ended, how many lines came before, a
+CRC-32 of every byte before that point, and the file's device and inode.
+The next call parses only a file's new tail when
+
+* the file is the same one (``st_dev``, ``st_ino``: a file replaced by
+  ``os.replace`` is another file), and
+* the bytes before the resume point are the ones parsed (their CRC);
+
+anything else means a full parse of that file.  A partial last line (still
+being written) lies after the resume point, so it is read again: its calls
+and its "truncated last line" warning are kept only while the file is
+unchanged, and go away once the line is complete.  Calls tie-break on file
+order, so an update gets exactly what a full parse gets (tests check
+``cached == --no-cache`` after every fault case).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
+import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
-from agentscan.model import TokenUsage
-from agentscan.providers.claude.usage import UsageCandidate, candidate_from
-from agentscan.timeutil import from_epoch
+from agentscan.model import ScanWarning
+from agentscan.providers.claude.usage import C_ORDER, Call, CallDeduper, call_of
+from agentscan.toolkit.jsonl import open_binary
+from agentscan.toolkit.linescan import ScanProgress, matching_records
 
-KIND = "claude.usage"
-VERSION = "1"
-_HEAD_BYTES = 4096
-_PREFILTER = b'"usage"'
+if TYPE_CHECKING:
+    from agentscan.providers.claude.discovery import SessionFiles
+
+#: bump when the resume state's shape or the call tuple changes
+VERSION = 3
+MARKER = b'"usage"'
+#: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
+FILE_BITS = 48
 
 
-def _head_digest(path: Path, size: int) -> str | None:
-    """A digest of the first bytes; ``None`` when the file went away or became unreadable."""
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
-    except OSError:
+class FileScan:
+    """What one pass over a file found."""
+
+    __slots__ = ("calls", "progress", "warnings")
+
+    def __init__(self, calls: list[Call], progress: ScanProgress, warnings: list[ScanWarning]) -> None:
+        self.calls = calls
+        self.progress = progress
+        self.warnings = warnings
+
+
+def scan_file(
+    path: Path, ctx: ScanContext, *, subagent: str | None, base: int, start: int = 0, lines_before: int = 0,
+    crc: int = 0, exact: bool = False,
+) -> FileScan:
+    """Calls of ``path`` from ``start`` on; ``exact`` counts lines and CRCs the bytes (for a resume state)."""
+    progress = ScanProgress(start, lines_before, crc)
+    calls: list[Call] = []
+    append = calls.append
+    with ctx.warnings.capture() as warnings:
+        for offset, record in matching_records(
+            path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact, crc=exact
+        ):
+            call = call_of(record, subagent, base + offset)
+            if call is not None:
+                append(call)
+    return FileScan(calls, progress, list(warnings))
+
+
+def session_calls(
+    files: SessionFiles, ctx: ScanContext, *, resume: bytes | None = None, keep_state: bool = False
+) -> tuple[list[Call], bytes | None]:
+    """The session's deduplicated calls, in file order, and (``keep_state``) a resume state."""
+    parts = files.parts()
+    previous = _load_state(resume, parts)
+    calls: list[Call] = []
+    state_files: list[dict] = []
+    for index, (path, subagent) in enumerate(parts):
+        text = str(path)
+        stat = files.stats.get(text) or ctx.stat(text)
+        known = previous.get(text) if previous is not None else None
+        file_calls, entry = _update(path, ctx, subagent, index << FILE_BITS, stat, known, keep_state)
+        calls += file_calls
+        if entry is not None:
+            state_files.append(entry)
+    deduper = CallDeduper()
+    deduper.add_all(calls)
+    state = None
+    if keep_state and len(state_files) == len(parts):
+        state = orjson.dumps({"v": VERSION, "files": state_files})
+    return deduper.winners(), state
+
+
+def _update(
+    path: Path, ctx: ScanContext, subagent: str | None, base: int, stat: os.stat_result | None,
+    known: dict | None, keep_state: bool,
+) -> tuple[list[Call], dict | None]:
+    """One file's calls, from its last state where that still holds, and its new state."""
+    if known is not None and stat is not None and (stat.st_dev, stat.st_ino) == (known["dev"], known["ino"]):
+        if _stamp(stat) == known["stamp"]:
+            # Unchanged since the state was made: everything stands, its tail included.
+            _replay(ctx, known["warnings"] + known["tail_warnings"])
+            return [tuple(call) for call in known["calls"]], known
+        if stat.st_size >= known["offset"] and _prefix_crc(path, known["offset"]) == known["crc"]:
+            # Only appended to: keep what lay before the resume point, parse the rest.
+            cut = base + known["offset"]
+            kept = [tuple(call) for call in known["calls"] if call[C_ORDER] < cut]
+            _replay(ctx, known["warnings"])
+            scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
+                             lines_before=known["lines"], crc=known["crc"], exact=True)
+            calls = kept + scan.calls
+            return calls, _state_entry(path, stat, scan, calls, _warnings_of(known["warnings"]))
+    scan = scan_file(path, ctx, subagent=subagent, base=base, exact=keep_state)
+    if not keep_state or stat is None:
+        return scan.calls, None
+    return scan.calls, _state_entry(path, stat, scan, scan.calls, [])
+
+
+def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[Call], earlier: list[ScanWarning]) -> dict:
+    """A file's part of the resume state; warnings past the last complete line are
+    the tail's (a truncated last line): kept only while the file is unchanged."""
+    lines = scan.progress.lines
+    warnings = earlier + scan.warnings
+    return {
+        "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": _stamp(stat),
+        "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
+        "warnings": [w.to_json() for w in warnings if w.line is not None and w.line <= lines],
+        "tail_warnings": [w.to_json() for w in warnings if not (w.line is not None and w.line <= lines)],
+        "calls": calls,
+    }
+
+
+def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> dict[str, dict] | None:
+    """The state's files by path, if it is well-formed and for the same files in the same order."""
+    if resume is None:
         return None
-
-
-def _pack(c: UsageCandidate, order_base: int) -> list:
-    t = c.tokens
-    return [c.message_id, c.request_id, c.sidechain, c.has_speed, t.input, t.cache_read, t.cache_write, t.output,
-            c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base]
-
-
-def _unpack(row: list, session: str, subagent: str | None, order_base: int) -> UsageCandidate:
-    return UsageCandidate(
-        session=session, subagent=subagent, message_id=row[0], request_id=row[1], sidechain=row[2], has_speed=row[3],
-        tokens=TokenUsage(row[4], row[5], row[6], row[7]), timestamp=from_epoch(row[8]) if row[8] is not None else None,
-        model=row[9], order=order_base + row[10],
-    )
-
-
-def _parse(
-    path: Path, ctx: ScanContext, start: int, first_line: int, session: str, subagent: str | None, order_base: int
-) -> tuple[list[UsageCandidate], ReadProgress]:
-    progress = ReadProgress(start, first_line - 1)
-    found = []
-    for line in iter_json_lines(path, ctx, start=start, first_line=first_line, prefilter=_PREFILTER, progress=progress):
-        candidate = candidate_from(line.record, session=session, subagent=subagent, order=order_base + line.number)
-        if candidate is not None:
-            found.append(candidate)
-    return found, progress
-
-
-def file_usage(path: Path, ctx: ScanContext, *, session: str, subagent: str | None, order_base: int) -> list[UsageCandidate]:
-    """Every usage candidate of ``path``, from the per-file cache when it can."""
-    cache = ctx.file_cache
     try:
-        stat = os.stat(path)
-    except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
-        return []
-    if stat.st_size == 0:
-        ctx.warn(path, "empty file")
-        return []
-    if cache is None:
-        found, _ = _parse(path, ctx, 0, 1, session, subagent, order_base)
-        return found
-    key = str(path)
-    state = cache.get_file(key, KIND)
-    previous: list[list] = []
-    warnings: list[dict] = []
-    start, first_line = 0, 1
-    if state is not None:
-        size, mtime_ns, version, old_head, offset, blob = state
-        stored = orjson.loads(blob)
-        if version == VERSION and size == stat.st_size and mtime_ns == stat.st_mtime_ns:
-            _replay(ctx, stored["warnings"])
-            return [_unpack(row, session, subagent, order_base) for row in stored["candidates"]]
-        if version == VERSION and stat.st_size > size and _head_digest(path, size) == old_head:
-            # Only grown (same first bytes): parse just the new tail.
-            previous, warnings = stored["candidates"], stored["warnings"]
-            start, first_line = offset, stored["lines"] + 1
-            _replay(ctx, warnings)
-    cache.parses += 1
-    with ctx.warnings.capture() as captured:
-        found, progress = _parse(path, ctx, start, first_line, session, subagent, order_base)
-    packed = previous + [_pack(c, order_base) for c in found]
-    document = {"candidates": packed, "warnings": warnings + [w.to_json() for w in captured], "lines": progress.lines}
-    head = _head_digest(path, progress.complete_offset)
-    if head is None:  # gone or unreadable since the parse began (that parse warned): cache nothing
-        return [_unpack(row, session, subagent, order_base) for row in previous] + found
-    cache.put_file(key, KIND, progress.complete_offset, stat.st_mtime_ns, VERSION, head, progress.complete_offset, orjson.dumps(document))
-    return [_unpack(row, session, subagent, order_base) for row in previous] + found
+        state = orjson.loads(resume)
+        if state.get("v") != VERSION:
+            return None
+        files = state["files"]
+        if [entry["path"] for entry in files] != [str(path) for path, _ in parts]:
+            return None  # a file came or went: orders would shift, so parse all again
+        for entry in files:
+            for key in ("dev", "ino", "offset", "lines", "crc"):
+                if type(entry[key]) is not int:
+                    return None
+            if not isinstance(entry["stamp"], str) or not all(
+                isinstance(call, list) and len(call) == C_ORDER + 1 and type(call[C_ORDER]) is int for call in entry["calls"]
+            ):
+                return None
+            _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape
+        return {entry["path"]: entry for entry in files}
+    except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
+        return None  # a damaged state is no state: parse from the start
 
 
-def _replay(ctx: ScanContext, warnings: list[dict]) -> None:
-    for warning in warnings:
-        ctx.warn(warning["path"], warning["message"], warning.get("line"))
+def _warnings_of(items: list) -> list[ScanWarning]:
+    found = []
+    for item in items:
+        line = item.get("line")
+        if not isinstance(item["path"], str) or not isinstance(item["message"], str) or not (line is None or type(line) is int):
+            raise ValueError("bad warning")
+        found.append(ScanWarning(item["path"], item["message"], line))
+    return found
+
+
+def _replay(ctx: ScanContext, items: list) -> None:
+    for warning in _warnings_of(items):
+        ctx.warn(warning.path, warning.message, warning.line)
+
+
+def _prefix_crc(path: Path, length: int) -> int | None:
+    """CRC-32 of the first ``length`` bytes, or ``None`` when they cannot all be read."""
+    crc, left = 0, length
+    try:
+        with open_binary(path) as handle:
+            while left > 0:
+                chunk = handle.read(min(left, 8 * 1024 * 1024))
+                if not chunk:
+                    return None
+                crc = zlib.crc32(chunk, crc)
+                left -= len(chunk)
+    except Exception:  # noqa: BLE001 - unreadable now: not the file we parsed
+        return None
+    return crc
+
+
+def _stamp(stat: os.stat_result) -> str:
+    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 from typing import Iterable
@@ -11,15 +12,26 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.claude.incremental import file_usage
+from agentscan.providers.claude.incremental import session_calls
 from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
 from agentscan.providers.claude.row import FileSummary, summarize, title_of
 from agentscan.providers.claude.detail import TranscriptStream
-from agentscan.providers.claude.usage import UsageDeduper, WindowedTotals, entries_from, meta_agent_type
+from agentscan.providers.claude.usage import (
+    C_ORDER,
+    CallDeduper,
+    WindowedTotals,
+    meta_agent_type,
+    packed_entries,
+    usage_entries,
+)
 from agentscan.toolkit.jsonl import load_json_file
 from agentscan.toolkit.roots import Root
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.timeutil import from_epoch, newest, oldest
+
+
+#: ``usage`` of many sessions numbers each session's calls above the last one's
+SESSION_BITS = 96
 
 
 class ClaudeProvider(Provider):
@@ -52,6 +64,20 @@ class ClaudeProvider(Provider):
         if files is None:
             return None
         return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files)
+
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+        # Discovery already holds every file's stat: no system call, no Path work.
+        files = ref.hint
+        if not isinstance(files, SessionFiles) or not files.stats:
+            return super().fingerprint(ref, ctx)
+        parts = [self.name, self.parser_version]
+        for path in files.paths():
+            text = str(path)
+            stat = files.stats.get(text)
+            if stat is None:
+                return super().fingerprint(ref, ctx)
+            parts.append(f"{text}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
+        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         cwds: set[str] = set()
@@ -133,18 +159,21 @@ class ClaudeProvider(Provider):
         return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
-        deduper = UsageDeduper()
-        order = 0
+        # One deduplication over every session's calls: a call copied into
+        # another session (a resume, a fork) counts once, as the rules say.
+        deduper = CallDeduper()
+        sessions: list[str] = []
         for ref in refs:
-            files: SessionFiles = ref.hint
-            parts: list[tuple[Path, str | None]] = [(files.main, None)] if files.main is not None else []
-            parts += [(sub.path, agent_id) for agent_id, sub in sorted(files.subagents.items())]
-            for path, agent_id in parts:
-                candidates = file_usage(path, ctx, session=ref.native_id, subagent=agent_id, order_base=order)
-                deduper.add_all(candidates)
-                # Orders only need to grow from file to file; line numbers fit in 2**32.
-                order += 1 << 32
-        return entries_from(deduper.winners())
+            calls, _ = session_calls(ref.hint, ctx)
+            shift = len(sessions) << SESSION_BITS
+            sessions.append(ref.native_id)
+            deduper.add_all(call[:C_ORDER] + (call[C_ORDER] + shift,) for call in calls)
+        return usage_entries(deduper.winners(), lambda order: sessions[order >> SESSION_BITS])
+
+    def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
+                      keep_state: bool = False) -> tuple[list[list], bytes | None]:
+        calls, state = session_calls(ref.hint, ctx, resume=resume, keep_state=keep_state)
+        return packed_entries(calls, ref.native_id), state
 
 
 __all__ = ["ClaudeProvider"]

@@ -17,12 +17,20 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Iterable
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable
 
+from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import TokenUsage, UsageEntry
-from agentscan.providers.claude.records import as_dict, as_str, message_of, usage_tokens
-from agentscan.timeutil import parse_iso
+from agentscan.providers.claude.records import as_dict, as_str
+from agentscan.timeutil import epoch_of_iso
+
+#: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
+#: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
+#: below live in ``call_of`` alone.
+(MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
+ C_SUBAGENT, C_ORDER) = range(12)
+Call = tuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,25 +49,136 @@ class UsageCandidate:
     order: int  # position in the scan, so ties keep the first copy
 
 
-def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None, order: int) -> UsageCandidate | None:
+def _count(value: object) -> int:
+    # The common case inline; anything odd goes through the one validator.
+    return value if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT else token_count(value)  # type: ignore[return-value]
+
+
+def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | None:
+    """The usage ``record`` carries, as a call tuple; ``None`` when it counts nothing."""
     if record.get("type") != "assistant":
         return None
-    message = message_of(record)
+    message = record.get("message")
+    if not isinstance(message, dict):
+        return None
     usage = message.get("usage")
     if not isinstance(usage, dict):
         return None
+    message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
+    return (
+        message_id if isinstance(message_id, str) and message_id else None,
+        request_id if isinstance(request_id, str) and request_id else None,
+        record.get("isSidechain") is True,
+        "speed" in usage,
+        _count(usage.get("input_tokens")),
+        _count(usage.get("cache_read_input_tokens")),
+        _count(usage.get("cache_creation_input_tokens")),
+        _count(usage.get("output_tokens")),
+        epoch_of_iso(record.get("timestamp")),
+        model if isinstance(model, str) and model else None,
+        subagent,
+        order,
+    )
+
+
+def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None, order: int) -> UsageCandidate | None:
+    call = call_of(record, subagent, order)
+    if call is None:
+        return None
+    ts = call[C_TS]
     return UsageCandidate(
         session=session,
         subagent=subagent,
-        message_id=as_str(message.get("id")),
-        request_id=as_str(record.get("requestId")),
-        sidechain=record.get("isSidechain") is True,
-        has_speed="speed" in usage,
-        tokens=usage_tokens(usage),
-        timestamp=parse_iso(record.get("timestamp")),
-        model=as_str(message.get("model")),
+        message_id=call[MESSAGE_ID],
+        request_id=call[REQUEST_ID],
+        sidechain=call[SIDECHAIN],
+        has_speed=call[HAS_SPEED],
+        tokens=TokenUsage(call[C_INPUT], call[C_CACHE_READ], call[C_CACHE_WRITE], call[C_OUTPUT]),
+        timestamp=None if ts is None else datetime.fromtimestamp(ts, timezone.utc),
+        model=call[C_MODEL],
         order=order,
     )
+
+
+def call_rank(call: Call) -> int:
+    """Orders copies of one call as ``_better`` does: parent over sidechain, then the
+    larger total, then the copy that has ``speed`` (``entries_from``'s rank)."""
+    total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
+    return (0 if call[SIDECHAIN] else 1 << 62) + total * 2 + (1 if call[HAS_SPEED] else 0)
+
+
+class CallDeduper:
+    """``UsageDeduper`` over call tuples, for ``tokens``.
+
+    A tie keeps the copy that comes first in file order (``C_ORDER``), so the
+    result does not depend on the order calls are added in: an incremental
+    update that adds a file's new tail last gets what a full parse gets.
+    """
+
+    def __init__(self) -> None:
+        self._best: dict[tuple[str, str | None], Call] = {}
+        self._loose: list[Call] = []  # no message id: cannot be deduplicated
+
+    def add_all(self, calls: Iterable[Call]) -> None:
+        best = self._best
+        for call in calls:
+            message_id = call[MESSAGE_ID]
+            if message_id is None:
+                self._loose.append(call)
+                continue
+            key = (message_id, call[REQUEST_ID])
+            current = best.get(key)
+            if current is None:
+                best[key] = call
+                continue
+            new_rank, old_rank = call_rank(call), call_rank(current)
+            if new_rank > old_rank or (new_rank == old_rank and call[C_ORDER] < current[C_ORDER]):
+                best[key] = call
+
+    def winners(self) -> list[Call]:
+        best = self._best
+        kept = list(self._loose)
+        parents: dict[str, set[str | None]] | None = None
+        for (message_id, request_id), call in best.items():
+            if call[SIDECHAIN]:
+                if parents is None:
+                    # Requests under which a message has an unsidechained copy: a
+                    # sidechain copy under another request replays the parent's.
+                    parents = {}
+                    for (mid, rid), other in best.items():
+                        if not other[SIDECHAIN]:
+                            parents.setdefault(mid, set()).add(rid)
+                requests = parents.get(message_id)
+                if requests and (len(requests) > 1 or request_id not in requests):
+                    continue
+            kept.append(call)
+        kept.sort(key=lambda call: call[C_ORDER])
+        return kept
+
+
+def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str]) -> list[UsageEntry]:
+    """Calls as ``UsageEntry`` values (the library's ``usage``); ``session_of`` maps an order to its session."""
+    return [
+        UsageEntry(
+            session=session_of(c[C_ORDER]),
+            tokens=TokenUsage(c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT]),
+            timestamp=None if c[C_TS] is None else datetime.fromtimestamp(c[C_TS], timezone.utc),
+            model=c[C_MODEL],
+            subagent=c[C_SUBAGENT],
+            dedupe_key=None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}",
+            rank=call_rank(c),
+        )
+        for c in calls
+    ]
+
+
+def packed_entries(calls: Iterable[Call], session: str) -> list[list]:
+    """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``."""
+    return [
+        [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT], 0,
+         None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", call_rank(c)]
+        for c in calls
+    ]
 
 
 def _better(new: UsageCandidate, old: UsageCandidate) -> bool:

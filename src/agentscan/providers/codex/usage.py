@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import iter_json_lines
+from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
 from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
 from agentscan.providers.codex.records import MARKER_SLACK, as_str, payload_of, time_value
@@ -157,11 +158,15 @@ def _leading_burst(events: list[UsageEvent]) -> int:
     return end + 1 if end else 0
 
 
+#: the only records ``FileUsageScanner.feed`` reacts to carry one of these;
+#: the rest (most of a rollout) are skipped undecoded
+USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"')
+
+
 def scan_file(path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None) -> FileUsageScanner:
     scanner = FileUsageScanner(replay=replay, started=started)
-    with closing(iter_json_lines(path, ctx)) as lines:
-        for line in lines:
-            scanner.feed(line.record)
+    for _offset, record in matching_records(path, ctx, USAGE_MARKERS, ScanProgress()):
+        scanner.feed(record)
     return scanner
 
 

@@ -1,0 +1,215 @@
+"""Worker processes for cold parses: one per core, never outliving the command.
+
+A cold ``tokens`` over a heavy user's history is CPU-bound, and the machine's
+other cores are idle, so the sessions to parse are shared out to forked
+workers.  The workers are plain ``os.fork`` children fed over pipes rather
+than a ``ProcessPoolExecutor``, because what matters most here is that they
+stop when the command stops (docs/security.md):
+
+* each child asks the kernel to kill it when its parent dies
+  (``PR_SET_PDEATHSIG`` on Linux), and, on every platform, a thread blocks
+  on a pipe only the parent holds open: when the parent is gone for any
+  reason (``kill -9`` included), the read returns and the child exits;
+* children ignore SIGINT: Ctrl-C reaches the whole process group, and the
+  parent alone decides, killing its children before it exits;
+* the parent kills and reaps every child on any exception, so SIGINT and
+  SIGTERM end the whole command at once.
+
+Jobs are indexes into data the parent built before forking (the children see
+it as it was), so only results cross the pipes, pickled.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import selectors
+import signal
+import struct
+import sys
+import threading
+from typing import Any, Callable, Iterator, Sequence
+
+_HEADER = struct.Struct("!Q")
+
+
+def usable_workers(limit: int = 8) -> int:
+    """How many workers are worth forking here (0: stay in this process)."""
+    if not hasattr(os, "fork") or sys.platform == "win32":
+        return 0
+    try:
+        cores = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return min(cores, limit) if cores > 1 else 0
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _read_exactly(fd: int, count: int) -> bytes | None:
+    parts = []
+    while count:
+        chunk = os.read(fd, min(count, 1 << 20))
+        if not chunk:
+            return None
+        parts.append(chunk)
+        count -= len(chunk)
+    return b"".join(parts)
+
+
+def _send(fd: int, value: Any) -> None:
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    _write_all(fd, _HEADER.pack(len(payload)) + payload)
+
+
+def _receive(fd: int) -> Any:
+    header = _read_exactly(fd, _HEADER.size)
+    if header is None:
+        raise EOFError("worker went away")
+    payload = _read_exactly(fd, _HEADER.unpack(header)[0])
+    if payload is None:
+        raise EOFError("worker went away")
+    return pickle.loads(payload)
+
+
+def _die_with_parent(parent: int, watch: int) -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass  # the watchdog below still stands
+    if os.getppid() != parent:
+        os._exit(1)  # the parent died before we could ask
+
+    def watchdog() -> None:
+        try:
+            os.read(watch, 1)  # only the parent holds the other end: EOF means it is gone
+        finally:
+            os._exit(1)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+
+
+def _child(parent: int, tasks: int, results: int, watch: int, job: Callable[[int], Any]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with_parent(parent, watch)
+    while True:
+        batch = _receive(tasks)
+        if batch is None:
+            return
+        out = []
+        for index in batch:
+            try:
+                out.append((index, True, job(index)))
+            except Exception as exc:  # noqa: BLE001 - the parent parses this one itself
+                out.append((index, False, repr(exc)))
+        _send(results, out)
+
+
+class _Worker:
+    __slots__ = ("pid", "tasks", "results", "busy")
+
+    def __init__(self, pid: int, tasks: int, results: int) -> None:
+        self.pid, self.tasks, self.results, self.busy = pid, tasks, results, False
+
+
+def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], workers: int) -> Iterator[tuple[int, bool, Any]]:
+    """``(index, ok, result)`` of ``job(index)`` for every index of ``batches``, as they come.
+
+    ``ok`` is false when the job raised in the worker (``result`` is its
+    ``repr``): the caller can run that one itself.  Batches go out one at a
+    time to whichever worker is free.
+    """
+    parent = os.getpid()
+    watch_read, watch_write = os.pipe()
+    pool: list[_Worker] = []
+    # Block SIGINT across fork: a child must not get a KeyboardInterrupt before it ignores it.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for _ in range(min(workers, len(batches))):
+            task_read, task_write = os.pipe()
+            result_read, result_write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child
+                code = 0
+                try:
+                    os.close(watch_write)
+                    for fd in (task_write, result_read):
+                        os.close(fd)
+                    for other in pool:
+                        for fd in (other.tasks, other.results):
+                            os.close(fd)
+                    _child(parent, task_read, result_write, watch_read, job)
+                except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(task_read)
+            os.close(result_write)
+            pool.append(_Worker(pid, task_write, result_read))
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    os.close(watch_read)
+    try:
+        yield from _dispatch(pool, batches)
+    finally:
+        _stop(pool, watch_write)
+
+
+def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]]) -> Iterator[tuple[int, bool, Any]]:
+    pending = list(batches)
+    pending.reverse()
+    with selectors.DefaultSelector() as selector:
+        for worker in pool:
+            selector.register(worker.results, selectors.EVENT_READ, worker)
+            _next(worker, pending)
+        while any(worker.busy for worker in pool):
+            for key, _ in selector.select():
+                worker = key.data
+                try:
+                    results = _receive(worker.results)
+                except EOFError:
+                    raise RuntimeError("a worker process died") from None
+                worker.busy = False
+                _next(worker, pending)
+                yield from results
+
+
+def _next(worker: _Worker, pending: list[Sequence[int]]) -> None:
+    if pending:
+        _send(worker.tasks, list(pending.pop()))
+        worker.busy = True
+
+
+def _stop(pool: list[_Worker], watch_write: int) -> None:
+    """End every worker: politely when they are idle, at once otherwise; reap them all."""
+    for worker in pool:
+        try:
+            if worker.busy:
+                os.kill(worker.pid, signal.SIGKILL)
+            else:
+                _send(worker.tasks, None)
+        except OSError:
+            pass
+    for worker in pool:
+        for fd in (worker.tasks, worker.results):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    os.close(watch_write)
+    for worker in pool:
+        try:
+            os.waitpid(worker.pid, 0)
+        except ChildProcessError:
+            pass

@@ -1,0 +1,289 @@
+"""The fast reader behind ``tokens``: decode only the lines that can carry usage.
+
+Token totals need a small fraction of a transcript's lines (Claude's
+assistant records, Codex's ``token_count`` events).  ``iter_json_lines``
+with a prefilter still reads the file line by line in Python; this reader
+takes the file in large blocks and finds the wanted lines with
+``bytes.find`` on a marker, so the lines in between cost no Python work at
+all.  Only the lines found are decoded, and the caller applies each record's
+own structure checks (a marker nested in another record is decoded but not
+counted).
+
+It reports exactly what ``iter_json_lines(..., prefilter=marker)`` reports
+(unreadable files, empty files, over-long lines, invalid JSON, a truncated
+last line, non-object lines), with the same line numbers; those are counted
+only when a warning or the caller needs them, because counting newlines
+costs as much as finding the markers.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, open_binary
+
+#: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
+BLOCK = 4 * 1024 * 1024
+_HALF_LINE = MAX_LINE_BYTES // 2
+
+
+@dataclass
+class ScanProgress:
+    """Where the last complete line ended, how many lines came before it, and
+    (when asked) a CRC of every byte before it.
+
+    ``lines`` is exact only when the scan was asked to count lines.
+    """
+
+    complete_offset: int = 0
+    lines: int = 0
+    crc: int = 0
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) <= 120 else text[:117] + "…"
+
+
+def matching_records(
+    path: Path,
+    ctx: ScanContext,
+    marker: bytes | tuple[bytes, ...],
+    progress: ScanProgress,
+    *,
+    start: int = 0,
+    lines_before: int = 0,
+    count_lines: bool = False,
+    crc: bool = False,
+    max_line: int = MAX_LINE_BYTES,
+) -> Iterator[tuple[int, dict]]:
+    """``(offset, record)`` of every JSON object line of ``path`` holding ``marker``
+    (or any of several markers), in file order.
+
+    ``start``/``lines_before`` resume after a complete line of an earlier
+    scan.  ``progress`` receives where the last complete line ended, the
+    number of complete lines (exact with ``count_lines``) and, with ``crc``,
+    the CRC-32 of everything before ``complete_offset`` (continuing
+    ``progress.crc`` when resuming).
+    """
+    progress.complete_offset = start
+    progress.lines = lines_before
+    try:
+        handle = open_binary(path)
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return
+    with handle:
+        if start:
+            try:
+                handle.seek(start)
+            except (OSError, ValueError):
+                ctx.warn(path, "cannot seek; reading from the start")
+                progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
+        scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
+        yield from scan.run(handle)
+
+
+class _Scan:
+    """One pass over a file from ``progress.complete_offset`` (see ``matching_records``)."""
+
+    def __init__(self, path: Path, ctx: ScanContext, marker: bytes | tuple[bytes, ...], progress: ScanProgress, *,
+                 count_lines: bool, crc: bool, max_line: int) -> None:
+        self.path, self.ctx, self.marker, self.progress = path, ctx, marker, progress
+        self.count_lines, self.crc, self.max_line = count_lines, crc, max_line
+        self.offset = progress.complete_offset  # file offset of the next unconsumed byte
+        self.first = self.offset == 0
+        # The last block's complete lines, not counted yet: counted only if a line
+        # number is needed later (most files are one block and warn about nothing).
+        self._uncounted: tuple[bytes, int] | None = None
+
+    def lines(self) -> int:
+        """Complete lines before ``self.offset`` (counting what was deferred)."""
+        if self._uncounted is not None:
+            data, end = self._uncounted
+            self.progress.lines += data.count(b"\n", 0, end)
+            self._uncounted = None
+        return self.progress.lines
+
+    def _advance(self, data: bytes | memoryview, end: int, *, counted: int | None) -> None:
+        """Commit ``data[:end]`` (complete lines) as read."""
+        progress = self.progress
+        if self.crc:
+            progress.crc = zlib.crc32(data[:end], progress.crc)
+        self.offset += end
+        progress.complete_offset = self.offset
+        if counted is not None:
+            progress.lines += counted
+
+    def _too_long(self, number: int) -> None:
+        self.ctx.warn(self.path, f"line longer than {self.max_line // (1024 * 1024)} MiB skipped", number)
+
+    def run(self, handle) -> Iterator[tuple[int, dict]]:
+        path, ctx, max_line = self.path, self.ctx, self.max_line
+        carry = b""
+        skip_crc: int | None = None  # inside an over-long line: its CRC so far, discarding up to its newline
+        while True:
+            try:
+                chunk = handle.read(BLOCK)
+            except Exception as exc:  # OSError, or zstandard's own error type
+                ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", self.lines() + carry.count(b"\n") + 1)
+                return
+            if not chunk:
+                break
+            if skip_crc is not None:
+                newline = chunk.find(b"\n")
+                if newline < 0:
+                    skip_crc = zlib.crc32(chunk, skip_crc) if self.crc else 0
+                    self.offset += len(chunk)
+                    continue
+                if self.crc:
+                    self.progress.crc = zlib.crc32(chunk[: newline + 1], skip_crc)
+                skip_crc = None
+                self.offset += newline + 1
+                self.progress.complete_offset = self.offset
+                self.progress.lines = self.lines() + 1
+                chunk = chunk[newline + 1:]
+                self.first = False
+            data = carry + chunk if carry else chunk
+            carry = b""
+            end = data.rfind(b"\n") + 1  # complete lines end here
+            if end == 0:
+                if len(data) > max_line:
+                    # One line already longer than the limit: report it and skip the rest of it.
+                    self._too_long(self.lines() + 1)
+                    skip_crc = zlib.crc32(data, self.progress.crc) if self.crc else 0
+                    self.offset += len(data)
+                    continue
+                carry = data
+                continue
+            lines_before = self.lines()
+            yield from self._block(data, end, lines_before)
+            if self.count_lines:
+                self._advance(data, end, counted=data.count(b"\n", 0, end))
+            else:
+                self._advance(data, end, counted=None)
+                self._uncounted = (data, end)
+            self.first = False
+            carry = data[end:]
+        if skip_crc is not None:
+            return
+        if carry:
+            yield from self._last_line(carry)
+        elif self.offset == 0:
+            ctx.warn(path, "empty file")
+
+    def _block(self, data: bytes, end: int, lines_before: int) -> Iterator[tuple[int, dict]]:
+        block = _Block(data, self.offset, lines_before)
+        path, ctx, marker = self.path, self.ctx, self.marker
+        long_lines = _long_lines(data, end, self.max_line) if end > self.max_line else []
+        for line_start, _ in long_lines:
+            self._too_long(block.line_number(line_start))
+        skip = {line_start for line_start, _ in long_lines}
+        loads = orjson.loads
+        find, rfind = data.find, data.rfind
+        position = 0
+        if isinstance(marker, bytes):
+            next_hit = None
+        else:  # several markers: the next hit of each, found again once passed
+            next_hit = {one: find(one, 0, end) for one in marker}
+        while True:
+            if next_hit is None:
+                hit = find(marker, position, end)  # type: ignore[arg-type]
+            else:
+                for one, at in next_hit.items():
+                    if 0 <= at < position:
+                        next_hit[one] = find(one, position, end)
+                hit = min((at for at in next_hit.values() if at >= 0), default=-1)
+            if hit < 0:
+                return
+            line_start = rfind(b"\n", 0, hit) + 1
+            line_end = find(b"\n", hit, end)
+            position = line_end + 1
+            if line_start in skip:
+                continue
+            line = data[line_start:line_end]
+            if self.first and line_start == 0 and line.startswith(BOM):
+                line = line[len(BOM):]
+            try:
+                record = loads(line)
+            except orjson.JSONDecodeError as exc:
+                if line.strip():
+                    ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", block.line_number(line_start))
+                continue
+            if type(record) is not dict:
+                ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", block.line_number(line_start))
+                continue
+            yield self.offset + line_start, record
+
+    def _last_line(self, line: bytes) -> Iterator[tuple[int, dict]]:
+        """The last line, without a newline yet: counted if it decodes, re-read next time."""
+        number = self.lines() + 1
+        if len(line) > self.max_line:
+            self._too_long(number)
+            return
+        markers = (self.marker,) if isinstance(self.marker, bytes) else self.marker
+        if not any(one in line for one in markers):
+            return
+        if self.first and line.startswith(BOM):
+            line = line[len(BOM):]
+        if not line.strip():
+            return
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            self.ctx.warn(self.path, "truncated last line skipped (file still being written?)", number)
+            return
+        if type(record) is not dict:
+            self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
+            return
+        yield self.offset, record
+
+
+class _Block:
+    """One block of complete lines, numbered lazily."""
+
+    __slots__ = ("data", "lines_before", "_counted_to", "_counted")
+
+    def __init__(self, data: bytes, offset: int, lines_before: int) -> None:
+        self.data = data
+        self.lines_before = lines_before  # complete lines before data[0]
+        self._counted_to = 0
+        self._counted = 0
+
+    def line_number(self, position: int) -> int:
+        """1-based number of the line that starts at ``position``."""
+        if position >= self._counted_to:
+            self._counted += self.data.count(b"\n", self._counted_to, position)
+        else:
+            self._counted = self.data.count(b"\n", 0, position)
+        self._counted_to = position
+        return self.lines_before + self._counted + 1
+
+
+def _long_lines(data: bytes, end: int, max_line: int) -> list[tuple[int, int]]:
+    """Spans of lines longer than ``max_line`` among ``data[:end]``.
+
+    Any such line holds a whole newline-free window of half that size at an
+    aligned position, so probing those windows finds them all.
+    """
+    found: list[tuple[int, int]] = []
+    half = max(1, max_line // 2)
+    position = 0
+    while position < end:
+        window_end = min(position + half, end)
+        if data.find(b"\n", position, window_end) < 0:
+            line_start = data.rfind(b"\n", 0, position) + 1
+            line_end = data.find(b"\n", position, end)
+            line_end = end - 1 if line_end < 0 else line_end
+            if line_end - line_start > max_line and (not found or found[-1][0] != line_start):
+                found.append((line_start, line_end))
+            position = max(window_end, line_end + 1)
+        else:
+            position = window_end
+    return found
