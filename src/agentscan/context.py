@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 import orjson
 
 from agentscan.model import ScanWarning, SessionRef, SessionRow
+from agentscan.sealing import seal, unseal
 from agentscan.timeutil import from_epoch
 
 if TYPE_CHECKING:
@@ -116,14 +117,17 @@ class FileFacts:
         found = self._new.get(path) or self._known.get(path)
         if found is None or found[0] != _stamp(stat):
             return None
+        payload = unseal(found[1])
+        if payload is None:
+            return None
         try:
-            return orjson.loads(found[1])
+            return orjson.loads(payload)
         except orjson.JSONDecodeError:
             return None
 
     def put(self, path: str, stat: os.stat_result, value: Any) -> None:
         try:
-            self._new[path] = (_stamp(stat), orjson.dumps(value))
+            self._new[path] = (_stamp(stat), seal(orjson.dumps(value)))
         except (TypeError, orjson.JSONEncodeError):
             pass  # not remembered: only costs a read next time
 

@@ -17,7 +17,10 @@ What is kept per session (docs/performance.md explains why):
 * ``resume``: a provider's state for parsing only what was appended to a
   session's files (large or active sessions only);
 * ``facts``: small facts read from a file's head (a Codex rollout's header),
-  so a warm discovery reads no file whose stat is unchanged.
+  so a warm discovery reads no file whose stat is unchanged;
+* ``snapshots``: every session's sums of one provider in one value, valid
+  while every session's fingerprint is the same: a run in which nothing
+  changed decodes one value instead of one per session.
 
 The hot path uses plain ``sqlite3`` with the schema written out below.  The
 cache holds prompt previews, so a directory agentscan creates is 0700 and the
@@ -41,7 +44,7 @@ import orjson
 
 from agentscan.context import ScanContext
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _IDENTITY = "agentscan-cache"
 FILE_NAME = "index.sqlite"
 #: how long to wait for another agentscan's write before skipping the cache (seconds)
@@ -56,9 +59,11 @@ CREATE TABLE IF NOT EXISTS usage (session_id TEXT PRIMARY KEY, provider TEXT, fi
 CREATE TABLE IF NOT EXISTS calls (session_id TEXT PRIMARY KEY, fingerprint TEXT, entries BLOB);
 CREATE TABLE IF NOT EXISTS resume (session_id TEXT PRIMARY KEY, state BLOB);
 CREATE TABLE IF NOT EXISTS facts (kind TEXT, path TEXT, stamp TEXT, value BLOB, PRIMARY KEY (kind, path));
+CREATE TABLE IF NOT EXISTS snapshots (key TEXT PRIMARY KEY, stamp TEXT, value BLOB);
 """
 #: tables of schema 1 whose shape changed: dropped on upgrade (a cache only costs a re-parse)
 _OBSOLETE = ("usage", "files")
+#: schema 2 (never released) lacked ``snapshots``; 3 adds it
 
 
 class CacheBusy(Exception):
@@ -105,7 +110,7 @@ def _create_schema(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = _meta(conn, "schema_version")
-        if version is not None and int(version) < SCHEMA_VERSION:
+        if version is not None and int(version) < 2:
             for table in _OBSOLETE:
                 conn.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in _SCHEMA.split(";"):
@@ -249,6 +254,14 @@ class Cache:
 
     def put_resume(self, rows: list[tuple[str, bytes]]) -> None:
         self._write_many("INSERT OR REPLACE INTO resume(session_id, state) VALUES (?,?)", rows)
+
+    def get_snapshot(self, key: str, stamp: str) -> bytes | None:
+        """A value stored for ``key`` while the inputs had this ``stamp``."""
+        rows = self._query("SELECT value FROM snapshots WHERE key=? AND stamp=?", (key, stamp))
+        return rows[0][0] if rows and isinstance(rows[0][0], bytes) else None
+
+    def put_snapshot(self, key: str, stamp: str, value: bytes) -> None:
+        self._write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,?)", (key, stamp, value))
 
     # -- facts read from files' heads ---------------------------------------
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from itertools import chain
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import orjson
@@ -43,6 +44,7 @@ from agentscan.model import (
     SessionRef,
 )
 from agentscan.scan.cache import decode_json
+from agentscan.sealing import seal, unseal
 
 if TYPE_CHECKING:
     from agentscan.providers.base import Provider
@@ -75,24 +77,24 @@ class SessionSums:
         self.warnings = warnings
 
     def to_bytes(self) -> bytes:
-        return orjson.dumps({"g": self.groups, "w": [w.to_json() for w in self.warnings]})
+        return seal(orjson.dumps([self.groups, [w.to_json() for w in self.warnings]]))
 
     @classmethod
     def from_bytes(cls, data: object) -> SessionSums | None:
-        """Decode a cached document; ``None`` (a miss) for anything ill-shaped."""
-        document = decode_json(data)
+        """Decode a cached value; ``None`` (a miss) when it is damaged or ill-shaped.
+
+        The seal's CRC finds damage, so the checks here are only of the shape
+        (a warm run decodes one of these per session).
+        """
+        document = decode_json(unseal(data))
         try:
-            groups = document["g"]
-            for group in groups:
-                if not (isinstance(group, list) and len(group) == 3 + len(SUMMED)
-                        and all(type(value) is int for value in group[3:])
-                        and isinstance(group[0], (str, type(None))) and isinstance(group[1], (str, type(None)))
-                        and (group[2] is None or type(group[2]) is int)):
-                    return None
-            warnings = [_warning(item) for item in document["w"]]
-        except (KeyError, TypeError, ValueError):
+            groups, warnings = document
+            width = 3 + len(SUMMED)
+            if type(groups) is not list or not all(type(group) is list and len(group) == width for group in groups):
+                return None
+            return cls(groups, [_warning(item) for item in warnings] if warnings else [])
+        except (TypeError, ValueError, KeyError):
             return None
-        return cls(groups, warnings)
 
 
 def _warning(item: object) -> ScanWarning:
@@ -121,10 +123,10 @@ def sums_of(entries: Iterable[list]) -> list[list]:
 
 
 def key_hashes(entries: Iterable[list]) -> bytes:
-    """8 bytes per keyed call: a filter for sharing (a collision only costs a decode)."""
+    """8 bytes per keyed call, sealed: a filter for sharing (a collision only costs a decode)."""
     blake2b = hashlib.blake2b
-    return b"".join(blake2b(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
-                    for entry in entries if entry[KEY] is not None)
+    return seal(b"".join(blake2b(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
+                         for entry in entries if entry[KEY] is not None))
 
 
 class Parsed:
@@ -191,57 +193,116 @@ class _Collector:
         self.all_calls = all_calls
         self.fingerprints: dict[str, str | None] = {}
         self.parsed: dict[str, Parsed] = {}
+        self.stamps: dict[str, str | None] = {}
+        self.unsnapped: list[str] = []  # providers whose snapshot did not hold
 
     def run(self, refs: Sequence[SessionRef]) -> dict[str, ProviderUsage]:
-        by_provider: dict[str, list[SessionRef]] = {}
+        # (ref, id) pairs: a heavy user has 10,000+ sessions, and ``ref.id`` builds a string.
+        by_provider: dict[str, list[tuple[SessionRef, str]]] = {}
         for ref in refs:
-            by_provider.setdefault(ref.provider, []).append(ref)
+            by_provider.setdefault(ref.provider, []).append((ref, ref.id))
         found: dict[str, ProviderUsage] = {name: ProviderUsage() for name in by_provider}
         sums: dict[str, SessionSums] = {}
         keys: dict[str, bytes] = {}
         misses: list[SessionRef] = []
         stale: set[str] = set()
-        for name, provider_refs in by_provider.items():
+        fingerprints = self.fingerprints
+        warn = self.ctx.warn
+        for name, pairs in by_provider.items():
             provider = self.scanner.provider(name)
-            for ref in provider_refs:
-                self.fingerprints[ref.id] = provider.fingerprint(ref, self.ctx) if self.cache is not None else None
-            cached = self.cache.get_usage([ref.id for ref in provider_refs]) if self.cache is not None else {}
-            for ref in provider_refs:
-                hit = cached.get(ref.id)
-                fingerprint = self.fingerprints[ref.id]
+            for ref, ref_id in pairs:
+                fingerprints[ref_id] = provider.fingerprint(ref, self.ctx) if self.cache is not None else None
+            stamp = self.stamps[name] = self._stamp(pairs)
+            snapshot = self._load_snapshot(name, stamp, pairs)
+            if snapshot is not None:
+                for ref_id, decoded in snapshot.items():
+                    for warning in decoded.warnings:
+                        warn(warning.path, warning.message, warning.line)
+                sums.update(snapshot)
+                continue
+            self.unsnapped.append(name)
+            cached = self.cache.get_usage([ref_id for _, ref_id in pairs]) if self.cache is not None else {}
+            for ref, ref_id in pairs:
+                hit = cached.get(ref_id)
+                fingerprint = fingerprints[ref_id]
                 if hit is None or fingerprint is None:
                     misses.append(ref)
                     continue
                 decoded = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
                 if decoded is None:
                     misses.append(ref)
-                    stale.add(ref.id)  # known before and changed since: an active session
+                    stale.add(ref_id)  # known before and changed since: an active session
                     continue
                 for warning in decoded.warnings:
-                    self.ctx.warn(warning.path, warning.message, warning.line)
-                sums[ref.id], keys[ref.id] = decoded, hit[2]
+                    warn(warning.path, warning.message, warning.line)
+                sums[ref_id], keys[ref_id] = decoded, hit[2]
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
         self._parse(misses, stale, keep_entries=keep_entries)
         for ref in misses:
             parsed = self.parsed[ref.id]
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
+        for name in self.unsnapped:
+            self._store_snapshot(name, by_provider[name], sums)
         exact: dict[str, list[SessionRef]] = {}
-        for name, provider_refs in by_provider.items():
-            shared = self._shared(name, provider_refs, keys)
-            needs = self.needs_calls
-            wanted = [ref for ref in provider_refs if ref.id in shared or (needs is not None and needs(sums[ref.id]))]
-            exact[name] = wanted
+        needs = self.needs_calls
+        for name, pairs in by_provider.items():
+            shared = self._shared(name, pairs, keys)
             part = found[name]
-            part.exact = {ref.native_id for ref in wanted}
-            for ref in provider_refs:
-                if ref.native_id not in part.exact:
-                    part.sums[ref.native_id] = sums[ref.id]
+            wanted = exact[name] = []
+            for ref, ref_id in pairs:
+                if ref_id in shared or (needs is not None and needs(sums[ref_id])):
+                    wanted.append(ref)
+                    part.exact.add(ref.native_id)
+                else:
+                    part.sums[ref.native_id] = sums[ref_id]
         calls = self._calls([ref for wanted in exact.values() for ref in wanted])
         for name, wanted in exact.items():
             found[name].entries = merge_duplicates([entry for ref in wanted for entry in calls[ref.id]])
         if self.cache is not None:
             self.cache.commit()
         return found
+
+    # -- one value for every session of a provider ---------------------------
+
+    def _stamp(self, pairs: list[tuple[SessionRef, str]]) -> str | None:
+        """A digest of these sessions at their fingerprints (``None``: not cacheable)."""
+        fingerprints = self.fingerprints
+        if self.cache is None or not pairs or any(fingerprints[ref_id] is None for _, ref_id in pairs):
+            return None
+        listing = sorted(f"{ref_id}\0{fingerprints[ref_id]}" for _, ref_id in pairs)
+        return hashlib.blake2b("\n".join(listing).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    def _load_snapshot(self, provider: str, stamp: str | None, pairs: list[tuple[SessionRef, str]]) -> dict[str, SessionSums] | None:
+        if stamp is None or self.cache is None:
+            return None
+        document = decode_json(unseal(self.cache.get_snapshot(f"usage:{provider}", stamp)))
+        try:
+            ids, values = document
+            if type(ids) is not list or type(values) is not list or len(ids) != len(values) or len(ids) != len(pairs):
+                return None
+            # The seal vouches for the bytes; the shape is checked in bulk, at C speed.
+            groups_of = [value[0] for value in values]
+            if set(map(type, groups_of)) - {list}:
+                return None
+            every_group = list(chain.from_iterable(groups_of))
+            if set(map(type, every_group)) - {list} or set(map(len, every_group)) - {3 + len(SUMMED)}:
+                return None
+            found: dict[str, SessionSums] = {}
+            for ref_id, (groups, warnings) in zip(ids, values):
+                found[ref_id] = SessionSums(groups, [_warning(item) for item in warnings] if warnings else [])
+        except (TypeError, ValueError, KeyError):
+            return None
+        if any(ref_id not in found for _, ref_id in pairs):
+            return None
+        return found
+
+    def _store_snapshot(self, provider: str, pairs: list[tuple[SessionRef, str]], sums: dict[str, SessionSums]) -> None:
+        stamp = self.stamps.get(provider)
+        if stamp is None or self.cache is None:
+            return
+        ids = [ref_id for _, ref_id in pairs]
+        values = [[sums[ref_id].groups, [w.to_json() for w in sums[ref_id].warnings]] for ref_id in ids]
+        self.cache.put_snapshot(f"usage:{provider}", stamp, seal(orjson.dumps([ids, values])))
 
     # -- parsing ------------------------------------------------------------
 
@@ -257,7 +318,12 @@ class _Collector:
         if not refs:
             return
         weights = {ref.id: self._weight(ref) for ref in refs}
-        resume = self.cache.get_resume([ref.id for ref in refs]) if self.cache is not None else {}
+        resume: dict[str, bytes] = {}
+        if self.cache is not None:
+            for ref_id, sealed in self.cache.get_resume([ref.id for ref in refs]).items():
+                payload = unseal(sealed)
+                if payload is not None:
+                    resume[ref_id] = payload
         keep_state = {ref.id: ref.id in resume or ref.id in stale or weights[ref.id] >= RESUME_MIN_BYTES for ref in refs}
         if self.cache is None:
             keep_state = dict.fromkeys(keep_state, False)
@@ -277,7 +343,7 @@ class _Collector:
                 continue
             rows.append((ref.id, ref.provider, fingerprint, parsed.sums.to_bytes(), parsed.keys))
             if parsed.state is not None:
-                states.append((ref.id, parsed.state))
+                states.append((ref.id, seal(parsed.state)))
         self.cache.put_usage(rows)
         self.cache.put_resume(states)
 
@@ -316,23 +382,26 @@ class _Collector:
 
     # -- calls ---------------------------------------------------------------
 
-    def _shared(self, provider: str, refs: list[SessionRef], keys: dict[str, bytes]) -> set[str]:
+    def _shared(self, provider: str, pairs: list[tuple[SessionRef, str]], keys: dict[str, bytes]) -> set[str]:
         """Sessions holding a dedupe key that another selected session also holds.
 
         The answer is remembered in the index for the same selection of
         sessions at the same fingerprints; otherwise the key hashes decide.
         """
-        if len(refs) < 2:
+        if len(pairs) < 2:
             return set()
-        stamp = None
+        stamp = self.stamps.get(provider)
         marker = f"shared:{provider}"
-        if self.cache is not None and all(self.fingerprints[ref.id] is not None for ref in refs):
-            pairs = sorted(f"{ref.id}\0{self.fingerprints[ref.id]}" for ref in refs)
-            stamp = hashlib.blake2b("\n".join(pairs).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        if stamp is not None and self.cache is not None:
             remembered = decode_json(self.cache.get_meta(marker))
             if isinstance(remembered, dict) and remembered.get("stamp") == stamp and isinstance(remembered.get("ids"), list):
                 return {item for item in remembered["ids"] if isinstance(item, str)}
-        shared = _sharing({ref.id: keys.get(ref.id, b"") for ref in refs})
+        absent = [ref_id for _, ref_id in pairs if ref_id not in keys]
+        if absent and self.cache is not None:  # sums came from a snapshot: their key hashes are in the rows
+            for ref_id, (fingerprint, _sums, blob) in self.cache.get_usage(absent).items():
+                if fingerprint == self.fingerprints.get(ref_id):
+                    keys[ref_id] = blob
+        shared = _sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
         if stamp is not None and self.cache is not None:
             self.cache.put_meta(marker, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
         return shared
@@ -375,14 +444,14 @@ class _Collector:
             for ref in fresh + missing:
                 fingerprint = self.fingerprints[ref.id]
                 if fingerprint is not None:
-                    rows.append((ref.id, fingerprint, orjson.dumps(found[ref.id])))
+                    rows.append((ref.id, fingerprint, seal(orjson.dumps(found[ref.id]))))
             self.cache.put_calls(rows)
         return found
 
 
 def _entries_from(data: bytes) -> list[list] | None:
     """Cached packed entries, or ``None`` when they do not decode to the packed shape."""
-    entries = decode_json(data)
+    entries = decode_json(unseal(data))
     if not isinstance(entries, list):
         return None
     for entry in entries:
@@ -392,15 +461,22 @@ def _entries_from(data: bytes) -> list[list] | None:
     return entries
 
 
-def _sharing(keys: dict[str, bytes]) -> set[str]:
-    """Ids whose key hashes meet another id's."""
+def _sharing(sealed: dict[str, bytes]) -> set[str]:
+    """Ids whose key hashes meet another id's (a damaged blob counts as sharing: it gets decoded)."""
+    keys: dict[str, bytes] = {}
+    found = set()
+    for session_id, blob in sealed.items():
+        payload = unseal(blob)
+        if payload is None:
+            found.add(session_id)
+        else:
+            keys[session_id] = payload
     everything = b"".join(keys.values())
     view = memoryview(everything)[: len(everything) // 8 * 8].cast("Q")
     if len(set(view)) == len(view):
-        return set()  # the common case: no key twice, nothing shared
+        return found  # the common case: no key twice, nothing shared
     counts = Counter(view)
     repeated = {value for value, count in counts.items() if count > 1}
-    found = set()
     for session_id, blob in keys.items():
         usable = memoryview(blob)[: len(blob) // 8 * 8].cast("Q")
         if not repeated.isdisjoint(usable):

@@ -21,7 +21,7 @@ from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
 from agentscan.scan.collect import BUCKET, SessionSums, collect
-from agentscan.model import TokenUsage, sum_usage, usage_json
+from agentscan.model import TokenUsage, usage_json
 
 GroupBy = Literal["session", "day", "model", "provider"]
 GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
@@ -88,9 +88,32 @@ class _Bucket:
         sums[4] += reasoning
 
     def row(self, key: str) -> TokenRow:
+        # One TokenUsage per part and one for the sum: a warm report builds 10,000+ rows.
         own = TokenUsage(*self.own) if self.own is not None else None
-        subs = tuple((sub_id, TokenUsage(*sums)) for sub_id, sums in sorted(self.subagents.items()))
-        return TokenRow(key, sum_usage([own, *(t for _, t in subs)]), own, subs)
+        if not self.subagents:
+            return TokenRow(key, own, own)
+        total = list(self.own) if self.own is not None else [0, 0, 0, 0, 0]
+        subs = []
+        for sub_id, sums in sorted(self.subagents.items()):
+            subs.append((sub_id, TokenUsage(*sums)))
+            for index in range(5):
+                total[index] += sums[index]
+        return TokenRow(key, TokenUsage(*total), own, tuple(subs))
+
+
+def _total(rows: Iterable[TokenRow]) -> TokenUsage | None:
+    total = [0, 0, 0, 0, 0]
+    seen = False
+    for row in rows:
+        tokens = row.tokens
+        if tokens is not None:
+            seen = True
+            total[0] += tokens.input
+            total[1] += tokens.cache_read
+            total[2] += tokens.cache_write
+            total[3] += tokens.output
+            total[4] += tokens.reasoning
+    return TokenUsage(*total) if seen else None
 
 
 def token_report(
@@ -120,14 +143,15 @@ def token_report(
         _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
-        rows = tuple((buckets.get(ref.id) or _Bucket()).row(ref.id) for ref in refs)
+        empty = _Bucket()
+        rows = tuple((buckets.get(ref_id) or empty).row(ref_id) for ref_id in (ref.id for ref in refs))
         if since is not None or until is not None:
             rows = tuple(row for row in rows if row.tokens is not None)
     else:
         rows = tuple(buckets[key].row(key) for key in sorted(buckets))
         if by in ("model", "provider"):
             rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+    return TokenReport(by, rows, _total(rows))
 
 
 def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None) -> Callable[[SessionSums], bool] | None:

@@ -1,9 +1,11 @@
 """Cheap ``Path`` objects for discovery, which makes one per file of the home.
 
-``Path(string)`` re-parses the whole string (about 2 µs); a heavy user's home
-has tens of thousands of files, so discovery builds each file's path from its
-directory's, which only appends a name.  Python versions without the private
-shortcut fall back to ``parent / name``.
+``Path(string)`` re-parses the whole string (about 2 µs), and ``str()`` of a
+path built with ``/`` joins its parts again; a heavy user's home has tens of
+thousands of files, so discovery builds each file's path from its
+directory's, which only appends a name, and hands it the string it already
+has (``DirEntry.path``).  Python versions without these private shortcuts
+take the public way.
 """
 
 from __future__ import annotations
@@ -13,12 +15,21 @@ from pathlib import Path
 _FAST = hasattr(Path, "_make_child_relpath")
 
 
-def child_path(parent: Path, name: str) -> Path:
-    """``parent / name`` for a plain directory entry name (no separators)."""
+def child_path(parent: Path, name: str, text: str | None = None) -> Path:
+    """``parent / name`` for a plain directory entry name (no separators).
+
+    ``text``, when given, must be ``str(parent) + os.sep + name`` (what
+    ``os.scandir(str(parent))`` reports as the entry's ``path``).
+    """
     if _FAST:
         try:
-            return parent._make_child_relpath(name)  # type: ignore[attr-defined]
+            child = parent._make_child_relpath(name)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - a changed private API: take the public way
-            pass
+            return parent / name
+        if text is not None:
+            try:
+                child._str = text  # the cached str(); saves formatting it again
+            except AttributeError:
+                pass
+        return child
     return parent / name
-

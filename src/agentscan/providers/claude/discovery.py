@@ -96,7 +96,7 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
     for root in roots:
         for project in _entries(str(root.path), ctx, report=os.path.exists(root.path)):
             if is_dir(project):
-                _scan_project(child_path(root.path, project.name), project.path, ctx, sessions)
+                _scan_project(child_path(root.path, project.name, project.path), project.path, ctx, sessions)
     return sessions
 
 
@@ -106,13 +106,13 @@ def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: d
         if name.endswith(".jsonl") and is_file(entry):
             stem = name[: -len(".jsonl")]
             if stem.startswith("agent-"):
-                _attach_legacy_sidechain(entry, child_path(project, name), stem, ctx, sessions)
+                _attach_legacy_sidechain(entry, child_path(project, name, entry.path), stem, ctx, sessions)
             else:
-                _attach_main(entry, child_path(project, name), stem, ctx, sessions)
+                _attach_main(entry, child_path(project, name, entry.path), stem, ctx, sessions)
         elif is_dir(entry):
             subagents = os.path.join(entry.path, "subagents")
             if os.path.isdir(subagents):
-                _attach_subagent_dir(child_path(child_path(project, name), "subagents"), subagents, name, ctx, sessions)
+                _attach_subagent_dir(child_path(child_path(project, name, entry.path), "subagents", subagents), subagents, name, ctx, sessions)
 
 
 def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
@@ -162,7 +162,7 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
         for entry in entries:
             name = entry.name
             if is_dir(entry) and not entry.is_symlink():
-                pending.append((child_path(current, name), entry.path))
+                pending.append((child_path(current, name, entry.path), entry.path))
                 continue
             if not (name.startswith("agent-") and name.endswith(".jsonl")) or not is_file(entry):
                 continue
@@ -174,7 +174,7 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
             if current_str != directory_str:
                 agent_id = f"{current.name}/{agent_id}"
             meta = child_path(current, stem + ".meta.json") if stem + ".meta.json" in names else None
-            _attach_subagent(_session(sessions, native_id), SubagentFile(agent_id, child_path(current, name), meta), entry.path, stat)
+            _attach_subagent(_session(sessions, native_id), SubagentFile(agent_id, child_path(current, name, entry.path), meta), entry.path, stat)
 
 
 def _attach_legacy_sidechain(
@@ -236,7 +236,7 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFil
         if name == main.name and is_file(entry):
             _attach_main(entry, main, native_id, ctx, sessions)
         elif name.startswith("agent-") and name.endswith(".jsonl") and is_file(entry):
-            _attach_legacy_sidechain(entry, child_path(parent, name), name[: -len(".jsonl")], ctx, sessions)
+            _attach_legacy_sidechain(entry, child_path(parent, name, entry.path), name[: -len(".jsonl")], ctx, sessions)
     subagents = parent / native_id / "subagents"
     if os.path.isdir(subagents):
         _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.paths import child_path
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
 from agentscan.providers.codex.roots import codex_roots, database_roots, is_archived_root, session_roots
@@ -98,7 +99,7 @@ def discover(ctx: ScanContext) -> Discovery:
             continue
         if row.rollout_path is not None and os.path.isfile(row.rollout_path):
             archived = bool(row.archived) or "archived_sessions" in row.rollout_path.parts
-            best[thread_id] = RolloutFile(row.rollout_path, archived, _mtime(row.rollout_path) or 0.0)
+            best[thread_id] = RolloutFile(row.rollout_path, archived, _mtime(row.rollout_path, ctx) or 0.0)
         else:
             orphans += 1
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
@@ -124,25 +125,23 @@ def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
             continue
         try:
             if name.startswith("rollout-") and name.endswith((".jsonl", ".jsonl.zst")) and entry.is_file():
-                found.append(Path(entry.path))
+                found.append(child_path(directory, name, entry.path))
             elif depth < _MAX_DEPTH and entry.is_dir() and not entry.is_symlink():
-                found.extend(_walk(Path(entry.path), ctx, depth + 1))
+                found.extend(_walk(child_path(directory, name, entry.path), ctx, depth + 1))
         except OSError:
             continue
     return found
 
 
-def _mtime(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return None
+def _mtime(path: Path, ctx: ScanContext) -> float | None:
+    stat = ctx.stat(path)  # memoised: the header read and the fingerprints reuse it
+    return None if stat is None else stat.st_mtime
 
 
 def _consider(
     path: Path, archived: bool, ctx: ScanContext, best: dict[str, RolloutFile], headers: dict[str, RolloutHeader]
 ) -> None:
-    mtime = _mtime(path)
+    mtime = _mtime(path, ctx)
     if mtime is None:
         return
     match = _NAME.match(path.name)
@@ -151,7 +150,7 @@ def _consider(
         thread_id = match.group(1).lower()
     else:
         # No uuid in the name: the id lookup reads the first 64 KiB.
-        header = read_header(path, ctx, None)
+        header = read_header(path, ctx, None, ctx.stat(path))
         if header.thread_id is None:
             return  # read_header said why (empty, unreadable, no session_meta)
         thread_id = header.thread_id
@@ -171,7 +170,7 @@ def _thread(
     if row is not None and row.knows_source and header is None and (row.spawn_parent or not row.subagent):
         return Thread(thread_id, rollout, row, row.spawn_parent)
     if header is None:
-        header = read_header(rollout.path, ctx, thread_id)
+        header = read_header(rollout.path, ctx, thread_id, ctx.stat(rollout.path))
     parent = header.link.spawn_parent or (row.spawn_parent if row else None)
     return Thread(thread_id, rollout, row, parent, header)
 

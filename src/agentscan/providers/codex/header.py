@@ -11,6 +11,7 @@ it past 64 KiB, and without it we would not know the thread's parent.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -92,18 +93,46 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
     return RolloutHeader(thread_id=None)
 
 
-def read_header(path: Path, ctx: ScanContext, expected_id: str | None) -> RolloutHeader:
-    """The rollout's own metadata; ``expected_id`` is the uuid from its file name."""
+def _to_fact(header: RolloutHeader, expected_id: str | None) -> dict:
+    link = header.link
+    return {"e": expected_id, "t": header.thread_id, "s": header.started_at.isoformat() if header.started_at else None,
+            "c": header.cwd, "b": header.git_branch, "o": header.found_own_meta,
+            "l": [link.spawn_parent, link.forked_from, link.agent_type, link.subagent]}
+
+
+def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
+    """A remembered header, or ``None`` when it is for another id or ill-shaped."""
+    if not isinstance(fact, dict) or fact.get("e") != expected_id:
+        return None
     try:
-        stat = path.stat()
-    except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
-        return RolloutHeader(thread_id=None)
+        strings = [fact["t"], fact["c"], fact["b"], *fact["l"][:3]]
+        if not all(value is None or isinstance(value, str) for value in strings) or len(fact["l"]) != 4:
+            return None
+        started = datetime.fromisoformat(fact["s"]) if fact["s"] is not None else None
+        link = ThreadLink(fact["l"][0], fact["l"][1], fact["l"][2], fact["l"][3] is True)
+        return RolloutHeader(fact["t"], started, fact["c"], fact["b"], link, fact["o"] is True)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
+def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.stat_result | None = None) -> RolloutHeader:
+    """The rollout's own metadata; ``expected_id`` is the uuid from its file name.
+
+    Remembered across runs until the file changes, so a warm discovery reads
+    no rollout head.
+    """
+    if stat is None:
+        try:
+            stat = path.stat()
+        except OSError as exc:
+            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            return RolloutHeader(thread_id=None)
     if stat.st_size == 0:
         ctx.warn(path, "empty file")
         return RolloutHeader(thread_id=None)
     key = (str(path), stat.st_size, stat.st_mtime_ns)
-    header = _CACHE.get(key)
+    facts = ctx.remembered("codex.header")
+    header = _CACHE.get(key) or _from_fact(facts.get(key[0], stat), expected_id)
     if header is None:
         try:
             header = _scan(path, expected_id)
@@ -113,7 +142,8 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None) -> Rollou
         except Exception as exc:  # zstandard raises its own error type on corrupt frames
             ctx.warn(path, f"cannot read: {exc}")
             return RolloutHeader(thread_id=None)
-        _CACHE[key] = header
+        facts.put(key[0], stat, _to_fact(header, expected_id))
+    _CACHE[key] = header
     if not header.found_own_meta:
         budget = f"in the first {HEADER_BYTES // 1024} KiB"
         if expected_id:

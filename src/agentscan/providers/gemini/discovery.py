@@ -154,16 +154,27 @@ def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessi
 
 
 def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> ChatFile | None:
+    """The chat's identity from its head, remembered until the file changes
+    (a warm discovery reads no chat)."""
     try:
-        mtime = path.stat().st_mtime
-        head = read_head(path, HEADER_BYTES)
+        stat = path.stat()
     except OSError as exc:
         ctx.warn(path, f"cannot read: {exc.strerror or exc}")
         return None
-    if head.startswith(_BOM):
-        head = head[len(_BOM):]
-    fields = _legacy_header(head) if legacy else _jsonl_header(head)
-    return ChatFile(path, mtime, legacy, project, fields.get("sessionId"), fields.get("projectHash"))
+    facts = ctx.remembered("gemini.legacy-header" if legacy else "gemini.header")
+    text = str(path)
+    fields = facts.get(text, stat)
+    if not (isinstance(fields, dict) and all(isinstance(value, str) for value in fields.values())):
+        try:
+            head = read_head(path, HEADER_BYTES)
+        except OSError as exc:
+            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            return None
+        if head.startswith(_BOM):
+            head = head[len(_BOM):]
+        fields = _legacy_header(head) if legacy else _jsonl_header(head)
+        facts.put(text, stat, fields)
+    return ChatFile(path, stat.st_mtime, legacy, project, fields.get("sessionId"), fields.get("projectHash"))
 
 
 def _jsonl_header(head: bytes) -> dict[str, str]:

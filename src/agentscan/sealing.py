@@ -1,0 +1,27 @@
+"""A CRC-32 in front of each value agentscan stores, so damage is seen on read.
+
+The persistent index (``scan.cache``) keeps derived values that a warm run
+trusts instead of parsing again; a damaged one must be a miss, not a
+plausible wrong answer.  Checking a CRC is far cheaper than checking every
+field of every value, and it catches what a check of the shape would not (a
+digit changed inside a number).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+_HEADER = struct.Struct("<I")
+
+
+def seal(payload: bytes) -> bytes:
+    return _HEADER.pack(zlib.crc32(payload)) + payload
+
+
+def unseal(value: object) -> bytes | None:
+    """The payload of a ``seal``ed value, or ``None`` when it is damaged."""
+    if not isinstance(value, bytes) or len(value) < _HEADER.size:
+        return None
+    payload = value[_HEADER.size:]
+    return payload if _HEADER.unpack_from(value)[0] == zlib.crc32(payload) else None
