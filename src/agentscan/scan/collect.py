@@ -215,8 +215,8 @@ class _Collector:
             stamp = self.stamps[name] = self._stamp(pairs)
             snapshot = self._load_snapshot(name, stamp, pairs)
             if snapshot is not None:
-                for ref_id, decoded in snapshot.items():
-                    for warning in decoded.warnings:
+                for known in snapshot.values():
+                    for warning in known.warnings:
                         warn(warning.path, warning.message, warning.line)
                 sums.update(snapshot)
                 continue
@@ -228,14 +228,14 @@ class _Collector:
                 if hit is None or fingerprint is None:
                     misses.append(ref)
                     continue
-                decoded = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
-                if decoded is None:
+                found = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
+                if found is None:
                     misses.append(ref)
                     stale.add(ref_id)  # known before and changed since: an active session
                     continue
-                for warning in decoded.warnings:
+                for warning in found.warnings:
                     warn(warning.path, warning.message, warning.line)
-                sums[ref_id], keys[ref_id] = decoded, hit[2]
+                sums[ref_id], keys[ref_id] = found, hit[2]
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
         self._parse(misses, stale, keep_entries=keep_entries)
         for ref in misses:
