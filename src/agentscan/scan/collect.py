@@ -228,14 +228,14 @@ class _Collector:
                 if hit is None or fingerprint is None:
                     misses.append(ref)
                     continue
-                found = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
-                if found is None:
+                cached_sums = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
+                if cached_sums is None:
                     misses.append(ref)
                     stale.add(ref_id)  # known before and changed since: an active session
                     continue
-                for warning in found.warnings:
+                for warning in cached_sums.warnings:
                     warn(warning.path, warning.message, warning.line)
-                sums[ref_id], keys[ref_id] = found, hit[2]
+                sums[ref_id], keys[ref_id] = cached_sums, hit[2]
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
         self._parse(misses, stale, keep_entries=keep_entries)
         for ref in misses:
