@@ -1,33 +1,29 @@
-"""The Claude Code provider (docs/providers/claude.md)."""
+"""The Claude Code provider (docs/providers/claude.md).
+
+Only discovery is imported with the provider: a command imports what it runs
+(``row``/``detail`` modules for ``list``/``show``, the usage reader for a
+``tokens`` that must parse), so a warm run pays for none of them.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.claude.incremental import session_calls
 from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
-from agentscan.providers.claude.row import FileSummary, summarize, title_of
-from agentscan.providers.claude.detail import TranscriptStream
-from agentscan.providers.claude.usage import (
-    C_ORDER,
-    CallDeduper,
-    WindowedTotals,
-    meta_agent_type,
-    packed_entries,
-    usage_entries,
-)
-from agentscan.toolkit.jsonl import load_json_file
-from agentscan.toolkit.roots import Root
 from agentscan.providers.claude.roots import claude_roots
-from agentscan.timeutil import from_epoch, newest, oldest
+from agentscan.toolkit.roots import Root
+
+if TYPE_CHECKING:
+    from agentscan.bounds import Bounds
+    from agentscan.model import SessionDetail
+    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.usage import WindowedTotals
+    from agentscan.toolkit.detail import DetailCollector
 
 
 #: ``usage`` of many sessions numbers each session's calls above the last one's
@@ -91,6 +87,10 @@ class ClaudeProvider(Provider):
         self, ref: SessionRef, ctx: ScanContext, collector: DetailCollector | None = None
     ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
         """One pass per file: row facts, token sums, and (for ``show``) the detail."""
+        from agentscan.providers.claude.detail import TranscriptStream
+        from agentscan.providers.claude.row import summarize
+        from agentscan.providers.claude.usage import WindowedTotals
+
         files: SessionFiles = ref.hint
         totals = WindowedTotals()
         order = 0
@@ -118,6 +118,12 @@ class ClaudeProvider(Provider):
         return self._row_from(ref, main, subs, totals)
 
     def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], totals: WindowedTotals) -> SessionRow:
+        from collections import Counter
+
+        from agentscan.model import Counts
+        from agentscan.providers.claude.row import title_of
+        from agentscan.timeutil import from_epoch, newest, oldest
+
         everything = ([main] if main else []) + list(subs.values())
         tokens = totals.total()
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
@@ -140,6 +146,11 @@ class ClaudeProvider(Provider):
         )
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        from agentscan.model import SubagentInfo
+        from agentscan.providers.claude.usage import meta_agent_type
+        from agentscan.toolkit.detail import DetailCollector
+        from agentscan.toolkit.jsonl import load_json_file
+
         files: SessionFiles = ref.hint
         collector = DetailCollector(bounds)
         main, subs, totals, extra_tools = self._summaries(ref, ctx, collector)
@@ -158,6 +169,9 @@ class ClaudeProvider(Provider):
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         # One deduplication over every session's calls: a call copied into
         # another session (a resume, a fork) counts once, as the rules say.
+        from agentscan.providers.claude.incremental import session_calls
+        from agentscan.providers.claude.usage import C_ORDER, CallDeduper, usage_entries
+
         deduper = CallDeduper()
         sessions: list[str] = []
         for ref in refs:
@@ -169,6 +183,9 @@ class ClaudeProvider(Provider):
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
                       keep_state: bool = False) -> tuple[list[list], bytes | None]:
+        from agentscan.providers.claude.incremental import session_calls
+        from agentscan.providers.claude.usage import packed_entries
+
         calls, state = session_calls(ref.hint, ctx, resume=resume, keep_state=keep_state)
         return packed_entries(calls, ref.native_id), state
 

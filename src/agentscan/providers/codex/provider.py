@@ -9,25 +9,24 @@ from __future__ import annotations
 
 import hashlib
 import os
-from contextlib import closing
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import DetailCollector
-from agentscan.toolkit.jsonl import iter_json_lines
-from agentscan.model import SessionDetail, SessionRef, SessionRow, SubagentInfo, ToolEvent, UsageEntry, sum_usage
+from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.codex.discovery import CodexSession, Thread, discover
 from agentscan.providers.codex.roots import codex_roots
-from agentscan.providers.codex.row import ThreadFacts, assemble_row, build_row, thread_header
-from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary
-from agentscan.providers.codex.detail import TranscriptReader
-from agentscan.providers.codex.usage import FileUsageScanner, UsageDeduper, UsageEvent, scan_file
 from agentscan.toolkit.roots import Root
 
+if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.bounds import Bounds
+    from agentscan.model import SessionDetail, ToolEvent
+    from agentscan.providers.codex.detail import TranscriptReader
+    from agentscan.providers.codex.row import ThreadFacts
+    from agentscan.providers.codex.usage import FileUsageScanner, UsageEvent
+
 #: (owning session, subagent id or None, the thread, its scanner)
-_Scanned = tuple[str, "str | None", Thread, FileUsageScanner]
+_Scanned = tuple[str, "str | None", Thread, "FileUsageScanner"]
 
 
 class CodexProvider(Provider):
@@ -89,6 +88,8 @@ class CodexProvider(Provider):
         return lines
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
+        from agentscan.providers.codex.row import thread_header
+
         cwds: set[str] = set()
         for thread in discover(ctx).threads.values():
             cwd = thread.index.cwd if thread.index and thread.index.cwd else thread_header(thread, ctx).cwd
@@ -97,6 +98,8 @@ class CodexProvider(Provider):
         return cwds
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        from agentscan.providers.codex.row import build_row
+
         return build_row(self._session(ref, ctx), ctx)
 
     def _session(self, ref: SessionRef, ctx: ScanContext) -> CodexSession:
@@ -105,6 +108,16 @@ class CodexProvider(Provider):
         return discover(ctx).sessions[ref.native_id]
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        from contextlib import closing
+
+        from agentscan.model import SubagentInfo, sum_usage
+        from agentscan.providers.codex.detail import TranscriptReader
+        from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary
+        from agentscan.providers.codex.row import ThreadFacts, assemble_row, thread_header
+        from agentscan.providers.codex.usage import FileUsageScanner
+        from agentscan.toolkit.detail import DetailCollector
+        from agentscan.toolkit.jsonl import iter_json_lines
+
         session = self._session(ref, ctx)
         collector = DetailCollector(bounds)
         scanned: list[_Scanned] = []
@@ -151,6 +164,9 @@ class CodexProvider(Provider):
         return collector.build(row, subagents=subagents, extra_tools=extra_tools, extra=extra)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        from agentscan.providers.codex.row import thread_header
+        from agentscan.providers.codex.usage import scan_file
+
         scanned: list[_Scanned] = []
         for ref in refs:
             session = self._session(ref, ctx)
@@ -166,6 +182,9 @@ class CodexProvider(Provider):
 
 def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
+    from agentscan.providers.codex.row import thread_header
+    from agentscan.providers.codex.usage import UsageDeduper, scan_file
+
     by_id = {thread.thread_id: scanner for _, _, thread, scanner in scanned}
     extra: dict[str, list[UsageEvent]] = {}
 

@@ -13,16 +13,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.model import Counts, SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.cursor.chats import chat_dirs, known_chat_cwds
 from agentscan.providers.cursor.discovery import TranscriptSet, discover_one, discover_transcripts
-from agentscan.providers.cursor.ide import first_prompt, stream_composer
 from agentscan.providers.cursor.roots import cursor_roots, transcripts_root
 from agentscan.providers.cursor.row import (
     CursorHint,
@@ -34,12 +31,15 @@ from agentscan.providers.cursor.row import (
     store_facts,
     top_model,
 )
-from agentscan.providers.cursor.usage import SessionUsage, session_usage
 from agentscan.providers.cursor.statedb import state_db
-from agentscan.providers.cursor.transcript import TranscriptSummary, add_tool_evidence, summarize
-from agentscan.providers.cursor.detail import stream_transcripts
 from agentscan.toolkit.roots import Root
 from agentscan.timeutil import newest
+
+if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.bounds import Bounds
+    from agentscan.model import SessionDetail
+    from agentscan.providers.cursor.transcript import TranscriptSummary
+    from agentscan.providers.cursor.usage import SessionUsage
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,17 +105,16 @@ class CursorProvider(Provider):
         if chat_dir is not None:
             stores += (chat_dir / "meta.json", chat_dir / "store.db")
         for path in ref.files:
-            try:
-                stat = path.stat()
-            except OSError:
+            stat = ctx.stat(path)  # memoised: discovery and other sessions share the stores' stats
+            if stat is None:
                 return None  # a transcript vanished: rediscover, do not cache
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
         for path in stores:
-            try:
-                stat = path.stat()
-                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
-            except OSError:
+            stat = ctx.stat(path)
+            if stat is None:
                 parts.append(f"{path}\0-")
+            else:
+                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
@@ -133,6 +132,10 @@ class CursorProvider(Provider):
     # -- rows ------------------------------------------------------------
 
     def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
+        from agentscan.providers.cursor.ide import first_prompt
+        from agentscan.providers.cursor.transcript import summarize
+        from agentscan.providers.cursor.usage import session_usage
+
         files: TranscriptSet | None = ref.hint.transcripts
         db = state_db(ctx)
         facts = store_facts(ref.native_id, ctx)
@@ -172,6 +175,8 @@ class CursorProvider(Provider):
     @staticmethod
     def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
         """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, then tool evidence."""
+        from agentscan.providers.cursor.transcript import add_tool_evidence
+
         if facts.composer is not None and facts.composer.fs_path:
             return facts.composer.fs_path
         if facts.chat is not None and facts.chat.cwd:
@@ -188,6 +193,11 @@ class CursorProvider(Provider):
     # -- show ------------------------------------------------------------
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        from agentscan.model import SubagentInfo
+        from agentscan.providers.cursor.detail import stream_transcripts
+        from agentscan.providers.cursor.ide import stream_composer
+        from agentscan.toolkit.detail import DetailCollector
+
         files: TranscriptSet | None = ref.hint.transcripts
         found = self._assemble(ref, ctx)
         info = found.facts.composer
@@ -223,6 +233,8 @@ class CursorProvider(Provider):
     # -- tokens ----------------------------------------------------------
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        from agentscan.providers.cursor.usage import session_usage
+
         db = state_db(ctx)
         entries: list[UsageEntry] = []
         for ref in refs:

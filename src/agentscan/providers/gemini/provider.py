@@ -9,25 +9,20 @@ only headers; ``list`` and ``tokens`` replay each chat without its text;
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.gemini.chatlog import read_conversation
 from agentscan.providers.gemini.discovery import SessionFiles, discover_sessions, project_dirs
-from agentscan.providers.gemini.logs import logged_prompts
 from agentscan.providers.gemini.projects import ProjectIndex, project_index
-from agentscan.providers.gemini.records import as_str
 from agentscan.providers.gemini.roots import gemini_roots, registry_files, session_roots
-from agentscan.providers.gemini.chatlog import SessionChats
-from agentscan.providers.gemini.row import build_row
-from agentscan.providers.gemini.usage import spend_of
-from agentscan.providers.gemini.usage import usage_entries
-from agentscan.providers.gemini.detail import stream_chat
 from agentscan.toolkit.roots import Root
+
+if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.bounds import Bounds
+    from agentscan.model import SessionDetail
+    from agentscan.providers.gemini.chatlog import SessionChats
 
 
 class GeminiProvider(Provider):
@@ -69,6 +64,9 @@ class GeminiProvider(Provider):
         return project_index(registry_files(roots if roots is not None else self.roots(ctx)), ctx)
 
     def _chats(self, ref: SessionRef, ctx: ScanContext, *, keep_raw: bool = False, prompts: bool = True) -> SessionChats:
+        from agentscan.providers.gemini.chatlog import SessionChats, read_conversation
+        from agentscan.providers.gemini.logs import logged_prompts
+
         files: SessionFiles = ref.hint
         main = None
         if files.main is not None:
@@ -84,6 +82,9 @@ class GeminiProvider(Provider):
         return chats
 
     def _row_from(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> SessionRow:
+        from agentscan.providers.gemini.records import as_str
+        from agentscan.providers.gemini.row import build_row
+
         files: SessionFiles = ref.hint
         primary = files.primary
         cwd = None
@@ -102,6 +103,11 @@ class GeminiProvider(Provider):
         return self._row_from(ref, self._chats(ref, ctx), ctx)
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        from agentscan.model import SubagentInfo
+        from agentscan.providers.gemini.detail import stream_chat
+        from agentscan.providers.gemini.usage import spend_of
+        from agentscan.toolkit.detail import DetailCollector
+
         files: SessionFiles = ref.hint
         chats = self._chats(ref, ctx, keep_raw=True)
         row = self._row_from(ref, chats, ctx)
@@ -125,6 +131,8 @@ class GeminiProvider(Provider):
         )
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        from agentscan.providers.gemini.usage import usage_entries
+
         entries: list[UsageEntry] = []
         for ref in refs:
             entries.extend(usage_entries(self._chats(ref, ctx, prompts=False)))
