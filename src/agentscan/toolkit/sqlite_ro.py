@@ -32,6 +32,7 @@ from typing import Iterator
 from urllib.parse import quote
 
 from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.fsutil import open_regular
 
 #: every URI this process opened, for the read-only guarantee tests
 OPENED_URIS: list[str] = []
@@ -49,7 +50,7 @@ _MAGIC = b"SQLite format 3\x00"
 
 def _header(path: Path) -> bytes:
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:  # a FIFO named like a DB must not block us
             return handle.read(100)
     except OSError as exc:
         raise DatabaseUnavailable(f"{path}: {exc.strerror or exc}") from None
@@ -65,7 +66,7 @@ def _needs_immutable(path: Path, header: bytes) -> bool:
 
 
 def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise DatabaseUnavailable(f"{path}: not found")
     header = _header(path)
     if not header.startswith(_MAGIC):

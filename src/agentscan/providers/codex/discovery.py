@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.fsutil import warn_special
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
 from agentscan.providers.codex.roots import codex_roots, database_roots, is_archived_root, session_roots
@@ -123,8 +124,11 @@ def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
         if not ctx.admit(entry):
             continue
         try:
-            if name.startswith("rollout-") and name.endswith((".jsonl", ".jsonl.zst")) and entry.is_file():
-                found.append(Path(entry.path))
+            if name.startswith("rollout-") and name.endswith((".jsonl", ".jsonl.zst")):
+                if entry.is_file():
+                    found.append(Path(entry.path))
+                else:
+                    warn_special(entry, ctx)
             elif depth < _MAX_DEPTH and entry.is_dir() and not entry.is_symlink():
                 found.extend(_walk(Path(entry.path), ctx, depth + 1))
         except OSError:
