@@ -170,7 +170,11 @@ def _codex_head() -> bytes:
     return case("codex", "clean").source.read_bytes()
 
 
-@pytest.mark.parametrize("fill", [b" ", b"\n"], ids=["one-endless-line", "endless-blank-lines"])
+@pytest.mark.parametrize("fill", [
+    pytest.param(b" ", id="one-endless-line"),
+    # 4 million blank lines per read, several reads per command: ~20 s in all.
+    pytest.param(b"\n", id="endless-blank-lines", marks=pytest.mark.slow),
+])
 def test_a_zstd_bomb_stops_at_the_cap_with_a_warning(isolated_home: Path, tmp_path: Path, fill: bytes) -> None:
     controls(isolated_home)
     thread = "019c5555-0000-7000-8000-0000000000b0"
@@ -227,19 +231,25 @@ def test_recursive_views_named_like_the_codex_tables_are_never_queried(isolated_
 
 
 def test_a_slow_table_is_interrupted_after_a_few_seconds(isolated_home: Path, tmp_path: Path) -> None:
-    """A real table whose generated column costs ~0.1 s per row: 200 rows would hold
-    ``list`` for 20 s; the query deadline gives up on the index instead."""
+    """A real ``cursorDiskKV`` table whose ``value`` is a generated column costing ~0.05 s
+    a row: its 2,000 composers would hold ``list`` for minutes; the query deadline
+    gives up on the state DB instead, and the transcripts are listed without it."""
     controls(isolated_home)
-    db = isolated_home / ".codex" / "state_5.sqlite"
-    slow = "title TEXT GENERATED ALWAYS AS (substr(printf('%.*c', 30000000, 'x'), 1, 5) || id) VIRTUAL"
-    columns = ["id TEXT PRIMARY KEY", "rollout_path TEXT", slow, "created_at INTEGER", "updated_at INTEGER"]
-    write_state_db(db, [{"id": f"019c6666-0000-7000-8000-{n:012d}", "rollout_path": "/nowhere", "created_at": 1,
-                         "updated_at": 2} for n in range(400)], columns=columns)
-    ran = run_cli("--home", str(isolated_home), "list", "--json", seconds=30)
+    composers = [composer_data(f"c0ffee00-0000-4000-8000-{n:012d}", name=f"composer {n}") for n in range(2000)]
+    db = make_state_db(state_db_path(isolated_home), composers=composers)
+    # A VIRTUAL column is not stored, so the schema text can gain one afterwards (as a
+    # hostile file could have it) without computing it 2,000 times here.
+    slow = ("stored BLOB, value BLOB GENERATED ALWAYS AS "
+            "(substr(printf('%.*c', 30000000 + 0 * length(stored), 'x'), 1, 0) || stored) VIRTUAL)")
+    with closing(sqlite3.connect(db)) as conn:
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("UPDATE sqlite_master SET sql = replace(sql, 'value BLOB)', ?) WHERE name = 'cursorDiskKV'", (slow,))
+        conn.commit()
+    ran = run_cli("--home", str(isolated_home), "list", "--json", seconds=40)
     doc = ran.json()
     assert_controls(doc)
-    assert any("interrupted" in m for m in messages_for(doc["warnings"], db)), doc["warnings"]
-    assert ran.seconds < 20
+    assert any("interrupted after 5 s" in m for m in messages_for(doc["warnings"], db)), doc["warnings"]
+    assert ran.seconds < 25
 
 
 # -- 5. whole-file JSON: a legacy Gemini chat of a million tiny values ------------------------
