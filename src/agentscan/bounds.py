@@ -46,6 +46,7 @@ MAX_TOKEN_COUNT = 10**12
 #: with a warning, and even the total of four saturated fields stays below
 #: 2**63 (``4 * 10**18 < 9.2 * 10**18``).
 MAX_TOKEN_SUM = 10**18
+TOKEN_SUM_CAPPED = "token sums reached 10^18 and were capped there (hostile token counts?)"
 
 #: Bytes a compressed (``.zst``) file may expand to: four times the largest
 #: sane transcript.  A 262 KB zstd "bomb" expands to 8 GB; reading stops here.

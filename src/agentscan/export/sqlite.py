@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Iterable
 
 from agentscan.export.migrations import migrate
+from agentscan.bounds import token_sum
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
 
@@ -29,7 +30,8 @@ _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "to
 
 
 def _token_columns(values: tuple[int, int, int, int, int]) -> dict[str, int]:
-    inp, cache_read, cache_write, output, reasoning = values
+    # Sums saturate (bounds.MAX_TOKEN_SUM) so that even the total fits SQLite's 64 bits.
+    inp, cache_read, cache_write, output, reasoning = (token_sum(v) for v in values)
     return dict(zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output)))
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from typing import Any, Iterable, Literal
 
+from agentscan.bounds import TOKEN_SUM_CAPPED, token_sum
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
@@ -70,8 +71,8 @@ class _Bucket:
         sums[4] += entry[REASONING]
 
     def row(self, key: str) -> TokenRow:
-        own = TokenUsage(*self.own) if self.own is not None else None
-        subs = tuple((sub_id, TokenUsage(*sums)) for sub_id, sums in sorted(self.subagents.items()))
+        own = TokenUsage(*map(token_sum, self.own)) if self.own is not None else None
+        subs = tuple((sub_id, TokenUsage(*map(token_sum, sums))) for sub_id, sums in sorted(self.subagents.items()))
         return TokenRow(key, sum_usage([own, *(t for _, t in subs)]), own, subs)
 
 
@@ -108,7 +109,10 @@ def token_report(
         rows = tuple(buckets[key].row(key) for key in sorted(buckets))
         if by in ("model", "provider"):
             rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+    report = TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+    if report.total is not None and report.total.saturated:
+        scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
+    return report
 
 
 def _add_entries(
