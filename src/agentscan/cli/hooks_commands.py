@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from agentscan.cli.options import JsonOption, handle_errors, state_of
+from agentscan.cli.options import JsonOption, RedactOption, handle_errors, state_of
 
 
 class Agent(str, Enum):
@@ -108,6 +108,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
 def trace_command(
     ctx: typer.Context,
     session_id: str = typer.Argument(..., metavar="ID", help="Conversation/session id, bare or agent:-prefixed, or a unique prefix (6+ chars)."),
+    redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
@@ -117,6 +118,10 @@ def trace_command(
 
     state = state_of(ctx)
     trace = trace_session(session_id)
+    if redact:
+        from agentscan.hooks.redact import redact_trace
+
+        trace = redact_trace(trace)
     if as_json:
         render.emit_json(render.envelope("trace", trace.body_json(), trace.warnings))
     else:

@@ -57,17 +57,29 @@ def export_command(
 
 
 @handle_errors
-def doctor_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
+def doctor_command(
+    ctx: typer.Context,
+    redact: bool = typer.Option(
+        True, "--redact/--no-redact",
+        help="Hash the newest sessions' titles and mask secrets in paths (the default: this report is for sharing).",
+    ),
+    as_json: bool = JsonOption,
+) -> None:
     """Each provider's roots and databases: found, readable, chosen by what, and what was found there."""
     from agentscan.cli import render
     from agentscan.scan.doctor import diagnose
 
     state = state_of(ctx)
     scanner = state.scanner()
-    report = diagnose(scanner)
+    report = diagnose(scanner, redact=redact)
     scanner.close()
+    warnings = scanner.warnings
+    if redact:
+        from agentscan.export.redact import redact_warnings
+
+        warnings = redact_warnings(warnings)
     if as_json:
-        render.emit_json(render.envelope("doctor", report, scanner.warnings))
+        render.emit_json(render.envelope("doctor", report, warnings))
         return
     print(f"home: {report['home']} (from {report['home_source']})")
     for provider in report["providers"]:
@@ -86,3 +98,7 @@ def doctor_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     cache = report["cache"]
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     print(f"\ncache: {cache['path']} ({state_text}, {cache['bytes'] / 1e6:.1f} MB, from {cache['source']})")
+    hooks = report["hooks"]
+    print(f"hooks: {hooks['data_dir']} ({hooks['sessions']} sessions captured, {hooks['problems']} problems logged)")
+    for line in hooks["recent_problems"]:
+        print(f"  problem   {line}")

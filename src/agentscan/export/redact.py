@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, Iterable
 
-from agentscan.model import Prompt, Response, SessionDetail, SessionRow, ToolEvent
+from agentscan.model import Prompt, Response, ScanWarning, SessionDetail, SessionRow, ToolEvent
 
 # Secret shapes, after the public rule sets of gitleaks (config/gitleaks.toml) and
 # detect-secrets (detect_secrets/plugins); tests/test_hardening_secrets.py holds
@@ -134,4 +134,19 @@ def _redact_value(value: Any) -> Any:
     return value
 
 
-__all__ = ["fingerprint_text", "mask_secrets", "redact_detail", "redact_row"]
+def redact_warnings(warnings: Iterable[ScanWarning]) -> list[ScanWarning]:
+    """Warnings name files, never content; a file's path may still hold a secret."""
+    return [ScanWarning(mask_secrets(w.path) or "", mask_secrets(w.message) or "", w.line) for w in warnings]
+
+
+def redact_doctor(report: dict[str, Any]) -> dict[str, Any]:
+    """A ``doctor`` report safe to paste into a bug report: titles hashed, secrets masked."""
+    report = _redact_value(report)
+    for provider in report.get("providers", []):
+        newest = provider.get("newest")
+        if isinstance(newest, dict) and isinstance(newest.get("title"), str):
+            newest["title"] = fingerprint_text(newest["title"])
+    return report
+
+
+__all__ = ["fingerprint_text", "mask_secrets", "redact_detail", "redact_doctor", "redact_row", "redact_warnings"]

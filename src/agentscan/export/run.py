@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from agentscan.errors import ExportFailed, UsageProblem
+from agentscan.filemodes import FILE_MODE
 from agentscan.export.files import write_csv, write_jsonl
 from agentscan.export.rows import UsageDay, usage_days
 from agentscan.model import SessionRow
@@ -47,7 +48,7 @@ def export(
         raise ExportFailed(f"{output.parent} does not exist")
     from filelock import FileLock, Timeout
 
-    lock = FileLock(str(output) + ".lock", timeout=lock_timeout)
+    lock = FileLock(str(output) + ".lock", timeout=lock_timeout, mode=FILE_MODE)
     try:
         with lock:
             if fmt == "jsonl":

@@ -23,6 +23,7 @@ from typing import Iterable
 
 from agentscan.export.migrations import migrate
 from agentscan.bounds import token_sum
+from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
 
@@ -46,6 +47,7 @@ def write_sqlite(
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone)."""
     import sqlite_utils
 
+    create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
         db.execute("PRAGMA journal_mode=WAL")

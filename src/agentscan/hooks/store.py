@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from agentscan.filemodes import DIR_MODE, FILE_MODE
+
 ENV_VAR = "AGENTSCAN_DATA_DIR"
 EVENTS_DIR = "events"
 DIAGNOSTICS_LOG = "hook-errors.log"
@@ -82,7 +84,7 @@ def make_private_dirs(root: str, *subdirs: str) -> None:
         paths.append(os.path.join(paths[-1], part))
     for path in paths:
         try:
-            os.mkdir(path, 0o700)
+            os.mkdir(path, DIR_MODE)
         except FileExistsError:
             pass
 
@@ -109,7 +111,7 @@ def append_line(path: str, line: bytes) -> None:
     write on an O_APPEND descriptor is not interleaved with others on local
     file systems.
     """
-    fd = os.open(path, _APPEND_FLAGS, 0o600)
+    fd = os.open(path, _APPEND_FLAGS, FILE_MODE)
     try:
         written = os.write(fd, line)
         # A short write to a regular file is practically unheard of; finishing
