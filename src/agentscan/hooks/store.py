@@ -211,12 +211,14 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
     import orjson
 
     from agentscan.hooks.model import HookEvent
+    from agentscan.hooks.sanitize import sanitize
     from agentscan.model import ScanWarning
+    from agentscan.toolkit.fsutil import open_regular
 
     events: list[HookEvent] = []
     warnings: list[ScanWarning] = []
     try:
-        handle = open(session.path, "rb")
+        handle = open_regular(session.path)
     except OSError as exc:
         return [], [ScanWarning(session.path, f"cannot read: {exc.strerror or exc}")]
     with handle:
@@ -231,7 +233,11 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
                 except ValueError:
                     warnings.append(ScanWarning(session.path, "not a JSON envelope", number))
                     continue
-            event = _event_of(record, number, session, HookEvent)
+                except RecursionError:
+                    warnings.append(ScanWarning(session.path, "envelope nested too deep to read; skipped", number))
+                    continue
+            # Stored by an older agentscan, or by hand: the capture bounds hold again here.
+            event = _event_of(sanitize(record), number, session, HookEvent)
             if event is None:
                 warnings.append(ScanWarning(session.path, "envelope without payload or time", number))
             elif event.session_id in (None, session.session_id):
