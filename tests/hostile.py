@@ -10,6 +10,7 @@ blow-up is a failing test with a clear message instead.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -19,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
+
+from agentscan.hooks import store
+from hooks_builders import Replay, pre, prompt, stop
 
 #: wall-clock seconds one command may take on a hostile home
 WALL_SECONDS = 60.0
@@ -109,6 +113,39 @@ def fifo(path: Path) -> Path:
 
 def messages_for(warnings: list[dict], path: Path | str) -> list[str]:
     return [w["message"] for w in warnings if w["path"] == str(path)]
+
+
+# -- hook payloads no reader can hold as they are -------------------------------------
+
+BAD_HOOK_SESSION = "bad00000-0000-4000-8000-000000000bad"
+
+
+def nested_text(depth: int) -> bytes:
+    """``_nested(depth)`` as JSON text, built without a recursive encoder."""
+    return b'{"a":[' * depth + b'"bottom"' + b"]}" * depth
+
+
+def hostile_hook_session(data_dir: Path) -> Path:
+    """A session whose payloads are stored through the hook, plus lines no hook would write."""
+    replay = Replay(data_dir)
+    replay.send(prompt("hello", conversation=BAD_HOOK_SESSION), at_ms=0)
+    # 900 levels: fine for Python's json, too deep for orjson and for any walk of the tree
+    shell = orjson.dumps(pre("Shell", {"command": "DEEP"}, "t1", conversation=BAD_HOOK_SESSION))
+    replay.send(shell.replace(b'"DEEP"', nested_text(450)), at_ms=10)
+    replay.send(b'{"hook_event_name": "postToolUse", "conversation_id": "%s", "generation_id": "g", '
+                b'"tool_name": "Shell", "tool_use_id": "t1", "duration": NaN, "tool_input": {"n": 123456789012345678901234567890}}'
+                % BAD_HOOK_SESSION.encode(), at_ms=20)
+    replay.send(json.dumps(stop(conversation=BAD_HOOK_SESSION, input_tokens=10**30)).encode(), at_ms=30)
+    path = Path(store.session_path(str(data_dir), "cursor", BAD_HOOK_SESSION))
+    with open(path, "ab") as handle:  # as an older agentscan (or a hand) could have stored them
+        envelope = b'{"v": 1, "received_at_ns": %d, "agent": "cursor", "event": "%s", "session_id": "%s", "payload": %s}\n'
+        handle.write(envelope % (1_790_000_000_040_000_000, b"afterAgentThought", BAD_HOOK_SESSION.encode(),
+                                 b'{"text": "deep", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}"))
+        handle.write(envelope % (1_790_000_000_050_000_000, b"afterAgentThought", BAD_HOOK_SESSION.encode(),
+                                 b'{"text": "nan", "duration_ms": NaN, "big": 123456789012345678901234567890}'))
+        handle.write(envelope % (1_790_000_000_060_000_000, b"afterAgentResponse", BAD_HOOK_SESSION.encode(),
+                                 b'{"text": "deep", "x": ' + nested_text(300) + b"}"))
+    return path
 
 
 # -- zstd frames made by hand -------------------------------------------------------

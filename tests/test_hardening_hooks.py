@@ -13,7 +13,6 @@ logged where ``doctor`` shows it.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -28,10 +27,9 @@ from agentscan.cli import app
 from agentscan.hooks import capture, store
 from agentscan.hooks.sanitize import MAX_DEPTH, TOO_DEEP, sanitize
 from hooks_builders import CONVERSATION, Replay, cursor, post, pre, prompt, stop
-from hostile import child_env
+from hostile import BAD_HOOK_SESSION as BAD, child_env, hostile_hook_session
 
 runner = CliRunner()
-BAD = "bad00000-0000-4000-8000-000000000bad"
 
 
 @pytest.fixture
@@ -44,34 +42,6 @@ def _nested(depth: int) -> object:
     for _ in range(depth):
         value = {"a": [value]}
     return value
-
-
-def _nested_text(depth: int) -> bytes:
-    """``_nested(depth)`` as JSON text, built without a recursive encoder."""
-    return b'{"a":[' * depth + b'"bottom"' + b"]}" * depth
-
-
-def _bad_session(data_dir: Path) -> Path:
-    """A session whose payloads are stored through the hook, plus lines no hook would write."""
-    replay = Replay(data_dir)
-    replay.send(prompt("hello", conversation=BAD), at_ms=0)
-    # 900 levels: fine for Python's json, too deep for orjson and for any walk of the tree
-    shell = orjson.dumps(pre("Shell", {"command": "DEEP"}, "t1", conversation=BAD))
-    replay.send(shell.replace(b'"DEEP"', _nested_text(450)), at_ms=10)
-    replay.send(b'{"hook_event_name": "postToolUse", "conversation_id": "%s", "generation_id": "g", '
-                b'"tool_name": "Shell", "tool_use_id": "t1", "duration": NaN, "tool_input": {"n": 123456789012345678901234567890}}'
-                % BAD.encode(), at_ms=20)
-    replay.send(json.dumps(stop(conversation=BAD, input_tokens=10**30)).encode(), at_ms=30)
-    path = Path(store.session_path(str(data_dir), "cursor", BAD))
-    with open(path, "ab") as handle:  # as an older agentscan (or a hand) could have stored them
-        envelope = b'{"v": 1, "received_at_ns": %d, "agent": "cursor", "event": "%s", "session_id": "%s", "payload": %s}\n'
-        handle.write(envelope % (1_790_000_000_040_000_000, b"afterAgentThought", BAD.encode(),
-                                 b'{"text": "deep", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}"))
-        handle.write(envelope % (1_790_000_000_050_000_000, b"afterAgentThought", BAD.encode(),
-                                 b'{"text": "nan", "duration_ms": NaN, "big": 123456789012345678901234567890}'))
-        handle.write(envelope % (1_790_000_000_060_000_000, b"afterAgentResponse", BAD.encode(),
-                                 b'{"text": "deep", "x": ' + _nested_text(300) + b"}"))
-    return path
 
 
 def _good_session(data_dir: Path) -> None:
@@ -95,7 +65,7 @@ def test_sanitize_bounds_depth_and_numbers() -> None:
 
 
 def test_the_hook_stores_hostile_payloads_within_bounds(data_dir: Path) -> None:
-    path = _bad_session(data_dir)
+    path = hostile_hook_session(data_dir)
     stored = path.read_bytes().splitlines()[:4]
     assert len(stored) == 4  # every hook payload was kept
     for line in stored:
@@ -103,7 +73,7 @@ def test_the_hook_stores_hostile_payloads_within_bounds(data_dir: Path) -> None:
 
 
 def test_trace_and_otlp_survive_hostile_stored_payloads(data_dir: Path, tmp_path: Path) -> None:
-    _bad_session(data_dir)
+    hostile_hook_session(data_dir)
     _good_session(data_dir)
     for args in (["trace", BAD, "--json"], ["trace", BAD], ["trace", BAD, "--redact", "--json"]):
         result = runner.invoke(app, args)

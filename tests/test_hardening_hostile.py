@@ -19,12 +19,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from bad_corpus import PROVIDERS, case, lay_out, no_internal_errors
+from bad_corpus import PROVIDERS, all_cases, case, lay_out, no_internal_errors, target
 from builders import claude_assistant, claude_usage
 from codex_builders import at, index_row, write_state_db
 from cursor_builders import bubble, composer_data, make_state_db, state_db_path
 from gemini_builders import gemini as gemini_reply, meta as gemini_meta, write_chat
-from hostile import fifo, messages_for, run_cli, zstd_bomb
+from hostile import BAD_HOOK_SESSION, fifo, hostile_hook_session, messages_for, run_cli, zstd_bomb
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="FIFOs, /dev/zero and setrlimit are POSIX")
 
@@ -74,8 +74,8 @@ SUBAGENT_TOKENS = {"claude": 3}  # the subagent beside the Claude control, whose
 
 
 def _side_file_home(home: Path, make) -> dict[str, Path]:
-    """Every side file agentscan reads, each made by ``make(path)`` (a FIFO, a symlink…)."""
-    placed = controls(home)
+    """Every side file agentscan reads beside the controls, each made by ``make(path)``
+    (a FIFO, a symlink…); returns them by name."""
     claude = case("claude", "clean")
     project = home / ".claude" / "projects" / CLAUDE_PROJECT[0]
     subagent = project / claude.native_id / "subagents" / "agent-a1.jsonl"
@@ -100,7 +100,9 @@ def _side_file_home(home: Path, make) -> dict[str, Path]:
     return sides
 
 
+@pytest.mark.slow  # also in test_the_hostile_corpus_under_limits
 def test_fifo_side_files_are_refused_with_a_warning_not_a_hang(isolated_home: Path, tmp_path: Path) -> None:
+    controls(isolated_home)
     sides = _side_file_home(isolated_home, fifo)
     docs = every_command(isolated_home, tmp_path, show=SHOWN)
     assert_controls(docs["list"], SUBAGENT_TOKENS)
@@ -110,6 +112,7 @@ def test_fifo_side_files_are_refused_with_a_warning_not_a_hang(isolated_home: Pa
 
 
 def test_side_files_leading_to_dev_zero_are_refused(isolated_home: Path, tmp_path: Path) -> None:
+    controls(isolated_home)
     sides = _side_file_home(isolated_home, lambda path: path.symlink_to("/dev/zero"))
     docs = every_command(isolated_home, tmp_path, show=SHOWN)
     assert_controls(docs["list"], SUBAGENT_TOKENS)
@@ -118,14 +121,20 @@ def test_side_files_leading_to_dev_zero_are_refused(isolated_home: Path, tmp_pat
         assert messages_for(warnings, path), (name, path, warnings)
 
 
-def test_fifo_transcripts_are_skipped_with_a_warning(isolated_home: Path, tmp_path: Path) -> None:
-    placed = controls(isolated_home)
+def _fifo_transcripts(home: Path, placed: dict[str, Path]) -> list[Path]:
+    """A FIFO named like a session file beside each provider's control."""
     pipes = []
     for n, provider in enumerate(("claude", "codex", "cursor")):
         control = case(provider, "clean")
         path = placed[control.id]
         pipes.append(fifo(path.with_name(path.name.replace(control.native_id, f"ffffffff-0000-4000-8000-00000000f1f{n}"))))
-    pipes.append(fifo(isolated_home / ".gemini" / "tmp" / "bad-input" / "chats" / "session-2026-01-04T11-00-ffffffff.jsonl"))
+    pipes.append(fifo(home / ".gemini" / "tmp" / "bad-input" / "chats" / "session-2026-01-04T11-00-ffffffff.jsonl"))
+    return pipes
+
+
+@pytest.mark.slow  # also in test_the_hostile_corpus_under_limits
+def test_fifo_transcripts_are_skipped_with_a_warning(isolated_home: Path, tmp_path: Path) -> None:
+    pipes = _fifo_transcripts(isolated_home, controls(isolated_home))
     docs = every_command(isolated_home, tmp_path, show=[])
     assert_controls(docs["list"])
     for pipe in pipes:
@@ -142,13 +151,20 @@ OUTSIDE = {
 }
 
 
-def test_codex_index_rows_pointing_outside_codex_home_are_not_opened(isolated_home: Path, tmp_path: Path) -> None:
-    controls(isolated_home)
-    elsewhere = fifo(tmp_path / "elsewhere" / "rollout-2026-01-03T10-00-00-019c4444-0000-7000-8000-0000000000e4.jsonl")
-    rows = {**OUTSIDE, "019c4444-0000-7000-8000-0000000000e4": str(elsewhere)}
-    write_state_db(isolated_home / ".codex" / "state_5.sqlite", [
+def _outside_index(home: Path, elsewhere: Path) -> dict[str, str]:
+    """A Codex thread index whose rows name files outside CODEX_HOME; returns thread -> path."""
+    pipe = fifo(elsewhere / "rollout-2026-01-03T10-00-00-019c4444-0000-7000-8000-0000000000e4.jsonl")
+    rows = {**OUTSIDE, "019c4444-0000-7000-8000-0000000000e4": str(pipe)}
+    write_state_db(home / ".codex" / "state_5.sqlite", [
         index_row(thread, Path(path), created=at(0), updated=at(9), title=f"outside {n}")
         for n, (thread, path) in enumerate(rows.items())])
+    return rows
+
+
+@pytest.mark.slow  # also in test_the_hostile_corpus_under_limits
+def test_codex_index_rows_pointing_outside_codex_home_are_not_opened(isolated_home: Path, tmp_path: Path) -> None:
+    controls(isolated_home)
+    rows = _outside_index(isolated_home, tmp_path / "elsewhere")
     docs = every_command(isolated_home, tmp_path, show=[], env={"SECRET_ENV_MARKER": "do-not-list-me"})
     assert_controls(docs["list"])
     listed = {row["id"] for row in docs["list"]["sessions"]}
@@ -170,17 +186,22 @@ def _codex_head() -> bytes:
     return case("codex", "clean").source.read_bytes()
 
 
+def _bomb(home: Path, fill: bytes, thread: str = "019c5555-0000-7000-8000-0000000000b0") -> Path:
+    """A real Codex session (the clean control's lines, renamed) followed by 8 GB of ``fill``."""
+    head = _codex_head().replace(case("codex", "clean").native_id.encode(), thread.encode())
+    name = f"rollout-2026-01-05T10-00-00-{thread}.jsonl.zst"
+    return zstd_bomb(home / ".codex" / "sessions" / "2026" / "01" / "05" / name, head, fill, 8 * 1024**3)
+
+
 @pytest.mark.parametrize("fill", [
-    pytest.param(b" ", id="one-endless-line"),
+    pytest.param(b" ", id="one-endless-line", marks=pytest.mark.slow),  # also in the corpus test
     # 4 million blank lines per read, several reads per command: ~20 s in all.
     pytest.param(b"\n", id="endless-blank-lines", marks=pytest.mark.slow),
 ])
 def test_a_zstd_bomb_stops_at_the_cap_with_a_warning(isolated_home: Path, tmp_path: Path, fill: bytes) -> None:
     controls(isolated_home)
     thread = "019c5555-0000-7000-8000-0000000000b0"
-    head = _codex_head().replace(case("codex", "clean").native_id.encode(), thread.encode())
-    bomb = zstd_bomb(isolated_home / ".codex" / "sessions" / "2026" / "01" / "05" / f"rollout-2026-01-05T10-00-00-{thread}.jsonl.zst",
-                     head, fill, 8 * 1024**3)
+    bomb = _bomb(isolated_home, fill, thread)
     assert bomb.stat().st_size < 300_000
     docs = every_command(isolated_home, tmp_path, show=[f"codex:{thread}"])
     assert_controls(docs["list"])
@@ -211,6 +232,11 @@ RECURSIVE = ("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
              "x AS lastUpdatedAt, 0 AS isSubagent FROM r")
 
 
+RECURSIVE_EDGES = ("WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
+                   "SELECT 'p' || x AS parent_thread_id, 'c' || x AS child_thread_id FROM r")
+
+
+@pytest.mark.slow  # also in test_the_hostile_corpus_under_limits
 def test_a_recursive_view_in_the_cursor_state_db_is_never_queried(isolated_home: Path, tmp_path: Path) -> None:
     controls(isolated_home)
     _cursor_db_with(isolated_home, f"CREATE VIEW composerHeaders AS {RECURSIVE}")
@@ -218,13 +244,13 @@ def test_a_recursive_view_in_the_cursor_state_db_is_never_queried(isolated_home:
     assert_controls(docs["list"])
 
 
+@pytest.mark.slow  # also in test_the_hostile_corpus_under_limits
 def test_recursive_views_named_like_the_codex_tables_are_never_queried(isolated_home: Path, tmp_path: Path) -> None:
     controls(isolated_home)
     db = isolated_home / ".codex" / "state_5.sqlite"
     write_state_db(db, [])
     with closing(sqlite3.connect(db)) as conn:
-        conn.execute("CREATE VIEW thread_spawn_edges AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
-                     "SELECT 'p' || x AS parent_thread_id, 'c' || x AS child_thread_id FROM r")
+        conn.execute(f"CREATE VIEW thread_spawn_edges AS {RECURSIVE_EDGES}")
         conn.commit()
     docs = every_command(isolated_home, tmp_path, show=[])
     assert_controls(docs["list"])
@@ -270,6 +296,7 @@ def _legacy_chat(home: Path, name: str, size: int) -> Path:
     return path
 
 
+@pytest.mark.slow  # also in test_the_hostile_corpus_under_limits
 @pytest.mark.parametrize("mib", [60, 250])
 def test_a_huge_legacy_gemini_chat_is_refused_within_bounded_memory(isolated_home: Path, tmp_path: Path, mib: int) -> None:
     controls(isolated_home)
@@ -278,3 +305,42 @@ def test_a_huge_legacy_gemini_chat_is_refused_within_bounded_memory(isolated_hom
     assert_controls(docs["list"])
     expected = "JSON values; skipped" if mib < 64 else "larger than 64 MiB"
     assert any(expected in m for m in messages_for(docs["list"]["warnings"], chat)), docs["list"]["warnings"]
+
+
+# -- all of it at once: the hostile corpus ---------------------------------------------------------
+
+
+def test_the_hostile_corpus_under_limits(isolated_home: Path, tmp_path: Path) -> None:
+    """Every case above in one home, with the whole bad-input corpus (fixtures/bad) and a hook
+    store of hostile payloads: every command, each in a child under the wall-clock and memory
+    limits, exits 0 and keeps the controls whole."""
+    home, data = isolated_home, Path(os.environ["AGENTSCAN_DATA_DIR"])
+    lay_out(home, all_cases())
+    sides = _side_file_home(home, fifo)
+    for other in ("codex index", "cursor state db"):
+        sides.pop(other)  # hostile in another way below
+    os.unlink(home / ".codex" / "state_5.sqlite")
+    _outside_index(home, tmp_path / "elsewhere")
+    with closing(sqlite3.connect(home / ".codex" / "state_5.sqlite")) as conn:
+        conn.execute(f"CREATE VIEW thread_spawn_edges AS {RECURSIVE_EDGES}")
+        conn.commit()
+    pipes = _fifo_transcripts(home, {c.id: target(home, c) for c in all_cases()})
+    bomb = _bomb(home, b" ")
+    os.unlink(state_db_path(home))
+    _cursor_db_with(home, f"CREATE VIEW composerHeaders AS {RECURSIVE}")
+    legacy = _legacy_chat(home, "session-2026-01-04T12-00-aaaaaaaa.json", 60 * 1024 * 1024)
+    hostile_hook_session(data)
+    docs = every_command(home, tmp_path, show=[*SHOWN, "codex:019c5555-0000-7000-8000-0000000000b0"])
+    for name, args in (("trace", ["trace", BAD_HOOK_SESSION, "--json"]), ("trace text", ["trace", BAD_HOOK_SESSION])):
+        ran = run_cli("--home", str(home), *args)
+        assert ran.returncode == 0, (name, ran.stderr)
+    for fmt in ("csv", "sqlite"):
+        run_cli("--home", str(home), "export", "-f", fmt, "-o", str(tmp_path / f"out.{fmt}"), "--json").json()
+    # More sessions than `list` shows (25): the export has them all.
+    exported = [orjson.loads(line) for line in (tmp_path / "out.jsonl").read_bytes().splitlines()]
+    assert_controls({"sessions": exported, "warnings": docs["export"]["warnings"]}, SUBAGENT_TOKENS)
+    warned = {w["path"] for doc in docs.values() for w in doc["warnings"]}
+    expected = [*sides.values(), *pipes, bomb, legacy, home / ".codex" / "state_5.sqlite"]
+    assert not [str(path) for path in expected if str(path) not in warned], warned
+    for doc in docs.values():
+        assert no_internal_errors(doc["warnings"]), doc["warnings"]
