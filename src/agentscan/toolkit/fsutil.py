@@ -11,12 +11,15 @@ FIFO's open returns at once instead of waiting for a writer), and checked
 again with ``fstat`` on the descriptor itself, which no rename in between
 can fool.  Anything but a regular file is refused with ``NotRegularFile``,
 an ``OSError`` whose message says what it was, so every caller's existing
-"cannot read: …" warning covers it.
+"cannot read: …" warning covers it.  The descriptor stays non-blocking:
+a regular file ignores that, and a ``/proc`` file that looks regular but
+would wait for data fails with ``BlockingIOError`` (an ``OSError`` too).
 """
 
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 from typing import TYPE_CHECKING, BinaryIO
@@ -34,6 +37,9 @@ _EXTRA_FLAGS = (
 
 def _opener(path: str, flags: int) -> int:
     return os.open(path, flags | _EXTRA_FLAGS)
+
+
+_BUFFER = 128 * 1024
 
 
 class NotRegularFile(OSError):
@@ -97,21 +103,60 @@ def _refuse(mode: int, path: str | os.PathLike[str]) -> NotRegularFile:
     return NotRegularFile(errno.EINVAL, f"not a regular file ({describe_mode(mode)})", os.fspath(path))
 
 
+class _NeverWaits(io.RawIOBase):
+    """A regular file's descriptor, opened non-blocking, that raises instead of returning
+    ``None`` when a read would have to wait (``io`` would hand ``None`` to the caller)."""
+
+    def __init__(self, raw: io.FileIO) -> None:
+        self._raw = raw
+
+    @property
+    def name(self) -> object:
+        return self._raw.name
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return self._raw.seekable()
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def, override]
+        count = self._raw.readinto(buffer)
+        if count is None:
+            raise BlockingIOError(errno.EAGAIN, "it would wait for data (not a plain file)", self._raw.name)
+        return count
+
+    def close(self) -> None:
+        try:
+            self._raw.close()
+        finally:
+            super().close()
+
+
 def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     """``path`` opened read-only, binary, only if it is a regular file (see the module doc)."""
     before = os.stat(path)
     if not stat.S_ISREG(before.st_mode):
         raise _refuse(before.st_mode, path)
-    handle = open(path, "rb", opener=_opener)  # noqa: SIM115 - handed to the caller
+    raw = open(path, "rb", buffering=0, opener=_opener)  # noqa: SIM115 - handed to the caller
     try:
-        after = os.fstat(handle.fileno())
+        after = os.fstat(raw.fileno())
         if not stat.S_ISREG(after.st_mode):
             raise _refuse(after.st_mode, path)
-        if _EXTRA_FLAGS:
-            os.set_blocking(handle.fileno(), True)
-        return handle
+        # Left non-blocking: a regular file ignores it, and a pseudo-file that
+        # would wait for data (``/proc/kmsg``) fails with BlockingIOError instead.
+        return io.BufferedReader(_NeverWaits(raw), buffer_size=_BUFFER)  # type: ignore[return-value]
     except BaseException:
-        handle.close()
+        raw.close()
         raise
 
 
