@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from agentscan.model import ScanWarning
+from agentscan.progress import Progress
 
 # After this many warnings for one file, further ones are counted, not kept:
 # a 2 GB file of garbage must not become 2 GB of warnings.
@@ -109,6 +110,8 @@ class ScanContext:
     file_cache: Any = None
     # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
     cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())
+    # Told how many sessions a long scan reads; the CLI shows it on a terminal.
+    progress: Progress = field(default_factory=Progress)
 
     @classmethod
     def create(cls, *, home: Path | str | None = None, env: Mapping[str, str] | None = None) -> ScanContext:

@@ -6,7 +6,9 @@ directory, fsynced, then renamed over the output in one atomic step.  The
 SQLite export is updated in place by upsert inside one transaction, so other
 readers (Datasette, DuckDB) always see a consistent database; sessions whose
 files disappeared get ``gone_at`` and are never deleted.  Overlapping runs
-serialise on a lock file next to the output (``filelock``).
+serialise on a lock file (``filelock``) kept in agentscan's cache directory,
+named after the output's real path, so nothing is left beside the output.
+``--output -`` streams JSON Lines or CSV to stdout instead.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping
 
 import orjson
 
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("jsonl", "csv", "sqlite")
 LOCK_TIMEOUT_S = 30.0
+STDOUT = Path("-")
 
 #: the CSV columns, in order (documented in docs/cron.md; a test keeps them in sync)
 CSV_COLUMNS = (
@@ -101,14 +104,42 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], None], before_
         os.close(dir_fd)
 
 
+def jsonl_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+    count = 0
+    for row in rows:
+        handle.write(orjson.dumps({"schema": "agentscan.session/1", **row.to_json()}) + b"\n")
+        count += 1
+    return count
+
+
+def _csv_cell(value: Any) -> Any:
+    # Booleans as spreadsheets and DuckDB read them, not Python's True/False.
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def csv_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+    count = 0
+    text = io.TextIOWrapper(handle, encoding="utf-8", newline="", write_through=True)
+    writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="raise")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _csv_cell(v) for k, v in flat_row(row).items()})
+        count += 1
+    text.flush()
+    text.detach()
+    return count
+
+
 def write_jsonl(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable[[], None] | None = None) -> int:
     count = 0
 
     def write(handle: io.BufferedWriter) -> None:
         nonlocal count
-        for row in rows:
-            handle.write(orjson.dumps({"schema": "agentscan.session/1", **row.to_json()}) + b"\n")
-            count += 1
+        count = jsonl_lines(handle, rows)
 
     atomic_write(path, write, before_rename)
     return count
@@ -119,17 +150,30 @@ def write_csv(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable
 
     def write(handle: io.BufferedWriter) -> None:
         nonlocal count
-        text = io.TextIOWrapper(handle, encoding="utf-8", newline="", write_through=True)
-        writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="raise")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: ("" if v is None else v) for k, v in flat_row(row).items()})
-            count += 1
-        text.flush()
-        text.detach()
+        count = csv_lines(handle, rows)
 
     atomic_write(path, write, before_rename)
     return count
+
+
+def lock_path(output: Path, env: Mapping[str, str]) -> Path:
+    """Where overlapping exports of ``output`` meet: in agentscan's cache dir, not beside the output."""
+    import hashlib
+
+    from agentscan.cache import cache_dir
+
+    real = os.path.realpath(output)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return cache_dir(env) / "locks" / f"export-{digest}.lock"
+
+
+def _make_lock_dir(path: Path) -> None:
+    """The lock dir is private like the cache (0700); it is created on first use."""
+    for directory in (path.parent.parent, path.parent):
+        try:
+            directory.mkdir(mode=0o700, parents=True)
+        except FileExistsError:
+            pass
 
 
 def export(
@@ -142,10 +186,13 @@ def export(
     present_ids: Iterable[str] | None = None,
     lock_timeout: float = LOCK_TIMEOUT_S,
     before_rename: Callable[[], None] | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> ExportResult:
-    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock."""
+    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock)."""
     if fmt not in FORMATS:
         raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
+    if output == STDOUT:
+        return _to_stdout(fmt, rows)
     output = output.expanduser()
     if output.is_dir():
         raise ExportFailed(f"{output} is a directory; give a file path")
@@ -153,7 +200,12 @@ def export(
         raise ExportFailed(f"{output.parent} does not exist")
     from filelock import FileLock, Timeout
 
-    lock = FileLock(str(output) + ".lock", timeout=lock_timeout)
+    lock_file = lock_path(output, os.environ if env is None else env)
+    try:
+        _make_lock_dir(lock_file)
+    except OSError as exc:
+        raise ExportFailed(f"cannot create the lock directory {lock_file.parent}: {exc.strerror or exc}") from None
+    lock = FileLock(str(lock_file), timeout=lock_timeout)
     try:
         with lock:
             if fmt == "jsonl":
@@ -166,10 +218,22 @@ def export(
             return ExportResult(output, fmt, sessions, gone)
     except Timeout:
         raise ExportFailed(
-            f"another agentscan export holds {output}.lock; gave up after {lock_timeout:.0f} s"
+            f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s"
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _to_stdout(fmt: str, rows: list[SessionRow]) -> ExportResult:
+    """``--output -``: stream to stdout, for a pipe (``agentscan export -f csv -o - | duckdb``)."""
+    if fmt == "sqlite":
+        raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
+    import sys
+
+    stream = sys.stdout.buffer
+    count = jsonl_lines(stream, rows) if fmt == "jsonl" else csv_lines(stream, rows)
+    stream.flush()
+    return ExportResult(STDOUT, fmt, count)
 
 
 def utc_now() -> str:
@@ -207,6 +271,8 @@ def run_export(
     """Export every session matching ``filters`` (unclamped)."""
     if fmt not in FORMATS:
         raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
+    if fmt == "sqlite" and output == STDOUT:
+        raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
@@ -221,4 +287,5 @@ def run_export(
         present_ids=[ref.id for ref in refs],
         lock_timeout=lock_timeout,
         before_rename=before_rename,
+        env=scanner.ctx.env,
     )

@@ -1,4 +1,4 @@
-"""Token reports: deduplicated usage entries grouped by session, day, model or provider.
+"""Token reports: deduplicated usage entries grouped by session, day, week, month, model or provider.
 
 Each row keeps the session's own part and each delegated run's part apart,
 so a user can see what the subagents cost.  Sessions whose provider
@@ -7,17 +7,19 @@ recorded no usage at all report ``null``, never zeros.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 from typing import Any, Iterable, Literal
 
 from agentscan.api import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS, collect_usage
-from agentscan.model import TokenUsage, sum_usage, usage_json
+from agentscan.model import SessionRef, TokenUsage, sum_usage, usage_json
 
-GroupBy = Literal["session", "day", "model", "provider"]
-GROUPINGS: tuple[str, ...] = ("session", "day", "model", "provider")
+GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
+GROUPINGS: tuple[str, ...] = ("session", "day", "week", "month", "model", "provider")
+#: period keys: 2026-11-30, 2026-W49 (ISO week, Monday first), 2026-11
+PERIODS = ("day", "week", "month")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class TokenReport:
     by: str
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None
+    #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
+    sessions: dict[str, SessionRef] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"by": self.by, "rows": [row.to_json() for row in self.rows], "total": usage_json(self.total)}
@@ -86,6 +90,8 @@ def token_report(
 ) -> TokenReport:
     if by not in GROUPINGS:
         raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
+    if since is not None and until is not None and since >= until:
+        raise UsageProblem("--since must be before --until (the range is empty)")
     ids = list(ids)
     providers = list(providers)
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
@@ -107,7 +113,8 @@ def token_report(
         rows = tuple(buckets[key].row(key) for key in sorted(buckets))
         if by in ("model", "provider"):
             rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+    sessions = {ref.id: ref for ref in refs} if by == "session" else {}
+    return TokenReport(by, rows, sum_usage(row.tokens for row in rows), sessions)
 
 
 def _add_entries(
@@ -134,7 +141,7 @@ def _add_entries(
         elif by == "model":
             key = entry[MODEL] or "unknown"
         else:
-            key = _day(ts, tz, day_keys)
+            key = _period(ts, by, tz, day_keys)
         subagent = entry[SUBAGENT]
         sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
         bucket = buckets.get(key)
@@ -143,12 +150,18 @@ def _add_entries(
         bucket.add(entry, sub_key)
 
 
-def _day(ts: float | None, tz: tzinfo | None, memo: dict[float, str]) -> str:
+def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
     if ts is None:
         return "unknown"
     # Calls cluster in time: memoise per minute to avoid a datetime per call.
     minute = ts // 60
-    day = memo.get(minute)
-    if day is None:
-        day = memo[minute] = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz).strftime("%Y-%m-%d")
-    return day
+    key = memo.get(minute)
+    if key is None:
+        local = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz)
+        if by == "week":
+            year, week, _ = local.isocalendar()
+            key = f"{year}-W{week:02d}"
+        else:
+            key = local.strftime("%Y-%m" if by == "month" else "%Y-%m-%d")
+        memo[minute] = key
+    return key

@@ -11,11 +11,11 @@ from typing import List, Optional
 
 import typer
 
-from agentscan.cli.options import JsonOption, ProviderOption, RedactOption, SinceOption, finish, handle_errors, state_of
+from agentscan.cli.options import GlobalOptionsCommand, JsonOption, ProviderOption, RedactOption, SinceOption, finish, handle_errors, state_of
 
 
 def register(app: typer.Typer) -> None:
-    app.command("otlp")(otlp_command)
+    app.command("otlp", cls=GlobalOptionsCommand)(otlp_command)
 
 
 @handle_errors

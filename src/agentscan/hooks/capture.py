@@ -23,6 +23,8 @@ MAX_PAYLOAD = 8 * 1024 * 1024
 READ_SECONDS = 0.7
 DIAGNOSTICS_MAX = 1024 * 1024
 REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
+#: the agents ``--agent`` may name; any other name writes nothing at all
+AGENTS = ("cursor", "claude")
 ENVELOPE_VERSION = 1
 _REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
 
@@ -36,6 +38,10 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
     """
     received_at_ns = time.time_ns()
     name = (agent or "").strip().lower()
+    if name and name not in AGENTS:
+        # A misspelt --agent must not fill the store with events no tree can read;
+        # `agentscan doctor` shows the installed command and its --agent.
+        return
     root = None
     stored = None
     try:

@@ -27,7 +27,7 @@ class Provider(ABC):
     #: a human label for tables and ``doctor``
     label: ClassVar[str]
     #: bump when parsing changes, so cached rows and usage are rebuilt
-    parser_version: ClassVar[str] = "1"
+    parser_version: ClassVar[str] = "2"
 
     @abstractmethod
     def roots(self, ctx: ScanContext) -> list[Root]:

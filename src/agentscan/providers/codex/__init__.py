@@ -33,7 +33,7 @@ _Scanned = tuple[str, "str | None", Thread, FileUsageScanner]
 class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
-    parser_version = "1"
+    parser_version = "2"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
