@@ -33,10 +33,8 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.path_text(clean(row.cwd), term),
             clean(row.title) or "-",
         ])
-    hidden = print_table(COLUMNS, rows, term=term)
-    if hidden:
-        render.note(f"{', '.join(hidden)} left out to fit {term.width} columns; widen the terminal or use --json",
-                    tty_only=True)
+    # MODEL, the only column left out on a narrow terminal, goes silently: `show` has it.
+    print_table(COLUMNS, rows, term=term)
 
 
 def more_hint(page: SessionPage, filters: ListFilter) -> str | None:

@@ -37,7 +37,7 @@ def export_command(
     redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Write every matching session (not clamped) to a JSONL, CSV or SQLite index."""
+    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout)."""
     from agentscan.api import ListFilter
     from agentscan.cli import render
     from agentscan.errors import UsageProblem

@@ -28,6 +28,17 @@ def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
     return cut(text, max(room, 10) if term.tty else pipe_limit)
 
 
+def _field(label: str, value: str, term: Terminal) -> list[str]:
+    """``  label    value``; on a terminal a long value wraps under itself (a path is never split)."""
+    line = f"  {label:<8} {value}"
+    if not term.tty or width_of(line) <= term.width or " " not in value:
+        return [line]
+    import textwrap
+
+    return textwrap.wrap(line, width=term.width, subsequent_indent=" " * 11,
+                         break_long_words=False, break_on_hyphens=False) or [line]
+
+
 def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     """The header every ``show`` starts with: what the session is, where, and what it cost."""
     row = detail.row
@@ -42,7 +53,7 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         ("path", home_short(row.path) if term.tty else row.path),
         ("tokens", tokens_line(row.tokens)),
     ):
-        lines.append(f"  {label:<8} {value if value else '-'}")
+        lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
         lines.append(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window"
                      " (the provider recorded no usage)")

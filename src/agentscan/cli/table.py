@@ -108,7 +108,8 @@ def _line(columns: Sequence[Column], cells: Sequence[str], widths: Sequence[int]
         return plain
     styled = []
     for column, text in zip(columns, texts):
-        styles = [s for s in (style, None if header else column.style) if s]
+        # A row's own style (a total, a detail line) wins over the column's colour.
+        styles = [s for s in (style, None if header or style else column.style) if s]
         styled.append(term.style(text, *styles) if styles and text.strip() else text)
     return GAP.join(styled).rstrip()
 
