@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.api import Scanner
-from agentscan.tokens import token_report
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.tokens import token_report
 from builders import lay_out_real_claude
 
 CCUSAGE_20_0_24 = {

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.api import Scanner
-from agentscan.roots import claude_roots
+from agentscan.scan.scanner import Scanner
+from agentscan.providers.claude.roots import claude_roots
 from agentscan.context import ScanContext
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user, write_jsonl
 

@@ -311,7 +311,7 @@ def test_export_to_stdout_with_csv_booleans_and_no_stray_lock(isolated_home: Pat
 
 
 def test_csv_writes_true_and_false() -> None:
-    from agentscan.export import csv_lines
+    from agentscan.export.files import csv_lines
     from agentscan.model import SessionRow
 
     buffer = io.BytesIO()

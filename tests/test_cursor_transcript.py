@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.providers.cursor.prompt_text import parse_clock, split_user_text
 from cursor_builders import (
     assistant,

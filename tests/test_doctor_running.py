@@ -5,16 +5,15 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan import running
+from agentscan.scan import liveness as running
 from agentscan.cli import app
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_session_file, claude_user
 
 runner = CliRunner()
 S1 = "a1a1a1a1-1111-4222-8333-444444444444"

@@ -7,16 +7,17 @@ import re
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.api import ListFilter, Scanner
+from agentscan.scan.scanner import ListFilter, Scanner
 from agentscan.cli import app
-from agentscan.export import CSV_COLUMNS, ExportFailed, run_export
+from agentscan.export.rows import CSV_COLUMNS
+from agentscan.errors import ExportFailed
+from agentscan.export.run import run_export
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 
 runner = CliRunner()
@@ -139,7 +140,7 @@ def test_held_lock_makes_a_second_run_exit_one(home: Path, tmp_path: Path) -> No
 
     import os
 
-    from agentscan.export import lock_path
+    from agentscan.export.run import lock_path
 
     out = tmp_path / "index.sqlite"
     lock = lock_path(out, os.environ)

@@ -91,14 +91,14 @@ def test_redacted_prompts_differ_only_where_the_texts_do() -> None:
 
 CRASH = """
 import sys
-import agentscan.api
+import agentscan.scan.scanner
 from agentscan.cli import app
 
 def list_sessions(self, **kwargs):
     private_prompt = "PRIVATE-PROMPT-IN-A-LOCAL"  # what a frame of a real crash could hold
     raise RuntimeError("boom")
 
-agentscan.api.Scanner.list_sessions = list_sessions
+agentscan.scan.scanner.Scanner.list_sessions = list_sessions
 app.pretty_exceptions_show_locals = sys.argv[1] == "show-locals"
 sys.argv = ["agentscan", "--no-cache", "list"]
 app()

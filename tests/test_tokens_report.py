@@ -8,11 +8,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agentscan import providers
-from agentscan.api import ListFilter, Scanner
+from agentscan.scan.scanner import ListFilter, Scanner
 from agentscan.errors import UnknownProvider, UsageProblem
 from agentscan.model import SessionRow, TokenUsage, UsageEntry
 from agentscan.providers.fake import FakeProvider, FakeSession
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 
 UTC = timezone.utc
 

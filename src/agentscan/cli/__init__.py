@@ -1,4 +1,4 @@
-"""The ``agentscan`` command line: a thin Typer layer over ``agentscan.api``.
+"""The ``agentscan`` command line: a thin Typer layer over ``agentscan.scan.scanner``.
 
 This is the only module that knows about exit codes: it catches the domain
 errors of ``agentscan.errors`` and maps them (0 ok, 1 failure, 2 usage).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -17,6 +17,10 @@ from agentscan.cli.options import (
     handle_errors,
     state_of,
 )
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+    from agentscan.model import SessionDetail
 
 
 def register(app: typer.Typer) -> None:
@@ -42,11 +46,11 @@ def list_command(
     """The most recently updated sessions, newest first."""
     import os
 
-    from agentscan.api import ListFilter
+    from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
     from agentscan.cli.list_text import more_hint, print_list
     from agentscan.errors import UsageProblem
-    from agentscan.listing import DEFAULT_LIMIT
+    from agentscan.scan.listing import DEFAULT_LIMIT
     from agentscan.timeutil import parse_when
 
     if show_all and limit is not None:
@@ -65,7 +69,7 @@ def list_command(
     page = scanner.list_page(limit=None if show_all else (limit or DEFAULT_LIMIT), filters=filters)
     rows = page.rows
     if redact:
-        from agentscan.redact import redact_row
+        from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
     end_progress()
@@ -83,7 +87,7 @@ def list_command(
 
 
 def _why_empty(state, page, filters) -> str:  # noqa: ANN001 - CLI-private
-    from agentscan import running
+    from agentscan.scan import liveness as running
     from agentscan.cli.list_text import explain_empty
     from agentscan.cli.term import home_short
 
@@ -113,9 +117,9 @@ def show_command(
 
     state = state_of(ctx)
     scanner = state.scanner()
-    detail = scanner.show(session_id)
+    detail = with_hook_events(scanner.show(session_id), scanner)
     if redact:
-        from agentscan.redact import redact_detail
+        from agentscan.export.redact import redact_detail
 
         detail = redact_detail(detail)
     end_progress()
@@ -129,6 +133,16 @@ def show_command(
     else:
         print_detail(detail, render.terminal())
     finish(state, scanner, as_json=as_json)
+
+
+def with_hook_events(detail: SessionDetail, scanner: Scanner) -> SessionDetail:
+    """Cross-check with live capture: say when hook events exist for this session."""
+    from dataclasses import replace
+
+    from agentscan.hooks.crosscheck import hook_event_counts
+
+    count = hook_event_counts([detail.row.id], env=scanner.ctx.env).get(detail.row.id, 0)
+    return replace(detail, extra={**detail.extra, "hook_events": count})
 
 
 @handle_errors
@@ -146,7 +160,7 @@ def tokens_command(
     from agentscan.cli import render
     from agentscan.cli.tokens_text import print_report, zone
     from agentscan.timeutil import parse_when
-    from agentscan.tokens import token_report
+    from agentscan.scan.tokens import token_report
 
     state = state_of(ctx)
     zone_info = zone(tz)

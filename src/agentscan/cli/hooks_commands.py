@@ -158,7 +158,7 @@ def _trace_list(as_json: bool) -> None:
     from agentscan.cli.table import Column, print_table
     from agentscan.hooks import store
     from agentscan.hooks.model import iso_ns
-    from agentscan.short_ids import short_ids
+    from agentscan.scan.short_ids import short_ids
     from agentscan.timeutil import parse_iso
 
     root = store.data_dir()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from agentscan.cli import render
 from agentscan.cli.table import Column, print_table
 from agentscan.cli.term import Terminal, clean
-from agentscan.listing import ListFilter, SessionPage
+from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
 
 COLUMNS = (

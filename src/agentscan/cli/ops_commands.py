@@ -38,10 +38,10 @@ def export_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout)."""
-    from agentscan.api import ListFilter
+    from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
     from agentscan.errors import UsageProblem
-    from agentscan.export import STDOUT, run_export
+    from agentscan.export.run import STDOUT, run_export
     from agentscan.timeutil import parse_when
 
     state = state_of(ctx)
@@ -74,8 +74,8 @@ def doctor_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
 
     from agentscan.cli import render
     from agentscan.cli.doctor_text import print_doctor
-    from agentscan.doctor import diagnose
     from agentscan.hooks.status import hooks_report
+    from agentscan.scan.doctor import diagnose
 
     state = state_of(ctx)
     scanner = state.scanner()

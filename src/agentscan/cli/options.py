@@ -11,25 +11,11 @@ from typing import Any, Callable, Optional, TypeVar
 import typer
 from typer.core import TyperCommand, TyperOption
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.context import ScanContext
 from agentscan.errors import AgentscanError, NoReadableRoot, StrictWarnings
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-# Provider settings that --demo must ignore, so the demo never mixes in the
-# user's real sessions.
-PROVIDER_ENV = (
-    "CLAUDE_CONFIG_DIR",
-    "XDG_CONFIG_HOME",
-    "CODEX_HOME",
-    "CODEX_SQLITE_HOME",
-    "GEMINI_CLI_HOME",
-    "GEMINI_DATA_DIR",
-    "CURSOR_STATE_DB",
-    "APPDATA",
-)
-
 
 #: (name, flags, help, takes a value) of the options every command takes, before or after its name
 GLOBAL_OPTIONS = (
@@ -67,8 +53,11 @@ class State:
         if self.demo:
             from agentscan.demo import demo_home
 
+            from agentscan.providers import provider_env_vars
+
             home = demo_home()
-            for name in PROVIDER_ENV:
+            # The demo must never mix in the user's real sessions.
+            for name in provider_env_vars():
                 env.pop(name, None)
         context = ScanContext.create(home=home, env=env)
         if self.demo:

@@ -79,13 +79,13 @@ def fit(columns: Sequence[Column], rows: Sequence[Row], width: int) -> tuple[lis
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term: Terminal) -> tuple[list[str], list[str]]:
     """The table's lines, and the headers of the columns left out to fit."""
-    rows = [row if isinstance(row, Row) else Row(row) for row in rows]
+    table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
     if not term.tty:
-        kept, widths = list(range(len(columns))), _natural(columns, rows)
+        kept, widths = list(range(len(columns))), _natural(columns, table_rows)
     else:
-        kept, widths = fit(columns, rows, term.width)
+        kept, widths = fit(columns, table_rows, term.width)
     lines = [_line([columns[i] for i in kept], [columns[i].header for i in kept], widths, term, "bold", header=True)]
-    for row in rows:
+    for row in table_rows:
         lines.append(_line([columns[i] for i in kept], [row.cells[i] for i in kept], widths, term, row.style))
     hidden = [c.header for i, c in enumerate(columns) if i not in kept]
     return lines, hidden

@@ -17,7 +17,7 @@ from agentscan.cli.table import Column, Row, print_table
 from agentscan.cli.term import Terminal, clean, cut
 from agentscan.errors import UsageProblem
 from agentscan.model import SessionRow, TokenUsage, sum_usage
-from agentscan.tokens import TokenReport, TokenRow
+from agentscan.scan.tokens import TokenReport, TokenRow
 
 #: (header, value, drop order when the terminal is narrow: higher goes first; 0 never)
 NUMBER_COLUMNS: tuple[tuple[str, Callable[[TokenUsage], int], int], ...] = (
@@ -87,7 +87,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
             continue
         lines.append(Row(["  own", *blank, *_numbers(token_row.own, term, part=True)], style="dim"))
         if by_session:
-            from agentscan.short_ids import unique_prefixes
+            from agentscan.scan.short_ids import unique_prefixes
 
             names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
             for sub_id, usage in token_row.subagents:
@@ -101,9 +101,9 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     hidden = print_table(_columns(report.by), lines, term=term)
     if folded:
         what = "session" if by_session else {"model": "model", "provider": "provider"}.get(report.by, "period")
-        names = ", ".join(short_ids.get(row.key, row.key) if term.tty else row.key for row in folded[:5])
+        keys = ", ".join(short_ids.get(row.key, row.key) if term.tty else row.key for row in folded[:5])
         more = ", …" if len(folded) > 5 else ""
-        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {names}{more})"
+        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {keys}{more})"
         print(cut(line, term.width) if term.tty else line)
     if hidden:
         render.note(f"{', '.join(hidden)} left out to fit {term.width} columns; widen the terminal or use --json",

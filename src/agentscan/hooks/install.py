@@ -24,16 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agentscan.errors import AgentscanError
+from agentscan.errors import HookConfigError
 
-#: every Cursor hook event (hooks.md §3.1), observed without matchers
+#: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
 CURSOR_EVENTS = (
     "sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentThought", "afterAgentResponse",
     "preToolUse", "postToolUse", "postToolUseFailure", "beforeShellExecution", "afterShellExecution",
     "beforeMCPExecution", "afterMCPExecution", "beforeReadFile", "afterFileEdit", "subagentStart",
     "subagentStop", "preCompact", "stop", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
 )
-#: Claude Code events an observer should register (hooks.md §4.1): not WorktreeCreate
+#: Claude Code events an observer should register (docs/hooks.md, "The tree"): not WorktreeCreate
 #: (its hook must answer with a path), not the high-volume MessageDisplay/FileChanged/
 #: Elicitation*, not the unpublished model-switch events.
 CLAUDE_EVENTS = (
@@ -44,10 +44,6 @@ CLAUDE_EVENTS = (
 )
 TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
 _OURS = re.compile(r"agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
-
-
-class HookConfigError(AgentscanError):
-    """A hook config file that agentscan will not change (exit 1)."""
 
 
 @dataclass(frozen=True)

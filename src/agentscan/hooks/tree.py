@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from agentscan.hooks import inner, pairing, waves
-from agentscan.hooks.capture import canonical_generation_id
+from agentscan.hooks.ids import canonical_generation_id
 from agentscan.hooks.crosscheck import transcript_session_id
 from agentscan.hooks.draft import Draft, TurnDraft, bounded
 from agentscan.hooks.model import EVENT, RESPONSE, THOUGHT, HookEvent, SessionInfo, Trace, Turn

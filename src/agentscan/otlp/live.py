@@ -152,7 +152,8 @@ def _closed_by(span: Any, root: Any, event: str, at: int, turn_id: str) -> bool:
 
 
 def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
-    from agentscan.otlp.sender import SendFailed, send
+    from agentscan.errors import SendFailed
+    from agentscan.otlp.sender import send
 
     try:
         send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0)
@@ -217,7 +218,7 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
                 json.dump(counters, handle, sort_keys=True)
             os.replace(temp, path)
         if message and outcome != "sent":
-            from agentscan.hooks.capture import log_problem
+            from agentscan.hooks.diagnostics import log_problem
 
             log_problem(root, "otlp", f"live export {outcome}: {message}")
     except Exception:  # noqa: BLE001 - counting is best effort, like the diagnostics log

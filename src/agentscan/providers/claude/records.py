@@ -1,7 +1,7 @@
 """Raw Claude Code record shapes and the small readers that interpret them.
 
 Every accessor is defensive: records come from many Claude Code versions and
-any field may be missing or of the wrong type (reference/formats.md §1).
+any field may be missing or of the wrong type (docs/providers/claude.md).
 """
 
 from __future__ import annotations
