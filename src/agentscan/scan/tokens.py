@@ -19,8 +19,7 @@ from agentscan.model import SessionRef, TokenUsage, sum_usage, usage_json
 
 GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
 GROUPINGS: tuple[str, ...] = ("session", "day", "week", "month", "model", "provider")
-#: period keys: 2026-11-30, 2026-W49 (ISO week, Monday first), 2026-11
-PERIODS = ("day", "week", "month")
+# Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
 
 
 @dataclass(frozen=True, slots=True)
