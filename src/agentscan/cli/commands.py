@@ -160,7 +160,7 @@ def tokens_command(
     from agentscan.cli import render
     from agentscan.cli.tokens_text import print_report, zone
     from agentscan.timeutil import parse_when
-    from agentscan.scan.tokens import token_report
+    from agentscan.scan.tokens import parse_group, token_report
 
     state = state_of(ctx)
     zone_info = zone(tz)
@@ -171,7 +171,7 @@ def tokens_command(
         providers=provider or (),
         since=parse_when(since, tz=zone_info) if since else None,
         until=parse_when(until, tz=zone_info, end_of_day=True) if until else None,
-        by=by,
+        by=parse_group(by),
         tz=zone_info,
     )
     if as_json:

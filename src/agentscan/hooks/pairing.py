@@ -33,8 +33,6 @@ from agentscan.hooks.model import (
     HookEvent,
 )
 
-REQUESTS = ("preToolUse", "PreToolUse")
-COMPLETIONS = ("postToolUse", "postToolUseFailure", "PostToolUse", "PostToolUseFailure", "PermissionDenied")
 _FAILURES = ("postToolUseFailure", "PostToolUseFailure")
 _FAILURE_TYPES = {"timeout": TIMEOUT, "permission_denied": DENIED, "error": ERROR}
 

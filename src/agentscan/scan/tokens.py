@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Literal, get_args
 
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
@@ -17,9 +17,17 @@ from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASO
 from agentscan.scan.collect import collect_usage
 from agentscan.model import SessionRef, TokenUsage, sum_usage, usage_json
 
-GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
-GROUPINGS: tuple[str, ...] = ("session", "day", "week", "month", "model", "provider")
 # Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
+GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
+GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
+
+
+def parse_group(value: str) -> GroupBy:
+    """``value`` as a grouping, or a usage error naming the valid ones."""
+    for group in GROUPINGS:
+        if value == group:
+            return group
+    raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +48,7 @@ class TokenRow:
 
 @dataclass(frozen=True, slots=True)
 class TokenReport:
-    by: str
+    by: GroupBy
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None
     #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
@@ -86,11 +94,10 @@ def token_report(
     providers: Iterable[str] = (),
     since: datetime | None = None,
     until: datetime | None = None,
-    by: str = "session",
+    by: GroupBy = "session",
     tz: tzinfo | None = None,
 ) -> TokenReport:
-    if by not in GROUPINGS:
-        raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
+    by = parse_group(by)  # library callers may pass any string
     if since is not None and until is not None and since >= until:
         raise UsageProblem("--since must be before --until (the range is empty)")
     ids = list(ids)
