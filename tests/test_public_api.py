@@ -65,3 +65,7 @@ def test_the_readme_example_runs(isolated_home) -> None:
     with scanner:
         assert scanner.list_sessions(limit=5) == []
         assert agentscan.token_report(scanner, by="model").to_json()["rows"] == []
+
+
+def test_all_and_the_lazy_table_agree() -> None:
+    assert set(agentscan.__all__) - {"__version__"} == set(agentscan._EXPORTS)

@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "Scanner": "agentscan.scan.scanner",
-    "ListFilter": "agentscan.scan.scanner",
+    "ListFilter": "agentscan.scan.listing",
     "token_report": "agentscan.scan.tokens",
     "TokenReport": "agentscan.scan.tokens",
     "TokenRow": "agentscan.scan.tokens",
@@ -42,7 +42,28 @@ _EXPORTS: dict[str, str] = {
     "AgentscanError": "agentscan.errors",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+# A literal list, so linters and type checkers see the re-exports.
+__all__ = [
+    "__version__",
+    "AgentscanError",
+    "Counts",
+    "ListFilter",
+    "PlanStep",
+    "Prompt",
+    "Response",
+    "ScanWarning",
+    "Scanner",
+    "SessionDetail",
+    "SessionRef",
+    "SessionRow",
+    "SubagentInfo",
+    "TokenReport",
+    "TokenRow",
+    "TokenUsage",
+    "ToolEvent",
+    "UsageEntry",
+    "token_report",
+]
 
 if TYPE_CHECKING:
     from agentscan.errors import AgentscanError
@@ -60,7 +81,8 @@ if TYPE_CHECKING:
         ToolEvent,
         UsageEntry,
     )
-    from agentscan.scan.scanner import ListFilter, Scanner
+    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokens import TokenReport, TokenRow, token_report
 
 

@@ -42,7 +42,7 @@ def applied(db: Database) -> list[str]:
 def migrate(db: Database) -> list[str]:
     """Apply the migrations this database has not seen; returns their names."""
     if not db[MIGRATIONS_TABLE].exists():
-        db[MIGRATIONS_TABLE].create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
+        db.table(MIGRATIONS_TABLE).create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
     done = set(applied(db))
     ran = []
     for func in MIGRATIONS:
@@ -50,7 +50,7 @@ def migrate(db: Database) -> list[str]:
             continue
         func(db)
         with db.conn:
-            db[MIGRATIONS_TABLE].insert({"name": func.__name__, "applied_at": _now()})
+            db.table(MIGRATIONS_TABLE).insert({"name": func.__name__, "applied_at": _now()})
         ran.append(func.__name__)
     return ran
 
@@ -73,18 +73,18 @@ def m001_initial(db: Database) -> None:
             "prompts": int, "responses": int, "tool_calls": int, "subagents": int, "running": int,
             "first_seen_at": str, "last_seen_at": str, "gone_at": str,
         }
-        db["sessions"].create(columns, pk="id")
+        db.table("sessions").create(columns, pk="id")
         for column in ("updated_at", "provider", "cwd"):
-            db["sessions"].create_index([column], if_not_exists=True)
-        db["sessions"].enable_fts(["title", "cwd"], create_triggers=True)
+            db.table("sessions").create_index([column], if_not_exists=True)
+        db.table("sessions").enable_fts(["title", "cwd"], create_triggers=True)
     if not db["subagents"].exists():
-        db["subagents"].create(
+        db.table("subagents").create(
             {"session_id": str, "subagent_id": str, **{name: int for name in _TOKENS}},
             pk=("session_id", "subagent_id"),
         )
     if not db["token_days"].exists():
-        db["token_days"].create(
+        db.table("token_days").create(
             {"session_id": str, "day": str, "model": str, "subagent_id": str, **{name: int for name in _TOKENS}},
             pk=("session_id", "day", "model", "subagent_id"),
         )
-        db["token_days"].create_index(["day"], if_not_exists=True)
+        db.table("token_days").create_index(["day"], if_not_exists=True)

@@ -30,7 +30,7 @@ from agentscan.model import SessionRow
 _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
 
 
-def _token_columns(values: tuple[int, int, int, int, int]) -> dict[str, int]:
+def _token_columns(values: tuple[int, ...]) -> dict[str, int]:
     # Sums saturate (bounds.MAX_TOKEN_SUM) so that even the total fits SQLite's 64 bits.
     inp, cache_read, cache_write, output, reasoning = (token_sum(v) for v in values)
     return dict(zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output)))
@@ -65,7 +65,7 @@ def write_sqlite(
                 record["last_seen_at"] = now
                 record["gone_at"] = None
                 records.append(record)
-            db["sessions"].upsert_all(records, pk="id")
+            db.table("sessions").upsert_all(records, pk="id")
             gone = _mark_gone(db, present, scope, now)
             ids = [row.id for row in rows]
             _replace_children(db, ids, usage_days)
@@ -102,11 +102,11 @@ def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
             sub = subagents.setdefault((day.session_id, day.subagent), [0, 0, 0, 0, 0])
             for index, value in enumerate(day.tokens):
                 sub[index] += value
-    db["token_days"].insert_all(
+    db.table("token_days").insert_all(
         ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **_token_columns(tuple(v))} for (s, d, m, sub), v in days.items()),
         pk=("session_id", "day", "model", "subagent_id"), replace=True,
     )
-    db["subagents"].insert_all(
+    db.table("subagents").insert_all(
         ({"session_id": s, "subagent_id": sub, **_token_columns(tuple(v))} for (s, sub), v in subagents.items()),
         pk=("session_id", "subagent_id"), replace=True,
     )

@@ -30,6 +30,8 @@ MAX_PAYLOAD = 8 * 1024 * 1024
 AGENT_SECONDS = 0.7
 READ_SECONDS = 5.0
 REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
+#: the agents ``--agent`` may name; any other name writes nothing at all
+AGENTS = ("cursor", "claude")
 ENVELOPE_VERSION = 1
 _REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
 
@@ -43,6 +45,10 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
     """
     received_at_ns = time.time_ns()
     name = (agent or "").strip().lower()
+    if name and name not in AGENTS:
+        # A misspelt --agent must not fill the store with events no tree can read;
+        # `agentscan doctor` shows the installed command and its --agent.
+        return
     root = None
     stored = None
     detached = replied = False
@@ -175,6 +181,8 @@ class StdinReader:
             fd = None  # an in-memory stream (tests, embedding): it cannot block
         if fd is None:
             data = stream.read(self.limit + 1) or b""
+            if isinstance(data, str):  # a text stream without .buffer
+                data = data.encode("utf-8", "surrogateescape")
             return (b"", f"payload larger than {self.limit} bytes, dropped") if len(data) > self.limit else (data, None)
         if os.isatty(fd):
             return b"", "stdin is a terminal, not a payload; nothing stored"

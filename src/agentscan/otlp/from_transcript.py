@@ -38,7 +38,7 @@ def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) ->
     """(prompts, everything else) with a time; notes count what had none."""
     prompts = [Instant(t, PROMPT, None, p, i) for i, p in enumerate(detail.prompts) if (t := ns(p.timestamp)) is not None]
     others: list[Instant] = []
-    untimed = Counter()
+    untimed: Counter[str] = Counter()
     for index, tool in enumerate(detail.tools):
         at = ns(tool.timestamp)
         if at is None:

@@ -34,6 +34,7 @@ import time
 from typing import Any
 
 from agentscan.filemodes import DIR_MODE, open_private
+from agentscan.hooks import events
 
 SLOTS = 4
 SLOT_STALE_S = 30.0  # a slot older than this belongs to a sender that died; it is reclaimed
@@ -42,10 +43,11 @@ MAX_EVENTS_BYTES = 16 * 1024 * 1024  # a larger session file is not re-read on e
 COUNTER_FILE = "otlp-live.json"
 SPOOL_DIR = "otlp"
 
-TOOL_CLOSES = frozenset({"postToolUse", "postToolUseFailure", "PostToolUse", "PostToolUseFailure", "PermissionDenied"})
-SUBAGENT_CLOSES = frozenset({"subagentStop", "SubagentStop"})
-INNER_CLOSES = frozenset({"afterShellExecution", "afterMCPExecution"})
-TURN_CLOSES = frozenset({"stop", "Stop", "StopFailure"})
+# The events after which a span is complete, named once in hooks/events.py.
+TOOL_CLOSES = frozenset(events.TOOL_COMPLETIONS)
+SUBAGENT_CLOSES = frozenset(events.SUBAGENT_STOPS)
+INNER_CLOSES = frozenset(events.INNER_COMPLETIONS)
+TURN_CLOSES = frozenset(events.TURN_STOPS)
 CLOSING_EVENTS = TOOL_CLOSES | SUBAGENT_CLOSES | INNER_CLOSES | TURN_CLOSES
 
 

@@ -108,7 +108,7 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
             if ref.id not in {r.id for r in refs}:
                 refs.append(ref)
         return refs, hooks
-    from agentscan.scan.scanner import ListFilter
+    from agentscan.scan.listing import ListFilter
 
     rows = scanner.all_rows(filters=ListFilter(providers=selection.providers, since=selection.since))
     wanted = {row.id for row in rows}

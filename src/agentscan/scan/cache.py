@@ -45,26 +45,26 @@ def _migrate(path: Path) -> None:
     db = sqlite_utils.Database(path)
     try:
         db.execute("PRAGMA journal_mode=WAL")
-        meta = db["meta"]
+        meta = db.table("meta")
         if not meta.exists():
-            db["meta"].create({"key": str, "value": str}, pk="key")
+            db.table("meta").create({"key": str, "value": str}, pk="key")
         version_row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         version = int(version_row[0]) if version_row else 0
         if version < 1:
-            db["rows"].create(
+            db.table("rows").create(
                 {"session_id": str, "provider": str, "fingerprint": str, "row": str},
                 pk="session_id", if_not_exists=True,
             )
-            db["usage"].create(
+            db.table("usage").create(
                 {"session_id": str, "provider": str, "fingerprint": str, "entries": bytes},
                 pk="session_id", if_not_exists=True,
             )
-            db["ids"].create(
+            db.table("ids").create(
                 {"session_id": str, "provider": str, "native_id": str, "path": str},
                 pk="session_id", if_not_exists=True,
             )
-            db["ids"].create_index(["native_id"], if_not_exists=True)
-            db["files"].create(
+            db.table("ids").create_index(["native_id"], if_not_exists=True)
+            db.table("files").create(
                 {"path": str, "kind": str, "size": int, "mtime_ns": int, "version": str, "head": str,
                  "offset": int, "state": bytes},
                 pk=("path", "kind"), if_not_exists=True,

@@ -66,7 +66,10 @@ def _parallel(provider: Provider, refs: list[SessionRef], ctx: ScanContext) -> l
     jobs = [(provider.name, chunk, str(ctx.home), dict(ctx.env)) for chunk in chunks if chunk]
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            outputs = list(pool.map(_worker, jobs))
+            outputs = []
+            for job, output in zip(jobs, pool.map(_worker, jobs)):
+                outputs.append(output)
+                ctx.progress.advance(len(job[1]))
     except Exception:  # unpicklable provider state, no /dev/shm, …: parse serially instead
         return None
     by_ref: dict[int, dict] = {}
@@ -108,9 +111,14 @@ def _provider_usage(scanner: Scanner, provider: Provider, refs: list[SessionRef]
             results[ref.id] = document["entries"]
         else:
             misses.append(ref)
+    progress = scanner.ctx.progress
+    progress.expect(len(misses))
     parsed = _parallel(provider, misses, scanner.ctx)
     if parsed is None:
-        parsed = [_parse_one(provider, ref, scanner.ctx) for ref in misses]
+        parsed = []
+        for ref in misses:
+            parsed.append(_parse_one(provider, ref, scanner.ctx))
+            progress.advance()
     scanner.parses += len(misses)
     for ref, document in zip(misses, parsed):
         results[ref.id] = document["entries"]

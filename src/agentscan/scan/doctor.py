@@ -19,7 +19,7 @@ from typing import Any
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.context import legible
-from agentscan.toolkit.fsutil import open_regular, read_capped
+from agentscan.toolkit.fsutil import open_regular
 from agentscan.timeutil import from_epoch, to_iso
 
 #: rows parsed per provider to surface skipped-line warnings (cached after)
@@ -88,19 +88,7 @@ def _kind(message: str) -> str:
     return _NUMBERS.sub("N", head)
 
 
-def diagnose(scanner: Scanner, *, redact: bool = True) -> dict[str, Any]:
-    """The doctor report.  ``redact`` (the default: users are asked to share this
-    report) hashes the newest titles, which are prompts, and masks secrets in
-    every path, note and finding, as ``--redact`` does elsewhere."""
-    report = _diagnose(scanner)
-    if redact:
-        from agentscan.export.redact import redact_doctor
-
-        report = redact_doctor(report)
-    return report
-
-
-def _diagnose(scanner: Scanner) -> dict[str, Any]:
+def diagnose(scanner: Scanner) -> dict[str, Any]:
     reports = []
     for provider in scanner.providers:
         report = ProviderReport(provider.name, provider.label)
@@ -112,39 +100,19 @@ def _diagnose(scanner: Scanner) -> dict[str, Any]:
         with scanner.ctx.warnings.capture() as captured:
             refs = scanner.refs([provider.name])
             report.sessions = len(refs)
+            newest = None
             for ref in refs[:SAMPLE_ROWS]:
                 row = scanner.row(ref)
-                if report.newest is None:
-                    report.newest = {"id": row.id, "updated_at": to_iso(row.updated_at or from_epoch(ref.recency)),
-                                     "title": row.title}
+                updated = row.updated_at or from_epoch(ref.recency)
+                if updated is not None and (newest is None or updated > newest[0]):
+                    newest = (updated, row)
+            if newest is not None:
+                report.newest = {"id": newest[1].id, "updated_at": to_iso(newest[0]), "title": newest[1].title}
             report.findings.extend(provider.diagnostics(scanner.ctx))
         report.warnings = dict(Counter(_kind(w.message) for w in captured).most_common())
         reports.append(report)
     return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
-            "providers": [r.to_json() for r in reports], "cache": cache_report(scanner),
-            "hooks": hooks_report(scanner.ctx.env)}
-
-
-#: the newest lines of the hook's error log that doctor shows
-HOOK_PROBLEMS_SHOWN = 10
-
-
-def hooks_report(env: Any) -> dict[str, Any]:
-    """The hook capture store: where it is, how many sessions it holds, and what the
-    hook could not store (``hook-errors.log``: dropped payloads, unreadable input)."""
-    from agentscan.hooks import store
-
-    root = store.data_dir(env)
-    log = Path(root) / store.DIAGNOSTICS_LOG
-    lines: list[str] = []
-    for path in (Path(str(log) + ".1"), log):  # the rotated generation first: oldest to newest
-        try:
-            data = read_capped(path, 2 * 1024 * 1024)
-        except OSError:
-            continue
-        lines.extend(data.decode("utf-8", "replace").splitlines())
-    return {"data_dir": legible(root), "sessions": len(store.stored_sessions(root)), "problems": len(lines),
-            "recent_problems": [legible(line) for line in lines[-HOOK_PROBLEMS_SHOWN:]]}
+            "providers": [r.to_json() for r in reports], "cache": cache_report(scanner)}
 
 
 def cache_report(scanner: Scanner) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Token reports: deduplicated usage entries grouped by session, day, model or provider.
+"""Token reports: deduplicated usage entries grouped by session, day, week, month, model or provider.
 
 Each row keeps the session's own part and each delegated run's part apart,
 so a user can see what the subagents cost.  Sessions whose provider
@@ -7,19 +7,28 @@ recorded no usage at all report ``null``, never zeros.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Literal, get_args
 
 from agentscan.bounds import TOKEN_SUM_CAPPED, token_sum
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
 from agentscan.scan.collect import collect_usage
-from agentscan.model import TokenUsage, sum_usage, usage_json
+from agentscan.model import SessionRef, TokenUsage, sum_usage, usage_json
 
-GroupBy = Literal["session", "day", "model", "provider"]
-GROUPINGS: tuple[str, ...] = ("session", "day", "model", "provider")
+# Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
+GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
+GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
+
+
+def parse_group(value: str) -> GroupBy:
+    """``value`` as a grouping, or a usage error naming the valid ones."""
+    for group in GROUPINGS:
+        if value == group:
+            return group
+    raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +49,11 @@ class TokenRow:
 
 @dataclass(frozen=True, slots=True)
 class TokenReport:
-    by: str
+    by: GroupBy
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None
+    #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
+    sessions: dict[str, SessionRef] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"by": self.by, "rows": [row.to_json() for row in self.rows], "total": usage_json(self.total)}
@@ -61,9 +72,10 @@ class _Bucket:
                 self.own = [0, 0, 0, 0, 0]
             sums = self.own
         else:
-            sums = self.subagents.get(sub_key)
-            if sums is None:
-                sums = self.subagents[sub_key] = [0, 0, 0, 0, 0]
+            found = self.subagents.get(sub_key)
+            if found is None:
+                found = self.subagents[sub_key] = [0, 0, 0, 0, 0]
+            sums = found
         sums[0] += entry[INPUT]
         sums[1] += entry[CACHE_READ]
         sums[2] += entry[CACHE_WRITE]
@@ -83,11 +95,12 @@ def token_report(
     providers: Iterable[str] = (),
     since: datetime | None = None,
     until: datetime | None = None,
-    by: str = "session",
+    by: GroupBy = "session",
     tz: tzinfo | None = None,
 ) -> TokenReport:
-    if by not in GROUPINGS:
-        raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
+    by = parse_group(by)  # library callers may pass any string
+    if since is not None and until is not None and since >= until:
+        raise UsageProblem("--since must be before --until (the range is empty)")
     ids = list(ids)
     providers = list(providers)
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
@@ -109,7 +122,8 @@ def token_report(
         rows = tuple(buckets[key].row(key) for key in sorted(buckets))
         if by in ("model", "provider"):
             rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    report = TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+    sessions = {ref.id: ref for ref in refs} if by == "session" else {}
+    report = TokenReport(by, rows, sum_usage(row.tokens for row in rows), sessions)
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
@@ -139,7 +153,7 @@ def _add_entries(
         elif by == "model":
             key = entry[MODEL] or "unknown"
         else:
-            key = _day(ts, tz, day_keys)
+            key = _period(ts, by, tz, day_keys)
         subagent = entry[SUBAGENT]
         sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
         bucket = buckets.get(key)
@@ -148,12 +162,18 @@ def _add_entries(
         bucket.add(entry, sub_key)
 
 
-def _day(ts: float | None, tz: tzinfo | None, memo: dict[float, str]) -> str:
+def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
     if ts is None:
         return "unknown"
     # Calls cluster in time: memoise per minute to avoid a datetime per call.
     minute = ts // 60
-    day = memo.get(minute)
-    if day is None:
-        day = memo[minute] = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz).strftime("%Y-%m-%d")
-    return day
+    key = memo.get(minute)
+    if key is None:
+        local = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz)
+        if by == "week":
+            year, week, _ = local.isocalendar()
+            key = f"{year}-W{week:02d}"
+        else:
+            key = local.strftime("%Y-%m" if by == "month" else "%Y-%m-%d")
+        memo[minute] = key
+    return key

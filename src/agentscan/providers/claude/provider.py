@@ -100,7 +100,9 @@ class ClaudeProvider(Provider):
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
         primary = main or (everything[0] if everything else None)
         started = oldest(*(s.first_ts for s in everything))
-        updated = newest(*(s.last_ts for s in everything), from_epoch(ref.recency) if ref.recency else None)
+        # The newest time the transcript recorded; the mtime only when it recorded none
+        # (a copied home has every mtime at the copy time).
+        updated = newest(*(s.last_ts for s in everything)) or (from_epoch(ref.recency) if ref.recency else None)
         return SessionRow(
             provider=self.name,
             native_id=ref.native_id,
@@ -137,7 +139,7 @@ class ClaudeProvider(Provider):
         order = 0
         for ref in refs:
             files: SessionFiles = ref.hint
-            parts = [(files.main, None)] if files.main is not None else []
+            parts: list[tuple[Path, str | None]] = [(files.main, None)] if files.main is not None else []
             parts += [(sub.path, agent_id) for agent_id, sub in sorted(files.subagents.items())]
             for path, agent_id in parts:
                 candidates = file_usage(path, ctx, session=ref.native_id, subagent=agent_id, order_base=order)

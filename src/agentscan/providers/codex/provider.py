@@ -34,7 +34,7 @@ class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
     env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
-    parser_version = "1"
+    parser_version = "2"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

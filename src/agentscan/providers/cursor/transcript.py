@@ -15,7 +15,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator, Union
+from typing import Any, Generator, Union
 
 import orjson
 
@@ -76,7 +76,7 @@ def _text(blocks: list[dict[str, Any]]) -> str:
     return "\n".join(b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str))
 
 
-def iter_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
+def iter_events(path: Path, ctx: ScanContext) -> Generator[Event, None, None]:
     for line in iter_json_lines(path, ctx):
         record = line.record
         kind, role = record.get("type"), record.get("role")

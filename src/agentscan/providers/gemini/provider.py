@@ -92,6 +92,7 @@ class GeminiProvider(Provider):
         if primary is not None:
             chat_hash = as_str(chats.main.meta.get("projectHash")) if chats.main else None
             cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx)
+        path: str | None
         if files.main is not None:
             path = str(files.main.path)
         else:
