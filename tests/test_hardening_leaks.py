@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
+from agentscan.export.run import lock_path
 from agentscan.hooks import capture
 from agentscan.hooks.diagnostics import log_problem
 from agentscan.otlp import live
@@ -74,8 +75,8 @@ def test_doctor_shows_what_the_hook_dropped(isolated_home: Path) -> None:
     log_problem(root, "cursor", "stdin still open after 5.0s; payload dropped")
     Replay(Path(root)).send(prompt("hello"))
     hooks = _doctor()["hooks"]
-    assert (hooks["sessions"], hooks["problems"]) == (1, 1)
-    assert "payload dropped" in hooks["recent_problems"][0]
+    assert hooks["store"]["sessions"] == 1
+    assert "payload dropped" in hooks["errors"]["last"][-1]
     assert "payload dropped" in runner.invoke(app, ["doctor"]).stdout
 
 
@@ -151,7 +152,7 @@ def test_every_file_agentscan_writes_is_0600(claude_home: Path, tmp_path: Path, 
     for fmt in ("jsonl", "csv", "sqlite"):
         path = out / f"sessions.{fmt}"
         assert runner.invoke(app, ["export", "-f", fmt, "-o", str(path)]).exit_code == 0
-        written += [path, Path(f"{path}.lock")]
+        written += [path, lock_path(path, os.environ)]
     assert runner.invoke(app, ["otlp", "-o", str(out / "traces.jsonl")]).exit_code == 0
     written.append(out / "traces.jsonl")
     root = Path(os.environ["AGENTSCAN_DATA_DIR"])

@@ -36,7 +36,7 @@ import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator, TypeVar
 from urllib.parse import quote
 
 from agentscan import bounds
@@ -55,6 +55,7 @@ def _uri(path: Path, *, immutable: bool) -> str:
 
 
 _MAGIC = b"SQLite format 3\x00"
+T = TypeVar("T")
 #: SQLite VM instructions between two looks at the clock
 _PROGRESS_STEPS = 5_000
 #: the largest string or blob one value may hold; SQLite's default is 1 GB, which
@@ -94,8 +95,13 @@ class _Deadline:
 class _Cursor(sqlite3.Cursor):
     """A cursor whose every step counts against its connection's query deadline."""
 
-    def _guarded(self, step, *args):  # type: ignore[no-untyped-def]
-        deadline: _Deadline = self.connection._deadline  # type: ignore[attr-defined]
+    def _deadline(self) -> _Deadline:
+        connection = self.connection
+        assert isinstance(connection, _Connection)
+        return connection.deadline
+
+    def _guarded(self, step: Callable[..., T], *args: Any) -> T:
+        deadline = self._deadline()
         deadline.enter()
         try:
             result = step(*args)
@@ -111,20 +117,20 @@ class _Cursor(sqlite3.Cursor):
             raise _interrupted()
         return result
 
-    def execute(self, sql: str, parameters=(), /):  # type: ignore[no-untyped-def, override]
-        self.connection._deadline.start()  # type: ignore[attr-defined]
+    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:  # type: ignore[override]
+        self._deadline().start()
         return self._guarded(super().execute, sql, parameters)
 
-    def __next__(self):  # type: ignore[no-untyped-def]
+    def __next__(self) -> Any:
         return self._guarded(super().__next__)
 
-    def fetchone(self):  # type: ignore[no-untyped-def]
+    def fetchone(self) -> Any:
         return self._guarded(super().fetchone)
 
-    def fetchmany(self, size: int = 1):  # type: ignore[no-untyped-def, override]
+    def fetchmany(self, size: int | None = 1) -> list[Any]:
         return self._guarded(super().fetchmany, size)
 
-    def fetchall(self):  # type: ignore[no-untyped-def]
+    def fetchall(self) -> list[Any]:
         return self._guarded(super().fetchall)
 
 
@@ -135,15 +141,15 @@ def _interrupted() -> sqlite3.OperationalError:
 class _Connection(sqlite3.Connection):
     """A read-only provider connection: every query is deadline-guarded."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._deadline = _Deadline()
-        self.set_progress_handler(self._deadline.check, _PROGRESS_STEPS)
+        self.deadline = _Deadline()
+        self.set_progress_handler(self.deadline.check, _PROGRESS_STEPS)
         limit = getattr(sqlite3, "SQLITE_LIMIT_LENGTH", None)
         if limit is not None and hasattr(self, "setlimit"):  # Python >= 3.11
             self.setlimit(limit, _MAX_VALUE_BYTES)
 
-    def execute(self, sql: str, parameters=(), /) -> sqlite3.Cursor:  # type: ignore[no-untyped-def, override]
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:  # type: ignore[override]
         return self.cursor(_Cursor).execute(sql, parameters)
 
 
