@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from agentscan.providers.base import Provider
 
 # Packed entry fields (see UsageEntry.pack).
-SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK = range(11)
+SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H = range(12)
 
 #: below this many uncached sessions a process pool costs more than it saves
 PARALLEL_MIN_SESSIONS = 48
@@ -83,17 +83,35 @@ def _parallel(provider: Provider, refs: list[SessionRef], ctx: ScanContext) -> l
 
 def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
     """Provider name -> packed entries of every counted call of ``refs``."""
-    by_provider: dict[str, list[SessionRef]] = {}
-    for ref in refs:
-        by_provider.setdefault(ref.provider, []).append(ref)
     collected: dict[str, list[list]] = {}
-    for provider_name, provider_refs in by_provider.items():
+    for provider_name, provider_refs in _by_provider(refs).items():
         provider = scanner.provider(provider_name)
         entries: list[list] = []
         for packed in _provider_usage(scanner, provider, provider_refs):
             entries.extend(packed)
         collected[provider_name] = merge_duplicates(entries)
     return collected
+
+
+def usage_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
+    """Session id -> its own packed entries, not deduplicated against other sessions.
+
+    These add up to the session's row ``tokens``, so a row's cost is priced
+    from exactly the calls its tokens count.
+    """
+    found: dict[str, list[list]] = {}
+    for provider_name, provider_refs in _by_provider(refs).items():
+        provider = scanner.provider(provider_name)
+        for ref, packed in zip(provider_refs, _provider_usage(scanner, provider, provider_refs)):
+            found[ref.id] = packed
+    return found
+
+
+def _by_provider(refs: Sequence[SessionRef]) -> dict[str, list[SessionRef]]:
+    grouped: dict[str, list[SessionRef]] = {}
+    for ref in refs:
+        grouped.setdefault(ref.provider, []).append(ref)
+    return grouped
 
 
 def _provider_usage(scanner: Scanner, provider: Provider, refs: list[SessionRef]) -> list[list[list]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -65,6 +66,11 @@ def usage_json(usage: TokenUsage | None) -> dict[str, int] | None:
     return None if usage is None else usage.to_json()
 
 
+def usd(cost: Decimal | None) -> float | None:
+    """JSON carries the exact cost as a number; only text output rounds it."""
+    return None if cost is None else float(cost)
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     prompts: int = 0
@@ -107,6 +113,8 @@ class SessionRow:
     counts: Counts = field(default_factory=Counts)
     subagents: int = 0
     running: bool | None = None
+    #: USD, filled in by ``agentscan.costs`` (it depends on the price data, so it is never cached with the row)
+    cost: Decimal | None = None
 
     @property
     def id(self) -> str:
@@ -150,6 +158,7 @@ class SessionRow:
             "started_at": to_iso(self.started_at),
             "updated_at": to_iso(self.updated_at),
             "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
             "counts": self.counts.to_json(),
             "subagents": self.subagents,
             "running": self.running,
@@ -259,7 +268,9 @@ class UsageEntry:
     delegated run the call belongs to; ``tokens`` reports roll these up.
     ``dedupe_key`` names the API call when the same call can appear in other
     sessions' files too (a resumed or forked session); across sessions the
-    copy with the highest ``rank`` counts once.
+    copy with the highest ``rank`` counts once.  ``cache_write_1h`` is the
+    part of ``tokens.cache_write`` written to a one-hour cache (Claude),
+    which bills at a higher rate: it matters for cost only.
     """
 
     session: str  # native id of the owning (parent) session
@@ -269,13 +280,14 @@ class UsageEntry:
     subagent: str | None = None
     dedupe_key: str | None = None
     rank: int = 0
+    cache_write_1h: int = 0
 
     def pack(self) -> list:
         """A compact, JSON-friendly form for the cache and the fast aggregator."""
         t = self.tokens
         ts = self.timestamp.timestamp() if self.timestamp is not None else None
         return [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
-                t.reasoning, self.dedupe_key, self.rank]
+                t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h]
 
 
 @dataclass(frozen=True, slots=True)

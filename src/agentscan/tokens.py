@@ -1,20 +1,26 @@
 """Token reports: deduplicated usage entries grouped by session, day, model or provider.
 
 Each row keeps the session's own part and each delegated run's part apart,
-so a user can see what the subagents cost.  Sessions whose provider
-recorded no usage at all report ``null``, never zeros.
+so a user can see what the subagents cost, in tokens and in USD.  Every
+call is priced at its own time (``agentscan.pricing``); the grouping only
+decides which bucket a call lands in, so cost works for any ``--by``.
+Sessions whose provider recorded no usage at all report ``null``, never
+zeros.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
+from decimal import Decimal
 from typing import Any, Iterable, Literal
 
 from agentscan.api import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS, collect_usage
-from agentscan.model import TokenUsage, sum_usage, usage_json
+from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, collect_usage
+from agentscan.model import TokenUsage, usage_json, usd
+from agentscan.pricing import PriceBook, Spend
+from agentscan.pricing.spend import merged
 
 GroupBy = Literal["session", "day", "model", "provider"]
 GROUPINGS: tuple[str, ...] = ("session", "day", "model", "provider")
@@ -22,17 +28,33 @@ GROUPINGS: tuple[str, ...] = ("session", "day", "model", "provider")
 
 @dataclass(frozen=True, slots=True)
 class TokenRow:
+    """One group: its tokens and exact cost, the own part and each subagent's part apart.
+
+    A cost is ``None`` when nothing was recorded or when some of the
+    group's calls have no price (see ``agentscan.pricing``).
+    """
+
     key: str
     tokens: TokenUsage | None
     own: TokenUsage | None
     subagents: tuple[tuple[str, TokenUsage | None], ...] = ()
+    cost: Decimal | None = None
+    own_cost: Decimal | None = None
+    #: aligned with ``subagents``
+    subagent_costs: tuple[Decimal | None, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        costs = self.subagent_costs or (None,) * len(self.subagents)
         return {
             "key": self.key,
             "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
             "own": usage_json(self.own),
-            "subagents": [{"id": sub_id, "tokens": usage_json(tokens)} for sub_id, tokens in self.subagents],
+            "own_cost_usd": usd(self.own_cost),
+            "subagents": [
+                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost)}
+                for (sub_id, tokens), cost in zip(self.subagents, costs)
+            ],
         }
 
 
@@ -41,37 +63,49 @@ class TokenReport:
     by: str
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None
+    cost: Decimal | None = None
+    prices: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "rows": [row.to_json() for row in self.rows], "total": usage_json(self.total)}
+        return {
+            "by": self.by,
+            "rows": [row.to_json() for row in self.rows],
+            "total": usage_json(self.total),
+            "cost_usd": usd(self.cost),
+            "prices": self.prices,
+        }
 
 
 class _Bucket:
-    """Sums packed entries without building an object per call (warm runs add up 100k+)."""
+    """One group's spend: the own part and each subagent's part, each kept per price key."""
+
+    __slots__ = ("own", "subagents")
 
     def __init__(self) -> None:
-        self.own: list[int] | None = None
-        self.subagents: dict[str, list[int]] = {}
+        self.own = Spend()
+        self.subagents: dict[str, Spend] = {}
 
-    def add(self, entry: list, sub_key: str | None) -> None:
+    def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
         if sub_key is None:
-            if self.own is None:
-                self.own = [0, 0, 0, 0, 0]
-            sums = self.own
-        else:
-            sums = self.subagents.get(sub_key)
-            if sums is None:
-                sums = self.subagents[sub_key] = [0, 0, 0, 0, 0]
-        sums[0] += entry[INPUT]
-        sums[1] += entry[CACHE_READ]
-        sums[2] += entry[CACHE_WRITE]
-        sums[3] += entry[OUTPUT]
-        sums[4] += entry[REASONING]
+            self.own.add(entry, price_key)
+            return
+        spend = self.subagents.get(sub_key)
+        if spend is None:
+            spend = self.subagents[sub_key] = Spend()
+        spend.add(entry, price_key)
 
-    def row(self, key: str) -> TokenRow:
-        own = TokenUsage(*self.own) if self.own is not None else None
-        subs = tuple((sub_id, TokenUsage(*sums)) for sub_id, sums in sorted(self.subagents.items()))
-        return TokenRow(key, sum_usage([own, *(t for _, t in subs)]), own, subs)
+    def row(self, key: str, book: PriceBook) -> TokenRow:
+        subs = sorted(self.subagents.items())
+        everything = merged([self.own, *(spend for _, spend in subs)])
+        return TokenRow(
+            key,
+            everything.tokens(),
+            self.own.tokens(),
+            tuple((sub_id, spend.tokens()) for sub_id, spend in subs),
+            everything.cost(book),
+            self.own.cost(book),
+            tuple(spend.cost(book) for _, spend in subs),
+        )
 
 
 def token_report(
@@ -96,18 +130,22 @@ def token_report(
     high = until.timestamp() if until is not None else None
     buckets: dict[str, _Bucket] = {}
     day_keys: dict[float, str] = {}
+    book = PriceBook(scanner.ctx, scanner.cache)
     for provider_name, entries in collect_usage(scanner, refs).items():
-        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys)
+        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys, book)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
-        rows = tuple((buckets.get(ref.id) or _Bucket()).row(ref.id) for ref in refs)
+        shown = [(ref.id, buckets.get(ref.id) or _Bucket()) for ref in refs]
         if since is not None or until is not None:
-            rows = tuple(row for row in rows if row.tokens is not None)
+            shown = [(key, bucket) for key, bucket in shown if bucket.own or bucket.subagents]
     else:
-        rows = tuple(buckets[key].row(key) for key in sorted(buckets))
-        if by in ("model", "provider"):
-            rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+        shown = [(key, buckets[key]) for key in sorted(buckets)]
+    rows = tuple(bucket.row(key, book) for key, bucket in shown)
+    if by in ("model", "provider"):
+        rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
+    # The grand total is priced from every shown group's sums at once, exactly.
+    everything = merged([spend for _, bucket in shown for spend in (bucket.own, *bucket.subagents.values())])
+    return TokenReport(by, rows, everything.tokens(), everything.cost(book), book.data.to_json())
 
 
 def _add_entries(
@@ -119,9 +157,11 @@ def _add_entries(
     low: float | None,
     high: float | None,
     day_keys: dict[float, str],
+    book: PriceBook,
 ) -> None:
     windowed = low is not None or high is not None
     prefix = provider_name + ":"
+    fast_keys = book.fast_keys(provider_name)
     for entry in entries:
         ts = entry[TS]
         if windowed and (ts is None or (low is not None and ts < low) or (high is not None and ts >= high)):
@@ -140,7 +180,10 @@ def _add_entries(
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = _Bucket()
-        bucket.add(entry, sub_key)
+        price_key = fast_keys.get(entry[MODEL])
+        if price_key is None:
+            price_key = book.key(provider_name, entry[MODEL], ts, entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE])
+        bucket.add(entry, sub_key, price_key)
 
 
 def _day(ts: float | None, tz: tzinfo | None, memo: dict[float, str]) -> str:

@@ -39,6 +39,8 @@ def list_command(
     """The most recently updated sessions, newest first."""
     from agentscan.api import ListFilter
     from agentscan.cli import render
+    from agentscan.costs import with_costs
+    from agentscan.pricing import PriceBook
     from agentscan.timeutil import parse_when
 
     state = state_of(ctx)
@@ -52,27 +54,31 @@ def list_command(
         pid=pid,
     )
     rows = scanner.list_sessions(limit=limit, filters=filters)
+    book = PriceBook(scanner.ctx, scanner.cache)
+    rows = with_costs(scanner, rows, scanner.refs(filters.providers), book)
     if redact:
         from agentscan.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
     if as_json:
-        render.emit_json(render.envelope("list", {"sessions": [r.to_json() for r in rows]}, scanner.warnings))
+        body = {"sessions": [r.to_json() for r in rows], "prices": book.data.to_json()}
+        render.emit_json(render.envelope("list", body, scanner.warnings))
     else:
         render.table(
-            ["ID", "UPDATED", "TOKENS", "MODEL", "CWD", "TITLE"],
+            ["ID", "UPDATED", "TOKENS", "COST", "MODEL", "CWD", "TITLE"],
             [
                 [
                     _short_id(row.id) + ("*" if row.running else ""),
                     render.short_time(row.updated_at),
                     render.human_tokens(row.tokens),
+                    render.human_usd(row.cost),
                     render.ellipsize(row.model, 24),
                     render.ellipsize(render.home_short(row.cwd), 40),
                     render.ellipsize(row.title, 60),
                 ]
                 for row in rows
             ],
-            right=(2,),
+            right=(2, 3),
         )
         if not rows:
             print("no sessions found (try `agentscan doctor` or `agentscan --demo list`)")
@@ -92,18 +98,26 @@ def show_command(
     as_json: bool = JsonOption,
 ) -> None:
     """One session in detail: prompts, responses, tools, subagents and plan (bounded)."""
+    from dataclasses import replace
+
     from agentscan.cli import render
     from agentscan.cli.show_text import print_detail
+    from agentscan.costs import with_costs
+    from agentscan.pricing import PriceBook
 
     state = state_of(ctx)
     scanner = state.scanner()
     detail = scanner.show(session_id)
+    book = PriceBook(scanner.ctx, scanner.cache)
+    (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)
+    detail = replace(detail, row=row)
     if redact:
         from agentscan.redact import redact_detail
 
         detail = redact_detail(detail)
     if as_json:
-        render.emit_json(render.envelope("show", {"session": detail.to_json()}, scanner.warnings))
+        body = {"session": detail.to_json(), "prices": book.data.to_json()}
+        render.emit_json(render.envelope("show", body, scanner.warnings))
     else:
         print_detail(detail)
     finish(state, scanner, as_json=as_json)

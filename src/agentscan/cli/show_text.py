@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentscan.cli.render import compact_number, ellipsize, home_short, short_time
+from agentscan.cli.render import compact_number, ellipsize, home_short, human_usd, short_time
 from agentscan.model import SessionDetail, TokenUsage
 
 
@@ -28,6 +28,7 @@ def print_detail(detail: SessionDetail) -> None:
         ("updated", short_time(row.updated_at)),
         ("path", row.path),
         ("tokens", _tokens_line(row.tokens)),
+        ("cost", None if row.tokens is None else human_usd(row.cost)),
     ):
         print(f"  {label:<8} {value if value else '-'}")
     if row.tokens is None and detail.extra.get("context_tokens") is not None:

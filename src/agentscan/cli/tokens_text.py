@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import tzinfo
+from decimal import Decimal
+from typing import Iterable
 
-from agentscan.cli.render import table
+from agentscan.cli.render import human_usd, table
 from agentscan.errors import UsageProblem
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.tokens import TokenReport
@@ -22,29 +24,40 @@ def zone(name: str | None) -> tzinfo | None:
         raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
-def _cells(usage: TokenUsage | None) -> list[str]:
+def _cells(usage: TokenUsage | None, cost: Decimal | None) -> list[str]:
     if usage is None:
-        return ["-"] * 6
-    return [f"{v:,}" for v in (usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning, usage.total)]
+        return ["-"] * 7
+    counts = (usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning, usage.total)
+    return [*(f"{v:,}" for v in counts), human_usd(cost)]
+
+
+def _sum_costs(costs: Iterable[Decimal | None]) -> Decimal | None:
+    total = Decimal(0)
+    for cost in costs:
+        if cost is None:
+            return None  # some calls have no price: the sum is unknown too
+        total += cost
+    return total
 
 
 def print_report(report: TokenReport) -> None:
     rows: list[list[str]] = []
     for row in report.rows:
-        rows.append([row.key, *_cells(row.tokens)])
+        rows.append([row.key, *_cells(row.tokens, row.cost)])
         if not row.subagents:
             continue
-        rows.append(["  own", *_cells(row.own)])
+        rows.append(["  own", *_cells(row.own, row.own_cost)])
+        costs = row.subagent_costs or (None,) * len(row.subagents)
         if report.by == "session":
-            for sub_id, usage in row.subagents:
-                rows.append([f"  ↳ {sub_id}", *_cells(usage)])
+            for (sub_id, usage), cost in zip(row.subagents, costs):
+                rows.append([f"  ↳ {sub_id}", *_cells(usage, cost)])
         else:
             # Per day/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in row.subagents)
-            rows.append([f"  ↳ subagents ({len(row.subagents)})", *_cells(runs)])
-    rows.append(["TOTAL", *_cells(report.total)])
+            rows.append([f"  ↳ subagents ({len(row.subagents)})", *_cells(runs, _sum_costs(costs))])
+    rows.append(["TOTAL", *_cells(report.total, report.cost)])
     table(
-        [report.by.upper(), "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL"],
+        [report.by.upper(), "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL", "COST"],
         rows,
-        right=(1, 2, 3, 4, 5, 6),
+        right=(1, 2, 3, 4, 5, 6, 7),
     )
