@@ -83,12 +83,16 @@ def _parallel(provider: Provider, refs: list[SessionRef], ctx: ScanContext) -> l
 
 def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
     """Provider name -> packed entries of every counted call of ``refs``."""
+    return merge_by_provider(refs, usage_by_session(scanner, refs))
+
+
+def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:
+    """``usage_by_session`` output deduplicated across sessions, per provider."""
     collected: dict[str, list[list]] = {}
     for provider_name, provider_refs in _by_provider(refs).items():
-        provider = scanner.provider(provider_name)
         entries: list[list] = []
-        for packed in _provider_usage(scanner, provider, provider_refs):
-            entries.extend(packed)
+        for ref in provider_refs:
+            entries.extend(per_session.get(ref.id, ()))
         collected[provider_name] = merge_duplicates(entries)
     return collected
 

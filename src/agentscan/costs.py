@@ -10,7 +10,7 @@ model).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing import PriceBook, Spend
@@ -19,23 +19,25 @@ if TYPE_CHECKING:
     from agentscan.api import Scanner
 
 
-def session_costs(scanner: Scanner, refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Decimal | None]:
-    """Session id -> exact USD (``None``: nothing recorded, or some calls have no price)."""
-    from agentscan.collect import usage_by_session
-
+def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Decimal | None]:
+    """Session id -> exact USD of its entries (``None``: nothing recorded, or some calls have no price)."""
     costs: dict[str, Decimal | None] = {}
-    by_id = {ref.id: ref for ref in refs}
-    for session_id, entries in usage_by_session(scanner, list(by_id.values())).items():
-        provider = by_id[session_id].provider
+    for ref in refs:
         spend = Spend()
-        for entry in entries:
-            spend.add(entry, book.entry_key(provider, entry))
-        costs[session_id] = spend.cost(book)
+        for entry in per_session.get(ref.id, ()):
+            spend.add(entry, book.entry_key(ref.provider, entry))
+        costs[ref.id] = spend.cost(book)
     return costs
+
+
+def priced(rows: Sequence[SessionRow], costs: Mapping[str, Decimal | None]) -> list[SessionRow]:
+    return [row.with_changes(cost=costs.get(row.id) if row.tokens is not None else None) for row in rows]
 
 
 def with_costs(scanner: Scanner, rows: Sequence[SessionRow], refs: Iterable[SessionRef], book: PriceBook) -> list[SessionRow]:
     """``rows`` with ``cost`` filled in; ``refs`` must include each row's session."""
+    from agentscan.collect import usage_by_session
+
     wanted = {row.id for row in rows}
-    costs = session_costs(scanner, [ref for ref in refs if ref.id in wanted], book)
-    return [row.with_changes(cost=costs.get(row.id) if row.tokens is not None else None) for row in rows]
+    chosen = list({ref.id: ref for ref in refs if ref.id in wanted}.values())
+    return priced(rows, costs_of(usage_by_session(scanner, chosen), chosen, book))

@@ -15,18 +15,20 @@ import csv
 import io
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import orjson
 
 from agentscan.errors import AgentscanError, UsageProblem
-from agentscan.model import SessionRef, SessionRow
+from agentscan.model import SessionRow
 
 if TYPE_CHECKING:
     from agentscan.api import ListFilter, Scanner
+    from agentscan.pricing import PriceBook
 
 FORMATS = ("jsonl", "csv", "sqlite")
 LOCK_TIMEOUT_S = 30.0
@@ -35,7 +37,7 @@ LOCK_TIMEOUT_S = 30.0
 CSV_COLUMNS = (
     "id", "provider", "native_id", "path", "title", "cwd", "model", "git_branch", "started_at", "updated_at",
     "tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total",
-    "prompts", "responses", "tool_calls", "subagents", "running",
+    "cost_usd", "prompts", "responses", "tool_calls", "subagents", "running",
 )
 
 
@@ -45,13 +47,14 @@ class ExportFailed(AgentscanError):
 
 @dataclass(frozen=True, slots=True)
 class UsageDay:
-    """Per session, per UTC day, per model: one ``token_days`` row."""
+    """Per session, per UTC day, per model and run: one ``token_days`` row."""
 
     session_id: str
     day: str
     model: str
     subagent: str | None
     tokens: tuple[int, int, int, int, int]
+    cost: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,7 @@ class ExportResult:
     format: str
     sessions: int
     gone: int = 0
+    prices: dict[str, Any] | None = None
 
 
 def flat_row(row: SessionRow) -> dict[str, Any]:
@@ -176,21 +180,28 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def usage_days(scanner: Scanner, refs: list[SessionRef]) -> list[UsageDay]:
-    """Deduplicated usage of ``refs`` bucketed per session, UTC day, model and run."""
-    from agentscan.collect import (
-        CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS, collect_usage,
-    )
+def usage_days(collected: dict[str, list[list]], book: PriceBook) -> list[UsageDay]:
+    """Deduplicated usage (``collect_usage`` output) per session, UTC day, model and run, priced."""
+    from agentscan.collect import MODEL, SESSION, SUBAGENT, TS
+    from agentscan.pricing import Spend
 
-    days: list[UsageDay] = []
-    for provider, entries in collect_usage(scanner, refs).items():
+    spends: dict[tuple[str, str, str, str | None], Spend] = {}
+    for provider, entries in collected.items():
         for entry in entries:
             ts = entry[TS]
             day = datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d") if ts is not None else "unknown"
-            days.append(UsageDay(
-                f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT],
-                (entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING]),
-            ))
+            key = (f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT])
+            spend = spends.get(key)
+            if spend is None:
+                spend = spends[key] = Spend()
+            spend.add(entry, book.entry_key(provider, entry))
+    days = []
+    for (session_id, day, model, subagent), spend in spends.items():
+        tokens = spend.tokens()
+        assert tokens is not None  # a Spend here holds at least one call
+        days.append(UsageDay(session_id, day, model, subagent,
+                             (tokens.input, tokens.cache_read, tokens.cache_write, tokens.output, tokens.reasoning),
+                             spend.cost(book)))
     return days
 
 
@@ -204,21 +215,30 @@ def run_export(
     before_rename: Callable[[], None] | None = None,
     redact: bool = False,
 ) -> ExportResult:
-    """Export every session matching ``filters`` (unclamped)."""
+    """Export every session matching ``filters`` (unclamped), each with its cost."""
+    from agentscan.collect import merge_by_provider, usage_by_session
+    from agentscan.costs import costs_of, priced
+    from agentscan.pricing import PriceBook
+
     if fmt not in FORMATS:
         raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
+    chosen = [ref for ref in refs if ref.id in wanted]
+    book = PriceBook(scanner.ctx, scanner.cache)
+    per_session = usage_by_session(scanner, chosen)  # parsed once: rows' costs and token_days share it
+    rows = priced(rows, costs_of(per_session, chosen, book))
     if redact:
         from agentscan.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
-    days = usage_days(scanner, [ref for ref in refs if ref.id in wanted]) if fmt == "sqlite" else []
-    return export(
+    days = usage_days(merge_by_provider(chosen, per_session), book) if fmt == "sqlite" else []
+    result = export(
         fmt, output, rows, days,
         scope=filters.providers or tuple(p.name for p in scanner.providers),
         present_ids=[ref.id for ref in refs],
         lock_timeout=lock_timeout,
         before_rename=before_rename,
     )
+    return replace(result, prices=book.data.to_json())

@@ -2,13 +2,16 @@
 
 Tables (documented in docs/cron.md):
 
-* ``sessions`` (pk ``id``): the flat row plus ``first_seen_at``,
-  ``last_seen_at`` and ``gone_at`` (set when the session's files are gone;
-  the row is kept, never deleted);
-* ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens;
-* ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens per
-  session, per UTC day, per model (``subagent_id`` is ``''`` for the
-  session's own calls).
+* ``sessions`` (pk ``id``): the flat row (``cost_usd`` included) plus
+  ``first_seen_at``, ``last_seen_at`` and ``gone_at`` (set when the
+  session's files are gone; the row is kept, never deleted);
+* ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens
+  and ``cost_usd``;
+* ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens and
+  ``cost_usd`` per session, per UTC day, per model (``subagent_id`` is ``''``
+  for the session's own calls).
+
+A database written before a column existed gets it added (``_add_cost_columns``).
 
 Everything is upserted inside one transaction in WAL mode, so a reader
 (Datasette, DuckDB, a dashboard) never sees a half-applied export.
@@ -16,6 +19,7 @@ Everything is upserted inside one transaction in WAL mode, so a reader
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterable
 
@@ -30,6 +34,7 @@ def _session_columns() -> dict[str, type]:
     for name in flat_row(SessionRow("x", "x", None)):
         columns[name] = int if name.startswith("tokens_") or name in ("prompts", "responses", "tool_calls", "subagents") else str
     columns["running"] = int
+    columns["cost_usd"] = float
     columns.update(first_seen_at=str, last_seen_at=str, gone_at=str)
     return columns
 
@@ -42,20 +47,33 @@ def _ensure_schema(db) -> None:
         db["sessions"].enable_fts(["title", "cwd"], create_triggers=True)
     if not db["subagents"].exists():
         db["subagents"].create(
-            {"session_id": str, "subagent_id": str, **{c: int for c in _TOKEN_COLUMNS}},
+            {"session_id": str, "subagent_id": str, **{c: int for c in _TOKEN_COLUMNS}, "cost_usd": float},
             pk=("session_id", "subagent_id"),
         )
     if not db["token_days"].exists():
         db["token_days"].create(
-            {"session_id": str, "day": str, "model": str, "subagent_id": str, **{c: int for c in _TOKEN_COLUMNS}},
+            {"session_id": str, "day": str, "model": str, "subagent_id": str, **{c: int for c in _TOKEN_COLUMNS},
+             "cost_usd": float},
             pk=("session_id", "day", "model", "subagent_id"),
         )
         db["token_days"].create_index(["day"], if_not_exists=True)
+    _add_cost_columns(db)
 
 
-def _token_columns(values: tuple[int, int, int, int, int]) -> dict[str, int]:
+def _add_cost_columns(db) -> None:
+    """Databases exported before costs existed: add ``cost_usd`` (NULL until the next export fills it)."""
+    for table in ("sessions", "subagents", "token_days"):
+        if "cost_usd" not in db[table].columns_dict:
+            db[table].add_column("cost_usd", float)
+
+
+def _token_columns(values: tuple[int, int, int, int, int], cost: Decimal | None) -> dict[str, int | float | None]:
     inp, cache_read, cache_write, output, reasoning = values
-    return dict(zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output)))
+    columns: dict[str, int | float | None] = dict(
+        zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output))
+    )
+    columns["cost_usd"] = None if cost is None else float(cost)
+    return columns
 
 
 def write_sqlite(
@@ -112,22 +130,33 @@ def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
         marks = ",".join("?" * len(chunk))
         db.execute(f"DELETE FROM subagents WHERE session_id IN ({marks})", chunk)
         db.execute(f"DELETE FROM token_days WHERE session_id IN ({marks})", chunk)
-    days: dict[tuple[str, str, str, str], list[int]] = {}
-    subagents: dict[tuple[str, str], list[int]] = {}
+    days: dict[tuple[str, str, str, str], _Sums] = {}
+    subagents: dict[tuple[str, str], _Sums] = {}
     for day in usage_days:
-        key = (day.session_id, day.day, day.model, day.subagent or "")
-        sums = days.setdefault(key, [0, 0, 0, 0, 0])
-        for index, value in enumerate(day.tokens):
-            sums[index] += value
+        days.setdefault((day.session_id, day.day, day.model, day.subagent or ""), _Sums()).add(day)
         if day.subagent is not None:
-            sub = subagents.setdefault((day.session_id, day.subagent), [0, 0, 0, 0, 0])
-            for index, value in enumerate(day.tokens):
-                sub[index] += value
+            subagents.setdefault((day.session_id, day.subagent), _Sums()).add(day)
     db["token_days"].insert_all(
-        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **_token_columns(tuple(v))} for (s, d, m, sub), v in days.items()),
+        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **v.columns()} for (s, d, m, sub), v in days.items()),
         pk=("session_id", "day", "model", "subagent_id"), replace=True,
     )
     db["subagents"].insert_all(
-        ({"session_id": s, "subagent_id": sub, **_token_columns(tuple(v))} for (s, sub), v in subagents.items()),
+        ({"session_id": s, "subagent_id": sub, **v.columns()} for (s, sub), v in subagents.items()),
         pk=("session_id", "subagent_id"), replace=True,
     )
+
+
+class _Sums:
+    """Tokens and cost added up; the cost stays unknown once any part of it is."""
+
+    def __init__(self) -> None:
+        self.tokens = [0, 0, 0, 0, 0]
+        self.cost: Decimal | None = Decimal(0)
+
+    def add(self, day: UsageDay) -> None:
+        for index, value in enumerate(day.tokens):
+            self.tokens[index] += value
+        self.cost = None if self.cost is None or day.cost is None else self.cost + day.cost
+
+    def columns(self) -> dict[str, int | float | None]:
+        return _token_columns((self.tokens[0], self.tokens[1], self.tokens[2], self.tokens[3], self.tokens[4]), self.cost)

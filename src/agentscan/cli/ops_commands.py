@@ -38,7 +38,8 @@ def export_command(
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact)
     if as_json and not quiet:
-        body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone}
+        body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone,
+                "prices": result.prices}
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = f", {result.gone} marked gone" if result.gone else ""
