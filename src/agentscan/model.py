@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from agentscan.timeutil import parse_iso, to_iso
+
+if TYPE_CHECKING:
+    from decimal import Decimal  # costs are Decimals, but --help must not import decimal
 
 
 @dataclass(frozen=True, slots=True)

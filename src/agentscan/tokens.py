@@ -17,10 +17,12 @@ from typing import Any, Iterable, Literal
 
 from agentscan.api import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, collect_usage
-from agentscan.model import TokenUsage, usage_json, usd
+from agentscan.collect import (
+    CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS, collect_usage,
+)
+from agentscan.model import TokenUsage, sum_usage, usage_json, usd
 from agentscan.pricing import PriceBook, Spend
-from agentscan.pricing.spend import merged
+from agentscan.pricing.spend import total_cost
 
 GroupBy = Literal["session", "day", "model", "provider"]
 GROUPINGS: tuple[str, ...] = ("session", "day", "model", "provider")
@@ -77,35 +79,43 @@ class TokenReport:
 
 
 class _Bucket:
-    """One group's spend: the own part and each subagent's part, each kept per price key."""
+    """One group's spend: the own part and each subagent's part, each as token sums per price key
+    (``Spend.parts``), added to without an object or a call per entry (warm runs add up 100k+)."""
 
     __slots__ = ("own", "subagents")
 
     def __init__(self) -> None:
-        self.own = Spend()
-        self.subagents: dict[str, Spend] = {}
+        self.own: dict[int, list[int]] = {}
+        self.subagents: dict[str, dict[int, list[int]]] = {}
 
     def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
         if sub_key is None:
-            self.own.add(entry, price_key)
-            return
-        spend = self.subagents.get(sub_key)
-        if spend is None:
-            spend = self.subagents[sub_key] = Spend()
-        spend.add(entry, price_key)
+            parts = self.own
+        else:
+            parts = self.subagents.get(sub_key)
+            if parts is None:
+                parts = self.subagents[sub_key] = {}
+        sums = parts.get(price_key)
+        if sums is None:
+            sums = parts[price_key] = [0, 0, 0, 0, 0, 0, 0]
+        sums[0] += entry[INPUT]
+        sums[1] += entry[CACHE_READ]
+        sums[2] += entry[CACHE_WRITE]
+        sums[3] += entry[OUTPUT]
+        sums[4] += entry[REASONING]
+        sums[5] += 1
+        sums[6] += entry[CACHE_WRITE_1H]
 
     def row(self, key: str, book: PriceBook) -> TokenRow:
-        subs = sorted(self.subagents.items())
-        everything = merged([self.own, *(spend for _, spend in subs)])
-        return TokenRow(
-            key,
-            everything.tokens(),
-            self.own.tokens(),
-            tuple((sub_id, spend.tokens()) for sub_id, spend in subs),
-            everything.cost(book),
-            self.own.cost(book),
-            tuple(spend.cost(book) for _, spend in subs),
-        )
+        own = Spend(self.own)
+        subs = [(sub_id, Spend(parts)) for sub_id, parts in sorted(self.subagents.items())]
+        own_tokens, own_cost = own.tokens(), own.cost(book)
+        sub_costs = tuple(spend.cost(book) for _, spend in subs)
+        sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
+        # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
+        cost = total_cost(([own_cost] if self.own else []) + list(sub_costs))
+        tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
+        return TokenRow(key, tokens, own_tokens, sub_tokens, cost, own_cost, sub_costs)
 
 
 def token_report(
@@ -143,9 +153,9 @@ def token_report(
     rows = tuple(bucket.row(key, book) for key, bucket in shown)
     if by in ("model", "provider"):
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    # The grand total is priced from every shown group's sums at once, exactly.
-    everything = merged([spend for _, bucket in shown for spend in (bucket.own, *bucket.subagents.values())])
-    return TokenReport(by, rows, everything.tokens(), everything.cost(book), book.data.to_json())
+    recorded = [row for row in rows if row.tokens is not None]
+    return TokenReport(by, rows, sum_usage(row.tokens for row in recorded),
+                       total_cost(row.cost for row in recorded), book.data.to_json())
 
 
 def _add_entries(
@@ -180,9 +190,13 @@ def _add_entries(
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = _Bucket()
-        price_key = fast_keys.get(entry[MODEL])
-        if price_key is None:
-            price_key = book.key(provider_name, entry[MODEL], ts, entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE])
+        price_key = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
+        if price_key.__class__ is not int:
+            total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
+            if price_key is None:
+                price_key = book.key(provider_name, entry[MODEL], ts, total_input)
+            else:
+                price_key = price_key(ts, total_input)
         bucket.add(entry, sub_key, price_key)
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import tzinfo
 from decimal import Decimal
-from typing import Iterable
 
 from agentscan.cli.render import human_usd, table
 from agentscan.errors import UsageProblem
 from agentscan.model import TokenUsage, sum_usage
+from agentscan.pricing.spend import total_cost
 from agentscan.tokens import TokenReport
 
 
@@ -31,15 +31,6 @@ def _cells(usage: TokenUsage | None, cost: Decimal | None) -> list[str]:
     return [*(f"{v:,}" for v in counts), human_usd(cost)]
 
 
-def _sum_costs(costs: Iterable[Decimal | None]) -> Decimal | None:
-    total = Decimal(0)
-    for cost in costs:
-        if cost is None:
-            return None  # some calls have no price: the sum is unknown too
-        total += cost
-    return total
-
-
 def print_report(report: TokenReport) -> None:
     rows: list[list[str]] = []
     for row in report.rows:
@@ -54,7 +45,7 @@ def print_report(report: TokenReport) -> None:
         else:
             # Per day/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in row.subagents)
-            rows.append([f"  ↳ subagents ({len(row.subagents)})", *_cells(runs, _sum_costs(costs))])
+            rows.append([f"  ↳ subagents ({len(row.subagents)})", *_cells(runs, total_cost(costs))])
     rows.append(["TOTAL", *_cells(report.total, report.cost)])
     table(
         [report.by.upper(), "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL", "COST"],

@@ -13,8 +13,9 @@ not hold yet goes to ``library.py`` (and is then stored).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from agentscan.pricing import aliases, periods, source
 from agentscan.pricing.periods import Coefficients, Period
@@ -22,6 +23,9 @@ from agentscan.pricing.periods import Coefficients, Period
 if TYPE_CHECKING:
     from agentscan.cache import Cache
     from agentscan.context import ScanContext
+
+    #: (call time, its total input tokens) -> price key, for one model
+    Resolver = Callable[[float | None, int], int]
 
 # Entry fields (see UsageEntry.pack); repeated here to keep this module's imports light.
 _TS, _MODEL, _INPUT, _CACHE_READ, _CACHE_WRITE, _OUTPUT, _REASONING, _CACHE_WRITE_1H = 2, 3, 4, 5, 6, 7, 8, 11
@@ -33,6 +37,8 @@ class PriceBook:
         self.cache = cache
         self.data = data or source.current(ctx.env)
         self.vectors: list[Coefficients] = []
+        #: ``vectors`` as integers of 10^-SCALE USD (``None``: too many decimals, use Decimal)
+        self.scaled: list[tuple[int, ...] | None] = []
         #: (provider, model, reason) of each negative key: key -1 is index 0
         self.unpriced: list[tuple[str, str | None, str]] = []
         self._unpriced_keys: dict[tuple[str, str | None, str], int] = {}
@@ -40,18 +46,24 @@ class PriceBook:
         #: (provider, model) -> an unpriced key, or [(period, its keys per tier)]
         self._models: dict[tuple[str, str | None], int | list[tuple[Period, list[int]]]] = {}
         #: provider -> model -> key, for models whose key depends on nothing else (the hot path)
-        self._fast: dict[str, dict[str | None, int]] = {}
+        self._fast: dict[str, dict[str | None, int | Resolver]] = {}
         self._docs: dict[tuple[str, str], dict[str, Any]] | None = None
         self._matches: dict[tuple[str, str], Any] = {}
         self._library_problem: str | None = None
 
     # -- keys -------------------------------------------------------------------
 
-    def fast_keys(self, provider: str) -> dict[str | None, int]:
-        """Model -> key for the models whose price never changed and has no tiers.
+    def fast_keys(self, provider: str) -> dict[str | None, int | Resolver]:
+        """Model -> its price key, or a ``Resolver(ts, total_input) -> key`` when the key
+        depends on the call's time or size.
 
-        A caller summing many calls tries this dict first and calls ``key``
-        only on a miss, which fills it.
+        A caller summing many calls looks the model up here first, calls a
+        resolver when it gets one, and calls ``key`` only for a model not
+        seen yet (which fills this dict)::
+
+            found = fast.get(model)
+            if found.__class__ is not int:
+                found = book.key(...) if found is None else found(ts, total_input)
         """
         return self._fast.setdefault(provider, {})
 
@@ -70,16 +82,20 @@ class PriceBook:
         return self._add_period(provider, model, ts, total_input)
 
     def entry_key(self, provider: str, entry: Sequence[Any]) -> int:
-        key = self.fast_keys(provider).get(entry[_MODEL])
-        if key is None:
-            key = self.key(provider, entry[_MODEL], entry[_TS], entry[_INPUT] + entry[_CACHE_READ] + entry[_CACHE_WRITE])
-        return key
+        found = self.fast_keys(provider).get(entry[_MODEL])
+        if found.__class__ is int:
+            return found  # type: ignore[return-value]
+        total_input = entry[_INPUT] + entry[_CACHE_READ] + entry[_CACHE_WRITE]
+        if found is None:
+            return self.key(provider, entry[_MODEL], entry[_TS], total_input)
+        return found(entry[_TS], total_input)  # type: ignore[operator]
 
     # -- costs ------------------------------------------------------------------
 
     def cost(self, parts: dict[int, list[int]]) -> Decimal | None:
         """Exact USD of token sums per key; ``None`` when calls with tokens have no price."""
-        total = Decimal(0)
+        units = 0
+        odd = Decimal(0)
         missing = False
         for key, sums in parts.items():
             if key < 0:
@@ -87,8 +103,16 @@ class PriceBook:
                     missing = True
                     self._report(key)
                 continue
-            total = periods.EXACT.add(total, periods.cost(self.vectors[key], sums))
-        return None if missing else total
+            c = self.scaled[key]
+            if c is None:
+                odd = periods.EXACT.add(odd, periods.cost(self.vectors[key], sums))
+            else:
+                units += (c[0] * sums[0] + c[1] * sums[1] + c[2] * sums[2] + c[3] * sums[3] + c[4] * sums[4]
+                          + c[5] * sums[5] + c[6] * sums[6])
+        if missing:
+            return None
+        total = periods.from_scaled(units)
+        return periods.EXACT.add(total, odd) if odd else total
 
     def entry_cost(self, provider: str, entry: Sequence[Any]) -> Decimal | None:
         """One call's cost (OTLP chat spans)."""
@@ -149,6 +173,7 @@ class PriceBook:
         for coefficients in period.coefficients:
             keys.append(len(self.vectors))
             self.vectors.append(coefficients)
+            self.scaled.append(periods.scaled(coefficients))
         return period, keys
 
     def _refresh_fast(self, provider: str, model: str | None, state: int | list[tuple[Period, list[int]]]) -> None:
@@ -157,6 +182,23 @@ class PriceBook:
             fast[model] = state
         elif len(state) == 1 and state[0][0].timeless and not state[0][0].thresholds:
             fast[model] = state[0][1][0]
+        elif state:
+            fast[model] = self._resolver(provider, model, state)
+
+    def _resolver(self, provider: str, model: str | None, state: list[tuple[Period, list[int]]]) -> Resolver:
+        """The period and tier lookup of one model as a closure over plain tuples (the hot path)."""
+        spans = tuple((p.start, p.end, p.thresholds, tuple(keys)) for p, keys in state)
+        slow = self.key
+
+        def resolve(ts: float | None, total_input: int) -> int:
+            if ts is not None:
+                for start, end, thresholds, keys in spans:
+                    if (start is None or start <= ts) and (end is None or ts < end):
+                        # a call above thresholds[i] pays tier i + 1
+                        return keys[bisect_left(thresholds, total_input)] if thresholds else keys[0]
+            return slow(provider, model, ts, total_input)  # untimed, or a period not stored yet
+
+        return resolve
 
     def _resolve(self, provider: str, model: str, ref: str) -> dict[str, Any]:
         """Ask the library which model ``ref`` is; remember the answer in the index."""

@@ -9,10 +9,11 @@ to its sums.  Nothing here knows how groups are formed.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.collect import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, OUTPUT, REASONING
 from agentscan.model import TokenUsage
+from agentscan.pricing.periods import EXACT
 
 if TYPE_CHECKING:
     from agentscan.pricing.book import PriceBook
@@ -23,8 +24,8 @@ class Spend:
 
     __slots__ = ("parts",)
 
-    def __init__(self) -> None:
-        self.parts: dict[int, list[int]] = {}
+    def __init__(self, parts: dict[int, list[int]] | None = None) -> None:
+        self.parts: dict[int, list[int]] = {} if parts is None else parts
 
     def add(self, entry: Sequence, key: int) -> None:
         """Add one packed usage entry (see ``UsageEntry.pack``) under its price key."""
@@ -70,4 +71,14 @@ def merged(spends: Sequence[Spend]) -> Spend:
     total = Spend()
     for spend in spends:
         total.merge(spend)
+    return total
+
+
+def total_cost(costs: Iterable[Decimal | None]) -> Decimal | None:
+    """The exact sum; ``None`` when any part is unknown, or when there are no parts."""
+    total: Decimal | None = None
+    for cost in costs:
+        if cost is None:
+            return None
+        total = cost if total is None else EXACT.add(total, cost)
     return total
