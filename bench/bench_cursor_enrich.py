@@ -30,9 +30,10 @@ from pathlib import Path
 
 import orjson
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.context import ScanContext
-from agentscan.providers.cursor.session import child_ids, session_usage
+from agentscan.providers.cursor.row import child_ids
+from agentscan.providers.cursor.usage import session_usage
 from agentscan.providers.cursor.statedb import close_state_db, state_db
 
 COMPOSERS = 1_000

@@ -11,8 +11,9 @@ from typing import Any, Iterable
 import orjson
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-REAL = SHARED / "fixtures" / "real"
+#: real samples from public projects, copied into the repository (sources and
+#: licences in fixtures/real/SOURCES.md)
+REAL = REPO / "fixtures" / "real"
 
 
 def write_jsonl(path: Path, records: Iterable[Any], *, mtime: float | None = None) -> Path:
@@ -53,7 +54,7 @@ REAL_CLAUDE_MAINS = (
 
 
 def lay_out_real_claude(home: Path) -> Path:
-    """Lay ``shared/fixtures/real/claude`` out as ``home/.claude/projects``.
+    """Lay ``fixtures/real/claude`` out as ``home/.claude/projects``.
 
     * each top-level sample becomes ``<project>/<its sessionId>.jsonl``;
     * the two real trees (``projects/…`` and the derived subagent pair) are

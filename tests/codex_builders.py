@@ -1,6 +1,6 @@
 """Builders for fake Codex homes: rollouts, thread indexes, the real samples.
 
-Every builder writes what Codex itself writes (reference/formats.md §2); the
+Every builder writes what Codex itself writes (docs/providers/codex.md); the
 token counters are always given by the test, never computed by agentscan.
 """
 
@@ -65,7 +65,7 @@ def write_rollout(path: Path, records: Iterable[Any], *, mtime: float | None = N
 
 
 def lay_out_real_codex(home: Path) -> dict[str, Path]:
-    """Lay ``shared/fixtures/real/codex`` out as ``home/.codex/sessions``.
+    """Lay ``fixtures/real/codex`` out as ``home/.codex/sessions``.
 
     Each sample is named as Codex names it, from its first line (its own
     ``session_meta``): ``sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl``

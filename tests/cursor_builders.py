@@ -1,6 +1,6 @@
 """Builders for fake Cursor homes: transcripts, ``state.vscdb``, Agent CLI stores.
 
-The databases use Cursor's real DDL (reference/formats.md §4.2–4.3;
+The databases use Cursor's real DDL (docs/providers/cursor.md;
 ``composerHeaders`` as agentsight's test mirrors Cursor 3.15.6).  Values are
 written the way Cursor writes them: JSON as BLOB or TEXT, times in epoch ms
 in composerData and ISO strings in bubbles.

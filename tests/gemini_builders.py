@@ -1,7 +1,7 @@
 """Builders for fake Gemini CLI homes; real samples are copied, never rewritten.
 
-The record shapes follow reference/formats.md §3 and the real samples in
-``shared/fixtures/real/gemini``: a JSONL chat is a metadata line, message
+The record shapes follow docs/providers/gemini.md and the real samples in
+``fixtures/real/gemini``: a JSONL chat is a metadata line, message
 lines (an id may repeat), ``{"$set": …}`` and ``{"$rewindTo": id}`` lines.
 """
 
@@ -135,7 +135,7 @@ def write_legacy(home: Path, project: str, name: str, document: dict[str, Any], 
 def write_claude_transcript(home: Path, cwd: str, session_id: str) -> Path:
     """A minimal Claude Code transcript whose records carry ``cwd``.
 
-    Shape from shared/fixtures/real/claude/spotter-short-v2.1.38.jsonl.
+    Shape from fixtures/real/claude/spotter-short-v2.1.38.jsonl.
     """
     base = {"cwd": cwd, "sessionId": session_id, "version": "2.1.38", "gitBranch": "main", "isSidechain": False, "userType": "external"}
     records = [

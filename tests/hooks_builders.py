@@ -1,9 +1,9 @@
 """Hook payload builders and a replayer for the events store.
 
-Cursor payloads follow the documented shapes (shared/reference/hooks.md §3.2,
-§3.3): no Cursor payload file exists upstream, so they are built here.
+Cursor payloads follow the documented shapes (docs/hooks.md,
+"Capture"): no Cursor payload file exists upstream, so they are built here.
 Claude payloads come from the real fixture
-``shared/fixtures/real/hooks/harnessspy/claude-code-default-events.json``
+``fixtures/real/hooks/harnessspy/claude-code-default-events.json``
 where one fits, and are built in the same shape otherwise.
 """
 
@@ -17,7 +17,7 @@ import orjson
 
 from agentscan.hooks import capture, store
 
-HOOK_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "real" / "hooks"
+HOOK_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "hooks"
 HARNESSSPY = HOOK_FIXTURES / "harnessspy"
 
 CONVERSATION = "6f1c2a9e-3b7d-4e21-9a55-0c8d2e4f7a10"
@@ -126,7 +126,7 @@ def subagent_start(subagent_id: str, task: str, tool_call_id: str, subagent_type
 
 
 def subagent_stop(task: str, subagent_type: str = "explore", **kw: Any) -> dict[str, Any]:
-    """The documented stop: no subagent_id (hooks.md §3.3)."""
+    """The documented stop: no subagent_id (docs/hooks.md, "The tree")."""
     return cursor("subagentStop", subagent_type=subagent_type, status="completed", task=task, description=task,
                   summary="found 3 files", duration_ms=4200, message_count=6, tool_call_count=3, loop_count=1,
                   modified_files=[], agent_transcript_path=None, **kw)

@@ -8,7 +8,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import orjson
 from typer.testing import CliRunner
 
-from agentscan.api import Scanner
-from agentscan.cache import FILE_NAME
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.cache import FILE_NAME
 from agentscan.cli import app
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 
 S1 = "dddddddd-1111-4222-8333-444444444444"
@@ -75,7 +75,7 @@ def test_appended_file_is_parsed_only_from_its_offset(isolated_home: Path, monke
         handle.write(orjson.dumps(claude_assistant(S1, "2026-11-01T11:00:00Z", msg_id="m9", request_id="r9",
                                                    usage=claude_usage(100, 0))) + b"\n")
 
-    from agentscan import jsonl
+    from agentscan.toolkit import jsonl
 
     starts: list[int] = []
     real = jsonl.iter_json_lines

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.api import Scanner
-from agentscan.costs import with_costs
 from agentscan.pricing import PriceBook
-from agentscan.tokens import token_report
+from agentscan.scan.costs import with_costs
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.tokens import token_report
 from builders import lay_out_real_claude
 
 CCUSAGE_20_0_24 = {

@@ -8,11 +8,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-import agentscan.jsonl
-from agentscan.api import Scanner
+import agentscan.toolkit.jsonl
+from agentscan.scan.scanner import Scanner
 from agentscan.providers.codex import header as codex_header
-from agentscan.providers.codex import summary as codex_summary
-from agentscan.tokens import token_report
+from agentscan.providers.codex import headtail as codex_summary
+from agentscan.scan.tokens import token_report
 from codex_builders import (
     at,
     function_call,
@@ -88,7 +88,7 @@ class _Counting(io.RawIOBase):
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     tally: list[int] = []
-    real_open = agentscan.jsonl.open_binary
+    real_open = agentscan.toolkit.jsonl.open_binary
     real_tail = codex_summary.read_tail
 
     def open_counted(path: Path):
@@ -99,7 +99,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         tally.append(len(data))
         return data, cut
 
-    monkeypatch.setattr(agentscan.jsonl, "open_binary", open_counted)
+    monkeypatch.setattr(agentscan.toolkit.jsonl, "open_binary", open_counted)
     monkeypatch.setattr(codex_header, "open_binary", open_counted)
     monkeypatch.setattr(codex_summary, "read_tail", tail_counted)
     return tally

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentscan.api import Scanner
-from agentscan.tokens import token_report
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.tokens import token_report
 from codex_builders import (
     Calls,
     at,

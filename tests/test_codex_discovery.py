@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.context import ScanContext
-from agentscan.providers.codex import CodexProvider
-from agentscan.tokens import token_report
+from agentscan.providers.codex.provider import CodexProvider
+from agentscan.scan.tokens import token_report
 from codex_builders import (
     Calls,
     at,

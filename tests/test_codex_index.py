@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.context import ScanContext
-from agentscan.providers.codex import CodexProvider
+from agentscan.providers.codex.provider import CodexProvider
 from agentscan.providers.codex import discovery as codex_discovery
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from codex_builders import (
     Calls,
     at,

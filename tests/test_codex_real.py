@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.api import Scanner
-from agentscan.tokens import token_report
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.tokens import token_report
 from codex_builders import lay_out_real_codex
 
 VSCODE_039 = "01996135-afde-7911-97f0-d863511eca56"

@@ -7,7 +7,7 @@ from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from cursor_builders import (
     assistant,
     bubble,
@@ -108,7 +108,7 @@ def test_known_cwds_come_from_meta_json_and_workspaces(isolated_home: Path) -> N
     make_state_db(state_db_path(isolated_home), composers=[
         composer_data("1de00000-0000-4000-8000-000000000002", fs_path="/home/me/ide", bubbles=["b"])],
         bubbles={"1de00000-0000-4000-8000-000000000002": [bubble("b", 1, "q")]})
-    from agentscan.providers.cursor import CursorProvider
+    from agentscan.providers.cursor.provider import CursorProvider
 
     scanner = _scanner(isolated_home)
     assert CursorProvider().known_cwds(scanner.ctx) == {CWD, "/home/me/ide"}

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
 from agentscan.demo import demo_home
 from agentscan.providers.cursor.statedb import close_state_db
@@ -143,7 +143,7 @@ def test_cached_rows_follow_changes_in_state_vscdb(isolated_home: Path) -> None:
 
 
 def test_locate_rebuilds_the_same_ref_as_discovery(isolated_home: Path) -> None:
-    from agentscan.providers.cursor import CursorProvider
+    from agentscan.providers.cursor.provider import CursorProvider
     from cursor_builders import write_subagent
 
     child, other = "c1111111-0000-4000-8000-000000000001", "c2222222-0000-4000-8000-000000000002"

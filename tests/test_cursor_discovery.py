@@ -6,7 +6,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from agentscan.api import ListFilter, Scanner
+from agentscan.scan.scanner import ListFilter, Scanner
 from cursor_builders import (
     assistant,
     bubble,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from agentscan.context import ScanContext
-from agentscan.providers.cursor import CursorProvider
-from agentscan.providers.cursor.locations import state_db_root
+from agentscan.providers.cursor.provider import CursorProvider
+from agentscan.providers.cursor.roots import state_db_root
 
 GLOBAL = ("globalStorage", "state.vscdb")
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan import sqlite_ro
-from agentscan.api import Scanner
+from agentscan.toolkit import sqlite_ro
+from agentscan.scan.scanner import Scanner
 from agentscan.providers.cursor import statedb
 from agentscan.providers.cursor.statedb import close_state_db, key_range
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from cursor_builders import (
     assistant,
     bubble,
@@ -150,7 +150,7 @@ def test_newline_keys_and_null_values_are_ignored(isolated_home: Path) -> None:
         composers=[composer_data(S)],
         bubbles={S: [bubble("a", 2, "x", tokens=(5, 1))]},
         raw_rows=[
-            (f"composerData:task-call_1\nfc_2", orjson.dumps(composer_data("task-call_1\nfc_2", bubbles=["z"]))),
+            ("composerData:task-call_1\nfc_2", orjson.dumps(composer_data("task-call_1\nfc_2", bubbles=["z"]))),
             ("bubbleId:task-call_1\nfc_2:z", orjson.dumps(bubble("z", 2, "tool run", tokens=(999, 999)))),
             (f"bubbleId:{S}:nullbubble", None),
             ("composerData:0000nul0-0000-4000-8000-000000000000", None),

@@ -7,9 +7,9 @@ from pathlib import Path
 import orjson
 from typer.testing import CliRunner
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from cursor_builders import (
     assistant,
     bubble,

@@ -7,16 +7,17 @@ import re
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.api import ListFilter, Scanner
+from agentscan.scan.scanner import ListFilter, Scanner
 from agentscan.cli import app
-from agentscan.export import CSV_COLUMNS, ExportFailed, run_export
+from agentscan.export.rows import CSV_COLUMNS
+from agentscan.errors import ExportFailed
+from agentscan.export.run import run_export
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 
 runner = CliRunner()
@@ -137,8 +138,14 @@ def test_unwritable_output_exits_one(home: Path, tmp_path: Path) -> None:
 def test_held_lock_makes_a_second_run_exit_one(home: Path, tmp_path: Path) -> None:
     from filelock import FileLock
 
+    import os
+
+    from agentscan.export.run import lock_path
+
     out = tmp_path / "index.sqlite"
-    with FileLock(str(out) + ".lock"):
+    lock = lock_path(out, os.environ)
+    lock.parent.mkdir(parents=True)
+    with FileLock(str(lock)):
         result = runner.invoke(app, ["export", "-f", "sqlite", "-o", str(out), "--lock-timeout", "0.2"])
     assert result.exit_code == 1 and "another agentscan export" in result.stderr
 

@@ -22,14 +22,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.model import ScanWarning
-from agentscan.redact import redact_detail, redact_row
-from agentscan.tokens import token_report
+from agentscan.export.redact import redact_detail, redact_row
+from agentscan.scan.tokens import token_report
 from bad_corpus import PROVIDERS, all_cases, case, no_internal_errors, target
 from builders import REAL
 from conftest_hypothesis import FUZZ
 from cursor_builders import STATE_DDL, HEADERS_DDL, state_db_path
+
+# Many generated cases each: run by .ci/run (`-m slow`), not by the default test command.
+pytestmark = pytest.mark.slow
 
 KEYS = (
     "type", "message", "content", "usage", "id", "role", "model", "text", "input", "name", "requestId",
@@ -88,6 +91,7 @@ JSON = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6), children, max_size=6),
     max_leaves=24,
 )
+
 RECORDS = st.dictionaries(st.sampled_from(KEYS), JSON, max_size=8)
 
 

@@ -19,12 +19,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.api import Scanner
-from agentscan.tokens import token_report
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.tokens import token_report
 from bad_corpus import case, no_internal_errors
 from builders import REAL
 from codex_builders import rollout_path
 from conftest_hypothesis import FUZZ
+
+# Many generated cases each: run by .ci/run (`-m slow`), not by the default test command.
+pytestmark = pytest.mark.slow
+
 
 SAMPLES = {
     "claude": [REAL / "claude" / "spotter-short-v2.1.38.jsonl", REAL / "claude" / "spotter-tool-heavy-v2.1.38.jsonl",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.bounds import Bounds
 from agentscan.model import TokenUsage
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from gemini_builders import (
     call,
     chats_dir,

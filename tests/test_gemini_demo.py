@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
 from agentscan.demo import demo_home
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.api import ListFilter, Scanner
+from agentscan.scan.scanner import ListFilter, Scanner
 from agentscan.context import ScanContext
-from agentscan.providers.gemini import GeminiProvider
+from agentscan.providers.gemini.provider import GeminiProvider
 from builders import write_jsonl
 from gemini_builders import gemini, meta, sha256_hex, tokens, user, write_chat, write_claude_transcript
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from gemini_builders import REAL_JSONL, lay_out_real_gemini
 
 LEGACY_2025 = "eefc44a3-0832-4bc0-ac33-fa668f038213"

@@ -334,7 +334,7 @@ def test_a_database_whose_path_is_not_utf8_opens_read_only(tmp_path: Path) -> No
     """The read-only URI quotes the path's bytes, so any file can be named in it."""
     import sqlite3
 
-    from agentscan.sqlite_ro import readonly
+    from agentscan.toolkit.sqlite_ro import readonly
 
     directory = undecodable_name(tmp_path, b"\xfe\xff", b"")
     try:

@@ -19,12 +19,12 @@ import zstandard
 
 from typer.testing import CliRunner
 
-from agentscan import jsonl
-from agentscan.api import Scanner
+from agentscan.toolkit import jsonl
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
 from agentscan.context import ScanContext
-from agentscan.jsonl import MAX_LINE_BYTES, iter_json_lines
-from agentscan.tokens import token_report
+from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
+from agentscan.scan.tokens import token_report
 from bad_corpus import PROVIDERS, case, no_internal_errors, one_line_file, target, with_hole
 
 MiB = 1024 * 1024

@@ -21,14 +21,17 @@ from typing import Callable, Iterator
 import orjson
 import pytest
 
-from agentscan import jsonl
-from agentscan.api import Scanner
+from agentscan.toolkit import jsonl
+from agentscan.scan.scanner import Scanner
 from agentscan.errors import SessionNotFound
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from bad_corpus import PROVIDERS, case, lay_out, no_internal_errors
 from builders import claude_assistant, claude_subagent_file, claude_usage
 from codex_builders import at, index_row, write_state_db
 from cursor_builders import bubble, composer_data, make_state_db, state_db_path, write_chat_store
+
+# Many generated cases each: run by .ci/run (`-m slow`), not by the default test command.
+pytestmark = pytest.mark.slow
 
 IDE_ONLY = "1de00000-0000-4000-8000-0000000000aa"
 MAX_POINTS = 16  # touches replayed per scenario (evenly spread when there are more)
@@ -138,6 +141,7 @@ def _points(total: int) -> list[int]:
 def test_a_path_that_vanishes_at_any_moment_is_never_fatal(
     tmp_path: Path, touches: Callable[[Touches | None], None], provider: str, command: str, mode: str
 ) -> None:
+
     template = tmp_path / "template"
     template.mkdir()
     ids = _home(template, provider)

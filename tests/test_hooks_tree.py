@@ -1,4 +1,4 @@
-"""The tree rebuilt from replayed Cursor event streams: every scenario of hooks.md §13.
+"""The tree rebuilt from replayed Cursor event streams: every scenario of docs/hooks.md, "The tree"
 
 Each stream is stored through the real capture path (``capture.capture``)
 with a controlled clock, then read back with ``agentscan trace --json``.

@@ -17,7 +17,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan import sqlite_ro
+from agentscan.toolkit import sqlite_ro
 from agentscan.cli import app
 from bad_corpus import LiveWriter, case, lay_out
 from codex_builders import at, index_row, write_state_db
@@ -109,6 +109,7 @@ def test_begin_immediate_in_wal_mode_reads_the_last_commit(isolated_home: Path, 
     assert not any("not used" in f or "none readable" in f for f in section["findings"]), section["findings"]
 
 
+@pytest.mark.slow  # waits out the real busy timeout twice
 def test_with_the_real_busy_timeout_both_locked_databases_cost_one_wait_each(isolated_home: Path) -> None:
     """The default timeout, measured: each locked database is waited for once per command, not per query."""
     codex_db, _ = _codex_home(isolated_home, wal=False)

@@ -14,13 +14,13 @@ from genai_prices import Usage, calc_price
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentscan.api import Scanner
-from agentscan.cache import Cache
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext
 from agentscan.model import TokenUsage, UsageEntry
 from agentscan.pricing import PriceBook, source
 from agentscan.pricing.aliases import CURSOR_ALIASES, model_ref
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from codex_builders import Calls, meta, rollout_path, turn_context, user_message, write_rollout
 from pricing_builders import claude_sonnet_session
 
@@ -165,10 +165,10 @@ def test_a_warm_run_prices_without_importing_genai_prices(isolated_home: Path) -
     claude_sonnet_session(isolated_home)
     code = (
         "import sys\n"
-        "from agentscan.api import Scanner\n"
-        "from agentscan.costs import with_costs\n"
+        "from agentscan.scan.scanner import Scanner\n"
+        "from agentscan.scan.costs import with_costs\n"
         "from agentscan.pricing import PriceBook\n"
-        "from agentscan.tokens import token_report\n"
+        "from agentscan.scan.tokens import token_report\n"
         "s = Scanner(use_cache=True)\n"
         "r = token_report(s)\n"
         "rows = with_costs(s, s.list_sessions(), s.refs(), PriceBook(s.ctx, s.cache))\n"
@@ -184,7 +184,7 @@ def test_a_warm_run_prices_without_importing_genai_prices(isolated_home: Path) -
 
 def test_a_new_model_on_a_warm_index_imports_the_library_once(isolated_home: Path) -> None:
     claude_sonnet_session(isolated_home)
-    code = "import sys\nfrom agentscan.api import Scanner\nfrom agentscan.tokens import token_report\n" \
+    code = "import sys\nfrom agentscan.scan.scanner import Scanner\nfrom agentscan.scan.tokens import token_report\n" \
            "s = Scanner(use_cache=True)\nprint(token_report(s).cost, 'genai_prices' in sys.modules)\ns.close()\n"
     _run(code, isolated_home)
     start = datetime(2025, 10, 3, tzinfo=timezone.utc)

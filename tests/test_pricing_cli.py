@@ -93,14 +93,17 @@ def test_an_export_database_from_before_costs_gets_the_columns(isolated_home: Pa
     claude_sonnet_session(isolated_home)
     out_db = tmp_path / "old.sqlite"
     run("export", "-f", "sqlite", "-o", str(out_db))
-    with sqlite3.connect(out_db) as db:  # what an export made before this change looks like
+    with sqlite3.connect(out_db) as db:  # what an export made before costs looks like
         for table in ("sessions", "subagents", "token_days"):
             db.execute(f"ALTER TABLE {table} DROP COLUMN cost_usd")
+        db.execute("DELETE FROM _agentscan_migrations WHERE name = 'm002_cost_usd'")
     run("export", "-f", "sqlite", "-o", str(out_db))
     with sqlite3.connect(out_db) as db:
         for table in ("sessions", "subagents", "token_days"):
             assert db.execute(f"SELECT count(*) FROM {table} WHERE cost_usd IS NULL").fetchone()[0] == 0, table
         assert db.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
+        names = [name for (name,) in db.execute("SELECT name FROM _agentscan_migrations ORDER BY rowid")]
+        assert names == ["m001_initial", "m002_cost_usd"]
 
 
 def test_otlp_chat_spans_carry_their_cost_and_agents_the_sum_below(isolated_home: Path, tmp_path: Path) -> None:

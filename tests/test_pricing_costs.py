@@ -14,9 +14,9 @@ from pathlib import Path
 import orjson
 from typer.testing import CliRunner
 
-from agentscan.api import Scanner
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 from codex_builders import Calls, meta, rollout_path, turn_context, user_message, write_rollout
 from gemini_builders import gemini, meta as gemini_meta, tokens, user, write_chat
 from pricing_builders import (

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.redact import fingerprint_text, mask_secrets
+from agentscan.export.redact import fingerprint_text, mask_secrets
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 
 runner = CliRunner()

@@ -8,11 +8,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agentscan import providers
-from agentscan.api import ListFilter, Scanner
+from agentscan.scan.scanner import ListFilter, Scanner
 from agentscan.errors import UnknownProvider, UsageProblem
 from agentscan.model import SessionRow, TokenUsage, UsageEntry
 from agentscan.providers.fake import FakeProvider, FakeSession
-from agentscan.tokens import token_report
+from agentscan.scan.tokens import token_report
 
 UTC = timezone.utc
 
@@ -84,7 +84,7 @@ def test_ids_select_sessions(scanner: Scanner) -> None:
 
 def test_bad_grouping_is_a_usage_problem(scanner: Scanner) -> None:
     with pytest.raises(UsageProblem):
-        token_report(scanner, by="week")
+        token_report(scanner, by="fortnight")
 
 
 def test_list_over_fake_provider_parses_only_what_it_shows() -> None:

@@ -11,9 +11,14 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
-from agentscan.model import ScanWarning
+from agentscan.model import ScanWarning, SessionRef, SessionRow
+from agentscan.progress import Progress
+from agentscan.timeutil import from_epoch
+
+if TYPE_CHECKING:
+    from agentscan.providers.base import Provider
 
 # After this many warnings for one file, further ones are counted, not kept:
 # a 2 GB file of garbage must not become 2 GB of warnings.
@@ -105,10 +110,12 @@ class ScanContext:
     # Per-scan memo space for providers (parsed indexes, DB handles' results).
     memo: dict[str, Any] = field(default_factory=dict)
     # Set by the Scanner when its persistent cache is open: providers may keep
-    # per-file parse state there (``agentscan.cache.Cache.get_file``).
+    # per-file parse state there (``agentscan.scan.cache.Cache.get_file``).
     file_cache: Any = None
     # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
     cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())
+    # Told how many sessions a long scan reads; the CLI shows it on a terminal.
+    progress: Progress = field(default_factory=Progress)
 
     @classmethod
     def create(cls, *, home: Path | str | None = None, env: Mapping[str, str] | None = None) -> ScanContext:
@@ -131,10 +138,10 @@ class ScanContext:
             except Exception:  # closing must never turn a result into a failure
                 pass
 
-    def stat(self, path: object) -> os.stat_result | None:
+    def stat(self, path: str | os.PathLike[str]) -> os.stat_result | None:
         """``os.stat`` memoised for this scan (discovery and fingerprints share it)."""
         cache = self.memo.setdefault("_stat", {})
-        key = os.fspath(path)  # type: ignore[arg-type]
+        key = os.fspath(path)
         if key not in cache:
             try:
                 cache[key] = os.stat(key)
@@ -189,3 +196,18 @@ class ScanContext:
             return False
         self.warn(path, "file name is not valid UTF-8; skipped")
         return True
+
+
+def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
+    """A provider bug must cost one session, never the whole command."""
+    where = ref.path or (ref.files[0] if ref.files else ref.id)
+    ctx.warn(where, f"skipped: agentscan could not read this session ({type(exc).__name__}); please report it")
+
+
+def guarded_row(provider: Provider, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+    try:
+        return provider.row(ref, ctx)
+    except Exception as exc:  # noqa: BLE001 - see internal_error
+        internal_error(ctx, ref, exc)
+        return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None,
+                          updated_at=from_epoch(ref.recency) if ref.recency else None)

@@ -2,7 +2,7 @@
 
 Values are frozen dataclasses so that a row built by one layer can be cached
 and shared without defensive copies.  ``to_json`` methods produce exactly the
-shapes promised in the contract (``shared/spec/contract.md``); the CLI and the
+shapes promised in the contract (docs/json.md); the CLI and the
 exporters never build those dicts by hand.
 """
 
@@ -260,6 +260,11 @@ class SessionDetail:
         )
         doc.update(self.extra)
         return doc
+
+
+# Packed usage entry fields, in ``UsageEntry.pack`` order: the cache and the
+# aggregators keep calls as plain lists, because warm runs add up 100k+ of them.
+SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H = range(12)
 
 
 @dataclass(frozen=True, slots=True)

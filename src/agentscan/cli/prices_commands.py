@@ -6,11 +6,11 @@ from typing import List, Optional
 
 import typer
 
-from agentscan.cli.options import JsonOption, handle_errors, state_of
+from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, state_of
 
 
 def register(app: typer.Typer) -> None:
-    app.command("prices")(prices_command)
+    app.command("prices", cls=GlobalOptionsCommand)(prices_command)
 
 
 @handle_errors

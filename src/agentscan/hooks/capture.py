@@ -16,13 +16,16 @@ import time
 from typing import Any
 
 from agentscan.hooks import store
+from agentscan.hooks.diagnostics import log_problem
+from agentscan.hooks.ids import canonical_generation_id
 
 MAX_PAYLOAD = 8 * 1024 * 1024
 # stdin must reach EOF within this budget; the agent closes it at once, so
 # waiting longer only happens when something is wrong (a tty, a stuck writer).
 READ_SECONDS = 0.7
-DIAGNOSTICS_MAX = 1024 * 1024
 REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
+#: the agents ``--agent`` may name; any other name writes nothing at all
+AGENTS = ("cursor", "claude")
 ENVELOPE_VERSION = 1
 _REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
 
@@ -36,6 +39,10 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
     """
     received_at_ns = time.time_ns()
     name = (agent or "").strip().lower()
+    if name and name not in AGENTS:
+        # A misspelt --agent must not fill the store with events no tree can read;
+        # `agentscan doctor` shows the installed command and its --agent.
+        return
     root = None
     stored = None
     try:
@@ -107,6 +114,8 @@ def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple
         fd = None  # an in-memory stream (tests, embedding): it cannot block
     if fd is None:
         data = stream.read(limit + 1) or b""
+        if isinstance(data, str):  # a text stream without .buffer
+            data = data.encode("utf-8", "surrogateescape")
         return (b"", f"payload larger than {limit} bytes, dropped") if len(data) > limit else (data, None)
     waiting = os.name != "nt"  # select() works on pipes only off Windows
     if waiting:
@@ -129,7 +138,7 @@ def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple
 
 
 def detect_agent(payload: dict[str, Any]) -> str:
-    """When ``--agent`` is missing: the payload's own signature (hooks.md §7)."""
+    """When ``--agent`` is missing: the payload's own signature (docs/hooks.md, "The tree")."""
     if "cursor_version" in payload or ("conversation_id" in payload and "generation_id" in payload):
         return "cursor"
     if any(key in payload for key in ("prompt_id", "permission_mode", "effort")):
@@ -149,19 +158,6 @@ def identify(agent: str, payload: dict[str, Any]) -> tuple[str | None, str | Non
         session = _text(payload, "session_id", "conversation_id", "sessionId")
         turn = _text(payload, "prompt_id", "generation_id")
     return _text(payload, "hook_event_name"), session, turn
-
-
-def canonical_generation_id(value: str | None) -> str | None:
-    """Cursor ≥3.19 sends ``<36-char guid>-<digits>-<4 alnum>`` on some thought events.
-
-    The turn is the guid; the suffix names a step inside it.
-    """
-    if value is None or len(value) <= 36 or value[36] != "-":
-        return value
-    head, _, tail = value[37:].partition("-")
-    if head.isdigit() and len(tail) == 4 and tail.isalnum() and value[8] == value[13] == "-":
-        return value[:36]
-    return value
 
 
 def redact(event: str | None, payload: dict[str, Any]) -> dict[str, Any]:
@@ -201,23 +197,6 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (AttributeError, OSError, ValueError):
         pass
-
-
-def log_problem(root: str, agent: str, message: str) -> None:
-    """One line in ``hook-errors.log``; if even that fails, give up silently."""
-    try:
-        store.make_private_dirs(root)
-        path = os.path.join(root, store.DIAGNOSTICS_LOG)
-        try:
-            if os.path.getsize(path) > DIAGNOSTICS_MAX:
-                os.replace(path, path + ".1")  # keep one old generation, bounded
-        except OSError:
-            pass
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        line = f"{stamp} agent={agent or '?'} pid={os.getpid()} {message}\n"
-        store.append_line(path, line.encode("utf-8", "replace"))
-    except Exception:  # noqa: BLE001 - the diagnostics log is best effort by design
-        return
 
 
 def _text(payload: dict[str, Any], *keys: str) -> str | None:

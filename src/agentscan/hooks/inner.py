@@ -1,7 +1,7 @@
 """Cursor's specialised hooks (shell, MCP, file) nested under the generic tool call.
 
 ``beforeShellExecution`` and friends carry no ``tool_use_id``; they are matched
-to an in-flight ``preToolUse`` of the right tool by evidence (hooks.md §8.3):
+to an in-flight ``preToolUse`` of the right tool by evidence (docs/hooks.md, "The tree"):
 
 =================  ==========================  ========================================
 inner hook         owner calls                 evidence (weight)

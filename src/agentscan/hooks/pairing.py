@@ -20,16 +20,24 @@ from typing import Any
 from agentscan.hooks.draft import Draft, TurnDraft
 from agentscan.hooks.evidence import canonical, compare, unique_best
 from agentscan.hooks.model import (
-    ABORTED, CORRELATED, DENIED, ERROR, EVENT, NATIVE, OK, ORPHAN, TIMEOUT, TOOL, HookEvent,
+    ABORTED,
+    CORRELATED,
+    DENIED,
+    ERROR,
+    EVENT,
+    NATIVE,
+    OK,
+    ORPHAN,
+    TIMEOUT,
+    TOOL,
+    HookEvent,
 )
 
-REQUESTS = ("preToolUse", "PreToolUse")
-COMPLETIONS = ("postToolUse", "postToolUseFailure", "PostToolUse", "PostToolUseFailure", "PermissionDenied")
 _FAILURES = ("postToolUseFailure", "PostToolUseFailure")
 _FAILURE_TYPES = {"timeout": TIMEOUT, "permission_denied": DENIED, "error": ERROR}
 
 
-def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **extra: object) -> Draft:
+def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **extra: Any) -> Draft:
     """A tool node named by the event's own tool fields (a request, or an orphan completion)."""
     return Draft(
         kind=TOOL,

@@ -1,4 +1,4 @@
-"""Skills and commands seen in a turn (hooks.md §8.7).
+"""Skills and commands seen in a turn (docs/hooks.md, "The tree").
 
 Four signals, kept apart because they mean different things:
 

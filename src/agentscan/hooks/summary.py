@@ -1,4 +1,4 @@
-"""What a turn or a whole session did, counted from its nodes (hooks.md §8.8).
+"""What a turn or a whole session did, counted from its nodes (docs/hooks.md, "The tree").
 
 * ``tools``: tool calls by name, MCP calls excluded (they are counted once,
   under ``mcp``, by server and tool; a call whose server is unknown is

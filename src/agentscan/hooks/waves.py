@@ -2,7 +2,7 @@
 
 Run once the turn is built, over each list of siblings, visiting completed
 calls in the order their completions arrived (which is what running the rule
-after every completion would do, hooks.md §8.5):
+after every completion would do, docs/hooks.md, "The tree"):
 
 * a call overlapping an existing wave (``start < wave end and end > wave
   start``) joins it;

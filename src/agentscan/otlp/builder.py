@@ -16,7 +16,14 @@ from typing import Any, Sequence
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.otlp import semconv as sc
 from agentscan.otlp.spans import (
-    KIND_CLIENT, KIND_INTERNAL, STATUS_ERROR, ExportTrace, Span, SpanEvent, span_id, trace_id,
+    KIND_CLIENT,
+    KIND_INTERNAL,
+    STATUS_ERROR,
+    ExportTrace,
+    Span,
+    SpanEvent,
+    span_id,
+    trace_id,
 )
 
 

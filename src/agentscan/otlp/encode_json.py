@@ -1,7 +1,7 @@
 """OTLP/JSON by hand: works without ``opentelemetry-proto`` installed.
 
 The encoding follows the OTLP "JSON Protobuf Encoding" rules
-(shared/reference/hooks.md §11), which differ from plain proto3 JSON in ways
+(docs/otel.md, "The file format"), which differ from plain proto3 JSON in ways
 that are easy to get wrong: trace and span ids are hex (not base64), keys
 are lowerCamelCase, enums are integers, and 64-bit integers (times,
 ``intValue``) are decimal strings.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 from typing import Any, Sequence
 
-from agentscan.collect import KEY, MODEL, SUBAGENT as ENTRY_SUBAGENT, TS
+from agentscan.model import KEY, MODEL, SUBAGENT as ENTRY_SUBAGENT, TS
 from agentscan.hooks.model import EVENT, FILE, MCP, RESPONSE, SHELL, SUBAGENT, THOUGHT, TOOL, WAVE, Node, Trace
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
 from agentscan.otlp.spans import ExportTrace, Span

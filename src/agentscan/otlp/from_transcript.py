@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from agentscan.collect import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
 from agentscan.model import SessionDetail, TokenUsage
 from agentscan.otlp import delegation
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
@@ -38,7 +38,7 @@ def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) ->
     """(prompts, everything else) with a time; notes count what had none."""
     prompts = [Instant(t, PROMPT, None, p, i) for i, p in enumerate(detail.prompts) if (t := ns(p.timestamp)) is not None]
     others: list[Instant] = []
-    untimed = Counter()
+    untimed: Counter[str] = Counter()
     for index, tool in enumerate(detail.tools):
         at = ns(tool.timestamp)
         if at is None:

@@ -1,7 +1,7 @@
 """OpenTelemetry GenAI names, and the few decisions of how our data maps onto them.
 
 Attribute names follow the GenAI semantic conventions as of their last
-in-repo version (shared/reference/hooks.md §10).  Names the conventions do
+in-repo version (docs/otel.md, "Attributes").  Names the conventions do
 not have live under ``agentscan.``, never under ``gen_ai.``.
 """
 
@@ -113,7 +113,7 @@ class Content:
             return None
         text = value if isinstance(value, str) else _json(value)
         if self.redact:
-            from agentscan.redact import fingerprint_text
+            from agentscan.export.redact import fingerprint_text
 
             return fingerprint_text(text)
         return text
@@ -122,7 +122,7 @@ class Content:
         """Non-content text that may still hold a secret (a path, a cwd)."""
         if value is None or not self.redact:
             return value
-        from agentscan.redact import mask_secrets
+        from agentscan.export.redact import mask_secrets
 
         return mask_secrets(value)
 

@@ -28,7 +28,7 @@ from agentscan.otlp.timeline import ns
 SLACK_NS = 2_000_000_000
 
 if TYPE_CHECKING:
-    from agentscan.api import Scanner
+    from agentscan.scan.scanner import Scanner
     from agentscan.hooks.store import StoredSession
 
 
@@ -114,7 +114,7 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
             if ref.id not in {r.id for r in refs}:
                 refs.append(ref)
         return refs, hooks
-    from agentscan.api import ListFilter
+    from agentscan.scan.listing import ListFilter
 
     rows = scanner.all_rows(filters=ListFilter(providers=selection.providers, since=selection.since))
     wanted = {row.id for row in rows}
@@ -124,7 +124,8 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
 
 
 def _usage(scanner: Scanner, refs: list[SessionRef]) -> dict[str, list[list[Any]]]:
-    from agentscan.collect import SESSION, collect_usage
+    from agentscan.model import SESSION
+    from agentscan.scan.collect import collect_usage
 
     grouped: dict[str, list[list[Any]]] = {}
     for provider, entries in collect_usage(scanner, refs).items():

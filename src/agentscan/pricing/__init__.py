@@ -13,6 +13,7 @@ pydantic, ~0.3 s).  See docs/pricing.md.
     periods.py   a price period as exact per-token coefficients, and cost arithmetic
     book.py      PriceBook: per-run price keys for calls, costs of token sums
     spend.py     Spend: token sums per price key, for any grouping
+    update.py    ``agentscan prices --update`` / ``--reset``: the only network access
 """
 
 from __future__ import annotations

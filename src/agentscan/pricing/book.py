@@ -17,18 +17,17 @@ from bisect import bisect_left
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, TS
 from agentscan.pricing import aliases, periods, source
 from agentscan.pricing.periods import Coefficients, Period
 
 if TYPE_CHECKING:
-    from agentscan.cache import Cache
+    from agentscan.scan.cache import Cache
     from agentscan.context import ScanContext
 
     #: (call time, its total input tokens) -> price key, for one model
     Resolver = Callable[[float | None, int], int]
 
-# Entry fields (see UsageEntry.pack); repeated here to keep this module's imports light.
-_TS, _MODEL, _INPUT, _CACHE_READ, _CACHE_WRITE, _OUTPUT, _REASONING, _CACHE_WRITE_1H = 2, 3, 4, 5, 6, 7, 8, 11
 
 
 class PriceBook:
@@ -82,13 +81,13 @@ class PriceBook:
         return self._add_period(provider, model, ts, total_input)
 
     def entry_key(self, provider: str, entry: Sequence[Any]) -> int:
-        found = self.fast_keys(provider).get(entry[_MODEL])
+        found = self.fast_keys(provider).get(entry[MODEL])
         if found.__class__ is int:
             return found  # type: ignore[return-value]
-        total_input = entry[_INPUT] + entry[_CACHE_READ] + entry[_CACHE_WRITE]
+        total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
         if found is None:
-            return self.key(provider, entry[_MODEL], entry[_TS], total_input)
-        return found(entry[_TS], total_input)  # type: ignore[operator]
+            return self.key(provider, entry[MODEL], entry[TS], total_input)
+        return found(entry[TS], total_input)  # type: ignore[operator]
 
     # -- costs ------------------------------------------------------------------
 
@@ -116,8 +115,8 @@ class PriceBook:
 
     def entry_cost(self, provider: str, entry: Sequence[Any]) -> Decimal | None:
         """One call's cost (OTLP chat spans)."""
-        sums = [entry[_INPUT], entry[_CACHE_READ], entry[_CACHE_WRITE], entry[_OUTPUT], entry[_REASONING], 1,
-                entry[_CACHE_WRITE_1H]]
+        sums = [entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING], 1,
+                entry[CACHE_WRITE_1H]]
         return self.cost({self.entry_key(provider, entry): sums})
 
     # -- resolving --------------------------------------------------------------

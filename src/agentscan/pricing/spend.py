@@ -11,8 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from agentscan.collect import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, OUTPUT, REASONING
-from agentscan.model import TokenUsage
+from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, OUTPUT, REASONING, TokenUsage
 from agentscan.pricing.periods import EXACT
 
 if TYPE_CHECKING:

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 
 #: provider name -> "module:Class", in display order
 BUILTIN_PROVIDERS: Final[dict[str, str]] = {
-    "claude": "agentscan.providers.claude:ClaudeProvider",
-    "codex": "agentscan.providers.codex:CodexProvider",
-    "gemini": "agentscan.providers.gemini:GeminiProvider",
-    "cursor": "agentscan.providers.cursor:CursorProvider",
+    "claude": "agentscan.providers.claude.provider:ClaudeProvider",
+    "codex": "agentscan.providers.codex.provider:CodexProvider",
+    "gemini": "agentscan.providers.gemini.provider:GeminiProvider",
+    "cursor": "agentscan.providers.cursor.provider:CursorProvider",
 }
 
 _registered: dict[str, Provider] = {}
@@ -64,3 +64,11 @@ def register(provider: Provider) -> None:
 
 def unregister(name: str) -> None:
     _registered.pop(name, None)
+
+
+def provider_env_vars() -> tuple[str, ...]:
+    """Every environment variable that chooses a provider's roots (built-in and registered)."""
+    names: dict[str, None] = {}
+    for provider in iter_providers():
+        names.update(dict.fromkeys(provider.env_vars))
+    return tuple(names)

@@ -10,7 +10,6 @@ CLI, and providers never import each other.
 from __future__ import annotations
 
 import hashlib
-import os
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
@@ -18,7 +17,7 @@ if TYPE_CHECKING:
     from agentscan.bounds import Bounds
     from agentscan.context import ScanContext
     from agentscan.model import SessionDetail, SessionRef, SessionRow, UsageEntry
-    from agentscan.roots import Root
+    from agentscan.toolkit.roots import Root
 
 
 class Provider(ABC):
@@ -27,7 +26,10 @@ class Provider(ABC):
     #: a human label for tables and ``doctor``
     label: ClassVar[str]
     #: bump when parsing changes, so cached rows and usage are rebuilt
-    parser_version: ClassVar[str] = "1"
+    parser_version: ClassVar[str] = "2"
+    #: environment variables that choose this provider's roots: ``--demo``
+    #: ignores them, and the tests' isolation fixture clears them
+    env_vars: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def roots(self, ctx: ScanContext) -> list[Root]:

@@ -14,10 +14,10 @@ from typing import Iterable
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import SessionDetail, SessionRef, SessionRow, SubagentInfo, TokenUsage, UsageEntry, sum_usage
 from agentscan.providers.base import Provider
-from agentscan.roots import Root
+from agentscan.toolkit.roots import Root
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Finding Claude Code sessions and attaching their subagent transcripts.
 
-Layout (reference/formats.md §1.1)::
+Layout (docs/providers/claude.md)::
 
     <root>/<encoded-cwd>/<sessionId>.jsonl                     main transcript
     <root>/<encoded-cwd>/<sessionId>/subagents/agent-<id>.jsonl (+ .meta.json)
@@ -20,9 +20,9 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import BOM, read_head
-from agentscan.roots import Root
-from agentscan.fsutil import is_dir, is_file
+from agentscan.toolkit.jsonl import BOM, read_head
+from agentscan.toolkit.roots import Root
+from agentscan.toolkit.fsutil import is_dir, is_file
 
 HEADER_BYTES = 64 * 1024
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import ReadProgress, iter_json_lines
+from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.model import TokenUsage
 from agentscan.providers.claude.usage import UsageCandidate, candidate_from
 from agentscan.timeutil import from_epoch

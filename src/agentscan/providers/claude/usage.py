@@ -3,7 +3,7 @@
 Claude Code writes one record per content block of an API response and
 repeats ``message.usage`` on each, sometimes as a growing streaming snapshot;
 subagent calls are embedded again in the parent's ``progress`` records and
-summarised in ``toolUseResult.usage``.  So (reference/formats.md §1.6–1.7):
+summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 
 * only top-level ``assistant`` records count;
 * each ``(message.id, requestId)`` counts once across every file, keeping the

@@ -1,6 +1,6 @@
 """Finding Codex threads: rollouts on disk, united with the thread index.
 
-Layout (reference/formats.md §2.1)::
+Layout (docs/providers/codex.md)::
 
     <home>/sessions/YYYY/MM/DD/rollout-<local time>-<uuid>.jsonl[.zst]
     <home>/sessions/rollout-<date>-<uuid>.jsonl          very old, flat
@@ -23,7 +23,7 @@ from pathlib import Path
 from agentscan.context import ScanContext
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
-from agentscan.providers.codex.locations import codex_roots, database_roots, is_archived_root, session_roots
+from agentscan.providers.codex.roots import codex_roots, database_roots, is_archived_root, session_roots
 
 _NAME = re.compile(
     r"^rollout-.*?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$", re.IGNORECASE

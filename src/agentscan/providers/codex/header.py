@@ -19,7 +19,7 @@ import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import BOM, open_binary
+from agentscan.toolkit.jsonl import BOM, open_binary
 from agentscan.providers.codex.records import RawSessionMeta, ThreadLink, as_dict, as_str, link_of, time_value
 
 HEADER_BYTES = 64 * 1024

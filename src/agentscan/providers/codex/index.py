@@ -18,8 +18,9 @@ from typing import Any, Mapping
 
 from agentscan.context import ScanContext
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
-from agentscan.roots import Root
-from agentscan.sqlite_ro import DatabaseUnavailable, has_table, readonly, table_columns
+from agentscan.toolkit.roots import Root
+from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.sqlite_ro import has_table, readonly, table_columns
 from agentscan.timeutil import from_epoch
 
 _MEMO_KEY = "codex.index"

@@ -1,7 +1,7 @@
 """Raw Codex rollout shapes and the small readers that interpret them.
 
 Rollout lines are ``{timestamp, type, payload}`` envelopes whose payloads
-drift every few weeks (reference/formats.md §2), so every accessor here is
+drift every few weeks (docs/providers/codex.md), so every accessor here is
 defensive: any field may be missing, null, or of another type.
 """
 

@@ -1,7 +1,7 @@
 """Exact Codex token counting: per-call deltas, never re-emitted or copied ones.
 
 Codex writes ``event_msg/token_count`` with a cumulative ``total_token_usage``
-and the last call's ``last_token_usage`` (reference/formats.md §2.6).  The
+and the last call's ``last_token_usage`` (docs/providers/codex.md).  The
 bugs peers ship are inflation bugs, so (as ccusage does):
 
 * a call counts ``last_token_usage``, else the Δ of ``total_token_usage``;
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.model import TokenUsage, UsageEntry
 from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
 from agentscan.providers.codex.records import MARKER_SLACK, as_str, payload_of, time_value

@@ -1,7 +1,1 @@
-"""The Cursor provider (reference/formats.md §4; docs/providers/cursor.md)."""
-
-from __future__ import annotations
-
-from agentscan.providers.cursor.provider import CursorProvider
-
-__all__ = ["CursorProvider"]
+"""The cursor provider package; the class is in ``provider.py``."""

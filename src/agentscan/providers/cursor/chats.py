@@ -1,4 +1,4 @@
-"""The Cursor Agent CLI's own store (formats.md §4.2), for names and models.
+"""The Cursor Agent CLI's own store (docs/providers/cursor.md), for names and models.
 
 ::
 
@@ -26,12 +26,13 @@ from typing import Any
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import load_json_file
-from agentscan.providers.cursor.locations import chat_roots
-from agentscan.providers.cursor.raw import as_dict, as_epoch_ms, as_str, model_name
-from agentscan.sqlite_ro import DatabaseUnavailable, has_table, readonly
+from agentscan.toolkit.jsonl import load_json_file
+from agentscan.providers.cursor.roots import chat_roots
+from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_str, model_name
+from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.sqlite_ro import has_table, readonly
 from agentscan.timeutil import from_epoch
-from agentscan.fsutil import is_dir
+from agentscan.toolkit.fsutil import is_dir
 
 _INDEX_KEY = "cursor.chats.index"
 _META_KEY = "cursor.chats.meta"

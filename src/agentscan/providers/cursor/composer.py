@@ -2,7 +2,7 @@
 
 ``composerData:<id>`` and ``bubbleId:<id>:<bubble>`` values are large and
 change shape between builds; each is converted here, in one function, into
-the few facts a row, a detail or a token report needs (formats.md §4.3).
+the few facts a row, a detail or a token report needs (docs/providers/cursor.md).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import datetime
 
 from agentscan.bounds import token_count
 from agentscan.model import PlanStep, TokenUsage
-from agentscan.providers.cursor.raw import (
+from agentscan.providers.cursor.records import (
     AUTO_MODEL,
     RawBubble,
     RawComposerData,

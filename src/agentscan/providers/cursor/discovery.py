@@ -1,4 +1,4 @@
-"""Finding Cursor agent transcripts (reference/formats.md §4.1).
+"""Finding Cursor agent transcripts (docs/providers/cursor.md).
 
 Layout under ``<home>/.cursor/projects/<slug>/agent-transcripts/``::
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.roots import Root
+from agentscan.toolkit.roots import Root
 
 EMPTY_WINDOW = "empty-window"
 _SUFFIX = ".jsonl"

@@ -13,11 +13,11 @@ from typing import Any, Iterator
 
 import orjson
 
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import ToolEvent
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo
 from agentscan.providers.cursor.prompt_text import collapse
-from agentscan.providers.cursor.raw import as_dict, as_list, as_str, model_name
+from agentscan.providers.cursor.records import as_dict, as_list, as_str, model_name
 from agentscan.providers.cursor.statedb import StateDb
 from agentscan.providers.cursor.transcript import TITLE_CHARS, tool_summary
 from agentscan.timeutil import parse_iso

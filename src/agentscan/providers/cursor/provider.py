@@ -12,33 +12,33 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable
+from pathlib import Path
+from typing import Any, Iterable
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.detail import DetailCollector
+from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.cursor.chats import chat_dirs, known_chat_cwds
 from agentscan.providers.cursor.discovery import TranscriptSet, discover_one, discover_transcripts
 from agentscan.providers.cursor.ide import first_prompt, stream_composer
-from agentscan.providers.cursor.locations import cursor_roots, transcripts_root
-from agentscan.providers.cursor.session import (
+from agentscan.providers.cursor.roots import cursor_roots, transcripts_root
+from agentscan.providers.cursor.row import (
     CursorHint,
-    SessionUsage,
     StoreFacts,
     child_ids,
     display_path,
     mtime_time,
     recency,
-    session_usage,
     store_facts,
     top_model,
 )
+from agentscan.providers.cursor.usage import SessionUsage, session_usage
 from agentscan.providers.cursor.statedb import state_db
 from agentscan.providers.cursor.transcript import TranscriptSummary, add_tool_evidence, summarize
-from agentscan.providers.cursor.transcript_detail import stream_transcripts
-from agentscan.roots import Root
+from agentscan.providers.cursor.detail import stream_transcripts
+from agentscan.toolkit.roots import Root
 from agentscan.timeutil import newest
 
 
@@ -53,7 +53,8 @@ class _Assembled:
 class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
-    parser_version = "1"
+    env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
+    parser_version = "2"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         return [state_db(ctx).status()]
@@ -100,7 +101,7 @@ class CursorProvider(Provider):
         db_path = state_db(ctx).path
         chat_dir = chat_dirs(ctx).get(ref.native_id)
         parts = [self.name, self.parser_version]
-        stores = (db_path, db_path.with_name(db_path.name + "-wal"))
+        stores: tuple[Path, ...] = (db_path, db_path.with_name(db_path.name + "-wal"))
         if chat_dir is not None:
             stores += (chat_dir / "meta.json", chat_dir / "store.db")
         for path in ref.files:
@@ -137,7 +138,7 @@ class CursorProvider(Provider):
         facts = store_facts(ref.native_id, ctx)
         children = child_ids(ref.native_id, files, db)
         usage = session_usage(ref.native_id, children, db)
-        common = dict(
+        common: dict[str, Any] = dict(
             provider=self.name,
             native_id=ref.native_id,
             path=display_path(files, db),
@@ -163,7 +164,9 @@ class CursorProvider(Provider):
             title=facts.title() or summary.first_prompt,
             cwd=self._cwd(facts, summary, files, ctx),
             started_at=facts.started() or summary.first_ts,
-            updated_at=newest(facts.db_updated(), summary.last_ts, mtime_time(files)),
+            # The transcript's mtime only when nothing recorded a time (a copied
+            # home has every mtime at the copy time).
+            updated_at=newest(facts.db_updated(), summary.last_ts, facts.started()) or mtime_time(files),
             counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
         )
         return _Assembled(row, facts, children, usage)

@@ -1,4 +1,4 @@
-"""Reading Cursor agent transcripts (reference/formats.md §4.1).
+"""Reading Cursor agent transcripts (docs/providers/cursor.md).
 
 Lines look like ``{"role": "user"|"assistant", "message": {"content": [...]}}``
 plus role-less ``{"type": "turn_ended", "status": …}`` and
@@ -15,15 +15,15 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator, Union
+from typing import Any, Generator, Union
 
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.providers.cursor.cwd import CwdGuess
 from agentscan.providers.cursor.prompt_text import collapse, split_user_text
-from agentscan.providers.cursor.raw import as_dict, as_str
+from agentscan.providers.cursor.records import as_dict, as_str
 
 TITLE_CHARS = 180
 TASK_TOOL = "Task"
@@ -76,7 +76,7 @@ def _text(blocks: list[dict[str, Any]]) -> str:
     return "\n".join(b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str))
 
 
-def iter_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
+def iter_events(path: Path, ctx: ScanContext) -> Generator[Event, None, None]:
     for line in iter_json_lines(path, ctx):
         record = line.record
         kind, role = record.get("type"), record.get("role")

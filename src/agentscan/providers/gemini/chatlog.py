@@ -1,6 +1,6 @@
 """Replaying a Gemini chat file into its live conversation and its spend.
 
-The JSONL log (reference/formats.md §3.3) is not a list of messages: a
+The JSONL log (docs/providers/gemini.md) is not a list of messages: a
 message id is appended again whenever the message changes, ``{"$set": …}``
 updates the metadata (``$set.messages`` replaces the whole list), and
 ``{"$rewindTo": id}`` drops that message and everything after it.  Summing
@@ -27,8 +27,9 @@ from typing import Any, Iterable
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import MAX_LINE_BYTES, iter_json_lines
+from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
 from agentscan.model import TokenUsage
+from agentscan.providers.gemini.logs import LoggedPrompt
 from agentscan.providers.gemini.legacy import load_legacy
 from agentscan.providers.gemini.records import (
     as_str,
@@ -187,7 +188,7 @@ def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], c
         for offset in sorted(by_offset):
             record = _record_at(handle, offset)
             for facts in by_offset[offset]:
-                target = record
+                target: Any = record
                 if facts.locator.item is not None:
                     messages = record.get("$set", {}).get("messages") if isinstance(record.get("$set"), dict) else None
                     target = messages[facts.locator.item] if isinstance(messages, list) and facts.locator.item < len(messages) else None
@@ -213,3 +214,18 @@ def _keep(found: dict[str, dict[str, Any]], facts: MessageFacts, record: object)
         found[facts.id] = record
         return True
     return False
+
+
+@dataclass
+class SessionChats:
+    """The replayed chats of one session: its main chat and its subagents'."""
+
+    native_id: str
+    main: Conversation | None
+    subagents: dict[str, Conversation] = field(default_factory=dict)
+    logged: list[LoggedPrompt] = field(default_factory=list)  # logs.json prompts, when main has none
+
+    def everything(self) -> list[tuple[str | None, Conversation]]:
+        chats: list[tuple[str | None, Conversation]] = [(None, self.main)] if self.main else []
+        chats.extend(sorted(self.subagents.items()))
+        return chats

@@ -1,6 +1,6 @@
 """Finding Gemini CLI chats and grouping them into sessions.
 
-Layout (reference/formats.md §3.1)::
+Layout (docs/providers/gemini.md)::
 
     <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.json    legacy (≤ v0.38)
     <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.jsonl   append log (≥ v0.39)
@@ -22,9 +22,9 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import read_head
-from agentscan.roots import Root
-from agentscan.fsutil import is_dir, is_file
+from agentscan.toolkit.jsonl import read_head
+from agentscan.toolkit.roots import Root
+from agentscan.toolkit.fsutil import is_dir, is_file
 
 HEADER_BYTES = 64 * 1024
 _BOM = b"\xef\xbb\xbf"

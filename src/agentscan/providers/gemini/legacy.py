@@ -1,7 +1,7 @@
 """Reading a legacy whole-file chat (Gemini CLI ≤ v0.38), even a truncated one.
 
 Gemini CLI rewrote the whole pretty-printed file on every update, without a
-rename, so a reader can catch it half written (reference/formats.md §3.6).
+rename, so a reader can catch it half written (docs/providers/gemini.md).
 Rather than lose the session, a file that does not parse is salvaged: the
 metadata strings before ``"messages"`` and every message object that is
 complete are kept, with a warning that says so.
@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import load_json_file
+from agentscan.toolkit.jsonl import load_json_file
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
 _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')

@@ -1,7 +1,7 @@
 """Prompts from a project's ``logs.json``, for chats that recorded none.
 
 ``<tmp>/<projectId>/logs.json`` is an array of the user's inputs for every
-session of the project (reference/formats.md §3.5).  It has no replies and
+session of the project (docs/providers/gemini.md).  It has no replies and
 no tokens, so it is only a fallback for a chat file without user messages.
 """
 
@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import load_json_file
+from agentscan.toolkit.jsonl import load_json_file
 from agentscan.providers.gemini.records import as_str
 from agentscan.timeutil import parse_iso
 

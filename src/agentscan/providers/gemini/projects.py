@@ -3,7 +3,7 @@
 Gemini CLI never writes the cwd into a chat.  It names the project dir
 either by a slug (≥ v0.29, with the owner path in ``.project_root`` and in
 ``projects.json``) or by ``sha256(project root)`` (older builds); every chat
-also carries ``projectHash`` = that sha256 (reference/formats.md §3.1).  So:
+also carries ``projectHash`` = that sha256 (docs/providers/gemini.md).  So:
 
 1. ``.project_root`` in the dir;
 2. the slug's entry in ``projects.json``;
@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.jsonl import load_json_file
+from agentscan.toolkit.jsonl import load_json_file
 from agentscan.providers.gemini.records import as_dict
 
 PROJECT_ROOT_FILE = ".project_root"

@@ -1,7 +1,7 @@
 """Raw Gemini CLI record shapes and the small readers that interpret them.
 
 Both chat formats (legacy whole-file JSON and the JSONL append log) carry
-the same ``MessageRecord`` (reference/formats.md §3.4).  Every accessor is
+the same ``MessageRecord`` (docs/providers/gemini.md).  Every accessor is
 defensive: any field may be missing or of the wrong type, and ``content``
 is a plain string in 2025 builds but a list of ``{text}`` parts in 2026.
 """

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.roots import Root, split_env_list
+from agentscan.toolkit.roots import Root, split_env_list
 
 PROVIDER = "gemini"
 

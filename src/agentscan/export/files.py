@@ -1,0 +1,95 @@
+"""JSON Lines and CSV exports, written atomically: temp file, fsync, rename."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Iterable
+
+import orjson
+
+from agentscan.export.rows import CSV_COLUMNS, flat_row
+from agentscan.model import SessionRow
+
+
+def atomic_write(path: Path, write: Callable[[io.BufferedWriter], None], before_rename: Callable[[], None] | None = None) -> None:
+    """Write via a temp file in the same dir, fsync, then rename over ``path``."""
+    directory = path.parent
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    temp = Path(temp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if before_rename is not None:
+            before_rename()
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)  # make the rename itself durable
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def jsonl_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+    count = 0
+    for row in rows:
+        handle.write(orjson.dumps({"schema": "agentscan.session/1", **row.to_json()}) + b"\n")
+        count += 1
+    return count
+
+
+def _csv_cell(value: Any) -> Any:
+    # Booleans as spreadsheets and DuckDB read them, not Python's True/False.
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def csv_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+    count = 0
+    text = io.TextIOWrapper(handle, encoding="utf-8", newline="", write_through=True)
+    writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="raise")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _csv_cell(v) for k, v in flat_row(row).items()})
+        count += 1
+    text.flush()
+    text.detach()
+    return count
+
+
+def write_jsonl(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable[[], None] | None = None) -> int:
+    count = 0
+
+    def write(handle: io.BufferedWriter) -> None:
+        nonlocal count
+        count = jsonl_lines(handle, rows)
+
+    atomic_write(path, write, before_rename)
+    return count
+
+
+def write_csv(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable[[], None] | None = None) -> int:
+    count = 0
+
+    def write(handle: io.BufferedWriter) -> None:
+        nonlocal count
+        count = csv_lines(handle, rows)
+
+    atomic_write(path, write, before_rename)
+    return count

@@ -1,0 +1,126 @@
+"""The SQLite session index (``export --format sqlite``), through sqlite-utils.
+
+Tables (documented in docs/cron.md):
+
+* ``sessions`` (pk ``id``): the flat row (``cost_usd`` included) plus
+  ``first_seen_at``, ``last_seen_at`` and ``gone_at`` (set when the
+  session's files are gone; the row is kept, never deleted);
+* ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens
+  and ``cost_usd``;
+* ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens and
+  ``cost_usd`` per session, per UTC day, per model (``subagent_id`` is ``''``
+  for the session's own calls).
+
+Everything is upserted inside one transaction in WAL mode, so a reader
+(Datasette, DuckDB, a dashboard) never sees a half-applied export.  The
+schema evolves through ``migrations.py``: an old export is upgraded in place,
+keeping every row.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Iterable
+
+from agentscan.export.migrations import migrate
+from agentscan.export.rows import UsageDay, flat_row, utc_now
+from agentscan.model import SessionRow
+from agentscan.pricing.periods import EXACT
+
+_TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
+
+
+def _token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, int | float | None]:
+    inp, cache_read, cache_write, output, reasoning = values
+    columns: dict[str, int | float | None] = dict(
+        zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output))
+    )
+    columns["cost_usd"] = None if cost is None else float(cost)
+    return columns
+
+
+def write_sqlite(
+    path: Path,
+    rows: list[SessionRow],
+    usage_days: list[UsageDay],
+    *,
+    scope: tuple[str, ...] = (),
+    present_ids: Iterable[str] | None = None,
+) -> tuple[int, int]:
+    """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone)."""
+    import sqlite_utils
+
+    db = sqlite_utils.Database(path)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA busy_timeout=10000")
+        migrate(db)
+        now = utc_now()
+        present = {row.id for row in rows} if present_ids is None else set(present_ids) | {row.id for row in rows}
+        with db.conn:  # one transaction: readers see the old index or the new one
+            existing = {r["id"]: r["first_seen_at"] for r in db.query("SELECT id, first_seen_at FROM sessions")}
+            records = []
+            for row in rows:
+                record = flat_row(row)
+                record["running"] = None if row.running is None else int(row.running)
+                record["first_seen_at"] = existing.get(row.id) or now
+                record["last_seen_at"] = now
+                record["gone_at"] = None
+                records.append(record)
+            db.table("sessions").upsert_all(records, pk="id")
+            gone = _mark_gone(db, present, scope, now)
+            ids = [row.id for row in rows]
+            _replace_children(db, ids, usage_days)
+        return len(rows), gone
+    finally:
+        db.close()
+
+
+def _mark_gone(db, present: set[str], scope: tuple[str, ...], now: str) -> int:
+    """Sessions of the exported providers whose files disappeared get ``gone_at`` once."""
+    count = 0
+    for (session_id, provider) in db.execute("SELECT id, provider FROM sessions WHERE gone_at IS NULL").fetchall():
+        if session_id in present or (scope and provider not in scope):
+            continue
+        db.execute("UPDATE sessions SET gone_at = ? WHERE id = ?", (now, session_id))
+        count += 1
+    return count
+
+
+def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        db.execute(f"DELETE FROM subagents WHERE session_id IN ({marks})", chunk)
+        db.execute(f"DELETE FROM token_days WHERE session_id IN ({marks})", chunk)
+    days: dict[tuple[str, str, str, str], _Sums] = {}
+    subagents: dict[tuple[str, str], _Sums] = {}
+    for day in usage_days:
+        days.setdefault((day.session_id, day.day, day.model, day.subagent or ""), _Sums()).add(day)
+        if day.subagent is not None:
+            subagents.setdefault((day.session_id, day.subagent), _Sums()).add(day)
+    db.table("token_days").insert_all(
+        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **v.columns()} for (s, d, m, sub), v in days.items()),
+        pk=("session_id", "day", "model", "subagent_id"), replace=True,
+    )
+    db.table("subagents").insert_all(
+        ({"session_id": s, "subagent_id": sub, **v.columns()} for (s, sub), v in subagents.items()),
+        pk=("session_id", "subagent_id"), replace=True,
+    )
+
+
+class _Sums:
+    """Tokens and cost added up; the cost stays unknown once any part of it is."""
+
+    def __init__(self) -> None:
+        self.tokens = [0, 0, 0, 0, 0]
+        self.cost: Decimal | None = Decimal(0)
+
+    def add(self, day: UsageDay) -> None:
+        for index, value in enumerate(day.tokens):
+            self.tokens[index] += value
+        self.cost = None if self.cost is None or day.cost is None else EXACT.add(self.cost, day.cost)
+
+    def columns(self) -> dict[str, int | float | None]:
+        return _token_columns((self.tokens[0], self.tokens[1], self.tokens[2], self.tokens[3], self.tokens[4]), self.cost)

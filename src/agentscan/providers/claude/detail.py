@@ -1,0 +1,116 @@
+"""Streaming a Claude transcript into the bounded ``show`` detail."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.model import PlanStep, ToolEvent
+from agentscan.providers.claude.records import (
+    as_dict,
+    as_str,
+    content_blocks,
+    message_of,
+    real_prompt_text,
+    tool_result_blocks,
+)
+from agentscan.timeutil import parse_iso
+
+_PATH_KEYS = ("file_path", "path", "notebook_path")
+_SUMMARY_KEYS = ("command", "pattern", "file_path", "path", "url", "query", "description", "prompt", "skill")
+
+
+def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:
+    """A short, readable summary of a tool call and the paths it touched."""
+    data = as_dict(tool_input)
+    paths = tuple(data[key] for key in _PATH_KEYS if isinstance(data.get(key), str))
+    edits = data.get("edits")
+    if isinstance(edits, list):
+        paths += tuple(e["file_path"] for e in edits if isinstance(e, dict) and isinstance(e.get("file_path"), str))
+    for key in _SUMMARY_KEYS:
+        value = data.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip(), paths
+    if isinstance(tool_input, str):
+        return tool_input, paths
+    try:
+        return orjson.dumps(tool_input, option=orjson.OPT_SORT_KEYS).decode()[:400], paths
+    except TypeError:
+        return name, paths
+
+
+class TranscriptStream:
+    """Feeds one file's records into a ``DetailCollector``.
+
+    Fed record by record (``summarize`` calls ``feed`` from its own pass), so
+    ``show`` reads each file once.  Prompts and responses of subagents are
+    not the session's conversation: only the parent file contributes them,
+    and a subagent's tool calls are returned by ``finish`` instead.
+    """
+
+    def __init__(self, collector: DetailCollector, *, subagent: str | None = None) -> None:
+        self._own = subagent is None
+        self._collector = collector
+        self._sink = collector if self._own else DetailCollector(collector.bounds)
+        self._subagent = subagent
+        self._current_id: str | None = None
+        self._current_text: list[str] = []
+        self._current_meta: dict[str, Any] = {}
+
+    def _flush(self) -> None:
+        text = "".join(self._current_text).strip()
+        if self._own and text:
+            self._collector.add_response(text, self._current_meta.get("ts"), self._current_meta.get("model"))
+        self._current_id, self._current_text = None, []
+
+    def feed(self, record: dict) -> None:
+        kind = record.get("type")
+        if kind == "assistant":
+            timestamp = parse_iso(record.get("timestamp"))
+            message = message_of(record)
+            message_id = as_str(message.get("id")) or as_str(record.get("uuid"))
+            if message_id != self._current_id or message_id is None:
+                self._flush()
+                self._current_id = message_id
+                self._current_meta.update(ts=timestamp, model=as_str(message.get("model")))
+            for block in content_blocks(message):
+                _assistant_block(block, self._current_text, self._sink, timestamp, self._subagent)
+        elif kind == "user":
+            prompt = real_prompt_text(record)
+            if prompt is not None:
+                self._flush()
+                if self._own:
+                    self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
+                return
+            for block in tool_result_blocks(record):
+                tool_id = block.get("tool_use_id")
+                if isinstance(tool_id, str):
+                    self._sink.finish_tool(tool_id, status="error" if block.get("is_error") is True else "ok")
+
+    def finish(self) -> list[ToolEvent]:
+        self._flush()
+        return [] if self._own else self._sink.tools()
+
+
+def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, timestamp, subagent: str | None) -> None:
+    kind = block.get("type")
+    if kind == "text" and isinstance(block.get("text"), str):
+        texts.append(block["text"])
+    elif kind == "tool_use":
+        name = as_str(block.get("name")) or "tool"
+        summary, paths = tool_summary(name, block.get("input"))
+        call_id = as_str(block.get("id"))
+        sink.add_tool(
+            ToolEvent(name=name, summary=summary, paths=paths, timestamp=timestamp, call_id=call_id, subagent=subagent),
+            key=call_id,
+        )
+        if name == "TodoWrite" and subagent is None:
+            todos = as_dict(block.get("input")).get("todos")
+            if isinstance(todos, list):
+                sink.plan = tuple(
+                    PlanStep(str(t.get("content") or t.get("activeForm") or ""), str(t.get("status") or "pending"))
+                    for t in todos
+                    if isinstance(t, dict)
+                )

@@ -1,0 +1,152 @@
+"""The Claude Code provider (docs/providers/claude.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Iterable
+
+from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.providers.base import Provider
+from agentscan.providers.claude.incremental import file_usage
+from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
+from agentscan.providers.claude.row import FileSummary, summarize, title_of
+from agentscan.providers.claude.detail import TranscriptStream
+from agentscan.providers.claude.usage import UsageDeduper, WindowedTotals, entries_from, meta_agent_type
+from agentscan.toolkit.jsonl import load_json_file
+from agentscan.toolkit.roots import Root
+from agentscan.providers.claude.roots import claude_roots
+from agentscan.timeutil import from_epoch, newest, oldest
+
+
+class ClaudeProvider(Provider):
+    name = "claude"
+    label = "Claude Code"
+    env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
+
+    def roots(self, ctx: ScanContext) -> list[Root]:
+        return claude_roots(ctx)
+
+    def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        sessions = discover_sessions(self.roots(ctx), ctx)
+        return [
+            SessionRef(
+                provider=self.name,
+                native_id=files.native_id,
+                path=files.main,
+                recency=files.newest_mtime,
+                files=files.paths(),
+                hint=files,
+            )
+            for files in sessions.values()
+        ]
+
+    def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
+        if path is None:
+            return None
+        ctx.confine_to(root.path for root in self.roots(ctx))
+        files = session_files_at(Path(path), native_id, ctx)
+        if files is None:
+            return None
+        return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files)
+
+    def known_cwds(self, ctx: ScanContext) -> set[str]:
+        cwds: set[str] = set()
+        for ref in self.discover(ctx):
+            if ref.path is not None:
+                cwd = header_cwd(ref.path, ctx)
+                if cwd:
+                    cwds.add(cwd)
+        return cwds
+
+    # -- parsing -----------------------------------------------------------
+
+    def _summaries(
+        self, ref: SessionRef, ctx: ScanContext, collector: DetailCollector | None = None
+    ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
+        """One pass per file: row facts, token sums, and (for ``show``) the detail."""
+        files: SessionFiles = ref.hint
+        totals = WindowedTotals()
+        order = 0
+        main = None
+        subagent_tools: list = []
+        if files.main is not None:
+            stream = TranscriptStream(collector) if collector is not None else None
+            main = summarize(files.main, ctx, session=ref.native_id, totals=totals, observer=stream.feed if stream else None)
+            if stream is not None:
+                stream.finish()
+            order = main.records
+        subs: dict[str, FileSummary] = {}
+        for agent_id, sub in sorted(files.subagents.items()):
+            stream = TranscriptStream(collector, subagent=agent_id) if collector is not None else None
+            summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order, totals=totals,
+                                observer=stream.feed if stream else None)
+            if stream is not None:
+                subagent_tools.extend(stream.finish())
+            order += summary.records + 1
+            subs[agent_id] = summary
+        return main, subs, totals, subagent_tools
+
+    def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        main, subs, totals, _ = self._summaries(ref, ctx)
+        return self._row_from(ref, main, subs, totals)
+
+    def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], totals: WindowedTotals) -> SessionRow:
+        everything = ([main] if main else []) + list(subs.values())
+        tokens = totals.total()
+        models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
+        primary = main or (everything[0] if everything else None)
+        started = oldest(*(s.first_ts for s in everything))
+        # The newest time the transcript recorded; the mtime only when it recorded none
+        # (a copied home has every mtime at the copy time).
+        updated = newest(*(s.last_ts for s in everything)) or (from_epoch(ref.recency) if ref.recency else None)
+        return SessionRow(
+            provider=self.name,
+            native_id=ref.native_id,
+            path=str(ref.path) if ref.path else (str(ref.files[0].parent.parent) if ref.files else None),
+            title=title_of(main) if main else None,
+            cwd=primary.cwd if primary else None,
+            model=models.most_common(1)[0][0] if models else None,
+            git_branch=primary.git_branch if primary else None,
+            started_at=started,
+            updated_at=updated,
+            tokens=tokens,
+            counts=Counts(main.prompts, main.responses, main.tool_calls) if main else Counts(),
+            subagents=len(subs),
+        )
+
+    def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        files: SessionFiles = ref.hint
+        collector = DetailCollector(bounds)
+        main, subs, totals, extra_tools = self._summaries(ref, ctx, collector)
+        row = self._row_from(ref, main, subs, totals)
+        task_types = main.task_types if main else {}
+        per_agent = totals.by_subagent()
+        infos = []
+        for agent_id, sub in sorted(files.subagents.items()):
+            agent_type = None
+            if sub.meta_path is not None:
+                agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx))
+            agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
+            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path), per_agent.get(agent_id)))
+        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools)
+
+    def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        deduper = UsageDeduper()
+        order = 0
+        for ref in refs:
+            files: SessionFiles = ref.hint
+            parts: list[tuple[Path, str | None]] = [(files.main, None)] if files.main is not None else []
+            parts += [(sub.path, agent_id) for agent_id, sub in sorted(files.subagents.items())]
+            for path, agent_id in parts:
+                candidates = file_usage(path, ctx, session=ref.native_id, subagent=agent_id, order_base=order)
+                deduper.add_all(candidates)
+                # Orders only need to grow from file to file; line numbers fit in 2**32.
+                order += 1 << 32
+        return entries_from(deduper.winners())
+
+
+__all__ = ["ClaudeProvider"]

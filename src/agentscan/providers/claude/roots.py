@@ -1,0 +1,51 @@
+"""Where Claude Code keeps its transcripts, and which setting chose each place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.roots import Root, home_relative, split_env_list
+
+
+def claude_roots(ctx: ScanContext) -> list[Root]:
+    """Claude Code's ``projects/`` dirs, per the contract.
+
+    ``CLAUDE_CONFIG_DIR`` replaces the defaults; each comma-separated entry may
+    name a config dir or its ``projects/`` dir directly.
+    """
+    configured = ctx.env_value("CLAUDE_CONFIG_DIR")
+    if configured:
+        roots: list[Root] = []
+        for entry in split_env_list(configured):
+            path = Path(entry).expanduser()
+            if path.name != "projects":
+                path = path / "projects"
+            roots.append(Root("claude", path, "CLAUDE_CONFIG_DIR", explicit=True))
+        return _unique(roots)
+    xdg = ctx.env_value("XDG_CONFIG_HOME")
+    xdg_root = (
+        Root("claude", Path(xdg) / "claude" / "projects", "XDG_CONFIG_HOME")
+        if xdg
+        else Root("claude", home_relative(ctx, ".config", "claude", "projects"), ctx.home_source)
+    )
+    return _unique([Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source), xdg_root])
+
+
+def _unique(roots: list[Root]) -> list[Root]:
+    seen: set[Path] = set()
+    result = []
+    for root in roots:
+        key = _canonical(root.path)
+        if key in seen:
+            continue
+        seen.add(key)
+        result.append(root)
+    return result
+
+
+def _canonical(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path

@@ -1,0 +1,178 @@
+"""One streaming pass over a Claude transcript: the row facts and usage.
+
+It serves ``list`` rows and the row of ``show``; token sums go into a shared
+``WindowedTotals`` so that memory stays bounded on a 1 GB transcript.
+Nothing here holds more than counters, a small window of recent message
+ids, and the few strings a row needs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.jsonl import iter_json_lines
+from agentscan.providers.claude.records import (
+    SYNTHETIC_MODELS,
+    as_str,
+    collapse,
+    content_blocks,
+    message_of,
+    is_bare_command,
+    real_prompt_text,
+)
+from agentscan.providers.claude.usage import WindowedTotals, candidate_from
+from agentscan.timeutil import parse_iso
+
+TITLE_CHARS = 180
+
+
+@dataclass
+class FileSummary:
+    path: Path
+    first_prompt: str | None = None
+    first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
+    custom_title: str | None = None
+    ai_title: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    first_ts: datetime | None = None
+    last_ts: datetime | None = None
+    prompts: int = 0
+    responses: int = 0
+    tool_calls: int = 0
+    models: Counter[str] = field(default_factory=Counter)
+    records: int = 0
+    has_usage: bool = False
+    task_types: dict[str, str] = field(default_factory=dict)  # agentId -> subagent_type
+    # Records of one message are written together, so a short memory of recent
+    # ids counts each message once without a set that grows with the file.
+    _model_messages: RecentIds = field(default_factory=lambda: RecentIds())
+    _text_messages: RecentIds = field(default_factory=lambda: RecentIds())
+
+
+class RecentIds:
+    """Membership over the last ``size`` ids only (bounded memory)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._order: deque[str] = deque()
+        self._members: set[str] = set()
+        self._size = size
+
+    def __contains__(self, item: str) -> bool:
+        return item in self._members
+
+    def add(self, item: str) -> None:
+        if item in self._members:
+            return
+        self._order.append(item)
+        self._members.add(item)
+        if len(self._order) > self._size:
+            self._members.discard(self._order.popleft())
+
+
+def summarize(
+    path: Path,
+    ctx: ScanContext,
+    *,
+    session: str,
+    subagent: str | None = None,
+    order_start: int = 0,
+    totals: WindowedTotals | None = None,
+    observer: Callable[[dict], None] | None = None,
+) -> FileSummary:
+    """``observer`` sees every record too (``show`` builds its detail in the same pass)."""
+    summary = FileSummary(path)
+    try:
+        if path.stat().st_size == 0:
+            ctx.warn(path, "empty file")
+            return summary
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return summary
+    pending_tasks: dict[str, str] = {}  # tool_use id -> subagent_type
+    order = order_start
+    for line in iter_json_lines(path, ctx):
+        record = line.record
+        summary.records += 1
+        order += 1
+        if observer is not None:
+            observer(record)
+        _note_common(summary, record)
+        kind = record.get("type")
+        if kind == "assistant":
+            candidate = candidate_from(record, session=session, subagent=subagent, order=order)
+            if candidate is not None:
+                summary.has_usage = True
+                if totals is not None:
+                    totals.add(candidate)
+            _note_assistant(summary, record, pending_tasks)
+        elif kind == "user":
+            _note_user(summary, record, pending_tasks)
+        elif kind == "custom-title" and as_str(record.get("customTitle")):
+            summary.custom_title = record["customTitle"]
+        elif kind == "ai-title" and as_str(record.get("aiTitle")):
+            summary.ai_title = record["aiTitle"]
+    return summary
+
+
+def _note_common(summary: FileSummary, record: dict) -> None:
+    timestamp = parse_iso(record.get("timestamp"))
+    if timestamp is not None:
+        if summary.first_ts is None or timestamp < summary.first_ts:
+            summary.first_ts = timestamp
+        if summary.last_ts is None or timestamp > summary.last_ts:
+            summary.last_ts = timestamp
+    if summary.cwd is None:
+        summary.cwd = as_str(record.get("cwd"))
+    if summary.git_branch is None:
+        summary.git_branch = as_str(record.get("gitBranch"))
+
+
+def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
+    message = message_of(record)
+    message_id = as_str(message.get("id")) or as_str(record.get("uuid")) or f"#{summary.records}"
+    model = as_str(message.get("model"))
+    if model and model not in SYNTHETIC_MODELS and message_id not in summary._model_messages:
+        summary._model_messages.add(message_id)
+        summary.models[model] += 1
+    for block in content_blocks(message):
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str) and block["text"].strip():
+            if message_id not in summary._text_messages:
+                summary._text_messages.add(message_id)
+                summary.responses += 1
+        elif kind == "tool_use":
+            summary.tool_calls += 1
+            if block.get("name") in ("Task", "Agent") and isinstance(block.get("id"), str):
+                agent_type = as_str((block.get("input") or {}).get("subagent_type")) if isinstance(block.get("input"), dict) else None
+                pending_tasks[block["id"]] = agent_type or "general-purpose"
+
+
+def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
+    text = real_prompt_text(record)
+    if text is not None:
+        summary.prompts += 1
+        if is_bare_command(text):
+            summary.first_bare_command = summary.first_bare_command or text
+        elif summary.first_prompt is None:
+            summary.first_prompt = collapse(text, TITLE_CHARS)
+        return
+    # A Task/Agent result names the subagent it ran: remember its type.
+    result = record.get("toolUseResult")
+    if isinstance(result, dict) and isinstance(result.get("agentId"), str):
+        for block in content_blocks(message_of(record)):
+            tool_id = block.get("tool_use_id")
+            if block.get("type") == "tool_result" and isinstance(tool_id, str) and tool_id in pending_tasks:
+                summary.task_types[result["agentId"]] = pending_tasks[tool_id]
+
+
+def title_of(summary: FileSummary) -> str | None:
+    for candidate in (summary.custom_title, summary.ai_title, summary.first_prompt, summary.first_bare_command):
+        if candidate:
+            return collapse(candidate, TITLE_CHARS)
+    return None

@@ -1,0 +1,222 @@
+"""Streaming a rollout into the bounded ``show`` detail.
+
+Codex writes the conversation twice: ``event_msg`` (``user_message``,
+``agent_message``: what the user typed and read) and ``response_item``
+(what the model saw, injected context included).  We show the events and
+fall back to the items only for builds that wrote no events.  Tool calls
+are ``response_item`` entries (``function_call``, ``custom_tool_call`` such
+as ``apply_patch``, ``local_shell_call``, ``web_search_call``) matched to
+their outputs by ``call_id``; their status comes from the exit code.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Mapping
+
+import orjson
+
+from agentscan.bounds import NewestKept
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.model import Counts, PlanStep, Prompt, Response, ToolEvent
+from agentscan.providers.codex.facts import LineFacts
+from agentscan.providers.codex.records import as_dict, as_str, event_prompt, item_prompt, item_response, plan_steps
+
+_EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
+_FAILED = ("patch rejected", "error:", "failed", "aborted")
+_PATCH_PATH = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
+_SUMMARY_KEYS = ("cmd", "command", "file_path", "path", "pattern", "query", "url", "prompt", "message")
+_PATH_KEYS = ("file_path", "path", "workdir")
+
+
+def _parse_arguments(raw: object) -> object:
+    if isinstance(raw, str):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return raw
+    return raw
+
+
+def _command_text(command: object) -> str | None:
+    if isinstance(command, str):
+        return command.strip() or None
+    if isinstance(command, list) and all(isinstance(part, str) for part in command):
+        # ["bash", "-lc", "<script>"] is how Codex runs everything: show the script.
+        if len(command) == 3 and command[1] in ("-lc", "-c"):
+            return command[2].strip() or None
+        return shlex.join(command) or None
+    return None
+
+
+def tool_summary(name: str, arguments: object) -> tuple[str, tuple[str, ...]]:
+    """A short, readable summary of a call and the paths it touched."""
+    if isinstance(arguments, str):
+        # A freeform input (apply_patch): drop the envelope line so the first
+        # thing shown is "*** Update File: <path>".
+        text = arguments.strip().removeprefix("*** Begin Patch").strip()
+        return text or name, tuple(_PATCH_PATH.findall(arguments))
+    data = as_dict(arguments)
+    paths = tuple(data[key] for key in _PATH_KEYS[:2] if isinstance(data.get(key), str))
+    if name == "update_plan":
+        steps = plan_steps(data) or []
+        return as_str(data.get("explanation")) or f"plan: {len(steps)} steps", paths
+    for key in _SUMMARY_KEYS:
+        found: str | None = _command_text(data.get(key)) if key in ("cmd", "command") else as_str(data.get(key))
+        if found:
+            return found, paths + tuple(_PATCH_PATH.findall(found))
+    if arguments is None:
+        return name, paths
+    try:
+        return orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode()[:400], paths
+    except TypeError:
+        return name, paths
+
+
+def output_status(output: object) -> str:
+    """ok / error from a call's output: an exit code, a success flag, or a refusal."""
+    if isinstance(output, str):
+        parsed = _parse_arguments(output)
+        if isinstance(parsed, dict):
+            return output_status(parsed)
+        match = _EXIT.search(output[:2000])
+        if match:
+            return "ok" if match.group(1) == "0" else "error"
+        return "error" if output.lstrip().lower().startswith(_FAILED) else "ok"
+    if isinstance(output, dict):
+        exit_code = as_dict(output.get("metadata")).get("exit_code", output.get("exit_code"))
+        if isinstance(exit_code, int) and not isinstance(exit_code, bool):
+            return "ok" if exit_code == 0 else "error"
+        if output.get("success") is False:
+            return "error"
+        inner = output.get("output")
+        return output_status(inner) if isinstance(inner, str) else "ok"
+    return "ok"
+
+
+def _event_status(payload: Mapping[str, Any]) -> str | None:
+    """The authoritative status some builds record as a separate event."""
+    ptype = payload.get("type")
+    if ptype == "exec_command_end" and isinstance(payload.get("exit_code"), int):
+        return "ok" if payload["exit_code"] == 0 else "error"
+    if ptype == "patch_apply_end" and isinstance(payload.get("success"), bool):
+        return "ok" if payload["success"] else "error"
+    if ptype == "mcp_tool_call_end":
+        result = as_dict(payload.get("result"))
+        if "Err" in result:
+            return "error"
+        if "Ok" in result:
+            return "error" if as_dict(result["Ok"]).get("isError") is True else "ok"
+    return None
+
+
+@dataclass
+class TranscriptReader:
+    """Fed one rollout's records in order; fills ``collector`` (or, for a subagent, only tools)."""
+
+    collector: DetailCollector
+    subagent: str | None = None
+    facts: LineFacts = field(default_factory=LineFacts)
+    _sink: DetailCollector = field(init=False)
+    _item_prompts: NewestKept[Prompt] = field(init=False)
+    _item_responses: NewestKept[Response] = field(init=False)
+    _settled: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._sink = self.collector if self.subagent is None else DetailCollector(self.collector.bounds)
+        self._item_prompts = NewestKept(self.collector.bounds.prompts)
+        self._item_responses = NewestKept(self.collector.bounds.responses)
+
+    @property
+    def own(self) -> bool:
+        return self.subagent is None
+
+    @property
+    def model(self) -> str | None:
+        return self.facts.model
+
+    @property
+    def last_ts(self) -> datetime | None:
+        return self.facts.last_ts
+
+    @property
+    def rate_limits(self) -> dict[str, Any] | None:
+        return self.facts.rate_limits
+
+    def feed(self, record: Mapping[str, Any]) -> None:
+        timestamp, kind, rtype, payload = self.facts.note(record)
+        if rtype == "event_msg":
+            self._event(payload, kind, timestamp)
+        elif rtype == "response_item":
+            self._item(payload, kind, timestamp)
+
+    def _event(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
+        if payload.get("type") == "token_count":
+            return  # rate limits are noted by LineFacts; usage is counted by ``usage.py``
+        if kind == "event_prompt" and self.own:
+            self.collector.add_prompt(event_prompt(payload) or "", timestamp)
+        elif kind == "event_response" and self.own:
+            self.collector.add_response(payload["message"].strip(), timestamp, self.model)
+        else:
+            status = _event_status(payload)
+            call_id = as_str(payload.get("call_id"))
+            if status is not None and call_id is not None:
+                self._settled.add(call_id)
+                self._sink.finish_tool(call_id, status=status)
+
+    def _item(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
+        ptype = payload.get("type")
+        if kind == "item_prompt":
+            self._item_prompts.add(Prompt(item_prompt(payload) or "", timestamp))
+        elif kind == "item_response":
+            self._item_responses.add(Response(item_response(payload) or "", timestamp, self.model))
+        elif kind == "tool_call":
+            self._tool_call(payload, timestamp)
+        elif ptype in ("function_call_output", "custom_tool_call_output"):
+            call_id = as_str(payload.get("call_id"))
+            if call_id is not None and call_id not in self._settled:
+                self._sink.finish_tool(call_id, status=output_status(payload.get("output")))
+
+    def _tool_call(self, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
+        ptype = payload.get("type")
+        action = as_dict(payload.get("action"))
+        arguments: object
+        if ptype == "local_shell_call":
+            name, arguments = "local_shell", {"command": action.get("command")}
+        elif ptype == "web_search_call":
+            name, arguments = "web_search", {"query": action.get("query")}
+        elif ptype == "custom_tool_call":
+            name, arguments = as_str(payload.get("name")) or "tool", _parse_arguments(payload.get("input"))
+        else:
+            name, arguments = as_str(payload.get("name")) or "tool", _parse_arguments(payload.get("arguments"))
+        summary, paths = tool_summary(name, arguments)
+        call_id = as_str(payload.get("call_id")) or as_str(payload.get("id"))
+        status = "unknown"
+        if ptype == "web_search_call" and as_str(payload.get("status")):
+            status = "ok" if payload["status"] == "completed" else "unknown"
+        event = ToolEvent(name, summary, status, paths, timestamp, call_id, self.subagent)
+        self._sink.add_tool(event, key=call_id)
+        if name == "update_plan" and self.own:
+            steps = plan_steps(arguments)
+            if steps is not None:
+                self.collector.plan = tuple(PlanStep(step, state) for step, state in steps)
+
+    def finish(self) -> list[ToolEvent]:
+        """Flush the fallbacks; a subagent's tools are returned for the parent's list."""
+        if self.own:
+            if not self.facts.kinds.get("event_prompt"):
+                for prompt in self._item_prompts.items():
+                    self.collector.add_prompt(prompt.text, prompt.timestamp)
+                self.collector.prompts.dropped += self._item_prompts.dropped
+            if not self.facts.kinds.get("event_response"):
+                for response in self._item_responses.items():
+                    self.collector.add_response(response.text, response.timestamp, response.model)
+                self.collector.responses.dropped += self._item_responses.dropped
+            return []
+        return self._sink.tools()
+
+    def counts(self) -> Counts:
+        return self.facts.counts()

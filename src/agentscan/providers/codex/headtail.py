@@ -1,0 +1,192 @@
+"""Bounded summaries for ``list`` rows: a rollout's head and its last 1 MiB.
+
+Rollouts grow to gigabytes, so a row never parses one whole.  The head gives
+the title (the first real prompt, within ``HEAD_BYTES``); the tail gives the
+latest cumulative ``token_count``, the latest plan, the rate limits, the
+model of the latest turn and the last activity.  Both are cached by
+(path, size, mtime) in bounded LRU caches, with the warnings they produced
+so that a cached read reports the same problems as a fresh one.
+
+A ``.zst`` rollout cannot be seeked, so its "tail" is a streaming
+decompression of the whole file that keeps only the latest values: memory
+stays bounded, time is proportional to the file (cold archives are rare and
+read once per process thanks to the cache).
+"""
+
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, TypeVar
+
+import orjson
+from cachetools import LRUCache
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
+from agentscan.model import Counts, PlanStep, ScanWarning
+from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
+from agentscan.providers.codex.facts import LineFacts
+from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of, plan_steps
+
+TAIL_BYTES = 1024 * 1024
+HEAD_BYTES = 256 * 1024
+_EVENT_GRACE_LINES = 16
+_TRUNCATED = "truncated last line skipped (file still being written?)"
+_TAIL_CACHE: LRUCache[tuple[str, int, int], TailSummary] = LRUCache(maxsize=512)
+_HEAD_CACHE: LRUCache[tuple[str, int, int], HeadSummary] = LRUCache(maxsize=512)
+
+
+@dataclass(frozen=True, slots=True)
+class TailSummary:
+    cumulative: Counters | None = None  # latest total_token_usage
+    model: str | None = None
+    last_timestamp: datetime | None = None
+    rate_limits: dict[str, Any] | None = None
+    plan: tuple[PlanStep, ...] = ()
+    counts: Counts = Counts()
+    whole_file: bool = False  # the counts cover the whole file, not just its end
+    warnings: tuple[ScanWarning, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HeadSummary:
+    title: str | None = None
+    warnings: tuple[ScanWarning, ...] = ()
+
+
+@dataclass
+class _TailFold:
+    cumulative: Counters | None = None
+    plan: tuple[PlanStep, ...] = ()
+    facts: LineFacts = field(default_factory=LineFacts)
+    _current: Counters | None = None
+    _carried: Counters = ZERO
+
+    def feed(self, record: Mapping[str, Any]) -> None:
+        _, _, rtype, payload = self.facts.note(record)
+        if rtype == "event_msg" and payload.get("type") == "token_count":
+            total = counters_of((token_info(record) or {}).get("total_token_usage"))
+            if total is not None:
+                self._advance(total)
+        elif rtype == "response_item" and payload.get("name") == "update_plan":
+            raw = payload.get("arguments") if payload.get("type") == "function_call" else payload.get("input")
+            steps = plan_steps(raw)
+            if steps is not None:
+                self.plan = tuple(PlanStep(step, status) for step, status in steps)
+
+    def _advance(self, total: Counters) -> None:
+        # A cumulative count that goes down started over: keep what the finished
+        # run had counted (it is part of the session) instead of losing it.
+        if self._current is not None and any(t < c for t, c in zip(total, self._current)):
+            self._carried = add(self._carried, self._current)
+        self._current = total
+        self.cumulative = add(self._carried, total)
+
+    def build(self, whole_file: bool, warnings: Iterable[ScanWarning]) -> TailSummary:
+        return TailSummary(
+            self.cumulative,
+            self.facts.model,
+            self.facts.last_ts,
+            self.facts.rate_limits,
+            self.plan,
+            self.facts.counts(),
+            whole_file,
+            tuple(warnings),
+        )
+
+
+T = TypeVar("T", HeadSummary, TailSummary)
+
+
+def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[ScanContext], T]) -> T | None:
+    """``compute`` once per (path, size, mtime); a hit reports the warnings the read raised."""
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return None
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    summary = cache.get(key)
+    if summary is not None:
+        for warning in summary.warnings:
+            ctx.warn(warning.path, warning.message, warning.line)
+        return summary
+    with ctx.warnings.capture() as captured:
+        summary = compute(ctx)
+        for warning in summary.warnings:
+            ctx.warn(warning.path, warning.message, warning.line)
+    summary = replace(summary, warnings=tuple(captured))
+    cache[key] = summary
+    return summary
+
+
+def tail_summary(path: Path, ctx: ScanContext) -> TailSummary:
+    return _cached(path, ctx, _TAIL_CACHE, lambda scan: _read_tail(path, scan)) or TailSummary()
+
+
+def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
+    fold = _TailFold()
+    if path.name.endswith(".zst"):
+        with closing(iter_json_lines(path, ctx)) as lines:
+            for line in lines:
+                fold.feed(line.record)
+        return fold.build(True, ())
+    try:
+        data, cut = read_tail(path, TAIL_BYTES + 1)
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return TailSummary()
+    if cut:
+        # The window starts mid-line: drop the partial first line.
+        newline = data.find(b"\n")
+        data = data[newline + 1:] if newline >= 0 else b""
+    elif data.startswith(BOM):
+        data = data[len(BOM):]
+    warnings = []
+    chunks = data.split(b"\n")
+    for position, chunk in enumerate(chunks):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        try:
+            record = orjson.loads(chunk)
+        except orjson.JSONDecodeError:
+            last = position == len(chunks) - 1
+            message = _TRUNCATED if last else "invalid JSON skipped in the last 1 MiB"
+            warnings.append(ScanWarning(str(path), message))
+            continue
+        if isinstance(record, dict):
+            fold.feed(record)
+    return fold.build(not cut, warnings)
+
+
+def head_summary(path: Path, ctx: ScanContext) -> HeadSummary:
+    return _cached(path, ctx, _HEAD_CACHE, lambda scan: _read_head(path, scan)) or HeadSummary()
+
+
+def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
+    fallback: str | None = None
+    grace = _EVENT_GRACE_LINES
+    with closing(iter_json_lines(path, ctx)) as lines:
+        for line in lines:
+            if line.offset > HEAD_BYTES:
+                break
+            record = line.record
+            payload = payload_of(record)
+            if record.get("type") == "event_msg" and payload.get("type") == "user_message":
+                prompt = event_prompt(payload)
+                if prompt:
+                    return HeadSummary(collapse(prompt, TITLE_CHARS))
+            elif fallback is None and record.get("type") == "response_item":
+                fallback = item_prompt(payload)
+            elif fallback is not None:
+                # Builds that write user_message events write one right after the
+                # item; older builds never do, so do not read on for long.
+                grace -= 1
+                if grace <= 0:
+                    break
+    return HeadSummary(collapse(fallback, TITLE_CHARS) if fallback else None)
+

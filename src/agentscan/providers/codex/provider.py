@@ -1,0 +1,203 @@
+"""The Codex CLI provider (docs/providers/codex.md, docs/providers/codex.md).
+
+``discover`` walks the rollout trees and unites them with Codex's thread
+index; ``row`` reads only a rollout's head and last 1 MiB; ``detail`` and
+``usage`` stream whole files, counting each model call once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from contextlib import closing
+from typing import Callable, Iterable
+
+from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.toolkit.jsonl import iter_json_lines
+from agentscan.model import SessionDetail, SessionRef, SessionRow, SubagentInfo, ToolEvent, UsageEntry, sum_usage
+from agentscan.providers.base import Provider
+from agentscan.providers.codex.discovery import CodexSession, Thread, discover
+from agentscan.providers.codex.roots import codex_roots
+from agentscan.providers.codex.row import ThreadFacts, assemble_row, build_row, thread_header
+from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary
+from agentscan.providers.codex.detail import TranscriptReader
+from agentscan.providers.codex.usage import FileUsageScanner, UsageDeduper, UsageEvent, scan_file
+from agentscan.toolkit.roots import Root
+
+#: (owning session, subagent id or None, the thread, its scanner)
+_Scanned = tuple[str, "str | None", Thread, FileUsageScanner]
+
+
+class CodexProvider(Provider):
+    name = "codex"
+    label = "Codex CLI"
+    env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
+    parser_version = "2"
+
+    def roots(self, ctx: ScanContext) -> list[Root]:
+        return codex_roots(ctx)
+
+    def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        return [
+            SessionRef(
+                provider=self.name,
+                native_id=session.native_id,
+                path=session.main.rollout.path if session.main else None,
+                recency=session.recency,
+                files=tuple(thread.rollout.path for thread in session.threads()),
+                hint=session,
+            )
+            for session in discover(ctx).sessions.values()
+        ]
+
+    def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
+        # A row also depends on the thread index (titles, freshness): add its identity.
+        base = super().fingerprint(ref, ctx)
+        if base is None:
+            return None
+        parts = [base]
+        for database in discover(ctx).index.databases:
+            for path in (database, database.with_name(database.name + "-wal")):
+                try:
+                    stat = os.stat(path)
+                except OSError:
+                    continue
+                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+        if len(parts) == 1:
+            return base
+        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    def index_orphans(self, ctx: ScanContext) -> int:
+        """Thread-index rows whose rollout is gone (not listed; doctor reports them)."""
+        return discover(ctx).orphan_index_rows
+
+    def diagnostics(self, ctx: ScanContext) -> list[str]:
+        """For doctor: which thread index was used, and what it knows that disk does not."""
+        found = discover(ctx)
+        if not found.index.databases:
+            lines = ["thread index: none found or none readable; sessions listed from rollouts only"]
+        else:
+            used = ", ".join(str(path) for path in found.index.databases)
+            lines = [f"thread index: {used} ({len(found.index.rows)} threads)"]
+        if found.orphan_index_rows:
+            lines.append(f"{found.orphan_index_rows} thread index rows point at rollouts that are gone (not listed)")
+        unindexed = sum(1 for thread in found.threads.values() if thread.index is None)
+        if found.index.databases and unindexed:
+            lines.append(f"{unindexed} rollouts are not in the thread index (listed from the rollout)")
+        return lines
+
+    def known_cwds(self, ctx: ScanContext) -> set[str]:
+        cwds: set[str] = set()
+        for thread in discover(ctx).threads.values():
+            cwd = thread.index.cwd if thread.index and thread.index.cwd else thread_header(thread, ctx).cwd
+            if cwd:
+                cwds.add(cwd)
+        return cwds
+
+    def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        return build_row(self._session(ref, ctx), ctx)
+
+    def _session(self, ref: SessionRef, ctx: ScanContext) -> CodexSession:
+        if isinstance(ref.hint, CodexSession):
+            return ref.hint
+        return discover(ctx).sessions[ref.native_id]
+
+    def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        session = self._session(ref, ctx)
+        collector = DetailCollector(bounds)
+        scanned: list[_Scanned] = []
+        facts: dict[str, ThreadFacts] = {}
+        extra_tools: list[ToolEvent] = []
+        main_reader: TranscriptReader | None = None
+        for thread in session.threads():
+            # One pass per file feeds both the conversation and the call counter.
+            subagent = None if thread is session.main else thread.thread_id
+            header = thread_header(thread, ctx)
+            reader = TranscriptReader(collector, subagent=subagent)
+            scanner = FileUsageScanner(replay=header.link.replays_history, started=header.started_at)
+            with closing(iter_json_lines(thread.rollout.path, ctx)) as lines:
+                for line in lines:
+                    reader.feed(line.record)
+                    scanner.feed(line.record)
+            extra_tools.extend(reader.finish())
+            main_reader = reader if subagent is None else main_reader
+            scanned.append((session.native_id, subagent, thread, scanner))
+            seen = TailSummary(
+                model=reader.model, last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True
+            )
+            facts[thread.thread_id] = ThreadFacts(thread, header, seen, None)
+        entries = _collect(scanned, ctx)
+        row = assemble_row(
+            session,
+            facts[session.main.thread_id] if session.main else None,
+            [facts[child.thread_id] for child in session.children],
+            head_summary(session.main.rollout.path, ctx) if session.main else HeadSummary(),
+            tokens=sum_usage(entry.tokens for entry in entries),
+            exact_tokens=True,
+        )
+        subagents = tuple(
+            SubagentInfo(
+                child.thread_id,
+                facts[child.thread_id].header.link.agent_type or (child.index.agent_type if child.index else None),
+                str(child.rollout.path),
+                sum_usage(e.tokens for e in entries if e.subagent == child.thread_id),
+            )
+            for child in session.children
+        )
+        rate_limits = main_reader.rate_limits if main_reader else None
+        extra = {"codex": {"rate_limits": rate_limits}} if rate_limits else None
+        return collector.build(row, subagents=subagents, extra_tools=extra_tools, extra=extra)
+
+    def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        scanned: list[_Scanned] = []
+        for ref in refs:
+            session = self._session(ref, ctx)
+            for thread in session.threads():
+                header = thread_header(thread, ctx)
+                scanner = scan_file(
+                    thread.rollout.path, ctx, replay=header.link.replays_history, started=header.started_at
+                )
+                subagent = None if thread is session.main else thread.thread_id
+                scanned.append((session.native_id, subagent, thread, scanner))
+        return _collect(scanned, ctx)
+
+
+def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
+    """Own calls of every scanned thread, deduplicated, originals before their copies."""
+    by_id = {thread.thread_id: scanner for _, _, thread, scanner in scanned}
+    extra: dict[str, list[UsageEvent]] = {}
+
+    def parent_calls(parent_id: str) -> Callable[[], list[UsageEvent]]:
+        # Only forks without turn markers need their parent's calls; discovery
+        # (a walk of every rollout) runs only then.
+        def load() -> list[UsageEvent]:
+            if parent_id in by_id:
+                return by_id[parent_id].events
+            if parent_id not in extra:
+                parent = discover(ctx).threads.get(parent_id)
+                scanner = scan_file(parent.rollout.path, ctx, replay=False, started=None) if parent else None
+                extra[parent_id] = scanner.events if scanner else []
+            return extra[parent_id]
+
+        return load
+
+    deduper = UsageDeduper()
+    # Oldest thread first (unknown start last), so an original call beats its copies.
+    ordered = sorted(scanned, key=_oldest_first)
+    for session_id, subagent, thread, scanner in ordered:
+        link = thread_header(thread, ctx).link
+        parent = link.forked_from or link.spawn_parent
+        own = scanner.own_events(parent_calls(parent) if parent else None)
+        deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
+    return deduper.entries
+
+
+def _oldest_first(item: _Scanned) -> tuple[bool, float]:
+    # Unknown starts go last, so an original call beats its copies.
+    started = item[3].started
+    return (started is None, started.timestamp() if started else 0.0)
+
+
+__all__ = ["CodexProvider"]

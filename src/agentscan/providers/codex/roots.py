@@ -1,0 +1,130 @@
+"""Where Codex keeps its files, and which setting chose each place.
+
+``CODEX_HOME`` (a comma-separated list) replaces ``~/.codex`` but only its
+absolute entries are used: Codex resolves a relative one against whatever
+directory it was started in, so we cannot know which directory was meant.
+A relative entry is ignored with a warning and a ``Root.note`` for doctor.
+``CODEX_SQLITE_HOME`` moves the thread index (``state_<n>.sqlite``) and
+follows the same rule.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.roots import Root, split_env_list
+
+PROVIDER = "codex"
+SESSION_DIRS = ("sessions", "archived_sessions")
+_STATE_DB = re.compile(r"^state_(\d+)\.sqlite$")
+DEFAULT_DB_NAME = "state_5.sqlite"
+
+
+@dataclass(frozen=True, slots=True)
+class _Setting:
+    paths: tuple[Path, ...]
+    source: str
+    explicit: bool
+    note: str | None
+
+
+def _expand(value: str, ctx: ScanContext) -> Path:
+    # ``~`` means the scan's home, never the process's (Path.expanduser reads $HOME).
+    if value == "~":
+        return ctx.home
+    if value.startswith(("~/", "~\\")):
+        return ctx.home / value[2:]
+    return Path(value)
+
+
+def _absolute_entries(name: str, ctx: ScanContext) -> tuple[list[Path], str | None]:
+    """The absolute entries of env var ``name``, and a note about ignored ones."""
+    value = ctx.env_value(name)
+    if value is None:
+        return [], None
+    kept: list[Path] = []
+    ignored: list[str] = []
+    for entry in split_env_list(value):
+        path = _expand(entry, ctx)
+        if path.is_absolute():
+            kept.append(path)
+        else:
+            ignored.append(entry)
+    note = None
+    if ignored:
+        shown = ", ".join(repr(entry) for entry in ignored)
+        note = f"{name} entry {shown} ignored: not an absolute path"
+        for entry in ignored:
+            ctx.warn(entry, f"{name} is relative, so it was ignored (only absolute paths are used)")
+    return kept, note
+
+
+def _homes(ctx: ScanContext) -> _Setting:
+    homes, note = _absolute_entries("CODEX_HOME", ctx)
+    if homes:
+        return _Setting(tuple(_unique(homes)), "CODEX_HOME", True, note)
+    return _Setting((ctx.home / ".codex",), ctx.home_source, False, note)
+
+
+def highest_state_db(directory: Path) -> Path | None:
+    """The newest generation of ``state_<n>.sqlite`` in ``directory``; never hard-code 5."""
+    best: tuple[int, Path] | None = None
+    try:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                match = _STATE_DB.match(entry.name)
+                if match and (best is None or int(match.group(1)) > best[0]):
+                    best = (int(match.group(1)), Path(entry.path))
+    except OSError:
+        return None
+    return best[1] if best else None
+
+
+def codex_roots(ctx: ScanContext) -> list[Root]:
+    """Session trees (active and archived) of every Codex home, then the thread index(es)."""
+    homes = _homes(ctx)
+    roots = [
+        Root(PROVIDER, home / sub, homes.source, "sessions", homes.explicit, homes.note)
+        for home in homes.paths
+        for sub in SESSION_DIRS
+    ]
+    db_dirs, db_note = _absolute_entries("CODEX_SQLITE_HOME", ctx)
+    if db_dirs:
+        db_setting = _Setting(tuple(_unique(db_dirs)), "CODEX_SQLITE_HOME", True, db_note)
+    else:
+        db_setting = _Setting(homes.paths, homes.source, homes.explicit, db_note or homes.note)
+    for directory in db_setting.paths:
+        found = highest_state_db(directory)
+        note = db_setting.note
+        if found is None:
+            note = "; ".join(filter(None, [note, "no state_*.sqlite found; listing from rollouts"]))
+        path = found or directory / DEFAULT_DB_NAME
+        roots.append(Root(PROVIDER, path, db_setting.source, "database", db_setting.explicit, note))
+    return roots
+
+
+def session_roots(roots: list[Root]) -> list[Root]:
+    return [root for root in roots if root.kind == "sessions"]
+
+
+def database_roots(roots: list[Root]) -> list[Root]:
+    return [root for root in roots if root.kind == "database"]
+
+
+def is_archived_root(root: Root) -> bool:
+    return root.path.name == "archived_sessions"
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    seen: set[str] = set()
+    result = []
+    for path in paths:
+        key = os.path.normcase(os.path.normpath(str(path)))
+        if key not in seen:
+            seen.add(key)
+            result.append(path)
+    return result

@@ -1,0 +1,104 @@
+"""Streaming a transcript session (parent and subagents) into ``show``.
+
+Transcripts have no timestamps on tool calls, so ordering cannot be rebuilt
+later by time.  Instead a child's tool calls are streamed in right where the
+parent's ``Task`` call that spawned it appears (``delegation``), and children
+no ``Task`` explains follow the last turn.  A ``turn_ended`` marker with an
+error status fails every tool call of its turn: Cursor writes no results.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentscan.bounds import clip_text
+from agentscan.context import ScanContext
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.model import ToolEvent
+from agentscan.providers.cursor.delegation import ChildMatcher, Delegation
+from agentscan.providers.cursor.discovery import TranscriptSet
+from agentscan.providers.cursor.transcript import (
+    TASK_TOOL,
+    AssistantText,
+    ErrorLine,
+    ToolCall,
+    TurnEnded,
+    UserText,
+    first_user_text,
+    iter_events,
+    task_call,
+    tool_summary,
+)
+
+_ERRORS_KEPT = 20
+_ERROR_BYTES = 1024
+
+
+@dataclass
+class TranscriptDetail:
+    delegations: list[Delegation] = field(default_factory=list)
+    errors: deque[str] = field(default_factory=lambda: deque(maxlen=_ERRORS_KEPT))
+
+
+class _Turn:
+    """Tool calls of the current turn, so a failed ``turn_ended`` can mark them."""
+
+    def __init__(self, collector: DetailCollector, prefix: str) -> None:
+        self.collector, self.prefix, self.count = collector, prefix, 0
+        self.keys: list[str] = []
+
+    def add(self, call: ToolCall, subagent: str | None) -> None:
+        self.count += 1
+        key = f"{self.prefix}#{self.count}"
+        summary, paths = tool_summary(call.input)
+        self.collector.add_tool(ToolEvent(name=call.name, summary=summary, paths=paths, subagent=subagent), key=key)
+        self.keys.append(key)
+
+    def end(self, failed: bool) -> None:
+        if failed:
+            for key in self.keys:
+                self.collector.finish_tool(key, status="error")
+        self.keys = []
+
+
+def _stream_child(child: str, path: Path | None, ctx: ScanContext, collector: DetailCollector) -> None:
+    if path is None:  # a sub-composer known only to state.vscdb: no tool list
+        return
+    turn = _Turn(collector, f"sub:{child}")
+    for event in iter_events(path, ctx):
+        if isinstance(event, ToolCall):
+            turn.add(event, child)
+        elif isinstance(event, TurnEnded):
+            turn.end(event.failed)
+
+
+def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: DetailCollector, *, model: str | None) -> TranscriptDetail:
+    result = TranscriptDetail()
+    child_paths = {sub.agent_id: sub.path for sub in files.subagents}
+    matcher = ChildMatcher({child: first_user_text(path, ctx) for child, path in child_paths.items()})
+    prompt_number = 0
+    turn = _Turn(collector, "main")
+    for event in iter_events(files.main, ctx) if files.main else ():
+        if isinstance(event, UserText):
+            prompt_number += 1
+            turn.end(False)
+            collector.add_prompt(event.text, event.timestamp)
+        elif isinstance(event, AssistantText):
+            collector.add_response(event.text, None, model)
+        elif isinstance(event, ToolCall):
+            turn.add(event, None)
+            if event.name == TASK_TOOL:
+                delegation = matcher.claim(task_call(event.input, prompt_number))
+                if delegation is not None:
+                    result.delegations.append(delegation)
+                    _stream_child(delegation.subagent, child_paths.get(delegation.subagent), ctx, collector)
+        elif isinstance(event, TurnEnded):
+            turn.end(event.failed)
+        elif isinstance(event, ErrorLine):
+            result.errors.append(clip_text(event.message, _ERROR_BYTES)[0])
+    for delegation in matcher.leftovers(prompt_number):
+        result.delegations.append(delegation)
+        _stream_child(delegation.subagent, child_paths.get(delegation.subagent), ctx, collector)
+    return result

@@ -1,0 +1,134 @@
+"""Raw Cursor shapes (docs/providers/cursor.md) and defensive readers for them.
+
+Cursor's formats change every few weeks and nothing is documented, so every
+field may be missing or of another type.  These TypedDicts name what we
+read; the helpers turn anything unexpected into "unknown" instead of raising.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from agentscan.bounds import token_count
+from agentscan.model import TokenUsage
+
+# The model id Cursor writes when the user left model choice on "auto".
+AUTO_MODEL = "default"
+
+
+class RawTokenCount(TypedDict, total=False):
+    inputTokens: int
+    outputTokens: int
+
+
+class RawToolFormer(TypedDict, total=False):
+    name: str
+    params: str | dict[str, Any]
+    rawArgs: str
+    result: str
+    status: str
+
+
+class RawBubble(TypedDict, total=False):
+    """``cursorDiskKV`` value of ``bubbleId:<composerId>:<bubbleId>``."""
+
+    type: int  # 1 user, 2 assistant
+    bubbleId: str
+    text: str
+    createdAt: str  # ISO in current builds, absent in older ones
+    tokenCount: RawTokenCount
+    modelInfo: dict[str, Any]
+    toolFormerData: RawToolFormer
+
+
+class RawComposerData(TypedDict, total=False):
+    """``cursorDiskKV`` value of ``composerData:<composerId>``."""
+
+    composerId: str
+    name: str
+    createdAt: int  # epoch ms
+    lastUpdatedAt: int  # epoch ms
+    modelConfig: dict[str, Any]
+    workspaceIdentifier: dict[str, Any]
+    fullConversationHeadersOnly: list[dict[str, Any]]
+    conversation: list[RawBubble]
+    subComposerIds: list[str]
+    contextTokensUsed: int
+    promptTokenBreakdown: dict[str, Any]
+    todos: list[dict[str, Any]]
+
+
+class RawHeader(TypedDict, total=False):
+    """One entry of ``composer.composerHeaders`` (or a ``composerHeaders`` row)."""
+
+    composerId: str
+    name: str
+    createdAt: int
+    lastUpdatedAt: int
+    isSubagent: bool
+
+
+class RawChatMeta(TypedDict, total=False):
+    """``store.db`` ``meta`` key ``0`` (hex JSON) merged with ``meta.json``."""
+
+    agentId: str
+    name: str
+    title: str
+    createdAt: int
+    createdAtMs: int
+    updatedAtMs: int
+    lastUsedModel: str
+    cwd: str
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def as_str(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def as_count(value: object) -> int:
+    """A non-negative integer; anything else (bools, strings, NaN) is zero."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        return max(value, 0)
+    if isinstance(value, float) and value == value and abs(value) != float("inf"):
+        return max(int(value), 0)
+    return 0
+
+
+def as_epoch_ms(value: object) -> int | None:
+    """A positive epoch-ms value; negatives and junk are unknown."""
+    count = as_count(value)
+    return count if count > 0 else None
+
+
+def model_name(value: object) -> str | None:
+    """A concrete model name; Cursor's ``default`` (auto) says nothing."""
+    name = as_str(value)
+    return None if name is None or name.strip() == AUTO_MODEL else name.strip()
+
+
+def bubble_tokens(bubble: RawBubble) -> TokenUsage:
+    counts = as_dict(bubble.get("tokenCount"))
+    return TokenUsage(input=token_count(counts.get("inputTokens")), output=token_count(counts.get("outputTokens")))
+
+
+def valid_composer_id(value: object) -> str | None:
+    """A composer id we can use as a key segment.
+
+    Tool-call sub-composers have a literal newline in their id
+    (``task-call_x\\nfc_y``): they are not sessions and must never reach a
+    range scan, where the newline would widen the key range.
+    """
+    text = as_str(value)
+    if text is None or "\n" in text or "\r" in text or ":" in text:
+        return None
+    return text

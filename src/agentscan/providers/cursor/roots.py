@@ -1,0 +1,84 @@
+"""Where Cursor keeps its three stores, and which setting chose each place.
+
+* agent transcripts: ``<home>/.cursor/projects/<slug>/agent-transcripts/``
+* Agent CLI store: ``<home>/.cursor/chats/<md5(cwd)>/<id>/`` (and ``acp-sessions``)
+* IDE state DB: ``globalStorage/state.vscdb`` under the platform's Cursor user
+  dir, or ``CURSOR_STATE_DB`` (contract, "Providers and their roots").
+
+The state DB candidates of every platform are probed under the home, native
+platform first, because a home copied from another machine (or ``--home``
+pointed at a backup) keeps its original layout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.roots import Root
+
+PROVIDER = "cursor"
+STATE_DB_ENV = "CURSOR_STATE_DB"
+_GLOBAL_DB = ("globalStorage", "state.vscdb")
+
+
+def transcripts_root(ctx: ScanContext) -> Root:
+    return Root(PROVIDER, ctx.home / ".cursor" / "projects", ctx.home_source, kind="sessions")
+
+
+def chat_roots(ctx: ScanContext) -> list[Root]:
+    note = "Agent CLI store: meta.json and store.db (names, models, cwd)"
+    return [
+        Root(PROVIDER, ctx.home / ".cursor" / "chats", ctx.home_source, kind="index", note=note),
+        Root(PROVIDER, ctx.home / ".cursor" / "acp-sessions", ctx.home_source, kind="index", note=note),
+    ]
+
+
+def _user_dir_candidates(ctx: ScanContext) -> list[tuple[str, Path, str]]:
+    """(platform, Cursor ``User`` dir, what chose it) for every platform."""
+    xdg = ctx.env_value("XDG_CONFIG_HOME")
+    appdata = ctx.env_value("APPDATA")
+    return [
+        ("darwin", ctx.home / "Library" / "Application Support" / "Cursor" / "User", ctx.home_source),
+        (
+            "linux",
+            (Path(xdg) if xdg else ctx.home / ".config") / "Cursor" / "User",
+            "XDG_CONFIG_HOME" if xdg else ctx.home_source,
+        ),
+        (
+            "win32",
+            (Path(appdata) if appdata else ctx.home / "AppData" / "Roaming") / "Cursor" / "User",
+            "APPDATA" if appdata else ctx.home_source,
+        ),
+    ]
+
+
+def _native(platform: str) -> str:
+    if platform.startswith("win") or platform == "cygwin":
+        return "win32"
+    if platform == "darwin":
+        return "darwin"
+    return "linux"
+
+
+def state_db_root(ctx: ScanContext, *, platform: str | None = None) -> Root:
+    """The one global ``state.vscdb`` this scan reads (found or not)."""
+    explicit = ctx.env_value(STATE_DB_ENV)
+    if explicit:
+        return Root(PROVIDER, Path(explicit).expanduser(), STATE_DB_ENV, kind="database", explicit=True)
+    native = _native(platform or sys.platform)
+    candidates = _user_dir_candidates(ctx)
+    # Native platform first; the others only if they exist (see module doc).
+    candidates.sort(key=lambda item: item[0] != native)
+    for _, user_dir, source in candidates:
+        path = user_dir.joinpath(*_GLOBAL_DB)
+        if os.path.isfile(path):
+            return Root(PROVIDER, path, source, kind="database")
+    _, user_dir, source = candidates[0]
+    return Root(PROVIDER, user_dir.joinpath(*_GLOBAL_DB), source, kind="database")
+
+
+def cursor_roots(ctx: ScanContext) -> list[Root]:
+    return [transcripts_root(ctx), *chat_roots(ctx), state_db_root(ctx)]

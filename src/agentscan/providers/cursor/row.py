@@ -1,0 +1,114 @@
+"""One Cursor session, assembled from the three stores.
+
+A session is a transcript set (CLI or IDE agent) or an IDE-only composer.
+Its facts come, in order of trust, from ``state.vscdb`` (composerHeaders,
+composerData, bubbles), the Agent CLI store (``meta.json``/``store.db``) and
+the transcript itself; each store is optional, so any of them may be
+missing, locked or corrupt without losing the session.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.providers.cursor.chats import ChatMeta, chat_meta
+from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
+from agentscan.providers.cursor.discovery import TranscriptSet
+from agentscan.providers.cursor.statedb import StateDb, state_db
+from agentscan.timeutil import from_epoch, newest
+
+# A runaway subComposerIds graph must not turn into an unbounded walk.
+_MAX_CHILDREN = 500
+
+
+@dataclass(frozen=True, slots=True)
+class CursorHint:
+    """``SessionRef.hint``: the transcript files, or ``None`` for an IDE-only composer."""
+
+    transcripts: TranscriptSet | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFacts:
+    composer: ComposerInfo | None
+    header: HeaderInfo | None
+    chat: ChatMeta | None
+
+    def title(self) -> str | None:
+        for source in (self.composer, self.header, self.chat):
+            if source is not None and source.name:
+                return source.name
+        return None
+
+    def started(self) -> datetime | None:
+        for source in (self.header, self.composer, self.chat):
+            if source is not None and source.created is not None:
+                return source.created
+        return None
+
+    def db_updated(self) -> datetime | None:
+        return newest(
+            self.header.updated if self.header else None,
+            self.composer.updated if self.composer else None,
+        )
+
+    def model(self) -> str | None:
+        if self.composer is not None and self.composer.model:
+            return self.composer.model
+        return self.chat.model if self.chat is not None else None
+
+
+def store_facts(native_id: str, ctx: ScanContext) -> StoreFacts:
+    db = state_db(ctx)
+    return StoreFacts(db.composers().get(native_id), db.headers().get(native_id), chat_meta(native_id, ctx))
+
+
+def child_ids(native_id: str, files: TranscriptSet | None, db: StateDb) -> tuple[str, ...]:
+    """Delegated runs: ``subagents/`` stems plus ``subComposerIds``, transitively."""
+    found: dict[str, None] = {}
+    stems = [sub.agent_id for sub in files.subagents] if files else []
+    pending = [native_id, *stems]
+    seen = set(pending)
+    found.update(dict.fromkeys(stems))
+    composers = db.composers()
+    while pending and len(found) < _MAX_CHILDREN:
+        info = composers.get(pending.pop(0))
+        for sub in info.sub_ids if info else ():
+            if sub not in seen:
+                seen.add(sub)
+                found[sub] = None
+                pending.append(sub)
+    found.pop(native_id, None)
+    return tuple(found)
+
+
+def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> float:
+    """The ``list`` sort key; never newer than the row's ``updated_at``."""
+    db = state_db(ctx)
+    facts = StoreFacts(db.composers().get(native_id), db.headers().get(native_id), None)
+    updated = facts.db_updated() or (None if files else facts.started())
+    stamps = [updated.timestamp()] if updated else []
+    if files is not None:
+        stamps.append(files.newest_mtime)
+    return max(stamps, default=0.0)
+
+
+def top_model(stats: BubbleStats) -> str | None:
+    common: Counter[str] = stats.models
+    return common.most_common(1)[0][0] if common else None
+
+
+def mtime_time(files: TranscriptSet | None) -> datetime | None:
+    return from_epoch(files.newest_mtime) if files and files.newest_mtime else None
+
+
+def display_path(files: TranscriptSet | None, db: StateDb) -> str:
+    if files is None:
+        return str(db.path)  # IDE-only: the composer lives in state.vscdb
+    if files.main is not None:
+        return str(files.main)
+    return str(Path(files.subagents[0].path).parent.parent)

@@ -1,0 +1,125 @@
+"""Feeding a replayed Gemini chat into the bounded ``show`` detail.
+
+The replay (``chatlog``) kept only facts; here the newest messages that
+``show`` can keep are re-read in full and streamed, oldest first, into the
+``DetailCollector``.  Older messages are only counted as dropped, so the
+text of a huge chat is never held in memory.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Sequence
+
+import orjson
+
+from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.model import ToolEvent
+from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
+from agentscan.providers.gemini.logs import LoggedPrompt
+from agentscan.providers.gemini.records import as_dict, as_str, prompt_text, response_text, tool_status
+from agentscan.timeutil import parse_iso
+
+_PATH_KEYS = ("file_path", "absolute_path", "dir_path", "path")
+_SUMMARY_KEYS = ("command", *_PATH_KEYS, "pattern", "url", "query", "prompt")
+# Stands in for a tool call older than the kept window: evicted by newer ones.
+_OLDER_TOOL = ToolEvent(name="", summary="")
+
+
+def tool_summary(call: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """A short, readable summary of a tool call and the paths it touched."""
+    args = as_dict(call.get("args"))
+    paths = tuple(args[key] for key in _PATH_KEYS if isinstance(args.get(key), str) and args[key])
+    listed = args.get("paths")
+    if isinstance(listed, list):
+        paths += tuple(p for p in listed if isinstance(p, str) and p)
+    for key in _SUMMARY_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip(), paths
+    # Recent builds record a call-specific description ("Writing to README.md").
+    description = as_str(call.get("description"))
+    if description:
+        return description.strip(), paths
+    try:
+        return orjson.dumps(args, option=orjson.OPT_SORT_KEYS).decode()[:400], paths
+    except TypeError:
+        return as_str(call.get("name")) or "tool", paths
+
+
+def tool_event(call: dict[str, Any], fallback: datetime | None, subagent: str | None) -> ToolEvent:
+    name = as_str(call.get("name")) or as_str(call.get("displayName")) or "tool"
+    summary, paths = tool_summary(call)
+    return ToolEvent(
+        name=name,
+        summary=summary,
+        status=tool_status(call.get("status")),
+        paths=paths,
+        timestamp=parse_iso(call.get("timestamp")) or fallback,
+        call_id=as_str(call.get("id")),
+        subagent=subagent,
+    )
+
+
+def _window(live: list[MessageFacts], bounds: Bounds, tools_only: bool) -> set[str]:
+    """Ids of the newest messages whose prompts, replies or tools ``show`` can keep."""
+    wanted: set[str] = set()
+    prompts = responses = tools = 0
+    for facts in reversed(live):
+        take = False
+        if not tools_only and facts.prompt is not None and prompts < bounds.prompts:
+            prompts, take = prompts + 1, True
+        if not tools_only and facts.has_text and responses < bounds.responses:
+            responses, take = responses + 1, True
+        if facts.tool_calls and tools < bounds.tools:
+            tools, take = tools + facts.tool_calls, True
+        if take:
+            wanted.add(facts.id)
+    return wanted
+
+
+def stream_chat(
+    conversation: Conversation,
+    collector: DetailCollector,
+    ctx: ScanContext,
+    *,
+    subagent: str | None = None,
+    logged: Sequence[LoggedPrompt] = (),
+) -> None:
+    """Feed one chat's live conversation; a subagent's chat gives tools only.
+
+    Prompts and replies of a subagent are its own exchange with the model,
+    not the session's conversation.
+    """
+    tools_only = subagent is not None
+    live = conversation.messages
+    wanted = _window(live, collector.bounds, tools_only)
+    records = fetch_messages(conversation, [facts for facts in live if facts.id in wanted], ctx)
+    if not tools_only and logged and not any(facts.prompt is not None for facts in live):
+        for prompt in logged:
+            collector.add_prompt(prompt.text, prompt.timestamp)
+    for facts in live:
+        record = records.get(facts.id)
+        older = facts.id not in wanted
+        if not tools_only and facts.prompt is not None:
+            text = prompt_text(record) if record else None
+            if text:
+                collector.add_prompt(text, facts.timestamp)
+            elif older:
+                collector.prompts.dropped += 1
+        if not tools_only and facts.has_text:
+            if record is not None:
+                collector.add_response(response_text(record), facts.timestamp, facts.model)
+            elif older:
+                collector.responses.dropped += 1
+        if facts.tool_calls:
+            calls = record.get("toolCalls") if record else None
+            if isinstance(calls, list):
+                for call in calls:
+                    if isinstance(call, dict):
+                        collector.add_tool(tool_event(call, facts.timestamp, subagent))
+            elif older:
+                for _ in range(facts.tool_calls):
+                    collector.add_tool(_OLDER_TOOL)

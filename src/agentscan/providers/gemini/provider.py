@@ -1,0 +1,134 @@
+"""The Gemini CLI provider (docs/providers/gemini.md).
+
+Gemini CLI keeps one chat per session under ``.gemini/tmp/<projectId>/chats/``:
+a whole-file JSON up to v0.38, an append log with rewrites from v0.39, and
+subagent chats in a dir named by their parent session.  Discovery reads
+only headers; ``list`` and ``tokens`` replay each chat without its text;
+``show`` re-reads the messages it displays.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.model import SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.providers.base import Provider
+from agentscan.providers.gemini.chatlog import read_conversation
+from agentscan.providers.gemini.discovery import SessionFiles, discover_sessions, project_dirs
+from agentscan.providers.gemini.logs import logged_prompts
+from agentscan.providers.gemini.projects import ProjectIndex, project_index
+from agentscan.providers.gemini.records import as_str
+from agentscan.providers.gemini.roots import gemini_roots, registry_files, session_roots
+from agentscan.providers.gemini.chatlog import SessionChats
+from agentscan.providers.gemini.row import build_row
+from agentscan.providers.gemini.usage import spend_of
+from agentscan.providers.gemini.usage import usage_entries
+from agentscan.providers.gemini.detail import stream_chat
+from agentscan.toolkit.roots import Root
+
+
+class GeminiProvider(Provider):
+    name = "gemini"
+    label = "Gemini CLI"
+    env_vars = ("GEMINI_CLI_HOME", "GEMINI_DATA_DIR")
+
+    def roots(self, ctx: ScanContext) -> list[Root]:
+        return gemini_roots(ctx)
+
+    def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        sessions = discover_sessions(session_roots(self.roots(ctx)), ctx)
+        return [
+            SessionRef(
+                provider=self.name,
+                native_id=files.native_id,
+                path=files.main.path if files.main else None,
+                recency=files.newest_mtime,
+                files=files.paths(),
+                hint=files,
+            )
+            for files in sessions.values()
+        ]
+
+    def known_cwds(self, ctx: ScanContext) -> set[str]:
+        # Only what Gemini itself wrote down; hash dirs are resolved elsewhere.
+        roots = self.roots(ctx)
+        index = self._projects(ctx, roots)
+        cwds = index.registered_roots()
+        for project in project_dirs(session_roots(roots), ctx):
+            owner = index.marker(project)
+            if owner:
+                cwds.add(owner)
+        return cwds
+
+    # -- parsing -----------------------------------------------------------
+
+    def _projects(self, ctx: ScanContext, roots: list[Root] | None = None) -> ProjectIndex:
+        return project_index(registry_files(roots if roots is not None else self.roots(ctx)), ctx)
+
+    def _chats(self, ref: SessionRef, ctx: ScanContext, *, keep_raw: bool = False, prompts: bool = True) -> SessionChats:
+        files: SessionFiles = ref.hint
+        main = None
+        if files.main is not None:
+            main = read_conversation(files.main.path, ctx, legacy=files.main.legacy, keep_raw=keep_raw)
+        subagents = {
+            agent_id: read_conversation(chat.path, ctx, legacy=False)
+            for agent_id, chat in sorted(files.subagents.items())
+        }
+        chats = SessionChats(ref.native_id, main, subagents)
+        # logs.json is a fallback for prompts only, so ``tokens`` never reads it.
+        if prompts and main is not None and files.main is not None and not any(f.prompt is not None for f in main.messages):
+            chats.logged = logged_prompts(files.main.project_dir, ref.native_id, ctx)
+        return chats
+
+    def _row_from(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> SessionRow:
+        files: SessionFiles = ref.hint
+        primary = files.primary
+        cwd = None
+        if primary is not None:
+            chat_hash = as_str(chats.main.meta.get("projectHash")) if chats.main else None
+            cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx)
+        path: str | None
+        if files.main is not None:
+            path = str(files.main.path)
+        else:
+            # No main chat: the subagents' dir, named by the parent's id, stands for it.
+            path = str(primary.path.parent) if primary is not None else None
+        return build_row(chats, provider=self.name, path=path, cwd=cwd, recency=ref.recency)
+
+    def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        return self._row_from(ref, self._chats(ref, ctx), ctx)
+
+    def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        files: SessionFiles = ref.hint
+        chats = self._chats(ref, ctx, keep_raw=True)
+        row = self._row_from(ref, chats, ctx)
+        collector = DetailCollector(bounds)
+        if chats.main is not None:
+            stream_chat(chats.main, collector, ctx, logged=chats.logged)
+        extra_tools = []
+        infos = []
+        for agent_id, conversation in chats.subagents.items():
+            sink = DetailCollector(bounds)
+            stream_chat(conversation, sink, ctx, subagent=agent_id)
+            extra_tools.extend(sink.tools())
+            # The chat names no agent type; the parent's call does not link to it.
+            infos.append(SubagentInfo(agent_id, None, str(files.subagents[agent_id].path), spend_of(conversation)))
+        rewound = chats.main.rewound if chats.main else 0
+        return collector.build(
+            row,
+            subagents=tuple(infos),
+            extra_tools=extra_tools,
+            extra={"rewound_messages": rewound},
+        )
+
+    def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        entries: list[UsageEntry] = []
+        for ref in refs:
+            entries.extend(usage_entries(self._chats(ref, ctx, prompts=False)))
+        return entries
+
+
+__all__ = ["GeminiProvider"]

@@ -1,0 +1,23 @@
+"""A Gemini session's billed calls: the last copy of every message id.
+
+Rewound messages still count: ``tokens`` means spend (docs/providers/gemini.md).
+"""
+
+from __future__ import annotations
+
+from agentscan.model import TokenUsage, UsageEntry, sum_usage
+from agentscan.providers.gemini.chatlog import Conversation, SessionChats
+
+
+def usage_entries(chats: SessionChats) -> list[UsageEntry]:
+    """One entry per billed message; a message with null tokens counts nothing."""
+    entries = []
+    for subagent, conversation in chats.everything():
+        for facts in conversation.spend.values():
+            if facts.tokens is not None:
+                entries.append(UsageEntry(chats.native_id, facts.tokens, facts.timestamp, facts.model, subagent))
+    return entries
+
+
+def spend_of(conversation: Conversation) -> TokenUsage | None:
+    return sum_usage(facts.tokens for facts in conversation.spend.values())

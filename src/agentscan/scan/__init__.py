@@ -1,0 +1,1 @@
+"""Scanning: the Scanner, the persistent index, token reports, doctor, liveness."""

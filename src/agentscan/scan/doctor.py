@@ -1,0 +1,127 @@
+"""``agentscan doctor``: why a session is (or is not) where you expect it.
+
+For every provider it reports each root and database, which setting chose
+it, whether it exists and is readable (or why not), how many sessions were
+found and the newest one, provider-specific findings (index rows without
+rollouts, a locked DB, a relative ``CODEX_HOME``), and the warnings that
+scanning the newest sessions raised, summarised by kind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.cache import FILE_NAME, cache_dir
+from agentscan.context import legible
+from agentscan.timeutil import from_epoch, to_iso
+
+#: rows parsed per provider to surface skipped-line warnings (cached after)
+SAMPLE_ROWS = 25
+
+
+@dataclass(frozen=True, slots=True)
+class RootReport:
+    path: str
+    kind: str
+    source: str
+    exists: bool
+    readable: bool
+    problem: str | None
+    note: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "kind": self.kind, "source": self.source, "exists": self.exists,
+                "readable": self.readable, "problem": self.problem, "note": self.note}
+
+
+@dataclass
+class ProviderReport:
+    name: str
+    label: str
+    roots: list[RootReport] = field(default_factory=list)
+    sessions: int = 0
+    newest: dict[str, Any] | None = None
+    findings: list[str] = field(default_factory=list)
+    warnings: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.name, "label": self.label, "roots": [r.to_json() for r in self.roots],
+                "sessions": self.sessions, "newest": self.newest, "findings": self.findings, "warnings": self.warnings}
+
+
+def _check(path: Path) -> tuple[bool, bool, str | None]:
+    try:
+        exists = path.exists()
+    except OSError as exc:
+        return False, False, exc.strerror or str(exc)
+    if not exists:
+        return False, False, "does not exist"
+    if path.is_dir():
+        try:
+            os.listdir(path)
+        except OSError as exc:
+            return True, False, f"cannot list: {exc.strerror or exc}"
+        return True, True, None
+    if not path.is_file():
+        return True, False, "not a regular file or directory"
+    try:
+        with open(path, "rb") as handle:
+            handle.read(1)
+    except OSError as exc:
+        return True, False, f"cannot read: {exc.strerror or exc}"
+    return True, True, None
+
+
+_NUMBERS = re.compile(r"\d+")
+
+
+def _kind(message: str) -> str:
+    """Group warnings by their message shape ("invalid JSON skipped: …")."""
+    head = message.split(":", 1)[0]
+    return _NUMBERS.sub("N", head)
+
+
+def diagnose(scanner: Scanner) -> dict[str, Any]:
+    reports = []
+    for provider in scanner.providers:
+        report = ProviderReport(provider.name, provider.label)
+        for root in provider.roots(scanner.ctx):
+            exists, readable, problem = _check(root.path)
+            # legible: a setting may name a path that is not UTF-8, which no JSON or terminal takes as is
+            report.roots.append(RootReport(legible(str(root.path)), root.kind, root.source, exists, readable, problem,
+                                           legible(root.note) if root.note else None))
+        with scanner.ctx.warnings.capture() as captured:
+            refs = scanner.refs([provider.name])
+            report.sessions = len(refs)
+            newest = None
+            for ref in refs[:SAMPLE_ROWS]:
+                row = scanner.row(ref)
+                updated = row.updated_at or from_epoch(ref.recency)
+                if updated is not None and (newest is None or updated > newest[0]):
+                    newest = (updated, row)
+            if newest is not None:
+                report.newest = {"id": newest[1].id, "updated_at": to_iso(newest[0]), "title": newest[1].title}
+            report.findings.extend(provider.diagnostics(scanner.ctx))
+        report.warnings = dict(Counter(_kind(w.message) for w in captured).most_common())
+        reports.append(report)
+    return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
+            "providers": [r.to_json() for r in reports], "cache": cache_report(scanner)}
+
+
+def cache_report(scanner: Scanner) -> dict[str, Any]:
+    directory = cache_dir(scanner.ctx.env)
+    path = directory / FILE_NAME
+    size = 0
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            size += Path(str(path) + suffix).stat().st_size
+        except OSError:
+            pass
+    return {"path": str(path), "exists": path.exists(), "bytes": size, "enabled": scanner.use_cache,
+            "source": "AGENTSCAN_CACHE_DIR" if scanner.ctx.env.get("AGENTSCAN_CACHE_DIR") else "default"}

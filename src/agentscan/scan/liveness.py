@@ -1,0 +1,79 @@
+"""Which sessions are live: their transcript is held open by a running process.
+
+On Linux, ``/proc/<pid>/fd`` links name every file a process holds open.
+Elsewhere there is no cheap, permission-free equivalent, so ``running`` is
+``null`` (unknown) rather than a guess.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from agentscan.model import SessionRef
+
+_PROC = Path("/proc")
+
+
+def supported() -> bool:
+    return sys.platform.startswith("linux") and _PROC.is_dir()
+
+
+def open_files(*, pid: int | None = None) -> dict[str, set[int]]:
+    """Path of every file held open -> the pids holding it (one pid if given)."""
+    holders: dict[str, set[int]] = {}
+    pids = [str(pid)] if pid is not None else [name for name in _listdir(_PROC) if name.isdigit()]
+    for pid_text in pids:
+        fd_dir = _PROC / pid_text / "fd"
+        for fd in _listdir(fd_dir):
+            try:
+                target = os.readlink(fd_dir / fd)
+            except OSError:
+                continue  # the process exited, or it is not ours to inspect
+            if target.startswith("/"):
+                # A file deleted while open reads "<path> (deleted)": not live any more.
+                holders.setdefault(target, set()).add(int(pid_text))
+    return holders
+
+
+def _listdir(path: Path) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def holders_of(files: Iterable[Path], table: dict[str, set[int]]) -> set[int]:
+    """The pids that hold any of ``files`` open."""
+    pids: set[int] = set()
+    for path in files:
+        for candidate in {str(path), _resolved(path)}:
+            pids |= table.get(candidate, set())
+    return pids
+
+
+def _resolved(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError):
+        return str(path)
+
+
+class Liveness:
+    """``running`` for rows: computed once per command from ``/proc`` (Linux only)."""
+
+    def __init__(self, *, pid: int | None = None) -> None:
+        self._pid = pid
+        self._table: dict[str, set[int]] | None = None
+
+    def of(self, ref: SessionRef) -> bool | None:
+        if not supported():
+            return None
+        if self._table is None:
+            self._table = open_files(pid=self._pid)
+        files = ref.files or ((ref.path,) if ref.path else ())
+        if not files:
+            return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
+        return bool(holders_of(files, self._table))

@@ -1,0 +1,273 @@
+"""The library entry point: ``Scanner`` answers every question the CLI asks.
+
+>>> scanner = Scanner(home="/tmp/fake-home")      # doctest: +SKIP
+>>> rows = scanner.list_sessions(limit=5)          # doctest: +SKIP
+
+Discovery is cheap (stat calls and bounded header reads) and memoised per
+scanner; rows and details are parsed only for the sessions asked for.
+"""
+
+from __future__ import annotations
+
+import os
+import hashlib
+from datetime import datetime
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from agentscan.bounds import DEFAULT_BOUNDS, Bounds
+from agentscan.scan.cache import Cache
+from agentscan.context import ScanContext, guarded_row
+from agentscan.scan.liveness import Liveness
+from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, SessionUnreadable, UsageProblem
+from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
+from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
+from agentscan.providers import get_provider, iter_providers
+from agentscan.providers.base import Provider
+
+MIN_PREFIX = 6
+
+
+def _readable(path: Path) -> bool:
+    import os
+
+    try:
+        if path.is_dir():
+            os.listdir(path)
+            return True
+        return path.is_file() and os.access(path, os.R_OK)
+    except OSError:
+        return False
+
+
+class Scanner:
+    """Scans one home with the registered providers (or the ones given)."""
+
+    def __init__(
+        self,
+        *,
+        home: str | Path | None = None,
+        env: Mapping[str, str] | None = None,
+        providers: Sequence[Provider] | None = None,
+        provider_names: Iterable[str] | None = None,
+        context: ScanContext | None = None,
+        use_cache: bool = False,
+    ) -> None:
+        """``use_cache`` opts into the persistent index (the CLI turns it on
+        unless ``--no-cache``); a library caller gets no writes by default."""
+        self.ctx = context or ScanContext.create(home=home, env=env)
+        self.use_cache = use_cache
+        self._cache: Cache | None = None
+        self._cache_opened = False
+        #: sessions parsed (not served from the cache) by this scanner
+        self.parses = 0
+        if providers is not None:
+            self.providers = list(providers)
+        else:
+            self.providers = iter_providers(provider_names)
+        self._refs: dict[str, list[SessionRef]] = {}
+        self._cwds: set[str] | None = None
+        self._short: tuple[int, dict[str, str]] | None = None
+        self.ctx.cwd_candidates = self._cwd_candidates
+
+    def _cwd_candidates(self) -> set[str]:
+        if self._cwds is None:
+            self._cwds = set()
+            for provider in self.providers:
+                self._cwds |= provider.known_cwds(self.ctx)
+        return self._cwds
+
+    @property
+    def cache(self) -> Cache | None:
+        if self.use_cache and not self._cache_opened:
+            self._cache_opened = True
+            self._cache = Cache.open(self.ctx)
+            self.ctx.file_cache = self._cache
+        return self._cache
+
+    def close(self) -> None:
+        self.ctx.close()
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
+            self.ctx.file_cache = None
+
+    def __enter__(self) -> Scanner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def warnings(self) -> list[ScanWarning]:
+        return self.ctx.warnings.items
+
+    def provider(self, name: str) -> Provider:
+        for provider in self.providers:
+            if provider.name == name:
+                return provider
+        return get_provider(name)
+
+    def selected(self, names: Iterable[str] = ()) -> list[Provider]:
+        names = list(names)
+        if not names:
+            return self.providers
+        known = {p.name for p in self.providers}
+        for name in names:
+            if name not in known:
+                get_provider(name)  # raises UnknownProvider with the valid names
+        return [p for p in self.providers if p.name in names]
+
+    def refs(self, providers: Iterable[str] = ()) -> list[SessionRef]:
+        """Every session of the selected providers, most recent first."""
+        found: list[SessionRef] = []
+        for provider in self.selected(providers):
+            if provider.name not in self._refs:
+                self._refs[provider.name] = provider.discover(self.ctx)
+                self._index_ids(self._refs[provider.name])
+            found.extend(self._refs[provider.name])
+        found.sort(key=lambda ref: ref.recency, reverse=True)
+        return found
+
+    def unreadable_explicit_roots(self) -> list[str]:
+        """Providers whose explicitly named roots (env vars) are all unreadable."""
+        problems = []
+        for provider in self.providers:
+            explicit = [root for root in provider.roots(self.ctx) if root.explicit]
+            if explicit and not any(_readable(root.path) for root in explicit):
+                names = ", ".join(f"{root.path} ({root.source})" for root in explicit)
+                problems.append(f"{provider.name}: no readable root among {names}")
+        return problems
+
+    def _index_ids(self, refs: list[SessionRef]) -> None:
+        cache = self.cache
+        if cache is None or not refs:
+            return
+        entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
+        # Most runs find the same sessions in the same places: skip the rewrite then.
+        digest = hashlib.blake2b(repr(sorted(entries, key=repr)).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        marker = f"ids:{refs[0].provider}"
+        if cache.get_meta(marker) == digest:
+            return
+        cache.put_ids(entries)
+        cache.put_meta(marker, digest)
+        cache.commit()
+
+    def row(self, ref: SessionRef) -> SessionRow:
+        provider = self.provider(ref.provider)
+        cache = self.cache
+        fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
+        if cache is not None and fingerprint is not None:
+            hit = cache.get_rows([ref.id]).get(ref.id)
+            if hit is not None and hit[0] == fingerprint:
+                # Warnings are cached with the row: a warm run reports what a cold one did.
+                for warning in hit[1].get("warnings", ()):
+                    self.ctx.warn(warning["path"], warning["message"], warning.get("line"))
+                return SessionRow.from_json(hit[1])
+        self.parses += 1
+        with self.ctx.warnings.capture() as warnings:
+            row = guarded_row(provider, ref, self.ctx)
+        if cache is not None and fingerprint is not None:
+            document = row.to_json()
+            document["warnings"] = [w.to_json() for w in warnings]
+            cache.put_row(ref.id, ref.provider, fingerprint, document)
+            cache.commit()
+        return row
+
+    def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> list[SessionRow]:
+        """The ``limit`` most recently updated sessions (``None``: every one), newest first.
+
+        Only as many sessions are parsed as it takes to be sure of the answer
+        (see ``agentscan.scan.listing``).
+        """
+        return self.list_page(limit=limit, filters=filters).rows
+
+    def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> SessionPage:
+        """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched."""
+        if limit is not None and limit < 1:
+            raise UsageProblem(f"the limit must be 1 or more, not {limit}")
+        return select_sessions(self, limit=limit, filters=filters)
+
+    def short_ids(self) -> dict[str, str]:
+        """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars)."""
+        from agentscan.scan.short_ids import short_ids
+
+        refs = self.refs()
+        if self._short is None or self._short[0] != len(refs):
+            self._short = (len(refs), short_ids((ref.provider, ref.native_id) for ref in refs))
+        return self._short[1]
+
+    def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
+        """Every matching session, not clamped (``export``)."""
+        liveness = Liveness(pid=filters.pid)
+        refs = self.refs(filters.providers)
+        self.ctx.progress.expect(len(refs))
+        rows = []
+        for ref in refs:
+            row = self.row(ref).with_changes(running=liveness.of(ref))
+            self.ctx.progress.advance()
+            if filters.matches(row):
+                rows.append(row)
+        rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
+        return rows
+
+    def resolve(self, query: str) -> SessionRef:
+        """Find one session by full id, bare native id, or a unique prefix (≥ 6 chars).
+
+        The persistent id index answers first; an entry whose file moved or
+        vanished is dropped and one full discovery (which refreshes the
+        index) answers instead.
+        """
+        query = query.strip()
+        if not query:
+            raise UsageProblem("a session id is required")
+        found = self._resolve_from_index(query)
+        if found is not None:
+            return found
+        return self._resolve_by_discovery(query)
+
+    def _resolve_from_index(self, query: str) -> SessionRef | None:
+        cache = self.cache
+        if cache is None or len(query.partition(":")[2] or query) < MIN_PREFIX:
+            return None
+        # Only exact ids: a prefix could also match a session created since the
+        # index was written, and then only discovery can say it is ambiguous.
+        entries = [e for e in cache.find_ids(query) if self._known(e[1]) and query in (e[0], e[2])]
+        if len(entries) != 1:
+            return None
+        session_id, provider_name, native_id, path = entries[0]
+        if path is not None and not os.path.exists(path):  # never raises (a PermissionError would)
+            cache.forget_id(session_id)
+            cache.commit()
+            return None
+        return self.provider(provider_name).locate(native_id, path, self.ctx)
+
+    def _resolve_by_discovery(self, query: str) -> SessionRef:
+        provider_name, _, bare = query.partition(":") if ":" in query else ("", "", query)
+        candidates = self.refs([provider_name] if provider_name and self._known(provider_name) else ())
+        if provider_name and not self._known(provider_name):
+            bare = query  # a colon inside a native id, not a provider prefix
+        exact = [ref for ref in candidates if ref.native_id == bare or ref.id == query]
+        if len(exact) == 1:
+            return exact[0]
+        if len(exact) > 1:
+            raise AmbiguousSessionId(query, sorted(ref.id for ref in exact))
+        if len(bare) < MIN_PREFIX:
+            raise IdTooShort(query, MIN_PREFIX)
+        matches = [ref for ref in candidates if ref.native_id.startswith(bare) or ref.id.startswith(query)]
+        if not matches:
+            raise SessionNotFound(query)
+        if len(matches) > 1:
+            raise AmbiguousSessionId(query, sorted(ref.id for ref in matches))
+        return matches[0]
+
+    def _known(self, name: str) -> bool:
+        return any(p.name == name for p in self.providers)
+
+    def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
+        ref = self.resolve(query)
+        try:
+            return self.provider(ref.provider).detail(ref, self.ctx, bounds)
+        except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
+            raise SessionUnreadable(ref.id, type(exc).__name__) from exc
+

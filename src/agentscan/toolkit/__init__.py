@@ -1,0 +1,1 @@
+"""The provider toolkit: readers and helpers that only providers use."""

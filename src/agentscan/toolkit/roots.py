@@ -1,0 +1,34 @@
+"""Where each provider's files live, and which setting chose each place.
+
+One resolver per provider returns ``Root`` values that carry their
+provenance (``source``), so ``doctor`` can say "CLAUDE_CONFIG_DIR chose this"
+and a relative ``CODEX_HOME`` can be reported instead of silently used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentscan.context import ScanContext
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    provider: str
+    path: Path
+    source: str  # "--home", "HOME", an env var name, or "default"
+    kind: str = "sessions"  # sessions | database | index
+    explicit: bool = False  # named by an env var: unreadable means an error
+    note: str | None = None
+
+    def describe(self) -> str:
+        return f"{self.path} ({self.kind}, from {self.source})"
+
+
+def split_env_list(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def home_relative(ctx: ScanContext, *parts: str) -> Path:
+    return ctx.home.joinpath(*parts)
