@@ -34,10 +34,22 @@ def priced(rows: Sequence[SessionRow], costs: Mapping[str, Decimal | None]) -> l
     return [row.with_changes(cost=costs.get(row.id) if row.tokens is not None else None) for row in rows]
 
 
-def with_costs(scanner: Scanner, rows: Sequence[SessionRow], refs: Iterable[SessionRef], book: PriceBook) -> list[SessionRow]:
-    """``rows`` with ``cost`` filled in; ``refs`` must include each row's session."""
+def with_costs(
+    scanner: Scanner, rows: Sequence[SessionRow], refs: Iterable[SessionRef] | None = None,
+    book: PriceBook | None = None,
+) -> list[SessionRow]:
+    """``rows`` with ``cost`` filled in.
+
+    ``refs`` must include each row's session (default: every session the
+    scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
+    needs its price data version (default: a new one on the scanner's index).
+    """
     from agentscan.scan.collect import usage_by_session
 
+    if refs is None:
+        refs = scanner.refs()
+    if book is None:
+        book = PriceBook(scanner.ctx, scanner.cache)
     wanted = {row.id for row in rows}
     chosen = list({ref.id: ref for ref in refs if ref.id in wanted}.values())
     return priced(rows, costs_of(usage_by_session(scanner, chosen), chosen, book))
