@@ -8,6 +8,7 @@ JSON carries a float and must agree to the cent.
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
 
@@ -20,9 +21,8 @@ from agentscan.scan.tokens import token_report
 from codex_builders import Calls, meta, rollout_path, turn_context, user_message, write_rollout
 from gemini_builders import gemini, meta as gemini_meta, tokens, user, write_chat
 from pricing_builders import (
-    CLAUDE_AGENT, CLAUDE_SESSION, HAIKU_CALL, SONNET_CALL_1, SONNET_CALL_2, claude_sonnet_session, per_million,
+    CLAUDE_AGENT, HAIKU_CALL, SONNET_CALL_1, SONNET_CALL_2, claude_sonnet_session, per_million,
 )
-from datetime import datetime, timezone
 
 CODEX_THREAD = "019c0000-0000-7000-8000-0000000000c5"
 GEMINI_SESSION = "9e000000-aaaa-4bbb-8ccc-000000000001"

@@ -73,7 +73,7 @@ def _migrate(path: Path) -> None:
             # Packed usage entries gained a field (UsageEntry.cache_write_1h): re-parse once.
             db.execute("DELETE FROM usage")
             # Price periods per model, keyed by the price data version (agentscan.pricing).
-            db["prices"].create(
+            db.table("prices").create(
                 {"data_version": str, "provider": str, "model": str, "doc": str},
                 pk=("data_version", "provider", "model"), if_not_exists=True,
             )

@@ -105,9 +105,10 @@ class _Bucket:
         if sub_key is None:
             parts = self.own
         else:
-            parts = self.subagents.get(sub_key)
-            if parts is None:
-                parts = self.subagents[sub_key] = {}
+            found = self.subagents.get(sub_key)
+            if found is None:
+                found = self.subagents[sub_key] = {}
+            parts = found
         sums = parts.get(price_key)
         if sums is None:
             sums = parts[price_key] = [0, 0, 0, 0, 0, 0, 0]
@@ -205,13 +206,15 @@ def _add_entries(
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = _Bucket()
-        price_key = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
-        if price_key.__class__ is not int:
+        found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
+        if found.__class__ is int:
+            price_key: int = found  # type: ignore[assignment]
+        else:
             total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
-            if price_key is None:
+            if found is None:
                 price_key = book.key(provider_name, entry[MODEL], ts, total_input)
             else:
-                price_key = price_key(ts, total_input)
+                price_key = found(ts, total_input)  # type: ignore[operator]
         bucket.add(entry, sub_key, price_key)
 
 
