@@ -66,7 +66,7 @@ def test_nonsense_limits_are_usage_errors(thirty: list[str], args: list[str]) ->
 def test_list_row_shape(thirty: list[str]) -> None:
     row = invoke_json("list", "--json", "-n", "1")["sessions"][0]
     assert set(row) == {"id", "provider", "native_id", "path", "title", "cwd", "model", "git_branch",
-                        "started_at", "updated_at", "tokens", "counts", "subagents", "running"}
+                        "started_at", "updated_at", "tokens", "cost_usd", "counts", "subagents", "running"}
     assert row["id"] == f"claude:{thirty[-1]}" and row["provider"] == "claude"
     assert row["tokens"] == {"input": 29, "cache_read": 0, "cache_write": 0, "output": 1, "reasoning": 0, "total": 30}
     assert row["updated_at"].endswith("Z")
@@ -130,7 +130,7 @@ def test_human_list_is_plain_text_without_a_tty(thirty: list[str]) -> None:
     result = runner.invoke(app, ["list", "-n", "2"])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["ID", "UPDATED", "TOKENS", "MODEL", "CWD", "TITLE"]
+    assert lines[0].split() == ["ID", "UPDATED", "TOKENS", "COST", "MODEL", "CWD", "TITLE"]
     assert "prompt number 29" in lines[1] and "\x1b[" not in result.stdout
 
 

@@ -56,6 +56,7 @@ COMMAND_MODULES = (
     "agentscan.cli.hooks_commands",
     "agentscan.cli.ops_commands",
     "agentscan.cli.otlp_commands",
+    "agentscan.cli.prices_commands",
 )
 
 

@@ -50,6 +50,8 @@ def list_command(
     from agentscan.cli import render
     from agentscan.cli.list_text import more_hint, print_list
     from agentscan.errors import UsageProblem
+    from agentscan.pricing import PriceBook
+    from agentscan.scan.costs import with_costs
     from agentscan.scan.listing import DEFAULT_LIMIT
     from agentscan.timeutil import parse_when
 
@@ -67,14 +69,16 @@ def list_command(
         pid=pid,
     )
     page = scanner.list_page(limit=None if show_all else (limit or DEFAULT_LIMIT), filters=filters)
-    rows = page.rows
+    book = PriceBook(scanner.ctx, scanner.cache)
+    rows = with_costs(scanner, page.rows, scanner.refs(filters.providers), book)
     if redact:
         from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
     end_progress()
     if as_json:
-        render.emit_json(render.envelope("list", {"sessions": [r.to_json() for r in rows]}, scanner.warnings))
+        body = {"sessions": [r.to_json() for r in rows], "prices": book.data.to_json()}
+        render.emit_json(render.envelope("list", body, scanner.warnings))
     elif rows:
         term = render.terminal()
         print_list(rows, scanner.short_ids() if term.tty else {}, term)
@@ -112,19 +116,27 @@ def show_command(
     as_json: bool = JsonOption,
 ) -> None:
     """One session in detail: prompts, responses, tools, subagents and plan (bounded)."""
+    from dataclasses import replace
+
     from agentscan.cli import render
     from agentscan.cli.show_text import print_detail
+    from agentscan.pricing import PriceBook
+    from agentscan.scan.costs import with_costs
 
     state = state_of(ctx)
     scanner = state.scanner()
     detail = with_hook_events(scanner.show(session_id), scanner)
+    book = PriceBook(scanner.ctx, scanner.cache)
+    (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)
+    detail = replace(detail, row=row)
     if redact:
         from agentscan.export.redact import redact_detail
 
         detail = redact_detail(detail)
     end_progress()
     if as_json:
-        render.emit_json(render.envelope("show", {"session": detail.to_json()}, scanner.warnings))
+        body = {"session": detail.to_json(), "prices": book.data.to_json()}
+        render.emit_json(render.envelope("show", body, scanner.warnings))
     elif full:
         from agentscan.cli.show_full import full_lines, page
 

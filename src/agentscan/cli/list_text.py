@@ -12,6 +12,7 @@ COLUMNS = (
     Column("ID", style="yellow"),
     Column("UPDATED"),
     Column("TOKENS", right=True),
+    Column("COST", right=True, drop=2),  # rounded to the cent; the first to go on a narrow terminal
     Column("MODEL", flex=True, min_width=10, drop=1),
     Column("CWD", flex=True, min_width=10, keep_end=True),
     Column("TITLE", flex=True, min_width=20, weight=2),
@@ -29,11 +30,12 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             shown,
             render.short_time(row.updated_at),
             render.human_tokens(row.tokens, term),
+            render.human_usd(row.cost),
             clean(row.model) or "-",
             render.path_text(clean(row.cwd), term),
             clean(row.title) or "-",
         ])
-    # MODEL, the only column left out on a narrow terminal, goes silently: `show` has it.
+    # COST, then MODEL, are left out on a narrow terminal, silently: `show` has both.
     print_table(COLUMNS, rows, term=term)
 
 

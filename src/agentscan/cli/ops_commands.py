@@ -57,7 +57,8 @@ def export_command(
         if not quiet:
             render.note(f"wrote {result.sessions} sessions to stdout ({result.format})", tty_only=True)
     elif as_json and not quiet:
-        body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone}
+        body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone,
+                "prices": result.prices}
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = f", {result.gone} marked gone" if result.gone else ""

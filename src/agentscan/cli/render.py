@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, Sequence
 
 import orjson
@@ -73,6 +74,15 @@ def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
     if usage is None:
         return "-"
     return compact_number(usage.total) if term.tty else str(usage.total)
+
+
+def human_usd(cost: Decimal | None) -> str:
+    """Dollars rounded to the cent for people; JSON keeps the exact value."""
+    if cost is None:
+        return "-"
+    if 0 < cost < Decimal("0.01"):
+        return "<$0.01"
+    return f"${cost:,.2f}"
 
 
 def compact_number(value: int) -> str:

@@ -3,7 +3,7 @@ bounded conversation in order (``show_full``)."""
 
 from __future__ import annotations
 
-from agentscan.cli.render import compact_number, plural, short_time
+from agentscan.cli.render import compact_number, human_usd, plural, short_time
 from agentscan.cli.term import Terminal, clean, cut, home_short, width_of
 from agentscan.model import SessionDetail, TokenUsage
 
@@ -52,6 +52,7 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         ("updated", short_time(row.updated_at)),
         ("path", home_short(row.path) if term.tty else row.path),
         ("tokens", tokens_line(row.tokens)),
+        ("cost", None if row.tokens is None else human_usd(row.cost)),
     ):
         lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:

@@ -10,6 +10,7 @@ cost column can join them.
 from __future__ import annotations
 
 from datetime import tzinfo
+from decimal import Decimal
 from typing import Callable
 
 from agentscan.cli import render
@@ -17,6 +18,7 @@ from agentscan.cli.table import Column, Row, print_table
 from agentscan.cli.term import Terminal, clean, cut
 from agentscan.errors import UsageProblem
 from agentscan.model import SessionRow, TokenUsage, sum_usage
+from agentscan.pricing.spend import total_cost
 from agentscan.scan.tokens import TokenReport, TokenRow
 
 #: (header, value, drop order when the terminal is narrow: higher goes first; 0 never)
@@ -43,11 +45,11 @@ def zone(name: str | None) -> tzinfo | None:
         raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
-def _numbers(usage: TokenUsage | None, term: Terminal, *, part: bool = False) -> list[str]:
-    """The number cells; a session with no recorded usage says so, a part with none is ``-``."""
+def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, part: bool = False) -> list[str]:
+    """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``."""
     if usage is None:
-        return [""] * (len(NUMBER_COLUMNS) - 1) + ["-" if part else NOT_RECORDED]
-    return [render.full_number(value(usage), term) for _, value, _ in NUMBER_COLUMNS]
+        return [""] * (len(NUMBER_COLUMNS) - 1) + ["-" if part else NOT_RECORDED, ""]
+    return [*(render.full_number(value(usage), term) for _, value, _ in NUMBER_COLUMNS), render.human_usd(cost)]
 
 
 def _columns(by: str) -> list[Column]:
@@ -59,6 +61,7 @@ def _columns(by: str) -> list[Column]:
             Column("TITLE", flex=True, min_width=20, weight=2, drop=4),
         ]
     columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
+    columns.append(Column("COST", right=True))  # rounded to the cent; --json has it exact
     return columns
 
 
@@ -82,22 +85,24 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                 render.path_text(clean(session.cwd), term) if session else "-",
                 (clean(session.title) or "-") if session else "-",
             ]
-        lines.append(Row([key, *facts, *_numbers(token_row.tokens, term)]))
+        lines.append(Row([key, *facts, *_numbers(token_row.tokens, token_row.cost, term)]))
         if not token_row.subagents:
             continue
-        lines.append(Row(["  own", *blank, *_numbers(token_row.own, term, part=True)], style="dim"))
+        lines.append(Row(["  own", *blank, *_numbers(token_row.own, token_row.own_cost, term, part=True)], style="dim"))
+        costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
         if by_session:
             from agentscan.scan.short_ids import unique_prefixes
 
             names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
-            for sub_id, usage in token_row.subagents:
-                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}", *blank, *_numbers(usage, term, part=True)], style="dim"))
+            for (sub_id, usage), cost in zip(token_row.subagents, costs):
+                cells = _numbers(usage, cost, term, part=True)
+                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}", *blank, *cells], style="dim"))
         else:
             # Per period/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in token_row.subagents)
             label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
-            lines.append(Row([label, *blank, *_numbers(runs, term, part=True)], style="dim"))
-    lines.append(Row(["TOTAL", *blank, *_numbers(report.total, term)], style="bold"))
+            lines.append(Row([label, *blank, *_numbers(runs, total_cost(costs), term, part=True)], style="dim"))
+    lines.append(Row(["TOTAL", *blank, *_numbers(report.total, report.cost, term)], style="bold"))
     hidden = print_table(_columns(report.by), lines, term=term)
     if folded:
         what = "session" if by_session else {"model": "model", "provider": "provider"}.get(report.by, "period")

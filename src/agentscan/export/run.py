@@ -8,9 +8,9 @@ beside the output.  ``--output -`` streams JSON Lines or CSV to stdout.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.filemodes import DIR_MODE, FILE_MODE
@@ -33,6 +33,8 @@ class ExportResult:
     format: str
     sessions: int
     gone: int = 0
+    #: the price data the costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
 
 
 def export(
@@ -125,7 +127,11 @@ def run_export(
     before_rename: Callable[[], None] | None = None,
     redact: bool = False,
 ) -> ExportResult:
-    """Export every session matching ``filters`` (unclamped)."""
+    """Export every session matching ``filters`` (unclamped), each with its cost."""
+    from agentscan.pricing import PriceBook
+    from agentscan.scan.collect import merge_by_provider, usage_by_session
+    from agentscan.scan.costs import costs_of, priced
+
     if fmt not in FORMATS:
         raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
     if fmt == "sqlite" and output == STDOUT:
@@ -133,12 +139,16 @@ def run_export(
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
+    chosen = [ref for ref in refs if ref.id in wanted]
+    book = PriceBook(scanner.ctx, scanner.cache)
+    per_session = usage_by_session(scanner, chosen)  # parsed once: rows' costs and token_days share it
+    rows = priced(rows, costs_of(per_session, chosen, book))
     if redact:
         from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
-    days = usage_days(scanner, [ref for ref in refs if ref.id in wanted]) if fmt == "sqlite" else []
-    return export(
+    days = usage_days(merge_by_provider(chosen, per_session), book) if fmt == "sqlite" else []
+    result = export(
         fmt, output, rows, days,
         scope=filters.providers or tuple(p.name for p in scanner.providers),
         present_ids=[ref.id for ref in refs],
@@ -146,3 +156,4 @@ def run_export(
         before_rename=before_rename,
         env=scanner.ctx.env,
     )
+    return replace(result, prices=book.data.to_json())

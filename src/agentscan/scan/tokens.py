@@ -1,22 +1,30 @@
 """Token reports: deduplicated usage entries grouped by session, day, week, month, model or provider.
 
 Each row keeps the session's own part and each delegated run's part apart,
-so a user can see what the subagents cost.  Sessions whose provider
-recorded no usage at all report ``null``, never zeros.
+so a user can see what the subagents cost, in tokens and in USD.  Every
+call is priced at its own time (``agentscan.pricing``); the grouping only
+decides which bucket a call lands in, so cost works for any ``--by``.
+Sessions whose provider recorded no usage at all report ``null``, never
+zeros.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
+from decimal import Decimal
 from typing import Any, Iterable, Literal, get_args
 
-from agentscan.bounds import TOKEN_SUM_CAPPED, token_sum
+from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
+from agentscan.model import (
+    CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS,
+    SessionRef, TokenUsage, sum_usage, usage_json, usd,
+)
+from agentscan.pricing import PriceBook, Spend
+from agentscan.pricing.spend import total_cost
 from agentscan.scan.collect import collect_usage
-from agentscan.model import SessionRef, TokenUsage, sum_usage, usage_json
 
 # Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
 GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
@@ -33,17 +41,33 @@ def parse_group(value: str) -> GroupBy:
 
 @dataclass(frozen=True, slots=True)
 class TokenRow:
+    """One group: its tokens and exact cost, the own part and each subagent's part apart.
+
+    A cost is ``None`` when nothing was recorded or when some of the
+    group's calls have no price (see ``agentscan.pricing``).
+    """
+
     key: str
     tokens: TokenUsage | None
     own: TokenUsage | None
     subagents: tuple[tuple[str, TokenUsage | None], ...] = ()
+    cost: Decimal | None = None
+    own_cost: Decimal | None = None
+    #: aligned with ``subagents``
+    subagent_costs: tuple[Decimal | None, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        costs = self.subagent_costs or (None,) * len(self.subagents)
         return {
             "key": self.key,
             "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
             "own": usage_json(self.own),
-            "subagents": [{"id": sub_id, "tokens": usage_json(tokens)} for sub_id, tokens in self.subagents],
+            "own_cost_usd": usd(self.own_cost),
+            "subagents": [
+                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost)}
+                for (sub_id, tokens), cost in zip(self.subagents, costs)
+            ],
         }
 
 
@@ -54,38 +78,59 @@ class TokenReport:
     total: TokenUsage | None
     #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
     sessions: dict[str, SessionRef] = field(default_factory=dict, compare=False)
+    cost: Decimal | None = None
+    #: the price data the costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "rows": [row.to_json() for row in self.rows], "total": usage_json(self.total)}
+        return {
+            "by": self.by,
+            "rows": [row.to_json() for row in self.rows],
+            "total": usage_json(self.total),
+            "cost_usd": usd(self.cost),
+            "prices": self.prices,
+        }
 
 
 class _Bucket:
-    """Sums packed entries without building an object per call (warm runs add up 100k+)."""
+    """One group's spend: the own part and each subagent's part, each as token sums per price key
+    (``Spend.parts``), added to without an object or a call per entry (warm runs add up 100k+)."""
+
+    __slots__ = ("own", "subagents")
 
     def __init__(self) -> None:
-        self.own: list[int] | None = None
-        self.subagents: dict[str, list[int]] = {}
+        self.own: dict[int, list[int]] = {}
+        self.subagents: dict[str, dict[int, list[int]]] = {}
 
-    def add(self, entry: list, sub_key: str | None) -> None:
+    def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
         if sub_key is None:
-            if self.own is None:
-                self.own = [0, 0, 0, 0, 0]
-            sums = self.own
+            parts = self.own
         else:
             found = self.subagents.get(sub_key)
             if found is None:
-                found = self.subagents[sub_key] = [0, 0, 0, 0, 0]
-            sums = found
+                found = self.subagents[sub_key] = {}
+            parts = found
+        sums = parts.get(price_key)
+        if sums is None:
+            sums = parts[price_key] = [0, 0, 0, 0, 0, 0, 0]
         sums[0] += entry[INPUT]
         sums[1] += entry[CACHE_READ]
         sums[2] += entry[CACHE_WRITE]
         sums[3] += entry[OUTPUT]
         sums[4] += entry[REASONING]
+        sums[5] += 1
+        sums[6] += entry[CACHE_WRITE_1H]
 
-    def row(self, key: str) -> TokenRow:
-        own = TokenUsage(*map(token_sum, self.own)) if self.own is not None else None
-        subs = tuple((sub_id, TokenUsage(*map(token_sum, sums))) for sub_id, sums in sorted(self.subagents.items()))
-        return TokenRow(key, sum_usage([own, *(t for _, t in subs)]), own, subs)
+    def row(self, key: str, book: PriceBook) -> TokenRow:
+        own = Spend(self.own)
+        subs = [(sub_id, Spend(parts)) for sub_id, parts in sorted(self.subagents.items())]
+        own_tokens, own_cost = own.tokens(), own.cost(book)
+        sub_costs = tuple(spend.cost(book) for _, spend in subs)
+        sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
+        # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
+        cost = total_cost(([own_cost] if self.own else []) + list(sub_costs))
+        tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
+        return TokenRow(key, tokens, own_tokens, sub_tokens, cost, own_cost, sub_costs)
 
 
 def token_report(
@@ -111,19 +156,23 @@ def token_report(
     high = until.timestamp() if until is not None else None
     buckets: dict[str, _Bucket] = {}
     day_keys: dict[float, str] = {}
+    book = PriceBook(scanner.ctx, scanner.cache)
     for provider_name, entries in collect_usage(scanner, refs).items():
-        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys)
+        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys, book)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
-        rows = tuple((buckets.get(ref.id) or _Bucket()).row(ref.id) for ref in refs)
+        shown = [(ref.id, buckets.get(ref.id) or _Bucket()) for ref in refs]
         if since is not None or until is not None:
-            rows = tuple(row for row in rows if row.tokens is not None)
+            shown = [(key, bucket) for key, bucket in shown if bucket.own or bucket.subagents]
     else:
-        rows = tuple(buckets[key].row(key) for key in sorted(buckets))
-        if by in ("model", "provider"):
-            rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
+        shown = [(key, buckets[key]) for key in sorted(buckets)]
+    rows = tuple(bucket.row(key, book) for key, bucket in shown)
+    if by in ("model", "provider"):
+        rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     sessions = {ref.id: ref for ref in refs} if by == "session" else {}
-    report = TokenReport(by, rows, sum_usage(row.tokens for row in rows), sessions)
+    recorded = [row for row in rows if row.tokens is not None]
+    report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions,
+                         total_cost(row.cost for row in recorded), book.data.to_json())
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
@@ -138,9 +187,11 @@ def _add_entries(
     low: float | None,
     high: float | None,
     day_keys: dict[float, str],
+    book: PriceBook,
 ) -> None:
     windowed = low is not None or high is not None
     prefix = provider_name + ":"
+    fast_keys = book.fast_keys(provider_name)
     for entry in entries:
         ts = entry[TS]
         if windowed and (ts is None or (low is not None and ts < low) or (high is not None and ts >= high)):
@@ -159,7 +210,16 @@ def _add_entries(
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = _Bucket()
-        bucket.add(entry, sub_key)
+        found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
+        if found.__class__ is int:
+            price_key: int = found  # type: ignore[assignment]
+        else:
+            total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
+            if found is None:
+                price_key = book.key(provider_name, entry[MODEL], ts, total_input)
+            else:
+                price_key = found(ts, total_input)  # type: ignore[operator]
+        bucket.add(entry, sub_key, price_key)
 
 
 def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:

@@ -23,7 +23,7 @@ from agentscan.providers.claude.usage import UsageCandidate, candidate_from
 from agentscan.timeutil import from_epoch
 
 KIND = "claude.usage"
-VERSION = "1"
+VERSION = "2"  # 2: candidates carry the one-hour cache write split
 _HEAD_BYTES = 4096
 _PREFILTER = b'"usage"'
 
@@ -40,14 +40,14 @@ def _head_digest(path: Path, size: int) -> str | None:
 def _pack(c: UsageCandidate, order_base: int) -> list:
     t = c.tokens
     return [c.message_id, c.request_id, c.sidechain, c.has_speed, t.input, t.cache_read, t.cache_write, t.output,
-            c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base]
+            c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base, c.cache_write_1h]
 
 
 def _unpack(row: list, session: str, subagent: str | None, order_base: int) -> UsageCandidate:
     return UsageCandidate(
         session=session, subagent=subagent, message_id=row[0], request_id=row[1], sidechain=row[2], has_speed=row[3],
         tokens=TokenUsage(row[4], row[5], row[6], row[7]), timestamp=from_epoch(row[8]) if row[8] is not None else None,
-        model=row[9], order=order_base + row[10],
+        model=row[9], order=order_base + row[10], cache_write_1h=row[11],
     )
 
 

@@ -100,6 +100,12 @@ def content_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
+def cache_write_1h(usage: dict[str, Any]) -> int:
+    """The part of ``cache_creation_input_tokens`` written to the one-hour cache (billed higher)."""
+    split = as_int(as_dict(usage.get("cache_creation")).get("ephemeral_1h_input_tokens"))
+    return min(split, as_int(usage.get("cache_creation_input_tokens")))
+
+
 def usage_tokens(usage: dict[str, Any]) -> TokenUsage:
     return TokenUsage(
         input=as_int(usage.get("input_tokens")),

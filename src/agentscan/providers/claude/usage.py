@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from agentscan.model import TokenUsage, UsageEntry
-from agentscan.providers.claude.records import as_dict, as_str, message_of, usage_tokens
+from agentscan.providers.claude.records import as_dict, as_str, cache_write_1h, message_of, usage_tokens
 from agentscan.timeutil import parse_iso
 
 
@@ -39,6 +39,7 @@ class UsageCandidate:
     timestamp: datetime | None
     model: str | None
     order: int  # position in the scan, so ties keep the first copy
+    cache_write_1h: int = 0  # for cost only (UsageEntry.cache_write_1h)
 
 
 def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None, order: int) -> UsageCandidate | None:
@@ -59,6 +60,7 @@ def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None
         timestamp=parse_iso(record.get("timestamp")),
         model=as_str(message.get("model")),
         order=order,
+        cache_write_1h=cache_write_1h(usage),
     )
 
 
@@ -133,6 +135,7 @@ def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
             subagent=c.subagent,
             dedupe_key=None if c.message_id is None else f"{c.message_id}\x1f{c.request_id or ''}",
             rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 2 + (1 if c.has_speed else 0),
+            cache_write_1h=c.cache_write_1h,
         )
         for c in candidates
     ]
