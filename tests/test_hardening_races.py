@@ -223,7 +223,8 @@ def test_a_file_appended_to_while_it_is_read(isolated_home: Path, monkeypatch: p
     with Scanner(home=isolated_home, env={}) as scanner:
         final = token_report(scanner).total
         lines = [orjson.loads(line) for line in path.read_bytes().splitlines()]
-        assert scanner.warnings == []
+        # Nothing was torn any more; only a price warning may remain (the late calls' made-up model).
+        assert [w for w in scanner.warnings if not w.path.startswith("model:")] == []
     assert len(lines) == len(item.source.read_bytes().splitlines()) + 2
     if item.expected is not None:  # the same line twice is one call written twice: it counts once
         assert final is not None and final.total == item.expected + 10

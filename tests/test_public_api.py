@@ -27,6 +27,7 @@ PUBLIC = [
     "UsageEntry",
     "__version__",
     "token_report",
+    "with_costs",
 ]
 
 

@@ -7,7 +7,9 @@ The public library API, importable from here::
     with Scanner() as scanner:                 # or Scanner(home="/mnt/old-laptop")
         for row in scanner.list_sessions(limit=5):
             print(row.id, row.title)
-        print(token_report(scanner, by="model").to_json())
+        print(token_report(scanner, by="model").to_json())   # with cost_usd
+        for row in with_costs(scanner, scanner.list_sessions(limit=5)):
+            print(row.id, row.cost)                                  # USD (a Decimal), or None
 
 Names are resolved lazily (PEP 562), so ``import agentscan`` costs nothing
 and ``agentscan --help`` stays fast.  Everything else is internal and may
@@ -23,8 +25,9 @@ __version__ = "0.1.0"
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "Scanner": "agentscan.scan.scanner",
-    "ListFilter": "agentscan.scan.scanner",
+    "ListFilter": "agentscan.scan.listing",
     "token_report": "agentscan.scan.tokens",
+    "with_costs": "agentscan.scan.costs",
     "TokenReport": "agentscan.scan.tokens",
     "TokenRow": "agentscan.scan.tokens",
     "Counts": "agentscan.model",
@@ -63,6 +66,7 @@ __all__ = [
     "ToolEvent",
     "UsageEntry",
     "token_report",
+    "with_costs",
 ]
 
 if TYPE_CHECKING:
@@ -81,7 +85,9 @@ if TYPE_CHECKING:
         ToolEvent,
         UsageEntry,
     )
-    from agentscan.scan.scanner import ListFilter, Scanner
+    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.scanner import Scanner
+    from agentscan.scan.costs import with_costs
     from agentscan.scan.tokens import TokenReport, TokenRow, token_report
 
 

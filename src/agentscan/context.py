@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 import orjson
 
 from agentscan.model import ScanWarning, SessionRef, SessionRow
+from agentscan.progress import Progress
 from agentscan.sealing import seal, unseal
 from agentscan.timeutil import from_epoch
 
@@ -162,6 +163,8 @@ class ScanContext:
     file_cache: Any = None
     # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
     cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())
+    # Told how many sessions a long scan reads; the CLI shows it on a terminal.
+    progress: Progress = field(default_factory=Progress)
 
     @classmethod
     def create(cls, *, home: Path | str | None = None, env: Mapping[str, str] | None = None) -> ScanContext:
@@ -242,12 +245,31 @@ class ScanContext:
         except OSError as exc:
             self.warn(entry.path, f"symlink cannot be followed ({exc.strerror or exc}); skipped")
             return False
-        confined: set[str] = self.memo.get("_confined_roots", set())
-        target = os.path.realpath(entry.path)
-        if confined and not any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined):
+        if not self._inside_roots(entry.path):
             self.warn(entry.path, "symlink points outside the provider's root; skipped")
             return False
         return True
+
+    def _inside_roots(self, path: str | os.PathLike[str]) -> bool:
+        confined: set[str] = self.memo.get("_confined_roots", set())
+        if not confined:
+            return True
+        target = os.path.realpath(path)
+        return any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined)
+
+    def outside_roots(self, path: str | os.PathLike[str]) -> bool:
+        """Whether ``path`` resolves outside every registered root; warns if so.
+
+        Side files (a subagent's ``meta.json``, Gemini's ``.project_root``)
+        are found by name, not walked with ``admit``: this is their check.
+        """
+        try:
+            inside = self._inside_roots(path)
+        except (OSError, ValueError):
+            inside = False
+        if not inside:
+            self.warn(path, "points outside the provider's root; skipped")
+        return not inside
 
     def undecodable(self, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` is not valid UTF-8 (POSIX names may hold any bytes); warns if so.

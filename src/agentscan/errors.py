@@ -5,6 +5,8 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     AgentscanError                 base; exit 1 unless a subclass says otherwise
     ├── UsageProblem               the user's input cannot be used (exit 2)
     ├── SessionNotFound            no session matches an id (exit 1)
+    │   ├── IdTooShort             a prefix too short to look up (exit 1)
+    │   └── NoHookEvents           no captured hook events for an id (exit 1)
     ├── AmbiguousSessionId         a prefix matches several sessions (exit 1)
     ├── SessionUnreadable          a session could not be read at all (exit 1)
     ├── UnknownProvider            a --provider name that is not registered (exit 2)
@@ -39,6 +41,23 @@ class UsageProblem(AgentscanError):
 class SessionNotFound(AgentscanError):
     def __init__(self, query: str) -> None:
         super().__init__(f"no session matches {query!r}")
+        self.query = query
+
+
+class IdTooShort(SessionNotFound):
+    def __init__(self, query: str, minimum: int) -> None:
+        AgentscanError.__init__(
+            self, f"{query!r} is too short: give at least {minimum} characters of the id (`agentscan list` shows them)"
+        )
+        self.query = query
+
+
+class NoHookEvents(SessionNotFound):
+    def __init__(self, query: str, *, store_empty: bool) -> None:
+        where = "no hook events have been captured yet" if store_empty else f"no hook events for {query!r}"
+        AgentscanError.__init__(
+            self, f"{where}; see `agentscan hooks install` (and `agentscan trace --list` for the sessions captured)"
+        )
         self.query = query
 
 

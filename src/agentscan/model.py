@@ -11,9 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
+from agentscan.bounds import MAX_TOKEN_SUM, token_sum
 from agentscan.timeutil import parse_iso, to_iso
+
+if TYPE_CHECKING:
+    from decimal import Decimal  # costs are Decimals, but --help must not import decimal
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,22 +36,31 @@ class TokenUsage:
         return self.input + self.cache_read + self.cache_write + self.output
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
+        # Sums saturate at MAX_TOKEN_SUM (bounds.py): past 2**63 no JSON, SQLite or
+        # CSV reader could hold them.  ``saturated`` tells a caller to warn.
         return TokenUsage(
-            self.input + other.input,
-            self.cache_read + other.cache_read,
-            self.cache_write + other.cache_write,
-            self.output + other.output,
-            self.reasoning + other.reasoning,
+            token_sum(self.input + other.input),
+            token_sum(self.cache_read + other.cache_read),
+            token_sum(self.cache_write + other.cache_write),
+            token_sum(self.output + other.output),
+            token_sum(self.reasoning + other.reasoning),
         )
 
+    @property
+    def saturated(self) -> bool:
+        """Whether a sum reached ``MAX_TOKEN_SUM`` and stopped there."""
+        return max(self.input, self.cache_read, self.cache_write, self.output, self.reasoning) >= MAX_TOKEN_SUM
+
     def to_json(self) -> dict[str, int]:
+        # Capped again here, for any sum built without ``+``: JSON holds 64 bits at most.
+        fields = [token_sum(v) for v in (self.input, self.cache_read, self.cache_write, self.output, self.reasoning)]
         return {
-            "input": self.input,
-            "cache_read": self.cache_read,
-            "cache_write": self.cache_write,
-            "output": self.output,
-            "reasoning": self.reasoning,
-            "total": self.total,
+            "input": fields[0],
+            "cache_read": fields[1],
+            "cache_write": fields[2],
+            "output": fields[3],
+            "reasoning": fields[4],
+            "total": sum(fields[:4]),
         }
 
 
@@ -63,6 +76,11 @@ def sum_usage(parts: Iterable[TokenUsage | None]) -> TokenUsage | None:
 
 def usage_json(usage: TokenUsage | None) -> dict[str, int] | None:
     return None if usage is None else usage.to_json()
+
+
+def usd(cost: Decimal | None) -> float | None:
+    """JSON carries the exact cost as a number; only text output rounds it."""
+    return None if cost is None else float(cost)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +125,8 @@ class SessionRow:
     counts: Counts = field(default_factory=Counts)
     subagents: int = 0
     running: bool | None = None
+    #: USD, filled in by ``agentscan.costs`` (it depends on the price data, so it is never cached with the row)
+    cost: Decimal | None = None
 
     @property
     def id(self) -> str:
@@ -150,6 +170,7 @@ class SessionRow:
             "started_at": to_iso(self.started_at),
             "updated_at": to_iso(self.updated_at),
             "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
             "counts": self.counts.to_json(),
             "subagents": self.subagents,
             "running": self.running,
@@ -253,7 +274,7 @@ class SessionDetail:
 
 # Packed usage entry fields, in ``UsageEntry.pack`` order: the cache and the
 # aggregators keep calls as plain lists, because warm runs add up 100k+ of them.
-SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK = range(11)
+SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H = range(12)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +285,9 @@ class UsageEntry:
     delegated run the call belongs to; ``tokens`` reports roll these up.
     ``dedupe_key`` names the API call when the same call can appear in other
     sessions' files too (a resumed or forked session); across sessions the
-    copy with the highest ``rank`` counts once.
+    copy with the highest ``rank`` counts once.  ``cache_write_1h`` is the
+    part of ``tokens.cache_write`` written to a one-hour cache (Claude),
+    which bills at a higher rate: it matters for cost only.
     """
 
     session: str  # native id of the owning (parent) session
@@ -274,13 +297,14 @@ class UsageEntry:
     subagent: str | None = None
     dedupe_key: str | None = None
     rank: int = 0
+    cache_write_1h: int = 0
 
     def pack(self) -> list:
         """A compact, JSON-friendly form for the cache and the fast aggregator."""
         t = self.tokens
         ts = self.timestamp.timestamp() if self.timestamp is not None else None
         return [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
-                t.reasoning, self.dedupe_key, self.rank]
+                t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h]
 
 
 @dataclass(frozen=True, slots=True)

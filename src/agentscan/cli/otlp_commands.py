@@ -12,6 +12,7 @@ from typing import List, Optional
 import typer
 
 from agentscan.cli.options import (
+    GlobalOptionsCommand,
     JsonOption,
     ProviderOption,
     RedactOption,
@@ -23,7 +24,7 @@ from agentscan.cli.options import (
 
 
 def register(app: typer.Typer) -> None:
-    app.command("otlp")(otlp_command)
+    app.command("otlp", cls=GlobalOptionsCommand)(otlp_command)
 
 
 @handle_errors

@@ -88,3 +88,15 @@ def m001_initial(db: Database) -> None:
             pk=("session_id", "day", "model", "subagent_id"),
         )
         db.table("token_days").create_index(["day"], if_not_exists=True)
+
+
+@migration
+def m002_cost_usd(db: Database) -> None:
+    """``cost_usd`` (REAL, USD) on sessions, subagents and token_days.
+
+    Rows written before it stay NULL (unknown) until an export rewrites them;
+    every export rewrites the sessions it exports, so one run fills them.
+    """
+    for table in ("sessions", "subagents", "token_days"):
+        if "cost_usd" not in db.table(table).columns_dict:
+            db.table(table).add_column("cost_usd", float)

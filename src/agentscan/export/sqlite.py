@@ -2,13 +2,14 @@
 
 Tables (documented in docs/cron.md):
 
-* ``sessions`` (pk ``id``): the flat row plus ``first_seen_at``,
-  ``last_seen_at`` and ``gone_at`` (set when the session's files are gone;
-  the row is kept, never deleted);
-* ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens;
-* ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens per
-  session, per UTC day, per model (``subagent_id`` is ``''`` for the
-  session's own calls).
+* ``sessions`` (pk ``id``): the flat row (``cost_usd`` included) plus
+  ``first_seen_at``, ``last_seen_at`` and ``gone_at`` (set when the
+  session's files are gone; the row is kept, never deleted);
+* ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens
+  and ``cost_usd``;
+* ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens and
+  ``cost_usd`` per session, per UTC day, per model (``subagent_id`` is ``''``
+  for the session's own calls).
 
 Everything is upserted inside one transaction in WAL mode, so a reader
 (Datasette, DuckDB, a dashboard) never sees a half-applied export.  The
@@ -18,19 +19,28 @@ keeping every row.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterable
 
 from agentscan.export.migrations import migrate
+from agentscan.bounds import token_sum
+from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
+from agentscan.pricing.periods import EXACT
 
 _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
 
 
-def _token_columns(values: tuple[int, ...]) -> dict[str, int]:
-    inp, cache_read, cache_write, output, reasoning = values
-    return dict(zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output)))
+def _token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, int | float | None]:
+    # Sums saturate (bounds.MAX_TOKEN_SUM) so that even the total fits SQLite's 64 bits.
+    inp, cache_read, cache_write, output, reasoning = (token_sum(v) for v in values)
+    columns: dict[str, int | float | None] = dict(
+        zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output))
+    )
+    columns["cost_usd"] = None if cost is None else float(cost)
+    return columns
 
 
 def write_sqlite(
@@ -44,6 +54,7 @@ def write_sqlite(
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone)."""
     import sqlite_utils
 
+    create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
         db.execute("PRAGMA journal_mode=WAL")
@@ -87,22 +98,33 @@ def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
         marks = ",".join("?" * len(chunk))
         db.execute(f"DELETE FROM subagents WHERE session_id IN ({marks})", chunk)
         db.execute(f"DELETE FROM token_days WHERE session_id IN ({marks})", chunk)
-    days: dict[tuple[str, str, str, str], list[int]] = {}
-    subagents: dict[tuple[str, str], list[int]] = {}
+    days: dict[tuple[str, str, str, str], _Sums] = {}
+    subagents: dict[tuple[str, str], _Sums] = {}
     for day in usage_days:
-        key = (day.session_id, day.day, day.model, day.subagent or "")
-        sums = days.setdefault(key, [0, 0, 0, 0, 0])
-        for index, value in enumerate(day.tokens):
-            sums[index] += value
+        days.setdefault((day.session_id, day.day, day.model, day.subagent or ""), _Sums()).add(day)
         if day.subagent is not None:
-            sub = subagents.setdefault((day.session_id, day.subagent), [0, 0, 0, 0, 0])
-            for index, value in enumerate(day.tokens):
-                sub[index] += value
+            subagents.setdefault((day.session_id, day.subagent), _Sums()).add(day)
     db.table("token_days").insert_all(
-        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **_token_columns(tuple(v))} for (s, d, m, sub), v in days.items()),
+        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **v.columns()} for (s, d, m, sub), v in days.items()),
         pk=("session_id", "day", "model", "subagent_id"), replace=True,
     )
     db.table("subagents").insert_all(
-        ({"session_id": s, "subagent_id": sub, **_token_columns(tuple(v))} for (s, sub), v in subagents.items()),
+        ({"session_id": s, "subagent_id": sub, **v.columns()} for (s, sub), v in subagents.items()),
         pk=("session_id", "subagent_id"), replace=True,
     )
+
+
+class _Sums:
+    """Tokens and cost added up; the cost stays unknown once any part of it is."""
+
+    def __init__(self) -> None:
+        self.tokens = [0, 0, 0, 0, 0]
+        self.cost: Decimal | None = Decimal(0)
+
+    def add(self, day: UsageDay) -> None:
+        for index, value in enumerate(day.tokens):
+            self.tokens[index] += value
+        self.cost = None if self.cost is None or day.cost is None else EXACT.add(self.cost, day.cost)
+
+    def columns(self) -> dict[str, int | float | None]:
+        return _token_columns((self.tokens[0], self.tokens[1], self.tokens[2], self.tokens[3], self.tokens[4]), self.cost)

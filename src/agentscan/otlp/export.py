@@ -39,6 +39,7 @@ class Outcome:
             document["path"] = str(self.path)
         if self.sent is not None:
             document["sent"] = self.sent.to_json()
+        document["prices"] = self.built.prices
         return document
 
 

@@ -150,7 +150,8 @@ def _runs(turn: TurnSlice, agent_types: dict[str, str | None]) -> list[delegatio
 def _emit(builder: TurnBuilder, parent: Span, instant: Instant) -> Span | None:
     item = instant.item
     if instant.kind == CHAT:
-        return builder.chat(parent, instant.key, instant.start_ns, instant.end_ns, item[MODEL], usage_of(item))
+        return builder.chat(parent, instant.key, instant.start_ns, instant.end_ns, item[MODEL], usage_of(item),
+                            builder.facts.cost_of(item))
     if instant.kind == TOOL:
         return builder.tool(
             parent, instant.key, item.name, item.call_id, instant.start_ns, instant.end_ns,

@@ -48,6 +48,8 @@ class Built:
     sessions: int = 0
     traces: int = 0
     spans: int = 0
+    #: the price data chat span costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
 
     def count(self, found: list[ExportTrace]) -> list[ExportTrace]:
         self.traces += len(found)
@@ -66,16 +68,24 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     refs, hook_only = _select(scanner, selection, stored)
     since_ns = ns(selection.since)
     entries = _usage(scanner, refs)
+    from agentscan.pricing import PriceBook
+
+    prices = PriceBook(scanner.ctx, scanner.cache)
+    built.prices = prices.data.to_json()
     by_id = {s.id: s for s in stored}  # an events file, even an empty one, is all it takes: a tree with no turns changes nothing
     for ref in refs:
         built.sessions += 1
         hooks = by_id.get(ref.id)
-        yield from built.count(_transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built))
+        yield from built.count(
+            _transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built, prices)
+        )
     covered = {r.id for r in refs}
     for session in hook_only:
         if session.id in covered:
             continue
         trace = _tree(session, built)
+        if trace is None:
+            continue
         if trace.session.transcript_session_id in covered:
             continue  # e.g. a Claude subagent's events filed under another id
         if since_ns is not None and (trace.session.ended_ns or 0) < since_ns:
@@ -106,7 +116,7 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
             if ref.id not in {r.id for r in refs}:
                 refs.append(ref)
         return refs, hooks
-    from agentscan.scan.scanner import ListFilter
+    from agentscan.scan.listing import ListFilter
 
     rows = scanner.all_rows(filters=ListFilter(providers=selection.providers, since=selection.since))
     wanted = {row.id for row in rows}
@@ -126,23 +136,31 @@ def _usage(scanner: Scanner, refs: list[SessionRef]) -> dict[str, list[list[Any]
     return grouped
 
 
-def _facts(provider: str, native_id: str, source: str, selection: Selection, env: Mapping[str, str], **more: Any) -> SessionFacts:
+def _facts(
+    provider: str, native_id: str, source: str, selection: Selection, env: Mapping[str, str], **more: Any,
+) -> SessionFacts:
     return SessionFacts(provider=provider, native_id=native_id, source=source, content=selection.content,
                         resource=resource_for(provider, env), **more)
 
 
 def _tree(session: StoredSession, built: Built) -> Any:
+    """The session's hook tree; ``None`` (one warning) when it cannot be built: one bad
+    session never costs the others their traces."""
     from agentscan.hooks import store
     from agentscan.hooks.tree import build_trace
 
     events, warnings = store.read_events(session)
     built.warnings.extend(warnings)
-    return build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
+    try:
+        return build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
+    except Exception as exc:  # noqa: BLE001 - a bug or a payload the bounds missed: this session only
+        built.warnings.append(ScanWarning(session.path, f"hook events skipped: the tree could not be built ({type(exc).__name__})"))
+        return None
 
 
 def _transcript_session(
     scanner: Scanner, ref: SessionRef, entries: list[list[Any]], hooks: StoredSession | None,
-    selection: Selection, since_ns: int | None, built: Built,
+    selection: Selection, since_ns: int | None, built: Built, prices: Any,
 ) -> list[ExportTrace]:
     from agentscan.bounds import DEFAULT_BOUNDS
     from agentscan.otlp.from_transcript import transcript_traces
@@ -150,7 +168,7 @@ def _transcript_session(
     detail = scanner.provider(ref.provider).detail(ref, scanner.ctx, DEFAULT_BOUNDS)
     row = detail.row
     facts = _facts(ref.provider, ref.native_id, "transcript", selection, scanner.ctx.env,
-                   model=row.model, cwd=row.cwd, git_branch=row.git_branch)
+                   model=row.model, cwd=row.cwd, git_branch=row.git_branch, prices=prices)
     trace = _tree(hooks, built) if hooks is not None else None
     spans = [(t.started_ns, t.ended_ns) for t in trace.turns if t.started_ns] if trace is not None else []
 

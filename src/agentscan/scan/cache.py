@@ -44,7 +44,7 @@ import orjson
 
 from agentscan.context import ScanContext
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _IDENTITY = "agentscan-cache"
 FILE_NAME = "index.sqlite"
 #: how long to wait for another agentscan's write before skipping the cache (seconds)
@@ -60,10 +60,12 @@ CREATE TABLE IF NOT EXISTS calls (session_id TEXT PRIMARY KEY, fingerprint TEXT,
 CREATE TABLE IF NOT EXISTS resume (session_id TEXT PRIMARY KEY, state BLOB);
 CREATE TABLE IF NOT EXISTS facts (kind TEXT, path TEXT, stamp TEXT, value BLOB, PRIMARY KEY (kind, path));
 CREATE TABLE IF NOT EXISTS snapshots (key TEXT PRIMARY KEY, stamp TEXT, value BLOB);
+CREATE TABLE IF NOT EXISTS prices (data_version TEXT, provider TEXT, model TEXT, doc TEXT,
+    PRIMARY KEY (data_version, provider, model));
 """
-#: tables of schema 1 whose shape changed: dropped on upgrade (a cache only costs a re-parse)
-_OBSOLETE = ("usage", "files")
-#: schema 2 (never released) lacked ``snapshots``; 3 adds it
+#: tables of schemas 1-2 whose shape or meaning changed (schema 2 packed calls in
+#: ``usage``): dropped on upgrade to 4; a cache only costs a re-parse
+_OBSOLETE = ("usage", "files", "calls", "resume", "facts", "snapshots")
 
 
 class CacheBusy(Exception):
@@ -110,7 +112,7 @@ def _create_schema(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = _meta(conn, "schema_version")
-        if version is not None and int(version) < 2:
+        if version is not None and int(version) < 4:
             for table in _OBSOLETE:
                 conn.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in _SCHEMA.split(";"):
@@ -232,6 +234,26 @@ class Cache:
     def put_usage(self, rows: list[tuple[str, str, str, bytes, bytes]]) -> None:
         """``(session_id, provider, fingerprint, sums, keys)`` rows."""
         self._write_many("INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, sums, keys) VALUES (?,?,?,?,?)", rows)
+
+    # -- price periods (agentscan.pricing.book) ---------------------------------
+
+    def get_prices(self, data_version: str) -> dict[tuple[str, str], dict[str, Any]]:
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        for provider, model, doc in self._query(
+            "SELECT provider, model, doc FROM prices WHERE data_version=?", (data_version,)
+        ):
+            document = decode_json(doc)
+            if isinstance(provider, str) and isinstance(model, str) and isinstance(document, dict):
+                found[(provider, model)] = document  # a damaged entry is only a miss
+        return found
+
+    def put_price(self, data_version: str, provider: str, model: str, doc: dict[str, Any]) -> None:
+        encoded = _encode(doc)
+        if encoded is not None:
+            self._write(
+                "INSERT OR REPLACE INTO prices(data_version, provider, model, doc) VALUES (?,?,?,?)",
+                (data_version, provider, model, encoded.decode()),
+            )
 
     def get_calls(self, session_ids: list[str]) -> dict[str, tuple[str, bytes]]:
         return {

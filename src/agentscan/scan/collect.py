@@ -2,9 +2,10 @@
 
 Each session's usage is parsed on its own (so it can be cached under its own
 fingerprint) and deduplicated within the session by its provider.  The index
-keeps, per session, token sums grouped by subagent, model and quarter hour
-(``sums_of``) and the 64-bit hashes of its dedupe keys; a warm ``tokens``
-adds up sums and decodes no call.
+keeps, per session, token sums grouped by subagent, model, quarter hour and
+input-size class (``sums_of``: enough to price every group exactly, see
+``agentscan.pricing``) and the 64-bit hashes of its dedupe keys; a warm
+``tokens`` adds up sums and decodes no call.
 
 Calls that can appear in several sessions' files carry a dedupe key, and the
 copy with the highest rank counts once across sessions.  So the calls
@@ -22,6 +23,7 @@ state, so the next change parses only what was appended.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 from collections import Counter
 from itertools import chain
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
@@ -32,6 +34,7 @@ from agentscan.context import ScanContext
 from agentscan.model import (
     CACHE_READ,
     CACHE_WRITE,
+    CACHE_WRITE_1H,
     INPUT,
     KEY,
     MODEL,
@@ -53,8 +56,17 @@ if TYPE_CHECKING:
 #: sums are kept per quarter hour: UTC offsets in use are multiples of 15 minutes,
 #: so a day in any such zone is a whole number of buckets
 BUCKET = 900
+#: sums are kept apart by a call's total input (uncached + cache read + cache
+#: write) around these sizes: every long-context price tier in the price data
+#: starts above one of them, so a group's calls all pay the same tier.  A tier
+#: at another size makes the calls of that model needed (``PriceBook.span_key``).
+TIER_BOUNDS = (32_000, 100_000, 128_000, 199_999, 200_000, 256_000, 272_000, 512_000, 524_288)
 #: the token fields a group sums, in ``UsageEntry.pack`` positions
 SUMMED = (INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING)
+#: a group: ``[subagent, model, bucket, tier class, *PARTS]``, where the parts are
+#: ``pricing.Spend``'s (the SUMMED fields, the number of calls, the one-hour cache write)
+GROUP_KEYS = 4
+GROUP_WIDTH = GROUP_KEYS + len(SUMMED) + 2
 #: parse in worker processes only above this much to parse (bytes): forking costs more below
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 #: a session this large keeps a resume state from its first parse
@@ -64,10 +76,12 @@ _BATCH = 24
 
 
 class SessionSums:
-    """One session's token sums: ``groups`` of ``[subagent, model, bucket, *SUMMED]``.
+    """One session's token sums: ``groups`` (see ``GROUP_WIDTH``).
 
     ``bucket`` is the quarter hour (epoch seconds) the calls were made in,
-    ``None`` for calls without a time.  No groups: the session recorded no usage.
+    ``None`` for calls without a time; the tier class is
+    ``bisect_left(TIER_BOUNDS, total input)``.  No groups: the session
+    recorded no usage.
     """
 
     __slots__ = ("groups", "warnings")
@@ -89,7 +103,7 @@ class SessionSums:
         document = decode_json(unseal(data))
         try:
             groups, warnings = document
-            width = 3 + len(SUMMED)
+            width = GROUP_WIDTH
             if type(groups) is not list or not all(type(group) is list and len(group) == width for group in groups):
                 return None
             return cls(groups, [_warning(item) for item in warnings] if warnings else [])
@@ -110,16 +124,26 @@ def sums_of(entries: Iterable[list]) -> list[list]:
     groups: dict[tuple, list] = {}
     for entry in entries:
         ts = entry[TS]
-        key = (entry[SUBAGENT], entry[MODEL], None if ts is None else int(ts // BUCKET) * BUCKET)
+        total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
+        key = (entry[SUBAGENT], entry[MODEL], None if ts is None else int(ts // BUCKET) * BUCKET,
+               bisect_left(TIER_BOUNDS, total_input))
         sums = groups.get(key)
         if sums is None:
-            sums = groups[key] = [*key, 0, 0, 0, 0, 0]
-        sums[3] += entry[INPUT]
-        sums[4] += entry[CACHE_READ]
-        sums[5] += entry[CACHE_WRITE]
-        sums[6] += entry[OUTPUT]
-        sums[7] += entry[REASONING]
+            sums = groups[key] = [*key, 0, 0, 0, 0, 0, 0, 0]
+        sums[4] += entry[INPUT]
+        sums[5] += entry[CACHE_READ]
+        sums[6] += entry[CACHE_WRITE]
+        sums[7] += entry[OUTPUT]
+        sums[8] += entry[REASONING]
+        sums[9] += 1
+        sums[10] += entry[CACHE_WRITE_1H]
     return list(groups.values())
+
+
+def tier_range(tier: int) -> tuple[int, int | None]:
+    """The total inputs of a tier class: ``(lowest, above-the-highest)``, ``None`` for no end."""
+    low = TIER_BOUNDS[tier - 1] + 1 if tier > 0 else 0
+    return low, (TIER_BOUNDS[tier] + 1 if tier < len(TIER_BOUNDS) else None)
 
 
 def key_hashes(entries: Iterable[list]) -> bytes:
@@ -173,19 +197,38 @@ def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, lis
     return {name: part.entries for name, part in _Collector(scanner, _always, all_calls=True).run(refs).items()}
 
 
-def _always(sums: SessionSums) -> bool:
+def _always(provider: str, sums: SessionSums) -> bool:
     return True
 
 
+def usage_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
+    """Session id -> its own packed entries, not deduplicated against other sessions.
+
+    These add up to the session's row ``tokens``, so a row's cost is priced
+    from exactly the calls its tokens count.
+    """
+    collector = _Collector(scanner, _always, all_calls=True)
+    collector.run(refs)
+    return collector.calls_by_session
+
+
+def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:
+    """``usage_by_session`` output deduplicated across sessions, per provider."""
+    grouped: dict[str, list[list]] = {}
+    for ref in refs:
+        grouped.setdefault(ref.provider, []).extend(per_session.get(ref.id, ()))
+    return {provider: merge_duplicates(entries) for provider, entries in grouped.items()}
+
+
 def collect(scanner: Scanner, refs: Sequence[SessionRef],
-            needs_calls: Callable[[SessionSums], bool] | None = None) -> dict[str, ProviderUsage]:
+            needs_calls: Callable[[str, SessionSums], bool] | None = None) -> dict[str, ProviderUsage]:
     """Usage of ``refs`` by provider: sums where they answer, calls where ``needs_calls``
     says a session's sums do not, or its calls may be shared with another's."""
     return _Collector(scanner, needs_calls).run(refs)
 
 
 class _Collector:
-    def __init__(self, scanner: Scanner, needs_calls: Callable[[SessionSums], bool] | None, *, all_calls: bool = False) -> None:
+    def __init__(self, scanner: Scanner, needs_calls: Callable[[str, SessionSums], bool] | None, *, all_calls: bool = False) -> None:
         self.scanner = scanner
         self.ctx = scanner.ctx
         self.cache = scanner.cache
@@ -195,6 +238,8 @@ class _Collector:
         self.parsed: dict[str, Parsed] = {}
         self.stamps: dict[str, str | None] = {}
         self.unsnapped: list[str] = []  # providers whose snapshot did not hold
+        #: session id -> its calls, for the sessions read call by call
+        self.calls_by_session: dict[str, list[list]] = {}
 
     def run(self, refs: Sequence[SessionRef]) -> dict[str, ProviderUsage]:
         # (ref, id) pairs: a heavy user has 10,000+ sessions, and ``ref.id`` builds a string.
@@ -250,12 +295,12 @@ class _Collector:
             part = found[name]
             wanted = exact[name] = []
             for ref, ref_id in pairs:
-                if ref_id in shared or (needs is not None and needs(sums[ref_id])):
+                if ref_id in shared or (needs is not None and needs(name, sums[ref_id])):
                     wanted.append(ref)
                     part.exact.add(ref.native_id)
                 else:
                     part.sums[ref.native_id] = sums[ref_id]
-        calls = self._calls([ref for wanted in exact.values() for ref in wanted])
+        calls = self.calls_by_session = self._calls([ref for wanted in exact.values() for ref in wanted])
         for name, wanted in exact.items():
             found[name].entries = merge_duplicates([entry for ref in wanted for entry in calls[ref.id]])
         if self.cache is not None:
@@ -285,7 +330,7 @@ class _Collector:
             if set(map(type, groups_of)) - {list}:
                 return None
             every_group = list(chain.from_iterable(groups_of))
-            if set(map(type, every_group)) - {list} or set(map(len, every_group)) - {3 + len(SUMMED)}:
+            if set(map(type, every_group)) - {list} or set(map(len, every_group)) - {GROUP_WIDTH}:
                 return None
             found: dict[str, SessionSums] = {}
             for ref_id, (groups, warnings) in zip(ids, values):
@@ -332,7 +377,8 @@ class _Collector:
             provider = self.scanner.provider(ref.provider)
             return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
 
-        self.parsed.update(self._run(refs, weights, job, keep_entries))
+        self.ctx.progress.expect(len(refs))
+        self.parsed.update(self._run(refs, weights, job, keep_entries, progress=True))
         self.scanner.parses += len(refs)
         if self.cache is None:
             return
@@ -348,9 +394,12 @@ class _Collector:
         self.cache.put_resume(states)
 
     def _run(self, refs: list[SessionRef], weights: dict[str, int],
-             job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool) -> dict[str, Parsed]:
+             job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,
+             progress: bool = False) -> dict[str, Parsed]:
         """``job`` for every ref: in worker processes when there is enough to parse."""
         from agentscan.scan import workers
+
+        advance = self.ctx.progress.advance if progress else (lambda count=1: None)
 
         count = workers.usable_workers()
         done: dict[str, Parsed] = {}
@@ -373,11 +422,13 @@ class _Collector:
                         for warning in result.sums.warnings:
                             self.ctx.warn(warning.path, warning.message, warning.line)
                         done[ordered[index].id] = result
+                        advance()
             except (OSError, RuntimeError):
                 pass  # no fork, no pipes, a worker killed from outside: the rest is parsed here
         for ref in refs:
             if ref.id not in done:
                 done[ref.id] = job(ref, self.ctx, keep_entries)
+                advance()
         return done
 
     # -- calls ---------------------------------------------------------------
@@ -455,7 +506,8 @@ def _entries_from(data: bytes) -> list[list] | None:
     if not isinstance(entries, list):
         return None
     for entry in entries:
-        if not (isinstance(entry, list) and len(entry) > RANK and all(type(entry[i]) is int for i in (*SUMMED, RANK))
+        if not (isinstance(entry, list) and len(entry) > CACHE_WRITE_1H
+                and all(type(entry[i]) is int for i in (*SUMMED, RANK, CACHE_WRITE_1H))
                 and isinstance(entry[KEY], (str, type(None)))):
             return None
     return entries

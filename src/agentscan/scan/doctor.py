@@ -19,6 +19,7 @@ from typing import Any
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.context import legible
+from agentscan.toolkit.fsutil import open_regular
 from agentscan.timeutil import from_epoch, to_iso
 
 #: rows parsed per provider to surface skipped-line warnings (cached after)
@@ -71,7 +72,7 @@ def _check(path: Path) -> tuple[bool, bool, str | None]:
     if not path.is_file():
         return True, False, "not a regular file or directory"
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             handle.read(1)
     except OSError as exc:
         return True, False, f"cannot read: {exc.strerror or exc}"
@@ -99,11 +100,14 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         with scanner.ctx.warnings.capture() as captured:
             refs = scanner.refs([provider.name])
             report.sessions = len(refs)
+            newest = None
             for ref in refs[:SAMPLE_ROWS]:
                 row = scanner.row(ref)
-                if report.newest is None:
-                    report.newest = {"id": row.id, "updated_at": to_iso(row.updated_at or from_epoch(ref.recency)),
-                                     "title": row.title}
+                updated = row.updated_at or from_epoch(ref.recency)
+                if updated is not None and (newest is None or updated > newest[0]):
+                    newest = (updated, row)
+            if newest is not None:
+                report.newest = {"id": newest[1].id, "updated_at": to_iso(newest[0]), "title": newest[1].title}
             report.findings.extend(provider.diagnostics(scanner.ctx))
         report.warnings = dict(Counter(_kind(w.message) for w in captured).most_common())
         reports.append(report)

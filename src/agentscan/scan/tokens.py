@@ -1,29 +1,40 @@
-"""Token reports: deduplicated usage grouped by session, day, model or provider.
+"""Token reports: deduplicated usage entries grouped by session, day, week, month, model or provider.
 
 Each row keeps the session's own part and each delegated run's part apart,
-so a user can see what the subagents cost.  Sessions whose provider
-recorded no usage at all report ``null``, never zeros.
+so a user can see what the subagents cost, in tokens and in USD.  Every
+call is priced at its own time (``agentscan.pricing``); the grouping only
+decides which bucket a call lands in, so cost works for any ``--by``.
+Sessions whose provider recorded no usage at all report ``null``, never
+zeros.
 
 Most sessions are added up from their cached sums (``collect.SessionSums``:
-per subagent, model and quarter hour); a session is read call by call only
-when its calls may be shared with another session, when ``--since`` or
-``--until`` cuts through one of its quarter hours, or when ``--by day`` meets
-a zone whose offset is not a whole number of quarter hours.
+per subagent, model, quarter hour and input-size class, which prices them
+exactly); a session is read call by call only when its calls may be shared
+with another session, when ``--since`` or ``--until`` cuts through one of its
+quarter hours, when a period grouping meets a zone whose offset is not whole
+quarter hours, or when a price changes inside one of its groups.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
+from decimal import Decimal
 from typing import Any, Callable, Iterable, Literal, get_args
 
+from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
-from agentscan.scan.collect import BUCKET, SessionSums, collect
-from agentscan.model import TokenUsage, usage_json
+from agentscan.model import (
+    CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS,
+    SessionRef, TokenUsage, sum_usage, usage_json, usd,
+)
+from agentscan.pricing import PriceBook, Spend
+from agentscan.pricing.spend import total_cost
+from agentscan.scan.collect import BUCKET, SessionSums, collect, tier_range
 
-GroupBy = Literal["session", "day", "model", "provider"]
+# Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
+GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
 GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
 
 
@@ -37,17 +48,33 @@ def parse_group(value: str) -> GroupBy:
 
 @dataclass(frozen=True, slots=True)
 class TokenRow:
+    """One group: its tokens and exact cost, the own part and each subagent's part apart.
+
+    A cost is ``None`` when nothing was recorded or when some of the
+    group's calls have no price (see ``agentscan.pricing``).
+    """
+
     key: str
     tokens: TokenUsage | None
     own: TokenUsage | None
     subagents: tuple[tuple[str, TokenUsage | None], ...] = ()
+    cost: Decimal | None = None
+    own_cost: Decimal | None = None
+    #: aligned with ``subagents``
+    subagent_costs: tuple[Decimal | None, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        costs = self.subagent_costs or (None,) * len(self.subagents)
         return {
             "key": self.key,
             "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
             "own": usage_json(self.own),
-            "subagents": [{"id": sub_id, "tokens": usage_json(tokens)} for sub_id, tokens in self.subagents],
+            "own_cost_usd": usd(self.own_cost),
+            "subagents": [
+                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost)}
+                for (sub_id, tokens), cost in zip(self.subagents, costs)
+            ],
         }
 
 
@@ -56,64 +83,77 @@ class TokenReport:
     by: GroupBy
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None
+    #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
+    sessions: dict[str, SessionRef] = field(default_factory=dict, compare=False)
+    cost: Decimal | None = None
+    #: the price data the costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "rows": [row.to_json() for row in self.rows], "total": usage_json(self.total)}
+        return {
+            "by": self.by,
+            "rows": [row.to_json() for row in self.rows],
+            "total": usage_json(self.total),
+            "cost_usd": usd(self.cost),
+            "prices": self.prices,
+        }
 
 
 class _Bucket:
-    """Sums packed entries without building an object per call (warm runs add up 100k+)."""
+    """One group's spend: the own part and each subagent's part, each as token sums per price key
+    (``Spend.parts``), added to without an object or a call per entry (warm runs add up 100k+)."""
+
+    __slots__ = ("own", "subagents")
 
     def __init__(self) -> None:
-        self.own: list[int] | None = None
-        self.subagents: dict[str, list[int]] = {}
+        self.own: dict[int, list[int]] = {}
+        self.subagents: dict[str, dict[int, list[int]]] = {}
 
-    def add(self, entry: list, sub_key: str | None) -> None:
-        self.add_sums(sub_key, entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING])
-
-    def add_sums(self, sub_key: str | None, input: int, cache_read: int, cache_write: int, output: int, reasoning: int) -> None:
+    def add_parts(self, sub_key: str | None, price_key: int, values: list) -> None:
+        """Add a cached group's sums (``values``: ``Spend``'s parts) under its price key."""
         if sub_key is None:
-            if self.own is None:
-                self.own = [0, 0, 0, 0, 0]
-            sums = self.own
+            parts = self.own
         else:
             found = self.subagents.get(sub_key)
             if found is None:
-                found = self.subagents[sub_key] = [0, 0, 0, 0, 0]
-            sums = found
-        sums[0] += input
-        sums[1] += cache_read
-        sums[2] += cache_write
-        sums[3] += output
-        sums[4] += reasoning
+                found = self.subagents[sub_key] = {}
+            parts = found
+        sums = parts.get(price_key)
+        if sums is None:
+            parts[price_key] = list(values)
+        else:
+            for index, value in enumerate(values):
+                sums[index] += value
 
-    def row(self, key: str) -> TokenRow:
-        # One TokenUsage per part and one for the sum: a warm report builds 10,000+ rows.
-        own = TokenUsage(*self.own) if self.own is not None else None
-        if not self.subagents:
-            return TokenRow(key, own, own)
-        total = list(self.own) if self.own is not None else [0, 0, 0, 0, 0]
-        subs = []
-        for sub_id, sums in sorted(self.subagents.items()):
-            subs.append((sub_id, TokenUsage(*sums)))
-            for index in range(5):
-                total[index] += sums[index]
-        return TokenRow(key, TokenUsage(*total), own, tuple(subs))
+    def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
+        if sub_key is None:
+            parts = self.own
+        else:
+            found = self.subagents.get(sub_key)
+            if found is None:
+                found = self.subagents[sub_key] = {}
+            parts = found
+        sums = parts.get(price_key)
+        if sums is None:
+            sums = parts[price_key] = [0, 0, 0, 0, 0, 0, 0]
+        sums[0] += entry[INPUT]
+        sums[1] += entry[CACHE_READ]
+        sums[2] += entry[CACHE_WRITE]
+        sums[3] += entry[OUTPUT]
+        sums[4] += entry[REASONING]
+        sums[5] += 1
+        sums[6] += entry[CACHE_WRITE_1H]
 
-
-def _total(rows: Iterable[TokenRow]) -> TokenUsage | None:
-    total = [0, 0, 0, 0, 0]
-    seen = False
-    for row in rows:
-        tokens = row.tokens
-        if tokens is not None:
-            seen = True
-            total[0] += tokens.input
-            total[1] += tokens.cache_read
-            total[2] += tokens.cache_write
-            total[3] += tokens.output
-            total[4] += tokens.reasoning
-    return TokenUsage(*total) if seen else None
+    def row(self, key: str, book: PriceBook) -> TokenRow:
+        own = Spend(self.own)
+        subs = [(sub_id, Spend(parts)) for sub_id, parts in sorted(self.subagents.items())]
+        own_tokens, own_cost = own.tokens(), own.cost(book)
+        sub_costs = tuple(spend.cost(book) for _, spend in subs)
+        sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
+        # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
+        cost = total_cost(([own_cost] if self.own else []) + list(sub_costs))
+        tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
+        return TokenRow(key, tokens, own_tokens, sub_tokens, cost, own_cost, sub_costs)
 
 
 def token_report(
@@ -127,6 +167,8 @@ def token_report(
     tz: tzinfo | None = None,
 ) -> TokenReport:
     by = parse_group(by)  # library callers may pass any string
+    if since is not None and until is not None and since >= until:
+        raise UsageProblem("--since must be before --until (the range is empty)")
     ids = list(ids)
     providers = list(providers)
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
@@ -137,26 +179,53 @@ def token_report(
     high = until.timestamp() if until is not None else None
     buckets: dict[str, _Bucket] = {}
     day_keys: dict[float, str] = {}
-    for provider_name, part in collect(scanner, refs, _needs_calls(by, tz, low, high)).items():
+    book = PriceBook(scanner.ctx, scanner.cache)
+    prices = _GroupPrices(book)
+    for provider_name, part in collect(scanner, refs, _needs_calls(by, tz, low, high, prices)).items():
         for native_id, sums in part.sums.items():
-            _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys)
-        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys)
+            _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices)
+        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
-        empty = _Bucket()
-        rows = tuple((buckets.get(ref_id) or empty).row(ref_id) for ref_id in (ref.id for ref in refs))
+        shown = [(ref.id, buckets.get(ref.id) or _Bucket()) for ref in refs]
         if since is not None or until is not None:
-            rows = tuple(row for row in rows if row.tokens is not None)
+            shown = [(key, bucket) for key, bucket in shown if bucket.own or bucket.subagents]
     else:
-        rows = tuple(buckets[key].row(key) for key in sorted(buckets))
-        if by in ("model", "provider"):
-            rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    return TokenReport(by, rows, _total(rows))
+        shown = [(key, buckets[key]) for key in sorted(buckets)]
+    rows = tuple(bucket.row(key, book) for key, bucket in shown)
+    if by in ("model", "provider"):
+        rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
+    sessions = {ref.id: ref for ref in refs} if by == "session" else {}
+    recorded = [row for row in rows if row.tokens is not None]
+    report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions,
+                         total_cost(row.cost for row in recorded), book.data.to_json())
+    if report.total is not None and report.total.saturated:
+        scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
+    return report
 
 
-def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None) -> Callable[[SessionSums], bool] | None:
+class _GroupPrices:
+    """The price key of each cached group (``None``: its calls may be priced apart)."""
+
+    def __init__(self, book: PriceBook) -> None:
+        self.book = book
+        self._keys: dict[tuple, int | None] = {}
+
+    def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
+        ident = (provider, model, bucket, tier)
+        if ident in self._keys:
+            return self._keys[ident]
+        low, high = tier_range(tier)
+        found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
+        self._keys[ident] = found
+        return found
+
+
+def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None,
+                 prices: _GroupPrices) -> Callable[[str, SessionSums], bool]:
     """Which sessions' sums cannot answer: a window cuts one of their quarter hours,
-    or (``--by day``) the zone's offset then is not whole quarter hours."""
+    a period grouping meets a zone offset that is not whole quarter hours, or a
+    price changes inside one of their groups."""
     aligned: dict[int, bool] = {}
 
     def cut(bucket: int | None) -> bool:
@@ -173,14 +242,20 @@ def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | No
             known = aligned[bucket] = all(offset is not None and offset.total_seconds() % BUCKET == 0 for offset in offsets)
         return not known
 
-    tests = []
-    if low is not None or high is not None:
-        tests.append(cut)
-    if by == "day":
-        tests.append(misaligned)
-    if not tests:
-        return None
-    return lambda sums: any(test(group[2]) for group in sums.groups for test in tests)
+    windowed = low is not None or high is not None
+    periods = by in ("day", "week", "month")
+    price = prices.key
+
+    def needs(provider: str, sums: SessionSums) -> bool:
+        for group in sums.groups:
+            bucket = group[2]
+            if (windowed and cut(bucket)) or (periods and misaligned(bucket)):
+                return True
+            if price(provider, group[1], bucket, group[3]) is None:
+                return True
+        return False
+
+    return needs
 
 
 def _add_sums(
@@ -193,11 +268,14 @@ def _add_sums(
     low: float | None,
     high: float | None,
     day_keys: dict[float, str],
+    prices: _GroupPrices,
 ) -> None:
-    """A session's cached sums; no window cuts through any of its quarter hours."""
+    """A session's cached sums; no window cuts through any of its quarter hours
+    and each group has one price (``_needs_calls`` said so)."""
     windowed = low is not None or high is not None
     session_id = provider_name + ":" + native_id
-    for subagent, model, bucket, input, cache_read, cache_write, output, reasoning in sums.groups:
+    for group in sums.groups:
+        subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
         if windowed and (bucket is None or (low is not None and bucket < low) or (high is not None and bucket >= high)):
             continue
         if by == "session":
@@ -207,12 +285,14 @@ def _add_sums(
         elif by == "model":
             key = model or "unknown"
         else:
-            key = _day(bucket, tz, day_keys)
+            key = _period(bucket, by, tz, day_keys)
         sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = _Bucket()
-        found.add_sums(sub_key, input, cache_read, cache_write, output, reasoning)
+        price_key = prices.key(provider_name, model, bucket, tier)
+        assert price_key is not None  # sessions with an unpriceable group were read call by call
+        found.add_parts(sub_key, price_key, group[4:])
 
 
 def _add_entries(
@@ -224,9 +304,11 @@ def _add_entries(
     low: float | None,
     high: float | None,
     day_keys: dict[float, str],
+    book: PriceBook,
 ) -> None:
     windowed = low is not None or high is not None
     prefix = provider_name + ":"
+    fast_keys = book.fast_keys(provider_name)
     for entry in entries:
         ts = entry[TS]
         if windowed and (ts is None or (low is not None and ts < low) or (high is not None and ts >= high)):
@@ -239,21 +321,36 @@ def _add_entries(
         elif by == "model":
             key = entry[MODEL] or "unknown"
         else:
-            key = _day(ts, tz, day_keys)
+            key = _period(ts, by, tz, day_keys)
         subagent = entry[SUBAGENT]
         sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = _Bucket()
-        bucket.add(entry, sub_key)
+        found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
+        if found.__class__ is int:
+            price_key: int = found  # type: ignore[assignment]
+        else:
+            total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
+            if found is None:
+                price_key = book.key(provider_name, entry[MODEL], ts, total_input)
+            else:
+                price_key = found(ts, total_input)  # type: ignore[operator]
+        bucket.add(entry, sub_key, price_key)
 
 
-def _day(ts: float | None, tz: tzinfo | None, memo: dict[float, str]) -> str:
+def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
     if ts is None:
         return "unknown"
     # Calls cluster in time: memoise per minute to avoid a datetime per call.
     minute = ts // 60
-    day = memo.get(minute)
-    if day is None:
-        day = memo[minute] = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz).strftime("%Y-%m-%d")
-    return day
+    key = memo.get(minute)
+    if key is None:
+        local = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz)
+        if by == "week":
+            year, week, _ = local.isocalendar()
+            key = f"{year}-W{week:02d}"
+        else:
+            key = local.strftime("%Y-%m" if by == "month" else "%Y-%m-%d")
+        memo[minute] = key
+    return key

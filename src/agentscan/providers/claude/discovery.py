@@ -26,7 +26,7 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.fsutil import is_dir, is_file
+from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.paths import child_path
 from agentscan.toolkit.roots import Root
@@ -109,6 +109,8 @@ def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: d
                 _attach_legacy_sidechain(entry, child_path(project, name, entry.path), stem, ctx, sessions)
             else:
                 _attach_main(entry, child_path(project, name, entry.path), stem, ctx, sessions)
+        elif name.endswith(".jsonl"):
+            warn_special(entry, ctx)
         elif is_dir(entry):
             subagents = os.path.join(entry.path, "subagents")
             if os.path.isdir(subagents):
@@ -164,7 +166,10 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
             if is_dir(entry) and not entry.is_symlink():
                 pending.append((child_path(current, name, entry.path), entry.path))
                 continue
-            if not (name.startswith("agent-") and name.endswith(".jsonl")) or not is_file(entry):
+            if not (name.startswith("agent-") and name.endswith(".jsonl")):
+                continue
+            if not is_file(entry):
+                warn_special(entry, ctx)
                 continue
             stat = _stat(entry, ctx)
             if stat is None:

@@ -129,7 +129,9 @@ class ClaudeProvider(Provider):
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
         primary = main or (everything[0] if everything else None)
         started = oldest(*(s.first_ts for s in everything))
-        updated = newest(*(s.last_ts for s in everything), from_epoch(ref.recency) if ref.recency else None)
+        # The newest time the transcript recorded; the mtime only when it recorded none
+        # (a copied home has every mtime at the copy time).
+        updated = newest(*(s.last_ts for s in everything)) or (from_epoch(ref.recency) if ref.recency else None)
         return SessionRow(
             provider=self.name,
             native_id=ref.native_id,
@@ -149,6 +151,7 @@ class ClaudeProvider(Provider):
         from agentscan.model import SubagentInfo
         from agentscan.providers.claude.usage import meta_agent_type
         from agentscan.toolkit.detail import DetailCollector
+        from agentscan.bounds import MAX_SIDE_FILE_BYTES
         from agentscan.toolkit.jsonl import load_json_file
 
         files: SessionFiles = ref.hint
@@ -161,7 +164,7 @@ class ClaudeProvider(Provider):
         for agent_id, sub in sorted(files.subagents.items()):
             agent_type = None
             if sub.meta_path is not None:
-                agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx))
+                agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
             agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
             infos.append(SubagentInfo(agent_id, agent_type, str(sub.path), per_agent.get(agent_id)))
         return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools)

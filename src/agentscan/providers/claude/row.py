@@ -22,6 +22,7 @@ from agentscan.providers.claude.records import (
     collapse,
     content_blocks,
     message_of,
+    is_bare_command,
     real_prompt_text,
 )
 from agentscan.providers.claude.usage import WindowedTotals, candidate_from
@@ -34,6 +35,7 @@ TITLE_CHARS = 180
 class FileSummary:
     path: Path
     first_prompt: str | None = None
+    first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
     custom_title: str | None = None
     ai_title: str | None = None
     cwd: str | None = None
@@ -155,7 +157,9 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
     text = real_prompt_text(record)
     if text is not None:
         summary.prompts += 1
-        if summary.first_prompt is None:
+        if is_bare_command(text):
+            summary.first_bare_command = summary.first_bare_command or text
+        elif summary.first_prompt is None:
             summary.first_prompt = collapse(text, TITLE_CHARS)
         return
     # A Task/Agent result names the subagent it ran: remember its type.
@@ -168,7 +172,7 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
 
 
 def title_of(summary: FileSummary) -> str | None:
-    for candidate in (summary.custom_title, summary.ai_title, summary.first_prompt):
+    for candidate in (summary.custom_title, summary.ai_title, summary.first_prompt, summary.first_bare_command):
         if candidate:
             return collapse(candidate, TITLE_CHARS)
     return None

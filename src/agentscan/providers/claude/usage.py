@@ -22,14 +22,14 @@ from typing import Any, Callable, Iterable
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import TokenUsage, UsageEntry
-from agentscan.providers.claude.records import as_dict, as_str
+from agentscan.providers.claude.records import as_dict, as_str, cache_write_1h
 from agentscan.timeutil import epoch_of_iso
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
 #: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
-#: below live in ``call_of`` alone.
+#: below live in ``call_of`` alone.  ``C_CACHE_WRITE_1H`` matters for cost only.
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
- C_SUBAGENT, C_ORDER) = range(12)
+ C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H) = range(13)
 Call = tuple
 
 
@@ -47,6 +47,7 @@ class UsageCandidate:
     timestamp: datetime | None
     model: str | None
     order: int  # position in the scan, so ties keep the first copy
+    cache_write_1h: int = 0  # for cost only (UsageEntry.cache_write_1h)
 
 
 def _count(value: object) -> int:
@@ -78,6 +79,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | 
         model if isinstance(model, str) and model else None,
         subagent,
         order,
+        cache_write_1h(usage),
     )
 
 
@@ -97,6 +99,7 @@ def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None
         timestamp=None if ts is None else datetime.fromtimestamp(ts, timezone.utc),
         model=call[C_MODEL],
         order=order,
+        cache_write_1h=cache_write_1h(usage),
     )
 
 
@@ -167,6 +170,7 @@ def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str]) -> li
             subagent=c[C_SUBAGENT],
             dedupe_key=None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}",
             rank=call_rank(c),
+            cache_write_1h=c[C_CACHE_WRITE_1H],
         )
         for c in calls
     ]
@@ -176,7 +180,8 @@ def packed_entries(calls: Iterable[Call], session: str) -> list[list]:
     """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``."""
     return [
         [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT], 0,
-         None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", call_rank(c)]
+         None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", call_rank(c),
+         c[C_CACHE_WRITE_1H]]
         for c in calls
     ]
 
@@ -252,6 +257,7 @@ def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
             subagent=c.subagent,
             dedupe_key=None if c.message_id is None else f"{c.message_id}\x1f{c.request_id or ''}",
             rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 2 + (1 if c.has_speed else 0),
+            cache_write_1h=c.cache_write_1h,
         )
         for c in candidates
     ]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.fsutil import warn_special
 from agentscan.toolkit.roots import Root
 
 EMPTY_WINDOW = "empty-window"
@@ -134,6 +135,8 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
         path = Path(entry.path)
         if entry.name.endswith(_SUFFIX) and _is(entry, "file"):
             _set_main(copy_of(entry.name[: -len(_SUFFIX)]), path)
+        elif entry.name.endswith(_SUFFIX):
+            warn_special(entry, ctx)
         elif _is(entry, "dir"):
             nested = path / (entry.name + _SUFFIX)
             subagents = _subagents(path / "subagents", ctx)
@@ -157,7 +160,9 @@ def _set_main(copy: _Copy, path: Path) -> None:
 def _subagents(directory: Path, ctx: ScanContext) -> dict[str, SubagentFile]:
     subs: dict[str, SubagentFile] = {}
     for entry in _scandir(directory, ctx):
-        if entry.name.endswith(_SUFFIX) and _is(entry, "file"):
+        if entry.name.endswith(_SUFFIX) and not _is(entry, "file"):
+            warn_special(entry, ctx)
+        elif entry.name.endswith(_SUFFIX):
             mtime = _mtime(Path(entry.path))
             if mtime is not None:
                 stem = entry.name[: -len(_SUFFIX)]

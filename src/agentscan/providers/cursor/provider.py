@@ -54,7 +54,7 @@ class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
     env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
-    parser_version = "1"
+    parser_version = "2"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         return [state_db(ctx).status()]
@@ -167,7 +167,9 @@ class CursorProvider(Provider):
             title=facts.title() or summary.first_prompt,
             cwd=self._cwd(facts, summary, files, ctx),
             started_at=facts.started() or summary.first_ts,
-            updated_at=newest(facts.db_updated(), summary.last_ts, mtime_time(files)),
+            # The transcript's mtime only when nothing recorded a time (a copied
+            # home has every mtime at the copy time).
+            updated_at=newest(facts.db_updated(), summary.last_ts, facts.started()) or mtime_time(files),
             counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
         )
         return _Assembled(row, facts, children, usage)

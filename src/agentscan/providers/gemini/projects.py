@@ -22,10 +22,13 @@ import re
 from pathlib import Path
 
 from agentscan.context import ScanContext
+from agentscan.bounds import MAX_SIDE_FILE_BYTES
+from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsonl import load_json_file
 from agentscan.providers.gemini.records import as_dict
 
 PROJECT_ROOT_FILE = ".project_root"
+MARKER_BYTES = 64 * 1024  # a path; far more than any file system allows in one
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _MEMO = "gemini.projects"
 
@@ -45,9 +48,9 @@ class ProjectIndex:
     def __init__(self, registries: list[Path], ctx: ScanContext) -> None:
         self.slugs: dict[str, str] = {}  # slug -> project root
         for registry in registries:
-            if not os.path.isfile(registry):
-                continue
-            projects = as_dict(as_dict(load_json_file(registry, ctx)).get("projects"))
+            if not os.path.lexists(registry):
+                continue  # no registry (older Gemini CLI): nothing to say
+            projects = as_dict(as_dict(load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)).get("projects"))
             for root, slug in projects.items():
                 if isinstance(root, str) and root and isinstance(slug, str) and slug:
                     self.slugs.setdefault(slug, root)
@@ -55,21 +58,17 @@ class ProjectIndex:
         self._others: dict[str, str] | None = None
         self._markers: dict[Path, str | None] = {}
 
-    def marker(self, project_dir: Path) -> str | None:
+    def marker(self, project_dir: Path, ctx: ScanContext) -> str | None:
         """The owner path in ``<dir>/.project_root``, if there is one."""
         if project_dir not in self._markers:
-            try:
-                text = (project_dir / PROJECT_ROOT_FILE).read_text("utf-8", "replace").strip()
-            except OSError:
-                text = ""
-            self._markers[project_dir] = text or None
+            self._markers[project_dir] = _read_marker(project_dir / PROJECT_ROOT_FILE, ctx)
         return self._markers[project_dir]
 
     def registered_roots(self) -> set[str]:
         return set(self.slugs.values())
 
     def cwd_for(self, project_dir: Path, chat_hash: str | None, ctx: ScanContext) -> str | None:
-        owner = self.marker(project_dir) or self.slugs.get(project_dir.name)
+        owner = self.marker(project_dir, ctx) or self.slugs.get(project_dir.name)
         if owner:
             return owner
         hashes = [h for h in (project_dir.name, chat_hash) if h and _HEX64.match(h)]
@@ -85,6 +84,20 @@ class ProjectIndex:
             if wanted in self._others:
                 return self._others[wanted]
         return None
+
+
+def _read_marker(path: Path, ctx: ScanContext) -> str | None:
+    """A ``.project_root`` file's path: a small regular file inside the roots, else nothing."""
+    if not os.path.lexists(path) or ctx.outside_roots(path):
+        return None
+    try:
+        text = read_capped(path, MARKER_BYTES).decode("utf-8", "replace").strip()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return None
+    return text or None
 
 
 def project_index(registries: list[Path], ctx: ScanContext) -> ProjectIndex:
