@@ -99,7 +99,7 @@ def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None
         timestamp=None if ts is None else datetime.fromtimestamp(ts, timezone.utc),
         model=call[C_MODEL],
         order=order,
-        cache_write_1h=cache_write_1h(usage),
+        cache_write_1h=call[C_CACHE_WRITE_1H],
     )
 
 
