@@ -80,6 +80,13 @@ class PriceBook:
             return self._unpriced_key(provider, model, "its price changed over time and the call has no timestamp")
         return self._add_period(provider, model, ts, total_input)
 
+    def timeless(self, provider: str, model: str | None) -> bool:
+        """Whether the model's price key never depends on a call's time (one open period)."""
+        state = self._models.get((provider, model))
+        if state is None:
+            state = self._load(provider, model)
+        return isinstance(state, int) or (len(state) == 1 and state[0][0].timeless)
+
     def span_key(self, provider: str, model: str | None, start: float | None, end: float | None,
                  low: int, high: int | None) -> int | None:
         """The price key every call in ``[start, end)`` with a total input in ``[low, high)``

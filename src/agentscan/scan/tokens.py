@@ -205,18 +205,32 @@ def token_report(
 
 
 class _GroupPrices:
-    """The price key of each cached group (``None``: its calls may be priced apart)."""
+    """The price key of each cached group (``None``: its calls may be priced apart).
+
+    Most models have one price at every time: their key depends on the tier
+    class alone, so it is worked out once per model and class, not per quarter hour.
+    """
 
     def __init__(self, book: PriceBook) -> None:
         self.book = book
         self._keys: dict[tuple, int | None] = {}
+        self._timeless: dict[tuple[str, str | None], bool] = {}
 
     def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
-        ident = (provider, model, bucket, tier)
+        fast = self.book.fast_keys(provider).get(model)
+        if fast.__class__ is int:
+            return fast  # type: ignore[return-value]
+        timeless = self._timeless.get((provider, model))
+        if timeless is None:
+            timeless = self._timeless[(provider, model)] = self.book.timeless(provider, model)
+        ident = (provider, model, None if timeless else bucket, tier, timeless)
         if ident in self._keys:
             return self._keys[ident]
         low, high = tier_range(tier)
-        found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
+        if timeless:
+            found = self.book.span_key(provider, model, None, None, low, high)
+        else:
+            found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
         self._keys[ident] = found
         return found
 
