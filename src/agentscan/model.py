@@ -203,6 +203,8 @@ class SubagentInfo:
     agent_type: str | None
     path: str | None
     tokens: TokenUsage | None
+    #: where its part comes from when its transcript is gone (``PROGRESS_ORIGIN``)
+    recovered_from: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -210,6 +212,7 @@ class SubagentInfo:
             "agent_type": self.agent_type,
             "path": self.path,
             "tokens": usage_json(self.tokens),
+            "recovered_from": self.recovered_from,
         }
 
 
@@ -253,7 +256,12 @@ class SessionDetail:
 
 # Packed usage entry fields, in ``UsageEntry.pack`` order: the cache and the
 # aggregators keep calls as plain lists, because warm runs add up 100k+ of them.
-SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK = range(11)
+# ``ORIGIN`` is packed only when set (older cached entries have 11 fields).
+SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, ORIGIN = range(12)
+
+#: ``UsageEntry.origin`` of a subagent call known only from the copy in its
+#: parent's progress records (Claude: the subagent transcript is gone)
+PROGRESS_ORIGIN = "progress"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +272,8 @@ class UsageEntry:
     delegated run the call belongs to; ``tokens`` reports roll these up.
     ``dedupe_key`` names the API call when the same call can appear in other
     sessions' files too (a resumed or forked session); across sessions the
-    copy with the highest ``rank`` counts once.
+    copy with the highest ``rank`` counts once.  ``origin`` says where a call
+    was recovered from when its own transcript is gone (``PROGRESS_ORIGIN``).
     """
 
     session: str  # native id of the owning (parent) session
@@ -274,13 +283,17 @@ class UsageEntry:
     subagent: str | None = None
     dedupe_key: str | None = None
     rank: int = 0
+    origin: str | None = None
 
     def pack(self) -> list:
         """A compact, JSON-friendly form for the cache and the fast aggregator."""
         t = self.tokens
         ts = self.timestamp.timestamp() if self.timestamp is not None else None
-        return [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
-                t.reasoning, self.dedupe_key, self.rank]
+        packed = [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
+                  t.reasoning, self.dedupe_key, self.rank]
+        if self.origin is not None:
+            packed.append(self.origin)
+        return packed
 
 
 @dataclass(frozen=True, slots=True)

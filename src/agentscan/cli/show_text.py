@@ -32,6 +32,8 @@ def print_detail(detail: SessionDetail) -> None:
         print(f"  {label:<8} {value if value else '-'}")
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
         print(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window (the provider recorded no usage)")
+    if detail.extra.get("parent_missing"):
+        print(f"  {'parent':<8} transcript missing: title, counts and conversation come from its subagents")
     if detail.extra.get("hook_events"):
         print(f"  {'hooks':<8} {detail.extra['hook_events']} captured hook events (agentscan trace {row.id})")
     if detail.extra.get("rewound_messages"):
@@ -42,7 +44,8 @@ def print_detail(detail: SessionDetail) -> None:
         print(f"\nsubagents ({len(detail.subagents)})")
         for sub in detail.subagents:
             total = compact_number(sub.tokens.total) if sub.tokens else "-"
-            print(f"  {sub.id:<24} {sub.agent_type or '-':<18} {total:>8} tokens")
+            note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
+            print(f"  {sub.id:<24} {sub.agent_type or '-':<18} {total:>8} tokens{note}")
     if detail.plan:
         print("\nplan")
         for step in detail.plan:

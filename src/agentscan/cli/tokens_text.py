@@ -36,8 +36,10 @@ def print_report(report: TokenReport) -> None:
             continue
         rows.append(["  own", *_cells(row.own)])
         if report.by == "session":
+            recovered = dict(row.recovered)
             for sub_id, usage in row.subagents:
-                rows.append([f"  ↳ {sub_id}", *_cells(usage)])
+                note = f" (from {recovered[sub_id]} records)" if sub_id in recovered else ""
+                rows.append([f"  ↳ {sub_id}{note}", *_cells(usage)])
         else:
             # Per day/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in row.subagents)

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Literal
 
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, OUTPUT, REASONING, SESSION, SUBAGENT, TS
 from agentscan.scan.collect import collect_usage
 from agentscan.model import TokenUsage, sum_usage, usage_json
 
@@ -27,13 +27,19 @@ class TokenRow:
     tokens: TokenUsage | None
     own: TokenUsage | None
     subagents: tuple[tuple[str, TokenUsage | None], ...] = ()
+    #: subagent id -> where its part was recovered from (its transcript is gone)
+    recovered: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        recovered = dict(self.recovered)
         return {
             "key": self.key,
             "tokens": usage_json(self.tokens),
             "own": usage_json(self.own),
-            "subagents": [{"id": sub_id, "tokens": usage_json(tokens)} for sub_id, tokens in self.subagents],
+            "subagents": [
+                {"id": sub_id, "tokens": usage_json(tokens), "recovered_from": recovered.get(sub_id)}
+                for sub_id, tokens in self.subagents
+            ],
         }
 
 
@@ -53,6 +59,7 @@ class _Bucket:
     def __init__(self) -> None:
         self.own: list[int] | None = None
         self.subagents: dict[str, list[int]] = {}
+        self.recovered: dict[str, str] = {}
 
     def add(self, entry: list, sub_key: str | None) -> None:
         if sub_key is None:
@@ -68,11 +75,13 @@ class _Bucket:
         sums[2] += entry[CACHE_WRITE]
         sums[3] += entry[OUTPUT]
         sums[4] += entry[REASONING]
+        if sub_key is not None and len(entry) > ORIGIN and entry[ORIGIN] is not None:
+            self.recovered[sub_key] = entry[ORIGIN]
 
     def row(self, key: str) -> TokenRow:
         own = TokenUsage(*self.own) if self.own is not None else None
         subs = tuple((sub_id, TokenUsage(*sums)) for sub_id, sums in sorted(self.subagents.items()))
-        return TokenRow(key, sum_usage([own, *(t for _, t in subs)]), own, subs)
+        return TokenRow(key, sum_usage([own, *(t for _, t in subs)]), own, subs, tuple(sorted(self.recovered.items())))
 
 
 def token_report(

@@ -23,7 +23,7 @@ from agentscan.providers.claude.usage import UsageCandidate, candidate_from
 from agentscan.timeutil import from_epoch
 
 KIND = "claude.usage"
-VERSION = "1"
+VERSION = "2"  # 2: progress copies of subagent calls are candidates too
 _HEAD_BYTES = 4096
 _PREFILTER = b'"usage"'
 
@@ -39,15 +39,20 @@ def _head_digest(path: Path, size: int) -> str | None:
 
 def _pack(c: UsageCandidate, order_base: int) -> list:
     t = c.tokens
-    return [c.message_id, c.request_id, c.sidechain, c.has_speed, t.input, t.cache_read, t.cache_write, t.output,
-            c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base]
+    packed = [c.message_id, c.request_id, c.sidechain, c.has_speed, t.input, t.cache_read, t.cache_write, t.output,
+              c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base]
+    if c.from_progress:  # a progress copy names its own subagent
+        packed.append(c.subagent)
+    return packed
 
 
 def _unpack(row: list, session: str, subagent: str | None, order_base: int) -> UsageCandidate:
+    from_progress = len(row) > 11
     return UsageCandidate(
-        session=session, subagent=subagent, message_id=row[0], request_id=row[1], sidechain=row[2], has_speed=row[3],
-        tokens=TokenUsage(row[4], row[5], row[6], row[7]), timestamp=from_epoch(row[8]) if row[8] is not None else None,
-        model=row[9], order=order_base + row[10],
+        session=session, subagent=row[11] if from_progress else subagent, message_id=row[0], request_id=row[1],
+        sidechain=row[2], has_speed=row[3], tokens=TokenUsage(row[4], row[5], row[6], row[7]),
+        timestamp=from_epoch(row[8]) if row[8] is not None else None, model=row[9], order=order_base + row[10],
+        from_progress=from_progress,
     )
 
 

@@ -9,7 +9,7 @@ from typing import Iterable
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.model import PROGRESS_ORIGIN, Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.claude.incremental import file_usage
 from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
@@ -25,6 +25,8 @@ from agentscan.timeutil import from_epoch, newest, oldest
 class ClaudeProvider(Provider):
     name = "claude"
     label = "Claude Code"
+    # 2: progress copies of missing subagents, summary titles, last branch, orphan rows
+    parser_version = "2"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -80,7 +82,7 @@ class ClaudeProvider(Provider):
             order = main.records
         subs: dict[str, FileSummary] = {}
         for agent_id, sub in sorted(files.subagents.items()):
-            stream = TranscriptStream(collector, subagent=agent_id) if collector is not None else None
+            stream = TranscriptStream(collector, subagent=agent_id, conversation=main is None) if collector is not None else None
             summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order, totals=totals,
                                 observer=stream.feed if stream else None)
             if stream is not None:
@@ -97,22 +99,30 @@ class ClaudeProvider(Provider):
         everything = ([main] if main else []) + list(subs.values())
         tokens = totals.total()
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
-        primary = main or (everything[0] if everything else None)
+        # With the parent transcript gone, the subagents' own content is all
+        # there is: the earliest one names the session, and their counts add up.
+        orphans = sorted(subs.values(), key=lambda s: (s.first_ts is None, s.first_ts or 0, str(s.path)))
+        primary = main or (orphans[0] if orphans else None)
         started = oldest(*(s.first_ts for s in everything))
         updated = newest(*(s.last_ts for s in everything), from_epoch(ref.recency) if ref.recency else None)
+        if main is not None:
+            counts = Counts(main.prompts, main.responses, main.tool_calls)
+        else:
+            counts = Counts(sum(s.prompts for s in subs.values()), sum(s.responses for s in subs.values()),
+                            sum(s.tool_calls for s in subs.values()))
         return SessionRow(
             provider=self.name,
             native_id=ref.native_id,
             path=str(ref.path) if ref.path else (str(ref.files[0].parent.parent) if ref.files else None),
-            title=title_of(main) if main else None,
+            title=title_of(primary) if primary else None,
             cwd=primary.cwd if primary else None,
             model=models.most_common(1)[0][0] if models else None,
             git_branch=primary.git_branch if primary else None,
             started_at=started,
             updated_at=updated,
             tokens=tokens,
-            counts=Counts(main.prompts, main.responses, main.tool_calls) if main else Counts(),
-            subagents=len(subs),
+            counts=counts,
+            subagents=len(set(subs) | set(totals.by_subagent())),
         )
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
@@ -123,19 +133,25 @@ class ClaudeProvider(Provider):
         task_types = main.task_types if main else {}
         per_agent = totals.by_subagent()
         infos = []
-        for agent_id, sub in sorted(files.subagents.items()):
+        for agent_id in sorted(set(files.subagents) | set(per_agent)):
+            sub = files.subagents.get(agent_id)
             agent_type = None
-            if sub.meta_path is not None:
+            if sub is not None and sub.meta_path is not None:
                 agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx))
             agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
-            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path), per_agent.get(agent_id)))
-        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools)
+            # No transcript: its part was recovered from the parent's progress records.
+            recovered = None if sub is not None else PROGRESS_ORIGIN
+            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path) if sub else None, per_agent.get(agent_id), recovered))
+        extra = {"parent_missing": True} if main is None else {}
+        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools, extra=extra)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         deduper = UsageDeduper()
         order = 0
+        transcripts: set[tuple[str, str]] = set()
         for ref in refs:
             files: SessionFiles = ref.hint
+            transcripts.update((ref.native_id, agent_id) for agent_id in files.subagents)
             parts = [(files.main, None)] if files.main is not None else []
             parts += [(sub.path, agent_id) for agent_id, sub in sorted(files.subagents.items())]
             for path, agent_id in parts:
@@ -143,7 +159,7 @@ class ClaudeProvider(Provider):
                 deduper.add_all(candidates)
                 # Orders only need to grow from file to file; line numbers fit in 2**32.
                 order += 1 << 32
-        return entries_from(deduper.winners())
+        return entries_from(deduper.winners(), transcripts)
 
 
 __all__ = ["ClaudeProvider"]

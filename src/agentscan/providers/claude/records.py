@@ -136,6 +136,24 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
     return text
 
 
+_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+
+
+def command_text(record: dict[str, Any]) -> str | None:
+    """``/name args`` of a slash command the user typed (a title of last resort)."""
+    if record.get("type") != "user" or record.get("isMeta") is True:
+        return None
+    content = message_of(record).get("content")
+    if not isinstance(content, str) or "<command-name>" not in content:
+        return None
+    name = _COMMAND_NAME.search(content)
+    if name is None or not name.group(1).strip():
+        return None
+    args = _COMMAND_ARGS.search(content)
+    return f"{name.group(1).strip()} {args.group(1).strip() if args else ''}".strip()
+
+
 def text_of_blocks(blocks: list[dict[str, Any]]) -> str:
     return "".join(block["text"] for block in blocks if block.get("type") == "text" and isinstance(block.get("text"), str))
 

@@ -5,7 +5,10 @@ repeats ``message.usage`` on each, sometimes as a growing streaming snapshot;
 subagent calls are embedded again in the parent's ``progress`` records and
 summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 
-* only top-level ``assistant`` records count;
+* top-level ``assistant`` records count, and so do the copies of a
+  subagent's calls in the parent's ``agent_progress`` records: they are keyed
+  like any other copy, so they only count when no subagent transcript holds
+  the same call (the subagent file is gone); ``toolUseResult.usage`` never;
 * each ``(message.id, requestId)`` counts once across every file, keeping the
   copy with the largest total (keep-first undercounts output);
 * a record without ``requestId`` is deduplicated by ``message.id`` alone;
@@ -16,11 +19,11 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
-from agentscan.model import TokenUsage, UsageEntry
+from agentscan.model import PROGRESS_ORIGIN, TokenUsage, UsageEntry
 from agentscan.providers.claude.records import as_dict, as_str, message_of, usage_tokens
 from agentscan.timeutil import parse_iso
 
@@ -39,10 +42,15 @@ class UsageCandidate:
     timestamp: datetime | None
     model: str | None
     order: int  # position in the scan, so ties keep the first copy
+    from_progress: bool = False  # a subagent call copied into the parent's progress record
 
 
 def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None, order: int) -> UsageCandidate | None:
-    if record.get("type") != "assistant":
+    """The usage a record carries: a top-level assistant record's, or a progress copy's."""
+    kind = record.get("type")
+    if kind == "progress":
+        return progress_candidate(record, session=session, order=order)
+    if kind != "assistant":
         return None
     message = message_of(record)
     usage = message.get("usage")
@@ -62,6 +70,26 @@ def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None
     )
 
 
+def progress_candidate(record: dict[str, Any], *, session: str, order: int) -> UsageCandidate | None:
+    """A subagent's API call as the parent's ``agent_progress`` record copied it.
+
+    ``data.message`` is the subagent's whole assistant record (``message.id``,
+    ``usage``, ``requestId``); ``data.agentId`` names the subagent it belongs
+    to.  A copy without ``agentId`` cannot be attributed and is not counted.
+    """
+    data = as_dict(record.get("data"))
+    agent_id = as_str(data.get("agentId"))
+    copied = as_dict(data.get("message"))
+    if agent_id is None or copied.get("type") != "assistant":
+        return None
+    candidate = candidate_from(copied, session=session, subagent=agent_id, order=order)
+    if candidate is None:
+        return None
+    # A subagent call is a sidechain call whatever the copy says, so a replay
+    # of a parent message still loses to the parent (rule 4).
+    return replace(candidate, sidechain=True, from_progress=True, timestamp=candidate.timestamp or parse_iso(record.get("timestamp")))
+
+
 def _better(new: UsageCandidate, old: UsageCandidate) -> bool:
     """Whether ``new`` should replace ``old`` as the copy that counts."""
     if new.sidechain != old.sidechain:
@@ -70,6 +98,8 @@ def _better(new: UsageCandidate, old: UsageCandidate) -> bool:
         return new.tokens.total > old.tokens.total
     if new.has_speed != old.has_speed:
         return new.has_speed
+    if new.from_progress != old.from_progress:
+        return old.from_progress  # on a tie, the subagent's own transcript
     return False
 
 
@@ -118,11 +148,14 @@ class UsageDeduper:
         return False
 
 
-def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
+def entries_from(candidates: Iterable[UsageCandidate], transcripts: Collection[tuple[str, str]] = ()) -> list[UsageEntry]:
     """Entries keyed by their API call, so copies in other sessions count once.
 
     The rank orders copies as ``_better`` does: a parent copy beats a sidechain
-    one, then the larger total, then the copy that has ``speed``.
+    one, then the larger total, then the copy that has ``speed``, then a
+    transcript copy over a progress copy.  A call of a subagent that has no
+    transcript among ``transcripts`` (``(session, agent id)`` pairs) is marked
+    as recovered from the parent's progress records.
     """
     return [
         UsageEntry(
@@ -132,7 +165,8 @@ def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
             model=c.model,
             subagent=c.subagent,
             dedupe_key=None if c.message_id is None else f"{c.message_id}\x1f{c.request_id or ''}",
-            rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 2 + (1 if c.has_speed else 0),
+            rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 4 + (2 if c.has_speed else 0) + (0 if c.from_progress else 1),
+            origin=PROGRESS_ORIGIN if c.from_progress and (c.session, c.subagent) not in transcripts else None,
         )
         for c in candidates
     ]
