@@ -72,7 +72,7 @@ def test_demo_tokens_roll_the_subagent_into_its_parent() -> None:
     assert row["own"] == {"input": 9600 + 3328, "cache_read": 9472, "cache_write": 0, "output": 770, "reasoning": 320,
                           "total": 23170}
     assert row["subagents"] == [{"id": DEMO_CHILD, "tokens": {"input": 5200 + 2280, "cache_read": 5120, "cache_write": 0,
-                                                              "output": 870, "reasoning": 384, "total": 13470}}]
+                                                              "output": 870, "reasoning": 384, "total": 13470}, "recovered_from": None}]
 
 
 def test_demo_main_session_in_show() -> None:

@@ -67,7 +67,7 @@ def test_demo_tokens(isolated_home: Path) -> None:
     agent = next(row for row in doc["rows"] if row["key"] == DEMO_AGENT)
     assert agent["own"]["total"] == 11_760
     assert agent["subagents"] == [{"id": DEMO_CHILD, "tokens": {
-        "input": 2210, "cache_read": 0, "cache_write": 0, "output": 240, "reasoning": 0, "total": 2450}}]
+        "input": 2210, "cache_read": 0, "cache_write": 0, "output": 240, "reasoning": 0, "total": 2450}, "recovered_from": None}]
 
 
 def test_demo_show(isolated_home: Path) -> None:

@@ -109,7 +109,7 @@ def test_tokens_json_via_cli(isolated_home: Path) -> None:
     (row,) = doc["rows"]
     assert row["own"]["total"] == 140
     assert row["subagents"] == [{"id": CHILD, "tokens": {"input": 7, "cache_read": 0, "cache_write": 0,
-                                                         "output": 3, "reasoning": 0, "total": 10}}]
+                                                         "output": 3, "reasoning": 0, "total": 10}, "recovered_from": None}]
 
 
 def test_tokens_by_day_and_model_use_bubble_times_and_models(isolated_home: Path) -> None:

@@ -30,4 +30,4 @@ def test_demo_tokens_include_the_subagent() -> None:
     # subagent 8+70+3000+0, 5+30+200+3000.
     assert row["own"]["total"] == 12100 + 12801 + 14514 + 14663 + 15042
     assert row["subagents"] == [{"id": "a1b2c3d", "tokens": {"input": 13, "cache_read": 3000, "cache_write": 3200,
-                                                             "output": 100, "reasoning": 0, "total": 6313}}]
+                                                             "output": 100, "reasoning": 0, "total": 6313}, "recovered_from": None}]

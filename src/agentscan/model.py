@@ -304,6 +304,8 @@ class SessionRef:
     the session's files) so ``list`` can parse only the sessions it shows.
     ``files`` are every file that belongs to the session, parent first.
     ``hint`` lets a provider carry data it already read (an index row).
+    ``children`` are the own ids of its subagents (a Codex child thread's id),
+    so ``show <child id>`` can open the parent with that subagent in focus.
     """
 
     provider: str
@@ -312,6 +314,7 @@ class SessionRef:
     recency: float
     files: tuple[Path, ...] = ()
     hint: Any = None
+    children: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

@@ -19,6 +19,10 @@ def _tokens_line(usage: TokenUsage | None) -> str:
 def print_detail(detail: SessionDetail) -> None:
     row = detail.row
     print(f"{row.id}")
+    focus = detail.extra.get("focus")
+    if focus:
+        print(f"  {'focus':<8} {focus['query']} is subagent {focus['subagent']} of this session:"
+              f" its part is listed under subagents, its tool calls marked [{focus['subagent']}]")
     for label, value in (
         ("title", row.title),
         ("cwd", home_short(row.cwd)),

@@ -41,6 +41,7 @@ class ClaudeProvider(Provider):
                 recency=files.newest_mtime,
                 files=files.paths(),
                 hint=files,
+                children=tuple(files.subagents),
             )
             for files in sessions.values()
         ]
@@ -52,7 +53,7 @@ class ClaudeProvider(Provider):
         files = session_files_at(Path(path), native_id, ctx)
         if files is None:
             return None
-        return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files)
+        return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files, tuple(files.subagents))
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         cwds: set[str] = set()

@@ -47,6 +47,7 @@ class CodexProvider(Provider):
                 recency=session.recency,
                 files=tuple(thread.rollout.path for thread in session.threads()),
                 hint=session,
+                children=tuple(child.thread_id for child in session.children),
             )
             for session in discover(ctx).sessions.values()
         ]

@@ -88,6 +88,7 @@ class CursorProvider(Provider):
             recency=recency(native_id, files, ctx),
             files=files.paths() if files else (),
             hint=CursorHint(files),
+            children=_children(native_id, files, ctx),
         )
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
@@ -230,6 +231,15 @@ class CursorProvider(Provider):
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
         return entries
+
+
+def _children(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> tuple[str, ...]:
+    """Delegated runs' own ids (``show <child id>`` opens the parent)."""
+    found = [sub.agent_id for sub in files.subagents] if files else []
+    info = state_db(ctx).composers().get(native_id)
+    if info is not None:
+        found.extend(sub for sub in info.sub_ids if sub not in found)
+    return tuple(found)
 
 
 __all__ = ["CursorProvider"]
