@@ -107,6 +107,9 @@ class SessionRow:
     counts: Counts = field(default_factory=Counts)
     subagents: int = 0
     running: bool | None = None
+    #: ``counts`` cover only part of the session (a Codex rollout too large for
+    #: ``list`` to read whole, with no full pass kept in the cache)
+    counts_partial: bool = False
 
     @property
     def id(self) -> str:
@@ -132,6 +135,7 @@ class SessionRow:
             counts=Counts(**doc.get("counts", {})),
             subagents=doc.get("subagents", 0),
             running=doc.get("running"),
+            counts_partial=doc.get("counts_partial", False),
         )
 
     def with_changes(self, **changes: Any) -> SessionRow:
@@ -153,6 +157,7 @@ class SessionRow:
             "counts": self.counts.to_json(),
             "subagents": self.subagents,
             "running": self.running,
+            "counts_partial": self.counts_partial,
         }
 
 

@@ -15,13 +15,14 @@ from typing import Callable, Iterable
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.toolkit.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.model import SessionDetail, SessionRef, SessionRow, SubagentInfo, ToolEvent, UsageEntry, sum_usage
 from agentscan.providers.base import Provider
 from agentscan.providers.codex.discovery import CodexSession, Thread, discover
+from agentscan.providers.codex.fullcounts import remember
 from agentscan.providers.codex.roots import codex_roots
-from agentscan.providers.codex.row import ThreadFacts, assemble_row, build_row, thread_header
-from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary
+from agentscan.providers.codex.row import ThreadFacts, assemble_row, build_row, session_counts, session_head, thread_header
+from agentscan.providers.codex.headtail import TailSummary
 from agentscan.providers.codex.detail import TranscriptReader
 from agentscan.providers.codex.usage import FileUsageScanner, UsageDeduper, UsageEvent, scan_file
 from agentscan.toolkit.roots import Root
@@ -33,7 +34,8 @@ _Scanned = tuple[str, "str | None", Thread, FileUsageScanner]
 class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
-    parser_version = "1"
+    # 2: token_usage_record lines, paginated threads, orphan rows, exact counts
+    parser_version = "2"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -99,6 +101,13 @@ class CodexProvider(Provider):
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         return build_row(self._session(ref, ctx), ctx)
 
+    def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        """A cached row with partial counts: a full pass may have left the tally since."""
+        if not row.counts_partial:
+            return row
+        counts = session_counts(self._session(ref, ctx), ctx)
+        return row if counts is None else row.with_changes(counts=counts, counts_partial=False)
+
     def _session(self, ref: SessionRef, ctx: ScanContext) -> CodexSession:
         if isinstance(ref.hint, CodexSession):
             return ref.hint
@@ -115,14 +124,20 @@ class CodexProvider(Provider):
             # One pass per file feeds both the conversation and the call counter.
             subagent = None if thread is session.main else thread.thread_id
             header = thread_header(thread, ctx)
-            reader = TranscriptReader(collector, subagent=subagent)
-            scanner = FileUsageScanner(replay=header.link.replays_history, started=header.started_at)
-            with closing(iter_json_lines(thread.rollout.path, ctx)) as lines:
+            reader = TranscriptReader(collector, subagent=subagent, conversation=session.main is None)
+            scanner = FileUsageScanner(
+                replay=header.link.replays_history, started=header.started_at, thread_id=thread.thread_id
+            )
+            progress = ReadProgress()
+            with closing(iter_json_lines(thread.rollout.path, ctx, progress=progress)) as lines:
                 for line in lines:
                     reader.feed(line.record)
                     scanner.feed(line.record)
+            remember(thread.rollout.path, ctx, reader.facts.kinds, progress)
             extra_tools.extend(reader.finish())
-            main_reader = reader if subagent is None else main_reader
+            # With the parent gone, the first subagent speaks for the session.
+            if subagent is None or (session.main is None and main_reader is None):
+                main_reader = reader
             scanned.append((session.native_id, subagent, thread, scanner))
             seen = TailSummary(
                 model=reader.model, last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True
@@ -133,7 +148,7 @@ class CodexProvider(Provider):
             session,
             facts[session.main.thread_id] if session.main else None,
             [facts[child.thread_id] for child in session.children],
-            head_summary(session.main.rollout.path, ctx) if session.main else HeadSummary(),
+            session_head(session, ctx),
             tokens=sum_usage(entry.tokens for entry in entries),
             exact_tokens=True,
         )
@@ -147,7 +162,9 @@ class CodexProvider(Provider):
             for child in session.children
         )
         rate_limits = main_reader.rate_limits if main_reader else None
-        extra = {"codex": {"rate_limits": rate_limits}} if rate_limits else None
+        extra: dict = {"codex": {"rate_limits": rate_limits}} if rate_limits else {}
+        if session.main is None:
+            extra["parent_missing"] = True
         return collector.build(row, subagents=subagents, extra_tools=extra_tools, extra=extra)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
@@ -157,7 +174,8 @@ class CodexProvider(Provider):
             for thread in session.threads():
                 header = thread_header(thread, ctx)
                 scanner = scan_file(
-                    thread.rollout.path, ctx, replay=header.link.replays_history, started=header.started_at
+                    thread.rollout.path, ctx, replay=header.link.replays_history, started=header.started_at,
+                    thread_id=thread.thread_id,
                 )
                 subagent = None if thread is session.main else thread.thread_id
                 scanned.append((session.native_id, subagent, thread, scanner))
@@ -177,7 +195,7 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
                 return by_id[parent_id].events
             if parent_id not in extra:
                 parent = discover(ctx).threads.get(parent_id)
-                scanner = scan_file(parent.rollout.path, ctx, replay=False, started=None) if parent else None
+                scanner = scan_file(parent.rollout.path, ctx, replay=False, started=None, thread_id=parent_id) if parent else None
                 extra[parent_id] = scanner.events if scanner else []
             return extra[parent_id]
 

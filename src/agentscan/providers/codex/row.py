@@ -16,14 +16,15 @@ fills gaps.  Token breakdowns always come from the rollout: the index's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import dataclass, replace
+from typing import Iterable, TypeVar
 
 from agentscan.context import ScanContext
-from agentscan.model import SessionRow, TokenUsage, sum_usage
+from agentscan.model import Counts, SessionRow, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
+from agentscan.providers.codex.fullcounts import exact_counts
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
 from agentscan.providers.codex.usage import read_replay_head
 from agentscan.timeutil import from_epoch, newest, oldest
@@ -67,7 +68,25 @@ def _thread_tokens(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
     header = thread_header(thread, ctx)
     tail = tail_summary(thread.rollout.path, ctx)
+    if not tail.whole_file:
+        # The window saw only the end: a full pass may have left the exact tally.
+        exact = exact_counts(thread.rollout.path, ctx)
+        if exact is not None:
+            tail = replace(tail, counts=exact, whole_file=True)
     return ThreadFacts(thread, header, tail, _thread_tokens(thread, header, tail, ctx))
+
+
+def session_counts(session: CodexSession, ctx: ScanContext) -> Counts | None:
+    """A row's counts from kept tallies alone (``None`` if one is missing):
+    the main rollout's, or with no main rollout its subagents' summed."""
+    threads = (session.main,) if session.main else session.children
+    found = []
+    for thread in threads:
+        counts = exact_counts(thread.rollout.path, ctx)
+        if counts is None:
+            return None
+        found.append(counts)
+    return _sum_counts(found)
 
 
 def _pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V | None:
@@ -76,11 +95,23 @@ def _pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V
     return rollout_value if rollout_value is not None else index_value
 
 
+def session_head(session: CodexSession, ctx: ScanContext) -> HeadSummary:
+    """The head that titles the session: its main rollout's, else its first subagent's."""
+    first = session.main or (session.children[0] if session.children else None)
+    return head_summary(first.rollout.path, ctx) if first else HeadSummary()
+
+
 def build_row(session: CodexSession, ctx: ScanContext) -> SessionRow:
     main = thread_facts(session.main, ctx) if session.main else None
     children = [thread_facts(child, ctx) for child in session.children]
-    head = head_summary(session.main.rollout.path, ctx) if session.main else HeadSummary()
-    return assemble_row(session, main, children, head)
+    return assemble_row(session, main, children, session_head(session, ctx))
+
+
+def _sum_counts(parts: Iterable[Counts]) -> Counts:
+    prompts = responses = tools = 0
+    for part in parts:
+        prompts, responses, tools = prompts + part.prompts, responses + part.responses, tools + part.tool_calls
+    return Counts(prompts, responses, tools)
 
 
 def assemble_row(
@@ -100,18 +131,23 @@ def assemble_row(
     if not exact_tokens:
         tokens = sum_usage(facts.tokens for facts in everyone)
     if main is None:
+        # The parent rollout is gone: the subagents' own content is all there
+        # is.  The first one (by mtime) names the session; counts add up.
         first = children[0] if children else None
         return SessionRow(
             provider=PROVIDER,
             native_id=session.native_id,
             path=None,
+            title=head.title,
             cwd=first.header.cwd if first else None,
             model=first.tail.model if first else None,
             git_branch=first.header.git_branch if first else None,
             started_at=oldest(*(facts.header.started_at for facts in children)),
             updated_at=updated,
             tokens=tokens,
+            counts=_sum_counts(facts.tail.counts for facts in children),
             subagents=len(children),
+            counts_partial=not all(facts.tail.whole_file for facts in children),
         )
     row = main.thread.index
     rollout_fresh = newest(main.tail.last_timestamp, from_epoch(main.thread.rollout.mtime))
@@ -129,4 +165,5 @@ def assemble_row(
         tokens=tokens,
         counts=main.tail.counts,
         subagents=len(children),
+        counts_partial=not main.tail.whole_file,
     )

@@ -18,6 +18,8 @@ import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from agentscan.toolkit.jsonl import open_binary
+
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
 
@@ -113,7 +115,8 @@ def paths_in_chat_files(project_dir: Path, ctx: ScanContext) -> set[str]:
         directory = pending.pop()
         try:
             with os.scandir(directory) as entries:
-                listed = sorted(entries, key=lambda e: e.name)
+                # admit: the same rules as discovery (no symlink out of the roots)
+                listed = sorted((e for e in entries if ctx.admit(e)), key=lambda e: e.name)
         except OSError:
             continue
         for entry in listed:
@@ -123,7 +126,7 @@ def paths_in_chat_files(project_dir: Path, ctx: ScanContext) -> set[str]:
                     continue
                 if not entry.name.endswith((".json", ".jsonl")) or not entry.is_file():
                     continue
-                with open(entry.path, "rb") as handle:
+                with open_binary(Path(entry.path)) as handle:
                     data = handle.read(_FILE_BYTES)
             except OSError as exc:
                 ctx.warn(entry.path, f"cannot read: {exc.strerror or exc}")
