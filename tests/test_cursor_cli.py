@@ -106,6 +106,7 @@ def test_list_json_row_shape(isolated_home: Path) -> None:
         "tokens": {"input": 9, "cache_read": 0, "cache_write": 0, "output": 1, "reasoning": 0, "total": 10},
         "counts": {"prompts": 1, "responses": 1, "tool_calls": 0}, "subagents": 0,
         "running": row["running"],  # from /proc by the shared layer, not the provider
+        "counts_partial": False,
     }
 
 
