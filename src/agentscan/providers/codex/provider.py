@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 from contextlib import closing
+from pathlib import Path
 from typing import Callable, Iterable
 
 from agentscan.bounds import Bounds
@@ -47,7 +48,7 @@ class CodexProvider(Provider):
                 native_id=session.native_id,
                 path=session.main.rollout.path if session.main else None,
                 recency=session.recency,
-                files=tuple(thread.rollout.path for thread in session.threads()),
+                files=tuple(path for thread in session.threads() for path in thread.files()),
                 hint=session,
                 children=tuple(child.thread_id for child in session.children),
             )
@@ -125,20 +126,26 @@ class CodexProvider(Provider):
             subagent = None if thread is session.main else thread.thread_id
             header = thread_header(thread, ctx)
             reader = TranscriptReader(collector, subagent=subagent, conversation=session.main is None)
-            scanner = FileUsageScanner(
-                replay=header.link.replays_history, started=header.started_at, thread_id=thread.thread_id
-            )
-            progress = ReadProgress()
-            with closing(iter_json_lines(thread.rollout.path, ctx, progress=progress)) as lines:
-                for line in lines:
-                    reader.feed(line.record)
-                    scanner.feed(line.record)
-            remember(thread.rollout.path, ctx, reader.facts.kinds, progress)
+            for path, live_bytes in _thread_files(thread):
+                scanner = FileUsageScanner(
+                    replay=header.link.replays_history and path == thread.first.path,
+                    started=header.started_at, thread_id=thread.thread_id,
+                )
+                progress = ReadProgress()
+                with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
+                    for line in lines:
+                        # A reverted segment's calls were billed, but its tail is
+                        # not part of the live conversation.
+                        if live_bytes is None or line.offset < live_bytes:
+                            reader.feed(line.record)
+                        scanner.feed(line.record)
+                if not thread.segments:
+                    remember(path, ctx, reader.facts.kinds, progress)
+                scanned.append((session.native_id, subagent, thread, scanner))
             extra_tools.extend(reader.finish())
             # With the parent gone, the first subagent speaks for the session.
             if subagent is None or (session.main is None and main_reader is None):
                 main_reader = reader
-            scanned.append((session.native_id, subagent, thread, scanner))
             seen = TailSummary(
                 model=reader.model, last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True
             )
@@ -173,18 +180,22 @@ class CodexProvider(Provider):
             session = self._session(ref, ctx)
             for thread in session.threads():
                 header = thread_header(thread, ctx)
-                scanner = scan_file(
-                    thread.rollout.path, ctx, replay=header.link.replays_history, started=header.started_at,
-                    thread_id=thread.thread_id,
-                )
                 subagent = None if thread is session.main else thread.thread_id
-                scanned.append((session.native_id, subagent, thread, scanner))
+                for path, _ in _thread_files(thread):
+                    # Only a thread's first file can begin with a copied history.
+                    scanner = scan_file(
+                        path, ctx, replay=header.link.replays_history and path == thread.first.path,
+                        started=header.started_at, thread_id=thread.thread_id,
+                    )
+                    scanned.append((session.native_id, subagent, thread, scanner))
         return _collect(scanned, ctx)
 
 
 def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
-    by_id = {thread.thread_id: scanner for _, _, thread, scanner in scanned}
+    by_id: dict[str, list[UsageEvent]] = {}
+    for _, _, thread, scanner in scanned:  # a paginated thread's files in order
+        by_id.setdefault(thread.thread_id, []).extend(scanner.events)
     extra: dict[str, list[UsageEvent]] = {}
 
     def parent_calls(parent_id: str) -> Callable[[], list[UsageEvent]]:
@@ -192,11 +203,13 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
         # (a walk of every rollout) runs only then.
         def load() -> list[UsageEvent]:
             if parent_id in by_id:
-                return by_id[parent_id].events
+                return by_id[parent_id]
             if parent_id not in extra:
                 parent = discover(ctx).threads.get(parent_id)
-                scanner = scan_file(parent.rollout.path, ctx, replay=False, started=None, thread_id=parent_id) if parent else None
-                extra[parent_id] = scanner.events if scanner else []
+                events: list[UsageEvent] = []
+                for path, _ in _thread_files(parent) if parent else ():
+                    events.extend(scan_file(path, ctx, replay=False, started=None, thread_id=parent_id).events)
+                extra[parent_id] = events
             return extra[parent_id]
 
         return load
@@ -210,6 +223,12 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
         own = scanner.own_events(parent_calls(parent) if parent else None)
         deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
     return deduper.entries
+
+
+def _thread_files(thread: Thread) -> list[tuple[Path, int | None]]:
+    """A thread's files in history order, each with the bytes of it the live
+    conversation uses (``None``: all)."""
+    return [(segment.rollout.path, segment.live_bytes) for segment in thread.segments] + [(thread.rollout.path, None)]
 
 
 def _oldest_first(item: _Scanned) -> tuple[bool, float]:

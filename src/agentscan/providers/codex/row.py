@@ -17,6 +17,7 @@ fills gaps.  Token breakdowns always come from the rollout: the index's
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Iterable, TypeVar
 
 from agentscan.context import ScanContext
@@ -26,7 +27,7 @@ from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
 from agentscan.providers.codex.fullcounts import exact_counts
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
-from agentscan.providers.codex.usage import read_replay_head
+from agentscan.providers.codex.usage import read_replay_head, read_segment_start
 from agentscan.timeutil import from_epoch, newest, oldest
 
 REPLAY_HEAD_BYTES = 1024 * 1024
@@ -65,27 +66,65 @@ def _thread_tokens(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx
     return _nonzero(to_tokens(tail.cumulative))
 
 
-def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
-    header = thread_header(thread, ctx)
-    tail = tail_summary(thread.rollout.path, ctx)
+def _file_tail(path: Path, ctx: ScanContext) -> TailSummary:
+    tail = tail_summary(path, ctx)
     if not tail.whole_file:
         # The window saw only the end: a full pass may have left the exact tally.
-        exact = exact_counts(thread.rollout.path, ctx)
+        exact = exact_counts(path, ctx)
         if exact is not None:
             tail = replace(tail, counts=exact, whole_file=True)
+    return tail
+
+
+def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
+    header = thread_header(thread, ctx)
+    tail = _file_tail(thread.rollout.path, ctx)
+    if thread.segments or header.history_base is not None:
+        # Several files, or a file that continues one (maybe gone): each
+        # file's own part, from the count it starts at.
+        return _segmented_facts(thread, header, tail, ctx)
     return ThreadFacts(thread, header, tail, _thread_tokens(thread, header, tail, ctx))
 
 
+def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, ctx: ScanContext) -> ThreadFacts:
+    """A paginated thread over several files: each file's own part, added up.
+
+    A later file does not copy the history it continues; Codex restores the
+    cumulative count instead, so a file's own calls are its last cumulative
+    count minus the count before its first call (found in its first 1 MiB).
+    Counts add up every file's lines (a reverted branch's turns included).
+    """
+    tokens: TokenUsage | None = None
+    counts: list[Counts] = []
+    whole = True
+    for segment in thread.segments:
+        tail = _file_tail(segment.rollout.path, ctx)
+        counts.append(tail.counts)
+        whole = whole and tail.whole_file
+        tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx)])
+    counts.append(live.counts)
+    tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx)])
+    merged = replace(live, counts=_sum_counts(counts), whole_file=whole and live.whole_file)
+    return ThreadFacts(thread, header, merged, _nonzero(tokens))
+
+
+def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext) -> TokenUsage | None:
+    if tail.cumulative is None:
+        return None
+    start = read_segment_start(path, ctx, REPLAY_HEAD_BYTES)
+    return to_tokens(minus(tail.cumulative, start) if start is not None else tail.cumulative)
+
+
 def session_counts(session: CodexSession, ctx: ScanContext) -> Counts | None:
-    """A row's counts from kept tallies alone (``None`` if one is missing):
+    """A row's counts, exact (``None`` while a large file has no kept tally):
     the main rollout's, or with no main rollout its subagents' summed."""
     threads = (session.main,) if session.main else session.children
     found = []
-    for thread in threads:
-        counts = exact_counts(thread.rollout.path, ctx)
-        if counts is None:
+    for path in (path for thread in threads for path in thread.files()):
+        tail = _file_tail(path, ctx)
+        if not tail.whole_file:
             return None
-        found.append(counts)
+        found.append(tail.counts)
     return _sum_counts(found)
 
 
@@ -98,7 +137,7 @@ def _pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V
 def session_head(session: CodexSession, ctx: ScanContext) -> HeadSummary:
     """The head that titles the session: its main rollout's, else its first subagent's."""
     first = session.main or (session.children[0] if session.children else None)
-    return head_summary(first.rollout.path, ctx) if first else HeadSummary()
+    return head_summary(first.first.path, ctx) if first else HeadSummary()
 
 
 def build_row(session: CodexSession, ctx: ScanContext) -> SessionRow:

@@ -255,6 +255,23 @@ def read_replay_head(path: Path, ctx: ScanContext, started: datetime | None, bud
     return ReplayHead(own=total, complete=True)
 
 
+def read_segment_start(path: Path, ctx: ScanContext, budget: int) -> Counters | None:
+    """The cumulative count a file starts from: its first ``token_count``'s
+    total minus that call (a later segment of a paginated thread continues the
+    count of the history it builds on).  ``None`` if none within ``budget``."""
+    with closing(iter_json_lines(path, ctx)) as lines:
+        for line in lines:
+            if line.offset > budget:
+                return None
+            info = token_info(line.record) or {}
+            total = counters_of(info.get("total_token_usage"))
+            if total is None:
+                continue
+            last = counters_of(info.get("last_token_usage"))
+            return minus(total, last) if last is not None else None
+    return None
+
+
 class UsageDeduper:
     """Keeps the first copy of each call within one ``usage`` call, keyed by (timestamp, counters).
 
