@@ -55,7 +55,7 @@ def _claude_records(rng: random.Random, session: str, cwd: str, start: datetime,
     records = []
     moment = start
     parent = None
-    for turn in range(turns):
+    for _turn in range(turns):
         moment += timedelta(seconds=rng.randint(5, 90))
         uid = _uuid(rng)
         base = {"parentUuid": parent, "isSidechain": sidechain, "userType": "external", "cwd": cwd, "sessionId": session,
@@ -190,7 +190,7 @@ def gemini(home: Path, rng: random.Random, count: int) -> int:
         lines: list = [{"sessionId": session, "projectHash": hashlib.sha256(root.encode()).hexdigest(),
                         "startTime": _iso(start), "lastUpdated": _iso(start), "kind": "main"}]
         moment = start
-        for turn in range(rng.randint(10, 30)):
+        for _turn in range(rng.randint(10, 30)):
             moment += timedelta(seconds=rng.randint(5, 120))
             lines.append({"id": _uuid(rng), "timestamp": _iso(moment), "type": "user", "content": [{"text": _words(rng, 20)}]})
             reply_id = _uuid(rng)
@@ -231,7 +231,7 @@ def cursor(home: Path, rng: random.Random, count: int, bubbles_per_composer: int
         slug = cwd.lstrip("/").replace("/", "-")
         start = START + timedelta(minutes=index * 733)
         lines = []
-        for turn in range(rng.randint(5, 20)):
+        for _turn in range(rng.randint(5, 20)):
             lines.append({"role": "user", "message": {"content": [{"type": "text", "text": f"<user_query>\n{_words(rng, 20)}\n</user_query>"}]}})
             lines.append({"role": "assistant", "message": {"content": [
                 {"type": "text", "text": _words(rng, 60)},
@@ -252,7 +252,7 @@ def cursor(home: Path, rng: random.Random, count: int, bubbles_per_composer: int
                 "modelConfig": {"modelName": "claude-4.5-sonnet"}, "fullConversationHeadersOnly": headers,
                 "workspaceIdentifier": {"uri": {"fsPath": cwd}}}
         rows.append((f"composerData:{composer}", orjson.dumps(data)))
-    for index in range(extra_bubbles):
+    for _ in range(extra_bubbles):
         rows.append((f"bubbleId:{_uuid(rng)}:{_uuid(rng)}", orjson.dumps({"_v": 3, "type": 2, "text": _words(rng, 10)})))
     conn.executemany("INSERT INTO cursorDiskKV(key, value) VALUES (?, ?)", rows)
     conn.commit()

@@ -32,7 +32,7 @@ INTERNAL_ERROR = "could not read this session"
 
 def no_internal_errors(warnings: Iterable[object]) -> bool:
     """Whether no warning (a ScanWarning or its JSON) says a provider raised."""
-    messages = [w["message"] if isinstance(w, dict) else getattr(w, "message") for w in warnings]
+    messages = [w["message"] if isinstance(w, dict) else w.message for w in warnings]
     return not [m for m in messages if INTERNAL_ERROR in m]
 
 

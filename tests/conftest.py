@@ -7,17 +7,13 @@ from pathlib import Path
 
 import pytest
 
-PROVIDER_ENV = (
-    "CLAUDE_CONFIG_DIR",
-    "XDG_CONFIG_HOME",
+from agentscan.providers import provider_env_vars
+
+# The providers' own variables come from the registry, so a new provider's
+# settings can never leak the real home into a test.
+PROVIDER_ENV = provider_env_vars() + (
     "XDG_CACHE_HOME",
     "XDG_DATA_HOME",
-    "CODEX_HOME",
-    "CODEX_SQLITE_HOME",
-    "GEMINI_CLI_HOME",
-    "GEMINI_DATA_DIR",
-    "CURSOR_STATE_DB",
-    "APPDATA",
     "USERPROFILE",
     "AGENTSCAN_CACHE_DIR",
     "AGENTSCAN_DATA_DIR",

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from agentscan.pricing import PriceBook
+from agentscan.scan.costs import with_costs
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from builders import lay_out_real_claude
@@ -34,6 +36,22 @@ CCUSAGE_20_0_24 = {
     "example-session-claude-01": (835, 25337, 13980, 258),
     "06090cb1-3e64-433a-bc7e-a621c0f596d2": (6, 3057, 1045, 16),
     "ses_stage0_small": (10, 0, 0, 5),
+}
+
+# ``totalCost`` of each session in the same ccusage output (LiteLLM's prices).  ccusage bills
+# ``cache_creation.ephemeral_1h_input_tokens`` at the one-hour rate, as we do; every session
+# agrees to the cent and, in fact, to 1e-9 (docs/providers/claude.md, "Cost").
+CCUSAGE_COST_20_0_24 = {
+    "48f428f9-72d8-40b2-9594-953019809473": 0.65710425,
+    "258c7280-ae70-4798-800f-63464d01a85d": 0.5862762,
+    "e9f146fa-3b20-48d0-9be4-d99ca901cae4": 0.5349018,
+    "488c5296-fc78-4fdf-8cfd-f1cae9454bd0": 0.3859945,
+    "491e126e-1e71-469c-ade2-fcc8af567c74": 0.3086555,
+    "d6e0bada-1959-4eec-a9d2-0bfade768d8f": 0.2266455,
+    "55604662-cf2a-4331-851a-ec234028f8ca": 0.1444475,
+    "example-session-claude-01": 0.1106685,
+    "06090cb1-3e64-433a-bc7e-a621c0f596d2": 0.0124085,
+    "ses_stage0_small": 0.000175,
 }
 
 # Where we differ from ccusage's `session` report, on purpose: the
@@ -72,6 +90,22 @@ def test_every_session_total_equals_ccusage_or_the_recovered_hand_count(real_hom
     assert ours == EXPECTED
     empty = [row.key for row in report.rows if row.tokens is None]
     assert empty == ["claude:0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"]
+
+
+def test_every_session_cost_equals_ccusage(real_home: Path) -> None:
+    scanner = Scanner(home=real_home)
+    report = token_report(scanner, by="session")
+    ours = {row.key.removeprefix("claude:"): row.cost for row in report.rows if row.tokens is not None}
+    assert set(ours) == set(CCUSAGE_COST_20_0_24)
+    for session, cost in CCUSAGE_COST_20_0_24.items():
+        assert ours[session] is not None and abs(float(ours[session]) - cost) < 1e-9, session
+    assert [row.cost for row in report.rows if row.tokens is None] == [None]
+    # No model is unknown here; the zero-token "<synthetic>" turns cost nothing and warn nothing.
+    assert scanner.warnings == []
+    rows = {row.native_id: row for row in with_costs(scanner, scanner.list_sessions(), scanner.refs(),
+                                                        PriceBook(scanner.ctx))}
+    for session, cost in CCUSAGE_COST_20_0_24.items():
+        assert abs(float(rows[session].cost) - cost) < 1e-9, session
 
 
 def test_list_row_totals_agree_with_tokens(real_home: Path) -> None:

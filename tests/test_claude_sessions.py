@@ -87,7 +87,7 @@ def test_title_skips_injected_text_and_is_capped(isolated_home: Path) -> None:
     (row,) = Scanner().list_sessions()
     assert row.title.startswith("Refactor the parser word word")
     assert len(row.title) == 180 and row.title.endswith("…")
-    assert row.counts.prompts == 1
+    assert row.counts.prompts == 2  # /clear was typed by the user: a prompt, but not the title
 
 
 def test_ai_title_used_when_no_custom_title(isolated_home: Path) -> None:
@@ -115,9 +115,10 @@ def test_row_fields_come_from_records(isolated_home: Path) -> None:
     assert row.path == str(path)
 
 
-def test_updated_at_includes_newer_subagent_mtime(isolated_home: Path) -> None:
+def test_updated_at_is_the_newest_recorded_time_of_the_session_and_its_subagents(isolated_home: Path) -> None:
     claude_session_file(isolated_home, S, [claude_user(S, "2026-01-01T10:00:00Z", "go")], mtime=1_767_261_600)
     sub = claude_subagent_file(isolated_home, S, "abc", [claude_user(S, "2026-01-01T10:00:01Z", "sub", sidechain=True)])
+    # A later mtime (a copy, a touch) is not when the work happened.
     os.utime(sub, (1_800_000_000, 1_800_000_000))
     (row,) = Scanner().list_sessions()
-    assert row.updated_at.timestamp() == 1_800_000_000
+    assert row.updated_at.timestamp() == 1_767_261_601

@@ -26,7 +26,7 @@ def thirty(isolated_home: Path) -> list[str]:
     ids = []
     for index in range(30):
         sid = session_id(index + 1)
-        ts = f"2026-05-28T{index % 24:02d}:00:00Z"
+        ts = datetime.fromtimestamp(BASE + index * 3600, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         claude_session_file(isolated_home, sid, [
             claude_user(sid, ts, f"prompt number {index}", cwd=f"/work/p{index % 3}"),
             claude_assistant(sid, ts, msg_id=f"m{index}", request_id=f"r{index}", usage=claude_usage(index, 1)),
@@ -48,16 +48,25 @@ def test_list_shows_the_25_newest_in_order(thirty: list[str]) -> None:
     assert document["warnings"] == []
 
 
-def test_list_limit_is_clamped(thirty: list[str]) -> None:
-    assert len(invoke_json("list", "--json", "--limit", "500")["sessions"]) == 25
-    assert len(invoke_json("list", "--json", "--limit", "0")["sessions"]) == 1
+def test_list_limit_is_honoured_and_all_lists_everything(thirty: list[str]) -> None:
+    assert len(invoke_json("list", "--json")["sessions"]) == 25  # the default
+    assert len(invoke_json("list", "--json", "--limit", "500")["sessions"]) == 30
+    assert len(invoke_json("list", "--json", "--limit", "27")["sessions"]) == 27
     assert len(invoke_json("list", "--json", "-n", "3")["sessions"]) == 3
+    everything = invoke_json("list", "--json", "--all")["sessions"]
+    assert [s["native_id"] for s in everything] == list(reversed(thirty))
+
+
+@pytest.mark.parametrize("args", [["--limit", "0"], ["--limit", "-5"], ["-n", "0"], ["--limit", "3", "--all"]])
+def test_nonsense_limits_are_usage_errors(thirty: list[str], args: list[str]) -> None:
+    result = runner.invoke(app, ["list", *args])
+    assert result.exit_code == 2, result.output
 
 
 def test_list_row_shape(thirty: list[str]) -> None:
     row = invoke_json("list", "--json", "-n", "1")["sessions"][0]
     assert set(row) == {"id", "provider", "native_id", "path", "title", "cwd", "model", "git_branch",
-                        "started_at", "updated_at", "tokens", "counts", "subagents", "running", "counts_partial"}
+                        "started_at", "updated_at", "tokens", "cost_usd", "counts", "subagents", "running", "counts_partial"}
     assert row["id"] == f"claude:{thirty[-1]}" and row["provider"] == "claude"
     assert row["tokens"] == {"input": 29, "cache_read": 0, "cache_write": 0, "output": 1, "reasoning": 0, "total": 30}
     assert row["updated_at"].endswith("Z")
@@ -93,8 +102,10 @@ def test_ambiguous_prefix_lists_candidates(thirty: list[str]) -> None:
 
 def test_unknown_and_too_short_ids_fail(thirty: list[str]) -> None:
     assert runner.invoke(app, ["show", "ffffffff-dead"]).exit_code == 1
+    unknown = runner.invoke(app, ["show", "ffffffff-dead"])
+    assert "no session matches" in unknown.stderr
     short = runner.invoke(app, ["show", "0000"])
-    assert short.exit_code == 1 and "no session matches" in short.stderr
+    assert short.exit_code == 1 and "'0000' is too short: give at least 6 characters" in short.stderr
 
 
 def test_unknown_provider_is_a_usage_error(thirty: list[str]) -> None:
@@ -119,7 +130,7 @@ def test_human_list_is_plain_text_without_a_tty(thirty: list[str]) -> None:
     result = runner.invoke(app, ["list", "-n", "2"])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["ID", "UPDATED", "TOKENS", "MODEL", "CWD", "TITLE"]
+    assert lines[0].split() == ["ID", "UPDATED", "TOKENS", "COST", "MODEL", "CWD", "TITLE"]
     assert "prompt number 29" in lines[1] and "\x1b[" not in result.stdout
 
 

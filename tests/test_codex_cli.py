@@ -28,7 +28,8 @@ def _json(args: list[str]) -> dict:
 def test_list_show_tokens_json_on_the_real_samples(isolated_home: Path) -> None:
     lay_out_real_codex(isolated_home)
     listed = _json(["list", "--json", "--provider", "codex"])
-    assert listed["schema"] == "agentscan.list/1" and listed["warnings"] == []
+    assert listed["schema"] == "agentscan.list/1"
+    assert [w["path"] for w in listed["warnings"]] == ["model:codex/aide-gpt-5"]  # a custom name: no price
     assert len(listed["sessions"]) == 3
     shown = _json(["show", "--json", "codex:01996135"])["session"]
     assert shown["id"] == "codex:01996135-afde-7911-97f0-d863511eca56"
@@ -71,8 +72,10 @@ def test_demo_tokens_roll_the_subagent_into_its_parent() -> None:
     # (7400, 5120, 610, 256).  input = in - cached.
     assert row["own"] == {"input": 9600 + 3328, "cache_read": 9472, "cache_write": 0, "output": 770, "reasoning": 320,
                           "total": 23170}
+    # The child runs gpt-5.1-codex-mini: $0.25 input, $0.025 cached input, $2 output per million.
     assert row["subagents"] == [{"id": DEMO_CHILD, "tokens": {"input": 5200 + 2280, "cache_read": 5120, "cache_write": 0,
-                                                              "output": 870, "reasoning": 384, "total": 13470}, "recovered_from": None}]
+                                                              "output": 870, "reasoning": 384, "total": 13470},
+                                 "cost_usd": (7480 * 0.25 + 5120 * 0.025 + 870 * 2) / 1e6, "recovered_from": None}]
 
 
 def test_demo_main_session_in_show() -> None:

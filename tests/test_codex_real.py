@@ -25,6 +25,10 @@ CCUSAGE = {
     CATALOG_0146: (12757, 3584, 0, 81, 63, 16422),
 }
 CCUSAGE_TOTAL = (148130, 161280, 0, 12642, 9599, 322052)
+# ``costUSD`` per session in the same output.  ccusage prices the VS Code session's
+# "aide-gpt-5" (a custom model name) as gpt-5; genai-prices does not know that name, so
+# agentscan reports null and a warning instead of guessing (docs/providers/codex.md, "Cost").
+CCUSAGE_COST = {VSCODE_039: 0.3097365, EXEC_0135: 0.019107, CATALOG_0146: 0.00272028}
 
 
 def _tuple(usage) -> tuple[int, ...]:
@@ -43,7 +47,17 @@ def test_tokens_per_session_equal_ccusage(real_home: Path) -> None:
     got = {row.key.split(":", 1)[1]: _tuple(row.tokens) for row in report.rows}
     assert got == CCUSAGE
     assert _tuple(report.total) == CCUSAGE_TOTAL
-    assert scanner.warnings == []
+    # The only warning: the custom model name has no price.
+    assert [(w.path, "aide-gpt-5" in w.message) for w in scanner.warnings] == [("model:codex/aide-gpt-5", True)]
+
+
+def test_costs_equal_ccusage_except_for_the_unknown_model(real_home: Path) -> None:
+    report = token_report(Scanner(home=real_home, provider_names=["codex"]), providers=["codex"])
+    got = {row.key.split(":", 1)[1]: row.cost for row in report.rows}
+    assert got[VSCODE_039] is None
+    for session in (EXEC_0135, CATALOG_0146):
+        assert abs(float(got[session]) - CCUSAGE_COST[session]) < 1e-9, session
+    assert report.cost is None  # a total that leaves a session out would understate the spend
 
 
 def test_list_rows_from_bounded_reads_agree_with_ccusage(real_home: Path) -> None:

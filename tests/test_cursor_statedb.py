@@ -150,7 +150,7 @@ def test_newline_keys_and_null_values_are_ignored(isolated_home: Path) -> None:
         composers=[composer_data(S)],
         bubbles={S: [bubble("a", 2, "x", tokens=(5, 1))]},
         raw_rows=[
-            (f"composerData:task-call_1\nfc_2", orjson.dumps(composer_data("task-call_1\nfc_2", bubbles=["z"]))),
+            ("composerData:task-call_1\nfc_2", orjson.dumps(composer_data("task-call_1\nfc_2", bubbles=["z"]))),
             ("bubbleId:task-call_1\nfc_2:z", orjson.dumps(bubble("z", 2, "tool run", tokens=(999, 999)))),
             (f"bubbleId:{S}:nullbubble", None),
             ("composerData:0000nul0-0000-4000-8000-000000000000", None),
@@ -234,7 +234,8 @@ def test_reads_while_a_writer_holds_begin_immediate_in_wal_mode(isolated_home: P
         close_state_db(scanner.ctx)
         assert (row.title, row.tokens.total) == ("committed name", 140)
         assert detail.row.tokens.total == 140 and report.total.total == 140
-        assert scanner.warnings == []
+        # The only warning: the bubble names no model, so its cost is unknown.
+        assert [w.path for w in scanner.warnings] == ["model:cursor/unknown"]
         assert listing(db_path.parent) == before
     finally:
         writer.execute("ROLLBACK")

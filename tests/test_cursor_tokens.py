@@ -108,8 +108,12 @@ def test_tokens_json_via_cli(isolated_home: Path) -> None:
     assert doc["total"] == {"input": 107, "cache_read": 0, "cache_write": 0, "output": 43, "reasoning": 0, "total": 150}
     (row,) = doc["rows"]
     assert row["own"]["total"] == 140
+    # The child's bubble names no model, so it runs the session's "claude-4.5-sonnet" (Sonnet 4.5,
+    # $3 in / $15 out per million): 7 × 3 + 3 × 15 = 66 millionths of a dollar.
     assert row["subagents"] == [{"id": CHILD, "tokens": {"input": 7, "cache_read": 0, "cache_write": 0,
-                                                         "output": 3, "reasoning": 0, "total": 10}, "recovered_from": None}]
+                                                         "output": 3, "reasoning": 0, "total": 10},
+                                 "cost_usd": 66e-6, "recovered_from": None}]
+    assert row["cost_usd"] == doc["cost_usd"] == (100 * 3 + 40 * 15 + 66) / 1e6
 
 
 def test_tokens_by_day_and_model_use_bubble_times_and_models(isolated_home: Path) -> None:

@@ -132,7 +132,7 @@ def test_prompt_times_come_from_the_timestamp_wrapper(isolated_home: Path) -> No
     scanner = _scanner(isolated_home)
     (row,) = scanner.list_sessions()
     assert row.started_at == datetime(2026, 7, 31, 15, 12, tzinfo=UTC)
-    assert row.updated_at == datetime(2026, 7, 31, 16, 0, tzinfo=UTC)  # the file mtime is newer
+    assert row.updated_at == datetime(2026, 7, 31, 15, 40, tzinfo=UTC)  # the newest recorded time, not the mtime
     detail = scanner.show(S)
     assert [p.timestamp for p in detail.prompts] == [
         datetime(2026, 7, 31, 15, 12, tzinfo=UTC),

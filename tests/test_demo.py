@@ -29,5 +29,7 @@ def test_demo_tokens_include_the_subagent() -> None:
     # 12+188+2100+9800, 6+95+800+11900, 4+310+1500+12700, 3+60+400+14200, 2+140+300+14600;
     # subagent 8+70+3000+0, 5+30+200+3000.
     assert row["own"]["total"] == 12100 + 12801 + 14514 + 14663 + 15042
+    # The subagent runs Haiku 4.5: $1 input, $0.10 cache read, $1.25 cache write, $5 output per million.
     assert row["subagents"] == [{"id": "a1b2c3d", "tokens": {"input": 13, "cache_read": 3000, "cache_write": 3200,
-                                                             "output": 100, "reasoning": 0, "total": 6313}, "recovered_from": None}]
+                                                             "output": 100, "reasoning": 0, "total": 6313},
+                                 "cost_usd": (13 * 1 + 3000 * 0.10 + 3200 * 1.25 + 100 * 5) / 1e6, "recovered_from": None}]

@@ -9,6 +9,7 @@ import click
 import typer.main
 
 from agentscan.cli import app
+from agentscan.cli.options import GLOBAL_NAMES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -42,6 +43,8 @@ def test_every_command_and_option_is_documented() -> None:
     for name, command in commands.items():
         body = documented[name]
         for param in command.params:
+            if param.name in GLOBAL_NAMES:
+                continue  # documented once, under "Global options"
             for opt in param.opts:
                 if opt.startswith("--") and opt != "--help":
                     assert f"`{opt}" in body, f"{opt} of `agentscan {name}` is not in docs/cli*.md"
@@ -54,6 +57,15 @@ def test_global_options_are_documented() -> None:
         for opt in param.opts:
             if opt.startswith("--"):
                 assert f"`{opt}" in text, f"global option {opt} is not in docs/cli*.md"
+
+
+def test_every_command_takes_the_global_options_after_its_name() -> None:
+    root = typer.main.get_command(app)
+    for name, command in walk(root).items():
+        if hasattr(command, "commands") or name == "hook":  # groups; `hook` is run by agents, not people
+            continue
+        names = {param.name for param in command.params}
+        assert GLOBAL_NAMES <= names, f"agentscan {name} does not take {sorted(GLOBAL_NAMES - names)}"
 
 
 def test_json_schemas_are_documented() -> None:

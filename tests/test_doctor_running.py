@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -59,7 +60,7 @@ def test_doctor_names_the_env_var_that_chose_a_root(isolated_home: Path, monkeyp
     assert root["source"] == "CLAUDE_CONFIG_DIR" and root["problem"] == "does not exist"
     human = runner.invoke(app, ["doctor"])
     assert human.exit_code == 0
-    assert "from CLAUDE_CONFIG_DIR: does not exist" in human.stdout
+    assert re.search(r"does not exist\s+CLAUDE_CONFIG_DIR\s", human.stdout), human.stdout
 
 
 def test_unreadable_explicit_root_fails_other_commands(isolated_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

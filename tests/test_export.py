@@ -138,8 +138,14 @@ def test_unwritable_output_exits_one(home: Path, tmp_path: Path) -> None:
 def test_held_lock_makes_a_second_run_exit_one(home: Path, tmp_path: Path) -> None:
     from filelock import FileLock
 
+    import os
+
+    from agentscan.export.run import lock_path
+
     out = tmp_path / "index.sqlite"
-    with FileLock(str(out) + ".lock"):
+    lock = lock_path(out, os.environ)
+    lock.parent.mkdir(parents=True)
+    with FileLock(str(lock)):
         result = runner.invoke(app, ["export", "-f", "sqlite", "-o", str(out), "--lock-timeout", "0.2"])
     assert result.exit_code == 1 and "another agentscan export" in result.stderr
 

@@ -31,6 +31,9 @@ from builders import REAL
 from conftest_hypothesis import FUZZ
 from cursor_builders import STATE_DDL, HEADERS_DDL, state_db_path
 
+# Many generated cases each: run by .ci/run (`-m slow`), not by the default test command.
+pytestmark = pytest.mark.slow
+
 KEYS = (
     "type", "message", "content", "usage", "id", "role", "model", "text", "input", "name", "requestId",
     "sessionId", "uuid", "parentUuid", "timestamp", "cwd", "gitBranch", "isSidechain", "isMeta",
@@ -88,6 +91,7 @@ JSON = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6), children, max_size=6),
     max_leaves=24,
 )
+
 RECORDS = st.dictionaries(st.sampled_from(KEYS), JSON, max_size=8)
 
 

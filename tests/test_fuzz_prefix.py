@@ -26,6 +26,10 @@ from builders import REAL
 from codex_builders import rollout_path
 from conftest_hypothesis import FUZZ
 
+# Many generated cases each: run by .ci/run (`-m slow`), not by the default test command.
+pytestmark = pytest.mark.slow
+
+
 SAMPLES = {
     "claude": [REAL / "claude" / "spotter-short-v2.1.38.jsonl", REAL / "claude" / "spotter-tool-heavy-v2.1.38.jsonl",
                REAL / "claude" / "entire-checkpoint-37995ebed6e4-v2.1.12.jsonl", case("claude", "clean").source],

@@ -94,11 +94,13 @@ import sys
 import agentscan.scan.scanner
 from agentscan.cli import app
 
-def list_sessions(self, **kwargs):
+def crash(self, **kwargs):
     private_prompt = "PRIVATE-PROMPT-IN-A-LOCAL"  # what a frame of a real crash could hold
     raise RuntimeError("boom")
 
-agentscan.scan.scanner.Scanner.list_sessions = list_sessions
+# Whichever the CLI calls: both must crash.
+agentscan.scan.scanner.Scanner.list_sessions = crash
+agentscan.scan.scanner.Scanner.list_page = crash
 app.pretty_exceptions_show_locals = sys.argv[1] == "show-locals"
 sys.argv = ["agentscan", "--no-cache", "list"]
 app()
@@ -106,7 +108,9 @@ app()
 
 
 def _crash(mode: str, home: Path) -> str:
-    env = {"HOME": str(home), "AGENTSCAN_CACHE_DIR": str(home / "cache"), "PATH": "", "COLUMNS": "200", "TERM": "dumb"}
+    env = {"HOME": str(home), "AGENTSCAN_CACHE_DIR": str(home / "cache"), "PATH": "", "COLUMNS": "200", "TERM": "dumb",
+           # the code under test, not whatever an editable install points at
+           "PYTHONPATH": str(REPO / "src")}
     done = subprocess.run([sys.executable, "-c", CRASH, mode], capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
     assert done.returncode != 0 and "boom" in done.stderr, done.stderr
     return done.stderr

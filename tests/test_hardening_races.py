@@ -30,6 +30,9 @@ from builders import claude_assistant, claude_subagent_file, claude_usage
 from codex_builders import at, index_row, write_state_db
 from cursor_builders import bubble, composer_data, make_state_db, state_db_path, write_chat_store
 
+# Many generated cases each: run by .ci/run (`-m slow`), not by the default test command.
+pytestmark = pytest.mark.slow
+
 IDE_ONLY = "1de00000-0000-4000-8000-0000000000aa"
 MAX_POINTS = 16  # touches replayed per scenario (evenly spread when there are more)
 
@@ -138,6 +141,7 @@ def _points(total: int) -> list[int]:
 def test_a_path_that_vanishes_at_any_moment_is_never_fatal(
     tmp_path: Path, touches: Callable[[Touches | None], None], provider: str, command: str, mode: str
 ) -> None:
+
     template = tmp_path / "template"
     template.mkdir()
     ids = _home(template, provider)
@@ -219,7 +223,8 @@ def test_a_file_appended_to_while_it_is_read(isolated_home: Path, monkeypatch: p
     with Scanner(home=isolated_home, env={}) as scanner:
         final = token_report(scanner).total
         lines = [orjson.loads(line) for line in path.read_bytes().splitlines()]
-        assert scanner.warnings == []
+        # Nothing was torn any more; only a price warning may remain (the late calls' made-up model).
+        assert [w for w in scanner.warnings if not w.path.startswith("model:")] == []
     assert len(lines) == len(item.source.read_bytes().splitlines()) + 2
     if item.expected is not None:  # the same line twice is one call written twice: it counts once
         assert final is not None and final.total == item.expected + 10

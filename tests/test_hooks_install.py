@@ -113,9 +113,37 @@ def test_claude_install_uses_matcher_groups_and_keeps_other_settings(isolated_ho
 
 
 def test_claude_uninstall_drops_the_hooks_key_it_emptied(isolated_home: Path) -> None:
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"model": "opus"}')
     invoke("hooks", "install", "--agent", "claude")
     invoke("hooks", "uninstall", "--agent", "claude")
-    assert json.loads((isolated_home / ".claude" / "settings.json").read_text()) == {}
+    assert json.loads(settings.read_text()) == {"model": "opus"}
+
+
+@pytest.mark.parametrize("agent", ["cursor", "claude"])
+def test_install_then_uninstall_on_a_home_without_config_leaves_no_file(isolated_home: Path, agent: str) -> None:
+    path = isolated_home / (".cursor/hooks.json" if agent == "cursor" else ".claude/settings.json")
+    invoke("hooks", "install", "--agent", agent)
+    assert path.is_file()
+    out = invoke("hooks", "uninstall", "--agent", agent)
+    assert not path.exists() and f"removed {path}" in out
+    assert [p.name for p in path.parent.iterdir()] == []  # no backup of a file that held only ours either
+
+
+def test_install_keeps_a_timestamped_backup_and_names_the_agent_to_restart(isolated_home: Path) -> None:
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"model": "opus"}\n')
+    settings.chmod(0o640)
+    out = invoke("hooks", "install", "--agent", "claude")
+    [backup] = [p for p in settings.parent.iterdir() if p != settings]
+    assert backup.name.startswith("settings.json.agentscan-") and backup.name.endswith(".bak")
+    assert backup.read_text() == '{"model": "opus"}\n'
+    if os.name == "posix":
+        assert backup.stat().st_mode & 0o777 == 0o640
+    assert str(backup) in out and "Restart Claude Code" in out
+    assert "Restart Cursor" in invoke("hooks", "install", "--agent", "cursor")
 
 
 def test_project_scope_writes_in_the_current_directory(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -124,9 +152,29 @@ def test_project_scope_writes_in_the_current_directory(isolated_home: Path, tmp_
     monkeypatch.chdir(project)
     invoke("hooks", "install", "--agent", "claude", "--scope", "project")
     invoke("hooks", "install", "--agent", "cursor", "--scope", "project")
-    assert (project / ".claude" / "settings.json").is_file()
+    # Claude's project settings.json is committed and shared: ours go in the local one.
+    assert (project / ".claude" / "settings.local.json").is_file()
+    assert not (project / ".claude" / "settings.json").exists()
     assert (project / ".cursor" / "hooks.json").is_file()
     assert not (isolated_home / ".claude").exists() and not (isolated_home / ".cursor").exists()
+    invoke("hooks", "uninstall", "--agent", "claude", "--scope", "project")
+    assert not (project / ".claude" / "settings.local.json").exists()
+
+
+def test_project_uninstall_also_cleans_the_shared_settings_an_older_version_wrote(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentscan.hooks import install as installer
+
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    shared = project / ".claude" / "settings.json"
+    shared.write_text('{"permissions": {"allow": []}}')
+    installer.write(installer.plan("claude", shared, install=True, command="agentscan hook --agent claude"))
+    assert "hooks" in json.loads(shared.read_text())
+    invoke("hooks", "uninstall", "--agent", "claude", "--scope", "project")
+    assert json.loads(shared.read_text()) == {"permissions": {"allow": []}}
 
 
 def test_home_option_chooses_where_user_scope_writes(tmp_path: Path) -> None:

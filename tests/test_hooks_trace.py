@@ -234,10 +234,12 @@ def test_ids_resolve_bare_prefixed_or_by_unique_prefix(data_dir: Path) -> None:
     assert ambiguous.exit_code == 1
     assert "cursor:abcdef01-0000-4000-8000-000000000001" in ambiguous.stderr
     assert "cursor:abcdef02-0000-4000-8000-000000000002" in ambiguous.stderr
-    for unknown in ("ffffffff", "abc", "claude:abcdef01"):
+    for unknown in ("ffffffff", "claude:abcdef01"):
         result = runner.invoke(app, ["trace", unknown, "--json"])
         assert result.exit_code == 1, unknown
-        assert "no session matches" in result.stderr
+        assert f"no hook events for {unknown!r}; see `agentscan hooks install`" in result.stderr
+    short = runner.invoke(app, ["trace", "abc"])
+    assert short.exit_code == 1 and "'abc' is too short: give at least 6 characters" in short.stderr
 
 
 def test_bad_store_lines_are_warnings_and_strict_turns_them_into_exit_1(data_dir: Path) -> None:

@@ -139,3 +139,27 @@ def test_type_checking_imports_are_not_dependencies() -> None:
 def test_no_import_cycles() -> None:
     cycles = find_cycles(import_graph())
     assert cycles == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in cycles)
+
+
+# Layers from docs/architecture.md: a module may not import a later layer.
+LAYERS = ["agentscan.toolkit", "agentscan.providers", "agentscan.scan", "agentscan.export", "agentscan.cli"]
+
+
+def _layer(module: str) -> int | None:
+    for index, prefix in enumerate(LAYERS):
+        if module == prefix or module.startswith(prefix + "."):
+            return index
+    return None
+
+
+def test_layers_import_only_earlier_layers() -> None:
+    wrong = []
+    for module, targets in import_graph().items():
+        own = _layer(module)
+        if own is None:
+            continue
+        for target in targets:
+            other = _layer(target)
+            if other is not None and other > own:
+                wrong.append(f"{module} -> {target}")
+    assert wrong == [], "imports against the data flow: " + ", ".join(sorted(wrong))

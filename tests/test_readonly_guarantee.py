@@ -159,7 +159,7 @@ def test_no_command_changes_or_adds_a_file_under_the_home(
     assert all("mode=ro" in uri and ("readonly_shm=1" in uri or "immutable=1" in uri) for uri in opened), opened
     touching = spy.under(isolated_home)
     assert touching, "the spy saw no connection to a provider database"
-    for target, uri, path in touching:
+    for target, uri, _path in touching:
         assert uri and target.startswith("file:") and "mode=ro" in urlsplit(target).query.split("&"), target
 
 

@@ -84,7 +84,7 @@ def test_ids_select_sessions(scanner: Scanner) -> None:
 
 def test_bad_grouping_is_a_usage_problem(scanner: Scanner) -> None:
     with pytest.raises(UsageProblem):
-        token_report(scanner, by="week")
+        token_report(scanner, by="fortnight")
 
 
 def test_list_over_fake_provider_parses_only_what_it_shows() -> None:

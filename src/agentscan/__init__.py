@@ -1,8 +1,106 @@
 """agentscan: find the sessions AI coding agents leave on a machine.
 
-The library API lives in ``agentscan.scan.scanner`` (``Scanner``) and
-``agentscan.scan.tokens`` (``token_report``); the model in ``agentscan.model``.
-Nothing heavy is imported here, so ``agentscan --help`` stays fast.
+The public library API, importable from here::
+
+    from agentscan import Scanner, token_report
+
+    with Scanner() as scanner:                 # or Scanner(home="/mnt/old-laptop")
+        for row in scanner.list_sessions(limit=5):
+            print(row.id, row.title)
+        print(token_report(scanner, by="model").to_json())   # with cost_usd
+        for row in with_costs(scanner, scanner.list_sessions(limit=5)):
+            print(row.id, row.cost)                                  # USD (a Decimal), or None
+
+Names are resolved lazily (PEP 562), so ``import agentscan`` costs nothing
+and ``agentscan --help`` stays fast.  Everything else is internal and may
+move between releases.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+#: public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    "Scanner": "agentscan.scan.scanner",
+    "ListFilter": "agentscan.scan.listing",
+    "token_report": "agentscan.scan.tokens",
+    "with_costs": "agentscan.scan.costs",
+    "TokenReport": "agentscan.scan.tokens",
+    "TokenRow": "agentscan.scan.tokens",
+    "Counts": "agentscan.model",
+    "PlanStep": "agentscan.model",
+    "Prompt": "agentscan.model",
+    "Response": "agentscan.model",
+    "ScanWarning": "agentscan.model",
+    "SessionDetail": "agentscan.model",
+    "SessionRef": "agentscan.model",
+    "SessionRow": "agentscan.model",
+    "SubagentInfo": "agentscan.model",
+    "TokenUsage": "agentscan.model",
+    "ToolEvent": "agentscan.model",
+    "UsageEntry": "agentscan.model",
+    "AgentscanError": "agentscan.errors",
+}
+
+# A literal list, so linters and type checkers see the re-exports.
+__all__ = [
+    "__version__",
+    "AgentscanError",
+    "Counts",
+    "ListFilter",
+    "PlanStep",
+    "Prompt",
+    "Response",
+    "ScanWarning",
+    "Scanner",
+    "SessionDetail",
+    "SessionRef",
+    "SessionRow",
+    "SubagentInfo",
+    "TokenReport",
+    "TokenRow",
+    "TokenUsage",
+    "ToolEvent",
+    "UsageEntry",
+    "token_report",
+    "with_costs",
+]
+
+if TYPE_CHECKING:
+    from agentscan.errors import AgentscanError
+    from agentscan.model import (
+        Counts,
+        PlanStep,
+        Prompt,
+        Response,
+        ScanWarning,
+        SessionDetail,
+        SessionRef,
+        SessionRow,
+        SubagentInfo,
+        TokenUsage,
+        ToolEvent,
+        UsageEntry,
+    )
+    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.scanner import Scanner
+    from agentscan.scan.costs import with_costs
+    from agentscan.scan.tokens import TokenReport, TokenRow, token_report
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentscan' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
 
 from agentscan.model import ScanWarning, SessionRef, SessionRow
+from agentscan.progress import Progress
 from agentscan.timeutil import from_epoch
 
 if TYPE_CHECKING:
@@ -113,6 +114,8 @@ class ScanContext:
     file_cache: Any = None
     # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
     cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())
+    # Told how many sessions a long scan reads; the CLI shows it on a terminal.
+    progress: Progress = field(default_factory=Progress)
 
     @classmethod
     def create(cls, *, home: Path | str | None = None, env: Mapping[str, str] | None = None) -> ScanContext:
@@ -135,10 +138,10 @@ class ScanContext:
             except Exception:  # closing must never turn a result into a failure
                 pass
 
-    def stat(self, path: object) -> os.stat_result | None:
+    def stat(self, path: str | os.PathLike[str]) -> os.stat_result | None:
         """``os.stat`` memoised for this scan (discovery and fingerprints share it)."""
         cache = self.memo.setdefault("_stat", {})
-        key = os.fspath(path)  # type: ignore[arg-type]
+        key = os.fspath(path)
         if key not in cache:
             try:
                 cache[key] = os.stat(key)

@@ -5,18 +5,29 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     AgentscanError                 base; exit 1 unless a subclass says otherwise
     ├── UsageProblem               the user's input cannot be used (exit 2)
     ├── SessionNotFound            no session matches an id (exit 1)
+    │   ├── IdTooShort             a prefix too short to look up (exit 1)
+    │   └── NoHookEvents           no captured hook events for an id (exit 1)
     ├── AmbiguousSessionId         a prefix matches several sessions (exit 1)
     ├── SessionUnreadable          a session could not be read at all (exit 1)
     ├── UnknownProvider            a --provider name that is not registered (exit 2)
     ├── NoReadableRoot             an explicitly named root cannot be read (exit 1)
     ├── StrictWarnings             --strict and warnings were reported (exit 1)
-    └── ExportFailed               an export could not be written (exit 1)
+    ├── ExportFailed               an export could not be written (exit 1)
+    ├── OutputFailed               an OTLP file could not be written (exit 1)
+    ├── SendFailed                 the OTLP collector refused a batch (exit 1)
+    ├── HookConfigError            a hook config agentscan will not change (exit 1)
+    └── DatabaseUnavailable        a provider DB cannot be used (caught by providers)
 
 Bad input inside provider files is never an exception: it becomes a
 ``ScanWarning`` and the scan goes on.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentscan.otlp.sender import SendResult
 
 
 class AgentscanError(Exception):
@@ -30,6 +41,23 @@ class UsageProblem(AgentscanError):
 class SessionNotFound(AgentscanError):
     def __init__(self, query: str) -> None:
         super().__init__(f"no session matches {query!r}")
+        self.query = query
+
+
+class IdTooShort(SessionNotFound):
+    def __init__(self, query: str, minimum: int) -> None:
+        AgentscanError.__init__(
+            self, f"{query!r} is too short: give at least {minimum} characters of the id (`agentscan list` shows them)"
+        )
+        self.query = query
+
+
+class NoHookEvents(SessionNotFound):
+    def __init__(self, query: str, *, store_empty: bool) -> None:
+        where = "no hook events have been captured yet" if store_empty else f"no hook events for {query!r}"
+        AgentscanError.__init__(
+            self, f"{where}; see `agentscan hooks install` (and `agentscan trace --list` for the sessions captured)"
+        )
         self.query = query
 
 
@@ -64,3 +92,26 @@ class StrictWarnings(AgentscanError):
 
 class ExportFailed(AgentscanError):
     """The output could not be written (exit 1); the previous file is intact."""
+
+
+class OutputFailed(AgentscanError):
+    """An OTLP file could not be written (exit 1); a previous file is left intact."""
+
+
+class SendFailed(AgentscanError):
+    """The collector did not take a batch (exit 1); ``sent`` counts only what it acknowledged."""
+
+    def __init__(self, message: str, sent: SendResult) -> None:
+        super().__init__(message)
+        self.sent = sent
+
+
+class HookConfigError(AgentscanError):
+    """A hook config file that agentscan will not change (exit 1)."""
+
+
+class DatabaseUnavailable(AgentscanError):
+    """A provider database is missing, not SQLite, locked, or has an unknown shape.
+
+    Never reaches the CLI: providers catch it and fall back to the files, with a warning.
+    """

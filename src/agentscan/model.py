@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from agentscan.timeutil import parse_iso, to_iso
+
+if TYPE_CHECKING:
+    from decimal import Decimal  # costs are Decimals, but --help must not import decimal
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,11 @@ def usage_json(usage: TokenUsage | None) -> dict[str, int] | None:
     return None if usage is None else usage.to_json()
 
 
+def usd(cost: Decimal | None) -> float | None:
+    """JSON carries the exact cost as a number; only text output rounds it."""
+    return None if cost is None else float(cost)
+
+
 @dataclass(frozen=True, slots=True)
 class Counts:
     prompts: int = 0
@@ -110,6 +118,8 @@ class SessionRow:
     #: ``counts`` cover only part of the session (a Codex rollout too large for
     #: ``list`` to read whole, with no full pass kept in the cache)
     counts_partial: bool = False
+    #: USD, filled in by ``agentscan.costs`` (it depends on the price data, so it is never cached with the row)
+    cost: Decimal | None = None
 
     @property
     def id(self) -> str:
@@ -154,6 +164,7 @@ class SessionRow:
             "started_at": to_iso(self.started_at),
             "updated_at": to_iso(self.updated_at),
             "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
             "counts": self.counts.to_json(),
             "subagents": self.subagents,
             "running": self.running,
@@ -261,8 +272,8 @@ class SessionDetail:
 
 # Packed usage entry fields, in ``UsageEntry.pack`` order: the cache and the
 # aggregators keep calls as plain lists, because warm runs add up 100k+ of them.
-# ``ORIGIN`` is packed only when set (older cached entries have 11 fields).
-SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, ORIGIN = range(12)
+# ``ORIGIN`` is packed only when set (older cached entries have 12 fields).
+SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H, ORIGIN = range(13)
 
 #: ``UsageEntry.origin`` of a subagent call known only from the copy in its
 #: parent's progress records (Claude: the subagent transcript is gone)
@@ -277,8 +288,11 @@ class UsageEntry:
     delegated run the call belongs to; ``tokens`` reports roll these up.
     ``dedupe_key`` names the API call when the same call can appear in other
     sessions' files too (a resumed or forked session); across sessions the
-    copy with the highest ``rank`` counts once.  ``origin`` says where a call
-    was recovered from when its own transcript is gone (``PROGRESS_ORIGIN``).
+    copy with the highest ``rank`` counts once.  ``cache_write_1h`` is the
+    part of ``tokens.cache_write`` written to a one-hour cache (Claude),
+    which bills at a higher rate: it matters for cost only.  ``origin`` says
+    where a call was recovered from when its own transcript is gone
+    (``PROGRESS_ORIGIN``).
     """
 
     session: str  # native id of the owning (parent) session
@@ -288,6 +302,7 @@ class UsageEntry:
     subagent: str | None = None
     dedupe_key: str | None = None
     rank: int = 0
+    cache_write_1h: int = 0
     origin: str | None = None
 
     def pack(self) -> list:
@@ -295,7 +310,7 @@ class UsageEntry:
         t = self.tokens
         ts = self.timestamp.timestamp() if self.timestamp is not None else None
         packed = [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
-                  t.reasoning, self.dedupe_key, self.rank]
+                  t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h]
         if self.origin is not None:
             packed.append(self.origin)
         return packed

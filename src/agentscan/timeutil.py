@@ -7,7 +7,7 @@ as ISO strings, epoch seconds or epoch milliseconds depending on the provider.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 
 from agentscan.errors import UsageProblem
 
@@ -64,19 +64,49 @@ def from_epoch(value: object) -> datetime | None:
     return parsed if _EARLIEST <= parsed < _LATEST else None
 
 
-def parse_when(text: str, *, now: datetime | None = None) -> datetime:
-    """Parse a ``--since``/``--until`` value: ``2026-11-01``, an ISO time, or ``3d``."""
+_DATE_ONLY = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
+
+
+def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:
+    """Parse a ``--since``/``--until`` value: ``2026-11-01``, an ISO time, or ``3d``.
+
+    A date or a time without an offset is read in ``tz`` (default: the local
+    zone), as a person means it.  With ``end_of_day`` a bare date means the
+    end of that day (``--until 2026-11-30`` includes the 30th, as in ccusage).
+    """
     now = now or datetime.now(UTC)
     match = _DURATION.match(text)
     if match:
         amount, unit = int(match.group(1)), match.group(2).lower()
         return now - timedelta(**{_UNITS[unit]: amount})
-    parsed = _parse_any_iso(text)  # a user's bound may be any date, unlike a recorded time
+    parsed = _parse_user_time(text, tz)
     if parsed is None:
         raise UsageProblem(
             f"cannot read the time {text!r}: use a date (2026-11-01), an ISO time, or a duration (3d, 12h)"
         )
+    if end_of_day and _DATE_ONLY.match(text):
+        midnight = datetime.fromisoformat(text.strip())
+        return _attach(midnight + timedelta(days=1), tz).astimezone(UTC)
     return parsed
+
+
+def _attach(naive: datetime, tz: tzinfo | None) -> datetime:
+    """A wall-clock time in ``tz``, or in the local zone when ``tz`` is ``None``."""
+    return naive.replace(tzinfo=tz) if tz is not None else naive.astimezone()
+
+
+def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
+    """Like ``_parse_any_iso``, but a time without an offset is wall-clock time in ``tz``."""
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+        if parsed.tzinfo is None:
+            parsed = _attach(parsed, tz)
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
 
 
 def newest(*values: datetime | None) -> datetime | None:

@@ -17,15 +17,27 @@ app = typer.Typer(
     name="agentscan",
     help="Find the sessions AI coding agents left on this machine, with exact token totals.",
     no_args_is_help=True,
-    add_completion=False,
+    # typer's own --install-completion / --show-completion (bash, zsh, fish, PowerShell)
+    add_completion=True,
     pretty_exceptions_show_locals=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from agentscan import __version__
+
+        print(f"agentscan {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _global(
     ctx: typer.Context,
+    version: bool = typer.Option(
+        False, "--version", help="Print agentscan's version and exit.", is_eager=True, callback=_print_version,
+    ),
     home: Optional[Path] = typer.Option(None, "--home", help="Read agent files under DIR instead of $HOME.", metavar="DIR"),
     demo: bool = typer.Option(False, "--demo", help="Use the small demo home shipped with agentscan."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write agentscan's cache."),
@@ -33,6 +45,8 @@ def _global(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every warning on stderr."),
 ) -> None:
     ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose)
+    # Every option above except --version is also taken after the command name
+    # (agentscan list --no-cache): see GlobalOptionsCommand.
 
 
 #: command modules, each with ``register(app)``; they import heavy things
@@ -42,6 +56,7 @@ COMMAND_MODULES = (
     "agentscan.cli.hooks_commands",
     "agentscan.cli.ops_commands",
     "agentscan.cli.otlp_commands",
+    "agentscan.cli.prices_commands",
 )
 
 

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from agentscan.cli.options import JsonOption, handle_errors, state_of
+from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, state_of
 
 
 class Agent(str, Enum):
@@ -36,10 +36,10 @@ def register(app: typer.Typer) -> None:
         help="Install or remove agentscan's hook capture in an agent's config.",
         no_args_is_help=True,
     )
-    hooks_app.command("install")(install_command)
-    hooks_app.command("uninstall")(uninstall_command)
+    hooks_app.command("install", cls=GlobalOptionsCommand)(install_command)
+    hooks_app.command("uninstall", cls=GlobalOptionsCommand)(uninstall_command)
     app.add_typer(hooks_app, name="hooks")
-    app.command("trace")(trace_command)
+    app.command("trace", cls=GlobalOptionsCommand)(trace_command)
 
 
 def hook_command(
@@ -58,7 +58,8 @@ def hook_command(
 
 AgentOption = typer.Option(..., "--agent", help="The agent whose config to change.", case_sensitive=False)
 ScopeOption = typer.Option(
-    Scope.user, "--scope", help="user: the config in your home; project: the one in the current directory.", case_sensitive=False,
+    Scope.user, "--scope", case_sensitive=False,
+    help="user: the config in your home; project: the current directory's (for Claude its uncommitted settings.local.json).",
 )
 DryRunOption = typer.Option(False, "--dry-run", help="Print the change as a unified diff and write nothing.")
 
@@ -90,39 +91,87 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     if state.demo:
         raise UsageProblem("--demo reads a shipped demo home; hooks are installed in your real one")
     home = ScanContext.create(home=state.home).home
-    path = installer.config_path(agent.value, scope.value, home=home, cwd=Path.cwd())
+    if install:
+        paths = [installer.config_path(agent.value, scope.value, home=home, cwd=Path.cwd())]
+    else:
+        paths = installer.uninstall_paths(agent.value, scope.value, home=home, cwd=Path.cwd())
     command = installer.hook_command(agent.value) if install else None
-    plan = installer.plan(agent.value, path, install=install, command=command)
-    if not plan.changed:
-        print(f"{path}: nothing to change ({'already installed' if install else 'no agentscan hooks'})")
+    plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
+    changing = [plan for plan in plans if plan.changed]
+    if not changing:
+        print(f"{paths[0]}: nothing to change ({'already installed' if install else 'no agentscan hooks'})")
         return
     if dry_run:
-        print(plan.diff(), end="")
+        for plan in changing:
+            print(plan.diff(), end="")
         return
-    installer.write(plan)
-    verb = "added to" if install else "removed from"
-    print(f"agentscan hook {verb} {len(plan.events)} {agent.value} events in {path}")
+    for plan in changing:
+        saved = installer.backup(plan)
+        installer.write(plan)
+        verb = "added to" if install else "removed from"
+        print(f"agentscan hook {verb} {len(plan.events)} {agent.value} events in {plan.path}")
+        if saved is not None:
+            print(f"the previous version is kept in {saved}")
+        if plan.removes_file:
+            print(f"removed {plan.path}: it held nothing but agentscan's hooks")
+    print(installer.RESTART[agent.value])
 
 
 @handle_errors
 def trace_command(
     ctx: typer.Context,
-    session_id: str = typer.Argument(..., metavar="ID", help="Conversation/session id, bare or agent:-prefixed, or a unique prefix (6+ chars)."),
+    session_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Conversation/session id, bare or agent:-prefixed, or a unique prefix (6+ chars)."),
+    list_sessions: bool = typer.Option(False, "--list", help="List the sessions that have captured hook events instead."),
     as_json: bool = JsonOption,
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
     from agentscan.cli import render
-    from agentscan.errors import StrictWarnings
+    from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.hooks.tree import trace_session
 
     state = state_of(ctx)
+    if list_sessions:
+        if session_id:
+            raise UsageProblem("give an ID or --list, not both")
+        _trace_list(as_json)
+        return
+    if not session_id:
+        raise UsageProblem("give a session ID (`agentscan trace --list` shows the captured ones)")
     trace = trace_session(session_id)
     if as_json:
         render.emit_json(render.envelope("trace", trace.body_json(), trace.warnings))
     else:
-        from agentscan.hooks.text import render as render_text
+        from agentscan.cli.term import cut
+        from agentscan.hooks.text import lines
 
-        print(render_text(trace), end="")
+        term = render.terminal()
+        for line in lines(trace):
+            # One line per node on a terminal, as in the other tables; whole lines in a pipe.
+            print(cut(line, term.width) if term.tty else line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:
         raise StrictWarnings(f"{len(trace.warnings)} warnings (--strict)")
+
+
+def _trace_list(as_json: bool) -> None:
+    from agentscan.cli import render
+    from agentscan.cli.table import Column, print_table
+    from agentscan.hooks import store
+    from agentscan.hooks.model import iso_ns
+    from agentscan.scan.short_ids import short_ids
+    from agentscan.timeutil import parse_iso
+
+    root = store.data_dir()
+    found = store.summaries(root)
+    if as_json:
+        render.emit_json({"schema": "agentscan.trace-list/1", "data_dir": root,
+                          "sessions": [s.to_json() for s in found], "warnings": []})
+        return
+    if not found:
+        render.note(f"no hook events captured yet in {root}; see `agentscan hooks install`")
+        return
+    term = render.terminal()
+    shown = short_ids((s.session.agent, s.session.session_id) for s in found) if term.tty else {}
+    rows = [[shown.get(s.session.id, s.session.id), render.short_time(parse_iso(iso_ns(s.updated_ns))),
+             render.full_number(s.events, term)] for s in found]
+    print_table([Column("ID", style="yellow"), Column("UPDATED"), Column("EVENTS", right=True)], rows, term=term)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, TypeVar
 
 import typer
+from typer.core import TyperCommand, TyperOption
 
 from agentscan.scan.scanner import Scanner
 from agentscan.context import ScanContext
@@ -16,18 +17,15 @@ from agentscan.errors import AgentscanError, NoReadableRoot, StrictWarnings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# Provider settings that --demo must ignore, so the demo never mixes in the
-# user's real sessions.
-PROVIDER_ENV = (
-    "CLAUDE_CONFIG_DIR",
-    "XDG_CONFIG_HOME",
-    "CODEX_HOME",
-    "CODEX_SQLITE_HOME",
-    "GEMINI_CLI_HOME",
-    "GEMINI_DATA_DIR",
-    "CURSOR_STATE_DB",
-    "APPDATA",
+#: (name, flags, help, takes a value) of the options every command takes, before or after its name
+GLOBAL_OPTIONS = (
+    ("home", ("--home",), "Read agent files under DIR instead of $HOME.", True),
+    ("demo", ("--demo",), "Use the small demo home shipped with agentscan.", False),
+    ("no_cache", ("--no-cache",), "Do not read or write agentscan's cache.", False),
+    ("strict", ("--strict",), "Exit 1 when any input had to be skipped.", False),
+    ("verbose", ("--verbose", "-v"), "Print every warning on stderr.", False),
 )
+GLOBAL_NAMES = frozenset(name for name, *_ in GLOBAL_OPTIONS)
 
 
 @dataclass
@@ -37,6 +35,15 @@ class State:
     no_cache: bool = False
     strict: bool = False
     verbose: bool = False
+    quiet: bool = False  # set by a command's --quiet: no progress either
+
+    def merge(self, values: dict[str, Any]) -> None:
+        """Global options given after the command name add to those given before it."""
+        if values.get("home") is not None:
+            self.home = Path(values["home"])
+        for name in ("demo", "no_cache", "strict", "verbose"):
+            if values.get(name):
+                setattr(self, name, True)
 
     def scanner(self, providers: list[str] | None = None) -> Scanner:
         import os
@@ -46,18 +53,62 @@ class State:
         if self.demo:
             from agentscan.demo import demo_home
 
+            from agentscan.providers import provider_env_vars
+
             home = demo_home()
-            for name in PROVIDER_ENV:
+            # The demo must never mix in the user's real sessions.
+            for name in provider_env_vars():
                 env.pop(name, None)
         context = ScanContext.create(home=home, env=env)
         if self.demo:
             context.home_source = "--demo"
+        from agentscan.cli.term import stderr_is_tty
+
+        if stderr_is_tty() and not self.quiet:
+            from agentscan.cli.progress import StderrProgress
+
+            context.progress = StderrProgress()
+            _PROGRESS.append(context.progress)
         return Scanner(context=context, provider_names=providers or None, use_cache=not self.no_cache)
 
 
+#: progress reporters of this run, erased before an error is printed
+_PROGRESS: list[Any] = []
+
+
+def end_progress() -> None:
+    for progress in _PROGRESS:
+        progress.finish()
+
+
 def state_of(ctx: typer.Context) -> State:
-    state = ctx.find_root().obj
-    return state if isinstance(state, State) else State()
+    root = ctx.find_root()
+    if not isinstance(root.obj, State):
+        root.obj = State()
+    return root.obj
+
+
+class GlobalOptionsCommand(TyperCommand):
+    """A command that also takes the global options after its name
+    (``agentscan list --no-cache``) and lists them in its ``--help``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, flags, text, takes_value in GLOBAL_OPTIONS:
+            self.params.append(TyperOption(
+                param_decls=[name, *flags],
+                type=str if takes_value else None,
+                is_flag=not takes_value,
+                default=None if takes_value else False,
+                metavar="DIR" if takes_value else None,
+                help=text,
+                rich_help_panel="Global options",
+            ))
+
+    def invoke(self, ctx: Any) -> Any:
+        values = {name: ctx.params.pop(name, None) for name in GLOBAL_NAMES}
+        state_of(ctx).merge(values)
+        return super().invoke(ctx)
 
 
 def handle_errors(func: F) -> F:
@@ -68,6 +119,7 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except AgentscanError as exc:
+            end_progress()
             print(f"error: {exc}", file=sys.stderr)
             raise typer.Exit(exc.exit_code) from None
 
@@ -79,6 +131,7 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     for an unreadable explicitly named root, or any warning under --strict."""
     from agentscan.cli.render import warn_summary
 
+    end_progress()
     scanner.close()
     warnings = scanner.warnings
     if warnings and not as_json:

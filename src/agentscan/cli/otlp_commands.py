@@ -12,6 +12,7 @@ from typing import List, Optional
 import typer
 
 from agentscan.cli.options import (
+    GlobalOptionsCommand,
     JsonOption,
     ProviderOption,
     RedactOption,
@@ -23,7 +24,7 @@ from agentscan.cli.options import (
 
 
 def register(app: typer.Typer) -> None:
-    app.command("otlp")(otlp_command)
+    app.command("otlp", cls=GlobalOptionsCommand)(otlp_command)
 
 
 @handle_errors
@@ -51,7 +52,8 @@ def otlp_command(
     from agentscan.otlp.export import run
     from agentscan.otlp.resource import env_headers
     from agentscan.otlp.semconv import Content
-    from agentscan.otlp.sender import SendFailed
+    from agentscan.errors import SendFailed
+    from agentscan.otlp.sender import SendResult
     from agentscan.otlp.sources import Selection
     from agentscan.timeutil import parse_when
 
@@ -91,7 +93,7 @@ def otlp_command(
     if outcome.failure is not None:
         scanner.close()
         sent = outcome.sent.spans if outcome.sent else 0
-        raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent)
+        raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent or SendResult(endpoint or "", "auto"))
     finish(state, scanner, as_json=as_json)
     if state.strict and len(warnings) > len(scanner.warnings):
         raise StrictWarnings(f"{len(warnings)} warnings (--strict)")

@@ -1,19 +1,28 @@
-"""Output for people (tables) and scripts (one JSON document).
+"""Output for people (aligned text) and scripts (one JSON document).
 
-Rich is used only when stdout is a terminal and ``NO_COLOR`` is unset; pipes
-and cron get plain aligned text, which is also faster to start.
+Tables live in ``agentscan.cli.table`` and the terminal facts in
+``agentscan.cli.term``; this module holds the JSON envelope, warnings and
+the small formatters every command shares.  Only the stdlib and orjson are
+imported: no Rich, so a command starts fast.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, Sequence
 
 import orjson
 
+from agentscan.cli import term as _term
+from agentscan.cli.term import Terminal, home_short, terminal
 from agentscan.model import ScanWarning, TokenUsage
+
+__all__ = [
+    "compact_number", "emit_json", "envelope", "full_number", "human_tokens", "note", "path_text",
+    "plural", "short_time", "terminal", "warn_summary",
+]
 
 
 def emit_json(document: dict[str, Any]) -> None:
@@ -25,36 +34,6 @@ def envelope(command: str, body: dict[str, Any], warnings: Sequence[ScanWarning]
     return {"schema": f"agentscan.{command}/1", **body, "warnings": [w.to_json() for w in warnings]}
 
 
-def fancy() -> bool:
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, title: str | None = None, right: Sequence[int] = ()) -> None:
-    if fancy():
-        from rich.console import Console
-        from rich.table import Table
-
-        rich_table = Table(title=title, show_lines=False, header_style="bold")
-        for index, header in enumerate(headers):
-            rich_table.add_column(header, justify="right" if index in right else "left", overflow="fold")
-        for row in rows:
-            rich_table.add_row(*row)
-        Console().print(rich_table)
-        return
-    if title:
-        print(title)
-    widths = [len(h) for h in headers]
-    for row in rows:
-        for index, cell in enumerate(row):
-            widths[index] = max(widths[index], len(cell))
-    def fmt(cells: Sequence[str]) -> str:
-        parts = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(cells)]
-        return "  ".join(parts).rstrip()
-    print(fmt(headers))
-    for row in rows:
-        print(fmt(row))
-
-
 def warn_summary(warnings: Sequence[ScanWarning], *, verbose: bool = False) -> None:
     if not warnings:
         return
@@ -63,19 +42,47 @@ def warn_summary(warnings: Sequence[ScanWarning], *, verbose: bool = False) -> N
         where = f"{warning.path}:{warning.line}" if warning.line else warning.path
         print(f"warning: {where}: {warning.message}", file=sys.stderr)
     if len(warnings) > len(shown):
-        print(f"warning: … {len(warnings) - len(shown)} more (use --json to see all)", file=sys.stderr)
+        print(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", file=sys.stderr)
+
+
+def note(text: str, *, tty_only: bool = False) -> None:
+    """A hint for the person at the terminal, on stderr (``tty_only``: nothing when stderr is piped)."""
+    if tty_only and not _term.stderr_is_tty():
+        return
+    print(text, file=sys.stderr)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"
 
 
 def short_time(value: datetime | None) -> str:
+    """Local time to the minute: ``2026-12-01 09:49``."""
     if value is None:
         return "-"
     return value.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def human_tokens(usage: TokenUsage | None) -> str:
+def short_date(value: datetime | None) -> str:
+    if value is None:
+        return "-"
+    return value.astimezone().strftime("%Y-%m-%d")
+
+
+def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
+    """``130.9k`` on a terminal, the exact integer in a pipe."""
     if usage is None:
         return "-"
-    return compact_number(usage.total)
+    return compact_number(usage.total) if term.tty else str(usage.total)
+
+
+def human_usd(cost: Decimal | None) -> str:
+    """Dollars rounded to the cent for people; JSON keeps the exact value."""
+    if cost is None:
+        return "-"
+    if 0 < cost < Decimal("0.01"):
+        return "<$0.01"
+    return f"${cost:,.2f}"
 
 
 def compact_number(value: int) -> str:
@@ -85,15 +92,13 @@ def compact_number(value: int) -> str:
     return str(value)
 
 
-def ellipsize(text: str | None, width: int) -> str:
-    if not text:
-        return "-"
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+def full_number(value: int, term: Terminal) -> str:
+    """``1,234,567`` for a person, ``1234567`` for a script."""
+    return f"{value:,}" if term.tty else str(value)
 
 
-def home_short(path: str | None) -> str:
+def path_text(path: str | None, term: Terminal) -> str:
+    """``~/src/app`` on a terminal; the whole path in a pipe."""
     if not path:
         return "-"
-    home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home and home != "/" and path.startswith(home + "/") else path
+    return home_short(path) if term.tty else path

@@ -1,12 +1,19 @@
-"""Human-readable ``show`` output."""
+"""Human-readable ``show`` output: a compact card, or with ``--full`` the whole
+bounded conversation in order (``show_full``)."""
 
 from __future__ import annotations
 
-from agentscan.cli.render import compact_number, ellipsize, home_short, short_time
+from agentscan.cli.render import compact_number, human_usd, plural, short_time
+from agentscan.cli.term import Terminal, clean, cut, home_short, width_of
 from agentscan.model import SessionDetail, TokenUsage
 
+PROMPTS_SHOWN = 10
+TOOLS_SHOWN = 15
+#: line lengths in a pipe, where there is no terminal width to fit
+PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE = 100, 90, 400
 
-def _tokens_line(usage: TokenUsage | None) -> str:
+
+def tokens_line(usage: TokenUsage | None) -> str:
     if usage is None:
         return "not recorded"
     return (
@@ -16,57 +23,108 @@ def _tokens_line(usage: TokenUsage | None) -> str:
     )
 
 
-def print_detail(detail: SessionDetail) -> None:
+def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
+    text = clean(text) or "-"
+    return cut(text, max(room, 10) if term.tty else pipe_limit)
+
+
+def _field(label: str, value: str, term: Terminal) -> list[str]:
+    """``  label    value``; on a terminal a long value wraps under itself (a path is never split)."""
+    line = f"  {label:<8} {value}"
+    if not term.tty or width_of(line) <= term.width or " " not in value:
+        return [line]
+    import textwrap
+
+    return textwrap.wrap(line, width=term.width, subsequent_indent=" " * 11,
+                         break_long_words=False, break_on_hyphens=False) or [line]
+
+
+def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
+    """The header every ``show`` starts with: what the session is, where, and what it cost."""
     row = detail.row
-    print(f"{row.id}")
+    lines = [term.style(row.id, "yellow")]
     focus = detail.extra.get("focus")
     if focus:
-        print(f"  {'focus':<8} {focus['query']} is subagent {focus['subagent']} of this session:"
-              f" its part is listed under subagents, its tool calls marked [{focus['subagent']}]")
+        lines.extend(_field("focus", f"{focus['query']} is subagent {focus['subagent']} of this session:"
+                            f" its part is listed under subagents, its tool calls marked [{focus['subagent']}]", term))
     for label, value in (
-        ("title", row.title),
-        ("cwd", home_short(row.cwd)),
+        ("title", clean(row.title)),
+        ("cwd", home_short(row.cwd) if term.tty else row.cwd),
         ("model", row.model),
         ("branch", row.git_branch),
         ("started", short_time(row.started_at)),
         ("updated", short_time(row.updated_at)),
-        ("path", row.path),
-        ("tokens", _tokens_line(row.tokens)),
+        ("path", home_short(row.path) if term.tty else row.path),
+        ("tokens", tokens_line(row.tokens)),
+        ("cost", None if row.tokens is None else human_usd(row.cost)),
     ):
-        print(f"  {label:<8} {value if value else '-'}")
+        lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
-        print(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window (the provider recorded no usage)")
+        lines.append(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window"
+                     " (the provider recorded no usage)")
     if detail.extra.get("parent_missing"):
-        print(f"  {'parent':<8} transcript missing: title, counts and conversation come from its subagents")
+        lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
     if detail.extra.get("hook_events"):
-        print(f"  {'hooks':<8} {detail.extra['hook_events']} captured hook events (agentscan trace {row.id})")
+        lines.append(f"  {'hooks':<8} {plural(detail.extra['hook_events'], 'captured hook event')}"
+                     f" (agentscan trace {row.id})")
     if detail.extra.get("rewound_messages"):
-        print(f"  {'rewound':<8} {detail.extra['rewound_messages']} messages (their tokens still count)")
+        lines.append(f"  {'rewound':<8} {plural(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
     counts = row.counts
-    print(f"  {'counts':<8} {counts.prompts} prompts, {counts.responses} responses, {counts.tool_calls} tool calls")
+    by_subagents = sum(1 for tool in detail.tools if tool.subagent)
+    extra = f" (+{by_subagents:,} by subagents)" if by_subagents else ""
+    lines.append(f"  {'counts':<8} {plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
+                 f" {plural(counts.tool_calls, 'tool call')}{extra}")
     if detail.subagents:
-        print(f"\nsubagents ({len(detail.subagents)})")
+        lines.append("")
+        lines.append(f"subagents ({len(detail.subagents)})")
+        id_width = max(width_of(sub.id) for sub in detail.subagents)
+        type_width = max(width_of(sub.agent_type or "-") for sub in detail.subagents)
         for sub in detail.subagents:
-            total = compact_number(sub.tokens.total) if sub.tokens else "-"
+            total = compact_number(sub.tokens.total) if sub.tokens else "not recorded"
             note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
-            print(f"  {sub.id:<24} {sub.agent_type or '-':<18} {total:>8} tokens{note}")
+            lines.append(f"  {sub.id:<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens{note}")
     if detail.plan:
-        print("\nplan")
+        lines.append("")
+        lines.append("plan")
         for step in detail.plan:
-            print(f"  [{step.status}] {step.step}")
+            lines.append(f"  [{step.status}] {_fit(step.step, term.width - 14, term, PIPE_PROMPT)}")
+    return lines
+
+
+def print_detail(detail: SessionDetail, term: Terminal) -> None:
+    lines = card_lines(detail, term)
     if detail.prompts:
-        print(f"\nprompts ({len(detail.prompts)})")
-        for prompt in detail.prompts[-10:]:
-            print(f"  {short_time(prompt.timestamp)}  {ellipsize(prompt.text, 100)}")
+        shown = detail.prompts[-PROMPTS_SHOWN:]
+        which = f"newest {len(shown)} of {len(detail.prompts):,}" if len(shown) < len(detail.prompts) else f"{len(shown)}"
+        lines += ["", f"prompts ({which})"]
+        for prompt in shown:
+            lines.append(f"  {short_time(prompt.timestamp)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
     if detail.tools:
-        print(f"\ntools ({len(detail.tools)}, newest 15)")
-        for tool in detail.tools[-15:]:
+        shown_tools = detail.tools[-TOOLS_SHOWN:]
+        own = len(detail.tools) - sum(1 for tool in detail.tools if tool.subagent)
+        parts = [plural(own, "own", "own")]
+        if own < len(detail.tools):
+            parts.append(f"{len(detail.tools) - own:,} by subagents")
+        if len(shown_tools) < len(detail.tools):
+            parts.append(f"newest {len(shown_tools)} shown")
+        lines += ["", f"tool calls ({', '.join(parts)})"]
+        for tool in shown_tools:
             marker = {"ok": "ok ", "error": "ERR"}.get(tool.status, " ? ")
             who = f" [{tool.subagent}]" if tool.subagent else ""
-            print(f"  {marker} {tool.name}{who}: {ellipsize(tool.summary, 90)}")
+            head = f"  {marker} {tool.name}{who}: "
+            lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
     if detail.responses:
-        print("\nlast response")
-        print("  " + ellipsize(detail.responses[-1].text, 400))
+        lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
+    lines += _truncated_lines(detail)
+    print("\n".join(lines))
+    if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(detail.tools) > TOOLS_SHOWN):
+        from agentscan.cli.render import note
+
+        note(f"the whole conversation: agentscan show {detail.row.id} --full", tty_only=True)
+
+
+def _truncated_lines(detail: SessionDetail) -> list[str]:
     dropped = {k: v for k, v in detail.truncated.items() if v}
-    if dropped:
-        print("\ntruncated: " + ", ".join(f"{k} {v}" for k, v in dropped.items()))
+    if not dropped:
+        return []
+    return ["", "truncated: " + ", ".join(f"{k} {v:,}" for k, v in dropped.items())]

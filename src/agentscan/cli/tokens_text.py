@@ -1,17 +1,40 @@
-"""Human-readable ``tokens`` output."""
+"""Human-readable ``tokens`` output: one aligned table, numbers right-aligned.
+
+``--by session`` rows say what the session was (date, project, title) beside
+its id.  Rows with no tokens at all (``<synthetic>`` models, empty sessions)
+are folded into one line; a session whose provider recorded no usage says
+"not recorded".  The number columns are listed in ``NUMBER_COLUMNS`` so a
+cost column can join them.
+"""
 
 from __future__ import annotations
 
 from datetime import tzinfo
+from decimal import Decimal
+from typing import Callable
 
-from agentscan.cli.render import table
+from agentscan.cli import render
+from agentscan.cli.table import Column, Row, print_table
+from agentscan.cli.term import Terminal, clean, cut
 from agentscan.errors import UsageProblem
-from agentscan.model import TokenUsage, sum_usage
-from agentscan.scan.tokens import TokenReport
+from agentscan.model import SessionRow, TokenUsage, sum_usage
+from agentscan.pricing.spend import total_cost
+from agentscan.scan.tokens import TokenReport, TokenRow
+
+#: (header, value, drop order when the terminal is narrow: higher goes first; 0 never)
+NUMBER_COLUMNS: tuple[tuple[str, Callable[[TokenUsage], int], int], ...] = (
+    ("INPUT", lambda u: u.input, 0),
+    ("CACHE READ", lambda u: u.cache_read, 0),
+    ("CACHE WRITE", lambda u: u.cache_write, 5),
+    ("OUTPUT", lambda u: u.output, 0),
+    ("REASONING", lambda u: u.reasoning, 6),
+    ("TOTAL", lambda u: u.total, 0),
+)
+NOT_RECORDED = "not recorded"
 
 
 def zone(name: str | None) -> tzinfo | None:
-    """An IANA zone for day buckets; ``None`` means the local zone."""
+    """An IANA zone for period buckets and bare dates; ``None`` means the local zone."""
     if not name:
         return None
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -22,31 +45,74 @@ def zone(name: str | None) -> tzinfo | None:
         raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
-def _cells(usage: TokenUsage | None) -> list[str]:
+def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, part: bool = False) -> list[str]:
+    """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``."""
     if usage is None:
-        return ["-"] * 6
-    return [f"{v:,}" for v in (usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning, usage.total)]
+        return [""] * (len(NUMBER_COLUMNS) - 1) + ["-" if part else NOT_RECORDED, ""]
+    return [*(render.full_number(value(usage), term) for _, value, _ in NUMBER_COLUMNS), render.human_usd(cost)]
 
 
-def print_report(report: TokenReport) -> None:
-    rows: list[list[str]] = []
-    for row in report.rows:
-        rows.append([row.key, *_cells(row.tokens)])
-        if not row.subagents:
+def _columns(by: str) -> list[Column]:
+    columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
+    if by == "session":
+        columns += [
+            Column("DATE", drop=3),
+            Column("PROJECT", flex=True, min_width=12, keep_end=True, drop=2),
+            Column("TITLE", flex=True, min_width=20, weight=2, drop=4),
+        ]
+    columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
+    columns.append(Column("COST", right=True))  # rounded to the cent; --json has it exact
+    return columns
+
+
+def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], SessionRow | None],
+                 short_ids: dict[str, str]) -> None:
+    by_session = report.by == "session"
+    blank = ["", "", ""] if by_session else []
+    lines: list[Row] = []
+    folded: list[TokenRow] = []
+    for token_row in report.rows:
+        if token_row.tokens is not None and token_row.tokens.total == 0:
+            folded.append(token_row)  # nothing spent: one line for all of them
             continue
-        rows.append(["  own", *_cells(row.own)])
-        if report.by == "session":
-            recovered = dict(row.recovered)
-            for sub_id, usage in row.subagents:
+        key = token_row.key
+        facts = []
+        if by_session:
+            key = short_ids.get(key, key) if term.tty else key
+            session = rows_of(token_row.key)
+            facts = [
+                render.short_date(session.updated_at) if session else "-",
+                render.path_text(clean(session.cwd), term) if session else "-",
+                (clean(session.title) or "-") if session else "-",
+            ]
+        lines.append(Row([key, *facts, *_numbers(token_row.tokens, token_row.cost, term)]))
+        if not token_row.subagents:
+            continue
+        lines.append(Row(["  own", *blank, *_numbers(token_row.own, token_row.own_cost, term, part=True)], style="dim"))
+        costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
+        if by_session:
+            from agentscan.scan.short_ids import unique_prefixes
+
+            names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
+            recovered = dict(token_row.recovered)
+            for (sub_id, usage), cost in zip(token_row.subagents, costs):
+                cells = _numbers(usage, cost, term, part=True)
+                # No transcript: its calls were recovered from its parent's progress records.
                 note = f" (from {recovered[sub_id]} records)" if sub_id in recovered else ""
-                rows.append([f"  ↳ {sub_id}{note}", *_cells(usage)])
+                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}{note}", *blank, *cells], style="dim"))
         else:
-            # Per day/model/provider there can be hundreds of runs: one line for all.
-            runs = sum_usage(usage for _, usage in row.subagents)
-            rows.append([f"  ↳ subagents ({len(row.subagents)})", *_cells(runs)])
-    rows.append(["TOTAL", *_cells(report.total)])
-    table(
-        [report.by.upper(), "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL"],
-        rows,
-        right=(1, 2, 3, 4, 5, 6),
-    )
+            # Per period/model/provider there can be hundreds of runs: one line for all.
+            runs = sum_usage(usage for _, usage in token_row.subagents)
+            label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
+            lines.append(Row([label, *blank, *_numbers(runs, total_cost(costs), term, part=True)], style="dim"))
+    lines.append(Row(["TOTAL", *blank, *_numbers(report.total, report.cost, term)], style="bold"))
+    hidden = print_table(_columns(report.by), lines, term=term)
+    if folded:
+        what = "session" if by_session else {"model": "model", "provider": "provider"}.get(report.by, "period")
+        keys = ", ".join(short_ids.get(row.key, row.key) if term.tty else row.key for row in folded[:5])
+        more = ", …" if len(folded) > 5 else ""
+        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {keys}{more})"
+        print(cut(line, term.width) if term.tty else line)
+    if hidden:
+        render.note(f"{', '.join(hidden)} left out to fit {term.width} columns; widen the terminal or use --json",
+                    tty_only=True)

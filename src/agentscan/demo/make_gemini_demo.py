@@ -3,7 +3,9 @@
 Run ``python -m agentscan.demo.make_gemini_demo`` from a checkout; the files
 it writes are committed, so users never run this.
 """
-import hashlib, json, shutil
+import hashlib
+import json
+import shutil
 from pathlib import Path
 import orjson
 

@@ -7,7 +7,7 @@ import io
 import os
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, BinaryIO, Callable, Iterable
 
 import orjson
 
@@ -43,14 +43,42 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], None], before_
         os.close(dir_fd)
 
 
+def jsonl_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+    count = 0
+    for row in rows:
+        handle.write(orjson.dumps({"schema": "agentscan.session/1", **row.to_json()}) + b"\n")
+        count += 1
+    return count
+
+
+def _csv_cell(value: Any) -> Any:
+    # Booleans as spreadsheets and DuckDB read them, not Python's True/False.
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def csv_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+    count = 0
+    text = io.TextIOWrapper(handle, encoding="utf-8", newline="", write_through=True)
+    writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="raise")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _csv_cell(v) for k, v in flat_row(row).items()})
+        count += 1
+    text.flush()
+    text.detach()
+    return count
+
+
 def write_jsonl(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable[[], None] | None = None) -> int:
     count = 0
 
     def write(handle: io.BufferedWriter) -> None:
         nonlocal count
-        for row in rows:
-            handle.write(orjson.dumps({"schema": "agentscan.session/1", **row.to_json()}) + b"\n")
-            count += 1
+        count = jsonl_lines(handle, rows)
 
     atomic_write(path, write, before_rename)
     return count
@@ -61,14 +89,7 @@ def write_csv(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable
 
     def write(handle: io.BufferedWriter) -> None:
         nonlocal count
-        text = io.TextIOWrapper(handle, encoding="utf-8", newline="", write_through=True)
-        writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="raise")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: ("" if v is None else v) for k, v in flat_row(row).items()})
-            count += 1
-        text.flush()
-        text.detach()
+        count = csv_lines(handle, rows)
 
     atomic_write(path, write, before_rename)
     return count

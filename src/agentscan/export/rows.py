@@ -4,43 +4,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from agentscan.model import (
-    CACHE_READ,
-    CACHE_WRITE,
-    INPUT,
-    MODEL,
-    OUTPUT,
-    REASONING,
-    SESSION,
-    SUBAGENT,
-    TS,
-    SessionRef,
-    SessionRow,
-)
+from agentscan.model import MODEL, SESSION, SUBAGENT, TS, SessionRow
 
 if TYPE_CHECKING:
-    from agentscan.scan.scanner import Scanner
+    from agentscan.pricing import PriceBook
 
 #: the CSV columns, in order (documented in docs/cron.md; a test keeps them in sync)
 CSV_COLUMNS = (
     "id", "provider", "native_id", "path", "title", "cwd", "model", "git_branch", "started_at", "updated_at",
     "tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total",
-    "prompts", "responses", "tool_calls", "subagents", "running",
+    "cost_usd", "prompts", "responses", "tool_calls", "subagents", "running",
 )
 
 
 
 @dataclass(frozen=True, slots=True)
 class UsageDay:
-    """Per session, per UTC day, per model: one ``token_days`` row."""
+    """Per session, per UTC day, per model and run: one ``token_days`` row."""
 
     session_id: str
     day: str
     model: str
     subagent: str | None
     tokens: tuple[int, int, int, int, int]
+    cost: Decimal | None = None
 
 
 def flat_row(row: SessionRow) -> dict[str, Any]:
@@ -58,17 +48,25 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def usage_days(scanner: Scanner, refs: list[SessionRef]) -> list[UsageDay]:
-    """Deduplicated usage of ``refs`` bucketed per session, UTC day, model and run."""
-    from agentscan.scan.collect import collect_usage
+def usage_days(collected: dict[str, list[list]], book: PriceBook) -> list[UsageDay]:
+    """Deduplicated usage (``collect_usage`` output) per session, UTC day, model and run, priced."""
+    from agentscan.pricing import Spend
 
-    days: list[UsageDay] = []
-    for provider, entries in collect_usage(scanner, refs).items():
+    spends: dict[tuple[str, str, str, str | None], Spend] = {}
+    for provider, entries in collected.items():
         for entry in entries:
             ts = entry[TS]
             day = datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d") if ts is not None else "unknown"
-            days.append(UsageDay(
-                f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT],
-                (entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING]),
-            ))
+            key = (f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT])
+            spend = spends.get(key)
+            if spend is None:
+                spend = spends[key] = Spend()
+            spend.add(entry, book.entry_key(provider, entry))
+    days = []
+    for (session_id, day, model, subagent), spend in spends.items():
+        tokens = spend.tokens()
+        assert tokens is not None  # a Spend here holds at least one call
+        days.append(UsageDay(session_id, day, model, subagent,
+                             (tokens.input, tokens.cache_read, tokens.cache_write, tokens.output, tokens.reasoning),
+                             spend.cost(book)))
     return days

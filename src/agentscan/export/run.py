@@ -1,21 +1,29 @@
-"""``agentscan export``: choose the rows, take the output's lock, write."""
+"""``agentscan export``: choose the rows, take the output's lock, write.
+
+Overlapping runs serialise on a lock file (``filelock``) kept in agentscan's
+cache directory, named after the output's real path, so nothing is left
+beside the output.  ``--output -`` streams JSON Lines or CSV to stdout.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from agentscan.errors import ExportFailed, UsageProblem
-from agentscan.export.files import write_csv, write_jsonl
+from agentscan.export.files import csv_lines, jsonl_lines, write_csv, write_jsonl
 from agentscan.export.rows import UsageDay, usage_days
 from agentscan.model import SessionRow
 
 if TYPE_CHECKING:
-    from agentscan.scan.scanner import ListFilter, Scanner
+    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.scanner import Scanner
 
 FORMATS = ("jsonl", "csv", "sqlite")
 LOCK_TIMEOUT_S = 30.0
+STDOUT = Path("-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +32,8 @@ class ExportResult:
     format: str
     sessions: int
     gone: int = 0
+    #: the price data the costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
 
 
 def export(
@@ -36,10 +46,13 @@ def export(
     present_ids: Iterable[str] | None = None,
     lock_timeout: float = LOCK_TIMEOUT_S,
     before_rename: Callable[[], None] | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> ExportResult:
-    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock."""
+    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock)."""
     if fmt not in FORMATS:
         raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
+    if output == STDOUT:
+        return _to_stdout(fmt, rows)
     output = output.expanduser()
     if output.is_dir():
         raise ExportFailed(f"{output} is a directory; give a file path")
@@ -47,7 +60,12 @@ def export(
         raise ExportFailed(f"{output.parent} does not exist")
     from filelock import FileLock, Timeout
 
-    lock = FileLock(str(output) + ".lock", timeout=lock_timeout)
+    lock_file = lock_path(output, os.environ if env is None else env)
+    try:
+        _make_lock_dir(lock_file)
+    except OSError as exc:
+        raise ExportFailed(f"cannot create the lock directory {lock_file.parent}: {exc.strerror or exc}") from None
+    lock = FileLock(str(lock_file), timeout=lock_timeout)
     try:
         with lock:
             if fmt == "jsonl":
@@ -60,10 +78,42 @@ def export(
             return ExportResult(output, fmt, sessions, gone)
     except Timeout:
         raise ExportFailed(
-            f"another agentscan export holds {output}.lock; gave up after {lock_timeout:.0f} s"
+            f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s"
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def lock_path(output: Path, env: Mapping[str, str]) -> Path:
+    """Where overlapping exports of ``output`` meet: in agentscan's cache dir, not beside the output."""
+    import hashlib
+
+    from agentscan.scan.cache import cache_dir
+
+    real = os.path.realpath(output)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return cache_dir(env) / "locks" / f"export-{digest}.lock"
+
+
+def _make_lock_dir(path: Path) -> None:
+    """The lock dir is private like the cache (0700); it is created on first use."""
+    for directory in (path.parent.parent, path.parent):
+        try:
+            directory.mkdir(mode=0o700, parents=True)
+        except FileExistsError:
+            pass
+
+
+def _to_stdout(fmt: str, rows: list[SessionRow]) -> ExportResult:
+    """``--output -``: stream to stdout, for a pipe (``agentscan export -f csv -o - | duckdb``)."""
+    if fmt == "sqlite":
+        raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
+    import sys
+
+    stream = sys.stdout.buffer
+    count = jsonl_lines(stream, rows) if fmt == "jsonl" else csv_lines(stream, rows)
+    stream.flush()
+    return ExportResult(STDOUT, fmt, count)
 
 
 def run_export(
@@ -76,21 +126,33 @@ def run_export(
     before_rename: Callable[[], None] | None = None,
     redact: bool = False,
 ) -> ExportResult:
-    """Export every session matching ``filters`` (unclamped)."""
+    """Export every session matching ``filters`` (unclamped), each with its cost."""
+    from agentscan.pricing import PriceBook
+    from agentscan.scan.collect import merge_by_provider, usage_by_session
+    from agentscan.scan.costs import costs_of, priced
+
     if fmt not in FORMATS:
         raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
+    if fmt == "sqlite" and output == STDOUT:
+        raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
+    chosen = [ref for ref in refs if ref.id in wanted]
+    book = PriceBook(scanner.ctx, scanner.cache)
+    per_session = usage_by_session(scanner, chosen)  # parsed once: rows' costs and token_days share it
+    rows = priced(rows, costs_of(per_session, chosen, book))
     if redact:
         from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
-    days = usage_days(scanner, [ref for ref in refs if ref.id in wanted]) if fmt == "sqlite" else []
-    return export(
+    days = usage_days(merge_by_provider(chosen, per_session), book) if fmt == "sqlite" else []
+    result = export(
         fmt, output, rows, days,
         scope=filters.providers or tuple(p.name for p in scanner.providers),
         present_ids=[ref.id for ref in refs],
         lock_timeout=lock_timeout,
         before_rename=before_rename,
+        env=scanner.ctx.env,
     )
+    return replace(result, prices=book.data.to_json())

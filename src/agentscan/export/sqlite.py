@@ -2,60 +2,42 @@
 
 Tables (documented in docs/cron.md):
 
-* ``sessions`` (pk ``id``): the flat row plus ``first_seen_at``,
-  ``last_seen_at`` and ``gone_at`` (set when the session's files are gone;
-  the row is kept, never deleted);
-* ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens;
-* ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens per
-  session, per UTC day, per model (``subagent_id`` is ``''`` for the
-  session's own calls).
+* ``sessions`` (pk ``id``): the flat row (``cost_usd`` included) plus
+  ``first_seen_at``, ``last_seen_at`` and ``gone_at`` (set when the
+  session's files are gone; the row is kept, never deleted);
+* ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens
+  and ``cost_usd``;
+* ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens and
+  ``cost_usd`` per session, per UTC day, per model (``subagent_id`` is ``''``
+  for the session's own calls).
 
 Everything is upserted inside one transaction in WAL mode, so a reader
-(Datasette, DuckDB, a dashboard) never sees a half-applied export.
+(Datasette, DuckDB, a dashboard) never sees a half-applied export.  The
+schema evolves through ``migrations.py``: an old export is upgraded in place,
+keeping every row.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterable
 
+from agentscan.export.migrations import migrate
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
+from agentscan.pricing.periods import EXACT
 
 _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
 
 
-def _session_columns() -> dict[str, type]:
-    columns: dict[str, type] = {}
-    for name in flat_row(SessionRow("x", "x", None)):
-        columns[name] = int if name.startswith("tokens_") or name in ("prompts", "responses", "tool_calls", "subagents") else str
-    columns["running"] = int
-    columns.update(first_seen_at=str, last_seen_at=str, gone_at=str)
-    return columns
-
-
-def _ensure_schema(db) -> None:
-    if not db["sessions"].exists():
-        db["sessions"].create(_session_columns(), pk="id")
-        for column in ("updated_at", "provider", "cwd"):
-            db["sessions"].create_index([column], if_not_exists=True)
-        db["sessions"].enable_fts(["title", "cwd"], create_triggers=True)
-    if not db["subagents"].exists():
-        db["subagents"].create(
-            {"session_id": str, "subagent_id": str, **{c: int for c in _TOKEN_COLUMNS}},
-            pk=("session_id", "subagent_id"),
-        )
-    if not db["token_days"].exists():
-        db["token_days"].create(
-            {"session_id": str, "day": str, "model": str, "subagent_id": str, **{c: int for c in _TOKEN_COLUMNS}},
-            pk=("session_id", "day", "model", "subagent_id"),
-        )
-        db["token_days"].create_index(["day"], if_not_exists=True)
-
-
-def _token_columns(values: tuple[int, int, int, int, int]) -> dict[str, int]:
+def _token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, int | float | None]:
     inp, cache_read, cache_write, output, reasoning = values
-    return dict(zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output)))
+    columns: dict[str, int | float | None] = dict(
+        zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output))
+    )
+    columns["cost_usd"] = None if cost is None else float(cost)
+    return columns
 
 
 def write_sqlite(
@@ -73,7 +55,7 @@ def write_sqlite(
     try:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA busy_timeout=10000")
-        _ensure_schema(db)
+        migrate(db)
         now = utc_now()
         present = {row.id for row in rows} if present_ids is None else set(present_ids) | {row.id for row in rows}
         with db.conn:  # one transaction: readers see the old index or the new one
@@ -86,7 +68,7 @@ def write_sqlite(
                 record["last_seen_at"] = now
                 record["gone_at"] = None
                 records.append(record)
-            db["sessions"].upsert_all(records, pk="id")
+            db.table("sessions").upsert_all(records, pk="id")
             gone = _mark_gone(db, present, scope, now)
             ids = [row.id for row in rows]
             _replace_children(db, ids, usage_days)
@@ -112,22 +94,33 @@ def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
         marks = ",".join("?" * len(chunk))
         db.execute(f"DELETE FROM subagents WHERE session_id IN ({marks})", chunk)
         db.execute(f"DELETE FROM token_days WHERE session_id IN ({marks})", chunk)
-    days: dict[tuple[str, str, str, str], list[int]] = {}
-    subagents: dict[tuple[str, str], list[int]] = {}
+    days: dict[tuple[str, str, str, str], _Sums] = {}
+    subagents: dict[tuple[str, str], _Sums] = {}
     for day in usage_days:
-        key = (day.session_id, day.day, day.model, day.subagent or "")
-        sums = days.setdefault(key, [0, 0, 0, 0, 0])
-        for index, value in enumerate(day.tokens):
-            sums[index] += value
+        days.setdefault((day.session_id, day.day, day.model, day.subagent or ""), _Sums()).add(day)
         if day.subagent is not None:
-            sub = subagents.setdefault((day.session_id, day.subagent), [0, 0, 0, 0, 0])
-            for index, value in enumerate(day.tokens):
-                sub[index] += value
-    db["token_days"].insert_all(
-        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **_token_columns(tuple(v))} for (s, d, m, sub), v in days.items()),
+            subagents.setdefault((day.session_id, day.subagent), _Sums()).add(day)
+    db.table("token_days").insert_all(
+        ({"session_id": s, "day": d, "model": m, "subagent_id": sub, **v.columns()} for (s, d, m, sub), v in days.items()),
         pk=("session_id", "day", "model", "subagent_id"), replace=True,
     )
-    db["subagents"].insert_all(
-        ({"session_id": s, "subagent_id": sub, **_token_columns(tuple(v))} for (s, sub), v in subagents.items()),
+    db.table("subagents").insert_all(
+        ({"session_id": s, "subagent_id": sub, **v.columns()} for (s, sub), v in subagents.items()),
         pk=("session_id", "subagent_id"), replace=True,
     )
+
+
+class _Sums:
+    """Tokens and cost added up; the cost stays unknown once any part of it is."""
+
+    def __init__(self) -> None:
+        self.tokens = [0, 0, 0, 0, 0]
+        self.cost: Decimal | None = Decimal(0)
+
+    def add(self, day: UsageDay) -> None:
+        for index, value in enumerate(day.tokens):
+            self.tokens[index] += value
+        self.cost = None if self.cost is None or day.cost is None else EXACT.add(self.cost, day.cost)
+
+    def columns(self) -> dict[str, int | float | None]:
+        return _token_columns((self.tokens[0], self.tokens[1], self.tokens[2], self.tokens[3], self.tokens[4]), self.cost)

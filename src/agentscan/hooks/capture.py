@@ -24,6 +24,8 @@ MAX_PAYLOAD = 8 * 1024 * 1024
 # waiting longer only happens when something is wrong (a tty, a stuck writer).
 READ_SECONDS = 0.7
 REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
+#: the agents ``--agent`` may name; any other name writes nothing at all
+AGENTS = ("cursor", "claude")
 ENVELOPE_VERSION = 1
 _REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
 
@@ -37,6 +39,10 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
     """
     received_at_ns = time.time_ns()
     name = (agent or "").strip().lower()
+    if name and name not in AGENTS:
+        # A misspelt --agent must not fill the store with events no tree can read;
+        # `agentscan doctor` shows the installed command and its --agent.
+        return
     root = None
     stored = None
     try:
@@ -108,6 +114,8 @@ def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple
         fd = None  # an in-memory stream (tests, embedding): it cannot block
     if fd is None:
         data = stream.read(limit + 1) or b""
+        if isinstance(data, str):  # a text stream without .buffer
+            data = data.encode("utf-8", "surrogateescape")
         return (b"", f"payload larger than {limit} bytes, dropped") if len(data) > limit else (data, None)
     waiting = os.name != "nt"  # select() works on pipes only off Windows
     if waiting:

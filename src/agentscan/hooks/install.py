@@ -3,8 +3,10 @@
 These config files are the only files agentscan writes outside its own
 directories, so every change is a merge: other hooks are never touched,
 re-installing changes nothing, uninstalling removes only our entries, a file
-that is not valid JSON is refused rather than replaced, and the new text is
-written to a temporary file and renamed over the old one.
+that is not valid JSON is refused rather than replaced, the file as it was
+is kept in a timestamped backup beside it, and the new text is written to a
+temporary file and renamed over the old one.  An uninstall that leaves
+nothing but agentscan's own scaffolding removes the file it emptied.
 
 Ours are recognised by their command: ``… agentscan hook --agent …``.
 """
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from agentscan.errors import AgentscanError
+from agentscan.errors import HookConfigError
 
 #: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
 CURSOR_EVENTS = (
@@ -44,35 +46,56 @@ TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits
 _OURS = re.compile(r"agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
 
 
-class HookConfigError(AgentscanError):
-    """A hook config file that agentscan will not change (exit 1)."""
-
-
 @dataclass(frozen=True)
 class Plan:
     path: Path
     before: str | None  # None when the file does not exist
-    after: str
+    after: str | None  # None: remove the file (an uninstall emptied it)
     events: tuple[str, ...]  # the events whose entries change
 
     @property
     def changed(self) -> bool:
         return self.before != self.after and bool(self.events)
 
+    @property
+    def removes_file(self) -> bool:
+        return self.after is None and self.before is not None
+
     def diff(self) -> str:
         import difflib
 
         old = (self.before or "").splitlines(keepends=True)
         lines = difflib.unified_diff(
-            old, self.after.splitlines(keepends=True),
-            fromfile=str(self.path) if self.before is not None else "/dev/null", tofile=str(self.path),
+            old, (self.after or "").splitlines(keepends=True),
+            fromfile=str(self.path) if self.before is not None else "/dev/null",
+            tofile=str(self.path) if self.after is not None else "/dev/null",
         )
         return "".join(lines)
 
 
+#: what to tell the user once their agent's config changed
+RESTART = {
+    "cursor": "Restart Cursor so that it loads the changed hooks.",
+    "claude": "Restart Claude Code: sessions already running keep the hooks they started with.",
+}
+
+
 def config_path(agent: str, scope: str, *, home: Path, cwd: Path) -> Path:
     base = home if scope == "user" else cwd
-    return base / ".cursor" / "hooks.json" if agent == "cursor" else base / ".claude" / "settings.json"
+    if agent == "cursor":
+        return base / ".cursor" / "hooks.json"
+    # In a project, settings.local.json is the file Claude Code keeps out of git;
+    # settings.json there is shared with everyone who clones the project.
+    return base / ".claude" / ("settings.json" if scope == "user" else "settings.local.json")
+
+
+def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path) -> list[Path]:
+    """Every file an uninstall cleans: the one install writes, and the shared project
+    settings an earlier agentscan wrote to (``.claude/settings.json``)."""
+    paths = [config_path(agent, scope, home=home, cwd=cwd)]
+    if agent == "claude" and scope == "project":
+        paths.append(cwd / ".claude" / "settings.json")
+    return paths
 
 
 def hook_command(agent: str) -> str:
@@ -104,16 +127,58 @@ def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -
     config = _parse(path, before)
     merge = _merge_cursor if agent == "cursor" else _merge_claude
     updated, events = merge(path, copy.deepcopy(config), command if install else None)
-    after = json.dumps(updated, indent=2, ensure_ascii=False) + "\n"
-    if before is None and not install:
-        after = ""
+    after: str | None = json.dumps(updated, indent=2, ensure_ascii=False) + "\n"
+    # A symlinked config (a dotfile manager's) is emptied, never removed.
+    if not install and (before is None or (_only_scaffolding(agent, updated) and not path.is_symlink())):
+        after = None
     return Plan(path=path, before=before, after=after, events=tuple(events))
 
 
+def _only_scaffolding(agent: str, config: dict[str, Any]) -> bool:
+    """Nothing left but what install itself adds around the hooks (Cursor's ``version``)."""
+    rest = {key: value for key, value in config.items() if not (key == "hooks" and value == {})}
+    if agent == "cursor":
+        rest.pop("version", None)
+    return not rest
+
+
+def backup(plan: Plan, *, now: float | None = None) -> Path | None:
+    """Keep the file as it was beside it, ``<name>.agentscan-<UTC time>.bak``, with its mode.
+
+    Nothing is kept for a file that did not exist, nor for one an uninstall
+    removes because it held only agentscan's hooks.
+    """
+    import time
+
+    if plan.before is None or plan.after is None:
+        return None
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
+    try:
+        mode = os.stat(plan.path).st_mode & 0o777
+    except OSError:
+        mode = 0o600
+    for attempt in range(100):
+        suffix = f".agentscan-{stamp}" + (f"-{attempt}" if attempt else "") + ".bak"
+        target = plan.path.with_name(plan.path.name + suffix)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(plan.before)
+        return target
+    raise HookConfigError(f"cannot find a free backup name beside {plan.path}")
+
+
 def write(plan: Plan) -> None:
-    """Atomically replace the file (through a symlink, so dotfile managers keep their link)."""
+    """Atomically replace the file (through a symlink, so dotfile managers keep their link),
+    or remove it when the plan says so."""
     import tempfile
 
+    if plan.after is None:
+        if plan.before is not None:
+            os.unlink(plan.path)
+        return
     target = Path(os.path.realpath(plan.path))
     target.parent.mkdir(parents=True, exist_ok=True)
     try:

@@ -33,13 +33,11 @@ from agentscan.hooks.model import (
     HookEvent,
 )
 
-REQUESTS = ("preToolUse", "PreToolUse")
-COMPLETIONS = ("postToolUse", "postToolUseFailure", "PostToolUse", "PostToolUseFailure", "PermissionDenied")
 _FAILURES = ("postToolUseFailure", "PostToolUseFailure")
 _FAILURE_TYPES = {"timeout": TIMEOUT, "permission_denied": DENIED, "error": ERROR}
 
 
-def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **extra: object) -> Draft:
+def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **extra: Any) -> Draft:
     """A tool node named by the event's own tool fields (a request, or an orphan completion)."""
     return Draft(
         kind=TOOL,

@@ -161,6 +161,44 @@ def stored_sessions(root: str) -> list[StoredSession]:
     return sorted(found, key=lambda s: s.id)
 
 
+@dataclass(frozen=True, slots=True)
+class StoredSummary:
+    """One line of ``trace --list``: a captured session, how many events, when the last came."""
+
+    session: StoredSession
+    events: int
+    updated_ns: int
+
+    def to_json(self) -> dict[str, Any]:
+        from agentscan.hooks.model import iso_ns
+
+        return {"id": self.session.id, "agent": self.session.agent, "session_id": self.session.session_id,
+                "path": self.session.path, "events": self.events, "updated_at": iso_ns(self.updated_ns)}
+
+
+def summaries(root: str) -> list[StoredSummary]:
+    """Every captured session, most recently appended first (one stat and one line count each)."""
+    found = []
+    for session in stored_sessions(root):
+        try:
+            updated_ns = os.stat(session.path).st_mtime_ns
+        except OSError:
+            continue
+        found.append(StoredSummary(session, _count_lines(session.path), updated_ns))
+    return sorted(found, key=lambda s: (s.updated_ns, s.session.id), reverse=True)
+
+
+def _count_lines(path: str) -> int:
+    count = 0
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1024 * 1024), b""):
+                count += block.count(b"\n")
+    except OSError:
+        return 0
+    return count
+
+
 def _first_session_id(path: str) -> str | None:
     """A hashed file name hides its id; the first envelope names it."""
     import json
@@ -176,12 +214,14 @@ def _first_session_id(path: str) -> str | None:
 
 def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
     """One stored session by ``agent:id``, bare id, or a unique prefix (≥ 6 chars)."""
-    from agentscan.errors import AmbiguousSessionId, SessionNotFound, UsageProblem
+    from agentscan.errors import AmbiguousSessionId, IdTooShort, NoHookEvents, UsageProblem
 
     query = query.strip()
     if not query:
         raise UsageProblem("a session id is required")
     candidates = list(sessions)
+    if not candidates:
+        raise NoHookEvents(query, store_empty=True)
     agent, sep, bare = query.partition(":")
     if sep and any(s.agent == agent for s in candidates):
         candidates = [s for s in candidates if s.agent == agent]
@@ -193,10 +233,10 @@ def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
     if len(exact) > 1:
         raise AmbiguousSessionId(query, [s.id for s in exact])
     if len(bare) < MIN_PREFIX:
-        raise SessionNotFound(query)
+        raise IdTooShort(query, MIN_PREFIX)
     matches = [s for s in candidates if s.session_id.startswith(bare)]
     if not matches:
-        raise SessionNotFound(query)
+        raise NoHookEvents(query, store_empty=False)
     if len(matches) > 1:
         raise AmbiguousSessionId(query, [s.id for s in matches])
     return matches[0]

@@ -20,8 +20,9 @@ from agentscan.hooks.evidence import compare, unique_best
 from agentscan.hooks.model import ABORTED, CORRELATED, ERROR, EVENT, NATIVE, OK, ORPHAN, SUBAGENT, HookEvent
 from agentscan.hooks.pairing import event_input
 
-STARTS = ("subagentStart", "SubagentStart")
-STOPS = ("subagentStop", "SubagentStop")
+from agentscan.hooks.events import SUBAGENT_STARTS as STARTS
+from agentscan.hooks.events import SUBAGENT_STOPS as STOPS
+
 _STATUS = {"completed": OK, "error": ERROR, "aborted": ABORTED}
 _STOP_DETAIL = ("message_count", "tool_call_count", "loop_count", "modified_files", "agent_transcript_path")
 _TASK_TOOLS = ("Task", "Agent")

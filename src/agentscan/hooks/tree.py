@@ -25,13 +25,8 @@ from agentscan.hooks.subagents import STARTS, STOPS, Subagents
 from agentscan.hooks.summary import session_tokens, summarize, token_snapshot
 from agentscan.timeutil import from_epoch, parse_iso
 
-SESSION_EVENTS = frozenset({
-    "sessionStart", "sessionEnd", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
-    "SessionStart", "SessionEnd", "Setup",
-})
-PROMPTS = ("beforeSubmitPrompt", "UserPromptSubmit")
-TURN_STOPS = ("stop", "Stop", "StopFailure")
-ENDS = ("sessionEnd", "SessionEnd")
+from agentscan.hooks.events import PROMPTS, SESSION_EVENTS, TOOL_COMPLETIONS, TOOL_REQUESTS, TURN_STOPS
+from agentscan.hooks.events import SESSION_ENDS as ENDS
 
 
 class TreeBuilder:
@@ -73,9 +68,9 @@ class TreeBuilder:
             container.append(_instant(RESPONSE, "response", {"text": _bounded(event.get("text"))}, at, placement))
             if turn.tokens is None:  # a stop's snapshot, when it comes, replaces this one
                 turn.tokens = token_snapshot(event.payload)
-        elif name in pairing.REQUESTS:
+        elif name in TOOL_REQUESTS:
             pairing.open_request(turn, container, event, at, placement)
-        elif name in pairing.COMPLETIONS:
+        elif name in TOOL_COMPLETIONS:
             pairing.complete(turn, event, at)
         elif name in inner.INNER_EVENTS:
             inner.attach(turn, event, at)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from decimal import Decimal
+from typing import Any, Sequence
 
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.otlp import semconv as sc
@@ -38,10 +39,16 @@ class SessionFacts:
     cwd: str | None = None
     git_branch: str | None = None
     resource: dict[str, Any] = field(default_factory=dict)
+    #: a ``PriceBook`` that prices each chat span's call; ``None``: no cost attributes
+    prices: Any = None
 
     @property
     def session_id(self) -> str:
         return f"{self.provider}:{self.native_id}"
+
+    def cost_of(self, entry: Sequence[Any]) -> Decimal | None:
+        """The USD of one usage entry (a chat span), or ``None`` when it has no price."""
+        return self.prices.entry_cost(self.provider, entry) if self.prices is not None else None
 
     @property
     def agent(self) -> str:
@@ -57,6 +64,7 @@ class TurnBuilder:
         #: "observed" (hook capture times) or "inferred" (transcript instants; docs/otel.md)
         self.timing = timing
         self.usage: dict[str, list[TokenUsage]] = {}  # parent span id -> chat usages below it
+        self.costs: dict[str, list[Decimal | None]] = {}  # parent span id -> chat costs below it
         self.models: Counter[str] = Counter()
         self.root = self._span("turn", None, f"invoke_agent {facts.agent}", KIND_INTERNAL, start_ns, start_ns)
         self.root.set(sc.OPERATION, "invoke_agent")
@@ -97,13 +105,18 @@ class TurnBuilder:
 
     # -- the kinds of span ----------------------------------------------------
 
-    def chat(self, parent: Span, key: str, start_ns: int, end_ns: int, model: str | None, usage: TokenUsage) -> Span:
+    def chat(
+        self, parent: Span, key: str, start_ns: int, end_ns: int, model: str | None, usage: TokenUsage,
+        cost: Decimal | None = None,
+    ) -> Span:
         span = self._span(f"chat|{key}", parent, f"chat {model}" if model else "chat", KIND_CLIENT, start_ns, end_ns)
         span.set(sc.OPERATION, "chat")
         span.set(sc.PROVIDER, sc.provider_name(model or self.facts.model, self.facts.provider))
         span.set(sc.REQUEST_MODEL, model)
         span.attributes.update(sc.usage_attributes(usage))
+        span.set(sc.COST, None if cost is None else float(cost))
         self.usage.setdefault(parent.span_id, []).append(usage)
+        self.costs.setdefault(parent.span_id, []).append(cost)
         if model:
             self.models[model] += 1
         return self._add(span)
@@ -182,6 +195,9 @@ class TurnBuilder:
                     usage = turn_usage  # Cursor's stop snapshot, when no per-call usage was found
                 if usage is not None:
                     span.attributes.update(sc.usage_attributes(usage))
+                costs = self._below(span, by_id, self.costs)
+                if costs and all(cost is not None for cost in costs):
+                    span.set(sc.COST, float(sum(costs, Decimal(0))))  # type: ignore[arg-type]
         # A parent ends no sooner than its children: inferred ends can fall short of a child's.
         for span in reversed(self.spans):
             parent = by_id.get(span.parent_span_id or "")
@@ -198,12 +214,16 @@ class TurnBuilder:
 
     def _usage_below(self, agent: Span, by_id: dict[str, Span]) -> list[TokenUsage]:
         """Chat usage of ``agent`` and every span below it (subagents roll up into their parent)."""
-        found: list[TokenUsage] = []
-        for parent_id, usages in self.usage.items():
+        return self._below(agent, by_id, self.usage)
+
+    @staticmethod
+    def _below(agent: Span, by_id: dict[str, Span], per_parent: dict[str, list[Any]]) -> list[Any]:
+        found: list[Any] = []
+        for parent_id, values in per_parent.items():
             node = by_id.get(parent_id)
             while node is not None:
                 if node is agent:
-                    found.extend(usages)
+                    found.extend(values)
                     break
                 node = by_id.get(node.parent_span_id or "")
         return found

@@ -14,17 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from agentscan.errors import AgentscanError
+from agentscan.errors import OutputFailed
 from agentscan.otlp.spans import ExportTrace
 from agentscan.otlp.sources import Built, Selection, traces
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.otlp.sender import SendResult
-
-
-class OutputFailed(AgentscanError):
-    """The file could not be written (exit 1); a previous file is left intact."""
 
 
 @dataclass
@@ -43,6 +39,7 @@ class Outcome:
             document["path"] = str(self.path)
         if self.sent is not None:
             document["sent"] = self.sent.to_json()
+        document["prices"] = self.built.prices
         return document
 
 
@@ -97,7 +94,8 @@ def run(
         outcome.path = write_file(output, found)
         built.warnings[:0] = scanner.warnings
         return outcome
-    from agentscan.otlp.sender import SendFailed, send
+    from agentscan.errors import SendFailed
+    from agentscan.otlp.sender import send
 
     try:
         outcome.sent = send(found, endpoint or "", protocol=protocol, headers=headers, timeout=timeout, retries=retries)

@@ -127,7 +127,7 @@ def _chat(builder: TurnBuilder, entry: Sequence[Any]) -> None:
         if start < span.end_ns <= at:
             start = span.end_ns
     key = entry[KEY] or f"{entry[ENTRY_SUBAGENT] or ''}|{at}"
-    builder.chat(parent, key, min(start, at), at, entry[MODEL], usage_of(entry))
+    builder.chat(parent, key, min(start, at), at, entry[MODEL], usage_of(entry), builder.facts.cost_of(entry))
 
 
 def _owner(span: Span, by_id: dict[str, Span]) -> Span | None:

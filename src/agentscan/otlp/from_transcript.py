@@ -38,7 +38,7 @@ def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) ->
     """(prompts, everything else) with a time; notes count what had none."""
     prompts = [Instant(t, PROMPT, None, p, i) for i, p in enumerate(detail.prompts) if (t := ns(p.timestamp)) is not None]
     others: list[Instant] = []
-    untimed = Counter()
+    untimed: Counter[str] = Counter()
     for index, tool in enumerate(detail.tools):
         at = ns(tool.timestamp)
         if at is None:
@@ -150,7 +150,8 @@ def _runs(turn: TurnSlice, agent_types: dict[str, str | None]) -> list[delegatio
 def _emit(builder: TurnBuilder, parent: Span, instant: Instant) -> Span | None:
     item = instant.item
     if instant.kind == CHAT:
-        return builder.chat(parent, instant.key, instant.start_ns, instant.end_ns, item[MODEL], usage_of(item))
+        return builder.chat(parent, instant.key, instant.start_ns, instant.end_ns, item[MODEL], usage_of(item),
+                            builder.facts.cost_of(item))
     if instant.kind == TOOL:
         return builder.tool(
             parent, instant.key, item.name, item.call_id, instant.start_ns, instant.end_ns,

@@ -33,6 +33,8 @@ import sys
 import time
 from typing import Any
 
+from agentscan.hooks import events
+
 SLOTS = 4
 SLOT_STALE_S = 30.0  # a slot older than this belongs to a sender that died; it is reclaimed
 SEND_TIMEOUT_S = 2.0
@@ -40,10 +42,11 @@ MAX_EVENTS_BYTES = 16 * 1024 * 1024  # a larger session file is not re-read on e
 COUNTER_FILE = "otlp-live.json"
 SPOOL_DIR = "otlp"
 
-TOOL_CLOSES = frozenset({"postToolUse", "postToolUseFailure", "PostToolUse", "PostToolUseFailure", "PermissionDenied"})
-SUBAGENT_CLOSES = frozenset({"subagentStop", "SubagentStop"})
-INNER_CLOSES = frozenset({"afterShellExecution", "afterMCPExecution"})
-TURN_CLOSES = frozenset({"stop", "Stop", "StopFailure"})
+# The events after which a span is complete, named once in hooks/events.py.
+TOOL_CLOSES = frozenset(events.TOOL_COMPLETIONS)
+SUBAGENT_CLOSES = frozenset(events.SUBAGENT_STOPS)
+INNER_CLOSES = frozenset(events.INNER_COMPLETIONS)
+TURN_CLOSES = frozenset(events.TURN_STOPS)
 CLOSING_EVENTS = TOOL_CLOSES | SUBAGENT_CLOSES | INNER_CLOSES | TURN_CLOSES
 
 
@@ -152,7 +155,8 @@ def _closed_by(span: Any, root: Any, event: str, at: int, turn_id: str) -> bool:
 
 
 def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
-    from agentscan.otlp.sender import SendFailed, send
+    from agentscan.errors import SendFailed
+    from agentscan.otlp.sender import send
 
     try:
         send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0)

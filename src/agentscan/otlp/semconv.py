@@ -27,6 +27,9 @@ TOOL_ARGUMENTS = "gen_ai.tool.call.arguments"
 INPUT_MESSAGES = "gen_ai.input.messages"
 OUTPUT_MESSAGES = "gen_ai.output.messages"
 ERROR_TYPE = "error.type"
+#: USD of a chat call, or of every call below an agent span (agentscan.pricing); no GenAI
+#: semantic convention names cost yet, so it lives in agentscan's namespace
+COST = "agentscan.cost_usd"
 
 #: the agent each provider / hook agent is, as ``gen_ai.agent.name`` and ``service.name``
 AGENT_NAMES = {"claude": "claude-code", "codex": "codex", "gemini": "gemini-cli", "cursor": "cursor"}

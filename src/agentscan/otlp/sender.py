@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
-from agentscan.errors import AgentscanError, UsageProblem
+from agentscan.errors import SendFailed, UsageProblem
 from agentscan.otlp.spans import ExportTrace
 
 RETRYABLE = frozenset({429, 502, 503, 504})
@@ -28,14 +28,6 @@ BACKOFF_CAP_S = 4.0
 RETRY_AFTER_CAP_S = 10.0
 RESPONSE_LIMIT = 1 << 20
 PROTOCOLS = ("auto", "protobuf", "json")
-
-
-class SendFailed(AgentscanError):
-    """The collector did not take a batch (exit 1); ``sent`` counts only what it acknowledged."""
-
-    def __init__(self, message: str, sent: SendResult) -> None:
-        super().__init__(message)
-        self.sent = sent
 
 
 @dataclass

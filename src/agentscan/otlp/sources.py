@@ -48,6 +48,8 @@ class Built:
     sessions: int = 0
     traces: int = 0
     spans: int = 0
+    #: the price data chat span costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
 
     def count(self, found: list[ExportTrace]) -> list[ExportTrace]:
         self.traces += len(found)
@@ -66,11 +68,17 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     refs, hook_only = _select(scanner, selection, stored)
     since_ns = ns(selection.since)
     entries = _usage(scanner, refs)
+    from agentscan.pricing import PriceBook
+
+    prices = PriceBook(scanner.ctx, scanner.cache)
+    built.prices = prices.data.to_json()
     by_id = {s.id: s for s in stored}  # an events file, even an empty one, is all it takes: a tree with no turns changes nothing
     for ref in refs:
         built.sessions += 1
         hooks = by_id.get(ref.id)
-        yield from built.count(_transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built))
+        yield from built.count(
+            _transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built, prices)
+        )
     covered = {r.id for r in refs}
     for session in hook_only:
         if session.id in covered:
@@ -106,7 +114,7 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
             if ref.id not in {r.id for r in refs}:
                 refs.append(ref)
         return refs, hooks
-    from agentscan.scan.scanner import ListFilter
+    from agentscan.scan.listing import ListFilter
 
     rows = scanner.all_rows(filters=ListFilter(providers=selection.providers, since=selection.since))
     wanted = {row.id for row in rows}
@@ -126,7 +134,9 @@ def _usage(scanner: Scanner, refs: list[SessionRef]) -> dict[str, list[list[Any]
     return grouped
 
 
-def _facts(provider: str, native_id: str, source: str, selection: Selection, env: Mapping[str, str], **more: Any) -> SessionFacts:
+def _facts(
+    provider: str, native_id: str, source: str, selection: Selection, env: Mapping[str, str], **more: Any,
+) -> SessionFacts:
     return SessionFacts(provider=provider, native_id=native_id, source=source, content=selection.content,
                         resource=resource_for(provider, env), **more)
 
@@ -142,7 +152,7 @@ def _tree(session: StoredSession, built: Built) -> Any:
 
 def _transcript_session(
     scanner: Scanner, ref: SessionRef, entries: list[list[Any]], hooks: StoredSession | None,
-    selection: Selection, since_ns: int | None, built: Built,
+    selection: Selection, since_ns: int | None, built: Built, prices: Any,
 ) -> list[ExportTrace]:
     from agentscan.bounds import DEFAULT_BOUNDS
     from agentscan.otlp.from_transcript import transcript_traces
@@ -150,7 +160,7 @@ def _transcript_session(
     detail = scanner.provider(ref.provider).detail(ref, scanner.ctx, DEFAULT_BOUNDS)
     row = detail.row
     facts = _facts(ref.provider, ref.native_id, "transcript", selection, scanner.ctx.env,
-                   model=row.model, cwd=row.cwd, git_branch=row.git_branch)
+                   model=row.model, cwd=row.cwd, git_branch=row.git_branch, prices=prices)
     trace = _tree(hooks, built) if hooks is not None else None
     spans = [(t.started_ns, t.ended_ns) for t in trace.turns if t.started_ns] if trace is not None else []
 

@@ -64,3 +64,11 @@ def register(provider: Provider) -> None:
 
 def unregister(name: str) -> None:
     _registered.pop(name, None)
+
+
+def provider_env_vars() -> tuple[str, ...]:
+    """Every environment variable that chooses a provider's roots (built-in and registered)."""
+    names: dict[str, None] = {}
+    for provider in iter_providers():
+        names.update(dict.fromkeys(provider.env_vars))
+    return tuple(names)

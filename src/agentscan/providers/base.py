@@ -26,7 +26,10 @@ class Provider(ABC):
     #: a human label for tables and ``doctor``
     label: ClassVar[str]
     #: bump when parsing changes, so cached rows and usage are rebuilt
-    parser_version: ClassVar[str] = "1"
+    parser_version: ClassVar[str] = "2"
+    #: environment variables that choose this provider's roots: ``--demo``
+    #: ignores them, and the tests' isolation fixture clears them
+    env_vars: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def roots(self, ctx: ScanContext) -> list[Root]:

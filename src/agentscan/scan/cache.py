@@ -24,7 +24,7 @@ import orjson
 
 from agentscan.context import ScanContext
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _IDENTITY = "agentscan-cache"
 FILE_NAME = "index.sqlite"
 
@@ -45,29 +45,37 @@ def _migrate(path: Path) -> None:
     db = sqlite_utils.Database(path)
     try:
         db.execute("PRAGMA journal_mode=WAL")
-        meta = db["meta"]
+        meta = db.table("meta")
         if not meta.exists():
-            db["meta"].create({"key": str, "value": str}, pk="key")
+            db.table("meta").create({"key": str, "value": str}, pk="key")
         version_row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         version = int(version_row[0]) if version_row else 0
         if version < 1:
-            db["rows"].create(
+            db.table("rows").create(
                 {"session_id": str, "provider": str, "fingerprint": str, "row": str},
                 pk="session_id", if_not_exists=True,
             )
-            db["usage"].create(
+            db.table("usage").create(
                 {"session_id": str, "provider": str, "fingerprint": str, "entries": bytes},
                 pk="session_id", if_not_exists=True,
             )
-            db["ids"].create(
+            db.table("ids").create(
                 {"session_id": str, "provider": str, "native_id": str, "path": str},
                 pk="session_id", if_not_exists=True,
             )
-            db["ids"].create_index(["native_id"], if_not_exists=True)
-            db["files"].create(
+            db.table("ids").create_index(["native_id"], if_not_exists=True)
+            db.table("files").create(
                 {"path": str, "kind": str, "size": int, "mtime_ns": int, "version": str, "head": str,
                  "offset": int, "state": bytes},
                 pk=("path", "kind"), if_not_exists=True,
+            )
+        if version < 2:
+            # Packed usage entries gained a field (UsageEntry.cache_write_1h): re-parse once.
+            db.execute("DELETE FROM usage")
+            # Price periods per model, keyed by the price data version (agentscan.pricing).
+            db.table("prices").create(
+                {"data_version": str, "provider": str, "model": str, "doc": str},
+                pk=("data_version", "provider", "model"), if_not_exists=True,
             )
         meta.upsert_all(
             [{"key": "identity", "value": _IDENTITY}, {"key": "schema_version", "value": str(SCHEMA_VERSION)}],
@@ -179,6 +187,27 @@ class Cache:
             self._write(
                 "INSERT OR REPLACE INTO usage(session_id, provider, fingerprint, entries) VALUES (?,?,?,?)",
                 (session_id, provider, fingerprint, encoded),
+            )
+
+    # -- price periods (agentscan.pricing.book) ---------------------------------
+
+    def get_prices(self, data_version: str) -> dict[tuple[str, str], dict[str, Any]]:
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        for provider, model, doc in self._query(
+            "SELECT provider, model, doc FROM prices WHERE data_version=?", (data_version,)
+        ):
+            try:
+                found[(provider, model)] = orjson.loads(doc)
+            except orjson.JSONDecodeError:
+                continue  # a damaged entry is only a miss
+        return found
+
+    def put_price(self, data_version: str, provider: str, model: str, doc: dict[str, Any]) -> None:
+        encoded = _encode(doc)
+        if encoded is not None:
+            self._write(
+                "INSERT OR REPLACE INTO prices(data_version, provider, model, doc) VALUES (?,?,?,?)",
+                (data_version, provider, model, encoded.decode()),
             )
 
     # -- per-file incremental state (append-only transcripts) ----------------

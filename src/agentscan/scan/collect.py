@@ -66,7 +66,10 @@ def _parallel(provider: Provider, refs: list[SessionRef], ctx: ScanContext) -> l
     jobs = [(provider.name, chunk, str(ctx.home), dict(ctx.env)) for chunk in chunks if chunk]
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            outputs = list(pool.map(_worker, jobs))
+            outputs = []
+            for job, output in zip(jobs, pool.map(_worker, jobs)):
+                outputs.append(output)
+                ctx.progress.advance(len(job[1]))
     except Exception:  # unpicklable provider state, no /dev/shm, …: parse serially instead
         return None
     by_ref: dict[int, dict] = {}
@@ -80,17 +83,39 @@ def _parallel(provider: Provider, refs: list[SessionRef], ctx: ScanContext) -> l
 
 def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
     """Provider name -> packed entries of every counted call of ``refs``."""
-    by_provider: dict[str, list[SessionRef]] = {}
-    for ref in refs:
-        by_provider.setdefault(ref.provider, []).append(ref)
+    return merge_by_provider(refs, usage_by_session(scanner, refs))
+
+
+def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:
+    """``usage_by_session`` output deduplicated across sessions, per provider."""
     collected: dict[str, list[list]] = {}
-    for provider_name, provider_refs in by_provider.items():
-        provider = scanner.provider(provider_name)
+    for provider_name, provider_refs in _by_provider(refs).items():
         entries: list[list] = []
-        for packed in _provider_usage(scanner, provider, provider_refs):
-            entries.extend(packed)
+        for ref in provider_refs:
+            entries.extend(per_session.get(ref.id, ()))
         collected[provider_name] = merge_duplicates(entries)
     return collected
+
+
+def usage_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
+    """Session id -> its own packed entries, not deduplicated against other sessions.
+
+    These add up to the session's row ``tokens``, so a row's cost is priced
+    from exactly the calls its tokens count.
+    """
+    found: dict[str, list[list]] = {}
+    for provider_name, provider_refs in _by_provider(refs).items():
+        provider = scanner.provider(provider_name)
+        for ref, packed in zip(provider_refs, _provider_usage(scanner, provider, provider_refs)):
+            found[ref.id] = packed
+    return found
+
+
+def _by_provider(refs: Sequence[SessionRef]) -> dict[str, list[SessionRef]]:
+    grouped: dict[str, list[SessionRef]] = {}
+    for ref in refs:
+        grouped.setdefault(ref.provider, []).append(ref)
+    return grouped
 
 
 def _provider_usage(scanner: Scanner, provider: Provider, refs: list[SessionRef]) -> list[list[list]]:
@@ -108,9 +133,14 @@ def _provider_usage(scanner: Scanner, provider: Provider, refs: list[SessionRef]
             results[ref.id] = document["entries"]
         else:
             misses.append(ref)
+    progress = scanner.ctx.progress
+    progress.expect(len(misses))
     parsed = _parallel(provider, misses, scanner.ctx)
     if parsed is None:
-        parsed = [_parse_one(provider, ref, scanner.ctx) for ref in misses]
+        parsed = []
+        for ref in misses:
+            parsed.append(_parse_one(provider, ref, scanner.ctx))
+            progress.advance()
     scanner.parses += len(misses)
     for ref, document in zip(misses, parsed):
         results[ref.id] = document["entries"]

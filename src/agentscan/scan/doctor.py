@@ -99,11 +99,14 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         with scanner.ctx.warnings.capture() as captured:
             refs = scanner.refs([provider.name])
             report.sessions = len(refs)
+            newest = None
             for ref in refs[:SAMPLE_ROWS]:
                 row = scanner.row(ref)
-                if report.newest is None:
-                    report.newest = {"id": row.id, "updated_at": to_iso(row.updated_at or from_epoch(ref.recency)),
-                                     "title": row.title}
+                updated = row.updated_at or from_epoch(ref.recency)
+                if updated is not None and (newest is None or updated > newest[0]):
+                    newest = (updated, row)
+            if newest is not None:
+                report.newest = {"id": newest[1].id, "updated_at": to_iso(newest[0]), "title": newest[1].title}
             report.findings.extend(provider.diagnostics(scanner.ctx))
         report.warnings = dict(Counter(_kind(w.message) for w in captured).most_common())
         reports.append(report)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -20,48 +20,13 @@ from agentscan.bounds import DEFAULT_BOUNDS, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, guarded_row
 from agentscan.scan.liveness import Liveness
-from agentscan.errors import AmbiguousSessionId, SessionNotFound, SessionUnreadable, UsageProblem
+from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, SessionUnreadable, UsageProblem
+from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
 
-MAX_LIST = 25
 MIN_PREFIX = 6
-
-
-@dataclass(frozen=True, slots=True)
-class ListFilter:
-    providers: tuple[str, ...] = ()
-    since: datetime | None = None
-    grep: str | None = None
-    cwd: str | None = None
-    running: bool = False  # only sessions whose transcript a live process holds open
-    pid: int | None = None  # only sessions held open by this process
-
-    @property
-    def needs_liveness(self) -> bool:
-        return self.running or self.pid is not None
-
-    def matches(self, row: SessionRow) -> bool:
-        if self.needs_liveness and row.running is not True:
-            return False
-        if self.since is not None and (row.updated_at is None or row.updated_at < self.since):
-            return False
-        if self.cwd is not None and not _under(row.cwd, self.cwd):
-            return False
-        if self.grep:
-            needle = self.grep.casefold()
-            haystack = (row.title, row.cwd, row.model, row.path)
-            if not any(needle in value.casefold() for value in haystack if value):
-                return False
-        return True
-
-
-def _under(cwd: str | None, wanted: str) -> bool:
-    if not cwd:
-        return False
-    wanted = wanted.rstrip("/\\") or wanted
-    return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
 
 
 def _readable(path: Path) -> bool:
@@ -107,6 +72,7 @@ class Scanner:
             self._witnesses = iter_providers(None) if provider_names else self.providers
         self._refs: dict[str, list[SessionRef]] = {}
         self._cwds: set[str] | None = None
+        self._short: tuple[int, dict[str, str]] | None = None
         self.ctx.cwd_candidates = self._cwd_candidates
 
     def _cwd_candidates(self) -> set[str]:
@@ -214,39 +180,40 @@ class Scanner:
             cache.commit()
         return row
 
-    def list_sessions(self, *, limit: int = MAX_LIST, filters: ListFilter = ListFilter()) -> list[SessionRow]:
-        """The ``limit`` most recently updated sessions (clamped to 1..25).
+    def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> list[SessionRow]:
+        """The ``limit`` most recently updated sessions (``None``: every one), newest first.
 
-        Sessions are parsed in order of their files' mtime until enough rows
-        match, so an unfiltered ``list`` parses only what it shows.
+        Only as many sessions are parsed as it takes to be sure of the answer
+        (see ``agentscan.scan.listing``).
         """
-        limit = max(1, min(limit, MAX_LIST))
-        rows: list[SessionRow] = []
-        since = filters.since.timestamp() if filters.since else None
-        liveness = Liveness(pid=filters.pid)
-        for ref in self.refs(filters.providers):
-            # updated_at is never older than the files' mtime, so once the
-            # mtimes fall before --since nothing later can match.
-            if since is not None and ref.recency and ref.recency < since:
-                break
-            if filters.needs_liveness and liveness.of(ref) is not True:
-                continue  # cheap: no parse for sessions that cannot match
-            row = self.row(ref).with_changes(running=liveness.of(ref))
-            if filters.matches(row):
-                rows.append(row)
-                if len(rows) >= limit:
-                    break
-        rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
-        return rows[:limit]
+        return self.list_page(limit=limit, filters=filters).rows
+
+    def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> SessionPage:
+        """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched."""
+        if limit is not None and limit < 1:
+            raise UsageProblem(f"the limit must be 1 or more, not {limit}")
+        return select_sessions(self, limit=limit, filters=filters)
+
+    def short_ids(self) -> dict[str, str]:
+        """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars)."""
+        from agentscan.scan.short_ids import short_ids
+
+        refs = self.refs()
+        if self._short is None or self._short[0] != len(refs):
+            self._short = (len(refs), short_ids((ref.provider, ref.native_id) for ref in refs))
+        return self._short[1]
 
     def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """Every matching session, not clamped (``export``)."""
         liveness = Liveness(pid=filters.pid)
-        rows = [
-            row
-            for row in (self.row(ref).with_changes(running=liveness.of(ref)) for ref in self.refs(filters.providers))
-            if filters.matches(row)
-        ]
+        refs = self.refs(filters.providers)
+        self.ctx.progress.expect(len(refs))
+        rows = []
+        for ref in refs:
+            row = self.row(ref).with_changes(running=liveness.of(ref))
+            self.ctx.progress.advance()
+            if filters.matches(row):
+                rows.append(row)
         rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
         return rows
 
@@ -300,7 +267,7 @@ class Scanner:
         if len(children) == 1:
             return children[0]
         if len(bare) < MIN_PREFIX:
-            raise SessionNotFound(query)
+            raise IdTooShort(query, MIN_PREFIX)
         matches = [ref for ref in candidates if ref.native_id.startswith(bare) or ref.id.startswith(query)]
         if not matches:
             children = [(ref, child) for ref in candidates for child in ref.children if child.startswith(bare)]

@@ -1,87 +1,142 @@
-"""Token reports: deduplicated usage entries grouped by session, day, model or provider.
+"""Token reports: deduplicated usage entries grouped by session, day, week, month, model or provider.
 
 Each row keeps the session's own part and each delegated run's part apart,
-so a user can see what the subagents cost.  Sessions whose provider
-recorded no usage at all report ``null``, never zeros.
+so a user can see what the subagents cost, in tokens and in USD.  Every
+call is priced at its own time (``agentscan.pricing``); the grouping only
+decides which bucket a call lands in, so cost works for any ``--by``.
+Sessions whose provider recorded no usage at all report ``null``, never
+zeros.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
-from typing import Any, Iterable, Literal
+from decimal import Decimal
+from typing import Any, Iterable, Literal, get_args
 
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, OUTPUT, REASONING, SESSION, SUBAGENT, TS
+from agentscan.model import (
+    CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, ORIGIN, OUTPUT, REASONING, SESSION, SUBAGENT, TS,
+    SessionRef, TokenUsage, sum_usage, usage_json, usd,
+)
+from agentscan.pricing import PriceBook, Spend
+from agentscan.pricing.spend import total_cost
 from agentscan.scan.collect import collect_usage
-from agentscan.model import TokenUsage, sum_usage, usage_json
 
-GroupBy = Literal["session", "day", "model", "provider"]
-GROUPINGS: tuple[str, ...] = ("session", "day", "model", "provider")
+# Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
+GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
+GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
+
+
+def parse_group(value: str) -> GroupBy:
+    """``value`` as a grouping, or a usage error naming the valid ones."""
+    for group in GROUPINGS:
+        if value == group:
+            return group
+    raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
 
 
 @dataclass(frozen=True, slots=True)
 class TokenRow:
+    """One group: its tokens and exact cost, the own part and each subagent's part apart.
+
+    A cost is ``None`` when nothing was recorded or when some of the
+    group's calls have no price (see ``agentscan.pricing``).
+    """
+
     key: str
     tokens: TokenUsage | None
     own: TokenUsage | None
     subagents: tuple[tuple[str, TokenUsage | None], ...] = ()
+    cost: Decimal | None = None
+    own_cost: Decimal | None = None
+    #: aligned with ``subagents``
+    subagent_costs: tuple[Decimal | None, ...] = ()
     #: subagent id -> where its part was recovered from (its transcript is gone)
     recovered: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        costs = self.subagent_costs or (None,) * len(self.subagents)
         recovered = dict(self.recovered)
         return {
             "key": self.key,
             "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
             "own": usage_json(self.own),
+            "own_cost_usd": usd(self.own_cost),
             "subagents": [
-                {"id": sub_id, "tokens": usage_json(tokens), "recovered_from": recovered.get(sub_id)}
-                for sub_id, tokens in self.subagents
+                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost), "recovered_from": recovered.get(sub_id)}
+                for (sub_id, tokens), cost in zip(self.subagents, costs)
             ],
         }
 
 
 @dataclass(frozen=True, slots=True)
 class TokenReport:
-    by: str
+    by: GroupBy
     rows: tuple[TokenRow, ...]
     total: TokenUsage | None
+    #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
+    sessions: dict[str, SessionRef] = field(default_factory=dict, compare=False)
+    cost: Decimal | None = None
+    #: the price data the costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "rows": [row.to_json() for row in self.rows], "total": usage_json(self.total)}
+        return {
+            "by": self.by,
+            "rows": [row.to_json() for row in self.rows],
+            "total": usage_json(self.total),
+            "cost_usd": usd(self.cost),
+            "prices": self.prices,
+        }
 
 
 class _Bucket:
-    """Sums packed entries without building an object per call (warm runs add up 100k+)."""
+    """One group's spend: the own part and each subagent's part, each as token sums per price key
+    (``Spend.parts``), added to without an object or a call per entry (warm runs add up 100k+)."""
+
+    __slots__ = ("own", "subagents", "recovered")
 
     def __init__(self) -> None:
-        self.own: list[int] | None = None
-        self.subagents: dict[str, list[int]] = {}
+        self.own: dict[int, list[int]] = {}
+        self.subagents: dict[str, dict[int, list[int]]] = {}
         self.recovered: dict[str, str] = {}
 
-    def add(self, entry: list, sub_key: str | None) -> None:
+    def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
         if sub_key is None:
-            if self.own is None:
-                self.own = [0, 0, 0, 0, 0]
-            sums = self.own
+            parts = self.own
         else:
-            sums = self.subagents.get(sub_key)
-            if sums is None:
-                sums = self.subagents[sub_key] = [0, 0, 0, 0, 0]
+            found = self.subagents.get(sub_key)
+            if found is None:
+                found = self.subagents[sub_key] = {}
+            parts = found
+        sums = parts.get(price_key)
+        if sums is None:
+            sums = parts[price_key] = [0, 0, 0, 0, 0, 0, 0]
         sums[0] += entry[INPUT]
         sums[1] += entry[CACHE_READ]
         sums[2] += entry[CACHE_WRITE]
         sums[3] += entry[OUTPUT]
         sums[4] += entry[REASONING]
+        sums[5] += 1
+        sums[6] += entry[CACHE_WRITE_1H]
         if sub_key is not None and len(entry) > ORIGIN and entry[ORIGIN] is not None:
             self.recovered[sub_key] = entry[ORIGIN]
 
-    def row(self, key: str) -> TokenRow:
-        own = TokenUsage(*self.own) if self.own is not None else None
-        subs = tuple((sub_id, TokenUsage(*sums)) for sub_id, sums in sorted(self.subagents.items()))
-        return TokenRow(key, sum_usage([own, *(t for _, t in subs)]), own, subs, tuple(sorted(self.recovered.items())))
+    def row(self, key: str, book: PriceBook) -> TokenRow:
+        own = Spend(self.own)
+        subs = [(sub_id, Spend(parts)) for sub_id, parts in sorted(self.subagents.items())]
+        own_tokens, own_cost = own.tokens(), own.cost(book)
+        sub_costs = tuple(spend.cost(book) for _, spend in subs)
+        sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
+        # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
+        cost = total_cost(([own_cost] if self.own else []) + list(sub_costs))
+        tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
+        recovered = tuple(sorted(self.recovered.items()))
+        return TokenRow(key, tokens, own_tokens, sub_tokens, cost, own_cost, sub_costs, recovered)
 
 
 def token_report(
@@ -91,11 +146,12 @@ def token_report(
     providers: Iterable[str] = (),
     since: datetime | None = None,
     until: datetime | None = None,
-    by: str = "session",
+    by: GroupBy = "session",
     tz: tzinfo | None = None,
 ) -> TokenReport:
-    if by not in GROUPINGS:
-        raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
+    by = parse_group(by)  # library callers may pass any string
+    if since is not None and until is not None and since >= until:
+        raise UsageProblem("--since must be before --until (the range is empty)")
     ids = list(ids)
     providers = list(providers)
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
@@ -106,18 +162,23 @@ def token_report(
     high = until.timestamp() if until is not None else None
     buckets: dict[str, _Bucket] = {}
     day_keys: dict[float, str] = {}
+    book = PriceBook(scanner.ctx, scanner.cache)
     for provider_name, entries in collect_usage(scanner, refs).items():
-        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys)
+        _add_entries(buckets, entries, provider_name, by, tz, low, high, day_keys, book)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
-        rows = tuple((buckets.get(ref.id) or _Bucket()).row(ref.id) for ref in refs)
+        shown = [(ref.id, buckets.get(ref.id) or _Bucket()) for ref in refs]
         if since is not None or until is not None:
-            rows = tuple(row for row in rows if row.tokens is not None)
+            shown = [(key, bucket) for key, bucket in shown if bucket.own or bucket.subagents]
     else:
-        rows = tuple(buckets[key].row(key) for key in sorted(buckets))
-        if by in ("model", "provider"):
-            rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
-    return TokenReport(by, rows, sum_usage(row.tokens for row in rows))
+        shown = [(key, buckets[key]) for key in sorted(buckets)]
+    rows = tuple(bucket.row(key, book) for key, bucket in shown)
+    if by in ("model", "provider"):
+        rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
+    sessions = {ref.id: ref for ref in refs} if by == "session" else {}
+    recorded = [row for row in rows if row.tokens is not None]
+    return TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions,
+                       total_cost(row.cost for row in recorded), book.data.to_json())
 
 
 def _add_entries(
@@ -129,9 +190,11 @@ def _add_entries(
     low: float | None,
     high: float | None,
     day_keys: dict[float, str],
+    book: PriceBook,
 ) -> None:
     windowed = low is not None or high is not None
     prefix = provider_name + ":"
+    fast_keys = book.fast_keys(provider_name)
     for entry in entries:
         ts = entry[TS]
         if windowed and (ts is None or (low is not None and ts < low) or (high is not None and ts >= high)):
@@ -144,21 +207,36 @@ def _add_entries(
         elif by == "model":
             key = entry[MODEL] or "unknown"
         else:
-            key = _day(ts, tz, day_keys)
+            key = _period(ts, by, tz, day_keys)
         subagent = entry[SUBAGENT]
         sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = _Bucket()
-        bucket.add(entry, sub_key)
+        found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
+        if found.__class__ is int:
+            price_key: int = found  # type: ignore[assignment]
+        else:
+            total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
+            if found is None:
+                price_key = book.key(provider_name, entry[MODEL], ts, total_input)
+            else:
+                price_key = found(ts, total_input)  # type: ignore[operator]
+        bucket.add(entry, sub_key, price_key)
 
 
-def _day(ts: float | None, tz: tzinfo | None, memo: dict[float, str]) -> str:
+def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
     if ts is None:
         return "unknown"
     # Calls cluster in time: memoise per minute to avoid a datetime per call.
     minute = ts // 60
-    day = memo.get(minute)
-    if day is None:
-        day = memo[minute] = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz).strftime("%Y-%m-%d")
-    return day
+    key = memo.get(minute)
+    if key is None:
+        local = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz)
+        if by == "week":
+            year, week, _ = local.isocalendar()
+            key = f"{year}-W{week:02d}"
+        else:
+            key = local.strftime("%Y-%m" if by == "month" else "%Y-%m-%d")
+        memo[minute] = key
+    return key

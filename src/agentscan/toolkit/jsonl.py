@@ -13,7 +13,7 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Generator, Iterator
 
 import orjson
 
@@ -64,7 +64,7 @@ def iter_json_lines(
     prefilter: bytes | None = None,
     max_line: int = MAX_LINE_BYTES,
     progress: ReadProgress | None = None,
-) -> Iterator[JsonLine]:
+) -> Generator[JsonLine, None, None]:
     """Yield every JSON object line of ``path``; warn about the rest.
 
     ``prefilter`` skips, without decoding, lines that lack the given bytes:

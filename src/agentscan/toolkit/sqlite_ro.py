@@ -31,16 +31,11 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
+from agentscan.errors import DatabaseUnavailable
+
 #: every URI this process opened, for the read-only guarantee tests
 OPENED_URIS: list[str] = []
 BUSY_TIMEOUT_MS = 2000
-
-
-class DatabaseUnavailable(Exception):
-    """The database is missing, not SQLite, locked, or has an unknown shape.
-
-    Providers catch this and fall back to the files, with a warning.
-    """
 
 
 def _uri(path: Path, *, immutable: bool) -> str:

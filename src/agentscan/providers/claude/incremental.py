@@ -23,7 +23,7 @@ from agentscan.providers.claude.usage import UsageCandidate, candidate_from
 from agentscan.timeutil import from_epoch
 
 KIND = "claude.usage"
-VERSION = "2"  # 2: progress copies of subagent calls are candidates too
+VERSION = "3"  # 2: the one-hour cache write split; 3: progress copies of subagent calls
 _HEAD_BYTES = 4096
 _PREFILTER = b'"usage"'
 
@@ -40,19 +40,19 @@ def _head_digest(path: Path, size: int) -> str | None:
 def _pack(c: UsageCandidate, order_base: int) -> list:
     t = c.tokens
     packed = [c.message_id, c.request_id, c.sidechain, c.has_speed, t.input, t.cache_read, t.cache_write, t.output,
-              c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base]
+              c.timestamp.timestamp() if c.timestamp else None, c.model, c.order - order_base, c.cache_write_1h]
     if c.from_progress:  # a progress copy names its own subagent
         packed.append(c.subagent)
     return packed
 
 
 def _unpack(row: list, session: str, subagent: str | None, order_base: int) -> UsageCandidate:
-    from_progress = len(row) > 11
+    from_progress = len(row) > 12
     return UsageCandidate(
-        session=session, subagent=row[11] if from_progress else subagent, message_id=row[0], request_id=row[1],
+        session=session, subagent=row[12] if from_progress else subagent, message_id=row[0], request_id=row[1],
         sidechain=row[2], has_speed=row[3], tokens=TokenUsage(row[4], row[5], row[6], row[7]),
         timestamp=from_epoch(row[8]) if row[8] is not None else None, model=row[9], order=order_base + row[10],
-        from_progress=from_progress,
+        cache_write_1h=row[11], from_progress=from_progress,
     )
 
 

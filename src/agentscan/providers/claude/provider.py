@@ -25,8 +25,9 @@ from agentscan.timeutil import from_epoch, newest, oldest
 class ClaudeProvider(Provider):
     name = "claude"
     label = "Claude Code"
-    # 2: progress copies of missing subagents, summary titles, last branch, orphan rows
-    parser_version = "2"
+    env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
+    # 3: progress copies of missing subagents, summary titles, last branch, orphan rows
+    parser_version = "3"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -105,7 +106,9 @@ class ClaudeProvider(Provider):
         orphans = sorted(subs.values(), key=lambda s: (s.first_ts is None, s.first_ts or 0, str(s.path)))
         primary = main or (orphans[0] if orphans else None)
         started = oldest(*(s.first_ts for s in everything))
-        updated = newest(*(s.last_ts for s in everything), from_epoch(ref.recency) if ref.recency else None)
+        # The newest time the transcript recorded; the mtime only when it recorded none
+        # (a copied home has every mtime at the copy time).
+        updated = newest(*(s.last_ts for s in everything)) or (from_epoch(ref.recency) if ref.recency else None)
         if main is not None:
             counts = Counts(main.prompts, main.responses, main.tool_calls)
         else:
@@ -153,7 +156,7 @@ class ClaudeProvider(Provider):
         for ref in refs:
             files: SessionFiles = ref.hint
             transcripts.update((ref.native_id, agent_id) for agent_id in files.subagents)
-            parts = [(files.main, None)] if files.main is not None else []
+            parts: list[tuple[Path, str | None]] = [(files.main, None)] if files.main is not None else []
             parts += [(sub.path, agent_id) for agent_id, sub in sorted(files.subagents.items())]
             for path, agent_id in parts:
                 candidates = file_usage(path, ctx, session=ref.native_id, subagent=agent_id, order_base=order)

@@ -68,6 +68,8 @@ _WRAPPER_PREFIXES = (
     "[Request interrupted by user",
     "This session is being continued from a previous conversation",
 )
+_COMMAND_NAME = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 _WHITESPACE = re.compile(r"\s+")
 
@@ -96,6 +98,12 @@ def content_blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(content, list):
         return [block for block in content if isinstance(block, dict)]
     return []
+
+
+def cache_write_1h(usage: dict[str, Any]) -> int:
+    """The part of ``cache_creation_input_tokens`` written to the one-hour cache (billed higher)."""
+    split = as_int(as_dict(usage.get("cache_creation")).get("ephemeral_1h_input_tokens"))
+    return min(split, as_int(usage.get("cache_creation_input_tokens")))
 
 
 def usage_tokens(usage: dict[str, Any]) -> TokenUsage:
@@ -131,27 +139,27 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
         if kind == "text" and isinstance(block.get("text"), str):
             parts.append(block["text"])
     text = _SYSTEM_REMINDER.sub(" ", "\n".join(parts)).strip()
+    if text.startswith(("<command-name>", "<command-message>")):
+        return slash_command_text(text)
     if not text or text.startswith(_WRAPPER_PREFIXES):
         return None
     return text
 
 
-_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+def slash_command_text(text: str) -> str | None:
+    """A slash command the user typed (``/review PR 12``), from the tags Claude Code wraps it in."""
+    name = _COMMAND_NAME.search(text)
+    if name is None or not name.group(1):
+        return None
+    command = name.group(1) if name.group(1).startswith("/") else "/" + name.group(1)
+    args = _COMMAND_ARGS.search(text)
+    arguments = args.group(1).strip() if args else ""
+    return f"{command} {arguments}" if arguments else command
 
 
-def command_text(record: dict[str, Any]) -> str | None:
-    """``/name args`` of a slash command the user typed (a title of last resort)."""
-    if record.get("type") != "user" or record.get("isMeta") is True:
-        return None
-    content = message_of(record).get("content")
-    if not isinstance(content, str) or "<command-name>" not in content:
-        return None
-    name = _COMMAND_NAME.search(content)
-    if name is None or not name.group(1).strip():
-        return None
-    args = _COMMAND_ARGS.search(content)
-    return f"{name.group(1).strip()} {args.group(1).strip() if args else ''}".strip()
+def is_bare_command(text: str) -> bool:
+    """``/model``, ``/clear``: a command without arguments switches a mode, it names no task."""
+    return text.startswith("/") and not any(ch.isspace() for ch in text.strip())
 
 
 def text_of_blocks(blocks: list[dict[str, Any]]) -> str:

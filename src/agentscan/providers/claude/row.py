@@ -20,9 +20,9 @@ from agentscan.providers.claude.records import (
     SYNTHETIC_MODELS,
     as_str,
     collapse,
-    command_text,
     content_blocks,
     message_of,
+    is_bare_command,
     real_prompt_text,
 )
 from agentscan.providers.claude.usage import WindowedTotals, candidate_from
@@ -35,10 +35,10 @@ TITLE_CHARS = 180
 class FileSummary:
     path: Path
     first_prompt: str | None = None
+    first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
     custom_title: str | None = None
     ai_title: str | None = None
     summary_title: str | None = None
-    first_command: str | None = None  # ``/name args`` when no prompt was typed
     cwd: str | None = None
     git_branch: str | None = None
     first_ts: datetime | None = None
@@ -184,13 +184,11 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
     text = real_prompt_text(record)
     if text is not None:
         summary.prompts += 1
-        if summary.first_prompt is None:
+        if is_bare_command(text):
+            summary.first_bare_command = summary.first_bare_command or text
+        elif summary.first_prompt is None:
             summary.first_prompt = collapse(text, TITLE_CHARS)
         return
-    if summary.first_command is None:
-        command = command_text(record)
-        if command is not None:
-            summary.first_command = collapse(command, TITLE_CHARS)
     # A Task/Agent result names the subagent it ran: remember its type.
     result = record.get("toolUseResult")
     if isinstance(result, dict) and isinstance(result.get("agentId"), str):
@@ -203,10 +201,10 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
 def title_of(summary: FileSummary) -> str | None:
     """The name Claude Code shows: a custom title (``/rename``), else the
     session's ``summary`` record (the one whose leaf is in this file, else the
-    latest), else the ``ai-title``, else the first prompt, else the first
-    slash command typed."""
+    latest), else the ``ai-title``, else the first prompt (a bare command such
+    as ``/model`` only when nothing else was asked)."""
     summary_title = summary._summary_matched or summary.summary_title
-    for candidate in (summary.custom_title, summary_title, summary.ai_title, summary.first_prompt, summary.first_command):
+    for candidate in (summary.custom_title, summary_title, summary.ai_title, summary.first_prompt, summary.first_bare_command):
         if candidate:
             return collapse(candidate, TITLE_CHARS)
     return None

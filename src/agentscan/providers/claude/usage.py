@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any, Collection, Iterable
 
 from agentscan.model import PROGRESS_ORIGIN, TokenUsage, UsageEntry
-from agentscan.providers.claude.records import as_dict, as_str, message_of, usage_tokens
+from agentscan.providers.claude.records import as_dict, as_str, cache_write_1h, message_of, usage_tokens
 from agentscan.timeutil import parse_iso
 
 
@@ -42,6 +42,7 @@ class UsageCandidate:
     timestamp: datetime | None
     model: str | None
     order: int  # position in the scan, so ties keep the first copy
+    cache_write_1h: int = 0  # for cost only (UsageEntry.cache_write_1h)
     from_progress: bool = False  # a subagent call copied into the parent's progress record
 
 
@@ -67,6 +68,7 @@ def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None
         timestamp=parse_iso(record.get("timestamp")),
         model=as_str(message.get("model")),
         order=order,
+        cache_write_1h=cache_write_1h(usage),
     )
 
 
@@ -166,6 +168,7 @@ def entries_from(candidates: Iterable[UsageCandidate], transcripts: Collection[t
             subagent=c.subagent,
             dedupe_key=None if c.message_id is None else f"{c.message_id}\x1f{c.request_id or ''}",
             rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 4 + (2 if c.has_speed else 0) + (0 if c.from_progress else 1),
+            cache_write_1h=c.cache_write_1h,
             origin=PROGRESS_ORIGIN if c.from_progress and (c.session, c.subagent) not in transcripts else None,
         )
         for c in candidates

@@ -65,9 +65,9 @@ def tool_summary(name: str, arguments: object) -> tuple[str, tuple[str, ...]]:
         steps = plan_steps(data) or []
         return as_str(data.get("explanation")) or f"plan: {len(steps)} steps", paths
     for key in _SUMMARY_KEYS:
-        text = _command_text(data.get(key)) if key in ("cmd", "command") else as_str(data.get(key))
-        if text:
-            return text, paths + tuple(_PATCH_PATH.findall(text))
+        found: str | None = _command_text(data.get(key)) if key in ("cmd", "command") else as_str(data.get(key))
+        if found:
+            return found, paths + tuple(_PATCH_PATH.findall(found))
     if arguments is None:
         return name, paths
     try:
@@ -187,6 +187,7 @@ class TranscriptReader:
     def _tool_call(self, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
         ptype = payload.get("type")
         action = as_dict(payload.get("action"))
+        arguments: object
         if ptype == "local_shell_call":
             name, arguments = "local_shell", {"command": action.get("command")}
         elif ptype == "web_search_call":

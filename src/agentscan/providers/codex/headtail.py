@@ -37,7 +37,6 @@ _EVENT_GRACE_LINES = 16
 _TRUNCATED = "truncated last line skipped (file still being written?)"
 _TAIL_CACHE: LRUCache[tuple[str, int, int], TailSummary] = LRUCache(maxsize=512)
 _HEAD_CACHE: LRUCache[tuple[str, int, int], HeadSummary] = LRUCache(maxsize=512)
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +96,9 @@ class _TailFold:
             whole_file,
             tuple(warnings),
         )
+
+
+T = TypeVar("T", HeadSummary, TailSummary)
 
 
 def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[ScanContext], T]) -> T | None:

@@ -19,7 +19,8 @@ from typing import Any, Mapping
 from agentscan.context import ScanContext
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
 from agentscan.toolkit.roots import Root
-from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly, table_columns
+from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.sqlite_ro import has_table, readonly, table_columns
 from agentscan.timeutil import from_epoch
 
 _MEMO_KEY = "codex.index"

@@ -35,8 +35,9 @@ _Scanned = tuple[str, "str | None", Thread, FileUsageScanner]
 class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
-    # 2: token_usage_record lines, paginated threads, orphan rows, exact counts
-    parser_version = "2"
+    env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
+    # 3: token_usage_record lines, paginated threads, orphan rows, exact counts
+    parser_version = "3"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -163,10 +163,11 @@ def assemble_row(
     exact_tokens: bool = False,
 ) -> SessionRow:
     everyone = ([main] if main else []) + children
-    updated = newest(
-        *(facts.tail.last_timestamp for facts in everyone),
-        *(from_epoch(facts.thread.rollout.mtime) for facts in everyone),
-    )
+    # The newest time the rollouts recorded; their mtime only when they recorded none
+    # (a copied home has every mtime at the copy time).
+    recorded = newest(*(facts.tail.last_timestamp for facts in everyone))
+    mtime = newest(*(from_epoch(facts.thread.rollout.mtime) for facts in everyone))
+    updated = recorded or mtime
     if not exact_tokens:
         tokens = sum_usage(facts.tokens for facts in everyone)
     if main is None:
@@ -200,7 +201,7 @@ def assemble_row(
         model=_pick(index_wins, main.tail.model, row.model if row else None),
         git_branch=_pick(index_wins, main.header.git_branch, row.git_branch if row else None),
         started_at=oldest(main.header.started_at, row.created_at if row else None),
-        updated_at=newest(updated, row.updated_at if row else None),
+        updated_at=newest(recorded, row.updated_at if row else None) or mtime,
         tokens=tokens,
         counts=main.tail.counts,
         subagents=len(children),

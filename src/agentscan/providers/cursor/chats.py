@@ -29,7 +29,8 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import load_json_file
 from agentscan.providers.cursor.roots import chat_roots
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_str, model_name
-from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
+from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.sqlite_ro import has_table, readonly
 from agentscan.timeutil import from_epoch
 from agentscan.toolkit.fsutil import is_dir
 

@@ -14,6 +14,7 @@ from datetime import datetime
 from agentscan.bounds import token_count
 from agentscan.model import PlanStep, TokenUsage
 from agentscan.providers.cursor.records import (
+    AUTO_MODEL,
     RawBubble,
     RawComposerData,
     RawHeader,
@@ -159,11 +160,15 @@ class BubbleStats:
         """Count one bubble; only ``live`` ones (in the header order) are conversation."""
         self.bubbles += 1
         when = parse_iso(raw.get("createdAt"))
-        model = model_name(as_dict(raw.get("modelInfo")).get("modelName"))
+        recorded = as_dict(raw.get("modelInfo")).get("modelName")
+        model = model_name(recorded)
         tokens = bubble_tokens(raw)
-        # Spend counts every bubble, orphans of edited turns included.
+        # Spend counts every bubble, orphans of edited turns included.  A bubble that says
+        # "default" (auto) keeps it: the model that ran is unknown, so it must not be priced
+        # as the session's model (docs/providers/cursor.md).
         if tokens.total > 0:
-            self.usage.append(BubbleUsage(bubble_id, tokens, when, model))
+            auto = isinstance(recorded, str) and recorded.strip() == AUTO_MODEL
+            self.usage.append(BubbleUsage(bubble_id, tokens, when, AUTO_MODEL if auto else model))
         if not live:
             return
         self.first_ts, self.last_ts = oldest(self.first_ts, when), newest(self.last_ts, when)

@@ -48,7 +48,8 @@ class _Turn:
     """Tool calls of the current turn, so a failed ``turn_ended`` can mark them."""
 
     def __init__(self, collector: DetailCollector, prefix: str) -> None:
-        self.collector, self.prefix, self.count, self.keys = collector, prefix, 0, []
+        self.collector, self.prefix, self.count = collector, prefix, 0
+        self.keys: list[str] = []
 
     def add(self, call: ToolCall, subagent: str | None) -> None:
         self.count += 1

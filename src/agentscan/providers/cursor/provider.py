@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
-from typing import Iterable
+from pathlib import Path
+from typing import Any, Iterable
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
@@ -57,8 +58,9 @@ class _Assembled:
 class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
-    # 2: .txt transcripts, CLI stores and workspace composers listed, agentKv text
-    parser_version = "2"
+    env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
+    # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text
+    parser_version = "3"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         return [state_db(ctx).status()]
@@ -117,7 +119,7 @@ class CursorProvider(Provider):
         db_path = state_db(ctx).path
         chat_dir = chat_dirs(ctx).get(ref.native_id)
         parts = [self.name, self.parser_version]
-        stores = (db_path, db_path.with_name(db_path.name + "-wal"))
+        stores: tuple[Path, ...] = (db_path, db_path.with_name(db_path.name + "-wal"))
         if chat_dir is not None:
             stores += (chat_dir / "meta.json", chat_dir / "store.db")
         if ref.hint.workspace is not None:
@@ -159,7 +161,7 @@ class CursorProvider(Provider):
         facts = store_facts(ref.native_id, ctx)
         children = child_ids(ref.native_id, files, db)
         usage = session_usage(ref.native_id, children, db)
-        common = dict(
+        common: dict[str, Any] = dict(
             provider=self.name,
             native_id=ref.native_id,
             path=display_path(files, db),
@@ -190,7 +192,9 @@ class CursorProvider(Provider):
             title=facts.title() or summary.first_prompt,
             cwd=self._cwd(facts, summary, files, ctx),
             started_at=facts.started() or summary.first_ts,
-            updated_at=newest(facts.db_updated(), summary.last_ts, mtime_time(files)),
+            # The transcript's mtime only when nothing recorded a time (a copied
+            # home has every mtime at the copy time).
+            updated_at=newest(facts.db_updated(), summary.last_ts, facts.started()) or mtime_time(files),
             counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
         )
         return _Assembled(row, facts, children, usage)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import weakref
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 import orjson
 
@@ -32,9 +32,17 @@ from agentscan.providers.cursor.composer import (
     header_from,
 )
 from agentscan.providers.cursor.roots import state_db_root
-from agentscan.providers.cursor.records import as_dict, as_list, valid_composer_id
+from agentscan.providers.cursor.records import (
+    RawBubble,
+    RawComposerData,
+    RawHeader,
+    as_dict,
+    as_list,
+    valid_composer_id,
+)
 from agentscan.toolkit.roots import Root
-from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, connect_readonly, has_table, table_columns
+from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.sqlite_ro import connect_readonly, has_table, table_columns
 
 _MEMO_KEY = "cursor.state_db"
 _COMPOSER = "composerData:"
@@ -174,7 +182,7 @@ class StateDb:
         for row in self._rows(f"SELECT {', '.join(wanted)} FROM composerHeaders"):
             composer_id = valid_composer_id(row[0])
             if composer_id:
-                found[composer_id] = header_from(dict(zip(wanted, row)))
+                found[composer_id] = header_from(cast(RawHeader, dict(zip(wanted, row))))
         return found
 
     def _header_item(self) -> dict[str, HeaderInfo]:
@@ -203,7 +211,7 @@ class StateDb:
                     composer_id = valid_composer_id(key[len(_COMPOSER):]) if isinstance(key, str) else None
                     raw = self._json(value, str(key)) if composer_id else None
                     if composer_id and raw is not None:
-                        self._composers[composer_id] = composer_from(composer_id, raw)
+                        self._composers[composer_id] = composer_from(composer_id, cast(RawComposerData, raw))
         return self._composers
 
     def composer_raw(self, composer_id: str) -> dict[str, Any] | None:
@@ -218,7 +226,7 @@ class StateDb:
         if order is None:
             info = self.composers().get(composer_id)
             raw = self.composer_raw(composer_id) if info is not None and info.header_bubbles else None
-            order = self._orders[composer_id] = conversation_order(raw) if raw else ()
+            order = self._orders[composer_id] = conversation_order(cast(RawComposerData, raw)) if raw else ()
         return order
 
     # -- bubbles ---------------------------------------------------------
@@ -256,11 +264,11 @@ class StateDb:
             info = self.composers().get(composer_id)
             live = set(self.conversation_order(composer_id))
             for bubble_id, raw in self.iter_bubbles(composer_id):
-                stats.add(bubble_id, raw, live=not live or bubble_id in live)
+                stats.add(bubble_id, cast(RawBubble, raw), live=not live or bubble_id in live)
             if stats.bubbles == 0 and info is not None and info.inline_bubbles:
                 for index, raw in enumerate(as_list(as_dict(self.composer_raw(composer_id)).get("conversation"))):
                     if isinstance(raw, dict):
-                        stats.add(str(raw.get("bubbleId") or f"#{index}"), raw, live=True)
+                        stats.add(str(raw.get("bubbleId") or f"#{index}"), cast(RawBubble, raw), live=True)
         return stats
 
 

@@ -15,7 +15,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Generator, Iterable
 
 import orjson
 
@@ -51,7 +51,7 @@ def _text(blocks: list[dict[str, Any]]) -> str:
     return "\n".join(b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str))
 
 
-def iter_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
+def iter_events(path: Path, ctx: ScanContext) -> Generator[Event, None, None]:
     if path.suffix == ".txt":  # the older plain-text transcript
         yield from iter_text_events(path, ctx)
         return

@@ -201,7 +201,7 @@ def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], c
         for offset in sorted(by_offset):
             record = _record_at(handle, offset)
             for facts in by_offset[offset]:
-                target = record
+                target: Any = record
                 if facts.locator.item is not None:
                     messages = record.get("$set", {}).get("messages") if isinstance(record.get("$set"), dict) else None
                     target = messages[facts.locator.item] if isinstance(messages, list) and facts.locator.item < len(messages) else None

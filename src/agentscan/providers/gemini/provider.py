@@ -33,8 +33,9 @@ from agentscan.toolkit.roots import Root
 class GeminiProvider(Provider):
     name = "gemini"
     label = "Gemini CLI"
-    # 2: function responses are not prompts; cwd from paths the chat names
-    parser_version = "2"
+    env_vars = ("GEMINI_CLI_HOME", "GEMINI_DATA_DIR")
+    # 3: function responses are not prompts; cwd from paths the chat names
+    parser_version = "3"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
@@ -93,6 +94,7 @@ class GeminiProvider(Provider):
             chat_hash = as_str(chats.main.meta.get("projectHash")) if chats.main else None
             mentioned = set().union(*(chat.paths for _, chat in chats.everything()))
             cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx, mentioned)
+        path: str | None
         if files.main is not None:
             path = str(files.main.path)
         else:

@@ -49,7 +49,7 @@ def build_row(
     if not prompts:
         prompts = [logged.text for logged in chats.logged]
     started: list[datetime | None] = []
-    updated: list[datetime | None] = [from_epoch(recency) if recency else None]
+    updated: list[datetime | None] = []
     for _, conversation in chats.everything():
         started.append(parse_iso(conversation.meta.get("startTime")))
         updated.append(parse_iso(conversation.meta.get("lastUpdated")))
@@ -64,7 +64,9 @@ def build_row(
         cwd=cwd,
         model=main_model(chats),
         started_at=oldest(*started),
-        updated_at=newest(*updated),
+        # The mtime only when the chats recorded no time (a copied home has every
+        # mtime at the copy time).
+        updated_at=newest(*updated) or (from_epoch(recency) if recency else None),
         tokens=sum_usage(spend_of(conversation) for _, conversation in chats.everything()),
         counts=Counts(
             prompts=len(prompts),

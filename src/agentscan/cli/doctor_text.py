@@ -1,0 +1,88 @@
+"""Human-readable ``doctor`` output: per provider a small table of roots, then hooks and cache."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from agentscan.cli import render
+from agentscan.cli.table import Column, render as render_table
+from agentscan.cli.term import Terminal, cut
+from agentscan.timeutil import parse_iso
+
+ROOT_COLUMNS = (
+    Column("KIND"),
+    Column("STATUS", flex=True, min_width=8),
+    Column("FROM"),
+    Column("PATH", flex=True, min_width=16, weight=2, keep_end=True),
+)
+
+
+def _indented(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal) -> list[str]:
+    inner = replace(term, width=max(term.width - 2, 20))
+    lines, _ = render_table(columns, rows, inner)
+    return ["  " + line for line in lines]
+
+
+def _line(text: str, term: Terminal) -> str:
+    return cut(text, term.width) if term.tty else text
+
+
+def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, str]) -> None:
+    out: list[str] = [_line(f"home: {render.path_text(report['home'], term)} (from {report['home_source']})", term)]
+    for provider in report["providers"]:
+        newest = provider["newest"]
+        newest_text = ""
+        if newest:
+            shown = short_ids.get(newest["id"], newest["id"]) if term.tty else newest["id"]
+            newest_text = f", newest {shown} (updated {render.short_time(parse_iso(newest['updated_at']))})"
+        out += ["", _line(f"{provider['label']} [{provider['provider']}]: "
+                          f"{render.plural(provider['sessions'], 'session')}{newest_text}", term)]
+        rows = []
+        for root in provider["roots"]:
+            status = "ok" if root["readable"] else (root["problem"] or "unreadable")
+            if root["note"]:
+                status += f" ({root['note']})"
+            rows.append([root["kind"], status, root["source"], render.path_text(root["path"], term)])
+        out += _indented(ROOT_COLUMNS, rows, term)
+        for finding in provider["findings"]:
+            out.append(_line(f"  finding: {finding}", term))
+        for kind, count in provider["warnings"].items():
+            out.append(_line(f"  warning: {count} × {kind}", term))
+    out += [""] + hook_lines(report.get("hooks"), term)
+    cache = report["cache"]
+    state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
+    out += ["", _line(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
+                      f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
+    print("\n".join(out))
+
+
+def hook_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]:
+    if hooks is None:
+        return []
+    lines = ["hooks:"]
+    if hooks["configs"]:
+        rows = []
+        for config in hooks["configs"]:
+            state = f"{config['events']}/{config['of']} events" if config["events"] else "not installed"
+            if config["problem"]:
+                state += f"; {config['problem']}"
+            rows.append([config["agent"], config["scope"], state, render.path_text(config["path"], term)])
+        columns = (Column("AGENT"), Column("SCOPE"), Column("STATE", flex=True, min_width=14),
+                   Column("CONFIG", flex=True, min_width=16, weight=2, keep_end=True))
+        lines += _indented(columns, rows, term)
+    if not hooks["installed"]:
+        lines.append("  not installed for any agent; see `agentscan hooks install --agent cursor|claude`")
+    store = hooks["store"]
+    agents = ", ".join(f"{agent} {count:,}" for agent, count in sorted(store["by_agent"].items()))
+    held = f"{render.plural(store['sessions'], 'session')}" + (f" ({agents})" if agents else "")
+    where = render.path_text(store["path"], term)
+    lines.append(_line(f"  events store: {where} (from {store['source']}): "
+                       f"{held if store['exists'] else 'not created yet'}", term))
+    errors = hooks["errors"]
+    if errors["last"]:
+        lines.append(_line(f"  last hook errors ({render.path_text(errors['path'], term)}):", term))
+        lines += [_line(f"    {line}", term) for line in errors["last"]]
+    else:
+        lines.append("  hook errors: none logged")
+    return lines

@@ -1,0 +1,76 @@
+"""Human-readable ``list`` output: the table, the "25 of 2,031" hint, and why nothing matched."""
+
+from __future__ import annotations
+
+from agentscan.cli import render
+from agentscan.cli.table import Column, print_table
+from agentscan.cli.term import Terminal, clean
+from agentscan.scan.listing import ListFilter, SessionPage
+from agentscan.model import SessionRow
+
+COLUMNS = (
+    Column("ID", style="yellow"),
+    Column("UPDATED"),
+    Column("TOKENS", right=True),
+    Column("COST", right=True, drop=2),  # rounded to the cent; the first to go on a narrow terminal
+    Column("MODEL", flex=True, min_width=10, drop=1),
+    Column("CWD", flex=True, min_width=10, keep_end=True),
+    Column("TITLE", flex=True, min_width=20, weight=2),
+)
+
+
+def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Terminal) -> None:
+    rows = []
+    for row in sessions:
+        # A pipe gets whole ids (a prefix could become ambiguous later); a person the short one.
+        shown = short_ids.get(row.id, row.id) if term.tty else row.id
+        if term.tty and row.running:
+            shown += "*"
+        rows.append([
+            shown,
+            render.short_time(row.updated_at),
+            render.human_tokens(row.tokens, term),
+            render.human_usd(row.cost),
+            clean(row.model) or "-",
+            render.path_text(clean(row.cwd), term),
+            clean(row.title) or "-",
+        ])
+    # COST, then MODEL, are left out on a narrow terminal, silently: `show` has both.
+    print_table(COLUMNS, rows, term=term)
+
+
+def more_hint(page: SessionPage, filters: ListFilter) -> str | None:
+    """"25 of 2,031 sessions; …" when more sessions match than were shown."""
+    if not page.more:
+        return None
+    if not filters.active_stages:
+        return f"{len(page.rows):,} of {page.discovered:,} sessions; --limit N or --all for more"
+    return f"{len(page.rows):,} shown, more match; --limit N or --all for more"
+
+
+def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_text: str | None,
+                  since_text: str | None, running_supported: bool) -> str:
+    """Why ``list`` printed nothing, naming the filter that left no session."""
+    if page.discovered == 0:
+        if filters.providers and others:
+            names = ", ".join(filters.providers)
+            return (f"no {names} sessions found ({render.plural(others, 'session')} from other providers; "
+                    f"`agentscan doctor` shows where agentscan looked for {names})")
+        return "no sessions found; `agentscan doctor` shows where agentscan looked (or try `agentscan --demo list`)"
+    stage = page.emptied_by
+    count = page.reached.get(stage, page.discovered) if stage else page.discovered
+    of = f"of {render.plural(count, 'session')}" if stage else ""
+    if stage == "running":
+        if not running_supported:
+            return "--running and --pid need Linux (/proc); no session could be checked here"
+        if filters.pid is not None:
+            return f"process {filters.pid} holds no session open (none {of})"
+        return f"no running sessions: no live process holds any {of} open"
+    if stage == "since":
+        newest = f"; the newest was updated {render.short_time(page.newest)}" if page.newest else ""
+        return f"no sessions updated since {since_text} ({count:,} older{newest})"
+    if stage == "cwd":
+        return f"no sessions under {cwd_text} ({count:,} elsewhere)"
+    if stage == "grep":
+        return f"no session's title, cwd, model or path contains {filters.grep!r} ({count:,} searched)"
+    return "no sessions match"

@@ -1,0 +1,84 @@
+"""``prices``: which price data costs come from, a model's prices, and the explicit update."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, state_of
+
+
+def register(app: typer.Typer) -> None:
+    app.command("prices", cls=GlobalOptionsCommand)(prices_command)
+
+
+@handle_errors
+def prices_command(
+    ctx: typer.Context,
+    models: Optional[List[str]] = typer.Argument(None, metavar="[MODEL]...", help="Models to look up, as an agent records them."),
+    provider: Optional[str] = typer.Option(None, "--provider", "-p", help="Look MODEL up as this agent records it (claude, codex, gemini, cursor).", metavar="P"),
+    update: bool = typer.Option(False, "--update", help="Fetch the current price data from genai-prices (network) and use it from now on."),
+    reset: bool = typer.Option(False, "--reset", help="Forget fetched price data; use the data bundled with genai-prices."),
+    as_json: bool = JsonOption,
+) -> None:
+    """The price data costs come from (offline unless --update), and what MODEL costs per million tokens."""
+    import os
+
+    from agentscan.cli import render
+    from agentscan.context import ScanContext
+    from agentscan.errors import StrictWarnings, UsageProblem
+    from agentscan.pricing import aliases, source
+
+    if update and reset:
+        raise UsageProblem("--update and --reset cannot be combined")
+    state = state_of(ctx)
+    scan = ScanContext.create(env=os.environ)  # no home is read: only the environment and the warnings sink
+    env = scan.env
+    notes: list[str] = []
+    if reset:
+        from agentscan.pricing.update import reset as forget
+
+        notes.append("fetched price data removed" if forget(env) else "no fetched price data to remove")
+    if update:
+        from agentscan.pricing.update import update as fetch
+
+        data, count = fetch(env)
+        notes.append(f"fetched {count:,} models from {data.url}")
+    data = source.current(env)
+    stale = source.stale_fetch(env)
+    looked_up = []
+    if models:
+        from agentscan.pricing import library
+
+        for name in models:
+            ref = aliases.model_ref(provider or "", name)
+            found: dict[str, object] = {
+                "query": name, "provider": None, "model_id": None, "name": None, "prices": None, "price_fields": None,
+            }
+            if ref is not None:
+                try:
+                    found.update(library.describe(data, aliases.PROVIDER_HINTS.get(provider or ""), ref))
+                except library.NotPriceable:
+                    pass
+            if found["model_id"] is None:
+                scan.warn(f"model:{provider or '-'}/{name}", f"no price for {name!r} in {data.label}")
+            looked_up.append(found)
+    if as_json:
+        body = {"prices": data.to_json(), "stale_fetch": stale, "models": looked_up}
+        render.emit_json(render.envelope("prices", body, scan.warnings.items))
+    else:
+        for note in notes:
+            print(note)
+        print(f"price data: {data.label}" + (f" from {data.url} (sha256 {data.sha256})" if data.source == "fetched" else ""))
+        if stale:
+            print(f"note: {stale}")
+        for found in looked_up:
+            if found["model_id"] is None:
+                print(f"{found['query']}: no price")
+            else:
+                print(f"{found['query']}: {found['provider']}/{found['model_id']}: {found['prices']}")
+    if scan.warnings.items and not as_json:
+        render.warn_summary(scan.warnings.items, verbose=state.verbose)
+    if state.strict and scan.warnings.items:
+        raise StrictWarnings(f"{len(scan.warnings.items)} warnings (--strict)")

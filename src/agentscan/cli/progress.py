@@ -1,0 +1,53 @@
+"""A one-line progress report on stderr for cold scans that take a while.
+
+Shown only when stderr is a terminal, only after ``DELAY_S`` (a warm run
+finishes first and prints nothing), redrawn at most ten times a second, and
+erased before the result is printed.  Pipes, cron and ``--quiet`` get nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from agentscan.progress import Progress
+
+DELAY_S = 1.0
+REDRAW_S = 0.1
+
+
+class StderrProgress(Progress):
+    def __init__(self, stream=None) -> None:  # noqa: ANN001 - any text stream
+        super().__init__()
+        self._stream = stream or sys.stderr
+        self._started: float | None = None
+        self._drawn_at = 0.0
+        self._visible = False
+
+    def expect(self, count: int) -> None:
+        if self._started is None:
+            self._started = time.monotonic()
+        super().expect(count)
+
+    def changed(self) -> None:
+        now = time.monotonic()
+        if self._started is None or now - self._started < DELAY_S or now - self._drawn_at < REDRAW_S:
+            return
+        self._drawn_at = now
+        rate = self.done / max(now - self._started, 1e-6)
+        total = max(self.total, self.done)
+        self._write(f"\r\x1b[Kreading sessions {self.done:,}/{total:,} ({rate:,.0f}/s)")
+        self._visible = True
+
+    def cleared(self) -> None:
+        self._started = None
+        if self._visible:
+            self._write("\r\x1b[K")
+            self._visible = False
+
+    def _write(self, text: str) -> None:
+        try:
+            self._stream.write(text)
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass

@@ -1,0 +1,129 @@
+"""Plain aligned tables, one line per row, as ``gh``, ``git log`` and ``docker ps`` print them.
+
+On a terminal the table is fitted to its width: free-text columns (title,
+cwd, model) are cut with ``…``, widest first; ids, times and numbers are
+never cut.  When even the narrowest free text does not fit, the columns
+marked droppable go, least useful first, and the caller is told which.
+Piped output is never fitted: every cell is printed whole.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Sequence, TextIO
+
+from agentscan.cli.term import Terminal, cut, cut_left, pad, terminal, width_of
+
+GAP = "  "
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    header: str
+    right: bool = False  # numbers: right-aligned
+    flex: bool = False  # free text: may be cut to fit the terminal
+    min_width: int = 0  # a flex column is not cut below this; under it the column is dropped
+    weight: int = 1  # a flex column with weight 2 keeps twice the width of one with 1
+    drop: int = 0  # 0: always kept; when space runs out the highest value goes first
+    keep_end: bool = False  # paths: cut the start, the end tells them apart
+    style: str | None = None  # colour of the cells on a terminal
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    cells: Sequence[str]
+    style: str | None = None  # e.g. "bold" for a total, "dim" for a detail line
+
+
+def _natural(columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
+    widths = [width_of(c.header) for c in columns]
+    for row in rows:
+        for index, cell in enumerate(row.cells):
+            widths[index] = max(widths[index], width_of(cell))
+    return widths
+
+
+def _floor(column: Column, natural: int) -> int:
+    """The narrowest a column may get: its header stays whole."""
+    if not column.flex:
+        return natural
+    return min(natural, max(column.min_width, width_of(column.header)))
+
+
+def fit(columns: Sequence[Column], rows: Sequence[Row], width: int) -> tuple[list[int], list[int]]:
+    """(indexes of the columns kept, their widths) so a row fits in ``width``."""
+    natural = _natural(columns, rows)
+    kept = list(range(len(columns)))
+
+    def floor_total(indexes: list[int]) -> int:
+        return sum(_floor(columns[i], natural[i]) for i in indexes) + len(GAP) * (len(indexes) - 1)
+
+    while floor_total(kept) > width:
+        droppable = [i for i in kept if columns[i].drop]
+        if not droppable:
+            break
+        kept.remove(max(droppable, key=lambda i: (columns[i].drop, i)))
+    widths = {i: natural[i] for i in kept}
+    excess = sum(widths.values()) + len(GAP) * (len(kept) - 1) - width
+    while excess > 0:
+        # Cut the widest free text first (relative to its weight).
+        shrinkable = [i for i in kept if columns[i].flex and widths[i] > _floor(columns[i], natural[i])]
+        if not shrinkable:
+            break
+        widest = max(shrinkable, key=lambda i: (widths[i] / columns[i].weight, -i))
+        widths[widest] -= 1
+        excess -= 1
+    return kept, [widths[i] for i in kept]
+
+
+def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term: Terminal) -> tuple[list[str], list[str]]:
+    """The table's lines, and the headers of the columns left out to fit."""
+    table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
+    if not term.tty:
+        kept, widths = list(range(len(columns))), _natural(columns, table_rows)
+    else:
+        kept, widths = fit(columns, table_rows, term.width)
+    lines = [_line([columns[i] for i in kept], [columns[i].header for i in kept], widths, term, "bold", header=True)]
+    for row in table_rows:
+        lines.append(_line([columns[i] for i in kept], [row.cells[i] for i in kept], widths, term, row.style))
+    hidden = [c.header for i, c in enumerate(columns) if i not in kept]
+    return lines, hidden
+
+
+def _line(columns: Sequence[Column], cells: Sequence[str], widths: Sequence[int], term: Terminal,
+          style: str | None, *, header: bool = False) -> str:
+    texts = []
+    last = len(cells) - 1
+    for index, (column, cell, width) in enumerate(zip(columns, cells, widths)):
+        if term.tty and width_of(cell) > width:
+            cell = cut_left(cell, width) if column.keep_end else cut(cell, width)
+        # No padding after the last cell: a pipe gets no trailing blanks.
+        texts.append(cell if index == last and not column.right else pad(cell, width, right=column.right))
+    plain = GAP.join(texts).rstrip()
+    if term.tty and width_of(plain) > term.width:
+        # Only when the fixed columns alone are wider than the terminal: never wrap.
+        return term.style(cut(plain, term.width), *([style] if style else []))
+    if not term.color:
+        return plain
+    styled = []
+    for column, text in zip(columns, texts):
+        # A row's own style (a total, a detail line) wins over the column's colour.
+        styles = [s for s in (style, None if header or style else column.style) if s]
+        styled.append(term.style(text, *styles) if styles and text.strip() else text)
+    return GAP.join(styled).rstrip()
+
+
+def print_table(
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str] | Row],
+    *,
+    term: Terminal | None = None,
+    out: TextIO | None = None,
+) -> list[str]:
+    """Print the table; returns the headers of the columns left out to fit the terminal."""
+    term = term or terminal()
+    lines, hidden = render(columns, rows, term)
+    stream = out or sys.stdout
+    stream.write("\n".join(lines) + "\n")
+    return hidden

@@ -1,0 +1,157 @@
+"""What the terminal can take: is stdout a terminal, how wide, colour or not.
+
+Every human output goes through ``terminal()``, so tests can force a
+terminal (or a pipe) and a width in one place: set ``COLUMNS`` and
+monkeypatch ``stdout_is_tty``.  Nothing here imports more than the stdlib.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import unicodedata
+from dataclasses import dataclass
+
+DEFAULT_WIDTH = 80
+ELLIPSIS = "…"
+
+_STYLES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "cyan": "36"}
+
+
+def stdout_is_tty() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stdout
+        return False
+
+
+def stderr_is_tty() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Terminal:
+    """``tty``: fit rows to ``width`` and abbreviate; otherwise print whole values."""
+
+    tty: bool
+    width: int
+    color: bool
+
+    def style(self, text: str, *styles: str) -> str:
+        if not self.color or not styles or not text:
+            return text
+        codes = ";".join(_STYLES[s] for s in styles)
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+
+def terminal_width() -> int:
+    """``COLUMNS`` when set (as git and gh honour it), else the tty's size, else 80."""
+    value = os.environ.get("COLUMNS", "").strip()
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            return os.get_terminal_size(stream.fileno()).columns or DEFAULT_WIDTH
+        except (AttributeError, OSError, ValueError):
+            continue
+    return DEFAULT_WIDTH
+
+
+def color_allowed() -> bool:
+    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def terminal() -> Terminal:
+    tty = stdout_is_tty()
+    return Terminal(tty=tty, width=max(terminal_width(), 20), color=tty and color_allowed())
+
+
+# --- text that fits ----------------------------------------------------------
+
+
+def clean(text: str | None) -> str:
+    """One line of printable text: whitespace runs become one space and control
+    characters (an escape sequence planted in a title) become U+FFFD."""
+    if not text:
+        return ""
+    text = " ".join(text.split())
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch) or ch in "\u200b\u200c\u200d\ufeff":
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def width_of(text: str) -> int:
+    """Columns ``text`` takes on a terminal (wide CJK and emoji take two)."""
+    if text.isascii():
+        return len(text)
+    return sum(_char_width(ch) for ch in text)
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns, ending in ``…`` when anything was cut."""
+    if width_of(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    if text.isascii():
+        return text[: width - 1] + ELLIPSIS
+    used = 0
+    kept = []
+    for ch in text:
+        w = _char_width(ch)
+        if used + w > width - 1:
+            break
+        kept.append(ch)
+        used += w
+    return "".join(kept) + ELLIPSIS
+
+
+def cut_left(text: str, width: int) -> str:
+    """Cut from the start, for paths: the end (the project) is what tells them apart."""
+    if width_of(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    kept = []
+    used = 0
+    for ch in reversed(text):
+        w = _char_width(ch)
+        if used + w > width - 1:
+            break
+        kept.append(ch)
+        used += w
+    tail = "".join(reversed(kept))
+    # Start at a path separator when one is left: "…/weather-app", not "…ather-app".
+    for index, ch in enumerate(tail):
+        if ch in "/\\" and index + 1 < len(tail):
+            return ELLIPSIS + tail[index:]
+    return ELLIPSIS + tail
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    gap = " " * max(0, width - width_of(text))
+    return gap + text if right else text + gap
+
+
+def home_short(path: str | None) -> str:
+    """``$HOME/x`` as ``~/x``: shorter, and the same on every machine."""
+    if not path:
+        return ""
+    home = os.path.expanduser("~").rstrip("/\\")
+    if not home or home in ("/", "~"):
+        return path
+    if path == home:
+        return "~"
+    for sep in ("/", "\\"):
+        if path.startswith(home + sep):
+            return "~" + path[len(home):]
+    return path

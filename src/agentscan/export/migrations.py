@@ -1,0 +1,102 @@
+"""Versioned schema changes for the SQLite export, the one file users keep for months.
+
+Each ``@migration`` function runs once per database, in the order defined,
+and is recorded in ``_agentscan_migrations`` (the pattern of ``llm``'s logs
+database) only after it completed.  A migration must never drop or rewrite
+user data: add tables, columns and indexes, or backfill new columns.  It must
+also be safe to run again (``if not exists``), because sqlite-utils commits
+DDL as it goes: one interrupted half way is retried by the next export.
+Never edit a migration that has shipped; add a new one.
+
+A database written before migrations existed already holds the tables of
+``m001_initial``: that migration creates only what is missing, so it is
+recorded without touching the old rows.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+MIGRATIONS_TABLE = "_agentscan_migrations"
+Migration = Callable[["Database"], None]
+
+#: every migration, in the order it runs
+MIGRATIONS: list[Migration] = []
+
+
+def migration(func: Migration) -> Migration:
+    MIGRATIONS.append(func)
+    return func
+
+
+def applied(db: Database) -> list[str]:
+    if not db[MIGRATIONS_TABLE].exists():
+        return []
+    return [row["name"] for row in db.query(f"SELECT name FROM [{MIGRATIONS_TABLE}] ORDER BY rowid")]
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply the migrations this database has not seen; returns their names."""
+    if not db[MIGRATIONS_TABLE].exists():
+        db.table(MIGRATIONS_TABLE).create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
+    done = set(applied(db))
+    ran = []
+    for func in MIGRATIONS:
+        if func.__name__ in done:
+            continue
+        func(db)
+        with db.conn:
+            db.table(MIGRATIONS_TABLE).insert({"name": func.__name__, "applied_at": _now()})
+        ran.append(func.__name__)
+    return ran
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+_TOKENS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
+
+
+@migration
+def m001_initial(db: Database) -> None:
+    """The schema of agentscan 0.1 (frozen here: later changes are new migrations)."""
+    if not db["sessions"].exists():
+        columns: dict[str, type] = {
+            "id": str, "provider": str, "native_id": str, "path": str, "title": str, "cwd": str, "model": str,
+            "git_branch": str, "started_at": str, "updated_at": str,
+            **{name: int for name in _TOKENS},
+            "prompts": int, "responses": int, "tool_calls": int, "subagents": int, "running": int,
+            "first_seen_at": str, "last_seen_at": str, "gone_at": str,
+        }
+        db.table("sessions").create(columns, pk="id")
+        for column in ("updated_at", "provider", "cwd"):
+            db.table("sessions").create_index([column], if_not_exists=True)
+        db.table("sessions").enable_fts(["title", "cwd"], create_triggers=True)
+    if not db["subagents"].exists():
+        db.table("subagents").create(
+            {"session_id": str, "subagent_id": str, **{name: int for name in _TOKENS}},
+            pk=("session_id", "subagent_id"),
+        )
+    if not db["token_days"].exists():
+        db.table("token_days").create(
+            {"session_id": str, "day": str, "model": str, "subagent_id": str, **{name: int for name in _TOKENS}},
+            pk=("session_id", "day", "model", "subagent_id"),
+        )
+        db.table("token_days").create_index(["day"], if_not_exists=True)
+
+
+@migration
+def m002_cost_usd(db: Database) -> None:
+    """``cost_usd`` (REAL, USD) on sessions, subagents and token_days.
+
+    Rows written before it stay NULL (unknown) until an export rewrites them;
+    every export rewrites the sessions it exports, so one run fills them.
+    """
+    for table in ("sessions", "subagents", "token_days"):
+        if "cost_usd" not in db.table(table).columns_dict:
+            db.table(table).add_column("cost_usd", float)

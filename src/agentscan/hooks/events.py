@@ -1,0 +1,27 @@
+"""Hook event names, grouped by what they mean, for Cursor and Claude Code alike.
+
+The tree builder (``hooks/``) and the live OTLP sender (``otlp/live.py``)
+must agree on which event opens or closes what, so the names live here once.
+Stdlib only, nothing imported: the hook's hot path reads these.
+"""
+
+from __future__ import annotations
+
+#: a tool call is requested (pairs with a completion)
+TOOL_REQUESTS = ("preToolUse", "PreToolUse")
+#: a tool call ended, well or not
+TOOL_COMPLETIONS = ("postToolUse", "postToolUseFailure", "PostToolUse", "PostToolUseFailure", "PermissionDenied")
+#: a person's prompt opens a turn
+PROMPTS = ("beforeSubmitPrompt", "UserPromptSubmit")
+#: the agent stopped: the turn is over
+TURN_STOPS = ("stop", "Stop", "StopFailure")
+SUBAGENT_STARTS = ("subagentStart", "SubagentStart")
+SUBAGENT_STOPS = ("subagentStop", "SubagentStop")
+#: Cursor's inner events that close a shell or MCP call
+INNER_COMPLETIONS = ("afterShellExecution", "afterMCPExecution")
+#: events about the session or workspace, not a turn
+SESSION_EVENTS = frozenset({
+    "sessionStart", "sessionEnd", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
+    "SessionStart", "SessionEnd", "Setup",
+})
+SESSION_ENDS = ("sessionEnd", "SessionEnd")

@@ -1,0 +1,105 @@
+"""For ``doctor``: are hooks installed, where do events go, what went wrong lately.
+
+Read-only: the agents' config files are parsed, never changed; the events
+store is listed, never opened for writing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+from agentscan.hooks import store
+from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, config_path, is_ours
+
+ERROR_LINES = 5
+_AGENT_ARG = re.compile(r"--agent[= ]+['\"]?([^\s'\"]+)")
+
+
+def _config_report(agent: str, scope: str, path: Path) -> dict[str, Any]:
+    report: dict[str, Any] = {"agent": agent, "scope": scope, "path": str(path), "exists": False,
+                              "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
+                              "command": None, "problem": None}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return report
+    except (OSError, UnicodeDecodeError) as exc:
+        report.update(exists=True, problem=f"cannot read: {exc}")
+        return report
+    report["exists"] = True
+    try:
+        config = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        report["problem"] = f"not valid JSON: {exc}"
+        return report
+    hooks = config.get("hooks") if isinstance(config, dict) else None
+    if not isinstance(hooks, dict):
+        return report
+    for entries in hooks.values():
+        ours = [entry for entry in _entries(agent, entries) if is_ours(entry)]
+        if ours:
+            report["events"] += 1
+            report["command"] = report["command"] or ours[0].get("command")
+    command = report["command"]
+    named = _AGENT_ARG.search(command) if isinstance(command, str) else None
+    if named and named.group(1) != agent:
+        report["problem"] = f"the hook runs with --agent {named.group(1)}, not {agent}: it stores nothing"
+    return report
+
+
+def _entries(agent: str, entries: Any) -> list[Any]:
+    if not isinstance(entries, list):
+        return []
+    if agent == "cursor":
+        return entries
+    inner = []
+    for group in entries:  # Claude: matcher groups, each with its own hooks list
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            inner.extend(group["hooks"])
+    return inner
+
+
+def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, Any]:
+    """Installed configs (user and project scope), the events store, the last hook errors."""
+    configs = []
+    for agent in ("cursor", "claude"):
+        for scope in ("user", "project"):
+            paths = [config_path(agent, scope, home=home, cwd=cwd)]
+            if agent == "claude" and scope == "project":
+                paths.append(cwd / ".claude" / "settings.json")  # shared settings, written by older versions
+            for path in paths:
+                report = _config_report(agent, scope, path)
+                if report["exists"]:
+                    configs.append(report)
+    root = store.data_dir(env)
+    summaries = store.summaries(root)
+    per_agent: dict[str, int] = {}
+    for summary in summaries:
+        per_agent[summary.session.agent] = per_agent.get(summary.session.agent, 0) + 1
+    return {
+        "installed": [c for c in configs if c["events"]],
+        "configs": configs,
+        "store": {"path": root, "source": store.ENV_VAR if env.get(store.ENV_VAR) else "default",
+                  "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent},
+        "errors": {"path": os.path.join(root, store.DIAGNOSTICS_LOG), "last": _tail(os.path.join(root, store.DIAGNOSTICS_LOG))},
+    }
+
+
+def _tail(path: str, count: int = ERROR_LINES, limit: int = 64 * 1024) -> list[str]:
+    """The last ``count`` lines of the hook error log (reading only its last ``limit`` bytes)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - limit))
+            data = handle.read()
+    except OSError:
+        return []
+    lines = data.decode("utf-8", "replace").splitlines()
+    if size > limit and lines:
+        lines = lines[1:]  # the first one is probably cut
+    return [line for line in lines if line.strip()][-count:]

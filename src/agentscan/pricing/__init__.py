@@ -1,0 +1,24 @@
+"""Cost in USD from genai-prices, pydantic's maintained price database.
+
+Nothing here hand-writes a price.  The library is the only source of
+prices; this package asks it once per model and price period, keeps the
+answer in agentscan's index keyed by the price data version, and applies
+it to usage entries without importing the library again (it pulls in
+pydantic, ~0.3 s).  See docs/pricing.md.
+
+    aliases.py   agentscan provider + recorded model name -> the model ref to look up
+    source.py    which price data is in use (bundled with the package, or fetched by
+                 ``agentscan prices --update``) and its version; no heavy imports
+    library.py   the only module that imports genai_prices: lookups and price periods
+    periods.py   a price period as exact per-token coefficients, and cost arithmetic
+    book.py      PriceBook: per-run price keys for calls, costs of token sums
+    spend.py     Spend: token sums per price key, for any grouping
+    update.py    ``agentscan prices --update`` / ``--reset``: the only network access
+"""
+
+from __future__ import annotations
+
+from agentscan.pricing.book import PriceBook
+from agentscan.pricing.spend import Spend
+
+__all__ = ["PriceBook", "Spend"]

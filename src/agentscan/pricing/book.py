@@ -1,0 +1,271 @@
+"""PriceBook: the price key of each call, and the exact cost of token sums, for one run.
+
+A price key is an index into ``vectors`` (one model, one price period,
+one long-context tier).  Negative keys stand for calls that have no
+price (an unknown model, a call with no model); their tokens make a
+group's cost ``null`` and raise one warning per model naming it.
+
+Warm runs never import genai-prices: the periods a run needs are read
+from agentscan's index, keyed by the price data version
+(``source.PriceData.key``).  Only a model or a price period the index does
+not hold yet goes to ``library.py`` (and is then stored).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, TS
+from agentscan.pricing import aliases, periods, source
+from agentscan.pricing.periods import Coefficients, Period
+
+if TYPE_CHECKING:
+    from agentscan.scan.cache import Cache
+    from agentscan.context import ScanContext
+
+    #: (call time, its total input tokens) -> price key, for one model
+    Resolver = Callable[[float | None, int], int]
+
+
+
+class PriceBook:
+    def __init__(self, ctx: ScanContext, cache: Cache | None = None, data: source.PriceData | None = None) -> None:
+        self.ctx = ctx
+        self.cache = cache
+        self.data = data or source.current(ctx.env)
+        self.vectors: list[Coefficients] = []
+        #: ``vectors`` as integers of 10^-SCALE USD (``None``: too many decimals, use Decimal)
+        self.scaled: list[tuple[int, ...] | None] = []
+        #: (provider, model, reason) of each negative key: key -1 is index 0
+        self.unpriced: list[tuple[str, str | None, str]] = []
+        self._unpriced_keys: dict[tuple[str, str | None, str], int] = {}
+        self._reported: set[int] = set()
+        #: (provider, model) -> an unpriced key, or [(period, its keys per tier)]
+        self._models: dict[tuple[str, str | None], int | list[tuple[Period, list[int]]]] = {}
+        #: provider -> model -> key, for models whose key depends on nothing else (the hot path)
+        self._fast: dict[str, dict[str | None, int | Resolver]] = {}
+        self._docs: dict[tuple[str, str], dict[str, Any]] | None = None
+        self._matches: dict[tuple[str, str], Any] = {}
+        self._library_problem: str | None = None
+
+    # -- keys -------------------------------------------------------------------
+
+    def fast_keys(self, provider: str) -> dict[str | None, int | Resolver]:
+        """Model -> its price key, or a ``Resolver(ts, total_input) -> key`` when the key
+        depends on the call's time or size.
+
+        A caller summing many calls looks the model up here first, calls a
+        resolver when it gets one, and calls ``key`` only for a model not
+        seen yet (which fills this dict)::
+
+            found = fast.get(model)
+            if found.__class__ is not int:
+                found = book.key(...) if found is None else found(ts, total_input)
+        """
+        return self._fast.setdefault(provider, {})
+
+    def key(self, provider: str, model: str | None, ts: float | None, total_input: int) -> int:
+        state = self._models.get((provider, model))
+        if state is None:
+            state = self._load(provider, model)
+        if isinstance(state, int):
+            return state
+        for period, keys in state:
+            if period.covers(ts):
+                return keys[period.tier(total_input)] if period.thresholds else keys[0]
+        if ts is None and state:
+            # A bounded period means the price changed over time: no single price fits an untimed call.
+            return self._unpriced_key(provider, model, "its price changed over time and the call has no timestamp")
+        return self._add_period(provider, model, ts, total_input)
+
+    def entry_key(self, provider: str, entry: Sequence[Any]) -> int:
+        found = self.fast_keys(provider).get(entry[MODEL])
+        if found.__class__ is int:
+            return found  # type: ignore[return-value]
+        total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
+        if found is None:
+            return self.key(provider, entry[MODEL], entry[TS], total_input)
+        return found(entry[TS], total_input)  # type: ignore[operator]
+
+    # -- costs ------------------------------------------------------------------
+
+    def cost(self, parts: dict[int, list[int]]) -> Decimal | None:
+        """Exact USD of token sums per key; ``None`` when calls with tokens have no price."""
+        units = 0
+        odd = Decimal(0)
+        missing = False
+        for key, sums in parts.items():
+            if key < 0:
+                if sums[0] or sums[1] or sums[2] or sums[3]:
+                    missing = True
+                    self._report(key)
+                continue
+            c = self.scaled[key]
+            if c is None:
+                odd = periods.EXACT.add(odd, periods.cost(self.vectors[key], sums))
+            else:
+                units += (c[0] * sums[0] + c[1] * sums[1] + c[2] * sums[2] + c[3] * sums[3] + c[4] * sums[4]
+                          + c[5] * sums[5] + c[6] * sums[6])
+        if missing:
+            return None
+        total = periods.from_scaled(units)
+        return periods.EXACT.add(total, odd) if odd else total
+
+    def entry_cost(self, provider: str, entry: Sequence[Any]) -> Decimal | None:
+        """One call's cost (OTLP chat spans)."""
+        sums = [entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING], 1,
+                entry[CACHE_WRITE_1H]]
+        return self.cost({self.entry_key(provider, entry): sums})
+
+    # -- resolving --------------------------------------------------------------
+
+    def _unpriced_key(self, provider: str, model: str | None, reason: str) -> int:
+        ident = (provider, model, reason)
+        key = self._unpriced_keys.get(ident)
+        if key is None:
+            self.unpriced.append(ident)
+            key = self._unpriced_keys[ident] = -len(self.unpriced)
+        return key
+
+    def _report(self, key: int) -> None:
+        if key in self._reported:
+            return
+        self._reported.add(key)
+        provider, model, reason = self.unpriced[-key - 1]
+        self.ctx.warn(
+            f"model:{provider}/{model or 'unknown'}",
+            f"no price: {reason}; cost_usd is null wherever its calls count ({self.data.label})",
+        )
+
+    def _cached_docs(self) -> dict[tuple[str, str], dict[str, Any]]:
+        if self._docs is None:
+            self._docs = self.cache.get_prices(self.data.key) if self.cache is not None else {}
+        return self._docs
+
+    def _load(self, provider: str, model: str | None) -> int | list[tuple[Period, list[int]]]:
+        ref = aliases.model_ref(provider, model)
+        state: int | list[tuple[Period, list[int]]]
+        if ref is None:
+            state = self._unpriced_key(provider, model, "the call names no model" if not model else f"{model!r} names no model")
+        else:
+            assert model is not None
+            doc = self._cached_docs().get((provider, model))
+            if doc is None:
+                doc = self._resolve(provider, model, ref)
+            if doc.get("unpriced"):
+                state = self._unpriced_key(provider, model, doc["unpriced"])
+            else:
+                state = []
+                try:
+                    for raw in doc.get("periods", ()):
+                        state.append(self._register(Period.from_json(raw)))
+                except (ValueError, TypeError, ArithmeticError):
+                    state = []  # a damaged cache entry: ask the library again
+        self._models[(provider, model)] = state
+        self._refresh_fast(provider, model, state)
+        return state
+
+    def _register(self, period: Period) -> tuple[Period, list[int]]:
+        keys = []
+        for coefficients in period.coefficients:
+            keys.append(len(self.vectors))
+            self.vectors.append(coefficients)
+            self.scaled.append(periods.scaled(coefficients))
+        return period, keys
+
+    def _refresh_fast(self, provider: str, model: str | None, state: int | list[tuple[Period, list[int]]]) -> None:
+        fast = self.fast_keys(provider)
+        if isinstance(state, int):
+            fast[model] = state
+        elif len(state) == 1 and state[0][0].timeless and not state[0][0].thresholds:
+            fast[model] = state[0][1][0]
+        elif state:
+            fast[model] = self._resolver(provider, model, state)
+
+    def _resolver(self, provider: str, model: str | None, state: list[tuple[Period, list[int]]]) -> Resolver:
+        """The period and tier lookup of one model as a closure over plain tuples (the hot path)."""
+        spans = tuple((p.start, p.end, p.thresholds, tuple(keys)) for p, keys in state)
+        slow = self.key
+
+        def resolve(ts: float | None, total_input: int) -> int:
+            if ts is not None:
+                for start, end, thresholds, keys in spans:
+                    if (start is None or start <= ts) and (end is None or ts < end):
+                        # a call above thresholds[i] pays tier i + 1
+                        return keys[bisect_left(thresholds, total_input)] if thresholds else keys[0]
+            return slow(provider, model, ts, total_input)  # untimed, or a period not stored yet
+
+        return resolve
+
+    def _resolve(self, provider: str, model: str, ref: str) -> dict[str, Any]:
+        """Ask the library which model ``ref`` is; remember the answer in the index."""
+        try:
+            match = self._match(provider, ref)
+        except _Unpriceable as exc:
+            doc: dict[str, Any] = {"unpriced": str(exc)}
+        else:
+            doc = {"ref": ref, "provider_id": match.provider.id, "model_id": match.model.id, "periods": []}
+        if self._library_problem is None:
+            self._store(provider, model, doc)
+        return doc
+
+    def _match(self, provider: str, ref: str) -> Any:
+        found = self._matches.get((provider, ref))
+        if found is not None:
+            return found
+        if self._library_problem is not None:
+            raise _Unpriceable(self._library_problem)
+        try:
+            from agentscan.pricing import library
+        except ImportError as exc:  # a broken install: costs are unknown, the command still works
+            self._library_problem = f"genai-prices cannot be imported ({exc})"
+            raise _Unpriceable(self._library_problem) from None
+        try:
+            library.snapshot(self.data)
+        except Exception as exc:  # noqa: BLE001 - a damaged fetched file must not stop the command
+            self._library_problem = (f"the price data at {self.data.path} is unreadable ({type(exc).__name__}); "
+                                     "run `agentscan prices --update` or `agentscan prices --reset`")
+            raise _Unpriceable(self._library_problem) from None
+        try:
+            found = library.find(self.data, aliases.PROVIDER_HINTS.get(provider), ref)
+        except library.NotPriceable as exc:
+            raise _Unpriceable(str(exc)) from None
+        self._matches[(provider, ref)] = found
+        return found
+
+    def _add_period(self, provider: str, model: str | None, ts: float | None, total_input: int) -> int:
+        """A call outside every known period: ask the library for the period around it."""
+        assert model is not None
+        ref = aliases.model_ref(provider, model)
+        assert ref is not None
+        try:
+            match = self._match(provider, ref)  # first: it reports a library that cannot be imported
+            from agentscan.pricing import library
+
+            try:
+                period = library.period_at(match, ts)
+            except library.NotPriceable as exc:
+                raise _Unpriceable(str(exc)) from None
+        except _Unpriceable as exc:
+            return self._unpriced_key(provider, model, str(exc))
+        state = self._models[(provider, model)]
+        assert isinstance(state, list)
+        registered = self._register(period)
+        state.append(registered)
+        self._refresh_fast(provider, model, state)
+        doc = self._cached_docs().get((provider, model)) or {"ref": ref, "periods": []}
+        doc = {**doc, "periods": [*doc.get("periods", ()), period.to_json()]}
+        self._store(provider, model, doc)
+        return self.key(provider, model, ts, total_input)
+
+    def _store(self, provider: str, model: str, doc: dict[str, Any]) -> None:
+        self._cached_docs()[(provider, model)] = doc
+        if self.cache is not None:
+            self.cache.put_price(self.data.key, provider, model, doc)
+            self.cache.commit()
+
+
+class _Unpriceable(Exception):
+    pass

@@ -1,0 +1,179 @@
+"""The one module that imports genai-prices (and so pydantic): imported only on a price-row miss.
+
+``period_at`` turns the library's price of a model at one moment into a
+``Period``: the span of time over which that price holds (from the
+model's dated price changes) and exact per-token coefficients for each
+long-context tier, read off the library's own ``calc_price`` answers.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+import orjson
+from genai_prices import data_snapshot, types
+
+from agentscan.pricing.periods import EXACT, Coefficients, Period
+from agentscan.pricing.source import PriceData
+
+_snapshots: dict[str, data_snapshot.DataSnapshot] = {}
+
+
+class NotPriceable(Exception):
+    """The library has no usable price for a model (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    provider: types.Provider
+    model: types.ModelInfo
+
+
+def snapshot(data: PriceData) -> data_snapshot.DataSnapshot:
+    """The library's data: its bundled snapshot, or the file ``prices --update`` saved."""
+    found = _snapshots.get(data.key)
+    if found is None:
+        if data.source == "fetched" and data.path is not None:
+            found = data_snapshot.DataSnapshot(providers=parse(data.path.read_bytes()), from_auto_update=False)
+        else:
+            from genai_prices.data import providers
+
+            found = data_snapshot.DataSnapshot(providers=providers, from_auto_update=False)
+        _snapshots[data.key] = found
+    return found
+
+
+def parse(raw: bytes) -> list[types.Provider]:
+    """Validate a price data file exactly as the library's own updater does."""
+    document = orjson.loads(raw)
+    if not isinstance(document, list):
+        raise ValueError("expected a JSON array of providers")
+    return types._providers_from_raw(document)  # noqa: SLF001 - the parser UpdatePrices.fetch uses
+
+
+def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
+    """The library's model for ``ref``, preferring the agent's own provider."""
+    snap = snapshot(data)
+    attempts = [provider_hint, None] if provider_hint else [None]
+    for provider_id in attempts:
+        try:
+            provider, model = snap.find_provider_model(ref, None, provider_id, None)
+        except LookupError:
+            continue
+        return Match(provider, model)
+    raise NotPriceable(f"genai-prices has no model matching {ref!r}")
+
+
+def period_at(match: Match, ts: float | None) -> Period:
+    """The price period of ``match`` that holds at ``ts`` (``None``: a call with no time)."""
+    now = datetime.now(UTC)
+    when = datetime.fromtimestamp(ts, UTC) if ts is not None else now
+    start, end = _bounds(match.model, when)
+    if ts is None and (start is not None or end is not None):
+        raise NotPriceable("its price changed over time and the call has no timestamp")
+    prices = match.model.get_prices(when)
+    thresholds = sorted({
+        tier.start for value in vars(prices).values() if isinstance(value, types.TieredPrices) for tier in value.tiers
+    })
+    coefficients = tuple(_coefficients(match, when, low, high) for low, high in _regions(thresholds))
+    return Period(start, end, tuple(thresholds), coefficients)
+
+
+def _regions(thresholds: list[int]) -> list[tuple[int, float]]:
+    """Total-input ranges (inclusive) within which one tier applies."""
+    lows = [0] + [t + 1 for t in thresholds]
+    highs: list[float] = [float(t) for t in thresholds] + [float("inf")]
+    return list(zip(lows, highs))
+
+
+def _coefficients(match: Match, when: datetime, low: int, high: float) -> Coefficients:
+    """Read the linear cost formula off the library at points inside one tier, then check it."""
+    base = max(2, low)
+    if base + 1 > high:
+        raise NotPriceable("its long-context tiers are too narrow to price")
+
+    def price(
+        uncached: int, cache_read: int = 0, cache_write: int = 0, output: int = 0, reasoning: int = 0, hour: int = 0,
+    ) -> Decimal:
+        usage = types.Usage(
+            input_tokens=uncached + cache_read + cache_write,  # the library's input includes cached tokens
+            cache_read_tokens=cache_read,
+            cache_write_tokens=cache_write,
+            cache_write_1h_tokens=hour,  # a part of cache_write, as reasoning is of output
+            output_tokens=output,
+            output_reasoning_tokens=reasoning,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the library warns about price keys it cannot use; we check the result
+            return match.model.calc_price(usage, match.provider, genai_request_timestamp=when).total_price
+
+    f0 = price(base)
+    c_in = price(base + 1) - f0
+    c_cache_read = price(base - 1, cache_read=1) - f0 + c_in
+    c_cache_write = price(base - 1, cache_write=1) - f0 + c_in
+    c_out = price(base, output=1) - f0
+    c_reasoning = price(base, output=1, reasoning=1) - price(base, output=1)
+    c_hour = price(base - 1, cache_write=1, hour=1) - price(base - 1, cache_write=1)
+    c_call = f0 - c_in * base
+    coefficients = (c_in, c_cache_read, c_cache_write, c_out, c_reasoning, c_call, c_hour)
+    # The formula must reproduce the library at a point with every part non-zero.
+    uncached, cache_read, cache_write, output, reasoning, hour = base - 2, 1, 2, 3, 2, 1
+    expected = price(uncached, cache_read, cache_write, output, reasoning, hour)
+    parts = (uncached, cache_read, cache_write, output, reasoning, 1, hour)
+    got = sum((EXACT.multiply(c, n) for c, n in zip(coefficients, parts)), Decimal(0))
+    if got != expected:
+        raise NotPriceable(f"its price is not linear in tokens ({got} != {expected})")
+    return coefficients
+
+
+def _bounds(model: types.ModelInfo, when: datetime) -> tuple[float | None, float | None]:
+    """The span around ``when`` in which no dated or daily price change happens."""
+    if isinstance(model.prices, types.ModelPrice):
+        return None, None
+    moments: list[float] = []
+    day = when.date()
+    for conditional in model.prices:
+        constraint = conditional.constraint
+        if constraint is None:
+            continue
+        if isinstance(constraint, types.StartDateConstraint):
+            moments.append(_utc(constraint.start_date, time(0)))
+        elif isinstance(constraint, types.TimeOfDateConstraint):
+            for offset in (-1, 0, 1):
+                for moment in (constraint.start_time, constraint.end_time):
+                    moments.append(_utc(day + timedelta(days=offset), moment))
+        else:
+            raise NotPriceable(f"it has a price condition agentscan does not know ({type(constraint).__name__})")
+    at = when.timestamp()
+    start = max((m for m in moments if m <= at), default=None)
+    end = min((m for m in moments if m > at), default=None)
+    return start, end
+
+
+def _utc(day: date, moment: time) -> float:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return datetime.combine(day, moment).timestamp()
+
+
+def describe(data: PriceData, provider_hint: str | None, ref: str, when: datetime | None = None) -> dict[str, Any]:
+    """What ``agentscan prices MODEL`` prints: the matched model and its prices now."""
+    match = find(data, provider_hint, ref)
+    prices = match.model.get_prices(when or datetime.now(UTC))
+    fields: dict[str, Any] = {}
+    for key, value in vars(prices).items():
+        if isinstance(value, Decimal):
+            fields[key] = float(value)
+        elif isinstance(value, types.TieredPrices):
+            fields[key] = {"base": float(value.base), "tiers": [{"above": t.start, "price": float(t.price)} for t in value.tiers]}
+    return {
+        "provider": match.provider.id,
+        "model_id": match.model.id,
+        "name": match.model.name,
+        "prices": str(prices),
+        "price_fields": fields,
+    }

@@ -1,0 +1,100 @@
+"""A model's price over one period, as exact per-token coefficients.
+
+Within one period (no price change) and one long-context tier, the cost
+genai-prices computes for a call is linear in the call's tokens:
+
+    cost = input·c_in + cache_read·c_cr + cache_write·c_cw + output·c_out
+           + reasoning·c_reasoning + calls·c_call + cache_write_1h·c_1h
+
+(``c_reasoning`` is the extra a model charges for the reasoning part of
+output, usually 0; ``c_call`` a per-request fee, usually 0; ``c_1h`` the
+extra for the part of the cache writes kept for one hour.)  So the cost
+of any group of calls is the same formula applied to their token sums, in
+exact decimal arithmetic, which is what lets agentscan price 100,000 calls
+without calling the library 100,000 times.  ``library.py`` derives the
+coefficients *from the library's own answers* and checks the formula
+against it, so no pricing rule is re-implemented here.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+from decimal import Context, Decimal
+from typing import Any, Sequence
+
+#: the token sums a cost is computed from, in this order (see ``Spend``)
+PARTS = ("input", "cache_read", "cache_write", "output", "reasoning", "calls", "cache_write_1h")
+#: enough digits that no realistic sum is ever rounded (prices carry ≤ 24 decimals per token)
+EXACT = Context(prec=80)
+
+Coefficients = tuple[Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """Prices valid from ``start`` (inclusive) to ``end`` (exclusive), epoch seconds; ``None`` is open.
+
+    ``thresholds`` are the long-context tier starts: a call whose total
+    input (uncached + cache read + cache write) is above ``thresholds[i]``
+    is priced with ``coefficients[i + 1]``.
+    """
+
+    start: float | None
+    end: float | None
+    thresholds: tuple[int, ...]
+    coefficients: tuple[Coefficients, ...]
+
+    @property
+    def timeless(self) -> bool:
+        """Valid at every time, so it also prices calls with no timestamp."""
+        return self.start is None and self.end is None
+
+    def covers(self, ts: float | None) -> bool:
+        if ts is None:
+            return self.timeless
+        return (self.start is None or self.start <= ts) and (self.end is None or ts < self.end)
+
+    def tier(self, total_input: int) -> int:
+        """How many thresholds the call is above (tiers start *above* their threshold)."""
+        return bisect_left(self.thresholds, total_input)
+
+    def to_json(self) -> list[Any]:
+        return [self.start, self.end, list(self.thresholds), [[str(c) for c in row] for row in self.coefficients]]
+
+    @classmethod
+    def from_json(cls, doc: Sequence[Any]) -> Period:
+        start, end, thresholds, rows = doc
+        coefficients = tuple(tuple(Decimal(c) for c in row) for row in rows)
+        if len(coefficients) != len(thresholds) + 1 or any(len(row) != len(PARTS) for row in coefficients):
+            raise ValueError("malformed price period")
+        return cls(start, end, tuple(int(t) for t in thresholds), coefficients)  # type: ignore[arg-type]
+
+
+def cost(coefficients: Coefficients, sums: Sequence[int]) -> Decimal:
+    """Exact USD for token sums laid out as ``PARTS``."""
+    total = Decimal(0)
+    for coefficient, count in zip(coefficients, sums):
+        if count and coefficient:
+            total = EXACT.add(total, EXACT.multiply(coefficient, count))
+    return total
+
+
+#: coefficients are also kept as integers in units of 10^-SCALE USD: summing a group's
+#: cost in integers is ~20× faster than in Decimal, and just as exact
+SCALE = 30
+
+
+def scaled(coefficients: Coefficients) -> tuple[int, ...] | None:
+    """The coefficients as exact integers of 10^-SCALE USD, or ``None`` if one has more decimals."""
+    found = []
+    for coefficient in coefficients:
+        value = EXACT.scaleb(coefficient, SCALE)
+        if value != value.to_integral_value():
+            return None
+        found.append(int(value))
+    return tuple(found)
+
+
+def from_scaled(total: int) -> Decimal:
+    return EXACT.scaleb(Decimal(total), -SCALE)

@@ -1,0 +1,91 @@
+"""``agentscan prices --update`` and ``--reset``: the only code that touches the network.
+
+The update fetches the file genai-prices' own ``UpdatePrices`` fetches (its
+default URL, its timeouts, its HTTP client), validates it with the
+library's parser, and saves it with a small description, so every later
+run can price with it offline.  The data file is written before the
+description, each atomically: an interrupted update leaves the previous
+state in use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Mapping
+
+import orjson
+
+from agentscan.errors import AgentscanError
+from agentscan.pricing import source
+
+
+class PriceUpdateFailed(AgentscanError):
+    """The price data could not be fetched or was not valid (exit 1); nothing was changed."""
+
+
+def update(env: Mapping[str, str]) -> tuple[source.PriceData, int]:
+    """Fetch, validate and save the current price data; returns it and its number of models."""
+    import httpx2
+    from genai_prices.update_prices import DEFAULT_UPDATE_URL, UpdatePrices
+
+    from agentscan.pricing import library
+
+    updater = UpdatePrices()  # only for its settings: its background thread is never started
+    url = env.get(source.URL_ENV) or DEFAULT_UPDATE_URL
+    try:
+        response = httpx2.get(url, timeout=updater.request_timeout, follow_redirects=True)
+        response.raise_for_status()
+    except httpx2.HTTPError as exc:
+        raise PriceUpdateFailed(f"could not fetch price data from {url}: {exc}") from None
+    raw = response.content
+    try:
+        providers = library.parse(raw)
+    except Exception as exc:  # noqa: BLE001 - whatever the parser rejects, the saved data stays as it was
+        raise PriceUpdateFailed(f"the price data at {url} is not valid: {type(exc).__name__}: {exc}") from None
+    directory = source.prices_dir(env)
+    meta = {
+        "sha256": hashlib.sha256(raw).hexdigest(),
+        "fetched_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "url": url,
+        "library_version": source.package_version(),
+        "bytes": len(raw),
+    }
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        _atomic_write(directory / source.DATA_FILE, raw)
+        _atomic_write(directory / source.META_FILE, orjson.dumps(meta, option=orjson.OPT_INDENT_2))
+    except OSError as exc:
+        raise PriceUpdateFailed(f"cannot save price data in {directory}: {exc.strerror or exc}") from None
+    return source.current(env), sum(len(p.models) for p in providers)
+
+
+def reset(env: Mapping[str, str]) -> bool:
+    """Forget fetched data (back to the bundled data); whether there was any."""
+    directory = source.prices_dir(env)
+    removed = False
+    for name in (source.META_FILE, source.DATA_FILE):  # the description first: no half-active state
+        try:
+            (directory / name).unlink()
+            removed = True
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise AgentscanError(f"cannot remove {directory / name}: {exc.strerror or exc}") from None
+    return removed
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,55 @@
+"""The cost of whole sessions, for ``list``, ``show`` and ``export`` rows.
+
+A row's cost is priced from the same calls its ``tokens`` count: the
+session's own usage entries (its subagents' included), each at its own
+time.  A row whose tokens are ``null`` has a ``null`` cost too, and so does
+one with calls that have no price (``agentscan.pricing`` warns, naming the
+model).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from agentscan.model import SessionRef, SessionRow
+from agentscan.pricing import PriceBook, Spend
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+
+
+def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Decimal | None]:
+    """Session id -> exact USD of its entries (``None``: nothing recorded, or some calls have no price)."""
+    costs: dict[str, Decimal | None] = {}
+    for ref in refs:
+        spend = Spend()
+        for entry in per_session.get(ref.id, ()):
+            spend.add(entry, book.entry_key(ref.provider, entry))
+        costs[ref.id] = spend.cost(book)
+    return costs
+
+
+def priced(rows: Sequence[SessionRow], costs: Mapping[str, Decimal | None]) -> list[SessionRow]:
+    return [row.with_changes(cost=costs.get(row.id) if row.tokens is not None else None) for row in rows]
+
+
+def with_costs(
+    scanner: Scanner, rows: Sequence[SessionRow], refs: Iterable[SessionRef] | None = None,
+    book: PriceBook | None = None,
+) -> list[SessionRow]:
+    """``rows`` with ``cost`` filled in.
+
+    ``refs`` must include each row's session (default: every session the
+    scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
+    needs its price data version (default: a new one on the scanner's index).
+    """
+    from agentscan.scan.collect import usage_by_session
+
+    if refs is None:
+        refs = scanner.refs()
+    if book is None:
+        book = PriceBook(scanner.ctx, scanner.cache)
+    wanted = {row.id for row in rows}
+    chosen = list({ref.id: ref for ref in refs if ref.id in wanted}.values())
+    return priced(rows, costs_of(usage_by_session(scanner, chosen), chosen, book))

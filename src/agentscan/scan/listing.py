@@ -1,0 +1,174 @@
+"""``list``: the N most recently updated sessions, parsing as few as possible.
+
+A row's ``updated_at`` is the newest time the session itself recorded; the
+files' mtime is only a cheap upper bound of it (``SessionRef.recency``).  A
+copied home (``--home`` on a backup, the installed ``--demo``) has every
+mtime at the copy time, so the mtime order is not the answer: sessions are
+parsed in mtime order until no unparsed session can still be newer than the
+N-th best row, which on a live home is right after the first N.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from agentscan.model import SessionRow
+from agentscan.scan.liveness import Liveness
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+
+DEFAULT_LIMIT = 25
+#: a recorded time may run this far past its file's mtime (clocks, buffered writes)
+CLOCK_SLACK_S = 120.0
+
+#: the row filters, in the order an empty result is explained
+STAGES = ("running", "since", "cwd", "grep")
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    providers: tuple[str, ...] = ()
+    since: datetime | None = None
+    grep: str | None = None
+    cwd: str | None = None
+    running: bool = False  # only sessions whose transcript a live process holds open
+    pid: int | None = None  # only sessions held open by this process
+
+    @property
+    def needs_liveness(self) -> bool:
+        return self.running or self.pid is not None
+
+    @property
+    def active_stages(self) -> tuple[str, ...]:
+        active = {"running": self.needs_liveness, "since": self.since is not None,
+                  "cwd": self.cwd is not None, "grep": bool(self.grep)}
+        return tuple(stage for stage in STAGES if active[stage])
+
+    def failed_stage(self, row: SessionRow) -> str | None:
+        """The first filter ``row`` does not pass, ``None`` when it matches."""
+        if self.needs_liveness and row.running is not True:
+            return "running"
+        if self.since is not None and (row.updated_at is None or row.updated_at < self.since):
+            return "since"
+        if self.cwd is not None and not _under(row.cwd, self.cwd):
+            return "cwd"
+        if self.grep:
+            needle = self.grep.casefold()
+            haystack = (row.title, row.cwd, row.model, row.path)
+            if not any(needle in value.casefold() for value in haystack if value):
+                return "grep"
+        return None
+
+    def matches(self, row: SessionRow) -> bool:
+        return self.failed_stage(row) is None
+
+
+def _under(cwd: str | None, wanted: str) -> bool:
+    if not cwd:
+        return False
+    wanted = wanted.rstrip("/\\") or wanted
+    return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPage:
+    """What ``list`` shows, and what it needs to explain itself.
+
+    ``discovered`` counts the selected providers' sessions; ``more`` says
+    whether more sessions match than ``rows`` holds; ``reached`` counts,
+    per active filter, the sessions that passed every filter before it
+    (exact whenever ``rows`` is empty), so the first one at zero… is the
+    one that emptied the result: ``emptied_by``.
+    """
+
+    rows: list[SessionRow]
+    discovered: int
+    more: bool
+    reached: dict[str, int] = field(default_factory=dict)
+    passed: dict[str, int] = field(default_factory=dict)
+    newest: datetime | None = None  # newest updated_at seen, for a --since that matched nothing
+
+    @property
+    def emptied_by(self) -> str | None:
+        if self.rows or not self.discovered:
+            return None
+        for stage, count in self.passed.items():
+            if count == 0:
+                return stage
+        return None
+
+
+def _sort_key(row: SessionRow) -> float:
+    return row.updated_at.timestamp() if row.updated_at is not None else float("-inf")
+
+
+def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter) -> SessionPage:
+    """The ``limit`` (``None``: all) most recently updated sessions matching ``filters``."""
+
+    refs = scanner.refs(filters.providers)
+    stages = filters.active_stages
+    reached = dict.fromkeys(stages, 0)
+    passed = dict.fromkeys(stages, 0)
+    liveness = Liveness(pid=filters.pid)
+    since = filters.since.timestamp() if filters.since is not None else None
+    # A heap of the best ``limit`` matches.  With filters, one more than shown
+    # tells whether more match, at the cost of one parse; without, every
+    # session matches, so the count of sessions found tells it for free.
+    keep = None if limit is None else limit + (1 if stages else 0)
+    best: list[tuple[float, int, SessionRow]] = []
+    newest: float | None = None
+    progress = scanner.ctx.progress
+    progress.expect(len(refs))
+    for index, ref in enumerate(refs):
+        bound = ref.recency + CLOCK_SLACK_S if ref.recency else None
+        if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
+            break  # no session left can be newer than the ones kept
+        if since is not None and bound is not None and bound < since:
+            _count_rest(refs[index:], filters, liveness, reached, passed)
+            break  # refs are in recency order: none after this is recent enough
+        if filters.needs_liveness and liveness.of(ref) is not True:
+            reached["running"] += 1
+            continue  # cheap: no parse for sessions that cannot match
+        row = scanner.row(ref).with_changes(running=liveness.of(ref))
+        progress.advance()
+        if row.updated_at is not None:
+            newest = max(newest or float("-inf"), row.updated_at.timestamp())
+        failed = filters.failed_stage(row)
+        for stage in stages:
+            reached[stage] += 1
+            if stage == failed:
+                break
+            passed[stage] += 1
+        if failed is not None:
+            continue
+        item = (_sort_key(row), -index, row)
+        if keep is None or len(best) < keep:
+            heapq.heappush(best, item)
+        else:
+            heapq.heappushpop(best, item)
+    if newest is None and not best and since is not None and refs:
+        # --since skipped everything unparsed: the newest session, to say how old it is.
+        updated = scanner.row(refs[0]).updated_at
+        newest = updated.timestamp() if updated is not None else None
+    ordered = [row for _, _, row in sorted(best, key=lambda item: (item[0], item[1]), reverse=True)]
+    shown = ordered if limit is None else ordered[:limit]
+    from agentscan.timeutil import from_epoch
+
+    more = len(ordered) > len(shown) or (not stages and len(refs) > len(shown))
+    return SessionPage(shown, len(refs), more, reached, passed,
+                       from_epoch(newest) if newest is not None else None)
+
+
+def _count_rest(refs: list, filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:
+    """Sessions skipped as too old still count in the explanation: they fail ``since``."""
+    for ref in refs:
+        if filters.needs_liveness:
+            reached["running"] += 1
+            if liveness.of(ref) is not True:
+                continue
+            passed["running"] += 1
+        reached["since"] += 1

@@ -1,0 +1,72 @@
+"""The library's public surface: pinned, importable, and free to import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import agentscan
+
+PUBLIC = [
+    "AgentscanError",
+    "Counts",
+    "ListFilter",
+    "PlanStep",
+    "Prompt",
+    "Response",
+    "ScanWarning",
+    "Scanner",
+    "SessionDetail",
+    "SessionRef",
+    "SessionRow",
+    "SubagentInfo",
+    "TokenReport",
+    "TokenRow",
+    "TokenUsage",
+    "ToolEvent",
+    "UsageEntry",
+    "__version__",
+    "token_report",
+    "with_costs",
+]
+
+
+def test_all_is_pinned() -> None:
+    # A change here is an API change: update the README and docs/architecture.md too.
+    assert sorted(agentscan.__all__) == sorted(PUBLIC)
+
+
+def test_every_public_name_resolves_to_its_defining_object() -> None:
+    from agentscan.model import SessionRow
+    from agentscan.scan.scanner import Scanner
+    from agentscan.scan.tokens import token_report
+
+    for name in agentscan.__all__:
+        assert getattr(agentscan, name) is not None, name
+    assert agentscan.Scanner is Scanner and agentscan.token_report is token_report and agentscan.SessionRow is SessionRow
+
+
+def test_unknown_names_raise_attribute_error() -> None:
+    try:
+        agentscan.not_a_name  # noqa: B018
+    except AttributeError as exc:
+        assert "not_a_name" in str(exc)
+    else:
+        raise AssertionError("expected AttributeError")
+
+
+def test_importing_the_package_imports_nothing_heavy() -> None:
+    code = "import sys, agentscan; print(sorted(m for m in sys.modules if m.startswith('agentscan')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['agentscan']"
+
+
+def test_the_readme_example_runs(isolated_home) -> None:
+    scanner = agentscan.Scanner(home=isolated_home)
+    with scanner:
+        assert scanner.list_sessions(limit=5) == []
+        assert agentscan.token_report(scanner, by="model").to_json()["rows"] == []
+
+
+def test_all_and_the_lazy_table_agree() -> None:
+    assert set(agentscan.__all__) - {"__version__"} == set(agentscan._EXPORTS)
