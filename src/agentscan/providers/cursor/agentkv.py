@@ -49,22 +49,23 @@ def _rows(db: StateDb) -> Iterator[tuple[str | None, list[Event]]]:
 
 def request_counts(db: StateDb) -> dict[str, RequestCounts]:
     """Per request id, what its rows hold (one pass per scan, memoised)."""
-    memo = db.memo.get("agentkv.counts")
-    if not isinstance(memo, dict):
-        memo = {}
-        for request, events in _rows(db):
-            if request is None:
-                continue
-            counts = memo.setdefault(request, RequestCounts())
-            for event in events:
-                if isinstance(event, UserText):
-                    counts.prompts += 1
-                    counts.first_prompt = counts.first_prompt or collapse(event.text, TITLE_CHARS)
-                elif isinstance(event, AssistantText):
-                    counts.responses += 1
-                elif isinstance(event, ToolCall):
-                    counts.tool_calls += 1
-        db.memo["agentkv.counts"] = memo
+    kept = db.memo.get("agentkv.counts")
+    if isinstance(kept, dict):
+        return kept
+    memo: dict[str, RequestCounts] = {}
+    for request, events in _rows(db):
+        if request is None:
+            continue
+        counts = memo.setdefault(request, RequestCounts())
+        for event in events:
+            if isinstance(event, UserText):
+                counts.prompts += 1
+                counts.first_prompt = counts.first_prompt or collapse(event.text, TITLE_CHARS)
+            elif isinstance(event, AssistantText):
+                counts.responses += 1
+            elif isinstance(event, ToolCall):
+                counts.tool_calls += 1
+    db.memo["agentkv.counts"] = memo
     return memo
 
 

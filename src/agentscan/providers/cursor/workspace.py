@@ -25,7 +25,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urlparse
 
 import orjson
@@ -38,6 +38,9 @@ from agentscan.providers.cursor.roots import state_db_root
 from agentscan.toolkit.jsonl import load_json_file
 from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
 from agentscan.timeutil import from_epoch
+
+if TYPE_CHECKING:
+    from agentscan.providers.cursor.records import RawBubble
 
 _MEMO = "cursor.workspaces"
 TITLE_CHARS = 180
@@ -118,7 +121,7 @@ def _composer(entry: dict[str, Any], db_path: Path, folder: str | None) -> Works
     first_prompt = None
     for index, bubble in enumerate(as_list(entry.get("conversation"))):
         if isinstance(bubble, dict):
-            stats.add(as_str(bubble.get("bubbleId")) or f"#{index}", bubble, live=True)
+            stats.add(as_str(bubble.get("bubbleId")) or f"#{index}", cast("RawBubble", bubble), live=True)
             text = as_str(bubble.get("text"))
             if first_prompt is None and bubble.get("type") == USER_BUBBLE and text:
                 first_prompt = collapse(text, TITLE_CHARS)
