@@ -75,9 +75,12 @@ class ProjectIndex:
         return set(self.slugs.values())
 
     def cwd_for(
-        self, project_dir: Path, chat_hash: str | None, ctx: ScanContext, mentioned: Iterable[str] = ()
+        self, project_dir: Path, chat_hash: str | None, ctx: ScanContext, mentioned: Iterable[str] = (),
+        *, read_chats: bool = True,
     ) -> str | None:
-        """``mentioned``: absolute paths the chat names; one is taken only if its hash matches."""
+        """``mentioned``: absolute paths the chat names; one is taken only if its hash matches.
+        ``read_chats=False`` skips the scan of the project's chat files (a warm run
+        re-resolving a cached row: that scan already found nothing)."""
         owner = self.marker(project_dir) or self.slugs.get(project_dir.name)
         if owner:
             return owner
@@ -99,6 +102,8 @@ class ProjectIndex:
                 return self._others[wanted]
         # Last: any path named anywhere in the project's chats (another chat
         # of the same project may name what this one does not).
+        if not read_chats:
+            return None
         if project_dir not in self._siblings:
             self._siblings[project_dir] = _by_hash(set(with_parents(sorted(paths_in_chat_files(project_dir, ctx)))))
         for wanted in hashes:

@@ -111,7 +111,7 @@ class GeminiProvider(Provider):
         primary = files.primary if isinstance(files, SessionFiles) else None
         if row.cwd is not None or primary is None:
             return row
-        cwd = self._projects(ctx).cwd_for(primary.project_dir, primary.project_hash, ctx)
+        cwd = self._projects(ctx).cwd_for(primary.project_dir, primary.project_hash, ctx, read_chats=False)
         return row if cwd is None else row.with_changes(cwd=cwd)
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
