@@ -79,12 +79,15 @@ def test_index_fast_path_reads_no_headers_and_unites_with_rollouts(isolated_home
     ]
 
 
-def test_index_row_whose_rollout_lives_elsewhere_is_listed(isolated_home: Path, tmp_path: Path) -> None:
+def test_index_row_whose_rollout_lives_outside_codex_home_is_not_opened(isolated_home: Path, tmp_path: Path) -> None:
+    # The index is not trusted (issue 14): a row may name any file, /proc/self/environ included.
     codex = isolated_home / ".codex"
     elsewhere = _rollout(tmp_path / "old-home", C, 0, title="moved")
     write_state_db(codex / "state_5.sqlite", [index_row(C, elsewhere, created=at(0), updated=at(5))])
-    rows, _ = _list(isolated_home)
-    assert [(row["native_id"], row["title"], row["path"]) for row in rows] == [(C, "moved", str(elsewhere))]
+    rows, scanner = _list(isolated_home)
+    assert rows == []
+    assert [w.message for w in scanner.warnings] == ["1 thread index rows point outside CODEX_HOME; those files were not opened"]
+    assert "1 thread index rows point outside CODEX_HOME (not opened, not listed)" in CodexProvider().diagnostics(scanner.ctx)
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,15 @@
-"""The bounds of ``show``: keep the newest items within fixed budgets.
+"""Every bound agentscan puts on what it reads, and the bounded collections of ``show``.
 
 Collectors accept items as a transcript streams past and hold at most the
 configured number, so memory stays bounded whatever the file's size.  Byte
 budgets are filled newest first when the detail is finalised.
+
+The reading bounds below keep a hostile home (docs/security.md) from
+hanging a command or exhausting memory.  Each is far above anything a real
+agent writes: "the largest sane transcript" is taken as 256 MiB and a
+million lines (a months-long Codex thread is tens of MiB), and the caps
+are four times that.  Reaching one is a warning, and what was read before
+it is kept.
 """
 
 from __future__ import annotations
@@ -28,10 +35,46 @@ class Bounds:
 DEFAULT_BOUNDS = Bounds()
 
 #: The largest token count a provider field may hold (per call, or a Codex
-#: running total); anything above is garbage and counts as zero.  No call or
-#: session comes near it, and it keeps every sum an exact integer that JSON,
-#: SQLite and CSV can hold (a hostile ``1e308`` would not fit in 64 bits).
+#: running total); anything above is garbage and counts as zero (a hostile
+#: ``1e308`` would not fit in 64 bits).
 MAX_TOKEN_COUNT = 10**12
+
+#: The largest sum of token counts (a session, a day, a report's total): a
+#: million calls at ``MAX_TOKEN_COUNT``.  Sums do *not* always fit by
+#: themselves: 10 million hostile calls at the per-call cap pass 2**63, which
+#: JSON (orjson), SQLite and CSV readers cannot hold.  So sums saturate here,
+#: with a warning, and even the total of four saturated fields stays below
+#: 2**63 (``4 * 10**18 < 9.2 * 10**18``).
+MAX_TOKEN_SUM = 10**18
+TOKEN_SUM_CAPPED = "token sums reached 10^18 and were capped there (hostile token counts?)"
+
+#: Bytes a compressed (``.zst``) file may expand to: four times the largest
+#: sane transcript.  A 262 KB zstd "bomb" expands to 8 GB; reading stops here.
+MAX_DECOMPRESSED_BYTES = 1024 * 1024 * 1024
+
+#: Lines read from one file (plain or compressed), four times the largest sane
+#: transcript's: a file of nothing but newlines costs a loop turn per byte.
+MAX_FILE_LINES = 4_000_000
+
+#: A whole-file JSON document (a legacy Gemini chat, ``logs.json``) is parsed
+#: in one piece, so it is refused above this size ...
+MAX_JSON_DOCUMENT_BYTES = 64 * 1024 * 1024
+
+#: ... and above this many values.  A parsed value costs ~72-100 bytes of
+#: memory whatever its text (``[]`` is 2 bytes of input and a 72-byte list), so
+#: a 250 MiB file of ``[]`` would take 6.5 GB.  The count is estimated, without
+#: parsing, from the bytes that open or separate values (``[ { , :``), which
+#: can only overcount; 2 million of them cost at most ~200 MB.
+MAX_JSON_VALUES = 2_000_000
+
+#: A side file (Claude ``*.meta.json``, Gemini ``.project_root`` and
+#: ``projects.json``, Cursor chat metadata) is small; larger is not one.
+MAX_SIDE_FILE_BYTES = 1024 * 1024
+
+#: Seconds one query of a provider database may run before it is interrupted
+#: (SQLite's progress handler): a recursive view or a hostile schema must not
+#: hold a command.  The clock restarts at every row returned.
+MAX_QUERY_SECONDS = 5.0
 
 
 def token_count(value: object) -> int:
@@ -46,6 +89,11 @@ def token_count(value: object) -> int:
     if isinstance(value, int) and 0 <= value <= MAX_TOKEN_COUNT:
         return value
     return 0
+
+
+def token_sum(value: int) -> int:
+    """A sum of token counts, saturated at ``MAX_TOKEN_SUM``."""
+    return value if value <= MAX_TOKEN_SUM else MAX_TOKEN_SUM
 
 
 def clip_text(text: str, limit: int) -> tuple[str, bool]:

@@ -178,12 +178,31 @@ class ScanContext:
         except OSError as exc:
             self.warn(entry.path, f"symlink cannot be followed ({exc.strerror or exc}); skipped")
             return False
-        confined: set[str] = self.memo.get("_confined_roots", set())
-        target = os.path.realpath(entry.path)
-        if confined and not any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined):
+        if not self._inside_roots(entry.path):
             self.warn(entry.path, "symlink points outside the provider's root; skipped")
             return False
         return True
+
+    def _inside_roots(self, path: str | os.PathLike[str]) -> bool:
+        confined: set[str] = self.memo.get("_confined_roots", set())
+        if not confined:
+            return True
+        target = os.path.realpath(path)
+        return any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined)
+
+    def outside_roots(self, path: str | os.PathLike[str]) -> bool:
+        """Whether ``path`` resolves outside every registered root; warns if so.
+
+        Side files (a subagent's ``meta.json``, Gemini's ``.project_root``)
+        are found by name, not walked with ``admit``: this is their check.
+        """
+        try:
+            inside = self._inside_roots(path)
+        except (OSError, ValueError):
+            inside = False
+        if not inside:
+            self.warn(path, "points outside the provider's root; skipped")
+        return not inside
 
     def undecodable(self, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` is not valid UTF-8 (POSIX names may hold any bytes); warns if so.

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from agentscan.bounds import MAX_TOKEN_SUM, token_sum
 from agentscan.timeutil import parse_iso, to_iso
 
 if TYPE_CHECKING:
@@ -35,22 +36,31 @@ class TokenUsage:
         return self.input + self.cache_read + self.cache_write + self.output
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
+        # Sums saturate at MAX_TOKEN_SUM (bounds.py): past 2**63 no JSON, SQLite or
+        # CSV reader could hold them.  ``saturated`` tells a caller to warn.
         return TokenUsage(
-            self.input + other.input,
-            self.cache_read + other.cache_read,
-            self.cache_write + other.cache_write,
-            self.output + other.output,
-            self.reasoning + other.reasoning,
+            token_sum(self.input + other.input),
+            token_sum(self.cache_read + other.cache_read),
+            token_sum(self.cache_write + other.cache_write),
+            token_sum(self.output + other.output),
+            token_sum(self.reasoning + other.reasoning),
         )
 
+    @property
+    def saturated(self) -> bool:
+        """Whether a sum reached ``MAX_TOKEN_SUM`` and stopped there."""
+        return max(self.input, self.cache_read, self.cache_write, self.output, self.reasoning) >= MAX_TOKEN_SUM
+
     def to_json(self) -> dict[str, int]:
+        # Capped again here, for any sum built without ``+``: JSON holds 64 bits at most.
+        fields = [token_sum(v) for v in (self.input, self.cache_read, self.cache_write, self.output, self.reasoning)]
         return {
-            "input": self.input,
-            "cache_read": self.cache_read,
-            "cache_write": self.cache_write,
-            "output": self.output,
-            "reasoning": self.reasoning,
-            "total": self.total,
+            "input": fields[0],
+            "cache_read": fields[1],
+            "cache_write": fields[2],
+            "output": fields[3],
+            "reasoning": fields[4],
+            "total": sum(fields[:4]),
         }
 
 

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, state_of
+from agentscan.cli.options import GlobalOptionsCommand, JsonOption, RedactOption, handle_errors, state_of
 
 
 class Agent(str, Enum):
@@ -122,6 +122,7 @@ def trace_command(
     ctx: typer.Context,
     session_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Conversation/session id, bare or agent:-prefixed, or a unique prefix (6+ chars)."),
     list_sessions: bool = typer.Option(False, "--list", help="List the sessions that have captured hook events instead."),
+    redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
@@ -138,6 +139,10 @@ def trace_command(
     if not session_id:
         raise UsageProblem("give a session ID (`agentscan trace --list` shows the captured ones)")
     trace = trace_session(session_id)
+    if redact:
+        from agentscan.hooks.redact import redact_trace
+
+        trace = redact_trace(trace)
     if as_json:
         render.emit_json(render.envelope("trace", trace.body_json(), trace.warnings))
     else:

@@ -69,7 +69,14 @@ def export_command(
 
 
 @handle_errors
-def doctor_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
+def doctor_command(
+    ctx: typer.Context,
+    redact: bool = typer.Option(
+        True, "--redact/--no-redact",
+        help="Hash the newest sessions' titles and mask secrets in paths (the default: this report is for sharing).",
+    ),
+    as_json: bool = JsonOption,
+) -> None:
     """Each provider's roots and databases, the hooks and the cache: found, readable, chosen by what."""
     from pathlib import Path
 
@@ -86,7 +93,12 @@ def doctor_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     short_ids = scanner.short_ids() if term.tty and not as_json else {}
     scanner.close()
     end_progress()
+    warnings = scanner.warnings
+    if redact:  # bug reports ask for this report: titles are prompts, paths can hold secrets
+        from agentscan.export.redact import redact_doctor, redact_warnings
+
+        report, warnings = redact_doctor(report), redact_warnings(warnings)
     if as_json:
-        render.emit_json(render.envelope("doctor", report, scanner.warnings))
+        render.emit_json(render.envelope("doctor", report, warnings))
         return
     print_doctor(report, term, short_ids)

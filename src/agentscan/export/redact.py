@@ -3,8 +3,9 @@
 Prompt, response and tool text is replaced by its length and a short hash
 (so equal texts stay recognisable across sessions without being readable).
 Secrets are masked everywhere else they can appear, paths and titles
-included: API keys, cloud and chat tokens, bearer tokens, ``password=``
-values.
+included: API keys, cloud and chat tokens, JWTs, private keys, credentials
+in URLs and ``Authorization`` headers, and ``*_PASSWORD=``/``secret:``
+style values.
 """
 
 from __future__ import annotations
@@ -12,19 +13,48 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, Iterable
 
-from agentscan.model import Prompt, Response, SessionDetail, SessionRow, ToolEvent
+from agentscan.model import Prompt, Response, ScanWarning, SessionDetail, SessionRow, ToolEvent
 
+# Secret shapes, after the public rule sets of gitleaks (config/gitleaks.toml) and
+# detect-secrets (detect_secrets/plugins); tests/test_hardening_secrets.py holds
+# one sample of each.  Patterns with groups keep group 1 (a key name, a URL's
+# scheme) and group 2 (the separator) and mask the rest.
 _SECRETS = [
-    re.compile(r"sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_\-]{16,}"),  # OpenAI / Anthropic / Stripe style keys
-    re.compile(r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b"),  # AWS access key ids
+    # -----BEGIN … PRIVATE KEY----- blocks, to their END line (or the end of the text)
+    re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S),
+    # credentials in a URL: scheme://user:password@host
+    re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,20}://)()[^\s/:@'\"]+:[^\s/@'\"]+(?=@)"),
+    # Anthropic, OpenAI (sk-, sk-proj-, sk-svcacct-), DeepSeek-style keys
+    re.compile(r"\bsk-(?:ant-(?:api|admin)\d\d-|proj-|svcacct-|None-|live-|test-)?[A-Za-z0-9_\-]{16,}"),
+    # Stripe secret and restricted keys (live and test)
+    re.compile(r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}"),
+    re.compile(r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),  # AWS access key ids
     re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"),  # GitHub tokens
     re.compile(r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),
-    re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"),  # Slack tokens
-    re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"),  # Google API keys
-    re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{12,}"),
-    re.compile(r"(?i)\b(password|passwd|pwd|secret|api[_-]?key|token)\s*[=:]\s*(?:\"[^\"]*\"|'[^']*'|[^\s&;,\"']+)"),
+    re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}"),  # GitLab personal access tokens
+    re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),  # Slack tokens
+    re.compile(r"\bxapp-\d-[A-Za-z0-9-]{10,}"),  # Slack app tokens
+    re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}"),  # Slack webhooks
+    re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"),  # Google API keys
+    re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"),  # npm tokens
+    re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}"),  # PyPI upload tokens
+    re.compile(r"\bhf_[A-Za-z]{34}\b"),  # Hugging Face tokens
+    re.compile(r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b"),  # SendGrid
+    re.compile(r"\bSK[0-9a-fA-F]{32}\b"),  # Twilio API keys
+    re.compile(r"\bdo[por]_v1_[a-f0-9]{64}\b"),  # DigitalOcean tokens
+    re.compile(r"\bhv[sb]\.[A-Za-z0-9_\-]{24,}"),  # HashiCorp Vault tokens
+    # JSON Web Tokens: base64url header and payload (both start with '{"' = eyJ), then a signature
+    re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),
+    # Authorization: Basic / Bearer / Token <credentials>
+    re.compile(r"(?i)\b(basic|bearer|token)(\s+)[A-Za-z0-9._~+/=\-]{8,}"),
+    # key=value and "key": "value" where the key names a secret, prefixed or not
+    # (DB_PASSWORD=, AWS_SECRET_ACCESS_KEY=, client_secret:, "api_key": "…")
+    re.compile(
+        r"(?i)\b([\w.\-]*?(?:password|passwd|pwd|secret|api[_\-]?key|access[_\-]?key|private[_\-]?key|token|credentials?))"
+        r"([\"']?\s*[=:]\s*)(?:\"[^\"]*\"|'[^']*'|[^\s&;,\"']+)"
+    ),
 ]
 MASK = "[secret]"
 
@@ -34,7 +64,7 @@ def mask_secrets(text: str | None) -> str | None:
         return text
     for pattern in _SECRETS:
         if pattern.groups:
-            text = pattern.sub(lambda m: f"{m.group(1)}={MASK}", text)
+            text = pattern.sub(lambda m: f"{m.group(1)}{m.group(2)}{MASK}", text)
         else:
             text = pattern.sub(MASK, text)
     return text
@@ -104,4 +134,19 @@ def _redact_value(value: Any) -> Any:
     return value
 
 
-__all__ = ["fingerprint_text", "mask_secrets", "redact_detail", "redact_row"]
+def redact_warnings(warnings: Iterable[ScanWarning]) -> list[ScanWarning]:
+    """Warnings name files, never content; a file's path may still hold a secret."""
+    return [ScanWarning(mask_secrets(w.path) or "", mask_secrets(w.message) or "", w.line) for w in warnings]
+
+
+def redact_doctor(report: dict[str, Any]) -> dict[str, Any]:
+    """A ``doctor`` report safe to paste into a bug report: titles hashed, secrets masked."""
+    report = _redact_value(report)
+    for provider in report.get("providers", []):
+        newest = provider.get("newest")
+        if isinstance(newest, dict) and isinstance(newest.get("title"), str):
+            newest["title"] = fingerprint_text(newest["title"])
+    return report
+
+
+__all__ = ["fingerprint_text", "mask_secrets", "redact_detail", "redact_doctor", "redact_row", "redact_warnings"]

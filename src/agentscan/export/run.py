@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from agentscan.errors import ExportFailed, UsageProblem
+from agentscan.filemodes import DIR_MODE, FILE_MODE
 from agentscan.export.files import csv_lines, jsonl_lines, write_csv, write_jsonl
 from agentscan.export.rows import UsageDay, usage_days
 from agentscan.model import SessionRow
@@ -65,7 +66,7 @@ def export(
         _make_lock_dir(lock_file)
     except OSError as exc:
         raise ExportFailed(f"cannot create the lock directory {lock_file.parent}: {exc.strerror or exc}") from None
-    lock = FileLock(str(lock_file), timeout=lock_timeout)
+    lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
     try:
         with lock:
             if fmt == "jsonl":
@@ -99,7 +100,7 @@ def _make_lock_dir(path: Path) -> None:
     """The lock dir is private like the cache (0700); it is created on first use."""
     for directory in (path.parent.parent, path.parent):
         try:
-            directory.mkdir(mode=0o700, parents=True)
+            directory.mkdir(mode=DIR_MODE, parents=True)
         except FileExistsError:
             pass
 

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Iterable
 
 from agentscan.export.migrations import migrate
+from agentscan.bounds import token_sum
+from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
 from agentscan.pricing.periods import EXACT
@@ -32,7 +34,8 @@ _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "to
 
 
 def _token_columns(values: tuple[int, ...], cost: Decimal | None) -> dict[str, int | float | None]:
-    inp, cache_read, cache_write, output, reasoning = values
+    # Sums saturate (bounds.MAX_TOKEN_SUM) so that even the total fits SQLite's 64 bits.
+    inp, cache_read, cache_write, output, reasoning = (token_sum(v) for v in values)
     columns: dict[str, int | float | None] = dict(
         zip(_TOKEN_COLUMNS, (inp, cache_read, cache_write, output, reasoning, inp + cache_read + cache_write + output))
     )
@@ -51,6 +54,7 @@ def write_sqlite(
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone)."""
     import sqlite_utils
 
+    create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
         db.execute("PRAGMA journal_mode=WAL")

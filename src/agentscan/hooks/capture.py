@@ -3,8 +3,10 @@
 The agent runs this on every event and waits for it, so it must be quick and
 must never fail the agent: Cursor treats exit 2 as "deny" and Claude feeds
 stderr back to the model.  Hence every path ends in the agent's expected reply
-and a normal return (exit 0); problems go to ``hook-errors.log``.  Imports are
-stdlib only (``json``, ``os``, ``time``), plus ``select`` where it works on pipes.
+and a normal return (exit 0); problems go to ``hook-errors.log``.  A payload
+that is slow to arrive is read on by a detached child, so the agent is never
+held longer than ``AGENT_SECONDS``.  Imports are stdlib only (``json``,
+``os``, ``time``), plus ``select`` where it works on pipes.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ from typing import Any
 from agentscan.hooks import store
 from agentscan.hooks.diagnostics import log_problem
 from agentscan.hooks.ids import canonical_generation_id
+from agentscan.hooks.sanitize import sanitize
 
 MAX_PAYLOAD = 8 * 1024 * 1024
-# stdin must reach EOF within this budget; the agent closes it at once, so
-# waiting longer only happens when something is wrong (a tty, a stuck writer).
-READ_SECONDS = 0.7
+# The agent waits for the hook, so it gets its reply within AGENT_SECONDS.  A
+# payload still arriving then (a writer starved of CPU: 50 hooks at once on 2
+# cores) is not dropped: a detached child (POSIX) reads on until READ_SECONDS
+# in all, then stores it, or logs the drop to hook-errors.log (doctor shows it).
+AGENT_SECONDS = 0.7
+READ_SECONDS = 5.0
 REPLIES = {"cursor": b"{}\n"}  # Cursor parses stdout as JSON; Claude wants nothing
 #: the agents ``--agent`` may name; any other name writes nothing at all
 AGENTS = ("cursor", "claude")
@@ -45,9 +51,18 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
         return
     root = None
     stored = None
+    detached = replied = False
     try:
         root = store.data_dir()
-        raw, problem = read_stdin()
+        reader = StdinReader()
+        raw, problem = reader.read(AGENT_SECONDS)
+        if problem == _STILL_OPEN:
+            role = _detach(name)
+            if role == "parent":
+                replied = True
+                return  # the agent has its reply; the child finishes the read
+            detached, replied = role == "child", role is not None
+            raw, problem = reader.read(READ_SECONDS)
         if problem:
             log_problem(root, name, problem)
         if raw:
@@ -56,7 +71,8 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
         if root is not None:
             log_problem(root, name, f"{type(exc).__name__}: {exc}")
     finally:
-        reply(name)
+        if not replied:
+            reply(name)
     if otlp_endpoint and stored is not None and root is not None:
         try:
             from agentscan.otlp.live import dispatch
@@ -64,6 +80,38 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
             dispatch(root, stored, otlp_endpoint)
         except Exception as exc:  # noqa: BLE001 - live export is best effort
             log_problem(root, name, f"otlp: cannot start the live sender: {type(exc).__name__}: {exc}")
+    if detached:
+        os._exit(0)  # the child: nothing of the parent's (buffers, atexit) may run twice
+
+
+def _detach(agent: str) -> str | None:
+    """Fork so that the agent gets its reply now while a child keeps reading stdin.
+
+    Returns ``"parent"`` (reply given: return at once), ``"child"`` (in a new
+    session, stdout and stderr on /dev/null so the agent sees them close with
+    the parent), ``"unforked"`` (replied, but the fork failed: read on here),
+    or ``None`` where there is no fork (Windows): this process reads on and
+    replies after.
+    """
+    if not hasattr(os, "fork"):
+        return None
+    reply(agent)  # before the fork: the child must never write to the agent
+    try:
+        sys.stdout.flush()
+        pid = os.fork()
+    except OSError:
+        return "unforked"
+    if pid:
+        return "parent"
+    try:
+        os.setsid()
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (1, 2):
+            os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:
+        pass
+    return "child"
 
 
 def capture(root: str, agent: str, raw: bytes, received_at_ns: int) -> str:
@@ -81,9 +129,13 @@ def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> 
     except ValueError as exc:
         log_problem(root, agent, f"payload is not JSON ({len(raw)} bytes): {exc}")
         return agent, None
+    except RecursionError:
+        log_problem(root, agent, f"payload nested too deep to read ({len(raw)} bytes); dropped")
+        return agent, None
     if not isinstance(payload, dict):
         log_problem(root, agent, f"payload is a JSON {type(payload).__name__}, not an object")
         return agent, None
+    payload = sanitize(payload)  # depth and number bounds: what the readers can hold
     agent = agent or detect_agent(payload)
     event, session_id, turn_id = identify(agent, payload)
     envelope = {
@@ -103,38 +155,60 @@ def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> 
     return agent, envelope
 
 
-def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple[bytes, str | None]:
-    """All of stdin (never line by line: Cursor ids can hold a newline), bounded in size and time."""
-    stream = getattr(sys.stdin, "buffer", sys.stdin)
-    if stream is None:
-        return b"", "no stdin"
-    try:
-        fd = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        fd = None  # an in-memory stream (tests, embedding): it cannot block
-    if fd is None:
-        data = stream.read(limit + 1) or b""
-        if isinstance(data, str):  # a text stream without .buffer
-            data = data.encode("utf-8", "surrogateescape")
-        return (b"", f"payload larger than {limit} bytes, dropped") if len(data) > limit else (data, None)
-    waiting = os.name != "nt"  # select() works on pipes only off Windows
-    if waiting:
-        import select
-    deadline = time.monotonic() + seconds
-    chunks: list[bytes] = []
-    size = 0
-    while True:
+_STILL_OPEN = "still open"
+
+
+class StdinReader:
+    """All of stdin (never line by line: Cursor ids can hold a newline), bounded in size and time.
+
+    ``read(seconds)`` can be called again with a later deadline (``seconds``
+    counts from the reader's creation); what came before is kept.
+    """
+
+    def __init__(self, limit: int = MAX_PAYLOAD) -> None:
+        self.limit = limit
+        self.started = time.monotonic()
+        self.chunks: list[bytes] = []
+        self.size = 0
+
+    def read(self, seconds: float) -> tuple[bytes, str | None]:
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        if stream is None:
+            return b"", "no stdin"
+        try:
+            fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            fd = None  # an in-memory stream (tests, embedding): it cannot block
+        if fd is None:
+            data = stream.read(self.limit + 1) or b""
+            if isinstance(data, str):  # a text stream without .buffer
+                data = data.encode("utf-8", "surrogateescape")
+            return (b"", f"payload larger than {self.limit} bytes, dropped") if len(data) > self.limit else (data, None)
+        if os.isatty(fd):
+            return b"", "stdin is a terminal, not a payload; nothing stored"
+        waiting = os.name != "nt"  # select() works on pipes only off Windows
         if waiting:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-                return b"", f"stdin still open after {seconds}s; payload dropped"
-        chunk = os.read(fd, 1024 * 1024)
-        if not chunk:
-            return b"".join(chunks), None
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            return b"", f"payload larger than {limit} bytes, dropped"
+            import select
+        deadline = self.started + seconds
+        while True:
+            if waiting:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                    if seconds < READ_SECONDS:
+                        return b"", _STILL_OPEN
+                    return b"", f"stdin still open after {seconds:g}s; payload of {self.size} bytes so far dropped"
+            chunk = os.read(fd, 1024 * 1024)
+            if not chunk:
+                return b"".join(self.chunks), None
+            self.chunks.append(chunk)
+            self.size += len(chunk)
+            if self.size > self.limit:
+                return b"", f"payload larger than {self.limit} bytes, dropped"
+
+
+def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple[bytes, str | None]:
+    """Read stdin in this process alone, within ``seconds``."""
+    return StdinReader(limit).read(seconds)
 
 
 def detect_agent(payload: dict[str, Any]) -> str:

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from agentscan.filemodes import DIR_MODE, FILE_MODE
+
 ENV_VAR = "AGENTSCAN_DATA_DIR"
 EVENTS_DIR = "events"
 DIAGNOSTICS_LOG = "hook-errors.log"
@@ -82,7 +84,7 @@ def make_private_dirs(root: str, *subdirs: str) -> None:
         paths.append(os.path.join(paths[-1], part))
     for path in paths:
         try:
-            os.mkdir(path, 0o700)
+            os.mkdir(path, DIR_MODE)
         except FileExistsError:
             pass
 
@@ -109,7 +111,7 @@ def append_line(path: str, line: bytes) -> None:
     write on an O_APPEND descriptor is not interleaved with others on local
     file systems.
     """
-    fd = os.open(path, _APPEND_FLAGS, 0o600)
+    fd = os.open(path, _APPEND_FLAGS, FILE_MODE)
     try:
         written = os.write(fd, line)
         # A short write to a regular file is practically unheard of; finishing
@@ -249,12 +251,14 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
     import orjson
 
     from agentscan.hooks.model import HookEvent
+    from agentscan.hooks.sanitize import sanitize
     from agentscan.model import ScanWarning
+    from agentscan.toolkit.fsutil import open_regular
 
     events: list[HookEvent] = []
     warnings: list[ScanWarning] = []
     try:
-        handle = open(session.path, "rb")
+        handle = open_regular(session.path)
     except OSError as exc:
         return [], [ScanWarning(session.path, f"cannot read: {exc.strerror or exc}")]
     with handle:
@@ -269,7 +273,11 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
                 except ValueError:
                     warnings.append(ScanWarning(session.path, "not a JSON envelope", number))
                     continue
-            event = _event_of(record, number, session, HookEvent)
+                except RecursionError:
+                    warnings.append(ScanWarning(session.path, "envelope nested too deep to read; skipped", number))
+                    continue
+            # Stored by an older agentscan, or by hand: the capture bounds hold again here.
+            event = _event_of(sanitize(record), number, session, HookEvent)
             if event is None:
                 warnings.append(ScanWarning(session.path, "envelope without payload or time", number))
             elif event.session_id in (None, session.session_id):

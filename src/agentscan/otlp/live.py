@@ -33,6 +33,7 @@ import sys
 import time
 from typing import Any
 
+from agentscan.filemodes import DIR_MODE, open_private
 from agentscan.hooks import events
 
 SLOTS = 4
@@ -168,12 +169,12 @@ def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
 
 def _take_slot(root: str) -> str | None:
     folder = os.path.join(root, SPOOL_DIR)
-    os.makedirs(folder, mode=0o700, exist_ok=True)
+    os.makedirs(folder, mode=DIR_MODE, exist_ok=True)
     for index in range(SLOTS):
         path = os.path.join(folder, f"sender-{index}.slot")
         for _ in range(2):
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                fd = open_private(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
             except FileExistsError:
                 try:
                     if time.time() - os.path.getmtime(path) > SLOT_STALE_S:
@@ -200,7 +201,7 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
     try:
         import json
 
-        os.makedirs(os.path.join(root, SPOOL_DIR), mode=0o700, exist_ok=True)
+        os.makedirs(os.path.join(root, SPOOL_DIR), mode=DIR_MODE, exist_ok=True)
         with _locked(os.path.join(root, SPOOL_DIR, "counters.lock")):
             path = os.path.join(root, COUNTER_FILE)
             try:
@@ -217,7 +218,7 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
                 counters["last_problem"] = message
             counters["updated_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
             temp = f"{path}.{os.getpid()}.tmp"
-            with open(temp, "w", encoding="utf-8") as handle:
+            with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:  # 0600, as every file we write
                 json.dump(counters, handle, sort_keys=True)
             os.replace(temp, path)
         if message and outcome != "sent":
@@ -234,7 +235,7 @@ class _locked:
         self.fd: int | None = None
 
     def __enter__(self) -> None:
-        self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600)
+        self.fd = open_private(self.path, os.O_WRONLY | os.O_CREAT)
         try:
             import fcntl
 

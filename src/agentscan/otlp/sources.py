@@ -84,6 +84,8 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
         if session.id in covered:
             continue
         trace = _tree(session, built)
+        if trace is None:
+            continue
         if trace.session.transcript_session_id in covered:
             continue  # e.g. a Claude subagent's events filed under another id
         if since_ns is not None and (trace.session.ended_ns or 0) < since_ns:
@@ -142,12 +144,18 @@ def _facts(
 
 
 def _tree(session: StoredSession, built: Built) -> Any:
+    """The session's hook tree; ``None`` (one warning) when it cannot be built: one bad
+    session never costs the others their traces."""
     from agentscan.hooks import store
     from agentscan.hooks.tree import build_trace
 
     events, warnings = store.read_events(session)
     built.warnings.extend(warnings)
-    return build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
+    try:
+        return build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
+    except Exception as exc:  # noqa: BLE001 - a bug or a payload the bounds missed: this session only
+        built.warnings.append(ScanWarning(session.path, f"hook events skipped: the tree could not be built ({type(exc).__name__})"))
+        return None
 
 
 def _transcript_session(

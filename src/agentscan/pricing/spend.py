@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from agentscan.bounds import token_sum
 from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, OUTPUT, REASONING, TokenUsage
 from agentscan.pricing.periods import EXACT
 
@@ -59,7 +60,7 @@ class Spend:
         for sums in self.parts.values():
             for index in range(5):
                 totals[index] += sums[index]
-        return TokenUsage(*totals)
+        return TokenUsage(*map(token_sum, totals))  # saturated: see bounds.MAX_TOKEN_SUM
 
     def cost(self, book: PriceBook) -> Decimal | None:
         """Exact USD, or ``None`` when nothing was added or some calls with tokens have no price."""

@@ -19,6 +19,7 @@ from typing import Any
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.context import legible
+from agentscan.toolkit.fsutil import open_regular
 from agentscan.timeutil import from_epoch, to_iso
 
 #: rows parsed per provider to surface skipped-line warnings (cached after)
@@ -71,7 +72,7 @@ def _check(path: Path) -> tuple[bool, bool, str | None]:
     if not path.is_file():
         return True, False, "not a regular file or directory"
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             handle.read(1)
     except OSError as exc:
         return True, False, f"cannot read: {exc.strerror or exc}"

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from agentscan.bounds import DEFAULT_BOUNDS, Bounds
+from agentscan.bounds import DEFAULT_BOUNDS, TOKEN_SUM_CAPPED, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, guarded_row
 from agentscan.scan.liveness import Liveness
@@ -173,6 +173,8 @@ class Scanner:
         self.parses += 1
         with self.ctx.warnings.capture() as warnings:
             row = guarded_row(provider, ref, self.ctx)
+            if row.tokens is not None and row.tokens.saturated:
+                self.ctx.warn(ref.path or ref.id, TOKEN_SUM_CAPPED)
         if cache is not None and fingerprint is not None:
             document = row.to_json()
             document["warnings"] = [w.to_json() for w in warnings]

@@ -15,6 +15,7 @@ from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import Any, Iterable, Literal, get_args
 
+from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.model import (
@@ -177,8 +178,11 @@ def token_report(
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     sessions = {ref.id: ref for ref in refs} if by == "session" else {}
     recorded = [row for row in rows if row.tokens is not None]
-    return TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions,
-                       total_cost(row.cost for row in recorded), book.data.to_json())
+    report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions,
+                         total_cost(row.cost for row in recorded), book.data.to_json())
+    if report.total is not None and report.total.saturated:
+        scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
+    return report
 
 
 def _add_entries(

@@ -1,12 +1,53 @@
-"""Directory-entry checks that never raise.
+"""File-system checks that never raise, and the one way provider files are opened.
 
 ``DirEntry.is_dir()``/``is_file()`` can raise ``OSError`` (a permission or a
 vanished entry); during discovery that must mean "not one", never a crash.
+
+``open_regular`` is how every provider file is opened, side files included.
+A home is not trusted: a FIFO where a file should be blocks a plain
+``open()`` forever, and a symlink to ``/dev/zero`` reads until memory runs
+out.  So the path is checked with ``stat`` first, opened non-blocking (a
+FIFO's open returns at once instead of waiting for a writer), and checked
+again with ``fstat`` on the descriptor itself, which no rename in between
+can fool.  Anything but a regular file is refused with ``NotRegularFile``,
+an ``OSError`` whose message says what it was, so every caller's existing
+"cannot read: …" warning covers it.  The descriptor stays non-blocking:
+a regular file ignores that, and a ``/proc`` file that looks regular but
+would wait for data fails with ``BlockingIOError`` (an ``OSError`` too).
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import os
+import stat
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+
+# Added to what ``open()`` asks for.  ``open()`` itself (not ``os.open``) does
+# the opening, so whatever watches ``open`` (the tests' spies) sees every file.
+_EXTRA_FLAGS = (
+    getattr(os, "O_NONBLOCK", 0)  # a FIFO's open must not wait for a writer
+    | getattr(os, "O_NOCTTY", 0)  # a terminal device must never become ours
+)
+
+
+def _opener(path: str, flags: int) -> int:
+    return os.open(path, flags | _EXTRA_FLAGS)
+
+
+_BUFFER = 128 * 1024
+
+
+class NotRegularFile(OSError):
+    """A path that names a FIFO, a socket, a device or a directory, not a file."""
+
+
+class FileTooLarge(OSError):
+    """A small file (a side file, a whole-file JSON document) above its byte cap."""
 
 
 def is_dir(entry: os.DirEntry[str]) -> bool:
@@ -21,3 +62,133 @@ def is_file(entry: os.DirEntry[str]) -> bool:
         return entry.is_file()
     except OSError:
         return False
+
+
+def special_kind(entry: os.DirEntry[str]) -> str | None:
+    """What a directory entry is when it is neither a regular file nor a directory
+    ("a FIFO", "a socket", "a device"), following symlinks; else ``None``.
+
+    Discovery uses it to warn about a session file that cannot be read as one.
+    """
+    try:
+        mode = entry.stat().st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else describe_mode(mode)
+
+
+def warn_special(entry: os.DirEntry[str], ctx: ScanContext) -> None:
+    """Warn that a session file (matched by its name) is not a regular file, if so.
+
+    Discovery skips such an entry in any case; this makes the skip visible.
+    """
+    kind = special_kind(entry)
+    if kind is not None:
+        ctx.warn(entry.path, f"not a regular file ({kind}); skipped")
+
+
+def describe_mode(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "not a regular file"
+
+
+def _refuse(mode: int, path: str | os.PathLike[str]) -> NotRegularFile:
+    return NotRegularFile(errno.EINVAL, f"not a regular file ({describe_mode(mode)})", os.fspath(path))
+
+
+class _NeverWaits(io.RawIOBase):
+    """A regular file's descriptor, opened non-blocking, that raises instead of returning
+    ``None`` when a read would have to wait (``io`` would hand ``None`` to the caller)."""
+
+    def __init__(self, raw: io.FileIO) -> None:
+        self._raw = raw
+
+    @property
+    def name(self) -> object:
+        return self._raw.name
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return self._raw.seekable()
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def, override]
+        count = self._raw.readinto(buffer)
+        if count is None:
+            raise BlockingIOError(errno.EAGAIN, "it would wait for data (not a plain file)", self._raw.name)
+        return count
+
+    def close(self) -> None:
+        try:
+            self._raw.close()
+        finally:
+            super().close()
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened read-only, binary, only if it is a regular file (see the module doc)."""
+    before = os.stat(path)
+    if not stat.S_ISREG(before.st_mode):
+        raise _refuse(before.st_mode, path)
+    raw = open(path, "rb", buffering=0, opener=_opener)  # noqa: SIM115 - handed to the caller
+    try:
+        after = os.fstat(raw.fileno())
+        if not stat.S_ISREG(after.st_mode):
+            raise _refuse(after.st_mode, path)
+        # Left non-blocking: a regular file ignores it, and a pseudo-file that
+        # would wait for data (``/proc/kmsg``) fails with BlockingIOError instead.
+        return io.BufferedReader(_NeverWaits(raw), buffer_size=_BUFFER)  # type: ignore[return-value]
+    except BaseException:
+        raw.close()
+        raise
+
+
+def read_capped(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The whole of a small regular file; ``FileTooLarge`` past ``limit`` bytes.
+
+    The read itself stops at ``limit + 1`` bytes, so a file that grows (or a
+    ``/proc`` file that claims size 0) can never make it read more.
+    """
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLarge(errno.EFBIG, f"larger than {_size(limit)}; skipped", os.fspath(path))
+    return data
+
+
+def _size(limit: int) -> str:
+    if limit >= 1024 * 1024 and limit % (1024 * 1024) == 0:
+        return f"{limit // (1024 * 1024)} MiB"
+    if limit >= 1024 and limit % 1024 == 0:
+        return f"{limit // 1024} KiB"
+    return f"{limit} bytes"
+
+
+__all__ = [
+    "FileTooLarge",
+    "NotRegularFile",
+    "describe_mode",
+    "is_dir",
+    "is_file",
+    "open_regular",
+    "read_capped",
+    "special_kind",
+    "warn_special",
+]

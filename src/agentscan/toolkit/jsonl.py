@@ -2,8 +2,13 @@
 
 Session files are written by other programs while we read them, in formats
 that drift every few weeks.  These readers never raise for bad content: each
-bad line becomes a warning and reading goes on.  Memory stays bounded: a
-line longer than ``MAX_LINE_BYTES`` is skipped without being held whole.
+bad line becomes a warning and reading goes on.  Memory and time stay
+bounded (``agentscan.bounds``): a line longer than ``MAX_LINE_BYTES`` is
+skipped without being held whole, a file is read for at most
+``MAX_FILE_LINES`` lines and a ``.zst`` file for at most
+``MAX_DECOMPRESSED_BYTES``, and a whole-file JSON document is refused above
+``MAX_JSON_DOCUMENT_BYTES`` or ``MAX_JSON_VALUES``.  Every file is opened
+with ``fsutil.open_regular``: a FIFO or a device is refused, never read.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from typing import IO, Generator, Iterator
 
 import orjson
 
+from agentscan import bounds
 from agentscan.context import ScanContext
+from agentscan.toolkit.fsutil import open_regular, read_capped
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _CHUNK = 1024 * 1024
@@ -44,15 +51,58 @@ class JsonLine:
     record: dict
 
 
-def open_binary(path: Path) -> IO[bytes]:
-    """Open a provider file read-only; ``.zst`` files are decompressed as a stream."""
-    raw = open(path, "rb")  # noqa: SIM115 - handed to the caller
-    if path.name.endswith(".zst"):
-        import zstandard  # lazy: only Codex archives need it
+class _CappedStream(io.RawIOBase):
+    """A decompressed stream that ends after ``limit`` bytes, noting whether more was left.
 
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader, buffer_size=_CHUNK)  # type: ignore[arg-type]
+    A few hundred KB of zstd can expand to gigabytes; the reader must stop
+    at a size that no real transcript reaches (``MAX_DECOMPRESSED_BYTES``).
+    """
+
+    def __init__(self, inner: IO[bytes], limit: int) -> None:
+        self._inner = inner
+        self._left = limit
+        self.capped = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._left <= 0:
+            if not self.capped and self._inner.read(1):
+                self.capped = True
+            return 0
+        view = memoryview(buffer)
+        count = self._inner.readinto(view[: self._left])  # type: ignore[attr-defined]
+        self._left -= count
+        return count
+
+    def close(self) -> None:
+        try:
+            self._inner.close()
+        finally:
+            super().close()
+
+
+def open_binary(path: Path) -> IO[bytes]:
+    """Open a provider file read-only (a regular file only); ``.zst`` files are
+    decompressed as a stream of at most ``MAX_DECOMPRESSED_BYTES``."""
+    raw = open_regular(path)
+    if path.name.endswith(".zst"):
+        try:
+            import zstandard  # lazy: only Codex archives need it
+
+            reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        except BaseException:
+            raw.close()
+            raise
+        capped = _CappedStream(reader, bounds.MAX_DECOMPRESSED_BYTES)
+        return io.BufferedReader(capped, buffer_size=_CHUNK)
     return raw
+
+
+def decompression_capped(handle: IO[bytes]) -> bool:
+    """Whether ``handle`` (from ``open_binary``) stopped at the decompressed-size cap."""
+    return bool(getattr(getattr(handle, "raw", None), "capped", False))
 
 
 def iter_json_lines(
@@ -109,6 +159,12 @@ def _iter_handle(
         if not line:
             if number == 0 and offset == 0:
                 ctx.warn(path, "empty file")
+            elif decompression_capped(handle):
+                limit = bounds.MAX_DECOMPRESSED_BYTES // (1024 * 1024)
+                ctx.warn(path, f"decompresses to more than {limit:,} MiB; read stopped there, earlier lines kept")
+            return
+        if number >= bounds.MAX_FILE_LINES:
+            ctx.warn(path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
             return
         number += 1
         line_offset = offset
@@ -206,21 +262,26 @@ def read_head(path: Path, limit: int) -> bytes:
 
 def read_tail(path: Path, limit: int) -> tuple[bytes, bool]:
     """The last ``limit`` bytes of a plain file, and whether the start was cut."""
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         start = max(0, size - limit)
         handle.seek(start)
         return handle.read(limit), start > 0
 
 
-def load_json_file(path: Path, ctx: ScanContext, *, max_bytes: int = 256 * 1024 * 1024) -> object | None:
-    """A whole-file JSON document, or ``None`` with a warning."""
+def load_json_file(
+    path: Path, ctx: ScanContext, *, max_bytes: int = bounds.MAX_JSON_DOCUMENT_BYTES
+) -> object | None:
+    """A whole-file JSON document, or ``None`` with a warning.
+
+    The file must be a regular file inside the provider roots, at most
+    ``max_bytes`` long and with at most ``MAX_JSON_VALUES`` values (see
+    ``bounds``), so that parsing it in one piece stays within bounded memory.
+    """
+    if ctx.outside_roots(path):
+        return None
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            ctx.warn(path, f"file larger than {max_bytes // (1024 * 1024)} MiB skipped")
-            return None
-        data = path.read_bytes()
+        data = read_capped(path, max_bytes)
     except OSError as exc:
         ctx.warn(path, f"cannot read: {exc.strerror or exc}")
         return None
@@ -229,8 +290,30 @@ def load_json_file(path: Path, ctx: ScanContext, *, max_bytes: int = 256 * 1024 
     if not data.strip():
         ctx.warn(path, "empty file")
         return None
+    if too_many_values(data):
+        ctx.warn(path, f"holds more than {bounds.MAX_JSON_VALUES:,} JSON values; skipped")
+        return None
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         ctx.warn(path, f"invalid JSON: {_short(exc)}")
         return None
+
+
+def too_many_values(data: bytes | str) -> bool:
+    """Whether a JSON text may hold more than ``MAX_JSON_VALUES`` values.
+
+    Every value but the first opens a container or follows a ``,`` or ``:``,
+    so counting those bytes (in C, without parsing) bounds the count from
+    above; bytes inside strings only make it overcount.
+    """
+    budget = bounds.MAX_JSON_VALUES
+    if len(data) <= budget:
+        return False  # one byte per value at least, so it cannot pass the budget
+    marks = (b"[", b"{", b",", b":") if isinstance(data, bytes) else ("[", "{", ",", ":")
+    found = 0
+    for mark in marks:
+        found += data.count(mark)  # type: ignore[arg-type]
+        if found > budget:
+            return True
+    return False

@@ -20,18 +20,28 @@ single mapping between connections.
 
 Every opened connection is recorded in ``OPENED_URIS`` so tests can assert
 that nothing was opened any other way.
+
+A provider database is not trusted either (docs/security.md): only objects
+whose ``sqlite_master.type`` is ``table`` are ever queried (a recursive
+``VIEW`` named like a table would run forever), and every query runs under a
+deadline: SQLite's progress handler interrupts it once it has worked for
+``MAX_QUERY_SECONDS`` (time spent between rows, in the caller, does not
+count), so no database can hold a command for longer than that.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator, TypeVar
 from urllib.parse import quote
 
+from agentscan import bounds
 from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.fsutil import open_regular
 
 #: every URI this process opened, for the read-only guarantee tests
 OPENED_URIS: list[str] = []
@@ -45,11 +55,107 @@ def _uri(path: Path, *, immutable: bool) -> str:
 
 
 _MAGIC = b"SQLite format 3\x00"
+T = TypeVar("T")
+#: SQLite VM instructions between two looks at the clock
+_PROGRESS_STEPS = 5_000
+#: the largest string or blob one value may hold; SQLite's default is 1 GB, which
+#: a hostile generated column (``randomblob(1e9)``) would allocate per row
+_MAX_VALUE_BYTES = 256 * 1024 * 1024
+
+
+class _Deadline:
+    """SQLite time of the current query, measured only while SQLite works."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+        self.entered: float | None = None
+        self.expired = False
+
+    def start(self) -> None:
+        self.spent, self.expired = 0.0, False
+
+    def enter(self) -> None:
+        self.entered = time.monotonic()
+
+    def leave(self) -> None:
+        if self.entered is not None:
+            self.spent += time.monotonic() - self.entered
+            self.entered = None
+
+    def check(self) -> int:
+        """The progress handler: non-zero interrupts the running statement."""
+        if self.entered is None:
+            return 0
+        if self.spent + (time.monotonic() - self.entered) > bounds.MAX_QUERY_SECONDS:
+            self.expired = True
+            return 1
+        return 0
+
+
+class _Cursor(sqlite3.Cursor):
+    """A cursor whose every step counts against its connection's query deadline."""
+
+    def _deadline(self) -> _Deadline:
+        connection = self.connection
+        assert isinstance(connection, _Connection)
+        return connection.deadline
+
+    def _guarded(self, step: Callable[..., T], *args: Any) -> T:
+        deadline = self._deadline()
+        deadline.enter()
+        try:
+            result = step(*args)
+        except sqlite3.OperationalError:
+            if deadline.expired:
+                raise _interrupted() from None
+            raise
+        finally:
+            deadline.leave()
+        # The handler runs only every _PROGRESS_STEPS instructions: a row that is
+        # slow within one instruction (a costly generated column) is caught here.
+        if deadline.spent > bounds.MAX_QUERY_SECONDS:
+            raise _interrupted()
+        return result
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:  # type: ignore[override]
+        self._deadline().start()
+        return self._guarded(super().execute, sql, parameters)
+
+    def __next__(self) -> Any:
+        return self._guarded(super().__next__)
+
+    def fetchone(self) -> Any:
+        return self._guarded(super().fetchone)
+
+    def fetchmany(self, size: int | None = 1) -> list[Any]:
+        return self._guarded(super().fetchmany, size)
+
+    def fetchall(self) -> list[Any]:
+        return self._guarded(super().fetchall)
+
+
+def _interrupted() -> sqlite3.OperationalError:
+    return sqlite3.OperationalError(f"query interrupted after {bounds.MAX_QUERY_SECONDS:g} s (a hostile or broken schema?)")
+
+
+class _Connection(sqlite3.Connection):
+    """A read-only provider connection: every query is deadline-guarded."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deadline = _Deadline()
+        self.set_progress_handler(self.deadline.check, _PROGRESS_STEPS)
+        limit = getattr(sqlite3, "SQLITE_LIMIT_LENGTH", None)
+        if limit is not None and hasattr(self, "setlimit"):  # Python >= 3.11
+            self.setlimit(limit, _MAX_VALUE_BYTES)
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:  # type: ignore[override]
+        return self.cursor(_Cursor).execute(sql, parameters)
 
 
 def _header(path: Path) -> bytes:
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:  # a FIFO named like a DB must not block us
             return handle.read(100)
     except OSError as exc:
         raise DatabaseUnavailable(f"{path}: {exc.strerror or exc}") from None
@@ -65,7 +171,7 @@ def _needs_immutable(path: Path, header: bytes) -> bool:
 
 
 def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise DatabaseUnavailable(f"{path}: not found")
     header = _header(path)
     if not header.startswith(_MAGIC):
@@ -74,7 +180,9 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
     uri = _uri(path, immutable=immutable)
     OPENED_URIS.append(uri)
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        conn = sqlite3.connect(
+            uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=_Connection
+        )
         conn.execute("PRAGMA query_only = 1")
         # A cheap read that fails fast on a file that is not SQLite.
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -95,14 +203,18 @@ def readonly(path: Path, *, immutable: bool = False) -> Iterator[sqlite3.Connect
 
 
 def table_columns(conn: sqlite3.Connection, table: str) -> list[str]:
-    """Column names of ``table`` (empty when it does not exist)."""
+    """Column names of ``table``; empty when there is no *table* of that name
+    (a view or anything else named so is never read)."""
     try:
+        if not has_table(conn, table):
+            return []
         return [row[1] for row in conn.execute(f"PRAGMA table_info({_quote_ident(table)})")]
     except sqlite3.DatabaseError as exc:
         raise DatabaseUnavailable(str(exc)) from None
 
 
 def has_table(conn: sqlite3.Connection, table: str) -> bool:
+    """Whether ``table`` is a table (not a view, an index or a trigger)."""
     row = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone()
     return row is not None
 

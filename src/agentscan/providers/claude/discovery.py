@@ -22,7 +22,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.roots import Root
-from agentscan.toolkit.fsutil import is_dir, is_file
+from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 
 HEADER_BYTES = 64 * 1024
 
@@ -87,6 +87,8 @@ def _scan_project(project: Path, ctx: ScanContext, sessions: dict[str, SessionFi
                 _attach_legacy_sidechain(path, stem, ctx, sessions)
             else:
                 _attach_main(path, stem, ctx, sessions)
+        elif name.endswith(".jsonl"):
+            warn_special(entry, ctx)
         elif is_dir(entry):
             subagents_dir = path / "subagents"
             if os.path.isdir(subagents_dir):
@@ -131,7 +133,10 @@ def _attach_subagent_dir(directory: Path, native_id: str, ctx: ScanContext, sess
                 pending.append(Path(entry.path))
                 continue
             name = entry.name
-            if not (name.startswith("agent-") and name.endswith(".jsonl")) or not is_file(entry):
+            if not (name.startswith("agent-") and name.endswith(".jsonl")):
+                continue
+            if not is_file(entry):
+                warn_special(entry, ctx)
                 continue
             stem = name[: -len(".jsonl")]
             agent_id = stem[len("agent-"):]

@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from agentscan.bounds import Bounds
+from agentscan.bounds import MAX_SIDE_FILE_BYTES, Bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import PROGRESS_ORIGIN, Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
@@ -141,7 +141,7 @@ class ClaudeProvider(Provider):
             sub = files.subagents.get(agent_id)
             agent_type = None
             if sub is not None and sub.meta_path is not None:
-                agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx))
+                agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
             agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
             # No transcript: its part was recovered from the parent's progress records.
             recovered = None if sub is not None else PROGRESS_ORIGIN

@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.fsutil import warn_special
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
 from agentscan.providers.codex.roots import codex_roots, database_roots, is_archived_root, session_roots
+from agentscan.toolkit.roots import Root
 
 _NAME = re.compile(
     r"^rollout-.*?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$", re.IGNORECASE
@@ -100,6 +102,26 @@ class Discovery:
     threads: dict[str, Thread] = field(default_factory=dict)
     index: ThreadIndex = field(default_factory=ThreadIndex)
     orphan_index_rows: int = 0
+    outside_index_rows: int = 0  # rows whose rollout_path leads out of the session roots
+
+
+class _Confinement:
+    """Whether a path from the thread index names a file inside the session roots.
+
+    The index is another program's cache, so its paths are not trusted: only
+    one that resolves (symlinks followed) under ``sessions/`` or
+    ``archived_sessions/`` of a Codex home may be opened.
+    """
+
+    def __init__(self, roots: list[Root]) -> None:
+        self._roots = [os.path.realpath(root.path) for root in roots]
+
+    def __call__(self, path: Path) -> bool:
+        try:
+            target = os.path.realpath(path)
+        except (OSError, ValueError):
+            return False
+        return any(target.startswith(root.rstrip(os.sep) + os.sep) for root in self._roots)
 
 
 def discover(ctx: ScanContext) -> Discovery:
@@ -115,18 +137,24 @@ def discover(ctx: ScanContext) -> Discovery:
     for root in session_roots(roots):
         for path in _walk(root.path, ctx):
             _consider(path, is_archived_root(root), ctx, best, headers)
-    orphans = 0
+    orphans = outside = 0
+    inside = _Confinement(session_roots(roots))
     for thread_id, row in index.rows.items():
         if thread_id in best:
             continue
-        if row.rollout_path is not None and os.path.isfile(row.rollout_path):
+        if row.rollout_path is not None and not inside(row.rollout_path):
+            outside += 1  # /proc/self/environ, /proc/kmsg, a FIFO elsewhere: never opened
+        elif row.rollout_path is not None and os.path.isfile(row.rollout_path):
             archived = bool(row.archived) or "archived_sessions" in row.rollout_path.parts
             best[thread_id] = RolloutFile(row.rollout_path, archived, _mtime(row.rollout_path) or 0.0)
         else:
             orphans += 1
+    if outside:
+        where = index.databases[0] if len(index.databases) == 1 else "thread index"
+        ctx.warn(where, f"{outside} thread index rows point outside CODEX_HOME; those files were not opened")
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
     _join_segments(threads, index, ctx)
-    result = Discovery(_group(threads, index), threads, index, orphans)
+    result = Discovery(_group(threads, index), threads, index, orphans, outside)
     ctx.memo[_MEMO_KEY] = result
     ctx.memo[ORPHANS_MEMO_KEY] = orphans
     return result
@@ -147,8 +175,11 @@ def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
         if not ctx.admit(entry):
             continue
         try:
-            if name.startswith("rollout-") and name.endswith((".jsonl", ".jsonl.zst")) and entry.is_file():
-                found.append(Path(entry.path))
+            if name.startswith("rollout-") and name.endswith((".jsonl", ".jsonl.zst")):
+                if entry.is_file():
+                    found.append(Path(entry.path))
+                else:
+                    warn_special(entry, ctx)
             elif depth < _MAX_DEPTH and entry.is_dir() and not entry.is_symlink():
                 found.extend(_walk(Path(entry.path), ctx, depth + 1))
         except OSError:

@@ -23,6 +23,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.model import Counts
 from agentscan.providers.codex.records import counts_of, line_kind
+from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 
 KIND = "codex.counts"
@@ -36,7 +37,7 @@ _HEAD_BYTES = 4096
 
 def _head_digest(path: Path, size: int) -> str | None:
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return hashlib.blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
     except OSError:
         return None

@@ -86,7 +86,7 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
     rows: dict[str, IndexRow] = {}
     used: list[Path] = []
     for root in roots:
-        if not os.path.isfile(root.path) or ctx.undecodable(root.path):
+        if not os.path.lexists(root.path) or ctx.undecodable(root.path):
             continue  # no index is normal (older Codex): nothing to warn about
         found = _read_database(root.path, ctx)
         if found is None:

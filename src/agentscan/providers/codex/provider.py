@@ -87,6 +87,8 @@ class CodexProvider(Provider):
             lines = [f"thread index: {used} ({len(found.index.rows)} threads)"]
         if found.orphan_index_rows:
             lines.append(f"{found.orphan_index_rows} thread index rows point at rollouts that are gone (not listed)")
+        if found.outside_index_rows:
+            lines.append(f"{found.outside_index_rows} thread index rows point outside CODEX_HOME (not opened, not listed)")
         unindexed = sum(1 for thread in found.threads.values() if thread.index is None)
         if found.index.databases and unindexed:
             lines.append(f"{unindexed} rollouts are not in the thread index (listed from the rollout)")

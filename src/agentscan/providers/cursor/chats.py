@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import load_json_file
 from agentscan.providers.cursor.roots import chat_roots
@@ -75,7 +76,8 @@ def meta_json(directory: Path, ctx: ScanContext) -> dict[str, Any]:
     cache: dict[Path, dict[str, Any]] = ctx.memo.setdefault("cursor.chats.meta_json", {})
     if directory not in cache:
         path = directory / "meta.json"
-        cache[directory] = as_dict(load_json_file(path, ctx, max_bytes=1024 * 1024)) if os.path.isfile(path) else {}
+        found = os.path.lexists(path)
+        cache[directory] = as_dict(load_json_file(path, ctx, max_bytes=MAX_SIDE_FILE_BYTES)) if found else {}
     return cache[directory]
 
 

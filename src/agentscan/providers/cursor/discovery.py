@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.fsutil import warn_special
 from agentscan.toolkit.roots import Root
 
 EMPTY_WINDOW = "empty-window"
@@ -154,6 +155,8 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
         stem = _stem(entry.name)
         if stem is not None and _is(entry, "file"):
             _set_main(copy_of(stem), path)
+        elif stem is not None:
+            warn_special(entry, ctx)
         elif _is(entry, "dir"):
             nested = [path / (entry.name + suffix) for suffix in _SUFFIXES]
             nested = [candidate for candidate in nested if os.path.isfile(candidate)]
@@ -181,7 +184,9 @@ def _subagents(directory: Path, ctx: ScanContext) -> dict[str, SubagentFile]:
     subs: dict[str, SubagentFile] = {}
     for entry in _scandir(directory, ctx):
         stem = _stem(entry.name)
-        if stem is not None and _is(entry, "file"):
+        if stem is not None and not _is(entry, "file"):
+            warn_special(entry, ctx)
+        elif stem is not None:
             mtime = _mtime(Path(entry.path))
             known = subs.get(stem)
             if mtime is not None and (known is None or (entry.name.endswith(_SUFFIX), mtime) > (known.path.suffix == _SUFFIX, known.mtime)):

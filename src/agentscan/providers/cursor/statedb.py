@@ -22,6 +22,7 @@ from typing import Any, Iterator, cast
 
 import orjson
 
+from agentscan.bounds import MAX_JSON_VALUES
 from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.composer import (
     BubbleStats,
@@ -42,6 +43,7 @@ from agentscan.providers.cursor.records import (
 )
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
+from agentscan.toolkit.jsonl import too_many_values
 from agentscan.toolkit.sqlite_ro import connect_readonly, has_table, table_columns
 
 _MEMO_KEY = "cursor.state_db"
@@ -137,6 +139,10 @@ class StateDb:
 
     def _json(self, value: object, where: str) -> dict[str, Any] | None:
         if value is None:  # Cursor leaves NULL values behind; they mean nothing
+            return None
+        if isinstance(value, (bytes, str)) and too_many_values(value):
+            # One parse of a hostile value of tiny items would take ~72 bytes per byte.
+            self._ctx.warn(self.path, f"{where}: more than {MAX_JSON_VALUES:,} JSON values; skipped")
             return None
         try:
             data = orjson.loads(value) if isinstance(value, (bytes, str)) else None

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 import orjson
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
 from agentscan.model import TokenUsage
 from agentscan.providers.gemini.logs import LoggedPrompt
@@ -193,7 +194,7 @@ def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], c
     if not by_offset:
         return found
     try:
-        handle = open(conversation.path, "rb")
+        handle = open_regular(conversation.path)
     except OSError as exc:
         ctx.warn(conversation.path, f"cannot read: {exc.strerror or exc}")
         return found

@@ -24,7 +24,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import read_head
 from agentscan.toolkit.roots import Root
-from agentscan.toolkit.fsutil import is_dir, is_file
+from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 
 HEADER_BYTES = 64 * 1024
 _BOM = b"\xef\xbb\xbf"
@@ -97,7 +97,9 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
         chats = project / "chats"
         for entry in _scandir(chats, ctx):
             name = entry.name
-            if name.startswith("session-") and name.endswith((".json", ".jsonl")) and is_file(entry):
+            if name.startswith("session-") and name.endswith((".json", ".jsonl")) and not is_file(entry):
+                warn_special(entry, ctx)
+            elif name.startswith("session-") and name.endswith((".json", ".jsonl")):
                 chat = _chat_file(Path(entry.path), project, ctx, legacy=name.endswith(".json"))
                 if chat is None:
                     continue
@@ -141,6 +143,8 @@ def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessi
     parent_id = directory.name
     for entry in _scandir(directory, ctx):
         if not (entry.name.endswith(".jsonl") and is_file(entry)):
+            if entry.name.endswith(".jsonl"):
+                warn_special(entry, ctx)
             continue
         chat = _chat_file(Path(entry.path), project, ctx, legacy=False)
         if chat is None:

@@ -17,13 +17,13 @@ from typing import Any
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import load_json_file
+from agentscan.bounds import MAX_JSON_DOCUMENT_BYTES
+from agentscan.toolkit.fsutil import read_capped
+from agentscan.toolkit.jsonl import load_json_file, too_many_values
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
 _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')
 _SEPARATOR = re.compile(r"[\s,]*")
-# load_json_file's own ceiling; a larger file is skipped there with a warning.
-_MAX_BYTES = 256 * 1024 * 1024
 
 
 def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
@@ -46,12 +46,15 @@ def _strict(text: str) -> Any:
 
 
 def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
+    # load_json_file has already said why it gave up; a file it refused for its
+    # size or its number of values (bounds.py) is refused here too.
     try:
-        if path.stat().st_size > _MAX_BYTES:
-            return None
-        text = path.read_bytes().decode("utf-8", "replace").lstrip("\ufeff")
+        data = read_capped(path, MAX_JSON_DOCUMENT_BYTES)
     except OSError:
-        return None  # load_json_file has already said why
+        return None
+    if too_many_values(data):
+        return None
+    text = data.decode("utf-8", "replace").lstrip("\ufeff")
     start = _MESSAGES.search(text)
     head = text[: start.start()] if start else text
     document: dict[str, Any] = {}

@@ -37,7 +37,7 @@ def _load(path: Path, ctx: ScanContext) -> dict[str, list[LoggedPrompt]]:
     if path in memo:
         return memo[path]
     by_session: dict[str, list[LoggedPrompt]] = {}
-    entries = load_json_file(path, ctx) if os.path.isfile(path) else None
+    entries = load_json_file(path, ctx) if os.path.lexists(path) else None
     if entries is not None and not isinstance(entries, list):
         ctx.warn(path, "logs.json is not a JSON array; ignored")
     for entry in entries if isinstance(entries, list) else []:

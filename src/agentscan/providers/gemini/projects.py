@@ -26,11 +26,14 @@ from pathlib import Path
 from typing import Iterable
 
 from agentscan.context import ScanContext
+from agentscan.bounds import MAX_SIDE_FILE_BYTES
+from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsonl import load_json_file
 from agentscan.providers.gemini.paths import paths_in_chat_files, with_parents
 from agentscan.providers.gemini.records import as_dict
 
 PROJECT_ROOT_FILE = ".project_root"
+MARKER_BYTES = 64 * 1024  # a path; far more than any file system allows in one
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _MEMO = "gemini.projects"
 
@@ -50,9 +53,9 @@ class ProjectIndex:
     def __init__(self, registries: list[Path], ctx: ScanContext) -> None:
         self.slugs: dict[str, str] = {}  # slug -> project root
         for registry in registries:
-            if not os.path.isfile(registry):
-                continue
-            projects = as_dict(as_dict(load_json_file(registry, ctx)).get("projects"))
+            if not os.path.lexists(registry):
+                continue  # no registry (older Gemini CLI): nothing to say
+            projects = as_dict(as_dict(load_json_file(registry, ctx, max_bytes=MAX_SIDE_FILE_BYTES)).get("projects"))
             for root, slug in projects.items():
                 if isinstance(root, str) and root and isinstance(slug, str) and slug:
                     self.slugs.setdefault(slug, root)
@@ -61,14 +64,10 @@ class ProjectIndex:
         self._markers: dict[Path, str | None] = {}
         self._siblings: dict[Path, dict[str, str]] = {}
 
-    def marker(self, project_dir: Path) -> str | None:
+    def marker(self, project_dir: Path, ctx: ScanContext) -> str | None:
         """The owner path in ``<dir>/.project_root``, if there is one."""
         if project_dir not in self._markers:
-            try:
-                text = (project_dir / PROJECT_ROOT_FILE).read_text("utf-8", "replace").strip()
-            except OSError:
-                text = ""
-            self._markers[project_dir] = text or None
+            self._markers[project_dir] = _read_marker(project_dir / PROJECT_ROOT_FILE, ctx)
         return self._markers[project_dir]
 
     def registered_roots(self) -> set[str]:
@@ -81,7 +80,7 @@ class ProjectIndex:
         """``mentioned``: absolute paths the chat names; one is taken only if its hash matches.
         ``read_chats=False`` skips the scan of the project's chat files (a warm run
         re-resolving a cached row: that scan already found nothing)."""
-        owner = self.marker(project_dir) or self.slugs.get(project_dir.name)
+        owner = self.marker(project_dir, ctx) or self.slugs.get(project_dir.name)
         if owner:
             return owner
         hashes = [h for h in (project_dir.name, chat_hash) if h and _HEX64.match(h)]
@@ -110,6 +109,20 @@ class ProjectIndex:
             if wanted in self._siblings[project_dir]:
                 return self._siblings[project_dir][wanted]
         return None
+
+
+def _read_marker(path: Path, ctx: ScanContext) -> str | None:
+    """A ``.project_root`` file's path: a small regular file inside the roots, else nothing."""
+    if not os.path.lexists(path) or ctx.outside_roots(path):
+        return None
+    try:
+        text = read_capped(path, MARKER_BYTES).decode("utf-8", "replace").strip()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return None
+    return text or None
 
 
 def project_index(registries: list[Path], ctx: ScanContext) -> ProjectIndex:

@@ -61,7 +61,7 @@ class GeminiProvider(Provider):
         index = self._projects(ctx, roots)
         cwds = index.registered_roots()
         for project in project_dirs(session_roots(roots), ctx):
-            owner = index.marker(project)
+            owner = index.marker(project, ctx)
             if owner:
                 cwds.add(owner)
         return cwds
@@ -69,7 +69,9 @@ class GeminiProvider(Provider):
     # -- parsing -----------------------------------------------------------
 
     def _projects(self, ctx: ScanContext, roots: list[Root] | None = None) -> ProjectIndex:
-        return project_index(registry_files(roots if roots is not None else self.roots(ctx)), ctx)
+        roots = roots if roots is not None else self.roots(ctx)
+        ctx.confine_to(root.path for root in roots)  # before any side file is read
+        return project_index(registry_files(roots), ctx)
 
     def _chats(self, ref: SessionRef, ctx: ScanContext, *, keep_raw: bool = False, prompts: bool = True) -> SessionChats:
         files: SessionFiles = ref.hint
