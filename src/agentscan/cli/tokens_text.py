@@ -88,7 +88,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         lines.append(Row([key, *facts, *_numbers(token_row.tokens, token_row.cost, term)]))
         if not token_row.subagents:
             continue
-        lines.append(Row(["  own", *blank, *_numbers(token_row.own, token_row.own_cost, term, part=True)], style="dim"))
+        if token_row.own is not None:  # a group made only of delegated calls has no own part to show
+            lines.append(Row(["  own", *blank, *_numbers(token_row.own, token_row.own_cost, term, part=True)], style="dim"))
         costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
         if by_session:
             from agentscan.scan.short_ids import unique_prefixes
