@@ -154,3 +154,15 @@ def claude_subagent_file(
     if meta is not None:
         path.with_name(f"agent-{agent_id}.meta.json").write_bytes(orjson.dumps(meta))
     return path
+
+
+def claude_progress(session: str, ts: str, agent_id: str | None, copied: dict, **extra: Any) -> dict:
+    """A parent's ``agent_progress`` record holding a copy of one subagent record."""
+    data: dict[str, Any] = {"type": "agent_progress", "prompt": "delegated task", "message": {
+        "type": copied["type"], "timestamp": copied.get("timestamp"), "message": copied.get("message"),
+        "uuid": copied.get("uuid"), **({"requestId": copied["requestId"]} if "requestId" in copied else {}),
+    }, "normalizedMessages": []}
+    if agent_id is not None:
+        data["agentId"] = agent_id
+    return {**claude_base(session, ts, **extra), "type": "progress", "data": data,
+            "toolUseID": "agent_msg_x", "parentToolUseID": "toolu_task"}

@@ -206,6 +206,41 @@ def token_count(
     return line(moment, "event_msg", {"type": "token_count", "info": info, "rate_limits": rate_limits})
 
 
+def usage_record(
+    moment: datetime, response_id: str | None, counters: dict[str, int], *, thread_id: str | None = None
+) -> dict[str, Any]:
+    """A top-level ``token_usage_record`` line (newer builds: one per completed
+    response; shape from the ``TokenUsageRecord`` definition in openai/codex
+    and public readers' tests, no real rollout available)."""
+    payload: dict[str, Any] = {"usage": counters}
+    if response_id is not None:
+        payload["response_id"] = response_id
+    if thread_id is not None:
+        payload.update(thread_id=thread_id, turn_id="turn-1", session_id=thread_id)
+    return line(moment, "token_usage_record", payload)
+
+
+def compacted(moment: datetime, latest_record: dict[str, Any] | None) -> dict[str, Any]:
+    """A ``compacted`` line; newer builds copy the latest usage record into it."""
+    payload: dict[str, Any] = {"message": "summary of the conversation so far"}
+    if latest_record is not None:
+        payload["latest_token_usage_record"] = latest_record["payload"]
+    return line(moment, "compacted", payload)
+
+
+def paginated(meta_line: dict[str, Any], *, base: tuple[str, int] | None = None, ordinal: int | None = None) -> dict[str, Any]:
+    """A ``session_meta`` line of a ``history_mode: paginated`` thread; ``base``
+    = (rollout id it continues, end byte offset of the part it continues)."""
+    payload = {**meta_line["payload"], "history_mode": "paginated"}
+    if base is not None:
+        payload["history_base"] = {"thread_id": base[0], "end_byte_offset": base[1],
+                                   "end_ordinal_exclusive": ordinal or 0}
+    record = {**meta_line, "payload": payload}
+    if ordinal is not None:
+        record["ordinal"] = ordinal
+    return record
+
+
 @dataclass
 class Calls:
     """Emits ``token_count`` lines the way Codex does: each call's counters plus the running total."""

@@ -195,3 +195,32 @@ def cursor_only(monkeypatch) -> None:
 
 def listing(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir())
+
+
+def add_store_messages(directory: Path, messages: Iterable[dict[str, Any]]) -> None:
+    """JSON message leaves in a store's ``blobs`` table, in written order (AI SDK shape)."""
+    with closing(sqlite3.connect(directory / "store.db")) as conn:
+        conn.executemany("INSERT INTO blobs VALUES (?, ?)", [
+            (hashlib.sha256(orjson.dumps(m) + str(i).encode()).hexdigest(), orjson.dumps(m)) for i, m in enumerate(messages)
+        ])
+        conn.commit()
+
+
+def agentkv_rows(messages: Iterable[dict[str, Any]]) -> list[tuple[str, bytes]]:
+    """``agentKv:blob:<hash>`` rows for ``make_state_db(raw_rows=…)``, in written order."""
+    return [(f"agentKv:blob:{hashlib.sha256(orjson.dumps(m) + str(i).encode()).hexdigest()}", orjson.dumps(m))
+            for i, m in enumerate(messages)]
+
+
+def make_workspace_db(home: Path, folder_uri: str, composers: Iterable[dict[str, Any]], *, key: str = "composer.composerData") -> Path:
+    """``workspaceStorage/<hash>/`` with ``workspace.json`` and a ``state.vscdb``
+    whose ItemTable lists ``composers`` (``{"allComposers": …}``)."""
+    directory = state_db_path(home).parent.parent / "workspaceStorage" / hashlib.md5(folder_uri.encode()).hexdigest()
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "workspace.json").write_bytes(orjson.dumps({"folder": folder_uri}))
+    with closing(sqlite3.connect(directory / "state.vscdb")) as conn:
+        for ddl in STATE_DDL:
+            conn.execute(ddl)
+        conn.execute("INSERT INTO ItemTable VALUES (?, ?)", (key, orjson.dumps({"allComposers": list(composers)})))
+        conn.commit()
+    return directory / "state.vscdb"

@@ -69,7 +69,7 @@ def test_demo_tokens(isolated_home: Path) -> None:
     # The child ran Cursor's "claude-4.5-sonnet" (Sonnet 4.5: $3 in, $15 out per million).
     assert agent["subagents"] == [{"id": DEMO_CHILD, "tokens": {
         "input": 2210, "cache_read": 0, "cache_write": 0, "output": 240, "reasoning": 0, "total": 2450},
-        "cost_usd": (2210 * 3 + 240 * 15) / 1e6}]
+        "cost_usd": (2210 * 3 + 240 * 15) / 1e6, "recovered_from": None}]
 
 
 def test_demo_show(isolated_home: Path) -> None:
@@ -109,6 +109,7 @@ def test_list_json_row_shape(isolated_home: Path) -> None:
         "cost_usd": (9 * 1.25 + 1 * 10) / 1e6,  # gpt-5: $1.25 in, $10 out per million
         "counts": {"prompts": 1, "responses": 1, "tool_calls": 0}, "subagents": 0,
         "running": row["running"],  # from /proc by the shared layer, not the provider
+        "counts_partial": False,
     }
 
 

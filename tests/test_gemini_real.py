@@ -115,7 +115,11 @@ def test_real_jsonl_row_and_show(isolated_home: Path) -> None:
     assert detail.tools[1].paths == ("README.md",)
     # 5 of the 6 billed replies are gemini-3-flash-preview, 1 is gemini-3.1-pro-preview.
     assert row.model == "gemini-3-flash-preview"
-    assert row.cwd is None  # a hash dir that nothing on this machine names
+    # A hash dir that nothing else on this machine names; the chat itself does:
+    # line 14's write_file records resultDisplay.filePath
+    # "/home/wei/repo/discordbot/GEMINI.md", and sha256("/home/wei/repo/discordbot")
+    # is the chat's projectHash 9da8b3df… (issue 17).
+    assert row.cwd == "/home/wei/repo/discordbot"
     assert row.started_at is not None and row.started_at.isoformat() == "2026-04-23T12:52:52.759000+00:00"
     assert detail.extra["rewound_messages"] == 0
     assert scanner.warnings == []

@@ -125,6 +125,9 @@ class SessionRow:
     counts: Counts = field(default_factory=Counts)
     subagents: int = 0
     running: bool | None = None
+    #: ``counts`` cover only part of the session (a Codex rollout too large for
+    #: ``list`` to read whole, with no full pass kept in the cache)
+    counts_partial: bool = False
     #: USD, filled in by ``agentscan.costs`` (it depends on the price data, so it is never cached with the row)
     cost: Decimal | None = None
 
@@ -152,6 +155,7 @@ class SessionRow:
             counts=Counts(**doc.get("counts", {})),
             subagents=doc.get("subagents", 0),
             running=doc.get("running"),
+            counts_partial=doc.get("counts_partial", False),
         )
 
     def with_changes(self, **changes: Any) -> SessionRow:
@@ -174,6 +178,7 @@ class SessionRow:
             "counts": self.counts.to_json(),
             "subagents": self.subagents,
             "running": self.running,
+            "counts_partial": self.counts_partial,
         }
 
 
@@ -224,6 +229,8 @@ class SubagentInfo:
     agent_type: str | None
     path: str | None
     tokens: TokenUsage | None
+    #: where its part comes from when its transcript is gone (``PROGRESS_ORIGIN``)
+    recovered_from: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -231,6 +238,7 @@ class SubagentInfo:
             "agent_type": self.agent_type,
             "path": self.path,
             "tokens": usage_json(self.tokens),
+            "recovered_from": self.recovered_from,
         }
 
 
@@ -274,7 +282,12 @@ class SessionDetail:
 
 # Packed usage entry fields, in ``UsageEntry.pack`` order: the cache and the
 # aggregators keep calls as plain lists, because warm runs add up 100k+ of them.
-SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H = range(12)
+# ``ORIGIN`` is packed only when set (older cached entries have 12 fields).
+SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H, ORIGIN = range(13)
+
+#: ``UsageEntry.origin`` of a subagent call known only from the copy in its
+#: parent's progress records (Claude: the subagent transcript is gone)
+PROGRESS_ORIGIN = "progress"
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +300,9 @@ class UsageEntry:
     sessions' files too (a resumed or forked session); across sessions the
     copy with the highest ``rank`` counts once.  ``cache_write_1h`` is the
     part of ``tokens.cache_write`` written to a one-hour cache (Claude),
-    which bills at a higher rate: it matters for cost only.
+    which bills at a higher rate: it matters for cost only.  ``origin`` says
+    where a call was recovered from when its own transcript is gone
+    (``PROGRESS_ORIGIN``).
     """
 
     session: str  # native id of the owning (parent) session
@@ -298,13 +313,17 @@ class UsageEntry:
     dedupe_key: str | None = None
     rank: int = 0
     cache_write_1h: int = 0
+    origin: str | None = None
 
     def pack(self) -> list:
         """A compact, JSON-friendly form for the cache and the fast aggregator."""
         t = self.tokens
         ts = self.timestamp.timestamp() if self.timestamp is not None else None
-        return [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
-                t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h]
+        packed = [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
+                  t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h]
+        if self.origin is not None:
+            packed.append(self.origin)
+        return packed
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +334,8 @@ class SessionRef:
     the session's files) so ``list`` can parse only the sessions it shows.
     ``files`` are every file that belongs to the session, parent first.
     ``hint`` lets a provider carry data it already read (an index row).
+    ``children`` are the own ids of its subagents (a Codex child thread's id),
+    so ``show <child id>`` can open the parent with that subagent in focus.
     """
 
     provider: str
@@ -323,6 +344,7 @@ class SessionRef:
     recency: float
     files: tuple[Path, ...] = ()
     hint: Any = None
+    children: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

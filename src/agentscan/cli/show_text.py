@@ -43,6 +43,10 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     """The header every ``show`` starts with: what the session is, where, and what it cost."""
     row = detail.row
     lines = [term.style(row.id, "yellow")]
+    focus = detail.extra.get("focus")
+    if focus:
+        lines.extend(_field("focus", f"{focus['query']} is subagent {focus['subagent']} of this session:"
+                            f" its part is listed under subagents, its tool calls marked [{focus['subagent']}]", term))
     for label, value in (
         ("title", clean(row.title)),
         ("cwd", home_short(row.cwd) if term.tty else row.cwd),
@@ -58,6 +62,8 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
         lines.append(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window"
                      " (the provider recorded no usage)")
+    if detail.extra.get("parent_missing"):
+        lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
     if detail.extra.get("hook_events"):
         lines.append(f"  {'hooks':<8} {plural(detail.extra['hook_events'], 'captured hook event')}"
                      f" (agentscan trace {row.id})")
@@ -75,7 +81,8 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         type_width = max(width_of(sub.agent_type or "-") for sub in detail.subagents)
         for sub in detail.subagents:
             total = compact_number(sub.tokens.total) if sub.tokens else "not recorded"
-            lines.append(f"  {sub.id:<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens")
+            note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
+            lines.append(f"  {sub.id:<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens{note}")
     if detail.plan:
         lines.append("")
         lines.append("plan")

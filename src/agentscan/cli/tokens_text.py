@@ -88,15 +88,19 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         lines.append(Row([key, *facts, *_numbers(token_row.tokens, token_row.cost, term)]))
         if not token_row.subagents:
             continue
-        lines.append(Row(["  own", *blank, *_numbers(token_row.own, token_row.own_cost, term, part=True)], style="dim"))
+        if token_row.own is not None:  # a group made only of delegated calls has no own part to show
+            lines.append(Row(["  own", *blank, *_numbers(token_row.own, token_row.own_cost, term, part=True)], style="dim"))
         costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
         if by_session:
             from agentscan.scan.short_ids import unique_prefixes
 
             names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
+            recovered = dict(token_row.recovered)
             for (sub_id, usage), cost in zip(token_row.subagents, costs):
                 cells = _numbers(usage, cost, term, part=True)
-                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}", *blank, *cells], style="dim"))
+                # No transcript: its calls were recovered from its parent's progress records.
+                note = f" (from {recovered[sub_id]} records)" if sub_id in recovered else ""
+                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}{note}", *blank, *cells], style="dim"))
         else:
             # Per period/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in token_row.subagents)

@@ -86,6 +86,15 @@ class Provider(ABC):
             return None
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
+    def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        """A cached row, brought up to date with what the rest of the scan knows.
+
+        The row cache is keyed by the session's own files; a fact that comes
+        from elsewhere (Gemini's cwd, revealed by another provider's session)
+        can appear later without changing them.  The default keeps the row.
+        """
+        return row
+
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
         """Rebuild one session's ref from an id-index entry without full discovery.
 

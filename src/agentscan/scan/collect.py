@@ -38,6 +38,7 @@ from agentscan.model import (
     INPUT,
     KEY,
     MODEL,
+    ORIGIN,
     OUTPUT,
     RANK,
     REASONING,
@@ -63,9 +64,10 @@ BUCKET = 900
 TIER_BOUNDS = (32_000, 100_000, 128_000, 199_999, 200_000, 256_000, 272_000, 512_000, 524_288)
 #: the token fields a group sums, in ``UsageEntry.pack`` positions
 SUMMED = (INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING)
-#: a group: ``[subagent, model, bucket, tier class, *PARTS]``, where the parts are
-#: ``pricing.Spend``'s (the SUMMED fields, the number of calls, the one-hour cache write)
-GROUP_KEYS = 4
+#: a group: ``[subagent, model, bucket, tier class, origin, *PARTS]``, where the
+#: parts are ``pricing.Spend``'s (the SUMMED fields, the number of calls, the
+#: one-hour cache write) and ``origin`` is ``UsageEntry.origin``
+GROUP_KEYS = 5
 GROUP_WIDTH = GROUP_KEYS + len(SUMMED) + 2
 #: parse in worker processes only above this much to parse (bytes): forking costs more below
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
@@ -126,17 +128,17 @@ def sums_of(entries: Iterable[list]) -> list[list]:
         ts = entry[TS]
         total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
         key = (entry[SUBAGENT], entry[MODEL], None if ts is None else int(ts // BUCKET) * BUCKET,
-               bisect_left(TIER_BOUNDS, total_input))
+               bisect_left(TIER_BOUNDS, total_input), entry[ORIGIN] if len(entry) > ORIGIN else None)
         sums = groups.get(key)
         if sums is None:
             sums = groups[key] = [*key, 0, 0, 0, 0, 0, 0, 0]
-        sums[4] += entry[INPUT]
-        sums[5] += entry[CACHE_READ]
-        sums[6] += entry[CACHE_WRITE]
-        sums[7] += entry[OUTPUT]
-        sums[8] += entry[REASONING]
-        sums[9] += 1
-        sums[10] += entry[CACHE_WRITE_1H]
+        sums[5] += entry[INPUT]
+        sums[6] += entry[CACHE_READ]
+        sums[7] += entry[CACHE_WRITE]
+        sums[8] += entry[OUTPUT]
+        sums[9] += entry[REASONING]
+        sums[10] += 1
+        sums[11] += entry[CACHE_WRITE_1H]
     return list(groups.values())
 
 

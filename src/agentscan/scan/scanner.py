@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import hashlib
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
@@ -85,8 +86,12 @@ class Scanner:
         self.parses = 0
         if providers is not None:
             self.providers = list(providers)
+            self._witnesses = self.providers
         else:
             self.providers = iter_providers(provider_names)
+            # A session's cwd must not depend on --provider: every registered
+            # provider may know the directory a hash-named one stands for.
+            self._witnesses = iter_providers(None) if provider_names else self.providers
         self._refs: dict[str, list[SessionRef]] = {}
         self._prefetched: dict[str, tuple[str, dict]] = {}
         self._cwds: set[str] | None = None
@@ -96,7 +101,7 @@ class Scanner:
     def _cwd_candidates(self) -> set[str]:
         if self._cwds is None:
             self._cwds = set()
-            for provider in self.providers:
+            for provider in self._witnesses:
                 self._cwds |= provider.known_cwds(self.ctx)
         return self._cwds
 
@@ -191,7 +196,8 @@ class Scanner:
                 row, warnings_then = cached
                 for warning in warnings_then:
                     self.ctx.warn(warning.path, warning.message, warning.line)
-                return row
+                # What other sessions reveal (a Gemini cwd) may be newer than the cache.
+                return provider.refresh_row(row, ref, self.ctx)
         self.parses += 1
         with self.ctx.warnings.capture() as warnings:
             row = guarded_row(provider, ref, self.ctx)
@@ -252,15 +258,18 @@ class Scanner:
 
         The persistent id index answers first; an entry whose file moved or
         vanished is dropped and one full discovery (which refreshes the
-        index) answers instead.
+        index) answers instead.  A subagent's own id finds its parent.
         """
+        return self._resolve_focus(query)[0]
+
+    def _resolve_focus(self, query: str) -> tuple[SessionRef, str | None]:
         query = query.strip()
         if not query:
             raise UsageProblem("a session id is required")
         found = self._resolve_from_index(query)
         if found is not None:
-            return found
-        return self._resolve_by_discovery(query)
+            return found, None
+        return self._resolve_with_focus(query)
 
     def _resolve_from_index(self, query: str) -> SessionRef | None:
         cache = self.cache
@@ -278,32 +287,48 @@ class Scanner:
             return None
         return self.provider(provider_name).locate(native_id, path, self.ctx)
 
-    def _resolve_by_discovery(self, query: str) -> SessionRef:
+    def _resolve_with_focus(self, query: str) -> tuple[SessionRef, str | None]:
+        """The session ``query`` names and, when it names one of its
+        subagents (a child's own id), that subagent's id."""
         provider_name, _, bare = query.partition(":") if ":" in query else ("", "", query)
         candidates = self.refs([provider_name] if provider_name and self._known(provider_name) else ())
         if provider_name and not self._known(provider_name):
             bare = query  # a colon inside a native id, not a provider prefix
         exact = [ref for ref in candidates if ref.native_id == bare or ref.id == query]
         if len(exact) == 1:
-            return exact[0]
+            return exact[0], None
         if len(exact) > 1:
             raise AmbiguousSessionId(query, sorted(ref.id for ref in exact))
+        children = [(ref, child) for ref in candidates for child in ref.children if child == bare]
+        if len(children) == 1:
+            return children[0]
         if len(bare) < MIN_PREFIX:
             raise IdTooShort(query, MIN_PREFIX)
         matches = [ref for ref in candidates if ref.native_id.startswith(bare) or ref.id.startswith(query)]
         if not matches:
+            children = [(ref, child) for ref in candidates for child in ref.children if child.startswith(bare)]
+            if len(children) == 1:
+                return children[0]
+            if len(children) > 1:
+                raise AmbiguousSessionId(query, sorted(f"{ref.id} (subagent {child})" for ref, child in children))
             raise SessionNotFound(query)
         if len(matches) > 1:
             raise AmbiguousSessionId(query, sorted(ref.id for ref in matches))
-        return matches[0]
+        return matches[0], None
 
     def _known(self, name: str) -> bool:
         return any(p.name == name for p in self.providers)
 
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
-        ref = self.resolve(query)
+        """One session in detail.  A subagent's own id (a Codex child thread,
+        a Claude agent id, …) opens its parent with ``focus`` naming it."""
+        ref, focus = self._resolve_focus(query)
         try:
-            return self.provider(ref.provider).detail(ref, self.ctx, bounds)
+            detail = self.provider(ref.provider).detail(ref, self.ctx, bounds)
         except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
             raise SessionUnreadable(ref.id, type(exc).__name__) from exc
-
+        changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}
+        if focus is not None:
+            changes["extra"] = {**detail.extra, "focus": {"subagent": focus, "query": query.strip(),
+                                                          "opened": "parent"}}
+        return replace(detail, **changes)

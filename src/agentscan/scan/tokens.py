@@ -26,7 +26,7 @@ from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.model import (
-    CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, SESSION, SUBAGENT, TS,
+    CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, ORIGIN, OUTPUT, REASONING, SESSION, SUBAGENT, TS,
     SessionRef, TokenUsage, sum_usage, usage_json, usd,
 )
 from agentscan.pricing import PriceBook, Spend
@@ -62,9 +62,12 @@ class TokenRow:
     own_cost: Decimal | None = None
     #: aligned with ``subagents``
     subagent_costs: tuple[Decimal | None, ...] = ()
+    #: subagent id -> where its part was recovered from (its transcript is gone)
+    recovered: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         costs = self.subagent_costs or (None,) * len(self.subagents)
+        recovered = dict(self.recovered)
         return {
             "key": self.key,
             "tokens": usage_json(self.tokens),
@@ -72,7 +75,7 @@ class TokenRow:
             "own": usage_json(self.own),
             "own_cost_usd": usd(self.own_cost),
             "subagents": [
-                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost)}
+                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost), "recovered_from": recovered.get(sub_id)}
                 for (sub_id, tokens), cost in zip(self.subagents, costs)
             ],
         }
@@ -103,13 +106,14 @@ class _Bucket:
     """One group's spend: the own part and each subagent's part, each as token sums per price key
     (``Spend.parts``), added to without an object or a call per entry (warm runs add up 100k+)."""
 
-    __slots__ = ("own", "subagents")
+    __slots__ = ("own", "subagents", "recovered")
 
     def __init__(self) -> None:
         self.own: dict[int, list[int]] = {}
         self.subagents: dict[str, dict[int, list[int]]] = {}
+        self.recovered: dict[str, str] = {}
 
-    def add_parts(self, sub_key: str | None, price_key: int, values: list) -> None:
+    def add_parts(self, sub_key: str | None, price_key: int, values: list, origin: str | None) -> None:
         """Add a cached group's sums (``values``: ``Spend``'s parts) under its price key."""
         if sub_key is None:
             parts = self.own
@@ -118,6 +122,8 @@ class _Bucket:
             if found is None:
                 found = self.subagents[sub_key] = {}
             parts = found
+            if origin is not None:
+                self.recovered[sub_key] = origin
         sums = parts.get(price_key)
         if sums is None:
             parts[price_key] = list(values)
@@ -143,6 +149,8 @@ class _Bucket:
         sums[4] += entry[REASONING]
         sums[5] += 1
         sums[6] += entry[CACHE_WRITE_1H]
+        if sub_key is not None and len(entry) > ORIGIN and entry[ORIGIN] is not None:
+            self.recovered[sub_key] = entry[ORIGIN]
 
     def row(self, key: str, book: PriceBook) -> TokenRow:
         own = Spend(self.own)
@@ -153,7 +161,8 @@ class _Bucket:
         # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
         cost = total_cost(([own_cost] if self.own else []) + list(sub_costs))
         tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
-        return TokenRow(key, tokens, own_tokens, sub_tokens, cost, own_cost, sub_costs)
+        recovered = tuple(sorted(self.recovered.items()))
+        return TokenRow(key, tokens, own_tokens, sub_tokens, cost, own_cost, sub_costs, recovered)
 
 
 def token_report(
@@ -306,7 +315,7 @@ def _add_sums(
             found = buckets[key] = _Bucket()
         price_key = prices.key(provider_name, model, bucket, tier)
         assert price_key is not None  # sessions with an unpriceable group were read call by call
-        found.add_parts(sub_key, price_key, group[4:])
+        found.add_parts(sub_key, price_key, group[5:], group[4])
 
 
 def _add_entries(

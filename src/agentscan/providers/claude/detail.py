@@ -46,12 +46,16 @@ class TranscriptStream:
 
     Fed record by record (``summarize`` calls ``feed`` from its own pass), so
     ``show`` reads each file once.  Prompts and responses of subagents are
-    not the session's conversation: only the parent file contributes them,
-    and a subagent's tool calls are returned by ``finish`` instead.
+    not the session's conversation: only the parent file contributes them
+    (unless the parent is gone), and a subagent's tool calls are returned by
+    ``finish`` instead.
     """
 
-    def __init__(self, collector: DetailCollector, *, subagent: str | None = None) -> None:
+    def __init__(self, collector: DetailCollector, *, subagent: str | None = None, conversation: bool = False) -> None:
         self._own = subagent is None
+        # A subagent whose parent transcript is gone is all there is to show:
+        # ``conversation`` lets its prompts and replies stand for the session's.
+        self._speaks = self._own or conversation
         self._collector = collector
         self._sink = collector if self._own else DetailCollector(collector.bounds)
         self._subagent = subagent
@@ -61,7 +65,7 @@ class TranscriptStream:
 
     def _flush(self) -> None:
         text = "".join(self._current_text).strip()
-        if self._own and text:
+        if self._speaks and text:
             self._collector.add_response(text, self._current_meta.get("ts"), self._current_meta.get("model"))
         self._current_id, self._current_text = None, []
 
@@ -81,7 +85,7 @@ class TranscriptStream:
             prompt = real_prompt_text(record)
             if prompt is not None:
                 self._flush()
-                if self._own:
+                if self._speaks:
                     self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
                 return
             for block in tool_result_blocks(record):

@@ -34,15 +34,16 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
-from agentscan.providers.claude.usage import C_CACHE_WRITE_1H, C_ORDER, Call, CallDeduper, call_of
+from agentscan.providers.claude.usage import C_FROM_PROGRESS, C_ORDER, Call, CallDeduper, call_of
 from agentscan.toolkit.jsonl import open_binary
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
 
-#: bump when the resume state's shape or the call tuple changes (4: the one-hour cache write)
-VERSION = 4
+#: bump when the resume state's shape or the call tuple changes (4: the one-hour cache
+#: write; 5: progress copies of subagent calls)
+VERSION = 5
 MARKER = b'"usage"'
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
@@ -156,7 +157,7 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
                 if type(entry[key]) is not int:
                     return None
             if not isinstance(entry["stamp"], str) or not all(
-                isinstance(call, list) and len(call) == C_CACHE_WRITE_1H + 1 and type(call[C_ORDER]) is int for call in entry["calls"]
+                isinstance(call, list) and len(call) == C_FROM_PROGRESS + 1 and type(call[C_ORDER]) is int for call in entry["calls"]
             ):
                 return None
             _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape

@@ -34,6 +34,8 @@ class ClaudeProvider(Provider):
     name = "claude"
     label = "Claude Code"
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
+    # 3: progress copies of missing subagents, summary titles, last branch, orphan rows
+    parser_version = "3"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -48,6 +50,7 @@ class ClaudeProvider(Provider):
                 recency=files.newest_mtime,
                 files=files.paths(),
                 hint=files,
+                children=tuple(files.subagents),
             )
             for files in sessions.values()
         ]
@@ -59,7 +62,7 @@ class ClaudeProvider(Provider):
         files = session_files_at(Path(path), native_id, ctx)
         if files is None:
             return None
-        return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files)
+        return SessionRef(self.name, native_id, files.main, files.newest_mtime, files.paths(), files, tuple(files.subagents))
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
         # Discovery already holds every file's stat, by path string: no system
@@ -104,7 +107,7 @@ class ClaudeProvider(Provider):
             order = main.records
         subs: dict[str, FileSummary] = {}
         for agent_id, sub in sorted(files.subagents.items()):
-            stream = TranscriptStream(collector, subagent=agent_id) if collector is not None else None
+            stream = TranscriptStream(collector, subagent=agent_id, conversation=main is None) if collector is not None else None
             summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order, totals=totals,
                                 observer=stream.feed if stream else None)
             if stream is not None:
@@ -127,28 +130,36 @@ class ClaudeProvider(Provider):
         everything = ([main] if main else []) + list(subs.values())
         tokens = totals.total()
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
-        primary = main or (everything[0] if everything else None)
+        # With the parent transcript gone, the subagents' own content is all
+        # there is: the earliest one names the session, and their counts add up.
+        orphans = sorted(subs.values(), key=lambda s: (s.first_ts is None, s.first_ts or 0, str(s.path)))
+        primary = main or (orphans[0] if orphans else None)
         started = oldest(*(s.first_ts for s in everything))
         # The newest time the transcript recorded; the mtime only when it recorded none
         # (a copied home has every mtime at the copy time).
         updated = newest(*(s.last_ts for s in everything)) or (from_epoch(ref.recency) if ref.recency else None)
+        if main is not None:
+            counts = Counts(main.prompts, main.responses, main.tool_calls)
+        else:
+            counts = Counts(sum(s.prompts for s in subs.values()), sum(s.responses for s in subs.values()),
+                            sum(s.tool_calls for s in subs.values()))
         return SessionRow(
             provider=self.name,
             native_id=ref.native_id,
             path=str(ref.path) if ref.path else (str(ref.files[0].parent.parent) if ref.files else None),
-            title=title_of(main) if main else None,
+            title=title_of(primary) if primary else None,
             cwd=primary.cwd if primary else None,
             model=models.most_common(1)[0][0] if models else None,
             git_branch=primary.git_branch if primary else None,
             started_at=started,
             updated_at=updated,
             tokens=tokens,
-            counts=Counts(main.prompts, main.responses, main.tool_calls) if main else Counts(),
-            subagents=len(subs),
+            counts=counts,
+            subagents=len(set(subs) | set(totals.by_subagent())),
         )
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
-        from agentscan.model import SubagentInfo
+        from agentscan.model import PROGRESS_ORIGIN, SubagentInfo
         from agentscan.providers.claude.usage import meta_agent_type
         from agentscan.toolkit.detail import DetailCollector
         from agentscan.bounds import MAX_SIDE_FILE_BYTES
@@ -161,13 +172,17 @@ class ClaudeProvider(Provider):
         task_types = main.task_types if main else {}
         per_agent = totals.by_subagent()
         infos = []
-        for agent_id, sub in sorted(files.subagents.items()):
+        for agent_id in sorted(set(files.subagents) | set(per_agent)):
+            sub = files.subagents.get(agent_id)
             agent_type = None
-            if sub.meta_path is not None:
+            if sub is not None and sub.meta_path is not None:
                 agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
             agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
-            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path), per_agent.get(agent_id)))
-        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools)
+            # No transcript: its part was recovered from the parent's progress records.
+            recovered = None if sub is not None else PROGRESS_ORIGIN
+            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path) if sub else None, per_agent.get(agent_id), recovered))
+        extra = {"parent_missing": True} if main is None else {}
+        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools, extra=extra)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         # One deduplication over every session's calls: a call copied into
@@ -177,20 +192,24 @@ class ClaudeProvider(Provider):
 
         deduper = CallDeduper()
         sessions: list[str] = []
+        transcripts: set[tuple[str, str]] = set()
         for ref in refs:
-            calls, _ = session_calls(ref.hint, ctx)
+            files: SessionFiles = ref.hint
+            transcripts.update((ref.native_id, agent_id) for agent_id in files.subagents)
+            calls, _ = session_calls(files, ctx)
             shift = len(sessions) << SESSION_BITS
             sessions.append(ref.native_id)
-            deduper.add_all(call[:C_ORDER] + (call[C_ORDER] + shift,) for call in calls)
-        return usage_entries(deduper.winners(), lambda order: sessions[order >> SESSION_BITS])
+            deduper.add_all((*call[:C_ORDER], call[C_ORDER] + shift, *call[C_ORDER + 1:]) for call in calls)
+        return usage_entries(deduper.winners(), lambda order: sessions[order >> SESSION_BITS], transcripts)
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
                       keep_state: bool = False) -> tuple[list[list], bytes | None]:
         from agentscan.providers.claude.incremental import session_calls
         from agentscan.providers.claude.usage import packed_entries
 
-        calls, state = session_calls(ref.hint, ctx, resume=resume, keep_state=keep_state)
-        return packed_entries(calls, ref.native_id), state
+        files: SessionFiles = ref.hint
+        calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state)
+        return packed_entries(calls, ref.native_id, files.subagents), state
 
 
 __all__ = ["ClaudeProvider"]

@@ -38,6 +38,7 @@ class FileSummary:
     first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
     custom_title: str | None = None
     ai_title: str | None = None
+    summary_title: str | None = None
     cwd: str | None = None
     git_branch: str | None = None
     first_ts: datetime | None = None
@@ -49,6 +50,10 @@ class FileSummary:
     records: int = 0
     has_usage: bool = False
     task_types: dict[str, str] = field(default_factory=dict)  # agentId -> subagent_type
+    # ``summary`` records: leafUuid -> text, and whether a record of this file
+    # is that leaf (a summary of this conversation beats one of another).
+    _summaries: dict[str, str] = field(default_factory=dict)
+    _summary_matched: str | None = None
     # Records of one message are written together, so a short memory of recent
     # ids counts each message once without a set that grows with the file.
     _model_messages: RecentIds = field(default_factory=lambda: RecentIds())
@@ -113,11 +118,27 @@ def summarize(
             _note_assistant(summary, record, pending_tasks)
         elif kind == "user":
             _note_user(summary, record, pending_tasks)
+        elif kind == "progress":
+            candidate = candidate_from(record, session=session, subagent=subagent, order=order)
+            if candidate is not None and totals is not None:
+                totals.add(candidate)
         elif kind == "custom-title" and as_str(record.get("customTitle")):
             summary.custom_title = record["customTitle"]
         elif kind == "ai-title" and as_str(record.get("aiTitle")):
             summary.ai_title = record["aiTitle"]
+        elif kind == "summary" and as_str(record.get("summary")):
+            _note_summary(summary, record)
     return summary
+
+
+_MAX_SUMMARIES = 256
+
+
+def _note_summary(summary: FileSummary, record: dict) -> None:
+    summary.summary_title = record["summary"]
+    leaf = as_str(record.get("leafUuid"))
+    if leaf is not None and (leaf in summary._summaries or len(summary._summaries) < _MAX_SUMMARIES):
+        summary._summaries[leaf] = record["summary"]
 
 
 def _note_common(summary: FileSummary, record: dict) -> None:
@@ -129,8 +150,14 @@ def _note_common(summary: FileSummary, record: dict) -> None:
             summary.last_ts = timestamp
     if summary.cwd is None:
         summary.cwd = as_str(record.get("cwd"))
-    if summary.git_branch is None:
-        summary.git_branch = as_str(record.get("gitBranch"))
+    # The branch the session ended on: a session can switch branches.
+    branch = as_str(record.get("gitBranch"))
+    if branch is not None:
+        summary.git_branch = branch
+    if summary._summaries:
+        uuid = record.get("uuid")
+        if isinstance(uuid, str) and uuid in summary._summaries:
+            summary._summary_matched = summary._summaries[uuid]
 
 
 def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
@@ -172,7 +199,12 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
 
 
 def title_of(summary: FileSummary) -> str | None:
-    for candidate in (summary.custom_title, summary.ai_title, summary.first_prompt, summary.first_bare_command):
+    """The name Claude Code shows: a custom title (``/rename``), else the
+    session's ``summary`` record (the one whose leaf is in this file, else the
+    latest), else the ``ai-title``, else the first prompt (a bare command such
+    as ``/model`` only when nothing else was asked)."""
+    summary_title = summary._summary_matched or summary.summary_title
+    for candidate in (summary.custom_title, summary_title, summary.ai_title, summary.first_prompt, summary.first_bare_command):
         if candidate:
             return collapse(candidate, TITLE_CHARS)
     return None

@@ -5,7 +5,10 @@ repeats ``message.usage`` on each, sometimes as a growing streaming snapshot;
 subagent calls are embedded again in the parent's ``progress`` records and
 summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 
-* only top-level ``assistant`` records count;
+* top-level ``assistant`` records count, and so do the copies of a
+  subagent's calls in the parent's ``agent_progress`` records: they are keyed
+  like any other copy, so they only count when no subagent transcript holds
+  the same call (the subagent file is gone); ``toolUseResult.usage`` never;
 * each ``(message.id, requestId)`` counts once across every file, keeping the
   copy with the largest total (keep-first undercounts output);
 * a record without ``requestId`` is deduplicated by ``message.id`` alone;
@@ -18,18 +21,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
-from agentscan.model import TokenUsage, UsageEntry
+from agentscan.model import PROGRESS_ORIGIN, TokenUsage, UsageEntry
 from agentscan.providers.claude.records import as_dict, as_str, cache_write_1h
 from agentscan.timeutil import epoch_of_iso
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
 #: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
-#: below live in ``call_of`` alone.  ``C_CACHE_WRITE_1H`` matters for cost only.
+#: below live in ``call_of`` alone.  ``C_CACHE_WRITE_1H`` matters for cost only;
+#: ``C_FROM_PROGRESS`` marks a subagent call copied into its parent's progress record.
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
- C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H) = range(13)
+ C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS) = range(14)
 Call = tuple
 
 
@@ -48,6 +52,7 @@ class UsageCandidate:
     model: str | None
     order: int  # position in the scan, so ties keep the first copy
     cache_write_1h: int = 0  # for cost only (UsageEntry.cache_write_1h)
+    from_progress: bool = False  # a subagent call copied into the parent's progress record
 
 
 def _count(value: object) -> int:
@@ -56,8 +61,12 @@ def _count(value: object) -> int:
 
 
 def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | None:
-    """The usage ``record`` carries, as a call tuple; ``None`` when it counts nothing."""
-    if record.get("type") != "assistant":
+    """The usage ``record`` carries, as a call tuple: a top-level assistant record's,
+    or a progress copy's (``progress_call``); ``None`` when it counts nothing."""
+    kind = record.get("type")
+    if kind == "progress":
+        return progress_call(record, order)
+    if kind != "assistant":
         return None
     message = record.get("message")
     if not isinstance(message, dict):
@@ -80,7 +89,29 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | 
         subagent,
         order,
         cache_write_1h(usage),
+        False,
     )
+
+
+def progress_call(record: dict[str, Any], order: int) -> Call | None:
+    """A subagent's API call as the parent's ``agent_progress`` record copied it.
+
+    ``data.message`` is the subagent's whole assistant record (``message.id``,
+    ``usage``, ``requestId``); ``data.agentId`` names the subagent it belongs
+    to.  A copy without ``agentId`` cannot be attributed and is not counted.
+    """
+    data = as_dict(record.get("data"))
+    agent_id = as_str(data.get("agentId"))
+    copied = as_dict(data.get("message"))
+    if agent_id is None or copied.get("type") != "assistant":
+        return None
+    call = call_of(copied, agent_id, order)
+    if call is None:
+        return None
+    # A subagent call is a sidechain call whatever the copy says, so a replay
+    # of a parent message still loses to the parent (rule 4).
+    ts = call[C_TS] if call[C_TS] is not None else epoch_of_iso(record.get("timestamp"))
+    return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True)
 
 
 def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None, order: int) -> UsageCandidate | None:
@@ -90,7 +121,7 @@ def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None
     ts = call[C_TS]
     return UsageCandidate(
         session=session,
-        subagent=subagent,
+        subagent=call[C_SUBAGENT],
         message_id=call[MESSAGE_ID],
         request_id=call[REQUEST_ID],
         sidechain=call[SIDECHAIN],
@@ -100,14 +131,17 @@ def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None
         model=call[C_MODEL],
         order=order,
         cache_write_1h=call[C_CACHE_WRITE_1H],
+        from_progress=call[C_FROM_PROGRESS],
     )
 
 
 def call_rank(call: Call) -> int:
     """Orders copies of one call as ``_better`` does: parent over sidechain, then the
-    larger total, then the copy that has ``speed`` (``entries_from``'s rank)."""
+    larger total, then the copy that has ``speed``, then a transcript's copy over a
+    progress copy (``entries_from``'s rank)."""
     total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
-    return (0 if call[SIDECHAIN] else 1 << 62) + total * 2 + (1 if call[HAS_SPEED] else 0)
+    return ((0 if call[SIDECHAIN] else 1 << 62) + total * 4 + (2 if call[HAS_SPEED] else 0)
+            + (0 if call[C_FROM_PROGRESS] else 1))
 
 
 class CallDeduper:
@@ -159,11 +193,13 @@ class CallDeduper:
         return kept
 
 
-def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str]) -> list[UsageEntry]:
-    """Calls as ``UsageEntry`` values (the library's ``usage``); ``session_of`` maps an order to its session."""
+def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str],
+                  transcripts: Collection[tuple[str, str]] = ()) -> list[UsageEntry]:
+    """Calls as ``UsageEntry`` values (the library's ``usage``); ``session_of`` maps an
+    order to its session; ``transcripts`` as for ``entries_from``."""
     return [
         UsageEntry(
-            session=session_of(c[C_ORDER]),
+            session=(session := session_of(c[C_ORDER])),
             tokens=TokenUsage(c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT]),
             timestamp=None if c[C_TS] is None else datetime.fromtimestamp(c[C_TS], timezone.utc),
             model=c[C_MODEL],
@@ -171,19 +207,24 @@ def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str]) -> li
             dedupe_key=None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}",
             rank=call_rank(c),
             cache_write_1h=c[C_CACHE_WRITE_1H],
+            origin=PROGRESS_ORIGIN if c[C_FROM_PROGRESS] and (session, c[C_SUBAGENT]) not in transcripts else None,
         )
         for c in calls
     ]
 
 
-def packed_entries(calls: Iterable[Call], session: str) -> list[list]:
-    """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``."""
-    return [
-        [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT], 0,
-         None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", call_rank(c),
-         c[C_CACHE_WRITE_1H]]
-        for c in calls
-    ]
+def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[str] = ()) -> list[list]:
+    """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``;
+    ``transcripts`` are the session's subagents that have a transcript of their own."""
+    packed = []
+    for c in calls:
+        entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
+                 0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", call_rank(c),
+                 c[C_CACHE_WRITE_1H]]
+        if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts:
+            entry.append(PROGRESS_ORIGIN)
+        packed.append(entry)
+    return packed
 
 
 def _better(new: UsageCandidate, old: UsageCandidate) -> bool:
@@ -194,6 +235,8 @@ def _better(new: UsageCandidate, old: UsageCandidate) -> bool:
         return new.tokens.total > old.tokens.total
     if new.has_speed != old.has_speed:
         return new.has_speed
+    if new.from_progress != old.from_progress:
+        return old.from_progress  # on a tie, the subagent's own transcript
     return False
 
 
@@ -242,11 +285,14 @@ class UsageDeduper:
         return False
 
 
-def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
+def entries_from(candidates: Iterable[UsageCandidate], transcripts: Collection[tuple[str, str]] = ()) -> list[UsageEntry]:
     """Entries keyed by their API call, so copies in other sessions count once.
 
     The rank orders copies as ``_better`` does: a parent copy beats a sidechain
-    one, then the larger total, then the copy that has ``speed``.
+    one, then the larger total, then the copy that has ``speed``, then a
+    transcript copy over a progress copy.  A call of a subagent that has no
+    transcript among ``transcripts`` (``(session, agent id)`` pairs) is marked
+    as recovered from the parent's progress records.
     """
     return [
         UsageEntry(
@@ -256,8 +302,9 @@ def entries_from(candidates: Iterable[UsageCandidate]) -> list[UsageEntry]:
             model=c.model,
             subagent=c.subagent,
             dedupe_key=None if c.message_id is None else f"{c.message_id}\x1f{c.request_id or ''}",
-            rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 2 + (1 if c.has_speed else 0),
+            rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 4 + (2 if c.has_speed else 0) + (0 if c.from_progress else 1),
             cache_write_1h=c.cache_write_1h,
+            origin=PROGRESS_ORIGIN if c.from_progress and (c.session, c.subagent) not in transcripts else None,
         )
         for c in candidates
     ]

@@ -119,6 +119,9 @@ class TranscriptReader:
 
     collector: DetailCollector
     subagent: str | None = None
+    #: a subagent whose parent rollout is gone speaks for the session (its
+    #: prompts, replies and plan are the conversation ``show`` displays)
+    conversation: bool = False
     facts: LineFacts = field(default_factory=LineFacts)
     _sink: DetailCollector = field(init=False)
     _item_prompts: NewestKept[Prompt] = field(init=False)
@@ -132,7 +135,8 @@ class TranscriptReader:
 
     @property
     def own(self) -> bool:
-        return self.subagent is None
+        """Whether this rollout's prompts, replies and plan are the session's."""
+        return self.subagent is None or self.conversation
 
     @property
     def model(self) -> str | None:
@@ -215,7 +219,8 @@ class TranscriptReader:
                 for response in self._item_responses.items():
                     self.collector.add_response(response.text, response.timestamp, response.model)
                 self.collector.responses.dropped += self._item_responses.dropped
-            return []
+            if self.subagent is None:
+                return []
         return self._sink.tools()
 
     def counts(self) -> Counts:

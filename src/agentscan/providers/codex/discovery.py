@@ -53,12 +53,35 @@ class RolloutFile:
 
 
 @dataclass(frozen=True, slots=True)
+class Segment:
+    """An earlier file of a thread split over several (``history_mode: paginated``).
+
+    ``live_bytes``: how much of it the thread's live history still builds on
+    (the next segment's ``history_base.end_byte_offset``); 0 when the live
+    history left it (a reverted branch: its calls were billed all the same).
+    """
+
+    rollout: RolloutFile
+    live_bytes: int | None = None  # None: the whole file
+
+
+@dataclass(frozen=True, slots=True)
 class Thread:
     thread_id: str
-    rollout: RolloutFile
+    rollout: RolloutFile  # the live (latest) file of the thread
     index: IndexRow | None = None
     spawn_parent: str | None = None
     header: RolloutHeader | None = None  # when discovery already had to read it
+    #: a paginated thread's other files: the live chain root first, then branches left behind
+    segments: tuple[Segment, ...] = ()
+
+    def files(self) -> tuple[Path, ...]:
+        return tuple(segment.rollout.path for segment in self.segments) + (self.rollout.path,)
+
+    @property
+    def first(self) -> RolloutFile:
+        """The file the thread's history starts in (its title is there)."""
+        return self.segments[0].rollout if self.segments else self.rollout
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +154,7 @@ def discover(ctx: ScanContext) -> Discovery:
         where = index.databases[0] if len(index.databases) == 1 else "thread index"
         ctx.warn(where, f"{outside} thread index rows point outside CODEX_HOME; those files were not opened")
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
+    _join_segments(threads, index, ctx)
     result = Discovery(_group(threads, index), threads, index, orphans, outside)
     ctx.memo[_MEMO_KEY] = result
     ctx.memo[ORPHANS_MEMO_KEY] = orphans
@@ -206,6 +230,56 @@ def _thread(
     return Thread(thread_id, rollout, row, parent, header)
 
 
+def _join_segments(threads: dict[str, Thread], index: ThreadIndex, ctx: ScanContext) -> None:
+    """Fold the later segments of paginated threads into the thread they continue.
+
+    A segment's file name carries its own rollout id while its meta names the
+    thread (``history_base`` names the segment it continues, and where).  The
+    live file is the one no other segment continues (the newest, if several);
+    the chain from it back to the first file is the live history, and any
+    other segment is a branch left behind by a revert.
+    """
+    by_owner: dict[str, list[Thread]] = {}
+    for rollout_id, thread in list(threads.items()):
+        header = thread.header
+        if header is None or header.history_base is None or not header.thread_id or header.thread_id == rollout_id:
+            continue
+        by_owner.setdefault(header.thread_id.lower(), []).append(threads.pop(rollout_id))
+    for owner, later in by_owner.items():
+        original = threads.get(owner)
+        if original is not None and any(t.rollout.path == original.rollout.path for t in later):
+            original = None  # the index pointed the thread id at a later segment's file
+        nodes: dict[str, tuple[RolloutFile, tuple[str, int] | None]] = {
+            _rollout_id(t): (t.rollout, t.header.history_base if t.header else None) for t in later
+        }
+        if original is not None:
+            nodes[owner] = (original.rollout, None)
+        continued = {base[0]: base[1] for _, base in nodes.values() if base is not None}
+        leaves = sorted((rid for rid in nodes if rid not in continued), key=lambda rid: nodes[rid][0].mtime)
+        live = leaves[-1] if leaves else max(nodes, key=lambda rid: nodes[rid][0].mtime)
+        chain: list[str] = []
+        current: str | None = live
+        while current is not None and current in nodes and current not in chain and len(chain) < _MAX_CHAIN:
+            chain.append(current)
+            base = nodes[current][1]
+            current = base[0] if base else None
+        chain.reverse()  # root first
+        limits = {base[0]: base[1] for rid in chain if (base := nodes[rid][1]) is not None}
+        segments = [Segment(nodes[rid][0], limits.get(rid) or None) for rid in chain[:-1]]
+        segments += [Segment(nodes[rid][0], 0) for rid in sorted(nodes, key=lambda r: nodes[r][0].mtime) if rid not in chain]
+        base_thread = original or next(t for t in later if _rollout_id(t) == live)
+        header = next((t.header for t in later if _rollout_id(t) == live), None) if original is None else original.header
+        threads[owner] = Thread(
+            owner, nodes[live][0], base_thread.index or index.get(owner),
+            base_thread.spawn_parent, header, tuple(segments),
+        )
+
+
+def _rollout_id(thread: Thread) -> str:
+    match = _NAME.match(thread.rollout.path.name)
+    return match.group(1).lower() if match else thread.thread_id
+
+
 def _group(threads: dict[str, Thread], index: ThreadIndex) -> dict[str, CodexSession]:
     mains: dict[str, Thread | None] = {}
     children: dict[str, list[Thread]] = {}
@@ -219,7 +293,11 @@ def _group(threads: dict[str, Thread], index: ThreadIndex) -> dict[str, CodexSes
     sessions = {}
     for native_id, main in mains.items():
         kids = tuple(sorted(children.get(native_id, ()), key=lambda t: t.rollout.mtime))
-        recency = max([t.rollout.mtime for t in ((main,) if main else ()) + kids], default=0.0)
+        recency = max(
+            [t.rollout.mtime for t in ((main,) if main else ()) + kids]
+            + [seg.rollout.mtime for t in ((main,) if main else ()) + kids for seg in t.segments],
+            default=0.0,
+        )
         row = index.get(native_id)
         if main is not None and row is not None and row.updated_at is not None:
             # The index may know of activity the rollout's mtime does not show.

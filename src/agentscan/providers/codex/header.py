@@ -3,7 +3,10 @@
 A rollout can hold several ``session_meta`` lines: a fork or a subagent
 copies its parent's items, parent meta included.  The file's own meta is the
 one whose id equals the uuid in the file name (Codex matches
-``meta.id == thread_id`` the same way).  At most ``HEADER_BYTES`` are read,
+``meta.id == thread_id`` the same way), except in a later segment of a
+``history_mode: paginated`` thread: its name carries the segment's own
+rollout id, and its first meta names the thread it continues and the
+segment it builds on (``history_base``).  At most ``HEADER_BYTES`` are read,
 except that a first ``session_meta`` line is read whole up to
 ``META_LINE_BYTES``: its ``base_instructions`` and ``dynamic_tools`` can push
 it past 64 KiB, and without it we would not know the thread's parent.
@@ -36,6 +39,9 @@ class RolloutHeader:
     git_branch: str | None = None
     link: ThreadLink = ThreadLink()
     found_own_meta: bool = False
+    #: a paginated segment's base: (the base segment's rollout id, the byte
+    #: offset where the part of it this segment continues ends)
+    history_base: tuple[str, int] | None = None
 
 
 def _meta_of(record: object) -> RawSessionMeta | None:
@@ -49,6 +55,15 @@ def _meta_of(record: object) -> RawSessionMeta | None:
     return None
 
 
+def _history_base(meta: RawSessionMeta) -> tuple[str, int] | None:
+    base = as_dict(meta.get("history_base"))
+    rollout = as_str(base.get("thread_id")) or as_str(base.get("rollout_id"))
+    offset = base.get("end_byte_offset")
+    if rollout is None:
+        return None
+    return rollout.lower(), offset if isinstance(offset, int) and not isinstance(offset, bool) and offset > 0 else 0
+
+
 def _header_from(meta: RawSessionMeta, line_timestamp: object, own: bool) -> RolloutHeader:
     git = as_dict(meta.get("git"))
     return RolloutHeader(
@@ -58,6 +73,7 @@ def _header_from(meta: RawSessionMeta, line_timestamp: object, own: bool) -> Rol
         git_branch=as_str(git.get("branch")),
         link=link_of(meta),
         found_own_meta=own,
+        history_base=_history_base(meta),
     )
 
 
@@ -84,6 +100,9 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
                 continue
             meta_id = as_str(meta.get("id")) or as_str(meta.get("session_id"))
             if expected_id is None or meta_id == expected_id:
+                return _header_from(meta, record.get("timestamp"), own=True)
+            if first is None and meta_id and _history_base(meta) is not None:
+                # A later segment of a paginated thread: it is that thread's own.
                 return _header_from(meta, record.get("timestamp"), own=True)
             if first is None:
                 first = _header_from(meta, record.get("timestamp"), own=False)

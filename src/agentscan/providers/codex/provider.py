@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from agentscan.context import ScanContext
@@ -33,7 +34,8 @@ class CodexProvider(Provider):
     name = "codex"
     label = "Codex CLI"
     env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
-    parser_version = "2"
+    # 3: token_usage_record lines, paginated threads, orphan rows, exact counts
+    parser_version = "3"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -45,8 +47,9 @@ class CodexProvider(Provider):
                 native_id=session.native_id,
                 path=session.main.rollout.path if session.main else None,
                 recency=session.recency,
-                files=tuple(thread.rollout.path for thread in session.threads()),
+                files=tuple(path for thread in session.threads() for path in thread.files()),
                 hint=session,
+                children=tuple(child.thread_id for child in session.children),
             )
             for session in discover(ctx).sessions.values()
         ]
@@ -104,6 +107,15 @@ class CodexProvider(Provider):
 
         return build_row(self._session(ref, ctx), ctx)
 
+    def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        """A cached row with partial counts: a full pass may have left the tally since."""
+        if not row.counts_partial:
+            return row
+        from agentscan.providers.codex.row import session_counts
+
+        counts = session_counts(self._session(ref, ctx), ctx)
+        return row if counts is None else row.with_changes(counts=counts, counts_partial=False)
+
     def _session(self, ref: SessionRef, ctx: ScanContext) -> CodexSession:
         if isinstance(ref.hint, CodexSession):
             return ref.hint
@@ -114,11 +126,12 @@ class CodexProvider(Provider):
 
         from agentscan.model import SubagentInfo, sum_usage
         from agentscan.providers.codex.detail import TranscriptReader
-        from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary
-        from agentscan.providers.codex.row import ThreadFacts, assemble_row, thread_header
+        from agentscan.providers.codex.fullcounts import remember
+        from agentscan.providers.codex.headtail import TailSummary
+        from agentscan.providers.codex.row import ThreadFacts, assemble_row, session_head, thread_header
         from agentscan.providers.codex.usage import FileUsageScanner
         from agentscan.toolkit.detail import DetailCollector
-        from agentscan.toolkit.jsonl import iter_json_lines
+        from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 
         session = self._session(ref, ctx)
         collector = DetailCollector(bounds)
@@ -130,15 +143,27 @@ class CodexProvider(Provider):
             # One pass per file feeds both the conversation and the call counter.
             subagent = None if thread is session.main else thread.thread_id
             header = thread_header(thread, ctx)
-            reader = TranscriptReader(collector, subagent=subagent)
-            scanner = FileUsageScanner(replay=header.link.replays_history, started=header.started_at)
-            with closing(iter_json_lines(thread.rollout.path, ctx)) as lines:
-                for line in lines:
-                    reader.feed(line.record)
-                    scanner.feed(line.record)
+            reader = TranscriptReader(collector, subagent=subagent, conversation=session.main is None)
+            for path, live_bytes in _thread_files(thread):
+                scanner = FileUsageScanner(
+                    replay=header.link.replays_history and path == thread.first.path,
+                    started=header.started_at, thread_id=thread.thread_id,
+                )
+                progress = ReadProgress()
+                with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
+                    for line in lines:
+                        # A reverted segment's calls were billed, but its tail is
+                        # not part of the live conversation.
+                        if live_bytes is None or line.offset < live_bytes:
+                            reader.feed(line.record)
+                        scanner.feed(line.record)
+                if not thread.segments:
+                    remember(path, ctx, reader.facts.kinds, progress)
+                scanned.append((session.native_id, subagent, thread, scanner))
             extra_tools.extend(reader.finish())
-            main_reader = reader if subagent is None else main_reader
-            scanned.append((session.native_id, subagent, thread, scanner))
+            # With the parent gone, the first subagent speaks for the session.
+            if subagent is None or (session.main is None and main_reader is None):
+                main_reader = reader
             seen = TailSummary(
                 model=reader.model, last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True
             )
@@ -148,7 +173,7 @@ class CodexProvider(Provider):
             session,
             facts[session.main.thread_id] if session.main else None,
             [facts[child.thread_id] for child in session.children],
-            head_summary(session.main.rollout.path, ctx) if session.main else HeadSummary(),
+            session_head(session, ctx),
             tokens=sum_usage(entry.tokens for entry in entries),
             exact_tokens=True,
         )
@@ -162,7 +187,9 @@ class CodexProvider(Provider):
             for child in session.children
         )
         rate_limits = main_reader.rate_limits if main_reader else None
-        extra = {"codex": {"rate_limits": rate_limits}} if rate_limits else None
+        extra: dict = {"codex": {"rate_limits": rate_limits}} if rate_limits else {}
+        if session.main is None:
+            extra["parent_missing"] = True
         return collector.build(row, subagents=subagents, extra_tools=extra_tools, extra=extra)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
@@ -174,11 +201,14 @@ class CodexProvider(Provider):
             session = self._session(ref, ctx)
             for thread in session.threads():
                 header = thread_header(thread, ctx)
-                scanner = scan_file(
-                    thread.rollout.path, ctx, replay=header.link.replays_history, started=header.started_at
-                )
                 subagent = None if thread is session.main else thread.thread_id
-                scanned.append((session.native_id, subagent, thread, scanner))
+                for path, _ in _thread_files(thread):
+                    # Only a thread's first file can begin with a copied history.
+                    scanner = scan_file(
+                        path, ctx, replay=header.link.replays_history and path == thread.first.path,
+                        started=header.started_at, thread_id=thread.thread_id,
+                    )
+                    scanned.append((session.native_id, subagent, thread, scanner))
         return _collect(scanned, ctx)
 
 
@@ -187,7 +217,9 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
     from agentscan.providers.codex.row import thread_header
     from agentscan.providers.codex.usage import UsageDeduper, scan_file
 
-    by_id = {thread.thread_id: scanner for _, _, thread, scanner in scanned}
+    by_id: dict[str, list[UsageEvent]] = {}
+    for _, _, thread, scanner in scanned:  # a paginated thread's files in order
+        by_id.setdefault(thread.thread_id, []).extend(scanner.events)
     extra: dict[str, list[UsageEvent]] = {}
 
     def parent_calls(parent_id: str) -> Callable[[], list[UsageEvent]]:
@@ -195,11 +227,13 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
         # (a walk of every rollout) runs only then.
         def load() -> list[UsageEvent]:
             if parent_id in by_id:
-                return by_id[parent_id].events
+                return by_id[parent_id]
             if parent_id not in extra:
                 parent = discover(ctx).threads.get(parent_id)
-                scanner = scan_file(parent.rollout.path, ctx, replay=False, started=None) if parent else None
-                extra[parent_id] = scanner.events if scanner else []
+                events: list[UsageEvent] = []
+                for path, _ in _thread_files(parent) if parent else ():
+                    events.extend(scan_file(path, ctx, replay=False, started=None, thread_id=parent_id).events)
+                extra[parent_id] = events
             return extra[parent_id]
 
         return load
@@ -213,6 +247,12 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
         own = scanner.own_events(parent_calls(parent) if parent else None)
         deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
     return deduper.entries
+
+
+def _thread_files(thread: Thread) -> list[tuple[Path, int | None]]:
+    """A thread's files in history order, each with the bytes of it the live
+    conversation uses (``None``: all)."""
+    return [(segment.rollout.path, segment.live_bytes) for segment in thread.segments] + [(thread.rollout.path, None)]
 
 
 def _oldest_first(item: _Scanned) -> tuple[bool, float]:

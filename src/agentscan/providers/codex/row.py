@@ -16,16 +16,18 @@ fills gaps.  Token breakdowns always come from the rollout: the index's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable, TypeVar
 
 from agentscan.context import ScanContext
-from agentscan.model import SessionRow, TokenUsage, sum_usage
+from agentscan.model import Counts, SessionRow, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
+from agentscan.providers.codex.fullcounts import exact_counts
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
-from agentscan.providers.codex.usage import read_replay_head
+from agentscan.providers.codex.usage import read_replay_head, read_segment_start
 from agentscan.timeutil import from_epoch, newest, oldest
 
 REPLAY_HEAD_BYTES = 1024 * 1024
@@ -64,10 +66,66 @@ def _thread_tokens(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx
     return _nonzero(to_tokens(tail.cumulative))
 
 
+def _file_tail(path: Path, ctx: ScanContext) -> TailSummary:
+    tail = tail_summary(path, ctx)
+    if not tail.whole_file:
+        # The window saw only the end: a full pass may have left the exact tally.
+        exact = exact_counts(path, ctx)
+        if exact is not None:
+            tail = replace(tail, counts=exact, whole_file=True)
+    return tail
+
+
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
     header = thread_header(thread, ctx)
-    tail = tail_summary(thread.rollout.path, ctx)
+    tail = _file_tail(thread.rollout.path, ctx)
+    if thread.segments or header.history_base is not None:
+        # Several files, or a file that continues one (maybe gone): each
+        # file's own part, from the count it starts at.
+        return _segmented_facts(thread, header, tail, ctx)
     return ThreadFacts(thread, header, tail, _thread_tokens(thread, header, tail, ctx))
+
+
+def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, ctx: ScanContext) -> ThreadFacts:
+    """A paginated thread over several files: each file's own part, added up.
+
+    A later file does not copy the history it continues; Codex restores the
+    cumulative count instead, so a file's own calls are its last cumulative
+    count minus the count before its first call (found in its first 1 MiB).
+    Counts add up every file's lines (a reverted branch's turns included).
+    """
+    tokens: TokenUsage | None = None
+    counts: list[Counts] = []
+    whole = True
+    for segment in thread.segments:
+        tail = _file_tail(segment.rollout.path, ctx)
+        counts.append(tail.counts)
+        whole = whole and tail.whole_file
+        tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx)])
+    counts.append(live.counts)
+    tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx)])
+    merged = replace(live, counts=_sum_counts(counts), whole_file=whole and live.whole_file)
+    return ThreadFacts(thread, header, merged, _nonzero(tokens))
+
+
+def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext) -> TokenUsage | None:
+    if tail.cumulative is None:
+        return None
+    start = read_segment_start(path, ctx, REPLAY_HEAD_BYTES)
+    return to_tokens(minus(tail.cumulative, start) if start is not None else tail.cumulative)
+
+
+def session_counts(session: CodexSession, ctx: ScanContext) -> Counts | None:
+    """A row's counts, exact (``None`` while a large file has no kept tally):
+    the main rollout's, or with no main rollout its subagents' summed."""
+    threads = (session.main,) if session.main else session.children
+    found = []
+    for path in (path for thread in threads for path in thread.files()):
+        tail = _file_tail(path, ctx)
+        if not tail.whole_file:
+            return None
+        found.append(tail.counts)
+    return _sum_counts(found)
 
 
 def _pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V | None:
@@ -76,11 +134,23 @@ def _pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V
     return rollout_value if rollout_value is not None else index_value
 
 
+def session_head(session: CodexSession, ctx: ScanContext) -> HeadSummary:
+    """The head that titles the session: its main rollout's, else its first subagent's."""
+    first = session.main or (session.children[0] if session.children else None)
+    return head_summary(first.first.path, ctx) if first else HeadSummary()
+
+
 def build_row(session: CodexSession, ctx: ScanContext) -> SessionRow:
     main = thread_facts(session.main, ctx) if session.main else None
     children = [thread_facts(child, ctx) for child in session.children]
-    head = head_summary(session.main.rollout.path, ctx) if session.main else HeadSummary()
-    return assemble_row(session, main, children, head)
+    return assemble_row(session, main, children, session_head(session, ctx))
+
+
+def _sum_counts(parts: Iterable[Counts]) -> Counts:
+    prompts = responses = tools = 0
+    for part in parts:
+        prompts, responses, tools = prompts + part.prompts, responses + part.responses, tools + part.tool_calls
+    return Counts(prompts, responses, tools)
 
 
 def assemble_row(
@@ -101,18 +171,23 @@ def assemble_row(
     if not exact_tokens:
         tokens = sum_usage(facts.tokens for facts in everyone)
     if main is None:
+        # The parent rollout is gone: the subagents' own content is all there
+        # is.  The first one (by mtime) names the session; counts add up.
         first = children[0] if children else None
         return SessionRow(
             provider=PROVIDER,
             native_id=session.native_id,
             path=None,
+            title=head.title,
             cwd=first.header.cwd if first else None,
             model=first.tail.model if first else None,
             git_branch=first.header.git_branch if first else None,
             started_at=oldest(*(facts.header.started_at for facts in children)),
             updated_at=updated,
             tokens=tokens,
+            counts=_sum_counts(facts.tail.counts for facts in children),
             subagents=len(children),
+            counts_partial=not all(facts.tail.whole_file for facts in children),
         )
     row = main.thread.index
     rollout_fresh = newest(main.tail.last_timestamp, from_epoch(main.thread.rollout.mtime))
@@ -130,4 +205,5 @@ def assemble_row(
         tokens=tokens,
         counts=main.tail.counts,
         subagents=len(children),
+        counts_partial=not main.tail.whole_file,
     )

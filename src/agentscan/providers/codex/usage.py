@@ -9,7 +9,15 @@ bugs peers ship are inflation bugs, so (as ccusage does):
 * a zero delta is skipped;
 * a fork or subagent thread starts with a copy of its parent's history,
   ``token_count`` lines included: those calls were the parent's spend;
-* whatever survives is deduplicated across files by (timestamp, counters).
+* whatever survives is deduplicated across files by (timestamp, counters);
+* newer builds also write a top-level ``token_usage_record`` per completed
+  model response (``payload.usage``, keyed by ``response_id``), and a
+  ``compacted`` line may carry a copy of the latest one.  The same response
+  usually has a ``token_count`` too (the same counters as its
+  ``last_token_usage``): such a record adds nothing.  A record no
+  ``token_count`` matches (a remote compaction's usage, or a build that
+  writes only records) is a call of its own.  Records of another thread
+  (``thread_id``) are copies and never count.
 
 Finding where a copied history ends, in order of trust: the thread's first
 ``task_started`` whose ``started_at`` (a payload field, kept verbatim in
@@ -22,6 +30,7 @@ whose timestamps were rewritten to the fork instant are written in one go).
 
 from __future__ import annotations
 
+from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -29,11 +38,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
+from agentscan.providers.codex.fullcounts import remember, wants_tally
 from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
-from agentscan.providers.codex.records import MARKER_SLACK, as_str, payload_of, time_value
+from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, line_kind, payload_of, time_value
 from agentscan.timeutil import parse_iso
 
 _BURST_GAP = timedelta(seconds=1)
@@ -61,7 +71,10 @@ class FileUsageScanner:
 
     replay: bool = False
     started: datetime | None = None
+    thread_id: str | None = None  # records naming another thread are copies
     events: list[UsageEvent] = field(default_factory=list)
+    #: response id (or time + counters) -> the call a ``token_usage_record`` reports
+    records: dict[str, UsageEvent] = field(default_factory=dict)
     boundary: int | None = None  # index of the first own call, once known
     baseline: Counters | None = None  # the cumulative total the copy ended with
     saw_marker: bool = False
@@ -76,6 +89,14 @@ class FileUsageScanner:
         kind = record.get("type")
         if kind == "turn_context":
             self._model = as_str(payload_of(record).get("model")) or self._model
+            return
+        if kind == "token_usage_record":
+            self._usage_record(payload_of(record), record.get("timestamp"))
+            return
+        if kind == "compacted":
+            copied = as_dict(payload_of(record).get("latest_token_usage_record"))
+            if copied:
+                self._usage_record(copied, record.get("timestamp"))
             return
         if kind != "event_msg":
             return
@@ -111,12 +132,42 @@ class FileUsageScanner:
             UsageEvent(raw_ts if isinstance(raw_ts, str) else None, parse_iso(raw_ts), model, delta)
         )
 
+    def _usage_record(self, payload: Mapping[str, Any], raw_ts: object) -> None:
+        owner = as_str(payload.get("thread_id"))
+        if owner is not None and self.thread_id is not None and owner != self.thread_id:
+            return  # another thread's record, copied with its history
+        counters = counters_of(payload.get("usage"))
+        if counters is None or not any(counters[:5]):
+            return
+        timestamp = raw_ts if isinstance(raw_ts, str) else None
+        key = as_str(payload.get("response_id")) or f"{timestamp}\x1f{counters}"
+        if key not in self.records:
+            model = as_str(payload.get("model")) or self._model
+            self.records[key] = UsageEvent(timestamp, parse_iso(timestamp), model, counters)
+
+    def _unmatched_records(self, own: list[UsageEvent]) -> list[UsageEvent]:
+        """Records whose call no ``token_count`` of this thread reports."""
+        if not self.records:
+            return []
+        reported = Counter(event.counters for event in own)
+        extra = []
+        for event in self.records.values():
+            if reported[event.counters] > 0:
+                reported[event.counters] -= 1
+            else:
+                extra.append(event)
+        return extra
+
     @property
     def decided(self) -> bool:
         return self.boundary is not None
 
     def own_events(self, parent_calls: Callable[[], list[UsageEvent]] | None = None) -> list[UsageEvent]:
         """The calls this thread made itself, once the whole file was fed."""
+        own = self._own_token_counts(parent_calls)
+        return own + self._unmatched_records(own)
+
+    def _own_token_counts(self, parent_calls: Callable[[], list[UsageEvent]] | None) -> list[UsageEvent]:
         if self.boundary is not None:
             return self.events[self.boundary:]
         if self.saw_marker:
@@ -158,15 +209,30 @@ def _leading_burst(events: list[UsageEvent]) -> int:
     return end + 1 if end else 0
 
 
-#: the only records ``FileUsageScanner.feed`` reacts to carry one of these;
-#: the rest (most of a rollout) are skipped undecoded
-USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"')
+#: the only records ``FileUsageScanner.feed`` reacts to carry one of these (keep
+#: them in step with ``feed``); the rest (most of a rollout) are skipped undecoded
+USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token_usage_record"', b'"compacted"')
 
 
-def scan_file(path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None) -> FileUsageScanner:
-    scanner = FileUsageScanner(replay=replay, started=started)
-    for _offset, record in matching_records(path, ctx, USAGE_MARKERS, ScanProgress()):
-        scanner.feed(record)
+def scan_file(
+    path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None = None
+) -> FileUsageScanner:
+    scanner = FileUsageScanner(replay=replay, started=started, thread_id=thread_id)
+    if not wants_tally(path, ctx):
+        # Only the lines that can matter, found by their markers (toolkit.linescan).
+        for _offset, record in matching_records(path, ctx, USAGE_MARKERS, ScanProgress()):
+            scanner.feed(record)
+        return scanner
+    # A large rollout is read whole: keep its line tally for ``list`` (fullcounts.py).
+    kinds: dict[str, int] = {}
+    progress = ReadProgress()
+    with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
+        for line in lines:
+            scanner.feed(line.record)
+            kind = line_kind(line.record)
+            if kind is not None:
+                kinds[kind] = kinds.get(kind, 0) + 1
+    remember(path, ctx, kinds, progress)
     return scanner
 
 
@@ -198,6 +264,23 @@ def read_replay_head(path: Path, ctx: ScanContext, started: datetime | None, bud
     for event in own:
         total = event.tokens if total is None else total + event.tokens
     return ReplayHead(own=total, complete=True)
+
+
+def read_segment_start(path: Path, ctx: ScanContext, budget: int) -> Counters | None:
+    """The cumulative count a file starts from: its first ``token_count``'s
+    total minus that call (a later segment of a paginated thread continues the
+    count of the history it builds on).  ``None`` if none within ``budget``."""
+    with closing(iter_json_lines(path, ctx)) as lines:
+        for line in lines:
+            if line.offset > budget:
+                return None
+            info = token_info(line.record) or {}
+            total = counters_of(info.get("total_token_usage"))
+            if total is None:
+                continue
+            last = counters_of(info.get("last_token_usage"))
+            return minus(total, last) if last is not None else None
+    return None
 
 
 class UsageDeduper:

@@ -138,6 +138,14 @@ class BubbleStats:
     first_ts: datetime | None = None
     last_ts: datetime | None = None
     models: Counter[str] = field(default_factory=Counter)
+    #: the live bubbles' request ids, in order: newer builds keep the text of
+    #: a turn in ``agentKv`` rows under the request id, not in the bubbles
+    requests: dict[str, None] = field(default_factory=dict)
+
+    @property
+    def textless(self) -> bool:
+        """Bubbles exist but carry no text (the conversation is in ``agentKv``)."""
+        return self.bubbles > 0 and self.prompts == 0 and self.responses == 0
 
     def tokens(self) -> TokenUsage | None:
         """Summed bubble tokens; ``None`` when every bubble said ``{0,0}``."""
@@ -164,6 +172,9 @@ class BubbleStats:
         if not live:
             return
         self.first_ts, self.last_ts = oldest(self.first_ts, when), newest(self.last_ts, when)
+        request = as_str(raw.get("requestId"))
+        if request is not None and len(self.requests) < 10_000:
+            self.requests[request] = None
         kind = raw.get("type")
         if kind == USER_BUBBLE and as_str(raw.get("text")):
             self.prompts += 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
 from agentscan.bounds import clip_text
 from agentscan.context import ScanContext
@@ -19,6 +20,7 @@ from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import ToolEvent
 from agentscan.providers.cursor.delegation import ChildMatcher, Delegation
 from agentscan.providers.cursor.discovery import TranscriptSet
+from agentscan.providers.cursor.events import Event
 from agentscan.providers.cursor.transcript import (
     TASK_TOOL,
     AssistantText,
@@ -102,3 +104,17 @@ def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: Detail
         result.delegations.append(delegation)
         _stream_child(delegation.subagent, child_paths.get(delegation.subagent), ctx, collector)
     return result
+
+
+def stream_events(events: Iterable[Event], collector: DetailCollector, *, subagent: str | None = None) -> None:
+    """A session read from messages (a CLI store, agentKv rows): no turns, no delegation."""
+    count = 0
+    for event in events:
+        if isinstance(event, UserText):
+            collector.add_prompt(event.text, event.timestamp)
+        elif isinstance(event, AssistantText):
+            collector.add_response(event.text)
+        elif isinstance(event, ToolCall):
+            count += 1
+            summary, paths = tool_summary(event.input)
+            collector.add_tool(ToolEvent(name=event.name, summary=summary, paths=paths, subagent=subagent), key=f"m#{count}")

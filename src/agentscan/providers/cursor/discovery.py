@@ -5,6 +5,9 @@ Layout under ``<home>/.cursor/projects/<slug>/agent-transcripts/``::
     <id>.jsonl                      Agent CLI (flat)
     <id>/<id>.jsonl                 IDE agent (nested)
     <id>/subagents/<child>.jsonl    delegated runs (Task) of <id>
+    <id>.txt (or <id>/<id>.txt)     the older plain-text transcript
+
+When one id has both a ``.jsonl`` and a ``.txt``, the ``.jsonl`` wins.
 
 Only parents are sessions.  The same composer id can appear under several
 slugs: Cursor leaves a stale fork in ``empty-window`` when a window later
@@ -15,6 +18,7 @@ Discovery costs stat calls only; no transcript is opened here.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +28,21 @@ from agentscan.toolkit.roots import Root
 
 EMPTY_WINDOW = "empty-window"
 _SUFFIX = ".jsonl"
+_SUFFIXES = (".jsonl", ".txt")
+
+
+# A .txt is a transcript only when named by a conversation id (a uuid): notes
+# and terminal dumps live beside the transcripts too.
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def _stem(name: str) -> str | None:
+    """The id a transcript file name stands for (``None``: not a transcript)."""
+    if name.endswith(_SUFFIX) and len(name) > len(_SUFFIX):
+        return name[: -len(_SUFFIX)]
+    if name.endswith(".txt") and _UUID.match(name[:-4]):
+        return name[:-4]
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +134,10 @@ def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet 
     for project in _scandir(root.path, ctx, report=False):
         transcripts = Path(project.path) / "agent-transcripts"
         copy = _Copy(native_id, project.name)
-        flat, nested = transcripts / (native_id + _SUFFIX), transcripts / native_id / (native_id + _SUFFIX)
-        for candidate in (flat, nested):
-            if os.path.isfile(candidate):
-                _set_main(copy, candidate)
+        for suffix in _SUFFIXES:
+            for candidate in (transcripts / (native_id + suffix), transcripts / native_id / (native_id + suffix)):
+                if os.path.isfile(candidate):
+                    _set_main(copy, candidate)
         copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
         if copy.main is not None or copy.subagents:
             copies.append(copy)
@@ -133,39 +152,44 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
 
     for entry in _scandir(directory, ctx):
         path = Path(entry.path)
-        if entry.name.endswith(_SUFFIX) and _is(entry, "file"):
-            _set_main(copy_of(entry.name[: -len(_SUFFIX)]), path)
-        elif entry.name.endswith(_SUFFIX):
+        stem = _stem(entry.name)
+        if stem is not None and _is(entry, "file"):
+            _set_main(copy_of(stem), path)
+        elif stem is not None:
             warn_special(entry, ctx)
         elif _is(entry, "dir"):
-            nested = path / (entry.name + _SUFFIX)
+            nested = [path / (entry.name + suffix) for suffix in _SUFFIXES]
+            nested = [candidate for candidate in nested if os.path.isfile(candidate)]
             subagents = _subagents(path / "subagents", ctx)
-            nested_found = os.path.isfile(nested)
-            if nested_found or subagents:
+            if nested or subagents:
                 copy = copy_of(entry.name)
-                if nested_found:
-                    _set_main(copy, nested)
+                for candidate in nested:
+                    _set_main(copy, candidate)
                 copy.subagents.update(subagents)
     # A file that vanished after the listing leaves a copy with nothing in it.
     return [copy for copy in found.values() if copy.main is not None or copy.subagents]
 
 
 def _set_main(copy: _Copy, path: Path) -> None:
-    # Flat and nested copies of one id in one project: the fresher one wins.
+    # Flat and nested copies of one id in one project: a .jsonl beats the older
+    # .txt form, then the fresher one wins.
     mtime = _mtime(path)
-    if mtime is not None and (copy.main is None or mtime > copy.main_mtime):
+    if mtime is None:
+        return
+    if copy.main is None or (path.suffix == _SUFFIX, mtime) > (copy.main.suffix == _SUFFIX, copy.main_mtime):
         copy.main, copy.main_mtime = path, mtime
 
 
 def _subagents(directory: Path, ctx: ScanContext) -> dict[str, SubagentFile]:
     subs: dict[str, SubagentFile] = {}
     for entry in _scandir(directory, ctx):
-        if entry.name.endswith(_SUFFIX) and not _is(entry, "file"):
+        stem = _stem(entry.name)
+        if stem is not None and not _is(entry, "file"):
             warn_special(entry, ctx)
-        elif entry.name.endswith(_SUFFIX):
+        elif stem is not None:
             mtime = _mtime(Path(entry.path))
-            if mtime is not None:
-                stem = entry.name[: -len(_SUFFIX)]
+            known = subs.get(stem)
+            if mtime is not None and (known is None or (entry.name.endswith(_SUFFIX), mtime) > (known.path.suffix == _SUFFIX, known.mtime)):
                 subs[stem] = SubagentFile(stem, Path(entry.path), mtime)
     return subs
 

@@ -11,14 +11,18 @@ See docs/providers/cursor.md.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.model import Counts, SessionRef, SessionRow, UsageEntry
+from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.cursor.chats import chat_dirs, known_chat_cwds
+from agentscan.providers.cursor.agentkv import conversation_counts, conversation_events
+from agentscan.providers.cursor.chats import chat_dirs, chat_meta, known_chat_cwds
+from agentscan.providers.cursor.composer import BubbleStats
 from agentscan.providers.cursor.discovery import TranscriptSet, discover_one, discover_transcripts
 from agentscan.providers.cursor.roots import cursor_roots, transcripts_root
 from agentscan.providers.cursor.row import (
@@ -31,15 +35,15 @@ from agentscan.providers.cursor.row import (
     store_facts,
     top_model,
 )
+from agentscan.providers.cursor.usage import SessionUsage, session_usage
 from agentscan.providers.cursor.statedb import state_db
+from agentscan.providers.cursor.standalone import store_ref, store_row, stream_store, stream_workspace, workspace_ref, workspace_row
+from agentscan.providers.cursor.workspace import workspace_composers
 from agentscan.toolkit.roots import Root
 from agentscan.timeutil import newest
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
-    from agentscan.bounds import Bounds
-    from agentscan.model import SessionDetail
     from agentscan.providers.cursor.transcript import TranscriptSummary
-    from agentscan.providers.cursor.usage import SessionUsage
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,8 @@ class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
     env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
-    parser_version = "2"
+    # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text
+    parser_version = "3"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         return [state_db(ctx).status()]
@@ -70,6 +75,7 @@ class CursorProvider(Provider):
         # Sub-composers are delegated runs of a parent, never sessions of their own.
         children = {sub for info in composers.values() for sub in info.sub_ids}
         children.update(sub.agent_id for files in transcripts.values() for sub in files.subagents)
+        listed = set(transcripts)
         for native_id, info in composers.items():
             header = headers.get(native_id)
             if native_id in transcripts or native_id in children or not info.has_conversation:
@@ -77,6 +83,16 @@ class CursorProvider(Provider):
             if header is not None and header.is_subagent:
                 continue
             refs.append(self._ref(native_id, None, ctx))
+            listed.add(native_id)
+        # An Agent CLI chat whose transcript is gone (or never written).
+        for native_id, directory in sorted(chat_dirs(ctx).items()):
+            if native_id not in listed and native_id not in children and os.path.isfile(directory / "store.db"):
+                refs.append(store_ref(native_id, directory, ctx))
+                listed.add(native_id)
+        # A composer only a workspace DB lists, with its conversation inline.
+        for native_id, composer in workspace_composers(ctx).items():
+            if native_id not in listed and native_id not in children and composer.has_conversation:
+                refs.append(workspace_ref(native_id, composer))
         return refs
 
     def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:
@@ -90,6 +106,7 @@ class CursorProvider(Provider):
             recency=recency(native_id, files, ctx),
             files=files.paths() if files else (),
             hint=CursorHint(files),
+            children=_children(native_id, files, ctx),
         )
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
@@ -104,6 +121,9 @@ class CursorProvider(Provider):
         stores: tuple[Path, ...] = (db_path, db_path.with_name(db_path.name + "-wal"))
         if chat_dir is not None:
             stores += (chat_dir / "meta.json", chat_dir / "store.db")
+        if ref.hint.workspace is not None:
+            workspace_db = ref.hint.workspace.db
+            stores += (workspace_db, workspace_db.with_name(workspace_db.name + "-wal"))
         for path in ref.files:
             stat = ctx.stat(path)  # memoised: discovery and other sessions share the stores' stats
             if stat is None:
@@ -134,10 +154,11 @@ class CursorProvider(Provider):
     def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
         from agentscan.providers.cursor.ide import first_prompt
         from agentscan.providers.cursor.transcript import summarize
-        from agentscan.providers.cursor.usage import session_usage
 
         files: TranscriptSet | None = ref.hint.transcripts
         db = state_db(ctx)
+        if ref.hint.store is not None or ref.hint.workspace is not None:
+            return self._assemble_standalone(ref, ctx)
         facts = store_facts(ref.native_id, ctx)
         children = child_ids(ref.native_id, files, db)
         usage = session_usage(ref.native_id, children, db)
@@ -152,13 +173,18 @@ class CursorProvider(Provider):
         if files is None:
             stats, info = usage.own, facts.composer
             started = facts.started() or stats.first_ts
+            counts, title = Counts(stats.prompts, stats.responses, stats.tool_calls), None
+            if stats.textless:
+                # Newer builds keep the turns' text in agentKv rows, by request id.
+                prompts, responses, tools, title = conversation_counts(stats.requests, db)
+                counts = Counts(prompts, responses, max(tools, stats.tool_calls))
             row = SessionRow(
                 **common,
-                title=facts.title() or (first_prompt(info, db) if info else None),
-                cwd=info.fs_path if info else None,
+                title=facts.title() or title or (first_prompt(info, db) if info else None),
+                cwd=(info.fs_path if info else None) or _workspace_folder(ref.native_id, ctx),
                 started_at=started,
                 updated_at=facts.db_updated() or newest(stats.last_ts, started),
-                counts=Counts(stats.prompts, stats.responses, stats.tool_calls),
+                counts=counts,
             )
             return _Assembled(row, facts, children, usage)
         summary = summarize(files.main, ctx)
@@ -174,15 +200,31 @@ class CursorProvider(Provider):
         )
         return _Assembled(row, facts, children, usage)
 
+    def _assemble_standalone(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
+        """A CLI store or a workspace-only composer (``standalone.py``)."""
+        hint = ref.hint
+        facts = StoreFacts(None, None, chat_meta(ref.native_id, ctx))
+        if hint.workspace is not None:
+            own = hint.workspace.stats
+            row = workspace_row(ref.native_id, hint.workspace)
+        else:
+            own = BubbleStats()
+            row = store_row(ref.native_id, hint.store, ctx)
+        return _Assembled(row, facts, (), SessionUsage(own, {}))
+
     @staticmethod
     def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
-        """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, then tool evidence."""
+        """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, the workspace DB
+        that lists the composer, then tool evidence."""
         from agentscan.providers.cursor.transcript import add_tool_evidence
 
         if facts.composer is not None and facts.composer.fs_path:
             return facts.composer.fs_path
         if facts.chat is not None and facts.chat.cwd:
             return facts.chat.cwd
+        folder = _workspace_folder(files.native_id, ctx)
+        if folder:
+            return folder
         guess = summary.cwd
         if guess.working_directory is None:
             for sub in files.subagents:  # children only when the parent named no working_directory
@@ -195,8 +237,7 @@ class CursorProvider(Provider):
     # -- show ------------------------------------------------------------
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
-        from agentscan.model import SubagentInfo
-        from agentscan.providers.cursor.detail import stream_transcripts
+        from agentscan.providers.cursor.detail import stream_events, stream_transcripts
         from agentscan.providers.cursor.ide import stream_composer
         from agentscan.toolkit.detail import DetailCollector
 
@@ -209,6 +250,12 @@ class CursorProvider(Provider):
             streamed = stream_transcripts(files, ctx, collector, model=found.row.model)
             delegations = {d.subagent: d for d in streamed.delegations}
             errors = list(streamed.errors)
+        elif ref.hint.store is not None:
+            stream_store(ref.hint.store, ctx, collector)
+        elif ref.hint.workspace is not None:
+            stream_workspace(ref.hint.workspace, ctx, collector)
+        elif info is not None and found.usage.own.textless:
+            stream_events(conversation_events(found.usage.own.requests, state_db(ctx)), collector)
         elif info is not None:
             stream_composer(info, state_db(ctx), collector)
         if info is not None:
@@ -235,17 +282,33 @@ class CursorProvider(Provider):
     # -- tokens ----------------------------------------------------------
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
-        from agentscan.providers.cursor.usage import session_usage
-
         db = state_db(ctx)
         entries: list[UsageEntry] = []
         for ref in refs:
+            if ref.hint.workspace is not None:
+                usage = SessionUsage(ref.hint.workspace.stats, {})
+                entries.extend(usage.entries(ref.native_id, db, top_model(ref.hint.workspace.stats)))
+                continue
             files: TranscriptSet | None = ref.hint.transcripts
             children = child_ids(ref.native_id, files, db)
             info = db.composers().get(ref.native_id)
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
         return entries
+
+
+def _workspace_folder(native_id: str, ctx: ScanContext) -> str | None:
+    composer = workspace_composers(ctx).get(native_id)
+    return composer.folder if composer is not None else None
+
+
+def _children(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> tuple[str, ...]:
+    """Delegated runs' own ids (``show <child id>`` opens the parent)."""
+    found = [sub.agent_id for sub in files.subagents] if files else []
+    info = state_db(ctx).composers().get(native_id)
+    if info is not None:
+        found.extend(sub for sub in info.sub_ids if sub not in found)
+    return tuple(found)
 
 
 __all__ = ["CursorProvider"]

@@ -19,6 +19,7 @@ from agentscan.providers.cursor.chats import ChatMeta, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
 from agentscan.providers.cursor.discovery import TranscriptSet
 from agentscan.providers.cursor.statedb import StateDb, state_db
+from agentscan.providers.cursor.workspace import WorkspaceComposer
 from agentscan.timeutil import from_epoch, newest
 
 # A runaway subComposerIds graph must not turn into an unbounded walk.
@@ -26,10 +27,25 @@ _MAX_CHILDREN = 500
 
 
 @dataclass(frozen=True, slots=True)
+class StoreSession:
+    """A CLI chat known only by its store (``standalone.py``)."""
+
+    directory: Path
+
+    @property
+    def store(self) -> Path:
+        return self.directory / "store.db"
+
+
+@dataclass(frozen=True, slots=True)
 class CursorHint:
-    """``SessionRef.hint``: the transcript files, or ``None`` for an IDE-only composer."""
+    """``SessionRef.hint``: the transcript files, or ``None`` for a session
+    without one: an IDE-only composer, or (``store``/``workspace`` set) a
+    CLI store or a composer only a workspace DB lists."""
 
     transcripts: TranscriptSet | None
+    store: StoreSession | None = None
+    workspace: WorkspaceComposer | None = None
 
 
 @dataclass(frozen=True, slots=True)

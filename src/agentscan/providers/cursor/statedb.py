@@ -83,6 +83,8 @@ class StateDb:
         self._stats: dict[str, BubbleStats] = {}
         self._orders: dict[str, tuple[str, ...]] = {}
         self._kv: bool | None = None
+        #: answers other modules derive from this DB, kept for the scan (agentkv.py)
+        self.memo: dict[str, object] = {}
         ctx.on_close(self._handle.close)
         weakref.finalize(ctx, self._handle.close)  # for callers that never close the scan
 
@@ -250,6 +252,15 @@ class StateDb:
         for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
             return self._json(value, key)
         return None
+
+    def iter_prefix(self, prefix: str, *, limit: int) -> Iterator[tuple[str, object]]:
+        """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, in
+        the order they were written (rowid), at most ``limit`` rows."""
+        if not self._has_kv():
+            return
+        low, high = key_range(prefix)
+        sql = "SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid LIMIT ?"
+        yield from self._rows(sql, (low, high, limit))
 
     def bubble_stats(self, composer_id: str) -> BubbleStats:
         """Tokens and counts of one composer (memoised: rows, show and tokens share it)."""

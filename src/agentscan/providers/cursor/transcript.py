@@ -15,7 +15,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Generator, Union
+from typing import Any, Generator, Iterable
 
 import orjson
 
@@ -23,6 +23,8 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.providers.cursor.cwd import CwdGuess
 from agentscan.providers.cursor.prompt_text import collapse, split_user_text
+from agentscan.providers.cursor.events import AssistantText, ErrorLine, Event, ToolCall, TurnEnded, UserText
+from agentscan.providers.cursor.plaintext import iter_text_events
 from agentscan.providers.cursor.records import as_dict, as_str
 
 TITLE_CHARS = 180
@@ -35,34 +37,7 @@ _SUMMARY_KEYS = ("command", "pattern", "glob_pattern", "query", "path", "file_pa
 _PATH_KEYS = ("path", "file_path", "target_file")
 
 
-@dataclass(frozen=True, slots=True)
-class UserText:
-    text: str  # what the person typed, wrappers removed
-    timestamp: datetime | None  # from this record's own <timestamp> wrapper only
 
-
-@dataclass(frozen=True, slots=True)
-class AssistantText:
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    name: str
-    input: Any
-
-
-@dataclass(frozen=True, slots=True)
-class TurnEnded:
-    failed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorLine:
-    message: str
-
-
-Event = Union[UserText, AssistantText, ToolCall, TurnEnded, ErrorLine]
 
 
 def _blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -77,6 +52,9 @@ def _text(blocks: list[dict[str, Any]]) -> str:
 
 
 def iter_events(path: Path, ctx: ScanContext) -> Generator[Event, None, None]:
+    if path.suffix == ".txt":  # the older plain-text transcript
+        yield from iter_text_events(path, ctx)
+        return
     for line in iter_json_lines(path, ctx):
         record = line.record
         kind, role = record.get("type"), record.get("role")
@@ -152,10 +130,13 @@ class TranscriptSummary:
 
 
 def summarize(path: Path | None, ctx: ScanContext) -> TranscriptSummary:
+    return summarize_events(iter_events(path, ctx) if path is not None else ())
+
+
+def summarize_events(events: Iterable[Event]) -> TranscriptSummary:
+    """Row facts of any source of events (a transcript, a store, agentKv rows)."""
     summary = TranscriptSummary()
-    if path is None:
-        return summary
-    for event in iter_events(path, ctx):
+    for event in events:
         if isinstance(event, UserText):
             summary.prompts += 1
             if summary.first_prompt is None:

@@ -32,6 +32,7 @@ from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
 from agentscan.model import TokenUsage
 from agentscan.providers.gemini.logs import LoggedPrompt
 from agentscan.providers.gemini.legacy import load_legacy
+from agentscan.providers.gemini.paths import MAX_CANDIDATES, paths_in_message, paths_in_metadata
 from agentscan.providers.gemini.records import (
     as_str,
     collapse,
@@ -80,9 +81,18 @@ class Conversation:
     spend: dict[str, MessageFacts] = field(default_factory=dict)
     rewound: int = 0  # messages dropped from the live conversation by $rewindTo
     raw: list[Any] | None = None  # a legacy file's messages, kept only for ``show``
+    #: absolute paths the chat mentions: candidates for its project root (paths.py)
+    paths: set[str] = field(default_factory=set)
+
+    def note_paths(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            if len(self.paths) >= MAX_CANDIDATES:
+                return
+            self.paths.add(path)
 
     def add(self, record: dict[str, Any], locator: Locator) -> None:
         facts = facts_of(record, locator)
+        self.note_paths(paths_in_message(record))
         # Assigning an existing key keeps its position: first-seen order.
         self.live[facts.id] = facts
         self.spend[facts.id] = facts
@@ -138,6 +148,7 @@ def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool)
     if document is None:
         return
     conversation.meta = {key: value for key, value in document.items() if key != "messages"}
+    conversation.note_paths(paths_in_metadata(conversation.meta))
     messages = document.get("messages")
     if not isinstance(messages, list):
         ctx.warn(conversation.path, "legacy chat has no messages list")
@@ -159,10 +170,12 @@ def _replay_jsonl(conversation: Conversation, ctx: ScanContext) -> None:
         elif isinstance(record.get("$set"), dict):
             update = record["$set"]
             conversation.meta.update({key: value for key, value in update.items() if key != "messages"})
+            conversation.note_paths(paths_in_metadata(update))
             if isinstance(update.get("messages"), list):
                 conversation.checkpoint(update["messages"], line.offset)
         elif as_str(record.get("sessionId")):
             conversation.meta.update(record)
+            conversation.note_paths(paths_in_metadata(record))
         # Anything else is a record kind this build does not know: skipped.
 
 

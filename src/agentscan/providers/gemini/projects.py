@@ -8,8 +8,11 @@ also carries ``projectHash`` = that sha256 (docs/providers/gemini.md).  So:
 1. ``.project_root`` in the dir;
 2. the slug's entry in ``projects.json``;
 3. a path whose sha256 equals the dir name or the chat's ``projectHash``,
-   among the roots in ``projects.json`` and then the cwds every other
-   provider saw (``ctx.cwd_candidates()``, asked only when needed).
+   among the roots in ``projects.json``, then among the absolute paths the
+   chat itself mentions and their parents (``paths.py``), then among the
+   cwds every other provider saw (``ctx.cwd_candidates()``, asked only when
+   needed), then among the absolute paths written anywhere in the project's
+   chat files.
 
 No match means the cwd is unknown (``None``), never a guess.
 """
@@ -20,11 +23,13 @@ import hashlib
 import os
 import re
 from pathlib import Path
+from typing import Iterable
 
 from agentscan.context import ScanContext
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsonl import load_json_file
+from agentscan.providers.gemini.paths import paths_in_chat_files, with_parents
 from agentscan.providers.gemini.records import as_dict
 
 PROJECT_ROOT_FILE = ".project_root"
@@ -57,6 +62,7 @@ class ProjectIndex:
         self._registered = _by_hash(set(self.slugs.values()))
         self._others: dict[str, str] | None = None
         self._markers: dict[Path, str | None] = {}
+        self._siblings: dict[Path, dict[str, str]] = {}
 
     def marker(self, project_dir: Path, ctx: ScanContext) -> str | None:
         """The owner path in ``<dir>/.project_root``, if there is one."""
@@ -67,7 +73,13 @@ class ProjectIndex:
     def registered_roots(self) -> set[str]:
         return set(self.slugs.values())
 
-    def cwd_for(self, project_dir: Path, chat_hash: str | None, ctx: ScanContext) -> str | None:
+    def cwd_for(
+        self, project_dir: Path, chat_hash: str | None, ctx: ScanContext, mentioned: Iterable[str] = (),
+        *, read_chats: bool = True,
+    ) -> str | None:
+        """``mentioned``: absolute paths the chat names; one is taken only if its hash matches.
+        ``read_chats=False`` skips the scan of the project's chat files (a warm run
+        re-resolving a cached row: that scan already found nothing)."""
         owner = self.marker(project_dir, ctx) or self.slugs.get(project_dir.name)
         if owner:
             return owner
@@ -77,12 +89,25 @@ class ProjectIndex:
         for wanted in hashes:
             if wanted in self._registered:
                 return self._registered[wanted]
+        wanted_set = set(hashes)
+        for candidate in with_parents(sorted(mentioned)):
+            if project_hash(candidate) in wanted_set:
+                return candidate
         if self._others is None:
             # Asking every provider is the expensive step: only for a real hash dir.
             self._others = _by_hash(set(ctx.cwd_candidates()))
         for wanted in hashes:
             if wanted in self._others:
                 return self._others[wanted]
+        # Last: any path named anywhere in the project's chats (another chat
+        # of the same project may name what this one does not).
+        if not read_chats:
+            return None
+        if project_dir not in self._siblings:
+            self._siblings[project_dir] = _by_hash(set(with_parents(sorted(paths_in_chat_files(project_dir, ctx)))))
+        for wanted in hashes:
+            if wanted in self._siblings[project_dir]:
+                return self._siblings[project_dir][wanted]
         return None
 
 

@@ -29,6 +29,8 @@ class GeminiProvider(Provider):
     name = "gemini"
     label = "Gemini CLI"
     env_vars = ("GEMINI_CLI_HOME", "GEMINI_DATA_DIR")
+    # 3: function responses are not prompts; cwd from paths the chat names
+    parser_version = "3"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
@@ -43,6 +45,7 @@ class GeminiProvider(Provider):
                 recency=files.newest_mtime,
                 files=files.paths(),
                 hint=files,
+                children=tuple(files.subagents),
             )
             for files in sessions.values()
         ]
@@ -92,7 +95,8 @@ class GeminiProvider(Provider):
         cwd = None
         if primary is not None:
             chat_hash = as_str(chats.main.meta.get("projectHash")) if chats.main else None
-            cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx)
+            mentioned = set().union(*(chat.paths for _, chat in chats.everything()))
+            cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx, mentioned)
         path: str | None
         if files.main is not None:
             path = str(files.main.path)
@@ -103,6 +107,15 @@ class GeminiProvider(Provider):
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         return self._row_from(ref, self._chats(ref, ctx), ctx)
+
+    def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        """A cached row with no cwd: another provider may have seen the directory since."""
+        files: SessionFiles = ref.hint
+        primary = files.primary if isinstance(files, SessionFiles) else None
+        if row.cwd is not None or primary is None:
+            return row
+        cwd = self._projects(ctx).cwd_for(primary.project_dir, primary.project_hash, ctx, read_chats=False)
+        return row if cwd is None else row.with_changes(cwd=cwd)
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.model import SubagentInfo

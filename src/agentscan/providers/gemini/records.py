@@ -75,6 +75,9 @@ _WHITESPACE = re.compile(r"\s+")
 _SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(\s|$)")
 # Gemini CLI sends this on the user's behalf after a tool turn.
 _INJECTED = ("System: Please continue.",)
+# A tool result that legacy (JSON) chats record as a user message: Gemini
+# CLI's partToString turns a functionResponse part into this text.
+_TOOL_RESULT_PREFIXES = ("[Function Response:",)
 
 _OK = frozenset({"success", "ok", "completed"})
 _ERROR = frozenset({"error", "failed", "fail", "cancelled", "canceled"})
@@ -128,6 +131,8 @@ def prompt_text(message: dict[str, Any]) -> str | None:
     else:
         text = parts_text(message.get("content"))
     if text is None or not text.strip() or text.strip() in _INJECTED:
+        return None
+    if text.lstrip().startswith(_TOOL_RESULT_PREFIXES):
         return None
     return text
 

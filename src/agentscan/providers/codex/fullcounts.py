@@ -1,0 +1,106 @@
+"""Exact line counts of rollouts too large for ``list`` to read whole.
+
+``list`` reads a rollout's last 1 MiB only, so on a larger file its
+``counts`` (prompts, responses, tool calls) would cover only that window.
+The passes that read a rollout whole anyway (``tokens``, ``export``,
+``show``) leave the tally of its line kinds in the persistent cache, keyed
+by path with the size, mtime and a digest of the first bytes.  ``list``
+then takes the counts from there: as they are when the file is unchanged,
+or after reading just the appended lines when it only grew (Codex appends).
+Without a tally (or without the cache) the row's counts stay those of the
+window and the row says so (``counts_partial``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Mapping
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.model import Counts
+from agentscan.providers.codex.records import counts_of, line_kind
+from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
+
+KIND = "codex.counts"
+VERSION = "1"
+#: files at most this large are read whole by ``list`` already: no tally needed
+WHOLE_BYTES = 1024 * 1024
+#: ``list`` reads at most this much appended data to bring a tally up to date
+GROWTH_BYTES = 4 * 1024 * 1024
+_HEAD_BYTES = 4096
+
+
+def _head_digest(path: Path, size: int) -> str | None:
+    try:
+        with open_regular(path) as handle:
+            return hashlib.blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
+    except OSError:
+        return None
+
+
+def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int) -> None:
+    cache = ctx.file_cache
+    head = _head_digest(path, progress.complete_offset)
+    if cache is None or head is None:
+        return
+    state = orjson.dumps({"kinds": dict(kinds), "lines": progress.lines})
+    cache.put_file(str(path), KIND, progress.complete_offset, mtime_ns, VERSION, head, progress.complete_offset, state)
+
+
+def wants_tally(path: Path, ctx: ScanContext) -> bool:
+    """Whether a whole pass over ``path`` should keep its tally (``remember`` would store it).
+
+    ``tokens`` reads only a rollout's usage lines unless this says the line
+    kinds are worth counting on the way.
+    """
+    if ctx.file_cache is None or path.name.endswith(".zst"):
+        return False
+    stat = ctx.stat(path)
+    return stat is not None and stat.st_size > WHOLE_BYTES
+
+
+def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress) -> None:
+    """Keep the tally of a whole pass over ``path`` (large plain rollouts only)."""
+    if ctx.file_cache is None or path.name.endswith(".zst"):
+        return
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return
+    if stat.st_size > WHOLE_BYTES and progress.complete_offset > 0:
+        _store(path, ctx, kinds, progress, stat.st_mtime_ns)
+
+
+def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
+    """The whole file's counts from a kept tally, or ``None`` when there is none."""
+    cache = ctx.file_cache
+    if cache is None:
+        return None
+    state = cache.get_file(str(path), KIND)
+    if state is None:
+        return None
+    size, mtime_ns, version, head, offset, blob = state
+    if version != VERSION:
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    document = orjson.loads(blob)
+    kinds: dict[str, int] = document["kinds"]
+    if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
+        return counts_of(kinds)
+    if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or _head_digest(path, size) != head:
+        return None  # rewritten, or grown too much for a bounded read
+    progress = ReadProgress(offset, document["lines"])
+    for line in iter_json_lines(path, ctx, start=offset, first_line=document["lines"] + 1, progress=progress):
+        kind = line_kind(line.record)
+        if kind is not None:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    _store(path, ctx, kinds, progress, stat.st_mtime_ns)
+    return counts_of(kinds)

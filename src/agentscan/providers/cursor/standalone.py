@@ -1,0 +1,120 @@
+"""Cursor sessions that have neither a transcript nor a global composer.
+
+* an Agent CLI chat whose ``store.db`` survives but whose transcript does
+  not (or was never written): named by the store, read from its messages
+  (``storechat.py``); no tokens are recorded there;
+* a composer that only a workspace DB lists, with its conversation inline
+  (older IDE builds, ``workspace.py``): its bubbles give counts and tokens.
+
+Both are listed so that no session (and no token) is lost; rows and
+``show`` read them like the other sessions (docs/providers/cursor.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentscan.context import ScanContext
+from agentscan.model import Counts, SessionRef, SessionRow
+from agentscan.providers.cursor.chats import chat_meta, meta_json
+from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE
+from agentscan.providers.cursor.detail import stream_events
+from agentscan.providers.cursor.ide import tool_event
+from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, model_name
+from agentscan.providers.cursor.row import CursorHint, StoreSession
+from agentscan.providers.cursor.storechat import store_events
+from agentscan.providers.cursor.transcript import summarize_events
+from agentscan.providers.cursor.workspace import WorkspaceComposer, composer_entries
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.timeutil import from_epoch, newest, parse_iso
+
+PROVIDER = "cursor"
+
+
+def store_ref(native_id: str, directory: Path, ctx: ScanContext) -> SessionRef:
+    store = directory / "store.db"
+    updated = as_epoch_ms(meta_json(directory, ctx).get("updatedAtMs"))
+    stamps = [updated / 1000] if updated else []
+    try:
+        stamps.append(store.stat().st_mtime)
+    except OSError:
+        pass
+    # The CLI holds store.db open while the chat runs: it is the session's file.
+    return SessionRef(PROVIDER, native_id, store, max(stamps, default=0.0), (store,), CursorHint(None, store=StoreSession(directory)))
+
+
+def workspace_ref(native_id: str, composer: WorkspaceComposer) -> SessionRef:
+    stamp = composer.updated or composer.created
+    recency = stamp.timestamp() if stamp else _mtime(composer.db)
+    # The workspace DB is shared by every composer of the folder: no file of its own.
+    return SessionRef(PROVIDER, native_id, None, recency, (), CursorHint(None, workspace=composer))
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> SessionRow:
+    meta = chat_meta(native_id, ctx)
+    summary = summarize_events(store_events(session.store, ctx))
+    mtime = _mtime(session.store)
+    return SessionRow(
+        provider=PROVIDER,
+        native_id=native_id,
+        path=str(session.store),
+        title=(meta.name if meta else None) or summary.first_prompt,
+        cwd=(meta.cwd if meta else None) or summary.cwd.best(),
+        model=meta.model if meta else None,
+        started_at=(meta.created if meta else None) or summary.first_ts,
+        updated_at=newest(meta.updated if meta else None, summary.last_ts, from_epoch(mtime) if mtime else None),
+        counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
+    )
+
+
+def stream_store(session: StoreSession, ctx: ScanContext, collector: DetailCollector) -> None:
+    stream_events(store_events(session.store, ctx), collector)
+
+
+def workspace_row(native_id: str, composer: WorkspaceComposer) -> SessionRow:
+    stats = composer.stats
+    common = stats.models.most_common(1)
+    return SessionRow(
+        provider=PROVIDER,
+        native_id=native_id,
+        path=str(composer.db),
+        title=composer.name or composer.first_prompt,
+        cwd=composer.folder,
+        model=common[0][0] if common else None,
+        started_at=composer.created or stats.first_ts,
+        updated_at=newest(composer.updated, stats.last_ts),
+        tokens=stats.tokens(),
+        counts=Counts(stats.prompts, stats.responses, stats.tool_calls),
+    )
+
+
+def _conversation(composer: WorkspaceComposer, ctx: ScanContext) -> list[dict]:
+    """The composer's inline bubbles, read again from its workspace DB (``show``)."""
+    for entry in composer_entries(composer.db, ctx):
+        if entry.get("composerId") == composer.composer_id:
+            return [bubble for bubble in as_list(entry.get("conversation")) if isinstance(bubble, dict)]
+    return []
+
+
+def stream_workspace(composer: WorkspaceComposer, ctx: ScanContext, collector: DetailCollector) -> None:
+    for raw in _conversation(composer, ctx):
+        when = parse_iso(raw.get("createdAt"))
+        text = as_str(raw.get("text"))
+        if raw.get("type") == USER_BUBBLE and text:
+            collector.add_prompt(text.strip(), when)
+        elif raw.get("type") == ASSISTANT_BUBBLE:
+            if text:
+                collector.add_response(text.strip(), when, model_name(as_dict(raw.get("modelInfo")).get("modelName")))
+            tool = as_dict(raw.get("toolFormerData"))
+            if tool:
+                collector.add_tool(tool_event(tool, when))
+
+
+__all__ = ["StoreSession", "store_ref", "store_row", "stream_store", "stream_workspace", "workspace_ref", "workspace_row"]

@@ -1,0 +1,176 @@
+"""Composers that Cursor's per-workspace DBs know (docs/providers/cursor.md).
+
+::
+
+    <Cursor User dir>/workspaceStorage/<hash>/workspace.json   {"folder": "file:///abs/path"}
+    <Cursor User dir>/workspaceStorage/<hash>/state.vscdb      ItemTable 'composer.composerData'
+
+``composer.composerData`` (older builds; newer ones write the same list as
+``composer.composerHeaders``) is ``{"allComposers": [{composerId, name,
+createdAt, lastUpdatedAt, …}]}``: which composers ran in that folder.  It
+gives the cwd of a global composer that names no workspace, and older builds
+kept each composer's whole ``conversation`` (its bubbles, ``tokenCount``
+included) right there: such a composer, which the global DB does not know,
+is a session of its own.
+
+Each workspace DB is opened read-only through ``toolkit.sqlite_ro``, once
+per scan, for two exact ``ItemTable`` keys; a DB that cannot be read is a
+warning and is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import unquote, urlparse
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats
+from agentscan.providers.cursor.prompt_text import collapse
+from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
+from agentscan.providers.cursor.roots import state_db_root
+from agentscan.toolkit.jsonl import load_json_file
+from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
+from agentscan.timeutil import from_epoch
+
+if TYPE_CHECKING:
+    from agentscan.providers.cursor.records import RawBubble
+
+_MEMO = "cursor.workspaces"
+TITLE_CHARS = 180
+_KEYS = ("composer.composerData", "composer.composerHeaders")
+#: a home with more workspace dirs than this reads only the newest ones
+MAX_WORKSPACES = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceComposer:
+    composer_id: str
+    db: Path  # the workspace state.vscdb that lists it
+    folder: str | None  # the workspace's folder (its cwd)
+    name: str | None = None
+    created: datetime | None = None
+    updated: datetime | None = None
+    stats: BubbleStats = field(default_factory=BubbleStats)  # of its inline conversation, if any
+    first_prompt: str | None = None
+
+    @property
+    def has_conversation(self) -> bool:
+        return self.stats.bubbles > 0
+
+
+def workspace_dir(ctx: ScanContext) -> Path | None:
+    """``workspaceStorage`` beside the global DB's ``globalStorage`` dir."""
+    global_db = state_db_root(ctx).path
+    if global_db.parent.name != "globalStorage":
+        return None
+    return global_db.parent.parent / "workspaceStorage"
+
+
+def folder_of(directory: Path, ctx: ScanContext) -> str | None:
+    """The folder a workspace dir stands for, from its ``workspace.json`` URI."""
+    path = directory / "workspace.json"
+    if not os.path.isfile(path):
+        return None
+    uri = as_str(as_dict(load_json_file(path, ctx, max_bytes=64 * 1024)).get("folder"))
+    if uri is None:
+        return None
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None  # a remote (ssh, wsl, …) folder is not a path on this machine
+    local = unquote(parsed.path)
+    if len(local) >= 3 and local[0] == "/" and local[2] == ":":  # file:///C:/x on Windows
+        local = local[1:]
+    return local or None
+
+
+def composer_entries(db_path: Path, ctx: ScanContext) -> list[dict[str, Any]]:
+    try:
+        with readonly(db_path) as conn:
+            if not has_table(conn, "ItemTable"):
+                return []
+            marks = ", ".join("?" for _ in _KEYS)
+            rows = conn.execute(f"SELECT key, value FROM ItemTable WHERE key IN ({marks})", _KEYS).fetchall()
+    except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
+        ctx.warn(db_path, f"Cursor workspace DB not read: {exc}")
+        return []
+    entries: list[dict[str, Any]] = []
+    for key, value in sorted(rows, key=lambda row: _KEYS.index(row[0])):
+        if value is None:
+            continue
+        try:
+            document = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            ctx.warn(db_path, f"{key}: invalid JSON skipped")
+            continue
+        entries.extend(entry for entry in as_list(as_dict(document).get("allComposers")) if isinstance(entry, dict))
+    return entries
+
+
+def _composer(entry: dict[str, Any], db_path: Path, folder: str | None) -> WorkspaceComposer | None:
+    composer_id = valid_composer_id(entry.get("composerId"))
+    if composer_id is None:
+        return None
+    stats = BubbleStats()
+    first_prompt = None
+    for index, bubble in enumerate(as_list(entry.get("conversation"))):
+        if isinstance(bubble, dict):
+            stats.add(as_str(bubble.get("bubbleId")) or f"#{index}", cast("RawBubble", bubble), live=True)
+            text = as_str(bubble.get("text"))
+            if first_prompt is None and bubble.get("type") == USER_BUBBLE and text:
+                first_prompt = collapse(text, TITLE_CHARS)
+    return WorkspaceComposer(
+        composer_id=composer_id,
+        db=db_path,
+        folder=folder,
+        name=as_str(entry.get("name")),
+        created=from_epoch(as_epoch_ms(entry.get("createdAt"))),
+        updated=from_epoch(as_epoch_ms(entry.get("lastUpdatedAt"))),
+        stats=stats,
+        first_prompt=first_prompt,
+    )
+
+
+def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
+    """Every composer the workspace DBs list (memoised per scan)."""
+    found = ctx.memo.get(_MEMO)
+    if isinstance(found, dict):
+        return found
+    found = {}
+    ctx.memo[_MEMO] = found
+    root = workspace_dir(ctx)
+    if root is None or not os.path.isdir(root):
+        return found
+    ctx.confine_to([root])
+    try:
+        with os.scandir(root) as listing:
+            directories = [Path(entry.path) for entry in listing if ctx.admit(entry) and entry.is_dir()]
+    except OSError as exc:
+        ctx.warn(root, f"cannot list directory: {exc.strerror or exc}")
+        return found
+    directories.sort(key=_mtime, reverse=True)
+    for directory in directories[:MAX_WORKSPACES]:
+        db_path = directory / "state.vscdb"
+        if not os.path.isfile(db_path):
+            continue
+        folder = folder_of(directory, ctx)
+        for entry in composer_entries(db_path, ctx):
+            composer = _composer(entry, db_path, folder)
+            # A composer listed twice (a folder reopened): the copy that holds more wins.
+            if composer is not None and (composer.composer_id not in found
+                                         or composer.stats.bubbles > found[composer.composer_id].stats.bubbles):
+                found[composer.composer_id] = composer
+    return found
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
