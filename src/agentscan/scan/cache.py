@@ -18,6 +18,8 @@ What is kept per session (docs/performance.md explains why):
   session's files (large or active sessions only);
 * ``facts``: small facts read from a file's head (a Codex rollout's header),
   so a warm discovery reads no file whose stat is unchanged;
+* ``files``: a provider's own state of one file (Codex line tallies);
+* ``prices``: price periods per model (``agentscan.pricing``);
 * ``snapshots``: every session's sums of one provider in one value, valid
   while every session's fingerprint is the same: a run in which nothing
   changed decodes one value instead of one per session.
@@ -60,6 +62,8 @@ CREATE TABLE IF NOT EXISTS calls (session_id TEXT PRIMARY KEY, fingerprint TEXT,
 CREATE TABLE IF NOT EXISTS resume (session_id TEXT PRIMARY KEY, state BLOB);
 CREATE TABLE IF NOT EXISTS facts (kind TEXT, path TEXT, stamp TEXT, value BLOB, PRIMARY KEY (kind, path));
 CREATE TABLE IF NOT EXISTS snapshots (key TEXT PRIMARY KEY, stamp TEXT, value BLOB);
+CREATE TABLE IF NOT EXISTS files (path TEXT, kind TEXT, size INTEGER, mtime_ns INTEGER, version TEXT, head TEXT,
+    "offset" INTEGER, state BLOB, PRIMARY KEY (path, kind));
 CREATE TABLE IF NOT EXISTS prices (data_version TEXT, provider TEXT, model TEXT, doc TEXT,
     PRIMARY KEY (data_version, provider, model));
 """
@@ -284,6 +288,26 @@ class Cache:
 
     def put_snapshot(self, key: str, stamp: str, value: bytes) -> None:
         self._write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,?)", (key, stamp, value))
+
+    # -- per-file state of a provider (Codex line tallies, ``fullcounts.py``) ---
+
+    def get_file(self, path: str, kind: str) -> tuple[int, int, str, str, int, bytes] | None:
+        rows = self._query(
+            'SELECT size, mtime_ns, version, head, "offset", state FROM files WHERE path=? AND kind=?', (path, kind)
+        )
+        if not rows:
+            return None
+        size, mtime_ns, version, head, offset, state = rows[0]
+        if not (type(size) is int and type(mtime_ns) is int and isinstance(version, str) and isinstance(head, str)
+                and type(offset) is int and isinstance(state, bytes)):
+            return None  # a damaged row is a miss
+        return size, mtime_ns, version, head, offset, state
+
+    def put_file(self, path: str, kind: str, size: int, mtime_ns: int, version: str, head: str, offset: int, state: bytes) -> None:
+        self._write(
+            'INSERT OR REPLACE INTO files(path, kind, size, mtime_ns, version, head, "offset", state) VALUES (?,?,?,?,?,?,?,?)',
+            (path, kind, size, mtime_ns, version, head, offset, state),
+        )
 
     # -- facts read from files' heads ---------------------------------------
 

@@ -91,14 +91,20 @@ def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
         stat = os.stat(path)
     except OSError:
         return None
-    document = orjson.loads(blob)
-    kinds: dict[str, int] = document["kinds"]
+    try:
+        document = orjson.loads(blob)
+        kinds: dict[str, int] = document["kinds"]
+        lines = document["lines"]
+        if not (isinstance(kinds, dict) and all(type(n) is int for n in kinds.values()) and type(lines) is int):
+            return None
+    except (orjson.JSONDecodeError, TypeError, KeyError):
+        return None  # a damaged tally is no tally (issue 14, case 7)
     if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
         return counts_of(kinds)
     if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or _head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
-    progress = ReadProgress(offset, document["lines"])
-    for line in iter_json_lines(path, ctx, start=offset, first_line=document["lines"] + 1, progress=progress):
+    progress = ReadProgress(offset, lines)
+    for line in iter_json_lines(path, ctx, start=offset, first_line=lines + 1, progress=progress):
         kind = line_kind(line.record)
         if kind is not None:
             kinds[kind] = kinds.get(kind, 0) + 1
