@@ -124,3 +124,25 @@ def test_a_line_far_longer_than_a_block_is_skipped_in_bounded_steps(tmp_path: Pa
     assert [record["usage"] for _, record in found] == [1, 2]
     assert warnings == [(f"line longer than {MAX_LINE // (1024 * 1024)} MiB skipped", 2)]
     assert progress.lines == 3 and progress.complete_offset == path.stat().st_size
+
+
+def test_codex_usage_from_marked_lines_equals_a_full_pass(tmp_path: Path) -> None:
+    """``USAGE_MARKERS`` keep every record ``FileUsageScanner.feed`` reacts to (real rollouts)."""
+    from contextlib import closing
+
+    from agentscan.providers.codex.usage import FileUsageScanner, scan_file
+    from agentscan.toolkit.jsonl import iter_json_lines
+    from builders import REAL
+
+    samples = sorted((REAL / "codex").glob("*.jsonl")) + sorted(Path(__file__).parent.parent.glob("fixtures/bad/codex*/**/*.jsonl"))
+    assert len(samples) >= 3
+    ctx = ScanContext.create(home=tmp_path, env={})
+    for sample in samples:
+        for replay in (False, True):
+            fast = scan_file(sample, ctx, replay=replay, started=None)
+            full = FileUsageScanner(replay=replay, started=None)
+            with closing(iter_json_lines(sample, ctx)) as lines:
+                for line in lines:
+                    full.feed(line.record)
+            assert fast.events == full.events, sample.name
+            assert (fast.boundary, fast.saw_marker) == (full.boundary, full.saw_marker), sample.name
