@@ -40,3 +40,25 @@ def create_private(path: str | os.PathLike[str]) -> None:
 def open_private(path: str | os.PathLike[str], flags: int = os.O_WRONLY | os.O_CREAT | os.O_TRUNC) -> int:
     """``os.open`` for writing, creating with ``FILE_MODE``."""
     return os.open(path, flags | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+
+
+def make_private_dirs(directory: str | os.PathLike[str]) -> None:
+    """Create ``directory`` and any missing parents, each ``DIR_MODE`` whatever the umask.
+
+    Only what agentscan creates is chmodded: an existing directory (a shared
+    ``AGENTSCAN_CACHE_DIR``, ``~/.cache``) keeps its mode.
+    """
+    missing = []
+    current = os.path.abspath(directory)
+    while not os.path.isdir(current):
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    for path in reversed(missing):
+        try:
+            os.mkdir(path, DIR_MODE)
+        except FileExistsError:
+            continue  # made meanwhile by another process: not ours to chmod
+        os.chmod(path, DIR_MODE)  # mkdir's mode is masked by the umask

@@ -57,10 +57,11 @@ class Provider(ABC):
 
     def session_usage(
         self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *, keep_state: bool = False
-    ) -> tuple[list[list], bytes | None]:
+    ) -> tuple[Iterable[list], bytes | None]:
         """One session's billed calls as packed entries (``UsageEntry.pack``),
         deduplicated within the session, for ``tokens`` and its cache.
 
+        The entries may come as a generator (they are summed in one pass).
         A provider that can parse only what was appended to a session's files
         returns, with ``keep_state``, a state to pass back as ``resume`` the
         next time (the files may have changed in any way since).  The default

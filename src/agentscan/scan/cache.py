@@ -45,6 +45,7 @@ from typing import Any, Iterable, Mapping
 import orjson
 
 from agentscan.context import ScanContext
+from agentscan.filemodes import FILE_MODE, make_private_dirs
 
 SCHEMA_VERSION = 4
 _IDENTITY = "agentscan-cache"
@@ -88,27 +89,6 @@ def cache_dir(env: Mapping[str, str]) -> Path:
 def _is_busy(exc: BaseException) -> bool:
     text = str(exc).lower()
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
-def make_private_dirs(directory: Path) -> None:
-    """Create ``directory`` and any missing parents as 0700.
-
-    Only what agentscan creates is chmodded: an existing directory (a shared
-    ``AGENTSCAN_CACHE_DIR``) keeps its mode.
-    """
-    missing = []
-    current = directory
-    while not current.exists():
-        missing.append(current)
-        if current.parent == current:
-            break
-        current = current.parent
-    for path in reversed(missing):
-        try:
-            path.mkdir(mode=0o700)
-        except FileExistsError:
-            continue  # another agentscan made it meanwhile: not ours to chmod
-        os.chmod(path, 0o700)  # mkdir's mode is masked by the umask
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:
@@ -169,7 +149,7 @@ class Cache:
     def _connect(path: Path) -> sqlite3.Connection:
         try:
             # Create the file 0600 before SQLite does, so it is never world-readable.
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE))
             fresh = True
         except FileExistsError:
             fresh = False

@@ -51,6 +51,7 @@ from agentscan.scan.cache import decode_json
 from agentscan.sealing import seal, unseal
 
 if TYPE_CHECKING:
+    from agentscan.pricing import PriceBook, Spend
     from agentscan.providers.base import Provider
     from agentscan.scan.scanner import Scanner
 
@@ -148,6 +149,26 @@ def tier_range(tier: int) -> tuple[int, int | None]:
     return low, (TIER_BOUNDS[tier] + 1 if tier < len(TIER_BOUNDS) else None)
 
 
+def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], bytes, list[list] | None]:
+    """``sums_of``, ``key_hashes`` and (``keep``) the entries, in one pass over an iterable:
+    a 1 GB transcript's calls need not be held twice."""
+    kept: list[list] | None = [] if keep else None
+    hashes: list[bytes] = []
+    blake2b = hashlib.blake2b
+
+    def walk() -> Iterable[list]:
+        for entry in entries:
+            if kept is not None:
+                kept.append(entry)
+            key = entry[KEY]
+            if key is not None:
+                hashes.append(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+            yield entry
+
+    groups = sums_of(walk())
+    return groups, seal(b"".join(hashes)), kept
+
+
 def key_hashes(entries: Iterable[list]) -> bytes:
     """8 bytes per keyed call, sealed: a filter for sharing (a collision only costs a decode)."""
     blake2b = hashlib.blake2b
@@ -170,13 +191,13 @@ def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume:
     with ctx.warnings.capture() as warnings:
         try:
             entries, state = provider.session_usage(ref, ctx, resume, keep_state=keep_state)
+            groups, keys, kept = sums_and_keys(entries, keep_entries)
         except Exception as exc:  # noqa: BLE001 - a provider bug costs one session, not the command
             from agentscan.context import internal_error
 
             internal_error(ctx, ref, exc)
-            entries, state = [], None
-    return Parsed(SessionSums(sums_of(entries), list(warnings)), key_hashes(entries), state,
-                  entries if keep_entries else None)
+            groups, keys, kept, state = [], seal(b""), ([] if keep_entries else None), None
+    return Parsed(SessionSums(groups, list(warnings)), keys, state, kept)
 
 
 class ProviderUsage:
@@ -214,6 +235,60 @@ def usage_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, 
     return collector.calls_by_session
 
 
+def sums_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, SessionSums]:
+    """Session id -> its own token sums (not deduplicated against other sessions), from
+    the index or parsed: what a row's cost is priced from (``costs.with_costs``)."""
+    return _Collector(scanner, None).sums(refs)[1]
+
+
+class GroupPrices:
+    """The price key of each cached group (``None``: its calls may be priced apart).
+
+    Most models have one price at every time: their key depends on the tier
+    class alone, so it is worked out once per model and class, not per quarter hour.
+    """
+
+    def __init__(self, book: PriceBook) -> None:
+        self.book = book
+        self._keys: dict[tuple, int | None] = {}
+        self._timeless: dict[tuple[str, str | None], bool] = {}
+
+    def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
+        fast = self.book.fast_keys(provider).get(model)
+        if fast.__class__ is int:
+            return fast  # type: ignore[return-value]
+        timeless = self._timeless.get((provider, model))
+        if timeless is None:
+            timeless = self._timeless[(provider, model)] = self.book.timeless(provider, model)
+        ident = (provider, model, None if timeless else bucket, tier, timeless)
+        if ident in self._keys:
+            return self._keys[ident]
+        low, high = tier_range(tier)
+        if timeless:
+            found = self.book.span_key(provider, model, None, None, low, high)
+        else:
+            found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
+        self._keys[ident] = found
+        return found
+
+    def spend(self, provider: str, sums: SessionSums) -> Spend | None:
+        """A session's sums as a ``Spend``; ``None`` when a group has no single price."""
+        from agentscan.pricing import Spend
+
+        spend = Spend()
+        for group in sums.groups:
+            key = self.key(provider, group[1], group[2], group[3])
+            if key is None:
+                return None
+            parts = spend.parts.get(key)
+            if parts is None:
+                spend.parts[key] = list(group[GROUP_KEYS:])
+            else:
+                for index, value in enumerate(group[GROUP_KEYS:]):
+                    parts[index] += value
+        return spend
+
+
 def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:
     """``usage_by_session`` output deduplicated across sessions, per provider."""
     grouped: dict[str, list[list]] = {}
@@ -244,11 +319,33 @@ class _Collector:
         self.calls_by_session: dict[str, list[list]] = {}
 
     def run(self, refs: Sequence[SessionRef]) -> dict[str, ProviderUsage]:
+        by_provider, sums, keys = self.sums(refs)
+        found: dict[str, ProviderUsage] = {name: ProviderUsage() for name in by_provider}
+        exact: dict[str, list[SessionRef]] = {}
+        needs = self.needs_calls
+        for name, pairs in by_provider.items():
+            shared = self._shared(name, pairs, keys)
+            part = found[name]
+            wanted = exact[name] = []
+            for ref, ref_id in pairs:
+                if ref_id in shared or (needs is not None and needs(name, sums[ref_id])):
+                    wanted.append(ref)
+                    part.exact.add(ref.native_id)
+                else:
+                    part.sums[ref.native_id] = sums[ref_id]
+        calls = self.calls_by_session = self._calls([ref for wanted in exact.values() for ref in wanted])
+        for name, wanted in exact.items():
+            found[name].entries = merge_duplicates([entry for ref in wanted for entry in calls[ref.id]])
+        if self.cache is not None:
+            self.cache.commit()
+        return found
+
+    def sums(self, refs: Sequence[SessionRef]) -> tuple[dict[str, list[tuple[SessionRef, str]]], dict[str, SessionSums], dict[str, bytes]]:
+        """Every session's own sums (and key hashes): from the index, or parsed."""
         # (ref, id) pairs: a heavy user has 10,000+ sessions, and ``ref.id`` builds a string.
         by_provider: dict[str, list[tuple[SessionRef, str]]] = {}
         for ref in refs:
             by_provider.setdefault(ref.provider, []).append((ref, ref.id))
-        found: dict[str, ProviderUsage] = {name: ProviderUsage() for name in by_provider}
         sums: dict[str, SessionSums] = {}
         keys: dict[str, bytes] = {}
         misses: list[SessionRef] = []
@@ -290,24 +387,9 @@ class _Collector:
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
         for name in self.unsnapped:
             self._store_snapshot(name, by_provider[name], sums)
-        exact: dict[str, list[SessionRef]] = {}
-        needs = self.needs_calls
-        for name, pairs in by_provider.items():
-            shared = self._shared(name, pairs, keys)
-            part = found[name]
-            wanted = exact[name] = []
-            for ref, ref_id in pairs:
-                if ref_id in shared or (needs is not None and needs(name, sums[ref_id])):
-                    wanted.append(ref)
-                    part.exact.add(ref.native_id)
-                else:
-                    part.sums[ref.native_id] = sums[ref_id]
-        calls = self.calls_by_session = self._calls([ref for wanted in exact.values() for ref in wanted])
-        for name, wanted in exact.items():
-            found[name].entries = merge_duplicates([entry for ref in wanted for entry in calls[ref.id]])
         if self.cache is not None:
             self.cache.commit()
-        return found
+        return by_provider, sums, keys
 
     # -- one value for every session of a provider ---------------------------
 

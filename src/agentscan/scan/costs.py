@@ -44,7 +44,7 @@ def with_costs(
     scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
     needs its price data version (default: a new one on the scanner's index).
     """
-    from agentscan.scan.collect import usage_by_session
+    from agentscan.scan.collect import GroupPrices, sums_by_session, usage_by_session
 
     if refs is None:
         refs = scanner.refs()
@@ -52,4 +52,19 @@ def with_costs(
         book = PriceBook(scanner.ctx, scanner.cache)
     wanted = {row.id for row in rows}
     chosen = list({ref.id: ref for ref in refs if ref.id in wanted}.values())
-    return priced(rows, costs_of(usage_by_session(scanner, chosen), chosen, book))
+    # From each session's cached sums (exact per group, see ``collect.GroupPrices``);
+    # only a session with a group that has no single price is read call by call.
+    prices = GroupPrices(book)
+    costs: dict[str, Decimal | None] = {}
+    by_calls = []
+    by_id = {ref.id: ref for ref in chosen}
+    for ref_id, sums in sums_by_session(scanner, chosen).items():
+        ref = by_id[ref_id]
+        spend = prices.spend(ref.provider, sums)
+        if spend is None:
+            by_calls.append(ref)
+        else:
+            costs[ref_id] = spend.cost(book)
+    if by_calls:
+        costs.update(costs_of(usage_by_session(scanner, by_calls), by_calls, book))
+    return priced(rows, costs)

@@ -31,7 +31,7 @@ from agentscan.model import (
 )
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import total_cost
-from agentscan.scan.collect import BUCKET, SessionSums, collect, tier_range
+from agentscan.scan.collect import BUCKET, GroupPrices, SessionSums, collect
 
 # Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
 GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
@@ -189,7 +189,7 @@ def token_report(
     buckets: dict[str, _Bucket] = {}
     day_keys: dict[float, str] = {}
     book = PriceBook(scanner.ctx, scanner.cache)
-    prices = _GroupPrices(book)
+    prices = GroupPrices(book)
     for provider_name, part in collect(scanner, refs, _needs_calls(by, tz, low, high, prices)).items():
         for native_id, sums in part.sums.items():
             _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices)
@@ -213,39 +213,8 @@ def token_report(
     return report
 
 
-class _GroupPrices:
-    """The price key of each cached group (``None``: its calls may be priced apart).
-
-    Most models have one price at every time: their key depends on the tier
-    class alone, so it is worked out once per model and class, not per quarter hour.
-    """
-
-    def __init__(self, book: PriceBook) -> None:
-        self.book = book
-        self._keys: dict[tuple, int | None] = {}
-        self._timeless: dict[tuple[str, str | None], bool] = {}
-
-    def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
-        fast = self.book.fast_keys(provider).get(model)
-        if fast.__class__ is int:
-            return fast  # type: ignore[return-value]
-        timeless = self._timeless.get((provider, model))
-        if timeless is None:
-            timeless = self._timeless[(provider, model)] = self.book.timeless(provider, model)
-        ident = (provider, model, None if timeless else bucket, tier, timeless)
-        if ident in self._keys:
-            return self._keys[ident]
-        low, high = tier_range(tier)
-        if timeless:
-            found = self.book.span_key(provider, model, None, None, low, high)
-        else:
-            found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
-        self._keys[ident] = found
-        return found
-
-
 def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None,
-                 prices: _GroupPrices) -> Callable[[str, SessionSums], bool]:
+                 prices: GroupPrices) -> Callable[[str, SessionSums], bool]:
     """Which sessions' sums cannot answer: a window cuts one of their quarter hours,
     a period grouping meets a zone offset that is not whole quarter hours, or a
     price changes inside one of their groups."""
@@ -291,7 +260,7 @@ def _add_sums(
     low: float | None,
     high: float | None,
     day_keys: dict[float, str],
-    prices: _GroupPrices,
+    prices: GroupPrices,
 ) -> None:
     """A session's cached sums; no window cuts through any of its quarter hours
     and each group has one price (``_needs_calls`` said so)."""

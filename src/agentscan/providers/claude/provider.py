@@ -203,7 +203,7 @@ class ClaudeProvider(Provider):
         return usage_entries(deduper.winners(), lambda order: sessions[order >> SESSION_BITS], transcripts)
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
-                      keep_state: bool = False) -> tuple[list[list], bytes | None]:
+                      keep_state: bool = False) -> tuple[Iterable[list], bytes | None]:
         from agentscan.providers.claude.incremental import session_calls
         from agentscan.providers.claude.usage import packed_entries
 

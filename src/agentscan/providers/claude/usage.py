@@ -20,8 +20,9 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from sys import intern
 from datetime import datetime, timezone
-from typing import Any, Callable, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable, Iterator
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import PROGRESS_ORIGIN, TokenUsage, UsageEntry
@@ -85,7 +86,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | 
         _count(usage.get("cache_creation_input_tokens")),
         _count(usage.get("output_tokens")),
         epoch_of_iso(record.get("timestamp")),
-        model if isinstance(model, str) and model else None,
+        intern(model) if isinstance(model, str) and model else None,  # one string per model, not per call
         subagent,
         order,
         cache_write_1h(usage),
@@ -213,18 +214,17 @@ def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str],
     ]
 
 
-def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[str] = ()) -> list[list]:
+def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[str] = ()) -> Iterator[list]:
     """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``;
-    ``transcripts`` are the session's subagents that have a transcript of their own."""
-    packed = []
+    ``transcripts`` are the session's subagents that have a transcript of their own.
+    A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
     for c in calls:
         entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
                  0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", call_rank(c),
                  c[C_CACHE_WRITE_1H]]
         if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts:
             entry.append(PROGRESS_ORIGIN)
-        packed.append(entry)
-    return packed
+        yield entry
 
 
 def _better(new: UsageCandidate, old: UsageCandidate) -> bool:
