@@ -33,11 +33,13 @@ def export_command(
     since: Optional[str] = SinceOption,
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success (for cron); errors still go to stderr."),
     redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout)."""
+    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout).
+
+    With the global --quiet it prints nothing on success (for cron); errors still go to stderr.
+    """
     from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
     from agentscan.errors import UsageProblem
@@ -48,7 +50,8 @@ def export_command(
     to_stdout = output == STDOUT
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
-    state.quiet = quiet
+    # --quiet (a global option) also drops the one-line summary: cron mails any output.
+    quiet = state.quiet
     scanner = state.scanner(provider)
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact)
@@ -63,9 +66,7 @@ def export_command(
     elif not quiet:
         gone = f", {result.gone} marked gone" if result.gone else ""
         print(f"wrote {result.sessions} sessions to {result.path} ({result.format}{gone})")
-    if quiet:
-        state.verbose = False
-    finish(state, scanner, as_json=as_json or quiet)
+    finish(state, scanner, as_json=as_json)
 
 
 @handle_errors

@@ -35,7 +35,7 @@ def envelope(command: str, body: dict[str, Any], warnings: Sequence[ScanWarning]
 
 
 def warn_summary(warnings: Sequence[ScanWarning], *, verbose: bool = False) -> None:
-    if not warnings:
+    if not warnings or _term.quiet():
         return
     shown = warnings if verbose else warnings[:5]
     for warning in shown:
@@ -46,9 +46,12 @@ def warn_summary(warnings: Sequence[ScanWarning], *, verbose: bool = False) -> N
 
 
 def note(text: str, *, tty_only: bool = False) -> None:
-    """A hint for the person at the terminal, on stderr (``tty_only``: nothing when stderr is piped)."""
-    if tty_only and not _term.stderr_is_tty():
+    """A hint for the person at the terminal, on stderr (``tty_only``: nothing when stderr is
+    piped; nothing at all with ``--quiet``), wrapped to the terminal's width."""
+    if _term.quiet() or (tty_only and not _term.stderr_is_tty()):
         return
+    if _term.stderr_is_tty():
+        text = "\n".join(_term.wrap(text, _term.terminal_width()))
     print(text, file=sys.stderr)
 
 
