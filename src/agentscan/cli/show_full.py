@@ -63,9 +63,13 @@ def timeline(detail: SessionDetail) -> tuple[list[_Item], dict[int, list[_Subage
     """The session's own events in order, and each subagent keyed by the position of
     the call that started it (``-1``: no such call, printed at the end)."""
     own_tools = [t for t in detail.tools if not t.subagent]
-    everything = _timed([*detail.prompts, *detail.responses, *detail.tools,
-                         *(v for sub in detail.subagents for v in (*sub.prompts, *sub.responses))])
-    talk = {id(v): sub.id for sub in detail.subagents for v in (*sub.prompts, *sub.responses)}
+    talk: dict[int, str] = {}  # a subagent's prompt or reply -> the subagent
+    values: list[Prompt | Response | ToolEvent] = [*detail.prompts, *detail.responses, *detail.tools]
+    for sub in detail.subagents:
+        said: list[Prompt | Response] = [*sub.prompts, *sub.responses]
+        talk.update((id(value), sub.id) for value in said)
+        values += said
+    everything = _timed(values)
     own_ids = {id(v) for v in (*detail.prompts, *detail.responses, *own_tools)}
     items = [item for item in everything if id(item.value) in own_ids]
     by_agent: dict[str, list[_Item]] = {}

@@ -19,7 +19,7 @@ from agentscan.cli.term import Terminal, clean, cut
 from agentscan.errors import UsageProblem
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.pricing.spend import total_cost
-from agentscan.scan.tokens import TokenReport, TokenRow
+from agentscan.scan.tokens import TokenReport
 
 #: (header, value, drop order on a narrow terminal: higher goes first; 0 never).
 #: The parts go before a session's date, project and title; TOTAL and COST stay.

@@ -108,14 +108,14 @@ def stream_chat(
             text = prompt_text(record) if record else None
             if text and subagent is None:
                 collector.add_prompt(text, facts.timestamp)
-            elif text:
+            elif text and subagent is not None:
                 collector.add_subagent_prompt(subagent, text, facts.timestamp)
             elif older:
                 collector.count_dropped("prompts", subagent=subagent)
         if facts.has_text:
             if record is not None and subagent is None:
                 collector.add_response(response_text(record), facts.timestamp, facts.model)
-            elif record is not None:
+            elif record is not None and subagent is not None:
                 collector.add_subagent_response(subagent, response_text(record), facts.timestamp, facts.model)
             elif older:
                 collector.count_dropped("responses", subagent=subagent)
