@@ -72,3 +72,13 @@ def test_json_schemas_are_documented() -> None:
     text = (DOCS / "json.md").read_text()
     for command in ("list", "show", "tokens"):
         assert f"agentscan.{command}/1" in text
+
+
+def test_every_cited_test_file_exists() -> None:
+    """A comment or page that sends a reader to a test names one that is there."""
+    repo = DOCS.parent
+    texts = [*DOCS.rglob("*.md"), repo / "README.md",
+             *(path for path in (repo / "src").rglob("*.py") if "demo" not in path.parts)]
+    cited = {name for path in texts for name in re.findall(r"\btests/[\w/]+\.py\b", path.read_text())}
+    assert cited, "no citation found: the pattern is wrong"
+    assert sorted(name for name in cited if not (repo / name).is_file()) == []

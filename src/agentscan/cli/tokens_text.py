@@ -18,7 +18,6 @@ from agentscan.cli.table import Column, Row, print_table
 from agentscan.cli.term import Terminal, clean, cut
 from agentscan.errors import UsageProblem
 from agentscan.model import SessionRow, TokenUsage, sum_usage
-from agentscan.pricing.spend import total_cost
 from agentscan.scan.tokens import TokenReport, TokenRow
 
 #: (header, value, drop order when the terminal is narrow: higher goes first; 0 never)
@@ -45,11 +44,16 @@ def zone(name: str | None) -> tzinfo | None:
         raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
-def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, part: bool = False) -> list[str]:
-    """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``."""
+def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, part: bool = False,
+             at_least: Decimal | None = None) -> list[str]:
+    """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``.
+
+    ``at_least``: for an unknown cost, what its priced calls cost (shown ``≥$…``).
+    """
     if usage is None:
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-" if part else NOT_RECORDED, ""]
-    return [*(render.full_number(value(usage), term) for _, value, _ in NUMBER_COLUMNS), render.human_usd(cost)]
+    numbers = (render.full_number(value(usage), term) for _, value, _ in NUMBER_COLUMNS)
+    return [*numbers, render.human_usd(cost, at_least)]
 
 
 def _columns(by: str) -> list[Column]:
@@ -85,7 +89,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                 render.path_text(clean(session.cwd), term) if session else "-",
                 (clean(session.title) or "-") if session else "-",
             ]
-        lines.append(Row([key, *facts, *_numbers(token_row.tokens, token_row.cost, term)]))
+        lines.append(Row([key, *facts, *_numbers(token_row.tokens, token_row.cost, term, at_least=token_row.cost_priced)]))
         if not token_row.subagents:
             continue
         if token_row.own is not None:  # a group made only of delegated calls has no own part to show
@@ -105,8 +109,9 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
             # Per period/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in token_row.subagents)
             label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
-            lines.append(Row([label, *blank, *_numbers(runs, total_cost(costs), term, part=True)], style="dim"))
-    lines.append(Row(["TOTAL", *blank, *_numbers(report.total, report.cost, term)], style="bold"))
+            lines.append(Row([label, *blank, *_numbers(runs, token_row.subagents_cost, term, part=True)], style="dim"))
+    lines.append(Row(["TOTAL", *blank, *_numbers(report.total, report.cost, term, at_least=report.cost_priced)],
+                     style="bold"))
     hidden = print_table(_columns(report.by), lines, term=term)
     if folded:
         what = "session" if by_session else {"model": "model", "provider": "provider"}.get(report.by, "period")
@@ -114,6 +119,13 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         more = ", …" if len(folded) > 5 else ""
         line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {keys}{more})"
         print(cut(line, term.width) if term.tty else line)
+    # Why a cost with tokens behind it is unknown (zero-token rows are folded above).
+    groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
+    groups.append((report.cost, report.total, report.unpriced_models))
+    models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
+    if models:
+        render.note(f"no price for {', '.join(models)}: COST ≥$… is what the other calls cost, a lower bound "
+                    "(see warnings; docs/pricing.md)", tty_only=True)
     if hidden:
         render.note(f"{', '.join(hidden)} left out to fit {term.width} columns; widen the terminal or use --json",
                     tty_only=True)
