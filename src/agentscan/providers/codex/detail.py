@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 import orjson
 
-from agentscan.bounds import NewestKept
+from agentscan.bounds import NewestKept, shorten_kept
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import Counts, PlanStep, Prompt, Response, ToolEvent
 from agentscan.providers.codex.facts import LineFacts
@@ -174,9 +174,13 @@ class TranscriptReader:
     def _item(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         ptype = payload.get("type")
         if kind == "item_prompt":
-            self._item_prompts.add(Prompt(item_prompt(payload) or "", timestamp))
+            # Held until the end of the file (events may still supersede them): keep
+            # each one bounded now, not after 1,000 of them sit in memory whole.
+            limit = self.collector.bounds.message_bytes
+            self._item_prompts.add(Prompt(shorten_kept(item_prompt(payload) or "", limit), timestamp))
         elif kind == "item_response":
-            self._item_responses.add(Response(item_response(payload) or "", timestamp, self.model))
+            limit = self.collector.bounds.message_bytes
+            self._item_responses.add(Response(shorten_kept(item_response(payload) or "", limit), timestamp, self.model))
         elif kind == "tool_call":
             self._tool_call(payload, timestamp)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
