@@ -103,3 +103,13 @@ def test_readme_commands_hold_no_placeholders_and_say_how_to_get_agentscan_on_th
     assert "read_csv('/dev/stdin')" in blocks  # the duckdb pipe reads what export writes
     use = text.split("## Use", 1)[1]
     assert "source .venv/bin/activate" in use.split("```", 1)[0] and "pipx install ." in use.split("```", 1)[0]
+
+
+def test_every_cited_test_file_exists() -> None:
+    """A comment or page that sends a reader to a test names one that is there."""
+    repo = DOCS.parent
+    texts = [*DOCS.rglob("*.md"), repo / "README.md",
+             *(path for path in (repo / "src").rglob("*.py") if "demo" not in path.parts)]
+    cited = {name for path in texts for name in re.findall(r"\btests/[\w/]+\.py\b", path.read_text())}
+    assert cited, "no citation found: the pattern is wrong"
+    assert sorted(name for name in cited if not (repo / name).is_file()) == []

@@ -34,6 +34,7 @@ def export_command(
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
     redact: bool = RedactOption,
+    days: bool = typer.Option(False, "--days", help="JSONL or CSV: one record per session, UTC day, model and run, with its cost (SQLite's token_days)."),
     as_json: bool = JsonOption,
 ) -> None:
     """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout).
@@ -54,19 +55,27 @@ def export_command(
     quiet = state.quiet
     scanner = state.scanner(provider)
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
-    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact)
+    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days)
     end_progress()
     if to_stdout:
         if not quiet:
-            render.note(f"wrote {result.sessions} sessions to stdout ({result.format})", tty_only=True)
+            render.note(f"wrote {_what(result, days)} to stdout ({result.format})", tty_only=True)
     elif as_json and not quiet:
         body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone,
-                "prices": result.prices}
+                "usage_days": result.usage_days, "prices": result.prices}
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = f", {result.gone} marked gone" if result.gone else ""
-        print(f"wrote {result.sessions} sessions to {result.path} ({result.format}{gone})")
+        print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone})")
     finish(state, scanner, as_json=as_json)
+
+
+def _what(result, days: bool) -> str:  # noqa: ANN001 - an ExportResult, imported lazily
+    from agentscan.cli.render import plural
+
+    if days:
+        return f"{plural(result.usage_days, 'usage-day row')} of {plural(result.sessions, 'session')}"
+    return plural(result.sessions, "session")
 
 
 @handle_errors

@@ -79,9 +79,20 @@ def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
     return compact_number(usage.total) if term.tty else str(usage.total)
 
 
-def human_usd(cost: Decimal | None) -> str:
-    """Dollars rounded to the cent for people; JSON keeps the exact value."""
+def human_usd(cost: Decimal | None, at_least: Decimal | None = None) -> str:
+    """Dollars rounded to the cent for people; JSON keeps the exact value.
+
+    An unknown cost is ``-``, or ``≥$12.34`` when ``at_least`` (what the calls
+    that have a price cost) says how much it is at least: rounded down, so
+    the bound stays true.
+    """
     if cost is None:
+        if at_least is not None:
+            from decimal import ROUND_FLOOR
+
+            floor = at_least.quantize(Decimal("0.01"), rounding=ROUND_FLOOR)
+            if floor > 0:
+                return f"≥${floor:,.2f}"
         return "-"
     if 0 < cost < Decimal("0.01"):
         return "<$0.01"

@@ -18,7 +18,6 @@ from agentscan.cli.table import Column, Row, render as render_table
 from agentscan.cli.term import Terminal, clean, cut
 from agentscan.errors import UsageProblem
 from agentscan.model import SessionRow, TokenUsage, sum_usage
-from agentscan.pricing.spend import total_cost
 from agentscan.scan.tokens import TokenReport
 
 #: (header, value, drop order on a narrow terminal: higher goes first; 0 never).
@@ -47,17 +46,18 @@ def zone(name: str | None) -> tzinfo | None:
 
 
 def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,
-             part: bool = False) -> list[str]:
+             part: bool = False, at_least: Decimal | None = None) -> list[str]:
     """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``.
 
     ``compact``: ``75.4k`` instead of ``75,433``, when that keeps columns a narrow terminal would lose.
+    ``at_least``: for an unknown cost, what its priced calls cost (shown ``≥$…``).
     """
     if usage is None and part:
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
     shown = render.compact_number if compact else (lambda value: render.full_number(value, term))
-    return [*(shown(value(usage)) for _, value, _ in NUMBER_COLUMNS), render.human_usd(cost)]
+    return [*(shown(value(usage)) for _, value, _ in NUMBER_COLUMNS), render.human_usd(cost, at_least)]
 
 
 def _columns(by: str) -> list[Column]:
@@ -93,6 +93,13 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         more = ", …" if len(folded) > 5 else ""
         line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {keys}{more})"
         print(cut(line, term.width) if term.tty else line)
+    # Why a cost with tokens behind it is unknown (zero-token rows are folded above).
+    groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
+    groups.append((report.cost, report.total, report.unpriced_models))
+    models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
+    if models:
+        render.note(f"no price for {', '.join(models)}: COST ≥$… is what the other calls cost, a lower bound "
+                    "(see warnings; docs/pricing.md)", tty_only=True)
     if hidden or compact:
         left_out = f"left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""
         rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
@@ -109,8 +116,9 @@ def _rows(report: TokenReport, term: Terminal, rows_of: Callable[[str], SessionR
     # "not recorded" is laid over the empty number columns, not in TOTAL alone.
     span = (len(blank) + 1, len(blank) + len(NUMBER_COLUMNS) + 1)
 
-    def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False) -> list[str]:
-        return _numbers(usage, cost, term, compact=compact, part=part)
+    def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
+                at_least: Decimal | None = None) -> list[str]:
+        return _numbers(usage, cost, term, compact=compact, part=part, at_least=at_least)
 
     lines: list[Row] = []
     for token_row in report.rows:
@@ -127,7 +135,8 @@ def _rows(report: TokenReport, term: Terminal, rows_of: Callable[[str], SessionR
                 (clean(session.title) or "-") if session else "-",
             ]
         unrecorded = token_row.tokens is None
-        lines.append(Row([key, *facts, *numbers(token_row.tokens, token_row.cost)], span=span if unrecorded else None))
+        cells = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
+        lines.append(Row([key, *facts, *cells], span=span if unrecorded else None))
         if not token_row.subagents:
             continue
         if token_row.own is not None:  # a group made only of delegated calls has no own part to show
@@ -148,6 +157,6 @@ def _rows(report: TokenReport, term: Terminal, rows_of: Callable[[str], SessionR
             # Per period/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in token_row.subagents)
             label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
-            lines.append(Row([label, *blank, *numbers(runs, total_cost(costs), part=True)], style="dim"))
-    lines.append(Row(["TOTAL", *blank, *numbers(report.total, report.cost)], style="bold"))
+            lines.append(Row([label, *blank, *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
+    lines.append(Row(["TOTAL", *blank, *numbers(report.total, report.cost, at_least=report.cost_priced)], style="bold"))
     return lines
