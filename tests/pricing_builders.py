@@ -22,8 +22,9 @@ def per_million(*pairs: tuple[int, str]) -> Decimal:
     return sum((Decimal(tokens) * Decimal(price) for tokens, price in pairs), Decimal(0)) / Decimal(1_000_000)
 
 
-def claude_sonnet_session(home: Path, *, model: str = "claude-sonnet-4-5-20250929") -> None:
-    """Two Sonnet 4.5 calls on 2025-10-01 (one above 200k input) and one Haiku 4.5 subagent call."""
+def claude_sonnet_session(home: Path, *, model: str = "claude-sonnet-4-5-20250929", synthetic: bool = False) -> None:
+    """Two Sonnet 4.5 calls on 2025-10-01 (one above 200k input) and one Haiku 4.5 subagent call;
+    ``synthetic``: and one of Claude Code's locally made zero-token ``<synthetic>`` turns in the subagent."""
     split = {"ephemeral_5m_input_tokens": 15_000, "ephemeral_1h_input_tokens": 5_000}
     main = [
         claude_user(CLAUDE_SESSION, "2025-10-01T09:00:00.000Z", "hi", uuid="u1"),
@@ -40,6 +41,10 @@ def claude_sonnet_session(home: Path, *, model: str = "claude-sonnet-4-5-2025092
                          model="claude-haiku-4-5-20251001", sidechain=True, agentId=CLAUDE_AGENT, uuid="s2",
                          usage=claude_usage(input=100, cache_write=2_000, cache_read=10_000, output=300)),
     ]
+    if synthetic:  # e.g. an API error the subagent met
+        sub.append(claude_assistant(CLAUDE_SESSION, "2025-10-01T09:00:30.000Z", msg_id="ms2", request_id=None,
+                                    model="<synthetic>", sidechain=True, agentId=CLAUDE_AGENT, uuid="s3",
+                                    usage=claude_usage()))
     claude_subagent_file(home, CLAUDE_SESSION, CLAUDE_AGENT, sub)
 
 
@@ -102,3 +107,15 @@ class PriceServer:
         self._server.shutdown()
         self._thread.join()
         self._server.server_close()
+
+
+UNKNOWN_SESSION = "c1a0de00-0000-4000-8000-0000000000ff"
+
+
+def claude_unknown_model_session(home: Path, model: str = "aide-gpt-5") -> None:
+    """One call with tokens, on 2025-10-02, by a model the price data does not know."""
+    claude_session_file(home, UNKNOWN_SESSION, [
+        claude_user(UNKNOWN_SESSION, "2025-10-02T09:00:00.000Z", "hi", uuid="x1"),
+        claude_assistant(UNKNOWN_SESSION, "2025-10-02T09:00:05.000Z", msg_id="mx", request_id="rx", model=model,
+                         usage=claude_usage(input=1_000, output=100), uuid="x2"),
+    ], project="-home-dev-other")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -164,11 +165,19 @@ def test_foreign_sqlite_file_is_not_used(isolated_home: Path) -> None:
         assert any("not an agentscan cache" in w.message for w in scanner.warnings)
 
 
-def test_no_cache_writes_nothing(isolated_home: Path) -> None:
+def test_no_cache_writes_nothing(isolated_home: Path, tmp_path: Path) -> None:
+    """What docs/security.md says: nothing in the cache directory but an export's lock file."""
     make_home(isolated_home)
-    result = CliRunner().invoke(app, ["--no-cache", "list"])
-    assert result.exit_code == 0
-    assert not Path(os.environ["AGENTSCAN_CACHE_DIR"]).exists()
+    cache = Path(os.environ["AGENTSCAN_CACHE_DIR"])
+    for args in (["list"], ["tokens", "--by", "model"], ["show", S1], ["export", "-f", "csv", "-o", "-"]):
+        result = CliRunner().invoke(app, ["--no-cache", *args])
+        assert result.exit_code == 0, (args, result.output)
+        assert not cache.exists(), args
+    out = tmp_path / "index.jsonl"
+    assert CliRunner().invoke(app, ["--no-cache", "export", "-f", "jsonl", "-o", str(out)]).exit_code == 0
+    left = sorted(str(path.relative_to(cache)) for path in cache.rglob("*"))
+    assert left and left[0] == "locks"  # the lock dir is made before the lock is taken
+    assert all(re.fullmatch(r"locks/export-[0-9a-f]{32}\.lock", name) for name in left[1:]), left
 
 
 def test_stale_id_entry_is_refreshed(isolated_home: Path) -> None:

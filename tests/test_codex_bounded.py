@@ -150,3 +150,32 @@ def test_the_tail_summary_is_cached_by_size_and_mtime(isolated_home: Path, count
         handle.write(_dumps([token_count(at(700), usage(91000, 60000, 4100, 1500), usage(1000, 0, 100))]))
     (row,) = Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()
     assert 0 < sum(counted) <= first and row.tokens.total == 95100
+
+
+def test_show_holds_item_prompts_bounded_not_whole(isolated_home: Path) -> None:
+    """Prompts recorded only as response items wait for the end of the file
+    (an event may still supersede them): each must be cut before it waits, or
+    a rollout of many huge prompts holds all of them in memory at once."""
+    import tracemalloc
+
+    from codex_builders import assistant_item, user_item, write_rollout
+
+    codex = isolated_home / ".codex"
+    huge = "x" * MIB
+    records = [meta(BIG, at(0)), turn_context(at(0))]
+    for index in range(24):
+        records += [user_item(at(index + 1), f"{index}:" + huge), assistant_item(at(index + 1.5), huge)]
+    write_rollout(rollout_path(codex, BIG, at(0)), records)
+    scanner = Scanner(home=isolated_home)
+    tracemalloc.start()
+    try:
+        detail = scanner.show(BIG)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [p.text.split(":")[0] for p in detail.prompts] == [str(i) for i in range(24)]
+    assert all(len(p.text.encode()) <= 64 * 1024 for p in detail.prompts)
+    assert detail.truncated["clipped_messages"] >= 48
+    # 48 MiB of text went through.  Reading one 1 MiB line costs a few MiB at
+    # a time (measured: 26 MiB peak); holding every prompt whole cost 70 MiB.
+    assert peak < 40 * MIB, f"peak {peak / MIB:.1f} MiB"

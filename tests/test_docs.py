@@ -72,3 +72,44 @@ def test_json_schemas_are_documented() -> None:
     text = (DOCS / "json.md").read_text()
     for command in ("list", "show", "tokens"):
         assert f"agentscan.{command}/1" in text
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_commands() -> list[str]:
+    """The `agentscan …` lines of the README's shell blocks, comments stripped."""
+    blocks = re.findall(r"```bash\n(.*?)```", README.read_text(), flags=re.S)
+    lines = [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line.startswith("agentscan ")]
+
+
+def test_readme_examples_that_name_a_session_open_it_on_the_demo() -> None:
+    from typer.testing import CliRunner
+
+    named = [line for line in readme_commands() if "7f3c9a12" in line]
+    assert named, "the README shows no `show` example"
+    for line in named:
+        assert "--demo" in line, f"{line!r} names a demo session without --demo"
+        args = line.split()[1:] + (["--no-pager"] if "--full" in line else [])
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0 and "claude:7f3c9a12" in result.stdout, (line, result.output)
+
+
+def test_readme_commands_hold_no_placeholders_and_say_how_to_get_agentscan_on_the_path() -> None:
+    text = README.read_text()
+    blocks = "".join(re.findall(r"```bash\n(.*?)```", text, flags=re.S))
+    assert "…" not in blocks, "a README command has a … placeholder that cannot run"
+    assert "read_csv('/dev/stdin')" in blocks  # the duckdb pipe reads what export writes
+    use = text.split("## Use", 1)[1]
+    assert "source .venv/bin/activate" in use.split("```", 1)[0] and "pipx install ." in use.split("```", 1)[0]
+
+
+def test_every_cited_test_file_exists() -> None:
+    """A comment or page that sends a reader to a test names one that is there."""
+    repo = DOCS.parent
+    texts = [*DOCS.rglob("*.md"), repo / "README.md",
+             *(path for path in (repo / "src").rglob("*.py") if "demo" not in path.parts)]
+    cited = {name for path in texts for name in re.findall(r"\btests/[\w/]+\.py\b", path.read_text())}
+    assert cited, "no citation found: the pattern is wrong"
+    assert sorted(name for name in cited if not (repo / name).is_file()) == []

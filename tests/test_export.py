@@ -7,6 +7,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import orjson
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 
 from agentscan.scan.scanner import ListFilter, Scanner
 from agentscan.cli import app
-from agentscan.export.rows import CSV_COLUMNS
+from agentscan.export.rows import CSV_COLUMNS, DAY_CSV_COLUMNS
 from agentscan.errors import ExportFailed
 from agentscan.export.run import run_export
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
@@ -175,3 +176,63 @@ def test_cron_doc_lists_the_csv_columns_and_tables() -> None:
     tables = text.split("<!-- sqlite-tables -->")[1].split("<!-- /sqlite-tables -->")[0]
     for table in ("sessions", "subagents", "token_days", "sessions_fts"):
         assert f"`{table}`" in tables
+
+
+# --- --days: usage per session, UTC day, model and run ---------------------------------
+
+
+def _sonnet(inp: int, out: int) -> float:
+    return float((Decimal(inp) * 3 + Decimal(out) * 15) / 1_000_000)  # Sonnet 4.5: $3 in, $15 out per million
+
+
+def test_days_csv_and_jsonl_hold_what_sqlite_token_days_holds(home: Path, tmp_path: Path) -> None:
+    expected = [  # (session, UTC day, subagent, input, output): S1 crosses midnight UTC
+        (f"claude:{S1}", "2026-11-01", "", 1, 10), (f"claude:{S1}", "2026-11-02", "", 2, 20),
+        (f"claude:{S2}", "2026-11-03", "", 3, 30), (f"claude:{S2}", "2026-11-03", "helper", 4, 40),
+    ]
+    out = tmp_path / "days.csv"
+    result = runner.invoke(app, ["export", "-f", "csv", "--days", "-o", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = orjson.loads(result.stdout)
+    assert (doc["sessions"], doc["usage_days"]) == (2, 4)
+    with out.open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        assert tuple(reader.fieldnames or ()) == DAY_CSV_COLUMNS
+        rows = list(reader)
+    assert [(r["session_id"], r["day"], r["subagent_id"], int(r["tokens_input"]), int(r["tokens_output"])) for r in rows] == expected
+    assert {r["model"] for r in rows} == {"claude-sonnet-4-5-20250929"}
+    assert [float(r["cost_usd"]) for r in rows] == [_sonnet(i, o) for *_, i, o in expected]
+    assert all(int(r["tokens_total"]) == int(r["tokens_input"]) + int(r["tokens_output"]) for r in rows)
+
+    lines = [orjson.loads(line) for line in export(tmp_path, "jsonl", "--days").read_bytes().splitlines()]
+    assert {line["schema"] for line in lines} == {"agentscan.usage_day/1"}
+    assert [(d["session_id"], d["day"], d["subagent_id"] or "", d["tokens"]["input"], d["tokens"]["output"]) for d in lines] == expected
+    assert lines[3]["subagent_id"] == "helper" and lines[0]["subagent_id"] is None
+    assert [d["cost_usd"] for d in lines] == [_sonnet(i, o) for *_, i, o in expected]
+
+    conn = sqlite3.connect(export(tmp_path, "sqlite"))
+    try:
+        table = conn.execute("SELECT session_id, day, model, subagent_id, tokens_input, tokens_cache_read, tokens_cache_write,"
+                             " tokens_output, tokens_reasoning, tokens_total, cost_usd FROM token_days"
+                             " ORDER BY day, session_id, model, subagent_id").fetchall()
+    finally:
+        conn.close()
+    as_csv = [tuple(int(v) if k.startswith("tokens_") else (float(v) if k == "cost_usd" else v) for k, v in r.items()) for r in rows]
+    assert table == as_csv
+
+
+def test_days_to_stdout_and_not_for_sqlite(home: Path, tmp_path: Path) -> None:
+    streamed = runner.invoke(app, ["export", "-f", "jsonl", "--days", "-o", "-"])
+    assert streamed.exit_code == 0
+    assert len(streamed.stdout.splitlines()) == 4
+    refused = runner.invoke(app, ["export", "-f", "sqlite", "--days", "-o", str(tmp_path / "x.sqlite")])
+    assert refused.exit_code == 2 and "token_days" in refused.stderr
+    assert not (tmp_path / "x.sqlite").exists()
+    said = runner.invoke(app, ["export", "-f", "csv", "--days", "-o", str(tmp_path / "d.csv")])
+    assert said.stdout.strip() == f"wrote 4 usage-day rows of 2 sessions to {tmp_path / 'd.csv'} (csv)"
+
+
+def test_cron_doc_lists_the_days_csv_columns() -> None:
+    text = (DOCS / "cron.md").read_text()
+    block = text.split("<!-- day-csv-columns -->")[1].split("<!-- /day-csv-columns -->")[0]
+    assert tuple(re.findall(r"^\| `([a-z_]+)` \|", block, flags=re.MULTILINE)) == DAY_CSV_COLUMNS

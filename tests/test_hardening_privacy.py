@@ -44,6 +44,8 @@ def texts_of(session: dict) -> set[str]:
     found |= {p["text"] for p in session["prompts"]} | {r["text"] for r in session["responses"]}
     found |= {t["summary"] for t in session["tools"]} | {s["step"] for s in session["plan"]}
     found |= {d["description"] or "" for d in session.get("delegations", [])} | set(session.get("errors", []))
+    for sub in session["subagents"]:  # a subagent's task and replies
+        found |= {p["text"] for p in sub["prompts"]} | {r["text"] for r in sub["responses"]}
     return {text for text in found if len(text) >= 12}
 
 

@@ -128,7 +128,60 @@ def test_install_then_uninstall_on_a_home_without_config_leaves_no_file(isolated
     assert path.is_file()
     out = invoke("hooks", "uninstall", "--agent", agent)
     assert not path.exists() and f"removed {path}" in out
-    assert [p.name for p in path.parent.iterdir()] == []  # no backup of a file that held only ours either
+    # The directory the install had to create goes too: no empty ~/.claude/ is left behind
+    # (and so no backup of a file that held only ours either).
+    assert not path.parent.exists() and f"removed {path.parent}" in out
+    assert sorted(p.name for p in isolated_home.iterdir()) == []
+
+
+@pytest.mark.parametrize("agent", ["cursor", "claude"])
+def test_uninstall_keeps_a_directory_it_did_not_create_or_that_is_in_use(isolated_home: Path, agent: str) -> None:
+    path = isolated_home / (".cursor/hooks.json" if agent == "cursor" else ".claude/settings.json")
+    path.parent.mkdir()  # the agent's own directory, there before agentscan
+    invoke("hooks", "install", "--agent", agent)
+    invoke("hooks", "uninstall", "--agent", agent)
+    assert path.parent.is_dir() and not path.exists()
+    # Created by the install, but the agent wrote into it since: it stays.
+    path.parent.rmdir()
+    invoke("hooks", "install", "--agent", agent)
+    (path.parent / "projects").mkdir()
+    invoke("hooks", "uninstall", "--agent", agent)
+    assert (path.parent / "projects").is_dir()
+    (path.parent / "projects").rmdir()
+    # In use once, forgotten: a later install/uninstall of a pre-existing directory keeps it.
+    invoke("hooks", "install", "--agent", agent)
+    invoke("hooks", "uninstall", "--agent", agent)
+    assert path.parent.is_dir()
+
+
+def test_project_scope_leaves_no_empty_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    invoke("hooks", "install", "--agent", "claude", "--scope", "project")
+    assert (project / ".claude" / "settings.local.json").is_file()
+    invoke("hooks", "uninstall", "--agent", "claude", "--scope", "project")
+    assert list(project.iterdir()) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes")
+def test_new_files_and_backups_are_private_and_an_edited_file_keeps_its_mode(isolated_home: Path) -> None:
+    old_umask = os.umask(0o022)
+    try:
+        invoke("hooks", "install", "--agent", "cursor")
+        created = isolated_home / ".cursor" / "hooks.json"
+        assert created.stat().st_mode & 0o777 == 0o600
+        assert created.parent.stat().st_mode & 0o777 == 0o700
+        settings = isolated_home / ".claude" / "settings.json"
+        settings.parent.mkdir()
+        settings.write_text('{"model": "opus"}\n')
+        settings.chmod(0o644)
+        invoke("hooks", "install", "--agent", "claude")
+        assert settings.stat().st_mode & 0o777 == 0o644  # the agent's file keeps its own mode
+        [backup] = settings.parent.glob("settings.json.agentscan-*.bak")
+        assert backup.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old_umask)
 
 
 def test_install_keeps_a_timestamped_backup_and_names_the_agent_to_restart(isolated_home: Path) -> None:
@@ -141,7 +194,7 @@ def test_install_keeps_a_timestamped_backup_and_names_the_agent_to_restart(isola
     assert backup.name.startswith("settings.json.agentscan-") and backup.name.endswith(".bak")
     assert backup.read_text() == '{"model": "opus"}\n'
     if os.name == "posix":
-        assert backup.stat().st_mode & 0o777 == 0o640
+        assert backup.stat().st_mode & 0o777 == 0o600  # a file agentscan creates
     assert str(backup) in out and "Restart Claude Code" in out
     assert "Restart Cursor" in invoke("hooks", "install", "--agent", "cursor")
 

@@ -18,7 +18,8 @@ from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext
 from agentscan.model import TokenUsage, UsageEntry
-from agentscan.pricing import PriceBook, source
+from agentscan.pricing import PriceBook, Spend, source
+from agentscan.pricing.spend import NOTHING, combined
 from agentscan.pricing.aliases import CURSOR_ALIASES, model_ref
 from agentscan.scan.tokens import token_report
 from codex_builders import Calls, meta, rollout_path, turn_context, user_message, write_rollout
@@ -95,11 +96,55 @@ def test_unknown_and_non_models_have_no_price_and_are_named_once() -> None:
     assert book.entry_cost("codex", unknown) is None
     assert book.entry_cost("cursor", _entry("default", 1.76e9, 5, 0, 0, 0, 5, 0)) is None
     assert book.entry_cost("claude", _entry(None, 1.76e9, 5, 0, 0, 0, 5, 0)) is None  # type: ignore[arg-type]
-    # A call with no tokens costs nothing, whatever its model: no warning for Claude's <synthetic> turns.
-    assert book.entry_cost("claude", _entry("<synthetic>", 1.76e9, 0, 0, 0, 0, 0, 0)) == 0
+    # Claude's <synthetic> turns name no model: alone, even a call with no tokens has no price.
+    assert book.entry_cost("claude", _entry("<synthetic>", 1.76e9, 0, 0, 0, 0, 0, 0)) is None
     paths = [w.path for w in book.ctx.warnings.items]
-    assert paths == ["model:codex/aide-gpt-5", "model:cursor/default", "model:claude/unknown"]
+    assert paths == ["model:codex/aide-gpt-5", "model:cursor/default", "model:claude/unknown", "model:claude/<synthetic>"]
     assert "aide-gpt-5" in book.ctx.warnings.items[0].message
+
+
+def _parts(book: PriceBook, provider: str, *entries: list) -> dict[int, list[int]]:
+    spend = Spend()
+    for entry in entries:
+        spend.add(entry, book.entry_key(provider, entry))
+    return spend.parts
+
+
+HAIKU = "claude-haiku-4-5-20251001"  # $1 in, $5 out per million, one price at every time
+
+
+def test_calls_with_no_tokens_and_no_price_add_nothing_beside_priced_calls() -> None:
+    book = _book()
+    priced = _entry(HAIKU, 1.76e9, 1_000_000, 0, 0, 0, 200_000, 0)
+    synthetic = _entry("<synthetic>", 1.76e9, 0, 0, 0, 0, 0, 0)
+    mixed = book.assess(_parts(book, "claude", priced, synthetic))
+    assert (mixed.cost, mixed.priced, mixed.unpriced) == (Decimal(2), Decimal(2), ())
+    assert book.ctx.warnings.items == []  # nothing was left unknown: nothing to warn about
+    alone = book.assess(_parts(book, "claude", synthetic, synthetic))
+    assert (alone.cost, alone.priced, alone.unpriced, alone.tokens) == (None, Decimal(0), ("<synthetic>",), False)
+    assert [w.path for w in book.ctx.warnings.items] == ["model:claude/<synthetic>"]
+    # Groups taken together follow the same rule: the <synthetic> group does not null the total.
+    assert combined([mixed, alone]).cost == Decimal(2)
+    assert combined([alone, alone]).cost is None and combined([alone]).unpriced == ("<synthetic>",)
+
+
+def test_a_call_with_tokens_and_no_price_leaves_a_lower_bound_and_names_its_model() -> None:
+    book = _book()
+    priced = _entry(HAIKU, 1.76e9, 1_000_000, 0, 0, 0, 200_000, 0)
+    unknown = _entry("aide-gpt-5", 1.76e9, 100, 0, 0, 0, 10, 0)
+    part = book.assess(_parts(book, "claude", priced, unknown, _entry(None, 1.76e9, 5, 0, 0, 0, 5, 0)))  # type: ignore[arg-type]
+    assert (part.cost, part.priced, part.unpriced, part.partial) == (None, Decimal(2), ("aide-gpt-5", "unknown"), True)
+    whole = combined([part, book.assess(_parts(book, "claude", priced))])
+    assert (whole.cost, whole.priced, whole.unpriced) == (None, Decimal(4), ("aide-gpt-5", "unknown"))
+    assert combined([]) == NOTHING and book.assess({}) == NOTHING
+
+
+def test_costs_are_plain_decimals_with_no_trailing_zeros() -> None:
+    book = _book()
+    cost = book.entry_cost("claude", _entry(HAIKU, 1.76e9, 49_622, 5, 0, 0, 0, 0))
+    assert cost == Decimal("0.0496225") and str(cost) == "0.0496225"
+    assert str(book.entry_cost("claude", _entry(HAIKU, 1.76e9, 100_000_000, 0, 0, 0, 0, 0))) == "100"
+    assert str(book.entry_cost("claude", _entry(HAIKU, 1.76e9, 0, 0, 0, 0, 0, 0))) == "0"
 
 
 def test_an_untimed_call_is_priced_only_when_the_price_never_changed() -> None:

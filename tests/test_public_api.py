@@ -70,3 +70,20 @@ def test_the_readme_example_runs(isolated_home) -> None:
 
 def test_all_and_the_lazy_table_agree() -> None:
     assert set(agentscan.__all__) - {"__version__"} == set(agentscan._EXPORTS)
+
+
+def test_with_costs_gives_clean_exact_decimals(isolated_home) -> None:
+    """What the README's example prints: ``0.33195``, the exact sum, not ``0.331950000000000000…``."""
+    from decimal import Decimal
+
+    from pricing_builders import HAIKU_CALL, SONNET_CALL_1, SONNET_CALL_2, claude_sonnet_session
+
+    claude_sonnet_session(isolated_home)
+    with agentscan.Scanner(home=isolated_home) as scanner:
+        (row,) = agentscan.with_costs(scanner, scanner.list_sessions(limit=5))
+        report = agentscan.token_report(scanner)
+    assert row.cost == SONNET_CALL_1 + SONNET_CALL_2 + HAIKU_CALL
+    assert str(row.cost) == "0.33195" and isinstance(row.cost, Decimal)
+    (token_row,) = report.rows
+    assert [str(c) for c in (token_row.cost, token_row.own_cost, *token_row.subagent_costs, report.cost)] == [
+        "0.33195", "0.32685", "0.0051", "0.33195"]

@@ -9,7 +9,7 @@ The public library API, importable from here::
             print(row.id, row.title)
         print(token_report(scanner, by="model").to_json())   # with cost_usd
         for row in with_costs(scanner, scanner.list_sessions(limit=5)):
-            print(row.id, row.cost)                                  # USD (a Decimal), or None
+            print(row.id, row.cost)                                  # USD (an exact Decimal: 0.33195), or None
 
 Names are resolved lazily (PEP 562), so ``import agentscan`` costs nothing
 and ``agentscan --help`` stays fast.  Everything else is internal and may

@@ -104,6 +104,18 @@ def clip_text(text: str, limit: int) -> tuple[str, bool]:
     return encoded[: max(0, limit - 3)].decode("utf-8", "ignore") + "…", True
 
 
+def shorten_kept(text: str, limit: int) -> str:
+    """``text`` cut to a little over ``limit`` UTF-8 bytes, for items held before
+    they reach a collector: memory stays bounded, and the collector still sees
+    the text as over its limit, so it cuts it and counts the cut as usual."""
+    if len(text) <= limit // 4:  # at most 4 bytes a character: surely short enough
+        return text
+    encoded = text.encode("utf-8", "replace")
+    if len(encoded) <= limit + 4:
+        return text
+    return encoded[: limit + 4].decode("utf-8", "ignore")
+
+
 class NewestKept(Generic[T]):
     """Keeps the newest ``limit`` items and counts the ones it dropped."""
 

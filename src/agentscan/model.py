@@ -186,6 +186,9 @@ class SessionRow:
 class Prompt:
     text: str
     timestamp: datetime | None = None
+    #: the order the provider's files were read in (not in JSON): it places
+    #: items that carry no time (Cursor's replies and calls) among the others
+    seq: int = field(default=0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "timestamp": to_iso(self.timestamp)}
@@ -196,6 +199,7 @@ class Response:
     text: str
     timestamp: datetime | None = None
     model: str | None = None
+    seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "timestamp": to_iso(self.timestamp), "model": self.model}
@@ -210,6 +214,7 @@ class ToolEvent:
     timestamp: datetime | None = None
     call_id: str | None = None
     subagent: str | None = None
+    seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -231,6 +236,12 @@ class SubagentInfo:
     tokens: TokenUsage | None
     #: where its part comes from when its transcript is gone (``PROGRESS_ORIGIN``)
     recovered_from: str | None = None
+    #: its own exchange: the task it was given and its replies (bounded with
+    #: every other subagent's; ``truncated.subagent_prompts``/``_responses``)
+    prompts: tuple[Prompt, ...] = ()
+    responses: tuple[Response, ...] = ()
+    #: the id of the parent's call that started it, when the transcript says
+    call_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -239,6 +250,9 @@ class SubagentInfo:
             "path": self.path,
             "tokens": usage_json(self.tokens),
             "recovered_from": self.recovered_from,
+            "call_id": self.call_id,
+            "prompts": [p.to_json() for p in self.prompts],
+            "responses": [r.to_json() for r in self.responses],
         }
 
 

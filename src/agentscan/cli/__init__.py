@@ -46,8 +46,11 @@ def _global(
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write agentscan's cache."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any input had to be skipped."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every warning on stderr."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No progress, hints or warnings on stderr (errors still print).",
+    ),
 ) -> None:
-    ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose)
+    ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose, quiet=quiet)
     # Every option above except --version is also taken after the command name
     # (agentscan list --no-cache): see GlobalOptionsCommand.
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from agentscan.cli import render
 from agentscan.cli.table import Column, render as render_table
-from agentscan.cli.term import Terminal, cut
+from agentscan.cli.term import Terminal, home_short_text, wrap
 from agentscan.timeutil import parse_iso
 
 ROOT_COLUMNS = (
@@ -24,20 +24,24 @@ def _indented(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal
     return ["  " + line for line in lines]
 
 
-def _line(text: str, term: Terminal) -> str:
-    return cut(text, term.width) if term.tty else text
+def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
+    """A line of prose: on a terminal ``~`` for the home and wrapped (never cut:
+    times, counts and paths stay whole); in a pipe as it is."""
+    if not term.tty:
+        return [indent + text]
+    return wrap(home_short_text(text), term.width, indent=indent, subsequent=indent + "    ")
 
 
 def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, str]) -> None:
-    out: list[str] = [_line(f"home: {render.path_text(report['home'], term)} (from {report['home_source']})", term)]
+    out: list[str] = _lines(f"home: {render.path_text(report['home'], term)} (from {report['home_source']})", term)
     for provider in report["providers"]:
         newest = provider["newest"]
         newest_text = ""
         if newest:
             shown = short_ids.get(newest["id"], newest["id"]) if term.tty else newest["id"]
             newest_text = f", newest {shown} (updated {render.short_time(parse_iso(newest['updated_at']))})"
-        out += ["", _line(f"{provider['label']} [{provider['provider']}]: "
-                          f"{render.plural(provider['sessions'], 'session')}{newest_text}", term)]
+        out += ["", *_lines(f"{provider['label']} [{provider['provider']}]: "
+                            f"{render.plural(provider['sessions'], 'session')}{newest_text}", term)]
         rows = []
         for root in provider["roots"]:
             status = "ok" if root["readable"] else (root["problem"] or "unreadable")
@@ -46,14 +50,14 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
             rows.append([root["kind"], status, root["source"], render.path_text(root["path"], term)])
         out += _indented(ROOT_COLUMNS, rows, term)
         for finding in provider["findings"]:
-            out.append(_line(f"  finding: {finding}", term))
+            out += _lines(f"finding: {finding}", term, "  ")
         for kind, count in provider["warnings"].items():
-            out.append(_line(f"  warning: {count} × {kind}", term))
+            out += _lines(f"warning: {count} × {kind}", term, "  ")
     out += [""] + hook_lines(report.get("hooks"), term)
     cache = report["cache"]
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
-    out += ["", _line(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
-                      f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
+    out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
+                        f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
     print("\n".join(out))
 
 
@@ -72,17 +76,18 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]:
                    Column("CONFIG", flex=True, min_width=16, weight=2, keep_end=True))
         lines += _indented(columns, rows, term)
     if not hooks["installed"]:
-        lines.append("  not installed for any agent; see `agentscan hooks install --agent cursor|claude`")
+        lines += _lines("not installed; see `agentscan hooks install --agent cursor|claude`", term, "  ")
     store = hooks["store"]
     agents = ", ".join(f"{agent} {count:,}" for agent, count in sorted(store["by_agent"].items()))
     held = f"{render.plural(store['sessions'], 'session')}" + (f" ({agents})" if agents else "")
     where = render.path_text(store["path"], term)
-    lines.append(_line(f"  events store: {where} (from {store['source']}): "
-                       f"{held if store['exists'] else 'not created yet'}", term))
+    lines += _lines(f"events store: {where} (from {store['source']}): "
+                    f"{held if store['exists'] else 'not created yet'}", term, "  ")
     errors = hooks["errors"]
     if errors["last"]:
-        lines.append(_line(f"  last hook errors ({render.path_text(errors['path'], term)}):", term))
-        lines += [_line(f"    {line}", term) for line in errors["last"]]
+        lines += _lines(f"last hook errors ({render.path_text(errors['path'], term)}):", term, "  ")
+        for line in errors["last"]:
+            lines += _lines(line, term, "    ")
     else:
         lines.append("  hook errors: none logged")
     return lines

@@ -107,13 +107,15 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         return
     for plan in changing:
         saved = installer.backup(plan)
-        installer.write(plan)
+        emptied = installer.write(plan)
         verb = "added to" if install else "removed from"
         print(f"agentscan hook {verb} {len(plan.events)} {agent.value} events in {plan.path}")
         if saved is not None:
             print(f"the previous version is kept in {saved}")
         if plan.removes_file:
             print(f"removed {plan.path}: it held nothing but agentscan's hooks")
+        for directory in emptied:
+            print(f"removed {directory}: the install had created it, and it is empty now")
     print(installer.RESTART[agent.value])
 
 

@@ -33,11 +33,14 @@ def export_command(
     since: Optional[str] = SinceOption,
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success (for cron); errors still go to stderr."),
     redact: bool = RedactOption,
+    days: bool = typer.Option(False, "--days", help="JSONL or CSV: one record per session, UTC day, model and run, with its cost (SQLite's token_days)."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout)."""
+    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout).
+
+    With the global --quiet it prints nothing on success (for cron); errors still go to stderr.
+    """
     from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
     from agentscan.errors import UsageProblem
@@ -48,24 +51,31 @@ def export_command(
     to_stdout = output == STDOUT
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
-    state.quiet = quiet
+    # --quiet (a global option) also drops the one-line summary: cron mails any output.
+    quiet = state.quiet
     scanner = state.scanner(provider)
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
-    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact)
+    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days)
     end_progress()
     if to_stdout:
         if not quiet:
-            render.note(f"wrote {result.sessions} sessions to stdout ({result.format})", tty_only=True)
+            render.note(f"wrote {_what(result, days)} to stdout ({result.format})", tty_only=True)
     elif as_json and not quiet:
         body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone,
-                "prices": result.prices}
+                "usage_days": result.usage_days, "prices": result.prices}
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = f", {result.gone} marked gone" if result.gone else ""
-        print(f"wrote {result.sessions} sessions to {result.path} ({result.format}{gone})")
-    if quiet:
-        state.verbose = False
-    finish(state, scanner, as_json=as_json or quiet)
+        print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone})")
+    finish(state, scanner, as_json=as_json)
+
+
+def _what(result, days: bool) -> str:  # noqa: ANN001 - an ExportResult, imported lazily
+    from agentscan.cli.render import plural
+
+    if days:
+        return f"{plural(result.usage_days, 'usage-day row')} of {plural(result.sessions, 'session')}"
+    return plural(result.sessions, "session")
 
 
 @handle_errors

@@ -24,6 +24,7 @@ GLOBAL_OPTIONS = (
     ("no_cache", ("--no-cache",), "Do not read or write agentscan's cache.", False),
     ("strict", ("--strict",), "Exit 1 when any input had to be skipped.", False),
     ("verbose", ("--verbose", "-v"), "Print every warning on stderr.", False),
+    ("quiet", ("--quiet", "-q"), "No progress, hints or warnings on stderr (errors still print).", False),
 )
 GLOBAL_NAMES = frozenset(name for name, *_ in GLOBAL_OPTIONS)
 
@@ -35,15 +36,25 @@ class State:
     no_cache: bool = False
     strict: bool = False
     verbose: bool = False
-    quiet: bool = False  # set by a command's --quiet: no progress either
+    quiet: bool = False  # --quiet: no progress, hints or warning summary on stderr
+
+    def __post_init__(self) -> None:
+        self._apply_quiet()
 
     def merge(self, values: dict[str, Any]) -> None:
         """Global options given after the command name add to those given before it."""
         if values.get("home") is not None:
             self.home = Path(values["home"])
-        for name in ("demo", "no_cache", "strict", "verbose"):
+        for name in ("demo", "no_cache", "strict", "verbose", "quiet"):
             if values.get(name):
                 setattr(self, name, True)
+        self._apply_quiet()
+
+    def _apply_quiet(self) -> None:
+        # Hints are printed from deep in the renderers: they ask ``term``.
+        from agentscan.cli import term
+
+        term.set_quiet(self.quiet)
 
     def scanner(self, providers: list[str] | None = None) -> Scanner:
         import os
@@ -134,7 +145,7 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     end_progress()
     scanner.close()
     warnings = scanner.warnings
-    if warnings and not as_json:
+    if warnings and not as_json and not state.quiet:
         warn_summary(warnings, verbose=state.verbose)
     problems = scanner.unreadable_explicit_roots()
     if problems:

@@ -35,7 +35,7 @@ def envelope(command: str, body: dict[str, Any], warnings: Sequence[ScanWarning]
 
 
 def warn_summary(warnings: Sequence[ScanWarning], *, verbose: bool = False) -> None:
-    if not warnings:
+    if not warnings or _term.quiet():
         return
     shown = warnings if verbose else warnings[:5]
     for warning in shown:
@@ -46,9 +46,12 @@ def warn_summary(warnings: Sequence[ScanWarning], *, verbose: bool = False) -> N
 
 
 def note(text: str, *, tty_only: bool = False) -> None:
-    """A hint for the person at the terminal, on stderr (``tty_only``: nothing when stderr is piped)."""
-    if tty_only and not _term.stderr_is_tty():
+    """A hint for the person at the terminal, on stderr (``tty_only``: nothing when stderr is
+    piped; nothing at all with ``--quiet``), wrapped to the terminal's width."""
+    if _term.quiet() or (tty_only and not _term.stderr_is_tty()):
         return
+    if _term.stderr_is_tty():
+        text = "\n".join(_term.wrap(text, _term.terminal_width()))
     print(text, file=sys.stderr)
 
 
@@ -76,9 +79,20 @@ def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
     return compact_number(usage.total) if term.tty else str(usage.total)
 
 
-def human_usd(cost: Decimal | None) -> str:
-    """Dollars rounded to the cent for people; JSON keeps the exact value."""
+def human_usd(cost: Decimal | None, at_least: Decimal | None = None) -> str:
+    """Dollars rounded to the cent for people; JSON keeps the exact value.
+
+    An unknown cost is ``-``, or ``≥$12.34`` when ``at_least`` (what the calls
+    that have a price cost) says how much it is at least: rounded down, so
+    the bound stays true.
+    """
     if cost is None:
+        if at_least is not None:
+            from decimal import ROUND_FLOOR
+
+            floor = at_least.quantize(Decimal("0.01"), rounding=ROUND_FLOOR)
+            if floor > 0:
+                return f"≥${floor:,.2f}"
         return "-"
     if 0 < cost < Decimal("0.01"):
         return "<$0.01"

@@ -1,9 +1,15 @@
 """``show --full``: the whole bounded conversation in order, through a pager on a terminal.
 
 Each prompt, response and tool call is printed with its time; text is
-wrapped to the terminal (kept as written in a pipe).  A subagent's tool
-calls are indented under the call that started it: the delegating call
-(Task, Agent, spawn_agent, …) made last before the subagent's first event.
+wrapped to the terminal (kept as written in a pipe).  Items are ordered by
+time; one with no time (Cursor records none on replies and calls) keeps its
+place in reading order, just after the item read before it.
+
+A subagent's own prompts, replies and tool calls are indented under the call
+that started it: the call the transcript names (``SubagentInfo.call_id``),
+else a call whose text is the subagent's task (Gemini, Codex), else the
+delegating call (Task, Agent, spawn_agent, …) made last before the
+subagent's first event, else the last call before it.
 """
 
 from __future__ import annotations
@@ -12,89 +18,124 @@ import os
 import sys
 import textwrap
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
 from agentscan.cli.show_text import card_lines
 from agentscan.cli.term import Terminal, clean
-from agentscan.model import Prompt, Response, SessionDetail, ToolEvent
+from agentscan.model import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 #: tool names that start a subagent, across providers
 DELEGATING = frozenset({"Task", "Agent", "spawn_agent", "task", "delegate", "subagent", "run_subagent", "Subagent"})
-_KIND_ORDER = {"prompt": 0, "response": 1, "tool": 2}
+#: a call's text must be at least this long to be taken for a subagent's task
+_MIN_TASK_TEXT = 12
 
 
 @dataclass
 class _Item:
     when: float
-    order: int
-    kind: str
+    seq: int
     value: Prompt | Response | ToolEvent
 
+    @property
+    def key(self) -> tuple[float, int]:
+        return self.when, self.seq
 
-def _stamp(value: datetime | None, previous: float) -> float:
-    # An event without a time stays where its list put it: just after the one before.
-    return value.timestamp() if value is not None else previous
 
-
-def _items(values: tuple, kind: str) -> list[_Item]:
+def _timed(values: Iterable[Prompt | Response | ToolEvent]) -> list[_Item]:
+    """Items in time order; one without a time takes the time of the item read before it."""
     items, previous = [], float("-inf")
-    for index, value in enumerate(values):
-        previous = _stamp(value.timestamp, previous)
-        items.append(_Item(previous, index, kind, value))
+    for value in sorted(values, key=lambda v: v.seq):
+        previous = value.timestamp.timestamp() if value.timestamp is not None else previous
+        items.append(_Item(previous, value.seq, value))
+    items.sort(key=lambda item: item.key)
     return items
 
 
-def timeline(detail: SessionDetail) -> tuple[list[_Item], dict[int, list[tuple[str, list[_Item]]]]]:
-    """The session's own events in time order, and each subagent's calls keyed by the
-    position of the call that started it (``-1``: no such call, printed at the end)."""
-    own_tools = tuple(t for t in detail.tools if not t.subagent)
-    items = _items(detail.prompts, "prompt") + _items(detail.responses, "response") + _items(own_tools, "tool")
-    items.sort(key=lambda item: (item.when, _KIND_ORDER[item.kind], item.order))
-    by_agent: dict[str, list[ToolEvent]] = {}
-    for tool in detail.tools:
-        if tool.subagent:
-            by_agent.setdefault(tool.subagent, []).append(tool)
-    anchored: dict[int, list[tuple[str, list[_Item]]]] = {}
-    for agent, tools in by_agent.items():
-        sub_items = _items(tuple(tools), "tool")
-        anchored.setdefault(_anchor(items, sub_items[0].when), []).append((agent, sub_items))
+@dataclass
+class _Subagent:
+    info: SubagentInfo | None
+    id: str
+    items: list[_Item]
+
+
+def timeline(detail: SessionDetail) -> tuple[list[_Item], dict[int, list[_Subagent]]]:
+    """The session's own events in order, and each subagent keyed by the position of
+    the call that started it (``-1``: no such call, printed at the end)."""
+    own_tools = [t for t in detail.tools if not t.subagent]
+    talk: dict[int, str] = {}  # a subagent's prompt or reply -> the subagent
+    values: list[Prompt | Response | ToolEvent] = [*detail.prompts, *detail.responses, *detail.tools]
+    for sub in detail.subagents:
+        said: list[Prompt | Response] = [*sub.prompts, *sub.responses]
+        talk.update((id(value), sub.id) for value in said)
+        values += said
+    everything = _timed(values)
+    own_ids = {id(v) for v in (*detail.prompts, *detail.responses, *own_tools)}
+    items = [item for item in everything if id(item.value) in own_ids]
+    by_agent: dict[str, list[_Item]] = {}
+    for item in everything:
+        agent = item.value.subagent if isinstance(item.value, ToolEvent) else talk.get(id(item.value))
+        if agent:
+            by_agent.setdefault(agent, []).append(item)
+    infos = {sub.id: sub for sub in detail.subagents}
+    anchored: dict[int, list[_Subagent]] = {}
+    claimed: set[int] = set()
+    for agent in sorted(by_agent, key=lambda a: by_agent[a][0].key):
+        info = infos.get(agent)
+        position = _anchor(items, by_agent[agent], info, claimed)
+        claimed.add(position)
+        anchored.setdefault(position, []).append(_Subagent(info, agent, by_agent[agent]))
     return items, anchored
 
 
-def _anchor(items: list[_Item], first: float) -> int:
-    before = [i for i, item in enumerate(items) if item.kind == "tool" and item.when <= first]
-    delegating = [i for i in before if item_name(items[i]) in DELEGATING]
+def _anchor(items: list[_Item], sub_items: list[_Item], info: SubagentInfo | None, claimed: set[int]) -> int:
+    calls = [i for i, item in enumerate(items) if isinstance(item.value, ToolEvent)]
+    if info is not None and info.call_id:
+        named = [i for i in calls if items[i].value.call_id == info.call_id]  # type: ignore[union-attr]
+        if named:
+            return named[0]
+    first = sub_items[0].key
+    task = next((clean(item.value.text) for item in sub_items if isinstance(item.value, Prompt)), "")
+    if task:
+        # Gemini records a call when it ends, after its subagent: find it by its text.
+        asked = [i for i in calls if i not in claimed and _is_task(items[i].value, task)]  # type: ignore[arg-type]
+        if asked:
+            return min(asked, key=lambda i: (items[i].key > first, abs(items[i].when - first[0])))
+    before = [i for i in calls if items[i].key <= first]
+    delegating = [i for i in before if items[i].value.name in DELEGATING]  # type: ignore[union-attr]
     chosen = delegating or before
     return chosen[-1] if chosen else -1
 
 
-def item_name(item: _Item) -> str:
-    return item.value.name if isinstance(item.value, ToolEvent) else ""
+def _is_task(call: ToolEvent, task: str) -> bool:
+    """The call hands over this task: its text is the task, or the task wrapped in a
+    preamble ("Your task is to investigate: …"), not a word that happens to be in it."""
+    text = clean(call.summary)
+    if len(text) < _MIN_TASK_TEXT or 2 * len(text) < len(task):
+        return False
+    return task.startswith(text) or task.endswith(text) or text.startswith(task)
 
 
 def full_lines(detail: SessionDetail, term: Terminal) -> Iterator[str]:
     yield from card_lines(detail, term)
     items, anchored = timeline(detail)
-    agent_types = {sub.id: sub.agent_type for sub in detail.subagents}
     yield ""
     for index, item in enumerate(items):
         yield from _item_lines(item, term, "")
-        for agent, sub_items in anchored.get(index, ()):
-            yield from _subagent_lines(agent, agent_types.get(agent), sub_items, term)
-    for agent, sub_items in anchored.get(-1, ()):
-        yield from _subagent_lines(agent, agent_types.get(agent), sub_items, term)
+        for sub in anchored.get(index, ()):
+            yield from _subagent_lines(sub, term)
+    for sub in anchored.get(-1, ()):
+        yield from _subagent_lines(sub, term)
     dropped = {k: v for k, v in detail.truncated.items() if v}
     if dropped:
         yield ""
         yield "truncated (older items dropped to stay bounded): " + ", ".join(f"{k} {v:,}" for k, v in dropped.items())
 
 
-def _subagent_lines(agent: str, agent_type: str | None, items: list[_Item], term: Terminal) -> Iterator[str]:
-    kind = f" ({agent_type})" if agent_type else ""
-    yield term.style(f"    ↳ subagent {agent}{kind}", "cyan")
-    for item in items:
+def _subagent_lines(sub: _Subagent, term: Terminal) -> Iterator[str]:
+    kind = f" ({sub.info.agent_type})" if sub.info is not None and sub.info.agent_type else ""
+    yield term.style(f"    ↳ subagent {sub.id}{kind}", "cyan")
+    for item in sub.items:
         yield from _item_lines(item, term, "    ")
 
 

@@ -34,13 +34,27 @@ class Column:
 class Row:
     cells: Sequence[str]
     style: str | None = None  # e.g. "bold" for a total, "dim" for a detail line
+    #: (first, last) column indexes whose cells are printed as one: ``cells[first]``
+    #: across them all ("not recorded" over a row's empty number columns), so one
+    #: long word does not widen a column every other row keeps narrow
+    span: tuple[int, int] | None = None
+
+
+def _spanned(row: Row, index: int) -> bool:
+    return row.span is not None and row.span[0] <= index <= row.span[1]
 
 
 def _natural(columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
     widths = [width_of(c.header) for c in columns]
     for row in rows:
         for index, cell in enumerate(row.cells):
-            widths[index] = max(widths[index], width_of(cell))
+            if not _spanned(row, index):
+                widths[index] = max(widths[index], width_of(cell))
+    for row in rows:
+        if row.span is not None:
+            first, last = row.span
+            room = sum(widths[first:last + 1]) + len(GAP) * (last - first)
+            widths[last] += max(0, width_of(row.cells[first]) - room)
     return widths
 
 
@@ -86,9 +100,34 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
         kept, widths = fit(columns, table_rows, term.width)
     lines = [_line([columns[i] for i in kept], [columns[i].header for i in kept], widths, term, "bold", header=True)]
     for row in table_rows:
-        lines.append(_line([columns[i] for i in kept], [row.cells[i] for i in kept], widths, term, row.style))
+        shown_columns, cells, shown_widths = _merged(row, columns, kept, widths)
+        lines.append(_line(shown_columns, cells, shown_widths, term, row.style))
     hidden = [c.header for i, c in enumerate(columns) if i not in kept]
     return lines, hidden
+
+
+def _merged(row: Row, columns: Sequence[Column], kept: Sequence[int],
+            widths: Sequence[int]) -> tuple[list[Column], list[str], list[int]]:
+    """The row's columns, cells and widths, a span's kept columns laid out as one."""
+    shown_columns: list[Column] = []
+    cells: list[str] = []
+    shown_widths: list[int] = []
+    in_span = False
+    for index, width in zip(kept, widths):
+        if not _spanned(row, index):
+            shown_columns.append(columns[index])
+            cells.append(row.cells[index])
+            shown_widths.append(width)
+            in_span = False
+        elif in_span:
+            shown_widths[-1] += len(GAP) + width
+        else:
+            assert row.span is not None
+            shown_columns.append(columns[row.span[1]])  # aligned as its last column
+            cells.append(row.cells[row.span[0]])
+            shown_widths.append(width)
+            in_span = True
+    return shown_columns, cells, shown_widths
 
 
 def _line(columns: Sequence[Column], cells: Sequence[str], widths: Sequence[int], term: Terminal,

@@ -25,6 +25,19 @@ def stdout_is_tty() -> bool:
         return False
 
 
+_quiet = False
+
+
+def set_quiet(on: bool) -> None:
+    """``--quiet``: no hints, progress or warning summary on stderr (errors still print)."""
+    global _quiet
+    _quiet = on
+
+
+def quiet() -> bool:
+    return _quiet
+
+
 def stderr_is_tty() -> bool:
     try:
         return sys.stderr.isatty()
@@ -45,6 +58,24 @@ class Terminal:
             return text
         codes = ";".join(_STYLES[s] for s in styles)
         return f"\x1b[{codes}m{text}\x1b[0m"
+
+
+def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = None) -> list[str]:
+    """Prose (a hint, a finding) wrapped to ``width``: never cut.  A word (a path,
+    a number), a time and a `command` stay on one line unless longer than a line."""
+    import re
+    import textwrap
+
+    # A time ("2026-11-29 16:30") and a `quoted command` are kept on one line:
+    # their spaces are made unbreakable for textwrap, then given back.
+    glued = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d|`[^`\n]+`", lambda m: m.group(0).replace(" ", _GLUE), text)
+    lines = textwrap.wrap(glued, width=max(width, 20), initial_indent=indent,
+                          subsequent_indent=indent + "  " if subsequent is None else subsequent,
+                          break_long_words=True, break_on_hyphens=False)
+    return [line.replace(_GLUE, " ") for line in lines] or [indent + text]
+
+
+_GLUE = "\u00a0"  # textwrap does not break at a no-break space
 
 
 def terminal_width() -> int:
@@ -135,6 +166,17 @@ def cut_left(text: str, width: int) -> str:
         if ch in "/\\" and index + 1 < len(tail):
             return ELLIPSIS + tail[index:]
     return ELLIPSIS + tail
+
+
+def home_short_text(text: str) -> str:
+    """Every ``$HOME/…`` path inside prose (a finding, a message) shown as ``~/…``."""
+    import re
+
+    home = os.path.expanduser("~").rstrip("/\\")
+    if not text or not home or home in ("/", "~") or home not in text:
+        return text
+    # Only a whole path component: /home/me-other and /x/home/me stay as they are.
+    return re.sub(r"(?<![\w./\\-])" + re.escape(home) + r"(?=[/\\]|$|[\s:;,)'\"])", "~", text)
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:

@@ -14,20 +14,20 @@ from decimal import Decimal
 from typing import Callable
 
 from agentscan.cli import render
-from agentscan.cli.table import Column, Row, print_table
+from agentscan.cli.table import Column, Row, render as render_table
 from agentscan.cli.term import Terminal, clean, cut
 from agentscan.errors import UsageProblem
 from agentscan.model import SessionRow, TokenUsage, sum_usage
-from agentscan.pricing.spend import total_cost
-from agentscan.scan.tokens import TokenReport, TokenRow
+from agentscan.scan.tokens import TokenReport
 
-#: (header, value, drop order when the terminal is narrow: higher goes first; 0 never)
+#: (header, value, drop order on a narrow terminal: higher goes first; 0 never).
+#: The parts go before a session's date, project and title; TOTAL and COST stay.
 NUMBER_COLUMNS: tuple[tuple[str, Callable[[TokenUsage], int], int], ...] = (
-    ("INPUT", lambda u: u.input, 0),
-    ("CACHE READ", lambda u: u.cache_read, 0),
-    ("CACHE WRITE", lambda u: u.cache_write, 5),
-    ("OUTPUT", lambda u: u.output, 0),
-    ("REASONING", lambda u: u.reasoning, 6),
+    ("INPUT", lambda u: u.input, 6),
+    ("CACHE READ", lambda u: u.cache_read, 7),
+    ("CACHE WRITE", lambda u: u.cache_write, 8),
+    ("OUTPUT", lambda u: u.output, 5),
+    ("REASONING", lambda u: u.reasoning, 9),
     ("TOTAL", lambda u: u.total, 0),
 )
 NOT_RECORDED = "not recorded"
@@ -45,36 +45,85 @@ def zone(name: str | None) -> tzinfo | None:
         raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
-def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, part: bool = False) -> list[str]:
-    """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``."""
-    if usage is None:
-        return [""] * (len(NUMBER_COLUMNS) - 1) + ["-" if part else NOT_RECORDED, ""]
-    return [*(render.full_number(value(usage), term) for _, value, _ in NUMBER_COLUMNS), render.human_usd(cost)]
+def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,
+             part: bool = False, at_least: Decimal | None = None) -> list[str]:
+    """The number cells and the cost; a session with no recorded usage says so, a part with none is ``-``.
+
+    ``compact``: ``75.4k`` instead of ``75,433``, when that keeps columns a narrow terminal would lose.
+    ``at_least``: for an unknown cost, what its priced calls cost (shown ``≥$…``).
+    """
+    if usage is None and part:
+        return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
+    if usage is None:  # laid over the row's number and cost columns (``Row.span``)
+        return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
+    shown = render.compact_number if compact else (lambda value: render.full_number(value, term))
+    return [*(shown(value(usage)) for _, value, _ in NUMBER_COLUMNS), render.human_usd(cost, at_least)]
 
 
 def _columns(by: str) -> list[Column]:
     columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
     if by == "session":
         columns += [
-            Column("DATE", drop=3),
-            Column("PROJECT", flex=True, min_width=12, keep_end=True, drop=2),
-            Column("TITLE", flex=True, min_width=20, weight=2, drop=4),
+            Column("DATE", drop=2),
+            Column("PROJECT", flex=True, min_width=12, keep_end=True, drop=3),
+            Column("TITLE", flex=True, min_width=16, weight=2, drop=4),
         ]
     columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
-    columns.append(Column("COST", right=True))  # rounded to the cent; --json has it exact
+    # Rounded to the cent (--json has it exact); left out only when nothing else is left to go.
+    columns.append(Column("COST", right=True, drop=1))
     return columns
 
 
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], SessionRow | None],
                  short_ids: dict[str, str]) -> None:
+    columns = _columns(report.by)
+    folded = [row for row in report.rows if row.tokens is not None and row.tokens.total == 0]
+    lines, hidden = render_table(columns, _rows(report, term, rows_of, short_ids, compact=False), term)
+    compact = False
+    if hidden:
+        # Rounded numbers (75.4k) are narrower: take them if they keep more columns.
+        compact_lines, compact_hidden = render_table(columns, _rows(report, term, rows_of, short_ids, compact=True), term)
+        if len(compact_hidden) < len(hidden):
+            lines, hidden, compact = compact_lines, compact_hidden, True
+    print("\n".join(lines))
+    if folded:
+        by_session = report.by == "session"
+        what = "session" if by_session else {"model": "model", "provider": "provider"}.get(report.by, "period")
+        keys = ", ".join(short_ids.get(row.key, row.key) if term.tty else row.key for row in folded[:5])
+        more = ", …" if len(folded) > 5 else ""
+        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {keys}{more})"
+        print(cut(line, term.width) if term.tty else line)
+    # Why a cost with tokens behind it is unknown (zero-token rows are folded above).
+    groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
+    groups.append((report.cost, report.total, report.unpriced_models))
+    models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
+    if models:
+        render.note(f"no price for {', '.join(models)}: COST ≥$… is what the other calls cost, a lower bound "
+                    "(see warnings; docs/pricing.md)", tty_only=True)
+    if hidden or compact:
+        left_out = f"left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""
+        rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
+        if hidden and compact:
+            rounded = "numbers rounded"
+        render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
+                    tty_only=True)
+
+
+def _rows(report: TokenReport, term: Terminal, rows_of: Callable[[str], SessionRow | None],
+          short_ids: dict[str, str], *, compact: bool) -> list[Row]:
     by_session = report.by == "session"
     blank = ["", "", ""] if by_session else []
+    # "not recorded" is laid over the empty number columns, not in TOTAL alone.
+    span = (len(blank) + 1, len(blank) + len(NUMBER_COLUMNS) + 1)
+
+    def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
+                at_least: Decimal | None = None) -> list[str]:
+        return _numbers(usage, cost, term, compact=compact, part=part, at_least=at_least)
+
     lines: list[Row] = []
-    folded: list[TokenRow] = []
     for token_row in report.rows:
         if token_row.tokens is not None and token_row.tokens.total == 0:
-            folded.append(token_row)  # nothing spent: one line for all of them
-            continue
+            continue  # nothing spent: folded into one line after the table
         key = token_row.key
         facts = []
         if by_session:
@@ -85,11 +134,13 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                 render.path_text(clean(session.cwd), term) if session else "-",
                 (clean(session.title) or "-") if session else "-",
             ]
-        lines.append(Row([key, *facts, *_numbers(token_row.tokens, token_row.cost, term)]))
+        unrecorded = token_row.tokens is None
+        cells = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
+        lines.append(Row([key, *facts, *cells], span=span if unrecorded else None))
         if not token_row.subagents:
             continue
         if token_row.own is not None:  # a group made only of delegated calls has no own part to show
-            lines.append(Row(["  own", *blank, *_numbers(token_row.own, token_row.own_cost, term, part=True)], style="dim"))
+            lines.append(Row(["  own", *blank, *numbers(token_row.own, token_row.own_cost, part=True)], style="dim"))
         costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
         if by_session:
             from agentscan.scan.short_ids import unique_prefixes
@@ -97,23 +148,15 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
             names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
             recovered = dict(token_row.recovered)
             for (sub_id, usage), cost in zip(token_row.subagents, costs):
-                cells = _numbers(usage, cost, term, part=True)
                 # No transcript: its calls were recovered from its parent's progress records.
-                note = f" (from {recovered[sub_id]} records)" if sub_id in recovered else ""
-                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}{note}", *blank, *cells], style="dim"))
+                # Said where the title goes, so the id column stays narrow.
+                note = f"(from {recovered[sub_id]} records)" if sub_id in recovered else ""
+                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}", "", "", note,
+                                  *numbers(usage, cost, part=True)], style="dim"))
         else:
             # Per period/model/provider there can be hundreds of runs: one line for all.
             runs = sum_usage(usage for _, usage in token_row.subagents)
             label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
-            lines.append(Row([label, *blank, *_numbers(runs, total_cost(costs), term, part=True)], style="dim"))
-    lines.append(Row(["TOTAL", *blank, *_numbers(report.total, report.cost, term)], style="bold"))
-    hidden = print_table(_columns(report.by), lines, term=term)
-    if folded:
-        what = "session" if by_session else {"model": "model", "provider": "provider"}.get(report.by, "period")
-        keys = ", ".join(short_ids.get(row.key, row.key) if term.tty else row.key for row in folded[:5])
-        more = ", …" if len(folded) > 5 else ""
-        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {keys}{more})"
-        print(cut(line, term.width) if term.tty else line)
-    if hidden:
-        render.note(f"{', '.join(hidden)} left out to fit {term.width} columns; widen the terminal or use --json",
-                    tty_only=True)
+            lines.append(Row([label, *blank, *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
+    lines.append(Row(["TOTAL", *blank, *numbers(report.total, report.cost, at_least=report.cost_priced)], style="bold"))
+    return lines

@@ -7,11 +7,11 @@ import io
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterable
+from typing import Any, BinaryIO, Callable, Iterable, Sequence
 
 import orjson
 
-from agentscan.export.rows import CSV_COLUMNS, flat_row
+from agentscan.export.rows import CSV_COLUMNS, DAY_CSV_COLUMNS, UsageDay, flat_row
 from agentscan.model import SessionRow
 
 
@@ -51,6 +51,15 @@ def jsonl_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
     return count
 
 
+def day_jsonl_lines(handle: BinaryIO, days: Iterable[UsageDay]) -> int:
+    """``export --days``: one line per session, UTC day, model and run."""
+    count = 0
+    for day in days:
+        handle.write(orjson.dumps({"schema": "agentscan.usage_day/1", **day.to_json()}) + b"\n")
+        count += 1
+    return count
+
+
 def _csv_cell(value: Any) -> Any:
     # Booleans as spreadsheets and DuckDB read them, not Python's True/False.
     if value is None:
@@ -60,36 +69,35 @@ def _csv_cell(value: Any) -> Any:
     return value
 
 
-def csv_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+def _csv(handle: BinaryIO, columns: Sequence[str], records: Iterable[dict[str, Any]]) -> int:
     count = 0
     text = io.TextIOWrapper(handle, encoding="utf-8", newline="", write_through=True)
-    writer = csv.DictWriter(text, fieldnames=CSV_COLUMNS, extrasaction="raise")
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="raise")
     writer.writeheader()
-    for row in rows:
-        writer.writerow({k: _csv_cell(v) for k, v in flat_row(row).items()})
+    for record in records:
+        writer.writerow({k: _csv_cell(v) for k, v in record.items()})
         count += 1
     text.flush()
     text.detach()
     return count
 
 
-def write_jsonl(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable[[], None] | None = None) -> int:
+def csv_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
+    return _csv(handle, CSV_COLUMNS, (flat_row(row) for row in rows))
+
+
+def day_csv_lines(handle: BinaryIO, days: Iterable[UsageDay]) -> int:
+    """``export --days``: ``DAY_CSV_COLUMNS``, one row per session, UTC day, model and run."""
+    return _csv(handle, DAY_CSV_COLUMNS, (day.flat() for day in days))
+
+
+def write_lines(path: Path, lines: Callable[[BinaryIO], int], *, before_rename: Callable[[], None] | None = None) -> int:
+    """Write what ``lines`` writes to ``path`` atomically; returns its count of records."""
     count = 0
 
     def write(handle: io.BufferedWriter) -> None:
         nonlocal count
-        count = jsonl_lines(handle, rows)
-
-    atomic_write(path, write, before_rename)
-    return count
-
-
-def write_csv(path: Path, rows: Iterable[SessionRow], *, before_rename: Callable[[], None] | None = None) -> int:
-    count = 0
-
-    def write(handle: io.BufferedWriter) -> None:
-        nonlocal count
-        count = csv_lines(handle, rows)
+        count = lines(handle)
 
     atomic_write(path, write, before_rename)
     return count

@@ -92,14 +92,20 @@ def _tool(event: ToolEvent) -> ToolEvent:
     return replace(event, summary=fingerprint_text(event.summary) or "", paths=tuple(mask_secrets(p) or "" for p in event.paths))
 
 
+def _texts(items: Iterable[Prompt | Response]) -> tuple[Any, ...]:
+    return tuple(replace(item, text=fingerprint_text(item.text) or "") for item in items)
+
+
 def redact_detail(detail: SessionDetail) -> SessionDetail:
     return replace(
         detail,
         row=redact_row(detail.row),
-        prompts=tuple(Prompt(fingerprint_text(p.text) or "", p.timestamp) for p in detail.prompts),
-        responses=tuple(Response(fingerprint_text(r.text) or "", r.timestamp, r.model) for r in detail.responses),
+        prompts=_texts(detail.prompts),
+        responses=_texts(detail.responses),
         tools=tuple(_tool(t) for t in detail.tools),
-        subagents=tuple(replace(s, path=mask_secrets(s.path)) for s in detail.subagents),
+        # A subagent's task and replies are conversation text like the session's own.
+        subagents=tuple(replace(s, path=mask_secrets(s.path), prompts=_texts(s.prompts), responses=_texts(s.responses))
+                        for s in detail.subagents),
         plan=tuple(replace(step, step=fingerprint_text(step.step) or "") for step in detail.plan),
         extra={key: _redact_extra(key, value) for key, value in detail.extra.items()},
     )

@@ -1,4 +1,4 @@
-"""Export rows: a session flattened to columns, and usage bucketed per day."""
+"""Export rows: a session flattened to columns, and usage bucketed per day (``token_days``, ``--days``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from agentscan.model import MODEL, SESSION, SUBAGENT, TS, SessionRow
+from agentscan.bounds import token_sum
+from agentscan.model import MODEL, SESSION, SUBAGENT, TS, SessionRow, TokenUsage, usage_json, usd
 
 if TYPE_CHECKING:
     from agentscan.pricing import PriceBook
@@ -18,7 +19,12 @@ CSV_COLUMNS = (
     "tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total",
     "cost_usd", "prompts", "responses", "tool_calls", "subagents", "running",
 )
-
+#: the CSV columns of ``export --days`` (the SQLite ``token_days`` columns; docs/cron.md, kept in sync by a test)
+DAY_CSV_COLUMNS = (
+    "session_id", "day", "model", "subagent_id",
+    "tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total",
+    "cost_usd",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +37,26 @@ class UsageDay:
     subagent: str | None
     tokens: tuple[int, int, int, int, int]
     cost: Decimal | None = None
+
+    @property
+    def order(self) -> tuple[str, str, str, str]:
+        return (self.day, self.session_id, self.model, self.subagent or "")
+
+    def usage(self) -> TokenUsage:
+        return TokenUsage(*(token_sum(value) for value in self.tokens))  # saturated like every sum
+
+    def to_json(self) -> dict[str, Any]:
+        """One ``export --days`` JSON line (``schema`` aside)."""
+        return {"session_id": self.session_id, "day": self.day, "model": self.model, "subagent_id": self.subagent,
+                "tokens": usage_json(self.usage()), "cost_usd": usd(self.cost)}
+
+    def flat(self) -> dict[str, Any]:
+        """One ``export --days`` CSV row: ``DAY_CSV_COLUMNS``."""
+        usage = self.usage()
+        return {"session_id": self.session_id, "day": self.day, "model": self.model, "subagent_id": self.subagent,
+                "tokens_input": usage.input, "tokens_cache_read": usage.cache_read,
+                "tokens_cache_write": usage.cache_write, "tokens_output": usage.output,
+                "tokens_reasoning": usage.reasoning, "tokens_total": usage.total, "cost_usd": usd(self.cost)}
 
 
 def flat_row(row: SessionRow) -> dict[str, Any]:

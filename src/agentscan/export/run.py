@@ -3,6 +3,8 @@
 Overlapping runs serialise on a lock file (``filelock``) kept in agentscan's
 cache directory, named after the output's real path, so nothing is left
 beside the output.  ``--output -`` streams JSON Lines or CSV to stdout.
+``--days`` writes JSON Lines or CSV with one record per session, UTC day,
+model and run (SQLite's ``token_days``) instead of one per session.
 """
 
 from __future__ import annotations
@@ -10,11 +12,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping
 
 from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.filemodes import DIR_MODE, FILE_MODE
-from agentscan.export.files import csv_lines, jsonl_lines, write_csv, write_jsonl
+from agentscan.export.files import csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, write_lines
 from agentscan.export.rows import UsageDay, usage_days
 from agentscan.model import SessionRow
 
@@ -35,6 +37,8 @@ class ExportResult:
     gone: int = 0
     #: the price data the costs came from (``PriceData.to_json``)
     prices: dict[str, Any] | None = None
+    #: usage-day records written (SQLite's ``token_days`` rows, or ``--days`` lines)
+    usage_days: int = 0
 
 
 def export(
@@ -48,12 +52,21 @@ def export(
     lock_timeout: float = LOCK_TIMEOUT_S,
     before_rename: Callable[[], None] | None = None,
     env: Mapping[str, str] | None = None,
+    per_day: bool = False,
 ) -> ExportResult:
-    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock)."""
-    if fmt not in FORMATS:
-        raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
+    """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock).
+
+    ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.
+    """
+    _check(fmt, output, per_day)
+    lines = _lines(fmt, rows, usage_days, per_day)
     if output == STDOUT:
-        return _to_stdout(fmt, rows)
+        import sys
+
+        stream = sys.stdout.buffer  # for a pipe: agentscan export -f csv -o - | duckdb
+        count = lines(stream) if lines is not None else 0
+        stream.flush()
+        return _result(STDOUT, fmt, count, per_day, len(rows))
     output = output.expanduser()
     if output.is_dir():
         raise ExportFailed(f"{output} is a directory; give a file path")
@@ -69,14 +82,12 @@ def export(
     lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
     try:
         with lock:
-            if fmt == "jsonl":
-                return ExportResult(output, fmt, write_jsonl(output, rows, before_rename=before_rename))
-            if fmt == "csv":
-                return ExportResult(output, fmt, write_csv(output, rows, before_rename=before_rename))
+            if lines is not None:
+                return _result(output, fmt, write_lines(output, lines, before_rename=before_rename), per_day, len(rows))
             from agentscan.export.sqlite import write_sqlite
 
             sessions, gone = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids)
-            return ExportResult(output, fmt, sessions, gone)
+            return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days))
     except Timeout:
         raise ExportFailed(
             f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s"
@@ -105,16 +116,32 @@ def _make_lock_dir(path: Path) -> None:
             pass
 
 
-def _to_stdout(fmt: str, rows: list[SessionRow]) -> ExportResult:
-    """``--output -``: stream to stdout, for a pipe (``agentscan export -f csv -o - | duckdb``)."""
-    if fmt == "sqlite":
+def _check(fmt: str, output: Path, per_day: bool) -> None:
+    if fmt not in FORMATS:
+        raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
+    if fmt == "sqlite" and output == STDOUT:
         raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
-    import sys
+    if fmt == "sqlite" and per_day:
+        raise UsageProblem("--days is for jsonl and csv: a SQLite export always has the token_days table")
 
-    stream = sys.stdout.buffer
-    count = jsonl_lines(stream, rows) if fmt == "jsonl" else csv_lines(stream, rows)
-    stream.flush()
-    return ExportResult(STDOUT, fmt, count)
+
+def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool) -> Callable[[BinaryIO], int] | None:
+    """What writes a JSON Lines or CSV export (``None``: SQLite)."""
+    if fmt == "sqlite":
+        return None
+    if per_day:
+        days = sorted(usage_days, key=lambda day: day.order)
+        if fmt == "jsonl":
+            return lambda handle: day_jsonl_lines(handle, days)
+        return lambda handle: day_csv_lines(handle, days)
+    if fmt == "jsonl":
+        return lambda handle: jsonl_lines(handle, rows)
+    return lambda handle: csv_lines(handle, rows)
+
+
+def _result(path: Path, fmt: str, count: int, per_day: bool, sessions: int) -> ExportResult:
+    """``count`` records were written: sessions, or with ``per_day`` usage days (of ``sessions`` sessions)."""
+    return ExportResult(path, fmt, sessions, usage_days=count) if per_day else ExportResult(path, fmt, count)
 
 
 def run_export(
@@ -126,16 +153,15 @@ def run_export(
     lock_timeout: float = LOCK_TIMEOUT_S,
     before_rename: Callable[[], None] | None = None,
     redact: bool = False,
+    days: bool = False,
 ) -> ExportResult:
-    """Export every session matching ``filters`` (unclamped), each with its cost."""
+    """Export every session matching ``filters`` (unclamped), each with its cost;
+    ``days``: their usage per UTC day, model and run instead (JSON Lines, CSV)."""
     from agentscan.pricing import PriceBook
     from agentscan.scan.collect import merge_by_provider, usage_by_session
     from agentscan.scan.costs import costs_of, priced
 
-    if fmt not in FORMATS:
-        raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
-    if fmt == "sqlite" and output == STDOUT:
-        raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
+    _check(fmt, output, days)
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
@@ -147,13 +173,15 @@ def run_export(
         from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
-    days = usage_days(merge_by_provider(chosen, per_session), book) if fmt == "sqlite" else []
+    wanted_days = fmt == "sqlite" or days
+    found_days = usage_days(merge_by_provider(chosen, per_session), book) if wanted_days else []
     result = export(
-        fmt, output, rows, days,
+        fmt, output, rows, found_days,
         scope=filters.providers or tuple(p.name for p in scanner.providers),
         present_ids=[ref.id for ref in refs],
         lock_timeout=lock_timeout,
         before_rename=before_rename,
         env=scanner.ctx.env,
+        per_day=days,
     )
     return replace(result, prices=book.data.to_json())

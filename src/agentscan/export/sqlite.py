@@ -28,7 +28,7 @@ from agentscan.bounds import token_sum
 from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
-from agentscan.pricing.periods import EXACT
+from agentscan.pricing.spend import sum_costs
 
 _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
 
@@ -115,16 +115,17 @@ def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
 
 
 class _Sums:
-    """Tokens and cost added up; the cost stays unknown once any part of it is."""
+    """Tokens and cost added up, by the rule of every cost total (``pricing.spend.combined``)."""
 
     def __init__(self) -> None:
         self.tokens = [0, 0, 0, 0, 0]
-        self.cost: Decimal | None = Decimal(0)
+        self.costs: list[tuple[Decimal | None, bool]] = []
 
     def add(self, day: UsageDay) -> None:
         for index, value in enumerate(day.tokens):
             self.tokens[index] += value
-        self.cost = None if self.cost is None or day.cost is None else EXACT.add(self.cost, day.cost)
+        self.costs.append((day.cost, any(day.tokens)))
 
     def columns(self) -> dict[str, int | float | None]:
-        return _token_columns((self.tokens[0], self.tokens[1], self.tokens[2], self.tokens[3], self.tokens[4]), self.cost)
+        cost = sum_costs(self.costs)
+        return _token_columns((self.tokens[0], self.tokens[1], self.tokens[2], self.tokens[3], self.tokens[4]), cost)

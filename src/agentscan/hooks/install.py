@@ -6,7 +6,8 @@ re-installing changes nothing, uninstalling removes only our entries, a file
 that is not valid JSON is refused rather than replaced, the file as it was
 is kept in a timestamped backup beside it, and the new text is written to a
 temporary file and renamed over the old one.  An uninstall that leaves
-nothing but agentscan's own scaffolding removes the file it emptied.
+nothing but agentscan's own scaffolding removes the file it emptied, and the
+directories an install had to create for it (``made_dirs``) when empty.
 
 Ours are recognised by their command: ``… agentscan hook --agent …``.
 """
@@ -143,20 +144,20 @@ def _only_scaffolding(agent: str, config: dict[str, Any]) -> bool:
 
 
 def backup(plan: Plan, *, now: float | None = None) -> Path | None:
-    """Keep the file as it was beside it, ``<name>.agentscan-<UTC time>.bak``, with its mode.
+    """Keep the file as it was beside it, ``<name>.agentscan-<UTC time>.bak``, mode 0600
+    (a file agentscan creates: docs/security.md).
 
     Nothing is kept for a file that did not exist, nor for one an uninstall
     removes because it held only agentscan's hooks.
     """
     import time
 
+    from agentscan.filemodes import FILE_MODE
+
     if plan.before is None or plan.after is None:
         return None
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
-    try:
-        mode = os.stat(plan.path).st_mode & 0o777
-    except OSError:
-        mode = 0o600
+    mode = FILE_MODE
     for attempt in range(100):
         suffix = f".agentscan-{stamp}" + (f"-{attempt}" if attempt else "") + ".bak"
         target = plan.path.with_name(plan.path.name + suffix)
@@ -170,23 +171,30 @@ def backup(plan: Plan, *, now: float | None = None) -> Path | None:
     raise HookConfigError(f"cannot find a free backup name beside {plan.path}")
 
 
-def write(plan: Plan) -> None:
+def write(plan: Plan) -> list[Path]:
     """Atomically replace the file (through a symlink, so dotfile managers keep their link),
-    or remove it when the plan says so."""
+    or remove it when the plan says so.
+
+    A file that exists keeps its mode; a new one is 0600, in directories
+    created 0700 and recorded (``made_dirs``), which an uninstall that
+    removes the file removes too when they are empty.  Returns those removed.
+    """
     import tempfile
 
+    from agentscan.filemodes import FILE_MODE
+    from agentscan.hooks import made_dirs
+
     if plan.after is None:
-        if plan.before is not None:
-            os.unlink(plan.path)
-        return
+        if plan.before is None:
+            return []
+        os.unlink(plan.path)
+        return made_dirs.remove_empty(plan.path.parent)
     target = Path(os.path.realpath(plan.path))
-    target.parent.mkdir(parents=True, exist_ok=True)
+    made_dirs.make_parents(target.parent)
     try:
         mode = target.stat().st_mode & 0o7777
     except FileNotFoundError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+        mode = FILE_MODE
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".agentscan-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
@@ -201,6 +209,7 @@ def write(plan: Plan) -> None:
         except OSError:
             pass
         raise
+    return []
 
 
 def _read(path: Path) -> str | None:

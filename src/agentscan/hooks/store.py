@@ -5,6 +5,7 @@ Layout (see docs/hooks.md)::
     <data dir>/                          0700, platformdirs.user_data_dir("agentscan")
       events/<agent>/<session>.jsonl     one envelope per line, 0600
       hook-errors.log                    diagnostics of the hook command, 0600
+      hook-dirs.json                     directories `hooks install` created (``made_dirs``), 0600
 
 One file per session keeps `trace` to a single read and lets `show` answer
 "are there hook events for this session?" with one stat.  The writing half of

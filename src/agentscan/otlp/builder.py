@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.otlp import semconv as sc
+from agentscan.pricing.spend import sum_costs
 from agentscan.otlp.spans import (
     KIND_CLIENT,
     KIND_INTERNAL,
@@ -64,7 +65,8 @@ class TurnBuilder:
         #: "observed" (hook capture times) or "inferred" (transcript instants; docs/otel.md)
         self.timing = timing
         self.usage: dict[str, list[TokenUsage]] = {}  # parent span id -> chat usages below it
-        self.costs: dict[str, list[Decimal | None]] = {}  # parent span id -> chat costs below it
+        #: parent span id -> (cost, whether it has tokens) of the chats below it
+        self.costs: dict[str, list[tuple[Decimal | None, bool]]] = {}
         self.models: Counter[str] = Counter()
         self.root = self._span("turn", None, f"invoke_agent {facts.agent}", KIND_INTERNAL, start_ns, start_ns)
         self.root.set(sc.OPERATION, "invoke_agent")
@@ -116,7 +118,7 @@ class TurnBuilder:
         span.attributes.update(sc.usage_attributes(usage))
         span.set(sc.COST, None if cost is None else float(cost))
         self.usage.setdefault(parent.span_id, []).append(usage)
-        self.costs.setdefault(parent.span_id, []).append(cost)
+        self.costs.setdefault(parent.span_id, []).append((cost, usage.total > 0))
         if model:
             self.models[model] += 1
         return self._add(span)
@@ -195,9 +197,10 @@ class TurnBuilder:
                     usage = turn_usage  # Cursor's stop snapshot, when no per-call usage was found
                 if usage is not None:
                     span.attributes.update(sc.usage_attributes(usage))
-                costs = self._below(span, by_id, self.costs)
-                if costs and all(cost is not None for cost in costs):
-                    span.set(sc.COST, float(sum(costs, Decimal(0))))  # type: ignore[arg-type]
+                # The rule of every cost total (pricing.spend.combined): an unpriced chat with no tokens adds nothing.
+                cost = sum_costs(self._below(span, by_id, self.costs))
+                if cost is not None:
+                    span.set(sc.COST, float(cost))
         # A parent ends no sooner than its children: inferred ends can fall short of a child's.
         for span in reversed(self.spans):
             parent = by_id.get(span.parent_span_id or "")

@@ -12,7 +12,8 @@ pydantic, ~0.3 s).  See docs/pricing.md.
     library.py   the only module that imports genai_prices: lookups and price periods
     periods.py   a price period as exact per-token coefficients, and cost arithmetic
     book.py      PriceBook: per-run price keys for calls, costs of token sums
-    spend.py     Spend: token sums per price key, for any grouping
+    spend.py     Spend: token sums per price key, for any grouping; Priced and the rule
+                 for when a cost is unknown (``combined``)
     update.py    ``agentscan prices --update`` / ``--reset``: the only network access
 """
 

@@ -4,7 +4,8 @@ Claude Code, Codex and Gemini CLI record API model ids, which the library
 matches itself.  Cursor records display names; the library already
 understands most of them (``claude-4.5-opus-high-thinking``), and
 ``CURSOR_ALIASES`` names the few it does not.  Every entry is pinned by a
-test (tests/test_pricing_aliases.py) and documented in docs/pricing.md.
+test (``test_each_cursor_alias_reaches_the_model_it_names`` in
+tests/test_pricing_book.py) and documented in docs/pricing.md.
 Anything else is looked up as written; a name the library does not know
 gets no price, never a guessed one.
 """

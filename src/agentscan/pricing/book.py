@@ -3,7 +3,8 @@
 A price key is an index into ``vectors`` (one model, one price period,
 one long-context tier).  Negative keys stand for calls that have no
 price (an unknown model, a call with no model); their tokens make a
-group's cost ``null`` and raise one warning per model naming it.
+group's cost ``null`` and raise one warning per model naming it (a group
+made only of such calls with no tokens is ``null`` too: see ``Priced``).
 
 Warm runs never import genai-prices: the periods a run needs are read
 from agentscan's index, keyed by the price data version
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, TS
 from agentscan.pricing import aliases, periods, source
 from agentscan.pricing.periods import Coefficients, Period
+from agentscan.pricing.spend import NOTHING, Priced
 
 if TYPE_CHECKING:
     from agentscan.scan.cache import Cache
@@ -116,26 +118,46 @@ class PriceBook:
     # -- costs ------------------------------------------------------------------
 
     def cost(self, parts: dict[int, list[int]]) -> Decimal | None:
-        """Exact USD of token sums per key; ``None`` when calls with tokens have no price."""
+        """Exact USD of token sums per key; ``None`` when calls have no price (``Priced.cost``)."""
+        return self.assess(parts).cost
+
+    def assess(self, parts: dict[int, list[int]]) -> Priced:
+        """The cost of token sums per key, what of it has a price, and which models have none.
+
+        Warns once per model whose calls make a cost ``None``.
+        """
+        if not parts:
+            return NOTHING
         units = 0
         odd = Decimal(0)
-        missing = False
+        missing: list[int] = []  # unpriced keys with tokens
+        idle: list[int] = []  # unpriced keys whose calls have no tokens: they cost nothing
+        tokens = priced_any = False
         for key, sums in parts.items():
+            spent = bool(sums[0] or sums[1] or sums[2] or sums[3])
+            tokens = tokens or spent
             if key < 0:
-                if sums[0] or sums[1] or sums[2] or sums[3]:
-                    missing = True
-                    self._report(key)
+                (missing if spent else idle).append(key)
                 continue
+            priced_any = True
             c = self.scaled[key]
             if c is None:
                 odd = periods.EXACT.add(odd, periods.cost(self.vectors[key], sums))
             else:
                 units += (c[0] * sums[0] + c[1] * sums[1] + c[2] * sums[2] + c[3] * sums[3] + c[4] * sums[4]
                           + c[5] * sums[5] + c[6] * sums[6])
-        if missing:
-            return None
-        total = periods.from_scaled(units)
-        return periods.EXACT.add(total, odd) if odd else total
+        total = periods.from_scaled(units)  # plain already
+        if odd:
+            total = periods.plain(periods.EXACT.add(total, odd))
+        # No tokens and no price costs nothing beside priced calls, but a group of only
+        # such calls has no price at all (its model is unknown): null, not a confident 0.
+        blocking = missing or (idle if not priced_any else [])
+        if not blocking:
+            return Priced(total, total, (), tokens)
+        for key in blocking:
+            self._report(key)
+        names = sorted({self.unpriced[-key - 1][1] or "unknown" for key in blocking})
+        return Priced(None, total, tuple(names), tokens)
 
     def entry_cost(self, provider: str, entry: Sequence[Any]) -> Decimal | None:
         """One call's cost (OTLP chat spans)."""
@@ -160,7 +182,7 @@ class PriceBook:
         provider, model, reason = self.unpriced[-key - 1]
         self.ctx.warn(
             f"model:{provider}/{model or 'unknown'}",
-            f"no price: {reason}; cost_usd is null wherever its calls count ({self.data.label})",
+            f"no price: {reason}; cost_usd is null where its calls leave the cost unknown ({self.data.label})",
         )
 
     def _cached_docs(self) -> dict[tuple[str, str], dict[str, Any]]:

@@ -97,4 +97,20 @@ def scaled(coefficients: Coefficients) -> tuple[int, ...] | None:
 
 
 def from_scaled(total: int) -> Decimal:
-    return EXACT.scaleb(Decimal(total), -SCALE)
+    """``total`` 10^-SCALE USD as a plain Decimal (see ``plain``), built from its digits: the hot path."""
+    if total <= 0:
+        return EXACT.scaleb(Decimal(total), -SCALE) if total else Decimal(0)
+    digits = str(total)
+    significant = digits.rstrip("0")
+    exponent = len(digits) - len(significant) - SCALE
+    return Decimal(total // 10**SCALE) if exponent >= 0 else Decimal(f"{significant}E{exponent}")
+
+
+def plain(value: Decimal) -> Decimal:
+    """``value`` without trailing zeros, never in exponent form above 1 (``Decimal('0.0496225')``,
+    not ``0.049622500000000000000000000000``; ``100``, not ``1E+2``): the same exact number."""
+    if not value:
+        return Decimal(0)
+    value = value.normalize(EXACT)
+    exponent = value.as_tuple().exponent
+    return value.quantize(Decimal(1), context=EXACT) if isinstance(exponent, int) and exponent > 0 else value

@@ -3,8 +3,8 @@
 A row's cost is priced from the same calls its ``tokens`` count: the
 session's own usage entries (its subagents' included), each at its own
 time.  A row whose tokens are ``null`` has a ``null`` cost too, and so does
-one with calls that have no price (``agentscan.pricing`` warns, naming the
-model).
+one whose calls leave its cost unknown (``agentscan.pricing.spend.Priced``;
+the price book warns, naming the model).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from agentscan.model import (
     SessionRef, TokenUsage, sum_usage, usage_json, usd,
 )
 from agentscan.pricing import PriceBook, Spend
-from agentscan.pricing.spend import total_cost
+from agentscan.pricing.spend import NOTHING, Priced, combined
 from agentscan.scan.collect import BUCKET, GroupPrices, SessionSums, collect
 
 # Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
@@ -51,7 +51,9 @@ class TokenRow:
     """One group: its tokens and exact cost, the own part and each subagent's part apart.
 
     A cost is ``None`` when nothing was recorded or when some of the
-    group's calls have no price (see ``agentscan.pricing``).
+    group's calls have no price (``agentscan.pricing.spend.Priced``); then
+    ``cost_priced`` sums the calls that have one and ``unpriced_models``
+    names the models that have none.
     """
 
     key: str
@@ -64,6 +66,12 @@ class TokenRow:
     subagent_costs: tuple[Decimal | None, ...] = ()
     #: subagent id -> where its part was recovered from (its transcript is gone)
     recovered: tuple[tuple[str, str], ...] = ()
+    #: the exact cost of the calls that have a price (``cost`` when that is known)
+    cost_priced: Decimal | None = None
+    #: the models whose calls make ``cost`` ``None``
+    unpriced_models: tuple[str, ...] = ()
+    #: all subagent parts together (``None`` like any cost); the table's one line for them
+    subagents_cost: Decimal | None = None
 
     def to_json(self) -> dict[str, Any]:
         costs = self.subagent_costs or (None,) * len(self.subagents)
@@ -72,6 +80,8 @@ class TokenRow:
             "key": self.key,
             "tokens": usage_json(self.tokens),
             "cost_usd": usd(self.cost),
+            "cost_usd_priced": usd(self.cost_priced),
+            "unpriced_models": list(self.unpriced_models),
             "own": usage_json(self.own),
             "own_cost_usd": usd(self.own_cost),
             "subagents": [
@@ -91,6 +101,9 @@ class TokenReport:
     cost: Decimal | None = None
     #: the price data the costs came from (``PriceData.to_json``)
     prices: dict[str, Any] | None = None
+    #: the grand total of the calls that have a price: a lower bound when ``cost`` is ``None``
+    cost_priced: Decimal | None = None
+    unpriced_models: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -98,6 +111,8 @@ class TokenReport:
             "rows": [row.to_json() for row in self.rows],
             "total": usage_json(self.total),
             "cost_usd": usd(self.cost),
+            "cost_usd_priced": usd(self.cost_priced),
+            "unpriced_models": list(self.unpriced_models),
             "prices": self.prices,
         }
 
@@ -152,17 +167,22 @@ class _Bucket:
         if sub_key is not None and len(entry) > ORIGIN and entry[ORIGIN] is not None:
             self.recovered[sub_key] = entry[ORIGIN]
 
-    def row(self, key: str, book: PriceBook) -> TokenRow:
+    def row(self, key: str, book: PriceBook) -> tuple[TokenRow, Priced]:
+        """The group's row, and its cost as a ``Priced`` (the report's total combines them)."""
         own = Spend(self.own)
         subs = [(sub_id, Spend(parts)) for sub_id, parts in sorted(self.subagents.items())]
-        own_tokens, own_cost = own.tokens(), own.cost(book)
-        sub_costs = tuple(spend.cost(book) for _, spend in subs)
+        own_priced = own.priced(book)
+        sub_priced = [spend.priced(book) for _, spend in subs]
         sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
         # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
-        cost = total_cost(([own_cost] if self.own else []) + list(sub_costs))
+        runs = combined(sub_priced) if sub_priced else NOTHING
+        whole = combined([own_priced, runs]) if sub_priced else own_priced
+        own_tokens = own.tokens()
         tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
         recovered = tuple(sorted(self.recovered.items()))
-        return TokenRow(key, tokens, own_tokens, sub_tokens, cost, own_cost, sub_costs, recovered)
+        row = TokenRow(key, tokens, own_tokens, sub_tokens, whole.cost, own_priced.cost,
+                       tuple(p.cost for p in sub_priced), recovered, whole.priced, whole.unpriced, runs.cost)
+        return row, whole
 
 
 def token_report(
@@ -201,13 +221,16 @@ def token_report(
             shown = [(key, bucket) for key, bucket in shown if bucket.own or bucket.subagents]
     else:
         shown = [(key, buckets[key]) for key in sorted(buckets)]
-    rows = tuple(bucket.row(key, book) for key, bucket in shown)
+    priced_rows = [bucket.row(key, book) for key, bucket in shown]
+    rows = tuple(row for row, _ in priced_rows)
     if by in ("model", "provider"):
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     sessions = {ref.id: ref for ref in refs} if by == "session" else {}
     recorded = [row for row in rows if row.tokens is not None]
-    report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions,
-                         total_cost(row.cost for row in recorded), book.data.to_json())
+    # A null row does not make the total null when its calls have no tokens (a <synthetic> row).
+    whole = combined(priced for _, priced in priced_rows)
+    report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions, whole.cost,
+                         book.data.to_json(), whole.priced, whole.unpriced)
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report

@@ -3,14 +3,21 @@
 Providers stream their transcripts into a ``DetailCollector``; it keeps the
 newest items within ``Bounds``, clips long messages, and fills the byte
 budgets newest first, so no provider re-implements the contract's bounds.
+
+Subagents' prompts and replies (the task a subagent was given, what it
+answered) are kept apart from the session's own conversation, in one pool
+for all subagents bounded like the session's own, and handed to each
+``SubagentInfo`` by ``build``.  Every item gets a ``seq`` in reading order,
+shared with ``child()`` collectors, so items without a time can be placed.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterator
 
 from agentscan.bounds import Bounds, NewestKept, clip_text, fill_newest_first
 from agentscan.model import PlanStep, Prompt, Response, SessionDetail, SessionRow, SubagentInfo, ToolEvent
@@ -25,6 +32,18 @@ class _OpenTool:
 
 
 @dataclass
+class _SubagentTalk:
+    """Every subagent's prompts and replies, tagged with the subagent: one bounded pool."""
+
+    prompts: NewestKept[tuple[str, Prompt]]
+    responses: NewestKept[tuple[str, Response]]
+
+    @classmethod
+    def within(cls, bounds: Bounds) -> _SubagentTalk:
+        return cls(NewestKept(bounds.prompts), NewestKept(bounds.responses))
+
+
+@dataclass
 class DetailCollector:
     bounds: Bounds
     prompts: NewestKept[Prompt] = field(init=False)
@@ -34,10 +53,24 @@ class DetailCollector:
     _tools: OrderedDict[str, _OpenTool] = field(default_factory=OrderedDict)
     _tools_dropped: int = 0
     _order: int = 0
+    _seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    _talk: _SubagentTalk | None = None
 
     def __post_init__(self) -> None:
         self.prompts = NewestKept(self.bounds.prompts)
         self.responses = NewestKept(self.bounds.responses)
+        if self._talk is None:
+            self._talk = _SubagentTalk.within(self.bounds)
+
+    def child(self) -> DetailCollector:
+        """A collector for one subagent's tool calls that shares this one's reading
+        order and subagent pool (its tools go back through ``build(extra_tools=…)``)."""
+        return DetailCollector(self.bounds, _seq=self._seq, _talk=self._talk)
+
+    def reserve(self) -> int:
+        """A place in reading order for an item added later (a reply that is
+        complete only after the calls made in the same message)."""
+        return next(self._seq)
 
     def _clip(self, text: str) -> str:
         clipped, cut = clip_text(text, self.bounds.message_bytes)
@@ -45,17 +78,37 @@ class DetailCollector:
         return clipped
 
     def add_prompt(self, text: str, timestamp: datetime | None = None) -> None:
-        self.prompts.add(Prompt(self._clip(text), timestamp))
+        self.prompts.add(Prompt(self._clip(text), timestamp, next(self._seq)))
 
-    def add_response(self, text: str, timestamp: datetime | None = None, model: str | None = None) -> None:
-        self.responses.add(Response(self._clip(text), timestamp, model))
+    def add_response(self, text: str, timestamp: datetime | None = None, model: str | None = None,
+                     *, seq: int | None = None) -> None:
+        self.responses.add(Response(self._clip(text), timestamp, model, seq or next(self._seq)))
+
+    def add_subagent_prompt(self, subagent: str, text: str, timestamp: datetime | None = None) -> None:
+        """The task ``subagent`` was given (or a later message to it): shown under it, not as the session's."""
+        assert self._talk is not None
+        self._talk.prompts.add((subagent, Prompt(self._clip(text), timestamp, next(self._seq))))
+
+    def add_subagent_response(self, subagent: str, text: str, timestamp: datetime | None = None,
+                              model: str | None = None, *, seq: int | None = None) -> None:
+        assert self._talk is not None
+        self._talk.responses.add((subagent, Response(self._clip(text), timestamp, model, seq or next(self._seq))))
+
+    def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
+        """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is
+        older than the bounds keep: the session's own, or ``subagent``'s."""
+        assert self._talk is not None
+        if subagent is None:
+            (self.prompts if kind == "prompts" else self.responses).dropped += 1
+        else:
+            (self._talk.prompts if kind == "prompts" else self._talk.responses).dropped += 1
 
     def add_tool(self, event: ToolEvent, key: str | None = None) -> None:
         """Record a tool call; ``key`` (its call id) lets a later result set its status."""
         self._order += 1
         summary, cut = clip_text(event.summary, _SUMMARY_CHARS * 4)
         self.clipped += cut
-        event = replace(event, summary=summary)
+        event = replace(event, summary=summary, seq=next(self._seq))
         key = key or f"#{self._order}"
         self._tools.pop(key, None)
         self._tools[key] = _OpenTool(event, self._order)
@@ -91,11 +144,13 @@ class DetailCollector:
         prompts, prompts_cut = fill_newest_first(self.prompts.items(), self.bounds.prompt_bytes, lambda p: len(p.text.encode()))
         responses, responses_cut = fill_newest_first(self.responses.items(), self.bounds.response_bytes, lambda r: len(r.text.encode()))
         tools, tools_cut = fill_newest_first(tools, self.bounds.tool_bytes, lambda t: len(t.summary.encode()))
+        subagents, talk_dropped = self._with_talk(subagents)
         truncated = {
             "prompts": self.prompts.dropped + prompts_cut,
             "responses": self.responses.dropped + responses_cut,
             "tools": tools_dropped + tools_cut,
             "clipped_messages": self.clipped,
+            **talk_dropped,
         }
         return SessionDetail(
             row=row,
@@ -107,3 +162,31 @@ class DetailCollector:
             truncated=truncated,
             extra=extra or {},
         )
+
+    def _with_talk(self, subagents: tuple[SubagentInfo, ...]) -> tuple[tuple[SubagentInfo, ...], dict[str, int]]:
+        """Each subagent with its own prompts and replies, the pool filled newest first
+        within the same byte budgets as the session's own conversation."""
+        assert self._talk is not None
+        prompts, prompts_cut = fill_newest_first(self._talk.prompts.items(), self.bounds.prompt_bytes,
+                                                 lambda item: len(item[1].text.encode()))
+        responses, responses_cut = fill_newest_first(self._talk.responses.items(), self.bounds.response_bytes,
+                                                     lambda item: len(item[1].text.encode()))
+        known = {sub.id for sub in subagents}
+        # Talk of a run the provider lists no subagent for has nowhere to go: counted as dropped.
+        orphans = [sum(1 for agent, _ in kept if agent not in known) for kept in (prompts, responses)]
+        dropped = {
+            "subagent_prompts": self._talk.prompts.dropped + prompts_cut + orphans[0],
+            "subagent_responses": self._talk.responses.dropped + responses_cut + orphans[1],
+        }
+        if not prompts and not responses:
+            return subagents, dropped
+        by_prompts: dict[str, list[Prompt]] = {}
+        for agent, prompt in prompts:
+            by_prompts.setdefault(agent, []).append(prompt)
+        by_responses: dict[str, list[Response]] = {}
+        for agent, response in responses:
+            by_responses.setdefault(agent, []).append(response)
+        return tuple(
+            replace(sub, prompts=tuple(by_prompts.get(sub.id, ())), responses=tuple(by_responses.get(sub.id, ())))
+            for sub in subagents
+        ), dropped

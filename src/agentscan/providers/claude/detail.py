@@ -47,8 +47,8 @@ class TranscriptStream:
     Fed record by record (``summarize`` calls ``feed`` from its own pass), so
     ``show`` reads each file once.  Prompts and responses of subagents are
     not the session's conversation: only the parent file contributes them
-    (unless the parent is gone), and a subagent's tool calls are returned by
-    ``finish`` instead.
+    (unless the parent is gone); a subagent's go to the collector's subagent
+    pool, and its tool calls are returned by ``finish``.
     """
 
     def __init__(self, collector: DetailCollector, *, subagent: str | None = None, conversation: bool = False) -> None:
@@ -57,7 +57,7 @@ class TranscriptStream:
         # ``conversation`` lets its prompts and replies stand for the session's.
         self._speaks = self._own or conversation
         self._collector = collector
-        self._sink = collector if self._own else DetailCollector(collector.bounds)
+        self._sink = collector if self._own else collector.child()
         self._subagent = subagent
         self._current_id: str | None = None
         self._current_text: list[str] = []
@@ -65,8 +65,12 @@ class TranscriptStream:
 
     def _flush(self) -> None:
         text = "".join(self._current_text).strip()
-        if self._speaks and text:
-            self._collector.add_response(text, self._current_meta.get("ts"), self._current_meta.get("model"))
+        meta = self._current_meta
+        if text and self._speaks:
+            self._collector.add_response(text, meta.get("ts"), meta.get("model"), seq=meta.get("seq"))
+        elif text and self._subagent is not None:
+            self._collector.add_subagent_response(self._subagent, text, meta.get("ts"), meta.get("model"),
+                                                  seq=meta.get("seq"))
         self._current_id, self._current_text = None, []
 
     def feed(self, record: dict) -> None:
@@ -78,7 +82,9 @@ class TranscriptStream:
             if message_id != self._current_id or message_id is None:
                 self._flush()
                 self._current_id = message_id
-                self._current_meta.update(ts=timestamp, model=as_str(message.get("model")))
+                # The reply is complete only at the message's end, after its calls:
+                # its place in reading order is taken now, before theirs.
+                self._current_meta.update(ts=timestamp, model=as_str(message.get("model")), seq=self._collector.reserve())
             for block in content_blocks(message):
                 _assistant_block(block, self._current_text, self._sink, timestamp, self._subagent)
         elif kind == "user":
@@ -87,6 +93,8 @@ class TranscriptStream:
                 self._flush()
                 if self._speaks:
                     self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
+                elif self._subagent is not None:  # the task it was given
+                    self._collector.add_subagent_prompt(self._subagent, prompt, parse_iso(record.get("timestamp")))
                 return
             for block in tool_result_blocks(record):
                 tool_id = block.get("tool_use_id")

@@ -170,6 +170,7 @@ class ClaudeProvider(Provider):
         main, subs, totals, extra_tools = self._summaries(ref, ctx, collector)
         row = self._row_from(ref, main, subs, totals)
         task_types = main.task_types if main else {}
+        task_calls = main.task_calls if main else {}
         per_agent = totals.by_subagent()
         infos = []
         for agent_id in sorted(set(files.subagents) | set(per_agent)):
@@ -180,7 +181,8 @@ class ClaudeProvider(Provider):
             agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
             # No transcript: its part was recovered from the parent's progress records.
             recovered = None if sub is not None else PROGRESS_ORIGIN
-            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path) if sub else None, per_agent.get(agent_id), recovered))
+            infos.append(SubagentInfo(agent_id, agent_type, str(sub.path) if sub else None, per_agent.get(agent_id), recovered,
+                                      call_id=task_calls.get(agent_id)))
         extra = {"parent_missing": True} if main is None else {}
         return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools, extra=extra)
 

@@ -50,6 +50,7 @@ class FileSummary:
     records: int = 0
     has_usage: bool = False
     task_types: dict[str, str] = field(default_factory=dict)  # agentId -> subagent_type
+    task_calls: dict[str, str] = field(default_factory=dict)  # agentId -> id of the Task call that ran it
     # ``summary`` records: leafUuid -> text, and whether a record of this file
     # is that leaf (a summary of this conversation beats one of another).
     _summaries: dict[str, str] = field(default_factory=dict)
@@ -196,6 +197,7 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
             tool_id = block.get("tool_use_id")
             if block.get("type") == "tool_result" and isinstance(tool_id, str) and tool_id in pending_tasks:
                 summary.task_types[result["agentId"]] = pending_tasks[tool_id]
+                summary.task_calls[result["agentId"]] = tool_id
 
 
 def title_of(summary: FileSummary) -> str | None:

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 import orjson
 
-from agentscan.bounds import NewestKept
+from agentscan.bounds import NewestKept, shorten_kept
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.model import Counts, PlanStep, Prompt, Response, ToolEvent
 from agentscan.providers.codex.facts import LineFacts
@@ -115,7 +115,8 @@ def _event_status(payload: Mapping[str, Any]) -> str | None:
 
 @dataclass
 class TranscriptReader:
-    """Fed one rollout's records in order; fills ``collector`` (or, for a subagent, only tools)."""
+    """Fed one rollout's records in order; fills ``collector`` (for a subagent: its
+    pool of subagent prompts and replies, and the tools ``finish`` returns)."""
 
     collector: DetailCollector
     subagent: str | None = None
@@ -129,7 +130,7 @@ class TranscriptReader:
     _settled: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self._sink = self.collector if self.subagent is None else DetailCollector(self.collector.bounds)
+        self._sink = self.collector if self.subagent is None else self.collector.child()
         self._item_prompts = NewestKept(self.collector.bounds.prompts)
         self._item_responses = NewestKept(self.collector.bounds.responses)
 
@@ -160,10 +161,10 @@ class TranscriptReader:
     def _event(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         if payload.get("type") == "token_count":
             return  # rate limits are noted by LineFacts; usage is counted by ``usage.py``
-        if kind == "event_prompt" and self.own:
-            self.collector.add_prompt(event_prompt(payload) or "", timestamp)
-        elif kind == "event_response" and self.own:
-            self.collector.add_response(payload["message"].strip(), timestamp, self.model)
+        if kind == "event_prompt":
+            self._add_prompt(event_prompt(payload) or "", timestamp)
+        elif kind == "event_response":
+            self._add_response(payload["message"].strip(), timestamp, self.model)
         else:
             status = _event_status(payload)
             call_id = as_str(payload.get("call_id"))
@@ -174,9 +175,13 @@ class TranscriptReader:
     def _item(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         ptype = payload.get("type")
         if kind == "item_prompt":
-            self._item_prompts.add(Prompt(item_prompt(payload) or "", timestamp))
+            # Held until the end of the file (events may still supersede them): keep
+            # each one bounded now, not after 1,000 of them sit in memory whole.
+            limit = self.collector.bounds.message_bytes
+            self._item_prompts.add(Prompt(shorten_kept(item_prompt(payload) or "", limit), timestamp))
         elif kind == "item_response":
-            self._item_responses.add(Response(item_response(payload) or "", timestamp, self.model))
+            limit = self.collector.bounds.message_bytes
+            self._item_responses.add(Response(shorten_kept(item_response(payload) or "", limit), timestamp, self.model))
         elif kind == "tool_call":
             self._tool_call(payload, timestamp)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
@@ -208,20 +213,32 @@ class TranscriptReader:
             if steps is not None:
                 self.collector.plan = tuple(PlanStep(step, state) for step, state in steps)
 
+    def _add_prompt(self, text: str, timestamp: datetime | None) -> None:
+        """The session's prompt, or (in a subagent's rollout) the task it was given."""
+        if self.own:
+            self.collector.add_prompt(text, timestamp)
+        elif self.subagent is not None:
+            self.collector.add_subagent_prompt(self.subagent, text, timestamp)
+
+    def _add_response(self, text: str, timestamp: datetime | None, model: str | None) -> None:
+        if self.own:
+            self.collector.add_response(text, timestamp, model)
+        elif self.subagent is not None:
+            self.collector.add_subagent_response(self.subagent, text, timestamp, model)
+
     def finish(self) -> list[ToolEvent]:
         """Flush the fallbacks; a subagent's tools are returned for the parent's list."""
-        if self.own:
-            if not self.facts.kinds.get("event_prompt"):
-                for prompt in self._item_prompts.items():
-                    self.collector.add_prompt(prompt.text, prompt.timestamp)
+        if not self.facts.kinds.get("event_prompt"):
+            for prompt in self._item_prompts.items():
+                self._add_prompt(prompt.text, prompt.timestamp)
+            if self.own:
                 self.collector.prompts.dropped += self._item_prompts.dropped
-            if not self.facts.kinds.get("event_response"):
-                for response in self._item_responses.items():
-                    self.collector.add_response(response.text, response.timestamp, response.model)
+        if not self.facts.kinds.get("event_response"):
+            for response in self._item_responses.items():
+                self._add_response(response.text, response.timestamp, response.model)
+            if self.own:
                 self.collector.responses.dropped += self._item_responses.dropped
-            if self.subagent is None:
-                return []
-        return self._sink.tools()
+        return [] if self.subagent is None else self._sink.tools()
 
     def counts(self) -> Counts:
         return self.facts.counts()

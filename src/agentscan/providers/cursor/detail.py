@@ -66,11 +66,17 @@ class _Turn:
 
 
 def _stream_child(child: str, path: Path | None, ctx: ScanContext, collector: DetailCollector) -> None:
+    """A subagent's transcript, right after the call that started it: its task and
+    replies go to the subagent pool, its calls among the session's (marked as its)."""
     if path is None:  # a sub-composer known only to state.vscdb: no tool list
         return
     turn = _Turn(collector, f"sub:{child}")
     for event in iter_events(path, ctx):
-        if isinstance(event, ToolCall):
+        if isinstance(event, UserText):
+            collector.add_subagent_prompt(child, event.text, event.timestamp)
+        elif isinstance(event, AssistantText):
+            collector.add_subagent_response(child, event.text)
+        elif isinstance(event, ToolCall):
             turn.add(event, child)
         elif isinstance(event, TurnEnded):
             turn.end(event.failed)

@@ -23,7 +23,8 @@ from agentscan.providers.gemini.records import as_dict, as_str, prompt_text, res
 from agentscan.timeutil import parse_iso
 
 _PATH_KEYS = ("file_path", "absolute_path", "dir_path", "path")
-_SUMMARY_KEYS = ("command", *_PATH_KEYS, "pattern", "url", "query", "prompt")
+# "report": what a subagent answers through its complete_task call.
+_SUMMARY_KEYS = ("command", *_PATH_KEYS, "pattern", "url", "query", "prompt", "report")
 # Stands in for a tool call older than the kept window: evicted by newer ones.
 _OLDER_TOOL = ToolEvent(name="", summary="")
 
@@ -63,15 +64,15 @@ def tool_event(call: dict[str, Any], fallback: datetime | None, subagent: str | 
     )
 
 
-def _window(live: list[MessageFacts], bounds: Bounds, tools_only: bool) -> set[str]:
+def _window(live: list[MessageFacts], bounds: Bounds) -> set[str]:
     """Ids of the newest messages whose prompts, replies or tools ``show`` can keep."""
     wanted: set[str] = set()
     prompts = responses = tools = 0
     for facts in reversed(live):
         take = False
-        if not tools_only and facts.prompt is not None and prompts < bounds.prompts:
+        if facts.prompt is not None and prompts < bounds.prompts:
             prompts, take = prompts + 1, True
-        if not tools_only and facts.has_text and responses < bounds.responses:
+        if facts.has_text and responses < bounds.responses:
             responses, take = responses + 1, True
         if facts.tool_calls and tools < bounds.tools:
             tools, take = tools + facts.tool_calls, True
@@ -88,32 +89,36 @@ def stream_chat(
     subagent: str | None = None,
     logged: Sequence[LoggedPrompt] = (),
 ) -> None:
-    """Feed one chat's live conversation; a subagent's chat gives tools only.
+    """Feed one chat's live conversation.
 
-    Prompts and replies of a subagent are its own exchange with the model,
-    not the session's conversation.
+    Prompts and replies of a subagent (``subagent``: its id, ``collector``
+    a ``child()``) are its own exchange with the model, not the session's
+    conversation: they go to the subagent pool.
     """
-    tools_only = subagent is not None
     live = conversation.messages
-    wanted = _window(live, collector.bounds, tools_only)
+    wanted = _window(live, collector.bounds)
     records = fetch_messages(conversation, [facts for facts in live if facts.id in wanted], ctx)
-    if not tools_only and logged and not any(facts.prompt is not None for facts in live):
+    if subagent is None and logged and not any(facts.prompt is not None for facts in live):
         for prompt in logged:
             collector.add_prompt(prompt.text, prompt.timestamp)
     for facts in live:
         record = records.get(facts.id)
         older = facts.id not in wanted
-        if not tools_only and facts.prompt is not None:
+        if facts.prompt is not None:
             text = prompt_text(record) if record else None
-            if text:
+            if text and subagent is None:
                 collector.add_prompt(text, facts.timestamp)
+            elif text and subagent is not None:
+                collector.add_subagent_prompt(subagent, text, facts.timestamp)
             elif older:
-                collector.prompts.dropped += 1
-        if not tools_only and facts.has_text:
-            if record is not None:
+                collector.count_dropped("prompts", subagent=subagent)
+        if facts.has_text:
+            if record is not None and subagent is None:
                 collector.add_response(response_text(record), facts.timestamp, facts.model)
+            elif record is not None and subagent is not None:
+                collector.add_subagent_response(subagent, response_text(record), facts.timestamp, facts.model)
             elif older:
-                collector.responses.dropped += 1
+                collector.count_dropped("responses", subagent=subagent)
         if facts.tool_calls:
             calls = record.get("toolCalls") if record else None
             if isinstance(calls, list):

@@ -132,7 +132,7 @@ class GeminiProvider(Provider):
         extra_tools = []
         infos = []
         for agent_id, conversation in chats.subagents.items():
-            sink = DetailCollector(bounds)
+            sink = collector.child()
             stream_chat(conversation, sink, ctx, subagent=agent_id)
             extra_tools.extend(sink.tools())
             # The chat names no agent type; the parent's call does not link to it.

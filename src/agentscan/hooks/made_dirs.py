@@ -1,0 +1,93 @@
+"""Directories `hooks install` had to create, so `hooks uninstall` can take them away again.
+
+On a home with no ``~/.claude/`` (or a project with no ``.claude/``) an
+install creates the directory to hold the settings file.  Which ones it
+created is recorded in agentscan's data directory (``hook-dirs.json``, see
+docs/security.md): an uninstall removes a directory only when it is listed
+there *and* empty, so a directory the agent or the user made, or filled
+since, is never touched.  A listed directory found in use is forgotten: it
+is no longer only ours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Mapping
+
+from agentscan.filemodes import DIR_MODE, open_private
+from agentscan.hooks.store import data_dir, make_private_dirs
+
+RECORD = "hook-dirs.json"
+
+
+def make_parents(directory: Path, env: Mapping[str, str] | None = None) -> list[Path]:
+    """Create ``directory`` and its missing parents (0700); record the ones created."""
+    missing: list[Path] = []
+    current = directory
+    while not current.exists() and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    if not missing:
+        return []
+    # Recorded before they exist: a crash in between leaves a record an
+    # uninstall checks (and drops), never a directory nobody knows about.
+    _save(env, _load(env) | {str(path) for path in missing})
+    for path in reversed(missing):
+        try:
+            os.mkdir(path, DIR_MODE)
+        except FileExistsError:
+            pass
+    return list(reversed(missing))
+
+
+def remove_empty(directory: Path, env: Mapping[str, str] | None = None) -> list[Path]:
+    """Remove ``directory`` and its parents while each is one install created and is empty."""
+    record = _load(env)
+    if not record:
+        return []
+    removed: list[Path] = []
+    current = directory
+    while str(current) in record:
+        record.discard(str(current))
+        try:
+            os.rmdir(current)  # only an empty directory goes
+        except FileNotFoundError:
+            pass
+        except OSError:
+            break  # in use now: the agent or the user keeps it
+        else:
+            removed.append(current)
+        current = current.parent
+    _save(env, record)
+    return removed
+
+
+def _record_path(env: Mapping[str, str] | None) -> str:
+    return os.path.join(data_dir(env), RECORD)
+
+
+def _load(env: Mapping[str, str] | None) -> set[str]:
+    try:
+        with open(_record_path(env), encoding="utf-8") as handle:
+            listed = json.load(handle).get("created", [])
+    except (OSError, ValueError, AttributeError):
+        return set()  # none yet, or unreadable: nothing is removed on its word
+    return {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
+
+
+def _save(env: Mapping[str, str] | None, created: set[str]) -> None:
+    path = _record_path(env)
+    if not created:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        return
+    make_private_dirs(data_dir(env))
+    temp = f"{path}.{os.getpid()}.tmp"
+    with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:
+        json.dump({"created": sorted(created)}, handle, indent=2)
+        handle.write("\n")
+    os.replace(temp, path)

@@ -1,0 +1,198 @@
+"""Narrow terminals: what survives at 60, 80 and 200 columns, and what never gets cut.
+
+``tokens`` keeps a session's date, project and title at 80 columns, numbers
+are whole (or rounded, never cut), ``doctor`` wraps its prose instead of
+cutting it, hints fit the terminal, and ``--quiet`` silences stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app, term
+from agentscan.cli.table import Column, Row, render
+from agentscan.cli.term import Terminal, home_short_text, width_of, wrap
+
+runner = CliRunner()
+#: the demo's Claude session: 75,433 tokens; its subagent 6,313
+DEMO_SESSION = "claude:7f3c9a12"
+NUMBER_HEADERS = ("INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL")
+
+
+@pytest.fixture
+def tty(monkeypatch: pytest.MonkeyPatch):
+    """stdout and stderr on a terminal ``width`` columns wide."""
+
+    def make(width: int) -> None:
+        monkeypatch.setattr(term, "stdout_is_tty", lambda: True)
+        monkeypatch.setattr(term, "stderr_is_tty", lambda: True)
+        monkeypatch.setenv("COLUMNS", str(width))
+
+    return make
+
+
+def run(*args: str, code: int = 0):
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, result.output + result.stderr
+    return result
+
+
+def demo_tokens() -> dict:
+    return {row["key"]: row for row in json.loads(run("--demo", "tokens", "--json").stdout)["rows"]}
+
+
+# --- tokens ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", (80, 200))
+def test_tokens_keeps_date_project_and_title_at_80_columns(tty, width: int) -> None:
+    tty(width)
+    result = run("--demo", "tokens")
+    lines = result.stdout.splitlines()
+    assert all(width_of(line) <= width for line in lines), lines
+    header = lines[0].split()
+    assert header[:4] == ["SESSION", "DATE", "PROJECT", "TITLE"] and header[-2:] == ["TOTAL", "COST"]
+    row = next(line for line in lines if line.startswith(DEMO_SESSION))
+    assert "2026-11-28" in row and "weather-app" in row and "Add a 5-day" in row
+    assert "75,433" in row  # whole: never cut, never rounded when it fits
+    if width == 200:
+        assert "Add a 5-day forecast endpoint to the API and cover it with tests" in row
+        assert "CACHE WRITE" in lines[0] and "REASONING" in lines[0] and result.stderr == ""
+    else:
+        assert "…" in row  # the title, shortened
+        note = result.stderr.splitlines()
+        assert note and all(width_of(line) <= width for line in note), note
+        assert "CACHE WRITE" in result.stderr and "TITLE" not in result.stderr
+
+
+def test_numbers_are_never_cut_however_narrow(tty) -> None:
+    totals = {key.split("-")[0]: row["tokens"]["total"] for key, row in demo_tokens().items() if row["tokens"]}
+    for width in (40, 60, 80, 100, 120):
+        tty(width)
+        lines = run("--demo", "tokens").stdout.splitlines()
+        assert all(width_of(line) <= width for line in lines), (width, lines)
+        numbers = sum(name in lines[0] for name in NUMBER_HEADERS) + 1  # and COST
+        for line in lines[1:]:
+            if line.endswith("not recorded"):
+                continue
+            cells = line.split()[-numbers:]  # the row's number cells, right-aligned at its end
+            assert not any("…" in cell for cell in cells), (width, line)
+        shown = {line.split()[0]: line for line in lines if ":" in line.split()[0]}
+        for key, line in shown.items():
+            if key in totals:  # exact (75,433) or rounded (75.4k), never a stump
+                exact, rounded = f"{totals[key]:,}", f"{totals[key] / 1000:.1f}k"
+                assert exact in line or rounded in line, (width, line)
+
+
+def test_not_recorded_does_not_widen_the_total_column(tty) -> None:
+    tty(200)
+    lines = run("--demo", "tokens").stdout.splitlines()
+    unrecorded = [line for line in lines if line.endswith("not recorded")]
+    assert len(unrecorded) == 2  # the demo's two Cursor sessions of a build that records no usage
+    total_header = lines[0].index("TOTAL")
+    # TOTAL's cells are as wide as its widest number (371,634), not as "not recorded".
+    assert lines[-1][total_header - 2:total_header + 5].strip() == "371,634"
+
+
+def test_rounded_numbers_are_taken_when_they_keep_a_column() -> None:
+    columns = [Column("KEY"), Column("A", right=True, drop=2), Column("TOTAL", right=True)]
+    big = Row(["x", "123,456,789", "987,654,321"])
+    lines, hidden = render(columns, [big], Terminal(tty=True, width=26, color=False))
+    assert hidden == ["A"]  # exact numbers lose a column here …
+    lines, hidden = render(columns, [Row(["x", "123.5M", "987.7M"])], Terminal(tty=True, width=26, color=False))
+    assert hidden == []  # … rounded ones keep it: print_report compares both
+
+
+def test_a_span_lays_one_cell_over_several_columns() -> None:
+    columns = [Column("ID"), Column("IN", right=True), Column("OUT", right=True), Column("TOTAL", right=True)]
+    rows = [Row(["a", "1", "2", "3"]), Row(["b", "not recorded", "", ""], span=(1, 3))]
+    lines, _ = render(columns, rows, Terminal(tty=False, width=80, color=False))
+    assert lines[0] == "ID  IN  OUT  TOTAL"
+    # Right-aligned under the spanned columns, ending where TOTAL ends; no column was widened.
+    assert lines[2] == "b     not recorded" and len(lines[1]) == len(lines[2]) == len(lines[0])
+
+
+# --- doctor ------------------------------------------------------------------
+
+
+def test_doctor_wraps_its_prose_and_keeps_times_whole_at_80_columns(tty, isolated_home: Path) -> None:
+    tty(80)
+    # A finding that names a path under the home: the Cursor state DB is looked for there.
+    out = run("doctor").stdout
+    lines = out.splitlines()
+    assert all(width_of(line) <= 80 for line in lines), lines
+    assert "…" not in "".join(line for line in lines if not line.startswith("  ") or "finding" in line)
+    finding = "\n".join(line for line in lines if "finding: state DB" in line or line.startswith("      "))
+    assert str(isolated_home) not in out and "~/.config/Cursor/User/globalStorage/state.vscdb" in finding
+    demo = run("--demo", "doctor").stdout
+    times = re.findall(r"updated\s+(\S+(?:\s+\S+)?)\)", demo)
+    assert times and all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", t) for t in times), times
+    assert all(width_of(line) <= 80 for line in demo.splitlines())
+    assert "not installed; see `agentscan hooks install --agent cursor|claude`" in demo
+
+
+def test_doctor_in_a_pipe_is_not_wrapped(isolated_home: Path) -> None:
+    out = run("doctor").stdout
+    finding = next(line for line in out.splitlines() if "finding: state DB" in line)
+    assert str(isolated_home) in finding and "agent transcripts only" in finding
+
+
+def test_prose_wraps_without_splitting_times_paths_or_commands() -> None:
+    text = ("newest claude:c2d4e6f8 (updated 2026-11-29 16:30) see `agentscan hooks install --agent claude`"
+            " in /a/long/path/to/some-project")
+    lines = wrap(text, 44, indent="  ")
+    assert " ".join(line.strip() for line in lines) == text and all(len(line) <= 44 for line in lines)
+    assert any("2026-11-29 16:30" in line for line in lines)
+    assert any("`agentscan hooks install --agent claude`" in line for line in lines)
+    assert any("/a/long/path/to/some-project" in line for line in lines)
+    # Only a word longer than a whole line is split, and nothing of it is lost.
+    lines = wrap("see /a/very/long/path/that/is/longer/than/the/line", 24)
+    assert all(len(line) <= 24 for line in lines)
+    assert "".join(line.strip() for line in lines) == "see /a/very/long/path/that/is/longer/than/the/line"
+
+
+def test_home_inside_prose_is_a_tilde(isolated_home: Path) -> None:
+    home = str(isolated_home)
+    text = f"state DB: {home}/.config/x.db not found; {home}-other/y and /x{home}/z stay"
+    assert home_short_text(text) == f"state DB: ~/.config/x.db not found; {home}-other/y and /x{home}/z stay"
+
+
+# --- hints -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", (80, 200))
+def test_hints_fit_the_terminal(tty, width: int) -> None:
+    tty(width)
+    for args in (("--demo", "tokens"), ("--demo", "list", "-n", "2"), ("--demo", "tokens", "--by", "day")):
+        stderr = run(*args).stderr
+        assert all(width_of(line) <= width for line in stderr.splitlines()), (args, stderr)
+
+
+# --- --quiet -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ("before", "after"))
+def test_quiet_silences_hints_and_warnings_but_not_the_result(tty, isolated_home: Path, where: str) -> None:
+    tty(60)
+    loud = run("--demo", "list", "-n", "2")
+    assert "of 11 sessions" in loud.stderr
+    args = ["--quiet", "--demo", "list", "-n", "2"] if where == "before" else ["--demo", "list", "-n", "2", "-q"]
+    quiet = run(*args)
+    assert quiet.stderr == "" and quiet.stdout == loud.stdout
+    bad = isolated_home / ".claude" / "projects" / "p" / "0a1b2c3d-0000-4000-8000-000000000000.jsonl"
+    bad.parent.mkdir(parents=True)
+    bad.write_text('{"type": "user", "sessionId": "0a1b2c3d-0000-4000-8000-000000000000"}\nnot json\n')
+    assert "warning:" in run("list").stderr
+    assert run("list", "--quiet").stderr == ""
+    assert run("list", "--quiet", "--strict", code=1).stderr.startswith("error:")  # errors still print
+
+
+def test_quiet_is_documented_as_a_global_option() -> None:
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    globals_section = docs.split("## Global options", 1)[1].split("\n## ", 1)[0]
+    assert "`--quiet`, `-q`" in globals_section
