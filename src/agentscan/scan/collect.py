@@ -429,6 +429,8 @@ class _Collector:
         stamp = self.stamps.get(provider)
         if stamp is None or self.cache is None:
             return
+        if len(pairs) != len(self.scanner.refs([provider])):
+            return  # a few sessions (the rows ``list`` shows): the provider's snapshot stays
         ids = [ref_id for _, ref_id in pairs]
         values = [[sums[ref_id].groups, [w.to_json() for w in sums[ref_id].warnings]] for ref_id in ids]
         self.cache.put_snapshot(f"usage:{provider}", stamp, seal(orjson.dumps([ids, values])))
