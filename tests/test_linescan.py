@@ -146,3 +146,19 @@ def test_codex_usage_from_marked_lines_equals_a_full_pass(tmp_path: Path) -> Non
                     full.feed(line.record)
             assert fast.events == full.events, sample.name
             assert (fast.boundary, fast.saw_marker) == (full.boundary, full.saw_marker), sample.name
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(LINES, max_size=30), cap=st.integers(1, 12), block=st.sampled_from([7, 33, 4096]),
+       final_newline=st.booleans())
+def test_the_line_cap_stops_where_the_line_reader_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines, cap, block,
+                                                        final_newline) -> None:
+    from agentscan import bounds
+
+    monkeypatch.setattr(linescan, "BLOCK", block)
+    monkeypatch.setattr(bounds, "MAX_FILE_LINES", cap)
+    path = _file(tmp_path, lines, final_newline, False)
+    want, want_warnings, _ = _reference(path)
+    got, got_warnings, _ = _fast(path)
+    assert got == want
+    assert sorted(got_warnings, key=repr) == sorted(want_warnings, key=repr)

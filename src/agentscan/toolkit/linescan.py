@@ -25,8 +25,9 @@ from typing import Iterator
 
 import orjson
 
+from agentscan import bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, open_binary
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_binary
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
 BLOCK = 4 * 1024 * 1024
@@ -155,7 +156,11 @@ class _Scan:
             end = data.rfind(b"\n") + 1  # complete lines end here
             if end == 0:
                 if len(data) > max_line:
-                    # One line already longer than the limit: report it and skip the rest of it.
+                    # One line already longer than the limit: report it and skip the rest of it
+                    # (unless the line cap comes first: then that is what stops the read).
+                    if self.lines() >= bounds.MAX_FILE_LINES:
+                        ctx.warn(path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
+                        return
                     self._too_long(self.lines() + 1)
                     skip_crc = zlib.crc32(data, self.progress.crc) if self.crc else 0
                     self.offset += len(data)
@@ -163,6 +168,21 @@ class _Scan:
                 carry = data
                 continue
             lines_before = self.lines()
+            if self.offset + end > bounds.MAX_FILE_LINES:
+                # Only a file this large can pass the line cap: count, and stop at it (as jsonl does).
+                in_block = data.count(b"\n", 0, end)
+                room = bounds.MAX_FILE_LINES - lines_before
+                if in_block > room:
+                    cut = _after_newline(data, room)
+                    yield from self._block(data, cut, lines_before)
+                    self._advance(data, cut, counted=room)
+                    ctx.warn(path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
+                    return
+                yield from self._block(data, end, lines_before)
+                self._advance(data, end, counted=in_block)
+                self.first = False
+                carry = data[end:]
+                continue
             yield from self._block(data, end, lines_before)
             if self.count_lines:
                 self._advance(data, end, counted=data.count(b"\n", 0, end))
@@ -171,6 +191,9 @@ class _Scan:
                 self._uncounted = (data, end)
             self.first = False
             carry = data[end:]
+        if decompression_capped(handle):
+            limit = bounds.MAX_DECOMPRESSED_BYTES // (1024 * 1024)
+            ctx.warn(path, f"decompresses to more than {limit:,} MiB; read stopped there, earlier lines kept")
         if skip_crc is not None:
             return
         if carry:
@@ -224,6 +247,9 @@ class _Scan:
     def _last_line(self, line: bytes) -> Iterator[tuple[int, dict]]:
         """The last line, without a newline yet: counted if it decodes, re-read next time."""
         number = self.lines() + 1
+        if number > bounds.MAX_FILE_LINES:
+            self.ctx.warn(self.path, f"more than {bounds.MAX_FILE_LINES:,} lines; read stopped there, earlier lines kept")
+            return
         if len(line) > self.max_line:
             self._too_long(number)
             return
@@ -264,6 +290,21 @@ class _Block:
             self._counted = self.data.count(b"\n", 0, position)
         self._counted_to = position
         return self.lines_before + self._counted + 1
+
+
+def _after_newline(data: bytes, count: int) -> int:
+    """The offset just after the ``count``-th newline of ``data`` (0 for none): a bisection
+    on ``bytes.count``, so the cut of a block of millions of lines costs no Python loop."""
+    if count <= 0:
+        return 0
+    low, high = 0, len(data)
+    while low < high:
+        middle = (low + high) // 2
+        if data.count(b"\n", 0, middle + 1) >= count:
+            high = middle
+        else:
+            low = middle + 1
+    return low + 1
 
 
 def _long_lines(data: bytes, end: int, max_line: int) -> list[tuple[int, int]]:
