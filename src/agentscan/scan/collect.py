@@ -87,11 +87,13 @@ class SessionSums:
     recorded no usage.
     """
 
-    __slots__ = ("groups", "warnings")
+    __slots__ = ("groups", "warnings", "price_keys")
 
     def __init__(self, groups: list[list], warnings: list[ScanWarning]) -> None:
         self.groups = groups
         self.warnings = warnings
+        #: each group's price key, once a report has worked them out (not stored)
+        self.price_keys: list[int] | None = None
 
     def to_bytes(self) -> bytes:
         return seal(orjson.dumps([self.groups, [w.to_json() for w in self.warnings]]))
@@ -241,6 +243,9 @@ def sums_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, S
     return _Collector(scanner, None).sums(refs)[1]
 
 
+_UNKNOWN = object()
+
+
 class GroupPrices:
     """The price key of each cached group (``None``: its calls may be priced apart).
 
@@ -252,8 +257,17 @@ class GroupPrices:
         self.book = book
         self._keys: dict[tuple, int | None] = {}
         self._timeless: dict[tuple[str, str | None], bool] = {}
+        self._memo: dict[tuple, int | None] = {}  # every group asked about, as asked (the hot path)
 
     def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
+        asked = (provider, model, bucket, tier)
+        found = self._memo.get(asked, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found  # type: ignore[return-value]
+        found = self._memo[asked] = self._key(provider, model, bucket, tier)
+        return found
+
+    def _key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
         fast = self.book.fast_keys(provider).get(model)
         if fast.__class__ is int:
             return fast  # type: ignore[return-value]

@@ -262,12 +262,16 @@ def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | No
     price = prices.key
 
     def needs(provider: str, sums: SessionSums) -> bool:
+        keys = []
         for group in sums.groups:
             bucket = group[2]
             if (windowed and cut(bucket)) or (periods and misaligned(bucket)):
                 return True
-            if price(provider, group[1], bucket, group[3]) is None:
+            key = price(provider, group[1], bucket, group[3])
+            if key is None:
                 return True
+            keys.append(key)
+        sums.price_keys = keys  # ``_add_sums`` takes them from here
         return False
 
     return needs
@@ -289,7 +293,8 @@ def _add_sums(
     and each group has one price (``_needs_calls`` said so)."""
     windowed = low is not None or high is not None
     session_id = provider_name + ":" + native_id
-    for group in sums.groups:
+    keys = sums.price_keys
+    for index, group in enumerate(sums.groups):
         subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
         if windowed and (bucket is None or (low is not None and bucket < low) or (high is not None and bucket >= high)):
             continue
@@ -305,7 +310,7 @@ def _add_sums(
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = _Bucket()
-        price_key = prices.key(provider_name, model, bucket, tier)
+        price_key = keys[index] if keys is not None else prices.key(provider_name, model, bucket, tier)
         assert price_key is not None  # sessions with an unpriceable group were read call by call
         found.add_parts(sub_key, price_key, group[5:], group[4])
 
