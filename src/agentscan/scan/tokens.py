@@ -128,17 +128,20 @@ class _Bucket:
         self.subagents: dict[str, dict[int, list[int]]] = {}
         self.recovered: dict[str, str] = {}
 
+    def _parts(self, sub_key: str | None) -> dict[int, list[int]]:
+        """The sums by price key of the session's own calls, or of one subagent's."""
+        if sub_key is None:
+            return self.own
+        found = self.subagents.get(sub_key)
+        if found is None:
+            found = self.subagents[sub_key] = {}
+        return found
+
     def add_parts(self, sub_key: str | None, price_key: int, values: list, origin: str | None) -> None:
         """Add a cached group's sums (``values``: ``Spend``'s parts) under its price key."""
-        if sub_key is None:
-            parts = self.own
-        else:
-            found = self.subagents.get(sub_key)
-            if found is None:
-                found = self.subagents[sub_key] = {}
-            parts = found
-            if origin is not None:
-                self.recovered[sub_key] = origin
+        parts = self._parts(sub_key)
+        if sub_key is not None and origin is not None:
+            self.recovered[sub_key] = origin
         sums = parts.get(price_key)
         if sums is None:
             parts[price_key] = list(values)
@@ -147,13 +150,7 @@ class _Bucket:
                 sums[index] += value
 
     def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
-        if sub_key is None:
-            parts = self.own
-        else:
-            found = self.subagents.get(sub_key)
-            if found is None:
-                found = self.subagents[sub_key] = {}
-            parts = found
+        parts = self._parts(sub_key)
         sums = parts.get(price_key)
         if sums is None:
             sums = parts[price_key] = [0, 0, 0, 0, 0, 0, 0]
