@@ -157,9 +157,15 @@ class Cache:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
         try:
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+            # Tables first, identity second: a concurrent first run commits its
+            # tables and its identity together, so a file that had tables when
+            # looked at shows its identity afterwards.  The other order let a
+            # commit fall between the two reads, and the new cache was taken
+            # for someone else's database and moved aside.
+            has_tables = _has_tables(conn)
             identity = _meta(conn, "identity")
             version = _meta(conn, "schema_version")
-            if identity is None and not fresh and _has_tables(conn):
+            if identity is None and not fresh and has_tables:
                 raise ValueError("not an agentscan cache")
             if identity not in (None, _IDENTITY):
                 raise ValueError("not an agentscan cache")
