@@ -301,13 +301,13 @@ def test_random_appends_and_rewrites_keep_the_invariant(isolated_home: Path) -> 
 
 def test_an_existing_cache_dir_keeps_its_mode(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make_home(isolated_home)
-    shared = tmp_path / "shared"
-    shared.mkdir()
-    os.chmod(shared, 0o755)
-    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(shared))
+    team_dir = tmp_path / "team-cache"  # a directory the user made, for several tools
+    team_dir.mkdir()
+    os.chmod(team_dir, 0o755)
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(team_dir))
     assert run(["tokens", "--json"])[0] == 0
-    assert stat.S_IMODE(shared.stat().st_mode) == 0o755
-    assert stat.S_IMODE((shared / FILE_NAME).stat().st_mode) == 0o600
+    assert stat.S_IMODE(team_dir.stat().st_mode) == 0o755
+    assert stat.S_IMODE((team_dir / FILE_NAME).stat().st_mode) == 0o600
 
 
 def test_created_cache_dirs_are_private(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,7 +26,7 @@ from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.model import (
-    CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, ORIGIN, OUTPUT, REASONING, SESSION, SUBAGENT, TS,
+    CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS,
     SessionRef, TokenUsage, sum_usage, usage_json, usd,
 )
 from agentscan.pricing import PriceBook, Spend
@@ -118,28 +118,28 @@ class TokenReport:
 
 
 class _Bucket:
-    """One group's spend: the own part and each subagent's part, each as token sums per price key
-    (``Spend.parts``), added to without an object or a call per entry (warm runs add up 100k+)."""
+    """One group's spend: the own part and each subagent's part, each a ``Spend``
+    (token sums per price key), added to without an object per entry."""
 
     __slots__ = ("own", "subagents", "recovered")
 
     def __init__(self) -> None:
-        self.own: dict[int, list[int]] = {}
-        self.subagents: dict[str, dict[int, list[int]]] = {}
+        self.own = Spend()
+        self.subagents: dict[str, Spend] = {}
         self.recovered: dict[str, str] = {}
 
-    def _parts(self, sub_key: str | None) -> dict[int, list[int]]:
-        """The sums by price key of the session's own calls, or of one subagent's."""
+    def _spend(self, sub_key: str | None) -> Spend:
+        """The session's own spend, or one subagent's."""
         if sub_key is None:
             return self.own
         found = self.subagents.get(sub_key)
         if found is None:
-            found = self.subagents[sub_key] = {}
+            found = self.subagents[sub_key] = Spend()
         return found
 
     def add_parts(self, sub_key: str | None, price_key: int, values: list, origin: str | None) -> None:
         """Add a cached group's sums (``values``: ``Spend``'s parts) under its price key."""
-        parts = self._parts(sub_key)
+        parts = self._spend(sub_key).parts
         if sub_key is not None and origin is not None:
             self.recovered[sub_key] = origin
         sums = parts.get(price_key)
@@ -150,24 +150,14 @@ class _Bucket:
                 sums[index] += value
 
     def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
-        parts = self._parts(sub_key)
-        sums = parts.get(price_key)
-        if sums is None:
-            sums = parts[price_key] = [0, 0, 0, 0, 0, 0, 0]
-        sums[0] += entry[INPUT]
-        sums[1] += entry[CACHE_READ]
-        sums[2] += entry[CACHE_WRITE]
-        sums[3] += entry[OUTPUT]
-        sums[4] += entry[REASONING]
-        sums[5] += 1
-        sums[6] += entry[CACHE_WRITE_1H]
+        self._spend(sub_key).add(entry, price_key)
         if sub_key is not None and len(entry) > ORIGIN and entry[ORIGIN] is not None:
             self.recovered[sub_key] = entry[ORIGIN]
 
     def row(self, key: str, book: PriceBook) -> tuple[TokenRow, Priced]:
         """The group's row, and its cost as a ``Priced`` (the report's total combines them)."""
-        own = Spend(self.own)
-        subs = [(sub_id, Spend(parts)) for sub_id, parts in sorted(self.subagents.items())]
+        own = self.own
+        subs = sorted(self.subagents.items())
         own_priced = own.priced(book)
         sub_priced = [spend.priced(book) for _, spend in subs]
         sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
@@ -215,7 +205,7 @@ def token_report(
         # Every selected session gets a row; one with no recorded usage shows null.
         shown = [(ref.id, buckets.get(ref.id) or _Bucket()) for ref in refs]
         if since is not None or until is not None:
-            shown = [(key, bucket) for key, bucket in shown if bucket.own or bucket.subagents]
+            shown = [(key, bucket) for key, bucket in shown if bucket.own.parts or bucket.subagents]
     else:
         shown = [(key, buckets[key]) for key in sorted(buckets)]
     priced_rows = [bucket.row(key, book) for key, bucket in shown]
