@@ -83,6 +83,24 @@ class _CappedStream(io.RawIOBase):
             super().close()
 
 
+def open_at(path: Path, ctx: ScanContext, start: int) -> tuple[IO[bytes], int] | None:
+    """``path`` opened and positioned at ``start``, with the offset reached: 0
+    when the stream cannot seek (then it is read from the start).  ``None``,
+    with a warning, when it cannot be opened."""
+    try:
+        handle = open_binary(path)
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return None
+    if start:
+        try:
+            handle.seek(start)
+        except (OSError, ValueError, io.UnsupportedOperation):
+            ctx.warn(path, "cannot seek; reading from the start")
+            start = 0
+    return handle, start
+
+
 def open_binary(path: Path) -> IO[bytes]:
     """Open a provider file read-only (a regular file only); ``.zst`` files are
     decompressed as a stream of at most ``MAX_DECOMPRESSED_BYTES``."""
@@ -120,18 +138,11 @@ def iter_json_lines(
     ``prefilter`` skips, without decoding, lines that lack the given bytes:
     the cheap path for token totals, where most lines carry no usage.
     """
-    try:
-        handle = open_binary(path)
-    except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+    opened = open_at(path, ctx, start)
+    if opened is None:
         return
+    handle, start = opened
     with handle:
-        if start:
-            try:
-                handle.seek(start)
-            except (OSError, io.UnsupportedOperation):
-                ctx.warn(path, "cannot seek; reading from the start")
-                start = 0
         yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line, progress or ReadProgress(start))
 
 

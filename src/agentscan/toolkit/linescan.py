@@ -27,7 +27,7 @@ import orjson
 
 from agentscan import bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_binary
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
 BLOCK = 4 * 1024 * 1024
@@ -75,18 +75,13 @@ def matching_records(
     """
     progress.complete_offset = start
     progress.lines = lines_before
-    try:
-        handle = open_binary(path)
-    except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+    opened = open_at(path, ctx, start)
+    if opened is None:
         return
+    handle, reached = opened
     with handle:
-        if start:
-            try:
-                handle.seek(start)
-            except (OSError, ValueError):
-                ctx.warn(path, "cannot seek; reading from the start")
-                progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
+        if reached != start:  # cannot seek: the earlier scan's progress does not apply
+            progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
         scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
         yield from scan.run(handle)
 
