@@ -18,7 +18,8 @@ move between releases.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+# typing is not imported at run time: ``agentscan --help`` would pay for it.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -70,6 +71,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from agentscan.errors import AgentscanError
     from agentscan.model import (
         Counts,

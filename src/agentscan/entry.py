@@ -2,13 +2,18 @@
 
 ``agentscan hook`` runs on every event of every agent session, so it must
 not pay for Typer and the rest of the CLI (~80 ms): it is recognised here,
-from ``sys.argv`` alone, and handed straight to the capture module.  Every
-other command goes to the Typer app.
+from ``sys.argv`` alone, and handed straight to the capture module.  ``agentscan --help``
+is answered from a snapshot of Typer's own text for the same reason (a test
+keeps the two equal).  Every other command goes to the Typer app.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+
+#: click renders help this wide on any terminal at least this wide
+_SNAPSHOT_MIN_COLUMNS = 80
 
 
 def _hook_option(argv: list[str], name: str) -> str | None:
@@ -25,8 +30,37 @@ def _hook_agent(argv: list[str]) -> str | None:
     return _hook_option(argv, "--agent")
 
 
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (what click asks) without importing
+    shutil, which alone costs more than the rest of this path."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+def _print_static_help(argv: list[str]) -> bool:
+    if argv not in (["--help"], ["-h"]) or _terminal_columns() < _SNAPSHOT_MIN_COLUMNS:
+        return False
+    if os.path.basename(sys.argv[0]) != "agentscan":  # ``python -m agentscan`` names itself otherwise
+        return False
+    from agentscan.static_help import TOP_LEVEL_HELP
+
+    sys.stdout.write(TOP_LEVEL_HELP)
+    sys.stdout.flush()
+    return True
+
+
 def main() -> None:
     argv = sys.argv[1:]
+    if _print_static_help(argv):
+        sys.exit(0)
     if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
         from agentscan.hooks.capture import run
 

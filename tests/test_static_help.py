@@ -1,0 +1,42 @@
+"""``agentscan --help`` is printed from a snapshot (no Typer import): it must be Typer's own text."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from agentscan.cli.help_snapshot import SNAPSHOT_COLUMNS, render_with_typer
+from agentscan.static_help import TOP_LEVEL_HELP
+
+_AS_CONSOLE_SCRIPT = "import sys; sys.argv[0] = 'agentscan'; from agentscan.entry import main; main()"
+
+
+def _entry(*args: str, columns: int) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS=str(columns))
+    return subprocess.run([sys.executable, "-X", "importtime", "-c", _AS_CONSOLE_SCRIPT, *args],
+                          env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_snapshot_is_what_typer_renders() -> None:
+    assert TOP_LEVEL_HELP == render_with_typer(), "run: python -m agentscan.cli.help_snapshot"
+
+
+def test_help_on_a_wide_terminal_comes_from_the_snapshot_without_typer() -> None:
+    for flag in ("--help", "-h"):
+        for columns in (SNAPSHOT_COLUMNS, 200):
+            done = _entry(flag, columns=columns)
+            assert done.returncode == 0
+            assert done.stdout == TOP_LEVEL_HELP
+            imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+            assert "typer" not in imported and "click" not in imported
+
+
+def test_narrow_terminal_and_other_arguments_go_to_typer() -> None:
+    narrow = _entry("--help", columns=60)
+    assert narrow.returncode == 0
+    assert narrow.stdout != TOP_LEVEL_HELP and "Usage: agentscan" in narrow.stdout
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 60
+    assert "typer" in narrow.stderr
+    command_help = _entry("list", "--help", columns=120)
+    assert command_help.returncode == 0 and "Usage: agentscan list" in command_help.stdout
