@@ -47,6 +47,17 @@ class Provider(ABC):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         """The bounded ``show`` detail of one session."""
 
+    def shows_from_row(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        """Whether ``show`` should get the session's row first (from the index, or
+        parsed and kept there) and ask ``detail_with_row``: for a session so large
+        that its detail is cheaper built around a known row.  The default: no."""
+        return False
+
+    def detail_with_row(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds, row: SessionRow) -> SessionDetail | None:
+        """The bounded detail built around ``row`` (the session's row for its files as
+        they are), or ``None`` to have ``detail`` parse everything."""
+        return None
+
     @abstractmethod
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         """Billed calls of these sessions and their delegated runs, deduplicated.

@@ -323,8 +323,15 @@ class Scanner:
         """One session in detail.  A subagent's own id (a Codex child thread,
         a Claude agent id, …) opens its parent with ``focus`` naming it."""
         ref, focus = self._resolve_focus(query)
+        provider = self.provider(ref.provider)
         try:
-            detail = self.provider(ref.provider).detail(ref, self.ctx, bounds)
+            detail = None
+            if provider.shows_from_row(ref, self.ctx):
+                # A huge session: its row from the index (or parsed once and kept
+                # there), and only the newest part of it read for the detail.
+                detail = provider.detail_with_row(ref, self.ctx, bounds, self.row(ref))
+            if detail is None:
+                detail = provider.detail(ref, self.ctx, bounds)
         except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
             raise SessionUnreadable(ref.id, type(exc).__name__) from exc
         changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}

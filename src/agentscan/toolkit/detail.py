@@ -23,6 +23,8 @@ from agentscan.bounds import Bounds, NewestKept, clip_text, fill_newest_first
 from agentscan.model import PlanStep, Prompt, Response, SessionDetail, SessionRow, SubagentInfo, ToolEvent
 
 _SUMMARY_CHARS = 400
+#: a tool call's summary is clipped at this many UTF-8 bytes
+SUMMARY_BYTES = _SUMMARY_CHARS * 4
 
 
 @dataclass
@@ -50,7 +52,7 @@ class DetailCollector:
     responses: NewestKept[Response] = field(init=False)
     clipped: int = 0
     plan: tuple[PlanStep, ...] = ()
-    _tools: OrderedDict[str, _OpenTool] = field(default_factory=OrderedDict)
+    _tools: OrderedDict[object, _OpenTool] = field(default_factory=OrderedDict)  # call id (or a stand-in) -> call
     _tools_dropped: int = 0
     _order: int = 0
     _seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
@@ -106,7 +108,7 @@ class DetailCollector:
     def add_tool(self, event: ToolEvent, key: str | None = None) -> None:
         """Record a tool call; ``key`` (its call id) lets a later result set its status."""
         self._order += 1
-        summary, cut = clip_text(event.summary, _SUMMARY_CHARS * 4)
+        summary, cut = clip_text(event.summary, SUMMARY_BYTES)
         self.clipped += cut
         event = replace(event, summary=summary, seq=next(self._seq))
         key = key or f"#{self._order}"
@@ -121,6 +123,23 @@ class DetailCollector:
         open_tool = self._tools.get(key)
         if open_tool is not None:
             open_tool.event = replace(open_tool.event, status=status)
+
+    def restore(self, prompts: list[Prompt], responses: list[Response], tools: list[ToolEvent], *, prompts_read: int,
+                responses_read: int, tools_read: int, tools_dropped: int, clipped: int,
+                plan: tuple[PlanStep, ...]) -> None:
+        """Put in what a newest-first reading kept (oldest first, already clipped and within
+        the byte budgets), with the totals of the whole reading it stands for: the state
+        adding every item of that reading in order would have left."""
+        for kept, items, read in ((self.prompts, prompts, prompts_read), (self.responses, responses, responses_read)):
+            for item in items:
+                kept.add(item)  # type: ignore[arg-type]
+            kept.dropped = read - len(kept)
+        for index, tool in enumerate(tools):
+            self._tools[tool.call_id if tool.call_id is not None else ("#", index)] = _OpenTool(tool, index)
+        self._tools_dropped = tools_dropped
+        self._order = tools_read
+        self.clipped = clipped
+        self.plan = plan
 
     def tools(self) -> list[ToolEvent]:
         return [t.event for t in self._tools.values()]

@@ -21,7 +21,9 @@ from agentscan.toolkit.roots import Root
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
     from agentscan.model import SessionDetail
+    from agentscan.model import SubagentInfo, TokenUsage
     from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.usage import WindowedTotals
     from agentscan.toolkit.detail import DetailCollector
 
@@ -87,12 +89,14 @@ class ClaudeProvider(Provider):
     # -- parsing -----------------------------------------------------------
 
     def _summaries(
-        self, ref: SessionRef, ctx: ScanContext, collector: DetailCollector | None = None
+        self, ref: SessionRef, ctx: ScanContext, collector: DetailCollector | None = None, facts: ShowFacts | None = None,
     ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
-        """One pass per file: row facts, token sums, and (for ``show``) the detail."""
+        """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
+        main transcript's ``facts`` for a later ``show`` from its end."""
         from agentscan.providers.claude.detail import TranscriptStream
         from agentscan.providers.claude.row import summarize
         from agentscan.providers.claude.usage import WindowedTotals
+        from agentscan.toolkit.jsonl import ReadProgress
 
         files: SessionFiles = ref.hint
         totals = WindowedTotals()
@@ -101,9 +105,14 @@ class ClaudeProvider(Provider):
         subagent_tools: list = []
         if files.main is not None:
             stream = TranscriptStream(collector) if collector is not None else None
-            main = summarize(files.main, ctx, session=ref.native_id, totals=totals, observer=stream.feed if stream else None)
+            observer = stream.feed if stream is not None else (facts.feed if facts is not None else None)
+            progress = ReadProgress() if facts is not None else None
+            main = summarize(files.main, ctx, session=ref.native_id, totals=totals, observer=observer, progress=progress)
             if stream is not None:
                 stream.finish()
+            if facts is not None:
+                facts.finish()
+                facts.lines = progress.lines if progress is not None else 0
             order = main.records
         subs: dict[str, FileSummary] = {}
         for agent_id, sub in sorted(files.subagents.items()):
@@ -117,7 +126,10 @@ class ClaudeProvider(Provider):
         return main, subs, totals, subagent_tools
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
-        main, subs, totals, _ = self._summaries(ref, ctx)
+        facts = self._facts_worth_keeping(ref, ctx)
+        main, subs, totals, _ = self._summaries(ref, ctx, facts=facts)
+        if facts is not None and main is not None:
+            self._keep_facts(ref, ctx, facts, main, totals)
         return self._row_from(ref, main, subs, totals)
 
     def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], totals: WindowedTotals) -> SessionRow:
@@ -159,19 +171,88 @@ class ClaudeProvider(Provider):
         )
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
-        from agentscan.model import PROGRESS_ORIGIN, SubagentInfo
-        from agentscan.providers.claude.usage import meta_agent_type
         from agentscan.toolkit.detail import DetailCollector
-        from agentscan.bounds import MAX_SIDE_FILE_BYTES
-        from agentscan.toolkit.jsonl import load_json_file
 
         files: SessionFiles = ref.hint
         collector = DetailCollector(bounds)
         main, subs, totals, extra_tools = self._summaries(ref, ctx, collector)
         row = self._row_from(ref, main, subs, totals)
-        task_types = main.task_types if main else {}
-        task_calls = main.task_calls if main else {}
-        per_agent = totals.by_subagent()
+        infos = self._subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
+                                     totals.by_subagent())
+        extra = {"parent_missing": True} if main is None else {}
+        return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
+
+    # -- show of a huge transcript from its end (tail.py) ------------------------
+
+    def shows_from_row(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        return self._tail_worthy(ref, ctx)
+
+    def detail_with_row(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds, row: SessionRow) -> SessionDetail | None:
+        """The main transcript read from its end, with the facts its row's pass kept;
+        ``None`` when there are none for this state of the files (or these bounds)."""
+        from agentscan.providers.claude import showfacts
+        from agentscan.providers.claude.detail import TranscriptStream
+        from agentscan.providers.claude.row import summarize
+        from agentscan.providers.claude.tail import read_tail
+        from agentscan.toolkit.detail import DetailCollector
+
+        files: SessionFiles = ref.hint
+        if files.main is None:
+            return None
+        facts = showfacts.kept(ctx, files.main, self.fingerprint(ref, ctx))
+        stat = _main_stat(files, ctx)
+        if facts is None or not facts.answers(bounds) or stat is None or stat.st_size != facts.size:
+            return None
+        collector = DetailCollector(bounds)
+        read_tail(collector, files.main, ctx, bounds, facts)
+        extra_tools: list = []
+        for agent_id, sub in sorted(files.subagents.items()):
+            # Subagent transcripts are read whole, as by ``detail`` (they are small).
+            stream = TranscriptStream(collector, subagent=agent_id)
+            summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, observer=stream.feed)
+            extra_tools.extend(stream.finish())
+        infos = self._subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent)
+        return collector.build(row, subagents=infos, extra_tools=extra_tools)
+
+    def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        from agentscan.providers.claude.showfacts import TAIL_MIN_BYTES
+
+        files = ref.hint
+        if not isinstance(files, SessionFiles) or files.main is None or files.main.name.endswith(".zst"):
+            return False
+        stat = _main_stat(files, ctx)
+        return stat is not None and stat.st_size >= TAIL_MIN_BYTES
+
+    def _facts_worth_keeping(self, ref: SessionRef, ctx: ScanContext) -> ShowFacts | None:
+        if not self._tail_worthy(ref, ctx):
+            return None
+        from agentscan.providers.claude.showfacts import ShowFacts
+
+        return ShowFacts()
+
+    def _keep_facts(self, ref: SessionRef, ctx: ScanContext, facts: ShowFacts, main: FileSummary,
+                    totals: WindowedTotals) -> None:
+        from agentscan.bounds import MAX_FILE_LINES
+        from agentscan.model import PlanStep
+        from agentscan.providers.claude import showfacts
+
+        files: SessionFiles = ref.hint
+        stat = _main_stat(files, ctx)
+        if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES:
+            return  # the forward reader stops at the line cap: lines after it are never shown
+        showfacts.keep(ctx, files.main, self.fingerprint(ref, ctx), showfacts.TailFacts(
+            size=stat.st_size, prompts=facts.prompts, responses=facts.responses, tools=facts.tools, reused=facts.reused,
+            window=facts.window, clipped=facts.clipped, message_bytes=facts.message_bytes,
+            plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
+            task_types=dict(main.task_types), task_calls=dict(main.task_calls), per_agent=totals.by_subagent()))
+
+    def _subagent_infos(self, files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],
+                        per_agent: dict[str, TokenUsage]) -> tuple[SubagentInfo, ...]:
+        from agentscan.bounds import MAX_SIDE_FILE_BYTES
+        from agentscan.model import PROGRESS_ORIGIN, SubagentInfo
+        from agentscan.providers.claude.usage import meta_agent_type
+        from agentscan.toolkit.jsonl import load_json_file
+
         infos = []
         for agent_id in sorted(set(files.subagents) | set(per_agent)):
             sub = files.subagents.get(agent_id)
@@ -183,8 +264,7 @@ class ClaudeProvider(Provider):
             recovered = None if sub is not None else PROGRESS_ORIGIN
             infos.append(SubagentInfo(agent_id, agent_type, str(sub.path) if sub else None, per_agent.get(agent_id), recovered,
                                       call_id=task_calls.get(agent_id)))
-        extra = {"parent_missing": True} if main is None else {}
-        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools, extra=extra)
+        return tuple(infos)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         # One deduplication over every session's calls: a call copied into
@@ -212,6 +292,13 @@ class ClaudeProvider(Provider):
         files: SessionFiles = ref.hint
         calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state)
         return packed_entries(calls, ref.native_id, files.subagents), state
+
+
+def _main_stat(files: SessionFiles, ctx: ScanContext):
+    """The main transcript's stat as the fingerprint saw it (discovery's)."""
+    if files.main is None:
+        return None
+    return files.stats.get(str(files.main)) or ctx.stat(files.main)
 
 
 __all__ = ["ClaudeProvider"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import iter_json_lines
+from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.providers.claude.records import (
     SYNTHETIC_MODELS,
     as_str,
@@ -90,8 +90,10 @@ def summarize(
     order_start: int = 0,
     totals: WindowedTotals | None = None,
     observer: Callable[[dict], None] | None = None,
+    progress: ReadProgress | None = None,
 ) -> FileSummary:
-    """``observer`` sees every record too (``show`` builds its detail in the same pass)."""
+    """``observer`` sees every record too (``show`` builds its detail in the same pass);
+    ``progress`` learns how many lines were read."""
     summary = FileSummary(path)
     try:
         if path.stat().st_size == 0:
@@ -102,7 +104,7 @@ def summarize(
         return summary
     pending_tasks: dict[str, str] = {}  # tool_use id -> subagent_type
     order = order_start
-    for line in iter_json_lines(path, ctx):
+    for line in iter_json_lines(path, ctx, progress=progress):
         record = line.record
         summary.records += 1
         order += 1

@@ -1,0 +1,217 @@
+"""What ``show`` needs from the whole of a huge transcript, gathered on the row's pass.
+
+``show`` of a large session reads its main transcript from the end
+(``tail.py``) and stops once the bounds are full, so it never sees the
+older part.  A few answers depend on all of it: how many replies and calls
+there were (the ``truncated`` counts), how many messages were clipped, the
+newest plan, which subagent each ``Task`` call started, each subagent's
+tokens.  The row's own full pass (``row.summarize``) gathers them with
+``ShowFacts``, which counts exactly what ``detail.TranscriptStream`` and
+``toolkit.detail.DetailCollector`` count, and they are kept next to the row:
+in the index (``Cache.put_file``, keyed by the session's fingerprint) and
+for the rest of this scan in ``ctx.memo``.
+
+Counts that depend on the bounds are kept for the defaults: messages are
+clipped at ``message_bytes``, and a call id used again while still among
+the newest ``window`` calls is counted (``reused``), so the calls dropped
+are known for any tool bound up to the window when no id was reused.
+Facts that cannot answer the bounds asked for are no facts: ``show`` then
+reads the whole file forward, as it always could.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from agentscan.bounds import DEFAULT_BOUNDS, Bounds
+from agentscan.context import ScanContext
+from agentscan.model import PlanStep, TokenUsage
+from agentscan.providers.claude.detail import tool_summary
+from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
+from agentscan.sealing import seal, unseal
+from agentscan.toolkit.detail import SUMMARY_BYTES
+
+KIND = "claude-show"
+VERSION = "1"
+#: a main transcript at least this large is shown from its end, with these facts
+TAIL_MIN_BYTES = 8 * 1024 * 1024
+#: the bounds the facts are gathered for (``TailFacts.answers``)
+MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
+WINDOW = DEFAULT_BOUNDS.tools
+_MEMO = "claude_show_facts"
+
+
+def over(text: str, limit: int) -> bool:
+    """Whether ``bounds.clip_text`` would cut ``text`` at ``limit`` bytes (without encoding short text)."""
+    if len(text) * 4 <= limit:
+        return False
+    return len(text) > limit or len(text.encode("utf-8", "replace")) > limit
+
+
+class ShowFacts:
+    """Fed every record of a main transcript, in order (``summarize``'s observer)."""
+
+    def __init__(self) -> None:
+        self.message_bytes, self.window = MESSAGE_BYTES, WINDOW
+        self.prompts = 0
+        self.responses = 0  # replies as the stream makes them: runs of one message's records with text
+        self.tools = 0
+        self.reused = 0  # calls whose id is still among the newest ``window`` calls' keys
+        self.clipped = 0
+        self.plan: list[list[str]] | None = None
+        self.lines = 0  # lines read (set by the pass that fed it: the reader stops at MAX_FILE_LINES)
+        self._keys: OrderedDict[object, None] = OrderedDict()
+        self._current: str | None = None
+        self._texts: list[str] = []
+
+    def feed(self, record: dict) -> None:
+        kind = record.get("type")
+        if kind == "assistant":
+            message = message_of(record)
+            message_id = as_str(message.get("id")) or as_str(record.get("uuid"))
+            if message_id != self._current or message_id is None:
+                self._flush()
+                self._current = message_id
+            for block in content_blocks(message):
+                block_kind = block.get("type")
+                if block_kind == "text" and isinstance(block.get("text"), str):
+                    self._texts.append(block["text"])
+                elif block_kind == "tool_use":
+                    self._tool(block)
+        elif kind == "user":
+            prompt = real_prompt_text(record)
+            if prompt is not None:
+                self._flush()
+                self.prompts += 1
+                self.clipped += over(prompt, self.message_bytes)
+
+    def _flush(self) -> None:
+        text = "".join(self._texts).strip()
+        if text:
+            self.responses += 1
+            self.clipped += over(text, self.message_bytes)
+        self._current, self._texts = None, []
+
+    def _tool(self, block: dict) -> None:
+        self.tools += 1
+        name = as_str(block.get("name")) or "tool"
+        summary, _ = tool_summary(name, block.get("input"))
+        self.clipped += over(summary, SUMMARY_BYTES)
+        key: object = as_str(block.get("id")) or ("#", self.tools)  # a call without an id is always new
+        keys = self._keys
+        if key in keys:
+            keys.move_to_end(key)
+            self.reused += 1
+        else:
+            keys[key] = None
+            if len(keys) > self.window:
+                keys.popitem(last=False)
+        if name == "TodoWrite":
+            todos = as_dict(block.get("input")).get("todos")
+            if isinstance(todos, list):
+                self.plan = [[str(t.get("content") or t.get("activeForm") or ""), str(t.get("status") or "pending")]
+                             for t in todos if isinstance(t, dict)]
+
+    def finish(self) -> None:
+        self._flush()
+
+
+@dataclass(frozen=True)
+class TailFacts:
+    """``ShowFacts`` of the main transcript, with the session's other whole-pass answers."""
+
+    size: int  # the main transcript's size when read
+    prompts: int
+    responses: int
+    tools: int
+    reused: int
+    window: int
+    clipped: int
+    message_bytes: int
+    plan: tuple[PlanStep, ...] | None
+    task_types: dict[str, str]
+    task_calls: dict[str, str]
+    per_agent: dict[str, TokenUsage]
+
+    def answers(self, bounds: Bounds) -> bool:
+        """Whether these counts hold for ``bounds`` (see the module's note)."""
+        if bounds.message_bytes != self.message_bytes:
+            return False
+        return bounds.tools == self.window or (bounds.tools < self.window and self.reused == 0)
+
+    def tools_dropped(self, bounds: Bounds) -> int:
+        """Calls the forward collector would have pushed out of its ``bounds.tools`` newest."""
+        fresh = self.tools - self.reused
+        return fresh - min(bounds.tools, fresh)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "v": VERSION, "size": self.size, "prompts": self.prompts, "responses": self.responses, "tools": self.tools,
+            "reused": self.reused, "window": self.window, "clipped": self.clipped, "message_bytes": self.message_bytes,
+            "plan": None if self.plan is None else [[step.step, step.status] for step in self.plan],
+            "task_types": self.task_types, "task_calls": self.task_calls,
+            "per_agent": {agent: [t.input, t.cache_read, t.cache_write, t.output, t.reasoning] for agent, t in self.per_agent.items()},
+        }
+
+    @classmethod
+    def from_json(cls, doc: object) -> TailFacts | None:
+        """``None`` (no facts) for anything ill-shaped."""
+        try:
+            _require(isinstance(doc, dict) and doc["v"] == VERSION)
+            assert isinstance(doc, dict)
+            ints = [doc[key] for key in ("size", "prompts", "responses", "tools", "reused", "window", "clipped", "message_bytes")]
+            _require(all(type(value) is int and value >= 0 for value in ints))
+            plan = doc["plan"]
+            _require(plan is None or (isinstance(plan, list) and all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan)))
+            texts = [doc["task_types"], doc["task_calls"]]
+            _require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
+            agents = doc["per_agent"]
+            _require(isinstance(agents, dict) and all(
+                isinstance(v, list) and len(v) == 5 and all(type(n) is int for n in v) for v in agents.values()))
+        except (ValueError, KeyError, TypeError):
+            return None
+        size, prompts, responses, tools, reused, window, clipped, message_bytes = ints
+        return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
+                   None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
+                   texts[0], texts[1], {agent: TokenUsage(*fields) for agent, fields in agents.items()})
+
+
+def _require(condition: bool) -> None:
+    if not condition:
+        raise ValueError("ill-shaped show facts")
+
+
+def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts) -> None:
+    """Keep ``facts`` for this scan and, with a cache, in the index under ``fingerprint``."""
+    if fingerprint is None:
+        return
+    ctx.memo.setdefault(_MEMO, {})[fingerprint] = facts
+    cache = ctx.file_cache
+    if cache is not None:
+        cache.put_file(str(main), KIND, facts.size, 0, VERSION, fingerprint, 0, seal(orjson.dumps(facts.to_json())))
+
+
+def kept(ctx: ScanContext, main: Path, fingerprint: str | None) -> TailFacts | None:
+    """The facts kept for this fingerprint of the session, if any."""
+    if fingerprint is None:
+        return None
+    found = ctx.memo.get(_MEMO, {}).get(fingerprint)
+    if found is not None:
+        return found
+    cache = ctx.file_cache
+    stored = cache.get_file(str(main), KIND) if cache is not None else None
+    if stored is None or stored[2] != VERSION or stored[3] != fingerprint:
+        return None
+    payload = unseal(stored[5])
+    if payload is None:
+        return None
+    try:
+        return TailFacts.from_json(orjson.loads(payload))
+    except orjson.JSONDecodeError:
+        return None

@@ -1,0 +1,178 @@
+"""``show`` of a huge Claude transcript from its end: the newest items, read newest first.
+
+``detail.TranscriptStream`` reads a transcript forward and its collector
+keeps the newest prompts, replies and calls within the bounds; everything
+older is read only to be dropped.  ``read_tail`` reads the main transcript
+backwards (``toolkit.reverse``) and stops as soon as nothing older can be
+kept, leaving the collector exactly as the forward pass would have left it:
+
+* a reply is the text of a run of one message's records (Claude Code
+  writes one record per content block); read backwards, a run is complete
+  when an older record of another message, or a prompt, comes;
+* a call's status comes from its newest ``tool_result``, which lies after
+  it, so it has been read when the call is reached; a call id seen again
+  further back is an older call that the newer one replaced;
+* a prompt or reply that does not fit the byte budget ends its list (the
+  collector fills budgets newest first and stops at the first misfit);
+* totals of the whole file (for ``truncated``), the clipped count and the
+  plan come from ``showfacts.TailFacts``, gathered on the row's pass.
+
+Items get negative ``seq`` numbers counting down from the end, so they keep
+their reading order and stay before the subagents' (numbered from 1 up).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentscan.bounds import Bounds, clip_text
+from agentscan.context import ScanContext
+from agentscan.model import Prompt, Response, ToolEvent
+from agentscan.providers.claude.detail import tool_summary
+from agentscan.providers.claude.records import as_str, content_blocks, message_of, real_prompt_text, tool_result_blocks
+from agentscan.providers.claude.showfacts import TailFacts
+from agentscan.timeutil import parse_iso
+from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector
+from agentscan.toolkit.reverse import records_newest_first
+
+#: results waiting for their call (read backwards, a result comes first); past this
+#: many, the oldest-read waiting one is forgotten (its call then shows "unknown")
+MAX_WAITING_RESULTS = 100_000
+
+
+def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: Bounds, facts: TailFacts) -> None:
+    """Fill ``collector`` with the main transcript's newest items, as a forward pass would."""
+    tail = _Tail(bounds, facts)
+    records = records_newest_first(path, ctx, end=facts.size)
+    try:
+        for _, record in records:
+            tail.feed(record)
+            if tail.done():
+                break
+        else:
+            tail.close_run()
+    finally:
+        records.close()
+    collector.restore(tail.prompts[::-1], tail.responses[::-1], list(tail.tools.values())[::-1],
+                      prompts_read=facts.prompts, responses_read=facts.responses, tools_read=facts.tools,
+                      tools_dropped=facts.tools_dropped(bounds), clipped=facts.clipped, plan=facts.plan or ())
+
+
+class _Tail:
+    def __init__(self, bounds: Bounds, facts: TailFacts) -> None:
+        self.bounds, self.facts = bounds, facts
+        self.seq = 0
+        self.prompts: list[Prompt] = []  # newest first, as every list here
+        self.prompts_seen = 0
+        self.prompt_bytes = 0
+        self.prompts_full = bounds.prompts <= 0
+        self.responses: list[Response] = []
+        self.responses_seen = 0
+        self.response_bytes = 0
+        self.responses_full = bounds.responses <= 0
+        self.tools: dict[object, ToolEvent] = {}
+        self.tools_seen = 0
+        self.results: dict[str, str] = {}  # call id -> status of its newest result, until the call is read
+        # The reply being put together: its records' texts, newest first; its time and
+        # model are its first (oldest) record's.
+        self.run_open = False
+        self.run_id: str | None = None
+        self.run_texts: list[str] = []
+        self.run_meta: tuple = (None, None)
+
+    def done(self) -> bool:
+        facts = self.facts
+        return ((self.prompts_full or self.prompts_seen >= facts.prompts)
+                and (self.responses_full or self.responses_seen >= facts.responses)
+                and (len(self.tools) >= self.bounds.tools or self.tools_seen >= facts.tools))
+
+    def _next_seq(self) -> int:
+        self.seq -= 1
+        return self.seq
+
+    def feed(self, record: dict) -> None:
+        kind = record.get("type")
+        if kind == "assistant":
+            message = message_of(record)
+            message_id = as_str(message.get("id")) or as_str(record.get("uuid"))
+            # The newer record began a run of its own unless it continues this message.
+            if self.run_open and (self.run_id is None or message_id != self.run_id):
+                self.close_run()
+            self.run_open, self.run_id = True, message_id
+            timestamp = parse_iso(record.get("timestamp"))
+            self.run_meta = (timestamp, as_str(message.get("model")))
+            blocks = content_blocks(message)
+            texts = [block["text"] for block in blocks if block.get("type") == "text" and isinstance(block.get("text"), str)]
+            if texts:
+                self.run_texts.append("".join(texts))
+            for block in reversed(blocks):
+                if block.get("type") == "tool_use":
+                    self._tool(block, timestamp)
+        elif kind == "user":
+            prompt = real_prompt_text(record)
+            if prompt is not None:
+                self.close_run()
+                self._prompt(prompt, parse_iso(record.get("timestamp")))
+                return
+            for block in reversed(tool_result_blocks(record)):
+                tool_id = block.get("tool_use_id")
+                if isinstance(tool_id, str) and tool_id not in self.results and tool_id not in self.tools:
+                    self._wait(tool_id, "error" if block.get("is_error") is True else "ok")
+
+    def _wait(self, tool_id: str, status: str) -> None:
+        if len(self.tools) >= self.bounds.tools:
+            return  # no older call can be kept any more
+        self.results[tool_id] = status
+        if len(self.results) > MAX_WAITING_RESULTS:
+            del self.results[next(iter(self.results))]
+
+    def close_run(self) -> None:
+        if not self.run_open:
+            return
+        seq = self._next_seq()  # the forward pass numbers a reply when its first record comes
+        text = "".join(reversed(self.run_texts)).strip()
+        timestamp, model = self.run_meta
+        self.run_open, self.run_id, self.run_texts = False, None, []
+        if not text:
+            return
+        self.responses_seen += 1
+        if self.responses_full:
+            return
+        clipped, _ = clip_text(text, self.bounds.message_bytes)
+        cost = len(clipped.encode())
+        if self.response_bytes + cost > self.bounds.response_bytes:
+            self.responses_full = True
+            return
+        self.response_bytes += cost
+        self.responses.append(Response(clipped, timestamp, model, seq))
+        self.responses_full = len(self.responses) >= self.bounds.responses
+
+    def _prompt(self, text: str, timestamp) -> None:
+        seq = self._next_seq()
+        self.prompts_seen += 1
+        if self.prompts_full:
+            return
+        clipped, _ = clip_text(text, self.bounds.message_bytes)
+        cost = len(clipped.encode())
+        if self.prompt_bytes + cost > self.bounds.prompt_bytes:
+            self.prompts_full = True
+            return
+        self.prompt_bytes += cost
+        self.prompts.append(Prompt(clipped, timestamp, seq))
+        self.prompts_full = len(self.prompts) >= self.bounds.prompts
+
+    def _tool(self, block: dict, timestamp) -> None:
+        seq = self._next_seq()
+        self.tools_seen += 1
+        if len(self.tools) >= self.bounds.tools:
+            return
+        call_id = as_str(block.get("id"))
+        key: object = call_id if call_id is not None else ("#", self.tools_seen)
+        if key in self.tools:
+            return  # an older call with the same id: the newer one took its place
+        name = as_str(block.get("name")) or "tool"
+        summary, paths = tool_summary(name, block.get("input"))
+        summary, _ = clip_text(summary, SUMMARY_BYTES)
+        status = self.results.pop(call_id, "unknown") if call_id is not None else "unknown"
+        self.tools[key] = ToolEvent(name=name, summary=summary, status=status, paths=paths, timestamp=timestamp,
+                                    call_id=call_id, subagent=None, seq=seq)

@@ -1,0 +1,176 @@
+"""Reading a JSON-lines file backwards: the newest line first.
+
+``show`` keeps only the newest items of a transcript within its bounds, so
+for a huge file it need not read the rest: this reader takes fixed-size
+blocks from the end, splits them into lines, and decodes records newest
+first; the caller stops when its bounds are full (closing the generator),
+and the bytes before are never read.
+
+Bad lines get the warnings ``jsonl.iter_json_lines`` gives, with the same
+line numbers, so a warning the forward pass already raised is deduplicated
+by ``ScanContext``: a line longer than ``max_line`` is skipped without being
+held whole, an undecodable last line without a newline is "truncated", a
+byte order mark is dropped from the first line.  Line numbers need the
+count of newlines before a line, so they are counted (one pass of
+``bytes.count`` over the unread head) only when a warning needs one.
+
+The caller must know the file has at most ``bounds.MAX_FILE_LINES`` lines
+(the forward reader stops there, so lines past it are never shown), and
+reads a plain file: a compressed stream cannot be read backwards.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import IO, Generator, Iterator
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
+
+#: bytes read per step: a few hundred records of a typical transcript
+BLOCK = 1024 * 1024
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    return text if len(text) <= 120 else text[:117] + "…"
+
+
+def records_newest_first(
+    path: Path, ctx: ScanContext, *, end: int | None = None, max_line: int = MAX_LINE_BYTES,
+) -> Generator[tuple[int, dict], None, None]:
+    """``(offset, record)`` of every JSON object line of ``path``, the last line first.
+
+    ``end`` reads as if the file ended there (a size taken earlier: lines
+    appended since are not seen); it must fall just after a newline or at
+    the end of the file.
+    """
+    try:
+        handle = open_regular(path)
+    except OSError as exc:
+        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        return
+    with handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
+        except OSError as exc:
+            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            return
+        size = size if end is None else min(end, size)
+        if size == 0:
+            ctx.warn(path, "empty file")
+            return
+        yield from _Backwards(handle, path, ctx, size, max_line).run()
+
+
+class _Backwards:
+    """One backwards pass (see ``records_newest_first``)."""
+
+    def __init__(self, handle: IO[bytes], path: Path, ctx: ScanContext, size: int, max_line: int) -> None:
+        self.handle, self.path, self.ctx, self.size, self.max_line = handle, path, ctx, size, max_line
+        self.ended = 0  # lines completed so far that end with a newline
+        self._newlines: int | None = None  # newlines in the whole file (before ``size``), counted when needed
+
+    def run(self) -> Iterator[tuple[int, dict]]:
+        position = self.size  # every byte from here on has been read
+        pending = b""  # the start-less line being assembled: file[position:pending_end]
+        pending_end = self.size  # where that line ends (its newline, or the end of the file)
+        too_long = False  # the pending line already passed ``max_line`` (its bytes are dropped)
+        last_open = True  # the pending line is the file's last and has no newline (until one is found)
+        while position > 0:
+            start = max(0, position - BLOCK)
+            chunk = self._read(start, position)
+            if chunk is None:
+                return
+            position = start
+            cut = len(chunk)  # chunk[:cut] is not split into lines yet
+            newline = chunk.rfind(b"\n", 0, cut)
+            if position + len(chunk) == self.size and newline == len(chunk) - 1:
+                # The file ends with a newline: there is no line after it.
+                last_open = False
+                pending_end = start + newline
+                cut = newline
+                newline = chunk.rfind(b"\n", 0, cut)
+            while newline >= 0:
+                line_start = start + newline + 1
+                if too_long or pending_end - line_start > self.max_line:
+                    self._too_long(line_start, last_open)
+                else:
+                    line = chunk[newline + 1:cut] + pending
+                    record = self._decode(line, line_start, last_open)
+                    if record is not None:
+                        yield line_start, record
+                if not last_open:
+                    self.ended += 1
+                last_open, too_long, pending = False, False, b""
+                pending_end, cut = start + newline, newline
+                newline = chunk.rfind(b"\n", 0, cut)
+            if not too_long:
+                if pending_end - start > self.max_line:
+                    too_long, pending = True, b""
+                else:
+                    pending = chunk[:cut] + pending
+        # The first line of the file.
+        if too_long or pending_end > self.max_line:
+            self._too_long(0, last_open)
+            return
+        if pending.startswith(BOM):
+            pending = pending[len(BOM):]
+        record = self._decode(pending, 0, last_open)
+        if record is not None:
+            yield 0, record
+
+    def _read(self, start: int, stop: int) -> bytes | None:
+        try:
+            self.handle.seek(start)
+            chunk = self.handle.read(stop - start)
+        except OSError as exc:
+            self.ctx.warn(self.path, f"read failed: {exc.strerror or exc}")
+            return None
+        if len(chunk) != stop - start:
+            self.ctx.warn(self.path, "read failed: the file shrank while it was read")
+            return None
+        return chunk
+
+    def _number(self, last_open: bool) -> int:
+        """The 1-based number of the line being completed: every newline in the file
+        but those after it (one per line completed before it, itself included)."""
+        if self._newlines is None:
+            self._newlines = _count_newlines(self.handle, self.size)
+        return self._newlines - self.ended - (0 if last_open else 1) + 1
+
+    def _too_long(self, line_start: int, last_open: bool) -> None:
+        self.ctx.warn(self.path, f"line longer than {self.max_line // (1024 * 1024)} MiB skipped", self._number(last_open))
+
+    def _decode(self, line: bytes, line_start: int, last_open: bool) -> dict | None:
+        stripped = line.strip()
+        if not stripped:
+            return None
+        try:
+            record = orjson.loads(stripped)
+        except orjson.JSONDecodeError as exc:
+            if last_open:
+                self.ctx.warn(self.path, "truncated last line skipped (file still being written?)", self._number(last_open))
+            else:
+                self.ctx.warn(self.path, f"invalid JSON skipped: {_short(exc)}", self._number(last_open))
+            return None
+        if type(record) is not dict:
+            self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", self._number(last_open))
+            return None
+        return record
+
+
+def _count_newlines(handle: IO[bytes], size: int) -> int:
+    count, position = 0, 0
+    handle.seek(0)
+    while position < size:
+        chunk = handle.read(min(BLOCK * 4, size - position))
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        position += len(chunk)
+    return count

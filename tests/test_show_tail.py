@@ -1,0 +1,287 @@
+"""``show`` of a huge Claude transcript from its end equals the full forward pass.
+
+A main transcript of ``TAIL_MIN_BYTES`` or more is shown from its newest
+records (``providers/claude/tail.py``) with the whole-file facts its row's
+pass kept (``showfacts.py``).  Whatever the transcript holds (replies split
+over records, interleaved messages, reused call ids, results before and
+after their calls, prompts and replies past the byte budgets, clipped
+messages, bad lines), the detail must be the one ``detail`` builds by
+reading everything, in the same reading order; and facts that cannot
+answer the bounds asked for must not be used.  The tests lower the size
+threshold and the bounds, so a small file is read from its end and the
+reading stops early.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
+from agentscan.model import SessionDetail
+from agentscan.providers.claude import showfacts
+from agentscan.providers.claude.provider import ClaudeProvider
+from agentscan.scan.scanner import Scanner
+from agentscan.toolkit import reverse
+from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from conftest_hypothesis import FUZZ
+
+SESSION = "7a11a11a-0000-4000-8000-000000000001"
+AGENT = "a1b2c3d"
+BIG = 300  # characters: over the lowered message bound below
+
+
+def _ts(n: int) -> str:
+    return f"2026-03-01T{10 + n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"
+
+
+def _text(n: int, long: bool) -> str:
+    return "long " * BIG + "é" if long else f"reply {n:04d} é"  # 13 bytes: budgets below are multiples
+
+
+#: per-list byte budgets: a few short items exactly, some, or all
+BUDGETS = [26, 39, 600, 10_000]
+
+
+IDS = ["t1", "t2", "t3", None]
+MESSAGES = ["m1", "m2", "m3", None, "anonymous"]  # None: the record's uuid stands for the id; "anonymous": no uuid either
+#: one record each; ids come from small pools, so replies split over records, messages
+#: interleave, call ids are reused and results meet their calls (or not) often
+EVENTS = st.one_of(
+    st.tuples(st.just("prompt"), st.booleans()),
+    st.tuples(st.just("command"), st.sampled_from(["/model", "/review PR 12"])),
+    st.tuples(st.just("meta"), st.just(None)),
+    st.tuples(st.just("text"), st.sampled_from(MESSAGES), st.booleans()),
+    st.tuples(st.just("tool"), st.sampled_from(MESSAGES), st.sampled_from(IDS)),
+    st.tuples(st.just("long_tool"), st.sampled_from(["m1", "m4"])),
+    st.tuples(st.just("multi"), st.sampled_from(MESSAGES), st.sampled_from(IDS), st.sampled_from(IDS)),
+    st.tuples(st.just("todo"), st.integers(0, 3)),
+    st.tuples(st.just("result"), st.sampled_from(["t1", "t2", "t3", "toolu_task"]), st.booleans()),
+    st.tuples(st.just("task"), st.just(None)),
+    st.tuples(st.just("progress"), st.just(None)),
+    st.tuples(st.just("bad"), st.sampled_from([b"{oops", b"[1, 2]", b"", b"  "])),
+)
+#: a turn as Claude Code writes one: a prompt, a reply split over records with calls, their results
+TURN = st.tuples(st.booleans(), st.sampled_from(MESSAGES), st.sampled_from(IDS), st.sampled_from(IDS), st.booleans(),
+                 st.booleans()).map(
+    lambda t: [("prompt", t[0]), ("text", t[1], False), *([("text", t[1], False)] if t[5] else []),
+               ("tool", t[1], t[2]), ("tool", t[1], t[3]), ("result", t[2] or "t1", t[4]), ("result", t[3] or "t2", not t[4])])
+TRANSCRIPT = st.lists(st.one_of(EVENTS.map(lambda e: [e]), TURN), min_size=1, max_size=40).map(
+    lambda parts: [event for part in parts for event in part])
+
+
+def _records(events: list[tuple]) -> list:
+    records: list = []
+    for n, event in enumerate(events):
+        kind, ts = event[0], _ts(n)
+        if kind == "prompt":
+            records.append(claude_user(SESSION, ts, _text(n, event[1]), uuid=f"u{n}"))
+        elif kind == "command":
+            records.append(claude_user(SESSION, ts, f"<command-name>{event[1].split()[0]}</command-name>"
+                                       f"<command-args>{' '.join(event[1].split()[1:])}</command-args>", uuid=f"u{n}"))
+        elif kind == "meta":
+            records.append(claude_user(SESSION, ts, "injected", uuid=f"u{n}", isMeta=True))
+        elif kind in ("text", "tool", "long_tool", "multi", "todo", "task"):
+            if kind == "text":
+                blocks = [{"type": "text", "text": _text(n, event[2])}, {"type": "text", "text": "  "}]
+                msg_id = event[1]
+            elif kind == "tool":
+                blocks = [{"type": "tool_use", "name": "Bash", "input": {"command": f"ls {n}"},
+                           **({"id": event[2]} if event[2] else {})}]
+                msg_id = event[1]
+            elif kind == "multi":
+                blocks = [{"type": "text", "text": _text(n, False)},
+                          *({"type": "tool_use", "name": "Grep", "input": {"pattern": f"p{n}.{i}"}, **({"id": i} if i else {})}
+                            for i in event[2:])]
+                msg_id = event[1]
+            elif kind == "long_tool":
+                blocks = [{"type": "tool_use", "name": "Read", "id": f"long{n}", "input": {"file_path": "/x" * 1000}}]
+                msg_id = event[1]
+            elif kind == "todo":
+                blocks = [{"type": "tool_use", "name": "TodoWrite", "id": f"todo{n}",
+                           "input": {"todos": [{"content": f"step {n}.{i}", "status": "pending"} for i in range(event[1])]}}]
+                msg_id = None
+            else:
+                blocks = [{"type": "tool_use", "name": "Task", "id": "toolu_task",
+                           "input": {"subagent_type": "Explore", "prompt": "look"}}]
+                msg_id = "m5"
+            anonymous = msg_id == "anonymous"
+            record = claude_assistant(SESSION, ts, msg_id=None if anonymous else msg_id, request_id=f"r{msg_id}",
+                                      blocks=blocks, usage=claude_usage(input=n + 1, output=2), uuid=f"u{n}")
+            if anonymous:
+                del record["uuid"]  # without a message id or a uuid, a record is a reply of its own
+            records.append(record)
+        elif kind == "result":
+            record = claude_user(SESSION, ts, [{"type": "tool_result", "tool_use_id": event[1], "content": "done",
+                                                "is_error": event[2]}], uuid=f"u{n}")
+            if event[1] == "toolu_task":
+                record["toolUseResult"] = {"agentId": AGENT, "status": "completed"}
+            records.append(record)
+        elif kind == "progress":
+            records.append({"type": "progress", "timestamp": ts, "uuid": f"u{n}", "data": {"type": "bash_progress"}})
+        else:
+            records.append(event[1])
+    return records
+
+
+def _home(tmp_path: Path, events: list[tuple], subagent: bool) -> Path:
+    home = tmp_path / "home"
+    path = claude_session_file(home, SESSION, [])
+    path.write_bytes(b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in _records(events)))
+    if subagent:
+        claude_subagent_file(home, SESSION, AGENT, [
+            claude_user(SESSION, _ts(1), "sub task", sidechain=True, agentId=AGENT),
+            claude_assistant(SESSION, _ts(2), msg_id="s1", request_id="rs1", usage=claude_usage(input=5, output=1),
+                             blocks=[{"type": "text", "text": "sub answer"},
+                                     {"type": "tool_use", "id": "st1", "name": "Grep", "input": {"pattern": "x"}}],
+                             sidechain=True, agentId=AGENT),
+        ])
+    return path
+
+
+def _detail_both_ways(home: Path, bounds: Bounds) -> tuple[SessionDetail, SessionDetail | None, set, set]:
+    """The forward detail, and the one from the end (``None`` when the kept facts
+    cannot answer ``bounds``, which is then checked against the facts)."""
+    provider = ClaudeProvider()
+    forward_ctx = ScanContext.create(home=home, env={})
+    [ref] = provider.discover(forward_ctx)
+    forward = provider.detail(ref, forward_ctx, bounds)
+    tail_ctx = ScanContext.create(home=home, env={})
+    [ref] = provider.discover(tail_ctx)
+    assert provider.shows_from_row(ref, tail_ctx)
+    row = provider.row(ref, tail_ctx)
+    tail = provider.detail_with_row(ref, tail_ctx, bounds, row)
+    facts = showfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
+    assert facts is not None and (tail is None) == (not facts.answers(bounds))
+    return forward, tail, set(forward_ctx.warnings.items), set(tail_ctx.warnings.items)
+
+
+def _reading_order(detail: SessionDetail) -> list:
+    items = [*detail.prompts, *detail.responses, *detail.tools]
+    return [(type(item).__name__, item) for item in sorted(items, key=lambda item: item.seq)]
+
+
+@pytest.fixture
+def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(showfacts, "TAIL_MIN_BYTES", 0)
+    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
+    monkeypatch.setattr(reverse, "BLOCK", 300)
+
+
+@settings(FUZZ, max_examples=max(FUZZ.max_examples, 250))
+@given(events=TRANSCRIPT, subagent=st.booleans(), prompts=st.integers(0, 4), responses=st.integers(0, 5),
+       tools=st.integers(0, 6), text_bytes=st.sampled_from(BUDGETS), window=st.sampled_from([6, 50]))
+def test_the_tail_gives_the_forward_detail(tmp_path_factory: pytest.TempPathFactory, small_limits: None,
+                                           monkeypatch: pytest.MonkeyPatch, events, subagent, prompts, responses, tools,
+                                           text_bytes, window) -> None:
+    monkeypatch.setattr(showfacts, "WINDOW", window)
+    bounds = Bounds(prompts=prompts, responses=responses, tools=tools, prompt_bytes=text_bytes, response_bytes=text_bytes,
+                    tool_bytes=text_bytes, message_bytes=200)
+    home = _home(tmp_path_factory.mktemp("t"), events, subagent)
+    forward, tail, forward_warnings, tail_warnings = _detail_both_ways(home.parents[3], bounds)
+    if tail is None:  # a call id was reused: the facts answer the window's own tool bound only
+        bounds = Bounds(prompts=prompts, responses=responses, tools=window, prompt_bytes=text_bytes,
+                        response_bytes=text_bytes, tool_bytes=text_bytes, message_bytes=200)
+        forward, tail, forward_warnings, tail_warnings = _detail_both_ways(home.parents[3], bounds)
+    assert tail is not None
+    assert tail == forward
+    assert tail.to_json() == forward.to_json()
+    assert _reading_order(tail) == _reading_order(forward)
+    assert tail_warnings == forward_warnings
+
+
+def test_a_long_transcript_is_read_only_near_its_end(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    events = [("prompt", False), ("text", "m1", False), ("tool", "m1", None), ("result", "t1", False)] * 500
+    events += [("todo", 2), ("task", None), ("result", "toolu_task", False)]
+    events += [("prompt", False), ("text", "m2", False)] * 20
+    path = _home(tmp_path, events, True)
+    bounds = Bounds(prompts=5, responses=5, tools=3, message_bytes=200)
+    read: list[int] = []
+    original = reverse._Backwards._read
+
+    def spy(self, start: int, stop: int):
+        read.append(stop - start)
+        return original(self, start, stop)
+
+    monkeypatch.setattr(reverse._Backwards, "_read", spy)
+    forward, tail, _, _ = _detail_both_ways(path.parents[3], bounds)
+    assert tail == forward
+    assert [step.step for step in tail.plan] == ["step 2000.0", "step 2000.1"]  # written long before the tail
+    assert tail.subagents[0].agent_type == "Explore" and tail.subagents[0].call_id == "toolu_task"
+    assert tail.truncated["prompts"] == 515 and tail.truncated["tools"] == 502 - 3 + 1  # the subagent's call joins the three
+    assert sum(read) < path.stat().st_size / 10
+
+
+def test_show_uses_the_kept_row_and_facts_and_a_change_reads_again(tmp_path: Path, small_limits: None) -> None:
+    events = [("prompt", True), ("text", "m1", True), ("tool", "m1", "t1"), ("result", "t1", True)] * 50
+    path = _home(tmp_path, events, False)
+    env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / "cache")}
+    bounds = Bounds(prompts=5, responses=5, tools=5, message_bytes=200)
+    with Scanner(env=env, use_cache=True) as cold:
+        first = cold.show(SESSION, bounds=bounds)
+        assert cold.parses == 1
+    with Scanner(env=env, use_cache=True) as warm:
+        again = warm.show(SESSION, bounds=bounds)
+        assert warm.parses == 0  # the row came from the index, the facts too
+        assert warm.list_sessions()[0].counts == first.row.counts and warm.parses == 0
+    assert again == first
+    with Scanner(env=env) as uncached:
+        assert uncached.show(SESSION, bounds=bounds) == first
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(claude_user(SESSION, _ts(9999), "one more question")) + b"\n")
+    with Scanner(env=env, use_cache=True) as changed:
+        grown = changed.show(SESSION, bounds=bounds)
+        assert changed.parses == 1
+    assert grown.prompts[-1].text == "one more question" and grown.row.counts.prompts == 51
+
+
+def test_bounds_the_facts_cannot_answer_read_everything(tmp_path: Path, small_limits: None) -> None:
+    path = _home(tmp_path, [("prompt", True), ("text", "m1", False), ("tool", "m1", "t1"), ("tool", "m2", "t1")], False)
+    provider = ClaudeProvider()
+    ctx = ScanContext.create(home=path.parents[3], env={})
+    [ref] = provider.discover(ctx)
+    row = provider.row(ref, ctx)
+    assert provider.detail_with_row(ref, ctx, Bounds(message_bytes=100), row) is None  # clipped at another size
+    assert provider.detail_with_row(ref, ctx, Bounds(tools=3), row) is None  # an id was reused: only the window's own
+    assert provider.detail_with_row(ref, ctx, Bounds(tools=showfacts.WINDOW, message_bytes=200), row) is not None
+
+
+def test_damaged_facts_are_no_facts() -> None:
+    good = showfacts.TailFacts(10, 1, 1, 1, 0, 5, 0, 200, None, {}, {}, {}).to_json()
+    assert showfacts.TailFacts.from_json(good) is not None
+    for key, value in (("prompts", -1), ("plan", [["a"]]), ("per_agent", {"a": [1, 2]}), ("v", "0"), ("size", "10")):
+        assert showfacts.TailFacts.from_json({**good, key: value}) is None
+    assert showfacts.TailFacts.from_json([good]) is None
+
+
+@settings(FUZZ, max_examples=max(FUZZ.max_examples, 300))
+@given(keys=st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "g", None]), max_size=80), window=st.integers(1, 6))
+def test_calls_dropped_are_counted_as_the_collector_drops_them(monkeypatch: pytest.MonkeyPatch, keys, window) -> None:
+    from agentscan.model import ToolEvent
+    from agentscan.toolkit.detail import DetailCollector
+
+    monkeypatch.setattr(showfacts, "WINDOW", window)
+    facts = showfacts.ShowFacts()
+    collector = DetailCollector(Bounds(tools=window))
+    for key in keys:
+        facts.feed({"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Bash", **({"id": key} if key else {})}]}})
+        collector.add_tool(ToolEvent("Bash", "x"), key=key)
+    kept = showfacts.TailFacts(0, 0, 0, facts.tools, facts.reused, window, 0, 0, None, {}, {}, {})
+    assert kept.tools_dropped(Bounds(tools=window)) == collector.build(_row()).truncated["tools"]
+    if facts.reused == 0:  # then any smaller bound is answered too
+        for smaller in range(window):
+            small = DetailCollector(Bounds(tools=smaller))
+            for key in keys:
+                small.add_tool(ToolEvent("Bash", "x"), key=key)
+            assert kept.tools_dropped(Bounds(tools=smaller)) == small.build(_row()).truncated["tools"]
+
+
+def _row():
+    from agentscan.model import SessionRow
+
+    return SessionRow("claude", SESSION, None)
