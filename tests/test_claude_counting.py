@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from builders import (
@@ -120,17 +123,54 @@ def test_synthetic_model_is_not_the_session_model(isolated_home: Path) -> None:
 
 
 def test_windowed_totals_never_count_a_far_copy_twice() -> None:
-    from agentscan.providers.claude.usage import UsageDeduper, WindowedTotals, candidate_from
+    from agentscan.providers.claude.usage import CallDeduper, call_of, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT
+    from agentscan.providers.claude.windowed import WindowedTotals
 
     records = [claude_assistant(S, f"2026-11-01T10:00:{i % 60:02d}Z", msg_id=f"m{i}", request_id=f"r{i}", usage=claude_usage(1, i))
                for i in range(50)]
     # A late copy of call 0 (beyond a window of 10) and a streamed pair inside the window.
     records.append(claude_assistant(S, "2026-11-01T11:00:00Z", msg_id="m0", request_id="r0", usage=claude_usage(1, 0)))
     records.append(claude_assistant(S, "2026-11-01T11:00:01Z", msg_id="m49", request_id="r49", usage=claude_usage(1, 500)))
-    candidates = [candidate_from(r, session=S, subagent=None, order=i) for i, r in enumerate(records)]
-    windowed, exact = WindowedTotals(window=10), UsageDeduper()
-    for candidate in candidates:
-        windowed.add(candidate)
-        exact.add(candidate)
-    exact_total = sum(c.tokens.total for c in exact.winners())
+    calls = [call_of(r, None, i) for i, r in enumerate(records)]
+    windowed, exact = WindowedTotals(window=10), CallDeduper()
+    for call in calls:
+        windowed.add(call)
+    exact.add_all(calls)
+    exact_total = sum(c[C_INPUT] + c[C_CACHE_READ] + c[C_CACHE_WRITE] + c[C_OUTPUT] for c in exact.winners())
     assert windowed.total().total == exact_total == 50 + sum(range(49)) + 500
+
+
+_CALL_RECORDS = st.builds(
+    lambda mid, rid, side, tokens, agent, minute, progress, model: (
+        {"type": "progress", "timestamp": "2026-11-01T10:00:00Z", "data": {"agentId": agent or "a1", "message": {
+            "type": "assistant", "requestId": rid, "message": {"id": mid, "model": model, "usage": claude_usage(*tokens)}}}}
+        if progress else
+        {"type": "assistant", "isSidechain": side, "timestamp": f"2026-11-01T{10 + minute // 60:02d}:{minute % 60:02d}:00Z",
+         "requestId": rid, "message": {"id": mid, "model": model, "usage": claude_usage(*tokens)}}, None if progress else agent),
+    st.sampled_from(["m1", "m2", "m3", None]), st.sampled_from(["r1", "r2", None]), st.booleans(),
+    st.tuples(*[st.integers(0, 40_000)] * 4), st.sampled_from([None, "a1", "a2"]), st.integers(0, 200), st.booleans(),
+    st.sampled_from(["claude-opus-4-5", "claude-sonnet-4-5"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(records=st.lists(_CALL_RECORDS, max_size=40), transcripts=st.sets(st.sampled_from(["a1", "a2"])))
+def test_windowed_sums_are_the_exact_sums_when_copies_are_close(records, transcripts) -> None:
+    """Within its window, a row's sums are what ``tokens`` keeps for the session: the
+    same deduplication, the same groups (so the same cost)."""
+    from agentscan.model import TokenUsage
+    from agentscan.providers.claude.usage import CallDeduper, call_of, packed_entries
+    from agentscan.providers.claude.windowed import WindowedTotals
+    from agentscan.scan.collect import sums_of
+
+    calls = [call for call in (call_of(record, agent, i) for i, (record, agent) in enumerate(records)) if call is not None]
+    windowed, exact = WindowedTotals(window=len(calls) + 1), CallDeduper()
+    for call in calls:
+        windowed.add(call)
+    exact.add_all(calls)
+    entries = list(packed_entries(exact.winners(), S, transcripts))
+    assert sorted(windowed.groups(transcripts), key=repr) == sorted(sums_of(entries), key=repr)
+    per_agent: dict = {}
+    for entry in entries:
+        per_agent[entry[1]] = per_agent.get(entry[1], TokenUsage()) + TokenUsage(*entry[4:8])
+    assert windowed.by_subagent() == {agent: usage for agent, usage in per_agent.items() if agent is not None}
+    assert windowed.own() == per_agent.get(None)

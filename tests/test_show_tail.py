@@ -252,9 +252,9 @@ def test_bounds_the_facts_cannot_answer_read_everything(tmp_path: Path, small_li
 
 
 def test_damaged_facts_are_no_facts() -> None:
-    good = showfacts.TailFacts(10, 1, 1, 1, 0, 5, 0, 200, None, {}, {}, {}).to_json()
+    good = showfacts.TailFacts(10, 1, 1, 1, 0, 5, 0, 200, None, {}, {}, [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0]]).to_json()
     assert showfacts.TailFacts.from_json(good) is not None
-    for key, value in (("prompts", -1), ("plan", [["a"]]), ("per_agent", {"a": [1, 2]}), ("v", "0"), ("size", "10")):
+    for key, value in (("prompts", -1), ("plan", [["a"]]), ("groups", [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1]]), ("groups", [[1, "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0]]), ("v", "0"), ("size", "10")):
         assert showfacts.TailFacts.from_json({**good, key: value}) is None
     assert showfacts.TailFacts.from_json([good]) is None
 
@@ -271,7 +271,7 @@ def test_calls_dropped_are_counted_as_the_collector_drops_them(monkeypatch: pyte
     for key in keys:
         facts.feed({"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Bash", **({"id": key} if key else {})}]}})
         collector.add_tool(ToolEvent("Bash", "x"), key=key)
-    kept = showfacts.TailFacts(0, 0, 0, facts.tools, facts.reused, window, 0, 0, None, {}, {}, {})
+    kept = showfacts.TailFacts(0, 0, 0, facts.tools, facts.reused, window, 0, 0, None, {}, {}, [])
     assert kept.tools_dropped(Bounds(tools=window)) == collector.build(_row()).truncated["tools"]
     if facts.reused == 0:  # then any smaller bound is answered too
         for smaller in range(window):

@@ -58,6 +58,13 @@ class Provider(ABC):
         they are), or ``None`` to have ``detail`` parse everything."""
         return None
 
+    def row_sums(self, ref: SessionRef, ctx: ScanContext) -> list[list] | None:
+        """The session's token sums as its row counted them, grouped as
+        ``scan.collect`` groups a session's calls (``agentscan.usagegroups``), when
+        the row's own pass kept them: the row's cost is then priced from them
+        instead of a second parse.  The default: ``None`` (parse the usage)."""
+        return None
+
     @abstractmethod
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         """Billed calls of these sessions and their delegated runs, deduplicated.

@@ -49,27 +49,15 @@ from agentscan.model import (
 )
 from agentscan.scan.cache import decode_json
 from agentscan.sealing import seal, unseal
+from agentscan.usagegroups import BUCKET, GROUP_KEYS, GROUP_WIDTH, TIER_BOUNDS
 
 if TYPE_CHECKING:
     from agentscan.pricing import PriceBook, Spend
     from agentscan.providers.base import Provider
     from agentscan.scan.scanner import Scanner
 
-#: sums are kept per quarter hour: UTC offsets in use are multiples of 15 minutes,
-#: so a day in any such zone is a whole number of buckets
-BUCKET = 900
-#: sums are kept apart by a call's total input (uncached + cache read + cache
-#: write) around these sizes: every long-context price tier in the price data
-#: starts above one of them, so a group's calls all pay the same tier.  A tier
-#: at another size makes the calls of that model needed (``PriceBook.span_key``).
-TIER_BOUNDS = (32_000, 100_000, 128_000, 199_999, 200_000, 256_000, 272_000, 512_000, 524_288)
 #: the token fields a group sums, in ``UsageEntry.pack`` positions
 SUMMED = (INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING)
-#: a group: ``[subagent, model, bucket, tier class, origin, *PARTS]``, where the
-#: parts are ``pricing.Spend``'s (the SUMMED fields, the number of calls, the
-#: one-hour cache write) and ``origin`` is ``UsageEntry.origin``
-GROUP_KEYS = 5
-GROUP_WIDTH = GROUP_KEYS + len(SUMMED) + 2
 #: parse in worker processes only above this much to parse (bytes): forking costs more below
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 #: a session this large keeps a resume state from its first parse

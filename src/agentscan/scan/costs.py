@@ -44,7 +44,7 @@ def with_costs(
     scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
     needs its price data version (default: a new one on the scanner's index).
     """
-    from agentscan.scan.collect import GroupPrices, sums_by_session, usage_by_session
+    from agentscan.scan.collect import GroupPrices, SessionSums, sums_by_session, usage_by_session
 
     if refs is None:
         refs = scanner.refs()
@@ -58,7 +58,14 @@ def with_costs(
     costs: dict[str, Decimal | None] = {}
     by_calls = []
     by_id = {ref.id: ref for ref in chosen}
-    for ref_id, sums in sums_by_session(scanner, chosen).items():
+    # A huge session's sums as its row's own pass kept them (the same the row's tokens count).
+    known: dict[str, SessionSums] = {}
+    for ref in chosen:
+        groups = scanner.provider(ref.provider).row_sums(ref, scanner.ctx)
+        if groups is not None:
+            known[ref.id] = SessionSums(groups, [])
+    parsed = sums_by_session(scanner, [ref for ref in chosen if ref.id not in known])
+    for ref_id, sums in [*known.items(), *parsed.items()]:
         ref = by_id[ref_id]
         spend = prices.spend(ref.provider, sums)
         if spend is None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from agentscan.model import SubagentInfo, TokenUsage
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
-    from agentscan.providers.claude.usage import WindowedTotals
+    from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.toolkit.detail import DetailCollector
 
 
@@ -95,7 +95,7 @@ class ClaudeProvider(Provider):
         main transcript's ``facts`` for a later ``show`` from its end."""
         from agentscan.providers.claude.detail import TranscriptStream
         from agentscan.providers.claude.row import summarize
-        from agentscan.providers.claude.usage import WindowedTotals
+        from agentscan.providers.claude.windowed import WindowedTotals
         from agentscan.toolkit.jsonl import ReadProgress
 
         files: SessionFiles = ref.hint
@@ -214,6 +214,17 @@ class ClaudeProvider(Provider):
         infos = self._subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent)
         return collector.build(row, subagents=infos, extra_tools=extra_tools)
 
+    def row_sums(self, ref: SessionRef, ctx: ScanContext) -> list[list] | None:
+        """A huge session's sums, kept by its row's pass (``showfacts``): its row's cost
+        then needs no second pass holding every call."""
+        from agentscan.providers.claude import showfacts
+
+        files = ref.hint
+        if not self._tail_worthy(ref, ctx):
+            return None
+        facts = showfacts.kept(ctx, files.main, self.fingerprint(ref, ctx))
+        return None if facts is None else facts.groups
+
     def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
         from agentscan.providers.claude.showfacts import TAIL_MIN_BYTES
 
@@ -244,7 +255,7 @@ class ClaudeProvider(Provider):
             size=stat.st_size, prompts=facts.prompts, responses=facts.responses, tools=facts.tools, reused=facts.reused,
             window=facts.window, clipped=facts.clipped, message_bytes=facts.message_bytes,
             plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
-            task_types=dict(main.task_types), task_calls=dict(main.task_calls), per_agent=totals.by_subagent()))
+            task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents))))
 
     def _subagent_infos(self, files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],
                         per_agent: dict[str, TokenUsage]) -> tuple[SubagentInfo, ...]:

@@ -25,7 +25,8 @@ from agentscan.providers.claude.records import (
     is_bare_command,
     real_prompt_text,
 )
-from agentscan.providers.claude.usage import WindowedTotals, candidate_from
+from agentscan.providers.claude.usage import call_of
+from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
 
 TITLE_CHARS = 180
@@ -113,18 +114,18 @@ def summarize(
         _note_common(summary, record)
         kind = record.get("type")
         if kind == "assistant":
-            candidate = candidate_from(record, session=session, subagent=subagent, order=order)
-            if candidate is not None:
+            call = call_of(record, subagent, order)
+            if call is not None:
                 summary.has_usage = True
                 if totals is not None:
-                    totals.add(candidate)
+                    totals.add(call)
             _note_assistant(summary, record, pending_tasks)
         elif kind == "user":
             _note_user(summary, record, pending_tasks)
-        elif kind == "progress":
-            candidate = candidate_from(record, session=session, subagent=subagent, order=order)
-            if candidate is not None and totals is not None:
-                totals.add(candidate)
+        elif kind == "progress" and totals is not None:
+            call = call_of(record, subagent, order)
+            if call is not None:
+                totals.add(call)
         elif kind == "custom-title" and as_str(record.get("customTitle")):
             summary.custom_title = record["customTitle"]
         elif kind == "ai-title" and as_str(record.get("aiTitle")):

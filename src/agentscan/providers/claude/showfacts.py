@@ -4,8 +4,8 @@
 (``tail.py``) and stops once the bounds are full, so it never sees the
 older part.  A few answers depend on all of it: how many replies and calls
 there were (the ``truncated`` counts), how many messages were clipped, the
-newest plan, which subagent each ``Task`` call started, each subagent's
-tokens.  The row's own full pass (``row.summarize``) gathers them with
+newest plan, which subagent each ``Task`` call started, the session's token
+sums (grouped for pricing, so the row's cost needs no second pass).  The row's own full pass (``row.summarize``) gathers them with
 ``ShowFacts``, which counts exactly what ``detail.TranscriptStream`` and
 ``toolkit.detail.DetailCollector`` count, and they are kept next to the row:
 in the index (``Cache.put_file``, keyed by the session's fingerprint) and
@@ -28,13 +28,14 @@ from typing import Any
 
 import orjson
 
-from agentscan.bounds import DEFAULT_BOUNDS, Bounds
+from agentscan.bounds import DEFAULT_BOUNDS, Bounds, token_sum
 from agentscan.context import ScanContext
 from agentscan.model import PlanStep, TokenUsage
 from agentscan.providers.claude.detail import tool_summary
 from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
 from agentscan.sealing import seal, unseal
 from agentscan.toolkit.detail import SUMMARY_BYTES
+from agentscan.usagegroups import GROUP_KEYS, GROUP_WIDTH
 
 KIND = "claude-show"
 VERSION = "1"
@@ -136,7 +137,19 @@ class TailFacts:
     plan: tuple[PlanStep, ...] | None
     task_types: dict[str, str]
     task_calls: dict[str, str]
-    per_agent: dict[str, TokenUsage]
+    #: the session's token sums, grouped as ``scan.collect`` groups them (``usagegroups``)
+    groups: list[list]
+
+    @property
+    def per_agent(self) -> dict[str, TokenUsage]:
+        """Each subagent's tokens."""
+        found: dict[str, list[int]] = {}
+        for group in self.groups:
+            if group[0] is not None:
+                parts = found.setdefault(group[0], [0, 0, 0, 0])
+                for index in range(4):
+                    parts[index] += group[GROUP_KEYS + index]
+        return {agent: TokenUsage(*(token_sum(value) for value in parts)) for agent, parts in found.items()}
 
     def answers(self, bounds: Bounds) -> bool:
         """Whether these counts hold for ``bounds`` (see the module's note)."""
@@ -154,8 +167,7 @@ class TailFacts:
             "v": VERSION, "size": self.size, "prompts": self.prompts, "responses": self.responses, "tools": self.tools,
             "reused": self.reused, "window": self.window, "clipped": self.clipped, "message_bytes": self.message_bytes,
             "plan": None if self.plan is None else [[step.step, step.status] for step in self.plan],
-            "task_types": self.task_types, "task_calls": self.task_calls,
-            "per_agent": {agent: [t.input, t.cache_read, t.cache_write, t.output, t.reasoning] for agent, t in self.per_agent.items()},
+            "task_types": self.task_types, "task_calls": self.task_calls, "groups": self.groups,
         }
 
     @classmethod
@@ -171,15 +183,23 @@ class TailFacts:
                 isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan)))
             texts = [doc["task_types"], doc["task_calls"]]
             _require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
-            agents = doc["per_agent"]
-            _require(isinstance(agents, dict) and all(
-                isinstance(v, list) and len(v) == 5 and all(type(n) is int for n in v) for v in agents.values()))
+            groups = doc["groups"]
+            _require(isinstance(groups, list) and all(_is_group(group) for group in groups))
         except (ValueError, KeyError, TypeError):
             return None
         size, prompts, responses, tools, reused, window, clipped, message_bytes = ints
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
-                   texts[0], texts[1], {agent: TokenUsage(*fields) for agent, fields in agents.items()})
+                   texts[0], texts[1], groups)
+
+
+def _is_group(group: object) -> bool:
+    if not (isinstance(group, list) and len(group) == GROUP_WIDTH):
+        return False
+    subagent, model, bucket, tier, origin = group[:GROUP_KEYS]
+    return (all(value is None or isinstance(value, str) for value in (subagent, model, origin))
+            and (bucket is None or type(bucket) is int) and type(tier) is int
+            and all(type(value) is int and value >= 0 for value in group[GROUP_KEYS:]))
 
 
 def _require(condition: bool) -> None:

@@ -19,7 +19,6 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from sys import intern
 from datetime import datetime, timezone
 from typing import Any, Callable, Collection, Iterable, Iterator
@@ -36,24 +35,6 @@ from agentscan.timeutil import epoch_of_iso
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
  C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS) = range(14)
 Call = tuple
-
-
-@dataclass(frozen=True, slots=True)
-class UsageCandidate:
-    """One assistant record's usage, before deduplication."""
-
-    session: str
-    subagent: str | None
-    message_id: str | None
-    request_id: str | None
-    sidechain: bool
-    has_speed: bool
-    tokens: TokenUsage
-    timestamp: datetime | None
-    model: str | None
-    order: int  # position in the scan, so ties keep the first copy
-    cache_write_1h: int = 0  # for cost only (UsageEntry.cache_write_1h)
-    from_progress: bool = False  # a subagent call copied into the parent's progress record
 
 
 def _count(value: object) -> int:
@@ -113,27 +94,6 @@ def progress_call(record: dict[str, Any], order: int) -> Call | None:
     # of a parent message still loses to the parent (rule 4).
     ts = call[C_TS] if call[C_TS] is not None else epoch_of_iso(record.get("timestamp"))
     return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True)
-
-
-def candidate_from(record: dict[str, Any], *, session: str, subagent: str | None, order: int) -> UsageCandidate | None:
-    call = call_of(record, subagent, order)
-    if call is None:
-        return None
-    ts = call[C_TS]
-    return UsageCandidate(
-        session=session,
-        subagent=call[C_SUBAGENT],
-        message_id=call[MESSAGE_ID],
-        request_id=call[REQUEST_ID],
-        sidechain=call[SIDECHAIN],
-        has_speed=call[HAS_SPEED],
-        tokens=TokenUsage(call[C_INPUT], call[C_CACHE_READ], call[C_CACHE_WRITE], call[C_OUTPUT]),
-        timestamp=None if ts is None else datetime.fromtimestamp(ts, timezone.utc),
-        model=call[C_MODEL],
-        order=order,
-        cache_write_1h=call[C_CACHE_WRITE_1H],
-        from_progress=call[C_FROM_PROGRESS],
-    )
 
 
 def call_rank(call: Call) -> int:
@@ -227,168 +187,5 @@ def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[
         yield entry
 
 
-def _better(new: UsageCandidate, old: UsageCandidate) -> bool:
-    """Whether ``new`` should replace ``old`` as the copy that counts."""
-    if new.sidechain != old.sidechain:
-        return not new.sidechain
-    if new.tokens.total != old.tokens.total:
-        return new.tokens.total > old.tokens.total
-    if new.has_speed != old.has_speed:
-        return new.has_speed
-    if new.from_progress != old.from_progress:
-        return old.from_progress  # on a tie, the subagent's own transcript
-    return False
-
-
-class UsageDeduper:
-    """Keeps the one copy of each API call that counts, across any number of files."""
-
-    def __init__(self) -> None:
-        self._by_key: dict[tuple[str, str | None], UsageCandidate] = {}
-        self._request_ids: dict[str, set[str | None]] = {}
-        self._undeduplicable: list[UsageCandidate] = []
-
-    def add(self, candidate: UsageCandidate) -> None:
-        if candidate.message_id is None:
-            self._undeduplicable.append(candidate)
-            return
-        key = (candidate.message_id, candidate.request_id)
-        current = self._by_key.get(key)
-        if current is None:
-            self._by_key[key] = candidate
-            self._request_ids.setdefault(candidate.message_id, set()).add(candidate.request_id)
-        elif _better(candidate, current):
-            self._by_key[key] = candidate
-
-    def add_all(self, candidates: Iterable[UsageCandidate]) -> None:
-        for candidate in candidates:
-            self.add(candidate)
-
-    def winners(self) -> list[UsageCandidate]:
-        kept: list[UsageCandidate] = []
-        for (message_id, request_id), candidate in self._by_key.items():
-            if candidate.sidechain and self._replays_parent(message_id, request_id):
-                continue
-            kept.append(candidate)
-        kept.extend(self._undeduplicable)
-        kept.sort(key=lambda c: c.order)
-        return kept
-
-    def _replays_parent(self, message_id: str, request_id: str | None) -> bool:
-        """A sidechain copy whose message also exists, unsidechained, under another request."""
-        for other_request in self._request_ids.get(message_id, ()):
-            if other_request == request_id:
-                continue
-            other = self._by_key[(message_id, other_request)]
-            if not other.sidechain:
-                return True
-        return False
-
-
-def entries_from(candidates: Iterable[UsageCandidate], transcripts: Collection[tuple[str, str]] = ()) -> list[UsageEntry]:
-    """Entries keyed by their API call, so copies in other sessions count once.
-
-    The rank orders copies as ``_better`` does: a parent copy beats a sidechain
-    one, then the larger total, then the copy that has ``speed``, then a
-    transcript copy over a progress copy.  A call of a subagent that has no
-    transcript among ``transcripts`` (``(session, agent id)`` pairs) is marked
-    as recovered from the parent's progress records.
-    """
-    return [
-        UsageEntry(
-            session=c.session,
-            tokens=c.tokens,
-            timestamp=c.timestamp,
-            model=c.model,
-            subagent=c.subagent,
-            dedupe_key=None if c.message_id is None else f"{c.message_id}\x1f{c.request_id or ''}",
-            rank=(0 if c.sidechain else 1 << 62) + c.tokens.total * 4 + (2 if c.has_speed else 0) + (0 if c.from_progress else 1),
-            cache_write_1h=c.cache_write_1h,
-            origin=PROGRESS_ORIGIN if c.from_progress and (c.session, c.subagent) not in transcripts else None,
-        )
-        for c in candidates
-    ]
-
-
 def meta_agent_type(meta: object) -> str | None:
     return as_str(as_dict(meta).get("agentType"))
-
-
-class WindowedTotals:
-    """A session's token sums under the same rules, in bounded memory.
-
-    ``list`` and ``show`` need only sums, and must stay bounded on a 1 GB
-    transcript with a million records.  Copies of one API call are written
-    next to each other, so the full keep-the-best comparison runs over a
-    window of the most recent ``window`` calls; a call that leaves the window
-    is settled into the sums and only a 64-bit hash of its key is kept, so a
-    much later copy is still never counted twice (it just cannot replace the
-    settled one).  ``tokens`` keeps every call exactly (``UsageDeduper``).
-    """
-
-    def __init__(self, window: int = 20_000) -> None:
-        self._window = window
-        self._recent = UsageDeduper()
-        self._settled_keys: set[int] = set()
-        self._own: TokenUsage | None = None
-        self._subagents: dict[str, TokenUsage] = {}
-
-    def add(self, candidate: UsageCandidate) -> None:
-        if candidate.message_id is None:
-            self._settle(candidate)  # cannot be deduplicated: counts as it is
-            return
-        if hash((candidate.message_id, candidate.request_id)) in self._settled_keys:
-            return
-        self._recent.add(candidate)
-        if len(self._recent._by_key) > self._window:
-            self._evict_oldest()
-
-    def _evict_oldest(self) -> None:
-        recent = self._recent
-        key = next(iter(recent._by_key))
-        candidate = recent._by_key.pop(key)
-        message_id, request_id = key
-        replay = candidate.sidechain and recent._replays_parent(message_id, request_id)
-        requests = recent._request_ids.get(message_id)
-        if requests is not None:
-            requests.discard(request_id)
-            if not requests:
-                del recent._request_ids[message_id]
-        self._settled_keys.add(hash(key))
-        if not replay:
-            self._settle(candidate)
-
-    def _settle(self, candidate: UsageCandidate) -> None:
-        if candidate.subagent is None:
-            self._own = candidate.tokens if self._own is None else self._own + candidate.tokens
-        else:
-            current = self._subagents.get(candidate.subagent)
-            self._subagents[candidate.subagent] = candidate.tokens if current is None else current + candidate.tokens
-
-    def own(self) -> TokenUsage | None:
-        return self._sum(None)
-
-    def by_subagent(self) -> dict[str, TokenUsage]:
-        result: dict[str, TokenUsage] = dict(self._subagents)
-        for candidate in self._recent.winners():
-            if candidate.subagent is not None:
-                current = result.get(candidate.subagent)
-                result[candidate.subagent] = candidate.tokens if current is None else current + candidate.tokens
-        return result
-
-    def total(self) -> TokenUsage | None:
-        parts = [self.own(), *self.by_subagent().values()]
-        present = [p for p in parts if p is not None]
-        if not present:
-            return None
-        result = present[0]
-        for part in present[1:]:
-            result = result + part
-        return result
-
-    def _sum(self, subagent: str | None) -> TokenUsage | None:
-        result = self._own if subagent is None else self._subagents.get(subagent)
-        for candidate in self._recent.winners():
-            if candidate.subagent == subagent:
-                result = candidate.tokens if result is None else result + candidate.tokens
-        return result

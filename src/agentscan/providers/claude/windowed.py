@@ -1,0 +1,163 @@
+"""A session's token sums for ``list`` and ``show``, deduplicated in bounded memory.
+
+A row needs only sums, and must stay bounded on a 1 GB transcript with half
+a million API calls.  Copies of one call are written next to each other, so
+the full keep-the-best comparison (``usage.CallDeduper``'s rules: ``call_rank``)
+runs over a window of the most recent ``window`` calls; a call that leaves
+the window is settled into the sums and only a 64-bit hash of its key is
+kept, so a much later copy is still never counted twice (it just cannot
+replace the settled one).  ``tokens`` keeps every call exactly.
+
+The sums are grouped as ``scan.collect.sums_of`` groups a session's calls
+(``agentscan.usagegroups``), so a row's cost can be priced from them: a huge
+transcript's row and cost then come from one pass that never holds its calls.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Collection
+
+from agentscan.bounds import token_sum
+from agentscan.model import PROGRESS_ORIGIN, TokenUsage
+from agentscan.providers.claude.usage import (
+    C_CACHE_READ,
+    C_CACHE_WRITE,
+    C_CACHE_WRITE_1H,
+    C_FROM_PROGRESS,
+    C_INPUT,
+    C_MODEL,
+    C_OUTPUT,
+    C_SUBAGENT,
+    C_TS,
+    MESSAGE_ID,
+    REQUEST_ID,
+    SIDECHAIN,
+    Call,
+    call_rank,
+)
+from agentscan.usagegroups import BUCKET, TIER_BOUNDS
+
+
+class WindowedTotals:
+    def __init__(self, window: int = 20_000) -> None:
+        self._window = window
+        self._recent: dict[tuple[str, str | None], Call] = {}  # the window, oldest first
+        self._requests: dict[str, set[str | None]] = {}  # message id -> its requests in the window
+        self._settled_keys: set[int] = set()
+        # (subagent, model, bucket, tier class, from a progress copy) -> [input, cache read,
+        # cache write, output, calls, one-hour cache write]
+        self._sums: dict[tuple, list[int]] = {}
+
+    def add(self, call: Call) -> None:
+        message_id = call[MESSAGE_ID]
+        if message_id is None:
+            self._settle(call)  # cannot be deduplicated: counts as it is
+            return
+        key = (message_id, call[REQUEST_ID])
+        recent = self._recent
+        current = recent.get(key)
+        if current is None:
+            if hash(key) in self._settled_keys:
+                return
+            recent[key] = call
+            requests = self._requests.get(message_id)
+            if requests is None:
+                self._requests[message_id] = {call[REQUEST_ID]}
+            else:
+                requests.add(call[REQUEST_ID])
+            if len(recent) > self._window:
+                self._evict_oldest()
+        elif call_rank(call) > call_rank(current):
+            recent[key] = call
+
+    def _replays_parent(self, message_id: str, request_id: str | None) -> bool:
+        """A sidechain copy whose message also exists, unsidechained, under another request."""
+        for other in self._requests.get(message_id, ()):
+            if other != request_id and not self._recent[(message_id, other)][SIDECHAIN]:
+                return True
+        return False
+
+    def _evict_oldest(self) -> None:
+        key = next(iter(self._recent))
+        call = self._recent.pop(key)
+        message_id, request_id = key
+        replay = call[SIDECHAIN] and self._replays_parent(message_id, request_id)
+        requests = self._requests[message_id]
+        requests.discard(request_id)
+        if not requests:
+            del self._requests[message_id]
+        self._settled_keys.add(hash(key))
+        if not replay:
+            self._settle(call)
+
+    def _settle(self, call: Call) -> None:
+        self._add_to(self._sums, call)
+
+    @staticmethod
+    def _add_to(sums: dict[tuple, list[int]], call: Call) -> None:
+        ts = call[C_TS]
+        total_input = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE]
+        key = (call[C_SUBAGENT], call[C_MODEL], None if ts is None else int(ts // BUCKET) * BUCKET,
+               bisect_left(TIER_BOUNDS, total_input), call[C_FROM_PROGRESS])
+        parts = sums.get(key)
+        if parts is None:
+            parts = sums[key] = [0, 0, 0, 0, 0, 0]
+        parts[0] += call[C_INPUT]
+        parts[1] += call[C_CACHE_READ]
+        parts[2] += call[C_CACHE_WRITE]
+        parts[3] += call[C_OUTPUT]
+        parts[4] += 1
+        parts[5] += call[C_CACHE_WRITE_1H]
+
+    def _all_sums(self) -> dict[tuple, list[int]]:
+        """The settled sums with the window's winners added (the window stays as it is)."""
+        sums = {key: list(parts) for key, parts in self._sums.items()}
+        for (message_id, request_id), call in self._recent.items():
+            if not (call[SIDECHAIN] and self._replays_parent(message_id, request_id)):
+                self._add_to(sums, call)
+        return sums
+
+    def by_subagent(self) -> dict[str, TokenUsage]:
+        return {agent: _usage(parts) for agent, parts in self._per_agent().items() if agent is not None}
+
+    def own(self) -> TokenUsage | None:
+        parts = self._per_agent().get(None)
+        return None if parts is None else _usage(parts)
+
+    def total(self) -> TokenUsage | None:
+        per_agent = self._per_agent()
+        return _usage([sum(column) for column in zip(*per_agent.values())]) if per_agent else None
+
+    def _per_agent(self) -> dict[str | None, list[int]]:
+        """Subagent (``None``: the session's own) -> its input, cache read, cache write and output."""
+        totals: dict[str | None, list[int]] = {}
+        for key, parts in self._all_sums().items():
+            found = totals.get(key[0])
+            if found is None:
+                totals[key[0]] = parts[:4]
+            else:
+                for index in range(4):
+                    found[index] += parts[index]
+        return totals
+
+    def groups(self, transcripts: Collection[str]) -> list[list]:
+        """The sums as ``scan.collect`` groups them (``usagegroups.GROUP_WIDTH`` wide):
+        a subagent call copied from the parent's progress records is marked as such
+        only when the subagent has no transcript of its own (``transcripts``)."""
+        found: dict[tuple, list] = {}
+        for (subagent, model, bucket, tier, from_progress), parts in self._all_sums().items():
+            origin = PROGRESS_ORIGIN if from_progress and subagent not in transcripts else None
+            group = found.get((subagent, model, bucket, tier, origin))
+            if group is None:
+                found[(subagent, model, bucket, tier, origin)] = [subagent, model, bucket, tier, origin, parts[0], parts[1],
+                                                                   parts[2], parts[3], 0, parts[4], parts[5]]
+            else:
+                for index, value in enumerate((parts[0], parts[1], parts[2], parts[3], 0, parts[4], parts[5])):
+                    group[5 + index] += value
+        return list(found.values())
+
+
+def _usage(parts: list[int]) -> TokenUsage:
+    # Sums saturate at MAX_TOKEN_SUM as ``TokenUsage.__add__`` does (the parts only grow).
+    return TokenUsage(token_sum(parts[0]), token_sum(parts[1]), token_sum(parts[2]), token_sum(parts[3]))

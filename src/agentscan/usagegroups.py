@@ -1,0 +1,30 @@
+"""How token sums are grouped so that every group can be priced exactly.
+
+A session's usage is kept as sums grouped by subagent, model, quarter hour,
+input-size class and origin (``scan.collect.sums_of``): enough to price each
+group at one price (``agentscan.pricing``).  The constants live here, below
+the providers, so a provider that sums as it parses (Claude's row pass over
+a huge transcript) groups exactly as ``collect`` does.
+"""
+
+from __future__ import annotations
+
+#: sums are kept per quarter hour: UTC offsets in use are multiples of 15 minutes,
+#: so a day in any such zone is a whole number of buckets
+BUCKET = 900
+#: sums are kept apart by a call's total input (uncached + cache read + cache
+#: write) around these sizes: every long-context price tier in the price data
+#: starts above one of them, so a group's calls all pay the same tier.  A tier
+#: at another size makes the calls of that model needed (``PriceBook.span_key``).
+TIER_BOUNDS = (32_000, 100_000, 128_000, 199_999, 200_000, 256_000, 272_000, 512_000, 524_288)
+#: a group: ``[subagent, model, bucket, tier class, origin, *PARTS]``, where the
+#: parts are ``pricing.Spend``'s (input, cache read, cache write, output,
+#: reasoning, the number of calls, the one-hour cache write) and ``origin`` is
+#: ``UsageEntry.origin``
+GROUP_KEYS = 5
+GROUP_WIDTH = GROUP_KEYS + 7
+
+
+def bucket_of(epoch: float | None) -> int | None:
+    """The quarter hour (epoch seconds) a call at ``epoch`` falls in."""
+    return None if epoch is None else int(epoch // BUCKET) * BUCKET
