@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -174,3 +175,27 @@ def test_windowed_sums_are_the_exact_sums_when_copies_are_close(records, transcr
         per_agent[entry[1]] = per_agent.get(entry[1], TokenUsage()) + TokenUsage(*entry[4:8])
     assert windowed.by_subagent() == {agent: usage for agent, usage in per_agent.items() if agent is not None}
     assert windowed.own() == per_agent.get(None)
+
+
+_TIMES = st.one_of(
+    st.builds(lambda d, h, m, ms: f"2026-03-{d:02d}T{h:02d}:{m:02d}:00.{ms:03d}Z", st.integers(1, 28), st.integers(0, 23),
+              st.integers(0, 59), st.integers(0, 999)),
+    st.builds(lambda d, h: f"2026-03-{d:02d}T{h:02d}:00:00+05:30", st.integers(1, 28), st.integers(0, 23)),
+    st.builds(lambda d: f"2026-03-{d:02d} 12:00:00.000Z", st.integers(1, 28)),
+    st.sampled_from(["2026-13-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.000Z",
+                     "２０２６-03-01T00:00:00.000Z", "2026-03-01T00:00:00.000z", "garbage-not-a-time-stamp!", "", None, 17]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(times=st.lists(_TIMES, max_size=30))
+def test_the_first_and_last_times_are_the_earliest_and_latest_parsed(tmp_path_factory, times) -> None:
+    from agentscan.context import ScanContext
+    from agentscan.providers.claude.row import summarize
+    from agentscan.timeutil import parse_iso
+
+    path = tmp_path_factory.mktemp("t") / "s.jsonl"
+    path.write_bytes(b"".join(orjson.dumps({"type": "system", "timestamp": t}) + b"\n" for t in times) or b"\n")
+    summary = summarize(path, ScanContext.create(home=path.parent, env={}), session=S)
+    parsed = [p for p in map(parse_iso, times) if p is not None]
+    assert (summary.first_ts, summary.last_ts) == ((min(parsed), max(parsed)) if parsed else (None, None))

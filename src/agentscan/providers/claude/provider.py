@@ -7,9 +7,11 @@ Only discovery is imported with the provider: a command imports what it runs
 
 from __future__ import annotations
 
+import gc
 import hashlib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
@@ -93,21 +95,26 @@ class ClaudeProvider(Provider):
     ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
         """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
         main transcript's ``facts`` for a later ``show`` from its end."""
+        files: SessionFiles = ref.hint
+        with _cycle_collector_paused():
+            return self._summarize_files(ref, files, ctx, collector, facts)
+
+    def _summarize_files(self, ref: SessionRef, files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None,
+                         facts: ShowFacts | None) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
         from agentscan.providers.claude.detail import TranscriptStream
         from agentscan.providers.claude.row import summarize
         from agentscan.providers.claude.windowed import WindowedTotals
         from agentscan.toolkit.jsonl import ReadProgress
 
-        files: SessionFiles = ref.hint
         totals = WindowedTotals()
         order = 0
         main = None
         subagent_tools: list = []
         if files.main is not None:
             stream = TranscriptStream(collector) if collector is not None else None
-            observer = stream.feed if stream is not None else (facts.feed if facts is not None else None)
             progress = ReadProgress() if facts is not None else None
-            main = summarize(files.main, ctx, session=ref.native_id, totals=totals, observer=observer, progress=progress)
+            main = summarize(files.main, ctx, session=ref.native_id, totals=totals, observer=stream.feed if stream else None,
+                             progress=progress, facts=facts)
             if stream is not None:
                 stream.finish()
             if facts is not None:
@@ -303,6 +310,20 @@ class ClaudeProvider(Provider):
         files: SessionFiles = ref.hint
         calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state)
         return packed_entries(calls, ref.native_id, files.subagents), state
+
+
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """A row pass allocates millions of short-lived dicts that hold no cycles: the
+    cycle collector's passes over the growing heap found nothing and cost seconds
+    on a 1 GB transcript (everything is still freed by reference counting)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _main_stat(files: SessionFiles, ctx: ScanContext):

@@ -12,7 +12,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
@@ -28,6 +28,9 @@ from agentscan.providers.claude.records import (
 from agentscan.providers.claude.usage import call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
+
+if TYPE_CHECKING:
+    from agentscan.providers.claude.showfacts import ShowFacts
 
 TITLE_CHARS = 180
 
@@ -56,6 +59,10 @@ class FileSummary:
     # is that leaf (a summary of this conversation beats one of another).
     _summaries: dict[str, str] = field(default_factory=dict)
     _summary_matched: str | None = None
+    # ``first_ts``/``last_ts`` as written, when written in the canonical form
+    # (``_canonical``): a time between them needs no parsing.
+    _ts_low: str | None = None
+    _ts_high: str | None = None
     # Records of one message are written together, so a short memory of recent
     # ids counts each message once without a set that grows with the file.
     _model_messages: RecentIds = field(default_factory=lambda: RecentIds())
@@ -92,9 +99,11 @@ def summarize(
     totals: WindowedTotals | None = None,
     observer: Callable[[dict], None] | None = None,
     progress: ReadProgress | None = None,
+    facts: ShowFacts | None = None,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
-    ``progress`` learns how many lines were read."""
+    ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
+    huge transcript needs from all of it (fed from this pass's own reading of each record)."""
     summary = FileSummary(path)
     try:
         if path.stat().st_size == 0:
@@ -119,9 +128,9 @@ def summarize(
                 summary.has_usage = True
                 if totals is not None:
                     totals.add(call)
-            _note_assistant(summary, record, pending_tasks)
+            _note_assistant(summary, record, pending_tasks, facts)
         elif kind == "user":
-            _note_user(summary, record, pending_tasks)
+            _note_user(summary, record, pending_tasks, facts)
         elif kind == "progress" and totals is not None:
             call = call_of(record, subagent, order)
             if call is not None:
@@ -145,13 +154,26 @@ def _note_summary(summary: FileSummary, record: dict) -> None:
         summary._summaries[leaf] = record["summary"]
 
 
+def _canonical(value: object) -> bool:
+    """``2026-03-01T10:00:00.000Z``: ordered as text as in time (when it parses at all)."""
+    return (type(value) is str and len(value) == 24 and value[-1] == "Z" and value[10] == "T"  # type: ignore[index]
+            and value.isascii())  # type: ignore[union-attr]
+
+
 def _note_common(summary: FileSummary, record: dict) -> None:
-    timestamp = parse_iso(record.get("timestamp"))
-    if timestamp is not None:
-        if summary.first_ts is None or timestamp < summary.first_ts:
-            summary.first_ts = timestamp
-        if summary.last_ts is None or timestamp > summary.last_ts:
-            summary.last_ts = timestamp
+    raw: str = record.get("timestamp")  # type: ignore[assignment]  # compared only when ``canonical``
+    canonical = _canonical(raw)
+    low, high = summary._ts_low, summary._ts_high
+    # Most times lie between the earliest and the latest seen: no parse, no change.
+    if not (canonical and low is not None and high is not None and low <= raw <= high):
+        timestamp = parse_iso(raw)
+        if timestamp is not None:
+            if summary.first_ts is None or timestamp < summary.first_ts:
+                summary.first_ts = timestamp
+                summary._ts_low = raw if canonical else None
+            if summary.last_ts is None or timestamp > summary.last_ts:
+                summary.last_ts = timestamp
+                summary._ts_high = raw if canonical else None
     if summary.cwd is None:
         summary.cwd = as_str(record.get("cwd"))
     # The branch the session ended on: a session can switch branches.
@@ -164,14 +186,18 @@ def _note_common(summary: FileSummary, record: dict) -> None:
             summary._summary_matched = summary._summaries[uuid]
 
 
-def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
+def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
     message = message_of(record)
-    message_id = as_str(message.get("id")) or as_str(record.get("uuid")) or f"#{summary.records}"
+    own_id = as_str(message.get("id")) or as_str(record.get("uuid"))
+    message_id = own_id or f"#{summary.records}"
+    blocks = content_blocks(message)
+    if facts is not None:
+        facts.assistant(own_id, blocks)
     model = as_str(message.get("model"))
     if model and model not in SYNTHETIC_MODELS and message_id not in summary._model_messages:
         summary._model_messages.add(message_id)
         summary.models[model] += 1
-    for block in content_blocks(message):
+    for block in blocks:
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str) and block["text"].strip():
             if message_id not in summary._text_messages:
@@ -184,9 +210,11 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
                 pending_tasks[block["id"]] = agent_type or "general-purpose"
 
 
-def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
+def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
     text = real_prompt_text(record)
     if text is not None:
+        if facts is not None:
+            facts.prompt(text)
         summary.prompts += 1
         if is_bare_command(text):
             summary.first_bare_command = summary.first_bare_command or text

@@ -71,25 +71,33 @@ class ShowFacts:
         self._texts: list[str] = []
 
     def feed(self, record: dict) -> None:
+        """One record (``summarize`` passes what it has read of it to ``assistant`` and ``prompt``)."""
         kind = record.get("type")
         if kind == "assistant":
             message = message_of(record)
-            message_id = as_str(message.get("id")) or as_str(record.get("uuid"))
-            if message_id != self._current or message_id is None:
-                self._flush()
-                self._current = message_id
-            for block in content_blocks(message):
-                block_kind = block.get("type")
-                if block_kind == "text" and isinstance(block.get("text"), str):
-                    self._texts.append(block["text"])
-                elif block_kind == "tool_use":
-                    self._tool(block)
+            self.assistant(as_str(message.get("id")) or as_str(record.get("uuid")), content_blocks(message))
         elif kind == "user":
             prompt = real_prompt_text(record)
             if prompt is not None:
-                self._flush()
-                self.prompts += 1
-                self.clipped += over(prompt, self.message_bytes)
+                self.prompt(prompt)
+
+    def assistant(self, message_id: str | None, blocks: list[dict]) -> None:
+        """An assistant record: its message's id (else its uuid) and its content blocks."""
+        if message_id != self._current or message_id is None:
+            self._flush()
+            self._current = message_id
+        for block in blocks:
+            block_kind = block.get("type")
+            if block_kind == "text" and isinstance(block.get("text"), str):
+                self._texts.append(block["text"])
+            elif block_kind == "tool_use":
+                self._tool(block)
+
+    def prompt(self, text: str) -> None:
+        """A prompt the user typed (``records.real_prompt_text``)."""
+        self._flush()
+        self.prompts += 1
+        self.clipped += over(text, self.message_bytes)
 
     def _flush(self) -> None:
         text = "".join(self._texts).strip()

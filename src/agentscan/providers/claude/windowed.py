@@ -16,6 +16,7 @@ transcript's row and cost then come from one pass that never holds its calls.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import deque
 from typing import Collection
 
 from agentscan.bounds import token_sum
@@ -42,7 +43,10 @@ from agentscan.usagegroups import BUCKET, TIER_BOUNDS
 class WindowedTotals:
     def __init__(self, window: int = 20_000) -> None:
         self._window = window
-        self._recent: dict[tuple[str, str | None], Call] = {}  # the window, oldest first
+        self._recent: dict[tuple[str, str | None], Call] = {}  # the window
+        # Its keys, oldest first: ``next(iter(dict))`` after many deletions from the
+        # front walks over their dead slots, which made a 1 GB pass quadratic.
+        self._order: deque[tuple[str, str | None]] = deque()
         self._requests: dict[str, set[str | None]] = {}  # message id -> its requests in the window
         self._settled_keys: set[int] = set()
         # (subagent, model, bucket, tier class, from a progress copy) -> [input, cache read,
@@ -61,6 +65,7 @@ class WindowedTotals:
             if hash(key) in self._settled_keys:
                 return
             recent[key] = call
+            self._order.append(key)
             requests = self._requests.get(message_id)
             if requests is None:
                 self._requests[message_id] = {call[REQUEST_ID]}
@@ -79,7 +84,7 @@ class WindowedTotals:
         return False
 
     def _evict_oldest(self) -> None:
-        key = next(iter(self._recent))
+        key = self._order.popleft()
         call = self._recent.pop(key)
         message_id, request_id = key
         replay = call[SIDECHAIN] and self._replays_parent(message_id, request_id)
