@@ -59,10 +59,6 @@ class FileSummary:
     # is that leaf (a summary of this conversation beats one of another).
     _summaries: dict[str, str] = field(default_factory=dict)
     _summary_matched: str | None = None
-    # ``first_ts``/``last_ts`` as written, when written in the canonical form
-    # (``_canonical``): a time between them needs no parsing.
-    _ts_low: str | None = None
-    _ts_high: str | None = None
     # Records of one message are written together, so a short memory of recent
     # ids counts each message once without a set that grows with the file.
     _model_messages: RecentIds = field(default_factory=lambda: RecentIds())
@@ -154,26 +150,13 @@ def _note_summary(summary: FileSummary, record: dict) -> None:
         summary._summaries[leaf] = record["summary"]
 
 
-def _canonical(value: object) -> bool:
-    """``2026-03-01T10:00:00.000Z``: ordered as text as in time (when it parses at all)."""
-    return (type(value) is str and len(value) == 24 and value[-1] == "Z" and value[10] == "T"  # type: ignore[index]
-            and value.isascii())  # type: ignore[union-attr]
-
-
 def _note_common(summary: FileSummary, record: dict) -> None:
-    raw: str = record.get("timestamp")  # type: ignore[assignment]  # compared only when ``canonical``
-    canonical = _canonical(raw)
-    low, high = summary._ts_low, summary._ts_high
-    # Most times lie between the earliest and the latest seen: no parse, no change.
-    if not (canonical and low is not None and high is not None and low <= raw <= high):
-        timestamp = parse_iso(raw)
-        if timestamp is not None:
-            if summary.first_ts is None or timestamp < summary.first_ts:
-                summary.first_ts = timestamp
-                summary._ts_low = raw if canonical else None
-            if summary.last_ts is None or timestamp > summary.last_ts:
-                summary.last_ts = timestamp
-                summary._ts_high = raw if canonical else None
+    timestamp = parse_iso(record.get("timestamp"))
+    if timestamp is not None:
+        if summary.first_ts is None or timestamp < summary.first_ts:
+            summary.first_ts = timestamp
+        if summary.last_ts is None or timestamp > summary.last_ts:
+            summary.last_ts = timestamp
     if summary.cwd is None:
         summary.cwd = as_str(record.get("cwd"))
     # The branch the session ended on: a session can switch branches.
