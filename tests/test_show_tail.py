@@ -285,3 +285,39 @@ def _row():
     from agentscan.model import SessionRow
 
     return SessionRow("claude", SESSION, None)
+
+
+def test_a_row_kept_without_its_facts_gets_them_on_the_next_show(tmp_path: Path, small_limits: None) -> None:
+    import sqlite3
+
+    _home(tmp_path, [("prompt", False), ("text", "m1", False), ("tool", "m1", "t1"), ("result", "t1", False)] * 30, False)
+    env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / "cache")}
+    bounds = Bounds(prompts=3, responses=3, tools=3, message_bytes=200)
+    with Scanner(env=env, use_cache=True) as first:
+        want = first.show(SESSION, bounds=bounds)
+    with sqlite3.connect(tmp_path / "cache" / "index.sqlite") as db:  # as an index written before the facts were
+        assert db.execute("DELETE FROM files WHERE kind = ?", (showfacts.KIND,)).rowcount == 1
+    with Scanner(env=env, use_cache=True) as again:
+        assert again.show(SESSION, bounds=bounds) == want
+    with Scanner(env=env, use_cache=True) as warm:
+        assert warm.show(SESSION, bounds=bounds) == want
+        assert warm.parses == 0 and showfacts.gathered(warm.ctx, ClaudeProvider().fingerprint(warm.resolve(SESSION), warm.ctx)) is False
+
+
+def test_a_transcript_past_the_line_cap_is_shown_from_what_the_reader_reads(tmp_path: Path, small_limits: None,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan import bounds as bounds_module
+
+    monkeypatch.setattr(bounds_module, "MAX_FILE_LINES", 40)
+    _home(tmp_path, [("prompt", False), ("text", "m1", False), ("tool", "m1", "t1"), ("result", "t1", False)] * 30, False)
+    bounds = Bounds(prompts=3, responses=3, tools=3, message_bytes=200)
+    forward, tail, _, _ = None, None, None, None
+    provider = ClaudeProvider()
+    ctx = ScanContext.create(home=tmp_path / "home", env={})
+    [ref] = provider.discover(ctx)
+    forward = provider.detail(ref, ctx, bounds)
+    row = provider.row(ref, ctx)
+    assert provider.detail_with_row(ref, ctx, bounds, row) is None  # the lines after the cap would show
+    with Scanner(home=tmp_path / "home") as scanner:
+        shown = scanner.show(SESSION, bounds=bounds)
+    assert shown.prompts == forward.prompts and shown.row.counts.prompts == 10

@@ -206,7 +206,13 @@ class ClaudeProvider(Provider):
         files: SessionFiles = ref.hint
         if files.main is None:
             return None
-        facts = showfacts.kept(ctx, files.main, self.fingerprint(ref, ctx))
+        fingerprint = self.fingerprint(ref, ctx)
+        facts = showfacts.kept(ctx, files.main, fingerprint)
+        if facts is None and not showfacts.gathered(ctx, fingerprint):
+            # A row kept before its facts were (an earlier version, an index entry lost):
+            # one pass keeps them now, and the next show reads only the end.
+            row = self.row(ref, ctx)
+            facts = showfacts.kept(ctx, files.main, fingerprint)
         stat = _main_stat(files, ctx)
         if facts is None or not facts.answers(bounds) or stat is None or stat.st_size != facts.size:
             return None
@@ -257,7 +263,9 @@ class ClaudeProvider(Provider):
         files: SessionFiles = ref.hint
         stat = _main_stat(files, ctx)
         if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES:
-            return  # the forward reader stops at the line cap: lines after it are never shown
+            # The forward reader stops at the line cap: lines after it are never shown.
+            showfacts.keep(ctx, files.main or Path(), self.fingerprint(ref, ctx), None)
+            return
         showfacts.keep(ctx, files.main, self.fingerprint(ref, ctx), showfacts.TailFacts(
             size=stat.st_size, prompts=facts.prompts, responses=facts.responses, tools=facts.tools, reused=facts.reused,
             window=facts.window, clipped=facts.clipped, message_bytes=facts.message_bytes,

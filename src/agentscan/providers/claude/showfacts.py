@@ -45,6 +45,7 @@ TAIL_MIN_BYTES = 8 * 1024 * 1024
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
 _MEMO = "claude_show_facts"
+_PASSED = "claude_show_facts_passes"
 
 
 def over(text: str, limit: int) -> bool:
@@ -215,31 +216,39 @@ def _require(condition: bool) -> None:
         raise ValueError("ill-shaped show facts")
 
 
-def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts) -> None:
-    """Keep ``facts`` for this scan and, with a cache, in the index under ``fingerprint``."""
+def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts | None) -> None:
+    """Keep ``facts`` for this scan and, with a cache, in the index under ``fingerprint``
+    (``None``: the row's pass ran but its facts cannot stand for the file)."""
     if fingerprint is None:
         return
+    ctx.memo.setdefault(_PASSED, set()).add(fingerprint)
     ctx.memo.setdefault(_MEMO, {})[fingerprint] = facts
     cache = ctx.file_cache
-    if cache is not None:
+    if cache is not None and facts is not None:
         cache.put_file(str(main), KIND, facts.size, 0, VERSION, fingerprint, 0, seal(orjson.dumps(facts.to_json())))
+
+
+def gathered(ctx: ScanContext, fingerprint: str | None) -> bool:
+    """Whether this scan's row pass over the session (at this fingerprint) has run."""
+    return fingerprint is not None and fingerprint in ctx.memo.get(_PASSED, ())
 
 
 def kept(ctx: ScanContext, main: Path, fingerprint: str | None) -> TailFacts | None:
     """The facts kept for this fingerprint of the session, if any."""
     if fingerprint is None:
         return None
-    found = ctx.memo.get(_MEMO, {}).get(fingerprint)
-    if found is not None:
-        return found
+    memo = ctx.memo.setdefault(_MEMO, {})
+    if fingerprint in memo:
+        return memo[fingerprint]
     cache = ctx.file_cache
     stored = cache.get_file(str(main), KIND) if cache is not None else None
     if stored is None or stored[2] != VERSION or stored[3] != fingerprint:
         return None
     payload = unseal(stored[5])
-    if payload is None:
-        return None
     try:
-        return TailFacts.from_json(orjson.loads(payload))
+        facts = TailFacts.from_json(orjson.loads(payload)) if payload is not None else None
     except orjson.JSONDecodeError:
-        return None
+        facts = None
+    if facts is not None:
+        memo[fingerprint] = facts  # decoded once per scan (the row's cost asks too)
+    return facts
