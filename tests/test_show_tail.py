@@ -311,7 +311,6 @@ def test_a_transcript_past_the_line_cap_is_shown_from_what_the_reader_reads(tmp_
     monkeypatch.setattr(bounds_module, "MAX_FILE_LINES", 40)
     _home(tmp_path, [("prompt", False), ("text", "m1", False), ("tool", "m1", "t1"), ("result", "t1", False)] * 30, False)
     bounds = Bounds(prompts=3, responses=3, tools=3, message_bytes=200)
-    forward, tail, _, _ = None, None, None, None
     provider = ClaudeProvider()
     ctx = ScanContext.create(home=tmp_path / "home", env={})
     [ref] = provider.discover(ctx)
