@@ -2,7 +2,9 @@
 
 A row's cost is priced from the same calls its ``tokens`` count: the
 session's own usage entries (its subagents' included), each at its own
-time.  A row whose tokens are ``null`` has a ``null`` cost too, and so does
+time; for a session whose row's own pass kept its sums (a huge Claude
+transcript: ``Provider.row_sums``), from those sums, so no second pass
+holds every call.  A row whose tokens are ``null`` has a ``null`` cost too, and so does
 one whose calls leave its cost unknown (``agentscan.pricing.spend.Priced``;
 the price book warns, naming the model).
 """
