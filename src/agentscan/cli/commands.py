@@ -58,7 +58,7 @@ def list_command(
     if show_all and limit is not None:
         raise UsageProblem("give --limit N or --all, not both")
     state = state_of(ctx)
-    scanner = state.scanner(provider)
+    scanner = state.scanner(provider, memo=True)
     filters = ListFilter(
         providers=tuple(provider or ()),
         since=parse_when(since) if since else None,
@@ -124,7 +124,7 @@ def show_command(
     from agentscan.scan.costs import with_costs
 
     state = state_of(ctx)
-    scanner = state.scanner()
+    scanner = state.scanner(memo=True)
     detail = with_hook_events(scanner.show(session_id), scanner)
     book = PriceBook(scanner.ctx, scanner.cache)
     (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)
@@ -176,7 +176,7 @@ def tokens_command(
 
     state = state_of(ctx)
     zone_info = zone(tz)
-    scanner = state.scanner(provider if not session_ids else None)
+    scanner = state.scanner(provider if not session_ids else None, memo=True)
     report = token_report(
         scanner,
         ids=session_ids or (),

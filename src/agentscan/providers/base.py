@@ -39,6 +39,20 @@ class Provider(ABC):
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         """Every session, cheaply: stat calls and bounded header reads only."""
 
+    def census_paths(self, ctx: ScanContext) -> list[str] | None:
+        """Every file and directory (walked whole) that ``discover`` and
+        ``fingerprint`` read: while none of them changes, the previous
+        discovery stands (``scan.memo``).  The default is the roots, with a
+        database's ``-wal`` beside it; a provider that reads anything else
+        must add it.  ``None``: never take discovery from the index.
+        """
+        paths: list[str] = []
+        for root in self.roots(ctx):
+            paths.append(str(root.path))
+            if root.kind == "database":
+                paths.append(f"{root.path}-wal")
+        return paths
+
     @abstractmethod
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """The ``list`` row of one session."""

@@ -75,11 +75,17 @@ class Scanner:
         provider_names: Iterable[str] | None = None,
         context: ScanContext | None = None,
         use_cache: bool = False,
+        memo_discovery: bool = False,
     ) -> None:
         """``use_cache`` opts into the persistent index (the CLI turns it on
-        unless ``--no-cache``); a library caller gets no writes by default."""
+        unless ``--no-cache``); a library caller gets no writes by default.
+        ``memo_discovery`` (with the cache) takes a provider's sessions from
+        the index while nothing under its roots changed (``scan.memo``)."""
         self.ctx = context or ScanContext.create(home=home, env=env)
         self.use_cache = use_cache
+        self.memo_discovery = memo_discovery
+        self._memo_fingerprints: dict[str, str] = {}
+        self._real_refs: dict[str, dict[str, SessionRef]] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
         #: sessions parsed (not served from the cache) by this scanner
@@ -153,11 +159,54 @@ class Scanner:
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
         for provider in self.selected(providers):
             if provider.name not in self._refs:
-                self._refs[provider.name] = provider.discover(self.ctx)
-                self._index_ids(self._refs[provider.name])
+                self._refs[provider.name] = self._discover(provider)
             found.extend(self._refs[provider.name])
         found.sort(key=lambda ref: ref.recency, reverse=True)
         return found
+
+    def _discover(self, provider: Provider) -> list[SessionRef]:
+        cache = self.cache
+        if not self.memo_discovery or cache is None:
+            refs = provider.discover(self.ctx)
+            self._index_ids(refs)
+            return refs
+        from agentscan.scan.memo import DiscoveryMemo
+
+        memo = DiscoveryMemo(cache, provider, self.ctx)  # the census is taken before discovery
+        loaded = memo.load()
+        if loaded is not None:
+            refs, fingerprints = loaded
+            self._memo_fingerprints.update(fingerprints)
+            return refs  # the id index was written when they were discovered
+        with self.ctx.warnings.capture() as warnings:
+            refs = provider.discover(self.ctx)
+        self._index_ids(refs)
+        memo.store(refs, warnings)
+        return refs
+
+    def fingerprint(self, ref: SessionRef) -> str | None:
+        """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""
+        from agentscan.scan.memo import is_memo_ref
+
+        if is_memo_ref(ref):
+            return self._memo_fingerprints.get(ref.id)
+        return self.provider(ref.provider).fingerprint(ref, self.ctx)
+
+    def real_ref(self, ref: SessionRef) -> SessionRef | None:
+        """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
+        is gone since the census (a warning says so)."""
+        from agentscan.scan.memo import is_memo_ref
+
+        if not is_memo_ref(ref):
+            return ref
+        table = self._real_refs.get(ref.provider)
+        if table is None:
+            # Warnings said again by a second discovery are dropped as repeats by the sink.
+            table = self._real_refs[ref.provider] = {found.id: found for found in self.provider(ref.provider).discover(self.ctx)}
+        real = table.get(ref.id)
+        if real is None:
+            self.ctx.warn(ref.path or ref.id, "changed while being read; run the command again")
+        return real
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable."""
@@ -187,7 +236,7 @@ class Scanner:
     def row(self, ref: SessionRef) -> SessionRow:
         provider = self.provider(ref.provider)
         cache = self.cache
-        fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
+        fingerprint = self.fingerprint(ref) if cache is not None else None
         if cache is not None and fingerprint is not None:
             hit = self._prefetched.pop(ref.id, None) or cache.get_rows([ref.id]).get(ref.id)
             cached = _cached_row(hit[1]) if hit is not None and hit[0] == fingerprint else None
@@ -199,6 +248,12 @@ class Scanner:
                 # What other sessions reveal (a Gemini cwd) may be newer than the cache.
                 return provider.refresh_row(row, ref, self.ctx)
         self.parses += 1
+        real = self.real_ref(ref)
+        if real is None:
+            return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None)
+        if real is not ref:
+            ref = real
+            fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
         with self.ctx.warnings.capture() as warnings:
             row = guarded_row(provider, ref, self.ctx)
             if row.tokens is not None and row.tokens.saturated:
@@ -323,6 +378,10 @@ class Scanner:
         """One session in detail.  A subagent's own id (a Codex child thread,
         a Claude agent id, …) opens its parent with ``focus`` naming it."""
         ref, focus = self._resolve_focus(query)
+        real = self.real_ref(ref)
+        if real is None:
+            raise SessionNotFound(query)
+        ref = real
         try:
             detail = self.provider(ref.provider).detail(ref, self.ctx, bounds)
         except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Iterable
 from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.toolkit.roots import Root
 
 if TYPE_CHECKING:
+    from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.bounds import Bounds
     from agentscan.model import SessionDetail
     from agentscan.providers.claude.row import FileSummary
@@ -41,6 +41,8 @@ class ClaudeProvider(Provider):
         return claude_roots(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.providers.claude.discovery import discover_sessions
+
         sessions = discover_sessions(self.roots(ctx), ctx)
         return [
             SessionRef(
@@ -56,6 +58,8 @@ class ClaudeProvider(Provider):
         ]
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
+        from agentscan.providers.claude.discovery import session_files_at
+
         if path is None:
             return None
         ctx.confine_to(root.path for root in self.roots(ctx))
@@ -67,6 +71,8 @@ class ClaudeProvider(Provider):
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
         # Discovery already holds every file's stat, by path string: no system
         # call and no Path work (a heavy user has 10,000+ sessions).
+        from agentscan.providers.claude.discovery import SessionFiles
+
         files = ref.hint
         if not isinstance(files, SessionFiles) or len(files.stats) != len(ref.files):
             return super().fingerprint(ref, ctx)
@@ -76,6 +82,8 @@ class ClaudeProvider(Provider):
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
+        from agentscan.providers.claude.discovery import header_cwd
+
         cwds: set[str] = set()
         for ref in self.discover(ctx):
             if ref.path is not None:

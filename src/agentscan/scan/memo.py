@@ -1,0 +1,150 @@
+"""Discovery taken from the index when a provider's roots did not change.
+
+A warm run of a heavy user (15,000+ sessions) spent most of its time
+discovering what the previous run had already discovered.  After a real
+discovery, the provider's sessions are stored in the index with the census
+of its roots (``scan.census``) at that moment; the next run whose census is
+the same gets them back as *memo refs*: ``SessionRef``s with the ids, paths,
+files and recency of the real ones and the fingerprint they had, but no
+provider ``hint``.  That is all ``list`` and ``tokens`` need while every
+session's rows and sums are cached; anything that must parse a session asks
+``Scanner.real_ref`` for the real one, which discovers the provider then.
+
+Warnings discovery raised are stored with the memo and said again, so a
+warm run reports what a cold one did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import orjson
+
+from agentscan.model import ScanWarning, SessionRef
+from agentscan.scan.census import census
+from agentscan.sealing import seal, unseal
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+    from agentscan.providers.base import Provider
+    from agentscan.scan.cache import Cache
+
+_FORMAT = 1
+
+
+class _Unresolved:
+    """The ``hint`` of a memo ref: the provider's own data was not loaded."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNRESOLVED"
+
+
+UNRESOLVED = _Unresolved()
+
+
+def is_memo_ref(ref: SessionRef) -> bool:
+    return ref.hint is UNRESOLVED
+
+
+class MemoRef(SessionRef):
+    """A ``SessionRef`` taken from the index: its ``Path``s are made when first
+    asked for (``list`` asks for 25 of 15,000; making them all cost more than
+    discovery saved)."""
+
+    __slots__ = ("_path_text", "_file_texts", "_made")
+
+    def __init__(self, provider: str, native_id: str, path_text: str | None, recency: float,
+                 file_texts: list[str], children: tuple[str, ...]) -> None:
+        setter = object.__setattr__
+        setter(self, "provider", provider)
+        setter(self, "native_id", native_id)
+        setter(self, "recency", recency)
+        setter(self, "hint", UNRESOLVED)
+        setter(self, "children", children)
+        setter(self, "_path_text", path_text)
+        setter(self, "_file_texts", file_texts)
+        setter(self, "_made", None)
+
+    def _paths(self) -> tuple[Path | None, tuple[Path, ...]]:
+        made = self._made
+        if made is None:
+            made = (Path(self._path_text) if self._path_text is not None else None, tuple(map(Path, self._file_texts)))
+            object.__setattr__(self, "_made", made)
+        return made
+
+    @property  # type: ignore[override]
+    def path(self) -> Path | None:
+        return self._paths()[0]
+
+    @property  # type: ignore[override]
+    def files(self) -> tuple[Path, ...]:
+        return self._paths()[1]
+
+
+def stamp_of(provider: Provider, ctx: ScanContext) -> str | None:
+    """What the provider's discovery depends on, as one digest (``None``: no memo)."""
+    from agentscan import __version__
+
+    paths = provider.census_paths(ctx)
+    if paths is None:
+        return None
+    found = census(paths)
+    if found is None:
+        return None
+    # The roots themselves (an env var may point elsewhere) and the code that read them.
+    setting = "\n".join([__version__, provider.name, provider.parser_version, str(_FORMAT), found, *paths])
+    return hashlib.blake2b(setting.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+class DiscoveryMemo:
+    """One provider's discovery, stored and taken back under a census stamp."""
+
+    def __init__(self, cache: Cache, provider: Provider, ctx: ScanContext) -> None:
+        self._cache = cache
+        self._provider = provider
+        self._ctx = ctx
+        self._key = f"discovery:{provider.name}"
+        self.stamp = stamp_of(provider, ctx)
+
+    def load(self) -> tuple[list[SessionRef], dict[str, str]] | None:
+        """The stored refs and their fingerprints, or ``None`` when the roots changed."""
+        if self.stamp is None:
+            return None
+        payload = unseal(self._cache.get_snapshot(self._key, self.stamp))
+        if payload is None:
+            return None
+        try:
+            document = orjson.loads(payload)
+            name = self._provider.name
+            refs: list[SessionRef] = []
+            fingerprints: dict[str, str] = {}
+            for native_id, path, recency, files, children, fingerprint in document["refs"]:
+                if not (type(native_id) is str and (path is None or type(path) is str) and type(files) is list):
+                    return None
+                refs.append(MemoRef(name, native_id, path, float(recency), files, tuple(children)))
+                fingerprints[f"{name}:{native_id}"] = fingerprint
+            warnings = [ScanWarning(w["path"], w["message"], w.get("line")) for w in document["warnings"]]
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+            return None
+        for warning in warnings:
+            self._ctx.warn(warning.path, warning.message, warning.line)
+        return refs, fingerprints
+
+    def store(self, refs: list[SessionRef], warnings: list[ScanWarning]) -> None:
+        """Keep ``refs`` (just discovered) for the next run with the same census."""
+        if self.stamp is None:
+            return
+        entries = []
+        for ref in refs:
+            fingerprint = self._provider.fingerprint(ref, self._ctx)
+            if fingerprint is None:
+                return  # a session that cannot be cached makes the whole discovery uncachable
+            entries.append([ref.native_id, str(ref.path) if ref.path is not None else None, ref.recency,
+                            [str(path) for path in ref.files], list(ref.children), fingerprint])
+        document = {"refs": entries, "warnings": [w.to_json() for w in warnings]}
+        self._cache.put_snapshot(self._key, self.stamp, seal(orjson.dumps(document)))
+        self._cache.commit()

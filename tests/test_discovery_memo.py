@@ -1,0 +1,221 @@
+"""Discovery taken from the index while nothing under a provider's roots changed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.context import ScanContext
+from agentscan.demo import demo_home
+from agentscan.providers import iter_providers
+from agentscan.providers.claude.provider import ClaudeProvider
+from agentscan.scan.census import census
+from agentscan.scan.memo import MemoRef, is_memo_ref
+from agentscan.scan.scanner import Scanner
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+runner = CliRunner()
+S1 = "aaaaaaaa-1111-4222-8333-444444444444"
+S2 = "bbbbbbbb-1111-4222-8333-444444444444"
+S3 = "cccccccc-1111-4222-8333-444444444444"
+
+
+def session(home: Path, native_id: str, day: int, tokens: int) -> Path:
+    return claude_session_file(home, native_id, [
+        claude_user(native_id, f"2026-11-{day:02d}T10:00:00Z", f"prompt of {native_id[:4]}"),
+        claude_assistant(native_id, f"2026-11-{day:02d}T10:00:01Z", msg_id=f"m-{native_id}", request_id=f"r-{native_id}",
+                         usage=claude_usage(tokens, 10)),
+    ], mtime=1_790_000_000 + day * 86_400)
+
+
+def cli_json(*args: str) -> dict:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout)
+
+
+@pytest.fixture
+def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the providers whose real discovery ran."""
+    ran: list[str] = []
+    original = ClaudeProvider.discover
+
+    def counting(self: ClaudeProvider, ctx: ScanContext):  # noqa: ANN202
+        ran.append(self.name)
+        return original(self, ctx)
+
+    monkeypatch.setattr(ClaudeProvider, "discover", counting)
+    return ran
+
+
+# -- the census ---------------------------------------------------------------
+
+
+def test_census_sees_every_kind_of_change(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "a" / "b").mkdir(parents=True)
+    target = root / "a" / "b" / "s.jsonl"
+    target.write_bytes(b'{"x":1}\n')
+    seen = {census([str(root)])}
+    assert census([str(root)]) in seen  # nothing changed: the same digest
+
+    def changed() -> None:
+        digest = census([str(root)])
+        assert digest is not None and digest not in seen
+        seen.add(digest)
+
+    with target.open("ab") as handle:  # an append (the directory's mtime does not move)
+        handle.write(b'{"x":2}\n')
+    changed()
+    info = target.stat()
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns + 1))
+    changed()
+    replacement = root / "a" / "r.tmp"  # same bytes and times, another file (os.replace)
+    shutil.copy2(target, replacement)
+    os.replace(replacement, target)
+    changed()
+    os.chmod(target, 0o600)
+    changed()
+    (root / "a" / "new.jsonl").write_bytes(b"")
+    changed()
+    (root / "a" / "new.jsonl").unlink()
+    changed()
+    (root / "a" / "c").mkdir()
+    changed()
+
+
+def test_census_of_missing_paths_and_loops(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nothing-here")
+    assert census([missing]) == census([missing])
+    (tmp_path / "nothing-here").mkdir()
+    assert census([missing]) != census([str(tmp_path / "other")])
+    loop = tmp_path / "loop"
+    loop.mkdir()
+    os.symlink(loop, loop / "again")
+    assert census([str(loop)]) is not None  # a symlink loop is walked once
+
+
+def test_census_gives_up_on_a_directory_it_cannot_list(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        # root reads anything: simulate the refusal instead
+        real_scandir = os.scandir
+
+        def refusing(path):  # noqa: ANN001, ANN202
+            if str(path) == str(locked):
+                raise PermissionError(13, "Permission denied")
+            return real_scandir(path)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(os, "scandir", refusing)
+            assert census([str(tmp_path)]) is None
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0)
+        try:
+            assert census([str(tmp_path)]) is None
+        finally:
+            locked.chmod(0o700)
+
+
+def test_every_file_of_the_demo_home_is_under_a_census_path(tmp_path: Path) -> None:
+    """The census must cover what discovery reads: every provider file of the demo home."""
+    home = tmp_path / "demo"
+    shutil.copytree(demo_home(), home)
+    ctx = ScanContext.create(home=home, env={"HOME": str(home)})
+    covered = [Path(p) for provider in iter_providers() for p in (provider.census_paths(ctx) or [])]
+    files = [path for path in home.rglob("*") if path.is_file()]
+    assert files
+    for path in files:
+        assert any(path == root or root in path.parents for root in covered), path
+
+
+# -- the memo -----------------------------------------------------------------
+
+
+def test_a_warm_list_takes_discovery_from_the_index(isolated_home: Path, discoveries: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    cold = cli_json("list")
+    assert discoveries == ["claude"]
+    warm = cli_json("list")
+    assert discoveries == ["claude"]  # no second discovery
+    assert warm == cold
+    assert cli_json("tokens") == cli_json("--no-cache", "tokens")
+
+
+def test_a_new_or_grown_session_is_seen_at_once(isolated_home: Path, discoveries: list[str]) -> None:
+    first = session(isolated_home, S1, 1, 100)
+    cli_json("list")
+    session(isolated_home, S3, 3, 300)
+    listed = [row["native_id"] for row in cli_json("list")["sessions"]]
+    assert listed == [S3, S1]
+    assert discoveries == ["claude", "claude"]
+    with first.open("ab") as handle:
+        handle.write(orjson.dumps(claude_assistant(S1, "2026-11-04T10:00:01Z", msg_id="m-late", request_id="r-late",
+                                                   usage=claude_usage(5, 5))) + b"\n")
+    rows = {row["native_id"]: row for row in cli_json("list")["sessions"]}
+    assert rows[S1]["tokens"]["input"] == 105
+    assert cli_json("tokens") == cli_json("--no-cache", "tokens")
+
+
+def test_tokens_parses_memo_refs_through_the_real_discovery(isolated_home: Path, discoveries: list[str]) -> None:
+    """Discovery stored, nothing parsed yet: ``tokens`` gets memo refs and must parse them."""
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        scanner.refs()
+    assert discoveries == ["claude"]
+    warm = cli_json("tokens")
+    assert discoveries == ["claude", "claude"]  # the memo, then the provider's own refs for the parse
+    assert warm == cli_json("--no-cache", "tokens")
+    assert {row["key"] for row in warm["rows"]} == {f"claude:{S1}", f"claude:{S2}"}
+
+
+def test_memo_refs_carry_what_discovery_found(isolated_home: Path) -> None:
+    session(isolated_home, S1, 1, 100)
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        real = scanner.refs()
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        memo = scanner.refs()
+        assert all(isinstance(ref, MemoRef) and is_memo_ref(ref) for ref in memo)
+        assert [(r.id, r.path, r.files, r.recency, r.children) for r in memo] == \
+               [(r.id, r.path, r.files, r.recency, r.children) for r in real]
+        assert scanner.fingerprint(memo[0]) == ClaudeProvider().fingerprint(real[0], scanner.ctx)
+        found = scanner.real_ref(memo[0])
+        assert found is not None and not is_memo_ref(found) and found.id == real[0].id
+
+
+def test_discovery_warnings_are_said_again(isolated_home: Path) -> None:
+    session(isolated_home, S1, 1, 100)
+    empty = isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{S2}.jsonl"
+    empty.write_bytes(b"")
+    cold = cli_json("list")["warnings"]
+    warm = cli_json("list")["warnings"]
+    assert cold and warm == cold
+
+
+def test_a_session_gone_since_the_census_is_a_warning(isolated_home: Path) -> None:
+    path = session(isolated_home, S1, 1, 100)
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        scanner.refs()
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        (memo,) = scanner.refs()
+        path.unlink()
+        assert scanner.real_ref(memo) is None
+        assert any("changed while being read" in w.message for w in scanner.warnings)
+
+
+def test_library_scanners_do_not_use_the_memo_unless_asked(isolated_home: Path) -> None:
+    session(isolated_home, S1, 1, 100)
+    for _ in range(2):
+        with Scanner(use_cache=True) as scanner:
+            assert not any(is_memo_ref(ref) for ref in scanner.refs())
