@@ -56,6 +56,9 @@ class MemoRef(SessionRef):
     discovery saved)."""
 
     __slots__ = ("_path_text", "_file_texts", "_made")
+    _path_text: str | None
+    _file_texts: list[str]
+    _made: tuple[Path | None, tuple[Path, ...]] | None
 
     def __init__(self, provider: str, native_id: str, path_text: str | None, recency: float,
                  file_texts: list[str], children: tuple[str, ...]) -> None:
