@@ -219,3 +219,63 @@ def test_library_scanners_do_not_use_the_memo_unless_asked(isolated_home: Path) 
     for _ in range(2):
         with Scanner(use_cache=True) as scanner:
             assert not any(is_memo_ref(ref) for ref in scanner.refs())
+
+
+# -- whole answers --------------------------------------------------------------
+
+
+@pytest.fixture
+def reports(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The groupings ``token_report`` was really computed for."""
+    import agentscan.scan.tokens as tokens_module
+
+    computed: list[str] = []
+    original = tokens_module.token_report
+
+    def counting(scanner, **options):  # noqa: ANN001, ANN202
+        computed.append(options.get("by", "session"))
+        return original(scanner, **options)
+
+    monkeypatch.setattr(tokens_module, "token_report", counting)
+    return computed
+
+
+def test_the_same_question_over_unchanged_files_is_answered_from_the_index(isolated_home: Path, reports: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    empty = isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{S2}.jsonl"
+    empty.write_bytes(b"")
+    first = cli_json("tokens")
+    again = cli_json("tokens")
+    assert reports == ["session"]
+    assert again == first and first["warnings"]  # warnings said again
+    by_day = cli_json("tokens", "--by", "day")
+    assert reports == ["session", "day"] and by_day != first
+    assert cli_json("tokens", "--by", "day") == by_day and reports == ["session", "day"]
+    assert cli_json("tokens", "--tz", "Asia/Kolkata", "--by", "day") is not None
+    assert reports == ["session", "day", "day"]  # another zone is another question
+    assert cli_json("tokens", "--provider", "claude")["rows"] == first["rows"]
+    assert reports[-1] == "session"
+
+
+def test_an_answer_is_not_reused_when_a_file_or_the_prices_change(isolated_home: Path, reports: list[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    path = session(isolated_home, S1, 1, 100)
+    before = cli_json("tokens")
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(claude_assistant(S1, "2026-11-01T11:00:00Z", msg_id="m-more", request_id="r-more",
+                                                   usage=claude_usage(7, 1))) + b"\n")
+    after = cli_json("tokens")
+    assert after["rows"][0]["tokens"]["input"] == before["rows"][0]["tokens"]["input"] + 7
+    assert len(reports) == 2
+    from agentscan.pricing import source
+
+    current = source.current
+
+    def other_prices(env):  # noqa: ANN001, ANN202
+        from dataclasses import replace
+
+        return replace(current(env), package_version="0.0.0-other")
+
+    monkeypatch.setattr(source, "current", other_prices)
+    cli_json("tokens")
+    assert len(reports) == 3

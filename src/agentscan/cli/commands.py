@@ -177,13 +177,32 @@ def tokens_command(
     state = state_of(ctx)
     zone_info = zone(tz)
     scanner = state.scanner(provider if not session_ids else None, memo=True)
+    since_at = parse_when(since, tz=zone_info) if since else None
+    until_at = parse_when(until, tz=zone_info, end_of_day=True) if until else None
+    group = parse_group(by)
+    if as_json and not session_ids:
+        from agentscan.scan import answers
+
+        # The same question over unchanged files has the same answer (``scan.answers``).
+        question = {"by": group, "providers": sorted(provider or ()), "tz": answers.zone_identity(zone_info),
+                    "since": since_at.isoformat() if since_at else None, "until": until_at.isoformat() if until_at else None}
+        key = answers.answer_key(scanner, "tokens", question, list(provider or ()))
+        body = answers.recall(scanner, "tokens", question, key)
+        if body is None:
+            body = token_report(scanner, providers=provider or (), since=since_at, until=until_at, by=group,
+                                tz=zone_info).to_json()
+            answers.remember(scanner, "tokens", question, key, body)
+        end_progress()
+        render.emit_json(render.envelope("tokens", body, scanner.warnings))
+        finish(state, scanner, as_json=as_json)
+        return
     report = token_report(
         scanner,
         ids=session_ids or (),
         providers=provider or (),
-        since=parse_when(since, tz=zone_info) if since else None,
-        until=parse_when(until, tz=zone_info, end_of_day=True) if until else None,
-        by=parse_group(by),
+        since=since_at,
+        until=until_at,
+        by=group,
         tz=zone_info,
     )
     if as_json:

@@ -106,12 +106,13 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> str | None:
 class DiscoveryMemo:
     """One provider's discovery, stored and taken back under a census stamp."""
 
-    def __init__(self, cache: Cache, provider: Provider, ctx: ScanContext) -> None:
+    def __init__(self, cache: Cache, provider: Provider, ctx: ScanContext, stamp: str | None) -> None:
+        """``stamp``: ``stamp_of(provider, ctx)``, taken before discovery runs."""
         self._cache = cache
         self._provider = provider
         self._ctx = ctx
         self._key = f"discovery:{provider.name}"
-        self.stamp = stamp_of(provider, ctx)
+        self.stamp = stamp
 
     def load(self) -> tuple[list[SessionRef], dict[str, str]] | None:
         """The stored refs and their fingerprints, or ``None`` when the roots changed."""

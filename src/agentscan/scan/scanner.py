@@ -85,6 +85,7 @@ class Scanner:
         self.use_cache = use_cache
         self.memo_discovery = memo_discovery
         self._memo_fingerprints: dict[str, str] = {}
+        self._stamps: dict[str, str | None] = {}
         self._real_refs: dict[str, dict[str, SessionRef]] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
@@ -172,7 +173,7 @@ class Scanner:
             return refs
         from agentscan.scan.memo import DiscoveryMemo
 
-        memo = DiscoveryMemo(cache, provider, self.ctx)  # the census is taken before discovery
+        memo = DiscoveryMemo(cache, provider, self.ctx, self.census_stamp(provider))  # census before discovery
         loaded = memo.load()
         if loaded is not None:
             refs, fingerprints = loaded
@@ -183,6 +184,15 @@ class Scanner:
         self._index_ids(refs)
         memo.store(refs, warnings)
         return refs
+
+    def census_stamp(self, provider: Provider) -> str | None:
+        """The census of ``provider``'s roots with what read them (``scan.memo.stamp_of``),
+        taken once per scanner: before its discovery, or before an answer that stands for it."""
+        if provider.name not in self._stamps:
+            from agentscan.scan.memo import stamp_of
+
+            self._stamps[provider.name] = stamp_of(provider, self.ctx)
+        return self._stamps[provider.name]
 
     def fingerprint(self, ref: SessionRef) -> str | None:
         """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""

@@ -1,0 +1,100 @@
+"""Whole answers remembered while every input they were computed from is unchanged.
+
+``tokens --json`` over a heavy user's history adds up 15,000 sessions' sums
+and prices each one: work whose result cannot differ while no file under
+any selected provider's roots changed (the census, ``scan.census``), the
+price data is the same, and the question (its options) is the same.  The
+answer is stored in the index with those as its key; a run that finds the
+same key prints it again, warnings included.  Any change is a miss, and
+the answer is computed as usual (and stored again).
+
+The key is worked out *before* the answer is computed, so a file that
+changes while a run reads it makes the stored answer unreachable rather
+than stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import tzinfo
+from typing import TYPE_CHECKING, Any, Mapping
+
+import orjson
+
+from agentscan.model import ScanWarning
+from agentscan.sealing import seal, unseal
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+
+_FORMAT = 1
+
+
+def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> str | None:
+    """What the answer depends on, as one digest (``None``: do not remember it)."""
+    from agentscan import __version__
+    from agentscan.pricing import source
+
+    if scanner.cache is None:
+        return None
+    stamps = []
+    for provider in scanner.selected(providers):
+        stamp = scanner.census_stamp(provider)
+        if stamp is None:
+            return None
+        stamps.append(f"{provider.name}={stamp}")
+    prices = source.current(scanner.ctx.env).key
+    try:
+        asked = orjson.dumps(dict(question), option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return None
+    text = "\n".join([__version__, str(_FORMAT), command, asked, prices, *stamps])
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+def zone_identity(zone: tzinfo | None) -> str:
+    """A zone for the key: an IANA name, or what makes up the local zone (``None``)."""
+    if zone is not None:
+        return str(zone)
+    import os
+    import time
+
+    return f"local:{os.environ.get('TZ')}:{time.tzname}:{time.timezone}:{time.altzone}"
+
+
+def _slot(command: str, question: Mapping[str, Any]) -> str:
+    # One stored answer per command and grouping: bounded, and a user who asks
+    # for --by day and --by session in turn keeps both.
+    return f"answer:{command}:{question.get('by', '')}"
+
+
+def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> dict[str, Any] | None:
+    """The stored answer's body, its warnings said again on the scanner; ``None``: not stored."""
+    if key is None or scanner.cache is None:
+        return None
+    payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
+    if payload is None:
+        return None
+    try:
+        document = orjson.loads(payload)
+        body, warnings = document["body"], document["warnings"]
+        said = [ScanWarning(w["path"], w["message"], w.get("line")) for w in warnings]
+    except (orjson.JSONDecodeError, KeyError, TypeError):
+        return None
+    if not isinstance(body, dict):
+        return None
+    for warning in said:
+        scanner.ctx.warn(warning.path, warning.message, warning.line)
+    return body
+
+
+def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
+             body: Mapping[str, Any]) -> None:
+    if key is None or scanner.cache is None:
+        return
+    try:
+        payload = orjson.dumps({"body": body, "warnings": [w.to_json() for w in scanner.warnings]})
+    except TypeError:
+        return  # something that JSON cannot hold: not worth remembering
+    scanner.cache.put_snapshot(_slot(command, question), key, seal(payload))
+    scanner.cache.commit()
