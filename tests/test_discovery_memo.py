@@ -82,10 +82,12 @@ def test_census_sees_every_kind_of_change(tmp_path: Path) -> None:
     changed()
     os.chmod(target, 0o600)
     changed()
+    before = census([str(root)])
     (root / "a" / "new.jsonl").write_bytes(b"")
     changed()
     (root / "a" / "new.jsonl").unlink()
-    changed()
+    # The same entries with the same stats as before: discovery would find the same.
+    assert census([str(root)]) == before
     (root / "a" / "c").mkdir()
     changed()
 
@@ -255,6 +257,15 @@ def test_the_same_question_over_unchanged_files_is_answered_from_the_index(isola
     assert reports == ["session", "day", "day"]  # another zone is another question
     assert cli_json("tokens", "--provider", "claude")["rows"] == first["rows"]
     assert reports[-1] == "session"
+
+
+def test_a_remembered_answer_prints_the_same_bytes(isolated_home: Path, reports: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    (isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{S2}.jsonl").write_bytes(b"")
+    outputs = [runner.invoke(app, ["tokens", "--json"]).stdout_bytes for _ in range(3)]
+    assert len(reports) == 1
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert orjson.loads(outputs[0])["warnings"]
 
 
 def test_an_answer_is_not_reused_when_a_file_or_the_prices_change(isolated_home: Path, reports: list[str],

@@ -187,13 +187,16 @@ def tokens_command(
         question = {"by": group, "providers": sorted(provider or ()), "tz": answers.zone_identity(zone_info),
                     "since": since_at.isoformat() if since_at else None, "until": until_at.isoformat() if until_at else None}
         key = answers.answer_key(scanner, "tokens", question, list(provider or ()))
-        body = answers.recall(scanner, "tokens", question, key)
-        if body is None:
+        known = answers.recall(scanner, "tokens", question, key)
+        if known is not None:
+            end_progress()
+            render.emit_json_body("tokens", known, scanner.warnings)
+        else:
             body = token_report(scanner, providers=provider or (), since=since_at, until=until_at, by=group,
                                 tz=zone_info).to_json()
+            end_progress()
+            render.emit_json(render.envelope("tokens", body, scanner.warnings))
             answers.remember(scanner, "tokens", question, key, body)
-        end_progress()
-        render.emit_json(render.envelope("tokens", body, scanner.warnings))
         finish(state, scanner, as_json=as_json)
         return
     report = token_report(

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+from array import array
 from typing import Iterable
 
 #: beyond this many entries the census is not worth it (and may be a hostile tree)
 MAX_ENTRIES = 400_000
 #: symlinked directories are followed (discovery follows them) but never twice
 _MAX_DEPTH = 24
+#: the mode column of a real directory's entry (no stat is taken for it)
+_DIRECTORY = -2
 
 
 def census(paths: Iterable[str]) -> str | None:
@@ -36,49 +39,66 @@ def census(paths: Iterable[str]) -> str | None:
     directory, the digest would differ and the run would merely discover
     afresh (never the other way round).
     """
-    facts: list[tuple] = []
+    digest = hashlib.blake2b(digest_size=16)
     seen: set[tuple[int, int]] = set()
+    counted = [0]
     for path in paths:
         try:
             info = os.stat(path)
         except FileNotFoundError:
-            facts.append((path, "missing"))
+            digest.update(f"{path}\0missing\n".encode("utf-8", "surrogateescape"))
             continue
         except OSError:
             return None
-        facts.append((path, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev))
-        if info.st_mode & 0o170000 == 0o040000 and not _walk(path, facts, seen, 0):
+        digest.update(f"{path}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0"
+                      f"{info.st_ino}\0{info.st_dev}\n".encode("utf-8", "surrogateescape"))
+        if info.st_mode & 0o170000 == 0o040000 and not _walk(path, (info.st_dev, info.st_ino), digest, seen, counted, 0):
             return None
-    if len(facts) > MAX_ENTRIES:
-        return None
-    return hashlib.blake2b(repr(facts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    return digest.hexdigest()
 
 
-def _walk(directory: str, facts: list[tuple], seen: set[tuple[int, int]], depth: int) -> bool:
-    """Adds ``directory``'s entries and recurses into its directories; ``False``: incomplete."""
-    if depth > _MAX_DEPTH or len(facts) > MAX_ENTRIES:
+def _walk(directory: str, identity: tuple[int, int], digest, seen: set[tuple[int, int]],  # noqa: ANN001
+          counted: list[int], depth: int) -> bool:
+    """Adds ``directory``'s entries and recurses into its directories; ``False``: incomplete.
+
+    Per directory, the names go in as one string and the numbers as one
+    array: a heavy user's roots hold 25,000 entries in 7,000 directories.
+    """
+    if depth > _MAX_DEPTH:
         return False
-    append = facts.append
+    if identity in seen:
+        digest.update(b"\0loop\n")
+        return True
+    seen.add(identity)
+    names: list[str] = []
+    numbers: list[int] = []
+    subdirs: list[tuple[str, tuple[int, int]]] = []
     try:
-        info = os.stat(directory)
-        identity = (info.st_dev, info.st_ino)
-        if identity in seen:
-            append((directory, "loop"))
-            return True
-        seen.add(identity)
-        append((directory,))
-        subdirs = []
         with os.scandir(directory) as listing:
             for entry in listing:
+                names.append(entry.name)
                 try:
+                    if entry.is_dir(follow_symlinks=False):
+                        # A real directory is described by what it holds (walked next): its
+                        # own stat adds nothing, and the listing already names its inode.
+                        numbers.extend((_DIRECTORY, 0, 0, 0, entry.inode()))
+                        subdirs.append((entry.path, (identity[0], entry.inode())))
+                        continue
                     info = entry.stat()
                 except OSError:
                     # A dangling link or a file gone since the listing: its absence is the fact.
-                    append((entry.name, "gone"))
+                    numbers.extend((-1, -1, -1, -1, -1))
                     continue
-                append((entry.name, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
-                if info.st_mode & 0o170000 == 0o040000:
-                    subdirs.append(entry.path)
+                mode = info.st_mode
+                numbers.extend((mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
+                if mode & 0o170000 == 0o040000:  # a symlink to a directory
+                    subdirs.append((entry.path, (info.st_dev, info.st_ino)))
     except OSError:
         return False
-    return all(_walk(subdir, facts, seen, depth + 1) for subdir in subdirs)
+    counted[0] += len(names)
+    if counted[0] > MAX_ENTRIES:
+        return False
+    digest.update(directory.encode("utf-8", "surrogateescape"))
+    digest.update("\0".join(names).encode("utf-8", "surrogateescape"))
+    digest.update(array("q", numbers).tobytes())
+    return all(_walk(path, ident, digest, seen, counted, depth + 1) for path, ident in subdirs)
