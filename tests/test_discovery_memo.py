@@ -290,3 +290,13 @@ def test_an_answer_is_not_reused_when_a_file_or_the_prices_change(isolated_home:
     monkeypatch.setattr(source, "current", other_prices)
     cli_json("tokens")
     assert len(reports) == 3
+
+
+def test_show_of_a_memo_ref_rebuilds_that_session_alone(isolated_home: Path, discoveries: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    cold = cli_json("show", S1[:8])
+    assert discoveries == ["claude"]
+    warm = cli_json("show", S1[:8])
+    assert discoveries == ["claude"]  # the memo found it; locate rebuilt it without discovery
+    assert warm == cold and warm["native_id"] == S1

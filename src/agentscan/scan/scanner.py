@@ -202,13 +202,18 @@ class Scanner:
             return self._memo_fingerprints.get(ref.id)
         return self.provider(ref.provider).fingerprint(ref, self.ctx)
 
-    def real_ref(self, ref: SessionRef) -> SessionRef | None:
+    def real_ref(self, ref: SessionRef, *, one: bool = False) -> SessionRef | None:
         """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
-        is gone since the census (a warning says so)."""
+        is gone since the census (a warning says so).  ``one``: only this session is
+        wanted (``show``): the provider may rebuild it alone (``Provider.locate``)."""
         from agentscan.scan.memo import is_memo_ref
 
         if not is_memo_ref(ref):
             return ref
+        if one and ref.provider not in self._real_refs:
+            located = self.provider(ref.provider).locate(ref.native_id, str(ref.path) if ref.path else None, self.ctx)
+            if located is not None and located.id == ref.id:
+                return located
         table = self._real_refs.get(ref.provider)
         if table is None:
             # Warnings said again by a second discovery are dropped as repeats by the sink.
@@ -388,7 +393,7 @@ class Scanner:
         """One session in detail.  A subagent's own id (a Codex child thread,
         a Claude agent id, …) opens its parent with ``focus`` naming it."""
         ref, focus = self._resolve_focus(query)
-        real = self.real_ref(ref)
+        real = self.real_ref(ref, one=True)
         if real is None:
             raise SessionNotFound(query)
         ref = real
