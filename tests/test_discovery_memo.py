@@ -299,4 +299,4 @@ def test_show_of_a_memo_ref_rebuilds_that_session_alone(isolated_home: Path, dis
     assert discoveries == ["claude"]
     warm = cli_json("show", S1[:8])
     assert discoveries == ["claude"]  # the memo found it; locate rebuilt it without discovery
-    assert warm == cold and warm["native_id"] == S1
+    assert warm == cold and cold["session"]["native_id"] == S1
