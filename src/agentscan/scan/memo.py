@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import orjson
 
@@ -138,13 +138,14 @@ class DiscoveryMemo:
             self._ctx.warn(warning.path, warning.message, warning.line)
         return refs, fingerprints
 
-    def store(self, refs: list[SessionRef], warnings: list[ScanWarning]) -> None:
+    def store(self, refs: list[SessionRef], warnings: list[ScanWarning],
+              fingerprint_of: Callable[[SessionRef], str | None]) -> None:
         """Keep ``refs`` (just discovered) for the next run with the same census."""
         if self.stamp is None:
             return
         entries = []
         for ref in refs:
-            fingerprint = self._provider.fingerprint(ref, self._ctx)
+            fingerprint = fingerprint_of(ref)
             if fingerprint is None:
                 return  # a session that cannot be cached makes the whole discovery uncachable
             entries.append([ref.native_id, str(ref.path) if ref.path is not None else None, ref.recency,

@@ -86,6 +86,7 @@ class Scanner:
         self.memo_discovery = memo_discovery
         self._memo_fingerprints: dict[str, str] = {}
         self._stamps: dict[str, str | None] = {}
+        self._fingerprints: dict[tuple[str, int], str | None] = {}
         self._real_refs: dict[str, dict[str, SessionRef]] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
@@ -182,7 +183,7 @@ class Scanner:
         with self.ctx.warnings.capture() as warnings:
             refs = provider.discover(self.ctx)
         self._index_ids(refs)
-        memo.store(refs, warnings)
+        memo.store(refs, warnings, self.fingerprint)
         return refs
 
     def census_stamp(self, provider: Provider) -> str | None:
@@ -200,7 +201,12 @@ class Scanner:
 
         if is_memo_ref(ref):
             return self._memo_fingerprints.get(ref.id)
-        return self.provider(ref.provider).fingerprint(ref, self.ctx)
+        # Once per session and scan: the memo store and the usage collector both ask
+        # (file stats are taken once per scan, so the answer cannot change meanwhile).
+        key = (ref.id, id(ref.hint))
+        if key not in self._fingerprints:
+            self._fingerprints[key] = self.provider(ref.provider).fingerprint(ref, self.ctx)
+        return self._fingerprints[key]
 
     def real_ref(self, ref: SessionRef, *, one: bool = False) -> SessionRef | None:
         """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
