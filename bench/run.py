@@ -217,8 +217,7 @@ if __name__ == '__main__':
 def console_script(directory: Path) -> Path:
     """What ``pip install`` writes as ``bin/agentscan``: the tree on PYTHONPATH runs as a user runs it
     (``python -m agentscan`` names itself otherwise, and skips the console script's fast paths)."""
-    path = directory / "agentscan-bench-bin" / "agentscan"
-    path.parent.mkdir(exist_ok=True)
+    path = Path(tempfile.mkdtemp(prefix="agentscan-bench-bin-", dir=directory)) / "agentscan"
     path.write_text(CONSOLE_SCRIPT)
     return path
 

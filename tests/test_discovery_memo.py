@@ -300,3 +300,85 @@ def test_show_of_a_memo_ref_rebuilds_that_session_alone(isolated_home: Path, dis
     warm = cli_json("show", S1[:8])
     assert discoveries == ["claude"]  # the memo found it; locate rebuilt it without discovery
     assert warm == cold and cold["session"]["native_id"] == S1
+
+
+def test_a_gemini_cwd_revealed_later_reaches_a_warm_row(isolated_home: Path) -> None:
+    """The Gemini row is cached with no cwd; a Claude session in that directory reveals it."""
+    from gemini_builders import gemini, meta, sha256_hex, tokens, user, write_chat, write_claude_transcript
+
+    cwd = "/home/dev/secret-project"
+    project = sha256_hex(cwd)
+    native = "11111111-2222-4333-8444-555555555555"
+    write_chat(isolated_home, project, "session-2026-05-01T10-00-11111111.jsonl",
+               [meta(native, project_hash=project), user("u1", "2026-05-01T10:00:00.000Z", "hi"),
+                gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+
+    def gemini_cwd() -> str | None:
+        (row,) = [row for row in cli_json("list")["sessions"] if row["provider"] == "gemini"]
+        return row["cwd"]
+
+    assert gemini_cwd() is None
+    assert gemini_cwd() is None  # warm, from the memo
+    write_claude_transcript(isolated_home, cwd, "99999999-2222-4333-8444-555555555555")
+    assert gemini_cwd() == cwd
+    assert gemini_cwd() == cwd  # warm again: kept
+
+
+def test_every_warning_is_said_again_however_many(isolated_home: Path) -> None:
+    """More than one capture's worth of warnings, and a file past its own warning limit."""
+    path = session(isolated_home, S1, 1, 100)
+    with path.open("a") as handle:
+        for index in range(30):  # past the per-file limit: "N more warnings for this file"
+            handle.write("{not json %d\n" % index)
+    os.utime(path, (1_790_086_400, 1_790_086_400))
+    for index in range(120):  # legacy sidechains with no session id: one discovery warning each
+        (path.parent / f"agent-{index:08x}.jsonl").write_text('{"type":"user"}\n')
+    for command in (["list"], ["tokens"]):
+        cold = cli_json("--no-cache", *command)["warnings"]
+        assert len(cold) > 100
+        assert cli_json(*command)["warnings"] == cold  # the first cached run
+        assert cli_json(*command)["warnings"] == cold  # from the memo / the remembered answer
+
+
+def test_nothing_read_this_time_is_not_kept(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                             discoveries: list[str]) -> None:
+    """A discovery that could not read something (a locked database, an I/O error) is not kept."""
+    session(isolated_home, S1, 1, 100)
+    original = ClaudeProvider.discover
+
+    def failing_once(self: ClaudeProvider, ctx: ScanContext):  # noqa: ANN202
+        ctx.warn(isolated_home / "somewhere", "cannot read: Input/output error")
+        return original(self, ctx)
+
+    monkeypatch.setattr(ClaudeProvider, "discover", failing_once)
+    cli_json("list")
+    cli_json("list")
+    monkeypatch.setattr(ClaudeProvider, "discover", original)
+    first = cli_json("list")
+    assert not any("Input/output" in w["message"] for w in first["warnings"])
+
+
+def test_which_symlinks_are_followed_does_not_depend_on_the_memo(isolated_home: Path) -> None:
+    """A Gemini chat linked into Claude's tree is listed whether or not Claude's discovery ran."""
+    from builders import write_jsonl
+    from gemini_builders import gemini, meta, tokens, user, write_chat
+
+    session(isolated_home, S1, 1, 100)
+    linked = "11111111-2222-4333-8444-555555555555"
+    real = write_jsonl(isolated_home / ".claude" / "projects" / "stash" / "g.jsonl",
+                       [meta(linked), user("u1", "2026-05-01T10:00:00.000Z", "hi"),
+                        gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+    chats = isolated_home / ".gemini" / "tmp" / "proj" / "chats"
+    chats.mkdir(parents=True)
+    os.symlink(real, chats / "session-2026-05-01T10-00-11111111.jsonl")
+
+    def gemini_ids() -> set[str]:
+        return {row["native_id"] for row in cli_json("list")["sessions"] if row["provider"] == "gemini"}
+
+    assert linked in gemini_ids()
+    write_chat(isolated_home, "proj2", "session-2026-05-02T10-00-22222222.jsonl",
+               [meta("22222222-2222-4333-8444-555555555555"), user("u1", "2026-05-02T10:00:00.000Z", "hi")],
+               mtime=1_777_100_000)
+    assert linked in gemini_ids()  # Gemini discovered again, Claude from the memo
+    assert linked in gemini_ids()
+    assert linked in {row["native_id"] for row in cli_json("list", "--provider", "gemini")["sessions"]}

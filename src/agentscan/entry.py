@@ -62,12 +62,16 @@ _GLOBAL_WITH_VALUE = frozenset({"--home"})
 
 
 def _command_in(argv: list[str]) -> str | None:
+    """The command ``argv`` runs; ``None`` when unknown or when help comes first
+    (``agentscan --help tokens`` prints the top-level help, every command in it)."""
     skip = False
     for arg in argv:
         if skip:
             skip = False
         elif arg in _GLOBAL_WITH_VALUE:
             skip = True
+        elif arg in ("-h", "--help"):
+            return None
         elif not arg.startswith("-"):
             return arg
     return None

@@ -180,7 +180,8 @@ def tokens_command(
     since_at = parse_when(since, tz=zone_info) if since else None
     until_at = parse_when(until, tz=zone_info, end_of_day=True) if until else None
     group = parse_group(by)
-    if as_json and not session_ids:
+    # Remembered only without a window: ``--since 3d`` means another time on every run.
+    if as_json and not session_ids and since is None and until is None:
         from agentscan.scan import answers
 
         # The same question over unchanged files has the same answer (``scan.answers``).
@@ -192,11 +193,14 @@ def tokens_command(
             end_progress()
             render.emit_json_body("tokens", known, scanner.warnings)
         else:
-            body = token_report(scanner, providers=provider or (), since=since_at, until=until_at, by=group,
-                                tz=zone_info).to_json()
+            from agentscan.scan.memo import MAX_WARNINGS
+
+            with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
+                body = token_report(scanner, providers=provider or (), since=since_at, until=until_at, by=group,
+                                    tz=zone_info).to_json()
             end_progress()
             render.emit_json(render.envelope("tokens", body, scanner.warnings))
-            answers.remember(scanner, "tokens", question, key, body)
+            answers.remember(scanner, "tokens", question, key, body, raised)
         finish(state, scanner, as_json=as_json)
         return
     report = token_report(

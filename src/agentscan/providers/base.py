@@ -101,12 +101,18 @@ class Provider(ABC):
             return None
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
+    def wants_refresh(self, row: SessionRow) -> bool:
+        """Whether a cached ``row`` may be out of date in a way ``refresh_row`` can mend
+        (then the scanner hands ``refresh_row`` the provider's own ref)."""
+        return False
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row, brought up to date with what the rest of the scan knows.
 
         The row cache is keyed by the session's own files; a fact that comes
         from elsewhere (Gemini's cwd, revealed by another provider's session)
-        can appear later without changing them.  The default keeps the row.
+        can appear later without changing them.  Called only when
+        ``wants_refresh``; the default keeps the row.
         """
         return row
 

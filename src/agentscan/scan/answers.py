@@ -25,6 +25,7 @@ from agentscan.model import ScanWarning
 from agentscan.sealing import seal, unseal
 
 if TYPE_CHECKING:
+    from agentscan.context import Captured
     from agentscan.scan.scanner import Scanner
 
 _FORMAT = 1
@@ -43,7 +44,15 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
         if stamp is None:
             return None
         stamps.append(f"{provider.name}={stamp}")
-    prices = source.current(scanner.ctx.env).key
+    data = source.current(scanner.ctx.env)
+    # Everything the answer prints about its prices, and the fetched file itself.
+    prices = orjson.dumps(data.to_json(), option=orjson.OPT_SORT_KEYS).decode()
+    if data.path is not None:
+        try:
+            info = data.path.stat()
+            prices += f"\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}"
+        except OSError:
+            return None
     try:
         asked = orjson.dumps(dict(question), option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:
@@ -92,12 +101,17 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
 
 
 def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
-             body: Mapping[str, Any]) -> None:
-    if key is None or scanner.cache is None:
+             body: Mapping[str, Any], warnings: Captured) -> None:
+    """Keep ``body`` under ``key``; ``warnings``: every warning its computation raised, as
+    ``ScanContext.warnings.capture(MAX_WARNINGS)`` caught them (said again on recall, they
+    fold into the same list)."""
+    from agentscan.scan.memo import lasting
+
+    if key is None or scanner.cache is None or warnings.overflowed or not lasting(warnings):
         return
     try:
         # The warnings on one line, then the body as it is printed.
-        payload = (orjson.dumps([w.to_json() for w in scanner.warnings]) + b"\n"
+        payload = (orjson.dumps([w.to_json() for w in warnings]) + b"\n"
                    + orjson.dumps(dict(body), option=orjson.OPT_INDENT_2))
     except TypeError:
         return  # something that JSON cannot hold: not worth remembering

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import orjson
 
@@ -32,6 +32,20 @@ if TYPE_CHECKING:
     from agentscan.scan.cache import Cache
 
 _FORMAT = 1
+
+#: how many warnings a stored discovery may carry (more: it is not stored)
+MAX_WARNINGS = 10_000
+
+#: words of the warnings that say something could not be read *this time* (a
+#: locked or busy database, a query deadline, an I/O error): a result that
+#: carries one is not kept for later runs, which would repeat the failure
+_PASSING = ("not used (", "unreadable", "not read", "cannot read", "cannot list", "locked", "busy",
+            "interrupted", "timed out")
+
+
+def lasting(warnings: Iterable[ScanWarning]) -> bool:
+    """Whether a result computed with these warnings may be kept for later runs."""
+    return not any(marker in warning.message for warning in warnings for marker in _PASSING)
 
 
 class _Unresolved:
@@ -141,7 +155,7 @@ class DiscoveryMemo:
     def store(self, refs: list[SessionRef], warnings: list[ScanWarning],
               fingerprint_of: Callable[[SessionRef], str | None]) -> None:
         """Keep ``refs`` (just discovered) for the next run with the same census."""
-        if self.stamp is None:
+        if self.stamp is None or not lasting(warnings):
             return
         entries = []
         for ref in refs:

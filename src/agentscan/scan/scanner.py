@@ -86,7 +86,8 @@ class Scanner:
         self.memo_discovery = memo_discovery
         self._memo_fingerprints: dict[str, str] = {}
         self._stamps: dict[str, str | None] = {}
-        self._fingerprints: dict[tuple[str, int], str | None] = {}
+        self._confined = False
+        self._fingerprints: dict[str, tuple[object, str | None]] = {}
         self._real_refs: dict[str, dict[str, SessionRef]] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
@@ -159,12 +160,23 @@ class Scanner:
         """Every session of the selected providers, most recent first."""
         found: list[SessionRef] = []
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
+        self._confine()
         for provider in self.selected(providers):
             if provider.name not in self._refs:
                 self._refs[provider.name] = self._discover(provider)
             found.extend(self._refs[provider.name])
         found.sort(key=lambda ref: ref.recency, reverse=True)
         return found
+
+    def _confine(self) -> None:
+        """Every provider's roots, registered before any discovery: a symlink from one
+        provider's tree into another's is followed whichever providers are selected,
+        run first, or taken from the index (``ScanContext.admit``)."""
+        if self._confined:
+            return
+        self._confined = True
+        for provider in self._witnesses:
+            self.ctx.confine_to(Path(path) for path in provider.census_paths(self.ctx) or ())
 
     def _discover(self, provider: Provider) -> list[SessionRef]:
         cache = self.cache
@@ -180,10 +192,13 @@ class Scanner:
             refs, fingerprints = loaded
             self._memo_fingerprints.update(fingerprints)
             return refs  # the id index was written when they were discovered
-        with self.ctx.warnings.capture() as warnings:
+        from agentscan.scan.memo import MAX_WARNINGS
+
+        with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
             refs = provider.discover(self.ctx)
         self._index_ids(refs)
-        memo.store(refs, warnings, self.fingerprint)
+        if not warnings.overflowed:  # stored, they must all be said again
+            memo.store(refs, warnings, self.fingerprint)
         return refs
 
     def census_stamp(self, provider: Provider) -> str | None:
@@ -203,10 +218,12 @@ class Scanner:
             return self._memo_fingerprints.get(ref.id)
         # Once per session and scan: the memo store and the usage collector both ask
         # (file stats are taken once per scan, so the answer cannot change meanwhile).
-        key = (ref.id, id(ref.hint))
-        if key not in self._fingerprints:
-            self._fingerprints[key] = self.provider(ref.provider).fingerprint(ref, self.ctx)
-        return self._fingerprints[key]
+        known = self._fingerprints.get(ref.id)
+        if known is not None and known[0] is ref.hint:
+            return known[1]
+        fingerprint = self.provider(ref.provider).fingerprint(ref, self.ctx)
+        self._fingerprints[ref.id] = (ref.hint, fingerprint)  # the hint kept alive: ``is`` stays meaningful
+        return fingerprint
 
     def real_ref(self, ref: SessionRef, *, one: bool = False) -> SessionRef | None:
         """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
@@ -267,7 +284,19 @@ class Scanner:
                 for warning in warnings_then:
                     self.ctx.warn(warning.path, warning.message, warning.line)
                 # What other sessions reveal (a Gemini cwd) may be newer than the cache.
-                return provider.refresh_row(row, ref, self.ctx)
+                if not provider.wants_refresh(row):
+                    return row
+                real = self.real_ref(ref, one=True)  # refresh_row reads the provider's own ref
+                if real is None:
+                    return row
+                fresh = provider.refresh_row(row, real, self.ctx)
+                if fresh != row:
+                    # Kept, so the next run need not mend it again (the files are the same).
+                    document = fresh.to_json()
+                    document["warnings"] = [w.to_json() for w in warnings_then]
+                    cache.put_row(ref.id, ref.provider, fingerprint, document)
+                    cache.commit()
+                return fresh
         self.parses += 1
         real = self.real_ref(ref)
         if real is None:

@@ -117,6 +117,9 @@ class CodexProvider(Provider):
 
         return build_row(self._session(ref, ctx), ctx)
 
+    def wants_refresh(self, row: SessionRow) -> bool:
+        return row.counts_partial
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row with partial counts: a full pass may have left the tally since."""
         if not row.counts_partial:

@@ -114,6 +114,9 @@ class GeminiProvider(Provider):
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         return self._row_from(ref, self._chats(ref, ctx), ctx)
 
+    def wants_refresh(self, row: SessionRow) -> bool:
+        return row.cwd is None
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row with no cwd: another provider may have seen the directory since."""
         from agentscan.providers.gemini.discovery import SessionFiles
