@@ -382,3 +382,64 @@ def test_which_symlinks_are_followed_does_not_depend_on_the_memo(isolated_home: 
     assert linked in gemini_ids()  # Gemini discovered again, Claude from the memo
     assert linked in gemini_ids()
     assert linked in {row["native_id"] for row in cli_json("list", "--provider", "gemini")["sessions"]}
+
+
+def test_nothing_is_kept_while_a_file_changed_just_now(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       discoveries: list[str], reports: list[str]) -> None:
+    """A file changed within the timestamps' resolution may change again unseen ("racily clean")."""
+    from agentscan.scan import memo
+
+    monkeypatch.setattr(memo, "SETTLE_NS", 2_000_000_000)
+    session(isolated_home, S1, 1, 100)  # its ctime is now
+    cli_json("tokens")
+    cli_json("tokens")
+    assert discoveries == ["claude", "claude"] and reports == ["session", "session"]  # neither kept
+    monkeypatch.setattr(memo, "SETTLE_NS", 0)  # as if two seconds had passed
+    cli_json("tokens")
+    cli_json("tokens")
+    assert discoveries == ["claude"] * 3 and reports == ["session"] * 3
+
+
+def test_the_census_walks_a_symlink_only_where_discovery_would(tmp_path: Path) -> None:
+    root, outside, other = tmp_path / "root", tmp_path / "outside", tmp_path / "other"
+    for directory in (root, outside, other):
+        directory.mkdir()
+    (outside / "huge.bin").write_bytes(b"x")
+    os.symlink(outside, root / "link")
+    inside_only = str(root)
+
+    def admits(real: str) -> bool:
+        return real == inside_only or real.startswith(inside_only + os.sep)
+
+    first = census([str(root)], admits=admits)
+    (outside / "huge.bin").write_bytes(b"xy")  # not walked: discovery would not go there
+    assert census([str(root)], admits=admits) == first
+    os.unlink(root / "link")
+    os.symlink(other, root / "link")  # pointed elsewhere: that is a change
+    assert census([str(root)], admits=admits) != first
+    assert census([str(root)]) is not None  # without a rule, every link is walked
+
+
+def test_cursor_workspaces_are_looked_at_for_what_discovery_reads(isolated_home: Path) -> None:
+    from cursor_builders import make_workspace_db
+
+    db = make_workspace_db(isolated_home, "file:///home/dev/app", [])
+    storage = db.parent / "extension-storage"
+    storage.mkdir()
+    (storage / "blob").write_bytes(b"a")
+    provider = next(p for p in iter_providers() if p.name == "cursor")
+    ctx = ScanContext.create(home=isolated_home, env=dict(os.environ))
+
+    def stamp() -> str:
+        from agentscan.scan.memo import stamp_of
+
+        found = stamp_of(provider, ctx)
+        assert found is not None
+        return found.value
+
+    before = stamp()
+    (storage / "blob").write_bytes(b"ab")  # an extension's own files: never read
+    assert stamp() == before
+    with db.open("ab") as handle:
+        handle.write(b"\0")
+    assert stamp() != before

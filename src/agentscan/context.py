@@ -268,10 +268,13 @@ class ScanContext:
         return True
 
     def _inside_roots(self, path: str | os.PathLike[str]) -> bool:
+        return self.resolved_inside_roots(os.path.realpath(path))
+
+    def resolved_inside_roots(self, target: str) -> bool:
+        """Whether the real path ``target`` lies inside a registered root (or none is registered)."""
         confined: set[str] = self.memo.get("_confined_roots", set())
         if not confined:
             return True
-        target = os.path.realpath(path)
         return any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined)
 
     def outside_roots(self, path: str | os.PathLike[str]) -> bool:

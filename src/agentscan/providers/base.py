@@ -53,6 +53,11 @@ class Provider(ABC):
                 paths.append(f"{root.path}-wal")
         return paths
 
+    def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
+        """Files and directories ``discover`` reads (a directory's own mtime, say) that
+        need no walk: each is stat'ed alone.  ``None``: never take discovery from the index."""
+        return []
+
     @abstractmethod
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """The ``list`` row of one session."""

@@ -41,9 +41,9 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
     stamps = []
     for provider in scanner.selected(providers):
         stamp = scanner.census_stamp(provider)
-        if stamp is None:
+        if stamp is None or not stamp.settled:  # a file changed just now may change again unseen
             return None
-        stamps.append(f"{provider.name}={stamp}")
+        stamps.append(f"{provider.name}={stamp.value}")
     data = source.current(scanner.ctx.env)
     # Everything the answer prints about its prices, and the fetched file itself.
     prices = orjson.dumps(data.to_json(), option=orjson.OPT_SORT_KEYS).decode()

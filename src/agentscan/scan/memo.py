@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 import orjson
 
@@ -102,31 +102,51 @@ class MemoRef(SessionRef):
         return self._paths()[1]
 
 
-def stamp_of(provider: Provider, ctx: ScanContext) -> str | None:
+#: a file changed less than this before the census may still change within its
+#: timestamp's resolution (1-2 s on some file systems) without the census seeing it
+SETTLE_NS = 2_000_000_000
+
+
+class Stamp(NamedTuple):
+    value: str
+    #: no file under the roots changed within ``SETTLE_NS`` of the census: what is
+    #: read now may be kept (else it is used but not stored: git's "racily clean")
+    settled: bool
+
+
+def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     """What the provider's discovery depends on, as one digest (``None``: no memo)."""
+    import time
+
     from agentscan import __version__
 
     paths = provider.census_paths(ctx)
-    if paths is None:
+    stat_only = provider.census_stat_paths(ctx)
+    if paths is None or stat_only is None:
         return None
-    found = census(paths)
+    found = census(paths, stat_only=stat_only, admits=ctx.resolved_inside_roots)
     if found is None:
         return None
     # The roots themselves (an env var may point elsewhere) and the code that read them.
-    setting = "\n".join([__version__, provider.name, provider.parser_version, str(_FORMAT), found, *paths])
-    return hashlib.blake2b(setting.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    setting = "\n".join([__version__, provider.name, provider.parser_version, str(_FORMAT), found.digest,
+                         *paths, "", *stat_only])
+    now = time.time_ns()
+    # A time in the future is a clock's skew, not a change in progress.
+    settled = found.newest_ns < now - SETTLE_NS or found.newest_ns > now + SETTLE_NS
+    return Stamp(hashlib.blake2b(setting.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest(), settled)
 
 
 class DiscoveryMemo:
     """One provider's discovery, stored and taken back under a census stamp."""
 
-    def __init__(self, cache: Cache, provider: Provider, ctx: ScanContext, stamp: str | None) -> None:
+    def __init__(self, cache: Cache, provider: Provider, ctx: ScanContext, stamp: Stamp | None) -> None:
         """``stamp``: ``stamp_of(provider, ctx)``, taken before discovery runs."""
         self._cache = cache
         self._provider = provider
         self._ctx = ctx
         self._key = f"discovery:{provider.name}"
-        self.stamp = stamp
+        self.stamp = stamp.value if stamp is not None else None
+        self._settled = stamp is not None and stamp.settled
 
     def load(self) -> tuple[list[SessionRef], dict[str, str]] | None:
         """The stored refs and their fingerprints, or ``None`` when the roots changed."""
@@ -155,7 +175,7 @@ class DiscoveryMemo:
     def store(self, refs: list[SessionRef], warnings: list[ScanWarning],
               fingerprint_of: Callable[[SessionRef], str | None]) -> None:
         """Keep ``refs`` (just discovered) for the next run with the same census."""
-        if self.stamp is None or not lasting(warnings):
+        if self.stamp is None or not self._settled or not lasting(warnings):
             return
         entries = []
         for ref in refs:

@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, TOKEN_SUM_CAPPED, Bounds
 from agentscan.scan.cache import Cache
@@ -25,6 +25,9 @@ from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, selec
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
+
+if TYPE_CHECKING:
+    from agentscan.scan.memo import Stamp
 
 MIN_PREFIX = 6
 
@@ -85,7 +88,7 @@ class Scanner:
         self.use_cache = use_cache
         self.memo_discovery = memo_discovery
         self._memo_fingerprints: dict[str, str] = {}
-        self._stamps: dict[str, str | None] = {}
+        self._stamps: dict[str, Stamp | None] = {}
         self._confined = False
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
         self._real_refs: dict[str, dict[str, SessionRef]] = {}
@@ -177,6 +180,7 @@ class Scanner:
         self._confined = True
         for provider in self._witnesses:
             self.ctx.confine_to(Path(path) for path in provider.census_paths(self.ctx) or ())
+            self.ctx.confine_to(Path(path) for path in provider.census_stat_paths(self.ctx) or ())
 
     def _discover(self, provider: Provider) -> list[SessionRef]:
         cache = self.cache
@@ -201,12 +205,13 @@ class Scanner:
             memo.store(refs, warnings, self.fingerprint)
         return refs
 
-    def census_stamp(self, provider: Provider) -> str | None:
+    def census_stamp(self, provider: Provider) -> Stamp | None:
         """The census of ``provider``'s roots with what read them (``scan.memo.stamp_of``),
         taken once per scanner: before its discovery, or before an answer that stands for it."""
         if provider.name not in self._stamps:
             from agentscan.scan.memo import stamp_of
 
+            self._confine()  # the census follows symlinks where discovery would
             self._stamps[provider.name] = stamp_of(provider, self.ctx)
         return self._stamps[provider.name]
 

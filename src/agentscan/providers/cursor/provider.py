@@ -38,6 +38,10 @@ class _Assembled:
     usage: SessionUsage
 
 
+#: what discovery reads in each ``workspaceStorage/<hash>/`` (``workspace.py``)
+_WORKSPACE_FILES = ("workspace.json", "state.vscdb", "state.vscdb-wal")
+
+
 class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
@@ -53,13 +57,27 @@ class CursorProvider(Provider):
     def roots(self, ctx: ScanContext) -> list[Root]:
         return cursor_roots(ctx)
 
-    def census_paths(self, ctx: ScanContext) -> list[str] | None:
-        paths = super().census_paths(ctx)
+    def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
+        # Discovery also opens the workspace DBs beside the global one (IDE-only
+        # composers), newest workspace first: each workspace dir (its mtime) and the
+        # three files read in it, not the rest (extension storage can be huge).
         workspaces = workspace_dir(ctx)
-        # Discovery also opens the workspace DBs beside the global one (IDE-only composers' cwds).
-        if paths is None or workspaces is None:
+        if workspaces is None:
+            return []
+        paths = [str(workspaces)]
+        try:
+            with os.scandir(workspaces) as listing:
+                entries = sorted((entry.name, entry.is_dir()) for entry in listing)
+        except (FileNotFoundError, NotADirectoryError):
             return paths
-        return [*paths, str(workspaces)]
+        except OSError:
+            return None
+        for name, is_dir in entries:
+            directory = os.path.join(workspaces, name)
+            paths.append(directory)
+            if is_dir:
+                paths += [os.path.join(directory, file) for file in _WORKSPACE_FILES]
+        return paths
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.providers.cursor.chats import chat_dirs
