@@ -16,7 +16,7 @@ from agentscan.demo import demo_home
 from agentscan.providers import iter_providers
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.census import census
-from agentscan.scan.memo import MemoRef, is_memo_ref
+from agentscan.scan.lazyrefs import MemoRef, is_memo_ref
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 
@@ -443,3 +443,24 @@ def test_cursor_workspaces_are_looked_at_for_what_discovery_reads(isolated_home:
     with db.open("ab") as handle:
         handle.write(b"\0")
     assert stamp() != before
+
+
+def test_merged_refs_keep_the_order_of_a_stable_sort_and_make_refs_lazily() -> None:
+    from agentscan.model import SessionRef
+    from agentscan.scan.lazyrefs import MemoRefs, MergedRefs
+
+    rows = [[f"m{index}", None, float(index % 3), [], [], f"fp{index}"] for index in range(9)]
+    memo = MemoRefs.checked("claude", rows)
+    assert memo is not None
+    real = [SessionRef("codex", f"r{index}", None, float(index % 2)) for index in range(4)]
+    merged = MergedRefs([memo, real])
+    everything = [*(memo[i] for i in range(len(memo))), *real]
+    expected = sorted(everything, key=lambda ref: ref.recency, reverse=True)
+    assert [ref.id for ref in merged] == [ref.id for ref in expected]
+    assert [ref.id for ref in merged[2:5]] == [ref.id for ref in expected[2:5]]
+    fresh = MemoRefs.checked("claude", rows)
+    assert fresh is not None
+    assert MergedRefs([fresh])[0].native_id in {"m2", "m5", "m8"}
+    assert sum(made is not None for made in fresh._made) == 1  # only the one asked for was made
+    assert MemoRefs.checked("claude", [["x", None, 1.0, [], [], 5]]) is None  # a fingerprint that is no string
+    assert MemoRefs.checked("claude", [["x", None, 1.0, [3], [], "f"]]) is None

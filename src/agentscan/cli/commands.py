@@ -70,7 +70,7 @@ def list_command(
     )
     page = scanner.list_page(limit=None if show_all else (limit or DEFAULT_LIMIT), filters=filters)
     book = PriceBook(scanner.ctx, scanner.cache)
-    rows = with_costs(scanner, page.rows, scanner.refs(filters.providers), book)
+    rows = with_costs(scanner, page.rows, scanner.refs_by_id(row.id for row in page.rows), book)
     if redact:
         from agentscan.export.redact import redact_row
 

@@ -17,13 +17,13 @@ warm run reports what a cold one did.
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 import orjson
 
 from agentscan.model import ScanWarning, SessionRef
 from agentscan.scan.census import census
+from agentscan.scan.lazyrefs import MemoRefs
 from agentscan.sealing import seal, unseal
 
 if TYPE_CHECKING:
@@ -46,60 +46,6 @@ _PASSING = ("not used (", "unreadable", "not read", "cannot read", "cannot list"
 def lasting(warnings: Iterable[ScanWarning]) -> bool:
     """Whether a result computed with these warnings may be kept for later runs."""
     return not any(marker in warning.message for warning in warnings for marker in _PASSING)
-
-
-class _Unresolved:
-    """The ``hint`` of a memo ref: the provider's own data was not loaded."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNRESOLVED"
-
-
-UNRESOLVED = _Unresolved()
-
-
-def is_memo_ref(ref: SessionRef) -> bool:
-    return ref.hint is UNRESOLVED
-
-
-class MemoRef(SessionRef):
-    """A ``SessionRef`` taken from the index: its ``Path``s are made when first
-    asked for (``list`` asks for 25 of 15,000; making them all cost more than
-    discovery saved)."""
-
-    __slots__ = ("_path_text", "_file_texts", "_made")
-    _path_text: str | None
-    _file_texts: list[str]
-    _made: tuple[Path | None, tuple[Path, ...]] | None
-
-    def __init__(self, provider: str, native_id: str, path_text: str | None, recency: float,
-                 file_texts: list[str], children: tuple[str, ...]) -> None:
-        setter = object.__setattr__
-        setter(self, "provider", provider)
-        setter(self, "native_id", native_id)
-        setter(self, "recency", recency)
-        setter(self, "hint", UNRESOLVED)
-        setter(self, "children", children)
-        setter(self, "_path_text", path_text)
-        setter(self, "_file_texts", file_texts)
-        setter(self, "_made", None)
-
-    def _paths(self) -> tuple[Path | None, tuple[Path, ...]]:
-        made = self._made
-        if made is None:
-            made = (Path(self._path_text) if self._path_text is not None else None, tuple(map(Path, self._file_texts)))
-            object.__setattr__(self, "_made", made)
-        return made
-
-    @property  # type: ignore[override]
-    def path(self) -> Path | None:
-        return self._paths()[0]
-
-    @property  # type: ignore[override]
-    def files(self) -> tuple[Path, ...]:
-        return self._paths()[1]
 
 
 #: a file changed less than this before the census may still change within its
@@ -148,8 +94,9 @@ class DiscoveryMemo:
         self.stamp = stamp.value if stamp is not None else None
         self._settled = stamp is not None and stamp.settled
 
-    def load(self) -> tuple[list[SessionRef], dict[str, str]] | None:
-        """The stored refs and their fingerprints, or ``None`` when the roots changed."""
+    def load(self) -> MemoRefs | None:
+        """The stored refs (made one by one as they are asked for), or ``None`` when the
+        roots changed; the warnings discovery raised are said again."""
         if self.stamp is None:
             return None
         payload = unseal(self._cache.get_snapshot(self._key, self.stamp))
@@ -157,20 +104,15 @@ class DiscoveryMemo:
             return None
         try:
             document = orjson.loads(payload)
-            name = self._provider.name
-            refs: list[SessionRef] = []
-            fingerprints: dict[str, str] = {}
-            for native_id, path, recency, files, children, fingerprint in document["refs"]:
-                if not (type(native_id) is str and (path is None or type(path) is str) and type(files) is list):
-                    return None
-                refs.append(MemoRef(name, native_id, path, float(recency), files, tuple(children)))
-                fingerprints[f"{name}:{native_id}"] = fingerprint
+            refs = MemoRefs.checked(self._provider.name, document["refs"])
             warnings = [ScanWarning(w["path"], w["message"], w.get("line")) for w in document["warnings"]]
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
             return None
+        if refs is None:
+            return None
         for warning in warnings:
             self._ctx.warn(warning.path, warning.message, warning.line)
-        return refs, fingerprints
+        return refs
 
     def store(self, refs: list[SessionRef], warnings: list[ScanWarning],
               fingerprint_of: Callable[[SessionRef], str | None]) -> None:

@@ -14,13 +14,14 @@ import hashlib
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, TOKEN_SUM_CAPPED, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, guarded_row
 from agentscan.scan.liveness import Liveness
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, SessionUnreadable, UsageProblem
+from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, is_memo_ref
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
@@ -87,7 +88,6 @@ class Scanner:
         self.ctx = context or ScanContext.create(home=home, env=env)
         self.use_cache = use_cache
         self.memo_discovery = memo_discovery
-        self._memo_fingerprints: dict[str, str] = {}
         self._stamps: dict[str, Stamp | None] = {}
         self._confined = False
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
@@ -104,7 +104,7 @@ class Scanner:
             # A session's cwd must not depend on --provider: every registered
             # provider may know the directory a hash-named one stands for.
             self._witnesses = iter_providers(None) if provider_names else self.providers
-        self._refs: dict[str, list[SessionRef]] = {}
+        self._refs: dict[str, Sequence[SessionRef]] = {}
         self._prefetched: dict[str, tuple[str, dict]] = {}
         self._cwds: set[str] | None = None
         self._short: tuple[int, dict[str, str]] | None = None
@@ -159,15 +159,21 @@ class Scanner:
                 get_provider(name)  # raises UnknownProvider with the valid names
         return [p for p in self.providers if p.name in names]
 
-    def refs(self, providers: Iterable[str] = ()) -> list[SessionRef]:
+    def refs(self, providers: Iterable[str] = ()) -> Sequence[SessionRef]:
         """Every session of the selected providers, most recent first."""
         found: list[SessionRef] = []
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
         self._confine()
+        parts = []
         for provider in self.selected(providers):
             if provider.name not in self._refs:
                 self._refs[provider.name] = self._discover(provider)
-            found.extend(self._refs[provider.name])
+            parts.append(self._refs[provider.name])
+        if any(isinstance(part, MemoRefs) for part in parts):
+            # Ordered without making a ref per session: ``list`` reads the newest few.
+            return MergedRefs(parts)
+        for part in parts:
+            found.extend(part)
         found.sort(key=lambda ref: ref.recency, reverse=True)
         return found
 
@@ -182,7 +188,7 @@ class Scanner:
             self.ctx.confine_to(Path(path) for path in provider.census_paths(self.ctx) or ())
             self.ctx.confine_to(Path(path) for path in provider.census_stat_paths(self.ctx) or ())
 
-    def _discover(self, provider: Provider) -> list[SessionRef]:
+    def _discover(self, provider: Provider) -> Sequence[SessionRef]:
         cache = self.cache
         if not self.memo_discovery or cache is None:
             refs = provider.discover(self.ctx)
@@ -193,9 +199,7 @@ class Scanner:
         memo = DiscoveryMemo(cache, provider, self.ctx, self.census_stamp(provider))  # census before discovery
         loaded = memo.load()
         if loaded is not None:
-            refs, fingerprints = loaded
-            self._memo_fingerprints.update(fingerprints)
-            return refs  # the id index was written when they were discovered
+            return loaded  # the id index was written when they were discovered
         from agentscan.scan.memo import MAX_WARNINGS
 
         with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
@@ -217,10 +221,8 @@ class Scanner:
 
     def fingerprint(self, ref: SessionRef) -> str | None:
         """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""
-        from agentscan.scan.memo import is_memo_ref
-
-        if is_memo_ref(ref):
-            return self._memo_fingerprints.get(ref.id)
+        if isinstance(ref, MemoRef):
+            return ref.fingerprint
         # Once per session and scan: the memo store and the usage collector both ask
         # (file stats are taken once per scan, so the answer cannot change meanwhile).
         known = self._fingerprints.get(ref.id)
@@ -234,8 +236,6 @@ class Scanner:
         """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
         is gone since the census (a warning says so).  ``one``: only this session is
         wanted (``show``): the provider may rebuild it alone (``Provider.locate``)."""
-        from agentscan.scan.memo import is_memo_ref
-
         if not is_memo_ref(ref):
             return ref
         if one and ref.provider not in self._real_refs:
@@ -320,7 +320,7 @@ class Scanner:
             cache.commit()
         return row
 
-    def prefetch_rows(self, refs: list[SessionRef]) -> None:
+    def prefetch_rows(self, refs: Sequence[SessionRef]) -> None:
         """Fetch the cached rows of the next few sessions in one query."""
         cache = self.cache
         if cache is not None:
@@ -346,8 +346,32 @@ class Scanner:
 
         refs = self.refs()
         if self._short is None or self._short[0] != len(refs):
-            self._short = (len(refs), short_ids((ref.provider, ref.native_id) for ref in refs))
+            self._short = (len(refs), short_ids(self._id_pairs()))
         return self._short[1]
+
+    def _id_pairs(self) -> Iterator[tuple[str, str]]:
+        """(provider, native id) of every session discovered, without making memo refs."""
+        for name, part in self._refs.items():
+            if isinstance(part, MemoRefs):
+                yield from ((name, native_id) for native_id in part.native_ids)
+            else:
+                yield from ((ref.provider, ref.native_id) for ref in part)
+
+    def refs_by_id(self, ids: Iterable[str]) -> list[SessionRef]:
+        """The discovered sessions among ``ids`` (a few rows' sessions, out of thousands)."""
+        wanted: dict[str, set[str]] = {}
+        for session_id in ids:
+            provider, _, native_id = session_id.partition(":")
+            wanted.setdefault(provider, set()).add(native_id)
+        self.refs(list(wanted) if all(self._known(name) for name in wanted) else ())
+        found: list[SessionRef] = []
+        for name, natives in wanted.items():
+            part = self._refs.get(name, ())
+            if isinstance(part, MemoRefs):
+                found.extend(part[index] for index, native_id in enumerate(part.native_ids) if native_id in natives)
+            else:
+                found.extend(ref for ref in part if ref.native_id in natives)
+        return found
 
     def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """Every matching session, not clamped (``export``)."""
