@@ -205,6 +205,23 @@ def check_totals(agentscan: list[str], env: dict[str, str], expected: dict, ccus
     return lines
 
 
+CONSOLE_SCRIPT = """import re
+import sys
+from agentscan.entry import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+def console_script(directory: Path) -> Path:
+    """What ``pip install`` writes as ``bin/agentscan``: the tree on PYTHONPATH runs as a user runs it
+    (``python -m agentscan`` names itself otherwise, and skips the console script's fast paths)."""
+    path = Path(tempfile.mkdtemp(prefix="agentscan-bench-bin-", dir=directory)) / "agentscan"
+    path.write_text(CONSOLE_SCRIPT)
+    return path
+
+
 def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> str:
     target = home_for(args.out, scale)
     home = target / "home"
@@ -223,7 +240,7 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> 
     for label, src in trees:
         cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-cache-"))
         env = dict(base_env, AGENTSCAN_CACHE_DIR=str(cache), PYTHONPATH=src)
-        agentscan = [python, "-m", "agentscan"]
+        agentscan = [python, str(console_script(cache.parent))]
 
         def clear(cache: Path = cache) -> None:
             shutil.rmtree(cache, ignore_errors=True)

@@ -40,4 +40,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(tmp_path / "agentscan-data"))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
+    # Tests write their files just before they read them: without this, nothing
+    # would be "settled" (scan.memo.SETTLE_NS) and the warm shortcuts never kept.
+    # tests/test_discovery_memo.py checks the rule itself.
+    monkeypatch.setattr("agentscan.scan.memo.SETTLE_NS", 0)
     return home

@@ -44,6 +44,23 @@ def legible(text: str) -> str:
     return raw.decode("utf-8", "replace")
 
 
+class Captured(list[ScanWarning]):
+    """Warnings raised while a result was computed, in the order they came (repeats
+    too: said again into a new sink, they fold exactly as they did the first time)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        #: more came than ``limit``: a result stored with these would lose some
+        self.overflowed = False
+
+    def take(self, warning: ScanWarning) -> None:
+        if len(self) < self.limit:
+            self.append(warning)
+        else:
+            self.overflowed = True
+
+
 class WarningSink:
     """Collects ``ScanWarning``s, bounded per file and deduplicated."""
 
@@ -52,12 +69,13 @@ class WarningSink:
         self._seen: set[tuple[str, int | None, str]] = set()
         self._per_file: dict[str, int] = {}
         self._suppressed: dict[str, int] = {}
-        self._captures: list[list[ScanWarning]] = []
+        self._captures: list[Captured] = []
 
     @contextmanager
-    def capture(self) -> Iterator[list[ScanWarning]]:
-        """Collect the warnings raised inside the block (to cache with a result)."""
-        captured: list[ScanWarning] = []
+    def capture(self, limit: int = _PER_FILE_WARNINGS * 5) -> Iterator[Captured]:
+        """Collect the warnings raised inside the block (to cache with a result), at most
+        ``limit`` of them (``Captured.overflowed`` says when more came)."""
+        captured = Captured(limit)
         self._captures.append(captured)
         try:
             yield captured
@@ -69,8 +87,7 @@ class WarningSink:
         key_path = legible(str(path))
         message = legible(message)
         for captured in self._captures:
-            if len(captured) < _PER_FILE_WARNINGS * 5:
-                captured.append(ScanWarning(key_path, message, line))
+            captured.take(ScanWarning(key_path, message, line))
         key = (key_path, line, message)
         if key in self._seen:
             return
@@ -251,10 +268,13 @@ class ScanContext:
         return True
 
     def _inside_roots(self, path: str | os.PathLike[str]) -> bool:
+        return self.resolved_inside_roots(os.path.realpath(path))
+
+    def resolved_inside_roots(self, target: str) -> bool:
+        """Whether the real path ``target`` lies inside a registered root (or none is registered)."""
         confined: set[str] = self.memo.get("_confined_roots", set())
         if not confined:
             return True
-        target = os.path.realpath(path)
         return any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined)
 
     def outside_roots(self, path: str | os.PathLike[str]) -> bool:

@@ -57,10 +57,34 @@ def _print_static_help(argv: list[str]) -> bool:
     return True
 
 
+#: global options that take a value (the next argument is not the command)
+_GLOBAL_WITH_VALUE = frozenset({"--home"})
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """The command ``argv`` runs; ``None`` when unknown or when help comes first
+    (``agentscan --help tokens`` prints the top-level help, every command in it)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in _GLOBAL_WITH_VALUE:
+            skip = True
+        elif arg in ("-h", "--help"):
+            return None
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
 def main() -> None:
     argv = sys.argv[1:]
     if _print_static_help(argv):
         sys.exit(0)
+    if not any(name.endswith("_COMPLETE") for name in os.environ):  # shell completion needs every command
+        from agentscan import invocation
+
+        invocation.requested_command = _command_in(argv)
     if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
         from agentscan.hooks.capture import run
 

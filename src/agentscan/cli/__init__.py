@@ -65,12 +65,32 @@ COMMAND_MODULES = (
     "agentscan.cli.prices_commands",
 )
 
+#: each top-level command and the module that registers it (tests/test_cli_registry.py
+#: keeps this equal to what the modules register)
+COMMAND_HOMES = {
+    "list": "agentscan.cli.commands",
+    "show": "agentscan.cli.commands",
+    "tokens": "agentscan.cli.commands",
+    "hook": "agentscan.cli.hooks_commands",
+    "trace": "agentscan.cli.hooks_commands",
+    "hooks": "agentscan.cli.hooks_commands",
+    "export": "agentscan.cli.ops_commands",
+    "doctor": "agentscan.cli.ops_commands",
+    "otlp": "agentscan.cli.otlp_commands",
+    "prices": "agentscan.cli.prices_commands",
+}
+
 
 def _register_commands() -> None:
     import importlib
     import importlib.util
 
-    for name in COMMAND_MODULES:
+    from agentscan.invocation import requested_command
+
+    # Run from the console script for one command, only its module is registered:
+    # Typer reads the signature of every registered command on each start.
+    only = COMMAND_HOMES.get(requested_command or "")
+    for name in (only,) if only else COMMAND_MODULES:
         if importlib.util.find_spec(name) is not None:
             importlib.import_module(name).register(app)
 

@@ -58,7 +58,7 @@ def list_command(
     if show_all and limit is not None:
         raise UsageProblem("give --limit N or --all, not both")
     state = state_of(ctx)
-    scanner = state.scanner(provider)
+    scanner = state.scanner(provider, memo=True)
     filters = ListFilter(
         providers=tuple(provider or ()),
         since=parse_when(since) if since else None,
@@ -70,7 +70,7 @@ def list_command(
     )
     page = scanner.list_page(limit=None if show_all else (limit or DEFAULT_LIMIT), filters=filters)
     book = PriceBook(scanner.ctx, scanner.cache)
-    rows = with_costs(scanner, page.rows, scanner.refs(filters.providers), book)
+    rows = with_costs(scanner, page.rows, scanner.refs_by_id(row.id for row in page.rows), book)
     if redact:
         from agentscan.export.redact import redact_row
 
@@ -124,7 +124,7 @@ def show_command(
     from agentscan.scan.costs import with_costs
 
     state = state_of(ctx)
-    scanner = state.scanner()
+    scanner = state.scanner(memo=True)
     detail = with_hook_events(scanner.show(session_id), scanner)
     book = PriceBook(scanner.ctx, scanner.cache)
     (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)
@@ -176,14 +176,40 @@ def tokens_command(
 
     state = state_of(ctx)
     zone_info = zone(tz)
-    scanner = state.scanner(provider if not session_ids else None)
+    scanner = state.scanner(provider if not session_ids else None, memo=True)
+    since_at = parse_when(since, tz=zone_info) if since else None
+    until_at = parse_when(until, tz=zone_info, end_of_day=True) if until else None
+    group = parse_group(by)
+    # Remembered only without a window: ``--since 3d`` means another time on every run.
+    if as_json and not session_ids and since is None and until is None:
+        from agentscan.scan import answers
+
+        # The same question over unchanged files has the same answer (``scan.answers``).
+        question = {"by": group, "providers": sorted(provider or ()), "tz": answers.zone_identity(zone_info),
+                    "since": since_at.isoformat() if since_at else None, "until": until_at.isoformat() if until_at else None}
+        key = answers.answer_key(scanner, "tokens", question, list(provider or ()))
+        known = answers.recall(scanner, "tokens", question, key)
+        if known is not None:
+            end_progress()
+            render.emit_json_body("tokens", known, scanner.warnings)
+        else:
+            from agentscan.scan.memo import MAX_WARNINGS
+
+            with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
+                body = token_report(scanner, providers=provider or (), since=since_at, until=until_at, by=group,
+                                    tz=zone_info).to_json()
+            end_progress()
+            render.emit_json(render.envelope("tokens", body, scanner.warnings))
+            answers.remember(scanner, "tokens", question, key, body, raised)
+        finish(state, scanner, as_json=as_json)
+        return
     report = token_report(
         scanner,
         ids=session_ids or (),
         providers=provider or (),
-        since=parse_when(since, tz=zone_info) if since else None,
-        until=parse_when(until, tz=zone_info, end_of_day=True) if until else None,
-        by=parse_group(by),
+        since=since_at,
+        until=until_at,
+        by=group,
         tz=zone_info,
     )
     if as_json:

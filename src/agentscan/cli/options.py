@@ -56,7 +56,9 @@ class State:
 
         term.set_quiet(self.quiet)
 
-    def scanner(self, providers: list[str] | None = None) -> Scanner:
+    def scanner(self, providers: list[str] | None = None, *, memo: bool = False) -> Scanner:
+        """``memo``: discovery may come from the index (``scan.memo``); for the
+        commands whose every parse goes through the scanner (list, show, tokens)."""
         import os
 
         env = dict(os.environ)
@@ -80,7 +82,8 @@ class State:
 
             context.progress = StderrProgress()
             _PROGRESS.append(context.progress)
-        return Scanner(context=context, provider_names=providers or None, use_cache=not self.no_cache)
+        return Scanner(context=context, provider_names=providers or None, use_cache=not self.no_cache,
+                       memo_discovery=memo)
 
 
 #: progress reporters of this run, erased before an error is printed

@@ -30,6 +30,17 @@ def emit_json(document: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def emit_json_body(command: str, body: bytes, warnings: Sequence[ScanWarning]) -> None:
+    """``emit_json(envelope(command, …))`` for a body already printed as indented JSON
+    (``scan.answers``): the same bytes, without decoding the body."""
+    if not body.startswith(b"{\n") or not body.endswith(b"\n}"):
+        raise ValueError("not an indented JSON object")
+    listed = orjson.dumps([w.to_json() for w in warnings], option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+    head = b'{\n  "schema": ' + orjson.dumps(f"agentscan.{command}/1") + b",\n"
+    sys.stdout.buffer.write(head + body[2:-2] + b',\n  "warnings": ' + listed + b"\n}\n")
+    sys.stdout.flush()
+
+
 def envelope(command: str, body: dict[str, Any], warnings: Sequence[ScanWarning]) -> dict[str, Any]:
     return {"schema": f"agentscan.{command}/1", **body, "warnings": [w.to_json() for w in warnings]}
 

@@ -39,6 +39,25 @@ class Provider(ABC):
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         """Every session, cheaply: stat calls and bounded header reads only."""
 
+    def census_paths(self, ctx: ScanContext) -> list[str] | None:
+        """Every file and directory (walked whole) that ``discover`` and
+        ``fingerprint`` read: while none of them changes, the previous
+        discovery stands (``scan.memo``).  The default is the roots, with a
+        database's ``-wal`` beside it; a provider that reads anything else
+        must add it.  ``None``: never take discovery from the index.
+        """
+        paths: list[str] = []
+        for root in self.roots(ctx):
+            paths.append(str(root.path))
+            if root.kind == "database":
+                paths.append(f"{root.path}-wal")
+        return paths
+
+    def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
+        """Files and directories ``discover`` reads (a directory's own mtime, say) that
+        need no walk: each is stat'ed alone.  ``None``: never take discovery from the index."""
+        return []
+
     @abstractmethod
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """The ``list`` row of one session."""
@@ -58,11 +77,13 @@ class Provider(ABC):
         they are), or ``None`` to have ``detail`` parse everything."""
         return None
 
-    def row_sums(self, ref: SessionRef, ctx: ScanContext) -> list[list] | None:
+    def row_sums(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
         """The session's token sums as its row counted them, grouped as
         ``scan.collect`` groups a session's calls (``agentscan.usagegroups``), when
-        the row's own pass kept them: the row's cost is then priced from them
-        instead of a second parse.  The default: ``None`` (parse the usage)."""
+        the row's own pass kept them for the files at ``fingerprint`` (``ref`` may
+        come from the index: its ``hint`` is then not the provider's): the row's
+        cost is then priced from them instead of a second parse.  The default:
+        ``None`` (parse the usage)."""
         return None
 
     @abstractmethod
@@ -105,12 +126,18 @@ class Provider(ABC):
             return None
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
+    def wants_refresh(self, row: SessionRow) -> bool:
+        """Whether a cached ``row`` may be out of date in a way ``refresh_row`` can mend
+        (then the scanner hands ``refresh_row`` the provider's own ref)."""
+        return False
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row, brought up to date with what the rest of the scan knows.
 
         The row cache is keyed by the session's own files; a fact that comes
         from elsewhere (Gemini's cwd, revealed by another provider's session)
-        can appear later without changing them.  The default keeps the row.
+        can appear later without changing them.  Called only when
+        ``wants_refresh``; the default keeps the row.
         """
         return row
 

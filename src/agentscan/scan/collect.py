@@ -354,10 +354,10 @@ class _Collector:
         stale: set[str] = set()
         fingerprints = self.fingerprints
         warn = self.ctx.warn
+        fingerprint_of = self.scanner.fingerprint
         for name, pairs in by_provider.items():
-            provider = self.scanner.provider(name)
             for ref, ref_id in pairs:
-                fingerprints[ref_id] = provider.fingerprint(ref, self.ctx) if self.cache is not None else None
+                fingerprints[ref_id] = fingerprint_of(ref) if self.cache is not None else None
             stamp = self.stamps[name] = self._stamp(pairs)
             snapshot = self._load_snapshot(name, stamp, pairs)
             if snapshot is not None:
@@ -450,6 +450,7 @@ class _Collector:
         """Parse ``refs`` (misses), store what the index keeps."""
         if not refs:
             return
+        refs = self._real(refs, keep_entries)
         weights = {ref.id: self._weight(ref) for ref in refs}
         resume: dict[str, bytes] = {}
         if self.cache is not None:
@@ -480,6 +481,22 @@ class _Collector:
                 states.append((ref.id, seal(parsed.state)))
         self.cache.put_usage(rows)
         self.cache.put_resume(states)
+
+    def _real(self, refs: list[SessionRef], keep_entries: bool) -> list[SessionRef]:
+        """The provider's own refs for a parse (``Scanner.real_ref``); a session gone
+        since the census counts nothing, with a warning."""
+        real = []
+        for ref in refs:
+            found = self.scanner.real_ref(ref)
+            if found is None:
+                self.parsed[ref.id] = Parsed(SessionSums([], []), seal(b""), None, [] if keep_entries else None)
+                self.fingerprints[ref.id] = None  # nothing of it is stored
+                continue
+            if found is not ref and self.cache is not None:
+                # What the parse reads now, should a file have changed since the census.
+                self.fingerprints[ref.id] = self.scanner.fingerprint(found)
+            real.append(found)
+        return real
 
     def _run(self, refs: list[SessionRef], weights: dict[str, int],
              job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,
@@ -570,6 +587,11 @@ class _Collector:
             else:
                 found[ref.id] = entries
         if missing:
+            missing = self._real(missing, True)
+            parsing = {ref.id for ref in missing}
+            for ref in wanted:
+                if ref.id not in found and ref.id not in parsing:
+                    found[ref.id] = []  # gone since the census (``_real`` warned)
             # Their warnings were reported with their sums; a parse raises the same ones,
             # which the warning sink drops as repeats.
             def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:

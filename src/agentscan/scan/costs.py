@@ -63,7 +63,7 @@ def with_costs(
     # A huge session's sums as its row's own pass kept them (the same the row's tokens count).
     known: dict[str, SessionSums] = {}
     for ref in chosen:
-        groups = scanner.provider(ref.provider).row_sums(ref, scanner.ctx)
+        groups = scanner.provider(ref.provider).row_sums(ref, scanner.ctx, scanner.fingerprint(ref))
         if groups is not None:
             known[ref.id] = SessionSums(groups, [])
     parsed = sums_by_session(scanner, [ref for ref in chosen if ref.id not in known])

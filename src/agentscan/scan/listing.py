@@ -13,9 +13,9 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
-from agentscan.model import SessionRow
+from agentscan.model import SessionRef, SessionRow
 from agentscan.scan.liveness import Liveness
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                        from_epoch(newest) if newest is not None else None)
 
 
-def _count_rest(refs: list, filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:
+def _count_rest(refs: Sequence[SessionRef], filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:
     """Sessions skipped as too old still count in the explanation: they fail ``since``."""
     for ref in refs:
         if filters.needs_liveness:

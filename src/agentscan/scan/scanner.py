@@ -14,17 +14,21 @@ import hashlib
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, TOKEN_SUM_CAPPED, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, guarded_row
 from agentscan.scan.liveness import Liveness
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, SessionUnreadable, UsageProblem
+from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, is_memo_ref
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
 from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
+
+if TYPE_CHECKING:
+    from agentscan.scan.memo import Stamp
 
 MIN_PREFIX = 6
 
@@ -75,11 +79,19 @@ class Scanner:
         provider_names: Iterable[str] | None = None,
         context: ScanContext | None = None,
         use_cache: bool = False,
+        memo_discovery: bool = False,
     ) -> None:
         """``use_cache`` opts into the persistent index (the CLI turns it on
-        unless ``--no-cache``); a library caller gets no writes by default."""
+        unless ``--no-cache``); a library caller gets no writes by default.
+        ``memo_discovery`` (with the cache) takes a provider's sessions from
+        the index while nothing under its roots changed (``scan.memo``)."""
         self.ctx = context or ScanContext.create(home=home, env=env)
         self.use_cache = use_cache
+        self.memo_discovery = memo_discovery
+        self._stamps: dict[str, Stamp | None] = {}
+        self._confined = False
+        self._fingerprints: dict[str, tuple[object, str | None]] = {}
+        self._real_refs: dict[str, dict[str, SessionRef]] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
         #: sessions parsed (not served from the cache) by this scanner
@@ -92,7 +104,7 @@ class Scanner:
             # A session's cwd must not depend on --provider: every registered
             # provider may know the directory a hash-named one stands for.
             self._witnesses = iter_providers(None) if provider_names else self.providers
-        self._refs: dict[str, list[SessionRef]] = {}
+        self._refs: dict[str, Sequence[SessionRef]] = {}
         self._prefetched: dict[str, tuple[str, dict]] = {}
         self._cwds: set[str] | None = None
         self._short: tuple[int, dict[str, str]] | None = None
@@ -147,17 +159,97 @@ class Scanner:
                 get_provider(name)  # raises UnknownProvider with the valid names
         return [p for p in self.providers if p.name in names]
 
-    def refs(self, providers: Iterable[str] = ()) -> list[SessionRef]:
+    def refs(self, providers: Iterable[str] = ()) -> Sequence[SessionRef]:
         """Every session of the selected providers, most recent first."""
         found: list[SessionRef] = []
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
+        self._confine()
+        parts = []
         for provider in self.selected(providers):
             if provider.name not in self._refs:
-                self._refs[provider.name] = provider.discover(self.ctx)
-                self._index_ids(self._refs[provider.name])
-            found.extend(self._refs[provider.name])
+                self._refs[provider.name] = self._discover(provider)
+            parts.append(self._refs[provider.name])
+        if any(isinstance(part, MemoRefs) for part in parts):
+            # Ordered without making a ref per session: ``list`` reads the newest few.
+            return MergedRefs(parts)
+        for part in parts:
+            found.extend(part)
         found.sort(key=lambda ref: ref.recency, reverse=True)
         return found
+
+    def _confine(self) -> None:
+        """Every provider's roots, registered before any discovery: a symlink from one
+        provider's tree into another's is followed whichever providers are selected,
+        run first, or taken from the index (``ScanContext.admit``)."""
+        if self._confined:
+            return
+        self._confined = True
+        for provider in self._witnesses:
+            self.ctx.confine_to(Path(path) for path in provider.census_paths(self.ctx) or ())
+            self.ctx.confine_to(Path(path) for path in provider.census_stat_paths(self.ctx) or ())
+
+    def _discover(self, provider: Provider) -> Sequence[SessionRef]:
+        cache = self.cache
+        if not self.memo_discovery or cache is None:
+            refs = provider.discover(self.ctx)
+            self._index_ids(refs)
+            return refs
+        from agentscan.scan.memo import DiscoveryMemo
+
+        memo = DiscoveryMemo(cache, provider, self.ctx, self.census_stamp(provider))  # census before discovery
+        loaded = memo.load()
+        if loaded is not None:
+            return loaded  # the id index was written when they were discovered
+        from agentscan.scan.memo import MAX_WARNINGS
+
+        with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
+            refs = provider.discover(self.ctx)
+        self._index_ids(refs)
+        if not warnings.overflowed:  # stored, they must all be said again
+            memo.store(refs, warnings, self.fingerprint)
+        return refs
+
+    def census_stamp(self, provider: Provider) -> Stamp | None:
+        """The census of ``provider``'s roots with what read them (``scan.memo.stamp_of``),
+        taken once per scanner: before its discovery, or before an answer that stands for it."""
+        if provider.name not in self._stamps:
+            from agentscan.scan.memo import stamp_of
+
+            self._confine()  # the census follows symlinks where discovery would
+            self._stamps[provider.name] = stamp_of(provider, self.ctx)
+        return self._stamps[provider.name]
+
+    def fingerprint(self, ref: SessionRef) -> str | None:
+        """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""
+        if isinstance(ref, MemoRef):
+            return ref.fingerprint
+        # Once per session and scan: the memo store and the usage collector both ask
+        # (file stats are taken once per scan, so the answer cannot change meanwhile).
+        known = self._fingerprints.get(ref.id)
+        if known is not None and known[0] is ref.hint:
+            return known[1]
+        fingerprint = self.provider(ref.provider).fingerprint(ref, self.ctx)
+        self._fingerprints[ref.id] = (ref.hint, fingerprint)  # the hint kept alive: ``is`` stays meaningful
+        return fingerprint
+
+    def real_ref(self, ref: SessionRef, *, one: bool = False) -> SessionRef | None:
+        """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
+        is gone since the census (a warning says so).  ``one``: only this session is
+        wanted (``show``): the provider may rebuild it alone (``Provider.locate``)."""
+        if not is_memo_ref(ref):
+            return ref
+        if one and ref.provider not in self._real_refs:
+            located = self.provider(ref.provider).locate(ref.native_id, str(ref.path) if ref.path else None, self.ctx)
+            if located is not None and located.id == ref.id:
+                return located
+        table = self._real_refs.get(ref.provider)
+        if table is None:
+            # Warnings said again by a second discovery are dropped as repeats by the sink.
+            table = self._real_refs[ref.provider] = {found.id: found for found in self.provider(ref.provider).discover(self.ctx)}
+        real = table.get(ref.id)
+        if real is None:
+            self.ctx.warn(ref.path or ref.id, "changed while being read; run the command again")
+        return real
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable."""
@@ -187,7 +279,7 @@ class Scanner:
     def row(self, ref: SessionRef) -> SessionRow:
         provider = self.provider(ref.provider)
         cache = self.cache
-        fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
+        fingerprint = self.fingerprint(ref) if cache is not None else None
         if cache is not None and fingerprint is not None:
             hit = self._prefetched.pop(ref.id, None) or cache.get_rows([ref.id]).get(ref.id)
             cached = _cached_row(hit[1]) if hit is not None and hit[0] == fingerprint else None
@@ -197,8 +289,26 @@ class Scanner:
                 for warning in warnings_then:
                     self.ctx.warn(warning.path, warning.message, warning.line)
                 # What other sessions reveal (a Gemini cwd) may be newer than the cache.
-                return provider.refresh_row(row, ref, self.ctx)
+                if not provider.wants_refresh(row):
+                    return row
+                real = self.real_ref(ref, one=True)  # refresh_row reads the provider's own ref
+                if real is None:
+                    return row
+                fresh = provider.refresh_row(row, real, self.ctx)
+                if fresh != row:
+                    # Kept, so the next run need not mend it again (the files are the same).
+                    document = fresh.to_json()
+                    document["warnings"] = [w.to_json() for w in warnings_then]
+                    cache.put_row(ref.id, ref.provider, fingerprint, document)
+                    cache.commit()
+                return fresh
         self.parses += 1
+        real = self.real_ref(ref)
+        if real is None:
+            return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None)
+        if real is not ref:
+            ref = real
+            fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
         with self.ctx.warnings.capture() as warnings:
             row = guarded_row(provider, ref, self.ctx)
             if row.tokens is not None and row.tokens.saturated:
@@ -210,7 +320,7 @@ class Scanner:
             cache.commit()
         return row
 
-    def prefetch_rows(self, refs: list[SessionRef]) -> None:
+    def prefetch_rows(self, refs: Sequence[SessionRef]) -> None:
         """Fetch the cached rows of the next few sessions in one query."""
         cache = self.cache
         if cache is not None:
@@ -236,8 +346,32 @@ class Scanner:
 
         refs = self.refs()
         if self._short is None or self._short[0] != len(refs):
-            self._short = (len(refs), short_ids((ref.provider, ref.native_id) for ref in refs))
+            self._short = (len(refs), short_ids(self._id_pairs()))
         return self._short[1]
+
+    def _id_pairs(self) -> Iterator[tuple[str, str]]:
+        """(provider, native id) of every session discovered, without making memo refs."""
+        for name, part in self._refs.items():
+            if isinstance(part, MemoRefs):
+                yield from ((name, native_id) for native_id in part.native_ids)
+            else:
+                yield from ((ref.provider, ref.native_id) for ref in part)
+
+    def refs_by_id(self, ids: Iterable[str]) -> list[SessionRef]:
+        """The discovered sessions among ``ids`` (a few rows' sessions, out of thousands)."""
+        wanted: dict[str, set[str]] = {}
+        for session_id in ids:
+            provider, _, native_id = session_id.partition(":")
+            wanted.setdefault(provider, set()).add(native_id)
+        self.refs(list(wanted) if all(self._known(name) for name in wanted) else ())
+        found: list[SessionRef] = []
+        for name, natives in wanted.items():
+            part = self._refs.get(name, ())
+            if isinstance(part, MemoRefs):
+                found.extend(part[index] for index, native_id in enumerate(part.native_ids) if native_id in natives)
+            else:
+                found.extend(ref for ref in part if ref.native_id in natives)
+        return found
 
     def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """Every matching session, not clamped (``export``)."""
@@ -323,6 +457,10 @@ class Scanner:
         """One session in detail.  A subagent's own id (a Codex child thread,
         a Claude agent id, …) opens its parent with ``focus`` naming it."""
         ref, focus = self._resolve_focus(query)
+        real = self.real_ref(ref, one=True)
+        if real is None:
+            raise SessionNotFound(query)
+        ref = real
         provider = self.provider(ref.provider)
         try:
             detail = None

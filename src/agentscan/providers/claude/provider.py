@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.claude.discovery import SessionFiles, discover_sessions, header_cwd, session_files_at
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.toolkit.roots import Root
 
 if TYPE_CHECKING:
+    from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.bounds import Bounds
     from agentscan.model import SessionDetail
     from agentscan.model import SubagentInfo, TokenUsage
@@ -45,6 +45,8 @@ class ClaudeProvider(Provider):
         return claude_roots(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.providers.claude.discovery import discover_sessions
+
         sessions = discover_sessions(self.roots(ctx), ctx)
         return [
             SessionRef(
@@ -60,6 +62,8 @@ class ClaudeProvider(Provider):
         ]
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
+        from agentscan.providers.claude.discovery import session_files_at
+
         if path is None:
             return None
         ctx.confine_to(root.path for root in self.roots(ctx))
@@ -71,6 +75,8 @@ class ClaudeProvider(Provider):
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
         # Discovery already holds every file's stat, by path string: no system
         # call and no Path work (a heavy user has 10,000+ sessions).
+        from agentscan.providers.claude.discovery import SessionFiles
+
         files = ref.hint
         if not isinstance(files, SessionFiles) or len(files.stats) != len(ref.files):
             return super().fingerprint(ref, ctx)
@@ -80,6 +86,8 @@ class ClaudeProvider(Provider):
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
+        from agentscan.providers.claude.discovery import header_cwd
+
         cwds: set[str] = set()
         for ref in self.discover(ctx):
             if ref.path is not None:
@@ -227,18 +235,18 @@ class ClaudeProvider(Provider):
         infos = self._subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent)
         return collector.build(row, subagents=infos, extra_tools=extra_tools)
 
-    def row_sums(self, ref: SessionRef, ctx: ScanContext) -> list[list] | None:
-        """A huge session's sums, kept by its row's pass (``showfacts``): its row's cost
-        then needs no second pass holding every call."""
+    def row_sums(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
+        """A huge session's sums, kept by its row's pass (``showfacts``) under the main
+        transcript's path: its row's cost then needs no second pass holding every call."""
         from agentscan.providers.claude import showfacts
 
-        files = ref.hint
-        if not self._tail_worthy(ref, ctx):
+        if ref.path is None:
             return None
-        facts = showfacts.kept(ctx, files.main, self.fingerprint(ref, ctx))
+        facts = showfacts.kept(ctx, Path(ref.path), fingerprint)
         return None if facts is None else facts.groups
 
     def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        from agentscan.providers.claude.discovery import SessionFiles
         from agentscan.providers.claude.showfacts import TAIL_MIN_BYTES
 
         files = ref.hint

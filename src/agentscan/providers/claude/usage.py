@@ -25,7 +25,7 @@ from typing import Any, Callable, Collection, Iterable, Iterator
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import PROGRESS_ORIGIN, TokenUsage, UsageEntry
-from agentscan.providers.claude.records import as_dict, as_str, cache_write_1h
+from agentscan.providers.claude.records import as_dict, as_str
 from agentscan.timeutil import epoch_of_iso
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
@@ -38,8 +38,10 @@ Call = tuple
 
 
 def _count(value: object) -> int:
-    # The common case inline; anything odd goes through the one validator.
-    return value if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT else token_count(value)  # type: ignore[return-value]
+    # The common cases inline (a count, or no such field); anything odd goes through the one validator.
+    if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:  # type: ignore[operator]
+        return value  # type: ignore[return-value]
+    return 0 if value is None else token_count(value)
 
 
 def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | None:
@@ -57,6 +59,10 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | 
     if not isinstance(usage, dict):
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
+    cache_write = _count(usage.get("cache_creation_input_tokens"))
+    # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
+    split = usage.get("cache_creation")
+    one_hour = _count(split.get("ephemeral_1h_input_tokens")) if type(split) is dict else 0
     return (
         message_id if isinstance(message_id, str) and message_id else None,
         request_id if isinstance(request_id, str) and request_id else None,
@@ -64,13 +70,13 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | 
         "speed" in usage,
         _count(usage.get("input_tokens")),
         _count(usage.get("cache_read_input_tokens")),
-        _count(usage.get("cache_creation_input_tokens")),
+        cache_write,
         _count(usage.get("output_tokens")),
         epoch_of_iso(record.get("timestamp")),
         intern(model) if isinstance(model, str) and model else None,  # one string per model, not per call
         subagent,
         order,
-        cache_write_1h(usage),
+        one_hour if one_hour < cache_write else cache_write,
         False,
     )
 

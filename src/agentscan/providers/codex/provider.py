@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.codex.discovery import CodexSession, Thread, discover
 from agentscan.providers.codex.roots import codex_roots
 from agentscan.toolkit.roots import Root
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
     from agentscan.model import SessionDetail, ToolEvent
     from agentscan.providers.codex.detail import TranscriptReader
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.codex.usage import FileUsageScanner, UsageEvent
 
 #: (owning session, subagent id or None, the thread, its scanner)
-_Scanned = tuple[str, "str | None", Thread, "FileUsageScanner"]
+_Scanned = tuple[str, "str | None", "Thread", "FileUsageScanner"]
 
 
 class CodexProvider(Provider):
@@ -41,6 +41,8 @@ class CodexProvider(Provider):
         return codex_roots(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.providers.codex.discovery import discover
+
         return [
             SessionRef(
                 provider=self.name,
@@ -56,6 +58,8 @@ class CodexProvider(Provider):
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
         # A row also depends on the thread index (titles, freshness): add its identity.
+        from agentscan.providers.codex.discovery import discover
+
         base = super().fingerprint(ref, ctx)
         if base is None:
             return None
@@ -73,10 +77,14 @@ class CodexProvider(Provider):
 
     def index_orphans(self, ctx: ScanContext) -> int:
         """Thread-index rows whose rollout is gone (not listed; doctor reports them)."""
+        from agentscan.providers.codex.discovery import discover
+
         return discover(ctx).orphan_index_rows
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         """For doctor: which thread index was used, and what it knows that disk does not."""
+        from agentscan.providers.codex.discovery import discover
+
         found = discover(ctx)
         if not found.index.databases:
             lines = ["thread index: none found or none readable; sessions listed from rollouts only"]
@@ -93,6 +101,8 @@ class CodexProvider(Provider):
         return lines
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
+        from agentscan.providers.codex.discovery import discover
+
         from agentscan.providers.codex.row import thread_header
 
         cwds: set[str] = set()
@@ -107,6 +117,9 @@ class CodexProvider(Provider):
 
         return build_row(self._session(ref, ctx), ctx)
 
+    def wants_refresh(self, row: SessionRow) -> bool:
+        return row.counts_partial
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row with partial counts: a full pass may have left the tally since."""
         if not row.counts_partial:
@@ -117,6 +130,8 @@ class CodexProvider(Provider):
         return row if counts is None else row.with_changes(counts=counts, counts_partial=False)
 
     def _session(self, ref: SessionRef, ctx: ScanContext) -> CodexSession:
+        from agentscan.providers.codex.discovery import CodexSession, discover
+
         if isinstance(ref.hint, CodexSession):
             return ref.hint
         return discover(ctx).sessions[ref.native_id]
@@ -214,6 +229,8 @@ class CodexProvider(Provider):
 
 def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
+    from agentscan.providers.codex.discovery import discover
+
     from agentscan.providers.codex.row import thread_header
     from agentscan.providers.codex.usage import UsageDeduper, scan_file
 

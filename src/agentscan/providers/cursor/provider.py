@@ -16,33 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.cursor.agentkv import conversation_counts, conversation_events
-from agentscan.providers.cursor.chats import chat_dirs, chat_meta, known_chat_cwds
-from agentscan.providers.cursor.composer import BubbleStats
-from agentscan.providers.cursor.discovery import TranscriptSet, discover_one, discover_transcripts
-from agentscan.providers.cursor.roots import cursor_roots, transcripts_root
-from agentscan.providers.cursor.row import (
-    CursorHint,
-    StoreFacts,
-    child_ids,
-    display_path,
-    mtime_time,
-    recency,
-    store_facts,
-    top_model,
-)
-from agentscan.providers.cursor.usage import SessionUsage, session_usage
-from agentscan.providers.cursor.statedb import state_db
-from agentscan.providers.cursor.standalone import store_ref, store_row, stream_store, stream_workspace, workspace_ref, workspace_row
-from agentscan.providers.cursor.workspace import workspace_composers
+from agentscan.providers.cursor.roots import cursor_roots, transcripts_root, workspace_dir
 from agentscan.toolkit.roots import Root
-from agentscan.timeutil import newest
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.bounds import Bounds
+    from agentscan.providers.cursor.discovery import TranscriptSet
+    from agentscan.providers.cursor.row import StoreFacts
+    from agentscan.providers.cursor.usage import SessionUsage
     from agentscan.providers.cursor.transcript import TranscriptSummary
 
 
@@ -54,6 +38,10 @@ class _Assembled:
     usage: SessionUsage
 
 
+#: what discovery reads in each ``workspaceStorage/<hash>/`` (``workspace.py``)
+_WORKSPACE_FILES = ("workspace.json", "state.vscdb", "state.vscdb-wal")
+
+
 class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
@@ -62,12 +50,42 @@ class CursorProvider(Provider):
     parser_version = "3"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
+        from agentscan.providers.cursor.statedb import state_db
+
         return [state_db(ctx).status()]
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return cursor_roots(ctx)
 
+    def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
+        # Discovery also opens the workspace DBs beside the global one (IDE-only
+        # composers), newest workspace first: each workspace dir (its mtime) and the
+        # three files read in it, not the rest (extension storage can be huge).
+        workspaces = workspace_dir(ctx)
+        if workspaces is None:
+            return []
+        paths = [str(workspaces)]
+        try:
+            with os.scandir(workspaces) as listing:
+                entries = sorted((entry.name, entry.is_dir()) for entry in listing)
+        except (FileNotFoundError, NotADirectoryError):
+            return paths
+        except OSError:
+            return None
+        for name, is_dir in entries:
+            directory = os.path.join(workspaces, name)
+            paths.append(directory)
+            if is_dir:
+                paths += [os.path.join(directory, file) for file in _WORKSPACE_FILES]
+        return paths
+
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.providers.cursor.chats import chat_dirs
+        from agentscan.providers.cursor.discovery import discover_transcripts
+        from agentscan.providers.cursor.standalone import store_ref, workspace_ref
+        from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.workspace import workspace_composers
+
         transcripts = discover_transcripts(transcripts_root(ctx), ctx)
         refs = [self._ref(native_id, files, ctx) for native_id, files in transcripts.items()]
         db = state_db(ctx)
@@ -96,6 +114,8 @@ class CursorProvider(Provider):
         return refs
 
     def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:
+        from agentscan.providers.cursor.row import CursorHint, recency
+
         # An IDE-only composer names no file of its own: state.vscdb is shared
         # by every composer (and held open by Cursor), so it is not the
         # session's file for liveness or the id index.
@@ -115,6 +135,9 @@ class CursorProvider(Provider):
         ``state.vscdb`` (and its ``-wal``) changes whenever Cursor writes, so a
         cached Cursor row is reused only while the IDE is idle: correct first.
         """
+        from agentscan.providers.cursor.chats import chat_dirs
+        from agentscan.providers.cursor.statedb import state_db
+
         db_path = state_db(ctx).path
         chat_dir = chat_dirs(ctx).get(ref.native_id)
         parts = [self.name, self.parser_version]
@@ -139,12 +162,17 @@ class CursorProvider(Provider):
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
         """An id-index hit on a transcript session (IDE-only ones are rediscovered)."""
+        from agentscan.providers.cursor.discovery import discover_one
+
         if path is None:
             return None
         files = discover_one(transcripts_root(ctx), native_id, ctx)
         return self._ref(native_id, files, ctx) if files is not None else None
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
+        from agentscan.providers.cursor.chats import known_chat_cwds
+        from agentscan.providers.cursor.statedb import state_db
+
         cwds = known_chat_cwds(ctx)
         cwds.update(info.fs_path for info in state_db(ctx).composers().values() if info.fs_path)
         return cwds
@@ -152,6 +180,12 @@ class CursorProvider(Provider):
     # -- rows ------------------------------------------------------------
 
     def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
+        from agentscan.providers.cursor.agentkv import conversation_counts
+        from agentscan.providers.cursor.row import child_ids, display_path, mtime_time, store_facts, top_model
+        from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.usage import session_usage
+        from agentscan.timeutil import newest
+
         from agentscan.providers.cursor.ide import first_prompt
         from agentscan.providers.cursor.transcript import summarize
 
@@ -202,6 +236,12 @@ class CursorProvider(Provider):
 
     def _assemble_standalone(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
         """A CLI store or a workspace-only composer (``standalone.py``)."""
+        from agentscan.providers.cursor.chats import chat_meta
+        from agentscan.providers.cursor.composer import BubbleStats
+        from agentscan.providers.cursor.row import StoreFacts
+        from agentscan.providers.cursor.standalone import store_row, workspace_row
+        from agentscan.providers.cursor.usage import SessionUsage
+
         hint = ref.hint
         facts = StoreFacts(None, None, chat_meta(ref.native_id, ctx))
         if hint.workspace is not None:
@@ -237,6 +277,10 @@ class CursorProvider(Provider):
     # -- show ------------------------------------------------------------
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        from agentscan.providers.cursor.agentkv import conversation_events
+        from agentscan.providers.cursor.standalone import stream_store, stream_workspace
+        from agentscan.providers.cursor.statedb import state_db
+
         from agentscan.providers.cursor.detail import stream_events, stream_transcripts
         from agentscan.providers.cursor.ide import stream_composer
         from agentscan.toolkit.detail import DetailCollector
@@ -282,6 +326,10 @@ class CursorProvider(Provider):
     # -- tokens ----------------------------------------------------------
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        from agentscan.providers.cursor.row import child_ids, top_model
+        from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.usage import SessionUsage, session_usage
+
         db = state_db(ctx)
         entries: list[UsageEntry] = []
         for ref in refs:
@@ -298,12 +346,16 @@ class CursorProvider(Provider):
 
 
 def _workspace_folder(native_id: str, ctx: ScanContext) -> str | None:
+    from agentscan.providers.cursor.workspace import workspace_composers
+
     composer = workspace_composers(ctx).get(native_id)
     return composer.folder if composer is not None else None
 
 
 def _children(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> tuple[str, ...]:
     """Delegated runs' own ids (``show <child id>`` opens the parent)."""
+    from agentscan.providers.cursor.statedb import state_db
+
     found = [sub.agent_id for sub in files.subagents] if files else []
     info = state_db(ctx).composers().get(native_id)
     if info is not None:

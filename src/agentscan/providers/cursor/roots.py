@@ -80,5 +80,13 @@ def state_db_root(ctx: ScanContext, *, platform: str | None = None) -> Root:
     return Root(PROVIDER, user_dir.joinpath(*_GLOBAL_DB), source, kind="database")
 
 
+def workspace_dir(ctx: ScanContext) -> Path | None:
+    """``workspaceStorage`` beside the global DB's ``globalStorage`` dir."""
+    global_db = state_db_root(ctx).path
+    if global_db.parent.name != "globalStorage":
+        return None
+    return global_db.parent.parent / "workspaceStorage"
+
+
 def cursor_roots(ctx: ScanContext) -> list[Root]:
     return [transcripts_root(ctx), *chat_roots(ctx), state_db_root(ctx)]

@@ -34,7 +34,7 @@ from agentscan.context import ScanContext
 from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
-from agentscan.providers.cursor.roots import state_db_root
+from agentscan.providers.cursor.roots import workspace_dir
 from agentscan.toolkit.jsonl import load_json_file
 from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
 from agentscan.timeutil import from_epoch
@@ -63,14 +63,6 @@ class WorkspaceComposer:
     @property
     def has_conversation(self) -> bool:
         return self.stats.bubbles > 0
-
-
-def workspace_dir(ctx: ScanContext) -> Path | None:
-    """``workspaceStorage`` beside the global DB's ``globalStorage`` dir."""
-    global_db = state_db_root(ctx).path
-    if global_db.parent.name != "globalStorage":
-        return None
-    return global_db.parent.parent / "workspaceStorage"
 
 
 def folder_of(directory: Path, ctx: ScanContext) -> str | None:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Iterable
 from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
-from agentscan.providers.gemini.discovery import SessionFiles, discover_sessions, project_dirs
-from agentscan.providers.gemini.projects import ProjectIndex, project_index
 from agentscan.providers.gemini.roots import gemini_roots, registry_files, session_roots
 from agentscan.toolkit.roots import Root
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.providers.gemini.discovery import SessionFiles
+    from agentscan.providers.gemini.projects import ProjectIndex
     from agentscan.bounds import Bounds
     from agentscan.model import SessionDetail
     from agentscan.providers.gemini.chatlog import SessionChats
@@ -36,6 +36,8 @@ class GeminiProvider(Provider):
         return gemini_roots(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.providers.gemini.discovery import discover_sessions
+
         sessions = discover_sessions(session_roots(self.roots(ctx)), ctx)
         return [
             SessionRef(
@@ -52,6 +54,8 @@ class GeminiProvider(Provider):
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         # Only what Gemini itself wrote down; hash dirs are resolved elsewhere.
+        from agentscan.providers.gemini.discovery import project_dirs
+
         roots = self.roots(ctx)
         index = self._projects(ctx, roots)
         cwds = index.registered_roots()
@@ -64,6 +68,8 @@ class GeminiProvider(Provider):
     # -- parsing -----------------------------------------------------------
 
     def _projects(self, ctx: ScanContext, roots: list[Root] | None = None) -> ProjectIndex:
+        from agentscan.providers.gemini.projects import project_index
+
         roots = roots if roots is not None else self.roots(ctx)
         ctx.confine_to(root.path for root in roots)  # before any side file is read
         return project_index(registry_files(roots), ctx)
@@ -108,8 +114,13 @@ class GeminiProvider(Provider):
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         return self._row_from(ref, self._chats(ref, ctx), ctx)
 
+    def wants_refresh(self, row: SessionRow) -> bool:
+        return row.cwd is None
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row with no cwd: another provider may have seen the directory since."""
+        from agentscan.providers.gemini.discovery import SessionFiles
+
         files: SessionFiles = ref.hint
         primary = files.primary if isinstance(files, SessionFiles) else None
         if row.cwd is not None or primary is None:

@@ -1,0 +1,119 @@
+"""Whole answers remembered while every input they were computed from is unchanged.
+
+``tokens --json`` over a heavy user's history adds up 15,000 sessions' sums
+and prices each one: work whose result cannot differ while no file under
+any selected provider's roots changed (the census, ``scan.census``), the
+price data is the same, and the question (its options) is the same.  The
+answer is stored in the index with those as its key; a run that finds the
+same key prints it again, warnings included.  Any change is a miss, and
+the answer is computed as usual (and stored again).
+
+The key is worked out *before* the answer is computed, so a file that
+changes while a run reads it makes the stored answer unreachable rather
+than stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import tzinfo
+from typing import TYPE_CHECKING, Any, Mapping
+
+import orjson
+
+from agentscan.model import ScanWarning
+from agentscan.sealing import seal, unseal
+
+if TYPE_CHECKING:
+    from agentscan.context import Captured
+    from agentscan.scan.scanner import Scanner
+
+_FORMAT = 1
+
+
+def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> str | None:
+    """What the answer depends on, as one digest (``None``: do not remember it)."""
+    from agentscan import __version__
+    from agentscan.pricing import source
+
+    if scanner.cache is None:
+        return None
+    stamps = []
+    for provider in scanner.selected(providers):
+        stamp = scanner.census_stamp(provider)
+        if stamp is None or not stamp.settled:  # a file changed just now may change again unseen
+            return None
+        stamps.append(f"{provider.name}={stamp.value}")
+    data = source.current(scanner.ctx.env)
+    # Everything the answer prints about its prices, and the fetched file itself.
+    prices = orjson.dumps(data.to_json(), option=orjson.OPT_SORT_KEYS).decode()
+    if data.path is not None:
+        try:
+            info = data.path.stat()
+            prices += f"\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}"
+        except OSError:
+            return None
+    try:
+        asked = orjson.dumps(dict(question), option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return None
+    text = "\n".join([__version__, str(_FORMAT), command, asked, prices, *stamps])
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+def zone_identity(zone: tzinfo | None) -> str:
+    """A zone for the key: an IANA name, or what makes up the local zone (``None``)."""
+    if zone is not None:
+        return str(zone)
+    import os
+    import time
+
+    return f"local:{os.environ.get('TZ')}:{time.tzname}:{time.timezone}:{time.altzone}"
+
+
+def _slot(command: str, question: Mapping[str, Any]) -> str:
+    # One stored answer per command and grouping: bounded, and a user who asks
+    # for --by day and --by session in turn keeps both.
+    return f"answer:{command}:{question.get('by', '')}"
+
+
+def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> bytes | None:
+    """The stored answer's body as indented JSON (``orjson.OPT_INDENT_2``: 10 MB at a heavy
+    user's scale, printed without decoding it), its warnings said again on the scanner;
+    ``None``: not stored."""
+    if key is None or scanner.cache is None:
+        return None
+    payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
+    if payload is None:
+        return None
+    try:
+        split = payload.index(b"\n")
+        warnings = orjson.loads(payload[:split])
+        body = payload[split + 1:]
+        said = [ScanWarning(w["path"], w["message"], w.get("line")) for w in warnings]
+    except (ValueError, KeyError, TypeError):  # orjson.JSONDecodeError is a ValueError
+        return None
+    if not (body.startswith(b"{\n") and body.endswith(b"\n}")):
+        return None
+    for warning in said:
+        scanner.ctx.warn(warning.path, warning.message, warning.line)
+    return body
+
+
+def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
+             body: Mapping[str, Any], warnings: Captured) -> None:
+    """Keep ``body`` under ``key``; ``warnings``: every warning its computation raised, as
+    ``ScanContext.warnings.capture(MAX_WARNINGS)`` caught them (said again on recall, they
+    fold into the same list)."""
+    from agentscan.scan.memo import lasting
+
+    if key is None or scanner.cache is None or warnings.overflowed or not lasting(warnings):
+        return
+    try:
+        # The warnings on one line, then the body as it is printed.
+        payload = (orjson.dumps([w.to_json() for w in warnings]) + b"\n"
+                   + orjson.dumps(dict(body), option=orjson.OPT_INDENT_2))
+    except TypeError:
+        return  # something that JSON cannot hold: not worth remembering
+    scanner.cache.put_snapshot(_slot(command, question), key, seal(payload))
+    scanner.cache.commit()

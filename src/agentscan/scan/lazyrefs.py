@@ -1,0 +1,171 @@
+"""Sessions taken from the index (``scan.memo``), made into ``SessionRef``s only when asked for.
+
+``list`` over a heavy user's 15,000 sessions reads the 25 newest; making a
+``SessionRef`` (and its ``Path``s) for every one of them cost more than the
+rest of a warm run.  ``MemoRefs`` keeps one provider's stored rows and makes a
+``MemoRef`` per row on first access; ``MergedRefs`` orders several providers'
+sessions newest first, as ``Scanner.refs`` always has, without making them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Iterator, overload
+
+from agentscan.model import SessionRef
+
+
+class _Unresolved:
+    """The ``hint`` of a memo ref: the provider's own data was not loaded."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNRESOLVED"
+
+
+UNRESOLVED = _Unresolved()
+
+
+def is_memo_ref(ref: SessionRef) -> bool:
+    return ref.hint is UNRESOLVED
+
+
+class MemoRef(SessionRef):
+    """A ``SessionRef`` taken from the index: its ``Path``s are made when first
+    asked for, and it carries the fingerprint the session had when stored
+    (valid while the census is unchanged)."""
+
+    __slots__ = ("_path_text", "_file_texts", "_made", "fingerprint")
+    _path_text: str | None
+    _file_texts: list[str]
+    _made: tuple[Path | None, tuple[Path, ...]] | None
+    fingerprint: str
+
+    def __init__(self, provider: str, native_id: str, path_text: str | None, recency: float,
+                 file_texts: list[str], children: tuple[str, ...], fingerprint: str) -> None:
+        setter = object.__setattr__
+        setter(self, "provider", provider)
+        setter(self, "native_id", native_id)
+        setter(self, "recency", recency)
+        setter(self, "hint", UNRESOLVED)
+        setter(self, "children", children)
+        setter(self, "_path_text", path_text)
+        setter(self, "_file_texts", file_texts)
+        setter(self, "_made", None)
+        setter(self, "fingerprint", fingerprint)
+
+    def _paths(self) -> tuple[Path | None, tuple[Path, ...]]:
+        made = self._made
+        if made is None:
+            made = (Path(self._path_text) if self._path_text is not None else None, tuple(map(Path, self._file_texts)))
+            object.__setattr__(self, "_made", made)
+        return made
+
+    @property  # type: ignore[override]
+    def path(self) -> Path | None:
+        return self._paths()[0]
+
+    @property  # type: ignore[override]
+    def files(self) -> tuple[Path, ...]:
+        return self._paths()[1]
+
+
+class MemoRefs(Sequence[SessionRef]):
+    """One provider's stored sessions, in discovery order: rows of ``[native id, path,
+    recency, files, children, fingerprint]`` (``DiscoveryMemo.store``)."""
+
+    def __init__(self, provider: str, rows: list[list[Any]]) -> None:
+        self.provider = provider
+        self._rows = rows
+        self._made: list[MemoRef | None] = [None] * len(rows)
+        self.recencies: list[float] = [row[2] for row in rows]
+        self.native_ids: list[str] = [row[0] for row in rows]
+
+    @classmethod
+    def checked(cls, provider: str, rows: object) -> MemoRefs | None:
+        """``rows`` as stored, or ``None`` when they are not of that shape (checked in
+        bulk: the seal already vouches for the bytes)."""
+        if type(rows) is not list or {type(row) for row in rows} - {list} or {len(row) for row in rows} - {6}:
+            return None
+        columns = list(zip(*rows)) if rows else [()] * 6
+        kinds = [set(map(type, column)) for column in columns]
+        if (kinds[0] - {str} or kinds[1] - {str, type(None)} or kinds[2] - {float, int} or kinds[3] - {list}
+                or kinds[4] - {list} or kinds[5] - {str}):
+            return None
+        if any(type(item) is not str for files in columns[3] for item in files):
+            return None
+        if any(type(item) is not str for children in columns[4] for item in children):
+            return None
+        return cls(provider, rows)  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def _make(self, index: int) -> MemoRef:
+        made = self._made[index]
+        if made is None:
+            native_id, path, recency, files, children, fingerprint = self._rows[index]
+            made = self._made[index] = MemoRef(self.provider, native_id, path, float(recency), files,
+                                               tuple(children), fingerprint)
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> SessionRef: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SessionRef]: ...
+
+    def __getitem__(self, index: int | slice) -> SessionRef | list[SessionRef]:
+        if isinstance(index, slice):
+            return [self._make(i) for i in range(*index.indices(len(self._rows)))]
+        if index < 0:
+            index += len(self._rows)
+        if not 0 <= index < len(self._rows):
+            raise IndexError(index)
+        return self._make(index)
+
+    def __iter__(self) -> Iterator[SessionRef]:
+        return (self._make(i) for i in range(len(self._rows)))
+
+
+class MergedRefs(Sequence[SessionRef]):
+    """Several providers' sessions, most recent first (equal recencies keep provider and
+    discovery order, as a stable sort of the concatenation would)."""
+
+    def __init__(self, parts: list[Sequence[SessionRef]]) -> None:
+        self._parts = parts
+        self._starts: list[int] = []
+        recencies: list[float] = []
+        for part in parts:
+            self._starts.append(len(recencies))
+            recencies.extend(part.recencies if isinstance(part, MemoRefs) else [ref.recency for ref in part])
+        self._order = sorted(range(len(recencies)), key=recencies.__getitem__, reverse=True)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def _at(self, position: int) -> SessionRef:
+        index = self._order[position]
+        part = bisect_right(self._starts, index) - 1
+        return self._parts[part][index - self._starts[part]]
+
+    @overload
+    def __getitem__(self, index: int) -> SessionRef: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SessionRef]: ...
+
+    def __getitem__(self, index: int | slice) -> SessionRef | list[SessionRef]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self._order)))]
+        if index < 0:
+            index += len(self._order)
+        if not 0 <= index < len(self._order):
+            raise IndexError(index)
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[SessionRef]:
+        return (self._at(i) for i in range(len(self._order)))

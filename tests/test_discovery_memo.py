@@ -1,0 +1,466 @@
+"""Discovery taken from the index while nothing under a provider's roots changed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.context import ScanContext
+from agentscan.demo import demo_home
+from agentscan.providers import iter_providers
+from agentscan.providers.claude.provider import ClaudeProvider
+from agentscan.scan.census import census
+from agentscan.scan.lazyrefs import MemoRef, is_memo_ref
+from agentscan.scan.scanner import Scanner
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+runner = CliRunner()
+S1 = "aaaaaaaa-1111-4222-8333-444444444444"
+S2 = "bbbbbbbb-1111-4222-8333-444444444444"
+S3 = "cccccccc-1111-4222-8333-444444444444"
+
+
+def session(home: Path, native_id: str, day: int, tokens: int) -> Path:
+    return claude_session_file(home, native_id, [
+        claude_user(native_id, f"2026-11-{day:02d}T10:00:00Z", f"prompt of {native_id[:4]}"),
+        claude_assistant(native_id, f"2026-11-{day:02d}T10:00:01Z", msg_id=f"m-{native_id}", request_id=f"r-{native_id}",
+                         usage=claude_usage(tokens, 10)),
+    ], mtime=1_790_000_000 + day * 86_400)
+
+
+def cli_json(*args: str) -> dict:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout)
+
+
+@pytest.fixture
+def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the providers whose real discovery ran."""
+    ran: list[str] = []
+    original = ClaudeProvider.discover
+
+    def counting(self: ClaudeProvider, ctx: ScanContext):  # noqa: ANN202
+        ran.append(self.name)
+        return original(self, ctx)
+
+    monkeypatch.setattr(ClaudeProvider, "discover", counting)
+    return ran
+
+
+# -- the census ---------------------------------------------------------------
+
+
+def test_census_sees_every_kind_of_change(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "a" / "b").mkdir(parents=True)
+    target = root / "a" / "b" / "s.jsonl"
+    target.write_bytes(b'{"x":1}\n')
+    seen = {census([str(root)])}
+    assert census([str(root)]) in seen  # nothing changed: the same digest
+
+    def changed() -> None:
+        digest = census([str(root)])
+        assert digest is not None and digest not in seen
+        seen.add(digest)
+
+    with target.open("ab") as handle:  # an append (the directory's mtime does not move)
+        handle.write(b'{"x":2}\n')
+    changed()
+    info = target.stat()
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns + 1))
+    changed()
+    replacement = root / "a" / "r.tmp"  # same bytes and times, another file (os.replace)
+    shutil.copy2(target, replacement)
+    os.replace(replacement, target)
+    changed()
+    os.chmod(target, 0o600)
+    changed()
+    before = census([str(root)])
+    (root / "a" / "new.jsonl").write_bytes(b"")
+    changed()
+    (root / "a" / "new.jsonl").unlink()
+    # The same entries with the same stats as before: discovery would find the same.
+    assert census([str(root)]) == before
+    (root / "a" / "c").mkdir()
+    changed()
+
+
+def test_census_of_missing_paths_and_loops(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nothing-here")
+    assert census([missing]) == census([missing])
+    (tmp_path / "nothing-here").mkdir()
+    assert census([missing]) != census([str(tmp_path / "other")])
+    loop = tmp_path / "loop"
+    loop.mkdir()
+    os.symlink(loop, loop / "again")
+    assert census([str(loop)]) is not None  # a symlink loop is walked once
+
+
+def test_census_gives_up_on_a_directory_it_cannot_list(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        # root reads anything: simulate the refusal instead
+        real_scandir = os.scandir
+
+        def refusing(path):  # noqa: ANN001, ANN202
+            if str(path) == str(locked):
+                raise PermissionError(13, "Permission denied")
+            return real_scandir(path)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(os, "scandir", refusing)
+            assert census([str(tmp_path)]) is None
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0)
+        try:
+            assert census([str(tmp_path)]) is None
+        finally:
+            locked.chmod(0o700)
+
+
+def test_every_file_of_the_demo_home_is_under_a_census_path(tmp_path: Path) -> None:
+    """The census must cover what discovery reads: every provider file of the demo home."""
+    home = tmp_path / "demo"
+    shutil.copytree(demo_home(), home)
+    ctx = ScanContext.create(home=home, env={"HOME": str(home)})
+    covered = [Path(p) for provider in iter_providers() for p in (provider.census_paths(ctx) or [])]
+    files = [path for path in home.rglob("*") if path.is_file()]
+    assert files
+    for path in files:
+        assert any(path == root or root in path.parents for root in covered), path
+
+
+# -- the memo -----------------------------------------------------------------
+
+
+def test_a_warm_list_takes_discovery_from_the_index(isolated_home: Path, discoveries: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    cold = cli_json("list")
+    assert discoveries == ["claude"]
+    warm = cli_json("list")
+    assert discoveries == ["claude"]  # no second discovery
+    assert warm == cold
+    assert cli_json("tokens") == cli_json("--no-cache", "tokens")
+
+
+def test_a_new_or_grown_session_is_seen_at_once(isolated_home: Path, discoveries: list[str]) -> None:
+    first = session(isolated_home, S1, 1, 100)
+    cli_json("list")
+    session(isolated_home, S3, 3, 300)
+    listed = [row["native_id"] for row in cli_json("list")["sessions"]]
+    assert listed == [S3, S1]
+    assert discoveries == ["claude", "claude"]
+    with first.open("ab") as handle:
+        handle.write(orjson.dumps(claude_assistant(S1, "2026-11-04T10:00:01Z", msg_id="m-late", request_id="r-late",
+                                                   usage=claude_usage(5, 5))) + b"\n")
+    rows = {row["native_id"]: row for row in cli_json("list")["sessions"]}
+    assert rows[S1]["tokens"]["input"] == 105
+    assert cli_json("tokens") == cli_json("--no-cache", "tokens")
+
+
+def test_tokens_parses_memo_refs_through_the_real_discovery(isolated_home: Path, discoveries: list[str]) -> None:
+    """Discovery stored, nothing parsed yet: ``tokens`` gets memo refs and must parse them."""
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        scanner.refs()
+    assert discoveries == ["claude"]
+    warm = cli_json("tokens")
+    assert discoveries == ["claude", "claude"]  # the memo, then the provider's own refs for the parse
+    assert warm == cli_json("--no-cache", "tokens")
+    assert {row["key"] for row in warm["rows"]} == {f"claude:{S1}", f"claude:{S2}"}
+
+
+def test_memo_refs_carry_what_discovery_found(isolated_home: Path) -> None:
+    session(isolated_home, S1, 1, 100)
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        real = scanner.refs()
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        memo = scanner.refs()
+        assert all(isinstance(ref, MemoRef) and is_memo_ref(ref) for ref in memo)
+        assert [(r.id, r.path, r.files, r.recency, r.children) for r in memo] == \
+               [(r.id, r.path, r.files, r.recency, r.children) for r in real]
+        assert scanner.fingerprint(memo[0]) == ClaudeProvider().fingerprint(real[0], scanner.ctx)
+        found = scanner.real_ref(memo[0])
+        assert found is not None and not is_memo_ref(found) and found.id == real[0].id
+
+
+def test_discovery_warnings_are_said_again(isolated_home: Path) -> None:
+    session(isolated_home, S1, 1, 100)
+    empty = isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{S2}.jsonl"
+    empty.write_bytes(b"")
+    cold = cli_json("list")["warnings"]
+    warm = cli_json("list")["warnings"]
+    assert cold and warm == cold
+
+
+def test_a_session_gone_since_the_census_is_a_warning(isolated_home: Path) -> None:
+    path = session(isolated_home, S1, 1, 100)
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        scanner.refs()
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        (memo,) = scanner.refs()
+        path.unlink()
+        assert scanner.real_ref(memo) is None
+        assert any("changed while being read" in w.message for w in scanner.warnings)
+
+
+def test_library_scanners_do_not_use_the_memo_unless_asked(isolated_home: Path) -> None:
+    session(isolated_home, S1, 1, 100)
+    for _ in range(2):
+        with Scanner(use_cache=True) as scanner:
+            assert not any(is_memo_ref(ref) for ref in scanner.refs())
+
+
+# -- whole answers --------------------------------------------------------------
+
+
+@pytest.fixture
+def reports(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The groupings ``token_report`` was really computed for."""
+    import agentscan.scan.tokens as tokens_module
+
+    computed: list[str] = []
+    original = tokens_module.token_report
+
+    def counting(scanner, **options):  # noqa: ANN001, ANN202
+        computed.append(options.get("by", "session"))
+        return original(scanner, **options)
+
+    monkeypatch.setattr(tokens_module, "token_report", counting)
+    return computed
+
+
+def test_the_same_question_over_unchanged_files_is_answered_from_the_index(isolated_home: Path, reports: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    empty = isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{S2}.jsonl"
+    empty.write_bytes(b"")
+    first = cli_json("tokens")
+    again = cli_json("tokens")
+    assert reports == ["session"]
+    assert again == first and first["warnings"]  # warnings said again
+    by_day = cli_json("tokens", "--by", "day")
+    assert reports == ["session", "day"] and by_day != first
+    assert cli_json("tokens", "--by", "day") == by_day and reports == ["session", "day"]
+    assert cli_json("tokens", "--tz", "Asia/Kolkata", "--by", "day") is not None
+    assert reports == ["session", "day", "day"]  # another zone is another question
+    assert cli_json("tokens", "--provider", "claude")["rows"] == first["rows"]
+    assert reports[-1] == "session"
+
+
+def test_a_remembered_answer_prints_the_same_bytes(isolated_home: Path, reports: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    (isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{S2}.jsonl").write_bytes(b"")
+    outputs = [runner.invoke(app, ["tokens", "--json"]).stdout_bytes for _ in range(3)]
+    assert len(reports) == 1
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert orjson.loads(outputs[0])["warnings"]
+
+
+def test_an_answer_is_not_reused_when_a_file_or_the_prices_change(isolated_home: Path, reports: list[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    path = session(isolated_home, S1, 1, 100)
+    before = cli_json("tokens")
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(claude_assistant(S1, "2026-11-01T11:00:00Z", msg_id="m-more", request_id="r-more",
+                                                   usage=claude_usage(7, 1))) + b"\n")
+    after = cli_json("tokens")
+    assert after["rows"][0]["tokens"]["input"] == before["rows"][0]["tokens"]["input"] + 7
+    assert len(reports) == 2
+    from agentscan.pricing import source
+
+    current = source.current
+
+    def other_prices(env):  # noqa: ANN001, ANN202
+        from dataclasses import replace
+
+        return replace(current(env), package_version="0.0.0-other")
+
+    monkeypatch.setattr(source, "current", other_prices)
+    cli_json("tokens")
+    assert len(reports) == 3
+
+
+def test_show_of_a_memo_ref_rebuilds_that_session_alone(isolated_home: Path, discoveries: list[str]) -> None:
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    cold = cli_json("show", S1[:8])
+    assert discoveries == ["claude"]
+    warm = cli_json("show", S1[:8])
+    assert discoveries == ["claude"]  # the memo found it; locate rebuilt it without discovery
+    assert warm == cold and cold["session"]["native_id"] == S1
+
+
+def test_a_gemini_cwd_revealed_later_reaches_a_warm_row(isolated_home: Path) -> None:
+    """The Gemini row is cached with no cwd; a Claude session in that directory reveals it."""
+    from gemini_builders import gemini, meta, sha256_hex, tokens, user, write_chat, write_claude_transcript
+
+    cwd = "/home/dev/secret-project"
+    project = sha256_hex(cwd)
+    native = "11111111-2222-4333-8444-555555555555"
+    write_chat(isolated_home, project, "session-2026-05-01T10-00-11111111.jsonl",
+               [meta(native, project_hash=project), user("u1", "2026-05-01T10:00:00.000Z", "hi"),
+                gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+
+    def gemini_cwd() -> str | None:
+        (row,) = [row for row in cli_json("list")["sessions"] if row["provider"] == "gemini"]
+        return row["cwd"]
+
+    assert gemini_cwd() is None
+    assert gemini_cwd() is None  # warm, from the memo
+    write_claude_transcript(isolated_home, cwd, "99999999-2222-4333-8444-555555555555")
+    assert gemini_cwd() == cwd
+    assert gemini_cwd() == cwd  # warm again: kept
+
+
+def test_every_warning_is_said_again_however_many(isolated_home: Path) -> None:
+    """More than one capture's worth of warnings, and a file past its own warning limit."""
+    path = session(isolated_home, S1, 1, 100)
+    with path.open("a") as handle:
+        for index in range(30):  # past the per-file limit: "N more warnings for this file"
+            handle.write("{not json %d\n" % index)
+    os.utime(path, (1_790_086_400, 1_790_086_400))
+    for index in range(120):  # legacy sidechains with no session id: one discovery warning each
+        (path.parent / f"agent-{index:08x}.jsonl").write_text('{"type":"user"}\n')
+    for command in (["list"], ["tokens"]):
+        cold = cli_json("--no-cache", *command)["warnings"]
+        assert len(cold) > 100
+        assert cli_json(*command)["warnings"] == cold  # the first cached run
+        assert cli_json(*command)["warnings"] == cold  # from the memo / the remembered answer
+
+
+def test_nothing_read_this_time_is_not_kept(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                             discoveries: list[str]) -> None:
+    """A discovery that could not read something (a locked database, an I/O error) is not kept."""
+    session(isolated_home, S1, 1, 100)
+    original = ClaudeProvider.discover
+
+    def failing_once(self: ClaudeProvider, ctx: ScanContext):  # noqa: ANN202
+        ctx.warn(isolated_home / "somewhere", "cannot read: Input/output error")
+        return original(self, ctx)
+
+    monkeypatch.setattr(ClaudeProvider, "discover", failing_once)
+    cli_json("list")
+    cli_json("list")
+    monkeypatch.setattr(ClaudeProvider, "discover", original)
+    first = cli_json("list")
+    assert not any("Input/output" in w["message"] for w in first["warnings"])
+
+
+def test_which_symlinks_are_followed_does_not_depend_on_the_memo(isolated_home: Path) -> None:
+    """A Gemini chat linked into Claude's tree is listed whether or not Claude's discovery ran."""
+    from builders import write_jsonl
+    from gemini_builders import gemini, meta, tokens, user, write_chat
+
+    session(isolated_home, S1, 1, 100)
+    linked = "11111111-2222-4333-8444-555555555555"
+    real = write_jsonl(isolated_home / ".claude" / "projects" / "stash" / "g.jsonl",
+                       [meta(linked), user("u1", "2026-05-01T10:00:00.000Z", "hi"),
+                        gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+    chats = isolated_home / ".gemini" / "tmp" / "proj" / "chats"
+    chats.mkdir(parents=True)
+    os.symlink(real, chats / "session-2026-05-01T10-00-11111111.jsonl")
+
+    def gemini_ids() -> set[str]:
+        return {row["native_id"] for row in cli_json("list")["sessions"] if row["provider"] == "gemini"}
+
+    assert linked in gemini_ids()
+    write_chat(isolated_home, "proj2", "session-2026-05-02T10-00-22222222.jsonl",
+               [meta("22222222-2222-4333-8444-555555555555"), user("u1", "2026-05-02T10:00:00.000Z", "hi")],
+               mtime=1_777_100_000)
+    assert linked in gemini_ids()  # Gemini discovered again, Claude from the memo
+    assert linked in gemini_ids()
+    assert linked in {row["native_id"] for row in cli_json("list", "--provider", "gemini")["sessions"]}
+
+
+def test_nothing_is_kept_while_a_file_changed_just_now(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       discoveries: list[str], reports: list[str]) -> None:
+    """A file changed within the timestamps' resolution may change again unseen ("racily clean")."""
+    from agentscan.scan import memo
+
+    monkeypatch.setattr(memo, "SETTLE_NS", 2_000_000_000)
+    session(isolated_home, S1, 1, 100)  # its ctime is now
+    cli_json("tokens")
+    cli_json("tokens")
+    assert discoveries == ["claude", "claude"] and reports == ["session", "session"]  # neither kept
+    monkeypatch.setattr(memo, "SETTLE_NS", 0)  # as if two seconds had passed
+    cli_json("tokens")
+    cli_json("tokens")
+    assert discoveries == ["claude"] * 3 and reports == ["session"] * 3
+
+
+def test_the_census_walks_a_symlink_only_where_discovery_would(tmp_path: Path) -> None:
+    root, outside, other = tmp_path / "root", tmp_path / "outside", tmp_path / "other"
+    for directory in (root, outside, other):
+        directory.mkdir()
+    (outside / "huge.bin").write_bytes(b"x")
+    os.symlink(outside, root / "link")
+    inside_only = str(root)
+
+    def admits(real: str) -> bool:
+        return real == inside_only or real.startswith(inside_only + os.sep)
+
+    first = census([str(root)], admits=admits)
+    (outside / "huge.bin").write_bytes(b"xy")  # not walked: discovery would not go there
+    assert census([str(root)], admits=admits) == first
+    os.unlink(root / "link")
+    os.symlink(other, root / "link")  # pointed elsewhere: that is a change
+    assert census([str(root)], admits=admits) != first
+    assert census([str(root)]) is not None  # without a rule, every link is walked
+
+
+def test_cursor_workspaces_are_looked_at_for_what_discovery_reads(isolated_home: Path) -> None:
+    from cursor_builders import make_workspace_db
+
+    db = make_workspace_db(isolated_home, "file:///home/dev/app", [])
+    storage = db.parent / "extension-storage"
+    storage.mkdir()
+    (storage / "blob").write_bytes(b"a")
+    provider = next(p for p in iter_providers() if p.name == "cursor")
+    ctx = ScanContext.create(home=isolated_home, env=dict(os.environ))
+
+    def stamp() -> str:
+        from agentscan.scan.memo import stamp_of
+
+        found = stamp_of(provider, ctx)
+        assert found is not None
+        return found.value
+
+    before = stamp()
+    (storage / "blob").write_bytes(b"ab")  # an extension's own files: never read
+    assert stamp() == before
+    with db.open("ab") as handle:
+        handle.write(b"\0")
+    assert stamp() != before
+
+
+def test_merged_refs_keep_the_order_of_a_stable_sort_and_make_refs_lazily() -> None:
+    from agentscan.model import SessionRef
+    from agentscan.scan.lazyrefs import MemoRefs, MergedRefs
+
+    rows = [[f"m{index}", None, float(index % 3), [], [], f"fp{index}"] for index in range(9)]
+    memo = MemoRefs.checked("claude", rows)
+    assert memo is not None
+    real = [SessionRef("codex", f"r{index}", None, float(index % 2)) for index in range(4)]
+    merged = MergedRefs([memo, real])
+    everything = [*(memo[i] for i in range(len(memo))), *real]
+    expected = sorted(everything, key=lambda ref: ref.recency, reverse=True)
+    assert [ref.id for ref in merged] == [ref.id for ref in expected]
+    assert [ref.id for ref in merged[2:5]] == [ref.id for ref in expected[2:5]]
+    fresh = MemoRefs.checked("claude", rows)
+    assert fresh is not None
+    assert MergedRefs([fresh])[0].native_id in {"m2", "m5", "m8"}
+    assert sum(made is not None for made in fresh._made) == 1  # only the one asked for was made
+    assert MemoRefs.checked("claude", [["x", None, 1.0, [], [], 5]]) is None  # a fingerprint that is no string
+    assert MemoRefs.checked("claude", [["x", None, 1.0, [3], [], "f"]]) is None
