@@ -320,3 +320,31 @@ def test_a_transcript_past_the_line_cap_is_shown_from_what_the_reader_reads(tmp_
     with Scanner(home=tmp_path / "home") as scanner:
         shown = scanner.show(SESSION, bounds=bounds)
     assert shown.prompts == forward.prompts and shown.row.counts.prompts == 10
+
+
+def test_the_cli_reads_a_huge_transcript_once_cold_and_only_its_end_warm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+    from agentscan.providers.claude import row as row_module
+
+    monkeypatch.setattr(showfacts, "TAIL_MIN_BYTES", 0)  # the CLI's own bounds: the defaults
+    _home(tmp_path, [("prompt", False), ("text", "m1", False), ("tool", "m1", "t1"), ("result", "t1", False)] * 40, False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "cache"))
+    passes: list[str] = []
+    summarize = row_module.summarize
+    def spy(path, *args, **kwargs):
+        passes.append(path.name)
+        return summarize(path, *args, **kwargs)
+
+    monkeypatch.setattr(row_module, "summarize", spy)
+    monkeypatch.setattr(ClaudeProvider, "session_usage", lambda *a, **k: pytest.fail("the row's sums price the row"))
+    outputs = []
+    for _ in range(2):
+        result = CliRunner().invoke(app, ["show", SESSION[:8], "--json"])
+        assert result.exit_code == 0, result.output
+        outputs.append(orjson.loads(result.stdout)["session"])
+    assert passes == [f"{SESSION}.jsonl"]  # the cold run's row pass; the warm run read only the end
+    assert outputs[0] == outputs[1] and outputs[0]["cost_usd"] > 0
+    assert outputs[0]["counts"]["prompts"] == 40 and len(outputs[0]["prompts"]) == 40
