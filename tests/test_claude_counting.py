@@ -199,6 +199,6 @@ def test_the_first_and_last_times_are_the_earliest_and_latest_parsed(tmp_path_fa
 
     path = tmp_path_factory.mktemp("t") / "s.jsonl"
     path.write_bytes(b"".join(orjson.dumps({"type": "system", "timestamp": t}) + b"\n" for t in times) or b"\n")
-    summary = summarize(path, ScanContext.create(home=path.parent, env={}), session=S)
+    summary = summarize(path, ScanContext.create(home=path.parent, env={}))
     parsed = [p for p in map(parse_iso, times) if p is not None]
     assert (summary.first_ts, summary.last_ts) == ((min(parsed), max(parsed)) if parsed else (None, None))

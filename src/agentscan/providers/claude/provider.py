@@ -121,7 +121,7 @@ class ClaudeProvider(Provider):
         if files.main is not None:
             stream = TranscriptStream(collector) if collector is not None else None
             progress = ReadProgress() if facts is not None else None
-            main = summarize(files.main, ctx, session=ref.native_id, totals=totals, observer=stream.feed if stream else None,
+            main = summarize(files.main, ctx, totals=totals, observer=stream.feed if stream else None,
                              progress=progress, facts=facts)
             if stream is not None:
                 stream.finish()
@@ -132,7 +132,7 @@ class ClaudeProvider(Provider):
         subs: dict[str, FileSummary] = {}
         for agent_id, sub in sorted(files.subagents.items()):
             stream = TranscriptStream(collector, subagent=agent_id, conversation=main is None) if collector is not None else None
-            summary = summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, order_start=order, totals=totals,
+            summary = summarize(sub.path, ctx, subagent=agent_id, order_start=order, totals=totals,
                                 observer=stream.feed if stream else None)
             if stream is not None:
                 subagent_tools.extend(stream.finish())
@@ -230,7 +230,7 @@ class ClaudeProvider(Provider):
         for agent_id, sub in sorted(files.subagents.items()):
             # Subagent transcripts are read whole, as by ``detail`` (they are small).
             stream = TranscriptStream(collector, subagent=agent_id)
-            summarize(sub.path, ctx, session=ref.native_id, subagent=agent_id, observer=stream.feed)
+            summarize(sub.path, ctx, subagent=agent_id, observer=stream.feed)
             extra_tools.extend(stream.finish())
         infos = self._subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent)
         return collector.build(row, subagents=infos, extra_tools=extra_tools)

@@ -89,7 +89,6 @@ def summarize(
     path: Path,
     ctx: ScanContext,
     *,
-    session: str,
     subagent: str | None = None,
     order_start: int = 0,
     totals: WindowedTotals | None = None,
