@@ -133,7 +133,7 @@ class DetailCollector:
         for kept, items, read in ((self.prompts, prompts, prompts_read), (self.responses, responses, responses_read)):
             for item in items:
                 kept.add(item)  # type: ignore[arg-type]
-            kept.dropped = read - len(kept)
+            kept.dropped = max(0, read - len(kept))  # a file changed under the reader: never below nothing
         for index, tool in enumerate(tools):
             self._tools[tool.call_id if tool.call_id is not None else ("#", index)] = _OpenTool(tool, index)
         self._tools_dropped = tools_dropped
