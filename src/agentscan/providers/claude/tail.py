@@ -23,6 +23,7 @@ their reading order and stay before the subagents' (numbered from 1 up).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
 
 from agentscan.bounds import Bounds, clip_text
@@ -72,7 +73,8 @@ class _Tail:
         self.responses_full = bounds.responses <= 0
         self.tools: dict[object, ToolEvent] = {}
         self.tools_seen = 0
-        self.results: dict[str, str] = {}  # call id -> status of its newest result, until the call is read
+        # call id -> status of its newest result, until the call is read (oldest-read first)
+        self.results: OrderedDict[str, str] = OrderedDict()
         # The reply being put together: its records' texts, newest first; its time and
         # model are its first (oldest) record's.
         self.run_open = False
@@ -124,7 +126,7 @@ class _Tail:
             return  # no older call can be kept any more
         self.results[tool_id] = status
         if len(self.results) > MAX_WAITING_RESULTS:
-            del self.results[next(iter(self.results))]
+            self.results.popitem(last=False)
 
     def close_run(self) -> None:
         if not self.run_open:
