@@ -166,3 +166,13 @@ def claude_progress(session: str, ts: str, agent_id: str | None, copied: dict, *
         data["agentId"] = agent_id
     return {**claude_base(session, ts, **extra), "type": "progress", "data": data,
             "toolUseID": "agent_msg_x", "parentToolUseID": "toolu_task"}
+
+
+def raw_lines_file(tmp_path: Path, lines: list[bytes], final_newline: bool, bom: bool) -> Path:
+    """``lines`` joined as a JSONL file's bytes, exactly (the line readers' edge cases)."""
+    data = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
+    if bom:
+        data = b"\xef\xbb\xbf" + data
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(data)
+    return path

@@ -20,6 +20,7 @@ from agentscan.context import ScanContext
 from agentscan.toolkit import linescan
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.linescan import ScanProgress, matching_records
+from builders import raw_lines_file
 
 MARKER = b'"usage"'
 MAX_LINE = 64
@@ -35,15 +36,6 @@ LINES = st.one_of(
     st.builds(lambda n: b'{"usage":"' + b"x" * n + b'"}', st.integers(0, 120)),
     st.builds(lambda n: b'{"pad":"' + b"y" * n + b'"}', st.integers(0, 120)),
 )
-
-
-def _file(tmp_path: Path, lines: list[bytes], final_newline: bool, bom: bool) -> Path:
-    data = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
-    if bom:
-        data = b"\xef\xbb\xbf" + data
-    path = tmp_path / "t.jsonl"
-    path.write_bytes(data)
-    return path
 
 
 def _reference(path: Path, start: int = 0, first_line: int = 1):
@@ -68,7 +60,7 @@ def _fast(path: Path, start: int = 0, lines_before: int = 0, count: bool = True,
 def test_same_records_and_warnings_as_the_line_reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines, final_newline,
                                                       bom, block, count) -> None:
     monkeypatch.setattr(linescan, "BLOCK", block)
-    path = _file(tmp_path, lines, final_newline, bom)
+    path = raw_lines_file(tmp_path, lines, final_newline, bom)
     want, want_warnings, want_progress = _reference(path)
     got, got_warnings, progress = _fast(path, count=count)
     # The line reader reports a record's offset before a BOM is stripped, as we do.
@@ -93,7 +85,7 @@ def test_same_records_and_warnings_as_the_line_reader(tmp_path: Path, monkeypatc
 def test_resuming_after_a_complete_line_equals_reading_it_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines, more,
                                                               block) -> None:
     monkeypatch.setattr(linescan, "BLOCK", block)
-    path = _file(tmp_path, lines, True, False)
+    path = raw_lines_file(tmp_path, lines, True, False)
     _, _, first = _fast(path)
     with path.open("ab") as handle:
         handle.write(b"\n".join(more) + (b"\n" if more else b""))
@@ -157,7 +149,7 @@ def test_the_line_cap_stops_where_the_line_reader_stops(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(linescan, "BLOCK", block)
     monkeypatch.setattr(bounds, "MAX_FILE_LINES", cap)
-    path = _file(tmp_path, lines, final_newline, False)
+    path = raw_lines_file(tmp_path, lines, final_newline, False)
     want, want_warnings, _ = _reference(path)
     got, got_warnings, _ = _fast(path)
     assert got == want

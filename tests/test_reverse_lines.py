@@ -20,6 +20,7 @@ from agentscan.toolkit import reverse
 from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.toolkit.reverse import records_newest_first
 from conftest_hypothesis import FUZZ
+from builders import raw_lines_file
 
 MAX_LINE = 64
 
@@ -34,15 +35,6 @@ LINES = st.one_of(
     st.just(b"\xef\xbb\xbf{}"),  # a BOM anywhere but the first line is not dropped: invalid JSON
     st.builds(lambda n: b'{"pad":"' + b"y" * n + b'"}', st.integers(0, 130)),
 )
-
-
-def _file(tmp_path: Path, lines: list[bytes], final_newline: bool, bom: bool) -> Path:
-    data = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
-    if bom:
-        data = b"\xef\xbb\xbf" + data
-    path = tmp_path / "t.jsonl"
-    path.write_bytes(data)
-    return path
 
 
 def _forward(path: Path) -> tuple[list, set]:
@@ -63,7 +55,7 @@ def _backward(path: Path, end: int | None = None) -> tuple[list, set]:
 def test_same_records_and_warnings_as_the_line_reader_reversed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines,
                                                                final_newline, bom, block) -> None:
     monkeypatch.setattr(reverse, "BLOCK", block)
-    path = _file(tmp_path, lines, final_newline, bom)
+    path = raw_lines_file(tmp_path, lines, final_newline, bom)
     want, want_warnings = _forward(path)
     got, got_warnings = _backward(path)
     # The line reader reports the first line's offset before a BOM is stripped, as we do.
@@ -77,7 +69,7 @@ def test_same_records_and_warnings_as_the_line_reader_reversed(tmp_path: Path, m
 def test_an_end_taken_earlier_hides_what_was_appended(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines, more,
                                                      block) -> None:
     monkeypatch.setattr(reverse, "BLOCK", block)
-    path = _file(tmp_path, lines, True, False)
+    path = raw_lines_file(tmp_path, lines, True, False)
     before = _forward(path)
     size = path.stat().st_size
     with path.open("ab") as handle:

@@ -73,7 +73,36 @@ class MemoRef(SessionRef):
         return self._paths()[1]
 
 
-class MemoRefs(Sequence[SessionRef]):
+class _LazyRefs(Sequence[SessionRef]):
+    """A sequence whose items are made on access (``_item``), slices and iteration included."""
+
+    def _item(self, index: int) -> SessionRef:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> SessionRef: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SessionRef]: ...
+
+    def __getitem__(self, index: int | slice) -> SessionRef | list[SessionRef]:
+        size = len(self)
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(size))]
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(index)
+        return self._item(index)
+
+    def __iter__(self) -> Iterator[SessionRef]:
+        return (self._item(i) for i in range(len(self)))
+
+
+class MemoRefs(_LazyRefs):
     """One provider's stored sessions, in discovery order: rows of ``[native id, path,
     recency, files, children, fingerprint]`` (``DiscoveryMemo.store``)."""
 
@@ -104,7 +133,7 @@ class MemoRefs(Sequence[SessionRef]):
     def __len__(self) -> int:
         return len(self._rows)
 
-    def _make(self, index: int) -> MemoRef:
+    def _item(self, index: int) -> MemoRef:
         made = self._made[index]
         if made is None:
             native_id, path, recency, files, children, fingerprint = self._rows[index]
@@ -112,26 +141,8 @@ class MemoRefs(Sequence[SessionRef]):
                                                tuple(children), fingerprint)
         return made
 
-    @overload
-    def __getitem__(self, index: int) -> SessionRef: ...
 
-    @overload
-    def __getitem__(self, index: slice) -> list[SessionRef]: ...
-
-    def __getitem__(self, index: int | slice) -> SessionRef | list[SessionRef]:
-        if isinstance(index, slice):
-            return [self._make(i) for i in range(*index.indices(len(self._rows)))]
-        if index < 0:
-            index += len(self._rows)
-        if not 0 <= index < len(self._rows):
-            raise IndexError(index)
-        return self._make(index)
-
-    def __iter__(self) -> Iterator[SessionRef]:
-        return (self._make(i) for i in range(len(self._rows)))
-
-
-class MergedRefs(Sequence[SessionRef]):
+class MergedRefs(_LazyRefs):
     """Several providers' sessions, most recent first (equal recencies keep provider and
     discovery order, as a stable sort of the concatenation would)."""
 
@@ -147,25 +158,7 @@ class MergedRefs(Sequence[SessionRef]):
     def __len__(self) -> int:
         return len(self._order)
 
-    def _at(self, position: int) -> SessionRef:
+    def _item(self, position: int) -> SessionRef:
         index = self._order[position]
         part = bisect_right(self._starts, index) - 1
         return self._parts[part][index - self._starts[part]]
-
-    @overload
-    def __getitem__(self, index: int) -> SessionRef: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[SessionRef]: ...
-
-    def __getitem__(self, index: int | slice) -> SessionRef | list[SessionRef]:
-        if isinstance(index, slice):
-            return [self._at(i) for i in range(*index.indices(len(self._order)))]
-        if index < 0:
-            index += len(self._order)
-        if not 0 <= index < len(self._order):
-            raise IndexError(index)
-        return self._at(index)
-
-    def __iter__(self) -> Iterator[SessionRef]:
-        return (self._at(i) for i in range(len(self._order)))
