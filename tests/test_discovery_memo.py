@@ -464,3 +464,24 @@ def test_merged_refs_keep_the_order_of_a_stable_sort_and_make_refs_lazily() -> N
     assert sum(made is not None for made in fresh._made) == 1  # only the one asked for was made
     assert MemoRefs.checked("claude", [["x", None, 1.0, [], [], 5]]) is None  # a fingerprint that is no string
     assert MemoRefs.checked("claude", [["x", None, 1.0, [3], [], "f"]]) is None
+
+
+def test_the_text_table_is_remembered_for_the_same_terminal(isolated_home: Path, reports: list[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    (isolated_home / ".claude" / "projects" / "-home-dev-project" / "cccccccc-1111-4222-8333-444444444444.jsonl").write_bytes(b"")
+
+    def table() -> tuple[str, str]:
+        result = runner.invoke(app, ["tokens"])
+        assert result.exit_code == 0, result.output
+        return result.stdout, result.stderr
+
+    first = table()
+    assert table() == first and len(reports) == 1
+    assert "warning" in first[1]  # the warnings summary, from the remembered warnings too
+    monkeypatch.setenv("COLUMNS", "90")  # another terminal width: another table
+    narrow = table()
+    assert len(reports) == 2  # (piped, the table is not fitted: the same text, computed again)
+    assert table() == narrow and len(reports) == 2
+    assert runner.invoke(app, ["--no-cache", "tokens"]).stdout == narrow[0]

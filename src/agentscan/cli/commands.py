@@ -180,45 +180,22 @@ def tokens_command(
     since_at = parse_when(since, tz=zone_info) if since else None
     until_at = parse_when(until, tz=zone_info, end_of_day=True) if until else None
     group = parse_group(by)
-    # Remembered only without a window: ``--since 3d`` means another time on every run.
-    if as_json and not session_ids and since is None and until is None:
-        from agentscan.scan import answers
+    if not session_ids:
+        from agentscan.cli.tokens_answer import print_tokens
 
-        # The same question over unchanged files has the same answer (``scan.answers``).
-        question = {"by": group, "providers": sorted(provider or ()), "tz": answers.zone_identity(zone_info),
-                    "since": since_at.isoformat() if since_at else None, "until": until_at.isoformat() if until_at else None}
-        key = answers.answer_key(scanner, "tokens", question, list(provider or ()))
-        known = answers.recall(scanner, "tokens", question, key)
-        if known is not None:
-            end_progress()
-            render.emit_json_body("tokens", known, scanner.warnings)
-        else:
-            from agentscan.scan.memo import MAX_WARNINGS
-
-            with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
-                body = token_report(scanner, providers=provider or (), since=since_at, until=until_at, by=group,
-                                    tz=zone_info).to_json()
-            end_progress()
-            render.emit_json(render.envelope("tokens", body, scanner.warnings))
-            answers.remember(scanner, "tokens", question, key, body, raised)
+        # Remembered only without a window: ``--since 3d`` means another time on every run.
+        print_tokens(scanner, providers=list(provider or ()), since=since_at, until=until_at, by=group, zone=zone_info,
+                     as_json=as_json, remember=since is None and until is None)
         finish(state, scanner, as_json=as_json)
         return
-    report = token_report(
-        scanner,
-        ids=session_ids or (),
-        providers=provider or (),
-        since=since_at,
-        until=until_at,
-        by=group,
-        tz=zone_info,
-    )
+    report = token_report(scanner, ids=session_ids, providers=provider or (), since=since_at, until=until_at,
+                          by=group, tz=zone_info)
     if as_json:
         end_progress()
         render.emit_json(render.envelope("tokens", report.to_json(), scanner.warnings))
     else:
         term = render.terminal()
         shown = {row.key for row in report.rows if row.key in report.sessions}
-        # Date, project and title beside each session: its row (cached after the first run).
         session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
         end_progress()
         print_report(report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {})

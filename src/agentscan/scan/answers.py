@@ -78,9 +78,8 @@ def _slot(command: str, question: Mapping[str, Any]) -> str:
 
 
 def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> bytes | None:
-    """The stored answer's body as indented JSON (``orjson.OPT_INDENT_2``: 10 MB at a heavy
-    user's scale, printed without decoding it), its warnings said again on the scanner;
-    ``None``: not stored."""
+    """The stored answer, as the bytes it was printed as (``remember``), its warnings said
+    again on the scanner; ``None``: not stored."""
     if key is None or scanner.cache is None:
         return None
     payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
@@ -89,30 +88,25 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
     try:
         split = payload.index(b"\n")
         warnings = orjson.loads(payload[:split])
-        body = payload[split + 1:]
         said = [ScanWarning(w["path"], w["message"], w.get("line")) for w in warnings]
     except (ValueError, KeyError, TypeError):  # orjson.JSONDecodeError is a ValueError
         return None
-    if not (body.startswith(b"{\n") and body.endswith(b"\n}")):
-        return None
     for warning in said:
         scanner.ctx.warn(warning.path, warning.message, warning.line)
-    return body
+    return payload[split + 1:]
 
 
 def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
-             body: Mapping[str, Any], warnings: Captured) -> None:
-    """Keep ``body`` under ``key``; ``warnings``: every warning its computation raised, as
-    ``ScanContext.warnings.capture(MAX_WARNINGS)`` caught them (said again on recall, they
-    fold into the same list)."""
+             answer: bytes, warnings: Captured) -> None:
+    """Keep ``answer`` (what was printed) under ``key``; ``warnings``: every warning its
+    computation raised, as ``ScanContext.warnings.capture(MAX_WARNINGS)`` caught them (said
+    again on recall, they fold into the same list)."""
     from agentscan.scan.memo import lasting
 
     if key is None or scanner.cache is None or warnings.overflowed or not lasting(warnings):
         return
     try:
-        # The warnings on one line, then the body as it is printed.
-        payload = (orjson.dumps([w.to_json() for w in warnings]) + b"\n"
-                   + orjson.dumps(dict(body), option=orjson.OPT_INDENT_2))
+        payload = orjson.dumps([w.to_json() for w in warnings]) + b"\n" + answer  # the warnings on one line
     except TypeError:
         return  # something that JSON cannot hold: not worth remembering
     scanner.cache.put_snapshot(_slot(command, question), key, seal(payload))

@@ -1,0 +1,117 @@
+"""``tokens`` over unchanged files: the answer printed again instead of computed (``scan.answers``).
+
+Without session ids or a time window, the answer depends only on the
+providers' files (their census), the prices, the options and, for the text
+table, the terminal (width, colour, whether stdout and stderr are
+terminals) and ``$HOME`` (paths are shown as ``~/…``).  At a heavy user's
+scale the text table costs seconds: 15,000 sessions summed and priced, and
+each one's row read for its date, project and title.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from agentscan.cli import render
+from agentscan.cli import term as terminal
+from agentscan.cli.options import end_progress
+from agentscan.scan import answers
+from agentscan.scan.memo import MAX_WARNINGS
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+    from agentscan.scan.tokens import GroupBy, TokenReport
+
+
+def print_tokens(scanner: Scanner, *, providers: list[str], since: datetime | None, until: datetime | None,
+                 by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool) -> None:
+    """Print the report (``--json`` or the table); ``remember``: it may come from, and go to, the index."""
+    question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
+    if not as_json:
+        term = render.terminal()
+        question["text"] = [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(),
+                            os.environ.get("HOME")]
+    command = "tokens" if as_json else "tokens-text"
+    key = answers.answer_key(scanner, command, question, providers) if remember else None
+    known = answers.recall(scanner, command, question, key)
+    if known is not None and _print_known(known, scanner, as_json):
+        return
+    with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
+        from agentscan.scan.tokens import token_report
+
+        report = token_report(scanner, providers=providers, since=since, until=until, by=by, tz=zone)
+        if as_json:
+            body = report.to_json()
+        else:
+            out, err = _table(report, scanner)
+    end_progress()
+    if as_json:
+        render.emit_json(render.envelope("tokens", body, scanner.warnings))
+        answer = orjson.dumps(body, option=orjson.OPT_INDENT_2)
+    else:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+        sys.stderr.write(err)
+        answer = orjson.dumps({"out": out, "err": err})
+    answers.remember(scanner, command, question, key, answer, raised)
+
+
+def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
+    """The text table and the notes under it, as they would be printed."""
+    from agentscan.cli.tokens_text import print_report
+
+    term = render.terminal()
+    shown = {row.key for row in report.rows if row.key in report.sessions}
+    # Date, project and title beside each session: its row (cached after the first run).
+    session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
+    out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
+    with redirect_stdout(out), redirect_stderr(err):
+        print_report(report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {})
+    return out.getvalue(), err.getvalue()
+
+
+class _Recorder(io.StringIO):
+    """Text meant for ``stream``, kept: it answers ``isatty`` and ``fileno`` as ``stream``
+    does, so what is printed (hints only on a terminal, wrapped to its width) is the same."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self._stream.isatty())
+        except (AttributeError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return int(self._stream.fileno())
+
+
+def _print_known(known: bytes, scanner: Scanner, as_json: bool) -> bool:
+    """Print a remembered answer; ``False`` when it is not of the expected shape."""
+    if as_json:
+        if not (known.startswith(b"{\n") and known.endswith(b"\n}")):
+            return False
+        end_progress()
+        render.emit_json_body("tokens", known, scanner.warnings)
+        return True
+    try:
+        document = orjson.loads(known)
+        out, err = document["out"], document["err"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    if not isinstance(out, str) or not isinstance(err, str):
+        return False
+    end_progress()
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    sys.stderr.write(err)
+    return True
