@@ -485,3 +485,101 @@ def test_the_text_table_is_remembered_for_the_same_terminal(isolated_home: Path,
     assert len(reports) == 2  # (piped, the table is not fitted: the same text, computed again)
     assert table() == narrow and len(reports) == 2
     assert runner.invoke(app, ["--no-cache", "tokens"]).stdout == narrow[0]
+
+
+def test_a_workspace_linked_from_outside_every_root_is_not_followed(isolated_home: Path, tmp_path: Path) -> None:
+    """Looking at workspaceStorage for the census must not make a link's target a root."""
+    from cursor_builders import bubble, make_state_db, make_workspace_db, state_db_path
+
+    db = state_db_path(isolated_home)
+    db.parent.mkdir(parents=True)
+    make_state_db(db)
+    outside = tmp_path / "outside"
+    conversation = [bubble("b1", 1, "secret prompt", created="2026-05-01T10:00:00Z"), bubble("b2", 2, "ok", tokens=(10, 5))]
+    made = make_workspace_db(outside, "file:///work/secret", [{
+        "composerId": "c0ffee00-0000-4000-8000-000000000001", "name": "outside composer",
+        "createdAt": 1777000000000, "lastUpdatedAt": 1777000000000, "conversation": conversation}])
+    storage = db.parent.parent / "workspaceStorage"
+    storage.mkdir()
+    os.symlink(made.parent, storage / "abc")
+    for _ in range(2):  # cold, then from the memo
+        listed = cli_json("list", "--provider", "cursor")
+        assert listed["sessions"] == []
+        assert any("points outside" in w["message"] for w in listed["warnings"])
+
+
+def test_a_directory_whose_guessed_identity_was_seen_is_still_walked(tmp_path: Path) -> None:
+    """Under a mount point a real directory's (parent device, inode) can meet another's: its
+    true stat decides, so a change inside it is still seen.  Simulated: ``inner`` reports
+    another device, and its guessed identity was already seen."""
+    from agentscan.scan import census as census_module
+
+    root = tmp_path / "root"
+    inner = root / "inner"
+    inner.mkdir(parents=True)
+    (inner / "a.jsonl").write_bytes(b"1")
+    guessed = (os.stat(root).st_dev, os.stat(inner).st_ino)
+    real_stat, real_walk = os.stat, census_module._walk
+
+    def mounted_stat(path, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        found = real_stat(path, *args, **kwargs)
+        if str(path) == str(inner):
+            fields = list(found[:10])
+            fields[2] += 1  # st_dev: another file system
+            return os.stat_result(fields)
+        return found
+
+    def colliding(directory, identity, walk, depth):  # noqa: ANN001, ANN202
+        if directory == str(root):
+            walk.seen.add(guessed)  # as if another directory had this identity
+        return real_walk(directory, identity, walk, depth)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(census_module.os, "stat", mounted_stat)
+        patch.setattr(census_module, "_walk", colliding)
+        before = census([str(root)])
+        (inner / "a.jsonl").write_bytes(b"22")
+        after = census([str(root)])
+    assert before is not None and after is not None and before.digest != after.digest
+
+
+def test_a_remembered_table_sees_another_providers_new_facts(isolated_home: Path) -> None:
+    """The table's PROJECT of a hash-named Gemini session comes from other providers' sessions."""
+    from gemini_builders import gemini, meta, sha256_hex, tokens, user, write_chat, write_claude_transcript
+
+    cwd = "/work/proj-x"
+    project = sha256_hex(cwd)
+    write_chat(isolated_home, project, "session-2026-05-01T10-00-11111111.jsonl",
+               [meta("11111111-2222-4333-8444-555555555555", project_hash=project),
+                user("u1", "2026-05-01T10:00:00.000Z", "hi"),
+                gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+
+    def table() -> str:
+        result = runner.invoke(app, ["tokens", "--provider", "gemini"])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert cwd not in table()
+    assert cwd not in table()
+    write_claude_transcript(isolated_home, cwd, "99999999-2222-4333-8444-555555555555")
+    assert cwd in table()
+
+
+def test_a_remembered_table_is_for_one_local_zone(isolated_home: Path, reports: list[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    session(isolated_home, S1, 1, 100)
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
+        runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
+        assert len(reports) == 1
+        monkeypatch.setenv("TZ", "Pacific/Kiritimati")  # the table's dates are local: another table
+        time.tzset()
+        runner.invoke(app, ["tokens", "--tz", "Europe/Paris"])
+        assert len(reports) == 2
+    finally:
+        monkeypatch.undo()
+        time.tzset()

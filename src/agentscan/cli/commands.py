@@ -195,8 +195,8 @@ def tokens_command(
         render.emit_json(render.envelope("tokens", report.to_json(), scanner.warnings))
     else:
         term = render.terminal()
-        shown = {row.key for row in report.rows if row.key in report.sessions}
-        session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
+        shown = [row.key for row in report.rows if row.key in report.sessions]
+        session_rows = {key: scanner.row(report.sessions[key]) for key in shown}  # in order: warnings too
         end_progress()
         print_report(report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {})
     finish(state, scanner, as_json=as_json)

@@ -36,10 +36,12 @@ def print_tokens(scanner: Scanner, *, providers: list[str], since: datetime | No
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
     if not as_json:
         term = render.terminal()
+        # The table's dates are local (whatever --tz groups by), and its paths ~/-relative.
         question["text"] = [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(),
-                            os.environ.get("HOME")]
+                            os.environ.get("HOME"), answers.zone_identity(None)]
     command = "tokens" if as_json else "tokens-text"
-    key = answers.answer_key(scanner, command, question, providers) if remember else None
+    # The table's PROJECT column can come from another provider's sessions (a Gemini cwd).
+    key = answers.answer_key(scanner, command, question, providers, witnesses=not as_json) if remember else None
     known = answers.recall(scanner, command, question, key)
     if known is not None and _print_known(known, scanner, as_json):
         return
@@ -68,8 +70,9 @@ def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
     from agentscan.cli.tokens_text import print_report
 
     term = render.terminal()
-    shown = {row.key for row in report.rows if row.key in report.sessions}
-    # Date, project and title beside each session: its row (cached after the first run).
+    shown = [row.key for row in report.rows if row.key in report.sessions]
+    # Date, project and title beside each session: its row (cached after the first run),
+    # read in the table's order so that their warnings come in one order every time.
     session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
     out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
     with redirect_stdout(out), redirect_stderr(err):

@@ -165,6 +165,7 @@ def _transcript_session(
     from agentscan.bounds import DEFAULT_BOUNDS
     from agentscan.otlp.from_transcript import transcript_traces
 
+    ref = scanner.real_ref(ref) or ref  # a ref taken from the index has no provider data
     detail = scanner.provider(ref.provider).detail(ref, scanner.ctx, DEFAULT_BOUNDS)
     row = detail.row
     facts = _facts(ref.provider, ref.native_id, "transcript", selection, scanner.ctx.env,

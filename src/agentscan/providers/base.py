@@ -14,6 +14,8 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agentscan.bounds import Bounds
     from agentscan.context import ScanContext
     from agentscan.model import SessionDetail, SessionRef, SessionRow, UsageEntry
@@ -52,6 +54,11 @@ class Provider(ABC):
             if root.kind == "database":
                 paths.append(f"{root.path}-wal")
         return paths
+
+    def confinement_roots(self, ctx: ScanContext) -> list[Path]:
+        """The directories (and index files) discovery may follow a symlink into
+        (``ScanContext.admit``): the roots, but not a database's own path."""
+        return [root.path for root in self.roots(ctx) if root.kind != "database"]
 
     def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
         """Files and directories ``discover`` reads (a directory's own mtime, say) that

@@ -31,15 +31,18 @@ if TYPE_CHECKING:
 _FORMAT = 1
 
 
-def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> str | None:
-    """What the answer depends on, as one digest (``None``: do not remember it)."""
+def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str], *,
+               witnesses: bool = False) -> str | None:
+    """What the answer depends on, as one digest (``None``: do not remember it).
+    ``witnesses``: the answer shows facts other providers reveal (a Gemini session's
+    project): every provider's census counts, not just the selected ones'."""
     from agentscan import __version__
     from agentscan.pricing import source
 
     if scanner.cache is None:
         return None
     stamps = []
-    for provider in scanner.selected(providers):
+    for provider in scanner.witnesses if witnesses else scanner.selected(providers):
         stamp = scanner.census_stamp(provider)
         if stamp is None or not stamp.settled:  # a file changed just now may change again unseen
             return None

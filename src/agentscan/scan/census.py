@@ -100,8 +100,17 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
     if depth > _MAX_DEPTH:
         return False
     if identity in walk.seen:
-        walk.digest.update(b"\0loop\n")
-        return True
+        # A real directory's identity is its parent's device and its own inode: under a
+        # mount point that guess can meet another directory's. Its true stat decides.
+        try:
+            info = os.stat(directory)
+        except OSError:
+            return False
+        true_identity = (info.st_dev, info.st_ino)
+        if true_identity in walk.seen:
+            walk.digest.update(b"\0loop\n")
+            return True
+        identity = true_identity  # its children inherit the true device
     walk.seen.add(identity)
     names: list[str] = []
     numbers: list[int] = []

@@ -90,6 +90,7 @@ class Scanner:
         self.memo_discovery = memo_discovery
         self._stamps: dict[str, Stamp | None] = {}
         self._confined = False
+        self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
         self._real_refs: dict[str, dict[str, SessionRef]] = {}
         self._cache: Cache | None = None
@@ -109,6 +110,11 @@ class Scanner:
         self._cwds: set[str] | None = None
         self._short: tuple[int, dict[str, str]] | None = None
         self.ctx.cwd_candidates = self._cwd_candidates
+
+    @property
+    def witnesses(self) -> list[Provider]:
+        """Every provider whose sessions may reveal another's facts (a Gemini cwd), selected or not."""
+        return list(self._witnesses)
 
     def _cwd_candidates(self) -> set[str]:
         if self._cwds is None:
@@ -165,13 +171,18 @@ class Scanner:
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
         self._confine()
         parts = []
-        for provider in self.selected(providers):
+        selected = self.selected(providers)
+        for provider in selected:
             if provider.name not in self._refs:
                 self._refs[provider.name] = self._discover(provider)
             parts.append(self._refs[provider.name])
         if any(isinstance(part, MemoRefs) for part in parts):
             # Ordered without making a ref per session: ``list`` reads the newest few.
-            return MergedRefs(parts)
+            names = tuple(provider.name for provider in selected)
+            merged = self._merged.get(names)
+            if merged is None:
+                merged = self._merged[names] = MergedRefs(parts)
+            return merged
         for part in parts:
             found.extend(part)
         found.sort(key=lambda ref: ref.recency, reverse=True)
@@ -185,8 +196,7 @@ class Scanner:
             return
         self._confined = True
         for provider in self._witnesses:
-            self.ctx.confine_to(Path(path) for path in provider.census_paths(self.ctx) or ())
-            self.ctx.confine_to(Path(path) for path in provider.census_stat_paths(self.ctx) or ())
+            self.ctx.confine_to(provider.confinement_roots(self.ctx))
 
     def _discover(self, provider: Provider) -> Sequence[SessionRef]:
         cache = self.cache

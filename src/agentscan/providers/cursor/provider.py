@@ -57,6 +57,10 @@ class CursorProvider(Provider):
     def roots(self, ctx: ScanContext) -> list[Root]:
         return cursor_roots(ctx)
 
+    def confinement_roots(self, ctx: ScanContext) -> list[Path]:
+        workspaces = workspace_dir(ctx)
+        return super().confinement_roots(ctx) + ([workspaces] if workspaces is not None else [])
+
     def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
         # Discovery also opens the workspace DBs beside the global one (IDE-only
         # composers), newest workspace first: each workspace dir (its mtime) and the
