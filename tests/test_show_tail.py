@@ -348,3 +348,63 @@ def test_the_cli_reads_a_huge_transcript_once_cold_and_only_its_end_warm(tmp_pat
     assert passes == [f"{SESSION}.jsonl"]  # the cold run's row pass; the warm run read only the end
     assert outputs[0] == outputs[1] and outputs[0]["cost_usd"] > 0
     assert outputs[0]["counts"]["prompts"] == 40 and len(outputs[0]["prompts"]) == 40
+
+
+def test_no_facts_are_kept_for_a_transcript_written_to_during_the_row_pass(tmp_path: Path, small_limits: None) -> None:
+    """A live transcript grows while its row is read: facts about lines past the size the
+    fingerprint names would not match a tail read that stops there, so none are kept."""
+    path = _home(tmp_path, [("prompt", n) for n in range(6)], subagent=False)
+    home = tmp_path / "home"
+    provider = ClaudeProvider()
+    ctx = ScanContext.create(home=home, env={})
+    [ref] = provider.discover(ctx)
+    with path.open("ab") as handle:  # after discovery's stat, before the row pass
+        handle.write(orjson.dumps(claude_user(SESSION, _ts(99), "written meanwhile")) + b"\n")
+    row = provider.row(ref, ctx)
+    assert showfacts.kept(ctx, path, provider.fingerprint(ref, ctx)) is None
+    assert provider.detail_with_row(ref, ctx, Bounds(prompts=3, responses=3, tools=3), row) is None  # read forward
+
+
+def test_a_sidechain_replay_long_after_its_parent_is_counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule 4 past the window: a subagent file (read after the whole main transcript)
+    replaying a parent message under another request counts nothing."""
+    from agentscan.providers.claude.usage import call_of
+    from agentscan.providers.claude.windowed import WindowedTotals
+
+    totals = WindowedTotals(window=3)
+    parent = claude_assistant(SESSION, _ts(1), msg_id="m-parent", request_id="r1", usage=claude_usage(input=1000, output=10))
+    totals.add(call_of(parent, None, 1))
+    for n in range(10):  # push the parent out of the window
+        totals.add(call_of(claude_assistant(SESSION, _ts(2 + n), msg_id=f"m{n}", request_id=f"q{n}",
+                                            usage=claude_usage(input=1, output=1)), None, 2 + n))
+    replay = claude_assistant(SESSION, _ts(50), msg_id="m-parent", request_id="r-sub", sidechain=True,
+                              usage=claude_usage(input=1000, output=10))
+    totals.add(call_of(replay, AGENT, 50))
+    total = totals.total()
+    assert total is not None and total.input == 1000 + 10
+
+
+def test_a_reply_made_of_endless_records_is_not_held_whole() -> None:
+    facts = showfacts.ShowFacts()
+    facts.message_bytes = 50
+    for _ in range(2000):
+        facts.assistant("m-one", [{"type": "text", "text": "word " * 20}])
+    assert sum(len(text) for text in facts._texts) <= 60
+    facts.prompt("next")
+    assert facts.responses == 1 and facts.clipped == 1
+    short = showfacts.ShowFacts()
+    short.message_bytes = 50
+    short.assistant("m", [{"type": "text", "text": "  ok  "}])
+    short.assistant("m", [{"type": "text", "text": " " * 500}])  # blank text past the kept part
+    short.prompt("next")
+    assert short.responses == 1 and short.clipped == 0
+
+
+def test_a_call_id_spelled_like_a_stand_in_does_not_replace_a_call_without_an_id() -> None:
+    from agentscan.model import ToolEvent
+    from agentscan.toolkit.detail import DetailCollector
+
+    collector = DetailCollector(Bounds(tools=10))
+    collector.add_tool(ToolEvent(name="Bash", summary="no id"), key=None)
+    collector.add_tool(ToolEvent(name="Read", summary="id #1"), key="#1")
+    assert [tool.summary for tool in collector.tools()] == ["no id", "id #1"]

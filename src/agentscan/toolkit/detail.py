@@ -111,9 +111,9 @@ class DetailCollector:
         summary, cut = clip_text(event.summary, SUMMARY_BYTES)
         self.clipped += cut
         event = replace(event, summary=summary, seq=next(self._seq))
-        key = key or f"#{self._order}"
-        self._tools.pop(key, None)
-        self._tools[key] = _OpenTool(event, self._order)
+        found_key: object = key or ("#", self._order)  # a stand-in never equal to a real call id
+        self._tools.pop(found_key, None)
+        self._tools[found_key] = _OpenTool(event, self._order)
         if len(self._tools) > self.bounds.tools:
             self._tools.popitem(last=False)
             self._tools_dropped += 1

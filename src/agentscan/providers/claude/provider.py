@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from contextlib import contextmanager
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
@@ -270,8 +271,10 @@ class ClaudeProvider(Provider):
 
         files: SessionFiles = ref.hint
         stat = _main_stat(files, ctx)
-        if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES:
-            # The forward reader stops at the line cap: lines after it are never shown.
+        if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or _grew_since(files.main, stat):
+            # The forward reader stops at the line cap: lines after it are never shown.  And a
+            # live transcript written to during the pass holds more than its fingerprint's
+            # size: facts about those lines would not match a tail read stopping there.
             showfacts.keep(ctx, files.main or Path(), self.fingerprint(ref, ctx), None)
             return
         showfacts.keep(ctx, files.main, self.fingerprint(ref, ctx), showfacts.TailFacts(
@@ -347,6 +350,17 @@ def _main_stat(files: SessionFiles, ctx: ScanContext):
     if files.main is None:
         return None
     return files.stats.get(str(files.main)) or ctx.stat(files.main)
+
+
+
+
+def _grew_since(path: Path, then: os.stat_result) -> bool:
+    """Whether ``path`` is no longer the file ``then`` describes (appended to, rewritten)."""
+    try:
+        now = os.stat(path)
+    except OSError:
+        return True
+    return (now.st_size, now.st_mtime_ns, now.st_ino) != (then.st_size, then.st_mtime_ns, then.st_ino)
 
 
 __all__ = ["ClaudeProvider"]

@@ -69,7 +69,11 @@ class ShowFacts:
         self.lines = 0  # lines read (set by the pass that fed it: the reader stops at MAX_FILE_LINES)
         self._keys: OrderedDict[object, None] = OrderedDict()
         self._current: str | None = None
+        # The open reply's text, left-stripped and kept only as far as ``over`` needs it:
+        # a hostile file whose every record continues one reply must not be held whole.
         self._texts: list[str] = []
+        self._kept = 0
+        self._more = False  # non-blank text past the kept part
 
     def feed(self, record: dict) -> None:
         """One record (``summarize`` passes what it has read of it to ``assistant`` and ``prompt``)."""
@@ -90,7 +94,7 @@ class ShowFacts:
         for block in blocks:
             block_kind = block.get("type")
             if block_kind == "text" and isinstance(block.get("text"), str):
-                self._texts.append(block["text"])
+                self._text(block["text"])
             elif block_kind == "tool_use":
                 self._tool(block)
 
@@ -100,12 +104,26 @@ class ShowFacts:
         self.prompts += 1
         self.clipped += over(text, self.message_bytes)
 
+    def _text(self, text: str) -> None:
+        if not self._kept:
+            text = text.lstrip()
+        room = self.message_bytes + 8 - self._kept  # characters: each is a byte or more
+        if room > 0:
+            self._texts.append(text[:room])
+            self._kept += min(len(text), room)
+            text = text[room:]
+        if text and not self._more and not text.isspace():
+            self._more = True
+
     def _flush(self) -> None:
         text = "".join(self._texts).strip()
-        if text:
+        if self._more:  # longer than the limit in characters, so in bytes too
+            self.responses += 1
+            self.clipped += 1
+        elif text:
             self.responses += 1
             self.clipped += over(text, self.message_bytes)
-        self._current, self._texts = None, []
+        self._current, self._texts, self._kept, self._more = None, [], 0, False
 
     def _tool(self, block: dict) -> None:
         self.tools += 1

@@ -49,6 +49,10 @@ class WindowedTotals:
         self._order: deque[tuple[str, str | None]] = deque()
         self._requests: dict[str, set[str | None]] = {}  # message id -> its requests in the window
         self._settled_keys: set[int] = set()
+        # Message ids of settled parent (not sidechain) calls: a sidechain replay of one
+        # under another request, however much later (a subagent file is read after the
+        # whole main transcript), is still rule 4's replay and counts nothing.
+        self._settled_parents: set[int] = set()
         # (subagent, model, bucket, tier class, from a progress copy) -> [input, cache read,
         # cache write, output, calls, one-hour cache write]
         self._sums: dict[tuple, list[int]] = {}
@@ -63,6 +67,8 @@ class WindowedTotals:
         current = recent.get(key)
         if current is None:
             if hash(key) in self._settled_keys:
+                return
+            if call[SIDECHAIN] and hash(message_id) in self._settled_parents:
                 return
             recent[key] = call
             self._order.append(key)
@@ -93,6 +99,8 @@ class WindowedTotals:
         if not requests:
             del self._requests[message_id]
         self._settled_keys.add(hash(key))
+        if not call[SIDECHAIN]:
+            self._settled_parents.add(hash(message_id))
         if not replay:
             self._settle(call)
 
