@@ -583,3 +583,40 @@ def test_a_remembered_table_is_for_one_local_zone(isolated_home: Path, reports: 
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_another_agentscan_does_not_take_what_this_one_kept(isolated_home: Path, discoveries: list[str],
+                                                              reports: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The version alone does not say which code ran (a checkout, an editable install)."""
+    from agentscan import codeid
+
+    session(isolated_home, S1, 1, 100)
+    cli_json("tokens")
+    cli_json("tokens")
+    assert discoveries == ["claude"] and reports == ["session"]
+    monkeypatch.setattr(codeid, "_memo", ["another build of agentscan"])
+    cli_json("tokens")
+    assert discoveries == ["claude", "claude"] and reports == ["session", "session"]
+
+
+def test_the_code_identity_follows_every_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan import codeid
+
+    package = tmp_path / "agentscan"
+    (package / "scan").mkdir(parents=True)
+    (package / "demo" / "home").mkdir(parents=True)
+    module = package / "scan" / "tokens.py"
+    module.write_text("A = 1\n")
+    (package / "demo" / "home" / "x.py").write_text("data\n")
+    monkeypatch.setattr(codeid, "_PACKAGE", str(package))
+
+    def identity() -> str:
+        monkeypatch.setattr(codeid, "_memo", [])
+        return codeid.code_identity()
+
+    first = identity()
+    assert identity() == first
+    (package / "demo" / "home" / "x.py").write_text("other data\n")  # the demo home is data
+    assert identity() == first
+    module.write_text("A = 22\n")
+    assert identity() != first

@@ -36,7 +36,7 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
     """What the answer depends on, as one digest (``None``: do not remember it).
     ``witnesses``: the answer shows facts other providers reveal (a Gemini session's
     project): every provider's census counts, not just the selected ones'."""
-    from agentscan import __version__
+    from agentscan.codeid import code_identity
     from agentscan.pricing import source
 
     if scanner.cache is None:
@@ -60,7 +60,7 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
         asked = orjson.dumps(dict(question), option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:
         return None
-    text = "\n".join([__version__, str(_FORMAT), command, asked, prices, *stamps])
+    text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices, *stamps])
     return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 

@@ -64,7 +64,7 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     """What the provider's discovery depends on, as one digest (``None``: no memo)."""
     import time
 
-    from agentscan import __version__
+    from agentscan.codeid import code_identity
 
     paths = provider.census_paths(ctx)
     stat_only = provider.census_stat_paths(ctx)
@@ -74,7 +74,7 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     if found is None:
         return None
     # The roots themselves (an env var may point elsewhere) and the code that read them.
-    setting = "\n".join([__version__, provider.name, provider.parser_version, str(_FORMAT), found.digest,
+    setting = "\n".join([code_identity(), provider.name, provider.parser_version, str(_FORMAT), found.digest,
                          *paths, "", *stat_only])
     now = time.time_ns()
     # A time in the future is a clock's skew, not a change in progress.
