@@ -347,7 +347,7 @@ def test_nothing_read_this_time_is_not_kept(isolated_home: Path, monkeypatch: py
     original = ClaudeProvider.discover
 
     def failing_once(self: ClaudeProvider, ctx: ScanContext):  # noqa: ANN202
-        ctx.warn(isolated_home / "somewhere", "cannot read: Input/output error")
+        ctx.cannot_read(isolated_home / "somewhere", OSError(5, "Input/output error"))
         return original(self, ctx)
 
     monkeypatch.setattr(ClaudeProvider, "discover", failing_once)
@@ -620,3 +620,18 @@ def test_the_code_identity_follows_every_module(tmp_path: Path, monkeypatch: pyt
     assert identity() == first
     module.write_text("A = 22\n")
     assert identity() != first
+
+
+def test_a_database_that_could_not_be_read_is_read_again_next_time(isolated_home: Path) -> None:
+    """A thread index unreadable this time (locked, busy, damaged) leaves no memo behind."""
+    from agentscan.providers.codex.provider import CodexProvider
+    from agentscan.scan.lazyrefs import MemoRefs
+
+    codex = isolated_home / ".codex"
+    (codex / "sessions").mkdir(parents=True)
+    (codex / "state_5.sqlite").write_bytes(b"not a database at all" * 10)
+    for _ in range(2):
+        with Scanner(providers=[CodexProvider()], use_cache=True, memo_discovery=True) as scanner:
+            scanner.refs()
+            assert not isinstance(scanner._refs["codex"], MemoRefs)
+            assert any("thread index unreadable" in w.message for w in scanner.warnings)

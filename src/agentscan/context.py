@@ -53,8 +53,13 @@ class Captured(list[ScanWarning]):
         self.limit = limit
         #: more came than ``limit``: a result stored with these would lose some
         self.overflowed = False
+        #: one says something could not be read *this time* (``ScanContext.warn(passing=True)``):
+        #: a result computed meanwhile is not kept for later runs, which would repeat the failure
+        self.passing = False
 
-    def take(self, warning: ScanWarning) -> None:
+    def take(self, warning: ScanWarning, passing: bool = False) -> None:
+        if passing:
+            self.passing = True
         if len(self) < self.limit:
             self.append(warning)
         else:
@@ -83,11 +88,11 @@ class WarningSink:
             # By identity: two captures can hold equal lists.
             self._captures = [c for c in self._captures if c is not captured]
 
-    def add(self, path: object, message: str, line: int | None = None) -> None:
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
         key_path = legible(str(path))
         message = legible(message)
         for captured in self._captures:
-            captured.take(ScanWarning(key_path, message, line))
+            captured.take(ScanWarning(key_path, message, line), passing)
         key = (key_path, line, message)
         if key in self._seen:
             return
@@ -237,8 +242,16 @@ class ScanContext:
         value = self.env.get(name)
         return value if value else None
 
-    def warn(self, path: object, message: str, line: int | None = None) -> None:
-        self.warnings.add(path, message, line)
+    def warn(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+        """``passing``: something could not be read this time (an I/O error, a locked or
+        busy database) and may be read next time: what is computed now is not kept."""
+        self.warnings.add(path, message, line, passing=passing)
+
+    def cannot_read(self, path: object, exc: BaseException) -> None:
+        self.warn(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}", passing=True)
+
+    def cannot_list(self, path: object, exc: OSError) -> None:
+        self.warn(path, f"cannot list directory: {exc.strerror or exc}", passing=True)
 
     def confine_to(self, roots: Iterable[Path]) -> None:
         """Register provider roots: ``admit`` follows a symlink only to a target inside one."""

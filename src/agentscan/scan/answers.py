@@ -104,9 +104,8 @@ def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: s
     """Keep ``answer`` (what was printed) under ``key``; ``warnings``: every warning its
     computation raised, as ``ScanContext.warnings.capture(MAX_WARNINGS)`` caught them (said
     again on recall, they fold into the same list)."""
-    from agentscan.scan.memo import lasting
-
-    if key is None or scanner.cache is None or warnings.overflowed or not lasting(warnings):
+    # Something not read this time (``ScanContext.warn(passing=True)``) must be read next time.
+    if key is None or scanner.cache is None or warnings.overflowed or warnings.passing:
         return
     try:
         payload = orjson.dumps([w.to_json() for w in warnings]) + b"\n" + answer  # the warnings on one line

@@ -17,7 +17,7 @@ warm run reports what a cold one did.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import orjson
 
@@ -27,7 +27,7 @@ from agentscan.scan.lazyrefs import MemoRefs
 from agentscan.sealing import seal, unseal
 
 if TYPE_CHECKING:
-    from agentscan.context import ScanContext
+    from agentscan.context import Captured, ScanContext
     from agentscan.providers.base import Provider
     from agentscan.scan.cache import Cache
 
@@ -35,18 +35,6 @@ _FORMAT = 1
 
 #: how many warnings a stored discovery may carry (more: it is not stored)
 MAX_WARNINGS = 10_000
-
-#: words of the warnings that say something could not be read *this time* (a
-#: locked or busy database, a query deadline, an I/O error): a result that
-#: carries one is not kept for later runs, which would repeat the failure
-_PASSING = ("not used (", "unreadable", "not read", "cannot read", "cannot list", "locked", "busy",
-            "interrupted", "timed out")
-
-
-def lasting(warnings: Iterable[ScanWarning]) -> bool:
-    """Whether a result computed with these warnings may be kept for later runs."""
-    return not any(marker in warning.message for warning in warnings for marker in _PASSING)
-
 
 #: a file changed less than this before the census may still change within its
 #: timestamp's resolution (1-2 s on some file systems) without the census seeing it
@@ -114,10 +102,10 @@ class DiscoveryMemo:
             self._ctx.warn(warning.path, warning.message, warning.line)
         return refs
 
-    def store(self, refs: list[SessionRef], warnings: list[ScanWarning],
+    def store(self, refs: list[SessionRef], warnings: Captured,
               fingerprint_of: Callable[[SessionRef], str | None]) -> None:
         """Keep ``refs`` (just discovered) for the next run with the same census."""
-        if self.stamp is None or not self._settled or not lasting(warnings):
+        if self.stamp is None or not self._settled or warnings.passing or warnings.overflowed:
             return
         entries = []
         for ref in refs:

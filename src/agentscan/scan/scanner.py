@@ -215,8 +215,7 @@ class Scanner:
         with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
             refs = provider.discover(self.ctx)
         self._index_ids(refs)
-        if not warnings.overflowed:  # stored, they must all be said again
-            memo.store(refs, warnings, self.fingerprint)
+        memo.store(refs, warnings, self.fingerprint)
         return refs
 
     def census_stamp(self, provider: Provider) -> Stamp | None:

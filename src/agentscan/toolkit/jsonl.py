@@ -90,7 +90,7 @@ def open_at(path: Path, ctx: ScanContext, start: int) -> tuple[IO[bytes], int] |
     try:
         handle = open_binary(path)
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return None
     if start:
         try:
@@ -294,7 +294,7 @@ def load_json_file(
     try:
         data = read_capped(path, max_bytes)
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return None
     if data.startswith(_BOM):
         data = data[len(_BOM):]

@@ -52,13 +52,13 @@ def records_newest_first(
     try:
         handle = open_regular(path)
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return
     with handle:
         try:
             size = os.fstat(handle.fileno()).st_size
         except OSError as exc:
-            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            ctx.cannot_read(path, exc)
             return
         size = size if end is None else min(end, size)
         if size == 0:

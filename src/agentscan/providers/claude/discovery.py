@@ -76,7 +76,7 @@ def _entries(path: str, ctx: ScanContext, *, report: bool = True) -> list[os.Dir
         return []
     except OSError as exc:
         if report:
-            ctx.warn(path, f"cannot list directory: {exc.strerror or exc}")
+            ctx.cannot_list(path, exc)
         return []
 
 
@@ -210,7 +210,7 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
     try:
         head = read_head(path, HEADER_BYTES)
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return None
     found = None
     for line in head.removeprefix(BOM).splitlines():

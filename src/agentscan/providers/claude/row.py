@@ -105,7 +105,7 @@ def summarize(
             ctx.warn(path, "empty file")
             return summary
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return summary
     pending_tasks: dict[str, str] = {}  # tool_use id -> subagent_type
     order = order_start

@@ -168,7 +168,7 @@ def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
     except FileNotFoundError:
         return []
     except OSError as exc:
-        ctx.warn(directory, f"cannot list directory: {exc.strerror or exc}")
+        ctx.cannot_list(directory, exc)
         return []
     found: list[Path] = []
     for entry in listed:

@@ -144,7 +144,7 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
         try:
             stat = path.stat()
         except OSError as exc:
-            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            ctx.cannot_read(path, exc)
             return RolloutHeader(thread_id=None)
     if stat.st_size == 0:
         ctx.warn(path, "empty file")
@@ -156,10 +156,10 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
         try:
             header = _scan(path, expected_id)
         except OSError as exc:
-            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            ctx.cannot_read(path, exc)
             return RolloutHeader(thread_id=None)
         except Exception as exc:  # zstandard raises its own error type on corrupt frames
-            ctx.warn(path, f"cannot read: {exc}")
+            ctx.cannot_read(path, exc)
             return RolloutHeader(thread_id=None)
         facts.put(key[0], stat, _to_fact(header, expected_id))
     _CACHE[key] = header

@@ -106,7 +106,7 @@ def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[Sc
     try:
         stat = path.stat()
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return None
     key = (str(path), stat.st_size, stat.st_mtime_ns)
     summary = cache.get(key)
@@ -137,7 +137,7 @@ def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
     try:
         data, cut = read_tail(path, TAIL_BYTES + 1)
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return TailSummary()
     if cut:
         # The window starts mid-line: drop the partial first line.

@@ -120,7 +120,7 @@ def _read_database(path: Path, ctx: ScanContext) -> list[IndexRow] | None:
             raw_rows = [dict(zip(selected, values)) for values in conn.execute(sql)]
             edges = _spawn_edges(conn)
     except (DatabaseUnavailable, sqlite3.Error) as exc:
-        ctx.warn(path, f"thread index unreadable, listing from rollouts instead: {_reason(exc, path)}")
+        ctx.warn(path, f"thread index unreadable, listing from rollouts instead: {_reason(exc, path)}", passing=True)
         return None
     knows_source = "source" in columns or bool(edges)
     return [row for row in (_row(raw, edges, knows_source) for raw in raw_rows) if row is not None]

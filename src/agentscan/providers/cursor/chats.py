@@ -104,7 +104,7 @@ def store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
                 return {}
             row = conn.execute("SELECT value FROM meta WHERE key = '0'").fetchone()
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(path, f"Agent CLI store not read: {exc}")
+        ctx.warn(path, f"Agent CLI store not read: {exc}", passing=True)
         return {}
     decoded = _decode_meta_value(row[0]) if row else {}
     if row and not decoded:

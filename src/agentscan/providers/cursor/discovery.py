@@ -105,7 +105,7 @@ def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.Di
         return []
     except OSError as exc:
         if report:
-            ctx.warn(path, f"cannot list directory: {exc.strerror or exc}")
+            ctx.cannot_list(path, exc)
         return []
 
 

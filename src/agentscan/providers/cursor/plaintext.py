@@ -55,7 +55,7 @@ def _lines(path: Path, ctx: ScanContext) -> Iterator[str]:
     try:
         handle = open_binary(path)
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return
     with handle:
         number = 0

@@ -120,7 +120,7 @@ class StateDb:
         self._failure = message
         self._failed = True
         self._handle.close()
-        self._ctx.warn(self.path, f"Cursor state DB not used ({message}); transcripts are listed without it")
+        self._ctx.warn(self.path, f"Cursor state DB not used ({message}); transcripts are listed without it", passing=True)
 
     def close(self) -> None:
         # Answers stay memoised; a later question reopens the DB.

@@ -35,4 +35,4 @@ def store_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
                 if message is not None:
                     yield from message_events(message)
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(path, f"Agent CLI store not read: {exc}")
+        ctx.warn(path, f"Agent CLI store not read: {exc}", passing=True)

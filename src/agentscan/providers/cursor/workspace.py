@@ -90,7 +90,7 @@ def composer_entries(db_path: Path, ctx: ScanContext) -> list[dict[str, Any]]:
             marks = ", ".join("?" for _ in _KEYS)
             rows = conn.execute(f"SELECT key, value FROM ItemTable WHERE key IN ({marks})", _KEYS).fetchall()
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
-        ctx.warn(db_path, f"Cursor workspace DB not read: {exc}")
+        ctx.warn(db_path, f"Cursor workspace DB not read: {exc}", passing=True)
         return []
     entries: list[dict[str, Any]] = []
     for key, value in sorted(rows, key=lambda row: _KEYS.index(row[0])):
@@ -144,7 +144,7 @@ def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
         with os.scandir(root) as listing:
             directories = [Path(entry.path) for entry in listing if ctx.admit(entry) and entry.is_dir()]
     except OSError as exc:
-        ctx.warn(root, f"cannot list directory: {exc.strerror or exc}")
+        ctx.cannot_list(root, exc)
         return found
     directories.sort(key=_mtime, reverse=True)
     for directory in directories[:MAX_WORKSPACES]:

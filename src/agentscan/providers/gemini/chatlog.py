@@ -196,7 +196,7 @@ def fetch_messages(conversation: Conversation, wanted: Iterable[MessageFacts], c
     try:
         handle = open_regular(conversation.path)
     except OSError as exc:
-        ctx.warn(conversation.path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(conversation.path, exc)
         return found
     with handle:
         for offset in sorted(by_offset):

@@ -76,7 +76,7 @@ def _scandir(path: Path, ctx: ScanContext) -> list[os.DirEntry[str]]:
             ctx.warn(path, "not a directory; skipped")
         return []
     except OSError as exc:
-        ctx.warn(path, f"cannot list directory: {exc.strerror or exc}")
+        ctx.cannot_list(path, exc)
         return []
 
 
@@ -163,7 +163,7 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
     try:
         stat = path.stat()
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return None
     facts = ctx.remembered("gemini.legacy-header" if legacy else "gemini.header")
     text = str(path)
@@ -172,7 +172,7 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
         try:
             head = read_head(path, HEADER_BYTES)
         except OSError as exc:
-            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+            ctx.cannot_read(path, exc)
             return None
         if head.startswith(_BOM):
             head = head[len(_BOM):]

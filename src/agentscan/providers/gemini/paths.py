@@ -129,7 +129,7 @@ def paths_in_chat_files(project_dir: Path, ctx: ScanContext) -> set[str]:
                 with open_binary(Path(entry.path)) as handle:
                     data = handle.read(_FILE_BYTES)
             except OSError as exc:
-                ctx.warn(entry.path, f"cannot read: {exc.strerror or exc}")
+                ctx.cannot_read(entry.path, exc)
                 continue
             for match in _PATH_IN_TEXT.finditer(data):
                 if len(found) >= _MAX_FROM_FILES:

@@ -120,7 +120,7 @@ def _read_marker(path: Path, ctx: ScanContext) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        ctx.cannot_read(path, exc)
         return None
     return text or None
 
