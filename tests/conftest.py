@@ -45,3 +45,21 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # tests/test_discovery_memo.py checks the rule itself.
     monkeypatch.setattr("agentscan.scan.memo.SETTLE_NS", 0)
     return home
+
+
+@pytest.fixture
+def tty(monkeypatch: pytest.MonkeyPatch):
+    """Make stdout (and, unless ``stderr=False``, stderr) a terminal ``width`` columns wide:
+    ``tty(80)``; ``color`` True or False sets NO_COLOR accordingly (default: as it is)."""
+    from agentscan.cli import term
+
+    def make(width: int = 100, *, stderr: bool = True, color: bool | None = None) -> None:
+        monkeypatch.setattr(term, "stdout_is_tty", lambda: True)
+        monkeypatch.setattr(term, "stderr_is_tty", lambda: stderr)
+        monkeypatch.setenv("COLUMNS", str(width))
+        if color is True:
+            monkeypatch.delenv("NO_COLOR", raising=False)
+        elif color is False:
+            monkeypatch.setenv("NO_COLOR", "1")
+
+    return make

@@ -12,7 +12,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, term
+from agentscan.cli import app
 from builders import (
     claude_assistant,
     claude_session_file,
@@ -54,16 +54,6 @@ def run(*args: str, code: int = 0):
 
 def doc(*args: str) -> dict:
     return orjson.loads(run(*args, "--json").stdout)
-
-
-@pytest.fixture
-def tty(monkeypatch: pytest.MonkeyPatch):
-    def make(width: int = 100, *, stderr: bool = True) -> None:
-        monkeypatch.setattr(term, "stdout_is_tty", lambda: True)
-        monkeypatch.setattr(term, "stderr_is_tty", lambda: stderr)
-        monkeypatch.setenv("COLUMNS", str(width))
-
-    return make
 
 
 # --- list --------------------------------------------------------------------

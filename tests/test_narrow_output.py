@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, term
+from agentscan.cli import app
 from agentscan.cli.table import Column, Row, render
 from agentscan.cli.term import Terminal, home_short_text, width_of, wrap
 
@@ -22,18 +22,6 @@ runner = CliRunner()
 #: the demo's Claude session: 75,433 tokens; its subagent 6,313
 DEMO_SESSION = "claude:7f3c9a12"
 NUMBER_HEADERS = ("INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL")
-
-
-@pytest.fixture
-def tty(monkeypatch: pytest.MonkeyPatch):
-    """stdout and stderr on a terminal ``width`` columns wide."""
-
-    def make(width: int) -> None:
-        monkeypatch.setattr(term, "stdout_is_tty", lambda: True)
-        monkeypatch.setattr(term, "stderr_is_tty", lambda: True)
-        monkeypatch.setenv("COLUMNS", str(width))
-
-    return make
 
 
 def run(*args: str, code: int = 0):

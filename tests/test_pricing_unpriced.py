@@ -11,7 +11,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, term
+from agentscan.cli import app
 from agentscan.cli.render import human_usd
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
@@ -22,16 +22,6 @@ from pricing_builders import (
 )
 
 SESSION_COST = SONNET_CALL_1 + SONNET_CALL_2 + HAIKU_CALL
-
-
-@pytest.fixture
-def tty(monkeypatch: pytest.MonkeyPatch):
-    def make(width: int) -> None:
-        monkeypatch.setattr(term, "stdout_is_tty", lambda: True)
-        monkeypatch.setattr(term, "stderr_is_tty", lambda: True)
-        monkeypatch.setenv("COLUMNS", str(width))
-
-    return make
 
 
 def run(*args: str) -> dict:

@@ -56,21 +56,6 @@ def home(isolated_home: Path) -> Path:
     return isolated_home
 
 
-@pytest.fixture
-def tty(monkeypatch: pytest.MonkeyPatch):
-    """Make stdout a terminal of a given width: ``tty(80)``."""
-
-    def make(width: int, *, color: bool = False) -> None:
-        monkeypatch.setattr(term, "stdout_is_tty", lambda: True)
-        monkeypatch.setenv("COLUMNS", str(width))
-        if color:
-            monkeypatch.delenv("NO_COLOR", raising=False)
-        else:
-            monkeypatch.setenv("NO_COLOR", "1")
-
-    return make
-
-
 def run(*args: str, code: int = 0):
     result = runner.invoke(app, list(args))
     assert result.exit_code == code, result.output
@@ -163,7 +148,7 @@ def test_every_prefix_is_unique_and_at_least_8_characters(ids: list[str]) -> Non
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_every_id_list_shows_opens_with_show(home: Path, tty, width: int) -> None:
-    tty(width)
+    tty(width, stderr=False, color=False)
     lines = run("list").stdout.splitlines()
     ids = [line.split()[0] for line in lines[1:]]
     assert ids == ["claude:7f3c9a12", "claude:019ab001-b", "claude:019ab001-a"]
@@ -174,7 +159,7 @@ def test_every_id_list_shows_opens_with_show(home: Path, tty, width: int) -> Non
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_list_is_one_line_per_row_at_any_width(home: Path, tty, width: int) -> None:
-    tty(width)
+    tty(width, stderr=False, color=False)
     out = run("list").stdout
     lines = out.splitlines()
     assert len(lines) == 4
@@ -192,9 +177,9 @@ def test_list_is_one_line_per_row_at_any_width(home: Path, tty, width: int) -> N
 
 
 def test_colour_on_a_terminal_honours_no_color(home: Path, tty) -> None:
-    tty(200, color=True)
+    tty(200, stderr=False, color=True)
     assert "\x1b[" in run("list").stdout
-    tty(200, color=False)
+    tty(200, stderr=False, color=False)
     assert "\x1b[" not in run("list").stdout
 
 
@@ -207,7 +192,7 @@ def test_a_pipe_gets_whole_ids_paths_and_titles(home: Path) -> None:
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_tokens_rows_say_date_project_and_title(home: Path, tty, width: int) -> None:
-    tty(width)
+    tty(width, stderr=False, color=False)
     lines = run("tokens").stdout.splitlines()
     assert all(width_of(line) <= width for line in lines), lines
     assert lines[0].split()[0] == "SESSION" and lines[-1].startswith("TOTAL")
