@@ -285,15 +285,7 @@ def _add_sums(
         subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
         if windowed and (bucket is None or (low is not None and bucket < low) or (high is not None and bucket >= high)):
             continue
-        if by == "session":
-            key = session_id
-        elif by == "provider":
-            key = provider_name
-        elif by == "model":
-            key = model or "unknown"
-        else:
-            key = _period(bucket, by, tz, day_keys)
-        sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
+        key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys)
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = _Bucket()
@@ -320,17 +312,7 @@ def _add_entries(
         ts = entry[TS]
         if windowed and (ts is None or (low is not None and ts < low) or (high is not None and ts >= high)):
             continue
-        session_id = prefix + entry[SESSION]
-        if by == "session":
-            key = session_id
-        elif by == "provider":
-            key = provider_name
-        elif by == "model":
-            key = entry[MODEL] or "unknown"
-        else:
-            key = _period(ts, by, tz, day_keys)
-        subagent = entry[SUBAGENT]
-        sub_key = None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
+        key, sub_key = _group(by, prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT], tz, day_keys)
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = _Bucket()
@@ -344,6 +326,21 @@ def _add_entries(
             else:
                 price_key = found(ts, total_input)  # type: ignore[operator]
         bucket.add(entry, sub_key, price_key)
+
+
+def _group(by: str, session_id: str, provider_name: str, model: str | None, ts: float | None, subagent: str | None,
+           tz: tzinfo | None, day_keys: dict[float, str]) -> tuple[str, str | None]:
+    """The row a call (or a cached group starting at ``ts``) adds to, and its part in that row:
+    the session's own (``None``) or a subagent's (named with its session outside ``--by session``)."""
+    if by == "session":
+        key = session_id
+    elif by == "provider":
+        key = provider_name
+    elif by == "model":
+        key = model or "unknown"
+    else:
+        key = _period(ts, by, tz, day_keys)
+    return key, None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
 
 
 def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
