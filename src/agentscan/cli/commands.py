@@ -169,10 +169,10 @@ def tokens_command(
     as_json: bool = JsonOption,
 ) -> None:
     """Token totals, delegated runs included, each subagent's part shown apart."""
-    from agentscan.cli import render
-    from agentscan.cli.tokens_text import print_report, zone
+    from agentscan.cli.tokens_answer import print_tokens
+    from agentscan.cli.tokens_text import zone
     from agentscan.timeutil import parse_when
-    from agentscan.scan.tokens import parse_group, token_report
+    from agentscan.scan.tokens import parse_group
 
     state = state_of(ctx)
     zone_info = zone(tz)
@@ -180,23 +180,8 @@ def tokens_command(
     since_at = parse_when(since, tz=zone_info) if since else None
     until_at = parse_when(until, tz=zone_info, end_of_day=True) if until else None
     group = parse_group(by)
-    if not session_ids:
-        from agentscan.cli.tokens_answer import print_tokens
-
-        # Remembered only without a window: ``--since 3d`` means another time on every run.
-        print_tokens(scanner, providers=list(provider or ()), since=since_at, until=until_at, by=group, zone=zone_info,
-                     as_json=as_json, remember=since is None and until is None)
-        finish(state, scanner, as_json=as_json)
-        return
-    report = token_report(scanner, ids=session_ids, providers=provider or (), since=since_at, until=until_at,
-                          by=group, tz=zone_info)
-    if as_json:
-        end_progress()
-        render.emit_json(render.envelope("tokens", report.to_json(), scanner.warnings))
-    else:
-        term = render.terminal()
-        shown = [row.key for row in report.rows if row.key in report.sessions]
-        session_rows = {key: scanner.row(report.sessions[key]) for key in shown}  # in order: warnings too
-        end_progress()
-        print_report(report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {})
+    # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
+    print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
+                 by=group, zone=zone_info, as_json=as_json,
+                 remember=not session_ids and since is None and until is None)
     finish(state, scanner, as_json=as_json)

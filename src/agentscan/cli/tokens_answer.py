@@ -15,7 +15,7 @@ import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import orjson
 
@@ -30,9 +30,10 @@ if TYPE_CHECKING:
     from agentscan.scan.tokens import GroupBy, TokenReport
 
 
-def print_tokens(scanner: Scanner, *, providers: list[str], since: datetime | None, until: datetime | None,
-                 by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool) -> None:
-    """Print the report (``--json`` or the table); ``remember``: it may come from, and go to, the index."""
+def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
+                 until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool) -> None:
+    """Print the report (``--json`` or the table) of ``ids`` (default: every session); ``remember``:
+    it may come from, and go to, the index (only for every session: ``ids`` are not in its key)."""
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
     if not as_json:
         term = render.terminal()
@@ -48,7 +49,7 @@ def print_tokens(scanner: Scanner, *, providers: list[str], since: datetime | No
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         from agentscan.scan.tokens import token_report
 
-        report = token_report(scanner, providers=providers, since=since, until=until, by=by, tz=zone)
+        report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone)
         if as_json:
             body = report.to_json()
         else:
@@ -56,13 +57,13 @@ def print_tokens(scanner: Scanner, *, providers: list[str], since: datetime | No
     end_progress()
     if as_json:
         render.emit_json(render.envelope("tokens", body, scanner.warnings))
-        answer = orjson.dumps(body, option=orjson.OPT_INDENT_2)
     else:
         sys.stdout.write(out)
         sys.stdout.flush()
         sys.stderr.write(err)
-        answer = orjson.dumps({"out": out, "err": err})
-    answers.remember(scanner, command, question, key, answer, raised)
+    if key is not None:
+        answer = orjson.dumps(body, option=orjson.OPT_INDENT_2) if as_json else orjson.dumps({"out": out, "err": err})
+        answers.remember(scanner, command, question, key, answer, raised)
 
 
 def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
