@@ -201,6 +201,12 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
     try:
         import json
 
+        if message and outcome != "sent":
+            # Logged before it is counted: whoever sees the count (``agentscan doctor``,
+            # a test waiting on it) finds its line in the log too.
+            from agentscan.hooks.diagnostics import log_problem
+
+            log_problem(root, "otlp", f"live export {outcome}: {message}")
         os.makedirs(os.path.join(root, SPOOL_DIR), mode=DIR_MODE, exist_ok=True)
         with _locked(os.path.join(root, SPOOL_DIR, "counters.lock")):
             path = os.path.join(root, COUNTER_FILE)
@@ -221,10 +227,6 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
             with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:  # 0600, as every file we write
                 json.dump(counters, handle, sort_keys=True)
             os.replace(temp, path)
-        if message and outcome != "sent":
-            from agentscan.hooks.diagnostics import log_problem
-
-            log_problem(root, "otlp", f"live export {outcome}: {message}")
     except Exception:  # noqa: BLE001 - counting is best effort, like the diagnostics log
         return
 
