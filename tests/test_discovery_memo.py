@@ -62,13 +62,18 @@ def test_census_sees_every_kind_of_change(tmp_path: Path) -> None:
     (root / "a" / "b").mkdir(parents=True)
     target = root / "a" / "b" / "s.jsonl"
     target.write_bytes(b'{"x":1}\n')
-    seen = {census([str(root)])}
-    assert census([str(root)]) in seen  # nothing changed: the same digest
+    def digest() -> str:
+        found = census([str(root)])
+        assert found is not None
+        return found.digest
+
+    seen = {digest()}
+    assert digest() in seen  # nothing changed: the same digest
 
     def changed() -> None:
-        digest = census([str(root)])
-        assert digest is not None and digest not in seen
-        seen.add(digest)
+        now = digest()
+        assert now not in seen
+        seen.add(now)
 
     with target.open("ab") as handle:  # an append (the directory's mtime does not move)
         handle.write(b'{"x":2}\n')
@@ -177,9 +182,24 @@ def test_tokens_parses_memo_refs_through_the_real_discovery(isolated_home: Path,
         scanner.refs()
     assert discoveries == ["claude"]
     warm = cli_json("tokens")
-    assert discoveries == ["claude", "claude"]  # the memo, then the provider's own refs for the parse
+    # A few sessions to parse, from a discovery that made no choice: each is rebuilt alone.
+    assert discoveries == ["claude"]
     assert warm == cli_json("--no-cache", "tokens")
     assert {row["key"] for row in warm["rows"]} == {f"claude:{S1}", f"claude:{S2}"}
+
+
+def test_many_memo_refs_to_parse_are_found_by_one_discovery(isolated_home: Path, discoveries: list[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import agentscan.scan.scanner as scanner_module
+
+    monkeypatch.setattr(scanner_module, "LOCATE_LIMIT", 1)
+    session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    with Scanner(use_cache=True, memo_discovery=True) as scanner:
+        scanner.refs()
+    warm = cli_json("tokens")
+    assert discoveries == ["claude", "claude"]  # the memo, then the provider's own refs for the parse
+    assert warm == cli_json("--no-cache", "tokens")
 
 
 def test_memo_refs_carry_what_discovery_found(isolated_home: Path) -> None:

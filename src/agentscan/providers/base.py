@@ -65,6 +65,20 @@ class Provider(ABC):
         need no walk: each is stat'ed alone.  ``None``: never take discovery from the index."""
         return []
 
+    def refreshable_discovery(self, ctx: ScanContext) -> bool:
+        """Whether the discovery just run stays true while no file comes or goes under
+        the roots, except for the recency and fingerprint of the sessions whose own
+        files changed (``refreshed``): then a run that finds only files changed in
+        place (an agent appending to its transcript) mends the stored discovery
+        instead of discovering afresh (``scan.memo``), and may ``locate`` the
+        sessions it parses.  The default: no."""
+        return False
+
+    def refreshed(self, native_id: str, files: list[str], ctx: ScanContext) -> tuple[float, str] | None:
+        """The recency and fingerprint of a stored session (``files``: its files' paths,
+        none of which came or went) as discovery would give them now; ``None``: discover afresh."""
+        return None
+
     @abstractmethod
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """The ``list`` row of one session."""

@@ -272,6 +272,11 @@ class Cache:
         rows = self._query("SELECT value FROM snapshots WHERE key=? AND stamp=?", (key, stamp))
         return rows[0][0] if rows and isinstance(rows[0][0], bytes) else None
 
+    def latest_snapshot(self, key: str) -> tuple[str, bytes] | None:
+        """The value stored for ``key`` whatever the stamp, with its stamp."""
+        rows = self._query("SELECT stamp, value FROM snapshots WHERE key=?", (key,))
+        return (rows[0][0], rows[0][1]) if rows and isinstance(rows[0][0], str) and isinstance(rows[0][1], bytes) else None
+
     def put_snapshot(self, key: str, stamp: str, value: bytes) -> None:
         self._write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,?)", (key, stamp, value))
 

@@ -34,13 +34,22 @@ class Census(NamedTuple):
     #: the newest mtime or ctime of any file seen (ns): a file changed within the
     #: file system's timestamp resolution of the census may change again unseen
     newest_ns: int
+    #: the digest of what is there, without sizes and times: names, modes, inodes
+    #: (equal shapes and different digests: files changed in place, none came or went)
+    shape: str = ""
+    #: each directory's (and each named path's) own digest, by path: which of them
+    #: changed; ``None`` when a symlinked directory was walked (a file then has two paths)
+    dirs: dict[str, bytes] | None = None
 
 
 class _Walk:
-    __slots__ = ("digest", "seen", "entries", "newest", "admits")
+    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "entries", "newest", "admits")
 
     def __init__(self, admits: Callable[[str], bool] | None) -> None:
         self.digest = hashlib.blake2b(digest_size=16)
+        self.shape = hashlib.blake2b(digest_size=16)
+        self.dirs: dict[str, bytes] = {}
+        self.linked = False
         self.seen: set[tuple[int, int]] = set()
         self.entries = 0
         self.newest = 0
@@ -74,7 +83,7 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
             _stat_path(path, walk)
     except OSError:  # a named path that cannot be looked at
         return None
-    return Census(walk.digest.hexdigest(), walk.newest)
+    return Census(walk.digest.hexdigest(), walk.newest, walk.shape.hexdigest(), None if walk.linked else walk.dirs)
 
 
 def _stat_path(path: str, walk: _Walk) -> os.stat_result | None:
@@ -82,10 +91,16 @@ def _stat_path(path: str, walk: _Walk) -> os.stat_result | None:
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
-        walk.digest.update(f"{path}\0missing\n".encode("utf-8", "surrogateescape"))
+        line = f"{path}\0missing\n".encode("utf-8", "surrogateescape")
+        walk.digest.update(line)
+        walk.shape.update(line)
+        walk.dirs[path + "\0"] = line  # not a directory's key: a walked root has both
         return None
-    walk.digest.update(f"{path}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0"
-                       f"{info.st_ino}\0{info.st_dev}\n".encode("utf-8", "surrogateescape"))
+    line = (f"{path}\0{info.st_mode}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0"
+            f"{info.st_ino}\0{info.st_dev}\n").encode("utf-8", "surrogateescape")
+    walk.digest.update(line)
+    walk.shape.update(f"{path}\0{info.st_mode}\0{info.st_ino}\0{info.st_dev}\n".encode("utf-8", "surrogateescape"))
+    walk.dirs[path + "\0"] = hashlib.blake2b(line, digest_size=16).digest()
     if info.st_mode & 0o170000 != _IS_DIR:
         walk.newest = max(walk.newest, info.st_mtime_ns, info.st_ctime_ns)
     return info
@@ -109,6 +124,7 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
         true_identity = (info.st_dev, info.st_ino)
         if true_identity in walk.seen:
             walk.digest.update(b"\0loop\n")
+            walk.shape.update(b"\0loop\n")
             return True
         identity = true_identity  # its children inherit the true device
     walk.seen.add(identity)
@@ -136,6 +152,7 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
                 if mode & 0o170000 == _IS_DIR:  # a symlink to a directory
                     if walk.admits is None or walk.admits(os.path.realpath(entry.path)):
                         subdirs.append((entry.path, (info.st_dev, info.st_ino)))
+                        walk.linked = True
                     else:
                         names.append("->" + os.readlink(entry.path))  # discovery will not go there
     except OSError:
@@ -145,7 +162,13 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
         return False
     if numbers:
         walk.newest = max(walk.newest, max(numbers[2::5]), max(numbers[3::5]))
-    walk.digest.update(directory.encode("utf-8", "surrogateescape"))
-    walk.digest.update("\0".join(names).encode("utf-8", "surrogateescape"))
-    walk.digest.update(array("q", numbers).tobytes())
+    listed = directory.encode("utf-8", "surrogateescape") + b"\0" + "\0".join(names).encode("utf-8", "surrogateescape")
+    mine = hashlib.blake2b(listed, digest_size=16)
+    mine.update(array("q", numbers).tobytes())
+    own = mine.digest()
+    walk.dirs[directory] = own
+    walk.digest.update(own)
+    walk.shape.update(listed)
+    walk.shape.update(array("q", numbers[0::5]).tobytes())  # modes
+    walk.shape.update(array("q", numbers[4::5]).tobytes())  # inodes
     return all(_walk(path, ident, walk, depth + 1) for path, ident in subdirs)

@@ -359,16 +359,23 @@ class _Collector:
             for ref, ref_id in pairs:
                 fingerprints[ref_id] = fingerprint_of(ref) if self.cache is not None else None
             stamp = self.stamps[name] = self._stamp(pairs)
-            snapshot = self._load_snapshot(name, stamp, pairs)
-            if snapshot is not None:
+            snapshot, whole = self._load_snapshot(name, stamp, pairs)
+            if whole:
                 for known in snapshot.values():
                     for warning in known.warnings:
                         warn(warning.path, warning.message, warning.line)
                 sums.update(snapshot)
                 continue
             self.unsnapped.append(name)
-            cached = self.cache.get_usage([ref_id for _, ref_id in pairs]) if self.cache is not None else {}
+            wanted = [ref_id for _, ref_id in pairs if ref_id not in snapshot]
+            cached = self.cache.get_usage(wanted) if self.cache is not None and wanted else {}
             for ref, ref_id in pairs:
+                unchanged = snapshot.get(ref_id)
+                if unchanged is not None:  # as in the provider's last snapshot
+                    for warning in unchanged.warnings:
+                        warn(warning.path, warning.message, warning.line)
+                    sums[ref_id] = unchanged
+                    continue
                 hit = cached.get(ref_id)
                 fingerprint = fingerprints[ref_id]
                 if hit is None or fingerprint is None:
@@ -403,29 +410,44 @@ class _Collector:
         listing = sorted(f"{ref_id}\0{fingerprints[ref_id]}" for _, ref_id in pairs)
         return hashlib.blake2b("\n".join(listing).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
-    def _load_snapshot(self, provider: str, stamp: str | None, pairs: list[tuple[SessionRef, str]]) -> dict[str, SessionSums] | None:
+    def _load_snapshot(self, provider: str, stamp: str | None,
+                       pairs: list[tuple[SessionRef, str]]) -> tuple[dict[str, SessionSums], bool]:
+        """The sums the provider's snapshot holds for ``pairs`` at their fingerprints, and
+        whether that is all of them.  A snapshot of other fingerprints still answers for
+        the sessions that did not change (an agent at work changes one or two)."""
         if stamp is None or self.cache is None:
-            return None
-        document = decode_json(unseal(self.cache.get_snapshot(f"usage:{provider}", stamp)))
+            return {}, False
+        key = f"usage:{provider}"
+        value = self.cache.get_snapshot(key, stamp)
+        whole = value is not None
+        if value is None:
+            latest = self.cache.latest_snapshot(key)
+            value = latest[1] if latest is not None else None
+        document = decode_json(unseal(value))
+        fingerprints = self.fingerprints
         try:
-            ids, values = document
-            if type(ids) is not list or type(values) is not list or len(ids) != len(values) or len(ids) != len(pairs):
-                return None
+            ids, values, stored = document
+            if (type(ids) is not list or type(values) is not list or type(stored) is not list
+                    or not len(ids) == len(values) == len(stored)):
+                return {}, False
+            if whole and len(ids) != len(pairs):
+                return {}, False
             # The seal vouches for the bytes; the shape is checked in bulk, at C speed.
             groups_of = [value[0] for value in values]
             if set(map(type, groups_of)) - {list}:
-                return None
+                return {}, False
             every_group = list(chain.from_iterable(groups_of))
             if set(map(type, every_group)) - {list} or set(map(len, every_group)) - {GROUP_WIDTH}:
-                return None
+                return {}, False
             found: dict[str, SessionSums] = {}
-            for ref_id, (groups, warnings) in zip(ids, values):
-                found[ref_id] = SessionSums(groups, [_warning(item) for item in warnings] if warnings else [])
+            for ref_id, (groups, warnings), fingerprint in zip(ids, values, stored):
+                if whole or fingerprints.get(ref_id) == fingerprint:
+                    found[ref_id] = SessionSums(groups, [_warning(item) for item in warnings] if warnings else [])
         except (TypeError, ValueError, KeyError):
-            return None
-        if any(ref_id not in found for _, ref_id in pairs):
-            return None
-        return found
+            return {}, False
+        if whole and any(ref_id not in found for _, ref_id in pairs):
+            return {}, False
+        return found, whole
 
     def _store_snapshot(self, provider: str, pairs: list[tuple[SessionRef, str]], sums: dict[str, SessionSums]) -> None:
         stamp = self.stamps.get(provider)
@@ -435,7 +457,8 @@ class _Collector:
             return  # a few sessions (the rows ``list`` shows): the provider's snapshot stays
         ids = [ref_id for _, ref_id in pairs]
         values = [[sums[ref_id].groups, [w.to_json() for w in sums[ref_id].warnings]] for ref_id in ids]
-        self.cache.put_snapshot(f"usage:{provider}", stamp, seal(orjson.dumps([ids, values])))
+        fingerprints = [self.fingerprints[ref_id] for ref_id in ids]
+        self.cache.put_snapshot(f"usage:{provider}", stamp, seal(orjson.dumps([ids, values, fingerprints])))
 
     # -- parsing ------------------------------------------------------------
 

@@ -106,15 +106,18 @@ class MemoRefs(_LazyRefs):
     """One provider's stored sessions, in discovery order: rows of ``[native id, path,
     recency, files, children, fingerprint]`` (``DiscoveryMemo.store``)."""
 
-    def __init__(self, provider: str, rows: list[list[Any]]) -> None:
+    def __init__(self, provider: str, rows: list[list[Any]], refreshable: bool = False) -> None:
         self.provider = provider
         self._rows = rows
+        #: ``Provider.refreshable_discovery`` said so when they were discovered: one of
+        #: them may be rebuilt alone (``Provider.locate``) for a parse
+        self.refreshable = refreshable
         self._made: list[MemoRef | None] = [None] * len(rows)
         self.recencies: list[float] = [row[2] for row in rows]
         self.native_ids: list[str] = [row[0] for row in rows]
 
     @classmethod
-    def checked(cls, provider: str, rows: object) -> MemoRefs | None:
+    def checked(cls, provider: str, rows: object, refreshable: bool = False) -> MemoRefs | None:
         """``rows`` as stored, or ``None`` when they are not of that shape (checked in
         bulk: the seal already vouches for the bytes)."""
         if type(rows) is not list or {type(row) for row in rows} - {list} or {len(row) for row in rows} - {6}:
@@ -128,7 +131,12 @@ class MemoRefs(_LazyRefs):
             return None
         if any(type(item) is not str for children in columns[4] for item in children):
             return None
-        return cls(provider, rows)  # type: ignore[arg-type]
+        return cls(provider, rows, refreshable)  # type: ignore[arg-type]
+
+    @property
+    def rows(self) -> list[list[Any]]:
+        """A copy of the stored rows (``[native id, path, recency, files, children, fingerprint]``)."""
+        return list(self._rows)
 
     def __len__(self) -> int:
         return len(self._rows)

@@ -12,12 +12,21 @@ session's rows and sums are cached; anything that must parse a session asks
 
 Warnings discovery raised are stored with the memo and said again, so a
 warm run reports what a cold one did.
+
+An agent at work appends to its transcript every few seconds, so the census
+of a heavy user's Claude roots is rarely the same twice in a row.  When no
+file came or went (the census's *shape* is the same) and the provider says
+its discovery depends on nothing else (``Provider.refreshable_discovery``),
+the stored discovery is *mended*: only the sessions with a file in a
+directory whose own digest changed get a new recency and fingerprint
+(``Provider.refreshed``).
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Callable, NamedTuple
+import os
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import orjson
 
@@ -46,6 +55,10 @@ class Stamp(NamedTuple):
     #: no file under the roots changed within ``SETTLE_NS`` of the census: what is
     #: read now may be kept (else it is used but not stored: git's "racily clean")
     settled: bool
+    #: the same for the census's shape (``Census.shape``): equal while no file came or went
+    shape: str = ""
+    #: each directory's own digest (``Census.dirs``), hex; ``None``: cannot be mended
+    dirs: dict[str, str] | None = None
 
 
 def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
@@ -62,12 +75,18 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     if found is None:
         return None
     # The roots themselves (an env var may point elsewhere) and the code that read them.
-    setting = "\n".join([code_identity(), provider.name, provider.parser_version, str(_FORMAT), found.digest,
-                         *paths, "", *stat_only])
+    setting = [code_identity(), provider.name, provider.parser_version, str(_FORMAT), found.digest, *paths, "", *stat_only]
+
+    def digest() -> str:
+        return hashlib.blake2b("\n".join(setting).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    value = digest()
+    setting[4] = found.shape
     now = time.time_ns()
     # A time in the future is a clock's skew, not a change in progress.
     settled = found.newest_ns < now - SETTLE_NS or found.newest_ns > now + SETTLE_NS
-    return Stamp(hashlib.blake2b(setting.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest(), settled)
+    dirs = {path: own.hex() for path, own in found.dirs.items()} if found.dirs is not None else None
+    return Stamp(value, settled, digest(), dirs)
 
 
 class DiscoveryMemo:
@@ -79,8 +98,11 @@ class DiscoveryMemo:
         self._provider = provider
         self._ctx = ctx
         self._key = f"discovery:{provider.name}"
+        #: what mending needs, apart: a warm run that finds the same census never reads it
+        self._shape_key = f"discovery-shape:{provider.name}"
         self.stamp = stamp.value if stamp is not None else None
         self._settled = stamp is not None and stamp.settled
+        self._census = stamp
 
     def load(self) -> MemoRefs | None:
         """The stored refs (made one by one as they are asked for), or ``None`` when the
@@ -90,17 +112,76 @@ class DiscoveryMemo:
         payload = unseal(self._cache.get_snapshot(self._key, self.stamp))
         if payload is None:
             return None
+        return self._refs_of(payload)
+
+    def _refs_of(self, payload: bytes, mend: Callable[[list[list[Any]]], bool] | None = None) -> MemoRefs | None:
         try:
             document = orjson.loads(payload)
-            refs = MemoRefs.checked(self._provider.name, document["refs"])
+            refs = MemoRefs.checked(self._provider.name, document["refs"], bool(document.get("refreshable")))
             warnings = [ScanWarning(w["path"], w["message"], w.get("line")) for w in document["warnings"]]
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
             return None
         if refs is None:
             return None
+        if mend is not None:
+            rows = refs.rows
+            if not refs.refreshable or not mend(rows):
+                return None
+            refs = MemoRefs(self._provider.name, rows, True)  # the recencies are new
         for warning in warnings:
             self._ctx.warn(warning.path, warning.message, warning.line)
+        if mend is not None:
+            self._keep(refs.rows, warnings, refs.refreshable)
         return refs
+
+    def mend(self) -> MemoRefs | None:
+        """The stored discovery, brought up to date, when only files changed in place
+        since it was stored (see the module's text); ``None``: discover afresh."""
+        census = self._census
+        if census is None or census.dirs is None:
+            return None
+        latest = self._cache.latest_snapshot(self._key)
+        if latest is None:
+            return None
+        side = unseal(self._cache.get_snapshot(self._shape_key, latest[0]))
+        payload = unseal(latest[1])
+        if side is None or payload is None:
+            return None
+        try:
+            stored = orjson.loads(side)
+            if stored["shape"] != census.shape or type(stored["dirs"]) is not dict:
+                return None
+            stored_dirs: dict[str, str] = stored["dirs"]
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            return None
+        changed = {path for path, own in census.dirs.items() if stored_dirs.get(path) != own}
+        if not changed or len(stored_dirs) != len(census.dirs):
+            return None
+
+        def refresh(rows: list[list[Any]]) -> bool:
+            # Every changed directory must hold a file of a stored session (anything
+            # else there, such as a root's own times, is beyond what mending knows).
+            touched: set[str] = set()
+            hits = []
+            dirname = os.path.dirname
+            for index, row in enumerate(rows):
+                for text in row[3]:
+                    folder = dirname(text)
+                    if folder in changed:
+                        touched.add(folder)
+                        hits.append(index)
+                        break
+            if touched != changed:
+                return False
+            for index in hits:
+                row = rows[index]
+                now = self._provider.refreshed(row[0], row[3], self._ctx)
+                if now is None:
+                    return False
+                rows[index] = [row[0], row[1], now[0], row[3], row[4], now[1]]
+            return True
+
+        return self._refs_of(payload, refresh)
 
     def store(self, refs: list[SessionRef], warnings: Captured,
               fingerprint_of: Callable[[SessionRef], str | None]) -> None:
@@ -114,6 +195,19 @@ class DiscoveryMemo:
                 return  # a session that cannot be cached makes the whole discovery uncachable
             entries.append([ref.native_id, str(ref.path) if ref.path is not None else None, ref.recency,
                             [str(path) for path in ref.files], list(ref.children), fingerprint])
-        document = {"refs": entries, "warnings": [w.to_json() for w in warnings]}
-        self._cache.put_snapshot(self._key, self.stamp, seal(orjson.dumps(document)))
+        self._keep(entries, list(warnings), self._provider.refreshable_discovery(self._ctx))
+
+    def _keep(self, entries: list[list[Any]], warnings: list[ScanWarning], refreshable: bool) -> None:
+        census = self._census
+        if census is None or not census.settled:
+            return
+        document = {"refs": entries, "warnings": [w.to_json() for w in warnings], "refreshable": refreshable}
+        self._cache.put_snapshot(self._key, census.value, seal(orjson.dumps(document)))
+        if census.dirs is not None:
+            try:
+                shape = orjson.dumps({"shape": census.shape, "dirs": census.dirs})
+            except TypeError:  # a name that is not UTF-8 (discovery skips it): not mended then
+                shape = None
+            if shape is not None:
+                self._cache.put_snapshot(self._shape_key, census.value, seal(shape))
         self._cache.commit()

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from agentscan.scan.memo import Stamp
 
 MIN_PREFIX = 6
+#: how many stored sessions a scan rebuilds alone for a parse before it discovers
+#: their provider afresh (``Scanner.real_ref``)
+LOCATE_LIMIT = 16
 
 
 def _cached_row(document: dict) -> tuple[SessionRow, list[ScanWarning]] | None:
@@ -93,6 +96,7 @@ class Scanner:
         self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
         self._real_refs: dict[str, dict[str, SessionRef]] = {}
+        self._located: dict[str, int] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
         #: sessions parsed (not served from the cache) by this scanner
@@ -207,9 +211,9 @@ class Scanner:
         from agentscan.scan.memo import DiscoveryMemo
 
         memo = DiscoveryMemo(cache, provider, self.ctx, self.census_stamp(provider))  # census before discovery
-        loaded = memo.load()
+        loaded = memo.load() or memo.mend()
         if loaded is not None:
-            return loaded  # the id index was written when they were discovered
+            return loaded  # the id index was written when they were discovered (mending keeps ids and paths)
         from agentscan.scan.memo import MAX_WARNINGS
 
         with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
@@ -247,9 +251,10 @@ class Scanner:
         wanted (``show``): the provider may rebuild it alone (``Provider.locate``)."""
         if not is_memo_ref(ref):
             return ref
-        if one and ref.provider not in self._real_refs:
+        if ref.provider not in self._real_refs and (one or self._may_locate(ref.provider)):
             located = self.provider(ref.provider).locate(ref.native_id, str(ref.path) if ref.path else None, self.ctx)
-            if located is not None and located.id == ref.id:
+            # For a parse, the same files as stored: else discovery decides.
+            if located is not None and located.id == ref.id and (one or located.files == ref.files):
                 return located
         table = self._real_refs.get(ref.provider)
         if table is None:
@@ -259,6 +264,16 @@ class Scanner:
         if real is None:
             self.ctx.warn(ref.path or ref.id, "changed while being read; run the command again")
         return real
+
+    def _may_locate(self, provider: str) -> bool:
+        """Whether a parse may rebuild a stored session alone: its provider's discovery
+        is one that ``locate`` agrees with (``MemoRefs.refreshable``), and only a few
+        are asked for (an agent's active session or two; many cost more than discovery)."""
+        refs = self._refs.get(provider)
+        if not isinstance(refs, MemoRefs) or not refs.refreshable:
+            return False
+        self._located[provider] = count = self._located.get(provider, 0) + 1
+        return count <= LOCATE_LIMIT
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable."""

@@ -90,8 +90,15 @@ def _stat(entry: os.DirEntry[str], ctx: ScanContext) -> os.stat_result | None:
     return stat
 
 
+#: ``ctx.memo`` flag: this discovery chose between files (a session or subagent found
+#: twice, the fresher copy winning) or read a file's head (a legacy sidechain), so
+#: its result depends on more than which files exist (``ClaudeProvider.refreshable_discovery``)
+CHOSE = "claude.discovery_chose"
+
+
 def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionFiles]:
     ctx.confine_to(root.path for root in roots)
+    ctx.memo[CHOSE] = False
     sessions: dict[str, SessionFiles] = {}
     for root in roots:
         for project in _entries(str(root.path), ctx, report=os.path.exists(root.path)):
@@ -131,6 +138,8 @@ def _attach_main(entry: os.DirEntry[str], path: Path, native_id: str, ctx: ScanC
     mtime = stat.st_mtime
     session = _session(sessions, native_id)
     # The same session under two roots is listed once: the fresher copy wins.
+    if session.main is not None:
+        ctx.memo[CHOSE] = True
     if session.main is None or mtime > session.main_mtime:
         if session.main is not None:
             session.stats.pop(str(session.main), None)
@@ -139,10 +148,12 @@ def _attach_main(entry: os.DirEntry[str], path: Path, native_id: str, ctx: ScanC
     session.newest_mtime = max(session.newest_mtime, mtime)
 
 
-def _attach_subagent(session: SessionFiles, sub: SubagentFile, path_str: str, stat: os.stat_result) -> None:
+def _attach_subagent(session: SessionFiles, sub: SubagentFile, path_str: str, stat: os.stat_result,
+                     ctx: ScanContext) -> None:
     mtime = stat.st_mtime
     existing = session.subagents.get(sub.agent_id)
     if existing is not None:
+        ctx.memo[CHOSE] = True
         existing_str = str(existing.path)
         existing_stat = session.stats.get(existing_str)
         if existing_stat is not None and mtime <= existing_stat.st_mtime:
@@ -179,12 +190,14 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
             if current_str != directory_str:
                 agent_id = f"{current.name}/{agent_id}"
             meta = child_path(current, stem + ".meta.json") if stem + ".meta.json" in names else None
-            _attach_subagent(_session(sessions, native_id), SubagentFile(agent_id, child_path(current, name, entry.path), meta), entry.path, stat)
+            _attach_subagent(_session(sessions, native_id), SubagentFile(agent_id, child_path(current, name, entry.path), meta),
+                             entry.path, stat, ctx)
 
 
 def _attach_legacy_sidechain(
     entry: os.DirEntry[str], path: Path, stem: str, ctx: ScanContext, sessions: dict[str, SessionFiles]
 ) -> None:
+    ctx.memo[CHOSE] = True
     stat = _stat(entry, ctx)
     if stat is None:
         return
@@ -192,7 +205,7 @@ def _attach_legacy_sidechain(
     if parent is None:
         ctx.warn(path, "legacy subagent transcript names no parent sessionId; skipped")
         return
-    _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None), entry.path, stat)
+    _attach_subagent(_session(sessions, parent), SubagentFile(stem[len("agent-"):], path, None), entry.path, stat, ctx)
 
 
 def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result | None = None) -> str | None:

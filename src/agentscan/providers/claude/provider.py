@@ -81,10 +81,31 @@ class ClaudeProvider(Provider):
         files = ref.hint
         if not isinstance(files, SessionFiles) or len(files.stats) != len(ref.files):
             return super().fingerprint(ref, ctx)
+        return self._fingerprint_of(files.stats)
+
+    def _fingerprint_of(self, stats: dict[str, os.stat_result]) -> str:
         parts = [self.name, self.parser_version]
-        for text, stat in sorted(files.stats.items()) if len(files.stats) > 1 else files.stats.items():
+        for text, stat in sorted(stats.items()) if len(stats) > 1 else stats.items():
             parts.append(f"{text}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
         return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    def refreshable_discovery(self, ctx: ScanContext) -> bool:
+        # Without copies to choose between and legacy heads to read, a session is its
+        # files: its recency is their newest mtime (``discovery.SessionFiles``).
+        from agentscan.providers.claude.discovery import CHOSE
+
+        return ctx.memo.get(CHOSE) is False
+
+    def refreshed(self, native_id: str, files: list[str], ctx: ScanContext) -> tuple[float, str] | None:
+        stats = {}
+        for text in files:
+            try:
+                stats[text] = os.stat(text)
+            except OSError:
+                return None
+        if not stats:
+            return None
+        return max(stat.st_mtime for stat in stats.values()), self._fingerprint_of(stats)
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         from agentscan.providers.claude.discovery import header_cwd
