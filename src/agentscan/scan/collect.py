@@ -420,7 +420,9 @@ class _Collector:
         key = f"usage:{provider}"
         value = self.cache.get_snapshot(key, stamp)
         whole = value is not None
-        if value is None:
+        if value is None and len(pairs) == len(self.scanner.refs([provider])):
+            # Every session of the provider (not the rows ``list`` shows: decoding them
+            # all would cost more than reading those few alone).
             latest = self.cache.latest_snapshot(key)
             value = latest[1] if latest is not None else None
         document = decode_json(unseal(value))
