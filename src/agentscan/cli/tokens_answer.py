@@ -51,18 +51,19 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
 
         report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone)
         if as_json:
-            body = report.to_json()
+            # Printed as a remembered answer is: rows taken back whole are not made again.
+            answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
         else:
             out, err = _table(report, scanner)
     end_progress()
     if as_json:
-        render.emit_json(render.envelope("tokens", body, scanner.warnings))
+        render.emit_json_body("tokens", answer, scanner.warnings)
     else:
         sys.stdout.write(out)
         sys.stdout.flush()
         sys.stderr.write(err)
     if key is not None:
-        answer = orjson.dumps(body, option=orjson.OPT_INDENT_2) if as_json else orjson.dumps({"out": out, "err": err})
+        answer = answer if as_json else orjson.dumps({"out": out, "err": err})
         answers.remember(scanner, command, question, key, answer, raised)
 
 

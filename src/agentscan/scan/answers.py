@@ -37,7 +37,6 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
     ``witnesses``: the answer shows facts other providers reveal (a Gemini session's
     project): every provider's census counts, not just the selected ones'."""
     from agentscan.codeid import code_identity
-    from agentscan.pricing import source
 
     if scanner.cache is None:
         return None
@@ -47,21 +46,31 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
         if stamp is None or not stamp.settled:  # a file changed just now may change again unseen
             return None
         stamps.append(f"{provider.name}={stamp.value}")
-    data = source.current(scanner.ctx.env)
-    # Everything the answer prints about its prices, and the fetched file itself.
-    prices = orjson.dumps(data.to_json(), option=orjson.OPT_SORT_KEYS).decode()
-    if data.path is not None:
-        try:
-            info = data.path.stat()
-            prices += f"\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}"
-        except OSError:
-            return None
+    prices = price_identity(scanner)
+    if prices is None:
+        return None
     try:
         asked = orjson.dumps(dict(question), option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:
         return None
     text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices, *stamps])
     return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+def price_identity(scanner: Scanner) -> str | None:
+    """The price data costs are computed from: everything an answer prints about it,
+    and the fetched file itself (``None``: it cannot be told)."""
+    from agentscan.pricing import source
+
+    data = source.current(scanner.ctx.env)
+    prices = orjson.dumps(data.to_json(), option=orjson.OPT_SORT_KEYS).decode()
+    if data.path is not None:
+        try:
+            info = data.path.stat()
+        except OSError:
+            return None
+        prices += f"\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}"
+    return prices
 
 
 def zone_identity(zone: tzinfo | None) -> str:

@@ -20,6 +20,8 @@ What is kept per session (docs/performance.md explains why):
   so a warm discovery reads no file whose stat is unchanged;
 * ``files``: a provider's own state of one file (Codex line tallies);
 * ``prices``: price periods per model (``agentscan.pricing``);
+* ``report_rows``: each session's ``tokens --by session`` row under the price
+  data and code it was priced with (``scan.rowmemo``);
 * ``snapshots``: every session's sums of one provider in one value, valid
   while every session's fingerprint is the same: a run in which nothing
   changed decodes one value instead of one per session.
@@ -47,7 +49,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.filemodes import FILE_MODE, make_private_dirs
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _IDENTITY = "agentscan-cache"
 FILE_NAME = "index.sqlite"
 #: how long to wait for another agentscan's write before skipping the cache (seconds)
@@ -67,6 +69,9 @@ CREATE TABLE IF NOT EXISTS files (path TEXT, kind TEXT, size INTEGER, mtime_ns I
     "offset" INTEGER, state BLOB, PRIMARY KEY (path, kind));
 CREATE TABLE IF NOT EXISTS prices (data_version TEXT, provider TEXT, model TEXT, doc TEXT,
     PRIMARY KEY (data_version, provider, model));
+CREATE TABLE IF NOT EXISTS report_rows (session_id TEXT PRIMARY KEY, provider TEXT, stamp TEXT, fingerprint TEXT,
+    data BLOB, fragment BLOB);
+CREATE INDEX IF NOT EXISTS report_rows_provider ON report_rows (provider, stamp);
 """
 #: tables of schemas 1-2 whose shape or meaning changed (schema 2 packed calls in
 #: ``usage``): dropped on upgrade to 4; a cache only costs a re-parse
@@ -220,6 +225,30 @@ class Cache:
             )
             if isinstance(fingerprint, str) and isinstance(sums, bytes) and isinstance(keys, bytes)
         }
+
+    def get_keys(self, session_ids: list[str]) -> dict[str, tuple[str, bytes]]:
+        """Session id -> (fingerprint, key hashes): ``get_usage`` without the sums."""
+        return {
+            session_id: (fingerprint, keys)
+            for session_id, fingerprint, keys in self._select_in("SELECT session_id, fingerprint, keys FROM usage", session_ids)
+            if isinstance(fingerprint, str) and isinstance(keys, bytes)
+        }
+
+    def get_report_rows(self, provider: str, stamp: str) -> list[tuple[str, str, bytes, bytes]]:
+        """``(session_id, fingerprint, data, fragment)`` of the provider's rows kept under ``stamp``."""
+        return [
+            row for row in self._query(
+                "SELECT session_id, fingerprint, data, fragment FROM report_rows WHERE provider=? AND stamp=?", (provider, stamp))
+            if isinstance(row[0], str) and isinstance(row[1], str) and isinstance(row[2], bytes) and isinstance(row[3], bytes)
+        ]
+
+    def put_report_rows(self, rows: list[tuple[str, str, str, str, bytes, bytes]], *, replacing: Iterable[str] = ()) -> None:
+        """``(session_id, provider, stamp, fingerprint, data, fragment)`` rows; ``replacing``:
+        providers whose rows all go first (kept under other price data, or for sessions gone)."""
+        for provider in replacing:
+            self._write("DELETE FROM report_rows WHERE provider=?", (provider,))
+        self._write_many("INSERT OR REPLACE INTO report_rows(session_id, provider, stamp, fingerprint, data, fragment) "
+                         "VALUES (?,?,?,?,?,?)", rows)
 
     def put_usage(self, rows: list[tuple[str, str, str, bytes, bytes]]) -> None:
         """``(session_id, provider, fingerprint, sums, keys)`` rows."""

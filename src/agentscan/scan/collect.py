@@ -26,7 +26,7 @@ import hashlib
 from bisect import bisect_left
 from collections import Counter
 from itertools import chain
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 import orjson
 
@@ -99,12 +99,13 @@ class SessionSums:
             width = GROUP_WIDTH
             if type(groups) is not list or not all(type(group) is list and len(group) == width for group in groups):
                 return None
-            return cls(groups, [_warning(item) for item in warnings] if warnings else [])
+            return cls(groups, [warning_from(item) for item in warnings] if warnings else [])
         except (TypeError, ValueError, KeyError):
             return None
 
 
-def _warning(item: object) -> ScanWarning:
+def warning_from(item: object) -> ScanWarning:
+    """A warning as ``ScanWarning.to_json`` wrote it (``ValueError``: it is not one)."""
     if not isinstance(item, dict):
         raise ValueError("bad warning")
     path, message, line = item["path"], item["message"], item.get("line")
@@ -300,10 +301,16 @@ def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[li
 
 
 def collect(scanner: Scanner, refs: Sequence[SessionRef],
-            needs_calls: Callable[[str, SessionSums], bool] | None = None) -> dict[str, ProviderUsage]:
+            needs_calls: Callable[[str, SessionSums], bool] | None = None,
+            known: Collection[str] = ()) -> dict[str, ProviderUsage]:
     """Usage of ``refs`` by provider: sums where they answer, calls where ``needs_calls``
-    says a session's sums do not, or its calls may be shared with another's."""
-    return _Collector(scanner, needs_calls).run(refs)
+    says a session's sums do not, or its calls may be shared with another's.
+
+    ``known``: ids of sessions the caller has an answer for already (``scan.rowmemo``):
+    their sums are not read, and they are in neither ``sums`` nor ``exact`` unless their
+    calls may be shared with another session's (then ``exact``: the answer does not stand).
+    """
+    return _Collector(scanner, needs_calls).run(refs, known if isinstance(known, (set, frozenset)) else set(known))
 
 
 class _Collector:
@@ -320,8 +327,8 @@ class _Collector:
         #: session id -> its calls, for the sessions read call by call
         self.calls_by_session: dict[str, list[list]] = {}
 
-    def run(self, refs: Sequence[SessionRef]) -> dict[str, ProviderUsage]:
-        by_provider, sums, keys = self.sums(refs)
+    def run(self, refs: Sequence[SessionRef], known: set[str] | frozenset[str] = frozenset()) -> dict[str, ProviderUsage]:
+        by_provider, sums, keys = self.sums(refs, known)
         found: dict[str, ProviderUsage] = {name: ProviderUsage() for name in by_provider}
         exact: dict[str, list[SessionRef]] = {}
         needs = self.needs_calls
@@ -330,7 +337,12 @@ class _Collector:
             part = found[name]
             wanted = exact[name] = []
             for ref, ref_id in pairs:
-                if ref_id in shared or (needs is not None and needs(name, sums[ref_id])):
+                if ref_id in shared:
+                    wanted.append(ref)
+                    part.exact.add(ref.native_id)
+                elif ref_id in known:
+                    continue  # answered already: its sums were not read
+                elif needs is not None and needs(name, sums[ref_id]):
                     wanted.append(ref)
                     part.exact.add(ref.native_id)
                 else:
@@ -342,8 +354,10 @@ class _Collector:
             self.cache.commit()
         return found
 
-    def sums(self, refs: Sequence[SessionRef]) -> tuple[dict[str, list[tuple[SessionRef, str]]], dict[str, SessionSums], dict[str, bytes]]:
-        """Every session's own sums (and key hashes): from the index, or parsed."""
+    def sums(self, refs: Sequence[SessionRef], known: set[str] | frozenset[str] = frozenset()
+             ) -> tuple[dict[str, list[tuple[SessionRef, str]]], dict[str, SessionSums], dict[str, bytes]]:
+        """Every session's own sums (and key hashes), but those of ``known`` sessions:
+        from the index, or parsed."""
         # (ref, id) pairs: a heavy user has 10,000+ sessions, and ``ref.id`` builds a string.
         by_provider: dict[str, list[tuple[SessionRef, str]]] = {}
         for ref in refs:
@@ -358,37 +372,22 @@ class _Collector:
         for name, pairs in by_provider.items():
             for ref, ref_id in pairs:
                 fingerprints[ref_id] = fingerprint_of(ref) if self.cache is not None else None
-            stamp = self.stamps[name] = self._stamp(pairs)
+            stamp = self.stamps[name] = self._stamp(pairs)  # of them all: ``_shared`` remembers by it
+            if known:
+                pairs = [(ref, ref_id) for ref, ref_id in pairs if ref_id not in known]
+                if len(pairs) < len(by_provider[name]):
+                    # A few sessions: read alone, and no snapshot of the provider is made.
+                    self._sums_of(pairs, sums, keys, misses, stale)
+                    continue
             snapshot, whole = self._load_snapshot(name, stamp, pairs)
             if whole:
-                for known in snapshot.values():
-                    for warning in known.warnings:
+                for unchanged in snapshot.values():
+                    for warning in unchanged.warnings:
                         warn(warning.path, warning.message, warning.line)
                 sums.update(snapshot)
                 continue
             self.unsnapped.append(name)
-            wanted = [ref_id for _, ref_id in pairs if ref_id not in snapshot]
-            cached = self.cache.get_usage(wanted) if self.cache is not None and wanted else {}
-            for ref, ref_id in pairs:
-                unchanged = snapshot.get(ref_id)
-                if unchanged is not None:  # as in the provider's last snapshot
-                    for warning in unchanged.warnings:
-                        warn(warning.path, warning.message, warning.line)
-                    sums[ref_id] = unchanged
-                    continue
-                hit = cached.get(ref_id)
-                fingerprint = fingerprints[ref_id]
-                if hit is None or fingerprint is None:
-                    misses.append(ref)
-                    continue
-                cached_sums = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
-                if cached_sums is None:
-                    misses.append(ref)
-                    stale.add(ref_id)  # known before and changed since: an active session
-                    continue
-                for warning in cached_sums.warnings:
-                    warn(warning.path, warning.message, warning.line)
-                sums[ref_id], keys[ref_id] = cached_sums, hit[2]
+            self._sums_of(pairs, sums, keys, misses, stale, snapshot)
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
         self._parse(misses, stale, keep_entries=keep_entries)
         for ref in misses:
@@ -399,6 +398,35 @@ class _Collector:
         if self.cache is not None:
             self.cache.commit()
         return by_provider, sums, keys
+
+    def _sums_of(self, pairs: list[tuple[SessionRef, str]], sums: dict[str, SessionSums], keys: dict[str, bytes],
+                 misses: list[SessionRef], stale: set[str], snapshot: dict[str, SessionSums] | None = None) -> None:
+        """Sums of ``pairs`` from ``snapshot`` (the unchanged ones) or the index; the rest are ``misses``."""
+        snapshot = snapshot or {}
+        warn = self.ctx.warn
+        fingerprints = self.fingerprints
+        wanted = [ref_id for _, ref_id in pairs if ref_id not in snapshot]
+        cached = self.cache.get_usage(wanted) if self.cache is not None and wanted else {}
+        for ref, ref_id in pairs:
+            unchanged = snapshot.get(ref_id)
+            if unchanged is not None:  # as in the provider's last snapshot
+                for warning in unchanged.warnings:
+                    warn(warning.path, warning.message, warning.line)
+                sums[ref_id] = unchanged
+                continue
+            hit = cached.get(ref_id)
+            fingerprint = fingerprints[ref_id]
+            if hit is None or fingerprint is None:
+                misses.append(ref)
+                continue
+            cached_sums = SessionSums.from_bytes(hit[1]) if hit[0] == fingerprint else None
+            if cached_sums is None:
+                misses.append(ref)
+                stale.add(ref_id)  # known before and changed since: an active session
+                continue
+            for warning in cached_sums.warnings:
+                warn(warning.path, warning.message, warning.line)
+            sums[ref_id], keys[ref_id] = cached_sums, hit[2]
 
     # -- one value for every session of a provider ---------------------------
 
@@ -444,7 +472,7 @@ class _Collector:
             found: dict[str, SessionSums] = {}
             for ref_id, (groups, warnings), fingerprint in zip(ids, values, stored):
                 if whole or fingerprints.get(ref_id) == fingerprint:
-                    found[ref_id] = SessionSums(groups, [_warning(item) for item in warnings] if warnings else [])
+                    found[ref_id] = SessionSums(groups, [warning_from(item) for item in warnings] if warnings else [])
         except (TypeError, ValueError, KeyError):
             return {}, False
         if whole and any(ref_id not in found for _, ref_id in pairs):
@@ -579,7 +607,7 @@ class _Collector:
                 return {item for item in remembered["ids"] if isinstance(item, str)}
         absent = [ref_id for _, ref_id in pairs if ref_id not in keys]
         if absent and self.cache is not None:  # sums came from a snapshot: their key hashes are in the rows
-            for ref_id, (fingerprint, _sums, blob) in self.cache.get_usage(absent).items():
+            for ref_id, (fingerprint, blob) in self.cache.get_keys(absent).items():
                 if fingerprint == self.fingerprints.get(ref_id):
                     keys[ref_id] = blob
         shared = _sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})

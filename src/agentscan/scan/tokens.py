@@ -32,6 +32,7 @@ from agentscan.model import (
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
 from agentscan.scan.collect import BUCKET, GroupPrices, SessionSums, collect
+from agentscan.scan.rowmemo import KeptRow, SessionRows
 
 # Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
 GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
@@ -104,11 +105,23 @@ class TokenReport:
     #: the grand total of the calls that have a price: a lower bound when ``cost`` is ``None``
     cost_priced: Decimal | None = None
     unpriced_models: tuple[str, ...] = ()
+    #: row key -> the row's JSON as ``to_json(fragments=True)`` prints it, for rows taken
+    #: back whole (``scan.rowmemo``): 15,000 rows need not be made into JSON again
+    fragments: dict[str, bytes] = field(default_factory=dict, compare=False)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
+        """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,
+        which ``orjson.dumps(…, option=OPT_INDENT_2)`` prints as ``to_json()`` would be."""
+        if fragments and self.fragments:
+            import orjson
+
+            known = self.fragments
+            rows: list[Any] = [orjson.Fragment(known[row.key]) if row.key in known else row.to_json() for row in self.rows]
+        else:
+            rows = [row.to_json() for row in self.rows]
         return {
             "by": self.by,
-            "rows": [row.to_json() for row in self.rows],
+            "rows": rows,
             "total": usage_json(self.total),
             "cost_usd": usd(self.cost),
             "cost_usd_priced": usd(self.cost_priced),
@@ -198,7 +211,10 @@ def token_report(
     book = PriceBook(scanner.ctx, scanner.cache)
     prices = GroupPrices(book)
     per_session = by == "session" and low is None and high is None
-    for provider_name, part in collect(scanner, refs, _needs_calls(by, tz, low, high, prices)).items():
+    kept_rows = SessionRows.for_report(scanner) if per_session else None
+    kept = kept_rows.recall(refs, TokenRow) if kept_rows is not None else {}
+    usage = collect(scanner, refs, _needs_calls(by, tz, low, high, prices), kept.keys())
+    for provider_name, part in usage.items():
         prefix = provider_name + ":"
         for native_id, sums in part.sums.items():
             if per_session and sums.price_keys is not None:  # ``_needs_calls`` worked them out
@@ -206,14 +222,22 @@ def token_report(
             else:
                 _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices)
         _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book)
+        for native_id in part.exact if kept else ():
+            kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
+    for taken in kept.values():
+        for warning in taken.warnings:
+            scanner.ctx.warn(warning.path, warning.message, warning.line)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
-        shown = [(ref.id, buckets.get(ref.id) or _Bucket()) for ref in refs]
+        shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or _Bucket()) for ref in refs]
         if since is not None or until is not None:
-            shown = [(key, bucket) for key, bucket in shown if bucket.own.parts or bucket.subagents]
+            shown = [(key, bucket) for key, bucket in shown if bucket.own.parts or bucket.subagents]  # type: ignore[union-attr]
     else:
         shown = [(key, buckets[key]) for key in sorted(buckets)]
-    priced_rows = [bucket.row(key, book) for key, bucket in shown]
+    priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow) else bucket.row(key, book)
+                   for key, bucket in shown]
+    if kept_rows is not None and not ids and len(kept) < len(refs):
+        kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
     if by in ("model", "provider"):
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
@@ -222,7 +246,8 @@ def token_report(
     # A null row does not make the total null when its calls have no tokens (a <synthetic> row).
     whole = combined(priced for _, priced in priced_rows)
     report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions, whole.cost,
-                         book.data.to_json(), whole.priced, whole.unpriced)
+                         book.data.to_json(), whole.priced, whole.unpriced,
+                         {key: taken.fragment for key, taken in kept.items() if taken.fragment is not None})
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
