@@ -16,8 +16,8 @@ run.  The figures, each a separate process:
   running ``orjson.loads`` on every line;
 * ``agentscan`` cold and warm ``list`` and ``tokens --json`` (cold = an empty
   agentscan cache dir; the OS file cache is warm for every tool alike);
-* warm ``tokens --json`` after one session grew by 1 MB (appended before the
-  timed run, taken back and re-cached after it, untimed);
+* warm ``tokens --json`` and ``list`` after one session grew by 1 MB (appended
+  before the timed run, taken back and re-cached after it, untimed);
 * ``--help``;
 * at scale 1, ``show`` of a 1 GB transcript, with an empty cache and warm.
 
@@ -261,6 +261,8 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> 
             Figure(label + "cold tokens", tokens, env, before=clear),
             Figure(label + "warm tokens", tokens, env),
             Figure(label + "warm tokens, one session +1 MB", tokens, env, before=growth.grow, after=grow_after),
+            # Not a target: what ``list`` costs while an agent appends to a transcript.
+            Figure(label + "warm list, one session +1 MB", agentscan + ["list"], env, before=growth.grow, after=grow_after),
         ]
         if big is not None:
             big_cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-big-"))
