@@ -124,7 +124,12 @@ def width_of(text: str) -> int:
     """Columns ``text`` takes on a terminal (wide CJK and emoji take two)."""
     if text.isascii():
         return len(text)
-    return sum(_char_width(ch) for ch in text)
+    # Only the characters past ASCII are looked up: a title cut with "…" is mostly
+    # ASCII, and a heavy user's table has 15,000 of them.
+    import re  # cached by ``re`` itself: the pattern is compiled once
+
+    others = re.findall(r"[^\x00-\x7f]", text)
+    return len(text) - len(others) + sum(_char_width(ch) for ch in others)
 
 
 def cut(text: str, width: int) -> str:

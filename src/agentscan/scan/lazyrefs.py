@@ -38,11 +38,12 @@ class MemoRef(SessionRef):
     asked for, and it carries the fingerprint the session had when stored
     (valid while the census is unchanged)."""
 
-    __slots__ = ("_path_text", "_file_texts", "_made", "fingerprint")
+    __slots__ = ("_path_text", "_file_texts", "_made", "fingerprint", "_id")
     _path_text: str | None
     _file_texts: list[str]
     _made: tuple[Path | None, tuple[Path, ...]] | None
     fingerprint: str
+    _id: str
 
     def __init__(self, provider: str, native_id: str, path_text: str | None, recency: float,
                  file_texts: list[str], children: tuple[str, ...], fingerprint: str) -> None:
@@ -56,6 +57,11 @@ class MemoRef(SessionRef):
         setter(self, "_file_texts", file_texts)
         setter(self, "_made", None)
         setter(self, "fingerprint", fingerprint)
+        setter(self, "_id", f"{provider}:{native_id}")  # asked for a few times per session and run
+
+    @property
+    def id(self) -> str:
+        return self._id
 
     def _paths(self) -> tuple[Path | None, tuple[Path, ...]]:
         made = self._made
