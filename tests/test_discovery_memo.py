@@ -18,7 +18,7 @@ from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.census import census
 from agentscan.scan.lazyrefs import MemoRef, is_memo_ref
 from agentscan.scan.scanner import Scanner
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, write_jsonl
 
 runner = CliRunner()
 S1 = "aaaaaaaa-1111-4222-8333-444444444444"
@@ -655,3 +655,24 @@ def test_a_database_that_could_not_be_read_is_read_again_next_time(isolated_home
             scanner.refs()
             assert not isinstance(scanner._refs["codex"], MemoRefs)
             assert any("thread index unreadable" in w.message for w in scanner.warnings)
+
+
+def test_a_subagents_directory_linked_from_outside_every_root_is_not_followed(isolated_home: Path, tmp_path: Path) -> None:
+    """Found by name, a session's ``subagents`` is not listed with ``admit``: a link out of the
+    roots was read by discovery, unseen by the census (a warm run kept its old sums)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    agent = write_jsonl(outside / "agent-a1.jsonl", [claude_assistant(
+        S1, "2026-11-01T10:00:05Z", msg_id="m-sub", request_id="r-sub", usage=claude_usage(40, 10))], mtime=1_790_000_000)
+    session(isolated_home, S1, 1, 100)
+    session_dir = isolated_home / ".claude" / "projects" / "-home-dev-project" / S1
+    session_dir.mkdir()
+    os.symlink(outside, session_dir / "subagents")
+    for _ in range(2):  # cold, then from the memo
+        document = cli_json("tokens")
+        assert document["total"]["input"] == 100
+        assert any("points outside" in w["message"] for w in document["warnings"])
+    with agent.open("ab") as handle:
+        handle.write(orjson.dumps(claude_assistant(S1, "2026-11-01T10:00:07Z", msg_id="m-sub2", request_id="r-sub2",
+                                                   usage=claude_usage(5, 1))) + b"\n")
+    assert cli_json("tokens") == cli_json("--no-cache", "tokens")

@@ -234,3 +234,29 @@ def test_sums_of_unchanged_sessions_come_from_the_last_snapshot(isolated_home: P
     # Once more, unchanged: the new snapshot holds every session.
     assert cli_json("tokens", "--by", "day") == cli_json("--no-cache", "tokens", "--by", "day")
     assert decoded == []
+
+
+def test_a_transcript_and_its_subagents_grown_together_mend_their_session(isolated_home: Path, discoveries: list[str],
+                                                                          mends: list[bool]) -> None:
+    # An agent running a subagent writes both files between two runs.
+    first = session(isolated_home, S1, 1, 100)
+    agent = claude_subagent_file(isolated_home, S1, "a1", records(S1, 1, 40, n=2))
+    os.utime(agent, (1_790_100_000, 1_790_100_000))
+    session(isolated_home, S2, 2, 200)
+    cli_json("tokens")
+    mends.clear()  # the first run had nothing to mend
+    grow(agent, S1, 3, 1_796_000_000)
+    grow(first, S1, 5, 1_796_000_001)
+    assert [row["native_id"] for row in cli_json("list")["sessions"]] == [S1, S2]
+    assert mends == [True] and discoveries == ["claude"]
+    same_as_a_fresh_scan()
+
+
+def test_a_provider_without_sessions_is_taken_from_the_index(isolated_home: Path, discoveries: list[str]) -> None:
+    notes = isolated_home / ".claude" / "projects" / "-home-dev-project" / "notes.txt"
+    notes.parent.mkdir(parents=True)
+    notes.write_text("no session yet")
+    os.utime(notes, (1_790_000_000, 1_790_000_000))
+    assert cli_json("list")["sessions"] == []
+    assert cli_json("tokens", "--by", "day")["rows"] == []
+    assert discoveries == ["claude"]  # its stored discovery holds no session, and stands

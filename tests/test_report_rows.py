@@ -129,3 +129,20 @@ def test_a_damaged_kept_row_is_computed_again(isolated_home: Path, tmp_path: Pat
     append(first, turn(S1, 4, 7, n=5), 1_795_000_000)
     assert tokens_bytes() == tokens_bytes("--no-cache")
     assert f"claude:{S2}" in computed
+
+
+def test_a_kept_rows_warnings_are_said_when_its_calls_come_from_the_index(isolated_home: Path) -> None:
+    # S1's sums carry a warning (a broken line); S3 later holds a copy of S1's call.
+    first = session(isolated_home, S1, 1, 100)
+    with first.open("ab") as handle:
+        handle.write(b'{"type":"assistant","message":{"usage":{"input_tokens":\n')
+    second = session(isolated_home, S2, 2, 200)
+    said = orjson.loads(tokens_bytes())["warnings"]
+    assert any("invalid JSON" in warning["message"] for warning in said)
+    claude_session_file(isolated_home, S3, turn(S1, 3, 100)[1:], mtime=1_790_300_000)
+    assert tokens_bytes() == tokens_bytes("--no-cache")  # S1 parsed again for its calls: they are kept
+    # Another change: S1's calls come from the index, which says nothing; its kept row is dropped.
+    append(second, turn(S2, 4, 7, n=5), 1_795_000_000)
+    shared = orjson.loads(tokens_bytes())
+    assert shared == orjson.loads(tokens_bytes("--no-cache"))
+    assert [w for w in shared["warnings"] if "invalid JSON" in w["message"]] == [w for w in said if "invalid JSON" in w["message"]]

@@ -165,12 +165,11 @@ class DiscoveryMemo:
             hits = []
             dirname = os.path.dirname
             for index, row in enumerate(rows):
-                for text in row[3]:
-                    folder = dirname(text)
-                    if folder in changed:
-                        touched.add(folder)
-                        hits.append(index)
-                        break
+                # Every folder of the session counts: its transcript and a subagent's grow together.
+                folders = {dirname(text) for text in row[3]} & changed
+                if folders:
+                    touched |= folders
+                    hits.append(index)
             if touched != changed:
                 return False
             for index in hits:

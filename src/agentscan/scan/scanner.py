@@ -211,7 +211,9 @@ class Scanner:
         from agentscan.scan.memo import DiscoveryMemo
 
         memo = DiscoveryMemo(cache, provider, self.ctx, self.census_stamp(provider))  # census before discovery
-        loaded = memo.load() or memo.mend()
+        loaded = memo.load()
+        if loaded is None:  # not ``or``: a provider without sessions stores an empty, falsy ``MemoRefs``
+            loaded = memo.mend()
         if loaded is not None:
             return loaded  # the id index was written when they were discovered (mending keeps ids and paths)
         from agentscan.scan.memo import MAX_WARNINGS

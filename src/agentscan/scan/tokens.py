@@ -214,6 +214,11 @@ def token_report(
     kept_rows = SessionRows.for_report(scanner) if per_session else None
     kept = kept_rows.recall(refs, TokenRow) if kept_rows is not None else {}
     usage = collect(scanner, refs, _needs_calls(by, tz, low, high, prices), kept.keys())
+    for taken in kept.values():
+        # What reading the session's sums said, as a fresh run says it: also for a row
+        # dropped below (its calls are shared now, and may come from the index, which says nothing).
+        for warning in taken.warnings:
+            scanner.ctx.warn(warning.path, warning.message, warning.line)
     for provider_name, part in usage.items():
         prefix = provider_name + ":"
         for native_id, sums in part.sums.items():
@@ -224,9 +229,6 @@ def token_report(
         _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book)
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
-    for taken in kept.values():
-        for warning in taken.warnings:
-            scanner.ctx.warn(warning.path, warning.message, warning.line)
     if by == "session":
         # Every selected session gets a row; one with no recorded usage shows null.
         shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or _Bucket()) for ref in refs]

@@ -120,8 +120,15 @@ def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: d
             warn_special(entry, ctx)
         elif is_dir(entry):
             subagents = os.path.join(entry.path, "subagents")
-            if os.path.isdir(subagents):
+            if _subagents_dir(subagents, ctx):
                 _attach_subagent_dir(child_path(child_path(project, name, entry.path), "subagents", subagents), subagents, name, ctx, sessions)
+
+
+def _subagents_dir(path: str, ctx: ScanContext) -> bool:
+    """Whether a session's ``subagents`` directory is there to walk.  Found by name, not
+    listed with ``admit``: a symlink out of every root is skipped (with a warning) like any
+    other, else discovery would read files the census of the roots never sees."""
+    return os.path.isdir(path) and not (os.path.islink(path) and ctx.outside_roots(path))
 
 
 def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
@@ -256,7 +263,7 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFil
         elif name.startswith("agent-") and name.endswith(".jsonl") and is_file(entry):
             _attach_legacy_sidechain(entry, child_path(parent, name, entry.path), name[: -len(".jsonl")], ctx, sessions)
     subagents = parent / native_id / "subagents"
-    if os.path.isdir(subagents):
+    if _subagents_dir(str(subagents), ctx):
         _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)
     found = sessions.get(native_id)
     return found if found is not None and found.main is not None else None
