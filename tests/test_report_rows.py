@@ -146,3 +146,16 @@ def test_a_kept_rows_warnings_are_said_when_its_calls_come_from_the_index(isolat
     shared = orjson.loads(tokens_bytes())
     assert shared == orjson.loads(tokens_bytes("--no-cache"))
     assert [w for w in shared["warnings"] if "invalid JSON" in w["message"]] == [w for w in said if "invalid JSON" in w["message"]]
+
+
+def test_the_rows_of_sessions_gone_are_dropped(isolated_home: Path, tmp_path: Path) -> None:
+    first = session(isolated_home, S1, 1, 100)
+    second = session(isolated_home, S2, 2, 200)
+    session(isolated_home, S3, 3, 300)
+    tokens_bytes()
+    second.unlink()
+    append(first, turn(S1, 4, 7, n=5), 1_795_000_000)
+    assert tokens_bytes() == tokens_bytes("--no-cache")
+    with sqlite3.connect(tmp_path / "agentscan-cache" / "index.sqlite") as conn:
+        kept = {row[0] for row in conn.execute("SELECT session_id FROM report_rows")}
+    assert kept == {f"claude:{S1}", f"claude:{S3}"}

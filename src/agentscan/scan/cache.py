@@ -42,7 +42,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import orjson
 
@@ -242,11 +242,16 @@ class Cache:
             if isinstance(row[0], str) and isinstance(row[1], str) and isinstance(row[2], bytes) and isinstance(row[3], bytes)
         ]
 
-    def put_report_rows(self, rows: list[tuple[str, str, str, str, bytes, bytes]], *, replacing: Iterable[str] = ()) -> None:
+    def put_report_rows(self, rows: list[tuple[str, str, str, str, bytes, bytes]], *, replacing: Iterable[str] = (),
+                        gone: Sequence[str] = ()) -> None:
         """``(session_id, provider, stamp, fingerprint, data, fragment)`` rows; ``replacing``:
-        providers whose rows all go first (kept under other price data, or for sessions gone)."""
+        providers whose rows all go first (kept under other price data, or for sessions gone);
+        ``gone``: sessions whose rows go."""
         for provider in replacing:
             self._write("DELETE FROM report_rows WHERE provider=?", (provider,))
+        for start in range(0, len(gone), 500):
+            chunk = gone[start:start + 500]
+            self._write(f"DELETE FROM report_rows WHERE session_id IN ({','.join('?' * len(chunk))})", tuple(chunk))
         self._write_many("INSERT OR REPLACE INTO report_rows(session_id, provider, stamp, fingerprint, data, fragment) "
                          "VALUES (?,?,?,?,?,?)", rows)
 

@@ -140,11 +140,13 @@ class DiscoveryMemo:
         census = self._census
         if census is None or census.dirs is None:
             return None
-        latest = self._cache.latest_snapshot(self._key)
+        # The shape is kept only beside a discovery that may be mended: looked at first,
+        # it spares decoding (or even reading) one that may not.
+        latest = self._cache.latest_snapshot(self._shape_key)
         if latest is None:
             return None
-        side = unseal(self._cache.get_snapshot(self._shape_key, latest[0]))
-        payload = unseal(latest[1])
+        side = unseal(latest[1])
+        payload = unseal(self._cache.get_snapshot(self._key, latest[0]))
         if side is None or payload is None:
             return None
         try:
@@ -202,7 +204,7 @@ class DiscoveryMemo:
             return
         document = {"refs": entries, "warnings": [w.to_json() for w in warnings], "refreshable": refreshable}
         self._cache.put_snapshot(self._key, census.value, seal(orjson.dumps(document)))
-        if census.dirs is not None:
+        if census.dirs is not None and refreshable:
             try:
                 shape = orjson.dumps({"shape": census.shape, "dirs": census.dirs})
             except TypeError:  # a name that is not UTF-8 (discovery skips it): not mended then

@@ -55,6 +55,7 @@ class SessionRows:
         """``identity``: the price data and the code, as ``scan.answers.price_identity`` gives them."""
         self._scanner = scanner
         self._recalled: set[str] = set()  # providers with a row taken back
+        self._gone: list[str] = []  # kept rows of sessions not among those recalled for
         self._stamp = hashlib.blake2b(f"{_FORMAT}\n{identity}".encode("utf-8", "surrogateescape"),
                                       digest_size=16).hexdigest()
 
@@ -85,6 +86,8 @@ class SessionRows:
         for provider, fingerprints in wanted.items():
             for session_id, kept_at, data, fragment in cache.get_report_rows(provider, self._stamp):
                 if fingerprints.get(session_id) != kept_at:
+                    if session_id not in fingerprints:
+                        self._gone.append(session_id)  # dropped when rows are kept next
                     continue
                 try:
                     found[session_id] = _row_from(token_row, session_id, loads(data), fragment)
@@ -95,8 +98,9 @@ class SessionRows:
 
     def keep_report(self, refs: Sequence[SessionRef], priced_rows: list[tuple[TokenRow, Priced]],
                     usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> None:
-        """Keep the rows of ``refs`` (in the order of ``priced_rows``) added up now from their
-        own sums alone; rows taken back stay as they are."""
+        """Keep the rows of ``refs`` (every session of their providers, in the order of
+        ``priced_rows``) added up now from their own sums alone; rows taken back stay as
+        they are, and those of sessions gone go."""
         cache = self._scanner.cache
         if cache is None:
             return
@@ -121,7 +125,8 @@ class SessionRows:
             # A provider none of whose rows was taken back: what it kept is of other prices
             # (or sessions since gone), and goes.
             fresh = sorted({provider for _, provider, *_ in rows} - self._recalled)
-            cache.put_report_rows(rows, replacing=fresh)
+            # A report of every session of its providers: a row of none of them is of a session gone.
+            cache.put_report_rows(rows, replacing=fresh, gone=self._gone)
             cache.commit()
 
 

@@ -105,7 +105,8 @@ class ClaudeProvider(Provider):
                 return None
         if not stats:
             return None
-        return max(stat.st_mtime for stat in stats.values()), self._fingerprint_of(stats)
+        # As ``discovery.SessionFiles.newest_mtime``: never below 0 (a file dated before 1970).
+        return max(0.0, *(stat.st_mtime for stat in stats.values())), self._fingerprint_of(stats)
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         from agentscan.providers.claude.discovery import header_cwd
