@@ -146,8 +146,6 @@ class Growth:
         projects = sorted((home / ".claude" / "projects").iterdir())
         self.path = sorted(p for p in projects[len(projects) // 2].glob("*.jsonl"))[0]
         self.session = self.path.stem
-        stat = self.path.stat()
-        self.size, self.mtime_ns = stat.st_size, stat.st_mtime_ns
         from datetime import datetime, timezone
 
         import orjson
@@ -160,6 +158,22 @@ class Growth:
             for record in _claude_records(rng, self.session, "/home/bench/grown", start, 20):
                 chunk += orjson.dumps(record) + b"\n"
         self.chunk = bytes(chunk)
+        self._heal()
+        stat = self.path.stat()
+        self.size, self.mtime_ns = stat.st_size, stat.st_mtime_ns
+
+    def _heal(self) -> None:
+        """Take back growth a run killed between ``grow`` and ``restore`` left behind (the
+        chunk is the same every time): else the home would no longer be the generator's."""
+        size = self.path.stat().st_size
+        with self.path.open("rb") as handle:
+            while size >= len(self.chunk):
+                handle.seek(size - len(self.chunk))
+                if handle.read(len(self.chunk)) != self.chunk:
+                    break
+                size -= len(self.chunk)
+        if size != self.path.stat().st_size:
+            os.truncate(self.path, size)
 
     def grow(self) -> None:
         with self.path.open("ab") as handle:

@@ -73,8 +73,10 @@ def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
 
     term = render.terminal()
     shown = [row.key for row in report.rows if row.key in report.sessions]
-    # Date, project and title beside each session: its row (cached after the first run),
-    # read in the table's order so that their warnings come in one order every time.
+    # Date, project and title beside each session: its row (cached after the first run,
+    # fetched in a few queries, not one per session), read in the table's order so that
+    # their warnings come in one order every time.
+    scanner.prefetch_rows([report.sessions[key] for key in shown])
     session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
     out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
     with redirect_stdout(out), redirect_stderr(err):
