@@ -260,3 +260,26 @@ def test_a_provider_without_sessions_is_taken_from_the_index(isolated_home: Path
     assert cli_json("list")["sessions"] == []
     assert cli_json("tokens", "--by", "day")["rows"] == []
     assert discoveries == ["claude"]  # its stored discovery holds no session, and stands
+
+
+def test_more_sessions_to_parse_than_are_worth_locating_are_discovered_at_once(
+        isolated_home: Path, discoveries: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import agentscan.scan.scanner as scanner_module
+
+    located: list[str] = []
+    original = ClaudeProvider.locate
+
+    def counting(self: ClaudeProvider, native_id: str, path: str | None, ctx: ScanContext):  # noqa: ANN202
+        located.append(native_id)
+        return original(self, native_id, path, ctx)
+
+    monkeypatch.setattr(ClaudeProvider, "locate", counting)
+    monkeypatch.setattr(scanner_module, "LOCATE_LIMIT", 1)
+    first = session(isolated_home, S1, 1, 100)
+    second = session(isolated_home, S2, 2, 200)
+    cli_json("list")
+    grow(first, S1, 7, 1_795_000_000)
+    grow(second, S2, 8, 1_795_000_001)
+    discoveries.clear()
+    assert cli_json("list") == cli_json("--no-cache", "list")
+    assert located == [] and discoveries == ["claude", "claude"]  # one for the parses, one for --no-cache

@@ -539,6 +539,7 @@ class _Collector:
         """The provider's own refs for a parse (``Scanner.real_ref``); a session gone
         since the census counts nothing, with a warning."""
         real = []
+        self.scanner.expect_parses(refs)
         for ref in refs:
             found = self.scanner.real_ref(ref)
             if found is None:

@@ -351,6 +351,19 @@ class Scanner:
         cache = self.cache
         if cache is not None:
             self._prefetched = cache.get_rows([ref.id for ref in refs])
+            # Those not kept (or kept for other files) are parsed next.
+            self.expect_parses([ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != self.fingerprint(ref)])
+
+    def expect_parses(self, refs: Sequence[SessionRef]) -> None:
+        """``refs`` are about to be parsed: a provider with more of them than ``locate``
+        is worth it for (``LOCATE_LIMIT``) is discovered at the first, not after the limit."""
+        counts: dict[str, int] = {}
+        for ref in refs:
+            if is_memo_ref(ref):
+                counts[ref.provider] = counts.get(ref.provider, 0) + 1
+        for provider, count in counts.items():
+            if count + self._located.get(provider, 0) > LOCATE_LIMIT:
+                self._located[provider] = LOCATE_LIMIT
 
     def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """The ``limit`` most recently updated sessions (``None``: every one), newest first.
