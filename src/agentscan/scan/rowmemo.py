@@ -97,13 +97,14 @@ class SessionRows:
         return found
 
     def keep_report(self, refs: Sequence[SessionRef], priced_rows: list[tuple[TokenRow, Priced]],
-                    usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> None:
+                    usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> dict[str, bytes]:
         """Keep the rows of ``refs`` (every session of their providers, in the order of
         ``priced_rows``) added up now from their own sums alone; rows taken back stay as
-        they are, and those of sessions gone go."""
+        they are, and those of sessions gone go.  Gives the JSON made of each row kept
+        (``TokenReport.fragments``: the report prints it rather than make it again)."""
         cache = self._scanner.cache
         if cache is None:
-            return
+            return {}
         fingerprint = self._scanner.fingerprint
         rows: list[tuple[str, str, str, str, bytes, bytes]] = []
         for ref, (row, priced) in zip(refs, priced_rows):
@@ -121,6 +122,7 @@ class SessionRows:
             except TypeError:
                 continue
             rows.append((session_id, ref.provider, self._stamp, at, data, _fragment_of(row)))
+        made = {session_id: fragment for session_id, _, _, _, _, fragment in rows}
         if rows:
             # A provider none of whose rows was taken back: what it kept is of other prices
             # (or sessions since gone), and goes.
@@ -128,6 +130,7 @@ class SessionRows:
             # A report of every session of its providers: a row of none of them is of a session gone.
             cache.put_report_rows(rows, replacing=fresh, gone=self._gone)
             cache.commit()
+        return made
 
 
 def _usage(usage: TokenUsage | None) -> list[int] | None:

@@ -238,8 +238,9 @@ def token_report(
         shown = [(key, buckets[key]) for key in sorted(buckets)]
     priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow) else bucket.row(key, book)
                    for key, bucket in shown]
+    fragments: dict[str, bytes] = {}
     if kept_rows is not None and not ids and len(kept) < len(refs):
-        kept_rows.keep_report(refs, priced_rows, usage, kept)
+        fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
     if by in ("model", "provider"):
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
@@ -249,7 +250,7 @@ def token_report(
     whole = combined(priced for _, priced in priced_rows)
     report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
-                         {key: taken.fragment for key, taken in kept.items() if taken.fragment is not None})
+                         {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}})
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
