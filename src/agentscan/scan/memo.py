@@ -57,8 +57,8 @@ class Stamp(NamedTuple):
     settled: bool
     #: the same for the census's shape (``Census.shape``): equal while no file came or went
     shape: str = ""
-    #: each directory's own digest (``Census.dirs``), hex; ``None``: cannot be mended
-    dirs: dict[str, str] | None = None
+    #: each directory's own digest (``Census.dirs``); ``None``: cannot be mended
+    dirs: dict[str, bytes] | None = None
 
 
 def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
@@ -85,8 +85,7 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     now = time.time_ns()
     # A time in the future is a clock's skew, not a change in progress.
     settled = found.newest_ns < now - SETTLE_NS or found.newest_ns > now + SETTLE_NS
-    dirs = {path: own.hex() for path, own in found.dirs.items()} if found.dirs is not None else None
-    return Stamp(value, settled, digest(), dirs)
+    return Stamp(value, settled, digest(), found.dirs)
 
 
 class DiscoveryMemo:
@@ -156,7 +155,7 @@ class DiscoveryMemo:
             stored_dirs: dict[str, str] = stored["dirs"]
         except (orjson.JSONDecodeError, KeyError, TypeError):
             return None
-        changed = {path for path, own in census.dirs.items() if stored_dirs.get(path) != own}
+        changed = {path for path, own in census.dirs.items() if stored_dirs.get(path) != own.hex()}
         if not changed or len(stored_dirs) != len(census.dirs):
             return None
 
@@ -206,7 +205,8 @@ class DiscoveryMemo:
         self._cache.put_snapshot(self._key, census.value, seal(orjson.dumps(document)))
         if census.dirs is not None and refreshable:
             try:
-                shape = orjson.dumps({"shape": census.shape, "dirs": census.dirs})
+                # As hex: only a run that mends (or keeps) needs them as text.
+                shape = orjson.dumps({"shape": census.shape, "dirs": {path: own.hex() for path, own in census.dirs.items()}})
             except TypeError:  # a name that is not UTF-8 (discovery skips it): not mended then
                 shape = None
             if shape is not None:

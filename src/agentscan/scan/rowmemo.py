@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from agentscan.scan.tokens import TokenRow
 
 _FORMAT = 1
+#: rows written per statement
+_BATCH = 1000
 
 
 class KeptRow(NamedTuple):
@@ -106,7 +108,13 @@ class SessionRows:
         if cache is None:
             return {}
         fingerprint = self._scanner.fingerprint
+        made: dict[str, bytes] = {}
         rows: list[tuple[str, str, str, str, bytes, bytes]] = []
+        # A provider none of whose rows was taken back: what it kept is of other prices (or
+        # of sessions since gone), and goes; so do the rows of sessions gone (a report of
+        # every session of its providers: a row of none of them is of a session gone).
+        replacing = sorted({ref.provider for ref in refs if ref.id not in kept} - self._recalled)
+        gone = self._gone
         for ref, (row, priced) in zip(refs, priced_rows):
             session_id = ref.id
             if session_id in kept:
@@ -121,14 +129,13 @@ class SessionRows:
                 data = orjson.dumps(_data_of(row, priced, sums.warnings))
             except TypeError:
                 continue
-            rows.append((session_id, ref.provider, self._stamp, at, data, _fragment_of(row)))
-        made = {session_id: fragment for session_id, _, _, _, _, fragment in rows}
-        if rows:
-            # A provider none of whose rows was taken back: what it kept is of other prices
-            # (or sessions since gone), and goes.
-            fresh = sorted({provider for _, provider, *_ in rows} - self._recalled)
-            # A report of every session of its providers: a row of none of them is of a session gone.
-            cache.put_report_rows(rows, replacing=fresh, gone=self._gone)
+            fragment = made[session_id] = _fragment_of(row)
+            rows.append((session_id, ref.provider, self._stamp, at, data, fragment))
+            if len(rows) == _BATCH:  # a first run keeps 15,000: not all held for one statement
+                cache.put_report_rows(rows, replacing=replacing, gone=gone)
+                rows, replacing, gone = [], [], []
+        if made:
+            cache.put_report_rows(rows, replacing=replacing, gone=gone)
             cache.commit()
         return made
 
