@@ -11,6 +11,18 @@ from typing import Any, Iterable
 import orjson
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def cli_json(*args: str) -> dict:
+    """``agentscan <args> --json``, which must succeed, decoded."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout)
+
 #: real samples from public projects, copied into the repository (sources and
 #: licences in fixtures/real/SOURCES.md)
 REAL = REPO / "fixtures" / "real"

@@ -63,3 +63,19 @@ def tty(monkeypatch: pytest.MonkeyPatch):
             monkeypatch.setenv("NO_COLOR", "1")
 
     return make
+
+
+@pytest.fixture
+def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the providers whose real discovery ran (Claude's, counted)."""
+    from agentscan.providers.claude.provider import ClaudeProvider
+
+    ran: list[str] = []
+    original = ClaudeProvider.discover
+
+    def counting(self: ClaudeProvider, ctx):  # noqa: ANN001, ANN202
+        ran.append(self.name)
+        return original(self, ctx)
+
+    monkeypatch.setattr(ClaudeProvider, "discover", counting)
+    return ran

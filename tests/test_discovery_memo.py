@@ -18,7 +18,7 @@ from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.census import census
 from agentscan.scan.lazyrefs import MemoRef, is_memo_ref
 from agentscan.scan.scanner import Scanner
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user, write_jsonl
+from builders import cli_json, claude_assistant, claude_session_file, claude_usage, claude_user, write_jsonl
 
 runner = CliRunner()
 S1 = "aaaaaaaa-1111-4222-8333-444444444444"
@@ -33,25 +33,6 @@ def session(home: Path, native_id: str, day: int, tokens: int) -> Path:
                          usage=claude_usage(tokens, 10)),
     ], mtime=1_790_000_000 + day * 86_400)
 
-
-def cli_json(*args: str) -> dict:
-    result = runner.invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout)
-
-
-@pytest.fixture
-def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Names of the providers whose real discovery ran."""
-    ran: list[str] = []
-    original = ClaudeProvider.discover
-
-    def counting(self: ClaudeProvider, ctx: ScanContext):  # noqa: ANN202
-        ran.append(self.name)
-        return original(self, ctx)
-
-    monkeypatch.setattr(ClaudeProvider, "discover", counting)
-    return ran
 
 
 # -- the census ---------------------------------------------------------------

@@ -7,16 +7,13 @@ from pathlib import Path
 
 import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
 from agentscan.context import ScanContext
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.census import census
 from agentscan.scan.memo import DiscoveryMemo
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user, write_jsonl
+from builders import cli_json, claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user, write_jsonl
 
-runner = CliRunner()
 S1 = "aaaaaaaa-1111-4222-8333-444444444444"
 S2 = "bbbbbbbb-1111-4222-8333-444444444444"
 S3 = "cccccccc-1111-4222-8333-444444444444"
@@ -41,25 +38,6 @@ def grow(path: Path, native_id: str, tokens: int, mtime: float) -> None:
                                                    request_id=f"r-late-{tokens}", usage=claude_usage(tokens, 5))) + b"\n")
     os.utime(path, (mtime, mtime))
 
-
-def cli_json(*args: str) -> dict:
-    result = runner.invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout)
-
-
-@pytest.fixture
-def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Names of the providers whose real discovery ran."""
-    ran: list[str] = []
-    original = ClaudeProvider.discover
-
-    def counting(self: ClaudeProvider, ctx: ScanContext):  # noqa: ANN202
-        ran.append(self.name)
-        return original(self, ctx)
-
-    monkeypatch.setattr(ClaudeProvider, "discover", counting)
-    return ran
 
 
 @pytest.fixture
@@ -103,15 +81,19 @@ def test_a_grown_session_mends_the_stored_discovery(isolated_home: Path, discove
     assert mends == [] and discoveries == []
 
 
+@pytest.mark.parametrize("grown", ["the subagent", "both"])
 def test_a_grown_subagent_transcript_mends_its_session(isolated_home: Path, discoveries: list[str],
-                                                      mends: list[bool]) -> None:
-    session(isolated_home, S1, 1, 100)
+                                                      mends: list[bool], grown: str) -> None:
+    # An agent running a subagent writes both files between two runs, or only the subagent's.
+    first = session(isolated_home, S1, 1, 100)
     agent = claude_subagent_file(isolated_home, S1, "a1", records(S1, 1, 40, n=2))
     os.utime(agent, (1_790_100_000, 1_790_100_000))
     session(isolated_home, S2, 2, 200)
     cli_json("tokens")
     mends.clear()  # the first run had nothing to mend
     grow(agent, S1, 3, 1_796_000_000)
+    if grown == "both":
+        grow(first, S1, 5, 1_796_000_001)
     assert [row["native_id"] for row in cli_json("list")["sessions"]] == [S1, S2]
     assert mends == [True] and discoveries == ["claude"]
     same_as_a_fresh_scan()
@@ -236,20 +218,6 @@ def test_sums_of_unchanged_sessions_come_from_the_last_snapshot(isolated_home: P
     assert decoded == []
 
 
-def test_a_transcript_and_its_subagents_grown_together_mend_their_session(isolated_home: Path, discoveries: list[str],
-                                                                          mends: list[bool]) -> None:
-    # An agent running a subagent writes both files between two runs.
-    first = session(isolated_home, S1, 1, 100)
-    agent = claude_subagent_file(isolated_home, S1, "a1", records(S1, 1, 40, n=2))
-    os.utime(agent, (1_790_100_000, 1_790_100_000))
-    session(isolated_home, S2, 2, 200)
-    cli_json("tokens")
-    mends.clear()  # the first run had nothing to mend
-    grow(agent, S1, 3, 1_796_000_000)
-    grow(first, S1, 5, 1_796_000_001)
-    assert [row["native_id"] for row in cli_json("list")["sessions"]] == [S1, S2]
-    assert mends == [True] and discoveries == ["claude"]
-    same_as_a_fresh_scan()
 
 
 def test_a_provider_without_sessions_is_taken_from_the_index(isolated_home: Path, discoveries: list[str]) -> None:
