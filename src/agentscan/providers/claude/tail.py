@@ -54,7 +54,7 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
             tail.close_run()
     finally:
         records.close()
-    collector.restore(tail.prompts[::-1], tail.responses[::-1], list(tail.tools.values())[::-1],
+    collector.restore(tail.prompts.items[::-1], tail.responses.items[::-1], list(tail.tools.values())[::-1],
                       prompts_read=facts.prompts, responses_read=facts.responses, tools_read=facts.tools,
                       tools_dropped=facts.tools_dropped(bounds), clipped=facts.clipped, plan=facts.plan or ())
 
@@ -63,14 +63,8 @@ class _Tail:
     def __init__(self, bounds: Bounds, facts: TailFacts) -> None:
         self.bounds, self.facts = bounds, facts
         self.seq = 0
-        self.prompts: list[Prompt] = []  # newest first, as every list here
-        self.prompts_seen = 0
-        self.prompt_bytes = 0
-        self.prompts_full = bounds.prompts <= 0
-        self.responses: list[Response] = []
-        self.responses_seen = 0
-        self.response_bytes = 0
-        self.responses_full = bounds.responses <= 0
+        self.prompts = _Newest(bounds.prompts, bounds.prompt_bytes, bounds.message_bytes)
+        self.responses = _Newest(bounds.responses, bounds.response_bytes, bounds.message_bytes)
         self.tools: dict[object, ToolEvent] = {}
         self.tools_seen = 0
         # call id -> status of its newest result, until the call is read (oldest-read first)
@@ -84,8 +78,8 @@ class _Tail:
 
     def done(self) -> bool:
         facts = self.facts
-        return ((self.prompts_full or self.prompts_seen >= facts.prompts)
-                and (self.responses_full or self.responses_seen >= facts.responses)
+        return ((self.prompts.full or self.prompts.seen >= facts.prompts)
+                and (self.responses.full or self.responses.seen >= facts.responses)
                 and (len(self.tools) >= self.bounds.tools or self.tools_seen >= facts.tools))
 
     def _next_seq(self) -> int:
@@ -137,31 +131,15 @@ class _Tail:
         self.run_open, self.run_id, self.run_texts = False, None, []
         if not text:
             return
-        self.responses_seen += 1
-        if self.responses_full:
-            return
-        clipped, _ = clip_text(text, self.bounds.message_bytes)
-        cost = len(clipped.encode())
-        if self.response_bytes + cost > self.bounds.response_bytes:
-            self.responses_full = True
-            return
-        self.response_bytes += cost
-        self.responses.append(Response(clipped, timestamp, model, seq))
-        self.responses_full = len(self.responses) >= self.bounds.responses
+        clipped = self.responses.offer(text)
+        if clipped is not None:
+            self.responses.keep(Response(clipped, timestamp, model, seq))
 
     def _prompt(self, text: str, timestamp) -> None:
         seq = self._next_seq()
-        self.prompts_seen += 1
-        if self.prompts_full:
-            return
-        clipped, _ = clip_text(text, self.bounds.message_bytes)
-        cost = len(clipped.encode())
-        if self.prompt_bytes + cost > self.bounds.prompt_bytes:
-            self.prompts_full = True
-            return
-        self.prompt_bytes += cost
-        self.prompts.append(Prompt(clipped, timestamp, seq))
-        self.prompts_full = len(self.prompts) >= self.bounds.prompts
+        clipped = self.prompts.offer(text)
+        if clipped is not None:
+            self.prompts.keep(Prompt(clipped, timestamp, seq))
 
     def _tool(self, block: dict, timestamp) -> None:
         seq = self._next_seq()
@@ -178,3 +156,35 @@ class _Tail:
         status = self.results.pop(call_id, "unknown") if call_id is not None else "unknown"
         self.tools[key] = ToolEvent(name=name, summary=summary, status=status, paths=paths, timestamp=timestamp,
                                     call_id=call_id, subagent=None, seq=seq)
+
+
+class _Newest:
+    """Prompts or replies read newest first, kept as the forward pass keeps them
+    (``bounds.fill_newest_first``): until the count or the byte budget is reached.
+    Every one is counted (``seen``)."""
+
+    __slots__ = ("items", "seen", "full", "_used", "_count", "_budget", "_message_bytes")
+
+    def __init__(self, count: int, budget: int, message_bytes: int) -> None:
+        self.items: list = []  # newest first
+        self.seen = 0
+        self.full = count <= 0
+        self._used = 0
+        self._count, self._budget, self._message_bytes = count, budget, message_bytes
+
+    def offer(self, text: str) -> str | None:
+        """Count one; its clipped text when it is to be kept (then ``keep`` it)."""
+        self.seen += 1
+        if self.full:
+            return None
+        clipped, _ = clip_text(text, self._message_bytes)
+        cost = len(clipped.encode())
+        if self._used + cost > self._budget:
+            self.full = True
+            return None
+        self._used += cost
+        return clipped
+
+    def keep(self, item: object) -> None:
+        self.items.append(item)
+        self.full = len(self.items) >= self._count
