@@ -7,10 +7,15 @@ monkeypatch ``stdout_is_tty``.  Nothing here imports more than the stdlib.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import unicodedata
 from dataclasses import dataclass
+
+TYPE_CHECKING = False  # typing itself is not imported (as in agentscan/__init__.py)
+if TYPE_CHECKING:
+    import re
 
 DEFAULT_WIDTH = 80
 ELLIPSIS = "…"
@@ -126,10 +131,15 @@ def width_of(text: str) -> int:
         return len(text)
     # Only the characters past ASCII are looked up: a title cut with "…" is mostly
     # ASCII, and a heavy user's table has 15,000 of them.
-    import re  # cached by ``re`` itself: the pattern is compiled once
-
-    others = re.findall(r"[^\x00-\x7f]", text)
+    others = _not_ascii().findall(text)
     return len(text) - len(others) + sum(_char_width(ch) for ch in others)
+
+
+@functools.cache
+def _not_ascii() -> re.Pattern[str]:
+    import re  # compiled on first use: most runs print only ASCII
+
+    return re.compile(r"[^\x00-\x7f]")
 
 
 def cut(text: str, width: int) -> str:

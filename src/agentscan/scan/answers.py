@@ -59,7 +59,18 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
 
 def price_identity(scanner: Scanner) -> str | None:
     """The price data costs are computed from: everything an answer prints about it,
-    and the fetched file itself (``None``: it cannot be told)."""
+    and the fetched file itself (``None``: it cannot be told).  Once per scan: a
+    ``tokens`` run asks for its answer's key and again for its kept rows."""
+    memo = scanner.ctx.memo
+    if _PRICES not in memo:
+        memo[_PRICES] = _price_identity(scanner)
+    return memo[_PRICES]
+
+
+_PRICES = "answers.price_identity"
+
+
+def _price_identity(scanner: Scanner) -> str | None:
     from agentscan.pricing import source
 
     data = source.current(scanner.ctx.env)

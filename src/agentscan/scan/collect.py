@@ -310,7 +310,7 @@ def collect(scanner: Scanner, refs: Sequence[SessionRef],
     their sums are not read, and they are in neither ``sums`` nor ``exact`` unless their
     calls may be shared with another session's (then ``exact``: the answer does not stand).
     """
-    return _Collector(scanner, needs_calls).run(refs, known if isinstance(known, (set, frozenset)) else set(known))
+    return _Collector(scanner, needs_calls).run(refs, frozenset(known))
 
 
 class _Collector:
@@ -327,7 +327,7 @@ class _Collector:
         #: session id -> its calls, for the sessions read call by call
         self.calls_by_session: dict[str, list[list]] = {}
 
-    def run(self, refs: Sequence[SessionRef], known: set[str] | frozenset[str] = frozenset()) -> dict[str, ProviderUsage]:
+    def run(self, refs: Sequence[SessionRef], known: frozenset[str] = frozenset()) -> dict[str, ProviderUsage]:
         by_provider, sums, keys = self.sums(refs, known)
         found: dict[str, ProviderUsage] = {name: ProviderUsage() for name in by_provider}
         exact: dict[str, list[SessionRef]] = {}
@@ -354,7 +354,7 @@ class _Collector:
             self.cache.commit()
         return found
 
-    def sums(self, refs: Sequence[SessionRef], known: set[str] | frozenset[str] = frozenset()
+    def sums(self, refs: Sequence[SessionRef], known: frozenset[str] = frozenset()
              ) -> tuple[dict[str, list[tuple[SessionRef, str]]], dict[str, SessionSums], dict[str, bytes]]:
         """Every session's own sums (and key hashes), but those of ``known`` sessions:
         from the index, or parsed."""
@@ -448,7 +448,7 @@ class _Collector:
         key = f"usage:{provider}"
         value = self.cache.get_snapshot(key, stamp)
         whole = value is not None
-        if value is None and len(pairs) == len(self.scanner.refs([provider])):
+        if value is None and self._whole(provider, pairs):
             # Every session of the provider (not the rows ``list`` shows: decoding them
             # all would cost more than reading those few alone).
             latest = self.cache.latest_snapshot(key)
@@ -479,11 +479,15 @@ class _Collector:
             return {}, False
         return found, whole
 
+    def _whole(self, provider: str, pairs: list[tuple[SessionRef, str]]) -> bool:
+        """Whether ``pairs`` are every session of the provider (its snapshot's business)."""
+        return len(pairs) == len(self.scanner.refs([provider]))
+
     def _store_snapshot(self, provider: str, pairs: list[tuple[SessionRef, str]], sums: dict[str, SessionSums]) -> None:
         stamp = self.stamps.get(provider)
         if stamp is None or self.cache is None:
             return
-        if len(pairs) != len(self.scanner.refs([provider])):
+        if not self._whole(provider, pairs):
             return  # a few sessions (the rows ``list`` shows): the provider's snapshot stays
         ids = [ref_id for _, ref_id in pairs]
         values = [[sums[ref_id].groups, [w.to_json() for w in sums[ref_id].warnings]] for ref_id in ids]
