@@ -75,17 +75,16 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     if found is None:
         return None
     # The roots themselves (an env var may point elsewhere) and the code that read them.
-    setting = [code_identity(), provider.name, provider.parser_version, str(_FORMAT), found.digest, *paths, "", *stat_only]
+    setting = "\n".join([code_identity(), provider.name, provider.parser_version, str(_FORMAT), *paths, "", *stat_only])
 
-    def digest() -> str:
-        return hashlib.blake2b("\n".join(setting).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    def stamp(census_digest: str) -> str:
+        text = f"{setting}\n{census_digest}"
+        return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
-    value = digest()
-    setting[4] = found.shape
     now = time.time_ns()
     # A time in the future is a clock's skew, not a change in progress.
     settled = found.newest_ns < now - SETTLE_NS or found.newest_ns > now + SETTLE_NS
-    return Stamp(value, settled, digest(), found.dirs)
+    return Stamp(stamp(found.digest), settled, stamp(found.shape), found.dirs)
 
 
 class DiscoveryMemo:
