@@ -20,7 +20,7 @@ from agentscan.cli.options import (
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
-    from agentscan.model import SessionDetail
+    from agentscan.detailmodel import SessionDetail
 
 
 def register(app: typer.Typer) -> None:
