@@ -89,6 +89,18 @@ def from_epoch(value: object) -> datetime | None:
 _DATE_ONLY = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
 
 
+def zone(name: str | None) -> tzinfo | None:
+    """``--tz``: an IANA zone for period buckets and bare dates; ``None`` means the local zone."""
+    if not name:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
+
+
 def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:
     """Parse a ``--since``/``--until`` value: ``2026-11-01``, an ISO time, or ``3d``.
 
