@@ -3,7 +3,8 @@
 Values are frozen dataclasses so that a row built by one layer can be cached
 and shared without defensive copies.  ``to_json`` methods produce exactly the
 shapes promised in the contract (docs/json.md); the CLI and the
-exporters never build those dicts by hand.
+exporters never build those dicts by hand.  ``show``'s values (``SessionDetail``
+and its parts) are in ``agentscan.detailmodel``.
 """
 
 from __future__ import annotations
