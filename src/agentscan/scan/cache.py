@@ -334,6 +334,10 @@ class Cache:
             (path, kind, size, mtime_ns, version, head, offset, state),
         )
 
+    def drop_files(self, kind: str, older_than_ns: int) -> None:
+        """Forget the states of this kind kept for files last changed before ``older_than_ns``."""
+        self._write("DELETE FROM files WHERE kind=? AND mtime_ns<?", (kind, older_than_ns))
+
     # -- facts read from files' heads ---------------------------------------
 
     def get_facts(self, kind: str) -> dict[str, tuple[str, bytes]]:

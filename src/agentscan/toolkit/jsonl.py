@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Generator, Iterator
@@ -116,6 +117,25 @@ def open_binary(path: Path) -> IO[bytes]:
         capped = _CappedStream(reader, bounds.MAX_DECOMPRESSED_BYTES)
         return io.BufferedReader(capped, buffer_size=_CHUNK)
     return raw
+
+
+def crc_between(path: Path, start: int, end: int, crc: int = 0) -> int | None:
+    """``crc`` (a CRC-32) continued over bytes ``start``..``end`` of ``path``; ``None``
+    when they cannot all be read (then it is not the file whose state was kept)."""
+    left = end - start
+    try:
+        with open_binary(path) as handle:
+            if start:
+                handle.seek(start)
+            while left > 0:
+                chunk = handle.read(min(left, 8 * 1024 * 1024))
+                if not chunk:
+                    return None
+                crc = zlib.crc32(chunk, crc)
+                left -= len(chunk)
+    except Exception:  # noqa: BLE001 - unreadable now: not the file that was read
+        return None
+    return crc
 
 
 def decompression_capped(handle: IO[bytes]) -> bool:

@@ -26,7 +26,6 @@ order, so an update gets exactly what a full parse gets (tests check
 from __future__ import annotations
 
 import os
-import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +34,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
 from agentscan.providers.claude.usage import C_FROM_PROGRESS, C_ORDER, Call, CallDeduper, call_of
-from agentscan.toolkit.jsonl import open_binary
+from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
 if TYPE_CHECKING:
@@ -112,7 +111,7 @@ def _update(
             # Unchanged since the state was made: everything stands, its tail included.
             _replay(ctx, known["warnings"] + known["tail_warnings"])
             return [tuple(call) for call in known["calls"]], known
-        if stat.st_size >= known["offset"] and _prefix_crc(path, known["offset"]) == known["crc"]:
+        if stat.st_size >= known["offset"] and crc_between(path, 0, known["offset"]) == known["crc"]:
             # Only appended to: keep what lay before the resume point, parse the rest.
             cut = base + known["offset"]
             kept = [tuple(call) for call in known["calls"] if call[C_ORDER] < cut]
@@ -179,22 +178,6 @@ def _warnings_of(items: list) -> list[ScanWarning]:
 def _replay(ctx: ScanContext, items: list) -> None:
     for warning in _warnings_of(items):
         ctx.warn(warning.path, warning.message, warning.line)
-
-
-def _prefix_crc(path: Path, length: int) -> int | None:
-    """CRC-32 of the first ``length`` bytes, or ``None`` when they cannot all be read."""
-    crc, left = 0, length
-    try:
-        with open_binary(path) as handle:
-            while left > 0:
-                chunk = handle.read(min(left, 8 * 1024 * 1024))
-                if not chunk:
-                    return None
-                crc = zlib.crc32(chunk, crc)
-                left -= len(chunk)
-    except Exception:  # noqa: BLE001 - unreadable now: not the file we parsed
-        return None
-    return crc
 
 
 def _stamp(stat: os.stat_result) -> str:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals
+    from agentscan.toolkit.jsonl import ReadProgress
     from agentscan.toolkit.detail import DetailCollector
 
 
@@ -135,22 +136,18 @@ class ClaudeProvider(Provider):
         from agentscan.providers.claude.detail import TranscriptStream
         from agentscan.providers.claude.row import summarize
         from agentscan.providers.claude.windowed import WindowedTotals
-        from agentscan.toolkit.jsonl import ReadProgress
 
         totals = WindowedTotals()
         order = 0
         main = None
         subagent_tools: list = []
-        if files.main is not None:
-            stream = TranscriptStream(collector) if collector is not None else None
-            progress = ReadProgress() if facts is not None else None
-            main = summarize(files.main, ctx, totals=totals, observer=stream.feed if stream else None,
-                             progress=progress, facts=facts)
-            if stream is not None:
-                stream.finish()
-            if facts is not None:
-                facts.finish()
-                facts.lines = progress.lines if progress is not None else 0
+        if files.main is not None and collector is None:
+            main, totals = self._main_row_pass(files.main, ctx, facts)
+            order = main.records
+        elif files.main is not None and collector is not None:
+            main_stream = TranscriptStream(collector)
+            main = summarize(files.main, ctx, totals=totals, observer=main_stream.feed)
+            main_stream.finish()
             order = main.records
         subs: dict[str, FileSummary] = {}
         for agent_id, sub in sorted(files.subagents.items()):
@@ -162,6 +159,42 @@ class ClaudeProvider(Provider):
             order += summary.records + 1
             subs[agent_id] = summary
         return main, subs, totals, subagent_tools
+
+    def _main_row_pass(self, path: Path, ctx: ScanContext, facts: ShowFacts | None) -> tuple[FileSummary, WindowedTotals]:
+        """The main transcript's row pass, from where a kept one stopped when it can (``rowresume``)."""
+        from agentscan.providers.claude import rowresume
+        from agentscan.providers.claude.row import summarize
+        from agentscan.providers.claude.windowed import WindowedTotals
+        from agentscan.toolkit.jsonl import ReadProgress
+
+        before = rowresume.stat_now(path)  # the file as this pass finds it, not as discovery did
+        if not rowresume.worth_keeping(path, before, ctx):
+            progress = ReadProgress() if facts is not None else None
+            main = summarize(path, ctx, totals=(totals := WindowedTotals()), progress=progress, facts=facts)
+            self._finish_facts(facts, progress)
+            return main, totals
+        assert before is not None
+        resumed = rowresume.load(ctx, path, before, facts is not None)
+        with ctx.warnings.capture() as captured:
+            if resumed is None:
+                totals, progress = WindowedTotals(stable=True), ReadProgress()
+                main = summarize(path, ctx, totals=totals, progress=progress, facts=facts)
+            else:
+                resumed.replay(ctx, path)
+                if facts is not None and resumed.facts is not None:
+                    facts.load_state(resumed.facts)
+                totals, progress = resumed.totals, resumed.progress()
+                main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=resumed.summary)
+        # Kept before the subagents' calls join the totals and before ``finish`` closes the open reply.
+        rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)
+        self._finish_facts(facts, progress)
+        return main, totals
+
+    @staticmethod
+    def _finish_facts(facts: ShowFacts | None, progress: ReadProgress | None) -> None:
+        if facts is not None:
+            facts.finish()
+            facts.lines = progress.lines if progress is not None else 0
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         facts = self._facts_worth_keeping(ref, ctx)

@@ -12,7 +12,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.showfacts import ShowFacts
 
 TITLE_CHARS = 180
+#: how many recent message ids count each message once (its records are written together)
+RECENT_IDS = 512
 
 
 @dataclass
@@ -55,6 +57,7 @@ class FileSummary:
     has_usage: bool = False
     task_types: dict[str, str] = field(default_factory=dict)  # agentId -> subagent_type
     task_calls: dict[str, str] = field(default_factory=dict)  # agentId -> id of the Task call that ran it
+    pending_tasks: dict[str, str] = field(default_factory=dict)  # tool_use id -> subagent_type, until its result
     # ``summary`` records: leafUuid -> text, and whether a record of this file
     # is that leaf (a summary of this conversation beats one of another).
     _summaries: dict[str, str] = field(default_factory=dict)
@@ -64,14 +67,70 @@ class FileSummary:
     _model_messages: RecentIds = field(default_factory=lambda: RecentIds())
     _text_messages: RecentIds = field(default_factory=lambda: RecentIds())
 
+    # -- a resume state (``rowresume``) -------------------------------------------
+
+    _TEXTS = ("first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd", "git_branch",
+              "_summary_matched")
+    _COUNTS = ("prompts", "responses", "tool_calls", "records")
+    _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries")
+
+    def to_state(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {name: getattr(self, name) for name in (*self._TEXTS, *self._COUNTS, *self._MAPS)}
+        doc.update(
+            first_ts=None if self.first_ts is None else self.first_ts.isoformat(),
+            last_ts=None if self.last_ts is None else self.last_ts.isoformat(),
+            has_usage=self.has_usage,
+            models=list(self.models.items()),  # in order: ``most_common`` breaks ties by it
+            model_messages=self._model_messages.ids(), text_messages=self._text_messages.ids(),
+        )
+        return doc
+
+    @classmethod
+    def from_state(cls, path: Path, doc: dict[str, Any]) -> FileSummary:
+        """Raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
+        summary = cls(path)
+        for name in cls._TEXTS:
+            value = doc[name]
+            if not (value is None or isinstance(value, str)):
+                raise ValueError(name)
+            setattr(summary, name, value)
+        for name in cls._COUNTS:
+            if type(doc[name]) is not int or doc[name] < 0:
+                raise ValueError(name)
+            setattr(summary, name, doc[name])
+        for name in cls._MAPS:
+            value = doc[name]
+            if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
+                raise ValueError(name)
+            setattr(summary, name, value)
+        summary.first_ts = None if doc["first_ts"] is None else datetime.fromisoformat(doc["first_ts"])
+        summary.last_ts = None if doc["last_ts"] is None else datetime.fromisoformat(doc["last_ts"])
+        if type(doc["has_usage"]) is not bool:
+            raise ValueError("has_usage")
+        summary.has_usage = doc["has_usage"]
+        for model, count in doc["models"]:
+            if not isinstance(model, str) or type(count) is not int:
+                raise ValueError("models")
+            summary.models[model] = count
+        for name in ("model_messages", "text_messages"):
+            ids = doc[name]
+            if not (isinstance(ids, list) and len(ids) <= RECENT_IDS and all(isinstance(i, str) for i in ids)):
+                raise ValueError(name)
+        summary._model_messages = RecentIds(ids=doc["model_messages"])
+        summary._text_messages = RecentIds(ids=doc["text_messages"])
+        return summary
+
 
 class RecentIds:
     """Membership over the last ``size`` ids only (bounded memory)."""
 
-    def __init__(self, size: int = 512) -> None:
-        self._order: deque[str] = deque()
-        self._members: set[str] = set()
+    def __init__(self, size: int = RECENT_IDS, ids: list[str] | None = None) -> None:
+        self._order: deque[str] = deque(ids or ())
+        self._members: set[str] = set(self._order)
         self._size = size
+
+    def ids(self) -> list[str]:
+        return list(self._order)
 
     def __contains__(self, item: str) -> bool:
         return item in self._members
@@ -95,21 +154,29 @@ def summarize(
     observer: Callable[[dict], None] | None = None,
     progress: ReadProgress | None = None,
     facts: ShowFacts | None = None,
+    resumed: FileSummary | None = None,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
-    huge transcript needs from all of it (fed from this pass's own reading of each record)."""
-    summary = FileSummary(path)
-    try:
-        if path.stat().st_size == 0:
-            ctx.warn(path, "empty file")
+    huge transcript needs from all of it (fed from this pass's own reading of each record).
+    ``resumed`` is what an earlier pass found in the bytes before ``progress`` (a row's
+    resume state, ``rowresume``): only what follows them is read."""
+    start, first_line = 0, 1
+    if resumed is not None and progress is not None:
+        summary = resumed
+        start, first_line = progress.complete_offset, progress.lines + 1
+    else:
+        summary = FileSummary(path)
+        try:
+            if path.stat().st_size == 0:
+                ctx.warn(path, "empty file")
+                return summary
+        except OSError as exc:
+            ctx.cannot_read(path, exc)
             return summary
-    except OSError as exc:
-        ctx.cannot_read(path, exc)
-        return summary
-    pending_tasks: dict[str, str] = {}  # tool_use id -> subagent_type
-    order = order_start
-    for line in iter_json_lines(path, ctx, progress=progress):
+    pending_tasks = summary.pending_tasks
+    order = order_start + summary.records
+    for line in iter_json_lines(path, ctx, start=start, first_line=first_line, progress=progress):
         record = line.record
         summary.records += 1
         order += 1

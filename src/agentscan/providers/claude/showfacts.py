@@ -31,10 +31,8 @@ import orjson
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds, token_sum
 from agentscan.context import ScanContext
 from agentscan.model import PlanStep, TokenUsage
-from agentscan.providers.claude.detail import tool_summary
 from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
 from agentscan.sealing import seal, unseal
-from agentscan.toolkit.detail import SUMMARY_BYTES
 from agentscan.usagegroups import GROUP_KEYS, GROUP_WIDTH
 
 KIND = "claude-show"
@@ -59,6 +57,11 @@ class ShowFacts:
     """Fed every record of a main transcript, in order (``summarize``'s observer)."""
 
     def __init__(self) -> None:
+        # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
+        from agentscan.providers.claude.detail import tool_summary
+        from agentscan.toolkit.detail import SUMMARY_BYTES
+
+        self._tool_summary, self._summary_bytes = tool_summary, SUMMARY_BYTES
         self.message_bytes, self.window = MESSAGE_BYTES, WINDOW
         self.prompts = 0
         self.responses = 0  # replies as the stream makes them: runs of one message's records with text
@@ -128,8 +131,8 @@ class ShowFacts:
     def _tool(self, block: dict) -> None:
         self.tools += 1
         name = as_str(block.get("name")) or "tool"
-        summary, _ = tool_summary(name, block.get("input"))
-        self.clipped += over(summary, SUMMARY_BYTES)
+        summary, _ = self._tool_summary(name, block.get("input"))
+        self.clipped += over(summary, self._summary_bytes)
         key: object = as_str(block.get("id")) or ("#", self.tools)  # a call without an id is always new
         keys = self._keys
         if key in keys:
@@ -147,6 +150,42 @@ class ShowFacts:
 
     def finish(self) -> None:
         self._flush()
+
+    # -- a resume state (``rowresume``), taken before ``finish`` ---------------------
+
+    _COUNTS = ("message_bytes", "window", "prompts", "responses", "tools", "reused", "clipped", "_kept")
+
+    def to_state(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
+        doc.update(plan=self.plan, keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
+                   current=self._current, texts=self._texts, more=self._more)
+        return doc
+
+    def load_state(self, doc: dict[str, Any]) -> None:
+        """Continue from ``to_state``'s point; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
+        counts = [doc[name] for name in self._COUNTS]
+        if not all(type(value) is int and value >= 0 for value in counts):
+            raise ValueError("ill-shaped show facts state")
+        if (counts[0], counts[1]) != (self.message_bytes, self.window):
+            raise ValueError("show facts of other bounds")
+        plan, keys, current, texts = doc["plan"], doc["keys"], doc["current"], doc["texts"]
+        if not (plan is None or (isinstance(plan, list) and all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan))):
+            raise ValueError("ill-shaped plan")
+        if not (isinstance(keys, list) and len(keys) <= self.window and (current is None or isinstance(current, str))
+                and isinstance(texts, list) and all(isinstance(t, str) for t in texts) and type(doc["more"]) is bool):
+            raise ValueError("ill-shaped show facts state")
+        restored: OrderedDict[object, None] = OrderedDict()
+        for key in keys:
+            if isinstance(key, list) and len(key) == 2 and key[0] == "#" and type(key[1]) is int:
+                restored[("#", key[1])] = None
+            elif isinstance(key, str):
+                restored[key] = None
+            else:
+                raise ValueError("ill-shaped call key")
+        for name, value in zip(self._COUNTS, counts):
+            setattr(self, name, value)
+        self.plan, self._keys, self._current, self._texts, self._more = plan, restored, current, texts, doc["more"]
 
 
 @dataclass(frozen=True)

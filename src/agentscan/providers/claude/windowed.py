@@ -8,6 +8,11 @@ the window is settled into the sums and only a 64-bit hash of its key is
 kept, so a much later copy is still never counted twice (it just cannot
 replace the settled one).  ``tokens`` keeps every call exactly.
 
+A pass whose state will outlive the process (a row's resume state,
+``rowresume``: ``to_state``/``from_state``) hashes with BLAKE2b (``stable``):
+a string's ``hash()`` changes from one process to the next.  Other passes
+keep ``hash()``, ten times cheaper (a 1 GB transcript settles 430,000 calls).
+
 The sums are grouped as ``scan.collect.sums_of`` groups a session's calls
 (``agentscan.usagegroups``), so a row's cost can be priced from them: a huge
 transcript's row and cost then come from one pass that never holds its calls.
@@ -15,9 +20,12 @@ transcript's row and cost then come from one pass that never holds its calls.
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_left
 from collections import deque
-from typing import Collection
+from typing import Any, Callable, Collection, Iterator
+
+import orjson
 
 from agentscan.bounds import token_sum
 from agentscan.model import PROGRESS_ORIGIN, TokenUsage
@@ -28,9 +36,11 @@ from agentscan.providers.claude.usage import (
     C_FROM_PROGRESS,
     C_INPUT,
     C_MODEL,
+    C_ORDER,
     C_OUTPUT,
     C_SUBAGENT,
     C_TS,
+    HAS_SPEED,
     MESSAGE_ID,
     REQUEST_ID,
     SIDECHAIN,
@@ -40,24 +50,32 @@ from agentscan.providers.claude.usage import (
 from agentscan.usagegroups import BUCKET, TIER_BOUNDS
 
 
+#: calls compared in full before they are settled (copies of one call are written close together)
+WINDOW = 20_000
+
+
 class WindowedTotals:
-    def __init__(self, window: int = 20_000) -> None:
-        self._window = window
+    def __init__(self, window: int | None = None, *, stable: bool = False) -> None:
+        self._window = WINDOW if window is None else window
+        self.stable = stable
+        self._hash: Callable[[object], object] = _stable_hash if stable else hash
         self._recent: dict[tuple[str, str | None], Call] = {}  # the window
         # Its keys, oldest first: ``next(iter(dict))`` after many deletions from the
         # front walks over their dead slots, which made a 1 GB pass quadratic.
         self._order: deque[tuple[str, str | None]] = deque()
         self._requests: dict[str, set[str | None]] = {}  # message id -> its requests in the window
-        self._settled_keys: set[int] = set()
+        self._settled_keys: set[object] = set()
         # Message ids of settled parent (not sidechain) calls: a sidechain replay of one
         # under another request, however much later (a subagent file is read after the
         # whole main transcript), is still rule 4's replay and counts nothing.
-        self._settled_parents: set[int] = set()
+        self._settled_parents: set[object] = set()
         # (subagent, model, bucket, tier class, from a progress copy) -> [input, cache read,
         # cache write, output, calls, one-hour cache write]
         self._sums: dict[tuple, list[int]] = {}
+        self._everything: dict[tuple, list[int]] | None = None  # ``_all_sums``, until the next call comes
 
     def add(self, call: Call) -> None:
+        self._everything = None
         message_id = call[MESSAGE_ID]
         if message_id is None:
             self._settle(call)  # cannot be deduplicated: counts as it is
@@ -66,9 +84,10 @@ class WindowedTotals:
         recent = self._recent
         current = recent.get(key)
         if current is None:
-            if hash(key) in self._settled_keys:
+            # Nothing is settled before the window first fills: no hash to take.
+            if self._settled_keys and self._hash(key) in self._settled_keys:
                 return
-            if call[SIDECHAIN] and hash(message_id) in self._settled_parents:
+            if call[SIDECHAIN] and self._settled_parents and self._hash(message_id) in self._settled_parents:
                 return
             recent[key] = call
             self._order.append(key)
@@ -98,9 +117,9 @@ class WindowedTotals:
         requests.discard(request_id)
         if not requests:
             del self._requests[message_id]
-        self._settled_keys.add(hash(key))
+        self._settled_keys.add(self._hash(key))
         if not call[SIDECHAIN]:
-            self._settled_parents.add(hash(message_id))
+            self._settled_parents.add(self._hash(message_id))
         if not replay:
             self._settle(call)
 
@@ -124,11 +143,15 @@ class WindowedTotals:
         parts[5] += call[C_CACHE_WRITE_1H]
 
     def _all_sums(self) -> dict[tuple, list[int]]:
-        """The settled sums with the window's winners added (the window stays as it is)."""
+        """The settled sums with the window's winners added (the window stays as it is;
+        a row asks for the total, each subagent's and the groups: computed once)."""
+        if self._everything is not None:
+            return self._everything
         sums = {key: list(parts) for key, parts in self._sums.items()}
         for (message_id, request_id), call in self._recent.items():
             if not (call[SIDECHAIN] and self._replays_parent(message_id, request_id)):
                 self._add_to(sums, call)
+        self._everything = sums
         return sums
 
     def by_subagent(self) -> dict[str, TokenUsage]:
@@ -169,6 +192,83 @@ class WindowedTotals:
                 for index, value in enumerate((parts[0], parts[1], parts[2], parts[3], 0, parts[4], parts[5])):
                     group[5 + index] += value
         return list(found.values())
+
+    # -- a resume state (``rowresume``) ---------------------------------------
+
+    def to_state(self) -> tuple[dict[str, Any], bytes]:
+        """Everything, as JSON and one blob of the settled hashes (8 bytes each; ``stable`` ones)."""
+        if not self.stable:
+            raise ValueError("the settled hashes of this pass do not outlive it")
+        doc = {
+            "window": self._window,
+            # Column by column (each checked in one sweep on the way back), oldest first as ``_order`` has them.
+            "recent": [list(column) for column in zip(*self._recent.values())],
+            "calls": len(self._recent),
+            "sums": [[*key, *parts] for key, parts in self._sums.items()],
+            "keys": len(self._settled_keys),
+        }
+        return doc, b"".join(self._settled_keys) + b"".join(self._settled_parents)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_state(cls, doc: dict[str, Any], hashes: bytes) -> WindowedTotals:
+        """The totals ``to_state`` saw; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
+        window, calls, sums, keys = doc["window"], doc["calls"], doc["sums"], doc["keys"]
+        if not (type(window) is int and window >= 1 and type(calls) is int and 0 <= calls <= window
+                and type(keys) is int and 0 <= keys * 8 <= len(hashes) and len(hashes) % 8 == 0):
+            raise ValueError("ill-shaped window")
+        totals = cls(window, stable=True)
+        for call in _calls_of_state(doc["recent"], calls):
+            key = (call[MESSAGE_ID], call[REQUEST_ID])
+            if key in totals._recent:
+                raise ValueError("a key twice in the window")
+            totals._recent[key] = call
+            totals._order.append(key)
+            totals._requests.setdefault(call[MESSAGE_ID], set()).add(call[REQUEST_ID])
+        for item in sums:
+            if not (isinstance(item, list) and len(item) == 11 and all(type(v) is int and v >= 0 for v in item[5:])):
+                raise ValueError("ill-shaped sums")
+            subagent, model, bucket, tier, from_progress = item[:5]
+            if not (_str_or_none(subagent) and _str_or_none(model) and (bucket is None or type(bucket) is int)
+                    and type(tier) is int and type(from_progress) is bool):
+                raise ValueError("ill-shaped sums")
+            totals._sums[(subagent, model, bucket, tier, from_progress)] = item[5:]
+        cut = keys * 8
+        totals._settled_keys = {hashes[i:i + 8] for i in range(0, cut, 8)}
+        totals._settled_parents = {hashes[i:i + 8] for i in range(cut, len(hashes), 8)}
+        return totals
+
+
+def _stable_hash(value: object) -> bytes:
+    """64 bits of BLAKE2b of a dedupe key or a message id (JSON tells the two apart)."""
+    return hashlib.blake2b(orjson.dumps(value), digest_size=8).digest()
+
+
+def _str_or_none(value: object) -> bool:
+    return value is None or isinstance(value, str)
+
+
+_NONE = type(None)
+#: the types each field of a call tuple may have (``usage.call_of`` makes them)
+_CALL_FIELD_TYPES: dict[int, frozenset[type]] = {
+    MESSAGE_ID: frozenset({str}), REQUEST_ID: frozenset({str, _NONE}), SIDECHAIN: frozenset({bool}),
+    HAS_SPEED: frozenset({bool}), C_INPUT: frozenset({int}), C_CACHE_READ: frozenset({int}),
+    C_CACHE_WRITE: frozenset({int}), C_OUTPUT: frozenset({int}), C_TS: frozenset({float, _NONE}),
+    C_MODEL: frozenset({str, _NONE}), C_SUBAGENT: frozenset({str, _NONE}), C_ORDER: frozenset({int}),
+    C_CACHE_WRITE_1H: frozenset({int}), C_FROM_PROGRESS: frozenset({bool}),
+}
+_COUNTS = (C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_CACHE_WRITE_1H)
+
+
+def _calls_of_state(columns: object, count: int) -> Iterator[Call]:
+    """Call tuples from ``to_state``'s columns, every field's type checked (a column in one sweep)."""
+    if not (isinstance(columns, list) and len(columns) == (len(_CALL_FIELD_TYPES) if count else 0)):
+        raise ValueError("ill-shaped calls")
+    for index, column in enumerate(columns):
+        if not (isinstance(column, list) and len(column) == count and set(map(type, column)) <= _CALL_FIELD_TYPES[index]):
+            raise ValueError("ill-shaped calls")
+        if index in _COUNTS and min(column) < 0:
+            raise ValueError("ill-shaped calls")
+    return zip(*columns)
 
 
 def _usage(parts: list[int]) -> TokenUsage:

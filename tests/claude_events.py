@@ -1,0 +1,102 @@
+"""Generated Claude transcripts for property tests: records from small pools of
+ids, so replies split over records, messages interleave, call ids are reused
+and results meet their calls (or not) often (``test_show_tail``, ``test_row_resume``)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from builders import claude_assistant, claude_usage, claude_user
+
+SESSION = "7a11a11a-0000-4000-8000-000000000001"
+AGENT = "a1b2c3d"
+BIG = 300  # characters: over the 200-byte message bound the tests set
+
+
+def ts_of(n: int) -> str:
+    return f"2026-03-01T{10 + n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z"
+
+
+def text_of(n: int, long: bool) -> str:
+    return "long " * BIG + "é" if long else f"reply {n:04d} é"  # 13 bytes: the tests' byte budgets are multiples
+
+
+IDS = ["t1", "t2", "t3", None]
+MESSAGES = ["m1", "m2", "m3", None, "anonymous"]  # None: the record's uuid stands for the id; "anonymous": no uuid either
+#: one record each; ids come from small pools, so replies split over records, messages
+#: interleave, call ids are reused and results meet their calls (or not) often
+EVENTS = st.one_of(
+    st.tuples(st.just("prompt"), st.booleans()),
+    st.tuples(st.just("command"), st.sampled_from(["/model", "/review PR 12"])),
+    st.tuples(st.just("meta"), st.just(None)),
+    st.tuples(st.just("text"), st.sampled_from(MESSAGES), st.booleans()),
+    st.tuples(st.just("tool"), st.sampled_from(MESSAGES), st.sampled_from(IDS)),
+    st.tuples(st.just("long_tool"), st.sampled_from(["m1", "m4"])),
+    st.tuples(st.just("multi"), st.sampled_from(MESSAGES), st.sampled_from(IDS), st.sampled_from(IDS)),
+    st.tuples(st.just("todo"), st.integers(0, 3)),
+    st.tuples(st.just("result"), st.sampled_from(["t1", "t2", "t3", "toolu_task"]), st.booleans()),
+    st.tuples(st.just("task"), st.just(None)),
+    st.tuples(st.just("progress"), st.just(None)),
+    st.tuples(st.just("bad"), st.sampled_from([b"{oops", b"[1, 2]", b"", b"  "])),
+)
+#: a turn as Claude Code writes one: a prompt, a reply split over records with calls, their results
+TURN = st.tuples(st.booleans(), st.sampled_from(MESSAGES), st.sampled_from(IDS), st.sampled_from(IDS), st.booleans(),
+                 st.booleans()).map(
+    lambda t: [("prompt", t[0]), ("text", t[1], False), *([("text", t[1], False)] if t[5] else []),
+               ("tool", t[1], t[2]), ("tool", t[1], t[3]), ("result", t[2] or "t1", t[4]), ("result", t[3] or "t2", not t[4])])
+TRANSCRIPT = st.lists(st.one_of(EVENTS.map(lambda e: [e]), TURN), min_size=1, max_size=40).map(
+    lambda parts: [event for part in parts for event in part])
+
+
+def records_of(events: list[tuple]) -> list:
+    records: list = []
+    for n, event in enumerate(events):
+        kind, ts = event[0], ts_of(n)
+        if kind == "prompt":
+            records.append(claude_user(SESSION, ts, text_of(n, event[1]), uuid=f"u{n}"))
+        elif kind == "command":
+            records.append(claude_user(SESSION, ts, f"<command-name>{event[1].split()[0]}</command-name>"
+                                       f"<command-args>{' '.join(event[1].split()[1:])}</command-args>", uuid=f"u{n}"))
+        elif kind == "meta":
+            records.append(claude_user(SESSION, ts, "injected", uuid=f"u{n}", isMeta=True))
+        elif kind in ("text", "tool", "long_tool", "multi", "todo", "task"):
+            if kind == "text":
+                blocks = [{"type": "text", "text": text_of(n, event[2])}, {"type": "text", "text": "  "}]
+                msg_id = event[1]
+            elif kind == "tool":
+                blocks = [{"type": "tool_use", "name": "Bash", "input": {"command": f"ls {n}"},
+                           **({"id": event[2]} if event[2] else {})}]
+                msg_id = event[1]
+            elif kind == "multi":
+                blocks = [{"type": "text", "text": text_of(n, False)},
+                          *({"type": "tool_use", "name": "Grep", "input": {"pattern": f"p{n}.{i}"}, **({"id": i} if i else {})}
+                            for i in event[2:])]
+                msg_id = event[1]
+            elif kind == "long_tool":
+                blocks = [{"type": "tool_use", "name": "Read", "id": f"long{n}", "input": {"file_path": "/x" * 1000}}]
+                msg_id = event[1]
+            elif kind == "todo":
+                blocks = [{"type": "tool_use", "name": "TodoWrite", "id": f"todo{n}",
+                           "input": {"todos": [{"content": f"step {n}.{i}", "status": "pending"} for i in range(event[1])]}}]
+                msg_id = None
+            else:
+                blocks = [{"type": "tool_use", "name": "Task", "id": "toolu_task",
+                           "input": {"subagent_type": "Explore", "prompt": "look"}}]
+                msg_id = "m5"
+            anonymous = msg_id == "anonymous"
+            record = claude_assistant(SESSION, ts, msg_id=None if anonymous else msg_id, request_id=f"r{msg_id}",
+                                      blocks=blocks, usage=claude_usage(input=n + 1, output=2), uuid=f"u{n}")
+            if anonymous:
+                del record["uuid"]  # without a message id or a uuid, a record is a reply of its own
+            records.append(record)
+        elif kind == "result":
+            record = claude_user(SESSION, ts, [{"type": "tool_result", "tool_use_id": event[1], "content": "done",
+                                                "is_error": event[2]}], uuid=f"u{n}")
+            if event[1] == "toolu_task":
+                record["toolUseResult"] = {"agentId": AGENT, "status": "completed"}
+            records.append(record)
+        elif kind == "progress":
+            records.append({"type": "progress", "timestamp": ts, "uuid": f"u{n}", "data": {"type": "bash_progress"}})
+        else:
+            records.append(event[1])
+    return records
