@@ -19,7 +19,10 @@ run.  The figures, each a separate process:
 * warm ``tokens --json`` and ``list`` after one session grew by 1 MB (appended
   before the timed run, taken back and re-cached after it, untimed);
 * ``--help``;
-* at scale 1, ``show`` of a 1 GB transcript, with an empty cache and warm.
+* at scale 1, ``show`` of a 1 GB transcript, with an empty cache and warm;
+* at scale 1, ``list`` of a home whose one session is a 64 MB transcript
+  (the 1 GB one's first 64 MB) right after an agent appended 1 MB to it (the
+  bytes that follow in the 1 GB one): a long session being worked in.
 
 ``--compare SRC`` also times another agentscan source tree (for example
 ``/work/main/src``) in the same rounds, for before/after ratios.
@@ -55,6 +58,8 @@ from generate import claude_big, generate  # noqa: E402
 
 ANALYSIS_MARKER = "<!-- analysis: kept by bench/run.py --write -->"
 GROWTH_BYTES = 1024 * 1024
+#: the active session of the "+1 MB" figure of a long session
+ACTIVE_MB = 64
 #: agentscan trusts no file changed within 2 s of its census (``scan.memo.SETTLE_NS``)
 SETTLE_SECONDS = 2.2
 
@@ -142,25 +147,27 @@ def big_home_for(out: Path, megabytes: int) -> Path:
     return target
 
 
+def active_home_for(out: Path, big: Path, megabytes: int = ACTIVE_MB) -> Growth:
+    """A home whose one session is the first ``megabytes`` of the big transcript, and its
+    growth: the ~1 MB of lines that follow them there."""
+    source = next((big / "home" if (big / "home").exists() else big).rglob("*.jsonl"))
+    target = out / f"active-home-{megabytes}" / "home" / ".claude" / "projects" / "-home-bench-active" / source.name
+    with source.open("rb") as handle:
+        data = handle.read(megabytes * 1024 * 1024 + 2 * GROWTH_BYTES)
+    cut = data.rindex(b"\n", 0, megabytes * 1024 * 1024) + 1
+    more = data[cut:]
+    chunk = more[: more.rindex(b"\n", 0, GROWTH_BYTES) + 1]
+    if not target.exists():
+        target.parent.mkdir(parents=True)
+        target.write_bytes(data[:cut])
+    return Growth(target, chunk)
+
+
 class Growth:
-    """Appends ~1 MB of new turns to one session, and takes them back afterwards."""
+    """Appends ~1 MB of new lines to one session, and takes them back afterwards."""
 
-    def __init__(self, home: Path) -> None:
-        projects = sorted((home / ".claude" / "projects").iterdir())
-        self.path = sorted(p for p in projects[len(projects) // 2].glob("*.jsonl"))[0]
-        self.session = self.path.stem
-        from datetime import datetime, timezone
-
-        import orjson
-        from generate import _claude_records
-
-        rng = random.Random(5)
-        chunk = bytearray()
-        start = datetime(2027, 1, 1, tzinfo=timezone.utc)
-        while len(chunk) < GROWTH_BYTES:
-            for record in _claude_records(rng, self.session, "/home/bench/grown", start, 20):
-                chunk += orjson.dumps(record) + b"\n"
-        self.chunk = bytes(chunk)
+    def __init__(self, path: Path, chunk: bytes) -> None:
+        self.path, self.chunk = path, chunk
         self._heal()
         stat = self.path.stat()
         self.size, self.mtime_ns = stat.st_size, stat.st_mtime_ns
@@ -186,6 +193,24 @@ class Growth:
     def restore(self) -> None:
         os.truncate(self.path, self.size)
         os.utime(self.path, ns=(self.mtime_ns, self.mtime_ns))
+
+    @classmethod
+    def of_home(cls, home: Path) -> Growth:
+        """~1 MB of new generated turns for a session in the middle of ``home``."""
+        projects = sorted((home / ".claude" / "projects").iterdir())
+        path = sorted(p for p in projects[len(projects) // 2].glob("*.jsonl"))[0]
+        from datetime import datetime, timezone
+
+        import orjson
+        from generate import _claude_records
+
+        rng = random.Random(5)
+        chunk = bytearray()
+        start = datetime(2027, 1, 1, tzinfo=timezone.utc)
+        while len(chunk) < GROWTH_BYTES:
+            for record in _claude_records(rng, path.stem, "/home/bench/grown", start, 20):
+                chunk += orjson.dumps(record) + b"\n"
+        return cls(path, bytes(chunk))
 
 
 def check_totals(agentscan: list[str], env: dict[str, str], expected: dict, ccusage: str | None, home: Path) -> list[str]:
@@ -253,8 +278,9 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> 
         figures.append(Figure("ccusage session", [ccusage, "session", "--json", "--offline"],
                               {"PATH": base_env["PATH"], "HOME": str(home), "LOG_LEVEL": "0"}))
     figures.append(Figure("raw baseline", [python, "-c", BASELINE, str(home)], base_env))
-    growth = Growth(home)
+    growth = Growth.of_home(home)
     big = big_home_for(args.out, args.big_mb) if args.big_mb and scale == 1 else None
+    active = active_home_for(args.out, big) if big is not None and args.big_mb > 2 * ACTIVE_MB else None
     for label, src in trees:
         cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-cache-"))
         env = dict(base_env, AGENTSCAN_CACHE_DIR=str(cache), PYTHONPATH=src)
@@ -300,6 +326,18 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> 
                 Figure(label + "show 1 GB, empty cache", show, big_env, before=clear_big),
                 Figure(label + "show 1 GB, warm cache", show, big_env),
             ]
+        if active is not None:
+            active_env = dict(env, HOME=str(active.path.parents[3]), AGENTSCAN_CACHE_DIR=str(cache) + "-active")
+            active_list = agentscan + ["list"]
+
+            def active_after(growth: Growth = active, env: dict[str, str] = active_env, argv: list[str] = active_list) -> None:
+                growth.restore()
+                time.sleep(SETTLE_SECONDS)
+                warm(argv, env)()
+
+            warm(active_list, active_env)()
+            figures.append(Figure(label + f"list, a {ACTIVE_MB} MB session +1 MB", active_list, active_env,
+                                  before=active.grow, after=active_after))
         if not label:
             warm(tokens)()
             check_lines = check_totals(agentscan, env, expected, ccusage, home)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import orjson
@@ -399,6 +400,22 @@ def test_nothing_is_kept_while_a_file_changed_just_now(isolated_home: Path, monk
     cli_json("tokens")
     cli_json("tokens")
     assert discoveries == ["claude"] * 3 and reports == ["session"] * 3
+
+
+def test_a_file_dated_in_the_future_does_not_hide_a_change_of_a_moment_ago(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch, discoveries: list[str], reports: list[str]) -> None:
+    """A copied home (or a clock's skew) can date a file years ahead: the newest time of
+    the census must still be the just-changed file's, or it would look settled."""
+    from agentscan.scan import memo
+
+    monkeypatch.setattr(memo, "SETTLE_NS", 500_000_000)
+    ahead = session(isolated_home, S2, 2, 50)
+    os.utime(ahead, (time.time() + 400 * 86_400,) * 2)
+    time.sleep(0.6)  # its ctime has settled; its mtime is a year ahead
+    session(isolated_home, S1, 1, 100)  # changed just now
+    cli_json("tokens")
+    cli_json("tokens")
+    assert discoveries == ["claude", "claude"] and reports == ["session", "session"]  # neither kept
 
 
 def test_the_census_walks_a_symlink_only_where_discovery_would(tmp_path: Path) -> None:

@@ -31,8 +31,10 @@ _IS_DIR = 0o040000
 
 class Census(NamedTuple):
     digest: str
-    #: the newest mtime or ctime of any file seen (ns): a file changed within the
-    #: file system's timestamp resolution of the census may change again unseen
+    #: the newest mtime or ctime of any file seen (ns), but times after ``horizon_ns``:
+    #: a file changed within the file system's timestamp resolution of the census may
+    #: change again unseen, and one dated in the future (a clock's skew, a copied home)
+    #: must not hide it
     newest_ns: int
     #: the digest of what is there, without sizes and times: names, modes, inodes
     #: (equal shapes and different digests: files changed in place, none came or went)
@@ -43,9 +45,9 @@ class Census(NamedTuple):
 
 
 class _Walk:
-    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "entries", "newest", "admits")
+    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "entries", "newest", "horizon", "admits")
 
-    def __init__(self, admits: Callable[[str], bool] | None) -> None:
+    def __init__(self, admits: Callable[[str], bool] | None, horizon: int) -> None:
         self.digest = hashlib.blake2b(digest_size=16)
         self.shape = hashlib.blake2b(digest_size=16)
         self.dirs: dict[str, bytes] = {}
@@ -53,13 +55,22 @@ class _Walk:
         self.seen: set[tuple[int, int]] = set()
         self.entries = 0
         self.newest = 0
+        self.horizon = horizon
         #: whether a symlinked directory's target may be walked (discovery follows
         #: a symlink only into a provider root: ``ScanContext.admit``)
         self.admits = admits
 
 
+def _note_times(walk: _Walk, times: list[int]) -> None:
+    newest = max(times)
+    if newest > walk.horizon:  # rare: leave the future-dated out
+        newest = max((t for t in times if t <= walk.horizon), default=0)
+    if newest > walk.newest:
+        walk.newest = newest
+
+
 def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
-           admits: Callable[[str], bool] | None = None) -> Census | None:
+           admits: Callable[[str], bool] | None = None, horizon_ns: int | None = None) -> Census | None:
     """A digest of every entry under ``paths`` (walked whole) and of ``stat_only`` (not walked).
 
     Each file contributes its name, mode, size, mtime, ctime and inode (a
@@ -73,7 +84,7 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
     would differ and the run would merely discover afresh (never the other
     way round).
     """
-    walk = _Walk(admits)
+    walk = _Walk(admits, horizon_ns if horizon_ns is not None else 1 << 62)
     try:
         for path in paths:
             info = _stat_path(path, walk)
@@ -102,7 +113,7 @@ def _stat_path(path: str, walk: _Walk) -> os.stat_result | None:
     walk.shape.update(f"{path}\0{info.st_mode}\0{info.st_ino}\0{info.st_dev}\n".encode("utf-8", "surrogateescape"))
     walk.dirs[path + "\0"] = hashlib.blake2b(line, digest_size=16).digest()
     if info.st_mode & 0o170000 != _IS_DIR:
-        walk.newest = max(walk.newest, info.st_mtime_ns, info.st_ctime_ns)
+        _note_times(walk, [info.st_mtime_ns, info.st_ctime_ns])
     return info
 
 
@@ -161,7 +172,7 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
     if walk.entries > MAX_ENTRIES:
         return False
     if numbers:
-        walk.newest = max(walk.newest, max(numbers[2::5]), max(numbers[3::5]))
+        _note_times(walk, numbers[2::5] + numbers[3::5])
     listed = directory.encode("utf-8", "surrogateescape") + b"\0" + "\0".join(names).encode("utf-8", "surrogateescape")
     mine = hashlib.blake2b(listed, digest_size=16)
     mine.update(array("q", numbers).tobytes())

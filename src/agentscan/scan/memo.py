@@ -71,7 +71,8 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     stat_only = provider.census_stat_paths(ctx)
     if paths is None or stat_only is None:
         return None
-    found = census(paths, stat_only=stat_only, admits=ctx.resolved_inside_roots)
+    now = time.time_ns()
+    found = census(paths, stat_only=stat_only, admits=ctx.resolved_inside_roots, horizon_ns=now + SETTLE_NS)
     if found is None:
         return None
     # The roots themselves (an env var may point elsewhere) and the code that read them.
@@ -81,9 +82,9 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
         text = f"{setting}\n{census_digest}"
         return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
-    now = time.time_ns()
-    # A time in the future is a clock's skew, not a change in progress.
-    settled = found.newest_ns < now - SETTLE_NS or found.newest_ns > now + SETTLE_NS
+    # Times in the future (a clock's skew, not a change in progress) were left out of
+    # ``newest_ns``: one such file must not make a change of a moment ago look settled.
+    settled = found.newest_ns < now - SETTLE_NS
     return Stamp(stamp(found.digest), settled, stamp(found.shape), found.dirs)
 
 
