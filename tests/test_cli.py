@@ -118,6 +118,25 @@ def test_bad_since_is_a_usage_error(thirty: list[str]) -> None:
     assert result.exit_code == 2 and "cannot read the time" in result.stderr
 
 
+def test_durations_take_their_units_in_either_case_and_nothing_else() -> None:
+    from datetime import datetime, timedelta, timezone
+
+    import pytest
+
+    from agentscan.errors import UsageProblem
+    from agentscan.timeutil import parse_when
+
+    now = datetime(2026, 11, 30, tzinfo=timezone.utc)
+    assert parse_when("3D", now=now) == parse_when(" 3d ", now=now) == now - timedelta(days=3)
+    assert parse_when("2W", now=now) == now - timedelta(weeks=2)
+    # "ſ" (long s) is an "s" to a case-insensitive match, but no unit: a usage error, not a KeyError.
+    with pytest.raises(UsageProblem, match="cannot read the time"):
+        parse_when("3\u017f", now=now)
+    for too_far in ("800000d", "99999999999w"):  # past the year 1, past what timedelta holds
+        with pytest.raises(UsageProblem, match="reaches back too far"):
+            parse_when(too_far, now=now)
+
+
 def test_tokens_json_document(thirty: list[str]) -> None:
     document = invoke_json("tokens", "--json", thirty[0], thirty[1])
     assert document["schema"] == "agentscan.tokens/1" and document["by"] == "session"

@@ -61,6 +61,29 @@ def test_importing_the_package_imports_nothing_heavy() -> None:
     assert out.strip() == "['agentscan']"
 
 
+def test_the_show_values_load_only_when_named_and_stay_importable_from_model() -> None:
+    # ``list`` and ``tokens`` import agentscan.model; show's dataclasses must not come with it.
+    code = (
+        "import sys, agentscan.model as m; before = 'agentscan.detailmodel' in sys.modules\n"
+        "from agentscan.model import PlanStep, SessionDetail, SubagentInfo\n"
+        "import agentscan.detailmodel as d\n"
+        "print(before, SessionDetail is d.SessionDetail, PlanStep is d.PlanStep, m.SubagentInfo is SubagentInfo)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True", "True"]
+
+
+def test_the_model_module_still_refuses_unknown_names() -> None:
+    import agentscan.model
+
+    try:
+        agentscan.model.Promptt  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as exc:
+        assert "Promptt" in str(exc)
+    else:
+        raise AssertionError("expected AttributeError")
+
+
 def test_the_readme_example_runs(isolated_home) -> None:
     scanner = agentscan.Scanner(home=isolated_home)
     with scanner:

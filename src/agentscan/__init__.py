@@ -32,16 +32,16 @@ _EXPORTS: dict[str, str] = {
     "TokenReport": "agentscan.scan.tokens",
     "TokenRow": "agentscan.scan.tokens",
     "Counts": "agentscan.model",
-    "PlanStep": "agentscan.model",
-    "Prompt": "agentscan.model",
-    "Response": "agentscan.model",
+    "PlanStep": "agentscan.detailmodel",
+    "Prompt": "agentscan.detailmodel",
+    "Response": "agentscan.detailmodel",
     "ScanWarning": "agentscan.model",
-    "SessionDetail": "agentscan.model",
+    "SessionDetail": "agentscan.detailmodel",
     "SessionRef": "agentscan.model",
     "SessionRow": "agentscan.model",
-    "SubagentInfo": "agentscan.model",
+    "SubagentInfo": "agentscan.detailmodel",
     "TokenUsage": "agentscan.model",
-    "ToolEvent": "agentscan.model",
+    "ToolEvent": "agentscan.detailmodel",
     "UsageEntry": "agentscan.model",
     "AgentscanError": "agentscan.errors",
 }
@@ -73,21 +73,9 @@ __all__ = [
 if TYPE_CHECKING:
     from typing import Any
 
+    from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
     from agentscan.errors import AgentscanError
-    from agentscan.model import (
-        Counts,
-        PlanStep,
-        Prompt,
-        Response,
-        ScanWarning,
-        SessionDetail,
-        SessionRef,
-        SessionRow,
-        SubagentInfo,
-        TokenUsage,
-        ToolEvent,
-        UsageEntry,
-    )
+    from agentscan.model import Counts, ScanWarning, SessionRef, SessionRow, TokenUsage, UsageEntry
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.costs import with_costs

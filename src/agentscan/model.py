@@ -3,7 +3,8 @@
 Values are frozen dataclasses so that a row built by one layer can be cached
 and shared without defensive copies.  ``to_json`` methods produce exactly the
 shapes promised in the contract (docs/json.md); the CLI and the
-exporters never build those dicts by hand.
+exporters never build those dicts by hand.  ``show``'s values (``SessionDetail``
+and its parts) are in ``agentscan.detailmodel``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ from agentscan.timeutil import parse_iso, to_iso
 
 if TYPE_CHECKING:
     from decimal import Decimal  # costs are Decimals, but --help must not import decimal
+
+    # ``show``'s values live in detailmodel (``list`` and ``tokens`` never build
+    # them); they are still importable from here, through ``__getattr__`` below.
+    from agentscan.detailmodel import PlanStep as PlanStep
+    from agentscan.detailmodel import Prompt as Prompt
+    from agentscan.detailmodel import Response as Response
+    from agentscan.detailmodel import SessionDetail as SessionDetail
+    from agentscan.detailmodel import SubagentInfo as SubagentInfo
+    from agentscan.detailmodel import ToolEvent as ToolEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,118 +192,6 @@ class SessionRow:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    text: str
-    timestamp: datetime | None = None
-    #: the order the provider's files were read in (not in JSON): it places
-    #: items that carry no time (Cursor's replies and calls) among the others
-    seq: int = field(default=0, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "timestamp": to_iso(self.timestamp)}
-
-
-@dataclass(frozen=True, slots=True)
-class Response:
-    text: str
-    timestamp: datetime | None = None
-    model: str | None = None
-    seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
-
-    def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "timestamp": to_iso(self.timestamp), "model": self.model}
-
-
-@dataclass(frozen=True, slots=True)
-class ToolEvent:
-    name: str
-    summary: str
-    status: str = "unknown"  # ok | error | unknown
-    paths: tuple[str, ...] = ()
-    timestamp: datetime | None = None
-    call_id: str | None = None
-    subagent: str | None = None
-    seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "summary": self.summary,
-            "status": self.status,
-            "paths": list(self.paths),
-            "timestamp": to_iso(self.timestamp),
-            "call_id": self.call_id,
-            "subagent": self.subagent,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class SubagentInfo:
-    id: str
-    agent_type: str | None
-    path: str | None
-    tokens: TokenUsage | None
-    #: where its part comes from when its transcript is gone (``PROGRESS_ORIGIN``)
-    recovered_from: str | None = None
-    #: its own exchange: the task it was given and its replies (bounded with
-    #: every other subagent's; ``truncated.subagent_prompts``/``_responses``)
-    prompts: tuple[Prompt, ...] = ()
-    responses: tuple[Response, ...] = ()
-    #: the id of the parent's call that started it, when the transcript says
-    call_id: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "agent_type": self.agent_type,
-            "path": self.path,
-            "tokens": usage_json(self.tokens),
-            "recovered_from": self.recovered_from,
-            "call_id": self.call_id,
-            "prompts": [p.to_json() for p in self.prompts],
-            "responses": [r.to_json() for r in self.responses],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class PlanStep:
-    step: str
-    status: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"step": self.step, "status": self.status}
-
-
-@dataclass(frozen=True, slots=True)
-class SessionDetail:
-    """``agentscan show``: the row plus bounded conversation content."""
-
-    row: SessionRow
-    prompts: tuple[Prompt, ...] = ()
-    responses: tuple[Response, ...] = ()
-    tools: tuple[ToolEvent, ...] = ()
-    subagents: tuple[SubagentInfo, ...] = ()
-    plan: tuple[PlanStep, ...] = ()
-    truncated: dict[str, int] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        doc = self.row.to_json()
-        doc.update(
-            {
-                "prompts": [p.to_json() for p in self.prompts],
-                "responses": [r.to_json() for r in self.responses],
-                "tools": [t.to_json() for t in self.tools],
-                "subagents": [s.to_json() for s in self.subagents],
-                "plan": [p.to_json() for p in self.plan],
-                "truncated": dict(self.truncated),
-            }
-        )
-        doc.update(self.extra)
-        return doc
-
-
 # Packed usage entry fields, in ``UsageEntry.pack`` order: the cache and the
 # aggregators keep calls as plain lists, because warm runs add up 100k+ of them.
 # ``ORIGIN`` is packed only when set (older cached entries have 12 fields).
@@ -363,3 +261,18 @@ class SessionRef:
     @property
     def id(self) -> str:
         return f"{self.provider}:{self.native_id}"
+
+
+#: the names ``agentscan.detailmodel`` defines, still answered here (PEP 562)
+_DETAIL_NAMES = frozenset({"PlanStep", "Prompt", "Response", "SessionDetail", "SubagentInfo", "ToolEvent"})
+
+if not TYPE_CHECKING:  # mypy sees the imports above, so a misspelt name stays an error
+
+    def __getattr__(name: str) -> Any:
+        if name not in _DETAIL_NAMES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from agentscan import detailmodel
+
+        value = getattr(detailmodel, name)
+        globals()[name] = value  # later lookups skip this function
+        return value

@@ -20,7 +20,7 @@ from agentscan.cli.options import (
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
-    from agentscan.model import SessionDetail
+    from agentscan.detailmodel import SessionDetail
 
 
 def register(app: typer.Typer) -> None:
@@ -170,9 +170,8 @@ def tokens_command(
 ) -> None:
     """Token totals, delegated runs included, each subagent's part shown apart."""
     from agentscan.cli.tokens_answer import print_tokens
-    from agentscan.cli.tokens_text import zone
-    from agentscan.timeutil import parse_when
-    from agentscan.scan.tokens import parse_group
+    from agentscan.scan.groupby import parse_group
+    from agentscan.timeutil import parse_when, zone
 
     state = state_of(ctx)
     zone_info = zone(tz)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime
-from decimal import Decimal
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import orjson
 
 from agentscan.cli import term as _term
 from agentscan.cli.term import Terminal, home_short, terminal
 from agentscan.model import ScanWarning, TokenUsage
+
+if TYPE_CHECKING:
+    from decimal import Decimal  # only costs shown as text need it: ``--json`` goes without
 
 __all__ = [
     "compact_number", "emit_json", "envelope", "full_number", "human_tokens", "note", "path_text",
@@ -99,10 +101,10 @@ def human_usd(cost: Decimal | None, at_least: Decimal | None = None) -> str:
     that have a price cost) says how much it is at least: rounded down, so
     the bound stays true.
     """
+    from decimal import ROUND_FLOOR, Decimal
+
     if cost is None:
         if at_least is not None:
-            from decimal import ROUND_FLOOR
-
             floor = at_least.quantize(Decimal("0.01"), rounding=ROUND_FLOOR)
             if floor > 0:
                 return f"≥${floor:,.2f}"

@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 from agentscan.cli.render import short_time
 from agentscan.cli.show_text import card_lines
 from agentscan.cli.term import Terminal, clean
-from agentscan.model import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
+from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 #: tool names that start a subagent, across providers
 DELEGATING = frozenset({"Task", "Agent", "spawn_agent", "task", "delegate", "subagent", "run_subagent", "Subagent"})

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from agentscan.cli.render import compact_number, human_usd, plural, short_time
 from agentscan.cli.term import Terminal, clean, cut, home_short, width_of
-from agentscan.model import SessionDetail, TokenUsage
+from agentscan.detailmodel import SessionDetail
+from agentscan.model import TokenUsage
 
 PROMPTS_SHOWN = 10
 TOOLS_SHOWN = 15

@@ -27,7 +27,8 @@ from agentscan.scan.memo import MAX_WARNINGS
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
-    from agentscan.scan.tokens import GroupBy, TokenReport
+    from agentscan.scan.groupby import GroupBy
+    from agentscan.scan.tokens import TokenReport
 
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,

@@ -9,14 +9,12 @@ cost column can join them.
 
 from __future__ import annotations
 
-from datetime import tzinfo
 from decimal import Decimal
 from typing import Callable
 
 from agentscan.cli import render
 from agentscan.cli.table import Column, Row, render as render_table
 from agentscan.cli.term import Terminal, clean, cut
-from agentscan.errors import UsageProblem
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokens import TokenReport
 
@@ -31,18 +29,6 @@ NUMBER_COLUMNS: tuple[tuple[str, Callable[[TokenUsage], int], int], ...] = (
     ("TOTAL", lambda u: u.total, 0),
 )
 NOT_RECORDED = "not recorded"
-
-
-def zone(name: str | None) -> tzinfo | None:
-    """An IANA zone for period buckets and bare dates; ``None`` means the local zone."""
-    if not name:
-        return None
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
 def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,

@@ -15,7 +15,8 @@ import re
 from dataclasses import replace
 from typing import Any, Iterable
 
-from agentscan.model import Prompt, Response, ScanWarning, SessionDetail, SessionRow, ToolEvent
+from agentscan.detailmodel import Prompt, Response, SessionDetail, ToolEvent
+from agentscan.model import ScanWarning, SessionRow
 
 # Secret shapes, after the public rule sets of gitleaks (config/gitleaks.toml) and
 # detect-secrets (detect_secrets/plugins); tests/test_hardening_secrets.py holds

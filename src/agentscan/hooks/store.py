@@ -17,11 +17,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
+from agentscan.datadir import ENV_VAR as ENV_VAR  # the store's root, re-exported for its callers
+from agentscan.datadir import data_dir as data_dir
 from agentscan.filemodes import DIR_MODE, FILE_MODE
 
-ENV_VAR = "AGENTSCAN_DATA_DIR"
 EVENTS_DIR = "events"
 DIAGNOSTICS_LOG = "hook-errors.log"
 NO_SESSION = "_no-session"
@@ -43,17 +44,6 @@ _APPEND_FLAGS = (
     | getattr(os, "O_NOFOLLOW", 0)  # never follow a link planted in our private store
     | getattr(os, "O_BINARY", 0)  # Windows: no "\n" -> "\r\n" translation
 )
-
-
-def data_dir(env: Mapping[str, str] | None = None) -> str:
-    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")``."""
-    env = os.environ if env is None else env
-    override = env.get(ENV_VAR)
-    if override:
-        return os.path.expanduser(override)
-    import platformdirs  # only when needed: the override is the common case in tests
-
-    return platformdirs.user_data_dir("agentscan")
 
 
 def agent_dir_name(agent: str) -> str:

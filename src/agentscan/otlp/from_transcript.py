@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
-from agentscan.model import SessionDetail, TokenUsage
+from agentscan.detailmodel import SessionDetail
+from agentscan.model import TokenUsage
 from agentscan.otlp import delegation
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
 from agentscan.otlp.spans import ExportTrace, Span

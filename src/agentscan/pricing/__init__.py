@@ -19,7 +19,23 @@ pydantic, ~0.3 s).  See docs/pricing.md.
 
 from __future__ import annotations
 
-from agentscan.pricing.book import PriceBook
-from agentscan.pricing.spend import Spend
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["PriceBook", "Spend"]
+
+if TYPE_CHECKING:
+    from agentscan.pricing.book import PriceBook
+    from agentscan.pricing.spend import Spend
+else:
+    # Loaded on first use: ``tokens`` printing a remembered answer needs only
+    # ``source`` (which data is in use), not the book and its Decimal arithmetic.
+
+    def __getattr__(name: str) -> Any:
+        if name == "PriceBook":
+            from agentscan.pricing.book import PriceBook as value
+        elif name == "Spend":
+            from agentscan.pricing.spend import Spend as value
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value  # later lookups skip this function
+        return value

@@ -65,7 +65,7 @@ class PriceData:
 
 
 def prices_dir(env: Mapping[str, str]) -> Path:
-    from agentscan.hooks.store import data_dir
+    from agentscan.datadir import data_dir  # not hooks.store: list and tokens need none of the hooks
 
     return Path(data_dir(env)) / PRICES_DIR
 

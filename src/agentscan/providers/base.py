@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
     from agentscan.bounds import Bounds
     from agentscan.context import ScanContext
-    from agentscan.model import SessionDetail, SessionRef, SessionRow, UsageEntry
+    from agentscan.detailmodel import SessionDetail
+    from agentscan.model import SessionRef, SessionRow, UsageEntry
     from agentscan.toolkit.roots import Root
 
 

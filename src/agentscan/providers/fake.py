@@ -15,7 +15,8 @@ from typing import Iterable
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import SessionDetail, SessionRef, SessionRow, SubagentInfo, TokenUsage, UsageEntry, sum_usage
+from agentscan.detailmodel import SessionDetail, SubagentInfo
+from agentscan.model import SessionRef, SessionRow, TokenUsage, UsageEntry, sum_usage
 from agentscan.providers.base import Provider
 from agentscan.toolkit.roots import Root
 

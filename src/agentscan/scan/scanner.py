@@ -23,11 +23,12 @@ from agentscan.scan.liveness import Liveness
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, SessionUnreadable, UsageProblem
 from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, is_memo_ref
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
-from agentscan.model import ScanWarning, SessionDetail, SessionRef, SessionRow
+from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
 
 if TYPE_CHECKING:
+    from agentscan.detailmodel import SessionDetail
     from agentscan.scan.memo import Stamp
 
 MIN_PREFIX = 6

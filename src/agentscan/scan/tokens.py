@@ -20,11 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Literal, get_args
+from typing import Any, Callable, Iterable
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
+from agentscan.scan.groupby import GroupBy, parse_group
 from agentscan.model import (
     CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS,
     SessionRef, TokenUsage, sum_usage, usage_json, usd,
@@ -33,19 +34,6 @@ from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
 from agentscan.scan.collect import BUCKET, GroupPrices, SessionSums, collect
 from agentscan.scan.rowmemo import KeptRow, SessionRows
-
-# Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11.
-GroupBy = Literal["session", "day", "week", "month", "model", "provider"]
-GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
-
-
-def parse_group(value: str) -> GroupBy:
-    """``value`` as a grouping, or a usage error naming the valid ones."""
-    for group in GROUPINGS:
-        if value == group:
-            return group
-    raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
-
 
 @dataclass(frozen=True, slots=True)
 class TokenRow:

@@ -20,7 +20,8 @@ from datetime import datetime
 from typing import Any, Iterator
 
 from agentscan.bounds import Bounds, NewestKept, clip_text, fill_newest_first
-from agentscan.model import PlanStep, Prompt, Response, SessionDetail, SessionRow, SubagentInfo, ToolEvent
+from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
+from agentscan.model import SessionRow
 
 _SUMMARY_CHARS = 400
 #: a tool call's summary is clipped at this many UTF-8 bytes

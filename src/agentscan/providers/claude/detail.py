@@ -7,7 +7,7 @@ from typing import Any
 import orjson
 
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import PlanStep, ToolEvent
+from agentscan.detailmodel import PlanStep, ToolEvent
 from agentscan.providers.claude.records import (
     as_dict,
     as_str,

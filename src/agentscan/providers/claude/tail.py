@@ -28,7 +28,7 @@ from pathlib import Path
 
 from agentscan.bounds import Bounds, clip_text
 from agentscan.context import ScanContext
-from agentscan.model import Prompt, Response, ToolEvent
+from agentscan.detailmodel import Prompt, Response, ToolEvent
 from agentscan.providers.claude.detail import tool_summary
 from agentscan.providers.claude.records import as_str, content_blocks, message_of, real_prompt_text, tool_result_blocks
 from agentscan.providers.claude.showfacts import TailFacts

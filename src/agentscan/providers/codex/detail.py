@@ -21,7 +21,8 @@ import orjson
 
 from agentscan.bounds import NewestKept, shorten_kept
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import Counts, PlanStep, Prompt, Response, ToolEvent
+from agentscan.detailmodel import PlanStep, Prompt, Response, ToolEvent
+from agentscan.model import Counts
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.records import as_dict, as_str, event_prompt, item_prompt, item_response, plan_steps
 

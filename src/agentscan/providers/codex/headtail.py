@@ -26,7 +26,8 @@ from cachetools import LRUCache
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
-from agentscan.model import Counts, PlanStep, ScanWarning
+from agentscan.detailmodel import PlanStep
+from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of, plan_steps

@@ -21,7 +21,7 @@ from agentscan.toolkit.roots import Root
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
     from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
-    from agentscan.model import SessionDetail, ToolEvent
+    from agentscan.detailmodel import SessionDetail, ToolEvent
     from agentscan.providers.codex.detail import TranscriptReader
     from agentscan.providers.codex.row import ThreadFacts
     from agentscan.providers.codex.usage import FileUsageScanner, UsageEvent
@@ -139,7 +139,8 @@ class CodexProvider(Provider):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from contextlib import closing
 
-        from agentscan.model import SubagentInfo, sum_usage
+        from agentscan.detailmodel import SubagentInfo
+        from agentscan.model import sum_usage
         from agentscan.providers.codex.detail import TranscriptReader
         from agentscan.providers.codex.fullcounts import remember
         from agentscan.providers.codex.headtail import TailSummary

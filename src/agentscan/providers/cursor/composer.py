@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from agentscan.bounds import token_count
-from agentscan.model import PlanStep, TokenUsage
+from agentscan.detailmodel import PlanStep
+from agentscan.model import TokenUsage
 from agentscan.providers.cursor.records import (
     AUTO_MODEL,
     RawBubble,

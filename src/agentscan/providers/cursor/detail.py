@@ -17,7 +17,7 @@ from typing import Iterable
 from agentscan.bounds import clip_text
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import ToolEvent
+from agentscan.detailmodel import ToolEvent
 from agentscan.providers.cursor.delegation import ChildMatcher, Delegation
 from agentscan.providers.cursor.discovery import TranscriptSet
 from agentscan.providers.cursor.events import Event

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 import orjson
 
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import ToolEvent
+from agentscan.detailmodel import ToolEvent
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_list, as_str, model_name

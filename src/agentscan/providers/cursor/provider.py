@@ -12,26 +12,29 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.model import Counts, SessionDetail, SessionRef, SessionRow, SubagentInfo, UsageEntry
+from agentscan.model import Counts, SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.cursor.roots import cursor_roots, transcripts_root, workspace_dir
 from agentscan.toolkit.roots import Root
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
     from agentscan.bounds import Bounds
+    from agentscan.detailmodel import SessionDetail
     from agentscan.providers.cursor.discovery import TranscriptSet
     from agentscan.providers.cursor.row import StoreFacts
     from agentscan.providers.cursor.usage import SessionUsage
     from agentscan.providers.cursor.transcript import TranscriptSummary
 
 
-@dataclass(frozen=True, slots=True)
-class _Assembled:
+class _Assembled(NamedTuple):
+    """A row and what was read to build it (a NamedTuple: ``list`` creates this class
+    on every run but builds one only for a changed session; a dataclass costs ten
+    times as much to create)."""
+
     row: SessionRow
     facts: StoreFacts
     children: tuple[str, ...]
@@ -281,6 +284,7 @@ class CursorProvider(Provider):
     # -- show ------------------------------------------------------------
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
+        from agentscan.detailmodel import SubagentInfo
         from agentscan.providers.cursor.agentkv import conversation_events
         from agentscan.providers.cursor.standalone import stream_store, stream_workspace
         from agentscan.providers.cursor.statedb import state_db

@@ -16,7 +16,7 @@ import orjson
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.model import ToolEvent
+from agentscan.detailmodel import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
 from agentscan.providers.gemini.logs import LoggedPrompt
 from agentscan.providers.gemini.records import as_dict, as_str, prompt_text, response_text, tool_status

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.gemini.discovery import SessionFiles
     from agentscan.providers.gemini.projects import ProjectIndex
     from agentscan.bounds import Bounds
-    from agentscan.model import SessionDetail
+    from agentscan.detailmodel import SessionDetail
     from agentscan.providers.gemini.chatlog import SessionChats
 
 
@@ -129,7 +129,7 @@ class GeminiProvider(Provider):
         return row if cwd is None else row.with_changes(cwd=cwd)
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
-        from agentscan.model import SubagentInfo
+        from agentscan.detailmodel import SubagentInfo
         from agentscan.providers.gemini.detail import stream_chat
         from agentscan.providers.gemini.usage import spend_of
         from agentscan.toolkit.detail import DetailCollector

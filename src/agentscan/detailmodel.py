@@ -1,0 +1,132 @@
+"""The values of ``agentscan show``: a session's bounded conversation.
+
+Kept apart from ``agentscan.model`` because ``list`` and ``tokens`` never
+build them, and creating a dataclass costs about a millisecond of every
+start.  ``agentscan.model`` still answers for these names (it loads this
+module on first use), so ``from agentscan.model import SessionDetail`` keeps
+working.  This module names ``model``'s types in annotations only: ``model``
+loads it, never the other way round, so the two make no import cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from agentscan.timeutil import to_iso
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRow, TokenUsage
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    text: str
+    timestamp: datetime | None = None
+    #: the order the provider's files were read in (not in JSON): it places
+    #: items that carry no time (Cursor's replies and calls) among the others
+    seq: int = field(default=0, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "timestamp": to_iso(self.timestamp)}
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    text: str
+    timestamp: datetime | None = None
+    model: str | None = None
+    seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "timestamp": to_iso(self.timestamp), "model": self.model}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolEvent:
+    name: str
+    summary: str
+    status: str = "unknown"  # ok | error | unknown
+    paths: tuple[str, ...] = ()
+    timestamp: datetime | None = None
+    call_id: str | None = None
+    subagent: str | None = None
+    seq: int = field(default=0, compare=False)  # as ``Prompt.seq``
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "status": self.status,
+            "paths": list(self.paths),
+            "timestamp": to_iso(self.timestamp),
+            "call_id": self.call_id,
+            "subagent": self.subagent,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SubagentInfo:
+    id: str
+    agent_type: str | None
+    path: str | None
+    tokens: TokenUsage | None
+    #: where its part comes from when its transcript is gone (``PROGRESS_ORIGIN``)
+    recovered_from: str | None = None
+    #: its own exchange: the task it was given and its replies (bounded with
+    #: every other subagent's; ``truncated.subagent_prompts``/``_responses``)
+    prompts: tuple[Prompt, ...] = ()
+    responses: tuple[Response, ...] = ()
+    #: the id of the parent's call that started it, when the transcript says
+    call_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "agent_type": self.agent_type,
+            "path": self.path,
+            "tokens": None if self.tokens is None else self.tokens.to_json(),
+            "recovered_from": self.recovered_from,
+            "call_id": self.call_id,
+            "prompts": [p.to_json() for p in self.prompts],
+            "responses": [r.to_json() for r in self.responses],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlanStep:
+    step: str
+    status: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"step": self.step, "status": self.status}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionDetail:
+    """``agentscan show``: the row plus bounded conversation content."""
+
+    row: SessionRow
+    prompts: tuple[Prompt, ...] = ()
+    responses: tuple[Response, ...] = ()
+    tools: tuple[ToolEvent, ...] = ()
+    subagents: tuple[SubagentInfo, ...] = ()
+    plan: tuple[PlanStep, ...] = ()
+    truncated: dict[str, int] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        doc = self.row.to_json()
+        doc.update(
+            {
+                "prompts": [p.to_json() for p in self.prompts],
+                "responses": [r.to_json() for r in self.responses],
+                "tools": [t.to_json() for t in self.tools],
+                "subagents": [s.to_json() for s in self.subagents],
+                "plan": [p.to_json() for p in self.plan],
+                "truncated": dict(self.truncated),
+            }
+        )
+        doc.update(self.extra)
+        return doc
