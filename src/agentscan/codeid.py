@@ -9,8 +9,8 @@ mtime: a stat of some 180 files, about a millisecond.
 
 from __future__ import annotations
 
-import hashlib
 import os
+from agentscan.digests import blake2b
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _memo: list[str] = []
@@ -25,7 +25,7 @@ def code_identity() -> str:
 
     facts: list[str] = [__version__, _PACKAGE]
     _collect(_PACKAGE, "", facts)
-    _memo.append(hashlib.blake2b("\n".join(facts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest())
+    _memo.append(blake2b("\n".join(facts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest())
     return _memo[0]
 
 

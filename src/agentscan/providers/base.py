@@ -9,9 +9,9 @@ CLI, and providers never import each other.
 
 from __future__ import annotations
 
-import hashlib
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Iterable
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -146,7 +146,7 @@ class Provider(ABC):
             parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
         if len(parts) == 2:
             return None
-        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def wants_refresh(self, row: SessionRow) -> bool:
         """Whether a cached ``row`` may be out of date in a way ``refresh_row`` can mend

@@ -15,7 +15,6 @@ than stale.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -23,6 +22,7 @@ import orjson
 
 from agentscan.model import ScanWarning
 from agentscan.sealing import seal, unseal
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.context import Captured
@@ -54,7 +54,7 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
     except TypeError:
         return None
     text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices, *stamps])
-    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 
 def price_identity(scanner: Scanner) -> str | None:

@@ -15,10 +15,10 @@ a directory that cannot be listed, a walk larger than ``MAX_ENTRIES``.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from array import array
 from typing import Callable, Iterable, NamedTuple
+from agentscan.digests import blake2b
 
 #: beyond this many entries the census is not worth it (and may be a hostile tree)
 MAX_ENTRIES = 400_000
@@ -48,8 +48,8 @@ class _Walk:
     __slots__ = ("digest", "shape", "dirs", "linked", "seen", "entries", "newest", "horizon", "admits")
 
     def __init__(self, admits: Callable[[str], bool] | None, horizon: int) -> None:
-        self.digest = hashlib.blake2b(digest_size=16)
-        self.shape = hashlib.blake2b(digest_size=16)
+        self.digest = blake2b(digest_size=16)
+        self.shape = blake2b(digest_size=16)
         self.dirs: dict[str, bytes] = {}
         self.linked = False
         self.seen: set[tuple[int, int]] = set()
@@ -111,7 +111,7 @@ def _stat_path(path: str, walk: _Walk) -> os.stat_result | None:
             f"{info.st_ino}\0{info.st_dev}\n").encode("utf-8", "surrogateescape")
     walk.digest.update(line)
     walk.shape.update(f"{path}\0{info.st_mode}\0{info.st_ino}\0{info.st_dev}\n".encode("utf-8", "surrogateescape"))
-    walk.dirs[path + "\0"] = hashlib.blake2b(line, digest_size=16).digest()
+    walk.dirs[path + "\0"] = blake2b(line, digest_size=16).digest()
     if info.st_mode & 0o170000 != _IS_DIR:
         _note_times(walk, [info.st_mtime_ns, info.st_ctime_ns])
     return info
@@ -174,7 +174,7 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
     if numbers:
         _note_times(walk, numbers[2::5] + numbers[3::5])
     listed = directory.encode("utf-8", "surrogateescape") + b"\0" + "\0".join(names).encode("utf-8", "surrogateescape")
-    mine = hashlib.blake2b(listed, digest_size=16)
+    mine = blake2b(listed, digest_size=16)
     mine.update(array("q", numbers).tobytes())
     own = mine.digest()
     walk.dirs[directory] = own

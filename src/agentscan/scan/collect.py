@@ -22,7 +22,6 @@ state, so the next change parses only what was appended.
 
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_left
 from collections import Counter
 from itertools import chain
@@ -50,6 +49,7 @@ from agentscan.model import (
 from agentscan.scan.cache import decode_json
 from agentscan.sealing import seal, unseal
 from agentscan.usagegroups import BUCKET, GROUP_KEYS, GROUP_WIDTH, TIER_BOUNDS
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.pricing import PriceBook, Spend
@@ -145,7 +145,7 @@ def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], byte
     a 1 GB transcript's calls need not be held twice."""
     kept: list[list] | None = [] if keep else None
     hashes: list[bytes] = []
-    blake2b = hashlib.blake2b
+    digest = blake2b  # a local: one call per keyed call
 
     def walk() -> Iterable[list]:
         for entry in entries:
@@ -153,7 +153,7 @@ def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], byte
                 kept.append(entry)
             key = entry[KEY]
             if key is not None:
-                hashes.append(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+                hashes.append(digest(key.encode("utf-8", "surrogatepass"), digest_size=8).digest())
             yield entry
 
     groups = sums_of(walk())
@@ -162,8 +162,8 @@ def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], byte
 
 def key_hashes(entries: Iterable[list]) -> bytes:
     """8 bytes per keyed call, sealed: a filter for sharing (a collision only costs a decode)."""
-    blake2b = hashlib.blake2b
-    return seal(b"".join(blake2b(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    digest = blake2b
+    return seal(b"".join(digest(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
                          for entry in entries if entry[KEY] is not None))
 
 
@@ -436,7 +436,7 @@ class _Collector:
         if self.cache is None or not pairs or any(fingerprints[ref_id] is None for _, ref_id in pairs):
             return None
         listing = sorted(f"{ref_id}\0{fingerprints[ref_id]}" for _, ref_id in pairs)
-        return hashlib.blake2b("\n".join(listing).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return blake2b("\n".join(listing).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def _load_snapshot(self, provider: str, stamp: str | None,
                        pairs: list[tuple[SessionRef, str]]) -> tuple[dict[str, SessionSums], bool]:

@@ -24,7 +24,6 @@ directory whose own digest changed get a new recency and fingerprint
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
@@ -34,6 +33,7 @@ from agentscan.model import ScanWarning, SessionRef
 from agentscan.scan.census import census
 from agentscan.scan.lazyrefs import MemoRefs
 from agentscan.sealing import seal, unseal
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.context import Captured, ScanContext
@@ -80,7 +80,7 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
 
     def stamp(census_digest: str) -> str:
         text = f"{setting}\n{census_digest}"
-        return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     # Times in the future (a clock's skew, not a change in progress) were left out of
     # ``newest_ns``: one such file must not make a change of a moment ago look settled.

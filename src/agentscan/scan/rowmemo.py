@@ -20,7 +20,6 @@ pricing it again raises the warning that names the model.
 
 from __future__ import annotations
 
-import hashlib
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
@@ -29,6 +28,7 @@ import orjson
 from agentscan.model import ScanWarning, TokenUsage
 from agentscan.pricing.spend import Priced
 from agentscan.scan.collect import warning_from
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -58,7 +58,7 @@ class SessionRows:
         self._scanner = scanner
         self._recalled: set[str] = set()  # providers with a row taken back
         self._gone: list[str] = []  # kept rows of sessions not among those recalled for
-        self._stamp = hashlib.blake2b(f"{_FORMAT}\n{identity}".encode("utf-8", "surrogateescape"),
+        self._stamp = blake2b(f"{_FORMAT}\n{identity}".encode("utf-8", "surrogateescape"),
                                       digest_size=16).hexdigest()
 
     @classmethod

@@ -10,7 +10,6 @@ scanner; rows and details are parsed only for the sessions asked for.
 from __future__ import annotations
 
 import os
-import hashlib
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +25,7 @@ from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, selec
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
@@ -295,7 +295,7 @@ class Scanner:
         entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
         # Most runs find the same sessions in the same places: skip the rewrite then.
         listing = "\n".join(sorted(f"{e[0]}\0{e[3] or ''}" for e in entries))
-        digest = hashlib.blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        digest = blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
         marker = f"ids:{refs[0].provider}"
         if cache.get_meta(marker) == digest:
             return

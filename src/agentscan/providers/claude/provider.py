@@ -8,7 +8,6 @@ Only discovery is imported with the provider: a command imports what it runs
 from __future__ import annotations
 
 import gc
-import hashlib
 from contextlib import contextmanager
 import os
 from pathlib import Path
@@ -19,6 +18,7 @@ from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.toolkit.roots import Root
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
@@ -88,7 +88,7 @@ class ClaudeProvider(Provider):
         parts = [self.name, self.parser_version]
         for text, stat in sorted(stats.items()) if len(stats) > 1 else stats.items():
             parts.append(f"{text}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
-        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def refreshable_discovery(self, ctx: ScanContext) -> bool:
         # Without copies to choose between and legacy heads to read, a session is its

@@ -24,16 +24,19 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds, token_sum
 from agentscan.context import ScanContext
-from agentscan.model import PlanStep, TokenUsage
+from agentscan.model import TokenUsage
 from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
 from agentscan.sealing import seal, unseal
 from agentscan.usagegroups import GROUP_KEYS, GROUP_WIDTH
+
+if TYPE_CHECKING:
+    from agentscan.detailmodel import PlanStep
 
 KIND = "claude-show"
 VERSION = "1"
@@ -253,6 +256,8 @@ class TailFacts:
             _require(isinstance(groups, list) and all(_is_group(group) for group in groups))
         except (ValueError, KeyError, TypeError):
             return None
+        from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
+
         size, prompts, responses, tools, reused, window, clipped, message_bytes = ints
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),

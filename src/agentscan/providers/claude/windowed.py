@@ -20,7 +20,6 @@ transcript's row and cost then come from one pass that never holds its calls.
 
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_left
 from collections import deque
 from typing import Any, Callable, Collection, Iterator
@@ -48,6 +47,7 @@ from agentscan.providers.claude.usage import (
     call_rank,
 )
 from agentscan.usagegroups import BUCKET, TIER_BOUNDS
+from agentscan.digests import blake2b
 
 
 #: calls compared in full before they are settled (copies of one call are written close together)
@@ -240,7 +240,7 @@ class WindowedTotals:
 
 def _stable_hash(value: object) -> bytes:
     """64 bits of BLAKE2b of a dedupe key or a message id (JSON tells the two apart)."""
-    return hashlib.blake2b(orjson.dumps(value), digest_size=8).digest()
+    return blake2b(orjson.dumps(value), digest_size=8).digest()
 
 
 def _str_or_none(value: object) -> bool:

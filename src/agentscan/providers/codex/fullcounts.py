@@ -13,7 +13,6 @@ window and the row says so (``counts_partial``).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Mapping
@@ -25,6 +24,7 @@ from agentscan.model import Counts
 from agentscan.providers.codex.records import counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
+from agentscan.digests import blake2b
 
 KIND = "codex.counts"
 VERSION = "1"
@@ -38,7 +38,7 @@ _HEAD_BYTES = 4096
 def _head_digest(path: Path, size: int) -> str | None:
     try:
         with open_regular(path) as handle:
-            return hashlib.blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
+            return blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
     except OSError:
         return None
 

@@ -7,7 +7,6 @@ index; ``row`` reads only a rollout's head and last 1 MiB; ``detail`` and
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
@@ -17,6 +16,7 @@ from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.codex.roots import codex_roots
 from agentscan.toolkit.roots import Root
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
     from agentscan.providers.codex.discovery import CodexSession, Thread
@@ -73,7 +73,7 @@ class CodexProvider(Provider):
                 parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
         if len(parts) == 1:
             return base
-        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def index_orphans(self, ctx: ScanContext) -> int:
         """Thread-index rows whose rollout is gone (not listed; doctor reports them)."""

@@ -10,7 +10,6 @@ See docs/providers/cursor.md.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
@@ -20,6 +19,7 @@ from agentscan.model import Counts, SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.cursor.roots import cursor_roots, transcripts_root, workspace_dir
 from agentscan.toolkit.roots import Root
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
     from agentscan.bounds import Bounds
@@ -165,7 +165,7 @@ class CursorProvider(Provider):
                 parts.append(f"{path}\0-")
             else:
                 parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
-        return hashlib.blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
         """An id-index hit on a transcript session (IDE-only ones are rediscovered)."""
