@@ -92,10 +92,11 @@ def test_a_resumed_pass_gives_what_a_whole_one_gives(tmp_path_factory: pytest.Te
     if subagent:
         _subagent(tmp_path / "home")
     _seen(env, cache=True)
-    resumes = _spy_on_resumes(monkeypatch)
-    with path.open("ab") as handle:
-        handle.write(_lines(records[split:]))
-    assert _seen(env, cache=True) == _seen(env, cache=False)
+    with pytest.MonkeyPatch.context() as example:  # one spy per example, not one wrapped around the last
+        resumes = _spy_on_resumes(example)
+        with path.open("ab") as handle:
+            handle.write(_lines(records[split:]))
+        assert _seen(env, cache=True) == _seen(env, cache=False)
     assert len(resumes) == 1 and (resumes[0] is None) == (split == 0)  # an empty file keeps no state
 
 
@@ -174,6 +175,51 @@ def test_a_partial_last_line_keeps_no_state_until_it_is_complete(tmp_path: Path,
         handle.write(b"\n")
     assert _seen(env, cache=True) == _seen(env, cache=False)
     assert resumes == [None]  # the pass over the partial line kept nothing: the prompt is not counted twice
+
+
+def test_a_long_line_still_being_written_is_read_again_whole(tmp_path: Path, small_limits: None,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line over the reader's length bound is skipped to its newline; with no newline yet,
+    the pass did not read to the end of a line, so it keeps no state (else the next pass
+    would start inside the line: a bogus "invalid JSON" warning, every line number one off)."""
+    from agentscan.toolkit.jsonl import MAX_LINE_BYTES
+
+    env = _env(tmp_path)
+    long_line = orjson.dumps(claude_user(SESSION, ts_of(100), "x" * (MAX_LINE_BYTES + 1000), uuid="long"))
+    path = claude_session_file(tmp_path / "home", SESSION, _transcript(5))
+    with path.open("ab") as handle:
+        handle.write(long_line[:-100])
+    assert _seen(env, cache=True) == _seen(env, cache=False)
+    resumes = _spy_on_resumes(monkeypatch)
+    with path.open("ab") as handle:
+        handle.write(long_line[-100:] + b"\n" + _lines(_transcript(2, 10)))
+    after = _seen(env, cache=True)
+    assert after == _seen(env, cache=False)
+    assert resumes == [None]
+    assert not [w for w in after[2] if "invalid JSON" in w] and [w for w in after[2] if "longer than" in w]
+
+
+def test_show_facts_of_other_bounds_make_a_whole_pass(tmp_path: Path, small_limits: None,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    env = _env(tmp_path)
+    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
+    _seen(env, cache=True)
+    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 300)  # what a release with other bounds would gather
+    resumes = _spy_on_resumes(monkeypatch)
+    _append(path, _transcript(2, 30))
+    assert _seen(env, cache=True) == _seen(env, cache=False)
+    assert resumes == [None]
+
+
+def test_a_state_of_other_code_is_no_state(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = _env(tmp_path)
+    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
+    _seen(env, cache=True)
+    monkeypatch.setattr("agentscan.codeid.code_identity", lambda: "another build")
+    resumes = _spy_on_resumes(monkeypatch)
+    _append(path, _transcript(2, 30))
+    assert _seen(env, cache=True) == _seen(env, cache=False)
+    assert resumes == [None]
 
 
 def test_a_small_huge_or_idle_transcript_keeps_no_state(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -202,12 +202,13 @@ def _iter_handle(
         offset += len(line)
         if len(line) > max_line and not line.endswith(b"\n"):
             try:
-                skipped = _skip_rest_of_line(handle)
+                skipped, ended = _skip_rest_of_line(handle)
             except Exception as exc:  # OSError, or zstandard's own error type
                 ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", number)
                 return
             offset += skipped
-            progress.complete_offset, progress.lines = offset, number
+            if ended:  # else the line is still being written: a resumed read starts at it again
+                progress.complete_offset, progress.lines = offset, number
             ctx.warn(path, f"line longer than {max_line // (1024 * 1024)} MiB skipped", number)
             continue
         if line.endswith(b"\n"):
@@ -233,8 +234,9 @@ def _iter_handle(
         yield JsonLine(number, line_offset, record)
 
 
-def _skip_rest_of_line(handle: IO[bytes]) -> int:
-    """Read past the next newline (or to the end); return how many bytes that was.
+def _skip_rest_of_line(handle: IO[bytes]) -> tuple[int, bool]:
+    """Read past the next newline (or to the end); return how many bytes that was, and
+    whether a newline ended them.
 
     A plain file is read in 1 MiB pieces into one reused buffer and searched
     in place, then the handle seeks back to just after the newline (measured:
@@ -249,18 +251,18 @@ def _skip_rest_of_line(handle: IO[bytes]) -> int:
             chunk = handle.readline(_CHUNK)
             skipped += len(chunk)
             if not chunk or chunk.endswith(b"\n"):
-                return skipped
+                return skipped, bool(chunk)
     start = handle.tell()
     buffer = bytearray(_CHUNK)
     while True:
         _skip_hole(handle)
         count = handle.readinto(buffer)  # type: ignore[attr-defined]
         if not count:
-            return handle.tell() - start
+            return handle.tell() - start, False
         newline = buffer.find(b"\n", 0, count)
         if newline >= 0:
             handle.seek(newline + 1 - count, io.SEEK_CUR)
-            return handle.tell() - start
+            return handle.tell() - start, True
 
 
 def _skip_hole(handle: IO[bytes]) -> None:

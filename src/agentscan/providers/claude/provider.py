@@ -174,15 +174,13 @@ class ClaudeProvider(Provider):
             self._finish_facts(facts, progress)
             return main, totals
         assert before is not None
-        resumed = rowresume.load(ctx, path, before, facts is not None)
+        resumed = rowresume.load(ctx, path, before, facts)
         with ctx.warnings.capture() as captured:
             if resumed is None:
                 totals, progress = WindowedTotals(stable=True), ReadProgress()
                 main = summarize(path, ctx, totals=totals, progress=progress, facts=facts)
             else:
                 resumed.replay(ctx, path)
-                if facts is not None and resumed.facts is not None:
-                    facts.load_state(resumed.facts)
                 totals, progress = resumed.totals, resumed.progress()
                 main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=resumed.summary)
         # Kept before the subagents' calls join the totals and before ``finish`` closes the open reply.

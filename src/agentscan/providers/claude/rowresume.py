@@ -12,7 +12,9 @@ before ``finish``), the warnings it raised, and where its last line ended
 (offset, line count, CRC-32 of every byte before it, device and inode).
 The next pass reads only the bytes after that point when the file is the
 same one (device, inode) and those bytes are unchanged (their CRC), as
-``incremental.py`` does for ``tokens``; anything else is a whole pass.
+``incremental.py`` does for ``tokens``, and the code that runs is the code
+that kept the state (``codeid``: another dedupe window or ``show`` bound
+would not go on the same way); anything else is a whole pass.
 
 A state is kept only for a pass that read the file as it stood from its
 first byte to its last newline: not when the file changed during the pass,
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.windowed import WindowedTotals
 
 KIND = "claude-row"
-#: bump when a state's shape (or what the pass computes) changes
+#: bump when a state's shape changes (a state is also tied to the code that made it)
 VERSION = "1"
 #: smaller transcripts are read whole in less time than a state takes to check and keep
 MIN_BYTES = 4 * 1024 * 1024
@@ -57,11 +59,11 @@ _LENGTH = struct.Struct("<I")
 class Resumed:
     """Where a kept pass stopped, ready to go on."""
 
-    __slots__ = ("summary", "totals", "facts", "offset", "lines", "crc", "warnings")
+    __slots__ = ("summary", "totals", "offset", "lines", "crc", "warnings")
 
-    def __init__(self, summary: FileSummary, totals: WindowedTotals, facts: dict | None, offset: int, lines: int,
+    def __init__(self, summary: FileSummary, totals: WindowedTotals, offset: int, lines: int,
                  crc: int, warnings: list[list]) -> None:
-        self.summary, self.totals, self.facts = summary, totals, facts
+        self.summary, self.totals = summary, totals
         self.offset, self.lines, self.crc, self.warnings = offset, lines, crc, warnings
 
     def progress(self) -> ReadProgress:
@@ -80,13 +82,22 @@ def worth_keeping(path: Path, stat: os.stat_result | None, ctx: ScanContext) -> 
             and not path.name.endswith(".zst") and time.time() - stat.st_mtime < KEEP_DAYS * 86400)
 
 
-def load(ctx: ScanContext, path: Path, stat: os.stat_result, want_facts: bool) -> Resumed | None:
-    """The kept state of ``path``, if it still describes the file's first bytes."""
+def _version() -> str:
+    """The state's format and the code that made it: a pass of other code (another
+    dedupe window, other show bounds, another parser) would not go on the same way."""
+    from agentscan.codeid import code_identity
+
+    return f"{VERSION}:{code_identity()}"
+
+
+def load(ctx: ScanContext, path: Path, stat: os.stat_result, facts: ShowFacts | None) -> Resumed | None:
+    """The kept state of ``path``, if it still describes the file's first bytes; the
+    ``facts`` being gathered go on from the state's (they are left alone otherwise)."""
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.windowed import WindowedTotals
 
     stored = ctx.file_cache.get_file(str(path), KIND)
-    if stored is None or stored[2] != VERSION:
+    if stored is None or stored[2] != _version():
         return None
     blob = unseal(stored[5])
     if blob is None or len(blob) < _LENGTH.size:
@@ -100,8 +111,8 @@ def load(ctx: ScanContext, path: Path, stat: os.stat_result, want_facts: bool) -
         dev, ino, offset, lines, crc = ints
         if (dev, ino) != (stat.st_dev, stat.st_ino) or not 0 < offset <= stat.st_size:
             return None
-        facts = doc["facts"]
-        if want_facts and not isinstance(facts, dict):
+        facts_doc = doc["facts"]
+        if facts is not None and not isinstance(facts_doc, dict):
             return None  # the file has grown past the size that gathers show facts: whole pass
         warnings = doc["warnings"]
         if not (isinstance(warnings, list) and all(
@@ -111,9 +122,11 @@ def load(ctx: ScanContext, path: Path, stat: os.stat_result, want_facts: bool) -
             return None
         summary = FileSummary.from_state(path, doc["summary"])
         totals = WindowedTotals.from_state(doc["totals"], blob[_LENGTH.size + length:])
+        if facts is not None:
+            facts.load_state(facts_doc)  # last: it changes ``facts`` only when all is well
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
         return None  # a damaged state is no state
-    return Resumed(summary, totals, facts if want_facts else None, offset, lines, crc, warnings)
+    return Resumed(summary, totals, offset, lines, crc, warnings)
 
 
 def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadProgress, captured: Captured,
@@ -137,7 +150,7 @@ def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadPro
         "warnings": [[w.message, w.line] for w in captured],
     })
     cache = ctx.file_cache
-    cache.put_file(str(path), KIND, before.st_size, before.st_mtime_ns, VERSION, "", progress.complete_offset,
+    cache.put_file(str(path), KIND, before.st_size, before.st_mtime_ns, _version(), "", progress.complete_offset,
                    seal(_LENGTH.pack(len(doc)) + doc + hashes))
     cache.drop_files(KIND, time.time_ns() - KEEP_DAYS * 86400 * 10**9)
 
