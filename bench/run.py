@@ -152,14 +152,23 @@ def active_home_for(out: Path, big: Path, megabytes: int = ACTIVE_MB) -> Growth:
     growth: the ~1 MB of lines that follow them there."""
     source = next((big / "home" if (big / "home").exists() else big).rglob("*.jsonl"))
     target = out / f"active-home-{megabytes}" / "home" / ".claude" / "projects" / "-home-bench-active" / source.name
+    # Read in pieces: this process's peak memory would be every forked figure's (``wait4``).
+    window_start = megabytes * 1024 * 1024 - GROWTH_BYTES
     with source.open("rb") as handle:
-        data = handle.read(megabytes * 1024 * 1024 + 2 * GROWTH_BYTES)
-    cut = data.rindex(b"\n", 0, megabytes * 1024 * 1024) + 1
-    more = data[cut:]
-    chunk = more[: more.rindex(b"\n", 0, GROWTH_BYTES) + 1]
-    if not target.exists():
-        target.parent.mkdir(parents=True)
-        target.write_bytes(data[:cut])
+        handle.seek(window_start)
+        window = handle.read(3 * GROWTH_BYTES)
+        cut = window_start + window.rindex(b"\n", 0, GROWTH_BYTES) + 1
+        more = window[cut - window_start:]
+        chunk = more[: more.rindex(b"\n", 0, GROWTH_BYTES) + 1]
+        if not target.exists():
+            target.parent.mkdir(parents=True)
+            handle.seek(0)
+            with target.open("wb") as copy:
+                left = cut
+                while left:
+                    piece = handle.read(min(left, GROWTH_BYTES))
+                    copy.write(piece)
+                    left -= len(piece)
     return Growth(target, chunk)
 
 
