@@ -346,3 +346,26 @@ def test_a_database_whose_path_is_not_utf8_opens_read_only(tmp_path: Path) -> No
         assert conn.execute("SELECT count(*) FROM ItemTable").fetchone() == (1,)
         with pytest.raises(sqlite3.OperationalError):
             conn.execute("INSERT INTO ItemTable VALUES ('k', 'v')")
+
+
+def test_a_session_that_could_not_be_read_this_time_is_read_again_next_time(isolated_home: Path) -> None:
+    """A read that failed (EACCES now, fine later) must not leave its empty row and sums in
+    the cache: the next run, with the same files, counts the session."""
+    from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+    session = "dddddddd-1111-4222-8333-444444444444"
+    path = claude_session_file(isolated_home, session, [
+        claude_user(session, "2026-11-02T10:00:00Z", "count me"),
+        claude_assistant(session, "2026-11-02T10:00:01Z", msg_id="m-d", request_id="r-d", usage=claude_usage(700, 7)),
+    ])
+    with pytest.MonkeyPatch.context() as denied:
+        _deny(denied, dirs=set(), files={str(path)})
+        first = orjson.loads(invoke("tokens", "--json").stdout)
+        listed_first, _ = listed()
+    assert first["total"] is None or first["total"]["total"] == 0
+    again = orjson.loads(invoke("tokens", "--json").stdout)
+    fresh = orjson.loads(invoke("--no-cache", "tokens", "--json").stdout)
+    assert again["total"] == fresh["total"] and fresh["total"]["total"] == 707
+    rows, _ = listed()
+    assert rows[f"claude:{session}"]["counts"]["prompts"] == 1
+    assert listed_first[f"claude:{session}"]["counts"]["prompts"] == 0

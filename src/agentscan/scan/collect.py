@@ -75,13 +75,16 @@ class SessionSums:
     recorded no usage.
     """
 
-    __slots__ = ("groups", "warnings", "price_keys")
+    __slots__ = ("groups", "warnings", "price_keys", "passing")
 
-    def __init__(self, groups: list[list], warnings: list[ScanWarning]) -> None:
+    def __init__(self, groups: list[list], warnings: list[ScanWarning], *, passing: bool = False) -> None:
         self.groups = groups
         self.warnings = warnings
         #: each group's price key, once a report has worked them out (not stored)
         self.price_keys: list[int] | None = None
+        #: a parse that could not read everything *this time*: right for this run,
+        #: never stored (the next run parses again)
+        self.passing = passing
 
     def to_bytes(self) -> bytes:
         return seal(orjson.dumps([self.groups, [w.to_json() for w in self.warnings]]))
@@ -188,7 +191,8 @@ def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume:
 
             internal_error(ctx, ref, exc)
             groups, keys, kept, state = [], seal(b""), ([] if keep_entries else None), None
-    return Parsed(SessionSums(groups, list(warnings)), keys, state, kept)
+    passing = warnings.passing
+    return Parsed(SessionSums(groups, list(warnings), passing=passing), keys, None if passing else state, kept)
 
 
 class ProviderUsage:
@@ -490,6 +494,8 @@ class _Collector:
         if not self._whole(provider, pairs):
             return  # a few sessions (the rows ``list`` shows): the provider's snapshot stays
         ids = [ref_id for _, ref_id in pairs]
+        if any(sums[ref_id].passing for ref_id in ids):
+            return  # a snapshot stands for every session while the census is the same
         values = [[sums[ref_id].groups, [w.to_json() for w in sums[ref_id].warnings]] for ref_id in ids]
         fingerprints = [self.fingerprints[ref_id] for ref_id in ids]
         self.cache.put_snapshot(f"usage:{provider}", stamp, seal(orjson.dumps([ids, values, fingerprints])))
@@ -531,7 +537,9 @@ class _Collector:
         rows, states = [], []
         for ref in refs:
             parsed, fingerprint = self.parsed[ref.id], self.fingerprints[ref.id]
-            if fingerprint is None:
+            if parsed.sums.passing:
+                self.fingerprints[ref.id] = None  # in no snapshot either: parsed again next run
+            if fingerprint is None or parsed.sums.passing:
                 continue
             rows.append((ref.id, ref.provider, fingerprint, parsed.sums.to_bytes(), parsed.keys))
             if parsed.state is not None:
@@ -583,7 +591,7 @@ class _Collector:
                     if ok:
                         # Its warnings travel with it (the parse captured them): report them here.
                         for warning in result.sums.warnings:
-                            self.ctx.warn(warning.path, warning.message, warning.line)
+                            self.ctx.warn(warning.path, warning.message, warning.line, passing=result.sums.passing)
                         done[ordered[index].id] = result
                         advance()
             except (OSError, RuntimeError):

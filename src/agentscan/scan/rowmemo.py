@@ -120,8 +120,8 @@ class SessionRows:
             if session_id in kept:
                 continue
             sums = usage[ref.provider].sums.get(ref.native_id) if ref.provider in usage else None
-            if sums is None or priced.unpriced or row.unpriced_models:
-                continue  # shared calls, calls priced apart, or a model's warning to say again
+            if sums is None or sums.passing or priced.unpriced or row.unpriced_models:
+                continue  # shared calls, a read that failed this time, calls priced apart, or a model's warning
             at = fingerprint(ref)
             if at is None:
                 continue

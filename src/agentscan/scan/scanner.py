@@ -340,7 +340,9 @@ class Scanner:
             row = guarded_row(provider, ref, self.ctx)
             if row.tokens is not None and row.tokens.saturated:
                 self.ctx.warn(ref.path or ref.id, TOKEN_SUM_CAPPED)
-        if cache is not None and fingerprint is not None:
+        # A row read while something could not be read *this time* is right for this run
+        # only: the next one reads the session again.
+        if cache is not None and fingerprint is not None and not warnings.passing:
             document = row.to_json()
             document["warnings"] = [w.to_json() for w in warnings]
             cache.put_row(ref.id, ref.provider, fingerprint, document)
