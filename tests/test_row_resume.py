@@ -199,23 +199,16 @@ def test_a_long_line_still_being_written_is_read_again_whole(tmp_path: Path, sma
     assert not [w for w in after[2] if "invalid JSON" in w] and [w for w in after[2] if "longer than" in w]
 
 
-def test_show_facts_of_other_bounds_make_a_whole_pass(tmp_path: Path, small_limits: None,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("other", [
+    ("agentscan.providers.claude.showfacts.MESSAGE_BYTES", 300),  # show facts of other bounds cannot go on
+    ("agentscan.codeid.code_identity", lambda: "another build"),  # nor can a pass of other code
+], ids=["other show bounds", "other code"])
+def test_a_state_that_cannot_go_on_makes_a_whole_pass(tmp_path: Path, small_limits: None,
+                                                      monkeypatch: pytest.MonkeyPatch, other: tuple) -> None:
     env = _env(tmp_path)
     path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
     _seen(env, cache=True)
-    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 300)  # what a release with other bounds would gather
-    resumes = _spy_on_resumes(monkeypatch)
-    _append(path, _transcript(2, 30))
-    assert _seen(env, cache=True) == _seen(env, cache=False)
-    assert resumes == [None]
-
-
-def test_a_state_of_other_code_is_no_state(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    env = _env(tmp_path)
-    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
-    _seen(env, cache=True)
-    monkeypatch.setattr("agentscan.codeid.code_identity", lambda: "another build")
+    monkeypatch.setattr(*other)
     resumes = _spy_on_resumes(monkeypatch)
     _append(path, _transcript(2, 30))
     assert _seen(env, cache=True) == _seen(env, cache=False)
