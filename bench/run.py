@@ -169,14 +169,18 @@ def active_home_for(out: Path, big: Path, megabytes: int = ACTIVE_MB) -> Growth:
                     piece = handle.read(min(left, GROWTH_BYTES))
                     copy.write(piece)
                     left -= len(piece)
-    return Growth(target, chunk)
+    # Its mtime is left at "now" on each restore: a session dated days back is not one an
+    # agent is working in (``rowresume.KEEP_DAYS``), and the figure is about one that is.
+    return Growth(target, chunk, keep_mtime=False)
 
 
 class Growth:
     """Appends ~1 MB of new lines to one session, and takes them back afterwards."""
 
-    def __init__(self, path: Path, chunk: bytes) -> None:
-        self.path, self.chunk = path, chunk
+    def __init__(self, path: Path, chunk: bytes, *, keep_mtime: bool = True) -> None:
+        """``keep_mtime``: put the file's mtime back too (the generated home must stay the
+        generator's); else the restored file is as just written to, as an active session is."""
+        self.path, self.chunk, self.keep_mtime = path, chunk, keep_mtime
         self._heal()
         stat = self.path.stat()
         self.size, self.mtime_ns = stat.st_size, stat.st_mtime_ns
@@ -201,7 +205,8 @@ class Growth:
 
     def restore(self) -> None:
         os.truncate(self.path, self.size)
-        os.utime(self.path, ns=(self.mtime_ns, self.mtime_ns))
+        if self.keep_mtime:
+            os.utime(self.path, ns=(self.mtime_ns, self.mtime_ns))
 
     @classmethod
     def of_home(cls, home: Path) -> Growth:

@@ -132,7 +132,7 @@ def test_durations_take_their_units_in_either_case_and_nothing_else() -> None:
     # "ſ" (long s) is an "s" to a case-insensitive match, but no unit: a usage error, not a KeyError.
     with pytest.raises(UsageProblem, match="cannot read the time"):
         parse_when("3\u017f", now=now)
-    for too_far in ("800000d", "99999999999w"):  # past the year 1, past what timedelta holds
+    for too_far in ("800000d", "99999999999w", "9" * 5000 + "d"):  # past the year 1, past timedelta, past int()
         with pytest.raises(UsageProblem, match="reaches back too far"):
             parse_when(too_far, now=now)
 

@@ -234,19 +234,36 @@ def test_a_small_huge_or_idle_transcript_keeps_no_state(tmp_path: Path, small_li
     assert resumes == []  # untouched for days: nobody is working in it
 
 
-def test_a_damaged_state_is_no_state(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("damage", [
+    (b'"prompts":30', b'"prompts":"30"'),  # the summary's counts as text
+    (b'"calls":', b'"calls":1+'),  # the window's call count off by one (its columns are shorter)
+    (b'"more":false', b'"more":0'),  # the show facts' flag as a number
+    (b'"sums":[', b'"sums":[[null],'),  # an ill-shaped sum group
+], ids=["summary", "window", "show facts", "sums"])
+def test_a_damaged_state_is_no_state(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch,
+                                     damage: tuple[bytes, bytes]) -> None:
+    """Well sealed but ill-shaped (as another version might write it): each part's own check refuses it."""
+    import struct
+
+    from agentscan.sealing import seal, unseal
+
     env = _env(tmp_path)
     path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
     _seen(env, cache=True)
     with Scanner(env=env, use_cache=True) as scanner:
         cache = scanner.cache
         size, mtime_ns, version, head, offset, state = cache.get_file(str(path), rowresume.KIND)
-        # A well-sealed state of the wrong shape: the summary's counts as text.
-        from agentscan.sealing import seal
-
-        doc = state[4:]
+        blob = unseal(state)
+        (length,) = struct.unpack_from("<I", blob)
+        doc, hashes = blob[4:4 + length], blob[4 + length:]
+        if damage[0] == b'"calls":':
+            calls = orjson.loads(doc)["totals"]["calls"]
+            damage = (f'"calls":{calls}'.encode(), f'"calls":{calls + 1}'.encode())
+        assert damage[0] in doc
+        damaged = doc.replace(damage[0], damage[1], 1)
+        orjson.loads(damaged)  # still JSON: the shape checks, not the decoder, must refuse it
         cache.put_file(str(path), rowresume.KIND, size, mtime_ns, version, head, offset,
-                       seal(doc.replace(b'"prompts":30', b'"prompts":"30"')))
+                       seal(struct.pack("<I", len(damaged)) + damaged + hashes))
     resumes = _spy_on_resumes(monkeypatch)
     _append(path, _transcript(2, 30))
     assert _seen(env, cache=True) == _seen(env, cache=False)

@@ -113,10 +113,10 @@ def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = No
     now = now or datetime.now(UTC)
     match = _DURATION.match(text)
     if match:
-        amount, unit = int(match.group(1)), match.group(2).lower()
         try:
+            amount, unit = int(match.group(1)), match.group(2).lower()
             return now - timedelta(**{_UNITS[unit]: amount})
-        except OverflowError:  # before the year 1, or past what timedelta holds
+        except (OverflowError, ValueError):  # before the year 1, past timedelta, or past int()'s 4,300 digits
             raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
     parsed = _parse_user_time(text, tz)
     if parsed is None:

@@ -182,10 +182,10 @@ def _iter_handle(
         try:
             line = handle.readline(max_line + 1)
         except OSError as exc:
-            ctx.warn(path, f"read failed: {exc.strerror or exc}", number + 1)
+            ctx.warn(path, f"read failed: {exc.strerror or exc}", number + 1, passing=True)
             return
         except Exception as exc:  # zstandard raises its own error type on corrupt frames
-            ctx.warn(path, f"read failed: {exc}", number + 1)
+            ctx.warn(path, f"read failed: {exc}", number + 1)  # a corrupt frame stays corrupt
             return
         if not line:
             if number == 0 and offset == 0:
@@ -204,7 +204,8 @@ def _iter_handle(
             try:
                 skipped, ended = _skip_rest_of_line(handle)
             except Exception as exc:  # OSError, or zstandard's own error type
-                ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", number)
+                ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", number,
+                         passing=isinstance(exc, OSError))
                 return
             offset += skipped
             if ended:  # else the line is still being written: a resumed read starts at it again

@@ -128,7 +128,8 @@ class _Scan:
             try:
                 chunk = handle.read(BLOCK)
             except Exception as exc:  # OSError, or zstandard's own error type
-                ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", self.lines() + carry.count(b"\n") + 1)
+                ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", self.lines() + carry.count(b"\n") + 1,
+                         passing=isinstance(exc, OSError))  # an I/O error may pass; a corrupt zstd frame stays
                 return
             if not chunk:
                 break

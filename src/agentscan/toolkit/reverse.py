@@ -129,10 +129,10 @@ class _Backwards:
             self.handle.seek(start)
             chunk = self.handle.read(stop - start)
         except OSError as exc:
-            self.ctx.warn(self.path, f"read failed: {exc.strerror or exc}")
+            self.ctx.warn(self.path, f"read failed: {exc.strerror or exc}", passing=True)
             return None
         if len(chunk) != stop - start:
-            self.ctx.warn(self.path, "read failed: the file shrank while it was read")
+            self.ctx.warn(self.path, "read failed: the file shrank while it was read", passing=True)
             return None
         return chunk
 
