@@ -52,6 +52,7 @@ def list_command(
     from agentscan.errors import UsageProblem
     from agentscan.pricing import PriceBook
     from agentscan.scan.costs import with_costs
+    from agentscan.scan import priceahead
     from agentscan.scan.listing import DEFAULT_LIMIT
     from agentscan.timeutil import parse_when
 
@@ -59,6 +60,7 @@ def list_command(
         raise UsageProblem("give --limit N or --all, not both")
     state = state_of(ctx)
     scanner = state.scanner(provider, memo=True)
+    priceahead.start(scanner)  # a first run: genai-prices imported by a helper while sessions are read
     filters = ListFilter(
         providers=tuple(provider or ()),
         since=parse_when(since) if since else None,
@@ -121,10 +123,12 @@ def show_command(
     from agentscan.cli import render
     from agentscan.cli.show_text import print_detail
     from agentscan.pricing import PriceBook
+    from agentscan.scan import priceahead
     from agentscan.scan.costs import with_costs
 
     state = state_of(ctx)
     scanner = state.scanner(memo=True)
+    priceahead.start(scanner)
     detail = with_hook_events(scanner.show(session_id), scanner)
     book = PriceBook(scanner.ctx, scanner.cache)
     (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)

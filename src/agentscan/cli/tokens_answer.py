@@ -47,6 +47,9 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     known = answers.recall(scanner, command, question, key)
     if known is not None and _print_known(known, scanner, as_json):
         return
+    from agentscan.scan import priceahead
+
+    priceahead.start(scanner)  # genai-prices imported by a helper while the sessions are read
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         from agentscan.scan.tokens import token_report
 

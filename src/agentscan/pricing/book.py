@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, TS
 from agentscan.pricing import aliases, periods, source
-from agentscan.pricing.periods import Coefficients, Period
+from agentscan.pricing.access import Found, library_for
+from agentscan.pricing.periods import Coefficients, NotPriceable, Period
 from agentscan.pricing.spend import NOTHING, Priced
 
 if TYPE_CHECKING:
@@ -49,8 +50,9 @@ class PriceBook:
         #: provider -> model -> key, for models whose key depends on nothing else (the hot path)
         self._fast: dict[str, dict[str | None, int | Resolver]] = {}
         self._docs: dict[tuple[str, str], dict[str, Any]] | None = None
-        self._matches: dict[tuple[str, str], Any] = {}
+        self._matches: dict[tuple[str, str], Found] = {}
         self._library_problem: str | None = None
+        self._library_checked = False
 
     # -- keys -------------------------------------------------------------------
 
@@ -252,31 +254,27 @@ class PriceBook:
         except _Unpriceable as exc:
             doc: dict[str, Any] = {"unpriced": str(exc)}
         else:
-            doc = {"ref": ref, "provider_id": match.provider.id, "model_id": match.model.id, "periods": []}
+            doc = {"ref": ref, "provider_id": match.provider_id, "model_id": match.model_id, "periods": []}
         if self._library_problem is None:
             self._store(provider, model, doc)
         return doc
 
-    def _match(self, provider: str, ref: str) -> Any:
+    def _match(self, provider: str, ref: str) -> Found:
         found = self._matches.get((provider, ref))
         if found is not None:
             return found
         if self._library_problem is not None:
             raise _Unpriceable(self._library_problem)
-        try:
-            from agentscan.pricing import library
-        except ImportError as exc:  # a broken install: costs are unknown, the command still works
-            self._library_problem = f"genai-prices cannot be imported ({exc})"
-            raise _Unpriceable(self._library_problem) from None
-        try:
-            library.snapshot(self.data)
-        except Exception as exc:  # noqa: BLE001 - a damaged fetched file must not stop the command
-            self._library_problem = (f"the price data at {self.data.path} is unreadable ({type(exc).__name__}); "
-                                     "run `agentscan prices --update` or `agentscan prices --reset`")
-            raise _Unpriceable(self._library_problem) from None
+        library = library_for(self.ctx, self.data)
+        if not self._library_checked:
+            problem = library.problem(self.data)
+            if problem is not None:
+                self._library_problem = problem
+                raise _Unpriceable(problem)
+            self._library_checked = True
         try:
             found = library.find(self.data, aliases.PROVIDER_HINTS.get(provider), ref)
-        except library.NotPriceable as exc:
+        except NotPriceable as exc:
             raise _Unpriceable(str(exc)) from None
         self._matches[(provider, ref)] = found
         return found
@@ -288,11 +286,9 @@ class PriceBook:
         assert ref is not None
         try:
             match = self._match(provider, ref)  # first: it reports a library that cannot be imported
-            from agentscan.pricing import library
-
             try:
-                period = library.period_at(match, ts)
-            except library.NotPriceable as exc:
+                period = library_for(self.ctx, self.data).period_at(self.data, match, ts)
+            except NotPriceable as exc:
                 raise _Unpriceable(str(exc)) from None
         except _Unpriceable as exc:
             return self._unpriced_key(provider, model, str(exc))

@@ -17,14 +17,12 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
-from agentscan.pricing.periods import EXACT, Coefficients, Period
+from agentscan.pricing.periods import EXACT, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
 _snapshots: dict[str, data_snapshot.DataSnapshot] = {}
 
-
-class NotPriceable(Exception):
-    """The library has no usable price for a model (the message says why)."""
+__all__ = ["Match", "NotPriceable", "describe", "find", "parse", "period_at", "snapshot"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,10 @@ EXACT = Context(prec=80)
 Coefficients = tuple[Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, Decimal]
 
 
+class NotPriceable(Exception):
+    """genai-prices has no usable price for a model (the message says why)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Period:
     """Prices valid from ``start`` (inclusive) to ``end`` (exclusive), epoch seconds; ``None`` is open.

@@ -213,3 +213,95 @@ def _stop(pool: list[_Worker], watch_write: int) -> None:
             os.waitpid(worker.pid, 0)
         except ChildProcessError:
             pass
+
+
+#: a helper idle this long is one its parent forgot: it ends itself
+HELPER_IDLE_SECONDS = 120.0
+
+
+class HelperGone(Exception):
+    """The helper process is not there to answer (it died, or could not be started)."""
+
+
+class Helper:
+    """One long-lived child that prepares something (``setup``) while the parent works,
+    then answers the parent's questions (``serve``), one at a time, over pipes.
+
+    It stops with the command as workers do (``PR_SET_PDEATHSIG``, a watchdog pipe,
+    SIGINT ignored), ends itself when idle for ``HELPER_IDLE_SECONDS``, and is killed
+    and reaped by ``stop``.
+    """
+
+    def __init__(self, setup: Callable[[], None], serve: Callable[[Any], Any]) -> None:
+        if not hasattr(os, "fork"):
+            raise HelperGone("no fork here")
+        parent = os.getpid()
+        watch_read, self._watch = os.pipe()
+        task_read, self._tasks = os.pipe()
+        self._results, result_write = os.pipe()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+            if pid == 0:  # the child
+                code = 0
+                try:
+                    for fd in (self._watch, self._tasks, self._results):
+                        os.close(fd)
+                    _helper(parent, task_read, result_write, watch_read, setup, serve)
+                except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
+                    code = 1
+                finally:
+                    os._exit(code)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        for fd in (watch_read, task_read, result_write):
+            os.close(fd)
+        self.pid: int | None = pid
+
+    def ask(self, question: Any) -> Any:
+        """``serve(question)`` as the helper computed it; raises ``HelperGone``."""
+        if self.pid is None:
+            raise HelperGone("stopped")
+        try:
+            _send(self._tasks, question)
+            return _receive(self._results)
+        except (OSError, EOFError, pickle.UnpicklingError) as exc:
+            self.stop()
+            raise HelperGone(str(exc)) from None
+
+    def stop(self) -> None:
+        """Kill and reap it (it holds nothing worth a polite goodbye)."""
+        pid, self.pid = self.pid, None
+        if pid is None:
+            return
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        for fd in (self._tasks, self._results, self._watch):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+
+def _helper(parent: int, tasks: int, results: int, watch: int, setup: Callable[[], None],
+            serve: Callable[[Any], Any]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with_parent(parent, watch)
+    setup()
+    import select
+
+    while True:
+        if not select.select([tasks], [], [], HELPER_IDLE_SECONDS)[0]:
+            return
+        question = _receive(tasks)
+        if question is None:
+            return
+        _send(results, serve(question))

@@ -1,0 +1,117 @@
+"""genai-prices imported by a helper process while a cold run discovers and parses.
+
+A first run (or any run whose prices the index does not hold yet) must
+import genai-prices to price its calls: ≈ 0.25 s of pydantic, httpx and a
+1.6 MB data module, a quarter of a first ``list``.  With a second core, a
+helper process (``workers.Helper``) does it while this one works, and then
+answers the price book's three questions (``pricing.access.Library``): the
+book finds it in ``ctx.memo[AHEAD]``.  Its answers are the library's own,
+computed by the same code (``access.IN_PROCESS``) in the child; should the
+helper be gone, the book's questions go to this process's library instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from agentscan.pricing.access import AHEAD, IN_PROCESS, Found
+from agentscan.pricing.periods import NotPriceable
+from agentscan.scan import workers
+
+if TYPE_CHECKING:
+    from agentscan.pricing.periods import Period
+    from agentscan.pricing.source import PriceData
+    from agentscan.scan.scanner import Scanner
+
+
+def start(scanner: Scanner) -> None:
+    """Start the helper when this run will import genai-prices and a core is free for it."""
+    from agentscan.pricing import source
+
+    ctx = scanner.ctx
+    if AHEAD in ctx.memo or _imported():
+        return  # imported already (a second scan in one process)
+    data = source.current(ctx.env)
+    if scanner.cache is not None and scanner.cache.get_prices(data.key):
+        return  # the index holds this price data's prices: a run seldom needs the library
+    if not workers.usable_workers():
+        return  # no second core to do it on
+    try:
+        ahead = Ahead(data)
+    except (OSError, workers.HelperGone):
+        return
+    ctx.memo[AHEAD] = ahead
+    ctx.memo.setdefault("_closers", []).append(ahead.stop)
+
+
+def _imported() -> bool:
+    return "agentscan.pricing.library" in sys.modules
+
+
+class Ahead:
+    """``pricing.access.Library``, answered by the helper."""
+
+    def __init__(self, data: PriceData) -> None:
+        self.data = data
+        self._gone = False
+        self._helper = workers.Helper(lambda: _prepare(data), _answerer(data))
+
+    def serves(self, data: PriceData) -> bool:
+        return not self._gone and data.key == self.data.key
+
+    def problem(self, data: PriceData) -> str | None:
+        return self._ask(("problem",), lambda: IN_PROCESS.problem(data))
+
+    def find(self, data: PriceData, provider_hint: str | None, ref: str) -> Found:
+        answer = self._ask(("find", provider_hint, ref), lambda: IN_PROCESS.find(data, provider_hint, ref))
+        if isinstance(answer, Found):
+            return answer  # this process's library answered
+        provider_id, model_id = answer
+        return Found(provider_id, model_id, (provider_hint, ref))
+
+    def period_at(self, data: PriceData, found: Found, ts: float | None) -> Period:
+        if not isinstance(found.handle, tuple):  # found by this process's library
+            return IN_PROCESS.period_at(data, found, ts)
+        provider_hint, ref = found.handle
+        return self._ask(("period", provider_hint, ref, ts), lambda: IN_PROCESS.period_at(
+            data, IN_PROCESS.find(data, provider_hint, ref), ts))
+
+    def _ask(self, question: tuple, here: Any) -> Any:
+        if not self._gone:
+            try:
+                kind, value = self._helper.ask(question)
+            except workers.HelperGone:
+                self._gone = True
+            else:
+                if kind == "not":
+                    raise NotPriceable(value)
+                return value
+        return here()
+
+    def stop(self) -> None:
+        self._helper.stop()
+
+
+def _prepare(data: PriceData) -> None:
+    IN_PROCESS.problem(data)  # imports the library and loads its data: the point of it all
+
+
+def _answerer(data: PriceData) -> Any:
+    found: dict[tuple[str | None, str], Found] = {}
+
+    def answer(question: tuple) -> tuple[str, Any]:
+        try:
+            if question[0] == "problem":
+                return "ok", IN_PROCESS.problem(data)
+            provider_hint, ref = question[1], question[2]
+            match = found.get((provider_hint, ref))
+            if match is None:
+                match = found[(provider_hint, ref)] = IN_PROCESS.find(data, provider_hint, ref)
+            if question[0] == "find":
+                return "ok", (match.provider_id, match.model_id)
+            return "ok", IN_PROCESS.period_at(data, match, question[3])
+        except NotPriceable as exc:
+            return "not", str(exc)
+
+    return answer

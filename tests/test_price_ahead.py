@@ -1,0 +1,123 @@
+"""genai-prices imported by a helper process on a cold run (``scan.priceahead``).
+
+The helper answers the price book's questions with the library's own
+answers: the same models, the same price periods, the same refusals, and
+the same report as a run priced in this process.  A helper that is gone
+(dead, stopped) leaves the questions to this process; one that is never
+asked is killed and reaped when the run ends.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import orjson
+import pytest
+
+from agentscan.pricing import source
+from agentscan.pricing.access import AHEAD, IN_PROCESS
+from agentscan.pricing.periods import NotPriceable
+from agentscan.scan import priceahead, workers
+from agentscan.scan.scanner import Scanner
+from builders import cli_json
+from pricing_builders import claude_sonnet_session, claude_unknown_model_session
+
+QUESTIONS = [
+    ("anthropic", "claude-sonnet-4-5-20250929"),
+    ("anthropic", "claude-opus-4-6"),  # a dated change and long-context tiers
+    ("openai", "o3"),  # a dated price cut
+    ("google", "gemini-2.5-pro"),
+    (None, "gpt-5-codex"),
+    ("anthropic", "aide-gpt-5-nonesuch"),  # no such model
+]
+TIMES = [None, datetime(2025, 6, 1, tzinfo=timezone.utc).timestamp(), datetime(2026, 4, 1, tzinfo=timezone.utc).timestamp()]
+
+
+def _answer(library, data, hint, ref, ts):
+    """What ``library`` says of a model at a time, as comparable values."""
+    try:
+        found = library.find(data, hint, ref)
+    except NotPriceable as exc:
+        return ("not", str(exc))
+    try:
+        return (found.provider_id, found.model_id, library.period_at(data, found, ts))
+    except NotPriceable as exc:
+        return (found.provider_id, found.model_id, "not", str(exc))
+
+
+def test_the_helper_answers_as_the_library_does() -> None:
+    data = source.current({})
+    ahead = priceahead.Ahead(data)
+    try:
+        assert ahead.problem(data) is None
+        for hint, ref in QUESTIONS:
+            for ts in TIMES:
+                assert _answer(ahead, data, hint, ref, ts) == _answer(IN_PROCESS, data, hint, ref, ts), (hint, ref, ts)
+        assert not ahead._gone  # every answer came from the helper
+    finally:
+        ahead.stop()
+
+
+def test_a_helper_that_is_gone_leaves_the_questions_to_this_process() -> None:
+    data = source.current({})
+    ahead = priceahead.Ahead(data)
+    found = ahead.find(data, "anthropic", "claude-sonnet-4-5-20250929")
+    os.kill(ahead._helper.pid, 9)  # type: ignore[arg-type]
+    period = ahead.period_at(data, found, None)
+    assert ahead._gone and not ahead.serves(data)
+    assert period == IN_PROCESS.period_at(data, IN_PROCESS.find(data, "anthropic", "claude-sonnet-4-5-20250929"), None)
+    ahead.stop()
+
+
+def test_stop_kills_and_reaps_a_helper_still_at_work() -> None:
+    helper = workers.Helper(lambda: None, lambda question: question * 2)
+    assert helper.ask(21) == 42
+    pid = helper.pid
+    helper.stop()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # type: ignore[arg-type]  # reaped: no such child any more
+    with pytest.raises(workers.HelperGone):
+        helper.ask(1)
+
+
+def test_a_question_the_helper_dies_on_is_helper_gone() -> None:
+    helper = workers.Helper(lambda: None, lambda question: 1 // question)
+    assert helper.ask(1) == 1
+    with pytest.raises(workers.HelperGone):
+        helper.ask(0)  # ZeroDivisionError ends the child: the parent sees the pipe close
+    assert helper.pid is None
+
+
+@pytest.mark.parametrize("command", [["list"], ["tokens"], ["tokens", "--by", "model"]])
+def test_a_cold_run_priced_by_the_helper_prints_what_one_priced_here_does(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    claude_sonnet_session(isolated_home)
+    claude_unknown_model_session(isolated_home)
+    here = cli_json("--no-cache", *command)
+    started: list = []
+    real_start = priceahead.start
+
+    def start(scanner: Scanner) -> None:
+        real_start(scanner)
+        started.append(scanner.ctx.memo.get(AHEAD))
+
+    monkeypatch.setattr(priceahead, "_imported", lambda: False)  # this test process imported it long ago
+    monkeypatch.setattr(priceahead, "start", start)
+    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    helped = cli_json(*command)
+    assert started and started[0] is not None
+    assert started[0]._helper.pid is None  # stopped with the run
+    assert orjson.dumps(helped) == orjson.dumps(here)
+    assert cli_json(*command) == here  # and the prices it found were kept in the index
+
+
+def test_a_warm_run_starts_no_helper(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    claude_sonnet_session(isolated_home)
+    cli_json("list")  # prices kept in the index
+    monkeypatch.setattr(priceahead, "_imported", lambda: False)
+    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    with Scanner(env=dict(os.environ), use_cache=True) as scanner:
+        priceahead.start(scanner)
+        assert AHEAD not in scanner.ctx.memo
