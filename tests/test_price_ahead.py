@@ -16,6 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from agentscan.context import ScanContext
 from agentscan.pricing import source
 from agentscan.pricing.access import AHEAD, IN_PROCESS
 from agentscan.pricing.periods import NotPriceable
@@ -71,6 +72,52 @@ def test_a_helper_that_is_gone_leaves_the_questions_to_this_process() -> None:
     ahead.stop()
 
 
+def test_a_price_book_goes_on_when_its_helper_is_gone_between_two_questions() -> None:
+    """A model the helper found, asked for another period after the helper is gone (its idle
+    end, an OOM kill): this process finds it again, and the keys are the in-process book's."""
+    from agentscan.pricing import PriceBook
+
+    def keys(book: PriceBook, ahead: priceahead.Ahead | None) -> list:
+        found = [book.key("codex", "o3", TIMES[1], 10)]
+        if ahead is not None:
+            os.kill(ahead._helper.pid, 9)  # type: ignore[arg-type]
+        found.append(book.key("claude", "claude-sonnet-4-5-20250929", TIMES[1], 10))  # finds it gone
+        found.append(book.key("codex", "o3", TIMES[2], 10))  # a new period of a model the helper found
+        return [(key, book.vectors[key]) for key in found]
+
+    here = PriceBook(ScanContext.create(home=Path("/nonexistent"), env={}))
+    helped = PriceBook(ScanContext.create(home=Path("/nonexistent"), env={}))
+    ahead = priceahead.Ahead(helped.data)
+    helped.ctx.memo[AHEAD] = ahead
+    try:
+        assert keys(helped, ahead) == keys(here, None)
+        assert ahead._gone
+    finally:
+        ahead.stop()
+
+
+def test_a_command_that_fails_stops_its_helper(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    claude_sonnet_session(isolated_home)
+    started: list = []
+    real_start = priceahead.start
+
+    def start(scanner: Scanner) -> None:
+        real_start(scanner)
+        started.append(scanner.ctx.memo.get(AHEAD))
+
+    monkeypatch.setattr(priceahead, "_imported", lambda: False)
+    monkeypatch.setattr(priceahead, "start", start)
+    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    result = CliRunner().invoke(app, ["show", "nosuchsession"])
+    assert result.exit_code != 0 and "error:" in result.stderr
+    assert started and started[0] is not None and started[0]._helper.pid is None
+    assert priceahead._live == []
+
+
 def test_stop_kills_and_reaps_a_helper_still_at_work() -> None:
     helper = workers.Helper(lambda: None, lambda question: question * 2)
     assert helper.ask(21) == 42
@@ -108,6 +155,7 @@ def test_a_cold_run_priced_by_the_helper_prints_what_one_priced_here_does(
     monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
     helped = cli_json(*command)
     assert started and started[0] is not None
+    assert started[0].answered and not started[0]._gone  # the helper priced it, not a fallback here
     assert started[0]._helper.pid is None  # stopped with the run
     assert orjson.dumps(helped) == orjson.dumps(here)
     assert cli_json(*command) == here  # and the prices it found were kept in the index

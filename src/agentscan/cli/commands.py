@@ -60,7 +60,6 @@ def list_command(
         raise UsageProblem("give --limit N or --all, not both")
     state = state_of(ctx)
     scanner = state.scanner(provider, memo=True)
-    priceahead.start(scanner)  # a first run: genai-prices imported by a helper while sessions are read
     filters = ListFilter(
         providers=tuple(provider or ()),
         since=parse_when(since) if since else None,
@@ -70,6 +69,7 @@ def list_command(
         running=running,
         pid=pid,
     )
+    priceahead.start(scanner)  # a first run: genai-prices imported by a helper while sessions are read
     page = scanner.list_page(limit=None if show_all else (limit or DEFAULT_LIMIT), filters=filters)
     book = PriceBook(scanner.ctx, scanner.cache)
     rows = with_costs(scanner, page.rows, scanner.refs_by_id(row.id for row in page.rows), book)

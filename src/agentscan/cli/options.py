@@ -136,6 +136,12 @@ def handle_errors(func: F) -> F:
             end_progress()
             print(f"error: {exc}", file=sys.stderr)
             raise typer.Exit(exc.exit_code) from None
+        finally:
+            # A command that ended on an error never reached ``finish``: its price helper
+            # (if it started one) goes now, not when this process does.
+            ahead = sys.modules.get("agentscan.scan.priceahead")
+            if ahead is not None:
+                ahead.stop_all()
 
     return wrapper  # type: ignore[return-value]
 

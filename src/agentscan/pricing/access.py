@@ -64,7 +64,10 @@ class InProcess:
     def period_at(self, data: PriceData, found: Found, ts: float | None) -> Period:
         from agentscan.pricing import library
 
-        return library.period_at(found.handle, ts)
+        match = found.handle
+        if isinstance(match, tuple):  # found by a helper since gone: find it here
+            match = library.find(data, *match)
+        return library.period_at(match, ts)
 
 
 IN_PROCESS = InProcess()

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from agentscan.pricing.access import AHEAD, IN_PROCESS, Found
 from agentscan.pricing.periods import NotPriceable
-from agentscan.scan import workers
 
 if TYPE_CHECKING:
     from agentscan.pricing.periods import Period
@@ -35,6 +34,8 @@ def start(scanner: Scanner) -> None:
     data = source.current(ctx.env)
     if scanner.cache is not None and scanner.cache.get_prices(data.key):
         return  # the index holds this price data's prices: a run seldom needs the library
+    from agentscan.scan import workers  # here: a warm run has no use for it
+
     if not workers.usable_workers():
         return  # no second core to do it on
     try:
@@ -43,6 +44,17 @@ def start(scanner: Scanner) -> None:
         return
     ctx.memo[AHEAD] = ahead
     ctx.memo.setdefault("_closers", []).append(ahead.stop)
+    _live.append(ahead)
+
+
+#: helpers started and not stopped yet (``stop_all``: a command that ends on an error)
+_live: list[Ahead] = []
+
+
+def stop_all() -> None:
+    """Stop every helper still running (the CLI calls it when a command ends, however)."""
+    while _live:
+        _live.pop().stop()
 
 
 def _imported() -> bool:
@@ -53,8 +65,11 @@ class Ahead:
     """``pricing.access.Library``, answered by the helper."""
 
     def __init__(self, data: PriceData) -> None:
+        from agentscan.scan import workers
+
         self.data = data
         self._gone = False
+        self.answered = 0  # questions the helper answered (the tests count them)
         self._helper = workers.Helper(lambda: _prepare(data), _answerer(data))
 
     def serves(self, data: PriceData) -> bool:
@@ -78,12 +93,15 @@ class Ahead:
             data, IN_PROCESS.find(data, provider_hint, ref), ts))
 
     def _ask(self, question: tuple, here: Any) -> Any:
+        from agentscan.scan.workers import HelperGone
+
         if not self._gone:
             try:
                 kind, value = self._helper.ask(question)
-            except workers.HelperGone:
+            except HelperGone:
                 self._gone = True
             else:
+                self.answered += 1
                 if kind == "not":
                     raise NotPriceable(value)
                 return value
@@ -91,6 +109,8 @@ class Ahead:
 
     def stop(self) -> None:
         self._helper.stop()
+        if self in _live:
+            _live.remove(self)
 
 
 def _prepare(data: PriceData) -> None:

@@ -241,7 +241,12 @@ class Helper:
         self._results, result_write = os.pipe()
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # EAGAIN, ENOMEM: no helper, and no pipes left open
+                for fd in (watch_read, self._watch, task_read, self._tasks, self._results, result_write):
+                    os.close(fd)
+                raise
             if pid == 0:  # the child
                 code = 0
                 try:
