@@ -16,6 +16,7 @@ a directory that cannot be listed, a walk larger than ``MAX_ENTRIES``.
 from __future__ import annotations
 
 import os
+import time
 from array import array
 from typing import Callable, Iterable, NamedTuple
 from agentscan.digests import blake2b
@@ -31,10 +32,10 @@ _IS_DIR = 0o040000
 
 class Census(NamedTuple):
     digest: str
-    #: the newest mtime or ctime of any file seen (ns), but times after ``horizon_ns``:
-    #: a file changed within the file system's timestamp resolution of the census may
-    #: change again unseen, and one dated in the future (a clock's skew, a copied home)
-    #: must not hide it
+    #: the newest mtime or ctime of any file seen (ns), but times more than ``skew_ns``
+    #: ahead of the clock when the file was seen: a file changed within the file system's
+    #: timestamp resolution of the census may change again unseen, and one dated in the
+    #: future (a clock's skew, a copied home) must not hide it
     newest_ns: int
     #: the digest of what is there, without sizes and times: names, modes, inodes
     #: (equal shapes and different digests: files changed in place, none came or went)
@@ -45,9 +46,9 @@ class Census(NamedTuple):
 
 
 class _Walk:
-    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "entries", "newest", "horizon", "admits")
+    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "entries", "newest", "skew", "admits")
 
-    def __init__(self, admits: Callable[[str], bool] | None, horizon: int) -> None:
+    def __init__(self, admits: Callable[[str], bool] | None, skew: int | None) -> None:
         self.digest = blake2b(digest_size=16)
         self.shape = blake2b(digest_size=16)
         self.dirs: dict[str, bytes] = {}
@@ -55,7 +56,7 @@ class _Walk:
         self.seen: set[tuple[int, int]] = set()
         self.entries = 0
         self.newest = 0
-        self.horizon = horizon
+        self.skew = skew
         #: whether a symlinked directory's target may be walked (discovery follows
         #: a symlink only into a provider root: ``ScanContext.admit``)
         self.admits = admits
@@ -63,14 +64,17 @@ class _Walk:
 
 def _note_times(walk: _Walk, times: list[int]) -> None:
     newest = max(times)
-    if newest > walk.horizon:  # rare: leave the future-dated out
-        newest = max((t for t in times if t <= walk.horizon), default=0)
+    if walk.skew is not None:
+        # Against the clock now, not at the walk's start: a file changed during a slow walk counts.
+        horizon = time.time_ns() + walk.skew
+        if newest > horizon:  # rare: leave the future-dated out
+            newest = max((t for t in times if t <= horizon), default=0)
     if newest > walk.newest:
         walk.newest = newest
 
 
 def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
-           admits: Callable[[str], bool] | None = None, horizon_ns: int | None = None) -> Census | None:
+           admits: Callable[[str], bool] | None = None, skew_ns: int | None = None) -> Census | None:
     """A digest of every entry under ``paths`` (walked whole) and of ``stat_only`` (not walked).
 
     Each file contributes its name, mode, size, mtime, ctime and inode (a
@@ -84,7 +88,7 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
     would differ and the run would merely discover afresh (never the other
     way round).
     """
-    walk = _Walk(admits, horizon_ns if horizon_ns is not None else 1 << 62)
+    walk = _Walk(admits, skew_ns)
     try:
         for path in paths:
             info = _stat_path(path, walk)

@@ -48,8 +48,6 @@ MAX_WARNINGS = 10_000
 #: a file changed less than this before the census may still change within its
 #: timestamp's resolution (1-2 s on some file systems) without the census seeing it
 SETTLE_NS = 2_000_000_000
-#: a file dated further ahead than this is skewed, and left out of the census's newest time
-_SKEW_NS = 3600 * 1_000_000_000
 
 
 class Stamp(NamedTuple):
@@ -74,9 +72,10 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
     if paths is None or stat_only is None:
         return None
     now = time.time_ns()
-    # Past the horizon a time is a clock's skew (or a copied home's), not a change in
-    # progress; well past the walk's own length, so a file changed during a slow walk counts.
-    found = census(paths, stat_only=stat_only, admits=ctx.resolved_inside_roots, horizon_ns=now + _SKEW_NS)
+    # A time more than the interval ahead of the clock is a clock's skew (or a copied
+    # home's), not a change in progress (the census compares as it goes: a slow walk's
+    # own changes count).
+    found = census(paths, stat_only=stat_only, admits=ctx.resolved_inside_roots, skew_ns=SETTLE_NS)
     if found is None:
         return None
     # The roots themselves (an env var may point elsewhere) and the code that read them.
@@ -86,8 +85,8 @@ def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
         text = f"{setting}\n{census_digest}"
         return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
-    # Times far in the future were left out of ``newest_ns``: one such file must not make
-    # a change of a moment ago look settled.
+    # Times in the future were left out of ``newest_ns``: one such file must not make a
+    # change of a moment ago look settled.
     settled = found.newest_ns < now - SETTLE_NS
     return Stamp(stamp(found.digest), settled, stamp(found.shape), found.dirs)
 
