@@ -57,7 +57,10 @@ def _alive(pid: int) -> bool:
 
 def _start() -> tuple[subprocess.Popen, list[int]]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.Popen([sys.executable, "-c", SCRIPT], env=env, start_new_session=True)
+    # SIGINT as a terminal gives it: a test run started as a background job inherits it
+    # ignored (POSIX shells ignore SIGINT for asynchronous commands), and so would this command.
+    proc = subprocess.Popen([sys.executable, "-c", SCRIPT], env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
     workers: list[int] = []
     while time.monotonic() < deadline:
