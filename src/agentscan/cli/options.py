@@ -137,8 +137,8 @@ def handle_errors(func: F) -> F:
             print(f"error: {exc}", file=sys.stderr)
             raise typer.Exit(exc.exit_code) from None
         finally:
-            # A command that ended on an error never reached ``finish``: its price helper
-            # (if it started one) goes now, not when this process does.
+            # The price helper a command started (``scan.priceahead``) ends with it, whether
+            # it printed or failed; a process that never started one has not imported the module.
             ahead = sys.modules.get("agentscan.scan.priceahead")
             if ahead is not None:
                 ahead.stop_all()

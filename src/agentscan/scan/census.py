@@ -19,6 +19,7 @@ import os
 import time
 from array import array
 from typing import Callable, Iterable, NamedTuple
+
 from agentscan.digests import blake2b
 
 #: beyond this many entries the census is not worth it (and may be a hostile tree)

@@ -148,15 +148,13 @@ def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], byte
     a 1 GB transcript's calls need not be held twice."""
     kept: list[list] | None = [] if keep else None
     hashes: list[bytes] = []
-    digest = blake2b  # a local: one call per keyed call
-
     def walk() -> Iterable[list]:
         for entry in entries:
             if kept is not None:
                 kept.append(entry)
             key = entry[KEY]
             if key is not None:
-                hashes.append(digest(key.encode("utf-8", "surrogatepass"), digest_size=8).digest())
+                hashes.append(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest())
             yield entry
 
     groups = sums_of(walk())
@@ -165,8 +163,7 @@ def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], byte
 
 def key_hashes(entries: Iterable[list]) -> bytes:
     """8 bytes per keyed call, sealed: a filter for sharing (a collision only costs a decode)."""
-    digest = blake2b
-    return seal(b"".join(digest(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return seal(b"".join(blake2b(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
                          for entry in entries if entry[KEY] is not None))
 
 

@@ -43,16 +43,15 @@ def start(scanner: Scanner) -> None:
     except (OSError, workers.HelperGone):
         return
     ctx.memo[AHEAD] = ahead
-    ctx.memo.setdefault("_closers", []).append(ahead.stop)
     _live.append(ahead)
 
 
-#: helpers started and not stopped yet (``stop_all``: a command that ends on an error)
+#: helpers started and not stopped yet (``stop_all``)
 _live: list[Ahead] = []
 
 
 def stop_all() -> None:
-    """Stop every helper still running (the CLI calls it when a command ends, however)."""
+    """Stop every helper still running: the CLI calls it when a command ends, however it ends."""
     while _live:
         _live.pop().stop()
 

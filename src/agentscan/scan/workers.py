@@ -98,11 +98,16 @@ def _die_with_parent(parent: int, watch: int) -> None:
     threading.Thread(target=watchdog, daemon=True).start()
 
 
-def _child(parent: int, tasks: int, results: int, watch: int, job: Callable[[int], Any]) -> None:
+def _become_child(parent: int, watch: int) -> None:
+    """What every forked child does first: leave Ctrl-C to the parent, die with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with_parent(parent, watch)
+
+
+def _child(parent: int, tasks: int, results: int, watch: int, job: Callable[[int], Any]) -> None:
+    _become_child(parent, watch)
     while True:
         batch = _receive(tasks)
         if batch is None:
@@ -296,10 +301,7 @@ class Helper:
 
 def _helper(parent: int, tasks: int, results: int, watch: int, setup: Callable[[], None],
             serve: Callable[[Any], Any]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    _die_with_parent(parent, watch)
+    _become_child(parent, watch)
     setup()
     import select
 

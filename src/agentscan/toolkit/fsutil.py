@@ -192,3 +192,18 @@ __all__ = [
     "special_kind",
     "warn_special",
 ]
+
+
+def stat_now(path: str | os.PathLike[str]) -> os.stat_result | None:
+    """``os.stat`` as the file is now (not a scan's memoised one); ``None``: it cannot be."""
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
+def changed_since(path: str | os.PathLike[str], then: os.stat_result) -> bool:
+    """Whether ``path`` is no longer the file ``then`` describes (appended to, rewritten, replaced, gone)."""
+    now = stat_now(path)
+    return now is None or (now.st_size, now.st_mtime_ns, now.st_ino, now.st_dev) != (
+        then.st_size, then.st_mtime_ns, then.st_ino, then.st_dev)

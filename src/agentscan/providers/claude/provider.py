@@ -17,6 +17,7 @@ from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.claude.roots import claude_roots
+from agentscan.toolkit.fsutil import changed_since
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals
-    from agentscan.toolkit.jsonl import ReadProgress
     from agentscan.toolkit.detail import DetailCollector
 
 
@@ -165,34 +165,28 @@ class ClaudeProvider(Provider):
         from agentscan.providers.claude import rowresume
         from agentscan.providers.claude.row import summarize
         from agentscan.providers.claude.windowed import WindowedTotals
+        from agentscan.toolkit.fsutil import stat_now
         from agentscan.toolkit.jsonl import ReadProgress
 
-        before = rowresume.stat_now(path)  # the file as this pass finds it, not as discovery did
-        if not rowresume.worth_keeping(path, before, ctx):
-            progress = ReadProgress() if facts is not None else None
-            main = summarize(path, ctx, totals=(totals := WindowedTotals()), progress=progress, facts=facts)
-            self._finish_facts(facts, progress)
-            return main, totals
-        assert before is not None
-        resumed = rowresume.load(ctx, path, before, facts)
+        before = stat_now(path)  # the file as this pass finds it, not as discovery did
+        keeping = rowresume.worth_keeping(path, before, ctx)
+        resumed = rowresume.load(ctx, path, before, facts) if keeping and before is not None else None
         with ctx.warnings.capture() as captured:
-            if resumed is None:
-                totals, progress = WindowedTotals(stable=True), ReadProgress()
-                main = summarize(path, ctx, totals=totals, progress=progress, facts=facts)
-            else:
+            if resumed is not None:
                 resumed.replay(ctx, path)
                 totals, progress = resumed.totals, resumed.progress()
-                main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=resumed.summary)
-        # Kept before the subagents' calls join the totals and before ``finish`` closes the open reply.
-        rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)
-        self._finish_facts(facts, progress)
-        return main, totals
-
-    @staticmethod
-    def _finish_facts(facts: ShowFacts | None, progress: ReadProgress | None) -> None:
+            else:
+                # Hashes that outlive the process only for a pass whose state is kept (``windowed``).
+                totals, progress = WindowedTotals(stable=keeping), ReadProgress()
+            main = summarize(path, ctx, totals=totals, progress=progress, facts=facts,
+                             resumed=resumed.summary if resumed is not None else None)
+        if keeping and before is not None:
+            # Before the subagents' calls join the totals and before ``finish`` closes the open reply.
+            rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)
         if facts is not None:
             facts.finish()
-            facts.lines = progress.lines if progress is not None else 0
+            facts.lines = progress.lines
+        return main, totals
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         facts = self._facts_worth_keeping(ref, ctx)
@@ -324,7 +318,7 @@ class ClaudeProvider(Provider):
 
         files: SessionFiles = ref.hint
         stat = _main_stat(files, ctx)
-        if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or _grew_since(files.main, stat):
+        if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or changed_since(files.main, stat):
             # The forward reader stops at the line cap: lines after it are never shown.  And a
             # live transcript written to during the pass holds more than its fingerprint's
             # size: facts about those lines would not match a tail read stopping there.
@@ -403,17 +397,6 @@ def _main_stat(files: SessionFiles, ctx: ScanContext):
     if files.main is None:
         return None
     return files.stats.get(str(files.main)) or ctx.stat(files.main)
-
-
-
-
-def _grew_since(path: Path, then: os.stat_result) -> bool:
-    """Whether ``path`` is no longer the file ``then`` describes (appended to, rewritten)."""
-    try:
-        now = os.stat(path)
-    except OSError:
-        return True
-    return (now.st_size, now.st_mtime_ns, now.st_ino) != (then.st_size, then.st_mtime_ns, then.st_ino)
 
 
 __all__ = ["ClaudeProvider"]

@@ -36,6 +36,7 @@ import orjson
 from agentscan import bounds
 from agentscan.context import Captured, ScanContext
 from agentscan.sealing import seal, unseal
+from agentscan.toolkit.fsutil import changed_since
 from agentscan.toolkit.jsonl import ReadProgress, crc_between
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadPro
         crc = crc_between(path, resumed.offset, progress.complete_offset, resumed.crc)
     else:
         crc = crc_between(path, 0, progress.complete_offset, 0)
-    if crc is None or _changed(path, before):
+    if crc is None or changed_since(path, before):
         return  # written to meanwhile: what was read may not be what the CRC covers
     totals_doc, hashes = totals.to_state()
     doc = orjson.dumps({
@@ -153,19 +154,3 @@ def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadPro
     cache.put_file(str(path), KIND, before.st_size, before.st_mtime_ns, _version(), "", progress.complete_offset,
                    seal(_LENGTH.pack(len(doc)) + doc + hashes))
     cache.drop_files(KIND, time.time_ns() - KEEP_DAYS * 86400 * 10**9)
-
-
-def stat_now(path: Path) -> os.stat_result | None:
-    try:
-        return os.stat(path)
-    except (OSError, ValueError):
-        return None
-
-
-def _changed(path: Path, before: os.stat_result) -> bool:
-    now = stat_now(path)
-    return now is None or (now.st_size, now.st_mtime_ns, now.st_ino, now.st_dev) != (
-        before.st_size, before.st_mtime_ns, before.st_ino, before.st_dev)
-
-
-

@@ -172,8 +172,7 @@ class ShowFacts:
         if (counts[0], counts[1]) != (self.message_bytes, self.window):
             raise ValueError("show facts of other bounds")
         plan, keys, current, texts = doc["plan"], doc["keys"], doc["current"], doc["texts"]
-        if not (plan is None or (isinstance(plan, list) and all(
-                isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan))):
+        if not _is_plan(plan):
             raise ValueError("ill-shaped plan")
         if not (isinstance(keys, list) and len(keys) <= self.window and (current is None or isinstance(current, str))
                 and isinstance(texts, list) and all(isinstance(t, str) for t in texts) and type(doc["more"]) is bool):
@@ -248,8 +247,7 @@ class TailFacts:
             ints = [doc[key] for key in ("size", "prompts", "responses", "tools", "reused", "window", "clipped", "message_bytes")]
             _require(all(type(value) is int and value >= 0 for value in ints))
             plan = doc["plan"]
-            _require(plan is None or (isinstance(plan, list) and all(
-                isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan)))
+            _require(_is_plan(plan))
             texts = [doc["task_types"], doc["task_calls"]]
             _require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
             groups = doc["groups"]
@@ -262,6 +260,12 @@ class TailFacts:
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
                    texts[0], texts[1], groups)
+
+
+def _is_plan(plan: object) -> bool:
+    """``None``, or ``[step, status]`` pairs of strings (``ShowFacts.plan``)."""
+    return plan is None or (isinstance(plan, list) and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan))
 
 
 def _is_group(group: object) -> bool:
