@@ -17,7 +17,6 @@ from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.claude.roots import claude_roots
-from agentscan.toolkit.fsutil import changed_since
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
@@ -315,6 +314,7 @@ class ClaudeProvider(Provider):
         from agentscan.bounds import MAX_FILE_LINES
         from agentscan.model import PlanStep
         from agentscan.providers.claude import showfacts
+        from agentscan.toolkit.fsutil import changed_since
 
         files: SessionFiles = ref.hint
         stat = _main_stat(files, ctx)
