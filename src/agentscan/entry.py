@@ -4,7 +4,9 @@
 not pay for Typer and the rest of the CLI (~80 ms): it is recognised here,
 from ``sys.argv`` alone, and handed straight to the capture module.  ``agentscan --help``
 is answered from a snapshot of Typer's own text for the same reason (a test
-keeps the two equal).  Every other command goes to the Typer app.
+keeps the two equal), and the commonest command lines of ``list``, ``show``
+and ``tokens`` are parsed from a snapshot of their options (``cli.fastpath``).
+Every other command line goes to the Typer app.
 """
 
 from __future__ import annotations
@@ -94,7 +96,12 @@ def _run() -> None:
     argv = sys.argv[1:]
     if _print_static_help(argv):
         sys.exit(0)
-    if not any(name.endswith("_COMPLETE") for name in os.environ):  # shell completion needs every command
+    if not any(name.endswith("_COMPLETE") for name in os.environ):  # shell completion needs Typer
+        from agentscan.cli import fastpath
+
+        code = fastpath.run(argv)
+        if code is not None:
+            sys.exit(code)
         from agentscan import invocation
 
         invocation.requested_command = _command_in(argv)

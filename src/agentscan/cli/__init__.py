@@ -1,105 +1,23 @@
-"""The ``agentscan`` command line: a thin Typer layer over ``agentscan.scan.scanner``.
+"""The ``agentscan`` command line: a thin layer over ``agentscan.scan.scanner``.
 
-This is the only module that knows about exit codes: it catches the domain
-errors of ``agentscan.errors`` and maps them (0 ok, 1 failure, 2 usage).
+The Typer app lives in ``cli.typer_app``; importing this package does not
+import Typer, so the typer-free parts (``cli.fastpath``, the renderers) stay
+cheap.  ``from agentscan.cli import app`` still gives the app.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Optional
+from typing import Any
 
-import typer
-
-from agentscan.cli.options import State
-
-app = typer.Typer(
-    name="agentscan",
-    help="Find the sessions AI coding agents left on this machine, with exact token totals.",
-    no_args_is_help=True,
-    # typer's own --install-completion / --show-completion (bash, zsh, fish, PowerShell)
-    add_completion=True,
-    pretty_exceptions_show_locals=False,
-    # Plain help (click's): rich's panels cost ~90 ms of every --help, and box
-    # drawing is not this CLI's look anyway (docs/performance.md).
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+_FROM_TYPER_APP = frozenset({"app", "main", "COMMAND_HOMES", "COMMAND_MODULES"})
 
 
-def _print_version(value: bool) -> None:
-    if value:
-        from agentscan import __version__
+def __getattr__(name: str) -> Any:
+    if name in _FROM_TYPER_APP:
+        from agentscan.cli import typer_app
 
-        print(f"agentscan {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _global(
-    ctx: typer.Context,
-    version: bool = typer.Option(
-        False, "--version", help="Print agentscan's version and exit.", is_eager=True, callback=_print_version,
-    ),
-    home: Optional[Path] = typer.Option(None, "--home", help="Read agent files under DIR instead of $HOME.", metavar="DIR"),
-    demo: bool = typer.Option(False, "--demo", help="Use the small demo home shipped with agentscan."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write agentscan's cache."),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any input had to be skipped."),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every warning on stderr."),
-    quiet: bool = typer.Option(
-        False, "--quiet", "-q", help="No progress, hints or warnings on stderr (errors still print).",
-    ),
-) -> None:
-    ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose, quiet=quiet)
-    # Every option above except --version is also taken after the command name
-    # (agentscan list --no-cache): see GlobalOptionsCommand.
-
-
-#: command modules, each with ``register(app)``; they import heavy things
-#: lazily inside their commands so ``--help`` stays fast.
-COMMAND_MODULES = (
-    "agentscan.cli.commands",
-    "agentscan.cli.hooks_commands",
-    "agentscan.cli.ops_commands",
-    "agentscan.cli.otlp_commands",
-    "agentscan.cli.prices_commands",
-)
-
-#: each top-level command and the module that registers it (tests/test_cli_registry.py
-#: keeps this equal to what the modules register)
-COMMAND_HOMES = {
-    "list": "agentscan.cli.commands",
-    "show": "agentscan.cli.commands",
-    "tokens": "agentscan.cli.commands",
-    "hook": "agentscan.cli.hooks_commands",
-    "trace": "agentscan.cli.hooks_commands",
-    "hooks": "agentscan.cli.hooks_commands",
-    "export": "agentscan.cli.ops_commands",
-    "doctor": "agentscan.cli.ops_commands",
-    "otlp": "agentscan.cli.otlp_commands",
-    "prices": "agentscan.cli.prices_commands",
-}
-
-
-def _register_commands() -> None:
-    import importlib
-    import importlib.util
-
-    from agentscan.invocation import requested_command
-
-    # Run from the console script for one command, only its module is registered:
-    # Typer reads the signature of every registered command on each start.
-    only = COMMAND_HOMES.get(requested_command or "")
-    for name in (only,) if only else COMMAND_MODULES:
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name).register(app)
-
-
-_register_commands()
-
-
-def main() -> None:
-    app()
+        return getattr(typer_app, name)
+    raise AttributeError(f"module 'agentscan.cli' has no attribute {name!r}")
 
 
 __all__ = ["app", "main"]

@@ -21,7 +21,7 @@ import orjson
 
 from agentscan.cli import render
 from agentscan.cli import term as terminal
-from agentscan.cli.options import end_progress
+from agentscan.cli.state import end_progress
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
 

@@ -1,0 +1,123 @@
+"""What a command was asked for (``State``), and how every command ends.
+
+Nothing here imports Typer: ``cli.fastpath`` runs ``list``, ``show`` and
+``tokens`` without it, and the Typer commands (``cli.options``) use the same
+pieces.  This module and ``cli.options`` are the only ones that map the domain
+errors of ``agentscan.errors`` to exit codes.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from agentscan.errors import AgentscanError, NoReadableRoot, StrictWarnings
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+
+
+@dataclass
+class State:
+    home: Optional[Path] = None
+    demo: bool = False
+    no_cache: bool = False
+    strict: bool = False
+    verbose: bool = False
+    quiet: bool = False  # --quiet: no progress, hints or warning summary on stderr
+
+    def __post_init__(self) -> None:
+        self._apply_quiet()
+
+    def merge(self, values: dict[str, Any]) -> None:
+        """Global options given after the command name add to those given before it."""
+        if values.get("home") is not None:
+            self.home = Path(values["home"])
+        for name in ("demo", "no_cache", "strict", "verbose", "quiet"):
+            if values.get(name):
+                setattr(self, name, True)
+        self._apply_quiet()
+
+    def _apply_quiet(self) -> None:
+        # Hints are printed from deep in the renderers: they ask ``term``.
+        from agentscan.cli import term
+
+        term.set_quiet(self.quiet)
+
+    def scanner(self, providers: list[str] | None = None, *, memo: bool = False) -> Scanner:
+        """``memo``: discovery may come from the index (``scan.memo``); for the
+        commands whose every parse goes through the scanner (list, show, tokens)."""
+        import os
+
+        from agentscan.context import ScanContext
+        from agentscan.scan.scanner import Scanner
+
+        env = dict(os.environ)
+        home = self.home
+        if self.demo:
+            from agentscan.demo import demo_home
+
+            from agentscan.providers import provider_env_vars
+
+            home = demo_home()
+            # The demo must never mix in the user's real sessions.
+            for name in provider_env_vars():
+                env.pop(name, None)
+        context = ScanContext.create(home=home, env=env)
+        if self.demo:
+            context.home_source = "--demo"
+        from agentscan.cli.term import stderr_is_tty
+
+        if stderr_is_tty() and not self.quiet:
+            from agentscan.cli.progress import StderrProgress
+
+            context.progress = StderrProgress()
+            _PROGRESS.append(context.progress)
+        return Scanner(context=context, provider_names=providers or None, use_cache=not self.no_cache,
+                       memo_discovery=memo)
+
+
+#: progress reporters of this run, erased before an error is printed
+_PROGRESS: list[Any] = []
+
+
+def end_progress() -> None:
+    for progress in _PROGRESS:
+        progress.finish()
+
+
+def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
+    """Run a command's body; a domain error becomes a one-line message and the
+    contract's exit code (returned: 0 when the body ends normally)."""
+    try:
+        body(*args, **kwargs)
+        return 0
+    except AgentscanError as exc:
+        end_progress()
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    finally:
+        # The price helper a command started (``scan.priceahead``) ends with it, whether
+        # it printed or failed; a process that never started one has not imported the module.
+        ahead = sys.modules.get("agentscan.scan.priceahead")
+        if ahead is not None:
+            ahead.stop_all()
+
+
+def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
+    """Report warnings on stderr (JSON carries them in the document), then fail
+    for an unreadable explicitly named root, or any warning under --strict."""
+    from agentscan.cli.render import warn_summary
+
+    end_progress()
+    scanner.close()
+    warnings = scanner.warnings
+    if warnings and not as_json and not state.quiet:
+        warn_summary(warnings, verbose=state.verbose)
+    problems = scanner.unreadable_explicit_roots()
+    if problems:
+        raise NoReadableRoot("; ".join(problems))
+    if state.strict and warnings:
+        raise StrictWarnings(f"{len(warnings)} warnings (--strict)")

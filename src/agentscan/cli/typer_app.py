@@ -1,0 +1,106 @@
+"""The Typer app: a thin layer over ``agentscan.scan.scanner`` (``cli.fastpath`` runs
+the commonest commands without it).
+
+Exit codes (0 ok, 1 failure, 2 usage) are known only to the CLI: ``cli.state``
+maps the domain errors of ``agentscan.errors`` to them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from agentscan.cli.options import State
+
+app = typer.Typer(
+    name="agentscan",
+    help="Find the sessions AI coding agents left on this machine, with exact token totals.",
+    no_args_is_help=True,
+    # typer's own --install-completion / --show-completion (bash, zsh, fish, PowerShell)
+    add_completion=True,
+    pretty_exceptions_show_locals=False,
+    # Plain help (click's): rich's panels cost ~90 ms of every --help, and box
+    # drawing is not this CLI's look anyway (docs/performance.md).
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from agentscan import __version__
+
+        print(f"agentscan {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _global(
+    ctx: typer.Context,
+    version: bool = typer.Option(
+        False, "--version", help="Print agentscan's version and exit.", is_eager=True, callback=_print_version,
+    ),
+    home: Optional[Path] = typer.Option(None, "--home", help="Read agent files under DIR instead of $HOME.", metavar="DIR"),
+    demo: bool = typer.Option(False, "--demo", help="Use the small demo home shipped with agentscan."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write agentscan's cache."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any input had to be skipped."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every warning on stderr."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No progress, hints or warnings on stderr (errors still print).",
+    ),
+) -> None:
+    ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose, quiet=quiet)
+    # Every option above except --version is also taken after the command name
+    # (agentscan list --no-cache): see GlobalOptionsCommand.
+
+
+#: command modules, each with ``register(app)``; they import heavy things
+#: lazily inside their commands so ``--help`` stays fast.
+COMMAND_MODULES = (
+    "agentscan.cli.commands",
+    "agentscan.cli.hooks_commands",
+    "agentscan.cli.ops_commands",
+    "agentscan.cli.otlp_commands",
+    "agentscan.cli.prices_commands",
+)
+
+#: each top-level command and the module that registers it (tests/test_cli_registry.py
+#: keeps this equal to what the modules register)
+COMMAND_HOMES = {
+    "list": "agentscan.cli.commands",
+    "show": "agentscan.cli.commands",
+    "tokens": "agentscan.cli.commands",
+    "hook": "agentscan.cli.hooks_commands",
+    "trace": "agentscan.cli.hooks_commands",
+    "hooks": "agentscan.cli.hooks_commands",
+    "export": "agentscan.cli.ops_commands",
+    "doctor": "agentscan.cli.ops_commands",
+    "otlp": "agentscan.cli.otlp_commands",
+    "prices": "agentscan.cli.prices_commands",
+}
+
+
+def _register_commands() -> None:
+    import importlib
+    import importlib.util
+
+    from agentscan.invocation import requested_command
+
+    # Run from the console script for one command, only its module is registered:
+    # Typer reads the signature of every registered command on each start.
+    only = COMMAND_HOMES.get(requested_command or "")
+    for name in (only,) if only else COMMAND_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]
