@@ -109,10 +109,19 @@ def test_the_bodies_defaults_are_typers() -> None:
     ["list", "-qv"], ["list", "--", "x"], ["list", "-"], ["list", "--grep", "-x"], ["list", "--lim", "3"],
     ["list", "--pid", "-1"], ["--home", "", "list"], ["--home=", "list"], ["--home"], ["--install-completion"],
     ["show"], ["show", "a", "b"], ["show", "--full=yes", "abc123"], ["tokens", "--by"], ["--demo"],
-    ["list", "--version"],
+    ["list", "--version"], ["list", "-n", "1" * 5000], ["list", "--pid=" + "9" * 5000],
 ])
 def test_command_lines_it_cannot_take_go_to_typer(argv: list[str]) -> None:
     assert fastpath.parse(argv) is None
+
+
+def test_a_home_that_cannot_be_read_is_typers_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """click.Path refuses a --home that is there but unreadable (root reads anything: faked)."""
+    monkeypatch.setattr(os, "access", lambda path, mode, **kwargs: False)
+    assert fastpath.parse(["--home", str(tmp_path), "list"]) is None
+    code, _out, err = through_typer(["--home", str(tmp_path), "list"])
+    assert code == 2 and "is not readable" in err
+    assert fastpath.parse(["--home", str(tmp_path / "not-there"), "list"]) is not None  # as click: not checked
 
 
 def test_what_it_reads() -> None:
@@ -142,12 +151,15 @@ _FIXED = [
     ["tokens", SESSION[:8]], ["tokens", SESSION, "--json"], ["tokens", "zzzzzzzz"],
     ["show", SESSION[:8]], ["show", SESSION, "--json"], ["show", f"claude:{SESSION}", "--full", "--no-pager"],
     ["show", "abc"], ["show", "ffffffff"], ["show", SESSION, "--redact"], ["-v", "show", SESSION[:10], "--json"],
+    ["--home", "HOME", "list"], ["list", "--home", "HOME", "--json"], ["list", "--demo"], ["tokens", "--demo", "-q"],
+    ["--home", "HOME", "tokens", "--home", "/nowhere/at/all", "--json"], ["--home", "/nowhere/at/all", "list"],
 ]
 
 
 @pytest.mark.parametrize("argv", _FIXED, ids=" ".join)
 def test_same_output_and_exit_code(argv: list[str], isolated_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     build_home(isolated_home)
+    argv = [str(isolated_home) if arg == "HOME" else arg for arg in argv]
     fast_first = fastpath.parse(argv)
     assert fast_first is not None
     # Cold for the fast path, warm for Typer; then warm for both.
@@ -206,6 +218,72 @@ def test_any_command_line_of_the_grammar(argv: list[str], isolated_home: Path, c
     assert through_fast_path(argv, capsys) == through_typer(argv)
 
 
+@pytest.mark.parametrize("raised, expected", [(KeyboardInterrupt, (130, "", "")), (EOFError, (1, "", "\nAborted!\n"))])
+def test_interrupted_as_typer_is(raised: type[BaseException], expected: tuple[int, str, str], isolated_home: Path,
+                                 capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise raised
+
+    monkeypatch.setattr(actions, "run_list", interrupted)
+    assert through_typer(["list"]) == expected
+    assert through_fast_path(["list"], capsys) == expected
+
+
+# --- what parse reads is what click reads ------------------------------------------------
+
+_GLOBAL_NAMES = {name for name, _kind in GLOBAL_OPTIONS.values()}
+_TOKENS = ["list", "show", "tokens", "--home", "--home=", "--home=/x", "/x", "", "-", "--", "-v", "-q", "--verbose",
+           "--demo", "--json", "--json=", "-n", "--limit", "--limit=3", "3", "0", "007", "-p", "--provider",
+           "--provider=claude", "claude", "--by", "--by=day", "day", "--grep", "--grep=-x", "-x", "--pid", "--pid=5",
+           "--all", "-a", "--full", "--no-pager", "--tz", "UTC", "abc123", "--since", "3d", "--until", "--cwd", ".",
+           "-n3", "-qv", "--no-cache", "--strict", "--redact", "--running", "--quiet", "-h", "--version"]
+
+
+def _click_reads(argv: list[str]) -> tuple | None:
+    """What click's own parser makes of ``argv``, as a ``Call``'s parts (``None``: an error or help)."""
+    import typer.main
+    from typer._click.exceptions import ClickException
+    from typer.exceptions import Exit
+
+    group = typer.main.get_command(app)
+    try:
+        ctx = group.make_context("agentscan", list(argv))
+        name, command, rest = group.resolve_command(ctx, [*ctx._protected_args, *ctx.args])  # type: ignore[attr-defined]
+        sub = command.make_context(name, rest, parent=ctx)
+    except (ClickException, Exit):
+        return None
+    defaults = {param: value.default for param, value in inspect.signature(_BODIES[name]).parameters.items()}
+    # Typer makes the group's --home a Path after click has read it.
+    before = {key: Path(value) if key == "home" else value for key, value in ctx.params.items()
+              if key != "version" and value not in (None, False)}
+    after = {key: value for key, value in sub.params.items() if key in _GLOBAL_NAMES and value not in (None, False)}
+    options = {key: list(value) if isinstance(value, tuple) else value for key, value in sub.params.items()
+               if key not in _GLOBAL_NAMES and value not in (None, False, ()) and defaults.get(key) != value}
+    return name, before, after, options
+
+
+@FUZZ
+@given(argv=st.lists(st.sampled_from(_TOKENS), max_size=7))
+def test_parse_reads_what_click_reads(argv: list[str]) -> None:
+    call = fastpath.parse(argv)
+    if call is not None:
+        defaults = {param: value.default for param, value in inspect.signature(_BODIES[call.command]).parameters.items()}
+        options = {key: value for key, value in call.options.items() if defaults.get(key) != value}
+        assert (call.command, call.before, call.after, options) == _click_reads(argv)
+
+
+def test_parse_takes_the_plain_lines_click_takes() -> None:
+    """The comparison above must not pass by refusing everything."""
+    lines = [["list"], ["-v", "list", "--json", "-n", "3"], ["tokens", "abc123", "--by=day"], ["show", "abc123", "--full"],
+             ["--home", "/x", "list", "--home=/y", "-p", "claude", "--provider=codex"]]
+    for argv in lines:
+        call = fastpath.parse(argv)
+        assert call is not None
+        defaults = {param: value.default for param, value in inspect.signature(_BODIES[call.command]).parameters.items()}
+        assert (call.command, call.before, call.after,
+                {key: value for key, value in call.options.items() if defaults.get(key) != value}) == _click_reads(argv)
+
+
 # --- as a process ------------------------------------------------------------------
 
 _AS_CONSOLE_SCRIPT = (
@@ -239,13 +317,19 @@ def test_the_console_script_runs_them_without_typer(isolated_home: Path) -> None
     assert refused.stderr.endswith("typer imported: True\n")
 
 
-def test_a_closed_pipe_ends_quietly_with_1(isolated_home: Path) -> None:
-    """``agentscan tokens | head -1``: as click does, exit 1 and no traceback."""
+_THROUGH_TYPER = "from agentscan.cli import app; app(prog_name='agentscan')"
+
+
+@pytest.mark.parametrize("argv", [["tokens", "--json"], ["list", "--all"], ["show", SESSION]], ids=" ".join)
+def test_a_closed_pipe_ends_quietly_with_1(argv: list[str], isolated_home: Path) -> None:
+    """``agentscan tokens | head -1``: as click does, exit 1 and no traceback, both ways."""
     build_home(isolated_home)
-    reader, writer = os.pipe()
-    os.close(reader)
-    with os.fdopen(writer, "w") as closed:
-        done = subprocess.run([sys.executable, "-c", _AS_CONSOLE_SCRIPT, "tokens", "--json"], stdout=closed,
-                              stderr=subprocess.PIPE, text=True, timeout=60)
-    assert done.returncode == 1
-    assert "Traceback" not in done.stderr and done.stderr.endswith("typer imported: False\n")
+    ended = []
+    for script in (_AS_CONSOLE_SCRIPT, _THROUGH_TYPER):
+        reader, writer = os.pipe()
+        os.close(reader)
+        with os.fdopen(writer, "w") as closed:
+            done = subprocess.run([sys.executable, "-c", script, *argv], stdout=closed,
+                                  stderr=subprocess.PIPE, text=True, timeout=60)
+        ended.append((done.returncode, done.stderr.replace("typer imported: False\n", "")))
+    assert ended == [(1, ""), (1, "")]

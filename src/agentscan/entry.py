@@ -60,6 +60,9 @@ def _print_static_help(argv: list[str]) -> bool:
     return True
 
 
+#: the commands ``cli.fastpath`` may run without Typer (``agentscan hook`` must not even load it)
+_FAST_COMMANDS = frozenset({"list", "show", "tokens"})
+
 #: global options that take a value (the next argument is not the command)
 _GLOBAL_WITH_VALUE = frozenset({"--home"})
 
@@ -97,14 +100,16 @@ def _run() -> None:
     if _print_static_help(argv):
         sys.exit(0)
     if not any(name.endswith("_COMPLETE") for name in os.environ):  # shell completion needs Typer
-        from agentscan.cli import fastpath
+        command = _command_in(argv)
+        if command in _FAST_COMMANDS:
+            from agentscan.cli import fastpath
 
-        code = fastpath.run(argv)
-        if code is not None:
-            sys.exit(code)
+            code = fastpath.run(argv)
+            if code is not None:
+                sys.exit(code)
         from agentscan import invocation
 
-        invocation.requested_command = _command_in(argv)
+        invocation.requested_command = command
     if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
         from agentscan.hooks.capture import run
 

@@ -7,9 +7,13 @@ whenever the snapshot and Typer disagree.  Run ``python -m
 agentscan.cli.grammar_snapshot`` after changing an option of those commands or
 a global one.
 
-Only what the fast path can take exactly as click would is written down: an
-option with a callback, an environment variable, a prompt or an unusual type is
-left out, and a command line that uses it goes to Typer.
+Only what the fast path can take exactly as click would is written down.  A
+global option with a callback (``--version``, the completion options) is left
+out: a command line that uses it goes to Typer, and one that does not is the
+same without it.  Any other option the fast path could not take (a callback,
+an environment variable, a prompt, a required option, an unusual type) makes
+the generation fail: click would apply it even to a command line that leaves
+it out.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ def _kind(param: Any) -> str | None:
 
     if param.is_eager or param.callback is not None or param.envvar or param.prompt or param.count:
         return None
-    if param.nargs != 1 or param.secondary_opts:
+    if param.nargs != 1 or param.secondary_opts or param.required:
         return None
     if param.is_flag:
         return "flag" if isinstance(param.type, types.BoolParamType) and not param.multiple else None
@@ -37,7 +41,10 @@ def _kind(param: Any) -> str | None:
     if param.multiple:
         return None
     if isinstance(param.type, TyperPath):
-        return "path"
+        plain = (not param.type.exists and param.type.file_okay and param.type.dir_okay and param.type.readable
+                 and not param.type.writable and not param.type.resolve_path and not param.type.allow_dash
+                 and param.type.type is None)
+        return "path" if plain else None
     if isinstance(param.type, types.IntRange):
         bounded_above = param.type.max is not None or param.type.min_open or param.type.clamp
         return None if bounded_above or param.type.min is None else f"int>={param.type.min}"
@@ -46,7 +53,7 @@ def _kind(param: Any) -> str | None:
     return None
 
 
-def _options(params: list[Any]) -> dict[str, tuple[str, str]]:
+def _options(params: list[Any], *, where: str) -> dict[str, tuple[str, str]]:
     """Each option flag -> (parameter name, kind)."""
     from typer.core import TyperOption
 
@@ -55,9 +62,12 @@ def _options(params: list[Any]) -> dict[str, tuple[str, str]]:
         if not isinstance(param, TyperOption):
             continue
         kind = _kind(param)
-        if kind is not None:
-            for flag in param.opts:
-                table[flag] = (str(param.name), kind)
+        if kind is None:
+            if where == "group" and param.is_flag and not param.default and not param.envvar and not param.required:
+                continue  # --version, --install-completion: no-ops when absent; present, Typer's
+            raise ValueError(f"the fast path cannot take {where} option {param.name!r}: give the command to Typer only")
+        for flag in param.opts:
+            table[flag] = (str(param.name), kind)
     return dict(sorted(table.items()))
 
 
@@ -69,7 +79,8 @@ def _arguments(params: list[Any]) -> tuple[tuple[str, int], ...]:
     found = []
     for param in params:
         if isinstance(param, TyperArgument):
-            if not isinstance(param.type, types.StringParamType) or param.nargs not in (1, -1):
+            if (not isinstance(param.type, types.StringParamType) or param.nargs not in (1, -1)
+                    or param.callback is not None or param.envvar):
                 raise ValueError(f"the fast path cannot take argument {param.name!r}: give it to Typer only")
             if param.nargs == 1 and not param.required:
                 raise ValueError(f"the fast path cannot take optional argument {param.name!r}")
@@ -87,8 +98,8 @@ def grammar() -> dict[str, Any]:
     commands = {}
     for name in FAST_COMMANDS:
         command = group.commands[name]  # type: ignore[attr-defined]
-        commands[name] = {"options": _options(command.params), "arguments": _arguments(command.params)}
-    return {"global_options": _options(group.params), "commands": commands}
+        commands[name] = {"options": _options(command.params, where=name), "arguments": _arguments(command.params)}
+    return {"global_options": _options(group.params, where="group"), "commands": commands}
 
 
 def module_source(tables: dict[str, Any]) -> str:
