@@ -161,7 +161,7 @@ def test_windowed_sums_are_the_exact_sums_when_copies_are_close(records, transcr
     from agentscan.model import TokenUsage
     from agentscan.providers.claude.usage import CallDeduper, call_of, packed_entries
     from agentscan.providers.claude.windowed import WindowedTotals
-    from agentscan.scan.collect import sums_of
+    from agentscan.scan.sessionsums import sums_of
 
     calls = [call for call in (call_of(record, agent, i) for i, (record, agent) in enumerate(records)) if call is not None]
     windowed, exact = WindowedTotals(window=len(calls) + 1), CallDeduper()

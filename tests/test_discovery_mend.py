@@ -194,7 +194,7 @@ def test_a_census_through_a_symlinked_directory_cannot_be_mended(tmp_path: Path)
 
 def test_sums_of_unchanged_sessions_come_from_the_last_snapshot(isolated_home: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentscan.scan.collect import SessionSums
+    from agentscan.scan.sessionsums import SessionSums
 
     first = session(isolated_home, S1, 1, 100)
     session(isolated_home, S2, 2, 200)

@@ -1,7 +1,7 @@
 """How token sums are grouped so that every group can be priced exactly.
 
 A session's usage is kept as sums grouped by subagent, model, quarter hour,
-input-size class and origin (``scan.collect.sums_of``): enough to price each
+input-size class and origin (``scan.sessionsums.sums_of``): enough to price each
 group at one price (``agentscan.pricing``).  The constants live here, below
 the providers, so a provider that sums as it parses (Claude's row pass over
 a huge transcript) groups exactly as ``collect`` does.

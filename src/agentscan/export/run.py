@@ -158,7 +158,8 @@ def run_export(
     """Export every session matching ``filters`` (unclamped), each with its cost;
     ``days``: their usage per UTC day, model and run instead (JSON Lines, CSV)."""
     from agentscan.pricing import PriceBook
-    from agentscan.scan.collect import merge_by_provider, usage_by_session
+    from agentscan.scan.collect import usage_by_session
+    from agentscan.scan.sharing import merge_by_provider
     from agentscan.scan.costs import costs_of, priced
 
     _check(fmt, output, days)

@@ -101,7 +101,7 @@ class PriceBook:
         Keys are one per period and tier, tiers grow with the input and periods
         do not overlap: when the span's first and last corners get the same key,
         every call inside it does.  Cached token sums are kept in such spans
-        (``scan.collect.sums_of``).
+        (``scan.sessionsums.sums_of``).
         """
         first = self.key(provider, model, start, low)
         last_ts = None if start is None else (end - 1e-6 if end is not None else start)

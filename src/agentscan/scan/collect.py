@@ -22,174 +22,29 @@ state, so the next change parses only what was appended.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections import Counter
 from itertools import chain
-from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.model import (
-    CACHE_READ,
-    CACHE_WRITE,
-    CACHE_WRITE_1H,
-    INPUT,
-    KEY,
-    MODEL,
-    ORIGIN,
-    OUTPUT,
-    RANK,
-    REASONING,
-    SUBAGENT,
-    TS,
-    ScanWarning,
-    SessionRef,
-)
+from agentscan.model import SessionRef
 from agentscan.scan.cache import decode_json
+from agentscan.scan.sessionsums import Parsed, SessionSums, parse_session, warning_from
+from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
 from agentscan.sealing import seal, unseal
-from agentscan.usagegroups import BUCKET, GROUP_KEYS, GROUP_WIDTH, TIER_BOUNDS
+from agentscan.usagegroups import GROUP_WIDTH
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
-    from agentscan.pricing import PriceBook, Spend
-    from agentscan.providers.base import Provider
     from agentscan.scan.scanner import Scanner
 
-#: the token fields a group sums, in ``UsageEntry.pack`` positions
-SUMMED = (INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING)
 #: parse in worker processes only above this much to parse (bytes): forking costs more below
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 #: a session this large keeps a resume state from its first parse
 RESUME_MIN_BYTES = 8 * 1024 * 1024
 #: sessions per batch sent to a worker
 _BATCH = 24
-
-
-class SessionSums:
-    """One session's token sums: ``groups`` (see ``GROUP_WIDTH``).
-
-    ``bucket`` is the quarter hour (epoch seconds) the calls were made in,
-    ``None`` for calls without a time; the tier class is
-    ``bisect_left(TIER_BOUNDS, total input)``.  No groups: the session
-    recorded no usage.
-    """
-
-    __slots__ = ("groups", "warnings", "price_keys", "passing")
-
-    def __init__(self, groups: list[list], warnings: list[ScanWarning], *, passing: bool = False) -> None:
-        self.groups = groups
-        self.warnings = warnings
-        #: each group's price key, once a report has worked them out (not stored)
-        self.price_keys: list[int] | None = None
-        #: a parse that could not read everything *this time*: right for this run,
-        #: never stored (the next run parses again)
-        self.passing = passing
-
-    def to_bytes(self) -> bytes:
-        return seal(orjson.dumps([self.groups, [w.to_json() for w in self.warnings]]))
-
-    @classmethod
-    def from_bytes(cls, data: object) -> SessionSums | None:
-        """Decode a cached value; ``None`` (a miss) when it is damaged or ill-shaped.
-
-        The seal's CRC finds damage, so the checks here are only of the shape
-        (a warm run decodes one of these per session).
-        """
-        document = decode_json(unseal(data))
-        try:
-            groups, warnings = document
-            width = GROUP_WIDTH
-            if type(groups) is not list or not all(type(group) is list and len(group) == width for group in groups):
-                return None
-            return cls(groups, [warning_from(item) for item in warnings] if warnings else [])
-        except (TypeError, ValueError, KeyError):
-            return None
-
-
-def warning_from(item: object) -> ScanWarning:
-    """A warning as ``ScanWarning.to_json`` wrote it (``ValueError``: it is not one)."""
-    if not isinstance(item, dict):
-        raise ValueError("bad warning")
-    path, message, line = item["path"], item["message"], item.get("line")
-    if not isinstance(path, str) or not isinstance(message, str) or not (line is None or type(line) is int):
-        raise ValueError("bad warning")
-    return ScanWarning(path, message, line)
-
-
-def sums_of(entries: Iterable[list]) -> list[list]:
-    groups: dict[tuple, list] = {}
-    for entry in entries:
-        ts = entry[TS]
-        total_input = entry[INPUT] + entry[CACHE_READ] + entry[CACHE_WRITE]
-        key = (entry[SUBAGENT], entry[MODEL], None if ts is None else int(ts // BUCKET) * BUCKET,
-               bisect_left(TIER_BOUNDS, total_input), entry[ORIGIN] if len(entry) > ORIGIN else None)
-        sums = groups.get(key)
-        if sums is None:
-            sums = groups[key] = [*key, 0, 0, 0, 0, 0, 0, 0]
-        sums[5] += entry[INPUT]
-        sums[6] += entry[CACHE_READ]
-        sums[7] += entry[CACHE_WRITE]
-        sums[8] += entry[OUTPUT]
-        sums[9] += entry[REASONING]
-        sums[10] += 1
-        sums[11] += entry[CACHE_WRITE_1H]
-    return list(groups.values())
-
-
-def tier_range(tier: int) -> tuple[int, int | None]:
-    """The total inputs of a tier class: ``(lowest, above-the-highest)``, ``None`` for no end."""
-    low = TIER_BOUNDS[tier - 1] + 1 if tier > 0 else 0
-    return low, (TIER_BOUNDS[tier] + 1 if tier < len(TIER_BOUNDS) else None)
-
-
-def sums_and_keys(entries: Iterable[list], keep: bool) -> tuple[list[list], bytes, list[list] | None]:
-    """``sums_of``, ``key_hashes`` and (``keep``) the entries, in one pass over an iterable:
-    a 1 GB transcript's calls need not be held twice."""
-    kept: list[list] | None = [] if keep else None
-    hashes: list[bytes] = []
-    def walk() -> Iterable[list]:
-        for entry in entries:
-            if kept is not None:
-                kept.append(entry)
-            key = entry[KEY]
-            if key is not None:
-                hashes.append(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest())
-            yield entry
-
-    groups = sums_of(walk())
-    return groups, seal(b"".join(hashes)), kept
-
-
-def key_hashes(entries: Iterable[list]) -> bytes:
-    """8 bytes per keyed call, sealed: a filter for sharing (a collision only costs a decode)."""
-    return seal(b"".join(blake2b(entry[KEY].encode("utf-8", "surrogatepass"), digest_size=8).digest()
-                         for entry in entries if entry[KEY] is not None))
-
-
-class Parsed:
-    """A session parsed this run: what the index keeps, and its calls while they are at hand."""
-
-    __slots__ = ("sums", "keys", "state", "entries")
-
-    def __init__(self, sums: SessionSums, keys: bytes, state: bytes | None, entries: list[list] | None) -> None:
-        self.sums, self.keys, self.state, self.entries = sums, keys, state, entries
-
-
-def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume: bytes | None, keep_state: bool,
-                  keep_entries: bool) -> Parsed:
-    """One session's packed entries, sums and key hashes, with the warnings its parse raised."""
-    with ctx.warnings.capture() as warnings:
-        try:
-            entries, state = provider.session_usage(ref, ctx, resume, keep_state=keep_state)
-            groups, keys, kept = sums_and_keys(entries, keep_entries)
-        except Exception as exc:  # noqa: BLE001 - a provider bug costs one session, not the command
-            from agentscan.context import internal_error
-
-            internal_error(ctx, ref, exc)
-            groups, keys, kept, state = [], seal(b""), ([] if keep_entries else None), None
-    passing = warnings.passing
-    return Parsed(SessionSums(groups, list(warnings), passing=passing), keys, None if passing else state, kept)
 
 
 class ProviderUsage:
@@ -231,74 +86,6 @@ def sums_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, S
     """Session id -> its own token sums (not deduplicated against other sessions), from
     the index or parsed: what a row's cost is priced from (``costs.with_costs``)."""
     return _Collector(scanner, None).sums(refs)[1]
-
-
-_UNKNOWN = object()
-
-
-class GroupPrices:
-    """The price key of each cached group (``None``: its calls may be priced apart).
-
-    Most models have one price at every time: their key depends on the tier
-    class alone, so it is worked out once per model and class, not per quarter hour.
-    """
-
-    def __init__(self, book: PriceBook) -> None:
-        self.book = book
-        self._keys: dict[tuple, int | None] = {}
-        self._timeless: dict[tuple[str, str | None], bool] = {}
-        self._memo: dict[tuple, int | None] = {}  # every group asked about, as asked (the hot path)
-
-    def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
-        asked = (provider, model, bucket, tier)
-        found = self._memo.get(asked, _UNKNOWN)
-        if found is not _UNKNOWN:
-            return found  # type: ignore[return-value]
-        found = self._memo[asked] = self._key(provider, model, bucket, tier)
-        return found
-
-    def _key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
-        fast = self.book.fast_keys(provider).get(model)
-        if fast.__class__ is int:
-            return fast  # type: ignore[return-value]
-        timeless = self._timeless.get((provider, model))
-        if timeless is None:
-            timeless = self._timeless[(provider, model)] = self.book.timeless(provider, model)
-        ident = (provider, model, None if timeless else bucket, tier, timeless)
-        if ident in self._keys:
-            return self._keys[ident]
-        low, high = tier_range(tier)
-        if timeless:
-            found = self.book.span_key(provider, model, None, None, low, high)
-        else:
-            found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
-        self._keys[ident] = found
-        return found
-
-    def spend(self, provider: str, sums: SessionSums) -> Spend | None:
-        """A session's sums as a ``Spend``; ``None`` when a group has no single price."""
-        from agentscan.pricing import Spend
-
-        spend = Spend()
-        for group in sums.groups:
-            key = self.key(provider, group[1], group[2], group[3])
-            if key is None:
-                return None
-            parts = spend.parts.get(key)
-            if parts is None:
-                spend.parts[key] = list(group[GROUP_KEYS:])
-            else:
-                for index, value in enumerate(group[GROUP_KEYS:]):
-                    parts[index] += value
-        return spend
-
-
-def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:
-    """``usage_by_session`` output deduplicated across sessions, per provider."""
-    grouped: dict[str, list[list]] = {}
-    for ref in refs:
-        grouped.setdefault(ref.provider, []).extend(per_session.get(ref.id, ()))
-    return {provider: merge_duplicates(entries) for provider, entries in grouped.items()}
 
 
 def collect(scanner: Scanner, refs: Sequence[SessionRef],
@@ -620,7 +407,7 @@ class _Collector:
             for ref_id, (fingerprint, blob) in self.cache.get_keys(absent).items():
                 if fingerprint == self.fingerprints.get(ref_id):
                     keys[ref_id] = blob
-        shared = _sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
+        shared = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
         if stamp is not None and self.cache is not None:
             self.cache.put_meta(marker, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
         return shared
@@ -644,7 +431,7 @@ class _Collector:
         missing = []
         for ref in wanted:
             hit = cached.get(ref.id)
-            entries = _entries_from(hit[1]) if hit is not None and hit[0] == self.fingerprints[ref.id] else None
+            entries = entries_from(hit[1]) if hit is not None and hit[0] == self.fingerprints[ref.id] else None
             if entries is None:
                 missing.append(ref)
             else:
@@ -671,58 +458,3 @@ class _Collector:
                     rows.append((ref.id, fingerprint, seal(orjson.dumps(found[ref.id]))))
             self.cache.put_calls(rows)
         return found
-
-
-def _entries_from(data: bytes) -> list[list] | None:
-    """Cached packed entries, or ``None`` when they do not decode to the packed shape."""
-    entries = decode_json(unseal(data))
-    if not isinstance(entries, list):
-        return None
-    for entry in entries:
-        if not (isinstance(entry, list) and len(entry) > CACHE_WRITE_1H
-                and all(type(entry[i]) is int for i in (*SUMMED, RANK, CACHE_WRITE_1H))
-                and isinstance(entry[KEY], (str, type(None)))):
-            return None
-    return entries
-
-
-def _sharing(sealed: dict[str, bytes]) -> set[str]:
-    """Ids whose key hashes meet another id's (a damaged blob counts as sharing: it gets decoded)."""
-    keys: dict[str, bytes] = {}
-    found = set()
-    for session_id, blob in sealed.items():
-        payload = unseal(blob)
-        if payload is None:
-            found.add(session_id)
-        else:
-            keys[session_id] = payload
-    everything = b"".join(keys.values())
-    view = memoryview(everything)[: len(everything) // 8 * 8].cast("Q")
-    if len(set(view)) == len(view):
-        return found  # the common case: no key twice, nothing shared
-    counts = Counter(view)
-    repeated = {value for value, count in counts.items() if count > 1}
-    for session_id, blob in keys.items():
-        usable = memoryview(blob)[: len(blob) // 8 * 8].cast("Q")
-        if not repeated.isdisjoint(usable):
-            found.add(session_id)
-    return found
-
-
-def merge_duplicates(entries: list[list]) -> list[list]:
-    """Keep one copy of each keyed call across sessions: the highest rank, then the first."""
-    kept: list[list] = []
-    best: dict[str, int] = {}
-    append = kept.append
-    for entry in entries:
-        key = entry[KEY]
-        if key is None:
-            append(entry)
-            continue
-        slot = best.get(key)
-        if slot is None:
-            best[key] = len(kept)
-            append(entry)
-        elif entry[RANK] > kept[slot][RANK]:
-            kept[slot] = entry
-    return kept

@@ -46,7 +46,9 @@ def with_costs(
     scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
     needs its price data version (default: a new one on the scanner's index).
     """
-    from agentscan.scan.collect import GroupPrices, SessionSums, sums_by_session, usage_by_session
+    from agentscan.scan.collect import sums_by_session, usage_by_session
+    from agentscan.scan.groupprices import GroupPrices
+    from agentscan.scan.sessionsums import SessionSums
 
     if refs is None:
         refs = scanner.refs()
@@ -54,7 +56,7 @@ def with_costs(
         book = PriceBook(scanner.ctx, scanner.cache)
     wanted = {row.id for row in rows}
     chosen = list({ref.id: ref for ref in refs if ref.id in wanted}.values())
-    # From each session's cached sums (exact per group, see ``collect.GroupPrices``);
+    # From each session's cached sums (exact per group, see ``groupprices.GroupPrices``);
     # only a session with a group that has no single price is read call by call.
     prices = GroupPrices(book)
     costs: dict[str, Decimal | None] = {}

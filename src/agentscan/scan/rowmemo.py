@@ -27,7 +27,7 @@ import orjson
 
 from agentscan.model import ScanWarning, TokenUsage
 from agentscan.pricing.spend import Priced
-from agentscan.scan.collect import warning_from
+from agentscan.scan.sessionsums import warning_from
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:

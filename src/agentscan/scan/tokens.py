@@ -7,7 +7,7 @@ decides which bucket a call lands in, so cost works for any ``--by``.
 Sessions whose provider recorded no usage at all report ``null``, never
 zeros.
 
-Most sessions are added up from their cached sums (``collect.SessionSums``:
+Most sessions are added up from their cached sums (``sessionsums.SessionSums``:
 per subagent, model, quarter hour and input-size class, which prices them
 exactly); a session is read call by call only when its calls may be shared
 with another session, when ``--since`` or ``--until`` cuts through one of its
@@ -32,7 +32,10 @@ from agentscan.model import (
 )
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
-from agentscan.scan.collect import BUCKET, GroupPrices, SessionSums, collect
+from agentscan.scan.collect import collect
+from agentscan.scan.groupprices import GroupPrices
+from agentscan.scan.sessionsums import SessionSums
+from agentscan.usagegroups import BUCKET
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 
 @dataclass(frozen=True, slots=True)

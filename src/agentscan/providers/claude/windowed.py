@@ -13,7 +13,7 @@ A pass whose state will outlive the process (a row's resume state,
 a string's ``hash()`` changes from one process to the next.  Other passes
 keep ``hash()``, ten times cheaper (a 1 GB transcript settles 430,000 calls).
 
-The sums are grouped as ``scan.collect.sums_of`` groups a session's calls
+The sums are grouped as ``scan.sessionsums.sums_of`` groups a session's calls
 (``agentscan.usagegroups``), so a row's cost can be priced from them: a huge
 transcript's row and cost then come from one pass that never holds its calls.
 """

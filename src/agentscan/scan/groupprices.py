@@ -1,0 +1,70 @@
+"""The price key of each group of a session's sums (``scan.sessionsums``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentscan.scan.sessionsums import SessionSums, tier_range
+from agentscan.usagegroups import BUCKET, GROUP_KEYS
+
+if TYPE_CHECKING:
+    from agentscan.pricing import PriceBook, Spend
+
+_UNKNOWN = object()
+
+
+class GroupPrices:
+    """The price key of each cached group (``None``: its calls may be priced apart).
+
+    Most models have one price at every time: their key depends on the tier
+    class alone, so it is worked out once per model and class, not per quarter hour.
+    """
+
+    def __init__(self, book: PriceBook) -> None:
+        self.book = book
+        self._keys: dict[tuple, int | None] = {}
+        self._timeless: dict[tuple[str, str | None], bool] = {}
+        self._memo: dict[tuple, int | None] = {}  # every group asked about, as asked (the hot path)
+
+    def key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
+        asked = (provider, model, bucket, tier)
+        found = self._memo.get(asked, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found  # type: ignore[return-value]
+        found = self._memo[asked] = self._key(provider, model, bucket, tier)
+        return found
+
+    def _key(self, provider: str, model: str | None, bucket: int | None, tier: int) -> int | None:
+        fast = self.book.fast_keys(provider).get(model)
+        if fast.__class__ is int:
+            return fast  # type: ignore[return-value]
+        timeless = self._timeless.get((provider, model))
+        if timeless is None:
+            timeless = self._timeless[(provider, model)] = self.book.timeless(provider, model)
+        ident = (provider, model, None if timeless else bucket, tier, timeless)
+        if ident in self._keys:
+            return self._keys[ident]
+        low, high = tier_range(tier)
+        if timeless:
+            found = self.book.span_key(provider, model, None, None, low, high)
+        else:
+            found = self.book.span_key(provider, model, bucket, None if bucket is None else bucket + BUCKET, low, high)
+        self._keys[ident] = found
+        return found
+
+    def spend(self, provider: str, sums: SessionSums) -> Spend | None:
+        """A session's sums as a ``Spend``; ``None`` when a group has no single price."""
+        from agentscan.pricing import Spend
+
+        spend = Spend()
+        for group in sums.groups:
+            key = self.key(provider, group[1], group[2], group[3])
+            if key is None:
+                return None
+            parts = spend.parts.get(key)
+            if parts is None:
+                spend.parts[key] = list(group[GROUP_KEYS:])
+            else:
+                for index, value in enumerate(group[GROUP_KEYS:]):
+                    parts[index] += value
+        return spend

@@ -1,0 +1,81 @@
+"""Calls that several sessions' files hold: found by their key hashes, counted once.
+
+A resumed or forked session copies its parent's calls, each with the same
+dedupe key; the copy with the highest rank counts once across sessions.
+``sharing`` finds the sessions whose key hashes meet another's (the common
+case, no key twice, costs one set of 64-bit ints), and ``merge_duplicates``
+merges the calls of those sessions exactly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SessionRef
+from agentscan.scan.cache import decode_json
+from agentscan.scan.sessionsums import SUMMED
+from agentscan.sealing import unseal
+
+
+def entries_from(data: bytes) -> list[list] | None:
+    """Cached packed entries, or ``None`` when they do not decode to the packed shape."""
+    entries = decode_json(unseal(data))
+    if not isinstance(entries, list):
+        return None
+    for entry in entries:
+        if not (isinstance(entry, list) and len(entry) > CACHE_WRITE_1H
+                and all(type(entry[i]) is int for i in (*SUMMED, RANK, CACHE_WRITE_1H))
+                and isinstance(entry[KEY], (str, type(None)))):
+            return None
+    return entries
+
+
+def sharing(sealed: dict[str, bytes]) -> set[str]:
+    """Ids whose key hashes meet another id's (a damaged blob counts as sharing: it gets decoded)."""
+    keys: dict[str, bytes] = {}
+    found = set()
+    for session_id, blob in sealed.items():
+        payload = unseal(blob)
+        if payload is None:
+            found.add(session_id)
+        else:
+            keys[session_id] = payload
+    everything = b"".join(keys.values())
+    view = memoryview(everything)[: len(everything) // 8 * 8].cast("Q")
+    if len(set(view)) == len(view):
+        return found  # the common case: no key twice, nothing shared
+    counts = Counter(view)
+    repeated = {value for value, count in counts.items() if count > 1}
+    for session_id, blob in keys.items():
+        usable = memoryview(blob)[: len(blob) // 8 * 8].cast("Q")
+        if not repeated.isdisjoint(usable):
+            found.add(session_id)
+    return found
+
+
+def merge_duplicates(entries: list[list]) -> list[list]:
+    """Keep one copy of each keyed call across sessions: the highest rank, then the first."""
+    kept: list[list] = []
+    best: dict[str, int] = {}
+    append = kept.append
+    for entry in entries:
+        key = entry[KEY]
+        if key is None:
+            append(entry)
+            continue
+        slot = best.get(key)
+        if slot is None:
+            best[key] = len(kept)
+            append(entry)
+        elif entry[RANK] > kept[slot][RANK]:
+            kept[slot] = entry
+    return kept
+
+
+def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:
+    """``usage_by_session`` output deduplicated across sessions, per provider."""
+    grouped: dict[str, list[list]] = {}
+    for ref in refs:
+        grouped.setdefault(ref.provider, []).extend(per_session.get(ref.id, ()))
+    return {provider: merge_duplicates(entries) for provider, entries in grouped.items()}
