@@ -78,6 +78,10 @@ CREATE INDEX IF NOT EXISTS report_rows_provider ON report_rows (provider, stamp)
 _OBSOLETE = ("usage", "files", "calls", "resume", "facts", "snapshots")
 
 
+#: the tables with a row per session, by ``session_id``
+_PER_SESSION_TABLES = ("ids", "rows", "usage", "calls", "resume", "report_rows")
+
+
 class CacheBusy(Exception):
     """Another process holds the index longer than ``BUSY_TIMEOUT``."""
 
@@ -377,6 +381,19 @@ class Cache:
 
     def forget_id(self, session_id: str) -> None:
         self._write("DELETE FROM ids WHERE session_id=?", (session_id,))
+
+    def indexed_ids(self, provider: str) -> list[tuple[str, str | None]]:
+        """``(session id, path)`` of every session of ``provider`` in the id index."""
+        return [(session_id, path) for session_id, path in
+                self._query("SELECT session_id, path FROM ids WHERE provider=?", (provider,))
+                if isinstance(session_id, str) and isinstance(path, (str, type(None)))]
+
+    def forget_sessions(self, session_ids: list[str]) -> None:
+        """Everything kept of these sessions: their files are gone (``scan.prune``)."""
+        for table in _PER_SESSION_TABLES:
+            for start in range(0, len(session_ids), 500):
+                chunk = session_ids[start:start + 500]
+                self._write(f"DELETE FROM {table} WHERE session_id IN ({','.join('?' * len(chunk))})", tuple(chunk))
 
     # -- plumbing ------------------------------------------------------------
 

@@ -206,8 +206,9 @@ class Scanner:
     def _discover(self, provider: Provider) -> Sequence[SessionRef]:
         cache = self.cache
         if not self.memo_discovery or cache is None:
-            refs = provider.discover(self.ctx)
-            self._index_ids(refs)
+            with self.ctx.warnings.capture() as warnings:
+                refs = provider.discover(self.ctx)
+            self._index_ids(provider, refs, complete=not warnings.passing)
             return refs
         from agentscan.scan.memo import DiscoveryMemo
 
@@ -221,7 +222,7 @@ class Scanner:
 
         with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
             refs = provider.discover(self.ctx)
-        self._index_ids(refs)
+        self._index_ids(provider, refs, complete=not warnings.passing)
         memo.store(refs, warnings, self.fingerprint)
         return refs
 
@@ -288,17 +289,23 @@ class Scanner:
                 problems.append(f"{provider.name}: no readable root among {names}")
         return problems
 
-    def _index_ids(self, refs: list[SessionRef]) -> None:
+    def _index_ids(self, provider: Provider, refs: Sequence[SessionRef], *, complete: bool) -> None:
+        """Index the ids ``provider``'s discovery found; ``complete``: it read everything it
+        looked at, so the sessions the index knows under its roots and it did not find are gone."""
         cache = self.cache
-        if cache is None or not refs:
+        if cache is None:
             return
         entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
         # Most runs find the same sessions in the same places: skip the rewrite then.
         listing = "\n".join(sorted(f"{e[0]}\0{e[3] or ''}" for e in entries))
         digest = blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-        marker = f"ids:{refs[0].provider}"
+        marker = f"ids:{provider.name}"
         if cache.get_meta(marker) == digest:
             return
+        if complete:
+            from agentscan.scan.prune import forget_gone
+
+            forget_gone(cache, provider, refs, self.ctx)
         cache.put_ids(entries)
         cache.put_meta(marker, digest)
         cache.commit()

@@ -1,0 +1,48 @@
+"""The index forgets the sessions whose files are gone.
+
+Claude Code deletes transcripts after 30 days by default, and users clean up
+by hand: without this, every session ever seen would keep its row, sums,
+calls and resume state in the index for good, and a heavy user's index would
+only grow.  When a provider's discovery finds another set of sessions than
+the last one (``Scanner._index_ids``), the sessions the index knows under
+that provider's roots that discovery no longer finds are forgotten.
+
+Only sessions under the roots just walked: another home (``--home``,
+``--demo``) shares the index, and its sessions are not this discovery's to
+judge.  Nothing is forgotten after a discovery that could not read
+everything this time (a directory it could not list): a session missed then
+is not gone.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+    from agentscan.model import SessionRef
+    from agentscan.providers.base import Provider
+    from agentscan.scan.cache import Cache
+
+
+def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], ctx: ScanContext) -> int:
+    """Forget the sessions of ``provider`` the index holds under its roots that ``found``
+    (its discovery, complete) does not; how many were forgotten."""
+    roots = [_with_sep(os.path.abspath(path)) for path in provider.confinement_roots(ctx)]
+    if not roots:
+        return 0
+    present = {ref.id for ref in found}
+    gone = [session_id for session_id, path in cache.indexed_ids(provider.name)
+            if session_id not in present and path is not None and _under(os.path.abspath(path), roots)]
+    if gone:
+        cache.forget_sessions(gone)
+    return len(gone)
+
+
+def _with_sep(path: str) -> str:
+    return path if path.endswith(os.sep) else path + os.sep
+
+
+def _under(path: str, roots: list[str]) -> bool:
+    return any(path.startswith(root) for root in roots)
