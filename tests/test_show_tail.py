@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.model import SessionDetail
+from agentscan.detailmodel import SessionDetail
 from agentscan.providers.claude import showfacts
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.scanner import Scanner
@@ -169,7 +169,7 @@ def test_damaged_facts_are_no_facts() -> None:
 @settings(FUZZ, max_examples=max(FUZZ.max_examples, 300))
 @given(keys=st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "g", None]), max_size=80), window=st.integers(1, 6))
 def test_calls_dropped_are_counted_as_the_collector_drops_them(monkeypatch: pytest.MonkeyPatch, keys, window) -> None:
-    from agentscan.model import ToolEvent
+    from agentscan.detailmodel import ToolEvent
     from agentscan.toolkit.detail import DetailCollector
 
     monkeypatch.setattr(showfacts, "WINDOW", window)
@@ -308,7 +308,7 @@ def test_a_reply_made_of_endless_records_is_not_held_whole() -> None:
 
 
 def test_a_call_id_spelled_like_a_stand_in_does_not_replace_a_call_without_an_id() -> None:
-    from agentscan.model import ToolEvent
+    from agentscan.detailmodel import ToolEvent
     from agentscan.toolkit.detail import DetailCollector
 
     collector = DetailCollector(Bounds(tools=10))

@@ -2,22 +2,19 @@
 
 Kept apart from ``agentscan.model`` because ``list`` and ``tokens`` never
 build them, and creating a dataclass costs about a millisecond of every
-start.  ``agentscan.model`` still answers for these names (it loads this
-module on first use), so ``from agentscan.model import SessionDetail`` keeps
-working.  This module names ``model``'s types in annotations only: ``model``
-loads it, never the other way round, so the two make no import cycle.
+start.  This module imports ``model`` (a ``SessionDetail`` holds its
+``SessionRow``, so ``typing.get_type_hints`` needs the names here), never the
+other way round.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from agentscan.model import SessionRow, TokenUsage
 from agentscan.timeutil import to_iso
-
-if TYPE_CHECKING:
-    from agentscan.model import SessionRow, TokenUsage
 
 
 @dataclass(frozen=True, slots=True)

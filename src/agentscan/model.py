@@ -12,22 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
+
+# Imported at run time, not for type checkers only: ``typing.get_type_hints`` of a
+# public type evaluates its annotations in this module.
+from decimal import Decimal
 
 from agentscan.bounds import MAX_TOKEN_SUM, token_sum
 from agentscan.timeutil import parse_iso, to_iso
-
-if TYPE_CHECKING:
-    from decimal import Decimal  # costs are Decimals, but --help must not import decimal
-
-    # ``show``'s values live in detailmodel (``list`` and ``tokens`` never build
-    # them); they are still importable from here, through ``__getattr__`` below.
-    from agentscan.detailmodel import PlanStep as PlanStep
-    from agentscan.detailmodel import Prompt as Prompt
-    from agentscan.detailmodel import Response as Response
-    from agentscan.detailmodel import SessionDetail as SessionDetail
-    from agentscan.detailmodel import SubagentInfo as SubagentInfo
-    from agentscan.detailmodel import ToolEvent as ToolEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,18 +253,3 @@ class SessionRef:
     @property
     def id(self) -> str:
         return f"{self.provider}:{self.native_id}"
-
-
-#: the names ``agentscan.detailmodel`` defines, still answered here (PEP 562)
-_DETAIL_NAMES = frozenset({"PlanStep", "Prompt", "Response", "SessionDetail", "SubagentInfo", "ToolEvent"})
-
-if not TYPE_CHECKING:  # mypy sees the imports above, so a misspelt name stays an error
-
-    def __getattr__(name: str) -> Any:
-        if name not in _DETAIL_NAMES:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from agentscan import detailmodel
-
-        value = getattr(detailmodel, name)
-        globals()[name] = value  # later lookups skip this function
-        return value

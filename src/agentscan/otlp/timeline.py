@@ -54,7 +54,7 @@ class Instant:
 class TurnSlice:
     key: str
     start_ns: int
-    prompt: Any = None  # agentscan.model.Prompt | None
+    prompt: Any = None  # agentscan.detailmodel.Prompt | None
     instants: list[Instant] = field(default_factory=list)
 
     @property

@@ -23,8 +23,8 @@ from agentscan.digests import blake2b
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.bounds import Bounds
-    from agentscan.model import SessionDetail
-    from agentscan.model import SubagentInfo, TokenUsage
+    from agentscan.detailmodel import SessionDetail, SubagentInfo
+    from agentscan.model import TokenUsage
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals
@@ -312,7 +312,7 @@ class ClaudeProvider(Provider):
     def _keep_facts(self, ref: SessionRef, ctx: ScanContext, facts: ShowFacts, main: FileSummary,
                     totals: WindowedTotals) -> None:
         from agentscan.bounds import MAX_FILE_LINES
-        from agentscan.model import PlanStep
+        from agentscan.detailmodel import PlanStep
         from agentscan.providers.claude import showfacts
         from agentscan.toolkit.fsutil import changed_since
 
@@ -333,7 +333,8 @@ class ClaudeProvider(Provider):
     def _subagent_infos(self, files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],
                         per_agent: dict[str, TokenUsage]) -> tuple[SubagentInfo, ...]:
         from agentscan.bounds import MAX_SIDE_FILE_BYTES
-        from agentscan.model import PROGRESS_ORIGIN, SubagentInfo
+        from agentscan.detailmodel import SubagentInfo
+        from agentscan.model import PROGRESS_ORIGIN
         from agentscan.providers.claude.usage import meta_agent_type
         from agentscan.toolkit.jsonl import load_json_file
 
