@@ -112,6 +112,106 @@ def test_a_discovery_that_could_not_read_everything_forgets_nothing(isolated_hom
     assert kept()["usage"] == everywhere(S1, S2)  # ... and is not forgotten for it
 
 
+def test_an_unreadable_directory_then_removed_is_still_pruned(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A discovery that could not read everything keeps nothing it would judge by later."""
+    session(isolated_home, S1, 1)
+    gone_later = session(isolated_home, S2, 2)
+    other = session(isolated_home, S3, 3, project="-home-dev-other")
+    scan()
+    gone_later.unlink()
+    unreadable = str(other.parent)
+    real_scandir = os.scandir
+
+    def refusing(path: object = ".") -> object:
+        if os.fspath(path) == unreadable:  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", unreadable)
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "scandir", refusing)
+        scan()
+    assert kept()["usage"] == everywhere(S1, S2, S3)  # nothing forgotten while S3 could not be listed
+    other.unlink()
+    other.parent.rmdir()
+    scan()  # finds S1 alone, as the incomplete discovery did: it must still look for the gone
+    assert kept()["usage"] == everywhere(S1)
+
+
+def test_a_session_discovery_missed_without_a_word_is_kept(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a file that is not there is gone: a directory skipped silently proves nothing."""
+    from agentscan.providers.claude.provider import ClaudeProvider
+
+    session(isolated_home, S1, 1)
+    session(isolated_home, S2, 2, project="-home-dev-other")
+    scan()
+    real_discover = ClaudeProvider.discover
+
+    def missing_one(self: ClaudeProvider, ctx: object) -> list:
+        return [ref for ref in real_discover(self, ctx) if ref.native_id != S2]  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ClaudeProvider, "discover", missing_one)
+    with State().scanner(memo=True) as scanner:
+        scanner.memo_discovery = False  # discover for real: the census has not changed
+        assert {ref.id for ref in scanner.refs()} == everywhere(S1)
+    assert kept()["usage"] == everywhere(S1, S2)
+
+
+def test_a_relative_home_forgets_nothing_it_cannot_place(isolated_home: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ids found through a relative --home are stored relative: another working directory
+    must not read them as gone."""
+    base = tmp_path / "work"
+    session(base / "h", S1, 1)
+    monkeypatch.chdir(base)
+    scan(Path("h"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "h").mkdir()
+    scan(Path("h"))  # another "h": empty
+    assert kept()["usage"] == everywhere(S1)
+
+
+def test_the_file_facts_of_a_forgotten_session_go_too(isolated_home: Path) -> None:
+    """Codex keeps each rollout's header facts under its path: they go with the session."""
+    from codex_builders import at, meta, rollout_path, turn_context, write_rollout
+
+    codex_home = isolated_home / ".codex"
+    threads = ["0199aaaa-0000-7000-8000-000000000001", "0199aaaa-0000-7000-8000-000000000002"]
+    rollouts = [write_rollout(rollout_path(codex_home, thread, at(index * 60)),
+                              [meta(thread, at(index * 60)), turn_context(at(index * 60 + 1))])
+                for index, thread in enumerate(threads)]
+    scan()
+
+    def facts() -> set[str]:
+        conn = sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME)
+        try:
+            return {row[0] for row in conn.execute("SELECT path FROM facts WHERE kind='codex.header'")}
+        finally:
+            conn.close()
+
+    assert facts() == {str(path) for path in rollouts}
+    rollouts[0].unlink()
+    scan()
+    assert facts() == {str(rollouts[1])}
+
+
+def test_after_a_prune_every_answer_is_a_fresh_runs(isolated_home: Path) -> None:
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    first = session(isolated_home, S1, 1)
+    session(isolated_home, S2, 2)
+    session(isolated_home, S3, 3, project="-home-dev-other")
+    scan()
+    first.unlink()
+    for argv in (["list", "--json"], ["tokens", "--json"], ["tokens", "--by", "model", "--json"]):
+        cached = CliRunner().invoke(app, argv)
+        fresh = CliRunner().invoke(app, ["--no-cache", *argv])
+        assert cached.exit_code == fresh.exit_code == 0
+        assert cached.stdout == fresh.stdout, argv
+    assert kept()["usage"] == everywhere(S2, S3)
+
+
 def test_nothing_is_written_without_the_index(isolated_home: Path) -> None:
     session(isolated_home, S1, 1)
     scan(no_cache=True)

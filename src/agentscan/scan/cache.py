@@ -388,12 +388,14 @@ class Cache:
                 self._query("SELECT session_id, path FROM ids WHERE provider=?", (provider,))
                 if isinstance(session_id, str) and isinstance(path, (str, type(None)))]
 
-    def forget_sessions(self, session_ids: list[str]) -> None:
-        """Everything kept of these sessions: their files are gone (``scan.prune``)."""
-        for table in _PER_SESSION_TABLES:
-            for start in range(0, len(session_ids), 500):
-                chunk = session_ids[start:start + 500]
-                self._write(f"DELETE FROM {table} WHERE session_id IN ({','.join('?' * len(chunk))})", tuple(chunk))
+    def forget_sessions(self, session_ids: list[str], *, paths: Iterable[str] = ()) -> None:
+        """Everything kept of these sessions, and the file facts kept under ``paths``:
+        their files are gone (``scan.prune``)."""
+        for table, column, keys in [*((table, "session_id", session_ids) for table in _PER_SESSION_TABLES),
+                                    ("facts", "path", list(paths)), ("files", "path", list(paths))]:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start:start + 500]
+                self._write(f"DELETE FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))})", tuple(chunk))
 
     # -- plumbing ------------------------------------------------------------
 

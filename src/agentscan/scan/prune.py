@@ -7,11 +7,18 @@ only grow.  When a provider's discovery finds another set of sessions than
 the last one (``Scanner._index_ids``), the sessions the index knows under
 that provider's roots that discovery no longer finds are forgotten.
 
-Only sessions under the roots just walked: another home (``--home``,
-``--demo``) shares the index, and its sessions are not this discovery's to
-judge.  Nothing is forgotten after a discovery that could not read
-everything this time (a directory it could not list): a session missed then
-is not gone.
+A session is forgotten only when its file is not there any more: discovery
+can miss a session that is (a directory it could not read, with or without
+a warning), and then the index must not be made cold for it.  And only
+sessions under the roots just walked, by an absolute path: another home
+(``--home``, ``--demo``) shares the index, and its sessions are not this
+discovery's to judge.  Nothing is forgotten after a discovery that said it
+could not read everything this time.
+
+What is forgotten: the session's id, row, sums, calls, resume state and
+report row, and the file facts kept under its transcript's path.  A session
+known by no path (a Cursor composer that lives only in ``state.vscdb``) is
+kept: nothing says it is gone.
 """
 
 from __future__ import annotations
@@ -33,10 +40,11 @@ def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], c
     if not roots:
         return 0
     present = {ref.id for ref in found}
-    gone = [session_id for session_id, path in cache.indexed_ids(provider.name)
-            if session_id not in present and path is not None and _under(os.path.abspath(path), roots)]
+    gone = {session_id: path for session_id, path in cache.indexed_ids(provider.name)
+            if session_id not in present and path is not None and os.path.isabs(path) and _under(path, roots)
+            and not os.path.lexists(path)}
     if gone:
-        cache.forget_sessions(gone)
+        cache.forget_sessions(list(gone), paths=list(gone.values()))
     return len(gone)
 
 

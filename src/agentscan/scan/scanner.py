@@ -307,7 +307,8 @@ class Scanner:
 
             forget_gone(cache, provider, refs, self.ctx)
         cache.put_ids(entries)
-        cache.put_meta(marker, digest)
+        if complete:  # else the next discovery, finding the same, must still look for the gone
+            cache.put_meta(marker, digest)
         cache.commit()
 
     def row(self, ref: SessionRef) -> SessionRow:
