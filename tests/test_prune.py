@@ -91,6 +91,22 @@ def test_another_home_leaves_this_homes_sessions_alone(isolated_home: Path, tmp_
     assert kept()["usage"] == everywhere(S1, S3)
 
 
+def test_another_homes_session_is_not_opened_from_the_shared_index(isolated_home: Path, tmp_path: Path) -> None:
+    """``show`` from one home of a session only another home has: not found, as without the index."""
+    from agentscan.errors import SessionNotFound
+
+    other = tmp_path / "other-home"
+    session(other, S3, 3)
+    scan(other)
+    session(isolated_home, S1, 1)
+    for no_cache in (True, False):
+        with State(no_cache=no_cache).scanner(memo=True) as scanner:
+            with pytest.raises(SessionNotFound):
+                scanner.show(f"claude:{S3}")
+    with State(home=other).scanner(memo=True) as scanner:
+        assert scanner.show(f"claude:{S3}").row.id == f"claude:{S3}"
+
+
 def test_a_discovery_that_could_not_read_everything_forgets_nothing(isolated_home: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     session(isolated_home, S1, 1)

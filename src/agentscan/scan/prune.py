@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], ctx: ScanContext) -> int:
     """Forget the sessions of ``provider`` the index holds under its roots that ``found``
     (its discovery, complete) does not; how many were forgotten."""
-    roots = [_with_sep(os.path.abspath(path)) for path in provider.confinement_roots(ctx)]
+    roots = _roots(provider, ctx)
     if not roots:
         return 0
     present = {ref.id for ref in found}
@@ -46,6 +46,15 @@ def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], c
     if gone:
         cache.forget_sessions(list(gone), paths=list(gone.values()))
     return len(gone)
+
+
+def under_roots(path: str, provider: Provider, ctx: ScanContext) -> bool:
+    """Whether ``path`` (absolute) is under one of ``provider``'s roots in this scan's home."""
+    return os.path.isabs(path) and _under(path, _roots(provider, ctx))
+
+
+def _roots(provider: Provider, ctx: ScanContext) -> list[str]:
+    return [_with_sep(os.path.abspath(path)) for path in provider.confinement_roots(ctx)]
 
 
 def _with_sep(path: str) -> str:

@@ -465,11 +465,17 @@ class Scanner:
         if len(entries) != 1:
             return None
         session_id, provider_name, native_id, path = entries[0]
-        if path is not None and not os.path.exists(path):  # never raises (a PermissionError would)
-            cache.forget_id(session_id)
-            cache.commit()
-            return None
-        return self.provider(provider_name).locate(native_id, path, self.ctx)
+        provider = self.provider(provider_name)
+        if path is not None:
+            from agentscan.scan.prune import under_roots
+
+            if not under_roots(path, provider, self.ctx):
+                return None  # another home's session (the index is shared): this home's discovery decides
+            if not os.path.exists(path):  # never raises (a PermissionError would)
+                cache.forget_id(session_id)
+                cache.commit()
+                return None
+        return provider.locate(native_id, path, self.ctx)
 
     def _resolve_with_focus(self, query: str) -> tuple[SessionRef, str | None]:
         """The session ``query`` names and, when it names one of its
