@@ -176,15 +176,19 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
     walk.entries += len(names)
     if walk.entries > MAX_ENTRIES:
         return False
-    if numbers:
-        _note_times(walk, numbers[2::5] + numbers[3::5])
+    packed = array("q", numbers)
+    if numbers and max(max(packed[2::5]), max(packed[3::5])) > walk.newest:
+        _note_times(walk, numbers[2::5] + numbers[3::5])  # only a newer time can move ``newest``
     listed = directory.encode("utf-8", "surrogateescape") + b"\0" + "\0".join(names).encode("utf-8", "surrogateescape")
     mine = blake2b(listed, digest_size=16)
-    mine.update(array("q", numbers).tobytes())
+    mine.update(packed)
     own = mine.digest()
     walk.dirs[directory] = own
     walk.digest.update(own)
     walk.shape.update(listed)
-    walk.shape.update(array("q", numbers[0::5]).tobytes())  # modes
-    walk.shape.update(array("q", numbers[4::5]).tobytes())  # inodes
-    return all(_walk(path, ident, walk, depth + 1) for path, ident in subdirs)
+    walk.shape.update(packed[0::5])  # modes
+    walk.shape.update(packed[4::5])  # inodes
+    for path, ident in subdirs:
+        if not _walk(path, ident, walk, depth + 1):
+            return False
+    return True
