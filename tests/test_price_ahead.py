@@ -169,3 +169,26 @@ def test_a_warm_run_starts_no_helper(isolated_home: Path, monkeypatch: pytest.Mo
     with Scanner(env=dict(os.environ), use_cache=True) as scanner:
         priceahead.start(scanner)
         assert AHEAD not in scanner.ctx.memo
+
+
+def test_an_empty_home_starts_no_helper_after_its_first_run(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No sessions, nothing to price: a helper per run would import genai-prices for nothing."""
+    monkeypatch.setattr(priceahead, "_imported", lambda: False)
+    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+
+    def started() -> bool:
+        with Scanner(env=dict(os.environ), use_cache=True) as scanner:
+            priceahead.start(scanner)
+            try:
+                return AHEAD in scanner.ctx.memo
+            finally:
+                priceahead.stop_all()
+
+    assert started()  # a first run cannot know the home is empty
+    cli_json("list")
+    assert not started()
+    claude_sonnet_session(isolated_home)
+    cli_json("--no-cache", "list")  # the index has not seen it yet: still "empty" as far as it knows
+    assert not started()
+    cli_json("list")  # discovered and priced: the prices are kept
+    assert not started()

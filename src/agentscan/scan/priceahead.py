@@ -32,8 +32,11 @@ def start(scanner: Scanner) -> None:
     if AHEAD in ctx.memo or _imported():
         return  # imported already (a second scan in one process)
     data = source.current(ctx.env)
-    if scanner.cache is not None and scanner.cache.get_prices(data.key):
+    cache = scanner.cache
+    if cache is not None and cache.get_prices(data.key):
         return  # the index holds this price data's prices: a run seldom needs the library
+    if cache is not None and cache.found_nothing([provider.name for provider in scanner.providers]):
+        return  # every provider's last discovery found no session: nothing to price, likely now too
     from agentscan.scan import workers  # here: a warm run has no use for it
 
     if not workers.usable_workers():
