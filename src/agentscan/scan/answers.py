@@ -41,7 +41,9 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
     if scanner.cache is None:
         return None
     stamps = []
-    for provider in scanner.witnesses if witnesses else scanner.selected(providers):
+    stamped = scanner.witnesses if witnesses else scanner.selected(providers)
+    scanner.take_censuses(stamped)
+    for provider in stamped:
         stamp = scanner.census_stamp(provider)
         if stamp is None or not stamp.settled:  # a file changed just now may change again unseen
             return None

@@ -388,6 +388,14 @@ class Cache:
     def forget_id(self, session_id: str) -> None:
         self._write("DELETE FROM ids WHERE session_id=?", (session_id,))
 
+    def session_counts(self) -> dict[str, int]:
+        """How many sessions each provider's last discovery found (``Scanner._index_ids``)."""
+        counts = {}
+        for key, value in self._query("SELECT key, value FROM meta WHERE key LIKE 'count:%'", ()):
+            if isinstance(key, str) and isinstance(value, str) and value.isdigit():
+                counts[key[len("count:"):]] = int(value)
+        return counts
+
     def found_nothing(self, providers: list[str]) -> bool:
         """Whether each of ``providers`` was discovered (its ids indexed, ``Scanner._index_ids``)
         and none has a session in the index: an empty home, as far as the index knows."""

@@ -61,34 +61,53 @@ class Stamp(NamedTuple):
     dirs: dict[str, bytes] | None = None
 
 
-def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
-    """What the provider's discovery depends on, as one digest (``None``: no memo)."""
-    import time
+class CensusPlan(NamedTuple):
+    """What a provider's census walks, and what else its stamp depends on."""
 
+    paths: list[str]
+    stat_only: list[str]
+    #: the roots themselves (an env var may point elsewhere) and the code that read them
+    setting: str
+
+
+def census_plan(provider: Provider, ctx: ScanContext) -> CensusPlan | None:
+    """``None``: the provider's discovery is never taken from the index."""
     from agentscan.codeid import code_identity
 
     paths = provider.census_paths(ctx)
     stat_only = provider.census_stat_paths(ctx)
     if paths is None or stat_only is None:
         return None
+    setting = "\n".join([code_identity(), provider.name, provider.parser_version, str(_FORMAT), *paths, "", *stat_only])
+    return CensusPlan(paths, stat_only, setting)
+
+
+def stamp_from(plan: CensusPlan, admits: Callable[[str], bool]) -> Stamp | None:
+    """The census of ``plan`` as a stamp: reads the file system only (a helper may take it)."""
+    import time
+
     now = time.time_ns()
     # A time more than the interval ahead of the clock is a clock's skew (or a copied
     # home's), not a change in progress (the census compares as it goes: a slow walk's
     # own changes count).
-    found = census(paths, stat_only=stat_only, admits=ctx.resolved_inside_roots, skew_ns=SETTLE_NS)
+    found = census(plan.paths, stat_only=plan.stat_only, admits=admits, skew_ns=SETTLE_NS)
     if found is None:
         return None
-    # The roots themselves (an env var may point elsewhere) and the code that read them.
-    setting = "\n".join([code_identity(), provider.name, provider.parser_version, str(_FORMAT), *paths, "", *stat_only])
 
     def stamp(census_digest: str) -> str:
-        text = f"{setting}\n{census_digest}"
+        text = f"{plan.setting}\n{census_digest}"
         return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     # Times in the future were left out of ``newest_ns``: one such file must not make a
     # change of a moment ago look settled.
     settled = found.newest_ns < now - SETTLE_NS
     return Stamp(stamp(found.digest), settled, stamp(found.shape), found.dirs)
+
+
+def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
+    """What the provider's discovery depends on, as one digest (``None``: no memo)."""
+    plan = census_plan(provider, ctx)
+    return None if plan is None else stamp_from(plan, ctx.resolved_inside_roots)
 
 
 class DiscoveryMemo:

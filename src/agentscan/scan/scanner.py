@@ -177,6 +177,8 @@ class Scanner:
         self._confine()
         parts = []
         selected = self.selected(providers)
+        if self.memo_discovery:  # each discovery needs its provider's census first
+            self.take_censuses([provider for provider in selected if provider.name not in self._refs])
         for provider in selected:
             if provider.name not in self._refs:
                 self._refs[provider.name] = self._discover(provider)
@@ -225,6 +227,17 @@ class Scanner:
         self._index_ids(provider, refs, complete=not warnings.passing)
         memo.store(refs, warnings, self.fingerprint)
         return refs
+
+    def take_censuses(self, providers: Sequence[Provider]) -> None:
+        """Take the censuses of ``providers`` not taken yet, side by side when that pays
+        (``scan.stamps``); else each is taken when first asked for."""
+        missing = [provider for provider in providers if provider.name not in self._stamps]
+        if len(missing) < 2 or self.cache is None:
+            return
+        from agentscan.scan.stamps import take_in_parallel
+
+        self._confine()  # as ``census_stamp``: the census follows symlinks where discovery would
+        self._stamps.update(take_in_parallel(missing, self.ctx, self.cache))
 
     def census_stamp(self, provider: Provider) -> Stamp | None:
         """The census of ``provider``'s roots with what read them (``scan.memo.stamp_of``),
@@ -299,16 +312,17 @@ class Scanner:
         # Most runs find the same sessions in the same places: skip the rewrite then.
         listing = "\n".join(sorted(f"{e[0]}\0{e[3] or ''}" for e in entries))
         digest = blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-        marker = f"ids:{provider.name}"
-        if cache.get_meta(marker) == digest:
-            return
-        if complete:
-            from agentscan.scan.prune import forget_gone
+        marker, count_key, count = f"ids:{provider.name}", f"count:{provider.name}", str(len(entries))
+        if cache.get_meta(count_key) != count:  # how heavy its census is (``scan.stamps``)
+            cache.put_meta(count_key, count)
+        if cache.get_meta(marker) != digest:
+            if complete:
+                from agentscan.scan.prune import forget_gone
 
-            forget_gone(cache, provider, refs, self.ctx)
-        cache.put_ids(entries)
-        if complete:  # else the next discovery, finding the same, must still look for the gone
-            cache.put_meta(marker, digest)
+                forget_gone(cache, provider, refs, self.ctx)
+            cache.put_ids(entries)
+            if complete:  # else the next discovery, finding the same, must still look for the gone
+                cache.put_meta(marker, digest)
         cache.commit()
 
     def row(self, ref: SessionRef) -> SessionRow:

@@ -270,10 +270,24 @@ class Helper:
 
     def ask(self, question: Any) -> Any:
         """``serve(question)`` as the helper computed it; raises ``HelperGone``."""
+        self.send(question)
+        return self.receive()
+
+    def send(self, question: Any) -> None:
+        """Hand the helper a question and go on (``receive`` takes the answer); raises ``HelperGone``."""
         if self.pid is None:
             raise HelperGone("stopped")
         try:
             _send(self._tasks, question)
+        except OSError as exc:
+            self.stop()
+            raise HelperGone(str(exc)) from None
+
+    def receive(self) -> Any:
+        """The answer to the question sent last (waits for it); raises ``HelperGone``."""
+        if self.pid is None:
+            raise HelperGone("stopped")
+        try:
             return _receive(self._results)
         except (OSError, EOFError, pickle.UnpicklingError) as exc:
             self.stop()
