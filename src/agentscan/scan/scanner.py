@@ -19,7 +19,7 @@ from agentscan.bounds import DEFAULT_BOUNDS, TOKEN_SUM_CAPPED, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, guarded_row
 from agentscan.scan.liveness import Liveness
-from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, SessionUnreadable, UsageProblem
+from agentscan.errors import SessionNotFound, SessionUnreadable, UsageProblem
 from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, is_memo_ref
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
 from agentscan.model import ScanWarning, SessionRef, SessionRow
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.scan.memo import Stamp
 
-MIN_PREFIX = 6
 #: how many stored sessions a scan rebuilds alone for a parse before it discovers
 #: their provider afresh (``Scanner.real_ref``)
 LOCATE_LIMIT = 16
@@ -60,7 +59,6 @@ def _cached_row(document: dict) -> tuple[SessionRow, list[ScanWarning]] | None:
 
 
 def _readable(path: Path) -> bool:
-    import os
 
     try:
         if path.is_dir():
@@ -460,68 +458,13 @@ class Scanner:
         """
         return self._resolve_focus(query)[0]
 
-    def _resolve_focus(self, query: str) -> tuple[SessionRef, str | None]:
-        query = query.strip()
-        if not query:
-            raise UsageProblem("a session id is required")
-        found = self._resolve_from_index(query)
-        if found is not None:
-            return found, None
-        return self._resolve_with_focus(query)
-
-    def _resolve_from_index(self, query: str) -> SessionRef | None:
-        cache = self.cache
-        if cache is None or len(query.partition(":")[2] or query) < MIN_PREFIX:
-            return None
-        # Only exact ids: a prefix could also match a session created since the
-        # index was written, and then only discovery can say it is ambiguous.
-        entries = [e for e in cache.find_ids(query) if self._known(e[1]) and query in (e[0], e[2])]
-        if len(entries) != 1:
-            return None
-        session_id, provider_name, native_id, path = entries[0]
-        provider = self.provider(provider_name)
-        if path is not None:
-            from agentscan.scan.prune import under_roots
-
-            if not under_roots(path, provider, self.ctx):
-                return None  # another home's session (the index is shared): this home's discovery decides
-            if not os.path.exists(path):  # never raises (a PermissionError would)
-                cache.forget_id(session_id)
-                cache.commit()
-                return None
-        return provider.locate(native_id, path, self.ctx)
-
-    def _resolve_with_focus(self, query: str) -> tuple[SessionRef, str | None]:
-        """The session ``query`` names and, when it names one of its
-        subagents (a child's own id), that subagent's id."""
-        provider_name, _, bare = query.partition(":") if ":" in query else ("", "", query)
-        candidates = self.refs([provider_name] if provider_name and self._known(provider_name) else ())
-        if provider_name and not self._known(provider_name):
-            bare = query  # a colon inside a native id, not a provider prefix
-        exact = [ref for ref in candidates if ref.native_id == bare or ref.id == query]
-        if len(exact) == 1:
-            return exact[0], None
-        if len(exact) > 1:
-            raise AmbiguousSessionId(query, sorted(ref.id for ref in exact))
-        children = [(ref, child) for ref in candidates for child in ref.children if child == bare]
-        if len(children) == 1:
-            return children[0]
-        if len(bare) < MIN_PREFIX:
-            raise IdTooShort(query, MIN_PREFIX)
-        matches = [ref for ref in candidates if ref.native_id.startswith(bare) or ref.id.startswith(query)]
-        if not matches:
-            children = [(ref, child) for ref in candidates for child in ref.children if child.startswith(bare)]
-            if len(children) == 1:
-                return children[0]
-            if len(children) > 1:
-                raise AmbiguousSessionId(query, sorted(f"{ref.id} (subagent {child})" for ref, child in children))
-            raise SessionNotFound(query)
-        if len(matches) > 1:
-            raise AmbiguousSessionId(query, sorted(ref.id for ref in matches))
-        return matches[0], None
-
     def _known(self, name: str) -> bool:
         return any(p.name == name for p in self.providers)
+
+    def _resolve_focus(self, query: str) -> tuple[SessionRef, str | None]:
+        from agentscan.scan.resolve import find_session
+
+        return find_session(self, query)
 
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
         """One session in detail.  A subagent's own id (a Codex child thread,
