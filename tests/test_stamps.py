@@ -11,6 +11,7 @@ import pytest
 from agentscan.cli.state import State
 from agentscan.scan import stamps, workers
 from agentscan.scan.memo import stamp_of
+from agentscan.scan.scanner import Scanner
 from builders import cli_json, lay_out_real_claude
 from codex_builders import lay_out_real_codex
 from gemini_builders import lay_out_real_gemini
@@ -60,22 +61,96 @@ def test_answers_are_a_fresh_runs(isolated_home: Path, parallel: list) -> None:
     assert parallel  # the warm runs took their censuses side by side
 
 
-def test_a_helper_that_dies_leaves_the_censuses_to_this_process(isolated_home: Path, parallel: list,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def _children() -> set[str]:
+    """This process's living children (Linux)."""
+    found: set[str] = set()
+    for task in Path("/proc/self/task").iterdir():
+        found.update((task / "children").read_text().split())
+    return found
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _heaviest(scanner: Scanner) -> str:
+    counts = scanner.cache.session_counts()  # type: ignore[union-attr]
+    return max(scanner.providers, key=lambda provider: counts.get(provider.name, 0)).name
+
+
+@pytest.mark.parametrize("how", ["exits", "raises"])
+def test_a_helper_that_fails_leaves_the_censuses_to_this_process(isolated_home: Path, parallel: list,
+                                                                monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     build(isolated_home)
     fresh = orjson.dumps(cli_json("--no-cache", "tokens"))
     cli_json("list")
 
-    def dying(names: list[str]) -> dict:
-        os._exit(3)  # in the helper: as if killed
+    def failing(names: list[str]) -> dict:
+        if how == "exits":
+            os._exit(3)  # in the helper: as if killed
+        raise RuntimeError("a bug in the helper")
 
     real_helper = workers.Helper
-    monkeypatch.setattr(workers, "Helper", lambda setup, serve: real_helper(setup, dying))
+    monkeypatch.setattr(workers, "Helper", lambda setup, serve, **kwargs: real_helper(setup, failing, **kwargs))
+    children, fds = _children(), _open_fds()
     with State().scanner(memo=True) as scanner:
         scanner._confine()
         taken = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
-        assert set(taken) <= {"claude", "codex", "gemini", "cursor"} and len(taken) <= 1  # the heaviest at most
+        heavy = _heaviest(scanner)
+        assert taken == {heavy: stamp_of(scanner.provider(heavy), scanner.ctx)}  # the rest, one by one later
+    assert _children() == children and _open_fds() == fds
     assert orjson.dumps(cli_json("tokens")) == fresh
+
+
+def test_ctrl_c_during_the_fork_leaves_no_helper_behind(isolated_home: Path, parallel: list,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    build(isolated_home)
+    cli_json("list")
+    real_fork = os.fork
+
+    def interrupted_fork() -> int:
+        os.kill(os.getpid(), signal.SIGINT)  # pending while SIGINT is blocked around the fork
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", interrupted_fork)
+    children, fds = _children(), _open_fds()
+    with State().scanner(memo=True) as scanner:
+        scanner._confine()
+        with pytest.raises(KeyboardInterrupt):
+            stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
+    assert _children() == children and _open_fds() == fds
+
+
+def test_a_symlink_a_lighter_census_follows_is_followed_alike(isolated_home: Path, tmp_path: Path,
+                                                               parallel: list) -> None:
+    """The helper decides which symlinked directories to walk as this process would."""
+    build(isolated_home)
+    cli_json("list")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.jsonl").write_text("{}\n")
+    sessions = isolated_home / ".codex" / "sessions"
+    (sessions / "linked-outside").symlink_to(outside, target_is_directory=True)
+    inside = next(path for path in sessions.iterdir() if path.is_dir() and not path.is_symlink())
+    (sessions / "linked-inside").symlink_to(inside, target_is_directory=True)
+    with State().scanner(memo=True) as scanner:
+        scanner._confine()
+        side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
+        assert side_by_side["codex"] is not None
+        assert side_by_side == {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
+
+
+def test_a_lighter_provider_that_changed_is_seen(isolated_home: Path, parallel: list) -> None:
+    """A wrong stamp from the helper would show a stale answer once a lighter provider changed."""
+    build(isolated_home)
+    cli_json("list")
+    cli_json("tokens")
+    rollout = next((isolated_home / ".codex" / "sessions").rglob("*.jsonl"))
+    rollout.unlink()
+    assert cli_json("tokens") == cli_json("--no-cache", "tokens")
+    assert cli_json("list") == cli_json("--no-cache", "list")
 
 
 def test_no_helper_for_a_light_home(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -41,12 +41,14 @@ def start(scanner: Scanner) -> None:
 
     if not workers.usable_workers():
         return  # no second core to do it on
+    ahead = Ahead(data, start=False)
+    _live.append(ahead)  # first: ``stop_all`` then stops it however its start ends (a Ctrl-C during the fork)
     try:
-        ahead = Ahead(data)
+        ahead.start()
     except (OSError, workers.HelperGone):
+        _live.remove(ahead)
         return
     ctx.memo[AHEAD] = ahead
-    _live.append(ahead)
 
 
 #: helpers started and not stopped yet (``stop_all``)
@@ -66,13 +68,17 @@ def _imported() -> bool:
 class Ahead:
     """``pricing.access.Library``, answered by the helper."""
 
-    def __init__(self, data: PriceData) -> None:
+    def __init__(self, data: PriceData, *, start: bool = True) -> None:
         from agentscan.scan import workers
 
         self.data = data
         self._gone = False
         self.answered = 0  # questions the helper answered (the tests count them)
-        self._helper = workers.Helper(lambda: _prepare(data), _answerer(data))
+        self._helper = workers.Helper(lambda: _prepare(data), _answerer(data), start=start)
+
+    def start(self) -> None:
+        """Fork the helper (``Ahead(data, start=False)``); raises as ``workers.Helper.start``."""
+        self._helper.start()
 
     def serves(self, data: PriceData) -> bool:
         return not self._gone and data.key == self.data.key

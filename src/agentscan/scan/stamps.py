@@ -50,12 +50,15 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
     def serve(names: list[str]) -> dict[str, Stamp | None]:
         return {name: stamp_from(plans[name], admits) for name in names}  # type: ignore[arg-type]
 
+    if not walked:
+        return {}  # nothing for a helper to walk
     stamps: dict[str, Stamp | None] = {name: None for name, plan in plans.items() if plan is None}
+    helper = workers.Helper(lambda: None, serve, start=False)
     try:
-        helper = workers.Helper(lambda: None, serve)
-    except (OSError, workers.HelperGone):
-        return {}
-    try:
+        try:
+            helper.start()
+        except (OSError, workers.HelperGone):
+            return {}
         helper.send(walked)
         heavy_plan = census_plan(heavy, ctx)
         stamps[heavy.name] = None if heavy_plan is None else stamp_from(heavy_plan, admits)
@@ -63,5 +66,5 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
     except workers.HelperGone:
         return {heavy.name: stamps[heavy.name]} if heavy.name in stamps else {}
     finally:
-        helper.stop()
+        helper.stop()  # however this ends (a Ctrl-C during the fork included)
     return stamps

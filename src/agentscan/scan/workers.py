@@ -237,13 +237,30 @@ class Helper:
     and reaped by ``stop``.
     """
 
-    def __init__(self, setup: Callable[[], None], serve: Callable[[Any], Any]) -> None:
+    def __init__(self, setup: Callable[[], None], serve: Callable[[Any], Any], *, start: bool = True) -> None:
+        """``start``: fork it now. A caller that must stop it however the fork ends (a
+        Ctrl-C just after it) makes it with ``start=False``, then calls ``start`` inside
+        its ``try``/``finally: stop()``."""
+        self._setup, self._serve = setup, serve
+        self.pid: int | None = None
+        self._fds: tuple[int, ...] = ()
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Fork the helper (raises ``HelperGone`` or ``OSError`` when it cannot be)."""
         if not hasattr(os, "fork"):
             raise HelperGone("no fork here")
         parent = os.getpid()
-        watch_read, self._watch = os.pipe()
-        task_read, self._tasks = os.pipe()
-        self._results, result_write = os.pipe()
+        fds: list[int] = []
+        try:
+            for _ in range(3):
+                fds.extend(os.pipe())
+        except OSError:  # out of descriptors: close the pipes made so far
+            for fd in fds:
+                os.close(fd)
+            raise
+        watch_read, self._watch, task_read, self._tasks, self._results, result_write = fds
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             try:
@@ -257,16 +274,19 @@ class Helper:
                 try:
                     for fd in (self._watch, self._tasks, self._results):
                         os.close(fd)
-                    _helper(parent, task_read, result_write, watch_read, setup, serve)
+                    _helper(parent, task_read, result_write, watch_read, self._setup, self._serve)
                 except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
                     code = 1
                 finally:
                     os._exit(code)
+            # Still with SIGINT blocked: a Ctrl-C that came during the fork is raised when it
+            # is unblocked, and by then ``stop`` knows the child and every pipe end to close.
+            for fd in (watch_read, task_read, result_write):
+                os.close(fd)
+            self._fds = (self._tasks, self._results, self._watch)
+            self.pid = pid
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        for fd in (watch_read, task_read, result_write):
-            os.close(fd)
-        self.pid: int | None = pid
 
     def ask(self, question: Any) -> Any:
         """``serve(question)`` as the helper computed it; raises ``HelperGone``."""
@@ -294,23 +314,25 @@ class Helper:
             raise HelperGone(str(exc)) from None
 
     def stop(self) -> None:
-        """Kill and reap it (it holds nothing worth a polite goodbye)."""
+        """Kill and reap it (it holds nothing worth a polite goodbye); a helper never
+        started, or stopped already, is left as it is."""
         pid, self.pid = self.pid, None
-        if pid is None:
-            return
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-        for fd in (self._tasks, self._results, self._watch):
+        fds, self._fds = self._fds, ()
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for fd in fds:
             try:
                 os.close(fd)
             except OSError:
                 pass
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
+        if pid is not None:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
 
 
 def _helper(parent: int, tasks: int, results: int, watch: int, setup: Callable[[], None],
