@@ -168,6 +168,18 @@ def test_same_output_and_exit_code(argv: list[str], isolated_home: Path, capsys:
     assert through_fast_path(argv, capsys) == fast
 
 
+@pytest.mark.parametrize("argv", [["list"], ["list", "--all"], ["tokens"], ["tokens", "--by", "model"],
+                                  ["show", SESSION[:8]], ["show", SESSION, "--full", "--no-pager"], ["list", "-n", "1"]],
+                         ids=" ".join)
+def test_same_on_a_terminal(argv: list[str], isolated_home: Path, capsys: pytest.CaptureFixture[str], tty) -> None:  # noqa: ANN001
+    """Colour, widths and hints for a terminal: the same both ways."""
+    build_home(isolated_home)
+    tty(90, stderr=False, color=True)
+    fast = through_fast_path(argv, capsys)
+    assert "\x1b[" in fast[1]  # coloured: the terminal was seen
+    assert fast == through_typer(argv)
+
+
 def _pick(pool: list[str]) -> st.SearchStrategy[list[str]]:
     return st.sampled_from(pool).map(lambda value: [value])
 
