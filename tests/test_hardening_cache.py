@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.scan import cache as cache_module
+from agentscan.scan import cachefile as cache_module
 from agentscan.scan.cache import FILE_NAME
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report

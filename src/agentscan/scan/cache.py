@@ -26,7 +26,7 @@ What is kept per session (docs/performance.md explains why):
   while every session's fingerprint is the same: a run in which nothing
   changed decodes one value instead of one per session.
 
-The hot path uses plain ``sqlite3`` with the schema written out below.  The
+The hot path uses plain ``sqlite3`` (the file and its schema: ``scan.cachefile``).  The
 cache holds prompt previews, so a directory agentscan creates is 0700 and the
 file is 0600.  Anything wrong with it only costs speed:
 
@@ -39,44 +39,17 @@ file is 0600.  Anything wrong with it only costs speed:
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.filemodes import FILE_MODE, make_private_dirs
+from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index
 
-SCHEMA_VERSION = 5
-_IDENTITY = "agentscan-cache"
-FILE_NAME = "index.sqlite"
-#: how long to wait for another agentscan's write before skipping the cache (seconds)
-BUSY_TIMEOUT = 5.0
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS rows (session_id TEXT PRIMARY KEY, provider TEXT, fingerprint TEXT, row TEXT);
-CREATE TABLE IF NOT EXISTS ids (session_id TEXT PRIMARY KEY, provider TEXT, native_id TEXT, path TEXT);
-CREATE INDEX IF NOT EXISTS ids_native_id ON ids (native_id);
-CREATE TABLE IF NOT EXISTS usage (session_id TEXT PRIMARY KEY, provider TEXT, fingerprint TEXT, sums BLOB, keys BLOB);
-CREATE TABLE IF NOT EXISTS calls (session_id TEXT PRIMARY KEY, fingerprint TEXT, entries BLOB);
-CREATE TABLE IF NOT EXISTS resume (session_id TEXT PRIMARY KEY, state BLOB);
-CREATE TABLE IF NOT EXISTS facts (kind TEXT, path TEXT, stamp TEXT, value BLOB, PRIMARY KEY (kind, path));
-CREATE TABLE IF NOT EXISTS snapshots (key TEXT PRIMARY KEY, stamp TEXT, value BLOB);
-CREATE TABLE IF NOT EXISTS files (path TEXT, kind TEXT, size INTEGER, mtime_ns INTEGER, version TEXT, head TEXT,
-    "offset" INTEGER, state BLOB, PRIMARY KEY (path, kind));
-CREATE TABLE IF NOT EXISTS prices (data_version TEXT, provider TEXT, model TEXT, doc TEXT,
-    PRIMARY KEY (data_version, provider, model));
-CREATE TABLE IF NOT EXISTS report_rows (session_id TEXT PRIMARY KEY, provider TEXT, stamp TEXT, fingerprint TEXT,
-    data BLOB, fragment BLOB);
-CREATE INDEX IF NOT EXISTS report_rows_provider ON report_rows (provider, stamp);
-"""
-#: tables of schemas 1-2 whose shape or meaning changed (schema 2 packed calls in
-#: ``usage``): dropped on upgrade to 4; a cache only costs a re-parse
-_OBSOLETE = ("usage", "files", "calls", "resume", "facts", "snapshots")
-
+# The index's file and directory are named here too: callers ask this module for them.
+__all__ = ["Cache", "FILE_NAME", "cache_dir", "decode_json"]
 
 #: asked for more sessions' sums or key hashes than this, read the whole ``usage`` table
 #: (its rows are small; ``calls`` is not read so: its rows are a session's every call)
@@ -84,46 +57,6 @@ _WHOLE_TABLE_ABOVE = 2_000
 
 #: the tables with a row per session, by ``session_id``
 _PER_SESSION_TABLES = ("ids", "rows", "usage", "calls", "resume", "report_rows")
-
-
-class CacheBusy(Exception):
-    """Another process holds the index longer than ``BUSY_TIMEOUT``."""
-
-
-def cache_dir(env: Mapping[str, str]) -> Path:
-    override = env.get("AGENTSCAN_CACHE_DIR")
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("agentscan"))
-
-
-def _is_busy(exc: BaseException) -> bool:
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
-def _create_schema(conn: sqlite3.Connection) -> None:
-    """Create or upgrade the schema in one immediate transaction (concurrent first runs wait)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = _meta(conn, "schema_version")
-        if version is not None and int(version) < 4:
-            for table in _OBSOLETE:
-                conn.execute(f"DROP TABLE IF EXISTS {table}")
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                conn.execute(statement)
-        conn.executemany(
-            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-            [("identity", _IDENTITY), ("schema_version", str(SCHEMA_VERSION))],
-        )
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
 
 
 class Cache:
@@ -136,68 +69,9 @@ class Cache:
 
     @classmethod
     def open(cls, ctx: ScanContext) -> Cache | None:
-        directory = cache_dir(ctx.env)
-        path = directory / FILE_NAME
-        try:
-            make_private_dirs(directory)
-        except OSError as exc:
-            ctx.warn(directory, f"cache disabled: cannot create its directory ({exc.strerror or exc})")
-            return None
-        for attempt in (1, 2):
-            try:
-                return cls(cls._connect(path), path)
-            except CacheBusy:
-                return None  # another agentscan is writing: this run goes without
-            except (sqlite3.DatabaseError, ValueError, OSError) as exc:
-                if _is_busy(exc):
-                    return None
-                if attempt == 2 or isinstance(exc, OSError):
-                    ctx.warn(path, f"cache disabled: {exc}")
-                    return None
-                ctx.warn(path, f"cache was unreadable ({exc}); rebuilt")
-                _move_aside(path)
-        return None
-
-    @staticmethod
-    def _connect(path: Path) -> sqlite3.Connection:
-        try:
-            # Create the file 0600 before SQLite does, so it is never world-readable.
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE))
-            fresh = True
-        except FileExistsError:
-            fresh = False
-        # isolation_level=None: transactions are begun explicitly (see ``begin``).
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
-        try:
-            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
-            # Tables first, identity second: a concurrent first run commits its
-            # tables and its identity together, so a file that had tables when
-            # looked at shows its identity afterwards.  The other order let a
-            # commit fall between the two reads, and the new cache was taken
-            # for someone else's database and moved aside.
-            has_tables = _has_tables(conn)
-            identity = _meta(conn, "identity")
-            version = _meta(conn, "schema_version")
-            if identity is None and not fresh and has_tables:
-                raise ValueError("not an agentscan cache")
-            if identity not in (None, _IDENTITY):
-                raise ValueError("not an agentscan cache")
-            if version is not None and int(version) > SCHEMA_VERSION:
-                raise ValueError(f"written by a newer agentscan (schema {version})")
-            if version is None or int(version) < SCHEMA_VERSION:
-                if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                    conn.execute("PRAGMA journal_mode=WAL")
-                _create_schema(conn)
-            conn.execute("PRAGMA synchronous=NORMAL")
-            return conn
-        except sqlite3.OperationalError as exc:
-            conn.close()
-            if _is_busy(exc):
-                raise CacheBusy(str(exc)) from exc
-            raise
-        except BaseException:
-            conn.close()
-            raise
+        """The index of ``ctx``'s environment, opened or made (``None``: this run goes without)."""
+        opened = open_index(ctx)
+        return None if opened is None else cls(*opened)
 
     def close(self) -> None:
         self.commit()
@@ -494,31 +368,3 @@ def _encode(document: Any) -> bytes | None:
         return orjson.dumps(document)
     except (TypeError, orjson.JSONEncodeError):
         return None
-
-
-def _meta(conn: sqlite3.Connection, key: str) -> str | None:
-    try:
-        row = conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-    except sqlite3.OperationalError as exc:
-        if "no such table" in str(exc):
-            return None
-        raise
-    if row is None:
-        return None
-    value = row[0]
-    if key == "schema_version" and not (isinstance(value, str) and value.isdigit()):
-        raise ValueError("not an agentscan cache (bad schema version)")
-    return value if isinstance(value, str) else None
-
-
-def _has_tables(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
-
-
-def _move_aside(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        target = Path(str(path) + suffix)
-        try:
-            target.replace(Path(str(target) + ".corrupt"))
-        except OSError:
-            pass
