@@ -210,6 +210,35 @@ def test_the_file_facts_of_a_forgotten_session_go_too(isolated_home: Path) -> No
     assert facts() == {str(rollouts[1])}
 
 
+def test_the_facts_of_a_forgotten_sessions_other_files_go_too(isolated_home: Path) -> None:
+    """A Codex session with a spawned child thread: two rollouts, each with facts."""
+    from codex_builders import at, meta, rollout_path, turn_context, write_rollout
+
+    codex_home = isolated_home / ".codex"
+    parent, child, kept_thread = ("0199bbbb-0000-7000-8000-00000000000%d" % index for index in (1, 2, 3))
+    rollouts = [
+        write_rollout(rollout_path(codex_home, parent, at(0)), [meta(parent, at(0)), turn_context(at(1))]),
+        write_rollout(rollout_path(codex_home, child, at(10)),
+                      [meta(child, at(10), spawn_parent=parent, agent_role="reviewer"), turn_context(at(11))]),
+        write_rollout(rollout_path(codex_home, kept_thread, at(60)), [meta(kept_thread, at(60)), turn_context(at(61))]),
+    ]
+    scan()
+
+    def facts() -> set[str]:
+        conn = sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME)
+        try:
+            return {row[0] for row in conn.execute("SELECT path FROM facts")}
+        finally:
+            conn.close()
+
+    assert facts() == {str(path) for path in rollouts}
+    assert kept()["usage"] == {f"codex:{parent}", f"codex:{kept_thread}"}  # the child is its parent's
+    rollouts[0].unlink()
+    rollouts[1].unlink()
+    scan()
+    assert facts() == {str(rollouts[2])}
+
+
 def test_after_a_prune_every_answer_is_a_fresh_runs(isolated_home: Path) -> None:
     from typer.testing import CliRunner
 

@@ -286,6 +286,19 @@ class Cache:
                 self._query("SELECT session_id, path FROM ids WHERE provider=?", (provider,))
                 if isinstance(session_id, str) and isinstance(path, (str, type(None)))]
 
+    def file_keyed(self) -> list[tuple[str, str]]:
+        """``(table, path)`` of every entry kept by a file's path (``facts``, ``files``)."""
+        return [(table, path) for table in ("facts", "files")
+                for (path,) in self._query(f"SELECT DISTINCT path FROM {table}", ()) if isinstance(path, str)]
+
+    def forget_files(self, entries: list[tuple[str, str]]) -> None:
+        """Forget the ``(table, path)`` entries of ``file_keyed``: those files are gone."""
+        for table in ("facts", "files"):
+            paths = [path for entry_table, path in entries if entry_table == table]
+            for start in range(0, len(paths), 500):
+                chunk = paths[start:start + 500]
+                self._write(f"DELETE FROM {table} WHERE path IN ({','.join('?' * len(chunk))})", tuple(chunk))
+
     def forget_sessions(self, session_ids: list[str], *, paths: Iterable[str] = ()) -> None:
         """Everything kept of these sessions, and the file facts kept under ``paths``:
         their files are gone (``scan.prune``)."""

@@ -16,9 +16,10 @@ discovery's to judge.  Nothing is forgotten after a discovery that said it
 could not read everything this time.
 
 What is forgotten: the session's id, row, sums, calls, resume state and
-report row, and the file facts kept under its transcript's path.  A session
-known by no path (a Cursor composer that lives only in ``state.vscdb``) is
-kept: nothing says it is gone.
+report row, and the file facts kept under the path of any file gone from
+these roots (its transcript, a subagent's, a child thread's rollout).  A
+session known by no path (a Cursor composer that lives only in
+``state.vscdb``) is kept: nothing says it is gone.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], c
             and not os.path.lexists(path)}
     if gone:
         cache.forget_sessions(list(gone), paths=list(gone.values()))
+        # A session's other files (a subagent's transcript, a child thread's rollout) have
+        # facts of their own: when sessions went, so may they. Looked for only then (one
+        # stat per kept file under these roots), not on every run that finds a new session.
+        cache.forget_files([(table, path) for table, path in cache.file_keyed()
+                            if os.path.isabs(path) and _under(path, roots) and not os.path.lexists(path)])
     return len(gone)
 
 
