@@ -46,6 +46,15 @@ def kept() -> dict[str, set[str]]:
         conn.close()
 
 
+def facts() -> set[str]:
+    """The paths the index keeps file facts under."""
+    conn = sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME)
+    try:
+        return {row[0] for row in conn.execute("SELECT path FROM facts")}
+    finally:
+        conn.close()
+
+
 def everywhere(*native_ids: str) -> set[str]:
     return {f"claude:{native_id}" for native_id in native_ids}
 
@@ -197,13 +206,6 @@ def test_the_file_facts_of_a_forgotten_session_go_too(isolated_home: Path) -> No
                 for index, thread in enumerate(threads)]
     scan()
 
-    def facts() -> set[str]:
-        conn = sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME)
-        try:
-            return {row[0] for row in conn.execute("SELECT path FROM facts WHERE kind='codex.header'")}
-        finally:
-            conn.close()
-
     assert facts() == {str(path) for path in rollouts}
     rollouts[0].unlink()
     scan()
@@ -223,13 +225,6 @@ def test_the_facts_of_a_forgotten_sessions_other_files_go_too(isolated_home: Pat
         write_rollout(rollout_path(codex_home, kept_thread, at(60)), [meta(kept_thread, at(60)), turn_context(at(61))]),
     ]
     scan()
-
-    def facts() -> set[str]:
-        conn = sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME)
-        try:
-            return {row[0] for row in conn.execute("SELECT path FROM facts")}
-        finally:
-            conn.close()
 
     assert facts() == {str(path) for path in rollouts}
     assert kept()["usage"] == {f"codex:{parent}", f"codex:{kept_thread}"}  # the child is its parent's
