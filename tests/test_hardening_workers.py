@@ -127,3 +127,34 @@ def test_a_job_that_raises_is_reported_not_fatal() -> None:
     results = {index: (ok, value) for index, ok, value in run_parallel(job, [range(0, 3), range(3, 6)], 2)}
     assert results[3][0] is False and "bad session" in results[3][1]
     assert all(results[index] == (True, index) for index in (0, 1, 2, 4, 5))
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize("how", ["second fork refused", "ctrl-c during a fork"])
+def test_workers_forked_before_a_failure_are_stopped(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fork refused (EAGAIN) or a Ctrl-C that arrives while forking: the workers already
+    forked are stopped and reaped, and no pipe is left open."""
+    from agentscan.scan import workers
+
+    real_fork = os.fork
+    forks: list[int] = []
+
+    def failing_fork() -> int:
+        forks.append(1)
+        if how == "second fork refused" and len(forks) == 2:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        if how == "ctrl-c during a fork" and len(forks) == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # pending while SIGINT is held back
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", failing_fork)
+    fds = _open_fds()
+    expected = OSError if how == "second fork refused" else KeyboardInterrupt
+    with pytest.raises(expected):
+        list(workers.run_parallel(lambda index: index, [range(0, 3), range(3, 6), range(6, 9)], 3))
+    assert len(forks) >= 2
+    assert not any(_alive(pid) for pid in _children(os.getpid()))
+    assert _open_fds() == fds

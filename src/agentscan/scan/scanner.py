@@ -59,7 +59,6 @@ def _cached_row(document: dict) -> tuple[SessionRow, list[ScanWarning]] | None:
 
 
 def _readable(path: Path) -> bool:
-
     try:
         if path.is_dir():
             os.listdir(path)

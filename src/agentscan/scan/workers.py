@@ -28,6 +28,7 @@ import signal
 import struct
 import sys
 import threading
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 _HEADER = struct.Struct("!Q")
@@ -128,43 +129,79 @@ class _Worker:
         self.pid, self.tasks, self.results, self.busy = pid, tasks, results, False
 
 
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT held back across a fork: a child must not get a KeyboardInterrupt before it
+    ignores it, and the parent records its child (to stop it) before a Ctrl-C that came
+    meanwhile is raised, when this block ends."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _fork(child: Callable[[], None]) -> int:
+    """Fork (inside ``_sigint_blocked``); the child runs ``child`` and exits, never
+    returning into the parent's code. The child's pid, in the parent."""
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            child()
+        except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
+            code = 1
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
 def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], workers: int) -> Iterator[tuple[int, bool, Any]]:
     """``(index, ok, result)`` of ``job(index)`` for every index of ``batches``, as they come.
 
     ``ok`` is false when the job raised in the worker (``result`` is its
     ``repr``): the caller can run that one itself.  Batches go out one at a
-    time to whichever worker is free.
+    time to whichever worker is free.  However this ends (a fork refused, a
+    Ctrl-C), every worker forked is stopped and every pipe closed.
     """
     parent = os.getpid()
     watch_read, watch_write = os.pipe()
     pool: list[_Worker] = []
-    # Block SIGINT across fork: a child must not get a KeyboardInterrupt before it ignores it.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        for _ in range(min(workers, len(batches))):
-            task_read, task_write = os.pipe()
-            result_read, result_write = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the child
-                code = 0
-                try:
-                    os.close(watch_write)
-                    for fd in (task_write, result_read):
-                        os.close(fd)
-                    for other in pool:
-                        for fd in (other.tasks, other.results):
-                            os.close(fd)
+        with _sigint_blocked():
+            for _ in range(min(workers, len(batches))):
+                task_read, task_write = os.pipe()
+                result_read, result_write = os.pipe()
+
+                def child(task_read: int = task_read, result_write: int = result_write,
+                          others: tuple[int, ...] = (task_write, result_read, watch_write,
+                                                     *(fd for w in pool for fd in (w.tasks, w.results)))) -> None:
+                    _close(*others)
                     _child(parent, task_read, result_write, watch_read, job)
-                except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
-                    code = 1
+
+                try:
+                    pid = _fork(child)
+                except OSError:
+                    _close(task_write, result_read)
+                    raise
                 finally:
-                    os._exit(code)
-            os.close(task_read)
-            os.close(result_write)
-            pool.append(_Worker(pid, task_write, result_read))
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    os.close(watch_read)
+                    _close(task_read, result_write)
+                pool.append(_Worker(pid, task_write, result_read))
+    except BaseException:
+        _close(watch_read)
+        _stop(pool, watch_write)
+        raise
+    # Only the children read it (EOF: the parent is gone); closed once, here, never again:
+    # its number may belong to another file by the time this generator ends.
+    _close(watch_read)
     try:
         yield from _dispatch(pool, batches)
     finally:
@@ -206,13 +243,7 @@ def _stop(pool: list[_Worker], watch_write: int) -> None:
                 _send(worker.tasks, None)
         except OSError:
             pass
-    for worker in pool:
-        for fd in (worker.tasks, worker.results):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-    os.close(watch_write)
+    _close(*(fd for worker in pool for fd in (worker.tasks, worker.results)), watch_write)
     for worker in pool:
         try:
             os.waitpid(worker.pid, 0)
@@ -257,36 +288,23 @@ class Helper:
             for _ in range(3):
                 fds.extend(os.pipe())
         except OSError:  # out of descriptors: close the pipes made so far
-            for fd in fds:
-                os.close(fd)
+            _close(*fds)
             raise
         watch_read, self._watch, task_read, self._tasks, self._results, result_write = fds
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+
+        def child() -> None:
+            _close(self._watch, self._tasks, self._results)
+            _helper(parent, task_read, result_write, watch_read, self._setup, self._serve)
+
+        with _sigint_blocked():
             try:
-                pid = os.fork()
+                pid = _fork(child)
             except OSError:  # EAGAIN, ENOMEM: no helper, and no pipes left open
-                for fd in (watch_read, self._watch, task_read, self._tasks, self._results, result_write):
-                    os.close(fd)
+                _close(*fds)
                 raise
-            if pid == 0:  # the child
-                code = 0
-                try:
-                    for fd in (self._watch, self._tasks, self._results):
-                        os.close(fd)
-                    _helper(parent, task_read, result_write, watch_read, self._setup, self._serve)
-                except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
-                    code = 1
-                finally:
-                    os._exit(code)
-            # Still with SIGINT blocked: a Ctrl-C that came during the fork is raised when it
-            # is unblocked, and by then ``stop`` knows the child and every pipe end to close.
-            for fd in (watch_read, task_read, result_write):
-                os.close(fd)
+            _close(watch_read, task_read, result_write)
             self._fds = (self._tasks, self._results, self._watch)
             self.pid = pid
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def ask(self, question: Any) -> Any:
         """``serve(question)`` as the helper computed it; raises ``HelperGone``."""
@@ -323,11 +341,7 @@ class Helper:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-        for fd in fds:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        _close(*fds)
         if pid is not None:
             try:
                 os.waitpid(pid, 0)
