@@ -133,9 +133,7 @@ class Cache:
         ``gone``: sessions whose rows go."""
         for provider in replacing:
             self._write("DELETE FROM report_rows WHERE provider=?", (provider,))
-        for start in range(0, len(gone), 500):
-            chunk = gone[start:start + 500]
-            self._write(f"DELETE FROM report_rows WHERE session_id IN ({','.join('?' * len(chunk))})", tuple(chunk))
+        self._delete_in("report_rows", "session_id", gone)
         self._write_many("INSERT OR REPLACE INTO report_rows(session_id, provider, stamp, fingerprint, data, fragment) "
                          "VALUES (?,?,?,?,?,?)", rows)
 
@@ -294,19 +292,12 @@ class Cache:
     def forget_files(self, entries: list[tuple[str, str]]) -> None:
         """Forget the ``(table, path)`` entries of ``file_keyed``: those files are gone."""
         for table in ("facts", "files"):
-            paths = [path for entry_table, path in entries if entry_table == table]
-            for start in range(0, len(paths), 500):
-                chunk = paths[start:start + 500]
-                self._write(f"DELETE FROM {table} WHERE path IN ({','.join('?' * len(chunk))})", tuple(chunk))
+            self._delete_in(table, "path", [path for entry_table, path in entries if entry_table == table])
 
-    def forget_sessions(self, session_ids: list[str], *, paths: Iterable[str] = ()) -> None:
-        """Everything kept of these sessions, and the file facts kept under ``paths``:
-        their files are gone (``scan.prune``)."""
-        for table, column, keys in [*((table, "session_id", session_ids) for table in _PER_SESSION_TABLES),
-                                    ("facts", "path", list(paths)), ("files", "path", list(paths))]:
-            for start in range(0, len(keys), 500):
-                chunk = keys[start:start + 500]
-                self._write(f"DELETE FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))})", tuple(chunk))
+    def forget_sessions(self, session_ids: list[str]) -> None:
+        """Everything kept per session of these sessions: their files are gone (``scan.prune``)."""
+        for table in _PER_SESSION_TABLES:
+            self._delete_in(table, "session_id", session_ids)
 
     # -- plumbing ------------------------------------------------------------
 
@@ -322,6 +313,12 @@ class Cache:
             chunk = keys[start:start + 500]
             found += self._query(f"{select} WHERE session_id IN ({','.join('?' * len(chunk))})", chunk)
         return found
+
+    def _delete_in(self, table: str, column: str, keys: Sequence[str]) -> None:
+        """``DELETE FROM table WHERE column IN (keys)``, in chunks under SQLite's variable limit."""
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            self._write(f"DELETE FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))})", tuple(chunk))
 
     def _query(self, sql: str, params: Iterable[Any]) -> list[tuple]:
         try:

@@ -41,17 +41,20 @@ def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], c
     if not roots:
         return 0
     present = {ref.id for ref in found}
-    gone = {session_id: path for session_id, path in cache.indexed_ids(provider.name)
-            if session_id not in present and path is not None and os.path.isabs(path) and _under(path, roots)
-            and not os.path.lexists(path)}
+    gone = [session_id for session_id, path in cache.indexed_ids(provider.name)
+            if session_id not in present and path is not None and _gone(path, roots)]
     if gone:
-        cache.forget_sessions(list(gone), paths=list(gone.values()))
-        # A session's other files (a subagent's transcript, a child thread's rollout) have
-        # facts of their own: when sessions went, so may they. Looked for only then (one
-        # stat per kept file under these roots), not on every run that finds a new session.
-        cache.forget_files([(table, path) for table, path in cache.file_keyed()
-                            if os.path.isabs(path) and _under(path, roots) and not os.path.lexists(path)])
+        cache.forget_sessions(gone)
+        # The facts kept about their files (a transcript's header, a subagent's, a child
+        # thread's rollout) go with them. Looked for only when sessions went (one stat
+        # per kept file under these roots), not on every run that finds a new session.
+        cache.forget_files([(table, path) for table, path in cache.file_keyed() if _gone(path, roots)])
     return len(gone)
+
+
+def _gone(path: str, roots: list[str]) -> bool:
+    """An absolute path under ``roots`` with nothing there any more."""
+    return os.path.isabs(path) and _under(path, roots) and not os.path.lexists(path)
 
 
 def under_roots(path: str, provider: Provider, ctx: ScanContext) -> bool:
