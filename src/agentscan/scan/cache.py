@@ -268,16 +268,6 @@ class Cache:
                 counts[key[len("count:"):]] = int(value)
         return counts
 
-    def found_nothing(self, providers: list[str]) -> bool:
-        """Whether each of ``providers`` was discovered (its ids indexed, ``Scanner._index_ids``)
-        and none has a session in the index: an empty home, as far as the index knows."""
-        markers = {f"ids:{name}" for name in providers}
-        indexed = {row[0] for row in self._query("SELECT key FROM meta WHERE key LIKE 'ids:%'", ())}
-        if not providers or not markers <= indexed:
-            return False
-        placeholders = ",".join("?" * len(providers))
-        return not self._query(f"SELECT 1 FROM ids WHERE provider IN ({placeholders}) LIMIT 1", providers)
-
     def indexed_ids(self, provider: str) -> list[tuple[str, str | None]]:
         """``(session id, path)`` of every session of ``provider`` in the id index."""
         return [(session_id, path) for session_id, path in

@@ -13,7 +13,7 @@ helper be gone, the book's questions go to this process's library instead.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from agentscan.pricing.access import AHEAD, IN_PROCESS, Found
 from agentscan.pricing.periods import NotPriceable
@@ -21,6 +21,7 @@ from agentscan.pricing.periods import NotPriceable
 if TYPE_CHECKING:
     from agentscan.pricing.periods import Period
     from agentscan.pricing.source import PriceData
+    from agentscan.providers.base import Provider
     from agentscan.scan.scanner import Scanner
 
 
@@ -35,7 +36,7 @@ def start(scanner: Scanner) -> None:
     cache = scanner.cache
     if cache is not None and cache.get_prices(data.key):
         return  # the index holds this price data's prices: a run seldom needs the library
-    if cache is not None and cache.found_nothing([provider.name for provider in scanner.providers]):
+    if cache is not None and _empty_last_time(scanner.providers, cache.session_counts()):
         return  # every provider's last discovery found no session: nothing to price, likely now too
     from agentscan.scan import workers  # here: a warm run has no use for it
 
@@ -59,6 +60,11 @@ def stop_all() -> None:
     """Stop every helper still running: the CLI calls it when a command ends, however it ends."""
     while _live:
         _live.pop().stop()
+
+
+def _empty_last_time(providers: Sequence[Provider], counts: dict[str, int]) -> bool:
+    """Each provider was discovered before (its count is in the index) and found nothing."""
+    return bool(providers) and all(counts.get(provider.name) == 0 for provider in providers)
 
 
 def _imported() -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agentscan.scan.memo import CensusPlan, Stamp, census_plan, stamp_from
+from agentscan.scan.memo import CensusPlan, Stamp, census_plan, stamp_from, stamp_of
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -45,13 +45,13 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
         return {}
     plans: dict[str, CensusPlan | None] = {provider.name: census_plan(provider, ctx) for provider in light}
     walked = [name for name, plan in plans.items() if plan is not None]
+    if not walked:
+        return {}  # nothing for a helper to walk
     admits = ctx.resolved_inside_roots
 
     def serve(names: list[str]) -> dict[str, Stamp | None]:
         return {name: stamp_from(plans[name], admits) for name in names}  # type: ignore[arg-type]
 
-    if not walked:
-        return {}  # nothing for a helper to walk
     stamps: dict[str, Stamp | None] = {name: None for name, plan in plans.items() if plan is None}
     helper = workers.Helper(lambda: None, serve, start=False)
     try:
@@ -60,8 +60,7 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
         except (OSError, workers.HelperGone):
             return {}
         helper.send(walked)
-        heavy_plan = census_plan(heavy, ctx)
-        stamps[heavy.name] = None if heavy_plan is None else stamp_from(heavy_plan, admits)
+        stamps[heavy.name] = stamp_of(heavy, ctx)
         stamps.update(helper.receive())
     except workers.HelperGone:
         return {heavy.name: stamps[heavy.name]} if heavy.name in stamps else {}
