@@ -181,19 +181,6 @@ def _size(limit: int) -> str:
     return f"{limit} bytes"
 
 
-__all__ = [
-    "FileTooLarge",
-    "NotRegularFile",
-    "describe_mode",
-    "is_dir",
-    "is_file",
-    "open_regular",
-    "read_capped",
-    "special_kind",
-    "warn_special",
-]
-
-
 def stat_now(path: str | os.PathLike[str]) -> os.stat_result | None:
     """``os.stat`` as the file is now (not a scan's memoised one); ``None``: it cannot be."""
     try:
@@ -207,3 +194,18 @@ def changed_since(path: str | os.PathLike[str], then: os.stat_result) -> bool:
     now = stat_now(path)
     return now is None or (now.st_size, now.st_mtime_ns, now.st_ino, now.st_dev) != (
         then.st_size, then.st_mtime_ns, then.st_ino, then.st_dev)
+
+
+__all__ = [
+    "FileTooLarge",
+    "NotRegularFile",
+    "changed_since",
+    "describe_mode",
+    "is_dir",
+    "is_file",
+    "open_regular",
+    "read_capped",
+    "special_kind",
+    "stat_now",
+    "warn_special",
+]
