@@ -345,3 +345,10 @@ def test_a_closed_pipe_ends_quietly_with_1(argv: list[str], isolated_home: Path)
                                   stderr=subprocess.PIPE, text=True, timeout=60)
         ended.append((done.returncode, done.stderr.replace("typer imported: False\n", "")))
     assert ended == [(1, ""), (1, "")]
+
+
+def test_the_console_script_sends_the_snapshots_commands_here() -> None:
+    """``entry`` names the fast commands without loading the snapshot (``hook`` must stay light)."""
+    from agentscan import entry
+
+    assert entry._FAST_COMMANDS == set(COMMANDS) == set(FAST_COMMANDS) == set(_BODIES)
