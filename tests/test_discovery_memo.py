@@ -230,17 +230,23 @@ def test_library_scanners_do_not_use_the_memo_unless_asked(isolated_home: Path) 
 
 @pytest.fixture
 def reports(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The groupings ``token_report`` was really computed for."""
+    """The groupings ``token_report`` was really computed for (or a patch's rows: ``session``)."""
     import agentscan.scan.tokens as tokens_module
 
     computed: list[str] = []
     original = tokens_module.token_report
+    original_rows = tokens_module.session_rows
 
     def counting(scanner, **options):  # noqa: ANN001, ANN202
         computed.append(options.get("by", "session"))
         return original(scanner, **options)
 
+    def counting_rows(scanner, refs):  # noqa: ANN001, ANN202
+        computed.append("session")  # the last whole answer patched by the sessions changed (``scan.answerpatch``)
+        return original_rows(scanner, refs)
+
     monkeypatch.setattr(tokens_module, "token_report", counting)
+    monkeypatch.setattr(tokens_module, "session_rows", counting_rows)
     return computed
 
 

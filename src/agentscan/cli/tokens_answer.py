@@ -50,25 +50,43 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     from agentscan.scan import priceahead
 
     priceahead.start(scanner)  # genai-prices imported by a helper while the sessions are read
+    whole_json = as_json and remember and by == "session"  # the only answer patched (``scan.answerpatch``)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
-        from agentscan.scan.tokens import token_report
+        # One capture for both: discovery's warnings, raised once, belong to either answer.
+        answer = _patched(scanner, command, question, providers) if whole_json else None
+        report = None
+        if answer is None:
+            from agentscan.scan.tokens import token_report
 
-        report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone)
-        if as_json:
-            # Printed as a remembered answer is: rows taken back whole are not made again.
-            answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
-        else:
-            out, err = _table(report, scanner)
+            report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone)
+            if as_json:
+                # Printed as a remembered answer is: rows taken back whole are not made again.
+                answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
+            else:
+                out, err = _table(report, scanner)
     end_progress()
-    if as_json:
+    if answer is not None:
         render.emit_json_body("tokens", answer, scanner.warnings)
     else:
         sys.stdout.write(out)
         sys.stdout.flush()
         sys.stderr.write(err)
     if key is not None:
-        answer = answer if as_json else orjson.dumps({"out": out, "err": err})
+        if whole_json and report is not None and not raised and not raised.passing and not len(scanner.warnings):
+            from agentscan.scan import answerpatch
+
+            answerpatch.keep(scanner, command, question, answer, report)  # type: ignore[arg-type]
+        answer = answer if answer is not None else orjson.dumps({"out": out, "err": err})
         answers.remember(scanner, command, question, key, answer, raised)
+
+
+def _patched(scanner: Scanner, command: str, question: dict[str, Any], providers: list[str]) -> bytes | None:
+    """The kept whole answer patched by the sessions changed since (``None``: it cannot be)."""
+    from agentscan.scan import answerpatch
+
+    answer = answerpatch.patched(scanner, command, question, providers)
+    # A warning, even one of discovery: the whole report says it (``patched`` knows only of its own).
+    return None if answer is None or len(scanner.warnings) else answer
 
 
 def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:

@@ -36,8 +36,6 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
     """What the answer depends on, as one digest (``None``: do not remember it).
     ``witnesses``: the answer shows facts other providers reveal (a Gemini session's
     project): every provider's census counts, not just the selected ones'."""
-    from agentscan.codeid import code_identity
-
     if scanner.cache is None:
         return None
     stamps = []
@@ -48,6 +46,18 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
         if stamp is None or not stamp.settled:  # a file changed just now may change again unseen
             return None
         stamps.append(f"{provider.name}={stamp.value}")
+    asked = question_identity(scanner, command, question)
+    if asked is None:
+        return None
+    text = "\n".join([asked, *stamps])
+    return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+def question_identity(scanner: Scanner, command: str, question: Mapping[str, Any]) -> str | None:
+    """The code, the price data and the question (``None``: it cannot be told): what an
+    answer depends on besides the files (``scan.answerpatch`` keeps a whole answer by it)."""
+    from agentscan.codeid import code_identity
+
     prices = price_identity(scanner)
     if prices is None:
         return None
@@ -55,7 +65,7 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
         asked = orjson.dumps(dict(question), option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:
         return None
-    text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices, *stamps])
+    text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices])
     return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 

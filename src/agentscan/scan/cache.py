@@ -126,6 +126,16 @@ class Cache:
             if isinstance(row[0], str) and isinstance(row[1], str) and isinstance(row[2], bytes) and isinstance(row[3], bytes)
         ]
 
+    def get_report_rows_of(self, session_ids: list[str], stamp: str) -> list[tuple[str, str, bytes, bytes]]:
+        """``get_report_rows`` of these sessions alone."""
+        return [
+            (session_id, fingerprint, data, fragment)
+            for session_id, row_stamp, fingerprint, data, fragment in self._select_in(
+                "SELECT session_id, stamp, fingerprint, data, fragment FROM report_rows", session_ids)
+            if row_stamp == stamp and isinstance(session_id, str) and isinstance(fingerprint, str)
+            and isinstance(data, bytes) and isinstance(fragment, bytes)
+        ]
+
     def put_report_rows(self, rows: list[tuple[str, str, str, str, bytes, bytes]], *, replacing: Iterable[str] = (),
                         gone: Sequence[str] = ()) -> None:
         """``(session_id, provider, stamp, fingerprint, data, fragment)`` rows; ``replacing``:

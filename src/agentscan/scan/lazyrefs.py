@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Iterator, overload
+from typing import Any, Callable, Iterator, overload
 
 from agentscan.model import SessionRef
 
@@ -171,6 +171,18 @@ class MergedRefs(_LazyRefs):
 
     def __len__(self) -> int:
         return len(self._order)
+
+    def sessions(self, fingerprint: Callable[[SessionRef], str | None]) -> list[tuple[str, str | None]]:
+        """Each session's id and fingerprint (``fingerprint`` of a ref not from the index), most
+        recent first, without making a ref per stored row."""
+        flat: list[tuple[str, str | None]] = []
+        for part in self._parts:
+            if isinstance(part, MemoRefs):
+                prefix = part.provider + ":"
+                flat.extend([(prefix + row[0], row[5]) for row in part._rows])
+            else:
+                flat.extend([(ref.id, fingerprint(ref)) for ref in part])
+        return [flat[index] for index in self._order]
 
     def _item(self, position: int) -> SessionRef:
         index = self._order[position]

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 _FORMAT = 1
 #: rows written per statement
 _BATCH = 1000
+#: up to this many sessions of a report that is not of every session, their rows are
+#: looked up alone (a provider's 10,000 kept rows are not read for the few changed)
+_FEW = 64
 
 
 class KeptRow(NamedTuple):
@@ -73,9 +76,10 @@ class SessionRows:
         prices = price_identity(scanner)
         return None if prices is None else cls(scanner, f"{code_identity()}\n{prices}")
 
-    def recall(self, refs: Sequence[SessionRef], token_row: type[TokenRow]) -> dict[str, KeptRow]:
+    def recall(self, refs: Sequence[SessionRef], token_row: type[TokenRow], *, whole: bool = True) -> dict[str, KeptRow]:
         """The kept rows of ``refs`` whose fingerprint is the one they were kept at (made as
-        ``token_row``s: ``scan.tokens`` imports this module, not the other way round)."""
+        ``token_row``s: ``scan.tokens`` imports this module, not the other way round).
+        ``whole``: ``refs`` are every session of their providers (else a few are looked up alone)."""
         cache = self._scanner.cache
         if cache is None:
             return {}
@@ -85,8 +89,11 @@ class SessionRows:
             wanted.setdefault(ref.provider, {})[ref.id] = fingerprint(ref)
         found: dict[str, KeptRow] = {}
         loads = orjson.loads
+        few = not whole and len(refs) <= _FEW
         for provider, fingerprints in wanted.items():
-            for session_id, kept_at, data, fragment in cache.get_report_rows(provider, self._stamp):
+            kept = (cache.get_report_rows_of(list(fingerprints), self._stamp) if few
+                    else cache.get_report_rows(provider, self._stamp))
+            for session_id, kept_at, data, fragment in kept:
                 if fingerprints.get(session_id) != kept_at:
                     if session_id not in fingerprints:
                         self._gone.append(session_id)  # dropped when rows are kept next
@@ -129,7 +136,7 @@ class SessionRows:
                 data = orjson.dumps(_data_of(row, priced, sums.warnings))
             except TypeError:
                 continue
-            fragment = made[session_id] = _fragment_of(row)
+            fragment = made[session_id] = fragment_of(row)
             rows.append((session_id, ref.provider, self._stamp, at, data, fragment))
             if len(rows) == _BATCH:  # a first run keeps 15,000: not all held for one statement
                 cache.put_report_rows(rows, replacing=replacing, gone=gone)
@@ -162,7 +169,7 @@ def _data_of(row: TokenRow, priced: Priced, warnings: list[ScanWarning]) -> list
     ]
 
 
-def _fragment_of(row: TokenRow) -> bytes:
+def fragment_of(row: TokenRow) -> bytes:
     # A row is an item of the report's "rows": printed two levels in (``TokenReport.to_json``).
     return orjson.dumps(row.to_json(), option=orjson.OPT_INDENT_2).replace(b"\n", b"\n    ")
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
@@ -194,6 +194,18 @@ def token_report(
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
     if providers and ids:
         refs = [ref for ref in refs if ref.provider in providers]
+    return _report(scanner, refs, every_session=not ids, since=since, until=until, by=by, tz=tz)
+
+
+def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
+    """``--by session`` rows of ``refs`` alone, as a report of just these sessions gives them
+    (``scan.answerpatch``: the sessions that changed since a whole report was kept)."""
+    return _report(scanner, refs, every_session=False, since=None, until=None, by="session", tz=None)
+
+
+def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool, since: datetime | None,
+            until: datetime | None, by: GroupBy, tz: tzinfo | None) -> TokenReport:
+    """``every_session``: ``refs`` are every session of their providers (rows are kept for the next report)."""
     refs = list({ref.id: ref for ref in refs}.values())
     low = since.timestamp() if since is not None else None
     high = until.timestamp() if until is not None else None
@@ -203,7 +215,7 @@ def token_report(
     prices = GroupPrices(book)
     per_session = by == "session" and low is None and high is None
     kept_rows = SessionRows.for_report(scanner) if per_session else None
-    kept = kept_rows.recall(refs, TokenRow) if kept_rows is not None else {}
+    kept = kept_rows.recall(refs, TokenRow, whole=every_session) if kept_rows is not None else {}
     usage = collect(scanner, refs, _needs_calls(by, tz, low, high, prices), kept.keys())
     for taken in kept.values():
         # What reading the session's sums said, as a fresh run says it: also for a row
@@ -230,7 +242,7 @@ def token_report(
     priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow) else bucket.row(key, book)
                    for key, bucket in shown]
     fragments: dict[str, bytes] = {}
-    if kept_rows is not None and not ids and len(kept) < len(refs):
+    if kept_rows is not None and every_session and len(kept) < len(refs):
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
     if by in ("model", "provider"):

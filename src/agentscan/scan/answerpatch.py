@@ -1,0 +1,350 @@
+"""A whole ``tokens --json`` answer patched by the sessions that changed since it was computed.
+
+With an agent at work, a session or two of a heavy user's 15,000 change
+between two runs: the remembered answer (``scan.answers``) is a miss, and a
+report of every session takes back 15,000 kept rows, checks every session's
+key hashes for calls shared between sessions, and adds them all up again.
+Yet the answer differs from the last whole one only in the rows of the
+sessions that changed, in their places, and in the total.
+
+So a whole report's answer (no warning, its cost known) is kept with a
+*basis*: each row's session, fingerprint, place in the answer, tokens and
+exact cost, and each provider's key hashes (each session's, and all of them
+sorted).  A later run whose answer is not remembered:
+
+1. compares the sessions discovered now with the basis's, by id and
+   fingerprint: changed, new and gone ones (at most ``MAX_CHANGED``);
+2. gives up if one of those shared calls with another session, or had a
+   cost that is not known (the total could not take it back out);
+3. adds up the changed and new sessions alone (``tokens.session_rows``), and
+   gives up on any warning, or if one of their key hashes is another
+   session's (calls shared now: only the whole report merges them);
+4. prints the other rows as the kept answer has them, and the total as the
+   kept one, less the old rows, plus the new ones (exact decimals).
+
+Giving up costs only the work done so far: the whole report is made, as
+without a basis.  Only a whole report keeps a basis, so every patch is of
+the last whole answer, and sessions changed since it accumulate until a
+whole report is made again.  Tests compare patched answers with whole ones,
+byte for byte.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+import orjson
+
+from agentscan.bounds import MAX_TOKEN_SUM
+from agentscan.model import TokenUsage, usd
+from agentscan.pricing.periods import EXACT, plain
+from agentscan.scan import answers
+from agentscan.scan.lazyrefs import MergedRefs
+from agentscan.scan.rowmemo import fragment_of
+from agentscan.scan.sharing import sharing
+from agentscan.sealing import seal, unseal
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+    from agentscan.scan.tokens import TokenReport, TokenRow
+
+#: more sessions changed than this since the last whole answer: it is made whole again
+MAX_CHANGED = 64
+_FORMAT = 1
+#: where the rows start in an answer, and what is between two of them (``orjson.OPT_INDENT_2``)
+_ROWS_OPEN = b'\n  "rows": [\n    '
+_BETWEEN = b",\n    "
+#: a row's cost in the basis when it cannot be taken out of the total (see ``_cost_of``)
+_OPAQUE = ""
+
+
+def _slot(command: str) -> str:
+    return f"basis:{command}:session"
+
+
+class _Sections:
+    """The basis's value after its header line: sections of bytes, each placed by the header."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.places: dict[str, list[int]] = {}
+
+    def add(self, name: str, data: bytes) -> None:
+        self.places[name] = [len(self.data), len(data)]
+        self.data += data
+
+
+def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: bytes, report: TokenReport) -> None:
+    """Keep ``answer`` (``report`` printed, of every session, with no warning) as a basis."""
+    cache = scanner.cache
+    total = report.total
+    if cache is None or not report.rows or report.cost is None or report.unpriced_models or total is None or total.saturated:
+        return
+    identity = answers.question_identity(scanner, command, question)
+    start = answer.find(_ROWS_OPEN)
+    if identity is None or start < 0:
+        return
+    at = start + len(_ROWS_OPEN)
+    ids: list[str] = []
+    fingerprints: list[str] = []
+    places = array("q")
+    details: list[list[Any]] = []  # per row: tokens, cost, and where its key hashes are
+    by_provider: dict[str, list[int]] = {}
+    fingerprint = scanner.fingerprint
+    recorded = known = 0
+    for index, row in enumerate(report.rows):
+        ref = report.sessions.get(row.key)
+        fingerprint_now = fingerprint(ref) if ref is not None else None
+        fragment = report.fragments.get(row.key) or fragment_of(row)
+        if fingerprint_now is None or answer[at:at + len(fragment)] != fragment:
+            return  # a session the index cannot vouch for, or rows not laid out as ``patched`` lays them
+        cost = _cost_of(row)
+        recorded += row.tokens is not None
+        known += cost is not None and cost != _OPAQUE
+        ids.append(row.key)
+        fingerprints.append(fingerprint_now)
+        places.extend((at, len(fragment)))
+        details.append([_usage(row.tokens), cost, 0, 0])
+        by_provider.setdefault(row.key.partition(":")[0], []).append(index)
+        at += len(fragment) + len(_BETWEEN)
+    sections = _Sections()
+    shared: dict[str, list[str]] = {}
+    for provider, indexes in by_provider.items():
+        found = cache.get_keys([ids[index] for index in indexes])
+        sealed: dict[str, bytes] = {}
+        payloads = []
+        for index in indexes:
+            kept = found.get(ids[index])
+            payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprints[index] else None
+            if payload is None:
+                return  # key hashes not of this fingerprint: sharing could not be told
+            payload = payload[:len(payload) // 8 * 8]
+            sealed[ids[index]] = kept[1]  # type: ignore[index]
+            details[index][2:] = [len(sections.data), len(payload)]
+            sections.data += payload
+            payloads.append(payload)
+        everything = memoryview(b"".join(payloads)).cast("Q")
+        distinct = set(everything)
+        if len(distinct) < len(everything):
+            shared[provider] = sorted(sharing(sealed))
+        sections.add(f"set:{provider}", array("Q", sorted(distinct)).tobytes())
+    sections.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
+    sections.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
+    sections.add("places", places.tobytes())
+    try:
+        sections.add("details", b"\n".join(map(orjson.dumps, details)))
+        sections.add("answer", answer)
+        header = orjson.dumps({
+            "format": _FORMAT, "sections": sections.places, "shared": shared, "total": _usage(total),
+            "recorded": recorded, "known": known, "cost": str(report.cost), "prices": report.prices,
+        })
+    except TypeError:
+        return
+    cache.put_snapshot(_slot(command), identity, seal(header + b"\n" + bytes(sections.data)))
+    cache.commit()
+
+
+def patched(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> bytes | None:
+    """The answer of every session of ``providers``, patched from the basis; ``None``: it
+    must be made whole.  Call it inside a warnings capture: a warning makes it ``None``."""
+    cache = scanner.cache
+    identity = answers.question_identity(scanner, command, question) if cache is not None else None
+    if cache is None or identity is None:
+        return None
+    value = unseal(cache.get_snapshot(_slot(command), identity))
+    if value is None:
+        return None
+    try:
+        split = value.index(b"\n")
+        header = orjson.loads(value[:split])
+        if header["format"] != _FORMAT:
+            return None
+        return _patch(scanner, _Basis(header, memoryview(value)[split + 1:]), providers)
+    except (ValueError, KeyError, TypeError, IndexError, ArithmeticError):
+        return None  # a basis of another shape (``orjson.JSONDecodeError`` is a ``ValueError``)
+
+
+#: a basis row's tokens, exact cost and key hashes
+_Details = tuple[list[int] | None, str | None, memoryview]
+
+
+class _Basis:
+    """A kept basis, decoded as far as a patch needs: every row's id, fingerprint and place;
+    the rest (tokens, costs, key hashes) only for the rows that changed."""
+
+    def __init__(self, header: dict[str, Any], body: memoryview) -> None:
+        self.header = header
+        self.body = body
+        self.ids = self.section("ids").tobytes().decode("utf-8", "surrogateescape").split("\n")
+        self.fingerprints = self.section("fingerprints").tobytes().decode("utf-8", "surrogateescape").split("\n")
+        self.places = self.section("places").cast("q")
+        if not len(self.ids) == len(self.fingerprints) == len(self.places) // 2:
+            raise ValueError("a basis of another shape")
+        self.index = {session_id: index for index, session_id in enumerate(self.ids)}
+        self._details: list[bytes] | None = None
+
+    def section(self, name: str) -> memoryview:
+        start, length = self.header["sections"][name]
+        if not 0 <= start <= start + length <= len(self.body):
+            raise ValueError("a section out of bounds")
+        return self.body[start:start + length]
+
+    def details(self, index: int) -> _Details:
+        """Row ``index``'s tokens, cost and key hashes."""
+        if self._details is None:
+            self._details = self.section("details").tobytes().split(b"\n")
+        tokens, cost, start, length = orjson.loads(self._details[index])
+        return tokens, cost, self.body[start:start + length].cast("Q")
+
+    def answer_of(self, first: int, last: int) -> bytes:
+        """Rows ``first`` to ``last`` (adjacent in the kept answer) as printed there."""
+        answer = self.section("answer")
+        start = self.places[2 * first]
+        return answer[start:self.places[2 * last] + self.places[2 * last + 1]].tobytes()
+
+
+def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | None:
+    from agentscan.scan.tokens import session_rows
+
+    refs = scanner.refs(providers)
+    now = refs.sessions(scanner.fingerprint) if isinstance(refs, MergedRefs) else [
+        (ref.id, scanner.fingerprint(ref)) for ref in refs]
+    if not now:
+        return None
+    index_of, fingerprints = basis.index, basis.fingerprints
+    changed: list[int] = []
+    for position, (session_id, fingerprint) in enumerate(now):
+        index = index_of.get(session_id)
+        if fingerprint is None:
+            return None
+        if index is None or fingerprints[index] != fingerprint:
+            changed.append(position)
+    present = {session_id for session_id, _ in now}
+    if len(present) < len(now):
+        return None
+    gone = [index for session_id, index in index_of.items() if session_id not in present]
+    if len(changed) + len(gone) > MAX_CHANGED:
+        return None
+    shared = {session_id for ids in basis.header["shared"].values() for session_id in ids}
+    taken_out = [index_of[now[position][0]] for position in changed if now[position][0] in index_of] + gone
+    if any(basis.ids[index] in shared for index in taken_out):
+        return None
+    old_rows = {basis.ids[index]: basis.details(index) for index in taken_out}
+    if any(cost == _OPAQUE for _, cost, _ in old_rows.values()):
+        return None
+    made = session_rows(scanner, [refs[position] for position in changed]) if changed else None
+    if len(scanner.warnings):
+        return None  # a whole report says them (and its answer keeps them)
+    new_rows = {row.key: row for row in made.rows} if made is not None else {}
+    if len(new_rows) != len(changed) or not _nothing_shared(scanner, basis, old_rows, now, changed):
+        return None
+    total, cost = _total(basis.header, old_rows.values(), new_rows.values())
+    if total is None:
+        return None
+    pieces: list[bytes] = []
+    run: list[int] = []  # the first and last basis row of adjacent unchanged rows
+
+    def flush() -> None:
+        if run:
+            pieces.append(basis.answer_of(run[0], run[1]))
+            run.clear()
+
+    for session_id, _ in now:
+        row = new_rows.get(session_id)
+        if row is not None:
+            flush()
+            pieces.append(made.fragments.get(session_id) or fragment_of(row))  # type: ignore[union-attr]
+            continue
+        index = index_of[session_id]
+        if run and index == run[1] + 1:
+            run[1] = index
+        else:
+            flush()
+            run[:] = [index, index]
+    flush()
+    document = {"by": "session", "rows": [orjson.Fragment(b"0")], "total": total.to_json(), "cost_usd": usd(cost),
+                "cost_usd_priced": usd(cost), "unpriced_models": [], "prices": basis.header["prices"]}
+    head, _, tail = orjson.dumps(document, option=orjson.OPT_INDENT_2).partition(_ROWS_OPEN + b"0")
+    return b"".join((head, _ROWS_OPEN, _BETWEEN.join(pieces), tail))
+
+
+def _nothing_shared(scanner: Scanner, basis: _Basis, old_rows: dict[str, _Details],
+                    now: list[tuple[str, str | None]], changed: list[int]) -> bool:
+    """No key hash of a changed or new session is another session's, or twice among theirs."""
+    if not changed:
+        return True
+    cache = scanner.cache
+    assert cache is not None
+    found = cache.get_keys([now[position][0] for position in changed])
+    by_provider: dict[str, list[tuple[str, bytes]]] = {}
+    for position in changed:
+        session_id, fingerprint = now[position]
+        kept = found.get(session_id)
+        payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprint else None
+        if payload is None:
+            return False  # not read at this fingerprint (a read that failed): nothing to tell by
+        by_provider.setdefault(session_id.partition(":")[0], []).append((session_id, payload[:len(payload) // 8 * 8]))
+    for provider, items in by_provider.items():
+        everything = memoryview(b"".join(payload for _, payload in items)).cast("Q")
+        if len(set(everything)) < len(everything):
+            return False
+        name = f"set:{provider}"
+        known = basis.section(name).cast("Q") if name in basis.header["sections"] else memoryview(b"").cast("Q")
+        for session_id, payload in items:
+            before = old_rows.get(session_id)
+            own = set(before[2]) if before is not None else set()
+            for key in memoryview(payload).cast("Q"):
+                if key not in own:
+                    at = bisect_left(known, key)
+                    if at < len(known) and known[at] == key:
+                        return False  # another session's call (or a gone session's): merged whole
+    return True
+
+
+def _total(header: dict[str, Any], taken_out: Iterable[_Details], added: Iterable[TokenRow]
+           ) -> tuple[TokenUsage | None, Decimal]:
+    """The kept total less the rows ``taken_out``, plus the rows ``added``; ``None`` when it
+    cannot be told so (a new row's cost is not known, nothing is left recorded or priced)."""
+    fields = list(header["total"])
+    recorded, known = header["recorded"], header["known"]
+    cost = Decimal(header["cost"])
+    for tokens, row_cost, _ in taken_out:
+        if tokens is not None:
+            recorded -= 1
+            fields = [a - b for a, b in zip(fields, tokens)]
+        if row_cost is not None:
+            known -= 1
+            cost = EXACT.subtract(cost, Decimal(row_cost))
+    for row in added:
+        new_cost = _cost_of(row)
+        if new_cost == _OPAQUE:
+            return None, cost
+        if row.tokens is not None:
+            recorded += 1
+            fields = [a + b for a, b in zip(fields, _usage(row.tokens))]  # type: ignore[arg-type]
+        if new_cost is not None:
+            known += 1
+            cost = EXACT.add(cost, Decimal(new_cost))
+    if recorded <= 0 or known <= 0 or len(fields) != 5 or any(not 0 <= field < MAX_TOKEN_SUM for field in fields):
+        return None, cost
+    return TokenUsage(*fields), plain(cost)
+
+
+def _cost_of(row: TokenRow) -> str | None:
+    """A row's exact cost (``None``: a row of nothing, which adds nothing to a total), or
+    ``_OPAQUE``: a row whose part in the total is not its cost alone (a price missing)."""
+    if row.cost is not None and row.cost_priced == row.cost and not row.unpriced_models:
+        return str(row.cost)
+    if row.tokens is None and row.cost is None and row.cost_priced is None and not row.unpriced_models:
+        return None
+    return _OPAQUE
+
+
+def _usage(usage: TokenUsage | None) -> list[int] | None:
+    return None if usage is None else [usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning]
+
+
+__all__ = ["MAX_CHANGED", "keep", "patched"]

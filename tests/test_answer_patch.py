@@ -1,0 +1,232 @@
+"""``tokens --json`` patched from the last whole answer by the sessions that changed (``scan.answerpatch``).
+
+Every test compares the patched answer with a report computed afresh
+(``--no-cache``), byte for byte, and checks which way it was made.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.scan import answerpatch
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from codex_builders import at, token_count, usage, write_demo
+
+runner = CliRunner()
+IDS = [f"{letter * 8}-1111-4222-8333-444444444444" for letter in "abcdef"]
+BASE = 1_790_000_000
+
+
+def turn(native_id: str, n: int, tokens: int, *, model: str = "claude-sonnet-4-5-20250929",
+         copied_from: str | None = None) -> list[dict]:
+    """A prompt and a priced reply; ``copied_from``: the reply is that session's ``n``-th call
+    (same message and request id), as a resumed session copies it."""
+    owner = copied_from or native_id
+    return [
+        claude_user(native_id, f"2026-11-01T10:{n:02d}:00Z", f"prompt {n} of {native_id[:4]}"),
+        claude_assistant(native_id, f"2026-11-01T10:{n:02d}:01Z", msg_id=f"m-{owner}-{n}",
+                         request_id=f"r-{owner}-{n}", usage=claude_usage(tokens, 10, cache_read=3), model=model),
+    ]
+
+
+def session(home: Path, native_id: str, age: int, tokens: int) -> Path:
+    return claude_session_file(home, native_id, turn(native_id, 0, tokens), mtime=BASE + age * 60)
+
+
+def append(path: Path, records: list[dict | bytes], mtime: float) -> None:
+    with path.open("ab") as handle:
+        for record in records:
+            handle.write((record if isinstance(record, bytes) else orjson.dumps(record)) + b"\n")
+    os.utime(path, (mtime, mtime))
+
+
+@pytest.fixture
+def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """How each run's answer was made: ``patched``, or ``whole`` (a basis that could not patch)."""
+    made: list[str] = []
+    original = answerpatch.patched
+
+    def spying(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        answer = original(*args, **kwargs)
+        made.append("whole" if answer is None else "patched")
+        return answer
+
+    monkeypatch.setattr(answerpatch, "patched", spying)
+    return made
+
+
+def tokens(*args: str) -> bytes:
+    result = runner.invoke(app, ["tokens", "--json", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout_bytes
+
+
+def fresh() -> bytes:
+    return tokens("--no-cache")
+
+
+def assert_patched_as_fresh(ways: list[str], expected: str = "patched") -> bytes:
+    answer = tokens()
+    assert ways[-1] == expected
+    assert answer == fresh()
+    again = tokens()  # remembered now: the same bytes again
+    assert again == answer
+    return answer
+
+
+def test_a_grown_session_is_patched_in_and_moves_to_the_top(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    for index, native_id in enumerate(IDS[1:4], start=2):
+        session(isolated_home, native_id, index, 100 * index)
+    tokens()
+    assert ways == ["whole"]  # no basis yet
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    answer = assert_patched_as_fresh(ways)
+    rows = orjson.loads(answer)["rows"]
+    assert rows[0]["key"] == f"claude:{IDS[0]}"
+    assert rows[0]["tokens"]["input"] == 107
+    assert orjson.loads(answer)["total"]["input"] == 107 + 200 + 300 + 400
+
+
+def test_new_and_gone_sessions_are_patched(isolated_home: Path, ways: list[str]) -> None:
+    for index, native_id in enumerate(IDS[:4]):
+        session(isolated_home, native_id, index, 100 + index)
+    tokens()
+    session(isolated_home, IDS[4], 30, 5000)
+    assert_patched_as_fresh(ways)
+    (isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{IDS[1]}.jsonl").unlink()
+    answer = assert_patched_as_fresh(ways)
+    assert [row["key"] for row in orjson.loads(answer)["rows"]] == [f"claude:{IDS[i]}" for i in (4, 3, 2, 0)]
+
+
+def test_changes_accumulate_from_the_last_whole_answer(isolated_home: Path, ways: list[str]) -> None:
+    paths = [session(isolated_home, native_id, index, 10 * (index + 1)) for index, native_id in enumerate(IDS[:5])]
+    tokens()
+    append(paths[0], turn(IDS[0], 3, 1), BASE + 7200)
+    assert_patched_as_fresh(ways)
+    append(paths[2], turn(IDS[2], 3, 2), BASE + 7300)
+    assert_patched_as_fresh(ways)  # both sessions differ from the basis now
+    append(paths[2], turn(IDS[2], 4, 4), BASE + 7400)
+    assert_patched_as_fresh(ways)
+
+
+def test_calls_shared_by_a_change_are_merged_by_a_whole_report(isolated_home: Path, ways: list[str]) -> None:
+    session(isolated_home, IDS[0], 1, 100)
+    copier = session(isolated_home, IDS[1], 2, 200)
+    session(isolated_home, IDS[2], 3, 300)
+    tokens()
+    # A resumed session copies a call of another: counted once, which only a whole report merges.
+    append(copier, turn(IDS[1], 0, 100, copied_from=IDS[0])[1:], BASE + 3600)
+    with open(copier, "rb") as handle:
+        assert f"m-{IDS[0]}-0".encode() in handle.read()
+    assert_patched_as_fresh(ways, "whole")
+    # A session that shares calls is not patched afterwards either.
+    append(copier, turn(IDS[1], 10, 5), BASE + 3700)
+    assert_patched_as_fresh(ways, "whole")
+
+
+def test_a_change_with_a_warning_is_reported_whole(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    tokens()
+    append(first, [b'{"type": "assistant", "message": {"usage": {"input_tokens": oops}}}'], BASE + 3600)
+    answer = assert_patched_as_fresh(ways, "whole")
+    assert orjson.loads(answer)["warnings"]
+
+
+def test_an_unpriced_model_is_reported_whole(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    tokens()
+    append(first, turn(IDS[0], 4, 50, model="no-such-model-anywhere"), BASE + 3600)
+    answer = assert_patched_as_fresh(ways, "whole")
+    assert orjson.loads(answer)["unpriced_models"] == ["no-such-model-anywhere"]
+
+
+def test_too_many_changes_make_a_whole_report(isolated_home: Path, ways: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(answerpatch, "MAX_CHANGED", 2)
+    paths = [session(isolated_home, native_id, index, 10) for index, native_id in enumerate(IDS[:4])]
+    tokens()
+    for index, path in enumerate(paths[:3]):
+        append(path, turn(IDS[index], 2, 1), BASE + 3600 + index)
+    assert_patched_as_fresh(ways, "whole")
+    append(paths[3], turn(IDS[3], 2, 1), BASE + 4000)
+    assert_patched_as_fresh(ways)  # the whole report kept a new basis
+
+
+def test_a_damaged_basis_is_not_used(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    tokens()
+    database = next((Path(os.environ["AGENTSCAN_CACHE_DIR"])).glob("*.sqlite"))
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE snapshots SET value = substr(value, 1, 200) || x'00' || substr(value, 202) "
+                           "WHERE key LIKE 'basis:%'")
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    assert_patched_as_fresh(ways, "whole")
+
+
+def test_other_providers_rows_and_key_sets(isolated_home: Path, ways: list[str]) -> None:
+    rollouts = write_demo(isolated_home)  # Codex sessions, a delegated run among them
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    tokens()
+    providers = {row["key"].partition(":")[0] for row in orjson.loads(fresh())["rows"]}
+    assert providers == {"claude", "codex"}
+    append(first, turn(IDS[0], 5, 7), 2_000_000_000)
+    before = orjson.loads(assert_patched_as_fresh(ways))["total"]
+    # A Codex rollout that grew: one more call.
+    append(rollouts[0], [token_count(at(4000), usage(900_000, 1000, 5000), usage(1000, 0, 10))], 2_000_000_100)
+    after = orjson.loads(assert_patched_as_fresh(ways))["total"]
+    assert after["output"] > before["output"]
+
+
+def test_other_questions_are_not_patched(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    tokens()
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    # Another grouping, another selection of providers, a window: none is this basis's question.
+    for args in (["--by", "day"], ["--provider", "claude"], ["--since", "2026-10-01"]):
+        before = len(ways)
+        assert tokens(*args) == tokens("--no-cache", *args)
+        assert "patched" not in ways[before:]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["grow", "add", "remove", "share", "nothing"]),
+                                st.integers(0, len(IDS) - 1), st.integers(1, 900)), min_size=1, max_size=6))
+def test_any_sequence_of_changes_prints_what_a_fresh_report_does(
+        isolated_home: Path, ways: list[str], steps: list[tuple[str, int, int]]) -> None:
+    project = isolated_home / ".claude" / "projects" / "-home-dev-project"
+    if project.exists():
+        for path in project.iterdir():
+            path.unlink()
+    for path in Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*"):
+        path.unlink()
+    for index, native_id in enumerate(IDS[:3]):
+        session(isolated_home, native_id, index, 100 * (index + 1))
+    tokens()
+    clock = BASE + 10_000
+    for number, (action, which, amount) in enumerate(steps):
+        clock += 60
+        path = project / f"{IDS[which]}.jsonl"
+        if action == "grow" and path.exists():
+            append(path, turn(IDS[which], 10 + number, amount), clock)
+        elif action == "add" and not path.exists():
+            session(isolated_home, IDS[which], clock - BASE, amount)
+        elif action == "remove" and path.exists():
+            path.unlink()
+        elif action == "share" and path.exists():
+            other = IDS[(which + 1) % len(IDS)]
+            append(path, turn(IDS[which], 0, 100 * (which + 1), copied_from=other)[1:], clock)
+        assert tokens() == fresh()
