@@ -166,3 +166,17 @@ def test_no_helper_for_a_light_home(isolated_home: Path, monkeypatch: pytest.Mon
         assert scanner.cache is not None and sum(scanner.cache.session_counts().values()) < stamps.PARALLEL_MIN_SESSIONS
         assert stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache) == {}
         assert scanner.refs()  # taken one by one
+
+
+def test_a_small_home_takes_its_censuses_without_importing_workers(isolated_home: Path) -> None:
+    import subprocess
+    import sys
+
+    build(isolated_home)
+    script = ("import sys; sys.argv[0] = 'agentscan'\nfrom agentscan.entry import main\n"
+              "try:\n    main()\nfinally:\n    print('workers:', 'agentscan.scan.workers' in sys.modules, file=sys.stderr)\n")
+    runs = [subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ)) for argv in (["list"], ["list"], ["tokens", "--json"])]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    # Warm: below ``PARALLEL_MIN_SESSIONS`` no helper is forked, and its module costs 4 ms of imports.
+    assert [run.stderr.rsplit("workers: ", 1)[-1] for run in runs[1:]] == ["False\n", "False\n"]

@@ -34,14 +34,16 @@ PARALLEL_MIN_SESSIONS = 1_000
 def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache | None) -> dict[str, Stamp | None]:
     """The stamps of ``providers`` (``memo.stamp_of`` of each), taken two at a time when
     that pays; empty when it does not (each is then taken when first asked for)."""
-    from agentscan.scan import workers
-
     if len(providers) < 2 or cache is None:
         return {}
     counts = cache.session_counts()
     heavy = max(providers, key=lambda provider: counts.get(provider.name, 0))
     light = [provider for provider in providers if provider is not heavy]
-    if sum(counts.get(provider.name, 0) for provider in light) < PARALLEL_MIN_SESSIONS or not workers.usable_workers():
+    if sum(counts.get(provider.name, 0) for provider in light) < PARALLEL_MIN_SESSIONS:
+        return {}
+    from agentscan.scan import workers  # here: below the threshold (most homes) it costs 4 ms of imports for nothing
+
+    if not workers.usable_workers():
         return {}
     plans: dict[str, CensusPlan | None] = {provider.name: census_plan(provider, ctx) for provider in light}
     walked = [name for name, plan in plans.items() if plan is not None]
