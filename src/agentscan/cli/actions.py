@@ -67,7 +67,7 @@ def run_list(
         render.emit_json(render.envelope("list", body, scanner.warnings))
     elif rows:
         term = render.terminal()
-        print_list(rows, scanner.short_ids() if term.tty else {}, term)
+        print_list(rows, scanner.short_ids([row.id for row in rows]) if term.tty else {}, term)
         hint = more_hint(page, filters)
         if hint:
             render.note(hint, tty_only=True)

@@ -156,6 +156,83 @@ class MemoRefs(_LazyRefs):
         return made
 
 
+class TopRefs(MemoRefs):
+    """One provider's stored sessions of which only the most recent rows were read
+    (``memo.TOP`` of them, with each one's shortest shown id): ``list`` shows 25 of a
+    heavy user's 15,000.  Anything beyond them reads the rest (``whole``) first."""
+
+    def __init__(self, provider: str, top: list[tuple[int, list[Any], str]], count: int, refreshable: bool,
+                 load_whole: Callable[[], MemoRefs]) -> None:
+        """``top``: (discovery index, stored row, shown id) in recency order; ``count``: all
+        the rows stored; ``load_whole``: every row, as a ``MemoRefs``."""
+        self.provider = provider
+        self.refreshable = refreshable
+        self.stored = count
+        self.top = top
+        self._top_rows = {index: row for index, row, _ in top}
+        self._top_made: dict[int, MemoRef] = {}
+        self._load_whole = load_whole
+        self._whole: MemoRefs | None = None
+
+    @property
+    def unread(self) -> bool:
+        """Whether only the top rows have been read (all of them, when ``count`` is theirs)."""
+        return self._whole is None
+
+    def whole(self) -> MemoRefs:
+        if self._whole is None:
+            if self.stored == len(self.top):  # every row is a top row: nothing more to read
+                whole = MemoRefs(self.provider, [row for _, row, _ in sorted(self.top, key=lambda item: item[0])],
+                                 self.refreshable)
+            else:
+                whole = self._load_whole()
+            for index, made in self._top_made.items():
+                if index < len(whole) and whole._rows[index][0] == made.native_id:
+                    whole._made[index] = made  # the refs handed out already stay the ones used
+            self._whole = whole
+        return self._whole
+
+    @property
+    def _rows(self) -> list[list[Any]]:  # type: ignore[override]
+        return self.whole()._rows
+
+    @property
+    def _made(self) -> list[MemoRef | None]:  # type: ignore[override]
+        return self.whole()._made
+
+    @property
+    def recencies(self) -> list[float]:  # type: ignore[override]
+        return self.whole().recencies
+
+    @property
+    def native_ids(self) -> list[str]:  # type: ignore[override]
+        return self.whole().native_ids
+
+    def __len__(self) -> int:
+        return self.stored
+
+    def top_indexes(self, native_ids: set[str]) -> list[int] | None:
+        """The discovery indexes of ``native_ids``, ascending, if every one is a top row."""
+        found = sorted(index for index, row, _ in self.top if row[0] in native_ids)
+        return found if len(found) == len(native_ids) else None
+
+    def shown_ids(self) -> dict[str, str]:
+        """The top rows' native ids -> their shortest unique shown prefix."""
+        return {row[0]: shown for _, row, shown in self.top}
+
+    def _item(self, index: int) -> MemoRef:
+        if self._whole is None:
+            row = self._top_rows.get(index)
+            if row is not None:
+                made = self._top_made.get(index)
+                if made is None:
+                    native_id, path, recency, files, children, fingerprint = row
+                    made = self._top_made[index] = MemoRef(self.provider, native_id, path, float(recency), files,
+                                                           tuple(children), fingerprint)
+                return made
+        return self.whole()._item(index)
+
+
 class MergedRefs(_LazyRefs):
     """Several providers' sessions, most recent first (equal recencies keep provider and
     discovery order, as a stable sort of the concatenation would)."""
@@ -163,14 +240,58 @@ class MergedRefs(_LazyRefs):
     def __init__(self, parts: list[Sequence[SessionRef]]) -> None:
         self._parts = parts
         self._starts: list[int] = []
-        recencies: list[float] = []
+        start = 0
         for part in parts:
-            self._starts.append(len(recencies))
-            recencies.extend(part.recencies if isinstance(part, MemoRefs) else [ref.recency for ref in part])
-        self._order = sorted(range(len(recencies)), key=recencies.__getitem__, reverse=True)
+            self._starts.append(start)
+            start += len(part)
+        self._length = start
+        self._ordered: list[int] | None = None
+        #: while a part has only its top rows read: the first positions, as (part, index)
+        self._head: list[tuple[int, int]] = []
+        if any(isinstance(part, TopRefs) and part.unread for part in parts):
+            self._head = self._exact_head()
+        else:
+            self._order()
+
+    def _order(self) -> list[int]:
+        """Every position's index into the parts laid end to end (reading every row)."""
+        if self._ordered is None:
+            recencies: list[float] = []
+            for part in self._parts:
+                recencies.extend(part.recencies if isinstance(part, MemoRefs) else [ref.recency for ref in part])
+            self._ordered = sorted(range(len(recencies)), key=recencies.__getitem__, reverse=True)
+        return self._ordered
+
+    def _exact_head(self) -> list[tuple[int, int]]:
+        """The first positions that the rows read so far decide: the order is by recency,
+        newest first, then by part and index (a stable sort's); a part read only to its top
+        rows decides no position after its last top row's."""
+        keys: list[tuple[float, int, int]] = []
+        bounds: list[tuple[float, int, int]] = []
+        for number, part in enumerate(self._parts):
+            if isinstance(part, TopRefs) and part.unread:
+                tops = [(-float(row[2]), number, index) for index, row, _ in part.top]
+                keys.extend(tops)
+                if part.stored > len(tops):
+                    if not tops:
+                        return []  # rows, none of them read: nothing is decided
+                    bounds.append(tops[-1])
+            else:
+                recencies = part.recencies if isinstance(part, MemoRefs) else [ref.recency for ref in part]
+                keys.extend((-recency, number, index) for index, recency in enumerate(recencies))
+        keys.sort()
+        if bounds:
+            last = min(bounds)
+            keys = keys[:bisect_right(keys, last)]
+        return [(number, index) for _, number, index in keys]
 
     def __len__(self) -> int:
-        return len(self._order)
+        return self._length
+
+    def decided(self, stop: int) -> int:
+        """``stop``, or less: where the positions the rows read so far decide end (reading on
+        past them reads every stored row of a provider read only to its top)."""
+        return stop if self._ordered is not None else min(stop, len(self._head))
 
     def sessions(self, fingerprint: Callable[[SessionRef], str | None]) -> list[tuple[str, str | None]]:
         """Each session's id and fingerprint (``fingerprint`` of a ref not from the index), most
@@ -182,9 +303,12 @@ class MergedRefs(_LazyRefs):
                 flat.extend([(prefix + row[0], row[5]) for row in part._rows])
             else:
                 flat.extend([(ref.id, fingerprint(ref)) for ref in part])
-        return [flat[index] for index in self._order]
+        return [flat[index] for index in self._order()]
 
     def _item(self, position: int) -> SessionRef:
-        index = self._order[position]
+        if self._ordered is None and position < len(self._head):
+            number, index = self._head[position]
+            return self._parts[number][index]
+        index = self._order()[position]
         part = bisect_right(self._starts, index) - 1
         return self._parts[part][index - self._starts[part]]

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SessionRef, SessionRow
+from agentscan.scan.lazyrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
 
 if TYPE_CHECKING:
@@ -137,7 +138,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             reached["running"] += 1
             continue  # cheap: no parse for sessions that cannot match
         if index % PREFETCH == 0:
-            scanner.prefetch_rows(refs[index:index + PREFETCH])  # cached rows, a few per query
+            # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
+            end = max(index + 1, refs.decided(index + PREFETCH)) if isinstance(refs, MergedRefs) else index + PREFETCH
+            scanner.prefetch_rows(refs[index:end])
         row = scanner.row(ref).with_changes(running=liveness.of(ref))
         progress.advance()
         if row.updated_at is not None:

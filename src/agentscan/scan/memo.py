@@ -31,7 +31,7 @@ import orjson
 
 from agentscan.model import ScanWarning, SessionRef
 from agentscan.scan.census import census
-from agentscan.scan.lazyrefs import MemoRefs
+from agentscan.scan.lazyrefs import MemoRefs, TopRefs
 from agentscan.sealing import seal, unseal
 from agentscan.digests import blake2b
 
@@ -44,6 +44,10 @@ _FORMAT = 1
 
 #: how many warnings a stored discovery may carry (more: it is not stored)
 MAX_WARNINGS = 10_000
+
+#: the most recent sessions of a provider stored apart, with their shown ids (``TopRefs``):
+#: ``list`` shows 25, and reads on until no session left can be newer
+TOP = 128
 
 #: a file changed less than this before the census may still change within its
 #: timestamp's resolution (1-2 s on some file systems) without the census seeing it
@@ -121,21 +125,62 @@ class DiscoveryMemo:
         self._key = f"discovery:{provider.name}"
         #: what mending needs, apart: a warm run that finds the same census never reads it
         self._shape_key = f"discovery-shape:{provider.name}"
+        #: the most recent rows alone (``TopRefs``): what ``list`` reads
+        self._top_key = f"discovery-top:{provider.name}"
         self.stamp = stamp.value if stamp is not None else None
         self._settled = stamp is not None and stamp.settled
         self._census = stamp
 
-    def load(self) -> MemoRefs | None:
+    def load(self, fingerprint_of: Callable[[SessionRef], str | None]) -> MemoRefs | None:
         """The stored refs (made one by one as they are asked for), or ``None`` when the
-        roots changed; the warnings discovery raised are said again."""
+        roots changed; the warnings discovery raised are said again.  Only the most recent
+        rows are read (``TopRefs``) while nothing asks for more.  ``fingerprint_of``: for
+        the rows discovered again should the rest be unreadable by then."""
         if self.stamp is None:
             return None
+        top = self._top(self.stamp, fingerprint_of)
+        if top is not None:
+            return top
         payload = unseal(self._cache.get_snapshot(self._key, self.stamp))
         if payload is None:
             return None
         return self._refs_of(payload)
 
-    def _refs_of(self, payload: bytes, mend: Callable[[list[list[Any]]], bool] | None = None) -> MemoRefs | None:
+    def _top(self, stamp: str, fingerprint_of: Callable[[SessionRef], str | None]) -> TopRefs | None:
+        payload = unseal(self._cache.get_snapshot(self._top_key, stamp))
+        if payload is None:
+            return None
+        try:
+            document = orjson.loads(payload)
+            count, top = document["count"], document["top"]
+            warnings = [ScanWarning(w["path"], w["message"], w.get("line")) for w in document["warnings"]]
+            rows = MemoRefs.checked(self._provider.name, [row for _, row, _ in top])
+            if (rows is None or type(count) is not int or count < len(top)
+                    or any(type(index) is not int or type(shown) is not str for index, _, shown in top)):
+                return None
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+            return None
+        for warning in warnings:
+            self._ctx.warn(warning.path, warning.message, warning.line)
+        refreshable = bool(document.get("refreshable"))
+        return TopRefs(self._provider.name, [tuple(item) for item in top], count, refreshable,  # type: ignore[misc]
+                       lambda: self._whole(refreshable, fingerprint_of))
+
+    def _whole(self, refreshable: bool, fingerprint_of: Callable[[SessionRef], str | None]) -> MemoRefs:
+        """Every stored row, for a ``TopRefs`` asked for more than its top rows: its warnings
+        were said with them.  Should they be unreadable now (a damaged index), the provider
+        is discovered again."""
+        payload = unseal(self._cache.get_snapshot(self._key, self.stamp)) if self.stamp is not None else None
+        refs = self._refs_of(payload, say=False) if payload is not None else None
+        if refs is not None:
+            return refs
+        found = self._provider.discover(self._ctx)
+        rows = [[ref.native_id, str(ref.path) if ref.path is not None else None, ref.recency,
+                 [str(path) for path in ref.files], list(ref.children), fingerprint_of(ref)] for ref in found]
+        return MemoRefs(self._provider.name, rows, refreshable)
+
+    def _refs_of(self, payload: bytes, mend: Callable[[list[list[Any]]], bool] | None = None, *,
+                 say: bool = True) -> MemoRefs | None:
         try:
             document = orjson.loads(payload)
             refs = MemoRefs.checked(self._provider.name, document["refs"], bool(document.get("refreshable")))
@@ -144,6 +189,8 @@ class DiscoveryMemo:
             return None
         if refs is None:
             return None
+        if not say:
+            return refs
         if mend is not None:
             rows = refs.rows
             if not refs.refreshable or not mend(rows):
@@ -223,8 +270,11 @@ class DiscoveryMemo:
         census = self._census
         if census is None or not census.settled:
             return
-        document = {"refs": entries, "warnings": [w.to_json() for w in warnings], "refreshable": refreshable}
+        listed = [w.to_json() for w in warnings]
+        document = {"refs": entries, "warnings": listed, "refreshable": refreshable}
         self._cache.put_snapshot(self._key, census.value, seal(orjson.dumps(document)))
+        top = {"count": len(entries), "top": _top_of(entries), "warnings": listed, "refreshable": refreshable}
+        self._cache.put_snapshot(self._top_key, census.value, seal(orjson.dumps(top)))
         if census.dirs is not None and refreshable:
             try:
                 # As hex: only a run that mends (or keeps) needs them as text.
@@ -234,3 +284,22 @@ class DiscoveryMemo:
             if shape is not None:
                 self._cache.put_snapshot(self._shape_key, census.value, seal(shape))
         self._cache.commit()
+
+
+def _top_of(entries: list[list[Any]]) -> list[list[Any]]:
+    """The ``TOP`` most recent of ``entries`` (stored rows, in discovery order) as ``[index,
+    row, shown id]``, in the order ``MergedRefs`` gives them (newest first, then by index)."""
+    from bisect import bisect_left
+
+    from agentscan.scan.short_ids import MIN_SHOWN, unique_prefixes
+
+    order = sorted(range(len(entries)), key=lambda index: entries[index][2], reverse=True)[:TOP]
+    names = sorted({row[0] for row in entries})
+    top = []
+    for index in order:
+        native_id = entries[index][0]
+        at = bisect_left(names, native_id)
+        # Its shortest unique prefix among every id of the provider: only its neighbours in order matter.
+        shown = unique_prefixes(names[max(at - 1, 0):at + 2], MIN_SHOWN)[native_id]
+        top.append([index, entries[index], shown])
+    return top

@@ -20,7 +20,7 @@ from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext, guarded_row
 from agentscan.scan.liveness import Liveness
 from agentscan.errors import SessionNotFound, SessionUnreadable, UsageProblem
-from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, is_memo_ref
+from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, TopRefs, is_memo_ref
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
@@ -212,7 +212,7 @@ class Scanner:
         from agentscan.scan.memo import DiscoveryMemo
 
         memo = DiscoveryMemo(cache, provider, self.ctx, self.census_stamp(provider))  # census before discovery
-        loaded = memo.load()
+        loaded = memo.load(self.fingerprint)
         if loaded is None:  # not ``or``: a provider without sessions stores an empty, falsy ``MemoRefs``
             loaded = memo.mend()
         if loaded is not None:
@@ -401,14 +401,28 @@ class Scanner:
             raise UsageProblem(f"the limit must be 1 or more, not {limit}")
         return select_sessions(self, limit=limit, filters=filters)
 
-    def short_ids(self) -> dict[str, str]:
-        """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars)."""
+    def short_ids(self, ids: Iterable[str] | None = None) -> dict[str, str]:
+        """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars);
+        ``ids``: at least these (``list``'s rows: most recent, their shown ids are stored)."""
         from agentscan.scan.short_ids import short_ids
 
+        if ids is not None:
+            known = self._top_shown_ids()
+            wanted = list(ids)
+            if all(session_id in known for session_id in wanted):
+                return {session_id: known[session_id] for session_id in wanted}
         refs = self.refs()
         if self._short is None or self._short[0] != len(refs):
             self._short = (len(refs), short_ids(self._id_pairs()))
         return self._short[1]
+
+    def _top_shown_ids(self) -> dict[str, str]:
+        """The shown ids stored with the top rows of providers read only that far (``TopRefs``)."""
+        shown: dict[str, str] = {}
+        for name, part in self._refs.items():
+            if isinstance(part, TopRefs) and part.unread:
+                shown.update((f"{name}:{native_id}", f"{name}:{prefix}") for native_id, prefix in part.shown_ids().items())
+        return shown
 
     def _id_pairs(self) -> Iterator[tuple[str, str]]:
         """(provider, native id) of every session discovered, without making memo refs."""
@@ -428,7 +442,10 @@ class Scanner:
         found: list[SessionRef] = []
         for name, natives in wanted.items():
             part = self._refs.get(name, ())
-            if isinstance(part, MemoRefs):
+            tops = part.top_indexes(natives) if isinstance(part, TopRefs) and part.unread else None
+            if tops is not None:
+                found.extend(part[index] for index in tops)  # the rows of ``list``: no need to read the rest
+            elif isinstance(part, MemoRefs):
                 found.extend(part[index] for index, native_id in enumerate(part.native_ids) if native_id in natives)
             else:
                 found.extend(ref for ref in part if ref.native_id in natives)

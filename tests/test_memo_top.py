@@ -1,0 +1,146 @@
+"""A warm ``list`` reads only each provider's most recent stored rows (``memo.TOP``, ``TopRefs``).
+
+Whatever reads more (``--all``, ``tokens``, ``show`` of an old session, a
+table's short ids beyond them) reads the rest first: every answer is a
+fresh run's, which the tests compare.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.model import SessionRef
+from agentscan.scan import memo
+from agentscan.scan.lazyrefs import MemoRefs, MergedRefs, TopRefs
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+runner = CliRunner()
+
+
+def native(number: int) -> str:
+    # Ids that share a long prefix in pairs, one recent, one old (of 12: n and n + 6): a recent
+    # one's shown id must look past what it shares with an old one.
+    return f"{number % 6:08x}-{number // 6}111-4222-8333-444444444444"
+
+
+def session(home: Path, number: int) -> Path:
+    session_id = native(number)
+    records = [
+        claude_user(session_id, f"2026-10-{1 + number % 28:02d}T10:00:00Z", f"prompt {number}"),
+        claude_assistant(session_id, f"2026-10-{1 + number % 28:02d}T10:00:05Z", msg_id=f"m{number}",
+                         request_id=f"r{number}", usage=claude_usage(10 + number, 3)),
+    ]
+    return claude_session_file(home, session_id, records, mtime=1_790_000_000 + number * 3_600)
+
+
+def run(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.fixture
+def whole_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Providers whose stored rows were read beyond the top ones."""
+    read: list[str] = []
+    original = memo.DiscoveryMemo._whole
+
+    def spying(self: memo.DiscoveryMemo, *args, **kwargs) -> MemoRefs:  # noqa: ANN002, ANN003
+        read.append(self._provider.name)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(memo.DiscoveryMemo, "_whole", spying)
+    monkeypatch.setattr(memo, "TOP", 4)
+    return read
+
+
+def test_a_warm_list_reads_the_top_rows_alone(isolated_home: Path, whole_reads: list[str]) -> None:
+    for number in range(12):
+        session(isolated_home, number)
+    fresh = run("list", "-n", "3", "--no-cache")
+    assert run("list", "-n", "3") == fresh  # the first run stores the discovery
+    whole_reads.clear()
+    assert run("list", "-n", "3") == fresh
+    assert run("list", "-n", "3", "--json") == run("list", "-n", "3", "--json", "--no-cache")
+    assert whole_reads == []
+    # More than the top rows: read whole, and the same answers as a fresh run.
+    assert run("list", "--all") == run("list", "--all", "--no-cache")
+    assert whole_reads == ["claude"]
+    assert run("tokens", "--json") == run("tokens", "--json", "--no-cache")
+    assert run("show", native(0)[:10]) == run("show", native(0)[:10], "--no-cache")
+
+
+def test_short_ids_of_the_top_rows_are_those_of_every_id(isolated_home: Path, whole_reads: list[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.cli.state import State
+
+    for number in range(12):
+        session(isolated_home, number)
+    run("list")
+    with State().scanner(memo=True) as scanner:
+        refs = scanner.refs()
+        top_ids = [refs[index].id for index in range(4)]
+        shown = scanner.short_ids(top_ids)
+        assert whole_reads == []
+        assert shown == {session_id: scanner.short_ids()[session_id] for session_id in top_ids}
+    assert whole_reads == ["claude"]  # every id: read whole
+    # Each pair shares its first 9 characters: a shown id takes one more.
+    assert sorted(len(value.partition(":")[2]) for value in shown.values()) == [10] * 4
+
+
+def test_a_damaged_whole_discovery_is_discovered_again(isolated_home: Path, whole_reads: list[str]) -> None:
+    for number in range(10):
+        session(isolated_home, number)
+    run("list")
+    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+    with sqlite3.connect(database) as connection:
+        changed = connection.execute("UPDATE snapshots SET value = substr(value, 1, 40) || x'00' || substr(value, 42) "
+                                     "WHERE key = 'discovery:claude'").rowcount
+    assert changed == 1
+    assert run("list", "-n", "2") == run("list", "-n", "2", "--no-cache")
+    assert run("list", "--all") == run("list", "--all", "--no-cache")
+    assert whole_reads == ["claude"]
+
+
+def _top_of(provider: str, rows: list[list], top: int) -> TopRefs:
+    entries = [list(row) for row in rows]
+    original = memo.TOP
+    memo.TOP = top
+    try:
+        tops = [tuple(item) for item in memo._top_of(entries)]
+    finally:
+        memo.TOP = original
+    whole = MemoRefs.checked(provider, entries)
+    assert whole is not None
+    return TopRefs(provider, tops, len(entries), False, lambda: whole)  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 12), min_size=1, max_size=3), top=st.integers(0, 5),
+       recencies=st.lists(st.integers(0, 4), min_size=40, max_size=40), real=st.integers(0, 4), wanted=st.integers(0, 40))
+def test_the_head_decided_by_top_rows_is_the_stable_sort(sizes: list[int], top: int, recencies: list[int],
+                                                       real: int, wanted: int) -> None:
+    parts_rows = []
+    taken = 0
+    for number, size in enumerate(sizes):
+        rows = [[f"p{number}-{index}", None, float(recencies[(taken + index) % 40]), [], [], f"f{index}"]
+                for index in range(size)]
+        taken += size
+        parts_rows.append((f"provider{number}", rows))
+    plain: list = [MemoRefs.checked(name, [list(row) for row in rows]) for name, rows in parts_rows]
+    lazy: list = [_top_of(name, rows, top) for name, rows in parts_rows]
+    extra = [SessionRef("codex", f"r{index}", None, float(recencies[index])) for index in range(real)]
+    expected = [ref.id for ref in MergedRefs([*plain, extra])]
+    merged = MergedRefs([*lazy, extra])
+    assert len(merged) == len(expected)
+    head = min(wanted, len(expected))
+    assert [merged[index].id for index in range(head)] == expected[:head]
+    assert [ref.id for ref in merged] == expected  # past the head: read whole, the same order
