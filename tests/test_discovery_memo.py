@@ -553,10 +553,10 @@ def test_a_directory_whose_guessed_identity_was_seen_is_still_walked(tmp_path: P
             return os.stat_result(fields)
         return found
 
-    def colliding(directory, identity, walk, depth):  # noqa: ANN001, ANN202
+    def colliding(directory, identity, walk, depth, walker=None):  # noqa: ANN001, ANN202
         if directory == str(root):
-            walk.seen.add(guessed)  # as if another directory had this identity
-        return real_walk(directory, identity, walk, depth)
+            walk.roots.add(guessed)  # as if another directory had this identity (each subtree starts from the roots)
+        return real_walk(directory, identity, walk, depth, walker)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(census_module.os, "stat", mounted_stat)

@@ -17,6 +17,9 @@ from codex_builders import lay_out_real_codex
 from gemini_builders import lay_out_real_gemini
 
 
+REAL_HELPER = workers.Helper  # the class itself (the ``parallel`` fixture wraps it)
+
+
 def build(home: Path) -> None:
     lay_out_real_claude(home)
     lay_out_real_codex(home)
@@ -180,3 +183,46 @@ def test_a_small_home_takes_its_censuses_without_importing_workers(isolated_home
     assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
     # Warm: below ``PARALLEL_MIN_SESSIONS`` no helper is forked, and its module costs 4 ms of imports.
     assert [run.stderr.rsplit("workers: ", 1)[-1] for run in runs[1:]] == ["False\n", "False\n"]
+
+
+@pytest.mark.parametrize("helper", ["answers", "is gone"])
+def test_the_heaviest_census_shared_with_the_helper_is_the_same(isolated_home: Path, parallel: list,
+                                                                 monkeypatch: pytest.MonkeyPatch, helper: str) -> None:
+    from agentscan.scan import census as census_module
+    from agentscan.scan.cache import Cache
+    from builders import claude_session_file, claude_user
+
+    build(isolated_home)
+    for number in range(8):  # more project folders: subtrees of the Claude root to share
+        native = f"{number:08x}-0000-4000-8000-000000000000"
+        claude_session_file(isolated_home, native, [claude_user(native, "2026-10-01T10:00:00Z", "hi")],
+                            project=f"-home-dev-p{number}", mtime=1_790_000_000)
+    (isolated_home / ".claude" / "projects" / "-home-dev-p3" / "nested" / "deeper").mkdir(parents=True)
+    cli_json("list")
+    # Claude is the heaviest by far: half its root's subtrees go to the helper.
+    monkeypatch.setattr(Cache, "session_counts", lambda self: {"claude": 5000})
+    walked_here: list[str] = []
+    real_walk = census_module.walk_subtree
+
+    def counting(path: str, *args: object) -> object:
+        walked_here.append(path)
+        return real_walk(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stamps, "walk_subtree", counting)
+    if helper == "is gone":
+        def gone(self: workers.Helper) -> None:
+            raise workers.HelperGone("killed")
+
+        monkeypatch.setattr(REAL_HELPER, "receive", gone)
+    with State().scanner(memo=True) as scanner:
+        scanner._confine()
+        side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
+        one_by_one = {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
+    subtrees = [path for path in (isolated_home / ".claude" / "projects").iterdir() if path.is_dir()]
+    assert len(subtrees) >= 9
+    if helper == "answers":
+        assert side_by_side == one_by_one
+        assert 0 < len(walked_here) < len(subtrees)  # the rest were walked by the helper
+    else:
+        assert side_by_side == {"claude": one_by_one["claude"]}  # the lighter ones: one by one, later
+        assert sorted(walked_here) == sorted(map(str, subtrees))  # the helper's share walked here after all

@@ -47,7 +47,7 @@ class Census(NamedTuple):
 
 
 class _Walk:
-    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "entries", "newest", "skew", "admits")
+    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "roots", "entries", "newest", "skew", "admits")
 
     def __init__(self, admits: Callable[[str], bool] | None, skew: int | None) -> None:
         self.digest = blake2b(digest_size=16)
@@ -55,6 +55,8 @@ class _Walk:
         self.dirs: dict[str, bytes] = {}
         self.linked = False
         self.seen: set[tuple[int, int]] = set()
+        #: the identities of the roots walked (each subtree of a root is walked apart)
+        self.roots: set[tuple[int, int]] = set()
         self.entries = 0
         self.newest = 0
         self.skew = skew
@@ -74,8 +76,37 @@ def _note_times(walk: _Walk, times: list[int]) -> None:
         walk.newest = newest
 
 
+class Subtree(NamedTuple):
+    """A root's subdirectory walked whole (here, or by a helper process: ``scan.stamps``):
+    what it adds to the census of the root."""
+
+    digest: bytes
+    shape: bytes
+    dirs: dict[str, bytes]
+    entries: int
+    newest: int
+    linked: bool
+    #: ``False``: it could not be walked whole (the census is then ``None``)
+    complete: bool
+
+
+#: a root's subdirectories ((path, identity), in listing order) and the identities of the
+#: roots above them -> each one walked whole (``walk_subtree``), in the same order
+SubtreeWalker = Callable[[list[tuple[str, tuple[int, int]]], frozenset[tuple[int, int]]], list[Subtree]]
+
+
+def walk_subtree(path: str, identity: tuple[int, int], roots: frozenset[tuple[int, int]],
+                 admits: Callable[[str], bool] | None, skew_ns: int | None) -> Subtree:
+    """One subdirectory of a root, walked whole as ``census`` walks it."""
+    walk = _Walk(admits, skew_ns)
+    walk.seen = set(roots)
+    complete = _walk(path, identity, walk, 1)
+    return Subtree(walk.digest.digest(), walk.shape.digest(), walk.dirs, walk.entries, walk.newest, walk.linked, complete)
+
+
 def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
-           admits: Callable[[str], bool] | None = None, skew_ns: int | None = None) -> Census | None:
+           admits: Callable[[str], bool] | None = None, skew_ns: int | None = None,
+           walker: SubtreeWalker | None = None) -> Census | None:
     """A digest of every entry under ``paths`` (walked whole) and of ``stat_only`` (not walked).
 
     Each file contributes its name, mode, size, mtime, ctime and inode (a
@@ -88,12 +119,22 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
     were that order ever to change for an unchanged directory, the digest
     would differ and the run would merely discover afresh (never the other
     way round).
+
+    Each subdirectory of a root is walked apart (``walk_subtree``) and adds
+    its own digests, so that ``walker`` may have some walked elsewhere (a
+    helper process) with the same result: a symlink is then known for a loop
+    when it leads back to a root or into its own subtree.
     """
     walk = _Walk(admits, skew_ns)
+
+    def here(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]]) -> list[Subtree]:
+        return [walk_subtree(path, identity, roots, admits, skew_ns) for path, identity in subdirs]
+
     try:
         for path in paths:
             info = _stat_path(path, walk)
-            if info is not None and info.st_mode & 0o170000 == _IS_DIR and not _walk(path, (info.st_dev, info.st_ino), walk, 0):
+            if info is not None and info.st_mode & 0o170000 == _IS_DIR and not _walk(
+                    path, (info.st_dev, info.st_ino), walk, 0, walker or here):
                 return None
         for path in stat_only:
             _stat_path(path, walk)
@@ -122,8 +163,9 @@ def _stat_path(path: str, walk: _Walk) -> os.stat_result | None:
     return info
 
 
-def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) -> bool:
-    """Adds ``directory``'s entries and recurses into its directories; ``False``: incomplete.
+def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, walker: SubtreeWalker | None = None) -> bool:
+    """Adds ``directory``'s entries and recurses into its directories (a root's, through
+    ``walker``); ``False``: incomplete.
 
     Per directory, the names go in as one string and the numbers as one
     array: a heavy user's roots hold 25,000 entries in 7,000 directories.
@@ -188,6 +230,19 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int) ->
     walk.shape.update(listed)
     walk.shape.update(packed[0::5])  # modes
     walk.shape.update(packed[4::5])  # inodes
+    if walker is not None:
+        # The roots walked so far: a link back to one of them is a loop, in any subtree.
+        walk.roots.add(identity)
+        for subtree in walker(subdirs, frozenset(walk.roots)):
+            if not subtree.complete:
+                return False
+            walk.digest.update(subtree.digest)
+            walk.shape.update(subtree.shape)
+            walk.dirs.update(subtree.dirs)
+            walk.entries += subtree.entries
+            walk.newest = max(walk.newest, subtree.newest)
+            walk.linked = walk.linked or subtree.linked
+        return walk.entries <= MAX_ENTRIES
     for path, ident in subdirs:
         if not _walk(path, ident, walk, depth + 1):
             return False

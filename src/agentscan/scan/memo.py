@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 import orjson
 
 from agentscan.model import ScanWarning, SessionRef
-from agentscan.scan.census import census
+from agentscan.scan.census import SubtreeWalker, census
 from agentscan.scan.lazyrefs import MemoRefs, TopRefs
 from agentscan.sealing import seal, unseal
 from agentscan.digests import blake2b
@@ -86,15 +86,16 @@ def census_plan(provider: Provider, ctx: ScanContext) -> CensusPlan | None:
     return CensusPlan(paths, stat_only, setting)
 
 
-def stamp_from(plan: CensusPlan, admits: Callable[[str], bool]) -> Stamp | None:
-    """The census of ``plan`` as a stamp: reads the file system only (a helper may take it)."""
+def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeWalker | None = None) -> Stamp | None:
+    """The census of ``plan`` as a stamp: reads the file system only (a helper may take it,
+    or some of its roots' subtrees: ``walker``)."""
     import time
 
     now = time.time_ns()
     # A time more than the interval ahead of the clock is a clock's skew (or a copied
     # home's), not a change in progress (the census compares as it goes: a slow walk's
     # own changes count).
-    found = census(plan.paths, stat_only=plan.stat_only, admits=admits, skew_ns=SETTLE_NS)
+    found = census(plan.paths, stat_only=plan.stat_only, admits=admits, skew_ns=SETTLE_NS, walker=walker)
     if found is None:
         return None
 
