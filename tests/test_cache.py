@@ -219,3 +219,12 @@ def test_many_sessions_sums_and_keys_read_in_one_pass_are_the_same(isolated_home
         monkeypatch.setattr(cache_module, "_WHOLE_TABLE_ABOVE", 1)
         assert (store.get_usage(asked), store.get_keys(asked)) == chunked
         assert set(chunked[0]) == set(chunked[1]) == {ids[0]}
+
+
+def test_a_value_sealed_from_parts_is_the_value_sealed_whole() -> None:
+    from agentscan.sealing import seal, seal_joined, unseal
+
+    parts = [b"header", b"\n", b"", bytes(range(256)) * 100]
+    assert seal_joined(parts) == seal(b"".join(parts))
+    assert unseal(seal_joined(parts)) == b"".join(parts)
+    assert seal_joined([]) == seal(b"")

@@ -19,6 +19,14 @@ def seal(payload: bytes) -> bytes:
     return _HEADER.pack(zlib.crc32(payload)) + payload
 
 
+def seal_joined(parts: list[bytes]) -> bytes:
+    """``seal(b"".join(parts))``, made with one copy of the parts (a 20 MB value: one, not three)."""
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return b"".join([_HEADER.pack(crc), *parts])
+
+
 def unseal(value: object) -> bytes | None:
     """The payload of a ``seal``ed value, or ``None`` when it is damaged."""
     if not isinstance(value, bytes) or len(value) < _HEADER.size:

@@ -45,7 +45,7 @@ from agentscan.scan import answers
 from agentscan.scan.lazyrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
 from agentscan.scan.sharing import sharing
-from agentscan.sealing import seal, unseal
+from agentscan.sealing import seal_joined, unseal
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -66,15 +66,23 @@ def _slot(command: str) -> str:
 
 
 class _Sections:
-    """The basis's value after its header line: sections of bytes, each placed by the header."""
+    """The basis's value after its header line: sections of bytes, each placed by the header
+    (kept as parts, joined once when sealed: a heavy user's is 20 MB)."""
 
     def __init__(self) -> None:
-        self.data = bytearray()
+        self.parts: list[bytes] = []
+        self.size = 0
         self.places: dict[str, list[int]] = {}
 
+    def append(self, data: bytes) -> int:
+        """Add ``data`` unnamed; gives where it starts."""
+        start = self.size
+        self.parts.append(data)
+        self.size += len(data)
+        return start
+
     def add(self, name: str, data: bytes) -> None:
-        self.places[name] = [len(self.data), len(data)]
-        self.data += data
+        self.places[name] = [self.append(data), len(data)]
 
 
 def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: bytes, report: TokenReport) -> None:
@@ -123,8 +131,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
                 return  # key hashes not of this fingerprint: sharing could not be told
             payload = payload[:len(payload) // 8 * 8]
             sealed[ids[index]] = kept[1]  # type: ignore[index]
-            details[index][2:] = [len(sections.data), len(payload)]
-            sections.data += payload
+            details[index][2:] = [sections.append(payload), len(payload)]
             payloads.append(payload)
         everything = memoryview(b"".join(payloads)).cast("Q")
         distinct = set(everything)
@@ -143,7 +150,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
         })
     except TypeError:
         return
-    cache.put_snapshot(_slot(command), identity, seal(header + b"\n" + bytes(sections.data)))
+    cache.put_snapshot(_slot(command), identity, seal_joined([header, b"\n", *sections.parts]))
     cache.commit()
 
 

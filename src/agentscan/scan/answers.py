@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 import orjson
 
 from agentscan.model import ScanWarning
-from agentscan.sealing import seal, unseal
+from agentscan.sealing import seal_joined, unseal
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
@@ -140,8 +140,8 @@ def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: s
     if key is None or scanner.cache is None or warnings.overflowed or warnings.passing:
         return
     try:
-        payload = orjson.dumps([w.to_json() for w in warnings]) + b"\n" + answer  # the warnings on one line
+        said = orjson.dumps([w.to_json() for w in warnings])  # the warnings on one line
     except TypeError:
         return  # something that JSON cannot hold: not worth remembering
-    scanner.cache.put_snapshot(_slot(command, question), key, seal(payload))
+    scanner.cache.put_snapshot(_slot(command, question), key, seal_joined([said, b"\n", answer]))
     scanner.cache.commit()
