@@ -237,9 +237,15 @@ class DiscoveryMemo:
             dirname = os.path.dirname
             for index, row in enumerate(rows):
                 # Every folder of the session counts: its transcript and a subagent's grow together.
-                folders = {dirname(text) for text in row[3]} & changed
-                if folders:
-                    touched |= folders
+                hit = False
+                for text in row[3]:
+                    cut = text.rfind("/")
+                    # ``dirname`` without a call for a plain path (10,000 rows: 15 ms of calls).
+                    folder = text[:cut] if cut > 0 and text[cut - 1] != "/" else dirname(text)
+                    if folder in changed:
+                        touched.add(folder)
+                        hit = True
+                if hit:
                     hits.append(index)
             if touched != changed:
                 return False
