@@ -228,3 +228,14 @@ def test_a_value_sealed_from_parts_is_the_value_sealed_whole() -> None:
     assert seal_joined(parts) == seal(b"".join(parts))
     assert unseal(seal_joined(parts)) == b"".join(parts)
     assert seal_joined([]) == seal(b"")
+
+
+def test_a_sealed_value_seen_in_place_is_its_payload() -> None:
+    from agentscan.sealing import seal, unseal, unseal_view
+
+    value = seal(b"payload " * 1000)
+    view = unseal_view(value)
+    assert view is not None and view.tobytes() == unseal(value)
+    damaged = value[:10] + bytes([value[10] ^ 1]) + value[11:]
+    assert unseal_view(damaged) is None and unseal(damaged) is None
+    assert unseal_view(b"abc") is None and unseal_view(None) is None

@@ -33,3 +33,11 @@ def unseal(value: object) -> bytes | None:
         return None
     payload = value[_HEADER.size:]
     return payload if _HEADER.unpack_from(value)[0] == zlib.crc32(payload) else None
+
+
+def unseal_view(value: object) -> memoryview | None:
+    """``unseal``, as a view of ``value`` rather than a copy of its payload (20 MB)."""
+    if not isinstance(value, bytes) or len(value) < _HEADER.size:
+        return None
+    payload = memoryview(value)[_HEADER.size:]
+    return payload if _HEADER.unpack_from(value)[0] == zlib.crc32(payload) else None

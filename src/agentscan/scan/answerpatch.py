@@ -45,7 +45,7 @@ from agentscan.scan import answers
 from agentscan.scan.lazyrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
 from agentscan.scan.sharing import sharing
-from agentscan.sealing import seal_joined, unseal
+from agentscan.sealing import seal_joined, unseal, unseal_view
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -161,15 +161,18 @@ def patched(scanner: Scanner, command: str, question: Mapping[str, Any], provide
     identity = answers.question_identity(scanner, command, question) if cache is not None else None
     if cache is None or identity is None:
         return None
-    value = unseal(cache.get_snapshot(_slot(command), identity))
+    value = unseal_view(cache.get_snapshot(_slot(command), identity))
     if value is None:
         return None
     try:
-        split = value.index(b"\n")
+        # The header line is short (the rows are in the sections): looked for in a prefix.
+        split = value[:1 << 16].tobytes().find(b"\n")
+        if split < 0:
+            split = value.tobytes().index(b"\n")
         header = orjson.loads(value[:split])
         if header["format"] != _FORMAT:
             return None
-        return _patch(scanner, _Basis(header, memoryview(value)[split + 1:]), providers)
+        return _patch(scanner, _Basis(header, value[split + 1:]), providers)
     except (ValueError, KeyError, TypeError, IndexError, ArithmeticError):
         return None  # a basis of another shape (``orjson.JSONDecodeError`` is a ``ValueError``)
 
