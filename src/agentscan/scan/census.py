@@ -219,8 +219,10 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
     if walk.entries > MAX_ENTRIES:
         return False
     packed = array("q", numbers)
-    if numbers and max(max(packed[2::5]), max(packed[3::5])) > walk.newest:
-        _note_times(walk, numbers[2::5] + numbers[3::5])  # only a newer time can move ``newest``
+    # Only a newer time can move ``newest``: when no number of the directory (times, sizes,
+    # modes, inodes) is above it, no time is; one C pass rather than two slices (5,000 directories).
+    if numbers and max(packed) > walk.newest:
+        _note_times(walk, numbers[2::5] + numbers[3::5])
     listed = directory.encode("utf-8", "surrogateescape") + b"\0" + "\0".join(names).encode("utf-8", "surrogateescape")
     mine = blake2b(listed, digest_size=16)
     mine.update(packed)
