@@ -415,3 +415,44 @@ def test_any_sequence_of_changes_of_several_providers_prints_what_a_fresh_report
         elif action == "remove every claude session":
             shutil.rmtree(project, ignore_errors=True)
         assert tokens(*options) == tokens("--no-cache", *options), (action, ways)
+
+
+@pytest.mark.parametrize("damage", [
+    {"total": "lots"}, {"cost": 1.5}, {"cost": "NaN?"}, {"sections": []}, {"shared": None}, {"format": 99},
+    {"recorded": "two"}, {"sections": {"ids": [0, 10 ** 9]}},
+])
+def test_a_basis_sealed_whole_but_of_another_shape_is_not_used(isolated_home: Path, ways: list[str],
+                                                               damage: dict) -> None:
+    from agentscan.sealing import seal, unseal
+
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    tokens()
+    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+    with sqlite3.connect(database) as connection:
+        (value,) = connection.execute("SELECT value FROM snapshots WHERE key LIKE 'basis:%'").fetchone()
+        payload = unseal(value)
+        assert payload is not None
+        head, _, body = payload.partition(b"\n")
+        header = {**orjson.loads(head), **damage}
+        connection.execute("UPDATE snapshots SET value = ? WHERE key LIKE 'basis:%'",
+                           (seal(orjson.dumps(header) + b"\n" + body),))
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    assert_patched_as_fresh(ways, "whole")
+
+
+def test_a_bug_while_patching_is_not_taken_for_a_damaged_basis(isolated_home: Path, ways: list[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.scan import tokens as tokens_module
+
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    tokens()
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+
+    def broken(scanner: object, refs: object) -> None:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(tokens_module, "session_rows", broken)
+    result = runner.invoke(app, ["tokens", "--json"])
+    assert isinstance(result.exception, KeyError)

@@ -165,16 +165,17 @@ def patched(scanner: Scanner, command: str, question: Mapping[str, Any], provide
     if value is None:
         return None
     try:
-        # The header line is short (the rows are in the sections): looked for in a prefix.
-        split = value[:1 << 16].tobytes().find(b"\n")
-        if split < 0:
-            split = value.tobytes().index(b"\n")
-        header = orjson.loads(value[:split])
-        if header["format"] != _FORMAT:
-            return None
-        return _patch(scanner, _Basis(header, value[split + 1:]), providers)
-    except (ValueError, KeyError, TypeError, IndexError, ArithmeticError):
-        return None  # a basis of another shape (``orjson.JSONDecodeError`` is a ``ValueError``)
+        return _patch(scanner, _Basis(value), providers)
+    except _Damaged:
+        return None  # a basis of another shape: made whole (a bug elsewhere is not hidden)
+
+
+class _Damaged(Exception):
+    """The basis does not decode to the shape ``keep`` writes."""
+
+
+#: what may go wrong decoding a basis (``orjson.JSONDecodeError`` is a ``ValueError``)
+_DECODING = (ValueError, KeyError, TypeError, IndexError, ArithmeticError)
 
 
 #: a basis row's tokens, exact cost and key hashes
@@ -185,29 +186,70 @@ class _Basis:
     """A kept basis, decoded as far as a patch needs: every row's id, fingerprint and place;
     the rest (tokens, costs, key hashes) only for the rows that changed."""
 
-    def __init__(self, header: dict[str, Any], body: memoryview) -> None:
-        self.header = header
-        self.body = body
-        self.ids = self.section("ids").tobytes().decode("utf-8", "surrogateescape").split("\n")
-        self.fingerprints = self.section("fingerprints").tobytes().decode("utf-8", "surrogateescape").split("\n")
-        self.places = self.section("places").cast("q")
-        if not len(self.ids) == len(self.fingerprints) == len(self.places) // 2:
-            raise ValueError("a basis of another shape")
+    def __init__(self, value: memoryview) -> None:
+        """``value``: the unsealed basis (raises ``_Damaged``)."""
+        try:
+            # The header line is short (the rows are in the sections): looked for in a prefix.
+            split = value[:1 << 16].tobytes().find(b"\n")
+            if split < 0:
+                split = value.tobytes().index(b"\n")
+            header = self.header = orjson.loads(value[:split])
+            self.body = value[split + 1:]
+            if header["format"] != _FORMAT or not isinstance(header["shared"], dict) or not isinstance(header["prices"], dict):
+                raise ValueError("a basis of another format")
+            self.total = [int(field) for field in header["total"]]
+            self.recorded, self.known = int(header["recorded"]), int(header["known"])
+            if type(header["cost"]) is not str:
+                raise TypeError("a cost that is no decimal string")
+            self.cost = Decimal(header["cost"])
+            self.shared = {str(session_id) for ids in header["shared"].values() for session_id in ids}
+            self.ids = self.section("ids").tobytes().decode("utf-8", "surrogateescape").split("\n")
+            self.fingerprints = self.section("fingerprints").tobytes().decode("utf-8", "surrogateescape").split("\n")
+            self.places = self.section("places").cast("q")
+        except _DECODING as exc:
+            raise _Damaged(str(exc)) from None
+        if len(self.total) != 5 or not len(self.ids) == len(self.fingerprints) == len(self.places) // 2:
+            raise _Damaged("rows of another shape")
         self.index = {session_id: index for index, session_id in enumerate(self.ids)}
         self._details: list[bytes] | None = None
 
     def section(self, name: str) -> memoryview:
-        start, length = self.header["sections"][name]
-        if not 0 <= start <= start + length <= len(self.body):
-            raise ValueError("a section out of bounds")
+        try:
+            start, length = self.header["sections"][name]
+        except _DECODING as exc:
+            raise _Damaged(str(exc)) from None
+        if not (type(start) is int and type(length) is int and 0 <= start <= start + length <= len(self.body)):
+            raise _Damaged(f"section {name} out of bounds")
         return self.body[start:start + length]
+
+    def key_set(self, provider: str) -> memoryview:
+        """Every key hash of the provider's sessions, sorted (none: the basis had no session of it)."""
+        name = f"set:{provider}"
+        sections = self.header["sections"]
+        if not isinstance(sections, dict):
+            raise _Damaged("sections of another shape")
+        if name not in sections:
+            return memoryview(b"").cast("Q")
+        found = self.section(name)
+        if len(found) % 8:
+            raise _Damaged(f"{name} of another shape")
+        return found.cast("Q")
 
     def details(self, index: int) -> _Details:
         """Row ``index``'s tokens, cost and key hashes."""
-        if self._details is None:
-            self._details = self.section("details").tobytes().split(b"\n")
-        tokens, cost, start, length = orjson.loads(self._details[index])
-        return tokens, cost, self.body[start:start + length].cast("Q")
+        try:
+            if self._details is None:
+                self._details = self.section("details").tobytes().split(b"\n")
+            tokens, cost, start, length = orjson.loads(self._details[index])
+            if not (tokens is None or (type(tokens) is list and len(tokens) == 5 and all(type(t) is int for t in tokens))):
+                raise TypeError("tokens of another shape")
+            if cost is not None and cost != _OPAQUE:
+                Decimal(cost)  # a cost that is no number is a damaged basis, found here
+            if not (type(start) is int and type(length) is int and 0 <= start <= start + length <= len(self.body)):
+                raise ValueError("key hashes out of bounds")
+            return tokens, cost, self.body[start:start + length].cast("Q")
+        except _DECODING as exc:
+            raise _Damaged(str(exc)) from None
 
     def answer_of(self, first: int, last: int) -> bytes:
         """Rows ``first`` to ``last`` (adjacent in the kept answer) as printed there."""
@@ -238,9 +280,8 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
     gone = [index for session_id, index in index_of.items() if session_id not in present]
     if len(changed) + len(gone) > MAX_CHANGED:
         return None
-    shared = {session_id for ids in basis.header["shared"].values() for session_id in ids}
     taken_out = [index_of[now[position][0]] for position in changed if now[position][0] in index_of] + gone
-    if any(basis.ids[index] in shared for index in taken_out):
+    if any(basis.ids[index] in basis.shared for index in taken_out):
         return None
     old_rows = {basis.ids[index]: basis.details(index) for index in taken_out}
     if any(cost == _OPAQUE for _, cost, _ in old_rows.values()):
@@ -251,7 +292,7 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
     new_rows = {row.key: row for row in made.rows} if made is not None else {}
     if len(new_rows) != len(changed) or not _nothing_shared(scanner, basis, old_rows, now, changed):
         return None
-    total, cost = _total(basis.header, old_rows.values(), new_rows.values())
+    total, cost = _total(basis, old_rows.values(), new_rows.values())
     if total is None:
         return None
     pieces: list[bytes] = []
@@ -301,8 +342,7 @@ def _nothing_shared(scanner: Scanner, basis: _Basis, old_rows: dict[str, _Detail
         everything = memoryview(b"".join(payload for _, payload in items)).cast("Q")
         if len(set(everything)) < len(everything):
             return False
-        name = f"set:{provider}"
-        known = basis.section(name).cast("Q") if name in basis.header["sections"] else memoryview(b"").cast("Q")
+        known = basis.key_set(provider)
         for session_id, payload in items:
             before = old_rows.get(session_id)
             own = set(before[2]) if before is not None else set()
@@ -314,13 +354,12 @@ def _nothing_shared(scanner: Scanner, basis: _Basis, old_rows: dict[str, _Detail
     return True
 
 
-def _total(header: dict[str, Any], taken_out: Iterable[_Details], added: Iterable[TokenRow]
+def _total(basis: _Basis, taken_out: Iterable[_Details], added: Iterable[TokenRow]
            ) -> tuple[TokenUsage | None, Decimal]:
     """The kept total less the rows ``taken_out``, plus the rows ``added``; ``None`` when it
     cannot be told so (a new row's cost is not known, nothing is left recorded or priced)."""
-    fields = list(header["total"])
-    recorded, known = header["recorded"], header["known"]
-    cost = Decimal(header["cost"])
+    fields = list(basis.total)
+    recorded, known, cost = basis.recorded, basis.known, basis.cost
     for tokens, row_cost, _ in taken_out:
         if tokens is not None:
             recorded -= 1
