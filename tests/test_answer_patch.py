@@ -456,3 +456,39 @@ def test_a_bug_while_patching_is_not_taken_for_a_damaged_basis(isolated_home: Pa
     monkeypatch.setattr(tokens_module, "session_rows", broken)
     result = runner.invoke(app, ["tokens", "--json"])
     assert isinstance(result.exception, KeyError)
+
+
+def test_a_patch_leaves_the_whole_reports_shared_calls_remembered(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    for index, native_id in enumerate(IDS[1:3], start=2):
+        session(isolated_home, native_id, index, 100)
+    tokens()
+    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+
+    def remembered() -> list:
+        with sqlite3.connect(database) as connection:
+            return connection.execute("SELECT * FROM meta WHERE key = 'shared:claude'").fetchall()
+
+    before = remembered()
+    assert before
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    second = isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{IDS[1]}.jsonl"
+    append(second, turn(IDS[1], 5, 9), BASE + 3700)
+    assert_patched_as_fresh(ways)
+    assert remembered() == before  # the changed sessions' own check is not kept in its place
+
+
+def test_an_id_of_several_lines_keeps_no_basis(isolated_home: Path, ways: list[str]) -> None:
+    """The basis keeps ids a line each: a session id with a newline (Gemini takes anything) keeps none."""
+    chat = gemini.write_chat(isolated_home, "proj", "session-2026-05-01T10-00-abcdef12.jsonl",
+                             [gemini.meta("two\nlines"),
+                              gemini.gemini("g1", "2026-05-01T10:00:02.000Z", "ok", usage=gemini.tokens(100, 10))],
+                             mtime=BASE)
+    session(isolated_home, IDS[0], 1, 100)
+    answer = tokens()
+    assert any("\\n" in row["key"] or "\n" in row["key"] for row in orjson.loads(answer)["rows"])
+    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("SELECT count(*) FROM snapshots WHERE key LIKE 'basis:%'").fetchone() == (0,)
+    append(chat, [gemini.gemini("g2", "2026-05-01T10:00:03.000Z", "ok", usage=gemini.tokens(300, 10))], BASE + 5000)
+    assert_patched_as_fresh(ways, "whole")

@@ -118,6 +118,8 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
         details.append([_usage(row.tokens), cost, 0, 0])
         by_provider.setdefault(row.key.partition(":")[0], []).append(index)
         at += len(fragment) + len(_BETWEEN)
+    if any("\n" in text for text in (*ids, *fingerprints)):
+        return  # the ids are kept a line each (a Gemini session id may hold anything)
     sections = _Sections()
     shared: dict[str, list[str]] = {}
     for provider, indexes in by_provider.items():

@@ -408,7 +408,9 @@ class _Collector:
                 if fingerprint == self.fingerprints.get(ref_id):
                     keys[ref_id] = blob
         shared = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
-        if stamp is not None and self.cache is not None:
+        # Remembered for every session of the provider only: a few (a patched answer's
+        # changed sessions) must not take the place of the whole report's answer.
+        if stamp is not None and self.cache is not None and self._whole(provider, pairs):
             self.cache.put_meta(marker, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
         return shared
 
