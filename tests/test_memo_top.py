@@ -11,6 +11,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -144,3 +145,31 @@ def test_the_head_decided_by_top_rows_is_the_stable_sort(sizes: list[int], top: 
     head = min(wanted, len(expected))
     assert [merged[index].id for index in range(head)] == expected[:head]
     assert [ref.id for ref in merged] == expected  # past the head: read whole, the same order
+
+
+@pytest.mark.parametrize("change", ["a session added", "a session removed", "a session touched"])
+def test_the_whole_stored_meanwhile_by_another_run(isolated_home: Path, whole_reads: list[str], change: str) -> None:
+    """Another run (a hook, a second terminal) may store a newer discovery between this one's
+    top rows and its reading the rest: the stored rows of this census are gone, and the
+    provider is discovered again. The rows already decided stay; the rest follow, each once."""
+    from agentscan.cli.state import State
+
+    paths = [session(isolated_home, number) for number in range(12)]
+    run("list")
+    with State().scanner(memo=True) as scanner:
+        head = [row.id for row in scanner.list_page(limit=3).rows]
+        assert whole_reads == []
+        if change == "a session added":
+            session(isolated_home, 40)
+        elif change == "a session removed":
+            paths[1].unlink()  # not one of the 4 top rows
+        else:
+            os.utime(paths[0], (1_790_000_000 + 100 * 3_600,) * 2)  # the oldest now the newest
+        run("list")  # stores the discovery of the new census
+        page = scanner.list_page(limit=None)
+    assert whole_reads == ["claude"]
+    ids = [row.id for row in page.rows]
+    fresh = [row["id"] for row in orjson.loads(run("list", "--all", "--json", "--no-cache"))["sessions"]]
+    assert sorted(ids) == sorted(fresh)  # each session once: none lost, none twice
+    assert page.discovered == len(fresh)
+    assert set(head) <= set(ids)

@@ -209,7 +209,8 @@ class TopRefs(MemoRefs):
         return self.whole().native_ids
 
     def __len__(self) -> int:
-        return self.stored
+        # Once read, the rest decides: rediscovered (``DiscoveryMemo._whole``) they may be more or fewer.
+        return self.stored if self._whole is None else len(self._whole)
 
     def top_indexes(self, native_ids: set[str]) -> list[int] | None:
         """The discovery indexes of ``native_ids``, ascending, if every one is a top row."""
@@ -220,16 +221,23 @@ class TopRefs(MemoRefs):
         """The top rows' native ids -> their shortest unique shown prefix."""
         return {row[0]: shown for _, row, shown in self.top}
 
+    def top_ref(self, index: int) -> MemoRef:
+        """The top row at discovery ``index``, as stored, whether or not the rest was read
+        since (``MergedRefs``' head: the rows it decided stay the ones shown)."""
+        whole = self._whole
+        row = self._top_rows[index]
+        if whole is not None and index < len(whole) and whole._rows[index][0] == row[0]:
+            return whole._item(index)
+        made = self._top_made.get(index)
+        if made is None:
+            native_id, path, recency, files, children, fingerprint = row
+            made = self._top_made[index] = MemoRef(self.provider, native_id, path, float(recency), files,
+                                                   tuple(children), fingerprint)
+        return made
+
     def _item(self, index: int) -> MemoRef:
-        if self._whole is None:
-            row = self._top_rows.get(index)
-            if row is not None:
-                made = self._top_made.get(index)
-                if made is None:
-                    native_id, path, recency, files, children, fingerprint = row
-                    made = self._top_made[index] = MemoRef(self.provider, native_id, path, float(recency), files,
-                                                           tuple(children), fingerprint)
-                return made
+        if self._whole is None and index in self._top_rows:
+            return self.top_ref(index)
         return self.whole()._item(index)
 
 
@@ -248,19 +256,44 @@ class MergedRefs(_LazyRefs):
         self._ordered: list[int] | None = None
         #: while a part has only its top rows read: the first positions, as (part, index)
         self._head: list[tuple[int, int]] = []
-        if any(isinstance(part, TopRefs) and part.unread for part in parts):
+        #: the parts read only to their top rows when the head was decided
+        self._topped = {number for number, part in enumerate(parts) if isinstance(part, TopRefs) and part.unread}
+        #: the positions after the head, as indexes into the parts laid end to end
+        self._rest: list[int] | None = None
+        if self._topped:
             self._head = self._exact_head()
         else:
             self._order()
 
     def _order(self) -> list[int]:
-        """Every position's index into the parts laid end to end (reading every row)."""
+        """Every session's index into the parts laid end to end (reading every row), most
+        recent first."""
         if self._ordered is None:
             recencies: list[float] = []
+            self._starts = []
             for part in self._parts:
+                self._starts.append(len(recencies))
                 recencies.extend(part.recencies if isinstance(part, MemoRefs) else [ref.recency for ref in part])
             self._ordered = sorted(range(len(recencies)), key=recencies.__getitem__, reverse=True)
+            if not self._head:
+                self._length = len(recencies)
         return self._ordered
+
+    def _after_head(self) -> list[int]:
+        """The positions after the head, as ``_order`` indexes: the full order less the
+        head's sessions.  They are its first positions, unless the rest was discovered
+        again (another run stored a newer discovery meanwhile: ``DiscoveryMemo._whole``):
+        then every session the head did not show follows it, once."""
+        if self._rest is None:
+            order = self._order()
+            count = len(self._head)
+            if order[:count] == [self._starts[number] + index for number, index in self._head]:
+                self._rest = order[count:] if count else order
+            else:
+                shown = {self._head_item(position).id for position in range(count)}
+                self._rest = [at for at in order if self._at(at).id not in shown]
+            self._length = count + len(self._rest)
+        return self._rest
 
     def _exact_head(self) -> list[tuple[int, int]]:
         """The first positions that the rows read so far decide: the order is by recency,
@@ -288,6 +321,12 @@ class MergedRefs(_LazyRefs):
     def __len__(self) -> int:
         return self._length
 
+    def __iter__(self) -> Iterator[SessionRef]:
+        position = 0
+        while position < len(self):  # the length is the rest's once read (``_after_head``)
+            yield self._item(position)
+            position += 1
+
     def decided(self, stop: int) -> int:
         """``stop``, or less: where the positions the rows read so far decide end (reading on
         past them reads every stored row of a provider read only to its top)."""
@@ -305,10 +344,16 @@ class MergedRefs(_LazyRefs):
                 flat.extend([(ref.id, fingerprint(ref)) for ref in part])
         return [flat[index] for index in self._order()]
 
-    def _item(self, position: int) -> SessionRef:
-        if self._ordered is None and position < len(self._head):
-            number, index = self._head[position]
-            return self._parts[number][index]
-        index = self._order()[position]
+    def _head_item(self, position: int) -> SessionRef:
+        number, index = self._head[position]
+        part = self._parts[number]
+        return part.top_ref(index) if number in self._topped and isinstance(part, TopRefs) else part[index]
+
+    def _at(self, index: int) -> SessionRef:
         part = bisect_right(self._starts, index) - 1
         return self._parts[part][index - self._starts[part]]
+
+    def _item(self, position: int) -> SessionRef:
+        if position < len(self._head):
+            return self._head_item(position)
+        return self._at(self._after_head()[position - len(self._head)])
