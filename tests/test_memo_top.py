@@ -173,3 +173,32 @@ def test_the_whole_stored_meanwhile_by_another_run(isolated_home: Path, whole_re
     assert sorted(ids) == sorted(fresh)  # each session once: none lost, none twice
     assert page.discovered == len(fresh)
     assert set(head) <= set(ids)
+
+
+def test_every_answer_past_the_top_rows_is_a_fresh_runs(isolated_home: Path, whole_reads: list[str],
+                                                        tty, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+    """On a terminal (shown ids), with recencies tied within and across providers: what reads
+    past the top rows (more rows, one provider, filters, an old session) answers as a fresh run."""
+    from codex_builders import lay_out_real_codex
+    from gemini_builders import lay_out_real_gemini
+
+    tty(200)
+    for number in range(14):
+        moment = 1_790_000_000 + (number // 3) * 3_600  # ties in threes
+        os.utime(session(isolated_home, number), (moment, moment))
+    for path in lay_out_real_codex(isolated_home).values():
+        os.utime(path, (1_790_000_000 + 2 * 3_600,) * 2)
+    for path in lay_out_real_gemini(isolated_home).rglob("*.json"):
+        os.utime(path, (1_790_000_000 + 4 * 3_600,) * 2)
+    commands = [["list"], ["list", "-n", "3"], ["list", "-n", "7"], ["list", "-n", "200"], ["list", "--all"],
+                ["list", "--provider", "claude", "-n", "2"], ["list", "--provider", "codex"],
+                ["list", "--since", "2026-10-20"], ["list", "--grep", "prompt 1"], ["list", "--cwd", "/home/dev"],
+                ["show", native(0)[:10]], ["show", "claude:" + native(7)[:10]], ["tokens"],
+                ["export", "--format", "jsonl", "--output", "-"]]
+    fresh = [run(*argv, "--no-cache") for argv in commands]
+    run("list")  # stores the discovery
+    whole_reads.clear()
+    assert run("list", "-n", "3") == fresh[1]
+    assert whole_reads == []  # the shown ids came with the top rows
+    assert [run(*argv) for argv in commands] == fresh
+    assert "claude" in whole_reads

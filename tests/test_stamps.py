@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 import orjson
 import pytest
@@ -226,3 +227,116 @@ def test_the_heaviest_census_shared_with_the_helper_is_the_same(isolated_home: P
     else:
         assert side_by_side == {"claude": one_by_one["claude"]}  # the lighter ones: one by one, later
         assert sorted(walked_here) == sorted(map(str, subtrees))  # the helper's share walked here after all
+
+
+def _more_claude_projects(home: Path, count: int = 8) -> Path:
+    """Project folders: subtrees of the Claude root to share with the helper."""
+    from builders import claude_session_file, claude_user
+
+    for number in range(count):
+        native = f"{number:08x}-0000-4000-8000-000000000000"
+        claude_session_file(home, native, [claude_user(native, "2026-10-01T10:00:00Z", "hi")],
+                            project=f"-home-dev-p{number}", mtime=1_790_000_000)
+    return home / ".claude" / "projects"
+
+
+def _both_ways() -> tuple[dict, dict]:
+    with State().scanner(memo=True) as scanner:
+        scanner._confine()
+        side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
+        one_by_one = {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
+    return side_by_side, one_by_one
+
+
+@pytest.fixture
+def heaviest(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """Make one provider the heaviest by far: half its first root's subtrees go to the helper."""
+    from agentscan.scan.cache import Cache
+
+    return lambda name: monkeypatch.setattr(Cache, "session_counts", lambda self: {name: 5000})
+
+
+def test_a_change_in_any_shared_subtree_is_seen(isolated_home: Path, parallel: list, heaviest: Callable[[str], None]) -> None:
+    build(isolated_home)
+    root = _more_claude_projects(isolated_home)
+    cli_json("list")
+    heaviest("claude")
+    before, _ = _both_ways()
+    changed = 0
+    for subtree in sorted(path for path in root.iterdir() if path.is_dir()):
+        transcript = next(subtree.rglob("*.jsonl"), None)
+        if transcript is None:
+            continue
+        times = transcript.stat()
+        os.utime(transcript, ns=(times.st_atime_ns, times.st_mtime_ns + 1_000))  # a time alone
+        side_by_side, one_by_one = _both_ways()
+        assert side_by_side == one_by_one
+        assert side_by_side["claude"] != before["claude"], subtree
+        before, changed = side_by_side, changed + 1
+    assert changed >= 9 and parallel
+
+
+def test_symlinks_between_subtrees_and_to_the_root(isolated_home: Path, parallel: list, heaviest: Callable[[str], None]) -> None:
+    build(isolated_home)
+    root = _more_claude_projects(isolated_home)
+    cli_json("list")
+    heaviest("claude")
+    (root / "-home-dev-p1" / "to-p6").symlink_to(root / "-home-dev-p6", target_is_directory=True)
+    (root / "-home-dev-p6" / "to-p1").symlink_to(root / "-home-dev-p1", target_is_directory=True)
+    (root / "-home-dev-p2" / "to-root").symlink_to(root, target_is_directory=True)
+    before, one_by_one = _both_ways()
+    assert before == one_by_one and before["claude"] is not None
+    with next((root / "-home-dev-p6").glob("*.jsonl")).open("a") as transcript:
+        transcript.write("\n")
+    after, one_by_one = _both_ways()
+    assert after == one_by_one and after["claude"] not in (None, before["claude"])
+
+
+def test_too_many_entries_is_no_stamp_either_way(isolated_home: Path, parallel: list, heaviest: Callable[[str], None],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.scan import census
+
+    build(isolated_home)
+    root = _more_claude_projects(isolated_home)
+    cli_json("list")
+    heaviest("claude")
+    entries = sum(1 for _ in root.rglob("*"))
+    for limit in (3, entries // 2, entries - 1, entries, entries + 50):
+        monkeypatch.setattr(census, "MAX_ENTRIES", limit)
+        side_by_side, one_by_one = _both_ways()
+        assert side_by_side == one_by_one, limit
+        assert (side_by_side["claude"] is None) == (limit < entries), limit
+
+
+def test_the_heaviest_root_missing_or_a_file(isolated_home: Path, parallel: list, heaviest: Callable[[str], None]) -> None:
+    import shutil
+
+    build(isolated_home)
+    cli_json("list")
+    heaviest("claude")
+    root = isolated_home / ".claude" / "projects"
+    shutil.rmtree(root)
+    assert _both_ways()[0] == _both_ways()[1]
+    root.write_text("not a folder")
+    side_by_side, one_by_one = _both_ways()
+    assert side_by_side == one_by_one and side_by_side["claude"] is not None
+
+
+def test_the_second_root_of_the_heaviest_is_walked_here(isolated_home: Path, parallel: list, heaviest: Callable[[str], None]) -> None:
+    build(isolated_home)
+    codex = isolated_home / ".codex"
+    for number in range(6):
+        for root in ("sessions", "archived_sessions"):
+            folder = codex / root / f"20{number:02d}"
+            folder.mkdir(parents=True)
+            (folder / "note.txt").write_text("x")
+    cli_json("list")
+    heaviest("codex")
+    children, fds = _children(), _open_fds()
+    before, one_by_one = _both_ways()
+    assert before == one_by_one and before["codex"] is not None
+    (codex / "archived_sessions" / "2003" / "note.txt").write_text("xy")
+    after, one_by_one = _both_ways()
+    assert after == one_by_one and after["codex"] != before["codex"]
+    assert parallel and all(helper.pid is None for helper in parallel)
+    assert _children() == children and _open_fds() == fds  # no helper, no pipe left behind
