@@ -21,6 +21,8 @@ from agentscan.cli import app
 from agentscan.model import SessionRef
 from agentscan.scan import memo
 from agentscan.scan.lazyrefs import MemoRefs, MergedRefs, TopRefs
+from agentscan.scan.listing import ListFilter
+from agentscan.timeutil import from_epoch
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 
 runner = CliRunner()
@@ -166,8 +168,11 @@ def test_the_whole_stored_meanwhile_by_another_run(isolated_home: Path, whole_re
         else:
             os.utime(paths[0], (1_790_000_000 + 100 * 3_600,) * 2)  # the oldest now the newest
         run("list")  # stores the discovery of the new census
+        # Told apart by ``--since`` within the rows decided: the rest is read as it is counted.
+        since = scanner.list_page(limit=None, filters=ListFilter(since=from_epoch(1_790_000_000 + 9 * 3_600 + 1_000)))
         page = scanner.list_page(limit=None)
     assert whole_reads == ["claude"]
+    assert since.discovered == page.discovered and len(since.rows) == 2
     ids = [row.id for row in page.rows]
     fresh = [row["id"] for row in orjson.loads(run("list", "--all", "--json", "--no-cache"))["sessions"]]
     assert sorted(ids) == sorted(fresh)  # each session once: none lost, none twice

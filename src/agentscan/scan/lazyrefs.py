@@ -321,11 +321,29 @@ class MergedRefs(_LazyRefs):
     def __len__(self) -> int:
         return self._length
 
+    # Past the head, the length is the one of the rows read (``_after_head``): it is read
+    # before a slice or an iteration goes past the head.
+
+    @overload
+    def __getitem__(self, index: int) -> SessionRef: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SessionRef]: ...
+
+    def __getitem__(self, index: int | slice) -> SessionRef | list[SessionRef]:
+        if self._rest is None:
+            if isinstance(index, slice):
+                positions = range(*index.indices(len(self)))
+                past = bool(positions) and max(positions[0], positions[-1]) >= len(self._head)
+            else:
+                past = not 0 <= index < len(self._head)
+            if past:
+                self._after_head()
+        return super().__getitem__(index)
+
     def __iter__(self) -> Iterator[SessionRef]:
-        position = 0
-        while position < len(self):  # the length is the rest's once read (``_after_head``)
-            yield self._item(position)
-            position += 1
+        yield from (self._head_item(position) for position in range(len(self._head)))
+        yield from (self._at(index) for index in self._after_head())
 
     def decided(self, stop: int) -> int:
         """``stop``, or less: where the positions the rows read so far decide end (reading on
