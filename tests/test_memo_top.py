@@ -207,3 +207,17 @@ def test_every_answer_past_the_top_rows_is_a_fresh_runs(isolated_home: Path, who
     assert whole_reads == []  # the shown ids came with the top rows
     assert [run(*argv) for argv in commands] == fresh
     assert "claude" in whole_reads
+
+
+def test_sessions_in_order_are_the_sequences_or_none_once_reordered() -> None:
+    rows = [[f"s{index}", None, float(index), [], [], f"f{index}"] for index in range(10)]
+    merged = MergedRefs([_top_of("claude", rows, 3)])
+    assert merged.sessions(lambda ref: None) == [(ref.id, ref.fingerprint) for ref in merged]  # type: ignore[attr-defined]
+    # The rest discovered again meanwhile (another run stored a newer discovery), with a newer session:
+    newer = [*rows, ["s-new", None, 99.0, [], [], "f-new"]]
+    top = _top_of("claude", rows, 3)
+    top._load_whole = lambda: MemoRefs.checked("claude", newer)  # type: ignore[assignment,method-assign,return-value]
+    reordered = MergedRefs([top])
+    assert [reordered[index].id for index in range(3)] == ["claude:s9", "claude:s8", "claude:s7"]
+    assert reordered.sessions(lambda ref: None) is None
+    assert reordered.reordered and sorted(ref.id for ref in reordered) == sorted(f"claude:{row[0]}" for row in newer)

@@ -267,7 +267,7 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
     now = refs.sessions(scanner.fingerprint) if isinstance(refs, MergedRefs) else [
         (ref.id, scanner.fingerprint(ref)) for ref in refs]
     if not now:
-        return None
+        return None  # no session, or an order that a whole report tells better (``MergedRefs.reordered``)
     index_of, fingerprints = basis.index, basis.fingerprints
     changed: list[int] = []
     for position, (session_id, fingerprint) in enumerate(now):
@@ -288,7 +288,10 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
     old_rows = {basis.ids[index]: basis.details(index) for index in taken_out}
     if any(cost == _OPAQUE for _, cost, _ in old_rows.values()):
         return None
-    made = session_rows(scanner, [refs[position] for position in changed]) if changed else None
+    changed_refs = [refs[position] for position in changed]
+    if any(ref.id != now[position][0] for ref, position in zip(changed_refs, changed)):
+        return None  # the sequence moved under us (a newer discovery stored meanwhile)
+    made = session_rows(scanner, changed_refs) if changed else None
     if len(scanner.warnings):
         return None  # a whole report says them (and its answer keeps them)
     new_rows = {row.key: row for row in made.rows} if made is not None else {}

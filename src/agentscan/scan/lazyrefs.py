@@ -260,6 +260,8 @@ class MergedRefs(_LazyRefs):
         self._topped = {number for number, part in enumerate(parts) if isinstance(part, TopRefs) and part.unread}
         #: the positions after the head, as indexes into the parts laid end to end
         self._rest: list[int] | None = None
+        #: the rest was discovered again and no longer follows the head in its own order
+        self.reordered = False
         if self._topped:
             self._head = self._exact_head()
         else:
@@ -292,6 +294,7 @@ class MergedRefs(_LazyRefs):
             else:
                 shown = {self._head_item(position).id for position in range(count)}
                 self._rest = [at for at in order if self._at(at).id not in shown]
+                self.reordered = True
             self._length = count + len(self._rest)
         return self._rest
 
@@ -350,9 +353,14 @@ class MergedRefs(_LazyRefs):
         past them reads every stored row of a provider read only to its top)."""
         return stop if self._ordered is not None else min(stop, len(self._head))
 
-    def sessions(self, fingerprint: Callable[[SessionRef], str | None]) -> list[tuple[str, str | None]]:
-        """Each session's id and fingerprint (``fingerprint`` of a ref not from the index), most
-        recent first, without making a ref per stored row."""
+    def sessions(self, fingerprint: Callable[[SessionRef], str | None]) -> list[tuple[str, str | None]] | None:
+        """Each session's id and fingerprint (``fingerprint`` of a ref not from the index), in
+        this sequence's order, without making a ref per stored row; ``None`` when the head and
+        the rest no longer share one order (``reordered``)."""
+        if self._head:
+            self._after_head()
+            if self.reordered:
+                return None
         flat: list[tuple[str, str | None]] = []
         for part in self._parts:
             if isinstance(part, MemoRefs):
