@@ -418,7 +418,7 @@ def test_any_sequence_of_changes_of_several_providers_prints_what_a_fresh_report
 
 
 @pytest.mark.parametrize("damage", [
-    {"total": "lots"}, {"cost": 1.5}, {"cost": "NaN?"}, {"sections": []}, {"shared": None}, {"format": 99},
+    {"total": "lots"}, {"cost": 1.5}, {"cost": "NaN?"}, {"sections": []}, {"sharing": None}, {"format": 99},
     {"recorded": "two"}, {"sections": {"ids": [0, 10 ** 9]}},
 ])
 def test_a_basis_sealed_whole_but_of_another_shape_is_not_used(isolated_home: Path, ways: list[str],

@@ -121,7 +121,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
     if any("\n" in text for text in (*ids, *fingerprints)):
         return  # the ids are kept a line each (a Gemini session id may hold anything)
     sections = _Sections()
-    shared: dict[str, list[str]] = {}
+    sharing_ids: dict[str, list[str]] = {}  # provider -> the sessions whose calls meet another's
     for provider, indexes in by_provider.items():
         found = cache.get_keys([ids[index] for index in indexes])
         sealed: dict[str, bytes] = {}
@@ -138,7 +138,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
         everything = memoryview(b"".join(payloads)).cast("Q")
         distinct = set(everything)
         if len(distinct) < len(everything):
-            shared[provider] = sorted(sharing(sealed))
+            sharing_ids[provider] = sorted(sharing(sealed))
         sections.add(f"set:{provider}", array("Q", sorted(distinct)).tobytes())
     sections.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
     sections.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
@@ -147,7 +147,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
         sections.add("details", b"\n".join(map(orjson.dumps, details)))
         sections.add("answer", answer)
         header = orjson.dumps({
-            "format": _FORMAT, "sections": sections.places, "shared": shared, "total": _usage(total),
+            "format": _FORMAT, "sections": sections.places, "sharing": sharing_ids, "total": _usage(total),
             "recorded": recorded, "known": known, "cost": str(report.cost), "prices": report.prices,
         })
     except TypeError:
@@ -197,14 +197,14 @@ class _Basis:
                 split = value.tobytes().index(b"\n")
             header = self.header = orjson.loads(value[:split])
             self.body = value[split + 1:]
-            if header["format"] != _FORMAT or not isinstance(header["shared"], dict) or not isinstance(header["prices"], dict):
+            if header["format"] != _FORMAT or not isinstance(header["sharing"], dict) or not isinstance(header["prices"], dict):
                 raise ValueError("a basis of another format")
             self.total = [int(field) for field in header["total"]]
             self.recorded, self.known = int(header["recorded"]), int(header["known"])
             if type(header["cost"]) is not str:
                 raise TypeError("a cost that is no decimal string")
             self.cost = Decimal(header["cost"])
-            self.shared = {str(session_id) for ids in header["shared"].values() for session_id in ids}
+            self.sharers = {str(session_id) for ids in header["sharing"].values() for session_id in ids}
             self.ids = self.section("ids").tobytes().decode("utf-8", "surrogateescape").split("\n")
             self.fingerprints = self.section("fingerprints").tobytes().decode("utf-8", "surrogateescape").split("\n")
             self.places = self.section("places").cast("q")
@@ -283,7 +283,7 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
     if len(changed) + len(gone) > MAX_CHANGED:
         return None
     taken_out = [index_of[now[position][0]] for position in changed if now[position][0] in index_of] + gone
-    if any(basis.ids[index] in basis.shared for index in taken_out):
+    if any(basis.ids[index] in basis.sharers for index in taken_out):
         return None
     old_rows = {basis.ids[index]: basis.details(index) for index in taken_out}
     if any(cost == _OPAQUE for _, cost, _ in old_rows.values()):
