@@ -53,7 +53,11 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     whole_json = as_json and remember and by == "session"  # the only answer patched (``scan.answerpatch``)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
-        answer = _patched(scanner, command, question, providers) if whole_json else None
+        answer = None
+        if whole_json:
+            from agentscan.scan import answerpatch
+
+            answer = answerpatch.patched(scanner, command, question, providers)  # ``None`` on any warning
         report = None
         if answer is None:
             from agentscan.scan.tokens import token_report
@@ -72,21 +76,10 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         sys.stdout.flush()
         sys.stderr.write(err)
     if key is not None:
-        if whole_json and report is not None and not raised and not raised.passing and not len(scanner.warnings):
-            from agentscan.scan import answerpatch
-
+        if whole_json and report is not None and not raised and not len(scanner.warnings):
             answerpatch.keep(scanner, command, question, answer, report)  # type: ignore[arg-type]
         answer = answer if answer is not None else orjson.dumps({"out": out, "err": err})
         answers.remember(scanner, command, question, key, answer, raised)
-
-
-def _patched(scanner: Scanner, command: str, question: dict[str, Any], providers: list[str]) -> bytes | None:
-    """The kept whole answer patched by the sessions changed since (``None``: it cannot be)."""
-    from agentscan.scan import answerpatch
-
-    answer = answerpatch.patched(scanner, command, question, providers)
-    # A warning, even one of discovery: the whole report says it (``patched`` knows only of its own).
-    return None if answer is None or len(scanner.warnings) else answer
 
 
 def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:

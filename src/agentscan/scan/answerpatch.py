@@ -44,7 +44,7 @@ from agentscan.pricing.periods import EXACT, plain
 from agentscan.scan import answers
 from agentscan.scan.lazyrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
-from agentscan.scan.sharing import sharing
+from agentscan.scan.sharing import meeting
 from agentscan.sealing import seal_joined, unseal, unseal_view
 
 if TYPE_CHECKING:
@@ -124,21 +124,19 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
     sharing_ids: dict[str, list[str]] = {}  # provider -> the sessions whose calls meet another's
     for provider, indexes in by_provider.items():
         found = cache.get_keys([ids[index] for index in indexes])
-        sealed: dict[str, bytes] = {}
-        payloads = []
+        payloads: dict[str, bytes] = {}
         for index in indexes:
             kept = found.get(ids[index])
             payload = unseal(kept[1]) if kept is not None and kept[0] == fingerprints[index] else None
             if payload is None:
                 return  # key hashes not of this fingerprint: sharing could not be told
             payload = payload[:len(payload) // 8 * 8]
-            sealed[ids[index]] = kept[1]  # type: ignore[index]
             details[index][2:] = [sections.append(payload), len(payload)]
-            payloads.append(payload)
-        everything = memoryview(b"".join(payloads)).cast("Q")
+            payloads[ids[index]] = payload
+        everything = memoryview(b"".join(payloads.values())).cast("Q")
         distinct = set(everything)
         if len(distinct) < len(everything):
-            sharing_ids[provider] = sorted(sharing(sealed))
+            sharing_ids[provider] = sorted(meeting(payloads))
         sections.add(f"set:{provider}", array("Q", sorted(distinct)).tobytes())
     sections.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
     sections.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
@@ -293,7 +291,7 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
         return None  # the sequence moved under us (a newer discovery stored meanwhile)
     made = session_rows(scanner, changed_refs) if changed else None
     if len(scanner.warnings):
-        return None  # a whole report says them (and its answer keeps them)
+        return None  # any of the run, discovery's too: a whole report says them (and its answer keeps them)
     new_rows = {row.key: row for row in made.rows} if made is not None else {}
     if len(new_rows) != len(changed) or not _nothing_shared(scanner, basis, old_rows, now, changed):
         return None

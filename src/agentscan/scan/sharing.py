@@ -41,6 +41,12 @@ def sharing(sealed: dict[str, bytes]) -> set[str]:
             found.add(session_id)
         else:
             keys[session_id] = payload
+    return found | meeting(keys)
+
+
+def meeting(keys: dict[str, bytes]) -> set[str]:
+    """Ids whose key hashes (unsealed) meet another id's."""
+    found: set[str] = set()
     everything = b"".join(keys.values())
     view = memoryview(everything)[: len(everything) // 8 * 8].cast("Q")
     if len(set(view)) == len(view):

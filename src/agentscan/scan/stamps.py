@@ -105,23 +105,23 @@ class _Sharing:
         everything = list(range(len(subdirs)))
         # Spread over the listing, so that the helper's share is not all of one end.
         theirs = [index for index in everything if int((index + 1) * self.fraction) > int(index * self.fraction)]
-        if self.asked or not theirs:
-            found = here(everything)
-            return [found[index] for index in everything]
-        self.asked = True
+        if self.asked:
+            theirs = []  # only the first root's subtrees are shared
+        elif theirs:
+            self.asked = True
+            try:
+                self.helper.send((self.walked, [subdirs[index] for index in theirs], roots))
+            except HelperGone:
+                theirs = []  # the lighter censuses are taken when first asked for
         taken = set(theirs)
-        try:
-            self.helper.send((self.walked, [subdirs[index] for index in theirs], roots))
-        except HelperGone:
-            taken = set()  # all of them here; the lighter censuses are taken when first asked for
         found = here([index for index in everything if index not in taken])
-        if taken:
+        if theirs:
             try:
                 self.stamps, walked_there = self.helper.receive()
                 found.update(zip(theirs, walked_there))
             except HelperGone:
-                pass  # its share is walked here
-            found.update(here([index for index in everything if index not in found]))
+                pass
+        found.update(here([index for index in everything if index not in found]))  # what the helper did not walk
         return [found[index] for index in everything]
 
     def light(self) -> dict[str, Stamp | None]:
