@@ -79,6 +79,18 @@ class MemoRef(SessionRef):
         return self._paths()[1]
 
 
+def memo_ref(provider: str, row: list[Any]) -> MemoRef:
+    """A stored row (``[native id, path, recency, files, children, fingerprint]``) as a ref."""
+    native_id, path, recency, files, children, fingerprint = row
+    return MemoRef(provider, native_id, path, float(recency), files, tuple(children), fingerprint)
+
+
+def stored_row(ref: SessionRef, fingerprint: str | None) -> list[Any]:
+    """``ref`` as the index keeps it (``memo_ref`` makes it again)."""
+    return [ref.native_id, str(ref.path) if ref.path is not None else None, ref.recency,
+            [str(path) for path in ref.files], list(ref.children), fingerprint]
+
+
 class _LazyRefs(Sequence[SessionRef]):
     """A sequence whose items are made on access (``_item``), slices and iteration included."""
 
@@ -150,9 +162,7 @@ class MemoRefs(_LazyRefs):
     def _item(self, index: int) -> MemoRef:
         made = self._made[index]
         if made is None:
-            native_id, path, recency, files, children, fingerprint = self._rows[index]
-            made = self._made[index] = MemoRef(self.provider, native_id, path, float(recency), files,
-                                               tuple(children), fingerprint)
+            made = self._made[index] = memo_ref(self.provider, self._rows[index])
         return made
 
 
@@ -230,9 +240,7 @@ class TopRefs(MemoRefs):
             return whole._item(index)
         made = self._top_made.get(index)
         if made is None:
-            native_id, path, recency, files, children, fingerprint = row
-            made = self._top_made[index] = MemoRef(self.provider, native_id, path, float(recency), files,
-                                                   tuple(children), fingerprint)
+            made = self._top_made[index] = memo_ref(self.provider, row)
         return made
 
     def _item(self, index: int) -> MemoRef:

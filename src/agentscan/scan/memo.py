@@ -31,7 +31,7 @@ import orjson
 
 from agentscan.model import ScanWarning, SessionRef
 from agentscan.scan.census import SubtreeWalker, census
-from agentscan.scan.lazyrefs import MemoRefs, TopRefs
+from agentscan.scan.lazyrefs import MemoRefs, TopRefs, stored_row
 from agentscan.sealing import seal, unseal
 from agentscan.digests import blake2b
 
@@ -176,8 +176,7 @@ class DiscoveryMemo:
         if refs is not None:
             return refs
         found = self._provider.discover(self._ctx)
-        rows = [[ref.native_id, str(ref.path) if ref.path is not None else None, ref.recency,
-                 [str(path) for path in ref.files], list(ref.children), fingerprint_of(ref)] for ref in found]
+        rows = [stored_row(ref, fingerprint_of(ref)) for ref in found]
         return MemoRefs(self._provider.name, rows, refreshable)
 
     def _refs_of(self, payload: bytes, mend: Callable[[list[list[Any]]], bool] | None = None, *,
@@ -269,8 +268,7 @@ class DiscoveryMemo:
             fingerprint = fingerprint_of(ref)
             if fingerprint is None:
                 return  # a session that cannot be cached makes the whole discovery uncachable
-            entries.append([ref.native_id, str(ref.path) if ref.path is not None else None, ref.recency,
-                            [str(path) for path in ref.files], list(ref.children), fingerprint])
+            entries.append(stored_row(ref, fingerprint))
         self._keep(entries, list(warnings), self._provider.refreshable_discovery(self._ctx))
 
     def _keep(self, entries: list[list[Any]], warnings: list[ScanWarning], refreshable: bool) -> None:
