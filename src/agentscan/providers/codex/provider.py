@@ -57,13 +57,14 @@ class CodexProvider(Provider):
         ]
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
-        # A row also depends on the thread index (titles, freshness): add its identity.
+        # A row also depends on the thread index (titles, freshness), and a fork's
+        # calls on its parent's rollout: add their identities.
         from agentscan.providers.codex.discovery import discover
 
         base = super().fingerprint(ref, ctx)
         if base is None:
             return None
-        parts = [base]
+        parts = [base, *self._parents_files(self._session(ref, ctx), ctx)]
         for database in discover(ctx).index.databases:
             for path in (database, database.with_name(database.name + "-wal")):
                 try:
@@ -74,6 +75,29 @@ class CodexProvider(Provider):
         if len(parts) == 1:
             return base
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    def _parents_files(self, session: CodexSession, ctx: ScanContext) -> list[str]:
+        """The files of each parent thread outside ``session`` that a thread of it copied
+        its history from, or that the parent is gone: ``_collect`` may tell a fork's
+        own calls from its copied ones by its parent's (``FileUsageScanner.own_events``)."""
+        from agentscan.providers.codex.discovery import discover
+        from agentscan.providers.codex.header import read_header
+
+        threads = session.threads()
+        own = {thread.thread_id for thread in threads}
+        parts = []
+        for thread in threads:
+            # Quiet: the pass that parses the session says what is wrong with its head.
+            link = (thread.header or read_header(thread.rollout.path, ctx, thread.thread_id, quiet=True)).link
+            parent_id = link.forked_from or link.spawn_parent
+            if parent_id is None or parent_id in own:
+                continue
+            parent = discover(ctx).threads.get(parent_id)
+            parts.append(f"parent {parent_id}" + ("" if parent else " gone"))
+            for path, _ in _thread_files(parent) if parent else ():
+                stat = ctx.stat(path)
+                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}" if stat else f"{path} gone")
+        return parts
 
     def index_orphans(self, ctx: ScanContext) -> int:
         """Thread-index rows whose rollout is gone (not listed; doctor reports them)."""
