@@ -34,6 +34,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from decimal import Decimal
+from itertools import islice
+from operator import eq
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import orjson
@@ -133,11 +135,13 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
             payload = payload[:len(payload) // 8 * 8]
             details[index][2:] = [sections.append(payload), len(payload)]
             payloads[ids[index]] = payload
-        everything = memoryview(b"".join(payloads.values())).cast("Q")
-        distinct = set(everything)
-        if len(distinct) < len(everything):
+        # Sorted first, then compared with the next (in C): a set of a heavy user's 324,000
+        # hashes took 0.1 s longer and 17 MB more, only to find the rare repeat.
+        ordered = sorted(memoryview(b"".join(payloads.values())).cast("Q"))
+        if any(map(eq, ordered, islice(ordered, 1, None))):
             sharing_ids[provider] = sorted(meeting(payloads))
-        sections.add(f"set:{provider}", array("Q", sorted(distinct)).tobytes())
+            ordered = sorted(set(ordered))
+        sections.add(f"set:{provider}", array("Q", ordered).tobytes())
     sections.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
     sections.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
     sections.add("places", places.tobytes())
