@@ -47,9 +47,10 @@ class Census(NamedTuple):
 
 
 class _Walk:
-    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "roots", "entries", "newest", "skew", "admits")
+    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "roots", "entries", "newest", "skew", "admits", "root",
+                 "_root_real")
 
-    def __init__(self, admits: Callable[[str], bool] | None, skew: int | None) -> None:
+    def __init__(self, admits: Callable[[str], bool] | None, skew: int | None, root: str = "") -> None:
         self.digest = blake2b(digest_size=16)
         self.shape = blake2b(digest_size=16)
         self.dirs: dict[str, bytes] = {}
@@ -63,6 +64,15 @@ class _Walk:
         #: whether a symlinked directory's target may be walked (discovery follows
         #: a symlink only into a provider root: ``ScanContext.admit``)
         self.admits = admits
+        #: the root being walked, and its real path once a symlinked directory asks
+        self.root = root
+        self._root_real: str | None = None
+
+    def in_root(self, real: str) -> bool:
+        """Whether ``real`` (a real path) is the root or below it: walked there already."""
+        if self._root_real is None:
+            self._root_real = os.path.realpath(self.root)
+        return real == self._root_real or real.startswith(self._root_real.rstrip(os.sep) + os.sep)
 
 
 def _note_times(walk: _Walk, times: list[int]) -> None:
@@ -98,7 +108,7 @@ SubtreeWalker = Callable[[list[tuple[str, tuple[int, int]]], frozenset[tuple[int
 def walk_subtree(path: str, identity: tuple[int, int], roots: frozenset[tuple[int, int]],
                  admits: Callable[[str], bool] | None, skew_ns: int | None) -> Subtree:
     """One subdirectory of a root, walked whole as ``census`` walks it."""
-    walk = _Walk(admits, skew_ns)
+    walk = _Walk(admits, skew_ns, os.path.dirname(path))
     walk.seen = set(roots)
     complete = _walk(path, identity, walk, 1)
     return Subtree(walk.digest.digest(), walk.shape.digest(), walk.dirs, walk.entries, walk.newest, walk.linked, complete)
@@ -113,8 +123,9 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
     file replaced by ``os.replace`` has another inode; one rewritten in place
     a new ctime); a real directory contributes its name and inode, and what
     it holds; a missing path contributes that it is missing.  A symlinked
-    directory is walked when ``admits`` its real path (else its target's
-    name and stat stand for it).  ``None`` when the census cannot be
+    directory is walked when ``admits`` its real path and that path is not
+    in the root it was met in (else its target's name and stat stand for
+    it: a target in the root is walked there anyway).  ``None`` when the census cannot be
     complete.  Entries are taken in the order the file system lists them:
     were that order ever to change for an unchanged directory, the digest
     would differ and the run would merely discover afresh (never the other
@@ -132,6 +143,7 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
 
     try:
         for path in paths:
+            walk.root, walk._root_real = path, None
             info = _stat_path(path, walk)
             if info is not None and info.st_mode & 0o170000 == _IS_DIR and not _walk(
                     path, (info.st_dev, info.st_ino), walk, 0, walker or here):
@@ -208,7 +220,13 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
                 mode = info.st_mode
                 numbers.extend((mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
                 if mode & 0o170000 == _IS_DIR:  # a symlink to a directory
-                    if walk.admits is None or walk.admits(os.path.realpath(entry.path)):
+                    real = os.path.realpath(entry.path)
+                    if walk.in_root(real):
+                        # Its files are walked where they are (a subtree walked apart would
+                        # walk them again, once per link); discovery may see them twice.
+                        names.append("->" + os.readlink(entry.path))
+                        walk.linked = True
+                    elif walk.admits is None or walk.admits(real):
                         subdirs.append((entry.path, (info.st_dev, info.st_ino)))
                         walk.linked = True
                     else:
