@@ -209,7 +209,7 @@ def test_the_heaviest_census_shared_with_the_helper_is_the_same(isolated_home: P
         walked_here.append(path)
         return real_walk(path, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(stamps, "walk_subtree", counting)
+    monkeypatch.setattr(census_module, "walk_subtree", counting)
     if helper == "is gone":
         def gone(self: workers.Helper) -> None:
             raise workers.HelperGone("killed")
@@ -218,15 +218,16 @@ def test_the_heaviest_census_shared_with_the_helper_is_the_same(isolated_home: P
     with State().scanner(memo=True) as scanner:
         scanner._confine()
         side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
+        walked_by_sharing = list(walked_here)  # not what the one-by-one censuses walk next
         one_by_one = {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
     subtrees = [path for path in (isolated_home / ".claude" / "projects").iterdir() if path.is_dir()]
     assert len(subtrees) >= 9
     if helper == "answers":
         assert side_by_side == one_by_one
-        assert 0 < len(walked_here) < len(subtrees)  # the rest were walked by the helper
+        assert 0 < len(walked_by_sharing) < len(subtrees)  # the rest were walked by the helper
     else:
         assert side_by_side == {"claude": one_by_one["claude"]}  # the lighter ones: one by one, later
-        assert sorted(walked_here) == sorted(map(str, subtrees))  # the helper's share walked here after all
+        assert sorted(walked_by_sharing) == sorted(map(str, subtrees))  # the helper's share walked here after all
 
 
 def _more_claude_projects(home: Path, count: int = 8) -> Path:

@@ -47,8 +47,8 @@ class Census(NamedTuple):
 
 
 class _Walk:
-    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "roots", "entries", "newest", "skew", "admits", "root",
-                 "_root_real")
+    __slots__ = ("digest", "shape", "dirs", "linked", "seen", "roots", "entries", "limit", "newest", "skew", "admits",
+                 "root", "_root_real")
 
     def __init__(self, admits: Callable[[str], bool] | None, skew: int | None, root: str = "") -> None:
         self.digest = blake2b(digest_size=16)
@@ -59,6 +59,8 @@ class _Walk:
         #: the identities of the roots walked (each subtree of a root is walked apart)
         self.roots: set[tuple[int, int]] = set()
         self.entries = 0
+        #: past this many entries the walk gives up (a subtree's: what its root has left)
+        self.limit = MAX_ENTRIES
         self.newest = 0
         self.skew = skew
         #: whether a symlinked directory's target may be walked (discovery follows
@@ -100,18 +102,35 @@ class Subtree(NamedTuple):
     complete: bool
 
 
-#: a root's subdirectories ((path, identity), in listing order) and the identities of the
-#: roots above them -> each one walked whole (``walk_subtree``), in the same order
-SubtreeWalker = Callable[[list[tuple[str, tuple[int, int]]], frozenset[tuple[int, int]]], list[Subtree]]
+#: a root's subdirectories ((path, identity), in listing order), the identities of the roots
+#: above them and how many entries may still be walked -> each one walked whole
+#: (``walk_subtree``), in the same order, up to the first that could not be
+SubtreeWalker = Callable[[list[tuple[str, tuple[int, int]]], frozenset[tuple[int, int]], int], list[Subtree]]
 
 
 def walk_subtree(path: str, identity: tuple[int, int], roots: frozenset[tuple[int, int]],
-                 admits: Callable[[str], bool] | None, skew_ns: int | None) -> Subtree:
-    """One subdirectory of a root, walked whole as ``census`` walks it."""
+                 admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int | None = None) -> Subtree:
+    """One subdirectory of a root, walked whole as ``census`` walks it, giving up past
+    ``budget`` entries (default ``MAX_ENTRIES``)."""
     walk = _Walk(admits, skew_ns, os.path.dirname(path))
+    walk.limit = MAX_ENTRIES if budget is None else budget
     walk.seen = set(roots)
     complete = _walk(path, identity, walk, 1)
     return Subtree(walk.digest.digest(), walk.shape.digest(), walk.dirs, walk.entries, walk.newest, walk.linked, complete)
+
+
+def walk_subtrees(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]],
+                  admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int) -> list[Subtree]:
+    """``walk_subtree`` of each, in order, within ``budget`` entries in all: up to the first
+    that could not be walked whole (a hostile tree is given up at once, not per subtree)."""
+    walked = []
+    for path, identity in subdirs:
+        subtree = walk_subtree(path, identity, roots, admits, skew_ns, budget)
+        walked.append(subtree)
+        if not subtree.complete:
+            break
+        budget -= subtree.entries
+    return walked
 
 
 def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
@@ -138,8 +157,8 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
     """
     walk = _Walk(admits, skew_ns)
 
-    def here(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]]) -> list[Subtree]:
-        return [walk_subtree(path, identity, roots, admits, skew_ns) for path, identity in subdirs]
+    def here(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]], budget: int) -> list[Subtree]:
+        return walk_subtrees(subdirs, roots, admits, skew_ns, budget)
 
     try:
         for path in paths:
@@ -234,7 +253,7 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
     except OSError:
         return False
     walk.entries += len(names)
-    if walk.entries > MAX_ENTRIES:
+    if walk.entries > walk.limit:
         return False
     packed = array("q", numbers)
     # Only a newer time can move ``newest``: when no number of the directory (times, sizes,
@@ -253,7 +272,7 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
     if walker is not None:
         # The roots walked so far: a link back to one of them is a loop, in any subtree.
         walk.roots.add(identity)
-        for subtree in walker(subdirs, frozenset(walk.roots)):
+        for subtree in walker(subdirs, frozenset(walk.roots), walk.limit - walk.entries):
             if not subtree.complete:
                 return False
             walk.digest.update(subtree.digest)

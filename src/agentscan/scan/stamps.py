@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agentscan.scan.census import Subtree, walk_subtree
+from agentscan.scan.census import Subtree, walk_subtrees
 from agentscan.scan.memo import SETTLE_NS, CensusPlan, Stamp, census_plan, stamp_from
 
 if TYPE_CHECKING:
@@ -57,10 +57,10 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
         return {}  # nothing for a helper to walk
     admits = ctx.resolved_inside_roots
 
-    def serve(question: tuple[list[str], list[tuple[str, tuple[int, int]]], frozenset[tuple[int, int]]]) -> Any:
-        names, subtrees, roots = question
+    def serve(question: tuple[list[str], list[tuple[str, tuple[int, int]]], frozenset[tuple[int, int]], int]) -> Any:
+        names, subtrees, roots, budget = question
         stamps = {name: stamp_from(plans[name], admits) for name in names}  # type: ignore[arg-type]
-        return stamps, [walk_subtree(path, identity, roots, admits, SETTLE_NS) for path, identity in subtrees]
+        return stamps, walk_subtrees(subtrees, roots, admits, SETTLE_NS, budget)
 
     heavy_share = counts.get(heavy.name, 0)
     light_share = sum(counts.get(name, 0) for name in walked)
@@ -96,11 +96,16 @@ class _Sharing:
         self.asked = False
         self.stamps: dict[str, Stamp | None] | None = None
 
-    def walker(self, subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]]) -> list[Subtree]:
+    def walker(self, subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]],
+               budget: int) -> list[Subtree]:
         from agentscan.scan.workers import HelperGone
 
+        left = [budget]  # what the subtrees walked here have left (the helper's got ``budget``)
+
         def here(indexes: list[int]) -> dict[int, Subtree]:
-            return {index: walk_subtree(*subdirs[index], roots, self.admits, SETTLE_NS) for index in indexes}
+            walked = walk_subtrees([subdirs[index] for index in indexes], roots, self.admits, SETTLE_NS, left[0])
+            left[0] -= sum(subtree.entries for subtree in walked)
+            return dict(zip(indexes, walked))
 
         everything = list(range(len(subdirs)))
         # Spread over the listing, so that the helper's share is not all of one end.
@@ -110,7 +115,7 @@ class _Sharing:
         elif theirs:
             self.asked = True
             try:
-                self.helper.send((self.walked, [subdirs[index] for index in theirs], roots))
+                self.helper.send((self.walked, [subdirs[index] for index in theirs], roots, budget))
             except HelperGone:
                 theirs = []  # the lighter censuses are taken when first asked for
         taken = set(theirs)
@@ -119,14 +124,18 @@ class _Sharing:
             try:
                 self.stamps, walked_there = self.helper.receive()
                 found.update(zip(theirs, walked_there))
+                left[0] -= sum(subtree.entries for subtree in walked_there)
             except HelperGone:
                 pass
-        found.update(here([index for index in everything if index not in found]))  # what the helper did not walk
-        return [found[index] for index in everything]
+        given_up = [subtree for subtree in found.values() if not subtree.complete]
+        if not given_up:
+            found.update(here([index for index in everything if index not in found]))  # what the helper did not walk
+            given_up = [subtree for subtree in found.values() if not subtree.complete]
+        return given_up[:1] or [found[index] for index in everything]
 
     def light(self) -> dict[str, Stamp | None]:
         """The lighter providers' stamps, asked for alone if no subtree was shared."""
         if self.stamps is None and not self.asked:
             self.asked = True
-            self.stamps, _ = self.helper.ask((self.walked, [], frozenset()))
+            self.stamps, _ = self.helper.ask((self.walked, [], frozenset(), 0))
         return self.stamps or {}

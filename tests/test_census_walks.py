@@ -1,6 +1,7 @@
-"""The census and symlinked directories inside the root they are in: their target is walked
-where it is, once, however many links lead to it (a subtree walked apart used to walk it again
-for each link), and a change behind a link is still seen."""
+"""How the census walks a root's subtrees: a symlinked directory inside the root it is in is
+walked where it is, once, however many links lead to it (a subtree walked apart used to walk
+it again for each link), and a change behind a link is still seen; a root past
+``MAX_ENTRIES`` is given up as soon as its subtrees pass it, not one subtree later each."""
 
 from __future__ import annotations
 
@@ -70,3 +71,24 @@ def test_a_link_out_of_its_root_is_still_walked(tmp_path: Path) -> None:
     (outside / "new.jsonl").write_text("{}\n")
     assert _take(root).digest != before.digest
     assert census([str(root)], admits=lambda path: not path.startswith(str(outside))) is not None
+
+
+def test_a_root_past_the_limit_is_given_up_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "root"
+    for number in range(6):
+        for name in ("x", "y", "z", "w"):
+            (root / f"p{number}" / name).mkdir(parents=True)
+    walked: list[str] = []
+    real_walk = census_module.walk_subtree
+
+    def counting(path: str, *args: object) -> object:
+        walked.append(path)
+        return real_walk(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(census_module, "walk_subtree", counting)
+    monkeypatch.setattr(census_module, "MAX_ENTRIES", 6 * 4 + 6)
+    assert census([str(root)]) is not None  # exactly at the limit
+    monkeypatch.setattr(census_module, "MAX_ENTRIES", 9)
+    walked.clear()
+    assert census([str(root)]) is None
+    assert len(walked) == 1  # 6 entries at the root, 4 in its first subtree: past 9 there
