@@ -26,6 +26,9 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.codex.row import ThreadFacts
     from agentscan.providers.codex.usage import FileUsageScanner, UsageEvent
 
+#: ``ScanContext.memo`` key of the thread index's identity (``CodexProvider._index_identity``)
+_INDEX_IDENTITY = "codex.index-identity"
+
 #: (owning session, subagent id or None, the thread, its scanner)
 _Scanned = tuple[str, "str | None", "Thread", "FileUsageScanner"]
 
@@ -59,12 +62,22 @@ class CodexProvider(Provider):
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
         # A row also depends on the thread index (titles, freshness), and a fork's
         # calls on its parent's rollout: add their identities.
-        from agentscan.providers.codex.discovery import discover
-
         base = super().fingerprint(ref, ctx)
         if base is None:
             return None
-        parts = [base, *self._parents_files(self._session(ref, ctx), ctx)]
+        parts = [base, *self._parents_files(self._session(ref, ctx), ctx), *self._index_identity(ctx)]
+        if len(parts) == 1:
+            return base
+        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+    def _index_identity(self, ctx: ScanContext) -> list[str]:
+        """The thread index's files as this scan found them (taken once: every session asks)."""
+        from agentscan.providers.codex.discovery import discover
+
+        known = ctx.memo.get(_INDEX_IDENTITY)
+        if isinstance(known, list):
+            return known
+        parts = []
         for database in discover(ctx).index.databases:
             for path in (database, database.with_name(database.name + "-wal")):
                 try:
@@ -72,9 +85,8 @@ class CodexProvider(Provider):
                 except OSError:
                     continue
                 parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
-        if len(parts) == 1:
-            return base
-        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        ctx.memo[_INDEX_IDENTITY] = parts
+        return parts
 
     def _parents_files(self, session: CodexSession, ctx: ScanContext) -> list[str]:
         """The files of each parent thread outside ``session`` that a thread of it copied
