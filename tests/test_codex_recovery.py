@@ -162,6 +162,23 @@ def test_a_paginated_thread_known_to_the_index_by_its_live_file(isolated_home: P
     assert report_row.tokens == TokenUsage(input=1000, cache_read=500, output=120)
 
 
+def test_a_paginated_thread_is_one_session_when_its_heads_are_remembered(isolated_home: Path) -> None:
+    # A later run (a new process: nothing in memory) whose census changed discovers
+    # again from the heads the index remembers: a segment's base must be among them.
+    from agentscan.providers.codex import header
+
+    _paginated_home(isolated_home)
+    with Scanner(use_cache=True) as scanner:
+        assert [row.native_id for row in scanner.list_sessions()] == [T]
+    header._CACHE.clear()
+    other = "019d3333-0000-7000-8000-000000000003"
+    write_rollout(rollout_path(_codex(isolated_home), other, at(50)), [meta(other, at(50)), user_message(at(51), "x")])
+    with Scanner(use_cache=True) as scanner:
+        rows = scanner.list_sessions()
+        assert [row.native_id for row in rows] == [other, T]
+        assert rows[1].tokens == TokenUsage(input=3000, cache_read=1500, output=420)
+
+
 def test_show_of_a_paginated_thread_is_its_live_history(isolated_home: Path) -> None:
     _paginated_home(isolated_home)
     detail = Scanner().show(T)

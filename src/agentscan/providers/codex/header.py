@@ -116,7 +116,8 @@ def _to_fact(header: RolloutHeader, expected_id: str | None) -> dict:
     link = header.link
     return {"e": expected_id, "t": header.thread_id, "s": header.started_at.isoformat() if header.started_at else None,
             "c": header.cwd, "b": header.git_branch, "o": header.found_own_meta,
-            "l": [link.spawn_parent, link.forked_from, link.agent_type, link.subagent]}
+            "l": [link.spawn_parent, link.forked_from, link.agent_type, link.subagent],
+            "h": list(header.history_base) if header.history_base else None}
 
 
 def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
@@ -127,9 +128,14 @@ def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
         strings = [fact["t"], fact["c"], fact["b"], *fact["l"][:3]]
         if not all(value is None or isinstance(value, str) for value in strings) or len(fact["l"]) != 4:
             return None
+        # A fact without "h" is from before segments were joined: read the head again.
+        base = fact["h"]
+        if base is not None and not (len(base) == 2 and isinstance(base[0], str) and type(base[1]) is int):
+            return None
         started = datetime.fromisoformat(fact["s"]) if fact["s"] is not None else None
         link = ThreadLink(fact["l"][0], fact["l"][1], fact["l"][2], fact["l"][3] is True)
-        return RolloutHeader(fact["t"], started, fact["c"], fact["b"], link, fact["o"] is True)
+        return RolloutHeader(fact["t"], started, fact["c"], fact["b"], link, fact["o"] is True,
+                             (base[0], base[1]) if base is not None else None)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
 
