@@ -7,6 +7,7 @@ discovery did not (a thread index names no fork's parent), without a word about 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import orjson
@@ -73,3 +74,21 @@ def test_reading_a_forks_head_for_its_key_says_nothing(isolated_home: Path) -> N
     assert orjson.loads(run("list", "-n", "1")) == fresh
     # What parses it says so, cached or not.
     assert [w["path"] for w in orjson.loads(tokens())["warnings"]] == [str(rollout_path(codex, stray, at(-50)))]
+
+
+def test_a_forks_row_follows_its_parent_rewritten_in_place(isolated_home: Path) -> None:
+    """The parent rewritten in place, its size and mtime kept (a restore, a ``touch -r``):
+    only its ctime says so, as it does for a session's own files."""
+    codex = isolated_home / ".codex"
+    lines, calls = _parent(codex)
+    _fork(codex, lines, calls, markers=False, copy_time=lambda i, r: iso(at(100 + 3 * (i + 1))))
+    parent = rollout_path(codex, P, at(0))
+    assert tokens() == tokens("--no-cache")
+    before = parent.stat()
+    data = parent.read_bytes()
+    # The parent's first call no longer matches the fork's copy of it: the copy is the fork's own now.
+    changed = data.replace(b'"input_tokens":1000,', b'"input_tokens":1001,')
+    assert changed != data and len(changed) == len(data)
+    parent.write_bytes(changed)
+    os.utime(parent, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert tokens() == tokens("--no-cache")

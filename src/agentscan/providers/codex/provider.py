@@ -108,7 +108,9 @@ class CodexProvider(Provider):
             parts.append(f"parent {parent_id}" + ("" if parent else " gone"))
             for path, _ in _thread_files(parent) if parent else ():
                 stat = ctx.stat(path)
-                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}" if stat else f"{path} gone")
+                # As ``Provider.fingerprint`` keys a session's own files: ctime for a rewrite in place.
+                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}"
+                             if stat else f"{path} gone")
         return parts
 
     def index_orphans(self, ctx: ScanContext) -> int:
