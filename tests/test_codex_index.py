@@ -237,3 +237,35 @@ def test_index_says_subagent_without_a_parent_so_the_meta_is_read(isolated_home:
     )
     rows = {row.native_id: row for row in Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()}
     assert set(rows) == {A, B} and rows[B].subagents == 1
+
+
+def test_an_index_written_while_it_is_being_used_is_read_again_next_time(isolated_home: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codex writes its index while an agent works: one written after discovery read it
+    (here, while the rollouts are walked) must not key the rows built from what was read."""
+    codex, paths = _home(isolated_home)
+    database = codex / "state_5.sqlite"
+
+    def index(title: str, updated: float) -> None:
+        database.unlink(missing_ok=True)
+        write_state_db(database, [index_row(A, paths[A], created=at(0), updated=at(updated), title=title)])
+
+    index("Named before", 1000)
+    real_walk = codex_discovery._walk
+
+    def written_meanwhile(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
+        if depth == 0 and not written:
+            written.append(directory)
+            index("Renamed meanwhile", 2000)
+        return real_walk(directory, ctx, depth)
+
+    def titles(**options: bool) -> dict[str, str | None]:
+        with Scanner(provider_names=["codex"], **options) as scanner:
+            return {row.native_id: row.title for row in scanner.list_sessions()}
+
+    written: list[Path] = []
+    monkeypatch.setattr(codex_discovery, "_walk", written_meanwhile)
+    assert titles(use_cache=True, memo_discovery=True)[A] == "Named before"  # what this run read
+    monkeypatch.setattr(codex_discovery, "_walk", real_walk)
+    assert written
+    assert titles(use_cache=True, memo_discovery=True) == titles() == {A: "Renamed meanwhile", B: "second"}

@@ -73,6 +73,10 @@ class IndexRow:
 class ThreadIndex:
     databases: tuple[Path, ...] = ()
     rows: Mapping[str, IndexRow] = field(default_factory=dict)
+    #: each database's and its WAL's path, size and mtime, taken *before* it was read: a
+    #: row's cache key (``CodexProvider.fingerprint``), so Codex writing it while this scan
+    #: reads (an agent at work) makes the next run read the rows again, not keep these
+    identity: tuple[str, ...] = ()
 
     def get(self, thread_id: str) -> IndexRow | None:
         return self.rows.get(thread_id)
@@ -85,20 +89,34 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
         return memo
     rows: dict[str, IndexRow] = {}
     used: list[Path] = []
+    identity: list[str] = []
     for root in roots:
         if not os.path.lexists(root.path) or ctx.undecodable(root.path):
             continue  # no index is normal (older Codex): nothing to warn about
+        before = _identity(root.path)
         found = _read_database(root.path, ctx)
         if found is None:
             continue
         used.append(root.path)
+        identity.extend(before)
         for row in found:
             current = rows.get(row.thread_id)
             if current is None or _newer(row, current):
                 rows[row.thread_id] = row
-    index = ThreadIndex(tuple(used), rows)
+    index = ThreadIndex(tuple(used), rows, tuple(identity))
     ctx.memo[_MEMO_KEY] = index
     return index
+
+
+def _identity(database: Path) -> list[str]:
+    parts = []
+    for path in (database, database.with_name(database.name + "-wal")):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    return parts
 
 
 def _newer(row: IndexRow, current: IndexRow) -> bool:

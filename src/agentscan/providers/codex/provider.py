@@ -7,7 +7,6 @@ index; ``row`` reads only a rollout's head and last 1 MiB; ``detail`` and
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -25,9 +24,6 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.providers.codex.detail import TranscriptReader
     from agentscan.providers.codex.row import ThreadFacts
     from agentscan.providers.codex.usage import FileUsageScanner, UsageEvent
-
-#: ``ScanContext.memo`` key of the thread index's identity (``CodexProvider._index_identity``)
-_INDEX_IDENTITY = "codex.index-identity"
 
 #: (owning session, subagent id or None, the thread, its scanner)
 _Scanned = tuple[str, "str | None", "Thread", "FileUsageScanner"]
@@ -65,28 +61,13 @@ class CodexProvider(Provider):
         base = super().fingerprint(ref, ctx)
         if base is None:
             return None
-        parts = [base, *self._parents_files(self._session(ref, ctx), ctx), *self._index_identity(ctx)]
+        from agentscan.providers.codex.discovery import discover
+
+        # The index's identity as taken before it was read (``ThreadIndex.identity``).
+        parts = [base, *self._parents_files(self._session(ref, ctx), ctx), *discover(ctx).index.identity]
         if len(parts) == 1:
             return base
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-
-    def _index_identity(self, ctx: ScanContext) -> list[str]:
-        """The thread index's files as this scan found them (taken once: every session asks)."""
-        from agentscan.providers.codex.discovery import discover
-
-        known = ctx.memo.get(_INDEX_IDENTITY)
-        if isinstance(known, list):
-            return known
-        parts = []
-        for database in discover(ctx).index.databases:
-            for path in (database, database.with_name(database.name + "-wal")):
-                try:
-                    stat = os.stat(path)
-                except OSError:
-                    continue
-                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
-        ctx.memo[_INDEX_IDENTITY] = parts
-        return parts
 
     def _parents_files(self, session: CodexSession, ctx: ScanContext) -> list[str]:
         """The files of each parent thread outside ``session`` that a thread of it copied
