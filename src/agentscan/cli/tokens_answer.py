@@ -77,6 +77,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         sys.stderr.write(err)
     if key is not None:
         if whole_json and report is not None and not raised and not len(scanner.warnings):
+            from agentscan.scan import answerpatch
+
             answerpatch.keep(scanner, command, question, answer, report)  # type: ignore[arg-type]
         answer = answer if answer is not None else orjson.dumps({"out": out, "err": err})
         answers.remember(scanner, command, question, key, answer, raised)
