@@ -92,3 +92,13 @@ def test_a_root_past_the_limit_is_given_up_at_once(tmp_path: Path, monkeypatch: 
     walked.clear()
     assert census([str(root)]) is None
     assert len(walked) == 1  # 6 entries at the root, 4 in its first subtree: past 9 there
+
+
+@pytest.mark.parametrize(("path", "root", "within"), [
+    ("/a/b", "/a/b", True), ("/a/b/c", "/a/b", True), ("/a/b/c", "/a/b/", True), ("/a/bc", "/a/b", False),
+    ("/a", "/a/b", False), ("/anything", "/", True), ("/", "/", True),
+])
+def test_is_within(path: str, root: str, within: bool) -> None:
+    from agentscan.toolkit.paths import is_within
+
+    assert is_within(path, root) is within

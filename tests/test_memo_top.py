@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from agentscan.cli import app
+from agentscan.context import ScanContext
 from agentscan.model import SessionRef
+from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan import memo
 from agentscan.scan.lazyrefs import MemoRefs, MergedRefs, TopRefs
 from agentscan.scan.listing import ListFilter
@@ -111,6 +113,18 @@ def test_a_damaged_whole_discovery_is_discovered_again(isolated_home: Path, whol
     assert run("list", "-n", "2") == run("list", "-n", "2", "--no-cache")
     assert run("list", "--all") == run("list", "--all", "--no-cache")
     assert whole_reads == ["claude"]
+    # Discovered again, and stored again: the next run reads it whole from the index.
+    discoveries: list[str] = []
+    real_discover = ClaudeProvider.discover
+
+    def counting(self: ClaudeProvider, ctx: ScanContext) -> list:
+        discoveries.append(self.name)
+        return real_discover(self, ctx)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ClaudeProvider, "discover", counting)
+        assert run("list", "--all") == run("list", "--all", "--no-cache")
+    assert discoveries == ["claude"]  # the --no-cache run's alone
 
 
 def _top_of(provider: str, rows: list[list], top: int) -> TopRefs:

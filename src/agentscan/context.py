@@ -19,6 +19,7 @@ from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.progress import Progress
 from agentscan.sealing import seal, unseal
 from agentscan.timeutil import from_epoch
+from agentscan.toolkit.paths import is_within
 
 if TYPE_CHECKING:
     from agentscan.providers.base import Provider
@@ -288,7 +289,7 @@ class ScanContext:
         confined: set[str] = self.memo.get("_confined_roots", set())
         if not confined:
             return True
-        return any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in confined)
+        return any(is_within(target, root) for root in confined)
 
     def outside_roots(self, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` resolves outside every registered root; warns if so.

@@ -28,7 +28,8 @@ from agentscan.scan.memo import MAX_WARNINGS
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.groupby import GroupBy
-    from agentscan.scan.tokens import TokenReport
+    from agentscan.model import SessionRow
+    from agentscan.scan.tokens import TokenReport, TokenRow
 
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
@@ -77,6 +78,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         sys.stderr.write(err)
     if key is not None:
         if whole_json and report is not None and not raised and not len(scanner.warnings):
+            from agentscan.scan import answerpatch
+
             answerpatch.keep(scanner, command, question, answer, report)  # type: ignore[arg-type]
         answer = answer if answer is not None else orjson.dumps({"out": out, "err": err})
         answers.remember(scanner, command, question, key, answer, raised)
@@ -93,10 +96,25 @@ def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
     # their warnings come in one order every time.
     scanner.prefetch_rows([report.sessions[key] for key in shown])
     session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
+    if report.by == "session":
+        report = _newest_first(report, session_rows)
     out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
     with redirect_stdout(out), redirect_stderr(err):
         print_report(report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {})
     return out.getvalue(), err.getvalue()
+
+
+def _newest_first(report: TokenReport, session_rows: dict[str, SessionRow]) -> TokenReport:
+    """The table's sessions by their DATE (what each recorded last), newest first: the
+    report's order follows file times, only a bound of it (a copied home, the installed
+    ``--demo``, has them all alike).  Sessions without a date go last, in their order."""
+    from dataclasses import replace
+
+    def updated(row: TokenRow) -> float:
+        found = session_rows.get(row.key)
+        return found.updated_at.timestamp() if found is not None and found.updated_at is not None else float("-inf")
+
+    return replace(report, rows=tuple(sorted(report.rows, key=updated, reverse=True)))
 
 
 class _Recorder(io.StringIO):

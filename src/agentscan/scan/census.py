@@ -21,6 +21,7 @@ from array import array
 from typing import Callable, Iterable, NamedTuple
 
 from agentscan.digests import blake2b
+from agentscan.toolkit.paths import is_within
 
 #: beyond this many entries the census is not worth it (and may be a hostile tree)
 MAX_ENTRIES = 400_000
@@ -74,7 +75,7 @@ class _Walk:
         """Whether ``real`` (a real path) is the root or below it: walked there already."""
         if self._root_real is None:
             self._root_real = os.path.realpath(self.root)
-        return real == self._root_real or real.startswith(self._root_real.rstrip(os.sep) + os.sep)
+        return is_within(real, self._root_real)
 
 
 def _note_times(walk: _Walk, times: list[int]) -> None:

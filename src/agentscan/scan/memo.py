@@ -170,12 +170,15 @@ class DiscoveryMemo:
     def _whole(self, refreshable: bool, fingerprint_of: Callable[[SessionRef], str | None]) -> MemoRefs:
         """Every stored row, for a ``TopRefs`` asked for more than its top rows: its warnings
         were said with them.  Should they be unreadable now (a damaged index), the provider
-        is discovered again."""
+        is discovered again, and stored again (else each run would discover it again until
+        the census changes)."""
         payload = unseal(self._cache.get_snapshot(self._key, self.stamp)) if self.stamp is not None else None
         refs = self._refs_of(payload, say=False) if payload is not None else None
         if refs is not None:
             return refs
-        found = self._provider.discover(self._ctx)
+        with self._ctx.warnings.capture(MAX_WARNINGS) as warnings:
+            found = self._provider.discover(self._ctx)
+        self.store(found, warnings, fingerprint_of)
         rows = [stored_row(ref, fingerprint_of(ref)) for ref in found]
         return MemoRefs(self._provider.name, rows, refreshable)
 

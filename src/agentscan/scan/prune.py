@@ -1,10 +1,10 @@
-"""The index forgets the sessions whose files are gone.
+"""The index of session ids (``index_ids``), which forgets the sessions whose files are gone.
 
 Claude Code deletes transcripts after 30 days by default, and users clean up
 by hand: without this, every session ever seen would keep its row, sums,
 calls and resume state in the index for good, and a heavy user's index would
 only grow.  When a provider's discovery finds another set of sessions than
-the last one (``Scanner._index_ids``), the sessions the index knows under
+the last one (``index_ids``), the sessions the index knows under
 that provider's roots that discovery no longer finds are forgotten.
 
 A session is forgotten only when its file is not there any more: discovery
@@ -25,13 +25,34 @@ session known by no path (a Cursor composer that lives only in
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.model import SessionRef
     from agentscan.providers.base import Provider
     from agentscan.scan.cache import Cache
+
+
+def index_ids(cache: Cache, provider: Provider, refs: Sequence[SessionRef], ctx: ScanContext, *, complete: bool) -> None:
+    """Index the ids ``provider``'s discovery found; ``complete``: it read everything it
+    looked at, so the sessions the index knows under its roots and it did not find are gone."""
+    entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
+    # Most runs find the same sessions in the same places: skip the rewrite then.
+    listing = "\n".join(sorted(f"{e[0]}\0{e[3] or ''}" for e in entries))
+    digest = blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    marker, count_key, count = f"ids:{provider.name}", f"count:{provider.name}", str(len(entries))
+    if cache.get_meta(count_key) != count:  # how heavy its census is (``scan.stamps``)
+        cache.put_meta(count_key, count)
+    if cache.get_meta(marker) != digest:
+        if complete:
+            forget_gone(cache, provider, refs, ctx)
+        cache.put_ids(entries)
+        if complete:  # else the next discovery, finding the same, must still look for the gone
+            cache.put_meta(marker, digest)
+    cache.commit()
 
 
 def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], ctx: ScanContext) -> int:

@@ -22,10 +22,10 @@ from agentscan.scan.liveness import Liveness
 from agentscan.errors import SessionNotFound, SessionUnreadable, UsageProblem
 from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, TopRefs, is_memo_ref
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
+from agentscan.scan.rowstore import row_document, row_of_document
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
-from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
@@ -34,28 +34,6 @@ if TYPE_CHECKING:
 #: how many stored sessions a scan rebuilds alone for a parse before it discovers
 #: their provider afresh (``Scanner.real_ref``)
 LOCATE_LIMIT = 16
-
-
-def _cached_row(document: dict) -> tuple[SessionRow, list[ScanWarning]] | None:
-    """A row and its warnings from the cache; ``None`` (a miss) when ill-shaped."""
-    try:
-        warnings = [ScanWarning(w["path"], w["message"], w.get("line")) for w in document.get("warnings", ())]
-        if not all(isinstance(w.path, str) and isinstance(w.message, str) and (w.line is None or type(w.line) is int)
-                   for w in warnings):
-            return None
-        row = SessionRow.from_json(document)
-        if not (isinstance(row.provider, str) and isinstance(row.native_id, str)):
-            return None
-        counted = [*(vars(row.counts).values() if hasattr(row.counts, "__dict__") else (row.counts.prompts, row.counts.responses, row.counts.tool_calls))]
-        if row.tokens is not None:
-            t = row.tokens
-            counted += [t.input, t.cache_read, t.cache_write, t.output, t.reasoning]
-        if not all(type(value) is int for value in counted) or type(row.subagents) is not int:
-            return None
-        row.to_json()  # every field renders: a damaged value would fail later, in front of the user
-        return row, warnings
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
 
 
 def _readable(path: Path) -> bool:
@@ -300,27 +278,10 @@ class Scanner:
         return problems
 
     def _index_ids(self, provider: Provider, refs: Sequence[SessionRef], *, complete: bool) -> None:
-        """Index the ids ``provider``'s discovery found; ``complete``: it read everything it
-        looked at, so the sessions the index knows under its roots and it did not find are gone."""
-        cache = self.cache
-        if cache is None:
-            return
-        entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
-        # Most runs find the same sessions in the same places: skip the rewrite then.
-        listing = "\n".join(sorted(f"{e[0]}\0{e[3] or ''}" for e in entries))
-        digest = blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-        marker, count_key, count = f"ids:{provider.name}", f"count:{provider.name}", str(len(entries))
-        if cache.get_meta(count_key) != count:  # how heavy its census is (``scan.stamps``)
-            cache.put_meta(count_key, count)
-        if cache.get_meta(marker) != digest:
-            if complete:
-                from agentscan.scan.prune import forget_gone
+        if self.cache is not None:
+            from agentscan.scan.prune import index_ids
 
-                forget_gone(cache, provider, refs, self.ctx)
-            cache.put_ids(entries)
-            if complete:  # else the next discovery, finding the same, must still look for the gone
-                cache.put_meta(marker, digest)
-        cache.commit()
+            index_ids(self.cache, provider, refs, self.ctx, complete=complete)
 
     def row(self, ref: SessionRef) -> SessionRow:
         provider = self.provider(ref.provider)
@@ -328,7 +289,7 @@ class Scanner:
         fingerprint = self.fingerprint(ref) if cache is not None else None
         if cache is not None and fingerprint is not None:
             hit = self._prefetched.pop(ref.id, None) or cache.get_rows([ref.id]).get(ref.id)
-            cached = _cached_row(hit[1]) if hit is not None and hit[0] == fingerprint else None
+            cached = row_of_document(hit[1]) if hit is not None and hit[0] == fingerprint else None
             if cached is not None:
                 # Warnings are cached with the row: a warm run reports what a cold one did.
                 row, warnings_then = cached
@@ -343,9 +304,7 @@ class Scanner:
                 fresh = provider.refresh_row(row, real, self.ctx)
                 if fresh != row:
                     # Kept, so the next run need not mend it again (the files are the same).
-                    document = fresh.to_json()
-                    document["warnings"] = [w.to_json() for w in warnings_then]
-                    cache.put_row(ref.id, ref.provider, fingerprint, document)
+                    cache.put_row(ref.id, ref.provider, fingerprint, row_document(fresh, warnings_then))
                     cache.commit()
                 return fresh
         self.parses += 1
@@ -362,9 +321,7 @@ class Scanner:
         # A row read while something could not be read *this time* is right for this run
         # only: the next one reads the session again.
         if cache is not None and fingerprint is not None and not warnings.passing:
-            document = row.to_json()
-            document["warnings"] = [w.to_json() for w in warnings]
-            cache.put_row(ref.id, ref.provider, fingerprint, document)
+            cache.put_row(ref.id, ref.provider, fingerprint, row_document(row, warnings))
             cache.commit()
         return row
 

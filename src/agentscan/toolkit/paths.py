@@ -1,4 +1,6 @@
-"""Cheap ``Path`` objects for discovery, which makes one per file of the home.
+"""Path helpers: cheap ``Path`` objects for discovery, and containment of real paths.
+
+Discovery makes a ``Path`` for each file of the home.
 
 ``Path(string)`` re-parses the whole string (about 2 µs), and ``str()`` of a
 path built with ``/`` joins its parts again; a heavy user's home has tens of
@@ -10,6 +12,7 @@ take the public way.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _FAST = hasattr(Path, "_make_child_relpath")
@@ -33,3 +36,9 @@ def child_path(parent: Path, name: str, text: str | None = None) -> Path:
                 pass
         return child
     return parent / name
+
+
+def is_within(path: str, root: str) -> bool:
+    """Whether ``path`` is ``root`` or below it, compared as given (resolve both first:
+    ``os.path.realpath``); ``/a/bc`` is not below ``/a/b``."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import warn_special
-from agentscan.toolkit.paths import child_path
+from agentscan.toolkit.paths import child_path, is_within
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
 from agentscan.providers.codex.roots import codex_roots, database_roots, is_archived_root, session_roots
@@ -122,7 +122,7 @@ class _Confinement:
             target = os.path.realpath(path)
         except (OSError, ValueError):
             return False
-        return any(target.startswith(root.rstrip(os.sep) + os.sep) for root in self._roots)
+        return any(target != root and is_within(target, root) for root in self._roots)
 
 
 def discover(ctx: ScanContext) -> Discovery:
