@@ -43,7 +43,8 @@ class Census(NamedTuple):
     #: (equal shapes and different digests: files changed in place, none came or went)
     shape: str = ""
     #: each directory's (and each named path's) own digest, by path: which of them
-    #: changed; ``None`` when a symlinked directory was walked (a file then has two paths)
+    #: changed; ``None`` when a symlinked directory discovery follows was met (walked, or
+    #: leading into its own root): a file then has two paths
     dirs: dict[str, bytes] | None = None
 
 

@@ -81,7 +81,8 @@ class CodexProvider(Provider):
         parts = []
         for thread in threads:
             # Quiet: the pass that parses the session says what is wrong with its head.
-            link = (thread.header or read_header(thread.rollout.path, ctx, thread.thread_id, quiet=True)).link
+            rollout = thread.rollout.path
+            link = (thread.header or read_header(rollout, ctx, thread.thread_id, ctx.stat(rollout), quiet=True)).link
             parent_id = link.forked_from or link.spawn_parent
             if parent_id is None or parent_id in own:
                 continue
