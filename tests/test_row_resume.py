@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.bounds import Bounds
+from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude import rowresume, showfacts, windowed
 from agentscan.providers.claude.usage import call_of
 from agentscan.providers.claude.windowed import WindowedTotals
@@ -36,7 +37,7 @@ BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
-    monkeypatch.setattr(showfacts, "TAIL_MIN_BYTES", 0)
+    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
     monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
     monkeypatch.setattr(reverse, "BLOCK", 300)
     monkeypatch.setattr(windowed, "WINDOW", 3)

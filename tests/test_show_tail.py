@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.detailmodel import SessionDetail
+from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude import showfacts
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.scanner import Scanner
@@ -75,7 +76,7 @@ def _reading_order(detail: SessionDetail) -> list:
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(showfacts, "TAIL_MIN_BYTES", 0)
+    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
     monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
     monkeypatch.setattr(reverse, "BLOCK", 300)
 
@@ -235,7 +236,7 @@ def test_the_cli_reads_a_huge_transcript_once_cold_and_only_its_end_warm(tmp_pat
     from agentscan.cli import app
     from agentscan.providers.claude import row as row_module
 
-    monkeypatch.setattr(showfacts, "TAIL_MIN_BYTES", 0)  # the CLI's own bounds: the defaults
+    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)  # the CLI's own bounds: the defaults
     _home(tmp_path, [("prompt", False), ("text", "m1", False), ("tool", "m1", "t1"), ("result", "t1", False)] * 40, False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "cache"))

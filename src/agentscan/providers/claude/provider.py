@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 #: ``usage`` of many sessions numbers each session's calls above the last one's
 SESSION_BITS = 96
 
+#: a main transcript at least this large is shown from its end, with the facts its row's
+#: pass keeps (``showfacts``); here, so that a row's cost asks for none of a smaller one
+TAIL_MIN_BYTES = 8 * 1024 * 1024
+
 
 class ClaudeProvider(Provider):
     name = "claude"
@@ -285,16 +289,18 @@ class ClaudeProvider(Provider):
     def row_sums(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
         """A huge session's sums, kept by its row's pass (``showfacts``) under the main
         transcript's path: its row's cost then needs no second pass holding every call."""
+        if ref.path is None or str(ref.path).endswith(".zst"):
+            return None
+        stat = ctx.stat(ref.path)
+        if stat is None or stat.st_size < TAIL_MIN_BYTES:
+            return None  # facts are kept for a huge transcript alone (``_tail_worthy``): none to look up
         from agentscan.providers.claude import showfacts
 
-        if ref.path is None:
-            return None
         facts = showfacts.kept(ctx, Path(ref.path), fingerprint)
         return None if facts is None else facts.groups
 
     def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
         from agentscan.providers.claude.discovery import SessionFiles
-        from agentscan.providers.claude.showfacts import TAIL_MIN_BYTES
 
         files = ref.hint
         if not isinstance(files, SessionFiles) or files.main is None or files.main.name.endswith(".zst"):

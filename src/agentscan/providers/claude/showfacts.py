@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 
 KIND = "claude-show"
 VERSION = "1"
-#: a main transcript at least this large is shown from its end, with these facts
-TAIL_MIN_BYTES = 8 * 1024 * 1024
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
