@@ -28,3 +28,14 @@ GROUP_WIDTH = GROUP_KEYS + 7
 def bucket_of(epoch: float | None) -> int | None:
     """The quarter hour (epoch seconds) a call at ``epoch`` falls in."""
     return None if epoch is None else int(epoch // BUCKET) * BUCKET
+
+
+def is_group(group: object) -> bool:
+    """Whether ``group`` is one group of sums as ``scan.sessionsums.sums_of`` makes them
+    (read back from the index: a damaged one is no group)."""
+    if not (isinstance(group, list) and len(group) == GROUP_WIDTH):
+        return False
+    subagent, model, bucket, tier, origin = group[:GROUP_KEYS]
+    return (all(value is None or isinstance(value, str) for value in (subagent, model, origin))
+            and (bucket is None or type(bucket) is int) and type(tier) is int
+            and all(type(value) is int and value >= 0 for value in group[GROUP_KEYS:]))

@@ -193,9 +193,16 @@ class ClaudeProvider(Provider):
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         facts = self._facts_worth_keeping(ref, ctx)
-        main, subs, totals, _ = self._summaries(ref, ctx, facts=facts)
+        with ctx.warnings.capture() as captured:
+            main, subs, totals, _ = self._summaries(ref, ctx, facts=facts)
+        files: SessionFiles = ref.hint
         if facts is not None and main is not None:
             self._keep_facts(ref, ctx, facts, main, totals)
+        elif files.main is not None and totals.exact and not captured.passing and not captured.overflowed:
+            # The row's cost from these sums: no second pass over the session (``rowsums``).
+            from agentscan.providers.claude import rowsums
+
+            rowsums.keep(ctx, files.main, self.fingerprint(ref, ctx), totals.groups(set(files.subagents)))
         return self._row_from(ref, main, subs, totals)
 
     def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], totals: WindowedTotals) -> SessionRow:
@@ -287,17 +294,21 @@ class ClaudeProvider(Provider):
         return collector.build(row, subagents=infos, extra_tools=extra_tools)
 
     def row_sums(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
-        """A huge session's sums, kept by its row's pass (``showfacts``) under the main
-        transcript's path: its row's cost then needs no second pass holding every call."""
-        if ref.path is None or str(ref.path).endswith(".zst"):
+        """The session's sums as its row's pass kept them under the main transcript's path
+        (a huge one's with its ``show`` facts, others' in ``rowsums``): its row's cost then
+        needs no second pass over the session."""
+        if ref.path is None:
             return None
         stat = ctx.stat(ref.path)
-        if stat is None or stat.st_size < TAIL_MIN_BYTES:
-            return None  # facts are kept for a huge transcript alone (``_tail_worthy``): none to look up
-        from agentscan.providers.claude import showfacts
+        if stat is not None and stat.st_size >= TAIL_MIN_BYTES and not str(ref.path).endswith(".zst"):
+            from agentscan.providers.claude import showfacts  # kept for a huge transcript (``_tail_worthy``)
 
-        facts = showfacts.kept(ctx, Path(ref.path), fingerprint)
-        return None if facts is None else facts.groups
+            facts = showfacts.kept(ctx, Path(ref.path), fingerprint)
+            if facts is not None:
+                return facts.groups
+        from agentscan.providers.claude import rowsums
+
+        return rowsums.kept(ctx, Path(ref.path), fingerprint)
 
     def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
         from agentscan.providers.claude.discovery import SessionFiles

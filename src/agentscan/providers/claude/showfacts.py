@@ -33,7 +33,7 @@ from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
 from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
 from agentscan.sealing import seal, unseal
-from agentscan.usagegroups import GROUP_KEYS, GROUP_WIDTH
+from agentscan.usagegroups import GROUP_KEYS, is_group
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import PlanStep
@@ -249,7 +249,7 @@ class TailFacts:
             texts = [doc["task_types"], doc["task_calls"]]
             _require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
             groups = doc["groups"]
-            _require(isinstance(groups, list) and all(_is_group(group) for group in groups))
+            _require(isinstance(groups, list) and all(is_group(group) for group in groups))
         except (ValueError, KeyError, TypeError):
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
@@ -264,15 +264,6 @@ def _is_plan(plan: object) -> bool:
     """``None``, or ``[step, status]`` pairs of strings (``ShowFacts.plan``)."""
     return plan is None or (isinstance(plan, list) and all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan))
-
-
-def _is_group(group: object) -> bool:
-    if not (isinstance(group, list) and len(group) == GROUP_WIDTH):
-        return False
-    subagent, model, bucket, tier, origin = group[:GROUP_KEYS]
-    return (all(value is None or isinstance(value, str) for value in (subagent, model, origin))
-            and (bucket is None or type(bucket) is int) and type(tier) is int
-            and all(type(value) is int and value >= 0 for value in group[GROUP_KEYS:]))
 
 
 def _require(condition: bool) -> None:

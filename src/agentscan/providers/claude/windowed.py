@@ -101,6 +101,12 @@ class WindowedTotals:
         elif call_rank(call) > call_rank(current):
             recent[key] = call
 
+    @property
+    def exact(self) -> bool:
+        """No call ever left the window: the sums are exactly ``tokens``' (every copy of
+        a call was compared in full), not only as long as copies stay close."""
+        return not self._settled_keys
+
     def _replays_parent(self, message_id: str, request_id: str | None) -> bool:
         """A sidechain copy whose message also exists, unsidechained, under another request."""
         for other in self._requests.get(message_id, ()):
