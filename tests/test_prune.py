@@ -234,6 +234,25 @@ def test_the_facts_of_a_forgotten_sessions_other_files_go_too(isolated_home: Pat
     assert facts() == {str(rollouts[2])}
 
 
+def test_the_sums_a_row_kept_for_its_cost_go_with_its_transcript(isolated_home: Path) -> None:
+    """``providers/claude/rowsums`` keeps a row's sums under its transcript's path (kind
+    ``claude-row-sums``): a forgotten session's go too, another's stay."""
+    first, second = session(isolated_home, S1, 1), session(isolated_home, S2, 2)
+    scan()
+    assert row_sums() == {str(first), str(second)}
+    first.unlink()
+    scan()
+    assert row_sums() == {str(second)}
+
+
+def row_sums() -> set[str]:
+    conn = sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME)
+    try:
+        return {row[0] for row in conn.execute("SELECT path FROM files WHERE kind = 'claude-row-sums'")}
+    finally:
+        conn.close()
+
+
 def test_after_a_prune_every_answer_is_a_fresh_runs(isolated_home: Path) -> None:
     from typer.testing import CliRunner
 
