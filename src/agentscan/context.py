@@ -17,7 +17,7 @@ import orjson
 
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.progress import Progress
-from agentscan.sealing import seal, unseal
+from agentscan.sealing import seal, unseal_json
 from agentscan.timeutil import from_epoch
 from agentscan.toolkit.paths import is_within
 
@@ -141,13 +141,7 @@ class FileFacts:
         found = self._new.get(path) or self._known.get(path)
         if found is None or found[0] != _stamp(stat):
             return None
-        payload = unseal(found[1])
-        if payload is None:
-            return None
-        try:
-            return orjson.loads(payload)
-        except orjson.JSONDecodeError:
-            return None
+        return unseal_json(found[1])
 
     def put(self, path: str, stat: os.stat_result, value: Any) -> None:
         try:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import struct
 import zlib
+from typing import Any
+
+import orjson
 
 _HEADER = struct.Struct("<I")
 
@@ -41,3 +44,14 @@ def unseal_view(value: object) -> memoryview | None:
         return None
     payload = memoryview(value)[_HEADER.size:]
     return payload if _HEADER.unpack_from(value)[0] == zlib.crc32(payload) else None
+
+
+def unseal_json(value: object) -> Any | None:
+    """The JSON a ``seal``ed value holds, or ``None`` when it is damaged (or no JSON)."""
+    payload = unseal(value)
+    if payload is None:
+        return None
+    try:
+        return orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        return None

@@ -16,44 +16,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
-
 from agentscan.context import ScanContext
-from agentscan.sealing import seal, unseal
+from agentscan.toolkit import keptjson
 from agentscan.usagegroups import is_group
 
 KIND = "claude-row-sums"
 VERSION = "1"
-_MEMO = "claude.rowsums"
 
 
 def keep(ctx: ScanContext, main: Path, fingerprint: str | None, groups: list[list]) -> None:
     """Keep the exact ``groups`` of the session whose main transcript is ``main``."""
-    if fingerprint is None:
-        return
-    ctx.memo.setdefault(_MEMO, {})[fingerprint] = groups
-    cache = ctx.file_cache
-    if cache is not None:
-        cache.put_file(str(main), KIND, 0, 0, VERSION, fingerprint, 0, seal(orjson.dumps(groups)))
+    if fingerprint is not None:
+        keptjson.keep(ctx, main, KIND, VERSION, fingerprint, groups, groups)
 
 
 def kept(ctx: ScanContext, main: Path, fingerprint: str | None) -> list[list] | None:
     """The groups kept for this fingerprint of the session, if any."""
-    if fingerprint is None:
-        return None
-    memo = ctx.memo.setdefault(_MEMO, {})
-    if fingerprint in memo:
-        return memo[fingerprint]
-    cache = ctx.file_cache
-    stored = cache.get_file(str(main), KIND) if cache is not None else None
-    if stored is None or stored[2] != VERSION or stored[3] != fingerprint:
-        return None
-    payload = unseal(stored[5])
-    try:
-        groups = orjson.loads(payload) if payload is not None else None
-    except orjson.JSONDecodeError:
-        return None
-    if not (isinstance(groups, list) and all(is_group(group) for group in groups)):
-        return None  # damaged: the sums are read from the session again
-    memo[fingerprint] = groups
-    return groups
+    return keptjson.kept(ctx, main, KIND, VERSION, fingerprint, _groups)
+
+
+def _groups(document: object) -> list[list] | None:
+    if isinstance(document, list) and all(is_group(group) for group in document):
+        return document
+    return None  # damaged: the sums are read from the session again

@@ -26,13 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds, token_sum
 from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
 from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
-from agentscan.sealing import seal, unseal
+from agentscan.toolkit import keptjson
 from agentscan.usagegroups import GROUP_KEYS, is_group
 
 if TYPE_CHECKING:
@@ -43,7 +41,6 @@ VERSION = "1"
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
-_MEMO = "claude_show_facts"
 _PASSED = "claude_show_facts_passes"
 
 
@@ -277,10 +274,8 @@ def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts
     if fingerprint is None:
         return
     ctx.memo.setdefault(_PASSED, set()).add(fingerprint)
-    ctx.memo.setdefault(_MEMO, {})[fingerprint] = facts
-    cache = ctx.file_cache
-    if cache is not None and facts is not None:
-        cache.put_file(str(main), KIND, facts.size, 0, VERSION, fingerprint, 0, seal(orjson.dumps(facts.to_json())))
+    keptjson.keep(ctx, main, KIND, VERSION, fingerprint, facts, None if facts is None else facts.to_json(),
+                  facts.size if facts is not None else 0)
 
 
 def gathered(ctx: ScanContext, fingerprint: str | None) -> bool:
@@ -290,20 +285,4 @@ def gathered(ctx: ScanContext, fingerprint: str | None) -> bool:
 
 def kept(ctx: ScanContext, main: Path, fingerprint: str | None) -> TailFacts | None:
     """The facts kept for this fingerprint of the session, if any."""
-    if fingerprint is None:
-        return None
-    memo = ctx.memo.setdefault(_MEMO, {})
-    if fingerprint in memo:
-        return memo[fingerprint]
-    cache = ctx.file_cache
-    stored = cache.get_file(str(main), KIND) if cache is not None else None
-    if stored is None or stored[2] != VERSION or stored[3] != fingerprint:
-        return None
-    payload = unseal(stored[5])
-    try:
-        facts = TailFacts.from_json(orjson.loads(payload)) if payload is not None else None
-    except orjson.JSONDecodeError:
-        facts = None
-    if facts is not None:
-        memo[fingerprint] = facts  # decoded once per scan (the row's cost asks too)
-    return facts
+    return keptjson.kept(ctx, main, KIND, VERSION, fingerprint, TailFacts.from_json)

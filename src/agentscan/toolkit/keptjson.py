@@ -1,0 +1,49 @@
+"""A value a session's pass kept in the index, under a transcript's path and the session's
+fingerprint (``Cache.put_file``), as JSON: what a later run may take instead of the pass,
+while the session's files are the same; and, for the rest of the scan, in ``ctx.memo``.
+Sealed (``sealing``): a damaged value is no value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import orjson
+
+from agentscan.context import ScanContext
+from agentscan.sealing import seal, unseal_json
+
+T = TypeVar("T")
+
+
+def keep(ctx: ScanContext, path: Path, kind: str, version: str, fingerprint: str, value: Any,
+         document: Any | None, size: int = 0) -> None:
+    """Keep ``value`` for this scan and ``document`` (its JSON; ``None``: nothing) in the index."""
+    ctx.memo.setdefault(_memo_key(kind), {})[fingerprint] = value
+    cache = ctx.file_cache
+    if cache is not None and document is not None:
+        cache.put_file(str(path), kind, size, 0, version, fingerprint, 0, seal(orjson.dumps(document)))
+
+
+def kept(ctx: ScanContext, path: Path, kind: str, version: str, fingerprint: str | None,
+         decode: Callable[[Any], T | None]) -> T | None:
+    """The value kept for ``kind`` at this fingerprint (``decode``d from its JSON, once a
+    scan); ``None``: none, damaged (``decode`` says so), or of another version."""
+    if fingerprint is None:
+        return None
+    memo = ctx.memo.setdefault(_memo_key(kind), {})
+    if fingerprint in memo:
+        return memo[fingerprint]
+    cache = ctx.file_cache
+    stored = cache.get_file(str(path), kind) if cache is not None else None
+    if stored is None or stored[2] != version or stored[3] != fingerprint:
+        return None
+    document = unseal_json(stored[5])
+    value = decode(document) if document is not None else None
+    if value is not None:
+        memo[fingerprint] = value
+    return value
+
+
+def _memo_key(kind: str) -> str:
+    return f"kept:{kind}"
