@@ -46,7 +46,7 @@ def unseal_view(value: object) -> memoryview | None:
     return payload if _HEADER.unpack_from(value)[0] == zlib.crc32(payload) else None
 
 
-def unseal_json(value: object) -> Any | None:
+def unseal_json(value: object) -> Any:
     """The JSON a ``seal``ed value holds, or ``None`` when it is damaged (or no JSON)."""
     payload = unseal(value)
     if payload is None:

@@ -32,7 +32,7 @@ from agentscan.model import SessionRef
 from agentscan.scan.cache import decode_json
 from agentscan.scan.sessionsums import Parsed, SessionSums, parse_session, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
-from agentscan.sealing import seal, unseal
+from agentscan.sealing import seal, unseal, unseal_json
 from agentscan.usagegroups import GROUP_WIDTH
 from agentscan.digests import blake2b
 
@@ -241,7 +241,7 @@ class _Collector:
             # all would cost more than reading those few alone).
             latest = self.cache.latest_snapshot(key)
             value = latest[1] if latest is not None else None
-        document = decode_json(unseal(value))
+        document = unseal_json(value)
         fingerprints = self.fingerprints
         try:
             ids, values, stored = document

@@ -29,8 +29,7 @@ from agentscan.model import (
     ScanWarning,
     SessionRef,
 )
-from agentscan.scan.cache import decode_json
-from agentscan.sealing import seal, unseal
+from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import BUCKET, GROUP_WIDTH, TIER_BOUNDS
 from agentscan.digests import blake2b
 
@@ -72,7 +71,7 @@ class SessionSums:
         The seal's CRC finds damage, so the checks here are only of the shape
         (a warm run decodes one of these per session).
         """
-        document = decode_json(unseal(data))
+        document = unseal_json(data)
         try:
             groups, warnings = document
             width = GROUP_WIDTH

@@ -13,14 +13,13 @@ from collections import Counter
 from typing import Sequence
 
 from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SessionRef
-from agentscan.scan.cache import decode_json
 from agentscan.scan.sessionsums import SUMMED
-from agentscan.sealing import unseal
+from agentscan.sealing import unseal, unseal_json
 
 
 def entries_from(data: bytes) -> list[list] | None:
     """Cached packed entries, or ``None`` when they do not decode to the packed shape."""
-    entries = decode_json(unseal(data))
+    entries = unseal_json(data)
     if not isinstance(entries, list):
         return None
     for entry in entries:
