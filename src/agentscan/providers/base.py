@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, Iterable
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
+    import os
     from pathlib import Path
 
     from agentscan.bounds import Bounds
@@ -143,7 +144,7 @@ class Provider(ABC):
             stat = ctx.stat(path)
             if stat is None:
                 return None
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
+            parts.append(file_identity(path, stat))
         if len(parts) == 2:
             return None
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
@@ -182,3 +183,9 @@ class Provider(ABC):
         ``ctx.cwd_candidates`` itself.
         """
         return set()
+
+
+def file_identity(path: object, stat: os.stat_result) -> str:
+    """A file's part of a cache key: its path, size, mtime, inode (``os.replace`` gives
+    another) and ctime (a rewrite in place gives another)."""
+    return f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}"

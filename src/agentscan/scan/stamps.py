@@ -100,11 +100,12 @@ class _Sharing:
                budget: int) -> list[Subtree]:
         from agentscan.scan.workers import HelperGone
 
-        left = [budget]  # what the subtrees walked here have left (the helper's got ``budget``)
+        left = budget  # what the subtrees walked here have left (the helper's got ``budget``)
 
         def here(indexes: list[int]) -> dict[int, Subtree]:
-            walked = walk_subtrees([subdirs[index] for index in indexes], roots, self.admits, SETTLE_NS, left[0])
-            left[0] -= sum(subtree.entries for subtree in walked)
+            nonlocal left
+            walked = walk_subtrees([subdirs[index] for index in indexes], roots, self.admits, SETTLE_NS, left)
+            left -= sum(subtree.entries for subtree in walked)
             return dict(zip(indexes, walked))
 
         everything = list(range(len(subdirs)))
@@ -124,7 +125,7 @@ class _Sharing:
             try:
                 self.stamps, walked_there = self.helper.receive()
                 found.update(zip(theirs, walked_there))
-                left[0] -= sum(subtree.entries for subtree in walked_there)
+                left -= sum(subtree.entries for subtree in walked_there)
             except HelperGone:
                 pass
         given_up = [subtree for subtree in found.values() if not subtree.complete]

@@ -299,9 +299,8 @@ class ClaudeProvider(Provider):
         needs no second pass over the session."""
         if ref.path is None:
             return None
-        stat = ctx.stat(ref.path)
-        if stat is not None and stat.st_size >= TAIL_MIN_BYTES and not str(ref.path).endswith(".zst"):
-            from agentscan.providers.claude import showfacts  # kept for a huge transcript (``_tail_worthy``)
+        if _shown_from_end(ref.path, ctx.stat(ref.path)):
+            from agentscan.providers.claude import showfacts
 
             facts = showfacts.kept(ctx, Path(ref.path), fingerprint)
             if facts is not None:
@@ -314,10 +313,9 @@ class ClaudeProvider(Provider):
         from agentscan.providers.claude.discovery import SessionFiles
 
         files = ref.hint
-        if not isinstance(files, SessionFiles) or files.main is None or files.main.name.endswith(".zst"):
+        if not isinstance(files, SessionFiles) or files.main is None:
             return False
-        stat = _main_stat(files, ctx)
-        return stat is not None and stat.st_size >= TAIL_MIN_BYTES
+        return _shown_from_end(files.main, _main_stat(files, ctx))
 
     def _facts_worth_keeping(self, ref: SessionRef, ctx: ScanContext) -> ShowFacts | None:
         if not self._tail_worthy(ref, ctx):
@@ -408,6 +406,12 @@ def _cycle_collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:
+    """Whether ``show`` reads this main transcript from its end (its row's pass keeps the
+    facts and sums that needs): a plain file of ``TAIL_MIN_BYTES`` or more."""
+    return stat is not None and stat.st_size >= TAIL_MIN_BYTES and not str(main).endswith(".zst")
 
 
 def _main_stat(files: SessionFiles, ctx: ScanContext):

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
-from agentscan.providers.base import Provider
+from agentscan.providers.base import Provider, file_identity
 from agentscan.providers.codex.roots import codex_roots
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
@@ -90,9 +90,7 @@ class CodexProvider(Provider):
             parts.append(f"parent {parent_id}" + ("" if parent else " gone"))
             for path, _ in _thread_files(parent) if parent else ():
                 stat = ctx.stat(path)
-                # As ``Provider.fingerprint`` keys a session's own files: ctime for a rewrite in place.
-                parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}"
-                             if stat else f"{path} gone")
+                parts.append(file_identity(path, stat) if stat else f"{path} gone")  # as a session's own files
         return parts
 
     def index_orphans(self, ctx: ScanContext) -> int:
