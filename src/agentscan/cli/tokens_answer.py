@@ -92,9 +92,9 @@ def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
     term = render.terminal()
     shown = [row.key for row in report.rows if row.key in report.sessions]
     # Date, project and title beside each session: its row (cached after the first run,
-    # fetched in a few queries, not one per session), read in the table's order so that
-    # their warnings come in one order every time.
-    scanner.prefetch_rows([report.sessions[key] for key in shown])
+    # fetched in one query, not one per session; else read on every core, ``rowbuild``),
+    # taken in the table's order so that their warnings come in one order every time.
+    scanner.prefetch_rows([report.sessions[key] for key in shown], every=True)
     session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
     if report.by == "session":
         report = _newest_first(report, session_rows)

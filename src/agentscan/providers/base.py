@@ -89,6 +89,17 @@ class Provider(ABC):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         """The bounded ``show`` detail of one session."""
 
+    #: whether any of its rows may be read in a worker process (``row_travels``)
+    rows_may_travel: ClassVar[bool] = False
+
+    def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        """Whether ``row(ref)`` may be read in a worker process (``scan.rowbuild``) and
+        come out the same: it reads nothing but the session's files (``ref`` carries all
+        discovery found) and the index (``ctx.file_cache``), and keeps nothing in
+        ``ctx.memo`` that this scan asks for later but ``toolkit.keptjson``'s values.
+        The default: no."""
+        return False
+
     def shows_from_row(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``show`` should get the session's row first (from the index, or
         parsed and kept there) and ask ``detail_with_row``: for a session so large

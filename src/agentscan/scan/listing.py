@@ -127,6 +127,11 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     newest: float | None = None
     progress = scanner.ctx.progress
     progress.expect(len(refs))
+    # Every row is read when nothing stops early: asked for at once, they are read on
+    # every core (``rowbuild``).
+    every = keep is None and since is None and not filters.needs_liveness
+    window = len(refs) if every else PREFETCH
+    fetched = 0  # rows before this one were asked for in one query
     for index, ref in enumerate(refs):
         bound = ref.recency + CLOCK_SLACK_S if ref.recency else None
         if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
@@ -137,10 +142,10 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         if filters.needs_liveness and liveness.of(ref) is not True:
             reached["running"] += 1
             continue  # cheap: no parse for sessions that cannot match
-        if index % PREFETCH == 0:
+        if index >= fetched:
             # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
-            end = max(index + 1, refs.decided(index + PREFETCH)) if isinstance(refs, MergedRefs) else index + PREFETCH
-            scanner.prefetch_rows(refs[index:end])
+            fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
+            scanner.prefetch_rows(refs[index:fetched], every=every)
         row = scanner.row(ref).with_changes(running=liveness.of(ref))
         progress.advance()
         if row.updated_at is not None:

@@ -30,10 +30,15 @@ from agentscan.providers.base import Provider
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.scan.memo import Stamp
+    from agentscan.scan.rowbuild import BuiltRow
 
 #: how many stored sessions a scan rebuilds alone for a parse before it discovers
 #: their provider afresh (``Scanner.real_ref``)
 LOCATE_LIMIT = 16
+#: rows stored per commit while every row of a batch is read (``prefetch_rows(every=True)``)
+SAVE_EVERY = 256
+#: ``prefetch_rows``' mark of a row the index does not hold for the session's files
+_NOT_KEPT: tuple[str, dict] = ("", {})
 
 
 def _readable(path: Path) -> bool:
@@ -87,6 +92,8 @@ class Scanner:
             self._witnesses = iter_providers(None) if provider_names else self.providers
         self._refs: dict[str, Sequence[SessionRef]] = {}
         self._prefetched: dict[str, tuple[str, dict]] = {}
+        self._built: dict[str, BuiltRow] = {}
+        self._save_every, self._unsaved = 1, 0  # rows stored per commit; stored since the last
         self._cwds: set[str] | None = None
         self._short: tuple[int, dict[str, str]] | None = None
         self.ctx.cwd_candidates = self._cwd_candidates
@@ -308,30 +315,58 @@ class Scanner:
                     cache.commit()
                 return fresh
         self.parses += 1
-        real = self.real_ref(ref)
+        built = self._built.pop(ref.id, None)  # taken, maybe read, by ``prefetch_rows``
+        if built is not None:
+            from agentscan.scan import rowbuild
+
+            rowbuild.say(self.ctx, built.before)
+            real, fingerprint = built.real, built.fingerprint
+        else:
+            real = self.real_ref(ref)
+            if real is not None and real is not ref:
+                fingerprint = provider.fingerprint(real, self.ctx) if cache is not None else None
         if real is None:
             return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None)
-        if real is not ref:
-            ref = real
-            fingerprint = provider.fingerprint(ref, self.ctx) if cache is not None else None
+        ref = real
         with self.ctx.warnings.capture() as warnings:
-            row = guarded_row(provider, ref, self.ctx)
+            if built is not None and built.row is not None:
+                rowbuild.say(self.ctx, built.said)  # into this capture, as the pass said them
+                rowbuild.finish(self, built)
+                row = built.row
+            else:
+                row = guarded_row(provider, ref, self.ctx)
             if row.tokens is not None and row.tokens.saturated:
                 self.ctx.warn(ref.path or ref.id, TOKEN_SUM_CAPPED)
         # A row read while something could not be read *this time* is right for this run
         # only: the next one reads the session again.
         if cache is not None and fingerprint is not None and not warnings.passing:
             cache.put_row(ref.id, ref.provider, fingerprint, row_document(row, warnings))
-            cache.commit()
+            self._unsaved += 1
+            if self._unsaved >= self._save_every or not self._prefetched:  # or the batch's last
+                cache.commit()
+                self._unsaved = 0
         return row
 
-    def prefetch_rows(self, refs: Sequence[SessionRef]) -> None:
-        """Fetch the cached rows of the next few sessions in one query."""
+    def prefetch_rows(self, refs: Sequence[SessionRef], *, every: bool = False) -> None:
+        """Fetch the cached rows of the next sessions asked for (``row``) in one query.
+        ``every``: each of ``refs`` will be asked for, in this order: the others are read
+        now, in worker processes when there are many (``rowbuild``)."""
         cache = self.cache
+        missing = list(refs)
         if cache is not None:
             self._prefetched = cache.get_rows([ref.id for ref in refs])
-            # Those not kept (or kept for other files) are parsed next.
-            self.expect_parses([ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != self.fingerprint(ref)])
+            # Those not kept (or kept for other files) are parsed next: no query of their own.
+            missing = [ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != self.fingerprint(ref)]
+            self._prefetched.update((ref.id, _NOT_KEPT) for ref in missing)
+            self.expect_parses(missing)
+        # Thousands of rows read in a row are committed a few hundred at a time (a commit
+        # each cost 0.5 s at scale 10); a few, each at once.
+        self._save_every = SAVE_EVERY if every else 1
+        self._built = {}
+        if missing and every:
+            from agentscan.scan import rowbuild
+
+            self._built = rowbuild.build(self, missing)
 
     def expect_parses(self, refs: Sequence[SessionRef]) -> None:
         """``refs`` are about to be parsed: a provider with more of them than ``locate``
@@ -413,6 +448,7 @@ class Scanner:
         liveness = Liveness(pid=filters.pid)
         refs = self.refs(filters.providers)
         self.ctx.progress.expect(len(refs))
+        self.prefetch_rows(refs, every=True)
         rows = []
         for ref in refs:
             row = self.row(ref).with_changes(running=liveness.of(ref))

@@ -45,5 +45,20 @@ def kept(ctx: ScanContext, path: Path, kind: str, version: str, fingerprint: str
     return value
 
 
+def take_new(ctx: ScanContext) -> dict[str, dict]:
+    """The values kept in ``ctx.memo`` since the last call, taken out of it (a worker's row
+    pass hands them to the parent: ``scan.rowbuild``)."""
+    return {key: ctx.memo.pop(key) for key in [key for key in ctx.memo if key.startswith(_PREFIX)]}
+
+
+def adopt(ctx: ScanContext, kept: dict[str, dict]) -> None:
+    """Keep for this scan what ``take_new`` took out of another context."""
+    for key, values in kept.items():
+        ctx.memo.setdefault(key, {}).update(values)
+
+
+_PREFIX = "kept:"
+
+
 def _memo_key(kind: str) -> str:
-    return f"kept:{kind}"
+    return _PREFIX + kind

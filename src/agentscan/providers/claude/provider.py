@@ -205,6 +205,14 @@ class ClaudeProvider(Provider):
             rowsums.keep(ctx, files.main, self.fingerprint(ref, ctx), totals.groups(set(files.subagents)))
         return self._row_from(ref, main, subs, totals)
 
+    rows_may_travel = True
+
+    def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        # A huge transcript's pass keeps ``show``'s facts for the scan (``showfacts.gathered``).
+        from agentscan.providers.claude.discovery import SessionFiles
+
+        return isinstance(ref.hint, SessionFiles) and not self._tail_worthy(ref, ctx)
+
     def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], totals: WindowedTotals) -> SessionRow:
         from collections import Counter
 

@@ -135,6 +135,14 @@ class CodexProvider(Provider):
 
         return build_row(self._session(ref, ctx), ctx)
 
+    rows_may_travel = True
+
+    def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        # Without its session from discovery, the row would discover again (``_session``).
+        from agentscan.providers.codex.discovery import CodexSession
+
+        return isinstance(ref.hint, CodexSession)
+
     def wants_refresh(self, row: SessionRow) -> bool:
         return row.counts_partial
 

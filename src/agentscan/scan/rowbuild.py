@@ -1,0 +1,240 @@
+"""Many sessions' rows read at once, in worker processes: ``tokens``' table, ``list --all``, ``export``.
+
+A row's pass reads every line of a session (``Provider.row``), in Python: a
+cold ``tokens`` table of a heavy user's 15,000 sessions read them one after
+the other (59 s at the bench's scale 10, against 13 s for the token sums,
+which already used both cores).  ``Scanner.prefetch_rows`` hands the rows it
+is about to be asked for, and that the index does not hold, to
+``workers.run_parallel``; ``Scanner.row`` then takes each one back in its
+turn (``BuiltRow``) and does with it what it does with a row it read itself.
+
+What a pass does besides its row comes back with it:
+
+* its warnings, said again by ``Scanner.row`` when the row is asked for, so
+  that they come in the order a pass one after the other gives them (and go
+  into the captures open then);
+* what it kept in the index for later runs (``ctx.file_cache`` writes: a
+  Claude row's sums, a Codex rollout's tally), written by the parent: a
+  worker reads the index through its own read-only connection (a SQLite
+  connection must not cross a fork) and writes nothing;
+* the values it kept for the rest of the scan (``toolkit.keptjson``).
+
+The stored session's own ref (``Scanner.real_ref``, which may discover its
+provider again) and its fingerprint are taken here, in the parent, before
+any worker reads a file, and in the order the rows will be asked for, with
+their warnings held back until then: a file changed meanwhile then gives a
+row stored under the older fingerprint, read again next time, as one pass
+after the other does.
+
+Only a provider that says a row can travel (``Provider.row_travels``) is
+read so: Gemini asks the other providers for cwds, Cursor holds a database
+open, a huge Claude transcript keeps ``show``'s facts for the scan.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
+
+from agentscan.context import ScanContext, WarningSink, legible
+from agentscan.toolkit import keptjson
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.scanner import Scanner
+
+#: fewer rows to read than this are read one after the other (forking costs more)
+MIN_ROWS = 24
+#: ... and so are rows whose files add up to less than this
+MIN_BYTES = 4 * 1024 * 1024
+#: rows a worker is handed at a time
+_BATCH = 16
+
+#: a warning as ``ScanContext.warn`` takes it: path, message, line, passing
+Said = tuple[str, str, "int | None", bool]
+
+
+class BuiltRow(NamedTuple):
+    """A row asked for next, prepared by ``build``: ``Scanner.row`` finishes it."""
+
+    #: the provider's own ref (``Scanner.real_ref``); ``None``: the session is gone
+    real: SessionRef | None
+    #: the fingerprint the row is stored under (taken before its files were read)
+    fingerprint: str | None
+    #: what taking ``real`` said (before the row's own pass, outside its capture)
+    before: list[Said]
+    #: the row read in a worker; ``None``: read it here (it does not travel, or the worker failed)
+    row: SessionRow | None = None
+    #: what the worker's pass said, in order
+    said: list[Said] = []
+    #: the index writes the pass made: (``Cache`` method, arguments)
+    writes: list[tuple[str, tuple]] = []
+    #: ``ctx.memo`` entries the pass kept for the scan (``keptjson``)
+    kept: dict[str, dict] = {}
+
+
+def say(ctx: ScanContext, warnings: list[Said]) -> None:
+    """Say again, in order, warnings listed elsewhere (held back, or a worker's)."""
+    for path, message, line, passing in warnings:
+        ctx.warn(path, message, line, passing=passing)
+
+
+class _Recorder(WarningSink):
+    """A sink that also lists what it was told, as it was told."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: list[Said] = []
+
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+        self.said.append((legible(str(path)), legible(message), line, passing))
+        super().add(path, message, line, passing=passing)
+
+
+@contextmanager
+def _held(ctx: ScanContext) -> Iterator[_Recorder]:
+    """Warnings raised inside are listed, not said: the caller says them in their turn."""
+    kept, ctx.warnings = ctx.warnings, _Recorder()
+    try:
+        yield ctx.warnings  # type: ignore[misc]
+    finally:
+        ctx.warnings = kept
+
+
+class _IndexView:
+    """The index as a worker sees it: read through its own read-only connection, opened
+    when first asked; writes listed for the parent to make."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._reader: Any = None
+        self._opened = False
+        self.writes: list[tuple[str, tuple]] = []
+
+    def _cache(self) -> Any:
+        if not self._opened:
+            self._opened = True
+            from urllib.parse import quote
+
+            from agentscan.scan.cache import Cache
+            from agentscan.scan.cachefile import BUSY_TIMEOUT
+
+            try:
+                conn = sqlite3.connect(f"file:{quote(str(self._path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT,
+                                       isolation_level=None, check_same_thread=False)
+                self._reader = Cache(conn, self._path)
+            except sqlite3.Error:
+                self._reader = None  # a miss: only speed is lost
+        return self._reader
+
+    def get_file(self, path: str, kind: str) -> Any:
+        cache = self._cache()
+        return cache.get_file(path, kind) if cache is not None else None
+
+    def get_facts(self, kind: str) -> dict:
+        cache = self._cache()
+        return cache.get_facts(kind) if cache is not None else {}
+
+    def put_file(self, *args: Any) -> None:
+        self.writes.append(("put_file", args))
+
+    def put_facts(self, *args: Any) -> None:
+        self.writes.append(("put_facts", args))
+
+    def drop_files(self, *args: Any) -> None:
+        self.writes.append(("drop_files", args))
+
+
+def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
+    """``BuiltRow``s for ``refs`` (rows the index does not hold, in the order they will be
+    asked for) when enough of them can travel; else nothing (each is read in its turn)."""
+    from agentscan.scan import workers
+
+    count = workers.usable_workers()
+    ctx = scanner.ctx
+    if len(refs) < MIN_ROWS:
+        return {}
+    travelling = [ref for ref in refs if scanner.provider(ref.provider).rows_may_travel]
+    if not count or len(travelling) < MIN_ROWS:
+        return {}
+    cache = scanner.cache
+    built: dict[str, BuiltRow] = {}
+    jobs: list[SessionRef] = []
+    for ref in travelling:
+        provider = scanner.provider(ref.provider)
+        # As ``Scanner.row`` takes them, in its order, before the pass.
+        with _held(ctx) as held:
+            fingerprint = scanner.fingerprint(ref) if cache is not None else None
+            real = scanner.real_ref(ref)
+            if real is not None and real is not ref:
+                fingerprint = provider.fingerprint(real, ctx) if cache is not None else None
+        built[ref.id] = BuiltRow(real, fingerprint, held.said)
+        if real is not None and provider.row_travels(real, ctx):
+            jobs.append(real)
+    weights = {ref.id: _weight(ref, ctx) for ref in jobs}
+    if len(jobs) < MIN_ROWS or sum(weights.values()) < MIN_BYTES:
+        return built  # each read here, in its turn, with what was taken for it
+    jobs.sort(key=lambda ref: -weights[ref.id])  # largest first: the workers finish together
+    index_path = cache.path if cache is not None else None
+    if cache is not None:
+        cache.commit()  # what this run kept so far, for the workers to read
+    contexts: list[ScanContext] = []
+
+    def in_worker(index: int) -> tuple[SessionRow, list[Said], list[tuple[str, tuple]], dict[str, dict]]:
+        if not contexts:
+            contexts.append(_worker_context(ctx, index_path))
+        return _read_row(scanner, jobs[index], contexts[0])
+
+    batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
+    batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
+    try:
+        for index, ok, result in workers.run_parallel(in_worker, batches, count):
+            if ok:
+                ref = jobs[index]
+                row, said, writes, kept = result
+                built[ref.id] = built[ref.id]._replace(row=row, said=said, writes=writes, kept=kept)
+    except (OSError, RuntimeError):
+        pass  # no fork, no pipes, a worker killed from outside: the rest are read here
+    return built
+
+
+def _weight(ref: SessionRef, ctx: ScanContext) -> int:
+    total = 0
+    for path in ref.files or ((ref.path,) if ref.path else ()):
+        stat = ctx.stat(path)
+        total += stat.st_size if stat is not None else 0
+    return total
+
+
+def _worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext:
+    """A context of the worker's own: the parent's holds open databases, which must not
+    cross a fork. It confines symlinks to the same roots."""
+    ctx = ScanContext(home=parent.home, env=dict(parent.env), home_source=parent.home_source)
+    ctx.memo["_confined_roots"] = set(parent.memo.get("_confined_roots", ()))
+    ctx.file_cache = _IndexView(index_path) if index_path is not None else None
+    return ctx
+
+
+def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[SessionRow, list[Said], list[tuple[str, tuple]], dict[str, dict]]:
+    """In a worker: ``ref``'s row, what its pass said, the index writes it made, the values it kept."""
+    recorder = _Recorder()
+    ctx.warnings = recorder
+    view = ctx.file_cache
+    if isinstance(view, _IndexView):
+        view.writes = []
+    # Not ``guarded_row``: a pass that raises here is read again by the parent, which says
+    # what one after the other says (the same bug), or reads it (a worker's own trouble).
+    row = scanner.provider(ref.provider).row(ref, ctx)
+    writes = view.writes if isinstance(view, _IndexView) else []
+    return row, recorder.said, writes, keptjson.take_new(ctx)
+
+
+def finish(scanner: Scanner, built: BuiltRow) -> None:
+    """In the parent, when the row is asked for: what the worker's pass wrote and kept."""
+    cache = scanner.cache
+    if cache is not None:
+        for name, args in built.writes:
+            getattr(cache, name)(*args)
+    keptjson.adopt(scanner.ctx, built.kept)
