@@ -291,11 +291,25 @@ class Scanner:
             index_ids(self.cache, provider, refs, self.ctx, complete=complete)
 
     def row(self, ref: SessionRef) -> SessionRow:
+        row = self._row(ref)
+        if self._unsaved and not self._prefetched:
+            # The batch's last row (``prefetch_rows``), however it was answered (from the
+            # index, gone, not kept): what the batch stored is committed.
+            self._save()
+        return row
+
+    def _save(self) -> None:
+        if self._cache is not None:
+            self._cache.commit()
+        self._unsaved = 0
+
+    def _row(self, ref: SessionRef) -> SessionRow:
         provider = self.provider(ref.provider)
         cache = self.cache
         fingerprint = self.fingerprint(ref) if cache is not None else None
+        fetched = self._prefetched.pop(ref.id, None)  # taken out whatever the key: the batch ends with its last row
         if cache is not None and fingerprint is not None:
-            hit = self._prefetched.pop(ref.id, None) or cache.get_rows([ref.id]).get(ref.id)
+            hit = fetched or cache.get_rows([ref.id]).get(ref.id)
             cached = row_of_document(hit[1]) if hit is not None and hit[0] == fingerprint else None
             if cached is not None:
                 # Warnings are cached with the row: a warm run reports what a cold one did.
@@ -305,6 +319,8 @@ class Scanner:
                 # What other sessions reveal (a Gemini cwd) may be newer than the cache.
                 if not provider.wants_refresh(row):
                     return row
+                if self._unsaved:
+                    self._save()  # as before a parse (below): not held across a read
                 real = self.real_ref(ref, one=True)  # refresh_row reads the provider's own ref
                 if real is None:
                     return row
@@ -312,10 +328,14 @@ class Scanner:
                 if fresh != row:
                     # Kept, so the next run need not mend it again (the files are the same).
                     cache.put_row(ref.id, ref.provider, fingerprint, row_document(fresh, warnings_then))
-                    cache.commit()
+                    self._save()
                 return fresh
         self.parses += 1
         built = self._built.pop(ref.id, None)  # taken, maybe read, by ``prefetch_rows``
+        if self._unsaved and (built is None or built.row is None):
+            # Read here, maybe for seconds: the rows stored meanwhile are not left holding the
+            # index's write lock (another agentscan writing to it would wait all that time).
+            self._save()
         if built is not None:
             from agentscan.scan import rowbuild
 
@@ -342,9 +362,8 @@ class Scanner:
         if cache is not None and fingerprint is not None and not warnings.passing:
             cache.put_row(ref.id, ref.provider, fingerprint, row_document(row, warnings))
             self._unsaved += 1
-            if self._unsaved >= self._save_every or not self._prefetched:  # or the batch's last
-                cache.commit()
-                self._unsaved = 0
+            if self._unsaved >= self._save_every:
+                self._save()
         return row
 
     def prefetch_rows(self, refs: Sequence[SessionRef], *, every: bool = False) -> None:
