@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 
 from agentscan.scan import liveness as running
 from agentscan.cli import app
+from agentscan.model import SessionRef
 from builders import claude_session_file, claude_user
 
 runner = CliRunner()
@@ -100,6 +102,27 @@ def test_running_filter_finds_the_session_a_process_holds_open(isolated_home: Pa
         holder.stdout.close()
     after = orjson.loads(runner.invoke(app, ["list", "--json", "--running"]).stdout)["sessions"]
     assert after == []
+
+
+@pytest.mark.skipif(not running.supported(), reason="/proc is Linux-only")
+def test_a_session_is_live_under_any_name_that_leads_to_the_open_file(tmp_path: Path) -> None:
+    """A process's link names the real path: a session reached through a linked directory,
+    or through a file link of another name, is held open all the same; a plain file of a
+    name no open file has is not (and is not resolved: ``holders_of``'s shortcut)."""
+    real_dir = tmp_path / "real"
+    real_dir.mkdir()
+    target = real_dir / "target.jsonl"
+    target.write_bytes(b"{}\n")
+    (tmp_path / "linked-dir").symlink_to(real_dir)
+    (tmp_path / "other-name.jsonl").symlink_to(target)
+    idle = real_dir / "idle.jsonl"
+    idle.write_bytes(b"{}\n")
+    with open(target, "rb"):
+        live = running.Liveness(pid=os.getpid())
+        for path in (target, tmp_path / "linked-dir" / "target.jsonl", tmp_path / "other-name.jsonl"):
+            assert live.of(SessionRef("claude", "x", path, 0.0)) is True, path
+        assert live.of(SessionRef("claude", "y", idle, 0.0)) is False
+        assert live.of(SessionRef("claude", "z", tmp_path / "linked-dir" / "idle.jsonl", 0.0)) is False
 
 
 # -- doctor on the Codex and Cursor failure cases ------------------------------------

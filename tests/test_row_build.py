@@ -59,9 +59,10 @@ def one_after_the_other(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rowbuild, "MIN_ROWS", 10**9)
 
 
-def _session(home: Path, number: int, *, damaged: bool = False, title: str | None = None, subagent: bool = False) -> None:
+def _session(home: Path, number: int, *, damaged: bool = False, title: str | None = None, subagent: bool = False,
+             task: str = "task number", mtime: int | None = None) -> None:
     native = f"{number:08x}-1111-4000-8000-000000000000"
-    records: list = [claude_user(native, f"2026-11-0{1 + number % 8}T09:00:00.000Z", f"task number {number}")]
+    records: list = [claude_user(native, f"2026-11-0{1 + number % 8}T09:00:00.000Z", f"{task} {number}")]
     for index in range(3 + number % 4):
         records.append(claude_assistant(
             native, f"2026-11-0{1 + number % 8}T09:{index + 1:02d}:00.000Z", msg_id=f"msg-{number}-{index}",
@@ -75,7 +76,8 @@ def _session(home: Path, number: int, *, damaged: bool = False, title: str | Non
         lines.insert(3, b"[1, 2]")
     path = claude_session_file(home, native, [])
     path.write_bytes(b"\n".join(lines) + (b'\n{"type": "user", "trunc' if damaged else b"\n"))
-    os.utime(path, (1_790_000_000 + number, 1_790_000_000 + number))
+    when = 1_790_000_000 + number if mtime is None else mtime
+    os.utime(path, (when, when))
     if subagent:
         claude_subagent_file(home, native, f"ab{number:04d}", [
             claude_assistant(native, "2026-11-01T09:30:00.000Z", msg_id=f"sub-{number}", request_id=f"sreq-{number}",
@@ -244,3 +246,14 @@ def test_a_batchs_rows_are_committed_by_its_last_row(isolated_home: Path, travel
     assert stored == {row.id for row in rows} and len(stored) == 10
     assert len(travelled) == 10
     scanner.close()
+
+
+def test_a_list_that_reads_on_reads_on_every_core(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  travelled: list[str]) -> None:
+    """A filter that rejects most sessions, or files that all have one time (a copied home):
+    ``list`` reads past its first rows, in growing batches read in workers."""
+    for number in range(90):
+        _session(isolated_home, number, damaged=number % 11 == 4, task="rare" if number in (3, 70) else "task",
+                 mtime=1_790_000_000 + number % 2)
+    _both_ways(monkeypatch, travelled, [["list", "--grep", "rare", "--json"], ["list", "-n", "5"], ["list", "--json"]])
+    assert len(travelled) > 50

@@ -28,6 +28,8 @@ CLOCK_SLACK_S = 120.0
 
 #: cached rows are fetched this many at a time
 PREFETCH = 32
+#: ... and at most this many at a time after them
+PREFETCH_MAX = 4096
 
 #: the row filters, in the order an empty result is explained
 STAGES = ("running", "since", "cwd", "grep")
@@ -128,7 +130,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     progress = scanner.ctx.progress
     progress.expect(len(refs))
     # Every row is read when nothing stops early: asked for at once, they are read on
-    # every core (``rowbuild``).
+    # every core (``rowbuild``).  Else a first few; a list that reads on past them
+    # (filters that reject most rows, a copied home whose files all have one time) asks
+    # for twice as many each time, read on every core too.
     every = keep is None and since is None and not filters.needs_liveness
     window = len(refs) if every else PREFETCH
     fetched = 0  # rows before this one were asked for in one query
@@ -145,7 +149,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         if index >= fetched:
             # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
             fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
-            scanner.prefetch_rows(refs[index:fetched], every=every)
+            scanner.prefetch_rows(refs[index:fetched], every=every or (index > 0 and not filters.needs_liveness))
+            window = window if every else min(2 * window, PREFETCH_MAX)
         row = scanner.row(ref).with_changes(running=liveness.of(ref))
         progress.advance()
         if row.updated_at is not None:

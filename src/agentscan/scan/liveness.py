@@ -45,12 +45,20 @@ def _listdir(path: Path) -> list[str]:
         return []
 
 
-def holders_of(files: Iterable[Path], table: dict[str, set[int]]) -> set[int]:
-    """The pids that hold any of ``files`` open."""
+def holders_of(files: Iterable[Path], table: dict[str, set[int]], names: set[str] | None = None) -> set[int]:
+    """The pids that hold any of ``files`` open; ``names``: the file names of ``table``'s paths.
+
+    A process's link names the file's real path.  Resolving every session's path cost an
+    ``lstat`` per component (a filtered ``list`` asks for every session); only a file that
+    is a symlink itself can be held under another name than its own.
+    """
     pids: set[int] = set()
     for path in files:
-        for candidate in {str(path), _resolved(path)}:
-            pids |= table.get(candidate, set())
+        text = str(path)
+        pids |= table.get(text, set())
+        if names is not None and os.path.basename(text) not in names and not os.path.islink(text):
+            continue  # no open file has its name, and it is no link to one of another name
+        pids |= table.get(_resolved(path), set())
     return pids
 
 
@@ -67,13 +75,15 @@ class Liveness:
     def __init__(self, *, pid: int | None = None) -> None:
         self._pid = pid
         self._table: dict[str, set[int]] | None = None
+        self._names: set[str] = set()
 
     def of(self, ref: SessionRef) -> bool | None:
         if not supported():
             return None
         if self._table is None:
             self._table = open_files(pid=self._pid)
+            self._names = {os.path.basename(path) for path in self._table}
         files = ref.files or ((ref.path,) if ref.path else ())
         if not files:
             return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
-        return bool(holders_of(files, self._table))
+        return bool(holders_of(files, self._table, self._names))

@@ -368,8 +368,9 @@ class Scanner:
 
     def prefetch_rows(self, refs: Sequence[SessionRef], *, every: bool = False) -> None:
         """Fetch the cached rows of the next sessions asked for (``row``) in one query.
-        ``every``: each of ``refs`` will be asked for, in this order: the others are read
-        now, in worker processes when there are many (``rowbuild``)."""
+        ``every``: ``refs`` will be asked for in this order, up to where the caller stops
+        (``list`` with enough rows): the others are read now, in worker processes when
+        there are many (``rowbuild``); those never asked for are dropped."""
         cache = self.cache
         missing = list(refs)
         if cache is not None:
