@@ -133,3 +133,25 @@ def test_no_write_lock_is_held_while_a_row_is_read_here(isolated_home: Path, mon
         assert len(scanner.all_rows()) == 40
     assert {provider for provider, _ in held} == ({"gemini"} if in_workers else {"gemini", "claude"})
     assert not any(locked for _, locked in held), held
+
+
+@pytest.mark.parametrize("in_workers", [True, False])
+def test_a_list_that_stops_inside_a_batch(isolated_home: Path, monkeypatch: pytest.MonkeyPatch, in_workers: bool) -> None:
+    """``list`` asks for rows in growing batches and stops when it has enough: what it stored
+    is committed when it returns (the rest of the batch is never asked for)."""
+    from agentscan.scan import rowbuild, workers
+    from agentscan.scan.listing import ListFilter
+
+    if in_workers and not workers.usable_workers():
+        pytest.skip("needs two cores and fork")
+    monkeypatch.setattr(rowbuild, "MIN_ROWS", 2 if in_workers else 10**9)
+    monkeypatch.setattr(rowbuild, "MIN_BYTES", 0)
+    for number in range(200):  # one match among the newest, one among the oldest
+        _session(isolated_home, number, task="rare" if number in (3, 190) else "task")
+    scanner = Scanner(use_cache=True)
+    rows = scanner.list_sessions(limit=1, filters=ListFilter(grep="rare"))
+    assert [row.native_id[:8] for row in rows] == ["000000be"]
+    stored = {session_id for (session_id,) in scanner.cache.conn.execute("SELECT session_id FROM rows")}  # type: ignore[union-attr]
+    assert 3 < len(stored) < 200  # read past the first batch, not to the end
+    assert _committed() == stored and not _lock_held()
+    scanner.close()

@@ -168,6 +168,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             heapq.heappush(best, item)
         else:
             heapq.heappushpop(best, item)
+    scanner.end_batch()  # maybe inside one
     if newest is None and not best and since is not None and refs:
         # --since skipped everything unparsed: the newest session, to say how old it is.
         updated = scanner.row(refs[0]).updated_at

@@ -388,6 +388,13 @@ class Scanner:
 
             self._built = rowbuild.build(self, missing)
 
+    def end_batch(self) -> None:
+        """The rows asked for since ``prefetch_rows`` are all there will be (``list`` has
+        enough): what they stored is committed, what was read for the others dropped."""
+        if self._unsaved:
+            self._save()
+        self._prefetched, self._built, self._save_every = {}, {}, 1
+
     def expect_parses(self, refs: Sequence[SessionRef]) -> None:
         """``refs`` are about to be parsed: a provider with more of them than ``locate``
         is worth it for (``LOCATE_LIMIT``) is discovered at the first, not after the limit."""
