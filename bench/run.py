@@ -18,6 +18,8 @@ run.  The figures, each a separate process:
   agentscan cache dir; the OS file cache is warm for every tool alike);
 * warm ``tokens --json`` and ``list`` after one session grew by 1 MB (appended
   before the timed run, taken back and re-cached after it, untimed);
+* cold ``tokens``, the text table (every session's row read for its date,
+  project and title);
 * ``--help``;
 * at scale 1, ``show`` of a 1 GB transcript, with an empty cache and warm;
 * at scale 1, ``list`` of a home whose one session is a 64 MB transcript
@@ -326,6 +328,9 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> 
             Figure(label + "cold tokens", tokens, env, before=clear),
             Figure(label + "warm tokens", tokens, env),
             Figure(label + "warm tokens, one session +1 MB", tokens, env, before=growth.grow, after=grow_after),
+            # Not a target: what a person typing ``agentscan tokens`` first waits for (the table
+            # beside each session its date, project and title: every session's row is read).
+            Figure(label + "cold tokens, table", agentscan + ["tokens"], env, before=clear),
         ]
         if big is not None:
             big_cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-big-"))
