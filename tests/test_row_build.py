@@ -233,9 +233,9 @@ def test_a_batchs_rows_are_committed_by_its_last_row(isolated_home: Path, travel
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Stored a few hundred per commit (``SAVE_EVERY``), and all of them once the last is
     read, even by a library caller that never closes its scanner."""
-    from agentscan.scan import scanner as scanner_module
+    from agentscan.scan import rowreader
 
-    monkeypatch.setattr(scanner_module, "SAVE_EVERY", 4)
+    monkeypatch.setattr(rowreader, "SAVE_EVERY", 4)
     for number in range(10):
         _session(isolated_home, number)
     scanner = Scanner(use_cache=True)
@@ -257,3 +257,69 @@ def test_a_list_that_reads_on_reads_on_every_core(isolated_home: Path, monkeypat
                  mtime=1_790_000_000 + number % 2)
     _both_ways(monkeypatch, travelled, [["list", "--grep", "rare", "--json"], ["list", "-n", "5"], ["list", "--json"]])
     assert len(travelled) > 50
+
+
+def test_rows_read_ahead_for_a_list_that_stopped_are_kept(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          travelled: list[str]) -> None:
+    """A ``list`` that has enough before its batch ends keeps the rows read ahead for the rest,
+    with their warnings: the next run reads none of them, and says what a fresh read says."""
+    from agentscan.scan.listing import ListFilter
+
+    for number in range(120):
+        _session(isolated_home, number, damaged=number % 9 == 2, task="rare" if number in (100, 50) else "task")
+    asked: list[str] = []
+    real_row = Scanner.row
+
+    def row(self: Scanner, ref):  # noqa: ANN001, ANN202
+        asked.append(ref.id)
+        return real_row(self, ref)
+
+    monkeypatch.setattr(Scanner, "row", row)
+    with Scanner(use_cache=True) as scanner:
+        assert [row.native_id[:8] for row in scanner.list_sessions(limit=1, filters=ListFilter(grep="rare"))] == ["00000064"]
+    monkeypatch.setattr(Scanner, "row", real_row)
+    assert travelled
+    with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / "index.sqlite") as conn:
+        stored = conn.execute("SELECT count(*) FROM rows").fetchone()[0]
+    assert len(set(asked)) < stored < 120  # rows read ahead and never asked for were kept
+    one_after_the_other(monkeypatch)
+    with Scanner(use_cache=True) as scanner:
+        kept = [row.to_json() for row in scanner.all_rows()], [w.to_json() for w in scanner.warnings]
+        read = scanner.parses
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", os.environ["AGENTSCAN_CACHE_DIR"] + "-fresh")
+    with Scanner(use_cache=True) as scanner:
+        fresh = [row.to_json() for row in scanner.all_rows()], [w.to_json() for w in scanner.warnings]
+    assert kept == fresh
+    assert read == 120 - stored  # none of those kept was read again
+
+
+def test_progress_counts_rows_read_ahead_once(isolated_home: Path, travelled: list[str]) -> None:
+    """Rows read in workers count as they come back (a cold ``list --all`` or ``export`` shows
+    progress while they are read), and not again when they are taken in their turn."""
+    from agentscan.progress import Progress
+
+    class Recording(Progress):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[tuple[int, int]] = []
+
+        def changed(self) -> None:
+            self.seen.append((self.done, self.total))
+
+    for number in range(30):
+        _session(isolated_home, number)
+    with Scanner(use_cache=True) as scanner:
+        scanner.ctx.progress = progress = Recording()
+        real_prefetch = scanner.prefetch_rows
+        during: list[int] = []
+
+        def prefetch(refs, *, every=False):  # noqa: ANN001, ANN202
+            real_prefetch(refs, every=every)
+            during.append(progress.done)
+
+        scanner.prefetch_rows = prefetch  # type: ignore[method-assign]
+        rows = scanner.all_rows()
+    assert len(rows) == 30 and len(travelled) == 30
+    assert during == [30]  # all counted while the workers read them
+    assert progress.seen[-1] == (30, 30)
+    assert all(done <= total for done, total in progress.seen)

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # After this many warnings for one file, further ones are counted, not kept:
 # a 2 GB file of garbage must not become 2 GB of warnings.
 _PER_FILE_WARNINGS = 20
+#: warnings a result is kept with (``WarningSink.capture``)
+CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
 
 
 def legible(text: str) -> str:
@@ -78,7 +80,7 @@ class WarningSink:
         self._captures: list[Captured] = []
 
     @contextmanager
-    def capture(self, limit: int = _PER_FILE_WARNINGS * 5) -> Iterator[Captured]:
+    def capture(self, limit: int = CAPTURE_LIMIT) -> Iterator[Captured]:
         """Collect the warnings raised inside the block (to cache with a result), at most
         ``limit`` of them (``Captured.overflowed`` says when more came)."""
         captured = Captured(limit)
@@ -192,6 +194,14 @@ class ScanContext:
             if env.get(name):
                 return cls(home=Path(env[name]), env=env, home_source=name)
         return cls(home=Path.home(), env=env, home_source="default")
+
+    def for_worker(self) -> ScanContext:
+        """A context of a worker process's own (``scan.workers``), made in the worker: this
+        one holds open databases, which must not cross a fork.  Same home, environment and
+        roots symlinks are confined to; nothing else of this scan."""
+        ctx = ScanContext(home=self.home, env=dict(self.env), home_source=self.home_source)
+        ctx.memo["_confined_roots"] = set(self.memo.get("_confined_roots", ()))
+        return ctx
 
     def on_close(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` when the scan ends (providers close DB handles here)."""

@@ -13,18 +13,28 @@ class Progress:
     def __init__(self) -> None:
         self.total = 0
         self.done = 0
+        self._ahead = 0  # done before their turn: their ``advance`` counts nothing again
 
     def expect(self, count: int) -> None:
         """``count`` more sessions are about to be read."""
         self.total += count
 
     def advance(self, count: int = 1) -> None:
+        counted = min(count, self._ahead)
+        self._ahead -= counted
+        self.done += count - counted
+        self.changed()
+
+    def ahead(self, count: int = 1) -> None:
+        """``count`` sessions read before their turn (rows read ahead in workers): done now;
+        the ``advance`` made when their turn comes counts nothing."""
+        self._ahead += count
         self.done += count
         self.changed()
 
     def finish(self) -> None:
         """The phase is over (a result is about to be printed)."""
-        self.total = self.done = 0
+        self.total = self.done = self._ahead = 0
         self.cleared()
 
     def changed(self) -> None:  # pragma: no cover - overridden to display

@@ -94,8 +94,14 @@ def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
     # Date, project and title beside each session: its row (cached after the first run,
     # fetched in one query, not one per session; else read on every core, ``rowbuild``),
     # taken in the table's order so that their warnings come in one order every time.
+    progress = scanner.ctx.progress
+    progress.finish()  # the sums are read: reading the rows is a phase of its own
+    progress.expect(len(shown))
     scanner.prefetch_rows([report.sessions[key] for key in shown], every=True)
-    session_rows = {key: scanner.row(report.sessions[key]) for key in shown}
+    session_rows = {}
+    for key in shown:
+        session_rows[key] = scanner.row(report.sessions[key])
+        progress.advance()
     if report.by == "session":
         report = _newest_first(report, session_rows)
     out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)

@@ -286,19 +286,14 @@ class _Collector:
 
     # -- parsing ------------------------------------------------------------
 
-    def _weight(self, ref: SessionRef) -> int:
-        total = 0
-        for path in ref.files or ((ref.path,) if ref.path else ()):
-            stat = self.ctx.stat(path)
-            total += stat.st_size if stat is not None else 0
-        return total
-
     def _parse(self, refs: list[SessionRef], stale: set[str], *, keep_entries: bool) -> None:
         """Parse ``refs`` (misses), store what the index keeps."""
         if not refs:
             return
+        from agentscan.scan import workers
+
         refs = self._real(refs, keep_entries)
-        weights = {ref.id: self._weight(ref) for ref in refs}
+        weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in refs}
         resume: dict[str, bytes] = {}
         if self.cache is not None:
             for ref_id, sealed in self.cache.get_resume([ref.id for ref in refs]).items():
@@ -360,13 +355,11 @@ class _Collector:
         done: dict[str, Parsed] = {}
         if count and sum(weights.values()) >= PARALLEL_MIN_BYTES and len(refs) > 1:
             ordered = sorted(refs, key=lambda ref: -weights[ref.id])  # largest first: workers finish together
-            home, env, source = self.ctx.home, dict(self.ctx.env), self.ctx.home_source
             contexts: list[ScanContext] = []  # one per worker, made in the worker
 
             def in_worker(index: int) -> Parsed:
-                # A fresh context: the parent's holds open databases, which must not cross a fork.
                 if not contexts:
-                    contexts.append(ScanContext(home=home, env=env, home_source=source))
+                    contexts.append(self.ctx.for_worker())
                 return job(ordered[index], contexts[0], keep_entries)
 
             batches = [range(start, min(start + _BATCH, len(ordered))) for start in range(0, len(ordered), _BATCH)]
@@ -449,7 +442,9 @@ class _Collector:
             def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
                 return parse_session(self.scanner.provider(ref.provider), ref, ctx, None, False, True)
 
-            weights = {ref.id: self._weight(ref) for ref in missing}
+            from agentscan.scan import workers
+
+            weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in missing}
             for ref_id, parsed in self._run(missing, weights, job, True).items():
                 found[ref_id] = parsed.entries or []
         if self.cache is not None:

@@ -36,7 +36,8 @@ from __future__ import annotations
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple, Sequence
 
 from agentscan.context import ScanContext, WarningSink, legible
 from agentscan.toolkit import keptjson
@@ -64,18 +65,18 @@ class BuiltRow(NamedTuple):
     #: the fingerprint the row is stored under (taken before its files were read)
     fingerprint: str | None
     #: what taking ``real`` said (before the row's own pass, outside its capture)
-    before: list[Said]
+    before: Sequence[Said]
     #: the row read in a worker; ``None``: read it here (it does not travel, or the worker failed)
     row: SessionRow | None = None
     #: what the worker's pass said, in order
-    said: list[Said] = []
+    said: Sequence[Said] = ()
     #: the index writes the pass made: (``Cache`` method, arguments)
-    writes: list[tuple[str, tuple]] = []
+    writes: Sequence[tuple[str, tuple]] = ()
     #: ``ctx.memo`` entries the pass kept for the scan (``keptjson``)
-    kept: dict[str, dict] = {}
+    kept: Mapping[str, dict] = MappingProxyType({})
 
 
-def say(ctx: ScanContext, warnings: list[Said]) -> None:
+def say(ctx: ScanContext, warnings: Sequence[Said]) -> None:
     """Say again, in order, warnings listed elsewhere (held back, or a worker's)."""
     for path, message, line, passing in warnings:
         ctx.warn(path, message, line, passing=passing)
@@ -173,7 +174,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
         built[ref.id] = BuiltRow(real, fingerprint, held.said)
         if real is not None and provider.row_travels(real, ctx):
             jobs.append(real)
-    weights = {ref.id: _weight(ref, ctx) for ref in jobs}
+    weights = {ref.id: workers.job_bytes(ref, ctx) for ref in jobs}
     if len(jobs) < MIN_ROWS or sum(weights.values()) < MIN_BYTES:
         return built  # each read here, in its turn, with what was taken for it
     jobs.sort(key=lambda ref: -weights[ref.id])  # largest first: the workers finish together
@@ -195,24 +196,15 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
                 ref = jobs[index]
                 row, said, writes, kept = result
                 built[ref.id] = built[ref.id]._replace(row=row, said=said, writes=writes, kept=kept)
+                ctx.progress.ahead()
     except (OSError, RuntimeError):
         pass  # no fork, no pipes, a worker killed from outside: the rest are read here
     return built
 
 
-def _weight(ref: SessionRef, ctx: ScanContext) -> int:
-    total = 0
-    for path in ref.files or ((ref.path,) if ref.path else ()):
-        stat = ctx.stat(path)
-        total += stat.st_size if stat is not None else 0
-    return total
-
-
 def _worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext:
-    """A context of the worker's own: the parent's holds open databases, which must not
-    cross a fork. It confines symlinks to the same roots."""
-    ctx = ScanContext(home=parent.home, env=dict(parent.env), home_source=parent.home_source)
-    ctx.memo["_confined_roots"] = set(parent.memo.get("_confined_roots", ()))
+    """The worker's own context (``ScanContext.for_worker``), reading the index read-only."""
+    ctx = parent.for_worker()
     ctx.file_cache = _IndexView(index_path) if index_path is not None else None
     return ctx
 

@@ -15,14 +15,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
-from agentscan.bounds import DEFAULT_BOUNDS, TOKEN_SUM_CAPPED, Bounds
+from agentscan.bounds import DEFAULT_BOUNDS, Bounds
 from agentscan.scan.cache import Cache
-from agentscan.context import ScanContext, guarded_row
+from agentscan.context import ScanContext
 from agentscan.scan.liveness import Liveness
 from agentscan.errors import SessionNotFound, SessionUnreadable, UsageProblem
 from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, TopRefs, is_memo_ref
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
-from agentscan.scan.rowstore import row_document, row_of_document
+from agentscan.scan.rowreader import RowReader
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
@@ -30,15 +30,10 @@ from agentscan.providers.base import Provider
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.scan.memo import Stamp
-    from agentscan.scan.rowbuild import BuiltRow
 
 #: how many stored sessions a scan rebuilds alone for a parse before it discovers
 #: their provider afresh (``Scanner.real_ref``)
 LOCATE_LIMIT = 16
-#: rows stored per commit while every row of a batch is read (``prefetch_rows(every=True)``)
-SAVE_EVERY = 256
-#: ``prefetch_rows``' mark of a row the index does not hold for the session's files
-_NOT_KEPT: tuple[str, dict] = ("", {})
 
 
 def _readable(path: Path) -> bool:
@@ -91,9 +86,7 @@ class Scanner:
             # provider may know the directory a hash-named one stands for.
             self._witnesses = iter_providers(None) if provider_names else self.providers
         self._refs: dict[str, Sequence[SessionRef]] = {}
-        self._prefetched: dict[str, tuple[str, dict]] = {}
-        self._built: dict[str, BuiltRow] = {}
-        self._save_every, self._unsaved = 1, 0  # rows stored per commit; stored since the last
+        self._rows = RowReader(self)
         self._cwds: set[str] | None = None
         self._short: tuple[int, dict[str, str]] | None = None
         self.ctx.cwd_candidates = self._cwd_candidates
@@ -291,109 +284,20 @@ class Scanner:
             index_ids(self.cache, provider, refs, self.ctx, complete=complete)
 
     def row(self, ref: SessionRef) -> SessionRow:
-        row = self._row(ref)
-        if self._unsaved and not self._prefetched:
-            # The batch's last row (``prefetch_rows``), however it was answered (from the
-            # index, gone, not kept): what the batch stored is committed.
-            self._save()
-        return row
-
-    def _save(self) -> None:
-        if self._cache is not None:
-            self._cache.commit()
-        self._unsaved = 0
-
-    def _row(self, ref: SessionRef) -> SessionRow:
-        provider = self.provider(ref.provider)
-        cache = self.cache
-        fingerprint = self.fingerprint(ref) if cache is not None else None
-        fetched = self._prefetched.pop(ref.id, None)  # taken out whatever the key: the batch ends with its last row
-        if cache is not None and fingerprint is not None:
-            hit = fetched or cache.get_rows([ref.id]).get(ref.id)
-            cached = row_of_document(hit[1]) if hit is not None and hit[0] == fingerprint else None
-            if cached is not None:
-                # Warnings are cached with the row: a warm run reports what a cold one did.
-                row, warnings_then = cached
-                for warning in warnings_then:
-                    self.ctx.warn(warning.path, warning.message, warning.line)
-                # What other sessions reveal (a Gemini cwd) may be newer than the cache.
-                if not provider.wants_refresh(row):
-                    return row
-                if self._unsaved:
-                    self._save()  # as before a parse (below): not held across a read
-                real = self.real_ref(ref, one=True)  # refresh_row reads the provider's own ref
-                if real is None:
-                    return row
-                fresh = provider.refresh_row(row, real, self.ctx)
-                if fresh != row:
-                    # Kept, so the next run need not mend it again (the files are the same).
-                    cache.put_row(ref.id, ref.provider, fingerprint, row_document(fresh, warnings_then))
-                    self._save()
-                return fresh
-        self.parses += 1
-        built = self._built.pop(ref.id, None)  # taken, maybe read, by ``prefetch_rows``
-        if self._unsaved and (built is None or built.row is None):
-            # Read here, maybe for seconds: the rows stored meanwhile are not left holding the
-            # index's write lock (another agentscan writing to it would wait all that time).
-            self._save()
-        if built is not None:
-            from agentscan.scan import rowbuild
-
-            rowbuild.say(self.ctx, built.before)
-            real, fingerprint = built.real, built.fingerprint
-        else:
-            real = self.real_ref(ref)
-            if real is not None and real is not ref:
-                fingerprint = provider.fingerprint(real, self.ctx) if cache is not None else None
-        if real is None:
-            return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None)
-        ref = real
-        with self.ctx.warnings.capture() as warnings:
-            if built is not None and built.row is not None:
-                rowbuild.say(self.ctx, built.said)  # into this capture, as the pass said them
-                rowbuild.finish(self, built)
-                row = built.row
-            else:
-                row = guarded_row(provider, ref, self.ctx)
-            if row.tokens is not None and row.tokens.saturated:
-                self.ctx.warn(ref.path or ref.id, TOKEN_SUM_CAPPED)
-        # A row read while something could not be read *this time* is right for this run
-        # only: the next one reads the session again.
-        if cache is not None and fingerprint is not None and not warnings.passing:
-            cache.put_row(ref.id, ref.provider, fingerprint, row_document(row, warnings))
-            self._unsaved += 1
-            if self._unsaved >= self._save_every:
-                self._save()
-        return row
+        """The session's row: from the index while its files are the same, else read (and kept)."""
+        return self._rows.row(ref)
 
     def prefetch_rows(self, refs: Sequence[SessionRef], *, every: bool = False) -> None:
         """Fetch the cached rows of the next sessions asked for (``row``) in one query.
         ``every``: ``refs`` will be asked for in this order, up to where the caller stops
-        (``list`` with enough rows): the others are read now, in worker processes when
-        there are many (``rowbuild``); those never asked for are dropped."""
-        cache = self.cache
-        missing = list(refs)
-        if cache is not None:
-            self._prefetched = cache.get_rows([ref.id for ref in refs])
-            # Those not kept (or kept for other files) are parsed next: no query of their own.
-            missing = [ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != self.fingerprint(ref)]
-            self._prefetched.update((ref.id, _NOT_KEPT) for ref in missing)
-            self.expect_parses(missing)
-        # Thousands of rows read in a row are committed a few hundred at a time (a commit
-        # each cost 0.5 s at scale 10); a few, each at once.
-        self._save_every = SAVE_EVERY if every else 1
-        self._built = {}
-        if missing and every:
-            from agentscan.scan import rowbuild
-
-            self._built = rowbuild.build(self, missing)
+        (``list`` with enough rows, then ``end_batch``): the others are read now, in worker
+        processes when there are many (``rowbuild``)."""
+        self._rows.prefetch(refs, every=every)
 
     def end_batch(self) -> None:
         """The rows asked for since ``prefetch_rows`` are all there will be (``list`` has
-        enough): what they stored is committed, what was read for the others dropped."""
-        if self._unsaved:
-            self._save()
-        self._prefetched, self._built, self._save_every = {}, {}, 1
+        enough): what they stored is committed, and so are those read ahead for the others."""
+        self._rows.end_batch()
 
     def expect_parses(self, refs: Sequence[SessionRef]) -> None:
         """``refs`` are about to be parsed: a provider with more of them than ``locate``

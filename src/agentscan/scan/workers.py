@@ -29,7 +29,11 @@ import struct
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+    from agentscan.model import SessionRef
 
 _HEADER = struct.Struct("!Q")
 
@@ -43,6 +47,16 @@ def usable_workers(limit: int = 8) -> int:
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
     return min(cores, limit) if cores > 1 else 0
+
+
+def job_bytes(ref: SessionRef, ctx: ScanContext) -> int:
+    """How much a job over ``ref`` reads: its files' sizes (jobs go out largest first, so
+    that the workers finish together)."""
+    total = 0
+    for path in ref.files or ((ref.path,) if ref.path else ()):
+        stat = ctx.stat(path)
+        total += stat.st_size if stat is not None else 0
+    return total
 
 
 def _write_all(fd: int, data: bytes) -> None:

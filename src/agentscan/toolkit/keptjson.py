@@ -6,7 +6,7 @@ Sealed (``sealing``): a damaged value is no value."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 import orjson
 
@@ -51,7 +51,7 @@ def take_new(ctx: ScanContext) -> dict[str, dict]:
     return {key: ctx.memo.pop(key) for key in [key for key in ctx.memo if key.startswith(_PREFIX)]}
 
 
-def adopt(ctx: ScanContext, kept: dict[str, dict]) -> None:
+def adopt(ctx: ScanContext, kept: Mapping[str, dict]) -> None:
     """Keep for this scan what ``take_new`` took out of another context."""
     for key, values in kept.items():
         ctx.memo.setdefault(key, {}).update(values)

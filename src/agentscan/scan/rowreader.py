@@ -1,0 +1,165 @@
+"""``Scanner.row``: a session's row from the index, or read (here, or ahead in workers:
+``rowbuild``) and kept there; and the batches a caller asks for in order (``prefetch``).
+
+A batch's rows the index holds come in one query.  Those it lacks, when every
+row of the batch will be asked for (``every``), are read ahead on every core;
+rows read so are committed a few hundred at a time (a commit each cost 0.5 s
+at scale 10), and whatever the batch stored is committed by its end, however
+that comes (``end_batch``).  Before a row is read in this process (seconds, for
+a long session) nothing stored is left uncommitted: another agentscan writing
+to the index would wait for the lock all that time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from agentscan.bounds import TOKEN_SUM_CAPPED
+from agentscan.context import CAPTURE_LIMIT, Captured, guarded_row, legible
+from agentscan.model import ScanWarning, SessionRef, SessionRow
+from agentscan.scan.rowstore import row_document, row_of_document
+
+if TYPE_CHECKING:
+    from agentscan.scan.rowbuild import BuiltRow
+    from agentscan.scan.scanner import Scanner
+
+#: rows stored per commit while every row of a batch is read (``prefetch(every=True)``)
+SAVE_EVERY = 256
+#: ``prefetch``'s mark of a row the index does not hold for the session's files
+_NOT_KEPT: tuple[str, dict] = ("", {})
+
+
+class RowReader:
+    def __init__(self, scanner: Scanner) -> None:
+        self._scanner = scanner
+        self._prefetched: dict[str, tuple[str, dict]] = {}
+        self._built: dict[str, BuiltRow] = {}
+        self._save_every, self._unsaved = 1, 0  # rows stored per commit; stored since the last
+
+    def row(self, ref: SessionRef) -> SessionRow:
+        row = self._row(ref)
+        if self._unsaved and not self._prefetched:
+            # The batch's last row, however it was answered (from the index, gone, not
+            # kept): what the batch stored is committed.
+            self._save()
+        return row
+
+    def prefetch(self, refs: Sequence[SessionRef], *, every: bool = False) -> None:
+        """See ``Scanner.prefetch_rows``."""
+        scanner = self._scanner
+        cache = scanner.cache
+        missing = list(refs)
+        self._keep_read_ahead()
+        if cache is not None:
+            self._prefetched = cache.get_rows([ref.id for ref in refs])
+            # Those not kept (or kept for other files) are parsed next: no query of their own.
+            missing = [ref for ref in refs if (self._prefetched.get(ref.id) or ("",))[0] != scanner.fingerprint(ref)]
+            self._prefetched.update((ref.id, _NOT_KEPT) for ref in missing)
+            scanner.expect_parses(missing)
+        self._save_every = SAVE_EVERY if every else 1
+        self._built = {}
+        if missing and every:
+            from agentscan.scan import rowbuild
+
+            self._built = rowbuild.build(scanner, missing)
+
+    def end_batch(self) -> None:
+        """See ``Scanner.end_batch``."""
+        self._keep_read_ahead()
+        if self._unsaved:
+            self._save()
+        self._prefetched, self._save_every = {}, 1
+
+    def _save(self) -> None:
+        cache = self._scanner.cache
+        if cache is not None:
+            cache.commit()
+        self._unsaved = 0
+
+    def _keep_read_ahead(self) -> None:
+        """Rows read ahead in workers for a batch that ended before they were asked for
+        (``list`` had enough): kept in the index, so that the next run need not read them
+        again (their warnings are kept with them and said when they are asked for)."""
+        built, self._built = self._built, {}
+        cache = self._scanner.cache
+        if cache is None:
+            return
+        from agentscan.scan import rowbuild
+
+        for session_id, entry in built.items():
+            if entry.real is None or entry.row is None or entry.fingerprint is None:
+                continue
+            warnings = Captured(CAPTURE_LIMIT)  # as ``_row`` captures them
+            for path, message, line, passing in entry.said:
+                warnings.take(ScanWarning(path, message, line), passing)
+            if entry.row.tokens is not None and entry.row.tokens.saturated:
+                warnings.take(ScanWarning(legible(str(entry.real.path or entry.real.id)), TOKEN_SUM_CAPPED, None))
+            rowbuild.finish(self._scanner, entry)
+            if not warnings.passing:
+                cache.put_row(session_id, entry.real.provider, entry.fingerprint, row_document(entry.row, warnings))
+                self._unsaved += 1
+
+    def _row(self, ref: SessionRef) -> SessionRow:
+        scanner = self._scanner
+        ctx = scanner.ctx
+        provider = scanner.provider(ref.provider)
+        cache = scanner.cache
+        fingerprint = scanner.fingerprint(ref) if cache is not None else None
+        fetched = self._prefetched.pop(ref.id, None)  # taken out whatever the key: the batch ends with its last row
+        if cache is not None and fingerprint is not None:
+            hit = fetched or cache.get_rows([ref.id]).get(ref.id)
+            cached = row_of_document(hit[1]) if hit is not None and hit[0] == fingerprint else None
+            if cached is not None:
+                # Warnings are cached with the row: a warm run reports what a cold one did.
+                row, warnings_then = cached
+                for warning in warnings_then:
+                    ctx.warn(warning.path, warning.message, warning.line)
+                # What other sessions reveal (a Gemini cwd) may be newer than the cache.
+                if not provider.wants_refresh(row):
+                    return row
+                if self._unsaved:
+                    self._save()  # as before a parse (below): not held across a read
+                real = scanner.real_ref(ref, one=True)  # refresh_row reads the provider's own ref
+                if real is None:
+                    return row
+                fresh = provider.refresh_row(row, real, ctx)
+                if fresh != row:
+                    # Kept, so the next run need not mend it again (the files are the same).
+                    cache.put_row(ref.id, ref.provider, fingerprint, row_document(fresh, warnings_then))
+                    self._save()
+                return fresh
+        scanner.parses += 1
+        built = self._built.pop(ref.id, None)  # taken, maybe read, by ``prefetch``
+        if self._unsaved and (built is None or built.row is None):
+            # Read here, maybe for seconds: the rows stored meanwhile are not left holding the
+            # index's write lock (another agentscan writing to it would wait all that time).
+            self._save()
+        if built is not None:
+            from agentscan.scan import rowbuild
+
+            rowbuild.say(ctx, built.before)
+            real, fingerprint = built.real, built.fingerprint
+        else:
+            real = scanner.real_ref(ref)
+            if real is not None and real is not ref:
+                fingerprint = provider.fingerprint(real, ctx) if cache is not None else None
+        if real is None:
+            return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None)
+        ref = real
+        with ctx.warnings.capture() as warnings:
+            if built is not None and built.row is not None:
+                rowbuild.say(ctx, built.said)  # into this capture, as the pass said them
+                rowbuild.finish(scanner, built)
+                row = built.row
+            else:
+                row = guarded_row(provider, ref, ctx)
+            if row.tokens is not None and row.tokens.saturated:
+                ctx.warn(ref.path or ref.id, TOKEN_SUM_CAPPED)
+        # A row read while something could not be read *this time* is right for this run
+        # only: the next one reads the session again.
+        if cache is not None and fingerprint is not None and not warnings.passing:
+            cache.put_row(ref.id, ref.provider, fingerprint, row_document(row, warnings))
+            self._unsaved += 1
+            if self._unsaved >= self._save_every:
+                self._save()
+        return row
