@@ -49,7 +49,7 @@ class RowReader:
         scanner = self._scanner
         cache = scanner.cache
         missing = list(refs)
-        self._keep_read_ahead()
+        self.end_batch()  # the previous one ends here, if the caller did not say so
         if cache is not None:
             self._prefetched = cache.get_rows([ref.id for ref in refs])
             # Those not kept (or kept for other files) are parsed next: no query of their own.
@@ -86,7 +86,7 @@ class RowReader:
             return
         from agentscan.scan import rowbuild
 
-        for session_id, entry in built.items():
+        for entry in built.values():
             if entry.real is None or entry.row is None or entry.fingerprint is None:
                 continue
             warnings = Captured(CAPTURE_LIMIT)  # as ``_row`` captures them
@@ -95,9 +95,19 @@ class RowReader:
             if entry.row.tokens is not None and entry.row.tokens.saturated:
                 warnings.take(ScanWarning(legible(str(entry.real.path or entry.real.id)), TOKEN_SUM_CAPPED, None))
             rowbuild.finish(self._scanner, entry)
-            if not warnings.passing:
-                cache.put_row(session_id, entry.real.provider, entry.fingerprint, row_document(entry.row, warnings))
-                self._unsaved += 1
+            self._keep(entry.real, entry.fingerprint, entry.row, warnings)
+
+    def _keep(self, ref: SessionRef, fingerprint: str, row: SessionRow, warnings: Captured) -> bool:
+        """Store ``row`` with the warnings its pass said, unless a later run taking it back
+        would not say what a pass says: one said something could not be read *this time*
+        (the next run reads the session again), or more came than a row keeps (taken back
+        with fewer, they would say "80 more warnings for this file" for "130 more")."""
+        cache = self._scanner.cache
+        if cache is None or warnings.passing or warnings.overflowed:
+            return False
+        cache.put_row(ref.id, ref.provider, fingerprint, row_document(row, warnings))
+        self._unsaved += 1
+        return True
 
     def _row(self, ref: SessionRef) -> SessionRow:
         scanner = self._scanner
@@ -155,11 +165,6 @@ class RowReader:
                 row = guarded_row(provider, ref, ctx)
             if row.tokens is not None and row.tokens.saturated:
                 ctx.warn(ref.path or ref.id, TOKEN_SUM_CAPPED)
-        # A row read while something could not be read *this time* is right for this run
-        # only: the next one reads the session again.
-        if cache is not None and fingerprint is not None and not warnings.passing:
-            cache.put_row(ref.id, ref.provider, fingerprint, row_document(row, warnings))
-            self._unsaved += 1
-            if self._unsaved >= self._save_every:
-                self._save()
+        if fingerprint is not None and self._keep(ref, fingerprint, row, warnings) and self._unsaved >= self._save_every:
+            self._save()
         return row
