@@ -180,3 +180,17 @@ def test_doctor_reports_a_cursor_state_db_it_could_not_use(isolated_home: Path) 
     db.write_bytes(b"garbage" * 100)
     cursor = provider(doctor(), "cursor")
     assert any("not used" in f and "not a SQLite database" in f for f in cursor["findings"])
+
+
+def test_a_stored_sessions_files_are_asked_for_as_text() -> None:
+    """``running`` of a stored session (a warm ``list``) reads its file names as stored, and
+    they are the names its ``files`` give (``lazyrefs.file_texts``)."""
+    from agentscan.scan.lazyrefs import file_texts, memo_ref
+
+    stored = memo_ref("claude", ["n1", "/h/.claude/p/n1.jsonl", 1.0, ["/h/.claude/p/n1.jsonl", "/h/.claude/p/n1/a.jsonl"], [], "f"])
+    assert file_texts(stored) == ["/h/.claude/p/n1.jsonl", "/h/.claude/p/n1/a.jsonl"]
+    assert stored._made is None  # no Path made for it
+    assert file_texts(stored) == [str(path) for path in stored.files]
+    bare = memo_ref("gemini", ["n2", "/h/.gemini/tmp/x/chats/n2.json", 1.0, [], [], "f"])
+    assert file_texts(bare) == ["/h/.gemini/tmp/x/chats/n2.json"] == [str(bare.path)]
+    assert file_texts(SessionRef("cursor", "n3", None, 0.0)) == []

@@ -79,6 +79,15 @@ class MemoRef(SessionRef):
         return self._paths()[1]
 
 
+def file_texts(ref: SessionRef) -> list[str]:
+    """The session's files (else its path) as text, without making a ``Path`` for a stored
+    one (a filtered ``list`` asks whether each of 15,000 sessions is running)."""
+    if isinstance(ref, MemoRef):
+        if ref._made is None:
+            return ref._file_texts or ([ref._path_text] if ref._path_text is not None else [])
+    return [str(path) for path in ref.files or ((ref.path,) if ref.path else ())]
+
+
 def memo_ref(provider: str, row: list[Any]) -> MemoRef:
     """A stored row (``[native id, path, recency, files, children, fingerprint]``) as a ref."""
     native_id, path, recency, files, children, fingerprint = row

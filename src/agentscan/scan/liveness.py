@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterable
 
 from agentscan.model import SessionRef
+from agentscan.scan.lazyrefs import file_texts
 
 _PROC = Path("/proc")
 
@@ -45,7 +46,7 @@ def _listdir(path: Path) -> list[str]:
         return []
 
 
-def holders_of(files: Iterable[Path], table: dict[str, set[int]], names: set[str] | None = None) -> set[int]:
+def holders_of(files: Iterable[str | Path], table: dict[str, set[int]], names: set[str] | None = None) -> set[int]:
     """The pids that hold any of ``files`` open; ``names``: the file names of ``table``'s paths.
 
     A process's link names the file's real path.  Resolving every session's path cost an
@@ -62,10 +63,10 @@ def holders_of(files: Iterable[Path], table: dict[str, set[int]], names: set[str
     return pids
 
 
-def _resolved(path: Path) -> str:
+def _resolved(path: str | Path) -> str:
     try:
-        return str(path.resolve())
-    except (OSError, RuntimeError):
+        return os.path.realpath(path)  # what ``Path.resolve`` does
+    except (OSError, RuntimeError, ValueError):
         return str(path)
 
 
@@ -83,7 +84,7 @@ class Liveness:
         if self._table is None:
             self._table = open_files(pid=self._pid)
             self._names = {os.path.basename(path) for path in self._table}
-        files = ref.files or ((ref.path,) if ref.path else ())
+        files = file_texts(ref)
         if not files:
             return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
         return bool(holders_of(files, self._table, self._names))
