@@ -251,3 +251,24 @@ def test_claude_row_passes_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     _both_ways(tmp_path, monkeypatch, travelled, build, [["list", "--all", "--json"], grow, ["list", "--all", "--json"]],
                own_homes=True)
+
+
+@pytest.mark.parametrize("huge", [False, True])
+def test_rows_read_here_while_the_workers_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, travelled: list[str],
+                                               huge: bool) -> None:
+    """Gemini's, Cursor's and huge Claude transcripts' rows are read in this process while
+    the workers read (``rowbuild.build``'s ``meanwhile``): here every one of them before any
+    worker's row comes back, the order furthest from one after the other."""
+    if huge:
+        monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 1500)
+    read_here: list[int] = []
+    real_run = workers.run_parallel
+
+    def run_parallel(job, batches, count, *, meanwhile=None):  # noqa: ANN001, ANN202
+        while meanwhile is not None and meanwhile():
+            read_here.append(1)
+        yield from real_run(job, batches, count)
+
+    monkeypatch.setattr(workers, "run_parallel", run_parallel)
+    _both_ways(tmp_path, monkeypatch, travelled, _every_provider, COMMANDS)
+    assert len(read_here) >= 4  # Gemini's and Cursor's sessions, at least

@@ -28,7 +28,9 @@ after the other does.
 
 Only a provider that says a row can travel (``Provider.row_travels``) is
 read so: Gemini asks the other providers for cwds, Cursor holds a database
-open, a huge Claude transcript keeps ``show``'s facts for the scan.
+open, a huge Claude transcript keeps ``show``'s facts for the scan.  Those
+rows are read here while the workers read (``meanwhile``), with their
+warnings held back the same way: after the workers, one core would idle.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple, Sequence
 
-from agentscan.context import ScanContext, WarningSink, legible
+from agentscan.context import ScanContext, WarningSink, guarded_row, legible
 from agentscan.toolkit import keptjson
 
 if TYPE_CHECKING:
@@ -66,7 +68,7 @@ class BuiltRow(NamedTuple):
     fingerprint: str | None
     #: what taking ``real`` said (before the row's own pass, outside its capture)
     before: Sequence[Said]
-    #: the row read in a worker; ``None``: read it here (it does not travel, or the worker failed)
+    #: the row read ahead (in a worker, or here while they read); ``None``: read it in its turn
     row: SessionRow | None = None
     #: what the worker's pass said, in order
     said: Sequence[Said] = ()
@@ -163,7 +165,8 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
     cache = scanner.cache
     built: dict[str, BuiltRow] = {}
     jobs: list[SessionRef] = []
-    for ref in travelling:
+    here: list[tuple[str, SessionRef]] = []  # rows that do not travel: read here while the workers read
+    for ref in refs:
         provider = scanner.provider(ref.provider)
         # As ``Scanner.row`` takes them, in its order, before the pass.
         with _held(ctx) as held:
@@ -172,8 +175,10 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
             if real is not None and real is not ref:
                 fingerprint = provider.fingerprint(real, ctx) if cache is not None else None
         built[ref.id] = BuiltRow(real, fingerprint, held.said)
-        if real is not None and provider.row_travels(real, ctx):
+        if real is not None and provider.rows_may_travel and provider.row_travels(real, ctx):
             jobs.append(real)
+        elif real is not None:
+            here.append((ref.id, real))
     weights = {ref.id: workers.job_bytes(ref, ctx) for ref in jobs}
     if len(jobs) < MIN_ROWS or sum(weights.values()) < MIN_BYTES:
         return built  # each read here, in its turn, with what was taken for it
@@ -188,10 +193,27 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
             contexts.append(_worker_context(ctx, index_path))
         return _read_row(scanner, jobs[index], contexts[0])
 
+    waiting = iter(here)
+
+    def meanwhile() -> bool:
+        """One row that does not travel, read here while the workers read (a core would
+        idle after them); ``False`` when none is left."""
+        taken = next(waiting, None)
+        if taken is None:
+            return False
+        session_id, real = taken
+        with _held(ctx) as held:
+            row = guarded_row(scanner.provider(real.provider), real, ctx)
+        built[session_id] = built[session_id]._replace(row=row, said=held.said)
+        if cache is not None:
+            cache.commit()  # what its pass kept is not left holding the index's write lock
+        ctx.progress.ahead()
+        return True
+
     batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
     batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
     try:
-        for index, ok, result in workers.run_parallel(in_worker, batches, count):
+        for index, ok, result in workers.run_parallel(in_worker, batches, count, meanwhile=meanwhile):
             if ok:
                 ref = jobs[index]
                 row, said, writes, kept = result

@@ -178,8 +178,13 @@ def _close(*fds: int) -> None:
             pass
 
 
-def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], workers: int) -> Iterator[tuple[int, bool, Any]]:
+def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], workers: int, *,
+                 meanwhile: Callable[[], bool] | None = None) -> Iterator[tuple[int, bool, Any]]:
     """``(index, ok, result)`` of ``job(index)`` for every index of ``batches``, as they come.
+
+    ``meanwhile``: work of the parent's own, a piece per call, done whenever no result
+    is waiting (it returns ``False`` when none is left); the workers are handed their
+    next batch between two pieces.
 
     ``ok`` is false when the job raised in the worker (``result`` is its
     ``repr``): the caller can run that one itself.  Batches go out one at a
@@ -217,20 +222,26 @@ def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], wo
     # its number may belong to another file by the time this generator ends.
     _close(watch_read)
     try:
-        yield from _dispatch(pool, batches)
+        yield from _dispatch(pool, batches, meanwhile)
     finally:
         _stop(pool, watch_write)
 
 
-def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]]) -> Iterator[tuple[int, bool, Any]]:
+def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]],
+              meanwhile: Callable[[], bool] | None) -> Iterator[tuple[int, bool, Any]]:
     pending = list(batches)
     pending.reverse()
+    more = meanwhile is not None
     with selectors.DefaultSelector() as selector:
         for worker in pool:
             selector.register(worker.results, selectors.EVENT_READ, worker)
             _next(worker, pending)
         while any(worker.busy for worker in pool):
-            for key, _ in selector.select():
+            ready = selector.select(0 if more else None)
+            if not ready and more:
+                more = meanwhile()  # type: ignore[misc]
+                continue
+            for key, _ in ready:
                 worker = key.data
                 try:
                     results = _receive(worker.results)
