@@ -30,6 +30,8 @@ _NOT_KEPT: tuple[str, dict] = ("", {})
 
 
 class RowReader:
+    """The rows ``scanner`` is asked for (``Scanner.row``, ``prefetch_rows``, ``end_batch``)."""
+
     def __init__(self, scanner: Scanner) -> None:
         self._scanner = scanner
         self._prefetched: dict[str, tuple[str, dict]] = {}
