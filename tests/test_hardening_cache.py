@@ -173,6 +173,61 @@ def test_a_locked_cache_is_skipped_for_the_run_never_moved_aside(isolated_home: 
         assert scanner.parses == 0
 
 
+class _CountingConnection:
+    """A cache connection that counts the statements the index's lock made wait (and fail)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.waited = 0
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - everything else as it is
+        return getattr(self._conn, name)
+
+    def _counted(self, method: str, *args: object) -> object:
+        try:
+            return getattr(self._conn, method)(*args)
+        except sqlite3.OperationalError as exc:
+            if cache_module.is_busy(exc):
+                self.waited += 1
+            raise
+
+    def execute(self, *args: object) -> object:
+        return self._counted("execute", *args)
+
+    def executemany(self, *args: object) -> object:
+        return self._counted("executemany", *args)
+
+
+def test_a_cache_locked_during_a_run_is_waited_for_once(isolated_home: Path) -> None:
+    """Another agentscan takes the write lock after this run opened the index: the first
+    write waits out the busy timeout, and the run then writes nothing more (it waited again
+    at every write before: minutes for thousands of rows), with the same answer."""
+    for number in range(12):
+        session = f"{number:08x}-2222-4000-8000-000000000000"
+        claude_session_file(isolated_home, session, [
+            claude_user(session, "2026-11-01T10:00:00Z", f"task {number}"),
+            claude_assistant(session, "2026-11-01T10:01:00Z", msg_id=f"m{number}", request_id=f"r{number}",
+                             usage=claude_usage(10 + number, 5)),
+        ])
+    expected = [row.to_json() for row in Scanner(use_cache=False).all_rows()]
+    with Scanner(use_cache=True) as scanner:
+        cache = scanner.cache
+        assert cache is not None
+        cache.conn.execute("PRAGMA busy_timeout=50")
+        counting = _CountingConnection(cache.conn)
+        cache.conn = counting  # type: ignore[assignment]
+        holder = sqlite3.connect(_cache_path(), isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another agentscan in the middle of a write
+        try:
+            assert [row.to_json() for row in scanner.all_rows()] == expected
+            token_report(scanner)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert counting.waited == 1
+        assert not cache.writing
+
+
 def test_concurrent_first_runs_share_one_cache(isolated_home: Path) -> None:
     import subprocess
     import sys

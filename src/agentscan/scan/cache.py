@@ -46,7 +46,7 @@ from typing import Any, Iterable, Sequence
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index
+from agentscan.scan.cachefile import FILE_NAME, cache_dir, is_busy, open_index
 
 # The index's file and directory are named here too: callers ask this module for them.
 __all__ = ["Cache", "FILE_NAME", "cache_dir", "decode_json"]
@@ -66,6 +66,9 @@ class Cache:
         self.conn = conn
         self.path = path
         self.parses = 0  # files parsed this run (tests count them)
+        #: ``False`` once a write found the index locked by another agentscan: this run
+        #: writes nothing more (each write would wait the busy timeout again, for nothing)
+        self.writing = True
 
     @classmethod
     def open(cls, ctx: ScanContext) -> Cache | None:
@@ -327,6 +330,8 @@ class Cache:
             return []
 
     def _begin(self) -> bool:
+        if not self.writing:
+            return False
         if self.conn.in_transaction:
             return True
         try:
@@ -340,16 +345,28 @@ class Cache:
             return
         try:
             self.conn.execute(sql, params)
-        except sqlite3.DatabaseError:
-            pass  # a busy or broken cache only costs speed
+        except sqlite3.DatabaseError as exc:
+            self._failed(exc)  # a busy or broken cache only costs speed
 
     def _write_many(self, sql: str, params: list[tuple]) -> None:
         if not params or not self._begin():
             return
         try:
             self.conn.executemany(sql, params)
-        except sqlite3.DatabaseError:
-            pass
+        except sqlite3.DatabaseError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: sqlite3.DatabaseError) -> None:
+        """A write failed. Locked by another agentscan (after the busy timeout): the index
+        is left to it for the rest of this run (docs/security.md), not waited for again at
+        every write. The lock is taken by a transaction's first write, so nothing this
+        transaction wrote is lost by ending it."""
+        if is_busy(exc):
+            self.writing = False
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
 
     def commit(self) -> None:
         try:

@@ -59,6 +59,11 @@ def cache_dir(env: Mapping[str, str]) -> Path:
     return Path(platformdirs.user_cache_dir("agentscan"))
 
 
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` says another connection holds the lock SQLite waited for."""
+    return _is_busy(exc)
+
+
 def _is_busy(exc: BaseException) -> bool:
     text = str(exc).lower()
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
