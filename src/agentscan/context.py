@@ -11,7 +11,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import orjson
 
@@ -123,6 +123,28 @@ class WarningSink:
         return len(self._items) + len(self._suppressed)
 
 
+#: a warning as ``ScanContext.warn`` takes it: path, message, line, passing
+Said = tuple[str, str, "int | None", bool]
+
+
+class HeldWarnings(WarningSink):
+    """A sink that also lists what it was told, in order (``ScanContext.held_warnings``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: list[Said] = []
+
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+        self.said.append((legible(str(path)), legible(message), line, passing))
+        super().add(path, message, line, passing=passing)
+
+
+def say(ctx: ScanContext, warnings: Sequence[Said]) -> None:
+    """Say, in order, warnings held back (``held_warnings``), here or in another process."""
+    for path, message, line, passing in warnings:
+        ctx.warn(path, message, line, passing=passing)
+
+
 class FileFacts:
     """Small JSON facts about files (a header's fields), keyed by path and valid
     while the file's stamp (size, mtime, inode, ctime) is unchanged.
@@ -202,6 +224,17 @@ class ScanContext:
         ctx = ScanContext(home=self.home, env=dict(self.env), home_source=self.home_source)
         ctx.memo["_confined_roots"] = set(self.memo.get("_confined_roots", ()))
         return ctx
+
+    @contextmanager
+    def held_warnings(self) -> Iterator[HeldWarnings]:
+        """Warnings raised inside are listed (``HeldWarnings.said``), not said, nor seen by
+        the captures open: the caller says them when their turn comes (``say``), or never
+        (what a cache key's read finds wrong, the pass that reads the session says)."""
+        kept, self.warnings = self.warnings, HeldWarnings()
+        try:
+            yield self.warnings  # type: ignore[misc]
+        finally:
+            self.warnings = kept
 
     def on_close(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` when the scan ends (providers close DB handles here)."""

@@ -36,12 +36,11 @@ warnings held back the same way: after the workers, one core would idle.
 from __future__ import annotations
 
 import sqlite3
-from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
-from agentscan.context import ScanContext, WarningSink, guarded_row, legible
+from agentscan.context import Said, ScanContext, guarded_row
 from agentscan.toolkit import keptjson
 
 if TYPE_CHECKING:
@@ -54,9 +53,6 @@ MIN_ROWS = 24
 MIN_BYTES = 4 * 1024 * 1024
 #: rows a worker is handed at a time
 _BATCH = 16
-
-#: a warning as ``ScanContext.warn`` takes it: path, message, line, passing
-Said = tuple[str, str, "int | None", bool]
 
 
 class BuiltRow(NamedTuple):
@@ -78,34 +74,6 @@ class BuiltRow(NamedTuple):
     kept: Mapping[str, dict] = MappingProxyType({})
 
 
-def say(ctx: ScanContext, warnings: Sequence[Said]) -> None:
-    """Say again, in order, warnings listed elsewhere (held back, or a worker's)."""
-    for path, message, line, passing in warnings:
-        ctx.warn(path, message, line, passing=passing)
-
-
-class _Recorder(WarningSink):
-    """A sink that also lists what it was told, as it was told."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.said: list[Said] = []
-
-    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
-        self.said.append((legible(str(path)), legible(message), line, passing))
-        super().add(path, message, line, passing=passing)
-
-
-@contextmanager
-def _held(ctx: ScanContext) -> Iterator[_Recorder]:
-    """Warnings raised inside are listed, not said: the caller says them in their turn."""
-    kept, ctx.warnings = ctx.warnings, _Recorder()
-    try:
-        yield ctx.warnings  # type: ignore[misc]
-    finally:
-        ctx.warnings = kept
-
-
 class _IndexView:
     """The index as a worker sees it: read through its own read-only connection, opened
     when first asked; writes listed for the parent to make."""
@@ -119,13 +87,14 @@ class _IndexView:
     def _cache(self) -> Any:
         if not self._opened:
             self._opened = True
-            from urllib.parse import quote
-
             from agentscan.scan.cache import Cache
             from agentscan.scan.cachefile import BUSY_TIMEOUT
+            from agentscan.toolkit.sqlite_ro import read_only_uri
 
+            # Not ``sqlite_ro.connect_readonly``: this is agentscan's own index, written by the parent
+            # meanwhile, read with its WAL as any reader of it does.
             try:
-                conn = sqlite3.connect(f"file:{quote(str(self._path))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT,
+                conn = sqlite3.connect(read_only_uri(self._path), uri=True, timeout=BUSY_TIMEOUT,
                                        isolation_level=None, check_same_thread=False)
                 self._reader = Cache(conn, self._path)
             except sqlite3.Error:
@@ -169,7 +138,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
     for ref in refs:
         provider = scanner.provider(ref.provider)
         # As ``Scanner.row`` takes them, in its order, before the pass.
-        with _held(ctx) as held:
+        with ctx.held_warnings() as held:
             fingerprint = scanner.fingerprint(ref) if cache is not None else None
             real = scanner.real_ref(ref)
             if real is not None and real is not ref:
@@ -202,7 +171,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
         if taken is None:
             return False
         session_id, real = taken
-        with _held(ctx) as held:
+        with ctx.held_warnings() as held:
             row = guarded_row(scanner.provider(real.provider), real, ctx)
         built[session_id] = built[session_id]._replace(row=row, said=held.said)
         if cache is not None:
@@ -233,16 +202,15 @@ def _worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext
 
 def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[SessionRow, list[Said], list[tuple[str, tuple]], dict[str, dict]]:
     """In a worker: ``ref``'s row, what its pass said, the index writes it made, the values it kept."""
-    recorder = _Recorder()
-    ctx.warnings = recorder
     view = ctx.file_cache
     if isinstance(view, _IndexView):
         view.writes = []
-    # Not ``guarded_row``: a pass that raises here is read again by the parent, which says
-    # what one after the other says (the same bug), or reads it (a worker's own trouble).
-    row = scanner.provider(ref.provider).row(ref, ctx)
+    with ctx.held_warnings() as held:
+        # Not ``guarded_row``: a pass that raises here is read again by the parent, which says
+        # what one after the other says (the same bug), or reads it (a worker's own trouble).
+        row = scanner.provider(ref.provider).row(ref, ctx)
     writes = view.writes if isinstance(view, _IndexView) else []
-    return row, recorder.said, writes, keptjson.take_new(ctx)
+    return row, held.said, writes, keptjson.take_new(ctx)
 
 
 def finish(scanner: Scanner, built: BuiltRow) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
-from agentscan.context import CAPTURE_LIMIT, Captured, guarded_row, legible
+from agentscan.context import CAPTURE_LIMIT, Captured, guarded_row, legible, say
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.scan.rowstore import row_document, row_of_document
 
@@ -149,7 +149,7 @@ class RowReader:
         if built is not None:
             from agentscan.scan import rowbuild
 
-            rowbuild.say(ctx, built.before)
+            say(ctx, built.before)
             real, fingerprint = built.real, built.fingerprint
         else:
             real = scanner.real_ref(ref)
@@ -160,7 +160,7 @@ class RowReader:
         ref = real
         with ctx.warnings.capture() as warnings:
             if built is not None and built.row is not None:
-                rowbuild.say(ctx, built.said)  # into this capture, as the pass said them
+                say(ctx, built.said)  # into this capture, as the pass said them
                 rowbuild.finish(scanner, built)
                 row = built.row
             else:

@@ -238,8 +238,8 @@ def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]],
             _next(worker, pending)
         while any(worker.busy for worker in pool):
             ready = selector.select(0 if more else None)
-            if not ready and more:
-                more = meanwhile()  # type: ignore[misc]
+            if not ready and meanwhile is not None and more:
+                more = meanwhile()
                 continue
             for key, _ in ready:
                 worker = key.data

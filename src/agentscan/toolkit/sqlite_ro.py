@@ -49,9 +49,14 @@ BUSY_TIMEOUT_MS = 2000
 
 
 def _uri(path: Path, *, immutable: bool) -> str:
-    # Quoting the path's bytes (not its str) names any file, a non-UTF-8 one too.
-    uri = "file:" + quote(os.fsencode(path.resolve()), safe="/:") + "?mode=ro"
+    uri = read_only_uri(path.resolve())
     return uri + ("&immutable=1" if immutable else "&readonly_shm=1")
+
+
+def read_only_uri(path: Path) -> str:
+    """``path`` as a ``mode=ro`` SQLite URI; its bytes quoted, not its str, so it names any
+    file, a non-UTF-8 one too."""
+    return "file:" + quote(os.fsencode(path), safe="/:") + "?mode=ro"
 
 
 _MAGIC = b"SQLite format 3\x00"

@@ -140,25 +140,20 @@ def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
         return None
 
 
-def read_header(
-    path: Path, ctx: ScanContext, expected_id: str | None, stat: os.stat_result | None = None, *, quiet: bool = False
-) -> RolloutHeader:
+def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.stat_result | None = None) -> RolloutHeader:
     """The rollout's own metadata; ``expected_id`` is the uuid from its file name.
 
     Remembered across runs until the file changes, so a warm discovery reads
-    no rollout head.  ``quiet``: say nothing of what is wrong with the file (a
-    cache key asks; the pass that reads the session says it).
+    no rollout head.
     """
-    warn = _silent if quiet else ctx.warn
     if stat is None:
         try:
             stat = path.stat()
         except OSError as exc:
-            if not quiet:
-                ctx.cannot_read(path, exc)
+            ctx.cannot_read(path, exc)
             return RolloutHeader(thread_id=None)
     if stat.st_size == 0:
-        warn(path, "empty file")
+        ctx.warn(path, "empty file")
         return RolloutHeader(thread_id=None)
     key = (str(path), stat.st_size, stat.st_mtime_ns)
     facts = ctx.remembered("codex.header")
@@ -167,19 +162,14 @@ def read_header(
         try:
             header = _scan(path, expected_id)
         except Exception as exc:  # OSError; zstandard raises its own error type on corrupt frames
-            if not quiet:
-                ctx.cannot_read(path, exc)
+            ctx.cannot_read(path, exc)
             return RolloutHeader(thread_id=None)
         facts.put(key[0], stat, _to_fact(header, expected_id))
     _CACHE[key] = header
     if not header.found_own_meta:
         budget = f"in the first {HEADER_BYTES // 1024} KiB"
         if expected_id:
-            warn(path, f"no session_meta with id {expected_id} {budget}")
+            ctx.warn(path, f"no session_meta with id {expected_id} {budget}")
         else:
-            warn(path, f"no session_meta {budget} and no id in the file name: skipped")
+            ctx.warn(path, f"no session_meta {budget} and no id in the file name: skipped")
     return header
-
-
-def _silent(path: object, message: str) -> None:
-    return None

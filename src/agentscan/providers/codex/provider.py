@@ -80,9 +80,12 @@ class CodexProvider(Provider):
         own = {thread.thread_id for thread in threads}
         parts = []
         for thread in threads:
-            # Quiet: the pass that parses the session says what is wrong with its head.
-            rollout = thread.rollout.path
-            link = (thread.header or read_header(rollout, ctx, thread.thread_id, ctx.stat(rollout), quiet=True)).link
+            header = thread.header
+            if header is None:
+                rollout = thread.rollout.path
+                with ctx.held_warnings():  # never said: the pass that parses the session says them
+                    header = read_header(rollout, ctx, thread.thread_id, ctx.stat(rollout))
+            link = header.link
             parent_id = link.forked_from or link.spawn_parent
             if parent_id is None or parent_id in own:
                 continue
