@@ -91,8 +91,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     real_open = agentscan.toolkit.jsonl.open_binary
     real_tail = codex_summary.read_tail
 
-    def open_counted(path: Path):
-        return _Counting(real_open(path), tally)
+    def open_counted(path: Path, *args: int):
+        return _Counting(real_open(path, *args), tally)
 
     def tail_counted(path: Path, limit: int):
         data, cut = real_tail(path, limit)

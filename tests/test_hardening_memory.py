@@ -132,7 +132,7 @@ def test_a_hole_is_jumped_over_not_read(tmp_path: Path, monkeypatch: pytest.Monk
             read.append(count or 0)
             return count
 
-    monkeypatch.setattr(jsonl, "open_binary", lambda p: Counting(io.FileIO(p, "rb")))
+    monkeypatch.setattr(jsonl, "open_binary", lambda p, *args: Counting(io.FileIO(p, "rb")))
     ctx = ScanContext.create(home=tmp_path, env={})
     assert [line.record for line in iter_json_lines(path, ctx)] == [{"n": 1}, {"n": 3}]
     assert [line.record for line in iter_json_lines(trailing, ctx)] == [{"n": 1}]

@@ -199,10 +199,10 @@ def test_a_file_appended_to_while_it_is_read(isolated_home: Path, monkeypatch: p
 
     real_open = builtins.open
 
-    def open_growing(target: Path) -> io.BufferedReader:
+    def open_growing(target: Path, *args: int) -> io.BufferedReader:
         if target == path and not appended:
             return Growing(io.FileIO(target, "rb"))
-        return real_open_binary(target)
+        return real_open_binary(target, *args)
 
     monkeypatch.setattr(jsonl, "open_binary", open_growing)
     with Scanner(home=isolated_home, env={}) as scanner:

@@ -46,6 +46,8 @@ class Census(NamedTuple):
     #: changed; ``None`` when a symlinked directory discovery follows was met (walked, or
     #: leading into its own root): a file then has two paths
     dirs: dict[str, bytes] | None = None
+    #: how many entries were walked (what discovery will meet: ``scan.aside`` weighs it)
+    entries: int = 0
 
 
 class _Walk:
@@ -173,7 +175,8 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
             _stat_path(path, walk)
     except OSError:  # a named path that cannot be looked at
         return None
-    return Census(walk.digest.hexdigest(), walk.newest, walk.shape.hexdigest(), None if walk.linked else walk.dirs)
+    return Census(walk.digest.hexdigest(), walk.newest, walk.shape.hexdigest(), None if walk.linked else walk.dirs,
+                  walk.entries)
 
 
 def _stat_path(path: str, walk: _Walk) -> os.stat_result | None:

@@ -115,8 +115,9 @@ def _sort_key(row: SessionRow) -> float:
 def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter) -> SessionPage:
     """The ``limit`` (``None``: all) most recently updated sessions matching ``filters``."""
 
-    refs = scanner.refs(filters.providers)
     stages = filters.active_stages
+    # A page without filters parses a few sessions: a first run may discover side by side.
+    refs = scanner.refs(filters.providers, few=limit if not stages else None)
     reached = dict.fromkeys(stages, 0)
     passed = dict.fromkeys(stages, 0)
     liveness = Liveness(pid=filters.pid)

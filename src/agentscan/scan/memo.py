@@ -63,6 +63,8 @@ class Stamp(NamedTuple):
     shape: str = ""
     #: each directory's own digest (``Census.dirs``); ``None``: cannot be mended
     dirs: dict[str, bytes] | None = None
+    #: the census's entries (``Census.entries``)
+    entries: int = 0
 
 
 class CensusPlan(NamedTuple):
@@ -106,7 +108,7 @@ def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeW
     # Times in the future were left out of ``newest_ns``: one such file must not make a
     # change of a moment ago look settled.
     settled = found.newest_ns < now - SETTLE_NS
-    return Stamp(stamp(found.digest), settled, stamp(found.shape), found.dirs)
+    return Stamp(stamp(found.digest), settled, stamp(found.shape), found.dirs, found.entries)
 
 
 def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
@@ -264,7 +266,7 @@ class DiscoveryMemo:
     def store(self, refs: list[SessionRef], warnings: Captured,
               fingerprint_of: Callable[[SessionRef], str | None]) -> None:
         """Keep ``refs`` (just discovered) for the next run with the same census."""
-        if self.stamp is None or not self._settled or warnings.passing or warnings.overflowed:
+        if not self._storable(warnings):
             return
         entries = []
         for ref in refs:
@@ -273,6 +275,15 @@ class DiscoveryMemo:
                 return  # a session that cannot be cached makes the whole discovery uncachable
             entries.append(stored_row(ref, fingerprint))
         self._keep(entries, list(warnings), self._provider.refreshable_discovery(self._ctx))
+
+    def store_rows(self, entries: list[list[Any]], warnings: Captured, refreshable: bool) -> None:
+        """``store`` of a discovery made elsewhere (``scan.aside``): its rows as stored
+        (``stored_row``, every fingerprint known) and whether it was refreshable."""
+        if self._storable(warnings):
+            self._keep(entries, list(warnings), refreshable)
+
+    def _storable(self, warnings: Captured) -> bool:
+        return self.stamp is not None and self._settled and not warnings.passing and not warnings.overflowed
 
     def _keep(self, entries: list[list[Any]], warnings: list[ScanWarning], refreshable: bool) -> None:
         census = self._census

@@ -39,7 +39,17 @@ if TYPE_CHECKING:
 def index_ids(cache: Cache, provider: Provider, refs: Sequence[SessionRef], ctx: ScanContext, *, complete: bool) -> None:
     """Index the ids ``provider``'s discovery found; ``complete``: it read everything it
     looked at, so the sessions the index knows under its roots and it did not find are gone."""
-    entries = [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
+    index_id_entries(cache, provider, id_entries(refs), ctx, complete=complete)
+
+
+def id_entries(refs: Iterable[SessionRef]) -> list[tuple[str, str, str, str | None]]:
+    """``(id, provider, native id, path)`` of each ref: what the id index keeps."""
+    return [(ref.id, ref.provider, ref.native_id, str(ref.path) if ref.path else None) for ref in refs]
+
+
+def index_id_entries(cache: Cache, provider: Provider, entries: list[tuple[str, str, str, str | None]],
+                     ctx: ScanContext, *, complete: bool) -> None:
+    """``index_ids`` of a discovery's ``id_entries`` (made here, or in ``scan.aside``'s helper)."""
     # Most runs find the same sessions in the same places: skip the rewrite then.
     listing = "\n".join(sorted(f"{e[0]}\0{e[3] or ''}" for e in entries))
     digest = blake2b(listing.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
@@ -48,20 +58,19 @@ def index_ids(cache: Cache, provider: Provider, refs: Sequence[SessionRef], ctx:
         cache.put_meta(count_key, count)
     if cache.get_meta(marker) != digest:
         if complete:
-            forget_gone(cache, provider, refs, ctx)
+            forget_gone(cache, provider, {entry[0] for entry in entries}, ctx)
         cache.put_ids(entries)
         if complete:  # else the next discovery, finding the same, must still look for the gone
             cache.put_meta(marker, digest)
     cache.commit()
 
 
-def forget_gone(cache: Cache, provider: Provider, found: Iterable[SessionRef], ctx: ScanContext) -> int:
-    """Forget the sessions of ``provider`` the index holds under its roots that ``found``
-    (its discovery, complete) does not; how many were forgotten."""
+def forget_gone(cache: Cache, provider: Provider, present: set[str], ctx: ScanContext) -> int:
+    """Forget the sessions of ``provider`` the index holds under its roots that ``present``
+    (the ids its discovery, complete, found) does not; how many were forgotten."""
     roots = _roots(provider, ctx)
     if not roots:
         return 0
-    present = {ref.id for ref in found}
     gone = [session_id for session_id, path in cache.indexed_ids(provider.name)
             if session_id not in present and path is not None and _gone(path, roots)]
     if gone:

@@ -35,12 +35,12 @@ warnings held back the same way: after the workers, one core would idle.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
 from agentscan.context import Said, ScanContext, guarded_row
+from agentscan.scan.indexview import IndexView, make_writes
 from agentscan.toolkit import keptjson
 
 if TYPE_CHECKING:
@@ -72,51 +72,6 @@ class BuiltRow(NamedTuple):
     writes: Sequence[tuple[str, tuple]] = ()
     #: ``ctx.memo`` entries the pass kept for the scan (``keptjson``)
     kept: Mapping[str, dict] = MappingProxyType({})
-
-
-class _IndexView:
-    """The index as a worker sees it: read through its own read-only connection, opened
-    when first asked; writes listed for the parent to make."""
-
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._reader: Any = None
-        self._opened = False
-        self.writes: list[tuple[str, tuple]] = []
-
-    def _cache(self) -> Any:
-        if not self._opened:
-            self._opened = True
-            from agentscan.scan.cache import Cache
-            from agentscan.scan.cachefile import BUSY_TIMEOUT
-            from agentscan.toolkit.sqlite_ro import read_only_uri
-
-            # Not ``sqlite_ro.connect_readonly``: this is agentscan's own index, written by the parent
-            # meanwhile, read with its WAL as any reader of it does.
-            try:
-                conn = sqlite3.connect(read_only_uri(self._path), uri=True, timeout=BUSY_TIMEOUT,
-                                       isolation_level=None, check_same_thread=False)
-                self._reader = Cache(conn, self._path)
-            except sqlite3.Error:
-                self._reader = None  # a miss: only speed is lost
-        return self._reader
-
-    def get_file(self, path: str, kind: str) -> Any:
-        cache = self._cache()
-        return cache.get_file(path, kind) if cache is not None else None
-
-    def get_facts(self, kind: str) -> dict:
-        cache = self._cache()
-        return cache.get_facts(kind) if cache is not None else {}
-
-    def put_file(self, *args: Any) -> None:
-        self.writes.append(("put_file", args))
-
-    def put_facts(self, *args: Any) -> None:
-        self.writes.append(("put_facts", args))
-
-    def drop_files(self, *args: Any) -> None:
-        self.writes.append(("drop_files", args))
 
 
 def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
@@ -196,20 +151,20 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
 def _worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext:
     """The worker's own context (``ScanContext.for_worker``), reading the index read-only."""
     ctx = parent.for_worker()
-    ctx.file_cache = _IndexView(index_path) if index_path is not None else None
+    ctx.file_cache = IndexView(index_path) if index_path is not None else None
     return ctx
 
 
 def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[SessionRow, list[Said], list[tuple[str, tuple]], dict[str, dict]]:
     """In a worker: ``ref``'s row, what its pass said, the index writes it made, the values it kept."""
     view = ctx.file_cache
-    if isinstance(view, _IndexView):
+    if isinstance(view, IndexView):
         view.writes = []
     with ctx.held_warnings() as held:
         # Not ``guarded_row``: a pass that raises here is read again by the parent, which says
         # what one after the other says (the same bug), or reads it (a worker's own trouble).
         row = scanner.provider(ref.provider).row(ref, ctx)
-    writes = view.writes if isinstance(view, _IndexView) else []
+    writes = view.writes if isinstance(view, IndexView) else []
     return row, held.said, writes, keptjson.take_new(ctx)
 
 
@@ -217,6 +172,5 @@ def finish(scanner: Scanner, built: BuiltRow) -> None:
     """In the parent, when the row is asked for: what the worker's pass wrote and kept."""
     cache = scanner.cache
     if cache is not None:
-        for name, args in built.writes:
-            getattr(cache, name)(*args)
+        make_writes(cache, built.writes)
     keptjson.adopt(scanner.ctx, built.kept)

@@ -72,6 +72,9 @@ class Scanner:
         self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
         self._real_refs: dict[str, dict[str, SessionRef]] = {}
+        #: the own refs of a provider's most recent sessions, handed over by a discovery
+        #: made in a helper (``scan.aside``): a page's rows need no discovery again here
+        self.handed_refs: dict[str, dict[str, SessionRef]] = {}
         self._located: dict[str, int] = {}
         self._cache: Cache | None = None
         self._cache_opened = False
@@ -145,19 +148,33 @@ class Scanner:
                 get_provider(name)  # raises UnknownProvider with the valid names
         return [p for p in self.providers if p.name in names]
 
-    def refs(self, providers: Iterable[str] = ()) -> Sequence[SessionRef]:
-        """Every session of the selected providers, most recent first."""
+    def refs(self, providers: Iterable[str] = (), *, few: int | None = None) -> Sequence[SessionRef]:
+        """Every session of the selected providers, most recent first.  ``few``: about
+        this many of the most recent will be parsed (``list`` of a page), no more: the
+        providers never discovered with the index may be discovered side by side
+        (``scan.aside``)."""
         found: list[SessionRef] = []
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
         self._confine()
         parts = []
         selected = self.selected(providers)
+        pending = [provider for provider in selected if provider.name not in self._refs]
+        aside = None
         if self.memo_discovery:  # each discovery needs its provider's census first
-            self.take_censuses([provider for provider in selected if provider.name not in self._refs])
-        for provider in selected:
-            if provider.name not in self._refs:
-                self._refs[provider.name] = self._discover(provider)
-            parts.append(self._refs[provider.name])
+            self.take_censuses(pending)
+            if few is not None and len(pending) > 1:
+                from agentscan.scan.aside import plan
+
+                aside = plan(self, pending, few)
+        try:
+            for provider in selected:
+                if provider.name not in self._refs:
+                    taken = aside.take(provider) if aside is not None and provider.name in aside.names else None
+                    self._refs[provider.name] = taken if taken is not None else self._discover(provider)
+                parts.append(self._refs[provider.name])
+        finally:
+            if aside is not None:
+                aside.stop()
         if any(isinstance(part, MemoRefs) for part in parts):
             # Ordered without making a ref per session: ``list`` reads the newest few.
             names = tuple(provider.name for provider in selected)
@@ -250,6 +267,9 @@ class Scanner:
                 return located
         table = self._real_refs.get(ref.provider)
         if table is None:
+            handed = self.handed_refs.get(ref.provider, {}).get(ref.id)
+            if handed is not None:
+                return handed
             # Warnings said again by a second discovery are dropped as repeats by the sink.
             table = self._real_refs[ref.provider] = {found.id: found for found in self.provider(ref.provider).discover(self.ctx)}
         real = table.get(ref.id)

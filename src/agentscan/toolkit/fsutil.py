@@ -142,8 +142,10 @@ class _NeverWaits(io.RawIOBase):
             super().close()
 
 
-def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
-    """``path`` opened read-only, binary, only if it is a regular file (see the module doc)."""
+def open_regular(path: str | os.PathLike[str], buffer_size: int = _BUFFER) -> BinaryIO:
+    """``path`` opened read-only, binary, only if it is a regular file (see the module doc).
+    ``buffer_size``: what a read brings in at least (a head's reader wants little: each
+    read of the buffer copies it, 128 KiB for a 300-byte header line)."""
     before = os.stat(path)
     if not stat.S_ISREG(before.st_mode):
         raise _refuse(before.st_mode, path)
@@ -154,7 +156,7 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
             raise _refuse(after.st_mode, path)
         # Left non-blocking: a regular file ignores it, and a pseudo-file that
         # would wait for data (``/proc/kmsg``) fails with BlockingIOError instead.
-        return io.BufferedReader(_NeverWaits(raw), buffer_size=_BUFFER)  # type: ignore[return-value]
+        return io.BufferedReader(_NeverWaits(raw), buffer_size=buffer_size)  # type: ignore[return-value]
     except BaseException:
         raw.close()
         raise

@@ -29,6 +29,9 @@ from agentscan.toolkit.fsutil import open_regular, read_capped
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _CHUNK = 1024 * 1024
+#: the buffer of a reader of a file's head (a header line, its first 64 KiB): a read
+#: through a whole-file reader's 128 KiB buffer copied twice what a head needs
+HEAD_BUFFER = 16 * 1024
 #: a UTF-8 byte order mark: some editors and Windows tools start a file with it
 BOM = _BOM = b"\xef\xbb\xbf"
 
@@ -104,10 +107,11 @@ def open_at(path: Path, ctx: ScanContext, start: int) -> tuple[IO[bytes], int] |
     return handle, start
 
 
-def open_binary(path: Path) -> IO[bytes]:
+def open_binary(path: Path, buffer_size: int | None = None) -> IO[bytes]:
     """Open a provider file read-only (a regular file only); ``.zst`` files are
-    decompressed as a stream of at most ``MAX_DECOMPRESSED_BYTES``."""
-    raw = open_regular(path)
+    decompressed as a stream of at most ``MAX_DECOMPRESSED_BYTES``.  ``buffer_size``:
+    the plain file's (``open_regular``), smaller for a reader of its head."""
+    raw = open_regular(path) if buffer_size is None else open_regular(path, buffer_size)
     if path.name.endswith(".zst"):
         try:
             import zstandard  # lazy: only Codex archives need it
@@ -292,7 +296,7 @@ def _short(exc: Exception) -> str:
 
 def read_head(path: Path, limit: int) -> bytes:
     """At most ``limit`` bytes from the start of a (possibly compressed) file."""
-    with open_binary(path) as handle:
+    with open_binary(path, HEAD_BUFFER) as handle:
         return handle.read(limit)
 
 

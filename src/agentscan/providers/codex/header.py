@@ -23,7 +23,7 @@ import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import BOM, open_binary
+from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
 from agentscan.providers.codex.records import RawSessionMeta, ThreadLink, as_dict, as_str, link_of, time_value
 
 HEADER_BYTES = 64 * 1024
@@ -80,7 +80,7 @@ def _header_from(meta: RawSessionMeta, line_timestamp: object, own: bool) -> Rol
 def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
     first: RolloutHeader | None = None
     used = 0
-    with open_binary(path) as handle:
+    with open_binary(path, HEAD_BUFFER) as handle:
         while used < HEADER_BYTES:
             limit = META_LINE_BYTES if used == 0 else HEADER_BYTES - used
             line = handle.readline(limit)
