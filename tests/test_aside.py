@@ -13,7 +13,9 @@ import pytest
 from agentscan.providers.codex.provider import CodexProvider
 from agentscan.scan import aside, workers
 from codex_builders import meta, rollout_path, write_rollout
-from test_row_build import run
+from cursor_builders import copy_real_dot_cursor
+from test_codex_recovery import _paginated_home
+from test_row_build import lay_out, run
 from test_row_build_parity import _every_provider, _fresh_process_caches, _index, _output
 
 pytestmark = pytest.mark.skipif(not workers.usable_workers(), reason="needs two cores and fork")
@@ -76,7 +78,11 @@ def test_a_first_list_is_the_same_with_the_later_providers_discovered_aside(
 
 def test_the_helper_discovers_and_this_process_does_not(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
                                                         adopted: list[str]) -> None:
-    _every_provider(isolated_home)
+    """Not in a home whose passes need a discovery (a Gemini row asking every provider for its
+    cwds, a Codex fork priced from its parent's calls): see test_aside_review.py."""
+    lay_out(isolated_home)
+    _paginated_home(isolated_home)
+    copy_real_dot_cursor(isolated_home)
     parent = os.getpid()
     here: list[str] = []
     real = CodexProvider.discover

@@ -100,6 +100,15 @@ class Provider(ABC):
         The default: no."""
         return False
 
+    def passes_stand_alone(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        """Whether every pass over ``ref``'s session (its row, its usage, a refresh of its
+        row) reads nothing of this scan's discovery but what ``ref`` carries, so that a
+        process handed ``ref`` and its fingerprint, but not the discovery (``scan.aside``),
+        reads and warns as the one that discovered it: its files, ``ref.hint`` and the
+        index, not what discovery left in ``ctx.memo`` (a database it opened, warning, or
+        other sessions' threads).  The default: no (that process discovers it again)."""
+        return False
+
     def shows_from_row(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``show`` should get the session's row first (from the index, or
         parsed and kept there) and ask ``detail_with_row``: for a session so large

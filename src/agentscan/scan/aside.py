@@ -14,6 +14,14 @@ says those warnings, indexes the ids, stores the discovery under the census
 it took before the fork, and goes on with the stored rows (``MemoRefs``), as
 a warm run that found the discovery in the index does.
 
+The page's rows are read here, with the provider's own refs of its newest
+sessions the helper hands back too: only of those whose passes need nothing
+of the discovery (``Provider.passes_stand_alone``: a Codex session, its
+fingerprint handed over with it).  Any other is read as a warm run reads it:
+its provider discovered again here first (``Scanner.real_ref``), outside any
+pass's capture, so that the warnings said again are dropped as repeats and
+not kept with the session's row or sums.
+
 Only for a command that parses a few sessions (``list`` of a page): one that
 parses them all (``tokens``, ``list --all``) needs each provider's own refs,
 which would make it discover those providers again here.  And only for
@@ -130,9 +138,11 @@ class Aside:
         try:
             helper.start()
             helper.send(self.names)
-        except (OSError, HelperGone):
+        except BaseException as exc:  # a Ctrl-C too: the helper is forked by then, and stopped here
             helper.stop()
-            return False
+            if isinstance(exc, (OSError, HelperGone)):
+                return False
+            raise
         self._helper = helper
         return True
 
@@ -173,11 +183,14 @@ def _discover(provider: Provider, ctx: Any, handing: int) -> Found | None:
     if any(fingerprint is None for fingerprint in fingerprints):
         return None  # not storable: discovered again here, whose refs can go uncached
     refreshable = provider.refreshable_discovery(ctx)
-    ctx.flush_facts()
-    rows = [stored_row(ref, fingerprint) for ref, fingerprint in zip(refs, fingerprints)]
     # In the order ``MergedRefs`` takes them: by recency, equal ones in discovery order.
     newest = sorted(range(len(refs)), key=lambda index: refs[index].recency, reverse=True)[:handing]
-    handed = [refs[index] for index in newest]
+    # Only those whose passes need nothing of the discovery: the parent reads any other
+    # after discovering the provider again itself (``Scanner.real_ref``), outside any capture.
+    with ctx.held_warnings():  # a head read to tell is read again, and warns, in the pass
+        handed = [refs[index] for index in newest if provider.passes_stand_alone(refs[index], ctx)]
+    ctx.flush_facts()  # after every read: what they learnt is written in the parent
+    rows = [stored_row(ref, fingerprint) for ref, fingerprint in zip(refs, fingerprints)]
     return Found(rows, id_entries(refs), held.said, after.said, refreshable, view.writes, handed)
 
 

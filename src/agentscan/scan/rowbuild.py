@@ -97,7 +97,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
             fingerprint = scanner.fingerprint(ref) if cache is not None else None
             real = scanner.real_ref(ref)
             if real is not None and real is not ref:
-                fingerprint = provider.fingerprint(real, ctx) if cache is not None else None
+                fingerprint = scanner.fingerprint(real) if cache is not None else None
         built[ref.id] = BuiltRow(real, fingerprint, held.said)
         if real is not None and provider.rows_may_travel and provider.row_travels(real, ctx):
             jobs.append(real)

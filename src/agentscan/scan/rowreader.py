@@ -154,7 +154,7 @@ class RowReader:
         else:
             real = scanner.real_ref(ref)
             if real is not None and real is not ref:
-                fingerprint = provider.fingerprint(real, ctx) if cache is not None else None
+                fingerprint = scanner.fingerprint(real) if cache is not None else None
         if real is None:
             return SessionRow(ref.provider, ref.native_id, str(ref.path) if ref.path else None)
         ref = real

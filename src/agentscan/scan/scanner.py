@@ -103,8 +103,19 @@ class Scanner:
         if self._cwds is None:
             self._cwds = set()
             for provider in self._witnesses:
+                self._discovered_here(provider)
                 self._cwds |= provider.known_cwds(self.ctx)
         return self._cwds
+
+    def _discovered_here(self, provider: Provider) -> None:
+        """``provider``'s discovery made in this process when its sessions were taken from
+        elsewhere (the index, ``scan.aside``'s helper), whose warnings were said then: asked
+        for inside a session's pass (``known_cwds`` of a Gemini row), the discovery would say
+        them again into the pass's capture, to be kept with the session's row or sums."""
+        name = provider.name
+        if isinstance(self._refs.get(name), MemoRefs) and name not in self._real_refs:
+            with self.ctx.held_warnings():  # said already, as the discovery was taken
+                self._real_refs[name] = {found.id: found for found in provider.discover(self.ctx)}
 
     @property
     def cache(self) -> Cache | None:
@@ -268,7 +279,10 @@ class Scanner:
         table = self._real_refs.get(ref.provider)
         if table is None:
             handed = self.handed_refs.get(ref.provider, {}).get(ref.id)
-            if handed is not None:
+            if handed is not None and isinstance(ref, MemoRef):
+                # Fingerprinted where it was discovered, as ``ref`` was stored: fingerprinted
+                # again here, it may need the whole discovery (Codex's thread index).
+                self._fingerprints[handed.id] = (handed.hint, ref.fingerprint)
                 return handed
             # Warnings said again by a second discovery are dropped as repeats by the sink.
             table = self._real_refs[ref.provider] = {found.id: found for found in self.provider(ref.provider).discover(self.ctx)}

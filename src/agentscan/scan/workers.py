@@ -21,6 +21,7 @@ it as it was), so only results cross the pipes, pickled.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import selectors
@@ -157,8 +158,19 @@ def _sigint_blocked() -> Iterator[None]:
 
 def _fork(child: Callable[[], None]) -> int:
     """Fork (inside ``_sigint_blocked``); the child runs ``child`` and exits, never
-    returning into the parent's code. The child's pid, in the parent."""
-    pid = os.fork()
+    returning into the parent's code. The child's pid, in the parent.
+
+    What the parent holds when it forks is never collected in the child (``gc.freeze``):
+    garbage not collected yet (a scanner dropped unclosed: its context and it refer to each
+    other) may hold a connection to the index, which the child's collection would close,
+    rolling back or checkpointing under the parent's feet (SQLite: no connection across a
+    fork)."""
+    gc.freeze()
+    try:
+        pid = os.fork()
+    except BaseException:
+        gc.unfreeze()
+        raise
     if pid == 0:
         code = 0
         try:
@@ -167,6 +179,7 @@ def _fork(child: Callable[[], None]) -> int:
             code = 1
         finally:
             os._exit(code)
+    gc.unfreeze()  # here, collected as ever; the child keeps them frozen
     return pid
 
 
@@ -347,12 +360,14 @@ class Helper:
             raise HelperGone(str(exc)) from None
 
     def receive(self) -> Any:
-        """The answer to the question sent last (waits for it); raises ``HelperGone``."""
+        """The answer to the question sent last (waits for it); raises ``HelperGone``, also
+        for an answer that cannot be unpickled here (``pickle.loads`` raises what a
+        ``__reduce__`` of the helper's raises when called here, not only ``UnpicklingError``)."""
         if self.pid is None:
             raise HelperGone("stopped")
         try:
             return _receive(self._results)
-        except (OSError, EOFError, pickle.UnpicklingError) as exc:
+        except Exception as exc:  # noqa: BLE001 - see above; a Ctrl-C is not caught
             self.stop()
             raise HelperGone(str(exc)) from None
 

@@ -146,6 +146,14 @@ class CodexProvider(Provider):
 
         return isinstance(ref.hint, CodexSession)
 
+    def passes_stand_alone(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        # A thread forked from (or spawned by) one outside the session may need that
+        # thread's calls, which only discovery finds (``_collect``); so does the fingerprint,
+        # which its holder hands over with the ref.
+        from agentscan.providers.codex.discovery import CodexSession
+
+        return isinstance(ref.hint, CodexSession) and not self._parents_files(ref.hint, ctx)
+
     def wants_refresh(self, row: SessionRow) -> bool:
         return row.counts_partial
 
