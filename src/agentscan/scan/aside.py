@@ -78,8 +78,8 @@ def plan(scanner: Scanner, pending: Sequence[Provider], few: int) -> Aside | Non
     if len(pending) < 2 or cache is None or not cache.writing:
         return None
     counts = cache.session_counts()
-    # The first is discovered here (its census when its turn comes, after the fork): the
-    # others' censuses now, before their discoveries (in the helper), as ever.
+    # Their censuses were taken with the first's (``Scanner.take_censuses``), before any
+    # discovery, as ever: the helper's discoveries come after them.
     names = []
     entries = 0
     for provider in pending[1:]:
