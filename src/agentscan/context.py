@@ -247,6 +247,10 @@ class ScanContext:
             except Exception:  # closing must never turn a result into a failure
                 pass
 
+    def stats(self) -> dict[str, os.stat_result | None]:
+        """What ``stat`` took this scan, by path (a census may put its own stats there)."""
+        return self.memo.setdefault("_stat", {})  # type: ignore[no-any-return]
+
     def stat(self, path: str | os.PathLike[str]) -> os.stat_result | None:
         """``os.stat`` memoised for this scan (discovery and fingerprints share it)."""
         cache = self.memo.setdefault("_stat", {})

@@ -52,7 +52,7 @@ class Census(NamedTuple):
 
 class _Walk:
     __slots__ = ("digest", "shape", "dirs", "linked", "seen", "roots", "entries", "limit", "newest", "skew", "admits",
-                 "root", "_root_real")
+                 "root", "_root_real", "stats")
 
     def __init__(self, admits: Callable[[str], bool] | None, skew: int | None, root: str = "") -> None:
         self.digest = blake2b(digest_size=16)
@@ -73,6 +73,8 @@ class _Walk:
         #: the root being walked, and its real path once a symlinked directory asks
         self.root = root
         self._root_real: str | None = None
+        #: where each entry's stat is kept, by path, when asked (``census``'s ``stats``)
+        self.stats: dict[str, os.stat_result | None] | None = None
 
     def in_root(self, real: str) -> bool:
         """Whether ``real`` (a real path) is the root or below it: walked there already."""
@@ -113,23 +115,26 @@ SubtreeWalker = Callable[[list[tuple[str, tuple[int, int]]], frozenset[tuple[int
 
 
 def walk_subtree(path: str, identity: tuple[int, int], roots: frozenset[tuple[int, int]],
-                 admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int | None = None) -> Subtree:
+                 admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int | None = None,
+                 stats: dict[str, os.stat_result | None] | None = None) -> Subtree:
     """One subdirectory of a root, walked whole as ``census`` walks it, giving up past
-    ``budget`` entries (default ``MAX_ENTRIES``)."""
+    ``budget`` entries (default ``MAX_ENTRIES``); ``stats`` as ``census`` takes it."""
     walk = _Walk(admits, skew_ns, os.path.dirname(path))
     walk.limit = MAX_ENTRIES if budget is None else budget
+    walk.stats = stats
     walk.seen = set(roots)
     complete = _walk(path, identity, walk, 1)
     return Subtree(walk.digest.digest(), walk.shape.digest(), walk.dirs, walk.entries, walk.newest, walk.linked, complete)
 
 
 def walk_subtrees(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]],
-                  admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int) -> list[Subtree]:
+                  admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int,
+                  stats: dict[str, os.stat_result | None] | None = None) -> list[Subtree]:
     """``walk_subtree`` of each, in order, within ``budget`` entries in all: up to the first
     that could not be walked whole (a hostile tree is given up at once, not per subtree)."""
     walked = []
     for path, identity in subdirs:
-        subtree = walk_subtree(path, identity, roots, admits, skew_ns, budget)
+        subtree = walk_subtree(path, identity, roots, admits, skew_ns, budget, stats)
         walked.append(subtree)
         if not subtree.complete:
             break
@@ -139,7 +144,7 @@ def walk_subtrees(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[t
 
 def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
            admits: Callable[[str], bool] | None = None, skew_ns: int | None = None,
-           walker: SubtreeWalker | None = None) -> Census | None:
+           walker: SubtreeWalker | None = None, stats: dict[str, os.stat_result | None] | None = None) -> Census | None:
     """A digest of every entry under ``paths`` (walked whole) and of ``stat_only`` (not walked).
 
     Each file contributes its name, mode, size, mtime, ctime and inode (a
@@ -158,11 +163,16 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
     its own digests, so that ``walker`` may have some walked elsewhere (a
     helper process) with the same result: a symlink is then known for a loop
     when it leads back to a root or into its own subtree.
+
+    ``stats``: each file's stat (following a symlink, as ``os.stat``) is put
+    there by its path, for a discovery about to run to take instead of its own
+    (those walked by ``walker`` are not).
     """
     walk = _Walk(admits, skew_ns)
+    walk.stats = stats
 
     def here(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]], budget: int) -> list[Subtree]:
-        return walk_subtrees(subdirs, roots, admits, skew_ns, budget)
+        return walk_subtrees(subdirs, roots, admits, skew_ns, budget, stats)
 
     try:
         for path in paths:
@@ -241,6 +251,8 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
                     # A dangling link or a file gone since the listing: its absence is the fact.
                     numbers.extend((-1, -1, -1, -1, -1))
                     continue
+                if walk.stats is not None:
+                    walk.stats[entry.path] = info
                 mode = info.st_mode
                 numbers.extend((mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
                 if mode & 0o170000 == _IS_DIR:  # a symlink to a directory

@@ -88,16 +88,17 @@ def census_plan(provider: Provider, ctx: ScanContext) -> CensusPlan | None:
     return CensusPlan(paths, stat_only, setting)
 
 
-def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeWalker | None = None) -> Stamp | None:
+def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeWalker | None = None,
+               stats: dict[str, os.stat_result | None] | None = None) -> Stamp | None:
     """The census of ``plan`` as a stamp: reads the file system only (a helper may take it,
-    or some of its roots' subtrees: ``walker``)."""
+    or some of its roots' subtrees: ``walker``); ``stats`` as ``census.census`` takes it."""
     import time
 
     now = time.time_ns()
     # A time more than the interval ahead of the clock is a clock's skew (or a copied
     # home's), not a change in progress (the census compares as it goes: a slow walk's
     # own changes count).
-    found = census(plan.paths, stat_only=plan.stat_only, admits=admits, skew_ns=SETTLE_NS, walker=walker)
+    found = census(plan.paths, stat_only=plan.stat_only, admits=admits, skew_ns=SETTLE_NS, walker=walker, stats=stats)
     if found is None:
         return None
 
@@ -111,10 +112,14 @@ def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeW
     return Stamp(stamp(found.digest), settled, stamp(found.shape), found.dirs, found.entries)
 
 
-def stamp_of(provider: Provider, ctx: ScanContext) -> Stamp | None:
-    """What the provider's discovery depends on, as one digest (``None``: no memo)."""
+def stamp_of(provider: Provider, ctx: ScanContext, *, share_stats: bool = False) -> Stamp | None:
+    """What the provider's discovery depends on, as one digest (``None``: no memo).
+    ``share_stats``: its discovery will run in this scan: the census's stats are the
+    scan's (``ScanContext.stat``), so that it takes none of them again."""
     plan = census_plan(provider, ctx)
-    return None if plan is None else stamp_from(plan, ctx.resolved_inside_roots)
+    if plan is None:
+        return None
+    return stamp_from(plan, ctx.resolved_inside_roots, stats=ctx.stats() if share_stats else None)
 
 
 class DiscoveryMemo:

@@ -68,6 +68,8 @@ class Scanner:
         self.use_cache = use_cache
         self.memo_discovery = memo_discovery
         self._stamps: dict[str, Stamp | None] = {}
+        #: each provider's sessions when the index last counted them (``Cache.session_counts``)
+        self._counts: dict[str, int] | None = None
         self._confined = False
         self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
@@ -249,8 +251,15 @@ class Scanner:
             from agentscan.scan.memo import stamp_of
 
             self._confine()  # the census follows symlinks where discovery would
-            self._stamps[provider.name] = stamp_of(provider, self.ctx)
+            self._stamps[provider.name] = stamp_of(provider, self.ctx, share_stats=self._first_discovery(provider))
         return self._stamps[provider.name]
+
+    def _first_discovery(self, provider: Provider) -> bool:
+        """Whether ``provider`` was never discovered with the index: its discovery will run
+        after its census (a warm run's census would keep stats for nothing)."""
+        if self._counts is None:
+            self._counts = self.cache.session_counts() if self.cache is not None else {}
+        return provider.name not in self._counts
 
     def fingerprint(self, ref: SessionRef) -> str | None:
         """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""

@@ -81,12 +81,17 @@ def _entries(path: str, ctx: ScanContext, *, report: bool = True) -> list[os.Dir
 
 
 def _stat(entry: os.DirEntry[str], ctx: ScanContext) -> os.stat_result | None:
-    """The entry's ``stat`` (following a symlink), shared with ``ctx.stat``."""
+    """The entry's ``stat`` (following a symlink), shared with ``ctx.stat``: the census
+    of a first discovery took it already."""
+    stats = ctx.stats()
+    stat = stats.get(entry.path)
+    if stat is not None:
+        return stat
     try:
         stat = entry.stat()
     except OSError:
         return None
-    ctx.memo.setdefault("_stat", {})[entry.path] = stat
+    stats[entry.path] = stat
     return stat
 
 
