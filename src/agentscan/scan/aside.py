@@ -78,8 +78,8 @@ def plan(scanner: Scanner, pending: Sequence[Provider], few: int) -> Aside | Non
     if len(pending) < 2 or cache is None or not cache.writing:
         return None
     counts = cache.session_counts()
-    # Their censuses were taken with the first's (``Scanner.take_censuses``), before any
-    # discovery, as ever: the helper's discoveries come after them.
+    # Each census before its discovery, as ever: those sent aside are taken now (unless
+    # ``Scanner.take_censuses`` took them), before the fork; the first's in its turn, here.
     names = []
     entries = 0
     for provider in pending[1:]:

@@ -175,7 +175,7 @@ class Scanner:
         aside = None
         if self.memo_discovery:  # each discovery needs its provider's census first
             self.take_censuses(pending)
-            if few is not None and len(pending) > 1:
+            if few is not None and any(self._first_discovery(provider) for provider in pending[1:]):
                 from agentscan.scan.aside import plan
 
                 aside = plan(self, pending, few)
