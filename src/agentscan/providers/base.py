@@ -100,6 +100,14 @@ class Provider(ABC):
         The default: no."""
         return False
 
+    def usage_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        """Whether ``ref``'s usage may be parsed in a worker process (``scan.collect``), whose
+        context holds nothing of this scan's discovery, and come out the same, warnings
+        included: a pass that discovered its provider again there would keep the
+        discovery's warnings with the session's sums.  The default: yes (the usage pass
+        reads the session's files and ``ref``)."""
+        return True
+
     def passes_stand_alone(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether every pass over ``ref``'s session (its row, its usage, a refresh of its
         row) reads nothing of this scan's discovery but what ``ref`` carries, so that a

@@ -354,7 +354,9 @@ class _Collector:
         count = workers.usable_workers()
         done: dict[str, Parsed] = {}
         if count and sum(weights.values()) >= PARALLEL_MIN_BYTES and len(refs) > 1:
-            ordered = sorted(refs, key=lambda ref: -weights[ref.id])  # largest first: workers finish together
+            with self.ctx.held_warnings():  # what telling reads, the session's own pass says
+                travelling = [ref for ref in refs if self.scanner.provider(ref.provider).usage_travels(ref, self.ctx)]
+            ordered = sorted(travelling, key=lambda ref: -weights[ref.id])  # largest first: workers finish together
             contexts: list[ScanContext] = []  # one per worker, made in the worker
 
             def in_worker(index: int) -> Parsed:

@@ -146,6 +146,9 @@ class CodexProvider(Provider):
 
         return isinstance(ref.hint, CodexSession)
 
+    def usage_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
+        return self.passes_stand_alone(ref, ctx)
+
     def passes_stand_alone(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # A thread forked from (or spawned by) one outside the session may need that
         # thread's calls, which only discovery finds (``_collect``); so does the fingerprint,
