@@ -172,9 +172,9 @@ def test_tokens_parses_memo_refs_through_the_real_discovery(isolated_home: Path,
 
 def test_many_memo_refs_to_parse_are_found_by_one_discovery(isolated_home: Path, discoveries: list[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    import agentscan.scan.scanner as scanner_module
+    import agentscan.scan.ownrefs as ownrefs_module
 
-    monkeypatch.setattr(scanner_module, "LOCATE_LIMIT", 1)
+    monkeypatch.setattr(ownrefs_module, "LOCATE_LIMIT", 1)
     session(isolated_home, S1, 1, 100)
     session(isolated_home, S2, 2, 200)
     with Scanner(use_cache=True, memo_discovery=True) as scanner:

@@ -232,7 +232,7 @@ def test_a_provider_without_sessions_is_taken_from_the_index(isolated_home: Path
 
 def test_more_sessions_to_parse_than_are_worth_locating_are_discovered_at_once(
         isolated_home: Path, discoveries: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import agentscan.scan.scanner as scanner_module
+    import agentscan.scan.ownrefs as ownrefs_module
 
     located: list[str] = []
     original = ClaudeProvider.locate
@@ -242,7 +242,7 @@ def test_more_sessions_to_parse_than_are_worth_locating_are_discovered_at_once(
         return original(self, native_id, path, ctx)
 
     monkeypatch.setattr(ClaudeProvider, "locate", counting)
-    monkeypatch.setattr(scanner_module, "LOCATE_LIMIT", 1)
+    monkeypatch.setattr(ownrefs_module, "LOCATE_LIMIT", 1)
     first = session(isolated_home, S1, 1, 100)
     second = session(isolated_home, S2, 2, 200)
     cli_json("list")

@@ -66,7 +66,7 @@ class Found(NamedTuple):
     refreshable: bool
     #: the file facts it learnt: ``IndexView`` writes
     writes: Sequence[tuple[str, tuple]]
-    #: the provider's own refs of its most recent sessions (``Scanner.handed_refs``)
+    #: the provider's own refs of its most recent sessions (``OwnRefs.hand``)
     handed: Sequence[SessionRef]
 
 
@@ -215,5 +215,5 @@ def _adopt(scanner: Scanner, provider: Provider, found: Found) -> Sequence[Sessi
     index_id_entries(cache, provider, found.ids, ctx, complete=not warnings.passing)
     memo.store_rows(found.rows, warnings, found.refreshable)
     say(ctx, found.said_after)
-    scanner.handed_refs[provider.name] = {ref.id: ref for ref in found.handed}
+    scanner.own_refs.hand(provider.name, found.handed)
     return refs

@@ -20,7 +20,8 @@ from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext
 from agentscan.scan.liveness import Liveness
 from agentscan.errors import SessionNotFound, SessionUnreadable, UsageProblem
-from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, TopRefs, is_memo_ref
+from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, TopRefs
+from agentscan.scan.ownrefs import OwnRefs
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
 from agentscan.scan.rowreader import RowReader
 from agentscan.model import ScanWarning, SessionRef, SessionRow
@@ -30,11 +31,6 @@ from agentscan.providers.base import Provider
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.scan.memo import Stamp
-
-#: how many stored sessions a scan rebuilds alone for a parse before it discovers
-#: their provider afresh (``Scanner.real_ref``)
-LOCATE_LIMIT = 16
-
 
 def _readable(path: Path) -> bool:
     try:
@@ -73,11 +69,8 @@ class Scanner:
         self._confined = False
         self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
-        self._real_refs: dict[str, dict[str, SessionRef]] = {}
-        #: the own refs of a provider's most recent sessions, handed over by a discovery
-        #: made in a helper (``scan.aside``): a page's rows need no discovery again here
-        self.handed_refs: dict[str, dict[str, SessionRef]] = {}
-        self._located: dict[str, int] = {}
+        #: the own refs of stored sessions, for a parse (``real_ref``)
+        self.own_refs = self._own = OwnRefs(self)
         self._cache: Cache | None = None
         self._cache_opened = False
         #: sessions parsed (not served from the cache) by this scanner
@@ -105,19 +98,9 @@ class Scanner:
         if self._cwds is None:
             self._cwds = set()
             for provider in self._witnesses:
-                self._discovered_here(provider)
+                self._own.discovered_here(provider, self._refs.get(provider.name))
                 self._cwds |= provider.known_cwds(self.ctx)
         return self._cwds
-
-    def _discovered_here(self, provider: Provider) -> None:
-        """``provider``'s discovery made in this process when its sessions were taken from
-        elsewhere (the index, ``scan.aside``'s helper), whose warnings were said then: asked
-        for inside a session's pass (``known_cwds`` of a Gemini row), the discovery would say
-        them again into the pass's capture, to be kept with the session's row or sums."""
-        name = provider.name
-        if isinstance(self._refs.get(name), MemoRefs) and name not in self._real_refs:
-            with self.ctx.held_warnings():  # said already, as the discovery was taken
-                self._real_refs[name] = {found.id: found for found in provider.discover(self.ctx)}
 
     @property
     def cache(self) -> Cache | None:
@@ -278,37 +261,15 @@ class Scanner:
         """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
         is gone since the census (a warning says so).  ``one``: only this session is
         wanted (``show``): the provider may rebuild it alone (``Provider.locate``)."""
-        if not is_memo_ref(ref):
-            return ref
-        if ref.provider not in self._real_refs and (one or self._may_locate(ref.provider)):
-            located = self.provider(ref.provider).locate(ref.native_id, str(ref.path) if ref.path else None, self.ctx)
-            # For a parse, the same files as stored: else discovery decides.
-            if located is not None and located.id == ref.id and (one or located.files == ref.files):
-                return located
-        table = self._real_refs.get(ref.provider)
-        if table is None:
-            handed = self.handed_refs.get(ref.provider, {}).get(ref.id)
-            if handed is not None and isinstance(ref, MemoRef):
-                # Fingerprinted where it was discovered, as ``ref`` was stored: fingerprinted
-                # again here, it may need the whole discovery (Codex's thread index).
-                self._fingerprints[handed.id] = (handed.hint, ref.fingerprint)
-                return handed
-            # Warnings said again by a second discovery are dropped as repeats by the sink.
-            table = self._real_refs[ref.provider] = {found.id: found for found in self.provider(ref.provider).discover(self.ctx)}
-        real = table.get(ref.id)
-        if real is None:
-            self.ctx.warn(ref.path or ref.id, "changed while being read; run the command again")
-        return real
+        return self._own.real_ref(ref, one=one)
 
-    def _may_locate(self, provider: str) -> bool:
-        """Whether a parse may rebuild a stored session alone: its provider's discovery
-        is one that ``locate`` agrees with (``MemoRefs.refreshable``), and only a few
-        are asked for (an agent's active session or two; many cost more than discovery)."""
-        refs = self._refs.get(provider)
-        if not isinstance(refs, MemoRefs) or not refs.refreshable:
-            return False
-        self._located[provider] = count = self._located.get(provider, 0) + 1
-        return count <= LOCATE_LIMIT
+    def stored_refs(self, provider: str) -> Sequence[SessionRef] | None:
+        """``provider``'s sessions as this scan took them (discovered, or stored ones), if it did."""
+        return self._refs.get(provider)
+
+    def know_fingerprint(self, ref: SessionRef, fingerprint: str | None) -> None:
+        """``ref``'s fingerprint, taken elsewhere (``fingerprint`` answers it)."""
+        self._fingerprints[ref.id] = (ref.hint, fingerprint)  # the hint kept alive: ``is`` stays meaningful
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable."""
@@ -344,14 +305,8 @@ class Scanner:
 
     def expect_parses(self, refs: Sequence[SessionRef]) -> None:
         """``refs`` are about to be parsed: a provider with more of them than ``locate``
-        is worth it for (``LOCATE_LIMIT``) is discovered at the first, not after the limit."""
-        counts: dict[str, int] = {}
-        for ref in refs:
-            if is_memo_ref(ref):
-                counts[ref.provider] = counts.get(ref.provider, 0) + 1
-        for provider, count in counts.items():
-            if count + self._located.get(provider, 0) > LOCATE_LIMIT:
-                self._located[provider] = LOCATE_LIMIT
+        is worth it for (``ownrefs.LOCATE_LIMIT``) is discovered at the first, not after the limit."""
+        self._own.expect_parses(refs)
 
     def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """The ``limit`` most recently updated sessions (``None``: every one), newest first.
