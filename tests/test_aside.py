@@ -14,6 +14,7 @@ from agentscan.providers.codex.provider import CodexProvider
 from agentscan.scan import aside, workers
 from codex_builders import meta, rollout_path, write_rollout
 from cursor_builders import copy_real_dot_cursor
+from spies import record_calls
 from test_codex_recovery import _paginated_home
 from test_row_build import lay_out, run
 from test_row_build_parity import _every_provider, _fresh_process_caches, _index, _output
@@ -28,15 +29,7 @@ STEPS = [["list"], ["list", "--json"], ["list"], ["list", "--all", "--json"], ["
 def adopted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every home big enough for a helper; the providers whose discovery came from it."""
     monkeypatch.setattr(aside, "MIN_ENTRIES", 0)
-    seen: list[str] = []
-    real = aside._adopt
-
-    def adopt(scanner, provider, found):  # noqa: ANN001, ANN202
-        seen.append(provider.name)
-        return real(scanner, provider, found)
-
-    monkeypatch.setattr(aside, "_adopt", adopt)
-    return seen
+    return record_calls(monkeypatch, aside, "_adopt", lambda scanner, provider, found: provider.name)
 
 
 def _with_warnings(home: Path) -> None:
@@ -154,20 +147,12 @@ def test_a_fork_refused_leaves_every_discovery_here(isolated_home: Path, tmp_pat
 
 
 @pytest.fixture
-def helpers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The helpers started for a discovery aside (their providers)."""
-    started: list[str] = []
-    real = aside.Aside.start
-
-    def start(self):  # noqa: ANN001, ANN202
-        started.extend(self.names)
-        return real(self)
-
-    monkeypatch.setattr(aside.Aside, "start", start)
-    return started
+def helpers(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The helpers started for a discovery aside (the providers of each)."""
+    return record_calls(monkeypatch, aside.Aside, "start", lambda self: self.names)
 
 
-def test_a_small_home_has_no_helper(isolated_home: Path, helpers: list[str]) -> None:
+def test_a_small_home_has_no_helper(isolated_home: Path, helpers: list[list[str]]) -> None:
     _every_provider(isolated_home)
     run("list")
     assert helpers == []
@@ -176,7 +161,7 @@ def test_a_small_home_has_no_helper(isolated_home: Path, helpers: list[str]) -> 
 @pytest.mark.parametrize("command", [["tokens"], ["list", "--all"], ["list", "--grep", "port"], ["list", "--since", "30d"],
                                      ["export", "--format", "jsonl", "--output", "-"], ["list", "--no-cache"]])
 def test_only_a_page_without_filters_has_a_helper(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  helpers: list[str], command: list[str]) -> None:
+                                                  helpers: list[list[str]], command: list[str]) -> None:
     """A command that parses every session (or may read on) needs each provider's own refs,
     which a discovery made aside would make it discover again."""
     monkeypatch.setattr(aside, "MIN_ENTRIES", 0)
@@ -184,14 +169,14 @@ def test_only_a_page_without_filters_has_a_helper(isolated_home: Path, monkeypat
     run(*command)
     assert helpers == []
     run("list")
-    assert helpers == ([] if "--no-cache" not in command else ["codex", "gemini", "cursor"])
+    assert helpers == ([] if "--no-cache" not in command else [["codex", "gemini", "cursor"]])
 
 
 def test_a_provider_discovered_with_the_index_before_is_not_sent_aside(
-        isolated_home: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[str], adopted: list[str]) -> None:
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[list[str]], adopted: list[str]) -> None:
     monkeypatch.setattr(aside, "MIN_ENTRIES", 0)
     _every_provider(isolated_home)
     run("list", "--provider", "codex")
     run("list")
-    assert helpers == ["gemini", "cursor"]
+    assert helpers == [["gemini", "cursor"]]
     assert adopted == ["gemini", "cursor"]

@@ -20,6 +20,7 @@ from agentscan.scan import rowreader, workers
 from agentscan.scan.lazyrefs import is_memo_ref
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from spies import record_calls
 from test_row_build import _index, _session, lay_out, one_after_the_other, run
 import test_row_build
 
@@ -63,15 +64,7 @@ def _capped(home: Path, monkeypatch: pytest.MonkeyPatch, *, mtime: int = 1_790_0
 
 def _read_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the rows a run read in its own process (not from the index)."""
-    seen: list[str] = []
-    real = rowreader.guarded_row
-
-    def guarded_row(provider, ref, ctx):  # noqa: ANN001, ANN202
-        seen.append(ref.id)
-        return real(provider, ref, ctx)
-
-    monkeypatch.setattr(rowreader, "guarded_row", guarded_row)
-    return seen
+    return record_calls(monkeypatch, rowreader, "guarded_row", lambda provider, ref, ctx: ref.id)
 
 
 def _stop_early(asked: int, *, memo: bool = False,

@@ -1,0 +1,21 @@
+"""A spy on a function or method: what each call was about, listed as the calls come."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+
+def record_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, note: Callable[..., Any]) -> list[Any]:
+    """``owner.name`` replaced by one that lists ``note(*args, **kwargs)`` of each call, then
+    makes it; the list, as it grows (a forked process's calls are its own)."""
+    seen: list[Any] = []
+    real = getattr(owner, name)
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        seen.append(note(*args, **kwargs))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, recording)
+    return seen
