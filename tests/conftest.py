@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agentscan.providers import provider_env_vars
+from spies import record_calls
 
 # The providers' own variables come from the registry, so a new provider's
 # settings can never leak the real home into a test.
@@ -70,12 +71,4 @@ def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the providers whose real discovery ran (Claude's, counted)."""
     from agentscan.providers.claude.provider import ClaudeProvider
 
-    ran: list[str] = []
-    original = ClaudeProvider.discover
-
-    def counting(self: ClaudeProvider, ctx):  # noqa: ANN001, ANN202
-        ran.append(self.name)
-        return original(self, ctx)
-
-    monkeypatch.setattr(ClaudeProvider, "discover", counting)
-    return ran
+    return record_calls(monkeypatch, ClaudeProvider, "discover", lambda self, ctx: self.name)

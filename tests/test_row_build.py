@@ -26,6 +26,7 @@ from builders import (
     lay_out_real_claude,
 )
 from codex_builders import lay_out_real_codex, write_demo
+from spies import record_calls
 
 runner = CliRunner()
 
@@ -267,14 +268,8 @@ def test_rows_read_ahead_for_a_list_that_stopped_are_kept(isolated_home: Path, m
 
     for number in range(120):
         _session(isolated_home, number, damaged=number % 9 == 2, task="rare" if number in (100, 50) else "task")
-    asked: list[str] = []
     real_row = Scanner.row
-
-    def row(self: Scanner, ref):  # noqa: ANN001, ANN202
-        asked.append(ref.id)
-        return real_row(self, ref)
-
-    monkeypatch.setattr(Scanner, "row", row)
+    asked = record_calls(monkeypatch, Scanner, "row", lambda self, ref: ref.id)
     with Scanner(use_cache=True) as scanner:
         assert [row.native_id[:8] for row in scanner.list_sessions(limit=1, filters=ListFilter(grep="rare"))] == ["00000064"]
     monkeypatch.setattr(Scanner, "row", real_row)

@@ -253,7 +253,7 @@ class ScanContext:
 
     def stat(self, path: str | os.PathLike[str]) -> os.stat_result | None:
         """``os.stat`` memoised for this scan (discovery and fingerprints share it)."""
-        cache = self.memo.setdefault("_stat", {})
+        cache = self.stats()
         key = os.fspath(path)
         if key not in cache:
             try:

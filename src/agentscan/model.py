@@ -253,3 +253,8 @@ class SessionRef:
     @property
     def id(self) -> str:
         return f"{self.provider}:{self.native_id}"
+
+    @property
+    def read_files(self) -> tuple[Path, ...]:
+        """What a pass over the session reads: its ``files``, else its ``path`` alone."""
+        return self.files or ((self.path,) if self.path else ())

@@ -168,7 +168,7 @@ class Provider(ABC):
         depend on a database add its identity.  ``None`` means "do not cache".
         """
         parts = [self.name, self.parser_version]
-        for path in ref.files or ((ref.path,) if ref.path else ()):
+        for path in ref.read_files:
             stat = ctx.stat(path)
             if stat is None:
                 return None

@@ -77,13 +77,12 @@ def plan(scanner: Scanner, pending: Sequence[Provider], few: int) -> Aside | Non
     cache = scanner.cache
     if len(pending) < 2 or cache is None or not cache.writing:
         return None
-    counts = cache.session_counts()
     # Each census before its discovery, as ever: those sent aside are taken now (unless
     # ``Scanner.take_censuses`` took them), before the fork; the first's in its turn, here.
     names = []
     entries = 0
     for provider in pending[1:]:
-        if provider.name in counts:
+        if not scanner.first_discovery(provider):
             continue  # discovered with this index before: taken from it, or mended
         stamp = scanner.census_stamp(provider)
         if stamp is None or not stamp.settled:

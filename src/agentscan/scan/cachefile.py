@@ -61,10 +61,6 @@ def cache_dir(env: Mapping[str, str]) -> Path:
 
 def is_busy(exc: BaseException) -> bool:
     """Whether ``exc`` says another connection holds the lock SQLite waited for."""
-    return _is_busy(exc)
-
-
-def _is_busy(exc: BaseException) -> bool:
     text = str(exc).lower()
     return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
@@ -107,7 +103,7 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
         except CacheBusy:
             return None  # another agentscan is writing: this run goes without
         except (sqlite3.DatabaseError, ValueError, OSError) as exc:
-            if _is_busy(exc):
+            if is_busy(exc):
                 return None
             if attempt == 2 or isinstance(exc, OSError):
                 ctx.warn(path, f"cache disabled: {exc}")
@@ -151,7 +147,7 @@ def connect(path: Path) -> sqlite3.Connection:
         return conn
     except sqlite3.OperationalError as exc:
         conn.close()
-        if _is_busy(exc):
+        if is_busy(exc):
             raise CacheBusy(str(exc)) from exc
         raise
     except BaseException:

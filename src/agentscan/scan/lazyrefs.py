@@ -85,7 +85,7 @@ def file_texts(ref: SessionRef) -> list[str]:
     if isinstance(ref, MemoRef):
         if ref._made is None:
             return ref._file_texts or ([ref._path_text] if ref._path_text is not None else [])
-    return [str(path) for path in ref.files or ((ref.path,) if ref.path else ())]
+    return [str(path) for path in ref.read_files]
 
 
 def memo_ref(provider: str, row: list[Any]) -> MemoRef:

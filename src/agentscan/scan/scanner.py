@@ -70,7 +70,7 @@ class Scanner:
         self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
         #: the own refs of stored sessions, for a parse (``real_ref``)
-        self.own_refs = self._own = OwnRefs(self)
+        self.own_refs = OwnRefs(self)
         self._cache: Cache | None = None
         self._cache_opened = False
         #: sessions parsed (not served from the cache) by this scanner
@@ -98,7 +98,7 @@ class Scanner:
         if self._cwds is None:
             self._cwds = set()
             for provider in self._witnesses:
-                self._own.discovered_here(provider, self._refs.get(provider.name))
+                self.own_refs.discovered_here(provider, self._refs.get(provider.name))
                 self._cwds |= provider.known_cwds(self.ctx)
         return self._cwds
 
@@ -158,7 +158,7 @@ class Scanner:
         aside = None
         if self.memo_discovery:  # each discovery needs its provider's census first
             self.take_censuses(pending)
-            if few is not None and any(self._first_discovery(provider) for provider in pending[1:]):
+            if few is not None and any(self.first_discovery(provider) for provider in pending[1:]):
                 from agentscan.scan.aside import plan
 
                 aside = plan(self, pending, few)
@@ -234,10 +234,10 @@ class Scanner:
             from agentscan.scan.memo import stamp_of
 
             self._confine()  # the census follows symlinks where discovery would
-            self._stamps[provider.name] = stamp_of(provider, self.ctx, share_stats=self._first_discovery(provider))
+            self._stamps[provider.name] = stamp_of(provider, self.ctx, share_stats=self.first_discovery(provider))
         return self._stamps[provider.name]
 
-    def _first_discovery(self, provider: Provider) -> bool:
+    def first_discovery(self, provider: Provider) -> bool:
         """Whether ``provider`` was never discovered with the index: its discovery will run
         after its census (a warm run's census would keep stats for nothing)."""
         if self._counts is None:
@@ -261,7 +261,7 @@ class Scanner:
         """The provider's own ``ref`` (with its hint), for a parse; ``None``: the session
         is gone since the census (a warning says so).  ``one``: only this session is
         wanted (``show``): the provider may rebuild it alone (``Provider.locate``)."""
-        return self._own.real_ref(ref, one=one)
+        return self.own_refs.real_ref(ref, one=one)
 
     def stored_refs(self, provider: str) -> Sequence[SessionRef] | None:
         """``provider``'s sessions as this scan took them (discovered, or stored ones), if it did."""
@@ -306,7 +306,7 @@ class Scanner:
     def expect_parses(self, refs: Sequence[SessionRef]) -> None:
         """``refs`` are about to be parsed: a provider with more of them than ``locate``
         is worth it for (``ownrefs.LOCATE_LIMIT``) is discovered at the first, not after the limit."""
-        self._own.expect_parses(refs)
+        self.own_refs.expect_parses(refs)
 
     def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """The ``limit`` most recently updated sessions (``None``: every one), newest first.

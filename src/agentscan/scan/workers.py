@@ -54,7 +54,7 @@ def job_bytes(ref: SessionRef, ctx: ScanContext) -> int:
     """How much a job over ``ref`` reads: its files' sizes (jobs go out largest first, so
     that the workers finish together)."""
     total = 0
-    for path in ref.files or ((ref.path,) if ref.path else ()):
+    for path in ref.read_files:
         stat = ctx.stat(path)
         total += stat.st_size if stat is not None else 0
     return total
