@@ -277,12 +277,13 @@ if __name__ == '__main__':
 def console_script(directory: Path) -> Path:
     """What ``pip install`` writes as ``bin/agentscan``: the tree on PYTHONPATH runs as a user runs it
     (``python -m agentscan`` names itself otherwise, and skips the console script's fast paths)."""
-    path = Path(tempfile.mkdtemp(prefix="agentscan-bench-bin-", dir=directory)) / "agentscan"
+    path = Path(tempfile.mkdtemp(prefix="bin-", dir=directory)) / "agentscan"
     path.write_text(CONSOLE_SCRIPT)
     return path
 
 
-def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> str:
+def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scratch: Path) -> str:
+    """One scale's figures; every cache and console script lives under ``scratch``."""
     target = home_for(args.out, scale)
     home = target / "home"
     expected = json.loads((target / "expected.json").read_text())
@@ -306,7 +307,7 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> 
     for label, src in trees:
         figures = []
         groups.append(figures)
-        cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-cache-"))
+        cache = Path(tempfile.mkdtemp(prefix="cache-", dir=scratch))
         env = dict(base_env, AGENTSCAN_CACHE_DIR=str(cache), PYTHONPATH=src)
         agentscan = [python, str(console_script(cache.parent))]
 
@@ -341,7 +342,7 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None) -> 
             Figure(label + "cold tokens, table", agentscan + ["tokens"], env, before=clear),
         ]
         if big is not None:
-            big_cache = Path(tempfile.mkdtemp(prefix="agentscan-bench-big-"))
+            big_cache = Path(tempfile.mkdtemp(prefix="big-", dir=scratch))
             big_env = dict(env, HOME=str(big / "home") if (big / "home").exists() else str(big),
                            AGENTSCAN_CACHE_DIR=str(big_cache))
 
@@ -453,7 +454,10 @@ def main() -> None:
     args = parser.parse_args()
     scales = args.scale or [1.0, 10.0]
     ccusage = find_ccusage(args.ccusage)
-    sections = [bench_scale(scale, args, ccusage) for scale in scales]
+    # One scratch directory for every cache and console script, gone when the run ends
+    # (each used to be a directory of its own in /tmp, left behind run after run).
+    with tempfile.TemporaryDirectory(prefix="agentscan-bench-") as scratch:
+        sections = [bench_scale(scale, args, ccusage, Path(scratch)) for scale in scales]
     header = [
         "# Performance",
         "",

@@ -6,6 +6,16 @@ The library only counts; it never prints.  ``ScanContext.progress`` is a
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
+#: a pass over one file at least this large tells ``Progress.reading`` how far it is
+TOLD_BYTES = 32 * 1024 * 1024
+
+
+def told_name(path: PurePath) -> str:
+    """How ``Progress.reading`` names a file: its stem, a session id's first 8 characters."""
+    return path.stem if len(path.stem) <= 12 else path.stem[:8] + "…"
+
 
 class Progress:
     """Sessions expected and done; subclasses decide what to show."""
@@ -31,6 +41,10 @@ class Progress:
         self._ahead += count
         self.done += count
         self.changed()
+
+    def reading(self, name: str, done: int, size: int) -> None:
+        """A long pass over one file (``name``, a huge transcript) has read ``done`` of its
+        ``size`` bytes: a session count stands still for as long as it takes."""
 
     def finish(self) -> None:
         """The phase is over (a result is about to be printed)."""

@@ -3,6 +3,9 @@
 Shown only when stderr is a terminal, only after ``DELAY_S`` (a warm run
 finishes first and prints nothing), redrawn at most ten times a second, and
 erased before the result is printed.  Pipes, cron and ``--quiet`` get nothing.
+A session count stands still while one huge transcript is read (a first
+``show`` of a 1 GB one takes a quarter of a minute): then the line says how
+far into that file the read is.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ class StderrProgress(Progress):
         self._started: float | None = None
         self._drawn_at = 0.0
         self._visible = False
+        self._file: tuple[str, int, float, int] | None = None  # name, size, when and where its read began
 
     def expect(self, count: int) -> None:
         if self._started is None:
@@ -39,8 +43,21 @@ class StderrProgress(Progress):
         self._write(f"\r\x1b[Kreading sessions {self.done:,}/{total:,} ({rate:,.0f}/s)")
         self._visible = True
 
+    def reading(self, name: str, done: int, size: int) -> None:
+        now = time.monotonic()
+        if self._file is None or self._file[:2] != (name, size):
+            self._file = (name, size, now, done)
+        began, start = self._file[2:]
+        if now - began < DELAY_S or now - self._drawn_at < REDRAW_S:
+            return
+        self._drawn_at = now
+        rate = (done - start) / max(now - began, 1e-6)
+        self._write(f"\r\x1b[Kreading {name}: {_megabytes(done)} of {_megabytes(size)} MB ({_megabytes(rate)} MB/s)")
+        self._visible = True
+
     def cleared(self) -> None:
         self._started = None
+        self._file = None
         if self._visible:
             self._write("\r\x1b[K")
             self._visible = False
@@ -51,3 +68,7 @@ class StderrProgress(Progress):
             self._stream.flush()
         except (OSError, ValueError):
             pass
+
+
+def _megabytes(count: float) -> str:
+    return f"{count / 1e6:,.0f}"

@@ -33,6 +33,7 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
+from agentscan import progress as reporting
 from agentscan.providers.claude.usage import C_FROM_PROGRESS, C_ORDER, Call, CallDeduper, call_of
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.linescan import ScanProgress, matching_records
@@ -61,12 +62,16 @@ class FileScan:
 
 def scan_file(
     path: Path, ctx: ScanContext, *, subagent: str | None, base: int, start: int = 0, lines_before: int = 0,
-    crc: int = 0, exact: bool = False,
+    crc: int = 0, exact: bool = False, size: int | None = None,
 ) -> FileScan:
-    """Calls of ``path`` from ``start`` on; ``exact`` counts lines and CRCs the bytes (for a resume state)."""
+    """Calls of ``path`` from ``start`` on; ``exact`` counts lines and CRCs the bytes (for a resume state).
+    ``size``: the file's, when known: a huge one tells ``ctx.progress`` how far its scan is."""
     progress = ScanProgress(start, lines_before, crc)
     calls: list[Call] = []
     append = calls.append
+    told = ctx.progress if size is not None and size >= reporting.TOLD_BYTES else None
+    name = reporting.told_name(path)
+    seen = 0
     with ctx.warnings.capture() as warnings:
         for offset, record in matching_records(
             path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact, crc=exact
@@ -74,6 +79,10 @@ def scan_file(
             call = call_of(record, subagent, base + offset)
             if call is not None:
                 append(call)
+            if told is not None:
+                seen += 1
+                if not seen % 4096:
+                    told.reading(name, offset, size)  # type: ignore[arg-type]
     return FileScan(calls, progress, list(warnings))
 
 
@@ -117,10 +126,11 @@ def _update(
             kept = [tuple(call) for call in known["calls"] if call[C_ORDER] < cut]
             _replay(ctx, known["warnings"])
             scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
-                             lines_before=known["lines"], crc=known["crc"], exact=True)
+                             lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size)
             calls = kept + scan.calls
             return calls, _state_entry(path, stat, scan, calls, _warnings_of(known["warnings"]))
-    scan = scan_file(path, ctx, subagent=subagent, base=base, exact=keep_state)
+    scan = scan_file(path, ctx, subagent=subagent, base=base, exact=keep_state,
+                     size=stat.st_size if stat is not None else None)
     if not keep_state or stat is None:
         return scan.calls, None
     return scan.calls, _state_entry(path, stat, scan, scan.calls, [])

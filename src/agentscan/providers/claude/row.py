@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from agentscan import progress as reporting
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.providers.claude.records import (
@@ -161,25 +162,32 @@ def summarize(
     huge transcript needs from all of it (fed from this pass's own reading of each record).
     ``resumed`` is what an earlier pass found in the bytes before ``progress`` (a row's
     resume state, ``rowresume``): only what follows them is read."""
-    start, first_line = 0, 1
+    start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
         start, first_line = progress.complete_offset, progress.lines + 1
     else:
         summary = FileSummary(path)
         try:
-            if path.stat().st_size == 0:
+            size = path.stat().st_size
+            if size == 0:
                 ctx.warn(path, "empty file")
                 return summary
         except OSError as exc:
             ctx.cannot_read(path, exc)
             return summary
+    # A huge transcript's pass takes seconds: say how far it is (on a terminal, ``ctx.progress``).
+    read = progress if progress is not None else ReadProgress(start)
+    told = None if size is None or size < reporting.TOLD_BYTES else ctx.progress
+    name = reporting.told_name(path)
     pending_tasks = summary.pending_tasks
     order = order_start + summary.records
-    for line in iter_json_lines(path, ctx, start=start, first_line=first_line, progress=progress):
+    for line in iter_json_lines(path, ctx, start=start, first_line=first_line, progress=read):
         record = line.record
         summary.records += 1
         order += 1
+        if told is not None and not summary.records % 4096:
+            told.reading(name, read.complete_offset, size)  # type: ignore[arg-type]
         if observer is not None:
             observer(record)
         _note_common(summary, record)
