@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from agentscan.providers.codex.provider import CodexProvider
-from agentscan.scan import aside, workers
+from agentscan.scan import aside
+from agentscan.toolkit import workers
 from codex_builders import meta, rollout_path, write_rollout
 from cursor_builders import copy_real_dot_cursor
 from spies import record_calls

@@ -15,7 +15,8 @@ import pytest
 
 from agentscan.providers.codex import discovery as codex_discovery
 from agentscan.providers.codex.discovery import CodexSession
-from agentscan.scan import aside, workers
+from agentscan.scan import aside
+from agentscan.toolkit import workers
 from agentscan.scan.scanner import Scanner
 from codex_builders import rollout_path, write_rollout
 from cursor_builders import composer_data, copy_real_dot_cursor, make_state_db, state_db_path

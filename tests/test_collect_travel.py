@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.scan import collect, workers
+from agentscan.scan import collect
+from agentscan.toolkit import workers
 from test_aside import _with_warnings
 from test_row_build_parity import _fresh_process_caches, _index, _output
 

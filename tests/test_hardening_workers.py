@@ -1,6 +1,6 @@
 """Worker processes never outlive the command (issue 14, case 6).
 
-A script forks workers through ``agentscan.scan.workers`` (the same path a
+A script forks workers through ``agentscan.toolkit.workers`` (the same path a
 cold ``tokens`` takes) with jobs that take a while, reports the workers'
 pids, and is then killed: with SIGKILL (no cleanup possible), SIGTERM or
 SIGINT.  The command must end within a second and leave no worker behind.
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "fork
 
 SCRIPT = """
 import os, sys, time
-from agentscan.scan.workers import run_parallel
+from agentscan.toolkit.workers import run_parallel
 
 def job(index):
     time.sleep(60)  # a parse that takes far longer than the test
@@ -109,7 +109,7 @@ def test_workers_end_with_the_command(how: str) -> None:
 
 
 def test_results_come_back_and_workers_are_reaped() -> None:
-    from agentscan.scan.workers import run_parallel
+    from agentscan.toolkit.workers import run_parallel
 
     before = set(_children(os.getpid()))
     results = sorted(run_parallel(lambda index: index * index, [range(0, 5), range(5, 9), range(9, 12)], 2))
@@ -118,7 +118,7 @@ def test_results_come_back_and_workers_are_reaped() -> None:
 
 
 def test_a_job_that_raises_is_reported_not_fatal() -> None:
-    from agentscan.scan.workers import run_parallel
+    from agentscan.toolkit.workers import run_parallel
 
     def job(index: int) -> int:
         if index == 3:
@@ -144,7 +144,7 @@ def _open_fds() -> int:
 def test_workers_forked_before_a_failure_are_stopped(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A fork refused (EAGAIN) or a Ctrl-C that arrives while forking: the workers already
     forked are stopped and reaped, and no pipe is left open."""
-    from agentscan.scan import workers
+    from agentscan.toolkit import workers
 
     real_fork = os.fork
     forks: list[int] = []

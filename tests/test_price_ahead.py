@@ -20,7 +20,8 @@ from agentscan.context import ScanContext
 from agentscan.pricing import source
 from agentscan.pricing.access import AHEAD, IN_PROCESS
 from agentscan.pricing.periods import NotPriceable
-from agentscan.scan import priceahead, workers
+from agentscan.scan import priceahead
+from agentscan.toolkit import workers
 from agentscan.scan.scanner import Scanner
 from builders import cli_json
 from pricing_builders import claude_sonnet_session, claude_unknown_model_session

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.providers.claude.provider import ClaudeProvider
-from agentscan.scan import rowbuild, workers
+from agentscan.scan import rowbuild
+from agentscan.toolkit import workers
 from agentscan.scan.scanner import Scanner
 from builders import (
     claude_assistant,

@@ -110,7 +110,8 @@ def test_no_write_lock_is_held_while_a_row_is_read_here(isolated_home: Path, mon
     process (a Gemini chat, a huge transcript, every row when too few travel) may take seconds,
     and another agentscan writing to the index would wait all that time."""
     from agentscan.providers.gemini.provider import GeminiProvider
-    from agentscan.scan import rowbuild, workers
+    from agentscan.scan import rowbuild
+    from agentscan.toolkit import workers
 
     if in_workers and not workers.usable_workers():
         pytest.skip("needs two cores and fork")
@@ -139,7 +140,8 @@ def test_no_write_lock_is_held_while_a_row_is_read_here(isolated_home: Path, mon
 def test_a_list_that_stops_inside_a_batch(isolated_home: Path, monkeypatch: pytest.MonkeyPatch, in_workers: bool) -> None:
     """``list`` asks for rows in growing batches and stops when it has enough: what it stored
     is committed when it returns (the rest of the batch is never asked for)."""
-    from agentscan.scan import rowbuild, workers
+    from agentscan.scan import rowbuild
+    from agentscan.toolkit import workers
     from agentscan.scan.listing import ListFilter
 
     if in_workers and not workers.usable_workers():

@@ -21,7 +21,8 @@ import pytest
 from agentscan.providers.claude import rowresume, windowed
 from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.codex import fullcounts, header, headtail
-from agentscan.scan import rowbuild, workers
+from agentscan.scan import rowbuild
+from agentscan.toolkit import workers
 from agentscan.sealing import unseal
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from codex_builders import Calls, at, meta, rollout_path, turn_context, user_message, write_rollout

@@ -10,7 +10,8 @@ import orjson
 import pytest
 
 from agentscan.cli.state import State
-from agentscan.scan import stamps, workers
+from agentscan.scan import stamps
+from agentscan.toolkit import workers
 from agentscan.scan.memo import stamp_of
 from agentscan.scan.scanner import Scanner
 from builders import cli_json, lay_out_real_claude
@@ -178,7 +179,7 @@ def test_a_small_home_takes_its_censuses_without_importing_workers(isolated_home
 
     build(isolated_home)
     script = ("import sys; sys.argv[0] = 'agentscan'\nfrom agentscan.entry import main\n"
-              "try:\n    main()\nfinally:\n    print('workers:', 'agentscan.scan.workers' in sys.modules, file=sys.stderr)\n")
+              "try:\n    main()\nfinally:\n    print('workers:', 'agentscan.toolkit.workers' in sys.modules, file=sys.stderr)\n")
     runs = [subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, timeout=60,
                            env=dict(os.environ))
             for argv in (["list"], ["list"], ["tokens", "--json"], ["tokens", "--json"])]

@@ -218,7 +218,7 @@ class ScanContext:
         return cls(home=Path.home(), env=env, home_source="default")
 
     def for_worker(self) -> ScanContext:
-        """A context of a worker process's own (``scan.workers``), made in the worker: this
+        """A context of a worker process's own (``toolkit.workers``), made in the worker: this
         one holds open databases, which must not cross a fork.  Same home, environment and
         roots symlinks are confined to; nothing else of this scan."""
         ctx = ScanContext(home=self.home, env=dict(self.env), home_source=self.home_source)

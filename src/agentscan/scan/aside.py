@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.providers.base import Provider
     from agentscan.scan.scanner import Scanner
-    from agentscan.scan.workers import Helper
+    from agentscan.toolkit.workers import Helper
 
 #: the census entries of the providers sent aside below which they are discovered
 #: here (a fork, its pipes and the helper's imports cost more than they would save)
@@ -91,7 +91,7 @@ def plan(scanner: Scanner, pending: Sequence[Provider], few: int) -> Aside | Non
         entries += stamp.entries
     if not names or entries < MIN_ENTRIES:
         return None
-    from agentscan.scan import workers
+    from agentscan.toolkit import workers
 
     if not workers.usable_workers():
         return None
@@ -110,7 +110,7 @@ class Aside:
         self._found: dict[str, Found | None] | None = None
 
     def start(self) -> bool:
-        from agentscan.scan.workers import Helper, HelperGone
+        from agentscan.toolkit.workers import Helper, HelperGone
 
         scanner = self._scanner
 
@@ -149,7 +149,7 @@ class Aside:
     def take(self, provider: Provider) -> Sequence[SessionRef] | None:
         """``provider``'s sessions, its discovery made in the helper and stored here;
         ``None``: discover it here (the helper could not)."""
-        from agentscan.scan.workers import HelperGone
+        from agentscan.toolkit.workers import HelperGone
 
         if self._found is None:
             self._found = {}

@@ -16,7 +16,7 @@ call (``export``, ``otlp``); those are decoded from the index's ``calls`` or
 parsed again, and merged exactly by ``merge_duplicates``.
 
 A cold run with much to parse shares it out to worker processes
-(``scan.workers``); a session that changed since the last run keeps a resume
+(``toolkit.workers``); a session that changed since the last run keeps a resume
 state, so the next change parses only what was appended.
 """
 
@@ -290,7 +290,7 @@ class _Collector:
         """Parse ``refs`` (misses), store what the index keeps."""
         if not refs:
             return
-        from agentscan.scan import workers
+        from agentscan.toolkit import workers
 
         refs = self._real(refs, keep_entries)
         weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in refs}
@@ -347,7 +347,7 @@ class _Collector:
              job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,
              progress: bool = False) -> dict[str, Parsed]:
         """``job`` for every ref: in worker processes when there is enough to parse."""
-        from agentscan.scan import workers
+        from agentscan.toolkit import workers
 
         advance = self.ctx.progress.advance if progress else (lambda count=1: None)
 
@@ -444,7 +444,7 @@ class _Collector:
             def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
                 return parse_session(self.scanner.provider(ref.provider), ref, ctx, None, False, True)
 
-            from agentscan.scan import workers
+            from agentscan.toolkit import workers
 
             weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in missing}
             for ref_id, parsed in self._run(missing, weights, job, True).items():

@@ -38,7 +38,7 @@ def start(scanner: Scanner) -> None:
         return  # the index holds this price data's prices: a run seldom needs the library
     if cache is not None and _empty_last_time(scanner.providers, cache.session_counts()):
         return  # every provider's last discovery found no session: nothing to price, likely now too
-    from agentscan.scan import workers  # here: a warm run has no use for it
+    from agentscan.toolkit import workers  # here: a warm run has no use for it
 
     if not workers.usable_workers():
         return  # no second core to do it on
@@ -75,7 +75,7 @@ class Ahead:
     """``pricing.access.Library``, answered by the helper."""
 
     def __init__(self, data: PriceData, *, start: bool = True) -> None:
-        from agentscan.scan import workers
+        from agentscan.toolkit import workers
 
         self.data = data
         self._gone = False
@@ -107,7 +107,7 @@ class Ahead:
             data, IN_PROCESS.find(data, provider_hint, ref), ts))
 
     def _ask(self, question: tuple, here: Any) -> Any:
-        from agentscan.scan.workers import HelperGone
+        from agentscan.toolkit.workers import HelperGone
 
         if not self._gone:
             try:

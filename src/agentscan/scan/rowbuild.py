@@ -77,7 +77,7 @@ class BuiltRow(NamedTuple):
 def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
     """``BuiltRow``s for ``refs`` (rows the index does not hold, in the order they will be
     asked for) when enough of them can travel; else nothing (each is read in its turn)."""
-    from agentscan.scan import workers
+    from agentscan.toolkit import workers
 
     count = workers.usable_workers()
     ctx = scanner.ctx

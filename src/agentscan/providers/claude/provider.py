@@ -167,6 +167,7 @@ class ClaudeProvider(Provider):
         """The main transcript's row pass, from where a kept one stopped when it can (``rowresume``)."""
         from agentscan.providers.claude import rowresume
         from agentscan.providers.claude.row import summarize
+        from agentscan.providers.claude.sidepass import SidePass
         from agentscan.providers.claude.windowed import WindowedTotals
         from agentscan.toolkit.fsutil import stat_now
         from agentscan.toolkit.jsonl import ReadProgress
@@ -174,6 +175,7 @@ class ClaudeProvider(Provider):
         before = stat_now(path)  # the file as this pass finds it, not as discovery did
         keeping = rowresume.worth_keeping(path, before, ctx)
         resumed = rowresume.load(ctx, path, before, facts) if keeping and before is not None else None
+        side = None
         with ctx.warnings.capture() as captured:
             if resumed is not None:
                 resumed.replay(ctx, path)
@@ -181,8 +183,16 @@ class ClaudeProvider(Provider):
             else:
                 # Hashes that outlive the process only for a pass whose state is kept (``windowed``).
                 totals, progress = WindowedTotals(stable=keeping), ReadProgress()
-            main = summarize(path, ctx, totals=totals, progress=progress, facts=facts,
-                             resumed=resumed.summary if resumed is not None else None)
+                side = SidePass.start(path, ctx, before, totals, facts)  # a huge one: sums on the second core
+            try:
+                main = summarize(path, ctx, totals=totals if side is None else None, progress=progress,
+                                 facts=facts if side is None else None,
+                                 resumed=resumed.summary if resumed is not None else None)
+                if side is not None:
+                    totals = side.take(main, progress)
+            finally:
+                if side is not None:
+                    side.stop()
         if keeping and before is not None:
             # Before the subagents' calls join the totals and before ``finish`` closes the open reply.
             rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)

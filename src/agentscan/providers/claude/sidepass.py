@@ -1,0 +1,137 @@
+"""A huge transcript's token sums and show facts, added up on the second core.
+
+A row pass over a main transcript (``row.summarize``) feeds each record to
+three consumers: the row's facts (``FileSummary``), the windowed token sums
+(``WindowedTotals``) and, for a transcript ``show`` reads from its end, the
+show facts (``ShowFacts``).  Each sees every record in file order and none
+depends on another, so for a transcript of ``SPLIT_BYTES`` or more a forked
+helper (``workers.Helper``) reads the file too and feeds the last two while
+this process feeds the first: a first ``show`` of a 1 GB transcript took
+≈ 17 s, one consumer after the other on each record.
+
+What the helper read must be what this process read: it answers with the
+records and lines it read and where its last complete line ended, and its
+sums stand only when those are this pass's and the file did not change
+meanwhile (an agent appending to it).  Anything else (no fork, a helper
+gone, a file written to) is a second pass here, silent (this pass said its
+warnings), so the outcome is always that of the one pass.  The helper opens
+no database and says nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
+
+if TYPE_CHECKING:
+    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.showfacts import ShowFacts
+    from agentscan.providers.claude.windowed import WindowedTotals
+    from agentscan.toolkit.workers import Helper
+
+#: a main transcript this large is read on two cores (below it a fork costs more than it saves)
+SPLIT_BYTES = 64 * 1024 * 1024
+
+
+class SidePass:
+    """The helper adding up a transcript's sums (and show facts) while this process reads its row."""
+
+    def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, totals: WindowedTotals,
+                 facts: ShowFacts | None) -> None:
+        self._path, self._ctx, self._before = path, ctx, before
+        self._totals, self._facts = totals, facts
+        self._helper: Helper | None = None
+
+    @classmethod
+    def start(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, totals: WindowedTotals,
+              facts: ShowFacts | None) -> SidePass | None:
+        """The helper started on ``path`` (fresh ``totals`` and ``facts`` it fills as this
+        pass would); ``None``: the file is too small, or there is no second core."""
+        from agentscan.toolkit import workers
+
+        if before is None or before.st_size < SPLIT_BYTES or not workers.usable_workers():
+            return None
+        side = cls(path, ctx, before, totals, facts)
+        stable, with_facts = totals.stable, facts is not None
+
+        def serve(_: object) -> tuple[WindowedTotals, dict[str, Any] | None, int, int, int]:
+            return side_pass(path, ctx.for_worker(), stable, with_facts)  # a context of its own: no index
+
+        helper = workers.Helper(lambda: None, serve, start=False)
+        try:
+            helper.start()
+            helper.send("sums")  # not ``None``: that ends a helper
+        except (OSError, workers.HelperGone):
+            helper.stop()
+            return side  # no helper: ``take`` adds them up here
+        except BaseException:
+            helper.stop()
+            raise
+        side._helper = helper
+        return side
+
+    def stop(self) -> None:
+        if self._helper is not None:
+            self._helper.stop()
+            self._helper = None
+
+    def take(self, main: FileSummary, progress: ReadProgress) -> WindowedTotals:
+        """The sums (and, into the facts given to ``start``, the facts) of the records this
+        pass read (``main``, ``progress``): the helper's when it read the same, else a
+        silent second pass here."""
+        from agentscan.toolkit.workers import HelperGone
+        from agentscan.toolkit.fsutil import changed_since
+
+        answer = None
+        if self._helper is not None:
+            try:
+                answer = self._helper.receive()
+            except HelperGone:
+                answer = None
+            finally:
+                self.stop()
+        read_here = (main.records, progress.complete_offset, progress.lines)
+        if answer is None or tuple(answer[2:]) != read_here or changed_since(self._path, self._before):
+            with self._ctx.held_warnings():  # said by this process's pass already
+                answer = side_pass(self._path, self._ctx, self._totals.stable, self._facts is not None)
+        totals, facts_state = answer[0], answer[1]
+        if self._facts is not None and facts_state is not None:
+            self._facts.load_state(facts_state)
+        return totals
+
+
+def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool
+              ) -> tuple[WindowedTotals, dict[str, Any] | None, int, int, int]:
+    """What ``row.summarize`` gives ``totals`` and ``facts`` over ``path``, read whole: the
+    sums, the facts' state (``ShowFacts.to_state``), and the records, complete offset
+    and lines it read (as ``summarize`` counts them)."""
+    from agentscan.providers.claude.showfacts import ShowFacts
+    from agentscan.providers.claude.usage import call_of
+    from agentscan.providers.claude.windowed import WindowedTotals
+
+    totals = WindowedTotals(stable=stable)
+    facts = ShowFacts() if with_facts else None
+    progress = ReadProgress()
+    records = 0
+    add = totals.add
+    feed = facts.feed if facts is not None else None
+    try:
+        if path.stat().st_size == 0:
+            return totals, None if facts is None else facts.to_state(), 0, 0, 0
+    except OSError:
+        return totals, None if facts is None else facts.to_state(), 0, 0, 0
+    for line in iter_json_lines(path, ctx, progress=progress):
+        record = line.record
+        records += 1
+        if feed is not None:
+            feed(record)
+        kind = record.get("type")
+        if kind == "assistant" or kind == "progress":  # as ``summarize`` feeds its totals
+            call = call_of(record, None, records)
+            if call is not None:
+                add(call)
+    return totals, None if facts is None else facts.to_state(), records, progress.complete_offset, progress.lines

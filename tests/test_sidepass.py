@@ -1,0 +1,179 @@
+"""A huge transcript's sums and show facts, added up on the second core (``sidepass``).
+
+Whatever the transcript holds, the row, the ``show`` detail (from the end,
+with the facts the row's pass kept), a later resumed pass and the warnings
+must be those of the one pass that feeds every consumer itself; and when
+the helper cannot answer for what this process read (no fork, a helper
+gone, a file appended to during the pass), a silent second pass here gives
+them.  The tests lower every threshold, so small files are split, keep
+states and settle calls out of the window.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentscan.bounds import Bounds
+from agentscan.providers.claude import provider as claude_provider
+from agentscan.providers.claude import row as row_module
+from agentscan.providers.claude import rowresume, showfacts, sidepass, windowed
+from agentscan.toolkit import workers
+from agentscan.scan.scanner import Scanner
+from agentscan.toolkit import reverse
+from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from claude_events import AGENT, SESSION, TRANSCRIPT, records_of, ts_of
+from conftest_hypothesis import FUZZ
+from spies import record_calls
+
+BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
+
+
+@pytest.fixture
+def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
+    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
+    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
+    monkeypatch.setattr(reverse, "BLOCK", 300)
+    monkeypatch.setattr(windowed, "WINDOW", 3)
+    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)  # a helper even on one core
+
+
+def _lines(records: list) -> bytes:
+    return b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records)
+
+
+def _env(tmp_path: Path, cache: str) -> dict[str, str]:
+    return {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / cache)}
+
+
+def _extras() -> list:
+    """What the generated events lack: a subagent's calls copied into progress records,
+    and a sidechain replay of a parent call under another request."""
+    copied = claude_assistant(SESSION, ts_of(90), msg_id="s1", request_id="rs1", usage=claude_usage(input=5, output=1),
+                              blocks=[{"type": "text", "text": "sub answer"}], sidechain=True, agentId=AGENT)
+    return [
+        {"type": "progress", "timestamp": ts_of(91), "uuid": "p1",
+         "data": {"type": "agent_progress", "agentId": "agone01", "message": {**copied, "agentId": "agone01"}}},
+        claude_assistant(SESSION, ts_of(92), msg_id="m1", request_id="other", usage=claude_usage(input=7, output=3),
+                         blocks=[{"type": "text", "text": "replayed"}], sidechain=True, uuid="replay"),
+    ]
+
+
+def _home(tmp_path: Path, records: list, subagent: bool) -> Path:
+    home = tmp_path / "home"
+    path = claude_session_file(home, SESSION, [])
+    path.write_bytes(_lines(records))
+    if subagent:
+        claude_subagent_file(home, SESSION, AGENT, [
+            claude_user(SESSION, ts_of(1), "sub task", sidechain=True, agentId=AGENT),
+            claude_assistant(SESSION, ts_of(2), msg_id="s1", request_id="rs1", usage=claude_usage(input=5, output=1),
+                             blocks=[{"type": "text", "text": "sub answer"}], sidechain=True, agentId=AGENT),
+        ])
+    return path
+
+
+def _seen(env: dict[str, str], *, cache: bool = True) -> tuple:
+    """The session's row, its ``show`` and the warnings, from one scan."""
+    with Scanner(env=env, use_cache=cache) as scanner:
+        row = scanner.list_sessions()[0]
+        detail = scanner.show(SESSION, bounds=BOUNDS)
+        return row.to_json(), detail.to_json(), sorted(map(str, scanner.ctx.warnings.items))
+
+
+def _split(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:
+    monkeypatch.setattr(sidepass, "SPLIT_BYTES", 0 if on else 1 << 60)
+
+
+@settings(FUZZ, max_examples=max(FUZZ.max_examples, 60))
+@given(events=TRANSCRIPT, subagent=st.booleans(), keep=st.booleans(), grow=st.integers(0, 6))
+def test_the_split_pass_gives_what_one_pass_gives(tmp_path_factory: pytest.TempPathFactory, small_limits: None,
+                                                  events, subagent, keep, grow) -> None:
+    tmp_path = tmp_path_factory.mktemp("s")
+    records = records_of(events) + _extras()
+    path = _home(tmp_path, records, subagent)
+    with pytest.MonkeyPatch.context() as example:  # spies of this example only
+        example.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)  # with a resume state (stable hashes) or none
+        here = record_calls(example, sidepass, "side_pass", lambda *args: "here")
+        taken = record_calls(example, sidepass.SidePass, "take", lambda *args: "taken")
+        _split(example, True)
+        split = _seen(_env(tmp_path, "split"))
+        assert taken and not here  # the helper answered for every main transcript's pass
+        _split(example, False)
+        assert split == _seen(_env(tmp_path, "one"))
+        assert split == _seen(_env(tmp_path, "none"), cache=False)
+        if grow:  # a pass resumed from a state the helper's sums made
+            with path.open("ab") as handle:
+                handle.write(_lines(records_of(events[:grow])))
+            _split(example, True)
+            assert _seen(_env(tmp_path, "split")) == _seen(_env(tmp_path, "fresh"), cache=False)
+
+
+def _transcript(turns: int) -> list:
+    records: list = [b"{oops"]  # a warning, said once
+    for n in range(turns):
+        records.append(claude_user(SESSION, ts_of(2 * n), f"question {n}", uuid=f"u{n}"))
+        records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
+                                        blocks=[{"type": "text", "text": f"answer {n}"}],
+                                        usage=claude_usage(input=n + 1, output=2)))
+    return records + _extras()
+
+
+def _one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple:
+    with pytest.MonkeyPatch.context() as sequential:
+        _split(sequential, False)
+        return _seen(_env(tmp_path, "one"), cache=False)
+
+
+def test_a_helper_gone_is_a_second_pass_here(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(tmp_path, _transcript(30), subagent=True)
+
+    def gone(self: workers.Helper) -> None:
+        self.stop()
+        raise workers.HelperGone("killed")
+
+    monkeypatch.setattr(workers.Helper, "receive", gone)
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args: "here")
+    _split(monkeypatch, True)
+    seen = _seen(_env(tmp_path, "split"))
+    assert here == ["here"]  # the main transcript's sums, added up again here
+    assert seen == _one_pass(tmp_path, monkeypatch)
+    assert sum("invalid JSON" in warning for warning in seen[2]) == 1
+
+
+def test_no_fork_is_a_second_pass_here(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(tmp_path, _transcript(30), subagent=False)
+
+    def refused(self: workers.Helper) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(workers.Helper, "start", refused)
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args: "here")
+    _split(monkeypatch, True)
+    assert _seen(_env(tmp_path, "split")) == _one_pass(tmp_path, monkeypatch)
+    assert here == ["here"]
+
+
+def test_a_transcript_appended_to_during_the_pass_is_added_up_here(tmp_path: Path, small_limits: None,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _home(tmp_path, _transcript(30), subagent=False)
+    summarize = row_module.summarize
+
+    def appending(file: Path, *args, **kwargs):
+        if file == path:  # after the helper started: it may or may not read the new lines
+            with path.open("ab") as handle:
+                handle.write(_lines([claude_user(SESSION, ts_of(500), "one more", uuid="late")]))
+        return summarize(file, *args, **kwargs)
+
+    monkeypatch.setattr(row_module, "summarize", appending)
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args: "here")
+    _split(monkeypatch, True)
+    with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
+        seen = scanner.list_sessions()[0].to_json()
+    assert here == ["here"]  # what the helper read cannot stand for it
+    monkeypatch.setattr(row_module, "summarize", summarize)
+    assert seen == _one_pass(tmp_path, monkeypatch)[0]  # the row of what this pass read: the grown file
