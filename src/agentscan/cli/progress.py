@@ -27,6 +27,7 @@ class StderrProgress(Progress):
         self._drawn_at = 0.0
         self._visible = False
         self._file: tuple[str, int, float, int] | None = None  # name, size, when and where its read began
+        self._file_done = 0  # where the read of it was when last told
 
     def expect(self, count: int) -> None:
         if self._started is None:
@@ -45,8 +46,11 @@ class StderrProgress(Progress):
 
     def reading(self, name: str, done: int, size: int) -> None:
         now = time.monotonic()
-        if self._file is None or self._file[:2] != (name, size):
+        # A read that went back is another read of the file (a command may read one twice:
+        # its row's pass, then ``show``'s forward read): its own delay and rate.
+        if self._file is None or self._file[:2] != (name, size) or done < self._file_done:
             self._file = (name, size, now, done)
+        self._file_done = done
         began, start = self._file[2:]
         if now - began < DELAY_S or now - self._drawn_at < REDRAW_S:
             return

@@ -14,13 +14,15 @@ records and lines it read and where its last complete line ended, and its
 sums stand only when those are this pass's and the file did not change
 meanwhile (an agent appending to it).  Anything else (no fork, a helper
 gone, a file written to) is a second pass here, silent (this pass said its
-warnings), so the outcome is always that of the one pass.  The helper opens
-no database and says nothing.
+warnings) and over the records this pass read only (not the lines appended
+since), so the outcome is that of the one pass.  The helper opens no
+database and says nothing.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -96,19 +98,22 @@ class SidePass:
                 self.stop()
         read_here = (main.records, progress.complete_offset, progress.lines)
         if answer is None or tuple(answer[2:]) != read_here or changed_since(self._path, self._before):
+            # Only the records this pass read: lines an agent appended since it reached the
+            # end of the file are not among its row's (nor would the one pass have read them).
             with self._ctx.held_warnings():  # said by this process's pass already
-                answer = side_pass(self._path, self._ctx, self._totals.stable, self._facts is not None)
+                answer = side_pass(self._path, self._ctx, self._totals.stable, self._facts is not None,
+                                   limit=main.records)
         totals, facts_state = answer[0], answer[1]
         if self._facts is not None and facts_state is not None:
             self._facts.load_state(facts_state)
         return totals
 
 
-def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool
+def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool, *, limit: int | None = None
               ) -> tuple[WindowedTotals, dict[str, Any] | None, int, int, int]:
-    """What ``row.summarize`` gives ``totals`` and ``facts`` over ``path``, read whole: the
-    sums, the facts' state (``ShowFacts.to_state``), and the records, complete offset
-    and lines it read (as ``summarize`` counts them)."""
+    """What ``row.summarize`` gives ``totals`` and ``facts`` over ``path``, read whole (or
+    its first ``limit`` records): the sums, the facts' state (``ShowFacts.to_state``), and
+    the records, complete offset and lines it read (as ``summarize`` counts them)."""
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.usage import call_of
     from agentscan.providers.claude.windowed import WindowedTotals
@@ -120,18 +125,21 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool
     add = totals.add
     feed = facts.feed if facts is not None else None
     try:
-        if path.stat().st_size == 0:
+        if limit == 0 or path.stat().st_size == 0:
             return totals, None if facts is None else facts.to_state(), 0, 0, 0
     except OSError:
         return totals, None if facts is None else facts.to_state(), 0, 0, 0
-    for line in iter_json_lines(path, ctx, progress=progress):
-        record = line.record
-        records += 1
-        if feed is not None:
-            feed(record)
-        kind = record.get("type")
-        if kind == "assistant" or kind == "progress":  # as ``summarize`` feeds its totals
-            call = call_of(record, None, records)
-            if call is not None:
-                add(call)
+    with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
+        for line in lines:
+            record = line.record
+            records += 1
+            if feed is not None:
+                feed(record)
+            kind = record.get("type")
+            if kind == "assistant" or kind == "progress":  # as ``summarize`` feeds its totals
+                call = call_of(record, None, records)
+                if call is not None:
+                    add(call)
+            if records == limit:
+                break
     return totals, None if facts is None else facts.to_state(), records, progress.complete_offset, progress.lines

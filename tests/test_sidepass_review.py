@@ -1,0 +1,177 @@
+"""Review of the split row pass (``sidepass``): cases where it gave other than the one pass."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentscan.providers.claude import provider as claude_provider
+from agentscan.providers.claude import row as row_module
+from agentscan.providers.claude import rowresume, showfacts, sidepass, windowed
+from agentscan.scan.scanner import Scanner
+from agentscan.toolkit import workers
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from claude_events import SESSION, TRANSCRIPT, records_of, ts_of
+from conftest_hypothesis import FUZZ
+from spies import record_calls
+
+
+@pytest.fixture
+def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
+    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
+    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
+    monkeypatch.setattr(windowed, "WINDOW", 3)
+    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)  # a helper even on one core
+
+
+def _lines(records: list) -> bytes:
+    return b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records)
+
+
+def _transcript(turns: int) -> bytes:
+    records: list = [b"{oops"]
+    for n in range(turns):
+        records.append(claude_user(SESSION, ts_of(2 * n), f"question {n}", uuid=f"u{n}"))
+        records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
+                                        blocks=[{"type": "text", "text": f"answer {n}"}],
+                                        usage=claude_usage(input=n + 1, output=2)))
+    return _lines(records)
+
+
+LATE = _lines([claude_assistant(SESSION, ts_of(1), msg_id="late", request_id="late", uuid="late",
+                                blocks=[{"type": "text", "text": "late answer"}],
+                                usage=claude_usage(input=1_000_000, output=7))])
+
+
+def _row(tmp_path: Path, cache: str, *, use_cache: bool = False) -> dict:
+    env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / cache)}
+    with Scanner(env=env, use_cache=use_cache) as scanner:
+        return scanner.list_sessions()[0].to_json()
+
+
+def _split(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:
+    monkeypatch.setattr(sidepass, "SPLIT_BYTES", 0 if on else 1 << 60)
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_lines_appended_after_this_pass_read_the_file_are_not_added_up(
+        tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch, keep: bool) -> None:
+    """An agent appends a reply just after this pass reached the end of its transcript: the
+    row is the one pass's over what it read, the new reply's tokens not among its sums
+    (they were when the second pass here read the file as it had grown)."""
+    monkeypatch.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)
+    path = claude_session_file(tmp_path / "home", SESSION, [])
+    original = _transcript(20)
+    summarize = row_module.summarize
+
+    def appending(file: Path, *args, **kwargs):
+        summary = summarize(file, *args, **kwargs)
+        if file == path:  # this pass has read the file; the helper may or may not have
+            with path.open("ab") as handle:
+                handle.write(LATE)
+        return summary
+
+    monkeypatch.setattr(row_module, "summarize", appending)
+    seen = {}
+    for split in (False, True):
+        path.write_bytes(original)
+        _split(monkeypatch, split)
+        here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
+        seen[split] = _row(tmp_path, f"cache-{split}", use_cache=keep)
+        if split:
+            assert here == ["here"]  # what the helper read cannot stand for it: added up again here
+    assert seen[True] == seen[False]
+    assert seen[False]["tokens"]["input"] < 1_000_000  # the one pass: what it read, not the late reply
+
+
+
+RAW = st.sampled_from([b"{oops", b"[1, 2]", b"", b"   ", b"\xef\xbb\xbf{\"type\": \"user\"}", b'{"type": "progress"}',
+                       b'{"type": "assistant", "message": "not a dict"}'])
+
+
+@settings(FUZZ, max_examples=min(FUZZ.max_examples, 30))
+@given(events=TRANSCRIPT, raw=st.lists(st.tuples(st.integers(0, 60), RAW), max_size=4), tail=st.sampled_from([b"", b'{"type": "user"', LATE.rstrip()]),
+       keep=st.booleans())
+def test_the_second_pass_here_gives_what_one_pass_gives(tmp_path_factory: pytest.TempPathFactory, small_limits: None,
+                                                         events, raw, tail, keep) -> None:
+    """The helper gone (or its answer refused) for any transcript: the second pass here,
+    up to the records this pass read, gives the one pass's row, ``show`` and warnings."""
+    from agentscan.bounds import Bounds
+
+    tmp_path = tmp_path_factory.mktemp("s")
+    records: list = records_of(events)
+    for at, line in raw:
+        records.insert(min(at, len(records)), line)
+    path = claude_session_file(tmp_path / "home", SESSION, [])
+    path.write_bytes(_lines(records) + tail)
+
+    def seen(cache: str) -> tuple:
+        env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / cache)}
+        with Scanner(env=env) as scanner:
+            row = scanner.list_sessions()[0]
+            detail = scanner.show(SESSION, bounds=Bounds(prompts=3, responses=4, tools=5, message_bytes=200))
+            return row.to_json(), detail.to_json(), [str(w) for w in scanner.ctx.warnings.items]
+
+    def gone(self: workers.Helper) -> None:
+        self.stop()
+        raise workers.HelperGone("killed")
+
+    with pytest.MonkeyPatch.context() as example:
+        example.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)
+        example.setattr(workers.Helper, "receive", gone)
+        here = record_calls(example, sidepass, "side_pass", lambda *args, **kwargs: "here")
+        _split(example, True)
+        split = seen("split")
+        assert here  # every main transcript's sums added up here
+        _split(example, False)
+        assert split == seen("one")
+
+# -- the progress of a huge transcript's read (``Progress.reading``) ------------------
+
+
+def test_a_file_read_twice_in_one_command_gets_the_second_reads_own_rate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``show`` with bounds its row's facts cannot answer reads the main transcript twice
+    (the row's pass, then the forward read): the second read's rate is its own, not one
+    over both reads' time."""
+    from agentscan import progress as library_progress
+    from agentscan.bounds import Bounds
+    from agentscan.cli import progress as progress_module
+    from agentscan.progress import Progress
+
+    class Told(Progress):
+        def __init__(self) -> None:
+            super().__init__()
+            self.reads: list[int] = []
+
+        def reading(self, name: str, done: int, size: int) -> None:
+            self.reads.append(done)
+
+    claude_session_file(tmp_path / "home", SESSION, []).write_bytes(_transcript(4200))
+    monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
+    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
+    with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
+        told = scanner.ctx.progress = Told()
+        scanner.show(SESSION, bounds=Bounds(message_bytes=100))
+    assert len(told.reads) == 4 and told.reads[2] < told.reads[1]  # one file, read twice, one phase
+
+    clock = [100.0]
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    progress = progress_module.StderrProgress(stream)
+    for done in range(0, 1_000_000_001, 100_000_000):  # the first read: 100 MB/s for 10 s
+        progress.reading("b16b16b1…", done, 1_000_000_000)
+        clock[0] += 1.0
+    progress.reading("b16b16b1…", 0, 1_000_000_000)  # the second read begins
+    clock[0] += 0.5
+    progress.reading("b16b16b1…", 200_000_000, 1_000_000_000)
+    assert stream.getvalue().endswith("of 1,000 MB (100 MB/s)")  # within its own delay: not drawn yet
+    clock[0] += 1.5
+    progress.reading("b16b16b1…", 800_000_000, 1_000_000_000)
+    assert stream.getvalue().endswith("\r\x1b[Kreading b16b16b1…: 800 of 1,000 MB (400 MB/s)")
