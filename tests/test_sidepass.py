@@ -98,7 +98,7 @@ def test_the_split_pass_gives_what_one_pass_gives(tmp_path_factory: pytest.TempP
     path = _home(tmp_path, records, subagent)
     with pytest.MonkeyPatch.context() as example:  # spies of this example only
         example.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)  # with a resume state (stable hashes) or none
-        here = record_calls(example, sidepass, "side_pass", lambda *args: "here")
+        here = record_calls(example, sidepass, "side_pass", lambda *args, **kwargs: "here")
         taken = record_calls(example, sidepass.SidePass, "take", lambda *args: "taken")
         _split(example, True)
         split = _seen(_env(tmp_path, "split"))
@@ -137,7 +137,7 @@ def test_a_helper_gone_is_a_second_pass_here(tmp_path: Path, small_limits: None,
         raise workers.HelperGone("killed")
 
     monkeypatch.setattr(workers.Helper, "receive", gone)
-    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args: "here")
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     _split(monkeypatch, True)
     seen = _seen(_env(tmp_path, "split"))
     assert here == ["here"]  # the main transcript's sums, added up again here
@@ -152,7 +152,7 @@ def test_no_fork_is_a_second_pass_here(tmp_path: Path, small_limits: None, monke
         raise OSError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(workers.Helper, "start", refused)
-    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args: "here")
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     _split(monkeypatch, True)
     assert _seen(_env(tmp_path, "split")) == _one_pass(tmp_path, monkeypatch)
     assert here == ["here"]
@@ -170,7 +170,7 @@ def test_a_transcript_appended_to_during_the_pass_is_added_up_here(tmp_path: Pat
         return summarize(file, *args, **kwargs)
 
     monkeypatch.setattr(row_module, "summarize", appending)
-    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args: "here")
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     _split(monkeypatch, True)
     with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
         seen = scanner.list_sessions()[0].to_json()

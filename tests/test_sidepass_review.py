@@ -175,3 +175,26 @@ def test_a_file_read_twice_in_one_command_gets_the_second_reads_own_rate(
     clock[0] += 1.5
     progress.reading("b16b16b1…", 800_000_000, 1_000_000_000)
     assert stream.getvalue().endswith("\r\x1b[Kreading b16b16b1…: 800 of 1,000 MB (400 MB/s)")
+
+
+def test_a_ctrl_c_just_after_the_helper_started_stops_it(tmp_path: Path, small_limits: None,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that comes as the helper's start returns (before the row's pass begins) still
+    stops and reaps it: a library caller that goes on after the interrupt keeps no process."""
+    claude_session_file(tmp_path / "home", SESSION, []).write_bytes(_transcript(20))
+    helpers = record_calls(monkeypatch, workers.Helper, "start", lambda helper: helper)
+    real = sidepass.SidePass.start
+
+    def interrupted(*args, **kwargs):
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sidepass.SidePass, "start", interrupted)
+    _split(monkeypatch, True)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _row(tmp_path, "cache")
+        assert len(helpers) == 1 and helpers[0].pid is None  # stopped (killed and reaped)
+    finally:
+        for helper in helpers:
+            helper.stop()

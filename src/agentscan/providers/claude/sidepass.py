@@ -49,32 +49,36 @@ class SidePass:
         self._helper: Helper | None = None
 
     @classmethod
-    def start(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, totals: WindowedTotals,
-              facts: ShowFacts | None) -> SidePass | None:
-        """The helper started on ``path`` (fresh ``totals`` and ``facts`` it fills as this
-        pass would); ``None``: the file is too small, or there is no second core."""
+    def worth_it(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, totals: WindowedTotals,
+                 facts: ShowFacts | None) -> SidePass | None:
+        """A side pass over ``path`` (fresh ``totals`` and ``facts`` its helper fills as this
+        pass would), not started yet; ``None``: the file is too small, or there is no second core."""
         from agentscan.toolkit import workers
 
         if before is None or before.st_size < SPLIT_BYTES or not workers.usable_workers():
             return None
-        side = cls(path, ctx, before, totals, facts)
-        stable, with_facts = totals.stable, facts is not None
+        return cls(path, ctx, before, totals, facts)
+
+    def start(self) -> None:
+        """Fork the helper: called inside the caller's ``try``/``finally: stop()``, so that
+        a Ctrl-C however soon after the fork still stops it.  No helper (no fork): ``take``
+        adds the sums up here."""
+        from agentscan.toolkit import workers
+
+        path, stable, with_facts = self._path, self._totals.stable, self._facts is not None
+        ctx = self._ctx
 
         def serve(_: object) -> tuple[WindowedTotals, dict[str, Any] | None, int, int, int]:
             return side_pass(path, ctx.for_worker(), stable, with_facts)  # a context of its own: no index
 
-        helper = workers.Helper(lambda: None, serve, start=False)
+        # Known before it is forked: ``stop`` stops it from then on (``Helper.start`` notes
+        # its pid before a Ctrl-C held back across the fork is raised).
+        helper = self._helper = workers.Helper(lambda: None, serve, start=False)
         try:
             helper.start()
             helper.send("sums")  # not ``None``: that ends a helper
         except (OSError, workers.HelperGone):
-            helper.stop()
-            return side  # no helper: ``take`` adds them up here
-        except BaseException:
-            helper.stop()
-            raise
-        side._helper = helper
-        return side
+            self.stop()
 
     def stop(self) -> None:
         if self._helper is not None:
