@@ -198,3 +198,33 @@ def test_a_ctrl_c_just_after_the_helper_started_stops_it(tmp_path: Path, small_l
     finally:
         for helper in helpers:
             helper.stop()
+
+
+def test_a_second_pass_that_cannot_read_the_file_again_keeps_nothing(tmp_path: Path, small_limits: None,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The helper gone, and the second pass here stopped by an I/O error this pass did not
+    meet: its sums are of part of the file only, so the row is not kept in the index as if
+    the file had been read (the error is said, as a passing one); the next run reads it."""
+    claude_session_file(tmp_path / "home", SESSION, []).write_bytes(_transcript(20))
+    expected = _row(tmp_path, "one")  # the one pass, no index
+
+    def gone(self: workers.Helper) -> None:
+        self.stop()
+        raise workers.HelperGone("killed")
+
+    real = sidepass.iter_json_lines
+
+    def failing(path, ctx, **kwargs):
+        for number, line in enumerate(real(path, ctx, **kwargs), 1):
+            if number == 5:
+                ctx.warn(path, "read failed: Input/output error", line.number, passing=True)
+                return
+            yield line
+
+    with pytest.MonkeyPatch.context() as failed:
+        failed.setattr(workers.Helper, "receive", gone)
+        failed.setattr(sidepass, "iter_json_lines", failing)
+        _split(failed, True)
+        first = _row(tmp_path, "cache", use_cache=True)
+    assert first["tokens"] != expected["tokens"]  # this run's sums: of the lines read
+    assert _row(tmp_path, "cache", use_cache=True) == expected  # the next run's: read again, whole

@@ -15,8 +15,11 @@ sums stand only when those are this pass's and the file did not change
 meanwhile (an agent appending to it).  Anything else (no fork, a helper
 gone, a file written to) is a second pass here, silent (this pass said its
 warnings) and over the records this pass read only (not the lines appended
-since), so the outcome is that of the one pass.  The helper opens no
-database and says nothing.
+since), so the outcome is that of the one pass.  Only what cannot be read
+again differs: a file rewritten in place or replaced during the pass (its
+sums are the new bytes'), and a read that fails the second time (the file
+gone, an I/O error: said, as passing, so that nothing of it is kept).  The
+helper opens no database and says nothing.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ class SidePass:
     def take(self, main: FileSummary, progress: ReadProgress) -> WindowedTotals:
         """The sums (and, into the facts given to ``start``, the facts) of the records this
         pass read (``main``, ``progress``): the helper's when it read the same, else a
-        silent second pass here."""
+        second pass here, silent but for a read that failed where this pass's did not."""
         from agentscan.toolkit.workers import HelperGone
         from agentscan.toolkit.fsutil import changed_since
 
@@ -104,9 +107,14 @@ class SidePass:
         if answer is None or tuple(answer[2:]) != read_here or changed_since(self._path, self._before):
             # Only the records this pass read: lines an agent appended since it reached the
             # end of the file are not among its row's (nor would the one pass have read them).
-            with self._ctx.held_warnings():  # said by this process's pass already
+            with self._ctx.held_warnings() as held:  # said by this process's pass already
                 answer = side_pass(self._path, self._ctx, self._totals.stable, self._facts is not None,
                                    limit=main.records)
+            # But for what this pass did not meet (an I/O error, the file gone): the sums are
+            # then of part of what it read, and nothing of this pass may be kept (``passing``).
+            for path, message, line, passing in held.said:
+                if passing:
+                    self._ctx.warn(path, message, line, passing=True)
         totals, facts_state = answer[0], answer[1]
         if self._facts is not None and facts_state is not None:
             self._facts.load_state(facts_state)
@@ -131,7 +139,8 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool, *, l
     try:
         if limit == 0 or path.stat().st_size == 0:
             return totals, None if facts is None else facts.to_state(), 0, 0, 0
-    except OSError:
+    except OSError as exc:
+        ctx.cannot_read(path, exc)
         return totals, None if facts is None else facts.to_state(), 0, 0, 0
     with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
         for line in lines:
