@@ -228,3 +228,30 @@ def test_a_second_pass_that_cannot_read_the_file_again_keeps_nothing(tmp_path: P
         first = _row(tmp_path, "cache", use_cache=True)
     assert first["tokens"] != expected["tokens"]  # this run's sums: of the lines read
     assert _row(tmp_path, "cache", use_cache=True) == expected  # the next run's: read again, whole
+
+
+def test_a_ctrl_c_during_a_huge_read_erases_its_line(isolated_home: Path, monkeypatch: pytest.MonkeyPatch, tty,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C in the quarter of a minute a first ``show`` of a 1 GB transcript takes: the
+    command ends (130, as click's) with its progress line erased, not left for the shell's
+    prompt to be written after."""
+    from agentscan import progress as library_progress
+    from agentscan.cli import fastpath
+    from agentscan.cli import progress as progress_module
+
+    claude_session_file(isolated_home, SESSION, []).write_bytes(_transcript(4200))
+    monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
+    monkeypatch.setattr(progress_module, "DELAY_S", 0.0)
+    monkeypatch.setattr(progress_module, "REDRAW_S", 0.0)
+    real = progress_module.StderrProgress.reading
+
+    def interrupted(self, *args) -> None:
+        real(self, *args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(progress_module.StderrProgress, "reading", interrupted)
+    tty(stderr=True)
+    capsys.readouterr()
+    assert fastpath.run(["show", SESSION[:8]]) == 130
+    err = capsys.readouterr().err
+    assert "\r\x1b[Kreading " in err and err.endswith("\r\x1b[K")

@@ -98,6 +98,9 @@ def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         end_progress()
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except KeyboardInterrupt:
+        end_progress()  # a Ctrl-C in a long read leaves no progress line for the prompt to follow
+        raise
     finally:
         # The price helper a command started (``scan.priceahead``) ends with it, whether
         # it printed or failed; a process that never started one has not imported the module.
