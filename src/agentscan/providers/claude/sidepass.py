@@ -89,7 +89,7 @@ class SidePass:
             self._helper = None
 
     def take(self, main: FileSummary, progress: ReadProgress) -> WindowedTotals:
-        """The sums (and, into the facts given to ``start``, the facts) of the records this
+        """The sums (and, into the facts given to ``worth_it``, the facts) of the records this
         pass read (``main``, ``progress``): the helper's when it read the same, else a
         second pass here, silent but for a read that failed where this pass's did not."""
         from agentscan.toolkit.workers import HelperGone
