@@ -11,6 +11,7 @@ states and settle calls out of the window.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import orjson
@@ -174,6 +175,47 @@ def test_a_transcript_appended_to_during_the_pass_is_added_up_here(tmp_path: Pat
     _split(monkeypatch, True)
     with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
         seen = scanner.list_sessions()[0].to_json()
-    assert here == ["here"]  # what the helper read cannot stand for it
+    assert here in ([], ["here"])  # the helper's sums stand when it read what this pass read
     monkeypatch.setattr(row_module, "summarize", summarize)
     assert seen == _one_pass(tmp_path, monkeypatch)[0]  # the row of what this pass read: the grown file
+
+
+def test_a_transcript_replaced_during_the_pass_is_added_up_here(tmp_path: Path, small_limits: None,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _home(tmp_path, _transcript(30), subagent=False)
+    summarize = row_module.summarize
+
+    def replacing(file: Path, *args, **kwargs):
+        summary = summarize(file, *args, **kwargs)
+        if file == path:  # the same bytes, another file: what the helper read cannot be told apart
+            other = path.with_suffix(".new")
+            other.write_bytes(path.read_bytes())
+            os.replace(other, path)
+        return summary
+
+    monkeypatch.setattr(row_module, "summarize", replacing)
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
+    _split(monkeypatch, True)
+    with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
+        seen = scanner.list_sessions()[0].to_json()
+    assert here == ["here"]
+    monkeypatch.setattr(row_module, "summarize", summarize)
+    assert seen == _one_pass(tmp_path, monkeypatch)[0]
+
+
+def test_only_a_file_appended_to_is_the_one_read(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"a": 1}\n')
+    before = os.stat(path)
+    assert sidepass._only_appended(path, before)
+    with path.open("ab") as handle:
+        handle.write(b'{"b": 2}\n')
+    assert sidepass._only_appended(path, before)  # grown: what was read is still there
+    os.truncate(path, 3)
+    assert not sidepass._only_appended(path, before)  # cut
+    other = tmp_path / "u.jsonl"
+    other.write_bytes(b'{"a": 1}\n' * 3)
+    os.replace(other, path)
+    assert not sidepass._only_appended(path, before)  # another file
+    path.unlink()
+    assert not sidepass._only_appended(path, before)

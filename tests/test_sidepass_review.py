@@ -85,7 +85,9 @@ def test_lines_appended_after_this_pass_read_the_file_are_not_added_up(
         here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
         seen[split] = _row(tmp_path, f"cache-{split}", use_cache=keep)
         if split:
-            assert here == ["here"]  # what the helper read cannot stand for it: added up again here
+            # A helper that read the late reply cannot stand for this pass: added up again here
+            # (one that ended before it was written read what this pass read, and stands).
+            assert here in ([], ["here"])
     assert seen[True] == seen[False]
     assert seen[False]["tokens"]["input"] < 1_000_000  # the one pass: what it read, not the late reply
 

@@ -193,11 +193,14 @@ def summarize(
         _note_common(summary, record)
         kind = record.get("type")
         if kind == "assistant":
-            call = call_of(record, subagent, order)
-            if call is not None:
-                summary.has_usage = True
-                if totals is not None:
-                    totals.add(call)
+            # Without totals (a side pass adds them up: ``sidepass``) a call matters only
+            # until it says the session has usage: a tenth of a 1 GB pass, skipped.
+            if totals is not None or not summary.has_usage:
+                call = call_of(record, subagent, order)
+                if call is not None:
+                    summary.has_usage = True
+                    if totals is not None:
+                        totals.add(call)
             _note_assistant(summary, record, pending_tasks, facts)
         elif kind == "user":
             _note_user(summary, record, pending_tasks, facts)

@@ -11,11 +11,12 @@ this process feeds the first: a first ``show`` of a 1 GB transcript took
 
 What the helper read must be what this process read: it answers with the
 records and lines it read and where its last complete line ended, and its
-sums stand only when those are this pass's and the file did not change
-meanwhile (an agent appending to it).  Anything else (no fork, a helper
-gone, a file written to) is a second pass here, silent (this pass said its
-warnings) and over the records this pass read only (not the lines appended
-since), so the outcome is that of the one pass.  Only what cannot be read
+sums stand only when those are this pass's and the file is the same one,
+at most appended to (an agent at work in the session).  Anything else (no
+fork, a helper gone, a file replaced or cut, a helper that read lines
+appended after this pass's end) is a second pass here, silent (this pass
+said its warnings) and over the records this pass read only, so the
+outcome is that of the one pass.  Only what cannot be read
 again differs: a file rewritten in place or replaced during the pass (its
 sums are the new bytes'), and a read that fails the second time (the file
 gone, an I/O error: said, as passing, so that nothing of it is kept).  The
@@ -93,7 +94,6 @@ class SidePass:
         pass read (``main``, ``progress``): the helper's when it read the same, else a
         second pass here, silent but for a read that failed where this pass's did not."""
         from agentscan.toolkit.workers import HelperGone
-        from agentscan.toolkit.fsutil import changed_since
 
         answer = None
         if self._helper is not None:
@@ -104,7 +104,7 @@ class SidePass:
             finally:
                 self.stop()
         read_here = (main.records, progress.complete_offset, progress.lines)
-        if answer is None or tuple(answer[2:]) != read_here or changed_since(self._path, self._before):
+        if answer is None or tuple(answer[2:]) != read_here or not _only_appended(self._path, self._before):
             # Only the records this pass read: lines an agent appended since it reached the
             # end of the file are not among its row's (nor would the one pass have read them).
             with self._ctx.held_warnings() as held:  # said by this process's pass already
@@ -119,6 +119,16 @@ class SidePass:
         if self._facts is not None and facts_state is not None:
             self._facts.load_state(facts_state)
         return totals
+
+
+def _only_appended(path: Path, before: os.stat_result) -> bool:
+    """Whether ``path`` is still the file ``before`` describes, or it grown: transcripts are
+    appended to, so two reads that ended at the same record of it read the same bytes
+    (an agent writing to the session as it is shown is the common case, not a rare one)."""
+    from agentscan.toolkit.fsutil import stat_now
+
+    now = stat_now(path)
+    return now is not None and (now.st_dev, now.st_ino) == (before.st_dev, before.st_ino) and now.st_size >= before.st_size
 
 
 def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool, *, limit: int | None = None
