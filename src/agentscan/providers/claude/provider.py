@@ -183,12 +183,11 @@ class ClaudeProvider(Provider):
             else:
                 # Hashes that outlive the process only for a pass whose state is kept (``windowed``).
                 totals, progress = WindowedTotals(stable=keeping), ReadProgress()
-                side = SidePass.worth_it(path, ctx, before, totals, facts)  # a huge one: sums on the second core
+                side = SidePass.worth_it(path, ctx, before, keeping)  # a huge one: sums on the second core
             try:
                 if side is not None:
                     side.start()
-                main = summarize(path, ctx, totals=totals if side is None else None, progress=progress,
-                                 facts=facts if side is None else None,
+                main = summarize(path, ctx, totals=totals if side is None else None, progress=progress, facts=facts,
                                  resumed=resumed.summary if resumed is not None else None)
                 if side is not None:
                     totals = side.take(main, progress)

@@ -1,13 +1,16 @@
-"""A huge transcript's token sums and show facts, added up on the second core.
+"""A huge transcript's token sums, added up on the second core.
 
 A row pass over a main transcript (``row.summarize``) feeds each record to
 three consumers: the row's facts (``FileSummary``), the windowed token sums
 (``WindowedTotals``) and, for a transcript ``show`` reads from its end, the
-show facts (``ShowFacts``).  Each sees every record in file order and none
-depends on another, so for a transcript of ``SPLIT_BYTES`` or more a forked
-helper (``workers.Helper``) reads the file too and feeds the last two while
-this process feeds the first: a first ``show`` of a 1 GB transcript took
-≈ 17 s, one consumer after the other on each record.
+show facts (``ShowFacts``).  Each sees every record in file order and the
+sums depend on nothing else, so for a transcript of ``SPLIT_BYTES`` or more
+a forked helper (``workers.Helper``) reads the file too and adds up the sums
+while this process feeds the other two: a first ``show`` of a 1 GB
+transcript took ≈ 15-19 s, every consumer after the other on each record.
+The show facts stay here: they reuse what the row's facts read of each
+record (its blocks, its prompt text), and fed on their own in the helper
+they made it the slower side by a third.
 
 What the helper read must be what this process read: it answers with the
 records and lines it read and where its last complete line ended, and its
@@ -28,14 +31,13 @@ from __future__ import annotations
 import os
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.row import FileSummary
-    from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.toolkit.workers import Helper
 
@@ -44,24 +46,21 @@ SPLIT_BYTES = 64 * 1024 * 1024
 
 
 class SidePass:
-    """The helper adding up a transcript's sums (and show facts) while this process reads its row."""
+    """The helper adding up a transcript's sums while this process reads its row."""
 
-    def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, totals: WindowedTotals,
-                 facts: ShowFacts | None) -> None:
-        self._path, self._ctx, self._before = path, ctx, before
-        self._totals, self._facts = totals, facts
+    def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, stable: bool) -> None:
+        self._path, self._ctx, self._before, self._stable = path, ctx, before, stable
         self._helper: Helper | None = None
 
     @classmethod
-    def worth_it(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, totals: WindowedTotals,
-                 facts: ShowFacts | None) -> SidePass | None:
-        """A side pass over ``path`` (fresh ``totals`` and ``facts`` its helper fills as this
-        pass would), not started yet; ``None``: the file is too small, or there is no second core."""
+    def worth_it(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, stable: bool) -> SidePass | None:
+        """A side pass over ``path`` (its sums hashed ``stable``, as ``WindowedTotals``), not
+        started yet; ``None``: the file is too small, or there is no second core."""
         from agentscan.toolkit import workers
 
         if before is None or before.st_size < SPLIT_BYTES or not workers.usable_workers():
             return None
-        return cls(path, ctx, before, totals, facts)
+        return cls(path, ctx, before, stable)
 
     def start(self) -> None:
         """Fork the helper: called inside the caller's ``try``/``finally: stop()``, so that
@@ -69,11 +68,10 @@ class SidePass:
         adds the sums up here."""
         from agentscan.toolkit import workers
 
-        path, stable, with_facts = self._path, self._totals.stable, self._facts is not None
-        ctx = self._ctx
+        path, stable, ctx = self._path, self._stable, self._ctx
 
-        def serve(_: object) -> tuple[WindowedTotals, dict[str, Any] | None, int, int, int]:
-            return side_pass(path, ctx.for_worker(), stable, with_facts)  # a context of its own: no index
+        def serve(_: object) -> tuple[WindowedTotals, int, int, int]:
+            return side_pass(path, ctx.for_worker(), stable)  # a context of its own: no index
 
         # Known before it is forked: ``stop`` stops it from then on (``Helper.start`` notes
         # its pid before a Ctrl-C held back across the fork is raised).
@@ -90,9 +88,9 @@ class SidePass:
             self._helper = None
 
     def take(self, main: FileSummary, progress: ReadProgress) -> WindowedTotals:
-        """The sums (and, into the facts given to ``worth_it``, the facts) of the records this
-        pass read (``main``, ``progress``): the helper's when it read the same, else a
-        second pass here, silent but for a read that failed where this pass's did not."""
+        """The sums of the records this pass read (``main``, ``progress``): the helper's when
+        it read the same, else a second pass here, silent but for a read that failed where
+        this pass's did not."""
         from agentscan.toolkit.workers import HelperGone
 
         answer = None
@@ -104,21 +102,17 @@ class SidePass:
             finally:
                 self.stop()
         read_here = (main.records, progress.complete_offset, progress.lines)
-        if answer is None or tuple(answer[2:]) != read_here or not _only_appended(self._path, self._before):
+        if answer is None or tuple(answer[1:]) != read_here or not _only_appended(self._path, self._before):
             # Only the records this pass read: lines an agent appended since it reached the
             # end of the file are not among its row's (nor would the one pass have read them).
             with self._ctx.held_warnings() as held:  # said by this process's pass already
-                answer = side_pass(self._path, self._ctx, self._totals.stable, self._facts is not None,
-                                   limit=main.records)
+                answer = side_pass(self._path, self._ctx, self._stable, limit=main.records)
             # But for what this pass did not meet (an I/O error, the file gone): the sums are
             # then of part of what it read, and nothing of this pass may be kept (``passing``).
             for path, message, line, passing in held.said:
                 if passing:
                     self._ctx.warn(path, message, line, passing=True)
-        totals, facts_state = answer[0], answer[1]
-        if self._facts is not None and facts_state is not None:
-            self._facts.load_state(facts_state)
-        return totals
+        return answer[0]
 
 
 def _only_appended(path: Path, before: os.stat_result) -> bool:
@@ -131,33 +125,28 @@ def _only_appended(path: Path, before: os.stat_result) -> bool:
     return now is not None and (now.st_dev, now.st_ino) == (before.st_dev, before.st_ino) and now.st_size >= before.st_size
 
 
-def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool, *, limit: int | None = None
-              ) -> tuple[WindowedTotals, dict[str, Any] | None, int, int, int]:
-    """What ``row.summarize`` gives ``totals`` and ``facts`` over ``path``, read whole (or
-    its first ``limit`` records): the sums, the facts' state (``ShowFacts.to_state``), and
-    the records, complete offset and lines it read (as ``summarize`` counts them)."""
-    from agentscan.providers.claude.showfacts import ShowFacts
+def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None = None
+              ) -> tuple[WindowedTotals, int, int, int]:
+    """What ``row.summarize`` gives its ``totals`` over ``path``, read whole (or its first
+    ``limit`` records): the sums, and the records, complete offset and lines it read (as
+    ``summarize`` counts them)."""
     from agentscan.providers.claude.usage import call_of
     from agentscan.providers.claude.windowed import WindowedTotals
 
     totals = WindowedTotals(stable=stable)
-    facts = ShowFacts() if with_facts else None
     progress = ReadProgress()
     records = 0
     add = totals.add
-    feed = facts.feed if facts is not None else None
     try:
         if limit == 0 or path.stat().st_size == 0:
-            return totals, None if facts is None else facts.to_state(), 0, 0, 0
+            return totals, 0, 0, 0
     except OSError as exc:
         ctx.cannot_read(path, exc)
-        return totals, None if facts is None else facts.to_state(), 0, 0, 0
+        return totals, 0, 0, 0
     with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
         for line in lines:
             record = line.record
             records += 1
-            if feed is not None:
-                feed(record)
             kind = record.get("type")
             if kind == "assistant" or kind == "progress":  # as ``summarize`` feeds its totals
                 call = call_of(record, None, records)
@@ -165,4 +154,4 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, with_facts: bool, *, l
                     add(call)
             if records == limit:
                 break
-    return totals, None if facts is None else facts.to_state(), records, progress.complete_offset, progress.lines
+    return totals, records, progress.complete_offset, progress.lines
