@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from agentscan import progress as reporting
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
-from agentscan import progress as reporting
 from agentscan.providers.claude.usage import C_FROM_PROGRESS, C_ORDER, Call, CallDeduper, call_of
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.linescan import ScanProgress, matching_records
@@ -70,7 +70,7 @@ def scan_file(
     calls: list[Call] = []
     append = calls.append
     told = ctx.progress if size is not None and size >= reporting.TOLD_BYTES else None
-    name = reporting.told_name(path)
+    name = reporting.told_name(path) if told is not None else ""
     seen = 0
     with ctx.warnings.capture() as warnings:
         for offset, record in matching_records(

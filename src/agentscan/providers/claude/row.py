@@ -179,7 +179,7 @@ def summarize(
     # A huge transcript's pass takes seconds: say how far it is (on a terminal, ``ctx.progress``).
     read = progress if progress is not None else ReadProgress(start)
     told = None if size is None or size < reporting.TOLD_BYTES else ctx.progress
-    name = reporting.told_name(path)
+    name = reporting.told_name(path) if told is not None else ""
     pending_tasks = summary.pending_tasks
     order = order_start + summary.records
     for line in iter_json_lines(path, ctx, start=start, first_line=first_line, progress=read):
