@@ -4,6 +4,8 @@ and results meet their calls (or not) often (``test_show_tail``, ``test_row_resu
 
 from __future__ import annotations
 
+import orjson
+import pytest
 from hypothesis import strategies as st
 
 from builders import claude_assistant, claude_usage, claude_user
@@ -100,3 +102,21 @@ def records_of(events: list[tuple]) -> list:
         else:
             records.append(event[1])
     return records
+
+
+def lines_of(records: list) -> bytes:
+    """A transcript's bytes: records as JSON lines, raw ``bytes`` as they are."""
+    return b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records)
+
+
+def lower_row_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every threshold of a huge transcript's row pass lowered, so that small files keep
+    resume states and show facts, are read from their end, and settle calls out of the window."""
+    from agentscan.providers.claude import provider, rowresume, showfacts, windowed
+    from agentscan.toolkit import reverse
+
+    monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
+    monkeypatch.setattr(provider, "TAIL_MIN_BYTES", 0)
+    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
+    monkeypatch.setattr(reverse, "BLOCK", 300)
+    monkeypatch.setattr(windowed, "WINDOW", 3)

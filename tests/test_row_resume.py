@@ -21,14 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.bounds import Bounds
-from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude import rowresume, showfacts, windowed
+from agentscan.providers.claude import rowresume
 from agentscan.providers.claude.usage import call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.scan.scanner import Scanner
-from agentscan.toolkit import reverse
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import AGENT, SESSION, TRANSCRIPT, records_of, ts_of
+from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, records_of, ts_of
 from conftest_hypothesis import FUZZ
 
 BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
@@ -36,15 +34,7 @@ BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
-    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
-    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
-    monkeypatch.setattr(reverse, "BLOCK", 300)
-    monkeypatch.setattr(windowed, "WINDOW", 3)
-
-
-def _lines(records: list) -> bytes:
-    return b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records)
+    lower_row_limits(monkeypatch)
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -89,14 +79,14 @@ def test_a_resumed_pass_gives_what_a_whole_one_gives(tmp_path_factory: pytest.Te
     records = records_of(events)
     split = min(int(len(records) * cut), len(records) - 1)  # something is appended
     path = claude_session_file(tmp_path / "home", SESSION, [])
-    path.write_bytes(_lines(records[:split]))
+    path.write_bytes(lines_of(records[:split]))
     if subagent:
         _subagent(tmp_path / "home")
     _seen(env, cache=True)
     with pytest.MonkeyPatch.context() as example:  # one spy per example, not one wrapped around the last
         resumes = _spy_on_resumes(example)
         with path.open("ab") as handle:
-            handle.write(_lines(records[split:]))
+            handle.write(lines_of(records[split:]))
         assert _seen(env, cache=True) == _seen(env, cache=False)
     assert len(resumes) == 1 and (resumes[0] is None) == (split == 0)  # an empty file keeps no state
 
@@ -124,7 +114,7 @@ def _grown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change) -> list:
 
 def _append(path: Path, records: list) -> None:
     with path.open("ab") as handle:
-        handle.write(_lines(records))
+        handle.write(lines_of(records))
 
 
 def test_an_appended_transcript_is_resumed(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,7 +125,7 @@ def test_an_appended_transcript_is_resumed(tmp_path: Path, small_limits: None, m
 def test_a_replaced_transcript_is_read_whole(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
     def replace(path: Path) -> None:
         other = path.with_suffix(".new")
-        other.write_bytes(path.read_bytes() + _lines(_transcript(2, 30)))
+        other.write_bytes(path.read_bytes() + lines_of(_transcript(2, 30)))
         os.replace(other, path)  # the same first bytes, another file
 
     assert _grown(tmp_path, monkeypatch, replace) == [None]
@@ -146,7 +136,7 @@ def test_a_transcript_rewritten_before_the_resume_point_is_read_whole(tmp_path: 
     def rewrite(path: Path) -> None:
         data = path.read_bytes().replace(b"question 3", b"question X")
         with path.open("r+b") as handle:  # in place: same inode
-            handle.write(data + _lines(_transcript(1, 30)))
+            handle.write(data + lines_of(_transcript(1, 30)))
 
     assert _grown(tmp_path, monkeypatch, rewrite) == [None]
 
@@ -163,7 +153,7 @@ def test_a_shorter_transcript_is_read_whole(tmp_path: Path, small_limits: None, 
 def test_a_partial_last_line_keeps_no_state_until_it_is_complete(tmp_path: Path, small_limits: None,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     env = _env(tmp_path)
-    line = _lines(_transcript(1, 30))
+    line = lines_of(_transcript(1, 30))
     path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
     _append(path, [])
     with path.open("ab") as handle:
@@ -193,7 +183,7 @@ def test_a_long_line_still_being_written_is_read_again_whole(tmp_path: Path, sma
     assert _seen(env, cache=True) == _seen(env, cache=False)
     resumes = _spy_on_resumes(monkeypatch)
     with path.open("ab") as handle:
-        handle.write(long_line[-100:] + b"\n" + _lines(_transcript(2, 10)))
+        handle.write(long_line[-100:] + b"\n" + lines_of(_transcript(2, 10)))
     after = _seen(env, cache=True)
     assert after == _seen(env, cache=False)
     assert resumes == [None]

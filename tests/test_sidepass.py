@@ -14,20 +14,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.bounds import Bounds
-from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude import row as row_module
-from agentscan.providers.claude import rowresume, showfacts, sidepass, windowed
+from agentscan.providers.claude import rowresume, sidepass
 from agentscan.toolkit import workers
 from agentscan.scan.scanner import Scanner
-from agentscan.toolkit import reverse
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import AGENT, SESSION, TRANSCRIPT, records_of, ts_of
+from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, records_of, ts_of
 from conftest_hypothesis import FUZZ
 from spies import record_calls
 
@@ -36,16 +33,8 @@ BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
-    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
-    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
-    monkeypatch.setattr(reverse, "BLOCK", 300)
-    monkeypatch.setattr(windowed, "WINDOW", 3)
+    lower_row_limits(monkeypatch)
     monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)  # a helper even on one core
-
-
-def _lines(records: list) -> bytes:
-    return b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records)
 
 
 def _env(tmp_path: Path, cache: str) -> dict[str, str]:
@@ -68,7 +57,7 @@ def _extras() -> list:
 def _home(tmp_path: Path, records: list, subagent: bool) -> Path:
     home = tmp_path / "home"
     path = claude_session_file(home, SESSION, [])
-    path.write_bytes(_lines(records))
+    path.write_bytes(lines_of(records))
     if subagent:
         claude_subagent_file(home, SESSION, AGENT, [
             claude_user(SESSION, ts_of(1), "sub task", sidechain=True, agentId=AGENT),
@@ -109,7 +98,7 @@ def test_the_split_pass_gives_what_one_pass_gives(tmp_path_factory: pytest.TempP
         assert split == _seen(_env(tmp_path, "none"), cache=False)
         if grow:  # a pass resumed from a state the helper's sums made
             with path.open("ab") as handle:
-                handle.write(_lines(records_of(events[:grow])))
+                handle.write(lines_of(records_of(events[:grow])))
             _split(example, True)
             assert _seen(_env(tmp_path, "split")) == _seen(_env(tmp_path, "fresh"), cache=False)
 
@@ -167,7 +156,7 @@ def test_a_transcript_appended_to_during_the_pass_is_added_up_here(tmp_path: Pat
     def appending(file: Path, *args, **kwargs):
         if file == path:  # after the helper started: it may or may not read the new lines
             with path.open("ab") as handle:
-                handle.write(_lines([claude_user(SESSION, ts_of(500), "one more", uuid="late")]))
+                handle.write(lines_of([claude_user(SESSION, ts_of(500), "one more", uuid="late")]))
         return summarize(file, *args, **kwargs)
 
     monkeypatch.setattr(row_module, "summarize", appending)

@@ -5,33 +5,25 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude import row as row_module
-from agentscan.providers.claude import rowresume, showfacts, sidepass, windowed
+from agentscan.providers.claude import rowresume, sidepass
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import workers
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
-from claude_events import SESSION, TRANSCRIPT, records_of, ts_of
+from claude_events import SESSION, TRANSCRIPT, lines_of, lower_row_limits, records_of, ts_of
 from conftest_hypothesis import FUZZ
 from spies import record_calls
 
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
-    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
-    monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
-    monkeypatch.setattr(windowed, "WINDOW", 3)
+    lower_row_limits(monkeypatch)
     monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)  # a helper even on one core
-
-
-def _lines(records: list) -> bytes:
-    return b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records)
 
 
 def _transcript(turns: int) -> bytes:
@@ -41,10 +33,10 @@ def _transcript(turns: int) -> bytes:
         records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
                                         blocks=[{"type": "text", "text": f"answer {n}"}],
                                         usage=claude_usage(input=n + 1, output=2)))
-    return _lines(records)
+    return lines_of(records)
 
 
-LATE = _lines([claude_assistant(SESSION, ts_of(1), msg_id="late", request_id="late", uuid="late",
+LATE = lines_of([claude_assistant(SESSION, ts_of(1), msg_id="late", request_id="late", uuid="late",
                                 blocks=[{"type": "text", "text": "late answer"}],
                                 usage=claude_usage(input=1_000_000, output=7))])
 
@@ -111,7 +103,7 @@ def test_the_second_pass_here_gives_what_one_pass_gives(tmp_path_factory: pytest
     for at, line in raw:
         records.insert(min(at, len(records)), line)
     path = claude_session_file(tmp_path / "home", SESSION, [])
-    path.write_bytes(_lines(records) + tail)
+    path.write_bytes(lines_of(records) + tail)
 
     def seen(cache: str) -> tuple:
         env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / cache)}
