@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.bounds import Bounds
+from agentscan.context import ScanContext
 from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import rowresume, sidepass
 from agentscan.toolkit import workers
@@ -208,3 +209,19 @@ def test_only_a_file_appended_to_is_the_one_read(tmp_path: Path) -> None:
     assert not sidepass._only_appended(path, before)  # another file
     path.unlink()
     assert not sidepass._only_appended(path, before)
+
+
+def test_no_helper_while_workers_hold_the_cores(tmp_path: Path, small_limits: None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    seen_busy = []
+    for index, ok, result in workers.run_parallel(lambda index: index * 10, [[0], [1]], 2,
+                                                  meanwhile=lambda: seen_busy.append(workers.busy()) and False):
+        assert ok and result == index * 10
+        seen_busy.append(workers.busy())
+    assert seen_busy and all(seen_busy) and not workers.busy()  # while the pool works, and not after
+    path = _home(tmp_path, _transcript(30), subagent=False)
+    before = os.stat(path)
+    _split(monkeypatch, True)
+    assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is not None
+    monkeypatch.setattr(workers, "busy", lambda: True)  # a row read here while workers read others
+    assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is None

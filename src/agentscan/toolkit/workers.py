@@ -234,10 +234,23 @@ def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], wo
     # Only the children read it (EOF: the parent is gone); closed once, here, never again:
     # its number may belong to another file by the time this generator ends.
     _close(watch_read)
+    global _running
+    _running += 1
     try:
         yield from _dispatch(pool, batches, meanwhile)
     finally:
+        _running -= 1
         _stop(pool, watch_write)
+
+
+#: pools of ``run_parallel`` whose workers are at work now (their parent's ``meanwhile`` too)
+_running = 0
+
+
+def busy() -> bool:
+    """Whether this process's workers hold the cores now: a helper forked meanwhile
+    would share them with the workers rather than take a free one."""
+    return _running > 0
 
 
 def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]],

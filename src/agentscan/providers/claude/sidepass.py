@@ -55,11 +55,11 @@ class SidePass:
     @classmethod
     def worth_it(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, stable: bool) -> SidePass | None:
         """A side pass over ``path`` (its sums hashed ``stable``, as ``WindowedTotals``), not
-        started yet; ``None``: the file is too small, or there is no second core."""
+        started yet; ``None``: the file is too small, or there is no second core free."""
         from agentscan.toolkit import workers
 
-        if before is None or before.st_size < SPLIT_BYTES or not workers.usable_workers():
-            return None
+        if before is None or before.st_size < SPLIT_BYTES or not workers.usable_workers() or workers.busy():
+            return None  # (busy: rows read here while workers read others, ``rowbuild``: no core is free)
         return cls(path, ctx, before, stable)
 
     def start(self) -> None:
