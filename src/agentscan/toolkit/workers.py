@@ -123,7 +123,11 @@ def _become_child(parent: int, watch: int) -> None:
 
 
 def _child(parent: int, tasks: int, results: int, watch: int, job: Callable[[int], Any]) -> None:
+    global _running
     _become_child(parent, watch)
+    # Forked before its parent counted the pool: a worker is one of the processes holding
+    # the cores too (a huge row read here must fork no helper: ``sidepass``).
+    _running += 1
     while True:
         batch = _receive(tasks)
         if batch is None:

@@ -116,7 +116,7 @@ class SidePass:
 
 
 def _only_appended(path: Path, before: os.stat_result) -> bool:
-    """Whether ``path`` is still the file ``before`` describes, or it grown: transcripts are
+    """Whether ``path`` is still the file ``before`` describes, or it has grown: transcripts are
     appended to, so two reads that ended at the same record of it read the same bytes
     (an agent writing to the session as it is shown is the common case, not a rare one)."""
     from agentscan.toolkit.fsutil import stat_now
