@@ -7,14 +7,22 @@ The library only counts; it never prints.  ``ScanContext.progress`` is a
 from __future__ import annotations
 
 from pathlib import PurePath
+from typing import Callable
 
 #: a pass over one file at least this large tells ``Progress.reading`` how far it is
 TOLD_BYTES = 32 * 1024 * 1024
+#: such a pass tells it once every this many records it reads (a test of a counter per record)
+TOLD_EVERY = 4096
 
 
-def told_name(path: PurePath) -> str:
-    """How ``Progress.reading`` names a file: its stem, a session id's first 8 characters."""
-    return path.stem if len(path.stem) <= 12 else path.stem[:8] + "…"
+def file_teller(progress: Progress, path: PurePath, size: int | None) -> Callable[[int], None] | None:
+    """What a pass over ``path`` (``size`` bytes) calls with the offset it reached, every
+    ``TOLD_EVERY`` records; ``None`` for a file too small to tell about (or of no known size)."""
+    if size is None or size < TOLD_BYTES:
+        return None
+    # Named as a session id is shown: its first 8 characters.
+    name = path.stem if len(path.stem) <= 12 else path.stem[:8] + "…"
+    return lambda done: progress.reading(name, done, size)
 
 
 class Progress:

@@ -69,8 +69,7 @@ def scan_file(
     progress = ScanProgress(start, lines_before, crc)
     calls: list[Call] = []
     append = calls.append
-    told = ctx.progress if size is not None and size >= reporting.TOLD_BYTES else None
-    name = reporting.told_name(path) if told is not None else ""
+    tell = reporting.file_teller(ctx.progress, path, size)
     seen = 0
     with ctx.warnings.capture() as warnings:
         for offset, record in matching_records(
@@ -79,10 +78,10 @@ def scan_file(
             call = call_of(record, subagent, base + offset)
             if call is not None:
                 append(call)
-            if told is not None:
+            if tell is not None:
                 seen += 1
-                if not seen % 4096:
-                    told.reading(name, offset, size)  # type: ignore[arg-type]
+                if not seen % reporting.TOLD_EVERY:
+                    tell(offset)
     return FileScan(calls, progress, list(warnings))
 
 

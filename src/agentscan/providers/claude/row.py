@@ -178,16 +178,15 @@ def summarize(
             return summary
     # A huge transcript's pass takes seconds: say how far it is (on a terminal, ``ctx.progress``).
     read = progress if progress is not None else ReadProgress(start)
-    told = None if size is None or size < reporting.TOLD_BYTES else ctx.progress
-    name = reporting.told_name(path) if told is not None else ""
+    tell = reporting.file_teller(ctx.progress, path, size)
     pending_tasks = summary.pending_tasks
     order = order_start + summary.records
     for line in iter_json_lines(path, ctx, start=start, first_line=first_line, progress=read):
         record = line.record
         summary.records += 1
         order += 1
-        if told is not None and not summary.records % 4096:
-            told.reading(name, read.complete_offset, size)  # type: ignore[arg-type]
+        if tell is not None and not summary.records % reporting.TOLD_EVERY:
+            tell(read.complete_offset)
         if observer is not None:
             observer(record)
         _note_common(summary, record)
