@@ -109,14 +109,41 @@ def lines_of(records: list) -> bytes:
     return b"".join((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n" for r in records)
 
 
-def lower_row_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+def lower_row_limits(monkeypatch: pytest.MonkeyPatch, *, helper: bool = False) -> None:
     """Every threshold of a huge transcript's row pass lowered, so that small files keep
-    resume states and show facts, are read from their end, and settle calls out of the window."""
+    resume states and show facts, are read from their end, and settle calls out of the
+    window; ``helper``: and a side pass may fork its helper even on one core."""
     from agentscan.providers.claude import provider, rowresume, showfacts, windowed
-    from agentscan.toolkit import reverse
+    from agentscan.toolkit import reverse, workers
 
     monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
     monkeypatch.setattr(provider, "TAIL_MIN_BYTES", 0)
     monkeypatch.setattr(showfacts, "MESSAGE_BYTES", 200)
     monkeypatch.setattr(reverse, "BLOCK", 300)
     monkeypatch.setattr(windowed, "WINDOW", 3)
+    if helper:
+        monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+
+
+def split_huge_passes(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:
+    """Every main transcript's row pass split (``sidepass``), or none."""
+    from agentscan.providers.claude import sidepass
+
+    monkeypatch.setattr(sidepass, "SPLIT_BYTES", 0 if on else 1 << 60)
+
+
+def qa_turns(turns: int, start: int = 0) -> list:
+    """Turns of a question and a one-record answer with usage, numbered from ``start``."""
+    records: list = []
+    for n in range(start, start + turns):
+        records.append(claude_user(SESSION, ts_of(2 * n), f"question {n}", uuid=f"u{n}"))
+        records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
+                                        blocks=[{"type": "text", "text": f"answer {n}"}],
+                                        usage=claude_usage(input=n + 1, output=2)))
+    return records
+
+
+#: a reply an agent appends late, its tokens large enough to show if it were counted
+LATE_REPLY = lines_of([claude_assistant(SESSION, ts_of(1), msg_id="late", request_id="late", uuid="late",
+                                        blocks=[{"type": "text", "text": "late answer"}],
+                                        usage=claude_usage(input=1_000_000, output=7))])

@@ -26,7 +26,7 @@ from agentscan.providers.claude.usage import call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, records_of, ts_of
+from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, ts_of
 from conftest_hypothesis import FUZZ
 
 BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
@@ -91,20 +91,10 @@ def test_a_resumed_pass_gives_what_a_whole_one_gives(tmp_path_factory: pytest.Te
     assert len(resumes) == 1 and (resumes[0] is None) == (split == 0)  # an empty file keeps no state
 
 
-def _transcript(turns: int, start: int = 0) -> list:
-    records: list = []
-    for n in range(start, start + turns):
-        records.append(claude_user(SESSION, ts_of(2 * n), f"question {n}", uuid=f"u{n}"))
-        records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
-                                        blocks=[{"type": "text", "text": f"answer {n}"}],
-                                        usage=claude_usage(input=n + 1, output=2)))
-    return records
-
-
 def _grown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change) -> list:
     """Two scans with ``change`` made to the transcript between them; the second's loads."""
     env = _env(tmp_path)
-    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
+    path = claude_session_file(tmp_path / "home", SESSION, qa_turns(30))
     _seen(env, cache=True)
     resumes = _spy_on_resumes(monkeypatch)
     change(path)
@@ -118,14 +108,14 @@ def _append(path: Path, records: list) -> None:
 
 
 def test_an_appended_transcript_is_resumed(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    resumes = _grown(tmp_path, monkeypatch, lambda path: _append(path, _transcript(5, 30)))
+    resumes = _grown(tmp_path, monkeypatch, lambda path: _append(path, qa_turns(5, 30)))
     assert len(resumes) == 1 and resumes[0] is not None and resumes[0].lines == 60  # went on after the 30 turns
 
 
 def test_a_replaced_transcript_is_read_whole(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
     def replace(path: Path) -> None:
         other = path.with_suffix(".new")
-        other.write_bytes(path.read_bytes() + lines_of(_transcript(2, 30)))
+        other.write_bytes(path.read_bytes() + lines_of(qa_turns(2, 30)))
         os.replace(other, path)  # the same first bytes, another file
 
     assert _grown(tmp_path, monkeypatch, replace) == [None]
@@ -136,7 +126,7 @@ def test_a_transcript_rewritten_before_the_resume_point_is_read_whole(tmp_path: 
     def rewrite(path: Path) -> None:
         data = path.read_bytes().replace(b"question 3", b"question X")
         with path.open("r+b") as handle:  # in place: same inode
-            handle.write(data + lines_of(_transcript(1, 30)))
+            handle.write(data + lines_of(qa_turns(1, 30)))
 
     assert _grown(tmp_path, monkeypatch, rewrite) == [None]
 
@@ -153,8 +143,8 @@ def test_a_shorter_transcript_is_read_whole(tmp_path: Path, small_limits: None, 
 def test_a_partial_last_line_keeps_no_state_until_it_is_complete(tmp_path: Path, small_limits: None,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     env = _env(tmp_path)
-    line = lines_of(_transcript(1, 30))
-    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
+    line = lines_of(qa_turns(1, 30))
+    path = claude_session_file(tmp_path / "home", SESSION, qa_turns(30))
     _append(path, [])
     with path.open("ab") as handle:
         handle.write(line[:-1])  # the whole record but its newline: decoded, but past the resume point
@@ -177,13 +167,13 @@ def test_a_long_line_still_being_written_is_read_again_whole(tmp_path: Path, sma
 
     env = _env(tmp_path)
     long_line = orjson.dumps(claude_user(SESSION, ts_of(100), "x" * (MAX_LINE_BYTES + 1000), uuid="long"))
-    path = claude_session_file(tmp_path / "home", SESSION, _transcript(5))
+    path = claude_session_file(tmp_path / "home", SESSION, qa_turns(5))
     with path.open("ab") as handle:
         handle.write(long_line[:-100])
     assert _seen(env, cache=True) == _seen(env, cache=False)
     resumes = _spy_on_resumes(monkeypatch)
     with path.open("ab") as handle:
-        handle.write(long_line[-100:] + b"\n" + lines_of(_transcript(2, 10)))
+        handle.write(long_line[-100:] + b"\n" + lines_of(qa_turns(2, 10)))
     after = _seen(env, cache=True)
     assert after == _seen(env, cache=False)
     assert resumes == [None]
@@ -197,25 +187,25 @@ def test_a_long_line_still_being_written_is_read_again_whole(tmp_path: Path, sma
 def test_a_state_that_cannot_go_on_makes_a_whole_pass(tmp_path: Path, small_limits: None,
                                                       monkeypatch: pytest.MonkeyPatch, other: tuple) -> None:
     env = _env(tmp_path)
-    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
+    path = claude_session_file(tmp_path / "home", SESSION, qa_turns(30))
     _seen(env, cache=True)
     monkeypatch.setattr(*other)
     resumes = _spy_on_resumes(monkeypatch)
-    _append(path, _transcript(2, 30))
+    _append(path, qa_turns(2, 30))
     assert _seen(env, cache=True) == _seen(env, cache=False)
     assert resumes == [None]
 
 
 def test_a_small_huge_or_idle_transcript_keeps_no_state(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
     env = _env(tmp_path)
-    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
+    path = claude_session_file(tmp_path / "home", SESSION, qa_turns(30))
     monkeypatch.setattr(rowresume, "MIN_BYTES", path.stat().st_size + 1)
     resumes = _spy_on_resumes(monkeypatch)
     _seen(env, cache=True)
     assert resumes == []  # below the size: no state looked for
     monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
     monkeypatch.setattr(rowresume, "MAX_BYTES", path.stat().st_size - 1)
-    _append(path, _transcript(1, 30))
+    _append(path, qa_turns(1, 30))
     _seen(env, cache=True)
     assert resumes == []  # huge: read whole, hashing with ``hash()``
     monkeypatch.setattr(rowresume, "MAX_BYTES", 1 << 40)
@@ -239,7 +229,7 @@ def test_a_damaged_state_is_no_state(tmp_path: Path, small_limits: None, monkeyp
     from agentscan.sealing import seal, unseal
 
     env = _env(tmp_path)
-    path = claude_session_file(tmp_path / "home", SESSION, _transcript(30))
+    path = claude_session_file(tmp_path / "home", SESSION, qa_turns(30))
     _seen(env, cache=True)
     with Scanner(env=env, use_cache=True) as scanner:
         cache = scanner.cache
@@ -256,7 +246,7 @@ def test_a_damaged_state_is_no_state(tmp_path: Path, small_limits: None, monkeyp
         cache.put_file(str(path), rowresume.KIND, size, mtime_ns, version, head, offset,
                        seal(struct.pack("<I", len(damaged)) + damaged + hashes))
     resumes = _spy_on_resumes(monkeypatch)
-    _append(path, _transcript(2, 30))
+    _append(path, qa_turns(2, 30))
     assert _seen(env, cache=True) == _seen(env, cache=False)
     assert resumes == [None]
 

@@ -25,7 +25,7 @@ from agentscan.providers.claude import rowresume, sidepass
 from agentscan.toolkit import workers
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, records_of, ts_of
+from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, split_huge_passes, ts_of
 from conftest_hypothesis import FUZZ
 from spies import record_calls
 
@@ -34,8 +34,7 @@ BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    lower_row_limits(monkeypatch)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)  # a helper even on one core
+    lower_row_limits(monkeypatch, helper=True)
 
 
 def _env(tmp_path: Path, cache: str) -> dict[str, str]:
@@ -76,10 +75,6 @@ def _seen(env: dict[str, str], *, cache: bool = True) -> tuple:
         return row.to_json(), detail.to_json(), sorted(map(str, scanner.ctx.warnings.items))
 
 
-def _split(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:
-    monkeypatch.setattr(sidepass, "SPLIT_BYTES", 0 if on else 1 << 60)
-
-
 @settings(FUZZ, max_examples=max(FUZZ.max_examples, 60))
 @given(events=TRANSCRIPT, subagent=st.booleans(), keep=st.booleans(), grow=st.integers(0, 6))
 def test_the_split_pass_gives_what_one_pass_gives(tmp_path_factory: pytest.TempPathFactory, small_limits: None,
@@ -91,32 +86,26 @@ def test_the_split_pass_gives_what_one_pass_gives(tmp_path_factory: pytest.TempP
         example.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)  # with a resume state (stable hashes) or none
         here = record_calls(example, sidepass, "side_pass", lambda *args, **kwargs: "here")
         taken = record_calls(example, sidepass.SidePass, "take", lambda *args: "taken")
-        _split(example, True)
+        split_huge_passes(example, True)
         split = _seen(_env(tmp_path, "split"))
         assert taken and not here  # the helper answered for every main transcript's pass
-        _split(example, False)
+        split_huge_passes(example, False)
         assert split == _seen(_env(tmp_path, "one"))
         assert split == _seen(_env(tmp_path, "none"), cache=False)
         if grow:  # a pass resumed from a state the helper's sums made
             with path.open("ab") as handle:
                 handle.write(lines_of(records_of(events[:grow])))
-            _split(example, True)
+            split_huge_passes(example, True)
             assert _seen(_env(tmp_path, "split")) == _seen(_env(tmp_path, "fresh"), cache=False)
 
 
 def _transcript(turns: int) -> list:
-    records: list = [b"{oops"]  # a warning, said once
-    for n in range(turns):
-        records.append(claude_user(SESSION, ts_of(2 * n), f"question {n}", uuid=f"u{n}"))
-        records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
-                                        blocks=[{"type": "text", "text": f"answer {n}"}],
-                                        usage=claude_usage(input=n + 1, output=2)))
-    return records + _extras()
+    return [b"{oops", *qa_turns(turns), *_extras()]  # a warning, said once
 
 
 def _one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple:
     with pytest.MonkeyPatch.context() as sequential:
-        _split(sequential, False)
+        split_huge_passes(sequential, False)
         return _seen(_env(tmp_path, "one"), cache=False)
 
 
@@ -129,7 +118,7 @@ def test_a_helper_gone_is_a_second_pass_here(tmp_path: Path, small_limits: None,
 
     monkeypatch.setattr(workers.Helper, "receive", gone)
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
-    _split(monkeypatch, True)
+    split_huge_passes(monkeypatch, True)
     seen = _seen(_env(tmp_path, "split"))
     assert here == ["here"]  # the main transcript's sums, added up again here
     assert seen == _one_pass(tmp_path, monkeypatch)
@@ -144,7 +133,7 @@ def test_no_fork_is_a_second_pass_here(tmp_path: Path, small_limits: None, monke
 
     monkeypatch.setattr(workers.Helper, "start", refused)
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
-    _split(monkeypatch, True)
+    split_huge_passes(monkeypatch, True)
     assert _seen(_env(tmp_path, "split")) == _one_pass(tmp_path, monkeypatch)
     assert here == ["here"]
 
@@ -162,7 +151,7 @@ def test_a_transcript_appended_to_during_the_pass_is_added_up_here(tmp_path: Pat
 
     monkeypatch.setattr(row_module, "summarize", appending)
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
-    _split(monkeypatch, True)
+    split_huge_passes(monkeypatch, True)
     with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
         seen = scanner.list_sessions()[0].to_json()
     assert here in ([], ["here"])  # the helper's sums stand when it read what this pass read
@@ -185,7 +174,7 @@ def test_a_transcript_replaced_during_the_pass_is_added_up_here(tmp_path: Path, 
 
     monkeypatch.setattr(row_module, "summarize", replacing)
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
-    _split(monkeypatch, True)
+    split_huge_passes(monkeypatch, True)
     with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
         seen = scanner.list_sessions()[0].to_json()
     assert here == ["here"]
@@ -221,7 +210,7 @@ def test_no_helper_while_workers_hold_the_cores(tmp_path: Path, small_limits: No
     assert seen_busy and all(seen_busy) and not workers.busy()  # while the pool works, and not after
     path = _home(tmp_path, _transcript(30), subagent=False)
     before = os.stat(path)
-    _split(monkeypatch, True)
+    split_huge_passes(monkeypatch, True)
     assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is not None
     monkeypatch.setattr(workers, "busy", lambda: True)  # a row read here while workers read others
     assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is None

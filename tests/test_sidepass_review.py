@@ -14,41 +14,25 @@ from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import rowresume, sidepass
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import workers
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
-from claude_events import SESSION, TRANSCRIPT, lines_of, lower_row_limits, records_of, ts_of
+from builders import claude_session_file
+from claude_events import LATE_REPLY, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, split_huge_passes
 from conftest_hypothesis import FUZZ
 from spies import record_calls
 
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    lower_row_limits(monkeypatch)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)  # a helper even on one core
+    lower_row_limits(monkeypatch, helper=True)
 
 
 def _transcript(turns: int) -> bytes:
-    records: list = [b"{oops"]
-    for n in range(turns):
-        records.append(claude_user(SESSION, ts_of(2 * n), f"question {n}", uuid=f"u{n}"))
-        records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
-                                        blocks=[{"type": "text", "text": f"answer {n}"}],
-                                        usage=claude_usage(input=n + 1, output=2)))
-    return lines_of(records)
-
-
-LATE = lines_of([claude_assistant(SESSION, ts_of(1), msg_id="late", request_id="late", uuid="late",
-                                blocks=[{"type": "text", "text": "late answer"}],
-                                usage=claude_usage(input=1_000_000, output=7))])
+    return lines_of([b"{oops", *qa_turns(turns)])
 
 
 def _row(tmp_path: Path, cache: str, *, use_cache: bool = False) -> dict:
     env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / cache)}
     with Scanner(env=env, use_cache=use_cache) as scanner:
         return scanner.list_sessions()[0].to_json()
-
-
-def _split(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:
-    monkeypatch.setattr(sidepass, "SPLIT_BYTES", 0 if on else 1 << 60)
 
 
 @pytest.mark.parametrize("keep", [False, True])
@@ -66,14 +50,14 @@ def test_lines_appended_after_this_pass_read_the_file_are_not_added_up(
         summary = summarize(file, *args, **kwargs)
         if file == path:  # this pass has read the file; the helper may or may not have
             with path.open("ab") as handle:
-                handle.write(LATE)
+                handle.write(LATE_REPLY)
         return summary
 
     monkeypatch.setattr(row_module, "summarize", appending)
     seen = {}
     for split in (False, True):
         path.write_bytes(original)
-        _split(monkeypatch, split)
+        split_huge_passes(monkeypatch, split)
         here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
         seen[split] = _row(tmp_path, f"cache-{split}", use_cache=keep)
         if split:
@@ -90,7 +74,7 @@ RAW = st.sampled_from([b"{oops", b"[1, 2]", b"", b"   ", b"\xef\xbb\xbf{\"type\"
 
 
 @settings(FUZZ, max_examples=min(FUZZ.max_examples, 30))
-@given(events=TRANSCRIPT, raw=st.lists(st.tuples(st.integers(0, 60), RAW), max_size=4), tail=st.sampled_from([b"", b'{"type": "user"', LATE.rstrip()]),
+@given(events=TRANSCRIPT, raw=st.lists(st.tuples(st.integers(0, 60), RAW), max_size=4), tail=st.sampled_from([b"", b'{"type": "user"', LATE_REPLY.rstrip()]),
        keep=st.booleans())
 def test_the_second_pass_here_gives_what_one_pass_gives(tmp_path_factory: pytest.TempPathFactory, small_limits: None,
                                                          events, raw, tail, keep) -> None:
@@ -120,10 +104,10 @@ def test_the_second_pass_here_gives_what_one_pass_gives(tmp_path_factory: pytest
         example.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)
         example.setattr(workers.Helper, "receive", gone)
         here = record_calls(example, sidepass, "side_pass", lambda *args, **kwargs: "here")
-        _split(example, True)
+        split_huge_passes(example, True)
         split = seen("split")
         assert here  # every main transcript's sums added up here
-        _split(example, False)
+        split_huge_passes(example, False)
         assert split == seen("one")
 
 # -- the progress of a huge transcript's read (``Progress.reading``) ------------------
@@ -184,7 +168,7 @@ def test_a_ctrl_c_just_after_the_helper_started_stops_it(tmp_path: Path, small_l
         raise KeyboardInterrupt
 
     monkeypatch.setattr(sidepass.SidePass, "start", interrupted)
-    _split(monkeypatch, True)
+    split_huge_passes(monkeypatch, True)
     try:
         with pytest.raises(KeyboardInterrupt):
             _row(tmp_path, "cache")
@@ -218,7 +202,7 @@ def test_a_second_pass_that_cannot_read_the_file_again_keeps_nothing(tmp_path: P
     with pytest.MonkeyPatch.context() as failed:
         failed.setattr(workers.Helper, "receive", gone)
         failed.setattr(sidepass, "iter_json_lines", failing)
-        _split(failed, True)
+        split_huge_passes(failed, True)
         first = _row(tmp_path, "cache", use_cache=True)
     assert first["tokens"] != expected["tokens"]  # this run's sums: of the lines read
     assert _row(tmp_path, "cache", use_cache=True) == expected  # the next run's: read again, whole

@@ -13,30 +13,14 @@ from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import sidepass
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import workers
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
-from claude_events import SESSION, lines_of, lower_row_limits, ts_of
+from builders import claude_session_file
+from claude_events import LATE_REPLY, SESSION, lines_of, lower_row_limits, qa_turns
 from spies import record_calls
 
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    lower_row_limits(monkeypatch)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)  # a helper even on one core
-
-
-def _records(turns: int) -> list:
-    records: list = []
-    for n in range(turns):
-        records.append(claude_user(SESSION, ts_of(2 * n), f"question {n}", uuid=f"u{n}"))
-        records.append(claude_assistant(SESSION, ts_of(2 * n + 1), msg_id=f"m{n}", request_id=f"r{n}", uuid=f"a{n}",
-                                        blocks=[{"type": "text", "text": f"answer {n}"}],
-                                        usage=claude_usage(input=n + 1, output=2)))
-    return records
-
-
-LATE = lines_of([claude_assistant(SESSION, ts_of(1), msg_id="late", request_id="late", uuid="late",
-                                  blocks=[{"type": "text", "text": "late answer"}],
-                                  usage=claude_usage(input=1_000_000, output=7))])
+    lower_row_limits(monkeypatch, helper=True)
 
 
 def _row(tmp_path: Path, cache: str) -> tuple:
@@ -95,14 +79,14 @@ def test_lines_appended_after_both_reads_leave_the_helpers_sums(tmp_path: Path, 
     """An agent at work in the session: its reply written after this pass and the helper
     both read the file.  The helper read what this pass read: its sums stand (no second
     pass), and the row is the one pass's over what it read."""
-    expected, split, here = _race(tmp_path, monkeypatch, lines_of(_records(20)), LATE, helper_reads_after=False)
+    expected, split, here = _race(tmp_path, monkeypatch, lines_of(qa_turns(20)), LATE_REPLY, helper_reads_after=False)
     assert here == []
     assert split == expected and split[0]["tokens"]["input"] < 1_000_000
 
 
 def test_lines_the_helper_read_but_this_pass_did_not_are_added_up_again(
         tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    expected, split, here = _race(tmp_path, monkeypatch, lines_of(_records(20)), LATE, helper_reads_after=True)
+    expected, split, here = _race(tmp_path, monkeypatch, lines_of(qa_turns(20)), LATE_REPLY, helper_reads_after=True)
     assert here == ["here"]
     assert split == expected and split[0]["tokens"]["input"] < 1_000_000
 
@@ -113,8 +97,8 @@ def test_a_last_line_completed_between_the_reads(tmp_path: Path, small_limits: N
     """The last reply is whole but its newline not written yet when this pass reads it (a
     record here, after the last complete line); the helper reads it with its newline: not
     what this pass read (the complete offset differs), added up again here, the reply counted."""
-    original = lines_of(_records(20)).rstrip(b"\n")
-    expected, split, here = _race(tmp_path, monkeypatch, original, b"\n" + LATE, helper_reads_after=helper_reads_after)
+    original = lines_of(qa_turns(20)).rstrip(b"\n")
+    expected, split, here = _race(tmp_path, monkeypatch, original, b"\n" + LATE_REPLY, helper_reads_after=helper_reads_after)
     assert here == (["here"] if helper_reads_after else [])
     assert split == expected and split[0]["tokens"]["input"] > 20  # the unterminated reply's tokens counted
 
@@ -126,9 +110,9 @@ def test_lines_past_the_line_cap_appended_between_the_reads(tmp_path: Path, smal
     """A transcript of exactly ``MAX_FILE_LINES`` lines, grown between the two reads: the
     helper stops at the cap where this pass ended (the same records, offset and lines, the
     same bytes): its sums stand for the one pass's; its warning about the cap is not said."""
-    records = _records(20)
+    records = qa_turns(20)
     monkeypatch.setattr(bounds, "MAX_FILE_LINES", len(records))
-    expected, split, here = _race(tmp_path, monkeypatch, lines_of(records), LATE, helper_reads_after=helper_reads_after)
+    expected, split, here = _race(tmp_path, monkeypatch, lines_of(records), LATE_REPLY, helper_reads_after=helper_reads_after)
     assert here == []
     assert split == expected and not any("more than" in warning for warning in split[1])
 
