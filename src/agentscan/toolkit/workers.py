@@ -67,20 +67,22 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def _read_exactly(fd: int, count: int) -> bytes | None:
-    parts = []
-    while count:
-        chunk = os.read(fd, min(count, 1 << 20))
-        if not chunk:
+def _read_exactly(fd: int, count: int) -> bytearray | None:
+    # Into one buffer: chunks joined at the end held a large answer twice.
+    data = bytearray(count)
+    view, done = memoryview(data), 0
+    while done < count:
+        read = os.readv(fd, [view[done:]])
+        if not read:
             return None
-        parts.append(chunk)
-        count -= len(chunk)
-    return b"".join(parts)
+        done += read
+    return data
 
 
 def _send(fd: int, value: Any) -> None:
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    _write_all(fd, _HEADER.pack(len(payload)) + payload)
+    _write_all(fd, _HEADER.pack(len(payload)))  # apart: header + payload was a copy of the payload
+    _write_all(fd, payload)
 
 
 def _receive(fd: int) -> Any:

@@ -70,8 +70,9 @@ class SidePass:
 
         path, stable, ctx = self._path, self._stable, self._ctx
 
-        def serve(_: object) -> tuple[WindowedTotals, int, int, int]:
-            return side_pass(path, ctx.for_worker(), stable)  # a context of its own: no index
+        def serve(_: object) -> tuple[tuple[bytes, bytes], int, int, int]:
+            totals, *read = side_pass(path, ctx.for_worker(), stable)  # a context of its own: no index
+            return (totals.packed(), *read)  # type: ignore[return-value]
 
         # Known before it is forked: ``stop`` stops it from then on (``Helper.start`` notes
         # its pid before a Ctrl-C held back across the fork is raised).
@@ -91,6 +92,7 @@ class SidePass:
         """The sums of the records this pass read (``main``, ``progress``): the helper's when
         it read the same, else a second pass here, silent but for a read that failed where
         this pass's did not."""
+        from agentscan.providers.claude.windowed import WindowedTotals
         from agentscan.toolkit.workers import HelperGone
 
         answer = None
@@ -102,17 +104,18 @@ class SidePass:
             finally:
                 self.stop()
         read_here = (main.records, progress.complete_offset, progress.lines)
-        if answer is None or tuple(answer[1:]) != read_here or not _only_appended(self._path, self._before):
-            # Only the records this pass read: lines an agent appended since it reached the
-            # end of the file are not among its row's (nor would the one pass have read them).
-            with self._ctx.held_warnings() as held:  # said by this process's pass already
-                answer = side_pass(self._path, self._ctx, self._stable, limit=main.records)
-            # But for what this pass did not meet (an I/O error, the file gone): the sums are
-            # then of part of what it read, and nothing of this pass may be kept (``passing``).
-            for path, message, line, passing in held.said:
-                if passing:
-                    self._ctx.warn(path, message, line, passing=True)
-        return answer[0]
+        if answer is not None and tuple(answer[1:]) == read_here and _only_appended(self._path, self._before):
+            return WindowedTotals.unpacked(answer[0], stable=self._stable)
+        # Only the records this pass read: lines an agent appended since it reached the
+        # end of the file are not among its row's (nor would the one pass have read them).
+        with self._ctx.held_warnings() as held:  # said by this process's pass already
+            totals = side_pass(self._path, self._ctx, self._stable, limit=main.records)[0]
+        # But for what this pass did not meet (an I/O error, the file gone): the sums are
+        # then of part of what it read, and nothing of this pass may be kept (``passing``).
+        for path, message, line, passing in held.said:
+            if passing:
+                self._ctx.warn(path, message, line, passing=True)
+        return totals
 
 
 def _only_appended(path: Path, before: os.stat_result) -> bool:

@@ -5,8 +5,8 @@ a million API calls.  Copies of one call are written next to each other, so
 the full keep-the-best comparison (``usage.CallDeduper``'s rules: ``call_rank``)
 runs over a window of the most recent ``window`` calls; a call that leaves
 the window is settled into the sums and only a 64-bit hash of its key is
-kept, so a much later copy is still never counted twice (it just cannot
-replace the settled one).  ``tokens`` keeps every call exactly.
+kept (``toolkit.hashes64``: 16 bytes a call, not a ``set``'s ~90), so a much
+later copy is still never counted twice (it just cannot replace the settled one).  ``tokens`` keeps every call exactly.
 
 A pass whose state will outlive the process (a row's resume state,
 ``rowresume``: ``to_state``/``from_state``) hashes with BLAKE2b (``stable``):
@@ -48,6 +48,7 @@ from agentscan.providers.claude.usage import (
 )
 from agentscan.usagegroups import BUCKET, TIER_BOUNDS
 from agentscan.digests import blake2b
+from agentscan.toolkit.hashes64 import Hashes64, from_digest
 
 
 #: calls compared in full before they are settled (copies of one call are written close together)
@@ -58,17 +59,20 @@ class WindowedTotals:
     def __init__(self, window: int | None = None, *, stable: bool = False) -> None:
         self._window = WINDOW if window is None else window
         self.stable = stable
-        self._hash: Callable[[object], object] = _stable_hash if stable else hash
+        self._hash: Callable[[object], int] = _stable_hash if stable else hash
         self._recent: dict[tuple[str, str | None], Call] = {}  # the window
         # Its keys, oldest first: ``next(iter(dict))`` after many deletions from the
         # front walks over their dead slots, which made a 1 GB pass quadratic.
         self._order: deque[tuple[str, str | None]] = deque()
-        self._requests: dict[str, set[str | None]] = {}  # message id -> its requests in the window
-        self._settled_keys: set[object] = set()
+        # Message id -> its requests in the window: a tuple (mostly of one), not a set
+        # (216 bytes each, 4 MB of a huge transcript's window).
+        self._requests: dict[str, tuple[str | None, ...]] = {}
+        # Made when the first call leaves the window (most rows never fill it).
+        self._settled_keys: Hashes64 | None = None
         # Message ids of settled parent (not sidechain) calls: a sidechain replay of one
         # under another request, however much later (a subagent file is read after the
         # whole main transcript), is still rule 4's replay and counts nothing.
-        self._settled_parents: set[object] = set()
+        self._settled_parents: Hashes64 | None = None
         # (subagent, model, bucket, tier class, from a progress copy) -> [input, cache read,
         # cache write, output, calls, one-hour cache write]
         self._sums: dict[tuple, list[int]] = {}
@@ -85,17 +89,17 @@ class WindowedTotals:
         current = recent.get(key)
         if current is None:
             # Nothing is settled before the window first fills: no hash to take.
-            if self._settled_keys and self._hash(key) in self._settled_keys:
+            settled = self._settled_keys
+            if settled is not None and self._hash(key) in settled:
                 return
-            if call[SIDECHAIN] and self._settled_parents and self._hash(message_id) in self._settled_parents:
+            parents = self._settled_parents
+            if call[SIDECHAIN] and parents is not None and self._hash(message_id) in parents:
                 return
             recent[key] = call
             self._order.append(key)
+            # (The key was not in the window: its request is not among the message's yet.)
             requests = self._requests.get(message_id)
-            if requests is None:
-                self._requests[message_id] = {call[REQUEST_ID]}
-            else:
-                requests.add(call[REQUEST_ID])
+            self._requests[message_id] = (call[REQUEST_ID],) if requests is None else (*requests, call[REQUEST_ID])
             if len(recent) > self._window:
                 self._evict_oldest()
         elif call_rank(call) > call_rank(current):
@@ -105,7 +109,7 @@ class WindowedTotals:
     def exact(self) -> bool:
         """No call ever left the window: the sums are exactly ``tokens``' (every copy of
         a call was compared in full), not only as long as copies stay close."""
-        return not self._settled_keys
+        return self._settled_keys is None
 
     def _replays_parent(self, message_id: str, request_id: str | None) -> bool:
         """A sidechain copy whose message also exists, unsidechained, under another request."""
@@ -119,12 +123,17 @@ class WindowedTotals:
         call = self._recent.pop(key)
         message_id, request_id = key
         replay = call[SIDECHAIN] and self._replays_parent(message_id, request_id)
-        requests = self._requests[message_id]
-        requests.discard(request_id)
-        if not requests:
+        requests = tuple(other for other in self._requests[message_id] if other != request_id)
+        if requests:
+            self._requests[message_id] = requests
+        else:
             del self._requests[message_id]
+        if self._settled_keys is None:
+            self._settled_keys = Hashes64()
         self._settled_keys.add(self._hash(key))
         if not call[SIDECHAIN]:
+            if self._settled_parents is None:
+                self._settled_parents = Hashes64()
             self._settled_parents.add(self._hash(message_id))
         if not replay:
             self._settle(call)
@@ -205,31 +214,49 @@ class WindowedTotals:
         """Everything, as JSON and one blob of the settled hashes (8 bytes each; ``stable`` ones)."""
         if not self.stable:
             raise ValueError("the settled hashes of this pass do not outlive it")
+        return self._state()
+
+    def packed(self) -> tuple[bytes, bytes]:
+        """The totals as JSON and the settled hashes, for a forked helper's answer (``sidepass``;
+        ``hash()`` values hold in the process it forked from): pickled as objects, the window's
+        calls and the pickler's memo of each doubled the helper's memory at its end."""
+        doc, hashes = self._state()
+        return orjson.dumps(doc), hashes
+
+    @classmethod
+    def unpacked(cls, packed: tuple[bytes, bytes], *, stable: bool) -> WindowedTotals:
+        """The totals ``packed`` wrote (``stable``: as they were made)."""
+        body, hashes = packed
+        return cls.from_state(orjson.loads(body), hashes, stable=stable)
+
+    def _state(self) -> tuple[dict[str, Any], bytes]:
+        # Counted from the packed bytes: a set still packed (a helper's answer) is not unpacked for it.
+        keys, parents = _packed(self._settled_keys), _packed(self._settled_parents)
         doc = {
             "window": self._window,
             # Column by column (each checked in one sweep on the way back), oldest first as ``_order`` has them.
             "recent": [list(column) for column in zip(*self._recent.values())],
             "calls": len(self._recent),
             "sums": [[*key, *parts] for key, parts in self._sums.items()],
-            "keys": len(self._settled_keys),
+            "keys": len(keys) // 8,
         }
-        return doc, b"".join(self._settled_keys) + b"".join(self._settled_parents)  # type: ignore[arg-type]
+        return doc, keys + parents
 
     @classmethod
-    def from_state(cls, doc: dict[str, Any], hashes: bytes) -> WindowedTotals:
+    def from_state(cls, doc: dict[str, Any], hashes: bytes, *, stable: bool = True) -> WindowedTotals:
         """The totals ``to_state`` saw; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
         window, calls, sums, keys = doc["window"], doc["calls"], doc["sums"], doc["keys"]
         if not (type(window) is int and window >= 1 and type(calls) is int and 0 <= calls <= window
                 and type(keys) is int and 0 <= keys * 8 <= len(hashes) and len(hashes) % 8 == 0):
             raise ValueError("ill-shaped window")
-        totals = cls(window, stable=True)
+        totals = cls(window, stable=stable)
         for call in _calls_of_state(doc["recent"], calls):
             key = (call[MESSAGE_ID], call[REQUEST_ID])
             if key in totals._recent:
                 raise ValueError("a key twice in the window")
             totals._recent[key] = call
             totals._order.append(key)
-            totals._requests.setdefault(call[MESSAGE_ID], set()).add(call[REQUEST_ID])
+            totals._requests[call[MESSAGE_ID]] = (*totals._requests.get(call[MESSAGE_ID], ()), call[REQUEST_ID])
         for item in sums:
             if not (isinstance(item, list) and len(item) == 11 and all(type(v) is int and v >= 0 for v in item[5:])):
                 raise ValueError("ill-shaped sums")
@@ -239,14 +266,20 @@ class WindowedTotals:
                 raise ValueError("ill-shaped sums")
             totals._sums[(subagent, model, bucket, tier, from_progress)] = item[5:]
         cut = keys * 8
-        totals._settled_keys = {hashes[i:i + 8] for i in range(0, cut, 8)}
-        totals._settled_parents = {hashes[i:i + 8] for i in range(cut, len(hashes), 8)}
+        # Kept packed until a pass goes on from them (``Hashes64.from_bytes``).
+        totals._settled_keys = Hashes64.from_bytes(hashes[:cut]) if cut else None
+        totals._settled_parents = Hashes64.from_bytes(hashes[cut:]) if len(hashes) > cut else None
         return totals
 
 
-def _stable_hash(value: object) -> bytes:
-    """64 bits of BLAKE2b of a dedupe key or a message id (JSON tells the two apart)."""
-    return blake2b(orjson.dumps(value), digest_size=8).digest()
+def _packed(hashes: Hashes64 | None) -> bytes:
+    return b"" if hashes is None else hashes.to_bytes()
+
+
+def _stable_hash(value: object) -> int:
+    """64 bits of BLAKE2b of a dedupe key or a message id (JSON tells the two apart), kept
+    as the digest's bytes in a resume state (``hashes64.from_digest``)."""
+    return from_digest(blake2b(orjson.dumps(value), digest_size=8).digest())
 
 
 def _str_or_none(value: object) -> bool:
