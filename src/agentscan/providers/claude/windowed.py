@@ -64,9 +64,10 @@ class WindowedTotals:
         # Its keys, oldest first: ``next(iter(dict))`` after many deletions from the
         # front walks over their dead slots, which made a 1 GB pass quadratic.
         self._order: deque[tuple[str, str | None]] = deque()
-        # Message id -> its requests in the window: a tuple (mostly of one), not a set
-        # (216 bytes each, 4 MB of a huge transcript's window).
-        self._requests: dict[str, tuple[str | None, ...]] = {}
+        # Message id -> its requests in the window: a tuple of the one (most messages have one),
+        # not a set (216 bytes each, 4 MB of a huge transcript's window); a set from the second
+        # on (``_with_request``).
+        self._requests: dict[str, tuple[str | None] | set[str | None]] = {}
         # Made when the first call leaves the window (most rows never fill it).
         self._settled_keys: Hashes64 | None = None
         # Message ids of settled parent (not sidechain) calls: a sidechain replay of one
@@ -98,8 +99,7 @@ class WindowedTotals:
             recent[key] = call
             self._order.append(key)
             # (The key was not in the window: its request is not among the message's yet.)
-            requests = self._requests.get(message_id)
-            self._requests[message_id] = (call[REQUEST_ID],) if requests is None else (*requests, call[REQUEST_ID])
+            self._requests[message_id] = _with_request(self._requests.get(message_id), call[REQUEST_ID])
             if len(recent) > self._window:
                 self._evict_oldest()
         elif call_rank(call) > call_rank(current):
@@ -123,11 +123,13 @@ class WindowedTotals:
         call = self._recent.pop(key)
         message_id, request_id = key
         replay = call[SIDECHAIN] and self._replays_parent(message_id, request_id)
-        requests = tuple(other for other in self._requests[message_id] if other != request_id)
-        if requests:
-            self._requests[message_id] = requests
+        requests = self._requests[message_id]
+        if isinstance(requests, set):
+            requests.discard(request_id)
+            if not requests:
+                del self._requests[message_id]
         else:
-            del self._requests[message_id]
+            del self._requests[message_id]  # its one request: this one
         if self._settled_keys is None:
             self._settled_keys = Hashes64()
         self._settled_keys.add(self._hash(key))
@@ -256,7 +258,7 @@ class WindowedTotals:
                 raise ValueError("a key twice in the window")
             totals._recent[key] = call
             totals._order.append(key)
-            totals._requests[call[MESSAGE_ID]] = (*totals._requests.get(call[MESSAGE_ID], ()), call[REQUEST_ID])
+            totals._requests[call[MESSAGE_ID]] = _with_request(totals._requests.get(call[MESSAGE_ID]), call[REQUEST_ID])
         for item in sums:
             if not (isinstance(item, list) and len(item) == 11 and all(type(v) is int and v >= 0 for v in item[5:])):
                 raise ValueError("ill-shaped sums")
@@ -270,6 +272,19 @@ class WindowedTotals:
         totals._settled_keys = Hashes64.from_bytes(hashes[:cut]) if cut else None
         totals._settled_parents = Hashes64.from_bytes(hashes[cut:]) if len(hashes) > cut else None
         return totals
+
+
+def _with_request(requests: tuple[str | None] | set[str | None] | None,
+                  request_id: str | None) -> tuple[str | None] | set[str | None]:
+    """A message's requests in the window with ``request_id`` (not among them) added: a tuple
+    grown and filtered call by call made a message repeated under thousands of requests (a
+    hostile transcript) quadratic in the window."""
+    if requests is None:
+        return (request_id,)
+    if isinstance(requests, set):
+        requests.add(request_id)
+        return requests
+    return {*requests, request_id}
 
 
 def _packed(hashes: Hashes64 | None) -> bytes:
