@@ -46,7 +46,7 @@ def test_packed_and_pickled_forms_hold_the_same_members(members: list[int], late
 
 
 def test_a_far_member_is_found_past_a_full_run_of_neighbours() -> None:
-    """Members whose low bits all agree probe past each other (linear probing, tables grown)."""
+    """Members whose low bits all agree probe past each other (``_probe``, tables grown)."""
     crowd = [index << 40 for index in range(1, 5000)]
     hashes = Hashes64(crowd)
     assert all(member in hashes for member in crowd)

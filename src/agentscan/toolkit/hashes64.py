@@ -4,11 +4,12 @@ A row pass over a 1 GB transcript settles 400,000 calls and keeps the hash
 of each (``WindowedTotals``): as a ``set`` of Python ints that was ≈ 50 MB
 of a first ``show``'s peak, twice over (the side pass's helper held the set
 and this process unpickled it).  Here the members live in an open-addressing
-table of signed 64-bit slots (``array('q')``, linear probing, at most half
-full); zero marks an empty slot, so a member zero is kept in a flag of its
-own.  Pickled, and in ``to_bytes``, only the members travel (8 bytes each);
-the table is built again on the first lookup, so a set that is only passed
-on (a helper's answer, a resume state kept again) is never probed here.
+table of signed 64-bit slots (``array('q')``, at most half full, probed a
+few slots on, then as a ``set`` probes: ``_probe``); zero marks an empty
+slot, so a member zero is kept in a flag of its own.  Pickled, and in
+``to_bytes``, only the members travel (8 bytes each); the table is built
+again on the first lookup, so a set that is only passed on (a helper's
+answer, a resume state kept again) is never probed here.
 
 Lookups cost a few bytecodes where a ``set`` costs one: the callers make a
 set only once hashes must be kept (a row that never leaves its window has none).
@@ -21,6 +22,10 @@ from array import array
 from typing import Iterable
 
 _FIRST_SLOTS = 1024
+#: a member as the unsigned 64 bits whose high bits choose where ``_probe`` goes on
+_UNSIGNED = (1 << 64) - 1
+#: bits of those shifted in at each jump (CPython's ``PERTURB_SHIFT``)
+_SHIFT = 5
 #: a signed 64-bit slot as bytes, in the machine's order (``to_bytes`` and ``from_bytes`` agree)
 _ORDER = sys.byteorder
 
@@ -75,15 +80,14 @@ class Hashes64:
             self._unpack()
         if not member:
             return self._zero
-        table, mask = self._table, self._mask
-        slot = member & mask
-        while True:
-            found = table[slot]
-            if found == member:
-                return True
-            if not found:
-                return False
-            slot = (slot + 1) & mask
+        table = self._table
+        slot = member & self._mask
+        found = table[slot]
+        if found == member:
+            return True
+        if not found:
+            return False
+        return table[self._probe(member, slot)] == member
 
     def add(self, member: int) -> None:
         if self._packed is not None:
@@ -91,18 +95,18 @@ class Hashes64:
         if not member:
             self._zero = True
             return
-        table, mask = self._table, self._mask
-        slot = member & mask
-        while True:
-            found = table[slot]
+        table = self._table
+        slot = member & self._mask
+        found = table[slot]
+        if found:
             if found == member:
                 return
-            if not found:
-                break
-            slot = (slot + 1) & mask
+            slot = self._probe(member, slot)
+            if table[slot]:
+                return  # (``member`` itself)
         table[slot] = member
         self._count += 1
-        if self._count * 2 > mask:
+        if self._count * 2 > self._mask:
             self._grow()
 
     def _grow(self) -> None:
@@ -116,12 +120,32 @@ class Hashes64:
 
     def _put(self, member: int) -> None:
         """A non-zero member known not to be in the table, which has room."""
-        table, mask = self._table, self._mask
-        slot = member & mask
-        while table[slot]:
-            slot = (slot + 1) & mask
+        table = self._table
+        slot = member & self._mask
+        if table[slot]:
+            slot = self._probe(member, slot)
         table[slot] = member
         self._count += 1
+
+    def _probe(self, member: int, slot: int) -> int:
+        """The slot holding ``member``, else the first empty one where it would go, after its
+        first (``slot``) held another: the next three (a cache line), then a jump chosen by its
+        high bits, and so on.  Only ever the next slot made members alike in their low bits
+        (hashes crafted so, which unkeyed BLAKE2b lets anyone search for; or ``i << 32``) one
+        run that every add and lookup walked; this is a ``set``'s sequence, which reaches
+        every slot once ``perturb`` is 0."""
+        table, mask = self._table, self._mask
+        perturb = member & _UNSIGNED
+        while True:
+            for step in (1, 2, 3):
+                found = table[(slot + step) & mask]
+                if not found or found == member:
+                    return (slot + step) & mask
+            perturb >>= _SHIFT
+            slot = (5 * slot + perturb + 1) & mask
+            found = table[slot]
+            if not found or found == member:
+                return slot
 
     def _unpack(self) -> None:
         packed, self._packed = self._packed, None
