@@ -45,6 +45,17 @@ def test_packed_and_pickled_forms_hold_the_same_members(members: list[int], late
         assert all(member in copy for member in [*members, *later])
 
 
+def test_growing_and_unpacking_keep_exactly_the_members() -> None:
+    """Tables grown many times over, and a packed set built at once: an old table's empty
+    slots are not the member zero, a packed zero is."""
+    members = [index * 7919 - 20_000 for index in range(5000) if index * 7919 != 20_000]
+    hashes = Hashes64(members)
+    assert len(hashes) == 5000 and 0 not in hashes and all(member in hashes for member in members)
+    assert 0 not in Hashes64.from_bytes(hashes.to_bytes())
+    with_zero = Hashes64.from_bytes(Hashes64([*members, 0]).to_bytes())
+    assert 0 in with_zero and len(with_zero) == 5001
+
+
 def test_a_far_member_is_found_past_a_full_run_of_neighbours() -> None:
     """Members whose low bits all agree probe past each other (``_probe``, tables grown)."""
     crowd = [index << 40 for index in range(1, 5000)]
