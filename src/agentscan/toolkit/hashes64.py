@@ -146,7 +146,7 @@ class Hashes64:
 
     def _fill(self, members: array, *, empty_slots: bool) -> None:
         """Put ``members`` in a table with room for all of them: one loop, no call per member
-        but on a collision (a resumed pass of a 1 GB transcript unpacks 400,000).
+        but on a collision (a resumed row pass of a 256 MiB transcript unpacks ≈ 170,000).
         ``empty_slots``: ``members`` is an old table, whose zeros are its empty slots."""
         table, mask, count, probe = self._table, self._mask, self._count, self._probe
         for member in members:
