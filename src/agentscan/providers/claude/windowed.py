@@ -5,8 +5,9 @@ a million API calls.  Copies of one call are written next to each other, so
 the full keep-the-best comparison (``usage.CallDeduper``'s rules: ``call_rank``)
 runs over a window of the most recent ``window`` calls; a call that leaves
 the window is settled into the sums and only a 64-bit hash of its key is
-kept (``toolkit.hashes64``: 16 bytes a call, not a ``set``'s ~90), so a much
-later copy is still never counted twice (it just cannot replace the settled one).  ``tokens`` keeps every call exactly.
+kept (``toolkit.hashes64``: 16 bytes a call, not a ``set``'s ~90), so a
+much later copy is still never counted twice (it just cannot replace the
+settled one).  ``tokens`` keeps every call exactly.
 
 A pass whose state will outlive the process (a row's resume state,
 ``rowresume``: ``to_state``/``from_state``) hashes with BLAKE2b (``stable``):
