@@ -13,6 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.toolkit.hashes64 import Hashes64, from_digest
+from builders import claude_assistant, claude_usage
+
+S = "11111111-2222-4333-8444-555555555555"
 
 _INT64 = st.integers(-(2**63), 2**63 - 1)
 
@@ -80,14 +83,10 @@ def test_bad_packed_bytes_are_refused() -> None:
 def _calls(count: int, *, sidechain_every: int = 7) -> list:
     from agentscan.providers.claude.usage import call_of
 
-    calls = []
-    for index in range(count):
-        record = {"type": "assistant", "isSidechain": index % sidechain_every == 0, "requestId": f"r{index % 97}",
-                  "timestamp": f"2026-11-01T10:{index % 60:02d}:00Z",
-                  "message": {"id": f"m{index // 2}", "model": "claude-sonnet-4-5",
-                              "usage": {"input_tokens": index, "output_tokens": 3 * index + 1}}}
-        calls.append(call_of(record, None, index))
-    return calls
+    return [call_of(claude_assistant(S, f"2026-11-01T10:{index % 60:02d}:00Z", msg_id=f"m{index // 2}",
+                                     request_id=f"r{index % 97}", usage=claude_usage(index, 3 * index + 1),
+                                     sidechain=index % sidechain_every == 0), None, index)
+            for index in range(count)]
 
 
 @pytest.mark.parametrize("stable", [True, False])

@@ -7,14 +7,14 @@ import random
 import time
 
 from agentscan.toolkit.hashes64 import Hashes64
+from builders import claude_assistant, claude_usage
 
 
 def _call(message_id: str, request_id: str, order: int) -> tuple:
     from agentscan.providers.claude.usage import call_of
 
-    record = {"type": "assistant", "requestId": request_id, "timestamp": "2026-11-01T10:00:00.000Z",
-              "message": {"id": message_id, "model": "claude-sonnet-4-5",
-                          "usage": {"input_tokens": order, "output_tokens": 1}}}
+    record = claude_assistant("11111111-2222-4333-8444-555555555555", "2026-11-01T10:00:00.000Z", msg_id=message_id,
+                              request_id=request_id, usage=claude_usage(order, 1))
     return call_of(record, None, order)
 
 

@@ -71,8 +71,8 @@ class SidePass:
         path, stable, ctx = self._path, self._stable, self._ctx
 
         def serve(_: object) -> tuple[tuple[bytes, bytes], int, int, int]:
-            totals, *read = side_pass(path, ctx.for_worker(), stable)  # a context of its own: no index
-            return (totals.packed(), *read)  # type: ignore[return-value]
+            totals, records, offset, lines = side_pass(path, ctx.for_worker(), stable)  # a context of its own: no index
+            return totals.packed(), records, offset, lines
 
         # Known before it is forked: ``stop`` stops it from then on (``Helper.start`` notes
         # its pid before a Ctrl-C held back across the fork is raised).
