@@ -251,6 +251,27 @@ class ScanContext:
         """What ``stat`` took this scan, by path (a census may put its own stats there)."""
         return self.memo.setdefault("_stat", {})  # type: ignore[no-any-return]
 
+    def listings(self) -> dict[str, list[os.DirEntry[str]]]:
+        """Directories a census walked this scan, by path: their entries as it listed them
+        (``scan.census``), for the discovery that follows it (``listed``)."""
+        return self.memo.setdefault("_listing", {})  # type: ignore[no-any-return]
+
+    def census_listing(self, path: str | os.PathLike[str]) -> list[os.DirEntry[str]] | None:
+        """The census's entries of the directory ``path``, taken once (a later look lists
+        it again); ``None``: no census of this scan listed it."""
+        kept = self.memo.get("_listing")
+        return kept.pop(os.fspath(path), None) if kept else None
+
+    def listed(self, path: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
+        """The entries of the directory ``path``: the census's when it just listed them (a
+        first discovery then sees what its stamp describes, without listing 5,000
+        directories again), else ``os.scandir``'s.  Raises what ``os.scandir`` raises."""
+        entries = self.census_listing(path)
+        if entries is not None:
+            return entries
+        with os.scandir(path) as listing:
+            return list(listing)
+
     def stat(self, path: str | os.PathLike[str]) -> os.stat_result | None:
         """``os.stat`` memoised for this scan (discovery and fingerprints share it)."""
         cache = self.stats()

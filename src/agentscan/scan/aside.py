@@ -123,6 +123,7 @@ class Aside:
             ctx = scanner.ctx.for_worker()
             ctx.file_cache = IndexView(None)  # nothing to read: never discovered with this index
             ctx.memo["_stat"] = scanner.ctx.stats()  # what their censuses took here, before the fork
+            ctx.memo["_listing"] = scanner.ctx.listings()  # and listed
             found: dict[str, Found | None] = {}
             for name in names:
                 try:

@@ -31,6 +31,9 @@ _MAX_DEPTH = 24
 _DIRECTORY = -2
 _IS_DIR = 0o040000
 
+#: each directory walked -> its entries, in listing order (``census``'s ``listings``)
+Listings = dict[str, list[os.DirEntry[str]]]
+
 
 class Census(NamedTuple):
     digest: str
@@ -52,7 +55,7 @@ class Census(NamedTuple):
 
 class _Walk:
     __slots__ = ("digest", "shape", "dirs", "linked", "seen", "roots", "entries", "limit", "newest", "skew", "admits",
-                 "root", "_root_real", "stats")
+                 "root", "_root_real", "stats", "listings")
 
     def __init__(self, admits: Callable[[str], bool] | None, skew: int | None, root: str = "") -> None:
         self.digest = blake2b(digest_size=16)
@@ -75,6 +78,8 @@ class _Walk:
         self._root_real: str | None = None
         #: where each entry's stat is kept, by path, when asked (``census``'s ``stats``)
         self.stats: dict[str, os.stat_result | None] | None = None
+        #: where each directory's listing is kept, by path, when asked (``census``'s ``listings``)
+        self.listings: Listings | None = None
 
     def in_root(self, real: str) -> bool:
         """Whether ``real`` (a real path) is the root or below it: walked there already."""
@@ -116,12 +121,13 @@ SubtreeWalker = Callable[[list[tuple[str, tuple[int, int]]], frozenset[tuple[int
 
 def walk_subtree(path: str, identity: tuple[int, int], roots: frozenset[tuple[int, int]],
                  admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int | None = None,
-                 stats: dict[str, os.stat_result | None] | None = None) -> Subtree:
+                 stats: dict[str, os.stat_result | None] | None = None, listings: Listings | None = None) -> Subtree:
     """One subdirectory of a root, walked whole as ``census`` walks it, giving up past
-    ``budget`` entries (default ``MAX_ENTRIES``); ``stats`` as ``census`` takes it."""
+    ``budget`` entries (default ``MAX_ENTRIES``); ``stats`` and ``listings`` as ``census``
+    takes them."""
     walk = _Walk(admits, skew_ns, os.path.dirname(path))
     walk.limit = MAX_ENTRIES if budget is None else budget
-    walk.stats = stats
+    walk.stats, walk.listings = stats, listings
     walk.seen = set(roots)
     complete = _walk(path, identity, walk, 1)
     return Subtree(walk.digest.digest(), walk.shape.digest(), walk.dirs, walk.entries, walk.newest, walk.linked, complete)
@@ -129,12 +135,13 @@ def walk_subtree(path: str, identity: tuple[int, int], roots: frozenset[tuple[in
 
 def walk_subtrees(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]],
                   admits: Callable[[str], bool] | None, skew_ns: int | None, budget: int,
-                  stats: dict[str, os.stat_result | None] | None = None) -> list[Subtree]:
+                  stats: dict[str, os.stat_result | None] | None = None,
+                  listings: Listings | None = None) -> list[Subtree]:
     """``walk_subtree`` of each, in order, within ``budget`` entries in all: up to the first
     that could not be walked whole (a hostile tree is given up at once, not per subtree)."""
     walked = []
     for path, identity in subdirs:
-        subtree = walk_subtree(path, identity, roots, admits, skew_ns, budget, stats)
+        subtree = walk_subtree(path, identity, roots, admits, skew_ns, budget, stats, listings)
         walked.append(subtree)
         if not subtree.complete:
             break
@@ -144,7 +151,8 @@ def walk_subtrees(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[t
 
 def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
            admits: Callable[[str], bool] | None = None, skew_ns: int | None = None,
-           walker: SubtreeWalker | None = None, stats: dict[str, os.stat_result | None] | None = None) -> Census | None:
+           walker: SubtreeWalker | None = None, stats: dict[str, os.stat_result | None] | None = None,
+           listings: Listings | None = None) -> Census | None:
     """A digest of every entry under ``paths`` (walked whole) and of ``stat_only`` (not walked).
 
     Each file contributes its name, mode, size, mtime, ctime and inode (a
@@ -166,13 +174,15 @@ def census(paths: Iterable[str], *, stat_only: Iterable[str] = (),
 
     ``stats``: each file's stat (following a symlink, as ``os.stat``) is put
     there by its path, for a discovery about to run to take instead of its own
-    (those walked by ``walker`` are not).
+    (those walked by ``walker`` are not).  ``listings``: likewise each directory's
+    entries (``os.DirEntry``, their stats taken) by the path it was walked as, so that
+    the discovery lists none of them again: it then finds what this census saw.
     """
     walk = _Walk(admits, skew_ns)
-    walk.stats = stats
+    walk.stats, walk.listings = stats, listings
 
     def here(subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]], budget: int) -> list[Subtree]:
-        return walk_subtrees(subdirs, roots, admits, skew_ns, budget, stats)
+        return walk_subtrees(subdirs, roots, admits, skew_ns, budget, stats, listings)
 
     try:
         for path in paths:
@@ -235,10 +245,13 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
     names: list[str] = []
     numbers: list[int] = []
     subdirs: list[tuple[str, tuple[int, int]]] = []
+    entries: list[os.DirEntry[str]] | None = [] if walk.listings is not None else None
     try:
         with os.scandir(directory) as listing:
             for entry in listing:
                 names.append(entry.name)
+                if entries is not None:
+                    entries.append(entry)
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         # A real directory is described by what it holds (walked next): its
@@ -269,6 +282,8 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
                         names.append("->" + os.readlink(entry.path))  # discovery will not go there
     except OSError:
         return False
+    if entries is not None and walk.listings is not None:
+        walk.listings[directory] = entries  # whole: a listing that failed is not kept
     walk.entries += len(names)
     if walk.entries > walk.limit:
         return False

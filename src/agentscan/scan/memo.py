@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 import orjson
 
 from agentscan.model import ScanWarning, SessionRef
-from agentscan.scan.census import SubtreeWalker, census
+from agentscan.scan.census import Listings, SubtreeWalker, census
 from agentscan.scan.lazyrefs import MemoRefs, TopRefs, stored_row
 from agentscan.sealing import seal, unseal
 from agentscan.digests import blake2b
@@ -89,16 +89,19 @@ def census_plan(provider: Provider, ctx: ScanContext) -> CensusPlan | None:
 
 
 def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeWalker | None = None,
-               stats: dict[str, os.stat_result | None] | None = None) -> Stamp | None:
+               stats: dict[str, os.stat_result | None] | None = None, listings: Listings | None = None
+               ) -> Stamp | None:
     """The census of ``plan`` as a stamp: reads the file system only (a helper may take it,
-    or some of its roots' subtrees: ``walker``); ``stats`` as ``census.census`` takes it."""
+    or some of its roots' subtrees: ``walker``); ``stats`` and ``listings`` as
+    ``census.census`` takes them."""
     import time
 
     now = time.time_ns()
     # A time more than the interval ahead of the clock is a clock's skew (or a copied
     # home's), not a change in progress (the census compares as it goes: a slow walk's
     # own changes count).
-    found = census(plan.paths, stat_only=plan.stat_only, admits=admits, skew_ns=SETTLE_NS, walker=walker, stats=stats)
+    found = census(plan.paths, stat_only=plan.stat_only, admits=admits, skew_ns=SETTLE_NS, walker=walker, stats=stats,
+                   listings=listings)
     if found is None:
         return None
 
@@ -114,12 +117,15 @@ def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeW
 
 def stamp_of(provider: Provider, ctx: ScanContext, *, share_stats: bool = False) -> Stamp | None:
     """What the provider's discovery depends on, as one digest (``None``: no memo).
-    ``share_stats``: its discovery will run in this scan: the census's stats are the
-    scan's (``ScanContext.stat``), so that it takes none of them again."""
+    ``share_stats``: its discovery will run in this scan: the census's stats and listings
+    are the scan's (``ScanContext.stat``, ``ScanContext.listed``), so that it takes none of
+    them again."""
     plan = census_plan(provider, ctx)
     if plan is None:
         return None
-    return stamp_from(plan, ctx.resolved_inside_roots, stats=ctx.stats() if share_stats else None)
+    if not share_stats:
+        return stamp_from(plan, ctx.resolved_inside_roots)
+    return stamp_from(plan, ctx.resolved_inside_roots, stats=ctx.stats(), listings=ctx.listings())
 
 
 class DiscoveryMemo:

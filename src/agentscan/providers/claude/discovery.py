@@ -70,8 +70,7 @@ class SessionFiles:
 
 def _entries(path: str, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
     try:
-        with os.scandir(path) as entries:
-            return [entry for entry in entries if ctx.admit(entry)]
+        return [entry for entry in ctx.listed(path) if ctx.admit(entry)]
     except FileNotFoundError:
         return []
     except OSError as exc:
@@ -125,15 +124,28 @@ def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: d
             warn_special(entry, ctx)
         elif is_dir(entry):
             subagents = os.path.join(entry.path, "subagents")
-            if _subagents_dir(subagents, ctx):
+            if _subagents_dir(subagents, entry.path, ctx):
                 _attach_subagent_dir(child_path(child_path(project, name, entry.path), "subagents", subagents), subagents, name, ctx, sessions)
 
 
-def _subagents_dir(path: str, ctx: ScanContext) -> bool:
+def _subagents_dir(path: str, session_dir: str, ctx: ScanContext) -> bool:
     """Whether a session's ``subagents`` directory is there to walk.  Found by name, not
     listed with ``admit``: a symlink out of every root is skipped (with a warning) like any
-    other, else discovery would read files the census of the roots never sees."""
-    return os.path.isdir(path) and not (os.path.islink(path) and ctx.outside_roots(path))
+    other, else discovery would read files the census of the roots never sees.  Looked
+    up in the census's listing of the session's directory when there is one (two
+    ``stat`` calls a session saved: a heavy user has thousands)."""
+    seen = ctx.census_listing(session_dir)
+    if seen is None:
+        return os.path.isdir(path) and not (os.path.islink(path) and ctx.outside_roots(path))
+    entry = next((entry for entry in seen if entry.name == "subagents"), None)
+    try:
+        # As ``os.path.isdir`` and ``os.path.islink``: the entry's type, a symlink followed.
+        if entry is None or not entry.is_dir():
+            return False
+        linked = entry.is_symlink()
+    except OSError:
+        return False
+    return not (linked and ctx.outside_roots(path))
 
 
 def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
@@ -268,7 +280,7 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFil
         elif name.startswith("agent-") and name.endswith(".jsonl") and is_file(entry):
             _attach_legacy_sidechain(entry, child_path(parent, name, entry.path), name[: -len(".jsonl")], ctx, sessions)
     subagents = parent / native_id / "subagents"
-    if _subagents_dir(str(subagents), ctx):
+    if _subagents_dir(str(subagents), str(parent / native_id), ctx):
         _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)
     found = sessions.get(native_id)
     return found if found is not None and found.main is not None else None

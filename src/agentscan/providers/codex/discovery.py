@@ -163,8 +163,7 @@ def discover(ctx: ScanContext) -> Discovery:
 
 def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:
     try:
-        with os.scandir(directory) as entries:
-            listed = list(entries)
+        listed = ctx.listed(directory)
     except FileNotFoundError:
         return []
     except OSError as exc:

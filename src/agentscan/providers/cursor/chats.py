@@ -50,8 +50,7 @@ class ChatMeta:
 
 def _dirs(path: Path, ctx: ScanContext) -> list[Path]:
     try:
-        with os.scandir(path) as entries:
-            return [Path(entry.path) for entry in entries if ctx.admit(entry) and is_dir(entry)]
+        return [Path(entry.path) for entry in ctx.listed(path) if ctx.admit(entry) and is_dir(entry)]
     except OSError:
         return []
 

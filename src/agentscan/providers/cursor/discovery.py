@@ -21,6 +21,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import warn_special
@@ -90,17 +91,20 @@ class _Copy:
         return (self.main is not None, self.project != EMPTY_WINDOW, newest)
 
 
-def _mtime(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return None
+def _mtime(path: Path, ctx: ScanContext) -> float | None:
+    stat = ctx.stat(path)  # a first discovery's census took it already (``ScanContext.stats``)
+    return None if stat is None else stat.st_mtime
+
+
+def _is_file(path: Path, ctx: ScanContext) -> bool:
+    """``os.path.isfile``, from the scan's stats (``_mtime``)."""
+    stat = ctx.stat(path)
+    return stat is not None and S_ISREG(stat.st_mode)
 
 
 def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
     try:
-        with os.scandir(path) as entries:
-            return [entry for entry in entries if ctx.admit(entry)]
+        return [entry for entry in ctx.listed(path) if ctx.admit(entry)]
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:
@@ -136,8 +140,8 @@ def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet 
         copy = _Copy(native_id, project.name)
         for suffix in _SUFFIXES:
             for candidate in (transcripts / (native_id + suffix), transcripts / native_id / (native_id + suffix)):
-                if os.path.isfile(candidate):
-                    _set_main(copy, candidate)
+                if _is_file(candidate, ctx):
+                    _set_main(copy, candidate, ctx)
         copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
         if copy.main is not None or copy.subagents:
             copies.append(copy)
@@ -154,26 +158,30 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
         path = Path(entry.path)
         stem = _stem(entry.name)
         if stem is not None and _is(entry, "file"):
-            _set_main(copy_of(stem), path)
+            _set_main(copy_of(stem), path, ctx)
         elif stem is not None:
             warn_special(entry, ctx)
         elif _is(entry, "dir"):
             nested = [path / (entry.name + suffix) for suffix in _SUFFIXES]
-            nested = [candidate for candidate in nested if os.path.isfile(candidate)]
-            subagents = _subagents(path / "subagents", ctx)
+            nested = [candidate for candidate in nested if _is_file(candidate, ctx)]
+            # Not looked for where the census listed the directory without one (a heavy
+            # user's thousand sessions: a thousand listings that fail).
+            seen = ctx.census_listing(entry.path)
+            listed = seen is None or any(inner.name == "subagents" for inner in seen)
+            subagents = _subagents(path / "subagents", ctx) if listed else {}
             if nested or subagents:
                 copy = copy_of(entry.name)
                 for candidate in nested:
-                    _set_main(copy, candidate)
+                    _set_main(copy, candidate, ctx)
                 copy.subagents.update(subagents)
     # A file that vanished after the listing leaves a copy with nothing in it.
     return [copy for copy in found.values() if copy.main is not None or copy.subagents]
 
 
-def _set_main(copy: _Copy, path: Path) -> None:
+def _set_main(copy: _Copy, path: Path, ctx: ScanContext) -> None:
     # Flat and nested copies of one id in one project: a .jsonl beats the older
     # .txt form, then the fresher one wins.
-    mtime = _mtime(path)
+    mtime = _mtime(path, ctx)
     if mtime is None:
         return
     if copy.main is None or (path.suffix == _SUFFIX, mtime) > (copy.main.suffix == _SUFFIX, copy.main_mtime):
@@ -187,7 +195,7 @@ def _subagents(directory: Path, ctx: ScanContext) -> dict[str, SubagentFile]:
         if stem is not None and not _is(entry, "file"):
             warn_special(entry, ctx)
         elif stem is not None:
-            mtime = _mtime(Path(entry.path))
+            mtime = _mtime(Path(entry.path), ctx)
             known = subs.get(stem)
             if mtime is not None and (known is None or (entry.name.endswith(_SUFFIX), mtime) > (known.path.suffix == _SUFFIX, known.mtime)):
                 subs[stem] = SubagentFile(stem, Path(entry.path), mtime)

@@ -69,8 +69,7 @@ class SessionFiles:
 
 def _scandir(path: Path, ctx: ScanContext) -> list[os.DirEntry[str]]:
     try:
-        with os.scandir(path) as entries:
-            return sorted((entry for entry in entries if ctx.admit(entry)), key=lambda e: e.name)
+        return sorted((entry for entry in ctx.listed(path) if ctx.admit(entry)), key=lambda e: e.name)
     except (FileNotFoundError, NotADirectoryError):
         if os.path.isfile(path):  # e.g. GEMINI_DATA_DIR naming a file: say so, never silently nothing
             ctx.warn(path, "not a directory; skipped")
