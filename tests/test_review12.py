@@ -1,18 +1,16 @@
-"""Review of 39b19d0 (a first discovery takes the directories its census listed,
-``ScanContext.listed``): what differs from aeffd20 in a way a user notices.
+"""The twelfth pass's review (a first discovery takes the directories its census listed,
+``ScanContext.listed``): each test failed on the reviewed commit (39b19d0).
 
-* ``test_no_census_listing_outlives_*``: the census keeps every directory's entries and
-  only the ones a discovery asks for are taken back; the rest (a Cursor project's
-  directory, a Gemini project's, a Claude session's ``tool-results``, everything the
-  parent of ``scan.aside``'s helper listed for it) stay in ``ctx.memo`` for the rest of
-  the command.  Fail on 39b19d0, pass on aeffd20.
+* ``test_no_census_listing_outlives_*``: the listings no discovery asks for (a Cursor
+  project's directory, a Gemini project's, a Claude session's ``tool-results``,
+  everything the parent of ``scan.aside``'s helper listed for it) are dropped once the
+  discovery they were taken for has run (``ScanContext.drop_listings``).
 * ``test_a_directory_listable_but_not_searchable_*``: a first discovery (its census's
-  listing) and one without the index say different things: Cursor loses its warning
-  and the session is dropped silently (and the discovery stored), Claude gains one.
-  Fail on 39b19d0, pass on aeffd20.
-* ``test_preexisting_*``: a directory found by name that is a symlink out of the roots
-  is followed and files outside are opened, with no warning.  NOT a regression: they
-  fail on aeffd20 too (docs/security.md says it must not happen).
+  listings) and one without the index say the same: Cursor's ``subagents`` is looked
+  for (and its listing refused, said) as before; Claude's is listed, and refused, both ways.
+* ``test_a_directory_found_by_name_*``: older than that commit (aeffd20 failed them too):
+  Cursor's ``agent-transcripts``, ``<id>/<id>.jsonl`` and ``<id>/subagents`` and Gemini's
+  ``chats``, found by name, are not followed out of the roots (docs/security.md).
 """
 
 from __future__ import annotations
@@ -187,7 +185,7 @@ def test_a_directory_listable_but_not_searchable_claude(isolated_home: Path, mon
     assert _warned(isolated_home, "claude", first=True) == _warned(isolated_home, "claude", first=False)
 
 
-# -- pre-existing (aeffd20 too): directories found by name followed out of the roots -----
+# -- older than the reviewed commit: directories found by name, followed out of the roots --
 
 
 def _escape(home: Path, outside: Path, how: str) -> None:
@@ -212,7 +210,7 @@ def _escape(home: Path, outside: Path, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["cursor-agent-transcripts", "cursor-nested-transcript", "cursor-subagents", "gemini-chats"])
-def test_preexisting_a_directory_found_by_name_is_not_followed_out_of_the_roots(
+def test_a_directory_found_by_name_is_not_followed_out_of_the_roots(
         isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     """docs/security.md: a symlink is followed only when its target stays inside a provider
     root.  Claude checks its ``subagents`` (``_subagents_dir``); Cursor's ``agent-transcripts``,

@@ -256,17 +256,22 @@ class ScanContext:
         (``scan.census``), for the discovery that follows it (``listed``)."""
         return self.memo.setdefault("_listing", {})  # type: ignore[no-any-return]
 
-    def census_listing(self, path: str | os.PathLike[str]) -> list[os.DirEntry[str]] | None:
+    def take_census_listing(self, path: str | os.PathLike[str]) -> list[os.DirEntry[str]] | None:
         """The census's entries of the directory ``path``, taken once (a later look lists
         it again); ``None``: no census of this scan listed it."""
         kept = self.memo.get("_listing")
         return kept.pop(os.fspath(path), None) if kept else None
 
+    def drop_listings(self) -> None:
+        """Forget what the censuses listed: the discovery they were taken for has run (a
+        heavy user's directories, held until the command ended)."""
+        self.memo.pop("_listing", None)
+
     def listed(self, path: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
         """The entries of the directory ``path``: the census's when it just listed them (a
         first discovery then sees what its stamp describes, without listing 5,000
         directories again), else ``os.scandir``'s.  Raises what ``os.scandir`` raises."""
-        entries = self.census_listing(path)
+        entries = self.take_census_listing(path)
         if entries is not None:
             return entries
         with os.scandir(path) as listing:

@@ -145,6 +145,7 @@ class Aside:
                 return False
             raise
         self._helper = helper
+        scanner.ctx.drop_listings()  # the censuses' listings went with the helper; here they are memory only
         return True
 
     def take(self, provider: Provider) -> Sequence[SessionRef] | None:

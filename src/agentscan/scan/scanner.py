@@ -212,6 +212,7 @@ class Scanner:
 
         with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
             refs = provider.discover(self.ctx)
+        self.ctx.drop_listings()  # what its census listed and it did not ask for (memory only)
         self._index_ids(provider, refs, complete=not warnings.passing)
         memo.store(refs, warnings, self.fingerprint)
         return refs

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISDIR, S_ISLNK
 
 import orjson
 
@@ -134,12 +135,23 @@ def _subagents_dir(path: str, session_dir: str, ctx: ScanContext) -> bool:
     other, else discovery would read files the census of the roots never sees.  Looked
     up in the census's listing of the session's directory when there is one (two
     ``stat`` calls a session saved: a heavy user has thousands)."""
-    seen = ctx.census_listing(session_dir)
+    seen = ctx.take_census_listing(session_dir)
     if seen is None:
-        return os.path.isdir(path) and not (os.path.islink(path) and ctx.outside_roots(path))
+        try:
+            info = os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except OSError:
+            # There, but not to be looked at (its session directory cannot be searched): as a
+            # census's listing of that directory says, listing it says why (``cannot_list``).
+            return True
+        linked = S_ISLNK(info.st_mode)
+        if not (os.path.isdir(path) if linked else S_ISDIR(info.st_mode)):
+            return False
+        return not (linked and ctx.outside_roots(path))
     entry = next((entry for entry in seen if entry.name == "subagents"), None)
     try:
-        # As ``os.path.isdir`` and ``os.path.islink``: the entry's type, a symlink followed.
+        # The entry's type, a symlink followed (``os.path.isdir``): a dangling link is none.
         if entry is None or not entry.is_dir():
             return False
         linked = entry.is_symlink()
