@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -22,8 +25,19 @@ PROVIDER_ENV = provider_env_vars() + (
 )
 
 
+#: the process pytest runs the tests in (``default_sigint``)
+SESSION_PID = os.getpid()
+#: tests that found ``SIGINT`` not as Python sets it (``default_sigint``), said at the end
+SIGINT_FOUND: list[str] = []
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     return f"sqlite: {sqlite3.sqlite_version}"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for found in SIGINT_FOUND:  # for whoever looks for the test that left it so
+        terminalreporter.write_line(f"note: {found}")
 
 
 @pytest.fixture(autouse=True)
@@ -72,3 +86,24 @@ def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from agentscan.providers.claude.provider import ClaudeProvider
 
     return record_calls(monkeypatch, ClaudeProvider, "discover", lambda self, ctx: self.name)
+
+
+@pytest.fixture
+def default_sigint(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A Ctrl-C raises ``KeyboardInterrupt`` in this test, as in a user's shell, whatever the
+    tests before it left behind: a full run once met ``SIGINT`` ignored here, and a test of
+    what a Ctrl-C during a fork does then saw none.  Only a forked child ignores it
+    (``workers._become_child``); a test that finds itself in another process than pytest's
+    fails, as it must: a child went back into the parent's code."""
+    if os.getpid() != SESSION_PID:
+        pytest.fail(f"running in process {os.getpid()}, not pytest's {SESSION_PID}: a forked child escaped")
+    handler = signal.getsignal(signal.SIGINT)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if handler is not signal.default_int_handler or signal.SIGINT in mask:
+        SIGINT_FOUND.append(f"SIGINT was {handler!r} (blocked: {signal.SIGINT in mask}) when {request.node.nodeid} began")
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)

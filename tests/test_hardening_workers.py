@@ -142,7 +142,8 @@ def _open_fds() -> int:
 
 
 @pytest.mark.parametrize("how", ["second fork refused", "ctrl-c during a fork"])
-def test_workers_forked_before_a_failure_are_stopped(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_forked_before_a_failure_are_stopped(how: str, monkeypatch: pytest.MonkeyPatch,
+                                                     default_sigint: None) -> None:
     """A fork refused (EAGAIN) or a Ctrl-C that arrives while forking: the workers already
     forked are stopped and reaped, and no pipe is left open."""
     from agentscan.toolkit import workers

@@ -108,7 +108,7 @@ def test_a_helper_that_fails_leaves_the_censuses_to_this_process(isolated_home: 
 
 
 def test_ctrl_c_during_the_fork_leaves_no_helper_behind(isolated_home: Path, parallel: list,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                                        monkeypatch: pytest.MonkeyPatch, default_sigint: None) -> None:
     import signal
 
     build(isolated_home)
