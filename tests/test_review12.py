@@ -8,9 +8,11 @@
 * ``test_a_directory_listable_but_not_searchable_*``: a first discovery (its census's
   listings) and one without the index say the same: Cursor's ``subagents`` is looked
   for (and its listing refused, said) as before; Claude's is listed, and refused, both ways.
-* ``test_a_directory_found_by_name_*``: older than that commit (aeffd20 failed them too):
-  Cursor's ``agent-transcripts``, ``<id>/<id>.jsonl`` and ``<id>/subagents`` and Gemini's
-  ``chats``, found by name, are not followed out of the roots (docs/security.md).
+* ``test_a_directory_found_by_name_*`` and the two after it: older than that commit
+  (aeffd20 failed them too): Cursor's ``agent-transcripts``, ``<id>/<id>.jsonl``,
+  ``<id>/subagents`` and workspace ``state.vscdb`` and Gemini's ``chats`` (in discovery
+  and in the scan for paths), found by name, are not followed out of the roots
+  (docs/security.md).
 """
 
 from __future__ import annotations
@@ -233,3 +235,42 @@ def test_a_directory_found_by_name_is_not_followed_out_of_the_roots(
         warnings = scanner.warnings
     assert [path for path in opened if path.startswith(str(outside))] == []
     assert any("outside" in warning.message for warning in warnings)
+
+
+def test_a_workspace_database_linked_out_of_the_roots_is_not_opened(isolated_home: Path, tmp_path: Path) -> None:
+    """Cursor's ``workspaceStorage/<hash>/state.vscdb``, found by name too: a link to a
+    database outside the roots is not opened (its composer is no row), and is said."""
+    from cursor_builders import bubble, make_state_db, make_workspace_db, state_db_path
+
+    make_state_db(state_db_path(isolated_home))
+    outside = make_workspace_db(tmp_path / "elsewhere", "file:///secret", [{
+        "composerId": A, "name": "SECRET", "createdAt": 1700000000000, "lastUpdatedAt": 1700000600000,
+        "conversation": [bubble("b1", 1, "read the secret"), bubble("b2", 2, "Done.", tokens=(10, 1))]}])
+    inside = make_workspace_db(isolated_home, "file:///work/app", [])
+    inside.unlink()
+    inside.symlink_to(outside)
+    with Scanner(home=isolated_home, provider_names=["cursor"]) as scanner:
+        rows = scanner.list_sessions()
+        warnings = scanner.warnings
+    assert [row.title for row in rows] == []
+    assert any("outside" in warning.message and warning.path.endswith("state.vscdb") for warning in warnings)
+
+
+def test_gemini_path_scan_does_not_follow_chats_out_of_the_roots(isolated_home: Path, tmp_path: Path) -> None:
+    """The scan of a project's chat files for absolute paths (``gemini.paths``) finds
+    ``chats`` by name too: a link out of the roots is not read."""
+    from agentscan.context import ScanContext
+    from agentscan.providers.gemini.paths import paths_in_chat_files
+
+    outside = tmp_path / "outside"
+    gemini_builders.write_chat(outside, "proj", "session-2026-05-01T10-00-s1s1s1s1.jsonl", [
+        gemini_builders.meta(A), gemini_builders.user("u1", "2026-05-01T10:00:01.000Z", "wrote /secret/place/file.py")])
+    gemini_builders.write_chat(isolated_home, "mine", "session-2026-05-01T10-00-m1m1m1m1.jsonl", [
+        gemini_builders.meta(A), gemini_builders.user("u1", "2026-05-01T10:00:01.000Z", "wrote /work/app/main.py")])
+    project = isolated_home / ".gemini" / "tmp" / "proj"
+    project.mkdir(parents=True)
+    (project / "chats").symlink_to(gemini_builders.chats_dir(outside, "proj"))
+    ctx = ScanContext.create(home=isolated_home, env={})
+    ctx.confine_to([isolated_home / ".gemini" / "tmp"])
+    assert paths_in_chat_files(project, ctx) == set()
+    assert "/work/app/main.py" in paths_in_chat_files(isolated_home / ".gemini" / "tmp" / "mine", ctx)

@@ -110,7 +110,8 @@ def paths_in_chat_files(project_dir: Path, ctx: ScanContext) -> set[str]:
     """
     found: set[str] = set()
     chats = project_dir / "chats"
-    pending = [chats]
+    # Found by name, not listed with ``admit``: not followed out of the roots (discovery warned).
+    pending = [] if os.path.islink(chats) and not ctx.resolved_inside_roots(os.path.realpath(chats)) else [chats]
     while pending and len(found) < _MAX_FROM_FILES:
         directory = pending.pop()
         try:
