@@ -36,7 +36,7 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    for found in SIGINT_FOUND:  # for whoever looks for the test that left it so
+    for found in SIGINT_FOUND:  # (pytest started in the background, or a test that left it so)
         terminalreporter.write_line(f"note: {found}")
 
 
@@ -90,11 +90,12 @@ def discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.fixture
 def default_sigint(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A Ctrl-C raises ``KeyboardInterrupt`` in this test, as in a user's shell, whatever the
-    tests before it left behind: a full run once met ``SIGINT`` ignored here, and a test of
-    what a Ctrl-C during a fork does then saw none.  Only a forked child ignores it
-    (``workers._become_child``); a test that finds itself in another process than pytest's
-    fails, as it must: a child went back into the parent's code."""
+    """A Ctrl-C raises ``KeyboardInterrupt`` in this test, as in a user's shell, however pytest
+    was started: a shell without job control starts a background command (``cmd &``, as a
+    CI runner or a script may) with ``SIGINT`` ignored, and Python then installs no handler,
+    so a test of what a Ctrl-C during a fork does saw none ("DID NOT RAISE").  Said at the
+    end of the run when found so.  A test that finds itself in another process than
+    pytest's fails, as it must: a forked child went back into the parent's code."""
     if os.getpid() != SESSION_PID:
         pytest.fail(f"running in process {os.getpid()}, not pytest's {SESSION_PID}: a forked child escaped")
     handler = signal.getsignal(signal.SIGINT)

@@ -372,6 +372,11 @@ class ScanContext:
             self.warn(path, "points outside the provider's root; skipped")
         return not inside
 
+    def linked_outside(self, path: str | os.PathLike[str]) -> bool:
+        """Whether ``path``, found by name (not listed with ``admit``), is a symlink out of
+        every root (warned): then it is not followed (docs/security.md)."""
+        return os.path.islink(path) and self.outside_roots(path)
+
     def undecodable(self, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` is not valid UTF-8 (POSIX names may hold any bytes); warns if so.
 

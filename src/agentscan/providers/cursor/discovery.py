@@ -96,12 +96,6 @@ def _mtime(path: Path, ctx: ScanContext) -> float | None:
     return None if stat is None else stat.st_mtime
 
 
-def _inside(path: Path, ctx: ScanContext) -> bool:
-    """Whether a path found by name (not listed with ``admit``) may be read: not a symlink
-    out of every root (warned), as Claude's ``subagents`` (docs/security.md)."""
-    return not (os.path.islink(path) and ctx.outside_roots(path))
-
-
 def _is_file(path: Path, ctx: ScanContext) -> bool:
     """``os.path.isfile``, from the scan's stats (``_mtime``)."""
     stat = ctx.stat(path)
@@ -131,7 +125,7 @@ def discover_transcripts(root: Root, ctx: ScanContext) -> dict[str, TranscriptSe
     copies: dict[str, list[_Copy]] = {}
     for project in _scandir(root.path, ctx, report=os.path.exists(root.path)):
         transcripts = Path(project.path) / "agent-transcripts"
-        if _is(project, "dir") and os.path.isdir(transcripts) and _inside(transcripts, ctx):
+        if _is(project, "dir") and os.path.isdir(transcripts) and not ctx.linked_outside(transcripts):
             for copy in _scan_project(transcripts, project.name, ctx):
                 copies.setdefault(copy.native_id, []).append(copy)
     return {native_id: _pick(found) for native_id, found in copies.items()}
@@ -143,12 +137,12 @@ def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet 
     copies = []
     for project in _scandir(root.path, ctx, report=False):
         transcripts = Path(project.path) / "agent-transcripts"
-        if not _inside(transcripts, ctx):
+        if ctx.linked_outside(transcripts):
             continue
         copy = _Copy(native_id, project.name)
         for suffix in _SUFFIXES:
             for candidate in (transcripts / (native_id + suffix), transcripts / native_id / (native_id + suffix)):
-                if _is_file(candidate, ctx) and _inside(candidate, ctx):
+                if _is_file(candidate, ctx) and not ctx.linked_outside(candidate):
                     _set_main(copy, candidate, ctx)
         copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
         if copy.main is not None or copy.subagents:
@@ -171,7 +165,7 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
             warn_special(entry, ctx)
         elif _is(entry, "dir"):
             nested = [path / (entry.name + suffix) for suffix in _SUFFIXES]
-            nested = [candidate for candidate in nested if _is_file(candidate, ctx) and _inside(candidate, ctx)]
+            nested = [candidate for candidate in nested if _is_file(candidate, ctx) and not ctx.linked_outside(candidate)]
             subagents = _subagents(path / "subagents", ctx)
             if nested or subagents:
                 copy = copy_of(entry.name)
@@ -194,7 +188,7 @@ def _set_main(copy: _Copy, path: Path, ctx: ScanContext) -> None:
 
 def _subagents(directory: Path, ctx: ScanContext) -> dict[str, SubagentFile]:
     subs: dict[str, SubagentFile] = {}
-    if not _inside(directory, ctx):
+    if ctx.linked_outside(directory):
         return subs
     for entry in _scandir(directory, ctx):
         stem = _stem(entry.name)

@@ -149,8 +149,8 @@ def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
     directories.sort(key=_mtime, reverse=True)
     for directory in directories[:MAX_WORKSPACES]:
         db_path = directory / "state.vscdb"
-        if not os.path.isfile(db_path) or (os.path.islink(db_path) and ctx.outside_roots(db_path)):
-            continue  # found by name, not listed with ``admit``: not followed out of the roots
+        if not os.path.isfile(db_path) or ctx.linked_outside(db_path):
+            continue
         folder = folder_of(directory, ctx)
         for entry in composer_entries(db_path, ctx):
             composer = _composer(entry, db_path, folder)

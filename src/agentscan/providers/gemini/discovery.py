@@ -94,8 +94,8 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
     sessions: dict[str, SessionFiles] = {}
     for project in project_dirs(roots, ctx):
         chats = project / "chats"
-        if os.path.islink(chats) and ctx.outside_roots(chats):
-            continue  # found by name, not listed with ``admit``: not followed out of the roots
+        if ctx.linked_outside(chats):
+            continue
         for entry in _scandir(chats, ctx):
             name = entry.name
             if name.startswith("session-") and name.endswith((".json", ".jsonl")) and not is_file(entry):
