@@ -25,8 +25,9 @@ PROVIDER_ENV = provider_env_vars() + (
 )
 
 
-#: the process pytest runs the tests in (``default_sigint``)
+#: the process pytest runs the tests in, and SIGINT as it began (``default_sigint``)
 SESSION_PID = os.getpid()
+SESSION_SIGINT = (signal.getsignal(signal.SIGINT), signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set()))
 #: tests that found ``SIGINT`` not as Python sets it (``default_sigint``), said at the end
 SIGINT_FOUND: list[str] = []
 
@@ -93,15 +94,20 @@ def default_sigint(request: pytest.FixtureRequest) -> Iterator[None]:
     """A Ctrl-C raises ``KeyboardInterrupt`` in this test, as in a user's shell, however pytest
     was started: a shell without job control starts a background command (``cmd &``, as a
     CI runner or a script may) with ``SIGINT`` ignored, and Python then installs no handler,
-    so a test of what a Ctrl-C during a fork does saw none ("DID NOT RAISE").  Said at the
-    end of the run when found so.  A test that finds itself in another process than
-    pytest's fails, as it must: a forked child went back into the parent's code."""
+    so a test of what a Ctrl-C during a fork does saw none ("DID NOT RAISE").  Only that
+    starting state is put right (and said at the end of the run); SIGINT otherwise than the
+    session began with was left so by an earlier test, and fails this one, as a test in
+    another process than pytest's does (a forked child went back into the parent's code)."""
     if os.getpid() != SESSION_PID:
         pytest.fail(f"running in process {os.getpid()}, not pytest's {SESSION_PID}: a forked child escaped")
     handler = signal.getsignal(signal.SIGINT)
-    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    if (handler, signal.SIGINT in mask) != SESSION_SIGINT:
+        pytest.fail(f"SIGINT is {handler!r} (blocked: {signal.SIGINT in mask}), the session began with "
+                    f"{SESSION_SIGINT[0]!r} (blocked: {SESSION_SIGINT[1]}): an earlier test left it so")
     if handler is not signal.default_int_handler or signal.SIGINT in mask:
         SIGINT_FOUND.append(f"SIGINT was {handler!r} (blocked: {signal.SIGINT in mask}) when {request.node.nodeid} began")
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield

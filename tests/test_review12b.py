@@ -1,18 +1,17 @@
-"""Review of 4027eaa/b90332a (found-by-name paths not followed out of the roots) and the
-``default_sigint`` fixture (3a536d4/b90332a).
+"""The twelfth pass's second review (found-by-name paths not followed out of the roots,
+and the ``default_sigint`` fixture): each test failed on the reviewed commit (a2d6e55).
 
-* ``test_an_id_index_hit_*``: ``linked_outside`` looks at the last component only.  A
-  full discovery lists ``agent-transcripts/<id>`` (Cursor) and ``<project>/<id>`` (Claude)
-  with ``admit``, which refuses a link out; the id-index path (``locate``: Cursor's
-  ``discover_one``, Claude's ``session_files_at``) joins the id by name and never looks at
-  that intermediate directory, so a ``<id>`` linked out of the roots is followed there.
-* ``test_a_chat_store_linked_out_*``: Cursor's ``chats/<bucket>/<id>/store.db`` is found
-  by name too and opened (``store_meta``, ``storechat``) without any check.
+* ``test_an_id_index_hit_*``: a full discovery lists ``agent-transcripts/<id>`` (Cursor)
+  and ``<project>/<id>`` (Claude) with ``admit``, which refuses a link out; the id-index
+  path (``locate``: Cursor's ``discover_one``, Claude's ``session_files_at``) joins the id
+  by name, and now looks at that directory too (``ScanContext.linked_outside``).
+* ``test_a_chat_store_linked_out_*``: Cursor's ``chats/<bucket>/<id>/store.db``, found by
+  name, is not opened when it links out (``store_meta``, ``store_events``, discovery).
 * ``test_a_fork_leaves_a_callers_blocked_sigint_blocked``: ``workers._sigint_blocked``
-  unblocks SIGINT instead of restoring the caller's mask.
-* ``test_default_sigint_does_not_hide_a_sigint_left_blocked``: the fixture repairs a SIGINT
-  left blocked by an earlier test (a leak, not the background shell it was made for) and
-  only notes it.
+  puts back the caller's mask instead of unblocking SIGINT.
+* ``test_default_sigint_does_not_hide_a_sigint_left_blocked``: the fixture puts right only
+  the state the session began with (SIGINT ignored in a background command); one an
+  earlier test left fails.
 """
 
 from __future__ import annotations

@@ -155,11 +155,11 @@ def _sigint_blocked() -> Iterator[None]:
     """SIGINT held back across a fork: a child must not get a KeyboardInterrupt before it
     ignores it, and the parent records its child (to stop it) before a Ctrl-C that came
     meanwhile is raised, when this block ends."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    callers_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_SETMASK, callers_mask)  # a caller that held SIGINT back still does
 
 
 def _fork(child: Callable[[], None]) -> int:

@@ -292,7 +292,8 @@ def session_files_at(main: Path, native_id: str, ctx: ScanContext) -> SessionFil
         elif name.startswith("agent-") and name.endswith(".jsonl") and is_file(entry):
             _attach_legacy_sidechain(entry, child_path(parent, name, entry.path), name[: -len(".jsonl")], ctx, sessions)
     subagents = parent / native_id / "subagents"
-    if _subagents_dir(str(subagents), str(parent / native_id), ctx):
+    # ``<id>/`` joined by name (a discovery lists it with ``admit``): not followed out of the roots.
+    if not ctx.linked_outside(parent / native_id) and _subagents_dir(str(subagents), str(parent / native_id), ctx):
         _attach_subagent_dir(subagents, str(subagents), native_id, ctx, sessions)
     found = sessions.get(native_id)
     return found if found is not None and found.main is not None else None

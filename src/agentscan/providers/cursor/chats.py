@@ -95,7 +95,7 @@ def _decode_meta_value(value: object) -> dict[str, Any]:
 
 
 def store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
-    if not os.path.isfile(path):
+    if not os.path.isfile(path) or ctx.linked_outside(path):  # found by name
         return {}
     try:
         with readonly(path) as conn:

@@ -140,11 +140,16 @@ def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet 
         if ctx.linked_outside(transcripts):
             continue
         copy = _Copy(native_id, project.name)
+        # Joined by name, not listed with ``admit`` as a discovery lists them: the session's
+        # directory is looked at too, not only what is in it.
+        nested = not ctx.linked_outside(transcripts / native_id)
         for suffix in _SUFFIXES:
-            for candidate in (transcripts / (native_id + suffix), transcripts / native_id / (native_id + suffix)):
+            candidates = [transcripts / (native_id + suffix)] + [transcripts / native_id / (native_id + suffix)] * nested
+            for candidate in candidates:
                 if _is_file(candidate, ctx) and not ctx.linked_outside(candidate):
                     _set_main(copy, candidate, ctx)
-        copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
+        if nested:
+            copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
         if copy.main is not None or copy.subagents:
             copies.append(copy)
     return _pick(copies) if copies else None

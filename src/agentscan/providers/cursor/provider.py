@@ -111,7 +111,8 @@ class CursorProvider(Provider):
             listed.add(native_id)
         # An Agent CLI chat whose transcript is gone (or never written).
         for native_id, directory in sorted(chat_dirs(ctx).items()):
-            if native_id not in listed and native_id not in children and os.path.isfile(directory / "store.db"):
+            store = directory / "store.db"
+            if native_id not in listed and native_id not in children and os.path.isfile(store) and not ctx.linked_outside(store):
                 refs.append(store_ref(native_id, directory, ctx))
                 listed.add(native_id)
         # A composer only a workspace DB lists, with its conversation inline.

@@ -24,6 +24,8 @@ MAX_ROWS = 200_000
 
 
 def store_events(path: Path, ctx: ScanContext) -> Iterator[Event]:
+    if ctx.linked_outside(path):  # found by name, not listed with ``admit``
+        return
     try:
         with readonly(path) as conn:
             if not has_table(conn, "blobs"):
