@@ -245,44 +245,42 @@ def _walk(directory: str, identity: tuple[int, int], walk: _Walk, depth: int, wa
     names: list[str] = []
     numbers: list[int] = []
     subdirs: list[tuple[str, tuple[int, int]]] = []
-    entries: list[os.DirEntry[str]] | None = [] if walk.listings is not None else None
     try:
         with os.scandir(directory) as listing:
-            for entry in listing:
-                names.append(entry.name)
-                if entries is not None:
-                    entries.append(entry)
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        # A real directory is described by what it holds (walked next): its
-                        # own stat adds nothing, and the listing already names its inode.
-                        numbers.extend((_DIRECTORY, 0, 0, 0, entry.inode()))
-                        subdirs.append((entry.path, (identity[0], entry.inode())))
-                        continue
-                    info = entry.stat()
-                except OSError:
-                    # A dangling link or a file gone since the listing: its absence is the fact.
-                    numbers.extend((-1, -1, -1, -1, -1))
+            entries = list(listing)  # whole first: kept for the discovery when asked (``listings``)
+        for entry in entries:
+            names.append(entry.name)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    # A real directory is described by what it holds (walked next): its
+                    # own stat adds nothing, and the listing already names its inode.
+                    numbers.extend((_DIRECTORY, 0, 0, 0, entry.inode()))
+                    subdirs.append((entry.path, (identity[0], entry.inode())))
                     continue
-                if walk.stats is not None:
-                    walk.stats[entry.path] = info
-                mode = info.st_mode
-                numbers.extend((mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
-                if mode & 0o170000 == _IS_DIR:  # a symlink to a directory
-                    real = os.path.realpath(entry.path)
-                    if walk.in_root(real):
-                        # Its files are walked where they are (a subtree walked apart would
-                        # walk them again, once per link); discovery may see them twice.
-                        names.append("->" + os.readlink(entry.path))
-                        walk.linked = True
-                    elif walk.admits is None or walk.admits(real):
-                        subdirs.append((entry.path, (info.st_dev, info.st_ino)))
-                        walk.linked = True
-                    else:
-                        names.append("->" + os.readlink(entry.path))  # discovery will not go there
+                info = entry.stat()
+            except OSError:
+                # A dangling link or a file gone since the listing: its absence is the fact.
+                numbers.extend((-1, -1, -1, -1, -1))
+                continue
+            if walk.stats is not None:
+                walk.stats[entry.path] = info
+            mode = info.st_mode
+            numbers.extend((mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
+            if mode & 0o170000 == _IS_DIR:  # a symlink to a directory
+                real = os.path.realpath(entry.path)
+                if walk.in_root(real):
+                    # Its files are walked where they are (a subtree walked apart would
+                    # walk them again, once per link); discovery may see them twice.
+                    names.append("->" + os.readlink(entry.path))
+                    walk.linked = True
+                elif walk.admits is None or walk.admits(real):
+                    subdirs.append((entry.path, (info.st_dev, info.st_ino)))
+                    walk.linked = True
+                else:
+                    names.append("->" + os.readlink(entry.path))  # discovery will not go there
     except OSError:
         return False
-    if entries is not None and walk.listings is not None:
+    if walk.listings is not None:
         walk.listings[directory] = entries  # whole: a listing that failed is not kept
     walk.entries += len(names)
     if walk.entries > walk.limit:

@@ -136,28 +136,24 @@ def _subagents_dir(path: str, session_dir: str, ctx: ScanContext) -> bool:
     up in the census's listing of the session's directory when there is one (two
     ``stat`` calls a session saved: a heavy user has thousands)."""
     seen = ctx.take_census_listing(session_dir)
-    if seen is None:
-        try:
-            info = os.lstat(path)
-        except (FileNotFoundError, NotADirectoryError):
-            return False
-        except OSError:
-            # There, but not to be looked at (its session directory cannot be searched): as a
-            # census's listing of that directory says, listing it says why (``cannot_list``).
-            return True
-        linked = S_ISLNK(info.st_mode)
-        if not (os.path.isdir(path) if linked else S_ISDIR(info.st_mode)):
-            return False
-        return not (linked and ctx.outside_roots(path))
-    entry = next((entry for entry in seen if entry.name == "subagents"), None)
     try:
-        # The entry's type, a symlink followed (``os.path.isdir``): a dangling link is none.
-        if entry is None or not entry.is_dir():
-            return False
-        linked = entry.is_symlink()
-    except OSError:
+        if seen is None:
+            mode = os.lstat(path).st_mode
+            linked, directory = S_ISLNK(mode), S_ISDIR(mode)
+        else:
+            entry = next((entry for entry in seen if entry.name == "subagents"), None)
+            if entry is None:
+                return False
+            linked, directory = entry.is_symlink(), entry.is_dir(follow_symlinks=False)
+    except (FileNotFoundError, NotADirectoryError):
         return False
-    return not (linked and ctx.outside_roots(path))
+    except OSError:
+        # There, but not to be looked at (its session directory cannot be searched): listing
+        # it says why (``cannot_list``), as it does when a census's listing named it.
+        return True
+    if linked:  # followed (a dangling link is no directory), and only into the roots
+        return os.path.isdir(path) and not ctx.outside_roots(path)
+    return directory
 
 
 def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:

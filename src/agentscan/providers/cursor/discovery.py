@@ -96,10 +96,11 @@ def _mtime(path: Path, ctx: ScanContext) -> float | None:
     return None if stat is None else stat.st_mtime
 
 
-def _is_file(path: Path, ctx: ScanContext) -> bool:
-    """``os.path.isfile``, from the scan's stats (``_mtime``)."""
+def _found_file(path: Path, ctx: ScanContext) -> bool:
+    """Whether a transcript found by name (not listed with ``admit``) may be read: a regular
+    file (``os.path.isfile``, from the scan's stats: ``_mtime``), not a link out of the roots."""
     stat = ctx.stat(path)
-    return stat is not None and S_ISREG(stat.st_mode)
+    return stat is not None and S_ISREG(stat.st_mode) and not ctx.linked_outside(path)
 
 
 def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
@@ -144,9 +145,11 @@ def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet 
         # directory is looked at too, not only what is in it.
         nested = not ctx.linked_outside(transcripts / native_id)
         for suffix in _SUFFIXES:
-            candidates = [transcripts / (native_id + suffix)] + [transcripts / native_id / (native_id + suffix)] * nested
+            candidates = [transcripts / (native_id + suffix)]
+            if nested:
+                candidates.append(transcripts / native_id / (native_id + suffix))
             for candidate in candidates:
-                if _is_file(candidate, ctx) and not ctx.linked_outside(candidate):
+                if _found_file(candidate, ctx):
                     _set_main(copy, candidate, ctx)
         if nested:
             copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
@@ -170,7 +173,7 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
             warn_special(entry, ctx)
         elif _is(entry, "dir"):
             nested = [path / (entry.name + suffix) for suffix in _SUFFIXES]
-            nested = [candidate for candidate in nested if _is_file(candidate, ctx) and not ctx.linked_outside(candidate)]
+            nested = [candidate for candidate in nested if _found_file(candidate, ctx)]
             subagents = _subagents(path / "subagents", ctx)
             if nested or subagents:
                 copy = copy_of(entry.name)
