@@ -12,7 +12,7 @@ import pytest
 
 from agentscan.providers.codex.provider import CodexProvider
 from agentscan.scan import aside
-from agentscan.toolkit import workers
+from agentscan.toolkit import forking, helperproc, workers
 from codex_builders import meta, rollout_path, write_rollout
 from cursor_builders import copy_real_dot_cursor
 from spies import record_calls
@@ -128,9 +128,9 @@ def test_a_helper_gone_leaves_every_discovery_here(isolated_home: Path, tmp_path
 
     def gone(self):  # noqa: ANN001, ANN202
         self.stop()
-        raise workers.HelperGone("killed")
+        raise helperproc.HelperGone("killed")
 
-    monkeypatch.setattr(workers.Helper, "receive", gone)
+    monkeypatch.setattr(helperproc.Helper, "receive", gone)
     _both_ways(tmp_path, monkeypatch, STEPS[:2])
     assert adopted == []
 
@@ -142,7 +142,7 @@ def test_a_fork_refused_leaves_every_discovery_here(isolated_home: Path, tmp_pat
     def refused(*args: object) -> int:
         raise OSError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(workers.os, "fork", refused)
+    monkeypatch.setattr(forking.os, "fork", refused)
     _both_ways(tmp_path, monkeypatch, STEPS[:2])
     assert adopted == []
 

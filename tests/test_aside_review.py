@@ -16,7 +16,7 @@ import pytest
 from agentscan.providers.codex import discovery as codex_discovery
 from agentscan.providers.codex.discovery import CodexSession
 from agentscan.scan import aside
-from agentscan.toolkit import workers
+from agentscan.toolkit import helperproc, workers
 from agentscan.scan.scanner import Scanner
 from codex_builders import rollout_path, write_rollout
 from cursor_builders import composer_data, copy_real_dot_cursor, make_state_db, state_db_path
@@ -147,7 +147,7 @@ def test_a_ctrl_c_as_the_helper_starts_leaves_no_process(isolated_home: Path, mo
     monkeypatch.setattr(aside, "MIN_ENTRIES", 0)
     _with_warnings(isolated_home)
     started: list[int] = []
-    real_start = workers.Helper.start
+    real_start = helperproc.Helper.start
 
     def start(self):  # noqa: ANN001, ANN202
         real_start(self)
@@ -157,8 +157,8 @@ def test_a_ctrl_c_as_the_helper_starts_leaves_no_process(isolated_home: Path, mo
     def interrupted(self, question):  # noqa: ANN001, ANN202
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(workers.Helper, "start", start)
-    monkeypatch.setattr(workers.Helper, "send", interrupted)
+    monkeypatch.setattr(helperproc.Helper, "start", start)
+    monkeypatch.setattr(helperproc.Helper, "send", interrupted)
     with Scanner(use_cache=True, memo_discovery=True) as scanner, pytest.raises(KeyboardInterrupt):
         scanner.list_sessions(limit=25)
     assert started
@@ -234,7 +234,7 @@ def test_a_helper_never_finalizes_what_this_process_dropped(tmp_path: Path) -> N
     gc.disable()
     try:
         _Dropped(record)
-        helper = workers.Helper(lambda: None, lambda question: gc.collect())
+        helper = helperproc.Helper(lambda: None, lambda question: gc.collect())
         try:
             helper.ask("collect")
         finally:

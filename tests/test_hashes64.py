@@ -135,7 +135,7 @@ def test_a_resume_state_keeps_its_format() -> None:
 
 def test_a_large_answer_comes_back_whole_from_a_helper() -> None:
     """Answers far larger than a pipe holds, read into one buffer."""
-    from agentscan.toolkit.workers import Helper
+    from agentscan.toolkit.helperproc import Helper
 
     helper = Helper(lambda: None, lambda size: os.urandom(8) * (size // 8))
     try:

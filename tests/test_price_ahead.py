@@ -21,7 +21,7 @@ from agentscan.pricing import source
 from agentscan.pricing.access import AHEAD, IN_PROCESS
 from agentscan.pricing.periods import NotPriceable
 from agentscan.scan import priceahead
-from agentscan.toolkit import workers
+from agentscan.toolkit import helperproc, workers
 from agentscan.scan.scanner import Scanner
 from builders import cli_json
 from pricing_builders import claude_sonnet_session, claude_unknown_model_session
@@ -120,20 +120,20 @@ def test_a_command_that_fails_stops_its_helper(isolated_home: Path, monkeypatch:
 
 
 def test_stop_kills_and_reaps_a_helper_still_at_work() -> None:
-    helper = workers.Helper(lambda: None, lambda question: question * 2)
+    helper = helperproc.Helper(lambda: None, lambda question: question * 2)
     assert helper.ask(21) == 42
     pid = helper.pid
     helper.stop()
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # type: ignore[arg-type]  # reaped: no such child any more
-    with pytest.raises(workers.HelperGone):
+    with pytest.raises(helperproc.HelperGone):
         helper.ask(1)
 
 
 def test_a_question_the_helper_dies_on_is_helper_gone() -> None:
-    helper = workers.Helper(lambda: None, lambda question: 1 // question)
+    helper = helperproc.Helper(lambda: None, lambda question: 1 // question)
     assert helper.ask(1) == 1
-    with pytest.raises(workers.HelperGone):
+    with pytest.raises(helperproc.HelperGone):
         helper.ask(0)  # ZeroDivisionError ends the child: the parent sees the pipe close
     assert helper.pid is None
 

@@ -163,10 +163,10 @@ def test_a_fork_leaves_a_callers_blocked_sigint_blocked(_sigint_kept: object) ->
     critical section) finds it unblocked after any scan that forked a worker or helper, and
     a Ctrl-C then raises ``KeyboardInterrupt`` anywhere.  Suggested: restore the old mask
     (``old = pthread_sigmask(SIG_BLOCK, ...)`` ... ``pthread_sigmask(SIG_SETMASK, old)``)."""
-    from agentscan.toolkit import workers
+    from agentscan.toolkit import forking
 
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    with workers._sigint_blocked():
+    with forking.sigint_blocked():
         pass
     assert signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
 

@@ -22,7 +22,7 @@ from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import rowresume, sidepass
-from agentscan.toolkit import workers
+from agentscan.toolkit import helperproc, workers
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, split_huge_passes, ts_of
@@ -112,11 +112,11 @@ def _one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple:
 def test_a_helper_gone_is_a_second_pass_here(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
     _home(tmp_path, _transcript(30), subagent=True)
 
-    def gone(self: workers.Helper) -> None:
+    def gone(self: helperproc.Helper) -> None:
         self.stop()
-        raise workers.HelperGone("killed")
+        raise helperproc.HelperGone("killed")
 
-    monkeypatch.setattr(workers.Helper, "receive", gone)
+    monkeypatch.setattr(helperproc.Helper, "receive", gone)
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     split_huge_passes(monkeypatch, True)
     seen = _seen(_env(tmp_path, "split"))
@@ -128,10 +128,10 @@ def test_a_helper_gone_is_a_second_pass_here(tmp_path: Path, small_limits: None,
 def test_no_fork_is_a_second_pass_here(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
     _home(tmp_path, _transcript(30), subagent=False)
 
-    def refused(self: workers.Helper) -> None:
+    def refused(self: helperproc.Helper) -> None:
         raise OSError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(workers.Helper, "start", refused)
+    monkeypatch.setattr(helperproc.Helper, "start", refused)
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     split_huge_passes(monkeypatch, True)
     assert _seen(_env(tmp_path, "split")) == _one_pass(tmp_path, monkeypatch)

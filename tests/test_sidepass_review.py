@@ -13,7 +13,7 @@ from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import rowresume, sidepass
 from agentscan.scan.scanner import Scanner
-from agentscan.toolkit import workers
+from agentscan.toolkit import helperproc
 from builders import claude_session_file
 from claude_events import LATE_REPLY, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, split_huge_passes
 from conftest_hypothesis import FUZZ
@@ -96,13 +96,13 @@ def test_the_second_pass_here_gives_what_one_pass_gives(tmp_path_factory: pytest
             detail = scanner.show(SESSION, bounds=Bounds(prompts=3, responses=4, tools=5, message_bytes=200))
             return row.to_json(), detail.to_json(), [str(w) for w in scanner.ctx.warnings.items]
 
-    def gone(self: workers.Helper) -> None:
+    def gone(self: helperproc.Helper) -> None:
         self.stop()
-        raise workers.HelperGone("killed")
+        raise helperproc.HelperGone("killed")
 
     with pytest.MonkeyPatch.context() as example:
         example.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)
-        example.setattr(workers.Helper, "receive", gone)
+        example.setattr(helperproc.Helper, "receive", gone)
         here = record_calls(example, sidepass, "side_pass", lambda *args, **kwargs: "here")
         split_huge_passes(example, True)
         split = seen("split")
@@ -160,7 +160,7 @@ def test_a_ctrl_c_just_after_the_helper_started_stops_it(tmp_path: Path, small_l
     """A Ctrl-C that comes as the helper's start returns (before the row's pass begins) still
     stops and reaps it: a library caller that goes on after the interrupt keeps no process."""
     claude_session_file(tmp_path / "home", SESSION, []).write_bytes(_transcript(20))
-    helpers = record_calls(monkeypatch, workers.Helper, "start", lambda helper: helper)
+    helpers = record_calls(monkeypatch, helperproc.Helper, "start", lambda helper: helper)
     real = sidepass.SidePass.start
 
     def interrupted(*args, **kwargs):
@@ -186,9 +186,9 @@ def test_a_second_pass_that_cannot_read_the_file_again_keeps_nothing(tmp_path: P
     claude_session_file(tmp_path / "home", SESSION, []).write_bytes(_transcript(20))
     expected = _row(tmp_path, "one")  # the one pass, no index
 
-    def gone(self: workers.Helper) -> None:
+    def gone(self: helperproc.Helper) -> None:
         self.stop()
-        raise workers.HelperGone("killed")
+        raise helperproc.HelperGone("killed")
 
     real = sidepass.iter_json_lines
 
@@ -200,7 +200,7 @@ def test_a_second_pass_that_cannot_read_the_file_again_keeps_nothing(tmp_path: P
             yield line
 
     with pytest.MonkeyPatch.context() as failed:
-        failed.setattr(workers.Helper, "receive", gone)
+        failed.setattr(helperproc.Helper, "receive", gone)
         failed.setattr(sidepass, "iter_json_lines", failing)
         split_huge_passes(failed, True)
         first = _row(tmp_path, "cache", use_cache=True)

@@ -12,7 +12,7 @@ from agentscan import bounds
 from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import sidepass
 from agentscan.scan.scanner import Scanner
-from agentscan.toolkit import workers
+from agentscan.toolkit import helperproc, workers
 from builders import claude_session_file
 from claude_events import LATE_REPLY, SESSION, lines_of, lower_row_limits, qa_turns
 from spies import record_calls
@@ -39,7 +39,7 @@ def _race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, original: bytes, appe
     with pytest.MonkeyPatch.context() as one:
         one.setattr(sidepass, "SPLIT_BYTES", 1 << 60)
         expected = _row(tmp_path, "one")
-    summarize, receive, side_pass = row_module.summarize, workers.Helper.receive, sidepass.side_pass
+    summarize, receive, side_pass = row_module.summarize, helperproc.Helper.receive, sidepass.side_pass
 
     def append() -> None:
         with path.open("ab") as handle:
@@ -51,7 +51,7 @@ def _race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, original: bytes, appe
             append()
         return summary
 
-    def answered_then_append(self: workers.Helper):
+    def answered_then_append(self: helperproc.Helper):
         answer = receive(self)  # the helper has read the file
         if not helper_reads_after:
             append()
@@ -65,7 +65,7 @@ def _race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, original: bytes, appe
         return side_pass(file, ctx, stable, limit=limit)
 
     monkeypatch.setattr(row_module, "summarize", then_append)
-    monkeypatch.setattr(workers.Helper, "receive", answered_then_append)
+    monkeypatch.setattr(helperproc.Helper, "receive", answered_then_append)
     monkeypatch.setattr(sidepass, "side_pass", helper_waits)
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     monkeypatch.setattr(sidepass, "SPLIT_BYTES", 0)

@@ -11,7 +11,7 @@ import pytest
 
 from agentscan.cli.state import State
 from agentscan.scan import stamps
-from agentscan.toolkit import workers
+from agentscan.toolkit import helperproc, workers
 from agentscan.scan.memo import stamp_of
 from agentscan.scan.scanner import Scanner
 from builders import cli_json, lay_out_real_claude
@@ -19,7 +19,7 @@ from codex_builders import lay_out_real_codex
 from gemini_builders import lay_out_real_gemini
 
 
-REAL_HELPER = workers.Helper  # the class itself (the ``parallel`` fixture wraps it)
+REAL_HELPER = helperproc.Helper  # the class itself (the ``parallel`` fixture wraps it)
 
 
 def build(home: Path) -> None:
@@ -29,10 +29,10 @@ def build(home: Path) -> None:
 
 
 @pytest.fixture
-def parallel(monkeypatch: pytest.MonkeyPatch) -> list[workers.Helper]:
+def parallel(monkeypatch: pytest.MonkeyPatch) -> list[helperproc.Helper]:
     """Every census side by side, however small the home; the helpers started, to look at."""
-    started: list[workers.Helper] = []
-    real_helper = workers.Helper
+    started: list[helperproc.Helper] = []
+    real_helper = helperproc.Helper
 
     def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         helper = real_helper(*args, **kwargs)
@@ -41,7 +41,7 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> list[workers.Helper]:
 
     monkeypatch.setattr(stamps, "PARALLEL_MIN_SESSIONS", 0)
     monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
-    monkeypatch.setattr(workers, "Helper", counting)
+    monkeypatch.setattr(helperproc, "Helper", counting)
     return started
 
 
@@ -95,8 +95,8 @@ def test_a_helper_that_fails_leaves_the_censuses_to_this_process(isolated_home: 
             os._exit(3)  # in the helper: as if killed
         raise RuntimeError("a bug in the helper")
 
-    real_helper = workers.Helper
-    monkeypatch.setattr(workers, "Helper", lambda setup, serve, **kwargs: real_helper(setup, failing, **kwargs))
+    real_helper = helperproc.Helper
+    monkeypatch.setattr(helperproc, "Helper", lambda setup, serve, **kwargs: real_helper(setup, failing, **kwargs))
     children, fds = _children(), _open_fds()
     with State().scanner(memo=True) as scanner:
         scanner._confine()
@@ -166,7 +166,7 @@ def test_no_helper_for_a_light_home(isolated_home: Path, monkeypatch: pytest.Mon
     def refused(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise AssertionError("a helper for a handful of sessions")
 
-    monkeypatch.setattr(workers, "Helper", refused)
+    monkeypatch.setattr(helperproc, "Helper", refused)
     with State().scanner(memo=True) as scanner:
         assert scanner.cache is not None and sum(scanner.cache.session_counts().values()) < stamps.PARALLEL_MIN_SESSIONS
         assert stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache) == {}
@@ -214,8 +214,8 @@ def test_the_heaviest_census_shared_with_the_helper_is_the_same(isolated_home: P
 
     monkeypatch.setattr(census_module, "walk_subtree", counting)
     if helper == "is gone":
-        def gone(self: workers.Helper) -> None:
-            raise workers.HelperGone("killed")
+        def gone(self: helperproc.Helper) -> None:
+            raise helperproc.HelperGone("killed")
 
         monkeypatch.setattr(REAL_HELPER, "receive", gone)
     with State().scanner(memo=True) as scanner:

@@ -5,7 +5,7 @@ discover every provider before it can show the newest sessions: at the
 bench's scale 10, Claude's census, discovery and storing take ≈ 0.5 s, and
 Codex's, Gemini's and Cursor's ≈ 0.55 s more, one after the other, for a
 ``list`` that then reads 25 rows.  The discoveries are independent, so a
-forked helper (``workers.Helper``) discovers the later providers while this
+forked helper (``helperproc.Helper``) discovers the later providers while this
 process discovers the first, and hands each back as the index keeps it: its
 rows (``lazyrefs.stored_row``, with their fingerprints), its id entries
 (``prune.id_entries``), the warnings it said, in order, and the file facts
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.providers.base import Provider
     from agentscan.scan.scanner import Scanner
-    from agentscan.toolkit.workers import Helper
+    from agentscan.toolkit.helperproc import Helper
 
 #: the census entries of the providers sent aside below which they are discovered
 #: here (a fork, its pipes and the helper's imports cost more than they would save)
@@ -110,7 +110,7 @@ class Aside:
         self._found: dict[str, Found | None] | None = None
 
     def start(self) -> bool:
-        from agentscan.toolkit.workers import Helper, HelperGone
+        from agentscan.toolkit.helperproc import Helper, HelperGone
 
         scanner = self._scanner
 
@@ -151,7 +151,7 @@ class Aside:
     def take(self, provider: Provider) -> Sequence[SessionRef] | None:
         """``provider``'s sessions, its discovery made in the helper and stored here;
         ``None``: discover it here (the helper could not)."""
-        from agentscan.toolkit.workers import HelperGone
+        from agentscan.toolkit.helperproc import HelperGone
 
         if self._found is None:
             self._found = {}

@@ -3,7 +3,7 @@
 A first run (or any run whose prices the index does not hold yet) must
 import genai-prices to price its calls: ≈ 0.25 s of pydantic, httpx and a
 1.6 MB data module, a quarter of a first ``list``.  With a second core, a
-helper process (``workers.Helper``) does it while this one works, and then
+helper process (``helperproc.Helper``) does it while this one works, and then
 answers the price book's three questions (``pricing.access.Library``): the
 book finds it in ``ctx.memo[AHEAD]``.  Its answers are the library's own,
 computed by the same code (``access.IN_PROCESS``) in the child; should the
@@ -38,7 +38,8 @@ def start(scanner: Scanner) -> None:
         return  # the index holds this price data's prices: a run seldom needs the library
     if cache is not None and _empty_last_time(scanner.providers, cache.session_counts()):
         return  # every provider's last discovery found no session: nothing to price, likely now too
-    from agentscan.toolkit import workers  # here: a warm run has no use for it
+    from agentscan.toolkit import workers  # here: a warm run has no use for them
+    from agentscan.toolkit.helperproc import HelperGone
 
     if not workers.usable_workers():
         return  # no second core to do it on
@@ -46,7 +47,7 @@ def start(scanner: Scanner) -> None:
     _live.append(ahead)  # first: ``stop_all`` then stops it however its start ends (a Ctrl-C during the fork)
     try:
         ahead.start()
-    except (OSError, workers.HelperGone):
+    except (OSError, HelperGone):
         _live.remove(ahead)
         return
     ctx.memo[AHEAD] = ahead
@@ -75,15 +76,15 @@ class Ahead:
     """``pricing.access.Library``, answered by the helper."""
 
     def __init__(self, data: PriceData, *, start: bool = True) -> None:
-        from agentscan.toolkit import workers
+        from agentscan.toolkit.helperproc import Helper
 
         self.data = data
         self._gone = False
         self.answered = 0  # questions the helper answered (the tests count them)
-        self._helper = workers.Helper(lambda: _prepare(data), _answerer(data), start=start)
+        self._helper = Helper(lambda: _prepare(data), _answerer(data), start=start)
 
     def start(self) -> None:
-        """Fork the helper (``Ahead(data, start=False)``); raises as ``workers.Helper.start``."""
+        """Fork the helper (``Ahead(data, start=False)``); raises as ``helperproc.Helper.start``."""
         self._helper.start()
 
     def serves(self, data: PriceData) -> bool:
@@ -107,7 +108,7 @@ class Ahead:
             data, IN_PROCESS.find(data, provider_hint, ref), ts))
 
     def _ask(self, question: tuple, here: Any) -> Any:
-        from agentscan.toolkit.workers import HelperGone
+        from agentscan.toolkit.helperproc import HelperGone
 
         if not self._gone:
             try:

@@ -4,7 +4,7 @@ Each warm run stats every file under every provider's roots (``scan.census``)
 before it may use anything the index remembers.  For a heavy user that is
 ≈ 0.15 s of Claude files and ≈ 0.05 s of the others' (Codex, Gemini,
 Cursor), one after the other.  The censuses are independent and read only
-the file system, so a forked helper (``toolkit.workers.Helper``) takes the
+the file system, so a forked helper (``toolkit.helperproc.Helper``) takes the
 lighter providers' censuses and a share of the heaviest one's root
 subdirectories (each is walked apart: ``census.walk_subtree``), while this
 process walks the rest; the heaviest census adds up both halves in order,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.providers.base import Provider
     from agentscan.scan.cache import Cache
-    from agentscan.toolkit.workers import Helper
+    from agentscan.toolkit.helperproc import Helper
 
 #: the providers' sessions (as the index last counted them) worth a helper: below
 #: this their censuses take less than the fork, its imports and its pipes cost
@@ -44,7 +44,8 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
     counts = cache.session_counts()
     if sum(counts.get(provider.name, 0) for provider in providers) < PARALLEL_MIN_SESSIONS:
         return {}
-    from agentscan.toolkit import workers  # here: below the threshold (most homes) it costs 4 ms of imports for nothing
+    from agentscan.toolkit import workers  # here: below the threshold (most homes) they cost 4 ms of imports for nothing
+    from agentscan.toolkit.helperproc import Helper, HelperGone
 
     if not workers.usable_workers():
         return {}
@@ -67,20 +68,20 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
     # The helper's part of the heaviest provider's subtrees: what evens out the two
     # cores, if a census costs about the same per session for every provider.
     fraction = min(max((heavy_share - light_share) / (2 * heavy_share), 0.0), 0.5) if heavy_share else 0.0
-    helper = workers.Helper(lambda: None, serve, start=False)
+    helper = Helper(lambda: None, serve, start=False)
     shared = _Sharing(helper, walked, fraction, admits)
     stamps: dict[str, Stamp | None] = {name: None for name, plan in plans.items() if plan is None}
     try:
         try:
             helper.start()
-        except (OSError, workers.HelperGone):
+        except (OSError, HelperGone):
             return {}
         if heavy_plan is not None:
             stamps[heavy.name] = stamp_from(heavy_plan, admits, shared.walker)
         else:
             stamps[heavy.name] = None
         stamps.update(shared.light())
-    except workers.HelperGone:
+    except HelperGone:
         return {heavy.name: stamps[heavy.name]} if heavy.name in stamps else {}
     finally:
         helper.stop()  # however this ends (a Ctrl-C during the fork included)
@@ -98,7 +99,7 @@ class _Sharing:
 
     def walker(self, subdirs: list[tuple[str, tuple[int, int]]], roots: frozenset[tuple[int, int]],
                budget: int) -> list[Subtree]:
-        from agentscan.toolkit.workers import HelperGone
+        from agentscan.toolkit.helperproc import HelperGone
 
         left = budget  # what the subtrees walked here have left (the helper's got ``budget``)
 

@@ -5,7 +5,7 @@ three consumers: the row's facts (``FileSummary``), the windowed token sums
 (``WindowedTotals``) and, for a transcript ``show`` reads from its end, the
 show facts (``ShowFacts``).  Each sees every record in file order and the
 sums depend on nothing else, so for a transcript of ``SPLIT_BYTES`` or more
-a forked helper (``workers.Helper``) reads the file too and adds up the sums
+a forked helper (``helperproc.Helper``) reads the file too and adds up the sums
 while this process feeds the other two: a first ``show`` of a 1 GB
 transcript took ≈ 15-19 s, every consumer after the other on each record.
 The show facts stay here: they reuse what the row's facts read of each
@@ -39,7 +39,7 @@ from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 if TYPE_CHECKING:
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.windowed import WindowedTotals
-    from agentscan.toolkit.workers import Helper
+    from agentscan.toolkit.helperproc import Helper
 
 #: a main transcript this large is read on two cores (below it a fork costs more than it saves)
 SPLIT_BYTES = 64 * 1024 * 1024
@@ -66,7 +66,7 @@ class SidePass:
         """Fork the helper: called inside the caller's ``try``/``finally: stop()``, so that
         a Ctrl-C however soon after the fork still stops it.  No helper (no fork): ``take``
         adds the sums up here."""
-        from agentscan.toolkit import workers
+        from agentscan.toolkit.helperproc import Helper, HelperGone
 
         path, stable, ctx = self._path, self._stable, self._ctx
 
@@ -76,11 +76,11 @@ class SidePass:
 
         # Known before it is forked: ``stop`` stops it from then on (``Helper.start`` notes
         # its pid before a Ctrl-C held back across the fork is raised).
-        helper = self._helper = workers.Helper(lambda: None, serve, start=False)
+        helper = self._helper = Helper(lambda: None, serve, start=False)
         try:
             helper.start()
             helper.send("sums")  # not ``None``: that ends a helper
-        except (OSError, workers.HelperGone):
+        except (OSError, HelperGone):
             self.stop()
 
     def stop(self) -> None:
@@ -93,7 +93,7 @@ class SidePass:
         it read the same, else a second pass here, silent but for a read that failed where
         this pass's did not."""
         from agentscan.providers.claude.windowed import WindowedTotals
-        from agentscan.toolkit.workers import HelperGone
+        from agentscan.toolkit.helperproc import HelperGone
 
         answer = None
         if self._helper is not None:
