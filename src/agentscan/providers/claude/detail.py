@@ -1,13 +1,13 @@
-"""Streaming a Claude transcript into the bounded ``show`` detail."""
+"""Streaming a Claude transcript into the bounded ``show`` detail, and the detail's list of subagents."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from agentscan.toolkit.detail import DetailCollector
-from agentscan.detailmodel import PlanStep, ToolEvent
+from agentscan.detailmodel import PlanStep, SubagentInfo, ToolEvent
 from agentscan.providers.claude.records import (
     as_dict,
     as_str,
@@ -17,6 +17,11 @@ from agentscan.providers.claude.records import (
     tool_result_blocks,
 )
 from agentscan.timeutil import parse_iso
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
+    from agentscan.model import TokenUsage
+    from agentscan.providers.claude.discovery import SessionFiles
 
 _PATH_KEYS = ("file_path", "path", "notebook_path")
 _SUMMARY_KEYS = ("command", "pattern", "file_path", "path", "url", "query", "description", "prompt", "skill")
@@ -126,3 +131,26 @@ def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, times
                     for t in todos
                     if isinstance(t, dict)
                 )
+
+
+def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],
+                   per_agent: dict[str, TokenUsage]) -> tuple[SubagentInfo, ...]:
+    """The subagents ``show`` lists: those with a transcript and those whose calls only
+    the parent's progress records hold (``per_agent``), each with its type and tokens."""
+    from agentscan.bounds import MAX_SIDE_FILE_BYTES
+    from agentscan.model import PROGRESS_ORIGIN
+    from agentscan.providers.claude.usage import meta_agent_type
+    from agentscan.toolkit.jsonl import load_json_file
+
+    infos = []
+    for agent_id in sorted(set(files.subagents) | set(per_agent)):
+        sub = files.subagents.get(agent_id)
+        agent_type = None
+        if sub is not None and sub.meta_path is not None:
+            agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
+        agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
+        # No transcript: its part was recovered from the parent's progress records.
+        recovered = None if sub is not None else PROGRESS_ORIGIN
+        infos.append(SubagentInfo(agent_id, agent_type, str(sub.path) if sub else None, per_agent.get(agent_id), recovered,
+                                  call_id=task_calls.get(agent_id)))
+    return tuple(infos)

@@ -1,0 +1,120 @@
+"""One pass over each of a Claude session's files: its row, its token sums, its detail.
+
+``list`` and ``show`` read a session the same way: the main transcript, then each
+subagent's, every record fed to the row's facts (``row.summarize``), the windowed
+token sums (``WindowedTotals``, one for the whole session) and, for ``show``, the
+detail (``detail.TranscriptStream``).  The main transcript's row pass is the one
+that may resume where a kept one stopped (``rowresume``), add its sums up on the
+second core (``sidepass``) and gather the facts a later ``show`` from its end
+needs (``showfacts``, ``hugeshow``).  Imported by the provider's ``row`` and
+``detail`` only: a warm run reads no file.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+from agentscan.context import ScanContext
+
+if TYPE_CHECKING:
+    from agentscan.providers.claude.discovery import SessionFiles
+    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.showfacts import ShowFacts
+    from agentscan.providers.claude.windowed import WindowedTotals
+    from agentscan.toolkit.detail import DetailCollector
+
+
+def summaries(
+    files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None = None, facts: ShowFacts | None = None,
+) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
+    """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
+    main transcript's ``facts`` for a later ``show`` from its end."""
+    with _cycle_collector_paused():
+        return _summarize_files(files, ctx, collector, facts)
+
+
+def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None,
+                     facts: ShowFacts | None) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
+    from agentscan.providers.claude.detail import TranscriptStream
+    from agentscan.providers.claude.row import summarize
+    from agentscan.providers.claude.windowed import WindowedTotals
+
+    totals = WindowedTotals()
+    order = 0
+    main = None
+    subagent_tools: list = []
+    if files.main is not None and collector is None:
+        main, totals = _main_row_pass(files.main, ctx, facts)
+        order = main.records
+    elif files.main is not None and collector is not None:
+        main_stream = TranscriptStream(collector)
+        main = summarize(files.main, ctx, totals=totals, observer=main_stream.feed)
+        main_stream.finish()
+        order = main.records
+    subs: dict[str, FileSummary] = {}
+    for agent_id, sub in sorted(files.subagents.items()):
+        stream = TranscriptStream(collector, subagent=agent_id, conversation=main is None) if collector is not None else None
+        summary = summarize(sub.path, ctx, subagent=agent_id, order_start=order, totals=totals,
+                            observer=stream.feed if stream else None)
+        if stream is not None:
+            subagent_tools.extend(stream.finish())
+        order += summary.records + 1
+        subs[agent_id] = summary
+    return main, subs, totals, subagent_tools
+
+
+def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None) -> tuple[FileSummary, WindowedTotals]:
+    """The main transcript's row pass, from where a kept one stopped when it can (``rowresume``)."""
+    from agentscan.providers.claude import rowresume
+    from agentscan.providers.claude.row import summarize
+    from agentscan.providers.claude.sidepass import SidePass
+    from agentscan.providers.claude.windowed import WindowedTotals
+    from agentscan.toolkit.fsutil import stat_now
+    from agentscan.toolkit.jsonl import ReadProgress
+
+    before = stat_now(path)  # the file as this pass finds it, not as discovery did
+    keeping = rowresume.worth_keeping(path, before, ctx)
+    resumed = rowresume.load(ctx, path, before, facts) if keeping and before is not None else None
+    side = None
+    with ctx.warnings.capture() as captured:
+        if resumed is not None:
+            resumed.replay(ctx, path)
+            totals, progress = resumed.totals, resumed.progress()
+        else:
+            # Hashes that outlive the process only for a pass whose state is kept (``windowed``).
+            totals, progress = WindowedTotals(stable=keeping), ReadProgress()
+            side = SidePass.worth_it(path, ctx, before, keeping)  # a huge one: sums on the second core
+        try:
+            if side is not None:
+                side.start()
+            main = summarize(path, ctx, totals=totals if side is None else None, progress=progress, facts=facts,
+                             resumed=resumed.summary if resumed is not None else None)
+            if side is not None:
+                totals = side.take(main, progress)
+        finally:
+            if side is not None:
+                side.stop()
+    if keeping and before is not None:
+        # Before the subagents' calls join the totals and before ``finish`` closes the open reply.
+        rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)
+    if facts is not None:
+        facts.finish()
+        facts.lines = progress.lines
+    return main, totals
+
+
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """A row pass allocates millions of short-lived dicts that hold no cycles: the
+    cycle collector's passes over the growing heap found nothing and cost seconds
+    on a 1 GB transcript (everything is still freed by reference counting)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
