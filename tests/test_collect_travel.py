@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.scan import collect
+from agentscan.scan import usageparse
 from agentscan.toolkit import workers
 from test_aside import _with_warnings
 from test_row_build_parity import _fresh_process_caches, _index, _output
@@ -33,7 +33,7 @@ def test_usage_parsed_in_workers_keeps_no_discovery_warning(isolated_home: Path,
     monkeypatch.setattr(workers, "run_parallel", counting)
     results = []
     for parallel in (True, False):
-        monkeypatch.setattr(collect, "PARALLEL_MIN_BYTES", 0 if parallel else 10**15)
+        monkeypatch.setattr(usageparse, "PARALLEL_MIN_BYTES", 0 if parallel else 10**15)
         cache = tmp_path / ("parallel-cache" if parallel else "here-cache")
         monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(cache))
         _fresh_process_caches()

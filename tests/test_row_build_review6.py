@@ -348,7 +348,7 @@ def _linked_home(home: Path, outside: Path) -> None:
 
 def test_token_parses_in_workers_confine_symlinks_as_here(tmp_path: Path, isolated_home: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentscan.scan import collect
+    from agentscan.scan import usageparse
 
     _linked_home(isolated_home, tmp_path / "outside")
     parallel: list[int] = []
@@ -362,7 +362,7 @@ def test_token_parses_in_workers_confine_symlinks_as_here(tmp_path: Path, isolat
     monkeypatch.setattr(workers, "run_parallel", counting)
     answers = []
     for threshold in (0, 10**18):  # in workers, then here
-        monkeypatch.setattr(collect, "PARALLEL_MIN_BYTES", threshold)
+        monkeypatch.setattr(usageparse, "PARALLEL_MIN_BYTES", threshold)
         found = []
         for command in (["tokens", "--json", "--no-cache"], ["tokens", "--by", "session", "--no-cache"]):
             found.append(run(*command))

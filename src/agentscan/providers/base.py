@@ -101,7 +101,7 @@ class Provider(ABC):
         return False
 
     def usage_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
-        """Whether ``ref``'s usage may be parsed in a worker process (``scan.collect``), whose
+        """Whether ``ref``'s usage may be parsed in a worker process (``scan.usageparse``), whose
         context holds nothing of this scan's discovery, and come out the same, warnings
         included: a pass that discovered its provider again there would keep the
         discovery's warnings with the session's sums.  The default: yes (the usage pass

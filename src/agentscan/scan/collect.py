@@ -15,9 +15,8 @@ for sessions a time window cuts through, and for callers that want every
 call (``export``, ``otlp``); those are decoded from the index's ``calls`` or
 parsed again, and merged exactly by ``merge_duplicates``.
 
-A cold run with much to parse shares it out to worker processes
-(``toolkit.workers``); a session that changed since the last run keeps a resume
-state, so the next change parses only what was appended.
+What the index cannot answer is parsed by ``scan.usageparse`` (in worker
+processes when there is much), imported only then: a warm run parses nothing.
 """
 
 from __future__ import annotations
@@ -27,24 +26,17 @@ from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
 import orjson
 
-from agentscan.context import ScanContext
 from agentscan.model import SessionRef
 from agentscan.scan.cache import decode_json
-from agentscan.scan.sessionsums import Parsed, SessionSums, parse_session, warning_from
+from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
-from agentscan.sealing import seal, unseal, unseal_json
+from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import GROUP_WIDTH
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
-
-#: parse in worker processes only above this much to parse (bytes): forking costs more below
-PARALLEL_MIN_BYTES = 16 * 1024 * 1024
-#: a session this large keeps a resume state from its first parse
-RESUME_MIN_BYTES = 8 * 1024 * 1024
-#: sessions per batch sent to a worker
-_BATCH = 24
+    from agentscan.scan.usageparse import UsageParser
 
 
 class ProviderUsage:
@@ -177,7 +169,8 @@ class _Collector:
             self.unsnapped.append(name)
             self._sums_of(pairs, sums, keys, misses, stale, snapshot)
         keep_entries = self.all_calls or (self.needs_calls is not None and len(misses) < 64)
-        self._parse(misses, stale, keep_entries=keep_entries)
+        if misses:
+            self._parser().parse(misses, stale, keep_entries=keep_entries)
         for ref in misses:
             parsed = self.parsed[ref.id]
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
@@ -286,100 +279,11 @@ class _Collector:
 
     # -- parsing ------------------------------------------------------------
 
-    def _parse(self, refs: list[SessionRef], stale: set[str], *, keep_entries: bool) -> None:
-        """Parse ``refs`` (misses), store what the index keeps."""
-        if not refs:
-            return
-        from agentscan.toolkit import workers
+    def _parser(self) -> UsageParser:
+        """What parses the sessions the index cannot answer (imported only then)."""
+        from agentscan.scan.usageparse import UsageParser
 
-        refs = self._real(refs, keep_entries)
-        weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in refs}
-        resume: dict[str, bytes] = {}
-        if self.cache is not None:
-            for ref_id, sealed in self.cache.get_resume([ref.id for ref in refs]).items():
-                payload = unseal(sealed)
-                if payload is not None:
-                    resume[ref_id] = payload
-        keep_state = {ref.id: ref.id in resume or ref.id in stale or weights[ref.id] >= RESUME_MIN_BYTES for ref in refs}
-        if self.cache is None:
-            keep_state = dict.fromkeys(keep_state, False)
-
-        def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
-            provider = self.scanner.provider(ref.provider)
-            return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
-
-        self.ctx.progress.expect(len(refs))
-        self.parsed.update(self._run(refs, weights, job, keep_entries, progress=True))
-        self.scanner.parses += len(refs)
-        if self.cache is None:
-            return
-        rows, states = [], []
-        for ref in refs:
-            parsed, fingerprint = self.parsed[ref.id], self.fingerprints[ref.id]
-            if parsed.sums.passing:
-                self.fingerprints[ref.id] = None  # in no snapshot either: parsed again next run
-            if fingerprint is None or parsed.sums.passing:
-                continue
-            rows.append((ref.id, ref.provider, fingerprint, parsed.sums.to_bytes(), parsed.keys))
-            if parsed.state is not None:
-                states.append((ref.id, seal(parsed.state)))
-        self.cache.put_usage(rows)
-        self.cache.put_resume(states)
-
-    def _real(self, refs: list[SessionRef], keep_entries: bool) -> list[SessionRef]:
-        """The provider's own refs for a parse (``Scanner.real_ref``); a session gone
-        since the census counts nothing, with a warning."""
-        real = []
-        self.scanner.expect_parses(refs)
-        for ref in refs:
-            found = self.scanner.real_ref(ref)
-            if found is None:
-                self.parsed[ref.id] = Parsed(SessionSums([], []), seal(b""), None, [] if keep_entries else None)
-                self.fingerprints[ref.id] = None  # nothing of it is stored
-                continue
-            if found is not ref and self.cache is not None:
-                # What the parse reads now, should a file have changed since the census.
-                self.fingerprints[ref.id] = self.scanner.fingerprint(found)
-            real.append(found)
-        return real
-
-    def _run(self, refs: list[SessionRef], weights: dict[str, int],
-             job: Callable[[SessionRef, ScanContext, bool], Parsed], keep_entries: bool,
-             progress: bool = False) -> dict[str, Parsed]:
-        """``job`` for every ref: in worker processes when there is enough to parse."""
-        from agentscan.toolkit import workers
-
-        advance = self.ctx.progress.advance if progress else (lambda count=1: None)
-
-        count = workers.usable_workers()
-        done: dict[str, Parsed] = {}
-        if count and sum(weights.values()) >= PARALLEL_MIN_BYTES and len(refs) > 1:
-            with self.ctx.held_warnings():  # what telling reads, the session's own pass says
-                travelling = [ref for ref in refs if self.scanner.provider(ref.provider).usage_travels(ref, self.ctx)]
-            ordered = sorted(travelling, key=lambda ref: -weights[ref.id])  # largest first: workers finish together
-            contexts: list[ScanContext] = []  # one per worker, made in the worker
-
-            def in_worker(index: int) -> Parsed:
-                if not contexts:
-                    contexts.append(self.ctx.for_worker())
-                return job(ordered[index], contexts[0], keep_entries)
-
-            batches = [range(start, min(start + _BATCH, len(ordered))) for start in range(0, len(ordered), _BATCH)]
-            try:
-                for index, ok, result in workers.run_parallel(in_worker, batches, count):
-                    if ok:
-                        # Its warnings travel with it (the parse captured them): report them here.
-                        for warning in result.sums.warnings:
-                            self.ctx.warn(warning.path, warning.message, warning.line, passing=result.sums.passing)
-                        done[ordered[index].id] = result
-                        advance()
-            except (OSError, RuntimeError):
-                pass  # no fork, no pipes, a worker killed from outside: the rest is parsed here
-        for ref in refs:
-            if ref.id not in done:
-                done[ref.id] = job(ref, self.ctx, keep_entries)
-                advance()
-        return done
+        return UsageParser(self.scanner, self.cache, self.parsed, self.fingerprints)
 
     # -- calls ---------------------------------------------------------------
 
@@ -434,21 +338,13 @@ class _Collector:
             else:
                 found[ref.id] = entries
         if missing:
-            missing = self._real(missing, True)
+            parser = self._parser()
+            missing = parser.real_refs(missing, True)
             parsing = {ref.id for ref in missing}
             for ref in wanted:
                 if ref.id not in found and ref.id not in parsing:
-                    found[ref.id] = []  # gone since the census (``_real`` warned)
-            # Their warnings were reported with their sums; a parse raises the same ones,
-            # which the warning sink drops as repeats.
-            def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
-                return parse_session(self.scanner.provider(ref.provider), ref, ctx, None, False, True)
-
-            from agentscan.toolkit import workers
-
-            weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in missing}
-            for ref_id, parsed in self._run(missing, weights, job, True).items():
-                found[ref_id] = parsed.entries or []
+                    found[ref.id] = []  # gone since the census (``real_refs`` warned)
+            found.update(parser.calls(missing))
         if self.cache is not None:
             rows = []
             for ref in fresh + missing:
