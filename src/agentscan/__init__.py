@@ -29,8 +29,8 @@ _EXPORTS: dict[str, str] = {
     "ListFilter": "agentscan.scan.listing",
     "token_report": "agentscan.scan.tokens",
     "with_costs": "agentscan.scan.costs",
-    "TokenReport": "agentscan.scan.tokens",
-    "TokenRow": "agentscan.scan.tokens",
+    "TokenReport": "agentscan.scan.tokenreport",
+    "TokenRow": "agentscan.scan.tokenreport",
     "Counts": "agentscan.model",
     "PlanStep": "agentscan.detailmodel",
     "Prompt": "agentscan.detailmodel",
@@ -79,7 +79,8 @@ if TYPE_CHECKING:
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.costs import with_costs
-    from agentscan.scan.tokens import TokenReport, TokenRow, token_report
+    from agentscan.scan.tokenreport import TokenReport, TokenRow
+    from agentscan.scan.tokens import token_report
 
 
 def __getattr__(name: str) -> Any:

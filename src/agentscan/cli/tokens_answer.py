@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.groupby import GroupBy
     from agentscan.model import SessionRow
-    from agentscan.scan.tokens import TokenReport, TokenRow
+    from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,

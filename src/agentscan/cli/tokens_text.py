@@ -16,7 +16,7 @@ from agentscan.cli import render
 from agentscan.cli.table import Column, Row, render as render_table
 from agentscan.cli.term import Terminal, clean, cut
 from agentscan.model import SessionRow, TokenUsage, sum_usage
-from agentscan.scan.tokens import TokenReport
+from agentscan.scan.tokenreport import TokenReport
 
 #: (header, value, drop order on a narrow terminal: higher goes first; 0 never).
 #: The parts go before a session's date, project and title; TOTAL and COST stay.

@@ -51,7 +51,7 @@ from agentscan.sealing import seal_joined, unseal, unseal_view
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
-    from agentscan.scan.tokens import TokenReport, TokenRow
+    from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 #: more sessions changed than this since the last whole answer: it is made whole again
 MAX_CHANGED = 64

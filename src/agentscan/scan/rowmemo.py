@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.scan.collect import ProviderUsage
     from agentscan.scan.scanner import Scanner
-    from agentscan.scan.tokens import TokenRow
+    from agentscan.scan.tokenreport import TokenRow
 
 _FORMAT = 1
 #: rows written per statement

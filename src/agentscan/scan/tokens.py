@@ -17,10 +17,8 @@ quarter hours, or when a price changes inside one of its groups.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
-from decimal import Decimal
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
@@ -28,7 +26,7 @@ from agentscan.errors import UsageProblem
 from agentscan.scan.groupby import GroupBy, parse_group
 from agentscan.model import (
     CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS,
-    SessionRef, TokenUsage, sum_usage, usage_json, usd,
+    SessionRef, sum_usage,
 )
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
@@ -37,88 +35,7 @@ from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.scan.rowmemo import KeptRow, SessionRows
-
-@dataclass(frozen=True, slots=True)
-class TokenRow:
-    """One group: its tokens and exact cost, the own part and each subagent's part apart.
-
-    A cost is ``None`` when nothing was recorded or when some of the
-    group's calls have no price (``agentscan.pricing.spend.Priced``); then
-    ``cost_priced`` sums the calls that have one and ``unpriced_models``
-    names the models that have none.
-    """
-
-    key: str
-    tokens: TokenUsage | None
-    own: TokenUsage | None
-    subagents: tuple[tuple[str, TokenUsage | None], ...] = ()
-    cost: Decimal | None = None
-    own_cost: Decimal | None = None
-    #: aligned with ``subagents``
-    subagent_costs: tuple[Decimal | None, ...] = ()
-    #: subagent id -> where its part was recovered from (its transcript is gone)
-    recovered: tuple[tuple[str, str], ...] = ()
-    #: the exact cost of the calls that have a price (``cost`` when that is known)
-    cost_priced: Decimal | None = None
-    #: the models whose calls make ``cost`` ``None``
-    unpriced_models: tuple[str, ...] = ()
-    #: all subagent parts together (``None`` like any cost); the table's one line for them
-    subagents_cost: Decimal | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        costs = self.subagent_costs or (None,) * len(self.subagents)
-        recovered = dict(self.recovered)
-        return {
-            "key": self.key,
-            "tokens": usage_json(self.tokens),
-            "cost_usd": usd(self.cost),
-            "cost_usd_priced": usd(self.cost_priced),
-            "unpriced_models": list(self.unpriced_models),
-            "own": usage_json(self.own),
-            "own_cost_usd": usd(self.own_cost),
-            "subagents": [
-                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost), "recovered_from": recovered.get(sub_id)}
-                for (sub_id, tokens), cost in zip(self.subagents, costs)
-            ],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class TokenReport:
-    by: GroupBy
-    rows: tuple[TokenRow, ...]
-    total: TokenUsage | None
-    #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
-    sessions: dict[str, SessionRef] = field(default_factory=dict, compare=False)
-    cost: Decimal | None = None
-    #: the price data the costs came from (``PriceData.to_json``)
-    prices: dict[str, Any] | None = None
-    #: the grand total of the calls that have a price: a lower bound when ``cost`` is ``None``
-    cost_priced: Decimal | None = None
-    unpriced_models: tuple[str, ...] = ()
-    #: row key -> the row's JSON as ``to_json(fragments=True)`` prints it, for rows taken
-    #: back whole (``scan.rowmemo``): 15,000 rows need not be made into JSON again
-    fragments: dict[str, bytes] = field(default_factory=dict, compare=False)
-
-    def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
-        """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,
-        which ``orjson.dumps(…, option=OPT_INDENT_2)`` prints as ``to_json()`` would be."""
-        if fragments and self.fragments:
-            import orjson
-
-            known = self.fragments
-            rows: list[Any] = [orjson.Fragment(known[row.key]) if row.key in known else row.to_json() for row in self.rows]
-        else:
-            rows = [row.to_json() for row in self.rows]
-        return {
-            "by": self.by,
-            "rows": rows,
-            "total": usage_json(self.total),
-            "cost_usd": usd(self.cost),
-            "cost_usd_priced": usd(self.cost_priced),
-            "unpriced_models": list(self.unpriced_models),
-            "prices": self.prices,
-        }
+from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 
 class _Bucket:

@@ -1,0 +1,100 @@
+"""A token report and its rows, as values: what ``token_report`` returns and the library exports.
+
+A row keeps the session's own part and each subagent's part apart, each with
+its exact cost, so a user can see what the subagents cost; usage that was not
+recorded prints as ``null``, never zeros.  Apart from the adding up
+(``scan.tokens``): what prints or keeps a report (the CLI's table,
+``scan.rowmemo``, ``scan.answerpatch``) needs only these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from agentscan.model import SessionRef, TokenUsage, usage_json, usd
+from agentscan.scan.groupby import GroupBy
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRow:
+    """One group: its tokens and exact cost, the own part and each subagent's part apart.
+
+    A cost is ``None`` when nothing was recorded or when some of the
+    group's calls have no price (``agentscan.pricing.spend.Priced``); then
+    ``cost_priced`` sums the calls that have one and ``unpriced_models``
+    names the models that have none.
+    """
+
+    key: str
+    tokens: TokenUsage | None
+    own: TokenUsage | None
+    subagents: tuple[tuple[str, TokenUsage | None], ...] = ()
+    cost: Decimal | None = None
+    own_cost: Decimal | None = None
+    #: aligned with ``subagents``
+    subagent_costs: tuple[Decimal | None, ...] = ()
+    #: subagent id -> where its part was recovered from (its transcript is gone)
+    recovered: tuple[tuple[str, str], ...] = ()
+    #: the exact cost of the calls that have a price (``cost`` when that is known)
+    cost_priced: Decimal | None = None
+    #: the models whose calls make ``cost`` ``None``
+    unpriced_models: tuple[str, ...] = ()
+    #: all subagent parts together (``None`` like any cost); the table's one line for them
+    subagents_cost: Decimal | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        costs = self.subagent_costs or (None,) * len(self.subagents)
+        recovered = dict(self.recovered)
+        return {
+            "key": self.key,
+            "tokens": usage_json(self.tokens),
+            "cost_usd": usd(self.cost),
+            "cost_usd_priced": usd(self.cost_priced),
+            "unpriced_models": list(self.unpriced_models),
+            "own": usage_json(self.own),
+            "own_cost_usd": usd(self.own_cost),
+            "subagents": [
+                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost), "recovered_from": recovered.get(sub_id)}
+                for (sub_id, tokens), cost in zip(self.subagents, costs)
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TokenReport:
+    by: GroupBy
+    rows: tuple[TokenRow, ...]
+    total: TokenUsage | None
+    #: ``--by session``: the session behind each row (its title, cwd and date are one ``Scanner.row`` away)
+    sessions: dict[str, SessionRef] = field(default_factory=dict, compare=False)
+    cost: Decimal | None = None
+    #: the price data the costs came from (``PriceData.to_json``)
+    prices: dict[str, Any] | None = None
+    #: the grand total of the calls that have a price: a lower bound when ``cost`` is ``None``
+    cost_priced: Decimal | None = None
+    unpriced_models: tuple[str, ...] = ()
+    #: row key -> the row's JSON as ``to_json(fragments=True)`` prints it, for rows taken
+    #: back whole (``scan.rowmemo``): 15,000 rows need not be made into JSON again
+    fragments: dict[str, bytes] = field(default_factory=dict, compare=False)
+
+    def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
+        """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,
+        which ``orjson.dumps(…, option=OPT_INDENT_2)`` prints as ``to_json()`` would be."""
+        if fragments and self.fragments:
+            import orjson
+
+            known = self.fragments
+            rows: list[Any] = [orjson.Fragment(known[row.key]) if row.key in known else row.to_json() for row in self.rows]
+        else:
+            rows = [row.to_json() for row in self.rows]
+        return {
+            "by": self.by,
+            "rows": rows,
+            "total": usage_json(self.total),
+            "cost_usd": usd(self.cost),
+            "cost_usd_priced": usd(self.cost_priced),
+            "unpriced_models": list(self.unpriced_models),
+            "prices": self.prices,
+        }
