@@ -10,7 +10,8 @@ sessions that changed, in their places, and in the total.
 So a whole report's answer (no warning, its cost known) is kept with a
 *basis*: each row's session, fingerprint, place in the answer, tokens and
 exact cost, and each provider's key hashes (each session's, and all of them
-sorted).  A later run whose answer is not remembered:
+sorted), laid out as ``scan.answerbasis`` reads it back.  A later run
+whose answer is not remembered:
 
 1. compares the sessions discovered now with the basis's, by id and
    fingerprint: changed, new and gone ones (at most ``MAX_CHANGED``);
@@ -44,6 +45,7 @@ from agentscan.bounds import MAX_TOKEN_SUM
 from agentscan.model import TokenUsage, usd
 from agentscan.pricing.periods import EXACT, plain
 from agentscan.scan import answers
+from agentscan.scan.answerbasis import FORMAT, OPAQUE, Basis, Damaged, Details, Sections
 from agentscan.scan.lazyrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
 from agentscan.scan.sharing import meeting
@@ -55,36 +57,13 @@ if TYPE_CHECKING:
 
 #: more sessions changed than this since the last whole answer: it is made whole again
 MAX_CHANGED = 64
-_FORMAT = 1
 #: where the rows start in an answer, and what is between two of them (``orjson.OPT_INDENT_2``)
 _ROWS_OPEN = b'\n  "rows": [\n    '
 _BETWEEN = b",\n    "
-#: a row's cost in the basis when it cannot be taken out of the total (see ``_cost_of``)
-_OPAQUE = ""
 
 
 def _slot(command: str) -> str:
     return f"basis:{command}:session"
-
-
-class _Sections:
-    """The basis's value after its header line: sections of bytes, each placed by the header
-    (kept as parts, joined once when sealed: a heavy user's is 20 MB)."""
-
-    def __init__(self) -> None:
-        self.parts: list[bytes] = []
-        self.size = 0
-        self.places: dict[str, list[int]] = {}
-
-    def append(self, data: bytes) -> int:
-        """Add ``data`` unnamed; gives where it starts."""
-        start = self.size
-        self.parts.append(data)
-        self.size += len(data)
-        return start
-
-    def add(self, name: str, data: bytes) -> None:
-        self.places[name] = [self.append(data), len(data)]
 
 
 def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: bytes, report: TokenReport) -> None:
@@ -113,7 +92,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
             return  # a session the index cannot vouch for, or rows not laid out as ``patched`` lays them
         cost = _cost_of(row)
         recorded += row.tokens is not None
-        known += cost is not None and cost != _OPAQUE
+        known += cost is not None and cost != OPAQUE
         ids.append(row.key)
         fingerprints.append(fingerprint_now)
         places.extend((at, len(fragment)))
@@ -122,7 +101,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
         at += len(fragment) + len(_BETWEEN)
     if any("\n" in text for text in (*ids, *fingerprints)):
         return  # the ids are kept a line each (a Gemini session id may hold anything)
-    sections = _Sections()
+    sections = Sections()
     sharing_ids: dict[str, list[str]] = {}  # provider -> the sessions whose calls meet another's
     for provider, indexes in by_provider.items():
         found = cache.get_keys([ids[index] for index in indexes])
@@ -149,7 +128,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
         sections.add("details", b"\n".join(map(orjson.dumps, details)))
         sections.add("answer", answer)
         header = orjson.dumps({
-            "format": _FORMAT, "sections": sections.places, "sharing": sharing_ids, "total": _usage(total),
+            "format": FORMAT, "sections": sections.places, "sharing": sharing_ids, "total": _usage(total),
             "recorded": recorded, "known": known, "cost": str(report.cost), "prices": report.prices,
         })
     except TypeError:
@@ -169,100 +148,12 @@ def patched(scanner: Scanner, command: str, question: Mapping[str, Any], provide
     if value is None:
         return None
     try:
-        return _patch(scanner, _Basis(value), providers)
-    except _Damaged:
+        return _patch(scanner, Basis(value), providers)
+    except Damaged:
         return None  # a basis of another shape: made whole (a bug elsewhere is not hidden)
 
 
-class _Damaged(Exception):
-    """The basis does not decode to the shape ``keep`` writes."""
-
-
-#: what may go wrong decoding a basis (``orjson.JSONDecodeError`` is a ``ValueError``)
-_DECODING = (ValueError, KeyError, TypeError, IndexError, ArithmeticError)
-
-
-#: a basis row's tokens, exact cost and key hashes
-_Details = tuple[list[int] | None, str | None, memoryview]
-
-
-class _Basis:
-    """A kept basis, decoded as far as a patch needs: every row's id, fingerprint and place;
-    the rest (tokens, costs, key hashes) only for the rows that changed."""
-
-    def __init__(self, value: memoryview) -> None:
-        """``value``: the unsealed basis (raises ``_Damaged``)."""
-        try:
-            # The header line is short (the rows are in the sections): looked for in a prefix.
-            split = value[:1 << 16].tobytes().find(b"\n")
-            if split < 0:
-                split = value.tobytes().index(b"\n")
-            header = self.header = orjson.loads(value[:split])
-            self.body = value[split + 1:]
-            if header["format"] != _FORMAT or not isinstance(header["sharing"], dict) or not isinstance(header["prices"], dict):
-                raise ValueError("a basis of another format")
-            self.total = [int(field) for field in header["total"]]
-            self.recorded, self.known = int(header["recorded"]), int(header["known"])
-            if type(header["cost"]) is not str:
-                raise TypeError("a cost that is no decimal string")
-            self.cost = Decimal(header["cost"])
-            self.sharers = {str(session_id) for ids in header["sharing"].values() for session_id in ids}
-            self.ids = self.section("ids").tobytes().decode("utf-8", "surrogateescape").split("\n")
-            self.fingerprints = self.section("fingerprints").tobytes().decode("utf-8", "surrogateescape").split("\n")
-            self.places = self.section("places").cast("q")
-        except _DECODING as exc:
-            raise _Damaged(str(exc)) from None
-        if len(self.total) != 5 or not len(self.ids) == len(self.fingerprints) == len(self.places) // 2:
-            raise _Damaged("rows of another shape")
-        self.index = {session_id: index for index, session_id in enumerate(self.ids)}
-        self._details: list[bytes] | None = None
-
-    def section(self, name: str) -> memoryview:
-        try:
-            start, length = self.header["sections"][name]
-        except _DECODING as exc:
-            raise _Damaged(str(exc)) from None
-        if not (type(start) is int and type(length) is int and 0 <= start <= start + length <= len(self.body)):
-            raise _Damaged(f"section {name} out of bounds")
-        return self.body[start:start + length]
-
-    def key_set(self, provider: str) -> memoryview:
-        """Every key hash of the provider's sessions, sorted (none: the basis had no session of it)."""
-        name = f"set:{provider}"
-        sections = self.header["sections"]
-        if not isinstance(sections, dict):
-            raise _Damaged("sections of another shape")
-        if name not in sections:
-            return memoryview(b"").cast("Q")
-        found = self.section(name)
-        if len(found) % 8:
-            raise _Damaged(f"{name} of another shape")
-        return found.cast("Q")
-
-    def details(self, index: int) -> _Details:
-        """Row ``index``'s tokens, cost and key hashes."""
-        try:
-            if self._details is None:
-                self._details = self.section("details").tobytes().split(b"\n")
-            tokens, cost, start, length = orjson.loads(self._details[index])
-            if not (tokens is None or (type(tokens) is list and len(tokens) == 5 and all(type(t) is int for t in tokens))):
-                raise TypeError("tokens of another shape")
-            if cost is not None and cost != _OPAQUE:
-                Decimal(cost)  # a cost that is no number is a damaged basis, found here
-            if not (type(start) is int and type(length) is int and 0 <= start <= start + length <= len(self.body)):
-                raise ValueError("key hashes out of bounds")
-            return tokens, cost, self.body[start:start + length].cast("Q")
-        except _DECODING as exc:
-            raise _Damaged(str(exc)) from None
-
-    def answer_of(self, first: int, last: int) -> bytes:
-        """Rows ``first`` to ``last`` (adjacent in the kept answer) as printed there."""
-        answer = self.section("answer")
-        start = self.places[2 * first]
-        return answer[start:self.places[2 * last] + self.places[2 * last + 1]].tobytes()
-
-
-def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | None:
+def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> bytes | None:
     from agentscan.scan.tokens import session_rows
 
     refs = scanner.refs(providers)
@@ -288,7 +179,7 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
     if any(basis.ids[index] in basis.sharers for index in taken_out):
         return None
     old_rows = {basis.ids[index]: basis.details(index) for index in taken_out}
-    if any(cost == _OPAQUE for _, cost, _ in old_rows.values()):
+    if any(cost == OPAQUE for _, cost, _ in old_rows.values()):
         return None
     changed_refs = [refs[position] for position in changed]
     if any(ref.id != now[position][0] for ref, position in zip(changed_refs, changed)):
@@ -329,7 +220,7 @@ def _patch(scanner: Scanner, basis: _Basis, providers: list[str]) -> bytes | Non
     return b"".join((head, _ROWS_OPEN, _BETWEEN.join(pieces), tail))
 
 
-def _nothing_shared(scanner: Scanner, basis: _Basis, old_rows: dict[str, _Details],
+def _nothing_shared(scanner: Scanner, basis: Basis, old_rows: dict[str, Details],
                     now: list[tuple[str, str | None]], changed: list[int]) -> bool:
     """No key hash of a changed or new session is another session's, or twice among theirs."""
     if not changed:
@@ -361,7 +252,7 @@ def _nothing_shared(scanner: Scanner, basis: _Basis, old_rows: dict[str, _Detail
     return True
 
 
-def _total(basis: _Basis, taken_out: Iterable[_Details], added: Iterable[TokenRow]
+def _total(basis: Basis, taken_out: Iterable[Details], added: Iterable[TokenRow]
            ) -> tuple[TokenUsage | None, Decimal]:
     """The kept total less the rows ``taken_out``, plus the rows ``added``; ``None`` when it
     cannot be told so (a new row's cost is not known, nothing is left recorded or priced)."""
@@ -376,7 +267,7 @@ def _total(basis: _Basis, taken_out: Iterable[_Details], added: Iterable[TokenRo
             cost = EXACT.subtract(cost, Decimal(row_cost))
     for row in added:
         new_cost = _cost_of(row)
-        if new_cost == _OPAQUE:
+        if new_cost == OPAQUE:
             return None, cost
         if row.tokens is not None:
             recorded += 1
@@ -391,12 +282,12 @@ def _total(basis: _Basis, taken_out: Iterable[_Details], added: Iterable[TokenRo
 
 def _cost_of(row: TokenRow) -> str | None:
     """A row's exact cost (``None``: a row of nothing, which adds nothing to a total), or
-    ``_OPAQUE``: a row whose part in the total is not its cost alone (a price missing)."""
+    ``OPAQUE``: a row whose part in the total is not its cost alone (a price missing)."""
     if row.cost is not None and row.cost_priced == row.cost and not row.unpriced_models:
         return str(row.cost)
     if row.tokens is None and row.cost is None and row.cost_priced is None and not row.unpriced_models:
         return None
-    return _OPAQUE
+    return OPAQUE
 
 
 def _usage(usage: TokenUsage | None) -> list[int] | None:
