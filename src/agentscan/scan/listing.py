@@ -6,6 +6,9 @@ copied home (``--home`` on a backup, the installed ``--demo``) has every
 mtime at the copy time, so the mtime order is not the answer: sessions are
 parsed in mtime order until no unparsed session can still be newer than the
 N-th best row, which on a live home is right after the first N.
+
+``export`` takes every matching session instead (``every_row``): no limit, so
+every row is read, on every core (``rowbuild``).
 """
 
 from __future__ import annotations
@@ -181,6 +184,22 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     more = len(ordered) > len(shown) or (not stages and len(refs) > len(shown))
     return SessionPage(shown, len(refs), more, reached, passed,
                        from_epoch(newest) if newest is not None else None)
+
+
+def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
+    """Every session matching ``filters``, newest first, not clamped (``Scanner.all_rows``)."""
+    liveness = Liveness(pid=filters.pid)
+    refs = scanner.refs(filters.providers)
+    scanner.ctx.progress.expect(len(refs))
+    scanner.prefetch_rows(refs, every=True)
+    rows = []
+    for ref in refs:
+        row = scanner.row(ref).with_changes(running=liveness.of(ref))
+        scanner.ctx.progress.advance()
+        if filters.matches(row):
+            rows.append(row)
+    rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
+    return rows
 
 
 def _count_rest(refs: Sequence[SessionRef], filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:

@@ -5,24 +5,25 @@
 
 Discovery is cheap (stat calls and bounded header reads) and memoised per
 scanner; rows and details are parsed only for the sessions asked for.
+What a question needs beyond the scanner's own state lives beside it:
+``listing`` (``list``, every row) and ``rowreader`` (rows), and, imported
+only by the questions that need them, ``resolve`` and ``sessionids`` (ids)
+and ``showing`` (``show``).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from agentscan.bounds import DEFAULT_BOUNDS, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext
-from agentscan.scan.liveness import Liveness
-from agentscan.errors import SessionNotFound, SessionUnreadable, UsageProblem
-from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs, TopRefs
+from agentscan.errors import UsageProblem
+from agentscan.scan.lazyrefs import MemoRef, MemoRefs, MergedRefs
 from agentscan.scan.ownrefs import OwnRefs
-from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, select_sessions
+from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, every_row, select_sessions
 from agentscan.scan.rowreader import RowReader
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.providers import get_provider, iter_providers
@@ -326,67 +327,19 @@ class Scanner:
     def short_ids(self, ids: Iterable[str] | None = None) -> dict[str, str]:
         """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars);
         ``ids``: at least these (``list``'s rows: most recent, their shown ids are stored)."""
-        from agentscan.scan.short_ids import short_ids
+        from agentscan.scan.sessionids import short_ids
 
-        if ids is not None:
-            known = self._top_shown_ids()
-            wanted = list(ids)
-            if all(session_id in known for session_id in wanted):
-                return {session_id: known[session_id] for session_id in wanted}
-        refs = self.refs()
-        if self._short is None or self._short[0] != len(refs):
-            self._short = (len(refs), short_ids(self._id_pairs()))
-        return self._short[1]
-
-    def _top_shown_ids(self) -> dict[str, str]:
-        """The shown ids stored with the top rows of providers read only that far (``TopRefs``)."""
-        shown: dict[str, str] = {}
-        for name, part in self._refs.items():
-            if isinstance(part, TopRefs) and part.unread:
-                shown.update((f"{name}:{native_id}", f"{name}:{prefix}") for native_id, prefix in part.shown_ids().items())
-        return shown
-
-    def _id_pairs(self) -> Iterator[tuple[str, str]]:
-        """(provider, native id) of every session discovered, without making memo refs."""
-        for name, part in self._refs.items():
-            if isinstance(part, MemoRefs):
-                yield from ((name, native_id) for native_id in part.native_ids)
-            else:
-                yield from ((ref.provider, ref.native_id) for ref in part)
+        return short_ids(self, ids)
 
     def refs_by_id(self, ids: Iterable[str]) -> list[SessionRef]:
         """The discovered sessions among ``ids`` (a few rows' sessions, out of thousands)."""
-        wanted: dict[str, set[str]] = {}
-        for session_id in ids:
-            provider, _, native_id = session_id.partition(":")
-            wanted.setdefault(provider, set()).add(native_id)
-        self.refs(list(wanted) if all(self._known(name) for name in wanted) else ())
-        found: list[SessionRef] = []
-        for name, natives in wanted.items():
-            part = self._refs.get(name, ())
-            tops = part.top_indexes(natives) if isinstance(part, TopRefs) and part.unread else None
-            if tops is not None:
-                found.extend(part[index] for index in tops)  # the rows of ``list``: no need to read the rest
-            elif isinstance(part, MemoRefs):
-                found.extend(part[index] for index, native_id in enumerate(part.native_ids) if native_id in natives)
-            else:
-                found.extend(ref for ref in part if ref.native_id in natives)
-        return found
+        from agentscan.scan.sessionids import refs_by_id
+
+        return refs_by_id(self, ids)
 
     def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
         """Every matching session, not clamped (``export``)."""
-        liveness = Liveness(pid=filters.pid)
-        refs = self.refs(filters.providers)
-        self.ctx.progress.expect(len(refs))
-        self.prefetch_rows(refs, every=True)
-        rows = []
-        for ref in refs:
-            row = self.row(ref).with_changes(running=liveness.of(ref))
-            self.ctx.progress.advance()
-            if filters.matches(row):
-                rows.append(row)
-        rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
-        return rows
+        return every_row(self, filters)
 
     def resolve(self, query: str) -> SessionRef:
         """Find one session by full id, bare native id, or a unique prefix (≥ 6 chars).
@@ -395,37 +348,17 @@ class Scanner:
         vanished is dropped and one full discovery (which refreshes the
         index) answers instead.  A subagent's own id finds its parent.
         """
-        return self._resolve_focus(query)[0]
-
-    def _known(self, name: str) -> bool:
-        return any(p.name == name for p in self.providers)
-
-    def _resolve_focus(self, query: str) -> tuple[SessionRef, str | None]:
         from agentscan.scan.resolve import find_session
 
-        return find_session(self, query)
+        return find_session(self, query)[0]
+
+    def _known(self, name: str) -> bool:
+        """Whether this scanner scans the provider ``name`` (a query's ``provider:`` prefix)."""
+        return any(p.name == name for p in self.providers)
 
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
         """One session in detail.  A subagent's own id (a Codex child thread,
         a Claude agent id, …) opens its parent with ``focus`` naming it."""
-        ref, focus = self._resolve_focus(query)
-        real = self.real_ref(ref, one=True)
-        if real is None:
-            raise SessionNotFound(query)
-        ref = real
-        provider = self.provider(ref.provider)
-        try:
-            detail = None
-            if provider.shows_from_row(ref, self.ctx):
-                # A huge session: its row from the index (or parsed once and kept
-                # there), and only the newest part of it read for the detail.
-                detail = provider.detail_with_row(ref, self.ctx, bounds, self.row(ref))
-            if detail is None:
-                detail = provider.detail(ref, self.ctx, bounds)
-        except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
-            raise SessionUnreadable(ref.id, type(exc).__name__) from exc
-        changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}
-        if focus is not None:
-            changes["extra"] = {**detail.extra, "focus": {"subagent": focus, "query": query.strip(),
-                                                          "opened": "parent"}}
-        return replace(detail, **changes)
+        from agentscan.scan.showing import session_detail
+
+        return session_detail(self, query, bounds)

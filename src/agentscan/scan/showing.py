@@ -1,0 +1,46 @@
+"""``show``: one session in detail (``Scanner.show``), by any id ``resolve`` takes.
+
+Only ``show`` needs it: the detail is read from the provider's own ref of the
+session (a stored one is rebuilt alone: ``Provider.locate``), and a huge
+session's detail starts from its row in the index.  A subagent's own id opens
+its parent, with ``focus`` naming the subagent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from agentscan.errors import SessionNotFound, SessionUnreadable
+from agentscan.scan.liveness import Liveness
+from agentscan.scan.resolve import find_session
+
+if TYPE_CHECKING:
+    from agentscan.bounds import Bounds
+    from agentscan.detailmodel import SessionDetail
+    from agentscan.scan.scanner import Scanner
+
+
+def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetail:
+    """See ``Scanner.show``."""
+    ref, focus = find_session(scanner, query)
+    real = scanner.real_ref(ref, one=True)
+    if real is None:
+        raise SessionNotFound(query)
+    ref = real
+    provider = scanner.provider(ref.provider)
+    try:
+        detail = None
+        if provider.shows_from_row(ref, scanner.ctx):
+            # A huge session: its row from the index (or parsed once and kept
+            # there), and only the newest part of it read for the detail.
+            detail = provider.detail_with_row(ref, scanner.ctx, bounds, scanner.row(ref))
+        if detail is None:
+            detail = provider.detail(ref, scanner.ctx, bounds)
+    except Exception as exc:  # noqa: BLE001 - a provider bug is an error message, not a traceback
+        raise SessionUnreadable(ref.id, type(exc).__name__) from exc
+    changes: dict = {"row": detail.row.with_changes(running=Liveness().of(ref))}
+    if focus is not None:
+        changes["extra"] = {**detail.extra, "focus": {"subagent": focus, "query": query.strip(),
+                                                      "opened": "parent"}}
+    return replace(detail, **changes)
