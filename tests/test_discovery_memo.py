@@ -17,7 +17,7 @@ from agentscan.demo import demo_home
 from agentscan.providers import iter_providers
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.census import census
-from agentscan.scan.lazyrefs import MemoRef, is_memo_ref
+from agentscan.scan.memorefs import MemoRef, is_memo_ref
 from agentscan.scan.scanner import Scanner
 from builders import cli_json, claude_assistant, claude_session_file, claude_usage, claude_user, write_jsonl
 
@@ -471,7 +471,8 @@ def test_cursor_workspaces_are_looked_at_for_what_discovery_reads(isolated_home:
 
 def test_merged_refs_keep_the_order_of_a_stable_sort_and_make_refs_lazily() -> None:
     from agentscan.model import SessionRef
-    from agentscan.scan.lazyrefs import MemoRefs, MergedRefs
+    from agentscan.scan.lazyrefs import MergedRefs
+    from agentscan.scan.memorefs import MemoRefs
 
     rows = [[f"m{index}", None, float(index % 3), [], [], f"fp{index}"] for index in range(9)]
     memo = MemoRefs.checked("claude", rows)
@@ -649,7 +650,7 @@ def test_the_code_identity_follows_every_module(tmp_path: Path, monkeypatch: pyt
 def test_a_database_that_could_not_be_read_is_read_again_next_time(isolated_home: Path) -> None:
     """A thread index unreadable this time (locked, busy, damaged) leaves no memo behind."""
     from agentscan.providers.codex.provider import CodexProvider
-    from agentscan.scan.lazyrefs import MemoRefs
+    from agentscan.scan.memorefs import MemoRefs
 
     codex = isolated_home / ".codex"
     (codex / "sessions").mkdir(parents=True)

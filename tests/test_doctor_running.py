@@ -184,8 +184,8 @@ def test_doctor_reports_a_cursor_state_db_it_could_not_use(isolated_home: Path) 
 
 def test_a_stored_sessions_files_are_asked_for_as_text() -> None:
     """``running`` of a stored session (a warm ``list``) reads its file names as stored, and
-    they are the names its ``files`` give (``lazyrefs.file_texts``)."""
-    from agentscan.scan.lazyrefs import file_texts, memo_ref
+    they are the names its ``files`` give (``memorefs.file_texts``)."""
+    from agentscan.scan.memorefs import file_texts, memo_ref
 
     stored = memo_ref("claude", ["n1", "/h/.claude/p/n1.jsonl", 1.0, ["/h/.claude/p/n1.jsonl", "/h/.claude/p/n1/a.jsonl"], [], "f"])
     assert file_texts(stored) == ["/h/.claude/p/n1.jsonl", "/h/.claude/p/n1/a.jsonl"]

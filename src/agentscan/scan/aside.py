@@ -7,7 +7,7 @@ Codex's, Gemini's and Cursor's ≈ 0.55 s more, one after the other, for a
 ``list`` that then reads 25 rows.  The discoveries are independent, so a
 forked helper (``helperproc.Helper``) discovers the later providers while this
 process discovers the first, and hands each back as the index keeps it: its
-rows (``lazyrefs.stored_row``, with their fingerprints), its id entries
+rows (``memorefs.stored_row``, with their fingerprints), its id entries
 (``prune.id_entries``), the warnings it said, in order, and the file facts
 it learnt (``IndexView`` writes).  This process, in the provider's turn,
 says those warnings, indexes the ids, stores the discovery under the census
@@ -173,7 +173,7 @@ class Aside:
 def _discover(provider: Provider, ctx: Any, handing: int) -> Found | None:
     """In the helper: what ``Scanner._discover`` does up to the index's writes, and the
     ``handing`` most recent sessions' own refs."""
-    from agentscan.scan.lazyrefs import stored_row
+    from agentscan.scan.memorefs import stored_row
     from agentscan.scan.prune import id_entries
 
     view = ctx.file_cache
@@ -199,7 +199,7 @@ def _discover(provider: Provider, ctx: Any, handing: int) -> Found | None:
 def _adopt(scanner: Scanner, provider: Provider, found: Found) -> Sequence[SessionRef] | None:
     """In this process, in ``provider``'s turn: what ``Scanner._discover`` does with a discovery."""
     from agentscan.scan.indexview import make_writes
-    from agentscan.scan.lazyrefs import MemoRefs
+    from agentscan.scan.memorefs import MemoRefs
     from agentscan.scan.memo import MAX_WARNINGS, DiscoveryMemo
     from agentscan.scan.prune import index_id_entries
 

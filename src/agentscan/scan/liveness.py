@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Iterable
 
 from agentscan.model import SessionRef
-from agentscan.scan.lazyrefs import file_texts
+from agentscan.scan.memorefs import file_texts
 
 _PROC = Path("/proc")
 

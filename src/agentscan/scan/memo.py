@@ -31,7 +31,7 @@ import orjson
 
 from agentscan.model import ScanWarning, SessionRef
 from agentscan.scan.census import Listings, SubtreeWalker, census
-from agentscan.scan.lazyrefs import MemoRefs, TopRefs, stored_row
+from agentscan.scan.memorefs import MemoRefs, TopRefs, stored_row
 from agentscan.sealing import seal, unseal
 from agentscan.digests import blake2b
 

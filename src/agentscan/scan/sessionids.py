@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from agentscan.scan.lazyrefs import MemoRefs, TopRefs
+from agentscan.scan.memorefs import MemoRefs, TopRefs
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
