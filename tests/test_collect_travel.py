@@ -1,4 +1,4 @@
-"""Usage parsed in worker processes (``scan.collect``) keeps what a parse here keeps: a
+"""Usage parsed in worker processes (``scan.usageparse``) keeps what a parse here keeps: a
 session whose pass needs its provider's discovery (a Codex fork of a thread outside it,
 priced by its parent's calls) is parsed here, where the discovery is at hand; in a worker
 the pass discovered Codex again, inside its capture, and kept Codex's discovery warnings

@@ -471,7 +471,7 @@ def test_cursor_workspaces_are_looked_at_for_what_discovery_reads(isolated_home:
 
 def test_merged_refs_keep_the_order_of_a_stable_sort_and_make_refs_lazily() -> None:
     from agentscan.model import SessionRef
-    from agentscan.scan.lazyrefs import MergedRefs
+    from agentscan.scan.mergedrefs import MergedRefs
     from agentscan.scan.memorefs import MemoRefs
 
     rows = [[f"m{index}", None, float(index % 3), [], [], f"fp{index}"] for index in range(9)]

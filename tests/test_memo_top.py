@@ -22,7 +22,7 @@ from agentscan.context import ScanContext
 from agentscan.model import SessionRef
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan import memo
-from agentscan.scan.lazyrefs import MergedRefs
+from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.memorefs import MemoRefs, TopRefs
 from agentscan.scan.listing import ListFilter
 from agentscan.timeutil import from_epoch

@@ -7,7 +7,7 @@ and the ``default_sigint`` fixture): each test failed on the reviewed commit (a2
   by name, and now looks at that directory too (``ScanContext.linked_outside``).
 * ``test_a_chat_store_linked_out_*``: Cursor's ``chats/<bucket>/<id>/store.db``, found by
   name, is not opened when it links out (``store_meta``, ``store_events``, discovery).
-* ``test_a_fork_leaves_a_callers_blocked_sigint_blocked``: ``workers._sigint_blocked``
+* ``test_a_fork_leaves_a_callers_blocked_sigint_blocked``: ``forking.sigint_blocked``
   puts back the caller's mask instead of unblocking SIGINT.
 * ``test_default_sigint_does_not_hide_a_sigint_left_blocked``: the fixture puts right only
   the state the session began with (SIGINT ignored in a background command); one an
@@ -158,7 +158,7 @@ def _sigint_kept() -> object:
 
 
 def test_a_fork_leaves_a_callers_blocked_sigint_blocked(_sigint_kept: object) -> None:
-    """``workers._sigint_blocked`` ends with ``SIG_UNBLOCK`` whatever the mask was: a library
+    """``forking.sigint_blocked`` ends with ``SIG_UNBLOCK`` whatever the mask was: a library
     caller that keeps SIGINT blocked (to take it with ``sigwait``/``signalfd``, or around a
     critical section) finds it unblocked after any scan that forked a worker or helper, and
     a Ctrl-C then raises ``KeyboardInterrupt`` anywhere.  Suggested: restore the old mask
@@ -175,7 +175,7 @@ def test_default_sigint_does_not_hide_a_sigint_left_blocked(request: pytest.Fixt
     """``default_sigint`` sets SIGINT right for its test whatever it finds, and only notes at
     the end of the run what it found.  A shell starting pytest in the background explains an
     *ignored* SIGINT, not a *blocked* one: that is left by an earlier test, i.e. by code
-    under test (a fork path that does not unblock it, as ``_sigint_blocked`` would if its
+    under test (a fork path that does not unblock it, as ``sigint_blocked`` would if its
     ``finally`` were lost).  Before the fixture, the two Ctrl-C tests failed then ("DID NOT
     RAISE"); now the leak passes as a ``note:`` line nobody reads in CI.  Suggested: record
     SIGINT's state when the session starts, fail (or at least warn via

@@ -46,7 +46,7 @@ from agentscan.model import TokenUsage, usd
 from agentscan.pricing.periods import EXACT, plain
 from agentscan.scan import answers
 from agentscan.scan.answerbasis import FORMAT, OPAQUE, Basis, Damaged, Details, Sections
-from agentscan.scan.lazyrefs import MergedRefs
+from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
 from agentscan.scan.sharing import meeting
 from agentscan.sealing import seal_joined, unseal, unseal_view

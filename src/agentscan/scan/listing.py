@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SessionRef, SessionRow
-from agentscan.scan.lazyrefs import MergedRefs
+from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@
 rest of a warm run.  ``MemoRefs`` keeps one provider's stored rows and makes a
 ``MemoRef`` per row on first access; ``TopRefs`` reads only a provider's most
 recent stored rows (what ``list`` shows), the rest on first need.
-``lazyrefs.MergedRefs`` orders several providers' sessions newest first, as
+``mergedrefs.MergedRefs`` orders several providers' sessions newest first, as
 ``Scanner.refs`` always has, without making them either.
 """
 
@@ -103,7 +103,7 @@ def stored_row(ref: SessionRef, fingerprint: str | None) -> list[Any]:
 
 class LazyRefs(Sequence[SessionRef]):
     """A sequence whose items are made on access (``_item``), slices and iteration included
-    (``MemoRefs``, and ``lazyrefs.MergedRefs``)."""
+    (``MemoRefs``, and ``mergedrefs.MergedRefs``)."""
 
     def _item(self, index: int) -> SessionRef:
         raise NotImplementedError

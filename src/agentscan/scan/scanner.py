@@ -21,7 +21,7 @@ from agentscan.bounds import DEFAULT_BOUNDS, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext
 from agentscan.errors import UsageProblem
-from agentscan.scan.lazyrefs import MergedRefs
+from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.memorefs import MemoRef, MemoRefs
 from agentscan.scan.ownrefs import OwnRefs
 from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, every_row, select_sessions
