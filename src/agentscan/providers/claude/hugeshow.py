@@ -12,6 +12,7 @@ none of this module.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,7 +88,7 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents))))
 
 
-def main_stat(files: SessionFiles, ctx: ScanContext):
+def main_stat(files: SessionFiles, ctx: ScanContext) -> os.stat_result | None:
     """The main transcript's stat as the fingerprint saw it (discovery's)."""
     if files.main is None:
         return None
