@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.providers.claude import row as row_module
-from agentscan.providers.claude import rowresume, sidepass
+from agentscan.providers.claude import rowresume, sidepass, windowed
 from agentscan.toolkit import helperproc, workers
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
@@ -86,9 +86,14 @@ def test_the_split_pass_gives_what_one_pass_gives(tmp_path_factory: pytest.TempP
         example.setattr(rowresume, "MAX_BYTES", 1 << 40 if keep else -1)  # with a resume state (stable hashes) or none
         here = record_calls(example, sidepass, "side_pass", lambda *args, **kwargs: "here")
         taken = record_calls(example, sidepass.SidePass, "take", lambda *args: "taken")
+        sums_only = record_calls(example, windowed.WindowedTotals, "from_settled", lambda *args, **kwargs: "sums")
+        whole = record_calls(example, windowed.WindowedTotals, "unpacked", lambda *args, **kwargs: "whole")
         split_huge_passes(example, True)
         split = _seen(_env(tmp_path, "split"))
         assert taken and not here  # the helper answered for every main transcript's pass
+        # Its window and settled hashes taken back only for what needs them: a subagent's calls
+        # joining the totals, a resume state keeping them; else the sums alone.
+        assert (bool(whole), bool(sums_only)) == ((True, False) if subagent or keep else (False, True))
         split_huge_passes(example, False)
         assert split == _seen(_env(tmp_path, "one"))
         assert split == _seen(_env(tmp_path, "none"), cache=False)
@@ -214,3 +219,35 @@ def test_no_helper_while_workers_hold_the_cores(tmp_path: Path, small_limits: No
     assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is not None
     monkeypatch.setattr(workers, "busy", lambda: True)  # a row read here while workers read others
     assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is None
+
+
+def test_settled_totals_are_the_sums_a_row_takes_and_take_no_more_calls() -> None:
+    """``WindowedTotals.settled``: what a side pass's helper hands back when no call will join
+    its totals: the same total, subagents, groups and exactness as the totals themselves,
+    exact or not (a window of two settles calls), and a few bytes where the whole is not."""
+    from agentscan.providers.claude.usage import call_of
+
+    for window in (None, 2):
+        totals = windowed.WindowedTotals(window)
+        for order, (msg, request, agent) in enumerate([("m1", "r1", None), ("m2", "r2", None), ("m2", "r2", None),
+                                                        ("m3", "r3", "a1"), ("m4", None, None), ("m5", "r5", None)]):
+            record = claude_assistant(SESSION, ts_of(order), msg_id=msg, request_id=request,
+                                      usage=claude_usage(input=order + 1, output=2 * order + 1, cache_read=100 * order))
+            call = call_of(record, agent, order)
+            assert call is not None
+            totals.add(call)
+        body = totals.settled()
+        back = windowed.WindowedTotals.from_settled(body, stable=False)
+        assert (back.total(), back.by_subagent(), back.own(), back.exact) == (totals.total(), totals.by_subagent(),
+                                                                              totals.own(), totals.exact)
+        assert back.groups({"a1"}) == totals.groups({"a1"}) and back.groups(set()) == totals.groups(set())
+        assert totals.exact is (window is None)
+        assert len(body) < len(totals.packed()[0]) + len(totals.packed()[1])
+        with pytest.raises(TypeError):
+            back.add(call)
+        with pytest.raises(TypeError):
+            back.packed()
+    with pytest.raises(ValueError):
+        windowed.WindowedTotals.from_settled(b'{"sums": [["x"]], "exact": true}', stable=False)
+    with pytest.raises(ValueError):
+        windowed.WindowedTotals.from_settled(b'{"sums": [], "exact": 1}', stable=False)

@@ -47,7 +47,7 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
     main = None
     subagent_tools: list = []
     if files.main is not None and collector is None:
-        main, totals = _main_row_pass(files.main, ctx, facts)
+        main, totals = _main_row_pass(files.main, ctx, facts, more_follow=bool(files.subagents))
         order = main.records
     elif files.main is not None and collector is not None:
         main_stream = TranscriptStream(collector)
@@ -66,8 +66,10 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
     return main, subs, totals, subagent_tools
 
 
-def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None) -> tuple[FileSummary, WindowedTotals]:
-    """The main transcript's row pass, from where a kept one stopped when it can (``rowresume``)."""
+def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
+                   more_follow: bool) -> tuple[FileSummary, WindowedTotals]:
+    """The main transcript's row pass, from where a kept one stopped when it can (``rowresume``).
+    ``more_follow``: other files' calls (the subagents') join its totals after it."""
     from agentscan.providers.claude import rowresume
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.sidepass import SidePass
@@ -86,7 +88,9 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None) -> tup
         else:
             # Hashes that outlive the process only for a pass whose state is kept (``windowed``).
             totals, progress = WindowedTotals(stable=keeping), ReadProgress()
-            side = SidePass.worth_it(path, ctx, before, keeping)  # a huge one: sums on the second core
+            # A huge one: sums on the second core, taken back whole only for what still needs
+            # the window and the settled hashes (calls joining them, a resume state).
+            side = SidePass.worth_it(path, ctx, before, keeping, whole=keeping or more_follow)
         try:
             if side is not None:
                 side.start()

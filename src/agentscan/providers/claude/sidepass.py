@@ -12,6 +12,13 @@ The show facts stay here: they reuse what the row's facts read of each
 record (its blocks, its prompt text), and fed on their own in the helper
 they made it the slower side by a third.
 
+The helper hands back the totals whole (the window's calls and the settled
+hashes, ``WindowedTotals.packed``) only when something still needs them: a
+subagent's calls that join the session's totals after the main transcript,
+or a resume state that keeps them (``rowresume``).  Otherwise it hands back
+their sums alone (``WindowedTotals.settled``): taking back the whole was a
+third of this process's peak memory for a 1 GB transcript.
+
 What the helper read must be what this process read: it answers with the
 records and lines it read and where its last complete line ended, and its
 sums stand only when those are this pass's and the file is the same one,
@@ -48,19 +55,23 @@ SPLIT_BYTES = 64 * 1024 * 1024
 class SidePass:
     """The helper adding up a transcript's sums while this process reads its row."""
 
-    def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, stable: bool) -> None:
-        self._path, self._ctx, self._before, self._stable = path, ctx, before, stable
+    def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, stable: bool, whole: bool) -> None:
+        self._path, self._ctx, self._before, self._stable, self._whole = path, ctx, before, stable, whole
         self._helper: Helper | None = None
 
     @classmethod
-    def worth_it(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, stable: bool) -> SidePass | None:
+    def worth_it(cls, path: Path, ctx: ScanContext, before: os.stat_result | None, stable: bool, *,
+                 whole: bool = True) -> SidePass | None:
         """A side pass over ``path`` (its sums hashed ``stable``, as ``WindowedTotals``), not
-        started yet; ``None``: the file is too small, or there is no second core free."""
+        started yet; ``None``: the file is too small, or there is no second core free.
+        ``whole``: the totals are taken back whole, window and settled hashes, for calls that
+        will join them (a subagent's) or a resume state that keeps them; else their sums only
+        (``WindowedTotals.settled``)."""
         from agentscan.toolkit import workers
 
         if before is None or before.st_size < SPLIT_BYTES or not workers.usable_workers() or workers.busy():
             return None  # (busy: rows read here while workers read others, ``rowbuild``: no core is free)
-        return cls(path, ctx, before, stable)
+        return cls(path, ctx, before, stable, whole)
 
     def start(self) -> None:
         """Fork the helper: called inside the caller's ``try``/``finally: stop()``, so that
@@ -68,11 +79,11 @@ class SidePass:
         adds the sums up here."""
         from agentscan.toolkit.helperproc import Helper, HelperGone
 
-        path, stable, ctx = self._path, self._stable, self._ctx
+        path, stable, ctx, whole = self._path, self._stable, self._ctx, self._whole
 
-        def serve(_: object) -> tuple[tuple[bytes, bytes], int, int, int]:
+        def serve(_: object) -> tuple[tuple[bytes, bytes] | bytes, int, int, int]:
             totals, records, offset, lines = side_pass(path, ctx.for_worker(), stable)  # a context of its own: no index
-            return totals.packed(), records, offset, lines
+            return totals.packed() if whole else totals.settled(), records, offset, lines
 
         # Known before it is forked: ``stop`` stops it from then on (``Helper.start`` notes
         # its pid before a Ctrl-C held back across the fork is raised).
@@ -105,7 +116,9 @@ class SidePass:
                 self.stop()
         read_here = (main.records, progress.complete_offset, progress.lines)
         if answer is not None and tuple(answer[1:]) == read_here and _only_appended(self._path, self._before):
-            return WindowedTotals.unpacked(answer[0], stable=self._stable)
+            if self._whole:
+                return WindowedTotals.unpacked(answer[0], stable=self._stable)
+            return WindowedTotals.from_settled(answer[0], stable=self._stable)
         # Only the records this pass read: lines an agent appended since it reached the
         # end of the file are not among its row's (nor would the one pass have read them).
         with self._ctx.held_warnings() as held:  # said by this process's pass already
