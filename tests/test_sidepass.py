@@ -130,6 +130,27 @@ def test_a_helper_gone_is_a_second_pass_here(tmp_path: Path, small_limits: None,
     assert sum("invalid JSON" in warning for warning in seen[2]) == 1
 
 
+@pytest.mark.parametrize("subagent", [False, True], ids=["sums alone", "whole totals"])
+def test_an_answer_that_does_not_read_back_is_a_second_pass_here(tmp_path: Path, small_limits: None,
+                                                                 monkeypatch: pytest.MonkeyPatch, subagent: bool) -> None:
+    """A helper's answer damaged on the way (a bug of ours: it is our own child) costs a second
+    pass here, not the session ("could not read this session")."""
+    _home(tmp_path, _transcript(30), subagent=subagent)
+    receive = helperproc.Helper.receive
+
+    def damaged(self: helperproc.Helper) -> object:
+        answer = receive(self)
+        return (b"not json", *answer[1:]) if not subagent else ((b"{}", b""), *answer[1:])
+
+    monkeypatch.setattr(helperproc.Helper, "receive", damaged)
+    here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
+    split_huge_passes(monkeypatch, True)
+    seen = _seen(_env(tmp_path, "split"))
+    assert here and set(here) == {"here"}  # the main transcript's sums, added up again here
+    assert seen == _one_pass(tmp_path, monkeypatch)
+    assert not any("could not read" in warning for warning in seen[2])
+
+
 def test_no_fork_is_a_second_pass_here(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
     _home(tmp_path, _transcript(30), subagent=False)
 

@@ -116,9 +116,12 @@ class SidePass:
                 self.stop()
         read_here = (main.records, progress.complete_offset, progress.lines)
         if answer is not None and tuple(answer[1:]) == read_here and _only_appended(self._path, self._before):
-            if self._whole:
-                return WindowedTotals.unpacked(answer[0], stable=self._stable)
-            return WindowedTotals.from_settled(answer[0], stable=self._stable)
+            try:
+                if self._whole:
+                    return WindowedTotals.unpacked(answer[0], stable=self._stable)
+                return WindowedTotals.from_settled(answer[0], stable=self._stable)
+            except (ValueError, TypeError, KeyError):
+                pass  # an answer that does not read back (the helper's bug): no reason to lose the session
         # Only the records this pass read: lines an agent appended since it reached the
         # end of the file are not among its row's (nor would the one pass have read them).
         with self._ctx.held_warnings() as held:  # said by this process's pass already
