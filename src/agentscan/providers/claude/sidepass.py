@@ -23,8 +23,9 @@ What the helper read must be what this process read: it answers with the
 records and lines it read and where its last complete line ended, and its
 sums stand only when those are this pass's and the file is the same one,
 at most appended to (an agent at work in the session).  Anything else (no
-fork, a helper gone, a file replaced or cut, a helper that read lines
-appended after this pass's end) is a second pass here, silent (this pass
+fork, a helper gone, an answer that does not read back, a file replaced or
+cut, a helper that read lines appended after this pass's end) is a second
+pass here, silent (this pass
 said its warnings) and over the records this pass read only, so the
 outcome is that of the one pass.  Only what cannot be read
 again differs: a file rewritten in place or replaced during the pass (its
