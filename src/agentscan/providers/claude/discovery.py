@@ -62,6 +62,12 @@ class SessionFiles:
         files.extend(sub.path for sub in self.subagents.values())
         return tuple(files)
 
+    def main_stat(self, ctx: ScanContext) -> os.stat_result | None:
+        """The main transcript's stat as the fingerprint saw it (discovery's), else this scan's."""
+        if self.main is None:
+            return None
+        return self.stats.get(str(self.main)) or ctx.stat(self.main)
+
     def parts(self) -> list[tuple[Path, str | None]]:
         """The files ``tokens`` reads, in a fixed order: main first, then subagents by id."""
         found: list[tuple[Path, str | None]] = [(self.main, None)] if self.main is not None else []

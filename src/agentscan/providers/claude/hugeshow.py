@@ -12,7 +12,6 @@ none of this module.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,7 +48,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         # one pass keeps them now, and the next show reads only the end.
         row = provider.row(ref, ctx)
         facts = showfacts.kept(ctx, files.main, fingerprint)
-    stat = main_stat(files, ctx)
+    stat = files.main_stat(ctx)
     if facts is None or not facts.answers(bounds) or stat is None or stat.st_size != facts.size:
         return None
     collector = DetailCollector(bounds)
@@ -74,7 +73,7 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
     from agentscan.toolkit.fsutil import changed_since
 
     files: SessionFiles = ref.hint
-    stat = main_stat(files, ctx)
+    stat = files.main_stat(ctx)
     if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or changed_since(files.main, stat):
         # The forward reader stops at the line cap: lines after it are never shown.  And a
         # live transcript written to during the pass holds more than its fingerprint's
@@ -87,9 +86,3 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
         task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents))))
 
-
-def main_stat(files: SessionFiles, ctx: ScanContext) -> os.stat_result | None:
-    """The main transcript's stat as the fingerprint saw it (discovery's)."""
-    if files.main is None:
-        return None
-    return files.stats.get(str(files.main)) or ctx.stat(files.main)

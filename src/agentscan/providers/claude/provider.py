@@ -230,12 +230,11 @@ class ClaudeProvider(Provider):
 
     def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
         from agentscan.providers.claude.discovery import SessionFiles
-        from agentscan.providers.claude.hugeshow import main_stat
 
         files = ref.hint
         if not isinstance(files, SessionFiles) or files.main is None:
             return False
-        return _shown_from_end(files.main, main_stat(files, ctx))
+        return _shown_from_end(files.main, files.main_stat(ctx))
 
     def _facts_worth_keeping(self, ref: SessionRef, ctx: ScanContext) -> ShowFacts | None:
         if not self._tail_worthy(ref, ctx):
