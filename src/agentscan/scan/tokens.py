@@ -24,10 +24,7 @@ from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.scan.groupby import GroupBy, parse_group
-from agentscan.model import (
-    CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS,
-    SessionRef, sum_usage,
-)
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS, SessionRef, sum_usage
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
 from agentscan.scan.collect import collect
