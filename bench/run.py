@@ -14,6 +14,11 @@ run.  The figures, each a separate process:
   (``--ccusage``, ``/work/ccu``, ``node_modules/.bin``, ``$PATH``);
 * a raw baseline: one Python process reading every byte of the home and
   running ``orjson.loads`` on every line;
+* two floors, the least a Python tool can do for two targets on both cores,
+  with no rule applied: the lines a token count needs decoded
+  (``TOKENS_FLOOR``), and at scale 1 every line of the 1 GB transcript
+  decoded (``SHOW_FLOOR``); the table is followed by what they leave of
+  the targets;
 * ``agentscan`` cold and warm ``list`` and ``tokens --json`` (cold = an empty
   agentscan cache dir; the OS file cache is warm for every tool alike);
 * warm ``tokens --json`` and ``list`` after one session grew by 1 MB (appended
@@ -82,6 +87,140 @@ for root, dirs, files in os.walk(sys.argv[1]):
 print(count)
 """
 
+#: The least a Python ``tokens`` does on this machine's two cores: read the files ccusage
+#: reads too and decode only the lines a count needs (Claude's lines holding ``"usage"``,
+#: Codex's ``token_count`` events, Gemini's lines holding ``"tokens"``), split by size between
+#: this process and one forked child. Nothing is discovered, cached, priced or printed:
+#: whatever agentscan does costs at least this. With ``rules`` (the second argument), the
+#: least of the counting rules too, each simpler than the real one: Claude's calls kept once
+#: per message and request (the larger copy), Codex's ``last_token_usage`` and Gemini's
+#: ``tokens`` added up, the sums handed back to this process.
+TOKENS_FLOOR = """
+import os, sys, orjson
+home, rules = sys.argv[1], sys.argv[2:] == ['rules']
+jobs = []
+for folder, marker in (('.claude/projects', b'"usage"'), ('.codex/sessions', b'"token_count"'), ('.gemini/tmp', b'"tokens"')):
+    for root, dirs, files in os.walk(os.path.join(home, folder)):
+        for name in files:
+            if name.endswith('.jsonl'):
+                path = os.path.join(root, name)
+                jobs.append((os.stat(path).st_size, path, marker))
+jobs.sort(reverse=True)
+halves, sizes = ([], []), [0, 0]
+for job in jobs:
+    half = 0 if sizes[0] <= sizes[1] else 1
+    halves[half].append(job)
+    sizes[half] += job[0]
+
+def claude(record, calls, sums):
+    message = record.get('message')
+    usage = message.get('usage') if record.get('type') == 'assistant' and type(message) is dict else None
+    if type(usage) is dict:
+        counts = (usage.get('input_tokens') or 0, usage.get('cache_read_input_tokens') or 0,
+                  usage.get('cache_creation_input_tokens') or 0, usage.get('output_tokens') or 0)
+        key = (message.get('id'), record.get('requestId'))
+        if sum(counts) > sum(calls.get(key, (0,))):
+            calls[key] = counts
+
+def codex(record, calls, sums):
+    payload = record.get('payload')
+    info = payload.get('info') if type(payload) is dict and payload.get('type') == 'token_count' else None
+    last = info.get('last_token_usage') if type(info) is dict else None
+    if type(last) is dict:
+        sums[0] += last.get('input_tokens') or 0
+        sums[1] += last.get('cached_input_tokens') or 0
+        sums[3] += last.get('output_tokens') or 0
+
+def gemini(record, calls, sums):
+    tokens = record.get('tokens')
+    if type(tokens) is dict:
+        sums[0] += tokens.get('input') or 0
+        sums[1] += tokens.get('cached') or 0
+        sums[3] += tokens.get('output') or 0
+
+RULES = {b'"usage"': claude, b'"token_count"': codex, b'"tokens"': gemini}
+
+def decode(part):
+    calls, sums, count = {}, [0, 0, 0, 0], 0
+    for _, path, marker in part:
+        rule = RULES[marker] if rules else None
+        with open(path, 'rb') as handle:
+            data = handle.read()
+        at = data.find(marker)
+        while at >= 0:
+            start, end = data.rfind(b'\\n', 0, at) + 1, data.find(b'\\n', at)
+            end = len(data) if end < 0 else end
+            try:
+                record = orjson.loads(data[start:end])
+            except orjson.JSONDecodeError:
+                record = None
+            if rule is not None and type(record) is dict:
+                rule(record, calls, sums)
+            count += 1
+            at = data.find(marker, end)
+    for counts in calls.values():
+        for index, value in enumerate(counts):
+            sums[index] += value
+    return [count, *sums]
+
+read_end, write_end = os.pipe()
+if os.fork() == 0:
+    os.write(write_end, orjson.dumps(decode(halves[1])))
+    os._exit(0)
+os.close(write_end)
+mine, theirs = decode(halves[0]), orjson.loads(os.read(read_end, 4096))
+print([a + b for a, b in zip(mine, theirs)])
+os.wait()
+"""
+
+#: What pricing costs a first run however it is done: genai-prices (the price library of
+#: record) imported and its bundled data loaded, as ``agentscan.pricing.library.snapshot`` does.
+PRICES_LOAD = """
+from genai_prices import data_snapshot
+from genai_prices.data import providers
+data_snapshot.DataSnapshot(providers=providers, from_auto_update=False)
+"""
+
+#: The least a Python ``show`` of a huge transcript does on two cores: its row counts
+#: prompts, replies and tool calls, so every user and assistant record is decoded (and every
+#: other one for its time). The file is split at a line in its middle, each half decoded by
+#: one process, with the records counted by type: no rule, no sums, no show facts.
+SHOW_FLOOR = """
+import os, sys, orjson
+path = sys.argv[1]
+middle = os.stat(path).st_size // 2
+
+def decode(start, stop):
+    counts = {}
+    with open(path, 'rb') as handle:
+        if start:
+            handle.seek(start - 1)  # the half starts at the first line that starts at or after it
+            start += len(handle.readline()) - 1
+        at, carry = start, b''
+        while at < stop:
+            block = handle.read(4 << 20)
+            if not block:
+                break
+            lines = (carry + block).split(b'\\n')
+            carry = lines.pop()
+            for line in lines:
+                if at >= stop:
+                    break
+                at += len(line) + 1
+                kind = orjson.loads(line).get('type')
+                counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+read_end, write_end = os.pipe()
+if os.fork() == 0:
+    os.write(write_end, orjson.dumps(decode(middle, 1 << 62)))
+    os._exit(0)
+os.close(write_end)
+mine, theirs = decode(0, middle), orjson.loads(os.read(read_end, 1 << 16))
+print({kind: mine.get(kind, 0) + theirs.get(kind, 0) for kind in {*mine, *theirs}})
+os.wait()
+"""
+
 
 @dataclass
 class Figure:
@@ -92,16 +231,18 @@ class Figure:
     after: Callable[[], None] | None = None
     times: list[float] = field(default_factory=list)
     peaks: list[int] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
 
     def run_once(self) -> None:
         if self.before is not None:
             self.before()
-        elapsed, peak, code, stderr = run_timed(self.argv, self.env)
+        elapsed, peak, cpu, code, stderr = run_timed(self.argv, self.env)
         if code != 0:
             raise SystemExit(f"{self.name}: {' '.join(self.argv)} exited {code}\n{stderr[-2000:]}")
         self.times.append(elapsed)
         self.peaks.append(peak)
-        print(f"  {self.name}: {elapsed:.3f} s, {peak / 1024:.0f} MB", file=sys.stderr)
+        self.cpus.append(cpu)
+        print(f"  {self.name}: {elapsed:.3f} s, {cpu:.2f} CPU-s, {peak / 1024:.0f} MB", file=sys.stderr)
         if self.after is not None:
             self.after()
 
@@ -110,19 +251,26 @@ class Figure:
         return statistics.median(self.times)
 
     @property
+    def cpu_seconds(self) -> float:
+        return statistics.median(self.cpus)
+
+    @property
     def peak_mb(self) -> float:
         return max(self.peaks) / 1024
 
 
-def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, int, str]:
-    """Wall seconds, peak RSS (KiB, of the largest process of the tree), exit code, stderr."""
+def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, float, int, str]:
+    """Wall seconds, peak RSS (KiB, of the largest process of the tree), CPU seconds (user and
+    system, of the whole tree: a process's own and those of the children it waited for), exit
+    code, stderr."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - start
         err.seek(0)
-        return elapsed, usage.ru_maxrss, os.waitstatus_to_exitcode(status), err.read().decode(errors="replace")
+        cpu = usage.ru_utime + usage.ru_stime
+        return elapsed, usage.ru_maxrss, cpu, os.waitstatus_to_exitcode(status), err.read().decode(errors="replace")
 
 
 def find_ccusage(explicit: str | None) -> str | None:
@@ -296,8 +444,14 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
         figures.append(Figure("ccusage session", [ccusage, "session", "--json", "--offline"],
                               {"PATH": base_env["PATH"], "HOME": str(home), "LOG_LEVEL": "0"}))
     figures.append(Figure("raw baseline", [python, "-c", BASELINE, str(home)], base_env))
+    figures.append(Figure(TOKENS_FLOOR_NAME, [python, "-c", TOKENS_FLOOR, str(home)], base_env))
+    figures.append(Figure(RULES_FLOOR_NAME, [python, "-c", TOKENS_FLOOR, str(home), "rules"], base_env))
+    figures.append(Figure(PRICES_LOAD_NAME, [python, "-c", PRICES_LOAD], base_env))
     growth = Growth.of_home(home)
     big = big_home_for(args.out, args.big_mb) if args.big_mb and scale == 1 else None
+    if big is not None:
+        transcript = next((big / "home" if (big / "home").exists() else big).rglob("*.jsonl"))
+        figures.append(Figure(SHOW_FLOOR_NAME, [python, "-c", SHOW_FLOOR, str(transcript)], base_env))
     active = active_home_for(args.out, big) if big is not None and args.big_mb > 2 * ACTIVE_MB else None
     # Each tree's figures as a group: the groups take turns going first, round after round
     # (the first of two runs of one code came out slower on the bench machine: a fixed order
@@ -377,6 +531,11 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
     return render(scale, home, [*common, *(figure for group in groups for figure in group)], check_lines, args)
 
 
+TOKENS_FLOOR_NAME = "floor: tokens' lines decoded, 2 cores"
+SHOW_FLOOR_NAME = "floor: 1 GB decoded, 2 cores"
+PRICES_LOAD_NAME = "price library loaded"
+RULES_FLOOR_NAME = "floor: tokens' lines counted, 2 cores"
+
 TARGETS: dict[tuple[float, str], tuple[str, Callable[[Figure, Figure | None], bool]]] = {}
 
 
@@ -409,8 +568,8 @@ def render(scale: float, home: Path, figures: list[Figure], checks: list[str], a
         "",
         f"Medians of {args.runs} rounds; load: {_load()}.",
         "",
-        "| figure | seconds | peak RSS | × ccusage | × raw | RSS × ccusage | target |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| figure | seconds | CPU s | peak RSS | × ccusage | × raw | RSS × ccusage | target |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for figure in figures:
         ratio = f"{figure.seconds / cc.seconds:.2f}" if cc else "n/a"
@@ -420,18 +579,44 @@ def render(scale: float, home: Path, figures: list[Figure], checks: list[str], a
         if target is not None:
             text, test = target
             verdict = f"{text}: {'met' if test(figure, cc) else 'MISSED'}"
-        lines.append(f"| {figure.name} | {figure.seconds:.3f} | {figure.peak_mb:.0f} MB | {ratio} | "
+        lines.append(f"| {figure.name} | {figure.seconds:.3f} | {figure.cpu_seconds:.2f} | {figure.peak_mb:.0f} MB | {ratio} | "
                      f"{figure.seconds / raw.seconds:.2f} | {rss} | {verdict} |")
     if cc is not None:
-        worst = max((f for f in figures if not f.name.startswith(("ccusage", "raw", "before"))), key=lambda f: f.peak_mb)
+        worst = max((f for f in figures if not f.name.startswith(("ccusage", "raw", "before", "floor", "price"))),
+                    key=lambda f: f.peak_mb)
         lines += ["", f"Largest agentscan peak RSS: {worst.name}, {worst.peak_mb:.0f} MB = "
                       f"{worst.peak_mb / cc.peak_mb:.2f}× ccusage's {cc.peak_mb:.0f} MB (target ≤ 0.5×)."]
     else:
         lines += ["", "ccusage was not installed, so its columns are n/a "
                       "(`npm install ccusage@20.0.24 @ccusage/ccusage-linux-x64@20.0.24`)."]
+    lines += _floors(figures, cc)
     if checks:
         lines += ["", "| totals check | reported total | generator's total | fields |", "|---|---:|---:|---|", *checks]
     return "\n".join(lines) + "\n"
+
+
+def _floors(figures: list[Figure], cc: Figure | None) -> list[str]:
+    """What the floors say of the targets they bound, in this run's figures: work that takes
+    ``C`` CPU-seconds takes at least ``C / 2`` seconds on two cores, however it is shared."""
+    named = {figure.name: figure for figure in figures}
+    lines = []
+    floor, counted = named.get(TOKENS_FLOOR_NAME), named.get(RULES_FLOOR_NAME)
+    prices, cold = named.get(PRICES_LOAD_NAME), named.get("cold tokens")
+    if floor is not None and counted is not None and prices is not None and cold is not None and cc is not None:
+        least = (counted.cpu_seconds + prices.cpu_seconds) / 2
+        lines += ["", f"Tokens floor: decoding the lines a count needs takes {floor.cpu_seconds:.2f} CPU-s "
+                      f"({floor.seconds:.3f} s on both cores = {floor.seconds / cc.seconds:.2f}× ccusage), "
+                      f"{counted.cpu_seconds:.2f} CPU-s with the least of the counting rules; loading the price "
+                      f"library takes {prices.cpu_seconds:.2f} CPU-s. Together at least {least:.3f} s on 2 cores = "
+                      f"{least / cc.seconds:.2f}× ccusage (target ≤ 0.8×), before discovery, the index, the report "
+                      f"and the rules' edge cases. Cold `tokens`: {cold.cpu_seconds:.2f} CPU-s, {cold.seconds:.3f} s."]
+    floor, show = named.get(SHOW_FLOOR_NAME), named.get("show 1 GB, empty cache")
+    if floor is not None and show is not None:
+        lines += ["", f"Show floor: decoding every line of the 1 GB transcript takes {floor.cpu_seconds:.2f} CPU-s, "
+                      f"at least {floor.cpu_seconds / 2:.3f} s on 2 cores ({floor.seconds:.3f} s split at its middle), "
+                      f"before any rule (target ≤ 3 s for the whole `show`). Cold `show`: {show.cpu_seconds:.2f} CPU-s, "
+                      f"{show.seconds:.3f} s."]
+    return lines
 
 
 def _load() -> str:
