@@ -14,11 +14,12 @@ run.  The figures, each a separate process:
   (``--ccusage``, ``/work/ccu``, ``node_modules/.bin``, ``$PATH``);
 * a raw baseline: one Python process reading every byte of the home and
   running ``orjson.loads`` on every line;
-* two floors, the least a Python tool can do for two targets on both cores,
-  with no rule applied: the lines a token count needs decoded
-  (``TOKENS_FLOOR``), and at scale 1 every line of the 1 GB transcript
+* floors, the least a Python tool can do for the two targets no pass has
+  met, on every core: the lines a token count needs decoded, and counted
+  with the least of the rules (``TOKENS_FLOOR``), the price library loaded
+  (``PRICES_LOAD``), and at scale 1 every line of the 1 GB transcript
   decoded (``SHOW_FLOOR``); the table is followed by what they leave of
-  the targets;
+  the targets (``_floors``);
 * ``agentscan`` cold and warm ``list`` and ``tokens --json`` (cold = an empty
   agentscan cache dir; the OS file cache is warm for every tool alike);
 * warm ``tokens --json`` and ``list`` after one session grew by 1 MB (appended
@@ -87,10 +88,10 @@ for root, dirs, files in os.walk(sys.argv[1]):
 print(count)
 """
 
-#: The least a Python ``tokens`` does on this machine's two cores: read the files ccusage
+#: The least a Python ``tokens`` does on this machine's cores: read the files ccusage
 #: reads too and decode only the lines a count needs (Claude's lines holding ``"usage"``,
 #: Codex's ``token_count`` events, Gemini's lines holding ``"tokens"``), split by size between
-#: this process and one forked child. Nothing is discovered, cached, priced or printed:
+#: this process and a forked child for every other core. Nothing is discovered, cached, priced or printed:
 #: whatever agentscan does costs at least this. With ``rules`` (the second argument), the
 #: least of the counting rules too, each simpler than the real one: Claude's calls kept once
 #: per message and request (the larger copy), Codex's ``last_token_usage`` and Gemini's
@@ -106,11 +107,12 @@ for folder, marker in (('.claude/projects', b'"usage"'), ('.codex/sessions', b'"
                 path = os.path.join(root, name)
                 jobs.append((os.stat(path).st_size, path, marker))
 jobs.sort(reverse=True)
-halves, sizes = ([], []), [0, 0]
+cores = len(os.sched_getaffinity(0))
+parts, sizes = [[] for _ in range(cores)], [0] * cores
 for job in jobs:
-    half = 0 if sizes[0] <= sizes[1] else 1
-    halves[half].append(job)
-    sizes[half] += job[0]
+    least = sizes.index(min(sizes))
+    parts[least].append(job)
+    sizes[least] += job[0]
 
 def claude(record, calls, sums):
     message = record.get('message')
@@ -163,14 +165,20 @@ def decode(part):
             sums[index] += value
     return [count, *sums]
 
-read_end, write_end = os.pipe()
-if os.fork() == 0:
-    os.write(write_end, orjson.dumps(decode(halves[1])))
-    os._exit(0)
-os.close(write_end)
-mine, theirs = decode(halves[0]), orjson.loads(os.read(read_end, 4096))
-print([a + b for a, b in zip(mine, theirs)])
-os.wait()
+pipes = []
+for part in parts[1:]:
+    read_end, write_end = os.pipe()
+    if os.fork() == 0:
+        os.write(write_end, orjson.dumps(decode(part)))
+        os._exit(0)
+    os.close(write_end)
+    pipes.append(read_end)
+totals = decode(parts[0])
+for read_end in pipes:
+    with os.fdopen(read_end, 'rb') as answer:
+        totals = [a + b for a, b in zip(totals, orjson.loads(answer.read()))]
+    os.wait()
+print(totals)
 """
 
 #: What pricing costs a first run however it is done: genai-prices (the price library of
@@ -181,20 +189,22 @@ from genai_prices.data import providers
 data_snapshot.DataSnapshot(providers=providers, from_auto_update=False)
 """
 
-#: The least a Python ``show`` of a huge transcript does on two cores: its row counts
-#: prompts, replies and tool calls, so every user and assistant record is decoded (and every
-#: other one for its time). The file is split at a line in its middle, each half decoded by
-#: one process, with the records counted by type: no rule, no sums, no show facts.
+#: The least a Python ``show`` of a huge transcript does on this machine's cores: its row
+#: counts prompts, replies and tool calls, so every user and assistant record is decoded (and
+#: every other one for its time). The file is cut into a slice a core, at lines, each slice
+#: decoded by one process, with the records counted by type: no rule, no sums, no show facts.
 SHOW_FLOOR = """
 import os, sys, orjson
 path = sys.argv[1]
-middle = os.stat(path).st_size // 2
+cores = len(os.sched_getaffinity(0))
+size = os.stat(path).st_size
+cuts = [size * index // cores for index in range(cores)] + [1 << 62]
 
 def decode(start, stop):
     counts = {}
     with open(path, 'rb') as handle:
         if start:
-            handle.seek(start - 1)  # the half starts at the first line that starts at or after it
+            handle.seek(start - 1)  # a slice starts at the first line that starts at or after its cut
             start += len(handle.readline()) - 1
         at, carry = start, b''
         while at < stop:
@@ -211,14 +221,21 @@ def decode(start, stop):
                 counts[kind] = counts.get(kind, 0) + 1
     return counts
 
-read_end, write_end = os.pipe()
-if os.fork() == 0:
-    os.write(write_end, orjson.dumps(decode(middle, 1 << 62)))
-    os._exit(0)
-os.close(write_end)
-mine, theirs = decode(0, middle), orjson.loads(os.read(read_end, 1 << 16))
-print({kind: mine.get(kind, 0) + theirs.get(kind, 0) for kind in {*mine, *theirs}})
-os.wait()
+pipes = []
+for index in range(1, cores):
+    read_end, write_end = os.pipe()
+    if os.fork() == 0:
+        os.write(write_end, orjson.dumps(decode(cuts[index], cuts[index + 1])))
+        os._exit(0)
+    os.close(write_end)
+    pipes.append(read_end)
+totals = decode(cuts[0], cuts[1])
+for read_end in pipes:
+    with os.fdopen(read_end, 'rb') as answer:
+        for kind, count in orjson.loads(answer.read()).items():
+            totals[kind] = totals.get(kind, 0) + count
+    os.wait()
+print(totals)
 """
 
 
@@ -531,10 +548,10 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
     return render(scale, home, [*common, *(figure for group in groups for figure in group)], check_lines, args)
 
 
-TOKENS_FLOOR_NAME = "floor: tokens' lines decoded, 2 cores"
-SHOW_FLOOR_NAME = "floor: 1 GB decoded, 2 cores"
+TOKENS_FLOOR_NAME = "floor: tokens' lines decoded, every core"
+RULES_FLOOR_NAME = "floor: tokens' lines counted, every core"
 PRICES_LOAD_NAME = "price library loaded"
-RULES_FLOOR_NAME = "floor: tokens' lines counted, 2 cores"
+SHOW_FLOOR_NAME = "floor: 1 GB decoded, every core"
 
 TARGETS: dict[tuple[float, str], tuple[str, Callable[[Figure, Figure | None], bool]]] = {}
 
@@ -597,25 +614,26 @@ def render(scale: float, home: Path, figures: list[Figure], checks: list[str], a
 
 def _floors(figures: list[Figure], cc: Figure | None) -> list[str]:
     """What the floors say of the targets they bound, in this run's figures: work that takes
-    ``C`` CPU-seconds takes at least ``C / 2`` seconds on two cores, however it is shared."""
+    ``C`` CPU-seconds takes at least ``C / n`` seconds on ``n`` cores, however it is shared."""
+    cores = len(os.sched_getaffinity(0))
     named = {figure.name: figure for figure in figures}
     lines = []
     floor, counted = named.get(TOKENS_FLOOR_NAME), named.get(RULES_FLOOR_NAME)
     prices, cold = named.get(PRICES_LOAD_NAME), named.get("cold tokens")
     if floor is not None and counted is not None and prices is not None and cold is not None and cc is not None:
-        least = (counted.cpu_seconds + prices.cpu_seconds) / 2
+        least = (counted.cpu_seconds + prices.cpu_seconds) / cores
         lines += ["", f"Tokens floor: decoding the lines a count needs takes {floor.cpu_seconds:.2f} CPU-s "
-                      f"({floor.seconds:.3f} s on both cores = {floor.seconds / cc.seconds:.2f}× ccusage), "
+                      f"({floor.seconds:.3f} s on {cores} cores = {floor.seconds / cc.seconds:.2f}× ccusage), "
                       f"{counted.cpu_seconds:.2f} CPU-s with the least of the counting rules; loading the price "
-                      f"library takes {prices.cpu_seconds:.2f} CPU-s. Together at least {least:.3f} s on 2 cores = "
+                      f"library takes {prices.cpu_seconds:.2f} CPU-s. Together at least {least:.3f} s on {cores} cores = "
                       f"{least / cc.seconds:.2f}× ccusage (target ≤ 0.8×), before discovery, the index, the report "
                       f"and the rules' edge cases. Cold `tokens`: {cold.cpu_seconds:.2f} CPU-s, {cold.seconds:.3f} s."]
     floor, show = named.get(SHOW_FLOOR_NAME), named.get("show 1 GB, empty cache")
     if floor is not None and show is not None:
         lines += ["", f"Show floor: decoding every line of the 1 GB transcript takes {floor.cpu_seconds:.2f} CPU-s, "
-                      f"at least {floor.cpu_seconds / 2:.3f} s on 2 cores ({floor.seconds:.3f} s split at its middle), "
-                      f"before any rule (target ≤ 3 s for the whole `show`). Cold `show`: {show.cpu_seconds:.2f} CPU-s, "
-                      f"{show.seconds:.3f} s."]
+                      f"at least {floor.cpu_seconds / cores:.3f} s on {cores} cores ({floor.seconds:.3f} s cut into "
+                      f"a slice a core), before any rule (target ≤ 3 s for the whole `show`). Cold `show`: "
+                      f"{show.cpu_seconds:.2f} CPU-s, {show.seconds:.3f} s."]
     return lines
 
 
