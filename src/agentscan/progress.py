@@ -13,6 +13,8 @@ from typing import Callable
 TOLD_BYTES = 32 * 1024 * 1024
 #: such a pass tells it once every this many records it reads (a test of a counter per record)
 TOLD_EVERY = 4096
+#: what a phase does with its sessions when it says nothing else (a row each, for ``list``)
+READING = "reading sessions"
 
 
 def file_teller(progress: Progress, path: PurePath, size: int | None) -> Callable[[int], None] | None:
@@ -32,10 +34,16 @@ class Progress:
         self.total = 0
         self.done = 0
         self._ahead = 0  # done before their turn: their ``advance`` counts nothing again
+        #: what is being done with the sessions: ``tokens`` adds them up, then reads their
+        #: rows for the table, and the count starting again must not read as going back
+        self.phase = READING
 
-    def expect(self, count: int) -> None:
-        """``count`` more sessions are about to be read."""
+    def expect(self, count: int, phase: str | None = None) -> None:
+        """``count`` more sessions are about to be read; ``phase``, what for (``READING``
+        unless said, until ``finish``)."""
         self.total += count
+        if phase is not None:
+            self.phase = phase
 
     def advance(self, count: int = 1) -> None:
         counted = min(count, self._ahead)
@@ -57,6 +65,7 @@ class Progress:
     def finish(self) -> None:
         """The phase is over (a result is about to be printed)."""
         self.total = self.done = self._ahead = 0
+        self.phase = READING
         self.cleared()
 
     def changed(self) -> None:  # pragma: no cover - overridden to display

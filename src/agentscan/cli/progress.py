@@ -29,10 +29,10 @@ class StderrProgress(Progress):
         self._file: tuple[str, int, float, int] | None = None  # name, size, when and where its read began
         self._file_done = 0  # where the read of it was when last told
 
-    def expect(self, count: int) -> None:
+    def expect(self, count: int, phase: str | None = None) -> None:
         if self._started is None:
             self._started = time.monotonic()
-        super().expect(count)
+        super().expect(count, phase)
 
     def changed(self) -> None:
         now = time.monotonic()
@@ -41,7 +41,7 @@ class StderrProgress(Progress):
         self._drawn_at = now
         rate = self.done / max(now - self._started, 1e-6)
         total = max(self.total, self.done)
-        self._write(f"\r\x1b[Kreading sessions {self.done:,}/{total:,} ({rate:,.0f}/s)")
+        self._write(f"\r\x1b[K{self.phase} {self.done:,}/{total:,} ({rate:,.0f}/s)")
         self._visible = True
 
     def reading(self, name: str, done: int, size: int) -> None:

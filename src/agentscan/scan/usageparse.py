@@ -29,6 +29,8 @@ PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 RESUME_MIN_BYTES = 8 * 1024 * 1024
 #: sessions per batch sent to a worker
 _BATCH = 24
+#: the progress line's name for a parse (``tokens`` reads the table's rows after it)
+ADDING_UP = "adding up tokens"
 
 
 class UsageParser:
@@ -63,8 +65,13 @@ class UsageParser:
             provider = self.scanner.provider(ref.provider)
             return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
 
-        self.ctx.progress.expect(len(refs))
-        self.parsed.update(self._run(refs, weights, job, keep_entries, progress=True))
+        progress = self.ctx.progress
+        phase = progress.phase
+        progress.expect(len(refs), phase=ADDING_UP)
+        try:
+            self.parsed.update(self._run(refs, weights, job, keep_entries, progress=True))
+        finally:
+            progress.phase = phase  # rows read after the sums, in the same count (``list``'s costs)
         self.scanner.parses += len(refs)
         if self.cache is None:
             return

@@ -1,0 +1,82 @@
+"""The progress line names what a cold run is doing with its sessions.
+
+A first ``agentscan tokens`` adds up every session's tokens, then reads every
+session's row for the table's date, project and title: two counts over the
+same sessions. Both said "reading sessions", so the count seemed to go back
+to zero halfway through; the parse now says "adding up tokens".
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from agentscan.progress import READING, Progress
+from agentscan.scan.scanner import Scanner
+from agentscan.scan.tokens import token_report
+from agentscan.scan.usageparse import ADDING_UP
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+
+class Recording(Progress):
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, int, int]] = []
+
+    def changed(self) -> None:
+        self.seen.append((self.phase, self.done, self.total))
+
+
+def _sessions(home: Path, count: int) -> None:
+    for number in range(count):
+        native = f"{number:08x}-2222-4000-8000-000000000000"
+        claude_session_file(home, native, [
+            claude_user(native, "2026-11-02T09:00:00.000Z", f"task {number}"),
+            claude_assistant(native, "2026-11-02T09:01:00.000Z", msg_id=f"msg-{number}", request_id=f"req-{number}",
+                             usage=claude_usage(100 + number, 10)),
+        ])
+
+
+def test_the_parse_is_named_and_the_rows_after_it_are_not(isolated_home: Path) -> None:
+    _sessions(isolated_home, 4)
+    with Scanner(use_cache=True) as scanner:
+        scanner.ctx.progress = progress = Recording()
+        report = token_report(scanner)
+        parsed = list(progress.seen)
+        assert progress.phase == READING  # the parse's name is not left behind for what follows it
+        for ref in report.sessions.values():
+            scanner.row(ref)
+            progress.advance()
+    assert parsed and {phase for phase, _, _ in parsed} == {ADDING_UP}
+    assert parsed[-1][1:] == (4, 4)
+    assert {phase for phase, _, _ in progress.seen[len(parsed):]} == {READING}
+
+
+def test_a_warm_run_parses_nothing_and_names_nothing(isolated_home: Path) -> None:
+    _sessions(isolated_home, 2)
+    with Scanner(use_cache=True) as scanner:
+        token_report(scanner)
+    with Scanner(use_cache=True) as scanner:
+        scanner.ctx.progress = progress = Recording()
+        token_report(scanner)
+    assert all(phase != ADDING_UP for phase, _, _ in progress.seen)
+
+
+def test_the_line_shows_the_phase_and_a_new_phase_starts_from_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.cli import progress as progress_module
+
+    clock = [100.0]
+    monkeypatch.setattr(progress_module.time, "monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    progress = progress_module.StderrProgress(stream)
+    progress.expect(2000, phase=ADDING_UP)
+    clock[0] += 2.0
+    progress.advance(1000)
+    assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 1,000/2,000 (500/s)")
+    progress.finish()
+    progress.expect(2000)
+    clock[0] += 2.0
+    progress.advance(500)
+    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 500/2,000 (250/s)")
