@@ -64,19 +64,18 @@ def test_a_warm_run_parses_nothing_and_names_nothing(isolated_home: Path) -> Non
     assert all(phase != ADDING_UP for phase, _, _ in progress.seen)
 
 
-def test_the_line_shows_the_phase_and_a_new_phase_starts_from_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_line_shows_the_phase_and_the_name_before_it_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
     from agentscan.cli import progress as progress_module
 
     clock = [100.0]
     monkeypatch.setattr(progress_module.time, "monotonic", lambda: clock[0])
     stream = io.StringIO()
     progress = progress_module.StderrProgress(stream)
-    progress.expect(2000, phase=ADDING_UP)
-    clock[0] += 2.0
-    progress.advance(1000)
+    with progress.named(ADDING_UP):
+        progress.expect(2000)
+        clock[0] += 2.0
+        progress.advance(1000)
     assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 1,000/2,000 (500/s)")
-    progress.finish()
-    progress.expect(2000)
     clock[0] += 2.0
-    progress.advance(500)
-    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 500/2,000 (250/s)")
+    progress.advance(500)  # the same count goes on under the name it had before
+    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 1,500/2,000 (375/s)")

@@ -7,7 +7,8 @@ The library only counts; it never prints.  ``ScanContext.progress`` is a
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 #: a pass over one file at least this large tells ``Progress.reading`` how far it is
 TOLD_BYTES = 32 * 1024 * 1024
@@ -38,12 +39,19 @@ class Progress:
         #: rows for the table, and the count starting again must not read as going back
         self.phase = READING
 
-    def expect(self, count: int, phase: str | None = None) -> None:
-        """``count`` more sessions are about to be read; ``phase``, what for (``READING``
-        unless said, until ``finish``)."""
+    def expect(self, count: int) -> None:
+        """``count`` more sessions are about to be read (for ``phase``: ``named``)."""
         self.total += count
-        if phase is not None:
-            self.phase = phase
+
+    @contextmanager
+    def named(self, phase: str) -> Iterator[None]:
+        """Sessions counted inside this block are done for ``phase`` (a parse inside a ``list``
+        that reads rows around it); the name before it comes back after it."""
+        before, self.phase = self.phase, phase
+        try:
+            yield
+        finally:
+            self.phase = before
 
     def advance(self, count: int = 1) -> None:
         counted = min(count, self._ahead)
@@ -65,7 +73,6 @@ class Progress:
     def finish(self) -> None:
         """The phase is over (a result is about to be printed)."""
         self.total = self.done = self._ahead = 0
-        self.phase = READING
         self.cleared()
 
     def changed(self) -> None:  # pragma: no cover - overridden to display

@@ -29,10 +29,10 @@ class StderrProgress(Progress):
         self._file: tuple[str, int, float, int] | None = None  # name, size, when and where its read began
         self._file_done = 0  # where the read of it was when last told
 
-    def expect(self, count: int, phase: str | None = None) -> None:
+    def expect(self, count: int) -> None:
         if self._started is None:
             self._started = time.monotonic()
-        super().expect(count, phase)
+        super().expect(count)
 
     def changed(self) -> None:
         now = time.monotonic()

@@ -65,13 +65,9 @@ class UsageParser:
             provider = self.scanner.provider(ref.provider)
             return parse_session(provider, ref, ctx, resume.get(ref.id), keep_state[ref.id], keep)
 
-        progress = self.ctx.progress
-        phase = progress.phase
-        progress.expect(len(refs), phase=ADDING_UP)
-        try:
+        with self.ctx.progress.named(ADDING_UP):
+            self.ctx.progress.expect(len(refs))
             self.parsed.update(self._run(refs, weights, job, keep_entries, progress=True))
-        finally:
-            progress.phase = phase  # rows read after the sums, in the same count (``list``'s costs)
         self.scanner.parses += len(refs)
         if self.cache is None:
             return
