@@ -21,8 +21,10 @@ run.  The figures, each a separate process:
   the price library loaded (``PRICES_LOAD``), and at scale 1 every line
   of the 1 GB transcript decoded (``SHOW_REFERENCE``); the table is
   followed by what they say of the targets (``_references``). They bound
-  that design, not every Python tool: a decoder of only the fields a count
-  reads is faster (docs/performance.md);
+  that design, not every Python tool: when ``msgspec`` is installed
+  (``pip install msgspec``; agentscan does not use it), the same programs
+  with a decoder of only the fields their rules read bound any tool that
+  decodes its JSON in Python;
 * ``agentscan`` cold and warm ``list`` and ``tokens --json`` (cold = an empty
   agentscan cache dir; the OS file cache is warm for every tool alike);
 * warm ``tokens --json`` and ``list`` after one session grew by 1 MB (appended
@@ -48,6 +50,7 @@ and keeps the hand-written analysis after the marker.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -101,7 +104,7 @@ print(count)
 #: ``tokens`` added up, the sums handed back to this process.
 TOKENS_REFERENCE = """
 import os, sys, orjson
-home, rules = sys.argv[1], sys.argv[2:] == ['rules']
+home, rules, typed = sys.argv[1], 'rules' in sys.argv[2:], 'msgspec' in sys.argv[2:]
 jobs = []
 for folder, marker in (('.claude/projects', b'"usage"'), ('.codex/sessions', b'"token_count"'), ('.gemini/tmp', b'"tokens"')):
     for root, dirs, files in os.walk(os.path.join(home, folder)):
@@ -144,11 +147,81 @@ def gemini(record, calls, sums):
         sums[3] += tokens.get('output') or 0
 
 RULES = {b'"usage"': claude, b'"token_count"': codex, b'"tokens"': gemini}
+LOADS = dict.fromkeys(RULES, orjson.loads)
+BAD = (orjson.JSONDecodeError,)
+if typed:
+    # A decoder of only the fields the rules read (every other field skipped, not built),
+    # and the same rules over its records' attributes.
+    import msgspec
+    from typing import Any, Optional
+
+    class Usage(msgspec.Struct):
+        input_tokens: Any = 0
+        cache_read_input_tokens: Any = 0
+        cache_creation_input_tokens: Any = 0
+        output_tokens: Any = 0
+        cached_input_tokens: Any = 0
+        input: Any = 0
+        cached: Any = 0
+        output: Any = 0
+
+    class Message(msgspec.Struct):
+        id: Any = None
+        usage: Optional[Usage] = None
+
+    class Claude(msgspec.Struct):
+        type: Any = None
+        requestId: Any = None
+        message: Optional[Message] = None
+
+    class Info(msgspec.Struct):
+        last_token_usage: Optional[Usage] = None
+
+    class Payload(msgspec.Struct):
+        type: Any = None
+        info: Optional[Info] = None
+
+    class Codex(msgspec.Struct):
+        payload: Optional[Payload] = None
+
+    class Gemini(msgspec.Struct):
+        tokens: Optional[Usage] = None
+
+    def claude(record, calls, sums):
+        message = record.message
+        usage = message.usage if record.type == 'assistant' and message is not None else None
+        if usage is not None:
+            counts = (usage.input_tokens or 0, usage.cache_read_input_tokens or 0,
+                      usage.cache_creation_input_tokens or 0, usage.output_tokens or 0)
+            key = (message.id, record.requestId)
+            if sum(counts) > sum(calls.get(key, (0,))):
+                calls[key] = counts
+
+    def codex(record, calls, sums):
+        payload = record.payload
+        info = payload.info if payload is not None and payload.type == 'token_count' else None
+        last = info.last_token_usage if info is not None else None
+        if last is not None:
+            sums[0] += last.input_tokens or 0
+            sums[1] += last.cached_input_tokens or 0
+            sums[3] += last.output_tokens or 0
+
+    def gemini(record, calls, sums):
+        tokens = record.tokens
+        if tokens is not None:
+            sums[0] += tokens.input or 0
+            sums[1] += tokens.cached or 0
+            sums[3] += tokens.output or 0
+
+    RULES = {b'"usage"': claude, b'"token_count"': codex, b'"tokens"': gemini}
+    LOADS = {marker: msgspec.json.Decoder(kind).decode
+             for marker, kind in ((b'"usage"', Claude), (b'"token_count"', Codex), (b'"tokens"', Gemini))}
+    BAD = (msgspec.DecodeError,)  # ValidationError is one: a field of another shape
 
 def decode(part):
     calls, sums, count = {}, [0, 0, 0, 0], 0
     for _, path, marker in part:
-        rule = RULES[marker] if rules else None
+        rule, loads = RULES[marker] if rules else None, LOADS[marker]
         with open(path, 'rb') as handle:
             data = handle.read()
         at = data.find(marker)
@@ -156,10 +229,10 @@ def decode(part):
             start, end = data.rfind(b'\\n', 0, at) + 1, data.find(b'\\n', at)
             end = len(data) if end < 0 else end
             try:
-                record = orjson.loads(data[start:end])
-            except orjson.JSONDecodeError:
+                record = loads(data[start:end])
+            except BAD:
                 record = None
-            if rule is not None and type(record) is dict:
+            if rule is not None and record is not None and (typed or type(record) is dict):
                 rule(record, calls, sums)
             count += 1
             at = data.find(marker, end)
@@ -198,7 +271,31 @@ data_snapshot.DataSnapshot(providers=providers, from_auto_update=False)
 #: decoded by one process, with the records counted by type: no rule, no sums, no show facts.
 SHOW_REFERENCE = """
 import os, sys, orjson
-path = sys.argv[1]
+path, typed = sys.argv[1], sys.argv[2:] == ['msgspec']
+LOADS, BAD = orjson.loads, (orjson.JSONDecodeError,)
+if typed:
+    # Only the fields a row's counts and times read: each record's type, time and message,
+    # the message's role, id, model, usage and its blocks' types (no text of a block is built).
+    import msgspec
+    from typing import Any, Optional, Union
+
+    class Block(msgspec.Struct):
+        type: Any = None
+
+    class Message(msgspec.Struct):
+        role: Any = None
+        id: Any = None
+        model: Any = None
+        usage: Any = None
+        content: Union[str, list[Block], None] = None
+
+    class Record(msgspec.Struct):
+        type: Any = None
+        timestamp: Any = None
+        isSidechain: Any = None
+        message: Optional[Message] = None
+
+    LOADS, BAD = msgspec.json.Decoder(Record).decode, (msgspec.DecodeError,)
 cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
 size = os.stat(path).st_size
 cuts = [size * index // cores for index in range(cores)] + [1 << 62]
@@ -227,10 +324,14 @@ def decode(start, stop):
 
 def count(line, counts):
     try:
-        record = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return
-    kind = str(record.get('type')) if type(record) is dict else 'not an object'  # a JSON key for the answer
+        record = LOADS(line)
+    except BAD:
+        kind = 'not decoded'
+    else:
+        if typed:
+            kind = str(record.type)
+        else:
+            kind = str(record.get('type')) if type(record) is dict else 'not an object'  # a JSON key for the answer
     counts[kind] = counts.get(kind, 0) + 1
 
 pipes = []
@@ -475,12 +576,19 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
     figures.append(Figure("raw baseline", [python, "-c", BASELINE, str(home)], base_env))
     figures.append(Figure(TOKENS_REFERENCE_NAME, [python, "-c", TOKENS_REFERENCE, str(home)], base_env))
     figures.append(Figure(RULES_REFERENCE_NAME, [python, "-c", TOKENS_REFERENCE, str(home), "rules"], base_env))
+    typed = importlib.util.find_spec("msgspec") is not None  # the fields-only references: optional
+    if typed:
+        figures.append(Figure(TYPED_RULES_REFERENCE_NAME, [python, "-c", TOKENS_REFERENCE, str(home), "rules", "msgspec"],
+                              base_env))
     figures.append(Figure(PRICES_LOAD_NAME, [python, "-c", PRICES_LOAD], base_env))
     growth = Growth.of_home(home)
     big = big_home_for(args.out, args.big_mb) if args.big_mb and scale == 1 else None
     if big is not None:
         transcript = next((big / "home" if (big / "home").exists() else big).rglob("*.jsonl"))
         figures.append(Figure(SHOW_REFERENCE_NAME, [python, "-c", SHOW_REFERENCE, str(transcript)], base_env))
+        if typed:
+            figures.append(Figure(TYPED_SHOW_REFERENCE_NAME, [python, "-c", SHOW_REFERENCE, str(transcript), "msgspec"],
+                                  base_env))
     active = active_home_for(args.out, big) if big is not None and args.big_mb > 2 * ACTIVE_MB else None
     # Each tree's figures as a group: the groups take turns going first, round after round
     # (the first of two runs of one code came out slower on the bench machine: a fixed order
@@ -564,6 +672,8 @@ TOKENS_REFERENCE_NAME = "reference: tokens' lines decoded, every core"
 RULES_REFERENCE_NAME = "reference: tokens' lines counted, every core"
 PRICES_LOAD_NAME = "reference: price library loaded"
 SHOW_REFERENCE_NAME = "reference: 1 GB decoded, every core"
+TYPED_RULES_REFERENCE_NAME = "reference: tokens' lines counted, fields only (msgspec)"
+TYPED_SHOW_REFERENCE_NAME = "reference: 1 GB decoded, fields only (msgspec)"
 
 TARGETS: dict[tuple[float, str], tuple[str, Callable[[Figure, Figure | None], bool]]] = {}
 
@@ -627,7 +737,8 @@ def render(scale: float, home: Path, figures: list[Figure], checks: list[str], a
 def _references(figures: list[Figure], cc: Figure | None) -> list[str]:
     """What the reference programs say of the targets, in this run's figures: work that takes
     ``C`` CPU-seconds takes at least ``C / n`` seconds on ``n`` cores, however it is shared.
-    A bound for agentscan's design (how it decodes, how it loads prices), not for every tool."""
+    The ``orjson`` ones bound agentscan's design (how it decodes, how it loads prices); the
+    ``msgspec`` ones, when it is installed, any tool that decodes its JSON in Python."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     named = {figure.name: figure for figure in figures}
     lines = []
@@ -642,12 +753,27 @@ def _references(figures: list[Figure], cc: Figure | None) -> list[str]:
                       f"least {least:.3f} s on {cores} cores = {least / cc.seconds:.2f}× ccusage (target ≤ 0.8×), before "
                       f"discovery, the index, the report and the rules' edge cases. Cold `tokens`: "
                       f"{cold.cpu_seconds:.2f} CPU-s, {cold.seconds:.3f} s."]
+        typed = named.get(TYPED_RULES_REFERENCE_NAME)
+        if typed is not None:
+            least = (typed.cpu_seconds + prices.cpu_seconds) / cores
+            lines += ["", f"Tokens, any design that decodes JSON in Python, at the least: a decoder of only the fields "
+                          f"the rules read (`msgspec`) counts the same lines to the same sums in {typed.cpu_seconds:.2f} "
+                          f"CPU-s; with the price library at least {least:.3f} s on {cores} cores = "
+                          f"{least / cc.seconds:.2f}× ccusage, before discovery, the index and the report."]
     decoded, show = named.get(SHOW_REFERENCE_NAME), named.get("show 1 GB, empty cache")
     if decoded is not None and show is not None:
         lines += ["", f"Show, agentscan's design at the least: decoding every line of the 1 GB transcript takes "
                       f"{decoded.cpu_seconds:.2f} CPU-s, at least {decoded.cpu_seconds / cores:.3f} s on {cores} cores "
                       f"({decoded.seconds:.3f} s cut into a slice a core), before any rule (target ≤ 3 s for the whole "
                       f"`show`). Cold `show`: {show.cpu_seconds:.2f} CPU-s, {show.seconds:.3f} s."]
+        typed = named.get(TYPED_SHOW_REFERENCE_NAME)
+        if typed is not None:
+            left = max(0.0, 3 * cores - typed.cpu_seconds)
+            lines += ["", f"Show, any design that decodes JSON in Python, at the least: decoding only the fields a row's "
+                          f"counts and times read (`msgspec`) takes {typed.cpu_seconds:.2f} CPU-s, at least "
+                          f"{typed.cpu_seconds / cores:.3f} s on {cores} cores ({typed.seconds:.3f} s cut into a slice a "
+                          f"core): {left:.2f} CPU-s would be left, shared perfectly, for every rule of every record "
+                          f"(cold `show` spends {max(0.0, show.cpu_seconds - typed.cpu_seconds):.2f} CPU-s besides)."]
     return lines
 
 
