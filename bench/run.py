@@ -150,70 +150,43 @@ RULES = {b'"usage"': claude, b'"token_count"': codex, b'"tokens"': gemini}
 LOADS = dict.fromkeys(RULES, orjson.loads)
 BAD = (orjson.JSONDecodeError,)
 if typed:
-    # A decoder of only the fields the rules read (every other field skipped, not built),
-    # and the same rules over its records' attributes.
+    # A decoder of only the fields the rules read: each line becomes a dict of those fields
+    # alone (a TypedDict's; every other field skipped, not built), so the same rules apply.
     import msgspec
-    from typing import Any, Optional
+    from typing import Any, TypedDict
 
-    class Usage(msgspec.Struct):
-        input_tokens: Any = 0
-        cache_read_input_tokens: Any = 0
-        cache_creation_input_tokens: Any = 0
-        output_tokens: Any = 0
-        cached_input_tokens: Any = 0
-        input: Any = 0
-        cached: Any = 0
-        output: Any = 0
+    class Usage(TypedDict, total=False):
+        input_tokens: Any
+        cache_read_input_tokens: Any
+        cache_creation_input_tokens: Any
+        output_tokens: Any
+        cached_input_tokens: Any
+        input: Any
+        cached: Any
+        output: Any
 
-    class Message(msgspec.Struct):
-        id: Any = None
-        usage: Optional[Usage] = None
+    class Message(TypedDict, total=False):
+        id: Any
+        usage: Usage
 
-    class Claude(msgspec.Struct):
-        type: Any = None
-        requestId: Any = None
-        message: Optional[Message] = None
+    class Claude(TypedDict, total=False):
+        type: Any
+        requestId: Any
+        message: Message
 
-    class Info(msgspec.Struct):
-        last_token_usage: Optional[Usage] = None
+    class Info(TypedDict, total=False):
+        last_token_usage: Usage
 
-    class Payload(msgspec.Struct):
-        type: Any = None
-        info: Optional[Info] = None
+    class Payload(TypedDict, total=False):
+        type: Any
+        info: Info
 
-    class Codex(msgspec.Struct):
-        payload: Optional[Payload] = None
+    class Codex(TypedDict, total=False):
+        payload: Payload
 
-    class Gemini(msgspec.Struct):
-        tokens: Optional[Usage] = None
+    class Gemini(TypedDict, total=False):
+        tokens: Usage
 
-    def claude(record, calls, sums):
-        message = record.message
-        usage = message.usage if record.type == 'assistant' and message is not None else None
-        if usage is not None:
-            counts = (usage.input_tokens or 0, usage.cache_read_input_tokens or 0,
-                      usage.cache_creation_input_tokens or 0, usage.output_tokens or 0)
-            key = (message.id, record.requestId)
-            if sum(counts) > sum(calls.get(key, (0,))):
-                calls[key] = counts
-
-    def codex(record, calls, sums):
-        payload = record.payload
-        info = payload.info if payload is not None and payload.type == 'token_count' else None
-        last = info.last_token_usage if info is not None else None
-        if last is not None:
-            sums[0] += last.input_tokens or 0
-            sums[1] += last.cached_input_tokens or 0
-            sums[3] += last.output_tokens or 0
-
-    def gemini(record, calls, sums):
-        tokens = record.tokens
-        if tokens is not None:
-            sums[0] += tokens.input or 0
-            sums[1] += tokens.cached or 0
-            sums[3] += tokens.output or 0
-
-    RULES = {b'"usage"': claude, b'"token_count"': codex, b'"tokens"': gemini}
     LOADS = {marker: msgspec.json.Decoder(kind).decode
              for marker, kind in ((b'"usage"', Claude), (b'"token_count"', Codex), (b'"tokens"', Gemini))}
     BAD = (msgspec.DecodeError,)  # ValidationError is one: a field of another shape
@@ -232,7 +205,7 @@ def decode(part):
                 record = loads(data[start:end])
             except BAD:
                 record = None
-            if rule is not None and record is not None and (typed or type(record) is dict):
+            if rule is not None and type(record) is dict:
                 rule(record, calls, sums)
             count += 1
             at = data.find(marker, end)
@@ -326,12 +299,11 @@ def count(line, counts):
     try:
         record = LOADS(line)
     except BAD:
-        kind = 'not decoded'
+        return
+    if typed:
+        kind = str(record.type)
     else:
-        if typed:
-            kind = str(record.type)
-        else:
-            kind = str(record.get('type')) if type(record) is dict else 'not an object'  # a JSON key for the answer
+        kind = str(record.get('type')) if type(record) is dict else 'not an object'  # a JSON key for the answer
     counts[kind] = counts.get(kind, 0) + 1
 
 pipes = []
