@@ -148,6 +148,30 @@ def test_wrongly_typed_numbers_in_a_cached_row_are_a_miss(isolated_home: Path) -
     assert_cache_agrees()
 
 
+@pytest.mark.parametrize(("field", "value"), [("title", 7), ("cwd", ["/x"]), ("model", {"name": "m"}),
+                                              ("git_branch", 1.5), ("path", False), ("running", "yes"),
+                                              ("counts_partial", None)])
+def test_wrongly_typed_text_in_a_cached_row_is_a_miss(isolated_home: Path, field: str, value: object) -> None:
+    """A title that is a number would fail in front of the user (cut, aligned): read again."""
+    _warm(isolated_home)
+    conn = sqlite3.connect(_cache_path())
+    for (session_id, row) in conn.execute("SELECT session_id, row FROM rows").fetchall():
+        document = orjson.loads(row)
+        document[field] = value
+        conn.execute("UPDATE rows SET row=? WHERE session_id=?", (orjson.dumps(document).decode(), session_id))
+    conn.commit()
+    conn.close()
+    with Scanner(use_cache=True) as scanner:
+        rows = scanner.list_sessions()
+        assert scanner.parses == len(rows) > 0
+        assert all(row.title is None or isinstance(row.title, str) for row in rows)
+    assert_cache_agrees()
+    for command in (["list"], ["tokens"]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 0, result.output
+        assert "Traceback" not in result.output
+
+
 # -- case 8: lock contention -------------------------------------------------------------
 
 

@@ -8,8 +8,9 @@ imported: no Rich, so a command starts fast.
 
 from __future__ import annotations
 
+import functools
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Sequence
 
 import orjson
@@ -20,6 +21,9 @@ from agentscan.model import ScanWarning, TokenUsage
 
 if TYPE_CHECKING:
     from decimal import Decimal  # only costs shown as text need it: ``--json`` goes without
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_SECOND = timedelta(seconds=1)
 
 __all__ = [
     "compact_number", "emit_json", "envelope", "full_number", "human_tokens", "note", "path_text",
@@ -82,9 +86,17 @@ def short_time(value: datetime | None) -> str:
 
 
 def short_date(value: datetime | None) -> str:
+    """The local date, as ``value.astimezone().strftime("%Y-%m-%d")`` tells it: read from
+    ``time.localtime`` directly, which that takes ten times as long to consult (a table
+    of 15,000 sessions)."""
     if value is None:
         return "-"
-    return value.astimezone().strftime("%Y-%m-%d")
+    if value.tzinfo is None:
+        return value.astimezone().strftime("%Y-%m-%d")  # naive: local already, as astimezone takes it
+    import time
+
+    local = time.localtime((value - _EPOCH) // _SECOND)  # whole seconds, floored, as astimezone does
+    return f"{local.tm_year:04d}-{local.tm_mon:02d}-{local.tm_mday:02d}"
 
 
 def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
@@ -101,17 +113,24 @@ def human_usd(cost: Decimal | None, at_least: Decimal | None = None) -> str:
     that have a price cost) says how much it is at least: rounded down, so
     the bound stays true.
     """
-    from decimal import ROUND_FLOOR, Decimal
-
     if cost is None:
         if at_least is not None:
-            floor = at_least.quantize(Decimal("0.01"), rounding=ROUND_FLOOR)
+            from decimal import ROUND_FLOOR
+
+            floor = at_least.quantize(_cent(), rounding=ROUND_FLOOR)
             if floor > 0:
                 return f"≥${floor:,.2f}"
         return "-"
-    if 0 < cost < Decimal("0.01"):
+    if 0 < cost < _cent():
         return "<$0.01"
     return f"${cost:,.2f}"
+
+
+@functools.cache
+def _cent() -> Decimal:
+    from decimal import Decimal  # made once: a table prices 15,000 rows
+
+    return Decimal("0.01")
 
 
 def compact_number(value: int) -> str:

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from typing import Sequence, TextIO
 
-from agentscan.cli.term import Terminal, cut, cut_left, pad, terminal, width_of
+from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of
 
 GAP = "  "
 
@@ -46,12 +46,21 @@ def _spanned(row: Row, index: int) -> bool:
 
 def _natural(columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
     widths = [width_of(c.header) for c in columns]
-    for row in rows:
-        for index, cell in enumerate(row.cells):
-            if not _spanned(row, index):
-                widths[index] = max(widths[index], width_of(cell))
+    spanning = []
     for row in rows:
         if row.span is not None:
+            spanning.append(row)
+            for index, cell in enumerate(row.cells):
+                if not _spanned(row, index):
+                    widths[index] = max(widths[index], width_of(cell))
+            continue
+        # Most rows: no span, ASCII cells (a heavy user's table has 200,000 of them).
+        for index, cell in enumerate(row.cells):
+            width = len(cell) if cell.isascii() else width_of(cell)
+            if width > widths[index]:
+                widths[index] = width
+    for row in spanning:
+        if row.span is not None:  # always (for the type checker)
             first, last = row.span
             room = sum(widths[first:last + 1]) + len(GAP) * (last - first)
             widths[last] += max(0, width_of(row.cells[first]) - room)
@@ -91,19 +100,40 @@ def fit(columns: Sequence[Column], rows: Sequence[Row], width: int) -> tuple[lis
     return kept, [widths[i] for i in kept]
 
 
-def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term: Terminal) -> tuple[list[str], list[str]]:
-    """The table's lines, and the headers of the columns left out to fit."""
-    table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
+Layout = tuple[list[int], list[int]]
+"""The indexes of the columns kept and their widths."""
+
+
+def layout(columns: Sequence[Column], rows: Sequence[Row], term: Terminal) -> Layout:
+    """What ``render`` lays the rows out in: on a terminal fitted to it, else every column whole."""
     if not term.tty:
-        kept, widths = list(range(len(columns))), _natural(columns, table_rows)
-    else:
-        kept, widths = fit(columns, table_rows, term.width)
-    lines = [_line([columns[i] for i in kept], [columns[i].header for i in kept], widths, term, "bold", header=True)]
+        return list(range(len(columns))), _natural(columns, rows)
+    return fit(columns, rows, term.width)
+
+
+def hidden(columns: Sequence[Column], planned: Layout) -> list[str]:
+    """The headers of the columns a layout leaves out to fit."""
+    kept = planned[0]
+    return [c.header for i, c in enumerate(columns) if i not in kept]
+
+
+def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term: Terminal,
+           planned: Layout | None = None) -> tuple[list[str], list[str]]:
+    """The table's lines, and the headers of the columns left out to fit; ``planned``: the
+    rows' ``layout``, when the caller made it already (to choose between two tables)."""
+    table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
+    kept, widths = planned if planned is not None else layout(columns, table_rows, term)
+    kept_columns = [columns[i] for i in kept]
+    lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]
+    every = len(kept) == len(columns)
     for row in table_rows:
+        if row.span is None:
+            cells = row.cells if every else [row.cells[i] for i in kept]
+            lines.append(_line(kept_columns, cells, widths, term, row.style))
+            continue
         shown_columns, cells, shown_widths = _merged(row, columns, kept, widths)
         lines.append(_line(shown_columns, cells, shown_widths, term, row.style))
-    hidden = [c.header for i, c in enumerate(columns) if i not in kept]
-    return lines, hidden
+    return lines, hidden(columns, (kept, widths))
 
 
 def _merged(row: Row, columns: Sequence[Column], kept: Sequence[int],
@@ -134,13 +164,28 @@ def _line(columns: Sequence[Column], cells: Sequence[str], widths: Sequence[int]
           style: str | None, *, header: bool = False) -> str:
     texts = []
     last = len(cells) - 1
+    tty = term.tty
+    used = 0  # the line's width, added up as its cells are laid out
     for index, (column, cell, width) in enumerate(zip(columns, cells, widths)):
-        if term.tty and width_of(cell) > width:
+        size = len(cell) if cell.isascii() else width_of(cell)
+        if tty and size > width:
             cell = cut_left(cell, width) if column.keep_end else cut(cell, width)
+            size = width_of(cell)
         # No padding after the last cell: a pipe gets no trailing blanks.
-        texts.append(cell if index == last and not column.right else pad(cell, width, right=column.right))
-    plain = GAP.join(texts).rstrip()
-    if term.tty and width_of(plain) > term.width:
+        if index == last and not column.right:
+            texts.append(cell)
+            used += size
+            continue
+        gap = " " * (width - size)
+        texts.append(gap + cell if column.right else cell + gap)
+        used += max(width, size)
+    joined = GAP.join(texts)
+    used += len(GAP) * max(0, len(texts) - 1)
+    plain = joined.rstrip()
+    if len(plain) < len(joined):
+        dropped = joined[len(plain):]
+        used -= len(dropped) if dropped.isascii() else width_of(dropped)
+    if tty and used > term.width:
         # Only when the fixed columns alone are wider than the terminal: never wrap.
         return term.style(cut(plain, term.width), *([style] if style else []))
     if not term.color:
@@ -148,8 +193,8 @@ def _line(columns: Sequence[Column], cells: Sequence[str], widths: Sequence[int]
     styled = []
     for column, text in zip(columns, texts):
         # A row's own style (a total, a detail line) wins over the column's colour.
-        styles = [s for s in (style, None if header or style else column.style) if s]
-        styled.append(term.style(text, *styles) if styles and text.strip() else text)
+        chosen = style or (None if header else column.style)
+        styled.append(term.style(text, chosen) if chosen and text.strip() else text)
     return GAP.join(styled).rstrip()
 
 

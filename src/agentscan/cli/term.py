@@ -167,15 +167,18 @@ def cut_left(text: str, width: int) -> str:
         return text
     if width <= 0:
         return ""
-    kept = []
-    used = 0
-    for ch in reversed(text):
-        w = _char_width(ch)
-        if used + w > width - 1:
-            break
-        kept.append(ch)
-        used += w
-    tail = "".join(reversed(kept))
+    if text.isascii():
+        tail = text[len(text) - (width - 1):] if width > 1 else ""  # a column a character
+    else:
+        kept = []
+        used = 0
+        for ch in reversed(text):
+            w = _char_width(ch)
+            if used + w > width - 1:
+                break
+            kept.append(ch)
+            used += w
+        tail = "".join(reversed(kept))
     # Start at a path separator when one is left: "…/weather-app", not "…ather-app".
     for index, ch in enumerate(tail):
         if ch in "/\\" and index + 1 < len(tail):
@@ -195,6 +198,8 @@ def home_short_text(text: str) -> str:
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:
+    if text.isascii():  # a column a character: str's own padding (a table has 200,000 cells)
+        return text.rjust(width) if right else text.ljust(width)
     gap = " " * max(0, width - width_of(text))
     return gap + text if right else text + gap
 

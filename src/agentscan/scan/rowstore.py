@@ -35,7 +35,13 @@ def row_of_document(document: dict) -> tuple[SessionRow, list[ScanWarning]] | No
             counted += [t.input, t.cache_read, t.cache_write, t.output, t.reasoning]
         if not all(type(value) is int for value in counted) or type(row.subagents) is not int:
             return None
-        row.to_json()  # every field renders: a damaged value would fail later, in front of the user
+        # Every field of its type (the times are parsed already, or ``None``): a damaged
+        # value would fail later, in front of the user (a title that is a number).
+        if not all(value is None or type(value) is str for value in (row.path, row.title, row.cwd, row.model,
+                                                                      row.git_branch)):
+            return None
+        if not (row.running is None or type(row.running) is bool) or type(row.counts_partial) is not bool:
+            return None
         return row, warnings
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

@@ -1,0 +1,185 @@
+"""The table's fast paths (ASCII cells measured by ``len``, padded by ``str.ljust``, a
+line's width added up from its cells) lay out exactly what the general way does.
+
+The oracle below measures and cuts every cell a character at a time
+(``term._char_width``), as the table did before a heavy user's 15,000-row
+``tokens`` made that the slow part.  Cells mix ASCII, wide CJK, emoji,
+combining marks and ``…``; terminals are narrow and wide, piped and not.
+Settings: ``conftest_hypothesis.FUZZ``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime, timedelta, timezone
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentscan.cli import render, table, term
+from agentscan.cli.table import GAP, Column, Row
+from agentscan.cli.term import ELLIPSIS, Terminal
+from conftest_hypothesis import FUZZ
+
+
+def _width(text: str) -> int:
+    return sum(term._char_width(ch) for ch in text)
+
+
+def _cut(text: str, width: int) -> str:
+    if _width(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    kept, used = [], 0
+    for ch in text:
+        if used + term._char_width(ch) > width - 1:
+            break
+        kept.append(ch)
+        used += term._char_width(ch)
+    return "".join(kept) + ELLIPSIS
+
+
+def _cut_left(text: str, width: int) -> str:
+    if _width(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    kept, used = [], 0
+    for ch in reversed(text):
+        if used + term._char_width(ch) > width - 1:
+            break
+        kept.append(ch)
+        used += term._char_width(ch)
+    tail = "".join(reversed(kept))
+    for index, ch in enumerate(tail):
+        if ch in "/\\" and index + 1 < len(tail):
+            return ELLIPSIS + tail[index:]
+    return ELLIPSIS + tail
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    gap = " " * max(0, width - _width(text))
+    return gap + text if right else text + gap
+
+
+def _oracle_line(columns: list[Column], cells: list[str], widths: list[int], terminal: Terminal,
+                 style: str | None, header: bool = False) -> str:
+    texts = []
+    last = len(cells) - 1
+    for index, (column, cell, width) in enumerate(zip(columns, cells, widths)):
+        if terminal.tty and _width(cell) > width:
+            cell = _cut_left(cell, width) if column.keep_end else _cut(cell, width)
+        texts.append(cell if index == last and not column.right else _pad(cell, width, column.right))
+    plain = GAP.join(texts).rstrip()
+    if terminal.tty and _width(plain) > terminal.width:
+        return terminal.style(_cut(plain, terminal.width), *([style] if style else []))
+    if not terminal.color:
+        return plain
+    styled = []
+    for column, text in zip(columns, texts):
+        styles = [s for s in (style, None if header or style else column.style) if s]
+        styled.append(terminal.style(text, *styles) if styles and text.strip() else text)
+    return GAP.join(styled).rstrip()
+
+
+def _oracle(columns: list[Column], rows: list[Row], terminal: Terminal) -> list[str]:
+    """The table's lines, laid out with the widths ``table.fit`` chose (fitting is not what changed)."""
+    kept, widths = (table.fit(columns, rows, terminal.width) if terminal.tty
+                    else (list(range(len(columns))), table._natural(columns, rows)))
+    natural = [_width(c.header) for c in columns]
+    for row in rows:
+        for index, cell in enumerate(row.cells):
+            if not table._spanned(row, index):
+                natural[index] = max(natural[index], _width(cell))
+    for row in rows:
+        if row.span is not None:
+            first, last = row.span
+            room = sum(natural[first:last + 1]) + len(GAP) * (last - first)
+            natural[last] += max(0, _width(row.cells[first]) - room)
+    assert natural == table._natural(columns, rows)
+    lines = [_oracle_line([columns[i] for i in kept], [columns[i].header for i in kept], widths, terminal, "bold",
+                          header=True)]
+    for row in rows:
+        shown_columns, cells, shown_widths = table._merged(row, columns, kept, widths)
+        lines.append(_oracle_line(shown_columns, cells, shown_widths, terminal, row.style))
+    return lines
+
+
+_PIECES = st.sampled_from(["a", "Z", "7", " ", "/", "-", ".", "é", "e\u0301", "日本", "语", "🙂", "…", "\u200b", "$"])
+_CELLS = st.lists(_PIECES, max_size=14).map("".join)
+_COLUMNS = [
+    Column("SESSION", style="yellow"),
+    Column("DATE", drop=2),
+    Column("PROJECT", flex=True, min_width=6, keep_end=True, drop=3),
+    Column("TITLE", flex=True, min_width=8, weight=2, drop=4),
+    Column("INPUT", right=True, drop=6),
+    Column("TOTAL", right=True),
+]
+
+
+@st.composite
+def _rows(draw: st.DrawFn) -> list[Row]:
+    rows = []
+    for _ in range(draw(st.integers(0, 6))):
+        cells = [draw(_CELLS) for _ in _COLUMNS]
+        span = draw(st.sampled_from([None, None, (4, 5)]))
+        style = draw(st.sampled_from([None, "dim", "bold"]))
+        rows.append(Row(cells, style=style, span=span))
+    return rows
+
+
+@FUZZ
+@given(rows=_rows(), width=st.integers(20, 140), tty=st.booleans(), color=st.booleans())
+def test_the_table_lays_out_what_a_character_at_a_time_does(rows: list[Row], width: int, tty: bool, color: bool) -> None:
+    terminal = Terminal(tty=tty, width=width, color=tty and color)
+    lines, _ = table.render(_COLUMNS, rows, terminal)
+    assert lines == _oracle(_COLUMNS, rows, terminal)
+
+
+@FUZZ
+@given(text=_CELLS, width=st.integers(-1, 20), right=st.booleans())
+def test_cut_and_pad_agree_with_a_character_at_a_time(text: str, width: int, right: bool) -> None:
+    assert term.width_of(text) == _width(text)
+    assert term.cut(text, width) == _cut(text, width)
+    assert term.cut_left(text, width) == _cut_left(text, width)
+    assert term.pad(text, width, right=right) == _pad(text, width, right)
+
+
+def test_ascii_paths_are_cut_from_the_left_at_a_separator() -> None:
+    assert term.cut_left("/home/me/src/weather-app", 14) == "…/weather-app"
+    assert term.cut_left("/home/me/src/weather-app", 1) == ELLIPSIS
+    assert term.cut_left("abcdef", 4) == "…def"
+
+
+@given(seconds=st.integers(86_400, 253_000_000_000), micro=st.integers(0, 999_999),
+       offset=st.integers(-14 * 60, 14 * 60))
+@FUZZ
+def test_short_date_is_the_local_date_astimezone_gives(seconds: int, micro: int, offset: int) -> None:
+    moment = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=micro)
+    before = os.environ.get("TZ")
+    try:
+        # Zones with half-hour, 45-minute and DST-shifted offsets.
+        for zone in ("UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Australia/Lord_Howe"):
+            os.environ["TZ"] = zone
+            time.tzset()
+            for value in (moment, moment.astimezone(timezone(timedelta(minutes=offset)))):
+                assert render.short_date(value) == value.astimezone().strftime("%Y-%m-%d"), zone
+    finally:
+        if before is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
+def test_a_line_whose_blank_end_is_dropped_is_measured_without_it() -> None:
+    """Fixed columns wider than the terminal cut a line, but not one whose padded, blank
+    end goes: what is measured is what is printed."""
+    columns = [Column("SESSION"), Column("TOTAL", right=True)]
+    rows = [Row(["x" * 30, ""]), Row(["y", "12345"])]
+    terminal = Terminal(tty=True, width=33, color=False)
+    lines, _ = table.render(columns, rows, terminal)
+    assert lines == _oracle(columns, rows, terminal)
+    assert lines[1] == "x" * 30
