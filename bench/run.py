@@ -30,7 +30,8 @@ run.  The figures, each a separate process:
 * warm ``tokens --json`` and ``list`` after one session grew by 1 MB (appended
   before the timed run, taken back and re-cached after it, untimed);
 * cold ``tokens``, the text table (every session's row read for its date,
-  project and title);
+  project and title), the table warm, and the table after one session grew by
+  1 MB (made whole: only ``--json`` answers are patched);
 * ``--help``;
 * at scale 1, ``show`` of a 1 GB transcript, with an empty cache and warm;
 * at scale 1, ``list`` of a home whose one session is a 64 MB transcript
@@ -581,6 +582,7 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
             return lambda: subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
 
         tokens = agentscan + ["tokens", "--json"]
+        table = agentscan + ["tokens"]
 
         def grow_after(env: dict[str, str] = env, tokens: list[str] = tokens) -> None:
             growth.restore()
@@ -589,6 +591,9 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
             # from what a settled warm run stored, not from this figure's aftermath.
             time.sleep(SETTLE_SECONDS)
             warm(tokens, env)()
+
+        def grow_after_table(grow_after: Callable[..., None] = grow_after, table: list[str] = table) -> None:
+            grow_after(tokens=table)
 
         figures += [
             Figure(label + "--help", agentscan + ["--help"], env),
@@ -603,6 +608,11 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
             # Not a target: what a person typing ``agentscan tokens`` first waits for (the table
             # beside each session its date, project and title: every session's row is read).
             Figure(label + "cold tokens, table", agentscan + ["tokens"], env, before=clear),
+            # Not targets: the table again, and after an agent wrote to a session (the text
+            # table is made whole then: only ``--json`` answers are patched, ``scan.answerpatch``).
+            Figure(label + "warm tokens, table", table, env),
+            Figure(label + "tokens, table, one session +1 MB", table, env, before=growth.grow,
+                   after=grow_after_table),
         ]
         if big is not None:
             big_cache = Path(tempfile.mkdtemp(prefix="big-", dir=scratch))
