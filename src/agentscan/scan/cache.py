@@ -51,8 +51,8 @@ from agentscan.scan.cachefile import FILE_NAME, cache_dir, is_busy, open_index
 # The index's file and directory are named here too: callers ask this module for them.
 __all__ = ["Cache", "FILE_NAME", "cache_dir", "decode_json"]
 
-#: asked for more sessions' sums or key hashes than this, read the whole ``usage`` table
-#: (its rows are small; ``calls`` is not read so: its rows are a session's every call)
+#: asked for more sessions' sums, key hashes or rows than this, read the whole table (their
+#: rows are small; ``calls`` is not read so: its rows are a session's every call)
 _WHOLE_TABLE_ABOVE = 2_000
 
 #: the tables with a row per session, by ``session_id``
@@ -85,7 +85,8 @@ class Cache:
     def get_rows(self, session_ids: list[str]) -> dict[str, tuple[str, dict[str, Any]]]:
         """Cached ``list`` rows; one that does not decode to an object is left out (a miss)."""
         found: dict[str, tuple[str, dict[str, Any]]] = {}
-        for session_id, fingerprint, row in self._select_in("SELECT session_id, fingerprint, row FROM rows", session_ids):
+        for session_id, fingerprint, row in self._select_in("SELECT session_id, fingerprint, row FROM rows", session_ids,
+                                                            whole_table_above=_WHOLE_TABLE_ABOVE):
             document = decode_json(row)
             if isinstance(document, dict) and isinstance(fingerprint, str):
                 found[session_id] = (fingerprint, document)
