@@ -352,3 +352,16 @@ def test_the_console_script_sends_the_snapshots_commands_here() -> None:
     from agentscan import entry
 
     assert entry._FAST_COMMANDS == set(COMMANDS) == set(FAST_COMMANDS) == set(_BODIES)
+
+
+def test_a_claude_row_pass_does_without_the_detail_model(isolated_home: Path) -> None:
+    """``list`` reads Claude rows (an empty index: every one shown is read); only ``show``
+    builds a detail, so only it imports the detail model's classes."""
+    build_home(isolated_home)
+    script = _AS_CONSOLE_SCRIPT.replace("'typer imported:', 'typer' in sys.modules",
+                                        "'detail model:', 'agentscan.detailmodel' in sys.modules")
+    for argv, imported in ((["list", "--json", "-p", "claude"], False), (["show", SESSION, "--json"], True)):
+        done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ))
+        assert done.returncode == 0 and done.stdout, argv
+        assert done.stderr.endswith(f"detail model: {imported}\n"), (argv, done.stderr)

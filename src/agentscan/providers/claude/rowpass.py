@@ -38,10 +38,13 @@ def summaries(
 
 def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None,
                      facts: ShowFacts | None) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
-    from agentscan.providers.claude.detail import TranscriptStream
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.windowed import WindowedTotals
 
+    if collector is not None:
+        # Only ``show`` builds a detail: a row's pass (``list``, a grown session's ``tokens``
+        # table row) does without the detail model's 15 classes.
+        from agentscan.providers.claude.detail import TranscriptStream
     totals = WindowedTotals()
     order = 0
     main = None
