@@ -148,6 +148,7 @@ def test_cut_and_pad_agree_with_a_character_at_a_time(text: str, width: int, rig
 
 
 def test_ascii_paths_are_cut_from_the_left_at_a_separator() -> None:
+    assert term.width_of(ELLIPSIS) == _width(ELLIPSIS) == 1  # an ASCII cell cut is measured by ``len``
     assert term.cut_left("/home/me/src/weather-app", 14) == "…/weather-app"
     assert term.cut_left("/home/me/src/weather-app", 1) == ELLIPSIS
     assert term.cut_left("abcdef", 4) == "…def"
