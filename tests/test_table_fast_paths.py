@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from datetime import datetime, timedelta, timezone
+from typing import Iterable
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -27,18 +28,23 @@ def _width(text: str) -> int:
     return sum(term._char_width(ch) for ch in text)
 
 
+def _fitting(chars: Iterable[str], width: int) -> list[str]:
+    """The first of ``chars`` that fit in ``width - 1`` columns (one is left for the "…")."""
+    kept, used = [], 0
+    for ch in chars:
+        if used + term._char_width(ch) > width - 1:
+            break
+        kept.append(ch)
+        used += term._char_width(ch)
+    return kept
+
+
 def _cut(text: str, width: int) -> str:
     if _width(text) <= width:
         return text
     if width <= 0:
         return ""
-    kept, used = [], 0
-    for ch in text:
-        if used + term._char_width(ch) > width - 1:
-            break
-        kept.append(ch)
-        used += term._char_width(ch)
-    return "".join(kept) + ELLIPSIS
+    return "".join(_fitting(text, width)) + ELLIPSIS
 
 
 def _cut_left(text: str, width: int) -> str:
@@ -46,13 +52,7 @@ def _cut_left(text: str, width: int) -> str:
         return text
     if width <= 0:
         return ""
-    kept, used = [], 0
-    for ch in reversed(text):
-        if used + term._char_width(ch) > width - 1:
-            break
-        kept.append(ch)
-        used += term._char_width(ch)
-    tail = "".join(reversed(kept))
+    tail = "".join(reversed(_fitting(reversed(text), width)))
     for index, ch in enumerate(tail):
         if ch in "/\\" and index + 1 < len(tail):
             return ELLIPSIS + tail[index:]
