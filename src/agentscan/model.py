@@ -255,6 +255,12 @@ class SessionRef:
         return f"{self.provider}:{self.native_id}"
 
     @property
+    def path_text(self) -> str | None:
+        """``str(path)``, for a caller that needs no ``Path`` (a stored ref then makes none:
+        ``list --all`` prices 10,000 Claude rows from sums kept under their paths)."""
+        return None if self.path is None else str(self.path)
+
+    @property
     def read_files(self) -> tuple[Path, ...]:
         """What a pass over the session reads: its ``files``, else its ``path`` alone."""
         return self.files or ((self.path,) if self.path else ())

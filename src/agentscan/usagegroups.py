@@ -30,6 +30,27 @@ def bucket_of(epoch: float | None) -> int | None:
     return None if epoch is None else int(epoch // BUCKET) * BUCKET
 
 
+def are_groups(document: object) -> bool:
+    """Whether ``document`` (decoded JSON) is a list of groups, each one ``is_group``: checked
+    a column at a time, in C (``list --all`` reads 55,000 groups back for 10,000 rows)."""
+    if not isinstance(document, list):
+        return False
+    if not all([type(group) is list and len(group) == GROUP_WIDTH for group in document]):
+        return False
+    if not document:
+        return True
+    columns = list(zip(*document))
+    texts = {*map(type, columns[0]), *map(type, columns[1]), *map(type, columns[4])}
+    numbers = [value for column in columns[GROUP_KEYS:] for value in column]
+    return (texts <= _TEXT_TYPES and set(map(type, columns[2])) <= _BUCKET_TYPES and set(map(type, columns[3])) == _INT
+            and set(map(type, numbers)) == _INT and min(numbers) >= 0)
+
+
+_TEXT_TYPES = frozenset({str, type(None)})
+_BUCKET_TYPES = frozenset({int, type(None)})
+_INT = {int}
+
+
 def is_group(group: object) -> bool:
     """Whether ``group`` is one group of sums as ``scan.sessionsums.sums_of`` makes them
     (read back from the index: a damaged one is no group)."""

@@ -75,6 +75,10 @@ class MemoRef(SessionRef):
     def path(self) -> Path | None:
         return self._paths()[0]
 
+    @property
+    def path_text(self) -> str | None:
+        return self._path_text  # stored as ``str(path)`` (``stored_row``)
+
     @property  # type: ignore[override]
     def files(self) -> tuple[Path, ...]:
         return self._paths()[1]

@@ -25,7 +25,7 @@ def keep(ctx: ScanContext, path: Path, kind: str, version: str, fingerprint: str
         cache.put_file(str(path), kind, size, 0, version, fingerprint, 0, seal(orjson.dumps(document)))
 
 
-def kept(ctx: ScanContext, path: Path, kind: str, version: str, fingerprint: str | None,
+def kept(ctx: ScanContext, path: Path | str, kind: str, version: str, fingerprint: str | None,
          decode: Callable[[Any], T | None]) -> T | None:
     """The value kept for ``kind`` at this fingerprint (``decode``d from its JSON, once a
     scan); ``None``: none, damaged (``decode`` says so), or of another version."""

@@ -216,17 +216,18 @@ class ClaudeProvider(Provider):
         """The session's sums as its row's pass kept them under the main transcript's path
         (a huge one's with its ``show`` facts, others' in ``rowsums``): its row's cost then
         needs no second pass over the session."""
-        if ref.path is None:
+        main = ref.path_text  # no ``Path`` made: ``list --all`` asks this of every session
+        if main is None:
             return None
-        if _shown_from_end(ref.path, ctx.stat(ref.path)):
+        if _shown_from_end(main, ctx.stat(main)):
             from agentscan.providers.claude import showfacts
 
-            facts = showfacts.kept(ctx, Path(ref.path), fingerprint)
+            facts = showfacts.kept(ctx, Path(main), fingerprint)
             if facts is not None:
                 return facts.groups
         from agentscan.providers.claude import rowsums
 
-        return rowsums.kept(ctx, Path(ref.path), fingerprint)
+        return rowsums.kept(ctx, main, fingerprint)
 
     def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
         from agentscan.providers.claude.discovery import SessionFiles

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agentscan.context import ScanContext
 from agentscan.toolkit import keptjson
-from agentscan.usagegroups import is_group
+from agentscan.usagegroups import are_groups
 
 KIND = "claude-row-sums"
 VERSION = "1"
@@ -30,12 +30,12 @@ def keep(ctx: ScanContext, main: Path, fingerprint: str | None, groups: list[lis
         keptjson.keep(ctx, main, KIND, VERSION, fingerprint, groups, groups)
 
 
-def kept(ctx: ScanContext, main: Path, fingerprint: str | None) -> list[list] | None:
+def kept(ctx: ScanContext, main: Path | str, fingerprint: str | None) -> list[list] | None:
     """The groups kept for this fingerprint of the session, if any."""
     return keptjson.kept(ctx, main, KIND, VERSION, fingerprint, _groups)
 
 
 def _groups(document: object) -> list[list] | None:
-    if isinstance(document, list) and all(is_group(group) for group in document):
-        return document
+    if are_groups(document):
+        return document  # type: ignore[return-value]
     return None  # damaged: the sums are read from the session again
