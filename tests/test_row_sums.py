@@ -107,3 +107,35 @@ def test_damaged_kept_sums_are_read_again(isolated_home: Path, parses: list[str]
     assert changed == 1 and parses == []
     assert _costs(run("list"), "id") == cold
     assert parses == [key.partition(":")[2]]
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_many_rows_read_their_kept_sums_at_once(isolated_home: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch,
+                                               damaged: bool) -> None:
+    """Past ``costs._ONE_AT_A_TIME`` rows (``list --all`` of a heavy user), the kept sums are read
+    in one pass (``Cache.get_files``), not one query a session: the same costs, a damaged
+    one still read again."""
+    from agentscan.scan import costs
+    from agentscan.scan.cache import Cache
+
+    ids = [_session(isolated_home, number, [(0, 4000 + number, number % 3, False), (1, 900, 0, number % 2 == 1)])
+           for number in range(1, 6)]
+    one_at_a_time = _costs(run("list", "--all"), "id")
+    assert set(one_at_a_time) == set(ids) and parses == []
+    if damaged:
+        database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+        with sqlite3.connect(database) as connection:
+            connection.execute("UPDATE files SET state = substr(state, 1, 8) || x'00' || substr(state, 10) "
+                               "WHERE kind = 'claude-row-sums' AND path LIKE '%00000003-%'")
+    asked: list[str] = []
+    real = Cache.get_file
+
+    def get_file(self: Cache, path: str, kind: str):  # noqa: ANN202
+        asked.append(kind)
+        return real(self, path, kind)
+
+    monkeypatch.setattr(Cache, "get_file", get_file)
+    monkeypatch.setattr(costs, "_ONE_AT_A_TIME", 0)
+    assert _costs(run("list", "--all"), "id") == one_at_a_time
+    assert asked.count("claude-row-sums") == (1 if damaged else 0)  # the damaged one asked again, alone
+    assert parses == ([ids[2].partition(":")[2]] if damaged else [])

@@ -10,7 +10,7 @@ CLI, and providers never import each other.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
@@ -135,6 +135,11 @@ class Provider(ABC):
         come from the index: its ``hint`` is then not the provider's): the row's
         cost is then priced from them instead of a second parse.  The default:
         ``None`` (parse the usage)."""
+        return None
+
+    def prefetch_row_sums(self, refs: Sequence[SessionRef], ctx: ScanContext) -> None:
+        """``row_sums`` of all of ``refs`` is asked for next (``list --all``): what it reads
+        from the index may be read at once.  The default: nothing."""
         return None
 
     @abstractmethod

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 import orjson
 
@@ -216,13 +216,20 @@ class Cache:
         rows = self._query(
             'SELECT size, mtime_ns, version, head, "offset", state FROM files WHERE path=? AND kind=?', (path, kind)
         )
-        if not rows:
-            return None
-        size, mtime_ns, version, head, offset, state = rows[0]
-        if not (type(size) is int and type(mtime_ns) is int and isinstance(version, str) and isinstance(head, str)
-                and type(offset) is int and isinstance(state, bytes)):
-            return None  # a damaged row is a miss
-        return size, mtime_ns, version, head, offset, state
+        return _file_state(rows[0]) if rows else None
+
+    def get_files(self, kind: str, paths: Collection[str]) -> dict[str, tuple[int, int, str, str, int, bytes]]:
+        """``get_file`` of each of ``paths`` that has one, in one pass over the kind's entries:
+        for thousands of paths (``list --all`` prices 10,000 Claude rows from their kept sums)."""
+        found = {}
+        # A state damaged into text that is not UTF-8 would fail the whole query: read as bytes,
+        # it is one miss (its seal does not hold), the others are read.
+        for row in self._query('SELECT path, size, mtime_ns, version, head, "offset", CAST(state AS BLOB) FROM files '
+                               "WHERE kind=?", (kind,)):
+            state = _file_state(row[1:]) if row[0] in paths else None
+            if state is not None:
+                found[row[0]] = state
+        return found
 
     def put_file(self, path: str, kind: str, size: int, mtime_ns: int, version: str, head: str, offset: int, state: bytes) -> None:
         self._write(
@@ -396,3 +403,12 @@ def _encode(document: Any) -> bytes | None:
         return orjson.dumps(document)
     except (TypeError, orjson.JSONEncodeError):
         return None
+
+
+def _file_state(row: Sequence[Any]) -> tuple[int, int, str, str, int, bytes] | None:
+    """A ``files`` row's state as ``get_file`` gives it; ``None``: a damaged row (a miss)."""
+    size, mtime_ns, version, head, offset, state = row
+    if not (type(size) is int and type(mtime_ns) is int and isinstance(version, str) and isinstance(head, str)
+            and type(offset) is int and isinstance(state, bytes)):
+        return None
+    return size, mtime_ns, version, head, offset, state

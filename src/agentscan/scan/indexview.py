@@ -44,6 +44,10 @@ class IndexView:
         cache = self._cache()
         return cache.get_file(path, kind) if cache is not None else None
 
+    def get_files(self, kind: str, paths: Any) -> dict:
+        cache = self._cache()
+        return cache.get_files(kind, paths) if cache is not None else {}
+
     def get_facts(self, kind: str) -> dict:
         cache = self._cache()
         return cache.get_facts(kind) if cache is not None else {}

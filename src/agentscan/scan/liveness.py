@@ -77,9 +77,12 @@ class Liveness:
         self._pid = pid
         self._table: dict[str, set[int]] | None = None
         self._names: set[str] = set()
+        self._supported: bool | None = None  # asked once: ``list --all`` asks for 15,000 rows
 
     def of(self, ref: SessionRef) -> bool | None:
-        if not supported():
+        if self._supported is None:
+            self._supported = supported()
+        if not self._supported:
             return None
         if self._table is None:
             self._table = open_files(pid=self._pid)

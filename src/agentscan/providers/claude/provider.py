@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.context import ScanContext
 from agentscan.model import SessionRef, SessionRow, UsageEntry
@@ -228,6 +228,11 @@ class ClaudeProvider(Provider):
         from agentscan.providers.claude import rowsums
 
         return rowsums.kept(ctx, main, fingerprint)
+
+    def prefetch_row_sums(self, refs: Sequence[SessionRef], ctx: ScanContext) -> None:
+        from agentscan.providers.claude import rowsums
+
+        rowsums.prefetch(ctx, [main for ref in refs if (main := ref.path_text) is not None])
 
     def _tail_worthy(self, ref: SessionRef, ctx: ScanContext) -> bool:
         from agentscan.providers.claude.discovery import SessionFiles

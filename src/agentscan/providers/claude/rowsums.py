@@ -15,6 +15,7 @@ the cost is priced from them.  A huge transcript's sums are kept with its
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable
 
 from agentscan.context import ScanContext
 from agentscan.toolkit import keptjson
@@ -33,6 +34,11 @@ def keep(ctx: ScanContext, main: Path, fingerprint: str | None, groups: list[lis
 def kept(ctx: ScanContext, main: Path | str, fingerprint: str | None) -> list[list] | None:
     """The groups kept for this fingerprint of the session, if any."""
     return keptjson.kept(ctx, main, KIND, VERSION, fingerprint, _groups)
+
+
+def prefetch(ctx: ScanContext, mains: Iterable[str]) -> None:
+    """``kept`` of many sessions (their main transcripts' paths), read at once."""
+    keptjson.prefetch(ctx, mains, KIND, VERSION, _groups)
 
 
 def _groups(document: object) -> list[list] | None:
