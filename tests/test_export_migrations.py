@@ -148,3 +148,58 @@ def test_a_failing_migration_is_not_recorded_and_runs_again(
         db.close()
     assert len(attempts) == 2
     assert rows(out, "SELECT count(*) FROM sessions") == [(1,)]
+
+
+_OLD_UPDATE_TRIGGER = """
+DROP TRIGGER [sessions_au];
+CREATE TRIGGER [sessions_au] AFTER UPDATE ON [sessions] BEGIN
+  INSERT INTO [sessions_fts] ([sessions_fts], rowid, [title], [cwd]) VALUES('delete', old.rowid, old.[title], old.[cwd]);
+  INSERT INTO [sessions_fts] (rowid, [title], [cwd]) VALUES (new.rowid, new.[title], new.[cwd]);
+END;
+DELETE FROM _agentscan_migrations WHERE name = 'm003_fts_on_text_change';
+"""
+
+
+def _update_trigger(path: Path) -> str:
+    return rows(path, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'sessions_au'")[0][0]
+
+
+def _found(path: Path, words: str) -> list[tuple]:
+    return rows(path, f"SELECT s.id FROM sessions s JOIN sessions_fts f ON s.rowid = f.rowid WHERE sessions_fts MATCH '{words}'")
+
+
+@pytest.mark.parametrize("upgraded", [False, True])
+def test_the_full_text_index_follows_a_changed_title_only(home: Path, tmp_path: Path, upgraded: bool) -> None:
+    """``m003_fts_on_text_change``: every export rewrites each session (``last_seen_at``), but
+    the index is written again only for a title or cwd that changed; it stays in step, in a
+    new file and in one upgraded from the trigger ``enable_fts`` made."""
+    out = tmp_path / "index.sqlite"
+    export_sqlite(out)
+    if upgraded:
+        with sqlite3.connect(out) as conn:
+            conn.executescript(_OLD_UPDATE_TRIGGER)
+        conn.close()
+        assert " WHEN " not in _update_trigger(out)
+    export_sqlite(out)
+    assert " WHEN " in _update_trigger(out)
+    assert _found(out, "hello") == [(f"claude:{S1}",)]
+    # The title changes (``/rename``): found by the new one only.
+    path = next(home.rglob(f"{S1}.jsonl"))
+    with path.open("a") as handle:
+        handle.write('{"type":"custom-title","customTitle":"weather migration","sessionId":"%s"}\n' % S1)
+    export_sqlite(out)
+    export_sqlite(out)
+    assert _found(out, "migration") == [(f"claude:{S1}",)] and _found(out, "hello") == []
+    assert rows(out, "SELECT last_seen_at >= first_seen_at FROM sessions") == [(1,)]
+    conn = sqlite3.connect(out)
+    try:
+        conn.execute("INSERT INTO sessions_fts(sessions_fts) VALUES('integrity-check')")  # raises when out of step
+    finally:
+        conn.close()
+
+
+def test_a_database_without_a_full_text_index_is_left_without_one(home: Path, tmp_path: Path) -> None:
+    out = legacy_database(tmp_path / "index.sqlite")
+    export_sqlite(out)
+    assert ("m003_fts_on_text_change",) in rows(out, "SELECT name FROM _agentscan_migrations")
+    assert rows(out, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == [(0,)]

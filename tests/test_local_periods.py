@@ -7,6 +7,8 @@ hours each took two datetimes to check and one to name; ``scan.tokens`` now asks
 45-minute and DST offsets, and two whose offsets were not whole quarter hours
 in the 1970s (Monrovia's -0:44:30 until 1972, Kiritimati's -10:40 until 1979),
 are checked against the datetime way.
+``export``'s token days are UTC days, each named once (``rows.utc_day``), checked the
+same way against each call's own ``datetime``.
 Settings: ``conftest_hypothesis.FUZZ``.
 """
 
@@ -86,3 +88,16 @@ def test_a_zone_off_the_quarter_hours_is_told(zone: str, moment: str, aligned: b
             assert tokens._aligned(bucket, None) is aligned
             assert _reference_aligned(bucket) is aligned
     assert seen
+
+
+@FUZZ
+@given(stamps=st.lists(st.one_of(st.none(), st.floats(0, 4_000_000_000), st.integers(0, 4_000_000_000)), max_size=20))
+def test_an_exports_utc_days_are_each_calls_own(stamps: list[float | None]) -> None:
+    """``export``'s token days name each UTC day once (``rows.utc_day``): the name a call's
+    own ``datetime`` gives, for calls in any order, sharing the names made so far."""
+    from agentscan.export.rows import utc_day
+
+    named: dict[float, str] = {}
+    for ts in stamps:
+        expected = "unknown" if ts is None else datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d")
+        assert utc_day(ts, named) == expected

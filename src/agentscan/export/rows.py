@@ -74,15 +74,27 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
+def utc_day(ts: float | None, named: dict[float, str]) -> str:
+    """The UTC day of ``ts`` (``unknown`` without one).  A UTC day has 86,400 s: each is
+    named once in ``named``, not once a call (a heavy user's export has a million)."""
+    if ts is None:
+        return "unknown"
+    number = ts // 86_400
+    day = named.get(number)
+    if day is None:
+        day = named[number] = datetime.fromtimestamp(number * 86_400, timezone.utc).strftime("%Y-%m-%d")
+    return day
+
+
 def usage_days(collected: dict[str, list[list]], book: PriceBook) -> list[UsageDay]:
     """Deduplicated usage (``collect_usage`` output) per session, UTC day, model and run, priced."""
     from agentscan.pricing import Spend
 
     spends: dict[tuple[str, str, str, str | None], Spend] = {}
+    named: dict[float, str] = {}
     for provider, entries in collected.items():
         for entry in entries:
-            ts = entry[TS]
-            day = datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d") if ts is not None else "unknown"
+            day = utc_day(entry[TS], named)
             key = (f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT])
             spend = spends.get(key)
             if spend is None:
