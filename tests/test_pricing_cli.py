@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
+from agentscan.export import migrations
 from agentscan.pricing import source
 from cursor_builders import assistant, bubble, composer_data, cursor_only, make_state_db, state_db_path, user, write_transcript
 from otlp_builders import AGENT, claude_delegating_session, read_otlp_file
@@ -103,7 +104,8 @@ def test_an_export_database_from_before_costs_gets_the_columns(isolated_home: Pa
             assert db.execute(f"SELECT count(*) FROM {table} WHERE cost_usd IS NULL").fetchone()[0] == 0, table
         assert db.execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
         names = [name for (name,) in db.execute("SELECT name FROM _agentscan_migrations ORDER BY rowid")]
-        assert names == ["m001_initial", "m002_cost_usd"]
+        # Every migration once; m002 again last, recorded when this export re-applied it.
+        assert names[-1] == "m002_cost_usd" and sorted(names) == sorted(func.__name__ for func in migrations.MIGRATIONS)
 
 
 def test_otlp_chat_spans_carry_their_cost_and_agents_the_sum_below(isolated_home: Path, tmp_path: Path) -> None:
