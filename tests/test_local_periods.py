@@ -14,8 +14,6 @@ Settings: ``conftest_hypothesis.FUZZ``.
 
 from __future__ import annotations
 
-import os
-import time
 from datetime import datetime, timezone
 from typing import Iterator
 
@@ -26,6 +24,7 @@ from hypothesis import strategies as st
 from agentscan.scan import tokens
 from agentscan.usagegroups import BUCKET
 from conftest_hypothesis import FUZZ
+from zones import in_each_zone
 
 ZONES = ("UTC", "America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe", "Africa/Monrovia",
          "Pacific/Kiritimati")
@@ -45,18 +44,7 @@ def _reference_aligned(bucket: int) -> bool:
 
 
 def _zones() -> Iterator[str]:
-    before = os.environ.get("TZ")
-    try:
-        for zone in ZONES:
-            os.environ["TZ"] = zone
-            time.tzset()
-            yield zone
-    finally:
-        if before is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
+    return in_each_zone(ZONES)
 
 
 @FUZZ

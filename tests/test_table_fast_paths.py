@@ -10,8 +10,6 @@ Settings: ``conftest_hypothesis.FUZZ``.
 
 from __future__ import annotations
 
-import os
-import time
 from datetime import datetime, timedelta, timezone
 from typing import Iterable
 
@@ -22,6 +20,7 @@ from agentscan.cli import render, table, term
 from agentscan.cli.table import GAP, Column, Row
 from agentscan.cli.term import ELLIPSIS, Terminal
 from conftest_hypothesis import FUZZ
+from zones import in_each_zone
 
 
 def _width(text: str) -> int:
@@ -159,20 +158,10 @@ def test_ascii_paths_are_cut_from_the_left_at_a_separator() -> None:
 @FUZZ
 def test_short_date_is_the_local_date_astimezone_gives(seconds: int, micro: int, offset: int) -> None:
     moment = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=micro)
-    before = os.environ.get("TZ")
-    try:
-        # Zones with half-hour, 45-minute and DST-shifted offsets.
-        for zone in ("UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Australia/Lord_Howe"):
-            os.environ["TZ"] = zone
-            time.tzset()
-            for value in (moment, moment.astimezone(timezone(timedelta(minutes=offset)))):
-                assert render.short_date(value) == value.astimezone().strftime("%Y-%m-%d"), zone
-    finally:
-        if before is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
+    # Zones with half-hour, 45-minute and DST-shifted offsets.
+    for zone in in_each_zone(("UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Australia/Lord_Howe")):
+        for value in (moment, moment.astimezone(timezone(timedelta(minutes=offset)))):
+            assert render.short_date(value) == value.astimezone().strftime("%Y-%m-%d"), zone
 
 
 def test_a_line_whose_blank_end_is_dropped_is_measured_without_it() -> None:
