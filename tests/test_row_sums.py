@@ -109,19 +109,23 @@ def test_damaged_kept_sums_are_read_again(isolated_home: Path, parses: list[str]
     assert parses == [key.partition(":")[2]]
 
 
+@pytest.mark.parametrize("whole_table", [False, True], ids=["chunked", "whole table"])
 @pytest.mark.parametrize("damaged", [False, True])
-def test_many_rows_read_their_kept_sums_at_once(isolated_home: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch,
-                                               damaged: bool) -> None:
-    """Past ``costs._ONE_AT_A_TIME`` rows (``list --all`` of a heavy user), the kept sums are read
-    in one pass (``Cache.get_files``), not one query a session: the same costs, a damaged
-    one still read again."""
-    from agentscan.scan import costs
+def test_rows_read_their_kept_sums_together(isolated_home: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch,
+                                            damaged: bool, whole_table: bool) -> None:
+    """A list's rows read their kept sums together (``Provider.prefetch_row_sums``, through
+    ``Cache.get_files``: 500 a query, or one pass past ``_WHOLE_TABLE_ABOVE``), not one query a
+    session: the costs of reading them one at a time, a damaged one still read again."""
+    from agentscan.providers.base import Provider
+    from agentscan.scan import cache as cache_module
     from agentscan.scan.cache import Cache
 
     ids = [_session(isolated_home, number, [(0, 4000 + number, number % 3, False), (1, 900, 0, number % 2 == 1)])
            for number in range(1, 6)]
-    one_at_a_time = _costs(run("list", "--all"), "id")
-    assert set(one_at_a_time) == set(ids) and parses == []
+    with monkeypatch.context() as one_at_a_time:
+        one_at_a_time.setattr(ClaudeProvider, "prefetch_row_sums", Provider.prefetch_row_sums)
+        alone = _costs(run("list", "--all"), "id")
+    assert set(alone) == set(ids) and parses == []
     if damaged:
         database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
         with sqlite3.connect(database) as connection:
@@ -135,7 +139,8 @@ def test_many_rows_read_their_kept_sums_at_once(isolated_home: Path, parses: lis
         return real(self, path, kind)
 
     monkeypatch.setattr(Cache, "get_file", get_file)
-    monkeypatch.setattr(costs, "_ONE_AT_A_TIME", 0)
-    assert _costs(run("list", "--all"), "id") == one_at_a_time
+    if whole_table:
+        monkeypatch.setattr(cache_module, "_WHOLE_TABLE_ABOVE", 0)
+    assert _costs(run("list", "--all"), "id") == alone
     assert asked.count("claude-row-sums") == (1 if damaged else 0)  # the damaged one asked again, alone
     assert parses == ([ids[2].partition(":")[2]] if damaged else [])

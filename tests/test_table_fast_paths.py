@@ -138,12 +138,11 @@ def test_the_table_lays_out_what_a_character_at_a_time_does(rows: list[Row], wid
 
 
 @FUZZ
-@given(text=_CELLS, width=st.integers(-1, 20), right=st.booleans())
-def test_cut_and_pad_agree_with_a_character_at_a_time(text: str, width: int, right: bool) -> None:
+@given(text=_CELLS, width=st.integers(-1, 20))
+def test_cuts_agree_with_a_character_at_a_time(text: str, width: int) -> None:
     assert term.width_of(text) == _width(text)
     assert term.cut(text, width) == _cut(text, width)
     assert term.cut_left(text, width) == _cut_left(text, width)
-    assert term.pad(text, width, right=right) == _pad(text, width, right)
 
 
 def test_ascii_paths_are_cut_from_the_left_at_a_separator() -> None:

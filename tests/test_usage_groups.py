@@ -1,4 +1,4 @@
-"""``usagegroups.are_groups`` (a column at a time) says what ``is_group`` of every group says.
+"""``usagegroups.are_groups`` (a column at a time) says what a check of each group says.
 
 Kept sums come back from the index as decoded JSON; ``list --all`` checks 55,000
 groups for 10,000 rows, so the check of a whole document is made in C.  It must
@@ -13,8 +13,18 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.usagegroups import GROUP_KEYS, GROUP_WIDTH, are_groups, is_group
+from agentscan.usagegroups import GROUP_KEYS, GROUP_WIDTH, are_groups
 from conftest_hypothesis import FUZZ
+
+def is_group(group: object) -> bool:
+    """The rule, group by group and value by value (as the index's readers checked it before)."""
+    if not (isinstance(group, list) and len(group) == GROUP_WIDTH):
+        return False
+    subagent, model, bucket, tier, origin = group[:GROUP_KEYS]
+    return (all(value is None or isinstance(value, str) for value in (subagent, model, origin))
+            and (bucket is None or type(bucket) is int) and type(tier) is int
+            and all(type(value) is int and value >= 0 for value in group[GROUP_KEYS:]))
+
 
 _ANY = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False),
                  st.text(max_size=3), st.lists(st.integers(0, 2), max_size=2))

@@ -31,8 +31,11 @@ def bucket_of(epoch: float | None) -> int | None:
 
 
 def are_groups(document: object) -> bool:
-    """Whether ``document`` (decoded JSON) is a list of groups, each one ``is_group``: checked
-    a column at a time, in C (``list --all`` reads 55,000 groups back for 10,000 rows)."""
+    """Whether ``document`` (decoded JSON, read back from the index) is a list of groups as
+    ``scan.sessionsums.sums_of`` makes them: ``GROUP_WIDTH`` values each, the subagent, model
+    and origin text or ``None``, the bucket an int or ``None``, the tier class and the parts
+    ints, the parts never negative.  A damaged one is no list of groups.  Checked a column
+    at a time, in C (``list --all`` reads 55,000 groups back for 10,000 rows)."""
     if not isinstance(document, list):
         return False
     if not all([type(group) is list and len(group) == GROUP_WIDTH for group in document]):
@@ -48,15 +51,4 @@ def are_groups(document: object) -> bool:
 
 _TEXT_TYPES = frozenset({str, type(None)})
 _BUCKET_TYPES = frozenset({int, type(None)})
-_INT = {int}
-
-
-def is_group(group: object) -> bool:
-    """Whether ``group`` is one group of sums as ``scan.sessionsums.sums_of`` makes them
-    (read back from the index: a damaged one is no group)."""
-    if not (isinstance(group, list) and len(group) == GROUP_WIDTH):
-        return False
-    subagent, model, bucket, tier, origin = group[:GROUP_KEYS]
-    return (all(value is None or isinstance(value, str) for value in (subagent, model, origin))
-            and (bucket is None or type(bucket) is int) and type(tier) is int
-            and all(type(value) is int and value >= 0 for value in group[GROUP_KEYS:]))
+_INT = frozenset({int})

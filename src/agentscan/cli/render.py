@@ -11,13 +11,14 @@ from __future__ import annotations
 import functools
 import sys
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import orjson
 
 from agentscan.cli import term as _term
 from agentscan.cli.term import Terminal, home_short, terminal
 from agentscan.model import ScanWarning, TokenUsage
+from agentscan.timeutil import local_date
 
 if TYPE_CHECKING:
     from decimal import Decimal  # only costs shown as text need it: ``--json`` goes without
@@ -86,16 +87,14 @@ def short_time(value: datetime | None) -> str:
 
 
 def short_date(value: datetime | None) -> str:
-    """The local date, as ``value.astimezone().strftime("%Y-%m-%d")`` tells it, read from
-    ``time.localtime`` directly: 35 ms against 54 for a heavy user's 15,000 sessions."""
+    """The local date, as ``value.astimezone().strftime("%Y-%m-%d")`` tells it
+    (``timeutil.local_date``: 35 ms against 54 for a heavy user's 15,000 sessions)."""
     if value is None:
         return "-"
     if value.utcoffset() is None:
         return value.astimezone().strftime("%Y-%m-%d")  # naive: local already, as astimezone takes it
-    import time
-
-    local = time.localtime((value - _EPOCH) // _SECOND)  # whole seconds, floored, as astimezone does
-    return f"{local.tm_year:04d}-{local.tm_mon:02d}-{local.tm_mday:02d}"
+    year, month, day = local_date((value - _EPOCH) // _SECOND)  # whole seconds, floored, as astimezone does
+    return f"{year:04d}-{month:02d}-{day:02d}"
 
 
 def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
@@ -141,7 +140,12 @@ def compact_number(value: int) -> str:
 
 def full_number(value: int, term: Terminal) -> str:
     """``1,234,567`` for a person, ``1234567`` for a script."""
-    return f"{value:,}" if term.tty else str(value)
+    return full_numbers(term)(value)
+
+
+def full_numbers(term: Terminal) -> Callable[[int], str]:
+    """``full_number`` for ``term``, chosen once for many numbers (a table's 90,000)."""
+    return "{:,}".format if term.tty else str
 
 
 def path_text(path: str | None, term: Terminal) -> str:

@@ -197,13 +197,6 @@ def home_short_text(text: str) -> str:
     return re.sub(r"(?<![\w./\\-])" + re.escape(home) + r"(?=[/\\]|$|[\s:;,)'\"])", "~", text)
 
 
-def pad(text: str, width: int, *, right: bool = False) -> str:
-    if text.isascii():  # a column a character: str's own padding (a table has 200,000 cells)
-        return text.rjust(width) if right else text.ljust(width)
-    gap = " " * max(0, width - width_of(text))
-    return gap + text if right else text + gap
-
-
 def home_short(path: str | None) -> str:
     """``$HOME/x`` as ``~/x``: shorter, and the same on every machine."""
     if not path:

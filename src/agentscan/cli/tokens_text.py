@@ -46,8 +46,7 @@ def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, 
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
-    # ``render.full_number``'s two forms, chosen once for the row's six numbers.
-    shown = render.compact_number if compact else ("{:,}".format if term.tty else str)
+    shown = render.compact_number if compact else render.full_numbers(term)
     return [*map(shown, _VALUES(usage)), render.human_usd(cost, at_least)]
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Collection, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import orjson
 
@@ -218,18 +218,13 @@ class Cache:
         )
         return _file_state(rows[0]) if rows else None
 
-    def get_files(self, kind: str, paths: Collection[str]) -> dict[str, tuple[int, int, str, str, int, bytes]]:
-        """``get_file`` of each of ``paths`` that has one, in one pass over the kind's entries:
-        for thousands of paths (``list --all`` prices 10,000 Claude rows from their kept sums)."""
-        found = {}
-        # A state damaged into text that is not UTF-8 would fail the whole query: read as bytes,
-        # it is one miss (its seal does not hold), the others are read.
-        for row in self._query('SELECT path, size, mtime_ns, version, head, "offset", CAST(state AS BLOB) FROM files '
-                               "WHERE kind=?", (kind,)):
-            state = _file_state(row[1:]) if row[0] in paths else None
-            if state is not None:
-                found[row[0]] = state
-        return found
+    def get_files(self, kind: str, paths: list[str]) -> dict[str, tuple[int, int, str, str, int, bytes]]:
+        """``get_file`` of each of ``paths`` that has one, read together (``list --all`` prices
+        10,000 Claude rows from their kept sums).  A state damaged into text that is not UTF-8
+        would fail the whole read: taken as bytes, it is one miss (its seal does not hold)."""
+        rows = self._select_in('SELECT path, size, mtime_ns, version, head, "offset", CAST(state AS BLOB) FROM files',
+                               paths, whole_table_above=_WHOLE_TABLE_ABOVE, column="path", where=("kind=?", (kind,)))
+        return {row[0]: state for row in rows if (state := _file_state(row[1:])) is not None}
 
     def put_file(self, path: str, kind: str, size: int, mtime_ns: int, version: str, head: str, offset: int, state: bytes) -> None:
         self._write(
@@ -312,17 +307,22 @@ class Cache:
 
     # -- plumbing ------------------------------------------------------------
 
-    def _select_in(self, select: str, keys: list[str], *, whole_table_above: int | None = None) -> list[tuple]:
-        """``select WHERE session_id IN (keys)``, in chunks under SQLite's variable limit.
-        ``whole_table_above``: for more keys than this, one pass over the table, filtered
-        here (a heavy user's 10,000 ids cost 20 chunked lookups, 2.5× one pass)."""
+    def _select_in(self, select: str, keys: list[str], *, whole_table_above: int | None = None,
+                   column: str = "session_id", where: tuple[str, tuple] = ("", ())) -> list[tuple]:
+        """``select WHERE [condition AND] column IN (keys)``, in chunks under SQLite's variable
+        limit; ``where``: a condition on every row and its parameters; the first selected value
+        is the key.  ``whole_table_above``: for more keys than this, one pass over the table,
+        filtered here (a heavy user's 10,000 ids cost 20 chunked lookups, 2.5× one pass)."""
+        condition, params = where
         if whole_table_above is not None and len(keys) > whole_table_above:
             wanted = set(keys)
-            return [row for row in self._query(select, ()) if row[0] in wanted]
+            everything = f"{select} WHERE {condition}" if condition else select
+            return [row for row in self._query(everything, params) if row[0] in wanted]
         found: list[tuple] = []
+        narrowed = f"{select} WHERE {condition + ' AND ' if condition else ''}{column} IN"
         for start in range(0, len(keys), 500):
             chunk = keys[start:start + 500]
-            found += self._query(f"{select} WHERE session_id IN ({','.join('?' * len(chunk))})", chunk)
+            found += self._query(f"{narrowed} ({','.join('?' * len(chunk))})", (*params, *chunk))
         return found
 
     def _delete_in(self, table: str, column: str, keys: Sequence[str]) -> None:

@@ -21,11 +21,6 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
 
-#: up to this many rows (a page of ``list``), each session's kept sums are read in its turn;
-#: past it, a provider reads them at once (``Cache.get_files``: one pass over every one kept)
-_ONE_AT_A_TIME = 2_000
-
-
 def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Decimal | None]:
     """Session id -> exact USD of its entries (``None``: nothing recorded, or some calls have no price)."""
     costs: dict[str, Decimal | None] = {}
@@ -69,12 +64,11 @@ def with_costs(
     by_id = {ref.id: ref for ref in chosen}
     # A huge session's sums as its row's own pass kept them (the same the row's tokens count).
     known: dict[str, SessionSums] = {}
-    if len(chosen) > _ONE_AT_A_TIME:
-        by_provider: dict[str, list[SessionRef]] = {}
-        for ref in chosen:
-            by_provider.setdefault(ref.provider, []).append(ref)
-        for name, provider_refs in by_provider.items():
-            scanner.provider(name).prefetch_row_sums(provider_refs, scanner.ctx)
+    by_provider: dict[str, list[SessionRef]] = {}
+    for ref in chosen:
+        by_provider.setdefault(ref.provider, []).append(ref)
+    for name, provider_refs in by_provider.items():
+        scanner.provider(name).prefetch_row_sums(provider_refs, scanner.ctx)  # read together, not a query each
     for ref in chosen:
         groups = scanner.provider(ref.provider).row_sums(ref, scanner.ctx, scanner.fingerprint(ref))
         if groups is not None:

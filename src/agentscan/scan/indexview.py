@@ -44,7 +44,7 @@ class IndexView:
         cache = self._cache()
         return cache.get_file(path, kind) if cache is not None else None
 
-    def get_files(self, kind: str, paths: Any) -> dict:
+    def get_files(self, kind: str, paths: list[str]) -> dict:
         cache = self._cache()
         return cache.get_files(kind, paths) if cache is not None else {}
 

@@ -7,6 +7,7 @@ Elsewhere there is no cheap, permission-free equivalent, so ``running`` is
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -18,7 +19,9 @@ from agentscan.scan.memorefs import file_texts
 _PROC = Path("/proc")
 
 
+@functools.cache
 def supported() -> bool:
+    """Asked once a process: ``list --all`` asks it for each of 15,000 rows."""
     return sys.platform.startswith("linux") and _PROC.is_dir()
 
 
@@ -77,12 +80,9 @@ class Liveness:
         self._pid = pid
         self._table: dict[str, set[int]] | None = None
         self._names: set[str] = set()
-        self._supported: bool | None = None  # asked once: ``list --all`` asks for 15,000 rows
 
     def of(self, ref: SessionRef) -> bool | None:
-        if self._supported is None:
-            self._supported = supported()
-        if not self._supported:
+        if not supported():
             return None
         if self._table is None:
             self._table = open_files(pid=self._pid)

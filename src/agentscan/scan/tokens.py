@@ -32,6 +32,7 @@ from agentscan.scan.collect import collect
 from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
+from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -341,10 +342,7 @@ def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]
     key = memo.get(minute)
     if key is None:
         if tz is None:
-            # The local date as ``astimezone()`` tells it, read from ``time.localtime``
-            # directly (2.5× quicker: a heavy user's calls fall in 40,000 quarter hours).
-            local = time.localtime(minute * 60)
-            year, month, day = local.tm_year, local.tm_mon, local.tm_mday
+            year, month, day = local_date(minute * 60)  # the local zone's, without a datetime
         else:
             moment = datetime.fromtimestamp(minute * 60, timezone.utc).astimezone(tz)
             year, month, day = moment.year, moment.month, moment.day

@@ -46,14 +46,14 @@ def kept(ctx: ScanContext, path: Path | str, kind: str, version: str, fingerprin
 
 
 def prefetch(ctx: ScanContext, paths: Iterable[str], kind: str, version: str, decode: Callable[[Any], T | None]) -> None:
-    """What ``kept`` would take back for ``paths``, read at once: one query, not one a path
-    (``list --all`` asks for 10,000).  Each value goes where ``kept`` looks first, under the
+    """What ``kept`` would take back for ``paths``, read together: a query for 500, or one
+    pass for thousands, not one query a path (``list --all`` asks for 10,000).  Each value goes where ``kept`` looks first, under the
     fingerprint it was kept at (a later ``kept`` of another fingerprint finds nothing)."""
     cache = ctx.file_cache
     if cache is None:
         return
     memo = ctx.memo.setdefault(_memo_key(kind), {})
-    for stored in cache.get_files(kind, set(paths)).values():
+    for stored in cache.get_files(kind, list(dict.fromkeys(paths))).values():
         if stored[2] != version or stored[3] in memo:
             continue
         document = unseal_json(stored[5])

@@ -31,7 +31,7 @@ from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
 from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
 from agentscan.toolkit import keptjson
-from agentscan.usagegroups import GROUP_KEYS, is_group
+from agentscan.usagegroups import GROUP_KEYS, are_groups
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import PlanStep
@@ -246,7 +246,7 @@ class TailFacts:
             texts = [doc["task_types"], doc["task_calls"]]
             _require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
             groups = doc["groups"]
-            _require(isinstance(groups, list) and all(is_group(group) for group in groups))
+            _require(are_groups(groups))
         except (ValueError, KeyError, TypeError):
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
