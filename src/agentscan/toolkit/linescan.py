@@ -231,10 +231,17 @@ class _Scan:
                 line = line[len(BOM):]
             try:
                 record = loads(line)
-            except orjson.JSONDecodeError as exc:
-                if line.strip():
-                    ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", block.line_number(line_start))
-                continue
+            except orjson.JSONDecodeError:
+                # Stripped as the line reader strips it (``strip`` takes more than JSON's
+                # whitespace: a form feed around a record), so that both read the same records
+                # and say the same of the rest.
+                stripped = line.strip()
+                try:
+                    record = loads(stripped)
+                except orjson.JSONDecodeError as exc:
+                    if stripped:
+                        ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", block.line_number(line_start))
+                    continue
             if type(record) is not dict:
                 ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", block.line_number(line_start))
                 continue
@@ -254,7 +261,8 @@ class _Scan:
             return
         if self.first and line.startswith(BOM):
             line = line[len(BOM):]
-        if not line.strip():
+        line = line.strip()  # as the line reader strips it
+        if not line:
             return
         try:
             record = orjson.loads(line)

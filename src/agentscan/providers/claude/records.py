@@ -132,7 +132,12 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
     if message.get("role") not in (None, "user"):
         return None
     parts: list[str] = []
-    for block in content_blocks(message):
+    content = message.get("content")
+    # A list read where it is (most user records are a tool's result: the first block ends
+    # them), not copied by ``content_blocks``: a row's pass asks this of every user record.
+    for block in content if content.__class__ is list else content_blocks(message):
+        if not isinstance(block, dict):
+            continue
         kind = block.get("type")
         if kind == "tool_result":
             return None

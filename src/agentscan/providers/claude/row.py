@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from agentscan import progress as reporting
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
+from agentscan.toolkit.jsonl import ReadProgress, iter_json_records
 from agentscan.providers.claude.records import (
     SYNTHETIC_MODELS,
     as_str,
@@ -181,38 +181,59 @@ def summarize(
     tell = reporting.file_teller(ctx.progress, path, size)
     pending_tasks = summary.pending_tasks
     order = order_start + summary.records
-    for line in iter_json_lines(path, ctx, start=start, first_line=first_line, progress=read):
-        record = line.record
-        summary.records += 1
-        order += 1
-        if tell is not None and not summary.records % reporting.TOLD_EVERY:
-            tell(read.complete_offset)
-        if observer is not None:
-            observer(record)
-        _note_common(summary, record)
-        kind = record.get("type")
-        if kind == "assistant":
-            # Without totals (a side pass adds them up: ``sidepass``) a call matters only
-            # until it says the session has usage: a tenth of a 1 GB pass, skipped.
-            if totals is not None or not summary.has_usage:
+    # What every record says (its time, cwd and branch) is noted inline, the times held
+    # locally: this runs on every line of every session of a cold table, and a call and
+    # four attribute reads a line cost a tenth of the pass.
+    first_ts, last_ts, branch = summary.first_ts, summary.last_ts, summary.git_branch
+    try:
+        for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read):
+            summary.records += 1
+            order += 1
+            if tell is not None and not summary.records % reporting.TOLD_EVERY:
+                tell(read.complete_offset)
+            if observer is not None:
+                observer(record)
+            raw = record.get("timestamp")
+            timestamp = None if raw is None else parse_iso(raw)
+            if timestamp is not None:
+                if first_ts is None or timestamp < first_ts:
+                    first_ts = timestamp
+                if last_ts is None or timestamp > last_ts:
+                    last_ts = timestamp
+            if summary.cwd is None:
+                summary.cwd = as_str(record.get("cwd"))
+            # The branch the session ended on: a session can switch branches.
+            value = record.get("gitBranch")
+            if value.__class__ is str and value:
+                branch = value
+            if summary._summaries:
+                _note_leaf(summary, record)
+            kind = record.get("type")
+            if kind == "assistant":
+                # Without totals (a side pass adds them up: ``sidepass``) a call matters only
+                # until it says the session has usage: a tenth of a 1 GB pass, skipped.
+                if totals is not None or not summary.has_usage:
+                    # The time just read, not read again (``epoch_of_iso`` is ``parse_iso``'s epoch).
+                    call = call_of(record, subagent, order, None if timestamp is None else timestamp.timestamp())
+                    if call is not None:
+                        summary.has_usage = True
+                        if totals is not None:
+                            totals.add(call)
+                _note_assistant(summary, record, pending_tasks, facts)
+            elif kind == "user":
+                _note_user(summary, record, pending_tasks, facts)
+            elif kind == "progress" and totals is not None:
                 call = call_of(record, subagent, order)
                 if call is not None:
-                    summary.has_usage = True
-                    if totals is not None:
-                        totals.add(call)
-            _note_assistant(summary, record, pending_tasks, facts)
-        elif kind == "user":
-            _note_user(summary, record, pending_tasks, facts)
-        elif kind == "progress" and totals is not None:
-            call = call_of(record, subagent, order)
-            if call is not None:
-                totals.add(call)
-        elif kind == "custom-title" and as_str(record.get("customTitle")):
-            summary.custom_title = record["customTitle"]
-        elif kind == "ai-title" and as_str(record.get("aiTitle")):
-            summary.ai_title = record["aiTitle"]
-        elif kind == "summary" and as_str(record.get("summary")):
-            _note_summary(summary, record)
+                    totals.add(call)
+            elif kind == "custom-title" and as_str(record.get("customTitle")):
+                summary.custom_title = record["customTitle"]
+            elif kind == "ai-title" and as_str(record.get("aiTitle")):
+                summary.ai_title = record["aiTitle"]
+            elif kind == "summary" and as_str(record.get("summary")):
+                _note_summary(summary, record)
+    finally:
+        summary.first_ts, summary.last_ts, summary.git_branch = first_ts, last_ts, branch
     return summary
 
 
@@ -226,30 +247,20 @@ def _note_summary(summary: FileSummary, record: dict) -> None:
         summary._summaries[leaf] = record["summary"]
 
 
-def _note_common(summary: FileSummary, record: dict) -> None:
-    timestamp = parse_iso(record.get("timestamp"))
-    if timestamp is not None:
-        if summary.first_ts is None or timestamp < summary.first_ts:
-            summary.first_ts = timestamp
-        if summary.last_ts is None or timestamp > summary.last_ts:
-            summary.last_ts = timestamp
-    if summary.cwd is None:
-        summary.cwd = as_str(record.get("cwd"))
-    # The branch the session ended on: a session can switch branches.
-    branch = as_str(record.get("gitBranch"))
-    if branch is not None:
-        summary.git_branch = branch
-    if summary._summaries:
-        uuid = record.get("uuid")
-        if isinstance(uuid, str) and uuid in summary._summaries:
-            summary._summary_matched = summary._summaries[uuid]
+def _note_leaf(summary: FileSummary, record: dict) -> None:
+    uuid = record.get("uuid")
+    if isinstance(uuid, str) and uuid in summary._summaries:
+        summary._summary_matched = summary._summaries[uuid]
 
 
 def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
     message = message_of(record)
     own_id = as_str(message.get("id")) or as_str(record.get("uuid"))
     message_id = own_id or f"#{summary.records}"
-    blocks = content_blocks(message)
+    content = message.get("content")
+    # A list of blocks is read where it is (the odd item that is no block skipped below),
+    # not copied into a new list for every record of the pass: only ``show``'s facts keep one.
+    blocks = content if content.__class__ is list and facts is None else content_blocks(message)
     if facts is not None:
         facts.assistant(own_id, blocks)
     model = as_str(message.get("model"))
@@ -257,6 +268,8 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
         summary._model_messages.add(message_id)
         summary.models[model] += 1
     for block in blocks:
+        if not isinstance(block, dict):
+            continue
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str) and block["text"].strip():
             if message_id not in summary._text_messages:

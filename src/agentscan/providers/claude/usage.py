@@ -44,9 +44,15 @@ def _count(value: object) -> int:
     return 0 if value is None else token_count(value)
 
 
-def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | None:
+#: ``call_of``'s ``epoch`` when its caller has not read the record's time
+UNREAD = float("nan")
+
+
+def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: float | None = UNREAD) -> Call | None:
     """The usage ``record`` carries, as a call tuple: a top-level assistant record's,
-    or a progress copy's (``progress_call``); ``None`` when it counts nothing."""
+    or a progress copy's (``progress_call``); ``None`` when it counts nothing.
+    ``epoch``: ``epoch_of_iso`` of the record's ``timestamp``, when the caller has it
+    already (a row's pass reads every record's time)."""
     kind = record.get("type")
     if kind == "progress":
         return progress_call(record, order)
@@ -72,7 +78,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int) -> Call | 
         _count(usage.get("cache_read_input_tokens")),
         cache_write,
         _count(usage.get("output_tokens")),
-        epoch_of_iso(record.get("timestamp")),
+        epoch_of_iso(record.get("timestamp")) if epoch is UNREAD else epoch,
         intern(model) if isinstance(model, str) and model else None,  # one string per model, not per call
         subagent,
         order,
