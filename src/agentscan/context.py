@@ -170,6 +170,11 @@ def _stamp(stat: os.stat_result) -> str:
     return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"
 
 
+#: ``memo``: the token sums this scan read, by session (``usagegroups.note_read``): a worker's
+#: context has them too, for the rows it reads (``for_worker``)
+SUMS_READ = "sums_read"
+
+
 @dataclass
 class ScanContext(FileSystemView):
     """The home and environment a scan reads, and where its warnings go.
@@ -208,6 +213,8 @@ class ScanContext(FileSystemView):
         roots symlinks are confined to; nothing else of this scan."""
         ctx = ScanContext(home=self.home, env=dict(self.env), home_source=self.home_source)
         ctx.memo["_confined_roots"] = set(self.memo.get("_confined_roots", ()))
+        if SUMS_READ in self.memo:
+            ctx.memo[SUMS_READ] = self.memo[SUMS_READ]  # only read there
         return ctx
 
     @contextmanager

@@ -31,7 +31,7 @@ from agentscan.scan.cache import decode_json
 from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
 from agentscan.sealing import seal, unseal_json
-from agentscan.usagegroups import GROUP_WIDTH
+from agentscan.usagegroups import GROUP_WIDTH, note_read
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
@@ -176,6 +176,9 @@ class _Collector:
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
         for name in self.unsnapped:
             self._store_snapshot(name, by_provider[name], sums)
+        # Not a parse that could not read everything this time: a row's pass reads it itself.
+        note_read(self.ctx, {ref_id: (fingerprint, found.groups) for ref_id, found in sums.items()
+                             if (fingerprint := fingerprints.get(ref_id)) is not None and not found.passing})
         if self.cache is not None:
             self.cache.commit()
         return by_provider, sums, keys

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from agentscan.context import ScanContext
-from agentscan.model import SessionRef, SessionRow, UsageEntry
+from agentscan.model import SessionRef, SessionRow, TokenUsage, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.toolkit.roots import Root
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
-    from agentscan.providers.claude.windowed import WindowedTotals
 
 
 #: ``usage`` of many sessions numbers each session's calls above the last one's
@@ -126,11 +125,18 @@ class ClaudeProvider(Provider):
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         from agentscan.providers.claude.rowpass import summaries
+        from agentscan.usagegroups import groups_read, total_of
 
         facts = self._facts_worth_keeping(ref, ctx)
+        # The sums this scan read for the session (``tokens``' table reads its rows after them):
+        # the same calls counted by the same rules, so the pass need not add them up again.
+        fingerprint = self.fingerprint(ref, ctx)
+        read = None if facts is not None else groups_read(ctx, ref.id, fingerprint)
         with ctx.warnings.capture() as captured:
-            main, subs, totals, _ = summaries(ref.hint, ctx, facts=facts)
+            main, subs, totals, _ = summaries(ref.hint, ctx, facts=facts, count=read is None)
         files: SessionFiles = ref.hint
+        if totals is None:
+            return self._row_from(ref, main, subs, *total_of(read or []))
         if facts is not None and main is not None:
             from agentscan.providers.claude.hugeshow import keep_facts
 
@@ -139,8 +145,8 @@ class ClaudeProvider(Provider):
             # The row's cost from these sums: no second pass over the session (``rowsums``).
             from agentscan.providers.claude import rowsums
 
-            rowsums.keep(ctx, files.main, self.fingerprint(ref, ctx), totals.groups(set(files.subagents)))
-        return self._row_from(ref, main, subs, totals)
+            rowsums.keep(ctx, files.main, fingerprint, totals.groups(set(files.subagents)))
+        return self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
 
     rows_may_travel = True
 
@@ -150,7 +156,10 @@ class ClaudeProvider(Provider):
 
         return isinstance(ref.hint, SessionFiles) and not self._tail_worthy(ref, ctx)
 
-    def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], totals: WindowedTotals) -> SessionRow:
+    def _row_from(self, ref: SessionRef, main: FileSummary | None, subs: dict[str, FileSummary], tokens: TokenUsage | None,
+                  counted_subagents: Collection[str]) -> SessionRow:
+        """``tokens``: the session's; ``counted_subagents``: those its calls name (one whose
+        transcript is gone counts too, from its calls copied into the parent's records)."""
         from collections import Counter
 
         from agentscan.model import Counts
@@ -158,7 +167,6 @@ class ClaudeProvider(Provider):
         from agentscan.timeutil import from_epoch, newest, oldest
 
         everything = ([main] if main else []) + list(subs.values())
-        tokens = totals.total()
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
         # With the parent transcript gone, the subagents' own content is all
         # there is: the earliest one names the session, and their counts add up.
@@ -185,7 +193,7 @@ class ClaudeProvider(Provider):
             updated_at=updated,
             tokens=tokens,
             counts=counts,
-            subagents=len(set(subs) | set(totals.by_subagent())),
+            subagents=len(set(subs) | set(counted_subagents)),
         )
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
@@ -196,7 +204,8 @@ class ClaudeProvider(Provider):
         files: SessionFiles = ref.hint
         collector = DetailCollector(bounds)
         main, subs, totals, extra_tools = summaries(files, ctx, collector)
-        row = self._row_from(ref, main, subs, totals)
+        assert totals is not None  # counted: ``count`` is left as it is
+        row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
         infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
                                totals.by_subagent())
         extra = {"parent_missing": True} if main is None else {}

@@ -6,8 +6,10 @@ token sums (``WindowedTotals``, one for the whole session) and, for ``show``, th
 detail (``detail.TranscriptStream``).  The main transcript's row pass is the one
 that may resume where a kept one stopped (``rowresume``), add its sums up on the
 second core (``sidepass``) and gather the facts a later ``show`` from its end
-needs (``showfacts``, ``hugeshow``).  Imported by the provider's ``row`` and
-``detail`` only: a warm run reads no file.
+needs (``showfacts``, ``hugeshow``).  When the scan has just read the session's
+sums (``tokens``' table reads every row after the report: ``sessionsums.groups_read``),
+a row's pass adds up no call: its tokens come from those sums.  Imported by the
+provider's ``row`` and ``detail`` only: a warm run reads no file.
 """
 
 from __future__ import annotations
@@ -29,15 +31,19 @@ if TYPE_CHECKING:
 
 def summaries(
     files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None = None, facts: ShowFacts | None = None,
-) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
+    *, count: bool = True,
+) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
-    main transcript's ``facts`` for a later ``show`` from its end."""
+    main transcript's ``facts`` for a later ``show`` from its end.  Not ``count``: the
+    caller has the session's sums (``sessionsums.groups_read``), and the totals are
+    ``None`` unless a resume state kept for the main transcript needs them anyway."""
     with _cycle_collector_paused():
-        return _summarize_files(files, ctx, collector, facts)
+        return _summarize_files(files, ctx, collector, facts, count)
 
 
 def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCollector | None,
-                     facts: ShowFacts | None) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals, list]:
+                     facts: ShowFacts | None, count: bool
+                     ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.windowed import WindowedTotals
 
@@ -45,12 +51,12 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
         # Only ``show`` builds a detail: a row's pass (``list``, a grown session's ``tokens``
         # table row) does without the detail model's 15 classes.
         from agentscan.providers.claude.detail import TranscriptStream
-    totals = WindowedTotals()
+    totals: WindowedTotals | None = WindowedTotals() if count else None
     order = 0
     main = None
     subagent_tools: list = []
     if files.main is not None and collector is None:
-        main, totals = _main_row_pass(files.main, ctx, facts, more_follow=bool(files.subagents))
+        main, totals = _main_row_pass(files.main, ctx, facts, more_follow=bool(files.subagents), count=count)
         order = main.records
     elif files.main is not None and collector is not None:
         main_stream = TranscriptStream(collector)
@@ -70,9 +76,10 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
 
 
 def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
-                   more_follow: bool) -> tuple[FileSummary, WindowedTotals]:
+                   more_follow: bool, count: bool = True) -> tuple[FileSummary, WindowedTotals | None]:
     """The main transcript's row pass, from where a kept one stopped when it can (``rowresume``).
-    ``more_follow``: other files' calls (the subagents') join its totals after it."""
+    ``more_follow``: other files' calls (the subagents') join its totals after it.  Not
+    ``count``: no totals (``None``), unless a resume state is kept (it holds them)."""
     from agentscan.providers.claude import rowresume
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.sidepass import SidePass
@@ -82,6 +89,9 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
 
     before = stat_now(path)  # the file as this pass finds it, not as discovery did
     keeping = rowresume.worth_keeping(path, before, ctx)
+    if not count and not keeping and facts is None:
+        # Only the row's facts: adding up every call was a quarter of the pass.
+        return summarize(path, ctx), None
     resumed = rowresume.load(ctx, path, before, facts) if keeping and before is not None else None
     side = None
     with ctx.warnings.capture() as captured:
