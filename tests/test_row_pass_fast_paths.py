@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,7 +24,7 @@ from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.usage import C_TS
 from agentscan.timeutil import epoch_of_iso, parse_iso
 from agentscan.toolkit.jsonl import iter_json_lines, iter_json_records
-from builders import claude_assistant, claude_usage, raw_lines_file, write_jsonl
+from builders import claude_assistant, claude_usage, claude_user, raw_lines_file, write_jsonl
 from conftest_hypothesis import FUZZ
 from zones import in_each_zone
 
@@ -45,17 +46,48 @@ def _warnings(ctx: ScanContext) -> list[tuple[str, int | None]]:
     return [(w.message, w.line) for w in ctx.warnings.items]
 
 
+def _read_as_before(path: Path) -> tuple[list[dict], list[tuple[str, int | None]]]:
+    """The line reader's rule before this pass, written out: each line stripped, a blank one
+    skipped, the rest decoded; what does not decode, or is not an object, is a warning."""
+    data = path.read_bytes()
+    if not data:
+        return [], [("empty file", None)]
+    records, warnings = [], []
+    lines = data.split(b"\n")
+    ended = [True] * (len(lines) - 1) + [False]
+    if lines[-1] == b"":
+        lines, ended = lines[:-1], ended[:-1]
+    for number, (line, has_newline) in enumerate(zip(lines, ended), start=1):
+        if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]
+        stripped = line.strip()
+        if not stripped:
+            continue
+        try:
+            record = orjson.loads(stripped)
+        except orjson.JSONDecodeError as exc:
+            text = str(exc)
+            text = text if len(text) <= 120 else text[:117] + "…"
+            warnings.append(("invalid JSON skipped: " + text if has_newline
+                             else "truncated last line skipped (file still being written?)", number))
+            continue
+        if not isinstance(record, dict):
+            warnings.append((f"JSON line is a {type(record).__name__}, not an object; skipped", number))
+            continue
+        records.append(record)
+    return records, warnings
+
+
 @FUZZ
-@given(lines=st.lists(LINES, max_size=25), final_newline=st.booleans(), bom=st.booleans(), start=st.integers(0, 40))
-def test_the_records_reader_reads_what_the_line_reader_reads(tmp_path: Path, lines, final_newline, bom, start) -> None:
+@given(lines=st.lists(LINES, max_size=25), final_newline=st.booleans(), bom=st.booleans())
+def test_both_readers_read_what_the_rule_before_read(tmp_path: Path, lines, final_newline, bom) -> None:
     path = raw_lines_file(tmp_path, lines, final_newline, bom)
-    start = min(start, path.stat().st_size)
+    want, want_warnings = _read_as_before(path)
     lines_ctx, records_ctx = ScanContext.create(home=tmp_path, env={}), ScanContext.create(home=tmp_path, env={})
-    want = [line.record for line in iter_json_lines(path, lines_ctx, start=start, max_line=64)]
-    got = list(iter_json_records(path, records_ctx, start=start))
-    if all(len(line) <= 64 for line in lines):  # the records reader has the default line cap
-        assert got == want
-        assert _warnings(records_ctx) == _warnings(lines_ctx)
+    assert [line.record for line in iter_json_lines(path, lines_ctx)] == want
+    assert list(iter_json_records(path, records_ctx)) == want
+    assert _warnings(lines_ctx) == want_warnings
+    assert _warnings(records_ctx) == want_warnings
 
 
 def test_whitespace_that_json_does_not_allow_around_a_record_still_reads(tmp_path: Path) -> None:
@@ -122,3 +154,41 @@ def test_times_branch_cwd_and_call_times_follow_the_rule_over_every_record(tmp_p
     cwds = [cwd for _, _, cwd in items if isinstance(cwd, str) and cwd]
     assert summary.cwd == (cwds[0] if cwds else None)
     assert [call[C_TS] for call in calls.calls] == [epoch_of_iso(ts) for ts, _, _ in items]
+
+
+BLOCKS = st.sampled_from([
+    {"type": "text", "text": "fix the build"},
+    {"type": "text", "text": "   "},
+    {"type": "text", "text": "<command-name>/model</command-name>"},
+    {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}},
+    {"type": "tool_use", "id": "toolu_2", "name": "Task", "input": {"subagent_type": "explore"}},
+    {"type": "tool_result", "tool_use_id": "toolu_2", "content": "done"},
+    {"type": "thinking", "thinking": "hm"},
+])
+JUNK = st.sampled_from(["text", 7, None, ["nested"], True])
+
+
+@FUZZ
+@given(turns=st.lists(st.tuples(st.booleans(), st.lists(BLOCKS, max_size=4), st.integers(0, 3)), min_size=1, max_size=8),
+       junk=st.lists(st.tuples(st.integers(0, 40), JUNK), max_size=6))
+def test_what_is_no_block_in_a_content_list_counts_for_nothing(tmp_path: Path, turns, junk) -> None:
+    """Content lists are read where they are: an item that is no block is skipped, as it
+    was when every list was copied without them first."""
+    records = []
+    for index, (assistant, blocks, message) in enumerate(turns):
+        ts = f"2026-11-01T09:00:{index:02d}.000Z"
+        if assistant:
+            records.append(claude_assistant("s", ts, msg_id=f"m{message}", request_id="r", usage=None, blocks=list(blocks)))
+        else:
+            records.append(claude_user("s", ts, list(blocks)))
+    clean = write_jsonl(tmp_path / "clean.jsonl", records)
+    for position, item in junk:
+        content = records[position % len(records)]["message"]["content"]
+        content.insert(position % (len(content) + 1), item)
+    dirty = write_jsonl(tmp_path / "dirty.jsonl", records)
+
+    def facts(path: Path) -> tuple:
+        summary = summarize(path, ScanContext.create(home=tmp_path, env={}))
+        return summary.prompts, summary.responses, summary.tool_calls, summary.first_prompt, summary.pending_tasks
+
+    assert facts(dirty) == facts(clean)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -31,13 +32,17 @@ MODELS = ["claude-sonnet-4-5-20250929", "claude-opus-4-5-20251101"]
 CALL = st.tuples(st.integers(0, 5), st.integers(0, 90_000), st.integers(0, 1), st.integers(0, 3))
 
 
-def _session(home: Path, number: int, calls: list[tuple[int, int, int, int]]) -> None:
+def _session(home: Path, number: int, calls: list[tuple[int, int, int, int]], *, orphan: bool = False) -> None:
+    """``orphan``: the main transcript is gone, its subagent's is left."""
     native = f"{number:08x}-0000-4000-8000-000000000000"
     main: list[dict] = [claude_user(native, "2026-11-01T09:00:00.000Z", f"task {number}")]
     sub: list[dict] = []
     for index, (message, tokens, model, where) in enumerate(calls):
         record = claude_assistant(native, f"2026-11-01T{9 + index // 60:02d}:{index % 60:02d}:30.000Z",
-                                  msg_id=f"msg-{number}-{message}", request_id=f"req-{number}-{message % 3}",
+                                  # messages 4 and 5 are in every session (a resumed or forked one's
+                                  # copies): a row's sums are the session's own all the same
+                                  msg_id=f"msg-{number if message < 4 else 'shared'}-{message}",
+                                  request_id=f"req-{number}-{message % 3}",
                                   usage=claude_usage(tokens, tokens // 3 + 1, cache_read=tokens * 2), model=MODELS[model],
                                   sidechain=where in (1, 2))
         if where == 1:
@@ -46,9 +51,11 @@ def _session(home: Path, number: int, calls: list[tuple[int, int, int, int]]) ->
             main.append(claude_progress(native, record["timestamp"], "gone0001", record))
         else:
             main.append(record)
-    claude_session_file(home, native, main, mtime=1_790_000_000 + number)
+    main_file = claude_session_file(home, native, main, mtime=1_790_000_000 + number)
     if sub:
         claude_subagent_file(home, native, "a1b2c3", sub)
+        if orphan:
+            main_file.unlink()
 
 
 def _rows(*, report_first: bool) -> dict[str, dict]:
@@ -73,16 +80,17 @@ def additions(monkeypatch: pytest.MonkeyPatch) -> list[tuple]:
 
 
 @FUZZ
-@given(sessions=st.lists(st.lists(CALL, max_size=10), min_size=1, max_size=4))
+@given(sessions=st.lists(st.tuples(st.lists(CALL, max_size=10), st.booleans()), min_size=1, max_size=4))
 def test_rows_after_the_report_are_the_rows_a_pass_adds_up(isolated_home: Path, additions: list[tuple],
                                                             sessions: list) -> None:
     cache = Path(os.environ["AGENTSCAN_CACHE_DIR"])
     for path in [*cache.glob("*"), *(isolated_home / ".claude").rglob("*.jsonl")]:
         path.unlink()
-    for number, calls in enumerate(sessions):
-        _session(isolated_home, number, calls)
+    for number, (calls, orphan) in enumerate(sessions):
+        _session(isolated_home, number, calls, orphan=orphan)
     alone = _rows(report_first=False)
     assert len(alone) == len(sessions)
+    assert additions or not any(calls for calls, _ in sessions)  # these rows added their calls up
     for path in cache.glob("*"):
         path.unlink()  # the rows read again, after a cold report
     additions.clear()
@@ -92,16 +100,95 @@ def test_rows_after_the_report_are_the_rows_a_pass_adds_up(isolated_home: Path, 
 
 def test_a_session_changed_since_its_sums_were_read_is_added_up_again(isolated_home: Path, additions: list[tuple]) -> None:
     _session(isolated_home, 1, [(0, 500, 0, 0), (1, 700, 1, 1)])
+    path = next((isolated_home / ".claude" / "projects").glob("*/*.jsonl"))
     with Scanner(use_cache=True) as scanner:
         token_report(scanner)
         (ref,) = scanner.refs()
-        read = dict(scanner.ctx.memo[SUMS_READ])
-        assert ref.id in read
-        scanner.ctx.memo[SUMS_READ][ref.id] = ("another fingerprint", [])  # as if read before a change
+        assert ref.id in scanner.ctx.memo[SUMS_READ]
+        # An agent appends a call between the report's read and the row's pass: the session's
+        # fingerprint (discovery's stats) is still the one the sums were read at.
+        native = ref.native_id
+        with path.open("a") as handle:
+            handle.write(orjson.dumps(claude_assistant(native, "2026-11-01T10:00:00.000Z", msg_id="late", request_id="late",
+                                                       usage=claude_usage(300, 1))).decode() + "\n")
         row = scanner.row(ref)
     assert additions  # its own pass added the calls up
-    assert row.tokens is not None and row.tokens.input == 1200
+    assert row.tokens is not None and row.tokens.input == 1500
     assert row.subagents == 1
+
+
+def test_a_session_whose_reading_said_something_is_added_up_by_its_pass(isolated_home: Path, additions: list[tuple]) -> None:
+    _session(isolated_home, 1, [(0, 500, 0, 0)])
+    path = next((isolated_home / ".claude" / "projects").glob("*/*.jsonl"))
+    with path.open("a") as handle:
+        handle.write('{"type": "assistant", "message": {"usage": broken\n')  # the usage scan reads it, and says so
+    with Scanner(use_cache=True) as scanner:
+        token_report(scanner)
+        (ref,) = scanner.refs()
+        assert ref.id not in scanner.ctx.memo.get(SUMS_READ, {})
+        row = scanner.row(ref)
+    assert additions and row.tokens is not None and row.tokens.input == 500
+
+
+def test_a_row_whose_resume_state_is_kept_still_adds_its_calls_up(isolated_home: Path, additions: list[tuple],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.providers.claude import rowresume
+
+    monkeypatch.setattr(rowresume, "MIN_BYTES", 0)  # every transcript is worth a resume state
+    monkeypatch.setattr(rowresume, "KEEP_DAYS", 3650)  # the test's transcripts are dated 2026-09
+    _session(isolated_home, 1, [(0, 500, 0, 0), (1, 700, 1, 0)])
+    with Scanner(use_cache=True) as scanner:
+        token_report(scanner)
+        (ref,) = scanner.refs()
+        row = scanner.row(ref)
+    assert len(additions) == 2  # the state holds the totals: they are added up
+    assert row.tokens is not None and row.tokens.input == 1200
+
+
+def test_a_session_of_more_calls_than_half_the_window_adds_its_calls_up(isolated_home: Path, additions: list[tuple],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(windowed, "WINDOW", 4)  # past two calls: as past 10,000 for real
+    _session(isolated_home, 1, [(0, 500, 0, 0), (1, 700, 1, 0), (2, 900, 1, 0)])
+    with Scanner(use_cache=True) as scanner:
+        token_report(scanner)
+        (ref,) = scanner.refs()
+        row = scanner.row(ref)
+    assert len(additions) == 3
+    assert row.tokens is not None and row.tokens.input == 2100
+
+
+def test_the_tables_rows_read_in_workers_take_the_sums_read(isolated_home: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through ``agentscan tokens`` (the text table), its rows read in forked workers: no
+    worker adds a call up (told through a file: a worker's memory is its own), and every
+    row is the one ``list`` reads alone afterwards from a fresh index."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+    from agentscan.scan import rowbuild
+
+    told = tmp_path / "additions"
+    real = windowed.WindowedTotals.add
+
+    def add(self: windowed.WindowedTotals, call: tuple) -> None:
+        with told.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        real(self, call)
+
+    monkeypatch.setattr(windowed.WindowedTotals, "add", add)
+    monkeypatch.setattr(rowbuild, "MIN_ROWS", 2)
+    monkeypatch.setattr(rowbuild, "MIN_BYTES", 0)
+    for number in range(6):
+        _session(isolated_home, number, [(0, 100 + number, 0, 0), (1, 200, 1, 1), (2, 300, 0, 3)], orphan=number == 5)
+    runner = CliRunner()
+    table = runner.invoke(app, ["tokens"])
+    assert table.exit_code == 0, table.output
+    assert not told.exists()
+    listed = runner.invoke(app, ["list", "--all", "--json"])
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "fresh"))
+    fresh = runner.invoke(app, ["list", "--all", "--json"])
+    assert told.exists()  # the fresh index's rows added their calls up
+    assert orjson.loads(listed.stdout)["sessions"] == orjson.loads(fresh.stdout)["sessions"]
 
 
 def test_a_workers_context_has_the_sums_the_scan_read() -> None:

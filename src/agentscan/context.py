@@ -170,8 +170,8 @@ def _stamp(stat: os.stat_result) -> str:
     return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}:{stat.st_ctime_ns}"
 
 
-#: ``memo``: the token sums this scan read, by session (``usagegroups.note_read``): a worker's
-#: context has them too, for the rows it reads (``for_worker``)
+#: ``memo``: the token sums this scan read, by session (``readsums``): a worker's context
+#: has them too, for the rows it reads (``for_worker``)
 SUMS_READ = "sums_read"
 
 
@@ -210,7 +210,8 @@ class ScanContext(FileSystemView):
     def for_worker(self) -> ScanContext:
         """A context of a worker process's own (``toolkit.workers``), made in the worker: this
         one holds open databases, which must not cross a fork.  Same home, environment and
-        roots symlinks are confined to; nothing else of this scan."""
+        roots symlinks are confined to, and the token sums the scan read (``SUMS_READ``,
+        only read there); nothing else of this scan."""
         ctx = ScanContext(home=self.home, env=dict(self.env), home_source=self.home_source)
         ctx.memo["_confined_roots"] = set(self.memo.get("_confined_roots", ()))
         if SUMS_READ in self.memo:

@@ -9,15 +9,6 @@ a huge transcript) groups exactly as ``collect`` does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
-
-from agentscan.bounds import token_sum
-from agentscan.context import SUMS_READ
-from agentscan.model import TokenUsage
-
-if TYPE_CHECKING:
-    from agentscan.context import ScanContext
-
 #: sums are kept per quarter hour: UTC offsets in use are multiples of 15 minutes,
 #: so a day in any such zone is a whole number of buckets
 BUCKET = 900
@@ -61,28 +52,3 @@ def are_groups(document: object) -> bool:
 _TEXT_TYPES = frozenset({str, type(None)})
 _BUCKET_TYPES = frozenset({int, type(None)})
 _INT = frozenset({int})
-
-
-def total_of(groups: list[list]) -> tuple[TokenUsage | None, set[str]]:
-    """The tokens of ``groups`` (input, cache read, cache write and output; ``None``: no
-    call), and the subagents their calls name."""
-    if not groups:
-        return None, set()
-    columns = list(zip(*groups))
-    parts = [token_sum(sum(columns[GROUP_KEYS + index])) for index in range(4)]
-    return TokenUsage(*parts), {agent for agent in columns[0] if agent is not None}
-
-
-def note_read(ctx: ScanContext, read: Mapping[str, tuple[str, list[list]]]) -> None:
-    """Keep, for the rest of the scan, each session's groups as just read (session id ->
-    the fingerprint they were read at, and the groups): a row's pass that follows
-    (``tokens``' table reads every row after the report) takes its tokens from them
-    instead of adding every call up again (``groups_read``)."""
-    ctx.memo.setdefault(SUMS_READ, {}).update(read)
-
-
-def groups_read(ctx: ScanContext, ref_id: str, fingerprint: str | None) -> list[list] | None:
-    """The session's groups as this scan read them at ``fingerprint`` (``note_read``), if it did."""
-    known = ctx.memo.get(SUMS_READ)
-    found = known.get(ref_id) if known is not None else None
-    return found[1] if found is not None and fingerprint is not None and found[0] == fingerprint else None

@@ -30,8 +30,9 @@ from agentscan.model import SessionRef
 from agentscan.scan.cache import decode_json
 from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
+from agentscan.readsums import note_read
 from agentscan.sealing import seal, unseal_json
-from agentscan.usagegroups import GROUP_WIDTH, note_read
+from agentscan.usagegroups import GROUP_WIDTH
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
@@ -176,9 +177,12 @@ class _Collector:
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
         for name in self.unsnapped:
             self._store_snapshot(name, by_provider[name], sums)
-        # Not a parse that could not read everything this time: a row's pass reads it itself.
+        # For the rows read next (``readsums``). Not a session whose reading said anything (a
+        # bad line, a parse that could not read everything this time, a provider's bug): its
+        # row's pass reads it itself, as it always did.
         note_read(self.ctx, {ref_id: (fingerprint, found.groups) for ref_id, found in sums.items()
-                             if (fingerprint := fingerprints.get(ref_id)) is not None and not found.passing})
+                             if (fingerprint := fingerprints.get(ref_id)) is not None
+                             and not found.passing and not found.warnings})
         if self.cache is not None:
             self.cache.commit()
         return by_provider, sums, keys

@@ -125,18 +125,18 @@ class ClaudeProvider(Provider):
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         from agentscan.providers.claude.rowpass import summaries
-        from agentscan.usagegroups import groups_read, total_of
 
         facts = self._facts_worth_keeping(ref, ctx)
-        # The sums this scan read for the session (``tokens``' table reads its rows after them):
-        # the same calls counted by the same rules, so the pass need not add them up again.
         fingerprint = self.fingerprint(ref, ctx)
-        read = None if facts is not None else groups_read(ctx, ref.id, fingerprint)
+        read = None if facts is not None else self._sums_read(ref, ctx, fingerprint)
         with ctx.warnings.capture() as captured:
             main, subs, totals, _ = summaries(ref.hint, ctx, facts=facts, count=read is None)
         files: SessionFiles = ref.hint
         if totals is None:
-            return self._row_from(ref, main, subs, *total_of(read or []))
+            from agentscan.readsums import total_of
+
+            assert read is not None  # ``count`` was false
+            return self._row_from(ref, main, subs, *total_of(read))
         if facts is not None and main is not None:
             from agentscan.providers.claude.hugeshow import keep_facts
 
@@ -147,6 +147,29 @@ class ClaudeProvider(Provider):
 
             rowsums.keep(ctx, files.main, fingerprint, totals.groups(set(files.subagents)))
         return self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
+
+    def _sums_read(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
+        """The session's own sums as this scan read them (``tokens``' table reads its rows
+        after the report: ``readsums``), if its files are still what they were then: the
+        same calls by the same rules, so the row's pass need not add them up again.  Not
+        for a session of more calls than half the row pass's window: a copy of a call far
+        back is never counted twice by either, but only ``tokens`` lets it replace the one
+        counted (docs/providers/claude.md), and a row must not depend on which came first."""
+        from agentscan.providers.claude.discovery import SessionFiles
+        from agentscan.providers.claude.windowed import WINDOW
+        from agentscan.readsums import calls_in, groups_read
+
+        read = groups_read(ctx, ref.id, fingerprint)
+        files = ref.hint
+        if read is None or not isinstance(files, SessionFiles) or calls_in(read) > WINDOW // 2:
+            return None
+        # Discovery's stats make the fingerprint: an agent may have written since. Taken
+        # again, they must give it again.
+        try:
+            now = {text: os.stat(text) for text in files.stats}
+        except OSError:
+            return None
+        return read if self._fingerprint_of(now) == fingerprint else None
 
     rows_may_travel = True
 

@@ -1,7 +1,8 @@
 """One streaming pass over a Claude transcript: the row facts and usage.
 
 It serves ``list`` rows and the row of ``show``; token sums go into a shared
-``WindowedTotals`` so that memory stays bounded on a 1 GB transcript.
+``WindowedTotals`` so that memory stays bounded on a 1 GB transcript (none,
+when the caller has them: ``rowpass``).
 Nothing here holds more than counters, a small window of recent message
 ids, and the few strings a row needs.
 """
@@ -204,14 +205,15 @@ def summarize(
                 summary.cwd = as_str(record.get("cwd"))
             # The branch the session ended on: a session can switch branches.
             value = record.get("gitBranch")
-            if value.__class__ is str and value:
+            if value.__class__ is str and value:  # ``as_str``, inline: every record has one
                 branch = value
             if summary._summaries:
                 _note_leaf(summary, record)
             kind = record.get("type")
             if kind == "assistant":
-                # Without totals (a side pass adds them up: ``sidepass``) a call matters only
-                # until it says the session has usage: a tenth of a 1 GB pass, skipped.
+                # Without totals (a side pass adds them up: ``sidepass``; or the scan has read
+                # the session's sums: ``readsums``) a call matters only until it says the
+                # session has usage: a tenth of a 1 GB pass, skipped.
                 if totals is not None or not summary.has_usage:
                     # The time just read, not read again (``epoch_of_iso`` is ``parse_iso``'s epoch).
                     call = call_of(record, subagent, order, None if timestamp is None else timestamp.timestamp())

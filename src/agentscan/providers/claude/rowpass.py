@@ -7,7 +7,7 @@ detail (``detail.TranscriptStream``).  The main transcript's row pass is the one
 that may resume where a kept one stopped (``rowresume``), add its sums up on the
 second core (``sidepass``) and gather the facts a later ``show`` from its end
 needs (``showfacts``, ``hugeshow``).  When the scan has just read the session's
-sums (``tokens``' table reads every row after the report: ``sessionsums.groups_read``),
+sums (``tokens``' table reads every row after the report: ``readsums``),
 a row's pass adds up no call: its tokens come from those sums.  Imported by the
 provider's ``row`` and ``detail`` only: a warm run reads no file.
 """
@@ -35,7 +35,7 @@ def summaries(
 ) -> tuple[FileSummary | None, dict[str, FileSummary], WindowedTotals | None, list]:
     """One pass per file: row facts, token sums, and (for ``show``) the detail, or the
     main transcript's ``facts`` for a later ``show`` from its end.  Not ``count``: the
-    caller has the session's sums (``sessionsums.groups_read``), and the totals are
+    caller has the session's sums (``readsums``), and the totals are
     ``None`` unless a resume state kept for the main transcript needs them anyway."""
     with _cycle_collector_paused():
         return _summarize_files(files, ctx, collector, facts, count)

@@ -44,7 +44,8 @@ def _count(value: object) -> int:
     return 0 if value is None else token_count(value)
 
 
-#: ``call_of``'s ``epoch`` when its caller has not read the record's time
+#: ``call_of``'s ``epoch`` when its caller has not read the record's time: told apart by
+#: identity (``is``), a float so that the parameter stays a ``float | None``
 UNREAD = float("nan")
 
 
