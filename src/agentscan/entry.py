@@ -87,7 +87,7 @@ def main() -> None:
     # A command is one short run over data that holds no reference cycles (records,
     # refs, rows, sums, and the modules it imports): reference counting frees all of it.
     # The cycle collector's passes over a heavy user's 15,000 sessions found nothing and
-    # cost a fifth of a warm run (docs/performance.md); peak memory is the same without them.
+    # cost a fifth of a warm run (docs/performance-history.md); peak memory is the same without them.
     gc.disable()
     try:
         _run()

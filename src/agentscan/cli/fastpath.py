@@ -1,7 +1,7 @@
 """``list``, ``show`` and ``tokens`` without importing Typer.
 
 Typer and the standard modules it pulls in cost a warm ``list`` about a third
-of its time (docs/performance.md).  These three commands are the ones run
+of its time (docs/performance-history.md).  These three commands are the ones run
 over and over, by hand and from scripts, so a command line that uses only
 their plain options is parsed here, from a snapshot of what Typer declares
 (``cli.static_grammar``), and handed to the same bodies (``cli.actions``).

@@ -22,7 +22,7 @@ app = typer.Typer(
     add_completion=True,
     pretty_exceptions_show_locals=False,
     # Plain help (click's): rich's panels cost ~90 ms of every --help, and box
-    # drawing is not this CLI's look anyway (docs/performance.md).
+    # drawing is not this CLI's look anyway (docs/performance-history.md).
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )

@@ -6,7 +6,7 @@ fingerprint of the session's files (path, size, mtime, inode, ctime) and the
 provider's parser version, so an unchanged file is never parsed twice and a
 changed one always is.
 
-What is kept per session (docs/performance.md explains why):
+What is kept per session (docs/performance-history.md explains why):
 
 * ``usage``: token sums grouped by subagent, model and quarter hour, plus the
   64-bit hashes of the session's dedupe keys.  A warm ``tokens`` adds up
