@@ -365,3 +365,23 @@ def test_a_claude_row_pass_does_without_the_detail_model(isolated_home: Path) ->
                               env=dict(os.environ))
         assert done.returncode == 0 and done.stdout, argv
         assert done.stderr.endswith(f"detail model: {imported}\n"), (argv, done.stderr)
+
+
+def test_a_cursor_row_does_without_the_detail_model_unless_its_composer_has_a_plan(isolated_home: Path) -> None:
+    """``list`` reads Cursor rows from ``state.vscdb``: a composer's plan (its todos) is made
+    of ``show``'s ``PlanStep``s, so only a composer that has one imports the detail model."""
+    from cursor_builders import bubble, composer_data, make_state_db, state_db_path
+
+    script = _AS_CONSOLE_SCRIPT.replace("'typer imported:', 'typer' in sys.modules",
+                                        "'detail model:', 'agentscan.detailmodel' in sys.modules")
+    t0 = 1_785_000_000_000
+    for todos, imported in (([], False), ([{"content": "write the test", "status": "pending"}], True)):
+        database = state_db_path(isolated_home)
+        database.unlink(missing_ok=True)
+        make_state_db(database, composers=[composer_data("c0ffee00-0000-4000-8000-000000000001", name="Cart", created=t0,
+                                                         updated=t0 + 60_000, bubbles=["b1"], todos=todos)],
+                      bubbles={"c0ffee00-0000-4000-8000-000000000001": [bubble("b1", 1, "refactor the cart")]})
+        done = subprocess.run([sys.executable, "-c", script, "list", "--json", "--no-cache", "-p", "cursor"],
+                              capture_output=True, text=True, timeout=60, env=dict(os.environ))
+        assert done.returncode == 0 and "c0ffee00" in done.stdout, done.stderr
+        assert done.stderr.endswith(f"detail model: {imported}\n"), (todos, done.stderr)

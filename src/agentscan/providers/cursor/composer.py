@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from agentscan.bounds import token_count
-from agentscan.detailmodel import PlanStep
 from agentscan.model import TokenUsage
 from agentscan.providers.cursor.records import (
     AUTO_MODEL,
@@ -28,6 +28,9 @@ from agentscan.providers.cursor.records import (
     valid_composer_id,
 )
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
+
+if TYPE_CHECKING:
+    from agentscan.detailmodel import PlanStep
 
 USER_BUBBLE, ASSISTANT_BUBBLE = 1, 2
 
@@ -81,8 +84,14 @@ def _context_gauge(raw: RawComposerData) -> int | None:
 
 
 def _plan(raw: RawComposerData) -> tuple[PlanStep, ...]:
+    todos = as_list(raw.get("todos"))
+    if not todos:
+        return ()
+    # ``show``'s model (15 classes made at import): only a composer with a plan needs it.
+    from agentscan.detailmodel import PlanStep
+
     steps = []
-    for todo in as_list(raw.get("todos")):
+    for todo in todos:
         text = as_str(as_dict(todo).get("content"))
         if text:
             steps.append(PlanStep(text, as_str(todo.get("status")) or "pending"))

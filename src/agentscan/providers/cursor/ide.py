@@ -9,18 +9,21 @@ bubbles inline in ``composerData.conversation``.
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import orjson
 
-from agentscan.toolkit.detail import DetailCollector
-from agentscan.detailmodel import ToolEvent
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_list, as_str, model_name
 from agentscan.providers.cursor.statedb import StateDb
 from agentscan.providers.cursor.transcript import TITLE_CHARS, tool_summary
 from agentscan.timeutil import parse_iso
+
+if TYPE_CHECKING:
+    # ``show``'s: a row (its first prompt) imports neither (the detail model makes 15 classes)
+    from agentscan.detailmodel import ToolEvent
+    from agentscan.toolkit.detail import DetailCollector
 
 _OK = frozenset({"completed", "success", "succeeded", "ok", "done"})
 _FAILED = frozenset({"error", "failed", "fail", "cancelled", "canceled", "rejected", "aborted"})
@@ -62,6 +65,8 @@ def _arguments(tool: dict[str, Any]) -> object:
 
 
 def tool_event(tool: dict[str, Any], timestamp, subagent: str | None = None) -> ToolEvent:
+    from agentscan.detailmodel import ToolEvent
+
     status = (as_str(tool.get("status")) or "").lower()
     summary, paths = tool_summary(_arguments(tool))
     return ToolEvent(

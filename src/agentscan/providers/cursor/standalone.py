@@ -13,20 +13,22 @@ Both are listed so that no session (and no token) is lost; rows and
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRef, SessionRow
 from agentscan.providers.cursor.chats import chat_meta, meta_json
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE
-from agentscan.providers.cursor.detail import stream_events
 from agentscan.providers.cursor.ide import tool_event
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, model_name
 from agentscan.providers.cursor.row import CursorHint, StoreSession
 from agentscan.providers.cursor.storechat import store_events
 from agentscan.providers.cursor.transcript import summarize_events
 from agentscan.providers.cursor.workspace import WorkspaceComposer, composer_entries
-from agentscan.toolkit.detail import DetailCollector
 from agentscan.timeutil import from_epoch, newest, parse_iso
+
+if TYPE_CHECKING:
+    from agentscan.toolkit.detail import DetailCollector
 
 PROVIDER = "cursor"
 
@@ -75,6 +77,8 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> Sessio
 
 
 def stream_store(session: StoreSession, ctx: ScanContext, collector: DetailCollector) -> None:
+    from agentscan.providers.cursor.detail import stream_events  # ``show``'s only: the detail model
+
     stream_events(store_events(session.store, ctx), collector)
 
 
