@@ -39,14 +39,13 @@ file is 0600.  Anything wrong with it only costs speed:
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.scan.cachefile import FILE_NAME, cache_dir, is_busy, open_index
+from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index
+from agentscan.scan.indexconn import IndexConnection
 
 # The index's file and directory are named here too: callers ask this module for them.
 __all__ = ["Cache", "FILE_NAME", "cache_dir", "decode_json"]
@@ -59,26 +58,15 @@ _WHOLE_TABLE_ABOVE = 2_000
 _PER_SESSION_TABLES = ("ids", "rows", "usage", "calls", "resume", "report_rows")
 
 
-class Cache:
-    """A handle on the index; every method degrades to a miss on error."""
-
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self.conn = conn
-        self.path = path
-        self.parses = 0  # files parsed this run (tests count them)
-        #: ``False`` once a write found the index locked by another agentscan: this run
-        #: writes nothing more (each write would wait the busy timeout again, for nothing)
-        self.writing = True
+class Cache(IndexConnection):
+    """A handle on the index, its tables' reads and writes; every method degrades to a miss
+    on error (``IndexConnection``)."""
 
     @classmethod
     def open(cls, ctx: ScanContext) -> Cache | None:
         """The index of ``ctx``'s environment, opened or made (``None``: this run goes without)."""
         opened = open_index(ctx)
         return None if opened is None else cls(*opened)
-
-    def close(self) -> None:
-        self.commit()
-        self.conn.close()
 
     # -- rows ----------------------------------------------------------------
 
@@ -304,87 +292,6 @@ class Cache:
         """Everything kept per session of these sessions: their files are gone (``scan.prune``)."""
         for table in _PER_SESSION_TABLES:
             self._delete_in(table, "session_id", session_ids)
-
-    # -- plumbing ------------------------------------------------------------
-
-    def _select_in(self, select: str, keys: list[str], *, whole_table_above: int | None = None,
-                   column: str = "session_id", where: tuple[str, tuple] = ("", ())) -> list[tuple]:
-        """``select WHERE [condition AND] column IN (keys)``, in chunks under SQLite's variable
-        limit; ``where``: a condition on every row and its parameters; the first selected value
-        is the key.  ``whole_table_above``: for more keys than this, one pass over the table,
-        filtered here (a heavy user's 10,000 ids cost 20 chunked lookups, 2.5× one pass)."""
-        condition, params = where
-        if whole_table_above is not None and len(keys) > whole_table_above:
-            wanted = set(keys)
-            everything = f"{select} WHERE {condition}" if condition else select
-            return [row for row in self._query(everything, params) if row[0] in wanted]
-        found: list[tuple] = []
-        narrowed = f"{select} WHERE {condition + ' AND ' if condition else ''}{column} IN"
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
-            found += self._query(f"{narrowed} ({','.join('?' * len(chunk))})", (*params, *chunk))
-        return found
-
-    def _delete_in(self, table: str, column: str, keys: Sequence[str]) -> None:
-        """``DELETE FROM table WHERE column IN (keys)``, in chunks under SQLite's variable limit."""
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
-            self._write(f"DELETE FROM {table} WHERE {column} IN ({','.join('?' * len(chunk))})", tuple(chunk))
-
-    def _query(self, sql: str, params: Iterable[Any]) -> list[tuple]:
-        try:
-            return self.conn.execute(sql, tuple(params)).fetchall()
-        except sqlite3.DatabaseError:
-            return []
-
-    def _begin(self) -> bool:
-        if not self.writing:
-            return False
-        if self.conn.in_transaction:
-            return True
-        try:
-            self.conn.execute("BEGIN")
-            return True
-        except sqlite3.DatabaseError:
-            return False
-
-    def _write(self, sql: str, params: tuple) -> None:
-        if not self._begin():
-            return
-        try:
-            self.conn.execute(sql, params)
-        except sqlite3.DatabaseError as exc:
-            self._failed(exc)  # a busy or broken cache only costs speed
-
-    def _write_many(self, sql: str, params: list[tuple]) -> None:
-        if not params or not self._begin():
-            return
-        try:
-            self.conn.executemany(sql, params)
-        except sqlite3.DatabaseError as exc:
-            self._failed(exc)
-
-    def _failed(self, exc: sqlite3.DatabaseError) -> None:
-        """A write failed. Locked by another agentscan (after the busy timeout): the index
-        is left to it for the rest of this run (docs/security.md), not waited for again at
-        every write. The lock is taken by a transaction's first write, so nothing this
-        transaction wrote is lost by ending it."""
-        if is_busy(exc):
-            self.writing = False
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.DatabaseError:
-                pass
-
-    def commit(self) -> None:
-        try:
-            if self.conn.in_transaction:
-                self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.DatabaseError:
-                pass
 
 
 def decode_json(value: object) -> Any:
