@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from agentscan.model import Counts
 from agentscan.providers.codex.records import as_str, counts_of, line_kind, payload_of, rate_limits_of
-from agentscan.timeutil import newest, oldest, parse_iso
+from agentscan.timeutil import parse_iso
 
 
 @dataclass
@@ -28,12 +28,17 @@ class LineFacts:
     def note(self, record: Mapping[str, Any]) -> tuple[datetime | None, str | None, Any, Mapping[str, Any]]:
         """Record one line's facts; returns (timestamp, kind, type, payload) for the caller's own work."""
         timestamp = parse_iso(record.get("timestamp"))
-        self.first_ts, self.last_ts = oldest(self.first_ts, timestamp), newest(self.last_ts, timestamp)
-        kind = line_kind(record)
+        if timestamp is not None:
+            # ``oldest`` and ``newest``, inline: this runs on every line of a rollout.
+            if self.first_ts is None or timestamp < self.first_ts:
+                self.first_ts = timestamp
+            if self.last_ts is None or timestamp > self.last_ts:
+                self.last_ts = timestamp
+        payload = payload_of(record)
+        kind = line_kind(record, payload)
         if kind is not None:
             self.kinds[kind] = self.kinds.get(kind, 0) + 1
         rtype = record.get("type")
-        payload = payload_of(record)
         if rtype == "turn_context":
             self.model = as_str(payload.get("model")) or self.model
         elif rtype == "event_msg" and payload.get("type") == "token_count":

@@ -198,15 +198,17 @@ def item_response(payload: Mapping[str, Any]) -> str | None:
 TOOL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
 
 
-def line_kind(record: Mapping[str, Any]) -> str | None:
+def line_kind(record: Mapping[str, Any], payload: dict[str, Any] | None = None) -> str | None:
     """How a line counts: prompt/response (events or items), tool call, or nothing.
+    ``payload``: the record's ``payload_of``, when the caller has it already.
 
     Codex writes the conversation twice (``event_msg`` and ``response_item``);
     counters prefer the events and fall back to the items for builds that
     wrote only those, so nothing is counted twice.
     """
     kind = record.get("type")
-    payload = payload_of(record)
+    if payload is None:
+        payload = payload_of(record)
     ptype = payload.get("type")
     if kind == "event_msg":
         if ptype == "user_message" and event_prompt(payload) is not None:
