@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.context import SUMS_READ, ScanContext
+from agentscan.context import ScanContext
 from agentscan.providers.claude import windowed
+from agentscan.readsums import groups_read, note_read
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from builders import claude_assistant, claude_progress, claude_session_file, claude_subagent_file, claude_usage, claude_user
@@ -104,7 +106,7 @@ def test_a_session_changed_since_its_sums_were_read_is_added_up_again(isolated_h
     with Scanner(use_cache=True) as scanner:
         token_report(scanner)
         (ref,) = scanner.refs()
-        assert ref.id in scanner.ctx.memo[SUMS_READ]
+        assert groups_read(scanner.ctx, ref.id, scanner.fingerprint(ref)) is not None
         # An agent appends a call between the report's read and the row's pass: the session's
         # fingerprint (discovery's stats) is still the one the sums were read at.
         native = ref.native_id
@@ -125,7 +127,7 @@ def test_a_session_whose_reading_said_something_is_added_up_by_its_pass(isolated
     with Scanner(use_cache=True) as scanner:
         token_report(scanner)
         (ref,) = scanner.refs()
-        assert ref.id not in scanner.ctx.memo.get(SUMS_READ, {})
+        assert groups_read(scanner.ctx, ref.id, scanner.fingerprint(ref)) is None
         row = scanner.row(ref)
     assert additions and row.tokens is not None and row.tokens.input == 500
 
@@ -191,10 +193,26 @@ def test_the_tables_rows_read_in_workers_take_the_sums_read(isolated_home: Path,
     assert orjson.loads(listed.stdout)["sessions"] == orjson.loads(fresh.stdout)["sessions"]
 
 
+def _read(groups: list[list]) -> SimpleNamespace:
+    return SimpleNamespace(groups=groups, warnings=[], passing=False)
+
+
 def test_a_workers_context_has_the_sums_the_scan_read() -> None:
     ctx = ScanContext.create(home="/nowhere", env={})
-    ctx.memo[SUMS_READ] = {"claude:x": ("fp", [])}
+    note_read(ctx, {"claude:x": "fp"}, {"claude:x": _read([["g"]])})
     ctx.memo["other"] = object()
     worker = ctx.for_worker()
-    assert worker.memo[SUMS_READ] == {"claude:x": ("fp", [])}
+    assert groups_read(worker, "claude:x", "fp") == [["g"]]
     assert "other" not in worker.memo
+
+
+def test_the_last_read_of_a_session_is_the_one_taken() -> None:
+    ctx = ScanContext.create(home="/nowhere", env={})
+    note_read(ctx, {"claude:x": "old", "claude:y": "fp"}, {"claude:x": _read([["old"]]), "claude:y": _read([["y"]])})
+    note_read(ctx, {"claude:x": "new"}, {"claude:x": _read([["new"]])})
+    assert groups_read(ctx, "claude:x", "new") == [["new"]]
+    assert groups_read(ctx, "claude:x", "old") is None  # read again since, at another fingerprint
+    assert groups_read(ctx, "claude:y", "fp") == [["y"]]
+    assert groups_read(ctx, "claude:y", None) is None
+    note_read(ctx, {"claude:z": "fp"}, {"claude:z": SimpleNamespace(groups=[], warnings=["a bad line"], passing=False)})
+    assert groups_read(ctx, "claude:z", "fp") is None

@@ -13,7 +13,7 @@ read, never changed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Mapping, Protocol, Sequence
 
 from agentscan.bounds import token_sum
 from agentscan.context import SUMS_READ
@@ -27,17 +27,40 @@ if TYPE_CHECKING:
 CALLS = GROUP_KEYS + 5
 
 
-def note_read(ctx: ScanContext, read: Mapping[str, tuple[str, list[list]]]) -> None:
-    """Keep, for the rest of the scan, each session's groups as just read: session id ->
-    the fingerprint they were read at, and the groups."""
-    ctx.memo.setdefault(SUMS_READ, {}).update(read)
+class Read(Protocol):
+    """What a read of one session's sums gives (``scan.sessionsums.SessionSums``)."""
+
+    @property
+    def groups(self) -> list[list]: ...
+
+    @property
+    def warnings(self) -> Sequence[object]: ...
+
+    @property
+    def passing(self) -> bool: ...
+
+
+def note_read(ctx: ScanContext, fingerprints: Mapping[str, str | None], sums: Mapping[str, Read]) -> None:
+    """Keep, for the rest of the scan, the sums just read (session id -> its read) and the
+    fingerprints they were read at.  Kept as they are, looked into only when a row asks
+    (``groups_read``): many commands read every session's sums, and only ``tokens``' table
+    reads rows after them.  ``sums`` must not change after (the fingerprints may: copy them)."""
+    ctx.memo.setdefault(SUMS_READ, []).append((fingerprints, sums))
 
 
 def groups_read(ctx: ScanContext, ref_id: str, fingerprint: str | None) -> list[list] | None:
-    """The session's groups as this scan read them at ``fingerprint`` (``note_read``), if it did."""
-    known = ctx.memo.get(SUMS_READ)
-    found = known.get(ref_id) if known is not None else None
-    return found[1] if found is not None and fingerprint is not None and found[0] == fingerprint else None
+    """The session's groups as this scan last read them, if that was at ``fingerprint`` and
+    the reading said nothing (a bad line, a parse that could not read everything this time,
+    a provider's bug: the row's pass reads such a session itself, as it always did)."""
+    if fingerprint is None:
+        return None
+    for fingerprints, sums in reversed(ctx.memo.get(SUMS_READ, ())):
+        found = sums.get(ref_id)
+        if found is not None:
+            if fingerprints.get(ref_id) == fingerprint and not found.passing and not found.warnings:
+                return found.groups
+            return None
+    return None
 
 
 def total_of(groups: list[list]) -> tuple[TokenUsage | None, set[str]]:

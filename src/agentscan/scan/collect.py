@@ -177,12 +177,7 @@ class _Collector:
             sums[ref.id], keys[ref.id] = parsed.sums, parsed.keys
         for name in self.unsnapped:
             self._store_snapshot(name, by_provider[name], sums)
-        # For the rows read next (``readsums``). Not a session whose reading said anything (a
-        # bad line, a parse that could not read everything this time, a provider's bug): its
-        # row's pass reads it itself, as it always did.
-        note_read(self.ctx, {ref_id: (fingerprint, found.groups) for ref_id, found in sums.items()
-                             if (fingerprint := fingerprints.get(ref_id)) is not None
-                             and not found.passing and not found.warnings})
+        note_read(self.ctx, dict(fingerprints), sums)  # for rows read next (``readsums``)
         if self.cache is not None:
             self.cache.commit()
         return by_provider, sums, keys

@@ -47,8 +47,9 @@ def kept(ctx: ScanContext, path: Path | str, kind: str, version: str, fingerprin
 
 def prefetch(ctx: ScanContext, paths: Iterable[str], kind: str, version: str, decode: Callable[[Any], T | None]) -> None:
     """What ``kept`` would take back for ``paths``, read together: a query for 500, or one
-    pass for thousands, not one query a path (``list --all`` asks for 10,000).  Each value goes where ``kept`` looks first, under the
-    fingerprint it was kept at (a later ``kept`` of another fingerprint finds nothing)."""
+    pass for thousands, not one query a path (``list --all`` asks for 10,000).  Each value
+    goes where ``kept`` looks first, under the fingerprint it was kept at (a later ``kept``
+    of another fingerprint finds nothing)."""
     cache = ctx.file_cache
     if cache is None:
         return
