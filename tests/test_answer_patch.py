@@ -7,7 +7,6 @@ Every test compares the patched answer with a report computed afresh
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -19,38 +18,13 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.scan import answerpatch
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from builders import claude_session_file, claude_subagent_file
 from codex_builders import DEMO_PARENT, at, token_count, usage, write_demo
 import gemini_builders as gemini
+from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, session, sidechain_call,
+                            turn)
 
 runner = CliRunner()
-IDS = [f"{letter * 8}-1111-4222-8333-444444444444" for letter in "abcdef"]
-BASE = 1_790_000_000
-
-
-def turn(native_id: str, n: int, tokens: int, *, model: str = "claude-sonnet-4-5-20250929",
-         copied_from: str | None = None) -> list[dict]:
-    """A prompt and a priced reply; ``copied_from``: the reply is that session's ``n``-th call
-    (same message and request id), as a resumed session copies it."""
-    owner = copied_from or native_id
-    return [
-        claude_user(native_id, f"2026-11-01T10:{n:02d}:00Z", f"prompt {n} of {native_id[:4]}"),
-        claude_assistant(native_id, f"2026-11-01T10:{n:02d}:01Z", msg_id=f"m-{owner}-{n}",
-                         request_id=f"r-{owner}-{n}", usage=claude_usage(tokens, 10, cache_read=3), model=model),
-    ]
-
-
-def session(home: Path, native_id: str, age: int, tokens: int) -> Path:
-    return claude_session_file(home, native_id, turn(native_id, 0, tokens), mtime=BASE + age * 60)
-
-
-def append(path: Path, records: list[dict | bytes], mtime: float) -> None:
-    with path.open("ab") as handle:
-        for record in records:
-            handle.write((record if isinstance(record, bytes) else orjson.dumps(record)) + b"\n")
-    os.utime(path, (mtime, mtime))
-
-
 @pytest.fixture
 def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """How each run's answer was made: ``patched``, or ``whole`` (a basis that could not patch)."""
@@ -204,11 +178,6 @@ def test_other_questions_are_not_patched(isolated_home: Path, ways: list[str]) -
         assert "patched" not in ways[before:]
 
 
-def sidechain_call(native_id: str, agent: str, n: int, tokens: int) -> dict:
-    return claude_assistant(native_id, f"2026-11-01T11:{n:02d}:01Z", msg_id=f"m-{agent}-{n}", request_id=f"r-{agent}-{n}",
-                            usage=claude_usage(tokens, 5), sidechain=True)
-
-
 def test_a_subagent_transcript_that_grows_or_comes_is_patched_into_its_parent(isolated_home: Path, ways: list[str]) -> None:
     session(isolated_home, IDS[0], 1, 100)
     session(isolated_home, IDS[1], 2, 200)
@@ -249,11 +218,6 @@ def test_a_grown_gemini_chat_is_patched(isolated_home: Path, ways: list[str]) ->
     tokens()
     append(chats[0], [gemini.gemini("g2", "2026-05-01T10:00:03.000Z", "ok", usage=gemini.tokens(300, 10))], BASE + 5000)
     assert orjson.loads(assert_patched_as_fresh(ways))["rows"][0]["tokens"]["input"] == 400
-
-
-def null_session(home: Path, native_id: str, mtime: float) -> Path:
-    """A session with a prompt and no reply: its row has no tokens and no cost."""
-    return claude_session_file(home, native_id, [claude_user(native_id, "2026-11-01T10:00:00Z", "hi")], mtime=mtime)
 
 
 def test_rows_of_nothing_come_fill_and_empty(isolated_home: Path, ways: list[str]) -> None:
@@ -307,17 +271,6 @@ def test_calls_shared_with_a_session_since_removed(isolated_home: Path, ways: li
     assert answer["total"]["input"] == 200 + 100 + 300
 
 
-def test_the_text_table_is_never_patched(isolated_home: Path, ways: list[str]) -> None:
-    first = session(isolated_home, IDS[0], 1, 100)
-    session(isolated_home, IDS[1], 2, 200)
-    tokens()
-    append(first, turn(IDS[0], 5, 7), BASE + 3600)
-    table = runner.invoke(app, ["tokens"])
-    assert table.exit_code == 0, table.output
-    assert ways == ["whole"]  # the text table made whole, with no look at the kept answer
-    assert table.stdout == runner.invoke(app, ["tokens", "--no-cache"]).stdout
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(st.tuples(st.sampled_from(["grow", "add", "remove", "share", "nothing"]),
                                 st.integers(0, len(IDS) - 1), st.integers(1, 900)), min_size=1, max_size=6))
@@ -348,72 +301,19 @@ def test_any_sequence_of_changes_prints_what_a_fresh_report_does(
         assert tokens() == fresh()
 
 
-GEMINI_IDS = [f"{digit * 8}-2222-4333-8444-555555555555" for digit in "123"]
-ACTIONS = ["grow", "add", "null", "remove", "share", "subagent", "new subagent", "codex", "gemini", "new gemini",
-           "remove gemini", "synthetic", "remove every claude session"]
-
-
 @pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 5), st.integers(1, 900)), min_size=1, max_size=6),
        providers=st.sampled_from([(), ("claude",), ("claude", "codex", "gemini")]))
 def test_any_sequence_of_changes_of_several_providers_prints_what_a_fresh_report_does(
         isolated_home: Path, ways: list[str], steps: list[tuple[str, int, int]], providers: tuple[str, ...]) -> None:
-    for name in (".claude", ".codex", ".gemini"):
-        shutil.rmtree(isolated_home / name, ignore_errors=True)
     for path in Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*"):
         path.unlink()
     options = [option for name in providers for option in ("--provider", name)]
-    project = isolated_home / ".claude" / "projects" / "-home-dev-project"
-    for index, native_id in enumerate(IDS[:3]):
-        session(isolated_home, native_id, index, 100 * (index + 1))
-    claude_subagent_file(isolated_home, IDS[1], "a1", [sidechain_call(IDS[1], "a1", 0, 40)])
-    rollouts = write_demo(isolated_home)
-    chats = [gemini.write_chat(isolated_home, "proj", f"session-2026-05-01T1{n}-00-{native_id[:8]}.jsonl",
-                               [gemini.meta(native_id),
-                                gemini.gemini("g1", "2026-05-01T10:00:02.000Z", "ok", usage=gemini.tokens(100 * (n + 1), 10))],
-                               mtime=BASE + n)
-             for n, native_id in enumerate(GEMINI_IDS[:2])]
+    home = Changes(isolated_home)
     assert tokens(*options) == tokens("--no-cache", *options)
-    clock = BASE + 10_000
-    for number, (action, which, amount) in enumerate(steps):
-        clock += 60
-        path = project / f"{IDS[which]}.jsonl"
-        agent = project / IDS[which] / "subagents" / "agent-a1.jsonl"
-        if action == "grow" and path.exists():
-            append(path, turn(IDS[which], 10 + number, amount), clock)
-        elif action == "add" and not path.exists():
-            session(isolated_home, IDS[which], clock - BASE, amount)
-        elif action == "null" and not path.exists():
-            null_session(isolated_home, IDS[which], clock)
-        elif action == "remove" and path.exists():
-            path.unlink()
-            shutil.rmtree(project / IDS[which], ignore_errors=True)
-        elif action == "share" and path.exists():
-            append(path, turn(IDS[which], 0, 100, copied_from=IDS[(which + 1) % len(IDS)])[1:], clock)
-        elif action == "synthetic" and path.exists():
-            append(path, [claude_assistant(IDS[which], "2026-11-01T10:59:01Z", msg_id=f"syn-{number}", request_id=None,
-                                           usage=claude_usage(0, 0), model="<synthetic>")], clock)
-        elif action == "subagent" and agent.exists():
-            append(agent, [sidechain_call(IDS[which], "a1", 10 + number, amount)], clock)
-        elif action == "new subagent" and path.exists():
-            added = claude_subagent_file(isolated_home, IDS[which], f"b{number}", [sidechain_call(IDS[which], f"b{number}", number, amount)])
-            os.utime(added, (clock, clock))
-        elif action == "codex" and rollouts[which % len(rollouts)].exists():
-            append(rollouts[which % len(rollouts)],
-                   [token_count(at(4000 + number), usage(900_000 + number, 1000, 5000), usage(amount, 0, 10))], clock)
-        elif action == "gemini" and chats[which % 2].exists():
-            append(chats[which % 2], [gemini.gemini(f"g{number + 5}", "2026-05-01T10:00:03.000Z", "ok",
-                                                    usage=gemini.tokens(amount, 10))], clock)
-        elif action == "new gemini":
-            gemini.write_chat(isolated_home, "proj", f"session-2026-05-01T12-00-{GEMINI_IDS[2][:8]}.jsonl",
-                              [gemini.meta(GEMINI_IDS[2]),
-                               gemini.gemini("g1", "2026-05-01T12:00:02.000Z", "ok", usage=gemini.tokens(amount, 10))],
-                              mtime=clock)
-        elif action == "remove gemini" and chats[which % 2].exists():
-            chats[which % 2].unlink()
-        elif action == "remove every claude session":
-            shutil.rmtree(project, ignore_errors=True)
+    for action, which, amount in steps:
+        home.apply(action, which, amount)
         assert tokens(*options) == tokens("--no-cache", *options), (action, ways)
 
 

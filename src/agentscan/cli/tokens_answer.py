@@ -28,6 +28,7 @@ from agentscan.scan.memo import MAX_WARNINGS
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.groupby import GroupBy
+    from agentscan.cli.tokens_text import Printed
     from agentscan.model import SessionRow
     from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -51,16 +52,21 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     from agentscan.scan import priceahead
 
     priceahead.start(scanner)  # genai-prices imported by a helper while the sessions are read
-    whole_json = as_json and remember and by == "session"  # the only answer patched (``scan.answerpatch``)
+    # Every session by session: patched from the last whole answer (``scan.answerpatch``).
+    patchable = remember and by == "session"
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
-        if whole_json:
+        table: tuple[str, str] | None = None
+        if patchable and as_json:
             from agentscan.scan import answerpatch
 
             answer = answerpatch.patched(scanner, command, question, providers)  # ``None`` on any warning
-        report = None
-        if answer is None:
+        elif patchable:
+            table = _patched_table(scanner, question, providers)
+        report: TokenReport | None = None
+        printed: tuple[TokenReport, Printed, dict[str, SessionRow]] | None = None
+        if answer is None and table is None:
             from agentscan.scan.tokens import token_report
 
             report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone)
@@ -68,25 +74,46 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 # Printed as a remembered answer is: rows taken back whole are not made again.
                 answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
             else:
-                out, err = _table(report, scanner)
+                table, printed = _table(report, scanner)
     end_progress()
     if answer is not None:
         render.emit_json_body("tokens", answer, scanner.warnings)
     else:
+        assert table is not None
+        out, err = table
         sys.stdout.write(out)
         sys.stdout.flush()
         sys.stderr.write(err)
     if key is not None:
-        if whole_json and report is not None and not raised and not len(scanner.warnings):
-            from agentscan.scan import answerpatch
+        if patchable and report is not None and not raised and not len(scanner.warnings):
+            if printed is not None:
+                from agentscan.cli import tablepatch
 
-            answerpatch.keep(scanner, command, question, answer, report)  # type: ignore[arg-type]
+                tablepatch.keep(scanner, question, *printed, render.terminal())
+            else:
+                from agentscan.scan import answerpatch
+
+                answerpatch.keep(scanner, command, question, report, answer=answer)
         answer = answer if answer is not None else orjson.dumps({"out": out, "err": err})
         answers.remember(scanner, command, question, key, answer, raised)
 
 
-def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
-    """The text table and the notes under it, as they would be printed."""
+def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[str]) -> tuple[str, str] | None:
+    """The text table of every session, patched (``cli.tablepatch``), as it would be printed;
+    ``None``: it must be made whole."""
+    from agentscan.cli import tablepatch
+
+    out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
+    with redirect_stdout(out), redirect_stderr(err):
+        done = tablepatch.patched(scanner, question, providers, render.terminal())
+    return (out.getvalue(), err.getvalue()) if done else None
+
+
+def _table(report: TokenReport, scanner: Scanner
+           ) -> tuple[tuple[str, str], tuple[TokenReport, Printed, dict[str, SessionRow]] | None]:
+    """The text table and the notes under it, as they would be printed, and (by session)
+    what it was made of: the report in the table's order, its rows' lines and the
+    sessions' rows (``cli.tablepatch.keep``)."""
     from agentscan.cli.tokens_text import print_report
 
     term = render.terminal()
@@ -106,8 +133,9 @@ def _table(report: TokenReport, scanner: Scanner) -> tuple[str, str]:
         report = _newest_first(report, session_rows)
     out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
     with redirect_stdout(out), redirect_stderr(err):
-        print_report(report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {})
-    return out.getvalue(), err.getvalue()
+        printed = print_report(report, term, rows_of=session_rows.get,
+                               short_ids=scanner.short_ids() if term.tty and shown else {})
+    return (out.getvalue(), err.getvalue()), ((report, printed, session_rows) if report.by == "session" else None)
 
 
 def _newest_first(report: TokenReport, session_rows: dict[str, SessionRow]) -> TokenReport:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 from operator import attrgetter
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli import table
 from agentscan.cli.table import Column, Row
 from agentscan.cli.term import Terminal, clean, cut
 from agentscan.model import SessionRow, TokenUsage, sum_usage
-from agentscan.scan.tokenreport import TokenReport
+from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
 #: The parts go before a session's date, project and title; TOTAL and COST stay.
@@ -64,34 +64,69 @@ def _columns(by: str) -> list[Column]:
     return columns
 
 
+class Printed(NamedTuple):
+    """What ``print_report`` made of each of the report's rows (the text table's basis,
+    ``cli.tablepatch``): its key as shown, its date, project and title (``[]`` but by
+    session), and its lines, the numbers in full (``[]``: a row of 0 tokens, folded)."""
+
+    keys: list[str]
+    facts: list[list[str]]
+    lines: list[list[Row]]
+
+
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], SessionRow | None],
-                 short_ids: dict[str, str]) -> None:
-    columns = _columns(report.by)
-    folded = [row for row in report.rows if row.tokens is not None and row.tokens.total == 0]
-    facts: dict[str, list[str]] = {}  # each session's date, project and title: made once for both layouts
-    rows = _rows(report, term, rows_of, short_ids, facts, compact=False)
+                 short_ids: dict[str, str]) -> Printed:
+    by_session = report.by == "session"
+    keys = [short_ids.get(row.key, row.key) if term.tty else row.key for row in report.rows]
+    # Each session's date, project and title: made once for both layouts.
+    facts = [session_facts(rows_of(row.key), term) if by_session else [] for row in report.rows]
+
+    def lines(compact: bool) -> list[list[Row]]:
+        return [row_lines(row, key if by_session else row.key, row_facts, term, compact=compact)
+                for row, key, row_facts in zip(report.rows, keys, facts)]
+
+    full = lines(False)
+    total = (report.total, report.cost, report.cost_priced)
+    folded = [key for row, key in zip(report.rows, keys) if row.tokens is not None and row.tokens.total == 0]
+    # Why a cost with tokens behind it is unknown (zero-token rows are folded above).
+    groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
+    groups.append((report.cost, report.total, report.unpriced_models))
+    models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
+    print_lines(report.by, full, lambda: lines(True), total, folded, models, term)
+    return Printed(keys, facts, full)
+
+
+def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]],
+                total: tuple[TokenUsage | None, Decimal | None, Decimal | None], folded: list[str],
+                models: list[str], term: Terminal) -> None:
+    """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
+    more columns), the ``total`` (tokens, cost, cost priced), and the notes under it: the
+    ``folded`` rows' keys (0 tokens) and the ``models`` without a price."""
+    columns = _columns(by)
+    blank = ["", "", ""] if by == "session" else []
+
+    def with_total(lines: list[list[Row]], compact: bool) -> list[Row]:
+        usage, cost, priced = total
+        last = Row(["TOTAL", *blank, *_numbers(usage, cost, term, compact=compact, at_least=priced)], style="bold")
+        return [row for group in lines for row in group] + [last]
+
+    rows = with_total(full, False)
     planned = table.layout(columns, rows, term)
     compact = False
     if table.hidden(columns, planned):
         # Rounded numbers (75.4k) are narrower: take them if they keep more columns
         # (the layouts compared before either is drawn: 15,000 rows are drawn once).
-        compact_rows = _rows(report, term, rows_of, short_ids, facts, compact=True)
+        compact_rows = with_total(compact_lines(), True)
         compact_planned = table.layout(columns, compact_rows, term)
         if len(table.hidden(columns, compact_planned)) < len(table.hidden(columns, planned)):
             rows, planned, compact = compact_rows, compact_planned, True
     lines, hidden = table.render(columns, rows, term, planned)
     print("\n".join(lines))
     if folded:
-        by_session = report.by == "session"
-        what = "session" if by_session else {"model": "model", "provider": "provider"}.get(report.by, "period")
-        keys = ", ".join(short_ids.get(row.key, row.key) if term.tty else row.key for row in folded[:5])
+        what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
         more = ", …" if len(folded) > 5 else ""
-        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {keys}{more})"
+        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {', '.join(folded[:5])}{more})"
         print(cut(line, term.width) if term.tty else line)
-    # Why a cost with tokens behind it is unknown (zero-token rows are folded above).
-    groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
-    groups.append((report.cost, report.total, report.unpriced_models))
-    models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
     if models:
         render.note(f"no price for {', '.join(models)}: COST ≥$… is what the other calls cost, a lower bound "
                     "(see warnings; docs/pricing.md)", tty_only=True)
@@ -104,56 +139,50 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                     tty_only=True)
 
 
-def _rows(report: TokenReport, term: Terminal, rows_of: Callable[[str], SessionRow | None],
-          short_ids: dict[str, str], facts_of: dict[str, list[str]], *, compact: bool) -> list[Row]:
-    by_session = report.by == "session"
+def session_facts(session: SessionRow | None, term: Terminal) -> list[str]:
+    """A session's DATE, PROJECT and TITLE cells."""
+    if session is None:
+        return ["-", "-", "-"]
+    return [render.short_date(session.updated_at), render.path_text(clean(session.cwd), term),
+            clean(session.title) or "-"]
+
+
+def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool) -> list[Row]:
+    """A row's lines: its own, then its parts (own and subagents'); none for a row of 0 tokens.
+    ``key``: its first cell; ``facts``: a session's date, project and title (``[]`` but by session)."""
+    if token_row.tokens is not None and token_row.tokens.total == 0:
+        return []  # nothing spent: folded into one line after the table
+    by_session = bool(facts)
     blank = ["", "", ""] if by_session else []
-    # "not recorded" is laid over the empty number columns, not in TOTAL alone.
-    span = (len(blank) + 1, len(blank) + len(NUMBER_COLUMNS) + 1)
 
     def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
                 at_least: Decimal | None = None) -> list[str]:
         return _numbers(usage, cost, term, compact=compact, part=part, at_least=at_least)
 
-    lines: list[Row] = []
-    for token_row in report.rows:
-        if token_row.tokens is not None and token_row.tokens.total == 0:
-            continue  # nothing spent: folded into one line after the table
-        key = token_row.key
-        facts = []
-        if by_session:
-            key = short_ids.get(key, key) if term.tty else key
-            facts = facts_of.get(token_row.key) or []
-            if not facts:
-                session = rows_of(token_row.key)
-                facts = facts_of[token_row.key] = [
-                    render.short_date(session.updated_at) if session else "-",
-                    render.path_text(clean(session.cwd), term) if session else "-",
-                    (clean(session.title) or "-") if session else "-",
-                ]
-        unrecorded = token_row.tokens is None
-        cells = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
-        lines.append(Row([key, *facts, *cells], span=span if unrecorded else None))
-        if not token_row.subagents:
-            continue
-        if token_row.own is not None:  # a group made only of delegated calls has no own part to show
-            lines.append(Row(["  own", *blank, *numbers(token_row.own, token_row.own_cost, part=True)], style="dim"))
-        costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
-        if by_session:
-            from agentscan.scan.short_ids import unique_prefixes
+    unrecorded = token_row.tokens is None
+    cells = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
+    # "not recorded" is laid over the empty number columns, not in TOTAL alone.
+    span = (len(blank) + 1, len(blank) + len(NUMBER_COLUMNS) + 1) if unrecorded else None
+    lines = [Row([key, *facts, *cells], span=span)]
+    if not token_row.subagents:
+        return lines
+    if token_row.own is not None:  # a group made only of delegated calls has no own part to show
+        lines.append(Row(["  own", *blank, *numbers(token_row.own, token_row.own_cost, part=True)], style="dim"))
+    costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
+    if by_session:
+        from agentscan.scan.short_ids import unique_prefixes
 
-            names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
-            recovered = dict(token_row.recovered)
-            for (sub_id, usage), cost in zip(token_row.subagents, costs):
-                # No transcript: its calls were recovered from its parent's progress records.
-                # Said where the title goes, so the id column stays narrow.
-                note = f"(from {recovered[sub_id]} records)" if sub_id in recovered else ""
-                lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}", "", "", note,
-                                  *numbers(usage, cost, part=True)], style="dim"))
-        else:
-            # Per period/model/provider there can be hundreds of runs: one line for all.
-            runs = sum_usage(usage for _, usage in token_row.subagents)
-            label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
-            lines.append(Row([label, *blank, *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
-    lines.append(Row(["TOTAL", *blank, *numbers(report.total, report.cost, at_least=report.cost_priced)], style="bold"))
+        names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
+        recovered = dict(token_row.recovered)
+        for (sub_id, usage), cost in zip(token_row.subagents, costs):
+            # No transcript: its calls were recovered from its parent's progress records.
+            # Said where the title goes, so the id column stays narrow.
+            note = f"(from {recovered[sub_id]} records)" if sub_id in recovered else ""
+            lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}", "", "", note,
+                              *numbers(usage, cost, part=True)], style="dim"))
+    else:
+        # Per period/model/provider there can be hundreds of runs: one line for all.
+        runs = sum_usage(usage for _, usage in token_row.subagents)
+        label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
+        lines.append(Row([label, *blank, *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
     return lines

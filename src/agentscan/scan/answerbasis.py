@@ -3,9 +3,10 @@
 The header (JSON) holds the format, each section's place (start and length),
 the sessions whose calls meet another's, the total (its tokens, how many rows
 were recorded and priced, its cost) and the prices the answer names.  The
-sections hold every row's id, fingerprint, place in the answer and details
-(tokens, exact cost, where its key hashes are), the key hashes, each
-provider's all sorted, and the answer.  ``Sections`` lays them out for
+sections hold every row's id, fingerprint and details (tokens, exact cost,
+where its key hashes are), the key hashes, each provider's all sorted, and
+either the ``--json`` answer with each row's place in it, or a line of
+extras for each row (the text table's, ``cli.tablepatch``).  ``Sections`` lays them out for
 ``answerpatch.keep``; ``Basis`` reads them back checked, and only as far as a
 patch needs: a heavy user's basis is 20 MB, and a patch wants the details of
 the few rows that changed.
@@ -78,13 +79,17 @@ class Basis:
             self.sharers = {str(session_id) for ids in header["sharing"].values() for session_id in ids}
             self.ids = self.section("ids").tobytes().decode("utf-8", "surrogateescape").split("\n")
             self.fingerprints = self.section("fingerprints").tobytes().decode("utf-8", "surrogateescape").split("\n")
-            self.places = self.section("places").cast("q")
+            # A ``--json`` basis places each row in its answer; a text table's has a line of
+            # extras a row instead (``answerpatch.keep``).
+            self.places = self.section("places").cast("q") if "places" in header["sections"] else None
         except _DECODING as exc:
             raise Damaged(str(exc)) from None
-        if len(self.total) != 5 or not len(self.ids) == len(self.fingerprints) == len(self.places) // 2:
+        if len(self.total) != 5 or len(self.ids) != len(self.fingerprints) or (
+                self.places is not None and len(self.places) != 2 * len(self.ids)):
             raise Damaged("rows of another shape")
         self.index = {session_id: index for index, session_id in enumerate(self.ids)}
         self._details: list[bytes] | None = None
+        self._extras: list[bytes] | None = None
 
     def section(self, name: str) -> memoryview:
         try:
@@ -124,8 +129,18 @@ class Basis:
         except _DECODING as exc:
             raise Damaged(str(exc)) from None
 
+    def extras(self, index: int) -> bytes:
+        """Row ``index``'s line of extras."""
+        if self._extras is None:
+            self._extras = self.section("extras").tobytes().split(b"\n")
+            if len(self._extras) != len(self.ids):
+                raise Damaged("extras of another shape")
+        return self._extras[index]
+
     def answer_of(self, first: int, last: int) -> bytes:
         """Rows ``first`` to ``last`` (adjacent in the kept answer) as printed there."""
         answer = self.section("answer")
+        if self.places is None:
+            raise Damaged("a basis with no answer")
         start = self.places[2 * first]
         return answer[start:self.places[2 * last] + self.places[2 * last + 1]].tobytes()

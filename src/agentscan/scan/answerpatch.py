@@ -37,7 +37,7 @@ from bisect import bisect_left
 from decimal import Decimal
 from itertools import islice
 from operator import eq
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 import orjson
 
@@ -52,6 +52,7 @@ from agentscan.scan.sharing import meeting
 from agentscan.sealing import seal_joined, unseal, unseal_view
 
 if TYPE_CHECKING:
+    from agentscan.model import SessionRef
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -66,15 +67,19 @@ def _slot(command: str) -> str:
     return f"basis:{command}:session"
 
 
-def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: bytes, report: TokenReport) -> None:
-    """Keep ``answer`` (``report`` printed, of every session, with no warning) as a basis."""
+def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: TokenReport, *,
+         answer: bytes | None = None, extras: Sequence[bytes] | None = None) -> None:
+    """Keep a basis of ``report`` (of every session, printed with no warning): ``answer``, the
+    ``--json`` printed, or ``extras``, a line of bytes for each of its rows (the text table's,
+    ``cli.tablepatch``), read back by ``Patch.extras``."""
     cache = scanner.cache
     total = report.total
     if cache is None or not report.rows or report.cost is None or report.unpriced_models or total is None or total.saturated:
         return
     identity = answers.question_identity(scanner, command, question)
-    start = answer.find(_ROWS_OPEN)
-    if identity is None or start < 0:
+    start = answer.find(_ROWS_OPEN) if answer is not None else 0
+    if identity is None or start < 0 or (extras is not None and (
+            len(extras) != len(report.rows) or any(b"\n" in extra for extra in extras))):
         return
     at = start + len(_ROWS_OPEN)
     ids: list[str] = []
@@ -87,18 +92,21 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
     for index, row in enumerate(report.rows):
         ref = report.sessions.get(row.key)
         fingerprint_now = fingerprint(ref) if ref is not None else None
-        fragment = report.fragments.get(row.key) or fragment_of(row)
-        if fingerprint_now is None or answer[at:at + len(fragment)] != fragment:
-            return  # a session the index cannot vouch for, or rows not laid out as ``patched`` lays them
+        if fingerprint_now is None:
+            return  # a session the index cannot vouch for
+        if answer is not None:
+            fragment = report.fragments.get(row.key) or fragment_of(row)
+            if answer[at:at + len(fragment)] != fragment:
+                return  # rows not laid out as ``patched`` lays them
+            places.extend((at, len(fragment)))
+            at += len(fragment) + len(_BETWEEN)
         cost = _cost_of(row)
         recorded += row.tokens is not None
         known += cost is not None and cost != OPAQUE
         ids.append(row.key)
         fingerprints.append(fingerprint_now)
-        places.extend((at, len(fragment)))
         details.append([_usage(row.tokens), cost, 0, 0])
         by_provider.setdefault(row.key.partition(":")[0], []).append(index)
-        at += len(fragment) + len(_BETWEEN)
     if any("\n" in text for text in (*ids, *fingerprints)):
         return  # the ids are kept a line each (a Gemini session id may hold anything)
     sections = Sections()
@@ -123,10 +131,13 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
         sections.add(f"set:{provider}", array("Q", ordered).tobytes())
     sections.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
     sections.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
-    sections.add("places", places.tobytes())
     try:
         sections.add("details", b"\n".join(map(orjson.dumps, details)))
-        sections.add("answer", answer)
+        if answer is not None:
+            sections.add("places", places.tobytes())
+            sections.add("answer", answer)
+        if extras is not None:
+            sections.add("extras", b"\n".join(extras))
         header = orjson.dumps({
             "format": FORMAT, "sections": sections.places, "sharing": sharing_ids, "total": _usage(total),
             "recorded": recorded, "known": known, "cost": str(report.cost), "prices": report.prices,
@@ -137,9 +148,38 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], answer: by
     cache.commit()
 
 
+class Patch(NamedTuple):
+    """What changed since a kept basis, and the report's rows and total now."""
+
+    basis: Basis
+    #: every session now, in the report's order, with its fingerprint
+    now: list[tuple[str, str | None]]
+    #: the sessions now, in that order (``now``'s refs)
+    refs: Sequence[SessionRef]
+    #: the changed and new sessions' places in ``now``
+    changed: list[int]
+    #: their rows (made anew), by session id
+    new_rows: dict[str, TokenRow]
+    #: the JSON fragments their rows were printed as (those not made by ``fragment_of``)
+    fragments: dict[str, bytes]
+    total: TokenUsage
+    cost: Decimal
+
+    def extras(self, index: int) -> bytes:
+        """The line ``keep`` was given for the basis's row ``index``."""
+        return self.basis.extras(index)
+
+
 def patched(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> bytes | None:
     """The answer of every session of ``providers``, patched from the basis; ``None``: it
     must be made whole.  Call it inside a warnings capture: a warning makes it ``None``."""
+    patch = patch_of(scanner, command, question, providers)
+    return _answer(patch) if patch is not None else None
+
+
+def patch_of(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> Patch | None:
+    """The changes since the basis kept for ``command`` and ``question`` (``None``: the
+    report must be made whole); inside a warnings capture, as ``patched``."""
     cache = scanner.cache
     identity = answers.question_identity(scanner, command, question) if cache is not None else None
     if cache is None or identity is None:
@@ -153,7 +193,7 @@ def patched(scanner: Scanner, command: str, question: Mapping[str, Any], provide
         return None  # a basis of another shape: made whole (a bug elsewhere is not hidden)
 
 
-def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> bytes | None:
+def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> Patch | None:
     from agentscan.scan.tokens import session_rows
 
     refs = scanner.refs(providers)
@@ -193,6 +233,12 @@ def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> bytes | None
     total, cost = _total(basis, old_rows.values(), new_rows.values())
     if total is None:
         return None
+    return Patch(basis, now, refs, changed, new_rows, made.fragments if made is not None else {}, total, cost)
+
+
+def _answer(patch: Patch) -> bytes:
+    """The ``--json`` answer: the kept rows as printed, the changed ones anew, the total."""
+    basis, index_of = patch.basis, patch.basis.index
     pieces: list[bytes] = []
     run: list[int] = []  # the first and last basis row of adjacent unchanged rows
 
@@ -201,11 +247,11 @@ def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> bytes | None
             pieces.append(basis.answer_of(run[0], run[1]))
             run.clear()
 
-    for session_id, _ in now:
-        row = new_rows.get(session_id)
+    for session_id, _ in patch.now:
+        row = patch.new_rows.get(session_id)
         if row is not None:
             flush()
-            pieces.append(made.fragments.get(session_id) or fragment_of(row))  # type: ignore[union-attr]
+            pieces.append(patch.fragments.get(session_id) or fragment_of(row))
             continue
         index = index_of[session_id]
         if run and index == run[1] + 1:
@@ -214,8 +260,9 @@ def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> bytes | None
             flush()
             run[:] = [index, index]
     flush()
-    document = {"by": "session", "rows": [orjson.Fragment(b"0")], "total": total.to_json(), "cost_usd": usd(cost),
-                "cost_usd_priced": usd(cost), "unpriced_models": [], "prices": basis.header["prices"]}
+    document = {"by": "session", "rows": [orjson.Fragment(b"0")], "total": patch.total.to_json(),
+                "cost_usd": usd(patch.cost), "cost_usd_priced": usd(patch.cost), "unpriced_models": [],
+                "prices": basis.header["prices"]}
     head, _, tail = orjson.dumps(document, option=orjson.OPT_INDENT_2).partition(_ROWS_OPEN + b"0")
     return b"".join((head, _ROWS_OPEN, _BETWEEN.join(pieces), tail))
 
@@ -294,4 +341,4 @@ def _usage(usage: TokenUsage | None) -> list[int] | None:
     return None if usage is None else [usage.input, usage.cache_read, usage.cache_write, usage.output, usage.reasoning]
 
 
-__all__ = ["MAX_CHANGED", "keep", "patched"]
+__all__ = ["MAX_CHANGED", "Patch", "keep", "patch_of", "patched"]

@@ -1,0 +1,201 @@
+"""``tokens``' text table patched from the last whole one by the sessions that changed (``cli.tablepatch``).
+
+Every test compares the patched table (and the notes on stderr) with one
+made afresh (``--no-cache``), byte for byte, and checks which way it was made.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Callable
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from agentscan.cli import app, tablepatch
+from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage
+from gemini_builders import gemini, meta, sha256_hex, tokens as gemini_tokens, write_chat, write_claude_transcript
+from patch_builders import ACTIONS, BASE, IDS, Changes, append, null_session, session, sidechain_call, turn
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """How each table was made: ``patched``, or ``whole`` (a basis that could not patch)."""
+    made: list[str] = []
+    original = tablepatch.patched
+
+    def spying(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        done = original(*args, **kwargs)
+        made.append("patched" if done else "whole")
+        return done
+
+    monkeypatch.setattr(tablepatch, "patched", spying)
+    return made
+
+
+def table(*args: str) -> tuple[str, str]:
+    result = runner.invoke(app, ["tokens", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout, result.stderr
+
+
+def assert_patched_as_fresh(ways: list[str], expected: str = "patched") -> str:
+    made = table()
+    assert ways[-1] == expected
+    assert made == table("--no-cache")
+    assert table() == made  # remembered now: the same text again
+    return made[0]
+
+
+def test_a_grown_session_is_patched_into_the_table_and_moves_to_the_top(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    for index, native_id in enumerate(IDS[1:4], start=2):
+        session(isolated_home, native_id, index, 100 * index)
+    table()
+    assert ways == ["whole"]  # no basis yet
+    before = table("--no-cache")[0]
+    append(first, turn(IDS[0], 30, 7, model="claude-opus-4-1-20250805"), BASE + 3600)
+    text = assert_patched_as_fresh(ways)
+    assert text != before
+    assert text.splitlines()[1].startswith(f"claude:{IDS[0]}")
+
+
+@pytest.mark.parametrize("width, color", [(200, False), (120, True), (90, False), (60, True)])
+def test_a_terminal_of_any_width_gets_the_table_a_fresh_run_prints(
+        isolated_home: Path, ways: list[str], tty: Callable[..., None], width: int, color: bool) -> None:
+    """Fitted, rounded or cut, in colour or not, with short ids and subagents' lines."""
+    tty(width, color=color)
+    paths = [session(isolated_home, native_id, index, 10 ** (index + 2)) for index, native_id in enumerate(IDS[:4])]
+    agent = claude_subagent_file(isolated_home, IDS[1], "a1", [sidechain_call(IDS[1], "a1", 0, 40)])
+    os.utime(agent, (BASE + 300, BASE + 300))
+    null_session(isolated_home, IDS[4], BASE + 400)
+    table()
+    append(paths[2], turn(IDS[2], 30, 123_456_789), BASE + 3600)  # wider numbers: the layout changes
+    assert_patched_as_fresh(ways)
+    append(agent, [sidechain_call(IDS[1], "a1", 1, 60)], BASE + 3700)
+    assert_patched_as_fresh(ways)
+
+
+def test_new_and_gone_sessions_change_the_ids_shown_on_a_terminal(
+        isolated_home: Path, ways: list[str], tty: Callable[..., None]) -> None:
+    tty(160)
+    for index, native_id in enumerate(IDS[:3]):
+        session(isolated_home, native_id, index, 100 + index)
+    table()
+    # A session whose id starts as another's does: both are shown longer.
+    twin = IDS[0][:12] + "9" + IDS[0][13:]
+    session(isolated_home, twin, 30, 5000)
+    text = assert_patched_as_fresh(ways)
+    assert f"claude:{IDS[0][:13]}" in text
+    (isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{twin}.jsonl").unlink()
+    assert_patched_as_fresh(ways)
+
+
+def empty_reply(native_id: str, n: int) -> dict:
+    """A priced reply of 0 tokens (a ``<synthetic>`` one has no price: no basis is kept then)."""
+    return claude_assistant(native_id, f"2026-11-01T10:{n:02d}:01Z", msg_id=f"empty-{n}", request_id=f"r-empty-{n}",
+                            usage=claude_usage(0, 0))
+
+
+def test_rows_of_nothing_fold_and_unfold(isolated_home: Path, ways: list[str]) -> None:
+    session(isolated_home, IDS[0], 1, 100)
+    empty = null_session(isolated_home, IDS[1], BASE + 180)
+    nothing = claude_session_file(isolated_home, IDS[2], [empty_reply(IDS[2], 1)], mtime=BASE + 240)
+    assert "(+ 1 session with 0 tokens" in table()[0]
+    append(empty, turn(IDS[1], 5, 9), BASE + 3600)  # "not recorded" gets tokens
+    assert_patched_as_fresh(ways)
+    append(nothing, [empty_reply(IDS[2], 2)], BASE + 3700)  # still 0 tokens: folded under the table
+    assert "(+ 1 session with 0 tokens" in assert_patched_as_fresh(ways)
+    append(nothing, turn(IDS[2], 6, 5), BASE + 3800)  # tokens at last: a line of its own
+    assert "with 0 tokens" not in assert_patched_as_fresh(ways)
+
+
+def test_a_project_another_provider_reveals_is_shown_in_an_unchanged_row(isolated_home: Path, ways: list[str]) -> None:
+    """A Gemini chat names its project by a hash: a Claude session started in that directory
+    later tells it, with no file of the chat changed."""
+    cwd = "/home/dev/src/revealed"
+    write_chat(isolated_home, sha256_hex(cwd), "session-2026-05-01T10-00-abcdef12.jsonl",
+               [meta("abcdef12-0000-4000-8000-000000000001", project_hash=sha256_hex(cwd)),
+                gemini("g1", "2026-05-01T10:00:02.000Z", "ok", usage=gemini_tokens(100, 10))], mtime=BASE)
+    session(isolated_home, IDS[0], 1, 100)
+    assert cwd not in table()[0]
+    write_claude_transcript(isolated_home, cwd, IDS[1])
+    text = assert_patched_as_fresh(ways)
+    assert text.count(cwd) == 2  # the new session's row and the chat's
+
+
+def test_a_change_with_a_warning_is_made_whole(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    table()
+    append(first, [b'{"type": "assistant", "message": {"usage": '], BASE + 3600)
+    made = table()
+    assert ways[-1] == "whole"
+    assert made == table("--no-cache")
+    assert "warning" in made[1]
+
+
+def test_the_json_answers_basis_and_the_tables_are_apart(isolated_home: Path, ways: list[str]) -> None:
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    runner.invoke(app, ["tokens", "--json"])
+    table()
+    assert ways == ["whole"]  # the table made whole: --json's basis is not the table's
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    assert_patched_as_fresh(ways)
+    result = runner.invoke(app, ["tokens", "--json"])
+    assert result.stdout_bytes == runner.invoke(app, ["tokens", "--json", "--no-cache"]).stdout_bytes
+
+
+@pytest.mark.parametrize("damage", [
+    lambda extras: b"[]",
+    lambda extras: extras.replace(b"[[", b"[{", 1),
+    lambda extras: extras.replace(b'"claude:', b'7,"', 1),
+    lambda extras: extras + b"\n[null,false,[],null]",
+    lambda extras: extras.replace(b",false,", b',"no",', 1),
+])
+def test_a_basis_sealed_whole_but_with_extras_of_another_shape_is_not_used(
+        isolated_home: Path, ways: list[str], damage: Callable[[bytes], bytes]) -> None:
+    from agentscan.sealing import seal, unseal
+
+    first = session(isolated_home, IDS[0], 1, 100)
+    session(isolated_home, IDS[1], 2, 200)
+    table()
+    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+    with sqlite3.connect(database) as connection:
+        (value,) = connection.execute("SELECT value FROM snapshots WHERE key = 'basis:tokens-text:session'").fetchone()
+        payload = unseal(value)
+        assert payload is not None
+        head, _, body = payload.partition(b"\n")
+        header = orjson.loads(head)
+        start, length = header["sections"]["extras"]
+        extras = damage(body[start:start + length])
+        header["sections"]["extras"] = [len(body), len(extras)]
+        connection.execute("UPDATE snapshots SET value = ? WHERE key = 'basis:tokens-text:session'",
+                           (seal(orjson.dumps(header) + b"\n" + body + extras),))
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    assert_patched_as_fresh(ways, "whole")
+
+
+@pytest.mark.parametrize("width", [None, 70, 130])  # piped, and terminals that fit and round it
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 5), st.integers(1, 900)), min_size=1, max_size=5))
+def test_any_sequence_of_changes_prints_the_table_a_fresh_report_does(
+        isolated_home: Path, ways: list[str], tty: Callable[..., None], steps: list[tuple[str, int, int]],
+        width: int | None) -> None:
+    for path in Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*"):
+        path.unlink()
+    if width is not None:
+        tty(width)
+    home = Changes(isolated_home)
+    assert table() == table("--no-cache")
+    for action, which, amount in steps:
+        home.apply(action, which, amount)
+        assert table() == table("--no-cache"), (action, ways)
