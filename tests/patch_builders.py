@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from pathlib import Path
+from typing import Callable
 
 import orjson
 
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from codex_builders import at, token_count, usage, write_demo
 import gemini_builders as gemini
+from agentscan.sealing import seal, unseal
 
 IDS = [f"{letter * 8}-1111-4222-8333-444444444444" for letter in "abcdef"]
 GEMINI_IDS = [f"{digit * 8}-2222-4333-8444-555555555555" for digit in "123"]
@@ -117,3 +120,26 @@ class Changes:
             chat.unlink()
         elif action == "remove every claude session":
             shutil.rmtree(project, ignore_errors=True)
+
+
+def rewrite_basis(key: str, edit: Callable[[dict, bytes], tuple[dict, bytes]]) -> None:
+    """The kept basis ``key`` (``basis:tokens:session``, ``basis:tokens-text:session``), its
+    header and body changed by ``edit``, sealed whole again: damage only a bug could make."""
+    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+    with sqlite3.connect(database) as connection:
+        (value,) = connection.execute("SELECT value FROM snapshots WHERE key = ?", (key,)).fetchone()
+        payload = unseal(value)
+        assert payload is not None
+        head, _, body = payload.partition(b"\n")
+        header, body = edit(orjson.loads(head), body)
+        connection.execute("UPDATE snapshots SET value = ? WHERE key = ?", (seal(orjson.dumps(header) + b"\n" + body), key))
+
+
+def with_extras(change: Callable[[bytes], bytes]) -> Callable[[dict, bytes], tuple[dict, bytes]]:
+    """A ``rewrite_basis`` edit: the table's extras section changed by ``change``."""
+    def edit(header: dict, body: bytes) -> tuple[dict, bytes]:
+        start, length = header["sections"]["extras"]
+        extras = change(body[start:start + length])
+        header["sections"]["extras"] = [len(body), len(extras)]
+        return header, body + extras
+    return edit

@@ -21,8 +21,8 @@ from agentscan.scan import answerpatch
 from builders import claude_session_file, claude_subagent_file
 from codex_builders import DEMO_PARENT, at, token_count, usage, write_demo
 import gemini_builders as gemini
-from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, session, sidechain_call,
-                            turn)
+from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, rewrite_basis, session,
+                            sidechain_call, turn)
 
 runner = CliRunner()
 @pytest.fixture
@@ -320,23 +320,20 @@ def test_any_sequence_of_changes_of_several_providers_prints_what_a_fresh_report
 @pytest.mark.parametrize("damage", [
     {"total": "lots"}, {"cost": 1.5}, {"cost": "NaN?"}, {"sections": []}, {"sharing": None}, {"format": 99},
     {"recorded": "two"}, {"sections": {"ids": [0, 10 ** 9]}},
+    # Found only when the answer is laid out, after the rows that changed were made.
+    {"sections": lambda sections: {**sections, "answer": [0, 10 ** 9]}},
 ])
 def test_a_basis_sealed_whole_but_of_another_shape_is_not_used(isolated_home: Path, ways: list[str],
                                                                damage: dict) -> None:
-    from agentscan.sealing import seal, unseal
-
     first = session(isolated_home, IDS[0], 1, 100)
     session(isolated_home, IDS[1], 2, 200)
     tokens()
-    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
-    with sqlite3.connect(database) as connection:
-        (value,) = connection.execute("SELECT value FROM snapshots WHERE key LIKE 'basis:%'").fetchone()
-        payload = unseal(value)
-        assert payload is not None
-        head, _, body = payload.partition(b"\n")
-        header = {**orjson.loads(head), **damage}
-        connection.execute("UPDATE snapshots SET value = ? WHERE key LIKE 'basis:%'",
-                           (seal(orjson.dumps(header) + b"\n" + body),))
+
+    def edit(header: dict, body: bytes) -> tuple[dict, bytes]:
+        return {**header, **{name: change(header[name]) if callable(change) else change
+                             for name, change in damage.items()}}, body
+
+    rewrite_basis("basis:tokens:session", edit)
     append(first, turn(IDS[0], 5, 7), BASE + 3600)
     assert_patched_as_fresh(ways, "whole")
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import orjson
 
 from agentscan.cli.table import Row
-from agentscan.cli.tokens_text import NUMBER_COLUMNS, Printed, print_lines, row_lines, session_facts
+from agentscan.cli.tokens_text import NOT_RECORDED, NUMBER_COLUMNS, Printed, print_lines, row_lines, session_facts
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
 
@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 COMMAND = "tokens-text"
 #: the cells of a line by session: its id, date, project, title, the numbers, the cost
 _CELLS = 4 + len(NUMBER_COLUMNS) + 1
+#: the styles ``row_lines`` gives a session's first line, and the lines after it
+_STYLES = ((None,), ("dim",))
+#: the columns "not recorded" is laid over (``row_lines``' span, by session)
+_NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
 
 
 def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
@@ -91,6 +95,25 @@ def _rows(scanner: Scanner, patch: answerpatch.Patch, term: Terminal) -> tuple[
     folded: set[int] = set()
     keys: list[str] = []
     index_of = patch.basis.index
+    kept: dict[int, tuple[float | None, bool, list[Row], list[Row]]] = {}
+    for position, (session_id, _) in enumerate(patch.now):
+        if position not in changed:
+            try:
+                when, revisable, kept_full, kept_rounded = orjson.loads(patch.extras(index_of[session_id]))
+            except (Damaged, ValueError, TypeError):
+                return None  # a basis of another shape
+            lines = _rows_of(kept_full)
+            rounded_ones = _rows_of(kept_rounded) if term.tty else ([] if kept_rounded is None else None)
+            if (not (when is None or type(when) is float) or type(revisable) is not bool or lines is None
+                    or rounded_ones is None or (term.tty and len(rounded_ones) != len(lines))):
+                return None
+            if revisable and patch.refs[position].id != session_id:
+                return None  # the sequence moved under us (as ``answerpatch._patch`` checks its changes)
+            kept[position] = (when, revisable, lines, rounded_ones)
+    # Read again in one query (as a whole table reads them): the rows of the changed sessions,
+    # and those their providers may revise with none of their files changed.
+    again = [position for position in range(len(patch.now)) if position in changed or kept[position][1]]
+    scanner.prefetch_rows([patch.refs[position] for position in again], every=True)
     for position, (session_id, _) in enumerate(patch.now):
         key = short_ids.get(session_id, session_id) if term.tty else session_id
         keys.append(key)
@@ -102,23 +125,17 @@ def _rows(scanner: Scanner, patch: answerpatch.Patch, term: Terminal) -> tuple[
             full.append(row_lines(token_row, key, facts, term, compact=False))
             rounded.append(row_lines(token_row, key, facts, term, compact=True) if term.tty else [])
         else:
-            try:
-                when, revisable, kept_full, kept_rounded = orjson.loads(patch.extras(index_of[session_id]))
-                lines, rounded_ones = _rows_of(kept_full), _rows_of(kept_rounded) if kept_rounded is not None else None
-            except (Damaged, ValueError, TypeError, IndexError, KeyError):
-                return None  # a basis of another shape
-            if not (when is None or type(when) is float) or type(revisable) is not bool or lines is None or (
-                    (rounded_ones is None) if term.tty else (kept_rounded is not None)):
-                return None
+            when, revisable, lines, rounded_ones = kept[position]
             facts = None
             if revisable:
-                # Its provider may revise its row with none of its files changed: read it again.
+                # Its provider may revise its row with none of its files changed (a Gemini
+                # cwd another provider reveals): read again.
                 session = scanner.row(patch.refs[position])
                 facts = session_facts(session, term)
                 when = _updated(session)
             updated.append(_NO_DATE if when is None else when)
             full.append(_with(lines, key, facts))
-            rounded.append(_with(rounded_ones, key, facts) if rounded_ones is not None else [])
+            rounded.append(_with(rounded_ones, key, facts))
         if not full[-1]:
             folded.add(position)
     return updated, full, rounded, folded, keys
@@ -144,20 +161,20 @@ def _lines(rows: Sequence[Row] | None) -> list[list[Any]] | None:
 
 
 def _rows_of(kept: Any) -> list[Row] | None:
-    """Lines as ``_lines`` kept them; ``None``: of another shape."""
+    """Lines as ``_lines`` kept them; ``None``: not lines ``tokens_text.row_lines`` makes."""
     if type(kept) is not list:
         return None
     rows = []
     try:
-        for cells, style, span in kept:
-            if type(cells) is not list or len(cells) != _CELLS or not (style is None or type(style) is str):
+        for number, (cells, style, span) in enumerate(kept):
+            if type(cells) is not list or len(cells) != _CELLS or style not in _STYLES[number > 0]:
                 return None
             "".join(cells)  # a TypeError for a cell that is no string: one C loop, not a check a cell
             if span is not None:
-                first, last = span
-                if not (type(first) is int and type(last) is int and 0 <= first <= last < _CELLS):
+                # Only "not recorded", over a session's number columns (``row_lines``).
+                if number or span != list(_NOT_RECORDED_SPAN) or cells[_NOT_RECORDED_SPAN[0]] != NOT_RECORDED:
                     return None
-                span = (first, last)
+                span = _NOT_RECORDED_SPAN
             rows.append(Row(cells, style, span))
     except (TypeError, ValueError):
         return None

@@ -174,7 +174,12 @@ def patched(scanner: Scanner, command: str, question: Mapping[str, Any], provide
     """The answer of every session of ``providers``, patched from the basis; ``None``: it
     must be made whole.  Call it inside a warnings capture: a warning makes it ``None``."""
     patch = patch_of(scanner, command, question, providers)
-    return _answer(patch) if patch is not None else None
+    if patch is None:
+        return None
+    try:
+        return _answer(patch)
+    except Damaged:
+        return None  # the kept answer's place in the basis is only read here
 
 
 def patch_of(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> Patch | None:
