@@ -135,11 +135,16 @@ def rewrite_basis(key: str, edit: Callable[[dict, bytes], tuple[dict, bytes]]) -
         connection.execute("UPDATE snapshots SET value = ? WHERE key = ?", (seal(orjson.dumps(header) + b"\n" + body), key))
 
 
+def with_section(name: str, change: Callable[[bytes], bytes]) -> Callable[[dict, bytes], tuple[dict, bytes]]:
+    """A ``rewrite_basis`` edit: the section ``name`` changed by ``change``."""
+    def edit(header: dict, body: bytes) -> tuple[dict, bytes]:
+        start, length = header["sections"][name]
+        changed = change(body[start:start + length])
+        header["sections"][name] = [len(body), len(changed)]
+        return header, body + changed
+    return edit
+
+
 def with_extras(change: Callable[[bytes], bytes]) -> Callable[[dict, bytes], tuple[dict, bytes]]:
     """A ``rewrite_basis`` edit: the table's extras section changed by ``change``."""
-    def edit(header: dict, body: bytes) -> tuple[dict, bytes]:
-        start, length = header["sections"]["extras"]
-        extras = change(body[start:start + length])
-        header["sections"]["extras"] = [len(body), len(extras)]
-        return header, body + extras
-    return edit
+    return with_section("extras", change)

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from agentscan.cli import app, tablepatch
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage
+from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from gemini_builders import gemini, meta, sha256_hex, tokens as gemini_tokens, write_chat, write_claude_transcript
 from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, rewrite_basis, session, sidechain_call,
-                            turn, with_extras)
+                            turn, with_extras, with_section)
 
 runner = CliRunner()
 TABLE_BASIS = "basis:tokens-text:session"
@@ -38,6 +38,21 @@ def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return done
 
     monkeypatch.setattr(tablepatch, "patched", spying)
+    return made
+
+
+@pytest.fixture
+def splices(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each patched table was printed from the kept text (``True``) or laid out again."""
+    made: list[bool] = []
+    original = tablepatch._print_spliced
+
+    def spying(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        done = original(*args, **kwargs)
+        made.append(done)
+        return done
+
+    monkeypatch.setattr(tablepatch, "_print_spliced", spying)
     return made
 
 
@@ -66,6 +81,92 @@ def test_a_grown_session_is_patched_into_the_table_and_moves_to_the_top(isolated
     text = assert_patched_as_fresh(ways)
     assert text != before
     assert text.splitlines()[1].startswith(f"claude:{IDS[0]}")
+
+
+@pytest.mark.parametrize("width", [None, 150, 70])
+def test_a_change_that_keeps_the_layout_is_printed_from_the_kept_text(
+        isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None], width: int | None) -> None:
+    if width is not None:
+        tty(width, color=True)
+    paths = [session(isolated_home, native_id, index, 1000 * (index + 1)) for index, native_id in enumerate(IDS[:5])]
+    null_session(isolated_home, IDS[5], BASE + 900)
+    table()
+    append(paths[1], turn(IDS[1], 30, 9), BASE + 3600)  # its numbers as wide as before: the layout is the same
+    text = assert_patched_as_fresh(ways)
+    assert splices == [True]
+    assert IDS[1][:8] in text.splitlines()[1]  # moved to the top, the others as kept
+    append(paths[3], turn(IDS[3], 31, 123_456_789), BASE + 3700)  # wider numbers: laid out again
+    assert_patched_as_fresh(ways)
+    assert splices == [True, False]
+
+
+@pytest.mark.parametrize("width", [None, 70, 60])  # piped, fitted, fitted and rounded (until it goes)
+def test_a_session_gone_that_made_a_column_wide_lays_the_table_out_again(
+        isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None], width: int | None) -> None:
+    """The widths a row's kept lines counted are taken back out with it."""
+    if width is not None:
+        tty(width)
+    for index, native_id in enumerate(IDS[:3]):
+        session(isolated_home, native_id, index, 100 * (index + 1))
+    widest = session(isolated_home, IDS[3], 4, 987_654_321)
+    table()
+    widest.unlink()
+    assert_patched_as_fresh(ways)
+    assert splices == [False]
+
+
+def test_a_rounded_table_whose_widest_row_comes_and_goes_is_laid_out_again(
+        isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None]) -> None:
+    """The rounded lines' widths are counted in and out too: the table stays rounded."""
+    tty(64)
+    for index, native_id in enumerate(IDS[:3]):
+        session(isolated_home, native_id, index, 100_000_000 * (index + 1))
+    assert "numbers rounded" in table()[1]
+    widest = session(isolated_home, IDS[3], 40, 9_876_543_210)
+    out, err = assert_patched_as_fresh(ways), table()[1]
+    assert "numbers rounded" in err and "$59,259" in out
+    widest.unlink()
+    out, err = assert_patched_as_fresh(ways), table()[1]
+    assert "numbers rounded" in err and "59,259" not in out
+    assert splices == [False, True]  # gone again: the table as it was kept
+
+
+def test_an_id_shown_longer_is_not_printed_as_kept(
+        isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None]) -> None:
+    """A session that came makes another's shown id longer, in a column as wide as before
+    (two others' ids are shown whole): that row is laid out again, the rest printed as kept."""
+    tty(250)
+    for index, native_id in enumerate(IDS[:3]):
+        session(isolated_home, native_id, index, 100 * (index + 1))
+    for last in "45":
+        twin = IDS[3][:-1] + last
+        session(isolated_home, twin, 5, 100)
+    table()
+    session(isolated_home, IDS[0][:12] + "9" + IDS[0][13:], 30, 100)
+    text = assert_patched_as_fresh(ways)
+    assert splices == [True]
+    assert f"claude:{IDS[0][:13]}" in text
+
+
+def test_a_project_revealed_in_a_column_as_wide_as_before(isolated_home: Path, ways: list[str],
+                                                         splices: list[bool]) -> None:
+    """An unchanged Gemini row whose project another provider reveals is laid out again,
+    even when nothing else about the table's layout changes."""
+    cwd = "/home/dev/src/revealed"
+    write_chat(isolated_home, sha256_hex(cwd), "session-2026-05-01T10-00-abcdef12.jsonl",
+               [meta("abcdef12-0000-4000-8000-000000000001", project_hash=sha256_hex(cwd)),
+                gemini("g1", "2026-05-01T10:00:02.000Z", "ok", usage=gemini_tokens(100, 10))], mtime=BASE)
+    wide = "/home/dev/src/a-project-with-a-longer-name"
+    claude_session_file(isolated_home, IDS[0], [
+        claude_user(IDS[0], "2026-11-01T09:00:00Z", "hi", cwd=wide),
+        claude_assistant(IDS[0], "2026-11-01T09:00:01Z", msg_id="m-wide", request_id="r-wide",
+                         usage=claude_usage(5, 1), cwd=wide)], mtime=BASE)
+    session(isolated_home, IDS[1], 1, 100)
+    table()
+    write_claude_transcript(isolated_home, cwd, IDS[2])
+    text = assert_patched_as_fresh(ways)
+    assert splices == [True]
+    assert text.count(cwd) == 2
 
 
 @pytest.mark.parametrize("width, color", [(200, False), (120, True), (90, False), (60, True)])
@@ -155,12 +256,13 @@ def test_the_json_answers_basis_and_the_tables_are_apart(isolated_home: Path, wa
     assert result.stdout_bytes == runner.invoke(app, ["tokens", "--json", "--no-cache"]).stdout_bytes
 
 
+# Every row's extras (a changed session's old lines are read: a row printed as kept is not).
 @pytest.mark.parametrize("damage", [
     lambda extras: b"[]",
-    lambda extras: extras.replace(b"[[", b"[{", 1),
-    lambda extras: extras.replace(b'"claude:', b'7,"', 1),
+    lambda extras: extras.replace(b"[[", b"[{"),
+    lambda extras: extras.replace(b'"claude:', b'7,"'),
     lambda extras: extras + b"\n[null,false,[],null]",
-    lambda extras: extras.replace(b",false,", b',"no",', 1),
+    lambda extras: extras.replace(b",false,", b',"no",'),
 ])
 def test_a_basis_sealed_whole_but_with_extras_of_another_shape_is_not_used(
         isolated_home: Path, ways: list[str], damage: Callable[[bytes], bytes]) -> None:
@@ -170,6 +272,36 @@ def test_a_basis_sealed_whole_but_with_extras_of_another_shape_is_not_used(
     rewrite_basis(TABLE_BASIS, with_extras(damage))
     append(first, turn(IDS[0], 5, 7), BASE + 3600)
     assert_patched_as_fresh(ways, "whole")
+
+
+def _swapped_places(places: bytes) -> bytes:
+    return places[16:32] + places[:16] + places[32:]
+
+
+@pytest.mark.parametrize("name, damage", [
+    ("table", lambda table: b"{}"),
+    ("table", lambda table: table.replace(b'"terminal":[true,150', b'"terminal":[true,151')),
+    ("table", lambda table: table.replace(b'"revisable":[]', b'"revisable":[99]')),
+    ("table", lambda table: table.replace(b'"compact":false', b'"compact":0')),
+    ("table-places", _swapped_places),
+    ("table-places", lambda places: places[:-8]),
+    ("table-when", lambda when: when + b"\0" * 8),
+    ("table-keys", lambda keys: keys + b"\nclaude:extra"),
+    ("table-text", lambda text: text[:-1]),
+    ("table-text", lambda text: text + b"\n"),
+])
+def test_a_basis_whose_kept_text_is_of_another_shape_is_laid_out_again(
+        isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None], name: str,
+        damage: Callable[[bytes], bytes]) -> None:
+    tty(150)
+    first = session(isolated_home, IDS[0], 1, 100)
+    for index, native_id in enumerate(IDS[1:4], start=2):
+        session(isolated_home, native_id, index, 100 * index)
+    table()
+    rewrite_basis(TABLE_BASIS, with_section(name, damage))
+    append(first, turn(IDS[0], 5, 7), BASE + 3600)
+    assert_patched_as_fresh(ways)
+    assert splices == []  # not printed from a kept text it could not vouch for
 
 
 @pytest.mark.parametrize("action, which, expected", [
@@ -216,9 +348,9 @@ def test_a_basis_rewritten_as_it_was_still_patches(isolated_home: Path, ways: li
 
 @pytest.mark.parametrize("damage", [
     # A style ``Terminal.style`` does not know: a KeyError in the middle of rendering.
-    lambda extras: extras.replace(b",null,null]", b',"blink",null]', 1),
+    lambda extras: extras.replace(b",null,null]", b',"blink",null]'),
     # A span ``row_lines`` never makes (over the id, on a row with numbers): a garbled table.
-    lambda extras: extras.replace(b",null,null]", b",null,[0,10]]", 1),
+    lambda extras: extras.replace(b",null,null]", b",null,[0,10]]"),
     # Rounded lines that are not the full lines rounded (fewer of them).
     lambda extras: b"\n".join(orjson.dumps([*row[:3], row[3][:-1]]) for row in map(orjson.loads, extras.split(b"\n"))),
 ])

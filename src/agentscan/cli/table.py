@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence, TextIO
+from typing import Any, NamedTuple, Sequence, TextIO
 
 from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of
 
@@ -46,7 +46,8 @@ def _spanned(row: Row, index: int) -> bool:
     return row.span is not None and row.span[0] <= index <= row.span[1]
 
 
-def _natural(columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
+def natural(columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
+    """Each column's width with no cell cut: its widest cell, or its header."""
     widths = [width_of(c.header) for c in columns]
     spanning = []
     for row in rows:
@@ -76,9 +77,85 @@ def _floor(column: Column, natural: int) -> int:
     return min(natural, max(column.min_width, width_of(column.header)))
 
 
+class WidthCounts:
+    """How many cells of each width each column holds, and the spans laid over them: the
+    natural widths (``natural``) of rows that come and go, told without the rows (a
+    patched table, ``cli.tablepatch``, has 20,000 lines and changes a few)."""
+
+    def __init__(self, columns: list[dict[int, int]], spans: dict[tuple[int, int, int], int]) -> None:
+        self.columns = columns
+        #: (first, last, width of the spanning text) -> how many rows
+        self.spans = spans
+
+    @classmethod
+    def of(cls, size: int, rows: Sequence[Row] = ()) -> WidthCounts:
+        counts = cls([{} for _ in range(size)], {})
+        counts.add(rows)
+        return counts
+
+    def add(self, rows: Sequence[Row], sign: int = 1) -> None:
+        """Count ``rows`` in (``sign`` -1: out)."""
+        columns = self.columns
+        for row in rows:
+            span = row.span
+            for index, cell in enumerate(row.cells):
+                if span is not None and span[0] <= index <= span[1]:
+                    continue
+                width = len(cell) if cell.isascii() else width_of(cell)
+                counts = columns[index]
+                counts[width] = counts.get(width, 0) + sign
+            if span is not None:
+                key = (span[0], span[1], width_of(row.cells[span[0]]))
+                self.spans[key] = self.spans.get(key, 0) + sign
+
+    def natural(self, columns: Sequence[Column]) -> list[int] | None:
+        """``natural`` of the rows counted; ``None``: it cannot be told (more rows counted out
+        than in, or spans of two kinds, whose order ``natural`` lays them in would matter)."""
+        if any(count < 0 for counts in self.columns for count in counts.values()):
+            return None
+        widths = [max([width_of(column.header), *(width for width, count in counts.items() if count)])
+                  for column, counts in zip(columns, self.columns)]
+        spans = [key for key, count in self.spans.items() if count]
+        if len(spans) > 1 or any(count < 0 for count in self.spans.values()):
+            return None
+        for first, last, width in spans:
+            room = sum(widths[first:last + 1]) + len(GAP) * (last - first)
+            widths[last] += max(0, width - room)
+        return widths
+
+    def to_json(self) -> list:
+        return [[sorted(counts.items()) for counts in self.columns], [[*key, count] for key, count in self.spans.items()]]
+
+    @classmethod
+    def from_json(cls, value: Any, size: int) -> WidthCounts | None:
+        """``to_json``'s value read back; ``None``: of another shape."""
+        try:
+            kept_columns, kept_spans = value
+            if len(kept_columns) != size:
+                return None
+            counts = cls([{width: count for width, count in items} for items in kept_columns],
+                         {(first, last, width): count for first, last, width, count in kept_spans})
+        except (TypeError, ValueError):
+            return None
+        numbers = [number for column in counts.columns for pair in column.items() for number in pair]
+        numbers += [number for key, count in counts.spans.items() for number in (*key, count)]
+        if any(type(number) is not int for number in numbers) or any(
+                not 0 <= first <= last < size for first, last, _ in counts.spans):
+            return None
+        return counts
+
+    def copy(self) -> WidthCounts:
+        return WidthCounts([dict(counts) for counts in self.columns], dict(self.spans))
+
+
 def fit(columns: Sequence[Column], rows: Sequence[Row], width: int) -> tuple[list[int], list[int]]:
     """(indexes of the columns kept, their widths) so a row fits in ``width``."""
-    natural = _natural(columns, rows)
+    return fit_natural(columns, natural(columns, rows), width)
+
+
+def fit_natural(columns: Sequence[Column], natural_widths: list[int], width: int) -> tuple[list[int], list[int]]:
+    """``fit`` of rows whose natural widths are ``natural_widths``."""
+    natural = natural_widths
     kept = list(range(len(columns)))
 
     def floor_total(indexes: list[int]) -> int:
@@ -108,9 +185,14 @@ Layout = tuple[list[int], list[int]]
 
 def layout(columns: Sequence[Column], rows: Sequence[Row], term: Terminal) -> Layout:
     """What ``render`` lays the rows out in: on a terminal fitted to it, else every column whole."""
+    return layout_natural(columns, natural(columns, rows), term)
+
+
+def layout_natural(columns: Sequence[Column], natural_widths: list[int], term: Terminal) -> Layout:
+    """``layout`` of rows whose natural widths are ``natural_widths``."""
     if not term.tty:
-        return list(range(len(columns))), _natural(columns, rows)
-    return fit(columns, rows, term.width)
+        return list(range(len(columns))), natural_widths
+    return fit_natural(columns, natural_widths, term.width)
 
 
 def hidden(columns: Sequence[Column], planned: Layout) -> list[str]:

@@ -3,63 +3,52 @@
 An agent at work writes a session or two between two runs of ``agentscan
 tokens``, and the remembered table (``scan.answers``) is a miss.  Made whole,
 a heavy user's table takes back 15,000 kept rows of sums and 15,000 of
-facts, checks every session's key hashes, and lays out 20,000 lines: 1.6 s.
+facts, checks every session's key hashes, and lays out 20,000 lines: 1.7 s.
 ``--json`` is patched (``scan.answerpatch``); this is the same for the table.
 
-A whole table printed with no warning keeps a basis (``answerpatch.keep``)
-whose extras hold, for each of the report's rows: when its session was last
-active (the table's order), whether its provider may revise its row with no
-file of it changed (``Provider.wants_refresh``: a Gemini cwd another
-provider reveals), and its lines as ``tokens_text.row_lines`` made them,
-with full numbers and, on a terminal, rounded ones.  A patch takes the
-changes, rows and total from ``answerpatch.patch_of``, makes the lines of
-the changed and new sessions anew, reads the revisable ones' rows again,
-takes every session's shown id now, and lays the table out, notes and all,
-with the code a whole table is laid out with (``tokens_text.print_lines``).
+A whole table printed with no warning keeps a basis (``cli.tablebasis``). A
+patch takes the changes, rows and total from ``answerpatch.patch_of``, makes
+the lines of the changed and new sessions anew, reads again the rows their
+providers may revise with no file changed, and takes every session's shown
+id now.  Then:
+
+- *spliced*: when the table's layout comes out as the kept one (the widths
+  of the cells counted out and in, ``table.WidthCounts``), every other row
+  is printed as the kept text has it, and only the new lines are laid out;
+- *laid out*: else every row's lines (kept, or new) are laid out again, with
+  the code a whole table is laid out with (``tokens_text.print_lines``).
+
 Tests compare patched tables with whole ones, byte for byte.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping
 
-import orjson
-
+from agentscan.cli import table
 from agentscan.cli.table import Row
-from agentscan.cli.tokens_text import NOT_RECORDED, NUMBER_COLUMNS, Printed, print_lines, row_lines, session_facts
+from agentscan.cli.tablebasis import (COMMAND, NO_DATE, Kept, Spliceable, kept_row, sort_key, spliceable,
+                                      updated_of)
+from agentscan.cli.tokens_text import (Total, choose_layout, print_lines, print_notes, row_lines, session_facts,
+                                       session_columns, total_row)
 from agentscan.scan import answerpatch
-from agentscan.scan.answerbasis import Damaged
 
 if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
-    from agentscan.model import SessionRow
     from agentscan.scan.scanner import Scanner
-    from agentscan.scan.tokenreport import TokenReport
 
-#: what a patched table is kept and looked up as (``answers.question_identity``'s command)
-COMMAND = "tokens-text"
-#: the cells of a line by session: its id, date, project, title, the numbers, the cost
-_CELLS = 4 + len(NUMBER_COLUMNS) + 1
-#: the styles ``row_lines`` gives a session's first line, and the lines after it
-_STYLES = ((None,), ("dim",))
-#: the columns "not recorded" is laid over (``row_lines``' span, by session)
-_NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
+__all__ = ["COMMAND", "patched"]
 
 
-def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
-         session_rows: Mapping[str, SessionRow], term: Terminal) -> None:
-    """Keep the basis of a whole table (``report``, of every session, printed with no warning)."""
-    extras = []
-    for row, key, facts, lines in zip(report.rows, printed.keys, printed.facts, printed.lines):
-        session = session_rows.get(row.key)
-        ref = report.sessions.get(row.key)
-        if session is None or ref is None:
-            return  # a row with no session's facts: not one a patch can tell again
-        # On a terminal a table may be rounded to fit: the rounded lines are kept too.
-        rounded = row_lines(row, key, facts, term, compact=True) if term.tty else None
-        revisable = scanner.provider(ref.provider).wants_refresh(session)
-        extras.append(orjson.dumps([_updated(session), revisable, _lines(lines), _lines(rounded)]))
-    answerpatch.keep(scanner, COMMAND, question, report, extras=extras)
+class _Session:
+    """A session of the patched table: its sort key, shown id, and its lines when they are
+    not the kept text's (``None``: printed as kept)."""
+
+    __slots__ = ("when", "key", "full", "rounded", "index", "folded")
+
+    def __init__(self, when: float, key: str, full: list[Row] | None, rounded: list[Row] | None,
+                 index: int | None, folded: bool) -> None:
+        self.when, self.key, self.full, self.rounded, self.index, self.folded = when, key, full, rounded, index, folded
 
 
 def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str], term: Terminal) -> bool:
@@ -69,119 +58,156 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     patch = answerpatch.patch_of(scanner, COMMAND, question, providers)
     if patch is None:
         return False
-    made = _rows(scanner, patch, term)
-    if made is None or len(scanner.warnings):
+    splice = spliceable(patch.basis, term)
+    sessions = _sessions(scanner, patch, term, splice)
+    if sessions is None or len(scanner.warnings):
         return False
-    updated, full, rounded, folded, keys = made
+    total = (patch.total, patch.cost, patch.cost)
     # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``
     # sorts a whole report's rows (stable: equal dates keep the report's order).
-    order = sorted(range(len(full)), key=lambda index: updated[index], reverse=True)
-
+    order = sorted(sessions, key=lambda session: session.when, reverse=True)
+    folded = [session.key for session in order if session.folded]
+    if splice is not None and _print_spliced(patch, splice, sessions, order, total, folded, term):
+        return True
+    lines: list[list[Row]] = []
+    rounded: list[list[Row]] = []
+    for session in order:
+        if session.full is None:
+            assert session.index is not None
+            kept = kept_row(patch.basis, session.index, term)
+            if kept is None or kept.revisable:
+                return False  # (a row to read again was not printed as kept: a basis at odds with itself)
+            session.full, session.rounded = _with(kept.full, session.key), _with(kept.rounded, session.key)
+        lines.append(session.full)
+        rounded.append(session.rounded or [])
     # Off a terminal a table is never fitted, so never rounded (``table.layout``).
-    print_lines("session", [full[index] for index in order], lambda: [rounded[index] for index in order],
-                (patch.total, patch.cost, patch.cost), [keys[index] for index in order if index in folded], [], term)
+    print_lines("session", lines, lambda: rounded, total, folded, [], term)
     return True
 
 
-def _rows(scanner: Scanner, patch: answerpatch.Patch, term: Terminal) -> tuple[
-        list[float], list[list[Row]], list[list[Row]], set[int], list[str]] | None:
-    """Each session's date, lines (full and rounded), whether it is folded, and its shown
-    id, in the report's order; ``None``: the basis cannot tell them."""
+def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
+              splice: Spliceable | None) -> list[_Session] | None:
+    """Every session of the patched table, in the report's order; ``None``: the basis cannot
+    tell them.  The kept lines of a session printed as the kept text has it are not read."""
     short_ids = scanner.short_ids() if term.tty else {}
+    keys = [short_ids.get(session_id, session_id) if term.tty else session_id for session_id, _ in patch.now]
     changed = set(patch.changed)
-    updated: list[float] = []
-    full: list[list[Row]] = []
-    rounded: list[list[Row]] = []  # on a terminal: off one, never asked for
-    folded: set[int] = set()
-    keys: list[str] = []
     index_of = patch.basis.index
-    kept: dict[int, tuple[float | None, bool, list[Row], list[Row]]] = {}
+    kept: dict[int, Kept] = {}
     for position, (session_id, _) in enumerate(patch.now):
-        if position not in changed:
-            try:
-                when, revisable, kept_full, kept_rounded = orjson.loads(patch.extras(index_of[session_id]))
-            except (Damaged, ValueError, TypeError):
-                return None  # a basis of another shape
-            lines = _rows_of(kept_full)
-            rounded_ones = _rows_of(kept_rounded) if term.tty else ([] if kept_rounded is None else None)
-            if (not (when is None or type(when) is float) or type(revisable) is not bool or lines is None
-                    or rounded_ones is None or (term.tty and len(rounded_ones) != len(lines))):
-                return None
-            if revisable and patch.refs[position].id != session_id:
-                return None  # the sequence moved under us (as ``answerpatch._patch`` checks its changes)
-            kept[position] = (when, revisable, lines, rounded_ones)
+        if position in changed:
+            continue
+        index = index_of[session_id]
+        if splice is not None and index not in splice.revisable and (
+                splice.keys is None or splice.keys[index] == keys[position]):
+            continue  # printed as kept, when the layout is the kept one
+        found = kept_row(patch.basis, index, term)
+        if found is None:
+            return None
+        if found.revisable and patch.refs[position].id != session_id:
+            return None  # the sequence moved under us (as ``answerpatch._patch`` checks its changes)
+        kept[position] = found
     # Read again in one query (as a whole table reads them): the rows of the changed sessions,
     # and those their providers may revise with none of their files changed.
-    again = [position for position in range(len(patch.now)) if position in changed or kept[position][1]]
+    again = [position for position in range(len(patch.now))
+             if position in changed or (position in kept and kept[position].revisable)]
     scanner.prefetch_rows([patch.refs[position] for position in again], every=True)
+    sessions = []
     for position, (session_id, _) in enumerate(patch.now):
-        key = short_ids.get(session_id, session_id) if term.tty else session_id
-        keys.append(key)
+        key = keys[position]
         if position in changed:
             token_row = patch.new_rows[session_id]
             session = scanner.row(patch.refs[position])
             facts = session_facts(session, term)
-            updated.append(_sort_key(session))
-            full.append(row_lines(token_row, key, facts, term, compact=False))
-            rounded.append(row_lines(token_row, key, facts, term, compact=True) if term.tty else [])
+            full = row_lines(token_row, key, facts, term, compact=False)
+            rounded = row_lines(token_row, key, facts, term, compact=True) if term.tty else []
+            sessions.append(_Session(sort_key(session), key, full, rounded, None, not full))
+            continue
+        index = index_of[session_id]
+        found = kept.get(position)
+        if found is None:
+            assert splice is not None
+            sessions.append(_Session(splice.when[index], key, None, None, index, not splice.places[2 * index + 1]))
+        elif found.revisable:
+            # Its provider may revise its row with none of its files changed (a Gemini
+            # cwd another provider reveals): read again.
+            session = scanner.row(patch.refs[position])
+            when = updated_of(session)
+            facts = session_facts(session, term)
+            sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
+                                     _with(found.rounded, key, facts), index, not found.full))
         else:
-            when, revisable, lines, rounded_ones = kept[position]
-            facts = None
-            if revisable:
-                # Its provider may revise its row with none of its files changed (a Gemini
-                # cwd another provider reveals): read again.
-                session = scanner.row(patch.refs[position])
-                facts = session_facts(session, term)
-                when = _updated(session)
-            updated.append(_NO_DATE if when is None else when)
-            full.append(_with(lines, key, facts))
-            rounded.append(_with(rounded_ones, key, facts))
-        if not full[-1]:
-            folded.add(position)
-    return updated, full, rounded, folded, keys
+            sessions.append(_Session(found.when, key, _with(found.full, key), _with(found.rounded, key), index,
+                                     not found.full))
+    return sessions
 
 
-#: the sort key of a session with no date: last (``tokens_answer._newest_first``)
-_NO_DATE = float("-inf")
+def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[_Session], order: list[_Session],
+                   total: Total, folded: list[str], term: Terminal) -> bool:
+    """Print the table from the kept text when its layout comes out as the kept one;
+    ``False`` (nothing printed): it does not."""
+    full = splice.full.copy()
+    rounded = splice.rounded.copy() if splice.rounded is not None else None
+    as_kept = {session.index for session in sessions if session.full is None}
+    for index in range(len(patch.basis.ids)):
+        if index in as_kept:
+            continue
+        # Its kept lines are not printed (changed, gone, read again, shown under another id).
+        kept = kept_row(patch.basis, index, term)
+        if kept is None:
+            return False
+        full.add(kept.full, -1)
+        if rounded is not None:
+            rounded.add(kept.rounded, -1)
+    for session in sessions:
+        if session.full is not None:
+            full.add(session.full)
+            if rounded is not None and session.rounded is not None:
+                rounded.add(session.rounded)
+    columns = session_columns()
+    full.add([total_row("session", total, term, compact=False)])
+    if rounded is not None:
+        rounded.add([total_row("session", total, term, compact=True)])
+    natural = full.natural(columns)
+    chosen = choose_layout(columns, natural, lambda: rounded.natural(columns) if rounded is not None else None,
+                           term) if natural is not None else None
+    if chosen is None or chosen != (splice.planned, splice.compact):
+        return False
+    planned, compact = chosen
+    pieces: list[str] = []
+    text, places = splice.text, splice.places
+    run: list[int] = []  # the kept text's start and end of adjacent rows printed as kept
+
+    def flush() -> None:
+        if run:
+            pieces.append(text[run[0]:run[1]].tobytes().decode("utf-8", "surrogateescape"))
+            run.clear()
+
+    for session in order:
+        if session.folded:
+            continue
+        if session.full is None:
+            assert session.index is not None
+            start = places[2 * session.index]
+            end = start + places[2 * session.index + 1]
+            if run and start == run[1] + 1:
+                run[1] = end
+            else:
+                flush()
+                run[:] = [start, end]
+            continue
+        flush()
+        lines = session.rounded if compact else session.full
+        assert lines is not None
+        pieces.append("\n".join(table.render(columns, lines, term, planned)[0][1:]))
+    flush()
+    head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
+    print("\n".join([head, *pieces, *last]))
+    print_notes("session", folded, [], table.hidden(columns, planned), compact, term)
+    return True
 
 
-def _updated(session: SessionRow) -> float | None:
-    """When a session was last active, as kept (JSON has no infinity)."""
-    return session.updated_at.timestamp() if session.updated_at is not None else None
-
-
-def _sort_key(session: SessionRow) -> float:
-    """What the table sorts a session by (``tokens_answer._newest_first``)."""
-    when = _updated(session)
-    return _NO_DATE if when is None else when
-
-
-def _lines(rows: Sequence[Row] | None) -> list[list[Any]] | None:
-    return None if rows is None else [[list(row.cells), row.style, row.span] for row in rows]
-
-
-def _rows_of(kept: Any) -> list[Row] | None:
-    """Lines as ``_lines`` kept them; ``None``: not lines ``tokens_text.row_lines`` makes."""
-    if type(kept) is not list:
-        return None
-    rows = []
-    try:
-        for number, (cells, style, span) in enumerate(kept):
-            if type(cells) is not list or len(cells) != _CELLS or style not in _STYLES[number > 0]:
-                return None
-            "".join(cells)  # a TypeError for a cell that is no string: one C loop, not a check a cell
-            if span is not None:
-                # Only "not recorded", over a session's number columns (``row_lines``).
-                if number or span != list(_NOT_RECORDED_SPAN) or cells[_NOT_RECORDED_SPAN[0]] != NOT_RECORDED:
-                    return None
-                span = _NOT_RECORDED_SPAN
-            rows.append(Row(cells, style, span))
-    except (TypeError, ValueError):
-        return None
-    return rows
-
-
-def _with(lines: list[Row], key: str, facts: list[str] | None) -> list[Row]:
+def _with(lines: list[Row], key: str, facts: list[str] | None = None) -> list[Row]:
     """``lines`` with the first one's id as shown now and, when read again, its session's facts."""
     if not lines or (facts is None and lines[0].cells[0] == key):
         return lines

@@ -87,9 +87,9 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     if key is not None:
         if patchable and report is not None and not raised and not len(scanner.warnings):
             if printed is not None:
-                from agentscan.cli import tablepatch
+                from agentscan.cli import tablebasis
 
-                tablepatch.keep(scanner, question, *printed, render.terminal())
+                tablebasis.keep(scanner, question, *printed, render.terminal())
             else:
                 from agentscan.scan import answerpatch
 

@@ -50,6 +50,11 @@ def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, 
     return [*map(shown, _VALUES(usage)), render.human_usd(cost, at_least)]
 
 
+def session_columns() -> list[Column]:
+    """The columns of the table by session."""
+    return _columns("session")
+
+
 def _columns(by: str) -> list[Column]:
     columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
     if by == "session":
@@ -64,14 +69,25 @@ def _columns(by: str) -> list[Column]:
     return columns
 
 
+class Laid(NamedTuple):
+    """How a table was laid out: its layout, whether its numbers were rounded, and its lines
+    as printed (the header first, the total last)."""
+
+    planned: table.Layout
+    compact: bool
+    lines: list[str]
+
+
 class Printed(NamedTuple):
     """What ``print_report`` made of each of the report's rows (the text table's basis,
     ``cli.tablepatch``): its key as shown, its date, project and title (``[]`` but by
-    session), and its lines, the numbers in full (``[]``: a row of 0 tokens, folded)."""
+    session), and its lines, the numbers in full (``[]``: a row of 0 tokens, folded); and
+    how the table was laid out."""
 
     keys: list[str]
     facts: list[list[str]]
     lines: list[list[Row]]
+    laid: Laid
 
 
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], SessionRow | None],
@@ -92,36 +108,63 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
     groups.append((report.cost, report.total, report.unpriced_models))
     models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
-    print_lines(report.by, full, lambda: lines(True), total, folded, models, term)
-    return Printed(keys, facts, full)
+    laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term)
+    return Printed(keys, facts, full, laid)
 
 
-def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]],
-                total: tuple[TokenUsage | None, Decimal | None, Decimal | None], folded: list[str],
-                models: list[str], term: Terminal) -> None:
+Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
+"""A table's total: its tokens, cost and cost priced."""
+
+
+def total_row(by: str, total: Total, term: Terminal, *, compact: bool) -> Row:
+    usage, cost, priced = total
+    blank = ["", "", ""] if by == "session" else []
+    return Row(["TOTAL", *blank, *_numbers(usage, cost, term, compact=compact, at_least=priced)], style="bold")
+
+
+def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Callable[[], list[int] | None],
+                  term: Terminal) -> tuple[table.Layout, bool] | None:
+    """The layout of rows whose natural widths are ``natural``, or (``True``) of their rounded
+    numbers (``rounded_natural``) when those keep more columns; ``None``: those cannot be told."""
+    planned = table.layout_natural(columns, natural, term)
+    if table.hidden(columns, planned):
+        # Rounded numbers (75.4k) are narrower: taken if they keep more columns
+        # (the layouts compared before either is drawn: 15,000 rows are drawn once).
+        rounded = rounded_natural()
+        if rounded is None:
+            return None
+        compact_planned = table.layout_natural(columns, rounded, term)
+        if len(table.hidden(columns, compact_planned)) < len(table.hidden(columns, planned)):
+            return compact_planned, True
+    return planned, False
+
+
+def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
+                folded: list[str], models: list[str], term: Terminal) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns), the ``total`` (tokens, cost, cost priced), and the notes under it: the
     ``folded`` rows' keys (0 tokens) and the ``models`` without a price."""
     columns = _columns(by)
-    blank = ["", "", ""] if by == "session" else []
+    rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
+    rounded: list[Row] = []
 
-    def with_total(lines: list[list[Row]], compact: bool) -> list[Row]:
-        usage, cost, priced = total
-        last = Row(["TOTAL", *blank, *_numbers(usage, cost, term, compact=compact, at_least=priced)], style="bold")
-        return [row for group in lines for row in group] + [last]
+    def rounded_natural() -> list[int]:
+        rounded[:] = [row for group in compact_lines() for row in group] + [total_row(by, total, term, compact=True)]
+        return table.natural(columns, rounded)
 
-    rows = with_total(full, False)
-    planned = table.layout(columns, rows, term)
-    compact = False
-    if table.hidden(columns, planned):
-        # Rounded numbers (75.4k) are narrower: take them if they keep more columns
-        # (the layouts compared before either is drawn: 15,000 rows are drawn once).
-        compact_rows = with_total(compact_lines(), True)
-        compact_planned = table.layout(columns, compact_rows, term)
-        if len(table.hidden(columns, compact_planned)) < len(table.hidden(columns, planned)):
-            rows, planned, compact = compact_rows, compact_planned, True
-    lines, hidden = table.render(columns, rows, term, planned)
+    chosen = choose_layout(columns, table.natural(columns, rows), rounded_natural, term)
+    assert chosen is not None  # (rounded_natural always tells)
+    planned, compact = chosen
+    lines, hidden = table.render(columns, rounded if compact else rows, term, planned)
     print("\n".join(lines))
+    print_notes(by, folded, models, hidden, compact, term)
+    return Laid(planned, compact, lines)
+
+
+def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
+                term: Terminal) -> None:
+    """What a table's lines do not say: the ``folded`` rows' keys (0 tokens, on stdout), and
+    on stderr the ``models`` without a price and the columns ``hidden`` or numbers rounded to fit."""
     if folded:
         what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
         more = ", …" if len(folded) > 5 else ""

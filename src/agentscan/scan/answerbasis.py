@@ -132,9 +132,10 @@ class Basis:
     def extras(self, index: int) -> bytes:
         """Row ``index``'s line of extras."""
         if self._extras is None:
-            self._extras = self.section("extras").tobytes().split(b"\n")
-            if len(self._extras) != len(self.ids):
-                raise Damaged("extras of another shape")
+            lines = self.section("extras").tobytes().split(b"\n")
+            if len(lines) != len(self.ids):
+                raise Damaged("extras of another shape")  # and again if asked again
+            self._extras = lines
         return self._extras[index]
 
     def answer_of(self, first: int, last: int) -> bytes:

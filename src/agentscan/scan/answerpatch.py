@@ -68,10 +68,12 @@ def _slot(command: str) -> str:
 
 
 def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: TokenReport, *,
-         answer: bytes | None = None, extras: Sequence[bytes] | None = None) -> None:
+         answer: bytes | None = None, extras: Sequence[bytes] | None = None,
+         sections: Mapping[str, bytes] | None = None) -> None:
     """Keep a basis of ``report`` (of every session, printed with no warning): ``answer``, the
-    ``--json`` printed, or ``extras``, a line of bytes for each of its rows (the text table's,
-    ``cli.tablepatch``), read back by ``Patch.extras``."""
+    ``--json`` printed, or ``extras``, a line of bytes for each of its rows, and ``sections``
+    of the caller's (the text table's, ``cli.tablebasis``), read back by ``Basis.extras``
+    and ``Basis.section``."""
     cache = scanner.cache
     total = report.total
     if cache is None or not report.rows or report.cost is None or report.unpriced_models or total is None or total.saturated:
@@ -109,7 +111,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
         by_provider.setdefault(row.key.partition(":")[0], []).append(index)
     if any("\n" in text for text in (*ids, *fingerprints)):
         return  # the ids are kept a line each (a Gemini session id may hold anything)
-    sections = Sections()
+    stored = Sections()
     sharing_ids: dict[str, list[str]] = {}  # provider -> the sessions whose calls meet another's
     for provider, indexes in by_provider.items():
         found = cache.get_keys([ids[index] for index in indexes])
@@ -120,7 +122,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
             if payload is None:
                 return  # key hashes not of this fingerprint: sharing could not be told
             payload = payload[:len(payload) // 8 * 8]
-            details[index][2:] = [sections.append(payload), len(payload)]
+            details[index][2:] = [stored.append(payload), len(payload)]
             payloads[ids[index]] = payload
         # Sorted first, then compared with the next (in C): a set of a heavy user's 324,000
         # hashes took 0.1 s longer and 17 MB more, only to find the rare repeat.
@@ -128,23 +130,25 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
         if any(map(eq, ordered, islice(ordered, 1, None))):
             sharing_ids[provider] = sorted(meeting(payloads))
             ordered = sorted(set(ordered))
-        sections.add(f"set:{provider}", array("Q", ordered).tobytes())
-    sections.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
-    sections.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
+        stored.add(f"set:{provider}", array("Q", ordered).tobytes())
+    stored.add("ids", "\n".join(ids).encode("utf-8", "surrogateescape"))
+    stored.add("fingerprints", "\n".join(fingerprints).encode("utf-8", "surrogateescape"))
     try:
-        sections.add("details", b"\n".join(map(orjson.dumps, details)))
+        stored.add("details", b"\n".join(map(orjson.dumps, details)))
         if answer is not None:
-            sections.add("places", places.tobytes())
-            sections.add("answer", answer)
+            stored.add("places", places.tobytes())
+            stored.add("answer", answer)
         if extras is not None:
-            sections.add("extras", b"\n".join(extras))
+            stored.add("extras", b"\n".join(extras))
+        for name, data in (sections or {}).items():
+            stored.add(name, data)
         header = orjson.dumps({
-            "format": FORMAT, "sections": sections.places, "sharing": sharing_ids, "total": _usage(total),
+            "format": FORMAT, "sections": stored.places, "sharing": sharing_ids, "total": _usage(total),
             "recorded": recorded, "known": known, "cost": str(report.cost), "prices": report.prices,
         })
     except TypeError:
         return
-    cache.put_snapshot(_slot(command), identity, seal_joined([header, b"\n", *sections.parts]))
+    cache.put_snapshot(_slot(command), identity, seal_joined([header, b"\n", *stored.parts]))
     cache.commit()
 
 
@@ -164,10 +168,6 @@ class Patch(NamedTuple):
     fragments: dict[str, bytes]
     total: TokenUsage
     cost: Decimal
-
-    def extras(self, index: int) -> bytes:
-        """The line ``keep`` was given for the basis's row ``index``."""
-        return self.basis.extras(index)
 
 
 def patched(scanner: Scanner, command: str, question: Mapping[str, Any], providers: list[str]) -> bytes | None:
