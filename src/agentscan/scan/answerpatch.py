@@ -49,7 +49,7 @@ from agentscan.scan.answerbasis import FORMAT, OPAQUE, Basis, Damaged, Details, 
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.rowmemo import fragment_of
 from agentscan.scan.sharing import meeting
-from agentscan.sealing import seal_joined, unseal, unseal_view
+from agentscan.sealing import sealed_parts, unseal, unseal_view
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -148,7 +148,7 @@ def keep(scanner: Scanner, command: str, question: Mapping[str, Any], report: To
         })
     except TypeError:
         return
-    cache.put_snapshot(_slot(command), identity, seal_joined([header, b"\n", *stored.parts]))
+    cache.put_snapshot_parts(_slot(command), identity, sealed_parts([header, b"\n", *stored.parts]))
     cache.commit()
 
 

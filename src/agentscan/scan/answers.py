@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 import orjson
 
 from agentscan.model import ScanWarning
-from agentscan.sealing import seal_joined, unseal
+from agentscan.sealing import sealed_parts, unseal
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
@@ -143,5 +143,5 @@ def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: s
         said = orjson.dumps([w.to_json() for w in warnings])  # the warnings on one line
     except TypeError:
         return  # something that JSON cannot hold: not worth remembering
-    scanner.cache.put_snapshot(_slot(command, question), key, seal_joined([said, b"\n", answer]))
+    scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts([said, b"\n", answer]))
     scanner.cache.commit()
