@@ -40,6 +40,11 @@ def session(home: Path, native_id: str, age: int, tokens: int) -> Path:
     return claude_session_file(home, native_id, turn(native_id, 0, tokens), mtime=BASE + age * 60)
 
 
+def sessions(home: Path, count: int) -> list[Path]:
+    """``count`` sessions, the ``n``-th (from 0) ``n + 1`` minutes old with ``100 * (n + 1)`` tokens."""
+    return [session(home, native_id, index + 1, 100 * (index + 1)) for index, native_id in enumerate(IDS[:count])]
+
+
 def append(path: Path, records: list[dict | bytes], mtime: float) -> None:
     with path.open("ab") as handle:
         for record in records:

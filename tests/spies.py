@@ -19,3 +19,18 @@ def record_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, note
 
     monkeypatch.setattr(owner, name, recording)
     return seen
+
+
+def record_results(monkeypatch: pytest.MonkeyPatch, owner: object, name: str,
+                   note: Callable[[Any], Any] = lambda result: result) -> list[Any]:
+    """``owner.name`` replaced by one that makes each call, then lists ``note(result)``; the list."""
+    seen: list[Any] = []
+    real = getattr(owner, name)
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        seen.append(note(result))
+        return result
+
+    monkeypatch.setattr(owner, name, recording)
+    return seen

@@ -21,23 +21,15 @@ from agentscan.scan import answerpatch
 from builders import claude_session_file, claude_subagent_file
 from codex_builders import DEMO_PARENT, at, token_count, usage, write_demo
 import gemini_builders as gemini
-from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, rewrite_basis, session,
+from spies import record_results
+from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, rewrite_basis, session, sessions,
                             sidechain_call, turn)
 
 runner = CliRunner()
 @pytest.fixture
 def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """How each run's answer was made: ``patched``, or ``whole`` (a basis that could not patch)."""
-    made: list[str] = []
-    original = answerpatch.patched
-
-    def spying(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        answer = original(*args, **kwargs)
-        made.append("whole" if answer is None else "patched")
-        return answer
-
-    monkeypatch.setattr(answerpatch, "patched", spying)
-    return made
+    return record_results(monkeypatch, answerpatch, "patched", lambda answer: "whole" if answer is None else "patched")
 
 
 def tokens(*args: str) -> bytes:
@@ -60,9 +52,7 @@ def assert_patched_as_fresh(ways: list[str], expected: str = "patched") -> bytes
 
 
 def test_a_grown_session_is_patched_in_and_moves_to_the_top(isolated_home: Path, ways: list[str]) -> None:
-    first = session(isolated_home, IDS[0], 1, 100)
-    for index, native_id in enumerate(IDS[1:4], start=2):
-        session(isolated_home, native_id, index, 100 * index)
+    first = sessions(isolated_home, 4)[0]
     tokens()
     assert ways == ["whole"]  # no basis yet
     append(first, turn(IDS[0], 5, 7), BASE + 3600)

@@ -19,8 +19,9 @@ from typer.testing import CliRunner
 from agentscan.cli import app, tablepatch
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from gemini_builders import gemini, meta, sha256_hex, tokens as gemini_tokens, write_chat, write_claude_transcript
-from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, rewrite_basis, session, sidechain_call,
-                            turn, with_extras, with_section)
+from spies import record_results
+from patch_builders import (ACTIONS, BASE, IDS, Changes, append, null_session, rewrite_basis, session, sessions,
+                            sidechain_call, turn, with_extras, with_section)
 
 runner = CliRunner()
 TABLE_BASIS = "basis:tokens-text:session"
@@ -29,31 +30,13 @@ TABLE_BASIS = "basis:tokens-text:session"
 @pytest.fixture
 def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """How each table was made: ``patched``, or ``whole`` (a basis that could not patch)."""
-    made: list[str] = []
-    original = tablepatch.patched
-
-    def spying(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        done = original(*args, **kwargs)
-        made.append("patched" if done else "whole")
-        return done
-
-    monkeypatch.setattr(tablepatch, "patched", spying)
-    return made
+    return record_results(monkeypatch, tablepatch, "patched", lambda done: "patched" if done else "whole")
 
 
 @pytest.fixture
 def splices(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether each patched table was printed from the kept text (``True``) or laid out again."""
-    made: list[bool] = []
-    original = tablepatch._print_spliced
-
-    def spying(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        done = original(*args, **kwargs)
-        made.append(done)
-        return done
-
-    monkeypatch.setattr(tablepatch, "_print_spliced", spying)
-    return made
+    return record_results(monkeypatch, tablepatch, "_print_spliced")
 
 
 def table(*args: str) -> tuple[str, str]:
@@ -71,9 +54,7 @@ def assert_patched_as_fresh(ways: list[str], expected: str = "patched") -> str:
 
 
 def test_a_grown_session_is_patched_into_the_table_and_moves_to_the_top(isolated_home: Path, ways: list[str]) -> None:
-    first = session(isolated_home, IDS[0], 1, 100)
-    for index, native_id in enumerate(IDS[1:4], start=2):
-        session(isolated_home, native_id, index, 100 * index)
+    first = sessions(isolated_home, 4)[0]
     table()
     assert ways == ["whole"]  # no basis yet
     before = table("--no-cache")[0]
@@ -294,9 +275,7 @@ def test_a_basis_whose_kept_text_is_of_another_shape_is_laid_out_again(
         isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None], name: str,
         damage: Callable[[bytes], bytes]) -> None:
     tty(150)
-    first = session(isolated_home, IDS[0], 1, 100)
-    for index, native_id in enumerate(IDS[1:4], start=2):
-        session(isolated_home, native_id, index, 100 * index)
+    first = sessions(isolated_home, 4)[0]
     table()
     rewrite_basis(TABLE_BASIS, with_section(name, damage))
     append(first, turn(IDS[0], 5, 7), BASE + 3600)
