@@ -222,12 +222,12 @@ def test_many_sessions_sums_and_keys_read_in_one_pass_are_the_same(isolated_home
 
 
 def test_a_value_sealed_from_parts_is_the_value_sealed_whole() -> None:
-    from agentscan.sealing import seal, seal_joined, unseal
+    from agentscan.sealing import seal, sealed_parts, unseal
 
     parts = [b"header", b"\n", b"", bytes(range(256)) * 100]
-    assert seal_joined(parts) == seal(b"".join(parts))
-    assert unseal(seal_joined(parts)) == b"".join(parts)
-    assert seal_joined([]) == seal(b"")
+    assert b"".join(sealed_parts(parts)) == seal(b"".join(parts))
+    assert unseal(b"".join(sealed_parts(parts))) == b"".join(parts)
+    assert b"".join(sealed_parts([])) == seal(b"")
 
 
 def test_a_sealed_value_seen_in_place_is_its_payload() -> None:

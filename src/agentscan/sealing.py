@@ -22,11 +22,6 @@ def seal(payload: bytes) -> bytes:
     return _HEADER.pack(zlib.crc32(payload)) + payload
 
 
-def seal_joined(parts: list[bytes]) -> bytes:
-    """``seal(b"".join(parts))``, made with one copy of the parts (a 20 MB value: one, not three)."""
-    return b"".join(sealed_parts(parts))
-
-
 def sealed_parts(parts: list[bytes]) -> list[bytes]:
     """``seal(b"".join(parts))`` as parts, joined by whoever writes them (``Cache.put_snapshot_parts``)."""
     crc = 0

@@ -25,7 +25,7 @@ import orjson
 
 from agentscan.cli import table
 from agentscan.cli.table import Row, WidthCounts
-from agentscan.cli.tokens_text import NOT_RECORDED, NUMBER_COLUMNS, Printed, row_lines
+from agentscan.cli.tokens_text import NO_DATE, NOT_RECORDED, NUMBER_COLUMNS, Printed, row_lines, sort_key, updated_of
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Basis, Damaged
 
@@ -43,10 +43,6 @@ CELLS = 4 + len(NUMBER_COLUMNS) + 1
 _STYLES = ((None,), ("dim",))
 #: the columns "not recorded" is laid over (``row_lines``' span, by session)
 _NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
-#: the sort key of a session with no date: last (``tokens_answer._newest_first``)
-NO_DATE = float("-inf")
-
-
 def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
          session_rows: Mapping[str, SessionRow], term: Terminal) -> None:
     """Keep the basis of a whole table (``report`` in the table's order, of every session,
@@ -192,17 +188,6 @@ def spliceable(basis: Basis, term: Terminal) -> Spliceable | None:
 
 def _terminal(term: Terminal) -> list[Any]:
     return [term.tty, term.width, term.color]
-
-
-def updated_of(session: SessionRow) -> float | None:
-    """When a session was last active, as kept (JSON has no infinity)."""
-    return session.updated_at.timestamp() if session.updated_at is not None else None
-
-
-def sort_key(session: SessionRow) -> float:
-    """What the table sorts a session by (``tokens_answer._newest_first``)."""
-    when = updated_of(session)
-    return NO_DATE if when is None else when
 
 
 def _lines(rows: Sequence[Row] | None) -> list[list[Any]] | None:

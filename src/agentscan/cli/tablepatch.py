@@ -27,10 +27,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from agentscan.cli import table
 from agentscan.cli.table import Row
-from agentscan.cli.tablebasis import (COMMAND, NO_DATE, Kept, Spliceable, kept_row, sort_key, spliceable,
-                                      updated_of)
-from agentscan.cli.tokens_text import (Total, choose_layout, print_lines, print_notes, row_lines, session_facts,
-                                       session_columns, total_row)
+from agentscan.cli.tablebasis import COMMAND, Kept, Spliceable, kept_row, spliceable
+from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, print_notes, row_lines,
+                                       session_columns, session_facts, sort_key, total_row, updated_of)
 from agentscan.scan import answerpatch
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
         return False
     total = (patch.total, patch.cost, patch.cost)
     # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``
-    # sorts a whole report's rows (stable: equal dates keep the report's order).
+    # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)
     folded = [session.key for session in order if session.folded]
     if splice is not None and _print_spliced(patch, splice, sessions, order, total, folded, term):

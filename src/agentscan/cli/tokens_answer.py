@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from agentscan.scan.groupby import GroupBy
     from agentscan.cli.tokens_text import Printed
     from agentscan.model import SessionRow
-    from agentscan.scan.tokenreport import TokenReport, TokenRow
+    from agentscan.scan.tokenreport import TokenReport
 
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
@@ -144,11 +144,10 @@ def _newest_first(report: TokenReport, session_rows: dict[str, SessionRow]) -> T
     ``--demo``, has them all alike).  Sessions without a date go last, in their order."""
     from dataclasses import replace
 
-    def updated(row: TokenRow) -> float:
-        found = session_rows.get(row.key)
-        return found.updated_at.timestamp() if found is not None and found.updated_at is not None else float("-inf")
+    from agentscan.cli.tokens_text import sort_key
 
-    return replace(report, rows=tuple(sorted(report.rows, key=updated, reverse=True)))
+    return replace(report, rows=tuple(sorted(report.rows, key=lambda row: sort_key(session_rows.get(row.key)),
+                                             reverse=True)))
 
 
 class _Recorder(io.StringIO):

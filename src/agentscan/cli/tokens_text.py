@@ -182,6 +182,22 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
                     tty_only=True)
 
 
+#: the sort key of a session with no date: last (``sort_key``)
+NO_DATE = float("-inf")
+
+
+def updated_of(session: SessionRow) -> float | None:
+    """When a session was last active (a patched table's basis keeps it: JSON has no infinity)."""
+    return session.updated_at.timestamp() if session.updated_at is not None else None
+
+
+def sort_key(session: SessionRow | None) -> float:
+    """What the table sorts a session by, newest first (``tokens_answer._newest_first``,
+    ``cli.tablepatch``): sessions without a date go last."""
+    when = updated_of(session) if session is not None else None
+    return NO_DATE if when is None else when
+
+
 def session_facts(session: SessionRow | None, term: Terminal) -> list[str]:
     """A session's DATE, PROJECT and TITLE cells."""
     if session is None:
