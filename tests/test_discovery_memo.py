@@ -291,9 +291,7 @@ def test_an_answer_is_not_reused_when_a_file_or_the_prices_change(isolated_home:
     current = source.current
 
     def other_prices(env):  # noqa: ANN001, ANN202
-        from dataclasses import replace
-
-        return replace(current(env), package_version="0.0.0-other")
+        return current(env)._replace(package_version="0.0.0-other")
 
     monkeypatch.setattr(source, "current", other_prices)
     cli_json("tokens")

@@ -15,14 +15,14 @@ it is kept.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Bounds:
+class Bounds(NamedTuple):
+    """How much ``show`` keeps (a named tuple: see ``cli.term.Terminal``)."""
+
     prompts: int = 1_000
     responses: int = 2_000
     tools: int = 2_000

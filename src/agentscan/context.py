@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
@@ -175,27 +174,29 @@ def _stamp(stat: os.stat_result) -> str:
 SUMS_READ = "sums_read"
 
 
-@dataclass
 class ScanContext(FileSystemView):
     """The home and environment a scan reads, and where its warnings go.
 
     ``home_source`` says what chose the home (``--home``, ``HOME``, ``demo``)
-    so that ``doctor`` can explain every root.
+    so that ``doctor`` can explain every root.  A plain class, not a dataclass:
+    every command makes one, and a dataclass costs about a millisecond to create
+    on import.
     """
 
-    home: Path
-    env: Mapping[str, str]
-    home_source: str = "HOME"
-    warnings: WarningSink = field(default_factory=WarningSink)
-    # Per-scan memo space for providers (parsed indexes, DB handles' results).
-    memo: dict[str, Any] = field(default_factory=dict)
-    # Set by the Scanner when its persistent cache is open: providers may keep
-    # per-file parse state there (``agentscan.scan.cache.Cache.get_file``).
-    file_cache: Any = None
-    # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
-    cwd_candidates: Callable[[], set[str]] = field(default=lambda: set())
-    # Told how many sessions a long scan reads; the CLI shows it on a terminal.
-    progress: Progress = field(default_factory=Progress)
+    def __init__(self, home: Path, env: Mapping[str, str], home_source: str = "HOME") -> None:
+        self.home = home
+        self.env = env
+        self.home_source = home_source
+        self.warnings: WarningSink = WarningSink()
+        # Per-scan memo space for providers (parsed indexes, DB handles' results).
+        self.memo: dict[str, Any] = {}
+        # Set by the Scanner when its persistent cache is open: providers may keep
+        # per-file parse state there (``agentscan.scan.cache.Cache.get_file``).
+        self.file_cache: Any = None
+        # Set by the Scanner: the cwds every provider knows, for hash-named dirs.
+        self.cwd_candidates: Callable[[], set[str]] = set
+        # Told how many sessions a long scan reads; the CLI shows it on a terminal.
+        self.progress = Progress()
 
     @classmethod
     def create(cls, *, home: Path | str | None = None, env: Mapping[str, str] | None = None) -> ScanContext:

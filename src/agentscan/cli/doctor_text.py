@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from agentscan.cli import render
@@ -19,7 +18,7 @@ ROOT_COLUMNS = (
 
 
 def _indented(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal) -> list[str]:
-    inner = replace(term, width=max(term.width - 2, 20))
+    inner = term._replace(width=max(term.width - 2, 20))
     lines, _ = render_table(columns, rows, inner)
     return ["  " + line for line in lines]
 

@@ -25,21 +25,20 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from agentscan.cli.static_grammar import COMMANDS, GLOBAL_OPTIONS
 
 
-@dataclass(frozen=True)
-class Call:
-    """A command line the fast path can run: what Typer would have passed."""
+class Call(NamedTuple):
+    """A command line the fast path can run: what Typer would have passed (a named
+    tuple: see ``cli.term.Terminal``)."""
 
     command: str
-    before: dict[str, Any] = field(default_factory=dict)  # global options before the command
-    after: dict[str, Any] = field(default_factory=dict)  # global options after it (``list --no-cache``)
-    options: dict[str, Any] = field(default_factory=dict)  # the command's own, by parameter name
+    before: dict[str, Any]  # global options before the command
+    after: dict[str, Any]  # global options after it (``list --no-cache``)
+    options: dict[str, Any]  # the command's own, by parameter name
 
 
 class _NotFast(Exception):

@@ -9,7 +9,6 @@ errors of ``agentscan.errors`` to exit codes.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -19,16 +18,20 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
 
-@dataclass
 class State:
-    home: Optional[Path] = None
-    demo: bool = False
-    no_cache: bool = False
-    strict: bool = False
-    verbose: bool = False
-    quiet: bool = False  # --quiet: no progress, hints or warning summary on stderr
+    """The global options.  A plain class, not a dataclass: every command makes one at
+    start-up, and a dataclass costs about a millisecond to create on import."""
 
-    def __post_init__(self) -> None:
+    __slots__ = ("home", "demo", "no_cache", "strict", "verbose", "quiet")
+
+    def __init__(self, home: Optional[Path] = None, demo: bool = False, no_cache: bool = False, strict: bool = False,
+                 verbose: bool = False, quiet: bool = False) -> None:
+        self.home = home
+        self.demo = demo
+        self.no_cache = no_cache
+        self.strict = strict
+        self.verbose = verbose
+        self.quiet = quiet  # --quiet: no progress, hints or warning summary on stderr
         self._apply_quiet()
 
     def merge(self, values: dict[str, Any]) -> None:

@@ -10,7 +10,6 @@ Piped output is never fitted: every cell is printed whole.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import Any, NamedTuple, Sequence, TextIO
 
 from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of
@@ -18,8 +17,9 @@ from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of
 GAP = "  "
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class Column(NamedTuple):
+    """A column's header and how it is laid out (a named tuple: see ``cli.term.Terminal``)."""
+
     header: str
     right: bool = False  # numbers: right-aligned
     flex: bool = False  # free text: may be cut to fit the terminal

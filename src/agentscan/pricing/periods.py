@@ -19,9 +19,8 @@ against it, so no pricing rule is re-implemented here.
 from __future__ import annotations
 
 from bisect import bisect_left
-from dataclasses import dataclass
 from decimal import Context, Decimal
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 #: the token sums a cost is computed from, in this order (see ``Spend``)
 PARTS = ("input", "cache_read", "cache_write", "output", "reasoning", "calls", "cache_write_1h")
@@ -35,13 +34,12 @@ class NotPriceable(Exception):
     """genai-prices has no usable price for a model (the message says why)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Period:
+class Period(NamedTuple):
     """Prices valid from ``start`` (inclusive) to ``end`` (exclusive), epoch seconds; ``None`` is open.
 
     ``thresholds`` are the long-context tier starts: a call whose total
     input (uncached + cache read + cache write) is above ``thresholds[i]``
-    is priced with ``coefficients[i + 1]``.
+    is priced with ``coefficients[i + 1]``.  A named tuple (see ``cli.term.Terminal``).
     """
 
     start: float | None

@@ -15,9 +15,8 @@ change of data never reuses a stale price.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 import orjson
 
@@ -29,9 +28,9 @@ META_FILE = "meta.json"
 URL_ENV = "AGENTSCAN_PRICES_URL"
 
 
-@dataclass(frozen=True, slots=True)
-class PriceData:
-    """The price data a run uses (``source`` is ``bundled`` or ``fetched``)."""
+class PriceData(NamedTuple):
+    """The price data a run uses (``source`` is ``bundled`` or ``fetched``); a named tuple
+    (see ``cli.term.Terminal``)."""
 
     source: str
     package_version: str

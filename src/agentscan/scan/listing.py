@@ -14,9 +14,9 @@ every row is read, on every core (``rowbuild``).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.model import SessionRef, SessionRow
 from agentscan.scan.mergedrefs import MergedRefs
@@ -83,22 +83,22 @@ def _under(cwd: str | None, wanted: str) -> bool:
     return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
 
 
-@dataclass(frozen=True, slots=True)
-class SessionPage:
+class SessionPage(NamedTuple):
     """What ``list`` shows, and what it needs to explain itself.
 
     ``discovered`` counts the selected providers' sessions; ``more`` says
     whether more sessions match than ``rows`` holds; ``reached`` counts,
     per active filter, the sessions that passed every filter before it
     (exact whenever ``rows`` is empty), so the first one at zero… is the
-    one that emptied the result: ``emptied_by``.
+    one that emptied the result: ``emptied_by``.  A named tuple (see
+    ``cli.term.Terminal``).
     """
 
     rows: list[SessionRow]
     discovered: int
     more: bool
-    reached: dict[str, int] = field(default_factory=dict)
-    passed: dict[str, int] = field(default_factory=dict)
+    reached: dict[str, int]
+    passed: dict[str, int]
     newest: datetime | None = None  # newest updated_at seen, for a --since that matched nothing
 
     @property

@@ -7,14 +7,15 @@ and a relative ``CODEX_HOME`` can be reported instead of silently used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from agentscan.context import ScanContext
 
 
-@dataclass(frozen=True, slots=True)
-class Root:
+class Root(NamedTuple):
+    """A place a provider's files live, and what chose it (a named tuple: see ``cli.term.Terminal``)."""
+
     provider: str
     path: Path
     source: str  # "--home", "HOME", an env var name, or "default"
