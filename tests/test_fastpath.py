@@ -385,3 +385,39 @@ def test_a_cursor_row_does_without_the_detail_model_unless_its_composer_has_a_pl
                               capture_output=True, text=True, timeout=60, env=dict(os.environ))
         assert done.returncode == 0 and "c0ffee00" in done.stdout, done.stderr
         assert done.stderr.endswith(f"detail model: {imported}\n"), (todos, done.stderr)
+
+
+_COUNTING_DATACLASSES = (
+    "import dataclasses, sys; sys.argv[0] = 'agentscan'\n"
+    "made = []\n"
+    "process = dataclasses._process_class\n"
+    "def counted(cls, *args):\n"
+    "    made.append(cls.__module__ + '.' + cls.__qualname__)\n"
+    "    return process(cls, *args)\n"
+    "dataclasses._process_class = counted\n"
+    "import agentscan.scan.memo\n"
+    "agentscan.scan.memo.SETTLE_NS = 0  # the home was just written: as conftest does in-process\n"
+    "from agentscan.entry import main\n"
+    "try:\n    main()\n"
+    "finally:\n    print('dataclasses:', ' '.join(sorted(made)), file=sys.stderr)\n"
+)
+
+#: the public values (``agentscan.__all__``) a warm ``list`` or ``tokens`` makes
+_PUBLIC_DATACLASSES = {"agentscan.model." + name for name in ("Counts", "ScanWarning", "SessionRef", "SessionRow",
+                                                               "TokenUsage", "UsageEntry")} | {
+    "agentscan.scan.listing.ListFilter", "agentscan.scan.tokenreport.TokenReport", "agentscan.scan.tokenreport.TokenRow"}
+
+
+@pytest.mark.parametrize("argv", [["list"], ["tokens", "--json"], ["tokens"]])
+def test_a_warm_run_makes_no_internal_dataclass(argv: list[str], isolated_home: Path) -> None:
+    """A frozen dataclass costs about a millisecond to create on import: the internal values a
+    warm ``list`` or ``tokens`` makes are named tuples or plain classes (docs/architecture.md).
+    The count must see something: the public model's classes are dataclasses."""
+    build_home(isolated_home)
+    for _ in range(2):  # the first run discovers (and imports each provider's discovery); the second is warm
+        done = subprocess.run([sys.executable, "-c", _COUNTING_DATACLASSES, *argv], capture_output=True, text=True,
+                              timeout=60, env=dict(os.environ))
+        assert done.returncode == 0 and done.stdout, done.stderr
+    made = set(done.stderr.rsplit("dataclasses:", 1)[1].split())
+    assert "agentscan.model.SessionRow" in made
+    assert made <= _PUBLIC_DATACLASSES, made - _PUBLIC_DATACLASSES
