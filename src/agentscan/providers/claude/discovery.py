@@ -20,9 +20,9 @@ cheap ``Path`` per file (``toolkit.paths.child_path``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
+from typing import NamedTuple
 
 import orjson
 
@@ -35,27 +35,31 @@ from agentscan.toolkit.roots import Root
 HEADER_BYTES = 64 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class SubagentFile:
+class SubagentFile(NamedTuple):
+    """A subagent's transcript (a named tuple: see ``cli.term.Terminal``)."""
+
     agent_id: str
     path: Path
     meta_path: Path | None
 
 
-@dataclass
 class SessionFiles:
     """Everything that belongs to one Claude session, across every root.
 
     ``stats`` holds each file's ``stat`` from discovery, by path string:
-    the fingerprint is made from them without another system call.
+    the fingerprint is made from them without another system call.  A plain
+    class: a dataclass costs about a millisecond to create on import.
     """
 
-    native_id: str
-    main: Path | None = None
-    main_mtime: float = 0.0
-    subagents: dict[str, SubagentFile] = field(default_factory=dict)
-    newest_mtime: float = 0.0
-    stats: dict[str, os.stat_result] = field(default_factory=dict)
+    __slots__ = ("native_id", "main", "main_mtime", "subagents", "newest_mtime", "stats")
+
+    def __init__(self, native_id: str) -> None:
+        self.native_id = native_id
+        self.main: Path | None = None
+        self.main_mtime = 0.0
+        self.subagents: dict[str, SubagentFile] = {}
+        self.newest_mtime = 0.0
+        self.stats: dict[str, os.stat_result] = {}
 
     def paths(self) -> tuple[Path, ...]:
         files = [self.main] if self.main else []

@@ -10,7 +10,6 @@ ids, and the few strings a row needs.
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -39,35 +38,43 @@ TITLE_CHARS = 180
 RECENT_IDS = 512
 
 
-@dataclass
 class FileSummary:
-    path: Path
-    first_prompt: str | None = None
-    first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
-    custom_title: str | None = None
-    ai_title: str | None = None
-    summary_title: str | None = None
-    cwd: str | None = None
-    git_branch: str | None = None
-    first_ts: datetime | None = None
-    last_ts: datetime | None = None
-    prompts: int = 0
-    responses: int = 0
-    tool_calls: int = 0
-    models: Counter[str] = field(default_factory=Counter)
-    records: int = 0
-    has_usage: bool = False
-    task_types: dict[str, str] = field(default_factory=dict)  # agentId -> subagent_type
-    task_calls: dict[str, str] = field(default_factory=dict)  # agentId -> id of the Task call that ran it
-    pending_tasks: dict[str, str] = field(default_factory=dict)  # tool_use id -> subagent_type, until its result
-    # ``summary`` records: leafUuid -> text, and whether a record of this file
-    # is that leaf (a summary of this conversation beats one of another).
-    _summaries: dict[str, str] = field(default_factory=dict)
-    _summary_matched: str | None = None
-    # Records of one message are written together, so a short memory of recent
-    # ids counts each message once without a set that grows with the file.
-    _model_messages: RecentIds = field(default_factory=lambda: RecentIds())
-    _text_messages: RecentIds = field(default_factory=lambda: RecentIds())
+    """What a row's pass reads of one transcript.  A plain class: a dataclass costs about a
+    millisecond to create on import."""
+
+    __slots__ = ("path", "first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd",
+                 "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
+                 "has_usage", "task_types", "task_calls", "pending_tasks", "_summaries", "_summary_matched",
+                 "_model_messages", "_text_messages")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.first_prompt: str | None = None
+        self.first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
+        self.custom_title: str | None = None
+        self.ai_title: str | None = None
+        self.summary_title: str | None = None
+        self.cwd: str | None = None
+        self.git_branch: str | None = None
+        self.first_ts: datetime | None = None
+        self.last_ts: datetime | None = None
+        self.prompts = 0
+        self.responses = 0
+        self.tool_calls = 0
+        self.models: Counter[str] = Counter()
+        self.records = 0
+        self.has_usage = False
+        self.task_types: dict[str, str] = {}  # agentId -> subagent_type
+        self.task_calls: dict[str, str] = {}  # agentId -> id of the Task call that ran it
+        self.pending_tasks: dict[str, str] = {}  # tool_use id -> subagent_type, until its result
+        # ``summary`` records: leafUuid -> text, and whether a record of this file
+        # is that leaf (a summary of this conversation beats one of another).
+        self._summaries: dict[str, str] = {}
+        self._summary_matched: str | None = None
+        # Records of one message are written together, so a short memory of recent
+        # ids counts each message once without a set that grows with the file.
+        self._model_messages = RecentIds()
+        self._text_messages = RecentIds()
 
     # -- a resume state (``rowresume``) -------------------------------------------
 

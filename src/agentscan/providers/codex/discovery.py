@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import warn_special
@@ -37,8 +37,9 @@ _MEMO_KEY = "codex.discovery"
 ORPHANS_MEMO_KEY = "codex.orphan_index_rows"
 
 
-@dataclass(frozen=True, slots=True)
-class RolloutFile:
+class RolloutFile(NamedTuple):
+    """One rollout file of a thread (a named tuple: see ``cli.term.Terminal``)."""
+
     path: Path
     archived: bool
     mtime: float
@@ -52,24 +53,25 @@ class RolloutFile:
         return (not self.archived, not self.compressed, self.mtime)
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(NamedTuple):
     """An earlier file of a thread split over several (``history_mode: paginated``).
 
     ``live_bytes``: how much of it the thread's live history still builds on
     (the next segment's ``history_base.end_byte_offset``); 0 when the live
     history left it (a reverted branch: its calls were billed all the same).
+    A named tuple (see ``cli.term.Terminal``).
     """
 
     rollout: RolloutFile
     live_bytes: int | None = None  # None: the whole file
 
 
-@dataclass(frozen=True, slots=True)
-class Thread:
+class Thread(NamedTuple):
+    """One Codex thread (a named tuple: see ``cli.term.Terminal``)."""
+
     thread_id: str
     rollout: RolloutFile  # the live (latest) file of the thread
-    index: IndexRow | None = None
+    indexed: IndexRow | None = None  # its row in the thread index (``index`` would hide ``tuple.index``)
     spawn_parent: str | None = None
     header: RolloutHeader | None = None  # when discovery already had to read it
     #: a paginated thread's other files: the live chain root first, then branches left behind
@@ -84,9 +86,9 @@ class Thread:
         return self.segments[0].rollout if self.segments else self.rollout
 
 
-@dataclass(frozen=True, slots=True)
-class CodexSession:
-    """Everything that belongs to one listed session: ``SessionRef.hint``."""
+class CodexSession(NamedTuple):
+    """Everything that belongs to one listed session: ``SessionRef.hint`` (a named tuple:
+    see ``cli.term.Terminal``)."""
 
     native_id: str
     main: Thread | None
@@ -97,11 +99,12 @@ class CodexSession:
         return ((self.main,) if self.main else ()) + self.children
 
 
-@dataclass(frozen=True, slots=True)
-class Discovery:
-    sessions: dict[str, CodexSession] = field(default_factory=dict)
-    threads: dict[str, Thread] = field(default_factory=dict)
-    index: ThreadIndex = field(default_factory=ThreadIndex)
+class Discovery(NamedTuple):
+    """What a Codex discovery found (a named tuple: see ``cli.term.Terminal``)."""
+
+    sessions: dict[str, CodexSession]
+    threads: dict[str, Thread]
+    thread_index: ThreadIndex  # (``index`` would hide ``tuple.index``)
     orphan_index_rows: int = 0
     outside_index_rows: int = 0  # rows whose rollout_path leads out of the session roots
 
@@ -269,7 +272,7 @@ def _join_segments(threads: dict[str, Thread], index: ThreadIndex, ctx: ScanCont
         base_thread = original or next(t for t in later if _rollout_id(t) == live)
         header = next((t.header for t in later if _rollout_id(t) == live), None) if original is None else original.header
         threads[owner] = Thread(
-            owner, nodes[live][0], base_thread.index or index.get(owner),
+            owner, nodes[live][0], base_thread.indexed or index.get(owner),
             base_thread.spawn_parent, header, tuple(segments),
         )
 

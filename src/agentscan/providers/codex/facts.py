@@ -8,7 +8,6 @@ limits.  Keeping them in one place keeps the two passes in agreement.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping
 
@@ -17,13 +16,19 @@ from agentscan.providers.codex.records import as_str, counts_of, line_kind, payl
 from agentscan.timeutil import parse_iso
 
 
-@dataclass
 class LineFacts:
-    first_ts: datetime | None = None
-    last_ts: datetime | None = None
-    model: str | None = None
-    rate_limits: dict[str, Any] | None = None  # the latest, from token_count events
-    kinds: dict[str, int] = field(default_factory=dict)
+    """The running facts of one pass.  A plain class, not a dataclass: a cold ``list``
+    imports it, and a dataclass costs about a millisecond to create on import."""
+
+    __slots__ = ("first_ts", "last_ts", "model", "rate_limits", "kinds")
+
+    def __init__(self, first_ts: datetime | None = None, last_ts: datetime | None = None, model: str | None = None,
+                 rate_limits: dict[str, Any] | None = None, kinds: dict[str, int] | None = None) -> None:
+        self.first_ts = first_ts
+        self.last_ts = last_ts
+        self.model = model
+        self.rate_limits = rate_limits  # the latest, from token_count events
+        self.kinds: dict[str, int] = {} if kinds is None else kinds
 
     def note(self, record: Mapping[str, Any]) -> tuple[datetime | None, str | None, Any, Mapping[str, Any]]:
         """Record one line's facts; returns (timestamp, kind, type, payload) for the caller's own work."""

@@ -15,9 +15,9 @@ it past 64 KiB, and without it we would not know the thread's parent.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 import orjson
 from cachetools import LRUCache
@@ -31,8 +31,9 @@ META_LINE_BYTES = 1024 * 1024
 _CACHE: LRUCache[tuple[str, int, int], RolloutHeader] = LRUCache(maxsize=4096)
 
 
-@dataclass(frozen=True, slots=True)
-class RolloutHeader:
+class RolloutHeader(NamedTuple):
+    """A rollout's own metadata, from its head (a named tuple: see ``cli.term.Terminal``)."""
+
     thread_id: str | None  # the own meta's id (None when no meta was found)
     started_at: datetime | None = None
     cwd: str | None = None

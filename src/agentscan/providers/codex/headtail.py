@@ -16,17 +16,15 @@ read once per process thanks to the cache).
 from __future__ import annotations
 
 from contextlib import closing
-from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, TypeVar
 
 import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
-from agentscan.detailmodel import PlanStep
 from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
 from agentscan.providers.codex.facts import LineFacts
@@ -40,31 +38,41 @@ _TAIL_CACHE: LRUCache[tuple[str, int, int], TailSummary] = LRUCache(maxsize=512)
 _HEAD_CACHE: LRUCache[tuple[str, int, int], HeadSummary] = LRUCache(maxsize=512)
 
 
-@dataclass(frozen=True, slots=True)
-class TailSummary:
+class TailSummary(NamedTuple):
+    """What a rollout's last 1 MiB tells (a named tuple: see ``cli.term.Terminal``)."""
+
     cumulative: Counters | None = None  # latest total_token_usage
     model: str | None = None
     last_timestamp: datetime | None = None
     rate_limits: dict[str, Any] | None = None
-    plan: tuple[PlanStep, ...] = ()
+    #: the latest plan's (step, status) pairs: not ``show``'s ``PlanStep``s, so that a row
+    #: does without the detail model (its six classes cost about 7 ms to create on import)
+    plan: tuple[tuple[str, str], ...] = ()
     counts: Counts = Counts()
     whole_file: bool = False  # the counts cover the whole file, not just its end
     warnings: tuple[ScanWarning, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class HeadSummary:
+class HeadSummary(NamedTuple):
+    """What a rollout's head tells (a named tuple: see ``cli.term.Terminal``)."""
+
     title: str | None = None
     warnings: tuple[ScanWarning, ...] = ()
 
 
-@dataclass
 class _TailFold:
-    cumulative: Counters | None = None
-    plan: tuple[PlanStep, ...] = ()
-    facts: LineFacts = field(default_factory=LineFacts)
-    _current: Counters | None = None
-    _carried: Counters = ZERO
+    """Folds the tail's records into a ``TailSummary``.  A plain class, not a dataclass:
+    a cold ``list`` imports it, and a dataclass costs about a millisecond to create on import."""
+
+    __slots__ = ("cumulative", "plan", "facts", "_current", "_carried")
+
+    def __init__(self, cumulative: Counters | None = None, plan: tuple[tuple[str, str], ...] = (), facts: LineFacts | None = None,
+                 _current: Counters | None = None, _carried: Counters = ZERO) -> None:
+        self.cumulative = cumulative
+        self.plan = plan
+        self.facts = LineFacts() if facts is None else facts
+        self._current = _current
+        self._carried = _carried
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
@@ -76,7 +84,7 @@ class _TailFold:
             raw = payload.get("arguments") if payload.get("type") == "function_call" else payload.get("input")
             steps = plan_steps(raw)
             if steps is not None:
-                self.plan = tuple(PlanStep(step, status) for step, status in steps)
+                self.plan = tuple(steps)
 
     def _advance(self, total: Counters) -> None:
         # A cumulative count that goes down started over: keep what the finished
@@ -119,7 +127,7 @@ def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[Sc
         summary = compute(ctx)
         for warning in summary.warnings:
             ctx.warn(warning.path, warning.message, warning.line)
-    summary = replace(summary, warnings=tuple(captured))
+    summary = summary._replace(warnings=tuple(captured))
     cache[key] = summary
     return summary
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
@@ -51,8 +50,9 @@ _WANTED = (
 _TITLE_COLUMNS = ("name", "title", "preview", "first_user_message")
 
 
-@dataclass(frozen=True, slots=True)
-class IndexRow:
+class IndexRow(NamedTuple):
+    """One thread of the index (a named tuple: see ``cli.term.Terminal``)."""
+
     thread_id: str
     rollout_path: Path | None
     title: str | None = None
@@ -69,10 +69,11 @@ class IndexRow:
     subagent: bool = False  # the source says subagent, with or without a parent
 
 
-@dataclass(frozen=True, slots=True)
-class ThreadIndex:
-    databases: tuple[Path, ...] = ()
-    rows: Mapping[str, IndexRow] = field(default_factory=dict)
+class ThreadIndex(NamedTuple):
+    """The union of the readable indexes (a named tuple: see ``cli.term.Terminal``)."""
+
+    databases: tuple[Path, ...]
+    rows: Mapping[str, IndexRow]
     #: each database's and its WAL's path, size and mtime, taken *before* it was read: a
     #: row's cache key (``CodexProvider.fingerprint``), so Codex writing it while this scan
     #: reads (an agent at work) makes the next run read the rows again, not keep these

@@ -64,7 +64,7 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.discovery import discover
 
         # The index's identity as taken before it was read (``ThreadIndex.identity``).
-        parts = [base, *self._parents_files(self._session(ref, ctx), ctx), *discover(ctx).index.identity]
+        parts = [base, *self._parents_files(self._session(ref, ctx), ctx), *discover(ctx).thread_index.identity]
         if len(parts) == 1:
             return base
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
@@ -107,17 +107,17 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.discovery import discover
 
         found = discover(ctx)
-        if not found.index.databases:
+        if not found.thread_index.databases:
             lines = ["thread index: none found or none readable; sessions listed from rollouts only"]
         else:
-            used = ", ".join(str(path) for path in found.index.databases)
-            lines = [f"thread index: {used} ({len(found.index.rows)} threads)"]
+            used = ", ".join(str(path) for path in found.thread_index.databases)
+            lines = [f"thread index: {used} ({len(found.thread_index.rows)} threads)"]
         if found.orphan_index_rows:
             lines.append(f"{found.orphan_index_rows} thread index rows point at rollouts that are gone (not listed)")
         if found.outside_index_rows:
             lines.append(f"{found.outside_index_rows} thread index rows point outside CODEX_HOME (not opened, not listed)")
-        unindexed = sum(1 for thread in found.threads.values() if thread.index is None)
-        if found.index.databases and unindexed:
+        unindexed = sum(1 for thread in found.threads.values() if thread.indexed is None)
+        if found.thread_index.databases and unindexed:
             lines.append(f"{unindexed} rollouts are not in the thread index (listed from the rollout)")
         return lines
 
@@ -128,7 +128,7 @@ class CodexProvider(Provider):
 
         cwds: set[str] = set()
         for thread in discover(ctx).threads.values():
-            cwd = thread.index.cwd if thread.index and thread.index.cwd else thread_header(thread, ctx).cwd
+            cwd = thread.indexed.cwd if thread.indexed and thread.indexed.cwd else thread_header(thread, ctx).cwd
             if cwd:
                 cwds.add(cwd)
         return cwds
@@ -236,7 +236,7 @@ class CodexProvider(Provider):
         subagents = tuple(
             SubagentInfo(
                 child.thread_id,
-                facts[child.thread_id].header.link.agent_type or (child.index.agent_type if child.index else None),
+                facts[child.thread_id].header.link.agent_type or (child.indexed.agent_type if child.indexed else None),
                 str(child.rollout.path),
                 sum_usage(e.tokens for e in entries if e.subagent == child.thread_id),
             )

@@ -8,9 +8,8 @@ defensive: any field may be missing, null, or of another type.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Mapping, TypedDict
+from typing import Any, Mapping, NamedTuple, TypedDict
 
 import orjson
 
@@ -261,9 +260,9 @@ def time_value(value: object) -> datetime | None:
     return parse_iso(value) if isinstance(value, str) else from_epoch(value)
 
 
-@dataclass(frozen=True, slots=True)
-class ThreadLink:
-    """How a thread relates to others, read from its own ``session_meta``."""
+class ThreadLink(NamedTuple):
+    """How a thread relates to others, read from its own ``session_meta`` (a named tuple:
+    see ``cli.term.Terminal``)."""
 
     spawn_parent: str | None = None  # a subagent: rolled into this thread
     forked_from: str | None = None  # a fork: its copied history is not spend

@@ -16,9 +16,8 @@ fills gaps.  Token breakdowns always come from the rollout: the index's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, TypeVar
+from typing import Iterable, NamedTuple, TypeVar
 
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRow, TokenUsage, sum_usage
@@ -35,8 +34,9 @@ PROVIDER = "codex"
 V = TypeVar("V")
 
 
-@dataclass(frozen=True, slots=True)
-class ThreadFacts:
+class ThreadFacts(NamedTuple):
+    """What a row knows of one thread (a named tuple: see ``cli.term.Terminal``)."""
+
     thread: Thread
     header: RolloutHeader
     tail: TailSummary
@@ -72,7 +72,7 @@ def _file_tail(path: Path, ctx: ScanContext) -> TailSummary:
         # The window saw only the end: a full pass may have left the exact tally.
         exact = exact_counts(path, ctx)
         if exact is not None:
-            tail = replace(tail, counts=exact, whole_file=True)
+            tail = tail._replace(counts=exact, whole_file=True)
     return tail
 
 
@@ -104,7 +104,7 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
         tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx)])
     counts.append(live.counts)
     tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx)])
-    merged = replace(live, counts=_sum_counts(counts), whole_file=whole and live.whole_file)
+    merged = live._replace(counts=_sum_counts(counts), whole_file=whole and live.whole_file)
     return ThreadFacts(thread, header, merged, _nonzero(tokens))
 
 
@@ -189,7 +189,7 @@ def assemble_row(
             subagents=len(children),
             counts_partial=not all(facts.tail.whole_file for facts in children),
         )
-    row = main.thread.index
+    row = main.thread.indexed
     rollout_fresh = newest(main.tail.last_timestamp, from_epoch(main.thread.rollout.mtime))
     index_wins = bool(row and row.updated_at and (rollout_fresh is None or row.updated_at > rollout_fresh))
     return SessionRow(

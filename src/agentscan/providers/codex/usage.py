@@ -32,10 +32,9 @@ from __future__ import annotations
 
 from collections import Counter
 from contextlib import closing
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
@@ -49,8 +48,9 @@ from agentscan.timeutil import parse_iso
 _BURST_GAP = timedelta(seconds=1)
 
 
-@dataclass(frozen=True, slots=True)
-class UsageEvent:
+class UsageEvent(NamedTuple):
+    """One model call's counters (a named tuple: see ``cli.term.Terminal``)."""
+
     timestamp_raw: str | None
     timestamp: datetime | None
     model: str | None
@@ -61,29 +61,35 @@ class UsageEvent:
         return to_tokens(self.counters)
 
 
-@dataclass
 class FileUsageScanner:
     """Fed one rollout's records in order; keeps its calls and the copy boundary.
 
     ``replay`` says the thread began with a copy of another thread's history;
-    ``started`` is when the thread itself was created.
+    ``started`` is when the thread itself was created.  A plain class, not a
+    dataclass: a cold ``list`` imports it, and a dataclass costs about a
+    millisecond to create on import.
     """
 
-    replay: bool = False
-    started: datetime | None = None
-    thread_id: str | None = None  # records naming another thread are copies
-    events: list[UsageEvent] = field(default_factory=list)
-    #: response id (or time + counters) -> the call a ``token_usage_record`` reports
-    records: dict[str, UsageEvent] = field(default_factory=dict)
-    boundary: int | None = None  # index of the first own call, once known
-    baseline: Counters | None = None  # the cumulative total the copy ended with
-    saw_marker: bool = False
-    _previous: Counters | None = None
-    _model: str | None = None
+    __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
+                 "_previous", "_model")
 
-    def __post_init__(self) -> None:
-        if not self.replay:
-            self.boundary = 0
+    def __init__(
+        self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
+        events: list[UsageEvent] | None = None, records: dict[str, UsageEvent] | None = None,
+        boundary: int | None = None, baseline: Counters | None = None, saw_marker: bool = False,
+        _previous: Counters | None = None, _model: str | None = None,
+    ) -> None:
+        self.replay = replay
+        self.started = started
+        self.thread_id = thread_id  # records naming another thread are copies
+        self.events: list[UsageEvent] = [] if events is None else events
+        #: response id (or time + counters) -> the call a ``token_usage_record`` reports
+        self.records: dict[str, UsageEvent] = {} if records is None else records
+        self.boundary = boundary if replay else 0  # index of the first own call, once known
+        self.baseline = baseline  # the cumulative total the copy ended with
+        self.saw_marker = saw_marker
+        self._previous = _previous
+        self._model = _model
 
     def feed(self, record: Mapping[str, Any]) -> None:
         kind = record.get("type")
@@ -236,13 +242,13 @@ def scan_file(
     return scanner
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayHead:
+class ReplayHead(NamedTuple):
     """What a bounded read of a fork's head tells about its copied history.
 
     Exactly one of: ``baseline`` (the cumulative total the copy ended with,
     ``ZERO`` when nothing was copied), ``own`` (the whole file fitted: its
-    own calls, summed), or neither (the copy runs past the budget).
+    own calls, summed), or neither (the copy runs past the budget).  A named
+    tuple (see ``cli.term.Terminal``).
     """
 
     baseline: Counters | None = None

@@ -18,10 +18,9 @@ from __future__ import annotations
 import binascii
 import os
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -39,8 +38,9 @@ _INDEX_KEY = "cursor.chats.index"
 _META_KEY = "cursor.chats.meta"
 
 
-@dataclass(frozen=True, slots=True)
-class ChatMeta:
+class ChatMeta(NamedTuple):
+    """What the Agent CLI store says of a chat (a named tuple: see ``cli.term.Terminal``)."""
+
     name: str | None = None
     cwd: str | None = None
     model: str | None = None

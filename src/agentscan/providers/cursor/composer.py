@@ -8,9 +8,8 @@ the few facts a row, a detail or a token report needs (docs/providers/cursor.md)
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
@@ -35,9 +34,9 @@ if TYPE_CHECKING:
 USER_BUBBLE, ASSISTANT_BUBBLE = 1, 2
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderInfo:
-    """A ``composerHeaders`` row (table) or ``allComposers`` entry (ItemTable)."""
+class HeaderInfo(NamedTuple):
+    """A ``composerHeaders`` row (table) or ``allComposers`` entry (ItemTable); a named
+    tuple (see ``cli.term.Terminal``)."""
 
     created: datetime | None = None
     updated: datetime | None = None
@@ -54,8 +53,9 @@ def header_from(raw: RawHeader) -> HeaderInfo:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ComposerInfo:
+class ComposerInfo(NamedTuple):
+    """A ``composerData`` value's facts (a named tuple: see ``cli.term.Terminal``)."""
+
     composer_id: str
     name: str | None = None
     created: datetime | None = None
@@ -126,9 +126,8 @@ def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class BubbleUsage:
-    """One bubble that recorded tokens: a billed call."""
+class BubbleUsage(NamedTuple):
+    """One bubble that recorded tokens: a billed call (a named tuple: see ``cli.term.Terminal``)."""
 
     bubble_id: str
     tokens: TokenUsage
@@ -136,21 +135,27 @@ class BubbleUsage:
     model: str | None
 
 
-@dataclass
 class BubbleStats:
-    """Everything a row needs from one composer's bubbles, built in one scan."""
+    """Everything a row needs from one composer's bubbles, built in one scan.  A plain
+    class, not a dataclass: a cold ``list`` imports it, and a dataclass costs
+    about a millisecond to create on import."""
 
-    usage: list[BubbleUsage] = field(default_factory=list)
-    bubbles: int = 0
-    prompts: int = 0
-    responses: int = 0
-    tool_calls: int = 0
-    first_ts: datetime | None = None
-    last_ts: datetime | None = None
-    models: Counter[str] = field(default_factory=Counter)
-    #: the live bubbles' request ids, in order: newer builds keep the text of
-    #: a turn in ``agentKv`` rows under the request id, not in the bubbles
-    requests: dict[str, None] = field(default_factory=dict)
+    __slots__ = ("usage", "bubbles", "prompts", "responses", "tool_calls", "first_ts", "last_ts", "models", "requests")
+
+    def __init__(self, usage: list[BubbleUsage] | None = None, bubbles: int = 0, prompts: int = 0, responses: int = 0,
+                 tool_calls: int = 0, first_ts: datetime | None = None, last_ts: datetime | None = None,
+                 models: Counter[str] | None = None, requests: dict[str, None] | None = None) -> None:
+        self.usage: list[BubbleUsage] = [] if usage is None else usage
+        self.bubbles = bubbles
+        self.prompts = prompts
+        self.responses = responses
+        self.tool_calls = tool_calls
+        self.first_ts = first_ts
+        self.last_ts = last_ts
+        self.models: Counter[str] = Counter() if models is None else models
+        #: the live bubbles' request ids, in order: newer builds keep the text of
+        #: a turn in ``agentKv`` rows under the request id, not in the bubbles
+        self.requests: dict[str, None] = {} if requests is None else requests
 
     @property
     def textless(self) -> bool:

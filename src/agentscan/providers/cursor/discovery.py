@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISREG
+from typing import NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import warn_special
@@ -46,16 +46,17 @@ def _stem(name: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class SubagentFile:
+class SubagentFile(NamedTuple):
+    """A delegated run's transcript (a named tuple: see ``cli.term.Terminal``)."""
+
     agent_id: str  # the child composer id (= file stem)
     path: Path
     mtime: float
 
 
-@dataclass(frozen=True, slots=True)
-class TranscriptSet:
-    """Every transcript file of one session, from the copy that won."""
+class TranscriptSet(NamedTuple):
+    """Every transcript file of one session, from the copy that won (a named tuple: see
+    ``cli.term.Terminal``)."""
 
     native_id: str
     main: Path | None  # None: only subagent files survive (parent deleted)
@@ -78,13 +79,19 @@ class TranscriptSet:
         return tuple(files + [sub.path for sub in self.subagents])
 
 
-@dataclass
 class _Copy:
-    native_id: str
-    project: str
-    main: Path | None = None
-    main_mtime: float = 0.0
-    subagents: dict[str, SubagentFile] = field(default_factory=dict)
+    """One project's copy of a session's files, filled in as they are found.  A plain
+    class, not a dataclass: a dataclass costs about a millisecond to create on import."""
+
+    __slots__ = ("native_id", "project", "main", "main_mtime", "subagents")
+
+    def __init__(self, native_id: str, project: str, main: Path | None = None, main_mtime: float = 0.0,
+                 subagents: dict[str, SubagentFile] | None = None) -> None:
+        self.native_id = native_id
+        self.project = project
+        self.main = main
+        self.main_mtime = main_mtime
+        self.subagents: dict[str, SubagentFile] = {} if subagents is None else subagents
 
     def rank(self) -> tuple[bool, bool, float]:
         newest = max([self.main_mtime, *(s.mtime for s in self.subagents.values())])

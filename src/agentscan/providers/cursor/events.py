@@ -3,39 +3,36 @@
 The JSONL transcript (``transcript.py``), the older plain-text one
 (``plaintext.py``) and the message stores (``messages.py``) all come out as
 these events, so rows and ``show`` read every source alike.
+
+They are named tuples (see ``cli.term.Terminal``), told apart by their class
+(``isinstance``) only: as tuples, ``AssistantText("x") == ErrorLine("x")``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 
-@dataclass(frozen=True, slots=True)
-class UserText:
+class UserText(NamedTuple):
     text: str  # what the person typed, wrappers removed
     timestamp: datetime | None  # from this record's own <timestamp> wrapper only
 
 
-@dataclass(frozen=True, slots=True)
-class AssistantText:
+class AssistantText(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCall:
+class ToolCall(NamedTuple):
     name: str
     input: Any
 
 
-@dataclass(frozen=True, slots=True)
-class TurnEnded:
+class TurnEnded(NamedTuple):
     failed: bool
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorLine:
+class ErrorLine(NamedTuple):
     message: str
 
 

@@ -10,9 +10,9 @@ missing, locked or corrupt without losing the session.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.chats import ChatMeta, chat_meta
@@ -26,9 +26,9 @@ from agentscan.timeutil import from_epoch, newest
 _MAX_CHILDREN = 500
 
 
-@dataclass(frozen=True, slots=True)
-class StoreSession:
-    """A CLI chat known only by its store (``standalone.py``)."""
+class StoreSession(NamedTuple):
+    """A CLI chat known only by its store (``standalone.py``); a named tuple (see
+    ``cli.term.Terminal``)."""
 
     directory: Path
 
@@ -37,19 +37,21 @@ class StoreSession:
         return self.directory / "store.db"
 
 
-@dataclass(frozen=True, slots=True)
-class CursorHint:
+class CursorHint(NamedTuple):
     """``SessionRef.hint``: the transcript files, or ``None`` for a session
     without one: an IDE-only composer, or (``store``/``workspace`` set) a
-    CLI store or a composer only a workspace DB lists."""
+    CLI store or a composer only a workspace DB lists.  A named tuple (see
+    ``cli.term.Terminal``)."""
 
     transcripts: TranscriptSet | None
     store: StoreSession | None = None
     workspace: WorkspaceComposer | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class StoreFacts:
+class StoreFacts(NamedTuple):
+    """What the three stores say of a session (a named tuple: see
+    ``cli.term.Terminal``)."""
+
     composer: ComposerInfo | None
     header: HeaderInfo | None
     chat: ChatMeta | None

@@ -12,10 +12,9 @@ that one pass serves both the row summary and the ``show`` detail.
 from __future__ import annotations
 
 from contextlib import closing
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Generator, Iterable
+from typing import Any, Generator, Iterable, NamedTuple
 
 import orjson
 
@@ -95,9 +94,9 @@ def tool_summary(tool_input: object) -> tuple[str, tuple[str, ...]]:
         return "", paths
 
 
-@dataclass(frozen=True, slots=True)
-class TaskCall:
-    """A ``Task`` delegation seen in the parent, and the prompt it served."""
+class TaskCall(NamedTuple):
+    """A ``Task`` delegation seen in the parent, and the prompt it served (a named tuple:
+    see ``cli.term.Terminal``)."""
 
     prompt_number: int  # 1-based number of the user prompt whose turn delegated
     task_prompt: str
@@ -115,18 +114,24 @@ def task_call(tool_input: object, prompt_number: int) -> TaskCall:
     )
 
 
-@dataclass
 class TranscriptSummary:
-    """Row facts from one pass; holds counters and a few strings only."""
+    """Row facts from one pass; holds counters and a few strings only.  A plain class,
+    not a dataclass: a cold ``list`` imports it, and a dataclass costs about a
+    millisecond to create on import."""
 
-    prompts: int = 0
-    responses: int = 0
-    tool_calls: int = 0
-    errors: int = 0
-    first_prompt: str | None = None
-    first_ts: datetime | None = None
-    last_ts: datetime | None = None
-    cwd: CwdGuess = field(default_factory=CwdGuess)
+    __slots__ = ("prompts", "responses", "tool_calls", "errors", "first_prompt", "first_ts", "last_ts", "cwd")
+
+    def __init__(self, prompts: int = 0, responses: int = 0, tool_calls: int = 0, errors: int = 0,
+                 first_prompt: str | None = None, first_ts: datetime | None = None, last_ts: datetime | None = None,
+                 cwd: CwdGuess | None = None) -> None:
+        self.prompts = prompts
+        self.responses = responses
+        self.tool_calls = tool_calls
+        self.errors = errors
+        self.first_prompt = first_prompt
+        self.first_ts = first_ts
+        self.last_ts = last_ts
+        self.cwd = CwdGuess() if cwd is None else cwd
 
 
 def summarize(path: Path | None, ctx: ScanContext) -> TranscriptSummary:

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from urllib.parse import unquote, urlparse
 
 import orjson
@@ -49,15 +48,16 @@ _KEYS = ("composer.composerData", "composer.composerHeaders")
 MAX_WORKSPACES = 2000
 
 
-@dataclass(frozen=True, slots=True)
-class WorkspaceComposer:
+class WorkspaceComposer(NamedTuple):
+    """A composer a workspace DB lists (a named tuple: see ``cli.term.Terminal``)."""
+
     composer_id: str
     db: Path  # the workspace state.vscdb that lists it
     folder: str | None  # the workspace's folder (its cwd)
-    name: str | None = None
-    created: datetime | None = None
-    updated: datetime | None = None
-    stats: BubbleStats = field(default_factory=BubbleStats)  # of its inline conversation, if any
+    name: str | None
+    created: datetime | None
+    updated: datetime | None
+    stats: BubbleStats  # of its inline conversation, if any
     first_prompt: str | None = None
 
     @property

@@ -19,10 +19,9 @@ messages it displays and memory stays bounded whatever the file's size.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 import orjson
 
@@ -46,20 +45,21 @@ from agentscan.timeutil import parse_iso
 PREVIEW_CHARS = 180
 
 
-@dataclass(frozen=True, slots=True)
-class Locator:
+class Locator(NamedTuple):
     """Where a message's last copy is: a line (by byte offset) or a legacy index.
 
     ``item`` is the index inside a ``$set.messages`` checkpoint (JSONL) or
-    inside the legacy file's ``messages`` list.
+    inside the legacy file's ``messages`` list.  A named tuple (see
+    ``cli.term.Terminal``).
     """
 
     offset: int | None
     item: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MessageFacts:
+class MessageFacts(NamedTuple):
+    """What a row or a report reads of one message (a named tuple: see ``cli.term.Terminal``)."""
+
     id: str
     kind: str | None  # user | gemini | info | error | warning
     timestamp: datetime | None
@@ -72,17 +72,22 @@ class MessageFacts:
     locator: Locator
 
 
-@dataclass
 class Conversation:
-    path: Path
-    legacy: bool
-    meta: dict[str, Any] = field(default_factory=dict)
-    live: OrderedDict[str, MessageFacts] = field(default_factory=OrderedDict)
-    spend: dict[str, MessageFacts] = field(default_factory=dict)
-    rewound: int = 0  # messages dropped from the live conversation by $rewindTo
-    raw: list[Any] | None = None  # a legacy file's messages, kept only for ``show``
-    #: absolute paths the chat mentions: candidates for its project root (paths.py)
-    paths: set[str] = field(default_factory=set)
+    """One chat file replayed.  A plain class: a dataclass costs about a millisecond to
+    create on import."""
+
+    __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths")
+
+    def __init__(self, path: Path, legacy: bool) -> None:
+        self.path = path
+        self.legacy = legacy
+        self.meta: dict[str, Any] = {}
+        self.live: OrderedDict[str, MessageFacts] = OrderedDict()
+        self.spend: dict[str, MessageFacts] = {}
+        self.rewound = 0  # messages dropped from the live conversation by $rewindTo
+        self.raw: list[Any] | None = None  # a legacy file's messages, kept only for ``show``
+        #: absolute paths the chat mentions: candidates for its project root (paths.py)
+        self.paths: set[str] = set()
 
     def note_paths(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -230,14 +235,18 @@ def _keep(found: dict[str, dict[str, Any]], facts: MessageFacts, record: object)
     return False
 
 
-@dataclass
 class SessionChats:
-    """The replayed chats of one session: its main chat and its subagents'."""
+    """The replayed chats of one session: its main chat and its subagents'.  A plain
+    class: a dataclass costs about a millisecond to create on import."""
 
-    native_id: str
-    main: Conversation | None
-    subagents: dict[str, Conversation] = field(default_factory=dict)
-    logged: list[LoggedPrompt] = field(default_factory=list)  # logs.json prompts, when main has none
+    __slots__ = ("native_id", "main", "subagents", "logged")
+
+    def __init__(self, native_id: str, main: Conversation | None, subagents: dict[str, Conversation] | None = None,
+                 logged: list[LoggedPrompt] | None = None) -> None:
+        self.native_id = native_id
+        self.main = main
+        self.subagents: dict[str, Conversation] = {} if subagents is None else subagents
+        self.logged: list[LoggedPrompt] = [] if logged is None else logged  # logs.json prompts, when main has none
 
     def everything(self) -> list[tuple[str | None, Conversation]]:
         chats: list[tuple[str | None, Conversation]] = [(None, self.main)] if self.main else []

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import orjson
 
@@ -33,8 +33,9 @@ _BOM = b"\xef\xbb\xbf"
 _JSON_STRING = rb'"%s"\s*:\s*("(?:[^"\\]|\\.)*")'
 
 
-@dataclass(frozen=True, slots=True)
-class ChatFile:
+class ChatFile(NamedTuple):
+    """One chat file and the identity its head gives (a named tuple: see ``cli.term.Terminal``)."""
+
     path: Path
     mtime: float
     legacy: bool  # whole-file JSON rather than the JSONL append log
@@ -43,15 +44,19 @@ class ChatFile:
     project_hash: str | None
 
 
-@dataclass
 class SessionFiles:
-    """Every file of one Gemini session, across every root."""
+    """Every file of one Gemini session, across every root.  A plain class, not a
+    dataclass: a dataclass costs about a millisecond to create on import."""
 
-    native_id: str
-    main: ChatFile | None = None
-    shadowed: list[ChatFile] = field(default_factory=list)  # older copies the main replaces
-    subagents: dict[str, ChatFile] = field(default_factory=dict)
-    newest_mtime: float = 0.0
+    __slots__ = ("native_id", "main", "shadowed", "subagents", "newest_mtime")
+
+    def __init__(self, native_id: str, main: ChatFile | None = None, shadowed: list[ChatFile] | None = None,
+                 subagents: dict[str, ChatFile] | None = None, newest_mtime: float = 0.0) -> None:
+        self.native_id = native_id
+        self.main = main
+        self.shadowed: list[ChatFile] = [] if shadowed is None else shadowed  # older copies the main replaces
+        self.subagents: dict[str, ChatFile] = {} if subagents is None else subagents
+        self.newest_mtime = newest_mtime
 
     @property
     def primary(self) -> ChatFile | None:

@@ -8,7 +8,7 @@ no tokens, so it is only a fallback for a chat file without user messages.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 from datetime import datetime
 from pathlib import Path
 
@@ -21,8 +21,9 @@ LOGS_FILE = "logs.json"
 _MEMO = "gemini.logs"
 
 
-@dataclass(frozen=True, slots=True)
-class LoggedPrompt:
+class LoggedPrompt(NamedTuple):
+    """A prompt ``logs.json`` keeps (a named tuple: see ``cli.term.Terminal``)."""
+
     text: str
     timestamp: datetime | None
 
