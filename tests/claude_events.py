@@ -114,7 +114,7 @@ def lower_row_limits(monkeypatch: pytest.MonkeyPatch, *, helper: bool = False) -
     resume states and show facts, are read from their end, and settle calls out of the
     window; ``helper``: and a side pass may fork its helper even on one core."""
     from agentscan.providers.claude import provider, rowresume, showfacts, windowed
-    from agentscan.toolkit import reverse, workers
+    from agentscan.toolkit import cores, reverse
 
     monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
     monkeypatch.setattr(provider, "TAIL_MIN_BYTES", 0)
@@ -122,7 +122,7 @@ def lower_row_limits(monkeypatch: pytest.MonkeyPatch, *, helper: bool = False) -
     monkeypatch.setattr(reverse, "BLOCK", 300)
     monkeypatch.setattr(windowed, "WINDOW", 3)
     if helper:
-        monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+        monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
 
 
 def split_huge_passes(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:

@@ -21,7 +21,7 @@ from agentscan.pricing import source
 from agentscan.pricing.access import AHEAD, IN_PROCESS
 from agentscan.pricing.periods import NotPriceable
 from agentscan.scan import priceahead
-from agentscan.toolkit import helperproc, workers
+from agentscan.toolkit import cores, helperproc
 from agentscan.scan.scanner import Scanner
 from builders import cli_json
 from pricing_builders import claude_sonnet_session, claude_unknown_model_session
@@ -112,7 +112,7 @@ def test_a_command_that_fails_stops_its_helper(isolated_home: Path, monkeypatch:
 
     monkeypatch.setattr(priceahead, "_imported", lambda: False)
     monkeypatch.setattr(priceahead, "start", start)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
     result = CliRunner().invoke(app, ["show", "nosuchsession"])
     assert result.exit_code != 0 and "error:" in result.stderr
     assert started and started[0] is not None and started[0]._helper.pid is None
@@ -153,7 +153,7 @@ def test_a_cold_run_priced_by_the_helper_prints_what_one_priced_here_does(
 
     monkeypatch.setattr(priceahead, "_imported", lambda: False)  # this test process imported it long ago
     monkeypatch.setattr(priceahead, "start", start)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
     helped = cli_json(*command)
     assert started and started[0] is not None
     assert started[0].answered and not started[0]._gone  # the helper priced it, not a fallback here
@@ -166,7 +166,7 @@ def test_a_warm_run_starts_no_helper(isolated_home: Path, monkeypatch: pytest.Mo
     claude_sonnet_session(isolated_home)
     cli_json("list")  # prices kept in the index
     monkeypatch.setattr(priceahead, "_imported", lambda: False)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
     with Scanner(env=dict(os.environ), use_cache=True) as scanner:
         priceahead.start(scanner)
         assert AHEAD not in scanner.ctx.memo
@@ -175,7 +175,7 @@ def test_a_warm_run_starts_no_helper(isolated_home: Path, monkeypatch: pytest.Mo
 def test_an_empty_home_starts_no_helper_after_its_first_run(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No sessions, nothing to price: a helper per run would import genai-prices for nothing."""
     monkeypatch.setattr(priceahead, "_imported", lambda: False)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
 
     def started() -> bool:
         with Scanner(env=dict(os.environ), use_cache=True) as scanner:

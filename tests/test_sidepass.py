@@ -22,7 +22,7 @@ from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import rowresume, sidepass, windowed
-from agentscan.toolkit import helperproc, workers
+from agentscan.toolkit import cores, helperproc, workers
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, split_huge_passes, ts_of
@@ -238,7 +238,7 @@ def test_no_helper_while_workers_hold_the_cores(tmp_path: Path, small_limits: No
     before = os.stat(path)
     split_huge_passes(monkeypatch, True)
     assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is not None
-    monkeypatch.setattr(workers, "busy", lambda: True)  # a row read here while workers read others
+    monkeypatch.setattr(cores, "busy", lambda: True)  # a row read here while workers read others
     assert sidepass.SidePass.worth_it(path, ScanContext.create(home=tmp_path), before, False) is None
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from agentscan.cli.state import State
 from agentscan.scan import stamps
-from agentscan.toolkit import helperproc, workers
+from agentscan.toolkit import cores, helperproc
 from agentscan.scan.memo import stamp_of
 from agentscan.scan.scanner import Scanner
 from builders import cli_json, lay_out_real_claude
@@ -40,7 +40,7 @@ def parallel(monkeypatch: pytest.MonkeyPatch) -> list[helperproc.Helper]:
         return helper
 
     monkeypatch.setattr(stamps, "PARALLEL_MIN_SESSIONS", 0)
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
     monkeypatch.setattr(helperproc, "Helper", counting)
     return started
 
@@ -161,7 +161,7 @@ def test_a_lighter_provider_that_changed_is_seen(isolated_home: Path, parallel: 
 def test_no_helper_for_a_light_home(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build(isolated_home)
     cli_json("list")
-    monkeypatch.setattr(workers, "usable_workers", lambda limit=8: 2)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
 
     def refused(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise AssertionError("a helper for a handful of sessions")
@@ -187,6 +187,32 @@ def test_a_small_home_takes_its_censuses_without_importing_workers(isolated_home
     # Warm: below ``PARALLEL_MIN_SESSIONS`` no helper is forked, and its module costs 4 ms of imports.
     # (A ``list`` prices its rows from their own passes' sums: the first ``tokens`` reads the sessions.)
     assert [runs[index].stderr.rsplit("workers: ", 1)[-1] for index in (1, 3)] == ["False\n", "False\n"]
+
+
+def test_tokens_after_one_session_grew_parses_it_without_the_worker_pool(isolated_home: Path) -> None:
+    """A session that grew is parsed here: deciding so imports ``toolkit.cores``, not the
+    pool's modules (``pickle``, ``selectors``, ``threading``: about 7 ms)."""
+    import subprocess
+    import sys
+
+    build(isolated_home)
+    script = ("import sys; sys.argv[0] = 'agentscan'\nfrom agentscan.entry import main\n"
+              "try:\n    main()\nfinally:\n    print('workers:', 'agentscan.toolkit.workers' in sys.modules, file=sys.stderr)\n")
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, timeout=60,
+                              env=dict(os.environ))
+        assert done.returncode == 0, done.stderr
+        return done
+
+    run("tokens", "--json")
+    transcript = max((isolated_home / ".claude" / "projects").rglob("*.jsonl"), key=lambda path: path.stat().st_size)
+    last = transcript.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    with transcript.open("ab") as grown:
+        grown.write(last + b"\n")  # the session changed: it must be read again
+    patched = run("tokens", "--json")
+    assert patched.stderr.endswith("workers: False\n")
+    assert orjson.loads(patched.stdout)["total"] == orjson.loads(run("--no-cache", "tokens", "--json").stdout)["total"]
 
 
 @pytest.mark.parametrize("helper", ["answers", "is gone"])

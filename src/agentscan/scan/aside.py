@@ -91,9 +91,9 @@ def plan(scanner: Scanner, pending: Sequence[Provider], few: int) -> Aside | Non
         entries += stamp.entries
     if not names or entries < MIN_ENTRIES:
         return None
-    from agentscan.toolkit import workers
+    from agentscan.toolkit import cores
 
-    if not workers.usable_workers():
+    if not cores.usable_workers():
         return None
     aside = Aside(scanner, names, max(TOP, 2 * few))
     return aside if aside.start() else None

@@ -38,10 +38,10 @@ def start(scanner: Scanner) -> None:
         return  # the index holds this price data's prices: a run seldom needs the library
     if cache is not None and _empty_last_time(scanner.providers, cache.session_counts()):
         return  # every provider's last discovery found no session: nothing to price, likely now too
-    from agentscan.toolkit import workers  # here: a warm run has no use for them
+    from agentscan.toolkit import cores  # here: a warm run has no use for it
     from agentscan.toolkit.helperproc import HelperGone
 
-    if not workers.usable_workers():
+    if not cores.usable_workers():
         return  # no second core to do it on
     ahead = Ahead(data, start=False)
     _live.append(ahead)  # first: ``stop_all`` then stops it however its start ends (a Ctrl-C during the fork)

@@ -44,10 +44,10 @@ def take_in_parallel(providers: list[Provider], ctx: ScanContext, cache: Cache |
     counts = cache.session_counts()
     if sum(counts.get(provider.name, 0) for provider in providers) < PARALLEL_MIN_SESSIONS:
         return {}
-    from agentscan.toolkit import workers  # here: below the threshold (most homes) they cost 4 ms of imports for nothing
+    from agentscan.toolkit import cores  # here: below the threshold (most homes) nothing of it is needed
     from agentscan.toolkit.helperproc import Helper, HelperGone
 
-    if not workers.usable_workers():
+    if not cores.usable_workers():
         return {}
     heavy = max(providers, key=lambda provider: counts.get(provider.name, 0))
     light = [provider for provider in providers if provider is not heavy]

@@ -5,7 +5,7 @@ from ``collect`` and imported only when some session must be parsed: one new
 or changed since the last run, or whose calls are needed and not in the index.
 
 A cold run with much to parse shares it out to worker processes
-(``toolkit.workers``); a session that changed since the last run keeps a resume
+(``toolkit.workers``, imported only then); a session that changed since the last run keeps a resume
 state, so the next change parses only what was appended.
 """
 
@@ -17,7 +17,7 @@ from agentscan.context import ScanContext
 from agentscan.model import SessionRef
 from agentscan.scan.sessionsums import Parsed, SessionSums, parse_session
 from agentscan.sealing import seal, unseal
-from agentscan.toolkit import workers
+from agentscan.toolkit import cores
 
 if TYPE_CHECKING:
     from agentscan.scan.cache import Cache
@@ -50,7 +50,7 @@ class UsageParser:
         if not refs:
             return
         refs = self.real_refs(refs, keep_entries)
-        weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in refs}
+        weights = {ref.id: cores.job_bytes(ref, self.ctx) for ref in refs}
         resume: dict[str, bytes] = {}
         if self.cache is not None:
             for ref_id, sealed in self.cache.get_resume([ref.id for ref in refs]).items():
@@ -108,7 +108,7 @@ class UsageParser:
         def job(ref: SessionRef, ctx: ScanContext, keep: bool) -> Parsed:
             return parse_session(self.scanner.provider(ref.provider), ref, ctx, None, False, True)
 
-        weights = {ref.id: workers.job_bytes(ref, self.ctx) for ref in refs}
+        weights = {ref.id: cores.job_bytes(ref, self.ctx) for ref in refs}
         return {ref_id: parsed.entries or [] for ref_id, parsed in self._run(refs, weights, job, True).items()}
 
     def _run(self, refs: list[SessionRef], weights: dict[str, int],
@@ -117,7 +117,7 @@ class UsageParser:
         """``job`` for every ref: in worker processes when there is enough to parse."""
         advance = self.ctx.progress.advance if progress else (lambda count=1: None)
 
-        count = workers.usable_workers()
+        count = cores.usable_workers()
         done: dict[str, Parsed] = {}
         if count and sum(weights.values()) >= PARALLEL_MIN_BYTES and len(refs) > 1:
             with self.ctx.held_warnings():  # what telling reads, the session's own pass says
@@ -131,6 +131,8 @@ class UsageParser:
                 return job(ordered[index], contexts[0], keep_entries)
 
             batches = [range(start, min(start + _BATCH, len(ordered))) for start in range(0, len(ordered), _BATCH)]
+            from agentscan.toolkit import workers  # here: a parse of a few sessions forks no pool
+
             try:
                 for index, ok, result in workers.run_parallel(in_worker, batches, count):
                     if ok:

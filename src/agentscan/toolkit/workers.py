@@ -25,43 +25,20 @@ from __future__ import annotations
 import os
 import selectors
 import signal
-import sys
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
+from agentscan.toolkit.cores import busy, job_bytes, pool_ended, pool_started, usable_workers
 from agentscan.toolkit.forking import become_child, close_fds, fork_child, receive_pickled, send_pickled, sigint_blocked
 
-if TYPE_CHECKING:
-    from agentscan.context import ScanContext
-    from agentscan.model import SessionRef
-
-
-def usable_workers(limit: int = 8) -> int:
-    """How many workers are worth forking here (0: stay in this process)."""
-    if not hasattr(os, "fork") or sys.platform == "win32":
-        return 0
-    try:
-        cores = len(os.sched_getaffinity(0))  # type: ignore[attr-defined]
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return min(cores, limit) if cores > 1 else 0
-
-
-def job_bytes(ref: SessionRef, ctx: ScanContext) -> int:
-    """How much a job over ``ref`` reads: its files' sizes (jobs go out largest first, so
-    that the workers finish together)."""
-    total = 0
-    for path in ref.read_files:
-        stat = ctx.stat(path)
-        total += stat.st_size if stat is not None else 0
-    return total
+#: ``cores``' names, here too: what only decides whether to fork imports ``cores`` alone
+__all__ = ["busy", "job_bytes", "run_parallel", "usable_workers"]
 
 
 def _child(parent: int, tasks: int, results: int, watch: int, job: Callable[[int], Any]) -> None:
-    global _running
     become_child(parent, watch)
     # Forked before its parent counted the pool: a worker is one of the processes holding
     # the cores too (a huge row read here must fork no helper: ``sidepass``).
-    _running += 1
+    pool_started()
     while True:
         batch = receive_pickled(tasks)
         if batch is None:
@@ -125,23 +102,12 @@ def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], wo
     # Only the children read it (EOF: the parent is gone); closed once, here, never again:
     # its number may belong to another file by the time this generator ends.
     close_fds(watch_read)
-    global _running
-    _running += 1
+    pool_started()
     try:
         yield from _dispatch(pool, batches, meanwhile)
     finally:
-        _running -= 1
+        pool_ended()
         _stop(pool, watch_write)
-
-
-#: pools of ``run_parallel`` whose workers are at work now (their parent's ``meanwhile`` too)
-_running = 0
-
-
-def busy() -> bool:
-    """Whether this process's workers hold the cores now: a helper forked meanwhile
-    would share them with the workers rather than take a free one."""
-    return _running > 0
 
 
 def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]],

@@ -68,9 +68,9 @@ class SidePass:
         ``whole``: the totals are taken back whole, window and settled hashes, for calls that
         will join them (a subagent's) or a resume state that keeps them; else their sums only
         (``WindowedTotals.settled``)."""
-        from agentscan.toolkit import workers
+        from agentscan.toolkit import cores
 
-        if before is None or before.st_size < SPLIT_BYTES or not workers.usable_workers() or workers.busy():
+        if before is None or before.st_size < SPLIT_BYTES or not cores.usable_workers() or cores.busy():
             return None  # (busy: rows read here while workers read others, ``rowbuild``: no core is free)
         return cls(path, ctx, before, stable, whole)
 
