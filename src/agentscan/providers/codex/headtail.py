@@ -28,7 +28,7 @@ from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
 from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
 from agentscan.providers.codex.facts import LineFacts
-from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of, plan_steps
+from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
@@ -45,9 +45,6 @@ class TailSummary(NamedTuple):
     model: str | None = None
     last_timestamp: datetime | None = None
     rate_limits: dict[str, Any] | None = None
-    #: the latest plan's (step, status) pairs: not ``show``'s ``PlanStep``s, so that a row
-    #: does without the detail model (its six classes cost about 7 ms to create on import)
-    plan: tuple[tuple[str, str], ...] = ()
     counts: Counts = Counts()
     whole_file: bool = False  # the counts cover the whole file, not just its end
     warnings: tuple[ScanWarning, ...] = ()
@@ -64,12 +61,11 @@ class _TailFold:
     """Folds the tail's records into a ``TailSummary``.  A plain class, not a dataclass:
     a cold ``list`` imports it, and a dataclass costs about a millisecond to create on import."""
 
-    __slots__ = ("cumulative", "plan", "facts", "_current", "_carried")
+    __slots__ = ("cumulative", "facts", "_current", "_carried")
 
-    def __init__(self, cumulative: Counters | None = None, plan: tuple[tuple[str, str], ...] = (), facts: LineFacts | None = None,
+    def __init__(self, cumulative: Counters | None = None, facts: LineFacts | None = None,
                  _current: Counters | None = None, _carried: Counters = ZERO) -> None:
         self.cumulative = cumulative
-        self.plan = plan
         self.facts = LineFacts() if facts is None else facts
         self._current = _current
         self._carried = _carried
@@ -80,11 +76,6 @@ class _TailFold:
             total = counters_of((token_info(record) or {}).get("total_token_usage"))
             if total is not None:
                 self._advance(total)
-        elif rtype == "response_item" and payload.get("name") == "update_plan":
-            raw = payload.get("arguments") if payload.get("type") == "function_call" else payload.get("input")
-            steps = plan_steps(raw)
-            if steps is not None:
-                self.plan = tuple(steps)
 
     def _advance(self, total: Counters) -> None:
         # A cumulative count that goes down started over: keep what the finished
@@ -100,7 +91,6 @@ class _TailFold:
             self.facts.model,
             self.facts.last_ts,
             self.facts.rate_limits,
-            self.plan,
             self.facts.counts(),
             whole_file,
             tuple(warnings),
