@@ -411,14 +411,19 @@ _PUBLIC_DATACLASSES = {"agentscan.model." + name for name in ("Counts", "ScanWar
 @pytest.mark.parametrize(("argv", "runs"), [(["list"], 1), (["list"], 2), (["tokens", "--json"], 2), (["tokens"], 2)])
 def test_a_list_or_warm_tokens_makes_no_internal_dataclass(argv: list[str], runs: int, isolated_home: Path) -> None:
     """A frozen dataclass costs about a millisecond to create on import: the internal values a
-    ``list`` (cold: every provider's discovery and rows) or a warm ``tokens`` makes are named
+    ``list`` (cold: the four providers' discovery and rows) or a warm ``tokens`` makes are named
     tuples or plain classes (docs/architecture.md).  The count must see something: the public
     model's classes are dataclasses."""
+    from cursor_builders import copy_real_dot_cursor
+
     build_home(isolated_home)
+    copy_real_dot_cursor(isolated_home)  # its rows too: a cold page shows every provider's
     for _ in range(runs):  # a first run discovers (and imports each provider's discovery); a second is warm
         done = subprocess.run([sys.executable, "-c", _COUNTING_DATACLASSES, *argv], capture_output=True, text=True,
                               timeout=60, env=dict(os.environ))
         assert done.returncode == 0 and done.stdout, done.stderr
+    if argv == ["list"]:
+        assert all(f"\n{provider}:" in done.stdout for provider in ("claude", "codex", "gemini", "cursor")), done.stdout
     made = set(done.stderr.rsplit("dataclasses:", 1)[1].split())
     assert "agentscan.model.SessionRow" in made
     assert made <= _PUBLIC_DATACLASSES, " ".join(sorted(made - _PUBLIC_DATACLASSES))

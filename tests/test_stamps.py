@@ -14,7 +14,7 @@ from agentscan.scan import stamps
 from agentscan.toolkit import cores, helperproc
 from agentscan.scan.memo import stamp_of
 from agentscan.scan.scanner import Scanner
-from builders import cli_json, lay_out_real_claude
+from builders import claude_assistant, claude_usage, cli_json, lay_out_real_claude
 from codex_builders import lay_out_real_codex
 from gemini_builders import lay_out_real_gemini
 
@@ -205,14 +205,21 @@ def test_tokens_after_one_session_grew_parses_it_without_the_worker_pool(isolate
         assert done.returncode == 0, done.stderr
         return done
 
-    run("tokens", "--json")
+    before = orjson.loads(run("tokens", "--json").stdout)["total"]["total"]
     transcript = max((isolated_home / ".claude" / "projects").rglob("*.jsonl"), key=lambda path: path.stat().st_size)
-    last = transcript.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    session = transcript.stem
+    call = claude_assistant(session, "2026-05-02T10:00:00Z", msg_id="grown-1", request_id="grown-r1",
+                            usage=claude_usage(input=7, output=11))
     with transcript.open("ab") as grown:
-        grown.write(last + b"\n")  # the session changed: it must be read again
+        grown.write(orjson.dumps(call) + b"\n")  # one more call: the session must be read again
     patched = run("tokens", "--json")
     assert patched.stderr.endswith("workers: False\n")
-    assert orjson.loads(patched.stdout)["total"] == orjson.loads(run("--no-cache", "tokens", "--json").stdout)["total"]
+    total = orjson.loads(patched.stdout)["total"]
+    assert total["total"] == before + 18
+    assert total == orjson.loads(run("--no-cache", "tokens", "--json").stdout)["total"]
+    with transcript.open("ab") as grown:  # and the table, whose rows are read again (``rowbuild`` decides here)
+        grown.write(orjson.dumps({**call, "requestId": "grown-r2", "message": {**call["message"], "id": "grown-2"}}) + b"\n")
+    assert run("tokens").stderr.endswith("workers: False\n")
 
 
 @pytest.mark.parametrize("helper", ["answers", "is gone"])

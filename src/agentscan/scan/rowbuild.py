@@ -77,9 +77,9 @@ class BuiltRow(NamedTuple):
 def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
     """``BuiltRow``s for ``refs`` (rows the index does not hold, in the order they will be
     asked for) when enough of them can travel; else nothing (each is read in its turn)."""
-    from agentscan.toolkit import workers
+    from agentscan.toolkit import cores  # the pool's modules only when it forks (``toolkit.cores``)
 
-    count = workers.usable_workers()
+    count = cores.usable_workers()
     ctx = scanner.ctx
     if len(refs) < MIN_ROWS:
         return {}
@@ -103,7 +103,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
             jobs.append(real)
         elif real is not None:
             here.append((ref.id, real))
-    weights = {ref.id: workers.job_bytes(ref, ctx) for ref in jobs}
+    weights = {ref.id: cores.job_bytes(ref, ctx) for ref in jobs}
     if len(jobs) < MIN_ROWS or sum(weights.values()) < MIN_BYTES:
         return built  # each read here, in its turn, with what was taken for it
     jobs.sort(key=lambda ref: -weights[ref.id])  # largest first: the workers finish together
@@ -136,6 +136,8 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
 
     batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
     batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
+    from agentscan.toolkit import workers
+
     try:
         for index, ok, result in workers.run_parallel(in_worker, batches, count, meanwhile=meanwhile):
             if ok:

@@ -6,16 +6,16 @@ dedupe key is its composer and bubble id (docs/providers/cursor.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from agentscan.model import TokenUsage, UsageEntry, sum_usage
 from agentscan.providers.cursor.composer import BubbleStats
 from agentscan.providers.cursor.statedb import StateDb
 
 
-@dataclass(frozen=True, slots=True)
-class SessionUsage:
-    """Bubble tokens of a session: its own composer and each child apart."""
+class SessionUsage(NamedTuple):
+    """Bubble tokens of a session: its own composer and each child apart (a named tuple:
+    see ``cli.term.Terminal``)."""
 
     own: BubbleStats
     children: dict[str, BubbleStats]
