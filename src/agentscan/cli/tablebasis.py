@@ -43,6 +43,8 @@ CELLS = 4 + len(NUMBER_COLUMNS) + 1
 _STYLES = ((None,), ("dim",))
 #: the columns "not recorded" is laid over (``row_lines``' span, by session)
 _NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
+
+
 def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
          session_rows: Mapping[str, SessionRow], term: Terminal) -> None:
     """Keep the basis of a whole table (``report`` in the table's order, of every session,

@@ -22,13 +22,12 @@ class LineFacts:
 
     __slots__ = ("first_ts", "last_ts", "model", "rate_limits", "kinds")
 
-    def __init__(self, first_ts: datetime | None = None, last_ts: datetime | None = None, model: str | None = None,
-                 rate_limits: dict[str, Any] | None = None, kinds: dict[str, int] | None = None) -> None:
-        self.first_ts = first_ts
-        self.last_ts = last_ts
-        self.model = model
-        self.rate_limits = rate_limits  # the latest, from token_count events
-        self.kinds: dict[str, int] = {} if kinds is None else kinds
+    def __init__(self) -> None:
+        self.first_ts: datetime | None = None
+        self.last_ts: datetime | None = None
+        self.model: str | None = None
+        self.rate_limits: dict[str, Any] | None = None  # the latest, from token_count events
+        self.kinds: dict[str, int] = {}
 
     def note(self, record: Mapping[str, Any]) -> tuple[datetime | None, str | None, Any, Mapping[str, Any]]:
         """Record one line's facts; returns (timestamp, kind, type, payload) for the caller's own work."""

@@ -63,12 +63,11 @@ class _TailFold:
 
     __slots__ = ("cumulative", "facts", "_current", "_carried")
 
-    def __init__(self, cumulative: Counters | None = None, facts: LineFacts | None = None,
-                 _current: Counters | None = None, _carried: Counters = ZERO) -> None:
-        self.cumulative = cumulative
-        self.facts = LineFacts() if facts is None else facts
-        self._current = _current
-        self._carried = _carried
+    def __init__(self) -> None:
+        self.cumulative: Counters | None = None
+        self.facts = LineFacts()
+        self._current: Counters | None = None
+        self._carried = ZERO
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)

@@ -73,23 +73,18 @@ class FileUsageScanner:
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
                  "_previous", "_model")
 
-    def __init__(
-        self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
-        events: list[UsageEvent] | None = None, records: dict[str, UsageEvent] | None = None,
-        boundary: int | None = None, baseline: Counters | None = None, saw_marker: bool = False,
-        _previous: Counters | None = None, _model: str | None = None,
-    ) -> None:
+    def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None) -> None:
         self.replay = replay
         self.started = started
         self.thread_id = thread_id  # records naming another thread are copies
-        self.events: list[UsageEvent] = [] if events is None else events
+        self.events: list[UsageEvent] = []
         #: response id (or time + counters) -> the call a ``token_usage_record`` reports
-        self.records: dict[str, UsageEvent] = {} if records is None else records
-        self.boundary = boundary if replay else 0  # index of the first own call, once known
-        self.baseline = baseline  # the cumulative total the copy ended with
-        self.saw_marker = saw_marker
-        self._previous = _previous
-        self._model = _model
+        self.records: dict[str, UsageEvent] = {}
+        self.boundary: int | None = None if replay else 0  # index of the first own call, once known
+        self.baseline: Counters | None = None  # the cumulative total the copy ended with
+        self.saw_marker = False
+        self._previous: Counters | None = None
+        self._model: str | None = None
 
     def feed(self, record: Mapping[str, Any]) -> None:
         kind = record.get("type")

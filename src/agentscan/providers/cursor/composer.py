@@ -142,20 +142,15 @@ class BubbleStats:
 
     __slots__ = ("usage", "bubbles", "prompts", "responses", "tool_calls", "first_ts", "last_ts", "models", "requests")
 
-    def __init__(self, usage: list[BubbleUsage] | None = None, bubbles: int = 0, prompts: int = 0, responses: int = 0,
-                 tool_calls: int = 0, first_ts: datetime | None = None, last_ts: datetime | None = None,
-                 models: Counter[str] | None = None, requests: dict[str, None] | None = None) -> None:
-        self.usage: list[BubbleUsage] = [] if usage is None else usage
-        self.bubbles = bubbles
-        self.prompts = prompts
-        self.responses = responses
-        self.tool_calls = tool_calls
-        self.first_ts = first_ts
-        self.last_ts = last_ts
-        self.models: Counter[str] = Counter() if models is None else models
+    def __init__(self) -> None:
+        self.usage: list[BubbleUsage] = []
+        self.bubbles = self.prompts = self.responses = self.tool_calls = 0
+        self.first_ts: datetime | None = None
+        self.last_ts: datetime | None = None
+        self.models: Counter[str] = Counter()
         #: the live bubbles' request ids, in order: newer builds keep the text of
         #: a turn in ``agentKv`` rows under the request id, not in the bubbles
-        self.requests: dict[str, None] = {} if requests is None else requests
+        self.requests: dict[str, None] = {}
 
     @property
     def textless(self) -> bool:

@@ -85,13 +85,12 @@ class _Copy:
 
     __slots__ = ("native_id", "project", "main", "main_mtime", "subagents")
 
-    def __init__(self, native_id: str, project: str, main: Path | None = None, main_mtime: float = 0.0,
-                 subagents: dict[str, SubagentFile] | None = None) -> None:
+    def __init__(self, native_id: str, project: str) -> None:
         self.native_id = native_id
         self.project = project
-        self.main = main
-        self.main_mtime = main_mtime
-        self.subagents: dict[str, SubagentFile] = {} if subagents is None else subagents
+        self.main: Path | None = None
+        self.main_mtime = 0.0
+        self.subagents: dict[str, SubagentFile] = {}
 
     def rank(self) -> tuple[bool, bool, float]:
         newest = max([self.main_mtime, *(s.mtime for s in self.subagents.values())])

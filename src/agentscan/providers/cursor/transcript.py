@@ -121,17 +121,12 @@ class TranscriptSummary:
 
     __slots__ = ("prompts", "responses", "tool_calls", "errors", "first_prompt", "first_ts", "last_ts", "cwd")
 
-    def __init__(self, prompts: int = 0, responses: int = 0, tool_calls: int = 0, errors: int = 0,
-                 first_prompt: str | None = None, first_ts: datetime | None = None, last_ts: datetime | None = None,
-                 cwd: CwdGuess | None = None) -> None:
-        self.prompts = prompts
-        self.responses = responses
-        self.tool_calls = tool_calls
-        self.errors = errors
-        self.first_prompt = first_prompt
-        self.first_ts = first_ts
-        self.last_ts = last_ts
-        self.cwd = CwdGuess() if cwd is None else cwd
+    def __init__(self) -> None:
+        self.prompts = self.responses = self.tool_calls = self.errors = 0
+        self.first_prompt: str | None = None
+        self.first_ts: datetime | None = None
+        self.last_ts: datetime | None = None
+        self.cwd = CwdGuess()
 
 
 def summarize(path: Path | None, ctx: ScanContext) -> TranscriptSummary:

@@ -241,12 +241,11 @@ class SessionChats:
 
     __slots__ = ("native_id", "main", "subagents", "logged")
 
-    def __init__(self, native_id: str, main: Conversation | None, subagents: dict[str, Conversation] | None = None,
-                 logged: list[LoggedPrompt] | None = None) -> None:
+    def __init__(self, native_id: str, main: Conversation | None, subagents: dict[str, Conversation]) -> None:
         self.native_id = native_id
         self.main = main
-        self.subagents: dict[str, Conversation] = {} if subagents is None else subagents
-        self.logged: list[LoggedPrompt] = [] if logged is None else logged  # logs.json prompts, when main has none
+        self.subagents = subagents
+        self.logged: list[LoggedPrompt] = []  # logs.json prompts, when main has none
 
     def everything(self) -> list[tuple[str | None, Conversation]]:
         chats: list[tuple[str | None, Conversation]] = [(None, self.main)] if self.main else []

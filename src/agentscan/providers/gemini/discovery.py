@@ -50,13 +50,12 @@ class SessionFiles:
 
     __slots__ = ("native_id", "main", "shadowed", "subagents", "newest_mtime")
 
-    def __init__(self, native_id: str, main: ChatFile | None = None, shadowed: list[ChatFile] | None = None,
-                 subagents: dict[str, ChatFile] | None = None, newest_mtime: float = 0.0) -> None:
+    def __init__(self, native_id: str) -> None:
         self.native_id = native_id
-        self.main = main
-        self.shadowed: list[ChatFile] = [] if shadowed is None else shadowed  # older copies the main replaces
-        self.subagents: dict[str, ChatFile] = {} if subagents is None else subagents
-        self.newest_mtime = newest_mtime
+        self.main: ChatFile | None = None
+        self.shadowed: list[ChatFile] = []  # older copies the main replaces
+        self.subagents: dict[str, ChatFile] = {}
+        self.newest_mtime = 0.0
 
     @property
     def primary(self) -> ChatFile | None:
