@@ -15,11 +15,11 @@ ENV_VAR = "AGENTSCAN_DATA_DIR"
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:
-    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")``."""
+    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")`` (``toolkit.userdirs``)."""
     env = os.environ if env is None else env
     override = env.get(ENV_VAR)
     if override:
         return os.path.expanduser(override)
-    import platformdirs  # only when needed: the override is the common case in tests
+    from agentscan.toolkit.userdirs import user_data_dir  # only when needed: the override is the common case in tests
 
-    return platformdirs.user_data_dir("agentscan")
+    return user_data_dir()

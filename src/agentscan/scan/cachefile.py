@@ -54,9 +54,9 @@ def cache_dir(env: Mapping[str, str]) -> Path:
     override = env.get("AGENTSCAN_CACHE_DIR")
     if override:
         return Path(override).expanduser()
-    import platformdirs
+    from agentscan.toolkit.userdirs import user_cache_dir
 
-    return Path(platformdirs.user_cache_dir("agentscan"))
+    return Path(user_cache_dir())
 
 
 def is_busy(exc: BaseException) -> bool:
