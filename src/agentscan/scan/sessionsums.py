@@ -56,7 +56,7 @@ class SessionSums:
         self.groups = groups
         self.warnings = warnings
         #: each group's price key, once a report has worked them out (not stored)
-        self.price_keys: list[int] | None = None
+        self.price_keys: list[int | None] | None = None
         #: a parse that could not read everything *this time*: right for this run,
         #: never stored (the next run parses again)
         self.passing = passing

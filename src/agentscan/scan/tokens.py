@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from datetime import date, datetime, timezone, tzinfo
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, cast
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
@@ -142,17 +142,19 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
         prefix = provider_name + ":"
         for native_id, sums in part.sums.items():
             if per_session and sums.price_keys is not None:  # ``_needs_calls`` worked them out
-                _add_session_sums(buckets, sums, sums.price_keys, prefix + native_id)
+                # No window: every group has its key (``None`` only marks one left out of a window).
+                _add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
             else:
                 _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices)
         _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book)
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
-    if by == "session":
+    if by == "session" and since is None and until is None:
         # Every selected session gets a row; one with no recorded usage shows null.
         shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or _Bucket()) for ref in refs]
-        if since is not None or until is not None:
-            shown = [(key, bucket) for key, bucket in shown if bucket.own.parts or bucket.subagents]  # type: ignore[union-attr]
+    elif by == "session":  # a window: the sessions with usage in it (``kept`` is empty)
+        shown = [(ref.id, bucket) for ref in refs
+                 if (bucket := buckets.get(ref.id)) is not None and (bucket.own.parts or bucket.subagents)]
     else:
         shown = [(key, buckets[key]) for key in sorted(buckets)]
     priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow) else bucket.row(key, book)
@@ -200,10 +202,18 @@ def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | No
     price = prices.key
 
     def needs(provider: str, sums: SessionSums) -> bool:
-        keys = []
+        keys: list[int | None] = []
         for group in sums.groups:
             bucket = group[2]
-            if (windowed and cut(bucket)) or (periods and misaligned(bucket)):
+            if windowed:
+                if cut(bucket):
+                    return True
+                if _outside(bucket, low, high):
+                    # ``_add_sums`` leaves it out: its price (and its zone's offset) does not
+                    # matter.  A narrow window over a heavy user's history skips most groups.
+                    keys.append(None)
+                    continue
+            if periods and misaligned(bucket):
                 return True
             key = price(provider, group[1], bucket, group[3])
             if key is None:
@@ -213,6 +223,12 @@ def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | No
         return False
 
     return needs
+
+
+def _outside(bucket: int | None, low: float | None, high: float | None) -> bool:
+    """Whether a cached group starting at ``bucket`` is left out of the window (one that
+    the window cuts through is read call by call: ``_needs_calls``)."""
+    return bucket is None or (low is not None and bucket < low) or (high is not None and bucket >= high)
 
 
 def _aligned(bucket: int, tz: tzinfo | None) -> bool:
@@ -245,7 +261,7 @@ def _add_sums(
     keys = sums.price_keys
     for index, group in enumerate(sums.groups):
         subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
-        if windowed and (bucket is None or (low is not None and bucket < low) or (high is not None and bucket >= high)):
+        if windowed and _outside(bucket, low, high):
             continue
         key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys)
         found = buckets.get(key)
