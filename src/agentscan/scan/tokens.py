@@ -12,7 +12,8 @@ per subagent, model, quarter hour and input-size class, which prices them
 exactly); a session is read call by call only when its calls may be shared
 with another session, when ``--since`` or ``--until`` cuts through one of its
 quarter hours, when a period grouping meets a zone whose offset is not whole
-quarter hours, or when a price changes inside one of its groups.
+quarter hours, or when a price changes inside one of its groups (of those a
+window keeps: a group it leaves out needs no price).
 """
 
 from __future__ import annotations
