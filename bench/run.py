@@ -31,7 +31,11 @@ run.  The figures, each a separate process:
   before the timed run, taken back and re-cached after it, untimed);
 * cold ``tokens``, the text table (every session's row read for its date,
   project and title), the table warm, and the table after one session grew by
-  1 MB (made whole: only ``--json`` answers are patched);
+  1 MB (patched, as ``--json`` is);
+* not targets, what a ccusage user types most: the ``--by day`` table after
+  one session grew by 1 MB (added up anew: only ``--by session`` is
+  patched), and the table of the home's last week (``--since``: never
+  remembered, a window is added up from the cached sums each time);
 * ``--help``;
 * at scale 1, ``show`` of a 1 GB transcript, with an empty cache and warm;
 * at scale 1, ``list`` of a home whose one session is a 64 MB transcript
@@ -555,6 +559,7 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
                               base_env))
     figures.append(Figure(PRICES_LOAD_NAME, [python, "-c", PRICES_LOAD], base_env))
     growth = Growth.of_home(home)
+    last_week = _week_before_newest(home)
     big = big_home_for(args.out, args.big_mb) if args.big_mb and scale == 1 else None
     if big is not None:
         transcript = next((big / "home" if (big / "home").exists() else big).rglob("*.jsonl"))
@@ -595,6 +600,11 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
         def grow_after_table(grow_after: Callable[..., None] = grow_after, table: list[str] = table) -> None:
             grow_after(tokens=table)
 
+        daily = agentscan + ["tokens", "--by", "day"]
+
+        def grow_after_daily(grow_after: Callable[..., None] = grow_after, daily: list[str] = daily) -> None:
+            grow_after(tokens=daily)
+
         figures += [
             Figure(label + "--help", agentscan + ["--help"], env),
             Figure(label + "cold list", agentscan + ["list"], env, before=clear),
@@ -613,6 +623,9 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
             Figure(label + "warm tokens, table", table, env),
             Figure(label + "tokens, table, one session +1 MB", table, env, before=growth.grow,
                    after=grow_after_table),
+            Figure(label + "tokens --by day, one session +1 MB", daily, env, before=growth.grow,
+                   after=grow_after_daily),
+            Figure(label + "warm tokens --since, the last week", agentscan + ["tokens", "--since", last_week], env),
         ]
         if big is not None:
             big_cache = Path(tempfile.mkdtemp(prefix="big-", dir=scratch))
@@ -648,6 +661,13 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
         for figure in [*common, *(figure for group in turn for figure in group)]:
             figure.run_once()
     return render(scale, home, [*common, *(figure for group in groups for figure in group)], check_lines, args)
+
+
+def _week_before_newest(home: Path) -> str:
+    """The date a week before the home's newest Claude transcript was written: ``--since``
+    of its last week (the generated homes span months, or years at scale 10)."""
+    newest = max(path.stat().st_mtime for path in (home / ".claude").rglob("*.jsonl"))
+    return time.strftime("%Y-%m-%d", time.localtime(newest - 7 * 86400))
 
 
 TOKENS_REFERENCE_NAME = "reference: tokens' lines decoded, every core"
