@@ -559,7 +559,7 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
                               base_env))
     figures.append(Figure(PRICES_LOAD_NAME, [python, "-c", PRICES_LOAD], base_env))
     growth = Growth.of_home(home)
-    last_week = _week_before_newest(home)
+    last_week = _week_before_newest(home, growth.path)
     big = big_home_for(args.out, args.big_mb) if args.big_mb and scale == 1 else None
     if big is not None:
         transcript = next((big / "home" if (big / "home").exists() else big).rglob("*.jsonl"))
@@ -618,8 +618,8 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
             # Not a target: what a person typing ``agentscan tokens`` first waits for (the table
             # beside each session its date, project and title: every session's row is read).
             Figure(label + "cold tokens, table", agentscan + ["tokens"], env, before=clear),
-            # Not targets: the table again, and after an agent wrote to a session (the text
-            # table is made whole then: only ``--json`` answers are patched, ``scan.answerpatch``).
+            # Not targets: the table again, and after an agent wrote to a session (patched, as
+            # ``--json`` is: ``cli.tablepatch``).
             Figure(label + "warm tokens, table", table, env),
             Figure(label + "tokens, table, one session +1 MB", table, env, before=growth.grow,
                    after=grow_after_table),
@@ -663,10 +663,12 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
     return render(scale, home, [*common, *(figure for group in groups for figure in group)], check_lines, args)
 
 
-def _week_before_newest(home: Path) -> str:
+def _week_before_newest(home: Path, grown: Path) -> str:
     """The date a week before the home's newest Claude transcript was written: ``--since``
-    of its last week (the generated homes span months, or years at scale 10)."""
-    newest = max(path.stat().st_mtime for path in (home / ".claude").rglob("*.jsonl"))
+    of its last week (the generated homes span months, or years at scale 10).  ``grown``
+    (the session ``Growth`` appends to) is left out: after a killed run, its growth taken
+    back (``Growth._heal``), it is dated now."""
+    newest = max(path.stat().st_mtime for path in (home / ".claude").rglob("*.jsonl") if path != grown)
     return time.strftime("%Y-%m-%d", time.localtime(newest - 7 * 86400))
 
 

@@ -47,14 +47,26 @@ def test_the_answer_is_platformdirs_answer(monkeypatch: pytest.MonkeyPatch, kind
 
 @linux_only
 @pytest.mark.parametrize("home", [h for h in HOMES if h and h.startswith("/")])
-@pytest.mark.parametrize("xdg", XDGS)
+@pytest.mark.parametrize("xdg", [x for x in XDGS if not x or x.startswith("/")])
 def test_the_short_rule_answers_every_absolute_home(monkeypatch: pytest.MonkeyPatch, home: str, xdg: str | None) -> None:
-    """The cases above are answered by the short rule, not by asking platformdirs (else the
-    equality would hold whatever the rule said)."""
+    """The cases above with an absolute HOME, and the XDG variable absolute, empty or unset,
+    are answered by the short rule, not by asking platformdirs (else the equality would hold
+    whatever the rule said)."""
     _set(monkeypatch, "HOME", home)
     for kind, variable in (("cache", "XDG_CACHE_HOME"), ("data", "XDG_DATA_HOME")):
         _set(monkeypatch, variable, xdg)
         assert userdirs._short_rule(kind) is not None
+
+
+@linux_only
+@pytest.mark.parametrize("xdg", ["relative/cache", "~/cache", " /x", "."])
+def test_an_xdg_variable_not_absolute_asks_platformdirs(monkeypatch: pytest.MonkeyPatch, xdg: str) -> None:
+    """platformdirs before 4.11.8 (``platformdirs>=4`` allows it) took such a value as
+    written; later ones ignore it: whichever is installed answers."""
+    monkeypatch.setenv("HOME", "/home/me")
+    monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert userdirs._short_rule("cache") is None
+    assert userdirs.user_cache_dir() == platformdirs.user_cache_dir("agentscan")
 
 
 @linux_only

@@ -150,7 +150,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
         _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book)
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
-    if by == "session" and since is None and until is None:
+    if per_session:
         # Every selected session gets a row; one with no recorded usage shows null.
         shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or _Bucket()) for ref in refs]
     elif by == "session":  # a window: the sessions with usage in it (``kept`` is empty)
@@ -180,9 +180,9 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
 
 def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None,
                  prices: GroupPrices) -> Callable[[str, SessionSums], bool]:
-    """Which sessions' sums cannot answer: a window cuts one of their quarter hours,
-    a period grouping meets a zone offset that is not whole quarter hours, or a
-    price changes inside one of their groups."""
+    """Which sessions' sums cannot answer: a window cuts one of their quarter hours, or,
+    in a group the window keeps, a period grouping meets a zone offset that is not whole
+    quarter hours or a price changes (a group the window leaves out gets no price key)."""
     aligned: dict[int, bool] = {}
 
     def cut(bucket: int | None) -> bool:
@@ -256,7 +256,7 @@ def _add_sums(
     prices: GroupPrices,
 ) -> None:
     """A session's cached sums; no window cuts through any of its quarter hours
-    and each group has one price (``_needs_calls`` said so)."""
+    and each group the window keeps has one price (``_needs_calls`` said so)."""
     windowed = low is not None or high is not None
     session_id = provider_name + ":" + native_id
     keys = sums.price_keys

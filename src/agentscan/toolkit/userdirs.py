@@ -1,13 +1,16 @@
 """Where agentscan keeps its cache and its data: ``platformdirs``' answer, on Linux without importing it.
 
 ``platformdirs`` (4.14) imports ``tempfile``, ``shutil``, ``random``, ``bz2``
-and ``lzma`` on Linux: about 7 ms of every ``list`` and ``tokens`` (a warm
-``list`` takes about 150 ms).  For the environments a Linux user has (the
-XDG variable absolute or unset, ``HOME`` absolute) its rule is one line, so
-it is followed here; any other case (another platform, Android, a relative
-or missing ``HOME``) asks ``platformdirs`` itself.  ``platformdirs`` stays
-the authority: ``tests/test_userdirs.py`` holds the two equal over every
-case the short rule answers, against the installed version.
+and ``lzma`` on Linux: 5 % of the instructions of a warm ``list`` or
+``tokens`` (docs/performance.md, "What the twentieth pass changed").  For
+the environments a Linux user has (the XDG variable absolute, empty or
+unset, ``HOME`` absolute) its rule is one line, so it is followed here; any
+other case (another platform, Android, a relative or missing ``HOME``, an
+XDG variable set to something not absolute, which ``platformdirs`` before
+4.11.8 took as written and later ones ignore) asks ``platformdirs`` itself.
+``platformdirs`` stays the authority: ``tests/test_userdirs.py`` holds the
+two equal over every case the short rule answers, against the installed
+version.
 
 Like ``platformdirs``, this reads ``os.environ``.  Stdlib only.
 """
@@ -43,8 +46,10 @@ def _short_rule(kind: str) -> str | None:
         return None
     variable, default = _XDG[kind]
     chosen = environ.get(variable, "")
-    if posixpath.isabs(chosen):  # platformdirs ignores a relative one, as the XDG spec says
+    if posixpath.isabs(chosen):
         return os.path.join(chosen, APP)
+    if chosen.strip():  # relative: ignored (as the XDG spec says) since platformdirs 4.11.8 only
+        return None
     home = environ.get("HOME", "")
     if not posixpath.isabs(home):  # unset or relative: platformdirs has rules of its own
         return None
