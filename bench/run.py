@@ -55,6 +55,7 @@ and keeps the hand-written analysis after the marker.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -597,13 +598,9 @@ def bench_scale(scale: float, args: argparse.Namespace, ccusage: str | None, scr
             time.sleep(SETTLE_SECONDS)
             warm(tokens, env)()
 
-        def grow_after_table(grow_after: Callable[..., None] = grow_after, table: list[str] = table) -> None:
-            grow_after(tokens=table)
-
+        grow_after_table = functools.partial(grow_after, tokens=table)
         daily = agentscan + ["tokens", "--by", "day"]
-
-        def grow_after_daily(grow_after: Callable[..., None] = grow_after, daily: list[str] = daily) -> None:
-            grow_after(tokens=daily)
+        grow_after_daily = functools.partial(grow_after, tokens=daily)
 
         figures += [
             Figure(label + "--help", agentscan + ["--help"], env),

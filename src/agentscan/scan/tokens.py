@@ -226,10 +226,10 @@ def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | No
     return needs
 
 
-def _outside(bucket: int | None, low: float | None, high: float | None) -> bool:
-    """Whether a cached group starting at ``bucket`` is left out of the window (one that
-    the window cuts through is read call by call: ``_needs_calls``)."""
-    return bucket is None or (low is not None and bucket < low) or (high is not None and bucket >= high)
+def _outside(at: float | None, low: float | None, high: float | None) -> bool:
+    """Whether a call at ``at``, or a cached group starting at ``at``, is left out of the
+    window (a group the window cuts through is read call by call: ``_needs_calls``)."""
+    return at is None or (low is not None and at < low) or (high is not None and at >= high)
 
 
 def _aligned(bucket: int, tz: tzinfo | None) -> bool:
@@ -318,7 +318,7 @@ def _add_entries(
     fast_keys = book.fast_keys(provider_name)
     for entry in entries:
         ts = entry[TS]
-        if windowed and (ts is None or (low is not None and ts < low) or (high is not None and ts >= high)):
+        if windowed and _outside(ts, low, high):
             continue
         key, sub_key = _group(by, prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT], tz, day_keys)
         bucket = buckets.get(key)
