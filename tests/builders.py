@@ -188,3 +188,14 @@ def raw_lines_file(tmp_path: Path, lines: list[bytes], final_newline: bool, bom:
     path = tmp_path / "t.jsonl"
     path.write_bytes(data)
     return path
+
+
+def forget_remembered_answers() -> None:
+    """Drop the answers the index remembers (``scan.answers``): the next ``list`` or ``tokens``
+    is made again (its rows and sums read from the index), not printed again."""
+    import sqlite3
+
+    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
+    with sqlite3.connect(database) as connection:
+        connection.execute("DELETE FROM snapshots WHERE key LIKE 'answer:%'")
+    connection.close()

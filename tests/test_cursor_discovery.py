@@ -6,7 +6,8 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from agentscan.scan.scanner import ListFilter, Scanner
+from agentscan.scan.listing import ListFilter
+from agentscan.scan.scanner import Scanner
 from cursor_builders import (
     assistant,
     bubble,

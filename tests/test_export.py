@@ -14,7 +14,8 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.scan.scanner import ListFilter, Scanner
+from agentscan.scan.listing import ListFilter
+from agentscan.scan.scanner import Scanner
 from agentscan.cli import app
 from agentscan.export.rows import CSV_COLUMNS, DAY_CSV_COLUMNS
 from agentscan.errors import ExportFailed

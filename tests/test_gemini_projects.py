@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.scan.scanner import ListFilter, Scanner
+from agentscan.scan.listing import ListFilter
+from agentscan.scan.scanner import Scanner
 from agentscan.context import ScanContext
 from agentscan.providers.gemini.provider import GeminiProvider
 from builders import write_jsonl

@@ -53,6 +53,21 @@ def _fresh_process_caches() -> None:
 _STAMPED = {"resume": ("session_id",), "files": ("path", "kind", "size", "offset")}
 
 
+def _printed_again(value: bytes) -> tuple:
+    """A remembered answer as it is printed again (``scan.answers.recall``): its warnings said
+    into the sink, where a repeat folds (a discovery made aside says its own again, as the
+    row that reads the same file does), and the answer."""
+    from agentscan.scan.answers import _warnings_of
+    from agentscan.sealing import unframed
+
+    payload = unseal(value)
+    parts = unframed(payload) if payload is not None else None
+    assert parts is not None
+    warnings = _warnings_of(parts[0])
+    assert warnings is not None
+    return "answer", tuple(dict.fromkeys(warnings)), parts[1]
+
+
 def _index(path: Path, home: Path) -> dict[str, list[str]]:
     """Every table, sealed values opened, the home's path and the files' stamps (inodes, times)
     left out when the two runs had homes of their own."""
@@ -65,7 +80,9 @@ def _index(path: Path, home: Path) -> dict[str, list[str]]:
             for row in cursor.fetchall():
                 cells: list[Any] = []
                 for name, cell in zip(names, row):
-                    if isinstance(cell, bytes) and unseal(cell) is not None:
+                    if table == "snapshots" and name == "value" and str(row[0]).startswith("answer:"):
+                        cell = _printed_again(cell)
+                    elif isinstance(cell, bytes) and unseal(cell) is not None:
                         cell = ("sealed", unseal(cell))
                     if home.name != "home" and (name in ("fingerprint", "mtime_ns", "head") or table in ("snapshots", "meta")):
                         cell = "*"

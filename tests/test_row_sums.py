@@ -19,7 +19,14 @@ from agentscan.cli import app
 from agentscan.context import ScanContext
 from agentscan.providers.claude import windowed
 from agentscan.providers.claude.provider import ClaudeProvider
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from builders import (
+    claude_assistant,
+    claude_session_file,
+    claude_subagent_file,
+    claude_usage,
+    claude_user,
+    forget_remembered_answers,
+)
 
 runner = CliRunner()
 MODELS = ["claude-sonnet-4-5-20250929", "claude-opus-4-5-20251101", "claude-haiku-4-5-20251001"]
@@ -105,6 +112,7 @@ def test_damaged_kept_sums_are_read_again(isolated_home: Path, parses: list[str]
         changed = connection.execute("UPDATE files SET state = substr(state, 1, 8) || x'00' || substr(state, 10) "
                                      "WHERE kind = 'claude-row-sums'").rowcount
     assert changed == 1 and parses == []
+    forget_remembered_answers()  # the page itself is unchanged: it would be printed again
     assert _costs(run("list"), "id") == cold
     assert parses == [key.partition(":")[2]]
 
@@ -139,6 +147,7 @@ def test_rows_read_their_kept_sums_together(isolated_home: Path, parses: list[st
         return real(self, path, kind)
 
     monkeypatch.setattr(Cache, "get_file", get_file)
+    forget_remembered_answers()  # the page is made again: its rows read their kept sums
     if whole_table:
         monkeypatch.setattr(cache_module, "_WHOLE_TABLE_ABOVE", 0)
     assert _costs(run("list", "--all"), "id") == alone

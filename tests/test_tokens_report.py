@@ -8,7 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agentscan import providers
-from agentscan.scan.scanner import ListFilter, Scanner
+from agentscan.scan.listing import ListFilter
+from agentscan.scan.scanner import Scanner
 from agentscan.errors import UnknownProvider, UsageProblem
 from agentscan.model import SessionRow, TokenUsage, UsageEntry
 from agentscan.providers.fake import FakeProvider, FakeSession

@@ -19,6 +19,9 @@ from typing import Callable, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
+#: the sessions ``list`` shows unless told (``--limit``, ``--all``)
+DEFAULT_LIMIT = 25
+
 
 class Bounds(NamedTuple):
     """How much ``show`` keeps (a named tuple: see ``cli.term.Terminal``)."""

@@ -13,8 +13,6 @@ import struct
 import zlib
 from typing import Any
 
-import orjson
-
 _HEADER = struct.Struct("<I")
 
 
@@ -46,11 +44,31 @@ def unseal_view(value: object) -> memoryview | None:
     return payload if _HEADER.unpack_from(value)[0] == zlib.crc32(payload) else None
 
 
+def framed(head: bytes, rest: bytes) -> bytes:
+    """``head`` and ``rest`` as one value: ``head``'s length on the first line, then both."""
+    return b"%d\n" % len(head) + head + rest
+
+
+def unframed(value: bytes) -> tuple[bytes, bytes] | None:
+    """``framed``'s ``(head, rest)``; ``None``: not of that shape (damaged, or another format)."""
+    line_end = value.find(b"\n")
+    length = value[:line_end]
+    if line_end < 1 or not length.isdigit():
+        return None
+    start = line_end + 1
+    split = start + int(length)
+    if split > len(value):
+        return None
+    return value[start:split], value[split:]
+
+
 def unseal_json(value: object) -> Any:
     """The JSON a ``seal``ed value holds, or ``None`` when it is damaged (or no JSON)."""
     payload = unseal(value)
     if payload is None:
         return None
+    import orjson  # here: a remembered answer is printed without it (``scan.answers``)
+
     try:
         return orjson.loads(payload)
     except orjson.JSONDecodeError:

@@ -29,69 +29,16 @@ def run_list(
     redact: bool = False,
     as_json: bool = False,
 ) -> None:
-    import os
-
-    from agentscan.scan.listing import ListFilter
-    from agentscan.cli import render
-    from agentscan.cli.list_text import more_hint, print_list
+    from agentscan.bounds import DEFAULT_LIMIT
+    from agentscan.cli.list_answer import print_page
     from agentscan.errors import UsageProblem
-    from agentscan.pricing import PriceBook
-    from agentscan.scan.costs import with_costs
-    from agentscan.scan import priceahead
-    from agentscan.scan.listing import DEFAULT_LIMIT
-    from agentscan.timeutil import parse_when
 
     if show_all and limit is not None:
         raise UsageProblem("give --limit N or --all, not both")
     scanner = state.scanner(provider, memo=True)
-    filters = ListFilter(
-        providers=tuple(provider or ()),
-        since=parse_when(since) if since else None,
-        grep=grep,
-        # --cwd . and --cwd ../api mean what they mean in a shell.
-        cwd=os.path.abspath(os.path.expanduser(cwd)) if cwd else None,
-        running=running,
-        pid=pid,
-    )
-    priceahead.start(scanner)  # a first run: genai-prices imported by a helper while sessions are read
-    page = scanner.list_page(limit=None if show_all else (limit or DEFAULT_LIMIT), filters=filters)
-    book = PriceBook(scanner.ctx, scanner.cache)
-    rows = with_costs(scanner, page.rows, scanner.refs_by_id(row.id for row in page.rows), book)
-    if redact:
-        from agentscan.export.redact import redact_row
-
-        rows = [redact_row(row) for row in rows]
-    end_progress()
-    if as_json:
-        body = {"sessions": [r.to_json() for r in rows], "prices": book.data.to_json()}
-        render.emit_json(render.envelope("list", body, scanner.warnings))
-    elif rows:
-        term = render.terminal()
-        print_list(rows, scanner.short_ids([row.id for row in rows]) if term.tty else {}, term)
-        hint = more_hint(page, filters)
-        if hint:
-            render.note(hint, tty_only=True)
-    else:
-        render.note(_why_empty(state, page, filters))
+    print_page(state, scanner, limit=None if show_all else (limit or DEFAULT_LIMIT), providers=list(provider or ()),
+               since=since, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json)
     finish(state, scanner, as_json=as_json)
-
-
-
-
-def _why_empty(state, page, filters) -> str:  # noqa: ANN001 - CLI-private
-    from agentscan.scan import liveness as running
-    from agentscan.cli.list_text import explain_empty
-    from agentscan.cli.term import home_short
-
-    others = 0
-    if page.discovered == 0 and filters.providers:
-        with state.scanner() as everything:  # the other providers: is anything there at all?
-            others = sum(1 for ref in everything.refs() if ref.provider not in filters.providers)
-    from agentscan.cli.render import short_time
-
-    since_text = short_time(filters.since) if filters.since is not None else None
-    return explain_empty(page, filters, others=others, cwd_text=home_short(filters.cwd) if filters.cwd else None,
-                         since_text=since_text, running_supported=running.supported())
 
 
 def run_show(

@@ -13,15 +13,15 @@ import sys
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-import orjson
-
 from agentscan.cli import term as _term
 from agentscan.cli.term import Terminal, home_short, terminal
-from agentscan.model import ScanWarning, TokenUsage
 from agentscan.timeutil import local_date
 
 if TYPE_CHECKING:
     from decimal import Decimal  # only costs shown as text need it: ``--json`` goes without
+
+    from agentscan.context import SinkWarning
+    from agentscan.model import ScanWarning, TokenUsage
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _SECOND = timedelta(seconds=1)
@@ -33,18 +33,24 @@ __all__ = [
 
 
 def emit_json(document: dict[str, Any]) -> None:
+    import orjson
+
     sys.stdout.buffer.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.flush()
 
 
-def emit_json_body(command: str, body: bytes, warnings: Sequence[ScanWarning]) -> None:
+def emit_json_body(command: str, body: bytes, warnings: Sequence[ScanWarning | SinkWarning]) -> None:
     """``emit_json(envelope(command, …))`` for a body already printed as indented JSON
     (``scan.answers``): the same bytes, without decoding the body."""
     if not body.startswith(b"{\n") or not body.endswith(b"\n}"):
         raise ValueError("not an indented JSON object")
-    listed = orjson.dumps([w.to_json() for w in warnings], option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
+    listed = b"[]"  # a remembered answer had none: orjson and its imports (``dataclasses``, ``uuid``) not needed
+    if warnings:
+        import orjson
+
+        listed = orjson.dumps([w.to_json() for w in warnings], option=orjson.OPT_INDENT_2).replace(b"\n", b"\n  ")
     out = sys.stdout.buffer
-    out.write(b'{\n  "schema": ' + orjson.dumps(f"agentscan.{command}/1") + b",\n")
+    out.write(b'{\n  "schema": "agentscan.' + command.encode("ascii") + b'/1",\n')
     out.write(memoryview(body)[2:-2])  # 10 MB for a heavy user's report: not copied again
     out.write(b',\n  "warnings": ' + listed + b"\n}\n")
     sys.stdout.flush()
@@ -54,7 +60,7 @@ def envelope(command: str, body: dict[str, Any], warnings: Sequence[ScanWarning]
     return {"schema": f"agentscan.{command}/1", **body, "warnings": [w.to_json() for w in warnings]}
 
 
-def warn_summary(warnings: Sequence[ScanWarning], *, verbose: bool = False) -> None:
+def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool = False) -> None:
     if not warnings or _term.quiet():
         return
     shown = warnings if verbose else warnings[:5]

@@ -119,7 +119,7 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
 
     end_progress()
     scanner.close()
-    warnings = scanner.warnings
+    warnings = scanner.ctx.warnings.listed()  # not ``ScanWarning``s: a remembered answer makes none
     if warnings and not as_json and not state.quiet:
         warn_summary(warnings, verbose=state.verbose)
     problems = scanner.unreadable_explicit_roots()

@@ -10,17 +10,15 @@ each one's row read for its date, project and title.
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Sequence
 
-import orjson
-
 from agentscan.cli import render
 from agentscan.cli import term as terminal
+from agentscan.cli.recorded import Recorder, stored_text, text_of
 from agentscan.cli.state import end_progress
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
@@ -71,13 +69,15 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
 
             report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone)
             if as_json:
+                import orjson
+
                 # Printed as a remembered answer is: rows taken back whole are not made again.
                 answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
             else:
                 table, printed = _table(report, scanner)
     end_progress()
     if answer is not None:
-        render.emit_json_body("tokens", answer, scanner.warnings)
+        render.emit_json_body("tokens", answer, scanner.ctx.warnings.listed())
     else:
         assert table is not None
         out, err = table
@@ -85,7 +85,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         sys.stdout.flush()
         sys.stderr.write(err)
     if key is not None:
-        if patchable and report is not None and not raised and not len(scanner.warnings):
+        if patchable and report is not None and not raised and not len(scanner.ctx.warnings):
             if printed is not None:
                 from agentscan.cli import tablebasis
 
@@ -94,7 +94,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 from agentscan.scan import answerpatch
 
                 answerpatch.keep(scanner, command, question, report, answer=answer)
-        answer = answer if answer is not None else orjson.dumps({"out": out, "err": err})
+        answer = answer if answer is not None else stored_text(out, err)
         answers.remember(scanner, command, question, key, answer, raised)
 
 
@@ -103,7 +103,7 @@ def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[s
     ``None``: it must be made whole."""
     from agentscan.cli import tablepatch
 
-    out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
+    out, err = Recorder(sys.stdout), Recorder(sys.stderr)
     with redirect_stdout(out), redirect_stderr(err):
         done = tablepatch.patched(scanner, question, providers, render.terminal())
     return (out.getvalue(), err.getvalue()) if done else None
@@ -131,7 +131,7 @@ def _table(report: TokenReport, scanner: Scanner
         progress.advance()
     if report.by == "session":
         report = _newest_first(report, session_rows)
-    out, err = _Recorder(sys.stdout), _Recorder(sys.stderr)
+    out, err = Recorder(sys.stdout), Recorder(sys.stderr)
     with redirect_stdout(out), redirect_stderr(err):
         printed = print_report(report, term, rows_of=session_rows.get,
                                short_ids=scanner.short_ids() if term.tty and shown else {})
@@ -150,41 +150,21 @@ def _newest_first(report: TokenReport, session_rows: dict[str, SessionRow]) -> T
                                              reverse=True)))
 
 
-class _Recorder(io.StringIO):
-    """Text meant for ``stream``, kept: it answers ``isatty`` and ``fileno`` as ``stream``
-    does, so what is printed (hints only on a terminal, wrapped to its width) is the same."""
-
-    def __init__(self, stream: Any) -> None:
-        super().__init__()
-        self._stream = stream
-
-    def isatty(self) -> bool:
-        try:
-            return bool(self._stream.isatty())
-        except (AttributeError, ValueError):
-            return False
-
-    def fileno(self) -> int:
-        return int(self._stream.fileno())
-
-
 def _print_known(known: bytes, scanner: Scanner, as_json: bool) -> bool:
     """Print a remembered answer; ``False`` when it is not of the expected shape."""
     if as_json:
         if not (known.startswith(b"{\n") and known.endswith(b"\n}")):
             return False
         end_progress()
-        render.emit_json_body("tokens", known, scanner.warnings)
+        render.emit_json_body("tokens", known, scanner.ctx.warnings.listed())
         return True
-    try:
-        document = orjson.loads(known)
-        out, err = document["out"], document["err"]
-    except (ValueError, KeyError, TypeError):
+    text = text_of(known)
+    if text is None:
         return False
-    if not isinstance(out, str) or not isinstance(err, str):
-        return False
+    out, err = text
     end_progress()
     sys.stdout.write(out)
     sys.stdout.flush()
     sys.stderr.write(err)
     return True
+

@@ -18,8 +18,6 @@ import os
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-import orjson
-
 PACKAGE = "genai_prices"
 PRICES_DIR = "prices"
 DATA_FILE = "genai-prices-data.json"
@@ -97,8 +95,14 @@ def package_version() -> str:
 def read_meta(env: Mapping[str, str]) -> dict[str, Any] | None:
     """The fetched data's description, or ``None`` when nothing was fetched (or it is unreadable)."""
     try:
-        meta = orjson.loads((prices_dir(env) / META_FILE).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        text = (prices_dir(env) / META_FILE).read_bytes()
+    except OSError:
+        return None
+    import orjson  # here: only a fetched file has a meta file to read (a warm ``tokens`` needs no orjson)
+
+    try:
+        meta = orjson.loads(text)
+    except orjson.JSONDecodeError:
         return None
     return meta if isinstance(meta, dict) and isinstance(meta.get("sha256"), str) else None
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any, Mapping
 
-import orjson
-
-from agentscan.model import ScanWarning
-from agentscan.sealing import sealed_parts, unseal
+from agentscan.sealing import sealed_parts, unframed, unseal
 from agentscan.digests import blake2b
 
+# Printing a remembered answer imports neither orjson nor the model: orjson imports
+# ``dataclasses`` (and with it ``inspect``, ``ast``, ``dis``), ``uuid`` and ``json``, and
+# the model makes its dataclasses; together a quarter of a warm ``tokens``.
 if TYPE_CHECKING:
     from agentscan.context import Captured
     from agentscan.scan.scanner import Scanner
@@ -61,9 +61,8 @@ def question_identity(scanner: Scanner, command: str, question: Mapping[str, Any
     prices = price_identity(scanner)
     if prices is None:
         return None
-    try:
-        asked = orjson.dumps(dict(question), option=orjson.OPT_SORT_KEYS).decode()
-    except TypeError:
+    asked = _identity_text(question)
+    if asked is None:
         return None
     text = "\n".join([code_identity(), str(_FORMAT), command, asked, prices])
     return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
@@ -86,7 +85,9 @@ def _price_identity(scanner: Scanner) -> str | None:
     from agentscan.pricing import source
 
     data = source.current(scanner.ctx.env)
-    prices = orjson.dumps(data.to_json(), option=orjson.OPT_SORT_KEYS).decode()
+    prices = _identity_text(data.to_json())
+    if prices is None:
+        return None
     if data.path is not None:
         try:
             info = data.path.stat()
@@ -94,6 +95,29 @@ def _price_identity(scanner: Scanner) -> str | None:
             return None
         prices += f"\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}"
     return prices
+
+
+def _identity_text(value: Any) -> str | None:
+    """``value`` (JSON: a question, the price data's description) as text that is equal
+    exactly when the values are (a mapping's order aside); ``None``: not JSON."""
+    try:
+        return repr(_canonical(value))
+    except TypeError:
+        return None
+
+
+def _canonical(value: Any) -> Any:
+    # ``repr`` tells ``1`` from ``"1"`` and ``True``, and quotes every string: text as
+    # unambiguous as JSON's, without importing a JSON library.
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if isinstance(value, Mapping):
+        if not all(type(key) is str for key in value):
+            raise TypeError("a JSON object's keys are strings")
+        return ("{", sorted((key, _canonical(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    raise TypeError(f"not JSON: {type(value).__name__}")
 
 
 def zone_identity(zone: tzinfo | None) -> str:
@@ -107,9 +131,10 @@ def zone_identity(zone: tzinfo | None) -> str:
 
 
 def _slot(command: str, question: Mapping[str, Any]) -> str:
-    # One stored answer per command and grouping: bounded, and a user who asks
-    # for --by day and --by session in turn keeps both.
-    return f"answer:{command}:{question.get('by', '')}"
+    # One stored answer per command and grouping (or the question's own ``slot``, kept
+    # ``remember(kept=…)`` at most): bounded, and a user who asks for --by day and
+    # --by session in turn keeps both.
+    return f"answer:{command}:{question.get('slot', question.get('by', ''))}"
 
 
 def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> bytes | None:
@@ -118,30 +143,62 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
     if key is None or scanner.cache is None:
         return None
     payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
-    if payload is None:
+    parts = unframed(payload) if payload is not None else None
+    said = _warnings_of(parts[0]) if parts is not None else None
+    if parts is None or said is None:
         return None
-    try:
-        split = payload.index(b"\n")
-        warnings = orjson.loads(payload[:split])
-        said = [ScanWarning(w["path"], w["message"], w.get("line")) for w in warnings]
-    except (ValueError, KeyError, TypeError):  # orjson.JSONDecodeError is a ValueError
+    for path, message, line in said:
+        scanner.ctx.warn(path, message, line)
+    return parts[1]
+
+
+# The warnings an answer is stored with are not JSON: decoding them would import orjson
+# (and with it ``dataclasses``) where a warm run needs nothing else of it.  Each field is
+# its length in bytes, a colon, then the field (a line number as digits, or nothing).
+
+
+def _warnings_blob(warnings: list[tuple[str, str, int | None]]) -> bytes:
+    fields = []
+    for path, message, line in warnings:
+        for text in (path, message, "" if line is None else str(line)):
+            field = text.encode("utf-8", "surrogatepass")
+            fields.append(b"%d:%s" % (len(field), field))
+    return b"".join(fields)
+
+
+def _warnings_of(blob: bytes) -> list[tuple[str, str, int | None]] | None:
+    """``_warnings_blob``'s warnings; ``None``: damaged."""
+    fields: list[str] = []
+    at = 0
+    while at < len(blob):
+        colon = blob.find(b":", at)
+        length = blob[at:colon]
+        if colon < 0 or not length.isdigit() or colon + 1 + int(length) > len(blob):
+            return None
+        end = colon + 1 + int(length)
+        try:
+            fields.append(blob[colon + 1:end].decode("utf-8", "surrogatepass"))
+        except UnicodeDecodeError:
+            return None
+        at = end
+    if len(fields) % 3 or not all(line == "" or (line.isascii() and line.isdigit()) for line in fields[2::3]):
         return None
-    for warning in said:
-        scanner.ctx.warn(warning.path, warning.message, warning.line)
-    return payload[split + 1:]
+    return [(path, message, int(line) if line else None)
+            for path, message, line in zip(fields[0::3], fields[1::3], fields[2::3])]
 
 
 def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
-             answer: bytes, warnings: Captured) -> None:
+             answer: bytes, warnings: Captured, *, kept: int | None = None) -> None:
     """Keep ``answer`` (what was printed) under ``key``; ``warnings``: every warning its
     computation raised, as ``ScanContext.warnings.capture(MAX_WARNINGS)`` caught them (said
-    again on recall, they fold into the same list)."""
+    again on recall, they fold into the same list).  ``kept``: the command's answers stored
+    last that are kept (each question its own ``slot``); the others are forgotten."""
     # Something not read this time (``ScanContext.warn(passing=True)``) must be read next time.
     if key is None or scanner.cache is None or warnings.overflowed or warnings.passing:
         return
-    try:
-        said = orjson.dumps([w.to_json() for w in warnings])  # the warnings on one line
-    except TypeError:
-        return  # something that JSON cannot hold: not worth remembering
-    scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts([said, b"\n", answer]))
+    blob = _warnings_blob([(w.path, w.message, w.line) for w in warnings])
+    # ``sealing.framed``, in parts: a heavy user's 10 MB answer is not copied to be stored.
+    scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts([b"%d\n" % len(blob), blob, answer]))
+    if kept is not None:
+        scanner.cache.keep_newest_snapshots(f"answer:{command}:", kept)
     scanner.cache.commit()

@@ -42,8 +42,6 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Iterable, Sequence
 
-import orjson
-
 from agentscan.context import ScanContext
 from agentscan.scan.cachefile import FILE_NAME, cache_dir, open_index
 from agentscan.scan.indexconn import IndexConnection
@@ -199,6 +197,13 @@ class Cache(IndexConnection):
     def put_snapshot(self, key: str, stamp: str, value: bytes) -> None:
         self._write("INSERT OR REPLACE INTO snapshots(key, stamp, value) VALUES (?,?,?)", (key, stamp, value))
 
+    def keep_newest_snapshots(self, prefix: str, count: int) -> None:
+        """Forget all but the ``count`` snapshots put last whose key starts with ``prefix``
+        (``INSERT OR REPLACE`` gives a row put again the highest rowid)."""
+        self._write("DELETE FROM snapshots WHERE substr(key, 1, ?1) = ?2 AND rowid NOT IN "
+                    "(SELECT rowid FROM snapshots WHERE substr(key, 1, ?1) = ?2 ORDER BY rowid DESC LIMIT ?3)",
+                    (len(prefix), prefix, count))
+
     def put_snapshot_parts(self, key: str, stamp: str, parts: Sequence[bytes]) -> None:
         """``put_snapshot`` of ``parts`` joined, written into the row a part at a time: a heavy
         user's 20 MB basis is neither joined here nor copied whole by SQLite first (a peak of
@@ -317,6 +322,8 @@ def decode_json(value: object) -> Any:
     """A cached JSON value, or ``None`` when it does not decode (a miss, never an error)."""
     if not isinstance(value, (bytes, str)):
         return None
+    import orjson  # here, not at the top: a remembered answer is printed without it (``scan.answers``)
+
     try:
         return orjson.loads(value)
     except orjson.JSONDecodeError:
@@ -325,6 +332,8 @@ def decode_json(value: object) -> Any:
 
 def _encode(document: Any) -> bytes | None:
     """JSON for the cache; a value JSON cannot hold only means "not cached"."""
+    import orjson
+
     try:
         return orjson.dumps(document)
     except (TypeError, orjson.JSONEncodeError):

@@ -25,7 +25,6 @@ from agentscan.scan.liveness import Liveness
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
-DEFAULT_LIMIT = 25
 #: a recorded time may run this far past its file's mtime (clocks, buffered writes)
 CLOCK_SLACK_S = 120.0
 

@@ -11,10 +11,10 @@ import functools
 import os
 import sys
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from agentscan.model import SessionRef
-from agentscan.scan.memorefs import file_texts
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef
 
 _PROC = Path("/proc")
 
@@ -80,14 +80,23 @@ class Liveness:
         self._pid = pid
         self._table: dict[str, set[int]] | None = None
         self._names: set[str] = set()
+        self._file_texts: Callable[[SessionRef], list[str]] | None = None
 
     def of(self, ref: SessionRef) -> bool | None:
+        if self._file_texts is None:
+            # Imported here, once: a remembered ``list`` asks ``of_files`` only (no model).
+            from agentscan.scan.memorefs import file_texts
+
+            self._file_texts = file_texts
+        return self.of_files(self._file_texts(ref)) if supported() else None
+
+    def of_files(self, files: list[str]) -> bool | None:
+        """``of`` a session whose files (else its path) are ``files`` (``memorefs.file_texts``)."""
         if not supported():
             return None
         if self._table is None:
             self._table = open_files(pid=self._pid)
             self._names = {os.path.basename(path) for path in self._table}
-        files = file_texts(ref)
         if not files:
             return None  # e.g. an IDE-only Cursor composer: its DB is shared by every session
         return bool(holders_of(files, self._table, self._names))

@@ -27,16 +27,16 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-import orjson
-
-from agentscan.model import ScanWarning, SessionRef
 from agentscan.scan.census import Listings, SubtreeWalker, census
-from agentscan.scan.memorefs import MemoRefs, TopRefs, stored_row
 from agentscan.sealing import seal, unseal
 from agentscan.digests import blake2b
 
+# A census stamp is all a remembered answer needs (``scan.answers``): the stored
+# discovery's imports (orjson, the model's dataclasses) wait for a ``DiscoveryMemo``.
 if TYPE_CHECKING:
     from agentscan.context import Captured, ScanContext
+    from agentscan.model import ScanWarning, SessionRef
+    from agentscan.scan.memorefs import MemoRefs, TopRefs
     from agentscan.providers.base import Provider
     from agentscan.scan.cache import Cache
 
@@ -164,6 +164,11 @@ class DiscoveryMemo:
         payload = unseal(self._cache.get_snapshot(self._top_key, stamp))
         if payload is None:
             return None
+        import orjson
+
+        from agentscan.model import ScanWarning
+        from agentscan.scan.memorefs import MemoRefs, TopRefs
+
         try:
             document = orjson.loads(payload)
             count, top = document["count"], document["top"]
@@ -185,6 +190,8 @@ class DiscoveryMemo:
         were said with them.  Should they be unreadable now (a damaged index), the provider
         is discovered again, and stored again (else each run would discover it again until
         the census changes)."""
+        from agentscan.scan.memorefs import MemoRefs, stored_row
+
         payload = unseal(self._cache.get_snapshot(self._key, self.stamp)) if self.stamp is not None else None
         refs = self._refs_of(payload, say=False) if payload is not None else None
         if refs is not None:
@@ -197,6 +204,11 @@ class DiscoveryMemo:
 
     def _refs_of(self, payload: bytes, mend: Callable[[list[list[Any]]], bool] | None = None, *,
                  say: bool = True) -> MemoRefs | None:
+        import orjson
+
+        from agentscan.model import ScanWarning
+        from agentscan.scan.memorefs import MemoRefs
+
         try:
             document = orjson.loads(payload)
             refs = MemoRefs.checked(self._provider.name, document["refs"], bool(document.get("refreshable")))
@@ -233,6 +245,8 @@ class DiscoveryMemo:
         payload = unseal(self._cache.get_snapshot(self._key, latest[0]))
         if side is None or payload is None:
             return None
+        import orjson
+
         try:
             stored = orjson.loads(side)
             if stored["shape"] != census.shape or type(stored["dirs"]) is not dict:
@@ -279,6 +293,8 @@ class DiscoveryMemo:
         """Keep ``refs`` (just discovered) for the next run with the same census."""
         if not self._storable(warnings):
             return
+        from agentscan.scan.memorefs import stored_row
+
         entries = []
         for ref in refs:
             fingerprint = fingerprint_of(ref)
@@ -300,6 +316,8 @@ class DiscoveryMemo:
         census = self._census
         if census is None or not census.settled:
             return
+        import orjson
+
         listed = [w.to_json() for w in warnings]
         document = {"refs": entries, "warnings": listed, "refreshable": refreshable}
         self._cache.put_snapshot(self._key, census.value, seal(orjson.dumps(document)))

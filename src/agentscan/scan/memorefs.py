@@ -16,22 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, overload
 
 from agentscan.model import SessionRef
-
-
-class _Unresolved:
-    """The ``hint`` of a memo ref: the provider's own data was not loaded."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "UNRESOLVED"
-
-
-UNRESOLVED = _Unresolved()
-
-
-def is_memo_ref(ref: SessionRef) -> bool:
-    return ref.hint is UNRESOLVED
+from agentscan.scan.memohint import UNRESOLVED
 
 
 class MemoRef(SessionRef):

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from agentscan.scan.memorefs import MemoRef, MemoRefs, is_memo_ref
+from agentscan.scan.memohint import is_memo_ref
+from agentscan.scan.memorefs import MemoRef, MemoRefs
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef

@@ -15,24 +15,28 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, cast
 
-from agentscan.bounds import DEFAULT_BOUNDS, Bounds
+from agentscan.bounds import DEFAULT_BOUNDS, DEFAULT_LIMIT, Bounds
 from agentscan.scan.cache import Cache
 from agentscan.context import ScanContext
 from agentscan.errors import UsageProblem
-from agentscan.scan.mergedrefs import MergedRefs
-from agentscan.scan.memorefs import MemoRef, MemoRefs
-from agentscan.scan.ownrefs import OwnRefs
-from agentscan.scan.listing import DEFAULT_LIMIT, ListFilter, SessionPage, every_row, select_sessions
-from agentscan.scan.rowreader import RowReader
-from agentscan.model import ScanWarning, SessionRef, SessionRow
+from agentscan.scan.memohint import is_memo_ref
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
 
+# What only discovery, rows and listing need is imported there: a remembered answer
+# (``scan.answers``) takes censuses only, and the model's dataclasses are a fifth of it.
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
+    from agentscan.model import ScanWarning, SessionRef, SessionRow
+    from agentscan.scan.listing import ListFilter, SessionPage
     from agentscan.scan.memo import Stamp
+    from agentscan.scan.memorefs import MemoRef
+    from agentscan.scan.mergedrefs import MergedRefs
+    from agentscan.scan.ownrefs import OwnRefs
+    from agentscan.scan.rowreader import RowReader
 
 def _readable(path: Path) -> bool:
     try:
@@ -71,8 +75,6 @@ class Scanner:
         self._confined = False
         self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
-        #: the own refs of stored sessions, for a parse (``real_ref``)
-        self.own_refs = OwnRefs(self)
         self._cache: Cache | None = None
         self._cache_opened = False
         #: sessions parsed (not served from the cache) by this scanner
@@ -86,10 +88,22 @@ class Scanner:
             # provider may know the directory a hash-named one stands for.
             self._witnesses = iter_providers(None) if provider_names else self.providers
         self._refs: dict[str, Sequence[SessionRef]] = {}
-        self._rows = RowReader(self)
         self._cwds: set[str] | None = None
         self._short: tuple[int, dict[str, str]] | None = None
         self.ctx.cwd_candidates = self._cwd_candidates
+
+    @cached_property
+    def own_refs(self) -> OwnRefs:
+        """The own refs of stored sessions, for a parse (``real_ref``)."""
+        from agentscan.scan.ownrefs import OwnRefs
+
+        return OwnRefs(self)
+
+    @cached_property
+    def _rows(self) -> RowReader:
+        from agentscan.scan.rowreader import RowReader
+
+        return RowReader(self)
 
     @property
     def witnesses(self) -> list[Provider]:
@@ -173,11 +187,15 @@ class Scanner:
         finally:
             if aside is not None:
                 aside.stop()
+        from agentscan.scan.memorefs import MemoRefs
+
         if any(isinstance(part, MemoRefs) for part in parts):
             # Ordered without making a ref per session: ``list`` reads the newest few.
             names = tuple(provider.name for provider in selected)
             merged = self._merged.get(names)
             if merged is None:
+                from agentscan.scan.mergedrefs import MergedRefs
+
                 merged = self._merged[names] = MergedRefs(parts)
             return merged
         for part in parts:
@@ -249,8 +267,8 @@ class Scanner:
 
     def fingerprint(self, ref: SessionRef) -> str | None:
         """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""
-        if isinstance(ref, MemoRef):
-            return ref.fingerprint
+        if is_memo_ref(ref):
+            return cast("MemoRef", ref).fingerprint
         # Once per session and scan: the memo store and the usage collector both ask
         # (file stats are taken once per scan, so the answer cannot change meanwhile).
         known = self._fingerprints.get(ref.id)
@@ -311,7 +329,7 @@ class Scanner:
         is worth it for (``ownrefs.LOCATE_LIMIT``) is discovered at the first, not after the limit."""
         self.own_refs.expect_parses(refs)
 
-    def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> list[SessionRow]:
+    def list_sessions(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter | None = None) -> list[SessionRow]:
         """The ``limit`` most recently updated sessions (``None``: every one), newest first.
 
         Only as many sessions are parsed as it takes to be sure of the answer
@@ -319,11 +337,13 @@ class Scanner:
         """
         return self.list_page(limit=limit, filters=filters).rows
 
-    def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter = ListFilter()) -> SessionPage:
+    def list_page(self, *, limit: int | None = DEFAULT_LIMIT, filters: ListFilter | None = None) -> SessionPage:
         """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched."""
+        from agentscan.scan.listing import ListFilter, select_sessions
+
         if limit is not None and limit < 1:
             raise UsageProblem(f"the limit must be 1 or more, not {limit}")
-        return select_sessions(self, limit=limit, filters=filters)
+        return select_sessions(self, limit=limit, filters=filters if filters is not None else ListFilter())
 
     def short_ids(self, ids: Iterable[str] | None = None) -> dict[str, str]:
         """Full id -> the shortest prefix that still opens it (``provider:`` + 8+ chars);
@@ -338,9 +358,11 @@ class Scanner:
 
         return refs_by_id(self, ids)
 
-    def all_rows(self, *, filters: ListFilter = ListFilter()) -> list[SessionRow]:
+    def all_rows(self, *, filters: ListFilter | None = None) -> list[SessionRow]:
         """Every matching session, not clamped (``export``)."""
-        return every_row(self, filters)
+        from agentscan.scan.listing import ListFilter, every_row
+
+        return every_row(self, filters if filters is not None else ListFilter())
 
     def resolve(self, query: str) -> SessionRef:
         """Find one session by full id, bare native id, or a unique prefix (≥ 6 chars).

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from agentscan.context import ScanContext
-from agentscan.model import SessionRef, SessionRow, TokenUsage, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
+    from agentscan.model import SessionRef, SessionRow, TokenUsage, UsageEntry
     from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
@@ -48,6 +48,7 @@ class ClaudeProvider(Provider):
         return claude_roots(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.model import SessionRef
         from agentscan.providers.claude.discovery import discover_sessions
 
         sessions = discover_sessions(self.roots(ctx), ctx)
@@ -65,6 +66,7 @@ class ClaudeProvider(Provider):
         ]
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
+        from agentscan.model import SessionRef
         from agentscan.providers.claude.discovery import session_files_at
 
         if path is None:
@@ -185,7 +187,7 @@ class ClaudeProvider(Provider):
         transcript is gone counts too, from its calls copied into the parent's records)."""
         from collections import Counter
 
-        from agentscan.model import Counts
+        from agentscan.model import Counts, SessionRow
         from agentscan.providers.claude.row import title_of
         from agentscan.timeutil import from_epoch, newest, oldest
 

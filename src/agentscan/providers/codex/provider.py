@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from agentscan.context import ScanContext
-from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider, file_identity
 from agentscan.providers.codex.roots import codex_roots
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.model import SessionRef, SessionRow, UsageEntry
     from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail, ToolEvent
@@ -40,6 +40,7 @@ class CodexProvider(Provider):
         return codex_roots(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.model import SessionRef
         from agentscan.providers.codex.discovery import discover
 
         return [

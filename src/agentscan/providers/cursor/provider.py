@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.model import Counts, SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.cursor.roots import cursor_roots, transcripts_root, workspace_dir
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.model import SessionRef, SessionRow, UsageEntry
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
     from agentscan.providers.cursor.discovery import TranscriptSet
@@ -122,6 +122,7 @@ class CursorProvider(Provider):
         return refs
 
     def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:
+        from agentscan.model import SessionRef
         from agentscan.providers.cursor.row import CursorHint, recency
 
         # An IDE-only composer names no file of its own: state.vscdb is shared
@@ -192,6 +193,7 @@ class CursorProvider(Provider):
         from agentscan.providers.cursor.row import child_ids, display_path, mtime_time, store_facts, top_model
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.usage import session_usage
+        from agentscan.model import Counts, SessionRow
         from agentscan.timeutil import newest
 
         from agentscan.providers.cursor.ide import first_prompt

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from agentscan.context import ScanContext
-from agentscan.model import SessionRef, SessionRow, UsageEntry
 from agentscan.providers.base import Provider
 from agentscan.providers.gemini.roots import gemini_roots, registry_files, session_roots
 from agentscan.toolkit.roots import Root
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
+    from agentscan.model import SessionRef, SessionRow, UsageEntry
     from agentscan.providers.gemini.discovery import SessionFiles
     from agentscan.providers.gemini.projects import ProjectIndex
     from agentscan.bounds import Bounds
@@ -36,6 +36,7 @@ class GeminiProvider(Provider):
         return gemini_roots(ctx)
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
+        from agentscan.model import SessionRef
         from agentscan.providers.gemini.discovery import discover_sessions
 
         sessions = discover_sessions(session_roots(self.roots(ctx)), ctx)

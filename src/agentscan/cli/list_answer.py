@@ -1,0 +1,194 @@
+"""``list`` over unchanged files: the page printed again instead of made (``scan.answers``).
+
+A warm ``list`` reads its 25 rows from the index, prices them and prints them;
+most of its time goes to importing what that takes (the model's dataclasses,
+orjson, the price book).  While no provider's files changed (their census), nor
+the prices, the options, the terminal or ``$HOME``, the page is the same but for
+one thing: which of its sessions a process holds open now (``running``, the
+``*`` beside an id on a terminal).  So the page is kept with each shown
+session's files and whether it was running, and printed again only while every
+one still is, or still is not.
+
+Options that depend on the clock (``--since``) or choose by process
+(``--running``, ``--pid``) make the page anew every time, as does an empty page
+(its explanation looks at other providers).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from typing import TYPE_CHECKING, Any
+
+from agentscan.cli import render
+from agentscan.cli import term as terminal
+from agentscan.cli.recorded import Recorder, framed, stored_text, text_of, unframed
+from agentscan.cli.state import end_progress
+from agentscan.digests import blake2b
+from agentscan.scan import answers
+from agentscan.scan.memo import MAX_WARNINGS
+
+if TYPE_CHECKING:
+    from agentscan.cli.state import State
+    from agentscan.model import SessionRow
+    from agentscan.scan.listing import ListFilter, SessionPage
+    from agentscan.scan.scanner import Scanner
+
+#: the pages remembered at most, each for its own options (the ones asked for last)
+KEPT = 16
+
+
+def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: list[str], since: str | None,
+               grep: str | None, cwd: str | None, running: bool, pid: int | None, redact: bool, as_json: bool) -> None:
+    """Print ``list``'s page (``limit``: ``None`` for every session), remembered or made."""
+    # --cwd . and --cwd ../api mean what they mean in a shell.
+    cwd = os.path.abspath(os.path.expanduser(cwd)) if cwd else None
+    remember = since is None and not running and pid is None
+    page = [limit, providers, grep, cwd, redact]
+    # Each set of options kept apart (``KEPT`` of them): ``list`` and ``list --all`` asked in turn both stay.
+    slot = blake2b(repr(page).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+    question: dict[str, Any] = {"page": page, "slot": slot, "tz": answers.zone_identity(None)}
+    live = as_json
+    if not as_json:
+        term = render.terminal()
+        live = term.tty  # the ``*`` of a running session
+        question["text"] = [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(),
+                            os.environ.get("HOME")]
+    command = "list" if as_json else "list-text"
+    # Any provider's sessions can name another's project (a Gemini cwd): every census counts.
+    key = answers.answer_key(scanner, command, question, providers, witnesses=True) if remember else None
+    known = answers.recall(scanner, command, question, key)
+    if known is not None and _print_known(known, scanner, as_json, live):
+        return
+    from agentscan.scan.listing import ListFilter
+    from agentscan.timeutil import parse_when
+
+    filters = ListFilter(providers=tuple(providers), since=parse_when(since) if since else None, grep=grep, cwd=cwd,
+                         running=running, pid=pid)
+    with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
+        printed = _make_page(state, scanner, filters, limit, redact, as_json)
+    if key is not None and printed is not None:
+        answers.remember(scanner, command, question, key, printed, raised, kept=KEPT)
+
+
+def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int | None, redact: bool,
+               as_json: bool) -> bytes | None:
+    """Make the page and print it; what was printed, with what it depends on (``None``: not to keep)."""
+    from agentscan.pricing import PriceBook
+    from agentscan.scan import priceahead
+    from agentscan.scan.costs import with_costs
+
+    priceahead.start(scanner)  # a first run: genai-prices imported by a helper while sessions are read
+    page = scanner.list_page(limit=limit, filters=filters)
+    book = PriceBook(scanner.ctx, scanner.cache)
+    refs = scanner.refs_by_id(row.id for row in page.rows)
+    # A row its provider may revise with none of its files changed (a Codex count made exact
+    # by a later full pass, kept in the index) would be printed stale: such a page is made every time.
+    revisable = any(scanner.provider(row.provider).wants_refresh(row) for row in page.rows)
+    witness = None if revisable else _witness(page.rows, refs)
+    rows = with_costs(scanner, page.rows, refs, book)
+    if redact:
+        from agentscan.export.redact import redact_row
+
+        rows = [redact_row(row) for row in rows]
+    end_progress()
+    if as_json:
+        import orjson
+
+        body = orjson.dumps({"sessions": [r.to_json() for r in rows], "prices": book.data.to_json()},
+                            option=orjson.OPT_INDENT_2)
+        render.emit_json_body("list", body, scanner.ctx.warnings.listed())
+        return framed(witness, body) if witness is not None else None
+    if not rows:
+        render.note(_why_empty(state, page, filters))
+        return None
+    out, err = Recorder(sys.stdout), Recorder(sys.stderr)
+    with redirect_stdout(out), redirect_stderr(err):
+        _print_rows(scanner, page, filters, rows)
+    sys.stdout.write(out.getvalue())
+    sys.stdout.flush()
+    sys.stderr.write(err.getvalue())
+    return framed(witness, stored_text(out.getvalue(), err.getvalue())) if witness is not None else None
+
+
+def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: list[SessionRow]) -> None:
+    from agentscan.cli.list_text import more_hint, print_list
+
+    term = render.terminal()
+    print_list(rows, scanner.short_ids([row.id for row in rows]) if term.tty else {}, term)
+    hint = more_hint(page, filters)
+    if hint:
+        render.note(hint, tty_only=True)
+
+
+def _witness(rows: list[SessionRow], refs: list[Any]) -> bytes | None:
+    """Each row's ``running`` and the files it was told by (``liveness.Liveness.of``), as
+    ``_still_true`` reads them; ``None``: a row whose session is not at hand."""
+    from agentscan.scan.memorefs import file_texts
+
+    by_id = {ref.id: ref for ref in refs}
+    entries = []
+    for row in rows:
+        ref = by_id.get(row.id)
+        if ref is None:
+            return None
+        state = b"-" if row.running is None else b"1" if row.running else b"0"
+        # No path holds a NUL: NUL ends each file, and two end each session.
+        entries.append(state + b"".join(b"\0" + text.encode("utf-8", "surrogateescape") for text in file_texts(ref)))
+    return b"\0\0".join(entries)
+
+
+def _still_true(witness: bytes) -> bool:
+    """Whether each session ``_witness`` kept is running now exactly as it was then."""
+    if not witness:
+        return True
+    from agentscan.scan.liveness import Liveness
+
+    liveness = Liveness()
+    for entry in witness.split(b"\0\0"):
+        state, *files = entry.split(b"\0")
+        was = {b"-": None, b"1": True, b"0": False}.get(state, "damaged")
+        if was == "damaged" or liveness.of_files([text.decode("utf-8", "surrogateescape") for text in files]) != was:
+            return False
+    return True
+
+
+def _print_known(known: bytes, scanner: Scanner, as_json: bool, live: bool) -> bool:
+    """Print a remembered page; ``False``: it is not of the expected shape, or a session
+    it shows started or stopped running since (``live``: the output shows which do)."""
+    parts = unframed(known)
+    if parts is None:
+        return False
+    witness, body = parts
+    if live and not _still_true(witness):
+        return False
+    if as_json:
+        if not (body.startswith(b"{\n") and body.endswith(b"\n}")):
+            return False
+        end_progress()
+        render.emit_json_body("list", body, scanner.ctx.warnings.listed())
+        return True
+    text = text_of(body)
+    if text is None:
+        return False
+    out, err = text
+    end_progress()
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    sys.stderr.write(err)
+    return True
+
+
+def _why_empty(state: State, page: SessionPage, filters: ListFilter) -> str:
+    from agentscan.scan import liveness as running
+    from agentscan.cli.list_text import explain_empty
+    from agentscan.cli.term import home_short
+
+    others = 0
+    if page.discovered == 0 and filters.providers:
+        with state.scanner() as everything:  # the other providers: is anything there at all?
+            others = sum(1 for ref in everything.refs() if ref.provider not in filters.providers)
+    since_text = render.short_time(filters.since) if filters.since is not None else None
+    return explain_empty(page, filters, others=others, cwd_text=home_short(filters.cwd) if filters.cwd else None,
+                         since_text=since_text, running_supported=running.supported())

@@ -1,0 +1,215 @@
+"""``list`` over unchanged files prints the page it made last time (``cli.list_answer``)."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.cli.list_answer import KEPT
+from agentscan.cli.recorded import framed, stored_text, text_of, unframed
+from agentscan.scan import answers
+from agentscan.scan.scanner import Scanner
+from agentscan.sealing import seal, unseal
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+runner = CliRunner()
+S1 = "aaaaaaaa-1111-4222-8333-444444444444"
+S2 = "bbbbbbbb-1111-4222-8333-444444444444"
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="liveness is read from /proc")
+
+
+def session(home: Path, native_id: str, day: int, tokens: int) -> Path:
+    return claude_session_file(home, native_id, [
+        claude_user(native_id, f"2026-11-{day:02d}T10:00:00Z", f"prompt of {native_id[:4]}"),
+        claude_assistant(native_id, f"2026-11-{day:02d}T10:00:01Z", msg_id=f"m-{native_id}", request_id=f"r-{native_id}",
+                         usage=claude_usage(tokens, 10)),
+    ], mtime=1_790_000_000 + day * 86_400)
+
+
+def two_sessions(home: Path) -> Path:
+    path = session(home, S1, 1, 100)
+    session(home, S2, 2, 200)
+    return path
+
+
+@pytest.fixture
+def pages(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The limit of each page really made (``Scanner.list_page``), not printed again."""
+    made: list[int | None] = []
+    original = Scanner.list_page
+
+    def counting(self: Scanner, *, limit: int | None = 25, filters=None):  # noqa: ANN001, ANN202
+        made.append(limit)
+        return original(self, limit=limit, filters=filters)
+
+    monkeypatch.setattr(Scanner, "list_page", counting)
+    return made
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(argv))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def running_of(native_id: str) -> bool | None:
+    (row,) = [row for row in orjson.loads(run("list", "--json")[1])["sessions"] if row["native_id"] == native_id]
+    return row["running"]
+
+
+def test_an_unchanged_home_prints_the_page_it_made_byte_for_byte(isolated_home: Path, pages: list[int | None]) -> None:
+    two_sessions(isolated_home)
+    (isolated_home / ".claude" / "projects" / "-home-dev-project" / "cccccccc-1111-4222-8333-444444444444.jsonl"
+     ).write_bytes(b"{not json\n")  # a warning, said again with the page
+    text = [run("list") for _ in range(3)]
+    assert pages == [25]
+    assert text[0] == text[1] == text[2] and text[0][0] == 0 and S2[:8] in text[0][1]
+    assert "warning:" in text[0][2]
+    documents = [run("list", "--json") for _ in range(3)]
+    assert pages == [25, 25]  # JSON is another answer
+    assert documents[0] == documents[1] == documents[2]
+    assert orjson.loads(documents[0][1])["warnings"]
+    assert run("--no-cache", "list") == text[0] and run("--no-cache", "list", "--json") == documents[0]
+
+
+def test_each_set_of_options_keeps_its_own_page(isolated_home: Path, pages: list[int | None]) -> None:
+    two_sessions(isolated_home)
+    asked = [["list"], ["list", "--all"], ["list", "--limit", "1"], ["list", "-p", "claude"], ["list", "--grep", "prompt"]]
+    first = [run(*argv) for argv in asked]
+    assert len(pages) == len(asked)
+    assert [run(*argv) for argv in asked] == first
+    assert len(pages) == len(asked)  # none pushed another out
+    assert first[2][1].count("claude:") == 1 and first[1][1].count("claude:") == 2
+
+
+def test_only_the_pages_asked_for_last_are_kept(isolated_home: Path, pages: list[int | None],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(isolated_home / "agentscan-cache"))
+    two_sessions(isolated_home)
+    limits = range(1, KEPT + 3)
+    for limit in limits:
+        run("list", "--limit", str(limit))
+    stored = [key for key, _ in _answer_rows(isolated_home)]
+    assert len(stored) == KEPT and all(key.startswith("answer:list-text:") for key in stored)
+    run("list", "--limit", str(limits[-1]))
+    assert len(pages) == len(limits)  # kept
+    run("list", "--limit", "1")
+    assert len(pages) == len(limits) + 1  # the first asked for was forgotten
+    run("list", "--json")
+    assert len(_answer_rows(isolated_home)) == KEPT + 1  # JSON pages are kept apart
+
+
+def test_a_changed_file_makes_the_page_again(isolated_home: Path, pages: list[int | None]) -> None:
+    path = two_sessions(isolated_home)
+    before = orjson.loads(run("list", "--json")[1])["sessions"]
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(claude_assistant(S1, "2026-11-03T11:00:00Z", msg_id="m-more", request_id="r-more",
+                                                   usage=claude_usage(7, 1))) + b"\n")
+    after = orjson.loads(run("list", "--json")[1])["sessions"]
+    assert len(pages) == 2
+    assert after[0]["native_id"] == S1 and before[0]["native_id"] == S2  # S1 is now the newest
+    assert after[0]["tokens"]["input"] == 107
+
+
+def test_pages_that_depend_on_the_clock_or_on_processes_are_always_made(isolated_home: Path,
+                                                                         pages: list[int | None]) -> None:
+    two_sessions(isolated_home)
+    for argv in (["list", "--since", "2000-01-01"], ["list", "--running"], ["list", "--pid", "1"]):
+        before = len(pages)
+        assert run(*argv) == run(*argv)
+        assert len(pages) == before + 2, argv
+
+
+def test_an_empty_page_is_always_made(isolated_home: Path, pages: list[int | None]) -> None:
+    two_sessions(isolated_home)
+    empty = [run("list", "--grep", "nowhere") for _ in range(2)]
+    assert empty[0] == empty[1] and empty[0][2] and not empty[0][1]
+    assert len(pages) == 2
+
+
+@linux_only
+def test_a_session_that_starts_or_stops_running_makes_the_json_page_again(isolated_home: Path,
+                                                                          pages: list[int | None]) -> None:
+    """A process holding a transcript open (this one) is what ``running`` tells: the census
+    cannot see it, so the page keeps what it was told by and asks again."""
+    path = two_sessions(isolated_home)
+    assert running_of(S1) is False and running_of(S1) is False
+    assert len(pages) == 1
+    with path.open("rb"):
+        assert running_of(S1) is True
+        assert len(pages) == 2
+        assert running_of(S1) is True  # still running: the page just made is printed again
+        assert len(pages) == 2
+    assert running_of(S1) is False
+    assert len(pages) == 3
+
+
+@linux_only
+def test_a_piped_text_page_shows_no_liveness_and_is_printed_again(isolated_home: Path, pages: list[int | None]) -> None:
+    path = two_sessions(isolated_home)
+    before = run("list")
+    with path.open("rb"):
+        assert run("list") == before
+    assert len(pages) == 1
+
+
+def _answer_rows(home: Path) -> list[tuple[str, bytes]]:
+    database = sqlite3.connect(home / "agentscan-cache" / "index.sqlite")
+    try:
+        return database.execute("SELECT key, value FROM snapshots WHERE key LIKE 'answer:list%'").fetchall()
+    finally:
+        database.close()
+
+
+def _replace_answers(home: Path, change) -> None:  # noqa: ANN001 - a test's helper
+    database = sqlite3.connect(home / "agentscan-cache" / "index.sqlite")
+    try:
+        for key, value in database.execute("SELECT key, value FROM snapshots WHERE key LIKE 'answer:list%'").fetchall():
+            payload = unseal(value)
+            assert payload is not None
+            warnings, _, answer = payload.partition(b"\n")
+            database.execute("UPDATE snapshots SET value=? WHERE key=?", (seal(warnings + b"\n" + change(answer)), key))
+        database.commit()
+    finally:
+        database.close()
+
+
+@pytest.mark.parametrize("damage", [
+    lambda answer: b"x" + answer,  # no length first
+    lambda answer: answer[:40],  # cut short
+    lambda answer: framed(b"?" + unframed(answer)[0][1:], unframed(answer)[1]),  # a running state that is not one
+])
+def test_a_remembered_page_of_another_shape_is_made_again(isolated_home: Path, pages: list[int | None], damage,  # noqa: ANN001
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(isolated_home / "agentscan-cache"))
+    two_sessions(isolated_home)
+    made = run("list", "--json")
+    assert _answer_rows(isolated_home)
+    _replace_answers(isolated_home, damage)
+    assert run("list", "--json") == made
+    assert len(pages) == 2
+    assert run("list", "--json") == made and len(pages) == 2  # kept whole again
+
+
+def test_framing_takes_back_exactly_what_it_was_given() -> None:
+    for head, rest in ((b"", b""), (b"\0\n12", b"{\n}"), (b"x" * 1000, b"\n")):
+        assert unframed(framed(head, rest)) == (head, rest)
+    assert unframed(b"3\nab") is None and unframed(b"\nab") is None and unframed(b"-1\nab") is None
+    assert unframed(b"1 \nab") is None and unframed(b"") is None
+    for out, err in (("", ""), ("ID  TITLE\n\udcff\n", "25 of 30\n"), ("\ud800é", "x")):
+        assert text_of(stored_text(out, err)) == (out, err)
+    assert text_of(framed(b"\xff", b"")) is None
+
+
+def test_a_question_identity_tells_json_values_apart() -> None:
+    identity = answers._identity_text
+    assert identity({"a": 1, "b": [1, "x"]}) == identity({"b": [1, "x"], "a": 1})
+    texts = {identity(value) for value in ({"a": 1}, {"a": "1"}, {"a": True}, {"a": 1.0}, {"a": None}, {"a": [1]},
+                                           {"a": {"b": 1}}, {"a": [["b", 1]]}, {"a": ["{", [["b", 1]]]}, {"b": 1})}
+    assert len(texts) == 10 and None not in texts
+    assert identity({"a": object()}) is None and identity({1: "a"}) is None
