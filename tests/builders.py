@@ -195,7 +195,8 @@ def forget_remembered_answers() -> None:
     is made again (its rows and sums read from the index), not printed again."""
     import sqlite3
 
-    database = next(Path(os.environ["AGENTSCAN_CACHE_DIR"]).glob("*.sqlite"))
-    with sqlite3.connect(database) as connection:
+    from agentscan.scan.cachefile import FILE_NAME
+
+    with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as connection:
         connection.execute("DELETE FROM snapshots WHERE key LIKE 'answer:%'")
     connection.close()

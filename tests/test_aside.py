@@ -17,13 +17,18 @@ from codex_builders import meta, rollout_path, write_rollout
 from cursor_builders import copy_real_dot_cursor
 from spies import record_calls
 from test_codex_recovery import _paginated_home
+from builders import forget_remembered_answers
 from test_row_build import lay_out, run
 from test_row_build_parity import _every_provider, _fresh_process_caches, _index, _output
 
 pytestmark = pytest.mark.skipif(not workers.usable_workers(), reason="needs two cores and fork")
 
+#: a step that prints nothing: the remembered pages and answers forgotten, so that the
+#: next list is made again warm (from the discoveries kept), not printed again
+FORGET = "forget the remembered answers"
+
 #: a first list, the same list warm, then what reads on from the discoveries kept
-STEPS = [["list"], ["list", "--json"], ["list"], ["list", "--all", "--json"], ["tokens"]]
+STEPS = [["list"], ["list", "--json"], FORGET, ["list"], ["list", "--all", "--json"], ["tokens"]]
 
 
 @pytest.fixture
@@ -43,7 +48,15 @@ def _with_warnings(home: Path) -> None:
     write_rollout(rollout_path(codex, "0199aaaa-0000-7000-8000-000000000002", started), [other])
 
 
-def _both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, steps: list[list[str]]) -> tuple[list, list]:
+def _step(step: list[str] | str, home: Path) -> tuple | None:
+    if step == FORGET:
+        forget_remembered_answers()
+        return None
+    assert isinstance(step, list)
+    return _output(step, home)
+
+
+def _both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, steps: list[list[str] | str]) -> tuple[list, list]:
     """``steps`` with a helper allowed, then with every discovery made here, each with an
     index of its own: their outputs and indexes (which must be equal)."""
     home = tmp_path / "home"
@@ -54,7 +67,7 @@ def _both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, steps: list[list
         cache = tmp_path / ("here-cache" if here else "aside-cache")
         monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(cache))
         _fresh_process_caches()
-        outputs = [_output(step, home) for step in steps]
+        outputs = [_step(step, home) for step in steps]
         results.append((outputs, _index(cache / "index.sqlite", home)))
     (aside_out, aside_index), (here_out, here_index) = results
     assert aside_out == here_out

@@ -18,6 +18,7 @@ from agentscan.providers.codex.discovery import CodexSession
 from agentscan.scan import aside
 from agentscan.toolkit import helperproc, workers
 from agentscan.scan.scanner import Scanner
+from builders import forget_remembered_answers
 from codex_builders import rollout_path, write_rollout
 from cursor_builders import composer_data, copy_real_dot_cursor, make_state_db, state_db_path
 from gemini_builders import lay_out_real_gemini
@@ -83,9 +84,10 @@ def test_gemini_rows_keep_no_warning_of_a_discovery_made_aside(
     _with_warnings(isolated_home)
     _aged(isolated_home, ".codex", 1_000_000_000)
     _aged(isolated_home, ".gemini", time.time() - 10)  # the page starts with Gemini's rows
-    outputs, _ = _both_ways(tmp_path, monkeypatch, [["list"], ["list"], ["list", "--provider", "gemini"]])
+    outputs, _ = _both_ways(tmp_path, monkeypatch, [["list"], test_aside.FORGET, ["list"],
+                                                     ["list", "--provider", "gemini"]])
     assert adopted == ["codex", "gemini", "cursor"]
-    assert "gemini:" in outputs[2][0] and "empty file" not in outputs[2][1]
+    assert "gemini:" in outputs[3][0] and "empty file" not in outputs[3][1]
 
 
 def test_cursor_rows_keep_no_warning_of_a_discovery_made_aside(
@@ -137,7 +139,9 @@ def test_a_warm_list_after_one_with_a_helper_discovers_nothing(
             return real(self, ctx)
 
         monkeypatch.setattr(kind, "discover", discover)
-    assert run("list") == first
+    assert run("list") == first  # printed again (``cli.list_answer``)
+    forget_remembered_answers()
+    assert run("list") == first  # made again: from the discoveries kept
     assert discoveries == []
 
 

@@ -14,7 +14,14 @@ from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME
 from agentscan.cli import app
 from agentscan.scan.tokens import token_report
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from builders import (
+    claude_assistant,
+    claude_session_file,
+    claude_subagent_file,
+    claude_usage,
+    claude_user,
+    forget_remembered_answers,
+)
 
 S1 = "dddddddd-1111-4222-8333-444444444444"
 S2 = "eeeeeeee-1111-4222-8333-444444444444"
@@ -120,7 +127,9 @@ def test_warnings_survive_a_warm_run(isolated_home: Path) -> None:
         # carry usage is decoded (and reported) there; list reads every line.
         handle.write(b'{"type":"assistant","message":{"usage": oops\n')
     runner = CliRunner()
-    for _ in range(2):
+    for again in range(3):  # made, printed again (``scan.answers``), made again warm
+        if again == 2:
+            forget_remembered_answers()
         result = runner.invoke(app, ["--strict", "tokens"])
         assert result.exit_code == 1, result.output
         result = runner.invoke(app, ["--strict", "list"])

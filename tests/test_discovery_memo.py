@@ -20,7 +20,15 @@ from agentscan.scan.census import census
 from agentscan.scan.memohint import is_memo_ref
 from agentscan.scan.memorefs import MemoRef
 from agentscan.scan.scanner import Scanner
-from builders import cli_json, claude_assistant, claude_session_file, claude_usage, claude_user, write_jsonl
+from builders import (
+    cli_json,
+    claude_assistant,
+    claude_session_file,
+    claude_usage,
+    claude_user,
+    forget_remembered_answers,
+    write_jsonl,
+)
 
 runner = CliRunner()
 S1 = "aaaaaaaa-1111-4222-8333-444444444444"
@@ -204,8 +212,10 @@ def test_discovery_warnings_are_said_again(isolated_home: Path) -> None:
     empty = isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{S2}.jsonl"
     empty.write_bytes(b"")
     cold = cli_json("list")["warnings"]
-    warm = cli_json("list")["warnings"]
-    assert cold and warm == cold
+    printed_again = cli_json("list")["warnings"]  # the page remembered (``cli.list_answer``)
+    forget_remembered_answers()
+    warm = cli_json("list")["warnings"]  # made again, from the memo
+    assert cold and warm == cold and printed_again == cold
 
 
 def test_a_session_gone_since_the_census_is_a_warning(isolated_home: Path) -> None:
@@ -289,12 +299,7 @@ def test_an_answer_is_not_reused_when_a_file_or_the_prices_change(isolated_home:
     assert len(reports) == 2
     from agentscan.pricing import source
 
-    current = source.current
-
-    def other_prices(env):  # noqa: ANN001, ANN202
-        return current(env)._replace(package_version="0.0.0-other")
-
-    monkeypatch.setattr(source, "current", other_prices)
+    monkeypatch.setattr(source, "package_version", lambda: "0.0.0-other")  # another genai-prices installed
     cli_json("tokens")
     assert len(reports) == 3
 

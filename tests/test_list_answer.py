@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -12,10 +13,10 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.cli.list_answer import KEPT
-from agentscan.cli.recorded import framed, stored_text, text_of, unframed
+from agentscan.cli.recorded import stored_text, text_of
 from agentscan.scan import answers
 from agentscan.scan.scanner import Scanner
-from agentscan.sealing import seal, unseal
+from agentscan.sealing import framed, seal, unframed, unseal
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 
 runner = CliRunner()
@@ -116,20 +117,49 @@ def test_a_changed_file_makes_the_page_again(isolated_home: Path, pages: list[in
     assert after[0]["tokens"]["input"] == 107
 
 
+@linux_only
 def test_pages_that_depend_on_the_clock_or_on_processes_are_always_made(isolated_home: Path,
                                                                          pages: list[int | None]) -> None:
-    two_sessions(isolated_home)
-    for argv in (["list", "--since", "2000-01-01"], ["list", "--running"], ["list", "--pid", "1"]):
-        before = len(pages)
-        assert run(*argv) == run(*argv)
-        assert len(pages) == before + 2, argv
+    path = two_sessions(isolated_home)
+    with path.open("rb"):  # this process runs S1: the process filters show it
+        for argv in (["list", "--since", "2000-01-01"], ["list", "--running"], ["list", "--pid", str(os.getpid())]):
+            before = len(pages)
+            made = run(*argv)
+            assert made == run(*argv) and S1[:8] in made[1], argv
+            assert len(pages) == before + 2, argv
 
 
 def test_an_empty_page_is_always_made(isolated_home: Path, pages: list[int | None]) -> None:
+    """Its explanation looks at the other providers' sessions (text); in JSON too, as said."""
     two_sessions(isolated_home)
     empty = [run("list", "--grep", "nowhere") for _ in range(2)]
     assert empty[0] == empty[1] and empty[0][2] and not empty[0][1]
     assert len(pages) == 2
+    documents = [run("list", "--grep", "nowhere", "--json") for _ in range(2)]
+    assert documents[0] == documents[1] and orjson.loads(documents[0][1])["sessions"] == []
+    assert len(pages) == 4
+
+
+def test_fetched_prices_make_the_page_again(isolated_home: Path, pages: list[int | None]) -> None:
+    from agentscan.pricing import source
+
+    two_sessions(isolated_home)
+    first = run("list")
+    assert run("list") == first and len(pages) == 1
+    folder = source.prices_dir(os.environ)
+    folder.mkdir(parents=True)
+    (folder / source.META_FILE).write_text('{"library_version": "0.0.1", "sha256": "ab"}')  # for another version
+    assert run("list") == first and len(pages) == 2
+
+
+def test_a_sink_warning_is_written_as_a_scan_warning_is() -> None:
+    """The CLI prints the sink's own records (``context.SinkWarning``); the library's
+    ``ScanWarning`` must say the same."""
+    from agentscan.context import SinkWarning
+    from agentscan.model import ScanWarning
+
+    for fields in (("a.jsonl", "bad line", 3), ("model:x", "no price", None), ("p", "m", 0)):
+        assert SinkWarning(*fields).to_json() == ScanWarning(*fields).to_json()
 
 
 @linux_only
@@ -150,6 +180,48 @@ def test_a_session_that_starts_or_stops_running_makes_the_json_page_again(isolat
 
 
 @linux_only
+def test_a_terminal_page_shows_a_session_that_starts_running(isolated_home: Path) -> None:
+    """On a terminal a running session's id has a ``*``: the page is made again when one starts."""
+    import pty
+    import subprocess
+
+    path = two_sessions(isolated_home)
+
+    def on_a_terminal() -> str:
+        leader, follower = pty.openpty()
+        env = dict(os.environ, COLUMNS="120", TERM="dumb", NO_COLOR="1")
+        script = ("import sys, agentscan.scan.memo\n"
+                  "agentscan.scan.memo.SETTLE_NS = 0  # the home was just written: as conftest does in-process\n"
+                  "from agentscan.entry import main\n"
+                  "sys.argv[0] = 'agentscan'\n"
+                  "sys.exit(main())\n")
+        done = subprocess.run([sys.executable, "-c", script, "list"], stdout=follower, stderr=subprocess.PIPE, env=env,
+                              timeout=60)
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed: all is read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(leader)
+        assert done.returncode == 0, done.stderr
+        return b"".join(chunks).decode()
+
+    def marked(text: str) -> bool:
+        (line,) = [line for line in text.splitlines() if S1[:8] in line]
+        return line.split()[0].endswith("*")
+
+    assert not marked(on_a_terminal()) and not marked(on_a_terminal())
+    with path.open("rb"):
+        assert marked(on_a_terminal())
+    assert not marked(on_a_terminal())
+
+
+@linux_only
 def test_a_piped_text_page_shows_no_liveness_and_is_printed_again(isolated_home: Path, pages: list[int | None]) -> None:
     path = two_sessions(isolated_home)
     before = run("list")
@@ -167,13 +239,15 @@ def _answer_rows(home: Path) -> list[tuple[str, bytes]]:
 
 
 def _replace_answers(home: Path, change) -> None:  # noqa: ANN001 - a test's helper
+    """Each remembered page (``scan.answers``: its warnings framed before it) changed by ``change``."""
     database = sqlite3.connect(home / "agentscan-cache" / "index.sqlite")
     try:
         for key, value in database.execute("SELECT key, value FROM snapshots WHERE key LIKE 'answer:list%'").fetchall():
             payload = unseal(value)
-            assert payload is not None
-            warnings, _, answer = payload.partition(b"\n")
-            database.execute("UPDATE snapshots SET value=? WHERE key=?", (seal(warnings + b"\n" + change(answer)), key))
+            parts = unframed(payload) if payload is not None else None
+            assert parts is not None
+            warnings, answer = parts
+            database.execute("UPDATE snapshots SET value=? WHERE key=?", (seal(framed(warnings, change(answer))), key))
         database.commit()
     finally:
         database.close()

@@ -25,10 +25,6 @@ if TYPE_CHECKING:
     from agentscan.model import ScanWarning, SessionRef, SessionRow
     from agentscan.providers.base import Provider
 
-    _Warnings = list[ScanWarning]
-else:
-    _Warnings = list
-
 # After this many warnings for one file, further ones are counted, not kept:
 # a 2 GB file of garbage must not become 2 GB of warnings.
 _PER_FILE_WARNINGS = 20
@@ -36,7 +32,7 @@ _PER_FILE_WARNINGS = 20
 CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
 
 
-class Captured(_Warnings):
+class Captured(list["ScanWarning"]):
     """Warnings raised while a result was computed, in the order they came (repeats
     too: said again into a new sink, they fold exactly as they did the first time)."""
 
@@ -68,7 +64,7 @@ class SinkWarning(NamedTuple):
     line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """As ``ScanWarning.to_json`` (a test holds them equal)."""
+        """As ``ScanWarning.to_json`` (``tests/test_list_answer.py`` holds them equal)."""
         doc: dict[str, Any] = {"path": self.path, "message": self.message}
         if self.line is not None:
             doc["line"] = self.line

@@ -46,7 +46,12 @@ def unseal_view(value: object) -> memoryview | None:
 
 def framed(head: bytes, rest: bytes) -> bytes:
     """``head`` and ``rest`` as one value: ``head``'s length on the first line, then both."""
-    return b"%d\n" % len(head) + head + rest
+    return b"".join(framed_parts(head, rest))
+
+
+def framed_parts(head: bytes, rest: bytes) -> list[bytes]:
+    """``framed`` as parts, joined by whoever writes them (a 10 MB ``rest`` is not copied)."""
+    return [b"%d\n" % len(head), head, rest]
 
 
 def unframed(value: bytes) -> tuple[bytes, bytes] | None:

@@ -11,32 +11,35 @@ one still is, or still is not.
 
 Options that depend on the clock (``--since``) or choose by process
 (``--running``, ``--pid``) make the page anew every time, as does an empty page
-(its explanation looks at other providers).
+(its explanation looks at other providers), one showing a row its provider may
+revise without a file changing (``Provider.wants_refresh``), and one larger than
+``KEPT_BYTES``.
 """
 
 from __future__ import annotations
 
 import os
-import sys
-from contextlib import redirect_stderr, redirect_stdout
 from typing import TYPE_CHECKING, Any
 
-from agentscan.cli import render
-from agentscan.cli import term as terminal
-from agentscan.cli.recorded import Recorder, framed, stored_text, text_of, unframed
+from agentscan.cli import recorded, render
 from agentscan.cli.state import end_progress
 from agentscan.digests import blake2b
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
+from agentscan.sealing import framed, unframed
 
 if TYPE_CHECKING:
     from agentscan.cli.state import State
-    from agentscan.model import SessionRow
+    from agentscan.model import SessionRef, SessionRow
     from agentscan.scan.listing import ListFilter, SessionPage
     from agentscan.scan.scanner import Scanner
 
-#: the pages remembered at most, each for its own options (the ones asked for last)
+#: the pages kept, each for its own options: the ones stored last (a page printed
+#: again is not stored again, so one asked for often can give way to new ones)
 KEPT = 16
+#: a larger page (a heavy user's ``list --all --json``: 15 MB) is made every time:
+#: sixteen of them would grow the index by hundreds of MB
+KEPT_BYTES = 4 * 1024 * 1024
 
 
 def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: list[str], since: str | None,
@@ -45,21 +48,23 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     # --cwd . and --cwd ../api mean what they mean in a shell.
     cwd = os.path.abspath(os.path.expanduser(cwd)) if cwd else None
     remember = since is None and not running and pid is None
-    page = [limit, providers, grep, cwd, redact]
-    # Each set of options kept apart (``KEPT`` of them): ``list`` and ``list --all`` asked in turn both stay.
-    slot = blake2b(repr(page).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
-    question: dict[str, Any] = {"page": page, "slot": slot, "tz": answers.zone_identity(None)}
-    live = as_json
+    options = [limit, providers, grep, cwd, redact]
+    # Each set of options kept apart: ``list`` and ``list --all`` asked in turn both stay.
+    slot = blake2b(repr(options).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+    question: dict[str, Any] = {"options": options, "slot": slot, "tz": answers.zone_identity(None)}
+    shows_liveness = as_json  # every row's ``running``
     if not as_json:
         term = render.terminal()
-        live = term.tty  # the ``*`` of a running session
-        question["text"] = [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(),
-                            os.environ.get("HOME")]
+        shows_liveness = term.tty  # the ``*`` of a running session
+        question["text"] = recorded.terminal_facts(term)
     command = "list" if as_json else "list-text"
     # Any provider's sessions can name another's project (a Gemini cwd): every census counts.
     key = answers.answer_key(scanner, command, question, providers, witnesses=True) if remember else None
     known = answers.recall(scanner, command, question, key)
-    if known is not None and _print_known(known, scanner, as_json, live):
+    again = _printable(known.answer, as_json, shows_liveness) if known is not None else None
+    if known is not None and again is not None:
+        answers.say_again(scanner, known)
+        recorded.print_again("list", again, scanner.ctx.warnings.listed())
         return
     from agentscan.scan.listing import ListFilter
     from agentscan.timeutil import parse_when
@@ -68,13 +73,14 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
                          running=running, pid=pid)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         printed = _make_page(state, scanner, filters, limit, redact, as_json)
-    if key is not None and printed is not None:
+    if key is not None and printed is not None and len(printed) <= KEPT_BYTES:
         answers.remember(scanner, command, question, key, printed, raised, kept=KEPT)
 
 
 def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int | None, redact: bool,
                as_json: bool) -> bytes | None:
-    """Make the page and print it; what was printed, with what it depends on (``None``: not to keep)."""
+    """Make the page and print it; what was printed, framed after what it depends on
+    (``_witness``); ``None``: not to be kept."""
     from agentscan.pricing import PriceBook
     from agentscan.scan import priceahead
     from agentscan.scan.costs import with_costs
@@ -86,7 +92,7 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     # A row its provider may revise with none of its files changed (a Codex count made exact
     # by a later full pass, kept in the index) would be printed stale: such a page is made every time.
     revisable = any(scanner.provider(row.provider).wants_refresh(row) for row in page.rows)
-    witness = None if revisable else _witness(page.rows, refs)
+    witness = _witness(page.rows, refs) if page.rows and not revisable else None
     rows = with_costs(scanner, page.rows, refs, book)
     if redact:
         from agentscan.export.redact import redact_row
@@ -103,13 +109,9 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     if not rows:
         render.note(_why_empty(state, page, filters))
         return None
-    out, err = Recorder(sys.stdout), Recorder(sys.stderr)
-    with redirect_stdout(out), redirect_stderr(err):
-        _print_rows(scanner, page, filters, rows)
-    sys.stdout.write(out.getvalue())
-    sys.stdout.flush()
-    sys.stderr.write(err.getvalue())
-    return framed(witness, stored_text(out.getvalue(), err.getvalue())) if witness is not None else None
+    _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows))
+    recorded.write(out, err)
+    return framed(witness, recorded.stored_text(out, err)) if witness is not None else None
 
 
 def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: list[SessionRow]) -> None:
@@ -122,9 +124,14 @@ def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: 
         render.note(hint, tty_only=True)
 
 
-def _witness(rows: list[SessionRow], refs: list[Any]) -> bytes | None:
+#: a row's ``running`` in a witness, and back
+_RUNNING = {None: b"-", True: b"1", False: b"0"}
+_RUNNING_OF = {mark: running for running, mark in _RUNNING.items()}
+
+
+def _witness(rows: list[SessionRow], refs: list[SessionRef]) -> bytes | None:
     """Each row's ``running`` and the files it was told by (``liveness.Liveness.of``), as
-    ``_still_true`` reads them; ``None``: a row whose session is not at hand."""
+    ``_runs_as_it_did`` reads them; ``None``: a row whose session is not at hand."""
     from agentscan.scan.memorefs import file_texts
 
     by_id = {ref.id: ref for ref in refs}
@@ -133,51 +140,33 @@ def _witness(rows: list[SessionRow], refs: list[Any]) -> bytes | None:
         ref = by_id.get(row.id)
         if ref is None:
             return None
-        state = b"-" if row.running is None else b"1" if row.running else b"0"
         # No path holds a NUL: NUL ends each file, and two end each session.
-        entries.append(state + b"".join(b"\0" + text.encode("utf-8", "surrogateescape") for text in file_texts(ref)))
+        files = b"".join(b"\0" + text.encode("utf-8", "surrogateescape") for text in file_texts(ref))
+        entries.append(_RUNNING[row.running] + files)
     return b"\0\0".join(entries)
 
 
-def _still_true(witness: bytes) -> bool:
+def _runs_as_it_did(witness: bytes) -> bool:
     """Whether each session ``_witness`` kept is running now exactly as it was then."""
-    if not witness:
-        return True
     from agentscan.scan.liveness import Liveness
 
     liveness = Liveness()
     for entry in witness.split(b"\0\0"):
-        state, *files = entry.split(b"\0")
-        was = {b"-": None, b"1": True, b"0": False}.get(state, "damaged")
-        if was == "damaged" or liveness.of_files([text.decode("utf-8", "surrogateescape") for text in files]) != was:
+        mark, *files = entry.split(b"\0")
+        if mark not in _RUNNING_OF:
+            return False  # damaged
+        if liveness.of_files([text.decode("utf-8", "surrogateescape") for text in files]) != _RUNNING_OF[mark]:
             return False
     return True
 
 
-def _print_known(known: bytes, scanner: Scanner, as_json: bool, live: bool) -> bool:
-    """Print a remembered page; ``False``: it is not of the expected shape, or a session
-    it shows started or stopped running since (``live``: the output shows which do)."""
+def _printable(known: bytes, as_json: bool, shows_liveness: bool) -> recorded.Printable | None:
+    """A remembered page, checked; ``None``: not of the expected shape, or a session it
+    shows started or stopped running since (``shows_liveness``: the output says which do)."""
     parts = unframed(known)
-    if parts is None:
-        return False
-    witness, body = parts
-    if live and not _still_true(witness):
-        return False
-    if as_json:
-        if not (body.startswith(b"{\n") and body.endswith(b"\n}")):
-            return False
-        end_progress()
-        render.emit_json_body("list", body, scanner.ctx.warnings.listed())
-        return True
-    text = text_of(body)
-    if text is None:
-        return False
-    out, err = text
-    end_progress()
-    sys.stdout.write(out)
-    sys.stdout.flush()
-    sys.stderr.write(err)
-    return True
+    if parts is None or (shows_liveness and not _runs_as_it_did(parts[0])):
+        return None
+    return recorded.printable(parts[1], as_json)
 
 
 def _why_empty(state: State, page: SessionPage, filters: ListFilter) -> str:

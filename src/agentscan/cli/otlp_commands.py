@@ -89,7 +89,8 @@ def otlp_command(
         print(f"exported {outcome.built.spans} spans in {outcome.built.traces} traces "
               f"from {outcome.built.sessions} sessions to {where}")
     if not as_json:
-        render.warn_summary([w for w in warnings if w not in scanner.warnings], verbose=state.verbose)
+        said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
+        render.warn_summary([w for w in warnings if w not in said], verbose=state.verbose)
     if outcome.failure is not None:
         scanner.close()
         sent = outcome.sent.spans if outcome.sent else 0

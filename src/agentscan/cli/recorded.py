@@ -2,15 +2,29 @@
 
 A remembered answer (``scan.answers``) is printed without the modules that made
 it: it must be stored in a form that needs none of them, JSON included (orjson
-imports ``dataclasses``, ``inspect`` and ``uuid``: a sixth of a warm run).
+imports ``dataclasses``, ``inspect`` and ``uuid``: a sixth of a warm run).  So a
+table is kept as its text (stdout) and the notes under it (stderr), framed
+(``sealing.framed``); a JSON body as the bytes printed.
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any
+import os
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeVar
 
+from agentscan.cli import render
+from agentscan.cli import term as terminal
+from agentscan.cli.state import end_progress
 from agentscan.sealing import framed, unframed
+
+if TYPE_CHECKING:
+    from agentscan.cli.term import Terminal
+    from agentscan.context import SinkWarning
+
+T = TypeVar("T")
 
 
 class Recorder(io.StringIO):
@@ -31,6 +45,21 @@ class Recorder(io.StringIO):
         return int(self._stream.fileno())
 
 
+def recording(make: Callable[[], T]) -> tuple[T, str, str]:
+    """``make()``'s result, and what it printed on stdout and stderr, kept instead."""
+    out, err = Recorder(sys.stdout), Recorder(sys.stderr)
+    with redirect_stdout(out), redirect_stderr(err):
+        result = make()
+    return result, out.getvalue(), err.getvalue()
+
+
+def terminal_facts(term: Terminal) -> list[Any]:
+    """What a table printed on ``term`` depends on besides its rows: the width, colour,
+    which streams are terminals (hints only there), ``--quiet``, and ``$HOME`` (paths are
+    shown as ``~/…`` on a terminal).  Part of a remembered table's question."""
+    return [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(), os.environ.get("HOME")]
+
+
 def stored_text(out: str, err: str) -> bytes:
     """A command's text (stdout) and the notes under it (stderr) as one value."""
     # ``surrogatepass``: what a terminal could not show is kept as it was.
@@ -46,3 +75,37 @@ def text_of(value: bytes) -> tuple[str, str] | None:
         return parts[0].decode("utf-8", "surrogatepass"), parts[1].decode("utf-8", "surrogatepass")
     except UnicodeDecodeError:
         return None
+
+
+class Printable(NamedTuple):
+    """A remembered answer, checked: the JSON body, or the text and its notes."""
+
+    body: bytes | None
+    text: tuple[str, str] | None
+
+
+def printable(answer: bytes, as_json: bool) -> Printable | None:
+    """``answer`` as stored, checked; ``None``: not of the expected shape (damaged, or
+    another format): it is made again."""
+    if as_json:
+        return Printable(answer, None) if answer.startswith(b"{\n") and answer.endswith(b"\n}") else None
+    text = text_of(answer)
+    return Printable(None, text) if text is not None else None
+
+
+def print_again(command: str, printed: Printable, warnings: Sequence[SinkWarning]) -> None:
+    """Print a remembered answer as it was printed: the JSON in its envelope with this
+    run's ``warnings``, or the text (the warnings follow it, as ``cli.state.finish`` says them)."""
+    end_progress()
+    if printed.body is not None:
+        render.emit_json_body(command, printed.body, warnings)
+        return
+    assert printed.text is not None
+    write(*printed.text)
+
+
+def write(out: str, err: str) -> None:
+    """Print what ``recording`` kept."""
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    sys.stderr.write(err)

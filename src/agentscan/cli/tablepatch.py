@@ -59,7 +59,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
         return False
     splice = spliceable(patch.basis, term)
     sessions = _sessions(scanner, patch, term, splice)
-    if sessions is None or len(scanner.warnings):
+    if sessions is None or len(scanner.ctx.warnings):
         return False
     total = (patch.total, patch.cost, patch.cost)
     # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``

@@ -10,15 +10,10 @@ each one's row read for its date, project and title.
 
 from __future__ import annotations
 
-import os
-import sys
-from contextlib import redirect_stderr, redirect_stdout
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Sequence
 
-from agentscan.cli import render
-from agentscan.cli import term as terminal
-from agentscan.cli.recorded import Recorder, stored_text, text_of
+from agentscan.cli import recorded, render
 from agentscan.cli.state import end_progress
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
@@ -39,13 +34,15 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     if not as_json:
         term = render.terminal()
         # The table's dates are local (whatever --tz groups by), and its paths ~/-relative.
-        question["text"] = [term.tty, term.width, term.color, terminal.stderr_is_tty(), terminal.quiet(),
-                            os.environ.get("HOME"), answers.zone_identity(None)]
+        question["text"] = [*recorded.terminal_facts(term), answers.zone_identity(None)]
     command = "tokens" if as_json else "tokens-text"
     # The table's PROJECT column can come from another provider's sessions (a Gemini cwd).
     key = answers.answer_key(scanner, command, question, providers, witnesses=not as_json) if remember else None
     known = answers.recall(scanner, command, question, key)
-    if known is not None and _print_known(known, scanner, as_json):
+    again = recorded.printable(known.answer, as_json) if known is not None else None
+    if known is not None and again is not None:
+        answers.say_again(scanner, known)
+        recorded.print_again("tokens", again, scanner.ctx.warnings.listed())
         return
     from agentscan.scan import priceahead
 
@@ -81,9 +78,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     else:
         assert table is not None
         out, err = table
-        sys.stdout.write(out)
-        sys.stdout.flush()
-        sys.stderr.write(err)
+        recorded.write(out, err)
     if key is not None:
         if patchable and report is not None and not raised and not len(scanner.ctx.warnings):
             if printed is not None:
@@ -94,7 +89,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 from agentscan.scan import answerpatch
 
                 answerpatch.keep(scanner, command, question, report, answer=answer)
-        answer = answer if answer is not None else stored_text(out, err)
+        answer = answer if answer is not None else recorded.stored_text(out, err)
         answers.remember(scanner, command, question, key, answer, raised)
 
 
@@ -103,10 +98,8 @@ def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[s
     ``None``: it must be made whole."""
     from agentscan.cli import tablepatch
 
-    out, err = Recorder(sys.stdout), Recorder(sys.stderr)
-    with redirect_stdout(out), redirect_stderr(err):
-        done = tablepatch.patched(scanner, question, providers, render.terminal())
-    return (out.getvalue(), err.getvalue()) if done else None
+    done, out, err = recorded.recording(lambda: tablepatch.patched(scanner, question, providers, render.terminal()))
+    return (out, err) if done else None
 
 
 def _table(report: TokenReport, scanner: Scanner
@@ -131,11 +124,9 @@ def _table(report: TokenReport, scanner: Scanner
         progress.advance()
     if report.by == "session":
         report = _newest_first(report, session_rows)
-    out, err = Recorder(sys.stdout), Recorder(sys.stderr)
-    with redirect_stdout(out), redirect_stderr(err):
-        printed = print_report(report, term, rows_of=session_rows.get,
-                               short_ids=scanner.short_ids() if term.tty and shown else {})
-    return (out.getvalue(), err.getvalue()), ((report, printed, session_rows) if report.by == "session" else None)
+    printed, out, err = recorded.recording(lambda: print_report(
+        report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {}))
+    return (out, err), ((report, printed, session_rows) if report.by == "session" else None)
 
 
 def _newest_first(report: TokenReport, session_rows: dict[str, SessionRow]) -> TokenReport:
@@ -148,23 +139,3 @@ def _newest_first(report: TokenReport, session_rows: dict[str, SessionRow]) -> T
 
     return replace(report, rows=tuple(sorted(report.rows, key=lambda row: sort_key(session_rows.get(row.key)),
                                              reverse=True)))
-
-
-def _print_known(known: bytes, scanner: Scanner, as_json: bool) -> bool:
-    """Print a remembered answer; ``False`` when it is not of the expected shape."""
-    if as_json:
-        if not (known.startswith(b"{\n") and known.endswith(b"\n}")):
-            return False
-        end_progress()
-        render.emit_json_body("tokens", known, scanner.ctx.warnings.listed())
-        return True
-    text = text_of(known)
-    if text is None:
-        return False
-    out, err = text
-    end_progress()
-    sys.stdout.write(out)
-    sys.stdout.flush()
-    sys.stderr.write(err)
-    return True
-

@@ -118,6 +118,24 @@ def current(env: Mapping[str, str]) -> PriceData:
     return PriceData("bundled", installed)
 
 
+def identity(env: Mapping[str, str]) -> str | None:
+    """What ``current(env)`` is made of, as text, without reading it: the installed
+    version, and each fetched file's size, time and inode (``None``: cannot be told).
+    Reading the description would import orjson, on every warm run of a user who
+    fetched prices once (``scan.answers``)."""
+    parts = [package_version()]
+    for name in (META_FILE, DATA_FILE):
+        try:
+            info = (prices_dir(env) / name).stat()
+        except FileNotFoundError:
+            parts.append("-")
+            continue
+        except OSError:
+            return None
+        parts.append(f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}")
+    return "\0".join(parts)
+
+
 def stale_fetch(env: Mapping[str, str]) -> str | None:
     """Why a fetched file exists but is not used (``agentscan prices`` says so)."""
     meta = read_meta(env)

@@ -230,7 +230,7 @@ def _patch(scanner: Scanner, basis: Basis, providers: list[str]) -> Patch | None
     if any(ref.id != now[position][0] for ref, position in zip(changed_refs, changed)):
         return None  # the sequence moved under us (a newer discovery stored meanwhile)
     made = session_rows(scanner, changed_refs) if changed else None
-    if len(scanner.warnings):
+    if len(scanner.ctx.warnings):
         return None  # any of the run, discovery's too: a whole report says them (and its answer keeps them)
     new_rows = {row.key: row for row in made.rows} if made is not None else {}
     if len(new_rows) != len(changed) or not _nothing_shared(scanner, basis, old_rows, now, changed):

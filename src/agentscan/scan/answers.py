@@ -16,9 +16,9 @@ than stale.
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
-from agentscan.sealing import sealed_parts, unframed, unseal
+from agentscan.sealing import framed_parts, sealed_parts, unframed, unseal
 from agentscan.digests import blake2b
 
 # Printing a remembered answer imports neither orjson nor the model: orjson imports
@@ -84,17 +84,7 @@ _PRICES = "answers.price_identity"
 def _price_identity(scanner: Scanner) -> str | None:
     from agentscan.pricing import source
 
-    data = source.current(scanner.ctx.env)
-    prices = _identity_text(data.to_json())
-    if prices is None:
-        return None
-    if data.path is not None:
-        try:
-            info = data.path.stat()
-        except OSError:
-            return None
-        prices += f"\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ino}"
-    return prices
+    return source.identity(scanner.ctx.env)
 
 
 def _identity_text(value: Any) -> str | None:
@@ -137,9 +127,16 @@ def _slot(command: str, question: Mapping[str, Any]) -> str:
     return f"answer:{command}:{question.get('slot', question.get('by', ''))}"
 
 
-def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> bytes | None:
-    """The stored answer, as the bytes it was printed as (``remember``), its warnings said
-    again on the scanner; ``None``: not stored."""
+class Recalled(NamedTuple):
+    """A stored answer: the bytes it was printed as (``remember``), and the warnings its
+    computation raised, to be said again (``say_again``) once the caller prints it."""
+
+    answer: bytes
+    warnings: list[tuple[str, str, int | None]]
+
+
+def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None) -> Recalled | None:
+    """The stored answer; ``None``: not stored (or damaged)."""
     if key is None or scanner.cache is None:
         return None
     payload = unseal(scanner.cache.get_snapshot(_slot(command, question), key))
@@ -147,9 +144,14 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
     said = _warnings_of(parts[0]) if parts is not None else None
     if parts is None or said is None:
         return None
-    for path, message, line in said:
+    return Recalled(parts[1], said)
+
+
+def say_again(scanner: Scanner, recalled: Recalled) -> None:
+    """Say the warnings of an answer printed again, as its computation said them (only
+    then: an answer its caller cannot use is computed, and says its own)."""
+    for path, message, line in recalled.warnings:
         scanner.ctx.warn(path, message, line)
-    return parts[1]
 
 
 # The warnings an answer is stored with are not JSON: decoding them would import orjson
@@ -197,8 +199,7 @@ def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: s
     if key is None or scanner.cache is None or warnings.overflowed or warnings.passing:
         return
     blob = _warnings_blob([(w.path, w.message, w.line) for w in warnings])
-    # ``sealing.framed``, in parts: a heavy user's 10 MB answer is not copied to be stored.
-    scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts([b"%d\n" % len(blob), blob, answer]))
+    scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts(framed_parts(blob, answer)))
     if kept is not None:
         scanner.cache.keep_newest_snapshots(f"answer:{command}:", kept)
     scanner.cache.commit()
