@@ -17,20 +17,11 @@ from agentscan.cli.recorded import stored_text, text_of
 from agentscan.scan import answers
 from agentscan.scan.scanner import Scanner
 from agentscan.sealing import framed, seal, unframed, unseal
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_assistant, claude_usage
+from test_discovery_memo import S1, S2, session
 
 runner = CliRunner()
-S1 = "aaaaaaaa-1111-4222-8333-444444444444"
-S2 = "bbbbbbbb-1111-4222-8333-444444444444"
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="liveness is read from /proc")
-
-
-def session(home: Path, native_id: str, day: int, tokens: int) -> Path:
-    return claude_session_file(home, native_id, [
-        claude_user(native_id, f"2026-11-{day:02d}T10:00:00Z", f"prompt of {native_id[:4]}"),
-        claude_assistant(native_id, f"2026-11-{day:02d}T10:00:01Z", msg_id=f"m-{native_id}", request_id=f"r-{native_id}",
-                         usage=claude_usage(tokens, 10)),
-    ], mtime=1_790_000_000 + day * 86_400)
 
 
 def two_sessions(home: Path) -> Path:

@@ -17,6 +17,7 @@ from agentscan.fsview import FileSystemView, legible
 from agentscan.progress import Progress
 from agentscan.sealing import seal, unseal_json
 from agentscan.timeutil import from_epoch
+from agentscan.warningjson import warning_json
 
 # The model (its dataclasses) and orjson (which imports ``dataclasses``, ``inspect``,
 # ``uuid``, …) are imported where they are used: a remembered answer (``scan.answers``)
@@ -64,11 +65,7 @@ class SinkWarning(NamedTuple):
     line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """As ``ScanWarning.to_json`` (``tests/test_list_answer.py`` holds them equal)."""
-        doc: dict[str, Any] = {"path": self.path, "message": self.message}
-        if self.line is not None:
-            doc["line"] = self.line
-        return doc
+        return warning_json(self.path, self.message, self.line)
 
 
 class WarningSink:

@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from agentscan.bounds import MAX_TOKEN_SUM, token_sum
 from agentscan.timeutil import parse_iso, to_iso
+from agentscan.warningjson import warning_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +105,7 @@ class ScanWarning:
     line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"path": self.path, "message": self.message}
-        if self.line is not None:
-            doc["line"] = self.line
-        return doc
+        return warning_json(self.path, self.message, self.line)
 
 
 @dataclass(frozen=True, slots=True)
