@@ -192,7 +192,8 @@ def raw_lines_file(tmp_path: Path, lines: list[bytes], final_newline: bool, bom:
 
 def forget_remembered_answers() -> None:
     """Drop the answers the index remembers (``scan.answers``): the next ``list`` or ``tokens``
-    is made again (its rows and sums read from the index), not printed again."""
+    is made again from the index (or, for ``tokens --by session``, patched from its kept
+    basis when there is one: ``scan.answerpatch``), not printed again."""
     import sqlite3
 
     from agentscan.scan.cachefile import FILE_NAME

@@ -409,7 +409,8 @@ _PUBLIC_DATACLASSES = {"agentscan.model." + name for name in ("Counts", "ScanWar
     "agentscan.scan.listing.ListFilter", "agentscan.scan.tokenreport.TokenReport", "agentscan.scan.tokenreport.TokenRow"}
 
 
-@pytest.mark.parametrize(("argv", "runs"), [(["list"], 1), (["list"], 2), (["tokens", "--json"], 2), (["tokens"], 2)])
+@pytest.mark.parametrize(("argv", "runs"), [(["list"], 1), (["list"], 2), (["tokens", "--json"], 2), (["tokens"], 2),
+                                            (["tokens", "--since", "2000-01-01"], 2)])
 def test_a_list_or_warm_tokens_makes_no_internal_dataclass(argv: list[str], runs: int, isolated_home: Path) -> None:
     """A frozen dataclass costs about a millisecond to create on import: the internal values a
     ``list`` (cold: the four providers' discovery and rows) or a warm ``tokens`` makes are named

@@ -79,21 +79,19 @@ def test_each_set_of_options_keeps_its_own_page(isolated_home: Path, pages: list
     assert first[2][1].count("claude:") == 1 and first[1][1].count("claude:") == 2
 
 
-def test_only_the_pages_asked_for_last_are_kept(isolated_home: Path, pages: list[int | None],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(isolated_home / "agentscan-cache"))
+def test_only_the_pages_asked_for_last_are_kept(isolated_home: Path, pages: list[int | None]) -> None:
     two_sessions(isolated_home)
     limits = range(1, KEPT + 3)
     for limit in limits:
         run("list", "--limit", str(limit))
-    stored = [key for key, _ in _answer_rows(isolated_home)]
+    stored = [key for key, _ in _answer_rows()]
     assert len(stored) == KEPT and all(key.startswith("answer:list-text:") for key in stored)
     run("list", "--limit", str(limits[-1]))
     assert len(pages) == len(limits)  # kept
     run("list", "--limit", "1")
     assert len(pages) == len(limits) + 1  # the first asked for was forgotten
     run("list", "--json")
-    assert len(_answer_rows(isolated_home)) == KEPT + 1  # JSON pages are kept apart
+    assert len(_answer_rows()) == KEPT + 1  # JSON pages are kept apart
 
 
 def test_a_changed_file_makes_the_page_again(isolated_home: Path, pages: list[int | None]) -> None:
@@ -141,16 +139,24 @@ def test_fetched_prices_make_the_page_again(isolated_home: Path, pages: list[int
     folder.mkdir(parents=True)
     (folder / source.META_FILE).write_text('{"library_version": "0.0.1", "sha256": "ab"}')  # for another version
     assert run("list") == first and len(pages) == 2
+    assert run("list") == first and len(pages) == 2
+    (folder / source.DATA_FILE).write_text("[]")  # the data alone, fetched again
+    assert run("list") == first and len(pages) == 3
+    (folder / source.META_FILE).chmod(0o644)  # its change time: unreadable, it would mean the bundled data
+    assert run("list") == first and len(pages) == 4
 
 
-def test_a_sink_warning_is_written_as_a_scan_warning_is() -> None:
-    """The CLI prints the sink's own records (``context.SinkWarning``); the library's
-    ``ScanWarning`` must say the same."""
-    from agentscan.context import SinkWarning
-    from agentscan.model import ScanWarning
+def test_a_page_larger_than_the_cap_is_made_every_time(isolated_home: Path, pages: list[int | None],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.cli import list_answer
 
-    for fields in (("a.jsonl", "bad line", 3), ("model:x", "no price", None), ("p", "m", 0)):
-        assert SinkWarning(*fields).to_json() == ScanWarning(*fields).to_json()
+    two_sessions(isolated_home)
+    monkeypatch.setattr(list_answer, "KEPT_BYTES", 100)
+    assert run("list") == run("list") and len(pages) == 2
+    assert _answer_rows() == []
+    monkeypatch.setattr(list_answer, "KEPT_BYTES", 100_000)
+    assert run("list") == run("list") and len(pages) == 3
+    assert len(_answer_rows()) == 1
 
 
 @linux_only
@@ -206,7 +212,9 @@ def test_a_terminal_page_shows_a_session_that_starts_running(isolated_home: Path
         (line,) = [line for line in text.splitlines() if S1[:8] in line]
         return line.split()[0].endswith("*")
 
-    assert not marked(on_a_terminal()) and not marked(on_a_terminal())
+    assert not marked(on_a_terminal())
+    assert len(_answer_rows()) == 1  # the page was kept
+    assert not marked(on_a_terminal())  # printed again
     with path.open("rb"):
         assert marked(on_a_terminal())
     assert not marked(on_a_terminal())
@@ -221,17 +229,23 @@ def test_a_piped_text_page_shows_no_liveness_and_is_printed_again(isolated_home:
     assert len(pages) == 1
 
 
-def _answer_rows(home: Path) -> list[tuple[str, bytes]]:
-    database = sqlite3.connect(home / "agentscan-cache" / "index.sqlite")
+def _index() -> sqlite3.Connection:
+    from agentscan.scan.cachefile import FILE_NAME
+
+    return sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME)
+
+
+def _answer_rows() -> list[tuple[str, bytes]]:
+    database = _index()
     try:
         return database.execute("SELECT key, value FROM snapshots WHERE key LIKE 'answer:list%'").fetchall()
     finally:
         database.close()
 
 
-def _replace_answers(home: Path, change) -> None:  # noqa: ANN001 - a test's helper
+def _replace_answers(change) -> None:  # noqa: ANN001 - a test's helper
     """Each remembered page (``scan.answers``: its warnings framed before it) changed by ``change``."""
-    database = sqlite3.connect(home / "agentscan-cache" / "index.sqlite")
+    database = _index()
     try:
         for key, value in database.execute("SELECT key, value FROM snapshots WHERE key LIKE 'answer:list%'").fetchall():
             payload = unseal(value)
@@ -249,13 +263,12 @@ def _replace_answers(home: Path, change) -> None:  # noqa: ANN001 - a test's hel
     lambda answer: answer[:40],  # cut short
     lambda answer: framed(b"?" + unframed(answer)[0][1:], unframed(answer)[1]),  # a running state that is not one
 ])
-def test_a_remembered_page_of_another_shape_is_made_again(isolated_home: Path, pages: list[int | None], damage,  # noqa: ANN001
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(isolated_home / "agentscan-cache"))
+def test_a_remembered_page_of_another_shape_is_made_again(isolated_home: Path, pages: list[int | None],
+                                                          damage) -> None:  # noqa: ANN001
     two_sessions(isolated_home)
     made = run("list", "--json")
-    assert _answer_rows(isolated_home)
-    _replace_answers(isolated_home, damage)
+    assert _answer_rows()
+    _replace_answers(damage)
     assert run("list", "--json") == made
     assert len(pages) == 2
     assert run("list", "--json") == made and len(pages) == 2  # kept whole again

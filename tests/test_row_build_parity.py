@@ -54,7 +54,7 @@ _STAMPED = {"resume": ("session_id",), "files": ("path", "kind", "size", "offset
 
 
 def _printed_again(value: bytes) -> tuple:
-    """A remembered answer as it is printed again (``scan.answers.recall``): its warnings said
+    """A remembered answer as it is printed again (``scan.answers.say_again``): its warnings said
     into the sink, where a repeat folds (a discovery made aside says its own again, as the
     row that reads the same file does), and the answer."""
     from agentscan.scan.answers import _warnings_of

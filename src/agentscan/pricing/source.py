@@ -120,10 +120,11 @@ def current(env: Mapping[str, str]) -> PriceData:
 
 def identity(env: Mapping[str, str]) -> str | None:
     """What ``current(env)`` is made of, as text, without reading it: the installed
-    version, and each fetched file's size, time and inode (``None``: cannot be told).
-    Reading the description would import orjson, on every warm run of a user who
-    fetched prices once (``scan.answers``)."""
-    parts = [package_version()]
+    version, where fetched data lives, and each fetched file's size, times and inode
+    (the change time too: a file made unreadable turns ``current`` back to the bundled
+    data; ``None``: cannot be told).  Reading the description would import orjson, on
+    every warm run of a user who fetched prices once (``scan.answers``)."""
+    parts = [package_version(), str(prices_dir(env))]
     for name in (META_FILE, DATA_FILE):
         try:
             info = (prices_dir(env) / name).stat()
@@ -132,7 +133,7 @@ def identity(env: Mapping[str, str]) -> str | None:
             continue
         except OSError:
             return None
-        parts.append(f"{info.st_size}:{info.st_mtime_ns}:{info.st_ino}")
+        parts.append(f"{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}")
     return "\0".join(parts)
 
 

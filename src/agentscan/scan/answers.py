@@ -69,9 +69,10 @@ def question_identity(scanner: Scanner, command: str, question: Mapping[str, Any
 
 
 def price_identity(scanner: Scanner) -> str | None:
-    """The price data costs are computed from: everything an answer prints about it,
-    and the fetched file itself (``None``: it cannot be told).  Once per scan: a
-    ``tokens`` run asks for its answer's key and again for its kept rows."""
+    """The price data costs are computed from, as ``pricing.source.identity`` tells it
+    (the installed genai-prices and the fetched files' stats; ``None``: it cannot be
+    told).  Once per scan: a ``tokens`` run asks for its answer's key and again for its
+    kept rows."""
     memo = scanner.ctx.memo
     if _PRICES not in memo:
         memo[_PRICES] = _price_identity(scanner)
@@ -88,8 +89,8 @@ def _price_identity(scanner: Scanner) -> str | None:
 
 
 def _identity_text(value: Any) -> str | None:
-    """``value`` (JSON: a question, the price data's description) as text that is equal
-    exactly when the values are (a mapping's order aside); ``None``: not JSON."""
+    """``value`` (JSON: a question) as text that is equal exactly when the values are
+    (a mapping's order aside); ``None``: not JSON."""
     try:
         return repr(_canonical(value))
     except TypeError:

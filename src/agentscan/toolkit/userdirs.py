@@ -2,7 +2,7 @@
 
 ``platformdirs`` (4.14) imports ``tempfile``, ``shutil``, ``random``, ``bz2``
 and ``lzma`` on Linux: 5 % of the instructions of a warm ``list`` or
-``tokens`` (docs/performance.md, "What the twentieth pass changed").  For
+``tokens`` (docs/performance-history.md, "What the twentieth pass changed").  For
 the environments a Linux user has (the XDG variable absolute, empty or
 unset, ``HOME`` absolute) its rule is one line, so it is followed here; any
 other case (another platform, Android, a relative or missing ``HOME``, an
