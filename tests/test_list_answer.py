@@ -94,6 +94,31 @@ def test_only_the_pages_asked_for_last_are_kept(isolated_home: Path, pages: list
     assert len(_answer_rows()) == KEPT + 1  # JSON pages are kept apart
 
 
+def test_a_gemini_row_without_a_cwd_is_remembered_until_another_file_reveals_it(isolated_home: Path,
+                                                                                 pages: list[int | None]) -> None:
+    """Gemini revises such a row from files only (its registry, another provider's sessions),
+    which the page's key counts; a Codex count made exact by a full pass is kept in the index
+    instead, and such a page is made every time (tests/test_codex_recovery.py)."""
+    from gemini_builders import gemini, meta, sha256_hex, tokens, user, write_chat, write_claude_transcript
+
+    cwd = "/home/dev/secret-project"
+    project = sha256_hex(cwd)
+    write_chat(isolated_home, project, "session-2026-05-01T10-00-11111111.jsonl",
+               [meta("11111111-2222-4333-8444-555555555555", project_hash=project),
+                user("u1", "2026-05-01T10:00:00.000Z", "hi"),
+                gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+
+    def gemini_cwd() -> str | None:
+        (row,) = [row for row in orjson.loads(run("list", "--json")[1])["sessions"] if row["provider"] == "gemini"]
+        return row["cwd"]
+
+    assert gemini_cwd() is None and gemini_cwd() is None
+    assert len(pages) == 1
+    write_claude_transcript(isolated_home, cwd, "99999999-2222-4333-8444-555555555555")
+    assert gemini_cwd() == cwd and gemini_cwd() == cwd
+    assert len(pages) == 2
+
+
 def test_a_changed_file_makes_the_page_again(isolated_home: Path, pages: list[int | None]) -> None:
     path = two_sessions(isolated_home)
     before = orjson.loads(run("list", "--json")[1])["sessions"]

@@ -12,8 +12,8 @@ one still is, or still is not.
 Options that depend on the clock (``--since``) or choose by process
 (``--running``, ``--pid``) make the page anew every time, as does an empty page
 (its explanation looks at other providers), one showing a row its provider may
-revise without a file changing (``Provider.wants_refresh``), and one larger than
-``KEPT_BYTES``.
+revise without a file changing (``Provider.revised_by_the_index``), and one larger
+than ``KEPT_BYTES``.
 """
 
 from __future__ import annotations
@@ -89,9 +89,9 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     page = scanner.list_page(limit=limit, filters=filters)
     book = PriceBook(scanner.ctx, scanner.cache)
     refs = scanner.refs_by_id(row.id for row in page.rows)
-    # A row its provider may revise with none of its files changed (a Codex count made exact
-    # by a later full pass, kept in the index) would be printed stale: such a page is made every time.
-    revisable = any(scanner.provider(row.provider).wants_refresh(row) for row in page.rows)
+    # A row its provider may revise with no file changed (a Codex count made exact by a later
+    # full pass, kept in the index) would be printed stale: such a page is made every time.
+    revisable = any(scanner.provider(row.provider).revised_by_the_index(row) for row in page.rows)
     witness = _witness(page.rows, refs) if page.rows and not revisable else None
     rows = with_costs(scanner, page.rows, refs, book)
     if redact:

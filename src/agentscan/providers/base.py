@@ -187,6 +187,14 @@ class Provider(ABC):
         (then the scanner hands ``refresh_row`` the provider's own ref)."""
         return False
 
+    def revised_by_the_index(self, row: SessionRow) -> bool:
+        """Whether ``refresh_row`` may revise ``row`` from what the index learns with no
+        provider's file changed (a Codex count made exact by a later full pass): a
+        remembered ``list`` page showing it would be stale (``cli.list_answer``).  A
+        revision only another file can bring (a Gemini cwd) changes that file's census.
+        By default, any row ``wants_refresh``."""
+        return self.wants_refresh(row)
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row, brought up to date with what the rest of the scan knows.
 

@@ -118,6 +118,11 @@ class GeminiProvider(Provider):
     def wants_refresh(self, row: SessionRow) -> bool:
         return row.cwd is None
 
+    def revised_by_the_index(self, row: SessionRow) -> bool:
+        # The cwd comes from the projects registry or another provider's sessions: files,
+        # whose censuses a remembered page is keyed by.
+        return False
+
     def refresh_row(self, row: SessionRow, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         """A cached row with no cwd: another provider may have seen the directory since."""
         from agentscan.providers.gemini.discovery import SessionFiles
