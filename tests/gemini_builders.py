@@ -148,3 +148,13 @@ def write_claude_transcript(home: Path, cwd: str, session_id: str) -> Path:
                      "usage": {"input_tokens": 3, "output_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}},
     ]
     return write_jsonl(home / ".claude" / "projects" / claude_slug(cwd) / f"{session_id}.jsonl", records)
+
+
+def hash_named_chat(home: Path, cwd: str) -> None:
+    """One Gemini chat in the directory named by ``cwd``'s hash: its cwd is known only when
+    another provider's session (``write_claude_transcript``) or the registry names ``cwd``."""
+    project = sha256_hex(cwd)
+    write_chat(home, project, "session-2026-05-01T10-00-11111111.jsonl",
+               [meta("11111111-2222-4333-8444-555555555555", project_hash=project),
+                user("u1", "2026-05-01T10:00:00.000Z", "hi"),
+                gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)

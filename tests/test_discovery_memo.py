@@ -574,14 +574,10 @@ def test_a_directory_whose_guessed_identity_was_seen_is_still_walked(tmp_path: P
 
 def test_a_remembered_table_sees_another_providers_new_facts(isolated_home: Path) -> None:
     """The table's PROJECT of a hash-named Gemini session comes from other providers' sessions."""
-    from gemini_builders import gemini, meta, sha256_hex, tokens, user, write_chat, write_claude_transcript
+    from gemini_builders import hash_named_chat, write_claude_transcript
 
     cwd = "/work/proj-x"
-    project = sha256_hex(cwd)
-    write_chat(isolated_home, project, "session-2026-05-01T10-00-11111111.jsonl",
-               [meta("11111111-2222-4333-8444-555555555555", project_hash=project),
-                user("u1", "2026-05-01T10:00:00.000Z", "hi"),
-                gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+    hash_named_chat(isolated_home, cwd)
 
     def table() -> str:
         result = runner.invoke(app, ["tokens", "--provider", "gemini"])

@@ -99,14 +99,10 @@ def test_a_gemini_row_without_a_cwd_is_remembered_until_another_file_reveals_it(
     """Gemini revises such a row from files only (its registry, another provider's sessions),
     which the page's key counts; a Codex count made exact by a full pass is kept in the index
     instead, and such a page is made every time (tests/test_codex_recovery.py)."""
-    from gemini_builders import gemini, meta, sha256_hex, tokens, user, write_chat, write_claude_transcript
+    from gemini_builders import hash_named_chat, write_claude_transcript
 
     cwd = "/home/dev/secret-project"
-    project = sha256_hex(cwd)
-    write_chat(isolated_home, project, "session-2026-05-01T10-00-11111111.jsonl",
-               [meta("11111111-2222-4333-8444-555555555555", project_hash=project),
-                user("u1", "2026-05-01T10:00:00.000Z", "hi"),
-                gemini("g1", "2026-05-01T10:00:01.000Z", "yo", usage=tokens(10, 5))], mtime=1_777_000_000)
+    hash_named_chat(isolated_home, cwd)
 
     def gemini_cwd() -> str | None:
         (row,) = [row for row in orjson.loads(run("list", "--json")[1])["sessions"] if row["provider"] == "gemini"]
