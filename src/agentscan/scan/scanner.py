@@ -27,7 +27,7 @@ from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
 
 # What only discovery, rows and listing need is imported there: a remembered answer
-# (``scan.answers``) takes censuses only, and the model's dataclasses are a fifth of it.
+# (``scan.answers``) takes censuses only, and the model (with the ``dataclasses`` module) is a quarter of it.
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.model import ScanWarning, SessionRef, SessionRow
