@@ -63,8 +63,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     known = answers.recall(scanner, command, question, key)
     again = _printable(known.answer, as_json, shows_liveness) if known is not None else None
     if known is not None and again is not None:
-        answers.say_again(scanner, known)
-        recorded.print_again("list", again, scanner.ctx.warnings.listed())
+        recorded.print_again("list", again, scanner, known)
         return
     from agentscan.scan.listing import ListFilter
     from agentscan.timeutil import parse_when

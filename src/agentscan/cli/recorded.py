@@ -13,16 +13,18 @@ import io
 import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TypeVar
 
 from agentscan.cli import render
 from agentscan.cli import term as terminal
 from agentscan.cli.state import end_progress
+from agentscan.scan import answers
 from agentscan.sealing import framed, unframed
 
 if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
-    from agentscan.context import SinkWarning
+    from agentscan.scan.answers import Recalled
+    from agentscan.scan.scanner import Scanner
 
 T = TypeVar("T")
 
@@ -93,12 +95,14 @@ def printable(answer: bytes, as_json: bool) -> Printable | None:
     return Printable(None, text) if text is not None else None
 
 
-def print_again(command: str, printed: Printable, warnings: Sequence[SinkWarning]) -> None:
-    """Print a remembered answer as it was printed: the JSON in its envelope with this
-    run's ``warnings``, or the text (the warnings follow it, as ``cli.state.finish`` says them)."""
+def print_again(command: str, printed: Printable, scanner: Scanner, recalled: Recalled) -> None:
+    """Print a remembered answer as it was printed, its warnings said again first (only
+    now: an answer that is not printed is made, and says its own): the JSON in its
+    envelope with this run's warnings, or the text (``cli.state.finish`` says them after)."""
+    answers.say_again(scanner, recalled)
     end_progress()
     if printed.body is not None:
-        render.emit_json_body(command, printed.body, warnings)
+        render.emit_json_body(command, printed.body, scanner.ctx.warnings.listed())
         return
     assert printed.text is not None
     write(*printed.text)

@@ -41,8 +41,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     known = answers.recall(scanner, command, question, key)
     again = recorded.printable(known.answer, as_json) if known is not None else None
     if known is not None and again is not None:
-        answers.say_again(scanner, known)
-        recorded.print_again("tokens", again, scanner.ctx.warnings.listed())
+        recorded.print_again("tokens", again, scanner, known)
         return
     from agentscan.scan import priceahead
 

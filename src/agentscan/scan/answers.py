@@ -75,17 +75,13 @@ def price_identity(scanner: Scanner) -> str | None:
     kept rows."""
     memo = scanner.ctx.memo
     if _PRICES not in memo:
-        memo[_PRICES] = _price_identity(scanner)
+        from agentscan.pricing import source
+
+        memo[_PRICES] = source.identity(scanner.ctx.env)
     return memo[_PRICES]
 
 
 _PRICES = "answers.price_identity"
-
-
-def _price_identity(scanner: Scanner) -> str | None:
-    from agentscan.pricing import source
-
-    return source.identity(scanner.ctx.env)
 
 
 def _identity_text(value: Any) -> str | None:
@@ -149,8 +145,8 @@ def recall(scanner: Scanner, command: str, question: Mapping[str, Any], key: str
 
 
 def say_again(scanner: Scanner, recalled: Recalled) -> None:
-    """Say the warnings of an answer printed again, as its computation said them (only
-    then: an answer its caller cannot use is computed, and says its own)."""
+    """Say the warnings of an answer printed again, as its computation said them
+    (``cli.recorded.print_again``)."""
     for path, message, line in recalled.warnings:
         scanner.ctx.warn(path, message, line)
 
