@@ -17,7 +17,7 @@ from agentscan.cli.recorded import stored_text, text_of
 from agentscan.scan import answers
 from agentscan.scan.scanner import Scanner
 from agentscan.sealing import framed, seal, unframed, unseal
-from builders import claude_assistant, claude_usage
+from builders import claude_assistant, claude_usage, forget_remembered_answers
 from test_discovery_memo import S1, S2, session
 
 runner = CliRunner()
@@ -171,13 +171,32 @@ def test_a_page_larger_than_the_cap_is_made_every_time(isolated_home: Path, page
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from agentscan.cli import list_answer
 
+    witnesses: list[bytes | None] = []
+    original = list_answer._witness
+
+    def counting(rows, refs):  # noqa: ANN001, ANN202
+        witnesses.append(original(rows, refs))
+        return witnesses[-1]
+
+    monkeypatch.setattr(list_answer, "_witness", counting)
     two_sessions(isolated_home)
     monkeypatch.setattr(list_answer, "KEPT_BYTES", 100)
     assert run("list") == run("list") and len(pages) == 2
     assert _answer_rows() == []
+    assert witnesses == []  # the size is told first: no witness made for a page not kept
     monkeypatch.setattr(list_answer, "KEPT_BYTES", 100_000)
-    assert run("list") == run("list") and len(pages) == 3
-    assert len(_answer_rows()) == 1
+    body = run("list")
+    assert body == run("list") and len(pages) == 3
+    assert len(_answer_rows()) == 1 and len(witnesses) == 1
+    # The cap holds for the page as kept, its witness framed in: a body under it, framed over it.
+    witness = witnesses[0]
+    assert witness is not None
+    kept_size = len(framed(witness, stored_text(body[1], body[2])))
+    assert len(body[1]) < kept_size - 1
+    monkeypatch.setattr(list_answer, "KEPT_BYTES", kept_size - 1)
+    forget_remembered_answers()
+    assert run("list") == body and run("list") == body and len(pages) == 5
+    assert _answer_rows() == []
 
 
 @linux_only
@@ -312,3 +331,13 @@ def test_a_question_identity_tells_json_values_apart() -> None:
                                            {"a": {"b": 1}}, {"a": [["b", 1]]}, {"a": ["{", [["b", 1]]]}, {"b": 1})}
     assert len(texts) == 10 and None not in texts
     assert identity({"a": object()}) is None and identity({1: "a"}) is None
+
+
+def test_a_remembered_answers_warnings_read_back_as_they_were_kept() -> None:
+    from agentscan.scan.answers import _warnings_blob, _warnings_of
+
+    warnings = [("/a:b", "bad: 1", 3), ("", "", None), ("\udcff/é", "x" * 300, 0), ("/p", "m", -2)]
+    blob = _warnings_blob(warnings)
+    assert _warnings_of(blob) == warnings and _warnings_of(b"") == []
+    for damaged in (blob[:-1], b"x" + blob, blob.replace(b"1:3", b"1:a"), b"2:ab1:c", b"1:-1:m2:--"):
+        assert _warnings_of(damaged) is None

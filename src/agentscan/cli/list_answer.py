@@ -72,14 +72,14 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
                          running=running, pid=pid)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         printed = _make_page(state, scanner, filters, limit, redact, as_json)
-    if key is not None and printed is not None and len(printed) <= KEPT_BYTES:
+    if key is not None and printed is not None:
         answers.remember(scanner, command, question, key, printed, raised, kept=KEPT)
 
 
 def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int | None, redact: bool,
                as_json: bool) -> bytes | None:
     """Make the page and print it; what was printed, framed after what it depends on
-    (``_witness``); ``None``: not to be kept."""
+    (``_witness``); ``None``: not to be kept (``_kept``)."""
     from agentscan.pricing import PriceBook
     from agentscan.scan import priceahead
     from agentscan.scan.costs import with_costs
@@ -91,7 +91,7 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     # A row its provider may revise with no file changed (a Codex count made exact by a later
     # full pass, kept in the index) would be printed stale: such a page is made every time.
     revisable = any(scanner.provider(row.provider).revised_by_the_index(row) for row in page.rows)
-    witness = _witness(page.rows, refs) if page.rows and not revisable else None
+    keep = bool(page.rows) and not revisable
     rows = with_costs(scanner, page.rows, refs, book)
     if redact:
         from agentscan.export.redact import redact_row
@@ -104,13 +104,24 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         body = orjson.dumps({"sessions": [r.to_json() for r in rows], "prices": book.data.to_json()},
                             option=orjson.OPT_INDENT_2)
         render.emit_json_body("list", body, scanner.ctx.warnings.listed())
-        return framed(witness, body) if witness is not None else None
+        return _kept(body, page.rows, refs) if keep else None
     if not rows:
         render.note(_why_empty(state, page, filters))
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows))
     recorded.write(out, err)
-    return framed(witness, recorded.stored_text(out, err)) if witness is not None else None
+    return _kept(recorded.stored_text(out, err), page.rows, refs) if keep else None
+
+
+def _kept(body: bytes, rows: list[SessionRow], refs: list[SessionRef]) -> bytes | None:
+    """``body`` framed after its witness, to be remembered; ``None``: larger than
+    ``KEPT_BYTES`` (told first: a witness of ``list --all``'s 15,000 rows would be made for
+    nothing), or a row's session not at hand."""
+    if len(body) > KEPT_BYTES:
+        return None
+    witness = _witness(rows, refs)
+    kept = framed(witness, body) if witness is not None else None
+    return kept if kept is not None and len(kept) <= KEPT_BYTES else None
 
 
 def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: list[SessionRow]) -> None:

@@ -64,10 +64,15 @@ def natural(columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
                 widths[index] = width
     for row in spanning:
         if row.span is not None:  # always (for the type checker)
-            first, last = row.span
-            room = sum(widths[first:last + 1]) + len(GAP) * (last - first)
-            widths[last] += max(0, width_of(row.cells[first]) - room)
+            _widen_for_span(widths, *row.span, width_of(row.cells[row.span[0]]))
     return widths
+
+
+def _widen_for_span(widths: list[int], first: int, last: int, width: int) -> None:
+    """Widen the last of the columns ``first..last`` until text ``width`` wide, laid over
+    them and the gaps between them, fits."""
+    room = sum(widths[first:last + 1]) + len(GAP) * (last - first)
+    widths[last] += max(0, width - room)
 
 
 def _floor(column: Column, natural: int) -> int:
@@ -119,8 +124,7 @@ class WidthCounts:
         if len(spans) > 1 or any(count < 0 for count in self.spans.values()):
             return None
         for first, last, width in spans:
-            room = sum(widths[first:last + 1]) + len(GAP) * (last - first)
-            widths[last] += max(0, width - room)
+            _widen_for_span(widths, first, last, width)
         return widths
 
     def to_json(self) -> list:

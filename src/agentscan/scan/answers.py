@@ -180,7 +180,9 @@ def _warnings_of(blob: bytes) -> list[tuple[str, str, int | None]] | None:
         except UnicodeDecodeError:
             return None
         at = end
-    if len(fields) % 3 or not all(line == "" or (line.isascii() and line.isdigit()) for line in fields[2::3]):
+    # A line number as ``str(int)`` wrote it (none is negative today; one would read back as is).
+    if len(fields) % 3 or not all(line == "" or (line.isascii() and line.removeprefix("-").isdigit())
+                                  for line in fields[2::3]):
         return None
     return [(path, message, int(line) if line else None)
             for path, message, line in zip(fields[0::3], fields[1::3], fields[2::3])]
