@@ -68,6 +68,42 @@ def test_a_first_discovery_lists_no_directory_its_census_listed(isolated_home: P
     assert found == _found_afresh(isolated_home, name)  # what a discovery of its own finds
 
 
+@pytest.mark.parametrize("few", [None, 25])
+def test_a_first_scan_lists_no_directory_any_census_listed(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            few: int | None) -> None:
+    """Every provider discovered in turn (``few=None``: a first ``tokens``), or the later ones
+    by ``scan.aside``'s helper (a first ``list``): each discovery takes its own census's
+    listings.  Dropping every listing after the first discovery, or when the helper was
+    forked, made the others list their directories again (2,500 of Claude's at scale 10)."""
+    from agentscan.scan import aside
+    from agentscan.toolkit import cores
+
+    monkeypatch.setattr(aside, "MIN_ENTRIES", 0)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
+    _every_provider(isolated_home)
+    census_listed: set[str] = set()
+    asked: list[str] = []
+    real_census, real_scandir = Scanner.take_censuses, os.scandir
+
+    def taking(self: Scanner, providers) -> None:  # noqa: ANN001
+        real_census(self, providers)
+        for provider in providers:
+            self.census_stamp(provider)
+        census_listed.update(self.ctx.listings())
+        monkeypatch.setattr(os, "scandir", scandir)  # from here on: the discoveries
+
+    def scandir(path: str | os.PathLike[str] = ".") -> os.ScandirIterator[str]:
+        asked.append(os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(Scanner, "take_censuses", taking)
+    with Scanner(home=isolated_home, env={}, use_cache=True, memo_discovery=True) as first:
+        found = sorted(ref.id for ref in first.refs(few=few))
+        assert not first.ctx.memo.get("_listing")  # none kept past the discoveries
+    assert len(census_listed) > 8 and {name.partition(":")[0] for name in found} == {"claude", "codex", "gemini", "cursor"}
+    assert not census_listed & set(asked)
+
+
 def test_a_warm_census_keeps_no_listing(isolated_home: Path) -> None:
     _every_provider(isolated_home)
     with Scanner(home=isolated_home, env={}, use_cache=True, memo_discovery=True) as first:

@@ -193,3 +193,33 @@ def test_an_empty_home_starts_no_helper_after_its_first_run(isolated_home: Path,
     assert not started()
     cli_json("list")  # discovered and priced: the prices are kept
     assert not started()
+
+
+@pytest.mark.parametrize("command", [["list"], ["tokens", "--json"]])
+def test_a_first_run_starts_its_helper_before_the_censuses(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          command: list[str]) -> None:
+    """No provider discovered with the index yet: the helper's imports run while this process
+    takes the censuses (``cli.state.start_prices_on_a_first_run``).  A later run that makes
+    its answer starts it after them, once its answer is known not to be remembered."""
+    from agentscan.scan import memo
+
+    claude_sonnet_session(isolated_home)
+    monkeypatch.setattr(priceahead, "_imported", lambda: False)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
+    order: list[str] = []  # the calls of both, in turn
+    monkeypatch.setattr(priceahead, "start", _noting(order, "start", priceahead.start))
+    monkeypatch.setattr(memo, "stamp_of", _noting(order, "census", memo.stamp_of))
+    first = cli_json(*command)
+    assert order[0] == "start" and "census" in order
+    order.clear()
+    (isolated_home / ".claude" / "projects").joinpath("-elsewhere").mkdir()  # a change: made again, not a first run
+    assert cli_json(*command) == first
+    assert order.index("census") < order.index("start")
+
+
+def _noting(order: list[str], name: str, real):  # noqa: ANN001, ANN202 - a spy of any signature
+    def noted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        order.append(name)
+        return real(*args, **kwargs)
+
+    return noted

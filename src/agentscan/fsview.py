@@ -57,10 +57,19 @@ class FileSystemView:
         kept = self.memo.get("_listing")
         return kept.pop(os.fspath(path), None) if kept else None
 
-    def drop_listings(self) -> None:
+    def drop_listings(self, under: Iterable[str] | None = None) -> None:
         """Forget what the censuses listed: the discovery they were taken for has run (a
-        heavy user's directories, held until the command ended)."""
-        self.memo.pop("_listing", None)
+        heavy user's directories, held until the command ended).  ``under``: only the
+        directories at or below these (one provider's roots: the others' discoveries, still
+        to run, take theirs)."""
+        if under is None:
+            self.memo.pop("_listing", None)
+            return
+        kept = self.memo.get("_listing")
+        roots = list(under)
+        if kept and roots:
+            for path in [path for path in kept if any(is_within(path, root) for root in roots)]:
+                del kept[path]
 
     def listed(self, path: str | os.PathLike[str]) -> list[os.DirEntry[str]]:
         """The entries of the directory ``path``: the census's when it just listed them (a

@@ -22,7 +22,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from agentscan.cli import recorded, render
-from agentscan.cli.state import end_progress
+from agentscan.cli.state import end_progress, start_prices_on_a_first_run
 from agentscan.digests import blake2b
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
@@ -58,6 +58,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
         shows_liveness = term.tty  # the ``*`` of a running session
         question["text"] = recorded.terminal_facts(term)
     command = "list" if as_json else "list-text"
+    start_prices_on_a_first_run(scanner)
     # Any provider's sessions can name another's project (a Gemini cwd): every census counts.
     key = answers.answer_key(scanner, command, question, providers, witnesses=True) if remember else None
     known = answers.recall(scanner, command, question, key)

@@ -14,7 +14,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, Sequence
 
 from agentscan.cli import recorded, render
-from agentscan.cli.state import end_progress
+from agentscan.cli.state import end_progress, start_prices_on_a_first_run
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
 
@@ -36,6 +36,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         # The table's dates are local (whatever --tz groups by), and its paths ~/-relative.
         question["text"] = [*recorded.terminal_facts(term), answers.zone_identity(None)]
     command = "tokens" if as_json else "tokens-text"
+    start_prices_on_a_first_run(scanner)
     # The table's PROJECT column can come from another provider's sessions (a Gemini cwd).
     key = answers.answer_key(scanner, command, question, providers, witnesses=not as_json) if remember else None
     known = answers.recall(scanner, command, question, key)

@@ -145,7 +145,10 @@ class Aside:
                 return False
             raise
         self._helper = helper
-        scanner.ctx.drop_listings()  # the censuses' listings went with the helper; here they are memory only
+        # The listings of the helper's providers went with it: here they are memory only.
+        # Those of the providers discovered here stay (this process's discovery takes them).
+        for name in self.names:
+            scanner.ctx.drop_listings(scanner.provider(name).census_paths(scanner.ctx) or ())
         return True
 
     def take(self, provider: Provider) -> Sequence[SessionRef] | None:

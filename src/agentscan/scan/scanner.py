@@ -187,6 +187,7 @@ class Scanner:
         finally:
             if aside is not None:
                 aside.stop()
+            self.ctx.drop_listings()  # every discovery that could take a census's listing has run
         from agentscan.scan.memorefs import MemoRefs
 
         if any(isinstance(part, MemoRefs) for part in parts):
@@ -232,7 +233,9 @@ class Scanner:
 
         with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
             refs = provider.discover(self.ctx)
-        self.ctx.drop_listings()  # what its census listed and it did not ask for (memory only)
+        # What its census listed and it did not ask for (memory only); the other providers'
+        # listings stay for their discoveries, to come in this loop (``refs`` drops the rest).
+        self.ctx.drop_listings(provider.census_paths(self.ctx) or ())
         self._index_ids(provider, refs, complete=not warnings.passing)
         memo.store(refs, warnings, self.fingerprint)
         return refs
@@ -261,9 +264,17 @@ class Scanner:
     def first_discovery(self, provider: Provider) -> bool:
         """Whether ``provider`` was never discovered with the index: its discovery will run
         after its census (a warm run's census would keep stats for nothing)."""
+        return provider.name not in self._session_counts()
+
+    def first_run(self) -> bool:
+        """Whether no provider was ever discovered with the index (or there is none): no
+        answer can be remembered, and every session shown is read."""
+        return not self._session_counts()
+
+    def _session_counts(self) -> dict[str, int]:
         if self._counts is None:
             self._counts = self.cache.session_counts() if self.cache is not None else {}
-        return provider.name not in self._counts
+        return self._counts
 
     def fingerprint(self, ref: SessionRef) -> str | None:
         """The session's cache key (see ``Provider.fingerprint``); a memo ref's is the stored one."""
