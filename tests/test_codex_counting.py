@@ -252,3 +252,26 @@ def test_no_token_count_at_all_is_null(isolated_home: Path) -> None:
     write_rollout(rollout_path(codex, P, at(0)), [meta(P, at(0)), user_message(at(1), "hello")])
     assert _rows(isolated_home)[P].tokens is None
     assert _tokens(isolated_home) == {P: None}
+
+
+def test_counters_read_every_value_as_as_count_does() -> None:
+    """``counters_of`` reads the common counts inline: whatever a field holds, it reads what
+    ``as_count`` reads, and ``cached_input_tokens`` present (even null) hides the older name."""
+    from itertools import product
+
+    from agentscan.bounds import MAX_TOKEN_COUNT
+    from agentscan.providers.codex.counters import counters_of
+    from agentscan.providers.codex.records import as_count
+
+    odd = [None, 0, 7, -1, True, False, 3.0, 2.5, float("nan"), "12", "x", "²", MAX_TOKEN_COUNT, MAX_TOKEN_COUNT + 1,
+           10**30, [1], {"a": 1}]
+    for value, older in product(odd, (None, 5)):
+        for present in (True, False):
+            raw = {"input_tokens": value, "output_tokens": value, "reasoning_output_tokens": value,
+                   "total_tokens": value, "cache_write_input_tokens": value, "cache_read_input_tokens": older}
+            if present:
+                raw["cached_input_tokens"] = value
+            cached = value if present else older
+            assert counters_of(raw) == (as_count(value), as_count(cached), as_count(value), as_count(value),
+                                        as_count(value), as_count(value)), (value, older, present)
+    assert counters_of({}) == (0, 0, 0, 0, 0, 0) and counters_of([1]) is None and counters_of(None) is None
