@@ -104,6 +104,35 @@ def test_a_first_scan_lists_no_directory_any_census_listed(isolated_home: Path, 
     assert not census_listed & set(asked)
 
 
+def test_a_discovery_drops_its_own_listings_and_refs_the_rest(isolated_home: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each discovery drops the listings under its provider's roots as it ends (memory only:
+    a heavy user's 6,700 directories), the others' stay for their discoveries; and those
+    of providers not discovered in the scan (a first ``list --provider claude`` took every
+    census for its answer's key) go when ``refs`` ends."""
+    _every_provider(isolated_home)
+    with Scanner(home=isolated_home, env={}, use_cache=True, memo_discovery=True) as first:
+        for provider in first.providers:
+            first.census_stamp(provider)
+        claude = first.provider("claude")
+        roots = claude.census_paths(first.ctx) or []
+        before = set(first.ctx.listings())
+        assert any(path.startswith(tuple(roots)) for path in before) and any("gemini" in path for path in before)
+        left_at_codex: list[str] = []
+        codex = first.provider("codex")
+        real_discover = codex.discover
+
+        def discover(ctx):  # noqa: ANN001, ANN202
+            left_at_codex.extend(ctx.memo.get("_listing") or {})
+            return real_discover(ctx)
+
+        monkeypatch.setattr(codex, "discover", discover)
+        first.refs(["claude", "codex"])
+        assert left_at_codex and not any(path.startswith(tuple(roots)) for path in left_at_codex)
+        assert any("gemini" in path for path in left_at_codex)  # still there for their discovery
+        assert not first.ctx.memo.get("_listing")  # Gemini's and Cursor's too, though never discovered
+
+
 def test_a_warm_census_keeps_no_listing(isolated_home: Path) -> None:
     _every_provider(isolated_home)
     with Scanner(home=isolated_home, env={}, use_cache=True, memo_discovery=True) as first:

@@ -207,10 +207,18 @@ def test_a_first_run_starts_its_helper_before_the_censuses(isolated_home: Path, 
     monkeypatch.setattr(priceahead, "_imported", lambda: False)
     monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
     order: list[str] = []  # the calls of both, in turn
+    helper_at_census: list[bool] = []  # whether a helper was at work when each census began
     monkeypatch.setattr(priceahead, "start", _noting(order, "start", priceahead.start))
-    monkeypatch.setattr(memo, "stamp_of", _noting(order, "census", memo.stamp_of))
+    census = _noting(order, "census", memo.stamp_of)
+
+    def noted_census(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        helper_at_census.append(bool(priceahead._live))
+        return census(*args, **kwargs)
+
+    monkeypatch.setattr(memo, "stamp_of", noted_census)
     first = cli_json(*command)
     assert order[0] == "start" and "census" in order
+    assert helper_at_census and all(helper_at_census)  # forked, not only asked to start
     order.clear()
     (isolated_home / ".claude" / "projects").joinpath("-elsewhere").mkdir()  # a change: made again, not a first run
     assert cli_json(*command) == first

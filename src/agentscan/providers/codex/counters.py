@@ -21,10 +21,10 @@ ZERO: Counters = (0, 0, 0, 0, 0, 0)
 
 
 def _count(value: object) -> int:
-    # ``as_count``, the common cases inline (a count, or no such field): two for each of a
-    # heavy user's 180,000 ``token_count`` events.
-    if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:  # type: ignore[operator]
-        return value  # type: ignore[return-value]
+    # ``as_count``, the common cases inline (a count, or no such field): twelve calls for
+    # each ``token_count`` event (two counters), and a heavy user has 180,000 of them.
+    if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:
+        return value
     return 0 if value is None else as_count(value)
 
 
