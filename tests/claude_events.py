@@ -132,6 +132,13 @@ def split_huge_passes(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:
     monkeypatch.setattr(sidepass, "SPLIT_BYTES", 0 if on else 1 << 60)
 
 
+def no_halves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No main transcript read by halves (``halves``): a split pass is the side pass."""
+    from agentscan.providers.claude import halves
+
+    monkeypatch.setattr(halves.Halves, "worth_it", classmethod(lambda cls, *args: None))
+
+
 def qa_turns(turns: int, start: int = 0) -> list:
     """Turns of a question and a one-record answer with usage, numbered from ``start``."""
     records: list = []

@@ -80,6 +80,25 @@ def test_a_huge_transcripts_pass_tells_the_progress(tmp_path: Path, monkeypatch:
         plain.records, plain.prompts, plain.first_ts, plain.last_ts)
 
 
+def test_a_first_halfs_pass_tells_the_share_of_the_whole_file_read(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read by halves (``halves``), the other half on the other core meanwhile: how far this
+    half is stands for how far the whole file is."""
+    from agentscan.providers.claude import row
+    from agentscan.providers.claude.windowed import WindowedTotals
+
+    path = _transcript(tmp_path, 5000)
+    size = path.stat().st_size
+    data = path.read_bytes()
+    end = data.index(b"\n", size // 2) + 1
+    ctx = ScanContext.create(home=tmp_path)
+    told = ctx.progress = Told()
+    monkeypatch.setattr(library_progress, "TOLD_BYTES", 1)
+    row.summarize(path, ctx, totals=WindowedTotals(), end=end)
+    assert told.reads and {read[2] for read in told.reads} == {size}
+    assert end < told.reads[-1][1] <= size  # past what this half read itself: the share of the whole
+
+
 def test_a_huge_transcripts_token_scan_tells_the_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agentscan.providers.claude.incremental import scan_file
 

@@ -25,7 +25,8 @@ from agentscan.providers.claude import rowresume, sidepass, windowed
 from agentscan.toolkit import cores, helperproc, workers
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, split_huge_passes, ts_of
+from claude_events import (AGENT, SESSION, TRANSCRIPT, lines_of, lower_row_limits, no_halves, qa_turns, records_of,
+                           split_huge_passes, ts_of)
 from conftest_hypothesis import FUZZ
 from spies import record_calls
 
@@ -35,6 +36,7 @@ BOUNDS = Bounds(prompts=3, responses=4, tools=5, message_bytes=200)
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     lower_row_limits(monkeypatch, helper=True)
+    no_halves(monkeypatch)  # the side pass itself (the halves' tests: test_halves.py)
 
 
 def _env(tmp_path: Path, cache: str) -> dict[str, str]:
@@ -212,18 +214,18 @@ def test_only_a_file_appended_to_is_the_one_read(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"a": 1}\n')
     before = os.stat(path)
-    assert sidepass._only_appended(path, before)
+    assert sidepass.only_appended(path, before)
     with path.open("ab") as handle:
         handle.write(b'{"b": 2}\n')
-    assert sidepass._only_appended(path, before)  # grown: what was read is still there
+    assert sidepass.only_appended(path, before)  # grown: what was read is still there
     os.truncate(path, 3)
-    assert not sidepass._only_appended(path, before)  # cut
+    assert not sidepass.only_appended(path, before)  # cut
     other = tmp_path / "u.jsonl"
     other.write_bytes(b'{"a": 1}\n' * 3)
     os.replace(other, path)
-    assert not sidepass._only_appended(path, before)  # another file
+    assert not sidepass.only_appended(path, before)  # another file
     path.unlink()
-    assert not sidepass._only_appended(path, before)
+    assert not sidepass.only_appended(path, before)
 
 
 def test_no_helper_while_workers_hold_the_cores(tmp_path: Path, small_limits: None,

@@ -15,7 +15,7 @@ from agentscan.providers.claude import rowresume, sidepass
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import helperproc
 from builders import claude_session_file
-from claude_events import LATE_REPLY, SESSION, TRANSCRIPT, lines_of, lower_row_limits, qa_turns, records_of, split_huge_passes
+from claude_events import LATE_REPLY, SESSION, TRANSCRIPT, lines_of, lower_row_limits, no_halves, qa_turns, records_of, split_huge_passes
 from conftest_hypothesis import FUZZ
 from spies import record_calls
 
@@ -23,6 +23,7 @@ from spies import record_calls
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     lower_row_limits(monkeypatch, helper=True)
+    no_halves(monkeypatch)  # the side pass itself (the halves' tests: test_halves.py)
 
 
 def _transcript(turns: int) -> bytes:

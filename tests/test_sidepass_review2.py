@@ -14,13 +14,14 @@ from agentscan.providers.claude import sidepass
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import helperproc, workers
 from builders import claude_session_file
-from claude_events import LATE_REPLY, SESSION, lines_of, lower_row_limits, qa_turns
+from claude_events import LATE_REPLY, SESSION, lines_of, lower_row_limits, no_halves, qa_turns
 from spies import record_calls
 
 
 @pytest.fixture
 def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     lower_row_limits(monkeypatch, helper=True)
+    no_halves(monkeypatch)  # the side pass itself (the halves' tests: test_halves.py)
 
 
 def _row(tmp_path: Path, cache: str) -> tuple:

@@ -91,6 +91,30 @@ class _CappedStream(io.RawIOBase):
             super().close()
 
 
+class _Bounded(io.RawIOBase):
+    """A stream that ends ``limit`` bytes on (``iter_json_records``' ``end``)."""
+
+    def __init__(self, inner: IO[bytes], limit: int) -> None:
+        self._inner = inner
+        self._left = limit
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._left <= 0:
+            return 0
+        count = self._inner.readinto(memoryview(buffer)[: self._left]) or 0  # type: ignore[attr-defined]
+        self._left -= count
+        return count
+
+    def close(self) -> None:
+        try:
+            self._inner.close()
+        finally:
+            super().close()
+
+
 def open_at(path: Path, ctx: ScanContext, start: int) -> tuple[IO[bytes], int] | None:
     """``path`` opened and positioned at ``start``, with the offset reached: 0
     when the stream cannot seek (then it is read from the start).  ``None``,
@@ -175,13 +199,17 @@ def iter_json_lines(
 
 
 def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_line: int = 1,
-                      progress: ReadProgress | None = None) -> Iterator[dict]:
+                      progress: ReadProgress | None = None, end: int | None = None) -> Iterator[dict]:
     """``iter_json_lines``' records alone: a row's pass reads every line of every session,
-    and wrapping each record in a ``JsonLine`` it never looks at cost 3 % of the pass."""
+    and wrapping each record in a ``JsonLine`` it never looks at cost 3 % of the pass.
+    ``end``: the file ends there for this read (a line boundary: the first half of a
+    transcript read on two cores, ``claude/halves``)."""
     opened = open_at(path, ctx, start)
     if opened is None:
         return
     handle, start = opened
+    if end is not None:
+        handle = io.BufferedReader(_Bounded(handle, end - start), buffer_size=_CHUNK)
     with handle:
         yield from _iter_handle(handle, path, ctx, start, first_line, None, MAX_LINE_BYTES,
                                 progress or ReadProgress(start), records_only=True)

@@ -44,7 +44,7 @@ class FileSummary:
 
     __slots__ = ("path", "first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd",
                  "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
-                 "has_usage", "task_types", "task_calls", "pending_tasks", "_summaries", "_summary_matched",
+                 "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
                  "_model_messages", "_text_messages")
 
     def __init__(self, path: Path) -> None:
@@ -67,6 +67,9 @@ class FileSummary:
         self.task_types: dict[str, str] = {}  # agentId -> subagent_type
         self.task_calls: dict[str, str] = {}  # agentId -> id of the Task call that ran it
         self.pending_tasks: dict[str, str] = {}  # tool_use id -> subagent_type, until its result
+        # A second half's pass (``halves``) lists every subagent's result it meets, in order:
+        # (agentId, tool_use id, the type its own calls gave, or ``None``), for the join.
+        self.results: list[tuple[str, str, str | None]] | None = None
         # ``summary`` records: leafUuid -> text, and whether a record of this file
         # is that leaf (a summary of this conversation beats one of another).
         self._summaries: dict[str, str] = {}
@@ -164,12 +167,14 @@ def summarize(
     progress: ReadProgress | None = None,
     facts: ShowFacts | None = None,
     resumed: FileSummary | None = None,
+    end: int | None = None,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
     huge transcript needs from all of it (fed from this pass's own reading of each record).
     ``resumed`` is what an earlier pass found in the bytes before ``progress`` (a row's
-    resume state, ``rowresume``): only what follows them is read."""
+    resume state, ``rowresume``): only what follows them is read.  ``end``: the pass stops
+    there, a line boundary (the first half of a transcript read on two cores: ``halves``)."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -187,6 +192,10 @@ def summarize(
     # A huge transcript's pass takes seconds: say how far it is (on a terminal, ``ctx.progress``).
     read = progress if progress is not None else ReadProgress(start)
     tell = reporting.file_teller(ctx.progress, path, size)
+    if tell is not None and end and size:
+        # The second half is read on the other core meanwhile, at about this pace: told as
+        # the share of the whole file read.
+        tell = _scaled(tell, size, end)
     pending_tasks = summary.pending_tasks
     order = order_start + summary.records
     # What every record says (its time, cwd and branch) is noted inline, the times held
@@ -194,7 +203,7 @@ def summarize(
     # four attribute reads a line cost a tenth of the pass.
     first_ts, last_ts, branch = summary.first_ts, summary.last_ts, summary.git_branch
     try:
-        for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read):
+        for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read, end=end):
             summary.records += 1
             order += 1
             if tell is not None and not summary.records % reporting.TOLD_EVERY:
@@ -244,6 +253,10 @@ def summarize(
     finally:
         summary.first_ts, summary.last_ts, summary.git_branch = first_ts, last_ts, branch
     return summary
+
+
+def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:
+    return lambda done: tell(done * size // end)
 
 
 _MAX_SUMMARIES = 256
@@ -307,7 +320,11 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
     if isinstance(result, dict) and isinstance(result.get("agentId"), str):
         for block in content_blocks(message_of(record)):
             tool_id = block.get("tool_use_id")
-            if block.get("type") == "tool_result" and isinstance(tool_id, str) and tool_id in pending_tasks:
+            if block.get("type") != "tool_result" or not isinstance(tool_id, str):
+                continue
+            if summary.results is not None:
+                summary.results.append((result["agentId"], tool_id, pending_tasks.get(tool_id)))
+            if tool_id in pending_tasks:
                 summary.task_types[result["agentId"]] = pending_tasks[tool_id]
                 summary.task_calls[result["agentId"]] = tool_id
 

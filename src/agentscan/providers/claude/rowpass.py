@@ -82,6 +82,7 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
     ``count``: no totals (``None``), unless a resume state is kept (it holds them)."""
     from agentscan.providers.claude import rowresume
     from agentscan.providers.claude.row import summarize
+    from agentscan.providers.claude import sidepass
     from agentscan.providers.claude.sidepass import SidePass
     from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.toolkit.fsutil import stat_now
@@ -94,6 +95,22 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
         return summarize(path, ctx), None
     resumed = rowresume.load(ctx, path, before, facts) if keeping and before is not None else None
     side = None
+    if (resumed is None and not keeping and not more_follow and before is not None
+            and before.st_size >= sidepass.SPLIT_BYTES):
+        # Sums alone taken back: the file may be read by halves, one on each core (``halves``).
+        from agentscan.providers.claude.halves import Halves
+
+        halves = Halves.worth_it(path, ctx, before)
+        if halves is not None:
+            try:
+                main, half_totals, progress = halves.first_half(facts)
+                main, totals = halves.join(main, half_totals, facts, progress)
+            finally:
+                halves.stop()
+            if facts is not None:
+                facts.finish()
+                facts.lines = progress.lines
+            return main, totals
     with ctx.warnings.capture() as captured:
         if resumed is not None:
             resumed.replay(ctx, path)

@@ -116,7 +116,7 @@ class SidePass:
             finally:
                 self.stop()
         read_here = (main.records, progress.complete_offset, progress.lines)
-        if answer is not None and tuple(answer[1:]) == read_here and _only_appended(self._path, self._before):
+        if answer is not None and tuple(answer[1:]) == read_here and only_appended(self._path, self._before):
             try:
                 if self._whole:
                     return WindowedTotals.unpacked(answer[0], stable=self._stable)
@@ -135,7 +135,7 @@ class SidePass:
         return totals
 
 
-def _only_appended(path: Path, before: os.stat_result) -> bool:
+def only_appended(path: Path, before: os.stat_result) -> bool:
     """Whether ``path`` is still the file ``before`` describes, or it has grown: transcripts are
     appended to, so two reads that ended at the same record of it read the same bytes
     (an agent writing to the session as it is shown is the common case, not a rare one)."""
