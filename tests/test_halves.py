@@ -294,6 +294,19 @@ def test_a_file_replaced_during_the_pass_is_read_here(tmp_path: Path, small_limi
     assert summary.prompts == 6 and whole.total() == _one_pass(path, _ctx(tmp_path))[2]
 
 
+def test_the_line_cap_reached_in_the_second_half_is_read_here(tmp_path: Path, small_limits: None,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan import bounds
+
+    monkeypatch.setattr(bounds, "MAX_FILE_LINES", 9)  # the one pass stops after 9 lines, and says so
+    records = qa_turns(6)
+    path = _write(tmp_path, records)
+    halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 4), monkeypatch)
+    assert not joined
+    assert halved == _one_pass(path, _ctx(tmp_path))
+    assert any("more than 9 lines" in warning[1] for warning in halved[-1])
+
+
 def test_too_many_warnings_in_the_second_half_are_read_here(tmp_path: Path, small_limits: None,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(halves, "MAX_SAID", 2)
