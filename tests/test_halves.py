@@ -336,6 +336,21 @@ def test_no_user_record_past_the_middle_is_no_seam(tmp_path: Path) -> None:
     assert halves.Halves.worth_it(path, _ctx(tmp_path), os.stat(path)) is None
 
 
+def test_no_halves_while_workers_hold_the_cores_or_of_a_compressed_file(tmp_path: Path, small_limits: None,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.toolkit import cores
+
+    path = _write(tmp_path, qa_turns(6))
+    split_huge_passes(monkeypatch, True)
+    assert halves.Halves.worth_it(path, _ctx(tmp_path), os.stat(path)) is not None
+    monkeypatch.setattr(cores, "busy", lambda: True)  # rows read in workers: no core is free
+    assert halves.Halves.worth_it(path, _ctx(tmp_path), os.stat(path)) is None
+    monkeypatch.setattr(cores, "busy", lambda: False)
+    packed = path.with_name(path.name + ".zst")
+    packed.write_bytes(path.read_bytes())
+    assert halves.Halves.worth_it(packed, _ctx(tmp_path), os.stat(packed)) is None  # no seeking into it
+
+
 def test_the_first_half_stops_at_the_seam(tmp_path: Path) -> None:
     records = qa_turns(4)
     path = _write(tmp_path, records)
