@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.context import ScanContext
-from agentscan.providers.claude import halves, rowresume, showfacts
+from agentscan.providers.claude import halves, row, rowresume, showfacts
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import WindowedTotals
@@ -160,6 +160,11 @@ def _reply(n: int, msg: str, blocks: list, **extra) -> dict:
     return record
 
 
+def _anonymous(record: dict) -> dict:
+    del record["uuid"], record["message"]["id"]
+    return record
+
+
 def _call(call_id: str) -> dict:
     return {"type": "tool_use", "id": call_id, "name": "Bash", "input": {}}
 
@@ -185,9 +190,13 @@ CASES = {
     # one call on both sides (no model, no text): the larger copy counts, once
     "a call on both sides": ([_prompt(0), _reply(1, "m1", [_call("t1")], model=None),
                               _prompt(2), _reply(3, "m1", [_call("t2")], model=None, usage=claude_usage(input=50))], 2),
-    # a ``summary`` before the seam whose leaf is after it
-    "a summary's leaf after the seam": ([_SUMMARY, _prompt(0), _reply(1, "m1", [{"type": "text", "text": "hi"}]),
+    # a ``summary`` in the first half (not at the file's start) whose leaf is after the seam
+    "a summary's leaf after the seam": ([_prompt(0), _SUMMARY, _reply(1, "m1", [{"type": "text", "text": "hi"}]),
                                          {**_prompt(2), "uuid": "u-late"}, _reply(3, "m2", [{"type": "text", "text": "x"}])], 3),
+    # a record with neither a message id nor a uuid after the seam: its stand-in id is numbered
+    # from the seam there, from the file's start in the one pass
+    "a stand-in id": ([_prompt(0), _reply(1, "m1", [{"type": "text", "text": "hi"}]), _prompt(2),
+                       _anonymous(_reply(3, "m2", [{"type": "text", "text": "x"}], usage=None))], 2),
     # a call the second half makes with no message id: settled in the one pass between the
     # first half's window calls
     "a call without a message id": ([_prompt(0), _reply(1, "m1", [{"type": "text", "text": "hi"}]), _prompt(2),
@@ -204,6 +213,19 @@ def test_what_the_second_half_cannot_know_is_read_here(tmp_path: Path, small_lim
     path = _write(tmp_path, records)
     halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, index), monkeypatch)
     assert not joined
+    assert halved == _one_pass(path, _ctx(tmp_path))
+
+
+def test_summaries_the_file_starts_with_are_the_helpers_too(tmp_path: Path, small_limits: None,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Code writes a resumed session's ``summary`` records first: the helper starts
+    from them, so a leaf after the seam names the title, and the halves are joined."""
+    records = [_SUMMARY, *qa_turns(3), {**_prompt(20), "uuid": "u-late"}, *qa_turns(2, start=30)]
+    path = _write(tmp_path, records)
+    assert halves.leading_summaries(path, _ctx(tmp_path)) == {"u-late": "an older conversation"}
+    halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 5), monkeypatch)
+    assert joined
+    assert halved[0]["_summary_matched"] == "an older conversation"
     assert halved == _one_pass(path, _ctx(tmp_path))
 
 
@@ -237,7 +259,7 @@ def test_a_window_pushed_out_by_the_second_half_is_settled_in_order(tmp_path: Pa
 
 def test_too_many_subagent_results_in_the_second_half_are_read_here(tmp_path: Path, small_limits: None,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(halves, "MAX_RESULTS", 0)
+    monkeypatch.setattr(row, "MAX_RESULTS", 0)
     task = {"type": "tool_use", "name": "Task", "id": "toolu_task", "input": {"subagent_type": "Explore"}}
     result = claude_user(SESSION, ts_of(7), [{"type": "tool_result", "tool_use_id": "toolu_task", "content": "done"}],
                          uuid="u7")
@@ -268,8 +290,10 @@ def test_a_helper_gone_is_the_second_half_read_here(tmp_path: Path, small_limits
     assert halved == _one_pass(path, _ctx(tmp_path))
 
 
-def test_a_file_replaced_during_the_pass_is_read_here(tmp_path: Path, small_limits: None,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_replaced_during_the_pass_is_read_again_whole(tmp_path: Path, small_limits: None,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The halves would be of two files, and the second half read here would go on in the new
+    one: the new file is read from its start, as one pass of it."""
     records = qa_turns(6)
     path = _write(tmp_path, records)
     before = os.stat(path)
@@ -278,20 +302,41 @@ def test_a_file_replaced_during_the_pass_is_read_here(tmp_path: Path, small_limi
     def then_replaced(self, facts):  # after both halves are read, before the join
         found = original(self, facts)
         replacement = path.with_suffix(".new")
-        replacement.write_bytes(path.read_bytes())
+        replacement.write_bytes(lines_of([*qa_turns(2, start=50), b"{oops", *qa_turns(5, start=60)]))
         os.replace(replacement, path)
         return found
 
     monkeypatch.setattr(halves.Halves, "first_half", then_replaced)
     joined = record_calls(monkeypatch, halves._Join, "apply", lambda *args: "joined")
-    parts = halves.Halves(path, _ctx(tmp_path), before, _seam_before(path, records, 4))
+    ctx = _ctx(tmp_path)
+    parts = halves.Halves(path, ctx, before, _seam_before(path, records, 4))
+    facts = ShowFacts()
     try:
-        summary, totals, progress = parts.first_half(None)
-        summary, whole = parts.join(summary, totals, None, progress)
+        summary, totals, progress = parts.first_half(facts)
+        summary, whole = parts.join(summary, totals, facts, progress)
     finally:
         parts.stop()
+    facts.finish()
     assert not joined
-    assert summary.prompts == 6 and whole.total() == _one_pass(path, _ctx(tmp_path))[2]
+    again = _one_pass(path, _ctx(tmp_path))
+    assert _outcome(summary, facts, whole, progress, ctx)[:-1] == again[:-1]
+    assert summary.prompts == 7
+
+
+def test_a_first_half_stopped_short_is_the_whole_pass(tmp_path: Path, small_limits: None,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line cap met before the seam: the one pass stopped there too, and says so once."""
+    from agentscan import bounds
+
+    monkeypatch.setattr(bounds, "MAX_FILE_LINES", 3)
+    records = qa_turns(6)
+    path = _write(tmp_path, records)
+    ctx = _ctx(tmp_path)
+    with ctx.warnings.capture() as captured:
+        halved, joined = _by_halves(path, ctx, _seam_before(path, records, 8), monkeypatch)
+    assert not joined
+    assert halved == _one_pass(path, _ctx(tmp_path))
+    assert [warning.message for warning in captured].count("more than 3 lines; read stopped there, earlier lines kept") == 1
 
 
 def test_the_line_cap_reached_in_the_second_half_is_read_here(tmp_path: Path, small_limits: None,
@@ -366,3 +411,25 @@ def test_show_facts_module_bounds_are_the_helpers(small_limits: None) -> None:
     again = ShowFacts()
     again.load_state(facts.to_state())
     assert (again.message_bytes, again.window) == (showfacts.MESSAGE_BYTES, showfacts.WINDOW)
+
+
+def test_the_helpers_lists_stay_bounded(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call id used again and again is listed once; subagent results past the cap are not
+    kept (the one more says there were more): a hostile file must not fill the helper."""
+    facts = halves._HalfFacts()
+    for _ in range(50):
+        facts.assistant("m1", [_call("t1")])
+    assert facts.early == ["t1"] and facts.reused == 49
+    monkeypatch.setattr(row, "MAX_RESULTS", 3)
+    task = {"type": "tool_use", "name": "Task", "id": "toolu_task", "input": {"subagent_type": "Explore"}}
+    results = []
+    for n in range(10):
+        result = claude_user(SESSION, ts_of(n + 2), [{"type": "tool_result", "tool_use_id": "toolu_task", "content": "x"}],
+                             uuid=f"r{n}")
+        result["toolUseResult"] = {"agentId": f"agent{n}"}
+        results.append(result)
+    path = _write(tmp_path, [_prompt(0), _reply(1, "m1", [task]), *results])
+    summary = row.FileSummary(path)
+    summary.results = []
+    summarize(path, _ctx(tmp_path), progress=ReadProgress(0, 1), resumed=summary)
+    assert len(summary.results) == 4 and len(summary.task_types) == 10

@@ -7,18 +7,24 @@ of 1 GB took 6-8 s).  Here each process reads half of the file instead and
 feeds all three consumers for it: this process up to a seam (a prompt
 record past the middle, ``find_seam``), a forked helper from it on.
 
-The helper's half starts from nothing, where the one pass would have gone on
+The helper's half starts from nothing (but the ``summary`` records the file
+starts with: ``leading_summaries``), where the one pass would have gone on
 from the first half's state; the two are joined only when nothing the one
 pass would do in the second half depends on that state (``_Join.checks``):
 no message id met in both halves (the sums' dedupe, the reply and model
 counts), no call id of the second half's first calls among the first's
-newest (the show facts' reused calls), no ``summary`` record in the first half (its leaf may be in the second),
-no call without a message id in the second (it would be settled between
-the first half's window calls), and the file the same one, at most
-appended to.  Otherwise this process reads the second half itself, going
-on from its own state as a resumed pass does (``row.summarize``'s
-``resumed``), so the outcome is always the one pass's; the helper's
-warnings are then dropped (that pass says them).
+newest (the show facts' reused calls), no ``summary`` record in the first
+half but those the helper started from (a leaf may be in the second), no
+call without a message id in the second (it would be settled between the
+first half's window calls), no stand-in id (``#`` and a record number,
+counted from the seam there), and the file the same one, at most appended
+to.  Otherwise this process reads the second half itself, going on from its
+own state as a resumed pass does (``row.summarize``'s ``resumed``), so the
+outcome is always the one pass's; the helper's warnings are then dropped
+(that pass says them).  A first half that stopped short (the line cap, a
+read that failed) is the whole pass, as the one pass stopped there too; a
+file replaced or cut meanwhile is read again from its start, whole, so that
+no row mixes two files.
 
 Used only when the totals are taken back as sums alone: no subagent's calls
 join them and no resume state keeps them (else ``sidepass``).
@@ -33,11 +39,13 @@ from typing import TYPE_CHECKING, Any
 
 from agentscan import bounds
 from agentscan.context import HeldWarnings, ScanContext
+from agentscan.providers.claude import row
 from agentscan.providers.claude.records import as_str, real_prompt_text
 from agentscan.providers.claude.row import FileSummary, RecentIds, summarize
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.usage import MESSAGE_ID, SIDECHAIN, Call
 from agentscan.providers.claude.windowed import SettledTotals, WindowedTotals, _packed
+from agentscan.toolkit.hashes64 import Hashes64
 from agentscan.toolkit.jsonl import ReadProgress
 
 if TYPE_CHECKING:
@@ -45,9 +53,10 @@ if TYPE_CHECKING:
 
 #: how far past the middle a seam is looked for
 SEAM_SEARCH = 8 * 1024 * 1024
-#: a second half listing more subagent results, or more warnings, than this is read here
-#: (each list is kept whole until the join)
-MAX_RESULTS = MAX_SAID = 4096
+#: a second half that met more warnings than this is read here (they are kept until the join)
+MAX_SAID = 4096
+#: how much of a transcript's head is looked at for the ``summary`` records it starts with
+HEAD_BYTES = 1024 * 1024
 #: where the seam is looked for, as a share of the file: both halves start at the fork and
 #: read at about the same rate (1 GB: 4.44 s for this process's 47 %, 5.11 s for the
 #: helper's 53 %); what follows the join waits for both whatever the share
@@ -99,7 +108,7 @@ class HalfTotals(WindowedTotals):
         super().__init__()
         self.unkeyed = 0
         self.evictions = 0
-        self._sidechains: set[int] = set()
+        self._sidechains = Hashes64()
 
     def add(self, call: Call) -> None:
         if call[MESSAGE_ID] is None:
@@ -116,7 +125,7 @@ class HalfTotals(WindowedTotals):
     def message_ids(self) -> array:
         """Every message id met, hashed (some twice)."""
         found = array("q", _packed(self._settled_parents))
-        found.extend(self._sidechains)
+        found.frombytes(self._sidechains.to_bytes())
         found.extend(hash(message_id) for message_id in self._requests)
         return found
 
@@ -133,13 +142,18 @@ class HalfTotals(WindowedTotals):
 
 class _EarlyIds(RecentIds):
     """``RecentIds`` that lists its first ``size`` ids: the ones the second half checked while
-    the first half's newest ids would still have been in the one pass's memory."""
+    the first half's newest ids would still have been in the one pass's memory.  It notes a
+    stand-in id (``#`` and the record's number): the second half numbers its records from
+    the seam, where the one pass numbers them from the file's start."""
 
     def __init__(self) -> None:
         super().__init__()
         self.early: list[str] = []
+        self.stand_in = False  # an id like the ``#<record number>`` a record without one is given
 
     def add(self, item: str) -> None:
+        if item.startswith("#"):
+            self.stand_in = True
         if len(self.early) < self._size and item not in self._members:
             self.early.append(item)
         super().add(item)
@@ -170,7 +184,7 @@ class _HalfFacts(ShowFacts):
             super()._tool(block)
             return
         key = as_str(block.get("id"))
-        if key is not None:
+        if key is not None and key not in self._keys:  # (a reused one was listed when it was fresh)
             self.early.append(key)
         reused = self.reused
         super()._tool(block)
@@ -191,10 +205,12 @@ class _HeldFew(HeldWarnings):
             self.overflowed = True
 
 
-def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool) -> dict[str, Any]:
-    """The helper's pass over ``path`` from ``seam`` on (``ctx``: its own), and what the join checks."""
+def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summaries: dict[str, str]) -> dict[str, Any]:
+    """The helper's pass over ``path`` from ``seam`` on (``ctx``: its own), and what the join
+    checks.  ``summaries``: those the file starts with, as the first half's pass keeps them."""
     summary = FileSummary(path)
     summary.results = []
+    summary._summaries = dict(summaries)
     texts, models = _EarlyIds(), _EarlyIds()
     summary._text_messages, summary._model_messages = texts, models
     facts, totals = _HalfFacts() if with_facts else None, HalfTotals()
@@ -202,8 +218,8 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool) -> di
     held = ctx.warnings = _HeldFew()
     summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary)
     return {
-        "summary": summary.to_state(), "results": summary.results[:MAX_RESULTS + 1],
-        "early_texts": texts.early, "early_models": models.early,
+        "summary": summary.to_state(), "results": summary.results,
+        "early_texts": texts.early, "early_models": models.early, "stand_in": texts.stand_in or models.stand_in,
         "facts": None if facts is None else facts.to_state(), "first": None if facts is None else facts.first,
         "early_calls": [] if facts is None else facts.early, "overflowed": held.overflowed,
         "sums": [[*key, *parts] for key, parts in totals._sums.items()],
@@ -214,12 +230,41 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool) -> di
     }
 
 
+def leading_summaries(path: Path, ctx: ScanContext) -> dict[str, str]:
+    """The ``summary`` records ``path`` starts with (where Claude Code writes a resumed
+    session's), as a pass over them keeps them: the second half's records may be their
+    leaves.  Empty when there are none, or they do not end within ``HEAD_BYTES``."""
+    import orjson
+
+    from agentscan.toolkit.fsutil import open_regular
+
+    try:
+        with open_regular(path) as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError:
+        return {}
+    end = 0
+    for line in head.split(b"\n")[:-1]:  # whole lines only
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            break
+        if not isinstance(record, dict) or record.get("type") != "summary":
+            break
+        end += len(line) + 1
+    if not end:
+        return {}
+    with ctx.held_warnings():  # (the first half's pass says them)
+        return summarize(path, ctx, end=end)._summaries
+
+
 class Halves:
     """The helper reading a transcript's second half while this process reads its first."""
 
     def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, seam: int) -> None:
         self._path, self._ctx, self._before, self.seam = path, ctx, before, seam
         self._helper: Helper | None = None
+        self._summaries = leading_summaries(path, ctx)
 
     @classmethod
     def worth_it(cls, path: Path, ctx: ScanContext, before: os.stat_result | None) -> Halves | None:
@@ -239,9 +284,9 @@ class Halves:
         from agentscan.toolkit.helperproc import Helper, HelperGone
 
         path, ctx, seam = self._path, self._ctx, self.seam
-        with_facts = facts is not None
-        helper = self._helper = Helper(lambda: None, lambda _: second_half(path, ctx.for_worker(), seam, with_facts),
-                                       start=False)
+        with_facts, summaries = facts is not None, self._summaries
+        helper = self._helper = Helper(
+            lambda: None, lambda _: second_half(path, ctx.for_worker(), seam, with_facts, summaries), start=False)
         try:
             helper.start()
             helper.send("half")  # not ``None``: that ends a helper
@@ -265,15 +310,26 @@ class Halves:
                 answer = None
             finally:
                 self.stop()
+        path, ctx = self._path, self._ctx
+        if not only_appended(path, self._before):
+            # Replaced or cut: the halves may be of two files, and the second half read here
+            # would go on in the new one.  One pass reads one file: this one, as it is now.
+            if facts is not None:
+                facts.reset()
+            progress.complete_offset, progress.lines = 0, 0
+            totals = HalfTotals()
+            return summarize(path, ctx, totals=totals, progress=progress, facts=facts), totals
+        if progress.complete_offset != self.seam:
+            return main, totals  # the line cap, or a read that failed: the one pass stopped there too
         join = None
-        if answer is not None and progress.complete_offset == self.seam and only_appended(self._path, self._before):
+        if answer is not None:
             try:
-                join = _Join(answer, self._path)
+                join = _Join(answer, path)
             except (ValueError, TypeError, KeyError):
                 join = None  # an answer that does not read back (the helper's bug): read here
-        if join is None or not join.checks(main, totals, facts, progress):
-            return summarize(self._path, self._ctx, totals=totals, progress=progress, facts=facts, resumed=main), totals
-        return join.apply(self._ctx, main, totals, facts, progress)
+        if join is None or not join.checks(main, totals, facts, progress, self._summaries):
+            return summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=main), totals
+        return join.apply(ctx, main, totals, facts, progress)
 
     def stop(self) -> None:
         if self._helper is not None:
@@ -289,6 +345,7 @@ class _Join:
         self.summary = FileSummary.from_state(path, answer["summary"])
         self.results = [(str(agent), str(tool), None if kind is None else str(kind))
                         for agent, tool, kind in answer["results"]]
+        self.stand_in = bool(answer["stand_in"])
         self.early_texts, self.early_models = set(answer["early_texts"]), set(answer["early_models"])
         self.facts = ShowFacts()
         if answer["facts"] is not None:
@@ -305,11 +362,14 @@ class _Join:
         self.said = [(str(path_text), str(message), line, bool(passing)) for path_text, message, line, passing in answer["said"]]
         self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
 
-    def checks(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None, progress: ReadProgress) -> bool:
-        """Whether joining gives what the one pass gives (the module's note)."""
+    def checks(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None, progress: ReadProgress,
+               given: dict[str, str]) -> bool:
+        """Whether joining gives what the one pass gives (the module's note).  ``given``: the
+        summaries the helper started from (those the file starts with)."""
         if any(passing for *_, passing in self.said) or progress.lines + self.lines - 1 >= bounds.MAX_FILE_LINES - 1:
             return False  # a read that failed there, or the line cap: the one pass would stop
-        if main._summaries or len(self.results) > MAX_RESULTS or self.unkeyed or self.overflowed:
+        if (main._summaries != given or len(self.results) > row.MAX_RESULTS or self.unkeyed or self.overflowed
+                or self.stand_in):
             return False
         if not (self.early_texts.isdisjoint(main._text_messages.ids())
                 and self.early_models.isdisjoint(main._model_messages.ids())):

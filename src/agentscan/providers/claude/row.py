@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.showfacts import ShowFacts
 
 TITLE_CHARS = 180
+#: a second half's subagent results listed (``FileSummary.results``); one more says there were more
+MAX_RESULTS = 4096
 #: how many recent message ids count each message once (its records are written together)
 RECENT_IDS = 512
 
@@ -322,7 +324,7 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
             tool_id = block.get("tool_use_id")
             if block.get("type") != "tool_result" or not isinstance(tool_id, str):
                 continue
-            if summary.results is not None:
+            if summary.results is not None and len(summary.results) <= MAX_RESULTS:
                 summary.results.append((result["agentId"], tool_id, pending_tasks.get(tool_id)))
             if tool_id in pending_tasks:
                 summary.task_types[result["agentId"]] = pending_tasks[tool_id]

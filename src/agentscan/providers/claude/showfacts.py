@@ -76,6 +76,10 @@ class ShowFacts:
         self._kept = 0
         self._more = False  # non-blank text past the kept part
 
+    def reset(self) -> None:
+        """Nothing fed yet (a pass that starts again from the file's start: ``halves``)."""
+        self.__init__()  # type: ignore[misc]
+
     def feed(self, record: dict) -> None:
         """One record (``summarize`` passes what it has read of it to ``assistant`` and ``prompt``)."""
         kind = record.get("type")
