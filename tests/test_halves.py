@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentscan.context import ScanContext
-from agentscan.providers.claude import halves, row, rowresume, showfacts
+from agentscan.providers.claude import halfjoin, halfpass, halves, row, rowresume, showfacts
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import WindowedTotals
@@ -96,7 +96,7 @@ def test_turns_split_at_a_prompt_are_joined(tmp_path_factory: pytest.TempPathFac
     seam = prompts[max(1, min(len(prompts) - 1, int(where * len(prompts))))]
     with pytest.MonkeyPatch.context() as example:
         example.setattr(halves, "find_seam", lambda path, size: seam)
-        joined = record_calls(example, halves._Join, "apply", lambda *args: "joined")
+        joined = record_calls(example, halfjoin.Join, "apply", lambda *args: "joined")
         split_huge_passes(example, True)
         split = _seen(_env(tmp_path, "split"))
         assert joined
@@ -120,7 +120,7 @@ def _one_pass(path: Path, ctx: ScanContext) -> tuple:
 
 def _by_halves(path: Path, ctx: ScanContext, seam: int, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple, bool]:
     """The outcome, and whether the helper's half was joined."""
-    joined = record_calls(monkeypatch, halves._Join, "apply", lambda *args: "joined")
+    joined = record_calls(monkeypatch, halfjoin.Join, "apply", lambda *args: "joined")
     parts = halves.Halves(path, ctx, os.stat(path), seam)
     facts = ShowFacts()
     try:
@@ -307,7 +307,7 @@ def test_a_file_replaced_during_the_pass_is_read_again_whole(tmp_path: Path, sma
         return found
 
     monkeypatch.setattr(halves.Halves, "first_half", then_replaced)
-    joined = record_calls(monkeypatch, halves._Join, "apply", lambda *args: "joined")
+    joined = record_calls(monkeypatch, halfjoin.Join, "apply", lambda *args: "joined")
     ctx = _ctx(tmp_path)
     parts = halves.Halves(path, ctx, before, _seam_before(path, records, 4))
     facts = ShowFacts()
@@ -354,7 +354,7 @@ def test_the_line_cap_reached_in_the_second_half_is_read_here(tmp_path: Path, sm
 
 def test_too_many_warnings_in_the_second_half_are_read_here(tmp_path: Path, small_limits: None,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(halves, "MAX_SAID", 2)
+    monkeypatch.setattr(halfpass, "MAX_SAID", 2)
     records = [*qa_turns(3), b"{oops", b"{oops", b"{oops", *qa_turns(2, start=3)]
     path = _write(tmp_path, records)
     halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 6), monkeypatch)
@@ -407,7 +407,7 @@ def test_the_first_half_stops_at_the_seam(tmp_path: Path) -> None:
 
 def test_show_facts_module_bounds_are_the_helpers(small_limits: None) -> None:
     """The helper's facts read back against this process's bounds (``load_state``)."""
-    facts = halves._HalfFacts()
+    facts = halfpass._HalfFacts()
     again = ShowFacts()
     again.load_state(facts.to_state())
     assert (again.message_bytes, again.window) == (showfacts.MESSAGE_BYTES, showfacts.WINDOW)
@@ -416,7 +416,7 @@ def test_show_facts_module_bounds_are_the_helpers(small_limits: None) -> None:
 def test_the_helpers_lists_stay_bounded(tmp_path: Path, small_limits: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A call id used again and again is listed once; subagent results past the cap are not
     kept (the one more says there were more): a hostile file must not fill the helper."""
-    facts = halves._HalfFacts()
+    facts = halfpass._HalfFacts()
     for _ in range(50):
         facts.assistant("m1", [_call("t1")])
     assert facts.early == ["t1"] and facts.reused == 49

@@ -1,0 +1,147 @@
+"""The join of a huge transcript's two halves (``halves``): the helper's answer read back,
+the checks that joining gives what one pass over the whole file gives, and the joining.
+"""
+
+from __future__ import annotations
+
+from array import array
+from pathlib import Path
+from typing import Any
+
+from agentscan import bounds
+from agentscan.context import ScanContext
+from agentscan.providers.claude import row
+from agentscan.providers.claude.halfpass import HalfTotals
+from agentscan.providers.claude.row import FileSummary, RecentIds
+from agentscan.providers.claude.showfacts import ShowFacts
+from agentscan.providers.claude.windowed import SettledTotals, WindowedTotals, _sums_of_state
+from agentscan.toolkit.jsonl import ReadProgress
+
+
+class Join:
+    """The helper's answer read back (raises ``ValueError``/``TypeError``/``KeyError`` on an
+    ill-shaped one), its checks against the first half, and the joining."""
+
+    def __init__(self, answer: dict[str, Any], path: Path) -> None:
+        self.summary = FileSummary.from_state(path, answer["summary"])
+        self.results = [(str(agent), str(tool), None if kind is None else str(kind))
+                        for agent, tool, kind in answer["results"]]
+        self.stand_in = bool(answer["stand_in"])
+        self.early_texts, self.early_models = set(answer["early_texts"]), set(answer["early_models"])
+        self.facts = ShowFacts()
+        if answer["facts"] is not None:
+            self.facts.load_state(answer["facts"])
+        self.overflowed = bool(answer["overflowed"])
+        first = answer["first"]
+        self.first = None if first is None else (str(first[0]), first[1])
+        self.early_calls = set(answer["early_calls"])
+        self.sums = _sums_of_state(answer["sums"])
+        self.window_sums = _sums_of_state(answer["window_sums"])
+        self.inserted, self.unkeyed, self.exact = int(answer["inserted"]), int(answer["unkeyed"]), bool(answer["exact"])
+        self.messages = array("q")
+        self.messages.frombytes(answer["messages"])
+        self.said = [(str(path_text), str(message), line, bool(passing)) for path_text, message, line, passing in answer["said"]]
+        self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
+
+    def checks(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None, progress: ReadProgress,
+               given: dict[str, str]) -> bool:
+        """Whether joining gives what the one pass gives (the module's note).  ``given``: the
+        summaries the helper started from (those the file starts with)."""
+        if any(passing for *_, passing in self.said) or progress.lines + self.lines - 1 >= bounds.MAX_FILE_LINES - 1:
+            return False  # a read that failed there, or the line cap: the one pass would stop
+        if (main._summaries != given or len(self.results) > row.MAX_RESULTS or self.unkeyed or self.overflowed
+                or self.stand_in):
+            return False
+        if not (self.early_texts.isdisjoint(main._text_messages.ids())
+                and self.early_models.isdisjoint(main._model_messages.ids())):
+            return False
+        # (A reply running across the seam needs no check of its own: its text is the show
+        # facts' only if it is not blank, and a message with text is among the newest text ids.)
+        if facts is not None and not self.early_calls.isdisjoint(key for key in facts._keys if isinstance(key, str)):
+            return False
+        return not totals.met_any(self.messages)
+
+    def apply(self, ctx: ScanContext, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,
+              progress: ReadProgress) -> tuple[FileSummary, WindowedTotals]:
+        first_lines = progress.lines
+        _join_summaries(main, self.summary, self.results)
+        if facts is not None:
+            _join_facts(facts, self.facts, self.first is not None)
+        joined = _join_totals(totals, self.inserted, self.sums, self.window_sums, self.exact)
+        progress.complete_offset, progress.lines = self.offset, first_lines + self.lines - 1
+        for path_text, message, line, _ in self.said:  # in order, after the first half's: as the one pass says them
+            ctx.warn(path_text, message, None if line is None else first_lines + line - 1)
+        return main, joined
+
+
+def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[str, str, str | None]]) -> None:
+    """``main`` (the first half's) brought on by the second half's ``FileSummary``."""
+    if main.first_prompt is None:
+        main.first_prompt = second.first_prompt
+    main.first_bare_command = main.first_bare_command or second.first_bare_command
+    main.cwd = main.cwd if main.cwd is not None else second.cwd
+    for name in ("custom_title", "ai_title", "summary_title", "_summary_matched", "git_branch"):
+        later = getattr(second, name)
+        if later is not None:
+            setattr(main, name, later)
+    main._summaries = second._summaries
+    if second.first_ts is not None and (main.first_ts is None or second.first_ts < main.first_ts):
+        main.first_ts = second.first_ts
+    if second.last_ts is not None and (main.last_ts is None or second.last_ts > main.last_ts):
+        main.last_ts = second.last_ts
+    main.prompts += second.prompts
+    main.responses += second.responses
+    main.tool_calls += second.tool_calls
+    main.records += second.records
+    main.has_usage = main.has_usage or second.has_usage
+    for model, count in second.models.items():
+        main.models[model] += count
+    # A subagent's result in the second half may name a call of the first: in file order, as met.
+    first_pending = main.pending_tasks
+    for agent, tool_id, kind in results:
+        found = kind if kind is not None else first_pending.get(tool_id)
+        if found is not None:
+            main.task_types[agent] = found
+            main.task_calls[agent] = tool_id
+    main.pending_tasks = {**first_pending, **second.pending_tasks}
+    size = main._text_messages._size
+    main._text_messages = RecentIds(ids=(main._text_messages.ids() + second._text_messages.ids())[-size:])
+    main._model_messages = RecentIds(ids=(main._model_messages.ids() + second._model_messages.ids())[-size:])
+
+
+def _join_facts(facts: ShowFacts, second: ShowFacts, met: bool) -> None:
+    """``facts`` (the first half's, its reply still open) brought on by the second half's.
+    ``met``: the second half fed them anything (its first event ends the open reply)."""
+    if not met:
+        return
+    facts._flush()
+    facts.prompts += second.prompts
+    facts.responses += second.responses
+    facts.tools += second.tools
+    facts.reused += second.reused
+    facts.clipped += second.clipped
+    if second.plan is not None:
+        facts.plan = second.plan
+    # (The newest call ids are left: they go on only in a resume state, and none is kept
+    # after halves.)
+    facts._current, facts._texts, facts._kept, facts._more = second._current, second._texts, second._kept, second._more
+
+
+def _join_totals(first: HalfTotals, inserted: int, sums: dict[tuple, list[int]], window_sums: dict[tuple, list[int]],
+                 exact: bool) -> SettledTotals:
+    """The whole file's sums, in the order the one pass settles them: the first half's settled
+    calls, those of its window the second half's calls pushed out, the second half's settled
+    calls, then the first half's window left and the second's (``_all_sums``)."""
+    for _ in range(min(len(first._recent), max(0, len(first._recent) + inserted - first._window))):
+        first._evict_oldest()
+    first._everything = None  # (``add`` drops it; the evictions here come from no ``add``)
+    joined = {key: list(parts) for key, parts in first._sums.items()}
+    for part in (sums, first.window_sums(), window_sums):
+        for key, parts in part.items():
+            found = joined.get(key)
+            if found is None:
+                joined[key] = list(parts)
+            else:
+                for index, value in enumerate(parts):
+                    found[index] += value
+    return SettledTotals(joined, first.exact and exact, stable=False)

@@ -1,0 +1,164 @@
+"""What each half of a huge transcript's row pass records for the join (``halves``,
+``halfjoin``): the helper's pass over the second half, and the totals both halves keep.
+"""
+
+from __future__ import annotations
+
+from array import array
+from pathlib import Path
+from typing import Any
+
+from agentscan.context import HeldWarnings, ScanContext
+from agentscan.providers.claude.records import as_str
+from agentscan.providers.claude.row import FileSummary, RecentIds, summarize
+from agentscan.providers.claude.showfacts import ShowFacts
+from agentscan.providers.claude.usage import MESSAGE_ID, SIDECHAIN, Call
+from agentscan.providers.claude.windowed import WindowedTotals, _packed
+from agentscan.toolkit.hashes64 import Hashes64
+from agentscan.toolkit.jsonl import ReadProgress
+
+#: a second half that met more warnings than this is read here (they are kept until the join)
+MAX_SAID = 4096
+
+
+class HalfTotals(WindowedTotals):
+    """A half's totals, with what the join checks: the message ids of its calls (hashed:
+    ``hash()`` holds in a forked helper), calls without one, and how many calls left the window.
+    The ids are those the totals keep anyway (the settled parents' and the window's) and the
+    few settled sidechain calls': a set of every id took 7 MB more of a 1 GB transcript's pass."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unkeyed = 0
+        self.evictions = 0
+        self._sidechains = Hashes64()
+
+    def add(self, call: Call) -> None:
+        if call[MESSAGE_ID] is None:
+            self.unkeyed += 1
+        super().add(call)
+
+    def _evict_oldest(self) -> None:
+        self.evictions += 1
+        key = self._order[0]
+        if self._recent[key][SIDECHAIN]:  # (a parent's is among the settled parents)
+            self._sidechains.add(hash(key[0]))
+        super()._evict_oldest()
+
+    def message_ids(self) -> array:
+        """Every message id met, hashed (some twice)."""
+        found = array("q", _packed(self._settled_parents))
+        found.frombytes(self._sidechains.to_bytes())
+        found.extend(hash(message_id) for message_id in self._requests)
+        return found
+
+    def met_any(self, hashes: array) -> bool:
+        """Whether any of these hashed message ids is one met here."""
+        parents, sidechains = self._settled_parents, self._sidechains
+        window = {hash(message_id) for message_id in self._requests}
+        return any(h in window or h in sidechains or (parents is not None and h in parents) for h in hashes)
+
+    def window_sums(self) -> dict[tuple, list[int]]:
+        """What the window's winners add to the settled sums (``_all_sums`` less ``_sums``)."""
+        return _sums_added(self._all_sums(), self._sums)
+
+
+class _EarlyIds(RecentIds):
+    """``RecentIds`` that lists its first ``size`` ids: the ones the second half checked while
+    the first half's newest ids would still have been in the one pass's memory.  It notes a
+    stand-in id (``#`` and the record's number): the second half numbers its records from
+    the seam, where the one pass numbers them from the file's start."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.early: list[str] = []
+        self.stand_in = False  # an id like the ``#<record number>`` a record without one is given
+
+    def add(self, item: str) -> None:
+        if item.startswith("#"):
+            self.stand_in = True
+        if len(self.early) < self._size and item not in self._members:
+            self.early.append(item)
+        super().add(item)
+
+
+class _HalfFacts(ShowFacts):
+    """``ShowFacts`` of the second half, with its first event and the call ids it checked
+    before ``window`` new calls had pushed the first half's out of the one pass's memory."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: tuple[str, str | None] | None = None
+        self.early: list[str] = []
+        self._fresh = 0
+
+    def assistant(self, message_id: str | None, blocks: list[dict]) -> None:
+        if self.first is None:
+            self.first = ("assistant", message_id)
+        super().assistant(message_id, blocks)
+
+    def prompt(self, text: str) -> None:
+        if self.first is None:
+            self.first = ("prompt", None)
+        super().prompt(text)
+
+    def _tool(self, block: dict) -> None:
+        if self._fresh >= self.window:
+            super()._tool(block)
+            return
+        key = as_str(block.get("id"))
+        if key is not None and key not in self._keys:  # (a reused one was listed when it was fresh)
+            self.early.append(key)
+        reused = self.reused
+        super()._tool(block)
+        self._fresh += self.reused == reused
+
+
+class _HeldFew(HeldWarnings):
+    """Held warnings, the first ``MAX_SAID`` only (a file of bad lines must not fill the helper)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.overflowed = False
+
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+        if len(self.said) < MAX_SAID:
+            super().add(path, message, line, passing=passing)
+        else:
+            self.overflowed = True
+
+
+def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summaries: dict[str, str]) -> dict[str, Any]:
+    """The helper's pass over ``path`` from ``seam`` on (``ctx``: its own), and what the join
+    checks.  ``summaries``: those the file starts with, as the first half's pass keeps them."""
+    summary = FileSummary(path)
+    summary.results = []
+    summary._summaries = dict(summaries)
+    texts, models = _EarlyIds(), _EarlyIds()
+    summary._text_messages, summary._model_messages = texts, models
+    facts, totals = _HalfFacts() if with_facts else None, HalfTotals()
+    progress = ReadProgress(seam, 1)  # its first line numbered 2: no byte order mark is taken off it
+    held = ctx.warnings = _HeldFew()
+    summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary)
+    return {
+        "summary": summary.to_state(), "results": summary.results,
+        "early_texts": texts.early, "early_models": models.early, "stand_in": texts.stand_in or models.stand_in,
+        "facts": None if facts is None else facts.to_state(), "first": None if facts is None else facts.first,
+        "early_calls": [] if facts is None else facts.early, "overflowed": held.overflowed,
+        "sums": [[*key, *parts] for key, parts in totals._sums.items()],
+        "window_sums": [[*key, *parts] for key, parts in totals.window_sums().items()],
+        "inserted": len(totals._recent) + totals.evictions, "exact": totals.exact, "unkeyed": totals.unkeyed,
+        "messages": totals.message_ids().tobytes(),
+        "said": held.said, "offset": progress.complete_offset, "lines": progress.lines,
+    }
+
+
+def _sums_added(everything: dict[tuple, list[int]], settled: dict[tuple, list[int]]) -> dict[tuple, list[int]]:
+    """``everything`` less ``settled``, key by key, in ``everything``'s order past ``settled``'s keys."""
+    added: dict[tuple, list[int]] = {}
+    for key, parts in everything.items():
+        before = settled.get(key)
+        difference = list(parts) if before is None else [value - old for value, old in zip(parts, before)]
+        if any(difference) or before is None:
+            added[key] = difference
+    return added
