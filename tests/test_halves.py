@@ -296,7 +296,6 @@ def test_a_file_replaced_during_the_pass_is_read_again_whole(tmp_path: Path, sma
     one: the new file is read from its start, as one pass of it."""
     records = qa_turns(6)
     path = _write(tmp_path, records)
-    before = os.stat(path)
     original = halves.Halves.first_half
 
     def then_replaced(self, facts):  # after both halves are read, before the join
@@ -307,20 +306,10 @@ def test_a_file_replaced_during_the_pass_is_read_again_whole(tmp_path: Path, sma
         return found
 
     monkeypatch.setattr(halves.Halves, "first_half", then_replaced)
-    joined = record_calls(monkeypatch, halfjoin.Join, "apply", lambda *args: "joined")
-    ctx = _ctx(tmp_path)
-    parts = halves.Halves(path, ctx, before, _seam_before(path, records, 4))
-    facts = ShowFacts()
-    try:
-        summary, totals, progress = parts.first_half(facts)
-        summary, whole = parts.join(summary, totals, facts, progress)
-    finally:
-        parts.stop()
-    facts.finish()
+    halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 4), monkeypatch)
     assert not joined
-    again = _one_pass(path, _ctx(tmp_path))
-    assert _outcome(summary, facts, whole, progress, ctx)[:-1] == again[:-1]
-    assert summary.prompts == 7
+    assert halved == _one_pass(path, _ctx(tmp_path))
+    assert halved[0]["prompts"] == 7
 
 
 def test_a_first_half_stopped_short_is_the_whole_pass(tmp_path: Path, small_limits: None,

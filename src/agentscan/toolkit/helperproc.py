@@ -116,6 +116,19 @@ class Helper:
                 pass
 
 
+def last_answer(helper: Helper | None) -> Any:
+    """The answer to the question sent last, ``None`` when there is no helper or it is gone
+    (its caller then does the work itself); the helper is stopped either way."""
+    if helper is None:
+        return None
+    try:
+        return helper.receive()
+    except HelperGone:
+        return None
+    finally:
+        helper.stop()
+
+
 def _helper(parent: int, tasks: int, results: int, watch: int, setup: Callable[[], None],
             serve: Callable[[Any], Any]) -> None:
     become_child(parent, watch)

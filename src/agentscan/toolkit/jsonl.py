@@ -59,40 +59,8 @@ class JsonLine(NamedTuple):
     record: dict
 
 
-class _CappedStream(io.RawIOBase):
-    """A decompressed stream that ends after ``limit`` bytes, noting whether more was left.
-
-    A few hundred KB of zstd can expand to gigabytes; the reader must stop
-    at a size that no real transcript reaches (``MAX_DECOMPRESSED_BYTES``).
-    """
-
-    def __init__(self, inner: IO[bytes], limit: int) -> None:
-        self._inner = inner
-        self._left = limit
-        self.capped = False
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self._left <= 0:
-            if not self.capped and self._inner.read(1):
-                self.capped = True
-            return 0
-        view = memoryview(buffer)
-        count = self._inner.readinto(view[: self._left])  # type: ignore[attr-defined]
-        self._left -= count
-        return count
-
-    def close(self) -> None:
-        try:
-            self._inner.close()
-        finally:
-            super().close()
-
-
 class _Bounded(io.RawIOBase):
-    """A stream that ends ``limit`` bytes on (``iter_json_records``' ``end``)."""
+    """A stream that ends ``limit`` bytes on (``iter_json_records``' ``end``, ``_CappedStream``)."""
 
     def __init__(self, inner: IO[bytes], limit: int) -> None:
         self._inner = inner
@@ -113,6 +81,23 @@ class _Bounded(io.RawIOBase):
             self._inner.close()
         finally:
             super().close()
+
+
+class _CappedStream(_Bounded):
+    """A decompressed stream that ends after ``limit`` bytes, noting whether more was left.
+
+    A few hundred KB of zstd can expand to gigabytes; the reader must stop
+    at a size that no real transcript reaches (``MAX_DECOMPRESSED_BYTES``).
+    """
+
+    def __init__(self, inner: IO[bytes], limit: int) -> None:
+        super().__init__(inner, limit)
+        self.capped = False
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._left <= 0 and not self.capped and self._inner.read(1):
+            self.capped = True
+        return super().readinto(buffer)
 
 
 def open_at(path: Path, ctx: ScanContext, start: int) -> tuple[IO[bytes], int] | None:

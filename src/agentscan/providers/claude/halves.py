@@ -163,16 +163,10 @@ class Halves:
         the halves joined when the checks hold, else the second half read here."""
         from agentscan.providers.claude.halfjoin import Join
         from agentscan.providers.claude.sidepass import only_appended
-        from agentscan.toolkit.helperproc import HelperGone
+        from agentscan.toolkit.helperproc import last_answer
 
-        answer = None
-        if self._helper is not None:
-            try:
-                answer = self._helper.receive()
-            except HelperGone:
-                answer = None
-            finally:
-                self.stop()
+        answer = last_answer(self._helper)
+        self._helper = None
         path, ctx = self._path, self._ctx
         if not only_appended(path, self._before):
             # Replaced or cut: the halves may be of two files, and the second half read here

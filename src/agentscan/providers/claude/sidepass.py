@@ -105,16 +105,10 @@ class SidePass:
         it read the same, else a second pass here, silent but for a read that failed where
         this pass's did not."""
         from agentscan.providers.claude.windowed import WindowedTotals
-        from agentscan.toolkit.helperproc import HelperGone
+        from agentscan.toolkit.helperproc import last_answer
 
-        answer = None
-        if self._helper is not None:
-            try:
-                answer = self._helper.receive()
-            except HelperGone:
-                answer = None
-            finally:
-                self.stop()
+        answer = last_answer(self._helper)
+        self._helper = None
         read_here = (main.records, progress.complete_offset, progress.lines)
         if answer is not None and tuple(answer[1:]) == read_here and only_appended(self._path, self._before):
             try:
