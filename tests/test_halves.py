@@ -216,12 +216,15 @@ def test_what_the_second_half_cannot_know_is_read_here(tmp_path: Path, small_lim
     assert halved == _one_pass(path, _ctx(tmp_path))
 
 
+@pytest.mark.parametrize("bom", [False, True], ids=["plain", "a byte order mark first"])
 def test_summaries_the_file_starts_with_are_the_helpers_too(tmp_path: Path, small_limits: None,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+                                                            monkeypatch: pytest.MonkeyPatch, bom: bool) -> None:
     """Claude Code writes a resumed session's ``summary`` records first: the helper starts
     from them, so a leaf after the seam names the title, and the halves are joined."""
     records = [_SUMMARY, *qa_turns(3), {**_prompt(20), "uuid": "u-late"}, *qa_turns(2, start=30)]
     path = _write(tmp_path, records)
+    if bom:
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert halves.leading_summaries(path, _ctx(tmp_path)) == {"u-late": "an older conversation"}
     halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 5), monkeypatch)
     assert joined
@@ -293,8 +296,8 @@ def test_a_helper_gone_is_the_second_half_read_here(tmp_path: Path, small_limits
 def test_a_file_replaced_during_the_pass_is_read_again_whole(tmp_path: Path, small_limits: None,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The halves would be of two files, and the second half read here would go on in the new
-    one: the new file is read from its start, as one pass of it."""
-    records = qa_turns(6)
+    one: the new file is read from its start, as one pass of it (the old one's bad line unsaid)."""
+    records = [*qa_turns(1), b"{old", *qa_turns(5, start=1)]
     path = _write(tmp_path, records)
     original = halves.Halves.first_half
 
@@ -306,10 +309,10 @@ def test_a_file_replaced_during_the_pass_is_read_again_whole(tmp_path: Path, sma
         return found
 
     monkeypatch.setattr(halves.Halves, "first_half", then_replaced)
-    halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 4), monkeypatch)
+    halved, joined = _by_halves(path, _ctx(tmp_path), _seam_before(path, records, 5), monkeypatch)
     assert not joined
     assert halved == _one_pass(path, _ctx(tmp_path))
-    assert halved[0]["prompts"] == 7
+    assert halved[0]["prompts"] == 7 and not any(warning[2] == 3 for warning in halved[-1])
 
 
 def test_a_first_half_stopped_short_is_the_whole_pass(tmp_path: Path, small_limits: None,

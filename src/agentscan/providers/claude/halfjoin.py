@@ -40,7 +40,8 @@ class Join:
         self.inserted, self.unkeyed, self.exact = int(answer["inserted"]), int(answer["unkeyed"]), bool(answer["exact"])
         self.messages = array("q")
         self.messages.frombytes(answer["messages"])
-        self.said = [(str(path_text), str(message), line, bool(passing)) for path_text, message, line, passing in answer["said"]]
+        self.said = [(str(path_text), str(message), None if line is None else int(line), bool(passing))
+                     for path_text, message, line, passing in answer["said"]]
         self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
 
     def checks(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None, progress: ReadProgress,

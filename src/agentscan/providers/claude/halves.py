@@ -36,13 +36,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentscan.context import ScanContext
+from agentscan.context import Said, ScanContext, say
 from agentscan.providers.claude.records import real_prompt_text
 from agentscan.providers.claude.halfpass import HalfTotals, second_half
 from agentscan.providers.claude.row import FileSummary, summarize
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import WindowedTotals
-from agentscan.toolkit.jsonl import ReadProgress
+from agentscan.toolkit.jsonl import BOM, ReadProgress
 
 if TYPE_CHECKING:
     from agentscan.toolkit.helperproc import Helper
@@ -105,8 +105,8 @@ def leading_summaries(path: Path, ctx: ScanContext) -> dict[str, str]:
             head = handle.read(HEAD_BYTES)
     except OSError:
         return {}
-    end = 0
-    for line in head.split(b"\n")[:-1]:  # whole lines only
+    start = end = len(BOM) if head.startswith(BOM) else 0  # (the pass takes it off line 1 too)
+    for line in head[start:].split(b"\n")[:-1]:  # whole lines only
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
@@ -114,7 +114,7 @@ def leading_summaries(path: Path, ctx: ScanContext) -> dict[str, str]:
         if not isinstance(record, dict) or record.get("type") != "summary":
             break
         end += len(line) + 1
-    if not end:
+    if end == start:
         return {}
     with ctx.held_warnings():  # (the first half's pass says them)
         return summarize(path, ctx, end=end)._summaries
@@ -126,6 +126,7 @@ class Halves:
     def __init__(self, path: Path, ctx: ScanContext, before: os.stat_result, seam: int) -> None:
         self._path, self._ctx, self._before, self.seam = path, ctx, before, seam
         self._helper: Helper | None = None
+        self._said: list[Said] = []  # the first half's warnings
         self._summaries = leading_summaries(path, ctx)
 
     @classmethod
@@ -155,7 +156,11 @@ class Halves:
         except (OSError, HelperGone):
             self.stop()
         totals, progress = HalfTotals(), ReadProgress()
-        return summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam), totals, progress
+        # Held until the join: a file replaced meanwhile is read again, and says its own.
+        with ctx.held_warnings() as held:
+            main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam)
+        self._said = held.said
+        return main, totals, progress
 
     def join(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,
              progress: ReadProgress) -> tuple[FileSummary, WindowedTotals]:
@@ -165,24 +170,27 @@ class Halves:
         from agentscan.providers.claude.sidepass import only_appended
         from agentscan.toolkit.helperproc import last_answer
 
-        answer = last_answer(self._helper)
-        self._helper = None
         path, ctx = self._path, self._ctx
         if not only_appended(path, self._before):
             # Replaced or cut: the halves may be of two files, and the second half read here
             # would go on in the new one.  One pass reads one file: this one, as it is now.
+            self.stop()
             if facts is not None:
                 facts.reset()
             progress.complete_offset, progress.lines = 0, 0
             totals = HalfTotals()
             return summarize(path, ctx, totals=totals, progress=progress, facts=facts), totals
+        say(ctx, self._said)
         if progress.complete_offset != self.seam:
+            self.stop()  # (its answer would go unused)
             return main, totals  # the line cap, or a read that failed: the one pass stopped there too
+        answer = last_answer(self._helper)
+        self._helper = None
         join = None
         if answer is not None:
             try:
                 join = Join(answer, path)
-            except (ValueError, TypeError, KeyError):
+            except (ValueError, TypeError, KeyError, IndexError):
                 join = None  # an answer that does not read back (the helper's bug): read here
         if join is None or not join.checks(main, totals, facts, progress, self._summaries):
             return summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=main), totals
