@@ -32,8 +32,6 @@ class Join:
         if answer["facts"] is not None:
             self.facts.load_state(answer["facts"])
         self.overflowed = bool(answer["overflowed"])
-        first = answer["first"]
-        self.first = None if first is None else (str(first[0]), first[1])
         self.early_calls = set(answer["early_calls"])
         self.sums = _sums_of_state(answer["sums"])
         self.window_sums = _sums_of_state(answer["window_sums"])
@@ -67,7 +65,7 @@ class Join:
         first_lines = progress.lines
         _join_summaries(main, self.summary, self.results)
         if facts is not None:
-            _join_facts(facts, self.facts, self.first is not None)
+            _join_facts(facts, self.facts)
         joined = _join_totals(totals, self.inserted, self.sums, self.window_sums, self.exact)
         progress.complete_offset, progress.lines = self.offset, first_lines + self.lines - 1
         for path_text, message, line, _ in self.said:  # in order, after the first half's: as the one pass says them
@@ -110,11 +108,10 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
     main._model_messages = RecentIds(ids=(main._model_messages.ids() + second._model_messages.ids())[-size:])
 
 
-def _join_facts(facts: ShowFacts, second: ShowFacts, met: bool) -> None:
+def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     """``facts`` (the first half's, its reply still open) brought on by the second half's.
-    ``met``: the second half fed them anything (its first event ends the open reply)."""
-    if not met:
-        return
+    The open reply ends here: the second half's first prompt or message ends it in the one
+    pass, and with nothing fed after the seam it ends at the file's end, as here."""
     facts._flush()
     facts.prompts += second.prompts
     facts.responses += second.responses

@@ -83,24 +83,13 @@ class _EarlyIds(RecentIds):
 
 
 class _HalfFacts(ShowFacts):
-    """``ShowFacts`` of the second half, with its first event and the call ids it checked
-    before ``window`` new calls had pushed the first half's out of the one pass's memory."""
+    """``ShowFacts`` of the second half, with the call ids it checked before ``window`` new
+    calls had pushed the first half's out of the one pass's memory."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.first: tuple[str, str | None] | None = None
         self.early: list[str] = []
         self._fresh = 0
-
-    def assistant(self, message_id: str | None, blocks: list[dict]) -> None:
-        if self.first is None:
-            self.first = ("assistant", message_id)
-        super().assistant(message_id, blocks)
-
-    def prompt(self, text: str) -> None:
-        if self.first is None:
-            self.first = ("prompt", None)
-        super().prompt(text)
 
     def _tool(self, block: dict) -> None:
         if self._fresh >= self.window:
@@ -143,7 +132,7 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     return {
         "summary": summary.to_state(), "results": summary.results,
         "early_texts": texts.early, "early_models": models.early, "stand_in": texts.stand_in or models.stand_in,
-        "facts": None if facts is None else facts.to_state(), "first": None if facts is None else facts.first,
+        "facts": None if facts is None else facts.to_state(),
         "early_calls": [] if facts is None else facts.early, "overflowed": held.overflowed,
         "sums": [[*key, *parts] for key, parts in totals._sums.items()],
         "window_sums": [[*key, *parts] for key, parts in totals.window_sums().items()],

@@ -22,11 +22,15 @@ from typing import TYPE_CHECKING, Iterator
 from agentscan.context import ScanContext
 
 if TYPE_CHECKING:
+    import os
+
     from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.rowresume import Resumed
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.toolkit.detail import DetailCollector
+    from agentscan.toolkit.jsonl import ReadProgress
 
 
 def summaries(
@@ -80,13 +84,9 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
     """The main transcript's row pass, from where a kept one stopped when it can (``rowresume``).
     ``more_follow``: other files' calls (the subagents') join its totals after it.  Not
     ``count``: no totals (``None``), unless a resume state is kept (it holds them)."""
-    from agentscan.providers.claude import rowresume
+    from agentscan.providers.claude import rowresume, sidepass
     from agentscan.providers.claude.row import summarize
-    from agentscan.providers.claude import sidepass
-    from agentscan.providers.claude.sidepass import SidePass
-    from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.toolkit.fsutil import stat_now
-    from agentscan.toolkit.jsonl import ReadProgress
 
     before = stat_now(path)  # the file as this pass finds it, not as discovery did
     keeping = rowresume.worth_keeping(path, before, ctx)
@@ -94,23 +94,40 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
         # Only the row's facts: adding up every call was a quarter of the pass.
         return summarize(path, ctx), None
     resumed = rowresume.load(ctx, path, before, facts) if keeping and before is not None else None
-    side = None
+    halves = None
     if (resumed is None and not keeping and not more_follow and before is not None
             and before.st_size >= sidepass.SPLIT_BYTES):
-        # Sums alone taken back: the file may be read by halves, one on each core (``halves``).
         from agentscan.providers.claude.halves import Halves
 
         halves = Halves.worth_it(path, ctx, before)
-        if halves is not None:
-            try:
-                main, half_totals, progress = halves.first_half(facts)
-                main, totals = halves.join(main, half_totals, facts, progress)
-            finally:
-                halves.stop()
-            if facts is not None:
-                facts.finish()
-                facts.lines = progress.lines
-            return main, totals
+    totals: WindowedTotals | None
+    if halves is not None:
+        # Sums alone taken back, no state kept: read by halves, one on each core (``halves``).
+        try:
+            main, half_totals, progress = halves.first_half(facts)
+            main, totals = halves.join(main, half_totals, facts, progress)
+        finally:
+            halves.stop()
+    else:
+        main, totals, progress = _one_row_pass(path, ctx, facts, before, keeping, resumed, more_follow)
+    if facts is not None:
+        facts.finish()
+        facts.lines = progress.lines
+    return main, totals
+
+
+def _one_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, before: os.stat_result | None,
+                  keeping: bool, resumed: Resumed | None, more_follow: bool
+                  ) -> tuple[FileSummary, WindowedTotals | None, ReadProgress]:
+    """The main transcript read in one pass here, its sums on the second core for a huge one
+    (``sidepass``), going on from a resume state and keeping one when ``keeping``."""
+    from agentscan.providers.claude import rowresume
+    from agentscan.providers.claude.row import summarize
+    from agentscan.providers.claude.sidepass import SidePass
+    from agentscan.providers.claude.windowed import WindowedTotals
+    from agentscan.toolkit.jsonl import ReadProgress
+
+    side = None
     with ctx.warnings.capture() as captured:
         if resumed is not None:
             resumed.replay(ctx, path)
@@ -134,10 +151,7 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
     if keeping and before is not None:
         # Before the subagents' calls join the totals and before ``finish`` closes the open reply.
         rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)
-    if facts is not None:
-        facts.finish()
-        facts.lines = progress.lines
-    return main, totals
+    return main, totals, progress
 
 
 @contextmanager
