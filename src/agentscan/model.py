@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 # Imported at run time, not for type checkers only: ``typing.get_type_hints`` of a
 # public type evaluates its annotations in this module.
@@ -190,6 +190,16 @@ SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING,
 #: ``UsageEntry.origin`` of a subagent call known only from the copy in its
 #: parent's progress records (Claude: the subagent transcript is gone)
 PROGRESS_ORIGIN = "progress"
+
+
+class TableFacts(NamedTuple):
+    """What ``tokens``' table shows of a session beside its sums: a ``SessionRow``'s
+    ``updated_at``, ``cwd`` and ``title``, found without the row's pass
+    (``Provider.table_facts``).  A named tuple: a dataclass costs about a millisecond on import."""
+
+    updated_at: datetime | None
+    cwd: str | None
+    title: str | None
 
 
 @dataclass(frozen=True, slots=True)

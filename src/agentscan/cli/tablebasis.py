@@ -26,12 +26,13 @@ import orjson
 from agentscan.cli import table
 from agentscan.cli.table import Row, WidthCounts
 from agentscan.cli.tokens_text import NO_DATE, NOT_RECORDED, NUMBER_COLUMNS, Printed, row_lines, sort_key, updated_of
+from agentscan.model import SessionRow
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Basis, Damaged
 
 if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
-    from agentscan.model import SessionRow
+    from agentscan.cli.tokens_text import TableSession
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokenreport import TokenReport
 
@@ -46,7 +47,7 @@ _NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
 
 
 def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
-         session_rows: Mapping[str, SessionRow], term: Terminal) -> None:
+         session_rows: Mapping[str, TableSession], term: Terminal) -> None:
     """Keep the basis of a whole table (``report`` in the table's order, of every session,
     printed with no warning)."""
     try:
@@ -56,7 +57,7 @@ def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pri
 
 
 def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
-          session_rows: Mapping[str, SessionRow], term: Terminal) -> None:
+          session_rows: Mapping[str, TableSession], term: Terminal) -> None:
     extras = []
     full = WidthCounts.of(CELLS)
     rounded_counts = WidthCounts.of(CELLS) if term.tty else None
@@ -68,7 +69,8 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
             return  # a row with no session's facts: not one a patch can tell again
         # On a terminal a table may be rounded to fit: the rounded lines are kept too.
         rounded = row_lines(row, key, facts, term, compact=True) if term.tty else None
-        revisable = scanner.provider(ref.provider).wants_refresh(session)
+        # Facts found without a row are never revised (``Provider.table_facts``: a file's own).
+        revisable = isinstance(session, SessionRow) and scanner.provider(ref.provider).wants_refresh(session)
         if revisable:
             revisable_ones.append(index)
         # Copied to its size: orjson's buffer of a short document is several times larger
@@ -91,7 +93,7 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
     answerpatch.keep(scanner, COMMAND, question, report, extras=extras, sections=sections)
 
 
-def _printed(printed: Printed, report: TokenReport, session_rows: Mapping[str, SessionRow]) -> dict[str, bytes] | None:
+def _printed(printed: Printed, report: TokenReport, session_rows: Mapping[str, TableSession]) -> dict[str, bytes] | None:
     """The rows' lines as printed, where each row's are, and each row's date."""
     printed_lines = printed.laid.lines
     text: list[bytes] = []

@@ -110,13 +110,15 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
     # and those their providers may revise with none of their files changed.
     again = [position for position in range(len(patch.now))
              if position in changed or (position in kept and kept[position].revisable)]
-    scanner.prefetch_rows([patch.refs[position] for position in again], every=True)
+    from agentscan.scan import tablefacts
+
+    read = tablefacts.gather(scanner, [patch.refs[position] for position in again])
     sessions = []
     for position, (session_id, _) in enumerate(patch.now):
         key = keys[position]
         if position in changed:
             token_row = patch.new_rows[session_id]
-            session = scanner.row(patch.refs[position])
+            session = read[patch.refs[position].id]
             facts = session_facts(session, term)
             full = row_lines(token_row, key, facts, term, compact=False)
             rounded = row_lines(token_row, key, facts, term, compact=True) if term.tty else []
@@ -130,7 +132,7 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
         elif found.revisable:
             # Its provider may revise its row with none of its files changed (a Gemini
             # cwd another provider reveals): read again.
-            session = scanner.row(patch.refs[position])
+            session = read[patch.refs[position].id]
             when = updated_of(session)
             facts = session_facts(session, term)
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.groupby import GroupBy
     from agentscan.cli.tokens_text import Printed
-    from agentscan.model import SessionRow
+    from agentscan.cli.tokens_text import TableSession
     from agentscan.scan.tokenreport import TokenReport
 
 
@@ -60,7 +60,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         elif patchable:
             table = _patched_table(scanner, question, providers)
         report: TokenReport | None = None
-        printed: tuple[TokenReport, Printed, dict[str, SessionRow]] | None = None
+        printed: tuple[TokenReport, Printed, dict[str, TableSession]] | None = None
         if answer is None and table is None:
             from agentscan.scan.tokens import token_report
 
@@ -103,7 +103,7 @@ def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[s
 
 
 def _table(report: TokenReport, scanner: Scanner
-           ) -> tuple[tuple[str, str], tuple[TokenReport, Printed, dict[str, SessionRow]] | None]:
+           ) -> tuple[tuple[str, str], tuple[TokenReport, Printed, dict[str, TableSession]] | None]:
     """The text table and the notes under it, as they would be printed, and (by session)
     what it was made of: the report in the table's order, its rows' lines and the
     sessions' rows (``cli.tablepatch.keep``)."""
@@ -111,17 +111,14 @@ def _table(report: TokenReport, scanner: Scanner
 
     term = render.terminal()
     shown = [row.key for row in report.rows if row.key in report.sessions]
-    # Date, project and title beside each session: its row (cached after the first run,
-    # fetched in one query, not one per session; else read on every core, ``rowbuild``),
-    # taken in the table's order so that their warnings come in one order every time.
+    # Date, project and title beside each session, read quietly on every core: the
+    # provider's facts (``scan.tablefacts``), else the session's row.
+    from agentscan.scan import tablefacts
+
     progress = scanner.ctx.progress
-    progress.finish()  # the sums are read: reading the rows is a phase of its own
+    progress.finish()  # the sums are read: reading the facts is a phase of its own
     progress.expect(len(shown))
-    scanner.prefetch_rows([report.sessions[key] for key in shown], every=True)
-    session_rows = {}
-    for key in shown:
-        session_rows[key] = scanner.row(report.sessions[key])
-        progress.advance()
+    session_rows = tablefacts.gather(scanner, [report.sessions[key] for key in shown])
     if report.by == "session":
         report = _newest_first(report, session_rows)
     printed, out, err = recorded.recording(lambda: print_report(
@@ -129,7 +126,7 @@ def _table(report: TokenReport, scanner: Scanner
     return (out, err), ((report, printed, session_rows) if report.by == "session" else None)
 
 
-def _newest_first(report: TokenReport, session_rows: dict[str, SessionRow]) -> TokenReport:
+def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> TokenReport:
     """The table's sessions by their DATE (what each recorded last), newest first: the
     report's order follows file times, only a bound of it (a copied home, the installed
     ``--demo``, has them all alike).  Sessions without a date go last, in their order."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from operator import attrgetter
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli import table
@@ -20,6 +20,14 @@ from agentscan.cli.term import Terminal, clean, cut
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from agentscan.model import TableFacts
+
+    #: what the table knows of a session beside its sums: its row, or its facts alone
+    #: (``scan.tablefacts``)
+    TableSession: TypeAlias = "SessionRow | TableFacts"
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
 #: The parts go before a session's date, project and title; TOTAL and COST stay.
 NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
@@ -90,7 +98,7 @@ class Printed(NamedTuple):
     laid: Laid
 
 
-def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], SessionRow | None],
+def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
                  short_ids: dict[str, str]) -> Printed:
     by_session = report.by == "session"
     keys = [short_ids.get(row.key, row.key) if term.tty else row.key for row in report.rows]
@@ -186,19 +194,19 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
 NO_DATE = float("-inf")
 
 
-def updated_of(session: SessionRow) -> float | None:
+def updated_of(session: TableSession) -> float | None:
     """When a session was last active (a patched table's basis keeps it: JSON has no infinity)."""
     return session.updated_at.timestamp() if session.updated_at is not None else None
 
 
-def sort_key(session: SessionRow | None) -> float:
+def sort_key(session: TableSession | None) -> float:
     """What the table sorts a session by, newest first (``tokens_answer._newest_first``,
     ``cli.tablepatch``): sessions without a date go last."""
     when = updated_of(session) if session is not None else None
     return NO_DATE if when is None else when
 
 
-def session_facts(session: SessionRow | None, term: Terminal) -> list[str]:
+def session_facts(session: TableSession | None, term: Terminal) -> list[str]:
     """A session's DATE, PROJECT and TITLE cells."""
     if session is None:
         return ["-", "-", "-"]

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from agentscan.bounds import Bounds
     from agentscan.context import ScanContext
     from agentscan.detailmodel import SessionDetail
-    from agentscan.model import SessionRef, SessionRow, UsageEntry
+    from agentscan.model import SessionRef, SessionRow, TableFacts, UsageEntry
     from agentscan.toolkit.roots import Root
 
 
@@ -99,6 +99,14 @@ class Provider(ABC):
         ``ctx.memo`` that this scan asks for later but ``toolkit.keptjson``'s values.
         The default: no."""
         return False
+
+    def table_facts(self, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+        """What ``tokens``' table shows beside ``ref``'s sums (its row's date, directory and
+        title), found more cheaply than by the row's pass and equal to the row's; ``None``:
+        read the row (``Scanner.row``).  Called in worker processes too, so it reads nothing
+        but ``ref`` and its files and warns of nothing (the table's facts are read quietly:
+        ``scan.tablefacts``).  The default: ``None``."""
+        return None
 
     def usage_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``ref``'s usage may be parsed in a worker process (``scan.usageparse``), whose

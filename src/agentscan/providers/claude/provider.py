@@ -20,7 +20,7 @@ from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
-    from agentscan.model import SessionRef, SessionRow, TokenUsage, UsageEntry
+    from agentscan.model import SessionRef, SessionRow, TableFacts, TokenUsage, UsageEntry
     from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
@@ -174,6 +174,12 @@ class ClaudeProvider(Provider):
         return read if self._fingerprint_of(now) == fingerprint else None
 
     rows_may_travel = True
+
+    def table_facts(self, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+        from agentscan.providers.claude.discovery import SessionFiles
+        from agentscan.providers.claude.tablefacts import table_facts
+
+        return table_facts(ref.hint, ref.recency) if isinstance(ref.hint, SessionFiles) else None
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # A huge transcript's pass keeps ``show``'s facts for the scan (``showfacts.gathered``).

@@ -1,0 +1,189 @@
+"""A Claude session's DATE, PROJECT and TITLE for ``tokens``' table, without its row's pass.
+
+The table a person types beside the sums (``agentscan tokens``) shows when
+each session last recorded something, its directory and its title.  The row's
+pass (``row.summarize``) decodes every line of every file for those three
+(the date is the newest of every record's times, and a custom title can be
+anywhere): a cold table at the bench's scale 10 took twice the time of
+``tokens --json``.  Here the same three are found in each file's bytes:
+
+* the newest time: every ``"timestamp"`` key's value, found by one regular
+  expression; the greatest of them (canonical UTC times sort as text) is
+  decoded in its line, and taken only when it is that record's own time;
+* the title: the ``custom-title`` and ``ai-title`` records, found by their
+  ``"type"``, decoded and checked like the pass checks them; and the first
+  prompt and directory, from the lines decoded from the top until both are
+  known.
+
+Whatever this cannot settle as the row's pass would, it does not guess:
+``None`` sends the session to its row's pass.  That is a file larger
+than ``MAX_BYTES``, or unreadable; a ``"timestamp"``
+whose value is not a canonical UTC time (the pass reads those too); a
+greatest time that is no record's own; a ``summary`` record (which one names
+the session depends on the records after it); and a session without its
+main transcript.  A key spelled with JSON escapes (``"time\\u0073tamp"``)
+is not seen, as ``tokens``' own scan does not see an escaped ``"usage"``:
+no agent writes one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import orjson
+
+from agentscan import bounds
+from agentscan.model import TableFacts
+from agentscan.providers.claude.records import as_str, collapse, is_bare_command, real_prompt_text
+from agentscan.timeutil import from_epoch, newest, parse_iso
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from agentscan.providers.claude.discovery import SessionFiles
+
+#: a file larger than this is left to the row's pass (it is read whole here)
+MAX_BYTES = 32 * 1024 * 1024
+
+# In one scan: every key "timestamp", its value captured only when it is a canonical UTC
+# time (an empty capture is a time this cannot compare as text); and every "type" that
+# names a session (``_TITLED``).  One expression, not two: a heavy user's table reads
+# gigabytes, and each scan of them costs as much as reading them.
+_SCAN = re.compile(rb'"t(?:imestamp"\s*:\s*(?:"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")?'
+                   rb'|ype"\s*:\s*"(custom-title|ai-title|summary)")')
+_TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary)"')
+
+
+class _Unsure(Exception):
+    """The row's pass must settle it."""
+
+
+def table_facts(files: SessionFiles, recency: float | None) -> TableFacts | None:
+    """The row's ``updated_at``, ``cwd`` and ``title`` (``provider._row_from``), or ``None``:
+    read the row.  ``recency``: the session's ref's, the date of a session that recorded no time."""
+    if files.main is None:
+        return None  # its subagents name it, the earliest first: the row's pass
+    try:
+        main = _read(files.main)
+        when, titled = _scan(main)
+        times = [when]
+        times += [_scan(_read(sub.path))[0] for _, sub in sorted(files.subagents.items())]
+        cwd, title = _cwd_and_title(main, titled)
+    except (_Unsure, OSError):
+        return None
+    updated = newest(*times) or (from_epoch(recency) if recency else None)
+    return TableFacts(updated, cwd, title)
+
+
+def _read(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size > MAX_BYTES:
+            raise _Unsure
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise _Unsure  # grown meanwhile
+    if len(data) > bounds.MAX_FILE_LINES and data.count(b"\n") >= bounds.MAX_FILE_LINES:
+        raise _Unsure  # the pass stops at its line cap
+    return data
+
+
+def _scan(data: bytes) -> tuple[datetime | None, bool]:
+    """The newest record time of one file, as its row's pass finds it (``FileSummary.last_ts``),
+    and whether it may hold a record that names the session."""
+    found = _SCAN.findall(data)  # (time, b"") or (b"", type)
+    if not found:
+        return None, False
+    # Tuples sort by their time first: the least has no time when a type was found, or a
+    # time that is not canonical (then ``(b"", b"")``, the least of all).
+    least = min(found)
+    if least == (b"", b""):
+        raise _Unsure
+    top = max(found)[0]
+    return (_verified(data, top) if top else None), not least[0]
+
+
+def _verified(data: bytes, top: bytes) -> datetime:
+    """``top``'s time, when it is the time of a record the pass reads (not only a nested one)."""
+    when = parse_iso(top.decode("ascii"))
+    if when is None:
+        raise _Unsure
+    text = top.decode("ascii")
+    # From the end: the newest time is most often in the last lines.
+    at = data.rfind(top)
+    while at >= 0:
+        record = _record_at(data, at)
+        if record is not None and record.get("timestamp") == text:
+            return when
+        at = data.rfind(top, 0, at)
+    raise _Unsure  # only ever a nested time, or in lines the pass skips
+
+
+def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
+    """The main transcript's ``cwd`` and ``title_of`` (``row.summarize``'s rules); ``titled``:
+    ``_scan`` found a type that may name it."""
+    from agentscan.providers.claude.row import TITLE_CHARS
+
+    custom_title = ai_title = None
+    for match in _TITLED.finditer(data) if titled else ():
+        record = _record_at(data, match.start())
+        kind = match.group(1).decode("ascii")
+        if record is None or record.get("type") != kind:
+            continue  # nested, or a line the pass skips
+        if kind == "summary":
+            if as_str(record.get("summary")):
+                raise _Unsure
+        elif kind == "custom-title" and as_str(record.get("customTitle")):
+            custom_title = record["customTitle"]
+        elif kind == "ai-title" and as_str(record.get("aiTitle")):
+            ai_title = record["aiTitle"]
+    named = custom_title or ai_title
+    cwd = first_prompt = first_bare_command = None
+    start, number = 0, 0
+    while start < len(data) and (cwd is None or (named is None and first_prompt is None)):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        number += 1
+        record = _record(data[start:end], first=number == 1)
+        start = end + 1
+        if record is None:
+            continue
+        if cwd is None:
+            cwd = as_str(record.get("cwd"))
+        if named is None and record.get("type") == "user":
+            text = real_prompt_text(record)
+            if text is None:
+                continue
+            if is_bare_command(text):
+                first_bare_command = first_bare_command or text
+            elif first_prompt is None:
+                first_prompt = collapse(text, TITLE_CHARS)
+    title = named or first_prompt or first_bare_command
+    return cwd, collapse(title, TITLE_CHARS) if title else None
+
+
+def _record_at(data: bytes, at: int) -> dict | None:
+    """The record of the line holding byte ``at``, as the row's pass decodes it."""
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    return _record(data[start:len(data) if end < 0 else end], first=start == 0)
+
+
+def _record(line: bytes, *, first: bool) -> dict | None:
+    """``jsonl``'s verdict on one line (without its newline): the record, or ``None`` for a
+    line it skips (too long, blank, not JSON, not an object)."""
+    if len(line) > MAX_LINE_BYTES:
+        return None
+    if first and line.startswith(BOM):
+        line = line[len(BOM):]
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        try:
+            record = orjson.loads(line.strip())
+        except orjson.JSONDecodeError:
+            return None
+    return record if isinstance(record, dict) else None

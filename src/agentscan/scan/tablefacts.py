@@ -1,0 +1,171 @@
+"""The DATE, PROJECT and TITLE beside each session of ``tokens``' table.
+
+They are a row's (``SessionRow.updated_at``, ``cwd``, ``title``), but a
+row's pass decodes every line of a session, and a cold table of a heavy
+user's home read every session so: at the bench's scale 10 it took twice the
+time of ``tokens --json``.  A provider that can find the three more cheaply,
+the same as its row's (``Provider.table_facts``: Claude, from each file's
+bytes), gives them here, on every core when there are many; the others, and
+the sessions it cannot settle, are read as rows (``Scanner.row``: from the
+index, or by their pass, on every core too, and kept in the index).
+
+They are read quietly: what a row's pass warns of (a line it skipped, a
+file it could not read) is the row's, said by ``list`` and ``show``.  The
+table says what ``tokens --json`` says, the warnings of the sums it shows,
+however the facts beside them were found.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from agentscan.model import TableFacts
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.scanner import Scanner
+
+#: fewer sessions than this are read here, one after the other (forking costs more)
+MIN_SESSIONS = 24
+#: ... and so are sessions whose files add up to less than this
+MIN_BYTES = 4 * 1024 * 1024
+#: sessions a worker is handed at a time
+_BATCH = 32
+#: what the index keeps them as (``Cache.get_facts``), by session id, under the session's
+#: fingerprint: bump when a provider's ``table_facts`` changes
+KIND = "table-facts/1"
+
+
+def gather(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, SessionRow | TableFacts]:
+    """Each of ``refs``' facts (by session id): a provider's ``TableFacts``, else its row."""
+    ctx = scanner.ctx
+    found: dict[str, SessionRow | TableFacts] = {}
+    with ctx.held_warnings():
+        cheap = [ref for ref in refs if _may_have_facts(scanner, ref)]
+        found.update((session_id, facts) for session_id, facts in _kept_or_found(scanner, cheap).items()
+                     if facts is not None)
+        rest = [ref for ref in refs if ref.id not in found]
+        scanner.prefetch_rows(rest, every=True)
+        for ref in rest:
+            found[ref.id] = scanner.row(ref)
+            ctx.progress.advance()
+    return found
+
+
+def _may_have_facts(scanner: Scanner, ref: SessionRef) -> bool:
+    from agentscan.providers.base import Provider
+
+    # Only a provider of its own: the base's answer is always "read the row".
+    return type(scanner.provider(ref.provider)).table_facts is not Provider.table_facts
+
+
+def _kept_or_found(scanner: Scanner, refs: list[SessionRef]) -> dict[str, TableFacts | None]:
+    """``_facts``, taken from the index where it kept them for the session's files as they are
+    (a ``--since`` table is never remembered whole, and reads its sessions' facts each time),
+    and kept there for the next run."""
+    from agentscan.sealing import unseal_json
+
+    cache = scanner.cache
+    kept = cache.get_facts(KIND) if cache is not None else {}
+    facts: dict[str, TableFacts | None] = {}
+    prints: dict[str, str | None] = {}
+    real: list[SessionRef] = []
+    for ref in refs:
+        fingerprint = scanner.fingerprint(ref) if cache is not None else None
+        hit = kept.get(ref.id)
+        value = unseal_json(hit[1]) if hit is not None and fingerprint is not None and hit[0] == fingerprint else None
+        if isinstance(value, list) and (not value or len(value) == 3):
+            facts[ref.id] = found = _from_json(value)
+            if found is not None:
+                scanner.ctx.progress.advance()
+            continue
+        # The provider's own ref, as a row's pass takes it (``Scanner.real_ref``, which may
+        # discover its provider again: only for facts not kept); gone, its row says so.
+        own = scanner.real_ref(ref)
+        if own is not None:
+            prints[ref.id] = scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint
+            real.append(own)
+    new = _facts(scanner, real)
+    facts.update(new)
+    if cache is not None:
+        _keep(scanner, {session_id: (prints[session_id], found) for session_id, found in new.items()})
+    return facts
+
+
+def _keep(scanner: Scanner, new: dict[str, tuple[str | None, TableFacts | None]]) -> None:
+    import orjson
+
+    from agentscan.sealing import seal
+
+    cache = scanner.cache
+    assert cache is not None
+    rows = [(session_id, fingerprint, seal(orjson.dumps(_to_json(found))))
+            for session_id, (fingerprint, found) in new.items() if fingerprint is not None]
+    if rows:
+        cache.put_facts(KIND, rows)
+        cache.commit()
+
+
+def _to_json(found: TableFacts | None) -> list:
+    """``[]``: the session's row says them (``Provider.table_facts`` gave ``None``)."""
+    if found is None:
+        return []
+    return [None if found.updated_at is None else found.updated_at.isoformat(), found.cwd, found.title]
+
+
+def _from_json(value: list) -> TableFacts | None:
+    if not value:
+        return None
+    from datetime import datetime
+
+    updated, cwd, title = value
+    if not all(text is None or isinstance(text, str) for text in value):
+        return None  # not as kept: the row says them
+    try:
+        return TableFacts(None if updated is None else datetime.fromisoformat(updated), cwd, title)
+    except ValueError:
+        return None
+
+
+def _facts(scanner: Scanner, refs: list[SessionRef]) -> dict[str, TableFacts | None]:
+    """``Provider.table_facts`` of each of ``refs``, in worker processes when there are many;
+    each one found is told to ``ctx.progress`` as it comes (the rows, by ``gather``)."""
+    from agentscan.toolkit import cores
+
+    ctx = scanner.ctx
+    count = cores.usable_workers()
+    facts: dict[str, TableFacts | None] = {}
+    if count and len(refs) >= MIN_SESSIONS:
+        weights = {ref.id: cores.job_bytes(ref, ctx) for ref in refs}
+        if sum(weights.values()) >= MIN_BYTES:
+            jobs = sorted(refs, key=lambda ref: -weights[ref.id])  # largest first: the workers finish together
+            facts = _in_workers(scanner, jobs, count)
+    for ref in refs:
+        if ref.id not in facts:  # few, or a worker's own trouble: here
+            facts[ref.id] = found = scanner.provider(ref.provider).table_facts(ref, ctx)
+            if found is not None:
+                ctx.progress.advance()
+    return facts
+
+
+def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int) -> dict[str, TableFacts | None]:
+    from agentscan.toolkit import workers
+
+    ctx = scanner.ctx
+
+    def in_worker(index: int) -> TableFacts | None:
+        ref = jobs[index]
+        return scanner.provider(ref.provider).table_facts(ref, ctx)
+
+    batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
+    batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
+    facts: dict[str, TableFacts | None] = {}
+    try:
+        for index, ok, result in workers.run_parallel(in_worker, batches, count):
+            if ok:
+                facts[jobs[index].id] = result
+                if result is not None:
+                    ctx.progress.advance()
+    except (OSError, RuntimeError):
+        pass  # no fork, no pipes, a worker killed from outside: the rest are read here
+    return facts
