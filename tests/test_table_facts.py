@@ -280,7 +280,7 @@ def test_the_facts_are_kept_for_the_files_as_they_are(isolated_home: Path, monke
     with path.open("ab") as handle:
         handle.write(orjson.dumps({"type": "custom-title", "customTitle": "Later", "sessionId": native}) + b"\n")
     with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as connection:
-        connection.execute("UPDATE facts SET value = x'00000000' WHERE kind = ? AND path LIKE 'claude:00000002%'",
+        connection.execute("UPDATE facts SET value = x'00000000' WHERE kind = ? AND path LIKE '%00000002-2222%'",
                            (gathering.KIND,))
     connection.close()
     again = _gathered(isolated_home)
@@ -288,3 +288,48 @@ def test_the_facts_are_kept_for_the_files_as_they_are(isolated_home: Path, monke
     assert again[f"claude:{native}"].title == "Later"
     assert {key: value for key, value in again.items() if native not in key} == {
         key: value for key, value in first.items() if native not in key}
+
+
+@pytest.mark.parametrize("line", [
+    rb'{"typ\u0065":"custom-title","customTitle":"X"}',
+    rb'{"type":"custom\u002dtitle","customTitle":"X"}',
+    rb'{"type":"summar\u0079","summary":"S"}',
+    rb'{"type":"x","time\u0073tamp":"2026-11-02T11:00:00.000Z"}',
+    rb'{"type" : "x", "\u0074imestamp" : "2026-11-02T11:00:00.000Z"}',
+])
+def test_a_word_spelled_with_an_escape_is_left_to_the_rows_pass(isolated_home: Path, line: bytes) -> None:
+    """The decoder reads ``"typ\\u0065"`` as ``"type"``; the scan of bytes would not."""
+    _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "hello")), line])
+    found, row = _facts(isolated_home)
+    assert found is None
+    assert row.title != "hello" or row.updated_at.minute == 0  # the row's pass saw the escaped word
+
+
+def test_an_escape_in_text_settles_as_usual(isolated_home: Path) -> None:
+    """Terminal colours in a tool's output (``\\u001b``) are no escaped word."""
+    _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "hello")),
+                           orjson.dumps(claude_user(SESSION, _ts(2), "x", toolUseResult={"stdout": "\x1b[31mred\x1b[0m: {\"a\": 1}"}))])
+    assert b"\\u001b" in next(isolated_home.rglob("*.jsonl")).read_bytes()
+    found, row = _facts(isolated_home)
+    assert found is not None and found == row
+
+
+def test_the_facts_of_a_session_gone_are_forgotten(isolated_home: Path) -> None:
+    import sqlite3
+
+    from agentscan.scan.cachefile import FILE_NAME
+
+    _home(isolated_home, 4)
+    _run("tokens")
+    gone = next(isolated_home.joinpath(".claude", "projects").rglob(f"{3:08x}-2222-*.jsonl"))
+
+    def kept() -> set[str]:
+        with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as connection:
+            paths = {path for (path,) in connection.execute("SELECT path FROM facts WHERE kind = ?", (gathering.KIND,))}
+        connection.close()
+        return paths
+
+    assert str(gone) in kept() and len(kept()) == 4
+    gone.unlink()
+    _run("tokens")
+    assert str(gone) not in kept() and len(kept()) == 3

@@ -118,7 +118,7 @@ def _table(report: TokenReport, scanner: Scanner
     progress = scanner.ctx.progress
     progress.finish()  # the sums are read: reading the facts is a phase of its own
     progress.expect(len(shown))
-    session_rows = tablefacts.gather(scanner, [report.sessions[key] for key in shown])
+    session_rows = tablefacts.gather(scanner, [report.sessions[key] for key in shown], told=True)
     if report.by == "session":
         report = _newest_first(report, session_rows)
     printed, out, err = recorded.recording(lambda: print_report(

@@ -114,7 +114,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
 
     def in_worker(index: int) -> tuple[SessionRow, list[Said], list[tuple[str, tuple]], dict[str, dict]]:
         if not contexts:
-            contexts.append(_worker_context(ctx, index_path))
+            contexts.append(worker_context(ctx, index_path))
         return _read_row(scanner, jobs[index], contexts[0])
 
     waiting = iter(here)
@@ -150,7 +150,7 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
     return built
 
 
-def _worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext:
+def worker_context(parent: ScanContext, index_path: Path | None) -> ScanContext:
     """The worker's own context (``ScanContext.for_worker``), reading the index read-only."""
     ctx = parent.for_worker()
     ctx.file_cache = IndexView(index_path) if index_path is not None else None

@@ -17,12 +17,14 @@ however the facts beside them were found.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from agentscan.model import TableFacts
 
 if TYPE_CHECKING:
+    from agentscan.context import ScanContext
     from agentscan.model import SessionRef, SessionRow
+    from agentscan.progress import Progress
     from agentscan.scan.scanner import Scanner
 
 #: fewer sessions than this are read here, one after the other (forking costs more)
@@ -36,20 +38,40 @@ _BATCH = 32
 KIND = "table-facts/1"
 
 
-def gather(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, SessionRow | TableFacts]:
-    """Each of ``refs``' facts (by session id): a provider's ``TableFacts``, else its row."""
+def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) -> dict[str, SessionRow | TableFacts]:
+    """Each of ``refs``' facts (by session id): a provider's ``TableFacts``, else its row.
+    ``told``: each is told to ``ctx.progress`` as it comes (the caller expected them)."""
+    from agentscan.progress import Progress
+
     ctx = scanner.ctx
+    progress = ctx.progress if told else Progress()
     found: dict[str, SessionRow | TableFacts] = {}
     with ctx.held_warnings():
         cheap = [ref for ref in refs if _may_have_facts(scanner, ref)]
-        found.update((session_id, facts) for session_id, facts in _kept_or_found(scanner, cheap).items()
-                     if facts is not None)
-        rest = [ref for ref in refs if ref.id not in found]
+        others = [ref for ref in refs if not _may_have_facts(scanner, ref)]
+        # The rows of providers without facts (Gemini's and Cursor's read here: they do not
+        # travel) are read while the workers find the others' facts: a core would idle.
+        scanner.prefetch_rows(others, every=True)
+        waiting = iter(others)
+
+        def read_one() -> bool:
+            ref = next(waiting, None)
+            if ref is None:
+                return False
+            found[ref.id] = scanner.row(ref)
+            progress.advance()
+            return True
+
+        facts = _kept_or_found(scanner, cheap, progress, read_one)
+        while read_one():
+            pass
+        found.update((session_id, kept) for session_id, kept in facts.items() if kept is not None)
+        rest = [ref for ref in cheap if ref.id not in found]
         scanner.prefetch_rows(rest, every=True)
         for ref in rest:
             found[ref.id] = scanner.row(ref)
-            ctx.progress.advance()
-    return found
+            progress.advance()
+    return {ref.id: found[ref.id] for ref in refs}  # in their order
 
 
 def _may_have_facts(scanner: Scanner, ref: SessionRef) -> bool:
@@ -59,10 +81,11 @@ def _may_have_facts(scanner: Scanner, ref: SessionRef) -> bool:
     return type(scanner.provider(ref.provider)).table_facts is not Provider.table_facts
 
 
-def _kept_or_found(scanner: Scanner, refs: list[SessionRef]) -> dict[str, TableFacts | None]:
+def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhile: Callable[[], bool]
+                   ) -> dict[str, TableFacts | None]:
     """``_facts``, taken from the index where it kept them for the session's files as they are
     (a ``--since`` table is never remembered whole, and reads its sessions' facts each time),
-    and kept there for the next run."""
+    and kept there for the next run, under the main file's path (``prune`` forgets those gone)."""
     from agentscan.sealing import unseal_json
 
     cache = scanner.cache
@@ -70,14 +93,15 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef]) -> dict[str, TableF
     facts: dict[str, TableFacts | None] = {}
     prints: dict[str, str | None] = {}
     real: list[SessionRef] = []
+    keys = {ref.id: str(ref.path) if ref.path is not None else None for ref in refs}
     for ref in refs:
-        fingerprint = scanner.fingerprint(ref) if cache is not None else None
-        hit = kept.get(ref.id)
+        fingerprint = scanner.fingerprint(ref) if cache is not None and keys[ref.id] is not None else None
+        hit = kept.get(keys[ref.id] or "")
         value = unseal_json(hit[1]) if hit is not None and fingerprint is not None and hit[0] == fingerprint else None
         if isinstance(value, list) and (not value or len(value) == 3):
             facts[ref.id] = found = _from_json(value)
             if found is not None:
-                scanner.ctx.progress.advance()
+                progress.advance()
             continue
         # The provider's own ref, as a row's pass takes it (``Scanner.real_ref``, which may
         # discover its provider again: only for facts not kept); gone, its row says so.
@@ -85,22 +109,22 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef]) -> dict[str, TableF
         if own is not None:
             prints[ref.id] = scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint
             real.append(own)
-    new = _facts(scanner, real)
+    new = _facts(scanner, real, progress, meanwhile)
     facts.update(new)
     if cache is not None:
-        _keep(scanner, {session_id: (prints[session_id], found) for session_id, found in new.items()})
+        _keep(scanner, {keys[session_id]: (prints[session_id], found) for session_id, found in new.items()})
     return facts
 
 
-def _keep(scanner: Scanner, new: dict[str, tuple[str | None, TableFacts | None]]) -> None:
+def _keep(scanner: Scanner, new: dict[str | None, tuple[str | None, TableFacts | None]]) -> None:
     import orjson
 
     from agentscan.sealing import seal
 
     cache = scanner.cache
     assert cache is not None
-    rows = [(session_id, fingerprint, seal(orjson.dumps(_to_json(found))))
-            for session_id, (fingerprint, found) in new.items() if fingerprint is not None]
+    rows = [(path, fingerprint, seal(orjson.dumps(_to_json(found))))
+            for path, (fingerprint, found) in new.items() if path is not None and fingerprint is not None]
     if rows:
         cache.put_facts(KIND, rows)
         cache.commit()
@@ -127,9 +151,11 @@ def _from_json(value: list) -> TableFacts | None:
         return None
 
 
-def _facts(scanner: Scanner, refs: list[SessionRef]) -> dict[str, TableFacts | None]:
+def _facts(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhile: Callable[[], bool]
+           ) -> dict[str, TableFacts | None]:
     """``Provider.table_facts`` of each of ``refs``, in worker processes when there are many;
-    each one found is told to ``ctx.progress`` as it comes (the rows, by ``gather``)."""
+    each one found is told to ``progress`` as it comes (the rows, by ``gather``).  ``meanwhile``:
+    the parent's own work, a piece at a time, while the workers work (``workers.run_parallel``)."""
     from agentscan.toolkit import cores
 
     ctx = scanner.ctx
@@ -139,33 +165,43 @@ def _facts(scanner: Scanner, refs: list[SessionRef]) -> dict[str, TableFacts | N
         weights = {ref.id: cores.job_bytes(ref, ctx) for ref in refs}
         if sum(weights.values()) >= MIN_BYTES:
             jobs = sorted(refs, key=lambda ref: -weights[ref.id])  # largest first: the workers finish together
-            facts = _in_workers(scanner, jobs, count)
+            facts = _in_workers(scanner, jobs, count, progress, meanwhile)
     for ref in refs:
         if ref.id not in facts:  # few, or a worker's own trouble: here
             facts[ref.id] = found = scanner.provider(ref.provider).table_facts(ref, ctx)
             if found is not None:
-                ctx.progress.advance()
+                progress.advance()
     return facts
 
 
-def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int) -> dict[str, TableFacts | None]:
+def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int, progress: Progress,
+                meanwhile: Callable[[], bool]) -> dict[str, TableFacts | None]:
+    from agentscan.scan.rowbuild import worker_context
     from agentscan.toolkit import workers
 
-    ctx = scanner.ctx
+    cache = scanner.cache
+    index_path = cache.path if cache is not None else None
+    if cache is not None:
+        cache.commit()  # what this run kept so far, for the workers to read
+    contexts: list[ScanContext] = []
 
     def in_worker(index: int) -> TableFacts | None:
+        # A context of the worker's own: this one's index connection must not cross a fork
+        # (a Codex header is remembered there).
+        if not contexts:
+            contexts.append(worker_context(scanner.ctx, index_path))
         ref = jobs[index]
-        return scanner.provider(ref.provider).table_facts(ref, ctx)
+        return scanner.provider(ref.provider).table_facts(ref, contexts[0])
 
     batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
     batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
     facts: dict[str, TableFacts | None] = {}
     try:
-        for index, ok, result in workers.run_parallel(in_worker, batches, count):
+        for index, ok, result in workers.run_parallel(in_worker, batches, count, meanwhile=meanwhile):
             if ok:
                 facts[jobs[index].id] = result
                 if result is not None:
-                    ctx.progress.advance()
+                    progress.advance()
     except (OSError, RuntimeError):
         pass  # no fork, no pipes, a worker killed from outside: the rest are read here
     return facts

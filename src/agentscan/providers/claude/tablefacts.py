@@ -7,23 +7,19 @@ pass (``row.summarize``) decodes every line of every file for those three
 anywhere): a cold table at the bench's scale 10 took twice the time of
 ``tokens --json``.  Here the same three are found in each file's bytes:
 
-* the newest time: every ``"timestamp"`` key's value, found by one regular
-  expression; the greatest of them (canonical UTC times sort as text) is
-  decoded in its line, and taken only when it is that record's own time;
+* the newest time: the greatest ``"timestamp"`` value, checked to be a
+  record's own (``toolkit.stampscan``);
 * the title: the ``custom-title`` and ``ai-title`` records, found by their
   ``"type"``, decoded and checked like the pass checks them; and the first
   prompt and directory, from the lines decoded from the top until both are
   known.
 
 Whatever this cannot settle as the row's pass would, it does not guess:
-``None`` sends the session to its row's pass.  That is a file larger
-than ``MAX_BYTES``, or unreadable; a ``"timestamp"``
-whose value is not a canonical UTC time (the pass reads those too); a
-greatest time that is no record's own; a ``summary`` record (which one names
-the session depends on the records after it); and a session without its
-main transcript.  A key spelled with JSON escapes (``"time\\u0073tamp"``)
-is not seen, as ``tokens``' own scan does not see an escaped ``"usage"``:
-no agent writes one.
+``None`` sends the session to its row's pass.  That is a file larger than
+``MAX_BYTES``, or unreadable; a time this cannot compare, or a word spelled
+with an escape (``toolkit.stampscan``); a ``summary`` record (which one names
+the session depends on the records after it); and a session without its main
+transcript.
 """
 
 from __future__ import annotations
@@ -38,8 +34,10 @@ import orjson
 from agentscan import bounds
 from agentscan.model import TableFacts
 from agentscan.providers.claude.records import as_str, collapse, is_bare_command, real_prompt_text
-from agentscan.timeutil import from_epoch, newest, parse_iso
+from agentscan.timeutil import from_epoch, newest
+from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
+from agentscan.toolkit.stampscan import STAMP, Unsure, line_around, refuse_escaped_words, verified
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -49,17 +47,11 @@ if TYPE_CHECKING:
 #: a file larger than this is left to the row's pass (it is read whole here)
 MAX_BYTES = 32 * 1024 * 1024
 
-# In one scan: every key "timestamp", its value captured only when it is a canonical UTC
-# time (an empty capture is a time this cannot compare as text); and every "type" that
-# names a session (``_TITLED``).  One expression, not two: a heavy user's table reads
-# gigabytes, and each scan of them costs as much as reading them.
-_SCAN = re.compile(rb'"t(?:imestamp"\s*:\s*(?:"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)")?'
-                   rb'|ype"\s*:\s*"(custom-title|ai-title|summary)")')
+# In one scan: every key "timestamp" (``stampscan.STAMP``), and every "type" that names a
+# session (``_TITLED``).  One expression, not two: a heavy user's table reads gigabytes, and
+# each scan of them costs as much as reading them.
+_SCAN = re.compile(rb'"t(?:' + STAMP[2:] + rb'|ype"\s*:\s*"(custom-title|ai-title|summary)")')
 _TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary)"')
-
-
-class _Unsure(Exception):
-    """The row's pass must settle it."""
 
 
 def table_facts(files: SessionFiles, recency: float | None) -> TableFacts | None:
@@ -73,27 +65,29 @@ def table_facts(files: SessionFiles, recency: float | None) -> TableFacts | None
         times = [when]
         times += [_scan(_read(sub.path))[0] for _, sub in sorted(files.subagents.items())]
         cwd, title = _cwd_and_title(main, titled)
-    except (_Unsure, OSError):
+    except (Unsure, OSError):
         return None
     updated = newest(*times) or (from_epoch(recency) if recency else None)
     return TableFacts(updated, cwd, title)
 
 
 def _read(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        if os.fstat(handle.fileno()).st_size > MAX_BYTES:
-            raise _Unsure
-        data = handle.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise _Unsure  # grown meanwhile
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > MAX_BYTES:
+            raise Unsure
+        data = handle.read(size + 1)
+    if len(data) > size:
+        raise Unsure  # grown meanwhile: the row's pass reads it as it is then
     if len(data) > bounds.MAX_FILE_LINES and data.count(b"\n") >= bounds.MAX_FILE_LINES:
-        raise _Unsure  # the pass stops at its line cap
+        raise Unsure  # the pass stops at its line cap
     return data
 
 
 def _scan(data: bytes) -> tuple[datetime | None, bool]:
     """The newest record time of one file, as its row's pass finds it (``FileSummary.last_ts``),
     and whether it may hold a record that names the session."""
+    refuse_escaped_words(data)
     found = _SCAN.findall(data)  # (time, b"") or (b"", type)
     if not found:
         return None, False
@@ -101,25 +95,9 @@ def _scan(data: bytes) -> tuple[datetime | None, bool]:
     # time that is not canonical (then ``(b"", b"")``, the least of all).
     least = min(found)
     if least == (b"", b""):
-        raise _Unsure
+        raise Unsure
     top = max(found)[0]
-    return (_verified(data, top) if top else None), not least[0]
-
-
-def _verified(data: bytes, top: bytes) -> datetime:
-    """``top``'s time, when it is the time of a record the pass reads (not only a nested one)."""
-    when = parse_iso(top.decode("ascii"))
-    if when is None:
-        raise _Unsure
-    text = top.decode("ascii")
-    # From the end: the newest time is most often in the last lines.
-    at = data.rfind(top)
-    while at >= 0:
-        record = _record_at(data, at)
-        if record is not None and record.get("timestamp") == text:
-            return when
-        at = data.rfind(top, 0, at)
-    raise _Unsure  # only ever a nested time, or in lines the pass skips
+    return (verified(data, top, _record_at) if top else None), not least[0]
 
 
 def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
@@ -135,7 +113,7 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
             continue  # nested, or a line the pass skips
         if kind == "summary":
             if as_str(record.get("summary")):
-                raise _Unsure
+                raise Unsure
         elif kind == "custom-title" and as_str(record.get("customTitle")):
             custom_title = record["customTitle"]
         elif kind == "ai-title" and as_str(record.get("aiTitle")):
@@ -167,9 +145,8 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
 
 def _record_at(data: bytes, at: int) -> dict | None:
     """The record of the line holding byte ``at``, as the row's pass decodes it."""
-    start = data.rfind(b"\n", 0, at) + 1
-    end = data.find(b"\n", at)
-    return _record(data[start:len(data) if end < 0 else end], first=start == 0)
+    start, end = line_around(data, at)
+    return _record(data[start:end], first=start == 0)
 
 
 def _record(line: bytes, *, first: bool) -> dict | None:

@@ -17,7 +17,7 @@ from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
-    from agentscan.model import SessionRef, SessionRow, UsageEntry
+    from agentscan.model import SessionRef, SessionRow, TableFacts, UsageEntry
     from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail, ToolEvent
@@ -140,6 +140,12 @@ class CodexProvider(Provider):
         return build_row(self._session(ref, ctx), ctx)
 
     rows_may_travel = True
+
+    def table_facts(self, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+        from agentscan.providers.codex.discovery import CodexSession
+        from agentscan.providers.codex.tablefacts import table_facts
+
+        return table_facts(ref.hint, ctx) if isinstance(ref.hint, CodexSession) else None
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # Without its session from discovery, the row would discover again (``_session``).

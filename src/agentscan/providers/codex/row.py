@@ -16,6 +16,7 @@ fills gaps.  Token breakdowns always come from the rollout: the index's
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Iterable, NamedTuple, TypeVar
 
@@ -128,7 +129,15 @@ def session_counts(session: CodexSession, ctx: ScanContext) -> Counts | None:
     return _sum_counts(found)
 
 
-def _pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V | None:
+def index_is_newer(thread: Thread, last_timestamp: datetime | None) -> bool:
+    """Whether the thread index's row is newer than the rollout (by its last record's time and
+    its mtime): its values then win over the rollout's (``pick``)."""
+    row = thread.indexed
+    rollout_fresh = newest(last_timestamp, from_epoch(thread.rollout.mtime))
+    return bool(row and row.updated_at and (rollout_fresh is None or row.updated_at > rollout_fresh))
+
+
+def pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V | None:
     if index_wins:
         return index_value if index_value is not None else rollout_value
     return rollout_value if rollout_value is not None else index_value
@@ -190,16 +199,15 @@ def assemble_row(
             counts_partial=not all(facts.tail.whole_file for facts in children),
         )
     row = main.thread.indexed
-    rollout_fresh = newest(main.tail.last_timestamp, from_epoch(main.thread.rollout.mtime))
-    index_wins = bool(row and row.updated_at and (rollout_fresh is None or row.updated_at > rollout_fresh))
+    index_wins = index_is_newer(main.thread, main.tail.last_timestamp)
     return SessionRow(
         provider=PROVIDER,
         native_id=session.native_id,
         path=str(main.thread.rollout.path),
-        title=_pick(index_wins, head.title, row.title if row else None),
-        cwd=_pick(index_wins, main.header.cwd, row.cwd if row else None),
-        model=_pick(index_wins, main.tail.model, row.model if row else None),
-        git_branch=_pick(index_wins, main.header.git_branch, row.git_branch if row else None),
+        title=pick(index_wins, head.title, row.title if row else None),
+        cwd=pick(index_wins, main.header.cwd, row.cwd if row else None),
+        model=pick(index_wins, main.tail.model, row.model if row else None),
+        git_branch=pick(index_wins, main.header.git_branch, row.git_branch if row else None),
         started_at=oldest(main.header.started_at, row.created_at if row else None),
         updated_at=newest(recorded, row.updated_at if row else None) or mtime,
         tokens=tokens,
