@@ -89,11 +89,11 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
     from agentscan.sealing import unseal_json
 
     cache = scanner.cache
-    kept = cache.get_facts(KIND) if cache is not None else {}
+    keys = {ref.id: str(ref.path) if ref.path is not None else None for ref in refs}
+    kept = cache.get_facts_of(KIND, [key for key in keys.values() if key is not None]) if cache is not None else {}
     facts: dict[str, TableFacts | None] = {}
     prints: dict[str, str | None] = {}
     real: list[SessionRef] = []
-    keys = {ref.id: str(ref.path) if ref.path is not None else None for ref in refs}
     for ref in refs:
         fingerprint = scanner.fingerprint(ref) if cache is not None and keys[ref.id] is not None else None
         hit = kept.get(keys[ref.id] or "")
