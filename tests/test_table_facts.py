@@ -333,3 +333,14 @@ def test_the_facts_of_a_session_gone_are_forgotten(isolated_home: Path) -> None:
     gone.unlink()
     _run("tokens")
     assert str(gone) not in kept() and len(kept()) == 3
+
+
+def test_facts_that_fail_are_read_as_rows(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(isolated_home, 4)
+    expected = _run("tokens", "--no-cache")
+
+    def broken(files, recency):  # noqa: ANN001, ANN202
+        raise RuntimeError("a bug of facts")
+
+    monkeypatch.setattr(tablefacts, "table_facts", broken)
+    assert _run("tokens", "--no-cache") == expected

@@ -163,3 +163,29 @@ def test_the_table_is_the_one_its_rows_print(isolated_home: Path, monkeypatch: p
     with_facts = run()
     monkeypatch.setattr(CodexProvider, "table_facts", lambda self, ref, ctx: None)
     assert run() == with_facts
+
+
+def test_two_sessions_naming_one_rollout_keep_facts_of_their_own(isolated_home: Path) -> None:
+    """A thread index row may point at another thread's rollout: the facts kept under that file
+    are each session's own (stamped with its id), on every run."""
+    from agentscan.scan import tablefacts as gathering
+
+    codex = isolated_home / ".codex"
+    other = "019a0000-0000-7000-8000-00000000cccc"
+    path = write_rollout(rollout_path(codex, MAIN, at(0)), [
+        meta(MAIN, at(0)), user_message(at(1), "hello"), token_count(at(2), usage(100, output=10)),
+        agent_message(at(3), "hi")], mtime=at(3).timestamp())
+    write_state_db(codex / "state_5.sqlite", [
+        index_row(MAIN, path, created=at(0), updated=at(1000), title="main title", cwd="/main"),
+        index_row(other, path, created=at(0), updated=at(2000), title="other title", cwd="/other")])
+    rows = {}
+    with Scanner(home=isolated_home, env={}, use_cache=False) as scanner:
+        provider = scanner.provider("codex")
+        for ref in provider.discover(scanner.ctx):
+            row = provider.row(ref, scanner.ctx)
+            rows[ref.id] = TableFacts(row.updated_at, row.cwd, row.title)
+    assert {facts.title for facts in rows.values()} == {"main title", "other title"}
+    for _ in range(3):  # found and kept, then taken back
+        with Scanner(home=isolated_home, use_cache=True) as scanner:
+            refs = sorted(scanner.provider("codex").discover(scanner.ctx), key=lambda ref: ref.id)
+            assert gathering.gather(scanner, refs) == rows

@@ -33,9 +33,10 @@ MIN_SESSIONS = 24
 MIN_BYTES = 4 * 1024 * 1024
 #: sessions a worker is handed at a time
 _BATCH = 32
-#: what the index keeps them as (``Cache.get_facts``), by session id, under the session's
-#: fingerprint: bump when a provider's ``table_facts`` changes
-KIND = "table-facts/1"
+#: what the index keeps them as (``Cache.get_facts_of``), by the session's main file (so that
+#: ``prune`` forgets them with it), stamped with the session's id and fingerprint (two Codex
+#: sessions may name one rollout): bump when a provider's ``table_facts`` changes
+KIND = "table-facts/2"
 
 
 def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) -> dict[str, SessionRow | TableFacts]:
@@ -63,8 +64,10 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
             return True
 
         facts = _kept_or_found(scanner, cheap, progress, read_one)
-        while read_one():
-            pass
+        for ref in others:  # those the workers left time for, none, or all (one that failed too)
+            if ref.id not in found:
+                found[ref.id] = scanner.row(ref)
+                progress.advance()
         found.update((session_id, kept) for session_id, kept in facts.items() if kept is not None)
         rest = [ref for ref in cheap if ref.id not in found]
         scanner.prefetch_rows(rest, every=True)
@@ -96,8 +99,8 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
     real: list[SessionRef] = []
     for ref in refs:
         fingerprint = scanner.fingerprint(ref) if cache is not None and keys[ref.id] is not None else None
-        hit = kept.get(keys[ref.id] or "")
-        value = unseal_json(hit[1]) if hit is not None and fingerprint is not None and hit[0] == fingerprint else None
+        hit, stamp = kept.get(keys[ref.id] or ""), _stamp(ref.id, fingerprint)
+        value = unseal_json(hit[1]) if hit is not None and stamp is not None and hit[0] == stamp else None
         if isinstance(value, list) and (not value or len(value) == 3):
             facts[ref.id] = found = _from_json(value)
             if found is not None:
@@ -107,13 +110,17 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
         # discover its provider again: only for facts not kept); gone, its row says so.
         own = scanner.real_ref(ref)
         if own is not None:
-            prints[ref.id] = scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint
+            prints[ref.id] = _stamp(ref.id, scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint)
             real.append(own)
     new = _facts(scanner, real, progress, meanwhile)
     facts.update(new)
     if cache is not None:
         _keep(scanner, {keys[session_id]: (prints[session_id], found) for session_id, found in new.items()})
     return facts
+
+
+def _stamp(session_id: str, fingerprint: str | None) -> str | None:
+    return None if fingerprint is None else f"{session_id} {fingerprint}"
 
 
 def _keep(scanner: Scanner, new: dict[str | None, tuple[str | None, TableFacts | None]]) -> None:
@@ -123,8 +130,8 @@ def _keep(scanner: Scanner, new: dict[str | None, tuple[str | None, TableFacts |
 
     cache = scanner.cache
     assert cache is not None
-    rows = [(path, fingerprint, seal(orjson.dumps(_to_json(found))))
-            for path, (fingerprint, found) in new.items() if path is not None and fingerprint is not None]
+    rows = [(path, stamp, seal(orjson.dumps(_to_json(found))))
+            for path, (stamp, found) in new.items() if path is not None and stamp is not None]
     if rows:
         cache.put_facts(KIND, rows)
         cache.commit()
@@ -168,10 +175,19 @@ def _facts(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhi
             facts = _in_workers(scanner, jobs, count, progress, meanwhile)
     for ref in refs:
         if ref.id not in facts:  # few, or a worker's own trouble: here
-            facts[ref.id] = found = scanner.provider(ref.provider).table_facts(ref, ctx)
+            facts[ref.id] = found = _guarded(scanner, ref, ctx)
             if found is not None:
                 progress.advance()
     return facts
+
+
+def _guarded(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+    """``table_facts``, or ``None`` should it fail: the row's pass (``guarded_row``) then says
+    what went wrong, once, where a row's reader says it."""
+    try:
+        return scanner.provider(ref.provider).table_facts(ref, ctx)
+    except Exception:  # noqa: BLE001 - the row is read instead
+        return None
 
 
 def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int, progress: Progress,
@@ -190,8 +206,7 @@ def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int, progress: 
         # (a Codex header is remembered there).
         if not contexts:
             contexts.append(worker_context(scanner.ctx, index_path))
-        ref = jobs[index]
-        return scanner.provider(ref.provider).table_facts(ref, contexts[0])
+        return _guarded(scanner, jobs[index], contexts[0])
 
     batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
     batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
