@@ -4,8 +4,8 @@ They are a row's (``SessionRow.updated_at``, ``cwd``, ``title``), but a
 row's pass decodes every line of a session, and a cold table of a heavy
 user's home read every session so: at the bench's scale 10 it took twice the
 time of ``tokens --json``.  A provider that can find the three more cheaply,
-the same as its row's (``Provider.table_facts``: Claude, from each file's
-bytes), gives them here, on every core when there are many; the others, and
+the same as its row's (``Provider.table_facts``: Claude and Codex, from their
+files' bytes), gives them here, on every core when there are many; the others, and
 the sessions it cannot settle, are read as rows (``Scanner.row``: from the
 index, or by their pass, on every core too, and kept in the index).
 
