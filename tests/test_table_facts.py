@@ -76,7 +76,16 @@ _LINES = st.one_of(
               st.sampled_from(["Renamed", "", None, "Second name"])),
     st.builds(lambda t: orjson.dumps({"type": "ai-title", "aiTitle": t, "sessionId": SESSION}),
               st.sampled_from(["An AI title", ""])),
-    st.builds(lambda t: orjson.dumps({"type": "summary", "summary": t, "leafUuid": "leaf"}), st.sampled_from(["Sum", ""])),
+    st.builds(lambda t, leaf: orjson.dumps({"type": "summary", "summary": t, "leafUuid": leaf}),
+              st.sampled_from(["Sum", "", "Other sum"]), st.sampled_from(["leaf", "u-2", "u-3", "ünï", 'q"q'])),
+    # Records a summary's leaf may name (``uuid``), top-level or nested, spaced or escaped.
+    st.builds(lambda m, uuid: orjson.dumps(claude_user(SESSION, _ts(m), "named", uuid=uuid)),
+              st.integers(0, 59), st.sampled_from(["leaf", "u-2", "u-3", "ünï"])),
+    st.builds(lambda m, uuid: orjson.dumps(claude_user(SESSION, _ts(m), "x", data={"uuid": uuid})),
+              st.integers(0, 59), st.sampled_from(["leaf", "u-2"])),
+    st.builds(lambda uuid: json.dumps({"type": "summary", "summary": "Spaced", "leafUuid": uuid, "uuid": uuid}).encode(),
+              st.sampled_from(["leaf", "u-2"])),
+    st.just(rb'{"type":"user","uuid":"le\u0061f","timestamp":"2026-11-02T10:00:00.000Z"}'),
     # Nested look-alikes: a title's type and a later time inside another record.
     st.builds(lambda m: orjson.dumps(claude_user(SESSION, _ts(m), "x", customTitle="top", aiTitle="top",
                                                  toolUseResult={"type": "custom-title", "customTitle": "nested"})),
@@ -134,15 +143,13 @@ def test_the_last_custom_title_wins_and_a_nested_one_does_not_count(isolated_hom
 
 
 @pytest.mark.parametrize("case", [
-    "summary", "offset time", "nested newest time", "newest time in a bad line", "no main transcript",
+    "offset time", "nested newest time", "newest time in a bad line", "no main transcript",
     "too large", "line cap",
 ])
 def test_what_only_the_rows_pass_settles_is_left_to_it(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
                                                        case: str) -> None:
     lines = [orjson.dumps(claude_user(SESSION, _ts(1), "a prompt")), orjson.dumps(_call(2))]
-    if case == "summary":
-        lines.append(orjson.dumps({"type": "summary", "summary": "Earlier work", "leafUuid": "u"}))
-    elif case == "offset time":
+    if case == "offset time":
         lines.append(orjson.dumps(claude_user(SESSION, "2026-11-02T09:00:00+01:00", "x")))
     elif case == "nested newest time":
         lines.append(orjson.dumps(claude_user(SESSION, _ts(3), "x", data={"timestamp": _ts(50)})))
@@ -185,8 +192,10 @@ def _home(home: Path, sessions: int) -> None:
                                      request_id=f"r{number}-{i}", usage=claude_usage(100 + number, 7)) for i in range(3)]
         if number % 4 == 0:
             records.append({"type": "custom-title", "customTitle": f"named {number}", "sessionId": native})
-        if number % 5 == 0:
-            records.append({"type": "summary", "summary": f"summary {number}", "leafUuid": "x"})  # read as a row
+        if number % 3 == 1:
+            records.append({"type": "summary", "summary": f"summary {number}", "leafUuid": "x"})
+        if number % 5 == 0:  # a time in another form: read as a row
+            records.append(claude_user(native, f"2026-11-0{1 + number % 8}T10:00:00+01:00", "late", cwd="/x"))
         path = claude_session_file(home, native, records)
         if number % 6 == 0:
             with path.open("ab") as handle:
@@ -272,7 +281,7 @@ def test_the_facts_are_kept_for_the_files_as_they_are(isolated_home: Path, monke
     _home(isolated_home, 6)
     read = record_calls(monkeypatch, tablefacts, "table_facts", lambda files, recency: files.native_id)
     first = _gathered(isolated_home)
-    assert len(read) == 6 and sum(isinstance(found, TableFacts) for found in first.values()) == 4  # two have summaries
+    assert len(read) == 6 and sum(isinstance(found, TableFacts) for found in first.values()) == 4  # two read as rows
     assert _gathered(isolated_home) == first and len(read) == 6  # none read again
     # A session written to is read again, and only it; a damaged value is no answer.
     native = f"{1:08x}-2222-4000-8000-000000000000"
@@ -344,3 +353,42 @@ def test_facts_that_fail_are_read_as_rows(isolated_home: Path, monkeypatch: pyte
 
     monkeypatch.setattr(tablefacts, "table_facts", broken)
     assert _run("tokens", "--no-cache") == expected
+
+
+def test_a_summary_whose_leaf_is_here_names_the_session(isolated_home: Path) -> None:
+    """The summary of this conversation (its leaf a record of this file) beats a later one of
+    another; without such a leaf, the latest names it; a custom title beats both."""
+    lines = [orjson.dumps({"type": "summary", "summary": "This conversation", "leafUuid": "u-9"}),
+             orjson.dumps({"type": "summary", "summary": "Another one", "leafUuid": "elsewhere"}),
+             orjson.dumps(claude_user(SESSION, _ts(1), "a prompt", uuid="u-1")),
+             orjson.dumps(_call(2, uuid="u-9"))]
+    _write(isolated_home, lines)
+    found, row = _facts(isolated_home)
+    assert found == row and found.title == "This conversation"
+    _write(isolated_home, lines[:3])
+    found, row = _facts(isolated_home)
+    assert found == row and found.title == "Another one"
+    _write(isolated_home, [*lines, orjson.dumps({"type": "custom-title", "customTitle": "Mine", "sessionId": SESSION})])
+    found, row = _facts(isolated_home)
+    assert found == row and found.title == "Mine"
+
+
+@pytest.mark.parametrize("line", [rb'{"type":"user","uuid":"u\u002d9","timestamp":"2026-11-02T10:00:00.000Z"}'])
+def test_a_uuid_spelled_with_an_escape_is_left_to_the_rows_pass(isolated_home: Path, line: bytes) -> None:
+    _write(isolated_home, [orjson.dumps({"type": "summary", "summary": "Here", "leafUuid": "u-9"}),
+                           orjson.dumps({"type": "summary", "summary": "Latest", "leafUuid": "x"}),
+                           orjson.dumps(claude_user(SESSION, _ts(1), "a prompt")), line])
+    found, row = _facts(isolated_home)
+    assert found is None and row.title == "Here"
+
+
+def test_a_summary_is_read_in_the_order_the_pass_meets_it(isolated_home: Path) -> None:
+    """A record that comes before the summary naming it as a leaf is no match; a summary beats
+    an ``ai-title``; a summary of no text names nothing, even when its uuid is a leaf."""
+    _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "a prompt", uuid="u-9")),
+                           orjson.dumps({"type": "summary", "summary": "Here", "leafUuid": "u-9"}),
+                           orjson.dumps({"type": "summary", "summary": "Latest", "leafUuid": "x"}),
+                           orjson.dumps({"type": "ai-title", "aiTitle": "By the model", "sessionId": SESSION}),
+                           orjson.dumps({"type": "summary", "summary": "", "leafUuid": "y", "uuid": "x"})])
+    found, row = _facts(isolated_home)
+    assert found == row and found.title == "Latest"

@@ -226,7 +226,7 @@ def summarize(
             if value.__class__ is str and value:  # ``as_str``, inline: every record has one
                 branch = value
             if summary._summaries:
-                _note_leaf(summary, record)
+                note_leaf(summary, record)
             kind = record.get("type")
             if kind == "assistant":
                 # Without totals (a side pass adds them up: ``sidepass``; or the scan has read
@@ -251,7 +251,7 @@ def summarize(
             elif kind == "ai-title" and as_str(record.get("aiTitle")):
                 summary.ai_title = record["aiTitle"]
             elif kind == "summary" and as_str(record.get("summary")):
-                _note_summary(summary, record)
+                note_summary(summary, record)
     finally:
         summary.first_ts, summary.last_ts, summary.git_branch = first_ts, last_ts, branch
     return summary
@@ -264,14 +264,14 @@ def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int],
 _MAX_SUMMARIES = 256
 
 
-def _note_summary(summary: FileSummary, record: dict) -> None:
+def note_summary(summary: FileSummary, record: dict) -> None:
     summary.summary_title = record["summary"]
     leaf = as_str(record.get("leafUuid"))
     if leaf is not None and (leaf in summary._summaries or len(summary._summaries) < _MAX_SUMMARIES):
         summary._summaries[leaf] = record["summary"]
 
 
-def _note_leaf(summary: FileSummary, record: dict) -> None:
+def note_leaf(summary: FileSummary, record: dict) -> None:
     uuid = record.get("uuid")
     if isinstance(uuid, str) and uuid in summary._summaries:
         summary._summary_matched = summary._summaries[uuid]

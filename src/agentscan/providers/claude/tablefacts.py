@@ -9,17 +9,17 @@ anywhere): a cold table at the bench's scale 10 took twice the time of
 
 * the newest time: the greatest ``"timestamp"`` value, checked to be a
   record's own (``toolkit.stampscan``);
-* the title: the ``custom-title`` and ``ai-title`` records, found by their
-  ``"type"``, decoded and checked like the pass checks them; and the first
-  prompt and directory, from the lines decoded from the top until both are
-  known.
+* the title: the ``custom-title``, ``ai-title`` and ``summary`` records,
+  found by their ``"type"``, decoded and checked like the pass checks them
+  (with the records a summary's leaf names, found by their uuid); and the
+  first prompt and directory, from the lines decoded from the top until both
+  are known.
 
 Whatever this cannot settle as the row's pass would, it does not guess:
 ``None`` sends the session to its row's pass.  That is a file larger than
 ``MAX_BYTES``, or unreadable; a time this cannot compare, or a word spelled
-with an escape (``toolkit.stampscan``); a ``summary`` record (which one names
-the session depends on the records after it); and a session without its main
-transcript.
+with an escape (``toolkit.stampscan``), a summary's leaf included; and a
+session without its main transcript.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ MAX_BYTES = 32 * 1024 * 1024
 # each scan of them costs as much as reading them.
 _SCAN = re.compile(rb'"t(?:' + STAMP[2:] + rb'|ype"\s*:\s*"(custom-title|ai-title|summary)")')
 _TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary)"')
+_ESCAPED_UUID = re.compile(rb'"uuid"\s*:\s*"[^"]*\\')
+_PLAIN = re.compile(r"[ !#-\[\]-~]*")  # printable ASCII but the quote and the backslash
 
 
 def table_facts(files: SessionFiles, recency: float | None) -> TableFacts | None:
@@ -106,19 +108,21 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
     from agentscan.providers.claude.row import TITLE_CHARS
 
     custom_title = ai_title = None
+    summaries: dict[int, dict] = {}  # where each line starts: its ``summary`` record
     for match in _TITLED.finditer(data) if titled else ():
-        record = _record_at(data, match.start())
+        start, end = line_around(data, match.start())
+        record = _record(data[start:end], first=start == 0)
         kind = match.group(1).decode("ascii")
         if record is None or record.get("type") != kind:
             continue  # nested, or a line the pass skips
         if kind == "summary":
             if as_str(record.get("summary")):
-                raise Unsure
+                summaries[start] = record
         elif kind == "custom-title" and as_str(record.get("customTitle")):
             custom_title = record["customTitle"]
         elif kind == "ai-title" and as_str(record.get("aiTitle")):
             ai_title = record["aiTitle"]
-    named = custom_title or ai_title
+    named = custom_title or (_summary_title(data, summaries) if summaries else None) or ai_title
     cwd = first_prompt = first_bare_command = None
     start, number = 0, 0
     while start < len(data) and (cwd is None or (named is None and first_prompt is None)):
@@ -141,6 +145,37 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
                 first_prompt = collapse(text, TITLE_CHARS)
     title = named or first_prompt or first_bare_command
     return cwd, collapse(title, TITLE_CHARS) if title else None
+
+
+def _summary_title(data: bytes, summaries: dict[int, dict]) -> str | None:
+    """``FileSummary``'s ``summary`` title: the summary whose leaf is a record of this file
+    (the last such record, as the pass meets them), else the latest.  Only the ``summary``
+    records and the records whose uuid is a leaf bear on it, so those alone are taken, found
+    by their uuid's bytes, and told to the row's own rules in their order."""
+    from pathlib import Path
+
+    from agentscan.providers.claude.row import FileSummary, note_leaf, note_summary
+
+    relevant = dict(summaries)
+    leaves = {leaf for record in summaries.values() if (leaf := as_str(record.get("leafUuid")))}
+    if leaves and _ESCAPED_UUID.search(data):
+        raise Unsure  # a uuid spelled with an escape may be a leaf: its bytes are not the leaf's
+    for leaf in leaves:
+        if not _PLAIN.fullmatch(leaf):
+            raise Unsure  # JSON may spell it more than one way
+        for match in re.finditer(rb'"uuid"\s*:\s*"' + re.escape(leaf.encode("ascii")) + rb'"', data):
+            start, end = line_around(data, match.start())
+            record = relevant.get(start) or _record(data[start:end], first=start == 0)
+            if record is not None and record.get("uuid") == leaf:
+                relevant[start] = record
+    replay = FileSummary(Path())
+    for start in sorted(relevant):
+        record = relevant[start]
+        if replay._summaries:
+            note_leaf(replay, record)
+        if start in summaries:
+            note_summary(replay, record)
+    return replay._summary_matched or replay.summary_title
 
 
 def _record_at(data: bytes, at: int) -> dict | None:
