@@ -54,6 +54,7 @@ _SCAN = re.compile(rb'"t(?:' + STAMP[2:] + rb'|ype"\s*:\s*"(custom-title|ai-titl
 _TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary)"')
 _ESCAPED_UUID = re.compile(rb'"uuid"\s*:\s*"[^"]*\\')
 _PLAIN = re.compile(r"[ !#-\[\]-~]*")  # printable ASCII but the quote and the backslash
+_UUID = re.compile(rb'"uuid"\s*:\s*"([ !#-\[\]-~]*)"')
 
 
 def table_facts(files: SessionFiles, recency: float | None) -> TableFacts | None:
@@ -160,14 +161,17 @@ def _summary_title(data: bytes, summaries: dict[int, dict]) -> str | None:
     leaves = {leaf for record in summaries.values() if (leaf := as_str(record.get("leafUuid")))}
     if leaves and _ESCAPED_UUID.search(data):
         raise Unsure  # a uuid spelled with an escape may be a leaf: its bytes are not the leaf's
-    for leaf in leaves:
-        if not _PLAIN.fullmatch(leaf):
-            raise Unsure  # JSON may spell it more than one way
-        for match in re.finditer(rb'"uuid"\s*:\s*"' + re.escape(leaf.encode("ascii")) + rb'"', data):
-            start, end = line_around(data, match.start())
-            record = relevant.get(start) or _record(data[start:end], first=start == 0)
-            if record is not None and record.get("uuid") == leaf:
-                relevant[start] = record
+    if not all(_PLAIN.fullmatch(leaf) for leaf in leaves):
+        raise Unsure  # JSON may spell it more than one way
+    wanted = {leaf.encode("ascii") for leaf in leaves}
+    # One scan whatever the leaves' number (a resumed session may hold thousands).
+    for match in _UUID.finditer(data) if wanted else ():
+        if match.group(1) not in wanted:
+            continue
+        start, end = line_around(data, match.start())
+        record = relevant.get(start) or _record(data[start:end], first=start == 0)
+        if record is not None and record.get("uuid") == match.group(1).decode("ascii"):
+            relevant[start] = record
     replay = FileSummary(Path())
     for start in sorted(relevant):
         record = relevant[start]
