@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     #: what the table knows of a session beside its sums: its row, or its facts alone
     #: (``scan.tablefacts``)
     TableSession: TypeAlias = "SessionRow | TableFacts"
+
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
 #: The parts go before a session's date, project and title; TOTAL and COST stay.
 NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
