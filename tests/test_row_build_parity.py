@@ -87,8 +87,7 @@ def _index(path: Path, home: Path) -> dict[str, list[str]]:
                     if home.name != "home" and (name in ("fingerprint", "mtime_ns", "head") or table in ("snapshots", "meta")):
                         cell = "*"
                     elif home.name != "home" and name == "stamp" and isinstance(cell, str):
-                        # A file's size; a session's fingerprint (``scan.tablefacts``) wholly.
-                        cell = cell.split(":")[0] if ":" in cell else "*"
+                        cell = cell.split(":")[0]  # the size
                     cells.append(cell)
                 if home.name != "home" and table in _STAMPED:
                     cells = [cells[names.index(name)] for name in _STAMPED[table]]

@@ -172,8 +172,7 @@ def test_a_line_too_long_for_the_pass_is_skipped_here_too(isolated_home: Path, m
     from agentscan.toolkit import jsonl
 
     prompt = orjson.dumps(claude_user(SESSION, _ts(1), "a prompt"))
-    for module in (jsonl, tablefacts):
-        monkeypatch.setattr(module, "MAX_LINE_BYTES", len(prompt) + 10)
+    monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", len(prompt) + 10)  # the pass's and the bytes' rule alike
     long_title = orjson.dumps({"type": "custom-title", "customTitle": "x" * len(prompt), "sessionId": SESSION})
     _write(isolated_home, [prompt, long_title])
     found, row = _facts(isolated_home)
@@ -289,7 +288,7 @@ def test_the_facts_are_kept_for_the_files_as_they_are(isolated_home: Path, monke
     with path.open("ab") as handle:
         handle.write(orjson.dumps({"type": "custom-title", "customTitle": "Later", "sessionId": native}) + b"\n")
     with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as connection:
-        connection.execute("UPDATE facts SET value = x'00000000' WHERE kind = ? AND path LIKE '%00000002-2222%'",
+        connection.execute("UPDATE files SET state = x'00000000' WHERE kind = ? AND path LIKE '%00000002-2222%'",
                            (gathering.KIND,))
     connection.close()
     again = _gathered(isolated_home)
@@ -334,7 +333,7 @@ def test_the_facts_of_a_session_gone_are_forgotten(isolated_home: Path) -> None:
 
     def kept() -> set[str]:
         with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as connection:
-            paths = {path for (path,) in connection.execute("SELECT path FROM facts WHERE kind = ?", (gathering.KIND,))}
+            paths = {path for (path,) in connection.execute("SELECT path FROM files WHERE kind = ?", (gathering.KIND,))}
         connection.close()
         return paths
 

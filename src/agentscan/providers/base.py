@@ -104,8 +104,8 @@ class Provider(ABC):
         """What ``tokens``' table shows beside ``ref``'s sums (its row's date, directory and
         title), found more cheaply than by the row's pass and equal to the row's; ``None``:
         read the row (``Scanner.row``).  Called in worker processes too, so it reads nothing
-        but ``ref`` and its files and warns of nothing (the table's facts are read quietly:
-        ``scan.tablefacts``).  The default: ``None``."""
+        but ``ref``, its files and the index; what it warns of is never said (the table's
+        facts are read quietly: ``scan.tablefacts``).  The default: ``None``."""
         return None
 
     def usage_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:

@@ -257,13 +257,6 @@ class Cache(IndexConnection):
             if isinstance(stamp, str) and isinstance(value, bytes)
         }
 
-    def get_facts_of(self, kind: str, paths: list[str]) -> dict[str, tuple[str, bytes]]:
-        """``get_facts`` of ``paths`` alone, read together (a ``--since`` table's sessions, of
-        thousands kept)."""
-        rows = self._select_in("SELECT path, stamp, value FROM facts", paths, whole_table_above=_WHOLE_TABLE_ABOVE,
-                               column="path", where=("kind=?", (kind,)))
-        return {path: (stamp, value) for path, stamp, value in rows if isinstance(stamp, str) and isinstance(value, bytes)}
-
     def put_facts(self, kind: str, rows: list[tuple[str, str, bytes]]) -> None:
         self._write_many(
             "INSERT OR REPLACE INTO facts(kind, path, stamp, value) VALUES (?,?,?,?)",

@@ -134,11 +134,10 @@ def build(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, BuiltRow]:
         ctx.progress.ahead()
         return True
 
-    batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
-    batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
     from agentscan.toolkit import workers
 
     try:
+        batches = workers.batches(len(jobs), count, _BATCH)
         for index, ok, result in workers.run_parallel(in_worker, batches, count, meanwhile=meanwhile):
             if ok:
                 ref = jobs[index]

@@ -17,7 +17,7 @@ however the facts beside them were found.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from agentscan.model import TableFacts
 
@@ -33,10 +33,11 @@ MIN_SESSIONS = 24
 MIN_BYTES = 4 * 1024 * 1024
 #: sessions a worker is handed at a time
 _BATCH = 32
-#: what the index keeps them as (``Cache.get_facts_of``), by the session's main file (so that
-#: ``prune`` forgets them with it), stamped with the session's id and fingerprint (two Codex
-#: sessions may name one rollout): bump when a provider's ``table_facts`` changes
-KIND = "table-facts/2"
+#: what the index keeps them as (``toolkit.keptjson``, under the session's main file, so that
+#: ``prune`` forgets them with it), at the session's id and fingerprint (two Codex sessions
+#: may name one rollout): bump the version when a provider's ``table_facts`` changes
+KIND = "table-facts"
+VERSION = "1"
 
 
 def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) -> dict[str, SessionRow | TableFacts]:
@@ -48,8 +49,10 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
     progress = ctx.progress if told else Progress()
     found: dict[str, SessionRow | TableFacts] = {}
     with ctx.held_warnings():
-        cheap = [ref for ref in refs if _may_have_facts(scanner, ref)]
-        others = [ref for ref in refs if not _may_have_facts(scanner, ref)]
+        cheap: list[SessionRef] = []
+        others: list[SessionRef] = []
+        for ref in refs:
+            (cheap if _may_have_facts(scanner, ref) else others).append(ref)
         # The rows of providers without facts (Gemini's and Cursor's read here: they do not
         # travel) are read while the workers find the others' facts: a core would idle.
         scanner.prefetch_rows(others, every=True)
@@ -88,21 +91,22 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
                    ) -> dict[str, TableFacts | None]:
     """``_facts``, taken from the index where it kept them for the session's files as they are
     (a ``--since`` table is never remembered whole, and reads its sessions' facts each time),
-    and kept there for the next run, under the main file's path (``prune`` forgets those gone)."""
-    from agentscan.sealing import unseal_json
+    and kept there for the next run."""
+    from agentscan.toolkit import keptjson
 
+    ctx = scanner.ctx
     cache = scanner.cache
-    keys = {ref.id: str(ref.path) if ref.path is not None else None for ref in refs}
-    kept = cache.get_facts_of(KIND, [key for key in keys.values() if key is not None]) if cache is not None else {}
+    paths = {ref.id: ref.path for ref in refs}
+    if cache is not None:
+        keptjson.prefetch(ctx, [str(path) for path in paths.values() if path is not None], KIND, VERSION, _decode)
     facts: dict[str, TableFacts | None] = {}
-    prints: dict[str, str | None] = {}
+    stamps: dict[str, str | None] = {}
     real: list[SessionRef] = []
     for ref in refs:
-        fingerprint = scanner.fingerprint(ref) if cache is not None and keys[ref.id] is not None else None
-        hit, stamp = kept.get(keys[ref.id] or ""), _stamp(ref.id, fingerprint)
-        value = unseal_json(hit[1]) if hit is not None and stamp is not None and hit[0] == stamp else None
-        if isinstance(value, list) and (not value or len(value) == 3):
-            facts[ref.id] = found = _from_json(value)
+        fingerprint = scanner.fingerprint(ref) if cache is not None and paths[ref.id] is not None else None
+        hit = keptjson.prefetched(ctx, KIND, _stamp(ref.id, fingerprint))
+        if hit is not None:
+            facts[ref.id] = found = hit[0]
             if found is not None:
                 progress.advance()
             continue
@@ -110,31 +114,21 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
         # discover its provider again: only for facts not kept); gone, its row says so.
         own = scanner.real_ref(ref)
         if own is not None:
-            prints[ref.id] = _stamp(ref.id, scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint)
+            stamps[ref.id] = _stamp(ref.id, scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint)
             real.append(own)
     new = _facts(scanner, real, progress, meanwhile)
     facts.update(new)
-    if cache is not None:
-        _keep(scanner, {keys[session_id]: (prints[session_id], found) for session_id, found in new.items()})
+    if cache is not None and new:
+        for session_id, found in new.items():
+            path, stamp = paths[session_id], stamps[session_id]
+            if path is not None and stamp is not None:
+                keptjson.keep(ctx, path, KIND, VERSION, stamp, (found,), _to_json(found))
+        cache.commit()
     return facts
 
 
 def _stamp(session_id: str, fingerprint: str | None) -> str | None:
     return None if fingerprint is None else f"{session_id} {fingerprint}"
-
-
-def _keep(scanner: Scanner, new: dict[str | None, tuple[str | None, TableFacts | None]]) -> None:
-    import orjson
-
-    from agentscan.sealing import seal
-
-    cache = scanner.cache
-    assert cache is not None
-    rows = [(path, stamp, seal(orjson.dumps(_to_json(found))))
-            for path, (stamp, found) in new.items() if path is not None and stamp is not None]
-    if rows:
-        cache.put_facts(KIND, rows)
-        cache.commit()
 
 
 def _to_json(found: TableFacts | None) -> list:
@@ -144,16 +138,18 @@ def _to_json(found: TableFacts | None) -> list:
     return [None if found.updated_at is None else found.updated_at.isoformat(), found.cwd, found.title]
 
 
-def _from_json(value: list) -> TableFacts | None:
-    if not value:
+def _decode(document: Any) -> tuple[TableFacts | None] | None:
+    """``_to_json``'s document read back: ``(facts,)``, ``(None,)`` for the row; ``None``: not as kept."""
+    if document == []:
+        return (None,)
+    if not (isinstance(document, list) and len(document) == 3
+            and all(text is None or isinstance(text, str) for text in document)):
         return None
     from datetime import datetime
 
-    updated, cwd, title = value
-    if not all(text is None or isinstance(text, str) for text in value):
-        return None  # not as kept: the row says them
+    updated, cwd, title = document
     try:
-        return TableFacts(None if updated is None else datetime.fromisoformat(updated), cwd, title)
+        return (TableFacts(None if updated is None else datetime.fromisoformat(updated), cwd, title),)
     except ValueError:
         return None
 
@@ -208,10 +204,9 @@ def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int, progress: 
             contexts.append(worker_context(scanner.ctx, index_path))
         return _guarded(scanner, jobs[index], contexts[0])
 
-    batch = max(1, min(_BATCH, len(jobs) // (count * 4)))
-    batches = [range(start, min(start + batch, len(jobs))) for start in range(0, len(jobs), batch)]
     facts: dict[str, TableFacts | None] = {}
     try:
+        batches = workers.batches(len(jobs), count, _BATCH)
         for index, ok, result in workers.run_parallel(in_worker, batches, count, meanwhile=meanwhile):
             if ok:
                 facts[jobs[index].id] = result

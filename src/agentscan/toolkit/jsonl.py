@@ -277,6 +277,25 @@ def _iter_handle(
         yield record if records_only else JsonLine(number, line_offset, record)
 
 
+def line_record(line: bytes, *, first: bool) -> dict | None:
+    """The record ``iter_json_records`` takes from one line (without its newline; ``first``:
+    the file's first), saying nothing of a line it skips: ``None`` for one too long, blank,
+    not JSON or not an object.  For a reader that finds its lines in a file's bytes
+    (``claude/tablefacts``); the line reader itself keeps this inline, with its warnings."""
+    if len(line) > MAX_LINE_BYTES:
+        return None
+    if first and line.startswith(_BOM):
+        line = line[len(_BOM):]
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        try:
+            record = orjson.loads(line.strip())
+        except orjson.JSONDecodeError:
+            return None
+    return record if isinstance(record, dict) else None
+
+
 def _skip_rest_of_line(handle: IO[bytes]) -> tuple[int, bool]:
     """Read past the next newline (or to the end); return how many bytes that was, and
     whether a newline ended them.

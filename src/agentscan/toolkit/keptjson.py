@@ -45,6 +45,12 @@ def kept(ctx: ScanContext, path: Path | str, kind: str, version: str, fingerprin
     return value
 
 
+def prefetched(ctx: ScanContext, kind: str, fingerprint: str | None) -> Any:
+    """What ``prefetch`` (or ``keep``) put where ``kept`` looks first, without a query of its own
+    for a miss: a caller that prefetched thousands, most of them missing on a first run."""
+    return None if fingerprint is None else ctx.memo.get(_memo_key(kind), {}).get(fingerprint)
+
+
 def prefetch(ctx: ScanContext, paths: Iterable[str], kind: str, version: str, decode: Callable[[Any], T | None]) -> None:
     """What ``kept`` would take back for ``paths``, read together: a query for 500, or one
     pass for thousands, not one query a path (``list --all`` asks for 10,000).  Each value

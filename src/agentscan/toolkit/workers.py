@@ -31,7 +31,7 @@ from agentscan.toolkit.cores import busy, job_bytes, pool_ended, pool_started, u
 from agentscan.toolkit.forking import become_child, close_fds, fork_child, receive_pickled, send_pickled, sigint_blocked
 
 #: ``cores``' names, here too: what only decides whether to fork imports ``cores`` alone
-__all__ = ["busy", "job_bytes", "run_parallel", "usable_workers"]
+__all__ = ["batches", "busy", "job_bytes", "run_parallel", "usable_workers"]
 
 
 def _child(parent: int, tasks: int, results: int, watch: int, job: Callable[[int], Any]) -> None:
@@ -57,6 +57,13 @@ class _Worker:
 
     def __init__(self, pid: int, tasks: int, results: int) -> None:
         self.pid, self.tasks, self.results, self.busy = pid, tasks, results, False
+
+
+def batches(jobs: int, workers: int, most: int) -> list[range]:
+    """Job indexes ``0..jobs-1`` in batches of at most ``most``, at least four a worker, so that
+    the workers finish together though jobs differ in size."""
+    size = max(1, min(most, jobs // (workers * 4)))
+    return [range(start, min(start + size, jobs)) for start in range(0, jobs, size)]
 
 
 def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], workers: int, *,

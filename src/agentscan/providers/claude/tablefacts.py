@@ -29,14 +29,12 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import orjson
-
 from agentscan import bounds
 from agentscan.model import TableFacts
 from agentscan.providers.claude.records import as_str, collapse, is_bare_command, real_prompt_text
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
+from agentscan.toolkit.jsonl import line_record
 from agentscan.toolkit.stampscan import STAMP, Unsure, line_around, refuse_escaped_words, verified
 
 if TYPE_CHECKING:
@@ -112,7 +110,7 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
     summaries: dict[int, dict] = {}  # where each line starts: its ``summary`` record
     for match in _TITLED.finditer(data) if titled else ():
         start, end = line_around(data, match.start())
-        record = _record(data[start:end], first=start == 0)
+        record = line_record(data[start:end], first=start == 0)
         kind = match.group(1).decode("ascii")
         if record is None or record.get("type") != kind:
             continue  # nested, or a line the pass skips
@@ -130,7 +128,7 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
         end = data.find(b"\n", start)
         end = len(data) if end < 0 else end
         number += 1
-        record = _record(data[start:end], first=number == 1)
+        record = line_record(data[start:end], first=number == 1)
         start = end + 1
         if record is None:
             continue
@@ -169,7 +167,7 @@ def _summary_title(data: bytes, summaries: dict[int, dict]) -> str | None:
         if match.group(1) not in wanted:
             continue
         start, end = line_around(data, match.start())
-        record = relevant.get(start) or _record(data[start:end], first=start == 0)
+        record = relevant.get(start) or line_record(data[start:end], first=start == 0)
         if record is not None and record.get("uuid") == match.group(1).decode("ascii"):
             relevant[start] = record
     replay = FileSummary(Path())
@@ -185,21 +183,4 @@ def _summary_title(data: bytes, summaries: dict[int, dict]) -> str | None:
 def _record_at(data: bytes, at: int) -> dict | None:
     """The record of the line holding byte ``at``, as the row's pass decodes it."""
     start, end = line_around(data, at)
-    return _record(data[start:end], first=start == 0)
-
-
-def _record(line: bytes, *, first: bool) -> dict | None:
-    """``jsonl``'s verdict on one line (without its newline): the record, or ``None`` for a
-    line it skips (too long, blank, not JSON, not an object)."""
-    if len(line) > MAX_LINE_BYTES:
-        return None
-    if first and line.startswith(BOM):
-        line = line[len(BOM):]
-    try:
-        record = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        try:
-            record = orjson.loads(line.strip())
-        except orjson.JSONDecodeError:
-            return None
-    return record if isinstance(record, dict) else None
+    return line_record(data[start:end], first=start == 0)

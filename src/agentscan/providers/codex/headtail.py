@@ -133,16 +133,10 @@ def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
                 fold.feed(line.record)
         return fold.build(True, ())
     try:
-        data, cut = read_tail(path, TAIL_BYTES + 1)
+        data, cut = tail_window(path)
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return TailSummary()
-    if cut:
-        # The window starts mid-line: drop the partial first line.
-        newline = data.find(b"\n")
-        data = data[newline + 1:] if newline >= 0 else b""
-    elif data.startswith(BOM):
-        data = data[len(BOM):]
     warnings = []
     chunks = data.split(b"\n")
     for position, chunk in enumerate(chunks):
@@ -159,6 +153,20 @@ def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
         if isinstance(record, dict):
             fold.feed(record)
     return fold.build(not cut, warnings)
+
+
+def tail_window(path: Path) -> tuple[bytes, bool]:
+    """The lines of a plain rollout's last ``TAIL_BYTES`` (its partial first line dropped, or its
+    byte order mark), and whether the window cut the file; raises ``OSError``.  ``tablefacts``
+    reads the same window."""
+    data, cut = read_tail(path, TAIL_BYTES + 1)
+    if cut:
+        # The window starts mid-line: drop the partial first line.
+        newline = data.find(b"\n")
+        data = data[newline + 1:] if newline >= 0 else b""
+    elif data.startswith(BOM):
+        data = data[len(BOM):]
+    return data, cut
 
 
 def head_summary(path: Path, ctx: ScanContext) -> HeadSummary:

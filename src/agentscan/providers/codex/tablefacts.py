@@ -19,7 +19,6 @@ import orjson
 
 from agentscan.model import TableFacts
 from agentscan.timeutil import from_epoch, newest
-from agentscan.toolkit.jsonl import BOM, read_tail
 from agentscan.toolkit.stampscan import STAMPS, Unsure, line_around, newest_time, refuse_escaped_words
 
 if TYPE_CHECKING:
@@ -52,16 +51,11 @@ def table_facts(session: CodexSession, ctx: ScanContext) -> TableFacts | None:
 
 def _tail_newest(rollout: RolloutFile) -> datetime | None:
     """The newest record time of the window ``headtail._read_tail`` reads (``TailSummary.last_timestamp``)."""
-    from agentscan.providers.codex.headtail import TAIL_BYTES
+    from agentscan.providers.codex.headtail import tail_window
 
     if rollout.compressed:
         raise Unsure
-    data, cut = read_tail(rollout.path, TAIL_BYTES + 1)
-    if cut:
-        newline = data.find(b"\n")
-        data = data[newline + 1:] if newline >= 0 else b""
-    elif data.startswith(BOM):
-        data = data[len(BOM):]
+    data, _ = tail_window(rollout.path)
     refuse_escaped_words(data)
     return newest_time(data, STAMPS.findall(data), _record_at)
 
