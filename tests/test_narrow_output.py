@@ -77,6 +77,42 @@ def test_numbers_are_never_cut_however_narrow(tty) -> None:
                 assert exact in line or rounded in line, (width, line)
 
 
+def demo_list() -> dict:
+    return {row["id"]: row for row in json.loads(run("--demo", "list", "--all", "--json").stdout)["sessions"]}
+
+
+@pytest.mark.parametrize("width", (30, 40, 55, 70, 80, 100))
+def test_list_leaves_columns_out_rather_than_cut_an_id_a_time_or_a_number(tty, width: int) -> None:
+    rows = demo_list()
+    tty(width, color=False)
+    result = run("--demo", "list", "--all")
+    lines = result.stdout.splitlines()
+    assert all(width_of(line) <= width for line in lines), (width, lines)
+    headers = lines[0].split()
+    shown = [header for header in ("UPDATED", "TOKENS", "COST", "MODEL", "CWD", "TITLE") if header in headers]
+    for line in lines[1:]:
+        key = line.split()[0]
+        assert "…" not in key
+        full = next(row for row_id, row in rows.items() if row_id.startswith(key))
+        cells = line.split("  ")
+        if "TOKENS" in shown and full["tokens"]:
+            total = full["tokens"]["total"]
+            assert f"{total / 1000:.1f}k" in line or f"{total:,}" in line, (width, line)
+        if "UPDATED" in shown:
+            assert re.search(r"  \d{4}-\d\d-\d\d \d\d:\d\d  ", line), (width, line)
+        assert not any(cell.strip().endswith("…") and cell.strip()[:-1].replace(".", "").isdigit() for cell in cells)
+    left_out = [header for header in ("UPDATED", "COST", "MODEL", "CWD", "TITLE") if header not in shown]
+    assert "TOKENS" in shown
+    if left_out:  # said on stderr, in the order they went
+        note = " ".join(result.stderr.split())
+        assert f"left out to fit {width} columns: " in note, result.stderr
+        assert all(header in note.split("columns: ")[1] for header in left_out), (left_out, note)
+    else:
+        assert "left out" not in result.stderr
+    order = ["COST", "MODEL", "CWD", "TITLE", "UPDATED"]  # the first to go first
+    assert sorted(left_out, key=order.index) == order[:len(left_out)], left_out
+
+
 def test_not_recorded_does_not_widen_the_total_column(tty) -> None:
     tty(200)
     lines = run("--demo", "tokens").stdout.splitlines()

@@ -10,12 +10,15 @@ from agentscan.model import SessionRow
 
 COLUMNS = (
     Column("ID", style="yellow"),
-    Column("UPDATED"),
+    # On a narrow terminal columns go rather than an id, a time or a number being cut: COST
+    # first (rounded to the cent), then MODEL (``show`` has both), CWD, TITLE, and UPDATED
+    # (the rows are in its order) last.
+    Column("UPDATED", drop=1),
     Column("TOKENS", right=True),
-    Column("COST", right=True, drop=2),  # rounded to the cent; the first to go on a narrow terminal
-    Column("MODEL", flex=True, min_width=10, drop=1),
-    Column("CWD", flex=True, min_width=10, keep_end=True),
-    Column("TITLE", flex=True, min_width=20, weight=2),
+    Column("COST", right=True, drop=5),
+    Column("MODEL", flex=True, min_width=10, drop=4),
+    Column("CWD", flex=True, min_width=10, keep_end=True, drop=3),
+    Column("TITLE", flex=True, min_width=20, weight=2, drop=2),
 )
 
 
@@ -35,8 +38,10 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.path_text(clean(row.cwd), term),
             clean(row.title) or "-",
         ])
-    # COST, then MODEL, are left out on a narrow terminal, silently: `show` has both.
-    print_table(COLUMNS, rows, term=term)
+    hidden = print_table(COLUMNS, rows, term=term)
+    if hidden:
+        render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
+                    tty_only=True)
 
 
 def more_hint(page: SessionPage, filters: ListFilter) -> str | None:
