@@ -242,7 +242,8 @@ def test_the_same_call_in_two_files_counts_once(isolated_home: Path) -> None:
     write_rollout(rollout_path(codex, other, at(5)), [meta(other, at(5))] + lines[1:])
     tokens = _tokens(isolated_home)
     assert tokens[P] == PARENT  # the older thread keeps the calls
-    assert tokens[other] is None
+    # Its calls count once, in the older thread: it spent 0 of its own (null would say it recorded none).
+    assert tokens[other] == (0, 0, 0, 0, 0, 0)
     report = token_report(_scanner(isolated_home), providers=["codex"])
     assert _t(report.total) == PARENT
 

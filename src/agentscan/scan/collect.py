@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Sequence
 
 import orjson
 
-from agentscan.model import SessionRef
+from agentscan.model import SESSION, SessionRef
 from agentscan.scan.cache import decode_json
 from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
@@ -44,15 +44,18 @@ class ProviderUsage:
     """What ``collect`` found for one provider's sessions.
 
     ``sums``: native id -> sums, for sessions answered from sums alone;
-    ``entries``: the merged calls of every other session (``exact``).
+    ``entries``: the merged calls of every other session (``exact``);
+    ``elsewhere``: those of them that recorded calls, every one counted in another
+    session's copy (``sharing.merge_duplicates``): spend 0, not "no usage recorded".
     """
 
-    __slots__ = ("sums", "entries", "exact")
+    __slots__ = ("sums", "entries", "exact", "elsewhere")
 
     def __init__(self) -> None:
         self.sums: dict[str, SessionSums] = {}
         self.entries: list[list] = []
         self.exact: set[str] = set()
+        self.elsewhere: set[str] = set()
 
 
 def collect_usage(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, list[list]]:
@@ -130,7 +133,11 @@ class _Collector:
                     part.sums[ref.native_id] = sums[ref_id]
         calls = self.calls_by_session = self._calls([ref for wanted in exact.values() for ref in wanted])
         for name, wanted in exact.items():
-            found[name].entries = merge_duplicates([entry for ref in wanted for entry in calls[ref.id]])
+            part = found[name]
+            part.entries = merge_duplicates([entry for ref in wanted for entry in calls[ref.id]])
+            if len(wanted) > 1:
+                counted = {entry[SESSION] for entry in part.entries}
+                part.elsewhere = {ref.native_id for ref in wanted if calls[ref.id] and ref.native_id not in counted}
         if self.cache is not None:
             self.cache.commit()
         return found

@@ -1,7 +1,10 @@
 """Calls that several sessions' files hold: found by their key hashes, counted once.
 
 A resumed or forked session copies its parent's calls, each with the same
-dedupe key; the copy with the highest rank counts once across sessions.
+dedupe key; the copy with the highest rank counts once across sessions, and
+between copies of one rank the one of the session that began first (the
+parent: its copy is where the call was made), whatever sessions were asked for
+and in whatever order.
 ``sharing`` finds the sessions whose key hashes meet another's (the common
 case, no key twice, costs one set of 64-bit ints), and ``merge_duplicates``
 merges the calls of those sessions exactly.
@@ -12,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SessionRef
+from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SESSION, TS, SessionRef
 from agentscan.scan.sessionsums import SUMMED
 from agentscan.sealing import unseal, unseal_json
 
@@ -60,9 +63,11 @@ def meeting(keys: dict[str, bytes]) -> set[str]:
 
 
 def merge_duplicates(entries: list[list]) -> list[list]:
-    """Keep one copy of each keyed call across sessions: the highest rank, then the first."""
+    """Keep one copy of each keyed call across sessions: the highest rank, then the copy of
+    the session that comes first in ``session_order`` (in the place of the first copy)."""
     kept: list[list] = []
     best: dict[str, int] = {}
+    order: dict[str, tuple] | None = None  # made at the first tie between two sessions
     append = kept.append
     for entry in entries:
         key = entry[KEY]
@@ -73,9 +78,37 @@ def merge_duplicates(entries: list[list]) -> list[list]:
         if slot is None:
             best[key] = len(kept)
             append(entry)
-        elif entry[RANK] > kept[slot][RANK]:
+            continue
+        current = kept[slot]
+        if entry[RANK] > current[RANK]:
             kept[slot] = entry
+        elif entry[RANK] == current[RANK] and entry[SESSION] != current[SESSION]:
+            if order is None:
+                order = session_order(entries)
+            if order[entry[SESSION]] < order[current[SESSION]]:
+                kept[slot] = entry
     return kept
+
+
+def session_order(entries: list[list]) -> dict[str, tuple]:
+    """Each session's place among those whose calls ``entries`` hold: the one whose first call
+    came first, then whose last came first (a resumed session goes on after its parent), then
+    by id.  Not the order the sessions were asked for: ``tokens A B`` and ``tokens B A``, or
+    every session, credit a shared call to the same one."""
+    spans: dict[str, list[float]] = {}
+    never = float("inf")
+    for entry in entries:
+        span = spans.get(entry[SESSION])
+        if span is None:
+            span = spans[entry[SESSION]] = [never, -never]
+        ts = entry[TS]
+        if ts is not None:
+            if ts < span[0]:
+                span[0] = ts
+            if ts > span[1]:
+                span[1] = ts
+    # A session with no call time goes after those with one.
+    return {session: (first, last if last != -never else never, session) for session, (first, last) in spans.items()}
 
 
 def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import time
 from datetime import date, datetime, timezone, tzinfo
+from decimal import Decimal
 from typing import Callable, Iterable, Sequence, cast
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.scan.groupby import GroupBy, parse_group
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS, SessionRef, sum_usage
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
 from agentscan.scan.collect import collect
@@ -151,14 +152,18 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
     if per_session:
-        # Every selected session gets a row; one with no recorded usage shows null.
-        shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or _Bucket()) for ref in refs]
+        # Every selected session gets a row; one with no recorded usage shows null, one whose
+        # every call is counted in another session's copy 0.
+        elsewhere = {name + ":" + native_id for name, part in usage.items() for native_id in part.elsewhere}
+        shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or (_SPENT_ELSEWHERE if ref.id in elsewhere else _Bucket()))
+                 for ref in refs]
     elif by == "session":  # a window: the sessions with usage in it (``kept`` is empty)
         shown = [(ref.id, bucket) for ref in refs
                  if (bucket := buckets.get(ref.id)) is not None and (bucket.own.parts or bucket.subagents)]
     else:
         shown = [(key, buckets[key]) for key in sorted(buckets)]
-    priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow) else bucket.row(key, book)
+    priced_rows = [(bucket.row, bucket.priced) if isinstance(bucket, KeptRow)
+                   else _zero_row(key) if bucket is _SPENT_ELSEWHERE else bucket.row(key, book)
                    for key, bucket in shown]
     fragments: dict[str, bytes] = {}
     if kept_rows is not None and every_session and len(kept) < len(refs):
@@ -170,12 +175,29 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     recorded = [row for row in rows if row.tokens is not None]
     # A null row does not make the total null when its calls have no tokens (a <synthetic> row).
     whole = combined(priced for _, priced in priced_rows)
-    report = TokenReport(by, rows, sum_usage(row.tokens for row in recorded), sessions, whole.cost,
+    total = sum_usage(row.tokens for row in recorded)
+    if not rows:
+        # Nothing in the range (or no session at all): it spent 0; ``null`` would say that
+        # sessions there recorded no usage.
+        total, whole = TokenUsage(0, 0, 0, 0), Priced(Decimal(0), Decimal(0), (), False)
+    report = TokenReport(by, rows, total, sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
                          {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}})
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
+
+
+#: the bucket of a session whose every call is counted in another session's copy
+_SPENT_ELSEWHERE = _Bucket()
+
+
+def _zero_row(key: str) -> tuple[TokenRow, Priced]:
+    """The row of a session whose every call another session's copy counts: it spent 0 of
+    its own (its calls are that session's), which is not "no usage recorded" (``null``)."""
+    zero = TokenUsage(0, 0, 0, 0)
+    return TokenRow(key, zero, zero, cost=Decimal(0), own_cost=Decimal(0), cost_priced=Decimal(0)), \
+        Priced(Decimal(0), Decimal(0), (), False)
 
 
 def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None,

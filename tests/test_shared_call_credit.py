@@ -1,0 +1,71 @@
+"""A call two sessions' files hold (a resumed or forked session copies its parent's) counts
+once in ``tokens``: in the session that began first, whatever sessions were asked for and in
+whatever order; the other's row is 0, not "no usage recorded" (``null``)."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from pathlib import Path
+
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json, forget_remembered_answers
+
+PARENT = "aaaa0000-0000-4000-8000-000000000001"
+RESUMED = "0fff0000-0000-4000-8000-000000000002"  # sorts first by id: the times must decide
+OTHER = "5555ffff-0000-4000-8000-000000000003"
+
+
+def turn(session: str, ts: str, msg: str, tokens: int) -> list[dict]:
+    return [claude_user(session, ts, f"ask {msg}"),
+            claude_assistant(session, ts, msg_id=msg, request_id=f"req-{msg}", usage=claude_usage(input=tokens, output=1))]
+
+
+def lay_out(home: Path) -> None:
+    claude_session_file(home, PARENT, [*turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                       *turn(PARENT, "2026-11-01T10:05:00.000Z", "m2", 200)])
+    # Resumed later: the parent's two calls copied as they were, then one of its own.
+    claude_session_file(home, RESUMED, [*turn(RESUMED, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                        *turn(RESUMED, "2026-11-01T10:05:00.000Z", "m2", 200),
+                                        *turn(RESUMED, "2026-11-02T09:00:00.000Z", "m3", 400)])
+    claude_session_file(home, OTHER, turn(OTHER, "2026-11-03T08:00:00.000Z", "m9", 50))
+
+
+def totals(*ids: str) -> dict[str, int | None]:
+    rows = cli_json("tokens", *ids)["rows"]
+    forget_remembered_answers()  # the next run works it out again
+    return {row["key"].split(":")[1]: (row["tokens"] or {}).get("total") for row in rows}
+
+
+def test_a_copied_call_counts_in_the_session_that_began_first(isolated_home: Path) -> None:
+    lay_out(isolated_home)
+    everything = totals()
+    assert everything[PARENT] == 302  # m1 and m2, made there
+    assert everything[RESUMED] == 401  # m3 alone: its copies of m1 and m2 count in the parent
+    assert everything[OTHER] == 51
+
+
+def test_the_credit_does_not_depend_on_the_sessions_asked_for_or_their_order(isolated_home: Path) -> None:
+    lay_out(isolated_home)
+    whole = totals()
+    for ids in permutations((PARENT, RESUMED, OTHER)):
+        assert totals(*ids) == whole, ids
+    for ids in permutations((PARENT, RESUMED)):
+        assert totals(*ids) == {PARENT: 302, RESUMED: 401}, ids
+    # Asked alone, a session counts every call its files hold.
+    assert totals(RESUMED) == {RESUMED: 703}
+    assert totals(PARENT) == {PARENT: 302}
+
+
+def test_a_session_whose_every_call_counts_elsewhere_spent_0_not_null(isolated_home: Path) -> None:
+    claude_session_file(isolated_home, PARENT, turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100))
+    copy = "bbbb0000-0000-4000-8000-000000000004"
+    claude_session_file(isolated_home, copy, turn(copy, "2026-11-01T10:00:00.000Z", "m1", 100))
+    # A session with no usage recorded at all is still null.
+    claude_session_file(isolated_home, OTHER, [claude_user(OTHER, "2026-11-03T08:00:00.000Z", "hello")])
+    for ids in ((), (copy, PARENT), (PARENT, copy)):
+        document_totals = totals(*ids)
+        # Same times: the id decides, and the copy sorts after the parent.
+        assert document_totals[PARENT] == 101 and document_totals[copy] == 0, ids
+        if not ids:
+            assert document_totals[OTHER] is None
+    rows = {row["key"].split(":")[1]: row for row in cli_json("tokens")["rows"]}
+    assert rows[copy]["cost_usd"] == 0 and rows[copy]["tokens"]["input"] == 0

@@ -1,0 +1,33 @@
+"""``tokens`` over a range no call falls in spent 0: its total is zeros and $0, not ``null``
+(which says the sessions recorded no usage at all)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from builders import cli_json
+
+ZERO = {"input": 0, "cache_read": 0, "cache_write": 0, "output": 0, "reasoning": 0, "total": 0}
+
+
+@pytest.mark.parametrize("by", ("session", "day", "model"))
+def test_a_range_with_no_call_totals_zero(isolated_home: Path, by: str) -> None:
+    document = cli_json("--demo", "tokens", "--since", "2031-01-01", "--by", by)
+    assert document["rows"] == []
+    assert document["total"] == ZERO and document["cost_usd"] == 0
+    text = CliRunner().invoke(app, ["--demo", "tokens", "--since", "2031-01-01", "--by", by]).stdout
+    assert "not recorded" not in text and "$0.00" in text.splitlines()[-1]
+
+
+def test_no_session_at_all_totals_zero(isolated_home: Path) -> None:
+    assert cli_json("tokens")["total"] == ZERO
+
+
+def test_sessions_that_recorded_no_usage_still_total_null(isolated_home: Path) -> None:
+    # The demo's Cursor sessions with no usage recorded: null, as the contract says.
+    document = cli_json("--demo", "tokens", "--provider", "cursor", "cursor:a4b8c2d6")
+    assert [row["tokens"] for row in document["rows"]] == [None] and document["total"] is None
