@@ -197,8 +197,8 @@ def test_until_a_date_includes_that_day_and_an_inverted_range_is_a_usage_error(i
     ])
     assert doc("tokens", "--until", "2026-11-30", "--tz", "UTC")["total"]["total"] == 100
     assert doc("tokens", "--since", "2026-12-01", "--tz", "UTC")["total"]["total"] == 10
-    # A date is a day in --tz: the 30th in Tokyo ended before either call was made.
-    assert doc("tokens", "--until", "2026-11-30", "--tz", "Asia/Tokyo")["total"] is None
+    # A date is a day in --tz: the 30th in Tokyo ended before either call was made (0 spent).
+    assert doc("tokens", "--until", "2026-11-30", "--tz", "Asia/Tokyo")["total"]["total"] == 0
     result = run("tokens", "--since", "2026-12-02", "--until", "2026-11-01", code=2)
     assert "--since must be before --until" in result.stderr
 

@@ -104,4 +104,4 @@ def test_headers_come_from_the_option_and_the_otel_variable(session: Path, monke
     [request] = receiver.received
     assert request.path == "/custom/traces"
     assert (request.headers["x-team"], request.headers["x-api-key"]) == ("data", "from-option")
-    assert "exported 13 spans in 2 traces from 1 sessions" in result.stdout
+    assert "exported 13 spans in 2 traces from 1 session to" in result.stdout

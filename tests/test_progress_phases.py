@@ -71,11 +71,19 @@ def test_the_line_shows_the_phase_and_the_name_before_it_comes_back(monkeypatch:
     monkeypatch.setattr(progress_module.time, "monotonic", lambda: clock[0])
     stream = io.StringIO()
     progress = progress_module.StderrProgress(stream)
-    with progress.named(ADDING_UP):
-        progress.expect(2000)
-        clock[0] += 2.0
-        progress.advance(1000)
-    assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 1,000/2,000 (500/s)")
+    progress.expect(1500)
     clock[0] += 2.0
-    progress.advance(500)  # the same count goes on under the name it had before
-    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 1,500/2,000 (375/s)")
+    progress.advance(700)
+    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 700/1,500 (350/s)")
+    with progress.named(ADDING_UP):
+        progress.expect(500)
+        clock[0] += 0.5
+        progress.advance(100)  # within its delay: the line before it stays
+        assert stream.getvalue().endswith("\r\x1b[Kreading sessions 700/1,500 (350/s)")
+        clock[0] += 1.5
+        progress.advance(300)
+    # Its own count and rate: not 1,100/2,000, for a home of 1,500 sessions.
+    assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 400/500 (200/s)")
+    clock[0] += 2.0
+    progress.advance(1)  # the count before it goes on under its name
+    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 701/1,500 (117/s)")

@@ -83,12 +83,16 @@ def test_a_kept_row_is_not_taken_back_once_its_calls_are_shared(isolated_home: P
     session(isolated_home, S2, 2, 200)
     tokens_bytes()
     computed.clear()
-    # S1 now holds a copy of S2's call (a resumed conversation): counted once, in one of them.
+    # S1 now holds a copy of S2's call (a resumed conversation): counted once, in S1 (it
+    # began first: ``sharing.session_order``), so S2's kept row (200) is not taken back.
     append(first, turn(S2, 2, 200)[1:], 1_795_000_000)
     shared = tokens_bytes()
-    assert f"claude:{S2}" in computed
+    assert f"claude:{S1}" in computed
     assert shared == tokens_bytes("--no-cache")
-    assert orjson.loads(shared)["total"]["input"] == 300
+    document = orjson.loads(shared)
+    assert document["total"]["input"] == 300
+    rows = {row["key"]: row["tokens"]["input"] for row in document["rows"]}
+    assert rows == {f"claude:{S1}": 300, f"claude:{S2}": 0}
 
 
 def test_a_row_with_an_unpriced_model_is_priced_again_with_its_warning(isolated_home: Path, computed: list[str]) -> None:

@@ -266,13 +266,17 @@ def test_a_batch_ended_by_the_next_is_committed(isolated_home: Path, monkeypatch
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch, tty) -> list[tuple[int, int] | None]:  # noqa: ANN001
     """What the progress line would show on a terminal: (done, total) each time it changes,
-    ``None`` when a phase ends."""
+    ``None`` when a phase ends (a result printed, or another phase named: its count is its own)."""
     from agentscan.cli import progress as cli_progress
 
     seen: list[tuple[int, int] | None] = []
+    named: list[str] = []
 
     class Recording(cli_progress.StderrProgress):
         def changed(self) -> None:
+            if named[-1:] != [self.phase]:
+                named.append(self.phase)
+                seen.append(None)
             seen.append((self.done, self.total))
 
         def cleared(self) -> None:

@@ -45,9 +45,12 @@ class SessionNotFound(AgentscanError):
 
 
 class IdTooShort(SessionNotFound):
-    def __init__(self, query: str, minimum: int) -> None:
+    """``shown_by``: the command that lists the ids this one looks up (``trace`` ids are
+    not ``list``'s: they come from ``agentscan trace --list``)."""
+
+    def __init__(self, query: str, minimum: int, shown_by: str = "agentscan list") -> None:
         AgentscanError.__init__(
-            self, f"{query!r} is too short: give at least {minimum} characters of the id (`agentscan list` shows them)"
+            self, f"{query!r} is too short: give at least {minimum} characters of the id (`{shown_by}` shows them)"
         )
         self.query = query
 
@@ -87,7 +90,9 @@ class NoReadableRoot(AgentscanError):
 
 
 class StrictWarnings(AgentscanError):
-    pass
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count:,} warning{'' if count == 1 else 's'} (--strict)")
+        self.count = count
 
 
 class ExportFailed(AgentscanError):

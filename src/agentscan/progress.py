@@ -46,12 +46,14 @@ class Progress:
     @contextmanager
     def named(self, phase: str) -> Iterator[None]:
         """Sessions counted inside this block are done for ``phase`` (a parse inside a ``list``
-        that reads rows around it); the name before it comes back after it."""
-        before, self.phase = self.phase, phase
+        that reads rows around it), counted from none: ``adding up tokens 3/500``, not on from
+        the 1,500 rows read before it.  The name and the count before it come back after it."""
+        saved = self.phase, self.total, self.done, self._ahead
+        self.phase, self.total, self.done, self._ahead = phase, 0, 0, 0
         try:
             yield
         finally:
-            self.phase = before
+            self.phase, self.total, self.done, self._ahead = saved
 
     def advance(self, count: int = 1) -> None:
         counted = min(count, self._ahead)

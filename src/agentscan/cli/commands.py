@@ -14,6 +14,7 @@ from agentscan.cli.options import (
     ProviderOption,
     SinceOption,
     handle_errors,
+    redact_option,
     state_of,
 )
 
@@ -35,7 +36,7 @@ def list_command(
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     running: bool = typer.Option(False, "--running", help="Only sessions a live process holds open (Linux)."),
     pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions held open by process PID (Linux).", metavar="PID"),
-    redact: bool = RedactOption,
+    redact: bool = redact_option("Replace titles with a length and hash; mask secrets in paths."),
     as_json: bool = JsonOption,
 ) -> None:
     """The most recently updated sessions, newest first."""
@@ -64,7 +65,7 @@ def show_command(
 def tokens_command(
     ctx: typer.Context,
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to total (default: all)."),
-    since: Optional[str] = SinceOption,
+    since: Optional[str] = typer.Option(None, "--since", help="Only calls made since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN"),
     until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date includes that whole day).", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
     by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model or provider.", metavar="KEY"),

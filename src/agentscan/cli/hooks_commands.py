@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from agentscan.cli.options import GlobalOptionsCommand, JsonOption, RedactOption, handle_errors, state_of
+from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, redact_option, state_of
 
 
 class Agent(str, Enum):
@@ -124,7 +124,9 @@ def trace_command(
     ctx: typer.Context,
     session_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Conversation/session id, bare or agent:-prefixed, or a unique prefix (6+ chars)."),
     list_sessions: bool = typer.Option(False, "--list", help="List the sessions that have captured hook events instead."),
-    redact: bool = RedactOption,
+    redact: bool = redact_option(
+        "Replace prompts, thoughts, responses, tool inputs and errors with a length and hash; mask secrets in paths."
+    ),
     as_json: bool = JsonOption,
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
@@ -157,7 +159,7 @@ def trace_command(
             print(cut(line, term.width) if term.tty else line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:
-        raise StrictWarnings(f"{len(trace.warnings)} warnings (--strict)")
+        raise StrictWarnings(len(trace.warnings))
 
 
 def _trace_list(as_json: bool) -> None:

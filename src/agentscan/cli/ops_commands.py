@@ -11,11 +11,11 @@ from agentscan.cli.options import (
     GlobalOptionsCommand,
     JsonOption,
     ProviderOption,
-    RedactOption,
     SinceOption,
     end_progress,
     finish,
     handle_errors,
+    redact_option,
     state_of,
 )
 
@@ -33,7 +33,7 @@ def export_command(
     since: Optional[str] = SinceOption,
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
-    redact: bool = RedactOption,
+    redact: bool = redact_option("Export titles as a length and hash; mask secrets in paths."),
     days: bool = typer.Option(False, "--days", help="JSONL or CSV: one record per session, UTC day, model and run, with its cost (SQLite's token_days)."),
     as_json: bool = JsonOption,
 ) -> None:
@@ -51,6 +51,10 @@ def export_command(
     to_stdout = output == STDOUT
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
+    if not to_stdout:
+        import os
+
+        output = Path(os.path.abspath(output.expanduser()))  # reported absolute; not resolved: no symlink followed
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
     scanner = state.scanner(provider)
@@ -96,7 +100,7 @@ def doctor_command(
     from agentscan.scan.doctor import diagnose
 
     state = state_of(ctx)
-    scanner = state.scanner()
+    scanner = state.scanner(home_must_exist=False)  # the report says what is missing
     report = diagnose(scanner)
     report["hooks"] = hooks_report(home=scanner.ctx.home, cwd=Path.cwd(), env=scanner.ctx.env)
     term = render.terminal()
@@ -110,5 +114,9 @@ def doctor_command(
         report, warnings = redact_doctor(report), redact_warnings(warnings)
     if as_json:
         render.emit_json(render.envelope("doctor", report, warnings))
-        return
-    print_doctor(report, term, short_ids)
+    else:
+        print_doctor(report, term, short_ids)
+    if state.strict and warnings:  # the report all the same, then --strict's exit 1 (docs/cli.md)
+        from agentscan.errors import StrictWarnings
+
+        raise StrictWarnings(len(warnings))

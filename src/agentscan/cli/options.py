@@ -71,11 +71,17 @@ def handle_errors(func: F) -> F:
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only this provider (repeatable).", metavar="P")
 SinceOption = typer.Option(None, "--since", help="Only sessions active since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN")
-RedactOption = typer.Option(
-    False, "--redact", help="Replace prompt, response and tool text with a length and hash; mask secrets."
-)
+
+
+def redact_option(text: str) -> Any:
+    """``--redact``, with what it does for this command (docs/cli.md says it for each)."""
+    return typer.Option(False, "--redact", help=text)
+
+
+#: ``show``'s; the other commands' say what it does for them (``redact_option``)
+RedactOption = redact_option("Replace prompt, response, tool and plan text with a length and hash; mask secrets.")
 
 __all__ = [
     "GLOBAL_NAMES", "GLOBAL_OPTIONS", "GlobalOptionsCommand", "JsonOption", "ProviderOption", "RedactOption",
-    "SinceOption", "State", "end_progress", "finish", "handle_errors", "state_of",
+    "SinceOption", "State", "end_progress", "finish", "handle_errors", "redact_option", "state_of",
 ]

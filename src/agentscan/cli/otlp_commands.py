@@ -15,10 +15,10 @@ from agentscan.cli.options import (
     GlobalOptionsCommand,
     JsonOption,
     ProviderOption,
-    RedactOption,
     SinceOption,
     finish,
     handle_errors,
+    redact_option,
     state_of,
 )
 
@@ -33,14 +33,14 @@ def otlp_command(
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to export (default: every matching one)."),
     since: Optional[str] = SinceOption,
     provider: Optional[List[str]] = ProviderOption,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically).", metavar="FILE"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically), or - for stdout.", metavar="FILE"),
     endpoint: Optional[str] = typer.Option(None, "--endpoint", help="POST OTLP/HTTP to URL (a bare host:port gets /v1/traces).", metavar="URL"),
     protocol: str = typer.Option("auto", "--protocol", help="auto (protobuf when opentelemetry-proto is installed), protobuf or json.", metavar="P"),
     header: Optional[List[str]] = typer.Option(None, "--header", help="An HTTP header for the collector, KEY=VALUE (repeatable).", metavar="KEY=VALUE"),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for each request.", metavar="S"),
     retries: int = typer.Option(3, "--retries", help="Retries of a request that failed in a retryable way.", metavar="N"),
     include_content: bool = typer.Option(False, "--include-content", help="Add prompts, responses and tool inputs as span attributes."),
-    redact: bool = RedactOption,
+    redact: bool = redact_option("With --include-content, replace that text with a length and hash; always mask secrets in paths."),
     as_json: bool = JsonOption,
 ) -> None:
     """Export sessions and hook trees as OpenTelemetry traces: one trace per turn."""
@@ -49,7 +49,7 @@ def otlp_command(
     from agentscan.cli import render
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.model import ScanWarning
-    from agentscan.otlp.export import run
+    from agentscan.otlp.export import STDOUT, run
     from agentscan.otlp.resource import env_headers
     from agentscan.otlp.semconv import Content
     from agentscan.errors import SendFailed
@@ -58,6 +58,11 @@ def otlp_command(
     from agentscan.timeutil import parse_when
 
     state = state_of(ctx)
+    to_stdout = output == STDOUT
+    if to_stdout and as_json:
+        raise UsageProblem("--json and --output - would both write to stdout; choose one")
+    if output is not None and not to_stdout:
+        output = Path(os.path.abspath(output.expanduser()))  # reported absolute; not resolved: no symlink followed
     if timeout <= 0 or retries < 0:
         raise UsageProblem("--timeout must be positive and --retries at least 0")
     headers = env_headers(os.environ)
@@ -85,9 +90,13 @@ def otlp_command(
     if as_json:
         render.emit_json(render.envelope("otlp", outcome.body(), warnings))
     elif outcome.failure is None:
-        where = outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else endpoint
-        print(f"exported {outcome.built.spans} spans in {outcome.built.traces} traces "
-              f"from {outcome.built.sessions} sessions to {where}")
+        built = outcome.built
+        what = (f"exported {render.plural(built.spans, 'span')} in {render.plural(built.traces, 'trace')} "
+                f"from {render.plural(built.sessions, 'session')}")
+        if to_stdout:  # stdout holds the JSON Lines and nothing else
+            render.note(f"{what} to stdout", tty_only=True)
+        else:
+            print(f"{what} to {outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else endpoint}")
     if not as_json:
         said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
         render.warn_summary([w for w in warnings if w not in said], verbose=state.verbose)
@@ -97,4 +106,4 @@ def otlp_command(
         raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent or SendResult(endpoint or "", "auto"))
     finish(state, scanner, as_json=as_json)
     if state.strict and len(warnings) > len(scanner.warnings):
-        raise StrictWarnings(f"{len(warnings)} warnings (--strict)")
+        raise StrictWarnings(len(warnings))

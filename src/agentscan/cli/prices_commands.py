@@ -32,6 +32,10 @@ def prices_command(
 
     if update and reset:
         raise UsageProblem("--update and --reset cannot be combined")
+    if provider is not None:
+        from agentscan.providers import get_provider
+
+        get_provider(provider)  # an unknown name is a usage error, as for every other --provider
     state = state_of(ctx)
     scan = ScanContext.create(env=os.environ)  # no home is read: only the environment and the warnings sink
     env = scan.env
@@ -81,4 +85,4 @@ def prices_command(
     if scan.warnings.items and not as_json:
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
     if state.strict and scan.warnings.items:
-        raise StrictWarnings(f"{len(scan.warnings.items)} warnings (--strict)")
+        raise StrictWarnings(len(scan.warnings.items))

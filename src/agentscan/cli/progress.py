@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 from agentscan.progress import Progress
 
@@ -33,6 +35,16 @@ class StderrProgress(Progress):
         if self._started is None:
             self._started = time.monotonic()
         super().expect(count)
+
+    @contextmanager
+    def named(self, phase: str) -> Iterator[None]:
+        # The phase's own rate and delay: its count starts from none (``Progress.named``).
+        started, self._started = self._started, None
+        try:
+            with super().named(phase):
+                yield
+        finally:
+            self._started = started
 
     def changed(self) -> None:
         now = time.monotonic()

@@ -26,7 +26,7 @@ class State:
 
     def __init__(self, home: Optional[Path] = None, demo: bool = False, no_cache: bool = False, strict: bool = False,
                  verbose: bool = False, quiet: bool = False) -> None:
-        self.home = home
+        self.home = _absolute(home) if home is not None else None
         self.demo = demo
         self.no_cache = no_cache
         self.strict = strict
@@ -37,7 +37,7 @@ class State:
     def merge(self, values: dict[str, Any]) -> None:
         """Global options given after the command name add to those given before it."""
         if values.get("home") is not None:
-            self.home = Path(values["home"])
+            self.home = _absolute(values["home"])
         for name in ("demo", "no_cache", "strict", "verbose", "quiet"):
             if values.get(name):
                 setattr(self, name, True)
@@ -49,9 +49,12 @@ class State:
 
         term.set_quiet(self.quiet)
 
-    def scanner(self, providers: list[str] | None = None, *, memo: bool = False) -> Scanner:
+    def scanner(self, providers: list[str] | None = None, *, memo: bool = False, home_must_exist: bool = True) -> Scanner:
         """``memo``: discovery may come from the index (``scan.memo``); for the
-        commands whose every parse goes through the scanner (list, show, tokens)."""
+        commands whose every parse goes through the scanner (list, show, tokens).
+        ``home_must_exist``: a ``--home`` that is not a directory is an error (exit 1, as
+        any root named explicitly that cannot be read), not an empty answer; ``doctor``
+        reports it instead."""
         import os
 
         from agentscan.context import ScanContext
@@ -59,6 +62,8 @@ class State:
 
         env = dict(os.environ)
         home = self.home
+        if home is not None and home_must_exist and not self.demo:
+            _check_home(home)
         if self.demo:
             from agentscan.demo import demo_home
 
@@ -80,6 +85,23 @@ class State:
             _PROGRESS.append(context.progress)
         return Scanner(context=context, provider_names=providers or None, use_cache=not self.no_cache,
                        memo_discovery=memo)
+
+
+def _absolute(home: Path | str) -> Path:
+    """``--home`` as an absolute path (paths in the output are then absolute too), with
+    ``~`` expanded; not resolved: a symlink in it stays as it was given."""
+    import os
+
+    return Path(os.path.abspath(os.path.expanduser(home)))
+
+
+def _check_home(home: Path) -> None:
+    import os
+
+    if not os.path.exists(home):
+        raise NoReadableRoot(f"--home {home}: no such directory")
+    if not os.path.isdir(home):
+        raise NoReadableRoot(f"--home {home}: not a directory")
 
 
 #: progress reporters of this run, erased before an error is printed
@@ -138,4 +160,4 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     if problems:
         raise NoReadableRoot("; ".join(problems))
     if state.strict and warnings:
-        raise StrictWarnings(f"{len(warnings)} warnings (--strict)")
+        raise StrictWarnings(len(warnings))

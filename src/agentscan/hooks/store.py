@@ -226,7 +226,7 @@ def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
     if len(exact) > 1:
         raise AmbiguousSessionId(query, [s.id for s in exact])
     if len(bare) < MIN_PREFIX:
-        raise IdTooShort(query, MIN_PREFIX)
+        raise IdTooShort(query, MIN_PREFIX, shown_by="agentscan trace --list")
     matches = [s for s in candidates if s.session_id.startswith(bare)]
     if not matches:
         raise NoHookEvents(query, store_empty=False)

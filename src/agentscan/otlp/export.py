@@ -5,7 +5,7 @@ The file is OTLP/JSON Lines (the OpenTelemetry file exporter format): one
 replayed on its own with ``curl --data-binary @line.json
 -H 'Content-Type: application/json' http://collector:4318/v1/traces``.  It
 is written to a temp file and renamed over the output, so a reader never
-sees half a file.
+sees half a file.  ``--output -`` streams the same lines to stdout.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from agentscan.otlp.sources import Built, Selection, traces
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.otlp.sender import SendResult
+
+#: ``--output -``: the JSON Lines go to stdout (as ``export -o -``)
+STDOUT = Path("-")
 
 
 @dataclass
@@ -47,6 +50,14 @@ def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
     from agentscan.export.files import atomic_write
     from agentscan.otlp.encode_json import encode_line
 
+    if path == STDOUT:
+        import sys
+
+        stream = sys.stdout.buffer  # for a pipe: agentscan otlp -o - | otelcol …
+        for trace in found:
+            stream.write(encode_line([trace]))
+        stream.flush()
+        return STDOUT
     path = path.expanduser()
     if path.is_dir():
         raise OutputFailed(f"{path} is a directory; give a file path")

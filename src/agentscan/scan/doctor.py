@@ -14,13 +14,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.context import legible
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.timeutil import from_epoch, to_iso
+
+if TYPE_CHECKING:
+    from agentscan.model import ScanWarning
 
 #: rows parsed per provider to surface skipped-line warnings (cached after)
 SAMPLE_ROWS = 25
@@ -90,13 +93,25 @@ def _kind(message: str) -> str:
 
 def diagnose(scanner: Scanner) -> dict[str, Any]:
     reports = []
+    # Each warning counts once, for the provider that raised it first: a capture takes a
+    # warning every time it is raised (a file read for discovery and again for its row),
+    # and one provider's reading can raise another's (every root is resolved for each
+    # census), as the warnings listed once in the document do.
+    counted: set[tuple[str, int | None, str]] = set()
+    # The roots first, each provider's apart: the warnings of its settings (a relative
+    # ``CODEX_HOME``) are its own, not those of the provider read first.
     for provider in scanner.providers:
         report = ProviderReport(provider.name, provider.label)
-        for root in provider.roots(scanner.ctx):
+        with scanner.ctx.warnings.capture() as captured:
+            roots = provider.roots(scanner.ctx)
+        _count(report, captured, counted)
+        for root in roots:
             exists, readable, problem = _check(root.path)
             # legible: a setting may name a path that is not UTF-8, which no JSON or terminal takes as is
             report.roots.append(RootReport(legible(str(root.path)), root.kind, root.source, exists, readable, problem,
                                            legible(root.note) if root.note else None))
+        reports.append(report)
+    for provider, report in zip(scanner.providers, reports):
         with scanner.ctx.warnings.capture() as captured:
             refs = scanner.refs([provider.name])
             report.sessions = len(refs)
@@ -109,10 +124,20 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             if newest is not None:
                 report.newest = {"id": newest[1].id, "updated_at": to_iso(newest[0]), "title": newest[1].title}
             report.findings.extend(provider.diagnostics(scanner.ctx))
-        report.warnings = dict(Counter(_kind(w.message) for w in captured).most_common())
-        reports.append(report)
+        _count(report, captured, counted)
     return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
             "providers": [r.to_json() for r in reports], "cache": cache_report(scanner)}
+
+
+def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set[tuple[str, int | None, str]]) -> None:
+    """Add the warnings of ``captured`` not ``counted`` yet to the report's, by kind."""
+    kinds = Counter(report.warnings)
+    for warning in captured:
+        key = (warning.path, warning.line, warning.message)
+        if key not in counted:
+            counted.add(key)
+            kinds[_kind(warning.message)] += 1
+    report.warnings = dict(kinds.most_common())
 
 
 def cache_report(scanner: Scanner) -> dict[str, Any]:

@@ -72,7 +72,8 @@ class CensusPlan(NamedTuple):
 
     paths: list[str]
     stat_only: list[str]
-    #: the roots themselves (an env var may point elsewhere) and the code that read them
+    #: the roots themselves (an env var may point elsewhere), the settings that chose
+    #: them (``settings_identity``) and the code that read them
     setting: str
 
 
@@ -84,8 +85,28 @@ def census_plan(provider: Provider, ctx: ScanContext) -> CensusPlan | None:
     stat_only = provider.census_stat_paths(ctx)
     if paths is None or stat_only is None:
         return None
-    setting = "\n".join([code_identity(), provider.name, provider.parser_version, str(_FORMAT), *paths, "", *stat_only])
+    setting = "\n".join([code_identity(), provider.name, provider.parser_version, str(_FORMAT), settings_identity(ctx),
+                         *paths, "", *stat_only])
     return CensusPlan(paths, stat_only, setting)
+
+
+def settings_identity(ctx: ScanContext) -> str:
+    """The raw value of every environment variable that chooses a provider's roots
+    (``providers.provider_env_vars``), as one text.  What the settings say beyond the
+    roots they choose is said with what is stored (a relative ``CODEX_HOME`` ignored:
+    a warning, the same roots), so a stored discovery, and every answer keyed by its
+    census (``scan.answers``), stands for these settings only: said again under
+    others, its warnings would be this run's no longer.  Every provider's, not this
+    one's: a discovery asks the others too (``ScanContext.cwd_candidates``)."""
+    known = ctx.memo.get(_SETTINGS)
+    if known is None:
+        from agentscan.providers import provider_env_vars
+
+        known = ctx.memo[_SETTINGS] = repr(sorted((name, ctx.env.get(name)) for name in provider_env_vars()))
+    return known
+
+
+_SETTINGS = "memo.settings_identity"
 
 
 def stamp_from(plan: CensusPlan, admits: Callable[[str], bool], walker: SubtreeWalker | None = None,
