@@ -67,20 +67,22 @@ DryRunOption = typer.Option(False, "--dry-run", help="Print the change as a unif
 @handle_errors
 def install_command(
     ctx: typer.Context, agent: Agent = AgentOption, scope: Scope = ScopeOption, dry_run: bool = DryRunOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Add `agentscan hook` to every hook event of the agent, keeping the hooks already there."""
-    _change(ctx, agent, scope, dry_run, install=True)
+    _change(ctx, agent, scope, dry_run, install=True, as_json=as_json)
 
 
 @handle_errors
 def uninstall_command(
     ctx: typer.Context, agent: Agent = AgentOption, scope: Scope = ScopeOption, dry_run: bool = DryRunOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Remove agentscan's entries (and only those) from the agent's hook config."""
-    _change(ctx, agent, scope, dry_run, install=False)
+    _change(ctx, agent, scope, dry_run, install=False, as_json=as_json)
 
 
-def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, install: bool) -> None:
+def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, install: bool, as_json: bool) -> None:
     from pathlib import Path
 
     from agentscan.context import ScanContext
@@ -98,25 +100,47 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     command = installer.hook_command(agent.value) if install else None
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
     changing = [plan for plan in plans if plan.changed]
+    # The document of --json: what changed (or, with --dry-run, would), file by file.
+    changes: list[dict] = []
     if not changing:
-        print(f"{paths[0]}: nothing to change ({'already installed' if install else 'no agentscan hooks'})")
-        return
-    if dry_run:
+        if not as_json:
+            print(f"{paths[0]}: nothing to change ({'already installed' if install else 'no agentscan hooks'})")
+    elif dry_run:
         for plan in changing:
-            print(plan.diff(), end="")
-        return
-    for plan in changing:
-        saved = installer.backup(plan)
-        emptied = installer.write(plan)
-        verb = "added to" if install else "removed from"
-        print(f"agentscan hook {verb} {len(plan.events)} {agent.value} events in {plan.path}")
-        if saved is not None:
-            print(f"the previous version is kept in {saved}")
-        if plan.removes_file:
-            print(f"removed {plan.path}: it held nothing but agentscan's hooks")
-        for directory in emptied:
-            print(f"removed {directory}: the install had created it, and it is empty now")
-    print(installer.RESTART[agent.value])
+            if as_json:
+                changes.append(_change_json(plan, None, [], plan.diff()))
+            else:
+                print(plan.diff(), end="")
+    else:
+        for plan in changing:
+            saved = installer.backup(plan)
+            emptied = installer.write(plan)
+            changes.append(_change_json(plan, saved, emptied, None))
+            if as_json:
+                continue
+            verb = "added to" if install else "removed from"
+            print(f"agentscan hook {verb} {len(plan.events)} {agent.value} events in {plan.path}")
+            if saved is not None:
+                print(f"the previous version is kept in {saved}")
+            if plan.removes_file:
+                print(f"removed {plan.path}: it held nothing but agentscan's hooks")
+            for directory in emptied:
+                print(f"removed {directory}: the install had created it, and it is empty now")
+        if not as_json:
+            print(installer.RESTART[agent.value])
+    if as_json:
+        from agentscan.cli import render
+
+        restart = installer.RESTART[agent.value] if changing and not dry_run else None
+        render.emit_json(render.envelope("hooks", {
+            "action": "install" if install else "uninstall", "agent": agent.value, "scope": scope.value,
+            "dry_run": dry_run, "changes": changes, "restart": restart}, []))
+
+
+def _change_json(plan, saved, emptied, diff: str | None) -> dict:  # noqa: ANN001 - hooks.install's types, imported late
+    return {"path": str(plan.path), "events": list(plan.events), "backup": None if saved is None else str(saved),
+            "removed_file": plan.removes_file and diff is None, "removed_dirs": [str(path) for path in emptied],
+            "diff": diff}
 
 
 @handle_errors
