@@ -111,6 +111,13 @@ def terminal() -> Terminal:
 # --- text that fits ----------------------------------------------------------
 
 
+#: format characters that are part of the text, not of its display: the zero-width
+#: non-joiner and joiner (Persian, Indic scripts, emoji sequences such as 👨\u200d💻).
+#: ``isprintable`` refuses every format character; the others (bidi overrides and
+#: isolates, which can reorder what a line seems to say) stay refused.
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def clean(text: str | None) -> str:
     """One line of printable text: whitespace runs become one space and control
     characters (an escape sequence planted in a title) become U+FFFD."""
@@ -119,7 +126,7 @@ def clean(text: str | None) -> str:
     text = " ".join(text.split())
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
+    return "".join(ch if ch.isprintable() or ch in _JOINERS else "\ufffd" for ch in text)
 
 
 def _char_width(ch: str) -> int:

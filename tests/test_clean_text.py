@@ -1,0 +1,35 @@
+"""What reaches a terminal: control characters and bidi overrides neutralised (U+FFFD), but
+the zero-width joiner and non-joiner kept, as Persian, Indic scripts and emoji need them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.cli.term import clean
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+PERSIAN = "می\u200cخواهم"  # "I want": the non-joiner keeps the two parts of the word apart
+CODER = "👨\u200d💻"  # one emoji made of two by the joiner
+HINDI = "क्\u200dष"
+
+
+def test_joiners_are_kept_and_controls_and_overrides_are_not() -> None:
+    assert clean(f"{PERSIAN} {CODER} {HINDI}") == f"{PERSIAN} {CODER} {HINDI}"
+    assert clean("a\x1b[31mb\u202ec\u2066d\x07") == "a\ufffd[31mb\ufffdc\ufffdd\ufffd"
+    assert clean(" two\n lines\t") == "two lines"
+
+
+def test_list_and_show_print_joined_text_as_recorded(isolated_home: Path) -> None:
+    native = "fa00fa00-0000-4000-8000-000000000001"
+    prompt = f"{PERSIAN} {CODER} {HINDI} \x1b]52;c;ZXZpbA==\x07"
+    claude_session_file(isolated_home, native, [
+        claude_user(native, "2026-11-02T09:00:00.000Z", prompt),
+        claude_assistant(native, "2026-11-02T09:01:00.000Z", msg_id="m", request_id="r", usage=claude_usage(1, 1)),
+    ])
+    for args in (["list"], ["show", native[:8]], ["show", native[:8], "--full", "--no-pager"]):
+        out = CliRunner().invoke(app, args).stdout
+        assert f"{PERSIAN} {CODER} {HINDI}" in out, (args, out)
+        assert "\x1b" not in out and "\x07" not in out, args
