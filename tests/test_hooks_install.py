@@ -232,8 +232,17 @@ def test_project_uninstall_also_cleans_the_shared_settings_an_older_version_wrot
 
 def test_home_option_chooses_where_user_scope_writes(tmp_path: Path) -> None:
     other = tmp_path / "other-home"
+    other.mkdir()
     invoke("--home", str(other), "hooks", "install", "--agent", "cursor")
     assert (other / ".cursor" / "hooks.json").is_file()
+
+
+def test_a_home_that_does_not_exist_is_an_error_not_created(tmp_path: Path) -> None:
+    typo = tmp_path / "no-such-home"
+    for command in ("install", "uninstall"):
+        result = runner.invoke(app, ["--home", str(typo), "hooks", command, "--agent", "claude"])
+        assert result.exit_code == 1 and f"--home {typo}: no such directory" in result.stderr
+    assert not typo.exists()
 
 
 @pytest.mark.parametrize("text", ["{\"hooks\": {", "[1, 2]", "{\"hooks\": []}", "{\"hooks\": {\"stop\": {}}}"])

@@ -92,6 +92,10 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     state = state_of(ctx)
     if state.demo:
         raise UsageProblem("--demo reads a shipped demo home; hooks are installed in your real one")
+    if state.home is not None:
+        from agentscan.cli.state import check_home
+
+        check_home(state.home)  # a mistyped --home is an error, not a home made for the hooks
     home = ScanContext.create(home=state.home).home
     if install:
         paths = [installer.config_path(agent.value, scope.value, home=home, cwd=Path.cwd())]

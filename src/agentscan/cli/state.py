@@ -63,7 +63,7 @@ class State:
         env = dict(os.environ)
         home = self.home
         if home is not None and home_must_exist and not self.demo:
-            _check_home(home)
+            check_home(home)
         if self.demo:
             from agentscan.demo import demo_home
 
@@ -95,7 +95,8 @@ def _absolute(home: Path | str) -> Path:
     return Path(os.path.abspath(os.path.expanduser(home)))
 
 
-def _check_home(home: Path) -> None:
+def check_home(home: Path) -> None:
+    """A ``--home`` that is no directory: ``NoReadableRoot`` (exit 1), named as given."""
     import os
 
     if not os.path.exists(home):
