@@ -70,7 +70,7 @@ def handle_errors(func: F) -> F:
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only this provider (repeatable).", metavar="P")
-SinceOption = typer.Option(None, "--since", help="Only sessions active since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN")
+SinceOption = typer.Option(None, "--since", help="Only sessions updated since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN")
 
 
 def redact_option(text: str) -> Any:

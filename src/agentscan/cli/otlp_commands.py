@@ -35,7 +35,7 @@ def otlp_command(
     provider: Optional[List[str]] = ProviderOption,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically), or - for stdout.", metavar="FILE"),
     endpoint: Optional[str] = typer.Option(None, "--endpoint", help="POST OTLP/HTTP to URL (a bare host:port gets /v1/traces).", metavar="URL"),
-    protocol: str = typer.Option("auto", "--protocol", help="auto (protobuf when opentelemetry-proto is installed), protobuf or json.", metavar="P"),
+    protocol: str = typer.Option("auto", "--protocol", help="auto (protobuf when opentelemetry-proto is installed), protobuf or json.", metavar="PROTOCOL"),
     header: Optional[List[str]] = typer.Option(None, "--header", help="An HTTP header for the collector, KEY=VALUE (repeatable).", metavar="KEY=VALUE"),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for each request.", metavar="S"),
     retries: int = typer.Option(3, "--retries", help="Retries of a request that failed in a retryable way.", metavar="N"),
