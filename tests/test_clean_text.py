@@ -33,3 +33,21 @@ def test_list_and_show_print_joined_text_as_recorded(isolated_home: Path) -> Non
         out = CliRunner().invoke(app, args).stdout
         assert f"{PERSIAN} {CODER} {HINDI}" in out, (args, out)
         assert "\x1b" not in out and "\x07" not in out, args
+
+
+def test_show_wraps_wide_text_to_the_terminal_s_columns(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    from agentscan.cli.term import width_of
+
+    native = "c1c1c1c1-0000-4000-8000-000000000001"
+    title = "这是一个很长的中文标题没有空格但是需要被折行显示在终端里面" * 2  # two columns a character, no space
+    claude_session_file(isolated_home, native, [
+        claude_user(native, "2026-11-02T09:00:00.000Z", f"{title}\n第二行 {'很长' * 60}"),
+        claude_assistant(native, "2026-11-02T09:01:00.000Z", msg_id="m", request_id="r", usage=claude_usage(1, 1),
+                         blocks=[{"type": "text", "text": "回答" * 80}]),
+    ])
+    tty(80, color=False)
+    for args in (["show", native[:8]], ["show", native[:8], "--full", "--no-pager"]):
+        lines = CliRunner().invoke(app, args).stdout.splitlines()
+        wide = [line for line in lines if width_of(line) > 80 and not line.lstrip().startswith("path ")]
+        assert not wide, (args, wide)
+        assert sum("这是一个很长" in line for line in lines) >= 1 and sum("回答" in line for line in lines) >= (4 if "--full" in args else 0)

@@ -1,16 +1,20 @@
 """A call two sessions' files hold (a resumed or forked session copies its parent's) counts
-once in ``tokens``: in the session that began first, whatever sessions were asked for and in
-whatever order; the other's row is 0, not "no usage recorded" (``null``)."""
+once in ``tokens``: in the session whose first call came first, then whose id sorts first,
+whatever sessions were asked for and in whatever order, and wherever the sessions grow to;
+the other's row is 0, not "no usage recorded" (``null``)."""
 
 from __future__ import annotations
 
+import os
 from itertools import permutations
 from pathlib import Path
+
+import orjson
 
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json, forget_remembered_answers
 
 PARENT = "aaaa0000-0000-4000-8000-000000000001"
-RESUMED = "0fff0000-0000-4000-8000-000000000002"  # sorts first by id: the times must decide
+LATER = "0fff0000-0000-4000-8000-000000000002"  # sorts first by id: where it wins, the times decided
 OTHER = "5555ffff-0000-4000-8000-000000000003"
 
 
@@ -19,14 +23,14 @@ def turn(session: str, ts: str, msg: str, tokens: int) -> list[dict]:
             claude_assistant(session, ts, msg_id=msg, request_id=f"req-{msg}", usage=claude_usage(input=tokens, output=1))]
 
 
-def lay_out(home: Path) -> None:
-    claude_session_file(home, PARENT, [*turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100),
-                                       *turn(PARENT, "2026-11-01T10:05:00.000Z", "m2", 200)])
-    # Resumed later: the parent's two calls copied as they were, then one of its own.
-    claude_session_file(home, RESUMED, [*turn(RESUMED, "2026-11-01T10:00:00.000Z", "m1", 100),
-                                        *turn(RESUMED, "2026-11-01T10:05:00.000Z", "m2", 200),
-                                        *turn(RESUMED, "2026-11-02T09:00:00.000Z", "m3", 400)])
+def lay_out(home: Path) -> Path:
+    parent = claude_session_file(home, PARENT, [*turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                                *turn(PARENT, "2026-11-01T10:05:00.000Z", "m2", 200)])
+    # Began later: a copy of the parent's second call (its time kept), then one of its own.
+    claude_session_file(home, LATER, [*turn(LATER, "2026-11-01T10:05:00.000Z", "m2", 200),
+                                      *turn(LATER, "2026-11-02T09:00:00.000Z", "m3", 400)])
     claude_session_file(home, OTHER, turn(OTHER, "2026-11-03T08:00:00.000Z", "m9", 50))
+    return parent
 
 
 def totals(*ids: str) -> dict[str, int | None]:
@@ -35,24 +39,51 @@ def totals(*ids: str) -> dict[str, int | None]:
     return {row["key"].split(":")[1]: (row["tokens"] or {}).get("total") for row in rows}
 
 
-def test_a_copied_call_counts_in_the_session_that_began_first(isolated_home: Path) -> None:
+def test_a_copied_call_counts_in_the_session_whose_first_call_came_first(isolated_home: Path) -> None:
     lay_out(isolated_home)
     everything = totals()
-    assert everything[PARENT] == 302  # m1 and m2, made there
-    assert everything[RESUMED] == 401  # m3 alone: its copies of m1 and m2 count in the parent
+    assert everything[PARENT] == 302  # m1 and m2
+    assert everything[LATER] == 401  # m3 alone: its copy of m2 counts in the parent
     assert everything[OTHER] == 51
 
 
 def test_the_credit_does_not_depend_on_the_sessions_asked_for_or_their_order(isolated_home: Path) -> None:
     lay_out(isolated_home)
     whole = totals()
-    for ids in permutations((PARENT, RESUMED, OTHER)):
+    for ids in permutations((PARENT, LATER, OTHER)):
         assert totals(*ids) == whole, ids
-    for ids in permutations((PARENT, RESUMED)):
-        assert totals(*ids) == {PARENT: 302, RESUMED: 401}, ids
+    for ids in permutations((PARENT, LATER)):
+        assert totals(*ids) == {PARENT: 302, LATER: 401}, ids
     # Asked alone, a session counts every call its files hold.
-    assert totals(RESUMED) == {RESUMED: 703}
+    assert totals(LATER) == {LATER: 602}
     assert totals(PARENT) == {PARENT: 302}
+
+
+def test_the_credit_stays_as_the_sessions_grow(isolated_home: Path) -> None:
+    # A fork copies the parent's two calls (their times kept), then makes one of its own.
+    parent = claude_session_file(isolated_home, PARENT, [*turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                                         *turn(PARENT, "2026-11-01T10:05:00.000Z", "m2", 200)])
+    claude_session_file(isolated_home, LATER, [*turn(LATER, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                               *turn(LATER, "2026-11-01T10:05:00.000Z", "m2", 200),
+                                               *turn(LATER, "2026-11-01T10:30:00.000Z", "f1", 400)])
+    before = totals()
+    # The parent goes on after the fork's last call: no credit moves, it only adds its own.
+    with parent.open("ab") as handle:
+        for record in turn(PARENT, "2026-11-05T11:00:00.000Z", "m4", 1000):
+            handle.write(orjson.dumps(record) + b"\n")
+    os.utime(parent, (1_800_000_000, 1_800_000_000))
+    grown = totals()
+    assert grown == {PARENT: before[PARENT] + 1001, LATER: before[LATER]}
+    assert totals(LATER, PARENT) == grown
+
+
+def test_copies_that_begin_together_go_to_the_id_that_sorts_first(isolated_home: Path) -> None:
+    # A resumed session's copies keep their times: both begin at the parent's first call.
+    claude_session_file(isolated_home, PARENT, turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100))
+    claude_session_file(isolated_home, LATER, [*turn(LATER, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                               *turn(LATER, "2026-11-02T09:00:00.000Z", "m3", 400)])
+    for ids in ((), (PARENT, LATER), (LATER, PARENT)):
+        assert totals(*ids) == {PARENT: 0, LATER: 502}, ids
 
 
 def test_a_session_whose_every_call_counts_elsewhere_spent_0_not_null(isolated_home: Path) -> None:

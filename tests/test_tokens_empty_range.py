@@ -27,7 +27,13 @@ def test_no_session_at_all_totals_zero(isolated_home: Path) -> None:
     assert cli_json("tokens")["total"] == ZERO
 
 
-def test_sessions_that_recorded_no_usage_still_total_null(isolated_home: Path) -> None:
-    # The demo's Cursor sessions with no usage recorded: null, as the contract says.
-    document = cli_json("--demo", "tokens", "--provider", "cursor", "cursor:a4b8c2d6")
-    assert [row["tokens"] for row in document["rows"]] == [None] and document["total"] is None
+@pytest.mark.parametrize("options", [(), ("--by", "day"), ("--by", "model"), ("--since", "2020-01-01"),
+                                     ("--until", "2031-01-01", "--by", "provider")])
+def test_sessions_that_recorded_no_usage_still_total_null(isolated_home: Path, options: tuple[str, ...]) -> None:
+    # The demo's Cursor session with no usage recorded: null however it is grouped, as the
+    # contract says (there are no rows to add up outside --by session: not a 0 spent).
+    document = cli_json("--demo", "tokens", "cursor:a4b8c2d6", *options)
+    assert all(row["tokens"] is None for row in document["rows"])
+    assert document["total"] is None and document["cost_usd"] is None
+    text = CliRunner().invoke(app, ["--demo", "tokens", "cursor:a4b8c2d6", *options]).stdout
+    assert "not recorded" in text.splitlines()[-1] and "$0.00" not in text

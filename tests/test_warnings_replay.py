@@ -25,7 +25,7 @@ RELATIVE = "CODEX_HOME is relative, so it was ignored"
 CODEX_ID = "019ab7c1"
 
 
-def run(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+def run(*argv: str, env: dict[str, str | None] | None = None) -> tuple[int, str, str]:
     result = runner.invoke(app, list(argv), env=env)
     return result.exit_code, result.stdout, result.stderr
 
@@ -87,6 +87,24 @@ def test_an_answer_is_still_remembered_with_the_warnings_of_its_settings(
     assert unset[0] == unset[1] and RELATIVE not in unset[0][1] + unset[0][2]
     if json:
         assert orjson.loads(unset[0][1])["warnings"] == []
+
+
+def test_settings_that_say_the_same_share_the_remembered_answer(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variable unset, or set to what it defaults to, chooses the same roots and says
+    nothing: a cron job and a shell that differ only so share one answer, not evict each other's."""
+    two_sessions(isolated_home)
+    made: list[int | None] = []
+    original = Scanner.list_page
+
+    def counting(self: Scanner, *, limit: int | None = 25, filters=None):  # noqa: ANN001, ANN202
+        made.append(limit)
+        return original(self, limit=limit, filters=filters)
+
+    monkeypatch.setattr(Scanner, "list_page", counting)
+    unset: dict[str, str | None] = {"XDG_CONFIG_HOME": None}
+    default: dict[str, str | None] = {"XDG_CONFIG_HOME": str(isolated_home / ".config")}
+    outputs = [run("list", env=default if turn % 2 else unset) for turn in range(4)]
+    assert made == [25] and len(set(outputs)) == 1
 
 
 def test_a_stored_discovery_says_the_warnings_of_its_own_settings_only(isolated_home: Path) -> None:

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import os
 import sys
-import textwrap
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
-from agentscan.cli.show_text import card_lines
-from agentscan.cli.term import Terminal, clean
+from agentscan.cli.show_text import card_lines, truncation_note
+from agentscan.cli.term import Terminal, clean, wrap_columns
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 #: tool names that start a subagent, across providers
@@ -126,10 +125,10 @@ def full_lines(detail: SessionDetail, term: Terminal) -> Iterator[str]:
             yield from _subagent_lines(sub, term)
     for sub in anchored.get(-1, ()):
         yield from _subagent_lines(sub, term)
-    dropped = {k: v for k, v in detail.truncated.items() if v}
-    if dropped:
+    note = truncation_note(detail.truncated)
+    if note:
         yield ""
-        yield "truncated (older items dropped to stay bounded): " + ", ".join(f"{k} {v:,}" for k, v in dropped.items())
+        yield note
 
 
 def _subagent_lines(sub: _Subagent, term: Terminal) -> Iterator[str]:
@@ -164,8 +163,7 @@ def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:
         if not term.tty or not line:
             yield (indent + line).rstrip()
             continue
-        yield from textwrap.wrap(line, width=max(term.width, len(indent) + 20), initial_indent=indent,
-                                 subsequent_indent=indent, break_long_words=True, break_on_hyphens=False)
+        yield from wrap_columns(line, max(term.width, len(indent) + 20), indent=indent, subsequent=indent)
 
 
 def page(lines: Iterator[str], term: Terminal, *, use_pager: bool) -> None:

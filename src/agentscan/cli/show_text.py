@@ -4,7 +4,7 @@ bounded conversation in order (``show_full``)."""
 from __future__ import annotations
 
 from agentscan.cli.render import compact_number, human_usd, plural, short_time
-from agentscan.cli.term import Terminal, clean, cut, home_short, width_of
+from agentscan.cli.term import Terminal, clean, cut, home_short, width_of, wrap_columns
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
 
@@ -29,15 +29,23 @@ def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
     return cut(text, max(room, 10) if term.tty else pipe_limit)
 
 
-def _field(label: str, value: str, term: Terminal) -> list[str]:
-    """``  label    value``; on a terminal a long value wraps under itself (a path is never split)."""
-    line = f"  {label:<8} {value}"
-    if not term.tty or width_of(line) <= term.width or " " not in value:
-        return [line]
-    import textwrap
+#: the card's fields whose value is a path: never split (it is copied whole from the screen)
+_PATHS = frozenset({"cwd", "path"})
 
-    return textwrap.wrap(line, width=term.width, subsequent_indent=" " * 11,
-                         break_long_words=False, break_on_hyphens=False) or [line]
+
+def _field(label: str, value: str, term: Terminal) -> list[str]:
+    """``  label    value``; on a terminal a long value wraps under itself in the columns it
+    takes (CJK and emoji two each); a path is never split."""
+    line = f"  {label:<8} {value}"
+    if not term.tty or width_of(line) <= term.width or (label in _PATHS and " " not in value):
+        return [line]
+    if value.isascii():
+        import textwrap
+
+        # A long word (a URL in a title) is kept whole, as a path is.
+        return textwrap.wrap(line, width=term.width, subsequent_indent=" " * 11,
+                             break_long_words=False, break_on_hyphens=False) or [line]
+    return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
 
 
 def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
@@ -81,7 +89,9 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         id_width = max(width_of(sub.id) for sub in detail.subagents)
         type_width = max(width_of(sub.agent_type or "-") for sub in detail.subagents)
         for sub in detail.subagents:
-            total = compact_number(sub.tokens.total) if sub.tokens else "not recorded"
+            # Rounded on a terminal; whole in a pipe, as every number there is.
+            total = ("not recorded" if not sub.tokens else compact_number(sub.tokens.total) if term.tty
+                     else f"{sub.tokens.total:,}")
             note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
             lines.append(f"  {sub.id:<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens{note}")
     if detail.plan:
@@ -96,7 +106,9 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
     lines = card_lines(detail, term)
     if detail.prompts:
         shown = detail.prompts[-PROMPTS_SHOWN:]
-        which = f"newest {len(shown)} of {len(detail.prompts):,}" if len(shown) < len(detail.prompts) else f"{len(shown)}"
+        # Of every prompt read, the older ones the bounds dropped included: "of 696" read as a total.
+        seen = len(detail.prompts) + detail.truncated.get("prompts", 0)
+        which = f"newest {len(shown)} of {seen:,}" if len(shown) < seen else f"{len(shown)}"
         lines += ["", f"prompts ({which})"]
         for prompt in shown:
             lines.append(f"  {short_time(prompt.timestamp)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
@@ -124,8 +136,26 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
         note(f"the whole conversation: agentscan show {detail.row.id} --full", tty_only=True)
 
 
+#: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md)
+_TRUNCATED = {
+    "prompts": ("older prompt", "dropped"), "responses": ("older response", "dropped"),
+    "tools": ("older tool call", "dropped"), "clipped_messages": ("message", "cut at 64 KiB"),
+    "subagent_prompts": ("older subagent prompt", "dropped"),
+    "subagent_responses": ("older subagent response", "dropped"),
+}
+
+
+def truncation_note(truncated: dict[str, int]) -> str | None:
+    """What the bounds left out, in words: ``bounded: 304 older prompts dropped, 1 message cut at 64 KiB``."""
+    parts = []
+    for key, count in truncated.items():
+        if not count:
+            continue
+        word, what = _TRUNCATED.get(key, (key, ""))
+        parts.append(f"{plural(count, word)} {what}".rstrip())
+    return "bounded: " + ", ".join(parts) if parts else None
+
+
 def _truncated_lines(detail: SessionDetail) -> list[str]:
-    dropped = {k: v for k, v in detail.truncated.items() if v}
-    if not dropped:
-        return []
-    return ["", "truncated: " + ", ".join(f"{k} {v:,}" for k, v in dropped.items())]
+    note = truncation_note(detail.truncated)
+    return ["", note] if note else []

@@ -86,6 +86,38 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
 _GLUE = "\u00a0"  # textwrap does not break at a no-break space
 
 
+def wrap_columns(text: str, width: int, *, indent: str = "", subsequent: str = "") -> list[str]:
+    """``text`` (one line, as ``clean`` makes it) wrapped at its spaces to ``width`` terminal
+    columns, a word wider than a line broken where it must be: ``textwrap`` counts
+    characters, so a line of CJK or emoji (two columns each, often no space at all) came
+    out twice as wide as the terminal.  ASCII text goes to ``textwrap`` as before."""
+    if text.isascii() and indent.isascii() and subsequent.isascii():
+        import textwrap
+
+        return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=subsequent,
+                             break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+    lines: list[str] = []
+    line, used, empty = indent, width_of(indent), True
+    for word in text.split(" "):
+        if not word:
+            continue
+        size = width_of(word)
+        if not empty and used + 1 + size <= width:
+            line, used = f"{line} {word}", used + 1 + size
+            continue
+        if not empty:
+            lines.append(line)
+            line, used, empty = subsequent, width_of(subsequent), True
+        for ch in word:  # a zero-width character stays with the one before it
+            columns = _char_width(ch)
+            if columns and not empty and used + columns > width:
+                lines.append(line)
+                line, used = subsequent, width_of(subsequent)
+            line, used, empty = line + ch, used + columns, False
+    lines.append(line)
+    return lines
+
+
 def terminal_width() -> int:
     """``COLUMNS`` when set (as git and gh honour it), else the tty's size, else 80."""
     value = os.environ.get("COLUMNS", "").strip()

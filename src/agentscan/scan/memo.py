@@ -91,18 +91,22 @@ def census_plan(provider: Provider, ctx: ScanContext) -> CensusPlan | None:
 
 
 def settings_identity(ctx: ScanContext) -> str:
-    """The raw value of every environment variable that chooses a provider's roots
-    (``providers.provider_env_vars``), as one text.  What the settings say beyond the
-    roots they choose is said with what is stored (a relative ``CODEX_HOME`` ignored:
-    a warning, the same roots), so a stored discovery, and every answer keyed by its
-    census (``scan.answers``), stands for these settings only: said again under
-    others, its warnings would be this run's no longer.  Every provider's, not this
-    one's: a discovery asks the others too (``ScanContext.cwd_candidates``)."""
+    """What the settings that choose the providers' roots say beyond the roots themselves
+    (each census stamp has those): the notes of every provider's roots, such as a relative
+    ``CODEX_HOME`` ignored, whose warning is said again with what is stored.  So a stored
+    discovery, and every answer keyed by its census (``scan.answers``), stands only where
+    the settings say the same: under others its warnings would be this run's no longer.
+
+    Not the variables' raw values: ``XDG_CONFIG_HOME`` unset and set to its default choose
+    the same roots and say nothing, and a cron job and a shell would evict each other's
+    answers.  Every provider's, not one's: a discovery asks the others too
+    (``ScanContext.cwd_candidates``)."""
     known = ctx.memo.get(_SETTINGS)
     if known is None:
-        from agentscan.providers import provider_env_vars
+        from agentscan.providers import iter_providers
 
-        known = ctx.memo[_SETTINGS] = repr(sorted((name, ctx.env.get(name)) for name in provider_env_vars()))
+        notes = sorted({root.note for provider in iter_providers() for root in provider.roots(ctx) if root.note})
+        known = ctx.memo[_SETTINGS] = repr(notes)
     return known
 
 

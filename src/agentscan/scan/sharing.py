@@ -2,9 +2,9 @@
 
 A resumed or forked session copies its parent's calls, each with the same
 dedupe key; the copy with the highest rank counts once across sessions, and
-between copies of one rank the one of the session that began first (the
-parent: its copy is where the call was made), whatever sessions were asked for
-and in whatever order.
+between copies of one rank the one of the session whose first call came
+first, then whose id sorts first: whatever sessions were asked for and in
+whatever order, and a choice that stays as the sessions grow.
 ``sharing`` finds the sessions whose key hashes meet another's (the common
 case, no key twice, costs one set of 64-bit ints), and ``merge_duplicates``
 merges the calls of those sessions exactly.
@@ -92,23 +92,19 @@ def merge_duplicates(entries: list[list]) -> list[list]:
 
 def session_order(entries: list[list]) -> dict[str, tuple]:
     """Each session's place among those whose calls ``entries`` hold: the one whose first call
-    came first, then whose last came first (a resumed session goes on after its parent), then
-    by id.  Not the order the sessions were asked for: ``tokens A B`` and ``tokens B A``, or
-    every session, credit a shared call to the same one."""
-    spans: dict[str, list[float]] = {}
-    never = float("inf")
+    came first, then by id.  Not the order the sessions were asked for (``tokens A B`` and
+    ``tokens B A``, or every session, credit a shared call to the same one), and nothing a
+    session's growth moves (its last call would: a parent that goes on after a fork would
+    lose its own calls to the fork).  Copies keep their calls' times, so a parent and a
+    session resumed from it often begin at the same time: then the id decides."""
+    firsts: dict[str, float] = {}
+    never = float("inf")  # a session with no call time goes after those with one
     for entry in entries:
-        span = spans.get(entry[SESSION])
-        if span is None:
-            span = spans[entry[SESSION]] = [never, -never]
-        ts = entry[TS]
-        if ts is not None:
-            if ts < span[0]:
-                span[0] = ts
-            if ts > span[1]:
-                span[1] = ts
-    # A session with no call time goes after those with one.
-    return {session: (first, last if last != -never else never, session) for session, (first, last) in spans.items()}
+        session, ts = entry[SESSION], entry[TS]
+        first = firsts.setdefault(session, never)
+        if ts is not None and ts < first:
+            firsts[session] = ts
+    return {session: (first, session) for session, first in firsts.items()}
 
 
 def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:

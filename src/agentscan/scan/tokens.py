@@ -30,7 +30,7 @@ from agentscan.scan.groupby import GroupBy, parse_group
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import NOTHING, Priced, combined
-from agentscan.scan.collect import collect
+from agentscan.scan.collect import ProviderUsage, collect
 from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
@@ -176,9 +176,9 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     # A null row does not make the total null when its calls have no tokens (a <synthetic> row).
     whole = combined(priced for _, priced in priced_rows)
     total = sum_usage(row.tokens for row in recorded)
-    if not rows:
-        # Nothing in the range (or no session at all): it spent 0; ``null`` would say that
-        # sessions there recorded no usage.
+    if not rows and (not refs or _recorded_any(usage, kept)):
+        # No session, or no call of theirs in the range: it spent 0.  (Sessions that recorded
+        # no usage at all, current Cursor builds', stay ``null`` however they are grouped.)
         total, whole = TokenUsage(0, 0, 0, 0), Priced(Decimal(0), Decimal(0), (), False)
     report = TokenReport(by, rows, total, sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
@@ -186,6 +186,12 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
+
+
+def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> bool:
+    """Whether any of the report's sessions recorded usage (outside its range, maybe)."""
+    return (any(part.entries or any(sums.groups for sums in part.sums.values()) for part in usage.values())
+            or any(taken.row.tokens is not None for taken in kept.values()))
 
 
 #: the bucket of a session whose every call is counted in another session's copy
