@@ -100,3 +100,29 @@ def test_a_session_whose_every_call_counts_elsewhere_spent_0_not_null(isolated_h
             assert document_totals[OTHER] is None
     rows = {row["key"].split(":")[1]: row for row in cli_json("tokens")["rows"]}
     assert rows[copy]["cost_usd"] == 0 and rows[copy]["tokens"]["input"] == 0
+
+
+def test_an_export_of_some_sessions_credits_shared_calls_as_a_whole_export_does(isolated_home: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    first, fork = "0aaa0000-0000-4000-8000-000000000001", "ffff0000-0000-4000-8000-000000000002"
+    claude_session_file(isolated_home, first, [*turn(first, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                               *turn(first, "2026-11-01T10:05:00.000Z", "m2", 200)], mtime=1_790_000_000)
+    # A fork: the two calls copied (their times kept), then one of its own days later.
+    claude_session_file(isolated_home, fork, [*turn(fork, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                              *turn(fork, "2026-11-01T10:05:00.000Z", "m2", 200),
+                                              *turn(fork, "2026-11-04T09:00:00.000Z", "f1", 400)], mtime=1_800_000_000)
+    out = tmp_path / "index.sqlite"
+    runner = CliRunner()
+    assert runner.invoke(app, ["export", "-f", "sqlite", "-o", str(out)]).exit_code == 0
+    # The cron pattern: the sessions updated lately, into the file a whole export wrote.
+    since = runner.invoke(app, ["export", "-f", "sqlite", "-o", str(out), "--since", "2026-11-04"])
+    assert since.exit_code == 0, since.output
+    with sqlite3.connect(out) as connection:
+        days = dict(connection.execute("SELECT session_id, sum(tokens_total) FROM token_days GROUP BY 1").fetchall())
+    assert days == {f"claude:{first}": 302, f"claude:{fork}": 401}
+    assert sum(days.values()) == cli_json("tokens")["total"]["total"]

@@ -18,9 +18,10 @@ from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.filemodes import DIR_MODE, FILE_MODE
 from agentscan.export.files import csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, write_lines
 from agentscan.export.rows import UsageDay, usage_days
-from agentscan.model import SessionRow
+from agentscan.model import SESSION, SessionRow
 
 if TYPE_CHECKING:
+    from agentscan.model import SessionRef
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
 
@@ -159,7 +160,6 @@ def run_export(
     ``days``: their usage per UTC day, model and run instead (JSON Lines, CSV)."""
     from agentscan.pricing import PriceBook
     from agentscan.scan.collect import usage_by_session
-    from agentscan.scan.sharing import merge_by_provider
     from agentscan.scan.costs import costs_of, priced
 
     _check(fmt, output, days)
@@ -175,7 +175,7 @@ def run_export(
 
         rows = [redact_row(row) for row in rows]
     wanted_days = fmt == "sqlite" or days
-    found_days = usage_days(merge_by_provider(chosen, per_session), book) if wanted_days else []
+    found_days = usage_days(_merged_as_in_the_whole(scanner, refs, chosen, per_session), book) if wanted_days else []
     result = export(
         fmt, output, rows, found_days,
         scope=filters.providers or tuple(p.name for p in scanner.providers),
@@ -186,3 +186,25 @@ def run_export(
         per_day=days,
     )
     return replace(result, prices=book.data.to_json())
+
+
+def _merged_as_in_the_whole(scanner: Scanner, refs: list[SessionRef], chosen: list[SessionRef],
+                            per_session: dict[str, list[list]]) -> dict[str, list[list]]:
+    """The chosen sessions' calls, each shared call credited as in an export of every session:
+    merged with the other sessions that hold any of them (``sharing.sharers``), then theirs
+    left out.  Merged among the chosen alone, an ``export --since`` into a file a whole export
+    wrote credited a call to both of its sessions' days."""
+    from agentscan.scan.collect import key_hashes_by_session, usage_by_session
+    from agentscan.scan.sharing import merge_by_provider, sharers
+
+    if len(chosen) == len(refs):
+        return merge_by_provider(chosen, per_session)
+    others = sharers(key_hashes_by_session(scanner, refs), {ref.id for ref in chosen})
+    if not others:
+        return merge_by_provider(chosen, per_session)
+    extra = [ref for ref in refs if ref.id in others]
+    merged = merge_by_provider([*chosen, *extra], {**usage_by_session(scanner, extra), **per_session})
+    kept = {(ref.provider, ref.native_id) for ref in chosen}
+    return {provider: [entry for entry in entries if (provider, entry[SESSION]) in kept]
+            for provider, entries in merged.items()}
+

@@ -84,6 +84,16 @@ def sums_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, S
     return _Collector(scanner, None).sums(refs)[1]
 
 
+def key_hashes_by_session(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, bytes]:
+    """Session id -> its calls' key hashes, sealed (``sessionsums.key_hashes``), from the
+    index or parsed: which sessions may share calls (``sharing.sharers``)."""
+    collector = _Collector(scanner, None)
+    keys = collector.sums(refs)[2]
+    ids = [ref.id for ref in refs]
+    collector.fill_keys(ids, keys)
+    return {ref_id: keys.get(ref_id, b"") for ref_id in ids}  # none known: b"", decoded as sharing
+
+
 def collect(scanner: Scanner, refs: Sequence[SessionRef],
             needs_calls: Callable[[str, SessionSums], bool] | None = None,
             known: Collection[str] = ()) -> dict[str, ProviderUsage]:
@@ -310,17 +320,22 @@ class _Collector:
             remembered = decode_json(self.cache.get_meta(marker))
             if isinstance(remembered, dict) and remembered.get("stamp") == stamp and isinstance(remembered.get("ids"), list):
                 return {item for item in remembered["ids"] if isinstance(item, str)}
-        absent = [ref_id for _, ref_id in pairs if ref_id not in keys]
-        if absent and self.cache is not None:  # sums came from a snapshot: their key hashes are in the rows
-            for ref_id, (fingerprint, blob) in self.cache.get_keys(absent).items():
-                if fingerprint == self.fingerprints.get(ref_id):
-                    keys[ref_id] = blob
+        self.fill_keys([ref_id for _, ref_id in pairs], keys)
         shared = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
         # Remembered for every session of the provider only: a few (a patched answer's
         # changed sessions) must not take the place of the whole report's answer.
         if stamp is not None and self.cache is not None and self._whole(provider, pairs):
             self.cache.put_meta(marker, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
         return shared
+
+    def fill_keys(self, ids: list[str], keys: dict[str, bytes]) -> None:
+        """The key hashes of ``ids`` that ``sums`` left out (their sums came from a provider's
+        snapshot), from the index's rows at the same fingerprints."""
+        absent = [ref_id for ref_id in ids if ref_id not in keys]
+        if absent and self.cache is not None:
+            for ref_id, (fingerprint, blob) in self.cache.get_keys(absent).items():
+                if fingerprint == self.fingerprints.get(ref_id):
+                    keys[ref_id] = blob
 
     def _calls(self, refs: list[SessionRef]) -> dict[str, list[list]]:
         """Every call of ``refs``: kept from this run's parse, from the index, or parsed again.

@@ -113,3 +113,22 @@ def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[li
     for ref in refs:
         grouped.setdefault(ref.provider, []).extend(per_session.get(ref.id, ()))
     return {provider: merge_duplicates(entries) for provider, entries in grouped.items()}
+
+
+def sharers(sealed: dict[str, bytes], chosen: set[str]) -> set[str]:
+    """Ids not in ``chosen`` whose key hashes (``sealed``, as the index keeps them) meet a
+    chosen one's: the sessions a part of the whole must be merged with for its calls to be
+    credited as they are in the whole (``export --since`` beside a whole export).  A damaged
+    blob counts as meeting (its calls then decide, decoded)."""
+    wanted: set[int] = set()
+    others: dict[str, memoryview | None] = {}
+    for session_id, blob in sealed.items():
+        payload = unseal(blob)
+        view = None if payload is None else memoryview(payload)[: len(payload) // 8 * 8].cast("Q")
+        if session_id in chosen:
+            if view is not None:
+                wanted.update(view)
+        else:
+            others[session_id] = view
+    return {session_id for session_id, view in others.items() if view is None or not wanted.isdisjoint(view)}
+
