@@ -211,3 +211,12 @@ def test_a_short_trace_id_points_to_trace_list(isolated_home: Path) -> None:
     assert "`agentscan list`" not in result.stderr
     shown = invoke("show", "abc")  # a transcript session's id is still list's
     assert shown.exit_code == 1 and "(`agentscan list` shows them)" in shown.stderr
+
+
+def test_doctor_says_the_home_itself_is_missing(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-home"
+    text = runner.invoke(app, ["--home", str(missing), "doctor"])
+    assert text.exit_code == 0 and f"home: {missing} (from --home): no such directory" in text.stdout
+    document = orjson.loads(runner.invoke(app, ["--home", str(missing), "doctor", "--json"]).stdout)
+    assert document["home_exists"] is False
+    assert orjson.loads(runner.invoke(app, ["--home", str(tmp_path), "doctor", "--json"]).stdout)["home_exists"] is True

@@ -41,6 +41,7 @@ def test_install_then_uninstall_say_what_they_did(isolated_home: Path, agent: st
     dry = document("hooks", "uninstall", "--agent", agent, "--dry-run")
     [planned] = dry["changes"]
     assert dry["dry_run"] and dry["restart"] is None and planned["diff"].startswith("--- ")
+    assert planned["removed_file"] and planned["removed_dirs"] == []  # it would remove the file
     assert path.read_text() == before  # a dry run writes nothing
     removed = document("hooks", "uninstall", "--agent", agent)
     [change] = removed["changes"]

@@ -86,4 +86,5 @@ def test_the_line_shows_the_phase_and_the_name_before_it_comes_back(monkeypatch:
     assert stream.getvalue().endswith("\r\x1b[Kadding up tokens 400/500 (200/s)")
     clock[0] += 2.0
     progress.advance(1)  # the count before it goes on under its name
-    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 701/1,500 (117/s)")
+    # At its own rate: 701 in the 4 s of its own (not 6 s, the phase's 2 s included).
+    assert stream.getvalue().endswith("\r\x1b[Kreading sessions 701/1,500 (175/s)")

@@ -32,7 +32,8 @@ def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
 
 
 def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, str]) -> None:
-    out: list[str] = _lines(f"home: {render.path_text(report['home'], term)} (from {report['home_source']})", term)
+    missing = "" if report.get("home_exists", True) else ": no such directory"
+    out: list[str] = _lines(f"home: {render.path_text(report['home'], term)} (from {report['home_source']}){missing}", term)
     for provider in report["providers"]:
         newest = provider["newest"]
         newest_text = ""

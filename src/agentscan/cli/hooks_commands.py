@@ -143,7 +143,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
 
 def _change_json(plan, saved, emptied, diff: str | None) -> dict:  # noqa: ANN001 - hooks.install's types, imported late
     return {"path": str(plan.path), "events": list(plan.events), "backup": None if saved is None else str(saved),
-            "removed_file": plan.removes_file and diff is None, "removed_dirs": [str(path) for path in emptied],
+            "removed_file": plan.removes_file, "removed_dirs": [str(path) for path in emptied],
             "diff": diff}
 
 

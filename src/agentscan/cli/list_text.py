@@ -40,6 +40,8 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
         ])
     hidden = print_table(COLUMNS, rows, term=term)
     if hidden:
+        drops = {column.header: column.drop for column in COLUMNS}
+        hidden = sorted(hidden, key=lambda header: -drops[header])  # in the order they went
         render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
                     tty_only=True)
 

@@ -29,7 +29,8 @@ def register(app: typer.Typer) -> None:
 def export_command(
     ctx: typer.Context,
     fmt: str = typer.Option(..., "--format", "-f", help="jsonl, csv or sqlite.", metavar="FORMAT"),
-    output: Path = typer.Option(..., "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout.", metavar="PATH"),
+    # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
+    output_text: str = typer.Option(..., "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout.", metavar="PATH"),
     since: Optional[str] = SinceOption,
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
@@ -48,13 +49,16 @@ def export_command(
     from agentscan.timeutil import parse_when
 
     state = state_of(ctx)
-    to_stdout = output == STDOUT
+    to_stdout = output_text == "-"
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
-    if not to_stdout:
+    if to_stdout:
+        output = STDOUT
+    else:
         import os
 
-        output = Path(os.path.abspath(output.expanduser()))  # reported absolute; not resolved: no symlink followed
+        # Reported absolute; not resolved: no symlink followed ("./-" is a file named "-").
+        output = Path(os.path.abspath(os.path.expanduser(output_text)))
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
     scanner = state.scanner(provider)

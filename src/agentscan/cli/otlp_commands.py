@@ -33,7 +33,8 @@ def otlp_command(
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to export (default: every matching one)."),
     since: Optional[str] = SinceOption,
     provider: Optional[List[str]] = ProviderOption,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically), or - for stdout.", metavar="FILE"),
+    # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
+    output_text: Optional[str] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically), or - for stdout.", metavar="FILE"),
     endpoint: Optional[str] = typer.Option(None, "--endpoint", help="POST OTLP/HTTP to URL (a bare host:port gets /v1/traces).", metavar="URL"),
     protocol: str = typer.Option("auto", "--protocol", help="auto (protobuf when opentelemetry-proto is installed), protobuf or json.", metavar="PROTOCOL"),
     header: Optional[List[str]] = typer.Option(None, "--header", help="An HTTP header for the collector, KEY=VALUE (repeatable).", metavar="KEY=VALUE"),
@@ -58,11 +59,15 @@ def otlp_command(
     from agentscan.timeutil import parse_when
 
     state = state_of(ctx)
-    to_stdout = output == STDOUT
+    to_stdout = output_text == "-"
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
-    if output is not None and not to_stdout:
-        output = Path(os.path.abspath(output.expanduser()))  # reported absolute; not resolved: no symlink followed
+    output: Path | None = None
+    if to_stdout:
+        output = STDOUT
+    elif output_text is not None:
+        # Reported absolute; not resolved: no symlink followed ("./-" is a file named "-").
+        output = Path(os.path.abspath(os.path.expanduser(output_text)))
     if timeout <= 0 or retries < 0:
         raise UsageProblem("--timeout must be positive and --retries at least 0")
     headers = env_headers(os.environ)

@@ -40,11 +40,13 @@ class StderrProgress(Progress):
     def named(self, phase: str) -> Iterator[None]:
         # The phase's own rate and delay: its count starts from none (``Progress.named``).
         started, self._started = self._started, None
+        entered = time.monotonic()
         try:
             with super().named(phase):
                 yield
         finally:
-            self._started = started
+            # The count before it goes on at its own rate: the phase's time is not its.
+            self._started = None if started is None else started + (time.monotonic() - entered)
 
     def changed(self) -> None:
         now = time.monotonic()

@@ -7,7 +7,7 @@ import io
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterable, Sequence
+from typing import Any, BinaryIO, Callable, Iterable, Sequence, TypeVar
 
 import orjson
 
@@ -89,6 +89,29 @@ def csv_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:
 def day_csv_lines(handle: BinaryIO, days: Iterable[UsageDay]) -> int:
     """``export --days``: ``DAY_CSV_COLUMNS``, one row per session, UTC day, model and run."""
     return _csv(handle, DAY_CSV_COLUMNS, (day.flat() for day in days))
+
+
+T = TypeVar("T")
+
+
+def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception]) -> T:
+    """``write``'s result, having written to stdout's bytes (``-o -``) and flushed them: a closed
+    stdout or a full disk raises ``failure(message)`` (one line, exit 1), not a traceback; a
+    pipe closed by its reader (``| head``) is left to the CLI, which says nothing of it."""
+    import errno
+    import sys
+
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:
+        raise failure("cannot write to stdout: it is closed")
+    try:
+        result = write(stream)
+        stream.flush()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise
+        raise failure(f"cannot write to stdout: {exc.strerror or exc}") from None
+    return result
 
 
 def write_lines(path: Path, lines: Callable[[BinaryIO], int], *, before_rename: Callable[[], None] | None = None) -> int:

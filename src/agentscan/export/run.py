@@ -61,12 +61,10 @@ def export(
     """
     _check(fmt, output, per_day)
     lines = _lines(fmt, rows, usage_days, per_day)
-    if output == STDOUT:
-        import sys
+    if output == STDOUT:  # for a pipe: agentscan export -f csv -o - | duckdb
+        from agentscan.export.files import to_stdout
 
-        stream = sys.stdout.buffer  # for a pipe: agentscan export -f csv -o - | duckdb
-        count = lines(stream) if lines is not None else 0
-        stream.flush()
+        count = to_stdout(lambda stream: lines(stream) if lines is not None else 0, ExportFailed)
         return _result(STDOUT, fmt, count, per_day, len(rows))
     output = output.expanduser()
     if output.is_dir():

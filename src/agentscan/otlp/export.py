@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterable, Mapping
 
 from agentscan.errors import OutputFailed
 from agentscan.otlp.spans import ExportTrace
@@ -50,13 +50,14 @@ def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
     from agentscan.export.files import atomic_write
     from agentscan.otlp.encode_json import encode_line
 
-    if path == STDOUT:
-        import sys
+    if path == STDOUT:  # for a pipe: agentscan otlp -o - | otelcol …
+        from agentscan.export.files import to_stdout
 
-        stream = sys.stdout.buffer  # for a pipe: agentscan otlp -o - | otelcol …
-        for trace in found:
-            stream.write(encode_line([trace]))
-        stream.flush()
+        def lines(stream: BinaryIO) -> None:
+            for trace in found:
+                stream.write(encode_line([trace]))
+
+        to_stdout(lines, OutputFailed)
         return STDOUT
     path = path.expanduser()
     if path.is_dir():

@@ -126,6 +126,7 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             report.findings.extend(provider.diagnostics(scanner.ctx))
         _count(report, captured, counted)
     return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
+            "home_exists": scanner.ctx.home.is_dir(),
             "providers": [r.to_json() for r in reports], "cache": cache_report(scanner)}
 
 
