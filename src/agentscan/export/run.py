@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Sequence
 
 from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.filemodes import DIR_MODE, FILE_MODE
@@ -186,7 +186,7 @@ def run_export(
     return replace(result, prices=book.data.to_json())
 
 
-def _merged_as_in_the_whole(scanner: Scanner, refs: list[SessionRef], chosen: list[SessionRef],
+def _merged_as_in_the_whole(scanner: Scanner, refs: Sequence[SessionRef], chosen: list[SessionRef],
                             per_session: dict[str, list[list]]) -> dict[str, list[list]]:
     """The chosen sessions' calls, each shared call credited as in an export of every session:
     merged with the other sessions that hold any of them (``sharing.sharers``), then theirs
