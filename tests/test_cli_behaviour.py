@@ -347,8 +347,9 @@ def test_trace_list_and_a_session_without_events(isolated_home: Path, tty) -> No
     data = Path(os.environ["AGENTSCAN_DATA_DIR"])
     assert "no hook events captured yet" in run("trace", "--list").stderr
     assert "no hook events have been captured yet; see `agentscan hooks install`" in run("trace", "abcdef12", code=1).stderr
-    store.append_event(str(data), "claude", "abcdef12-0000-4000-8000-000000000001", b'{"v":1}\n{"v":1}\n')
-    store.append_event(str(data), "claude", "abcdef12-0000-4000-8000-000000000002", b'{"v":1}\n')
+    envelope = b'{"v":1,"received_at_ns":1790000000000000000,"payload":{}}\n'  # --list counts envelopes
+    store.append_event(str(data), "claude", "abcdef12-0000-4000-8000-000000000001", envelope * 2)
+    store.append_event(str(data), "claude", "abcdef12-0000-4000-8000-000000000002", envelope)
     listed = doc("trace", "--list")
     assert listed["schema"] == "agentscan.trace-list/1"
     assert {(s["id"], s["events"]) for s in listed["sessions"]} == {

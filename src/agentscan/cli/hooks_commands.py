@@ -163,6 +163,10 @@ def trace_command(
     from agentscan.hooks.tree import trace_session
 
     state = state_of(ctx)
+    if state.demo:
+        # The demo ships no hook events: a trace would show the real store's under --demo.
+        raise UsageProblem("--demo reads a shipped demo home, which holds no hook events; "
+                           "trace reads your real events store")
     if list_sessions:
         if session_id:
             raise UsageProblem("give an ID or --list, not both")
@@ -178,11 +182,11 @@ def trace_command(
     if as_json:
         render.emit_json(render.envelope("trace", trace.body_json(), trace.warnings))
     else:
-        from agentscan.cli.term import cut
+        from agentscan.cli.term import clean, cut
         from agentscan.hooks.text import lines
 
         term = render.terminal()
-        for line in lines(trace):
+        for line in lines(trace, clean):
             # One line per node on a terminal, as in the other tables; whole lines in a pipe.
             print(cut(line, term.width) if term.tty else line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
@@ -193,6 +197,7 @@ def trace_command(
 def _trace_list(as_json: bool) -> None:
     from agentscan.cli import render
     from agentscan.cli.table import Column, print_table
+    from agentscan.cli.term import clean
     from agentscan.hooks import store
     from agentscan.hooks.model import iso_ns
     from agentscan.scan.short_ids import short_ids
@@ -209,6 +214,7 @@ def _trace_list(as_json: bool) -> None:
         return
     term = render.terminal()
     shown = short_ids((s.session.agent, s.session.session_id) for s in found) if term.tty else {}
-    rows = [[shown.get(s.session.id, s.session.id), render.short_time(parse_iso(iso_ns(s.updated_ns))),
+    # clean: an id is whatever the agent sent (an escape sequence, a newline that splits the row)
+    rows = [[clean(shown.get(s.session.id, s.session.id)), render.short_time(parse_iso(iso_ns(s.updated_ns))),
              render.full_number(s.events, term)] for s in found]
     print_table([Column("ID", style="yellow"), Column("UPDATED"), Column("EVENTS", right=True)], rows, term=term)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from agentscan.datadir import ENV_VAR as ENV_VAR  # the store's root, re-exported for its callers
 from agentscan.datadir import data_dir as data_dir
@@ -170,23 +170,37 @@ class StoredSummary:
 
 
 def summaries(root: str) -> list[StoredSummary]:
-    """Every captured session, most recently appended first (one stat and one line count each)."""
+    """Every captured session, most recently appended first (one stat and one envelope count each)."""
     found = []
     for session in stored_sessions(root):
         try:
             updated_ns = os.stat(session.path).st_mtime_ns
         except OSError:
             continue
-        found.append(StoredSummary(session, _count_lines(session.path), updated_ns))
+        found.append(StoredSummary(session, _count_envelopes(session.path), updated_ns))
     return sorted(found, key=lambda s: (s.updated_ns, s.session.id), reverse=True)
 
 
-def _count_lines(path: str) -> int:
+#: how ``agentscan hook`` starts every line it writes (``capture.encode_line``)
+_WRITTEN_START = b'{"v":1,"received_at_ns":'
+
+
+def _count_envelopes(path: str) -> int:
+    """The lines of ``path`` that ``read_events`` takes as envelopes, without decoding most of
+    them: a line as the hook writes it (``_WRITTEN_START``, a digit, and a closing ``}``) is
+    counted as it is; any other non-blank line only when it decodes to an envelope."""
     count = 0
+    start = len(_WRITTEN_START)
+    envelope_of = None
     try:
         with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1024 * 1024), b""):
-                count += block.count(b"\n")
+            for line in handle:
+                if line.startswith(_WRITTEN_START) and line[start:start + 1].isdigit() \
+                        and line.endswith((b"}\n", b"}")):
+                    count += 1
+                elif line.strip():
+                    envelope_of = envelope_of or _envelope_reader()
+                    count += envelope_of(line)[1] is None
     except OSError:
         return 0
     return count
@@ -200,9 +214,13 @@ def _first_session_id(path: str) -> str | None:
         with open(path, "rb") as handle:
             first = handle.readline(64 * 1024 * 1024)
         value = json.loads(first).get("session_id")
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         return None
-    return value if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    from agentscan.fsview import legible
+
+    return legible(value)  # a lone surrogate ("\ud800"): no terminal or JSON takes it as is
 
 
 def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
@@ -237,12 +255,8 @@ def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
 
 def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
     """The session's envelopes as ``HookEvent``s, in file order, and warnings for bad lines."""
-    import json
-
-    import orjson
-
+    from agentscan.fsview import legible
     from agentscan.hooks.model import HookEvent
-    from agentscan.hooks.sanitize import sanitize
     from agentscan.model import ScanWarning
     from agentscan.toolkit.fsutil import open_regular
 
@@ -252,36 +266,79 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
         handle = open_regular(session.path)
     except OSError as exc:
         return [], [ScanWarning(session.path, f"cannot read: {exc.strerror or exc}")]
+    own_id = legible(session.session_id)  # as the envelopes' ids are read (``_envelope_reader``)
+    envelope_of = _envelope_reader()
     with handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                try:  # NaN or a huge integer: valid for Python's json, not orjson
-                    record = json.loads(line)
-                except ValueError:
-                    warnings.append(ScanWarning(session.path, "not a JSON envelope", number))
-                    continue
-                except RecursionError:
-                    warnings.append(ScanWarning(session.path, "envelope nested too deep to read; skipped", number))
-                    continue
-            # Stored by an older agentscan, or by hand: the capture bounds hold again here.
-            event = _event_of(sanitize(record), number, session, HookEvent)
-            if event is None:
-                warnings.append(ScanWarning(session.path, "envelope without payload or time", number))
-            elif event.session_id in (None, session.session_id):
+            record, problem = envelope_of(line)
+            if problem is not None:
+                warnings.append(ScanWarning(session.path, problem, number))
+                continue
+            event = _event_of(record, number, session, HookEvent)
+            if event.session_id in (None, own_id):
                 events.append(event)
     return events, warnings
 
 
-def _event_of(record: Any, number: int, session: StoredSession, factory: Any) -> Any:
+def _envelope_reader() -> Callable[[bytes], tuple[Any, str | None]]:
+    """How ``read_events`` takes one stored line: ``(record, None)`` for an envelope (within
+    the capture bounds), else ``(None, why not)``.  Imported once, not once a line."""
+    import json
+
+    import orjson
+
+    from agentscan.hooks.sanitize import sanitize
+
+    def envelope_of(line: bytes) -> tuple[Any, str | None]:
+        try:
+            record = orjson.loads(line)
+            repair = False
+        except orjson.JSONDecodeError:
+            try:  # NaN, a huge integer or a lone surrogate ("\ud800"): valid for Python's json, not orjson
+                record = json.loads(line)
+            except ValueError:
+                return None, "not a JSON envelope"
+            except RecursionError:
+                return None, "envelope nested too deep to read; skipped"
+            repair = True
+        # Stored by an older agentscan, or by hand: the capture bounds hold again here.
+        record = sanitize(record)
+        if repair:
+            record = _legible(record)
+        if not _is_envelope(record):
+            return None, "envelope without payload or time"
+        return record, None
+
+    return envelope_of
+
+
+def _is_envelope(record: Any) -> bool:
     if not isinstance(record, dict):
-        return None
-    payload, stamp = record.get("payload"), record.get("received_at_ns")
-    if not isinstance(payload, dict) or isinstance(stamp, bool) or not isinstance(stamp, int):
-        return None
+        return False
+    stamp = record.get("received_at_ns")
+    return isinstance(record.get("payload"), dict) and isinstance(stamp, int) and not isinstance(stamp, bool)
+
+
+def _legible(value: Any) -> Any:
+    """``value`` with every string valid UTF-8: a lone surrogate, which the store keeps as the
+    agent sent it, becomes U+FFFD (``fsview.legible``, as for file names), so that no terminal
+    or JSON writer fails on it.  ``value`` is within ``sanitize``'s depth bound."""
+    from agentscan.fsview import legible
+
+    if isinstance(value, str):
+        return legible(value)
+    if isinstance(value, dict):
+        return {legible(key): _legible(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_legible(item) for item in value]
+    return value
+
+
+def _event_of(record: Any, number: int, session: StoredSession, factory: Any) -> Any:
+    """The ``HookEvent`` of an envelope (``_is_envelope``)."""
+    payload, stamp = record["payload"], record["received_at_ns"]
 
     def text(value: Any) -> str | None:
         return value if isinstance(value, str) and value else None

@@ -1,8 +1,14 @@
-"""The human form of a trace: a header, then each turn as an indented tree."""
+"""The human form of a trace: a header, then each turn as an indented tree.
+
+Every text taken from a payload (ids, names, prompts, inputs, statuses) goes through
+``clean``, which the CLI passes in (``term.clean``, what ``show`` uses; the CLI is a layer
+below this one, never imported here): an escape sequence or a newline that an agent, or
+anyone who can run the hook, put there reaches neither a terminal nor a pipe.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from agentscan.hooks.model import FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace, iso_ns
 
@@ -10,55 +16,59 @@ WIDTH = 100
 _SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "path", "target_notebook", "url", "skill", "description")
 
 
-def render(trace: Trace) -> str:
-    return "\n".join(lines(trace)) + "\n"
+Clean = Callable[[str], str]
 
 
-def lines(trace: Trace) -> Iterator[str]:
+def render(trace: Trace, clean: Clean) -> str:
+    return "\n".join(lines(trace, clean)) + "\n"
+
+
+def lines(trace: Trace, clean: Clean) -> Iterator[str]:
     session = trace.session
-    yield f"session {session.id}  ({session.status})"
+    yield f"session {clean(session.id)}  ({clean(session.status)})"
     if session.workspace:
-        yield f"  workspace   {session.workspace}"
+        yield f"  workspace   {clean(session.workspace)}"
     if session.transcript_session_id:
-        yield f"  transcript  {session.transcript_session_id}  (agentscan show {session.transcript_session_id})"
+        shown = clean(session.transcript_session_id)
+        yield f"  transcript  {shown}  (agentscan show {shown})"
     yield f"  captured    {_when(session.started_ns)} .. {_when(session.ended_ns)}"
-    yield f"  summary     {_summary_line(trace.summary)}"
+    yield f"  summary     {_summary_line(trace.summary, clean)}"
     if session.nodes:
         yield "session events"
-        yield from _tree(session.nodes, "  ")
+        yield from _tree(session.nodes, "  ", clean)
     for number, turn in enumerate(trace.turns, 1):
         yield ""
         derived = " (derived)" if turn.derived else ""
-        yield f"turn {number}  {turn.id}{derived}  {_summary_line(turn.summary)}"
+        yield f"turn {number}  {clean(turn.id)}{derived}  {_summary_line(turn.summary, clean)}"
         if turn.prompt:
-            yield f"  prompt: {_one_line(turn.prompt, WIDTH)}"
-        yield from _tree(turn.nodes, "  ")
+            yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}"
+        yield from _tree(turn.nodes, "  ", clean)
 
 
-def _tree(nodes: tuple[Node, ...], indent: str) -> Iterator[str]:
+def _tree(nodes: tuple[Node, ...], indent: str, clean: Clean) -> Iterator[str]:
     for index, node in enumerate(nodes):
         last = index == len(nodes) - 1
-        yield f"{indent}{'└─' if last else '├─'} {_label(node)}"
+        yield f"{indent}{'└─' if last else '├─'} {_label(node, clean)}"
         if node.children:
-            yield from _tree(node.children, indent + ("   " if last else "│  "))
+            yield from _tree(node.children, indent + ("   " if last else "│  "), clean)
 
 
-def _label(node: Node) -> str:
+def _label(node: Node, clean: Clean) -> str:
     parts = []
     if node.kind == WAVE:
         parts.append(f"∥ parallel · {len(node.children)} calls")
     elif node.kind in (TOOL, SHELL, MCP, FILE):
-        parts.append(f"{node.kind} {node.name}")
-        shown = _input_text(node) if node.kind != SHELL else ""
+        parts.append(f"{node.kind} {clean(node.name)}")
+        shown = _input_text(node, clean) if node.kind != SHELL else ""
         if shown:
             parts.append(shown)
     elif node.kind in (THOUGHT, RESPONSE):
         text = node.input.get("text") if isinstance(node.input, dict) else None
-        parts.append(f"{node.kind}: {_one_line(text or '', 60)}")
+        parts.append(f"{node.kind}: {_one_line(text or '', 60, clean)}")
     else:
-        parts.append(f"{node.kind} {node.name}")
+        parts.append(f"{node.kind} {clean(node.name)}")
     if node.status:
-        parts.append(node.status)
+        parts.append(clean(node.status))
     duration = _duration_ms(node)
     if duration is not None:
         parts.append(_seconds(duration))
@@ -67,18 +77,18 @@ def _label(node: Node) -> str:
     return "  ".join(parts)
 
 
-def _input_text(node: Node) -> str:
+def _input_text(node: Node, clean: Clean) -> str:
     value: Any = node.input
     if isinstance(value, dict):
         for key in _SHOWN_KEYS:
             if isinstance(value.get(key), str) and value.get(key):
-                return _one_line(value[key], 60)
+                return _one_line(value[key], 60, clean)
         if node.kind == FILE:
             return ""
         import json
 
-        return _one_line(json.dumps(value, ensure_ascii=False, sort_keys=True), 60) if value else ""
-    return _one_line(str(value), 60) if value is not None else ""
+        return _one_line(json.dumps(value, ensure_ascii=False, sort_keys=True), 60, clean) if value else ""
+    return _one_line(str(value), 60, clean) if value is not None else ""
 
 
 def _duration_ms(node: Node) -> float | None:
@@ -90,22 +100,22 @@ def _duration_ms(node: Node) -> float | None:
     return None
 
 
-def _summary_line(summary: Any) -> str:
+def _summary_line(summary: Any, clean: Clean) -> str:
     parts = [_count(summary.tool_calls, "tool call")]
     for value, word in ((summary.mcp_calls, "MCP call"), (summary.failures, "failure"),
                         (summary.subagents, "subagent"), (summary.waves, "wave"), (summary.orphans, "orphan")):
         if value:
             parts.append(_count(value, word))
     if summary.skills:
-        parts.append("skills " + ",".join(f.name for f in summary.skills))
+        parts.append("skills " + ",".join(clean(f.name) for f in summary.skills))
     if summary.commands:
-        parts.append("commands " + ",".join(sorted({"/" + f.name for f in summary.commands})))
+        parts.append("commands " + ",".join(sorted({"/" + clean(f.name) for f in summary.commands})))
     if summary.wall_time_ms is not None:
         parts.append(_seconds(summary.wall_time_ms))
     if summary.tokens is not None:
         parts.append(f"{summary.tokens.total} tokens")
     if summary.status:
-        parts.append(summary.status)
+        parts.append(clean(summary.status))
     return " · ".join(parts)
 
 
@@ -121,6 +131,6 @@ def _when(ns: int | None) -> str:
     return iso_ns(ns) or "-"
 
 
-def _one_line(text: str, width: int) -> str:
-    text = " ".join(text.split())
+def _one_line(text: str, width: int, clean: Clean) -> str:
+    text = clean(text)
     return text if len(text) <= width else text[: width - 1] + "…"
