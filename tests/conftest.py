@@ -114,3 +114,20 @@ def default_sigint(request: pytest.FixtureRequest) -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+@pytest.fixture
+def pages(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The limit of each ``list`` page really made (``Scanner.list_page``), not printed again."""
+    from agentscan.scan.scanner import Scanner
+
+    made: list[int | None] = []
+    original = Scanner.list_page
+
+    def counting(self: Scanner, *, limit: int | None = 25, filters=None):  # noqa: ANN001, ANN202
+        made.append(limit)
+        return original(self, limit=limit, filters=filters)
+
+    monkeypatch.setattr(Scanner, "list_page", counting)
+    return made
+

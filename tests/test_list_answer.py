@@ -15,7 +15,6 @@ from agentscan.cli import app
 from agentscan.cli.list_answer import KEPT
 from agentscan.cli.recorded import stored_text, text_of
 from agentscan.scan import answers
-from agentscan.scan.scanner import Scanner
 from agentscan.sealing import framed, seal, unframed, unseal
 from builders import claude_assistant, claude_usage, forget_remembered_answers
 from test_discovery_memo import S1, S2, session
@@ -28,20 +27,6 @@ def two_sessions(home: Path) -> Path:
     path = session(home, S1, 1, 100)
     session(home, S2, 2, 200)
     return path
-
-
-@pytest.fixture
-def pages(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
-    """The limit of each page really made (``Scanner.list_page``), not printed again."""
-    made: list[int | None] = []
-    original = Scanner.list_page
-
-    def counting(self: Scanner, *, limit: int | None = 25, filters=None):  # noqa: ANN001, ANN202
-        made.append(limit)
-        return original(self, limit=limit, filters=filters)
-
-    monkeypatch.setattr(Scanner, "list_page", counting)
-    return made
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -66,45 +66,29 @@ def test_a_setting_warning_is_not_said_again_once_the_setting_is_gone(isolated_h
 
 @pytest.mark.parametrize("json", [False, True])
 def test_an_answer_is_still_remembered_with_the_warnings_of_its_settings(
-        isolated_home: Path, monkeypatch: pytest.MonkeyPatch, json: bool) -> None:
+        isolated_home: Path, pages: list[int | None], json: bool) -> None:
     """The settings are part of the key, not a reason to forget: the same settings print the
     same page again, warning included."""
     two_sessions(isolated_home)
-    made: list[int | None] = []
-    original = Scanner.list_page
-
-    def counting(self: Scanner, *, limit: int | None = 25, filters=None):  # noqa: ANN001, ANN202
-        made.append(limit)
-        return original(self, limit=limit, filters=filters)
-
-    monkeypatch.setattr(Scanner, "list_page", counting)
     argv = ["list", "--json"] if json else ["list"]
     relative = [run(*argv, env={"CODEX_HOME": "relative"}) for _ in range(2)]
-    assert made == [25]
+    assert pages == [25]
     assert relative[0] == relative[1] and RELATIVE in relative[0][1] + relative[0][2]
     unset = [run(*argv) for _ in range(2)]
-    assert made == [25, 25]  # other settings: another answer, remembered in turn
+    assert pages == [25, 25]  # other settings: another answer, remembered in turn
     assert unset[0] == unset[1] and RELATIVE not in unset[0][1] + unset[0][2]
     if json:
         assert orjson.loads(unset[0][1])["warnings"] == []
 
 
-def test_settings_that_say_the_same_share_the_remembered_answer(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_settings_that_say_the_same_share_the_remembered_answer(isolated_home: Path, pages: list[int | None]) -> None:
     """A variable unset, or set to what it defaults to, chooses the same roots and says
     nothing: a cron job and a shell that differ only so share one answer, not evict each other's."""
     two_sessions(isolated_home)
-    made: list[int | None] = []
-    original = Scanner.list_page
-
-    def counting(self: Scanner, *, limit: int | None = 25, filters=None):  # noqa: ANN001, ANN202
-        made.append(limit)
-        return original(self, limit=limit, filters=filters)
-
-    monkeypatch.setattr(Scanner, "list_page", counting)
     unset: dict[str, str | None] = {"XDG_CONFIG_HOME": None}
     default: dict[str, str | None] = {"XDG_CONFIG_HOME": str(isolated_home / ".config")}
     outputs = [run("list", env=default if turn % 2 else unset) for turn in range(4)]
-    assert made == [25] and len(set(outputs)) == 1
+    assert pages == [25] and len(set(outputs)) == 1
 
 
 def test_a_stored_discovery_says_the_warnings_of_its_own_settings_only(isolated_home: Path) -> None:
