@@ -126,3 +126,12 @@ def test_an_export_of_some_sessions_credits_shared_calls_as_a_whole_export_does(
         days = dict(connection.execute("SELECT session_id, sum(tokens_total) FROM token_days GROUP BY 1").fetchall())
     assert days == {f"claude:{first}": 302, f"claude:{fork}": 401}
     assert sum(days.values()) == cli_json("tokens")["total"]["total"]
+
+
+def test_a_chosen_session_whose_key_hashes_are_unknown_meets_every_other() -> None:
+    from agentscan.scan.sharing import sharers
+    from agentscan.sealing import seal
+
+    sealed = {"a": b"damaged", "b": seal(b"\x01" * 8), "c": seal(b"\x02" * 8)}
+    assert sharers(sealed, {"a"}) == {"b", "c"}
+    assert sharers({"a": seal(b"\x01" * 8), **{k: v for k, v in sealed.items() if k != "a"}}, {"a"}) == {"b"}

@@ -37,3 +37,9 @@ def test_the_newest_prompts_are_counted_among_every_prompt_read(isolated_home: P
 def test_a_pipe_gets_whole_subagent_numbers(isolated_home: Path) -> None:
     out = CliRunner().invoke(app, ["--demo", "show", "7f3c9a12"]).stdout
     assert "6,313 tokens" in out and "6.3k" not in out
+
+
+def test_one_word_values_stay_whole_on_their_line(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(30, color=False)
+    out = CliRunner().invoke(app, ["--demo", "show", "7f3c9a12"]).stdout
+    assert any(line.startswith("  model    claude-") for line in out.splitlines()), out

@@ -37,7 +37,9 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     """``  label    value``; on a terminal a long value wraps under itself in the columns it
     takes (CJK and emoji two each); a path is never split."""
     line = f"  {label:<8} {value}"
-    if not term.tty or width_of(line) <= term.width or (label in _PATHS and " " not in value):
+    # One word (a model, a branch, a path) stays whole on its line, as before; only text of
+    # wide characters without a space (CJK) is broken by columns.
+    if not term.tty or width_of(line) <= term.width or (" " not in value and (label in _PATHS or value.isascii())):
         return [line]
     if value.isascii():
         import textwrap

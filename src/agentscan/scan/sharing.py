@@ -126,8 +126,9 @@ def sharers(sealed: dict[str, bytes], chosen: set[str]) -> set[str]:
         payload = unseal(blob)
         view = None if payload is None else memoryview(payload)[: len(payload) // 8 * 8].cast("Q")
         if session_id in chosen:
-            if view is not None:
-                wanted.update(view)
+            if view is None:  # its calls are not known here: any other session may share them
+                return set(sealed) - chosen
+            wanted.update(view)
         else:
             others[session_id] = view
     return {session_id for session_id, view in others.items() if view is None or not wanted.isdisjoint(view)}
