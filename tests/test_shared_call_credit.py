@@ -135,3 +135,27 @@ def test_a_chosen_session_whose_key_hashes_are_unknown_meets_every_other() -> No
     sealed = {"a": b"damaged", "b": seal(b"\x01" * 8), "c": seal(b"\x02" * 8)}
     assert sharers(sealed, {"a"}) == {"b", "c"}
     assert sharers({"a": seal(b"\x01" * 8), **{k: v for k, v in sealed.items() if k != "a"}}, {"a"}) == {"b"}
+
+
+def test_a_part_s_export_that_moves_a_call_rewrites_the_other_session_s_days(isolated_home: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    parent, resumed = "bbbb0000-0000-4000-8000-000000000001", "0aaa0000-0000-4000-8000-000000000002"
+    claude_session_file(isolated_home, parent, [*turn(parent, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                                *turn(parent, "2026-11-01T10:05:00.000Z", "m2", 200)], mtime=1_790_000_000)
+    out = tmp_path / "index.sqlite"
+    runner = CliRunner()
+    assert runner.invoke(app, ["export", "-f", "sqlite", "-o", str(out)]).exit_code == 0
+    # Resumed later under an id that sorts first: its copies (their times kept) win the calls.
+    claude_session_file(isolated_home, resumed, [*turn(resumed, "2026-11-01T10:00:00.000Z", "m1", 100),
+                                                 *turn(resumed, "2026-11-01T10:05:00.000Z", "m2", 200),
+                                                 *turn(resumed, "2026-11-05T09:00:00.000Z", "m3", 400)], mtime=1_800_000_000)
+    assert runner.invoke(app, ["export", "-f", "sqlite", "-o", str(out), "--since", "2026-11-04"]).exit_code == 0
+    with sqlite3.connect(out) as connection:
+        days = dict(connection.execute("SELECT session_id, sum(tokens_total) FROM token_days GROUP BY 1").fetchall())
+    assert sum(days.values()) == cli_json("tokens")["total"]["total"] == 703
+    assert days.get(f"claude:{parent}", 0) == 0

@@ -54,6 +54,7 @@ def export(
     before_rename: Callable[[], None] | None = None,
     env: Mapping[str, str] | None = None,
     per_day: bool = False,
+    days_of: Iterable[str] = (),
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock).
 
@@ -85,7 +86,7 @@ def export(
                 return _result(output, fmt, write_lines(output, lines, before_rename=before_rename), per_day, len(rows))
             from agentscan.export.sqlite import write_sqlite
 
-            sessions, gone = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids)
+            sessions, gone = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of)
             return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days))
     except Timeout:
         raise ExportFailed(
@@ -173,7 +174,9 @@ def run_export(
 
         rows = [redact_row(row) for row in rows]
     wanted_days = fmt == "sqlite" or days
-    found_days = usage_days(_merged_as_in_the_whole(scanner, refs, chosen, per_session), book) if wanted_days else []
+    merged, days_of = _merged_as_in_the_whole(scanner, refs, chosen, per_session, sharers_too=fmt == "sqlite") \
+        if wanted_days else ({}, [])
+    found_days = usage_days(merged, book) if wanted_days else []
     result = export(
         fmt, output, rows, found_days,
         scope=filters.providers or tuple(p.name for p in scanner.providers),
@@ -182,27 +185,34 @@ def run_export(
         before_rename=before_rename,
         env=scanner.ctx.env,
         per_day=days,
+        days_of=days_of,
     )
     return replace(result, prices=book.data.to_json())
 
 
 def _merged_as_in_the_whole(scanner: Scanner, refs: Sequence[SessionRef], chosen: list[SessionRef],
-                            per_session: dict[str, list[list]]) -> dict[str, list[list]]:
+                            per_session: dict[str, list[list]], *, sharers_too: bool = False
+                            ) -> tuple[dict[str, list[list]], list[str]]:
     """The chosen sessions' calls, each shared call credited as in an export of every session:
     merged with the other sessions that hold any of them (``sharing.sharers``), then theirs
-    left out.  Merged among the chosen alone, an ``export --since`` into a file a whole export
-    wrote credited a call to both of its sessions' days."""
+    left out (``sharers_too``: kept, so that a SQLite file, which holds every session's days,
+    has theirs credited anew too: a call moved to a chosen session leaves the other's days).
+    Also the ids of the other sessions whose days are in it (theirs are replaced too).
+    Merged among the chosen alone, an ``export --since`` into a file a whole export wrote
+    credited a call to both of its sessions' days."""
     from agentscan.scan.collect import key_hashes_by_session, usage_by_session
     from agentscan.scan.sharing import merge_by_provider, sharers
 
     if len(chosen) == len(refs):
-        return merge_by_provider(chosen, per_session)
+        return merge_by_provider(chosen, per_session), []
     others = sharers(key_hashes_by_session(scanner, refs), {ref.id for ref in chosen})
     if not others:
-        return merge_by_provider(chosen, per_session)
+        return merge_by_provider(chosen, per_session), []
     extra = [ref for ref in refs if ref.id in others]
     merged = merge_by_provider([*chosen, *extra], {**usage_by_session(scanner, extra), **per_session})
+    if sharers_too:
+        return merged, [ref.id for ref in extra]
     kept = {(ref.provider, ref.native_id) for ref in chosen}
     return {provider: [entry for entry in entries if (provider, entry[SESSION]) in kept]
-            for provider, entries in merged.items()}
+            for provider, entries in merged.items()}, []
 

@@ -50,8 +50,11 @@ def write_sqlite(
     *,
     scope: tuple[str, ...] = (),
     present_ids: Iterable[str] | None = None,
+    days_of: Iterable[str] = (),
 ) -> tuple[int, int]:
-    """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone)."""
+    """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone).
+    ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls credited
+    anew: ``run._merged_as_in_the_whole``); theirs are replaced too."""
     import sqlite_utils
 
     create_private(path)  # sqlite would create it with the umask's mode
@@ -74,7 +77,7 @@ def write_sqlite(
                 records.append(record)
             db.table("sessions").upsert_all(records, pk="id")
             gone = _mark_gone(db, present, scope, now)
-            ids = [row.id for row in rows]
+            ids = [row.id for row in rows] + list(days_of)
             _replace_children(db, ids, usage_days)
         return len(rows), gone
     finally:
