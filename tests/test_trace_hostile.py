@@ -115,6 +115,10 @@ def test_list_counts_envelopes_not_lines(data_dir: Path) -> None:
     code, doc = invoke("trace", "count-session", "--json")
     warned = len(orjson.loads(doc)["warnings"])
     assert (listed["events"], warned) == (3, 5)
+    # ``show``'s count of a session's hook events is the same one
+    from agentscan.hooks import hook_event_counts
+
+    assert hook_event_counts(["claude:count-session"]) == {"claude:count-session": 3}
 
 
 @pytest.mark.parametrize("args", [["--demo", "trace", "--list"], ["trace", "--demo", "some-session"]])

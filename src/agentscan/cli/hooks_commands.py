@@ -8,11 +8,16 @@ the small capture module.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, redact_option, state_of
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from agentscan.hooks.install import Plan
 
 
 class Agent(str, Enum):
@@ -141,7 +146,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             "dry_run": dry_run, "changes": changes, "restart": restart}, []))
 
 
-def _change_json(plan, saved, emptied, diff: str | None) -> dict:  # noqa: ANN001 - hooks.install's types, imported late
+def _change_json(plan: Plan, saved: Path | None, emptied: list[Path], diff: str | None) -> dict:
     return {"path": str(plan.path), "events": list(plan.events), "backup": None if saved is None else str(saved),
             "removed_file": plan.removes_file, "removed_dirs": [str(path) for path in emptied],
             "diff": diff}

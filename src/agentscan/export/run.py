@@ -18,7 +18,7 @@ from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.filemodes import DIR_MODE, FILE_MODE
 from agentscan.export.files import csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, write_lines
 from agentscan.export.rows import UsageDay, usage_days
-from agentscan.model import SESSION, SessionRow
+from agentscan.model import SessionRow
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -174,9 +174,14 @@ def run_export(
 
         rows = [redact_row(row) for row in rows]
     wanted_days = fmt == "sqlite" or days
-    merged, days_of = _merged_as_in_the_whole(scanner, refs, chosen, per_session, sharers_too=fmt == "sqlite") \
-        if wanted_days else ({}, [])
-    found_days = usage_days(merged, book) if wanted_days else []
+    found_days: list[UsageDay] = []
+    days_of: list[str] = []
+    if wanted_days:
+        merged, days_of = _merged_as_in_the_whole(scanner, refs, chosen, per_session)
+        found_days = usage_days(merged, book)
+        if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
+            others = set(days_of)
+            found_days, days_of = [day for day in found_days if day.session_id not in others], []
     result = export(
         fmt, output, rows, found_days,
         scope=filters.providers or tuple(p.name for p in scanner.providers),
@@ -191,28 +196,19 @@ def run_export(
 
 
 def _merged_as_in_the_whole(scanner: Scanner, refs: Sequence[SessionRef], chosen: list[SessionRef],
-                            per_session: dict[str, list[list]], *, sharers_too: bool = False
-                            ) -> tuple[dict[str, list[list]], list[str]]:
-    """The chosen sessions' calls, each shared call credited as in an export of every session:
-    merged with the other sessions that hold any of them (``sharing.sharers``), then theirs
-    left out (``sharers_too``: kept, so that a SQLite file, which holds every session's days,
-    has theirs credited anew too: a call moved to a chosen session leaves the other's days).
-    Also the ids of the other sessions whose days are in it (theirs are replaced too).
-    Merged among the chosen alone, an ``export --since`` into a file a whole export wrote
-    credited a call to both of its sessions' days."""
+                            per_session: dict[str, list[list]]) -> tuple[dict[str, list[list]], list[str]]:
+    """The chosen sessions' calls with each shared call credited as in an export of every
+    session: merged with the other sessions that hold any of them (``sharing.sharers``),
+    whose calls are in it too, and their ids.  A SQLite file holds every session's days, so
+    theirs are replaced as well (a call credited anew to a chosen session leaves their days);
+    a JSON Lines or CSV file of some sessions leaves them out.  Merged among the chosen
+    alone, an ``export --since`` into a file a whole export wrote credited a call to both
+    of its sessions' days."""
     from agentscan.scan.collect import key_hashes_by_session, usage_by_session
     from agentscan.scan.sharing import merge_by_provider, sharers
 
-    if len(chosen) == len(refs):
-        return merge_by_provider(chosen, per_session), []
-    others = sharers(key_hashes_by_session(scanner, refs), {ref.id for ref in chosen})
-    if not others:
-        return merge_by_provider(chosen, per_session), []
+    others = sharers(key_hashes_by_session(scanner, refs), {ref.id for ref in chosen}) if len(chosen) < len(refs) else set()
     extra = [ref for ref in refs if ref.id in others]
-    merged = merge_by_provider([*chosen, *extra], {**usage_by_session(scanner, extra), **per_session})
-    if sharers_too:
-        return merged, [ref.id for ref in extra]
-    kept = {(ref.provider, ref.native_id) for ref in chosen}
-    return {provider: [entry for entry in entries if (provider, entry[SESSION]) in kept]
-            for provider, entries in merged.items()}, []
-
+    if extra:
+        per_session = {**usage_by_session(scanner, extra), **per_session}
+    return merge_by_provider([*chosen, *extra], per_session), [ref.id for ref in extra]

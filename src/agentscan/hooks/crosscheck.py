@@ -62,15 +62,8 @@ def hook_event_counts(session_ids: Iterable[str], *, env: Mapping[str, str] | No
         agent, sep, native = session_id.partition(":")
         if not sep or not native:
             continue
-        count = _count_lines(store.session_path(root, agent, native))
+        count = store.count_envelopes(store.session_path(root, agent, native))  # what trace --list counts
         if count:
             counts[session_id] = count
     return counts
 
-
-def _count_lines(path: str) -> int:
-    try:
-        with open(path, "rb") as handle:
-            return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
-    except OSError:
-        return 0

@@ -177,7 +177,7 @@ def summaries(root: str) -> list[StoredSummary]:
             updated_ns = os.stat(session.path).st_mtime_ns
         except OSError:
             continue
-        found.append(StoredSummary(session, _count_envelopes(session.path), updated_ns))
+        found.append(StoredSummary(session, count_envelopes(session.path), updated_ns))
     return sorted(found, key=lambda s: (s.updated_ns, s.session.id), reverse=True)
 
 
@@ -185,7 +185,7 @@ def summaries(root: str) -> list[StoredSummary]:
 _WRITTEN_START = b'{"v":1,"received_at_ns":'
 
 
-def _count_envelopes(path: str) -> int:
+def count_envelopes(path: str) -> int:
     """The lines of ``path`` that ``read_events`` takes as envelopes, without decoding most of
     them: a line as the hook writes it (``_WRITTEN_START``, a digit, and a closing ``}``) is
     counted as it is; any other non-blank line only when it decodes to an envelope."""

@@ -3,8 +3,8 @@
 ``tokens --json`` over a heavy user's history adds up 15,000 sessions' sums
 and prices each one: work whose result cannot differ while no file under
 any selected provider's roots changed (the census, ``scan.census``), the
-settings that chose those roots are the same (``scan.memo.settings_identity``:
-the warnings they raise are said again with the answer), the price data is
+settings that chose those roots are the same (``scan.memo.settings_identity``, in
+each census stamp: the warnings they raise are said again with the answer), the price data is
 the same, and the question (its options) is the same.  The
 answer is stored in the index with those as its key; a run that finds the
 same key prints it again, warnings included.  Any change is a miss, and
@@ -51,11 +51,9 @@ def answer_key(scanner: Scanner, command: str, question: Mapping[str, Any], prov
     asked = question_identity(scanner, command, question)
     if asked is None:
         return None
-    from agentscan.scan.memo import settings_identity
-
-    # The settings that chose the roots (each stamp has them too): the warnings they raise
-    # (a relative ``CODEX_HOME`` ignored) are said again with the answer.
-    text = "\n".join([asked, settings_identity(scanner.ctx), *stamps])
+    # Each stamp holds the settings that chose the roots too (``memo.census_plan``): the
+    # warnings they raise (a relative ``CODEX_HOME`` ignored) are said again with the answer.
+    text = "\n".join([asked, *stamps])
     return blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 

@@ -49,15 +49,13 @@ def sharing(sealed: dict[str, bytes]) -> set[str]:
 def meeting(keys: dict[str, bytes]) -> set[str]:
     """Ids whose key hashes (unsealed) meet another id's."""
     found: set[str] = set()
-    everything = b"".join(keys.values())
-    view = memoryview(everything)[: len(everything) // 8 * 8].cast("Q")
+    view = _hashes(b"".join(keys.values()))
     if len(set(view)) == len(view):
         return found  # the common case: no key twice, nothing shared
     counts = Counter(view)
     repeated = {value for value, count in counts.items() if count > 1}
     for session_id, blob in keys.items():
-        usable = memoryview(blob)[: len(blob) // 8 * 8].cast("Q")
-        if not repeated.isdisjoint(usable):
+        if not repeated.isdisjoint(_hashes(blob)):
             found.add(session_id)
     return found
 
@@ -124,7 +122,7 @@ def sharers(sealed: dict[str, bytes], chosen: set[str]) -> set[str]:
     others: dict[str, memoryview | None] = {}
     for session_id, blob in sealed.items():
         payload = unseal(blob)
-        view = None if payload is None else memoryview(payload)[: len(payload) // 8 * 8].cast("Q")
+        view = None if payload is None else _hashes(payload)
         if session_id in chosen:
             if view is None:  # its calls are not known here: any other session may share them
                 return set(sealed) - chosen
@@ -133,3 +131,7 @@ def sharers(sealed: dict[str, bytes], chosen: set[str]) -> set[str]:
             others[session_id] = view
     return {session_id for session_id, view in others.items() if view is None or not wanted.isdisjoint(view)}
 
+
+def _hashes(payload: bytes) -> memoryview:
+    """The 64-bit key hashes of an unsealed blob (``sessionsums.key_hashes``), as integers."""
+    return memoryview(payload)[: len(payload) // 8 * 8].cast("Q")
