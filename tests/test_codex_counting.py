@@ -146,6 +146,8 @@ def test_fork_without_turn_markers_matches_the_parents_calls(isolated_home: Path
     # parent's own sequence of calls can tell them apart.
     _fork(codex, lines, calls, markers=False, copy_time=lambda i, r: iso(at(100 + 3 * (i + 1))))
     assert _tokens(isolated_home) == {P: PARENT, F: FORK_OWN}
+    # list's row tells the copy by the parent's calls too (it counted P's 3,300 as F's before)
+    assert _t(_rows(isolated_home)[F].tokens) == FORK_OWN
 
 
 def test_fork_copies_that_kept_their_timestamps(isolated_home: Path) -> None:

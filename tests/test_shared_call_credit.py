@@ -159,3 +159,25 @@ def test_a_part_s_export_that_moves_a_call_rewrites_the_other_session_s_days(iso
         days = dict(connection.execute("SELECT session_id, sum(tokens_total) FROM token_days GROUP BY 1").fetchall())
     assert sum(days.values()) == cli_json("tokens")["total"]["total"] == 703
     assert days.get(f"claude:{parent}", 0) == 0
+
+
+def test_a_damaged_key_blob_in_the_index_still_counts_each_shared_call_once(isolated_home: Path) -> None:
+    # The index keeps each session's calls' key hashes; with one session's blob
+    # damaged, its partner (whose keys then meet no intact blob) was summed whole
+    # and the shared call counted in both, until the index was rebuilt.
+    import sqlite3
+
+    from agentscan.scan.cache import FILE_NAME
+
+    lay_out(isolated_home)
+    whole = totals()
+    assert whole == {PARENT: 302, LATER: 401, OTHER: 51}
+    for damaged in (LATER, PARENT):
+        with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as conn:
+            hit = conn.execute("UPDATE usage SET keys = ? WHERE session_id LIKE ?", (b"garbage", f"%{damaged}"))
+            assert hit.rowcount == 1
+            # what would answer without the key hashes: the remembered sharing and the basis
+            conn.execute("DELETE FROM meta WHERE key LIKE 'shared:%'")
+            conn.execute("DELETE FROM snapshots WHERE key LIKE 'basis:%'")
+        got = totals()
+        assert got == whole, damaged

@@ -277,10 +277,8 @@ class CodexProvider(Provider):
 
 def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
-    from agentscan.providers.codex.discovery import discover
-
     from agentscan.providers.codex.row import thread_header
-    from agentscan.providers.codex.usage import UsageDeduper, scan_file
+    from agentscan.providers.codex.usage import UsageDeduper, parent_events
 
     by_id: dict[str, list[UsageEvent]] = {}
     for _, _, thread, scanner in scanned:  # a paginated thread's files in order
@@ -288,17 +286,11 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
     extra: dict[str, list[UsageEvent]] = {}
 
     def parent_calls(parent_id: str) -> Callable[[], list[UsageEvent]]:
-        # Only forks without turn markers need their parent's calls; discovery
-        # (a walk of every rollout) runs only then.
         def load() -> list[UsageEvent]:
             if parent_id in by_id:
                 return by_id[parent_id]
             if parent_id not in extra:
-                parent = discover(ctx).threads.get(parent_id)
-                events: list[UsageEvent] = []
-                for path, _ in _thread_files(parent) if parent else ():
-                    events.extend(scan_file(path, ctx, replay=False, started=None, thread_id=parent_id).events)
-                extra[parent_id] = events
+                extra[parent_id] = parent_events(parent_id, ctx)
             return extra[parent_id]
 
         return load

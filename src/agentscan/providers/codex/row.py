@@ -55,7 +55,9 @@ def _nonzero(usage: TokenUsage | None) -> TokenUsage | None:
 def _thread_tokens(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: ScanContext) -> TokenUsage | None:
     if not header.link.replays_history:
         return _nonzero(to_tokens(tail.cumulative)) if tail.cumulative else None
-    head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES)
+    link = header.link
+    parent = link.forked_from or link.spawn_parent
+    head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent)
     if head.complete:
         return _nonzero(head.own)
     if tail.cumulative is None:

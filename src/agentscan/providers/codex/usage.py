@@ -251,7 +251,24 @@ class ReplayHead(NamedTuple):
     complete: bool = False
 
 
-def read_replay_head(path: Path, ctx: ScanContext, started: datetime | None, budget: int) -> ReplayHead:
+def parent_events(parent_id: str, ctx: ScanContext) -> list[UsageEvent]:
+    """Every call in the files of thread ``parent_id`` (none when it is gone), for
+    ``FileUsageScanner.own_events``: only a fork without turn markers needs them,
+    so discovery (a walk of every rollout) runs only then."""
+    from agentscan.providers.codex.discovery import discover
+
+    parent = discover(ctx).threads.get(parent_id)
+    events: list[UsageEvent] = []
+    for path in parent.files() if parent else ():
+        events.extend(scan_file(path, ctx, replay=False, started=None, thread_id=parent_id).events)
+    return events
+
+
+def read_replay_head(
+    path: Path, ctx: ScanContext, started: datetime | None, budget: int, parent_id: str | None = None
+) -> ReplayHead:
+    """``parent_id``: the thread the history was copied from, whose calls tell a
+    copy from the thread's own when no turn marker does (as ``tokens`` tells them)."""
     scanner = FileUsageScanner(replay=True, started=started)
     with closing(iter_json_lines(path, ctx)) as lines:
         for line in lines:
@@ -260,7 +277,7 @@ def read_replay_head(path: Path, ctx: ScanContext, started: datetime | None, bud
             scanner.feed(line.record)
             if scanner.decided:
                 return ReplayHead(baseline=scanner.baseline or ZERO)
-    own = scanner.own_events()
+    own = scanner.own_events((lambda: parent_events(parent_id, ctx)) if parent_id else None)
     total = None
     for event in own:
         total = event.tokens if total is None else total + event.tokens
