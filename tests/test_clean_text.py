@@ -51,3 +51,18 @@ def test_show_wraps_wide_text_to_the_terminal_s_columns(isolated_home: Path, tty
         wide = [line for line in lines if width_of(line) > 80 and not line.lstrip().startswith("path ")]
         assert not wide, (args, wide)
         assert sum("这是一个很长" in line for line in lines) >= 1 and sum("回答" in line for line in lines) >= (4 if "--full" in args else 0)
+
+
+def test_show_never_splits_a_path_with_spaces_or_wide_characters(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    # A cwd is copied from the card: split at its space (or inside a CJK word), it no
+    # longer names the directory.
+    for native, cwd in (("c2c2c2c2-0000-4000-8000-000000000001", "/home/dev/我的 项目/很长的目录名字/" + "子目录" * 12),
+                        ("c3c3c3c3-0000-4000-8000-000000000001", "/home/dev/my projects/" + "deep-dir/" * 8)):
+        claude_session_file(isolated_home, native, [
+            claude_user(native, "2026-11-02T09:00:00.000Z", "hi", cwd=cwd),
+            claude_assistant(native, "2026-11-02T09:01:00.000Z", msg_id="m", request_id="r",
+                             usage=claude_usage(1, 1), cwd=cwd),
+        ])
+        tty(60, color=False)
+        out = CliRunner().invoke(app, ["show", native[:8]]).stdout
+        assert f"  cwd      {cwd}\n" in out, out

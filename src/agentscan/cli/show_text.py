@@ -37,9 +37,10 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     """``  label    value``; on a terminal a long value wraps under itself in the columns it
     takes (CJK and emoji two each); a path is never split."""
     line = f"  {label:<8} {value}"
-    # One word (a model, a branch, a path) stays whole on its line, as before; only text of
-    # wide characters without a space (CJK) is broken by columns.
-    if not term.tty or width_of(line) <= term.width or (" " not in value and (label in _PATHS or value.isascii())):
+    # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  One word
+    # (a model, a branch) does too; only text of wide characters without a space (CJK) is
+    # broken by columns.
+    if not term.tty or width_of(line) <= term.width or label in _PATHS or (" " not in value and value.isascii()):
         return [line]
     if value.isascii():
         import textwrap
