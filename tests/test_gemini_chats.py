@@ -335,6 +335,6 @@ def test_show_keeps_the_newest_within_bounds(isolated_home: Path) -> None:
     assert [p.text for p in detail.prompts] == ["prompt 7", "prompt 8", "prompt 9"]
     assert [r.text for r in detail.responses] == ["reply 8", "reply 9"]
     assert [t.summary for t in detail.tools] == ["f6.py", "f7.py", "f8.py", "f9.py"]
-    assert detail.truncated == {"prompts": 7, "responses": 8, "tools": 6, "clipped_messages": 0,
+    assert detail.truncated == {"prompts": 7, "responses": 8, "tools": 6, "clipped_messages": 0, "clipped_tools": 0,
                                 "subagent_prompts": 0, "subagent_responses": 0}
     assert detail.row.counts.prompts == 10

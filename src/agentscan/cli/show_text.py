@@ -139,10 +139,13 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
         note(f"the whole conversation: agentscan show {detail.row.id} --full", tty_only=True)
 
 
-#: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md)
-_TRUNCATED = {
+#: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md): the word, what
+#: befell it, and its plural when adding an "s" would not do
+_TRUNCATED: dict[str, tuple[str, ...]] = {
     "prompts": ("older prompt", "dropped"), "responses": ("older response", "dropped"),
     "tools": ("older tool call", "dropped"), "clipped_messages": ("message", "cut at 64 KiB"),
+    # (``toolkit.detail.SUMMARY_BYTES``: spelt out, as 64 KiB is, so the text view imports no collector)
+    "clipped_tools": ("tool call summary", "cut at 1,600 bytes", "tool call summaries"),
     "subagent_prompts": ("older subagent prompt", "dropped"),
     "subagent_responses": ("older subagent response", "dropped"),
 }
@@ -154,8 +157,8 @@ def truncation_note(truncated: dict[str, int]) -> str | None:
     for key, count in truncated.items():
         if not count:
             continue
-        word, what = _TRUNCATED.get(key, (key, ""))
-        parts.append(f"{plural(count, word)} {what}".rstrip())
+        word, what, *words = _TRUNCATED.get(key, (key, ""))
+        parts.append(f"{plural(count, word, *words)} {what}".rstrip())
     return "bounded: " + ", ".join(parts) if parts else None
 
 

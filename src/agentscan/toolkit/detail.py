@@ -47,11 +47,22 @@ class _SubagentTalk:
 
 
 @dataclass
+class ClipCounts:
+    """How many texts were cut, kept apart because they are cut at different sizes and
+    ``truncated`` words each as it is (``clipped_messages``, ``clipped_tools``).  One is
+    shared by a collector and its ``child()``s: a subagent's calls (and, through a child,
+    its prompts and replies) are shown too, so their cuts count as the session's."""
+
+    messages: int = 0  # prompts and replies cut at ``bounds.message_bytes``
+    tools: int = 0  # call summaries cut at ``SUMMARY_BYTES``
+
+
+@dataclass
 class DetailCollector:
     bounds: Bounds
     prompts: NewestKept[Prompt] = field(init=False)
     responses: NewestKept[Response] = field(init=False)
-    clipped: int = 0
+    clips: ClipCounts = field(default_factory=ClipCounts)
     plan: tuple[PlanStep, ...] = ()
     _tools: OrderedDict[object, _OpenTool] = field(default_factory=OrderedDict)  # call id (or a stand-in) -> call
     _tools_dropped: int = 0
@@ -68,7 +79,7 @@ class DetailCollector:
     def child(self) -> DetailCollector:
         """A collector for one subagent's tool calls that shares this one's reading
         order and subagent pool (its tools go back through ``build(extra_tools=…)``)."""
-        return DetailCollector(self.bounds, _seq=self._seq, _talk=self._talk)
+        return DetailCollector(self.bounds, clips=self.clips, _seq=self._seq, _talk=self._talk)
 
     def reserve(self) -> int:
         """A place in reading order for an item added later (a reply that is
@@ -77,7 +88,7 @@ class DetailCollector:
 
     def _clip(self, text: str) -> str:
         clipped, cut = clip_text(text, self.bounds.message_bytes)
-        self.clipped += cut
+        self.clips.messages += cut
         return clipped
 
     def add_prompt(self, text: str, timestamp: datetime | None = None) -> None:
@@ -110,7 +121,7 @@ class DetailCollector:
         """Record a tool call; ``key`` (its call id) lets a later result set its status."""
         self._order += 1
         summary, cut = clip_text(event.summary, SUMMARY_BYTES)
-        self.clipped += cut
+        self.clips.tools += cut
         event = replace(event, summary=summary, seq=next(self._seq))
         found_key: object = key or ("#", self._order)  # a stand-in never equal to a real call id
         self._tools.pop(found_key, None)
@@ -126,8 +137,8 @@ class DetailCollector:
             open_tool.event = replace(open_tool.event, status=status)
 
     def restore(self, prompts: list[Prompt], responses: list[Response], tools: list[ToolEvent], *, prompts_read: int,
-                responses_read: int, tools_read: int, tools_dropped: int, clipped: int,
-                plan: tuple[PlanStep, ...]) -> None:
+                responses_read: int, tools_read: int, tools_dropped: int, clipped_messages: int,
+                clipped_tools: int, plan: tuple[PlanStep, ...]) -> None:
         """Put in what a newest-first reading kept (oldest first, already clipped and within
         the byte budgets), with the totals of the whole reading it stands for: the state
         adding every item of that reading in order would have left."""
@@ -139,7 +150,7 @@ class DetailCollector:
             self._tools[tool.call_id if tool.call_id is not None else ("#", index)] = _OpenTool(tool, index)
         self._tools_dropped = tools_dropped
         self._order = tools_read
-        self.clipped = clipped
+        self.clips.messages, self.clips.tools = clipped_messages, clipped_tools
         self.plan = plan
 
     def tools(self) -> list[ToolEvent]:
@@ -169,7 +180,8 @@ class DetailCollector:
             "prompts": self.prompts.dropped + prompts_cut,
             "responses": self.responses.dropped + responses_cut,
             "tools": tools_dropped + tools_cut,
-            "clipped_messages": self.clipped,
+            "clipped_messages": self.clips.messages,
+            "clipped_tools": self.clips.tools,
             **talk_dropped,
         }
         return SessionDetail(

@@ -118,6 +118,7 @@ def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     facts.tools += second.tools
     facts.reused += second.reused
     facts.clipped += second.clipped
+    facts.clipped_tools += second.clipped_tools
     if second.plan is not None:
         facts.plan = second.plan
     # (The newest call ids are left: they go on only in a resume state, and none is kept

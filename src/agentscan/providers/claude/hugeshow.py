@@ -82,7 +82,7 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         return
     showfacts.keep(ctx, files.main, provider.fingerprint(ref, ctx), showfacts.TailFacts(
         size=stat.st_size, prompts=facts.prompts, responses=facts.responses, tools=facts.tools, reused=facts.reused,
-        window=facts.window, clipped=facts.clipped, message_bytes=facts.message_bytes,
+        window=facts.window, clipped=facts.clipped, clipped_tools=facts.clipped_tools, message_bytes=facts.message_bytes,
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
         task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents))))
 

@@ -3,9 +3,9 @@
 ``show`` of a large session reads its main transcript from the end
 (``tail.py``) and stops once the bounds are full, so it never sees the
 older part.  A few answers depend on all of it: how many replies and calls
-there were (the ``truncated`` counts), how many messages were clipped, the
-newest plan, which subagent each ``Task`` call started, the session's token
-sums (grouped for pricing, so the row's cost needs no second pass).  The row's own full pass (``row.summarize``) gathers them with
+there were (the ``truncated`` counts), how many messages and how many call
+summaries were clipped, the newest plan, which subagent each ``Task`` call
+started, the session's token sums (grouped for pricing, so the row's cost needs no second pass).  The row's own full pass (``row.summarize``) gathers them with
 ``ShowFacts``, which counts exactly what ``detail.TranscriptStream`` and
 ``toolkit.detail.DetailCollector`` count, and they are kept next to the row:
 in the index (``Cache.put_file``, keyed by the session's fingerprint) and
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from agentscan.detailmodel import PlanStep
 
 KIND = "claude-show"
-VERSION = "1"
+VERSION = "2"  # 2: call summaries clipped are counted apart from messages (``clipped_tools``)
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
@@ -65,7 +65,8 @@ class ShowFacts:
         self.responses = 0  # replies as the stream makes them: runs of one message's records with text
         self.tools = 0
         self.reused = 0  # calls whose id is still among the newest ``window`` calls' keys
-        self.clipped = 0
+        self.clipped = 0  # prompts and replies cut at ``message_bytes`` (``truncated.clipped_messages``)
+        self.clipped_tools = 0  # call summaries cut at ``SUMMARY_BYTES`` (``truncated.clipped_tools``)
         self.plan: list[list[str]] | None = None
         self.lines = 0  # lines read (set by the pass that fed it: the reader stops at MAX_FILE_LINES)
         self._keys: OrderedDict[object, None] = OrderedDict()
@@ -134,7 +135,7 @@ class ShowFacts:
         self.tools += 1
         name = as_str(block.get("name")) or "tool"
         summary, _ = self._tool_summary(name, block.get("input"))
-        self.clipped += over(summary, self._summary_bytes)
+        self.clipped_tools += over(summary, self._summary_bytes)
         key: object = as_str(block.get("id")) or ("#", self.tools)  # a call without an id is always new
         keys = self._keys
         if key in keys:
@@ -155,7 +156,7 @@ class ShowFacts:
 
     # -- a resume state (``rowresume``), taken before ``finish`` ---------------------
 
-    _COUNTS = ("message_bytes", "window", "prompts", "responses", "tools", "reused", "clipped", "_kept")
+    _COUNTS = ("message_bytes", "window", "prompts", "responses", "tools", "reused", "clipped", "clipped_tools", "_kept")
 
     def to_state(self) -> dict[str, Any]:
         doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
@@ -206,6 +207,7 @@ class TailFacts:
     task_calls: dict[str, str]
     #: the session's token sums, grouped as ``scan.collect`` groups them (``usagegroups``)
     groups: list[list]
+    clipped_tools: int = 0  # (last, with a default: added after the others)
 
     @property
     def per_agent(self) -> dict[str, TokenUsage]:
@@ -233,6 +235,7 @@ class TailFacts:
         return {
             "v": VERSION, "size": self.size, "prompts": self.prompts, "responses": self.responses, "tools": self.tools,
             "reused": self.reused, "window": self.window, "clipped": self.clipped, "message_bytes": self.message_bytes,
+            "clipped_tools": self.clipped_tools,
             "plan": None if self.plan is None else [[step.step, step.status] for step in self.plan],
             "task_types": self.task_types, "task_calls": self.task_calls, "groups": self.groups,
         }
@@ -243,7 +246,8 @@ class TailFacts:
         try:
             _require(isinstance(doc, dict) and doc["v"] == VERSION)
             assert isinstance(doc, dict)
-            ints = [doc[key] for key in ("size", "prompts", "responses", "tools", "reused", "window", "clipped", "message_bytes")]
+            ints = [doc[key] for key in ("size", "prompts", "responses", "tools", "reused", "window", "clipped", "message_bytes",
+                                         "clipped_tools")]
             _require(all(type(value) is int and value >= 0 for value in ints))
             plan = doc["plan"]
             _require(_is_plan(plan))
@@ -255,10 +259,10 @@ class TailFacts:
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
 
-        size, prompts, responses, tools, reused, window, clipped, message_bytes = ints
+        size, prompts, responses, tools, reused, window, clipped, message_bytes, clipped_tools = ints
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
-                   texts[0], texts[1], groups)
+                   texts[0], texts[1], groups, clipped_tools)
 
 
 def _is_plan(plan: object) -> bool:

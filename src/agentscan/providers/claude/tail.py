@@ -14,7 +14,7 @@ kept, leaving the collector exactly as the forward pass would have left it:
   further back is an older call that the newer one replaced;
 * a prompt or reply that does not fit the byte budget ends its list (the
   collector fills budgets newest first and stops at the first misfit);
-* totals of the whole file (for ``truncated``), the clipped count and the
+* totals of the whole file (for ``truncated``), the clipped counts and the
   plan come from ``showfacts.TailFacts``, gathered on the row's pass.
 
 Items get negative ``seq`` numbers counting down from the end, so they keep
@@ -56,7 +56,8 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
         records.close()
     collector.restore(tail.prompts.items[::-1], tail.responses.items[::-1], list(tail.tools.values())[::-1],
                       prompts_read=facts.prompts, responses_read=facts.responses, tools_read=facts.tools,
-                      tools_dropped=facts.tools_dropped(bounds), clipped=facts.clipped, plan=facts.plan or ())
+                      tools_dropped=facts.tools_dropped(bounds), clipped_messages=facts.clipped,
+                      clipped_tools=facts.clipped_tools, plan=facts.plan or ())
 
 
 class _Tail:
