@@ -3,6 +3,10 @@
 One resolver per provider returns ``Root`` values that carry their
 provenance (``source``), so ``doctor`` can say "CLAUDE_CONFIG_DIR chose this"
 and a relative ``CODEX_HOME`` can be reported instead of silently used.
+
+Every setting that names a place (``CODEX_HOME``, ``CLAUDE_CONFIG_DIR``,
+``CURSOR_STATE_DB``, the Gemini ones) is read through ``setting_paths``, so
+``~`` and relative entries mean the same for every provider.
 """
 
 from __future__ import annotations
@@ -33,3 +37,46 @@ def split_env_list(value: str) -> list[str]:
 
 def home_relative(ctx: ScanContext, *parts: str) -> Path:
     return ctx.home.joinpath(*parts)
+
+
+def expand_home(ctx: ScanContext, value: str) -> Path:
+    """``value`` with a leading ``~`` as the scan's home (``--home`` included).
+
+    Never ``Path.expanduser``: it reads the process's ``$HOME``, which ``--home``
+    does not change, so ``--home /other`` with ``~/x`` would read the real home.
+    ``~user`` stays as it is (a relative path): another user's home is no part of
+    this scan.
+    """
+    if value == "~":
+        return ctx.home
+    if value.startswith(("~/", "~\\")):
+        return ctx.home / value[2:]
+    return Path(value)
+
+
+def setting_paths(ctx: ScanContext, name: str, *, listed: bool = True) -> tuple[list[Path], str | None]:
+    """The absolute paths env var ``name`` names, ``~`` expanded, and a note on the ones ignored.
+
+    Each comma-separated entry when ``listed``, else the whole value (a file name may
+    hold a comma).  A relative entry is ignored with a warning: the agent resolved it
+    against the directory it was started in, which we cannot know, and our own
+    working directory is no better guess.  The note is for the roots built instead
+    (``Root.note``), which ``doctor`` prints.
+    """
+    value = ctx.env_value(name)
+    if value is None:
+        return [], None
+    kept: list[Path] = []
+    ignored: list[str] = []
+    for entry in split_env_list(value) if listed else [value]:
+        path = expand_home(ctx, entry)
+        if path.is_absolute():
+            kept.append(path)
+        else:
+            ignored.append(entry)
+    if not ignored:
+        return kept, None
+    for entry in ignored:
+        ctx.warn(entry, f"{name} is relative, so it was ignored (only absolute paths are used)")
+    shown = ", ".join(repr(entry) for entry in ignored)
+    return kept, f"{name} entry {shown} ignored: not an absolute path"

@@ -5,31 +5,32 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.roots import Root, home_relative, split_env_list
+from agentscan.toolkit.roots import Root, home_relative, setting_paths
 
 
 def claude_roots(ctx: ScanContext) -> list[Root]:
     """Claude Code's ``projects/`` dirs, per the contract.
 
     ``CLAUDE_CONFIG_DIR`` replaces the defaults; each comma-separated entry may
-    name a config dir or its ``projects/`` dir directly.
+    name a config dir or its ``projects/`` dir directly.  As with ``CODEX_HOME``,
+    ``~`` is the scan's home and a relative entry is ignored (``setting_paths``);
+    with none left the defaults stand, carrying the note.
     """
-    configured = ctx.env_value("CLAUDE_CONFIG_DIR")
+    configured, note = setting_paths(ctx, "CLAUDE_CONFIG_DIR")
     if configured:
         roots: list[Root] = []
-        for entry in split_env_list(configured):
-            path = Path(entry).expanduser()
+        for path in configured:
             if path.name != "projects":
                 path = path / "projects"
-            roots.append(Root("claude", path, "CLAUDE_CONFIG_DIR", explicit=True))
+            roots.append(Root("claude", path, "CLAUDE_CONFIG_DIR", explicit=True, note=note))
         return _unique(roots)
     xdg = ctx.env_value("XDG_CONFIG_HOME")
     xdg_root = (
-        Root("claude", Path(xdg) / "claude" / "projects", "XDG_CONFIG_HOME")
+        Root("claude", Path(xdg) / "claude" / "projects", "XDG_CONFIG_HOME", note=note)
         if xdg
-        else Root("claude", home_relative(ctx, ".config", "claude", "projects"), ctx.home_source)
+        else Root("claude", home_relative(ctx, ".config", "claude", "projects"), ctx.home_source, note=note)
     )
-    return _unique([Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source), xdg_root])
+    return _unique([Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source, note=note), xdg_root])
 
 
 def _unique(roots: list[Root]) -> list[Root]:

@@ -3,7 +3,8 @@
 ``CODEX_HOME`` (a comma-separated list) replaces ``~/.codex`` but only its
 absolute entries are used: Codex resolves a relative one against whatever
 directory it was started in, so we cannot know which directory was meant.
-A relative entry is ignored with a warning and a ``Root.note`` for doctor.
+A relative entry is ignored with a warning and a ``Root.note`` for doctor; a
+leading ``~`` is the scan's home (``toolkit.roots.setting_paths``).
 ``CODEX_SQLITE_HOME`` moves the thread index (``state_<n>.sqlite``) and
 follows the same rule.
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.roots import Root, split_env_list
+from agentscan.toolkit.roots import Root, setting_paths
 
 PROVIDER = "codex"
 SESSION_DIRS = ("sessions", "archived_sessions")
@@ -34,39 +35,8 @@ class _Setting(NamedTuple):
     note: str | None
 
 
-def _expand(value: str, ctx: ScanContext) -> Path:
-    # ``~`` means the scan's home, never the process's (Path.expanduser reads $HOME).
-    if value == "~":
-        return ctx.home
-    if value.startswith(("~/", "~\\")):
-        return ctx.home / value[2:]
-    return Path(value)
-
-
-def _absolute_entries(name: str, ctx: ScanContext) -> tuple[list[Path], str | None]:
-    """The absolute entries of env var ``name``, and a note about ignored ones."""
-    value = ctx.env_value(name)
-    if value is None:
-        return [], None
-    kept: list[Path] = []
-    ignored: list[str] = []
-    for entry in split_env_list(value):
-        path = _expand(entry, ctx)
-        if path.is_absolute():
-            kept.append(path)
-        else:
-            ignored.append(entry)
-    note = None
-    if ignored:
-        shown = ", ".join(repr(entry) for entry in ignored)
-        note = f"{name} entry {shown} ignored: not an absolute path"
-        for entry in ignored:
-            ctx.warn(entry, f"{name} is relative, so it was ignored (only absolute paths are used)")
-    return kept, note
-
-
 def _homes(ctx: ScanContext) -> _Setting:
-    homes, note = _absolute_entries("CODEX_HOME", ctx)
+    homes, note = setting_paths(ctx, "CODEX_HOME")
     if homes:
         return _Setting(tuple(_unique(homes)), "CODEX_HOME", True, note)
     return _Setting((ctx.home / ".codex",), ctx.home_source, False, note)
@@ -94,7 +64,7 @@ def codex_roots(ctx: ScanContext) -> list[Root]:
         for home in homes.paths
         for sub in SESSION_DIRS
     ]
-    db_dirs, db_note = _absolute_entries("CODEX_SQLITE_HOME", ctx)
+    db_dirs, db_note = setting_paths(ctx, "CODEX_SQLITE_HOME")
     if db_dirs:
         db_setting = _Setting(tuple(_unique(db_dirs)), "CODEX_SQLITE_HOME", True, db_note)
     else:

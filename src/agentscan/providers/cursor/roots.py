@@ -3,7 +3,8 @@
 * agent transcripts: ``<home>/.cursor/projects/<slug>/agent-transcripts/``
 * Agent CLI store: ``<home>/.cursor/chats/<md5(cwd)>/<id>/`` (and ``acp-sessions``)
 * IDE state DB: ``globalStorage/state.vscdb`` under the platform's Cursor user
-  dir, or ``CURSOR_STATE_DB`` (contract, "Providers and their roots").
+  dir, or ``CURSOR_STATE_DB`` (contract, "Providers and their roots"): an
+  absolute path, or one under the scan's home written ``~/…``.
 
 The state DB candidates of every platform are probed under the home, native
 platform first, because a home copied from another machine (or ``--home``
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.roots import Root
+from agentscan.toolkit.roots import Root, setting_paths
 
 PROVIDER = "cursor"
 STATE_DB_ENV = "CURSOR_STATE_DB"
@@ -65,9 +66,11 @@ def _native(platform: str) -> str:
 
 def state_db_root(ctx: ScanContext, *, platform: str | None = None) -> Root:
     """The one global ``state.vscdb`` this scan reads (found or not)."""
-    explicit = ctx.env_value(STATE_DB_ENV)
+    # One file, so the whole value (a comma may be part of its name); ``~`` is the
+    # scan's home, and a relative value is ignored, as for every setting.
+    explicit, note = setting_paths(ctx, STATE_DB_ENV, listed=False)
     if explicit:
-        return Root(PROVIDER, Path(explicit).expanduser(), STATE_DB_ENV, kind="database", explicit=True)
+        return Root(PROVIDER, explicit[0], STATE_DB_ENV, kind="database", explicit=True)
     native = _native(platform or sys.platform)
     candidates = _user_dir_candidates(ctx)
     # Native platform first; the others only if they exist (see module doc).
@@ -75,9 +78,9 @@ def state_db_root(ctx: ScanContext, *, platform: str | None = None) -> Root:
     for _, user_dir, source in candidates:
         path = user_dir.joinpath(*_GLOBAL_DB)
         if os.path.isfile(path):
-            return Root(PROVIDER, path, source, kind="database")
+            return Root(PROVIDER, path, source, kind="database", note=note)
     _, user_dir, source = candidates[0]
-    return Root(PROVIDER, user_dir.joinpath(*_GLOBAL_DB), source, kind="database")
+    return Root(PROVIDER, user_dir.joinpath(*_GLOBAL_DB), source, kind="database", note=note)
 
 
 def workspace_dir(ctx: ScanContext) -> Path | None:

@@ -4,6 +4,8 @@ Gemini CLI writes under ``$GEMINI_CLI_HOME/.gemini`` (``~/.gemini`` when
 unset): chats in ``tmp/<projectId>/chats/`` and the slug registry in
 ``projects.json``.  ``GEMINI_DATA_DIR`` (ccusage's convention, also honoured
 here) names a ``tmp`` dir directly, and may be a comma-separated list.
+In both, ``~`` is the scan's home and a relative entry is ignored, as for
+every provider's settings (``toolkit.roots.setting_paths``).
 """
 
 from __future__ import annotations
@@ -11,36 +13,30 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.roots import Root, split_env_list
+from agentscan.toolkit.roots import Root, setting_paths
 
 PROVIDER = "gemini"
 
 
-def _expand(ctx: ScanContext, value: str) -> Path:
-    # Path.expanduser would read os.environ; the scan's home is the only home.
-    if value == "~" or value.startswith(("~/", "~\\")):
-        return ctx.home / value[2:] if len(value) > 1 else ctx.home
-    return Path(value)
-
-
-def gemini_dir(ctx: ScanContext) -> tuple[Path, str]:
-    """The ``.gemini`` dir and what chose it."""
-    configured = ctx.env_value("GEMINI_CLI_HOME")
+def gemini_dir(ctx: ScanContext) -> tuple[Path, str, str | None]:
+    """The ``.gemini`` dir, what chose it, and a note on a setting ignored (one dir, not a list)."""
+    configured, note = setting_paths(ctx, "GEMINI_CLI_HOME", listed=False)
     if configured:
-        return _expand(ctx, configured) / ".gemini", "GEMINI_CLI_HOME"
-    return ctx.home / ".gemini", ctx.home_source
+        return configured[0] / ".gemini", "GEMINI_CLI_HOME", note
+    return ctx.home / ".gemini", ctx.home_source, note
 
 
 def gemini_roots(ctx: ScanContext) -> list[Root]:
     """Session roots (``tmp`` dirs), then the ``projects.json`` files that name projects."""
-    base, base_source = gemini_dir(ctx)
+    base, base_source, base_note = gemini_dir(ctx)
+    data_dirs, data_note = setting_paths(ctx, "GEMINI_DATA_DIR")
+    # A relative entry ignored is said on the session roots built instead, for doctor.
+    note = "; ".join(filter(None, [base_note, data_note])) or None
     roots: list[Root] = []
-    data_dirs = ctx.env_value("GEMINI_DATA_DIR")
     if data_dirs:
-        for entry in split_env_list(data_dirs):
-            roots.append(Root(PROVIDER, _expand(ctx, entry), "GEMINI_DATA_DIR", explicit=True))
+        roots.extend(Root(PROVIDER, entry, "GEMINI_DATA_DIR", explicit=True, note=note) for entry in data_dirs)
     else:
-        roots.append(Root(PROVIDER, base / "tmp", base_source, explicit=base_source == "GEMINI_CLI_HOME"))
+        roots.append(Root(PROVIDER, base / "tmp", base_source, explicit=base_source == "GEMINI_CLI_HOME", note=note))
     registries = [(base / "projects.json", base_source)]
     # A named tmp dir usually sits in its own .gemini dir, with its registry beside it.
     registries.extend((root.path.parent / "projects.json", root.source) for root in roots)
