@@ -220,3 +220,21 @@ def test_doctor_says_the_home_itself_is_missing(tmp_path: Path) -> None:
     document = orjson.loads(runner.invoke(app, ["--home", str(missing), "doctor", "--json"]).stdout)
     assert document["home_exists"] is False
     assert orjson.loads(runner.invoke(app, ["--home", str(tmp_path), "doctor", "--json"]).stdout)["home_exists"] is True
+
+
+@pytest.mark.parametrize("args, message", [
+    (["list", "--bogus"], "No such option: --bogus"),
+    (["show"], "Missing argument 'ID'."),
+    (["hooks", "install", "--bogus"], "No such option: --bogus"),
+    (["bogus"], "No such command 'bogus'."),
+    (["export", "-f", "jsonl"], "Missing option '--output' / '-o'."),
+    (["list", "-n", "0"], "Invalid value for '--limit' / '-n'"),
+])
+def test_click_s_usage_errors_say_error_as_agentscan_s_own_do(args: list[str], message: str) -> None:
+    # agentscan's own errors print "error: …" (git's word); click's printed "Error: …".
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    last = result.stderr.rstrip("\n").splitlines()[-1]
+    assert last.startswith("error: ") and message in last, result.stderr
+    assert result.stderr.startswith("Usage: agentscan")  # click's usage and hint stay
+    assert "Error:" not in result.stderr

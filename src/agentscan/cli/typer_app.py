@@ -7,14 +7,59 @@ maps the domain errors of ``agentscan.errors`` to them.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from agentscan.cli.options import State
 
+#: click's ``UsageError``, of the click Typer runs on (its own copy since typer 0.20-odd:
+#: ``click.UsageError`` is then another class); ``BadParameter`` is one.
+_UsageError: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
+
+
+class _Group(TyperGroup):
+    """The root group: a usage error that click reports (an unknown option, a missing
+    argument) says ``error:`` as agentscan's own do (``cli.state``), not click's ``Error:``.
+    Caught here, around parsing and running a command, so every subcommand's is too."""
+
+    def make_context(self, info_name: Optional[str], args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except _UsageError as exc:
+            raise _worded(exc) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _UsageError as exc:
+            raise _worded(exc) from None
+
+
+def _worded(error: Exception) -> Exception:
+    """``error``, shown as click shows it (usage, hint) but for the one word."""
+    show = error.show  # type: ignore[attr-defined]
+
+    def lowercase_show(file: Any = None) -> None:
+        import io
+
+        buffer = io.StringIO()
+        show(buffer)
+        text = buffer.getvalue()
+        at = text.rfind("Error: ")
+        if at == 0 or (at > 0 and text[at - 1] == "\n"):
+            text = text[:at] + "error: " + text[at + len("Error: "):]
+        typer.echo(text, file=file or sys.stderr, nl=False)
+
+    error.show = lowercase_show  # type: ignore[attr-defined]
+    return error
+
+
 app = typer.Typer(
+    cls=_Group,
     name="agentscan",
     help="Find the sessions AI coding agents left on this machine, with exact token totals.",
     no_args_is_help=True,
