@@ -238,3 +238,32 @@ def test_click_s_usage_errors_say_error_as_agentscan_s_own_do(args: list[str], m
     assert last.startswith("error: ") and message in last, result.stderr
     assert result.stderr.startswith("Usage: agentscan")  # click's usage and hint stay
     assert "Error:" not in result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["--home", "", "list"], ["list", "--home", ""], ["--home", "", "tokens"], ["show", "--home", "", "abcdef"],
+    ["--home", "", "doctor"], ["--home", "", "hooks", "install", "claude"], ["--home=", "export", "-o", "x.jsonl"],
+])
+def test_an_empty_home_is_a_usage_error_not_the_current_directory(args: list[str], isolated_home: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``--home "$BACKUP"`` with the variable unset read the current directory (Path("") is ".");
+    # ``hooks install`` would have written there.
+    monkeypatch.chdir(isolated_home)
+    claude_session_file(isolated_home, NATIVE, [claude_user(NATIVE, "2026-11-02T09:00:00.000Z", "hi")])
+    before = sorted(str(path) for path in isolated_home.rglob("*"))
+    typer = runner.invoke(app, args)
+    for result in ((typer.exit_code, typer.stdout, typer.stderr), _fast(args)):
+        assert result[0] == 2, (args, result)
+        assert "--home" in result[2] and "is empty" in result[2], result
+        assert result[1] == ""
+    assert sorted(str(path) for path in isolated_home.rglob("*")) == before
+
+
+def _fast(args: list[str]) -> tuple[int, str, str]:
+    """``args`` run as the console script runs them (the fast path first, then Typer)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "agentscan", *args], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    return done.returncode, done.stdout, done.stderr

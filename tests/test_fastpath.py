@@ -108,7 +108,7 @@ def test_the_bodies_defaults_are_typers() -> None:
     ["list", "extra"], ["list", "-n", "0"], ["list", "-n5"], ["list", "-n", "+5"], ["list", "-n", " 5"],
     ["list", "-n", "5_0"], ["list", "--limit"], ["list", "--limit", "x"], ["list", "--json=1"],
     ["list", "-qv"], ["list", "--", "x"], ["list", "-"], ["list", "--grep", "-x"], ["list", "--lim", "3"],
-    ["list", "--pid", "-1"], ["--home", "", "list"], ["--home=", "list"], ["--home"], ["--install-completion"],
+    ["list", "--pid", "-1"], ["--home"], ["--install-completion"],
     ["show"], ["show", "a", "b"], ["show", "--full=yes", "abc123"], ["tokens", "--by"], ["--demo"],
     ["list", "--version"], ["list", "-n", "1" * 5000], ["list", "--pid=" + "9" * 5000],
 ])
@@ -116,13 +116,23 @@ def test_command_lines_it_cannot_take_go_to_typer(argv: list[str]) -> None:
     assert fastpath.parse(argv) is None
 
 
-def test_a_home_that_cannot_be_read_is_typers_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """click.Path refuses a --home that is there but unreadable (root reads anything: faked)."""
+def test_a_home_that_cannot_be_read_is_an_error_wherever_it_is_given(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unreadable --home fails as a missing one does (exit 1), before or after the command
+    name alike (click.Path checked only the one before it, as a usage error; root reads
+    anything: faked)."""
     monkeypatch.setattr(os, "access", lambda path, mode, **kwargs: False)
-    assert fastpath.parse(["--home", str(tmp_path), "list"]) is None
-    code, _out, err = through_typer(["--home", str(tmp_path), "list"])
-    assert code == 2 and "is not readable" in err
-    assert fastpath.parse(["--home", str(tmp_path / "not-there"), "list"]) is not None  # as click: not checked
+    for argv in (["--home", str(tmp_path), "list"], ["list", "--home", str(tmp_path)]):
+        assert fastpath.parse(argv) is not None
+        code, _out, err = through_typer(argv)
+        assert (code, err) == (1, f"error: --home {tmp_path}: cannot be read (permission denied)\n")
+
+
+def test_an_empty_home_is_a_usage_error_on_either_path() -> None:
+    for argv in (["--home", "", "list"], ["--home=", "list"], ["list", "--home", ""]):
+        assert fastpath.parse(argv) is not None
+        code, _out, err = through_typer(argv)
+        assert (code, err) == (2, "error: --home is empty: name a directory (is a variable unset?)\n")
 
 
 def test_what_it_reads() -> None:
@@ -130,7 +140,7 @@ def test_what_it_reads() -> None:
                            "--no-cache", "def456", "--by", "day", "--by=model", "--home", "/other", "--json"])
     assert call is not None
     assert call.command == "tokens"
-    assert call.before == {"home": Path("/h"), "quiet": True}
+    assert call.before == {"home": "/h", "quiet": True}
     assert call.after == {"no_cache": True, "home": "/other"}
     assert call.options == {"session_ids": ["abc123", "def456"], "provider": ["claude", "codex"], "by": "model",
                             "as_json": True}
@@ -266,9 +276,7 @@ def _click_reads(argv: list[str]) -> tuple | None:
     except (ClickException, Exit):
         return None
     defaults = {param: value.default for param, value in inspect.signature(_BODIES[name]).parameters.items()}
-    # Typer makes the group's --home a Path after click has read it.
-    before = {key: Path(value) if key == "home" else value for key, value in ctx.params.items()
-              if key != "version" and value not in (None, False)}
+    before = {key: value for key, value in ctx.params.items() if key != "version" and value not in (None, False)}
     after = {key: value for key, value in sub.params.items() if key in _GLOBAL_NAMES and value not in (None, False)}
     options = {key: list(value) if isinstance(value, tuple) else value for key, value in sub.params.items()
                if key not in _GLOBAL_NAMES and value not in (None, False, ()) and defaults.get(key) != value}

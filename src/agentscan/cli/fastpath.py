@@ -164,8 +164,14 @@ def run(argv: list[str]) -> int | None:
     from agentscan.cli.state import State, run_guarded
 
     # As Typer does: the global options before the command make the state, those after it add to it.
-    state = State(**call.before)
-    state.merge(call.after)
+    from agentscan.errors import UsageProblem
+
+    try:
+        state = State(**call.before)
+        state.merge(call.after)
+    except UsageProblem as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
     try:
         return run_guarded(_body(call.command), state, **call.options)
     except KeyboardInterrupt:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
@@ -11,6 +12,7 @@ from typer.core import TyperCommand, TyperOption
 # State, end_progress and finish are typer-free (cli.fastpath uses them); the
 # command modules import them from here with the options.
 from agentscan.cli.state import State, end_progress, finish, run_guarded
+from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,7 +54,11 @@ class GlobalOptionsCommand(TyperCommand):
 
     def invoke(self, ctx: Any) -> Any:
         values = {name: ctx.params.pop(name, None) for name in GLOBAL_NAMES}
-        state_of(ctx).merge(values)
+        try:
+            state_of(ctx).merge(values)
+        except UsageProblem as exc:
+            print(f"error: {exc}", file=sys.stderr)  # as the fast path says it (``cli.fastpath``)
+            raise typer.Exit(exc.exit_code) from None
         return super().invoke(ctx)
 
 

@@ -24,7 +24,7 @@ class State:
 
     __slots__ = ("home", "demo", "no_cache", "strict", "verbose", "quiet")
 
-    def __init__(self, home: Optional[Path] = None, demo: bool = False, no_cache: bool = False, strict: bool = False,
+    def __init__(self, home: Optional[Path | str] = None, demo: bool = False, no_cache: bool = False, strict: bool = False,
                  verbose: bool = False, quiet: bool = False) -> None:
         self.home = _absolute(home) if home is not None else None
         self.demo = demo
@@ -89,9 +89,15 @@ class State:
 
 def _absolute(home: Path | str) -> Path:
     """``--home`` as an absolute path (paths in the output are then absolute too), with
-    ``~`` expanded; not resolved: a symlink in it stays as it was given."""
+    ``~`` expanded; not resolved: a symlink in it stays as it was given.  An empty one is
+    a usage error: ``--home "$BACKUP"`` with the variable unset would read (or, for
+    ``hooks install``, write) the current directory or the real home."""
     import os
 
+    if isinstance(home, str) and not home.strip():
+        from agentscan.errors import UsageProblem
+
+        raise UsageProblem("--home is empty: name a directory (is a variable unset?)")
     return Path(os.path.abspath(os.path.expanduser(home)))
 
 
@@ -103,6 +109,8 @@ def check_home(home: Path) -> None:
         raise NoReadableRoot(f"--home {home}: no such directory")
     if not os.path.isdir(home):
         raise NoReadableRoot(f"--home {home}: not a directory")
+    if not os.access(home, os.R_OK | os.X_OK):
+        raise NoReadableRoot(f"--home {home}: cannot be read (permission denied)")
 
 
 #: progress reporters of this run, erased before an error is printed

@@ -8,7 +8,7 @@ from typing import Any
 
 #: each option flag -> (parameter name, how its value is read: flag, str, strs, path, int, int>=N)
 GLOBAL_OPTIONS: dict[str, tuple[str, str]] = {'--demo': ('demo', 'flag'),
- '--home': ('home', 'path'),
+ '--home': ('home', 'str'),
  '--no-cache': ('no_cache', 'flag'),
  '--quiet': ('quiet', 'flag'),
  '--strict': ('strict', 'flag'),

@@ -8,13 +8,13 @@ maps the domain errors of ``agentscan.errors`` to them.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any, Optional
 
 import typer
 from typer.core import TyperGroup
 
 from agentscan.cli.options import State
+from agentscan.errors import UsageProblem
 
 #: click's ``UsageError``, of the click Typer runs on (its own copy since typer 0.20-odd:
 #: ``click.UsageError`` is then another class); ``BadParameter`` is one.
@@ -87,7 +87,8 @@ def _global(
     version: bool = typer.Option(
         False, "--version", help="Print agentscan's version and exit.", is_eager=True, callback=_print_version,
     ),
-    home: Optional[Path] = typer.Option(None, "--home", help="Read agent files under DIR instead of $HOME.", metavar="DIR"),
+    # (text, not a Path: Path("") is ".", and an empty --home must be told from --home .)
+    home: Optional[str] = typer.Option(None, "--home", help="Read agent files under DIR instead of $HOME.", metavar="DIR"),
     demo: bool = typer.Option(False, "--demo", help="Use the small demo home shipped with agentscan."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write agentscan's cache."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 when any input had to be skipped."),
@@ -96,7 +97,11 @@ def _global(
         False, "--quiet", "-q", help="No progress, hints or warnings on stderr (errors still print).",
     ),
 ) -> None:
-    ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose, quiet=quiet)
+    try:
+        ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose, quiet=quiet)
+    except UsageProblem as exc:
+        print(f"error: {exc}", file=sys.stderr)  # as the fast path says it (``cli.fastpath``)
+        raise typer.Exit(exc.exit_code) from None
     # Every option above except --version is also taken after the command name
     # (agentscan list --no-cache): see GlobalOptionsCommand.
 
