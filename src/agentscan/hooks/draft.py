@@ -117,6 +117,8 @@ class TurnDraft:
     nodes: list[Draft] = field(default_factory=list)
     #: every tool-call request of the turn, wherever it sits (waves, subagents)
     requests: list[Draft] = field(default_factory=list)
+    #: the requests not closed when last asked (``in_flight``), in the order they opened
+    _open: list[Draft] = field(default_factory=list, repr=False)
     #: "shell"/"mcp" -> before… nodes still waiting for their after…
     open_inner: dict[str, list[Draft]] = field(default_factory=dict)
     #: Claude PostToolBatch nodes, applied after wave formation
@@ -125,6 +127,18 @@ class TurnDraft:
     last_ns: int | None = None
     stop_status: str | None = None
     tokens: Any = None  # agentscan.model.TokenUsage | None
+
+    def add_request(self, draft: Draft) -> None:
+        self.requests.append(draft)
+        self._open.append(draft)
+
+    def in_flight(self) -> list[Draft]:
+        """The requests still open, in the order they opened (as ``requests`` filtered by
+        ``Draft.in_flight``): a turn of thousands of calls was searched whole for each
+        completion; the open ones are a few, and a closed one never opens again."""
+        still = [request for request in self._open if request.closed_by is None]
+        self._open = still
+        return still
 
     @property
     def placement(self) -> str:

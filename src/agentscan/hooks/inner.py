@@ -62,7 +62,7 @@ def attach(turn: TurnDraft, event: HookEvent, at_ns: int) -> Draft:
             before.detail.update(_after_detail(kind, event))
             return before
     node = _new_node(kind, phase, event, at_ns, evidence)
-    owners = [r for r in turn.requests if r.in_flight and _owns(r, kind, phase) and not r.holds(kind)]
+    owners = [r for r in turn.in_flight() if _owns(r, kind, phase) and not r.holds(kind)]
     owner = unique_best((r, score(owner_evidence(kind, r), evidence, _RULES[kind])) for r in owners)
     if owner is None:
         node.provenance = ORPHAN

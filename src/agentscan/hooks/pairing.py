@@ -54,7 +54,7 @@ def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **ext
 def open_request(turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int, provenance: str) -> Draft:
     draft = _tool_draft(event, provenance, at_ns, request=True, scope=event.text("agent_id"))
     container.append(draft)
-    turn.requests.append(draft)
+    turn.add_request(draft)
     return draft
 
 
@@ -80,7 +80,7 @@ def find_request(turn: TurnDraft, event: HookEvent) -> tuple[Draft | None, str]:
     name = event.text("tool_name")
     tool_use_id = event.text("tool_use_id")
     scope = event.text("agent_id")
-    candidates = [r for r in turn.requests if r.in_flight and r.name == name and r.scope == scope]
+    candidates = [r for r in turn.in_flight() if r.name == name and r.scope == scope]
     if tool_use_id is not None:
         same_id = [r for r in candidates if r.id == tool_use_id]
         if len(same_id) == 1:
@@ -141,7 +141,7 @@ def attach_permission_request(turn: TurnDraft, container: list[Draft], event: Ho
     """Claude's PermissionRequest has no id: the unique in-flight call with its name and input."""
     node = Draft(kind=EVENT, name=event.name, input=event_input(event), provenance=ORPHAN, started_ns=at_ns, ended_ns=at_ns)
     name, wanted, scope = event.text("tool_name"), canonical(event.get("tool_input")), event.text("agent_id")
-    candidates = [r for r in turn.requests if r.in_flight and r.name == name and r.scope == scope]
+    candidates = [r for r in turn.in_flight() if r.name == name and r.scope == scope]
     owner = unique_best((r, compare(canonical(r.input), wanted, 100)) for r in candidates)
     if owner is None:
         container.append(node)

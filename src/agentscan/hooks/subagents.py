@@ -135,7 +135,7 @@ def _spawning_call(turn: TurnDraft, event: HookEvent, agent_type: str | None) ->
         return (calls[0], NATIVE) if len(calls) == 1 else (None, NATIVE)
     if event.name != "SubagentStart":
         return None, NATIVE
-    calls = [r for r in turn.requests if r.in_flight and r.name in _TASK_TOOLS and not r.holds(SUBAGENT)]
+    calls = [r for r in turn.in_flight() if r.name in _TASK_TOOLS and not r.holds(SUBAGENT)]
     best = unique_best((r, compare(_requested_type(r), agent_type, 10)) for r in calls)
     return best, CORRELATED
 

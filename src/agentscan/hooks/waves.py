@@ -17,6 +17,8 @@ those calls under itself, taking them out of any wave.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from agentscan.hooks.draft import Draft, TurnDraft, aggregate_status, is_call
 from agentscan.hooks.model import INFERRED, NATIVE, WAVE
 
@@ -24,31 +26,96 @@ from agentscan.hooks.model import INFERRED, NATIVE, WAVE
 def form_waves(siblings: list[Draft]) -> None:
     calls = sorted((d for d in siblings if is_call(d) and d.completed), key=_completion_order)
     waves: list[Draft] = []
-    loose: list[Draft] = []  # completed calls seen so far that are not in a wave
+    wave_ends = _LatestEnds()  # each wave's end, by creation: the first that ends after a start
+    # Completed calls seen so far that are not in a wave, and their ends: taken in order of
+    # completion, so the ends never go down, and only the loose calls that end after this
+    # one starts (a suffix, found by bisection) can overlap it.  A turn of thousands of
+    # sequential calls compared each with all before it.
+    loose: list[Draft] = []
+    loose_ends: list[int] = []
+    # The list is laid out again once, at the end: a wave takes the place of its earliest
+    # member when it formed, its members (and later joiners) leave theirs.  Removing and
+    # inserting as waves formed cost a pass over the siblings each.
+    place = {id(draft): index for index, draft in enumerate(siblings)}
+    wave_at: dict[int, Draft] = {}  # place of the member a wave stands in for -> the wave
+    in_waves: set[int] = set()
     for call in calls:
         start, end = call.interval()
-        wave = next((w for w in waves if start < w.ended_ns and end > w.started_ns), None)  # type: ignore[operator]
-        if wave is not None:
-            siblings.remove(call)
-            _add_member(wave, call)
+        # The first wave (by creation) overlapping the call: ``start < wave end`` found
+        # by the ends' tree, ``end > wave start`` checked here.
+        at = wave_ends.first_above(start, 0)
+        while at >= 0 and not end > waves[at].started_ns:  # type: ignore[operator]
+            at = wave_ends.first_above(start, at + 1)
+        if at >= 0:
+            in_waves.add(id(call))
+            _add_member(waves[at], call)
+            wave_ends.set(at, waves[at].ended_ns)  # type: ignore[arg-type]
             continue
-        overlapping = [c for c in loose if _overlaps(c, start, end)]
+        first = bisect_right(loose_ends, start)
+        overlapping = [c for c in loose[first:] if _overlaps(c, start, end)]
         if not overlapping:
             loose.append(call)
+            loose_ends.append(end)
             continue
         members = overlapping + [call]
-        index = min(siblings.index(m) for m in members)
         wave = Draft(kind=WAVE, name="parallel", input={"calls": 0}, provenance=INFERRED, started_ns=start, ended_ns=end)
         for member in members:
-            siblings.remove(member)
+            in_waves.add(id(member))
             _add_member(wave, member)
-            if member in loose:
-                loose.remove(member)
-        siblings.insert(index, wave)
+        wave_at[min(place[id(member)] for member in members)] = wave
+        gone = {id(member) for member in overlapping}
+        kept = [(c, e) for c, e in zip(loose[first:], loose_ends[first:]) if id(c) not in gone]
+        loose[first:] = [c for c, _ in kept]
+        loose_ends[first:] = [e for _, e in kept]
+        wave_ends.set(len(waves), wave.ended_ns)  # type: ignore[arg-type]
         waves.append(wave)
+    if waves:
+        siblings[:] = [wave_at[index] if index in wave_at else draft for index, draft in enumerate(siblings)
+                       if index in wave_at or id(draft) not in in_waves]
     for draft in siblings:
         for container in _child_lists(draft):
             form_waves(container)
+
+
+class _LatestEnds:
+    """Values by index (the waves' ends) in a max tree: the first index at or after ``lo``
+    whose value is above a bound, in log time.  A long turn of parallel calls makes
+    thousands of waves, and every call was compared with each of them."""
+
+    def __init__(self) -> None:
+        self._leaves = 1
+        self._max: list[float] = [float("-inf")] * 2
+
+    def set(self, index: int, value: int) -> None:
+        while index >= self._leaves:
+            self._grow()
+        node = self._leaves + index
+        self._max[node] = value
+        node //= 2
+        while node:
+            self._max[node] = max(self._max[2 * node], self._max[2 * node + 1])
+            node //= 2
+
+    def _grow(self) -> None:
+        leaves = self._max[self._leaves:]
+        self._leaves *= 2
+        self._max = [float("-inf")] * (2 * self._leaves)
+        self._max[self._leaves:self._leaves + len(leaves)] = leaves
+        for node in range(self._leaves - 1, 0, -1):
+            self._max[node] = max(self._max[2 * node], self._max[2 * node + 1])
+
+    def first_above(self, bound: int, lo: int) -> int:
+        """The least index ``>= lo`` whose value is ``> bound``; -1 when there is none."""
+        return self._descend(1, 0, self._leaves, bound, lo)
+
+    def _descend(self, node: int, left: int, right: int, bound: int, lo: int) -> int:
+        if right <= lo or self._max[node] <= bound:
+            return -1
+        if right - left == 1:
+            return left
+        middle = (left + right) // 2
+        found = self._descend(2 * node, left, middle, bound, lo)
+        return found if found >= 0 else self._descend(2 * node + 1, middle, right, bound, lo)
 
 
 def apply_batches(turn: TurnDraft) -> None:
