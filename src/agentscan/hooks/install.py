@@ -2,9 +2,12 @@
 
 These config files are the only files agentscan writes outside its own
 directories, so every change is a merge: other hooks are never touched,
-re-installing changes nothing, uninstalling removes only our entries, a file
-that is not valid JSON is refused rather than replaced, the file as it was
-is kept in a timestamped backup beside it, and the new text is written to a
+re-installing changes nothing (and keeps what the user added to our command),
+uninstalling removes only our entries, a file that is not valid JSON or would
+not come back the same (duplicate keys, a number too large for a float) is
+refused rather than replaced, and so is a read-only one.  The file as it was
+is kept byte for byte in a timestamped backup beside it, and the new text, in
+the file's own indentation, line endings and final newline, is written to a
 temporary file and renamed over the old one.  An uninstall that leaves
 nothing but agentscan's own scaffolding removes the file it emptied, and the
 directories an install had to create for it (``made_dirs``) when empty.
@@ -15,7 +18,6 @@ Ours are recognised by their command: ``… agentscan hook --agent …``.
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
 import shlex
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agentscan.errors import HookConfigError
+from agentscan.hooks.configjson import parse, render
 
 #: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
 CURSOR_EVENTS = (
@@ -45,6 +48,10 @@ CLAUDE_EVENTS = (
 )
 TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
 _OURS = re.compile(r"agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
+#: a command that is just ``<program> hook --agent NAME`` and arguments after it (the
+#: ``--otlp-endpoint`` docs/otel.md tells users to add): only the program part is ours to update.
+#: One unquoted character at a time: ``[^…]+`` inside ``(…)+`` backtracks exponentially.
+_PLAIN = re.compile(r"""\s*(?:"[^"]*"|'[^']*'|[^\s'"])+\s+hook\s+--agent(?:=|\s+)[^\s'"]+(?P<rest>(?:\s.*)?)""", re.S)
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,8 @@ class Plan:
             fromfile=str(self.path) if self.before is not None else "/dev/null",
             tofile=str(self.path) if self.after is not None else "/dev/null",
         )
-        return "".join(lines)
+        # A last line with no newline would run into the next one: mark it as diff(1) does.
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 #: what to tell the user once their agent's config changed
@@ -125,14 +133,29 @@ def is_ours(entry: Any) -> bool:
 
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
     before = _read(path)
-    config = _parse(path, before)
+    config = parse(path, before)
     merge = _merge_cursor if agent == "cursor" else _merge_claude
     updated, events = merge(path, copy.deepcopy(config), command if install else None)
-    after: str | None = json.dumps(updated, indent=2, ensure_ascii=False) + "\n"
+    after: str | None = render(updated, before)
     # A symlinked config (a dotfile manager's) is emptied, never removed.
     if not install and (before is None or (_only_scaffolding(agent, updated) and not path.is_symlink())):
         after = None
-    return Plan(path=path, before=before, after=after, events=tuple(events))
+    result = Plan(path=path, before=before, after=after, events=tuple(events))
+    if result.changed and before is not None:
+        _check_writable(path)
+    return result
+
+
+def _check_writable(path: Path) -> None:
+    """A config the user made read-only is one they want left alone: the rename would
+    replace it all the same, so refuse (root's ``os.access`` is always true: the mode too)."""
+    target = os.path.realpath(path)
+    try:
+        read_only = not os.stat(target).st_mode & 0o222 or not os.access(target, os.W_OK)
+    except OSError:
+        return  # gone since it was read: the write reports what it finds
+    if read_only:
+        raise HookConfigError(f"{path} is read-only; agentscan will not change it (make it writable first)")
 
 
 def _only_scaffolding(agent: str, config: dict[str, Any]) -> bool:
@@ -165,8 +188,14 @@ def backup(plan: Plan, *, now: float | None = None) -> Path | None:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
         except FileExistsError:
             continue
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(plan.before)
+        except OSError as exc:
+            raise HookConfigError(f"cannot keep a backup of {plan.path} ({exc}); agentscan did not change it") from None
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(plan.before)
+        except OSError as exc:  # a full disk: no half backup left, and the config not touched
+            target.unlink(missing_ok=True)
+            raise HookConfigError(f"cannot keep a backup of {plan.path} ({exc}); agentscan did not change it") from None
         return target
     raise HookConfigError(f"cannot find a free backup name beside {plan.path}")
 
@@ -179,6 +208,13 @@ def write(plan: Plan) -> list[Path]:
     created 0700 and recorded (``made_dirs``), which an uninstall that
     removes the file removes too when they are empty.  Returns those removed.
     """
+    try:
+        return _write(plan)
+    except OSError as exc:  # a full disk, a read-only directory: a message, not a traceback
+        raise HookConfigError(f"cannot change {plan.path} ({exc})") from None
+
+
+def _write(plan: Plan) -> list[Path]:
     import tempfile
 
     from agentscan.filemodes import FILE_MODE
@@ -214,23 +250,12 @@ def write(plan: Plan) -> list[Path]:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        # Bytes decoded, not read_text: that would turn CRLF into LF, in the backup too.
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise HookConfigError(f"cannot read {path}: {exc}") from None
-
-
-def _parse(path: Path, text: str | None) -> dict[str, Any]:
-    if text is None or not text.strip():
-        return {}
-    try:
-        config = json.loads(text)
-    except ValueError as exc:
-        raise HookConfigError(f"{path} is not valid JSON ({exc}); fix it first, agentscan will not overwrite it") from None
-    if not isinstance(config, dict):
-        raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
-    return config
 
 
 def _hooks_of(path: Path, config: dict[str, Any], create: bool) -> dict[str, Any] | None:
@@ -315,8 +340,15 @@ def _place(entries: list[Any], ours: dict[str, Any], command: str | None) -> lis
         if not is_ours(entry):
             result.append(entry)
         elif command is not None and not placed:
-            result.append({**ours, **entry, "command": command} if "args" not in entry else entry)
+            result.append({**ours, **entry, "command": _updated(entry["command"], command)} if "args" not in entry else entry)
             placed = True
     if command is not None and not placed:
         result.append(dict(ours))
     return result
+
+
+def _updated(current: str, command: str) -> str:
+    """Our command, keeping what the user added after it (``--otlp-endpoint URL``); a command
+    they wrapped (``env X=1 …``, ``sh -c '…'``) is theirs to keep up to date, left as it is."""
+    plain = _PLAIN.fullmatch(current)
+    return command + plain.group("rest") if plain else current

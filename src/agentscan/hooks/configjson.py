@@ -1,0 +1,80 @@
+"""An agent's JSON config read and written back as it was (``hooks.install``).
+
+Read: refused, rather than rewritten lossily, when it could not come back the
+same (a key twice in one object, a number too large for a double, ``NaN``).
+Written: in the file's own indentation, line endings and final newline, so an
+uninstall after an install gives back the very bytes the install started from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from agentscan.errors import HookConfigError
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse(path: Path, text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        config = json.loads(text, object_pairs_hook=_unique, parse_float=_finite, parse_constant=_not_json)
+    except _Duplicate as exc:
+        raise HookConfigError(f"{path} holds the key {exc} twice; the agent reads only the last one and "
+                              "agentscan would drop the other: remove one first, agentscan will not overwrite it") from None
+    except _TooLarge as exc:
+        raise HookConfigError(f"{path} holds the number {exc}, which would be written back as Infinity; "
+                              "agentscan will not overwrite it") from None
+    except ValueError as exc:
+        raise HookConfigError(f"{path} is not valid JSON ({exc}); fix it first, agentscan will not overwrite it") from None
+    if not isinstance(config, dict):
+        raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
+    return config
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+class _TooLarge(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json keeps the last of two equal keys: rewriting the file would silently lose the first
+    # (and {"//": "note", "//": "note"} is a common way to comment JSON).
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _Duplicate(json.dumps(key, ensure_ascii=False))
+        seen.add(key)
+    return dict(pairs)
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise _TooLarge(text)
+    return number
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # Python reads NaN/Infinity; the agents do not
+
+
+def render(config: dict[str, Any], before: str | None) -> str:
+    """The config as JSON text laid out like ``before``: its indentation (tabs or N
+    spaces, else 2), its line endings and whether it ended with a newline, so an
+    uninstall gives back the very bytes an install started from."""
+    found = re.search(r"\n( +|\t+)\S", before or "")
+    text = json.dumps(config, indent=found.group(1) if found else 2, ensure_ascii=False)
+    # A lone surrogate (a "\ud83d" escape with no partner) cannot be written in UTF-8:
+    # keep it as the escape it was read from.
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if not before or before.endswith("\n"):
+        text += "\n"
+    return text.replace("\n", "\r\n") if before and "\r\n" in before else text
