@@ -6,6 +6,7 @@ import csv
 import io
 import os
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Sequence, TypeVar
 
@@ -66,6 +67,10 @@ def _csv_cell(value: Any) -> Any:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float):
+        # A cost, positional: str() writes a small one as "3.3e-05", which `sort -n` and a
+        # human take for 3.3.  repr is the shortest exact form (JSON's), Decimal drops the exponent.
+        return format(Decimal(repr(value)), "f")
     return value
 
 

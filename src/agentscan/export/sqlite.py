@@ -21,14 +21,18 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
+from agentscan.errors import ExportFailed
 from agentscan.export.migrations import migrate
 from agentscan.bounds import token_sum
 from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
 from agentscan.model import SessionRow
 from agentscan.pricing.spend import sum_costs
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 _TOKEN_COLUMNS = ("tokens_input", "tokens_cache_read", "tokens_cache_write", "tokens_output", "tokens_reasoning", "tokens_total")
 
@@ -55,33 +59,47 @@ def write_sqlite(
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone).
     ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls credited
     anew: ``run._merged_as_in_the_whole``); theirs are replaced too."""
+    import sqlite3
+
     import sqlite_utils
 
     create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA busy_timeout=10000")
-        migrate(db)
-        now = utc_now()
-        present = {row.id for row in rows} if present_ids is None else set(present_ids) | {row.id for row in rows}
-        with db.conn:  # one transaction: readers see the old index or the new one
-            existing = {r["id"]: r["first_seen_at"] for r in db.query("SELECT id, first_seen_at FROM sessions")}
-            records = []
-            for row in rows:
-                record = flat_row(row)
-                record["running"] = None if row.running is None else int(row.running)
-                record["first_seen_at"] = existing.get(row.id) or now
-                record["last_seen_at"] = now
-                record["gone_at"] = None
-                records.append(record)
-            db.table("sessions").upsert_all(records, pk="id")
-            gone = _mark_gone(db, present, scope, now)
-            ids = [row.id for row in rows] + list(days_of)
-            _replace_children(db, ids, usage_days)
-        return len(rows), gone
+        return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of)
+    except sqlite3.Error as exc:
+        # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
+        # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
+        # was rolled back, so the file is as it was.
+        raise ExportFailed(f"cannot write {path}: {exc}") from None
     finally:
         db.close()
+
+
+def _write(
+    db: Database, rows: list[SessionRow], usage_days: list[UsageDay], *, scope: tuple[str, ...],
+    present_ids: Iterable[str] | None, days_of: Iterable[str],
+) -> tuple[int, int]:
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA busy_timeout=10000")
+    migrate(db)
+    now = utc_now()
+    present = {row.id for row in rows} if present_ids is None else set(present_ids) | {row.id for row in rows}
+    with db.conn:  # one transaction: readers see the old index or the new one
+        existing = {r["id"]: r["first_seen_at"] for r in db.query("SELECT id, first_seen_at FROM sessions")}
+        records = []
+        for row in rows:
+            record = flat_row(row)
+            record["running"] = None if row.running is None else int(row.running)
+            record["first_seen_at"] = existing.get(row.id) or now
+            record["last_seen_at"] = now
+            record["gone_at"] = None
+            records.append(record)
+        db.table("sessions").upsert_all(records, pk="id")
+        gone = _mark_gone(db, present, scope, now)
+        ids = [row.id for row in rows] + list(days_of)
+        _replace_children(db, ids, usage_days)
+    return len(rows), gone
 
 
 def _mark_gone(db, present: set[str], scope: tuple[str, ...], now: str) -> int:

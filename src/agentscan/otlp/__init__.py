@@ -13,6 +13,7 @@ Modules, in the order data flows through them::
     resource.py         the resource (service.name = the agent) and the OTEL_* settings honoured
     encode_json.py      OTLP/JSON (no dependency); encode_proto.py: protobuf (optional extra)
     sender.py           OTLP/HTTP POST with retries and a bounded timeout (urllib only)
+    endpoint.py         the endpoint URL and headers, checked before anything is sent
     export.py           `agentscan otlp`: build, then write the file or send
     live.py             `agentscan hook --otlp-endpoint`: the detached live sender
 

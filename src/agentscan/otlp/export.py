@@ -95,10 +95,12 @@ def run(
     if (output is None) == (endpoint is None):
         raise UsageProblem("give exactly one of --output FILE or --endpoint URL")
     if endpoint is not None:
-        from agentscan.otlp.sender import choose_protocol, traces_url
+        from agentscan.otlp.endpoint import check_headers, traces_url
+        from agentscan.otlp.sender import choose_protocol
 
-        traces_url(endpoint)  # a bad URL or protocol is a usage error before any work is done
+        traces_url(endpoint)  # a bad URL, protocol or header is a usage error before any work is done
         choose_protocol(protocol)
+        check_headers(headers or {})
     built = Built()
     found = traces(scanner, selection, built, use_hooks=use_hooks)
     outcome = Outcome(built)

@@ -157,10 +157,13 @@ def _closed_by(span: Any, root: Any, event: str, at: int, turn_id: str) -> bool:
 
 def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
     from agentscan.errors import SendFailed
+    from agentscan.otlp.resource import env_headers
     from agentscan.otlp.sender import send
 
     try:
-        send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0)
+        # The hook has no --header: the standard variables are how a vendor gets its API key,
+        # as for `agentscan otlp` (the agent's environment reaches this detached sender).
+        send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0, headers=env_headers(os.environ))
     except SendFailed as exc:
         _count(root, "failed", f"{len(trace.spans)} spans of {event}: {exc}")
         return

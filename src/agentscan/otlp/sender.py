@@ -11,14 +11,15 @@ collector acknowledged it, minus any spans it reported rejecting.
 
 from __future__ import annotations
 
+import http.client
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
-from urllib.parse import urlsplit, urlunsplit
 
 from agentscan.errors import SendFailed, UsageProblem
+from agentscan.otlp.endpoint import check_headers, traces_url
 from agentscan.otlp.spans import ExportTrace
 
 RETRYABLE = frozenset({429, 502, 503, 504})
@@ -40,15 +41,6 @@ class SendResult:
 
     def to_json(self) -> dict[str, object]:
         return {"endpoint": self.endpoint, "protocol": self.protocol, "requests": self.requests, "spans": self.spans}
-
-
-def traces_url(endpoint: str) -> str:
-    """``http(s)://host:port`` gets the standard ``/v1/traces`` path; a URL with a path is used as is."""
-    parts = urlsplit(endpoint.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {endpoint!r}")
-    path = parts.path if parts.path not in ("", "/") else "/v1/traces"
-    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
 def choose_protocol(protocol: str) -> str:
@@ -97,6 +89,7 @@ def send(
 ) -> SendResult:
     url = traces_url(endpoint)
     chosen = choose_protocol(protocol)
+    check_headers(headers or {})
     result = SendResult(url, chosen)
     opener = urllib.request.build_opener(_NoRedirects)
     for batch in batches(traces):
@@ -134,7 +127,7 @@ def _post(
         wait = min(BACKOFF_CAP_S, BACKOFF_S * (2 ** attempt))
         try:
             with opener.open(request, timeout=timeout) as response:
-                return response.read(RESPONSE_LIMIT)
+                return _reply_body(response)
         except urllib.error.HTTPError as exc:
             with exc:  # an HTTPError holds the connection open until closed
                 problem = f"HTTP {exc.code} {exc.reason}".strip()
@@ -144,9 +137,22 @@ def _post(
         except (urllib.error.URLError, OSError) as exc:  # refused, reset, DNS, timeout
             reason = getattr(exc, "reason", exc)
             problem = str(reason) or type(reason).__name__
+        except http.client.HTTPException as exc:
+            # No OSError: a reply that is not HTTP/1.x (BadStatusLine from a gRPC port's
+            # HTTP/2 frames, a header line too long…).  Its text may be binary: not shown.
+            problem = f"the reply is not HTTP ({type(exc).__name__}); is this the OTLP/HTTP port (4318), not gRPC (4317)?"
         if attempt < retries:
             sleep(wait)
     raise SendFailed(f"{url}: {problem} (gave up after {retries + 1} attempts)", result)
+
+
+def _reply_body(response: http.client.HTTPResponse) -> bytes:
+    """A 2xx reply's body.  Its status acknowledged the batch: a body cut short (a reset, a
+    timeout, a broken chunk) loses only its ``partialSuccess``, so the batch is not resent."""
+    try:
+        return response.read(RESPONSE_LIMIT)
+    except (http.client.HTTPException, OSError):
+        return b""
 
 
 def _retry_after(value: str | None, default: float) -> float:

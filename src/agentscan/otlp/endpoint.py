@@ -1,0 +1,63 @@
+"""What is checked of an OTLP/HTTP endpoint and its headers before anything is built or sent.
+
+``http.client`` raises ``ValueError``/``InvalidURL``/``UnicodeEncodeError`` deep inside
+the first request for input it cannot send (a port that is not a number, a space in the
+path, a header value with a line break or a character outside Latin-1): a traceback
+that, for a header, even printed the value (an API key).  Here each one is a usage
+error that names what is wrong and never echoes a secret.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from agentscan.errors import UsageProblem
+
+#: an RFC 9110 ``token``: what a header name may be (``http.client`` lets spaces through)
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+#: userinfo in what the user typed, masked before it is shown (``user:password@``)
+_USERINFO = re.compile(r"[^/@\s]*@")
+
+
+def traces_url(endpoint: str) -> str:
+    """``http(s)://host:port`` gets the standard ``/v1/traces`` path; a URL with a path is used as is."""
+    text = endpoint.strip()
+    shown = _USERINFO.sub("***@", text)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number in 0-65535
+    except ValueError:
+        raise UsageProblem(f"--endpoint is not a valid URL: {shown!r}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {shown!r}")
+    if "@" in parts.netloc:
+        # urllib sends no userinfo: the host was looked up as "user:password@host", and the
+        # error printed the password.
+        raise UsageProblem(
+            "--endpoint must not hold credentials (user:password@): give them as a header, "
+            "such as --header 'Authorization=Basic …'"
+        )
+    if any(char.isspace() or ord(char) < 32 or ord(char) == 127 for char in text):
+        raise UsageProblem(f"--endpoint must not hold spaces or control characters (percent-encode them): {shown!r}")
+    path = parts.path if parts.path not in ("", "/") else "/v1/traces"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def check_headers(headers: Mapping[str, str]) -> None:
+    """Every header can go on the wire as it is; a value is never shown (it is often a key)."""
+    for key, value in headers.items():
+        if not _TOKEN.fullmatch(key):
+            raise UsageProblem(f"{key!r} is not a valid HTTP header name")
+        try:
+            value.encode("latin-1")
+        except UnicodeEncodeError:
+            bad = True
+        else:
+            bad = any(char in value for char in "\r\n\0")
+        if bad:
+            raise UsageProblem(
+                f"the value of header {key!r} cannot be sent over HTTP: it holds a line break, a NUL "
+                "or a character outside Latin-1 (the value is not shown)"
+            )
