@@ -94,6 +94,19 @@ def test_a_partial_success_is_reported_and_not_counted(session: Path) -> None:
     doc = orjson.loads(result.stdout)
     assert doc["sent"]["spans"] == 11
     assert any("rejected 2 of 13 spans: too old" in w["message"] for w in doc["warnings"])
+    # The text line says how many the collector kept, not every span built.
+    with Receiver(reply=reply) as receiver:
+        text = otlp("--endpoint", receiver.url, "--protocol", "json")
+    assert text.exit_code == 0
+    assert text.stdout.startswith("exported 11 of 13 spans (the collector rejected 2) in "), text.stdout
+
+
+def test_one_attempt_is_said_as_one(session: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = otlp("--endpoint", f"http://127.0.0.1:{port}", "--retries", "0", "--timeout", "1")
+    assert result.exit_code == 1 and "gave up after 1 attempt)" in result.stderr
 
 
 def test_headers_come_from_the_option_and_the_otel_variable(session: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,7 @@ def otlp_command(
     provider: Optional[List[str]] = ProviderOption,
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically), or - for stdout.", metavar="FILE"),
-    endpoint: Optional[str] = typer.Option(None, "--endpoint", help="POST OTLP/HTTP to URL (a bare host:port gets /v1/traces).", metavar="URL"),
+    endpoint: Optional[str] = typer.Option(None, "--endpoint", help="POST OTLP/HTTP to URL (http://host:port gets /v1/traces).", metavar="URL"),
     protocol: str = typer.Option("auto", "--protocol", help="auto (protobuf when opentelemetry-proto is installed), protobuf or json.", metavar="PROTOCOL"),
     header: Optional[List[str]] = typer.Option(None, "--header", help="An HTTP header for the collector, KEY=VALUE (repeatable).", metavar="KEY=VALUE"),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds to wait for each request.", metavar="S"),
@@ -96,7 +96,13 @@ def otlp_command(
         render.emit_json(render.envelope("otlp", outcome.body(), warnings))
     elif outcome.failure is None:
         built = outcome.built
-        what = (f"exported {render.plural(built.spans, 'span')} in {render.plural(built.traces, 'trace')} "
+        spans = render.plural(built.spans, 'span')
+        sent = outcome.sent
+        if sent is not None and sent.spans < built.spans:
+            # The collector took the batches but rejected some spans (a partial success:
+            # its reason is among the warnings): say how many it kept.
+            spans = f"{sent.spans:,} of {spans} (the collector rejected {built.spans - sent.spans:,})"
+        what = (f"exported {spans} in {render.plural(built.traces, 'trace')} "
                 f"from {render.plural(built.sessions, 'session')}")
         if to_stdout:  # stdout holds the JSON Lines and nothing else
             render.note(f"{what} to stdout", tty_only=True)

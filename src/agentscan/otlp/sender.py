@@ -143,7 +143,7 @@ def _post(
             problem = f"the reply is not HTTP ({type(exc).__name__}); is this the OTLP/HTTP port (4318), not gRPC (4317)?"
         if attempt < retries:
             sleep(wait)
-    raise SendFailed(f"{url}: {problem} (gave up after {retries + 1} attempts)", result)
+    raise SendFailed(f"{url}: {problem} (gave up after {retries + 1} attempt{'s' if retries else ''})", result)
 
 
 def _reply_body(response: http.client.HTTPResponse) -> bytes:
