@@ -97,11 +97,11 @@ def otlp_command(
     elif outcome.failure is None:
         built = outcome.built
         spans = render.plural(built.spans, 'span')
-        sent = outcome.sent
-        if sent is not None and sent.spans < built.spans:
+        kept = outcome.sent.spans if outcome.sent is not None else built.spans
+        if kept < built.spans:
             # The collector took the batches but rejected some spans (a partial success:
             # its reason is among the warnings): say how many it kept.
-            spans = f"{sent.spans:,} of {spans} (the collector rejected {built.spans - sent.spans:,})"
+            spans = f"{kept:,} of {spans} (the collector rejected {built.spans - kept:,})"
         what = (f"exported {spans} in {render.plural(built.traces, 'trace')} "
                 f"from {render.plural(built.sessions, 'session')}")
         if to_stdout:  # stdout holds the JSON Lines and nothing else
