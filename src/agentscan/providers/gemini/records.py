@@ -78,6 +78,12 @@ _INJECTED = ("System: Please continue.",)
 # A tool result that legacy (JSON) chats record as a user message: Gemini
 # CLI's partToString turns a functionResponse part into this text.
 _TOOL_RESULT_PREFIXES = ("[Function Response:",)
+# The environment context (date, OS, workspace dirs, folder tree) that newer
+# Gemini CLI builds (seen in 0.44) record as the first ``user`` message, in a
+# ``$set.messages`` checkpoint, before anything is typed.  Nobody typed it: it
+# must not become the title nor count as a prompt.  Its id is a constant
+# (``d04923d3…``) in 0.44, but the tag is what the CLI guarantees.
+_SESSION_CONTEXT_PREFIX = "<session_context>"
 
 _OK = frozenset({"success", "ok", "completed"})
 _ERROR = frozenset({"error", "failed", "fail", "cancelled", "canceled"})
@@ -132,7 +138,7 @@ def prompt_text(message: dict[str, Any]) -> str | None:
         text = parts_text(message.get("content"))
     if text is None or not text.strip() or text.strip() in _INJECTED:
         return None
-    if text.lstrip().startswith(_TOOL_RESULT_PREFIXES):
+    if text.lstrip().startswith(_TOOL_RESULT_PREFIXES) or text.lstrip().startswith(_SESSION_CONTEXT_PREFIX):
         return None
     return text
 
