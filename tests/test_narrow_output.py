@@ -161,6 +161,19 @@ def test_doctor_wraps_its_prose_and_keeps_times_whole_at_80_columns(tty, isolate
     assert "not installed; see `agentscan hooks install --agent cursor|claude`" in demo
 
 
+def test_doctor_says_a_root_s_note_whole_under_its_table(tty, isolated_home: Path) -> None:  # noqa: ANN001
+    # A note in the STATUS column ("does not exist (Agent CLI store: meta.json and …") was
+    # cut to fit, and the status it explained with it.
+    tty(100)
+    lines = run("doctor").stdout.splitlines()
+    chats = next(line for line in lines if line.rstrip().endswith("~/.cursor/chats"))
+    assert chats.split()[:4] == ["index", "does", "not", "exist"] and "(" not in chats
+    note = next(index for index, line in enumerate(lines) if line.startswith("  note: ~/.cursor/chats, "))
+    text = " ".join(line.strip() for line in lines[note:note + 2])
+    assert "Agent CLI store: meta.json and store.db (names, models, cwd)" in text
+    assert not any("…" in line for line in lines if "does not exist" in line)
+
+
 def test_doctor_in_a_pipe_is_not_wrapped(isolated_home: Path) -> None:
     out = run("doctor").stdout
     finding = next(line for line in out.splitlines() if "finding: state DB" in line)

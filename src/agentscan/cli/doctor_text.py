@@ -43,12 +43,18 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         out += ["", *_lines(f"{provider['label']} [{provider['provider']}]: "
                             f"{render.plural(provider['sessions'], 'session')}{newest_text}", term)]
         rows = []
+        # A root's note (what it holds, a setting ignored) goes under the table, whole: in the
+        # STATUS column it was cut to fit, and the status it explained with it.
+        notes: dict[str, list[str]] = {}
         for root in provider["roots"]:
             status = "ok" if root["readable"] else (root["problem"] or "unreadable")
+            shown = render.path_text(root["path"], term)
             if root["note"]:
-                status += f" ({root['note']})"
-            rows.append([root["kind"], status, root["source"], render.path_text(root["path"], term)])
+                notes.setdefault(root["note"], []).append(shown)
+            rows.append([root["kind"], status, root["source"], shown])
         out += _indented(ROOT_COLUMNS, rows, term)
+        for note, paths in notes.items():
+            out += _lines(f"note: {', '.join(paths)}: {note}", term, "  ")
         for finding in provider["findings"]:
             out += _lines(f"finding: {finding}", term, "  ")
         for kind, count in provider["warnings"].items():
