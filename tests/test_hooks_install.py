@@ -274,3 +274,29 @@ def test_demo_mode_refuses_to_install(isolated_home: Path) -> None:
     result = runner.invoke(app, ["--demo", "hooks", "install", "--agent", "cursor"])
     assert result.exit_code == 2
     assert not (isolated_home / ".cursor").exists()
+
+
+def test_a_project_config_s_backup_is_kept_out_of_the_project(isolated_home: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # Beside settings.local.json, in the project, nothing kept the backup out of git, and the
+    # file holds what is private to the machine (an env var's key, say).
+    project = tmp_path / "my-app"
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir(parents=True)
+    original = b'{\n  "env": {"API_KEY": "secret"}\n}\n'
+    local.write_bytes(original)
+    monkeypatch.chdir(project)
+    out = invoke("hooks", "install", "--agent", "claude", "--scope", "project")
+    assert sorted(path.name for path in local.parent.iterdir()) == ["settings.local.json"]
+    backups = list((Path(os.environ["AGENTSCAN_DATA_DIR"]) / "config-backups").iterdir())
+    assert len(backups) == 1 and backups[0].read_bytes() == original
+    assert backups[0].name.startswith("my-app-") and backups[0].name.endswith(".bak")
+    assert f"the previous version is kept in {backups[0]}" in out
+    assert oct(backups[0].stat().st_mode & 0o777) == "0o600"
+    # The user scope keeps its backup beside the config, as before.
+    invoke("hooks", "install", "--agent", "claude")
+    user = isolated_home / ".claude" / "settings.json"
+    assert user.is_file() and not list(user.parent.glob("settings.json.agentscan-*.bak"))  # it was created: none
+    user.write_text('{"model": "opus"}\n')
+    invoke("hooks", "install", "--agent", "claude")
+    assert len(list(user.parent.glob("settings.json.agentscan-*.bak"))) == 1

@@ -122,7 +122,8 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
                 print(plan.diff(), end="")
     else:
         for plan in changing:
-            saved = installer.backup(plan)
+            into = installer.project_backups() if scope.value == "project" else None
+            saved = installer.backup(plan, into=into)
             emptied = installer.write(plan)
             changes.append(_change_json(plan, saved, emptied, None))
             if as_json:

@@ -25,7 +25,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from agentscan.errors import HookConfigError
 from agentscan.hooks.configjson import parse, render
@@ -166,9 +166,10 @@ def _only_scaffolding(agent: str, config: dict[str, Any]) -> bool:
     return not rest
 
 
-def backup(plan: Plan, *, now: float | None = None) -> Path | None:
+def backup(plan: Plan, *, now: float | None = None, into: Path | None = None) -> Path | None:
     """Keep the file as it was beside it, ``<name>.agentscan-<UTC time>.bak``, mode 0600
-    (a file agentscan creates: docs/security.md).
+    (a file agentscan creates: docs/security.md); or in the directory ``into``, named
+    also by the project it came from (``project_backups``).
 
     Nothing is kept for a file that did not exist, nor for one an uninstall
     removes because it held only agentscan's hooks.
@@ -181,9 +182,11 @@ def backup(plan: Plan, *, now: float | None = None) -> Path | None:
         return None
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
     mode = FILE_MODE
+    where = plan.path.parent if into is None else into
+    name = plan.path.name if into is None else _project_name(plan.path)
     for attempt in range(100):
         suffix = f".agentscan-{stamp}" + (f"-{attempt}" if attempt else "") + ".bak"
-        target = plan.path.with_name(plan.path.name + suffix)
+        target = where / (name + suffix)
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
         except FileExistsError:
@@ -198,6 +201,27 @@ def backup(plan: Plan, *, now: float | None = None) -> Path | None:
             raise HookConfigError(f"cannot keep a backup of {plan.path} ({exc}); agentscan did not change it") from None
         return target
     raise HookConfigError(f"cannot find a free backup name beside {plan.path}")
+
+
+def project_backups(env: Mapping[str, str] | None = None) -> Path:
+    """Where a project config's backup goes: agentscan's data directory, not beside it.
+    Beside it, in the project, nothing keeps it out of git (Claude Code ignores its own
+    ``settings.local.json``, not the copy), and that file holds what is private to a machine."""
+    from agentscan.datadir import data_dir
+    from agentscan.hooks.store import make_private_dirs
+
+    root = data_dir(env)
+    make_private_dirs(root, "config-backups")
+    return Path(root) / "config-backups"
+
+
+def _project_name(path: Path) -> str:
+    """``<project dir>-<8 hex of the config's path>-<file name>``: which project it came from."""
+    from agentscan.digests import blake2b
+
+    project = path.parent.parent  # <project>/.claude/settings.local.json, <project>/.cursor/hooks.json
+    digest = blake2b(str(path.absolute()).encode("utf-8", "surrogateescape"), digest_size=4).hexdigest()
+    return f"{project.name or 'root'}-{digest}-{path.name}"
 
 
 def write(plan: Plan) -> list[Path]:

@@ -6,6 +6,7 @@ Layout (see docs/hooks.md)::
       events/<agent>/<session>.jsonl     one envelope per line, 0600
       hook-errors.log                    diagnostics of the hook command, 0600
       hook-dirs.json                     directories `hooks install` created (``made_dirs``), 0600
+      config-backups/                    project configs as they were before `hooks install` (``install``), 0700
 
 One file per session keeps `trace` to a single read and lets `show` answer
 "are there hook events for this session?" with one stat.  The writing half of
