@@ -300,3 +300,15 @@ def test_a_project_config_s_backup_is_kept_out_of_the_project(isolated_home: Pat
     user.write_text('{"model": "opus"}\n')
     invoke("hooks", "install", "--agent", "claude")
     assert len(list(user.parent.glob("settings.json.agentscan-*.bak"))) == 1
+
+
+@pytest.mark.parametrize("command, ours", [
+    ("/usr/bin/agentscan hook --agent claude", True),
+    ('"/opt/My Tools/agentscan" hook --agent cursor', True),
+    ("python -m agentscan hook --agent claude", True),
+    ("C:\\bin\\agentscan.exe hook --agent claude", True),
+    ("fooagentscan hook --agent claude", False),  # another program whose name ends so
+    ("/opt/my-agentscan hook --agent claude", False),
+])
+def test_only_agentscan_itself_is_ours(command: str, ours: bool) -> None:
+    assert is_ours({"command": command}) is ours

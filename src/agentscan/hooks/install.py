@@ -47,7 +47,9 @@ CLAUDE_EVENTS = (
     "ConfigChange", "CwdChanged", "DirectoryAdded", "SessionEnd",
 )
 TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
-_OURS = re.compile(r"agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
+#: ``agentscan`` as a whole name (a path's last part, ``python -m agentscan``): not the end of
+#: another program's (``fooagentscan hook --agent`` is not ours to update or remove)
+_OURS = re.compile(r"(?<![\w.-])agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
 #: a command that is just ``<program> hook --agent NAME`` and arguments after it (the
 #: ``--otlp-endpoint`` docs/otel.md tells users to add): only the program part is ours to update.
 #: One unquoted character at a time: ``[^…]+`` inside ``(…)+`` backtracks exponentially.
