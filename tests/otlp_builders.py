@@ -230,10 +230,12 @@ class Receiver:
     """127.0.0.1 on an ephemeral port, served by one thread; ``statuses`` answers the requests in order
     (then 200).  Use as a context manager: the thread is joined and the socket closed on exit."""
 
-    def __init__(self, statuses: list[int] | None = None, *, reply: bytes = b"", extra_headers: dict[str, str] | None = None) -> None:
+    def __init__(self, statuses: list[int] | None = None, *, reply: bytes = b"", extra_headers: dict[str, str] | None = None,
+                 refusal: tuple[str, bytes] = ("", b"")) -> None:
         self.received: list[Received] = []
         self.statuses = list(statuses or [])
         self.reply = reply
+        self.refusal = refusal  # (content type, body) of an answer other than 200
         self.extra_headers = extra_headers or {}
         self.event = threading.Event()
         receiver = self
@@ -252,7 +254,9 @@ class Receiver:
                 self.send_response(status)
                 for key, value in receiver.extra_headers.items():
                     self.send_header(key, value)
-                payload = receiver.reply if status == 200 else b""
+                payload = receiver.reply if status == 200 else receiver.refusal[1]
+                if status != 200 and receiver.refusal[0]:
+                    self.send_header("Content-Type", receiver.refusal[0])
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
                 self.wfile.write(payload)

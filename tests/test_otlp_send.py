@@ -101,6 +101,23 @@ def test_a_partial_success_is_reported_and_not_counted(session: Path) -> None:
     assert text.stdout.startswith("exported 11 of 13 spans (the collector rejected 2) in "), text.stdout
 
 
+@pytest.mark.parametrize("refusal, said", [
+    (("application/json", b'{"code": 3, "message": "span.name:\\n too long\\u001b[2J"}'),
+     ": span.name: too long\ufffd[2J"),
+    (("text/plain; charset=utf-8", b"invalid trace id\n" + b"x" * 500), ": invalid trace id " + "x" * 182 + "…"),
+    (("application/x-protobuf", b"\x08\x03\x12\x0bbad request"), ""),
+])
+def test_a_refusal_says_the_collector_s_reason(session: Path, refusal: tuple[str, bytes], said: str) -> None:
+    # Why a 400 was refused is the first thing to know; a binary body is not shown.
+    with Receiver([400], refusal=refusal) as receiver:
+        result = otlp("--endpoint", receiver.url)
+    assert result.exit_code == 1
+    line = result.stderr.strip().splitlines()[0]
+    assert line.startswith(f"error: {receiver.url}/v1/traces: HTTP 400 Bad Request{said}"), line
+    if not said:
+        assert "HTTP 400 Bad Request;" in line
+
+
 def test_one_attempt_is_said_as_one(session: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

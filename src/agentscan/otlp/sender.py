@@ -130,7 +130,7 @@ def _post(
                 return _reply_body(response)
         except urllib.error.HTTPError as exc:
             with exc:  # an HTTPError holds the connection open until closed
-                problem = f"HTTP {exc.code} {exc.reason}".strip()
+                problem = f"HTTP {exc.code} {exc.reason}".strip() + _collector_says(exc)
                 if exc.code not in RETRYABLE:
                     raise SendFailed(f"{url}: {problem}", result) from None
                 wait = _retry_after(exc.headers.get("Retry-After"), wait)
@@ -144,6 +144,39 @@ def _post(
         if attempt < retries:
             sleep(wait)
     raise SendFailed(f"{url}: {problem} (gave up after {retries + 1} attempt{'s' if retries else ''})", result)
+
+
+#: how much of a refusal's reason is read and shown
+REASON_BYTES = 2048
+REASON_CHARS = 200
+
+
+def _collector_says(error: urllib.error.HTTPError) -> str:
+    """``": <reason>"`` from a refusal's body, the collector's own words (why a 400 was
+    refused is the first thing to know): the ``message`` of an OTLP/JSON ``Status``, or
+    plain text; one line of printable text, cut short.  Nothing for a protobuf or other
+    binary body, or one that cannot be read."""
+    try:
+        body = error.read(REASON_BYTES)
+    except (http.client.HTTPException, OSError):
+        return ""
+    kind = (error.headers.get("Content-Type") or "").lower()
+    text = body.decode("utf-8", "replace")
+    if "json" in kind or text.lstrip().startswith("{"):
+        import orjson
+
+        try:
+            status = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            status = None
+        message = status.get("message") if isinstance(status, dict) else None
+        text = message if isinstance(message, str) else ""
+    elif "text" not in kind:
+        return ""
+    line = "".join(ch if ch.isprintable() else "\ufffd" for ch in " ".join(text.split()))
+    if len(line) > REASON_CHARS:
+        line = line[:REASON_CHARS - 1] + "…"
+    return f": {line}" if line else ""
 
 
 def _reply_body(response: http.client.HTTPResponse) -> bytes:
