@@ -118,6 +118,17 @@ def test_a_refusal_says_the_collector_s_reason(session: Path, refusal: tuple[str
         assert "HTTP 400 Bad Request;" in line
 
 
+def test_a_collector_s_warning_with_nothing_rejected_is_said(session: Path) -> None:
+    reply = orjson.dumps({"partialSuccess": {"rejectedSpans": "0", "errorMessage": "attribute truncated"}})
+    with Receiver(reply=reply) as receiver:
+        result = otlp("--endpoint", receiver.url, "--protocol", "json", "--json")
+    assert result.exit_code == 0
+    doc = orjson.loads(result.stdout)
+    assert doc["sent"]["spans"] == 13
+    assert [w["message"] for w in doc["warnings"] if "collector" in w["message"]] == [
+        "the collector accepted all 13 spans, and said: attribute truncated"]
+
+
 def test_one_attempt_is_said_as_one(session: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -99,6 +99,10 @@ def send(
         rejected, message = _rejected(reply, chosen)
         if rejected:
             result.warnings.append(f"the collector rejected {rejected} of {spans} spans: {message or 'no reason given'}")
+        elif message:
+            # A partial success that rejected nothing but says something: the OTLP spec's
+            # way for a collector to warn (a deprecated field, a span it altered).
+            result.warnings.append(f"the collector accepted all {spans} spans, and said: {message}")
         result.requests += 1
         result.spans += max(0, spans - rejected)
     return result
