@@ -81,3 +81,20 @@ def test_the_docs_say_how_to_open_a_csv_in_a_spreadsheet_safely() -> None:
     for text in (security, cron):
         assert "formula" in text.lower() and "--redact" in text
     assert "BOM" in cron
+
+
+@pytest.mark.parametrize("args", [["export", "-f", "csv"], ["export", "-f", "jsonl"], ["otlp"]])
+def test_a_symlinked_output_is_written_through(tiny: Path, tmp_path: Path, args: list[str]) -> None:
+    # The export kept in a synced folder, linked from where the cron job writes: the rename
+    # replaced the link with a file, and the synced copy went stale.
+    where = tmp_path / "exports"
+    synced = where / "Dropbox" / "sessions.out"
+    synced.parent.mkdir(parents=True)
+    synced.write_bytes(b"old\n")
+    link = where / "sessions.out"
+    link.symlink_to(synced)
+    result = runner.invoke(app, [*args, "-o", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and link.resolve() == synced.resolve()
+    assert synced.read_bytes() not in (b"", b"old\n")
+    assert sorted(path.name for path in where.iterdir()) == ["Dropbox", "sessions.out"]

@@ -17,7 +17,13 @@ from agentscan.model import SessionRow
 
 
 def atomic_write(path: Path, write: Callable[[io.BufferedWriter], None], before_rename: Callable[[], None] | None = None) -> None:
-    """Write via a temp file in the same dir, fsync, then rename over ``path``."""
+    """Write via a temp file in the same dir, fsync, then rename over ``path``.
+
+    A ``path`` that is a symlink (an export kept in a synced folder, linked from where the
+    cron job writes) is written through: its target is replaced and the link stays.
+    """
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     directory = path.parent
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     temp = Path(temp_name)
