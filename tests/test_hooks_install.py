@@ -312,3 +312,27 @@ def test_a_project_config_s_backup_is_kept_out_of_the_project(isolated_home: Pat
 ])
 def test_only_agentscan_itself_is_ours(command: str, ours: bool) -> None:
     assert is_ours({"command": command}) is ours
+
+
+def test_a_config_the_agent_wrote_meanwhile_is_left_as_the_agent_wrote_it(isolated_home: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Between reading the config and renaming the new one over it, the agent wrote its own
+    # change (a setting from its UI): the rename would have lost it.
+    from agentscan.hooks import install as installer
+
+    path = isolated_home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"model": "opus"}\n')
+    original_backup = installer.backup
+
+    def backup_then_the_agent_writes(plan, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        saved = original_backup(plan, **kwargs)
+        path.write_text('{"model": "sonnet"}\n')
+        return saved
+
+    monkeypatch.setattr(installer, "backup", backup_then_the_agent_writes)
+    result = runner.invoke(app, ["hooks", "install", "--agent", "claude"])
+    assert result.exit_code == 1
+    assert "changed while agentscan was changing it" in result.stderr
+    assert path.read_text() == '{"model": "sonnet"}\n'
+    assert not list(path.parent.glob(".settings.json.*agentscan-tmp"))  # no temp file left

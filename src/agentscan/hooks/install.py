@@ -25,9 +25,11 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from agentscan.errors import HookConfigError
+from agentscan.hooks.backups import backup as backup
+from agentscan.hooks.backups import project_backups as project_backups
 from agentscan.hooks.configjson import parse, render
 
 #: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
@@ -168,64 +170,6 @@ def _only_scaffolding(agent: str, config: dict[str, Any]) -> bool:
     return not rest
 
 
-def backup(plan: Plan, *, now: float | None = None, into: Path | None = None) -> Path | None:
-    """Keep the file as it was beside it, ``<name>.agentscan-<UTC time>.bak``, mode 0600
-    (a file agentscan creates: docs/security.md); or in the directory ``into``, named
-    also by the project it came from (``project_backups``).
-
-    Nothing is kept for a file that did not exist, nor for one an uninstall
-    removes because it held only agentscan's hooks.
-    """
-    import time
-
-    from agentscan.filemodes import FILE_MODE
-
-    if plan.before is None or plan.after is None:
-        return None
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
-    mode = FILE_MODE
-    where = plan.path.parent if into is None else into
-    name = plan.path.name if into is None else _project_name(plan.path)
-    for attempt in range(100):
-        suffix = f".agentscan-{stamp}" + (f"-{attempt}" if attempt else "") + ".bak"
-        target = where / (name + suffix)
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise HookConfigError(f"cannot keep a backup of {plan.path} ({exc}); agentscan did not change it") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(plan.before)
-        except OSError as exc:  # a full disk: no half backup left, and the config not touched
-            target.unlink(missing_ok=True)
-            raise HookConfigError(f"cannot keep a backup of {plan.path} ({exc}); agentscan did not change it") from None
-        return target
-    raise HookConfigError(f"cannot find a free backup name beside {plan.path}")
-
-
-def project_backups(env: Mapping[str, str] | None = None) -> Path:
-    """Where a project config's backup goes: agentscan's data directory, not beside it.
-    Beside it, in the project, nothing keeps it out of git (Claude Code ignores its own
-    ``settings.local.json``, not the copy), and that file holds what is private to a machine."""
-    from agentscan.datadir import data_dir
-    from agentscan.hooks.store import make_private_dirs
-
-    root = data_dir(env)
-    make_private_dirs(root, "config-backups")
-    return Path(root) / "config-backups"
-
-
-def _project_name(path: Path) -> str:
-    """``<project dir>-<8 hex of the config's path>-<file name>``: which project it came from."""
-    from agentscan.digests import blake2b
-
-    project = path.parent.parent  # <project>/.claude/settings.local.json, <project>/.cursor/hooks.json
-    digest = blake2b(str(path.absolute()).encode("utf-8", "surrogateescape"), digest_size=4).hexdigest()
-    return f"{project.name or 'root'}-{digest}-{path.name}"
-
-
 def write(plan: Plan) -> list[Path]:
     """Atomically replace the file (through a symlink, so dotfile managers keep their link),
     or remove it when the plan says so.
@@ -249,6 +193,7 @@ def _write(plan: Plan) -> list[Path]:
     if plan.after is None:
         if plan.before is None:
             return []
+        _unchanged_since_read(plan)
         os.unlink(plan.path)
         return made_dirs.remove_empty(plan.path.parent)
     target = Path(os.path.realpath(plan.path))
@@ -264,6 +209,7 @@ def _write(plan: Plan) -> list[Path]:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, mode)
+        _unchanged_since_read(plan)
         os.replace(temp, target)
     except BaseException:
         try:
@@ -271,7 +217,30 @@ def _write(plan: Plan) -> list[Path]:
         except OSError:
             pass
         raise
+    _sync_directory(target.parent)
     return []
+
+
+def _unchanged_since_read(plan: Plan) -> None:
+    """The agent may write its own config meanwhile (a setting changed in its UI): replacing
+    the file would lose that change, so the file must still be what the plan was made from."""
+    if _read(plan.path) != plan.before:
+        raise HookConfigError(f"{plan.path} changed while agentscan was changing it (did the agent write it?); "
+                              "agentscan left it as it is now: run the command again")
+
+
+def _sync_directory(directory: Path) -> None:
+    # The rename itself made durable, as an export's (``export.files.atomic_write``).
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _read(path: Path) -> str | None:
