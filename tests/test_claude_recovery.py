@@ -184,17 +184,25 @@ def test_summary_of_this_conversation_names_the_session(isolated_home: Path) -> 
     assert _title_of(isolated_home, records) == "About this session"
 
 
-def test_latest_summary_when_none_matches_a_leaf_here(isolated_home: Path) -> None:
+def test_a_summary_whose_leaf_is_elsewhere_yields_to_the_first_prompt(isolated_home: Path, tmp_path: Path) -> None:
+    # Claude Code has written summaries of other sessions into the one it was starting
+    # (claude-code issue 2597; the real checkpoints below): one whose leaf is not here names
+    # the session only when nothing else does, the latest of them then.
     records = [
         _summary("Older summary", "x1"),
         _summary("Newer summary", "x2"),
         claude_user(S, "2026-11-01T10:00:00Z", "first prompt"),
     ]
-    assert _title_of(isolated_home, records) == "Newer summary"
+    assert _title_of(isolated_home, records) == "first prompt"
+    other = tmp_path / "h2"
+    claude_session_file(other, S, records[:2] + [claude_assistant(S, "2026-11-01T10:00:01Z", msg_id="m1",
+                                                                    request_id="r1", usage=None)])
+    scanner = Scanner(home=other)
+    assert scanner.row(scanner.resolve(S)).title == "Newer summary"
 
 
 def test_custom_title_beats_summary_and_summary_beats_ai_title(isolated_home: Path, tmp_path: Path) -> None:
-    base = [_summary("The summary", "x1"), claude_user(S, "2026-11-01T10:00:00Z", "first prompt"),
+    base = [_summary("The summary", "x1"), claude_user(S, "2026-11-01T10:00:00Z", "first prompt", uuid="x1"),
             {"type": "ai-title", "aiTitle": "AI title", "sessionId": S}]
     assert _title_of(isolated_home, base) == "The summary"
     other = tmp_path / "h2"
@@ -203,14 +211,16 @@ def test_custom_title_beats_summary_and_summary_beats_ai_title(isolated_home: Pa
     assert scanner.row(scanner.resolve(S)).title == "Renamed"
 
 
-def test_real_checkpoints_are_named_by_their_latest_summary(isolated_home: Path) -> None:
+def test_real_checkpoints_are_named_by_their_own_first_prompt_not_other_sessions_summaries(isolated_home: Path) -> None:
     lay_out_real_claude(isolated_home)
     scanner = Scanner()
     titles = {row.native_id: row.title for row in scanner.list_sessions(limit=25)}
-    # entire-checkpoint-ee8f…: 2 summary records, no leaf in the file: the second.
-    assert titles["488c5296-fc78-4fdf-8cfd-f1cae9454bd0"] == "Test repo skill with manual and auto-commit strategies"
-    # entire-checkpoint-3799…: 16 summary records, the last at line 22.
-    assert titles["48f428f9-72d8-40b2-9594-953019809473"] == "GoReleaser Pro Homebrew Tap Auto-Release Setup"
+    # entire-checkpoint-ee8f…: 2 summary records ("Test repo skill with manual and auto-commit
+    # strategies"), no leaf in the file: another session's; this one asked about a release.
+    assert titles["488c5296-fc78-4fdf-8cfd-f1cae9454bd0"].startswith(
+        "I just tried to make a release with the .github/workflows/release.yml through go release")
+    # entire-checkpoint-3799…: 16 summary records, none with a leaf here.
+    assert titles["48f428f9-72d8-40b2-9594-953019809473"].startswith("brews is being phased out in favor of homebrew_casks")
 
 
 def test_git_branch_is_the_branch_the_session_ended_on(isolated_home: Path) -> None:

@@ -18,8 +18,8 @@ no subagents/ file), plus ``toolUseResult.usage`` repeating the subagent's usage
     msg_01JkzQ… req_…LRWm  output 4 then 151 10 15650   369  151
     sum                                       24 20952 23122  276
 ``toolUseResult.usage`` (4/0/12405/117) is the sidechain call again and must not count.
-Its title is the file's only ``summary`` record, whose ``leafUuid`` is not in the file (the
-"latest summary" rule of docs/providers/claude.md).
+Its title is its first prompt: the file's only ``summary`` record names a ``leafUuid`` that
+is not in the file, another session's (docs/providers/claude.md).
 
 Cost (claude-sonnet-4-5: $3 in, $0.30 cache read, $3.75 five-minute cache write, $15 out,
 per million; every write here is ``ephemeral_5m``):
@@ -98,6 +98,8 @@ def test_compaction_records_are_not_prompts(home: Path) -> None:
 def test_inline_sidechain_counts_once_and_tool_result_usage_never(home: Path) -> None:
     scanner = Scanner(home=home)
     row = scanner.row(scanner.resolve("609efeca"))
-    assert row.title == "Tailwind Studio: Component Catalog Architecture Design"
+    # Its one summary record ("Tailwind Studio: Component Catalog Architecture Design") names a
+    # leaf that is not in the file: another session's (claude-code issue 2597). The first prompt.
+    assert row.title == "ask a subagent how he's doing"
     assert row.model == "claude-sonnet-4-5-20250929"
     assert row.tokens is not None and row.tokens.total == 24 + 20952 + 23122 + 276

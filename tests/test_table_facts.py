@@ -301,13 +301,15 @@ def test_the_facts_are_kept_for_the_files_as_they_are(isolated_home: Path, monke
 @pytest.mark.parametrize("line", [
     rb'{"typ\u0065":"custom-title","customTitle":"X"}',
     rb'{"type":"custom\u002dtitle","customTitle":"X"}',
-    rb'{"type":"summar\u0079","summary":"S"}',
+    rb'{"type":"summar\u0079","summary":"S","leafUuid":"u-late"}',
     rb'{"type":"x","time\u0073tamp":"2026-11-02T11:00:00.000Z"}',
     rb'{"type" : "x", "\u0074imestamp" : "2026-11-02T11:00:00.000Z"}',
 ])
 def test_a_word_spelled_with_an_escape_is_left_to_the_rows_pass(isolated_home: Path, line: bytes) -> None:
     """The decoder reads ``"typ\\u0065"`` as ``"type"``; the scan of bytes would not."""
-    _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "hello")), line])
+    # (A summary names the session over its prompt only when its leaf is in the file: one follows.)
+    leaf = [orjson.dumps(_call(3, uuid="u-late"))] if b"summar" in line else []
+    _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "hello")), line, *leaf])
     found, row = _facts(isolated_home)
     assert found is None
     assert row.title != "hello" or row.updated_at.minute == 0  # the row's pass saw the escaped word
@@ -356,7 +358,8 @@ def test_facts_that_fail_are_read_as_rows(isolated_home: Path, monkeypatch: pyte
 
 def test_a_summary_whose_leaf_is_here_names_the_session(isolated_home: Path) -> None:
     """The summary of this conversation (its leaf a record of this file) beats a later one of
-    another; without such a leaf, the latest names it; a custom title beats both."""
+    another; without such a leaf, the first prompt names it, and the latest summary only when
+    there is none; a custom title beats all."""
     lines = [orjson.dumps({"type": "summary", "summary": "This conversation", "leafUuid": "u-9"}),
              orjson.dumps({"type": "summary", "summary": "Another one", "leafUuid": "elsewhere"}),
              orjson.dumps(claude_user(SESSION, _ts(1), "a prompt", uuid="u-1")),
@@ -365,6 +368,9 @@ def test_a_summary_whose_leaf_is_here_names_the_session(isolated_home: Path) -> 
     found, row = _facts(isolated_home)
     assert found == row and found.title == "This conversation"
     _write(isolated_home, lines[:3])
+    found, row = _facts(isolated_home)
+    assert found == row and found.title == "a prompt"
+    _write(isolated_home, [*lines[:2], orjson.dumps(_call(2))])
     found, row = _facts(isolated_home)
     assert found == row and found.title == "Another one"
     _write(isolated_home, [*lines, orjson.dumps({"type": "custom-title", "customTitle": "Mine", "sessionId": SESSION})])

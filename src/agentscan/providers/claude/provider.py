@@ -42,7 +42,8 @@ class ClaudeProvider(Provider):
     label = "Claude Code"
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # 3: progress copies of missing subagents, summary titles, last branch, orphan rows
-    parser_version = "3"
+    # 4: a summary whose leaf is not in the file names the session last; clipped tool summaries
+    parser_version = "4"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

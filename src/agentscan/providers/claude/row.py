@@ -333,11 +333,20 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
 
 def title_of(summary: FileSummary) -> str | None:
     """The name Claude Code shows: a custom title (``/rename``), else the
-    session's ``summary`` record (the one whose leaf is in this file, else the
-    latest), else the ``ai-title``, else the first prompt (a bare command such
-    as ``/model`` only when nothing else was asked)."""
-    summary_title = summary._summary_matched or summary.summary_title
-    for candidate in (summary.custom_title, summary_title, summary.ai_title, summary.first_prompt, summary.first_bare_command):
+    session's ``summary`` record (the one whose leaf is in this file), else the
+    ``ai-title``, else the first prompt (a bare command such as ``/model`` only
+    when nothing else was asked), else the latest ``summary`` record.
+
+    A summary whose leaf is not in the file comes last: Claude Code has written
+    summaries of other sessions into the session it was starting (claude-code
+    issue 2597), so it names this session only when nothing else does."""
+    return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
+                        summary.first_bare_command, summary.summary_title)
+
+
+def choose_title(*candidates: str | None) -> str | None:
+    """The first candidate given, in ``title_of``'s order (shared with ``tablefacts``)."""
+    for candidate in candidates:
         if candidate:
             return collapse(candidate, TITLE_CHARS)
     return None

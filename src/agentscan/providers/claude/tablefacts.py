@@ -104,7 +104,7 @@ def _scan(data: bytes) -> tuple[datetime | None, bool]:
 def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
     """The main transcript's ``cwd`` and ``title_of`` (``row.summarize``'s rules); ``titled``:
     ``_scan`` found a type that may name it."""
-    from agentscan.providers.claude.row import TITLE_CHARS
+    from agentscan.providers.claude.row import TITLE_CHARS, choose_title
 
     custom_title = ai_title = None
     summaries: dict[int, dict] = {}  # where each line starts: its ``summary`` record
@@ -121,7 +121,8 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
             custom_title = record["customTitle"]
         elif kind == "ai-title" and as_str(record.get("aiTitle")):
             ai_title = record["aiTitle"]
-    named = custom_title or (_summary_title(data, summaries) if summaries else None) or ai_title
+    matched, latest = _summary_titles(data, summaries) if summaries else (None, None)
+    named = custom_title or matched or ai_title
     cwd = first_prompt = first_bare_command = None
     start, number = 0, 0
     while start < len(data) and (cwd is None or (named is None and first_prompt is None)):
@@ -142,13 +143,12 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
                 first_bare_command = first_bare_command or text
             elif first_prompt is None:
                 first_prompt = collapse(text, TITLE_CHARS)
-    title = named or first_prompt or first_bare_command
-    return cwd, collapse(title, TITLE_CHARS) if title else None
+    return cwd, choose_title(named, first_prompt, first_bare_command, latest)
 
 
-def _summary_title(data: bytes, summaries: dict[int, dict]) -> str | None:
-    """``FileSummary``'s ``summary`` title: the summary whose leaf is a record of this file
-    (the last such record, as the pass meets them), else the latest.  Only the ``summary``
+def _summary_titles(data: bytes, summaries: dict[int, dict]) -> tuple[str | None, str | None]:
+    """``FileSummary``'s ``summary`` titles: the summary whose leaf is a record of this file
+    (the last such record, as the pass meets them), and the latest.  Only the ``summary``
     records and the records whose uuid is a leaf bear on it, so those alone are taken, found
     by their uuid's bytes, and told to the row's own rules in their order."""
     from pathlib import Path
@@ -177,7 +177,7 @@ def _summary_title(data: bytes, summaries: dict[int, dict]) -> str | None:
             note_leaf(replay, record)
         if start in summaries:
             note_summary(replay, record)
-    return replay._summary_matched or replay.summary_title
+    return replay._summary_matched, replay.summary_title
 
 
 def _record_at(data: bytes, at: int) -> dict | None:

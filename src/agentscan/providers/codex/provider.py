@@ -34,7 +34,8 @@ class CodexProvider(Provider):
     label = "Codex CLI"
     env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
     # 3: token_usage_record lines, paginated threads, orphan rows, exact counts
-    parser_version = "3"
+    # 4: a markerless fork's row told from its copy by its parent's calls
+    parser_version = "4"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -30,7 +30,8 @@ class GeminiProvider(Provider):
     label = "Gemini CLI"
     env_vars = ("GEMINI_CLI_HOME", "GEMINI_DATA_DIR")
     # 3: function responses are not prompts; cwd from paths the chat names
-    parser_version = "3"
+    # 4: the injected <session_context> message is no prompt nor title
+    parser_version = "4"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
