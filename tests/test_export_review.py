@@ -65,6 +65,19 @@ def test_sqlite_export_onto_a_file_that_is_no_database_is_a_one_line_error(tiny:
     assert target.read_bytes() == b"id,title\nx,y\n"
 
 
+def test_a_file_that_is_no_database_keeps_its_mode(tiny: Path, tmp_path: Path) -> None:
+    # The database's file is made private (0600) before SQLite opens it: a CSV that turned out
+    # to be no database was left 0600.
+    import os
+
+    target = tmp_path / "shared.csv"
+    target.write_bytes(b"id\na\n")
+    os.chmod(target, 0o644)
+    result = runner.invoke(app, ["export", "-f", "sqlite", "-o", str(target)])
+    assert result.exit_code == 1
+    assert target.stat().st_mode & 0o777 == 0o644 and target.read_bytes() == b"id\na\n"
+
+
 def test_days_rows_add_up_to_the_tokens_report_on_the_demo() -> None:
     report = orjson.loads(runner.invoke(app, ["--demo", "tokens", "--json"]).stdout)
     result = runner.invoke(app, ["--demo", "export", "-f", "jsonl", "--days", "-o", "-"])

@@ -336,3 +336,41 @@ def test_a_config_the_agent_wrote_meanwhile_is_left_as_the_agent_wrote_it(isolat
     assert "changed while agentscan was changing it" in result.stderr
     assert path.read_text() == '{"model": "sonnet"}\n'
     assert not list(path.parent.glob(".settings.json.*agentscan-tmp"))  # no temp file left
+
+
+def test_a_project_backup_that_cannot_be_kept_is_one_error_line(isolated_home: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "proj"
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir(parents=True)
+    local.write_text('{"model": "opus"}\n')
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(blocker / "sub"))  # under a file: no directory there
+    monkeypatch.chdir(project)
+    result = runner.invoke(app, ["hooks", "install", "--agent", "claude", "--scope", "project"])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.stderr.startswith("error: cannot keep a backup in ") and len(result.stderr.splitlines()) == 1
+    assert local.read_text() == '{"model": "opus"}\n'
+
+
+def test_a_config_laid_out_by_hand_is_said_to_be_relaid(isolated_home: Path) -> None:
+    import json
+
+    path = isolated_home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    by_hand = '{\n  "permissions": {\n    "allow": ["Bash(ls)", "Read"]\n  },\n  "model":"opus"\n}\n'
+    path.write_text(by_hand)
+    out = invoke("hooks", "install", "--agent", "claude")
+    assert "was laid out by hand" in out
+    assert json.loads(path.read_text())["permissions"] == {"allow": ["Bash(ls)", "Read"]}
+    [backup] = path.parent.glob("settings.json.agentscan-*.bak")
+    assert backup.read_text() == by_hand
+    # As the agents write it (plain JSON, one value a line): nothing to say, and it comes back.
+    invoke("hooks", "uninstall", "--agent", "claude")
+    plain = path.read_text()
+    doc = json.loads(runner.invoke(app, ["hooks", "install", "--agent", "claude", "--json"]).stdout)
+    assert [change["relaid"] for change in doc["changes"]] == [False]
+    invoke("hooks", "uninstall", "--agent", "claude")
+    assert path.read_text() == plain

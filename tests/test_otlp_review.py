@@ -118,6 +118,8 @@ def test_a_cut_reply_after_a_2xx_counts_as_acknowledged(session: Path) -> None:
     "http://127.0.0.1:99999",  # no such port: it was tried, and "refused"
     "http://[::1",  # urlsplit's ValueError: Invalid IPv6 URL
     "http://127.0.0.1:4318/v1/tr aces",  # http.client.InvalidURL: control characters
+    "http://127.0.0.1:4318/v1/trac\u00e9s",  # UnicodeEncodeError in the request line
+    "http://127.0.0.1:4318/v1/traces?team=caf\u00e9",
 ])
 def test_an_endpoint_that_is_no_usable_url_is_a_usage_error(session: Path, endpoint: str) -> None:
     with pytest.raises(UsageProblem):
@@ -130,6 +132,17 @@ def test_credentials_in_the_endpoint_are_refused_without_echoing_them(session: P
     # error (stderr, cron mail) printed the password.
     line = one_line_error(run_otlp("--endpoint", "http://alice:s3cret@127.0.0.1:4318", "--retries", "0"), 2)
     assert "s3cret" not in line and "--header" in line
+    # A password with a "/" in it is masked whole when the URL is shown for another fault.
+    with pytest.raises(UsageProblem) as raised:
+        sender.traces_url("http://alice:pa/ss@127.0.0.1:abc")
+    assert "'http://***@127.0.0.1:abc'" in str(raised.value) and "alice" not in str(raised.value)
+
+
+def test_a_header_without_an_equals_sign_is_not_echoed(session: Path) -> None:
+    # A curl-style "Authorization: Bearer …" is the usual slip, and it holds the secret.
+    line = one_line_error(run_otlp("--endpoint", "http://127.0.0.1:9", "--retries", "0",
+                                   "--header", "Authorization: Bearer sk-live-SECRET123"), 2)
+    assert "SECRET123" not in line and "KEY=VALUE" in line
 
 
 # --- headers http.client cannot send ---------------------------------------------------------

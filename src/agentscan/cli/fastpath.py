@@ -10,8 +10,9 @@ Anything else goes to Typer, which has the only word on what is wrong with a
 command line: an unknown or misspelt option, a missing or extra argument, a
 value click would refuse or read otherwise (``-n 0``, ``-n5``, ``--json=1``,
 ``-qv``, ``--``, a value that starts with ``-``), ``--help`` and
-``--version``, a ``--home`` that is there but cannot be read (Typer's usage
-error).  ``parse`` returns ``None`` for all of them.
+``--version``.  ``parse`` returns ``None`` for all of them.  (``--home`` is text
+on both paths: an empty one is a usage error and an unreadable one exit 1,
+said alike by ``cli.state``.)
 ``tests/test_fastpath.py`` runs command lines both ways and compares what
 they print and their exit codes, and compares what ``parse`` reads with what
 click's own parser makes of random command lines.

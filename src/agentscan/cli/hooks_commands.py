@@ -132,6 +132,9 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             print(f"agentscan hook {verb} {len(plan.events)} {agent.value} events in {plan.path}")
             if saved is not None:
                 print(f"the previous version is kept in {saved}")
+                if plan.relaid and plan.after is not None:
+                    print(f"note: {plan.path} was laid out by hand; it is written back as JSON in its own "
+                          "indentation, with the same values (its bytes are in that backup)")
             if plan.removes_file:
                 print(f"removed {plan.path}: it held nothing but agentscan's hooks")
             for directory in emptied:
@@ -150,7 +153,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
 def _change_json(plan: Plan, saved: Path | None, emptied: list[Path], diff: str | None) -> dict:
     return {"path": str(plan.path), "events": list(plan.events), "backup": None if saved is None else str(saved),
             "removed_file": plan.removes_file, "removed_dirs": [str(path) for path in emptied],
-            "diff": diff}
+            "relaid": plan.relaid, "diff": diff}
 
 
 @handle_errors

@@ -74,7 +74,9 @@ def otlp_command(
     for item in header or ():
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise UsageProblem(f"--header wants KEY=VALUE, not {item!r}")
+            # Not the text itself: a curl-style "Authorization: Bearer …" is the usual slip,
+            # and it holds the secret.
+            raise UsageProblem("--header wants KEY=VALUE (no '=' after a name found; the text is not shown)")
         headers[key.strip()] = value.strip()
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(

@@ -109,7 +109,8 @@ def check_home(home: Path) -> None:
         raise NoReadableRoot(f"--home {home}: no such directory")
     if not os.path.isdir(home):
         raise NoReadableRoot(f"--home {home}: not a directory")
-    if not os.access(home, os.R_OK | os.X_OK):
+    # Entered, not listed: the roots are found by name under it (a home of mode 0711 serves).
+    if not os.access(home, os.X_OK):
         raise NoReadableRoot(f"--home {home}: cannot be read (permission denied)")
 
 

@@ -59,10 +59,16 @@ def write_sqlite(
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone).
     ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls credited
     anew: ``run._merged_as_in_the_whole``); theirs are replaced too."""
+    import contextlib
+    import os
     import sqlite3
 
     import sqlite_utils
 
+    try:
+        mode_before: int | None = os.stat(path).st_mode & 0o7777
+    except OSError:
+        mode_before = None
     create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
@@ -70,7 +76,10 @@ def write_sqlite(
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
-        # was rolled back, so the file is as it was.
+        # was rolled back, and the mode made private for a database is put back: the file is as it was.
+        if mode_before is not None:
+            with contextlib.suppress(OSError):
+                os.chmod(path, mode_before)
         raise ExportFailed(f"cannot write {path}: {exc}") from None
     finally:
         db.close()

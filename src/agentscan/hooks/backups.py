@@ -59,7 +59,11 @@ def project_backups(env: Mapping[str, str] | None = None) -> Path:
     from agentscan.hooks.store import make_private_dirs
 
     root = data_dir(env)
-    make_private_dirs(root, "config-backups")
+    try:
+        make_private_dirs(root, "config-backups")
+    except OSError as exc:  # AGENTSCAN_DATA_DIR under a file, a read-only disk
+        raise HookConfigError(f"cannot keep a backup in {os.path.join(root, 'config-backups')} ({exc}); "
+                              "agentscan changed nothing") from None
     return Path(root) / "config-backups"
 
 

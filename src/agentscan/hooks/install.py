@@ -64,6 +64,9 @@ class Plan:
     before: str | None  # None when the file does not exist
     after: str | None  # None: remove the file (an uninstall emptied it)
     events: tuple[str, ...]  # the events whose entries change
+    #: the file is laid out otherwise than JSON written in its own indentation (an inline
+    #: list, ``"a":1``, ``1.50``, ``\u00e9``): the rewrite keeps its values, not those bytes
+    relaid: bool = False
 
     @property
     def changed(self) -> bool:
@@ -144,7 +147,8 @@ def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -
     # A symlinked config (a dotfile manager's) is emptied, never removed.
     if not install and (before is None or (_only_scaffolding(agent, updated) and not path.is_symlink())):
         after = None
-    result = Plan(path=path, before=before, after=after, events=tuple(events))
+    relaid = before is not None and bool(before.strip()) and render(config, before) != before
+    result = Plan(path=path, before=before, after=after, events=tuple(events), relaid=relaid)
     if result.changed and before is not None:
         _check_writable(path)
     return result

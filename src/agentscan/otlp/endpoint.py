@@ -17,8 +17,9 @@ from agentscan.errors import UsageProblem
 
 #: an RFC 9110 ``token``: what a header name may be (``http.client`` lets spaces through)
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-#: userinfo in what the user typed, masked before it is shown (``user:password@``)
-_USERINFO = re.compile(r"[^/@\s]*@")
+#: userinfo in what the user typed (``scheme://user:password@``), masked before it is shown:
+#: everything from ``//`` to the last ``@`` (a password may hold a ``/``)
+_USERINFO = re.compile(r"(?<=//).*@", re.S)
 
 
 def traces_url(endpoint: str) -> str:
@@ -41,6 +42,10 @@ def traces_url(endpoint: str) -> str:
         )
     if any(char.isspace() or ord(char) < 32 or ord(char) == 127 for char in text):
         raise UsageProblem(f"--endpoint must not hold spaces or control characters (percent-encode them): {shown!r}")
+    if not (parts.path + parts.query).isascii():
+        # http.client sends the request line as ASCII: a UnicodeEncodeError deep in the first
+        # request (a host is fine: it goes out as IDNA).
+        raise UsageProblem(f"--endpoint's path and query must be ASCII (percent-encode the rest): {shown!r}")
     path = parts.path if parts.path not in ("", "/") else "/v1/traces"
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
