@@ -43,3 +43,19 @@ def test_one_word_values_stay_whole_on_their_line(isolated_home: Path, tty) -> N
     tty(30, color=False)
     out = CliRunner().invoke(app, ["--demo", "show", "7f3c9a12"]).stdout
     assert any(line.startswith("  model    claude-") for line in out.splitlines()), out
+
+
+def test_a_thread_id_subagent_is_named_by_its_short_prefix_on_a_terminal(tty) -> None:  # noqa: ANN001
+    # The demo's Codex session has one subagent thread (a 36-character id): a tool call marked
+    # with it whole lost 39 columns of its summary.  A pipe keeps it whole.
+    thread = "019ac2d6-0c9e-7f41-a2b7-8d3e5f6a7b90"
+    piped = CliRunner().invoke(app, ["--demo", "show", "019ac2d4"]).stdout
+    assert f"shell [{thread}]: " in piped and f"  {thread}  reviewer" in piped
+    tty(100, color=False)
+    for args in (["--demo", "show", "019ac2d4"], ["--demo", "show", "019ac2d4", "--full", "--no-pager"],
+                 ["--demo", "show", "019ac2d6"]):
+        out = CliRunner().invoke(app, args).stdout
+        assert "shell [019ac2d6]: " in out or "↳ subagent 019ac2d6 (reviewer)" in out, (args, out)
+        assert f"[{thread}]" not in out
+    focused = CliRunner().invoke(app, ["--demo", "show", "019ac2d6"]).stdout
+    assert "its tool calls marked [019ac2d6]" in focused and "  019ac2d6  reviewer" in focused

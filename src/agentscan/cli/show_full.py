@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
-from agentscan.cli.show_text import card_lines, truncation_note
+from agentscan.cli.show_text import card_lines, subagent_names, truncation_note
 from agentscan.cli.term import Terminal, clean, wrap_columns
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
@@ -118,22 +118,23 @@ def _is_task(call: ToolEvent, task: str) -> bool:
 def full_lines(detail: SessionDetail, term: Terminal) -> Iterator[str]:
     yield from card_lines(detail, term)
     items, anchored = timeline(detail)
+    names = subagent_names(detail, term)
     yield ""
     for index, item in enumerate(items):
         yield from _item_lines(item, term, "")
         for sub in anchored.get(index, ()):
-            yield from _subagent_lines(sub, term)
+            yield from _subagent_lines(sub, term, names)
     for sub in anchored.get(-1, ()):
-        yield from _subagent_lines(sub, term)
+        yield from _subagent_lines(sub, term, names)
     note = truncation_note(detail.truncated)
     if note:
         yield ""
         yield note
 
 
-def _subagent_lines(sub: _Subagent, term: Terminal) -> Iterator[str]:
+def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str]) -> Iterator[str]:
     kind = f" ({sub.info.agent_type})" if sub.info is not None and sub.info.agent_type else ""
-    yield term.style(f"    ↳ subagent {sub.id}{kind}", "cyan")
+    yield term.style(f"    ↳ subagent {names.get(sub.id, sub.id)}{kind}", "cyan")
     for item in sub.items:
         yield from _item_lines(item, term, "    ")
 

@@ -51,14 +51,29 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
 
 
+def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
+    """How a subagent is named on a terminal: a thread id (Codex's, Cursor's 36-character
+    UUIDs) by its shortest prefix no other subagent of the session shares, 8 characters or
+    more, as ``list`` shortens session ids (each still opens the session with ``show``); in a
+    pipe, whole.  A tool call marked with the whole id lost 39 columns of its summary."""
+    if not term.tty:
+        return {}
+    from agentscan.scan.short_ids import unique_prefixes
+
+    ids = {sub.id for sub in detail.subagents} | {tool.subagent for tool in detail.tools if tool.subagent}
+    long = [sub_id for sub_id in ids if len(sub_id) == 36 and sub_id.count("-") == 4]
+    return {sub_id: prefix for sub_id, prefix in unique_prefixes(long).items() if prefix != sub_id}
+
+
 def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     """The header every ``show`` starts with: what the session is, where, and what it cost."""
     row = detail.row
     lines = [term.style(row.id, "yellow")]
     focus = detail.extra.get("focus")
     if focus:
+        marked = subagent_names(detail, term).get(focus["subagent"], focus["subagent"])
         lines.extend(_field("focus", f"{focus['query']} is subagent {focus['subagent']} of this session:"
-                            f" its part is listed under subagents, its tool calls marked [{focus['subagent']}]", term))
+                            f" its part is listed under subagents, its tool calls marked [{marked}]", term))
     for label, value in (
         ("title", clean(row.title)),
         ("cwd", home_short(row.cwd) if term.tty else row.cwd),
@@ -89,14 +104,15 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     if detail.subagents:
         lines.append("")
         lines.append(f"subagents ({len(detail.subagents)})")
-        id_width = max(width_of(sub.id) for sub in detail.subagents)
+        names = subagent_names(detail, term)
+        id_width = max(width_of(names.get(sub.id, sub.id)) for sub in detail.subagents)
         type_width = max(width_of(sub.agent_type or "-") for sub in detail.subagents)
         for sub in detail.subagents:
             # Rounded on a terminal; whole in a pipe, as every number there is.
             total = ("not recorded" if not sub.tokens else compact_number(sub.tokens.total) if term.tty
                      else f"{sub.tokens.total:,}")
             note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
-            lines.append(f"  {sub.id:<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens{note}")
+            lines.append(f"  {names.get(sub.id, sub.id):<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens{note}")
     if detail.plan:
         lines.append("")
         lines.append("plan")
@@ -124,9 +140,10 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
         if len(shown_tools) < len(detail.tools):
             parts.append(f"newest {len(shown_tools)} shown")
         lines += ["", f"tool calls ({', '.join(parts)})"]
+        names = subagent_names(detail, term)
         for tool in shown_tools:
             marker = {"ok": "ok ", "error": "ERR"}.get(tool.status, " ? ")
-            who = f" [{tool.subagent}]" if tool.subagent else ""
+            who = f" [{names.get(tool.subagent, tool.subagent)}]" if tool.subagent else ""
             head = f"  {marker} {tool.name}{who}: "
             lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
     if detail.responses:
