@@ -94,3 +94,22 @@ def test_session_context_is_not_a_prompt(isolated_home: Path) -> None:
 
     detail = Scanner(home=isolated_home, provider_names=["gemini"]).show(f"gemini:{session}")
     assert [p.text for p in detail.prompts] == ["Reply with exactly: pong"]
+
+
+def test_a_resume_s_empty_second_file_never_hides_the_conversation(isolated_home: Path) -> None:
+    # gemini --resume (0.44) leaves a second .jsonl of the same session holding only its header
+    # and the injected context.  The newer file won: in a copied home (every mtime the copy's)
+    # the empty one could be newer, and the session showed no prompt and no tokens.
+    session = "7e57ab1e-876f-483a-bc98-099900d7ee46"
+    orphan = [meta(session, start="2026-09-21T09:00:00.000Z"),
+              set_(messages=[{"id": CONTEXT_ID, "timestamp": "2026-09-21T09:00:00.010Z", "type": "user",
+                              "content": [{"text": CONTEXT_TEXT}]}])]
+    talk = [meta(session, start="2026-09-20T10:18:01.708Z"),
+            user("u1", "2026-09-20T10:18:01.875Z", "Reply with exactly: pong"),
+            gemini("g1", "2026-09-20T10:18:03.000Z", "pong", usage=tokens(100, 1), model="gemini-3-flash-preview")]
+    for orphan_time, talk_time in ((2_000_000_000, 1_900_000_000), (1_900_000_000, 2_000_000_000)):
+        write_chat(isolated_home, "gemini-spike", "session-2026-09-21T09-00-7e57ab1e.jsonl", orphan, mtime=orphan_time)
+        write_chat(isolated_home, "gemini-spike", "session-2026-09-20T10-18-7e57ab1e.jsonl", talk, mtime=talk_time)
+        row = _rows(isolated_home)[session]
+        assert row.title == "Reply with exactly: pong", (orphan_time, talk_time)
+        assert row.tokens is not None and row.tokens.total == 101
