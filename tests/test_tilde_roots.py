@@ -2,7 +2,7 @@
 
 ``Path.expanduser`` reads the process's ``$HOME``, which ``--home`` does not change: with
 ``HOME=A`` and ``--home B``, ``CLAUDE_CONFIG_DIR=~/.cc`` must read ``B/.cc``, as
-``CODEX_HOME=~/x`` reads ``B/x``.  A relative entry (``../shared``) is never read: the
+``CODEX_HOME=~/x`` reads ``B/x``.  A relative entry (``../beside``) is never read: the
 agent resolved it against a directory we cannot know, so it is ignored with a warning.
 Each test lays out a decoy under the process's home (``isolated_home``, A) that the old
 expansion would have read.
@@ -27,10 +27,10 @@ from cursor_builders import composer_data, make_state_db
 runner = CliRunner()
 IN_B = "b0b0b0b0-1111-4222-8333-444444444444"
 IN_A = "a0a0a0a0-1111-4222-8333-444444444444"
-SHARED = "5a5a5a5a-1111-4222-8333-444444444444"
+BESIDE = "5a5a5a5a-1111-4222-8333-444444444444"
 IDE_B = "1de0000b-0000-4000-8000-000000000001"
 IDE_A = "1de0000a-0000-4000-8000-000000000002"
-IDE_SHARED = "1de00005-0000-4000-8000-000000000003"
+IDE_BESIDE = "1de00005-0000-4000-8000-000000000003"
 PROVIDERS = ("claude", "codex", "gemini", "cursor")
 
 
@@ -113,23 +113,23 @@ def test_every_setting_expands_tilde_alike(other_home: Path, variable: str, valu
     assert ctx.warnings.items == []
 
 
-# -- relative entries (../shared) are never read ----------------------------------
+# -- relative entries (../beside) are never read ----------------------------------
 
 
 @pytest.fixture
-def shared_beside_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """``tmp/work`` as the working directory, with sessions in ``tmp/shared`` (``../shared``)."""
+def dir_beside_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp/work`` as the working directory, with sessions in ``tmp/beside`` (``../beside``)."""
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
-    shared = tmp_path / "shared"
-    _claude_session(shared, SHARED, "relative to the cwd")
-    _state_db(shared / "state.vscdb", IDE_SHARED, "relative to the cwd")
-    return shared
+    beside = tmp_path / "beside"
+    _claude_session(beside, BESIDE, "relative to the cwd")
+    _state_db(beside / "state.vscdb", IDE_BESIDE, "relative to the cwd")
+    return beside
 
 
-@pytest.mark.parametrize("value", ["../shared", "~shared", "../shared, ~nobody/x"])
-def test_a_relative_claude_config_dir_is_ignored(isolated_home: Path, shared_beside_cwd: Path, value: str) -> None:
+@pytest.mark.parametrize("value", ["../beside", "~someone", "../beside, ~nobody/x"])
+def test_a_relative_claude_config_dir_is_ignored(isolated_home: Path, dir_beside_cwd: Path, value: str) -> None:
     _claude_session(isolated_home / ".claude", IN_A, "the default root")
     scanner = Scanner(home=isolated_home, env={"CLAUDE_CONFIG_DIR": value}, provider_names=["claude"])
     assert _ids(scanner) == {IN_A}  # the defaults stand, as for a relative CODEX_HOME
@@ -140,32 +140,32 @@ def test_a_relative_claude_config_dir_is_ignored(isolated_home: Path, shared_bes
     assert all(not r.explicit and "not an absolute path" in (r.note or "") for r in roots)
 
 
-def test_a_relative_cursor_state_db_is_never_opened(isolated_home: Path, shared_beside_cwd: Path) -> None:
-    scanner = Scanner(home=isolated_home, env={"CURSOR_STATE_DB": "../shared/state.vscdb"}, provider_names=["cursor"])
-    assert IDE_SHARED not in _ids(scanner)
-    assert [w.path for w in scanner.warnings] == ["../shared/state.vscdb"]
+def test_a_relative_cursor_state_db_is_never_opened(isolated_home: Path, dir_beside_cwd: Path) -> None:
+    scanner = Scanner(home=isolated_home, env={"CURSOR_STATE_DB": "../beside/state.vscdb"}, provider_names=["cursor"])
+    assert IDE_BESIDE not in _ids(scanner)
+    assert [w.path for w in scanner.warnings] == ["../beside/state.vscdb"]
     root = state_db_root(scanner.ctx)
     assert not root.explicit and root.source != "CURSOR_STATE_DB" and "CURSOR_STATE_DB entry" in (root.note or "")
 
 
 @pytest.mark.parametrize("variable", ["GEMINI_CLI_HOME", "GEMINI_DATA_DIR"])
-def test_a_relative_gemini_setting_is_ignored(isolated_home: Path, shared_beside_cwd: Path, variable: str) -> None:
-    ctx = ScanContext.create(home=isolated_home, env={variable: "../shared"})
+def test_a_relative_gemini_setting_is_ignored(isolated_home: Path, dir_beside_cwd: Path, variable: str) -> None:
+    ctx = ScanContext.create(home=isolated_home, env={variable: "../beside"})
     (root,) = [r for r in get_provider("gemini").roots(ctx) if r.kind == "sessions"]
     assert (root.path, root.explicit) == (isolated_home / ".gemini" / "tmp", False)
-    assert f"{variable} entry '../shared' ignored" in (root.note or "")
+    assert f"{variable} entry '../beside' ignored" in (root.note or "")
 
 
-def test_doctor_says_why_a_relative_setting_was_ignored(shared_beside_cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "../shared")
-    monkeypatch.setenv("CURSOR_STATE_DB", "../shared/state.vscdb")
+def test_doctor_says_why_a_relative_setting_was_ignored(dir_beside_cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "../beside")
+    monkeypatch.setenv("CURSOR_STATE_DB", "../beside/state.vscdb")
     result = runner.invoke(app, ["doctor", "--json"])
     assert result.exit_code == 0, result.output
     providers = {p["provider"]: p for p in orjson.loads(result.stdout)["providers"]}
     for name, variable in (("claude", "CLAUDE_CONFIG_DIR"), ("cursor", "CURSOR_STATE_DB")):
         noted = [r for r in providers[name]["roots"] if r["note"] and variable in r["note"]]
-        assert noted and all(str(shared_beside_cwd) not in r["path"] for r in providers[name]["roots"]), providers[name]
+        assert noted and all(str(dir_beside_cwd) not in r["path"] for r in providers[name]["roots"]), providers[name]
         assert providers[name]["sessions"] == 0
     human = runner.invoke(app, ["doctor"])
-    assert "CLAUDE_CONFIG_DIR entry '../shared' ignored: not an absolute path" in human.stdout
-    assert "CURSOR_STATE_DB entry '../shared/state.vscdb' ignored" in human.stdout
+    assert "CLAUDE_CONFIG_DIR entry '../beside' ignored: not an absolute path" in human.stdout
+    assert "CURSOR_STATE_DB entry '../beside/state.vscdb' ignored" in human.stdout
