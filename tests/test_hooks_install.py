@@ -335,7 +335,7 @@ def test_a_config_the_agent_wrote_meanwhile_is_left_as_the_agent_wrote_it(isolat
     assert result.exit_code == 1
     assert "changed while agentscan was changing it" in result.stderr
     assert path.read_text() == '{"model": "sonnet"}\n'
-    assert not list(path.parent.glob(".settings.json.*agentscan-tmp"))  # no temp file left
+    assert sorted(p.name for p in path.parent.iterdir() if not p.name.endswith(".bak")) == ["settings.json"]  # no temp file left
 
 
 def test_a_project_backup_that_cannot_be_kept_is_one_error_line(isolated_home: Path, tmp_path: Path,

@@ -1,11 +1,9 @@
-"""JSON Lines and CSV exports, written atomically: temp file, fsync, rename."""
+"""JSON Lines and CSV exports, written atomically (``toolkit.atomicfile``)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Sequence, TypeVar
@@ -13,41 +11,8 @@ from typing import Any, BinaryIO, Callable, Iterable, Sequence, TypeVar
 import orjson
 
 from agentscan.export.rows import CSV_COLUMNS, DAY_CSV_COLUMNS, UsageDay, flat_row
+from agentscan.toolkit.atomicfile import atomic_write
 from agentscan.model import SessionRow
-
-
-def atomic_write(path: Path, write: Callable[[io.BufferedWriter], None], before_rename: Callable[[], None] | None = None) -> None:
-    """Write via a temp file in the same dir, fsync, then rename over ``path``.
-
-    A ``path`` that is a symlink (an export kept in a synced folder, linked from where the
-    cron job writes) is written through: its target is replaced and the link stays.
-    """
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    directory = path.parent
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    temp = Path(temp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if before_rename is not None:
-            before_rename()
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    try:
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)  # make the rename itself durable
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
 
 
 def jsonl_lines(handle: BinaryIO, rows: Iterable[SessionRow]) -> int:

@@ -189,10 +189,9 @@ def write(plan: Plan) -> list[Path]:
 
 
 def _write(plan: Plan) -> list[Path]:
-    import tempfile
-
     from agentscan.filemodes import FILE_MODE
     from agentscan.hooks import made_dirs
+    from agentscan.toolkit.atomicfile import atomic_write
 
     if plan.after is None:
         if plan.before is None:
@@ -203,25 +202,11 @@ def _write(plan: Plan) -> list[Path]:
     target = Path(os.path.realpath(plan.path))
     made_dirs.make_parents(target.parent)
     try:
-        mode = target.stat().st_mode & 0o7777
+        mode = target.stat().st_mode & 0o7777  # a file that existed keeps its own
     except FileNotFoundError:
         mode = FILE_MODE
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".agentscan-tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(plan.after)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        _unchanged_since_read(plan)
-        os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    _sync_directory(target.parent)
+    after = plan.after.encode("utf-8")  # its line endings as ``render`` made them
+    atomic_write(plan.path, lambda handle: handle.write(after), lambda: _unchanged_since_read(plan), mode=mode)
     return []
 
 
@@ -231,20 +216,6 @@ def _unchanged_since_read(plan: Plan) -> None:
     if _read(plan.path) != plan.before:
         raise HookConfigError(f"{plan.path} changed while agentscan was changing it (did the agent write it?); "
                               "agentscan left it as it is now: run the command again")
-
-
-def _sync_directory(directory: Path) -> None:
-    # The rename itself made durable, as an export's (``export.files.atomic_write``).
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _read(path: Path) -> str | None:

@@ -47,7 +47,7 @@ class Outcome:
 
 
 def write_file(path: Path, found: Iterable[ExportTrace]) -> Path:
-    from agentscan.export.files import atomic_write
+    from agentscan.toolkit.atomicfile import atomic_write
     from agentscan.otlp.encode_json import encode_line
 
     if path == STDOUT:  # for a pipe: agentscan otlp -o - | otelcol …

@@ -11,8 +11,6 @@ state in use.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Mapping
@@ -79,13 +77,6 @@ def reset(env: Mapping[str, str]) -> bool:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    from agentscan.toolkit.atomicfile import atomic_write
+
+    atomic_write(path, lambda handle: handle.write(data))
