@@ -267,3 +267,13 @@ def _fast(args: list[str]) -> tuple[int, str, str]:
     done = subprocess.run([sys.executable, "-m", "agentscan", *args], capture_output=True, text=True,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     return done.returncode, done.stdout, done.stderr
+
+
+def test_an_error_message_is_one_printable_line(isolated_home: Path) -> None:
+    # An error may quote what was typed, a path of the home read or a collector's reply:
+    # an escape sequence in it reached the terminal (a screen clear, a clipboard write).
+    home = str(isolated_home / "gone\x1b[2J\x1b]52;c;eA==\x07")
+    typer = runner.invoke(app, ["--home", home, "list"])
+    for stderr in (typer.stderr, _fast(["--home", home, "list"])[2]):
+        assert stderr.startswith("error: --home ") and stderr.count("\n") == 1, stderr
+        assert "\x1b" not in stderr and "\x07" not in stderr and "gone\ufffd[2J\ufffd]52;c;eA==\ufffd" in stderr

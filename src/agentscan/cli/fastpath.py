@@ -162,7 +162,7 @@ def run(argv: list[str]) -> int | None:
     call = parse(argv)
     if call is None:
         return None
-    from agentscan.cli.state import State, run_guarded
+    from agentscan.cli.state import State, run_guarded, say_error
 
     # As Typer does: the global options before the command make the state, those after it add to it.
     from agentscan.errors import UsageProblem
@@ -171,8 +171,7 @@ def run(argv: list[str]) -> int | None:
         state = State(**call.before)
         state.merge(call.after)
     except UsageProblem as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return say_error(exc)
     try:
         return run_guarded(_body(call.command), state, **call.options)
     except KeyboardInterrupt:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
@@ -11,7 +10,7 @@ from typer.core import TyperCommand, TyperOption
 
 # State, end_progress and finish are typer-free (cli.fastpath uses them); the
 # command modules import them from here with the options.
-from agentscan.cli.state import State, end_progress, finish, run_guarded
+from agentscan.cli.state import State, end_progress, finish, run_guarded, say_error
 from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,8 +56,7 @@ class GlobalOptionsCommand(TyperCommand):
         try:
             state_of(ctx).merge(values)
         except UsageProblem as exc:
-            print(f"error: {exc}", file=sys.stderr)  # as the fast path says it (``cli.fastpath``)
-            raise typer.Exit(exc.exit_code) from None
+            raise typer.Exit(say_error(exc)) from None
         return super().invoke(ctx)
 
 

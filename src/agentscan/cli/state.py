@@ -135,6 +135,16 @@ def start_prices_on_a_first_run(scanner: Scanner) -> None:
         priceahead.start(scanner)
 
 
+def say_error(exc: AgentscanError) -> int:
+    """``error: <message>`` on stderr, and the contract's exit code.  The message is one line
+    of printable text (``term.clean``): it may quote a path from the home read, a collector's
+    reply or what was typed, and none of them may move the cursor or write the clipboard."""
+    from agentscan.cli.term import clean
+
+    print(f"error: {clean(str(exc))}", file=sys.stderr)
+    return exc.exit_code
+
+
 def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
     """Run a command's body; a domain error becomes a one-line message and the
     contract's exit code (returned: 0 when the body ends normally)."""
@@ -143,8 +153,7 @@ def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         return 0
     except AgentscanError as exc:
         end_progress()
-        print(f"error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return say_error(exc)
     except KeyboardInterrupt:
         end_progress()  # a Ctrl-C in a long read leaves no progress line for the prompt to follow
         raise

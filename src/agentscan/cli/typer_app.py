@@ -14,6 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from agentscan.cli.options import State
+from agentscan.cli.state import say_error
 from agentscan.errors import UsageProblem
 
 #: click's ``UsageError``, of the click Typer runs on (its own copy since typer 0.20-odd:
@@ -100,8 +101,7 @@ def _global(
     try:
         ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose, quiet=quiet)
     except UsageProblem as exc:
-        print(f"error: {exc}", file=sys.stderr)  # as the fast path says it (``cli.fastpath``)
-        raise typer.Exit(exc.exit_code) from None
+        raise typer.Exit(say_error(exc)) from None
     # Every option above except --version is also taken after the command name
     # (agentscan list --no-cache): see GlobalOptionsCommand.
 

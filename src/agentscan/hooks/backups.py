@@ -48,7 +48,7 @@ def backup(plan: Plan, *, now: float | None = None, into: Path | None = None) ->
             target.unlink(missing_ok=True)
             raise HookConfigError(f"cannot keep a backup of {plan.path} ({exc}); agentscan did not change it") from None
         return target
-    raise HookConfigError(f"cannot find a free backup name beside {plan.path}")
+    raise HookConfigError(f"cannot find a free backup name for {plan.path} in {where}")
 
 
 def project_backups(env: Mapping[str, str] | None = None) -> Path:

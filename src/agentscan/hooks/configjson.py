@@ -2,8 +2,10 @@
 
 Read: refused, rather than rewritten lossily, when it could not come back the
 same (a key twice in one object, a number too large for a double, ``NaN``).
-Written: in the file's own indentation, line endings and final newline, so an
-uninstall after an install gives back the very bytes the install started from.
+Written: in the file's own indentation, line endings and final newline, so for a
+file laid out as the agents write it (plain JSON, one value a line) an uninstall
+after an install gives back the very bytes the install started from; another
+layout keeps its values (``install.Plan.relaid`` says so).
 """
 
 from __future__ import annotations
@@ -68,8 +70,7 @@ def _not_json(name: str) -> Any:
 
 def render(config: dict[str, Any], before: str | None) -> str:
     """The config as JSON text laid out like ``before``: its indentation (tabs or N
-    spaces, else 2), its line endings and whether it ended with a newline, so an
-    uninstall gives back the very bytes an install started from."""
+    spaces, else 2), its line endings and whether it ended with a newline."""
     found = re.search(r"\n( +|\t+)\S", before or "")
     text = json.dumps(config, indent=found.group(1) if found else 2, ensure_ascii=False)
     # A lone surrogate (a "\ud83d" escape with no partner) cannot be written in UTF-8:

@@ -6,9 +6,11 @@ re-installing changes nothing (and keeps what the user added to our command),
 uninstalling removes only our entries, a file that is not valid JSON or would
 not come back the same (duplicate keys, a number too large for a float) is
 refused rather than replaced, and so is a read-only one.  The file as it was
-is kept byte for byte in a timestamped backup beside it, and the new text, in
-the file's own indentation, line endings and final newline, is written to a
-temporary file and renamed over the old one.  An uninstall that leaves
+is kept byte for byte in a timestamped backup (``hooks.backups``: beside it, a
+project's in the data directory), and the new text, in the file's own
+indentation, line endings and final newline (``hooks.configjson``), replaces
+it atomically (``toolkit.atomicfile``) only if the agent has not written it
+meanwhile.  An uninstall that leaves
 nothing but agentscan's own scaffolding removes the file it emptied, and the
 directories an install had to create for it (``made_dirs``) when empty.
 

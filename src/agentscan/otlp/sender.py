@@ -158,7 +158,7 @@ REASON_CHARS = 200
 def _collector_says(error: urllib.error.HTTPError) -> str:
     """``": <reason>"`` from a refusal's body, the collector's own words (why a 400 was
     refused is the first thing to know): the ``message`` of an OTLP/JSON ``Status``, or
-    plain text; one line of printable text, cut short.  Nothing for a protobuf or other
+    plain text; one line, cut short.  Nothing for a protobuf or other
     binary body, or one that cannot be read."""
     try:
         body = error.read(REASON_BYTES)
@@ -177,7 +177,7 @@ def _collector_says(error: urllib.error.HTTPError) -> str:
         text = message if isinstance(message, str) else ""
     elif "text" not in kind:
         return ""
-    line = "".join(ch if ch.isprintable() else "\ufffd" for ch in " ".join(text.split()))
+    line = " ".join(text.split())  # (made printable where it is shown: ``cli.state.say_error``)
     if len(line) > REASON_CHARS:
         line = line[:REASON_CHARS - 1] + "…"
     return f": {line}" if line else ""
