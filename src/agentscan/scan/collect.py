@@ -28,10 +28,10 @@ import orjson
 
 from agentscan.model import SESSION, SessionRef
 from agentscan.scan.cache import decode_json
-from agentscan.scan.sessionsums import Parsed, SessionSums, key_hashes, warning_from
+from agentscan.scan.sessionsums import Parsed, SessionSums, warning_from
 from agentscan.scan.sharing import entries_from, merge_duplicates, sharing
 from agentscan.readsums import note_read
-from agentscan.sealing import seal, unseal, unseal_json
+from agentscan.sealing import seal, unseal_json
 from agentscan.usagegroups import GROUP_WIDTH
 from agentscan.digests import blake2b
 
@@ -321,22 +321,12 @@ class _Collector:
             if isinstance(remembered, dict) and remembered.get("stamp") == stamp and isinstance(remembered.get("ids"), list):
                 return {item for item in remembered["ids"] if isinstance(item, str)}
         self.fill_keys([ref_id for _, ref_id in pairs], keys)
-        shared = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs}, self._recover_keys(pairs))
+        shared = sharing({ref_id: keys.get(ref_id, b"") for _, ref_id in pairs})
         # Remembered for every session of the provider only: a few (a patched answer's
         # changed sessions) must not take the place of the whole report's answer.
         if stamp is not None and self.cache is not None and self._whole(provider, pairs):
             self.cache.put_meta(marker, orjson.dumps({"stamp": stamp, "ids": sorted(shared)}).decode())
         return shared
-
-    def _recover_keys(self, pairs: list[tuple[SessionRef, str]]) -> Callable[[list[str]], dict[str, bytes]]:
-        """For ``sharing``: the key hashes of sessions whose kept blob is damaged or
-        missing, from their calls (decoded or parsed; they are merged exactly then)."""
-        def recover(ids: list[str]) -> dict[str, bytes]:
-            by_id = {ref_id: ref for ref, ref_id in pairs}
-            calls = self._calls([by_id[ref_id] for ref_id in ids])
-            return {ref_id: unseal(key_hashes(calls[ref_id])) or b"" for ref_id in ids if ref_id in calls}
-
-        return recover
 
     def fill_keys(self, ids: list[str], keys: dict[str, bytes]) -> None:
         """The key hashes of ``ids`` that ``sums`` left out (their sums came from a provider's

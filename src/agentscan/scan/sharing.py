@@ -13,7 +13,7 @@ merges the calls of those sessions exactly.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable, Sequence
+from typing import Sequence
 
 from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SESSION, TS, SessionRef
 from agentscan.scan.sessionsums import SUMMED
@@ -33,28 +33,17 @@ def entries_from(data: bytes) -> list[list] | None:
     return entries
 
 
-def sharing(sealed: dict[str, bytes], recover: Callable[[list[str]], dict[str, bytes]] | None = None) -> set[str]:
-    """Ids whose key hashes meet another id's.
-
-    A damaged or missing blob says nothing of which sessions its calls meet,
-    so ``recover`` gives those ids' key hashes (unsealed) from their calls,
-    and the sessions they meet are found as any other's.  Without it (or for
-    an id it could not recover), every id counts as sharing: marking only the
-    damaged one would sum its partners whole and count their shared calls twice.
-    """
+def sharing(sealed: dict[str, bytes]) -> set[str]:
+    """Ids whose key hashes meet another id's.  A damaged or missing blob (a damaged
+    index; none in a sound one) says nothing of which sessions its calls meet, so then
+    every id counts as sharing and all their calls are merged exactly: marking only the
+    damaged one summed its partners whole and counted their shared calls twice."""
     keys: dict[str, bytes] = {}
-    damaged = []
     for session_id, blob in sealed.items():
         payload = unseal(blob)
         if payload is None:
-            damaged.append(session_id)
-        else:
-            keys[session_id] = payload
-    if damaged:
-        recovered = recover(damaged) if recover is not None else {}
-        if len(recovered) < len(damaged):
             return set(sealed)
-        keys.update(recovered)
+        keys[session_id] = payload
     return meeting(keys)
 
 
