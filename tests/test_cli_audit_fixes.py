@@ -277,3 +277,15 @@ def test_an_error_message_is_one_printable_line(isolated_home: Path) -> None:
     for stderr in (typer.stderr, _fast(["--home", home, "list"])[2]):
         assert stderr.startswith("error: --home ") and stderr.count("\n") == 1, stderr
         assert "\x1b" not in stderr and "\x07" not in stderr and "gone\ufffd[2J\ufffd]52;c;eA==\ufffd" in stderr
+
+
+@pytest.mark.parametrize("args, usage", [
+    (["show", "--help"], "Usage: agentscan show [OPTIONS] ID\n"),
+    (["show"], "Usage: agentscan show [OPTIONS] ID\n"),
+    (["trace", "--help"], "Usage: agentscan trace [OPTIONS] [ID]\n"),
+    (["tokens", "--help"], "Usage: agentscan tokens [OPTIONS] [ID]...\n"),
+])
+def test_usage_lines_write_a_required_argument_bare_as_git_and_gh_do(args: list[str], usage: str) -> None:
+    # Typer writes it "{ID}", which reads as a set of choices.
+    result = runner.invoke(app, args)
+    assert (result.stdout + result.stderr).startswith(usage), result.output

@@ -234,3 +234,15 @@ def test_quiet_is_documented_as_a_global_option() -> None:
     docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
     globals_section = docs.split("## Global options", 1)[1].split("\n## ", 1)[0]
     assert "`--quiet`, `-q`" in globals_section
+
+
+def test_list_shows_a_model_without_its_snapshot_date_on_a_terminal_and_whole_in_a_pipe(tty) -> None:
+    # The date took the last characters of a narrow MODEL column: the version went first.
+    tty(200, color=False)
+    on_terminal = run("--demo", "list").stdout
+    assert "claude-opus-4-5 " in on_terminal and "20251101" not in on_terminal
+    assert "gpt-5.1-codex " in on_terminal  # a name without a date is left as it is
+
+
+def test_list_in_a_pipe_shows_the_model_whole() -> None:
+    assert "claude-opus-4-5-20251101" in run("--demo", "list").stdout

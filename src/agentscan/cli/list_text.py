@@ -18,7 +18,7 @@ COLUMNS = (
     Column("COST", right=True, drop=5),
     Column("MODEL", flex=True, min_width=10, drop=4),
     Column("CWD", flex=True, min_width=10, keep_end=True, drop=3),
-    Column("TITLE", flex=True, min_width=20, weight=2, drop=2),
+    Column("TITLE", flex=True, min_width=16, weight=2, drop=2),
 )
 
 
@@ -34,7 +34,7 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.short_time(row.updated_at),
             render.human_tokens(row.tokens, term),
             render.human_usd(row.cost),
-            clean(row.model) or "-",
+            render.model_text(clean(row.model), term),
             render.path_text(clean(row.cwd), term),
             clean(row.title) or "-",
         ])

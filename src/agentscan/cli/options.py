@@ -51,6 +51,12 @@ class GlobalOptionsCommand(TyperCommand):
                 rich_help_panel="Global options",
             ))
 
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        # Typer writes a required argument in braces (``show [OPTIONS] {ID}``), which reads as
+        # a set of choices; git and gh write it bare.
+        return [piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
+                for piece in super().collect_usage_pieces(ctx)]
+
     def invoke(self, ctx: Any) -> Any:
         values = {name: ctx.params.pop(name, None) for name in GLOBAL_NAMES}
         try:

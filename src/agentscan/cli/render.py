@@ -27,7 +27,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _SECOND = timedelta(seconds=1)
 
 __all__ = [
-    "compact_number", "emit_json", "envelope", "full_number", "human_tokens", "note", "path_text",
+    "compact_number", "emit_json", "envelope", "full_number", "human_tokens", "model_text", "note", "path_text",
     "plural", "short_time", "terminal", "warn_summary",
 ]
 
@@ -159,3 +159,15 @@ def path_text(path: str | None, term: Terminal) -> str:
     if not path:
         return "-"
     return home_short(path) if term.tty else path
+
+
+def model_text(model: str | None, term: Terminal) -> str:
+    """``claude-opus-4-5`` for ``claude-opus-4-5-20251101`` on a terminal: the snapshot's date
+    tells a person little and took a narrow MODEL column's last characters, the version; a
+    pipe gets the name whole, as ``show`` and ``--json`` do."""
+    if not model:
+        return "-"
+    if term.tty and len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
+        return model[:-9]
+    return model
+

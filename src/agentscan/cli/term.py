@@ -225,6 +225,10 @@ def cut_left(text: str, width: int) -> str:
     for index, ch in enumerate(tail):
         if ch in "/\\" and index + 1 < len(tail):
             return ELLIPSIS + tail[index:]
+    # The last name whole rather than cut, when it alone fits: "weather-app", not "…eather-app".
+    name = text.replace("\\", "/").rsplit("/", 1)[-1]
+    if name and width_of(name) <= width:
+        return name
     return ELLIPSIS + tail
 
 
