@@ -164,9 +164,14 @@ def test_every_file_agentscan_writes_is_0600(claude_home: Path, tmp_path: Path, 
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX modes")
-def test_an_existing_sqlite_export_is_brought_back_to_0600(claude_home: Path, tmp_path: Path, permissive_umask: None) -> None:
-    path = tmp_path / "sessions.sqlite"
-    assert runner.invoke(app, ["export", "-f", "sqlite", "-o", str(path)]).exit_code == 0
-    path.chmod(0o644)
-    assert runner.invoke(app, ["export", "-f", "sqlite", "-o", str(path)]).exit_code == 0
+@pytest.mark.parametrize("fmt", ["sqlite", "jsonl", "csv"])
+def test_an_existing_export_keeps_the_mode_its_owner_gave_it(claude_home: Path, tmp_path: Path, permissive_umask: None,
+                                                             fmt: str) -> None:
+    # Made readable for a dashboard or a team share running as another user: the next
+    # nightly run must not take that back (a new export is 0600: the test above).
+    path = tmp_path / f"sessions.{fmt}"
+    assert runner.invoke(app, ["export", "-f", fmt, "-o", str(path)]).exit_code == 0
     assert _mode(path) == 0o600
+    path.chmod(0o644)
+    assert runner.invoke(app, ["export", "-f", fmt, "-o", str(path)]).exit_code == 0
+    assert _mode(path) == 0o644

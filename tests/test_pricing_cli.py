@@ -152,6 +152,14 @@ def test_prices_is_offline_by_default_and_names_the_data(isolated_home: Path) ->
     assert [w["path"] for w in doc["warnings"]] == ["model:-/nonesuch-1"]
 
 
+def test_a_name_one_agent_records_is_priced_without_naming_the_agent(isolated_home: Path) -> None:
+    # Cursor records Sonnet 4.5 as "claude-4.5-sonnet"; `list` prices it, so `prices` must too.
+    (model,) = run("prices", "claude-4.5-sonnet", "--json")["models"]
+    assert (model["provider"], model["model_id"]) == ("anthropic", "claude-sonnet-4-5")
+    (named,) = run("prices", "claude-4.5-sonnet", "-p", "codex", "--json")["models"]
+    assert named["model_id"] is None  # --provider still means as that agent records it
+
+
 def test_update_fetches_once_then_every_run_prices_with_it_offline(isolated_home: Path, monkeypatch, loopback) -> None:
     claude_sonnet_session(isolated_home)
     with PriceServer(price_data(1, 2)) as server:
@@ -184,6 +192,20 @@ def test_a_failed_update_changes_nothing(isolated_home: Path, monkeypatch, loopb
     assert result.exit_code == 1 and "could not fetch" in result.stderr
     assert run("prices", "--json")["prices"]["source"] == "bundled"
     assert not (isolated_home.parent / "agentscan-data" / "prices").exists()
+
+
+@pytest.mark.parametrize("data", [b"[]", b'[{"id": "acme", "name": "Acme", "api_pattern": "acme", "models": []}]'])
+def test_an_update_that_prices_no_agent_s_model_changes_nothing(isolated_home: Path, monkeypatch, loopback,
+                                                               data: bytes) -> None:
+    # Valid to genai-prices' parser; saved, every cost would be unknown from then on.
+    claude_sonnet_session(isolated_home)
+    with PriceServer(data) as server:
+        monkeypatch.setenv(source.URL_ENV, server.url)
+        result = CliRunner().invoke(app, ["prices", "--update"])
+    assert result.exit_code == 1, result.output
+    assert "prices no anthropic, openai, google model" in result.stderr and "kept" in result.stderr
+    assert run("prices", "--json")["prices"]["source"] == "bundled"
+    assert run("tokens", "--json")["rows"][0]["cost_usd"] == float(SESSION_COST)
 
 
 def test_data_fetched_for_another_library_version_is_not_used(isolated_home: Path, monkeypatch, loopback) -> None:

@@ -2,10 +2,11 @@
 
 Exports, the cache, hook events, the live-export counters and every lock
 file hold titles, prompts or paths, so each is created ``0600`` (each
-directory agentscan creates, ``0700``), whatever the umask; a file that is
-replaced gets the mode of its replacement, and a SQLite export updated in
-place (with its ``-wal``/``-shm``) is brought back to ``0600``.  Documented
-in docs/security.md.  Stdlib only: the hook imports it.
+directory agentscan creates, ``0700``), whatever the umask.  An export that
+exists already keeps its mode, replaced (``toolkit.atomicfile``) or updated in
+place (SQLite, with its ``-wal``/``-shm``): its owner chose it (a team share,
+a dashboard running as another user).  Documented in docs/security.md.
+Stdlib only: the hook imports it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ DIR_MODE = 0o700
 
 
 def create_private(path: str | os.PathLike[str]) -> None:
-    """Create ``path`` empty with ``FILE_MODE`` if it does not exist; else make it ``FILE_MODE``.
+    """Create ``path`` empty with ``FILE_MODE`` if it does not exist; one that exists keeps its mode.
 
     For files another library opens by name (SQLite): it would create them
     with the umask's mode.  SQLite gives its ``-wal``/``-shm`` the mode of
@@ -25,16 +26,8 @@ def create_private(path: str | os.PathLike[str]) -> None:
     """
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE))
-        return
     except FileExistsError:
         pass
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        target = os.fspath(path) + suffix
-        try:
-            if os.path.isfile(target) and os.stat(target).st_mode & 0o777 != FILE_MODE:
-                os.chmod(target, FILE_MODE)
-        except OSError:
-            pass  # not ours to change (another owner): leave it, never fail the write for it
 
 
 def open_private(path: str | os.PathLike[str], flags: int = os.O_WRONLY | os.O_CREAT | os.O_TRUNC) -> int:

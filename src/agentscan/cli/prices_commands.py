@@ -55,14 +55,20 @@ def prices_command(
     if models:
         from agentscan.pricing import library
 
+        # Without --provider, a name one agent records differently (Cursor's "claude-4.5-sonnet")
+        # is looked up as each agent records it, as ``list`` prices it: "no price" was wrong.
+        agents = [provider] if provider is not None else ["", *aliases.PROVIDER_HINTS]
         for name in models:
-            ref = aliases.model_ref(provider or "", name)
             found: dict[str, object] = {
                 "query": name, "provider": None, "model_id": None, "name": None, "prices": None, "price_fields": None,
             }
-            if ref is not None:
+            for agent in agents:
+                ref = aliases.model_ref(agent, name)
+                if ref is None:
+                    continue
                 try:
-                    found.update(library.describe(data, aliases.PROVIDER_HINTS.get(provider or ""), ref))
+                    found.update(library.describe(data, aliases.PROVIDER_HINTS.get(agent), ref))
+                    break
                 except library.NotPriceable:
                     pass
             if found["model_id"] is None:

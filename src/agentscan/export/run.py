@@ -10,7 +10,7 @@ model and run (SQLite's ``token_days``) instead of one per session.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Sequence
 
@@ -40,6 +40,8 @@ class ExportResult:
     prices: dict[str, Any] | None = None
     #: usage-day records written (SQLite's ``token_days`` rows, or ``--days`` lines)
     usage_days: int = 0
+    #: sessions of providers none of whose roots exists, left as they were (not marked gone), by provider
+    unseen: Mapping[str, int] = field(default_factory=dict)
 
 
 def export(
@@ -48,13 +50,14 @@ def export(
     rows: list[SessionRow],
     usage_days: list[UsageDay],
     *,
-    scope: tuple[str, ...] = (),
+    scope: Sequence[str] | None = None,
     present_ids: Iterable[str] | None = None,
     lock_timeout: float = LOCK_TIMEOUT_S,
     before_rename: Callable[[], None] | None = None,
     env: Mapping[str, str] | None = None,
     per_day: bool = False,
     days_of: Iterable[str] = (),
+    unseen: Sequence[str] = (),
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock).
 
@@ -72,6 +75,7 @@ def export(
         raise ExportFailed(f"{output} is a directory; give a file path")
     if not output.parent.is_dir():
         raise ExportFailed(f"{output.parent} does not exist")
+    _check_target(fmt, output)
     from filelock import FileLock, Timeout
 
     lock_file = lock_path(output, os.environ if env is None else env)
@@ -86,8 +90,9 @@ def export(
                 return _result(output, fmt, write_lines(output, lines, before_rename=before_rename), per_day, len(rows))
             from agentscan.export.sqlite import write_sqlite
 
-            sessions, gone = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of)
-            return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days))
+            sessions, gone, kept = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids,
+                                                days_of=days_of, unseen=unseen)
+            return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept)
     except Timeout:
         raise ExportFailed(
             f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s"
@@ -123,6 +128,36 @@ def _check(fmt: str, output: Path, per_day: bool) -> None:
         raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
     if fmt == "sqlite" and per_day:
         raise UsageProblem("--days is for jsonl and csv: a SQLite export always has the token_days table")
+
+
+#: how every SQLite database starts (its header string)
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_target(fmt: str, output: Path) -> None:
+    """Refuse an output that the format would ruin: an SQLite index (its ``first_seen_at`` and
+    ``gone_at`` history, kept nowhere else) replaced by a JSON Lines or CSV file, or a FIFO or
+    device given to SQLite, which needs a file it can update in place."""
+    import stat
+
+    try:
+        found = os.stat(output)
+    except OSError:
+        return  # none yet (or unreadable: the write says why)
+    if not stat.S_ISREG(found.st_mode):
+        if fmt == "sqlite":
+            raise ExportFailed(f"{output} is not a regular file: --format sqlite updates a file in place")
+        return  # a FIFO, /dev/null: written into (``toolkit.atomicfile``)
+    if fmt == "sqlite":
+        return
+    try:
+        with open(output, "rb") as handle:
+            head = handle.read(len(_SQLITE_HEADER))
+    except OSError:
+        return
+    if head == _SQLITE_HEADER:
+        raise ExportFailed(f"{output} is an SQLite database (an `export -f sqlite` index?); a {fmt} export "
+                           "would replace it: give another --output, or remove it first")
 
 
 def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool) -> Callable[[BinaryIO], int] | None:
@@ -182,9 +217,12 @@ def run_export(
         if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
             others = set(days_of)
             found_days, days_of = [day for day in found_days if day.session_id not in others], []
+    scope = filters.providers or tuple(p.name for p in scanner.providers)
+    unseen = _unseen(scanner, scope)
     result = export(
         fmt, output, rows, found_days,
-        scope=filters.providers or tuple(p.name for p in scanner.providers),
+        scope=tuple(name for name in scope if name not in unseen),
+        unseen=unseen,
         present_ids=[ref.id for ref in refs],
         lock_timeout=lock_timeout,
         before_rename=before_rename,
@@ -192,7 +230,20 @@ def run_export(
         per_day=days,
         days_of=days_of,
     )
+    for name, count in sorted(result.unseen.items()):
+        scanner.ctx.warn(str(output), f"no {name} root found (`agentscan doctor` shows where it looked): its "
+                         f"{count:,} sessions in the index are left as they were, not marked gone")
     return replace(result, prices=book.data.to_json())
+
+
+def _unseen(scanner: Scanner, names: Sequence[str]) -> list[str]:
+    """Those of ``names`` none of whose roots exists: their sessions are not gone, unseen (a
+    home not mounted, a disk unplugged, a ``--home`` mistyped); an export marks nothing of theirs."""
+    unseen = []
+    for provider in scanner.providers:
+        if provider.name in names and not any(root.path.exists() for root in provider.roots(scanner.ctx)):
+            unseen.append(provider.name)
+    return unseen
 
 
 def _merged_as_in_the_whole(scanner: Scanner, refs: Sequence[SessionRef], chosen: list[SessionRef],

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Collection, Iterable
 
 from agentscan.errors import ExportFailed
 from agentscan.export.migrations import migrate
@@ -52,43 +52,37 @@ def write_sqlite(
     rows: list[SessionRow],
     usage_days: list[UsageDay],
     *,
-    scope: tuple[str, ...] = (),
+    scope: Collection[str] | None = None,
     present_ids: Iterable[str] | None = None,
     days_of: Iterable[str] = (),
-) -> tuple[int, int]:
-    """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone).
-    ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls credited
-    anew: ``run._merged_as_in_the_whole``); theirs are replaced too."""
-    import contextlib
-    import os
+    unseen: Collection[str] = (),
+) -> tuple[int, int, dict[str, int]]:
+    """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone,
+    sessions of ``unseen`` providers left as they were, by provider).  ``days_of``: other
+    sessions whose days ``usage_days`` holds whole (shared calls credited anew:
+    ``run._merged_as_in_the_whole``); theirs are replaced too.  ``unseen``: providers none
+    of whose roots exists (a home not mounted, a disk unplugged): their sessions are not gone."""
     import sqlite3
 
     import sqlite_utils
 
-    try:
-        mode_before: int | None = os.stat(path).st_mode & 0o7777
-    except OSError:
-        mode_before = None
     create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
-        return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of)
+        return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
-        # was rolled back, and the mode made private for a database is put back: the file is as it was.
-        if mode_before is not None:
-            with contextlib.suppress(OSError):
-                os.chmod(path, mode_before)
+        # was rolled back: the file is as it was.
         raise ExportFailed(f"cannot write {path}: {exc}") from None
     finally:
         db.close()
 
 
 def _write(
-    db: Database, rows: list[SessionRow], usage_days: list[UsageDay], *, scope: tuple[str, ...],
-    present_ids: Iterable[str] | None, days_of: Iterable[str],
-) -> tuple[int, int]:
+    db: Database, rows: list[SessionRow], usage_days: list[UsageDay], *, scope: Collection[str] | None,
+    present_ids: Iterable[str] | None, days_of: Iterable[str], unseen: Collection[str],
+) -> tuple[int, int, dict[str, int]]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA busy_timeout=10000")
     migrate(db)
@@ -105,21 +99,27 @@ def _write(
             record["gone_at"] = None
             records.append(record)
         db.table("sessions").upsert_all(records, pk="id")
-        gone = _mark_gone(db, present, scope, now)
+        gone, kept = _mark_gone(db, present, scope, now, unseen)
         ids = [row.id for row in rows] + list(days_of)
         _replace_children(db, ids, usage_days)
-    return len(rows), gone
+    return len(rows), gone, kept
 
 
-def _mark_gone(db, present: set[str], scope: tuple[str, ...], now: str) -> int:
-    """Sessions of the exported providers whose files disappeared get ``gone_at`` once."""
+def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, unseen: Collection[str]
+               ) -> tuple[int, dict[str, int]]:
+    """Sessions of the exported providers (``scope``; ``None``: all) whose files disappeared get
+    ``gone_at`` once; those of ``unseen`` providers are counted instead, by provider."""
     count = 0
+    kept: dict[str, int] = {}
     for (session_id, provider) in db.execute("SELECT id, provider FROM sessions WHERE gone_at IS NULL").fetchall():
-        if session_id in present or (scope and provider not in scope):
+        if provider in unseen and session_id not in present:
+            kept[provider] = kept.get(provider, 0) + 1
+            continue
+        if session_id in present or (scope is not None and provider not in scope):
             continue
         db.execute("UPDATE sessions SET gone_at = ? WHERE id = ?", (now, session_id))
         count += 1
-    return count
+    return count, kept
 
 
 def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:

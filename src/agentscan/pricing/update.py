@@ -21,6 +21,11 @@ from agentscan.errors import AgentscanError
 from agentscan.pricing import source
 
 
+#: the vendors of the agents' models (Claude, Codex, Gemini; Cursor's are theirs too): data
+#: pricing none of their models is refused (a mirror of one vendor's is fine)
+AGENT_VENDORS = ("anthropic", "openai", "google")
+
+
 class PriceUpdateFailed(AgentscanError):
     """The price data could not be fetched or was not valid (exit 1); nothing was changed."""
 
@@ -44,6 +49,11 @@ def update(env: Mapping[str, str]) -> tuple[source.PriceData, int]:
         providers = library.parse(raw)
     except Exception as exc:  # noqa: BLE001 - whatever the parser rejects, the saved data stays as it was
         raise PriceUpdateFailed(f"the price data at {url} is not valid: {type(exc).__name__}: {exc}") from None
+    if not any(p.id in AGENT_VENDORS and p.models for p in providers):
+        # Valid to the parser, useless to us (an empty list, another vendor's mirror): saved,
+        # it would turn every cost unknown, and a nightly export would write that over good ones.
+        raise PriceUpdateFailed(f"the price data at {url} prices no {', '.join(AGENT_VENDORS)} model; "
+                                "the price data in use is kept")
     directory = source.prices_dir(env)
     meta = {
         "sha256": hashlib.sha256(raw).hexdigest(),
