@@ -190,6 +190,10 @@ def test_a_failed_update_changes_nothing(isolated_home: Path, monkeypatch, loopb
         monkeypatch.setenv(source.URL_ENV, server.url)
         result = CliRunner().invoke(app, ["prices", "--update"])
     assert result.exit_code == 1 and "could not fetch" in result.stderr
+    assert "the server answered 404" in result.stderr and "developer.mozilla.org" not in result.stderr
+    monkeypatch.setenv(source.URL_ENV, "http://127.0.0.1:9/refused")  # discard: nothing listens
+    result = CliRunner().invoke(app, ["prices", "--update"])
+    assert result.exit_code == 1 and "could not fetch" in result.stderr and "[Errno" not in result.stderr
     assert run("prices", "--json")["prices"]["source"] == "bundled"
     assert not (isolated_home.parent / "agentscan-data" / "prices").exists()
 

@@ -42,8 +42,14 @@ def update(env: Mapping[str, str]) -> tuple[source.PriceData, int]:
     try:
         response = httpx2.get(url, timeout=updater.request_timeout, follow_redirects=True)
         response.raise_for_status()
+    except httpx2.HTTPStatusError as exc:
+        reply = exc.response
+        raise PriceUpdateFailed(f"could not fetch price data from {url}: the server answered "
+                                f"{reply.status_code} {reply.reason_phrase}".rstrip()) from None
+    except httpx2.TimeoutException:
+        raise PriceUpdateFailed(f"could not fetch price data from {url}: timed out") from None
     except httpx2.HTTPError as exc:
-        raise PriceUpdateFailed(f"could not fetch price data from {url}: {exc}") from None
+        raise PriceUpdateFailed(f"could not fetch price data from {url}: {_reason(exc)}") from None
     raw = response.content
     try:
         providers = library.parse(raw)
@@ -84,6 +90,13 @@ def reset(env: Mapping[str, str]) -> bool:
         except OSError as exc:
             raise AgentscanError(f"cannot remove {directory / name}: {exc.strerror or exc}") from None
     return removed
+
+
+def _reason(exc: Exception) -> str:
+    """The OS's words for a failed connection, without Python's ``[Errno 111]``."""
+    import re
+
+    return re.sub(r"^\[Errno -?\d+\] ", "", str(exc)) or type(exc).__name__
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
