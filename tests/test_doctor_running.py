@@ -171,7 +171,16 @@ def test_doctor_reports_a_corrupt_state_db_and_still_lists(isolated_home: Path) 
     (codex / "state_5.sqlite").write_bytes(b"not a database at all" * 50)
     codex_report = provider(doctor(), "codex")
     assert codex_report["sessions"] == 1
-    assert any("none found or none readable" in f for f in codex_report["findings"])
+    assert any("none readable" in f and "state_5.sqlite" in f for f in codex_report["findings"])
+
+
+def test_doctor_says_once_that_there_is_no_state_db(isolated_home: Path) -> None:
+    codex = codex_home_with_index(isolated_home)
+    (codex / "state_5.sqlite").unlink()
+    codex_report = provider(doctor(), "codex")
+    notes = [r["note"] for r in codex_report["roots"] if r["kind"] == "database"]
+    assert notes == ["no state_*.sqlite found; listing from rollouts"]
+    assert not any("thread index" in f for f in codex_report["findings"])  # it said the same again
 
 
 def test_doctor_reports_a_cursor_state_db_it_could_not_use(isolated_home: Path) -> None:

@@ -109,8 +109,12 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.discovery import discover
 
         found = discover(ctx)
+        lines: list[str] = []
         if not found.thread_index.databases:
-            lines = ["thread index: none found or none readable; sessions listed from rollouts only"]
+            present = [str(root.path) for root in self.roots(ctx) if root.kind == "database" and root.path.exists()]
+            # None there: the database root's note says so already ("no state_*.sqlite found").
+            if present:
+                lines = [f"thread index: none readable ({', '.join(present)}); sessions listed from rollouts only"]
         else:
             used = ", ".join(str(path) for path in found.thread_index.databases)
             lines = [f"thread index: {used} ({len(found.thread_index.rows)} threads)"]
