@@ -95,6 +95,12 @@ def output_status(output: object) -> str:
             return "error"
         inner = output.get("output")
         return output_status(inner) if isinstance(inner, str) else "ok"
+    if isinstance(output, list):
+        # Newer builds: content items ([{"type": "input_text", "text": …}]); their text is
+        # what the string form held.
+        text = "".join(item.get("text") for item in output
+                       if isinstance(item, dict) and isinstance(item.get("text"), str))
+        return output_status(text) if text else "ok"
     return "ok"
 
 
