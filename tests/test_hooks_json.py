@@ -33,7 +33,8 @@ def test_install_then_uninstall_say_what_they_did(isolated_home: Path, agent: st
     assert (installed["action"], installed["agent"], installed["scope"], installed["dry_run"]) == ("install", agent, "user", False)
     [change] = installed["changes"]
     assert change == {"path": str(path), "events": list(events), "backup": None, "removed_file": False,
-                      "removed_dirs": [], "relaid": False, "diff": None}
+                      "removed_dirs": [], "relaid": False, "diff": None,
+                      "added": list(events), "replaced": []}
     assert installed["restart"] and path.is_file()
     again = document("hooks", "install", "--agent", agent)
     assert again["changes"] == [] and again["restart"] is None

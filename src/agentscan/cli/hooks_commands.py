@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agentscan.hooks.install import Plan
+    from agentscan.model import ScanWarning
 
 
 class Agent(str, Enum):
@@ -102,18 +103,22 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
 
         check_home(state.home)  # a mistyped --home is an error, not a home made for the hooks
     home = ScanContext.create(home=state.home).home
+    cwd = Path.cwd()
     if install:
-        paths = [installer.config_path(agent.value, scope.value, home=home, cwd=Path.cwd())]
+        paths = [installer.config_path(agent.value, scope.value, home=home, cwd=cwd)]
     else:
-        paths = installer.uninstall_paths(agent.value, scope.value, home=home, cwd=Path.cwd())
+        paths = installer.uninstall_paths(agent.value, scope.value, home=home, cwd=cwd)
     command = installer.hook_command(agent.value) if install else None
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
+    warnings = _elsewhere_warnings(agent.value, scope.value, home, cwd) if install else []
     changing = [plan for plan in plans if plan.changed]
+    # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
+    # A --dry-run's diff and the --json document are the output asked for: they stay.
+    say = (lambda text: None) if state.quiet or as_json else print
     # The document of --json: what changed (or, with --dry-run, would), file by file.
     changes: list[dict] = []
     if not changing:
-        if not as_json:
-            print(f"{paths[0]}: nothing to change ({'already installed' if install else 'no agentscan hooks'})")
+        say(f"{paths[0]}: nothing to change ({'already installed' if install else 'no agentscan hooks'})")
     elif dry_run:
         for plan in changing:
             if as_json:
@@ -126,34 +131,100 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             saved = installer.backup(plan, into=into)
             emptied = installer.write(plan)
             changes.append(_change_json(plan, saved, emptied, None))
-            if as_json:
-                continue
-            verb = "added to" if install else "removed from"
-            print(f"agentscan hook {verb} {len(plan.events)} {agent.value} events in {plan.path}")
-            if saved is not None:
-                print(f"the previous version is kept in {saved}")
-                if plan.relaid and plan.after is not None:
-                    print(f"note: {plan.path} was laid out by hand; it is written back as JSON in its own "
-                          "indentation, with the same values (its bytes are in that backup)")
-            if plan.removes_file:
-                print(f"removed {plan.path}: it held nothing but agentscan's hooks")
-            for directory in emptied:
-                print(f"removed {directory}: the install had created it, and it is empty now")
-        if not as_json:
-            print(installer.RESTART[agent.value])
+            for line in _told(plan, agent.value, install, saved, emptied):
+                say(line)
+        say(installer.RESTART[agent.value])
     if as_json:
         from agentscan.cli import render
 
         restart = installer.RESTART[agent.value] if changing and not dry_run else None
         render.emit_json(render.envelope("hooks", {
             "action": "install" if install else "uninstall", "agent": agent.value, "scope": scope.value,
-            "dry_run": dry_run, "changes": changes, "restart": restart}, []))
+            "dry_run": dry_run, "changes": changes, "restart": restart}, warnings))
+    elif warnings:
+        from agentscan.cli import render
+
+        render.warn_summary(warnings, verbose=True)  # on stderr; --quiet drops them
+
+
+def _told(plan: Plan, agent: str, install: bool, saved: Path | None, emptied: list[Path]) -> list[str]:
+    """What one file's change is said to be: every entry of ours an install did not just
+    add (a command updated, an entry widened, a second copy removed) is named."""
+    from agentscan.cli.render import plural
+
+    if not install:
+        lines = [f"agentscan hook removed from {plural(len(plan.events), agent + ' event')} in {plan.path}"]
+    elif plan.added:
+        lines = [f"agentscan hook added to {plural(len(plan.added), agent + ' event')} in {plan.path}"]
+    else:
+        lines = [f"agentscan hook entries changed in {plural(len(plan.events), agent + ' event')} in {plan.path}"]
+    from agentscan.cli.term import clean
+
+    for (action, written, matcher_written), events in _by_entry(plan).items():
+        # Written by whoever edited the file: an escape sequence there is shown, not obeyed.
+        command, matcher = clean(written), None if matcher_written is None else clean(matcher_written)
+        where = ", ".join(clean(event) for event in events) if len(events) <= 5 else f"{len(events)} events"
+        if action == "updated":
+            lines.append(f"updated agentscan's command in {where} (it was {command})")
+        elif action == "widened" and agent == "claude":
+            lines.append(f"moved agentscan's entry in {where} out of the matcher group \"{matcher}\", which runs "
+                         f"it only for what that matches, into a group that matches everything: {command}")
+        elif action == "widened":
+            lines.append(f"removed the matcher \"{matcher}\" from agentscan's entry in {where}, which ran it "
+                         f"only for what that matches: {command}")
+        else:
+            under = f" (under the matcher \"{matcher}\")" if matcher is not None else ""
+            lines.append(f"removed a second agentscan entry from {where}{under}, which would have "
+                         f"captured each event twice: {command}")
+    if saved is not None:
+        lines.append(f"the previous version is kept in {saved}")
+        if plan.relaid and plan.after is not None:
+            lines.append(f"note: {plan.path} was laid out by hand; it is written back as JSON in its own "
+                         "indentation, with the same values (its bytes are in that backup)")
+    if plan.removes_file:
+        lines.append(f"removed {plan.path}: it held nothing but agentscan's hooks")
+    lines.extend(f"removed {directory}: the install had created it, and it is empty now" for directory in emptied)
+    return lines
+
+
+def _by_entry(plan: Plan) -> dict[tuple[str, str, str | None], list[str]]:
+    """The replaced entries grouped by what was done to which command: one line for the
+    20 events whose old command was updated, not 20 lines."""
+    grouped: dict[tuple[str, str, str | None], list[str]] = {}
+    for replaced in plan.replaced:
+        grouped.setdefault((replaced.action, replaced.command, replaced.matcher), []).append(replaced.event)
+    return grouped
 
 
 def _change_json(plan: Plan, saved: Path | None, emptied: list[Path], diff: str | None) -> dict:
     return {"path": str(plan.path), "events": list(plan.events), "backup": None if saved is None else str(saved),
             "removed_file": plan.removes_file, "removed_dirs": [str(path) for path in emptied],
-            "relaid": plan.relaid, "diff": diff}
+            "relaid": plan.relaid, "diff": diff,
+            "added": list(plan.added), "replaced": [replaced.to_json() for replaced in plan.replaced]}
+
+
+def _elsewhere_warnings(agent: str, scope: str, home: Path, cwd: Path) -> list[ScanWarning]:
+    """Installed for the user and in this project too: the agent runs both, so every event
+    can be stored twice. Said, not refused (the user may be moving from one to the other)."""
+    from agentscan.cli.render import plural
+    from agentscan.hooks.install import installed_elsewhere
+    from agentscan.model import ScanWarning
+
+    name = {"claude": "Claude Code", "cursor": "Cursor"}[agent]
+    warnings = []
+    for other in installed_elsewhere(agent, scope, home=home, cwd=cwd):
+        uninstall = f"`agentscan hooks uninstall --agent {agent} --scope {other.scope}`"
+        if other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
+            fix = (f"run {uninstall}, which removes agentscan's entries from both of this project's files, "
+                   "then install again in the scope you want")
+        elif other.scope == "project":
+            fix = f"run {uninstall} in {cwd}, or uninstall this one with --scope {scope}"
+        else:
+            fix = f"run {uninstall}, or uninstall this one with --scope {scope}"
+        warnings.append(ScanWarning(str(other.path), (
+            f"agentscan's hook is also installed here ({plural(other.events, agent + ' event')}): {name} runs the hooks "
+            f"of both files, so each event can be captured twice; to keep one, {fix}")))
+    return warnings
 
 
 @handle_errors

@@ -4,7 +4,8 @@ Modules, in the order data flows through them::
 
     capture.py     the `agentscan hook` command: stdin -> one envelope line (hot path)
     store.py       where envelopes live, how they are read back, id resolution
-    install.py     merging our command into Cursor's hooks.json / Claude's settings.json
+    install.py     planning and writing `hooks install` / `uninstall` of an agent's config
+    merging.py     our entry merged into Cursor's hooks.json / Claude's settings.json
     model.py       frozen values: HookEvent, Node, Turn, Trace
     evidence.py    canonical JSON, path/command normalisation, unique-best scoring
     pairing.py     completion -> request, inner shell/MCP/file events, subagents

@@ -14,25 +14,29 @@ meanwhile.  An uninstall that leaves
 nothing but agentscan's own scaffolding removes the file it emptied, and the
 directories an install had to create for it (``made_dirs``) when empty.
 
-Ours are recognised by their command: ``… agentscan hook --agent …``.
+Ours are recognised by their command: ``… agentscan hook --agent …``; an install
+leaves one on each event, where it sees the whole event (``hooks.merging``), and
+says which other config the agent also reads runs it too (``installed_elsewhere``).
 """
 
 from __future__ import annotations
 
 import copy
 import os
-import re
 import shlex
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
 from agentscan.hooks.backups import project_backups as project_backups
 from agentscan.hooks.configjson import parse, render
+from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
+from agentscan.hooks.merging import Replaced, events_with_ours, merge_claude, merge_cursor
+from agentscan.hooks.merging import is_ours as is_ours
 
 #: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
 CURSOR_EVENTS = (
@@ -50,14 +54,6 @@ CLAUDE_EVENTS = (
     "SubagentStop", "Stop", "StopFailure", "PreCompact", "PostCompact", "InstructionsLoaded",
     "ConfigChange", "CwdChanged", "DirectoryAdded", "SessionEnd",
 )
-TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
-#: ``agentscan`` as a whole name (a path's last part, ``python -m agentscan``): not the end of
-#: another program's (``fooagentscan hook --agent`` is not ours to update or remove)
-_OURS = re.compile(r"(?<![\w.-])agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
-#: a command that is just ``<program> hook --agent NAME`` and arguments after it (the
-#: ``--otlp-endpoint`` docs/otel.md tells users to add): only the program part is ours to update.
-#: One unquoted character at a time: ``[^…]+`` inside ``(…)+`` backtracks exponentially.
-_PLAIN = re.compile(r"""\s*(?:"[^"]*"|'[^']*'|[^\s'"])+\s+hook\s+--agent(?:=|\s+)[^\s'"]+(?P<rest>(?:\s.*)?)""", re.S)
 
 
 @dataclass(frozen=True)
@@ -69,6 +65,9 @@ class Plan:
     #: the file is laid out otherwise than JSON written in its own indentation (an inline
     #: list, ``"a":1``, ``1.50``, ``\u00e9``): the rewrite keeps its values, not those bytes
     relaid: bool = False
+    added: tuple[str, ...] = ()  # install: the events that had no entry of ours
+    #: install: the entries of ours it updated, widened or removed (``hooks.merging``)
+    replaced: tuple[Replaced, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -116,6 +115,42 @@ def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path) -> list[Pa
     return paths
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """Another config the agent reads beside the one installed to, which runs our hook too:
+    the agent runs the hooks of all of them, so each event can be captured twice."""
+
+    path: Path
+    scope: str  # the ``--scope`` whose uninstall cleans it
+    events: int  # how many events there run agentscan's hook
+
+
+def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path) -> list[Elsewhere]:
+    """The user config when installing in a project, the current project's when installing
+    for the user (and for Claude, a project's shared settings.json an older agentscan wrote
+    to).  A file that cannot be read or parsed is not reported: this is a warning, and
+    the install it accompanies is what has to be right."""
+    other = "project" if scope == "user" else "user"
+    candidates = [(path, other) for path in uninstall_paths(agent, other, home=home, cwd=cwd)]
+    if agent == "claude" and scope == "project":
+        candidates.append((cwd / ".claude" / "settings.json", "project"))
+    # The same file twice (a project that is the home itself) is not a second registration.
+    seen = {os.path.realpath(config_path(agent, scope, home=home, cwd=cwd))}
+    found = []
+    for path, where in candidates:
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            events = events_with_ours(agent, parse(path, _read(path)))
+        except HookConfigError:
+            continue
+        if events:
+            found.append(Elsewhere(path, where, len(events)))
+    return found
+
+
 def hook_command(agent: str) -> str:
     """The command the agent will run: this very agentscan, by absolute path when it can be found."""
     argv0 = sys.argv[0] if sys.argv else ""
@@ -127,30 +162,20 @@ def hook_command(agent: str) -> str:
     return f"{quoted} hook --agent {agent}"
 
 
-def is_ours(entry: Any) -> bool:
-    """One hook entry (Cursor's flat entry or one of Claude's inner hooks) that runs `agentscan hook`."""
-    if not isinstance(entry, dict):
-        return False
-    command = entry.get("command")
-    if not isinstance(command, str):
-        return False
-    if _OURS.search(command):
-        return True
-    args = entry.get("args")  # Claude's exec form: command + args
-    return Path(command).stem == "agentscan" and isinstance(args, list) and args[:2] == ["hook", "--agent"]
-
-
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
     before = _read(path)
     config = parse(path, before)
-    merge = _merge_cursor if agent == "cursor" else _merge_claude
-    updated, events = merge(path, copy.deepcopy(config), command if install else None)
-    after: str | None = render(updated, before)
+    if agent == "cursor":
+        merged = merge_cursor(path, copy.deepcopy(config), CURSOR_EVENTS, command if install else None)
+    else:
+        merged = merge_claude(path, copy.deepcopy(config), CLAUDE_EVENTS, command if install else None)
+    after: str | None = render(merged.config, before)
     # A symlinked config (a dotfile manager's) is emptied, never removed.
-    if not install and (before is None or (_only_scaffolding(agent, updated) and not path.is_symlink())):
+    if not install and (before is None or (_only_scaffolding(agent, merged.config) and not path.is_symlink())):
         after = None
     relaid = before is not None and bool(before.strip()) and render(config, before) != before
-    result = Plan(path=path, before=before, after=after, events=tuple(events), relaid=relaid)
+    result = Plan(path=path, before=before, after=after, events=tuple(merged.events), relaid=relaid,
+                  added=tuple(merged.added), replaced=tuple(merged.replaced))
     if result.changed and before is not None:
         _check_writable(path)
     return result
@@ -228,99 +253,3 @@ def _read(path: Path) -> str | None:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise HookConfigError(f"cannot read {path}: {exc}") from None
-
-
-def _hooks_of(path: Path, config: dict[str, Any], create: bool) -> dict[str, Any] | None:
-    hooks = config.get("hooks")
-    if hooks is None and create:
-        hooks = config["hooks"] = {}
-    if hooks is not None and not isinstance(hooks, dict):
-        raise HookConfigError(f"{path}: \"hooks\" is not an object; agentscan will not change it")
-    return hooks
-
-
-def _event_list(path: Path, hooks: dict[str, Any], event: str) -> list[Any]:
-    entries = hooks.get(event, [])
-    if not isinstance(entries, list):
-        raise HookConfigError(f"{path}: hooks.{event} is not a list; agentscan will not change it")
-    return entries
-
-
-def _merge_cursor(path: Path, config: dict[str, Any], command: str | None) -> tuple[dict[str, Any], list[str]]:
-    if command is not None and "version" not in config:
-        config = {"version": 1, **config}
-    hooks = _hooks_of(path, config, create=command is not None)
-    if hooks is None:
-        return config, []
-    events = CURSOR_EVENTS if command is not None else tuple(hooks)
-    ours = {"command": command, "timeout": TIMEOUT_SECONDS}
-    return config, _merge_lists(path, hooks, events, lambda entries: _place(entries, ours, command))
-
-
-def _merge_claude(path: Path, config: dict[str, Any], command: str | None) -> tuple[dict[str, Any], list[str]]:
-    hooks = _hooks_of(path, config, create=command is not None)
-    if hooks is None:
-        return config, []
-    events = CLAUDE_EVENTS if command is not None else tuple(hooks)
-    ours = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
-
-    def merge(groups: list[Any]) -> list[Any]:
-        found = False
-        result = []
-        for group in groups:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(inner, list) or not any(is_ours(h) for h in inner):
-                result.append(group)
-                continue
-            kept = _place(inner, ours, command if not found else None)
-            found = found or command is not None
-            if kept:
-                result.append({**group, "hooks": kept})
-        if command is not None and not found:
-            result.append({"hooks": [ours]})
-        return result
-
-    changed = _merge_lists(path, hooks, events, merge)
-    if command is None and changed and not hooks:
-        del config["hooks"]  # it held only ours
-    return config, changed
-
-
-def _merge_lists(path: Path, hooks: dict[str, Any], events: tuple[str, ...], merge: Callable[[list[Any]], list[Any]]) -> list[str]:
-    changed = []
-    for event in events:
-        before = _event_list(path, hooks, event)
-        after = merge(before)
-        if after == before and event in hooks:
-            continue
-        changed.append(event)
-        if after:
-            hooks[event] = after
-        else:
-            hooks.pop(event, None)  # only ours were there: leave no empty list behind
-    return changed
-
-
-def _place(entries: list[Any], ours: dict[str, Any], command: str | None) -> list[Any]:
-    """Our entry replaces the first of ours (keeping the user's tweaks to it), other copies go.
-
-    With ``command`` None every entry of ours is removed.
-    """
-    result: list[Any] = []
-    placed = False
-    for entry in entries:
-        if not is_ours(entry):
-            result.append(entry)
-        elif command is not None and not placed:
-            result.append({**ours, **entry, "command": _updated(entry["command"], command)} if "args" not in entry else entry)
-            placed = True
-    if command is not None and not placed:
-        result.append(dict(ours))
-    return result
-
-
-def _updated(current: str, command: str) -> str:
-    """Our command, keeping what the user added after it (``--otlp-endpoint URL``); a command
-    they wrapped (``env X=1 …``, ``sh -c '…'``) is theirs to keep up to date, left as it is."""
-    plain = _PLAIN.fullmatch(current)
-    return command + plain.group("rest") if plain else current

@@ -1,0 +1,253 @@
+"""Which entries of an agent's hook config are agentscan's, and the merge behind
+``hooks install|uninstall`` (``hooks.install``).
+
+An install leaves exactly one entry of ours on each event, and one that sees
+the whole event: for Claude Code in a matcher group that matches every tool
+(no ``matcher``, ``""`` or ``"*"``), for Cursor an entry without a matcher.
+An entry of ours only in a narrower place (``"matcher": "Bash"``) would capture
+that event for some tools only, and adding a second entry beside it would
+capture those tools twice: so it is widened (Claude: moved into a group of its
+own; Cursor: its matcher dropped), keeping the command the user wrote.  Every
+other copy is removed.  All of it is told back as ``Replaced`` records.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from agentscan.errors import HookConfigError
+
+TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
+#: ``agentscan`` as a whole name (a path's last part, ``python -m agentscan``): not the end of
+#: another program's (``fooagentscan hook --agent`` is not ours to update or remove)
+_OURS = re.compile(r"(?<![\w.-])agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
+#: a command that is just ``<program> hook --agent NAME`` and arguments after it (the
+#: ``--otlp-endpoint`` docs/otel.md tells users to add): only the program part is ours to update.
+#: One unquoted character at a time: ``[^…]+`` inside ``(…)+`` backtracks exponentially.
+_PLAIN = re.compile(r"""\s*(?:"[^"]*"|'[^']*'|[^\s'"])+\s+hook\s+--agent(?:=|\s+)[^\s'"]+(?P<rest>(?:\s.*)?)""", re.S)
+#: Claude Code events whose matcher is ignored (docs/hooks.md): any group there sees every event
+_CLAUDE_UNMATCHED = frozenset({
+    "UserPromptSubmit", "PostToolBatch", "Stop", "TeammateIdle", "TaskCreated", "TaskCompleted",
+    "WorktreeCreate", "WorktreeRemove", "MessageDisplay",
+})
+#: the matchers Claude Code documents as matching everything (``None``: no matcher at all)
+_CLAUDE_MATCH_ALL = (None, "", "*")
+#: Cursor's matchers are regexes and it documents no match-all pattern: only none, or ""
+_CURSOR_MATCH_ALL = (None, "")
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """An entry of ours an install changed other than by adding one: ``updated`` (its
+    program moved), ``widened`` (it saw only what its matcher matched) or ``removed``
+    (a second copy: the agent would have run both)."""
+
+    event: str
+    action: str
+    command: str  # as it was, with an exec-form entry's args
+    matcher: str | None  # the one it was under (Claude: its group's), None for none
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event, "action": self.action, "command": self.command, "matcher": self.matcher}
+
+
+@dataclass
+class Merged:
+    config: dict[str, Any]
+    events: list[str] = field(default_factory=list)  # whose entries changed
+    added: list[str] = field(default_factory=list)  # where there was no entry of ours at all
+    replaced: list[Replaced] = field(default_factory=list)
+
+
+def is_ours(entry: Any) -> bool:
+    """One hook entry (Cursor's flat entry or one of Claude's inner hooks) that runs `agentscan hook`."""
+    if not isinstance(entry, dict):
+        return False
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return False
+    if _OURS.search(command):
+        return True
+    args = entry.get("args")  # Claude's exec form: command + args
+    return Path(command).stem == "agentscan" and isinstance(args, list) and args[:2] == ["hook", "--agent"]
+
+
+def events_with_ours(agent: str, config: dict[str, Any]) -> list[str]:
+    """The events of a parsed config that run agentscan's hook, in any group or matcher."""
+    hooks = config.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    found = []
+    for event, entries in hooks.items():
+        if not isinstance(entries, list):
+            continue
+        if agent == "claude":
+            entries = [entry for group in entries for entry in (_inner(group) or [])]
+        if any(is_ours(entry) for entry in entries):
+            found.append(event)
+    return found
+
+
+def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None) -> Merged:
+    if command is not None and "version" not in config:
+        config = {"version": 1, **config}
+    merged = Merged(config)
+    hooks = _hooks_of(path, config, create=command is not None)
+    if hooks is None:
+        return merged
+    ours = {"command": command, "timeout": TIMEOUT_SECONDS}
+
+    def place(event: str, entries: list[Any]) -> list[Any]:
+        if command is None:
+            return [entry for entry in entries if not is_ours(entry)]
+        keeper = _keeper([(i, entry.get("matcher") in _CURSOR_MATCH_ALL) for i, entry in enumerate(entries) if is_ours(entry)])
+        result = []
+        for i, entry in enumerate(entries):
+            if not is_ours(entry):
+                result.append(entry)
+                continue
+            matcher = _matcher_text(entry.get("matcher"))
+            if i != keeper:
+                merged.replaced.append(Replaced(event, "removed", _shown(entry), matcher))
+                continue
+            kept = _ours_updated(entry, ours, command)
+            if entry.get("matcher") not in _CURSOR_MATCH_ALL:
+                kept.pop("matcher")
+                merged.replaced.append(Replaced(event, "widened", _shown(entry), matcher))
+            elif kept["command"] != entry["command"]:
+                merged.replaced.append(Replaced(event, "updated", _shown(entry), matcher))
+            result.append(kept)
+        if keeper is None:
+            result.append(dict(ours))
+            merged.added.append(event)
+        return result
+
+    merged.events = _merge_lists(path, hooks, events if command is not None else tuple(hooks), place)
+    return merged
+
+
+def merge_claude(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None) -> Merged:
+    merged = Merged(config)
+    hooks = _hooks_of(path, config, create=command is not None)
+    if hooks is None:
+        return merged
+    ours = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
+
+    def place(event: str, groups: list[Any]) -> list[Any]:
+        def whole(group: Any) -> bool:
+            return event in _CLAUDE_UNMATCHED or group.get("matcher") in _CLAUDE_MATCH_ALL
+
+        keeper = _keeper([((g, h), whole(group)) for g, group in enumerate(groups)
+                          for h, entry in enumerate(_inner(group) or []) if is_ours(entry)])
+        result = []
+        widened = None
+        for g, group in enumerate(groups):
+            inner = _inner(group)
+            if inner is None or not any(is_ours(entry) for entry in inner):
+                result.append(group)
+                continue
+            kept = []
+            for h, entry in enumerate(inner):
+                if not is_ours(entry):
+                    kept.append(entry)
+                    continue
+                if command is None:
+                    continue
+                matcher = _matcher_text(group.get("matcher"))
+                if (g, h) != keeper:
+                    merged.replaced.append(Replaced(event, "removed", _shown(entry), matcher))
+                    continue
+                updated = _ours_updated(entry, ours, command)
+                if not whole(group):
+                    widened = updated  # out of its group: the rest of that group stays as it was
+                    merged.replaced.append(Replaced(event, "widened", _shown(entry), matcher))
+                    continue
+                if updated["command"] != entry["command"]:
+                    merged.replaced.append(Replaced(event, "updated", _shown(entry), matcher))
+                kept.append(updated)
+            if kept:
+                result.append({**group, "hooks": kept})
+        if widened is not None:
+            result.append({"hooks": [widened]})
+        elif command is not None and keeper is None:
+            result.append({"hooks": [dict(ours)]})
+            merged.added.append(event)
+        return result
+
+    merged.events = _merge_lists(path, hooks, events if command is not None else tuple(hooks), place)
+    if command is None and merged.events and not hooks:
+        del config["hooks"]  # it held only ours
+    return merged
+
+
+def _keeper(found: list[tuple[Any, bool]]) -> Any:
+    """Where the entry of ours that stays is: the first one that sees the whole event,
+    else the first one at all (to be widened), else None (one is added)."""
+    for where, whole in found:
+        if whole:
+            return where
+    return found[0][0] if found else None
+
+
+def _inner(group: Any) -> list[Any] | None:
+    inner = group.get("hooks") if isinstance(group, dict) else None
+    return inner if isinstance(inner, list) else None
+
+
+def _matcher_text(matcher: Any) -> str | None:
+    if matcher is None or isinstance(matcher, str):
+        return matcher
+    return json.dumps(matcher, ensure_ascii=False)  # not a string: shown as it is written
+
+
+def _shown(entry: dict[str, Any]) -> str:
+    args = entry.get("args")
+    if isinstance(args, list):
+        return shlex.join([str(entry["command"]), *map(str, args)])
+    return str(entry["command"])
+
+
+def _ours_updated(entry: dict[str, Any], ours: dict[str, Any], command: str) -> dict[str, Any]:
+    """Our entry, keeping the user's tweaks to it (a longer timeout); an exec-form one as it is."""
+    if "args" in entry:
+        return dict(entry)
+    return {**ours, **entry, "command": _updated(entry["command"], command)}
+
+
+def _updated(current: str, command: str) -> str:
+    """Our command, keeping what the user added after it (``--otlp-endpoint URL``); a command
+    they wrapped (``env X=1 …``, ``sh -c '…'``) is theirs to keep up to date, left as it is."""
+    plain = _PLAIN.fullmatch(current)
+    return command + plain.group("rest") if plain else current
+
+
+def _hooks_of(path: Path, config: dict[str, Any], create: bool) -> dict[str, Any] | None:
+    hooks = config.get("hooks")
+    if hooks is None and create:
+        hooks = config["hooks"] = {}
+    if hooks is not None and not isinstance(hooks, dict):
+        raise HookConfigError(f"{path}: \"hooks\" is not an object; agentscan will not change it")
+    return hooks
+
+
+def _merge_lists(path: Path, hooks: dict[str, Any], events: tuple[str, ...],
+                 merge: Callable[[str, list[Any]], list[Any]]) -> list[str]:
+    changed = []
+    for event in events:
+        before = hooks.get(event, [])
+        if not isinstance(before, list):
+            raise HookConfigError(f"{path}: hooks.{event} is not a list; agentscan will not change it")
+        after = merge(event, before)
+        if after == before and event in hooks:
+            continue
+        changed.append(event)
+        if after:
+            hooks[event] = after
+        else:
+            hooks.pop(event, None)  # only ours were there: leave no empty list behind
+    return changed
