@@ -94,9 +94,11 @@ def otlp_command(
         scanner.close()
         raise
     warnings = list(outcome.built.warnings) + [ScanWarning(endpoint or "", note) for note in outcome.notes]
-    if as_json:
+    # --quiet (a global option) prints nothing on success, as `export -q` does: cron mails any output.
+    quiet = state.quiet and outcome.failure is None
+    if as_json and not quiet:
         render.emit_json(render.envelope("otlp", outcome.body(), warnings))
-    elif outcome.failure is None:
+    elif not as_json and not quiet and outcome.failure is None:
         built = outcome.built
         spans = render.plural(built.spans, 'span')
         kept = outcome.sent.spans if outcome.sent is not None else built.spans

@@ -43,6 +43,20 @@ def transcript_session_id(agent: str, path: str | None) -> str | None:
     return f"{agent}:{stem}" if stem else None
 
 
+def transcript_exists(path: str | None) -> bool:
+    """Whether the transcript a payload names is still on disk.
+
+    Claude deletes old transcripts while their hook events stay in the store:
+    ``agentscan show`` is only worth suggesting when the file is there.
+    """
+    if not path:
+        return False
+    try:
+        return os.path.isfile(os.path.expanduser(path))
+    except (OSError, ValueError):  # a NUL or an unencodable name in a payload's path
+        return False
+
+
 def has_hook_events(agent: str, native_id: str, *, env: Mapping[str, str] | None = None) -> bool:
     """True when the events store holds at least one hook event for this session."""
     try:

@@ -24,4 +24,5 @@ SESSION_EVENTS = frozenset({
     "sessionStart", "sessionEnd", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
     "SessionStart", "SessionEnd", "Setup",
 })
+SESSION_STARTS = ("sessionStart", "SessionStart")
 SESSION_ENDS = ("sessionEnd", "SessionEnd")

@@ -35,6 +35,8 @@ INNER_EVENTS = {
     "beforeReadFile": (FILE, "read"),
     "afterFileEdit": (FILE, "edit"),
 }
+#: the inner hooks that wait in a queue for their after… (and carry no id)
+BEFORE_EXECUTIONS = frozenset({"beforeShellExecution", "beforeMCPExecution"})
 _EDIT_TOOLS = frozenset({"Write", "StrReplace", "EditNotebook", "Edit", "MultiEdit", "Delete"})
 
 _RULES: dict[str, Rules] = {

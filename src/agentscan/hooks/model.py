@@ -126,6 +126,8 @@ class SessionInfo:
     transcript_path: str | None
     #: the agentscan session id of that transcript (the cross-check)
     transcript_session_id: str | None
+    #: whether that transcript file exists (agents delete old ones; their hook events stay)
+    transcript_found: bool = False
     #: session-scoped nodes: sessionStart/End, Tab hooks, events with no turn
     nodes: tuple[Node, ...] = ()
     events_path: str | None = None
@@ -145,6 +147,7 @@ class SessionInfo:
             "ended_at": iso_ns(self.ended_ns),
             "transcript_path": self.transcript_path,
             "transcript_session_id": self.transcript_session_id,
+            "transcript_found": self.transcript_found,
             "events_path": self.events_path,
             "nodes": [node.to_json() for node in self.nodes],
         }

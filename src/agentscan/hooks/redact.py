@@ -1,10 +1,11 @@
 """``trace --redact``: the conversation tree without what the agent read and wrote.
 
 The rules are ``show --redact``'s (``agentscan.export.redact``): prompts,
-thoughts, responses, tool inputs and error text become a length and a short
-hash, so equal texts stay recognisable; a value that names a file or a
-directory keeps its shape with secrets masked; the tree itself (node kinds,
-tool names, statuses, times, ids, counts) is unchanged.
+thoughts, responses, tool inputs, error text and shell commands (a shell
+node is named by its command) become a length and a short hash, so equal
+texts stay recognisable; a value that names a file or a directory keeps its
+shape with secrets masked; the tree itself (node kinds, tool names,
+statuses, times, ids, counts) is unchanged.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from agentscan.export.redact import fingerprint_text, mask_secrets
-from agentscan.hooks.model import Node, SessionInfo, Trace, Turn
+from agentscan.hooks.model import SHELL, Node, SessionInfo, Trace, Turn
 
 #: tool-input keys whose values are paths: masked, not hashed, so a reader still
 #: sees which file a tool touched
@@ -53,9 +54,11 @@ def _node(node: Node) -> Node:
         key: fingerprint_text(value) if key in _TEXT_DETAIL and isinstance(value, str) else _plain(value)
         for key, value in node.detail.items()
     }
+    # A shell node is named by its command: content, hashed like the command in its input.
+    name = fingerprint_text(node.name) if node.kind == SHELL and node.name != "shell" else mask_secrets(node.name)
     return replace(
         node,
-        name=mask_secrets(node.name) or node.name,
+        name=name or node.name,
         input=_content(node.input),
         detail=detail,
         children=tuple(_node(child) for child in node.children),

@@ -7,8 +7,10 @@ Subagents pair by id: Cursor ``subagentStart.subagent_id``, Claude
 scores).  Placement: Cursor's start names the Task call that spawned it
 (``tool_call_id`` = its ``tool_use_id``); Claude's does not, so it goes under
 the unique in-flight ``Agent``/``Task`` call asking for that agent type.
-Claude hooks fired inside a subagent carry its ``agent_id`` and are nested
-under it.
+A start whose call is not found that way (two parallel calls asking for the
+same type tie; arrival order never decides) stays under its turn as an
+``orphan``.  Claude hooks fired inside a subagent carry its ``agent_id`` and
+are nested under it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ class Subagents:
         )
         parent, provenance = _spawning_call(turn, event, agent_type)
         if parent is None:
+            # No id named its call and the evidence left a tie (two parallel calls asking for
+            # one type) or nothing: kept under the turn, and marked so, never passed off as native.
+            node.provenance = ORPHAN
             container.append(node)
         else:
             node.provenance = provenance

@@ -30,7 +30,9 @@ def lines(trace: Trace, clean: Clean) -> Iterator[str]:
         yield f"  workspace   {clean(session.workspace)}"
     if session.transcript_session_id:
         shown = clean(session.transcript_session_id)
-        yield f"  transcript  {shown}  (agentscan show {shown})"
+        # `show` needs the file; agents delete old transcripts while their hook events stay
+        hint = f"agentscan show {shown}" if session.transcript_found else "transcript file not found"
+        yield f"  transcript  {shown}  ({hint})"
     yield f"  captured    {_when(session.started_ns)} .. {_when(session.ended_ns)}"
     yield f"  summary     {_summary_line(trace.summary, clean)}"
     if session.nodes:

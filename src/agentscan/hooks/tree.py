@@ -10,6 +10,10 @@ Claude ``prompt_id``.  When an agent sends no usable turn id (Cursor's CLI
 repeats the conversation id; older Claude builds send none) a prompt event
 opens a derived turn ``derived-<n>`` and a stop event closes it; nodes placed
 that way are ``inferred``.
+
+An event identical to one captured just before it (same name, same payload:
+agentscan registered twice, in user and project settings say) is a second
+delivery of the same event and counts once (repeats.py has the rule).
 """
 
 from __future__ import annotations
@@ -18,14 +22,15 @@ from typing import Any, Iterable
 
 from agentscan.hooks import inner, pairing, waves
 from agentscan.hooks.ids import canonical_generation_id
-from agentscan.hooks.crosscheck import transcript_session_id
+from agentscan.hooks.crosscheck import transcript_exists, transcript_session_id
+from agentscan.hooks.repeats import Repeats
 from agentscan.hooks.draft import Draft, TurnDraft, bounded
 from agentscan.hooks.model import EVENT, RESPONSE, THOUGHT, HookEvent, SessionInfo, Trace, Turn
 from agentscan.hooks.subagents import STARTS, STOPS, Subagents
 from agentscan.hooks.summary import session_tokens, summarize, token_snapshot
 from agentscan.timeutil import from_epoch, parse_iso
 
-from agentscan.hooks.events import PROMPTS, SESSION_EVENTS, TOOL_COMPLETIONS, TOOL_REQUESTS, TURN_STOPS
+from agentscan.hooks.events import PROMPTS, SESSION_EVENTS, SESSION_STARTS, TOOL_COMPLETIONS, TOOL_REQUESTS, TURN_STOPS
 from agentscan.hooks.events import SESSION_ENDS as ENDS
 
 
@@ -39,8 +44,9 @@ class TreeBuilder:
         self.active_derived: TurnDraft | None = None
         self.workspace: str | None = None
         self.transcript_path: str | None = None
+        #: the latest session event was an end (a later start or prompt clears it: a resume)
         self.ended = False
-        self.stopped = False
+        self.repeats = Repeats()
 
     def add_all(self, events: Iterable[HookEvent]) -> None:
         for event in sorted(events, key=lambda e: (effective_ns(e), e.seq)):
@@ -48,6 +54,9 @@ class TreeBuilder:
 
     def add(self, event: HookEvent) -> None:
         at = effective_ns(event)
+        pending = self._still_waiting if event.name in inner.BEFORE_EXECUTIONS else None
+        if self.repeats.is_repeat(event, at, twin_pending=pending):
+            return
         self._note_session_facts(event)
         turn = self._turn_for(event)
         turn.touch(at)
@@ -92,13 +101,17 @@ class TreeBuilder:
             if name in TURN_STOPS:
                 self._stop(turn, event, node)
 
+    def _still_waiting(self, before: HookEvent) -> bool:
+        """Whether the node ``before`` opened still waits for its ``after…`` (repeats.py)."""
+        drafts = (*self.turns.values(), self.session)
+        return any(node.opened_by is before for draft in drafts for queue in draft.open_inner.values() for node in queue)
+
     def _stop(self, turn: TurnDraft, event: HookEvent, node: Draft) -> None:
         status = event.text("status") or ("error" if event.name == "StopFailure" else "completed")
         node.status, turn.stop_status = status, status
         snapshot = token_snapshot(event.payload)
         if snapshot is not None:
             turn.tokens = snapshot
-        self.stopped = True
 
     def _turn_for(self, event: HookEvent) -> TurnDraft:
         if event.name in SESSION_EVENTS:
@@ -109,11 +122,13 @@ class TreeBuilder:
         if turn_id and turn_id != self.session_id:
             if turn_id not in self.turns:
                 self.turns[turn_id] = TurnDraft(id=turn_id)
+                self.ended = False  # a new turn: the session is live again
             return self.turns[turn_id]
         if event.name in PROMPTS:
             derived = TurnDraft(id=f"derived-{sum(t.derived for t in self.turns.values()) + 1}", derived=True)
             self.turns[derived.id] = derived  # type: ignore[index]
             self.active_derived = derived
+            self.ended = False
             return derived
         turn = self.active_derived or self.session
         if event.name in TURN_STOPS:
@@ -123,6 +138,8 @@ class TreeBuilder:
     def _note_session_facts(self, event: HookEvent) -> None:
         if event.name in ENDS:
             self.ended = True
+        elif event.name in SESSION_STARTS or event.name in PROMPTS:
+            self.ended = False  # resumed
         if self.workspace is None:
             roots = event.get("workspace_roots")
             if isinstance(roots, list) and roots and isinstance(roots[0], str):
@@ -152,11 +169,12 @@ class TreeBuilder:
             agent=self.agent,
             native_id=self.session_id,
             workspace=self.workspace,
-            status="ended" if self.ended else "stopped" if self.stopped else "active",
+            status=self._status(),
             started_ns=self.session.first_ns,
             ended_ns=self.session.last_ns,
             transcript_path=self.transcript_path,
             transcript_session_id=transcript_session_id(self.agent, self.transcript_path),
+            transcript_found=transcript_exists(self.transcript_path),
             nodes=session_nodes,
             events_path=events_path,
         )
@@ -168,7 +186,20 @@ class TreeBuilder:
             tokens=session_tokens([t.tokens for t in turns]),
             turns=len(turns),
         )
-        return Trace(session=info, turns=tuple(turns), summary=summary, warnings=tuple(warnings))
+        noted = tuple(warnings)
+        if self.repeats.count:
+            from agentscan.model import ScanWarning
+
+            noted += (ScanWarning(events_path or info.id, self.repeats.note()),)
+        return Trace(session=info, turns=tuple(turns), summary=summary, warnings=noted)
+
+    def _status(self) -> str:
+        """The state of the latest session event or turn, not of any earlier one: a stopped
+        turn followed by a new prompt is active again, an end followed by a resume too."""
+        if self.ended:
+            return "ended"
+        latest = next(reversed(self.turns.values()), self.session)
+        return "stopped" if latest.stop_status is not None else "active"
 
 
 def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], **kwargs: Any) -> Trace:

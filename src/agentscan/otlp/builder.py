@@ -174,12 +174,13 @@ class TurnBuilder:
     def subagent_span(self, agent_id: str | None) -> Span | None:
         return self._agents.get(agent_id) if agent_id is not None else None
 
-    @staticmethod
-    def _fail(span: Span, status: str | None, error: str | None) -> None:
+    def _fail(self, span: Span, status: str | None, error: str | None) -> None:
         kind = sc.error_status(status)
         if kind is not None:
             span.status_code = STATUS_ERROR
-            span.status_message = error or kind
+            # The error text is what a tool printed: content, so it leaves only under the content
+            # rules (--include-content; a length and hash with --redact). Else the kind says enough.
+            span.status_message = self.facts.content.text(error) or kind
             span.set(sc.ERROR_TYPE, kind)
 
     # -- finishing ------------------------------------------------------------

@@ -9,6 +9,9 @@ durations and the overlap of parallel waves.  The tree maps as follows
   hook -> ``shell`` span under its tool call;
 * a wave is not a span (its calls already overlap): each member carries
   ``agentscan.parallel_group``;
+* a tool call or subagent with no completion seen is ``unfinished``
+  (``agentscan.tool.status`` / ``agentscan.subagent.status``), never a 0 ms
+  success: it runs until the span it sits in was last seen;
 * file hooks, thoughts, responses and other hook events become span events
   on the span they sit under; their children are walked on as usual.
 
@@ -24,6 +27,7 @@ from typing import Any, Sequence
 from agentscan.model import KEY, MODEL, SUBAGENT as ENTRY_SUBAGENT, TS
 from agentscan.hooks.model import EVENT, FILE, MCP, RESPONSE, SHELL, SUBAGENT, THOUGHT, TOOL, WAVE, Node, Trace
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
+from agentscan.otlp.semconv import UNFINISHED
 from agentscan.otlp.spans import ExportTrace, Span
 from agentscan.otlp.timeline import ns
 
@@ -55,16 +59,25 @@ def hook_traces(
     return exported
 
 
-def _times(node: Node) -> tuple[int, int] | None:
+def _times(node: Node, parent: Span) -> tuple[int, int] | None:
     start = node.started_ns if node.started_ns is not None else node.ended_ns
     if start is None:
         return None
-    end = node.ended_ns if node.ended_ns is not None else start
+    end = node.ended_ns
+    if end is None:
+        # An unfinished call is shown open until what it sits in was last seen (all that is
+        # known: no completion by then); ending it at its start would fake a 0 ms call.
+        end = parent.end_ns if unfinished(node) else start
     return start, max(start, end)
 
 
+def unfinished(node: Node) -> bool:
+    """A tool call or subagent whose completion was never seen: still running, or its hook was lost."""
+    return node.kind in (TOOL, SUBAGENT) and node.ended_ns is None and node.status is None
+
+
 def _node(builder: TurnBuilder, parent: Span, node: Node, wave: str | None, responses: list[str]) -> None:
-    times = _times(node)
+    times = _times(node, parent)
     if node.kind == WAVE:
         group = f"wave@{node.started_ns}"
         for child in node.children:
@@ -78,13 +91,15 @@ def _node(builder: TurnBuilder, parent: Span, node: Node, wave: str | None, resp
     detail = node.detail
     inputs = node.input if isinstance(node.input, dict) else {}
     span: Span | None = None
+    status = UNFINISHED if unfinished(node) else node.status
     if node.kind == TOOL:
-        span = builder.tool(parent, key, node.name, node.id, start, end, status=node.status,
+        span = builder.tool(parent, key, node.name, node.id, start, end, status=status,
                             arguments=node.input, error=detail.get("error"))
         span.set("agentscan.tool.exit_code", detail.get("exit_code"))
     elif node.kind == SUBAGENT:
-        span = builder.agent(parent, node.id or key, node.id, node.name, start, end, status=node.status,
+        span = builder.agent(parent, node.id or key, node.id, node.name, start, end, status=status,
                              description=inputs.get("task"), model=inputs.get("subagent_model"))
+        span.set("agentscan.subagent.status", status)
     elif node.kind == MCP:
         span = builder.mcp(parent, key, detail.get("server"), detail.get("tool") or node.name, start, end, arguments=node.input)
     elif node.kind == SHELL:

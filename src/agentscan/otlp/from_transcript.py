@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
+from agentscan.hooks.model import INFERRED, ORPHAN
 from agentscan.otlp import delegation
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
 from agentscan.otlp.spans import ExportTrace, Span
@@ -132,6 +133,9 @@ def _turn_trace(turn: TurnSlice, facts: SessionFacts, agent_types: dict[str, str
             parent, run.id, run.id, run.agent_type, min(s.start_ns for s in steps), max(s.end_ns for s in steps),
             model=models.most_common(1)[0][0] if models else None,
         )
+        # As hook spans say how their place was found: here always by time and order (no id
+        # links a run to its call), or not at all.
+        agent.set("agentscan.provenance", INFERRED if run.id in delegated else ORPHAN)
         for step in steps:
             _emit(builder, agent, step)
     builder.root.end_ns = turn.end_ns

@@ -116,7 +116,7 @@ def main(argv: list[str]) -> int:
 def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event: str, turn_id: str) -> Any:
     """The ``ExportTrace`` holding the spans ``event`` closed, or ``None`` when there are none."""
     from agentscan.hooks import store
-    from agentscan.hooks.tree import build_trace, effective_ns
+    from agentscan.hooks.tree import TreeBuilder, effective_ns
     from agentscan.otlp.builder import SessionFacts
     from agentscan.otlp.from_hooks import hook_traces
     from agentscan.otlp.resource import resource_for
@@ -132,7 +132,11 @@ def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event
     if not closing:
         return None
     at = effective_ns(closing[-1])
-    trace = build_trace(agent, session_id, events, events_path=path)
+    builder = TreeBuilder(agent, session_id)
+    builder.add_all(events)
+    if closing[-1].seq in builder.repeats.skipped:
+        return None  # a second delivery of an event (agentscan registered twice): its span went out with the first
+    trace = builder.build(events_path=path)
     facts = SessionFacts(provider=agent, native_id=session_id, source="hooks", content=Content(),
                          resource=resource_for(agent, os.environ))
     for exported in hook_traces(trace, facts):
@@ -143,11 +147,15 @@ def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event
 
 
 def _closed_by(span: Any, root: Any, event: str, at: int, turn_id: str) -> bool:
+    from agentscan.otlp.semconv import UNFINISHED
+
     if event in TURN_CLOSES:  # the turn's own id; a derived turn (no id) is the one this stop ended
         matches = span.attributes.get("agentscan.turn.id") == turn_id if turn_id else span.end_ns == at
         return span is root and matches
     if span is root or span.end_ns != at:
         return False
+    if UNFINISHED in (span.attributes.get("agentscan.tool.status"), span.attributes.get("agentscan.subagent.status")):
+        return False  # it ends where its turn was last seen, which may be this event: not closed by it
     if event in TOOL_CLOSES:
         return span.name.startswith("execute_tool")
     if event in SUBAGENT_CLOSES:

@@ -88,9 +88,14 @@ def tool_type(name: str) -> str:
     return "extension" if name.startswith(("mcp__", "MCP:")) else "function"
 
 
+#: ``agentscan.tool.status`` / ``agentscan.subagent.status`` of a hook span whose end was never
+#: seen: not a failure, and not a success either
+UNFINISHED = "unfinished"
+
+
 def error_status(status: str | None) -> str | None:
     """The ``error.type`` of a tool or turn status, or ``None`` when it did not fail."""
-    if status in (None, "ok", "unknown", "completed"):
+    if status in (None, "ok", "unknown", "completed", UNFINISHED):
         return None
     return status
 

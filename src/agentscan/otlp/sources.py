@@ -106,12 +106,18 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
         for query in selection.ids:
             try:
                 ref = scanner.resolve(query)
-            except SessionNotFound:
+            except SessionNotFound as missing:
                 from agentscan.hooks import store
 
                 if not stored:
                     raise
-                hooks.append(store.resolve(query, stored))  # raises SessionNotFound in turn
+                try:
+                    hooks.append(store.resolve(query, stored))
+                except SessionNotFound:
+                    # Neither a transcript nor a hook session: say so as `show` does. The store's
+                    # own message ("see `agentscan hooks install`") would point at hooks that are
+                    # installed already, for an id that is most likely a typo.
+                    raise missing from None
                 continue
             if ref.id not in {r.id for r in refs}:
                 refs.append(ref)
@@ -150,12 +156,14 @@ def _tree(session: StoredSession, built: Built) -> Any:
     from agentscan.hooks.tree import build_trace
 
     events, warnings = store.read_events(session)
-    built.warnings.extend(warnings)
     try:
-        return build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
+        trace = build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
     except Exception as exc:  # noqa: BLE001 - a bug or a payload the bounds missed: this session only
+        built.warnings.extend(warnings)
         built.warnings.append(ScanWarning(session.path, f"hook events skipped: the tree could not be built ({type(exc).__name__})"))
         return None
+    built.warnings.extend(trace.warnings)  # the bad lines, and what the tree noted (events delivered twice)
+    return trace
 
 
 def _transcript_session(

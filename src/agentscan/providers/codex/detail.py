@@ -98,8 +98,7 @@ def output_status(output: object) -> str:
     if isinstance(output, list):
         # Newer builds: content items ([{"type": "input_text", "text": …}]); their text is
         # what the string form held.
-        text = "".join(item.get("text") for item in output
-                       if isinstance(item, dict) and isinstance(item.get("text"), str))
+        text = "".join(item["text"] for item in output if isinstance(item, dict) and isinstance(item.get("text"), str))
         return output_status(text) if text else "ok"
     return "ok"
 

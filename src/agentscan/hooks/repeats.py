@@ -1,0 +1,68 @@
+"""Second deliveries of one hook event, counted once.
+
+When agentscan is registered twice (user and project settings, or Cursor
+reading Claude's settings too) the agent runs it twice per event and the
+store holds every event twice.  Counted twice, each request would meet two
+identical completions and orphan them, and every call would be listed twice.
+
+The rule is deliberately simple: an event whose name and payload are exactly
+those of an event of the same session captured less than ``WINDOW_NS`` before
+it is the same event delivered again.  The window keeps a genuine repeat
+apart: the same thing done again comes after a model call, seconds later.
+One more condition for Cursor's ``before…`` shell and MCP hooks, which carry
+no id and whose payload a retried command repeats exactly: the copy counts
+once only while its twin still waits for its ``after…`` (a failed call
+drops its twin from that queue, so a quick retry is kept).  Two
+byte-identical calls started within the window cannot be told from a double
+delivery; they count once too (docs/hooks.md, "Limits").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Callable
+
+from agentscan.hooks.model import HookEvent
+
+#: the two deliveries of one event are the same agent running two hook commands at once
+WINDOW_NS = 2_000_000_000
+
+
+class Repeats:
+    def __init__(self) -> None:
+        #: (event name, payload digest) -> capture time and event of the delivery that was kept
+        self._kept: dict[tuple[str, bytes], tuple[int, HookEvent]] = {}
+        #: ``seq`` of the events counted as repeats (the live sender must not send a span twice)
+        self.skipped: set[int] = set()
+
+    @property
+    def count(self) -> int:
+        return len(self.skipped)
+
+    def is_repeat(self, event: HookEvent, at_ns: int, *, twin_pending: Callable[[HookEvent], bool] | None = None) -> bool:
+        """True for a second delivery of an event already counted (events come in time order).
+
+        ``twin_pending``, when given, must also hold for the kept twin.
+        """
+        key = (event.name, _digest(event.payload))
+        kept = self._kept.get(key)
+        if kept is not None and 0 <= at_ns - kept[0] < WINDOW_NS and (twin_pending is None or twin_pending(kept[1])):
+            self.skipped.add(event.seq)
+            return True
+        self._kept[key] = (at_ns, event)
+        return False
+
+    def note(self) -> str:
+        return (f"{self.count} hook event{'s were' if self.count != 1 else ' was'} delivered twice and counted once; "
+                "is agentscan registered in more than one settings file?")
+
+
+def _digest(payload: Any) -> bytes:
+    try:
+        import orjson
+
+        text = orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, ValueError):  # what the store's lenient reader let through (a huge integer, NaN, a lone surrogate)
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=True, default=str).encode()
+    return hashlib.blake2b(text, digest_size=16).digest()
