@@ -231,3 +231,35 @@ def test_transcript_subagents_say_they_were_placed_by_time_and_order(isolated_ho
     explore = one(spans, "invoke_agent Explore")
     assert explore.parent == one(spans, "execute_tool Task").span_id
     assert explore.attrs["agentscan.provenance"] == "inferred"
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # closed again when the block ends: nothing listens there
+
+
+def test_a_refused_connection_is_said_in_words_not_errno(isolated_home: Path) -> None:
+    claude_delegating_session(isolated_home)
+    result = otlp("--endpoint", f"http://127.0.0.1:{_closed_port()}", "--retries", "0")
+    assert result.exit_code == 1
+    assert "connection refused (is the collector running" in result.stderr and "[Errno" not in result.stderr
+
+
+def test_https_to_a_plain_http_port_says_so(isolated_home: Path) -> None:
+    import http.server
+    import threading
+
+    claude_delegating_session(isolated_home)
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        result = otlp("--endpoint", f"https://127.0.0.1:{server.server_address[1]}", "--retries", "0")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.exit_code == 1
+    assert "does not speak TLS here" in result.stderr and "_ssl.c" not in result.stderr, result.stderr

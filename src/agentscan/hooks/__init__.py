@@ -9,6 +9,7 @@ Modules, in the order data flows through them::
     model.py       frozen values: HookEvent, Node, Turn, Trace
     evidence.py    canonical JSON, path/command normalisation, unique-best scoring
     pairing.py     completion -> request, inner shell/MCP/file events, subagents
+    repeats.py     an event delivered twice (agentscan registered twice) counted once
     tree.py        the builder: events -> sessions -> turns -> nodes
     waves.py       parallel waves and Claude's PostToolBatch
     skills.py      skills, slash commands and thought mentions

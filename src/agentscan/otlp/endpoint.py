@@ -38,7 +38,7 @@ def traces_url(endpoint: str) -> str:
         # error printed the password.
         raise UsageProblem(
             "--endpoint must not hold credentials (user:password@): give them as a header, "
-            "such as --header 'Authorization=Basic …'"
+            "such as --header 'Authorization=Basic …' (for the hook, in OTEL_EXPORTER_OTLP_HEADERS)"
         )
     if any(char.isspace() or ord(char) < 32 or ord(char) == 127 for char in text):
         raise UsageProblem(f"--endpoint must not hold spaces or control characters (percent-encode them): {shown!r}")
