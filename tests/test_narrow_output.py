@@ -246,3 +246,18 @@ def test_list_shows_a_model_without_its_snapshot_date_on_a_terminal_and_whole_in
 
 def test_list_in_a_pipe_shows_the_model_whole() -> None:
     assert "claude-opus-4-5-20251101" in run("--demo", "list").stdout
+
+
+def test_show_full_keeps_the_indentation_of_code_and_diffs() -> None:
+    # The demo's Codex patch: "-    balance" and "+        balance" lost their indentation.
+    text = run("--demo", "show", "019ac2d4", "--full").stdout
+    assert "    -    balance = account.balance" in text
+    assert "    +        balance = account.balance" in text
+
+
+def test_show_full_keeps_indentation_when_it_wraps_on_a_terminal(tty) -> None:
+    tty(60, color=False)
+    lines = run("--demo", "show", "019ac2d4", "--full", "--no-pager").stdout.splitlines()
+    assert "    +        balance = account.balance" in lines
+    bodies = [line for line in lines if line.startswith("    ")]  # the header's path is never split
+    assert bodies and all(width_of(line) <= 60 for line in bodies)

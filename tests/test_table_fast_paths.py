@@ -10,7 +10,6 @@ Settings: ``conftest_hypothesis.FUZZ``.
 
 from __future__ import annotations
 
-import itertools
 from datetime import datetime, timedelta, timezone
 from typing import Iterable
 
@@ -57,9 +56,6 @@ def _cut_left(text: str, width: int) -> str:
     for index, ch in enumerate(tail):
         if ch in "/\\" and index + 1 < len(tail):
             return ELLIPSIS + tail[index:]
-    name = "".join(reversed(list(itertools.takewhile(lambda ch: ch not in "/\\", reversed(text)))))
-    if name and _width(name) <= width:
-        return name
     return ELLIPSIS + tail
 
 

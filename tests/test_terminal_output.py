@@ -113,15 +113,6 @@ def test_wide_characters_count_twice() -> None:
     assert cut("abcdef", 4) == "abc…"
 
 
-def test_a_cut_path_keeps_its_last_name_whole_when_that_alone_fits() -> None:
-    # "…eather-app" named no project; the name alone does, and no separator is left to start at.
-    assert cut_left("/home/me/src/weather-app", 11) == "weather-app"
-    assert cut_left("/home/me/src/weather-app", 13) == "…/weather-app"
-    assert cut_left("/home/me/src/weather-app", 10) == "…ather-app"  # the name alone is too wide
-    assert cut_left("C:\\src\\weather-app", 11) == "weather-app"
-    assert cut_left("/srv/日本語", 6) == "日本語"
-
-
 def test_home_is_shown_as_a_tilde(isolated_home: Path) -> None:
     assert term.home_short(str(isolated_home / "src" / "api")) == "~/src/api"
     assert term.home_short(str(isolated_home)) == "~"

@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
 from agentscan.cli.show_text import card_lines, subagent_names, truncation_note
-from agentscan.cli.term import Terminal, clean, wrap_columns
+from agentscan.cli.term import Terminal, clean, printable_line, width_of, wrap_columns
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 #: tool names that start a subagent, across providers
@@ -160,11 +160,14 @@ def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:
 def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:
     """Text as written, each line indented; wrapped to the terminal on a terminal."""
     for raw in (text or "").splitlines() or [""]:
-        line = clean(raw) if raw.strip() else ""
-        if not term.tty or not line:
+        # Indentation and spacing kept: code, diffs and tables lose their sense without them.
+        line = printable_line(raw.rstrip()) if raw.strip() else ""
+        if not term.tty or not line or width_of(indent + line) <= term.width:
             yield (indent + line).rstrip()
             continue
-        yield from wrap_columns(line, max(term.width, len(indent) + 20), indent=indent, subsequent=indent)
+        lead = line[:len(line) - len(line.lstrip())]
+        yield from wrap_columns(line.lstrip(), max(term.width, len(indent + lead) + 20), indent=indent + lead,
+                                subsequent=indent + lead)
 
 
 def page(lines: Iterator[str], term: Terminal, *, use_pager: bool) -> None:

@@ -161,6 +161,15 @@ def clean(text: str | None) -> str:
     return "".join(ch if ch.isprintable() or ch in _JOINERS else "\ufffd" for ch in text)
 
 
+def printable_line(text: str) -> str:
+    """``clean`` for one line shown as written (code, a diff, a table): its spaces and
+    indentation kept, a tab as four spaces, control characters U+FFFD."""
+    text = text.expandtabs(4)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in _JOINERS else "\ufffd" for ch in text)
+
+
 def _char_width(ch: str) -> int:
     if unicodedata.combining(ch) or ch in "\u200b\u200c\u200d\ufeff":
         return 0
@@ -225,10 +234,6 @@ def cut_left(text: str, width: int) -> str:
     for index, ch in enumerate(tail):
         if ch in "/\\" and index + 1 < len(tail):
             return ELLIPSIS + tail[index:]
-    # The last name whole rather than cut, when it alone fits: "weather-app", not "…eather-app".
-    name = text.replace("\\", "/").rsplit("/", 1)[-1]
-    if name and width_of(name) <= width:
-        return name
     return ELLIPSIS + tail
 
 
