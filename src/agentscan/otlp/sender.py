@@ -120,7 +120,7 @@ def _network_problem(reason: object, timeout: float) -> str:
     if isinstance(reason, socket.gaierror):
         return "unknown host (the name could not be looked up)"
     if isinstance(reason, TimeoutError):
-        return f"no answer within {timeout:g} s (--timeout)"
+        return f"timed out: no answer within {timeout:g} s (--timeout)"
     if isinstance(reason, ssl.SSLCertVerificationError):
         return f"the collector's TLS certificate is not trusted ({reason.verify_message or 'verification failed'})"
     if isinstance(reason, ssl.SSLError):
