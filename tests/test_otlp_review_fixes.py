@@ -245,7 +245,7 @@ def test_a_refused_connection_is_said_in_words_not_errno(isolated_home: Path) ->
     claude_delegating_session(isolated_home)
     result = otlp("--endpoint", f"http://127.0.0.1:{_closed_port()}", "--retries", "0")
     assert result.exit_code == 1
-    assert "connection refused (is the collector running" in result.stderr and "[Errno" not in result.stderr
+    assert "connection refused (is the server running" in result.stderr and "[Errno" not in result.stderr
 
 
 def test_https_to_a_plain_http_port_says_so(isolated_home: Path) -> None:

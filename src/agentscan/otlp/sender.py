@@ -108,29 +108,6 @@ def send(
     return result
 
 
-def _network_problem(reason: object, timeout: float) -> str:
-    """What went wrong on the way to the collector, in words a person acts on: not Python's
-    ``[Errno 111]`` nor OpenSSL's ``WRONG_VERSION_NUMBER (_ssl.c:1006)``."""
-    import re
-    import socket
-    import ssl
-
-    if isinstance(reason, ConnectionRefusedError):
-        return "connection refused (is the collector running, on this port?)"
-    if isinstance(reason, socket.gaierror):
-        return "unknown host (the name could not be looked up)"
-    if isinstance(reason, TimeoutError):
-        return f"timed out: no answer within {timeout:g} s (--timeout)"
-    if isinstance(reason, ssl.SSLCertVerificationError):
-        return f"the collector's TLS certificate is not trusted ({reason.verify_message or 'verification failed'})"
-    if isinstance(reason, ssl.SSLError):
-        if "WRONG_VERSION_NUMBER" in str(reason):
-            return "the collector does not speak TLS here (an https:// URL for a plain http:// port?)"
-        return f"TLS failed ({reason.reason or type(reason).__name__})"
-    text = re.sub(r"^\[Errno -?\d+\] ", "", str(reason))
-    return text or type(reason).__name__
-
-
 def encode(batch: Sequence[ExportTrace], protocol: str) -> tuple[bytes, str]:
     if protocol == "protobuf":
         from agentscan.otlp import encode_proto
@@ -162,7 +139,11 @@ def _post(
                     raise SendFailed(f"{url}: {problem}", result) from None
                 wait = _retry_after(exc.headers.get("Retry-After"), wait)
         except (urllib.error.URLError, OSError) as exc:  # refused, reset, DNS, timeout
-            problem = _network_problem(getattr(exc, "reason", exc), timeout)
+            from agentscan.toolkit.networds import network_problem
+
+            reason = getattr(exc, "reason", exc)
+            problem = network_problem(reason if isinstance(reason, BaseException) else exc, timeout)
+            problem += " (--timeout)" if problem.startswith("timed out") else ""
         except http.client.HTTPException as exc:
             # No OSError: a reply that is not HTTP/1.x (BadStatusLine from a gRPC port's
             # HTTP/2 frames, a header line too long…).  Its text may be binary: not shown.

@@ -49,7 +49,9 @@ def update(env: Mapping[str, str]) -> tuple[source.PriceData, int]:
     except httpx2.TimeoutException:
         raise PriceUpdateFailed(f"could not fetch price data from {url}: timed out") from None
     except httpx2.HTTPError as exc:
-        raise PriceUpdateFailed(f"could not fetch price data from {url}: {_reason(exc)}") from None
+        from agentscan.toolkit.networds import network_problem
+
+        raise PriceUpdateFailed(f"could not fetch price data from {url}: {network_problem(exc)}") from None
     raw = response.content
     try:
         providers = library.parse(raw)
@@ -90,13 +92,6 @@ def reset(env: Mapping[str, str]) -> bool:
         except OSError as exc:
             raise AgentscanError(f"cannot remove {directory / name}: {exc.strerror or exc}") from None
     return removed
-
-
-def _reason(exc: Exception) -> str:
-    """The OS's words for a failed connection, without Python's ``[Errno 111]``."""
-    import re
-
-    return re.sub(r"^\[Errno -?\d+\] ", "", str(exc)) or type(exc).__name__
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
