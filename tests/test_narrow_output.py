@@ -107,10 +107,10 @@ def test_list_leaves_columns_out_rather_than_cut_an_id_a_time_or_a_number(tty, w
         note = " ".join(result.stderr.split())
         assert f"left out to fit {width} columns: " in note, result.stderr
         said = note.split("columns: ")[1].split(";")[0].split(", ")
-        assert said == sorted(left_out, key=["COST", "MODEL", "CWD", "TITLE", "UPDATED"].index), (left_out, note)
+        assert said == sorted(left_out, key=["MODEL", "COST", "CWD", "TITLE", "UPDATED"].index), (left_out, note)
     else:
         assert "left out" not in result.stderr
-    order = ["COST", "MODEL", "CWD", "TITLE", "UPDATED"]  # the first to go first
+    order = ["MODEL", "COST", "CWD", "TITLE", "UPDATED"]  # the first to go first
     assert sorted(left_out, key=order.index) == order[:len(left_out)], left_out
 
 

@@ -96,6 +96,9 @@ class Counts:
         return {"prompts": self.prompts, "responses": self.responses, "tool_calls": self.tool_calls}
 
 
+_NO_COUNTS = Counts()
+
+
 @dataclass(frozen=True, slots=True)
 class ScanWarning:
     """Bad input that was skipped; reported, never fatal."""
@@ -134,6 +137,15 @@ class SessionRow:
     @property
     def id(self) -> str:
         return f"{self.provider}:{self.native_id}"
+
+    @property
+    def recorded_nothing(self) -> bool:
+        """No record of the session could be read: an empty transcript, or one of
+        nothing but bad lines (each told as a warning).  Its only facts are its
+        file's, so ``list`` leaves it out rather than show a row of dashes at the
+        top (its mtime is new)."""
+        return (self.started_at is None and self.title is None and self.cwd is None and self.model is None
+                and self.tokens is None and self.subagents == 0 and self.counts == _NO_COUNTS)
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> SessionRow:

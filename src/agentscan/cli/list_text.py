@@ -10,15 +10,16 @@ from agentscan.model import SessionRow
 
 COLUMNS = (
     Column("ID", style="yellow"),
-    # On a narrow terminal columns go rather than an id, a time or a number being cut: COST
-    # first (rounded to the cent), then MODEL (``show`` has both), CWD, TITLE, and UPDATED
-    # (the rows are in its order) last.
+    # On a narrow terminal columns go rather than an id, a time or a number being cut: MODEL
+    # first (``show`` has it), then COST (six columns: at 80 it stays beside the tokens it
+    # prices), CWD, TITLE (a dozen characters still tell sessions apart), and UPDATED (the
+    # rows are in its order) last.
     Column("UPDATED", drop=1),
     Column("TOKENS", right=True),
-    Column("COST", right=True, drop=5),
-    Column("MODEL", flex=True, min_width=10, drop=4),
+    Column("COST", right=True, drop=4),
+    Column("MODEL", flex=True, min_width=10, drop=5),
     Column("CWD", flex=True, min_width=10, keep_end=True, drop=3),
-    Column("TITLE", flex=True, min_width=16, weight=2, drop=2),
+    Column("TITLE", flex=True, min_width=12, weight=2, drop=2),
 )
 
 
@@ -59,6 +60,9 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
                   since_text: str | None, running_supported: bool) -> str:
     """Why ``list`` printed nothing, naming the filter that left no session."""
     if page.discovered == 0:
+        if page.blank:
+            files = "1 session file is" if page.blank == 1 else f"{page.blank:,} session files are"
+            return f"no session recorded anything: {files} empty or unreadable (the warnings say why)"
         if filters.providers and others:
             names = ", ".join(filters.providers)
             return (f"no {names} sessions found ({render.plural(others, 'session')} from other providers; "

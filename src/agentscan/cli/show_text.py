@@ -89,6 +89,10 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
         lines.append(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window"
                      " (the provider recorded no usage)")
+    if row.recorded_nothing and not detail.subagents:
+        # ``list`` leaves such a session out; named here, it is said why it is all dashes.
+        lines.extend(_field("note", "nothing recorded: the transcript is empty or unreadable (its warning says why)",
+                            term))
     if detail.extra.get("parent_missing"):
         lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
     if detail.extra.get("hook_events"):

@@ -99,6 +99,7 @@ class SessionPage(NamedTuple):
     reached: dict[str, int]
     passed: dict[str, int]
     newest: datetime | None = None  # newest updated_at seen, for a --since that matched nothing
+    blank: int = 0  # sessions left out because they recorded nothing (``SessionRow.recorded_nothing``)
 
     @property
     def emptied_by(self) -> str | None:
@@ -130,6 +131,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     keep = None if limit is None else limit + (1 if stages else 0)
     best: list[tuple[float, int, SessionRow]] = []
     newest: float | None = None
+    blank = 0
     progress = scanner.ctx.progress
     progress.expect(len(refs))
     # Every row is read when nothing stops early: asked for at once, they are read on
@@ -156,6 +158,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             window = window if every else min(2 * window, PREFETCH_MAX)
         row = scanner.row(ref).with_changes(running=liveness.of(ref))
         progress.advance()
+        if row.recorded_nothing:
+            blank += 1
+            continue
         if row.updated_at is not None:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
         failed = filters.failed_stage(row)
@@ -173,16 +178,43 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             heapq.heappushpop(best, item)
     scanner.end_batch()  # maybe inside one
     if newest is None and not best and since is not None and refs:
-        # --since skipped everything unparsed: the newest session, to say how old it is.
-        updated = scanner.row(refs[0]).updated_at
-        newest = updated.timestamp() if updated is not None else None
+        newest = _newest_unparsed(scanner, refs)
     ordered = [row for _, _, row in sorted(best, key=lambda item: (item[0], item[1]), reverse=True)]
     shown = ordered if limit is None else ordered[:limit]
     from agentscan.timeutil import from_epoch
 
-    more = len(ordered) > len(shown) or (not stages and len(refs) > len(shown))
-    return SessionPage(shown, len(refs), more, reached, passed,
-                       from_epoch(newest) if newest is not None else None)
+    discovered = len(refs) - blank
+    more = len(ordered) > len(shown) or (not stages and discovered > len(shown))
+    return SessionPage(shown, discovered, more, reached, passed,
+                       from_epoch(newest) if newest is not None else None, blank)
+
+
+#: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)
+NEWEST_READS = 64
+
+
+def _newest_unparsed(scanner: Scanner, refs: Sequence[SessionRef]) -> float | None:
+    """The newest ``updated_at`` of sessions ``--since`` skipped unparsed, ``None`` when
+    not known for sure.
+
+    Sessions are read in mtime order until none left can be newer than the newest
+    read (the main loop's rule).  On a live home that is the first; a copied home (a
+    backup, the installed demo) gives every file the copy's time, so it takes every
+    session copied, up to ``NEWEST_READS``: past that, saying nothing beats naming a
+    session at random."""
+    newest: float | None = None
+    scanner.prefetch_rows(refs[:NEWEST_READS], every=True)
+    for index, ref in enumerate(refs):
+        if not ref.recency:
+            return None
+        if newest is not None and ref.recency + CLOCK_SLACK_S < newest:
+            return newest
+        if index == NEWEST_READS:
+            return None
+        row = scanner.row(ref)
+        if row.updated_at is not None and not row.recorded_nothing:
+            newest = max(newest or float("-inf"), row.updated_at.timestamp())
+    return newest
 
 
 def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
