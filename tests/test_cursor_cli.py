@@ -81,7 +81,8 @@ def test_demo_show(isolated_home: Path) -> None:
                                        "description": "Find callers"}]
     zeros = _json(["--demo", "show", DEMO_ZEROS, "--json"])["session"]
     assert (zeros["tokens"], zeros["context_tokens"]) == (None, 18_342)
-    assert [t["status"] for t in zeros["tools"]][:3] == ["error", "error", "error"]
+    # The failed turn stopped at `make migrate`: the grep and the patch before it returned.
+    assert [t["status"] for t in zeros["tools"]][:3] == ["unknown", "unknown", "error"]
 
 
 def test_demo_db_is_small_not_wal_and_left_alone(isolated_home: Path) -> None:

@@ -99,7 +99,8 @@ def test_real_sample_multi_parts_cwd_from_search_dirs(isolated_home: Path) -> No
     assert row.title is None
 
 
-def test_failed_turn_marks_only_its_own_tools(isolated_home: Path) -> None:
+def test_failed_turn_marks_only_the_call_it_stopped_at(isolated_home: Path) -> None:
+    """The agent went on after ``make``, so it returned; the turn stopped at the write."""
     write_transcript(isolated_home, "p", S, [
         user("first"),
         assistant("ok", tool("Read", path="/w/a.py")),
@@ -116,7 +117,7 @@ def test_failed_turn_marks_only_its_own_tools(isolated_home: Path) -> None:
     detail = _scanner(isolated_home).show(S)
     assert [(t.summary, t.status) for t in detail.tools] == [
         ("/w/a.py", "unknown"),
-        ("make", "error"),
+        ("make", "unknown"),
         ("/w/b.py", "error"),
         ("make test", "error"),
         ("TODO", "unknown"),
@@ -231,5 +232,7 @@ def test_bad_lines_are_warnings(isolated_home: Path) -> None:
 def test_empty_transcript(isolated_home: Path) -> None:
     path = write_transcript(isolated_home, "p", S, [])
     assert path.stat().st_size == 0
-    (row,) = _scanner(isolated_home).list_sessions()
+    scanner = _scanner(isolated_home)
+    assert scanner.list_sessions() == []  # it recorded nothing: not listed (docs/cli.md), but exported
+    (row,) = scanner.all_rows()
     assert (row.title, row.counts.prompts) == (None, 0)

@@ -4,7 +4,7 @@ Transcripts have no timestamps on tool calls, so ordering cannot be rebuilt
 later by time.  Instead a child's tool calls are streamed in right where the
 parent's ``Task`` call that spawned it appears (``delegation``), and children
 no ``Task`` explains follow the last turn.  A ``turn_ended`` marker with an
-error status fails every tool call of its turn: Cursor writes no results.
+error status fails the last tool call of its turn: Cursor writes no results.
 """
 
 from __future__ import annotations
@@ -59,9 +59,11 @@ class _Turn:
         self.keys.append(key)
 
     def end(self, failed: bool) -> None:
-        if failed:
-            for key in self.keys:
-                self.collector.finish_tool(key, status="error")
+        # The turn stopped at its last call: the agent went on after each earlier one, so
+        # those returned.  Cursor writes no results, so they stay ``unknown`` rather than
+        # every call of the turn being shown as failed.
+        if failed and self.keys:
+            self.collector.finish_tool(self.keys[-1], status="error")
         self.keys = []
 
 
