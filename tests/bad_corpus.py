@@ -44,8 +44,9 @@ class Case:
     expected: int | None  # total tokens of the undamaged lines (hand-chosen in the corpus)
     title: str | None
     warns: bool  # a warning must name the file
-    listed: bool  # the file names its session (an empty Gemini chat does not)
+    listed: bool  # ``list`` shows its session (not one that recorded nothing: docs/cli.md)
     source: Path
+    named: bool = True  # the file names its session (an empty Gemini chat does not): ``export`` has it
 
     @property
     def id(self) -> str:
@@ -54,7 +55,8 @@ class Case:
 
 def all_cases(providers: Iterable[str] = PROVIDERS) -> list[Case]:
     return [
-        Case(provider, name, info["id"], info["expected"], info["title"], info["warns"], info["listed"], BAD / info["file"])
+        Case(provider, name, info["id"], info["expected"], info["title"], info["warns"], info["listed"], BAD / info["file"],
+             info["named"])
         for provider in providers
         for name, info in MANIFEST[provider].items()
     ]

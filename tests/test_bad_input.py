@@ -62,8 +62,10 @@ def test_empty_file_is_reported_not_fatal(isolated_home: Path) -> None:
     claude_session_file(isolated_home, other, [claude_user(other, "2026-11-01T10:00:00Z", "fine")])
     scanner = Scanner()
     rows = scanner.list_sessions()
-    assert {r.native_id for r in rows} == {S, other}
-    assert any(w.message == "empty file" for w in scanner.warnings)
+    # The empty one recorded nothing: left out of list, named by its warning, still exported.
+    assert {r.native_id for r in rows} == {other}
+    assert any(w.message == "empty file" and w.path.endswith(f"{S}.jsonl") for w in scanner.warnings)
+    assert {r.native_id for r in scanner.all_rows()} == {S, other}
 
 
 def test_cli_exits_zero_with_warnings_and_one_with_strict(isolated_home: Path) -> None:

@@ -93,8 +93,8 @@ def test_the_whole_corpus_at_once(isolated_home: Path, tmp_path: Path) -> None:
     report = document("tokens")
     totals = {row["key"]: total(row["tokens"]) for row in report["rows"]}
     for item in all_cases():
-        assert (item.id in rows) == item.listed, item
-        if item.listed:
+        assert (item.id in rows) == item.named, item
+        if item.named:
             assert rows[item.id]["title"] == item.title, item
         assert totals.get(item.id) == item.expected, item
     warned = {w["path"] for w in exported["warnings"]}

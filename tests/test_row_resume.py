@@ -52,7 +52,7 @@ def _subagent(home: Path) -> None:
 def _seen(env: dict[str, str], *, cache: bool) -> tuple:
     """The session's row, its ``show`` and the warnings, from one scan."""
     with Scanner(env=env, use_cache=cache) as scanner:
-        row = scanner.list_sessions()[0]
+        (row,) = scanner.all_rows()  # not ``list``'s: it leaves out a session of only a meta record
         detail = scanner.show(SESSION, bounds=BOUNDS)
         return row.to_json(), detail.to_json(), sorted(map(str, scanner.ctx.warnings.items))
 

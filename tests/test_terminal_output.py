@@ -168,7 +168,7 @@ def test_list_is_one_line_per_row_at_any_width(home: Path, tty, width: int) -> N
     if width == 200:
         assert "/billing-reconciliation-service" in out
     else:
-        assert "…on-service" in out  # a cut path keeps its end
+        assert re.search(r"…[a-z]*-service ", out)  # a cut path keeps its end
     assert str(home) not in out
     assert "123.5k" in out  # numbers whole
     if width == 80:
@@ -190,7 +190,9 @@ def test_a_pipe_gets_whole_ids_paths_and_titles(home: Path) -> None:
     assert "123457" in out  # the exact total, not 123.5k
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+# (At 80 columns the parts of TOTAL keep their place and the date, project and title go:
+# tests/test_tokens_pass28.py.)
+@pytest.mark.parametrize("width", (120, 200))
 def test_tokens_rows_say_date_project_and_title(home: Path, tty, width: int) -> None:
     tty(width, stderr=False, color=False)
     lines = run("tokens").stdout.splitlines()
