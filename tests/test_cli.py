@@ -97,7 +97,8 @@ def test_show_finds_the_oldest_by_unique_prefix(thirty: list[str]) -> None:
 def test_ambiguous_prefix_lists_candidates(thirty: list[str]) -> None:
     result = runner.invoke(app, ["show", "000000"])
     assert result.exit_code == 1
-    assert "matches" in result.stderr and f"claude:{thirty[0]}" in result.stderr
+    # Newest first, ten of them (tests/test_ids_pass28.py has the layout).
+    assert "matches" in result.stderr and f"claude:{thirty[-1]}" in result.stderr and "… and 20 more" in result.stderr
 
 
 def test_unknown_and_too_short_ids_fail(thirty: list[str]) -> None:

@@ -24,14 +24,18 @@ Bad input inside provider files is never an exception: it becomes a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 if TYPE_CHECKING:
     from agentscan.otlp.sender import SendResult
 
 
 class AgentscanError(Exception):
+    """``str()`` is the one-line message; ``details`` are lines a person reads under it
+    (candidates to choose from, a hint), which the CLI prints each on a line of its own."""
+
     exit_code = 1
+    details: tuple[str, ...] = ()
 
 
 class UsageProblem(AgentscanError):
@@ -39,8 +43,10 @@ class UsageProblem(AgentscanError):
 
 
 class SessionNotFound(AgentscanError):
-    def __init__(self, query: str) -> None:
-        super().__init__(f"no session matches {query!r}")
+    """``reason``: why, when more can be said than that nothing matched (a path given)."""
+
+    def __init__(self, query: str, reason: str | None = None) -> None:
+        super().__init__(f"no session matches {query!r}" + (f": {reason}" if reason else ""))
         self.query = query
 
 
@@ -65,12 +71,27 @@ class NoHookEvents(SessionNotFound):
 
 
 class AmbiguousSessionId(AgentscanError):
-    def __init__(self, query: str, candidates: list[str]) -> None:
-        shown = "\n  ".join(candidates[:20])
-        more = f"\n  … and {len(candidates) - 20} more" if len(candidates) > 20 else ""
-        super().__init__(f"{query!r} matches {len(candidates)} sessions:\n  {shown}{more}")
+    """Several sessions answer ``query``.  ``candidates``: their ids, every one; ``notes``:
+    what tells some of them apart (an id -> its updated time and project), shown beside the
+    first ``SHOWN`` as git lists the objects a short hash could name.  Ids, times and paths
+    only: an error is pasted into bug reports, so it quotes no title or prompt."""
+
+    #: candidates listed one per line; the rest are counted ("… and 12 more")
+    SHOWN = 10
+
+    def __init__(self, query: str, candidates: list[str], *, notes: Mapping[str, str] | None = None,
+                 hint: str = "give more characters of the id, or one of the ids above in full") -> None:
+        super().__init__(f"{query!r} is ambiguous: it matches {len(candidates):,} sessions")
         self.query = query
         self.candidates = candidates
+        notes = notes or {}
+        shown = candidates[: self.SHOWN]
+        width = max(len(candidate) for candidate in shown) if shown else 0
+        lines = [f"  {candidate:<{width}}  {notes[candidate]}" if notes.get(candidate) else f"  {candidate}"
+                 for candidate in shown]
+        if len(candidates) > len(shown):
+            lines.append(f"  … and {len(candidates) - len(shown):,} more")
+        self.details = (*lines, f"hint: {hint}")
 
 
 class SessionUnreadable(AgentscanError):

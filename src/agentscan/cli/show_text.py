@@ -101,7 +101,8 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     if detail.extra.get("rewound_messages"):
         lines.append(f"  {'rewound':<8} {plural(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
     counts = row.counts
-    by_subagents = sum(1 for tool in detail.tools if tool.subagent)
+    # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
+    by_subagents = 0 if detail.extra.get("parent_missing") else sum(1 for tool in detail.tools if tool.subagent)
     extra = f" (+{by_subagents:,} by subagents)" if by_subagents else ""
     lines.append(f"  {'counts':<8} {plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
                  f" {plural(counts.tool_calls, 'tool call')}{extra}")

@@ -1,14 +1,21 @@
-"""Which session an id names: a full id, a bare native id, a unique prefix, or a subagent's own id.
+"""Which session an id names: a full id, a bare native id, a unique prefix, a subagent's own
+id, or the path of one of the session's transcripts.
 
 The persistent id index answers an exact id first; an entry whose file moved
 or vanished is dropped, and one of another home (the index is shared) is
 left alone: discovery answers them.
+
+An id made of hex digits and dashes (a UUID, a hash) names the same session
+in any case: UUIDs are often copied upper-case (a UI, a log), and no provider
+writes two ids that differ only in case.  Any other id is matched as typed (a
+Claude file stem may differ from another only in case on Linux).  Ids are
+shown as the providers write them; only the lookup folds case.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
 
@@ -18,17 +25,50 @@ if TYPE_CHECKING:
 
 #: the shortest prefix an id may be given by
 MIN_PREFIX = 6
+#: bytes of transcript an ambiguity error may read to date and place candidates the index
+#: holds no row for (a row it holds costs nothing): the error comes at once, whatever their size
+DESCRIBE_BUDGET = 8 << 20
+
+_HEX_ID = frozenset("0123456789abcdefABCDEF-")
+#: how a transcript's file name ends (a bare ``<id>.jsonl`` is a path too, not an id)
+_TRANSCRIPT_ENDINGS = (".jsonl", ".json", ".zst")
+
+Key = Callable[[str], str]
+Found = tuple["SessionRef", "str | None"]
 
 
-def find_session(scanner: Scanner, query: str) -> tuple[SessionRef, str | None]:
+def _as_typed(text: str) -> str:
+    return text
+
+
+def _case_free(text: str) -> str:
+    """``text`` lower-cased when it is hex digits and dashes (see the module's note)."""
+    return text.lower() if _HEX_ID.issuperset(text) else text
+
+
+def find_session(scanner: Scanner, query: str) -> Found:
     """The session ``query`` names (``Scanner.resolve``), and the subagent it names, if any."""
     query = query.strip()
     if not query:
         raise UsageProblem("a session id is required")
+    if _looks_like_path(query):
+        by_path = _from_path(scanner, query)
+        if by_path is None:
+            raise SessionNotFound(query, _why_no_path(query))
+        return by_path
     found = _from_index(scanner, query)
     if found is not None:
         return found, None
     return _with_focus(scanner, query)
+
+
+def _split(scanner: Scanner, query: str) -> tuple[str, str]:
+    """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name
+    of a provider this scanner scans (in any case: ``CLAUDE:…`` pasted from a shout)."""
+    name, colon, bare = query.partition(":")
+    if colon and scanner._known(name.lower()):
+        return name.lower(), bare
+    return "", query  # no provider, or a colon inside a native id
 
 
 def _from_index(scanner: Scanner, query: str) -> SessionRef | None:
@@ -36,9 +76,15 @@ def _from_index(scanner: Scanner, query: str) -> SessionRef | None:
     cache = scanner.cache
     if cache is None or len(query.partition(":")[2] or query) < MIN_PREFIX:
         return None
+    provider_name, bare = _split(scanner, query)
     # Only exact ids: a prefix could also match a session created since the
     # index was written, and then only discovery can say it is ambiguous.
-    entries = [e for e in cache.find_ids(query) if scanner._known(e[1]) and query in (e[0], e[2])]
+    # (``find_ids`` matches with SQL's LIKE, which ignores ASCII case.)
+    known = [e for e in cache.find_ids(query) if scanner._known(e[1])]
+    entries = [e for e in known if query in (e[0], e[2])]
+    if not entries:
+        wanted = _case_free(bare)
+        entries = [e for e in known if provider_name in ("", e[1]) and _case_free(e[2]) == wanted]
     if len(entries) != 1:
         return None
     session_id, provider_name, native_id, path = entries[0]
@@ -55,31 +101,160 @@ def _from_index(scanner: Scanner, query: str) -> SessionRef | None:
     return provider.locate(native_id, path, scanner.ctx)
 
 
-def _with_focus(scanner: Scanner, query: str) -> tuple[SessionRef, str | None]:
+def _with_focus(scanner: Scanner, query: str) -> Found:
     """The session ``query`` names and, when it names one of its
     subagents (a child's own id), that subagent's id."""
-    provider_name, _, bare = query.partition(":") if ":" in query else ("", "", query)
-    candidates = scanner.refs([provider_name] if provider_name and scanner._known(provider_name) else ())
-    if provider_name and not scanner._known(provider_name):
-        bare = query  # a colon inside a native id, not a provider prefix
-    exact = [ref for ref in candidates if ref.native_id == bare or ref.id == query]
+    provider_name, bare = _split(scanner, query)
+    candidates = scanner.refs([provider_name] if provider_name else ())
+    try:
+        return _match(scanner, candidates, query, bare, _as_typed)
+    except SessionNotFound:
+        if not _HEX_ID.issuperset(bare):
+            raise
+        # Only once nothing matched as typed: an id that does, in its own case, wins.
+        return _match(scanner, candidates, query, bare, _case_free)
+
+
+def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare: str, key: Key) -> Found:
+    wanted, whole = key(bare), key(query)
+    exact = [ref for ref in candidates if key(ref.native_id) == wanted or key(ref.id) == whole]
     if len(exact) == 1:
         return exact[0], None
     if len(exact) > 1:
-        raise AmbiguousSessionId(query, sorted(ref.id for ref in exact))
-    children = [(ref, child) for ref in candidates for child in ref.children if child == bare]
+        raise _ambiguous(scanner, query, exact, hint="give the id with its provider (`provider:id`)")
+    children = [(ref, child) for ref in candidates for child in ref.children if key(child) == wanted]
     if len(children) == 1:
         return children[0]
     if len(bare) < MIN_PREFIX:
         raise IdTooShort(query, MIN_PREFIX)
-    matches = [ref for ref in candidates if ref.native_id.startswith(bare) or ref.id.startswith(query)]
+    matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted) or key(ref.id).startswith(whole)]
     if not matches:
-        children = [(ref, child) for ref in candidates for child in ref.children if child.startswith(bare)]
+        children = [(ref, child) for ref in candidates for child in ref.children if key(child).startswith(wanted)]
         if len(children) == 1:
             return children[0]
         if len(children) > 1:
-            raise AmbiguousSessionId(query, sorted(f"{ref.id} (subagent {child})" for ref, child in children))
+            raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children])
         raise SessionNotFound(query)
     if len(matches) > 1:
-        raise AmbiguousSessionId(query, sorted(ref.id for ref in matches))
+        raise _ambiguous(scanner, query, matches)
     return matches[0], None
+
+
+# -- a path to a transcript ------------------------------------------------------------
+
+
+def _looks_like_path(query: str) -> bool:
+    """Whether ``query`` was meant as a file: no provider's id holds a path separator or
+    ends as a transcript's file name does."""
+    return "/" in query or os.sep in query or query.startswith("~") or query.endswith(_TRANSCRIPT_ENDINGS)
+
+
+def _from_path(scanner: Scanner, query: str) -> Found | None:
+    """The session one of whose files is the file ``query`` names (a transcript path pasted
+    from a terminal or an editor), with the subagent focused when it is a subagent's file;
+    ``None``: no such file, or no session of this scan holds it."""
+    typed = os.path.abspath(os.path.expanduser(query))
+    if os.path.isdir(typed):
+        return _from_directory(scanner, typed)
+    if not os.path.isfile(typed):
+        return None
+    real = os.path.realpath(typed)
+    names = {os.path.basename(typed), os.path.basename(real)}
+    for ref in scanner.refs():
+        for file in _files_of(ref):
+            text = str(file)
+            if text in (typed, real) or (os.path.basename(text) in names and _same_file(text, real)):
+                return ref, _child_named_by(ref, text)
+    return None
+
+
+def _from_directory(scanner: Scanner, typed: str) -> Found | None:
+    """The session a directory named by its id holds the files of: the path ``show`` gives a
+    Claude session whose main transcript is gone (``<project>/<id>``, its subagents' home)."""
+    native_id = os.path.basename(typed)
+    for directory in dict.fromkeys((typed, os.path.realpath(typed))):
+        inside = directory + os.sep
+        for ref in scanner.refs():
+            if ref.native_id == native_id and any(str(file).startswith(inside) for file in ref.files):
+                return ref, None
+    return None
+
+
+def _files_of(ref: SessionRef) -> Iterable[os.PathLike[str] | str]:
+    if ref.path is not None:
+        yield ref.path
+    yield from ref.files
+
+
+def _same_file(path: str, real: str) -> bool:
+    """Whether ``path`` (a session's file) is ``real`` reached another way (a symlink)."""
+    try:
+        return os.path.realpath(path) == real
+    except (OSError, ValueError):
+        return False
+
+
+def _child_named_by(ref: SessionRef, path: str) -> str | None:
+    """The subagent whose own file ``path`` is: its file name ends with the subagent's id
+    (Claude ``agent-<id>.jsonl``, a Codex child's ``rollout-<time>-<id>.jsonl``)."""
+    if ref.path is not None and str(ref.path) == path:
+        return None
+    stem = os.path.basename(path).split(".", 1)[0]
+    named = [child for child in ref.children if stem.endswith(child)]
+    return max(named, key=len) if named else None
+
+
+def _why_no_path(query: str) -> str:
+    if not os.path.exists(os.path.expanduser(query)):
+        return "no such file or directory"
+    return "it is no session's transcript under the roots agentscan reads (`agentscan doctor` lists them)"
+
+
+# -- an ambiguous id ---------------------------------------------------------------------
+
+
+def _ambiguous(scanner: Scanner, query: str, refs: Sequence[SessionRef], children: Sequence[str] | None = None,
+               hint: str | None = None) -> AmbiguousSessionId:
+    """The error for ``refs`` (``children``: the subagent each one's match is), newest first,
+    the first few dated and placed so that the user can pick one."""
+    order = sorted(range(len(refs)), key=lambda index: (-refs[index].recency, refs[index].id))
+    labels = [refs[i].id if children is None else f"{refs[i].id} (subagent {children[i]})" for i in order]
+    shown = [refs[i] for i in order[: AmbiguousSessionId.SHOWN]]
+    notes = dict(zip(labels, _notes(scanner, shown)))
+    if hint is None:
+        return AmbiguousSessionId(query, labels, notes=notes)
+    return AmbiguousSessionId(query, labels, notes=notes, hint=hint)
+
+
+def _notes(scanner: Scanner, refs: Sequence[SessionRef]) -> list[str]:
+    """Each session's updated time and project, as ``list`` shows them: from its row when
+    the index holds it or reading it stays within ``DESCRIBE_BUDGET``; else the time its
+    files last changed."""
+    from agentscan.timeutil import from_epoch
+
+    cache = scanner.cache
+    kept = cache.get_rows([ref.id for ref in refs]) if cache is not None else {}
+    budget = DESCRIBE_BUDGET
+    notes = []
+    for ref in refs:
+        row = None
+        fresh = ref.id in kept and kept[ref.id][0] == scanner.fingerprint(ref)
+        size = 0 if fresh else _size(scanner, ref)
+        if size <= budget:
+            budget -= size
+            try:
+                row = scanner.row(ref)
+            except Exception:  # noqa: BLE001 - a note is a courtesy: the ambiguity is still said
+                row = None
+        updated = (row.updated_at if row is not None else None) or from_epoch(ref.recency)
+        parts = [updated.astimezone().strftime("%Y-%m-%d %H:%M")] if updated is not None else []
+        if row is not None and row.cwd:
+            parts.append(row.cwd)
+        notes.append("  ".join(parts))
+    return notes
+
+
+def _size(scanner: Scanner, ref: SessionRef) -> int:
+    stats = (scanner.ctx.stat(file) for file in ref.read_files)
+    return sum(stat.st_size for stat in stats if stat is not None)
+

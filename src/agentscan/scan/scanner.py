@@ -376,11 +376,13 @@ class Scanner:
         return every_row(self, filters if filters is not None else ListFilter())
 
     def resolve(self, query: str) -> SessionRef:
-        """Find one session by full id, bare native id, or a unique prefix (≥ 6 chars).
+        """Find one session by full id, bare native id, a unique prefix (≥ 6 chars), or
+        the path of one of its transcripts; a UUID in any case (``scan.resolve``).
 
         The persistent id index answers first; an entry whose file moved or
         vanished is dropped and one full discovery (which refreshes the
         index) answers instead.  A subagent's own id finds its parent.
+        Raises ``SessionNotFound``, ``IdTooShort`` or ``AmbiguousSessionId``.
         """
         from agentscan.scan.resolve import find_session
 
