@@ -228,7 +228,7 @@ def test_doctor_says_the_home_itself_is_missing(tmp_path: Path) -> None:
     (["hooks", "install", "--bogus"], "No such option: --bogus"),
     (["bogus"], "No such command 'bogus'."),
     (["export", "-f", "jsonl"], "Missing option '--output' / '-o'."),
-    (["list", "-n", "0"], "Invalid value for '--limit' / '-n'"),
+    (["list", "-n", "x"], "'x' is not a valid int"),
 ])
 def test_click_s_usage_errors_say_error_as_agentscan_s_own_do(args: list[str], message: str) -> None:
     # agentscan's own errors print "error: …" (git's word); click's printed "Error: …".

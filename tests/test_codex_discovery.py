@@ -40,9 +40,9 @@ def test_default_roots_and_database(isolated_home: Path) -> None:
     assert [(r.path, r.kind, r.source, r.explicit) for r in roots] == [
         (isolated_home / ".codex" / "sessions", "sessions", "--home", False),
         (isolated_home / ".codex" / "archived_sessions", "sessions", "--home", False),
-        (isolated_home / ".codex" / "state_5.sqlite", "database", "--home", False),
+        (isolated_home / ".codex" / "state_*.sqlite", "database", "--home", False),
     ]
-    assert "no state_*.sqlite found" in (roots[2].note or "")
+    assert f"no state_*.sqlite in {isolated_home / '.codex'}" in (roots[2].note or "")
 
 
 def test_the_active_copy_beats_the_archived_one(isolated_home: Path) -> None:

@@ -179,7 +179,8 @@ def test_doctor_says_once_that_there_is_no_state_db(isolated_home: Path) -> None
     (codex / "state_5.sqlite").unlink()
     codex_report = provider(doctor(), "codex")
     notes = [r["note"] for r in codex_report["roots"] if r["kind"] == "database"]
-    assert notes == ["no state_*.sqlite found; listing from rollouts"]
+    assert notes == [f"no state_*.sqlite in {codex} (Codex's index of its sessions; older versions write none): "
+                     "sessions are found from their rollout-*.jsonl files alone"]
     assert not any("thread index" in f for f in codex_report["findings"])  # it said the same again
 
 

@@ -100,8 +100,8 @@ def test_the_cli_home_option_moves_both(isolated_home: Path, other_home: Path, m
     ("CLAUDE_CONFIG_DIR", "~/.cc", ".cc/projects"),
     ("CLAUDE_CONFIG_DIR", "~/a/projects, ~/b", "a/projects b/projects"),
     ("CURSOR_STATE_DB", "~/x/state.vscdb", "x/state.vscdb"),
-    ("CODEX_HOME", "~/.cx", ".cx/sessions .cx/archived_sessions .cx/state_5.sqlite"),
-    ("CODEX_SQLITE_HOME", "~/db", "db/state_5.sqlite"),
+    ("CODEX_HOME", "~/.cx", ".cx/sessions .cx/archived_sessions .cx/state_*.sqlite"),
+    ("CODEX_SQLITE_HOME", "~/db", "db/state_*.sqlite"),
     ("GEMINI_CLI_HOME", "~/g", "g/.gemini/tmp g/.gemini/projects.json"),
     ("GEMINI_DATA_DIR", "~/t1,~/t2", "t1 t2 projects.json"),
 ])

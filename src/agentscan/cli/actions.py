@@ -35,6 +35,12 @@ def run_list(
 
     if show_all and limit is not None:
         raise UsageProblem("give --limit N or --all, not both")
+    # Said here, not by click (``0 is not in the range x>=1``), so that both ways of reading
+    # the command line (``cli.fastpath`` and Typer) say it in the same words.
+    if limit is not None and limit < 1:
+        raise UsageProblem(f"--limit must be a whole number of 1 or more, not {limit}")
+    if pid is not None and pid < 1:
+        raise UsageProblem(f"--pid must be a process id of 1 or more, not {pid}")
     scanner = state.scanner(provider, memo=True)
     print_page(state, scanner, limit=None if show_all else (limit or DEFAULT_LIMIT), providers=list(provider or ()),
                since=since, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json)

@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
 @handle_errors
 def list_command(
     ctx: typer.Context,
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="How many sessions (default 25).", metavar="N"),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", help="How many sessions (default 25).", metavar="N"),
     show_all: bool = typer.Option(False, "--all", "-a", help="Every matching session."),
     provider: Optional[List[str]] = ProviderOption,
     since: Optional[str] = SinceOption,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentscan.cli import render
+from agentscan.cli.state import home_option
 from agentscan.cli.table import Column, render as render_table
 from agentscan.cli.term import Terminal, home_short_text, wrap
 from agentscan.timeutil import parse_iso
@@ -59,7 +60,9 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
             out += _lines(f"finding: {finding}", term, "  ")
         for kind, count in provider["warnings"].items():
             out += _lines(f"warning: {count} × {kind}", term, "  ")
-    out += [""] + hook_lines(report.get("hooks"), term)
+    # A command suggested must read the home this report read (``--home``), or it changes another one.
+    home_given = report["home"] if report.get("home_source") == "--home" else None
+    out += [""] + hook_lines(report.get("hooks"), term, home_option(home_given))
     cache = report["cache"]
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
@@ -67,22 +70,29 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     print("\n".join(out))
 
 
-def hook_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]:
+def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "") -> list[str]:
+    """``home_flag``: `` --home DIR`` when the report was made with one, for the commands it suggests."""
     if hooks is None:
         return []
     lines = ["hooks:"]
+    narrowed: list[str] = []
     if hooks["configs"]:
         rows = []
         for config in hooks["configs"]:
             state = f"{config['events']}/{config['of']} events" if config["events"] else "not installed"
+            if config.get("narrowed"):
+                state += f", {len(config['narrowed'])} narrowed"
+                narrowed.append(_narrowed_text(config, home_flag))
             if config["problem"]:
                 state += f"; {config['problem']}"
             rows.append([config["agent"], config["scope"], state, render.path_text(config["path"], term)])
         columns = (Column("AGENT"), Column("SCOPE"), Column("STATE", flex=True, min_width=14),
                    Column("CONFIG", flex=True, min_width=16, weight=2, keep_end=True))
         lines += _indented(columns, rows, term)
+    for text in narrowed:
+        lines += _lines(text, term, "  ")
     if not hooks["installed"]:
-        lines += _lines("not installed; see `agentscan hooks install --agent cursor|claude`", term, "  ")
+        lines += _lines(f"not installed; see `agentscan hooks install --agent cursor|claude{home_flag}`", term, "  ")
     store = hooks["store"]
     agents = ", ".join(f"{agent} {count:,}" for agent, count in sorted(store["by_agent"].items()))
     held = f"{render.plural(store['sessions'], 'session')}" + (f" ({agents})" if agents else "")
@@ -97,3 +107,25 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]:
     else:
         lines.append("  hook errors: none logged")
     return lines
+
+
+def _narrowed_text(config: dict[str, Any], home_flag: str) -> str:
+    """An install that is there but sits under a narrower matcher on some events (``"Bash"``):
+    the agent runs it only for what the matcher matches, so the rest goes uncaptured.  Which
+    events, under which matchers, and the command that widens it (``hooks.merging``)."""
+    from agentscan.cli.term import clean
+
+    # Written by whoever edited the config: an escape sequence there is shown, not obeyed.
+    def matchers(item: dict[str, Any]) -> str:
+        return ", ".join(f'"{clean(matcher)}"' for matcher in item["matchers"])
+
+    where = ", ".join(f"{clean(item['event'])} (matcher {matchers(item)})" for item in config["narrowed"])
+    agent, scope = config["agent"], config["scope"]
+    install = f"agentscan hooks install --agent {agent}" + (" --scope project" if scope == "project" else home_flag)
+    if config.get("legacy"):
+        # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
+        fix = f"run `agentscan hooks uninstall --agent {agent} --scope project`, then `{install}`,"
+    else:
+        fix = f"run `{install}`"
+    return (f"narrowed: the {agent} hook ({scope} scope) is installed, but on {where} it captures only "
+            f"the tools its matcher names; {fix} to capture every tool")

@@ -110,7 +110,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         paths = installer.uninstall_paths(agent.value, scope.value, home=home, cwd=cwd)
     command = installer.hook_command(agent.value) if install else None
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
-    warnings = _elsewhere_warnings(agent.value, scope.value, home, cwd) if install else []
+    warnings = _elsewhere_warnings(agent.value, scope.value, home, cwd, state.home) if install else []
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
     # A --dry-run's diff and the --json document are the output asked for: they stay.
@@ -203,24 +203,28 @@ def _change_json(plan: Plan, saved: Path | None, emptied: list[Path], diff: str 
             "added": list(plan.added), "replaced": [replaced.to_json() for replaced in plan.replaced]}
 
 
-def _elsewhere_warnings(agent: str, scope: str, home: Path, cwd: Path) -> list[ScanWarning]:
+def _elsewhere_warnings(agent: str, scope: str, home: Path, cwd: Path, home_given: Path | None) -> list[ScanWarning]:
     """Installed for the user and in this project too: the agent runs both, so every event
-    can be stored twice. Said, not refused (the user may be moving from one to the other)."""
+    can be stored twice. Said, not refused (the user may be moving from one to the other).
+    Each way out is a whole command, with the ``--home`` this one was given for the user
+    scope (run without it, it would uninstall from the real home's config instead)."""
     from agentscan.cli.render import plural
+    from agentscan.cli.state import home_option
     from agentscan.hooks.install import installed_elsewhere
     from agentscan.model import ScanWarning
+
+    def uninstall(where: str) -> str:
+        command = f"`agentscan hooks uninstall --agent {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
+        return command if where == "user" else f"{command} in {cwd}"  # a project's config is the current directory's
 
     name = {"claude": "Claude Code", "cursor": "Cursor"}[agent]
     warnings = []
     for other in installed_elsewhere(agent, scope, home=home, cwd=cwd):
-        uninstall = f"`agentscan hooks uninstall --agent {agent} --scope {other.scope}`"
         if other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
-            fix = (f"run {uninstall}, which removes agentscan's entries from both of this project's files, "
+            fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both of this project's files, "
                    "then install again in the scope you want")
-        elif other.scope == "project":
-            fix = f"run {uninstall} in {cwd}, or uninstall this one with --scope {scope}"
         else:
-            fix = f"run {uninstall}, or uninstall this one with --scope {scope}"
+            fix = f"run {uninstall(other.scope)}, or {uninstall(scope)} to remove this one"
         warnings.append(ScanWarning(str(other.path), (
             f"agentscan's hook is also installed here ({plural(other.events, agent + ' event')}): {name} runs the hooks "
             f"of both files, so each event can be captured twice; to keep one, {fix}")))

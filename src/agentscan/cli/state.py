@@ -32,6 +32,7 @@ class State:
         self.strict = strict
         self.verbose = verbose
         self.quiet = quiet  # --quiet: no progress, hints or warning summary on stderr
+        self._refuse_demo_with_home()
         self._apply_quiet()
 
     def merge(self, values: dict[str, Any]) -> None:
@@ -41,7 +42,17 @@ class State:
         for name in ("demo", "no_cache", "strict", "verbose", "quiet"):
             if values.get(name):
                 setattr(self, name, True)
+        self._refuse_demo_with_home()
         self._apply_quiet()
+
+    def _refuse_demo_with_home(self) -> None:
+        """``--demo`` reads the demo home shipped in the package, whatever ``--home`` says:
+        given both, one would be ignored without a word (a user who meant their backup
+        would be shown the demo's sessions), so neither is chosen for them."""
+        if self.demo and self.home is not None:
+            from agentscan.errors import UsageProblem
+
+            raise UsageProblem("--demo reads the demo home shipped with agentscan, --home another one: give only one of them")
 
     def _apply_quiet(self) -> None:
         # Hints are printed from deep in the renderers: they ask ``term``.
@@ -101,6 +112,20 @@ def _absolute(home: Path | str) -> Path:
     return Path(os.path.abspath(os.path.expanduser(home)))
 
 
+def home_option(home: Optional[Path | str]) -> str:
+    """`` --home DIR``, quoted for the shell, to end a command agentscan tells the user to run
+    when the command telling it was given ``--home`` (``State.home``); ``""`` without one.
+    Left out, the command suggested would read, or change, the files of another home."""
+    if home is None:
+        return ""
+    import os
+    import shlex
+
+    text = str(home)
+    quoted = (f'"{text}"' if " " in text else text) if os.name == "nt" else shlex.quote(text)
+    return f" --home {quoted}"
+
+
 def check_home(home: Path) -> None:
     """A ``--home`` that is no directory: ``NoReadableRoot`` (exit 1), named as given."""
     import os
@@ -139,9 +164,11 @@ def say_error(exc: AgentscanError) -> int:
     """``error: <message>`` on stderr, and the contract's exit code.  The message is one line
     of printable text (``term.clean``): it may quote a path from the home read, a collector's
     reply or what was typed, and none of them may move the cursor or write the clipboard."""
-    from agentscan.cli.term import clean
+    from agentscan.cli.term import clean, printable_line
 
     print(f"error: {clean(str(exc))}", file=sys.stderr)
+    for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
+        print(printable_line(line), file=sys.stderr)
     return exc.exit_code
 
 

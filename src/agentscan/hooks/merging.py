@@ -18,7 +18,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from agentscan.errors import HookConfigError
 
@@ -77,8 +77,21 @@ def is_ours(entry: Any) -> bool:
     return Path(command).stem == "agentscan" and isinstance(args, list) and args[:2] == ["hook", "--agent"]
 
 
-def events_with_ours(agent: str, config: dict[str, Any]) -> list[str]:
-    """The events of a parsed config that run agentscan's hook, in any group or matcher."""
+@dataclass(frozen=True)
+class OursOnEvent:
+    """The entries of ours on one event of a config, as an install would judge them."""
+
+    event: str
+    command: Any  # the first one's ``command``, as written
+    entries: int  # more than one: the agent runs each, so what they all see is stored twice
+    #: when none of them sees the whole event, the matchers they sit under (an install widens
+    #: one of them): the agent runs our hook only for what those match
+    narrowed: tuple[str, ...]
+
+
+def ours_by_event(agent: str, config: dict[str, Any]) -> list[OursOnEvent]:
+    """The events of a parsed config that run agentscan's hook, in any group or matcher, each
+    with whether it sees the whole event (``doctor`` says what an install would change)."""
     hooks = config.get("hooks")
     if not isinstance(hooks, dict):
         return []
@@ -86,11 +99,38 @@ def events_with_ours(agent: str, config: dict[str, Any]) -> list[str]:
     for event, entries in hooks.items():
         if not isinstance(entries, list):
             continue
-        if agent == "claude":
-            entries = [entry for group in entries for entry in (_inner(group) or [])]
-        if any(is_ours(entry) for entry in entries):
-            found.append(event)
+        ours = list(_ours_with_matchers(agent, entries))
+        if not ours:
+            continue
+        whole = any(_sees_whole_event(agent, event, matcher) for _, matcher in ours)
+        narrowed = () if whole else tuple(str(_matcher_text(matcher)) for _, matcher in ours)
+        found.append(OursOnEvent(event, ours[0][0].get("command"), len(ours), narrowed))
     return found
+
+
+def events_with_ours(agent: str, config: dict[str, Any]) -> list[str]:
+    """The events of a parsed config that run agentscan's hook, in any group or matcher."""
+    return [ours.event for ours in ours_by_event(agent, config)]
+
+
+def _ours_with_matchers(agent: str, entries: list[Any]) -> Iterator[tuple[dict[str, Any], Any]]:
+    """Each entry of ours in one event's list, with the matcher it sits under (Claude's: its group's)."""
+    if agent == "claude":
+        for group in entries:
+            for entry in _inner(group) or []:
+                if is_ours(entry):
+                    yield entry, group.get("matcher")
+    else:
+        for entry in entries:
+            if is_ours(entry):
+                yield entry, entry.get("matcher")
+
+
+def _sees_whole_event(agent: str, event: str, matcher: Any) -> bool:
+    """Whether an entry under ``matcher`` (Claude: its group's) runs for every ``event``."""
+    if agent == "claude":
+        return event in _CLAUDE_UNMATCHED or matcher in _CLAUDE_MATCH_ALL
+    return matcher in _CURSOR_MATCH_ALL
 
 
 def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], command: str | None) -> Merged:
@@ -105,7 +145,8 @@ def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], co
     def place(event: str, entries: list[Any]) -> list[Any]:
         if command is None:
             return [entry for entry in entries if not is_ours(entry)]
-        keeper = _keeper([(i, entry.get("matcher") in _CURSOR_MATCH_ALL) for i, entry in enumerate(entries) if is_ours(entry)])
+        keeper = _keeper([(i, _sees_whole_event("cursor", event, entry.get("matcher")))
+                          for i, entry in enumerate(entries) if is_ours(entry)])
         result = []
         for i, entry in enumerate(entries):
             if not is_ours(entry):
@@ -116,7 +157,7 @@ def merge_cursor(path: Path, config: dict[str, Any], events: tuple[str, ...], co
                 merged.replaced.append(Replaced(event, "removed", _shown(entry), matcher))
                 continue
             kept = _ours_updated(entry, ours, command)
-            if entry.get("matcher") not in _CURSOR_MATCH_ALL:
+            if not _sees_whole_event("cursor", event, entry.get("matcher")):
                 kept.pop("matcher")
                 merged.replaced.append(Replaced(event, "widened", _shown(entry), matcher))
             elif kept["command"] != entry["command"]:
@@ -140,7 +181,7 @@ def merge_claude(path: Path, config: dict[str, Any], events: tuple[str, ...], co
 
     def place(event: str, groups: list[Any]) -> list[Any]:
         def whole(group: Any) -> bool:
-            return event in _CLAUDE_UNMATCHED or group.get("matcher") in _CLAUDE_MATCH_ALL
+            return _sees_whole_event("claude", event, group.get("matcher"))
 
         keeper = _keeper([((g, h), whole(group)) for g, group in enumerate(groups)
                           for h, entry in enumerate(_inner(group) or []) if is_ours(entry)])

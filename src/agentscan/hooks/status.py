@@ -13,16 +13,17 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from agentscan.hooks import store
-from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, config_path, is_ours
+from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, uninstall_paths
+from agentscan.hooks.merging import ours_by_event
 
 ERROR_LINES = 5
 _AGENT_ARG = re.compile(r"--agent[= ]+['\"]?([^\s'\"]+)")
 
 
-def _config_report(agent: str, scope: str, path: Path) -> dict[str, Any]:
+def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False) -> dict[str, Any]:
     report: dict[str, Any] = {"agent": agent, "scope": scope, "path": str(path), "exists": False,
                               "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
-                              "command": None, "problem": None}
+                              "command": None, "problem": None, "narrowed": [], "legacy": legacy}
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -36,14 +37,12 @@ def _config_report(agent: str, scope: str, path: Path) -> dict[str, Any]:
     except ValueError as exc:
         report["problem"] = f"not valid JSON: {exc}"
         return report
-    hooks = config.get("hooks") if isinstance(config, dict) else None
-    if not isinstance(hooks, dict):
-        return report
-    for entries in hooks.values():
-        ours = [entry for entry in _entries(agent, entries) if is_ours(entry)]
-        if ours:
-            report["events"] += 1
-            report["command"] = report["command"] or ours[0].get("command")
+    # Judged as an install judges them (``hooks.merging``): an entry under a narrower matcher
+    # counts as installed, and is said to capture only what its matcher matches.
+    found = ours_by_event(agent, config) if isinstance(config, dict) else []
+    report["events"] = len(found)
+    report["command"] = next((ours.command for ours in found if ours.command), None)
+    report["narrowed"] = [{"event": ours.event, "matchers": list(ours.narrowed)} for ours in found if ours.narrowed]
     command = report["command"]
     named = _AGENT_ARG.search(command) if isinstance(command, str) else None
     if named and named.group(1) != agent:
@@ -51,28 +50,14 @@ def _config_report(agent: str, scope: str, path: Path) -> dict[str, Any]:
     return report
 
 
-def _entries(agent: str, entries: Any) -> list[Any]:
-    if not isinstance(entries, list):
-        return []
-    if agent == "cursor":
-        return entries
-    inner = []
-    for group in entries:  # Claude: matcher groups, each with its own hooks list
-        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            inner.extend(group["hooks"])
-    return inner
-
-
 def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, Any]:
     """Installed configs (user and project scope), the events store, the last hook errors."""
     configs = []
     for agent in ("cursor", "claude"):
         for scope in ("user", "project"):
-            paths = [config_path(agent, scope, home=home, cwd=cwd)]
-            if agent == "claude" and scope == "project":
-                paths.append(cwd / ".claude" / "settings.json")  # shared settings, written by older versions
-            for path in paths:
-                report = _config_report(agent, scope, path)
+            # The file an install writes, then (Claude, project) the shared settings.json older versions wrote.
+            for index, path in enumerate(uninstall_paths(agent, scope, home=home, cwd=cwd)):
+                report = _config_report(agent, scope, path, legacy=index > 0)
                 if report["exists"]:
                     configs.append(report)
     root = store.data_dir(env)

@@ -65,7 +65,8 @@ def _check(path: Path) -> tuple[bool, bool, str | None]:
     except OSError as exc:
         return False, False, exc.strerror or str(exc)
     if not exists:
-        return False, False, "does not exist"
+        # A place named by what is looked for there (Codex's ``state_*.sqlite``): no file matched.
+        return False, False, "none found" if "*" in path.name else "does not exist"
     if path.is_dir():
         try:
             os.listdir(path)

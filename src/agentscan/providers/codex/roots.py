@@ -22,7 +22,10 @@ from agentscan.toolkit.roots import Root, setting_paths
 PROVIDER = "codex"
 SESSION_DIRS = ("sessions", "archived_sessions")
 _STATE_DB = re.compile(r"^state_(\d+)\.sqlite$")
-DEFAULT_DB_NAME = "state_5.sqlite"
+#: the place of a thread index not found: what is looked for, not a file name made up (doctor prints
+#: it).  One that appears later still ends a remembered discovery: the roots and their notes change
+#: with it (``scan.memo``; tests/test_doctor_pass28.py).
+STATE_DB_PATTERN = "state_*.sqlite"
 
 
 class _Setting(NamedTuple):
@@ -73,8 +76,10 @@ def codex_roots(ctx: ScanContext) -> list[Root]:
         found = highest_state_db(directory)
         note = db_setting.note
         if found is None:
-            note = "; ".join(filter(None, [note, "no state_*.sqlite found; listing from rollouts"]))
-        path = found or directory / DEFAULT_DB_NAME
+            note = "; ".join(filter(None, [note, f"no {STATE_DB_PATTERN} in {directory} (Codex's index of its "
+                                                 "sessions; older versions write none): sessions are found from "
+                                                 "their rollout-*.jsonl files alone"]))
+        path = found or directory / STATE_DB_PATTERN
         roots.append(Root(PROVIDER, path, db_setting.source, "database", db_setting.explicit, note))
     return roots
 

@@ -30,7 +30,7 @@ def transcripts_root(ctx: ScanContext) -> Root:
 
 
 def chat_roots(ctx: ScanContext) -> list[Root]:
-    note = "Agent CLI store: meta.json and store.db (names, models, cwd)"
+    note = "where the Cursor Agent CLI keeps each chat's name, model and working directory (meta.json, store.db)"
     return [
         Root(PROVIDER, ctx.home / ".cursor" / "chats", ctx.home_source, kind="index", note=note),
         Root(PROVIDER, ctx.home / ".cursor" / "acp-sessions", ctx.home_source, kind="index", note=note),

@@ -16,6 +16,9 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.roots import Root, setting_paths
 
 PROVIDER = "gemini"
+#: what ``projects.json`` is, for doctor (Gemini CLI's own name for it is no help to a user)
+REGISTRY_NOTE = ("Gemini CLI's list of project folders, each with the short name its chats are kept under; "
+                 "used only to find a chat's working directory")
 
 
 def gemini_dir(ctx: ScanContext) -> tuple[Path, str, str | None]:
@@ -45,7 +48,7 @@ def gemini_roots(ctx: ScanContext) -> list[Root]:
         if registry in seen:
             continue
         seen.add(registry)
-        roots.append(Root(PROVIDER, registry, source, kind="index", note="project slug registry"))
+        roots.append(Root(PROVIDER, registry, source, kind="index", note=REGISTRY_NOTE))
     return roots
 
 
