@@ -36,4 +36,5 @@ def test_sessions_that_recorded_no_usage_still_total_null(isolated_home: Path, o
     assert all(row["tokens"] is None for row in document["rows"])
     assert document["total"] is None and document["cost_usd"] is None
     text = CliRunner().invoke(app, ["--demo", "tokens", "cursor:a4b8c2d6", *options]).stdout
-    assert "not recorded" in text.splitlines()[-1] and "$0.00" not in text
+    total = next(line for line in text.splitlines() if line.startswith("TOTAL"))
+    assert "not recorded" in total and "$0.00" not in text

@@ -33,6 +33,8 @@ from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_line
 from agentscan.scan import answerpatch
 
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
     from agentscan.cli.term import Terminal
     from agentscan.scan.scanner import Scanner
 
@@ -50,15 +52,16 @@ class _Session:
         self.when, self.key, self.full, self.rounded, self.index, self.folded = when, key, full, rounded, index, folded
 
 
-def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str], term: Terminal) -> bool:
+def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str], term: Terminal,
+            zone: tzinfo | None = None) -> bool:
     """Print the table of every session of ``providers`` patched from the basis; ``False``
     (nothing printed): it must be made whole.  Inside a warnings capture: a warning makes
-    it ``False``."""
+    it ``False``.  ``zone``: ``--tz``, the dates' zone (the question holds it too)."""
     patch = answerpatch.patch_of(scanner, COMMAND, question, providers)
     if patch is None:
         return False
     splice = spliceable(patch.basis, term)
-    sessions = _sessions(scanner, patch, term, splice)
+    sessions = _sessions(scanner, patch, term, splice, zone)
     if sessions is None or len(scanner.ctx.warnings):
         return False
     total = (patch.total, patch.cost, patch.cost)
@@ -85,7 +88,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
 
 
 def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
-              splice: Spliceable | None) -> list[_Session] | None:
+              splice: Spliceable | None, zone: tzinfo | None) -> list[_Session] | None:
     """Every session of the patched table, in the report's order; ``None``: the basis cannot
     tell them.  The kept lines of a session printed as the kept text has it are not read."""
     short_ids = scanner.short_ids() if term.tty else {}
@@ -119,7 +122,7 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
         if position in changed:
             token_row = patch.new_rows[session_id]
             session = read[patch.refs[position].id]
-            facts = session_facts(session, term)
+            facts = session_facts(session, term, zone)
             full = row_lines(token_row, key, facts, term, compact=False)
             rounded = row_lines(token_row, key, facts, term, compact=True) if term.tty else []
             sessions.append(_Session(sort_key(session), key, full, rounded, None, not full))
@@ -134,7 +137,7 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             # cwd another provider reveals): read again.
             session = read[patch.refs[position].id]
             when = updated_of(session)
-            facts = session_facts(session, term)
+            facts = session_facts(session, term, zone)
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
                                      _with(found.rounded, key, facts), index, not found.full))
         else:

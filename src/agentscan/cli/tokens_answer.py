@@ -11,7 +11,7 @@ each one's row read for its date, project and title.
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from agentscan.cli import recorded, render
 from agentscan.cli.state import end_progress, start_prices_on_a_first_run
@@ -33,8 +33,9 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
     if not as_json:
         term = render.terminal()
-        # The table's dates are local (whatever --tz groups by), and its paths ~/-relative.
-        question["text"] = [*recorded.terminal_facts(term), answers.zone_identity(None)]
+        # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),
+        # and its paths ~/-relative.
+        question["text"] = recorded.terminal_facts(term)
     command = "tokens" if as_json else "tokens-text"
     start_prices_on_a_first_run(scanner)
     # The table's PROJECT column can come from another provider's sessions (a Gemini cwd).
@@ -58,7 +59,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
 
             answer = answerpatch.patched(scanner, command, question, providers)  # ``None`` on any warning
         elif patchable:
-            table = _patched_table(scanner, question, providers)
+            table = _patched_table(scanner, question, providers, zone)
         report: TokenReport | None = None
         printed: tuple[TokenReport, Printed, dict[str, TableSession]] | None = None
         if answer is None and table is None:
@@ -71,7 +72,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 # Printed as a remembered answer is: rows taken back whole are not made again.
                 answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
             else:
-                table, printed = _table(report, scanner)
+                asked = Asked(ids, providers, since, until, zone)
+                table, printed = _table(report, scanner, asked)
     end_progress()
     if answer is not None:
         render.emit_json_body("tokens", answer, scanner.ctx.warnings.listed())
@@ -84,7 +86,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             if printed is not None:
                 from agentscan.cli import tablebasis
 
-                tablebasis.keep(scanner, question, *printed, render.terminal())
+                if report.rows:  # an empty table is made whole again: the note saying why goes with it
+                    tablebasis.keep(scanner, question, *printed, render.terminal())
             else:
                 from agentscan.scan import answerpatch
 
@@ -93,16 +96,29 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         answers.remember(scanner, command, question, key, answer, raised)
 
 
-def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[str]) -> tuple[str, str] | None:
+def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[str],
+                   zone: tzinfo | None) -> tuple[str, str] | None:
     """The text table of every session, patched (``cli.tablepatch``), as it would be printed;
     ``None``: it must be made whole."""
     from agentscan.cli import tablepatch
 
-    done, out, err = recorded.recording(lambda: tablepatch.patched(scanner, question, providers, render.terminal()))
+    done, out, err = recorded.recording(
+        lambda: tablepatch.patched(scanner, question, providers, render.terminal(), zone))
     return (out, err) if done else None
 
 
-def _table(report: TokenReport, scanner: Scanner
+class Asked(NamedTuple):
+    """What the report was asked for: the sessions (``ids``; none: every one), providers,
+    window and zone, as the notes under a table name them."""
+
+    ids: Sequence[str]
+    providers: list[str]
+    since: datetime | None
+    until: datetime | None
+    zone: tzinfo | None
+
+
+def _table(report: TokenReport, scanner: Scanner, asked: Asked
            ) -> tuple[tuple[str, str], tuple[TokenReport, Printed, dict[str, TableSession]] | None]:
     """The text table and the notes under it, as they would be printed, and (by session)
     what it was made of: the report in the table's order, its rows' lines and the
@@ -121,9 +137,41 @@ def _table(report: TokenReport, scanner: Scanner
     session_rows = tablefacts.gather(scanner, [report.sessions[key] for key in shown], told=True)
     if report.by == "session":
         report = _newest_first(report, session_rows)
-    printed, out, err = recorded.recording(lambda: print_report(
-        report, term, rows_of=session_rows.get, short_ids=scanner.short_ids() if term.tty and shown else {}))
+    short_ids: dict[str, str] = {}
+    if term.tty and (shown or report.unrecorded):
+        short_ids = scanner.short_ids() if shown else scanner.short_ids(report.unrecorded[:5])
+    notes = _left_out(scanner, report, asked)
+
+    def print_all() -> Printed:
+        for note in notes:
+            render.note(note)
+        return print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone)
+
+    printed, out, err = recorded.recording(print_all)
     return (out, err), ((report, printed, session_rows) if report.by == "session" else None)
+
+
+def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
+    """What a person is told on stderr about the sessions the options left out: those asked
+    for by id that ``--provider`` drops, and, when no row is left, which filter took them."""
+    from agentscan.cli.tokens_text import explain_empty, provider_drops
+
+    notes = []
+    ids, providers = asked.ids, asked.providers
+    resolved = [scanner.resolve(query) for query in ids] if ids and providers else []
+    dropped = [ref for ref in resolved if ref.provider not in providers]
+    if dropped:
+        notes.append(provider_drops([(ref.id, ref.provider) for ref in dropped], providers,
+                                    every=len(dropped) == len(resolved)))
+    elif not report.rows:
+        count = len(ids) if ids else len(scanner.refs(providers))
+        # Sessions that recorded no usage at all are named under the table: when they are all
+        # there is, no filter is to blame.
+        if not count or len(report.unrecorded) < count:
+            why = explain_empty(count, asked_for=bool(ids), providers=providers, since=asked.since,
+                                until=asked.until, zone=asked.zone)
+            notes.extend([why] if why is not None else [])
+    return notes
 
 
 def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> TokenReport:

@@ -3,20 +3,23 @@
 ``--by session`` rows say what the session was (date, project, title) beside
 its id.  Rows with no tokens at all (``<synthetic>`` models, empty sessions)
 are folded into one line; a session whose provider recorded no usage says
-"not recorded".  The number columns are listed in ``NUMBER_COLUMNS`` so a
-cost column can join them.
+"not recorded" (grouped, or in a window, it is in no row: a line under the
+table counts it).  The number columns are listed in ``NUMBER_COLUMNS`` so a
+cost column can join them.  ``explain_empty`` and ``provider_drops`` word
+what stderr says when the options left a session out.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, tzinfo
 from decimal import Decimal
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from agentscan.cli import render
 from agentscan.cli import table
 from agentscan.cli.table import Column, Row
-from agentscan.cli.term import Terminal, clean, cut
+from agentscan.cli.term import Terminal, clean, cut, width_of
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -30,12 +33,16 @@ if TYPE_CHECKING:
     TableSession: TypeAlias = "SessionRow | TableFacts"
 
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
-#: The parts go before a session's date, project and title; TOTAL and COST stay.
+#: The figures that add up to TOTAL outlast a session's date, project and title (the id
+#: tells a session; ``show`` tells the rest): REASONING goes first, a part of OUTPUT never
+#: added again; then the text (``_columns``); then the parts, the one that is most often 0
+#: or small first: CACHE WRITE (Claude's alone), OUTPUT, INPUT, and CACHE READ, most of a
+#: Claude or Codex total, last.  TOTAL stays, and COST goes only when nothing else is left.
 NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("INPUT", "input", 6),
-    ("CACHE READ", "cache_read", 7),
-    ("CACHE WRITE", "cache_write", 8),
-    ("OUTPUT", "output", 5),
+    ("INPUT", "input", 3),
+    ("CACHE READ", "cache_read", 2),
+    ("CACHE WRITE", "cache_write", 5),
+    ("OUTPUT", "output", 4),
     ("REASONING", "reasoning", 9),
     ("TOTAL", "total", 0),
 )
@@ -68,9 +75,9 @@ def _columns(by: str) -> list[Column]:
     columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
     if by == "session":
         columns += [
-            Column("DATE", drop=2),
-            Column("PROJECT", flex=True, min_width=12, keep_end=True, drop=3),
-            Column("TITLE", flex=True, min_width=16, weight=2, drop=4),
+            Column("DATE", drop=6),
+            Column("PROJECT", flex=True, min_width=12, keep_end=True, drop=7),
+            Column("TITLE", flex=True, min_width=16, weight=2, drop=8),
         ]
     columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
     # Rounded to the cent (--json has it exact); left out only when nothing else is left to go.
@@ -100,11 +107,13 @@ class Printed(NamedTuple):
 
 
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
-                 short_ids: dict[str, str]) -> Printed:
+                 short_ids: dict[str, str], zone: tzinfo | None = None) -> Printed:
+    """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
+    the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone."""
     by_session = report.by == "session"
     keys = [short_ids.get(row.key, row.key) if term.tty else row.key for row in report.rows]
     # Each session's date, project and title: made once for both layouts.
-    facts = [session_facts(rows_of(row.key), term) if by_session else [] for row in report.rows]
+    facts = [session_facts(rows_of(row.key), term, zone) if by_session else [] for row in report.rows]
 
     def lines(compact: bool) -> list[list[Row]]:
         return [row_lines(row, key if by_session else row.key, row_facts, term, compact=compact)
@@ -117,7 +126,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
     groups.append((report.cost, report.total, report.unpriced_models))
     models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
-    laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term)
+    unrecorded = [short_ids.get(key, key) if term.tty else key for key in report.unrecorded]
+    laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term, unrecorded=unrecorded)
     return Printed(keys, facts, full, laid)
 
 
@@ -149,10 +159,11 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 
 
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
-                folded: list[str], models: list[str], term: Terminal) -> Laid:
+                folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = ()) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns), the ``total`` (tokens, cost, cost priced), and the notes under it: the
-    ``folded`` rows' keys (0 tokens) and the ``models`` without a price."""
+    ``folded`` rows' keys (0 tokens), the ``unrecorded`` sessions (in no row) and the
+    ``models`` without a price."""
     columns = _columns(by)
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
     rounded: list[Row] = []
@@ -166,23 +177,29 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     planned, compact = chosen
     lines, hidden = table.render(columns, rounded if compact else rows, term, planned)
     print("\n".join(lines))
-    print_notes(by, folded, models, hidden, compact, term)
+    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded)
     return Laid(planned, compact, lines)
 
 
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
-                term: Terminal) -> None:
-    """What a table's lines do not say: the ``folded`` rows' keys (0 tokens, on stdout), and
-    on stderr the ``models`` without a price and the columns ``hidden`` or numbers rounded to fit."""
+                term: Terminal, *, unrecorded: Sequence[str] = ()) -> None:
+    """What a table's lines do not say: the ``folded`` rows' keys (0 tokens) and the
+    ``unrecorded`` sessions (no usage recorded: in no row), on stdout; on stderr the
+    ``models`` without a price and the columns ``hidden`` or numbers rounded to fit."""
     if folded:
         what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
-        more = ", …" if len(folded) > 5 else ""
-        line = f"(+ {render.plural(len(folded), what)} with 0 tokens: {', '.join(folded[:5])}{more})"
-        print(cut(line, term.width) if term.tty else line)
+        _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
+    if unrecorded:
+        # The table by session shows each as a row, "not recorded"; a grouping (or a window)
+        # has no row for them, and a user comparing the two tables counts them missing.
+        _print_named(f"{render.plural(len(unrecorded), 'session')} that recorded no usage, not counted",
+                     unrecorded, term)
     if models:
         render.note(f"no price for {', '.join(models)}: COST ≥$… is what the other calls cost, a lower bound "
                     "(see warnings; docs/pricing.md)", tty_only=True)
     if hidden or compact:
+        drops = {column.header: column.drop for column in _columns(by)}
+        hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went
         left_out = f"left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""
         rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
         if hidden and compact:
@@ -207,12 +224,35 @@ def sort_key(session: TableSession | None) -> float:
     return NO_DATE if when is None else when
 
 
-def session_facts(session: TableSession | None, term: Terminal) -> list[str]:
-    """A session's DATE, PROJECT and TITLE cells."""
+def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
+    """One line under the table: ``(+ what: the first five keys, …)``; on a terminal only as
+    many whole keys as fit its width (a key cut in the middle opens nothing)."""
+    named = list(keys[:5])
+
+    def line() -> str:
+        more = ", …" if len(named) < len(keys) else ""
+        return f"(+ {what}: {', '.join(named)}{more})" if named else f"(+ {what}: …)"
+
+    while term.tty and named and width_of(line()) > term.width:
+        named.pop()
+    print(cut(line(), term.width) if term.tty else line())
+
+
+def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | None = None) -> list[str]:
+    """A session's DATE, PROJECT and TITLE cells; the date in ``zone`` (``--tz``; ``None``:
+    the local zone), the zone ``--by day`` counts its days in."""
     if session is None:
         return ["-", "-", "-"]
-    return [render.short_date(session.updated_at), render.path_text(clean(session.cwd), term),
+    return [date_in(session.updated_at, zone), render.path_text(clean(session.cwd), term),
             clean(session.title) or "-"]
+
+
+def date_in(value: datetime | None, zone: tzinfo | None) -> str:
+    """``value``'s date in ``zone``, ``2026-11-29``; ``None``: the local zone (``render.short_date``)."""
+    if value is None or zone is None:
+        return render.short_date(value)
+    # A naive time is local already, as ``astimezone`` takes it.
+    return value.astimezone(zone).strftime("%Y-%m-%d")
 
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool) -> list[Row]:
@@ -254,3 +294,47 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
         lines.append(Row([label, *blank, *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
     return lines
+
+
+def provider_drops(dropped: Sequence[tuple[str, str]], providers: Sequence[str], *, every: bool) -> str:
+    """The note for sessions asked for by id (``dropped``: their ids and providers) that
+    ``--provider`` leaves out; ``every``: no session asked for is left."""
+    chosen = ", ".join(providers)
+    if len(dropped) == 1:
+        (session_id, provider), = dropped
+        told = f"{session_id} is a {provider} session: --provider {chosen} leaves it out"
+    else:
+        kinds = ", ".join(sorted({provider for _, provider in dropped}))
+        told = f"--provider {chosen} leaves out {len(dropped):,} of the sessions asked for ({kinds})"
+    return told + ("; nothing is left to total" if every else "")
+
+
+def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], since: datetime | None,
+                  until: datetime | None, zone: tzinfo | None) -> str | None:
+    """Why the report has no row, naming the filter that left none: ``count`` sessions
+    were selected (``asked_for``: by id), and none had a call between ``since`` and
+    ``until``; ``None``: no filter did it (every session recorded no usage, which the
+    table says)."""
+    if count == 0 and not asked_for:
+        if providers:
+            return (f"no {', '.join(providers)} sessions found; `agentscan doctor` shows where agentscan looked")
+        return "no sessions found; `agentscan doctor` shows where agentscan looked (or try `agentscan --demo tokens`)"
+    if since is None and until is None:
+        return None
+    if since is not None and until is not None:
+        window = f"between {_time_in(since, zone)} and {_time_in(until, zone)}"
+    elif since is not None:
+        window = f"since {_time_in(since, zone)}"
+    else:
+        assert until is not None
+        window = f"before {_time_in(until, zone)}"
+    if count == 1:
+        which = "the session asked for" if asked_for else "the only session"
+        return f"no usage {window}: {which} made no call in that range"
+    which = f"the {count:,} sessions" + (" asked for" if asked_for else "")
+    return f"no usage {window}: none of {which} made a call in that range"
+
+
+def _time_in(value: datetime, zone: tzinfo | None) -> str:
+    """``value`` to the minute in ``zone`` (``None``: local), as a person gave it: ``2026-12-01 09:49``."""
+    return render.short_time(value) if zone is None else value.astimezone(zone).strftime("%Y-%m-%d %H:%M")

@@ -78,6 +78,10 @@ class TokenReport:
     #: row key -> the row's JSON as ``to_json(fragments=True)`` prints it, for rows taken
     #: back whole (``scan.rowmemo``): 15,000 rows need not be made into JSON again
     fragments: dict[str, bytes] = field(default_factory=dict, compare=False)
+    #: the sessions no row counts because they recorded no usage at all (a grouping has no
+    #: key for them; a window none of their calls): the text table says so.  ``--by session``
+    #: without a window shows each of them as a row ("not recorded"), so none here then.
+    unrecorded: tuple[str, ...] = ()
 
     def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
         """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,
