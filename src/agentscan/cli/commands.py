@@ -49,7 +49,7 @@ def list_command(
 @handle_errors
 def show_command(
     ctx: typer.Context,
-    session_id: str = typer.Argument(..., metavar="ID", help="Full id, bare native id, or a unique prefix (6+ chars)."),
+    session_id: str = typer.Argument(..., metavar="ID", help="Full id, bare native id, a unique prefix (6+ chars), or a transcript's path."),
     full: bool = typer.Option(False, "--full", help="The whole bounded conversation in order, each item with its time."),
     no_pager: bool = typer.Option(False, "--no-pager", help="With --full on a terminal: print instead of using $PAGER / less."),
     redact: bool = RedactOption,

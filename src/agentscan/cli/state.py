@@ -162,7 +162,8 @@ def start_prices_on_a_first_run(scanner: Scanner) -> None:
 
 def say_error(exc: AgentscanError) -> int:
     """``error: <message>`` on stderr, and the contract's exit code.  The message is one line
-    of printable text (``term.clean``): it may quote a path from the home read, a collector's
+    of printable text (``term.clean``), and each of the error's ``details`` (an ambiguous id's
+    candidates, a hint) one more: they may quote a path from the home read, a collector's
     reply or what was typed, and none of them may move the cursor or write the clipboard."""
     from agentscan.cli.term import clean, printable_line
 
