@@ -83,6 +83,9 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
             if config.get("narrowed"):
                 state += f", {len(config['narrowed'])} narrowed"
                 narrowed.append(_narrowed_text(config, home_flag))
+            if config.get("stored_twice"):
+                state += f", {len(config['stored_twice'])} stored twice"
+                narrowed.append(_stored_twice_text(config, home_flag))
             if config["problem"]:
                 state += f"; {config['problem']}"
             rows.append([config["agent"], config["scope"], state, render.path_text(config["path"], term)])
@@ -121,11 +124,29 @@ def _narrowed_text(config: dict[str, Any], home_flag: str) -> str:
 
     where = ", ".join(f"{clean(item['event'])} (matcher {matchers(item)})" for item in config["narrowed"])
     agent, scope = config["agent"], config["scope"]
+    return (f"narrowed: the {agent} hook ({scope} scope) is installed, but on {where} it captures only "
+            f"the tools its matcher names; {_install_fix(config, home_flag)} to capture every tool")
+
+
+def _stored_twice_text(config: dict[str, Any], home_flag: str) -> str:
+    """A second agentscan entry on an event that already has one seeing every tool: the agent
+    runs each, so the event is stored twice (``hooks install`` removes the extra ones)."""
+    from agentscan.cli.term import clean
+
+    where = ", ".join(f"{clean(item['event'])} ({item['entries']} entries)" for item in config["stored_twice"])
+    agent, scope = config["agent"], config["scope"]
+    # "may": an agent that runs identical commands once stores them once, one that runs each
+    # entry twice (``hooks.repeats`` then counts the copies once, with a warning).
+    return (f"stored twice: the {agent} hook ({scope} scope) is registered more than once on {where}, one "
+            f"entry for every tool, so those events may be stored twice; "
+            f"{_install_fix(config, home_flag)} to keep one")
+
+
+def _install_fix(config: dict[str, Any], home_flag: str) -> str:
+    """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool."""
+    agent, scope = config["agent"], config["scope"]
     install = f"agentscan hooks install --agent {agent}" + (" --scope project" if scope == "project" else home_flag)
     if config.get("legacy"):
         # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
-        fix = f"run `agentscan hooks uninstall --agent {agent} --scope project`, then `{install}`,"
-    else:
-        fix = f"run `{install}`"
-    return (f"narrowed: the {agent} hook ({scope} scope) is installed, but on {where} it captures only "
-            f"the tools its matcher names; {fix} to capture every tool")
+        return f"run `agentscan hooks uninstall --agent {agent} --scope project`, then `{install}`,"
+    return f"run `{install}`"

@@ -88,6 +88,12 @@ class OursOnEvent:
     #: one of them): the agent runs our hook only for what those match
     narrowed: tuple[str, ...]
 
+    @property
+    def stored_twice(self) -> bool:
+        """Another entry of ours beside one that sees the whole event: the agent runs both, so
+        what the other sees is stored twice (an install removes it)."""
+        return self.entries > 1 and not self.narrowed
+
 
 def ours_by_event(agent: str, config: dict[str, Any]) -> list[OursOnEvent]:
     """The events of a parsed config that run agentscan's hook, in any group or matcher, each

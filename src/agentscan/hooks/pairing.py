@@ -10,6 +10,14 @@ looks only at the turn's *in-flight* requests, wherever they sit:
    canonical ``tool_input`` (a different input rules a candidate out) is
    the pair (``correlated``); a tie leaves the completion an orphan under
    the turn.  Arrival order never decides.
+
+Claude Code runs its hooks asynchronously, so a fast call's completion can be
+captured before its request.  A completion that finds no candidate at all
+waits, as an orphan, for a request that pairs with it by the same rules seen
+from the other side; that request adopts it: one call, from the request's
+time to the completion's.  Pairing without an equal id (by input alone) is
+only done within ``REORDER_WINDOW_NS``: the hooks' start-up jitter, not an
+older completion whose request was lost.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentscan.hooks.draft import Draft, TurnDraft
+from agentscan.hooks.draft import MS, Draft, TurnDraft
 from agentscan.hooks.evidence import canonical, compare, unique_best
 from agentscan.hooks.model import (
     ABORTED,
@@ -34,6 +42,9 @@ from agentscan.hooks.model import (
 )
 
 _FAILURES = ("postToolUseFailure", "PostToolUseFailure")
+#: how much earlier than its request a completion can be captured and still pair by input
+#: alone (no equal id): hook processes start within this of each other
+REORDER_WINDOW_NS = 2_000_000_000
 _FAILURE_TYPES = {"timeout": TIMEOUT, "permission_denied": DENIED, "error": ERROR}
 
 
@@ -51,22 +62,34 @@ def _tool_draft(event: HookEvent, provenance: str, started_ns: int | None, **ext
     )
 
 
-def open_request(turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int, provenance: str) -> Draft:
+def open_request(
+    turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int, provenance: str, early: list[Draft],
+) -> Draft:
+    """A new in-flight call, or the call an ``early`` completion (captured first) already closed."""
+    waiting = [c for c in early if _may_be_early(c, event, at_ns)]
+    done, paired_by, _ = _pair(waiting, event)
+    if done is not None:
+        return _adopt(turn, container, early, done, event, at_ns, provenance, paired_by)
     draft = _tool_draft(event, provenance, at_ns, request=True, scope=event.text("agent_id"))
     container.append(draft)
     turn.add_request(draft)
     return draft
 
 
-def complete(turn: TurnDraft, event: HookEvent, at_ns: int) -> Draft | None:
-    """Close the request this completion belongs to; an orphan node when there is none."""
-    request, provenance = find_request(turn, event)
+def complete(turn: TurnDraft, event: HookEvent, at_ns: int, early: list[Draft]) -> Draft | None:
+    """Close the request this completion belongs to; an orphan node when there is none.
+
+    An orphan that no in-flight request could have paired with goes on ``early``: its
+    request may still come (``open_request``)."""
+    request, provenance, had_candidates = _pair(turn.in_flight(), event)
     status = completion_status(event)
     if request is None:
-        orphan = _tool_draft(event, ORPHAN, None)
+        orphan = _tool_draft(event, ORPHAN, None, scope=event.text("agent_id"))
         orphan.close(event, status, at_ns)
         orphan.detail.update(completion_detail(event))
         turn.nodes.append(orphan)
+        if not had_candidates:
+            early.append(orphan)
         return None
     request.close(event, status, at_ns)
     request.provenance = provenance if request.provenance == NATIVE else request.provenance
@@ -76,23 +99,56 @@ def complete(turn: TurnDraft, event: HookEvent, at_ns: int) -> Draft | None:
     return request
 
 
-def find_request(turn: TurnDraft, event: HookEvent) -> tuple[Draft | None, str]:
+def _pair(pool: list[Draft], event: HookEvent) -> tuple[Draft | None, str, bool]:
+    """The draft of ``pool`` that ``event`` pairs with (the module's rules), its provenance,
+    and whether any draft was a candidate (a tie is not the same as nothing to pair with)."""
     name = event.text("tool_name")
     tool_use_id = event.text("tool_use_id")
     scope = event.text("agent_id")
-    candidates = [r for r in turn.in_flight() if r.name == name and r.scope == scope]
+    candidates = [r for r in pool if r.name == name and r.scope == scope]
     if tool_use_id is not None:
         same_id = [r for r in candidates if r.id == tool_use_id]
         if len(same_id) == 1:
-            return same_id[0], NATIVE
-        # a different id rules a request out; one that never had an id is still a candidate
+            return same_id[0], NATIVE, True
+        # a different id rules a draft out; one that never had an id is still a candidate
         candidates = same_id or [r for r in candidates if r.id is None]
     if not candidates:
-        return None, ORPHAN
+        return None, ORPHAN, False
     wanted = canonical(event.get("tool_input"))
     scored = [(r, compare(canonical(r.input), wanted, 100)) for r in candidates]
     best = unique_best(scored)
-    return (best, CORRELATED) if best is not None else (None, ORPHAN)
+    return (best, CORRELATED, True) if best is not None else (None, ORPHAN, True)
+
+
+def _may_be_early(completion: Draft, request: HookEvent, at_ns: int) -> bool:
+    """Whether an early completion may still pair with ``request``: an equal id always; by input
+    alone only when it was captured within the hooks' start-up jitter of the request."""
+    if completion.id is not None and completion.id == request.text("tool_use_id"):
+        return True
+    return completion.ended_ns is not None and at_ns - completion.ended_ns <= REORDER_WINDOW_NS
+
+
+def _adopt(
+    turn: TurnDraft, container: list[Draft], early: list[Draft], done: Draft, event: HookEvent, at_ns: int,
+    placement: str, paired_by: str,
+) -> Draft:
+    """The request ``event`` becomes the call ``done`` closed: listed where the request is,
+    started when it was captured."""
+    early.remove(done)
+    turn.nodes.remove(done)
+    done.request, done.opened_by = True, event
+    done.input = event.get("tool_input")
+    done.scope = event.text("agent_id")
+    done.started_ns = at_ns
+    if done.ended_ns is None or done.ended_ns < at_ns:
+        # Captured before its request: the call took less than the hooks' start-up jitter.
+        # The agent's own measure says how long, when it sent one; else it ends as it starts.
+        duration = done.detail.get("duration_ms")
+        done.ended_ns = at_ns + (int(duration * MS) if isinstance(duration, (int, float)) else 0)
+    done.provenance = paired_by if placement == NATIVE else placement
+    container.append(done)
+    turn.add_request(done)
+    return done
 
 
 def completion_status(event: HookEvent) -> str:

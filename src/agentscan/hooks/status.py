@@ -23,7 +23,8 @@ _AGENT_ARG = re.compile(r"--agent[= ]+['\"]?([^\s'\"]+)")
 def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False) -> dict[str, Any]:
     report: dict[str, Any] = {"agent": agent, "scope": scope, "path": str(path), "exists": False,
                               "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
-                              "command": None, "problem": None, "narrowed": [], "legacy": legacy}
+                              "command": None, "problem": None, "narrowed": [], "stored_twice": [],
+                              "legacy": legacy}
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -43,6 +44,8 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False) 
     report["events"] = len(found)
     report["command"] = next((ours.command for ours in found if ours.command), None)
     report["narrowed"] = [{"event": ours.event, "matchers": list(ours.narrowed)} for ours in found if ours.narrowed]
+    # A second entry beside one that sees every tool: each event it sees is stored twice.
+    report["stored_twice"] = [{"event": ours.event, "entries": ours.entries} for ours in found if ours.stored_twice]
     command = report["command"]
     named = _AGENT_ARG.search(command) if isinstance(command, str) else None
     if named and named.group(1) != agent:

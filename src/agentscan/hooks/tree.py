@@ -3,7 +3,8 @@
 Events are replayed in capture order (``received_at_ns``, then file order; a
 payload's own ``timestamp`` wins when it has one).  That order decides only
 where a node is *listed*; which events belong together is decided by ids and
-evidence (pairing.py, inner.py, subagents.py), never by arrival.
+evidence (pairing.py, inner.py, subagents.py), never by arrival: a completion
+captured before its request (Claude runs hooks asynchronously) still pairs.
 
 Turns: Cursor ``generation_id`` (the step-scoped form reduced to its guid),
 Claude ``prompt_id``.  When an agent sends no usable turn id (Cursor's CLI
@@ -47,6 +48,8 @@ class TreeBuilder:
         #: the latest session event was an end (a later start or prompt clears it: a resume)
         self.ended = False
         self.repeats = Repeats()
+        #: per turn, completions captured before any request they could pair with (pairing.py)
+        self.early_completions: dict[TurnDraft, list[Draft]] = {}
 
     def add_all(self, events: Iterable[HookEvent]) -> None:
         for event in sorted(events, key=lambda e: (effective_ns(e), e.seq)):
@@ -78,9 +81,9 @@ class TreeBuilder:
             if turn.tokens is None:  # a stop's snapshot, when it comes, replaces this one
                 turn.tokens = token_snapshot(event.payload)
         elif name in TOOL_REQUESTS:
-            pairing.open_request(turn, container, event, at, placement)
+            pairing.open_request(turn, container, event, at, placement, self.early_completions.setdefault(turn, []))
         elif name in TOOL_COMPLETIONS:
-            pairing.complete(turn, event, at)
+            pairing.complete(turn, event, at, self.early_completions.setdefault(turn, []))
         elif name in inner.INNER_EVENTS:
             inner.attach(turn, event, at)
         elif name in STARTS:

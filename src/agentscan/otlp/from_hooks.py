@@ -11,7 +11,8 @@ durations and the overlap of parallel waves.  The tree maps as follows
   ``agentscan.parallel_group``;
 * a tool call or subagent with no completion seen is ``unfinished``
   (``agentscan.tool.status`` / ``agentscan.subagent.status``), never a 0 ms
-  success: it runs until the span it sits in was last seen;
+  success: it runs until the span it sits in was last seen; so does a Cursor
+  shell or MCP execution whose ``after…`` hook never came;
 * file hooks, thoughts, responses and other hook events become span events
   on the span they sit under; their children are walked on as usual.
 
@@ -67,13 +68,20 @@ def _times(node: Node, parent: Span) -> tuple[int, int] | None:
     if end is None:
         # An unfinished call is shown open until what it sits in was last seen (all that is
         # known: no completion by then); ending it at its start would fake a 0 ms call.
-        end = parent.end_ns if unfinished(node) else start
+        end = parent.end_ns if unfinished(node) or _execution_without_end(node) else start
     return start, max(start, end)
 
 
 def unfinished(node: Node) -> bool:
-    """A tool call or subagent whose completion was never seen: still running, or its hook was lost."""
-    return node.kind in (TOOL, SUBAGENT) and node.ended_ns is None and node.status is None
+    """A tool call, subagent or Cursor shell/MCP execution whose completion was never seen:
+    still running, or its hook was lost."""
+    return node.kind in (TOOL, SUBAGENT, SHELL, MCP) and node.ended_ns is None and node.status is None
+
+
+def _execution_without_end(node: Node) -> bool:
+    """A Cursor ``before…`` whose ``after…`` never came (unfinished, or its call failed and gave
+    it that status): it ran at most until what it sits in ended, not for 0 ms."""
+    return node.kind in (SHELL, MCP) and node.ended_ns is None
 
 
 def _node(builder: TurnBuilder, parent: Span, node: Node, wave: str | None, responses: list[str]) -> None:
@@ -102,8 +110,10 @@ def _node(builder: TurnBuilder, parent: Span, node: Node, wave: str | None, resp
         span.set("agentscan.subagent.status", status)
     elif node.kind == MCP:
         span = builder.mcp(parent, key, detail.get("server"), detail.get("tool") or node.name, start, end, arguments=node.input)
+        span.set("agentscan.tool.status", status)
     elif node.kind == SHELL:
         span = builder.shell(parent, key, inputs.get("command"), start, end, cwd=inputs.get("cwd"))
+        span.set("agentscan.tool.status", status)
     elif node.kind == FILE:
         builder.event(parent, f"agentscan.file.{node.name}", start, **{"file.path": content.plain(inputs.get("file_path"))})
     elif node.kind == THOUGHT:
