@@ -180,15 +180,15 @@ def test_claude_edited_prompt_branch_still_counts_in_tokens(isolated_home: Path)
     assert _claude_totals(isolated_home) == {f"claude:{S}": (60, 0, 0, 6)}
 
 
-@pytest.mark.xfail(strict=True, reason="Claude show ignores parentUuid/leafUuid branches: an abandoned "
-                                       "(edited) prompt and its reply are displayed as part of the live conversation")
 def test_claude_show_displays_only_the_live_branch(isolated_home: Path) -> None:
     # formats 1.8: a rewind ("edit previous prompt") creates branches; last-prompt.leafUuid (a3)
     # picks the live one: a3 -> u3 -> a1 -> u1.  contract: show displays the live conversation.
+    # u2 and a2 are the abandoned branch: 2 messages rewound (their call m2 still counts, above).
     _edited_prompt_session(isolated_home)
     detail = Scanner(home=isolated_home, provider_names=["claude"]).show(S)
     assert [p.text for p in detail.prompts] == ["first question", "second question, edited"]
     assert [r.text for r in detail.responses] == ["answer one", "answer three"]
+    assert detail.extra["rewound_messages"] == 2
 
 
 def test_claude_compact_boundary_keeps_both_sides_and_the_summary_is_no_prompt(isolated_home: Path) -> None:

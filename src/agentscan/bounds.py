@@ -137,6 +137,14 @@ class NewestKept(Generic[T]):
     def __len__(self) -> int:
         return len(self._items)
 
+    def take_back(self, count: int) -> None:
+        """Forget the newest ``count`` items added (a conversation rewound past them): those
+        still kept go, and those already pushed out no longer count as dropped."""
+        kept = min(count, len(self._items))
+        for _ in range(kept):
+            self._items.pop()
+        self.dropped = max(0, self.dropped - (count - kept))
+
     def items(self) -> list[T]:
         return list(self._items)
 

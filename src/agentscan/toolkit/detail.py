@@ -69,6 +69,8 @@ class DetailCollector:
     _order: int = 0
     _seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     _talk: _SubagentTalk | None = None
+    #: prompts and replies taken back by ``rewind`` (a branch the user abandoned)
+    rewound: int = 0
 
     def __post_init__(self) -> None:
         self.prompts = NewestKept(self.bounds.prompts)
@@ -129,6 +131,28 @@ class DetailCollector:
         if len(self._tools) > self.bounds.tools:
             self._tools.popitem(last=False)
             self._tools_dropped += 1
+
+    def mark(self) -> tuple:
+        """Where the conversation stands now: ``rewind`` can come back here."""
+        return (len(self.prompts) + self.prompts.dropped, len(self.responses) + self.responses.dropped, self._order,
+                self.clips.messages, self.clips.tools, self.plan)
+
+    def rewind(self, mark: tuple) -> None:
+        """Back to ``mark``: the prompts, replies and calls added since are forgotten (the
+        user edited an earlier prompt, abandoning them), the prompts and replies counted
+        in ``rewound``.  Items they pushed out of the bounds stay out (counted as dropped)."""
+        prompts, responses, order, clipped_messages, clipped_tools, plan = mark
+        for kept, then in ((self.prompts, prompts), (self.responses, responses)):
+            added = len(kept) + kept.dropped - then
+            kept.take_back(added)
+            self.rewound += added
+        taken = 0
+        while self._tools and next(reversed(self._tools.values())).order > order:
+            self._tools.popitem()
+            taken += 1
+        self._tools_dropped = max(0, self._tools_dropped - (self._order - order - taken))
+        self._order = order
+        self.clips.messages, self.clips.tools, self.plan = clipped_messages, clipped_tools, plan
 
     def finish_tool(self, key: str, *, status: str) -> None:
         """Set the status of a call still kept; results of dropped calls are ignored."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -11,6 +12,7 @@ from agentscan.detailmodel import PlanStep, SubagentInfo, ToolEvent
 from agentscan.providers.claude.records import (
     as_dict,
     as_str,
+    branch_point,
     content_blocks,
     message_of,
     real_prompt_text,
@@ -46,6 +48,60 @@ def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:
         return name, paths
 
 
+#: prompts whose place in the tree is remembered (a hostile file of millions of prompts
+#: must not be held): an edit of a prompt older than these is not recognised
+MAX_BRANCH_POINTS = 65_536
+
+
+class LiveBranch:
+    """Which earlier prompt a prompt replaces: Claude Code's "edit previous prompt" (a rewind).
+
+    An edit writes a new prompt whose ``parentUuid`` is the replaced prompt's, and leaves
+    the replaced prompt and all that followed it in the file: an abandoned branch.  So a
+    prompt joining the tree where an earlier one did (and not a copy of it: another uuid)
+    replaces it, and everything from that one on is off the live branch.
+
+    Two prompts with no parent are a rewind to the very start only in a transcript that
+    records its live leaf (a ``last-prompt`` record came before: Claude Code 2.1+), and only
+    while no chain began again between them (a ``compact_boundary``, any record of no
+    parent): a chain restarting at ``null`` is not an edit, and taking one for an edit
+    would hide real conversation, which is worse than showing an abandoned branch.
+    """
+
+    def __init__(self) -> None:
+        # parent (``None``: a root) -> (the uuid of the prompt that joined there, the mark
+        # taken before it), oldest first: a rewind drops the marks after the one it goes to.
+        self._points: OrderedDict[str | None, tuple[str, Any]] = OrderedDict()
+        self._leaves = False
+        self.rooted = False  # a prompt of no parent is remembered
+
+    def replaced(self, parent: str | None, uuid: str) -> Any:
+        """The mark taken before the prompt this one replaces; ``None``: it replaces none."""
+        found = self._points.get(parent)
+        if found is None or found[0] == uuid or (parent is None and not self._leaves):
+            return None
+        while self._points.popitem()[0] != parent:  # (the prompts after it are gone too)
+            pass
+        self.rooted = None in self._points
+        return found[1]
+
+    def remember(self, parent: str | None, uuid: str, mark: Any) -> None:
+        points = self._points
+        points.pop(parent, None)
+        points[parent] = (uuid, mark)
+        if len(points) > MAX_BRANCH_POINTS:
+            points.popitem(last=False)
+        self.rooted = None in points
+
+    def restart(self) -> None:
+        """A chain began again at no parent: a prompt of no parent after it is no edit."""
+        self._points.pop(None, None)
+        self.rooted = False
+
+    def leaf_recorded(self) -> None:
+        self._leaves = True
+
+
 class TranscriptStream:
     """Feeds one file's records into a ``DetailCollector``.
 
@@ -67,6 +123,8 @@ class TranscriptStream:
         self._current_id: str | None = None
         self._current_text: list[str] = []
         self._current_meta: dict[str, Any] = {}
+        # The session's own conversation follows its live branch; a subagent's is not edited.
+        self._branch = LiveBranch() if self._own else None
 
     def _flush(self) -> None:
         text = "".join(self._current_text).strip()
@@ -96,15 +154,37 @@ class TranscriptStream:
             prompt = real_prompt_text(record)
             if prompt is not None:
                 self._flush()
+                if self._branch is not None:
+                    self._follow_branch(record)
                 if self._speaks:
                     self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
                 elif self._subagent is not None:  # the task it was given
                     self._collector.add_subagent_prompt(self._subagent, prompt, parse_iso(record.get("timestamp")))
                 return
+            if self._branch is not None and self._branch.rooted and record.get("parentUuid", "") is None:
+                self._branch.restart()
             for block in tool_result_blocks(record):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str):
                     self._sink.finish_tool(tool_id, status="error" if block.get("is_error") is True else "ok")
+        elif self._branch is not None:
+            if kind == "system" and record.get("parentUuid", "") is None:  # a compact_boundary, …
+                self._branch.restart()
+            elif kind == "last-prompt":
+                self._branch.leaf_recorded()
+
+    def _follow_branch(self, record: dict) -> None:
+        """Before the prompt ``record`` is added: when it replaces an earlier one, the
+        collector goes back to where that one was added."""
+        assert self._branch is not None
+        point = branch_point(record)
+        if point is None:
+            return
+        parent, uuid = point
+        mark = self._branch.replaced(parent, uuid)
+        if mark is not None:
+            self._collector.rewind(mark)
+        self._branch.remember(parent, uuid, self._collector.mark())
 
     def finish(self) -> list[ToolEvent]:
         self._flush()

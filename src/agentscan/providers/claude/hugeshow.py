@@ -8,14 +8,23 @@ whole and the main transcript only as far back as the bounds reach.  The
 provider itself tells which transcripts those are (``shows_from_row``,
 ``row_sums``): a warm ``list`` asks that for every row's cost, and imports
 none of this module.
+
+A transcript where the user edited an earlier prompt (a rewind: ``detail.LiveBranch``)
+is read forward instead: ``show`` lists only the live branch, and the counts of what
+it does not list (``truncated``, ``rewound_messages``) would need the row's pass to
+follow the branches, which it does not (it counts every prompt, as ``list`` does).
+Whether a transcript holds an edit is found by a scan of its bytes that decodes only
+the lines that may be prompts (``may_hold_edits``), kept under the files' fingerprint.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agentscan.context import ScanContext
+from agentscan.toolkit.jsonl import BOM
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -51,6 +60,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     stat = files.main_stat(ctx)
     if facts is None or not facts.answers(bounds) or stat is None or stat.st_size != facts.size:
         return None
+    if edits_kept(ctx, files.main, fingerprint, facts.size):
+        return None  # the forward reader follows the live branch (the module's note)
     collector = DetailCollector(bounds)
     read_tail(collector, files.main, ctx, bounds, facts)
     extra_tools: list = []
@@ -60,7 +71,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         summarize(sub.path, ctx, subagent=agent_id, observer=stream.feed)
         extra_tools.extend(stream.finish())
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent)
-    return collector.build(row, subagents=infos, extra_tools=extra_tools)
+    return collector.build(row, subagents=infos, extra_tools=extra_tools, extra={"rewound_messages": 0})
 
 
 def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, facts: ShowFacts, main: FileSummary,
@@ -86,3 +97,153 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
         task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents))))
 
+
+
+EDITS_KIND = "claude-edits"
+EDITS_VERSION = "1"
+
+
+#: a transcript larger than this is not scanned for edits: it is shown from its end, an
+#: abandoned branch included, as before.  The scan (about 3 s a GB on the bench's transcript)
+#: would more than double a first ``show`` of it (docs/performance.md), and then read it forward.
+EDITS_SCAN_MAX_BYTES = 256 * 1024 * 1024
+
+
+def edits_kept(ctx: ScanContext, main: Path, fingerprint: str | None, size: int) -> bool:
+    """``may_hold_edits`` of the main transcript's first ``size`` bytes, kept under ``fingerprint``
+    (``False`` past ``EDITS_SCAN_MAX_BYTES``)."""
+    from agentscan.toolkit import keptjson
+
+    if size > EDITS_SCAN_MAX_BYTES:
+        return False
+
+    found = keptjson.kept(ctx, main, EDITS_KIND, EDITS_VERSION, fingerprint, _edits_of_json)
+    if found is None:
+        found = may_hold_edits(main, size)
+        if fingerprint is not None:
+            keptjson.keep(ctx, main, EDITS_KIND, EDITS_VERSION, fingerprint, found, {"edits": found}, size)
+    return found
+
+
+def _edits_of_json(doc: object) -> bool | None:
+    return doc["edits"] if isinstance(doc, dict) and type(doc.get("edits")) is bool else None
+
+
+#: bytes a step of ``may_hold_edits`` reads
+SCAN_BYTES = 1024 * 1024
+#: how a prompt's message starts, as Claude Code writes it: text, or blocks led by a text or
+#: an image (a tool's result starts with its own block); every prompt of the real samples does
+USER_MESSAGE = b'"role":"user","content":'
+PROMPT_STARTS = (b'"', b'[{"type":"text"', b'[{"type":"image"')
+_PARENT = re.compile(rb'"parentUuid":(?:null|"([^"\\]*)")')
+_UUID = re.compile(rb'"uuid":"([^"\\]*)"')
+
+
+def may_hold_edits(path: Path, size: int) -> bool:
+    """Whether the first ``size`` bytes of ``path`` may hold a prompt that replaces an earlier
+    one (``detail.LiveBranch``; true too where that would not find one: a chain restarted at
+    no parent, an edit older than the prompts it remembers, a file it cannot read).
+
+    Decoding every line would cost what reading forward costs: only the lines whose message
+    starts as a prompt's does (``USER_MESSAGE`` and ``PROMPT_STARTS``) are looked at, their parent and uuid picked
+    out of the bytes; two of them joining the tree at one place are decoded, to tell whether
+    both are prompts (not meta records, a sidechain's) as the forward reader tells it.  A
+    prompt written in another spelling of JSON is missed: its transcript is shown from its
+    end, abandoned branch included, as before."""
+    from agentscan.providers.claude.detail import MAX_BRANCH_POINTS
+    from agentscan.toolkit.fsutil import open_regular
+    from agentscan.toolkit.jsonl import MAX_LINE_BYTES
+
+    # a place in the tree (a parent's hash) -> (the uuid's hash, the line's offset, whether a prompt)
+    joined: dict[int, tuple[int, int, bool]] = {}
+    leaves = -1  # where a ``last-prompt`` record was first met: two prompts of no parent after it may be an edit
+    try:
+        with open_regular(path) as handle, open_regular(path) as again:
+            base, carry, skipping = 0, b"", False
+            while base + len(carry) < size:
+                read = handle.read(min(SCAN_BYTES, size - base - len(carry)))
+                if not read:
+                    break
+                chunk = carry + read if carry else read
+                if skipping:  # the rest of a line too long to be read forward
+                    cut = chunk.find(b"\n")
+                    if cut < 0:
+                        base, carry = base + len(chunk), b""
+                        continue
+                    base, chunk, skipping = base + cut + 1, chunk[cut + 1:], False
+                if leaves < 0 and (found := chunk.find(b"last-prompt")) >= 0:
+                    leaves = base + found
+                last = chunk.rfind(b"\n") + 1
+                hit = chunk.find(USER_MESSAGE, 0, last)
+                while hit >= 0:
+                    end = chunk.find(b"\n", hit)
+                    if chunk.startswith(PROMPT_STARTS, hit + len(USER_MESSAGE)):
+                        start = chunk.rfind(b"\n", 0, hit) + 1
+                        if end - start <= MAX_LINE_BYTES and _edit_at(chunk[start:end], base + start, joined, leaves, again):
+                            return True
+                    hit = chunk.find(USER_MESSAGE, end, last)
+                if len(joined) > 4 * MAX_BRANCH_POINTS:
+                    return True  # more prompts than any sane transcript: read forward, as it always could
+                base, carry = base + last, chunk[last:]
+                if len(carry) > MAX_LINE_BYTES:
+                    base, carry, skipping = base + len(carry), b"", True
+    except OSError:
+        return True  # unreadable here: the forward reader says why
+    return False
+
+
+def _edit_at(line: bytes, offset: int, joined: dict[int, tuple[int, int, bool]], leaves: int, again) -> bool:
+    """Whether the user record ``line`` (at ``offset``) is a prompt replacing an earlier one."""
+    if offset == 0:
+        line = line.removeprefix(BOM)
+    point = _point_of(line)
+    if point is None:
+        return False
+    parent, uuid = point
+    key = hash(parent)
+    earlier = joined.get(key)
+    if earlier is None:
+        joined[key] = (hash(uuid), offset, False)
+        return False
+    if earlier[0] == hash(uuid):
+        return False
+    if _prompt_point(line) is None:
+        return False  # not a prompt: the place stays the earlier line's
+    if earlier[2] or _prompt_point(_line_at(again, earlier[1])) is not None:
+        return parent is not None or 0 <= leaves < offset
+    joined[key] = (hash(uuid), offset, True)
+    return False
+
+
+def _point_of(line: bytes) -> tuple[bytes | None, bytes] | None:
+    """A user line's parent and uuid, picked out of its bytes when each key is there once
+    (else decoded: another spelling of the JSON); ``None`` when it has no uuid."""
+    parent = _PARENT.search(line)
+    uuid = _UUID.search(line)
+    if parent is not None and uuid is not None and line.count(b'"parentUuid"') == 1 and line.count(b'"uuid"') == 1:
+        return parent.group(1), uuid.group(1)
+    point = _prompt_point(line)
+    return None if point is None else (None if point[0] is None else point[0].encode(), point[1].encode())
+
+
+def _prompt_point(line: bytes) -> tuple[str | None, str] | None:
+    """``records.branch_point`` of the line when it is a prompt's record, decoded."""
+    import orjson
+
+    from agentscan.providers.claude.records import branch_point, real_prompt_text
+
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(record, dict) or real_prompt_text(record) is None:
+        return None
+    return branch_point(record)
+
+
+def _line_at(handle, offset: int) -> bytes:
+    from agentscan.toolkit.jsonl import MAX_LINE_BYTES
+
+    handle.seek(offset)
+    line = handle.readline(MAX_LINE_BYTES + 1)
+    return line.removeprefix(BOM) if offset == 0 else line

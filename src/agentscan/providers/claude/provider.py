@@ -240,7 +240,9 @@ class ClaudeProvider(Provider):
         row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
         infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
                                totals.by_subagent())
-        extra = {"parent_missing": True} if main is None else {}
+        extra: dict = {"rewound_messages": collector.rewound}  # (an edited prompt's branch: ``detail.LiveBranch``)
+        if main is None:
+            extra["parent_missing"] = True
         return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
 
     # -- show of a huge transcript from its end (hugeshow.py, tail.py) ---------

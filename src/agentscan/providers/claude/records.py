@@ -151,6 +151,19 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
     return text
 
 
+def branch_point(record: dict[str, Any]) -> tuple[str | None, str] | None:
+    """A prompt record's ``(parentUuid, uuid)``: where it joins the conversation's tree
+    (an edited prompt joins where the one it replaces did).  ``None`` when it tells nothing:
+    a sidechain's (a subagent's own thread), one without a uuid, or with an odd parent."""
+    uuid = record.get("uuid")
+    if not isinstance(uuid, str) or not uuid or record.get("isSidechain") is True:
+        return None
+    parent = record.get("parentUuid")
+    if parent is not None and (not isinstance(parent, str) or not parent):
+        return None
+    return parent, uuid
+
+
 def slash_command_text(text: str) -> str | None:
     """A slash command the user typed (``/review PR 12``), from the tags Claude Code wraps it in."""
     name = _COMMAND_NAME.search(text)
