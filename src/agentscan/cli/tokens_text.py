@@ -144,18 +144,30 @@ def total_row(by: str, total: Total, term: Terminal, *, compact: bool) -> Row:
 def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Callable[[], list[int] | None],
                   term: Terminal) -> tuple[table.Layout, bool] | None:
     """The layout of rows whose natural widths are ``natural``, or (``True``) of their rounded
-    numbers (``rounded_natural``) when those keep more columns; ``None``: those cannot be told."""
+    numbers (``rounded_natural``) when those keep more of the figures that make up a total;
+    ``None``: those cannot be told."""
     planned = table.layout_natural(columns, natural, term)
-    if table.hidden(columns, planned):
-        # Rounded numbers (75.4k) are narrower: taken if they keep more columns
-        # (the layouts compared before either is drawn: 15,000 rows are drawn once).
+    lost = _figures_lost(table.hidden(columns, planned))
+    if lost:
+        # Rounded numbers (75.4k) are narrower: taken if they keep more of those figures
+        # (the layouts compared before either is drawn: 15,000 rows are drawn once).  Never
+        # to keep a title or a project: exact numbers are what ``tokens`` is for.
         rounded = rounded_natural()
         if rounded is None:
             return None
         compact_planned = table.layout_natural(columns, rounded, term)
-        if len(table.hidden(columns, compact_planned)) < len(table.hidden(columns, planned)):
+        if _figures_lost(table.hidden(columns, compact_planned)) < lost:
             return compact_planned, True
     return planned, False
+
+
+#: the columns worth rounding every number to keep: a total's parts, TOTAL and COST
+#: (REASONING is a part of OUTPUT, shown again)
+_FIGURES = frozenset(header for header, _, _ in NUMBER_COLUMNS if header != "REASONING") | {"COST"}
+
+
+def _figures_lost(hidden: list[str]) -> int:
+    return sum(1 for header in hidden if header in _FIGURES)
 
 
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
