@@ -235,3 +235,21 @@ def test_the_line_under_a_narrow_table_names_whole_ids_only(isolated_home: Path,
     tty(width)
     last = run("--demo", "tokens", "--by", "model")[0].splitlines()[-1]
     assert last == f"(+ 2 sessions that recorded no usage, not counted: {named})"
+
+
+def test_numbers_are_not_rounded_to_keep_a_title(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    """Exact figures without TITLE fit 120 columns: the table drops the title rather than
+    round every number to keep a cut one (rounding is only to keep a figure of the total)."""
+
+    session = "5a5a5a5a-0000-4000-8000-0000000000e1"
+    claude_session_file(isolated_home, session, [
+        claude_user(session, "2026-11-20T10:00:00Z", "Refactor the billing reconciliation service " * 3),
+        claude_assistant(session, "2026-11-20T10:00:01Z", msg_id="m-big", request_id="r-big",
+                         usage=claude_usage(input=58_783_471, output=3_447_042, cache_read=58_739_758)),
+    ])
+    tty(120, color=False)
+    result = CliRunner().invoke(app, ["tokens"])
+    assert result.exit_code == 0, result.output
+    header, row = result.stdout.splitlines()[:2]
+    assert "TITLE" not in header and "58,783,471" in row and "M" not in row.split()[-2]
+    assert "rounded" not in result.stderr and "TITLE" in result.stderr
