@@ -39,6 +39,12 @@ def test_a_pipe_gets_whole_subagent_numbers(isolated_home: Path) -> None:
     assert "6,313 tokens" in out and "6.3k" not in out
 
 
+def test_a_terminal_gets_whole_subagent_numbers_as_the_card_s_total(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(100, color=False)
+    out = CliRunner().invoke(app, ["--demo", "show", "7f3c9a12"]).stdout
+    assert "75,433 total" in out and "6,313 tokens" in out and "6.3k" not in out
+
+
 def test_one_word_values_stay_whole_on_their_line(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(30, color=False)
     out = CliRunner().invoke(app, ["--demo", "show", "7f3c9a12"]).stdout

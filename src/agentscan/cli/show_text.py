@@ -3,7 +3,7 @@ bounded conversation in order (``show_full``)."""
 
 from __future__ import annotations
 
-from agentscan.cli.render import compact_number, human_usd, plural, short_time
+from agentscan.cli.render import human_usd, plural, short_time
 from agentscan.cli.term import Terminal, clean, cut, home_short, width_of, wrap_columns
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
@@ -113,9 +113,9 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         id_width = max(width_of(names.get(sub.id, sub.id)) for sub in detail.subagents)
         type_width = max(width_of(sub.agent_type or "-") for sub in detail.subagents)
         for sub in detail.subagents:
-            # Rounded on a terminal; whole in a pipe, as every number there is.
-            total = ("not recorded" if not sub.tokens else compact_number(sub.tokens.total) if term.tty
-                     else f"{sub.tokens.total:,}")
+            # Whole, as the card's own total a few lines above is (``6.3k`` beside ``75,433``
+            # read as two units of one thing).
+            total = "not recorded" if not sub.tokens else f"{sub.tokens.total:,}"
             note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
             lines.append(f"  {names.get(sub.id, sub.id):<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens{note}")
     if detail.plan:
