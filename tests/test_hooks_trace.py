@@ -285,3 +285,25 @@ def test_show_can_ask_whether_a_session_has_hook_events(data_dir: Path) -> None:
 )
 def test_a_transcript_path_maps_to_the_agentscan_session_id(agent: str, path: str | None, expected: str | None) -> None:
     assert transcript_session_id(agent, path) == expected
+
+
+def test_the_captured_times_are_local_as_trace_list_s_are(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``trace --list`` shows local time; the trace itself said UTC instants (``…Z``)."""
+    import time
+    from datetime import datetime, timezone
+
+    from hooks_builders import BASE_NS
+
+    cursor_session(Replay(data_dir))
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        text = runner.invoke(app, ["trace", f"cursor:{CONVERSATION}"]).stdout
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    [line] = [line for line in text.splitlines() if line.startswith("  captured")]
+    start = datetime.fromtimestamp(BASE_NS / 1e9, timezone.utc).astimezone(
+        __import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
+    assert line.startswith(f"  captured    {start:%Y-%m-%d %H:%M:%S} .. "), line
+    assert "Z" not in line

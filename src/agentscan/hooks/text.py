@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from agentscan.hooks.model import FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace, iso_ns
+from agentscan.hooks.model import FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace
 
 WIDTH = 100
 _SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "path", "target_notebook", "url", "skill", "description")
@@ -33,7 +33,7 @@ def lines(trace: Trace, clean: Clean) -> Iterator[str]:
         # `show` needs the file; agents delete old transcripts while their hook events stay
         hint = f"agentscan show {shown}" if session.transcript_found else "transcript file not found"
         yield f"  transcript  {shown}  ({hint})"
-    yield f"  captured    {_when(session.started_ns)} .. {_when(session.ended_ns)}"
+    yield f"  captured    {_captured(session.started_ns, session.ended_ns)}"
     yield f"  summary     {_summary_line(trace.summary, clean)}"
     if session.nodes:
         yield "session events"
@@ -129,8 +129,23 @@ def _seconds(ms: float) -> str:
     return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
 
 
-def _when(ns: int | None) -> str:
-    return iso_ns(ns) or "-"
+def _captured(start_ns: int | None, end_ns: int | None) -> str:
+    """Local time to the second, as ``trace --list`` and every other table shows time (to the
+    minute there): ``2026-12-04 23:31:10 .. 23:31:11``, the end's date only when it differs.
+    ``--json`` keeps the UTC instants."""
+    from datetime import datetime, timezone
+
+    def local(ns: int) -> datetime:
+        return datetime.fromtimestamp(ns / 1e9, timezone.utc).astimezone()
+
+    if start_ns is None and end_ns is None:
+        return "-"
+    start = local(start_ns).strftime("%Y-%m-%d %H:%M:%S") if start_ns is not None else "-"
+    if end_ns is None:
+        return f"{start} .. -"
+    end = local(end_ns)
+    same_day = start_ns is not None and local(start_ns).date() == end.date()
+    return f"{start} .. {end.strftime('%H:%M:%S' if same_day else '%Y-%m-%d %H:%M:%S')}"
 
 
 def _one_line(text: str, width: int, clean: Clean) -> str:
