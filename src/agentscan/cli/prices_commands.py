@@ -83,11 +83,10 @@ def prices_command(
         print(f"price data: {data.label}" + (f" from {data.url} (sha256 {data.sha256})" if data.source == "fetched" else ""))
         if stale:
             print(f"note: {stale}")
-        for found in looked_up:
-            if found["model_id"] is None:
-                print(f"{found['query']}: no price")
-            else:
-                print(f"{found['query']}: {found['provider']}/{found['model_id']}: {found['prices']}")
+        if looked_up:
+            from agentscan.cli.prices_text import print_prices
+
+            print_prices(looked_up)
     if scan.warnings.items and not as_json:
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
     if state.strict and scan.warnings.items:

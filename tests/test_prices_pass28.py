@@ -1,0 +1,46 @@
+"""``prices MODEL`` as a table: one line a model, its tiers under it, fitted to the terminal."""
+
+from __future__ import annotations
+
+import orjson
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.cli.prices_text import model_rows
+
+runner = CliRunner()
+
+
+def test_each_model_is_a_line_with_its_four_prices_and_its_tier_under_it(isolated_home) -> None:  # noqa: ANN001
+    result = runner.invoke(app, ["prices", "claude-sonnet-4-5", "gpt-5", "no-such-model-28"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].split() == ["MODEL", "PRICED", "AS", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
+    doc = orjson.loads(runner.invoke(app, ["prices", "claude-sonnet-4-5", "--json"]).stdout)["models"][0]
+    fields = doc["price_fields"]
+    base = [f"${fields[name]['base']:g}" for name in ("input_mtok", "output_mtok", "cache_read_mtok", "cache_write_mtok")]
+    assert lines[2].split() == ["claude-sonnet-4-5", "anthropic/claude-sonnet-4-5", *base]
+    above = fields["input_mtok"]["tiers"][0]["above"]
+    tier = [f"${fields[name]['tiers'][0]['price']:g}" for name in ("input_mtok", "output_mtok", "cache_read_mtok",
+                                                                    "cache_write_mtok")]
+    assert lines[3].split() == ["above", f"{above // 1000}k", *tier]
+    assert lines[4].split()[:2] == ["gpt-5", "openai/gpt-5"] and lines[4].split()[-1] == "-"  # no cache write price
+    assert lines[5].split() == ["no-such-model-28", "no", "price", "-", "-", "-", "-"]
+    assert all("MTok" not in line for line in lines)  # genai-prices' own line is --json's
+
+
+def test_a_price_without_a_tier_stays_on_the_tier_line() -> None:
+    found = {"query": "m", "provider": "p", "model_id": "m", "price_fields": {
+        "input_mtok": {"base": 1.0, "tiers": [{"above": 128_000, "price": 2.0}]}, "output_mtok": 4.0}}
+    rows = model_rows(found)
+    assert [list(row.cells) for row in rows] == [
+        ["m", "p/m", "$1", "$4", "-", "-"],
+        ["  above 128k", "", "$2", "$4", "-", "-"],
+    ]
+
+
+def test_it_fits_an_80_column_terminal(isolated_home, tty) -> None:  # noqa: ANN001
+    tty(80, color=False)
+    result = runner.invoke(app, ["prices", "claude-sonnet-4-5", "gemini-2.5-pro"])
+    assert all(len(line) <= 80 for line in result.stdout.splitlines()), result.stdout
+    assert "$22.5" in result.stdout and "dollars per million tokens" in result.stderr
