@@ -180,7 +180,7 @@ def test_the_file_is_written_without_opentelemetry_proto(isolated_home: Path, tm
         ([], 2, "exactly one of --output FILE or --endpoint URL"),
         (["-o", "x.jsonl", "--endpoint", "http://127.0.0.1:9"], 2, "exactly one of"),
         (["--endpoint", "file:///etc/passwd"], 2, "http:// or https://"),
-        (["--endpoint", "http://127.0.0.1:9", "--protocol", "grpc"], 2, "--protocol must be one of"),
+        (["--endpoint", "http://127.0.0.1:9", "--protocol", "grpc"], 2, "unknown --protocol 'grpc'; choose from:"),
         (["--endpoint", "http://127.0.0.1:9", "--header", "novalue"], 2, "KEY=VALUE"),
         (["nosuchsession", "-o", "x.jsonl"], 1, "no session matches"),
         (["-o", "/nonexistent-dir/x.jsonl"], 1, "does not exist"),

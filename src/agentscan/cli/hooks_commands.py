@@ -36,6 +36,9 @@ def register(app: typer.Typer) -> None:
         "hook",
         # Unknown arguments must not become a usage error: exit 2 means "deny" to Cursor.
         context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+        # The agents run it (`hooks install` registers it), never a person: not in
+        # `agentscan --help`, though `agentscan hook --help` still answers.
+        hidden=True,
     )(hook_command)
     hooks_app = typer.Typer(
         name="hooks",

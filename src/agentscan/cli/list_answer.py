@@ -107,7 +107,10 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         render.emit_json_body("list", body, scanner.ctx.warnings.listed())
         return _kept(body, page.rows, refs) if keep else None
     if not rows:
-        render.note(_why_empty(state, page, filters))
+        # Nothing found where a root named explicitly (``CLAUDE_CONFIG_DIR``) cannot be read:
+        # the error ``finish`` raises says why, and the note would send the reader to doctor.
+        if page.discovered or not scanner.unreadable_explicit_roots():
+            render.note(_why_empty(state, page, filters))
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows))
     recorded.write(out, err)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
@@ -15,12 +16,17 @@ from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: click's ``UsageError`` and ``MissingParameter``, of the click Typer runs on (its own copy
+#: since typer 0.20-odd, so not ``click.UsageError``): ``BadParameter`` is one and beside both.
+_UsageError: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
+_MissingParameter: type[Exception] = importlib.import_module(typer.BadParameter.__module__).MissingParameter
+
 #: (name, flags, help, takes a value) of the options every command takes, before or after its name
 GLOBAL_OPTIONS = (
     ("home", ("--home",), "Read agent files under DIR instead of $HOME.", True),
     ("demo", ("--demo",), "Use the small demo home shipped with agentscan.", False),
     ("no_cache", ("--no-cache",), "Do not read or write agentscan's cache.", False),
-    ("strict", ("--strict",), "Exit 1 when any input had to be skipped.", False),
+    ("strict", ("--strict",), "Exit 1 on any warning, such as skipped input or a model with no price.", False),
     ("verbose", ("--verbose", "-v"), "Print every warning on stderr.", False),
     ("quiet", ("--quiet", "-q"), "No progress, hints or warnings on stderr (errors still print).", False),
 )
@@ -56,6 +62,35 @@ class GlobalOptionsCommand(TyperCommand):
         # a set of choices; git and gh write it bare.
         return [piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
                 for piece in super().collect_usage_pieces(ctx)]
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)
+        try:
+            return super().parse_args(ctx, args)
+        except typer.BadParameter as exc:
+            message = self._choice_error(ctx, exc, given)
+            if message is None:
+                raise
+            raise _UsageError(message, ctx) from None
+
+    def _choice_error(self, ctx: Any, error: Exception, given: list[str]) -> str | None:
+        """A choice option (``hooks install --agent``) left out or given a value it does not
+        take, said on one line as agentscan's own errors are (``unknown provider 'claud';
+        choose from: …``), not as click's ``Choose from:`` and a tab-indented line per choice."""
+        param = getattr(error, "param", None)
+        choices = getattr(getattr(param, "type", None), "choices", None)
+        if param is None or choices is None or param.param_type_name != "option":
+            return None
+        flag = max(param.opts, key=len)
+        names = [str(getattr(choice, "value", choice)) for choice in choices]
+        if isinstance(error, _MissingParameter):
+            return f"{flag} is required; choose from: {', '.join(names)}"
+        # click's error keeps the value only inside its own sentence: parse the command line again for it
+        opts, _, _ = self.make_parser(ctx).parse_args(args=given)
+        value = opts.get(param.name)
+        if isinstance(value, (list, tuple)):  # a repeatable option: the value it does not take
+            value = next((one for one in value if str(one).casefold() not in map(str.casefold, names)), None)
+        return None if value is None else f"unknown {flag} {value!r}; choose from: {', '.join(names)}"
 
     def invoke(self, ctx: Any) -> Any:
         values = {name: ctx.params.pop(name, None) for name in GLOBAL_NAMES}

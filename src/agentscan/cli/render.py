@@ -64,11 +64,20 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     if not warnings or _term.quiet():
         return
     shown = warnings if verbose else warnings[:5]
+    # Wrapped on a terminal as a hint is (``note``); in a pipe each warning stays one line, for grep.
+    width = _term.terminal_width() if _term.stderr_is_tty() else None
     for warning in shown:
         where = f"{warning.path}:{warning.line}" if warning.line else warning.path
-        print(f"warning: {where}: {warning.message}", file=sys.stderr)
+        _say_warning(f"warning: {where}: {warning.message}", width)
     if len(warnings) > len(shown):
-        print(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", file=sys.stderr)
+        _say_warning(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", width)
+
+
+def _say_warning(text: str, width: int | None) -> None:
+    # A path longer than a line is left whole (the terminal folds it): cut in two, it
+    # could not be copied.
+    lines = [text] if width is None else _term.wrap(text, width, break_long_words=False)
+    print("\n".join(lines), file=sys.stderr)
 
 
 def note(text: str, *, tty_only: bool = False) -> None:

@@ -68,9 +68,11 @@ class Terminal(NamedTuple):
         return f"\x1b[{codes}m{text}\x1b[0m"
 
 
-def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = None) -> list[str]:
+def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = None,
+         break_long_words: bool = True) -> list[str]:
     """Prose (a hint, a finding) wrapped to ``width``: never cut.  A word (a path,
-    a number), a time and a `command` stay on one line unless longer than a line."""
+    a number), a time and a `command` stay on one line unless longer than a line
+    (then cut, unless not ``break_long_words``: a path to copy is left whole)."""
     import re
     import textwrap
 
@@ -79,7 +81,7 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
     glued = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d|`[^`\n]+`", lambda m: m.group(0).replace(" ", _GLUE), text)
     lines = textwrap.wrap(glued, width=max(width, 20), initial_indent=indent,
                           subsequent_indent=indent + "  " if subsequent is None else subsequent,
-                          break_long_words=True, break_on_hyphens=False)
+                          break_long_words=break_long_words, break_on_hyphens=False)
     return [line.replace(_GLUE, " ") for line in lines] or [indent + text]
 
 

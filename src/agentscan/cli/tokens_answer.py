@@ -166,8 +166,10 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     elif not report.rows:
         count = len(ids) if ids else len(scanner.refs(providers))
         # Sessions that recorded no usage at all are named under the table: when they are all
-        # there is, no filter is to blame.
-        if not count or len(report.unrecorded) < count:
+        # there is, no filter is to blame.  None where a root named explicitly
+        # (``CLAUDE_CONFIG_DIR``) cannot be read: the error that follows says why.
+        blamed = len(report.unrecorded) < count if count else not scanner.unreadable_explicit_roots()
+        if blamed:
             why = explain_empty(count, asked_for=bool(ids), providers=providers, since=asked.since,
                                 until=asked.until, zone=asked.zone)
             notes.extend([why] if why is not None else [])

@@ -92,7 +92,7 @@ def _global(
     home: Optional[str] = typer.Option(None, "--home", help="Read agent files under DIR instead of $HOME.", metavar="DIR"),
     demo: bool = typer.Option(False, "--demo", help="Use the small demo home shipped with agentscan."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write agentscan's cache."),
-    strict: bool = typer.Option(False, "--strict", help="Exit 1 when any input had to be skipped."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on any warning, such as skipped input or a model with no price."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Print every warning on stderr."),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="No progress, hints or warnings on stderr (errors still print).",

@@ -123,7 +123,7 @@ def _make_lock_dir(path: Path) -> None:
 
 def _check(fmt: str, output: Path, per_day: bool) -> None:
     if fmt not in FORMATS:
-        raise UsageProblem(f"--format must be one of {', '.join(FORMATS)}")
+        raise UsageProblem(f"unknown --format {fmt!r}; choose from: {', '.join(FORMATS)}")
     if fmt == "sqlite" and output == STDOUT:
         raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
     if fmt == "sqlite" and per_day:

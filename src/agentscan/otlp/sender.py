@@ -47,7 +47,7 @@ def choose_protocol(protocol: str) -> str:
     from agentscan.otlp import encode_proto
 
     if protocol not in PROTOCOLS:
-        raise UsageProblem(f"--protocol must be one of {', '.join(PROTOCOLS)}")
+        raise UsageProblem(f"unknown --protocol {protocol!r}; choose from: {', '.join(PROTOCOLS)}")
     if protocol == "json":
         return "json"
     if encode_proto.available():

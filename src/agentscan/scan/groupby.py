@@ -21,4 +21,4 @@ def parse_group(value: str) -> GroupBy:
     for group in GROUPINGS:
         if value == group:
             return group
-    raise UsageProblem(f"--by must be one of {', '.join(GROUPINGS)}")
+    raise UsageProblem(f"unknown --by {value!r}; choose from: {', '.join(GROUPINGS)}")
