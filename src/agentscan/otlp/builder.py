@@ -68,6 +68,13 @@ class TurnBuilder:
         #: parent span id -> (cost, whether it has tokens) of the chats below it
         self.costs: dict[str, list[tuple[Decimal | None, bool]]] = {}
         self.models: Counter[str] = Counter()
+        # What every span of the turn carries first, made once: ``Span.set`` four times a
+        # span was a tenth of an export's build time.
+        self._shared: dict[str, Any] = {}
+        for key, value in ((sc.CONVERSATION, facts.native_id), ("agentscan.session.id", facts.session_id),
+                           ("agentscan.source", facts.source), ("agentscan.timing", timing)):
+            if value is not None:
+                self._shared[key] = value
         self.root = self._span("turn", None, f"invoke_agent {facts.agent}", KIND_INTERNAL, start_ns, start_ns)
         self.root.set(sc.OPERATION, "invoke_agent")
         self.root.set(sc.AGENT_NAME, facts.agent)
@@ -87,11 +94,8 @@ class TurnBuilder:
             kind=kind,
             start_ns=start_ns,
             end_ns=max(start_ns, end_ns),
+            attributes=self._shared.copy(),
         )
-        span.set(sc.CONVERSATION, self.facts.native_id)
-        span.set("agentscan.session.id", self.facts.session_id)
-        span.set("agentscan.source", self.facts.source)
-        span.set("agentscan.timing", self.timing)
         return span
 
     def _add(self, span: Span) -> Span:

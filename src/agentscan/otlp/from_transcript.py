@@ -110,18 +110,23 @@ def transcript_traces(
 
 def _turn_trace(turn: TurnSlice, facts: SessionFacts, agent_types: dict[str, str | None]) -> ExportTrace:
     runs = _runs(turn, agent_types)
-    calls = [delegation.Call(i.index, i.item.name, i.at_ns) for i in turn.of(None) if i.kind == TOOL]
-    parent_activity = [i.at_ns for i in turn.of(None) if i.kind in (TOOL, CHAT)]
-    delegated = delegation.match(runs, calls, parent_activity)
+    # The session's own agent's instants, in order, taken once: a turn has three spans on
+    # average, so what is done per turn (not per span) counts as much as the spans.
+    own = sorted(turn.of(None), key=lambda i: i.sort_key)
+    delegated: dict[str, int] = {}
+    if runs:
+        calls = [delegation.Call(i.index, i.item.name, i.at_ns) for i in own if i.kind == TOOL]
+        parent_activity = [i.at_ns for i in own if i.kind in (TOOL, CHAT)]
+        delegated = delegation.match(runs, calls, parent_activity)
     infer_times(turn, None)
     for run in runs:
         call_index = delegated.get(run.id)
-        call_start = next((i.at_ns for i in turn.of(None) if i.kind == TOOL and i.index == call_index), None)
+        call_start = next((i.at_ns for i in own if i.kind == TOOL and i.index == call_index), None)
         infer_times(turn, run.id, first_start_ns=call_start)
 
     builder = TurnBuilder(facts, turn.key, turn.start_ns, timing="inferred")
     tool_spans: dict[int, Span] = {}
-    for instant in sorted(turn.of(None), key=lambda i: i.sort_key):
+    for instant in own:
         span = _emit(builder, builder.root, instant)
         if span is not None and instant.kind == TOOL:
             tool_spans[instant.index] = span
@@ -139,7 +144,7 @@ def _turn_trace(turn: TurnSlice, facts: SessionFacts, agent_types: dict[str, str
         for step in steps:
             _emit(builder, agent, step)
     builder.root.end_ns = turn.end_ns
-    responses = tuple(i.item.text for i in sorted(turn.of(None), key=lambda i: i.sort_key) if i.kind == RESPONSE)
+    responses = tuple(i.item.text for i in own if i.kind == RESPONSE)
     return builder.finish(prompt=turn.prompt.text if turn.prompt is not None else None, responses=responses)
 
 

@@ -24,12 +24,15 @@ from agentscan.otlp.resource import resource_for
 from agentscan.otlp.spans import ExportTrace
 from agentscan.otlp.timeline import ns
 
+#: what the progress line on a terminal (``cli.progress``) says is being done with the sessions
+EXPORTING = "exporting sessions"
 #: hook capture times trail the transcript's by a hook's start-up (~0.1 s); turns this close overlap
 SLACK_NS = 2_000_000_000
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.hooks.store import StoredSession
+    from agentscan.progress import Progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,10 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     root = store.data_dir(env) if use_hooks else None
     stored = store.stored_sessions(root) if root else []
     refs, hook_only = _select(scanner, selection, stored)
+    progress = scanner.ctx.progress
+    # The rows a cold selection read are done (their line erased): exporting is a phase of
+    # its own, counted from none, as ``tokens``' table is after its sums.
+    progress.finish()
     since_ns = ns(selection.since)
     entries = _usage(scanner, refs)
     from agentscan.pricing import PriceBook
@@ -73,28 +80,36 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     prices = PriceBook(scanner.ctx, scanner.cache)
     built.prices = prices.data.to_json()
     by_id = {s.id: s for s in stored}  # an events file, even an empty one, is all it takes: a tree with no turns changes nothing
-    for ref in refs:
-        built.sessions += 1
-        hooks = by_id.get(ref.id)
-        yield from built.count(
-            _transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built, prices)
-        )
-    covered = {r.id for r in refs}
-    for session in hook_only:
-        if session.id in covered:
-            continue
-        trace = _tree(session, built)
-        if trace is None:
-            continue
-        if trace.session.transcript_session_id in covered:
-            continue  # e.g. a Claude subagent's events filed under another id
-        if since_ns is not None and (trace.session.ended_ns or 0) < since_ns:
-            continue
-        built.sessions += 1
-        facts = _facts(session.agent, session.session_id, "hooks", selection, env, cwd=trace.session.workspace)
-        from agentscan.otlp.from_hooks import hook_traces
+    with progress.named(EXPORTING):
+        progress.expect(len(refs) + len(hook_only))
+        for ref in refs:
+            built.sessions += 1
+            hooks = by_id.get(ref.id)
+            yield from built.count(
+                _transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built, prices)
+            )
+            progress.advance()
+        yield from _hook_only(hook_only, {r.id for r in refs}, selection, since_ns, built, env, progress)
+        progress.finish()  # the line is erased before the result is printed
 
-        yield from built.count(hook_traces(trace, facts, since_ns=since_ns))
+
+def _hook_only(
+    sessions: list[StoredSession], covered: set[str], selection: Selection, since_ns: int | None, built: Built,
+    env: Mapping[str, str], progress: Progress,
+) -> Iterator[ExportTrace]:
+    """The traces of hook sessions that no transcript session of the export covers."""
+    from agentscan.otlp.from_hooks import hook_traces
+
+    for session in sessions:
+        trace = None if session.id in covered else _tree(session, built)
+        # A tree's own transcript session may be covered under another id (a Claude
+        # subagent's events filed under it); an old one is out of ``--since``.
+        if (trace is not None and trace.session.transcript_session_id not in covered
+                and (since_ns is None or (trace.session.ended_ns or 0) >= since_ns)):
+            built.sessions += 1
+            facts = _facts(session.agent, session.session_id, "hooks", selection, env, cwd=trace.session.workspace)
+            yield from built.count(hook_traces(trace, facts, since_ns=since_ns))
+        progress.advance()
 
 
 def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession]) -> tuple[list[SessionRef], list[StoredSession]]:
