@@ -143,3 +143,38 @@ def test_a_narrow_terminal_keeps_the_cost_and_the_title_before_the_model(tty, wi
     assert lines[0].split() == headers, lines
     assert all(len(line) <= width for line in lines)
     assert all(line.split()[-1] not in ("-", "") for line in lines[1:])  # a title, cut or whole
+
+
+def test_a_large_session_that_yielded_nothing_keeps_its_row(isolated_home: Path) -> None:
+    """64 KiB of lines none of which could be read is no empty transcript: it may be real
+    work agentscan failed to read, so it stays, a row of dashes beside its warning."""
+    folder = isolated_home / ".claude" / "projects" / "-home-dev-project"
+    folder.mkdir(parents=True)
+    (folder / f"{GARBAGE}.jsonl").write_bytes(b"not json\n" * 8000)
+    listed = orjson.loads(invoke("list", "--json").stdout)
+    assert [row["native_id"] for row in listed["sessions"]] == [GARBAGE]
+
+
+def test_an_empty_since_on_a_live_home_reads_one_row(isolated_home: Path, monkeypatch) -> None:  # noqa: ANN001
+    """The newest file's row settles how old the newest session is: not 64 read ahead."""
+    from agentscan.scan.scanner import Scanner
+
+    from datetime import datetime, timezone
+
+    for n in range(6):  # a live home: each file last written when its last record was
+        day = datetime(2026, 10, n + 1, 9, tzinfo=timezone.utc)
+        real_session(isolated_home, f"5a5a5a5a-0000-4000-8000-0000000003{n:02d}",
+                     ts=day.strftime("%Y-%m-%dT%H:%M:%S.000Z"), mtime=day.timestamp())
+    read: list[str] = []
+    original = Scanner.row
+
+    def counting(self, ref):  # noqa: ANN001, ANN202
+        read.append(ref.native_id)
+        return original(self, ref)
+
+    monkeypatch.setattr(Scanner, "row", counting)
+    monkeypatch.setattr(Scanner, "prefetch_rows", lambda self, refs, every=False: read.extend(
+        ref.native_id for ref in refs) if every and len(refs) > 1 else None)
+    result = invoke("--no-cache", "list", "--since", "1d")
+    assert "the newest was updated 2026-10-06" in result.stderr, result.stderr
+    assert read == ["5a5a5a5a-0000-4000-8000-000000000305"], read

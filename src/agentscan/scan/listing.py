@@ -158,7 +158,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             window = window if every else min(2 * window, PREFETCH_MAX)
         row = scanner.row(ref).with_changes(running=liveness.of(ref))
         progress.advance()
-        if row.recorded_nothing:
+        if row.recorded_nothing and _small(scanner, ref):
             blank += 1
             continue
         if row.updated_at is not None:
@@ -203,7 +203,12 @@ def _newest_unparsed(scanner: Scanner, refs: Sequence[SessionRef]) -> float | No
     session copied, up to ``NEWEST_READS``: past that, saying nothing beats naming a
     session at random."""
     newest: float | None = None
-    scanner.prefetch_rows(refs[:NEWEST_READS], every=True)
+    # Read ahead (on every core) only what a copied home gives one time: on a live home the
+    # first session's row settles it, and reading 64 would cost seconds on a cold cache.
+    top = refs[0].recency
+    tied = [ref for ref in refs[:NEWEST_READS] if top and ref.recency >= top - CLOCK_SLACK_S]
+    if len(tied) > 1:
+        scanner.prefetch_rows(tied, every=True)
     for index, ref in enumerate(refs):
         if not ref.recency:
             return None
@@ -215,6 +220,17 @@ def _newest_unparsed(scanner: Scanner, refs: Sequence[SessionRef]) -> float | No
         if row.updated_at is not None and not row.recorded_nothing:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
     return newest
+
+
+#: a session that recorded nothing is left out of ``list`` only while its files are this
+#: small: an empty transcript, a few bad lines.  A larger one that yielded nothing was not
+#: read (a permission, a provider's bug: each told as a warning), and may hold real work.
+NOTHING_BYTES = 64 * 1024
+
+
+def _small(scanner: Scanner, ref: SessionRef) -> bool:
+    stats = (scanner.ctx.stat(path) for path in ref.read_files)
+    return sum(stat.st_size for stat in stats if stat is not None) <= NOTHING_BYTES
 
 
 def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
