@@ -44,3 +44,16 @@ def test_it_fits_an_80_column_terminal(isolated_home, tty) -> None:  # noqa: ANN
     result = runner.invoke(app, ["prices", "claude-sonnet-4-5", "gemini-2.5-pro"])
     assert all(len(line) <= 80 for line in result.stdout.splitlines()), result.stdout
     assert "$22.5" in result.stdout and "dollars per million tokens" in result.stderr
+
+
+def test_a_tier_line_carries_each_price_s_own_earlier_tier() -> None:
+    """Input changes above 128k and output above 200k: above 200k, input is still its 128k price."""
+    found = {"query": "m", "provider": "p", "model_id": "m", "price_fields": {
+        "input_mtok": {"base": 1.0, "tiers": [{"above": 128_000, "price": 2.0}]},
+        "output_mtok": {"base": 4.0, "tiers": [{"above": 200_000, "price": 8.0}]},
+        "cache_read_mtok": 1e-07}}
+    assert [list(row.cells) for row in model_rows(found)] == [
+        ["m", "p/m", "$1", "$4", "$0.0000001", "-"],
+        ["  above 128k", "", "$2", "$4", "$0.0000001", "-"],
+        ["  above 200k", "", "$2", "$8", "$0.0000001", "-"],
+    ]

@@ -28,8 +28,12 @@ COLUMNS = (
 
 
 def money(value: float) -> str:
-    """``$3``, ``$0.125``, ``$22.5``: as the price data writes it, no rounding."""
-    return f"${value:g}"
+    """``$3``, ``$0.125``, ``$22.5``: as the price data writes it, no rounding and no
+    exponent (``repr`` is the shortest text that reads back as the same float)."""
+    from decimal import Decimal
+
+    text = format(Decimal(repr(value)).normalize(), "f")
+    return f"${text}"
 
 
 def _base(field: Any) -> float | None:
@@ -62,11 +66,13 @@ def model_rows(found: dict[str, Any]) -> list[Row]:
     rows = [Row([found["query"], f"{found['provider']}/{found['model_id']}",
                  *("-" if base is None else money(base) for base in bases)])]
     tiers = [_tiers(fields.get(name)) for _, name in PRICE_COLUMNS]
+    current = list(bases)  # each price as it stands at the size reached so far
     for above in sorted({above for tier in tiers for above in tier}):
-        # A price with no tier at this size stays what it was below it.
-        cells = [money(tier[above]) if above in tier else "-" if base is None else money(base)
-                 for tier, base in zip(tiers, bases)]
-        rows.append(Row([f"  above {_tokens(above)}", "", *cells], style="dim"))
+        # A price with no tier at this size stays what it was below it (its base, or an
+        # earlier tier of its own).
+        current = [tier.get(above, price) for tier, price in zip(tiers, current)]
+        rows.append(Row([f"  above {_tokens(above)}", "", *("-" if price is None else money(price) for price in current)],
+                        style="dim"))
     return rows
 
 
