@@ -211,3 +211,27 @@ def test_the_roots_notes_are_in_plain_words(isolated_home: Path) -> None:
     assert "slug" not in registry and "working directory" in registry
     chats = notes[str(isolated_home / ".cursor" / "chats")]
     assert "cwd" not in chats and "working directory" in chats
+
+
+def test_doctor_run_from_the_home_directory_reports_the_user_file_once(isolated_home: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """From ``~``, the old shared project file ``./.claude/settings.json`` is the user's own:
+    told as a project's legacy file, its fix would uninstall the user's capture."""
+    from agentscan.hooks.status import hooks_report
+
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text('{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", '
+                        '"command": "agentscan hook --agent claude", "timeout": 5}]}]}}')
+    monkeypatch.chdir(isolated_home)
+    report = hooks_report(home=isolated_home, cwd=isolated_home, env={})
+    claude = [config for config in report["configs"] if config["agent"] == "claude"]
+    assert [(config["scope"], config["legacy"]) for config in claude] == [("user", False)]
+
+
+def test_a_matcher_that_is_not_a_string_is_shown_as_json() -> None:
+    from agentscan.cli.doctor_text import _narrowed_text
+
+    config = {"agent": "claude", "scope": "user", "narrowed": [{"event": "PreToolUse", "matchers": ["Bash", ["Edit"]]}]}
+    text = _narrowed_text(config, "")
+    assert 'PreToolUse (matcher "Bash", ["Edit"])' in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from agentscan.cli import render
@@ -120,7 +121,9 @@ def _narrowed_text(config: dict[str, Any], home_flag: str) -> str:
 
     # Written by whoever edited the config: an escape sequence there is shown, not obeyed.
     def matchers(item: dict[str, Any]) -> str:
-        return ", ".join(f'"{clean(matcher)}"' for matcher in item["matchers"])
+        # A string as the config spells it; anything else (a list someone wrote) as JSON.
+        return ", ".join(f'"{clean(matcher)}"' if isinstance(matcher, str) else clean(json.dumps(matcher))
+                         for matcher in item["matchers"])
 
     where = ", ".join(f"{clean(item['event'])} (matcher {matchers(item)})" for item in config["narrowed"])
     agent, scope = config["agent"], config["scope"]

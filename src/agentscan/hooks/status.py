@@ -56,12 +56,19 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False) 
 def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, Any]:
     """Installed configs (user and project scope), the events store, the last hook errors."""
     configs = []
+    seen: set[str] = set()
     for agent in ("cursor", "claude"):
         for scope in ("user", "project"):
             # The file an install writes, then (Claude, project) the shared settings.json older versions wrote.
             for index, path in enumerate(uninstall_paths(agent, scope, home=home, cwd=cwd)):
+                # Run from the home directory, a project's file is the user's own (~/.claude/settings.json):
+                # reported once, as the user's, and never told to be uninstalled as a project's.
+                real = os.path.realpath(path)
+                if real in seen:
+                    continue
                 report = _config_report(agent, scope, path, legacy=index > 0)
                 if report["exists"]:
+                    seen.add(real)
                     configs.append(report)
     root = store.data_dir(env)
     summaries = store.summaries(root)
