@@ -253,3 +253,9 @@ def test_numbers_are_not_rounded_to_keep_a_title(isolated_home: Path, tty) -> No
     header, row = result.stdout.splitlines()[:2]
     assert "TITLE" not in header and "58,783,471" in row and "M" not in row.split()[-2]
     assert "rounded" not in result.stderr and "TITLE" in result.stderr
+
+
+def test_one_session_asked_for_twice_is_one_session(isolated_home: Path) -> None:
+    result = CliRunner().invoke(app, ["--demo", "tokens", "7f3c9a12", "claude:7f3c9a12", "--since", "2031-01-01"])
+    assert result.exit_code == 0
+    assert "the session asked for made no call in that range" in result.stderr, result.stderr

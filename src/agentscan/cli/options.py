@@ -17,7 +17,8 @@ from agentscan.errors import UsageProblem
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: click's ``UsageError`` and ``MissingParameter``, of the click Typer runs on (its own copy
-#: since typer 0.20-odd, so not ``click.UsageError``): ``BadParameter`` is one and beside both.
+#: since typer 0.20-odd, so not ``click.UsageError``): ``BadParameter`` is one and beside both
+#: (``typer_app`` catches the first too).
 _UsageError: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
 _MissingParameter: type[Exception] = importlib.import_module(typer.BadParameter.__module__).MissingParameter
 

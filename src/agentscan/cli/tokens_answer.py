@@ -164,7 +164,7 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         notes.append(provider_drops([(ref.id, ref.provider) for ref in dropped], providers,
                                     every=len(dropped) == len(resolved)))
     elif not report.rows:
-        count = len(ids) if ids else len(scanner.refs(providers))
+        count = len({ref.id for ref in map(scanner.resolve, ids)}) if ids else len(scanner.refs(providers))
         # Sessions that recorded no usage at all are named under the table: when they are all
         # there is, no filter is to blame.  None where a root named explicitly
         # (``CLAUDE_CONFIG_DIR``) cannot be read: the error that follows says why.

@@ -13,13 +13,9 @@ from typing import Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from agentscan.cli.options import State
+from agentscan.cli.options import State, _UsageError
 from agentscan.cli.state import say_error
 from agentscan.errors import UsageProblem
-
-#: click's ``UsageError``, of the click Typer runs on (its own copy since typer 0.20-odd:
-#: ``click.UsageError`` is then another class); ``BadParameter`` is one.
-_UsageError: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
 
 
 class _Group(TyperGroup):
