@@ -307,3 +307,11 @@ def test_the_captured_times_are_local_as_trace_list_s_are(data_dir: Path, monkey
         __import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
     assert line.startswith(f"  captured    {start:%Y-%m-%d %H:%M:%S} .. "), line
     assert "Z" not in line
+
+
+def test_an_upper_case_id_opens_the_trace_as_show_takes_it(data_dir: Path) -> None:
+    cursor_session(Replay(data_dir))
+    for query in (CONVERSATION.upper(), f"cursor:{CONVERSATION[:8].upper()}"):
+        result = runner.invoke(app, ["trace", query])
+        assert result.exit_code == 0, (query, result.stderr)
+        assert f"session cursor:{CONVERSATION}" in result.stdout

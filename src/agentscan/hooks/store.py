@@ -239,14 +239,21 @@ def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
         candidates = [s for s in candidates if s.agent == agent]
     else:
         bare = query  # no agent prefix (or a colon inside the id itself)
-    exact = [s for s in candidates if s.session_id == bare]
+    # A UUID pasted in upper case names the same session, as ``show`` takes it (``scan.resolve``);
+    # an id matching as typed wins.
+    from agentscan.scan.resolve import case_free
+
+    wanted = case_free(bare)
+    exact = [s for s in candidates if s.session_id == bare] or [
+        s for s in candidates if case_free(s.session_id) == wanted]
     if len(exact) == 1:
         return exact[0]
     if len(exact) > 1:
         raise AmbiguousSessionId(query, [s.id for s in exact])
     if len(bare) < MIN_PREFIX:
         raise IdTooShort(query, MIN_PREFIX, shown_by="agentscan trace --list")
-    matches = [s for s in candidates if s.session_id.startswith(bare)]
+    matches = [s for s in candidates if s.session_id.startswith(bare)] or [
+        s for s in candidates if case_free(s.session_id).startswith(wanted)]
     if not matches:
         raise NoHookEvents(query, store_empty=False)
     if len(matches) > 1:

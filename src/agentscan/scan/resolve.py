@@ -41,7 +41,7 @@ def _as_typed(text: str) -> str:
     return text
 
 
-def _case_free(text: str) -> str:
+def case_free(text: str) -> str:
     """``text`` lower-cased when it is hex digits and dashes (see the module's note)."""
     return text.lower() if _HEX_ID.issuperset(text) else text
 
@@ -83,8 +83,8 @@ def _from_index(scanner: Scanner, query: str) -> SessionRef | None:
     known = [e for e in cache.find_ids(query) if scanner._known(e[1])]
     entries = [e for e in known if query in (e[0], e[2])]
     if not entries:
-        wanted = _case_free(bare)
-        entries = [e for e in known if provider_name in ("", e[1]) and _case_free(e[2]) == wanted]
+        wanted = case_free(bare)
+        entries = [e for e in known if provider_name in ("", e[1]) and case_free(e[2]) == wanted]
     if len(entries) != 1:
         return None
     session_id, provider_name, native_id, path = entries[0]
@@ -112,7 +112,7 @@ def _with_focus(scanner: Scanner, query: str) -> Found:
         if not _HEX_ID.issuperset(bare):
             raise
         # Only once nothing matched as typed: an id that does, in its own case, wins.
-        return _match(scanner, candidates, query, bare, _case_free)
+        return _match(scanner, candidates, query, bare, case_free)
 
 
 def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare: str, key: Key) -> Found:
