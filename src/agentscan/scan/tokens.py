@@ -37,6 +37,7 @@ from agentscan.usagegroups import BUCKET
 from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan.tokenreport import TokenReport, TokenRow
+from agentscan.scan.unrecorded import unrecorded
 
 
 class _Bucket:
@@ -183,7 +184,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     report = TokenReport(by, rows, total, sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
                          {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}},
-                         () if per_session else _unrecorded(refs, usage, low, high))
+                         () if per_session else unrecorded(refs, usage, low, high))
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
@@ -193,33 +194,6 @@ def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> 
     """Whether any of the report's sessions recorded usage (outside its range, maybe)."""
     return (any(part.entries or any(sums.groups for sums in part.sums.values()) for part in usage.values())
             or any(taken.row.tokens is not None for taken in kept.values()))
-
-
-def _unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low: float | None,
-                high: float | None) -> tuple[str, ...]:
-    """The ids of the sessions among ``refs`` that recorded no call at all (current Cursor
-    builds'): no group or window holds them.  In a window, only those whose files last
-    changed in it (``recency``): without a call, when a session was active is not known
-    better, and a user asking for last week is not told of every such session ever."""
-    counted: dict[str, set[str]] = {}
-    found = []
-    for ref in refs:
-        if _outside(ref.recency, low, high):
-            continue
-        part = usage.get(ref.provider)
-        if part is None:
-            continue
-        sums = part.sums.get(ref.native_id)
-        if sums is not None:
-            recorded = bool(sums.groups)
-        else:  # read call by call: its calls, or those another session's copy counts
-            calls = counted.get(ref.provider)
-            if calls is None:
-                calls = counted[ref.provider] = {entry[SESSION] for entry in part.entries}
-            recorded = ref.native_id in calls or ref.native_id in part.elsewhere
-        if not recorded:
-            found.append(ref.id)
-    return tuple(found)
 
 
 #: the bucket of a session whose every call is counted in another session's copy
