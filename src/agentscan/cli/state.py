@@ -118,12 +118,9 @@ def home_option(home: Optional[Path | str]) -> str:
     Left out, the command suggested would read, or change, the files of another home."""
     if home is None:
         return ""
-    import os
-    import shlex
+    from agentscan.hooks.install import shell_word
 
-    text = str(home)
-    quoted = (f'"{text}"' if " " in text else text) if os.name == "nt" else shlex.quote(text)
-    return f" --home {quoted}"
+    return f" --home {shell_word(str(home))}"
 
 
 def check_home(home: Path) -> None:

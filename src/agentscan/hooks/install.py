@@ -158,8 +158,13 @@ def hook_command(agent: str) -> str:
         program = os.path.abspath(argv0)
     else:
         program = shutil.which("agentscan") or "agentscan"
-    quoted = f'"{program}"' if os.name == "nt" and " " in program else shlex.quote(program)
-    return f"{quoted} hook --agent {agent}"
+    return f"{shell_word(program)} hook --agent {agent}"
+
+
+def shell_word(text: str) -> str:
+    """``text`` quoted as one word of a command line a user's shell runs (cmd's quotes on
+    Windows, POSIX quoting elsewhere)."""
+    return (f'"{text}"' if " " in text else text) if os.name == "nt" else shlex.quote(text)
 
 
 def plan(agent: str, path: Path, *, install: bool, command: str | None = None) -> Plan:
