@@ -45,6 +45,9 @@ _FAILURES = ("postToolUseFailure", "PostToolUseFailure")
 #: how much earlier than its request a completion can be captured and still pair by input
 #: alone (no equal id): hook processes start within this of each other
 REORDER_WINDOW_NS = 2_000_000_000
+#: early completions a turn keeps waiting for their requests (the newest): hooks reorder
+#: within milliseconds, so an older one's request was lost and it stays an orphan
+EARLY_KEPT = 64
 _FAILURE_TYPES = {"timeout": TIMEOUT, "permission_denied": DENIED, "error": ERROR}
 
 
@@ -90,6 +93,8 @@ def complete(turn: TurnDraft, event: HookEvent, at_ns: int, early: list[Draft]) 
         turn.nodes.append(orphan)
         if not had_candidates:
             early.append(orphan)
+            if len(early) > EARLY_KEPT:  # a turn of lost requests: every request scans these
+                del early[0]
         return None
     request.close(event, status, at_ns)
     request.provenance = provenance if request.provenance == NATIVE else request.provenance
