@@ -52,7 +52,7 @@ def _line_starts(path: Path) -> list[int]:
 
 def _seen(env: dict[str, str], *, cache: bool = True) -> tuple:
     with Scanner(env=env, use_cache=cache) as scanner:
-        row = scanner.list_sessions()[0]
+        row = scanner.all_rows()[0]
         detail = scanner.show(SESSION, bounds=BOUNDS)
         return row.to_json(), detail.to_json(), sorted(map(str, scanner.ctx.warnings.items))
 

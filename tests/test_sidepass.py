@@ -72,7 +72,7 @@ def _home(tmp_path: Path, records: list, subagent: bool) -> Path:
 def _seen(env: dict[str, str], *, cache: bool = True) -> tuple:
     """The session's row, its ``show`` and the warnings, from one scan."""
     with Scanner(env=env, use_cache=cache) as scanner:
-        row = scanner.list_sessions()[0]
+        row = scanner.all_rows()[0]
         detail = scanner.show(SESSION, bounds=BOUNDS)
         return row.to_json(), detail.to_json(), sorted(map(str, scanner.ctx.warnings.items))
 
@@ -181,7 +181,7 @@ def test_a_transcript_appended_to_during_the_pass_is_added_up_here(tmp_path: Pat
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     split_huge_passes(monkeypatch, True)
     with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
-        seen = scanner.list_sessions()[0].to_json()
+        seen = scanner.all_rows()[0].to_json()
     assert here in ([], ["here"])  # the helper's sums stand when it read what this pass read
     monkeypatch.setattr(row_module, "summarize", summarize)
     assert seen == _one_pass(tmp_path, monkeypatch)[0]  # the row of what this pass read: the grown file
@@ -204,7 +204,7 @@ def test_a_transcript_replaced_during_the_pass_is_added_up_here(tmp_path: Path, 
     here = record_calls(monkeypatch, sidepass, "side_pass", lambda *args, **kwargs: "here")
     split_huge_passes(monkeypatch, True)
     with Scanner(env=_env(tmp_path, "split"), use_cache=False) as scanner:
-        seen = scanner.list_sessions()[0].to_json()
+        seen = scanner.all_rows()[0].to_json()
     assert here == ["here"]
     monkeypatch.setattr(row_module, "summarize", summarize)
     assert seen == _one_pass(tmp_path, monkeypatch)[0]

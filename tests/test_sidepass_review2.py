@@ -27,7 +27,7 @@ def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
 def _row(tmp_path: Path, cache: str) -> tuple:
     env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / cache)}
     with Scanner(env=env, use_cache=False) as scanner:
-        return scanner.list_sessions()[0].to_json(), sorted(map(str, scanner.ctx.warnings.items))
+        return scanner.all_rows()[0].to_json(), sorted(map(str, scanner.ctx.warnings.items))
 
 
 def _race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, original: bytes, appended: bytes, *,
