@@ -207,3 +207,21 @@ def only(nodes: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
     hits = [n for n in walk(nodes) if fits(n)]
     assert len(hits) == 1, f"{len(hits)} nodes match {match}"
     return hits[0]
+
+
+def write_json(path: Path, config: dict) -> Path:
+    """A hooks config as an agent or an editor lays it out."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config, indent=2) + "\n")
+    return path
+
+
+def ok(*args: str) -> Any:
+    """``agentscan <args>``, which must succeed: click's ``Result``."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result

@@ -34,3 +34,18 @@ def record_results(monkeypatch: pytest.MonkeyPatch, owner: object, name: str,
 
     monkeypatch.setattr(owner, name, recording)
     return seen
+
+
+def recording_progress() -> Any:
+    """A ``Progress`` that notes every change: (phase, done, total)."""
+    from agentscan.progress import Progress
+
+    class Recording(Progress):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[tuple[str, int, int]] = []
+
+        def changed(self) -> None:
+            self.seen.append((self.phase, self.done, self.total))
+
+    return Recording()

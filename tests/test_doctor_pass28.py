@@ -13,24 +13,12 @@ import orjson
 import pytest
 from typer.testing import CliRunner, Result
 
-from agentscan.cli import app
+from hooks_builders import ok, write_json
 from agentscan.hooks.install import CLAUDE_EVENTS, hook_command
 from codex_builders import at, index_row, meta, rollout_path, turn_context, user_message, write_rollout, write_state_db
 
 runner = CliRunner()
 T1 = "019a0000-0000-7000-8000-0000000000a1"
-
-
-def ok(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result
-
-
-def write_json(path: Path, config: dict) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(config, indent=2) + "\n")
-    return path
 
 
 def claude_group(matcher: str | None = None, command: str | None = None) -> dict:

@@ -9,24 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
 
 from agentscan.cli import app
+from hooks_builders import ok, write_json
 from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, hook_command, is_ours
 
 runner = CliRunner()
-
-
-def ok(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result
-
-
-def write_json(path: Path, config: dict) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(config, indent=2) + "\n")
-    return path
 
 
 def claude_group(command: str, matcher: str | None = None) -> dict:

@@ -17,9 +17,10 @@ import pytest
 from agentscan.otlp.encode_json import encode_line
 from agentscan.otlp.sources import EXPORTING
 from agentscan.otlp.spans import ExportTrace, Span
-from agentscan.progress import READING, Progress
+from agentscan.progress import READING
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from otlp_builders import otlp, read_otlp_file, ts
+from spies import recording_progress
 
 
 def _sessions(home: Path, count: int) -> None:
@@ -68,17 +69,9 @@ def test_the_export_is_a_phase_of_its_own_counted_to_its_total(isolated_home: Pa
     from agentscan.otlp.sources import Built, Selection, traces
     from agentscan.scan.scanner import Scanner
 
-    class Recording(Progress):
-        def __init__(self) -> None:
-            super().__init__()
-            self.seen: list[tuple[str, int, int]] = []
-
-        def changed(self) -> None:
-            self.seen.append((self.phase, self.done, self.total))
-
     _sessions(isolated_home, 4)
     with Scanner(use_cache=True) as scanner:
-        scanner.ctx.progress = progress = Recording()
+        scanner.ctx.progress = progress = recording_progress()
         found = list(traces(scanner, Selection(), Built(), use_hooks=False))
     exporting = [(done, total) for phase, done, total in progress.seen if phase == EXPORTING]
     assert len(found) == 4 and exporting == [(1, 4), (2, 4), (3, 4), (4, 4)]

@@ -13,20 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from agentscan.progress import READING, Progress
+from agentscan.progress import READING
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from agentscan.scan.usageparse import ADDING_UP
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from spies import recording_progress
 
 
-class Recording(Progress):
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: list[tuple[str, int, int]] = []
-
-    def changed(self) -> None:
-        self.seen.append((self.phase, self.done, self.total))
 
 
 def _sessions(home: Path, count: int) -> None:
@@ -42,7 +36,7 @@ def _sessions(home: Path, count: int) -> None:
 def test_the_parse_is_named_and_the_rows_after_it_are_not(isolated_home: Path) -> None:
     _sessions(isolated_home, 4)
     with Scanner(use_cache=True) as scanner:
-        scanner.ctx.progress = progress = Recording()
+        scanner.ctx.progress = progress = recording_progress()
         report = token_report(scanner)
         parsed = list(progress.seen)
         assert progress.phase == READING  # the parse's name is not left behind for what follows it
@@ -59,7 +53,7 @@ def test_a_warm_run_parses_nothing_and_names_nothing(isolated_home: Path) -> Non
     with Scanner(use_cache=True) as scanner:
         token_report(scanner)
     with Scanner(use_cache=True) as scanner:
-        scanner.ctx.progress = progress = Recording()
+        scanner.ctx.progress = progress = recording_progress()
         token_report(scanner)
     assert all(phase != ADDING_UP for phase, _, _ in progress.seen)
 
