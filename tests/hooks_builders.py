@@ -225,3 +225,18 @@ def ok(*args: str) -> Any:
     result = CliRunner().invoke(app, list(args))
     assert result.exit_code == 0, (result.output, result.exception)
     return result
+
+
+def failed_then_retried_shell(replay: Replay, *, delivered_twice_at_ms: float | None = None) -> None:
+    """``npm test`` times out (try-1) and is run again (try-2), each with its shell execution;
+    ``delivered_twice_at_ms``: the retry's beforeShellExecution is delivered a second time then."""
+    command = shell_input("npm test")
+    replay.send(pre("Shell", command, "try-1"), at_ms=0)
+    replay.send(before_shell("npm test"), at_ms=5)
+    replay.send(failure("Shell", command, "try-1", message="timed out", failure_type="timeout"), at_ms=100)
+    replay.send(pre("Shell", command, "try-2"), at_ms=200)
+    replay.send(before_shell("npm test"), at_ms=205)
+    if delivered_twice_at_ms is not None:
+        replay.send(before_shell("npm test"), at_ms=delivered_twice_at_ms)
+    replay.send(after_shell("npm test"), at_ms=300)
+    replay.send(post("Shell", command, "try-2"), at_ms=310)

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from hooks_builders import (
-    Replay, after_edit, after_mcp, after_shell, before_mcp, before_read, before_shell, failure, iso_at,
+    failed_then_retried_shell,
+    Replay, after_edit, after_mcp, after_shell, before_mcp, before_read, before_shell, iso_at,
     only, post, pre, prompt, shell_input, stop, tool_calls, trace_doc, walk,
 )
 
@@ -131,14 +132,7 @@ def test_concurrent_mcp_calls_are_told_apart_by_input(replay: Replay) -> None:
 
 
 def test_a_failed_then_retried_shell_keeps_each_execution_with_its_call(replay: Replay) -> None:
-    command = shell_input("npm test")
-    replay.send(pre("Shell", command, "try-1"), at_ms=0)
-    replay.send(before_shell("npm test"), at_ms=5)
-    replay.send(failure("Shell", command, "try-1", message="timed out", failure_type="timeout"), at_ms=100)
-    replay.send(pre("Shell", command, "try-2"), at_ms=200)
-    replay.send(before_shell("npm test"), at_ms=205)
-    replay.send(after_shell("npm test"), at_ms=300)
-    replay.send(post("Shell", command, "try-2"), at_ms=310)
+    failed_then_retried_shell(replay)
 
     doc = trace_doc()
     nodes = nodes_of(doc)

@@ -78,11 +78,11 @@ def test_the_export_is_a_phase_of_its_own_counted_to_its_total(isolated_home: Pa
     assert progress.phase == READING and progress.done == progress.total == 0  # finished, name given back
 
 
-def test_shared_attribute_values_keep_their_own_types(tmp_path: Path) -> None:
+def test_reused_attribute_values_keep_their_own_types(tmp_path: Path) -> None:
     """The encoder makes each (key, text) and (key, int) once a line: a bool or a float equal
     to an int (``1 == True == 1.0``), or a text like a number, must not take another's value."""
     values: list = [1, True, 1.0, "1", 1, "1", False, 0, ["a", "b"], 2**63 - 1]
-    spans = [Span("a" * 32, f"{n + 1:016x}", None, "s", 1, 0, 1, {"k": value, "same": "shared"})
+    spans = [Span("a" * 32, f"{n + 1:016x}", None, "s", 1, 0, 1, {"k": value, "same": "common"})
              for n, value in enumerate(values)]
     line = orjson.loads(encode_line([ExportTrace({"service.name": "x"}, spans)]))
     written = [span["attributes"] for span in line["resourceSpans"][0]["scopeSpans"][0]["spans"]]
@@ -91,7 +91,7 @@ def test_shared_attribute_values_keep_their_own_types(tmp_path: Path) -> None:
         {"stringValue": "1"}, {"boolValue": False}, {"intValue": "0"},
         {"arrayValue": {"values": [{"stringValue": "a"}, {"stringValue": "b"}]}}, {"intValue": str(2**63 - 1)},
     ]
-    assert all(attrs[1] == {"key": "same", "value": {"stringValue": "shared"}} for attrs in written)
+    assert all(attrs[1] == {"key": "same", "value": {"stringValue": "common"}} for attrs in written)
 
 
 def test_every_span_starts_with_the_attributes_of_its_session(isolated_home: Path, tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from hooks_builders import (
-    CONVERSATION, Replay, after_shell, before_shell, failure, only, post, pre, prompt, shell_input, stop, tool_calls,
+    failed_then_retried_shell,
+    CONVERSATION, Replay, after_shell, before_shell, only, post, pre, prompt, shell_input, stop, tool_calls,
     trace_doc, walk,
 )
 
@@ -120,16 +121,8 @@ def test_events_delivered_twice_count_once_and_say_so(data_dir: Path) -> None:
 def test_the_same_command_run_again_is_not_a_repeat(data_dir: Path) -> None:
     # A failed call's retry sends a byte-identical beforeShellExecution within the window: it
     # is kept, because its twin no longer waits for an after… (the failure dropped it).
-    replay = Replay(data_dir)
-    command = shell_input("npm test")
-    replay.send(pre("Shell", command, "try-1"), at_ms=0)
-    replay.send(before_shell("npm test"), at_ms=5)
-    replay.send(failure("Shell", command, "try-1", message="timed out", failure_type="timeout"), at_ms=100)
-    replay.send(pre("Shell", command, "try-2"), at_ms=200)
-    replay.send(before_shell("npm test"), at_ms=205)
-    replay.send(before_shell("npm test"), at_ms=240)  # …and this one is the retry's own second delivery
-    replay.send(after_shell("npm test"), at_ms=300)
-    replay.send(post("Shell", command, "try-2"), at_ms=310)
+    # …and the retry's own beforeShellExecution is delivered a second time.
+    failed_then_retried_shell(Replay(data_dir), delivered_twice_at_ms=240)
 
     doc = trace_doc()
     nodes = doc["turns"][0]["nodes"]
