@@ -80,3 +80,36 @@ def test_cli_exits_zero_with_warnings_and_one_with_strict(isolated_home: Path) -
     assert strict.exit_code == 1
     assert "warning:" in strict.stderr and "--strict" in strict.stderr
     assert "Traceback" not in strict.output
+
+
+STILL_WRITING = [*good_lines(), b'{"type":"assistant","message":{"id":"m2"']
+
+
+@pytest.mark.parametrize("argv", [["list"], ["show", S[:8]], ["export", "-f", "jsonl", "-o", "{out}"],
+                                  ["otlp", "-o", "{out}"]])
+def test_strict_does_not_fail_on_a_file_still_being_written(isolated_home: Path, tmp_path: Path, argv: list[str]) -> None:
+    # A cron job with --strict meets agents mid-answer: their unfinished last line is
+    # said, but fails the run only once the file has been still long enough to be lost.
+    import os
+    import time
+
+    from agentscan.settling import SETTLING_SECONDS
+
+    path = write_raw(isolated_home, STILL_WRITING, trailing_newline=False)
+    argv = [a.replace("{out}", str(tmp_path / "index.jsonl")) for a in argv]
+    runner = CliRunner()
+    fresh = runner.invoke(app, ["--strict", *argv])
+    assert fresh.exit_code == 0, fresh.output
+    assert "truncated last line" in fresh.stderr
+    settled = time.time() - SETTLING_SECONDS - 5
+    os.utime(path, (settled, settled))
+    late = runner.invoke(app, ["--strict", *argv])
+    assert late.exit_code == 1, late.output
+    assert "1 warning (--strict)" in late.stderr
+
+
+def test_strict_still_counts_every_other_warning_of_a_fresh_file(isolated_home: Path) -> None:
+    write_raw(isolated_home, [good_lines()[0], b"not json", *STILL_WRITING[1:]], trailing_newline=False)
+    result = CliRunner().invoke(app, ["--strict", "list"])
+    assert result.exit_code == 1
+    assert "1 warning (--strict)" in result.stderr  # the bad line, not the unfinished one

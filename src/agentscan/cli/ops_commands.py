@@ -122,5 +122,7 @@ def doctor_command(
         print_doctor(report, term, short_ids)
     if state.strict and warnings:  # the report all the same, then --strict's exit 1 (docs/cli.md)
         from agentscan.errors import StrictWarnings
+        from agentscan.settling import strict_count
 
-        raise StrictWarnings(len(warnings))
+        if failing := strict_count(warnings):
+            raise StrictWarnings(failing)

@@ -121,4 +121,7 @@ def otlp_command(
         raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent or SendResult(endpoint or "", "auto"))
     finish(state, scanner, as_json=as_json)
     if state.strict and len(warnings) > len(scanner.warnings):
-        raise StrictWarnings(len(warnings))
+        from agentscan.settling import strict_count
+
+        if failing := strict_count(warnings):
+            raise StrictWarnings(failing)

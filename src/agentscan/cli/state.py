@@ -203,5 +203,8 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     problems = scanner.unreadable_explicit_roots()
     if problems:
         raise NoReadableRoot("; ".join(problems))
-    if state.strict and warnings:
-        raise StrictWarnings(len(warnings))
+    if state.strict:
+        from agentscan.settling import strict_count
+
+        if failing := strict_count(warnings):
+            raise StrictWarnings(failing)

@@ -25,6 +25,7 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular, read_capped
+from agentscan.settling import TRUNCATED_LAST_LINE
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _CHUNK = 1024 * 1024
@@ -267,7 +268,7 @@ def _iter_handle(
                 record = orjson.loads(stripped)
             except orjson.JSONDecodeError as exc:
                 if not line.endswith(b"\n"):
-                    ctx.warn(path, "truncated last line skipped (file still being written?)", number)
+                    ctx.warn(path, TRUNCATED_LAST_LINE, number)
                 else:
                     ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", number)
                 continue

@@ -29,11 +29,12 @@ from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of
+from agentscan.settling import TRUNCATED_LAST_LINE
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
 _EVENT_GRACE_LINES = 16
-_TRUNCATED = "truncated last line skipped (file still being written?)"
+_TRUNCATED = TRUNCATED_LAST_LINE
 _TAIL_CACHE: LRUCache[tuple[str, int, int], TailSummary] = LRUCache(maxsize=512)
 _HEAD_CACHE: LRUCache[tuple[str, int, int], HeadSummary] = LRUCache(maxsize=512)
 

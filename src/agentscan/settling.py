@@ -1,0 +1,48 @@
+"""A transcript caught mid-write is not bad input.
+
+Agents append a record in more than one ``write``, so a reader can meet a last line
+with no newline yet.  It is skipped with a warning (the record comes whole next time),
+but ``--strict`` exists for cron jobs that must notice skipped input: failing one
+because an agent was answering at that second would teach people to drop the flag.
+So a truncated last line counts for ``--strict`` only once its file has been still for
+``SETTLING_SECONDS``: then the writer is gone and the record is lost for good.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from typing import Protocol
+
+TRUNCATED_LAST_LINE = "truncated last line skipped (file still being written?)"
+
+#: How long a file's last write may be past before its unfinished line counts as lost:
+#: far longer than an agent takes to finish writing a record, short enough for an hourly cron.
+SETTLING_SECONDS = 600
+
+
+class _Said(Protocol):
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def message(self) -> str: ...
+
+
+def still_being_written(warning: _Said, now: float | None = None) -> bool:
+    """Whether ``warning`` is a truncated last line of a file written to in the last
+    ``SETTLING_SECONDS`` (a file that cannot be read now is not: it counts)."""
+    if warning.message != TRUNCATED_LAST_LINE:
+        return False
+    try:
+        written = os.stat(warning.path).st_mtime
+    except (OSError, ValueError):
+        return False
+    return (time.time() if now is None else now) - written < SETTLING_SECONDS
+
+
+def strict_count(warnings: Iterable[_Said]) -> int:
+    """The warnings ``--strict`` fails on: all but lines of files still being written."""
+    now = time.time()
+    return sum(1 for warning in warnings if not still_being_written(warning, now))
