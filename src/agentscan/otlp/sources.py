@@ -30,6 +30,7 @@ EXPORTING = "exporting sessions"
 SLACK_NS = 2_000_000_000
 
 if TYPE_CHECKING:
+    from agentscan.context import ScanContext
     from agentscan.scan.scanner import Scanner
     from agentscan.hooks.store import StoredSession
     from agentscan.progress import Progress
@@ -80,14 +81,19 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     prices = PriceBook(scanner.ctx, scanner.cache)
     built.prices = prices.data.to_json()
     by_id = {s.id: s for s in stored}  # an events file, even an empty one, is all it takes: a tree with no turns changes nothing
+    def make(real: SessionRef, ctx: ScanContext, own_prices: Any, notes: list[ScanWarning]) -> list[ExportTrace]:
+        # ``own_prices``: a worker's book (``otlp.parallel``); ``entries`` as they were when it forked
+        return _transcript_session(scanner, ctx, real, entries.get(real.id, []), by_id.get(real.id), selection,
+                                   since_ns, notes, own_prices or prices)
+
+    from agentscan.otlp.parallel import sessions
+
     with progress.named(EXPORTING):
         progress.expect(len(refs) + len(hook_only))
-        for ref in refs:
+        for ref, found in zip(refs, sessions(scanner, refs, make, built.warnings, prices)):
             built.sessions += 1
-            hooks = by_id.get(ref.id)
-            yield from built.count(
-                _transcript_session(scanner, ref, entries.pop(ref.id, []), hooks, selection, since_ns, built, prices)
-            )
+            entries.pop(ref.id, None)  # its calls are in its traces now
+            yield from built.count(found)
             progress.advance()
         yield from _hook_only(hook_only, {r.id for r in refs}, selection, since_ns, built, env, progress)
         progress.finish()  # the line is erased before the result is printed
@@ -101,7 +107,7 @@ def _hook_only(
     from agentscan.otlp.from_hooks import hook_traces
 
     for session in sessions:
-        trace = None if session.id in covered else _tree(session, built)
+        trace = None if session.id in covered else _tree(session, built.warnings)
         # A tree's own transcript session may be covered under another id (a Claude
         # subagent's events filed under it); an old one is out of ``--since``.
         if (trace is not None and trace.session.transcript_session_id not in covered
@@ -164,7 +170,7 @@ def _facts(
                         resource=resource_for(provider, env), **more)
 
 
-def _tree(session: StoredSession, built: Built) -> Any:
+def _tree(session: StoredSession, notes: list[ScanWarning]) -> Any:
     """The session's hook tree; ``None`` (one warning) when it cannot be built: one bad
     session never costs the others their traces."""
     from agentscan.hooks import store
@@ -174,26 +180,26 @@ def _tree(session: StoredSession, built: Built) -> Any:
     try:
         trace = build_trace(session.agent, session.session_id, events, events_path=session.path, warnings=warnings)
     except Exception as exc:  # noqa: BLE001 - a bug or a payload the bounds missed: this session only
-        built.warnings.extend(warnings)
-        built.warnings.append(ScanWarning(session.path, f"hook events skipped: the tree could not be built ({type(exc).__name__})"))
+        notes.extend(warnings)
+        notes.append(ScanWarning(session.path, f"hook events skipped: the tree could not be built ({type(exc).__name__})"))
         return None
-    built.warnings.extend(trace.warnings)  # the bad lines, and what the tree noted (events delivered twice)
+    notes.extend(trace.warnings)  # the bad lines, and what the tree noted (events delivered twice)
     return trace
 
 
 def _transcript_session(
-    scanner: Scanner, ref: SessionRef, entries: list[list[Any]], hooks: StoredSession | None,
-    selection: Selection, since_ns: int | None, built: Built, prices: Any,
+    scanner: Scanner, ctx: ScanContext, ref: SessionRef, entries: list[list[Any]], hooks: StoredSession | None,
+    selection: Selection, since_ns: int | None, notes: list[ScanWarning], prices: Any,
 ) -> list[ExportTrace]:
+    """``ref``: the provider's own (``Scanner.real_ref``: one taken from the index has no provider data)."""
     from agentscan.bounds import DEFAULT_BOUNDS
     from agentscan.otlp.from_transcript import transcript_traces
 
-    ref = scanner.real_ref(ref) or ref  # a ref taken from the index has no provider data
-    detail = scanner.provider(ref.provider).detail(ref, scanner.ctx, DEFAULT_BOUNDS)
+    detail = scanner.provider(ref.provider).detail(ref, ctx, DEFAULT_BOUNDS)
     row = detail.row
-    facts = _facts(ref.provider, ref.native_id, "transcript", selection, scanner.ctx.env,
+    facts = _facts(ref.provider, ref.native_id, "transcript", selection, ctx.env,
                    model=row.model, cwd=row.cwd, git_branch=row.git_branch, prices=prices)
-    trace = _tree(hooks, built) if hooks is not None else None
+    trace = _tree(hooks, notes) if hooks is not None else None
     spans = [(t.started_ns, t.ended_ns) for t in trace.turns if t.started_ns] if trace is not None else []
 
     def covered(start_ns: int, end_ns: int) -> bool:
@@ -202,7 +208,7 @@ def _transcript_session(
 
     result = transcript_traces(detail, entries, facts, since_ns=since_ns, skip=covered if spans else None)
     for note in result.notes:
-        built.warnings.append(ScanWarning(str(ref.path or ref.id), f"otlp: {note}"))
+        notes.append(ScanWarning(str(ref.path or ref.id), f"otlp: {note}"))
     if trace is None or not spans:
         return result.traces
     from agentscan.otlp.from_hooks import hook_traces

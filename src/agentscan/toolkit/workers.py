@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import selectors
 import signal
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Generator, Iterator, Sequence
 
 from agentscan.toolkit.cores import busy, job_bytes, pool_ended, pool_started, usable_workers
 from agentscan.toolkit.forking import become_child, close_fds, fork_child, receive_pickled, send_pickled, sigint_blocked
@@ -67,7 +67,7 @@ def batches(jobs: int, workers: int, most: int) -> list[range]:
 
 
 def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], workers: int, *,
-                 meanwhile: Callable[[], bool] | None = None) -> Iterator[tuple[int, bool, Any]]:
+                 meanwhile: Callable[[], bool] | None = None) -> Generator[tuple[int, bool, Any], None, None]:
     """``(index, ok, result)`` of ``job(index)`` for every index of ``batches``, as they come.
 
     ``meanwhile``: work of the parent's own, a piece per call, done whenever no result

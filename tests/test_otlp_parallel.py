@@ -1,0 +1,107 @@
+"""`otlp` of many sessions makes their traces in worker processes: the same bytes, the same warnings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from gemini_builders import lay_out_real_gemini
+from otlp_builders import claude_delegating_session, otlp, ts
+from agentscan.otlp import parallel
+from agentscan.toolkit import cores, workers
+
+SESSIONS = [f"{n:08x}-1111-4222-8333-444444444444" for n in range(parallel.MIN_SESSIONS + 6)]
+
+
+def many_sessions(home: Path) -> None:
+    for session in SESSIONS:
+        claude_delegating_session(home, session)
+        _own_calls(home, session)
+    # One with a bad line, one whose model has no price: what they say comes back from the workers.
+    odd = "feedface-1111-4222-8333-444444444444"
+    path = claude_session_file(home, odd, [
+        claude_user(odd, ts(0), "an odd one", uuid="o1"),
+        claude_assistant(odd, ts(1), msg_id="om1", request_id="or1", usage=claude_usage(input=3, output=4),
+                         model="claude-made-up-9", uuid="o2"),
+    ])
+    with path.open("ab") as handle:
+        handle.write(b"not json\n")
+    lay_out_real_gemini(home)  # read here, in its turn, between the workers' sessions
+
+
+def _own_calls(home: Path, session: str) -> None:
+    """The builder's message and request ids made the session's own: the same ids in two
+    sessions are the same API calls, counted once (``reference/formats.md``)."""
+    for path in home.glob(f".claude/projects/*/{session}*"):
+        for file in [path] if path.is_file() else path.rglob("*.jsonl"):
+            records = [orjson.loads(line) for line in file.read_bytes().splitlines()]
+            for record in records:
+                if "requestId" in record:
+                    record["requestId"] += session[:8]
+                    record["message"]["id"] += session[:8]
+            file.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+
+
+def export(tmp_path: Path, name: str) -> tuple[bytes, dict]:
+    out = tmp_path / name
+    result = otlp("--output", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    document = orjson.loads(result.stdout)
+    document.pop("path")
+    return out.read_bytes(), document
+
+
+@pytest.fixture
+def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Forks even on one core, and counts the pools started."""
+    started: list[int] = []
+    real = workers.run_parallel
+
+    def counting(job, batches, count, **kw):  # type: ignore[no-untyped-def]
+        started.append(sum(len(batch) for batch in batches))
+        return real(job, batches, count, **kw)
+
+    monkeypatch.setattr(workers, "run_parallel", counting)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
+    return started
+
+
+def test_workers_write_what_one_process_writes(isolated_home: Path, tmp_path: Path, pools: list[int],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    many_sessions(isolated_home)
+    together, said = export(tmp_path, "together.jsonl")
+    assert pools and max(pools) == len(SESSIONS) + 1  # every Claude session travelled
+    assert said["sessions"] > len(SESSIONS) + 1 and said["spans"] > 13 * len(SESSIONS)  # Gemini's too
+    messages = [w["message"] for w in said["warnings"]]
+    assert any("invalid JSON" in m for m in messages) and any("no price" in m for m in messages)
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "another-cache"))  # cold again
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 0)
+    del pools[:]
+    alone, said_alone = export(tmp_path, "alone.jsonl")
+    assert not pools
+    assert together == alone
+    assert said == said_alone  # the warnings too, in the same order
+
+
+def test_a_session_whose_worker_fails_is_made_here(isolated_home: Path, tmp_path: Path, pools: list[int],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    many_sessions(isolated_home)
+    expected, _ = export(tmp_path, "expected.jsonl")
+    import os
+
+    parent = os.getpid()
+    from agentscan.otlp import sources
+
+    real = sources._transcript_session
+
+    def flaky(*args, **kw):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent and args[2].native_id == SESSIONS[3]:
+            raise RuntimeError("a worker's own trouble")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(sources, "_transcript_session", flaky)
+    again, _ = export(tmp_path, "again.jsonl")
+    assert again == expected
