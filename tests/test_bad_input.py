@@ -113,3 +113,20 @@ def test_strict_still_counts_every_other_warning_of_a_fresh_file(isolated_home: 
     result = CliRunner().invoke(app, ["--strict", "list"])
     assert result.exit_code == 1
     assert "1 warning (--strict)" in result.stderr  # the bad line, not the unfinished one
+
+
+def test_doctor_groups_warnings_by_kind_keeping_a_limit_s_number(isolated_home: Path) -> None:
+    # "N MiB" told a bug report nothing: a number every warning of its kind shares stays.
+    write_raw(isolated_home, [good_lines()[0], BAD_LINES["five megabyte line"], b"not json", good_lines()[1]])
+    result = CliRunner().invoke(app, ["doctor", "--json"])
+    claude = next(p for p in orjson.loads(result.stdout)["providers"] if p["provider"] == "claude")
+    assert claude["warnings"] == {"line longer than 4 MiB skipped": 1, "invalid JSON skipped": 1}
+
+
+def test_doctor_still_groups_counts_that_differ() -> None:
+    from collections import Counter
+
+    from agentscan.scan.doctor import _kinds
+
+    heads = Counter({"read the 9 complete messages": 2, "read the 12 complete messages": 1, "line longer than 4 MiB skipped": 1})
+    assert _kinds(heads) == {"read the N complete messages": 3, "line longer than 4 MiB skipped": 1}

@@ -53,6 +53,8 @@ class ProviderReport:
     newest: dict[str, Any] | None = None
     findings: list[str] = field(default_factory=list)
     warnings: dict[str, int] = field(default_factory=dict)
+    #: the warnings counted so far by the head of their message (``_count`` names the kinds from them)
+    heads: Counter[str] = field(default_factory=Counter)
 
     def to_json(self) -> dict[str, Any]:
         return {"provider": self.name, "label": self.label, "roots": [r.to_json() for r in self.roots],
@@ -86,10 +88,23 @@ def _check(path: Path) -> tuple[bool, bool, str | None]:
 _NUMBERS = re.compile(r"\d+")
 
 
-def _kind(message: str) -> str:
-    """Group warnings by their message shape ("invalid JSON skipped: …")."""
-    head = message.split(":", 1)[0]
-    return _NUMBERS.sub("N", head)
+def _head(message: str) -> str:
+    """What a warning's message says before its details ("invalid JSON skipped: …")."""
+    return message.split(":", 1)[0]
+
+
+def _kinds(heads: Counter[str]) -> dict[str, int]:
+    """The heads grouped by their shape, numbers made ``N`` (``read the 9 complete messages``
+    and ``… the 12 …`` are one kind), most frequent first.  A shape only one head has keeps
+    that head's numbers: ``line longer than 4 MiB skipped`` is a limit, not a count."""
+    shapes: dict[str, set[str]] = {}
+    counts: Counter[str] = Counter()
+    for head, count in heads.items():
+        shape = _NUMBERS.sub("N", head)
+        shapes.setdefault(shape, set()).add(head)
+        counts[shape] += count
+    return {next(iter(shapes[shape])) if len(shapes[shape]) == 1 else shape: count
+            for shape, count in counts.most_common()}
 
 
 def diagnose(scanner: Scanner) -> dict[str, Any]:
@@ -133,13 +148,12 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
 
 def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set[tuple[str, int | None, str]]) -> None:
     """Add the warnings of ``captured`` not ``counted`` yet to the report's, by kind."""
-    kinds = Counter(report.warnings)
     for warning in captured:
         key = (warning.path, warning.line, warning.message)
         if key not in counted:
             counted.add(key)
-            kinds[_kind(warning.message)] += 1
-    report.warnings = dict(kinds.most_common())
+            report.heads[_head(warning.message)] += 1
+    report.warnings = _kinds(report.heads)
 
 
 def cache_report(scanner: Scanner) -> dict[str, Any]:
