@@ -130,3 +130,19 @@ def test_doctor_still_groups_counts_that_differ() -> None:
 
     heads = Counter({"read the 9 complete messages": 2, "read the 12 complete messages": 1, "line longer than 4 MiB skipped": 1})
     assert _kinds(heads) == {"read the N complete messages": 3, "line longer than 4 MiB skipped": 1}
+
+
+@pytest.mark.parametrize("argv", [["list"], ["list", "--all"], ["list", "--json"], ["export", "-f", "jsonl", "-o", "-"]])
+def test_a_filter_s_list_says_only_its_own_sessions_warnings(isolated_home: Path, argv: list[str]) -> None:
+    # A cron job on one project must not fail (--strict) on another project's bad line.
+    write_raw(isolated_home, [good_lines()[0], b"not json", good_lines()[1]])  # in /home/dev/project
+    other = "dddddddd-1111-4222-8333-444444444444"
+    claude_session_file(isolated_home, other, [claude_user(other, "2026-11-02T10:00:00Z", "elsewhere", cwd="/srv/other")],
+                        project="-srv-other")
+    runner = CliRunner()
+    quiet = runner.invoke(app, ["--strict", *argv, "--cwd", "/srv/other"] if argv[0] == "list"
+                          else ["--strict", *argv, "--since", "2026-11-02"])
+    assert quiet.exit_code == 0, quiet.output
+    assert "not json" not in quiet.output and "invalid JSON" not in quiet.stderr
+    loud = runner.invoke(app, ["--strict", *argv])
+    assert loud.exit_code == 1 and "invalid JSON" in loud.stderr + loud.stdout

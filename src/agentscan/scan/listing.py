@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
+from agentscan.context import say
 from agentscan.model import SessionRef, SessionRow
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
@@ -156,9 +157,11 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
             scanner.prefetch_rows(refs[index:fetched], every=every or (index > 0 and not filters.needs_liveness))
             window = window if every else min(2 * window, PREFETCH_MAX)
-        row = scanner.row(ref).with_changes(running=liveness.of(ref))
+        with scanner.ctx.held_warnings() as held:
+            row = scanner.row(ref).with_changes(running=liveness.of(ref))
         progress.advance()
         if row.recorded_nothing and _small(scanner, ref):
+            say(scanner.ctx, held.said)  # why it recorded nothing
             blank += 1
             continue
         if row.updated_at is not None:
@@ -170,7 +173,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 break
             passed[stage] += 1
         if failed is not None:
-            continue
+            continue  # what its files said is not this list's: a cron job on one project stays quiet
+        say(scanner.ctx, held.said)
         item = (_sort_key(row), -index, row)
         if keep is None or len(best) < keep:
             heapq.heappush(best, item)
@@ -241,9 +245,11 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     scanner.prefetch_rows(refs, every=True)
     rows = []
     for ref in refs:
-        row = scanner.row(ref).with_changes(running=liveness.of(ref))
+        with scanner.ctx.held_warnings() as held:
+            row = scanner.row(ref).with_changes(running=liveness.of(ref))
         scanner.ctx.progress.advance()
         if filters.matches(row):
+            say(scanner.ctx, held.said)  # only the sessions asked for (``select_sessions``)
             rows.append(row)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
