@@ -50,6 +50,10 @@ def export_command(
 
     state = state_of(ctx)
     to_stdout = output_text == "-"
+    if not output_text.strip():
+        raise UsageProblem("--output is empty (is a variable unset?); give a file path, or - for stdout")
+    if lock_timeout < 0:
+        raise UsageProblem(f"--lock-timeout must be 0 or more seconds, not {lock_timeout:g}")
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
     if to_stdout:
@@ -59,9 +63,19 @@ def export_command(
 
         # Reported absolute; not resolved: no symlink followed ("./-" is a file named "-").
         output = Path(os.path.abspath(os.path.expanduser(output_text)))
+        if output_text.endswith(("/", os.sep)) and not output.is_dir():
+            from agentscan.errors import ExportFailed
+
+            raise ExportFailed(f"{output_text} names a directory, and there is none; give a file path")
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
     scanner = state.scanner(provider)
+    problems = scanner.unreadable_explicit_roots()
+    if problems:  # before anything is written: exit 1 leaves the last good file as it was (docs/cron.md)
+        from agentscan.errors import NoReadableRoot
+
+        scanner.close()
+        raise NoReadableRoot("; ".join(problems))
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days)
     end_progress()

@@ -60,8 +60,9 @@ def envelope(command: str, body: dict[str, Any], warnings: Sequence[ScanWarning]
     return {"schema": f"agentscan.{command}/1", **body, "warnings": [w.to_json() for w in warnings]}
 
 
-def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool = False) -> None:
-    if not warnings or _term.quiet():
+def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool = False, even_quiet: bool = False) -> None:
+    """``even_quiet``: said under ``--quiet`` too (``--strict`` fails on them: the error's reason)."""
+    if not warnings or (_term.quiet() and not even_quiet):
         return
     shown = warnings if verbose else warnings[:5]
     # Wrapped on a terminal as a hint is (``note``); in a pipe each warning stays one line, for grep.

@@ -58,6 +58,7 @@ def export(
     per_day: bool = False,
     days_of: Iterable[str] = (),
     unseen: Sequence[str] = (),
+    roots: Mapping[str, Sequence[str]] | None = None,
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock).
 
@@ -91,7 +92,7 @@ def export(
             from agentscan.export.sqlite import write_sqlite
 
             sessions, gone, kept = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids,
-                                                days_of=days_of, unseen=unseen)
+                                                days_of=days_of, unseen=unseen, roots=roots)
             return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept)
     except Timeout:
         raise ExportFailed(
@@ -149,6 +150,7 @@ def _check_target(fmt: str, output: Path) -> None:
             raise ExportFailed(f"{output} is not a regular file: --format sqlite updates a file in place")
         return  # a FIFO, /dev/null: written into (``toolkit.atomicfile``)
     if fmt == "sqlite":
+        _check_own_index(output, found.st_size)
         return
     try:
         with open(output, "rb") as handle:
@@ -158,6 +160,52 @@ def _check_target(fmt: str, output: Path) -> None:
     if head == _SQLITE_HEADER:
         raise ExportFailed(f"{output} is an SQLite database (an `export -f sqlite` index?); a {fmt} export "
                            "would replace it: give another --output, or remove it first")
+
+
+#: columns only agentscan's ``sessions`` table has together (an index older than its migrations)
+_LEGACY_COLUMNS = {"native_id", "first_seen_at", "last_seen_at", "gone_at"}
+
+
+def _check_own_index(output: Path, size: int) -> None:
+    """An SQLite export updates ``output`` in place: refuse a database of someone else's
+    (an agent's own ``state.vscdb``, an app's), which it would change for good (its tables,
+    its journal mode).  An empty file, or one agentscan wrote, is fine; a file that is not
+    SQLite at all fails when it is opened ("file is not a database")."""
+    if size == 0:
+        return
+    import sqlite3
+
+    from agentscan.export.migrations import MIGRATIONS_TABLE
+    from agentscan.toolkit.sqlite_ro import read_only_uri
+
+    try:
+        with open(output, "rb") as handle:
+            if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
+                return
+        conn = sqlite3.connect(read_only_uri(output), uri=True)
+        try:
+            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            # An index from before migrations were recorded has agentscan's sessions table alone.
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error):
+        return  # the write says why
+    if tables and MIGRATIONS_TABLE not in tables and not _LEGACY_COLUMNS <= columns:
+        raise ExportFailed(f"{output} is an SQLite database agentscan did not write (no {MIGRATIONS_TABLE} table); "
+                           "an export would change it: give another --output")
+
+
+def check_outside_roots(output: Path, roots: Mapping[str, Sequence[str]]) -> None:
+    """Nothing is written under an agent's own folders (README): an export there would be
+    read back as a session, or change an agent's database."""
+    real = os.path.realpath(output)
+    for provider, paths in roots.items():
+        for root in paths:
+            top = os.path.realpath(root)
+            if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+                raise ExportFailed(f"{output} is inside {provider}'s {root}; agentscan never writes there: "
+                                   "give another --output")
 
 
 def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool) -> Callable[[BinaryIO], int] | None:
@@ -197,6 +245,8 @@ def run_export(
     from agentscan.scan.costs import costs_of, priced
 
     _check(fmt, output, days)
+    if output != STDOUT:
+        check_outside_roots(output, {p.name: [str(root.path) for root in p.roots(scanner.ctx)] for p in scanner.providers})
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
@@ -219,6 +269,7 @@ def run_export(
             found_days, days_of = [day for day in found_days if day.session_id not in others], []
     scope = filters.providers or tuple(p.name for p in scanner.providers)
     unseen = _unseen(scanner, scope)
+    roots = {provider.name: [str(root.path) for root in provider.roots(scanner.ctx)] for provider in scanner.providers}
     result = export(
         fmt, output, rows, found_days,
         scope=tuple(name for name in scope if name not in unseen),
@@ -229,8 +280,17 @@ def run_export(
         env=scanner.ctx.env,
         per_day=days,
         days_of=days_of,
+        roots=roots,
     )
+    from agentscan.export.sqlite import ELSEWHERE
+
     for name, count in sorted(result.unseen.items()):
+        if name.startswith(ELSEWHERE):
+            name = name[len(ELSEWHERE):]
+            scanner.ctx.warn(str(output), f"{count:,} {name} sessions in the index still have their files, outside the "
+                             f"{name} roots this run read (`agentscan doctor` shows them; a cron job may lack a variable "
+                             "your shell sets): left as they were, not marked gone")
+            continue
         scanner.ctx.warn(str(output), f"no {name} root found (`agentscan doctor` shows where it looked): its "
                          f"{count:,} sessions in the index are left as they were, not marked gone")
     return replace(result, prices=book.data.to_json())

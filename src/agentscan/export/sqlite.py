@@ -19,9 +19,10 @@ keeping every row.
 
 from __future__ import annotations
 
+import os
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Iterable
+from typing import TYPE_CHECKING, Collection, Iterable, Mapping, Sequence
 
 from agentscan.errors import ExportFailed
 from agentscan.export.migrations import migrate
@@ -56,6 +57,7 @@ def write_sqlite(
     present_ids: Iterable[str] | None = None,
     days_of: Iterable[str] = (),
     unseen: Collection[str] = (),
+    roots: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[int, int, dict[str, int]]:
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone,
     sessions of ``unseen`` providers left as they were, by provider).  ``days_of``: other
@@ -69,7 +71,8 @@ def write_sqlite(
     create_private(path)  # sqlite would create it with the umask's mode
     db = sqlite_utils.Database(path)
     try:
-        return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen)
+        return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
+                      roots=roots)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
@@ -82,6 +85,7 @@ def write_sqlite(
 def _write(
     db: Database, rows: list[SessionRow], usage_days: list[UsageDay], *, scope: Collection[str] | None,
     present_ids: Iterable[str] | None, days_of: Iterable[str], unseen: Collection[str],
+    roots: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[int, int, dict[str, int]]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA busy_timeout=10000")
@@ -99,23 +103,36 @@ def _write(
             record["gone_at"] = None
             records.append(record)
         db.table("sessions").upsert_all(records, pk="id")
-        gone, kept = _mark_gone(db, present, scope, now, unseen)
+        gone, kept = _mark_gone(db, present, scope, now, unseen, roots)
         ids = [row.id for row in rows] + list(days_of)
         _replace_children(db, ids, usage_days)
     return len(rows), gone, kept
 
 
-def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, unseen: Collection[str]
-               ) -> tuple[int, dict[str, int]]:
+#: ``_mark_gone``'s count of a provider's sessions whose files exist outside this run's roots
+ELSEWHERE = "elsewhere:"
+
+
+def _under_any(path: str, roots: Iterable[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, unseen: Collection[str],
+               roots: Mapping[str, Sequence[str]] | None = None) -> tuple[int, dict[str, int]]:
     """Sessions of the exported providers (``scope``; ``None``: all) whose files disappeared get
     ``gone_at`` once; those of ``unseen`` providers are counted instead, by provider."""
     count = 0
     kept: dict[str, int] = {}
-    for (session_id, provider) in db.execute("SELECT id, provider FROM sessions WHERE gone_at IS NULL").fetchall():
+    for (session_id, provider, path) in db.execute("SELECT id, provider, path FROM sessions WHERE gone_at IS NULL").fetchall():
         if provider in unseen and session_id not in present:
             kept[provider] = kept.get(provider, 0) + 1
             continue
         if session_id in present or (scope is not None and provider not in scope):
+            continue
+        if path and roots is not None and not _under_any(path, roots.get(provider, ())) and os.path.lexists(path):
+            # Its file is still there, outside this run's roots: a cron job without the
+            # shell's CLAUDE_CONFIG_DIR, say.  Not gone; counted, for a warning.
+            kept[ELSEWHERE + provider] = kept.get(ELSEWHERE + provider, 0) + 1
             continue
         db.execute("UPDATE sessions SET gone_at = ? WHERE id = ?", (now, session_id))
         count += 1
