@@ -49,8 +49,9 @@ class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
     env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
-    # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text
-    parser_version = "3"
+    # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text;
+    # 4: updated_at takes meta.json updatedAtMs
+    parser_version = "4"
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         from agentscan.providers.cursor.statedb import state_db
@@ -227,7 +228,7 @@ class CursorProvider(Provider):
                 title=facts.title() or title or (first_prompt(info, db) if info else None),
                 cwd=(info.fs_path if info else None) or _workspace_folder(ref.native_id, ctx),
                 started_at=started,
-                updated_at=facts.db_updated() or newest(stats.last_ts, started),
+                updated_at=facts.updated() or newest(stats.last_ts, started),
                 counts=counts,
             )
             return _Assembled(row, facts, children, usage)
@@ -238,8 +239,8 @@ class CursorProvider(Provider):
             cwd=self._cwd(facts, summary, files, ctx),
             started_at=facts.started() or summary.first_ts,
             # The transcript's mtime only when nothing recorded a time (a copied
-            # home has every mtime at the copy time).
-            updated_at=newest(facts.db_updated(), summary.last_ts, facts.started()) or mtime_time(files),
+            # home has every mtime at the copy time: docs/cli.md, "UPDATED").
+            updated_at=newest(facts.updated(), summary.last_ts, facts.started()) or mtime_time(files),
             counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
         )
         return _Assembled(row, facts, children, usage)

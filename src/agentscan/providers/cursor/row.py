@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.providers.cursor.chats import ChatMeta, chat_meta
+from agentscan.providers.cursor.chats import ChatMeta, chat_dirs, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
 from agentscan.providers.cursor.discovery import TranscriptSet
 from agentscan.providers.cursor.statedb import StateDb, state_db
@@ -68,10 +68,13 @@ class StoreFacts(NamedTuple):
                 return source.created
         return None
 
-    def db_updated(self) -> datetime | None:
+    def updated(self) -> datetime | None:
+        """The newest update time the stores recorded: the header's and
+        composerData's ``lastUpdatedAt`` and the CLI's ``meta.json`` ``updatedAtMs``."""
         return newest(
             self.header.updated if self.header else None,
             self.composer.updated if self.composer else None,
+            self.chat.updated if self.chat else None,
         )
 
     def model(self) -> str | None:
@@ -105,13 +108,21 @@ def child_ids(native_id: str, files: TranscriptSet | None, db: StateDb) -> tuple
 
 
 def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> float:
-    """The ``list`` sort key; never newer than the row's ``updated_at``."""
+    """The ``list`` sort key: a cheap upper bound of the row's ``updated_at``
+    (``scan.listing`` stops reading at the first session whose bound is too old)."""
     db = state_db(ctx)
     facts = StoreFacts(db.composers().get(native_id), db.headers().get(native_id), None)
-    updated = facts.db_updated() or (None if files else facts.started())
+    updated = facts.updated() or (None if files else facts.started())
     stamps = [updated.timestamp()] if updated else []
     if files is not None:
         stamps.append(files.newest_mtime)
+    # The CLI rewrites meta.json when it bumps ``updatedAtMs`` (which the row
+    # reads), maybe long after the transcript's last write: its mtime bounds that
+    # time without opening it (the census took the stat already).
+    directory = chat_dirs(ctx).get(native_id)
+    meta = ctx.stat(directory / "meta.json") if directory is not None else None
+    if meta is not None:
+        stamps.append(meta.st_mtime)
     return max(stamps, default=0.0)
 
 

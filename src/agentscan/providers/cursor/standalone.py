@@ -63,6 +63,7 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> Sessio
     meta = chat_meta(native_id, ctx)
     summary = summarize_events(store_events(session.store, ctx))
     mtime = _mtime(session.store)
+    started = (meta.created if meta else None) or summary.first_ts
     return SessionRow(
         provider=PROVIDER,
         native_id=native_id,
@@ -70,8 +71,10 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> Sessio
         title=(meta.name if meta else None) or summary.first_prompt,
         cwd=(meta.cwd if meta else None) or summary.cwd.best(),
         model=meta.model if meta else None,
-        started_at=(meta.created if meta else None) or summary.first_ts,
-        updated_at=newest(meta.updated if meta else None, summary.last_ts, from_epoch(mtime) if mtime else None),
+        started_at=started,
+        # The store's mtime only when nothing recorded a time (a copied home has
+        # every mtime at the copy time: docs/cli.md, "UPDATED").
+        updated_at=newest(meta.updated if meta else None, summary.last_ts, started) or (from_epoch(mtime) if mtime else None),
         counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, say
 from agentscan.bounds import MAX_JSON_DOCUMENT_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsonl import load_json_file, too_many_values
@@ -27,13 +27,21 @@ _SEPARATOR = re.compile(r"[\s,]*")
 
 
 def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
-    document = load_json_file(path, ctx)
+    # The parser's complaint is held back: a file that is salvaged gets one
+    # warning, the salvage's (what was read), not that one as well.
+    with ctx.held_warnings() as held:
+        document = load_json_file(path, ctx)
+    if document is None and held.said:  # nothing said: outside the roots, never read
+        salvaged = _salvage(path, ctx)
+        if salvaged is None:
+            say(ctx, held.said)
+        return salvaged
+    say(ctx, held.said)
     if isinstance(document, dict):
         return document
     if document is not None:
         ctx.warn(path, f"chat file holds a JSON {type(document).__name__}, not an object; skipped")
-        return None
-    return _salvage(path, ctx)
+    return None
 
 
 def _strict(text: str) -> Any:
@@ -46,8 +54,8 @@ def _strict(text: str) -> Any:
 
 
 def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
-    # load_json_file has already said why it gave up; a file it refused for its
-    # size or its number of values (bounds.py) is refused here too.
+    # A file load_json_file refused for its size or its number of values
+    # (bounds.py) is refused here too (``load_legacy`` then says why).
     try:
         data = read_capped(path, MAX_JSON_DOCUMENT_BYTES)
     except OSError:

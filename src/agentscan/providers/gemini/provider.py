@@ -31,7 +31,8 @@ class GeminiProvider(Provider):
     env_vars = ("GEMINI_CLI_HOME", "GEMINI_DATA_DIR")
     # 3: function responses are not prompts; cwd from paths the chat names
     # 4: the injected <session_context> message is no prompt nor title
-    parser_version = "4"
+    # 5: a salvaged legacy chat has one warning, not the parser's as well
+    parser_version = "5"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
