@@ -242,7 +242,8 @@ def test_list_shows_a_model_without_its_snapshot_date_on_a_terminal_and_whole_in
     # The date took the last characters of a narrow MODEL column: the version went first.
     tty(200, color=False)
     on_terminal = run("--demo", "list").stdout
-    assert "claude-opus-4-5 " in on_terminal and "20251101" not in on_terminal
+    assert " opus-4-5 " in on_terminal and "20251101" not in on_terminal and "claude-opus" not in on_terminal
+    assert " sonnet-4.5 " in on_terminal and "claude-4.5-sonnet" not in on_terminal  # Cursor's spelling
     assert "gpt-5.1-codex " in on_terminal  # a name without a date is left as it is
 
 

@@ -172,12 +172,22 @@ def path_text(path: str | None, term: Terminal) -> str:
 
 
 def model_text(model: str | None, term: Terminal) -> str:
-    """``claude-opus-4-5`` for ``claude-opus-4-5-20251101`` on a terminal: the snapshot's date
+    """``opus-4-5`` for ``claude-opus-4-5-20251101`` on a terminal: the snapshot's date
     tells a person little and took a narrow MODEL column's last characters, the version; a
     pipe gets the name whole, as ``show`` and ``--json`` do."""
     if not model:
         return "-"
-    if term.tty and len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
-        return model[:-9]
+    if not term.tty:
+        return model
+    if len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
+        model = model[:-9]
+    # ``opus-4-5``: the family names Claude alone, and a column cut to fit kept ``claude-opu…``
+    # of every Claude model, telling none apart.  Cursor's ``claude-4.5-sonnet`` is ``sonnet-4.5``.
+    if model.startswith("claude-"):
+        if model[7:8].isalpha():
+            return model[7:]
+        version, _, family = model[7:].partition("-")
+        if family[:1].isalpha() and version[:1].isdigit():
+            return f"{family}-{version}"
     return model
 
