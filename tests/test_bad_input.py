@@ -146,3 +146,13 @@ def test_a_filter_s_list_says_only_its_own_sessions_warnings(isolated_home: Path
     assert "not json" not in quiet.output and "invalid JSON" not in quiet.stderr
     loud = runner.invoke(app, ["--strict", *argv])
     assert loud.exit_code == 1 and "invalid JSON" in loud.stderr + loud.stdout
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD"])
+def test_cwd_matches_a_path_in_either_unicode_form(isolated_home: Path, form: str) -> None:
+    import unicodedata
+
+    cwd = unicodedata.normalize("NFD", "/home/jérôme/café")  # as macOS may record it
+    claude_session_file(isolated_home, S, [claude_user(S, "2026-11-01T10:00:00Z", "accents", cwd=cwd)])
+    result = CliRunner().invoke(app, ["list", "--json", "--cwd", unicodedata.normalize(form, "/home/jérôme/café")])
+    assert [s["native_id"] for s in orjson.loads(result.stdout)["sessions"]] == [S]

@@ -79,6 +79,12 @@ class ListFilter:
 def _under(cwd: str | None, wanted: str) -> bool:
     if not cwd:
         return False
+    if not (cwd.isascii() and wanted.isascii()):
+        # One path in two Unicode spellings: macOS hands out decomposed names (NFD), a
+        # shell or a transcript may hold the composed one.
+        from unicodedata import normalize
+
+        cwd, wanted = normalize("NFC", cwd), normalize("NFC", wanted)
     wanted = wanted.rstrip("/\\") or wanted
     return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
 
