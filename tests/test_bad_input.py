@@ -156,3 +156,16 @@ def test_cwd_matches_a_path_in_either_unicode_form(isolated_home: Path, form: st
     claude_session_file(isolated_home, S, [claude_user(S, "2026-11-01T10:00:00Z", "accents", cwd=cwd)])
     result = CliRunner().invoke(app, ["list", "--json", "--cwd", unicodedata.normalize(form, "/home/jérôme/café")])
     assert [s["native_id"] for s in orjson.loads(result.stdout)["sessions"]] == [S]
+
+
+def test_nul_padding_left_by_a_crash_is_said_as_such_and_fails_strict_at_once(isolated_home: Path) -> None:
+    path = write_raw(isolated_home, good_lines())
+    with path.open("ab") as handle:
+        handle.write(b"\x00" * 4096)
+    runner = CliRunner()
+    result = runner.invoke(app, ["--strict", "list"])
+    assert result.exit_code == 1  # no writer is coming back: not forgiven as a line still being written
+    assert "NUL bytes at the end skipped" in result.stderr and "still being written" not in result.stderr
+    document = orjson.loads(runner.invoke(app, ["show", S[:8], "--json"]).stdout)
+    assert [w["message"] for w in document["warnings"]] == ["NUL bytes at the end skipped (left by a crash?)"]
+    assert document["session"]["tokens"]["total"] == 12

@@ -16,6 +16,14 @@ from collections.abc import Iterable
 from typing import Protocol
 
 TRUNCATED_LAST_LINE = "truncated last line skipped (file still being written?)"
+#: a last line of NUL bytes alone: what a crash leaves when the file's size was set before
+#: its data reached the disk.  No writer is coming back: it counts for ``--strict`` at once.
+NUL_PADDING = "NUL bytes at the end skipped (left by a crash?)"
+
+
+def unfinished_line(line: bytes) -> str:
+    """The warning for a last line that is not JSON and has no newline."""
+    return NUL_PADDING if not line.strip(b"\x00 \t\r\n") else TRUNCATED_LAST_LINE
 
 #: How long a file's last write may be past before its unfinished line counts as lost:
 #: far longer than an agent takes to finish writing a record, short enough for an hourly cron.

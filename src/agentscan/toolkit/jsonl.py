@@ -25,7 +25,7 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular, read_capped
-from agentscan.settling import TRUNCATED_LAST_LINE
+from agentscan.settling import unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 _CHUNK = 1024 * 1024
@@ -268,7 +268,7 @@ def _iter_handle(
                 record = orjson.loads(stripped)
             except orjson.JSONDecodeError as exc:
                 if not line.endswith(b"\n"):
-                    ctx.warn(path, TRUNCATED_LAST_LINE, number)
+                    ctx.warn(path, unfinished_line(line), number)
                 else:
                     ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", number)
                 continue

@@ -27,7 +27,7 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
-from agentscan.settling import TRUNCATED_LAST_LINE
+from agentscan.settling import unfinished_line
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
 BLOCK = 4 * 1024 * 1024
@@ -270,7 +270,7 @@ class _Scan:
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError:
-            self.ctx.warn(self.path, TRUNCATED_LAST_LINE, number)
+            self.ctx.warn(self.path, unfinished_line(line), number)
             return
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)

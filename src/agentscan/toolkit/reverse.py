@@ -30,7 +30,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
-from agentscan.settling import TRUNCATED_LAST_LINE
+from agentscan.settling import unfinished_line
 
 #: bytes read per step: a few hundred records of a typical transcript
 BLOCK = 1024 * 1024
@@ -155,7 +155,7 @@ class _Backwards:
             record = orjson.loads(stripped)
         except orjson.JSONDecodeError as exc:
             if last_open:
-                self.ctx.warn(self.path, TRUNCATED_LAST_LINE, self._number(last_open))
+                self.ctx.warn(self.path, unfinished_line(stripped), self._number(last_open))
             else:
                 self.ctx.warn(self.path, f"invalid JSON skipped: {_short(exc)}", self._number(last_open))
             return None

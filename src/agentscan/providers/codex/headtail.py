@@ -29,12 +29,11 @@ from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of
-from agentscan.settling import TRUNCATED_LAST_LINE
+from agentscan.settling import unfinished_line
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
 _EVENT_GRACE_LINES = 16
-_TRUNCATED = TRUNCATED_LAST_LINE
 _TAIL_CACHE: LRUCache[tuple[str, int, int], TailSummary] = LRUCache(maxsize=512)
 _HEAD_CACHE: LRUCache[tuple[str, int, int], HeadSummary] = LRUCache(maxsize=512)
 
@@ -148,7 +147,7 @@ def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
             record = orjson.loads(chunk)
         except orjson.JSONDecodeError:
             last = position == len(chunks) - 1
-            message = _TRUNCATED if last else "invalid JSON skipped in the last 1 MiB"
+            message = unfinished_line(chunk) if last else "invalid JSON skipped in the last 1 MiB"
             warnings.append(ScanWarning(str(path), message))
             continue
         if isinstance(record, dict):
