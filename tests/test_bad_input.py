@@ -169,3 +169,13 @@ def test_nul_padding_left_by_a_crash_is_said_as_such_and_fails_strict_at_once(is
     document = orjson.loads(runner.invoke(app, ["show", S[:8], "--json"]).stdout)
     assert [w["message"] for w in document["warnings"]] == ["NUL bytes at the end skipped (left by a crash?)"]
     assert document["session"]["tokens"]["total"] == 12
+
+
+def test_list_json_says_when_more_sessions_match_than_it_holds() -> None:
+    runner = CliRunner()
+    page = orjson.loads(runner.invoke(app, ["--demo", "list", "--json", "-n", "2"]).stdout)
+    assert len(page["sessions"]) == 2 and page["more"] is True
+    again = orjson.loads(runner.invoke(app, ["--demo", "list", "--json", "-n", "2"]).stdout)  # remembered
+    assert again["more"] is True
+    every = orjson.loads(runner.invoke(app, ["--demo", "list", "--json", "--all"]).stdout)
+    assert every["more"] is False and len(every["sessions"]) > 2

@@ -102,7 +102,8 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
     if as_json:
         import orjson
 
-        body = orjson.dumps({"sessions": [r.to_json() for r in rows], "prices": book.data.to_json()},
+        # ``more``: a script reading a page of 25 learns that it is one (``--all`` for every session).
+        body = orjson.dumps({"sessions": [r.to_json() for r in rows], "more": page.more, "prices": book.data.to_json()},
                             option=orjson.OPT_INDENT_2)
         render.emit_json_body("list", body, scanner.ctx.warnings.listed())
         return _kept(body, page.rows, refs) if keep else None
