@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from agentscan.context import say
+from agentscan.context import Said, say
 from agentscan.model import SessionRef, SessionRow
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
@@ -163,11 +163,10 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
             scanner.prefetch_rows(refs[index:fetched], every=every or (index > 0 and not filters.needs_liveness))
             window = window if every else min(2 * window, PREFETCH_MAX)
-        with scanner.ctx.held_warnings() as held:
-            row = scanner.row(ref).with_changes(running=liveness.of(ref))
+        row, said = _read(scanner, ref, liveness, hold=bool(stages))
         progress.advance()
         if row.recorded_nothing and _small(scanner, ref):
-            say(scanner.ctx, held.said)  # why it recorded nothing
+            say(scanner.ctx, said)  # why it recorded nothing
             blank += 1
             continue
         if row.updated_at is not None:
@@ -180,7 +179,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             passed[stage] += 1
         if failed is not None:
             continue  # what its files said is not this list's: a cron job on one project stays quiet
-        say(scanner.ctx, held.said)
+        say(scanner.ctx, said)
         item = (_sort_key(row), -index, row)
         if keep is None or len(best) < keep:
             heapq.heappush(best, item)
@@ -251,14 +250,23 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     scanner.prefetch_rows(refs, every=True)
     rows = []
     for ref in refs:
-        with scanner.ctx.held_warnings() as held:
-            row = scanner.row(ref).with_changes(running=liveness.of(ref))
+        row, said = _read(scanner, ref, liveness, hold=bool(filters.active_stages))
         scanner.ctx.progress.advance()
         if filters.matches(row):
-            say(scanner.ctx, held.said)  # only the sessions asked for (``select_sessions``)
+            say(scanner.ctx, said)  # only the sessions asked for (``select_sessions``)
             rows.append(row)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
+
+
+def _read(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: bool) -> tuple[SessionRow, Sequence[Said]]:
+    """``ref``'s row, and (``hold``: a filter may leave it out) what reading it said, held
+    back for the caller to say if the row is listed; else said as it is read."""
+    if not hold:
+        return scanner.row(ref).with_changes(running=liveness.of(ref)), ()
+    with scanner.ctx.held_warnings() as held:
+        row = scanner.row(ref).with_changes(running=liveness.of(ref))
+    return row, held.said
 
 
 def _count_rest(refs: Sequence[SessionRef], filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:
