@@ -272,7 +272,7 @@ def test_identity_comes_from_the_header_not_the_file_name(isolated_home: Path) -
     assert any(w.path == str(headless) and "sessionId" in w.message for w in scan.warnings)
 
 
-def test_tool_statuses_map_to_ok_error_unknown(isolated_home: Path) -> None:
+def test_tool_statuses_map_to_ok_error_denied_unknown(isolated_home: Path) -> None:
     write_chat(isolated_home, "proj", "session-2026-05-01T10-00-11111111.jsonl", [
         meta(S1),
         user("u1", T0 + "1.000Z", "run the tests"),
@@ -285,7 +285,7 @@ def test_tool_statuses_map_to_ok_error_unknown(isolated_home: Path) -> None:
     ])
     tools = scanner(isolated_home).show(S1).tools
     assert [(t.summary, t.status) for t in tools] == [
-        ("pytest -q", "ok"), ("make lint", "error"), ("a.py", "error"), ("read the docs", "unknown"),
+        ("pytest -q", "ok"), ("make lint", "error"), ("a.py", "denied"), ("read the docs", "unknown"),
     ]
 
 

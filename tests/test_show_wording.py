@@ -36,7 +36,24 @@ def test_the_newest_prompts_are_counted_among_every_prompt_read(isolated_home: P
 
 def test_a_pipe_gets_whole_subagent_numbers(isolated_home: Path) -> None:
     out = CliRunner().invoke(app, ["--demo", "show", "7f3c9a12"]).stdout
-    assert "6,313 tokens" in out and "6.3k" not in out
+    # Plain integers, as list and tokens print them in a pipe (docs/cli.md)
+    assert " 6313 tokens" in out and "6.3k" not in out and "6,313" not in out
+    assert "75433 total = 40 input + 66200 cache read + 8300 cache write + 893 output" in out
+
+
+def test_a_subagent_with_no_usage_says_its_tokens_were_not_recorded(isolated_home: Path) -> None:
+    from builders import claude_subagent_file
+
+    native = "5e5e5e5e-1111-4222-8333-444444444444"
+    claude_session_file(isolated_home, native, [
+        claude_user(native, "2026-11-02T09:00:00.000Z", "delegate"),
+        claude_assistant(native, "2026-11-02T09:00:01.000Z", msg_id="m", request_id="r", usage=claude_usage(1, 1)),
+    ])
+    claude_subagent_file(isolated_home, native, "abc1234", [
+        claude_user(native, "2026-11-02T09:00:02.000Z", "look around", sidechain=True, agentId="abc1234"),
+    ])
+    out = CliRunner().invoke(app, ["show", native[:8]]).stdout
+    assert "abc1234" in out and "tokens not recorded" in out and "not recorded tokens" not in out
 
 
 def test_a_terminal_gets_whole_subagent_numbers_as_the_card_s_total(isolated_home: Path, tty) -> None:  # noqa: ANN001
@@ -65,3 +82,9 @@ def test_a_thread_id_subagent_is_named_by_its_short_prefix_on_a_terminal(tty) ->
         assert f"[{thread}]" not in out
     focused = CliRunner().invoke(app, ["--demo", "show", "019ac2d6"]).stdout
     assert "its tool calls marked [019ac2d6]" in focused and "  019ac2d6  reviewer" in focused
+
+
+def test_focus_names_the_subagent_once_when_asked_by_its_own_id(isolated_home: Path) -> None:
+    out = CliRunner().invoke(app, ["--demo", "show", "a1b2c3d"]).stdout
+    assert "focus    subagent a1b2c3d of this session" in out
+    assert "a1b2c3d is subagent a1b2c3d" not in out

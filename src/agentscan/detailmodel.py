@@ -44,7 +44,7 @@ class Response:
 class ToolEvent:
     name: str
     summary: str
-    status: str = "unknown"  # ok | error | unknown
+    status: str = "unknown"  # ok | error | denied (the user declined it) | unknown
     paths: tuple[str, ...] = ()
     timestamp: datetime | None = None
     call_id: str | None = None

@@ -9,7 +9,9 @@ A subagent's own prompts, replies and tool calls are indented under the call
 that started it: the call the transcript names (``SubagentInfo.call_id``),
 else a call whose text is the subagent's task (Gemini, Codex), else the
 delegating call (Task, Agent, spawn_agent, …) made last before the
-subagent's first event, else the last call before it.
+subagent's first event.  One no call started (Claude's auto-compaction
+worker, or no delegating call before it) stands at its own time, at the top
+level: put under whatever call came last, it read as that call's work.
 """
 
 from __future__ import annotations
@@ -58,9 +60,10 @@ class _Subagent:
     items: list[_Item]
 
 
-def timeline(detail: SessionDetail) -> tuple[list[_Item], dict[int, list[_Subagent]]]:
-    """The session's own events in order, and each subagent keyed by the position of
-    the call that started it (``-1``: no such call, printed at the end)."""
+def timeline(detail: SessionDetail) -> tuple[list[_Item], dict[int, list[_Subagent]], dict[int, list[_Subagent]]]:
+    """The session's own events in order; each subagent a call started, keyed by that
+    call's position; and each one no call started, keyed by the position of the last
+    event before it (``-1``: before every event)."""
     own_tools = [t for t in detail.tools if not t.subagent]
     talk: dict[int, str] = {}  # a subagent's prompt or reply -> the subagent
     values: list[Prompt | Response | ToolEvent] = [*detail.prompts, *detail.responses, *detail.tools]
@@ -78,17 +81,26 @@ def timeline(detail: SessionDetail) -> tuple[list[_Item], dict[int, list[_Subage
             by_agent.setdefault(agent, []).append(item)
     infos = {sub.id: sub for sub in detail.subagents}
     anchored: dict[int, list[_Subagent]] = {}
+    standing: dict[int, list[_Subagent]] = {}
     claimed: set[int] = set()
     for agent in sorted(by_agent, key=lambda a: by_agent[a][0].key):
         info = infos.get(agent)
+        run = _Subagent(info, agent, by_agent[agent])
         position = _anchor(items, by_agent[agent], info, claimed)
+        if position is None:
+            first = by_agent[agent][0].key
+            standing.setdefault(sum(1 for item in items if item.key <= first) - 1, []).append(run)
+            continue
         claimed.add(position)
-        anchored.setdefault(position, []).append(_Subagent(info, agent, by_agent[agent]))
-    return items, anchored
+        anchored.setdefault(position, []).append(run)
+    return items, anchored, standing
 
 
-def _anchor(items: list[_Item], sub_items: list[_Item], info: SubagentInfo | None, claimed: set[int]) -> int:
+def _anchor(items: list[_Item], sub_items: list[_Item], info: SubagentInfo | None, claimed: set[int]) -> int | None:
+    """The position of the call that started the subagent; ``None``: no call did."""
     calls = [i for i, item in enumerate(items) if isinstance(item.value, ToolEvent)]
+    if info is not None and info.agent_type == "compaction" and not info.call_id:
+        return None  # Claude Code's own worker: no call of the session asked for it
     if info is not None and info.call_id:
         named = [i for i in calls if items[i].value.call_id == info.call_id]  # type: ignore[union-attr]
         if named:
@@ -100,10 +112,8 @@ def _anchor(items: list[_Item], sub_items: list[_Item], info: SubagentInfo | Non
         asked = [i for i in calls if i not in claimed and _is_task(items[i].value, task)]  # type: ignore[arg-type]
         if asked:
             return min(asked, key=lambda i: (items[i].key > first, abs(items[i].when - first[0])))
-    before = [i for i in calls if items[i].key <= first]
-    delegating = [i for i in before if items[i].value.name in DELEGATING]  # type: ignore[union-attr]
-    chosen = delegating or before
-    return chosen[-1] if chosen else -1
+    delegating = [i for i in calls if items[i].key <= first and items[i].value.name in DELEGATING]  # type: ignore[union-attr]
+    return delegating[-1] if delegating else None
 
 
 def _is_task(call: ToolEvent, task: str) -> bool:
@@ -117,24 +127,31 @@ def _is_task(call: ToolEvent, task: str) -> bool:
 
 def full_lines(detail: SessionDetail, term: Terminal) -> Iterator[str]:
     yield from card_lines(detail, term)
-    items, anchored = timeline(detail)
+    items, anchored, standing = timeline(detail)
     names = subagent_names(detail, term)
     yield ""
+    for sub in standing.get(-1, ()):
+        yield from _subagent_lines(sub, term, names, "")
     for index, item in enumerate(items):
         yield from _item_lines(item, term, "")
         for sub in anchored.get(index, ()):
-            yield from _subagent_lines(sub, term, names)
-    for sub in anchored.get(-1, ()):
-        yield from _subagent_lines(sub, term, names)
+            yield from _subagent_lines(sub, term, names, "    ")
+        for sub in standing.get(index, ()):
+            yield from _subagent_lines(sub, term, names, "")
     note = truncation_note(detail.truncated)
     if note:
         yield ""
         yield note
 
 
-def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str]) -> Iterator[str]:
+def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], indent: str) -> Iterator[str]:
+    """``indent``: four spaces under the call that started it; none at the top level,
+    where it is dated as the session's own events are."""
     kind = f" ({sub.info.agent_type})" if sub.info is not None and sub.info.agent_type else ""
-    yield term.style(f"    ↳ subagent {names.get(sub.id, sub.id)}{kind}", "cyan")
+    head = term.style(f"{indent}↳ subagent {names.get(sub.id, sub.id)}{kind}", "cyan")
+    if not indent:
+        head = term.style(short_time(sub.items[0].value.timestamp), "dim") + "  " + head
+    yield head
     for item in sub.items:
         yield from _item_lines(item, term, "    ")
 
@@ -150,7 +167,7 @@ def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:
         yield f"{indent}{when}  response{model}"
         yield from _body(value.text, term, indent + "    ")
     else:
-        status = {"ok": "ok", "error": term.style("error", "red")}.get(value.status, "?")
+        status = {"ok": "ok", "error": term.style("error", "red"), "denied": term.style("denied", "yellow")}.get(value.status, "?")
         head = f"{indent}{when}  {term.style(value.name, 'cyan')}  {status}"
         yield head
         if value.summary:

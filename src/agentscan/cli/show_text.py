@@ -14,14 +14,21 @@ TOOLS_SHOWN = 15
 PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE = 100, 90, 400
 
 
-def tokens_line(usage: TokenUsage | None) -> str:
+def tokens_line(usage: TokenUsage | None, *, grouped: bool = True) -> str:
+    """``grouped``: thousands separated, for a person (a pipe gets plain integers, as
+    ``list`` and ``tokens`` print them there: docs/cli.md)."""
     if usage is None:
         return "not recorded"
+    n = _grouped if grouped else str
     return (
-        f"{usage.total:,} total = {usage.input:,} input + {usage.cache_read:,} cache read"
-        f" + {usage.cache_write:,} cache write + {usage.output:,} output"
-        + (f" ({usage.reasoning:,} reasoning)" if usage.reasoning else "")
+        f"{n(usage.total)} total = {n(usage.input)} input + {n(usage.cache_read)} cache read"
+        f" + {n(usage.cache_write)} cache write + {n(usage.output)} output"
+        + (f" ({n(usage.reasoning)} reasoning)" if usage.reasoning else "")
     )
+
+
+def _grouped(value: int) -> str:
+    return f"{value:,}"
 
 
 def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
@@ -72,7 +79,9 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     focus = detail.extra.get("focus")
     if focus:
         marked = subagent_names(detail, term).get(focus["subagent"], focus["subagent"])
-        lines.extend(_field("focus", f"{focus['query']} is subagent {focus['subagent']} of this session:"
+        # "a881341 is subagent a881341" said nothing: the query is named only when it is another spelling.
+        named = "" if focus["query"] == focus["subagent"] else f"{focus['query']} is "
+        lines.extend(_field("focus", f"{named}subagent {focus['subagent']} of this session:"
                             f" its part is listed under subagents, its tool calls marked [{marked}]", term))
     for label, value in (
         ("title", clean(row.title)),
@@ -82,12 +91,13 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         ("started", short_time(row.started_at)),
         ("updated", short_time(row.updated_at)),
         ("path", home_short(row.path) if term.tty else row.path),
-        ("tokens", tokens_line(row.tokens)),
+        ("tokens", tokens_line(row.tokens, grouped=term.tty)),
         ("cost", None if row.tokens is None else human_usd(row.cost)),
     ):
         lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
-        lines.append(f"  {'context':<8} {detail.extra['context_tokens']:,} tokens in the context window"
+        context = detail.extra["context_tokens"]
+        lines.append(f"  {'context':<8} {_grouped(context) if term.tty else context} tokens in the context window"
                      " (the provider recorded no usage)")
     if row.recorded_nothing and not detail.subagents:
         # ``list`` leaves such a session out; named here, it is said why it is all dashes.
@@ -115,9 +125,10 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         for sub in detail.subagents:
             # Whole, as the card's own total a few lines above is (``6.3k`` beside ``75,433``
             # read as two units of one thing).
-            total = "not recorded" if not sub.tokens else f"{sub.tokens.total:,}"
+            total = ("tokens not recorded" if not sub.tokens
+                     else f"{_grouped(sub.tokens.total) if term.tty else sub.tokens.total:>8} tokens")
             note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
-            lines.append(f"  {names.get(sub.id, sub.id):<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total:>8} tokens{note}")
+            lines.append(f"  {names.get(sub.id, sub.id):<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total}{note}")
     if detail.plan:
         lines.append("")
         lines.append("plan")
@@ -147,7 +158,8 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
         lines += ["", f"tool calls ({', '.join(parts)})"]
         names = subagent_names(detail, term)
         for tool in shown_tools:
-            marker = {"ok": "ok ", "error": "ERR"}.get(tool.status, " ? ")
+            # ``NO``: the user declined the call (status ``denied``); it never ran, so it failed not
+            marker = {"ok": "ok ", "error": "ERR", "denied": "NO "}.get(tool.status, " ? ")
             who = f" [{names.get(tool.subagent, tool.subagent)}]" if tool.subagent else ""
             head = f"  {marker} {tool.name}{who}: "
             lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))

@@ -94,8 +94,10 @@ UNFINISHED = "unfinished"
 
 
 def error_status(status: str | None) -> str | None:
-    """The ``error.type`` of a tool or turn status, or ``None`` when it did not fail."""
-    if status in (None, "ok", "unknown", "completed", UNFINISHED):
+    """The ``error.type`` of a tool or turn status, or ``None`` when it did not fail.
+    A call the user (or a permission rule) declined did not fail: it was not let run, and
+    its ``agentscan.tool.status`` says ``denied``."""
+    if status in (None, "ok", "unknown", "completed", UNFINISHED, "denied"):
         return None
     return status
 

@@ -130,6 +130,8 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted) or key(ref.id).startswith(whole)]
     if not matches:
         children = [(ref, child) for ref in candidates for child in ref.children if key(child).startswith(wanted)]
+        if not children:
+            children = _recorded_children(scanner, candidates, wanted, key)
         if len(children) == 1:
             return children[0]
         if len(children) > 1:
@@ -138,6 +140,19 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
     return matches[0], None
+
+
+def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wanted: str, key: Key
+                       ) -> list[tuple[SessionRef, str]]:
+    """Subagents discovery does not know, for they have no file of their own (a Claude
+    subagent only its parent's records name): asked, once nothing else matched, of each
+    provider that can find them (``recorded_children``)."""
+    found: list[tuple[SessionRef, str]] = []
+    for name in sorted({ref.provider for ref in candidates}):
+        finder = getattr(scanner.provider(name), "recorded_children", None)
+        if finder is not None:
+            found += finder([ref for ref in candidates if ref.provider == name], wanted, key, scanner.ctx)
+    return found
 
 
 # -- a path to a transcript ------------------------------------------------------------

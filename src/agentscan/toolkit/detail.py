@@ -32,6 +32,8 @@ SUMMARY_BYTES = _SUMMARY_CHARS * 4
 class _OpenTool:
     event: ToolEvent
     order: int
+    #: the summary as the call was added (a second result's answer replaces the first's)
+    asked: str | None = None
 
 
 @dataclass
@@ -154,11 +156,17 @@ class DetailCollector:
         self._order = order
         self.clips.messages, self.clips.tools, self.plan = clipped_messages, clipped_tools, plan
 
-    def finish_tool(self, key: str, *, status: str) -> None:
-        """Set the status of a call still kept; results of dropped calls are ignored."""
+    def finish_tool(self, key: str, *, status: str, answer: str | None = None) -> None:
+        """Set the status of a call still kept; results of dropped calls are ignored.
+        ``answer``: what the user answered a question call, added to its summary (the
+        provider keeps question and answer short enough never to be clipped together)."""
         open_tool = self._tools.get(key)
         if open_tool is not None:
-            open_tool.event = replace(open_tool.event, status=status)
+            event = open_tool.event
+            if answer:
+                open_tool.asked = asked = event.summary if open_tool.asked is None else open_tool.asked
+                event = replace(event, summary=f"{asked} → {answer}")
+            open_tool.event = replace(event, status=status)
 
     def restore(self, prompts: list[Prompt], responses: list[Response], tools: list[ToolEvent], *, prompts_read: int,
                 responses_read: int, tools_read: int, tools_dropped: int, clipped_messages: int,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Collection
 
 import orjson
 
@@ -18,6 +18,8 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
     tool_result_blocks,
 )
+from agentscan.providers.claude.sidechains import InlineRuns, is_inline
+from agentscan.providers.claude.tooltext import answers_text, result_status, special_summary
 from agentscan.timeutil import parse_iso
 
 if TYPE_CHECKING:
@@ -40,6 +42,9 @@ def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:
         value = data.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip(), paths
+    special = special_summary(name, data)
+    if special is not None:
+        return special, paths
     if isinstance(tool_input, str):
         return tool_input, paths
     try:
@@ -112,8 +117,15 @@ class TranscriptStream:
     pool, and its tool calls are returned by ``finish``.
     """
 
-    def __init__(self, collector: DetailCollector, *, subagent: str | None = None, conversation: bool = False) -> None:
+    def __init__(self, collector: DetailCollector, *, subagent: str | None = None, conversation: bool = False,
+                 transcripts: Collection[str] | None = None) -> None:
+        """``transcripts``: (the main transcript's stream) the subagents that have a
+        transcript of their own; the others' records in this file are streamed as theirs:
+        a run written inline (``sidechains``), the copies in progress records."""
         self._own = subagent is None
+        self._transcripts = transcripts
+        self._runs: InlineRuns | None = None
+        self._children: dict[str, TranscriptStream] = {}
         # A subagent whose parent transcript is gone is all there is to show:
         # ``conversation`` lets its prompts and replies stand for the session's.
         self._speaks = self._own or conversation
@@ -138,6 +150,8 @@ class TranscriptStream:
 
     def feed(self, record: dict) -> None:
         kind = record.get("type")
+        if self._transcripts is not None and self._others(record, kind):
+            return
         if kind == "assistant":
             timestamp = parse_iso(record.get("timestamp"))
             message = message_of(record)
@@ -166,7 +180,7 @@ class TranscriptStream:
             for block in tool_result_blocks(record):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str):
-                    self._sink.finish_tool(tool_id, status="error" if block.get("is_error") is True else "ok")
+                    self._sink.finish_tool(tool_id, status=result_status(record, block), answer=answers_text(record))
         elif self._branch is not None:
             if kind == "system" and record.get("parentUuid", "") is None:  # a compact_boundary, …
                 self._branch.restart()
@@ -186,9 +200,37 @@ class TranscriptStream:
             self._collector.rewind(mark)
         self._branch.remember(parent, uuid, self._collector.mark())
 
+    def _others(self, record: dict, kind: object) -> bool:
+        """Whether ``record`` is another run's, streamed as that subagent's: a record of a run
+        written inline (``sidechains``), or a progress copy of a record of a subagent whose
+        transcript is gone (one with a transcript is streamed from it)."""
+        if kind == "progress":
+            data = record.get("data")
+            if isinstance(data, dict) and data.get("type") == "agent_progress":
+                agent_id, copied = as_str(data.get("agentId")), data.get("message")
+                if agent_id is not None and isinstance(copied, dict) and agent_id not in self._transcripts:  # type: ignore[operator]
+                    self._child(agent_id).feed(copied)
+            return False
+        if record.get("isSidechain") is not True or kind not in ("assistant", "user"):
+            return False
+        if self._runs is None:
+            self._runs = InlineRuns()
+        self._child(self._runs.run_of(record)).feed(record)
+        return True
+
+    def _child(self, agent_id: str) -> TranscriptStream:
+        child = self._children.get(agent_id)
+        if child is None:
+            child = self._children[agent_id] = TranscriptStream(self._collector, subagent=agent_id)
+        return child
+
     def finish(self) -> list[ToolEvent]:
+        """Closes the stream: a subagent's tool calls (the main transcript's: those of the
+        subagents whose records it holds)."""
         self._flush()
-        return [] if self._own else self._sink.tools()
+        if self._own:
+            return [tool for child in self._children.values() for tool in child.finish()]
+        return self._sink.tools()
 
 
 def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, timestamp, subagent: str | None) -> None:
@@ -214,23 +256,26 @@ def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, times
 
 
 def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],
-                   per_agent: dict[str, TokenUsage]) -> tuple[SubagentInfo, ...]:
-    """The subagents ``show`` lists: those with a transcript and those whose calls only
-    the parent's progress records hold (``per_agent``), each with its type and tokens."""
+                   per_agent: dict[str, TokenUsage], inline: Collection[str] = ()) -> tuple[SubagentInfo, ...]:
+    """The subagents ``show`` lists: those with a transcript, those whose calls only
+    the parent's progress records hold (``per_agent``) and the runs written inline in the
+    parent (``inline``: its transcript is the parent's), each with its type and tokens."""
     from agentscan.bounds import MAX_SIDE_FILE_BYTES
     from agentscan.model import PROGRESS_ORIGIN
     from agentscan.providers.claude.usage import meta_agent_type
     from agentscan.toolkit.jsonl import load_json_file
 
     infos = []
-    for agent_id in sorted(set(files.subagents) | set(per_agent)):
+    for agent_id in sorted(set(files.subagents) | set(per_agent) | set(inline)):
         sub = files.subagents.get(agent_id)
         agent_type = None
         if sub is not None and sub.meta_path is not None:
             agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
         agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
         # No transcript: its part was recovered from the parent's progress records.
-        recovered = None if sub is not None else PROGRESS_ORIGIN
-        infos.append(SubagentInfo(agent_id, agent_type, str(sub.path) if sub else None, per_agent.get(agent_id), recovered,
+        written_inline = agent_id in inline or is_inline(agent_id)
+        recovered = None if sub is not None or written_inline else PROGRESS_ORIGIN
+        path = str(sub.path) if sub else (str(files.main) if written_inline and files.main else None)
+        infos.append(SubagentInfo(agent_id, agent_type, path, per_agent.get(agent_id), recovered,
                                   call_id=task_calls.get(agent_id)))
     return tuple(infos)

@@ -41,6 +41,7 @@ class Join:
         self.said = [(str(path_text), str(message), None if line is None else int(line), bool(passing))
                      for path_text, message, line, passing in answer["said"]]
         self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
+        self.inline = bool(answer["inline"])
 
     def checks(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None, progress: ReadProgress,
                given: dict[str, str]) -> bool:
@@ -50,6 +51,10 @@ class Join:
             return False  # a read that failed there, or the line cap: the one pass would stop
         if (main._summaries != given or len(self.results) > row.MAX_RESULTS or self.unkeyed or self.overflowed
                 or self.stand_in):
+            return False
+        if self.inline:
+            # A subagent run written inline is known from all its records (``sidechains``): the
+            # helper's, read without the first half's, may belong to one begun before the seam.
             return False
         if not (self.early_texts.isdisjoint(main._text_messages.ids())
                 and self.early_models.isdisjoint(main._model_messages.ids())):

@@ -130,7 +130,7 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     held = ctx.warnings = _HeldFew()
     summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary)
     return {
-        "summary": summary.to_state(), "results": summary.results,
+        "summary": summary.to_state(), "results": summary.results, "inline": bool(summary.inline),
         "early_texts": texts.early, "early_models": models.early, "stand_in": texts.stand_in or models.stand_in,
         "facts": None if facts is None else facts.to_state(),
         "early_calls": [] if facts is None else facts.early, "overflowed": held.overflowed,

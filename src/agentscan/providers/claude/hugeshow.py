@@ -44,6 +44,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     from agentscan.providers.claude import showfacts
     from agentscan.providers.claude.detail import TranscriptStream, subagent_infos
     from agentscan.providers.claude.row import summarize
+    from agentscan.providers.claude.sidechains import is_inline
     from agentscan.providers.claude.tail import read_tail
     from agentscan.toolkit.detail import DetailCollector
 
@@ -62,6 +63,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         return None
     if edits_kept(ctx, files.main, fingerprint, facts.size):
         return None  # the forward reader follows the live branch (the module's note)
+    if any(is_inline(agent_id) for agent_id in facts.per_agent):
+        return None  # runs written inline (``sidechains``): the forward reader tells their records apart
     collector = DetailCollector(bounds)
     read_tail(collector, files.main, ctx, bounds, facts)
     extra_tools: list = []

@@ -34,7 +34,7 @@ import orjson
 from agentscan import progress as reporting
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
-from agentscan.providers.claude.usage import C_FROM_PROGRESS, C_ORDER, Call, CallDeduper, call_of
+from agentscan.providers.claude.usage import C_FROM_PROGRESS, C_ORDER, C_SUBAGENT, SIDECHAIN, Call, CallDeduper, call_of
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -42,22 +42,24 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
 
 #: bump when the resume state's shape or the call tuple changes (4: the one-hour cache
-#: write; 5: progress copies of subagent calls)
-VERSION = 5
+#: write; 5: progress copies of subagent calls; 6: runs written inline named)
+VERSION = 6
 MARKER = b'"usage"'
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
 
 
 class FileScan:
-    """What one pass over a file found."""
+    """What one pass over a file found; ``inline``: a call of a subagent run written inline
+    in a main transcript (``sidechains``), not yet given its run."""
 
-    __slots__ = ("calls", "progress", "warnings")
+    __slots__ = ("calls", "progress", "warnings", "inline")
 
-    def __init__(self, calls: list[Call], progress: ScanProgress, warnings: list[ScanWarning]) -> None:
+    def __init__(self, calls: list[Call], progress: ScanProgress, warnings: list[ScanWarning], inline: bool = False) -> None:
         self.calls = calls
         self.progress = progress
         self.warnings = warnings
+        self.inline = inline
 
 
 def scan_file(
@@ -71,6 +73,7 @@ def scan_file(
     append = calls.append
     tell = reporting.file_teller(ctx.progress, path, size)
     seen = 0
+    inline = False
     with ctx.warnings.capture() as warnings:
         for offset, record in matching_records(
             path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact, crc=exact
@@ -78,11 +81,17 @@ def scan_file(
             call = call_of(record, subagent, base + offset)
             if call is not None:
                 append(call)
+                if call[SIDECHAIN] and call[C_SUBAGENT] is None:  # (a progress copy names its subagent)
+                    inline = True
             if tell is not None:
                 seen += 1
                 if not seen % reporting.TOLD_EVERY:
                     tell(offset)
-    return FileScan(calls, progress, list(warnings))
+    if inline and start == 0:  # (a tail's calls are given theirs with the calls before it: ``_update``)
+        from agentscan.providers.claude.sidechains import attribute
+
+        attribute(path, ctx, calls, base)
+    return FileScan(calls, progress, list(warnings), inline)
 
 
 def session_calls(
@@ -127,6 +136,11 @@ def _update(
             scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
                              lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size)
             calls = kept + scan.calls
+            if scan.inline:
+                # A run's records before the resume point name it: the whole file, read again.
+                from agentscan.providers.claude.sidechains import attribute
+
+                attribute(path, ctx, calls, base)
             return calls, _state_entry(path, stat, scan, calls, _warnings_of(known["warnings"]))
     scan = scan_file(path, ctx, subagent=subagent, base=base, exact=keep_state,
                      size=stat.st_size if stat is not None else None)

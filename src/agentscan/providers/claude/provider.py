@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
@@ -43,7 +43,9 @@ class ClaudeProvider(Provider):
     env_vars = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME")
     # 3: progress copies of missing subagents, summary titles, last branch, orphan rows
     # 4: a summary whose leaf is not in the file names the session last; clipped tool summaries
-    parser_version = "4"
+    # 5: IDE context blocks (``<ide_opened_file>``…) are no prompt and no title
+    # 6: subagent runs written inline in the parent (2.0.x sidechains) are subagents
+    parser_version = "6"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -65,6 +67,14 @@ class ClaudeProvider(Provider):
             )
             for files in sessions.values()
         ]
+
+    def recorded_children(self, refs: Sequence[SessionRef], wanted: str, key: Callable[[str], str],
+                          ctx: ScanContext) -> list[tuple[SessionRef, str]]:
+        """The subagents without a transcript of their own whose id (folded by ``key``) is
+        or starts with ``wanted``: ``show <id>`` of one (``childsearch``)."""
+        from agentscan.providers.claude.childsearch import recorded_children
+
+        return recorded_children(refs, wanted, key, ctx)
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
         from agentscan.model import SessionRef
@@ -198,6 +208,8 @@ class ClaudeProvider(Provider):
         from agentscan.providers.claude.row import title_of
         from agentscan.timeutil import from_epoch, newest, oldest
 
+        if main is not None and main.inline:
+            subs = {**subs, **main.inline}  # runs written inline in the parent (``sidechains``)
         everything = ([main] if main else []) + list(subs.values())
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
         # With the parent transcript gone, the subagents' own content is all
@@ -239,7 +251,7 @@ class ClaudeProvider(Provider):
         assert totals is not None  # counted: ``count`` is left as it is
         row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
         infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
-                               totals.by_subagent())
+                               totals.by_subagent(), inline=main.inline if main else {})
         extra: dict = {"rewound_messages": collector.rewound}  # (an edited prompt's branch: ``detail.LiveBranch``)
         if main is None:
             extra["parent_missing"] = True

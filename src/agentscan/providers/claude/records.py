@@ -71,6 +71,10 @@ _WRAPPER_PREFIXES = (
 _COMMAND_NAME = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+# What the IDE extensions (VS Code, JetBrains) attach to a prompt: the file open in the
+# editor (``<ide_opened_file>``), the lines selected, the diagnostics.  Nobody typed it, so
+# it is no title and no prompt, as a system reminder is not (``_without_ide_context``).
+_IDE_TAG = re.compile(r"<(ide_[a-z_]{1,40})>")
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -143,12 +147,37 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
             return None
         if kind == "text" and isinstance(block.get("text"), str):
             parts.append(block["text"])
-    text = _SYSTEM_REMINDER.sub(" ", "\n".join(parts)).strip()
+    text = "\n".join(parts)
+    # The cheap look first: a row's pass asks this of every prompt, and few carry either.
+    if "<system-reminder>" in text:
+        text = _SYSTEM_REMINDER.sub(" ", text)
+    if "<ide_" in text:
+        text = _without_ide_context(text)
+    text = text.strip()
     if text.startswith(("<command-name>", "<command-message>")):
         return slash_command_text(text)
     if not text or text.startswith(_WRAPPER_PREFIXES):
         return None
     return text
+
+
+def _without_ide_context(text: str) -> str:
+    """``text`` without its IDE context blocks (``<ide_selection>…</ide_selection>``).
+
+    Found tag by tag, not by one ``<tag>.*?</tag>`` pattern: that would scan the rest of
+    the text again from each opening tag that is never closed (a hostile prompt of many
+    would cost its length squared).  An unclosed one ends the search: what follows it is
+    kept as written."""
+    kept: list[str] = []
+    start = 0
+    while (tag := _IDE_TAG.search(text, start)) is not None:
+        close = text.find(f"</{tag.group(1)}>", tag.end())
+        if close < 0:
+            break
+        kept.append(text[start:tag.start()])
+        start = close + len(tag.group(1)) + 3
+    kept.append(text[start:])
+    return " ".join(kept)
 
 
 def branch_point(record: dict[str, Any]) -> tuple[str | None, str] | None:

@@ -26,6 +26,7 @@ from agentscan.providers.claude.records import (
     is_bare_command,
     real_prompt_text,
 )
+from agentscan.providers.claude.sidechains import InlineRuns, note_inline, note_inline_result
 from agentscan.providers.claude.usage import call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
@@ -47,7 +48,7 @@ class FileSummary:
     __slots__ = ("path", "first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd",
                  "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
-                 "_model_messages", "_text_messages")
+                 "_model_messages", "_text_messages", "inline", "_runs")
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -80,6 +81,10 @@ class FileSummary:
         # ids counts each message once without a set that grows with the file.
         self._model_messages = RecentIds()
         self._text_messages = RecentIds()
+        # Subagent runs written inline in this (main) transcript (``sidechains``): each its
+        # own summary, by run id; made at the first such record (2.0.x builds wrote them).
+        self.inline: dict[str, FileSummary] = {}
+        self._runs: InlineRuns | None = None
 
     # -- a resume state (``rowresume``) -------------------------------------------
 
@@ -199,6 +204,8 @@ def summarize(
         # the share of the whole file read.
         tell = _scaled(tell, size, end)
     pending_tasks = summary.pending_tasks
+    # Only a main transcript holds inline subagent runs: a subagent's own file is all sidechain.
+    inline = subagent is None
     order = order_start + summary.records
     # What every record says (its time, cwd and branch) is noted inline, the times held
     # locally: this runs on every line of every session of a cold table, and a call and
@@ -228,6 +235,9 @@ def summarize(
             if summary._summaries:
                 note_leaf(summary, record)
             kind = record.get("type")
+            if inline and record.get("isSidechain") is True and (kind == "assistant" or kind == "user"):
+                note_inline(summary, record, kind, order, timestamp, totals, _NOTES)
+                continue
             if kind == "assistant":
                 # Without totals (a side pass adds them up: ``sidepass``; or the scan has read
                 # the session's sums: ``readsums``) a call matters only until it says the
@@ -319,6 +329,8 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
         return
     # A Task/Agent result names the subagent it ran: remember its type.
     result = record.get("toolUseResult")
+    if summary.inline and isinstance(result, dict) and "agentId" not in result:
+        note_inline_result(summary, record, result, pending_tasks, TITLE_CHARS)
     if isinstance(result, dict) and isinstance(result.get("agentId"), str):
         for block in content_blocks(message_of(record)):
             tool_id = block.get("tool_use_id")
@@ -329,6 +341,10 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
             if tool_id in pending_tasks:
                 summary.task_types[result["agentId"]] = pending_tasks[tool_id]
                 summary.task_calls[result["agentId"]] = tool_id
+
+
+#: how an inline run's records are noted: as any transcript's (``sidechains.note_inline``)
+_NOTES = (_note_assistant, _note_user)
 
 
 def title_of(summary: FileSummary) -> str | None:

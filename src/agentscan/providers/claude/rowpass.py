@@ -63,9 +63,10 @@ def _summarize_files(files: SessionFiles, ctx: ScanContext, collector: DetailCol
         main, totals = _main_row_pass(files.main, ctx, facts, more_follow=bool(files.subagents), count=count)
         order = main.records
     elif files.main is not None and collector is not None:
-        main_stream = TranscriptStream(collector)
+        # (The subagents without a transcript of their own: their calls are the parent's records.)
+        main_stream = TranscriptStream(collector, transcripts=files.subagents)
         main = summarize(files.main, ctx, totals=totals, observer=main_stream.feed)
-        main_stream.finish()
+        subagent_tools.extend(main_stream.finish())
         order = main.records
     subs: dict[str, FileSummary] = {}
     for agent_id, sub in sorted(files.subagents.items()):

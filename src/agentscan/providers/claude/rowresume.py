@@ -133,7 +133,8 @@ def load(ctx: ScanContext, path: Path, stat: os.stat_result, facts: ShowFacts | 
 def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadProgress, captured: Captured,
          summary: FileSummary, totals: WindowedTotals, facts: ShowFacts | None, resumed: Resumed | None) -> None:
     """Keep the state of a pass that read ``path`` as ``before`` describes it, whole."""
-    if (captured.overflowed or captured.passing or progress.complete_offset != before.st_size
+    # A run written inline (``sidechains``) is known from all its records: its links are not kept.
+    if (summary.inline or captured.overflowed or captured.passing or progress.complete_offset != before.st_size
             or progress.lines >= bounds.MAX_FILE_LINES or progress.complete_offset == 0
             or not all(w.line is not None and w.line <= progress.lines for w in captured)):
         return

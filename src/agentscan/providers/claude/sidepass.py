@@ -144,6 +144,7 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
     """What ``row.summarize`` gives its ``totals`` over ``path``, read whole (or its first
     ``limit`` records): the sums, and the records, complete offset and lines it read (as
     ``summarize`` counts them)."""
+    from agentscan.providers.claude.sidechains import InlineRuns
     from agentscan.providers.claude.usage import call_of
     from agentscan.providers.claude.windowed import WindowedTotals
 
@@ -151,6 +152,7 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
     progress = ReadProgress()
     records = 0
     add = totals.add
+    runs = InlineRuns()  # the subagent runs written inline, named as ``summarize`` names them
     try:
         if limit == 0 or path.stat().st_size == 0:
             return totals, 0, 0, 0
@@ -162,7 +164,12 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
             record = line.record
             records += 1
             kind = record.get("type")
-            if kind == "assistant" or kind == "progress":  # as ``summarize`` feeds its totals
+            if (kind == "assistant" or kind == "user") and record.get("isSidechain") is True:
+                run = runs.run_of(record)
+                call = call_of(record, run, records) if kind == "assistant" else None
+                if call is not None:
+                    add(call)
+            elif kind == "assistant" or kind == "progress":  # as ``summarize`` feeds its totals
                 call = call_of(record, None, records)
                 if call is not None:
                     add(call)

@@ -32,6 +32,7 @@ from agentscan.detailmodel import Prompt, Response, ToolEvent
 from agentscan.providers.claude.detail import tool_summary
 from agentscan.providers.claude.records import as_str, content_blocks, message_of, real_prompt_text, tool_result_blocks
 from agentscan.providers.claude.showfacts import TailFacts
+from agentscan.providers.claude.tooltext import answers_text, result_status
 from agentscan.timeutil import parse_iso
 from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector
 from agentscan.toolkit.reverse import records_newest_first
@@ -68,8 +69,9 @@ class _Tail:
         self.responses = _Newest(bounds.responses, bounds.response_bytes, bounds.message_bytes)
         self.tools: dict[object, ToolEvent] = {}
         self.tools_seen = 0
-        # call id -> status of its newest result, until the call is read (oldest-read first)
-        self.results: OrderedDict[str, str] = OrderedDict()
+        # call id -> status of its newest result and the user's answer (a question's), until
+        # the call is read (oldest-read first)
+        self.results: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
         # The reply being put together: its records' texts, newest first; its time and
         # model are its first (oldest) record's.
         self.run_open = False
@@ -114,12 +116,12 @@ class _Tail:
             for block in reversed(tool_result_blocks(record)):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str) and tool_id not in self.results and tool_id not in self.tools:
-                    self._wait(tool_id, "error" if block.get("is_error") is True else "ok")
+                    self._wait(tool_id, result_status(record, block), answers_text(record))
 
-    def _wait(self, tool_id: str, status: str) -> None:
+    def _wait(self, tool_id: str, status: str, answer: str | None) -> None:
         if len(self.tools) >= self.bounds.tools:
             return  # no older call can be kept any more
-        self.results[tool_id] = status
+        self.results[tool_id] = (status, answer)
         if len(self.results) > MAX_WAITING_RESULTS:
             self.results.popitem(last=False)
 
@@ -154,7 +156,9 @@ class _Tail:
         name = as_str(block.get("name")) or "tool"
         summary, paths = tool_summary(name, block.get("input"))
         summary, _ = clip_text(summary, SUMMARY_BYTES)
-        status = self.results.pop(call_id, "unknown") if call_id is not None else "unknown"
+        status, answer = self.results.pop(call_id, ("unknown", None)) if call_id is not None else ("unknown", None)
+        if answer:  # as ``DetailCollector.finish_tool`` adds it
+            summary = f"{summary} → {answer}"
         self.tools[key] = ToolEvent(name=name, summary=summary, status=status, paths=paths, timestamp=timestamp,
                                     call_id=call_id, subagent=None, seq=seq)
 

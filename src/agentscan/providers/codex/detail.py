@@ -28,6 +28,9 @@ from agentscan.providers.codex.records import as_dict, as_str, event_prompt, ite
 
 _EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
 _FAILED = ("patch rejected", "error:", "failed", "aborted")
+# What Codex answers a call the user (or its approval reviewer) declined: the command never
+# ran.  Human denials are always worded exactly so; checked before ``_FAILED`` ("patch rejected").
+_DENIED = ("exec command rejected by user", "patch rejected by user", "this action was rejected due to unacceptable risk")
 _PATCH_PATH = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _SUMMARY_KEYS = ("cmd", "command", "file_path", "path", "pattern", "query", "url", "prompt", "message")
 _PATH_KEYS = ("file_path", "path", "workdir")
@@ -78,7 +81,8 @@ def tool_summary(name: str, arguments: object) -> tuple[str, tuple[str, ...]]:
 
 
 def output_status(output: object) -> str:
-    """ok / error from a call's output: an exit code, a success flag, or a refusal."""
+    """ok / error / denied from a call's output: an exit code, a success flag, a refusal,
+    or the user's "no"."""
     if isinstance(output, str):
         parsed = _parse_arguments(output)
         if isinstance(parsed, dict):
@@ -86,7 +90,10 @@ def output_status(output: object) -> str:
         match = _EXIT.search(output[:2000])
         if match:
             return "ok" if match.group(1) == "0" else "error"
-        return "error" if output.lstrip().lower().startswith(_FAILED) else "ok"
+        told = output.lstrip().lower()
+        if told.startswith(_DENIED):
+            return "denied"
+        return "error" if told.startswith(_FAILED) else "ok"
     if isinstance(output, dict):
         exit_code = as_dict(output.get("metadata")).get("exit_code", output.get("exit_code"))
         if isinstance(exit_code, int) and not isinstance(exit_code, bool):
@@ -106,6 +113,8 @@ def output_status(output: object) -> str:
 def _event_status(payload: Mapping[str, Any]) -> str | None:
     """The authoritative status some builds record as a separate event."""
     ptype = payload.get("type")
+    if ptype in ("exec_command_end", "patch_apply_end") and payload.get("status") == "declined":
+        return "denied"  # newer builds say so (its output is the refusal's text)
     if ptype == "exec_command_end" and isinstance(payload.get("exit_code"), int):
         return "ok" if payload["exit_code"] == 0 else "error"
     if ptype == "patch_apply_end" and isinstance(payload.get("success"), bool):

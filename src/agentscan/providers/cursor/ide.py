@@ -26,7 +26,10 @@ if TYPE_CHECKING:
     from agentscan.toolkit.detail import DetailCollector
 
 _OK = frozenset({"completed", "success", "succeeded", "ok", "done"})
-_FAILED = frozenset({"error", "failed", "fail", "cancelled", "canceled", "rejected", "aborted"})
+_FAILED = frozenset({"error", "failed", "fail", "aborted"})
+# The user declined the call (rejected it, or cancelled it at its confirmation): it did
+# not fail, it was not let run (status ``denied``, as Claude's and Gemini's declined calls).
+_DENIED = frozenset({"rejected", "cancelled", "canceled"})
 
 
 def live_bubbles(info: ComposerInfo, db: StateDb) -> Iterator[dict[str, Any]]:
@@ -72,7 +75,7 @@ def tool_event(tool: dict[str, Any], timestamp, subagent: str | None = None) -> 
     return ToolEvent(
         name=as_str(tool.get("name")) or "tool",
         summary=summary,
-        status="ok" if status in _OK else "error" if status in _FAILED else "unknown",
+        status="ok" if status in _OK else "error" if status in _FAILED else "denied" if status in _DENIED else "unknown",
         paths=paths,
         timestamp=timestamp,
         call_id=as_str(tool.get("toolCallId")),

@@ -86,7 +86,9 @@ _TOOL_RESULT_PREFIXES = ("[Function Response:",)
 _SESSION_CONTEXT_PREFIX = "<session_context>"
 
 _OK = frozenset({"success", "ok", "completed"})
-_ERROR = frozenset({"error", "failed", "fail", "cancelled", "canceled"})
+_ERROR = frozenset({"error", "failed", "fail"})
+# The user declined the call (or stopped it): it did not fail, it was not let run.
+_DENIED = frozenset({"cancelled", "canceled"})
 
 
 def as_dict(value: object) -> dict[str, Any]:
@@ -178,9 +180,10 @@ def usage_of(tokens: object) -> TokenUsage | None:
 
 
 def tool_status(status: object) -> str:
-    """Gemini's scheduler status as ok | error | unknown.
+    """Gemini's scheduler status as ok | error | denied | unknown.
 
-    A cancelled call did not do its work, so it is an error; calls still
+    A cancelled call is one the user declined at its confirmation (or stopped):
+    ``denied``, counted apart from the calls that failed.  Calls still
     scheduled, awaiting approval or executing have no outcome yet.
     """
     if not isinstance(status, str):
@@ -190,4 +193,6 @@ def tool_status(status: object) -> str:
         return "ok"
     if lowered in _ERROR:
         return "error"
+    if lowered in _DENIED:
+        return "denied"
     return "unknown"
