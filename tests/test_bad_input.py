@@ -179,3 +179,31 @@ def test_list_json_says_when_more_sessions_match_than_it_holds() -> None:
     assert again["more"] is True
     every = orjson.loads(runner.invoke(app, ["--demo", "list", "--json", "--all"]).stdout)
     assert every["more"] is False and len(every["sessions"]) > 2
+
+
+def test_a_filter_still_says_the_bad_line_that_may_have_hidden_its_own_session(isolated_home: Path) -> None:
+    # The only record naming the cwd is the damaged one: the session has no cwd, so --cwd
+    # leaves it out, and the warning is the only sign a session of that project is missing.
+    mine = "eeeeeeee-1111-4222-8333-444444444444"
+    record = orjson.dumps(claude_user(mine, "2026-11-01T10:00:00Z", "mine", cwd="/srv/mine"))
+    path = claude_session_file(isolated_home, mine, [], project="-srv-mine")
+    path.write_bytes(record[:-8] + b"\n" + orjson.dumps(
+        {"type": "assistant", "sessionId": mine, "timestamp": "2026-11-01T10:00:01Z",
+         "message": {"id": "m", "role": "assistant", "model": "claude-sonnet-4-5", "content": [],
+                     "usage": claude_usage(1, 1)}, "requestId": "r"}) + b"\n")
+    result = CliRunner().invoke(app, ["--strict", "list", "--cwd", "/srv/mine"])
+    assert result.exit_code == 1 and "invalid JSON" in result.stderr
+
+
+def test_what_a_left_out_row_said_of_other_files_or_in_passing_is_still_said() -> None:
+    from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.listing import _still_ours
+
+    ref = SessionRef("claude", "x", Path("/h/.claude/projects/p/x.jsonl"), 0.0, (Path("/h/.claude/projects/p/x.jsonl"),))
+    row = SessionRow("claude", "x", str(ref.path), cwd="/elsewhere")
+    said = [
+        (str(ref.path), "invalid JSON skipped", 3, False),  # its own file: not this list's
+        (str(ref.path), "cannot read: busy", None, True),  # passing: a remembered page must know
+        ("/h/.cursor/state.vscdb", "Cursor state DB not used (locked)", None, False),  # said once a scan
+    ]
+    assert _still_ours(said, ref, row, "cwd") == said[1:]

@@ -178,7 +178,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
                 break
             passed[stage] += 1
         if failed is not None:
-            continue  # what its files said is not this list's: a cron job on one project stays quiet
+            say(scanner.ctx, _still_ours(said, ref, row, failed))
+            continue
         say(scanner.ctx, said)
         item = (_sort_key(row), -index, row)
         if keep is None or len(best) < keep:
@@ -252,8 +253,9 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     for ref in refs:
         row, said = _read(scanner, ref, liveness, hold=bool(filters.active_stages))
         scanner.ctx.progress.advance()
-        if filters.matches(row):
-            say(scanner.ctx, said)  # only the sessions asked for (``select_sessions``)
+        failed = filters.failed_stage(row)
+        say(scanner.ctx, said if failed is None else _still_ours(said, ref, row, failed))
+        if failed is None:
             rows.append(row)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
@@ -267,6 +269,27 @@ def _read(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: bool) 
     with scanner.ctx.held_warnings() as held:
         row = scanner.row(ref).with_changes(running=liveness.of(ref))
     return row, held.said
+
+
+def _still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: str) -> Sequence[Said]:
+    """What reading a row a filter left out said that the list must still say.
+
+    A bad line in another project's transcript is not this list's (a cron job on one
+    project stays quiet), but these are: what the row's read said about anything but its
+    own files (a database, a root: said once a scan, and other rows depend on it);
+    anything ``passing`` (the row may be wrong only this time: a remembered page must
+    not be kept); and everything, when the field the filter tested is unknown (the bad
+    line may have held the cwd or the time that would have listed it)."""
+    if not said:
+        return said
+    unknown = ((failed == "cwd" and not row.cwd) or (failed == "since" and row.updated_at is None)
+               or (failed == "grep" and not (row.title or row.cwd or row.model)))
+    if unknown:
+        return said
+    own = {str(path) for path in ref.read_files}
+    if ref.path is not None:
+        own.add(str(ref.path))
+    return [warning for warning in said if warning[3] or warning[0] not in own]
 
 
 def _count_rest(refs: Sequence[SessionRef], filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:
