@@ -105,3 +105,29 @@ def test_a_session_whose_worker_fails_is_made_here(isolated_home: Path, tmp_path
     monkeypatch.setattr(sources, "_transcript_session", flaky)
     again, _ = export(tmp_path, "again.jsonl")
     assert again == expected
+
+
+def test_results_waiting_for_their_turn_stay_few() -> None:
+    # One slow session must not let the other workers run through the whole export, each
+    # result held in memory until its turn.
+    import time
+
+    def job(index: int) -> int:
+        if index == 0:
+            time.sleep(0.5)
+        return index
+
+    waiting: dict[int, int] = {}
+    results = workers.run_parallel(job, [[i] for i in range(200)], 2, hold=lambda: len(waiting) >= 4)
+    most = 0
+    try:
+        for want in range(200):
+            while want not in waiting:
+                index, ok, value = next(results)
+                assert ok
+                waiting[index] = value
+                most = max(most, len(waiting))
+            assert waiting.pop(want) == want
+    finally:
+        results.close()
+    assert most <= 4 + 2  # the limit, and what the workers had in hand when it was reached

@@ -109,7 +109,10 @@ def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]]
 
     waiting: dict[int, tuple[bool, Any]] = {}
     jobs_of = {index: job for job, index in enumerate(travelling)}
-    results = workers.run_parallel(in_worker, workers.batches(len(travelling), count, _BATCH), count)
+    # Results wait for their turn (one slow session holds up the rest): at most a few batches
+    # a worker, so memory stays bounded by a few sessions' traces, as one process's is.
+    results = workers.run_parallel(in_worker, workers.batches(len(travelling), count, _BATCH), count,
+                                   hold=lambda: len(waiting) >= count * _BATCH * 2)
     try:
         for index, (real, said) in enumerate(reals):
             say(ctx, said)

@@ -67,12 +67,18 @@ def batches(jobs: int, workers: int, most: int) -> list[range]:
 
 
 def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], workers: int, *,
-                 meanwhile: Callable[[], bool] | None = None) -> Generator[tuple[int, bool, Any], None, None]:
+                 meanwhile: Callable[[], bool] | None = None,
+                 hold: Callable[[], bool] | None = None) -> Generator[tuple[int, bool, Any], None, None]:
     """``(index, ok, result)`` of ``job(index)`` for every index of ``batches``, as they come.
 
     ``meanwhile``: work of the parent's own, a piece per call, done whenever no result
     is waiting (it returns ``False`` when none is left); the workers are handed their
     next batch between two pieces.
+
+    ``hold``: while it returns ``True`` a worker that finished is handed no new batch
+    (the caller has enough results waiting for their turn); it is asked again each time
+    the caller takes a result.  Batches go out in order, so the one the caller waits for
+    is never held back.
 
     ``ok`` is false when the job raised in the worker (``result`` is its
     ``repr``): the caller can run that one itself.  Batches go out one at a
@@ -111,14 +117,15 @@ def run_parallel(job: Callable[[int], Any], batches: Sequence[Sequence[int]], wo
     close_fds(watch_read)
     pool_started()
     try:
-        yield from _dispatch(pool, batches, meanwhile)
+        yield from _dispatch(pool, batches, meanwhile, hold)
     finally:
         pool_ended()
         _stop(pool, watch_write)
 
 
 def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]],
-              meanwhile: Callable[[], bool] | None) -> Iterator[tuple[int, bool, Any]]:
+              meanwhile: Callable[[], bool] | None,
+              hold: Callable[[], bool] | None = None) -> Iterator[tuple[int, bool, Any]]:
     pending = list(batches)
     pending.reverse()
     more = meanwhile is not None
@@ -126,7 +133,13 @@ def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]],
         for worker in pool:
             selector.register(worker.results, selectors.EVENT_READ, worker)
             _next(worker, pending)
-        while any(worker.busy for worker in pool):
+        while True:
+            if hold is not None and pending and not hold():
+                for worker in pool:  # held back before: the caller has taken results since
+                    if not worker.busy:
+                        _next(worker, pending)
+            if not any(worker.busy for worker in pool):
+                break
             ready = selector.select(0 if more else None)
             if not ready and meanwhile is not None and more:
                 more = meanwhile()
@@ -138,7 +151,8 @@ def _dispatch(pool: list[_Worker], batches: Sequence[Sequence[int]],
                 except EOFError:
                     raise RuntimeError("a worker process died") from None
                 worker.busy = False
-                _next(worker, pending)
+                if hold is None or not hold():
+                    _next(worker, pending)
                 yield from results
 
 
