@@ -109,3 +109,25 @@ def test_quiet_strict_says_the_warnings_it_fails_on(isolated_home: Path, tmp_pat
     result = cli("--quiet", "--strict", *[a.replace("{tmp}", str(tmp_path)) for a in argv])
     assert result.exit_code == 1
     assert "invalid JSON skipped" in result.stderr and "1 warning (--strict)" in result.stderr
+
+
+def test_a_deleted_cursor_workspace_chat_is_gone_not_elsewhere(isolated_home: Path, tmp_path: Path) -> None:
+    # An IDE-only Cursor session's path is its workspace's state.vscdb, which outlives the chat:
+    # it lies under what Cursor's discovery reads, so the session is gone, without a warning.
+    from cursor_builders import make_workspace_db, state_db_path
+
+    from agentscan.export.sqlite import ELSEWHERE, _mark_gone
+    from agentscan.export.run import _roots
+    from agentscan.scan.scanner import Scanner
+
+    workspace_db = make_workspace_db(isolated_home, "file:///home/dev/app", [])
+    state_db_path(isolated_home).parent.mkdir(parents=True, exist_ok=True)
+    with Scanner() as scanner:
+        roots = _roots(scanner)
+    assert any(str(workspace_db).startswith(root) for root in roots["cursor"])
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE sessions (id TEXT, provider TEXT, path TEXT, gone_at TEXT)")
+    db.execute("INSERT INTO sessions VALUES ('cursor:deleted', 'cursor', ?, NULL)", (str(workspace_db),))
+    gone, kept = _mark_gone(db, set(), None, "now", (), roots)
+    assert (gone, kept) == (1, {})
+    assert ELSEWHERE + "cursor" not in kept

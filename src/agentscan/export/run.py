@@ -246,7 +246,7 @@ def run_export(
 
     _check(fmt, output, days)
     if output != STDOUT:
-        check_outside_roots(output, {p.name: [str(root.path) for root in p.roots(scanner.ctx)] for p in scanner.providers})
+        check_outside_roots(output, _roots(scanner))
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
@@ -269,7 +269,7 @@ def run_export(
             found_days, days_of = [day for day in found_days if day.session_id not in others], []
     scope = filters.providers or tuple(p.name for p in scanner.providers)
     unseen = _unseen(scanner, scope)
-    roots = {provider.name: [str(root.path) for root in provider.roots(scanner.ctx)] for provider in scanner.providers}
+    roots = _roots(scanner)
     result = export(
         fmt, output, rows, found_days,
         scope=tuple(name for name in scope if name not in unseen),
@@ -294,6 +294,17 @@ def run_export(
         scanner.ctx.warn(str(output), f"no {name} root found (`agentscan doctor` shows where it looked): its "
                          f"{count:,} sessions in the index are left as they were, not marked gone")
     return replace(result, prices=book.data.to_json())
+
+
+def _roots(scanner: Scanner) -> dict[str, list[str]]:
+    """Each provider's roots and the folders its discovery reads beside them (Cursor's
+    ``workspaceStorage``, whose databases are its IDE sessions' paths)."""
+    roots: dict[str, list[str]] = {}
+    for provider in scanner.providers:
+        paths = [str(root.path) for root in provider.roots(scanner.ctx)]
+        paths += [str(path) for path in provider.confinement_roots(scanner.ctx) if str(path) not in paths]
+        roots[provider.name] = paths
+    return roots
 
 
 def _unseen(scanner: Scanner, names: Sequence[str]) -> list[str]:
