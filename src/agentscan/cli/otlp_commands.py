@@ -112,16 +112,21 @@ def otlp_command(
             render.note(f"{what} to stdout", tty_only=True)
         else:
             print(f"{what} to {outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else endpoint}")
+    said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
+    own = [w for w in warnings if w not in said]  # the export's own notes
+    from agentscan.settling import strict_count
+
+    failing = strict_count(warnings) if state.strict else 0
     if not as_json:
-        said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
-        render.warn_summary([w for w in warnings if w not in said], verbose=state.verbose)
+        # Under --quiet too when --strict fails on them: they are its error's reason.
+        render.warn_summary(own, verbose=state.verbose, even_quiet=bool(failing and strict_count(own)))
     if outcome.failure is not None:
         scanner.close()
         sent = outcome.sent.spans if outcome.sent else 0
         raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent or SendResult(endpoint or "", "auto"))
-    finish(state, scanner, as_json=as_json)
-    if state.strict and len(warnings) > len(scanner.warnings):
-        from agentscan.settling import strict_count
-
-        if failing := strict_count(warnings):
-            raise StrictWarnings(failing)
+    try:
+        finish(state, scanner, as_json=as_json)
+    except StrictWarnings:
+        raise StrictWarnings(failing) from None  # the count of every warning, the export's too
+    if failing:
+        raise StrictWarnings(failing)
