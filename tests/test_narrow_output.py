@@ -264,3 +264,19 @@ def test_show_full_keeps_indentation_when_it_wraps_on_a_terminal(tty) -> None:
     assert "    +        balance = account.balance" in lines
     bodies = [line for line in lines if line.startswith("    ")]  # the header's path is never split
     assert bodies and all(width_of(line) <= 60 for line in bodies)
+
+
+@pytest.mark.parametrize(("model", "shown"), [
+    ("claude-opus-4-5-20251101", "opus-4-5"),
+    ("claude-4.5-sonnet", "sonnet-4.5"),
+    ("claude-4.5-sonnet-thinking", "sonnet-4.5-thinking"),
+    ("claude-4.5-opus-high-thinking", "opus-4.5-high-thinking"),
+    ("claude-3-5-sonnet", "claude-3-5-sonnet"),  # no family after the first number: left whole
+    ("gpt-5.1-codex", "gpt-5.1-codex"),
+])
+def test_a_terminal_names_claude_models_by_family_then_version(model: str, shown: str) -> None:
+    from agentscan.cli.render import model_text
+    from agentscan.cli.term import Terminal
+
+    assert model_text(model, Terminal(True, 120, False)) == shown
+    assert model_text(model, Terminal(False, 120, False)) == model  # a pipe: whole

@@ -186,8 +186,9 @@ def model_text(model: str | None, term: Terminal) -> str:
     if model.startswith("claude-"):
         if model[7:8].isalpha():
             return model[7:]
-        version, _, family = model[7:].partition("-")
-        if family[:1].isalpha() and version[:1].isdigit():
-            return f"{family}-{version}"
+        version, _, rest = model[7:].partition("-")
+        if rest[:1].isalpha() and version[:1].isdigit():
+            family, _, tail = rest.partition("-")  # claude-4.5-sonnet-thinking: sonnet-4.5-thinking
+            return f"{family}-{version}" + (f"-{tail}" if tail else "")
     return model
 
