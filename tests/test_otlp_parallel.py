@@ -131,3 +131,23 @@ def test_results_waiting_for_their_turn_stay_few() -> None:
     finally:
         results.close()
     assert most <= 4 + 2  # the limit, and what the workers had in hand when it was reached
+
+
+def test_a_worker_s_price_book_knows_the_models_the_index_holds(isolated_home: Path) -> None:
+    from agentscan.context import ScanContext
+    from agentscan.pricing import PriceBook
+
+    class Index:  # the parent's cache: read before the fork, never from a worker
+        reads = 0
+
+        def get_prices(self, key: str) -> dict:
+            Index.reads += 1
+            return {("claude", "claude-x"): {"unpriced": "a test's answer"}}
+
+    parent = PriceBook(ScanContext(home=isolated_home, env={}), Index())  # type: ignore[arg-type]
+    make = parent.for_workers()
+    assert Index.reads == 1
+    book = make(ScanContext(home=isolated_home, env={}))
+    assert book.cache is None and book.data == parent.data
+    assert book._cached_docs() == {("claude", "claude-x"): {"unpriced": "a test's answer"}}
+    assert Index.reads == 1  # the worker read nothing of the index

@@ -51,7 +51,7 @@ class _Made(NamedTuple):
 def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: list[ScanWarning],
              prices: Any) -> Iterator[list[ExportTrace]]:
     """Each session's traces, in ``refs``' order; ``notes`` gets the export's own warnings;
-    ``prices``: the export's ``PriceBook``, whose data a worker's own book prices with."""
+    ``prices``: the export's ``PriceBook``, whose data and known models a worker's own book has."""
     from agentscan.toolkit import cores
 
     ctx = scanner.ctx
@@ -76,11 +76,11 @@ def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: li
             say(ctx, said)
             yield make(real, ctx, None, notes)
         return
-    yield from _in_workers(scanner, reals, travelling, make, notes, count, prices.data)
+    yield from _in_workers(scanner, reals, travelling, make, notes, count, prices)
 
 
 def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]], travelling: list[int],
-                make: Make, notes: list[ScanWarning], count: int, price_data: Any) -> Iterator[list[ExportTrace]]:
+                make: Make, notes: list[ScanWarning], count: int, prices: Any) -> Iterator[list[ExportTrace]]:
     from agentscan.scan.indexview import IndexView, make_writes
     from agentscan.scan.rowbuild import worker_context
     from agentscan.toolkit import keptjson, workers
@@ -90,13 +90,12 @@ def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]]
     if cache is not None:
         cache.commit()  # what this run kept so far, for the workers to read
     own: list[tuple[ScanContext, Any]] = []
+    book_for = prices.for_workers()  # here: it reads the index, which a worker must not
 
     def in_worker(job: int) -> _Made:
         if not own:
-            from agentscan.pricing import PriceBook
-
             wctx = worker_context(ctx, index_path)
-            own.append((wctx, PriceBook(wctx, None, price_data)))
+            own.append((wctx, book_for(wctx)))
         wctx, prices = own[0]
         view = wctx.file_cache
         if isinstance(view, IndexView):

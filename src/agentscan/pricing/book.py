@@ -54,6 +54,21 @@ class PriceBook:
         self._library_problem: str | None = None
         self._library_checked = False
 
+    def for_workers(self) -> Callable[[ScanContext], PriceBook]:
+        """What makes a book in a forked worker (``otlp.parallel``), called here before the
+        fork: the same price data and the model answers the index holds (read now: a SQLite
+        connection must not cross a fork), writing nothing.  A model the parent's cache
+        knows is then priced in a worker as here, even where the library cannot be loaded."""
+        docs = dict(self._cached_docs())
+        data = self.data
+
+        def make(ctx: ScanContext) -> PriceBook:
+            book = PriceBook(ctx, None, data)
+            book._docs = dict(docs)
+            return book
+
+        return make
+
     # -- keys -------------------------------------------------------------------
 
     def fast_keys(self, provider: str) -> dict[str | None, int | Resolver]:
