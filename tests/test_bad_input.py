@@ -207,3 +207,19 @@ def test_what_a_left_out_row_said_of_other_files_or_in_passing_is_still_said() -
         ("/h/.cursor/state.vscdb", "Cursor state DB not used (locked)", None, False),  # said once a scan
     ]
     assert _still_ours(said, ref, row, "cwd") == said[1:]
+
+
+def test_a_file_of_many_bad_lines_is_counted_not_kept_and_read_twice_counts_once() -> None:
+    from agentscan.context import HELD_PER_FILE, HeldWarnings, WarningSink
+
+    sink = WarningSink()
+    for _ in range(2):  # discovery, then the row: the same lines again
+        for line in range(2, 50_002):
+            sink.add("/h/bad.jsonl", "invalid JSON skipped", line)
+    listed = sink.listed()
+    assert len(listed) == 21 and listed[-1].message == "49980 more warnings for this file were not listed"
+    assert len(sink._seen) <= 21  # not a key a line: a million bad lines took 300 MB
+    held = HeldWarnings()
+    for line in range(2, 50_002):
+        held.add("/h/bad.jsonl", "invalid JSON skipped", line)
+    assert len(held.said) == HELD_PER_FILE

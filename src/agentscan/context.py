@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 # After this many warnings for one file, further ones are counted, not kept:
 # a 2 GB file of garbage must not become 2 GB of warnings.
 _PER_FILE_WARNINGS = 20
+#: warnings held back for one file (``HeldWarnings``): far more than are listed, so a
+#: file's "N more" stays what one pass says, bounded for a file of millions of bad lines
+HELD_PER_FILE = 1000
 #: warnings a result is kept with (``WarningSink.capture``)
 CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
 
@@ -76,6 +79,8 @@ class WarningSink:
         self._seen: set[tuple[str, int | None, str]] = set()
         self._per_file: dict[str, int] = {}
         self._suppressed: dict[str, int] = {}
+        #: the last line counted past a file's listed warnings (``add``)
+        self._counted_upto: dict[str, int] = {}
         self._captures: list[Captured] = []
 
     @contextmanager
@@ -92,12 +97,21 @@ class WarningSink:
 
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
         key_path = legible(str(path))
-        message = legible(message)
         if self._captures:  # a result being computed keeps them: the model is imported then anyway
-            from agentscan.model import ScanWarning
-
-            for captured in self._captures:
-                captured.take(ScanWarning(key_path, message, line), passing)
+            self._capture(key_path, message, line, passing)
+        count = self._per_file.get(key_path, 0)
+        if count >= _PER_FILE_WARNINGS and line is not None:
+            # Past a file's listed warnings a count is kept, not a key a line: a 2 GB file of
+            # garbage must not become millions of keys (a million bad lines took 300 MB and
+            # 16 s).  A line at or before the last one counted is the file read again (its
+            # discovery, then its row): a repeat, as a key would have told.
+            if line <= self._counted_upto.get(key_path, 0):
+                return
+            self._counted_upto[key_path] = line
+            self._per_file[key_path] = count + 1
+            self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
+            return
+        message = legible(message)
         key = (key_path, line, message)
         if key in self._seen:
             return
@@ -108,6 +122,22 @@ class WarningSink:
             self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
             return
         self._items.append(SinkWarning(key_path, message, line))
+
+    def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
+        """``Captured.take`` for every capture open, the warning made once, and only while
+        one of them still keeps warnings."""
+        warning = None
+        for captured in self._captures:
+            if passing:
+                captured.passing = True
+            if len(captured) < captured.limit:
+                if warning is None:
+                    from agentscan.model import ScanWarning
+
+                    warning = ScanWarning(key_path, legible(message), line)
+                captured.append(warning)
+            else:
+                captured.overflowed = True
 
     def extend(self, warnings: list[ScanWarning]) -> None:
         for warning in warnings:
@@ -142,9 +172,14 @@ class HeldWarnings(WarningSink):
     def __init__(self) -> None:
         super().__init__()
         self.said: list[Said] = []
+        self._held: dict[str, int] = {}
 
     def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
-        self.said.append((legible(str(path)), legible(message), line, passing))
+        key_path = legible(str(path))
+        held = self._held.get(key_path, 0)
+        if held < HELD_PER_FILE or passing:  # past it, said again only as the sink's count
+            self._held[key_path] = held + 1
+            self.said.append((key_path, legible(message), line, passing))
         super().add(path, message, line, passing=passing)
 
 
