@@ -45,9 +45,9 @@ def recorded_children(refs: Sequence[SessionRef], wanted: str, key: Callable[[st
         stat = ctx.stat(str(main))
         if stat is None or stat.st_size == 0:
             continue
+        if stat.st_size > budget:
+            continue  # one huge transcript must not end the search: the smaller ones go on
         budget -= stat.st_size
-        if budget < 0:
-            break
         ids = _inline_runs(main, ctx) if wanted.startswith(PREFIX) else _named_in(main, ctx)
         found.extend((ref, agent_id) for agent_id in sorted(ids - set(ref.children)) if key(agent_id).startswith(wanted))
     return found

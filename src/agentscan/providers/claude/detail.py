@@ -215,7 +215,10 @@ class TranscriptStream:
             return False
         if self._runs is None:
             self._runs = InlineRuns()
-        self._child(self._runs.run_of(record)).feed(record)
+        run = self._runs.run_of(record)
+        if run is None:  # the session's own (``InlineRuns.run_of``)
+            return False
+        self._child(run).feed(record)
         return True
 
     def _child(self, agent_id: str) -> TranscriptStream:

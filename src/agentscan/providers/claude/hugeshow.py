@@ -44,7 +44,6 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     from agentscan.providers.claude import showfacts
     from agentscan.providers.claude.detail import TranscriptStream, subagent_infos
     from agentscan.providers.claude.row import summarize
-    from agentscan.providers.claude.sidechains import is_inline
     from agentscan.providers.claude.tail import read_tail
     from agentscan.toolkit.detail import DetailCollector
 
@@ -63,8 +62,10 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         return None
     if edits_kept(ctx, files.main, fingerprint, facts.size):
         return None  # the forward reader follows the live branch (the module's note)
-    if any(is_inline(agent_id) for agent_id in facts.per_agent):
-        return None  # runs written inline (``sidechains``): the forward reader tells their records apart
+    if any(agent_id not in files.subagents for agent_id in facts.per_agent):
+        # A run written inline (``sidechains``), or a subagent known only from the copies of
+        # its records in progress records: the forward reader tells their records apart.
+        return None
     collector = DetailCollector(bounds)
     read_tail(collector, files.main, ctx, bounds, facts)
     extra_tools: list = []
@@ -88,7 +89,8 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
 
     files: SessionFiles = ref.hint
     stat = files.main_stat(ctx)
-    if files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or changed_since(files.main, stat):
+    if (files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or changed_since(files.main, stat)
+            or main.inline):  # a run written inline, even one with no usage: read forward (``detail_with_row``)
         # The forward reader stops at the line cap: lines after it are never shown.  And a
         # live transcript written to during the pass holds more than its fingerprint's
         # size: facts about those lines would not match a tail read stopping there.

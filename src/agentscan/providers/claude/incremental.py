@@ -42,8 +42,9 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
 
 #: bump when the resume state's shape or the call tuple changes (4: the one-hour cache
-#: write; 5: progress copies of subagent calls; 6: runs written inline named)
-VERSION = 6
+#: write; 5: progress copies of subagent calls; 6: runs written inline named; 7: only
+#: runs started by a record of no parent)
+VERSION = 7
 MARKER = b'"usage"'
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48

@@ -45,7 +45,8 @@ class ClaudeProvider(Provider):
     # 4: a summary whose leaf is not in the file names the session last; clipped tool summaries
     # 5: IDE context blocks (``<ide_opened_file>``…) are no prompt and no title
     # 6: subagent runs written inline in the parent (2.0.x sidechains) are subagents
-    parser_version = "6"
+    # 7: ... only from a record of no parent (a later build's sidechain records are its own)
+    parser_version = "7"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

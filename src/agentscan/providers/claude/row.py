@@ -235,8 +235,8 @@ def summarize(
             if summary._summaries:
                 note_leaf(summary, record)
             kind = record.get("type")
-            if inline and record.get("isSidechain") is True and (kind == "assistant" or kind == "user"):
-                note_inline(summary, record, kind, order, timestamp, totals, _NOTES)
+            if (inline and record.get("isSidechain") is True and (kind == "assistant" or kind == "user")
+                    and note_inline(summary, record, kind, order, timestamp, totals, _NOTES)):
                 continue
             if kind == "assistant":
                 # Without totals (a side pass adds them up: ``sidepass``; or the scan has read

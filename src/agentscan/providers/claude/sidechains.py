@@ -10,8 +10,14 @@ subagent's, not the session's own: its task is no prompt the user typed.
 Each run is named by its first record: ``sidechain-`` and the first 8 letters
 and digits of that record's ``uuid`` (``sidechain-cd49a45d``), so every pass
 over the file (a row's, ``show``'s, ``tokens``') names it alike.  A record of
-the run names it through its parent; one of no parent starts a run; one whose
-parent is not a sidechain record seen before joins the run seen last.
+the run names it through its parent; one of no parent starts a run.  Any other
+sidechain record is the session's own, as before runs were named: later builds
+mark records of a main transcript ``isSidechain`` too (a conversation that
+starts at a ``system`` record, fixtures/real/claude/derived-agent-sessions-
+schema-catalog-v2.1.x.jsonl), and a record naming its ``agentId`` is a
+subagent file's.  Only the decision of each record by itself (its parent, its
+uuid) is used, so that a pass that decodes only the sidechain lines
+(``attribute``) decides as one that reads them all.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ MAX_LINKS = 1 << 18
 _ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 #: what every sidechain record's line holds (Claude Code writes compact JSON); the
 #: value is checked on the decoded record
-MARKER = b'"isSidechain"'
+MARKER = b'"isSidechain":true'
 
 
 def run_id(uuid: object) -> str:
@@ -56,11 +62,20 @@ class InlineRuns:
         self._runs: dict[str, str] = {}  # a sidechain record's uuid -> its run
         self.last: str | None = None
 
-    def run_of(self, record: dict) -> str:
+    def run_of(self, record: dict) -> str | None:
+        """The run of a sidechain record of a main transcript; ``None``: the session's own."""
+        if "agentId" in record:
+            return None
         parent = record.get("parentUuid")
-        run = self._runs.get(parent) if isinstance(parent, str) else None
-        if run is None:
-            run = run_id(record.get("uuid")) if parent is None or self.last is None else self.last
+        run: str | None
+        if parent is None:
+            run = run_id(record.get("uuid"))
+        else:
+            run = self._runs.get(parent) if isinstance(parent, str) else None
+            if run is None:
+                if len(self._runs) < MAX_LINKS or self.last is None:
+                    return None
+                run = self.last  # its parent was forgotten (``MAX_LINKS``): the run seen last
         uuid = record.get("uuid")
         if isinstance(uuid, str) and len(self._runs) < MAX_LINKS:
             self._runs[uuid] = run
@@ -69,10 +84,11 @@ class InlineRuns:
 
 
 def note_inline(summary: FileSummary, record: dict, kind: str, order: int, timestamp: datetime | None,
-                totals: WindowedTotals | None, notes: tuple[Callable, Callable]) -> None:
+                totals: WindowedTotals | None, notes: tuple[Callable, Callable]) -> bool:
     """A record of a subagent run written inline in the main transcript: counted as its
-    run's (each run a summary of its own), not as the session's own.  ``notes``: the row
-    pass's own notes of an assistant and a user record (``row``, which imports this)."""
+    run's (each run a summary of its own), not as the session's own; ``False``: the record
+    is the session's own (``InlineRuns.run_of``).  ``notes``: the row pass's own notes of
+    an assistant and a user record (``row``, which imports this)."""
     from agentscan.providers.claude.records import as_str
     from agentscan.providers.claude.usage import call_of
 
@@ -82,6 +98,8 @@ def note_inline(summary: FileSummary, record: dict, kind: str, order: int, times
     if runs is None:
         runs = summary._runs = InlineRuns()
     agent_id = runs.run_of(record)
+    if agent_id is None:
+        return False
     run = summary.inline.get(agent_id)
     if run is None:
         run = summary.inline[agent_id] = type(summary)(summary.path)
@@ -110,6 +128,7 @@ def note_inline(summary: FileSummary, record: dict, kind: str, order: int, times
         note_assistant(run, record, run.pending_tasks, None)
     else:
         note_user(run, record, run.pending_tasks, None)
+    return True
 
 
 def note_inline_result(summary: FileSummary, record: dict, result: dict, pending_tasks: dict[str, str],
@@ -150,7 +169,7 @@ def attribute(path: Path, ctx: ScanContext, calls: list[Call], base: int) -> Non
             kind = record.get("type")
             if record.get("isSidechain") is True and (kind == "assistant" or kind == "user"):
                 named = runs.run_of(record)
-                if kind == "assistant":
+                if kind == "assistant" and named is not None:
                     by_offset[base + offset] = named
     for index, call in enumerate(calls):
         if call[SIDECHAIN] and call[C_SUBAGENT] is None and not call[C_FROM_PROGRESS]:

@@ -164,8 +164,9 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
             record = line.record
             records += 1
             kind = record.get("type")
-            if (kind == "assistant" or kind == "user") and record.get("isSidechain") is True:
-                run = runs.run_of(record)
+            run = (runs.run_of(record) if (kind == "assistant" or kind == "user") and record.get("isSidechain") is True
+                   else None)
+            if run is not None:
                 call = call_of(record, run, records) if kind == "assistant" else None
                 if call is not None:
                     add(call)

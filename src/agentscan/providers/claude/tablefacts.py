@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agentscan import bounds
 from agentscan.model import TableFacts
@@ -124,6 +124,7 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
     matched, latest = _summary_titles(data, summaries) if summaries else (None, None)
     named = custom_title or matched or ai_title
     cwd = first_prompt = first_bare_command = None
+    runs: Any = None
     start, number = 0, 0
     while start < len(data) and (cwd is None or (named is None and first_prompt is None)):
         end = data.find(b"\n", start)
@@ -135,7 +136,17 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
             continue
         if cwd is None:
             cwd = as_str(record.get("cwd"))
-        if named is None and record.get("type") == "user":
+        kind = record.get("type")
+        if record.get("isSidechain") is True and (kind == "user" or kind == "assistant"):
+            # A subagent run written inline (2.0.x): its task is no prompt of the session's,
+            # as the row's pass tells (``sidechains.InlineRuns``, the same decision).
+            if runs is None:
+                from agentscan.providers.claude.sidechains import InlineRuns
+
+                runs = InlineRuns()
+            if runs.run_of(record) is not None:
+                continue
+        if named is None and kind == "user":
             text = real_prompt_text(record)
             if text is None:
                 continue
