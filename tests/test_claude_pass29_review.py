@@ -98,3 +98,28 @@ def test_the_id_search_passes_over_a_transcript_larger_than_its_budget(isolated_
     result = CliRunner().invoke(app, ["show", "afb92ff"])
     assert result.exit_code == 0, result.output
     assert "491e126e" in result.stdout
+
+
+def test_two_runs_given_one_task_keep_their_own_calls(isolated_home: Path) -> None:
+    def task(call_id: str, kind: str) -> dict[str, Any]:
+        return {"type": "tool_use", "id": call_id, "name": "Task",
+                "input": {"subagent_type": kind, "description": kind, "prompt": "TASK A"}}
+
+    def result(second: int, call_id: str) -> dict[str, Any]:
+        return claude_user(S, at(second), [{"type": "tool_result", "tool_use_id": call_id, "content": "done"}],
+                           uuid=f"res-{call_id}", toolUseResult={"status": "completed", "prompt": "TASK A", "content": []})
+
+    records = [
+        claude_user(S, at(0), "do two things in parallel", uuid="u0"),
+        claude_assistant(S, at(1), msg_id="m1", request_id="r1", usage=claude_usage(1, 1), uuid="a1", parentUuid="u0",
+                         blocks=[task("toolu_A", "alpha")]),
+        claude_assistant(S, at(2), msg_id="m2", request_id="r2", usage=claude_usage(1, 1), uuid="a2", parentUuid="a1",
+                         blocks=[task("toolu_B", "beta")]),
+        *inline_run(3, "TASK A", usage=True),
+        *inline_run(5, "TASK A", usage=True),
+        result(8, "toolu_B"),  # the results come back in the other order
+        result(9, "toolu_A"),
+    ]
+    claude_session_file(isolated_home, S, records)
+    session = orjson.loads(CliRunner().invoke(app, ["show", S[:8], "--json"]).stdout)["session"]
+    assert {sub["id"]: sub["agent_type"] for sub in session["subagents"]} == {"sidechain-s3": "alpha", "sidechain-s5": "beta"}

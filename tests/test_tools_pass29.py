@@ -75,8 +75,9 @@ def _ide_session(home: Path) -> None:
         _reply(1),
         claude_user(S, _ts(2), [{"type": "text", "text": OPENED}, {"type": "text", "text": "bump the deps"}], uuid="u1"),
         _reply(3),
-        claude_user(S, _ts(4), "<ide_selection>The user selected the lines 1 to 3 from /x.ex:\ndefmodule X do\n"
-                               "</ide_selection>explain <ide_diagnostics>[]</ide_diagnostics>this", uuid="u2"),
+        claude_user(S, _ts(4), [{"type": "text", "text": "<ide_selection>The user selected the lines 1 to 3 from /x.ex:\n"
+                                                        "defmodule X do\n</ide_selection>explain this"},
+                                {"type": "text", "text": "<ide_diagnostics>[]</ide_diagnostics>"}], uuid="u2"),
         _reply(5),
     ])
 
@@ -89,6 +90,14 @@ def test_ide_context_is_no_title_and_no_prompt(isolated_home: Path) -> None:
     texts = [p["text"] for p in _json("show", S)["session"]["prompts"]]
     assert [" ".join(t.split()) for t in texts] == ["bump the deps", "explain this"]
     assert "<ide_" not in runner.invoke(app, ["show", S, "--full", "--no-pager"]).stdout
+
+
+def test_an_ide_tag_typed_inside_a_prompt_is_kept(isolated_home: Path) -> None:
+    # Only what the extension sends (a block of its own, or ahead of the text) is its context.
+    typed = "Why does the extension send <ide_selection>the lines</ide_selection> to the model?"
+    claude_session_file(isolated_home, S, [claude_user(S, _ts(0), typed, uuid="u0"), _reply(1)])
+    (row,) = _json("list")["sessions"]
+    assert row["title"] == typed
 
 
 def test_tokens_table_facts_name_the_session_as_its_row(isolated_home: Path) -> None:

@@ -146,13 +146,12 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
         if kind == "tool_result":
             return None
         if kind == "text" and isinstance(block.get("text"), str):
-            parts.append(block["text"])
+            part = block["text"]
+            # The cheap look first: a row's pass asks this of every prompt, and few carry it.
+            parts.append(_without_ide_context(part) if "<ide_" in part else part)
     text = "\n".join(parts)
-    # The cheap look first: a row's pass asks this of every prompt, and few carry either.
     if "<system-reminder>" in text:
         text = _SYSTEM_REMINDER.sub(" ", text)
-    if "<ide_" in text:
-        text = _without_ide_context(text)
     text = text.strip()
     if text.startswith(("<command-name>", "<command-message>")):
         return slash_command_text(text)
@@ -162,22 +161,21 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
 
 
 def _without_ide_context(text: str) -> str:
-    """``text`` without its IDE context blocks (``<ide_selection>…</ide_selection>``).
+    """``text`` without the IDE context blocks it starts with (``<ide_selection>…
+    </ide_selection>``): the extension sends each as a block of its own or ahead of what
+    was typed.  One a person typed further on (a question about the tags) is kept.
 
-    Found tag by tag, not by one ``<tag>.*?</tag>`` pattern: that would scan the rest of
-    the text again from each opening tag that is never closed (a hostile prompt of many
-    would cost its length squared).  An unclosed one ends the search: what follows it is
-    kept as written."""
-    kept: list[str] = []
-    start = 0
-    while (tag := _IDE_TAG.search(text, start)) is not None:
-        close = text.find(f"</{tag.group(1)}>", tag.end())
+    Found tag by tag, not by one ``<tag>.*?</tag>`` pattern, each searched for once: an
+    unclosed one ends the search, and what follows it is kept as written."""
+    while True:
+        rest = text.lstrip()
+        tag = _IDE_TAG.match(rest)
+        if tag is None:
+            return text
+        close = rest.find(f"</{tag.group(1)}>", tag.end())
         if close < 0:
-            break
-        kept.append(text[start:tag.start()])
-        start = close + len(tag.group(1)) + 3
-    kept.append(text[start:])
-    return " ".join(kept)
+            return text
+        text = rest[close + len(tag.group(1)) + 3:]
 
 
 def branch_point(record: dict[str, Any]) -> tuple[str | None, str] | None:

@@ -56,11 +56,13 @@ def is_inline(agent_id: str) -> bool:
 class InlineRuns:
     """Which run each inline sidechain record belongs to, fed in file order."""
 
-    __slots__ = ("_runs", "last")
+    __slots__ = ("_runs", "last", "confirmed")
 
     def __init__(self) -> None:
         self._runs: dict[str, str] = {}  # a sidechain record's uuid -> its run
         self.last: str | None = None
+        #: runs a Task result has named as its own (``note_inline_result``)
+        self.confirmed: set[str] = set()
 
     def run_of(self, record: dict) -> str | None:
         """The run of a sidechain record of a main transcript; ``None``: the session's own."""
@@ -103,10 +105,11 @@ def note_inline(summary: FileSummary, record: dict, kind: str, order: int, times
     run = summary.inline.get(agent_id)
     if run is None:
         run = summary.inline[agent_id] = type(summary)(summary.path)
-        # Started by the parent's latest Task call no run has yet (a result naming the
-        # run's task corrects it: ``note_inline_result``).
+        # Started by the parent's first Task call no run has yet: calls made at once start
+        # their runs in their order, and one made later finds the earlier ones taken (a
+        # result naming the run's task corrects it: ``note_inline_result``).
         started = set(summary.task_calls.values())
-        tool_id = next((tool_id for tool_id in reversed(summary.pending_tasks) if tool_id not in started), None)
+        tool_id = next((tool_id for tool_id in summary.pending_tasks if tool_id not in started), None)
         if tool_id is not None:
             summary.task_types[agent_id] = summary.pending_tasks[tool_id]
             summary.task_calls[agent_id] = tool_id
@@ -142,17 +145,23 @@ def note_inline_result(summary: FileSummary, record: dict, result: dict, pending
     if not isinstance(task, str):
         return
     first = collapse(task, title_chars)
-    agent_id = next((agent_id for agent_id, run in summary.inline.items() if run.first_prompt == first), None)
-    if agent_id is None:
+    tool_id = next((block.get("tool_use_id") for block in content_blocks(message_of(record))
+                    if block.get("type") == "tool_result" and block.get("tool_use_id") in pending_tasks), None)
+    if not isinstance(tool_id, str):
         return
-    for block in content_blocks(message_of(record)):
-        tool_id = block.get("tool_use_id")
-        if block.get("type") == "tool_result" and isinstance(tool_id, str) and tool_id in pending_tasks:
-            for other in [other for other, call in summary.task_calls.items() if call == tool_id and other in summary.inline]:
-                del summary.task_calls[other], summary.task_types[other]  # a guess at its start, wrong
-            summary.task_types[agent_id] = pending_tasks[tool_id]
-            summary.task_calls[agent_id] = tool_id
-            return
+    # Not one an earlier result named: two Tasks given one prompt ran two runs.  Of those
+    # left, the one this call was guessed to start (the order of the calls) keeps it.
+    confirmed = summary._runs.confirmed if summary._runs is not None else set()
+    candidates = [agent_id for agent_id, run in summary.inline.items()
+                  if run.first_prompt == first and agent_id not in confirmed]
+    if not candidates:
+        return
+    agent_id = next((agent_id for agent_id in candidates if summary.task_calls.get(agent_id) == tool_id), candidates[0])
+    for other in [other for other, call in summary.task_calls.items() if call == tool_id and other in summary.inline]:
+        del summary.task_calls[other], summary.task_types[other]  # a guess at its start, wrong
+    summary.task_types[agent_id] = pending_tasks[tool_id]
+    summary.task_calls[agent_id] = tool_id
+    confirmed.add(agent_id)
 
 
 def attribute(path: Path, ctx: ScanContext, calls: list[Call], base: int) -> None:
