@@ -172,13 +172,15 @@ def attribute(path: Path, ctx: ScanContext, calls: list[Call], base: int) -> Non
     from agentscan.toolkit.linescan import ScanProgress, matching_records
 
     runs = InlineRuns()
+    # Only the calls still to name are mapped: a file of many sidechain lines holds no map of them all.
+    wanted = {call[C_ORDER] for call in calls if call[SIDECHAIN] and call[C_SUBAGENT] is None and not call[C_FROM_PROGRESS]}
     by_offset: dict[int, str] = {}
     with ctx.warnings.capture():
         for offset, record in matching_records(path, ctx, MARKER, ScanProgress()):
             kind = record.get("type")
             if record.get("isSidechain") is True and (kind == "assistant" or kind == "user"):
                 named = runs.run_of(record)
-                if kind == "assistant" and named is not None:
+                if kind == "assistant" and named is not None and base + offset in wanted:
                     by_offset[base + offset] = named
     for index, call in enumerate(calls):
         if call[SIDECHAIN] and call[C_SUBAGENT] is None and not call[C_FROM_PROGRESS]:
