@@ -49,10 +49,11 @@ class Captured(list["ScanWarning"]):
         #: a result computed meanwhile is not kept for later runs, which would repeat the failure
         self.passing = False
 
-    def take(self, warning: ScanWarning, passing: bool = False) -> None:
+    def take(self, warning: ScanWarning | None, passing: bool = False) -> None:
+        """``warning`` is ``None`` only when no capture open has room for it (not made)."""
         if passing:
             self.passing = True
-        if len(self) < self.limit:
+        if warning is not None and len(self) < self.limit:
             self.append(warning)
         else:
             self.overflowed = True
@@ -124,20 +125,15 @@ class WarningSink:
         self._items.append(SinkWarning(key_path, message, line))
 
     def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
-        """``Captured.take`` for every capture open, the warning made once, and only while
-        one of them still keeps warnings."""
+        """``Captured.take`` for every capture open, the warning made once, and not at all
+        while every capture is full (a file of a million bad lines)."""
         warning = None
-        for captured in self._captures:
-            if passing:
-                captured.passing = True
-            if len(captured) < captured.limit:
-                if warning is None:
-                    from agentscan.model import ScanWarning
+        if any(len(captured) < captured.limit for captured in self._captures):
+            from agentscan.model import ScanWarning
 
-                    warning = ScanWarning(key_path, legible(message), line)
-                captured.append(warning)
-            else:
-                captured.overflowed = True
+            warning = ScanWarning(key_path, legible(message), line)
+        for captured in self._captures:
+            captured.take(warning, passing)
 
     def extend(self, warnings: list[ScanWarning]) -> None:
         for warning in warnings:

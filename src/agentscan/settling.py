@@ -20,14 +20,14 @@ TRUNCATED_LAST_LINE = "truncated last line skipped (file still being written?)"
 #: its data reached the disk.  No writer is coming back: it counts for ``--strict`` at once.
 NUL_PADDING = "NUL bytes at the end skipped (left by a crash?)"
 
+#: How long a file's last write may be past before its unfinished line counts as lost:
+#: far longer than an agent takes to finish writing a record, short enough for an hourly cron.
+SETTLING_SECONDS = 600
+
 
 def unfinished_line(line: bytes) -> str:
     """The warning for a last line that is not JSON and has no newline."""
     return NUL_PADDING if not line.strip(b"\x00 \t\r\n") else TRUNCATED_LAST_LINE
-
-#: How long a file's last write may be past before its unfinished line counts as lost:
-#: far longer than an agent takes to finish writing a record, short enough for an hourly cron.
-SETTLING_SECONDS = 600
 
 
 class _Said(Protocol):

@@ -70,12 +70,6 @@ def export_command(
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
     scanner = state.scanner(provider)
-    problems = scanner.unreadable_explicit_roots()
-    if problems:  # before anything is written: exit 1 leaves the last good file as it was (docs/cron.md)
-        from agentscan.errors import NoReadableRoot
-
-        scanner.close()
-        raise NoReadableRoot("; ".join(problems))
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days)
     end_progress()

@@ -199,11 +199,12 @@ def _check_own_index(output: Path, size: int) -> None:
 def check_outside_roots(output: Path, roots: Mapping[str, Sequence[str]]) -> None:
     """Nothing is written under an agent's own folders (README): an export there would be
     read back as a session, or change an agent's database."""
+    from agentscan.toolkit.paths import is_within
+
     real = os.path.realpath(output)
     for provider, paths in roots.items():
         for root in paths:
-            top = os.path.realpath(root)
-            if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+            if is_within(real, os.path.realpath(root)):
                 raise ExportFailed(f"{output} is inside {provider}'s {root}; agentscan never writes there: "
                                    "give another --output")
 
@@ -245,8 +246,14 @@ def run_export(
     from agentscan.scan.costs import costs_of, priced
 
     _check(fmt, output, days)
+    problems = scanner.unreadable_explicit_roots()
+    if problems:  # before anything is written: a failed run leaves the last good file as it was (docs/cron.md)
+        from agentscan.errors import NoReadableRoot
+
+        raise NoReadableRoot("; ".join(problems))
+    roots = _roots(scanner)
     if output != STDOUT:
-        check_outside_roots(output, _roots(scanner))
+        check_outside_roots(output, roots)
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}
@@ -269,7 +276,6 @@ def run_export(
             found_days, days_of = [day for day in found_days if day.session_id not in others], []
     scope = filters.providers or tuple(p.name for p in scanner.providers)
     unseen = _unseen(scanner, scope)
-    roots = _roots(scanner)
     result = export(
         fmt, output, rows, found_days,
         scope=tuple(name for name in scope if name not in unseen),

@@ -114,7 +114,9 @@ ELSEWHERE = "elsewhere:"
 
 
 def _under_any(path: str, roots: Iterable[str]) -> bool:
-    return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+    from agentscan.toolkit.paths import is_within
+
+    return any(is_within(path, root) for root in roots)
 
 
 def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, unseen: Collection[str],

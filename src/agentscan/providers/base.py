@@ -10,7 +10,7 @@ CLI, and providers never import each other.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Sequence
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
@@ -99,6 +99,14 @@ class Provider(ABC):
         ``ctx.memo`` that this scan asks for later but ``toolkit.keptjson``'s values.
         The default: no."""
         return False
+
+    def recorded_children(self, refs: Sequence[SessionRef], wanted: str, key: Callable[[str], str],
+                          ctx: ScanContext) -> list[tuple[SessionRef, str]]:
+        """``(session, subagent id)`` of the subagents among ``refs`` that have no file of
+        their own (only their parent's records name them) whose id, folded by ``key``, is
+        or starts with ``wanted``: asked by ``show <id>`` once nothing else matched
+        (``scan.resolve``).  The default: none."""
+        return []
 
     def table_facts(self, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
         """What ``tokens``' table shows beside ``ref``'s sums (its row's date, directory and

@@ -146,12 +146,11 @@ def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wante
                        ) -> list[tuple[SessionRef, str]]:
     """Subagents discovery does not know, for they have no file of their own (a Claude
     subagent only its parent's records name): asked, once nothing else matched, of each
-    provider that can find them (``recorded_children``)."""
+    provider (``Provider.recorded_children``)."""
     found: list[tuple[SessionRef, str]] = []
     for name in sorted({ref.provider for ref in candidates}):
-        finder = getattr(scanner.provider(name), "recorded_children", None)
-        if finder is not None:
-            found += finder([ref for ref in candidates if ref.provider == name], wanted, key, scanner.ctx)
+        found += scanner.provider(name).recorded_children([ref for ref in candidates if ref.provider == name],
+                                                          wanted, key, scanner.ctx)
     return found
 
 

@@ -28,6 +28,12 @@ _SUMMARY_CHARS = 400
 SUMMARY_BYTES = _SUMMARY_CHARS * 4
 
 
+def answered(summary: str | None, answer: str) -> str:
+    """A question call's summary with what the user answered (``finish_tool``, and the
+    readers that give a call its result themselves)."""
+    return f"{summary} → {answer}"
+
+
 @dataclass
 class _OpenTool:
     event: ToolEvent
@@ -165,7 +171,7 @@ class DetailCollector:
             event = open_tool.event
             if answer:
                 open_tool.asked = asked = event.summary if open_tool.asked is None else open_tool.asked
-                event = replace(event, summary=f"{asked} → {answer}")
+                event = replace(event, summary=answered(asked, answer))
             open_tool.event = replace(event, status=status)
 
     def restore(self, prompts: list[Prompt], responses: list[Response], tools: list[ToolEvent], *, prompts_read: int,

@@ -71,8 +71,7 @@ class ClaudeProvider(Provider):
 
     def recorded_children(self, refs: Sequence[SessionRef], wanted: str, key: Callable[[str], str],
                           ctx: ScanContext) -> list[tuple[SessionRef, str]]:
-        """The subagents without a transcript of their own whose id (folded by ``key``) is
-        or starts with ``wanted``: ``show <id>`` of one (``childsearch``)."""
+        # Found in the bytes of the main transcripts, within a budget (``childsearch``).
         from agentscan.providers.claude.childsearch import recorded_children
 
         return recorded_children(refs, wanted, key, ctx)

@@ -34,7 +34,7 @@ from agentscan.providers.claude.records import as_str, content_blocks, message_o
 from agentscan.providers.claude.showfacts import TailFacts
 from agentscan.providers.claude.tooltext import answers_text, result_status
 from agentscan.timeutil import parse_iso
-from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector
+from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector, answered
 from agentscan.toolkit.reverse import records_newest_first
 
 #: results waiting for their call (read backwards, a result comes first); past this
@@ -158,7 +158,7 @@ class _Tail:
         summary, _ = clip_text(summary, SUMMARY_BYTES)
         status, answer = self.results.pop(call_id, ("unknown", None)) if call_id is not None else ("unknown", None)
         if answer:  # as ``DetailCollector.finish_tool`` adds it
-            summary = f"{summary} → {answer}"
+            summary = answered(summary, answer)
         self.tools[key] = ToolEvent(name=name, summary=summary, status=status, paths=paths, timestamp=timestamp,
                                     call_id=call_id, subagent=None, seq=seq)
 
