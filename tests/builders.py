@@ -13,6 +13,19 @@ import orjson
 REPO = Path(__file__).resolve().parents[1]
 
 
+def invoke(*args: str) -> Any:
+    """``agentscan <args>`` in this process (click's ``Result``); an exception other than
+    the exit raises here, with its traceback, instead of hiding in the result."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
 def cli_json(*args: str) -> dict:
     """``agentscan <args> --json``, which must succeed, decoded."""
     from typer.testing import CliRunner

@@ -12,20 +12,13 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app, fastpath
 from agentscan.demo import demo_home
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
 from hooks_builders import CONVERSATION, Replay, prompt
 
 runner = CliRunner()
 #: the demo's newest Claude session: 2 spans in 1 trace
 DEMO_SESSION = "claude:c2d4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f"
 NATIVE = "5a5a5a5a-0000-4000-8000-000000000001"
-
-
-def invoke(*args: str):  # noqa: ANN201 - click's Result
-    result = runner.invoke(app, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def flat(text: str) -> str:

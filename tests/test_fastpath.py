@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from agentscan.cli import actions, app, fastpath
 from agentscan.cli.grammar_snapshot import FAST_COMMANDS, grammar, module_source
@@ -29,6 +28,7 @@ from builders import (
     claude_usage,
     claude_user,
     forget_remembered_answers,
+    invoke,
     lay_out_real_claude,
 )
 from codex_builders import lay_out_real_codex
@@ -54,9 +54,7 @@ def build_home(home: Path) -> None:
 
 
 def through_typer(argv: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, argv)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
+    result = invoke(*argv)
     return result.exit_code, result.stdout, result.stderr
 
 

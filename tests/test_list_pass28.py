@@ -9,22 +9,12 @@ from pathlib import Path
 
 import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
 
-runner = CliRunner()
 REAL = "5a5a5a5a-0000-4000-8000-00000000000a"
 EMPTY = "5a5a5a5a-0000-4000-8000-00000000000b"
 GARBAGE = "5a5a5a5a-0000-4000-8000-00000000000c"
-
-
-def invoke(*args: str):  # noqa: ANN201 - click's Result
-    result = runner.invoke(app, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result
 
 
 def real_session(home: Path, session: str = REAL, *, ts: str = "2026-11-20T10:00:00.000Z",

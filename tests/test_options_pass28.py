@@ -7,17 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app, fastpath
+from agentscan.cli import fastpath
+from builders import invoke
 
 DEMO_AND_HOME = "error: --demo reads the demo home shipped with agentscan, --home another one: give only one of them\n"
 
 
 def through_typer(argv: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, argv)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
+    result = invoke(*argv)
     return result.exit_code, result.stdout, result.stderr
 
 
