@@ -198,9 +198,12 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
     end_progress()
     scanner.close()
     warnings = scanner.ctx.warnings.listed()  # not ``ScanWarning``s: a remembered answer makes none
+    problems = scanner.unreadable_explicit_roots()
+    if problems:  # the error names those roots: a warning about one of them would say it twice
+        unread = scanner.unreadable_explicit_paths()
+        warnings = [warning for warning in warnings if warning.path not in unread]
     if warnings and not as_json and not state.quiet:
         warn_summary(warnings, verbose=state.verbose)
-    problems = scanner.unreadable_explicit_roots()
     if problems:
         raise NoReadableRoot("; ".join(problems))
     if state.strict:

@@ -13,7 +13,6 @@ and ``showing`` (``show``).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, cast
@@ -25,6 +24,7 @@ from agentscan.errors import UsageProblem
 from agentscan.scan.memohint import is_memo_ref
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
+from agentscan.toolkit.paths import root_readable
 
 # What only discovery, rows and listing need is imported there: a remembered answer
 # (``scan.answers``) takes censuses only, and the model (with the ``dataclasses`` module) is a quarter of it.
@@ -37,16 +37,7 @@ if TYPE_CHECKING:
     from agentscan.scan.mergedrefs import MergedRefs
     from agentscan.scan.ownrefs import OwnRefs
     from agentscan.scan.rowreader import RowReader
-
-def _readable(path: Path) -> bool:
-    try:
-        if path.is_dir():
-            os.listdir(path)
-            return True
-        return path.is_file() and os.access(path, os.R_OK)
-    except OSError:
-        return False
-
+    from agentscan.toolkit.roots import Root
 
 class Scanner:
     """Scans one home with the registered providers (or the ones given)."""
@@ -305,13 +296,22 @@ class Scanner:
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable."""
-        problems = []
+        return [
+            f"{name}: no readable root among {', '.join(f'{root.path} ({root.source})' for root in roots)}"
+            for name, roots in self._unreadable_explicit().items()
+        ]
+
+    def unreadable_explicit_paths(self) -> set[str]:
+        """The paths ``unreadable_explicit_roots`` names (its error says them already)."""
+        return {str(root.path) for roots in self._unreadable_explicit().values() for root in roots}
+
+    def _unreadable_explicit(self) -> dict[str, list[Root]]:
+        unread: dict[str, list[Root]] = {}
         for provider in self.providers:
             explicit = [root for root in provider.roots(self.ctx) if root.explicit]
-            if explicit and not any(_readable(root.path) for root in explicit):
-                names = ", ".join(f"{root.path} ({root.source})" for root in explicit)
-                problems.append(f"{provider.name}: no readable root among {names}")
-        return problems
+            if explicit and not any(root_readable(root.path) for root in explicit):
+                unread[provider.name] = explicit
+        return unread
 
     def _index_ids(self, provider: Provider, refs: Sequence[SessionRef], *, complete: bool) -> None:
         if self.cache is not None:

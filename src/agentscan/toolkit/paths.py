@@ -42,3 +42,14 @@ def is_within(path: str, root: str) -> bool:
     """Whether ``path`` is ``root`` or below it, compared as given (resolve both first:
     ``os.path.realpath``); ``/a/bc`` is not below ``/a/b``."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def root_readable(path: Path) -> bool:
+    """Whether a provider root can be read: a directory listed, or a file (a state DB) readable."""
+    try:
+        if path.is_dir():
+            os.listdir(path)
+            return True
+        return path.is_file() and os.access(path, os.R_OK)
+    except OSError:
+        return False
