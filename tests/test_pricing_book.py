@@ -96,10 +96,10 @@ def test_unknown_and_non_models_have_no_price_and_are_named_once() -> None:
     assert book.entry_cost("codex", unknown) is None
     assert book.entry_cost("cursor", _entry("default", 1.76e9, 5, 0, 0, 0, 5, 0)) is None
     assert book.entry_cost("claude", _entry(None, 1.76e9, 5, 0, 0, 0, 5, 0)) is None  # type: ignore[arg-type]
-    # Claude's <synthetic> turns name no model: alone, even a call with no tokens has no price.
-    assert book.entry_cost("claude", _entry("<synthetic>", 1.76e9, 0, 0, 0, 0, 0, 0)) is None
+    # A call that names no model: alone, even a call with no tokens has no price.
+    assert book.entry_cost("claude", _entry(None, 1.76e9, 0, 0, 0, 0, 0, 0)) is None  # type: ignore[arg-type]
     paths = [w.path for w in book.ctx.warnings.items]
-    assert paths == ["model:codex/aide-gpt-5", "model:cursor/default", "model:claude/unknown", "model:claude/<synthetic>"]
+    assert paths == ["model:codex/aide-gpt-5", "model:cursor/default", "model:claude/unknown"]
     assert "aide-gpt-5" in book.ctx.warnings.items[0].message
 
 
@@ -116,16 +116,29 @@ HAIKU = "claude-haiku-4-5-20251001"  # $1 in, $5 out per million, one price at e
 def test_calls_with_no_tokens_and_no_price_add_nothing_beside_priced_calls() -> None:
     book = _book()
     priced = _entry(HAIKU, 1.76e9, 1_000_000, 0, 0, 0, 200_000, 0)
-    synthetic = _entry("<synthetic>", 1.76e9, 0, 0, 0, 0, 0, 0)
-    mixed = book.assess(_parts(book, "claude", priced, synthetic))
+    idle = _entry("aide-gpt-5", 1.76e9, 0, 0, 0, 0, 0, 0)  # a model no price list knows, no tokens
+    mixed = book.assess(_parts(book, "claude", priced, idle))
     assert (mixed.cost, mixed.priced, mixed.unpriced) == (Decimal(2), Decimal(2), ())
     assert book.ctx.warnings.items == []  # nothing was left unknown: nothing to warn about
-    alone = book.assess(_parts(book, "claude", synthetic, synthetic))
-    assert (alone.cost, alone.priced, alone.unpriced, alone.tokens) == (None, Decimal(0), ("<synthetic>",), False)
-    assert [w.path for w in book.ctx.warnings.items] == ["model:claude/<synthetic>"]
-    # Groups taken together follow the same rule: the <synthetic> group does not null the total.
+    alone = book.assess(_parts(book, "claude", idle, idle))
+    assert (alone.cost, alone.priced, alone.unpriced, alone.tokens) == (None, Decimal(0), ("aide-gpt-5",), False)
+    assert [w.path for w in book.ctx.warnings.items] == ["model:claude/aide-gpt-5"]
+    # Groups taken together follow the same rule: the idle group does not null the total.
     assert combined([mixed, alone]).cost == Decimal(2)
-    assert combined([alone, alone]).cost is None and combined([alone]).unpriced == ("<synthetic>",)
+    assert combined([alone, alone]).cost is None and combined([alone]).unpriced == ("aide-gpt-5",)
+
+
+def test_synthetic_turns_were_never_billed_so_they_cost_nothing() -> None:
+    """Claude Code writes its own error and interruption notices as ``<synthetic>`` turns: no
+    model made them, so they cost $0 (even alone, even with tokens) and warn nothing."""
+    book = _book()
+    synthetic = _entry("<synthetic>", 1.76e9, 0, 0, 0, 0, 0, 0)
+    alone = book.assess(_parts(book, "claude", synthetic, synthetic))
+    assert (alone.cost, alone.priced, alone.unpriced, alone.tokens) == (Decimal(0), Decimal(0), (), False)
+    assert book.entry_cost("claude", _entry("<synthetic>", None, 10, 20, 30, 0, 40, 0)) == 0  # type: ignore[arg-type]
+    priced = _entry(HAIKU, 1.76e9, 1_000_000, 0, 0, 0, 200_000, 0)
+    assert book.assess(_parts(book, "claude", priced, synthetic)).cost == Decimal(2)
+    assert book.ctx.warnings.items == []
 
 
 def test_a_call_with_tokens_and_no_price_leaves_a_lower_bound_and_names_its_model() -> None:

@@ -30,16 +30,17 @@ def run(*args: str) -> dict:
     return orjson.loads(result.stdout) if "--json" in args else {"text": result.stdout, "stderr": result.stderr}
 
 
-def test_a_synthetic_row_is_null_and_named_but_does_not_null_the_total(isolated_home: Path) -> None:
+def test_a_synthetic_row_costs_nothing_and_warns_nothing(isolated_home: Path) -> None:
+    """Claude Code's own notices (``<synthetic>``) were never billed: their row is $0, and
+    ``--by model`` says no more warnings (and fails no ``--strict``) than ``--by session``."""
     claude_sonnet_session(isolated_home, synthetic=True)
     doc = run("tokens", "--by", "model", "--json")
     rows = {row["key"]: row for row in doc["rows"]}
     synthetic = rows["<synthetic>"]
     assert synthetic["tokens"]["total"] == 0
-    assert (synthetic["cost_usd"], synthetic["cost_usd_priced"], synthetic["unpriced_models"]) == (None, 0.0, ["<synthetic>"])
-    assert [w["path"] for w in doc["warnings"]] == ["model:claude/<synthetic>"]
-    assert "<synthetic>" in doc["warnings"][0]["message"]
-    # Its calls have no tokens: they add nothing, so every total holding them is known.
+    assert (synthetic["cost_usd"], synthetic["cost_usd_priced"], synthetic["unpriced_models"]) == (0.0, 0.0, [])
+    assert doc["warnings"] == []
+    assert CliRunner().invoke(app, ["tokens", "--by", "model", "--strict"]).exit_code == 0
     assert doc["cost_usd"] == doc["cost_usd_priced"] == float(SESSION_COST) and doc["unpriced_models"] == []
     for by in ("session", "day", "provider"):
         report = run("tokens", "--by", by, "--json")
@@ -51,18 +52,18 @@ def test_a_synthetic_row_is_null_and_named_but_does_not_null_the_total(isolated_
     assert listed["cost_usd"] == float(SESSION_COST)
 
 
-def test_exports_price_synthetic_days_null_and_their_sums_known(isolated_home: Path, tmp_path: Path) -> None:
+def test_exports_price_synthetic_days_at_nothing(isolated_home: Path, tmp_path: Path) -> None:
     claude_sonnet_session(isolated_home, synthetic=True)
     out = tmp_path / "index.sqlite"
     run("export", "-f", "sqlite", "-o", str(out))
     with closing(sqlite3.connect(out)) as db:
         days = dict(db.execute("SELECT model, cost_usd FROM token_days WHERE subagent_id != ''").fetchall())
-        assert days == {"<synthetic>": None, "claude-haiku-4-5-20251001": pytest.approx(float(HAIKU_CALL), abs=1e-12)}
+        assert days == {"<synthetic>": 0.0, "claude-haiku-4-5-20251001": pytest.approx(float(HAIKU_CALL), abs=1e-12)}
         assert db.execute("SELECT cost_usd FROM subagents").fetchone()[0] == pytest.approx(float(HAIKU_CALL), abs=1e-12)
         assert db.execute("SELECT cost_usd FROM sessions").fetchone()[0] == pytest.approx(float(SESSION_COST), abs=1e-12)
     run("export", "-f", "jsonl", "--days", "-o", str(tmp_path / "d.jsonl"))
     lines = [orjson.loads(line) for line in (tmp_path / "d.jsonl").read_bytes().splitlines()]
-    assert {(d["model"], d["cost_usd"]) for d in lines if d["subagent_id"]} == {("<synthetic>", None), ("claude-haiku-4-5-20251001", float(HAIKU_CALL))}
+    assert {(d["model"], d["cost_usd"]) for d in lines if d["subagent_id"]} == {("<synthetic>", 0.0), ("claude-haiku-4-5-20251001", float(HAIKU_CALL))}
 
 
 def test_a_total_with_an_unpriced_model_is_null_with_its_priced_part_and_the_model_named(isolated_home: Path, tty) -> None:
@@ -99,7 +100,7 @@ def test_an_otlp_turn_with_a_synthetic_chat_keeps_its_cost(isolated_home: Path, 
     (turn,) = read_otlp_file(out)
     chats = {span.attrs.get("gen_ai.response.id") or span.span_id: span for span in turn if span.name.startswith("chat")}
     costs = sorted((span.name, span.attrs.get("agentscan.cost_usd")) for span in chats.values())
-    assert costs == sorted([("chat <synthetic>", None), ("chat claude-haiku-4-5-20251001", float(HAIKU_CALL)),
+    assert costs == sorted([("chat <synthetic>", 0.0), ("chat claude-haiku-4-5-20251001", float(HAIKU_CALL)),
                             ("chat claude-sonnet-4-5-20250929", float(SONNET_CALL_1)),
                             ("chat claude-sonnet-4-5-20250929", float(SONNET_CALL_2))], key=str)
     (agent,) = [span for span in turn if span.attrs.get("gen_ai.agent.id") == CLAUDE_AGENT]

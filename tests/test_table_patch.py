@@ -182,7 +182,7 @@ def test_new_and_gone_sessions_change_the_ids_shown_on_a_terminal(
 
 
 def empty_reply(native_id: str, n: int) -> dict:
-    """A priced reply of 0 tokens (a ``<synthetic>`` one has no price: no basis is kept then)."""
+    """A priced reply of 0 tokens (one of a model with no price keeps no basis)."""
     return claude_assistant(native_id, f"2026-11-01T10:{n:02d}:01Z", msg_id=f"empty-{n}", request_id=f"r-empty-{n}",
                             usage=claude_usage(0, 0))
 

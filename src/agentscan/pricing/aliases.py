@@ -29,6 +29,12 @@ NOT_A_MODEL = frozenset({
     "unknown",
 })
 
+#: names of messages no model made, so nothing was billed: they cost $0 whatever their
+#: tokens say.  Claude Code writes its own error and interruption notices as turns of a
+#: ``<synthetic>`` model (with zero usage); priced as "no price" they made a
+#: ``--by model`` row, or a session of only such turns, an unknown cost and a warning.
+UNBILLED = frozenset({"<synthetic>"})
+
 #: Cursor display name -> the API model it runs.  Thinking and effort
 #: variants bill at the base model's rates; "fast"/"max" variants do not,
 #: so they are deliberately absent.

@@ -197,9 +197,13 @@ class PriceBook:
             return
         self._reported.add(key)
         provider, model, reason = self.unpriced[-key - 1]
+        # Said to a person at a table as much as to a JSON reader: what the gap looks like
+        # in each, and (for a model the data may yet learn) what to do about it.
+        update = "; `agentscan prices --update` fetches newer ones" if aliases.model_ref(provider, model) else ""
         self.ctx.warn(
             f"model:{provider}/{model or 'unknown'}",
-            f"no price: {reason}; cost_usd is null where its calls leave the cost unknown ({self.data.label})",
+            f"no price: {reason}; a cost that counts its calls is unknown: `-` in tables, or `≥$…` for "
+            f"what the priced calls cost (`null` in JSON). Prices: {self.data.label}{update}",
         )
 
     def _cached_docs(self) -> dict[tuple[str, str], dict[str, Any]]:
@@ -210,7 +214,9 @@ class PriceBook:
     def _load(self, provider: str, model: str | None) -> int | list[tuple[Period, list[int]]]:
         ref = aliases.model_ref(provider, model)
         state: int | list[tuple[Period, list[int]]]
-        if ref is None:
+        if model in aliases.UNBILLED:
+            state = [self._register(_FREE)]
+        elif ref is None:
             state = self._unpriced_key(provider, model, "the call names no model" if not model else f"{model!r} names no model")
         else:
             assert model is not None
@@ -322,6 +328,10 @@ class PriceBook:
         if self.cache is not None:
             self.cache.put_price(self.data.key, provider, model, doc)
             self.cache.commit()
+
+
+#: the price of a message no model made (``aliases.UNBILLED``): always, every part $0
+_FREE = Period(None, None, (), ((Decimal(0),) * len(periods.PARTS),))
 
 
 class _Unpriceable(Exception):
