@@ -295,9 +295,10 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
         recovered = dict(token_row.recovered)
         for (sub_id, usage), cost in zip(token_row.subagents, costs):
-            # No transcript: its calls were recovered from its parent's progress records.
+            # No transcript: its calls were recovered from its parent's progress records,
+            # which hold no copy of its final reply: a count short of it (docs/providers/claude.md).
             # Said where the title goes, so the id column stays narrow.
-            note = f"(from {recovered[sub_id]} records)" if sub_id in recovered else ""
+            note = f"(from {recovered[sub_id]} records, final reply not in them)" if sub_id in recovered else ""
             lines.append(Row([f"  ↳ {names.get(sub_id, sub_id)}", "", "", note,
                               *numbers(usage, cost, part=True)], style="dim"))
     else:

@@ -1,0 +1,28 @@
+"""A subagent known only from its parent's progress records: its count is short of its final
+reply (Claude Code copies none of it there), and the text outputs say so."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from builders import REAL, invoke
+
+PROGRESS = "491e126e-1e71-469c-ade2-fcc8af567c74"
+
+
+def test_a_progress_only_subagent_is_said_to_lack_its_final_reply(isolated_home: Path) -> None:
+    target = isolated_home / ".claude" / "projects" / "-home-marco-projects-spotter" / f"{PROGRESS}.jsonl"
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(REAL / "claude" / "spotter-agent-progress-v2.1.38.trimmed.jsonl", target)
+    result = invoke("tokens", PROGRESS)
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stdout.splitlines() if "↳ afb92ff" in line]
+    assert "(from progress records, final reply not in them)" in line
+
+
+def test_a_subagent_with_its_transcript_says_nothing_of_the_kind(isolated_home: Path) -> None:
+    shutil.copytree(REAL / "claude" / "projects", isolated_home / ".claude" / "projects", copy_function=shutil.copyfile)
+    result = invoke("tokens", "258c7280")
+    assert result.exit_code == 0, result.output
+    assert "↳ a881341" in result.stdout and "progress records" not in result.stdout
