@@ -331,7 +331,8 @@ class PriceBook:
 
 
 #: the price of a message no model made (``aliases.UNBILLED``): always, every part $0
-_FREE = Period(None, None, (), ((Decimal(0),) * len(periods.PARTS),))
+_NOTHING = Decimal(0)
+_FREE = Period(None, None, (), ((_NOTHING, _NOTHING, _NOTHING, _NOTHING, _NOTHING, _NOTHING, _NOTHING),))
 
 
 class _Unpriceable(Exception):
