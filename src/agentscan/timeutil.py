@@ -111,8 +111,10 @@ _DATE_ONLY = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
 
 def zone(name: str | None) -> tzinfo | None:
     """``--tz``: an IANA zone for period buckets and bare dates; ``None`` means the local zone."""
-    if not name:
+    if name is None:
         return None
+    if not name.strip():  # ``--tz "$TZ"`` with the variable unset: said, not taken as the local zone
+        raise UsageProblem("--tz is empty: give an IANA name such as Europe/Paris, or leave the option out")
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
@@ -128,6 +130,10 @@ def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = No
     zone), as a person means it.  With ``end_of_day`` a bare date means the
     end of that day (``--until 2026-11-30`` includes the 30th, as in ccusage).
     """
+    if not text.strip():
+        # ``--since "$FROM"`` with the variable unset: every session would pass, silently.
+        raise UsageProblem("an empty time: use a date (2026-11-01), an ISO time, or a duration (3d, 12h), "
+                           "or leave the option out")
     now = now or datetime.now(UTC)
     match = _DURATION.match(text)
     if match:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional
 
-from agentscan.cli.state import State, end_progress, finish
+from agentscan.cli.state import State, end_progress, finish, reject_blank
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
@@ -115,10 +115,11 @@ def run_tokens(
     from agentscan.scan.groupby import parse_group
     from agentscan.timeutil import parse_when, zone
 
+    reject_blank(since=since, until=until, tz=tz)
     zone_info = zone(tz)
     scanner = state.scanner(provider if not session_ids else None, memo=True)
-    since_at = parse_when(since, tz=zone_info) if since else None
-    until_at = parse_when(until, tz=zone_info, end_of_day=True) if until else None
+    since_at = parse_when(since, tz=zone_info) if since is not None else None
+    until_at = parse_when(until, tz=zone_info, end_of_day=True) if until is not None else None
     group = parse_group(by)
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,

@@ -22,7 +22,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from agentscan.cli import recorded, render
-from agentscan.cli.state import end_progress, start_prices_on_a_first_run
+from agentscan.cli.state import end_progress, reject_blank, start_prices_on_a_first_run
 from agentscan.digests import blake2b
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
@@ -45,6 +45,7 @@ KEPT_BYTES = 4 * 1024 * 1024
 def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: list[str], since: str | None,
                grep: str | None, cwd: str | None, running: bool, pid: int | None, redact: bool, as_json: bool) -> None:
     """Print ``list``'s page (``limit``: ``None`` for every session), remembered or made."""
+    reject_blank(since=since, cwd=cwd, grep=grep)
     # --cwd . and --cwd ../api mean what they mean in a shell.
     cwd = os.path.abspath(os.path.expanduser(cwd)) if cwd else None
     remember = since is None and not running and pid is None
@@ -69,7 +70,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     from agentscan.scan.listing import ListFilter
     from agentscan.timeutil import parse_when
 
-    filters = ListFilter(providers=tuple(providers), since=parse_when(since) if since else None, grep=grep, cwd=cwd,
+    filters = ListFilter(providers=tuple(providers), since=parse_when(since) if since is not None else None, grep=grep, cwd=cwd,
                          running=running, pid=pid)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         printed = _make_page(state, scanner, filters, limit, redact, as_json)

@@ -44,6 +44,7 @@ def export_command(
     """
     from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
+    from agentscan.cli.state import reject_blank
     from agentscan.errors import UsageProblem
     from agentscan.export.run import STDOUT, run_export
     from agentscan.timeutil import parse_when
@@ -69,8 +70,9 @@ def export_command(
             raise ExportFailed(f"{output_text} names a directory, and there is none; give a file path")
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
+    reject_blank(since=since)
     scanner = state.scanner(provider)
-    filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since else None)
+    filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since is not None else None)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days)
     end_progress()
     if to_stdout:

@@ -48,6 +48,7 @@ def otlp_command(
     import os
 
     from agentscan.cli import render
+    from agentscan.cli.state import reject_blank
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.model import ScanWarning
     from agentscan.otlp.export import STDOUT, run
@@ -78,11 +79,12 @@ def otlp_command(
             # and it holds the secret.
             raise UsageProblem("--header wants KEY=VALUE (no '=' after a name found; the text is not shown)")
         headers[key.strip()] = value.strip()
+    reject_blank(since=since)
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(
         ids=tuple(session_ids or ()),
         providers=tuple(provider or ()),
-        since=parse_when(since) if since else None,
+        since=parse_when(since) if since is not None else None,
         content=Content(include=include_content, redact=redact),
     )
     try:

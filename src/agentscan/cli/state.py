@@ -112,6 +112,28 @@ def _absolute(home: Path | str) -> Path:
     return Path(os.path.abspath(os.path.expanduser(home)))
 
 
+#: what each option that may be left out takes, for the error an empty one gets
+_WANTED = {
+    "--since": "give a date (2026-11-01), an ISO time or a duration (3d, 12h)",
+    "--until": "give a date (2026-11-30), an ISO time or a duration (3d, 12h)",
+    "--tz": "give an IANA zone such as Europe/Paris",
+    "--cwd": "give a directory",
+    "--grep": "give the text to look for",
+}
+
+
+def reject_blank(**options: Optional[str]) -> None:
+    """A usage error for an option given empty (``since="", cwd=None``: ``--since`` is):
+    ``--since "$FROM"`` with the variable unset would otherwise answer for every session,
+    as if the option were left out, and a cron job would never know."""
+    for name, value in options.items():
+        if value is not None and not value.strip():
+            from agentscan.errors import UsageProblem
+
+            flag = f"--{name}"
+            raise UsageProblem(f"{flag} is empty: {_WANTED[flag]}, or leave it out (is a variable unset?)")
+
+
 def home_option(home: Optional[Path | str]) -> str:
     """`` --home DIR``, quoted for the shell, to end a command agentscan tells the user to run
     when the command telling it was given ``--home`` (``State.home``); ``""`` without one.
