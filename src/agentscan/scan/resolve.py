@@ -136,10 +136,30 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
             return children[0]
         if len(children) > 1:
             raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children])
-        raise SessionNotFound(query)
+        raise _not_found(scanner, query)
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
     return matches[0], None
+
+
+#: the warnings of a place discovery could not look into (``ScanContext.cannot_list``, ``cannot_read``)
+_UNREAD = ("cannot list directory: ", "cannot read: ")
+#: how many of them a "no session matches" names
+_UNREAD_SHOWN = 3
+
+
+def _not_found(scanner: Scanner, query: str) -> SessionNotFound:
+    """Nothing matched; when discovery could not look everywhere, the places it could not
+    read are said under the error: the session may be in one of them (a folder of the
+    wrong owner), and "no session matches" alone would send the user looking for a typo."""
+    unread = [warning for warning in scanner.ctx.warnings.listed() if warning.message.startswith(_UNREAD)]
+    error = SessionNotFound(query)
+    if unread:
+        shown = [f"  {warning.path}: {warning.message}" for warning in unread[:_UNREAD_SHOWN]]
+        more = [f"  … and {len(unread) - _UNREAD_SHOWN} more"] if len(unread) > _UNREAD_SHOWN else []
+        error.details = (f"it may be where agentscan could not look ({len(unread)} "
+                         f"{'place' if len(unread) == 1 else 'places'}):", *shown, *more)
+    return error
 
 
 def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wanted: str, key: Key
