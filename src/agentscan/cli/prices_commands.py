@@ -62,10 +62,7 @@ def prices_command(
             found: dict[str, object] = {
                 "query": name, "provider": None, "model_id": None, "name": None, "prices": None, "price_fields": None,
             }
-            for agent in agents:
-                ref = aliases.model_ref(agent, name)
-                if ref is None:
-                    continue
+            for agent, ref in _lookups(agents, name):
                 try:
                     found.update(library.describe(data, aliases.PROVIDER_HINTS.get(agent), ref))
                     break
@@ -91,3 +88,16 @@ def prices_command(
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
     if state.strict and scan.warnings.items:
         raise StrictWarnings(len(scan.warnings.items))
+
+
+def _lookups(agents: list[str], name: str) -> list[tuple[str, str]]:
+    """(agent, name to look up) for each agent, then, for Claude, the name ``list`` shows on
+    a terminal given back its ``claude-`` (``opus-4-5``, Cursor's ``sonnet-4.5``): a person
+    copies the model from the table they see (``render.model_text``)."""
+    from agentscan.pricing import aliases
+
+    found = [(agent, ref) for agent in agents if (ref := aliases.model_ref(agent, name)) is not None]
+    if name[:1].isalpha() and not name.lower().startswith("claude") and "claude" in agents + [""]:
+        family, _, version = name.partition("-")
+        found += [("claude", f"claude-{name}"), ("claude", f"claude-{family}-{version.replace('.', '-')}")]
+    return found

@@ -1,0 +1,32 @@
+"""``prices`` takes the model names ``list`` shows on a terminal (``opus-4-5``, ``sonnet-4.5``)."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.cli.render import model_text
+from agentscan.cli.term import Terminal
+
+runner = CliRunner()
+TTY = Terminal(tty=True, width=120, color=False)
+
+
+@pytest.mark.parametrize(("recorded", "provider"), [
+    ("claude-opus-4-5-20251101", "claude"), ("claude-sonnet-4-5-20250929", "claude"), ("claude-4.5-sonnet", "cursor"),
+    ("claude-haiku-4-5-20251001", "claude"),
+])
+def test_the_name_list_shows_is_priced_as_the_recorded_one(isolated_home, recorded: str, provider: str) -> None:  # noqa: ANN001
+    shown = model_text(recorded, TTY)
+    assert not shown.startswith("claude")  # the short form a person copies from the table
+    by_shown = orjson.loads(runner.invoke(app, ["prices", shown, "--json"]).stdout)
+    by_recorded = orjson.loads(runner.invoke(app, ["prices", "--provider", provider, recorded, "--json"]).stdout)
+    assert by_shown["warnings"] == []
+    assert by_shown["models"][0]["model_id"] == by_recorded["models"][0]["model_id"] is not None
+
+
+def test_an_unknown_short_name_is_still_no_price(isolated_home) -> None:  # noqa: ANN001
+    result = runner.invoke(app, ["prices", "nonsense-1", "--json"])
+    assert orjson.loads(result.stdout)["models"][0]["model_id"] is None
