@@ -55,3 +55,12 @@ def test_the_library_refuses_an_empty_time_and_zone_too() -> None:
     with pytest.raises(UsageProblem):
         zone("")
     assert zone(None) is None
+
+
+def test_an_empty_export_says_which_option_left_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "x.csv"
+    result = invoke("export", "-f", "csv", "-o", str(out), "--since", "2099-01-01", "-p", "claude")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"wrote 0 sessions to {out} (csv): no claude session updated since 2099-01-01 00:00")
+    result = invoke("export", "-f", "csv", "-o", str(out))
+    assert result.stdout == f"wrote 1 session to {out} (csv)\n"

@@ -84,8 +84,20 @@ def export_command(
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = f", {result.gone} marked gone" if result.gone else ""
-        print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone})")
+        print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters)}")
     finish(state, scanner, as_json=as_json)
+
+
+def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a ListFilter, imported lazily
+    """For an empty export, which option left nothing (as ``list`` says it): a cron job's
+    log then tells a quiet week from a wrong ``--since`` or ``--provider``."""
+    if result.sessions or (filters.since is None and not filters.providers):
+        return ""
+    from agentscan.cli.render import short_time
+
+    which = f"{'/'.join(filters.providers)} " if filters.providers else ""
+    since = f" updated since {short_time(filters.since)}" if filters.since is not None else ""
+    return f": no {which}session{since}"
 
 
 def _what(result, days: bool) -> str:  # noqa: ANN001 - an ExportResult, imported lazily
