@@ -166,7 +166,9 @@ def test_an_index_row_newer_than_its_rollout_wins_ordering_and_values(isolated_h
     rows, _ = _list(isolated_home)
     assert [row["native_id"] for row in rows] == [A, B]
     first, second = rows
-    assert (first["title"], first["model"], first["cwd"]) == ("Renamed in the app", "gpt-5.1-codex", "/work/renamed")
+    # The model is the one most calls ran on, which only the rollout tells: the index's
+    # names the latest turn's (docs/providers/codex.md).
+    assert (first["title"], first["model"], first["cwd"]) == ("Renamed in the app", "gpt-5-codex", "/work/renamed")
     assert first["updated_at"] == "2026-03-02T09:16:40.000Z"  # T0 + 1000 s, from the index
     assert first["tokens"]["total"] == 110  # token breakdowns always come from the rollout
     assert (second["title"], second["model"], second["cwd"]) == ("second", "gpt-5-codex", "/work/project")

@@ -2,7 +2,8 @@
 
 Both the bounded tail summary (``list``) and the full transcript reader
 (``show``) need the same running facts: the time span, how many lines of
-each kind, the model of the latest ``turn_context`` and the latest rate
+each kind, the model of the latest ``turn_context`` (the model of a reply;
+a row's ``model`` is the most used one, ``modeluse``) and the latest rate
 limits.  Keeping them in one place keeps the two passes in agreement.
 """
 

@@ -9,18 +9,25 @@ then takes the counts from there: as they are when the file is unchanged,
 or after reading just the appended lines when it only grew (Codex appends).
 Without a tally (or without the cache) the row's counts stay those of the
 window and the row says so (``counts_partial``).
+
+The tally also keeps the file's calls and turns per model (``modeluse``), and
+where the pass stopped (the turn's model, the cumulative count), so that the
+row's ``model`` is the whole file's most used one too and appended lines
+update it.  A tally kept before it had models gives counts only.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import orjson
 
 from agentscan.context import ScanContext
 from agentscan.model import Counts
+from agentscan.providers.codex.counters import Counters
+from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.records import counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
@@ -43,13 +50,52 @@ def _head_digest(path: Path, size: int) -> str | None:
         return None
 
 
-def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int) -> None:
+#: where a pass over a file stopped, for the next to go on from: (turn model, cumulative count)
+Position = tuple[str | None, Counters | None]
+
+
+class Tally(NamedTuple):
+    """A whole file's counts and (when kept) model use (a named tuple: see ``cli.term.Terminal``)."""
+
+    counts: Counts
+    models: ModelUse | None = None
+
+
+def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
+           models: ModelUse | None, position: Position | None) -> None:
     cache = ctx.file_cache
     head = _head_digest(path, progress.complete_offset)
     if cache is None or head is None:
         return
-    state = orjson.dumps({"kinds": dict(kinds), "lines": progress.lines})
+    document: dict = {"kinds": dict(kinds), "lines": progress.lines}
+    if models is not None and position is not None:
+        document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1])
+    state = orjson.dumps(document)
     cache.put_file(str(path), KIND, progress.complete_offset, mtime_ns, VERSION, head, progress.complete_offset, state)
+
+
+def _pairs(value: object) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, list):
+        raise TypeError("pairs")
+    pairs = []
+    for pair in value:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and type(pair[1]) is int):
+            raise TypeError("pair")
+        pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
+
+
+def _models(document: dict) -> tuple[ModelUse, Position] | None:
+    """The kept model use and position; ``None`` for a tally without them (kept before they were)."""
+    if "calls" not in document:
+        return None
+    turn, total = document.get("turn"), document.get("total")
+    if turn is not None and not isinstance(turn, str):
+        raise TypeError("turn")
+    if total is not None and not (isinstance(total, list) and len(total) == 6 and all(type(n) is int for n in total)):
+        raise TypeError("total")
+    position: Position = (turn, tuple(total) if total is not None else None)  # type: ignore[assignment]
+    return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 
 def wants_tally(path: Path, ctx: ScanContext) -> bool:
@@ -64,8 +110,10 @@ def wants_tally(path: Path, ctx: ScanContext) -> bool:
     return stat is not None and stat.st_size > WHOLE_BYTES
 
 
-def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress) -> None:
-    """Keep the tally of a whole pass over ``path`` (large plain rollouts only)."""
+def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress,
+             models: ModelUse, position: Position) -> None:
+    """Keep the tally of a whole pass over ``path`` (large plain rollouts only): its line
+    kinds, and its model use and stopping point (``FileUsageScanner.model_use``, ``position``)."""
     if ctx.file_cache is None or path.name.endswith(".zst"):
         return
     try:
@@ -73,11 +121,17 @@ def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: R
     except OSError:
         return
     if stat.st_size > WHOLE_BYTES and progress.complete_offset > 0:
-        _store(path, ctx, kinds, progress, stat.st_mtime_ns)
+        _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, position)
 
 
 def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
     """The whole file's counts from a kept tally, or ``None`` when there is none."""
+    tally = exact_tally(path, ctx)
+    return tally.counts if tally is not None else None
+
+
+def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
+    """The whole file's counts and model use from a kept tally, or ``None`` when there is none."""
     cache = ctx.file_cache
     if cache is None:
         return None
@@ -97,16 +151,24 @@ def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
         lines = document["lines"]
         if not (isinstance(kinds, dict) and all(type(n) is int for n in kinds.values()) and type(lines) is int):
             return None
+        kept = _models(document)
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged tally is no tally (issue 14, case 7)
     if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
-        return counts_of(kinds)
+        return Tally(counts_of(kinds), kept[0] if kept else None)
     if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or _head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
+    from agentscan.providers.codex.usage import FileUsageScanner  # usage imports this module
+
+    scanner = FileUsageScanner()
+    if kept is not None:
+        scanner.resume(*kept[1])
     progress = ReadProgress(offset, lines)
     for line in iter_json_lines(path, ctx, start=offset, first_line=lines + 1, progress=progress):
         kind = line_kind(line.record)
         if kind is not None:
             kinds[kind] = kinds.get(kind, 0) + 1
-    _store(path, ctx, kinds, progress, stat.st_mtime_ns)
-    return counts_of(kinds)
+        scanner.feed(line.record)
+    models = merge((kept[0], scanner.model_use())) if kept is not None else None
+    _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position)
+    return Tally(counts_of(kinds), models)

@@ -3,7 +3,7 @@
 Rollouts grow to gigabytes, so a row never parses one whole.  The head gives
 the title (the first real prompt, within ``HEAD_BYTES``); the tail gives the
 latest cumulative ``token_count``, the latest plan, the rate limits, the
-model of the latest turn and the last activity.  Both are cached by
+calls and turns per model (``modeluse``) and the last activity.  Both are cached by
 (path, size, mtime) in bounded LRU caches, with the warnings they produced
 so that a cached read reports the same problems as a fresh one.
 
@@ -26,14 +26,19 @@ from cachetools import LRUCache
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
 from agentscan.model import Counts, ScanWarning
-from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, token_info
+from agentscan.providers.codex.counters import ZERO, Counters, add
 from agentscan.providers.codex.facts import LineFacts
+from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of
+from agentscan.providers.codex.usage import FileUsageScanner
 from agentscan.settling import unfinished_line
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
 _EVENT_GRACE_LINES = 16
+#: the other lines ``FileUsageScanner.feed`` reacts to (the rest, most of a tail, it skips); a
+#: tuple, not a set: a line's ``type`` may be a list or an object, which would not even hash
+_CALL_LINES = ("turn_context", "token_usage_record", "compacted")
 _TAIL_CACHE: LRUCache[tuple[str, int, int], TailSummary] = LRUCache(maxsize=512)
 _HEAD_CACHE: LRUCache[tuple[str, int, int], HeadSummary] = LRUCache(maxsize=512)
 
@@ -42,7 +47,7 @@ class TailSummary(NamedTuple):
     """What a rollout's last 1 MiB tells (a named tuple: see ``cli.term.Terminal``)."""
 
     cumulative: Counters | None = None  # latest total_token_usage
-    model: str | None = None
+    models: ModelUse = ModelUse()  # the calls and turns per model (``modeluse.most_used``)
     last_timestamp: datetime | None = None
     rate_limits: dict[str, Any] | None = None
     counts: Counts = Counts()
@@ -61,20 +66,28 @@ class _TailFold:
     """Folds the tail's records into a ``TailSummary``.  A plain class, not a dataclass:
     a cold ``list`` imports it, and a dataclass costs about a millisecond to create on import."""
 
-    __slots__ = ("cumulative", "facts", "_current", "_carried")
+    __slots__ = ("cumulative", "facts", "calls", "_current", "_carried")
 
     def __init__(self) -> None:
         self.cumulative: Counters | None = None
         self.facts = LineFacts()
+        # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
+        # gives it): a row's model is the one most of them ran on.
+        self.calls = FileUsageScanner()
         self._current: Counters | None = None
         self._carried = ZERO
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
-        if rtype == "event_msg" and payload.get("type") == "token_count":
-            total = counters_of((token_info(record) or {}).get("total_token_usage"))
-            if total is not None:
-                self._advance(total)
+        if rtype == "event_msg":
+            if payload.get("type") == "token_count":
+                self.calls.feed(record)
+                total = self.calls.last_total  # the record's ``total_token_usage``
+                if total is not None:
+                    self._advance(total)
+            # The scanner's other event (task_started) matters only to a copy it is told of.
+        elif rtype in _CALL_LINES:
+            self.calls.feed(record)
 
     def _advance(self, total: Counters) -> None:
         # A cumulative count that goes down started over: keep what the finished
@@ -87,7 +100,7 @@ class _TailFold:
     def build(self, whole_file: bool, warnings: Iterable[ScanWarning]) -> TailSummary:
         return TailSummary(
             self.cumulative,
-            self.facts.model,
+            self.calls.model_use(),
             self.facts.last_ts,
             self.facts.rate_limits,
             self.facts.counts(),

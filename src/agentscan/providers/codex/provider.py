@@ -35,7 +35,8 @@ class CodexProvider(Provider):
     env_vars = ("CODEX_HOME", "CODEX_SQLITE_HOME")
     # 3: token_usage_record lines, paginated threads, orphan rows, exact counts
     # 4: a markerless fork's row told from its copy by its parent's calls
-    parser_version = "4"
+    # 5: a row's model is the most used one (``modeluse``), not the latest turn's
+    parser_version = "5"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -176,10 +177,14 @@ class CodexProvider(Provider):
         """A cached row with partial counts: a full pass may have left the tally since."""
         if not row.counts_partial:
             return row
-        from agentscan.providers.codex.row import session_counts
+        from agentscan.providers.codex.row import build_row, session_counts
 
-        counts = session_counts(self._session(ref, ctx), ctx)
-        return row if counts is None else row.with_changes(counts=counts, counts_partial=False)
+        session = self._session(ref, ctx)
+        if session_counts(session, ctx) is None:
+            return row
+        # The tally also tells the calls per model of the whole file, so the model may change
+        # with the counts: the row is built again (its windows were just read, and are cached).
+        return build_row(session, ctx)
 
     def _session(self, ref: SessionRef, ctx: ScanContext) -> CodexSession:
         from agentscan.providers.codex.discovery import CodexSession, discover
@@ -196,6 +201,7 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.detail import TranscriptReader
         from agentscan.providers.codex.fullcounts import remember
         from agentscan.providers.codex.headtail import TailSummary
+        from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
         from agentscan.providers.codex.row import ThreadFacts, assemble_row, session_head, thread_header
         from agentscan.providers.codex.usage import FileUsageScanner
         from agentscan.toolkit.detail import DetailCollector
@@ -205,6 +211,7 @@ class CodexProvider(Provider):
         collector = DetailCollector(bounds)
         scanned: list[_Scanned] = []
         facts: dict[str, ThreadFacts] = {}
+        turns: dict[str, list[ModelUse]] = {}  # per thread, each file's turns per model
         extra_tools: list[ToolEvent] = []
         main_reader: TranscriptReader | None = None
         for thread in session.threads():
@@ -226,17 +233,22 @@ class CodexProvider(Provider):
                             reader.feed(line.record)
                         scanner.feed(line.record)
                 if not thread.segments:
-                    remember(path, ctx, reader.facts.kinds, progress)
+                    remember(path, ctx, reader.facts.kinds, progress, scanner.model_use(), scanner.position)
                 scanned.append((session.native_id, subagent, thread, scanner))
+                turns.setdefault(thread.thread_id, []).append(scanner.model_use(()))
             extra_tools.extend(reader.finish())
             # With the parent gone, the first subagent speaks for the session.
             if subagent is None or (session.main is None and main_reader is None):
                 main_reader = reader
-            seen = TailSummary(
-                model=reader.model, last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True
-            )
+            seen = TailSummary(last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True)
             facts[thread.thread_id] = ThreadFacts(thread, header, seen, None)
         entries = _collect(scanned, ctx)
+        for thread_id, thread_facts in facts.items():
+            # The model of most of the thread's own calls, as ``tokens --by model`` counts them.
+            subagent = None if session.main is not None and thread_facts.thread is session.main else thread_id
+            calls = model_use((entry.model for entry in entries if entry.subagent == subagent), {})
+            use = merge([calls, *turns[thread_id]])
+            facts[thread_id] = thread_facts._replace(tail=thread_facts.tail._replace(models=use))
         row = assemble_row(
             session,
             facts[session.main.thread_id] if session.main else None,
@@ -251,6 +263,8 @@ class CodexProvider(Provider):
                 facts[child.thread_id].header.link.agent_type or (child.indexed.agent_type if child.indexed else None),
                 str(child.rollout.path),
                 sum_usage(e.tokens for e in entries if e.subagent == child.thread_id),
+                # As the row's: the model of most of its calls (``modeluse``), else the index's.
+                model=most_used(facts[child.thread_id].tail.models) or (child.indexed.model if child.indexed else None),
             )
             for child in session.children
         )

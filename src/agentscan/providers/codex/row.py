@@ -11,7 +11,9 @@ When the index row is newer than the rollout (by ``updated_at`` against the
 rollout's last record and mtime), it wins for ordering and its values win
 over the rollout's; otherwise the rollout's values win and the index only
 fills gaps.  Token breakdowns always come from the rollout: the index's
-``tokens_used`` has none.
+``tokens_used`` has none.  Nor does the index's ``model`` ever replace the
+rollout's: Codex sets it from each ``turn_context``, so it is the latest
+turn's model, not the most used one (``modeluse``); it only fills a gap.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from agentscan.model import Counts, SessionRow, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
-from agentscan.providers.codex.fullcounts import exact_counts
+from agentscan.providers.codex.fullcounts import exact_tally
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
+from agentscan.providers.codex.modeluse import merge, most_used, without_calls
 from agentscan.providers.codex.usage import read_replay_head, read_segment_start
 from agentscan.timeutil import from_epoch, newest, oldest
 
@@ -52,30 +55,37 @@ def _nonzero(usage: TokenUsage | None) -> TokenUsage | None:
     return usage if usage is not None and usage.total > 0 else None
 
 
-def _thread_tokens(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: ScanContext) -> TokenUsage | None:
+def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: ScanContext) -> ThreadFacts:
+    """The thread's facts, its own calls told from a copied history's (for the tokens, and for
+    the calls per model that name its model)."""
     if not header.link.replays_history:
-        return _nonzero(to_tokens(tail.cumulative)) if tail.cumulative else None
+        return ThreadFacts(thread, header, tail, _nonzero(to_tokens(tail.cumulative)) if tail.cumulative else None)
     link = header.link
     parent = link.forked_from or link.spawn_parent
     head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent)
     if head.complete:
-        return _nonzero(head.own)
+        return ThreadFacts(thread, header, tail._replace(models=head.models), _nonzero(head.own))
+    if head.baseline is not None and tail.whole_file:
+        # The whole file's calls less the copied ones (a larger file's window is past the copy).
+        tail = tail._replace(models=without_calls(tail.models, head.models))
     if tail.cumulative is None:
-        return None
+        return ThreadFacts(thread, header, tail, None)
     if head.baseline is not None:
-        return _nonzero(to_tokens(minus(tail.cumulative, head.baseline)))
+        return ThreadFacts(thread, header, tail, _nonzero(to_tokens(minus(tail.cumulative, head.baseline))))
     # The copied history runs past the budget: the count may include the parent's
     # part (a documented limit of list; tokens and show are exact).
-    return _nonzero(to_tokens(tail.cumulative))
+    return ThreadFacts(thread, header, tail, _nonzero(to_tokens(tail.cumulative)))
 
 
 def _file_tail(path: Path, ctx: ScanContext) -> TailSummary:
     tail = tail_summary(path, ctx)
     if not tail.whole_file:
         # The window saw only the end: a full pass may have left the exact tally.
-        exact = exact_counts(path, ctx)
+        exact = exact_tally(path, ctx)
         if exact is not None:
-            tail = tail._replace(counts=exact, whole_file=True)
+            # A tally kept before tallies had models leaves the window's.
+            models = exact.models if exact.models is not None else tail.models
+            tail = tail._replace(counts=exact.counts, whole_file=True, models=models)
     return tail
 
 
@@ -86,7 +96,7 @@ def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
         # Several files, or a file that continues one (maybe gone): each
         # file's own part, from the count it starts at.
         return _segmented_facts(thread, header, tail, ctx)
-    return ThreadFacts(thread, header, tail, _thread_tokens(thread, header, tail, ctx))
+    return _own_facts(thread, header, tail, ctx)
 
 
 def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, ctx: ScanContext) -> ThreadFacts:
@@ -99,15 +109,18 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
     """
     tokens: TokenUsage | None = None
     counts: list[Counts] = []
+    tails: list[TailSummary] = []
     whole = True
     for segment in thread.segments:
         tail = _file_tail(segment.rollout.path, ctx)
+        tails.append(tail)
         counts.append(tail.counts)
         whole = whole and tail.whole_file
         tokens = sum_usage([tokens, _segment_tokens(segment.rollout.path, tail, ctx)])
     counts.append(live.counts)
     tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx)])
-    merged = live._replace(counts=_sum_counts(counts), whole_file=whole and live.whole_file)
+    models = merge(tail.models for tail in [*tails, live])  # every file's calls, as ``show`` counts them
+    merged = live._replace(counts=_sum_counts(counts), whole_file=whole and live.whole_file, models=models)
     return ThreadFacts(thread, header, merged, _nonzero(tokens))
 
 
@@ -191,7 +204,7 @@ def assemble_row(
             path=None,
             title=head.title,
             cwd=first.header.cwd if first else None,
-            model=first.tail.model if first else None,
+            model=most_used(first.tail.models) if first else None,
             git_branch=first.header.git_branch if first else None,
             started_at=oldest(*(facts.header.started_at for facts in children)),
             updated_at=updated,
@@ -208,7 +221,8 @@ def assemble_row(
         path=str(main.thread.rollout.path),
         title=pick(index_wins, head.title, row.title if row else None),
         cwd=pick(index_wins, main.header.cwd, row.cwd if row else None),
-        model=pick(index_wins, main.tail.model, row.model if row else None),
+        # The index's model is the latest turn's (see the module's doc): a gap filler only.
+        model=most_used(main.tail.models) or (row.model if row else None),
         git_branch=pick(index_wins, main.header.git_branch, row.git_branch if row else None),
         started_at=oldest(main.header.started_at, row.created_at if row else None),
         updated_at=newest(recorded, row.updated_at if row else None) or mtime,

@@ -42,6 +42,7 @@ from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
 from agentscan.providers.codex.fullcounts import remember, wants_tally
 from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
+from agentscan.providers.codex.modeluse import ModelUse, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, line_kind, payload_of, time_value
 from agentscan.timeutil import parse_iso
 
@@ -71,7 +72,7 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
-                 "_previous", "_model")
+                 "turns", "last_total", "_previous", "_model")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None) -> None:
         self.replay = replay
@@ -83,13 +84,31 @@ class FileUsageScanner:
         self.boundary: int | None = None if replay else 0  # index of the first own call, once known
         self.baseline: Counters | None = None  # the cumulative total the copy ended with
         self.saw_marker = False
+        #: turn_context lines per model, in the order each was last named (``modeluse``)
+        self.turns: dict[str, int] = {}
+        #: the latest ``token_count``'s cumulative total as read (``None``: it had none)
+        self.last_total: Counters | None = None
         self._previous: Counters | None = None
         self._model: str | None = None
+
+    def resume(self, model: str | None, previous: Counters | None) -> None:
+        """Go on from where an earlier pass over the same file stopped (``fullcounts``):
+        the turn's model and the cumulative count it had reached."""
+        self._model, self._previous = model, previous
+
+    @property
+    def position(self) -> tuple[str | None, Counters | None]:
+        """What ``resume`` takes to go on from here."""
+        return self._model, self._previous
 
     def feed(self, record: Mapping[str, Any]) -> None:
         kind = record.get("type")
         if kind == "turn_context":
-            self._model = as_str(payload_of(record).get("model")) or self._model
+            model = as_str(payload_of(record).get("model"))
+            if model is not None:
+                self._model = model
+                turns = self.turns
+                turns[model] = turns.pop(model, 0) + 1  # moved to the end: named last
             return
         if kind == "token_usage_record":
             self._usage_record(payload_of(record), record.get("timestamp"))
@@ -119,6 +138,7 @@ class FileUsageScanner:
     def _token_count(self, record: Mapping[str, Any]) -> None:
         info = token_info(record) or {}
         total = counters_of(info.get("total_token_usage"))
+        self.last_total = total
         last = counters_of(info.get("last_token_usage"))
         if total is not None and total == self._previous:
             return  # the same cumulative count emitted again
@@ -158,6 +178,15 @@ class FileUsageScanner:
             else:
                 extra.append(event)
         return extra
+
+    def all_calls(self) -> list[UsageEvent]:
+        """Every call in the file, a copied history's included (``own_events`` of a thread
+        that copied none): what a pass that cannot tell the copy counts."""
+        return self.events + self._unmatched_records(self.events)
+
+    def model_use(self, calls: Iterable[UsageEvent] | None = None) -> ModelUse:
+        """``calls`` (default: ``all_calls``) and the file's turns, per model (``modeluse``)."""
+        return model_use((event.model for event in (self.all_calls() if calls is None else calls)), self.turns)
 
     @property
     def decided(self) -> bool:
@@ -233,7 +262,7 @@ def scan_file(
             kind = line_kind(line.record)
             if kind is not None:
                 kinds[kind] = kinds.get(kind, 0) + 1
-    remember(path, ctx, kinds, progress)
+    remember(path, ctx, kinds, progress, scanner.model_use(), scanner.position)
     return scanner
 
 
@@ -249,6 +278,9 @@ class ReplayHead(NamedTuple):
     baseline: Counters | None = None
     own: TokenUsage | None = None
     complete: bool = False
+    #: with ``own``: its calls (and the file's turns) per model; with ``baseline``: the
+    #: copied calls per model, for a row to take out of the file's (``modeluse``)
+    models: ModelUse = ModelUse()
 
 
 def parent_events(parent_id: str, ctx: ScanContext) -> list[UsageEvent]:
@@ -276,12 +308,13 @@ def read_replay_head(
                 return ReplayHead()
             scanner.feed(line.record)
             if scanner.decided:
-                return ReplayHead(baseline=scanner.baseline or ZERO)
+                copied = scanner.events[:scanner.boundary]
+                return ReplayHead(baseline=scanner.baseline or ZERO, models=scanner.model_use(copied))
     own = scanner.own_events((lambda: parent_events(parent_id, ctx)) if parent_id else None)
     total = None
     for event in own:
         total = event.tokens if total is None else total + event.tokens
-    return ReplayHead(own=total, complete=True)
+    return ReplayHead(own=total, complete=True, models=scanner.model_use(own))
 
 
 def read_segment_start(path: Path, ctx: ScanContext, budget: int) -> Counters | None:
