@@ -77,11 +77,16 @@ class SubagentInfo:
     responses: tuple[Response, ...] = ()
     #: the id of the parent's call that started it, when the transcript says
     call_id: str | None = None
+    #: the model it ran, by its provider's rule for a session's ``model`` (the one most of
+    #: its calls or messages used): a subagent often runs another model than its session
+    #: (Claude's ``Explore`` on Haiku); ``None`` when unknown
+    model: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "agent_type": self.agent_type,
+            "model": self.model,
             "path": self.path,
             "tokens": None if self.tokens is None else self.tokens.to_json(),
             "recovered_from": self.recovered_from,

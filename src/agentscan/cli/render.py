@@ -81,12 +81,13 @@ def _say_warning(text: str, width: int | None) -> None:
     print("\n".join(lines), file=sys.stderr)
 
 
-def note(text: str, *, tty_only: bool = False) -> None:
+def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
     """A hint for the person at the terminal, on stderr (``tty_only``: nothing when stderr is
-    piped; nothing at all with ``--quiet``), wrapped to the terminal's width."""
+    piped; nothing at all with ``--quiet``), wrapped to the terminal's width (``wrap``
+    False: a command to copy, which the terminal may fold but must not be cut in lines)."""
     if _term.quiet() or (tty_only and not _term.stderr_is_tty()):
         return
-    if _term.stderr_is_tty():
+    if wrap and _term.stderr_is_tty():
         text = "\n".join(_term.wrap(text, _term.terminal_width()))
     print(text, file=sys.stderr)
 

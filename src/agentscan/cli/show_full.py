@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
-from agentscan.cli.show_text import card_lines, subagent_names, truncation_note
+from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, subagent_names, truncation_note
 from agentscan.cli.term import Terminal, clean, printable_line, width_of, wrap_columns
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
@@ -129,15 +129,23 @@ def full_lines(detail: SessionDetail, term: Terminal) -> Iterator[str]:
     yield from card_lines(detail, term)
     items, anchored, standing = timeline(detail)
     names = subagent_names(detail, term)
+    errors = recorded_errors(detail)
+    # An error the provider recorded goes at its time; one with no time (Cursor's) after
+    # everything: its place among the replies is not kept.
+    timed = sorted(((e.timestamp.timestamp(), e) for e in errors if e.timestamp is not None), key=lambda pair: pair[0])
     yield ""
     for sub in standing.get(-1, ()):
         yield from _subagent_lines(sub, term, names, "")
     for index, item in enumerate(items):
+        while timed and timed[0][0] < item.when:  # (an item of no time before any has ``-inf``)
+            yield from _error_item(timed.pop(0)[1], term)
         yield from _item_lines(item, term, "")
         for sub in anchored.get(index, ()):
             yield from _subagent_lines(sub, term, names, "    ")
         for sub in standing.get(index, ()):
             yield from _subagent_lines(sub, term, names, "")
+    for error in [*(e for _, e in timed), *(e for e in errors if e.timestamp is None)]:
+        yield from _error_item(error, term)
     note = truncation_note(detail.truncated)
     if note:
         yield ""
@@ -154,6 +162,12 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
     yield head
     for item in sub.items:
         yield from _item_lines(item, term, "    ")
+
+
+def _error_item(error: ShownError, term: Terminal) -> Iterator[str]:
+    """An error the provider recorded, dated as an event is, its text in full below."""
+    yield f"{term.style(short_time(error.timestamp), 'dim')}  {term.style('error', 'red')}"
+    yield from _body(error.text, term, "    ")
 
 
 def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:

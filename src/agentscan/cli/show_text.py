@@ -3,15 +3,21 @@ bounded conversation in order (``show_full``)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import NamedTuple
+
 from agentscan.cli.render import human_usd, plural, short_time
 from agentscan.cli.term import Terminal, clean, cut, home_short, width_of, wrap_columns
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
+from agentscan.timeutil import parse_iso
 
 PROMPTS_SHOWN = 10
 TOOLS_SHOWN = 15
+#: the newest errors the card names (``--full`` prints every one the provider kept)
+ERRORS_SHOWN = 3
 #: line lengths in a pipe, where there is no terminal width to fit
-PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE = 100, 90, 400
+PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE, PIPE_ERROR = 100, 90, 400, 200
 
 
 def tokens_line(usage: TokenUsage | None, *, grouped: bool = True) -> str:
@@ -119,21 +125,81 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     if detail.subagents:
         lines.append("")
         lines.append(f"subagents ({len(detail.subagents)})")
-        names = subagent_names(detail, term)
-        id_width = max(width_of(names.get(sub.id, sub.id)) for sub in detail.subagents)
-        type_width = max(width_of(sub.agent_type or "-") for sub in detail.subagents)
-        for sub in detail.subagents:
-            # Whole, as the card's own total a few lines above is (``6.3k`` beside ``75,433``
-            # read as two units of one thing).
-            total = ("tokens not recorded" if not sub.tokens
-                     else f"{_grouped(sub.tokens.total) if term.tty else sub.tokens.total:>8} tokens")
-            note = f"  (no transcript: from {sub.recovered_from} records)" if sub.recovered_from else ""
-            lines.append(f"  {names.get(sub.id, sub.id):<{id_width}}  {sub.agent_type or '-':<{type_width}}  {total}{note}")
+        lines.extend(_subagent_rows(detail, term))
     if detail.plan:
         lines.append("")
         lines.append("plan")
         for step in detail.plan:
             lines.append(f"  [{step.status}] {_fit(step.step, term.width - 14, term, PIPE_PROMPT)}")
+    return lines
+
+
+def _subagent_rows(detail: SessionDetail, term: Terminal) -> list[str]:
+    """One line each: id, type, the model it ran (a column only when some subagent's is
+    known: often another than the session's, as Claude's ``Explore`` on Haiku), tokens."""
+    names = subagent_names(detail, term)
+    ids = [names.get(sub.id, sub.id) for sub in detail.subagents]
+    types = [clean(sub.agent_type) or "-" for sub in detail.subagents]
+    models = [clean(sub.model) or "-" for sub in detail.subagents]
+    id_width, type_width = max(map(width_of, ids)), max(map(width_of, types))
+    model_width = max(map(width_of, models)) if any(sub.model for sub in detail.subagents) else 0
+    # A column of dashes is a column nobody can name: the type only when some run has one.
+    type_width = type_width if any(sub.agent_type for sub in detail.subagents) else 0
+    rows = []
+    for sub, name, kind, model in zip(detail.subagents, ids, types, models):
+        # Whole, as the card's own total a few lines above is (``6.3k`` beside ``75,433``
+        # read as two units of one thing).
+        total = ("tokens not recorded" if not sub.tokens
+                 else f"{_grouped(sub.tokens.total) if term.tty else sub.tokens.total:>8} tokens")
+        # Progress records hold no copy of a subagent's final reply: a count short of it.
+        note = (f"  (no transcript: from {sub.recovered_from} records, final reply not in them)"
+                if sub.recovered_from else "")
+        shown_model = f"{_pad(model, model_width)}  " if model_width else ""
+        shown_type = f"{_pad(kind, type_width)}  " if type_width else ""
+        line = f"  {_pad(name, id_width)}  {shown_type}{shown_model}{total}{note}"
+        rows.append(cut(line, term.width) if term.tty else line)
+    return rows
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns (a CJK character takes two)."""
+    return text + " " * (width - width_of(text))
+
+
+class ShownError(NamedTuple):
+    """An error the provider recorded in the session, as ``show`` prints it."""
+
+    timestamp: datetime | None
+    text: str
+
+
+def recorded_errors(detail: SessionDetail) -> list[ShownError]:
+    """The errors the provider recorded (``errors`` among the detail's extras, oldest
+    first: Cursor's ``{"type": "error"}`` lines, text with no time), each a text or
+    ``{"text"|"message", "timestamp"}``."""
+    found = []
+    for entry in detail.extra.get("errors") or ():
+        if isinstance(entry, str):
+            found.append(ShownError(None, entry))
+        elif isinstance(entry, dict):
+            text = entry.get("text") if isinstance(entry.get("text"), str) else entry.get("message")
+            if isinstance(text, str):
+                stamp = entry.get("timestamp")
+                found.append(ShownError(stamp if isinstance(stamp, datetime) else parse_iso(stamp), text))
+    return found
+
+
+def _error_lines(detail: SessionDetail, term: Terminal) -> list[str]:
+    """``errors (newest 3 of 20)``: one line each, with its time when recorded."""
+    errors = recorded_errors(detail)
+    if not errors:
+        return []
+    shown = errors[-ERRORS_SHOWN:]
+    which = f"newest {len(shown)} of {len(errors):,}" if len(shown) < len(errors) else f"{len(errors)}"
+    lines = ["", f"errors ({which})"]
+    for error in shown:
+        head = f"  {short_time(error.timestamp)}  "
+        lines.append(head + _fit(error.text, term.width - width_of(head), term, PIPE_ERROR))
     return lines
 
 
@@ -163,6 +229,7 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
             who = f" [{names.get(tool.subagent, tool.subagent)}]" if tool.subagent else ""
             head = f"  {marker} {tool.name}{who}: "
             lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
+    lines += _error_lines(detail, term)
     if detail.responses:
         lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
     lines += _truncated_lines(detail)
@@ -170,7 +237,12 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
     if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(detail.tools) > TOOLS_SHOWN):
         from agentscan.cli.render import note
 
-        note(f"the whole conversation: agentscan show {detail.row.id} --full", tty_only=True)
+        command = f"agentscan show {detail.row.id} --full"
+        if width_of(command) + 24 <= term.width:
+            note(f"the whole conversation: {command}", tty_only=True)
+        else:  # the command on a line of its own, never wrapped inside: it is there to be copied
+            note("the whole conversation:", tty_only=True)
+            note(f"  {command}", tty_only=True, wrap=False)
 
 
 #: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md): the word, what

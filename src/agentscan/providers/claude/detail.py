@@ -258,11 +258,34 @@ def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, times
                 )
 
 
+def subagent_models(groups: list[list]) -> dict[str, str]:
+    """Each subagent's model from the session's token groups (``usagegroups``): the one
+    most of its calls used, as the row's is the one most of the session's messages used
+    (ties: the more tokens, then the first seen).  Claude Code's ``<synthetic>`` replies
+    (an API error written as a message) are no model it ran."""
+    from agentscan.providers.claude.records import SYNTHETIC_MODELS
+    from agentscan.usagegroups import GROUP_KEYS
+
+    # subagent -> model -> [calls, tokens]
+    found: dict[str, dict[str, list[int]]] = {}
+    for group in groups:
+        agent, model = group[0], group[1]
+        if agent is None or not model or model in SYNTHETIC_MODELS:
+            continue
+        sums = found.setdefault(agent, {}).setdefault(model, [0, 0])
+        sums[0] += group[GROUP_KEYS + 5]
+        sums[1] += sum(group[GROUP_KEYS:GROUP_KEYS + 4])
+    # ``max`` keeps the first of equals: a dict keeps the order the groups came in.
+    return {agent: max(models, key=lambda model: models[model]) for agent, models in found.items()}
+
+
 def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],
-                   per_agent: dict[str, TokenUsage], inline: Collection[str] = ()) -> tuple[SubagentInfo, ...]:
+                   per_agent: dict[str, TokenUsage], inline: Collection[str] = (),
+                   models: dict[str, str] | None = None) -> tuple[SubagentInfo, ...]:
     """The subagents ``show`` lists: those with a transcript, those whose calls only
     the parent's progress records hold (``per_agent``) and the runs written inline in the
-    parent (``inline``: its transcript is the parent's), each with its type and tokens."""
+    parent (``inline``: its transcript is the parent's), each with its type, tokens and
+    model (``models``: ``subagent_models``)."""
     from agentscan.bounds import MAX_SIDE_FILE_BYTES
     from agentscan.model import PROGRESS_ORIGIN
     from agentscan.providers.claude.usage import meta_agent_type
@@ -280,5 +303,5 @@ def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, 
         recovered = None if sub is not None or written_inline else PROGRESS_ORIGIN
         path = str(sub.path) if sub else (str(files.main) if written_inline and files.main else None)
         infos.append(SubagentInfo(agent_id, agent_type, path, per_agent.get(agent_id), recovered,
-                                  call_id=task_calls.get(agent_id)))
+                                  call_id=task_calls.get(agent_id), model=(models or {}).get(agent_id)))
     return tuple(infos)

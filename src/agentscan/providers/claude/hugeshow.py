@@ -42,7 +42,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     """The main transcript read from its end, with the facts its row's pass kept;
     ``None`` when there are none for this state of the files (or these bounds)."""
     from agentscan.providers.claude import showfacts
-    from agentscan.providers.claude.detail import TranscriptStream, subagent_infos
+    from agentscan.providers.claude.detail import TranscriptStream, subagent_infos, subagent_models
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.tail import read_tail
     from agentscan.toolkit.detail import DetailCollector
@@ -74,7 +74,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         stream = TranscriptStream(collector, subagent=agent_id)
         summarize(sub.path, ctx, subagent=agent_id, observer=stream.feed)
         extra_tools.extend(stream.finish())
-    infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent)
+    infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
+                           models=subagent_models(facts.groups))
     return collector.build(row, subagents=infos, extra_tools=extra_tools, extra={"rewound_messages": 0})
 
 

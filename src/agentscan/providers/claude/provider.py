@@ -241,7 +241,7 @@ class ClaudeProvider(Provider):
         )
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
-        from agentscan.providers.claude.detail import subagent_infos
+        from agentscan.providers.claude.detail import subagent_infos, subagent_models
         from agentscan.providers.claude.rowpass import summaries
         from agentscan.toolkit.detail import DetailCollector
 
@@ -251,7 +251,8 @@ class ClaudeProvider(Provider):
         assert totals is not None  # counted: ``count`` is left as it is
         row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
         infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
-                               totals.by_subagent(), inline=main.inline if main else {})
+                               totals.by_subagent(), inline=main.inline if main else {},
+                               models=subagent_models(totals.groups(files.subagents)))
         extra: dict = {"rewound_messages": collector.rewound}  # (an edited prompt's branch: ``detail.LiveBranch``)
         if main is None:
             extra["parent_missing"] = True

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.detailmodel import SessionDetail
     from agentscan.providers.cursor.discovery import TranscriptSet
     from agentscan.providers.cursor.row import StoreFacts
+    from agentscan.providers.cursor.statedb import StateDb
     from agentscan.providers.cursor.usage import SessionUsage
     from agentscan.providers.cursor.transcript import TranscriptSummary
 
@@ -300,6 +301,7 @@ class CursorProvider(Provider):
         files: TranscriptSet | None = ref.hint.transcripts
         found = self._assemble(ref, ctx)
         info = found.facts.composer
+        db = state_db(ctx)
         collector = DetailCollector(bounds)
         delegations, errors = {}, []
         if files is not None:
@@ -311,9 +313,9 @@ class CursorProvider(Provider):
         elif ref.hint.workspace is not None:
             stream_workspace(ref.hint.workspace, ctx, collector)
         elif info is not None and found.usage.own.textless:
-            stream_events(conversation_events(found.usage.own.requests, state_db(ctx)), collector)
+            stream_events(conversation_events(found.usage.own.requests, db), collector)
         elif info is not None:
-            stream_composer(info, state_db(ctx), collector)
+            stream_composer(info, db, collector)
         if info is not None:
             collector.plan = info.plan
         child_paths = {sub.agent_id: str(sub.path) for sub in files.subagents} if files else {}
@@ -323,6 +325,7 @@ class CursorProvider(Provider):
                 agent_type=delegations[child].agent_type if child in delegations else None,
                 path=child_paths.get(child),
                 tokens=found.usage.children[child].tokens(),
+                model=_child_model(child, found.usage, db),
             )
             for child in found.children
         )
@@ -355,6 +358,18 @@ class CursorProvider(Provider):
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
         return entries
+
+
+def _child_model(child: str, usage: SessionUsage, db: StateDb) -> str | None:
+    """A sub-composer's model as a session's is found: its composer's, else the one most
+    of its bubbles name (``None`` for a transcript-only child: Cursor writes none there)."""
+    from agentscan.providers.cursor.row import top_model
+
+    composer = db.composers().get(child)
+    if composer is not None and composer.model:
+        return composer.model
+    stats = usage.children.get(child)
+    return top_model(stats) if stats is not None else None
 
 
 def _workspace_folder(native_id: str, ctx: ScanContext) -> str | None:

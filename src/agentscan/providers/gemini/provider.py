@@ -139,7 +139,7 @@ class GeminiProvider(Provider):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.detailmodel import SubagentInfo
         from agentscan.providers.gemini.detail import stream_chat
-        from agentscan.providers.gemini.usage import spend_of
+        from agentscan.providers.gemini.usage import conversation_model, spend_of
         from agentscan.toolkit.detail import DetailCollector
 
         files: SessionFiles = ref.hint
@@ -155,7 +155,8 @@ class GeminiProvider(Provider):
             stream_chat(conversation, sink, ctx, subagent=agent_id)
             extra_tools.extend(sink.tools())
             # The chat names no agent type; the parent's call does not link to it.
-            infos.append(SubagentInfo(agent_id, None, str(files.subagents[agent_id].path), spend_of(conversation)))
+            infos.append(SubagentInfo(agent_id, None, str(files.subagents[agent_id].path), spend_of(conversation),
+                                      model=conversation_model(conversation)))
         rewound = chats.main.rewound if chats.main else 0
         return collector.build(
             row,
