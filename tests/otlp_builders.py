@@ -38,6 +38,21 @@ def tool_result(session: str, at: float, call_id: str, *, error: bool = False, *
     return {**claude_user(session, ts(at), [block], uuid=f"res-{call_id}"), **extra}
 
 
+def claude_untimed_tool(home: Path, session: str = "0a0b0c0d-1111-4222-8333-444444444444", number: int = 0) -> None:
+    """A Claude session one of whose tool calls has no timestamp: its own data is wrong."""
+    # The same API call as the record before (its LLM call is timed there): only the tool call is untimed.
+    untimed = claude_assistant(session, ts(3), msg_id=f"m1-{number}", request_id=f"r1-{number}",
+                               usage=claude_usage(input=3, output=4),
+                               blocks=[{"type": "tool_use", "id": f"toolu_{number}", "name": "Read", "input": {"file_path": "/a"}}])
+    del untimed["timestamp"]
+    claude_session_file(home, session, [
+        claude_user(session, ts(0), "look", uuid=f"u1-{number}"),
+        claude_assistant(session, ts(2), msg_id=f"m1-{number}", request_id=f"r1-{number}",
+                         usage=claude_usage(input=3, output=4), uuid=f"a1-{number}"),
+        untimed,
+    ])
+
+
 def claude_delegating_session(home: Path, session: str = SESSION) -> None:
     """Two turns.  Turn 1: a response that asks for Read and Grep in parallel, then a Task whose
     Explore subagent runs a Grep, then a final answer.  Turn 2: one short exchange."""

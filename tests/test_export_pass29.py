@@ -134,7 +134,10 @@ def test_a_deleted_cursor_workspace_chat_is_gone_not_elsewhere(isolated_home: Pa
 
 
 def test_quiet_strict_otlp_says_its_own_notes_and_counts_them(isolated_home: Path, tmp_path: Path) -> None:
-    result = cli("--demo", "--quiet", "--strict", "otlp", "-o", str(tmp_path / "traces.jsonl"))
+    from otlp_builders import claude_untimed_tool
+
+    claude_untimed_tool(isolated_home)  # a tool call with no time: the export leaves it out, and says so
+    result = cli("--quiet", "--strict", "otlp", "-o", str(tmp_path / "traces.jsonl"))
     assert result.exit_code == 1
     notes = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert notes and all("otlp:" in line for line in notes)

@@ -95,7 +95,11 @@ def otlp_command(
     except BaseException:
         scanner.close()
         raise
-    warnings = list(outcome.built.warnings) + [ScanWarning(endpoint or "", note) for note in outcome.notes]
+    sent_notes = [ScanWarning(endpoint or "", note) for note in outcome.notes]
+    # What a format never records (Cursor's call times: ``otlp.gaps``) is said once, and
+    # ``--strict`` does not count it: it is every such session's shape, not a fault to notice.
+    counted = list(outcome.built.warnings) + sent_notes
+    warnings = list(outcome.built.warnings) + outcome.built.format_notes + sent_notes
     # --quiet (a global option) prints nothing on success, as `export -q` does: cron mails any output.
     quiet = state.quiet and outcome.failure is None
     if as_json and not quiet:
@@ -118,10 +122,11 @@ def otlp_command(
     own = [w for w in warnings if w not in said]  # the export's own notes
     from agentscan.settling import strict_count
 
-    failing = strict_count(warnings) if state.strict else 0
+    failing = strict_count(counted) if state.strict else 0
     if not as_json:
         # Under --quiet too when --strict fails on them: they are its error's reason.
-        render.warn_summary(own, verbose=state.verbose, even_quiet=bool(failing and strict_count(own)))
+        own_counted = [w for w in counted if w not in said]
+        render.warn_summary(own, verbose=state.verbose, even_quiet=bool(failing and strict_count(own_counted)))
     if outcome.failure is not None:
         scanner.close()
         sent = outcome.sent.spans if outcome.sent else 0

@@ -106,7 +106,7 @@ def run(
     outcome = Outcome(built)
     if output is not None:
         outcome.path = write_file(output, found)
-        built.warnings[:0] = scanner.warnings
+        _settle(built, scanner)
         return outcome
     from agentscan.errors import SendFailed
     from agentscan.otlp.sender import send
@@ -115,6 +115,16 @@ def run(
         outcome.sent = send(found, endpoint or "", protocol=protocol, headers=headers, timeout=timeout, retries=retries)
     except SendFailed as failed:
         outcome.sent, outcome.failure = failed.sent, str(failed)
-    built.warnings[:0] = scanner.warnings
+    _settle(built, scanner)
     outcome.notes.extend(outcome.sent.warnings)
     return outcome
+
+
+def _settle(built: Built, scanner: Scanner) -> None:
+    """The scan's warnings before the export's own; what the formats do not record, one line
+    per provider, said after them (counted so far: a failed send stops midway)."""
+    from agentscan.model import ScanWarning
+
+    built.warnings[:0] = scanner.warnings
+    # Said as ``tokens`` says a capped sum: the command, not a file, is what the line is about.
+    built.format_notes = [ScanWarning("otlp", line) for line in built.gaps.lines(lambda name: scanner.provider(name).label)]

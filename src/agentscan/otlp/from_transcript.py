@@ -10,7 +10,7 @@ describes; subagents are placed as ``delegation`` describes.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
@@ -19,6 +19,7 @@ from agentscan.model import TokenUsage
 from agentscan.hooks.model import INFERRED, ORPHAN
 from agentscan.otlp import delegation
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
+from agentscan.otlp.gaps import Untimed
 from agentscan.otlp.spans import ExportTrace, Span
 from agentscan.otlp.timeline import CHAT, PROMPT, RESPONSE, TOOL, Instant, TurnSlice, infer_times, ns, split_turns
 
@@ -26,8 +27,8 @@ from agentscan.otlp.timeline import CHAT, PROMPT, RESPONSE, TOOL, Instant, TurnS
 @dataclass
 class TranscriptResult:
     traces: list[ExportTrace] = field(default_factory=list)
-    #: human-readable notes on what could not be placed (untimed calls, …)
-    notes: list[str] = field(default_factory=list)
+    #: what could not be placed (untimed calls, …): the caller says it (``gaps``)
+    untimed: Untimed = Untimed()
     #: usage entries of the turns ``skip`` left to the hook tree (its chat spans)
     handed_over: list[Sequence[Any]] = field(default_factory=list)
 
@@ -36,21 +37,21 @@ def usage_of(entry: Sequence[Any]) -> TokenUsage:
     return TokenUsage(entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING])
 
 
-def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) -> tuple[list[Instant], list[Instant], list[str]]:
-    """(prompts, everything else) with a time; notes count what had none."""
+def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) -> tuple[list[Instant], list[Instant], Untimed]:
+    """(prompts, everything else) with a time, and what had none."""
     prompts = [Instant(t, PROMPT, None, p, i) for i, p in enumerate(detail.prompts) if (t := ns(p.timestamp)) is not None]
     others: list[Instant] = []
-    untimed: Counter[str] = Counter()
+    untimed_tools = untimed_calls = 0
     for index, tool in enumerate(detail.tools):
         at = ns(tool.timestamp)
         if at is None:
-            untimed["tool calls"] += 1
+            untimed_tools += 1
         else:
             others.append(Instant(at, TOOL, tool.subagent, tool, index))
     for index, entry in enumerate(entries):
         at = ns(entry[TS])
         if at is None:
-            untimed["LLM calls"] += 1
+            untimed_calls += 1
         else:
             others.append(Instant(at, CHAT, entry[SUBAGENT], entry, index))
     for index, response in enumerate(detail.responses):
@@ -58,10 +59,8 @@ def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) ->
         if at is not None:
             others.append(Instant(at, RESPONSE, None, response, index))
     _key_all(others)
-    notes = [f"{count} {what} without a timestamp were left out" for what, count in untimed.items()]
-    if not prompts and detail.prompts and others:
-        notes.append("no prompt has a timestamp: the session is exported as one turn")
-    return prompts, others, notes
+    one_turn = not prompts and bool(detail.prompts) and bool(others)
+    return prompts, others, Untimed(untimed_tools, untimed_calls, one_turn)
 
 
 def _key_all(instants: list[Instant]) -> None:
@@ -89,12 +88,12 @@ def transcript_traces(
     ``skip(start_ns, end_ns)`` says a turn is covered by hook events: it is
     left out, and its usage entries are handed over for the hook tree.
     """
-    prompts, others, notes = collect_instants(detail, entries)
-    result = TranscriptResult(notes=notes)
+    prompts, others, untimed = collect_instants(detail, entries)
+    result = TranscriptResult(untimed=untimed)
     turns = split_turns(prompts, others)
     if not turns:
         if detail.prompts or detail.tools or entries:
-            result.notes.append("nothing in it has a timestamp: no spans")
+            result.untimed = replace(untimed, no_spans=True)
         return result
     agent_types = {s.id: s.agent_type for s in detail.subagents}
     for turn in turns:

@@ -12,8 +12,9 @@ The traces come back pickled and are yielded in the sessions' order, so the
 file is byte for byte what one process writes.  What a worker's session said
 (its bad lines, a model with no price) is said here when its turn comes, and
 what it kept in the index is written here (``scan.rowbuild`` does the same for
-rows): a SQLite connection must not cross a fork, so a worker prices with a
-book of its own that writes nothing.
+rows), and what its format does not record is added to the export's sums
+(``gaps``).  A SQLite connection must not cross a fork, so a worker prices
+with a book of its own that writes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
 from agentscan.context import Said, ScanContext, say
+from agentscan.otlp.gaps import Gaps
 
 if TYPE_CHECKING:
     from agentscan.model import ScanWarning, SessionRef
@@ -32,14 +34,16 @@ MIN_SESSIONS = 24
 #: sessions a worker is handed at a time: few, so that the results waiting for their turn stay few
 _BATCH = 8
 
-#: how a session's traces are made: ``(real ref, context, prices or None for the caller's, warnings list)``
-Make = Callable[["SessionRef", ScanContext, Any, "list[ScanWarning]"], "list[ExportTrace]"]
+#: how a session's traces are made: ``(real ref, context, prices or None for the caller's, warnings list, gaps)``
+Make = Callable[["SessionRef", ScanContext, Any, "list[ScanWarning]", Gaps], "list[ExportTrace]"]
 
 
 class _Made(NamedTuple):
     traces: list[ExportTrace]
     #: the export's own notes (``Built.warnings``), in order
     notes: list[ScanWarning]
+    #: what the session's format does not record (``Built.gaps``)
+    gaps: Gaps
     #: what the session's pass said (``ScanContext.warn``), in order
     said: Sequence[Said]
     #: the index writes its pass made (``scan.indexview``)
@@ -48,9 +52,10 @@ class _Made(NamedTuple):
     kept: dict[str, dict]
 
 
-def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: list[ScanWarning],
+def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: list[ScanWarning], gaps: Gaps,
              prices: Any) -> Iterator[list[ExportTrace]]:
-    """Each session's traces, in ``refs``' order; ``notes`` gets the export's own warnings;
+    """Each session's traces, in ``refs``' order; ``notes`` gets the export's own warnings, ``gaps``
+    what the formats do not record;
     ``prices``: the export's ``PriceBook``, whose data and known models a worker's own book has."""
     from agentscan.toolkit import cores
 
@@ -58,7 +63,7 @@ def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: li
     count = cores.usable_workers()
     if not count or len(refs) < MIN_SESSIONS:
         for ref in refs:
-            yield make(scanner.real_ref(ref) or ref, ctx, None, notes)
+            yield make(scanner.real_ref(ref) or ref, ctx, None, notes, gaps)
         return
     # As one session after the other takes them: each real ref just before its session, its
     # warnings said then (held back here), in the parent, before any worker reads a file.
@@ -74,13 +79,13 @@ def sessions(scanner: Scanner, refs: Sequence[SessionRef], make: Make, notes: li
     if len(travelling) < MIN_SESSIONS:
         for real, said in reals:
             say(ctx, said)
-            yield make(real, ctx, None, notes)
+            yield make(real, ctx, None, notes, gaps)
         return
-    yield from _in_workers(scanner, reals, travelling, make, notes, count, prices)
+    yield from _in_workers(scanner, reals, travelling, make, notes, gaps, count, prices)
 
 
 def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]], travelling: list[int],
-                make: Make, notes: list[ScanWarning], count: int, prices: Any) -> Iterator[list[ExportTrace]]:
+                make: Make, notes: list[ScanWarning], gaps: Gaps, count: int, prices: Any) -> Iterator[list[ExportTrace]]:
     from agentscan.scan.indexview import IndexView, make_writes
     from agentscan.scan.rowbuild import worker_context
     from agentscan.toolkit import keptjson, workers
@@ -101,10 +106,11 @@ def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]]
         if isinstance(view, IndexView):
             view.writes = []
         local: list[ScanWarning] = []
+        local_gaps = Gaps()
         with wctx.held_warnings() as held:
-            found = make(reals[travelling[job]][0], wctx, prices, local)
+            found = make(reals[travelling[job]][0], wctx, prices, local, local_gaps)
         writes = view.writes if isinstance(view, IndexView) else []
-        return _Made(found, local, held.said, writes, keptjson.take_new(wctx))
+        return _Made(found, local, local_gaps, held.said, writes, keptjson.take_new(wctx))
 
     waiting: dict[int, tuple[bool, Any]] = {}
     jobs_of = {index: job for job, index in enumerate(travelling)}
@@ -117,7 +123,7 @@ def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]]
             say(ctx, said)
             job = jobs_of.get(index)
             if job is None:
-                yield make(real, ctx, None, notes)
+                yield make(real, ctx, None, notes, gaps)
                 continue
             while job not in waiting:
                 try:
@@ -127,10 +133,11 @@ def _in_workers(scanner: Scanner, reals: list[tuple[SessionRef, Sequence[Said]]]
                 waiting[done] = (ok, result)
             ok, result = waiting.pop(job, (False, None))
             if not ok:  # the worker raised, or never answered: made here, as one process would
-                yield make(real, ctx, None, notes)
+                yield make(real, ctx, None, notes, gaps)
                 continue
             say(ctx, result.said)
             notes.extend(result.notes)
+            gaps.merge(result.gaps)
             if cache is not None:
                 make_writes(cache, result.writes)
             keptjson.adopt(ctx, result.kept)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from agentscan.model import ScanWarning, SessionRef
 from agentscan.otlp import semconv
 from agentscan.otlp.builder import SessionFacts
+from agentscan.otlp.gaps import Gaps
 from agentscan.otlp.resource import resource_for
 from agentscan.otlp.spans import ExportTrace
 from agentscan.otlp.timeline import ns
@@ -49,6 +50,10 @@ class Built:
     """What ``traces`` produced so far: counts and warnings (the traces themselves are streamed)."""
 
     warnings: list[ScanWarning] = field(default_factory=list)
+    #: what the sessions' formats do not record (Cursor's tool-call times), summed
+    gaps: Gaps = field(default_factory=Gaps)
+    #: ``gaps`` said, a line per provider (``export.run``): reported, not counted by ``--strict``
+    format_notes: list[ScanWarning] = field(default_factory=list)
     sessions: int = 0
     traces: int = 0
     spans: int = 0
@@ -81,16 +86,16 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     prices = PriceBook(scanner.ctx, scanner.cache)
     built.prices = prices.data.to_json()
     by_id = {s.id: s for s in stored}  # an events file, even an empty one, is all it takes: a tree with no turns changes nothing
-    def make(real: SessionRef, ctx: ScanContext, own_prices: Any, notes: list[ScanWarning]) -> list[ExportTrace]:
+    def make(real: SessionRef, ctx: ScanContext, own_prices: Any, notes: list[ScanWarning], gaps: Gaps) -> list[ExportTrace]:
         # ``own_prices``: a worker's book (``otlp.parallel``); ``entries`` as they were when it forked
         return _transcript_session(scanner, ctx, real, entries.get(real.id, []), by_id.get(real.id), selection,
-                                   since_ns, notes, own_prices or prices)
+                                   since_ns, notes, own_prices or prices, gaps)
 
     from agentscan.otlp.parallel import sessions
 
     with progress.named(EXPORTING):
         progress.expect(len(refs) + len(hook_only))
-        for ref, found in zip(refs, sessions(scanner, refs, make, built.warnings, prices)):
+        for ref, found in zip(refs, sessions(scanner, refs, make, built.warnings, built.gaps, prices)):
             built.sessions += 1
             entries.pop(ref.id, None)  # its calls are in its traces now
             yield from built.count(found)
@@ -189,9 +194,10 @@ def _tree(session: StoredSession, notes: list[ScanWarning]) -> Any:
 
 def _transcript_session(
     scanner: Scanner, ctx: ScanContext, ref: SessionRef, entries: list[list[Any]], hooks: StoredSession | None,
-    selection: Selection, since_ns: int | None, notes: list[ScanWarning], prices: Any,
+    selection: Selection, since_ns: int | None, notes: list[ScanWarning], prices: Any, gaps: Gaps,
 ) -> list[ExportTrace]:
-    """``ref``: the provider's own (``Scanner.real_ref``: one taken from the index has no provider data)."""
+    """``ref``: the provider's own (``Scanner.real_ref``: one taken from the index has no provider data).
+    What its format never records goes to ``gaps``; what is wrong with it, to ``notes``."""
     from agentscan.bounds import DEFAULT_BOUNDS
     from agentscan.otlp.from_transcript import transcript_traces
 
@@ -207,7 +213,9 @@ def _transcript_session(
         return any(start_ns - SLACK_NS <= h_end and h_start <= end_ns + SLACK_NS for h_start, h_end in spans)
 
     result = transcript_traces(detail, entries, facts, since_ns=since_ns, skip=covered if spans else None)
-    for note in result.notes:
+    normal, wrong = result.untimed.split(ref.provider)
+    gaps.add(ref.provider, normal)
+    for note in wrong.notes():
         notes.append(ScanWarning(str(ref.path or ref.id), f"otlp: {note}"))
     if trace is None or not spans:
         return result.traces
