@@ -53,7 +53,7 @@ def test_a_claude_session_without_its_main_transcript_counts_the_subagents_call_
     assert text.exit_code == 0, text.stderr
     assert "transcript missing" in text.stdout
     assert _counts_line(text.stdout) == "  counts   1 prompt, 1 response, 1 tool call"  # was "1 tool call (+1 by subagents)"
-    assert "tool calls (0 own, 1 by subagents)" in text.stdout
+    assert "tool calls (1 by subagents)" in text.stdout  # no "0 own" beside counts that are theirs
     document = orjson.loads(runner.invoke(app, ["show", S, "--json"]).stdout)["session"]
     assert document["counts"]["tool_calls"] == len(document["tools"]) == 1
     assert document["tokens"]["total"] == 180  # tokens were right all along

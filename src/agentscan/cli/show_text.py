@@ -216,7 +216,9 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
     if detail.tools:
         shown_tools = detail.tools[-TOOLS_SHOWN:]
         own = len(detail.tools) - sum(1 for tool in detail.tools if tool.subagent)
-        parts = [plural(own, "own", "own")]
+        # With the parent transcript gone there is no "own" to speak of: the counts above
+        # are the subagents' (``parent``), and "0 own" beside them read as a contradiction.
+        parts = [] if detail.extra.get("parent_missing") and not own else [plural(own, "own", "own")]
         if own < len(detail.tools):
             parts.append(f"{len(detail.tools) - own:,} by subagents")
         if len(shown_tools) < len(detail.tools):
