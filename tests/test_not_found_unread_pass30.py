@@ -53,7 +53,7 @@ def test_not_found_names_the_folder_it_could_not_list(denied: Path, command: str
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert lines[0] == f"error: no session matches '{HIDDEN[:8]}'"
-    assert lines[1:] == ["it may be where agentscan could not look (1 place):",
+    assert lines[1:] == ["it may be in a folder agentscan could not list (1):",
                          f"  {denied}: cannot list directory: Permission denied"]
 
 

@@ -30,3 +30,16 @@ def test_the_name_list_shows_is_priced_as_the_recorded_one(isolated_home, record
 def test_an_unknown_short_name_is_still_no_price(isolated_home) -> None:  # noqa: ANN001
     result = runner.invoke(app, ["prices", "nonsense-1", "--json"])
     assert orjson.loads(result.stdout)["models"][0]["model_id"] is None
+
+
+def test_cursor_s_short_name_is_priced_as_cursor_records_it(isolated_home) -> None:  # noqa: ANN001
+    shown = model_text("claude-4.5-sonnet", TTY)
+    doc = orjson.loads(runner.invoke(app, ["prices", "-p", "cursor", shown, "--json"]).stdout)
+    assert shown == "sonnet-4.5" and doc["models"][0]["model_id"] is not None and doc["warnings"] == []
+
+
+@pytest.mark.parametrize("name", ["v1", "instant-1", "sonnet", "o3-mini"])
+def test_only_a_claude_family_s_short_name_is_given_its_prefix_back(isolated_home, name: str) -> None:  # noqa: ANN001
+    """``claude-`` is put back only where ``list`` took it off: ``v1`` is no Claude model."""
+    doc = orjson.loads(runner.invoke(app, ["prices", "-p", "claude", name, "--json"]).stdout)
+    assert doc["models"][0]["provider"] != "anthropic"

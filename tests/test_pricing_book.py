@@ -254,3 +254,10 @@ def test_a_new_model_on_a_warm_index_imports_the_library_once(isolated_home: Pat
     assert (Decimal(cost), imported) == (Decimal("1.58195"), "True")  # $1.25 more, looked up
     cost, imported = _run(code, isolated_home).split()
     assert (Decimal(cost), imported) == (Decimal("1.58195"), "False")
+
+
+@pytest.mark.parametrize("model", ["synthetic", " <Synthetic> "])
+def test_every_spelling_of_synthetic_is_unbilled(model: str) -> None:
+    book = _book()
+    assert book.entry_cost("claude", _entry(model, 1.76e9, 0, 0, 0, 0, 0, 0)) == 0
+    assert book.ctx.warnings.items == []

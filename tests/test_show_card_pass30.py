@@ -36,3 +36,21 @@ def test_a_wide_terminal_gets_the_hint_on_one_line(tty, capsys: pytest.CaptureFi
     tty(200)
     print_detail(_long(), Terminal(tty=True, width=200, color=False))
     assert capsys.readouterr().err.splitlines() == [f"the whole conversation: agentscan show {ROW.id} --full"]
+
+
+def test_the_hint_opens_the_same_home(tty, tmp_path, isolated_home) -> None:  # noqa: ANN001
+    """Under ``--home DIR`` (or ``--demo``) the command given must read that home again."""
+    from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
+
+    native = "5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f"
+    home = tmp_path / "other home"
+    turns = []
+    for n in range(12):
+        at = f"2026-11-01T10:{n:02d}:00Z"
+        turns += [claude_user(native, at, f"step {n}"),
+                  claude_assistant(native, at, msg_id=f"m{n}", request_id=f"r{n}", usage=claude_usage(1, 1))]
+    claude_session_file(home, native, turns)
+    tty(200)
+    result = invoke("--home", str(home), "show", native[:8])
+    assert result.exit_code == 0, result.output
+    assert f"agentscan --home '{home}' show claude:{native} --full" in result.stderr

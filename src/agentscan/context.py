@@ -36,6 +36,9 @@ HELD_PER_FILE = 1000
 CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
 
 
+#: how a directory discovery could not look into is said (``show ID`` names them when nothing matched)
+CANNOT_LIST = "cannot list directory: "
+
 class Captured(list["ScanWarning"]):
     """Warnings raised while a result was computed, in the order they came (repeats
     too: said again into a new sink, they fold exactly as they did the first time)."""
@@ -330,7 +333,7 @@ class ScanContext(FileSystemView):
         self.warn(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}", passing=True)
 
     def cannot_list(self, path: object, exc: OSError) -> None:
-        self.warn(path, f"cannot list directory: {exc.strerror or exc}", passing=True)
+        self.warn(path, f"{CANNOT_LIST}{exc.strerror or exc}", passing=True)
 
 def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
     """A provider bug must cost one session, never the whole command."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional
 
-from agentscan.cli.state import State, end_progress, finish, reject_blank
+from agentscan.cli.state import State, end_progress, finish, home_option, reject_blank
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
@@ -84,7 +84,8 @@ def run_show(
         term = render.terminal()
         page(full_lines(detail, term), term, use_pager=not no_pager)
     else:
-        print_detail(detail, render.terminal())
+        # The hint's command must open this session again: in this home, or the demo's.
+        print_detail(detail, render.terminal(), home=" --demo" if state.demo else home_option(state.home))
     finish(state, scanner, as_json=as_json)
 
 

@@ -90,14 +90,25 @@ def prices_command(
         raise StrictWarnings(len(scan.warnings.items))
 
 
+#: Claude's families, the first word of the short names ``list`` shows (``render.model_text``)
+_CLAUDE_FAMILIES = ("opus", "sonnet", "haiku")
+
+
 def _lookups(agents: list[str], name: str) -> list[tuple[str, str]]:
-    """(agent, name to look up) for each agent, then, for Claude, the name ``list`` shows on
-    a terminal given back its ``claude-`` (``opus-4-5``, Cursor's ``sonnet-4.5``): a person
-    copies the model from the table they see (``render.model_text``)."""
+    """(agent, name to look up) for each agent, then, for a Claude family's short name as
+    ``list`` shows it on a terminal (``opus-4-5``; Cursor's ``claude-4.5-sonnet`` as
+    ``sonnet-4.5``), the names it was made from: a person copies the model from the table
+    they see (``render.model_text``, of which this is the inverse)."""
     from agentscan.pricing import aliases
 
     found = [(agent, ref) for agent in agents if (ref := aliases.model_ref(agent, name)) is not None]
-    if name[:1].isalpha() and not name.lower().startswith("claude") and "claude" in agents + [""]:
-        family, _, version = name.partition("-")
-        found += [("claude", f"claude-{name}"), ("claude", f"claude-{family}-{version.replace('.', '-')}")]
-    return found
+    family, _, rest = name.partition("-")
+    if family.lower() not in _CLAUDE_FAMILIES or not rest[:1].isdigit():
+        return found
+    version, _, tail = rest.partition("-")
+    made = []
+    if "claude" in agents:
+        made.append(("claude", f"claude-{name}"))
+    if "cursor" in agents and "." in version:
+        made.append(("cursor", f"claude-{version}-{family}" + (f"-{tail}" if tail else "")))
+    return found + [(agent, ref) for agent, recorded in made if (ref := aliases.model_ref(agent, recorded)) is not None]

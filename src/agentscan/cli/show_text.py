@@ -203,7 +203,9 @@ def _error_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     return lines
 
 
-def print_detail(detail: SessionDetail, term: Terminal) -> None:
+def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> None:
+    """``home``: the global options that chose this home (`` --home DIR``, `` --demo``), for
+    the hint's command to open the same session."""
     lines = card_lines(detail, term)
     if detail.prompts:
         shown = detail.prompts[-PROMPTS_SHOWN:]
@@ -239,7 +241,7 @@ def print_detail(detail: SessionDetail, term: Terminal) -> None:
     if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(detail.tools) > TOOLS_SHOWN):
         from agentscan.cli.render import note
 
-        command = f"agentscan show {detail.row.id} --full"
+        command = f"agentscan{home} show {detail.row.id} --full"
         if width_of(command) + 24 <= term.width:
             note(f"the whole conversation: {command}", tty_only=True)
         else:  # the command on a line of its own, never wrapped inside: it is there to be copied

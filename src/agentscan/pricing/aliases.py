@@ -33,7 +33,12 @@ NOT_A_MODEL = frozenset({
 #: tokens say.  Claude Code writes its own error and interruption notices as turns of a
 #: ``<synthetic>`` model (with zero usage); priced as "no price" they made a
 #: ``--by model`` row, or a session of only such turns, an unknown cost and a warning.
-UNBILLED = frozenset({"<synthetic>"})
+UNBILLED = frozenset({"<synthetic>", "synthetic"})
+
+
+def unbilled(model: str | None) -> bool:
+    """Whether ``model`` names messages no model made (``UNBILLED``), however it is written."""
+    return model is not None and model.strip().lower() in UNBILLED
 
 #: Cursor display name -> the API model it runs.  Thinking and effort
 #: variants bill at the base model's rates; "fast"/"max" variants do not,

@@ -214,7 +214,7 @@ class PriceBook:
     def _load(self, provider: str, model: str | None) -> int | list[tuple[Period, list[int]]]:
         ref = aliases.model_ref(provider, model)
         state: int | list[tuple[Period, list[int]]]
-        if model in aliases.UNBILLED:
+        if aliases.unbilled(model):
             state = [self._register(_FREE)]
         elif ref is None:
             state = self._unpriced_key(provider, model, "the call names no model" if not model else f"{model!r} names no model")

@@ -142,9 +142,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     return matches[0], None
 
 
-#: the warnings of a place discovery could not look into (``ScanContext.cannot_list``, ``cannot_read``)
-_UNREAD = ("cannot list directory: ", "cannot read: ")
-#: how many of them a "no session matches" names
+#: how many folders discovery could not list a "no session matches" names
 _UNREAD_SHOWN = 3
 
 
@@ -152,13 +150,14 @@ def _not_found(scanner: Scanner, query: str) -> SessionNotFound:
     """Nothing matched; when discovery could not look everywhere, the places it could not
     read are said under the error: the session may be in one of them (a folder of the
     wrong owner), and "no session matches" alone would send the user looking for a typo."""
-    unread = [warning for warning in scanner.ctx.warnings.listed() if warning.message.startswith(_UNREAD)]
+    from agentscan.context import CANNOT_LIST
+
+    unread = [warning for warning in scanner.ctx.warnings.listed() if warning.message.startswith(CANNOT_LIST)]
     error = SessionNotFound(query)
     if unread:
         shown = [f"  {warning.path}: {warning.message}" for warning in unread[:_UNREAD_SHOWN]]
         more = [f"  … and {len(unread) - _UNREAD_SHOWN} more"] if len(unread) > _UNREAD_SHOWN else []
-        error.details = (f"it may be where agentscan could not look ({len(unread)} "
-                         f"{'place' if len(unread) == 1 else 'places'}):", *shown, *more)
+        error.details = (f"it may be in a folder agentscan could not list ({len(unread)}):", *shown, *more)
     return error
 
 

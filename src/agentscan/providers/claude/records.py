@@ -11,6 +11,7 @@ from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
+from agentscan.pricing.aliases import UNBILLED
 
 
 class RawUsage(TypedDict, total=False):
@@ -48,7 +49,9 @@ class RawRecord(TypedDict, total=False):
     aiTitle: str
 
 
-SYNTHETIC_MODELS = frozenset({"<synthetic>", "synthetic"})
+#: Claude Code's own notices (an API error, an interruption): no model, so never the
+#: session's model, and never billed (``pricing.aliases``, which prices them at $0)
+SYNTHETIC_MODELS = UNBILLED
 
 # Text Claude Code injects into user records that the user never typed.
 _WRAPPER_PREFIXES = (

@@ -34,7 +34,8 @@ from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.digests import blake2b
 
 KIND = "codex.counts"
-VERSION = "1"
+#: "2": a tally keeps the calls and turns per model (a row's model): one kept before cannot say it
+VERSION = "2"
 #: files at most this large are read whole by ``list`` already: no tally needed
 WHOLE_BYTES = 1024 * 1024
 #: ``list`` reads at most this much appended data to bring a tally up to date

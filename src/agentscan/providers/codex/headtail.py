@@ -73,7 +73,7 @@ class _TailFold:
         self.facts = LineFacts()
         # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
         # gives it): a row's model is the one most of them ran on.
-        self.calls = FileUsageScanner()
+        self.calls = FileUsageScanner(timed=False)
         self._current: Counters | None = None
         self._carried = ZERO
 
