@@ -10,7 +10,7 @@ Piped output is never fitted: every cell is printed whole.
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple, Sequence, TextIO
+from typing import Any, Callable, Collection, NamedTuple, Sequence, TextIO
 
 from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of
 
@@ -203,6 +203,44 @@ def hidden(columns: Sequence[Column], planned: Layout) -> list[str]:
     """The headers of the columns a layout leaves out to fit."""
     kept = planned[0]
     return [c.header for i, c in enumerate(columns) if i not in kept]
+
+
+#: a way to tell a table's rows (``least_lost``): their natural widths, and whether it is
+#: taken over the ways before it only to keep more of the columns worth keeping
+Way = tuple[Callable[[], list[int] | None], bool]
+
+
+def least_lost(columns: Sequence[Column], tellings: Sequence[Sequence[Way]], term: Terminal,
+               worth: Collection[str]) -> tuple[int, int, Layout] | None:
+    """How to lay out rows that can be told in several ways: ``tellings`` in groups (say,
+    exact numbers, then rounded), each a list of ways (say, long labels, then short), the
+    one liked best first.  A later group is taken only when it leaves out fewer of the
+    columns ``worth`` keeping; within the group taken, a way is taken over those before it
+    when it leaves out fewer of those, or as many and fewer columns at all (a way marked
+    strict: only fewer of those).  Returns (group, way, layout); ``None``: a way's widths
+    cannot be told.  A way is measured only when it may be taken (15,000 rows are not
+    measured twice for nothing)."""
+    best: tuple[tuple[int, int], int, int, Layout] | None = None  # ((worth, all) lost, group, way, layout)
+    for group, ways in enumerate(tellings):
+        if best is not None and not best[0][0]:
+            break  # no group after it can leave out fewer of those worth keeping
+        chosen: tuple[tuple[int, int], int, int, Layout] | None = None
+        for index, (natural_widths, strict) in enumerate(ways):
+            if chosen is not None and not chosen[0][1]:
+                break  # nothing is left out
+            if chosen is not None and strict and not chosen[0][0]:
+                continue  # it could keep nothing it may be taken for
+            widths = natural_widths()
+            if widths is None:
+                return None
+            planned = layout_natural(columns, widths, term)
+            left_out = hidden(columns, planned)
+            lost = (sum(1 for header in left_out if header in worth), len(left_out))
+            if chosen is None or (lost[0] < chosen[0][0] if strict else lost < chosen[0]):
+                chosen = (lost, group, index, planned)
+        if chosen is not None and (best is None or chosen[0][0] < best[0][0]):
+            best = chosen
+    return None if best is None else best[1:]
 
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term: Terminal,

@@ -146,19 +146,14 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
     """The layout of rows whose natural widths are ``natural``, or (``True``) of their rounded
     numbers (``rounded_natural``) when those keep more of the figures that make up a total;
     ``None``: those cannot be told."""
-    planned = table.layout_natural(columns, natural, term)
-    lost = _figures_lost(table.hidden(columns, planned))
-    if lost:
-        # Rounded numbers (75.4k) are narrower: taken if they keep more of those figures
-        # (the layouts compared before either is drawn: 15,000 rows are drawn once).  Never
-        # to keep a title or a project: exact numbers are what ``tokens`` is for.
-        rounded = rounded_natural()
-        if rounded is None:
-            return None
-        compact_planned = table.layout_natural(columns, rounded, term)
-        if _figures_lost(table.hidden(columns, compact_planned)) < lost:
-            return compact_planned, True
-    return planned, False
+    # Rounded numbers (75.4k) are narrower: taken if they keep more of those figures (the
+    # layouts compared before either is drawn: 15,000 rows are drawn once).  Never to keep
+    # a title or a project: exact numbers are what ``tokens`` is for.
+    chosen = table.least_lost(columns, ([(lambda: natural, False)], [(rounded_natural, False)]), term, _FIGURES)
+    if chosen is None:
+        return None
+    rounded, _, planned = chosen
+    return planned, rounded == 1
 
 
 #: the columns worth rounding every number to keep: a total's parts, TOTAL and COST
@@ -166,31 +161,77 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 _FIGURES = frozenset(header for header, _, _ in NUMBER_COLUMNS if header != "REASONING") | {"COST"}
 
 
-def _figures_lost(hidden: list[str]) -> int:
-    return sum(1 for header in hidden if header in _FIGURES)
-
-
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
                 folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = ()) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
-    more columns), the ``total`` (tokens, cost, cost priced), and the notes under it: the
+    more columns; in a summary, its runs' labels shortened when that keeps a column), the
+    ``total`` (tokens, cost, cost priced), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``unrecorded`` sessions (in no row) and the
     ``models`` without a price."""
     columns = _columns(by)
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
     rounded: list[Row] = []
 
-    def rounded_natural() -> list[int]:
-        rounded[:] = [row for group in compact_lines() for row in group] + [total_row(by, total, term, compact=True)]
-        return table.natural(columns, rounded)
+    def rounded_rows() -> list[Row]:
+        if not rounded:
+            rounded[:] = [row for group in compact_lines() for row in group] + [total_row(by, total, term, compact=True)]
+        return rounded
 
-    chosen = choose_layout(columns, table.natural(columns, rows), rounded_natural, term)
-    assert chosen is not None  # (rounded_natural always tells)
-    planned, compact = chosen
-    lines, hidden = table.render(columns, rounded if compact else rows, term, planned)
+    # The rows told with exact numbers, then rounded ones (taken only to keep a figure of
+    # the total, as ever); and in a summary, each with its subagent runs' label in full
+    # ("↳ 250 subagent runs"), short ("↳ 250 runs") to keep any column, or bare ("↳", no
+    # wider than "TOTAL") to keep a figure: a label never costs a figure a key leaves room for.
+    relabels: list[tuple[Callable[[str], str] | None, bool]] = [(None, False)]
+    if by != "session" and any(map(_is_runs, rows)):
+        relabels += [(_short_runs, False), (_bare_runs, True)]
+    told: dict[tuple[bool, int], list[Row]] = {}
+
+    def way(compact: bool, form: int) -> table.Way:
+        def natural() -> list[int]:
+            base = rounded_rows() if compact else rows
+            relabel = relabels[form][0]
+            told[compact, form] = base if relabel is None else _relabelled(base, relabel)
+            return table.natural(columns, told[compact, form])
+        return natural, relabels[form][1]
+
+    chosen = table.least_lost(columns, [[way(compact, form) for form in range(len(relabels))]
+                                        for compact in (False, True)], term, _FIGURES)
+    assert chosen is not None  # (every way tells its widths)
+    group, form, planned = chosen
+    compact = group == 1
+    lines, hidden = table.render(columns, told[compact, form], term, planned)
     print("\n".join(lines))
     print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded)
     return Laid(planned, compact, lines)
+
+
+#: how a summary's line of subagent runs begins (``row_lines``); alone, its label where
+#: even ``  ↳ 250 runs`` would leave out a figure (narrower than ``TOTAL``: it never
+#: widens the column)
+RUNS = "  ↳"
+
+
+def _runs_label(count: int) -> str:
+    return f"{RUNS} {render.plural(count, 'subagent run')}"
+
+
+def _short_runs(label: str) -> str:
+    """``  ↳ 250 subagent runs`` as a narrow terminal says it: ``  ↳ 250 runs``."""
+    return label.replace(" subagent run", " run", 1)
+
+
+def _bare_runs(label: str) -> str:
+    return RUNS
+
+
+def _is_runs(row: Row) -> bool:
+    """Whether ``row`` is a summary's line of subagent runs (a key is never dim)."""
+    return row.style == "dim" and row.cells[0].startswith(RUNS + " ")
+
+
+def _relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:
+    """``rows`` with each line of subagent runs labelled ``label(its label)``."""
+    return [row._replace(cells=[label(row.cells[0]), *row.cells[1:]]) if _is_runs(row) else row for row in rows]
 
 
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
@@ -304,8 +345,8 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     else:
         # Per period/model/provider there can be hundreds of runs: one line for all.
         runs = sum_usage(usage for _, usage in token_row.subagents)
-        label = f"  ↳ {render.plural(len(token_row.subagents), 'subagent run')}"
-        lines.append(Row([label, *blank, *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
+        lines.append(Row([_runs_label(len(token_row.subagents)), *blank,
+                          *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
     return lines
 
 

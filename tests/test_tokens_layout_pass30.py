@@ -1,0 +1,184 @@
+"""A summary's line of subagent runs never costs a figure column.
+
+``↳ 250 subagent runs`` made the PROVIDER column 21 wide where ``claude`` needs 6: at
+80 columns the table left out CACHE WRITE (65.3M tokens, $245 of $1,097).  Now the
+label is shortened (``↳ 250 runs``, then a bare ``↳``) before a column goes: the
+short form to keep any column, the bare one only to keep a figure of the total.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app, table
+from agentscan.cli.table import Column
+from agentscan.cli.term import Terminal, width_of
+from agentscan.cli.tokens_text import print_lines, row_lines
+from agentscan.model import TokenUsage
+from agentscan.scan.tokenreport import TokenRow
+
+runner = CliRunner()
+FIGURES = ("INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "TOTAL", "COST")
+
+
+def _row(key: str, tokens: TokenUsage, cost: str, runs: int = 0, own: TokenUsage | None = None,
+         own_cost: str = "0", runs_usage: TokenUsage | None = None, runs_cost: str = "0") -> TokenRow:
+    # One run holds the runs' tokens, the others none: the table sums them into one line.
+    subagents = tuple((f"agent-{n}", runs_usage if n == 0 else TokenUsage()) for n in range(runs))
+    return TokenRow(key, tokens, own, subagents, Decimal(cost), Decimal(own_cost),
+                    cost_priced=Decimal(cost), subagents_cost=Decimal(runs_cost) if runs else None)
+
+
+#: the table by provider of the 1,500-session bench home (bench/generate.py, scale 1)
+SCALE_1 = [
+    _row("claude", TokenUsage(830_898, 1_467_682_769, 65_340_851, 15_160_521), "915.23", 250,
+         TokenUsage(766_861, 1_354_562_650, 60_267_820, 14_005_106), "844.75",
+         TokenUsage(64_037, 113_120_119, 5_073_031, 1_155_415), "70.48"),
+    _row("codex", TokenUsage(58_783_471, 58_739_758, 0, 3_447_042, 1_727_783), "115.29"),
+    _row("gemini", TokenUsage(19_954_836, 20_516_606, 0, 1_182_950, 389_934), "39.34"),
+    _row("cursor", TokenUsage(5_203_425, 0, 0, 806_295), "27.70"),
+]
+TOTAL = TokenUsage(84_772_630, 1_546_939_133, 65_340_851, 20_596_808, 2_117_717)
+
+
+def laid(rows: list[TokenRow], width: int, capsys: pytest.CaptureFixture[str], tty, *,
+         on_terminal: bool = True) -> tuple[list[str], str]:
+    """The table by provider of ``rows`` at ``width`` columns: its lines, and stderr."""
+    tty(width, color=False)
+    term = Terminal(tty=on_terminal, width=width, color=False)
+
+    def lines(compact: bool):
+        return [row_lines(row, row.key, [], term, compact=compact) for row in rows]
+
+    print_lines("provider", lines(False), lambda: lines(True), (TOTAL, Decimal("1097.57"), Decimal("1097.57")),
+                [], [], term)
+    out, err = capsys.readouterr()
+    return out.splitlines(), " ".join(err.split())
+
+
+def headers(line: str) -> list[str]:
+    return re.split(r" {2,}", line.strip())
+
+
+def runs_line(lines: list[str]) -> str:
+    return next(line for line in lines if line.startswith("  ↳"))
+
+
+def test_at_80_columns_the_label_is_shortened_and_cache_write_stays(capsys, tty) -> None:
+    lines, err = laid(SCALE_1, 80, capsys, tty)
+    assert headers(lines[0]) == ["PROVIDER", *FIGURES]  # CACHE WRITE was left out for the label
+    assert runs_line(lines).startswith("  ↳ 250 runs ")
+    claude = next(line for line in lines if line.startswith("claude"))
+    assert claude.split()[1:] == ["830.9k", "1.5G", "65.3M", "15.2M", "1.5G", "$915.23"]
+    assert "left out to fit 80 columns: REASONING; numbers rounded" in err
+    assert all(width_of(line) <= 80 for line in lines)
+
+
+@pytest.mark.parametrize("width", (120, 200))
+def test_where_it_fits_the_label_is_whole(capsys, tty, width: int) -> None:
+    lines, err = laid(SCALE_1, width, capsys, tty)
+    assert runs_line(lines).startswith("  ↳ 250 subagent runs ")
+    assert "REASONING" in lines[0] and err == ""
+
+
+def test_in_a_pipe_the_label_is_whole(capsys, tty) -> None:
+    lines, _ = laid(SCALE_1, 60, capsys, tty, on_terminal=False)
+    assert runs_line(lines).startswith("  ↳ 250 subagent runs ")
+    assert headers(lines[0]) == ["PROVIDER", "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL", "COST"]
+
+
+def test_a_bare_arrow_where_even_the_short_label_would_cost_a_figure(capsys, tty) -> None:
+    lines, _ = laid(SCALE_1, 68, capsys, tty)
+    assert "CACHE WRITE" in headers(lines[0])
+    assert runs_line(lines).split()[:2] == ["↳", "64.0k"]
+    # No wider than the keys: the PROVIDER column is as wide as its header (INPUT is 6 wide: 84.8M).
+    assert lines[0].startswith("PROVIDER" + "  " + " INPUT  ")
+
+
+@pytest.mark.parametrize("width", range(30, 141))
+def test_a_label_never_costs_a_figure(capsys, tty, width: int) -> None:
+    lines, _ = laid(SCALE_1, width, capsys, tty)
+    shown = headers(lines[0])
+    assert all(width_of(line) <= width for line in lines), lines
+    # The same rows with a bare arrow (no wider than "TOTAL": as if they had no label)
+    # leave out as many figures.
+    term = Terminal(tty=True, width=width, color=False)
+
+    def bare_lines(compact: bool):
+        made = [row_lines(row, row.key, [], term, compact=compact) for row in SCALE_1]
+        return [[line._replace(cells=["  ↳", *line.cells[1:]]) if line.cells[0].startswith("  ↳") else line
+                 for line in group] for group in made]
+
+    print_lines("provider", bare_lines(False), lambda: bare_lines(True),
+                (TOTAL, Decimal("1097.57"), Decimal("1097.57")), [], [], term)
+    reference = headers(capsys.readouterr().out.splitlines()[0])
+    assert [h for h in FIGURES if h not in shown] == [h for h in FIGURES if h not in reference], (width, lines[0])
+
+
+@pytest.mark.parametrize("by", ("provider", "day", "week", "month"))
+def test_the_demo_at_80_columns_keeps_every_column(tty, by: str) -> None:
+    # "↳ 1 subagent run" left REASONING out; "↳ 1 run" keeps it, numbers exact.
+    tty(80, color=False)
+    result = runner.invoke(app, ["--demo", "tokens", "--by", by])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert headers(lines[0])[1:] == [*FIGURES[:4], "REASONING", *FIGURES[4:]]
+    assert "left out" not in result.stderr and "numbers rounded" not in result.stderr
+    labels = [line.split("  ")[1] for line in lines if line.startswith("  ↳")]
+    assert labels and all(re.fullmatch(r"↳ \d+ runs?", label) for label in labels), labels
+    assert all(width_of(line) <= 80 for line in lines)
+
+
+def test_a_session_s_subagents_keep_their_ids(tty) -> None:
+    # By session a sub-line names its subagent: never shortened (nor is it a summary's runs).
+    tty(60, color=False)
+    lines = runner.invoke(app, ["--demo", "tokens"]).stdout.splitlines()
+    assert any(line.startswith("  ↳ a1b2c3d ") for line in lines), lines
+
+
+# --- table.least_lost ---------------------------------------------------------------------
+
+COLUMNS = [Column("KEY"), Column("A", right=True, drop=2), Column("B", right=True, drop=3), Column("T", right=True)]
+TERM = Terminal(tty=True, width=16, color=False)
+
+
+def measured(widths: list[int], seen: list[int], name: int) -> table.Way:
+    def natural() -> list[int]:
+        seen.append(name)
+        return widths
+    return natural, False
+
+
+def test_least_lost_takes_a_later_group_only_for_a_column_worth_keeping() -> None:
+    seen: list[int] = []
+    # Group 0 leaves out B (not worth keeping); group 1 would keep it: not taken, not measured.
+    chosen = table.least_lost(COLUMNS, [[measured([3, 3, 4, 3], seen, 0)], [measured([3, 2, 2, 2], seen, 1)]],
+                              TERM, {"A", "T"})
+    assert chosen is not None and chosen[:2] == (0, 0) and seen == [0]
+    # Worth keeping: taken.
+    chosen = table.least_lost(COLUMNS, [[measured([3, 3, 4, 3], seen, 0)], [measured([3, 2, 2, 2], seen, 1)]],
+                              TERM, {"A", "B", "T"})
+    assert chosen is not None and chosen[:2] == (1, 0)
+
+
+def test_least_lost_takes_a_later_way_of_a_group_to_keep_any_column_a_strict_one_only_a_worthy_one() -> None:
+    seen: list[int] = []
+    wide, narrow = [6, 3, 3, 3], [1, 3, 3, 3]  # B goes when the key is 6 wide
+    chosen = table.least_lost(COLUMNS, [[measured(wide, seen, 0), measured(narrow, seen, 1)]], TERM, {"A", "T"})
+    assert chosen is not None and chosen[:2] == (0, 1) and table.hidden(COLUMNS, chosen[2]) == []
+    strict = (lambda: narrow, True)
+    chosen = table.least_lost(COLUMNS, [[measured(wide, seen, 0), strict]], TERM, {"A", "T"})
+    assert chosen is not None and chosen[:2] == (0, 0)  # B is not worth a strict way
+    chosen = table.least_lost(COLUMNS, [[measured(wide, seen, 0), strict]], TERM, {"A", "B", "T"})
+    assert chosen is not None and chosen[:2] == (0, 1)
+    seen.clear()
+    chosen = table.least_lost(COLUMNS, [[measured(narrow, seen, 0), measured(narrow, seen, 1)]], TERM, {"A"})
+    assert chosen is not None and chosen[:2] == (0, 0) and seen == [0]  # nothing left out: no more measured
+
+
+def test_least_lost_is_none_when_a_way_cannot_be_told() -> None:
+    assert table.least_lost(COLUMNS, [[(lambda: [20, 3, 3, 3], False)], [(lambda: None, False)]], TERM, {"A"}) is None
