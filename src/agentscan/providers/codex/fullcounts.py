@@ -159,7 +159,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         return Tally(counts_of(kinds), kept[0] if kept else None)
     if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or _head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
-    from agentscan.providers.codex.usage import FileUsageScanner  # usage imports this module
+    from agentscan.providers.codex.callscan import FileUsageScanner
 
     scanner = FileUsageScanner()
     if kept is not None:

@@ -30,7 +30,7 @@ from agentscan.providers.codex.counters import ZERO, Counters, add
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of
-from agentscan.providers.codex.usage import FileUsageScanner
+from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.settling import unfinished_line
 
 TAIL_BYTES = 1024 * 1024

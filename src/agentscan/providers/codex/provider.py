@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.detailmodel import SessionDetail, ToolEvent
     from agentscan.providers.codex.detail import TranscriptReader
     from agentscan.providers.codex.row import ThreadFacts
-    from agentscan.providers.codex.usage import FileUsageScanner, UsageEvent
+    from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
 
 #: (owning session, subagent id or None, the thread, its scanner)
 _Scanned = tuple[str, "str | None", "Thread", "FileUsageScanner"]
@@ -203,7 +203,7 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.headtail import TailSummary
         from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
         from agentscan.providers.codex.row import ThreadFacts, assemble_row, session_head, thread_header
-        from agentscan.providers.codex.usage import FileUsageScanner
+        from agentscan.providers.codex.callscan import FileUsageScanner
         from agentscan.toolkit.detail import DetailCollector
         from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 

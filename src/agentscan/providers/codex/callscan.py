@@ -1,0 +1,214 @@
+"""One rollout's model calls as ``tokens`` counts them (``FileUsageScanner``), fed its
+records in order; the rules are in ``usage``'s docstring.  Its own module so that
+``fullcounts`` (which ``usage`` imports) can bring a kept tally up to date with it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timedelta
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
+
+from agentscan.model import TokenUsage
+from agentscan.providers.codex.counters import Counters, counters_of, minus, to_tokens, token_info
+from agentscan.providers.codex.modeluse import ModelUse, model_use
+from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
+from agentscan.timeutil import parse_iso
+
+_BURST_GAP = timedelta(seconds=1)
+
+
+class UsageEvent(NamedTuple):
+    """One model call's counters (a named tuple: see ``cli.term.Terminal``)."""
+
+    timestamp_raw: str | None
+    timestamp: datetime | None
+    model: str | None
+    counters: Counters
+
+    @property
+    def tokens(self) -> TokenUsage:
+        return to_tokens(self.counters)
+
+
+class FileUsageScanner:
+    """Fed one rollout's records in order; keeps its calls and the copy boundary.
+
+    ``replay`` says the thread began with a copy of another thread's history;
+    ``started`` is when the thread itself was created.  A plain class, not a
+    dataclass: a cold ``list`` imports it, and a dataclass costs about a
+    millisecond to create on import.
+    """
+
+    __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
+                 "turns", "last_total", "timed", "_previous", "_model")
+
+    def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
+                 *, timed: bool = True) -> None:
+        #: whether a call's time is read (``False``: only its model and counters are wanted,
+        #: as by ``list``'s tail read for thousands of rollouts: parsing each time was a
+        #: fifth of that read)
+        self.timed = timed
+        self.replay = replay
+        self.started = started
+        self.thread_id = thread_id  # records naming another thread are copies
+        self.events: list[UsageEvent] = []
+        #: response id (or time + counters) -> the call a ``token_usage_record`` reports
+        self.records: dict[str, UsageEvent] = {}
+        self.boundary: int | None = None if replay else 0  # index of the first own call, once known
+        self.baseline: Counters | None = None  # the cumulative total the copy ended with
+        self.saw_marker = False
+        #: turn_context lines per model, in the order each was last named (``modeluse``)
+        self.turns: dict[str, int] = {}
+        #: the latest ``token_count``'s cumulative total as read (``None``: it had none)
+        self.last_total: Counters | None = None
+        self._previous: Counters | None = None
+        self._model: str | None = None
+
+    def resume(self, model: str | None, previous: Counters | None) -> None:
+        """Go on from where an earlier pass over the same file stopped (``fullcounts``):
+        the turn's model and the cumulative count it had reached."""
+        self._model, self._previous = model, previous
+
+    @property
+    def position(self) -> tuple[str | None, Counters | None]:
+        """What ``resume`` takes to go on from here."""
+        return self._model, self._previous
+
+    def feed(self, record: Mapping[str, Any]) -> None:
+        kind = record.get("type")
+        if kind == "turn_context":
+            model = as_str(payload_of(record).get("model"))
+            if model is not None:
+                self._model = model
+                turns = self.turns
+                turns[model] = turns.pop(model, 0) + 1  # moved to the end: named last
+            return
+        if kind == "token_usage_record":
+            self._usage_record(payload_of(record), record.get("timestamp"))
+            return
+        if kind == "compacted":
+            copied = as_dict(payload_of(record).get("latest_token_usage_record"))
+            if copied:
+                self._usage_record(copied, record.get("timestamp"))
+            return
+        if kind != "event_msg":
+            return
+        payload = payload_of(record)
+        ptype = payload.get("type")
+        if ptype == "task_started" and self.boundary is None:
+            self._marker(time_value(payload.get("started_at")))
+        elif ptype == "token_count":
+            self._token_count(record)
+
+    def _marker(self, started_at: datetime | None) -> None:
+        if started_at is None:
+            return
+        self.saw_marker = True
+        if self.started is None or started_at >= self.started - MARKER_SLACK:
+            self.boundary = len(self.events)
+            self.baseline = self._previous
+
+    def _token_count(self, record: Mapping[str, Any]) -> None:
+        info = token_info(record) or {}
+        total = counters_of(info.get("total_token_usage"))
+        self.last_total = total
+        last = counters_of(info.get("last_token_usage"))
+        if total is not None and total == self._previous:
+            return  # the same cumulative count emitted again
+        delta = last if last is not None else (minus(total, self._previous) if total is not None else None)
+        if total is not None:
+            self._previous = total
+        if delta is None or not any(delta[:5]):
+            return
+        model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._model
+        raw_ts = record.get("timestamp")
+        self.events.append(
+            UsageEvent(raw_ts if isinstance(raw_ts, str) else None, parse_iso(raw_ts) if self.timed else None, model,
+                       delta)
+        )
+
+    def _usage_record(self, payload: Mapping[str, Any], raw_ts: object) -> None:
+        owner = as_str(payload.get("thread_id"))
+        if owner is not None and self.thread_id is not None and owner != self.thread_id:
+            return  # another thread's record, copied with its history
+        counters = counters_of(payload.get("usage"))
+        if counters is None or not any(counters[:5]):
+            return
+        timestamp = raw_ts if isinstance(raw_ts, str) else None
+        key = as_str(payload.get("response_id")) or f"{timestamp}\x1f{counters}"
+        if key not in self.records:
+            model = as_str(payload.get("model")) or self._model
+            self.records[key] = UsageEvent(timestamp, parse_iso(timestamp) if self.timed else None, model, counters)
+
+    def _unmatched_records(self, own: list[UsageEvent]) -> list[UsageEvent]:
+        """Records whose call no ``token_count`` of this thread reports."""
+        if not self.records:
+            return []
+        reported = Counter(event.counters for event in own)
+        extra = []
+        for event in self.records.values():
+            if reported[event.counters] > 0:
+                reported[event.counters] -= 1
+            else:
+                extra.append(event)
+        return extra
+
+    def all_calls(self) -> list[UsageEvent]:
+        """Every call in the file, a copied history's included (``own_events`` of a thread
+        that copied none): what a pass that cannot tell the copy counts."""
+        return self.events + self._unmatched_records(self.events)
+
+    def model_use(self, calls: Iterable[UsageEvent] | None = None) -> ModelUse:
+        """``calls`` (default: ``all_calls``) and the file's turns, per model (``modeluse``)."""
+        return model_use((event.model for event in (self.all_calls() if calls is None else calls)), self.turns)
+
+    @property
+    def decided(self) -> bool:
+        return self.boundary is not None
+
+    def own_events(self, parent_calls: Callable[[], list[UsageEvent]] | None = None) -> list[UsageEvent]:
+        """The calls this thread made itself, once the whole file was fed."""
+        own = self._own_token_counts(parent_calls)
+        return own + self._unmatched_records(own)
+
+    def _own_token_counts(self, parent_calls: Callable[[], list[UsageEvent]] | None) -> list[UsageEvent]:
+        if self.boundary is not None:
+            return self.events[self.boundary:]
+        if self.saw_marker:
+            return []  # every turn in the file predates the thread: all copied
+        copied = self._parent_prefix(parent_calls()) if parent_calls is not None else 0
+        copied = copied or self._predating() or _leading_burst(self.events)
+        return self.events[copied:]
+
+    def _parent_prefix(self, parent: list[UsageEvent]) -> int:
+        """How many leading calls equal the parent's own calls up to the fork."""
+        started = self.started
+        prefix = [e.counters for e in parent if e.timestamp is None or started is None or e.timestamp <= started]
+        matched = 0
+        while matched < min(len(prefix), len(self.events)) and self.events[matched].counters == prefix[matched]:
+            matched += 1
+        return matched
+
+    def _predating(self) -> int:
+        """How many leading calls are dated before the thread (copies that kept their time)."""
+        if self.started is None:
+            return 0
+        cutoff = self.started - MARKER_SLACK
+        older = 0
+        while older < len(self.events) and (self.events[older].timestamp or cutoff) < cutoff:
+            older += 1
+        return older
+
+
+def _leading_burst(events: list[UsageEvent]) -> int:
+    """How many leading calls were written back to back (a rewritten copy)."""
+    if len(events) < 2:
+        return 0
+    end = 0
+    while end + 1 < len(events):
+        first, second = events[end].timestamp, events[end + 1].timestamp
+        if first is None or second is None or not timedelta(0) <= second - first <= _BURST_GAP:
+            break
+        end += 1
+    return end + 1 if end else 0
