@@ -250,6 +250,8 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
     kept, widths = planned if planned is not None else layout(columns, table_rows, term)
     kept_columns = [columns[i] for i in kept]
+    if term.tty:
+        widths = _path_slack_given_on(columns, table_rows, kept, list(widths))
     lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]
     every = len(kept) == len(columns)
     for row in table_rows:
@@ -260,6 +262,30 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
         shown_columns, cells, shown_widths = _merged(row, columns, kept, widths)
         lines.append(_line(shown_columns, cells, shown_widths, term, row.style))
     return lines, hidden(columns, (kept, widths))
+
+
+def _path_slack_given_on(columns: Sequence[Column], rows: Sequence[Row], kept: Sequence[int],
+                         widths: list[int]) -> list[int]:
+    """A path cut from its start begins at a separator (``…/src/app``, not ``…c/src/app``), so
+    its column may end up wider than any path shown in it: those columns go to the last
+    column when it is text (``list``'s TITLE), which was cut to fit, rather than to blanks."""
+    last = len(kept) - 1
+    if last < 1 or columns[kept[last]].right:
+        return widths
+    for position, index in enumerate(kept[:last]):
+        column, width = columns[index], widths[position]
+        if not column.keep_end:
+            continue
+        shown = width_of(column.header)
+        for row in rows:
+            if not _spanned(row, index):
+                cell = row.cells[index]
+                shown = max(shown, width_of(cut_left(cell, width)) if width_of(cell) > width else width_of(cell))
+                if shown >= width:
+                    break
+        if shown < width:
+            widths[position], widths[last] = shown, widths[last] + width - shown
+    return widths
 
 
 def _merged(row: Row, columns: Sequence[Column], kept: Sequence[int],
