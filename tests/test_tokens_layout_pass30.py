@@ -182,3 +182,27 @@ def test_least_lost_takes_a_later_way_of_a_group_to_keep_any_column_a_strict_one
 
 def test_least_lost_is_none_when_a_way_cannot_be_told() -> None:
     assert table.least_lost(COLUMNS, [[(lambda: [20, 3, 3, 3], False)], [(lambda: None, False)]], TERM, {"A"}) is None
+
+
+def test_by_model_on_a_terminal_names_models_as_list_does(isolated_home, tty) -> None:  # noqa: ANN001
+    """``sonnet-4-5`` for ``claude-sonnet-4-5-20250929``; whole in a pipe, and whole where two
+    models would read alike."""
+    from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
+
+    def session(native: str, model: str) -> None:
+        at = "2026-11-01T10:00:00Z"
+        claude_session_file(isolated_home, native, [
+            claude_user(native, at, "hi"),
+            claude_assistant(native, at, msg_id=f"m-{native}", request_id=f"r-{native}", usage=claude_usage(10, 5),
+                             model=model)])
+
+    session("1a2b3c4d-0000-4000-8000-000000000001", "claude-sonnet-4-5-20250929")
+    session("1a2b3c4d-0000-4000-8000-000000000002", "claude-haiku-4-5-20251001")
+    piped = invoke("tokens", "--by", "model").stdout
+    assert "claude-sonnet-4-5-20250929" in piped and "claude-haiku-4-5-20251001" in piped
+    tty(100)
+    keys = [line.split()[0] for line in invoke("tokens", "--by", "model").stdout.splitlines()[1:-1]]
+    assert sorted(keys) == ["haiku-4-5", "sonnet-4-5"]
+    session("1a2b3c4d-0000-4000-8000-000000000003", "claude-sonnet-4-5")  # the same short name
+    keys = [line.split()[0] for line in invoke("tokens", "--by", "model").stdout.splitlines()[1:-1]]
+    assert sorted(keys) == ["claude-haiku-4-5-20251001", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929"]

@@ -112,11 +112,16 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone."""
     by_session = report.by == "session"
     keys = [short_ids.get(row.key, row.key) if term.tty else row.key for row in report.rows]
+    if report.by == "model" and term.tty:
+        # As ``list`` shows them (``opus-4-5``): ``claude-sonnet-4-5-20250929`` took a narrow
+        # terminal's CACHE WRITE column.  Whole where two would read alike.
+        short = [render.model_text(key, term) for key in keys]
+        keys = short if len(set(short)) == len(short) else keys
     # Each session's date, project and title: made once for both layouts.
     facts = [session_facts(rows_of(row.key), term, zone) if by_session else [] for row in report.rows]
 
     def lines(compact: bool) -> list[list[Row]]:
-        return [row_lines(row, key if by_session else row.key, row_facts, term, compact=compact)
+        return [row_lines(row, key if by_session or report.by == "model" else row.key, row_facts, term, compact=compact)
                 for row, key, row_facts in zip(report.rows, keys, facts)]
 
     full = lines(False)
