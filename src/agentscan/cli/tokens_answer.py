@@ -154,7 +154,7 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
 def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     """What a person is told on stderr about the sessions the options left out: those asked
     for by id that ``--provider`` drops, and, when no row is left, which filter took them."""
-    from agentscan.cli.tokens_text import explain_empty, provider_drops
+    from agentscan.cli.tokens_empty import explain_empty, provider_drops
 
     notes = []
     ids, providers = asked.ids, asked.providers

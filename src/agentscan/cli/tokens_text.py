@@ -5,8 +5,8 @@ its id.  Rows with no tokens at all (``<synthetic>`` models, empty sessions)
 are folded into one line; a session whose provider recorded no usage says
 "not recorded" (grouped, or in a window, it is in no row: a line under the
 table counts it).  The number columns are listed in ``NUMBER_COLUMNS`` so a
-cost column can join them.  ``explain_empty`` and ``provider_drops`` word
-what stderr says when the options left a session out.
+cost column can join them.  What stderr says when the options left a session
+out is worded in ``tokens_empty``.
 """
 
 from __future__ import annotations
@@ -353,47 +353,3 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         lines.append(Row([_runs_label(len(token_row.subagents)), *blank,
                           *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
     return lines
-
-
-def provider_drops(dropped: Sequence[tuple[str, str]], providers: Sequence[str], *, every: bool) -> str:
-    """The note for sessions asked for by id (``dropped``: their ids and providers) that
-    ``--provider`` leaves out; ``every``: no session asked for is left."""
-    chosen = ", ".join(providers)
-    if len(dropped) == 1:
-        (session_id, provider), = dropped
-        told = f"{session_id} is a {provider} session: --provider {chosen} leaves it out"
-    else:
-        kinds = ", ".join(sorted({provider for _, provider in dropped}))
-        told = f"--provider {chosen} leaves out {len(dropped):,} of the sessions asked for ({kinds})"
-    return told + ("; nothing is left to total" if every else "")
-
-
-def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], since: datetime | None,
-                  until: datetime | None, zone: tzinfo | None) -> str | None:
-    """Why the report has no row, naming the filter that left none: ``count`` sessions
-    were selected (``asked_for``: by id), and none had a call between ``since`` and
-    ``until``; ``None``: no filter did it (every session recorded no usage, which the
-    table says)."""
-    if count == 0 and not asked_for:
-        if providers:
-            return (f"no {', '.join(providers)} sessions found; `agentscan doctor` shows where agentscan looked")
-        return "no sessions found; `agentscan doctor` shows where agentscan looked (or try `agentscan --demo tokens`)"
-    if since is None and until is None:
-        return None
-    if since is not None and until is not None:
-        window = f"between {_time_in(since, zone)} and {_time_in(until, zone)}"
-    elif since is not None:
-        window = f"since {_time_in(since, zone)}"
-    else:
-        assert until is not None
-        window = f"before {_time_in(until, zone)}"
-    if count == 1:
-        which = "the session asked for" if asked_for else "the only session"
-        return f"no usage {window}: {which} made no call in that range"
-    which = f"the {count:,} sessions" + (" asked for" if asked_for else "")
-    return f"no usage {window}: none of {which} made a call in that range"
-
-
-def _time_in(value: datetime, zone: tzinfo | None) -> str:
-    """``value`` to the minute in ``zone`` (``None``: local), as a person gave it: ``2026-12-01 09:49``."""
-    return render.short_time(value) if zone is None else value.astimezone(zone).strftime("%Y-%m-%d %H:%M")
