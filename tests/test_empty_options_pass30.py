@@ -64,3 +64,10 @@ def test_an_empty_export_says_which_option_left_nothing(tmp_path: Path) -> None:
     assert result.stdout.startswith(f"wrote 0 sessions to {out} (csv): no claude session updated since 2099-01-01 00:00")
     result = invoke("export", "-f", "csv", "-o", str(out))
     assert result.stdout == f"wrote 1 session to {out} (csv)\n"
+
+
+def test_an_empty_otlp_output_is_a_usage_error_as_export_s_is() -> None:
+    for command in (["otlp", "--output", ""], ["export", "-f", "csv", "-o", ""]):
+        result = invoke(*command)
+        assert result.exit_code == 2, command
+        assert result.stderr.startswith("error: --output is empty (is a variable unset?)"), command

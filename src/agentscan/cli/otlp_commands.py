@@ -61,6 +61,8 @@ def otlp_command(
 
     state = state_of(ctx)
     to_stdout = output_text == "-"
+    if output_text is not None and not output_text.strip():  # as ``export -o ""``
+        raise UsageProblem("--output is empty (is a variable unset?); give a file path, or - for stdout")
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
     output: Path | None = None
