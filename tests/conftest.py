@@ -131,3 +131,20 @@ def pages(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     monkeypatch.setattr(Scanner, "list_page", counting)
     return made
 
+
+@pytest.fixture
+def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Worker processes fork even on one core (``otlp.parallel``); the list counts the
+    sessions handed to each pool started."""
+    from agentscan.toolkit import cores, workers
+
+    started: list[int] = []
+    real = workers.run_parallel
+
+    def counting(job, batches, count, **kw):  # type: ignore[no-untyped-def]
+        started.append(sum(len(batch) for batch in batches))
+        return real(job, batches, count, **kw)
+
+    monkeypatch.setattr(workers, "run_parallel", counting)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
+    return started

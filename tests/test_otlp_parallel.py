@@ -54,21 +54,6 @@ def export(tmp_path: Path, name: str) -> tuple[bytes, dict]:
     return out.read_bytes(), document
 
 
-@pytest.fixture
-def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Forks even on one core, and counts the pools started."""
-    started: list[int] = []
-    real = workers.run_parallel
-
-    def counting(job, batches, count, **kw):  # type: ignore[no-untyped-def]
-        started.append(sum(len(batch) for batch in batches))
-        return real(job, batches, count, **kw)
-
-    monkeypatch.setattr(workers, "run_parallel", counting)
-    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
-    return started
-
-
 def test_workers_write_what_one_process_writes(isolated_home: Path, tmp_path: Path, pools: list[int],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     many_sessions(isolated_home)

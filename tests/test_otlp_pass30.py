@@ -19,7 +19,7 @@ from cursor_builders import assistant, bubble, composer_data, make_state_db, sta
 from otlp_builders import claude_untimed_tool, otlp
 from agentscan.otlp import gaps, parallel
 from agentscan.otlp.gaps import Gaps, Untimed
-from agentscan.toolkit import cores, workers
+from agentscan.toolkit import cores
 
 SLUG = "home-dev-shop"
 CURSOR = [f"{n:08x}-aaaa-4000-8000-000000000001" for n in range(3)]
@@ -123,21 +123,6 @@ def test_untimed_splits_by_what_the_provider_s_format_records() -> None:
 
 
 SESSIONS = [f"{n:08x}-1111-4222-8333-444444444444" for n in range(parallel.MIN_SESSIONS + 2)]
-
-
-@pytest.fixture
-def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Forks even on one core, and counts the sessions handed to the workers."""
-    started: list[int] = []
-    real = workers.run_parallel
-
-    def counting(job, batches, count, **kw):  # type: ignore[no-untyped-def]
-        started.append(sum(len(batch) for batch in batches))
-        return real(job, batches, count, **kw)
-
-    monkeypatch.setattr(workers, "run_parallel", counting)
-    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
-    return started
 
 
 def test_what_workers_count_comes_back_the_same_as_in_one_process(isolated_home: Path, tmp_path: Path, pools: list[int],
