@@ -244,13 +244,16 @@ def least_lost(columns: Sequence[Column], tellings: Sequence[Sequence[Way]], ter
 
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term: Terminal,
-           planned: Layout | None = None) -> tuple[list[str], list[str]]:
+           planned: Layout | None = None, *, fit_paths: bool = False) -> tuple[list[str], list[str]]:
     """The table's lines, and the headers of the columns left out to fit; ``planned``: the
-    rows' ``layout``, when the caller made it already (to choose between two tables)."""
+    rows' ``layout``, when the caller made it already (to choose between two tables).
+    ``fit_paths``: widths traded between path and title columns by the cells
+    (``_path_slack_given_on``): only for a table printed whole, never one whose lines
+    are spliced from kept text (``tablepatch`` lays out its pieces apart)."""
     table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
     kept, widths = planned if planned is not None else layout(columns, table_rows, term)
     kept_columns = [columns[i] for i in kept]
-    if term.tty:
+    if fit_paths and term.tty:
         widths = _path_slack_given_on(columns, table_rows, kept, list(widths))
     lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]
     every = len(kept) == len(columns)
@@ -266,26 +269,40 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
 
 def _path_slack_given_on(columns: Sequence[Column], rows: Sequence[Row], kept: Sequence[int],
                          widths: list[int]) -> list[int]:
-    """A path cut from its start begins at a separator (``…/src/app``, not ``…c/src/app``), so
-    its column may end up wider than any path shown in it: those columns go to the last
-    column when it is text (``list``'s TITLE), which was cut to fit, rather than to blanks."""
-    last = len(kept) - 1
-    if last < 1 or columns[kept[last]].right:
+    """Paths cut from their start, fitted with the table's free text (its TITLE, cut to fit
+    anyway): a path column is widened by what its last folder's name needs
+    (``…/weather-app``, not ``…eather-app``, which reads as another project) while the title
+    keeps its least width; and one that its cuts left wider than any path it shows (a cut
+    begins at a separator) gives those columns back to the title rather than to blanks."""
+    texts = [position for position, index in enumerate(kept)
+             if columns[index].flex and not columns[index].keep_end and not columns[index].right]
+    if not texts:
         return widths
-    for position, index in enumerate(kept[:last]):
+    last = texts[-1]  # the title: the columns it gives or takes are cut from its end
+    for position, index in enumerate(kept):
         column, width = columns[index], widths[position]
         if not column.keep_end:
             continue
+        cells = [row.cells[index] for row in rows if not _spanned(row, index)]
+        named = max((_named_width(cell) for cell in cells), default=0)
+        room = widths[last] - columns[kept[last]].min_width
+        if width < named <= width + room:
+            widths[position], widths[last] = named, widths[last] - (named - width)
+            width = named
         shown = width_of(column.header)
-        for row in rows:
-            if not _spanned(row, index):
-                cell = row.cells[index]
-                shown = max(shown, width_of(cut_left(cell, width)) if width_of(cell) > width else width_of(cell))
-                if shown >= width:
-                    break
+        for cell in cells:
+            shown = max(shown, width_of(cut_left(cell, width)) if width_of(cell) > width else width_of(cell))
+            if shown >= width:
+                break
         if shown < width:
             widths[position], widths[last] = shown, widths[last] + width - shown
     return widths
+
+
+def _named_width(path: str) -> int:
+    """The columns ``path`` needs to show its last folder's name whole: ``…/weather-app``."""
+    name = path.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
+    return min(width_of(path), width_of(name) + 2)
 
 
 def _merged(row: Row, columns: Sequence[Column], kept: Sequence[int],
@@ -361,7 +378,7 @@ def print_table(
 ) -> list[str]:
     """Print the table; returns the headers of the columns left out to fit the terminal."""
     term = term or terminal()
-    lines, hidden = render(columns, rows, term)
+    lines, hidden = render(columns, rows, term, fit_paths=True)
     stream = out or sys.stdout
     stream.write("\n".join(lines) + "\n")
     return hidden
