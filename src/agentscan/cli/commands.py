@@ -21,8 +21,12 @@ from agentscan.cli.options import (
 
 def register(app: typer.Typer) -> None:
     app.command("list", cls=GlobalOptionsCommand)(list_command)
-    app.command("show", cls=GlobalOptionsCommand)(show_command)
-    app.command("tokens", cls=GlobalOptionsCommand)(tokens_command)
+    # ``short_help``: the whole line ``agentscan --help`` gives each command (click cuts a
+    # first sentence longer than about 68 columns with "...").
+    app.command("show", cls=GlobalOptionsCommand,
+                short_help="One session in detail: prompts, replies, tool calls, subagents.")(show_command)
+    app.command("tokens", cls=GlobalOptionsCommand,
+                short_help="Token totals, subagents included, by session, day or model.")(tokens_command)
 
 
 @handle_errors

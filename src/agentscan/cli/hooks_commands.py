@@ -45,10 +45,13 @@ def register(app: typer.Typer) -> None:
         help="Install or remove agentscan's hook capture in an agent's config.",
         no_args_is_help=True,
     )
-    hooks_app.command("install", cls=GlobalOptionsCommand)(install_command)
-    hooks_app.command("uninstall", cls=GlobalOptionsCommand)(uninstall_command)
+    hooks_app.command("install", cls=GlobalOptionsCommand,
+                      short_help="Add `agentscan hook` to every hook event of the agent.")(install_command)
+    hooks_app.command("uninstall", cls=GlobalOptionsCommand,
+                      short_help="Remove agentscan's entries (only those) from the agent's hooks.")(uninstall_command)
     app.add_typer(hooks_app, name="hooks")
-    app.command("trace", cls=GlobalOptionsCommand)(trace_command)
+    app.command("trace", cls=GlobalOptionsCommand,
+                short_help="A session's conversation tree, from its captured hook events.")(trace_command)
 
 
 def hook_command(

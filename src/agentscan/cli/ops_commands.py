@@ -21,8 +21,10 @@ from agentscan.cli.options import (
 
 
 def register(app: typer.Typer) -> None:
-    app.command("export", cls=GlobalOptionsCommand)(export_command)
-    app.command("doctor", cls=GlobalOptionsCommand)(doctor_command)
+    app.command("export", cls=GlobalOptionsCommand,
+                short_help="Write every matching session to a JSONL, CSV or SQLite index.")(export_command)
+    app.command("doctor", cls=GlobalOptionsCommand,
+                short_help="Where agentscan looks, what it found, and the hooks installed.")(doctor_command)
 
 
 @handle_errors

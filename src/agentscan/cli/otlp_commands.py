@@ -24,7 +24,8 @@ from agentscan.cli.options import (
 
 
 def register(app: typer.Typer) -> None:
-    app.command("otlp", cls=GlobalOptionsCommand)(otlp_command)
+    app.command("otlp", cls=GlobalOptionsCommand,
+                short_help="Sessions as OpenTelemetry traces, to a file or a collector.")(otlp_command)
 
 
 @handle_errors

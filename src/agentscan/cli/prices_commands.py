@@ -10,7 +10,8 @@ from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_error
 
 
 def register(app: typer.Typer) -> None:
-    app.command("prices", cls=GlobalOptionsCommand)(prices_command)
+    app.command("prices", cls=GlobalOptionsCommand,
+                short_help="The price data costs come from, and what a model costs.")(prices_command)
 
 
 @handle_errors
