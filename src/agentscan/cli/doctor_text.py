@@ -30,7 +30,9 @@ def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
     times, counts and paths stay whole); in a pipe as it is."""
     if not term.tty:
         return [indent + text]
-    return wrap(home_short_text(text), term.width, indent=indent, subsequent=indent + "    ")
+    # A path longer than the line is left whole (the terminal folds it): broken in two it
+    # could not be copied, and this report is pasted into bug reports.
+    return wrap(home_short_text(text), term.width, indent=indent, subsequent=indent + "    ", break_long_words=False)
 
 
 def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, str]) -> None:
