@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from agentscan.cli.show_text import card_lines, print_detail
@@ -54,3 +56,14 @@ def test_the_hint_opens_the_same_home(tty, tmp_path, isolated_home) -> None:  # 
     result = invoke("--home", str(home), "show", native[:8])
     assert result.exit_code == 0, result.output
     assert f"agentscan --home '{home}' show claude:{native} --full" in result.stderr
+
+
+def test_the_tokens_line_says_how_much_of_the_total_subagents_made() -> None:
+    subs = (SubagentInfo("a1", "Explore", None, TokenUsage(input=5, output=1)),
+            SubagentInfo("a2", None, None, TokenUsage(input=3, output=1)), SubagentInfo("a3", None, None, None))
+    row = replace(ROW, tokens=TokenUsage(input=100, output=20))
+    (line,) = [line for line in card_lines(SessionDetail(row=row, subagents=subs), Terminal(tty=False, width=80, color=False))
+               if line.startswith("  tokens")]
+    assert line.endswith("20 output, 10 of them by subagents")
+    alone = card_lines(SessionDetail(row=row), Terminal(tty=False, width=80, color=False))
+    assert not any("by subagents" in line for line in alone)

@@ -64,6 +64,17 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
 
 
+def _subagents_part(detail: SessionDetail, term: Terminal) -> str:
+    """``, 6,313 of them by subagents``: the session's total holds its subagents' (the lines
+    under ``subagents`` each give theirs), which the card did not say."""
+    if detail.row.tokens is None or detail.extra.get("parent_missing"):
+        return ""  # no total, or one that is all theirs (the ``parent`` line says so)
+    theirs = sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
+    if not theirs:
+        return ""
+    return f", {_grouped(theirs) if term.tty else theirs} of them by subagents"
+
+
 def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
     """How a subagent is named on a terminal: a thread id (Codex's, Cursor's 36-character
     UUIDs) by its shortest prefix no other subagent of the session shares, 8 characters or
@@ -97,7 +108,7 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         ("started", short_time(row.started_at)),
         ("updated", short_time(row.updated_at)),
         ("path", home_short(row.path) if term.tty else row.path),
-        ("tokens", tokens_line(row.tokens, grouped=term.tty)),
+        ("tokens", tokens_line(row.tokens, grouped=term.tty) + _subagents_part(detail, term)),
         ("cost", None if row.tokens is None else human_usd(row.cost)),
     ):
         lines.extend(_field(label, value if value else "-", term))
