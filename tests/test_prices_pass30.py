@@ -43,3 +43,13 @@ def test_only_a_claude_family_s_short_name_is_given_its_prefix_back(isolated_hom
     """``claude-`` is put back only where ``list`` took it off: ``v1`` is no Claude model."""
     doc = orjson.loads(runner.invoke(app, ["prices", "-p", "claude", name, "--json"]).stdout)
     assert doc["models"][0]["provider"] != "anthropic"
+
+
+def test_prices_alone_on_a_terminal_says_how_to_ask_for_a_model(isolated_home, tty) -> None:  # noqa: ANN001
+    tty(100)
+    result = runner.invoke(app, ["prices"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("price data: ")
+    assert "give model names for their prices: `agentscan prices sonnet-4-5 gpt-5`" in result.stderr
+    tty(100, stderr=False)
+    assert runner.invoke(app, ["prices"]).stderr == ""  # a hint for a person only

@@ -85,6 +85,8 @@ def prices_command(
             from agentscan.cli.prices_text import print_prices
 
             print_prices(looked_up)
+        elif not notes:
+            render.note("give model names for their prices: `agentscan prices sonnet-4-5 gpt-5`", tty_only=True)
     if scan.warnings.items and not as_json:
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
     if state.strict and scan.warnings.items:
