@@ -12,3 +12,9 @@ def test_a_path_longer_than_the_line_is_never_broken() -> None:
     lines = _lines(f"finding: state DB: {LONG} (read-only; used)", Terminal(tty=True, width=40, color=False))
     assert any(line.strip() == LONG for line in lines), lines
     assert " ".join(line.strip() for line in lines) == f"finding: state DB: {LONG} (read-only; used)"
+
+
+def test_a_path_with_a_space_in_a_folder_s_name_stays_whole() -> None:
+    spaced = "~/Library/Application Support/Cursor/User/globalStorage/state.vscdb"
+    lines = _lines(f"finding: state DB: {spaced} (read-only; used)", Terminal(tty=True, width=40, color=False))
+    assert any(line.strip() == spaced for line in lines), lines

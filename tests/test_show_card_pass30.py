@@ -64,6 +64,6 @@ def test_the_tokens_line_says_how_much_of_the_total_subagents_made() -> None:
     row = replace(ROW, tokens=TokenUsage(input=100, output=20))
     (line,) = [line for line in card_lines(SessionDetail(row=row, subagents=subs), Terminal(tty=False, width=80, color=False))
                if line.startswith("  tokens")]
-    assert line.endswith("20 output, 10 of them by subagents")
+    assert line == "  tokens   120 total (10 by subagents) = 100 input + 0 cache read + 0 cache write + 20 output"
     alone = card_lines(SessionDetail(row=row), Terminal(tty=False, width=80, color=False))
     assert not any("by subagents" in line for line in alone)

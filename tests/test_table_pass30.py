@@ -19,7 +19,7 @@ def test_a_path_cut_at_a_separator_leaves_no_blanks_before_the_title() -> None:
 
 
 def test_a_pipe_is_laid_out_as_before() -> None:
-    lines, _ = render(COLUMNS, ROWS, Terminal(tty=False, width=40, color=False))
+    lines, _ = render(COLUMNS, ROWS, Terminal(tty=False, width=40, color=False), fit_paths=True)
     assert lines[1] == "a1  /home/dev/src/project-39  fix the parser in the tokenizer module today"
 
 

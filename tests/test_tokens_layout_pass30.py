@@ -205,4 +205,13 @@ def test_by_model_on_a_terminal_names_models_as_list_does(isolated_home, tty) ->
     assert sorted(keys) == ["haiku-4-5", "sonnet-4-5"]
     session("1a2b3c4d-0000-4000-8000-000000000003", "claude-sonnet-4-5")  # the same short name
     keys = [line.split()[0] for line in invoke("tokens", "--by", "model").stdout.splitlines()[1:-1]]
-    assert sorted(keys) == ["claude-haiku-4-5-20251001", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929"]
+    assert sorted(keys) == ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "haiku-4-5"]  # whole: only those
+
+
+def test_model_names_that_read_alike_are_whole() -> None:
+    from agentscan.cli.term import Terminal
+    from agentscan.cli.tokens_text import _model_names
+
+    term = Terminal(tty=True, width=100, color=False)
+    models = ["claude-sonnet-4-5-20250929", "claude-4.5-sonnet", "claude-opus-4-5-20251101", "gpt-5"]
+    assert _model_names(models, term) == ["claude-sonnet-4-5-20250929", "claude-4.5-sonnet", "opus-4-5", "gpt-5"]

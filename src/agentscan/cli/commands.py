@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
     app.command("show", cls=GlobalOptionsCommand,
                 short_help="One session in detail: prompts, replies, tool calls, subagents.")(show_command)
     app.command("tokens", cls=GlobalOptionsCommand,
-                short_help="Token totals, subagents included, by session, day or model.")(tokens_command)
+                short_help="Token totals with subagents, by session, period, model or provider.")(tokens_command)
 
 
 @handle_errors

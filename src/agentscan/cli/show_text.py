@@ -64,15 +64,16 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
 
 
-def _subagents_part(detail: SessionDetail, term: Terminal) -> str:
-    """``, 6,313 of them by subagents``: the session's total holds its subagents' (the lines
-    under ``subagents`` each give theirs), which the card did not say."""
+def _subagents_part(line: str, detail: SessionDetail, term: Terminal) -> str:
+    """The tokens ``line`` with ``(6,313 by subagents)`` beside its total: the session's
+    total holds its subagents' (the lines under ``subagents`` each give theirs), which the
+    card did not say."""
     if detail.row.tokens is None or detail.extra.get("parent_missing"):
-        return ""  # no total, or one that is all theirs (the ``parent`` line says so)
+        return line  # no total, or one that is all theirs (the ``parent`` line says so)
     theirs = sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
     if not theirs:
-        return ""
-    return f", {_grouped(theirs) if term.tty else theirs} of them by subagents"
+        return line
+    return line.replace(" total = ", f" total ({_grouped(theirs) if term.tty else theirs} by subagents) = ", 1)
 
 
 def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
@@ -108,7 +109,7 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         ("started", short_time(row.started_at)),
         ("updated", short_time(row.updated_at)),
         ("path", home_short(row.path) if term.tty else row.path),
-        ("tokens", tokens_line(row.tokens, grouped=term.tty) + _subagents_part(detail, term)),
+        ("tokens", _subagents_part(tokens_line(row.tokens, grouped=term.tty), detail, term)),
         ("cost", None if row.tokens is None else human_usd(row.cost)),
     ):
         lines.extend(_field(label, value if value else "-", term))

@@ -284,9 +284,12 @@ def _path_slack_given_on(columns: Sequence[Column], rows: Sequence[Row], kept: S
         if not column.keep_end:
             continue
         cells = [row.cells[index] for row in rows if not _spanned(row, index)]
-        named = max((_named_width(cell) for cell in cells), default=0)
         room = widths[last] - columns[kept[last]].min_width
-        if width < named <= width + room:
+        # Only a cell wider than the column can be cut inside its name; the widest name
+        # that fits the room is shown whole (a longer one is cut, as it would have been).
+        needs = [_named_width(cell) for cell in cells if len(cell) > width or not cell.isascii()]
+        named = max((need for need in needs if need <= width + room), default=0)
+        if named > width:
             widths[position], widths[last] = named, widths[last] - (named - width)
             width = named
         shown = width_of(column.header)

@@ -79,6 +79,10 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
     # A time ("2026-11-29 16:30") and a `quoted command` are kept on one line:
     # their spaces are made unbreakable for textwrap, then given back.
     glued = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d|`[^`\n]+`", lambda m: m.group(0).replace(" ", _GLUE), text)
+    if not break_long_words:
+        # A path to copy stays whole even where a folder's name has a space in it
+        # (macOS's "~/Library/Application Support/Cursor/…"): a space between two parts of a path.
+        glued = re.sub(r"(/[^\s/]+) (?=[^\s/]+/)", lambda m: m.group(1) + _GLUE, glued)
     lines = textwrap.wrap(glued, width=max(width, 20), initial_indent=indent,
                           subsequent_indent=indent + "  " if subsequent is None else subsequent,
                           break_long_words=break_long_words, break_on_hyphens=False)

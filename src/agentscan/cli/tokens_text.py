@@ -115,8 +115,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     if report.by == "model" and term.tty:
         # As ``list`` shows them (``opus-4-5``): ``claude-sonnet-4-5-20250929`` took a narrow
         # terminal's CACHE WRITE column.  Whole where two would read alike.
-        short = [render.model_text(key, term) for key in keys]
-        keys = short if len(set(short)) == len(short) else keys
+        keys = _model_names(keys, term)
     # Each session's date, project and title: made once for both layouts.
     facts = [session_facts(rows_of(row.key), term, zone) if by_session else [] for row in report.rows]
 
@@ -138,6 +137,17 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
 
 Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 """A table's total: its tokens, cost and cost priced."""
+
+
+def _model_names(models: list[str], term: Terminal) -> list[str]:
+    """Each model as ``list`` names it on a terminal, but whole where two would read alike
+    (``sonnet-4-5`` of two Claude snapshots, or beside Cursor's ``sonnet-4.5``)."""
+    short = [render.model_text(model, term) for model in models]
+    alike: dict[str, int] = {}
+    for name in short:
+        seen = name.lower().replace(".", "-")
+        alike[seen] = alike.get(seen, 0) + 1
+    return [name if alike[name.lower().replace(".", "-")] == 1 else model for name, model in zip(short, models)]
 
 
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool) -> Row:
