@@ -38,7 +38,7 @@ def test_a_pipe_gets_whole_subagent_numbers(isolated_home: Path) -> None:
     out = CliRunner().invoke(app, ["--demo", "show", "7f3c9a12"]).stdout
     # Plain integers, as list and tokens print them in a pipe (docs/cli.md)
     assert " 6313 tokens" in out and "6.3k" not in out and "6,313" not in out
-    assert "75433 total = 40 input + 66200 cache read + 8300 cache write + 893 output" in out
+    assert "75433 total (6313 by subagents) = 40 input + 66200 cache read + 8300 cache write + 893 output" in out
 
 
 def test_a_subagent_with_no_usage_says_its_tokens_were_not_recorded(isolated_home: Path) -> None:
