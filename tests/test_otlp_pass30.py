@@ -17,7 +17,7 @@ import pytest
 
 from cursor_builders import assistant, bubble, composer_data, make_state_db, state_db_path, tool, turn_ended, user, write_transcript
 from otlp_builders import claude_untimed_tool, otlp
-from agentscan.otlp import gaps, parallel
+from agentscan.otlp import parallel
 from agentscan.otlp.gaps import Gaps, Untimed
 from agentscan.toolkit import cores
 
@@ -110,8 +110,11 @@ def test_a_session_s_own_missing_time_stays_its_warning_and_fails_strict(isolate
 
 def test_untimed_splits_by_what_the_provider_s_format_records() -> None:
     untimed = Untimed(tools=4, llm_calls=1, one_turn=True)
-    assert untimed.split("cursor") == (Untimed(tools=4, one_turn=True), Untimed(llm_calls=1))
-    assert untimed.split("claude") == (Untimed(), untimed)
+    from agentscan.providers.claude.provider import ClaudeProvider
+    from agentscan.providers.cursor.provider import CursorProvider
+
+    assert untimed.split(CursorProvider.records_call_times) == (Untimed(tools=4, one_turn=True), Untimed(llm_calls=1))
+    assert untimed.split(ClaudeProvider.records_call_times) == (Untimed(), untimed)
     assert Untimed(llm_calls=1).notes() == ["1 LLM calls without a timestamp were left out"]
     sums = Gaps()
     sums.add("cursor", Untimed())  # nothing missing: not a session to count
@@ -129,7 +132,9 @@ def test_what_workers_count_comes_back_the_same_as_in_one_process(isolated_home:
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     # Cursor sessions are made in this process; Claude's travel. Say Claude's format had no call
     # times, so the sums made in the workers must come back for the line to count them.
-    monkeypatch.setattr(gaps, "NO_CALL_TIMES", frozenset({"claude", "cursor"}))
+    from agentscan.providers.claude.provider import ClaudeProvider
+
+    monkeypatch.setattr(ClaudeProvider, "records_call_times", False)
     for number, session in enumerate(SESSIONS):
         claude_untimed_tool(isolated_home, session, number)
     cursor_sessions(isolated_home)

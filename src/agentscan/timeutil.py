@@ -114,7 +114,7 @@ def zone(name: str | None) -> tzinfo | None:
     if name is None:
         return None
     if not name.strip():  # ``--tz "$TZ"`` with the variable unset: said, not taken as the local zone
-        raise UsageProblem("--tz is empty: give an IANA name such as Europe/Paris, or leave the option out")
+        raise UsageProblem("an empty time zone: use an IANA name such as Europe/Paris")
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:

@@ -53,8 +53,7 @@ def export_command(
 
     state = state_of(ctx)
     to_stdout = output_text == "-"
-    if not output_text.strip():
-        raise UsageProblem("--output is empty (is a variable unset?); give a file path, or - for stdout")
+    reject_blank(output=output_text, since=since)
     if lock_timeout < 0:
         raise UsageProblem(f"--lock-timeout must be 0 or more seconds, not {lock_timeout:g}")
     if to_stdout and as_json:
@@ -72,7 +71,6 @@ def export_command(
             raise ExportFailed(f"{output_text} names a directory, and there is none; give a file path")
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
-    reject_blank(since=since)
     scanner = state.scanner(provider)
     filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since is not None else None)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days)

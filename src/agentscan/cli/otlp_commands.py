@@ -62,8 +62,7 @@ def otlp_command(
 
     state = state_of(ctx)
     to_stdout = output_text == "-"
-    if output_text is not None and not output_text.strip():  # as ``export -o ""``
-        raise UsageProblem("--output is empty (is a variable unset?); give a file path, or - for stdout")
+    reject_blank(output=output_text, since=since)
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
     output: Path | None = None
@@ -82,7 +81,6 @@ def otlp_command(
             # and it holds the secret.
             raise UsageProblem("--header wants KEY=VALUE (no '=' after a name found; the text is not shown)")
         headers[key.strip()] = value.strip()
-    reject_blank(since=since)
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(
         ids=tuple(session_ids or ()),

@@ -20,14 +20,16 @@ ERRORS_SHOWN = 3
 PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE, PIPE_ERROR = 100, 90, 400, 200
 
 
-def tokens_line(usage: TokenUsage | None, *, grouped: bool = True) -> str:
+def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0) -> str:
     """``grouped``: thousands separated, for a person (a pipe gets plain integers, as
-    ``list`` and ``tokens`` print them there: docs/cli.md)."""
+    ``list`` and ``tokens`` print them there: docs/cli.md); ``by_subagents``: how much of
+    the total its subagents made, said beside it (``75,433 total (6,313 by subagents)``)."""
     if usage is None:
         return "not recorded"
     n = _grouped if grouped else str
+    theirs = f" ({n(by_subagents)} by subagents)" if by_subagents else ""
     return (
-        f"{n(usage.total)} total = {n(usage.input)} input + {n(usage.cache_read)} cache read"
+        f"{n(usage.total)} total{theirs} = {n(usage.input)} input + {n(usage.cache_read)} cache read"
         f" + {n(usage.cache_write)} cache write + {n(usage.output)} output"
         + (f" ({n(usage.reasoning)} reasoning)" if usage.reasoning else "")
     )
@@ -64,16 +66,13 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
 
 
-def _subagents_part(line: str, detail: SessionDetail, term: Terminal) -> str:
-    """The tokens ``line`` with ``(6,313 by subagents)`` beside its total: the session's
-    total holds its subagents' (the lines under ``subagents`` each give theirs), which the
-    card did not say."""
-    if detail.row.tokens is None or detail.extra.get("parent_missing"):
-        return line  # no total, or one that is all theirs (the ``parent`` line says so)
-    theirs = sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
-    if not theirs:
-        return line
-    return line.replace(" total = ", f" total ({_grouped(theirs) if term.tty else theirs} by subagents) = ", 1)
+def _by_subagents(detail: SessionDetail) -> int:
+    """How much of the session's total its subagents made (the lines under ``subagents``
+    each give theirs; the total holds them, which the card did not say); 0 where the total
+    is all theirs (the ``parent`` line says so)."""
+    if detail.extra.get("parent_missing"):
+        return 0
+    return sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
 
 
 def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
@@ -109,7 +108,7 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         ("started", short_time(row.started_at)),
         ("updated", short_time(row.updated_at)),
         ("path", home_short(row.path) if term.tty else row.path),
-        ("tokens", _subagents_part(tokens_line(row.tokens, grouped=term.tty), detail, term)),
+        ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=_by_subagents(detail))),
         ("cost", None if row.tokens is None else human_usd(row.cost)),
     ):
         lines.extend(_field(label, value if value else "-", term))

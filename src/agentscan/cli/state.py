@@ -105,33 +105,34 @@ def _absolute(home: Path | str) -> Path:
     ``hooks install``, write) the current directory or the real home."""
     import os
 
-    if isinstance(home, str) and not home.strip():
-        from agentscan.errors import UsageProblem
-
-        raise UsageProblem("--home is empty: name a directory (is a variable unset?)")
+    if isinstance(home, str):
+        reject_blank(home=home)
     return Path(os.path.abspath(os.path.expanduser(home)))
 
 
-#: what each option that may be left out takes, for the error an empty one gets
+#: what each option takes, for the error an empty one gets
 _WANTED = {
-    "--since": "give a date (2026-11-01), an ISO time or a duration (3d, 12h)",
-    "--until": "give a date (2026-11-30), an ISO time or a duration (3d, 12h)",
-    "--tz": "give an IANA zone such as Europe/Paris",
-    "--cwd": "give a directory",
-    "--grep": "give the text to look for",
+    "--home": "name a directory",
+    "--output": "give a file path, or - for stdout",
+    "--since": "give a date (2026-11-01), an ISO time or a duration (3d, 12h), or leave it out",
+    "--until": "give a date (2026-11-30), an ISO time or a duration (3d, 12h), or leave it out",
+    "--tz": "give an IANA zone such as Europe/Paris, or leave it out",
+    "--cwd": "give a directory, or leave it out",
+    "--grep": "give the text to look for, or leave it out",
 }
 
 
 def reject_blank(**options: Optional[str]) -> None:
-    """A usage error for an option given empty (``since="", cwd=None``: ``--since`` is):
+    """A usage error for an option given empty (``since="", cwd=None``: ``--since`` is).
     ``--since "$FROM"`` with the variable unset would otherwise answer for every session,
-    as if the option were left out, and a cron job would never know."""
+    as if the option were left out, and a cron job would never know; an empty ``--home``
+    or ``--output`` would read or write the current directory."""
     for name, value in options.items():
         if value is not None and not value.strip():
             from agentscan.errors import UsageProblem
 
             flag = f"--{name}"
-            raise UsageProblem(f"{flag} is empty: {_WANTED[flag]}, or leave it out (is a variable unset?)")
+            raise UsageProblem(f"{flag} is empty (is a variable unset?): {_WANTED[flag]}")
 
 
 def home_option(home: Optional[Path | str]) -> str:

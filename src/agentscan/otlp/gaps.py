@@ -18,11 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-#: providers whose transcripts record no time for a tool call (``providers/cursor/transcript``);
-#: a prompt's only in an optional wrapper, so a session with no timed prompt is normal there too
-NO_CALL_TIMES = frozenset({"cursor"})
-
-
 @dataclass(frozen=True, slots=True)
 class Untimed:
     """What one session had no time for: left out of its traces, or exported coarser."""
@@ -44,9 +39,11 @@ class Untimed:
             notes.append("nothing in it has a timestamp: no spans")
         return notes
 
-    def split(self, provider: str) -> tuple[Untimed, Untimed]:
-        """(what ``provider``'s format never records, what is wrong with this session)."""
-        if provider not in NO_CALL_TIMES:
+    def split(self, records_call_times: bool) -> tuple[Untimed, Untimed]:
+        """(what the provider's format never records, what is wrong with this session);
+        ``records_call_times``: ``Provider.records_call_times``, which says where times are
+        missing by nature (a prompt's too, then: it is only in an optional wrapper)."""
+        if records_call_times:
             return Untimed(), self
         # An LLM call's time comes from Cursor's state DB, which has one: missing, it is the session's.
         return Untimed(self.tools, 0, self.one_turn, self.no_spans), Untimed(llm_calls=self.llm_calls)

@@ -213,7 +213,7 @@ def _transcript_session(
         return any(start_ns - SLACK_NS <= h_end and h_start <= end_ns + SLACK_NS for h_start, h_end in spans)
 
     result = transcript_traces(detail, entries, facts, since_ns=since_ns, skip=covered if spans else None)
-    normal, wrong = result.untimed.split(ref.provider)
+    normal, wrong = result.untimed.split(scanner.provider(ref.provider).records_call_times)
     gaps.add(ref.provider, normal)
     for note in wrong.notes():
         notes.append(ScanWarning(str(ref.path or ref.id), f"otlp: {note}"))

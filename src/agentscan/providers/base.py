@@ -89,6 +89,10 @@ class Provider(ABC):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         """The bounded ``show`` detail of one session."""
 
+    #: whether its transcripts record each tool call's time: Cursor's record none, which
+    #: ``otlp`` then says once for the export rather than once a session (``otlp.gaps``)
+    records_call_times: ClassVar[bool] = True
+
     #: whether any of its rows may be read in a worker process (``row_travels``)
     rows_may_travel: ClassVar[bool] = False
 

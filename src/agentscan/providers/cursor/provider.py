@@ -53,6 +53,8 @@ class CursorProvider(Provider):
     # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text;
     # 4: updated_at takes meta.json updatedAtMs
     parser_version = "4"
+    # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
+    records_call_times = False
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         from agentscan.providers.cursor.statedb import state_db

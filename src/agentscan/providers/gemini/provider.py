@@ -139,7 +139,8 @@ class GeminiProvider(Provider):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.detailmodel import SubagentInfo
         from agentscan.providers.gemini.detail import stream_chat
-        from agentscan.providers.gemini.usage import conversation_model, spend_of
+        from agentscan.providers.gemini.row import conversation_model
+        from agentscan.providers.gemini.usage import spend_of
         from agentscan.toolkit.detail import DetailCollector
 
         files: SessionFiles = ref.hint

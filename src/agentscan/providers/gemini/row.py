@@ -11,7 +11,7 @@ from collections import Counter
 from datetime import datetime
 
 from agentscan.model import Counts, SessionRow, sum_usage
-from agentscan.providers.gemini.chatlog import MessageFacts, SessionChats
+from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, SessionChats
 from agentscan.providers.gemini.records import collapse, is_slash_command
 from agentscan.providers.gemini.usage import spend_of
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
@@ -28,12 +28,19 @@ def title_of(prompts: list[str]) -> str | None:
 
 
 def main_model(chats: SessionChats) -> str | None:
-    """The model that answered most of the session's billed messages (first seen wins ties)."""
+    """The model that answered most of the session's billed messages (first seen wins ties):
+    its main chat's, else the first subagent's that has one."""
     for _, conversation in chats.everything():
-        models = Counter(facts.model for facts in conversation.spend.values() if facts.model)
-        if models:
-            return models.most_common(1)[0][0]
+        model = conversation_model(conversation)
+        if model:
+            return model
     return None
+
+
+def conversation_model(conversation: Conversation) -> str | None:
+    """The model that answered most of one chat's billed messages (first seen wins ties)."""
+    models = Counter(facts.model for facts in conversation.spend.values() if facts.model)
+    return models.most_common(1)[0][0] if models else None
 
 
 def build_row(

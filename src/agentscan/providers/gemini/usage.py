@@ -21,12 +21,3 @@ def usage_entries(chats: SessionChats) -> list[UsageEntry]:
 
 def spend_of(conversation: Conversation) -> TokenUsage | None:
     return sum_usage(facts.tokens for facts in conversation.spend.values())
-
-
-def conversation_model(conversation: Conversation) -> str | None:
-    """The model that answered most of the chat's billed messages (first seen wins ties),
-    as ``row.main_model`` picks the session's: a subagent's in ``show``."""
-    from collections import Counter
-
-    models = Counter(facts.model for facts in conversation.spend.values() if facts.model)
-    return models.most_common(1)[0][0] if models else None
