@@ -215,6 +215,17 @@ def test_doctor_says_the_home_itself_is_missing(tmp_path: Path) -> None:
     assert orjson.loads(runner.invoke(app, ["--home", str(tmp_path), "doctor", "--json"]).stdout)["home_exists"] is True
 
 
+@pytest.mark.parametrize("args, hint", [
+    (["--demo"], "Try: agentscan --demo list"),
+    (["--home", "/tmp/a b", "-q"], "Try: agentscan --home '/tmp/a b' -q list"),
+])
+def test_global_options_without_a_command_name_the_command_to_try(args: list[str], hint: str) -> None:
+    # `agentscan --demo` alone plainly wants an answer: click said only "Missing command."
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.rstrip("\n").splitlines()[-1] == f"error: Missing command. {hint}", result.stderr
+
+
 @pytest.mark.parametrize("args, message", [
     (["list", "--bogus"], "No such option: --bogus"),
     (["show"], "Missing argument 'ID'."),

@@ -7,6 +7,7 @@ maps the domain errors of ``agentscan.errors`` to them.
 
 from __future__ import annotations
 
+import shlex
 import sys
 from typing import Any, Optional
 
@@ -29,8 +30,18 @@ class _Group(TyperGroup):
         except _UsageError as exc:
             raise _worded(exc) from None
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta["agentscan.given"] = list(args)  # for the missing command's hint
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: Any) -> Any:
+        # ``agentscan --demo`` alone: click would say only "Missing command.", yet
+        # the user plainly wanted an answer; name the commonest command with what they typed.
+        # (``_protected_args`` holds the command name; click has no public spelling of it.)
         try:
+            if not ctx._protected_args and not ctx.args:
+                given = shlex.join(["agentscan", *ctx.meta.get("agentscan.given", ()), "list"])
+                ctx.fail(f"Missing command. Try: {given}")
             return super().invoke(ctx)
         except _UsageError as exc:
             raise _worded(exc) from None
