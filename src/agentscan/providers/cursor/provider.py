@@ -51,8 +51,9 @@ class CursorProvider(Provider):
     label = "Cursor"
     env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
     # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text;
-    # 4: updated_at takes meta.json updatedAtMs
-    parser_version = "4"
+    # 4: updated_at takes meta.json updatedAtMs; 5: a guessed cwd checked against
+    # the session folder's name
+    parser_version = "5"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 
@@ -270,6 +271,7 @@ class CursorProvider(Provider):
     def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
         """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, the workspace DB
         that lists the composer, then tool evidence."""
+        from agentscan.providers.cursor.cwd import slug_names
         from agentscan.providers.cursor.transcript import add_tool_evidence
 
         if facts.composer is not None and facts.composer.fs_path:
@@ -283,7 +285,9 @@ class CursorProvider(Provider):
         if guess.working_directory is None:
             for sub in files.subagents:  # children only when the parent named no working_directory
                 add_tool_evidence(sub.path, ctx, guess)
-        return guess.best()
+        # The project folder is named after the workspace (a slug): a folder the
+        # tools searched is not taken for it when one above it has that name.
+        return guess.best(None if files.in_empty_window else slug_names(files.project))
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         return self._assemble(ref, ctx).row

@@ -12,13 +12,15 @@ Both are listed so that no session (and no token) is lost; rows and
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRef, SessionRow
 from agentscan.providers.cursor.chats import chat_meta, meta_json
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE
+from agentscan.providers.cursor.cwd import md5_names
 from agentscan.providers.cursor.ide import tool_event
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, model_name
 from agentscan.providers.cursor.row import CursorHint, StoreSession
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from agentscan.toolkit.detail import DetailCollector
 
 PROVIDER = "cursor"
+_MD5 = re.compile(r"[0-9a-fA-F]{32}")
 
 
 def store_ref(native_id: str, directory: Path, ctx: ScanContext) -> SessionRef:
@@ -59,6 +62,13 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
+def _named_by(session: StoreSession) -> Callable[[str], bool] | None:
+    """A CLI chat's folder is ``chats/<md5(cwd)>/<id>``: the hash tells its cwd
+    among the folders the tools touched (``acp-sessions/<id>`` says nothing)."""
+    digest = session.directory.parent.name
+    return md5_names(digest) if _MD5.fullmatch(digest) else None
+
+
 def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> SessionRow:
     meta = chat_meta(native_id, ctx)
     summary = summarize_events(store_events(session.store, ctx))
@@ -69,7 +79,7 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> Sessio
         native_id=native_id,
         path=str(session.store),
         title=(meta.name if meta else None) or summary.first_prompt,
-        cwd=(meta.cwd if meta else None) or summary.cwd.best(),
+        cwd=(meta.cwd if meta else None) or summary.cwd.best(_named_by(session)),
         model=meta.model if meta else None,
         started_at=started,
         # The store's mtime only when nothing recorded a time (a copied home has
