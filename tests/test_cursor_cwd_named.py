@@ -7,6 +7,7 @@ folder (``Grep`` in ``…/src``) or a subfolder a shell ran in passed for the pr
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -39,11 +40,15 @@ def test_a_shell_s_working_directory_below_the_project_gives_way_too(isolated_ho
     assert _row_cwd(isolated_home) == "/home/me/weather-app"
 
 
-def test_with_no_folder_of_that_name_the_guess_is_kept(isolated_home: Path) -> None:
-    write_transcript(isolated_home, "Users-someone-else", S, [
-        user("find the cache"), assistant(None, tool("Grep", pattern="cache", path="/home/me/weather-app/src")),
-    ])
-    assert _row_cwd(isolated_home) == "/home/me/weather-app/src"
+@pytest.mark.parametrize("touched", [
+    {"path": "/etc/hosts"},  # Read: the only folder touched is outside the workspace
+    {"path": "/src", "pattern": "x"},  # a search folder
+    {"working_directory": "/tmp/build", "command": "make"},
+])
+def test_with_no_folder_of_the_slug_s_name_the_cwd_is_unknown_not_invented(isolated_home: Path, touched: dict) -> None:
+    name = "Shell" if "command" in touched else "Grep" if "pattern" in touched else "Read"
+    write_transcript(isolated_home, "Users-me-proj", S, [user("look"), assistant(None, tool(name, **touched))])
+    assert _row_cwd(isolated_home) is None
 
 
 def test_an_empty_window_s_session_keeps_the_tools_folder(isolated_home: Path) -> None:
@@ -74,9 +79,10 @@ def test_slugs_are_compared_as_cursor_writes_them(slug: str, touched: str, expec
     assert guess.best(slug_names(slug)) == expected
 
 
-def test_a_name_no_folder_gives_leaves_the_deepest_common_folder() -> None:
+def test_a_name_no_folder_gives_leaves_the_cwd_unknown() -> None:
     guess = CwdGuess()
     guess.add({"path": "/w/proj/src/a.py"}, "Read")
     guess.add({"path": "/w/proj/src/b.py"}, "Read")
-    assert guess.best(md5_names("0" * 32)) == "/w/proj/src"
-    assert guess.best() == "/w/proj/src"
+    assert guess.best(md5_names("0" * 32)) is None
+    assert guess.best(md5_names(hashlib.md5(b"/w/proj").hexdigest())) == "/w/proj"
+    assert guess.best() == "/w/proj/src"  # no folder name to check against: the deepest common folder

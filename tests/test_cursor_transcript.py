@@ -93,8 +93,9 @@ def test_real_sample_turn_ended_success_leaves_status_unknown(isolated_home: Pat
 def test_real_sample_multi_parts_cwd_from_search_dirs(isolated_home: Path) -> None:
     _place_real(isolated_home, "synthetic-cursor-history-multi-parts.jsonl")
     (row,) = _scanner(isolated_home).list_sessions()
-    # Grep path /src and Glob target_directory /src are both directories.
-    assert row.cwd == "/src"
+    # Grep path /src and Glob target_directory /src are both directories, and /src is not
+    # the workspace the project folder "real" is named after: unknown, not invented.
+    assert row.cwd is None
     assert (row.counts.prompts, row.counts.tool_calls) == (0, 2)
     assert row.title is None
 
@@ -209,9 +210,11 @@ def test_a_child_no_task_explains_goes_to_the_last_prompt(isolated_home: Path) -
     ],
 )
 def test_cwd_inference(isolated_home: Path, tools: list, child_tools: list, expected: str | None) -> None:
-    write_transcript(isolated_home, "p", S, [user("go"), assistant(None, *tools)])
+    # In an empty window (no workspace: the slug names no folder) the tools' folders are all there is
+    # (a named workspace is checked against the slug: test_cursor_cwd_named.py).
+    write_transcript(isolated_home, "empty-window", S, [user("go"), assistant(None, *tools)])
     if child_tools:
-        write_subagent(isolated_home, "p", S, CHILD_1, [user("sub"), assistant(None, *child_tools)])
+        write_subagent(isolated_home, "empty-window", S, CHILD_1, [user("sub"), assistant(None, *child_tools)])
     (row,) = _scanner(isolated_home).list_sessions()
     assert row.cwd == expected
 

@@ -7,9 +7,10 @@ path the tools touched.  Windows paths (``C:\\…``, ``\\\\server\\share``) are
 compared with ``ntpath`` so a drive letter is never mistaken for a file.
 
 Where the session's folder is named after its workspace (a transcript's
-project slug, a CLI chat's ``md5(cwd)``), a directory the tools touched, or
-one above it, that gives that name is the workspace: a search folder
-(``Grep`` in ``/src``) or a subfolder a shell ran in is not.
+project slug, a CLI chat's ``md5(cwd)``), the workspace is the directory the
+tools touched, or one above it, that gives that name: a search folder
+(``Grep`` in ``/src``) or a subfolder a shell ran in is not, and with no such
+directory the cwd is unknown rather than invented (contract).
 """
 
 from __future__ import annotations
@@ -91,20 +92,23 @@ class CwdGuess:
         return self._common
 
     def best(self, names_workspace: Callable[[str], bool] | None = None) -> str | None:
-        """The workspace ``names_workspace`` recognises among the directories touched
-        and those above them; else the working directory, else the common parent."""
-        if names_workspace is not None:
-            candidates = [self.working_directory] if self.working_directory else []
-            for directory in candidates + list(self._directories):
-                flavor = _flavor(directory)
-                while flavor is not None:
-                    if names_workspace(directory):
-                        return directory
-                    parent = flavor.dirname(directory)
-                    if parent == directory:
-                        break
-                    directory = parent
-        return self.working_directory or self.common_parent()
+        """The working directory, else the common parent; where the session's folder
+        is named after its workspace (``names_workspace``), the directory touched, or
+        one above it, that it names, and ``None`` when none does: the tools then
+        worked outside the workspace (``Read /etc/hosts``), which stays unknown."""
+        if names_workspace is None:
+            return self.working_directory or self.common_parent()
+        candidates = [self.working_directory] if self.working_directory else []
+        for directory in candidates + list(self._directories):
+            flavor = _flavor(directory)
+            while flavor is not None:
+                if names_workspace(directory):
+                    return directory
+                parent = flavor.dirname(directory)
+                if parent == directory:
+                    break
+                directory = parent
+        return None
 
 
 def _loose_slug(text: str) -> str:
