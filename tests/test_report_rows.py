@@ -83,9 +83,10 @@ def test_a_kept_row_is_not_taken_back_once_its_calls_are_shared(isolated_home: P
     session(isolated_home, S2, 2, 200)
     tokens_bytes()
     computed.clear()
-    # S1 now holds a copy of S2's call (a resumed conversation): counted once, in S1 (it
-    # began first: ``sharing.session_order``), so S2's kept row (200) is not taken back.
-    append(first, turn(S2, 2, 200)[1:], 1_795_000_000)
+    # S1 now holds a copy of S2's call under its own sessionId (a fork that renames what it
+    # copies): counted once, in S1 (it began first: ``sharing.session_order``), so S2's kept
+    # row (200) is not taken back.
+    append(first, [{**record, "sessionId": S1} for record in turn(S2, 2, 200)[1:]], 1_795_000_000)
     shared = tokens_bytes()
     assert f"claude:{S1}" in computed
     assert shared == tokens_bytes("--no-cache")

@@ -1,7 +1,8 @@
 """A call two sessions' files hold (a resumed or forked session copies its parent's) counts
-once in ``tokens``: in the session whose first call came first, then whose id sorts first,
-whatever sessions were asked for and in whatever order, and wherever the sessions grow to;
-the other's row is 0, not "no usage recorded" (``null``)."""
+once in ``tokens``: in the session its record names (Claude Code copies a resumed session's
+records with their first session's ``sessionId``), else in the session whose first call came
+first, then whose id sorts first, whatever sessions were asked for and in whatever order, and
+wherever the sessions grow to; the other's row is 0, not "no usage recorded" (``null``)."""
 
 from __future__ import annotations
 
@@ -84,6 +85,39 @@ def test_copies_that_begin_together_go_to_the_id_that_sorts_first(isolated_home:
                                                *turn(LATER, "2026-11-02T09:00:00.000Z", "m3", 400)])
     for ids in ((), (PARENT, LATER), (LATER, PARENT)):
         assert totals(*ids) == {PARENT: 0, LATER: 502}, ids
+
+
+def test_a_resumed_session_s_copies_count_in_the_session_their_records_name(isolated_home: Path) -> None:
+    # As Claude Code resumes: the new file begins with the parent's records, their
+    # sessionId (and times) kept; only then its own.  LATER sorts first by id, so
+    # copies that begin together went to it, and the parent's row said 0.
+    parent_turns = [*turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100), *turn(PARENT, "2026-11-01T10:05:00.000Z", "m2", 200)]
+    claude_session_file(isolated_home, PARENT, parent_turns)
+    claude_session_file(isolated_home, LATER, [*parent_turns, *turn(LATER, "2026-11-02T09:00:00.000Z", "m3", 400)])
+    for ids in ((), (PARENT, LATER), (LATER, PARENT)):
+        assert totals(*ids) == {PARENT: 302, LATER: 401}, ids
+    # With the parent's file gone, the copies are all there is: they count in the resumed session.
+    (isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{PARENT}.jsonl").unlink()
+    assert totals() == {LATER: 703}
+
+
+def test_a_real_resumed_transcript_and_its_first_session(isolated_home: Path) -> None:
+    """``vibecodingtracker-v1.0.95``: a resumed file whose first 48 lines are session
+    e9f146fa's (their ``sessionId``), the rest b162b1ae's own."""
+    from builders import REAL
+
+    lines = (REAL / "claude" / "vibecodingtracker-v1.0.95.trimmed.jsonl").read_bytes().splitlines(keepends=True)
+    first, resumed = "e9f146fa-3b20-48d0-9be4-d99ca901cae4", "b162b1ae-97bc-475f-9b5f-ffbf55ca5b3f"
+    assert all(orjson.loads(line)["sessionId"] == first for line in lines[:48])
+    project = isolated_home / ".claude" / "projects" / "-home-wei-repo-claude-code"
+    project.mkdir(parents=True)
+    (project / f"{first}.jsonl").write_bytes(b"".join(lines[:48]))
+    (project / f"{resumed}.jsonl").write_bytes(b"".join(lines))
+    alone = {session: totals(session)[session] for session in (first, resumed)}
+    everything = totals()
+    assert everything[first] == alone[first] > 0  # its own calls, asked for alone or with the rest
+    assert everything[resumed] == alone[resumed] - alone[first]  # the copies are its first session's
+    assert sum(everything.values()) == alone[resumed]
 
 
 def test_a_session_whose_every_call_counts_elsewhere_spent_0_not_null(isolated_home: Path) -> None:

@@ -1,7 +1,9 @@
 """Calls that several sessions' files hold: found by their key hashes, counted once.
 
 A resumed or forked session copies its parent's calls, each with the same
-dedupe key; the copy with the highest rank counts once across sessions, and
+dedupe key; the copy with the highest rank counts once across sessions (a
+provider's rank puts the copy in the file of the session its record names
+first: ``claude.usage.cross_session_rank``), and
 between copies of one rank the one of the session whose first call came
 first, then whose id sorts first: whatever sessions were asked for and in
 whatever order, and a choice that stays as the sessions grow.

@@ -34,7 +34,7 @@ import orjson
 from agentscan import progress as reporting
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
-from agentscan.providers.claude.usage import C_FROM_PROGRESS, C_ORDER, C_SUBAGENT, SIDECHAIN, Call, CallDeduper, call_of
+from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, C_SUBAGENT, SIDECHAIN, Call, CallDeduper, call_of
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
 #: bump when the resume state's shape or the call tuple changes (4: the one-hour cache
 #: write; 5: progress copies of subagent calls; 6: runs written inline named; 7: only
-#: runs started by a record of no parent)
-VERSION = 7
+#: runs started by a record of no parent; 8: the record's own sessionId in each call)
+VERSION = 8
 MARKER = b'"usage"'
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
@@ -180,7 +180,7 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
                 if type(entry[key]) is not int:
                     return None
             if not isinstance(entry["stamp"], str) or not all(
-                isinstance(call, list) and len(call) == C_FROM_PROGRESS + 1 and type(call[C_ORDER]) is int for call in entry["calls"]
+                isinstance(call, list) and len(call) == C_SESSION_ID + 1 and type(call[C_ORDER]) is int for call in entry["calls"]
             ):
                 return None
             _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape

@@ -46,7 +46,9 @@ class ClaudeProvider(Provider):
     # 5: IDE context blocks (``<ide_opened_file>``…) are no prompt and no title
     # 6: subagent runs written inline in the parent (2.0.x sidechains) are subagents
     # 7: ... only from a record of no parent (a later build's sidechain records are its own)
-    parser_version = "7"
+    # 8: a call copied into another session's file counts in the session its record names
+    # 9: an API error written as a reply (``isApiErrorMessage``) is no response
+    parser_version = "9"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)
@@ -253,7 +255,8 @@ class ClaudeProvider(Provider):
         infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
                                totals.by_subagent(), inline=main.inline if main else {},
                                models=subagent_models(totals.groups(files.subagents)))
-        extra: dict = {"rewound_messages": collector.rewound}  # (an edited prompt's branch: ``detail.LiveBranch``)
+        extra: dict = {"rewound_messages": collector.rewound,  # (an edited prompt's branch: ``detail.LiveBranch``)
+                       "errors": collector.errors()}
         if main is None:
             extra["parent_missing"] = True
         return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)

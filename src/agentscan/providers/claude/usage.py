@@ -31,9 +31,11 @@ from agentscan.timeutil import epoch_of_iso
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
 #: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
 #: below live in ``call_of`` alone.  ``C_CACHE_WRITE_1H`` matters for cost only;
-#: ``C_FROM_PROGRESS`` marks a subagent call copied into its parent's progress record.
+#: ``C_FROM_PROGRESS`` marks a subagent call copied into its parent's progress record;
+#: ``C_SESSION_ID`` is the record's own ``sessionId`` (a resumed session's file holds
+#: its parent's records with the parent's id: ``cross_session_rank``).
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
- C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS) = range(14)
+ C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS, C_SESSION_ID) = range(15)
 Call = tuple
 
 
@@ -66,6 +68,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     if not isinstance(usage, dict):
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
+    session_id = record.get("sessionId")
     cache_write = _count(usage.get("cache_creation_input_tokens"))
     # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
@@ -85,6 +88,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         order,
         one_hour if one_hour < cache_write else cache_write,
         False,
+        intern(session_id) if isinstance(session_id, str) and session_id else None,  # one string per session
     )
 
 
@@ -106,7 +110,10 @@ def progress_call(record: dict[str, Any], order: int) -> Call | None:
     # A subagent call is a sidechain call whatever the copy says, so a replay
     # of a parent message still loses to the parent (rule 4).
     ts = call[C_TS] if call[C_TS] is not None else epoch_of_iso(record.get("timestamp"))
-    return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True)
+    # The progress record's own session: the subagent's copied record names its parent's too.
+    session_id = record.get("sessionId")
+    return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True,
+            intern(session_id) if isinstance(session_id, str) and session_id else None)
 
 
 def call_rank(call: Call) -> int:
@@ -116,6 +123,16 @@ def call_rank(call: Call) -> int:
     total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
     return ((0 if call[SIDECHAIN] else 1 << 62) + total * 4 + (2 if call[HAS_SPEED] else 0)
             + (0 if call[C_FROM_PROGRESS] else 1))
+
+
+def cross_session_rank(call: Call, session: str) -> int:
+    """``call_rank`` for copies of one call in several sessions' files (``sharing``): between
+    copies alike, the one in the file of the session its record names wins.  Claude Code
+    copies a resumed session's earlier records into the new session's file with their
+    first session's ``sessionId``: those calls were made (and paid for) in that session.
+    A record naming no session, or the file's own, is the file's."""
+    named = call[C_SESSION_ID]
+    return call_rank(call) * 2 + (0 if named is not None and named != session else 1)
 
 
 class CallDeduper:
@@ -179,7 +196,7 @@ def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str],
             model=c[C_MODEL],
             subagent=c[C_SUBAGENT],
             dedupe_key=None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}",
-            rank=call_rank(c),
+            rank=cross_session_rank(c, session),
             cache_write_1h=c[C_CACHE_WRITE_1H],
             origin=PROGRESS_ORIGIN if c[C_FROM_PROGRESS] and (session, c[C_SUBAGENT]) not in transcripts else None,
         )
@@ -193,7 +210,7 @@ def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[
     A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
     for c in calls:
         entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
-                 0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", call_rank(c),
+                 0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", cross_session_rank(c, session),
                  c[C_CACHE_WRITE_1H]]
         if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts:
             entry.append(PROGRESS_ORIGIN)

@@ -38,6 +38,7 @@ from agentscan.providers.claude.usage import (
     C_MODEL,
     C_ORDER,
     C_OUTPUT,
+    C_SESSION_ID,
     C_SUBAGENT,
     C_TS,
     HAS_SPEED,
@@ -353,7 +354,7 @@ _CALL_FIELD_TYPES: dict[int, frozenset[type]] = {
     HAS_SPEED: frozenset({bool}), C_INPUT: frozenset({int}), C_CACHE_READ: frozenset({int}),
     C_CACHE_WRITE: frozenset({int}), C_OUTPUT: frozenset({int}), C_TS: frozenset({float, _NONE}),
     C_MODEL: frozenset({str, _NONE}), C_SUBAGENT: frozenset({str, _NONE}), C_ORDER: frozenset({int}),
-    C_CACHE_WRITE_1H: frozenset({int}), C_FROM_PROGRESS: frozenset({bool}),
+    C_CACHE_WRITE_1H: frozenset({int}), C_FROM_PROGRESS: frozenset({bool}), C_SESSION_ID: frozenset({str, _NONE}),
 }
 _COUNTS = (C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_CACHE_WRITE_1H)
 
