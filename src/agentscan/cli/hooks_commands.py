@@ -257,6 +257,11 @@ def trace_command(
         # The demo ships no hook events: a trace would show the real store's under --demo.
         raise UsageProblem("--demo reads a shipped demo home, which holds no hook events; "
                            "trace reads your real events store")
+    if state.home is not None:
+        # --home names where agent files are read; the events store is elsewhere (AGENTSCAN_DATA_DIR),
+        # so the answer would be the real store's, as if --home had been read.
+        raise UsageProblem("--home names a home of agent files, which holds no hook events; trace reads "
+                           "your events store (AGENTSCAN_DATA_DIR chooses another)")
     if list_sessions:
         if session_id:
             raise UsageProblem("give an ID or --list, not both")

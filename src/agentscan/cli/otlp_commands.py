@@ -52,6 +52,7 @@ def otlp_command(
     from agentscan.cli.state import reject_blank
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.model import ScanWarning
+    from agentscan.otlp.endpoint import check_headers
     from agentscan.otlp.export import STDOUT, run
     from agentscan.otlp.resource import env_headers
     from agentscan.otlp.semconv import Content
@@ -73,14 +74,19 @@ def otlp_command(
         output = Path(os.path.abspath(os.path.expanduser(output_text)))
     if timeout <= 0 or retries < 0:
         raise UsageProblem("--timeout must be positive and --retries at least 0")
-    headers = env_headers(os.environ)
+    given: dict[str, str] = {}
     for item in header or ():
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             # Not the text itself: a curl-style "Authorization: Bearer …" is the usual slip,
             # and it holds the secret.
             raise UsageProblem("--header wants KEY=VALUE (no '=' after a name found; the text is not shown)")
-        headers[key.strip()] = value.strip()
+        given[key.strip()] = value.strip()
+    check_headers(given)  # a bad one is refused with --output too: the command line is wrong either way
+    if endpoint is None and output is not None:
+        _refuse_sending_options(ctx)
+    headers = env_headers(os.environ)
+    headers.update(given)
     scanner = state.scanner(provider if not session_ids else None)
     selection = Selection(
         ids=tuple(session_ids or ()),
@@ -138,3 +144,26 @@ def otlp_command(
         raise StrictWarnings(failing) from None  # the count of every warning, the export's too
     if failing:
         raise StrictWarnings(failing)
+
+
+#: the options that only say how traces are sent to a collector
+_SENDING = (("protocol", "--protocol"), ("header", "--header"), ("timeout", "--timeout"), ("retries", "--retries"))
+
+
+def _refuse_sending_options(ctx: typer.Context) -> None:
+    """With ``--output`` and no ``--endpoint``, an option of sending would be ignored without
+    a word (``--protocol protobuf`` still writes OTLP/JSON Lines): a usage error names it."""
+    from agentscan.errors import UsageProblem
+
+    named = [flag for name, flag in _SENDING if _given(ctx, name)]
+    if named:
+        which = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+        verb, them = ("needs", "it sets") if len(named) == 1 else ("need", "they set")
+        raise UsageProblem(f"{which} {verb} --endpoint: {them} how traces are sent to a collector, "
+                           "and --output always writes OTLP/JSON Lines")
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """On the command line (``--protocol auto`` too), not a default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name != "DEFAULT"

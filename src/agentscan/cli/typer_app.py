@@ -48,7 +48,11 @@ class _Group(TyperGroup):
 
 
 def _worded(error: Exception) -> Exception:
-    """``error``, shown as click shows it (usage, hint) but for the one word."""
+    """``error``, shown as click shows it (usage, hint) but for the one word, and with an
+    unknown option that another command (or the group) takes said to be there (``cli.misplaced``)."""
+    from agentscan.cli.misplaced import explain
+
+    explain(error)
     show = error.show  # type: ignore[attr-defined]
 
     def lowercase_show(file: Any = None) -> None:

@@ -101,6 +101,11 @@ def run(
         traces_url(endpoint)  # a bad URL, protocol or header is a usage error before any work is done
         choose_protocol(protocol)
         check_headers(headers or {})
+    problems = scanner.unreadable_explicit_roots()
+    if problems:  # before a byte is written or sent: a failed run leaves the last good file as it was (as `export`)
+        from agentscan.errors import NoReadableRoot
+
+        raise NoReadableRoot("; ".join(problems))
     built = Built()
     found = traces(scanner, selection, built, use_hooks=use_hooks)
     outcome = Outcome(built)
