@@ -120,7 +120,11 @@ _TEXT_LISTS = ("errors",)
 
 def _redact_extra(key: str, value: Any) -> Any:
     if key in _TEXT_LISTS and isinstance(value, list):
-        return [fingerprint_text(item) if isinstance(item, str) else _redact_value(item) for item in value]
+        # An error is a text (Cursor's line) or ``{"text", "timestamp", "kind", "subagent"}``.
+        return [fingerprint_text(item) if isinstance(item, str)
+                else {k: fingerprint_text(v) if k == "text" and isinstance(v, str) else _redact_value(v) for k, v in item.items()}
+                if isinstance(item, dict) else _redact_value(item)
+                for item in value]
     fields = _TEXT_FIELDS.get(key, ())
     if fields and isinstance(value, list):
         return [

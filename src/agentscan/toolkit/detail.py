@@ -9,10 +9,16 @@ answered) are kept apart from the session's own conversation, in one pool
 for all subagents bounded like the session's own, and handed to each
 ``SubagentInfo`` by ``build``.  Every item gets a ``seq`` in reading order,
 shared with ``child()`` collectors, so items without a time can be placed.
+
+The errors the provider recorded (an API error, a refusal) are no
+conversation: ``add_error`` keeps the newest of them, the session's and its
+subagents' in one pool, and ``errors()`` gives them for the detail's
+``errors`` extra, as Cursor's ``{"type": "error"}`` lines are given.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -22,10 +28,17 @@ from typing import Any, Iterator
 from agentscan.bounds import Bounds, NewestKept, clip_text, fill_newest_first
 from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 from agentscan.model import SessionRow
+from agentscan.timeutil import to_iso
 
 _SUMMARY_CHARS = 400
 #: a tool call's summary is clipped at this many UTF-8 bytes
 SUMMARY_BYTES = _SUMMARY_CHARS * 4
+#: the errors ``show`` keeps (the newest: ``errors()``) and the UTF-8 bytes each one's text
+#: is clipped at, as Cursor keeps its ``error`` lines
+ERRORS_KEPT = 20
+ERROR_BYTES = 1024
+#: an error's ``kind`` is the provider's own name for it (a word): cut at this many characters
+ERROR_KIND_CHARS = 64
 
 
 def answered(summary: str | None, answer: str) -> str:
@@ -54,6 +67,28 @@ class _SubagentTalk:
         return cls(NewestKept(bounds.prompts), NewestKept(bounds.responses))
 
 
+class _Errors:
+    """The newest ``ERRORS_KEPT`` errors by time (one of no time counts as older than any,
+    equal times by reading order): one pool for a collector and its ``child()``s, so a
+    subagent's file read after its parent's cannot push out the parent's newer errors."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[tuple[bool, float, int], dict[str, Any]]] = []
+        self._order = itertools.count()
+
+    def add(self, text: str, timestamp: datetime | None, kind: str | None, subagent: str | None) -> None:
+        key = (timestamp is not None, timestamp.timestamp() if timestamp is not None else 0.0, next(self._order))
+        entry = {"text": clip_text(text, ERROR_BYTES)[0], "timestamp": to_iso(timestamp),
+                 "kind": None if kind is None else kind[:ERROR_KIND_CHARS], "subagent": subagent}
+        if len(self._heap) < ERRORS_KEPT:
+            heapq.heappush(self._heap, (key, entry))
+        else:
+            heapq.heappushpop(self._heap, (key, entry))  # (keys are unique: entries never compared)
+
+    def items(self) -> list[dict[str, Any]]:
+        return [entry for _, entry in sorted(self._heap, key=lambda pair: pair[0])]
+
+
 @dataclass
 class ClipCounts:
     """How many texts were cut, kept apart because they are cut at different sizes and
@@ -77,6 +112,7 @@ class DetailCollector:
     _order: int = 0
     _seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     _talk: _SubagentTalk | None = None
+    _errors: _Errors = field(default_factory=_Errors)
     #: prompts and replies taken back by ``rewind`` (a branch the user abandoned)
     rewound: int = 0
 
@@ -89,7 +125,7 @@ class DetailCollector:
     def child(self) -> DetailCollector:
         """A collector for one subagent's tool calls that shares this one's reading
         order and subagent pool (its tools go back through ``build(extra_tools=…)``)."""
-        return DetailCollector(self.bounds, clips=self.clips, _seq=self._seq, _talk=self._talk)
+        return DetailCollector(self.bounds, clips=self.clips, _seq=self._seq, _talk=self._talk, _errors=self._errors)
 
     def reserve(self) -> int:
         """A place in reading order for an item added later (a reply that is
@@ -117,6 +153,17 @@ class DetailCollector:
                               model: str | None = None, *, seq: int | None = None) -> None:
         assert self._talk is not None
         self._talk.responses.add((subagent, Response(self._clip(text), timestamp, model, seq or next(self._seq))))
+
+    def add_error(self, text: str, timestamp: datetime | None = None, *, kind: str | None = None,
+                  subagent: str | None = None) -> None:
+        """An error the provider recorded (``kind``: its own name for it), ``subagent``'s when
+        one's file recorded it.  Kept whatever ``rewind`` takes back: it happened."""
+        self._errors.add(text, timestamp, kind, subagent)
+
+    def errors(self) -> list[dict[str, Any]]:
+        """The errors kept, oldest first, as ``show --json`` lists them (``errors``):
+        ``{"text", "timestamp", "kind", "subagent"}``."""
+        return self._errors.items()
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is

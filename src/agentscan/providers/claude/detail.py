@@ -16,6 +16,7 @@ from agentscan.providers.claude.records import (
     content_blocks,
     message_of,
     real_prompt_text,
+    recorded_error,
     tool_result_blocks,
 )
 from agentscan.providers.claude.sidechains import InlineRuns, is_inline
@@ -152,6 +153,8 @@ class TranscriptStream:
         kind = record.get("type")
         if self._transcripts is not None and self._others(record, kind):
             return
+        if (kind == "system" or kind == "assistant") and self._error(record):
+            return
         if kind == "assistant":
             timestamp = parse_iso(record.get("timestamp"))
             message = message_of(record)
@@ -186,6 +189,19 @@ class TranscriptStream:
                 self._branch.restart()
             elif kind == "last-prompt":
                 self._branch.leaf_recorded()
+
+    def _error(self, record: dict) -> bool:
+        """Whether ``record`` is an error (``records.recorded_error``), kept as one.  An API
+        error written as a reply ends the reply before it and is none itself; a ``system``
+        record goes on to the branch's bookkeeping (``False``)."""
+        found = recorded_error(record)
+        if found is None:
+            return False
+        self._sink.add_error(found[1], parse_iso(record.get("timestamp")), kind=found[0], subagent=self._subagent)
+        if record.get("type") != "assistant":
+            return False
+        self._flush()  # (as ``showfacts.ShowFacts`` and ``tail`` count replies)
+        return True
 
     def _follow_branch(self, record: dict) -> None:
         """Before the prompt ``record`` is added: when it replaces an earlier one, the

@@ -45,6 +45,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     from agentscan.providers.claude.detail import TranscriptStream, subagent_infos, subagent_models
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.tail import read_tail
+    from agentscan.timeutil import parse_iso
     from agentscan.toolkit.detail import DetailCollector
 
     files: SessionFiles = ref.hint
@@ -68,6 +69,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         return None
     collector = DetailCollector(bounds)
     read_tail(collector, files.main, ctx, bounds, facts)
+    for text, stamp, kind in facts.errors:  # (the whole transcript's newest: its row's pass kept them)
+        collector.add_error(text, parse_iso(stamp), kind=kind)
     extra_tools: list = []
     for agent_id, sub in sorted(files.subagents.items()):
         # Subagent transcripts are read whole, as by ``detail`` (they are small).
@@ -76,7 +79,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         extra_tools.extend(stream.finish())
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
                            models=subagent_models(facts.groups))
-    return collector.build(row, subagents=infos, extra_tools=extra_tools, extra={"rewound_messages": 0})
+    return collector.build(row, subagents=infos, extra_tools=extra_tools,
+                           extra={"rewound_messages": 0, "errors": collector.errors()})
 
 
 def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, facts: ShowFacts, main: FileSummary,
@@ -101,7 +105,8 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         size=stat.st_size, prompts=facts.prompts, responses=facts.responses, tools=facts.tools, reused=facts.reused,
         window=facts.window, clipped=facts.clipped, clipped_tools=facts.clipped_tools, message_bytes=facts.message_bytes,
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
-        task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents))))
+        task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents)),
+        errors=tuple((text, stamp, kind) for text, stamp, kind in facts.errors)))
 
 
 

@@ -262,6 +262,8 @@ def summarize(
                 summary.ai_title = record["aiTitle"]
             elif kind == "summary" and as_str(record.get("summary")):
                 note_summary(summary, record)
+            elif kind == "system" and facts is not None:
+                facts.error(record)  # (an API error, a refusal: ``show``'s errors)
     finally:
         summary.first_ts, summary.last_ts, summary.git_branch = first_ts, last_ts, branch
     return summary
@@ -288,6 +290,12 @@ def note_leaf(summary: FileSummary, record: dict) -> None:
 
 
 def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
+    if record.get("isApiErrorMessage") is True:  # (``records.is_api_error``, inline: every reply asks)
+        # Claude Code's note of a failed request (``API Error: …``, model ``<synthetic>``): an
+        # error ``show`` lists, no reply and no model's message.
+        if facts is not None:
+            facts.api_error(record)
+        return
     message = message_of(record)
     own_id = as_str(message.get("id")) or as_str(record.get("uuid"))
     message_id = own_id or f"#{summary.records}"
@@ -355,9 +363,18 @@ def title_of(summary: FileSummary) -> str | None:
 
     A summary whose leaf is not in the file comes last: Claude Code has written
     summaries of other sessions into the session it was starting (claude-code
-    issue 2597), so it names this session only when nothing else does."""
+    issue 2597), so it names this session only when nothing else does, and only when
+    the file holds records of its own (a ``cwd``: ``foreign_summary_names``)."""
     return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
-                        summary.first_bare_command, summary.summary_title)
+                        summary.first_bare_command, foreign_summary_names(summary.summary_title, summary.cwd))
+
+
+def foreign_summary_names(summary_title: str | None, cwd: str | None) -> str | None:
+    """A summary of another session names a file only beside records of the file's own (every
+    conversation record carries a ``cwd``): a file of nothing but such summaries is a stub
+    Claude Code left, not a session, and with no title ``list`` leaves it out as it does an
+    empty transcript (``SessionRow.recorded_nothing``).  Shared with ``tablefacts``."""
+    return summary_title if cwd is not None else None
 
 
 def choose_title(*candidates: str | None) -> str | None:

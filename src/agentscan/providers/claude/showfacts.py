@@ -5,7 +5,7 @@
 older part.  A few answers depend on all of it: how many replies and calls
 there were (the ``truncated`` counts), how many messages and how many call
 summaries were clipped, the newest plan, which subagent each ``Task`` call
-started, the session's token sums (grouped for pricing, so the row's cost needs no second pass).  The row's own full pass (``row.summarize``) gathers them with
+started, the newest errors the transcript recorded, the session's token sums (grouped for pricing, so the row's cost needs no second pass).  The row's own full pass (``row.summarize``) gathers them with
 ``ShowFacts``, which counts exactly what ``detail.TranscriptStream`` and
 ``toolkit.detail.DetailCollector`` count, and they are kept next to the row:
 in the index (``Cache.put_file``, keyed by the session's fingerprint) and
@@ -21,15 +21,24 @@ reads the whole file forward, as it always could.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agentscan.bounds import DEFAULT_BOUNDS, Bounds, token_sum
+from agentscan.bounds import DEFAULT_BOUNDS, Bounds, clip_text, token_sum
 from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
-from agentscan.providers.claude.records import as_dict, as_str, content_blocks, message_of, real_prompt_text
+from agentscan.providers.claude.records import (
+    as_dict,
+    as_str,
+    content_blocks,
+    is_api_error,
+    message_of,
+    real_prompt_text,
+    recorded_error,
+)
+from agentscan.timeutil import parse_iso, to_iso
 from agentscan.toolkit import keptjson
 from agentscan.usagegroups import GROUP_KEYS, are_groups
 
@@ -37,7 +46,9 @@ if TYPE_CHECKING:
     from agentscan.detailmodel import PlanStep
 
 KIND = "claude-show"
-VERSION = "2"  # 2: call summaries clipped are counted apart from messages (``clipped_tools``)
+# 2: call summaries clipped are counted apart from messages (``clipped_tools``)
+# 3: the newest errors (``errors``); an API error written as a reply is no reply
+VERSION = "3"
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
@@ -57,9 +68,9 @@ class ShowFacts:
     def __init__(self) -> None:
         # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
         from agentscan.providers.claude.detail import tool_summary
-        from agentscan.toolkit.detail import SUMMARY_BYTES
+        from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT, SUMMARY_BYTES
 
-        self._tool_summary, self._summary_bytes = tool_summary, SUMMARY_BYTES
+        self._tool_summary, self._summary_bytes, self._error_bytes = tool_summary, SUMMARY_BYTES, ERROR_BYTES
         self.message_bytes, self.window = MESSAGE_BYTES, WINDOW
         self.prompts = 0
         self.responses = 0  # replies as the stream makes them: runs of one message's records with text
@@ -68,6 +79,8 @@ class ShowFacts:
         self.clipped = 0  # prompts and replies cut at ``message_bytes`` (``truncated.clipped_messages``)
         self.clipped_tools = 0  # call summaries cut at ``SUMMARY_BYTES`` (``truncated.clipped_tools``)
         self.plan: list[list[str]] | None = None
+        #: the newest errors, ``[text clipped at ERROR_BYTES, ISO time or None, kind]``, oldest first
+        self.errors: deque[list] = deque(maxlen=ERRORS_KEPT)
         self.lines = 0  # lines read (set by the pass that fed it: the reader stops at MAX_FILE_LINES)
         self._keys: OrderedDict[object, None] = OrderedDict()
         self._current: str | None = None
@@ -84,13 +97,30 @@ class ShowFacts:
     def feed(self, record: dict) -> None:
         """One record (``summarize`` passes what it has read of it to ``assistant`` and ``prompt``)."""
         kind = record.get("type")
-        if kind == "assistant":
+        if kind == "assistant" and is_api_error(record):
+            self.api_error(record)
+        elif kind == "assistant":
             message = message_of(record)
             self.assistant(as_str(message.get("id")) or as_str(record.get("uuid")), content_blocks(message))
         elif kind == "user":
             prompt = real_prompt_text(record)
             if prompt is not None:
                 self.prompt(prompt)
+        elif kind == "system":
+            self.error(record)
+
+    def api_error(self, record: dict) -> None:
+        """An API error Claude Code wrote as a reply: it ends the reply before it, as in
+        ``detail.TranscriptStream``, and is an error, no reply."""
+        self._flush()
+        self.error(record)
+
+    def error(self, record: dict) -> None:
+        """A record that may tell of an error (``records.recorded_error``)."""
+        found = recorded_error(record)
+        if found is not None:
+            self.errors.append([clip_text(found[1], self._error_bytes)[0], to_iso(parse_iso(record.get("timestamp"))),
+                                found[0]])
 
     def assistant(self, message_id: str | None, blocks: list[dict]) -> None:
         """An assistant record: its message's id (else its uuid) and its content blocks."""
@@ -161,7 +191,7 @@ class ShowFacts:
     def to_state(self) -> dict[str, Any]:
         doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
         doc.update(plan=self.plan, keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
-                   current=self._current, texts=self._texts, more=self._more)
+                   current=self._current, texts=self._texts, more=self._more, errors=list(self.errors))
         return doc
 
     def load_state(self, doc: dict[str, Any]) -> None:
@@ -171,9 +201,11 @@ class ShowFacts:
             raise ValueError("ill-shaped show facts state")
         if (counts[0], counts[1]) != (self.message_bytes, self.window):
             raise ValueError("show facts of other bounds")
-        plan, keys, current, texts = doc["plan"], doc["keys"], doc["current"], doc["texts"]
+        plan, keys, current, texts, errors = doc["plan"], doc["keys"], doc["current"], doc["texts"], doc["errors"]
         if not _is_plan(plan):
             raise ValueError("ill-shaped plan")
+        if not (_are_errors(errors) and len(errors) <= (self.errors.maxlen or 0)):
+            raise ValueError("ill-shaped errors")
         if not (isinstance(keys, list) and len(keys) <= self.window and (current is None or isinstance(current, str))
                 and isinstance(texts, list) and all(isinstance(t, str) for t in texts) and type(doc["more"]) is bool):
             raise ValueError("ill-shaped show facts state")
@@ -188,6 +220,8 @@ class ShowFacts:
         for name, value in zip(self._COUNTS, counts):
             setattr(self, name, value)
         self.plan, self._keys, self._current, self._texts, self._more = plan, restored, current, texts, doc["more"]
+        self.errors.clear()
+        self.errors.extend(list(error) for error in errors)
 
 
 @dataclass(frozen=True)
@@ -208,6 +242,8 @@ class TailFacts:
     #: the session's token sums, grouped as ``scan.collect`` groups them (``usagegroups``)
     groups: list[list]
     clipped_tools: int = 0  # (last, with a default: added after the others)
+    #: ``ShowFacts.errors``: ``(text, ISO time or None, kind)``, oldest first
+    errors: tuple[tuple[str, str | None, str], ...] = ()
 
     @property
     def per_agent(self) -> dict[str, TokenUsage]:
@@ -238,6 +274,7 @@ class TailFacts:
             "clipped_tools": self.clipped_tools,
             "plan": None if self.plan is None else [[step.step, step.status] for step in self.plan],
             "task_types": self.task_types, "task_calls": self.task_calls, "groups": self.groups,
+            "errors": [list(error) for error in self.errors],
         }
 
     @classmethod
@@ -255,6 +292,8 @@ class TailFacts:
             _require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
             groups = doc["groups"]
             _require(are_groups(groups))
+            errors = doc["errors"]
+            _require(_are_errors(errors))
         except (ValueError, KeyError, TypeError):
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
@@ -262,13 +301,20 @@ class TailFacts:
         size, prompts, responses, tools, reused, window, clipped, message_bytes, clipped_tools = ints
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
-                   texts[0], texts[1], groups, clipped_tools)
+                   texts[0], texts[1], groups, clipped_tools, tuple((text, stamp, kind) for text, stamp, kind in errors))
 
 
 def _is_plan(plan: object) -> bool:
     """``None``, or ``[step, status]`` pairs of strings (``ShowFacts.plan``)."""
     return plan is None or (isinstance(plan, list) and all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan))
+
+
+def _are_errors(errors: object) -> bool:
+    """``[text, ISO time or None, kind]`` triples (``ShowFacts.errors``)."""
+    return isinstance(errors, list) and all(
+        isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and (e[1] is None or isinstance(e[1], str))
+        and isinstance(e[2], str) for e in errors)
 
 
 def _require(condition: bool) -> None:

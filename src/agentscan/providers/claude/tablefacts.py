@@ -104,7 +104,7 @@ def _scan(data: bytes) -> tuple[datetime | None, bool]:
 def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
     """The main transcript's ``cwd`` and ``title_of`` (``row.summarize``'s rules); ``titled``:
     ``_scan`` found a type that may name it."""
-    from agentscan.providers.claude.row import TITLE_CHARS, choose_title
+    from agentscan.providers.claude.row import TITLE_CHARS, choose_title, foreign_summary_names
 
     custom_title = ai_title = None
     summaries: dict[int, dict] = {}  # where each line starts: its ``summary`` record
@@ -154,7 +154,7 @@ def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
                 first_bare_command = first_bare_command or text
             elif first_prompt is None:
                 first_prompt = collapse(text, TITLE_CHARS)
-    return cwd, choose_title(named, first_prompt, first_bare_command, latest)
+    return cwd, choose_title(named, first_prompt, first_bare_command, foreign_summary_names(latest, cwd))
 
 
 def _summary_titles(data: bytes, summaries: dict[int, dict]) -> tuple[str | None, str | None]:

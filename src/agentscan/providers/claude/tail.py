@@ -30,7 +30,14 @@ from agentscan.bounds import Bounds, clip_text
 from agentscan.context import ScanContext
 from agentscan.detailmodel import Prompt, Response, ToolEvent
 from agentscan.providers.claude.detail import tool_summary
-from agentscan.providers.claude.records import as_str, content_blocks, message_of, real_prompt_text, tool_result_blocks
+from agentscan.providers.claude.records import (
+    as_str,
+    content_blocks,
+    is_api_error,
+    message_of,
+    real_prompt_text,
+    tool_result_blocks,
+)
 from agentscan.providers.claude.showfacts import TailFacts
 from agentscan.providers.claude.tooltext import answers_text, result_status
 from agentscan.timeutil import parse_iso
@@ -91,7 +98,11 @@ class _Tail:
 
     def feed(self, record: dict) -> None:
         kind = record.get("type")
-        if kind == "assistant":
+        if kind == "assistant" and is_api_error(record):
+            # An API error written as a reply is no reply; it parts the replies either side of
+            # it, as the forward pass does (its errors come from the facts: ``hugeshow``).
+            self.close_run()
+        elif kind == "assistant":
             message = message_of(record)
             message_id = as_str(message.get("id")) or as_str(record.get("uuid"))
             # The newer record began a run of its own unless it continues this message.

@@ -110,6 +110,17 @@ def output_status(output: object) -> str:
     return "ok"
 
 
+def error_event(payload: Mapping[str, Any]) -> tuple[str, str]:
+    """``(kind, text)`` of an ``error`` event: its ``codex_error_info`` (``usage_limit_exceeded``,
+    or the one key of ``{"http_connection_failed": {…}}``), else ``error``; and its message."""
+    info = payload.get("codex_error_info")
+    if isinstance(info, dict) and len(info) == 1:
+        info = next(iter(info))
+    label = info if isinstance(info, str) and info else "error"
+    message = as_str(payload.get("message"))
+    return label, message.strip() if message and message.strip() else label.replace("_", " ")
+
+
 def _event_status(payload: Mapping[str, Any]) -> str | None:
     """The authoritative status some builds record as a separate event."""
     ptype = payload.get("type")
@@ -180,6 +191,11 @@ class TranscriptReader:
             self._add_prompt(event_prompt(payload) or "", timestamp)
         elif kind == "event_response":
             self._add_response(payload["message"].strip(), timestamp, self.model)
+        elif payload.get("type") == "error":
+            # A turn that failed (a stream cut off, a usage limit): ``show``'s errors.  A
+            # ``turn_aborted`` is not one: the user interrupted the turn, or replaced it.
+            label, text = error_event(payload)
+            self._sink.add_error(text, timestamp, kind=label, subagent=self.subagent)
         else:
             status = _event_status(payload)
             call_id = as_str(payload.get("call_id"))

@@ -270,6 +270,7 @@ class CodexProvider(Provider):
         )
         rate_limits = main_reader.rate_limits if main_reader else None
         extra: dict = {"codex": {"rate_limits": rate_limits}} if rate_limits else {}
+        extra["errors"] = collector.errors()
         if session.main is None:
             extra["parent_missing"] = True
         return collector.build(row, subagents=subagents, extra_tools=extra_tools, extra=extra)

@@ -15,7 +15,7 @@ import orjson
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import DetailCollector
+from agentscan.toolkit.detail import ERRORS_KEPT, DetailCollector
 from agentscan.detailmodel import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
 from agentscan.providers.gemini.logs import LoggedPrompt
@@ -65,11 +65,13 @@ def tool_event(call: dict[str, Any], fallback: datetime | None, subagent: str | 
 
 
 def _window(live: list[MessageFacts], bounds: Bounds) -> set[str]:
-    """Ids of the newest messages whose prompts, replies or tools ``show`` can keep."""
+    """Ids of the newest messages whose prompts, replies, tools or errors ``show`` can keep."""
     wanted: set[str] = set()
-    prompts = responses = tools = 0
+    prompts = responses = tools = errors = 0
     for facts in reversed(live):
         take = False
+        if facts.kind == "error" and errors < ERRORS_KEPT:
+            errors, take = errors + 1, True
         if facts.prompt is not None and prompts < bounds.prompts:
             prompts, take = prompts + 1, True
         if facts.has_text and responses < bounds.responses:
@@ -104,6 +106,10 @@ def stream_chat(
     for facts in live:
         record = records.get(facts.id)
         older = facts.id not in wanted
+        if facts.kind == "error" and record is not None:
+            # What the CLI printed of a failed request (``[API Error: …]``): ``show``'s errors.
+            collector.add_error(response_text(record) or "error", facts.timestamp, kind="error", subagent=subagent)
+            continue
         if facts.prompt is not None:
             text = prompt_text(record) if record else None
             if text and subagent is None:

@@ -163,7 +163,7 @@ class GeminiProvider(Provider):
             row,
             subagents=tuple(infos),
             extra_tools=extra_tools,
-            extra={"rewound_messages": rewound},
+            extra={"rewound_messages": rewound, "errors": collector.errors()},
         )
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
