@@ -136,7 +136,9 @@ def test_doctor_with_home_suggests_commands_for_that_home(isolated_home: Path, t
     assert not (isolated_home / ".claude").exists()  # the real home was left alone
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert f"`agentscan hooks install --agent cursor|claude --home {empty}`" in ok("--home", str(empty), "doctor").stdout
+    commands = [line.strip() for line in ok("--home", str(empty), "doctor").stdout.splitlines()
+                if line.strip().startswith("agentscan hooks install")]
+    assert commands == [f"agentscan hooks install --agent {agent} --home {empty}" for agent in ("claude", "cursor")]
 
 
 def test_the_other_scope_warning_keeps_home(isolated_home: Path, project: Path, tmp_path: Path) -> None:

@@ -3,26 +3,108 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.state import home_option
-from agentscan.cli.table import Column, render as render_table
-from agentscan.cli.term import Terminal, home_short_text, wrap
+from agentscan.cli.table import GAP, Column, Row, layout, render as render_table
+from agentscan.cli.term import ELLIPSIS, Terminal, cut_left, home_short_text, printable_line, width_of, wrap
 from agentscan.timeutil import parse_iso
 
+# A status is never cut: "does not ex…" had lost the word that mattered.  Only the path
+# is, in its middle (``_cut_middle``); when even that does not fit, ``_fitted`` says each
+# row in prose.  A hook config's problem, of any length, goes under its table whole.
 ROOT_COLUMNS = (
     Column("KIND"),
-    Column("STATUS", flex=True, min_width=8),
+    Column("STATUS"),
     Column("FROM"),
     Column("PATH", flex=True, min_width=16, weight=2, keep_end=True),
 )
+HOOK_COLUMNS = (Column("AGENT"), Column("SCOPE"), Column("STATE"),
+                Column("CONFIG", flex=True, min_width=16, weight=2, keep_end=True))
 
 
 def _indented(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal) -> list[str]:
     inner = term._replace(width=max(term.width - 2, 20))
     lines, _ = render_table(columns, rows, inner)
     return ["  " + line for line in lines]
+
+
+#: the files named under a kind of warning; the rest are counted ("and 4 more files")
+SHOWN_FILES = 3
+#: the agents ``hooks install`` installs for, in the order a report lists their providers
+HOOK_AGENTS = ("claude", "cursor")
+
+
+def _fitted(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal,
+            prose: Callable[[list[str]], str]) -> list[str]:
+    """The table of ``columns`` (all whole but the last, a path); on a terminal too narrow
+    for them and the least of the path, each row as a line of ``prose`` instead, wrapped
+    and never cut."""
+    inner = term._replace(width=max(term.width - 2, 20))
+    if term.tty:
+        _, widths = layout(columns, [Row(row) for row in rows], inner)
+        if sum(widths) + len(GAP) * (len(widths) - 1) > inner.width:
+            return [line for row in rows for line in _lines(prose(row), term, "  ")]
+        rows = [[*row[:-1], _cut_middle(row[-1], widths[-1])] for row in rows]
+    return _indented(columns, rows, term)
+
+
+def _cut_middle(path: str, width: int) -> str:
+    """``path`` in ``width`` columns, cut between two separators: its start says which home
+    (``~/.config/…``) and its end which root (``…/projects``), where a cut from the start
+    left ``…/claude/projects`` for ``~/.config/claude/projects``.  Folders are kept from
+    each end in turn, the start's first; a last name too long for even that is cut from
+    its start, as a table cuts a path."""
+    if width_of(path) <= width:
+        return path
+    separators = [index for index, ch in enumerate(path) if ch in "/\\"]
+    heads = [index + 1 for index in separators]  # a start ends after a separator
+    tails = separators[::-1]  # an end begins at one, the shortest first
+
+    def fits(head: int, tail: int) -> bool:
+        return (heads[head] < tails[tail]
+                and width_of(path[:heads[head]]) + 1 + width_of(path[tails[tail]:]) <= width)
+
+    if not separators or not fits(0, 0):
+        return cut_left(path, width)
+    head = tail = 0
+    grew = True
+    while grew:  # in turn: the start's next folder, then the end's
+        grew = False
+        if head + 1 < len(heads) and fits(head + 1, tail):
+            head, grew = head + 1, True
+        if tail + 1 < len(tails) and fits(head, tail + 1):
+            tail, grew = tail + 1, True
+    return path[:heads[head]] + ELLIPSIS + path[tails[tail]:]
+
+
+def _verbatim(texts: Sequence[str], indent: str = "    ") -> list[str]:
+    """Commands and files to copy, one a line, as they are: never wrapped (the terminal folds
+    a long one; a command broken in lines runs as two), a command never in backquotes
+    (pasted, the shell would run what they hold) nor its home made ``~`` (inside a quoted
+    ``--home`` the shell would not expand it).  Only a control character is replaced."""
+    return [indent + printable_line(text) for text in texts]
+
+
+def _warning_lines(provider: dict[str, Any], term: Terminal, read_flag: str) -> list[str]:
+    """Each kind of warning, counted, with the files it came from (the first few), then the
+    command that prints every warning with its file and line (``list -v``: on stderr)."""
+    out: list[str] = []
+    files_of = provider.get("warning_files") or {}
+    for kind, count in provider["warnings"].items():
+        files = files_of.get(kind) or []
+        if not files:
+            out += _lines(f"warning: {count} × {kind}", term, "  ")
+            continue
+        out += _lines(f"warning: {count} × {kind}, in {render.plural(len(files), 'file')}:", term, "  ")
+        out += _verbatim([render.path_text(path, term) for path in files[:SHOWN_FILES]])
+        if len(files) > SHOWN_FILES:
+            out.append(f"    and {render.plural(len(files) - SHOWN_FILES, 'more file')}")
+    if any(files_of.get(kind) for kind in provider["warnings"]):
+        out += _lines("every warning with its file and line (on stderr):", term, "  ")
+        out += _verbatim([f"agentscan list -v --provider {provider['provider']}{read_flag}"])
+    return out
 
 
 def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
@@ -38,6 +120,9 @@ def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
 def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, str]) -> None:
     missing = "" if report.get("home_exists", True) else ": no such directory"
     out: list[str] = _lines(f"home: {render.path_text(report['home'], term)} (from {report['home_source']}){missing}", term)
+    # A command suggested must read the home this report read (``--home``), or it changes another one.
+    home_flag = home_option(report["home"] if report.get("home_source") == "--home" else None)
+    read_flag = " --demo" if report.get("home_source") == "--demo" else home_flag
     for provider in report["providers"]:
         newest = provider["newest"]
         newest_text = ""
@@ -56,16 +141,15 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
             if root["note"]:
                 notes.setdefault(root["note"], []).append(shown)
             rows.append([root["kind"], status, root["source"], shown])
-        out += _indented(ROOT_COLUMNS, rows, term)
+        out += _fitted(ROOT_COLUMNS, rows, term, lambda row: f"{row[0]}: {row[1]} (from {row[2]}): {row[3]}")
         for note, paths in notes.items():
             out += _lines(f"note: {', '.join(paths)}: {note}", term, "  ")
         for finding in provider["findings"]:
             out += _lines(f"finding: {finding}", term, "  ")
-        for kind, count in provider["warnings"].items():
-            out += _lines(f"warning: {count} × {kind}", term, "  ")
-    # A command suggested must read the home this report read (``--home``), or it changes another one.
-    home_given = report["home"] if report.get("home_source") == "--home" else None
-    out += [""] + hook_lines(report.get("hooks"), term, home_option(home_given))
+        out += _warning_lines(provider, term, read_flag)
+    found = [provider["provider"] for provider in report["providers"]
+             if provider["sessions"] and provider["provider"] in HOOK_AGENTS]
+    out += [""] + hook_lines(report.get("hooks"), term, home_flag, found)
     cache = report["cache"]
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
@@ -73,12 +157,16 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     print("\n".join(out))
 
 
-def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "") -> list[str]:
-    """``home_flag``: `` --home DIR`` when the report was made with one, for the commands it suggests."""
+def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",
+               found: Sequence[str] = ()) -> list[str]:
+    """``home_flag``: `` --home DIR`` when the report was made with one, for the commands it
+    suggests; ``found``: the agents whose sessions the home holds, the ones an install is
+    suggested for (both when it holds neither's)."""
     if hooks is None:
         return []
     lines = ["hooks:"]
     narrowed: list[str] = []
+    problems: list[str] = []
     if hooks["configs"]:
         rows = []
         for config in hooks["configs"]:
@@ -89,16 +177,21 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
             if config.get("stored_twice"):
                 state += f", {len(config['stored_twice'])} stored twice"
                 narrowed.append(_stored_twice_text(config, home_flag))
+            shown = render.path_text(config["path"], term)
             if config["problem"]:
-                state += f"; {config['problem']}"
-            rows.append([config["agent"], config["scope"], state, render.path_text(config["path"], term)])
-        columns = (Column("AGENT"), Column("SCOPE"), Column("STATE", flex=True, min_width=14),
-                   Column("CONFIG", flex=True, min_width=16, weight=2, keep_end=True))
-        lines += _indented(columns, rows, term)
-    for text in narrowed:
+                state += ", see below"
+                problems.append(f"problem: {shown}: {config['problem']}")
+            rows.append([config["agent"], config["scope"], state, shown])
+        lines += _fitted(HOOK_COLUMNS, rows, term, lambda row: f"{row[0]} ({row[1]} scope): {row[2]}: {row[3]}")
+    for text in problems + narrowed:
         lines += _lines(text, term, "  ")
     if not hooks["installed"]:
-        lines += _lines(f"not installed; see `agentscan hooks install --agent cursor|claude{home_flag}`", term, "  ")
+        # One real command an agent: "--agent cursor|claude" pasted piped agentscan into `claude`.
+        here = [agent for agent in HOOK_AGENTS if agent in found]
+        lead = (f"not installed; for the {'agent' if len(here) == 1 else 'agents'} whose sessions are here, run:"
+                if here else "not installed; for the agent you use, run:")
+        lines += _lines(lead, term, "  ")
+        lines += _verbatim([f"agentscan hooks install --agent {agent}{home_flag}" for agent in here or HOOK_AGENTS])
     store = hooks["store"]
     agents = ", ".join(f"{agent} {count:,}" for agent, count in sorted(store["by_agent"].items()))
     held = f"{render.plural(store['sessions'], 'session')}" + (f" ({agents})" if agents else "")

@@ -53,12 +53,18 @@ class ProviderReport:
     newest: dict[str, Any] | None = None
     findings: list[str] = field(default_factory=list)
     warnings: dict[str, int] = field(default_factory=dict)
+    #: for each kind of ``warnings``, the files its warnings name, in the order met: a count
+    #: alone sent the reader looking for the file among hundreds
+    warning_files: dict[str, list[str]] = field(default_factory=dict)
     #: the warnings counted so far by the head of their message (``_count`` names the kinds from them)
     heads: Counter[str] = field(default_factory=Counter)
+    #: each head's files so far (a dict as an ordered set)
+    head_files: dict[str, dict[str, None]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"provider": self.name, "label": self.label, "roots": [r.to_json() for r in self.roots],
-                "sessions": self.sessions, "newest": self.newest, "findings": self.findings, "warnings": self.warnings}
+                "sessions": self.sessions, "newest": self.newest, "findings": self.findings, "warnings": self.warnings,
+                "warning_files": self.warning_files}
 
 
 def _check(path: Path) -> tuple[bool, bool, str | None]:
@@ -93,18 +99,32 @@ def _head(message: str) -> str:
     return message.split(":", 1)[0]
 
 
-def _kinds(heads: Counter[str]) -> dict[str, int]:
-    """The heads grouped by their shape, numbers made ``N`` (``read the 9 complete messages``
-    and ``… the 12 …`` are one kind), most frequent first.  A shape only one head has keeps
+def _names(heads: Iterable[str]) -> dict[str, str]:
+    """Each head's kind: heads grouped by their shape, numbers made ``N`` (``read the 9
+    complete messages`` and ``… the 12 …`` are one kind).  A shape only one head has keeps
     that head's numbers: ``line longer than 4 MiB skipped`` is a limit, not a count."""
-    shapes: dict[str, set[str]] = {}
+    shapes: dict[str, list[str]] = {}
+    for head in heads:
+        shapes.setdefault(_NUMBERS.sub("N", head), []).append(head)
+    return {head: group[0] if len(group) == 1 else shape for shape, group in shapes.items() for head in group}
+
+
+def _kinds(heads: Counter[str]) -> dict[str, int]:
+    """The heads counted by kind (``_names``), most frequent first."""
+    names = _names(heads)
     counts: Counter[str] = Counter()
     for head, count in heads.items():
-        shape = _NUMBERS.sub("N", head)
-        shapes.setdefault(shape, set()).add(head)
-        counts[shape] += count
-    return {next(iter(shapes[shape])) if len(shapes[shape]) == 1 else shape: count
-            for shape, count in counts.most_common()}
+        counts[names[head]] += count
+    return dict(counts.most_common())
+
+
+def _kind_files(kinds: Iterable[str], heads: Iterable[str], head_files: dict[str, dict[str, None]]) -> dict[str, list[str]]:
+    """The files of each of ``kinds``, gathered from its heads' (``_names``), each once."""
+    names = _names(heads)
+    files: dict[str, dict[str, None]] = {kind: {} for kind in kinds}
+    for head, paths in head_files.items():
+        files[names[head]].update(paths)
+    return {kind: list(paths) for kind, paths in files.items()}
 
 
 def diagnose(scanner: Scanner) -> dict[str, Any]:
@@ -152,8 +172,14 @@ def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set
         key = (warning.path, warning.line, warning.message)
         if key not in counted:
             counted.add(key)
-            report.heads[_head(warning.message)] += 1
+            head = _head(warning.message)
+            report.heads[head] += 1
+            files = report.head_files.setdefault(head, {})
+            # A setting's warning names the setting's value (a relative ``CODEX_HOME``), no file.
+            if warning.path and os.path.isabs(warning.path):
+                files[legible(warning.path)] = None
     report.warnings = _kinds(report.heads)
+    report.warning_files = _kind_files(report.warnings, report.heads, report.head_files)
 
 
 def cache_report(scanner: Scanner) -> dict[str, Any]:
