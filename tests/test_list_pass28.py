@@ -58,7 +58,7 @@ def test_a_home_of_nothing_but_empty_transcripts_says_so(isolated_home: Path) ->
     result = invoke("list")
     assert result.exit_code == 0
     assert result.stdout == ""
-    assert "no session recorded anything: 2 session files are empty or unreadable" in result.stderr
+    assert "no session recorded anything: 2 session files hold no conversation" in result.stderr
     assert "no sessions found" not in result.stderr
 
 
@@ -78,7 +78,7 @@ def test_show_says_why_a_session_is_all_dashes(isolated_home: Path) -> None:
     nothing_recorded(isolated_home)
     result = invoke("show", f"claude:{EMPTY}")
     assert result.exit_code == 0, result.output
-    assert "nothing recorded: the transcript is empty or unreadable" in result.stdout
+    assert "nothing recorded: the transcript holds no conversation" in result.stdout
     real_session(isolated_home)
     assert "nothing recorded" not in invoke("show", f"claude:{REAL}").stdout
 
@@ -168,3 +168,29 @@ def test_an_empty_since_on_a_live_home_reads_one_row(isolated_home: Path, monkey
     result = invoke("--no-cache", "list", "--since", "1d")
     assert "the newest was updated 2026-10-06" in result.stderr, result.stderr
     assert read == ["5a5a5a5a-0000-4000-8000-000000000305"], read
+
+
+def test_a_file_of_nothing_but_other_sessions_summaries_is_no_session(isolated_home: Path) -> None:
+    # Claude Code can leave a file holding only summaries of other sessions (claude-code
+    # issue 2597; their leafUuid is in no record of the file).  Its newest mtime put it
+    # at the top of `list`, titled after work it never did.
+    real_session(isolated_home, mtime=time.time() - 3600)
+    stub = "5a5a5a5a-0000-4000-8000-00000000000d"
+    claude_session_file(isolated_home, stub, [
+        {"type": "summary", "summary": "Refactor the billing module", "leafUuid": "not-in-this-file-1"},
+        {"type": "summary", "summary": "Fix the login redirect", "leafUuid": "not-in-this-file-2"},
+    ])
+    listed = orjson.loads(invoke("list", "--json").stdout)
+    assert [row["native_id"] for row in listed["sessions"]] == [REAL]
+    # Beside records of its own, such a summary still names a session nothing else names.
+    named = "5a5a5a5a-0000-4000-8000-00000000000e"
+    claude_session_file(isolated_home, named, [
+        {"type": "summary", "summary": "Refactor the billing module", "leafUuid": "not-in-this-file-1"},
+        {"type": "user", "sessionId": named, "uuid": "u1", "timestamp": "2026-11-21T10:00:00.000Z", "cwd": "/w",
+         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "ok"}]}},
+    ])
+    rows = {row["native_id"]: row["title"] for row in orjson.loads(invoke("list", "--json").stdout)["sessions"]}
+    assert rows[named] == "Refactor the billing module" and stub not in rows
+    # tokens' table finds titles its own way (``tablefacts``), by the same rule.
+    table = invoke("tokens").stdout
+    assert "Refactor the billing module" in table and "Fix the login redirect" not in table

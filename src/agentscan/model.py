@@ -133,6 +133,10 @@ class SessionRow:
     counts_partial: bool = False
     #: USD, filled in by ``agentscan.costs`` (it depends on the price data, so it is never cached with the row)
     cost: Decimal | None = None
+    #: when ``cost`` is unknown but some calls have a price: what those cost, a lower bound
+    #: (tables show ``≥$…``, as ``tokens`` does; JSON keeps ``cost_usd`` null: ``tokens --json``
+    #: says the rest)
+    cost_priced: Decimal | None = None
 
     @property
     def id(self) -> str:

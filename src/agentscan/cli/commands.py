@@ -20,9 +20,10 @@ from agentscan.cli.options import (
 
 
 def register(app: typer.Typer) -> None:
-    app.command("list", cls=GlobalOptionsCommand)(list_command)
     # ``short_help``: the whole line ``agentscan --help`` gives each command (click cuts a
-    # first sentence longer than about 68 columns with "...").
+    # first sentence longer than its terminal allows with "...": at 60 columns, 46).
+    app.command("list", cls=GlobalOptionsCommand,
+                short_help="The most recently updated sessions, newest first.")(list_command)
     app.command("show", cls=GlobalOptionsCommand,
                 short_help="One session in detail: prompts, replies, tool calls, subagents.")(show_command)
     app.command("tokens", cls=GlobalOptionsCommand,

@@ -49,7 +49,8 @@ def register(app: typer.Typer) -> None:
                       short_help="Add `agentscan hook` to every hook event of the agent.")(install_command)
     hooks_app.command("uninstall", cls=GlobalOptionsCommand,
                       short_help="Remove agentscan's entries (only those) from the agent's hooks.")(uninstall_command)
-    app.add_typer(hooks_app, name="hooks")
+    # short_help: the whole line in `agentscan --help` at any width (click cuts a help to fit)
+    app.add_typer(hooks_app, name="hooks", short_help="Install or remove agentscan's hook capture in an agent's config.")
     app.command("trace", cls=GlobalOptionsCommand,
                 short_help="A session's conversation tree, from its captured hook events.")(trace_command)
 
@@ -258,10 +259,12 @@ def trace_command(
         raise UsageProblem("--demo reads a shipped demo home, which holds no hook events; "
                            "trace reads your real events store")
     if state.home is not None:
-        # --home names where agent files are read; the events store is elsewhere (AGENTSCAN_DATA_DIR),
-        # so the answer would be the real store's, as if --home had been read.
-        raise UsageProblem("--home names a home of agent files, which holds no hook events; trace reads "
-                           "your events store (AGENTSCAN_DATA_DIR chooses another)")
+        # --home names where agent files are read; the events store is elsewhere (AGENTSCAN_DATA_DIR).
+        # Said, not refused: a script or alias may give --home to every command it runs.
+        from agentscan.hooks import store
+
+        render.note(f"note: --home does not apply to trace: it reads the hook events store {store.data_dir()} "
+                    "(AGENTSCAN_DATA_DIR chooses another)")
     if list_sessions:
         if session_id:
             raise UsageProblem("give an ID or --list, not both")

@@ -34,7 +34,7 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             shown,
             render.short_time(row.updated_at),
             render.human_tokens(row.tokens, term),
-            render.human_usd(row.cost),
+            render.human_usd(row.cost, row.cost_priced),
             render.model_text(clean(row.model), term),
             render.path_text(clean(row.cwd), term),
             clean(row.title) or "-",
@@ -61,8 +61,9 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     """Why ``list`` printed nothing, naming the filter that left no session."""
     if page.discovered == 0:
         if page.blank:
-            files = "1 session file is" if page.blank == 1 else f"{page.blank:,} session files are"
-            return f"no session recorded anything: {files} empty or unreadable (the warnings say why)"
+            files = "1 session file holds" if page.blank == 1 else f"{page.blank:,} session files hold"
+            return (f"no session recorded anything: {files} no conversation (empty, unreadable lines, "
+                    "or only snapshots and other sessions' summaries)")
         if filters.providers and others:
             names = ", ".join(filters.providers)
             return (f"no {names} sessions found ({render.plural(others, 'session')} from other providers; "

@@ -109,7 +109,7 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
         ("updated", short_time(row.updated_at)),
         ("path", home_short(row.path) if term.tty else row.path),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=_by_subagents(detail))),
-        ("cost", None if row.tokens is None else human_usd(row.cost)),
+        ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced)),
     ):
         lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
@@ -118,7 +118,8 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
                      " (the provider recorded no usage)")
     if row.recorded_nothing and not detail.subagents:
         # ``list`` leaves such a session out; named here, it is said why it is all dashes.
-        lines.extend(_field("note", "nothing recorded: the transcript is empty or unreadable (its warning says why)",
+        lines.extend(_field("note", "nothing recorded: the transcript holds no conversation (empty, unreadable "
+                            "lines, or only snapshots and other sessions' summaries)",
                             term))
     if detail.extra.get("parent_missing"):
         lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))

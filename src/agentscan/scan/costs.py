@@ -11,29 +11,38 @@ the price book warns, naming the model).
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing import PriceBook, Spend
+from agentscan.pricing.spend import Priced
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
 
-def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Decimal | None]:
-    """Session id -> exact USD of its entries (``None``: nothing recorded, or some calls have no price)."""
-    costs: dict[str, Decimal | None] = {}
+def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Priced]:
+    """Session id -> the cost of its entries (``Priced.cost`` ``None``: nothing recorded, or
+    some calls have no price; then ``Priced.priced`` is what the others cost)."""
+    costs: dict[str, Priced] = {}
     for ref in refs:
         spend = Spend()
         for entry in per_session.get(ref.id, ()):
             spend.add(entry, book.entry_key(ref.provider, entry))
-        costs[ref.id] = spend.cost(book)
+        costs[ref.id] = spend.priced(book)
     return costs
 
 
-def priced(rows: Sequence[SessionRow], costs: Mapping[str, Decimal | None]) -> list[SessionRow]:
-    return [row.with_changes(cost=costs.get(row.id) if row.tokens is not None else None) for row in rows]
+def priced(rows: Sequence[SessionRow], costs: Mapping[str, Priced]) -> list[SessionRow]:
+    """``rows`` with their cost, and a lower bound where some calls have no price."""
+    changed = []
+    for row in rows:
+        cost = costs.get(row.id) if row.tokens is not None else None
+        if cost is None:
+            changed.append(row.with_changes(cost=None, cost_priced=None))
+        else:
+            changed.append(row.with_changes(cost=cost.cost, cost_priced=cost.priced if cost.partial else None))
+    return changed
 
 
 def with_costs(
@@ -59,7 +68,7 @@ def with_costs(
     # From each session's cached sums (exact per group, see ``groupprices.GroupPrices``);
     # only a session with a group that has no single price is read call by call.
     prices = GroupPrices(book)
-    costs: dict[str, Decimal | None] = {}
+    costs: dict[str, Priced] = {}
     by_calls = []
     by_id = {ref.id: ref for ref in chosen}
     # A huge session's sums as its row's own pass kept them (the same the row's tokens count).
@@ -80,7 +89,7 @@ def with_costs(
         if spend is None:
             by_calls.append(ref)
         else:
-            costs[ref_id] = spend.cost(book)
+            costs[ref_id] = spend.priced(book)
     if by_calls:
         costs.update(costs_of(usage_by_session(scanner, by_calls), by_calls, book))
     return priced(rows, costs)
