@@ -47,6 +47,18 @@ def test_bad_line_is_skipped_with_warning(isolated_home: Path, case: str) -> Non
     assert [(w.path, w.line) for w in scanner.warnings] == [(str(path), 2)]
 
 
+@pytest.mark.parametrize("use_cache", [True, False])
+def test_a_bad_line_s_place_is_its_column_not_a_second_line_number(isolated_home: Path, use_cache: bool) -> None:
+    # orjson says "line 1 column 20 (char 19)" of the one line it was given, beside the file's line 2.
+    write_raw(isolated_home, [good_lines()[0], BAD_LINES["invalid json"], good_lines()[1]])
+    scanner = Scanner(use_cache=use_cache)
+    scanner.list_sessions()
+    scanner.show(S)
+    messages = {w.message for w in scanner.warnings}
+    assert messages and all(m.startswith("invalid JSON skipped: ") for m in messages), messages
+    assert all(" at column " in m and "line 1 " not in m and "(char " not in m for m in messages), messages
+
+
 def test_truncated_last_line(isolated_home: Path) -> None:
     path = write_raw(isolated_home, [*good_lines(), b'{"type":"assistant","message":{"id":"m2"'], trailing_newline=False)
     scanner = Scanner()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import zlib
 from pathlib import Path
 from typing import IO, Any, Generator, Iterator, NamedTuple
@@ -270,7 +271,7 @@ def _iter_handle(
                 if not line.endswith(b"\n"):
                     ctx.warn(path, unfinished_line(line), number)
                 else:
-                    ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", number)
+                    ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", number)
                 continue
         if not isinstance(record, dict):
             ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
@@ -345,8 +346,15 @@ def _skip_hole(handle: IO[bytes]) -> None:
         handle.seek(data)
 
 
-def _short(exc: Exception) -> str:
-    text = str(exc)
+#: orjson places an error as ``line 1 column 1075 (char 1074)`` within the text it was given:
+#: for a JSON Lines record that is always line 1, beside the file's own line number
+_ONE_LINE_PLACE = re.compile(r": line 1 column (\d+) \(char \d+\)$")
+
+
+def short_json_error(exc: Exception) -> str:
+    """What a decoder said of a bad record, for a warning: its place as a column of the
+    line the warning names, and 120 characters at most."""
+    text = _ONE_LINE_PLACE.sub(r" at column \1", str(exc))
     return text if len(text) <= 120 else text[:117] + "…"
 
 
@@ -392,7 +400,7 @@ def load_json_file(
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        ctx.warn(path, f"invalid JSON: {_short(exc)}")
+        ctx.warn(path, f"invalid JSON: {short_json_error(exc)}")
         return None
 
 

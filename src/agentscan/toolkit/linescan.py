@@ -26,7 +26,7 @@ import orjson
 
 from agentscan import bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at, short_json_error
 from agentscan.settling import unfinished_line
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
@@ -48,11 +48,6 @@ class ScanProgress:
         self.complete_offset = complete_offset
         self.lines = lines
         self.crc = crc
-
-
-def _short(exc: Exception) -> str:
-    text = str(exc)
-    return text if len(text) <= 120 else text[:117] + "…"
 
 
 def matching_records(
@@ -243,7 +238,7 @@ class _Scan:
                     record = loads(stripped)
                 except orjson.JSONDecodeError as exc:
                     if stripped:
-                        ctx.warn(path, f"invalid JSON skipped: {_short(exc)}", block.line_number(line_start))
+                        ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", block.line_number(line_start))
                     continue
             if type(record) is not dict:
                 ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", block.line_number(line_start))

@@ -29,16 +29,11 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, short_json_error
 from agentscan.settling import unfinished_line
 
 #: bytes read per step: a few hundred records of a typical transcript
 BLOCK = 1024 * 1024
-
-
-def _short(exc: Exception) -> str:
-    text = str(exc)
-    return text if len(text) <= 120 else text[:117] + "…"
 
 
 def records_newest_first(
@@ -157,7 +152,7 @@ class _Backwards:
             if last_open:
                 self.ctx.warn(self.path, unfinished_line(stripped), self._number(last_open))
             else:
-                self.ctx.warn(self.path, f"invalid JSON skipped: {_short(exc)}", self._number(last_open))
+                self.ctx.warn(self.path, f"invalid JSON skipped: {short_json_error(exc)}", self._number(last_open))
             return None
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", self._number(last_open))
