@@ -179,3 +179,20 @@ def test_show_holds_item_prompts_bounded_not_whole(isolated_home: Path) -> None:
     # 48 MiB of text went through.  Reading one 1 MiB line costs a few MiB at
     # a time (measured: 26 MiB peak); holding every prompt whole cost 70 MiB.
     assert peak < 40 * MIB, f"peak {peak / MIB:.1f} MiB"
+
+
+def test_a_small_rollout_s_bad_line_is_said_once_with_its_number(isolated_home: Path) -> None:
+    # A rollout under 1 MiB is read whole by the tail read too: it said "invalid JSON
+    # skipped in the last 1 MiB" (no line) beside the whole pass's ":2: invalid JSON skipped".
+    small = "019c3333-0000-7000-8000-0000000000c1"
+    path = rollout_path(isolated_home / ".codex", small, at(0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(_dumps([meta(small, at(0))]) + b"{not json\n" + _dumps([
+        turn_context(at(1), "gpt-5-codex"), user_message(at(1), "Port the build to meson"),
+        token_count(at(10), usage(1000, 0, 100), usage(1000, 0, 100)),
+    ]))
+    scanner = Scanner()
+    scanner.list_sessions()
+    token_report(scanner)
+    bad = [(w.line, w.message) for w in scanner.warnings if "JSON" in w.message]
+    assert len(bad) == 1 and bad[0][0] == 2 and bad[0][1].startswith("invalid JSON skipped: "), bad

@@ -24,7 +24,7 @@ import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
+from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail, short_json_error
 from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add
 from agentscan.providers.codex.facts import LineFacts
@@ -158,10 +158,15 @@ def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
             continue
         try:
             record = orjson.loads(chunk)
-        except orjson.JSONDecodeError:
+        except orjson.JSONDecodeError as exc:
             last = position == len(chunks) - 1
-            message = unfinished_line(chunk) if last else "invalid JSON skipped in the last 1 MiB"
-            warnings.append(ScanWarning(str(path), message))
+            if cut:  # the window's lines are not the file's: no number to give
+                message = unfinished_line(chunk) if last else "invalid JSON skipped in the last 1 MiB"
+                warnings.append(ScanWarning(str(path), message))
+            else:
+                # The whole file: said as a whole pass says it (the same warning, told once).
+                message = unfinished_line(chunk) if last else f"invalid JSON skipped: {short_json_error(exc)}"
+                warnings.append(ScanWarning(str(path), message, position + 1))
             continue
         if isinstance(record, dict):
             fold.feed(record)
