@@ -248,13 +248,13 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     """The table's lines, and the headers of the columns left out to fit; ``planned``: the
     rows' ``layout``, when the caller made it already (to choose between two tables).
     ``fit_paths``: widths traded between path and title columns by the cells
-    (``_path_slack_given_on``): only for a table printed whole, never one whose lines
-    are spliced from kept text (``tablepatch`` lays out its pieces apart)."""
+    (``paths_fitted``); a table whose lines are spliced from kept text fits its
+    planned layout first and passes that (``tablepatch`` lays out its pieces apart)."""
     table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
     kept, widths = planned if planned is not None else layout(columns, table_rows, term)
     kept_columns = [columns[i] for i in kept]
-    if fit_paths and term.tty:
-        widths = _path_slack_given_on(columns, table_rows, kept, list(widths))
+    if fit_paths:
+        widths = paths_fitted(columns, (kept, widths), term, cells_of(table_rows))[1]
     lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]
     every = len(kept) == len(columns)
     for row in table_rows:
@@ -267,7 +267,22 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     return lines, hidden(columns, (kept, widths))
 
 
-def _path_slack_given_on(columns: Sequence[Column], rows: Sequence[Row], kept: Sequence[int],
+def paths_fitted(columns: Sequence[Column], planned: Layout, term: Terminal,
+                 cells: Callable[[int], Sequence[str]]) -> Layout:
+    """``planned`` with its path columns fitted to their ``cells`` by index (``render``'s
+    ``fit_paths``; a patched table, ``cli.tablepatch``, tells them without its rows: which
+    paths there are is what matters).  Off a terminal nothing is cut: nothing to fit."""
+    if not term.tty:
+        return planned
+    return planned[0], _path_slack_given_on(columns, cells, planned[0], list(planned[1]))
+
+
+def cells_of(rows: Sequence[Row]) -> Callable[[int], list[str]]:
+    """A column's cells in ``rows`` (not those a span lays text over)."""
+    return lambda index: [row.cells[index] for row in rows if not _spanned(row, index)]
+
+
+def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Sequence[str]], kept: Sequence[int],
                          widths: list[int]) -> list[int]:
     """Paths cut from their start, fitted with the table's free text (its TITLE, cut to fit
     anyway): a path column is widened by what its last folder's name needs
@@ -283,7 +298,7 @@ def _path_slack_given_on(columns: Sequence[Column], rows: Sequence[Row], kept: S
         column, width = columns[index], widths[position]
         if not column.keep_end:
             continue
-        cells = [row.cells[index] for row in rows if not _spanned(row, index)]
+        cells = cells_of(index)
         room = widths[last] - columns[kept[last]].min_width
         # Only a cell wider than the column can be cut inside its name; the widest name
         # that fits the room is shown whole (a longer one is cut, as it would have been).

@@ -9,7 +9,9 @@ fingerprint, tokens, cost and key hashes); the table adds:
   another provider reveals), and its lines as ``tokens_text.row_lines`` made
   them, with full numbers and, on a terminal, rounded ones;
 - ``table``: the layout the table was printed in, and how many cells of each
-  width each column held (``table.WidthCounts``), full and rounded;
+  width each column held (``table.WidthCounts``), full and rounded; the widths
+  it was printed in, its PROJECT column fitted to its paths
+  (``table.paths_fitted``), and how many rows showed each path;
 - ``table-text``: the rows' lines as printed, a row's after another's;
   ``table-places``: where each row's are in it (none: folded, 0 tokens);
   ``table-when``: each row's date as the table sorts it; ``table-keys``
@@ -44,6 +46,17 @@ CELLS = 4 + len(NUMBER_COLUMNS) + 1
 _STYLES = ((None,), ("dim",))
 #: the columns "not recorded" is laid over (``row_lines``' span, by session)
 _NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
+#: the column of a session's project (``tokens_text.session_facts``), fitted to its paths
+PROJECT = 2
+
+
+def count_paths(paths: dict[str, int], rows: Sequence[Row], sign: int = 1) -> None:
+    """Count the PROJECT cells of ``rows`` in (``sign`` -1: out) of ``paths``: which paths a
+    table shows is what fitting its PROJECT column takes (a blank one, none)."""
+    for row in rows:
+        path = row.cells[PROJECT]
+        if path:
+            paths[path] = paths.get(path, 0) + sign
 
 
 def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
@@ -58,10 +71,13 @@ def keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pri
 
 def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, printed: Printed,
           session_rows: Mapping[str, TableSession], term: Terminal) -> None:
+    if printed.laid.unrecorded_only:
+        return  # no number column to splice into: a table of "not recorded" alone is made whole
     extras = []
     full = WidthCounts.of(CELLS)
     rounded_counts = WidthCounts.of(CELLS) if term.tty else None
     revisable_ones = []
+    paths: dict[str, int] = {}
     for index, (row, key, facts, lines) in enumerate(zip(report.rows, printed.keys, printed.facts, printed.lines)):
         session = session_rows.get(row.key)
         ref = report.sessions.get(row.key)
@@ -77,6 +93,7 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
         # (6 MB for scale 1's 1,500 rows, 0.5 MB of JSON).
         extras.append(memoryview(orjson.dumps([updated_of(session), revisable, _lines(lines), _lines(rounded)])).tobytes())
         full.add(lines)
+        count_paths(paths, lines)
         if rounded_counts is not None and rounded is not None:
             rounded_counts.add(rounded)
     sections = _printed(printed, report, session_rows)
@@ -85,7 +102,7 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
     laid = printed.laid
     # The terminal as laid out for (the question's, unless it was resized meanwhile).
     layout = {"terminal": _terminal(term), "planned": [list(part) for part in laid.planned], "compact": laid.compact,
-              "full": full.to_json(),
+              "full": full.to_json(), "widths": laid.widths, "paths": paths,
               "rounded": rounded_counts.to_json() if rounded_counts is not None else None, "revisable": revisable_ones}
     sections["table"] = orjson.dumps(layout)
     if term.tty:
@@ -145,6 +162,8 @@ class Spliceable(NamedTuple):
 
     planned: table.Layout
     compact: bool
+    widths: list[int]  # the layout's, its paths fitted (``table.paths_fitted``)
+    paths: dict[str, int]  # how many rows show each path (``count_paths``)
     full: WidthCounts
     rounded: WidthCounts | None
     revisable: set[int]
@@ -161,7 +180,9 @@ def spliceable(basis: Basis, term: Terminal) -> Spliceable | None:
         layout = orjson.loads(basis.section("table"))
         kept, widths = layout["planned"]
         compact = layout["compact"]
-        if layout["terminal"] != _terminal(term) or type(layout["revisable"]) is not list:
+        fitted, paths = layout["widths"], layout["paths"]
+        if (layout["terminal"] != _terminal(term) or type(layout["revisable"]) is not list
+                or type(fitted) is not list or type(paths) is not dict):
             return None
         revisable = set(layout["revisable"])
         places = basis.section("table-places").cast("q")
@@ -174,7 +195,8 @@ def spliceable(basis: Basis, term: Terminal) -> Spliceable | None:
     except (Damaged, ValueError, TypeError, KeyError):
         return None
     if (full is None or (term.tty and rounded is None) or type(compact) is not bool
-            or not all(type(value) is int for value in (*kept, *widths)) or len(kept) != len(widths)
+            or not all(type(value) is int for value in (*kept, *widths, *fitted, *paths.values()))
+            or len(kept) != len(widths) or len(fitted) != len(kept)
             or len(places) != 2 * size or len(when) != size or (keys is not None and len(keys) != size)
             or any(type(index) is not int or not 0 <= index < size for index in revisable)):
         return None
@@ -187,7 +209,8 @@ def spliceable(basis: Basis, term: Terminal) -> Spliceable | None:
             at = start + length + 1
     if at and at - 1 != len(text):
         return None
-    return Spliceable((list(kept), list(widths)), compact, full, rounded, revisable, text, places, when, keys)
+    return Spliceable((list(kept), list(widths)), compact, list(fitted), paths, full, rounded, revisable, text, places,
+                      when, keys)
 
 
 def _terminal(term: Terminal) -> list[Any]:

@@ -13,8 +13,10 @@ providers may revise with no file changed, and takes every session's shown
 id now.  Then:
 
 - *spliced*: when the table's layout comes out as the kept one (the widths
-  of the cells counted out and in, ``table.WidthCounts``), every other row
-  is printed as the kept text has it, and only the new lines are laid out;
+  of the cells counted out and in, ``table.WidthCounts``), and so does its
+  PROJECT column fitted to the paths it shows (``table.paths_fitted``: the
+  paths counted out and in), every other row is printed as the kept text has
+  it, and only the new lines are laid out;
 - *laid out*: else every row's lines (kept, or new) are laid out again, with
   the code a whole table is laid out with (``tokens_text.print_lines``).
 
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from agentscan.cli import table
 from agentscan.cli.table import Row
-from agentscan.cli.tablebasis import COMMAND, Kept, Spliceable, kept_row, spliceable
+from agentscan.cli.tablebasis import COMMAND, PROJECT, Kept, Spliceable, count_paths, kept_row, spliceable
 from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, print_notes, row_lines,
                                        session_columns, session_facts, sort_key, total_row, updated_of)
 from agentscan.scan import answerpatch
@@ -150,7 +152,10 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
                    total: Total, folded: list[str], term: Terminal) -> bool:
     """Print the table from the kept text when its layout comes out as the kept one;
     ``False`` (nothing printed): it does not."""
+    if total[0] is None:
+        return False  # "not recorded" alone: laid out with no number column (``tokens_text.print_lines``)
     full = splice.full.copy()
+    paths = dict(splice.paths)
     rounded = splice.rounded.copy() if splice.rounded is not None else None
     as_kept = {session.index for session in sessions if session.full is None}
     for index in range(len(patch.basis.ids)):
@@ -161,11 +166,13 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
         if kept is None:
             return False
         full.add(kept.full, -1)
+        count_paths(paths, kept.full, -1)
         if rounded is not None:
             rounded.add(kept.rounded, -1)
     for session in sessions:
         if session.full is not None:
             full.add(session.full)
+            count_paths(paths, session.full)
             if rounded is not None and session.rounded is not None:
                 rounded.add(session.rounded)
     columns = session_columns()
@@ -175,9 +182,14 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     natural = full.natural(columns)
     chosen = choose_layout(columns, natural, lambda: rounded.natural(columns) if rounded is not None else None,
                            term) if natural is not None else None
-    if chosen is None or chosen != (splice.planned, splice.compact):
+    if chosen is None or chosen != (splice.planned, splice.compact) or any(count < 0 for count in paths.values()):
         return False
-    planned, compact = chosen
+    # Its PROJECT column fitted as a whole table's is, to the paths it shows (the kept text's fitted alike).
+    shown = [path for path, count in paths.items() if count]
+    planned = table.paths_fitted(columns, splice.planned, term, lambda index: shown if index == PROJECT else [])
+    if planned[1] != splice.widths:
+        return False
+    compact = splice.compact
     pieces: list[str] = []
     text, places = splice.text, splice.places
     run: list[int] = []  # the kept text's start and end of adjacent rows printed as kept

@@ -14,12 +14,13 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 from decimal import Decimal
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, NamedTuple, Sequence
 
 from agentscan.cli import render
 from agentscan.cli import table
 from agentscan.cli.table import Column, Row
 from agentscan.cli.term import Terminal, clean, cut, width_of
+from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_label, short_runs
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -86,12 +87,16 @@ def _columns(by: str) -> list[Column]:
 
 
 class Laid(NamedTuple):
-    """How a table was laid out: its layout, whether its numbers were rounded, and its lines
-    as printed (the header first, the total last)."""
+    """How a table was laid out: its layout, whether its numbers were rounded, its lines as
+    printed (the header first, the total last), the widths they were printed in (the
+    layout's, its paths fitted: ``table.paths_fitted``), and whether its number columns
+    were one (``_unrecorded_only``)."""
 
     planned: table.Layout
     compact: bool
     lines: list[str]
+    widths: list[int]
+    unrecorded_only: bool = False
 
 
 class Printed(NamedTuple):
@@ -114,7 +119,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     keys = [short_ids.get(row.key, row.key) if term.tty else row.key for row in report.rows]
     if report.by == "model" and term.tty:
         # As ``list`` shows them (``opus-4-5``): ``claude-sonnet-4-5-20250929`` took a narrow
-        # terminal's CACHE WRITE column.  Whole where two would read alike.
+        # terminal's CACHE WRITE column.  Longer where two would read alike.
         keys = _model_names(keys, term)
     # Each session's date, project and title: made once for both layouts.
     facts = [session_facts(rows_of(row.key), term, zone) if by_session else [] for row in report.rows]
@@ -140,20 +145,40 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 
 
 def _model_names(models: list[str], term: Terminal) -> list[str]:
-    """Each model as ``list`` names it on a terminal, but whole where two would read alike
-    (``sonnet-4-5`` of two Claude snapshots, or beside Cursor's ``sonnet-4.5``)."""
-    short = [render.model_text(model, term) for model in models]
-    alike: dict[str, int] = {}
-    for name in short:
-        seen = name.lower().replace(".", "-")
-        alike[seen] = alike.get(seen, 0) + 1
-    return [name if alike[name.lower().replace(".", "-")] == 1 else model for name, model in zip(short, models)]
+    """Each model in the shortest form no other reads alike as: as ``list`` names it on a
+    terminal (``opus-4-5``); else without its snapshot's date (``claude-sonnet-4-5``, beside
+    Cursor's ``sonnet-4.5``: whole, it cost a 60-column table its figures); else whole (two
+    snapshots of one model)."""
+    forms = [(render.model_text(model, term), _undated(model), model) for model in models]
+    chosen = [0] * len(models)  # each model's form: short, undated, whole
+    while True:
+        alike: dict[str, int] = {}
+        for form, at in zip(forms, chosen):
+            seen = form[at].lower().replace(".", "-")
+            alike[seen] = alike.get(seen, 0) + 1
+        # A longer form can read as another's shorter one: told again until none do.
+        longer = [index for index, (form, at) in enumerate(zip(forms, chosen))
+                  if at < 2 and alike[form[at].lower().replace(".", "-")] > 1]
+        if not longer:
+            return [form[at] for form, at in zip(forms, chosen)]
+        for index in longer:
+            chosen[index] += 1
+
+
+def _undated(model: str) -> str:
+    """``model`` without a snapshot's ``-20250929`` (as ``render.model_text`` drops it)."""
+    if len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
+        return model[:-9]
+    return model
 
 
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool) -> Row:
     usage, cost, priced = total
     blank = ["", "", ""] if by == "session" else []
-    return Row(["TOTAL", *blank, *_numbers(usage, cost, term, compact=compact, at_least=priced)], style="bold")
+    # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
+    span = (len(blank) + 1, len(blank) + len(NUMBER_COLUMNS) + 1) if usage is None else None
+    return Row(["TOTAL", *blank, *_numbers(usage, cost, term, compact=compact, at_least=priced)], style="bold",
+               span=span)
 
 
 def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Callable[[], list[int] | None],
@@ -185,6 +210,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     ``models`` without a price."""
     columns = _columns(by)
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
+    if all(row.span is not None for row in rows):
+        return _print_unrecorded_only(by, rows, folded, term, unrecorded)
     rounded: list[Row] = []
 
     def rounded_rows() -> list[Row]:
@@ -197,15 +224,15 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # ("↳ 250 subagent runs"), short ("↳ 250 runs") to keep any column, or bare ("↳", no
     # wider than "TOTAL") to keep a figure: a label never costs a figure a key leaves room for.
     relabels: list[tuple[Callable[[str], str] | None, bool]] = [(None, False)]
-    if by != "session" and any(map(_is_runs, rows)):
-        relabels += [(_short_runs, False), (_bare_runs, True)]
+    if by != "session" and any(map(is_runs, rows)):
+        relabels += [(short_runs, False), (bare_runs, True)]
     told: dict[tuple[bool, int], list[Row]] = {}
 
     def way(compact: bool, form: int) -> table.Way:
         def natural() -> list[int]:
             base = rounded_rows() if compact else rows
             relabel = relabels[form][0]
-            told[compact, form] = base if relabel is None else _relabelled(base, relabel)
+            told[compact, form] = base if relabel is None else relabelled(base, relabel)
             return table.natural(columns, told[compact, form])
         return natural, relabels[form][1]
 
@@ -214,46 +241,39 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     assert chosen is not None  # (every way tells its widths)
     group, form, planned = chosen
     compact = group == 1
-    lines, hidden = table.render(columns, told[compact, form], term, planned)
+    # A path shows its last folder's name whole, as ``list``'s CWD does (``…/weather-app``,
+    # not ``…weather-app``), taking from the title (a patch fits its paths alike: ``tablepatch``).
+    shown = table.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
+    lines, hidden = table.render(columns, told[compact, form], term, shown)
     print("\n".join(lines))
-    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded)
-    return Laid(planned, compact, lines)
+    costs = {row.cells[-1] for row in told[compact, form]}
+    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, costs=costs)
+    return Laid(planned, compact, lines, shown[1])
 
 
-#: how a summary's line of subagent runs begins (``row_lines``); alone, its label where
-#: even ``  ↳ 250 runs`` would leave out a figure (narrower than ``TOTAL``: it never
-#: widens the column)
-RUNS = "  ↳"
-
-
-def _runs_label(count: int) -> str:
-    return f"{RUNS} {render.plural(count, 'subagent run')}"
-
-
-def _short_runs(label: str) -> str:
-    """``  ↳ 250 subagent runs`` as a narrow terminal says it: ``  ↳ 250 runs``."""
-    return label.replace(" subagent run", " run", 1)
-
-
-def _bare_runs(label: str) -> str:
-    return RUNS
-
-
-def _is_runs(row: Row) -> bool:
-    """Whether ``row`` is a summary's line of subagent runs (a key is never dim)."""
-    return row.style == "dim" and row.cells[0].startswith(RUNS + " ")
-
-
-def _relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:
-    """``rows`` with each line of subagent runs labelled ``label(its label)``."""
-    return [row._replace(cells=[label(row.cells[0]), *row.cells[1:]]) if _is_runs(row) else row for row in rows]
+def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Terminal,
+                           unrecorded: Sequence[str]) -> Laid:
+    """A table no line of which has a number (each says "not recorded", the total too): one
+    column says so, and the text keeps its room (five empty number columns left out a
+    title, a project and a date at 80 columns)."""
+    columns = _columns(by)
+    first = len(columns) - len(NUMBER_COLUMNS) - 1  # the first number column's
+    columns = [*columns[:first], Column("TOKENS")]
+    rows = [Row(row.cells[:first + 1], row.style) for row in rows]
+    planned = table.layout(columns, rows, term)
+    shown = table.paths_fitted(columns, planned, term, table.cells_of(rows))
+    lines, hidden = table.render(columns, rows, term, shown)
+    print("\n".join(lines))
+    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded)
+    return Laid(planned, False, lines, shown[1], unrecorded_only=True)
 
 
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
-                term: Terminal, *, unrecorded: Sequence[str] = ()) -> None:
+                term: Terminal, *, unrecorded: Sequence[str] = (), costs: Collection[str] = ()) -> None:
     """What a table's lines do not say: the ``folded`` rows' keys (0 tokens) and the
     ``unrecorded`` sessions (no usage recorded: in no row), on stdout; on stderr the
-    ``models`` without a price and the columns ``hidden`` or numbers rounded to fit."""
+    ``models`` without a price (what the ``costs`` shown mean) and the columns ``hidden``
+    or numbers rounded to fit."""
     if folded:
         what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
         _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
@@ -263,8 +283,12 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
         _print_named(f"{render.plural(len(unrecorded), 'session')} that recorded no usage, not counted",
                      unrecorded, term)
     if models:
-        render.note(f"no price for {', '.join(models)}: COST ≥$… is what the other calls cost, a lower bound "
-                    "(see warnings; docs/pricing.md)", tty_only=True)
+        # Only what the table shows: ``-`` where no call had a price, ``≥$…`` where others did
+        # (a lower bound told of where none is shown sent a reader looking for one).
+        bound = any(cost.startswith("≥") for cost in costs)
+        said = ("COST - is unknown" if not bound else "COST ≥$… is what the other calls cost, a lower bound"
+                if "-" not in costs else "COST - is unknown, ≥$… what the other calls cost, a lower bound")
+        render.note(f"no price for {', '.join(models)}: {said} (see warnings; docs/pricing.md)", tty_only=True)
     if hidden or compact:
         drops = {column.header: column.drop for column in _columns(by)}
         hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went
@@ -360,6 +384,6 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     else:
         # Per period/model/provider there can be hundreds of runs: one line for all.
         runs = sum_usage(usage for _, usage in token_row.subagents)
-        lines.append(Row([_runs_label(len(token_row.subagents)), *blank,
+        lines.append(Row([runs_label(len(token_row.subagents)), *blank,
                           *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
     return lines
