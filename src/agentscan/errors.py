@@ -111,8 +111,18 @@ class NoReadableRoot(AgentscanError):
 
 
 class StrictWarnings(AgentscanError):
-    def __init__(self, count: int) -> None:
-        super().__init__(f"{count:,} warning{'' if count == 1 else 's'} (--strict)")
+    """``count`` warnings fail ``--strict``; ``still_written`` more were said but do not
+    (a truncated last line of a file written to lately: ``settling``), so the count
+    matches the lines printed above it."""
+
+    def __init__(self, count: int, still_written: int = 0) -> None:
+        message = f"{count:,} warning{'' if count == 1 else 's'} (--strict)"
+        if still_written:
+            message = (f"{message}; {still_written:,} more, a truncated last line of a file still being "
+                       f"written, not counted" if still_written == 1 else
+                       f"{message}; {still_written:,} more, truncated last lines of files still being "
+                       f"written, not counted")
+        super().__init__(message)
         self.count = count
 
 

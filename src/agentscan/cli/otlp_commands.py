@@ -141,9 +141,9 @@ def otlp_command(
     try:
         finish(state, scanner, as_json=as_json)
     except StrictWarnings:
-        raise StrictWarnings(failing) from None  # the count of every warning, the export's too
+        raise StrictWarnings(failing, len(counted) - failing) from None  # the count of every warning, the export's too
     if failing:
-        raise StrictWarnings(failing)
+        raise StrictWarnings(failing, len(counted) - failing)
 
 
 #: the options that only say how traces are sent to a collector

@@ -244,4 +244,4 @@ def finish(state: State, scanner: Scanner, *, as_json: bool) -> None:
         if failing := strict_count(warnings):
             if state.quiet:  # the warnings are this error's reason: said even under --quiet
                 warn_summary(warnings, verbose=state.verbose, even_quiet=True)
-            raise StrictWarnings(failing)
+            raise StrictWarnings(failing, len(warnings) - failing)
