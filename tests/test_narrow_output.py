@@ -283,3 +283,15 @@ def test_a_terminal_names_claude_models_by_family_then_version(model: str, shown
 
     assert model_text(model, Terminal(True, 120, False)) == shown
     assert model_text(model, Terminal(False, 120, False)) == model  # a pipe: whole
+
+
+def test_show_at_60_columns_wraps_the_counts_and_names_a_subagent_s_model_short(tty) -> None:
+    tty(60, color=False)
+    lines = run("--demo", "show", "7f3c9a12").stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  counts "))
+    assert width_of(lines[at]) <= 60 and lines[at + 1].strip() == "subagents)", lines[at:at + 2]
+    # The tokens stay whole: the model gives way first, as list names it.
+    (row,) = [line for line in lines if line.startswith("  a1b2c3d ")]
+    assert row.split() == ["a1b2c3d", "Explore", "haiku-4-5", "6,313", "tokens"], row
+    tty(120, color=False)
+    assert "claude-haiku-4-5-20251001" in run("--demo", "show", "7f3c9a12").stdout  # room: whole

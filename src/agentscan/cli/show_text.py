@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
+from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural, short_time
 from agentscan.cli.term import Terminal, clean, cut, home_short, width_of, wrap_columns
 from agentscan.detailmodel import SessionDetail
@@ -132,8 +133,8 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
     by_subagents = 0 if detail.extra.get("parent_missing") else sum(1 for tool in detail.tools if tool.subagent)
     extra = f" (+{by_subagents:,} by subagents)" if by_subagents else ""
-    lines.append(f"  {'counts':<8} {plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
-                 f" {plural(counts.tool_calls, 'tool call')}{extra}")
+    lines.extend(_field("counts", f"{plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
+                                  f" {plural(counts.tool_calls, 'tool call')}{extra}", term))
     if detail.subagents:
         lines.append("")
         lines.append(f"subagents ({len(detail.subagents)})")
@@ -153,6 +154,16 @@ def _subagent_rows(detail: SessionDetail, term: Terminal) -> list[str]:
     ids = [names.get(sub.id, sub.id) for sub in detail.subagents]
     types = [clean(sub.agent_type) or "-" for sub in detail.subagents]
     models = [clean(sub.model) or "-" for sub in detail.subagents]
+    rows = _subagent_lines(detail, term, ids, types, models)
+    if term.tty and any(width_of(row) > term.width for row in rows):
+        # Too narrow: the models as ``list`` names them (``haiku-4-5``) before the tokens are cut.
+        rows = _subagent_lines(detail, term, ids, types, [clean(render.model_text(sub.model, term)) or "-"
+                                                         for sub in detail.subagents])
+    return [cut(row, term.width) for row in rows] if term.tty else rows
+
+
+def _subagent_lines(detail: SessionDetail, term: Terminal, ids: list[str], types: list[str],
+                    models: list[str]) -> list[str]:
     id_width, type_width = max(map(width_of, ids)), max(map(width_of, types))
     model_width = max(map(width_of, models)) if any(sub.model for sub in detail.subagents) else 0
     # A column of dashes is a column nobody can name: the type only when some run has one.
@@ -168,8 +179,7 @@ def _subagent_rows(detail: SessionDetail, term: Terminal) -> list[str]:
                 if sub.recovered_from else "")
         shown_model = f"{_pad(model, model_width)}  " if model_width else ""
         shown_type = f"{_pad(kind, type_width)}  " if type_width else ""
-        line = f"  {_pad(name, id_width)}  {shown_type}{shown_model}{total}{note}"
-        rows.append(cut(line, term.width) if term.tty else line)
+        rows.append(f"  {_pad(name, id_width)}  {shown_type}{shown_model}{total}{note}")
     return rows
 
 
