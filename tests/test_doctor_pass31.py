@@ -162,3 +162,13 @@ def test_a_setting_s_warning_names_no_file(isolated_home: Path, tmp_path: Path, 
     assert codex["warning_files"] == {kind: []}
     out = doctor("--home", str(home), "doctor").stdout
     assert f"  warning: 1 × {kind}\n" in out and "agentscan list -v" not in out
+
+
+def test_the_newest_session_is_one_list_would_show_not_an_empty_file(isolated_home: Path) -> None:
+    # An empty transcript's mtime is now: it was named "newest", though `list` leaves it out.
+    claude_with_bad_lines(isolated_home, SESSIONS[:1])
+    empty = isolated_home / ".claude" / "projects" / "-home-dev-project" / "eeee0000-0000-4000-8000-000000000000.jsonl"
+    empty.write_bytes(b"")
+    claude = next(p for p in orjson.loads(doctor("doctor", "--json").stdout)["providers"] if p["provider"] == "claude")
+    assert claude["sessions"] == 2  # files found: both
+    assert claude["newest"]["id"] == f"claude:{SESSIONS[0]}"

@@ -154,6 +154,8 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             newest = None
             for ref in refs[:SAMPLE_ROWS]:
                 row = scanner.row(ref)
+                if row.recorded_nothing:
+                    continue  # an empty or unreadable file (its warning is counted): not the one `list` tops with
                 updated = row.updated_at or from_epoch(ref.recency)
                 if updated is not None and (newest is None or updated > newest[0]):
                     newest = (updated, row)
