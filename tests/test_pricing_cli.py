@@ -222,3 +222,17 @@ def test_data_fetched_for_another_library_version_is_not_used(isolated_home: Pat
     doc = run("prices", "--json")
     assert doc["prices"]["source"] == "bundled"
     assert "0.0.1" in doc["stale_fetch"]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["prices", "nonesuch-1"], "warning: model nonesuch-1: no price for 'nonesuch-1'"),
+    (["prices", "nonesuch-1", "--provider", "codex"], "warning: codex model nonesuch-1: no price"),
+])
+def test_a_price_warning_names_the_model_in_words_on_stderr(isolated_home: Path, args: list[str], said: str) -> None:
+    # JSON's "path" is a key to group by (model:-/nonesuch-1); a person read it as a path.
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    result = CliRunner().invoke(app, args)
+    assert said in result.stderr and "model:" not in result.stderr, result.stderr

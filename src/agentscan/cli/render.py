@@ -68,10 +68,19 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     # Wrapped on a terminal as a hint is (``note``); in a pipe each warning stays one line, for grep.
     width = _term.terminal_width() if _term.stderr_is_tty() else None
     for warning in shown:
-        where = f"{warning.path}:{warning.line}" if warning.line else warning.path
+        where = f"{warning.path}:{warning.line}" if warning.line else _said_where(warning.path)
         _say_warning(f"warning: {where}: {warning.message}", width)
     if len(warnings) > len(shown):
         _say_warning(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", width)
+
+
+def _said_where(path: str) -> str:
+    """What a warning is about, for a person: JSON's ``model:codex/aide-gpt-5`` (a key to
+    group by, docs/json.md) reads ``codex model aide-gpt-5`` (``model:-/x``: ``model x``)."""
+    if not path.startswith("model:"):
+        return path
+    provider, _, model = path[len("model:"):].partition("/")
+    return f"model {model}" if provider in ("", "-") else f"{provider} model {model}"
 
 
 def _say_warning(text: str, width: int | None) -> None:
