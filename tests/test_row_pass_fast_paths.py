@@ -12,6 +12,8 @@ what it read before:
 
 from __future__ import annotations
 
+import re
+
 from datetime import datetime
 from pathlib import Path
 
@@ -66,7 +68,8 @@ def _read_as_before(path: Path) -> tuple[list[dict], list[tuple[str, int | None]
         try:
             record = orjson.loads(stripped)
         except orjson.JSONDecodeError as exc:
-            text = str(exc)
+            # orjson's place within the one line it was given, said as that line's column
+            text = re.sub(r": line 1 column (\d+) \(char \d+\)$", r" at column \1", str(exc))
             text = text if len(text) <= 120 else text[:117] + "…"
             warnings.append(("invalid JSON skipped: " + text if has_newline
                              else "truncated last line skipped (file still being written?)", number))

@@ -62,9 +62,7 @@ def show_command(
 ) -> None:
     """One session in detail: prompts, responses, tools, subagents and plan (bounded)."""
     from agentscan.cli.actions import run_show
-    from agentscan.cli.state import reject_lone_no_pager
 
-    reject_lone_no_pager(full=full, no_pager=no_pager)
     run_show(state_of(ctx), session_id=session_id, full=full, no_pager=no_pager, redact=redact, as_json=as_json)
 
 

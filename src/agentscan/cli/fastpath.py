@@ -152,18 +152,9 @@ def _body(command: str) -> Callable[..., None]:
     from agentscan.cli import actions
 
     bodies: dict[str, Callable[..., None]] = {
-        "list": actions.run_list, "show": _show, "tokens": actions.run_tokens,
+        "list": actions.run_list, "show": actions.run_show, "tokens": actions.run_tokens,
     }
     return bodies[command]
-
-
-def _show(state: Any, **options: Any) -> None:
-    """``show``, with the check Typer's ``show_command`` makes before its body."""
-    from agentscan.cli import actions
-    from agentscan.cli.state import reject_lone_no_pager
-
-    reject_lone_no_pager(full=options.get("full", False), no_pager=options.get("no_pager", False))
-    actions.run_show(state, **options)
 
 
 def run(argv: list[str]) -> int | None:

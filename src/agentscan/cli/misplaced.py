@@ -28,25 +28,26 @@ _COUNTERPARTS = {"--until": "--since"}
 _NAMED = 4
 
 
-def explain(error: Exception) -> None:
-    """Reword ``error`` in place when it is an unknown option known elsewhere; else leave it."""
+def explain(error: Exception, command_modules: tuple[str, ...]) -> None:
+    """Reword ``error`` in place when it is an unknown option known elsewhere; else leave it.
+    ``command_modules``: ``typer_app.COMMAND_MODULES``, given (this module is imported by it)."""
     if not isinstance(error, _NoSuchOption):
         return
     option = getattr(error, "option_name", None)
     ctx = getattr(error, "ctx", None)
     if not option or ctx is None:
         return
-    hint = _hint(option, ctx)
+    hint = _hint(option, ctx, command_modules)
     if hint is not None:
         error.possibilities = None  # type: ignore[attr-defined]
         error.message = f"{error.message} ({hint})"  # type: ignore[attr-defined]
 
 
-def _hint(option: str, ctx: Any) -> str | None:
+def _hint(option: str, ctx: Any, command_modules: tuple[str, ...]) -> str | None:
     root = ctx.find_root()
     where = _path(ctx)
     own = _flags(ctx.command)
-    elsewhere = [path for path, command in _commands() if path != where and option in _flags(command)]
+    elsewhere = [path for path, command in _commands(command_modules) if path != where and option in _flags(command)]
     if where:
         global_option = next((param for param in root.command.params if option in _flags_of(param)), None)
         if global_option is not None:
@@ -93,15 +94,13 @@ def _flags_of(param: Any) -> list[str]:
     return [*param.opts, *param.secondary_opts]
 
 
-def _commands() -> list[tuple[str, Any]]:
+def _commands(command_modules: tuple[str, ...]) -> list[tuple[str, Any]]:
     """Every visible command, by its path (``hooks install``), in the order of ``agentscan --help``."""
     import typer.main
 
-    from agentscan.cli.typer_app import COMMAND_MODULES
-
     every = typer.Typer()
     every.callback()(_no_options)  # a group, as the real app is
-    for name in COMMAND_MODULES:
+    for name in command_modules:
         importlib.import_module(name).register(every)
     found: list[tuple[str, Any]] = []
 

@@ -135,15 +135,6 @@ def reject_blank(**options: Optional[str]) -> None:
             raise UsageProblem(f"{flag} is empty (is a variable unset?): {_WANTED[flag]}")
 
 
-def reject_lone_no_pager(*, full: bool, no_pager: bool) -> None:
-    """``show --no-pager`` without ``--full``: only ``--full`` pages, so the option would do
-    nothing without a word.  Here, not in the body: both ``cli.fastpath`` and Typer call it."""
-    if no_pager and not full:
-        from agentscan.errors import UsageProblem
-
-        raise UsageProblem("--no-pager goes with --full: only show --full uses a pager")
-
-
 def home_option(home: Optional[Path | str]) -> str:
     """`` --home DIR``, quoted for the shell, to end a command agentscan tells the user to run
     when the command telling it was given ``--home`` (``State.home``); ``""`` without one.

@@ -52,7 +52,7 @@ def _worded(error: Exception) -> Exception:
     unknown option that another command (or the group) takes said to be there (``cli.misplaced``)."""
     from agentscan.cli.misplaced import explain
 
-    explain(error)
+    explain(error, COMMAND_MODULES)
     show = error.show  # type: ignore[attr-defined]
 
     def lowercase_show(file: Any = None) -> None:
