@@ -96,6 +96,21 @@ def test_a_kept_row_is_not_taken_back_once_its_calls_are_shared(isolated_home: P
     assert rows == {f"claude:{S1}": 300, f"claude:{S2}": 0}
 
 
+def test_a_kept_row_keeps_a_copied_call_that_names_it(isolated_home: Path, computed: list[str]) -> None:
+    # As Claude Code resumes: S1's file takes a copy of S2's record with S2's sessionId kept.
+    # S1 began first, but the record names S2: the call stays S2's, patched or fresh.
+    first = session(isolated_home, S1, 1, 100)
+    session(isolated_home, S2, 2, 200)
+    tokens_bytes()
+    computed.clear()
+    append(first, turn(S2, 2, 200)[1:], 1_795_000_000)
+    shared = tokens_bytes()
+    assert f"claude:{S1}" in computed
+    assert shared == tokens_bytes("--no-cache")
+    rows = {row["key"]: row["tokens"]["input"] for row in orjson.loads(shared)["rows"]}
+    assert rows == {f"claude:{S1}": 100, f"claude:{S2}": 200}
+
+
 def test_a_row_with_an_unpriced_model_is_priced_again_with_its_warning(isolated_home: Path, computed: list[str]) -> None:
     first = session(isolated_home, S1, 1, 100)
     session(isolated_home, S2, 2, 200, model="mystery-model-9")

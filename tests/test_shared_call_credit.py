@@ -215,3 +215,21 @@ def test_a_damaged_key_blob_in_the_index_still_counts_each_shared_call_once(isol
             conn.execute("DELETE FROM snapshots WHERE key LIKE 'basis:%'")
         got = totals()
         assert got == whole, damaged
+
+
+def test_the_provider_s_usage_credits_copies_as_tokens_does(isolated_home: Path) -> None:
+    # The library's ``Provider.usage`` deduplicated every session's calls in one pass, breaking
+    # ties by the order of the refs given: a copy went to whichever session came first.
+    from agentscan.scan.scanner import Scanner
+
+    parent_turns = [*turn(PARENT, "2026-11-01T10:00:00.000Z", "m1", 100), *turn(PARENT, "2026-11-01T10:05:00.000Z", "m2", 200)]
+    claude_session_file(isolated_home, PARENT, parent_turns)
+    claude_session_file(isolated_home, LATER, [*parent_turns, *turn(LATER, "2026-11-02T09:00:00.000Z", "m3", 400)])
+    with Scanner(provider_names=["claude"]) as scanner:
+        refs = scanner.refs(["claude"])
+        for ordered in (refs, refs[::-1]):
+            entries = scanner.provider("claude").usage(ordered, scanner.ctx)
+            by_session: dict[str, int] = {}
+            for entry in entries:
+                by_session[entry.session] = by_session.get(entry.session, 0) + entry.tokens.total
+            assert by_session == {PARENT: 302, LATER: 401}, [ref.native_id for ref in ordered]

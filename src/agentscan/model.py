@@ -10,7 +10,7 @@ and its parts) are in ``agentscan.detailmodel``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
 
@@ -253,6 +253,16 @@ class UsageEntry:
         if self.origin is not None:
             packed.append(self.origin)
         return packed
+
+    @classmethod
+    def unpack(cls, packed: list) -> UsageEntry:
+        """The entry ``pack`` gave ``packed``."""
+        ts = packed[TS]
+        return cls(session=packed[SESSION], subagent=packed[SUBAGENT], model=packed[MODEL],
+                   timestamp=None if ts is None else datetime.fromtimestamp(ts, timezone.utc),
+                   tokens=TokenUsage(packed[INPUT], packed[CACHE_READ], packed[CACHE_WRITE], packed[OUTPUT], packed[REASONING]),
+                   dedupe_key=packed[KEY], rank=packed[RANK], cache_write_1h=packed[CACHE_WRITE_1H],
+                   origin=packed[ORIGIN] if len(packed) > ORIGIN else None)
 
 
 @dataclass(frozen=True, slots=True)

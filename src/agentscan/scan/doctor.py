@@ -109,18 +109,17 @@ def _names(heads: Iterable[str]) -> dict[str, str]:
     return {head: group[0] if len(group) == 1 else shape for shape, group in shapes.items() for head in group}
 
 
-def _kinds(heads: Counter[str]) -> dict[str, int]:
-    """The heads counted by kind (``_names``), most frequent first."""
-    names = _names(heads)
+def _kinds(heads: Counter[str], names: dict[str, str] | None = None) -> dict[str, int]:
+    """The heads counted by kind (``names``: ``_names(heads)``), most frequent first."""
+    names = _names(heads) if names is None else names
     counts: Counter[str] = Counter()
     for head, count in heads.items():
         counts[names[head]] += count
     return dict(counts.most_common())
 
 
-def _kind_files(kinds: Iterable[str], heads: Iterable[str], head_files: dict[str, dict[str, None]]) -> dict[str, list[str]]:
-    """The files of each of ``kinds``, gathered from its heads' (``_names``), each once."""
-    names = _names(heads)
+def _kind_files(kinds: Iterable[str], names: dict[str, str], head_files: dict[str, dict[str, None]]) -> dict[str, list[str]]:
+    """The files of each of ``kinds``, gathered from its heads' (``names``: ``_names``), each once."""
     files: dict[str, dict[str, None]] = {kind: {} for kind in kinds}
     for head, paths in head_files.items():
         files[names[head]].update(paths)
@@ -180,8 +179,9 @@ def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set
             # A setting's warning names the setting's value (a relative ``CODEX_HOME``), no file.
             if warning.path and os.path.isabs(warning.path):
                 files[legible(warning.path)] = None
-    report.warnings = _kinds(report.heads)
-    report.warning_files = _kind_files(report.warnings, report.heads, report.head_files)
+    names = _names(report.heads)
+    report.warnings = _kinds(report.heads, names)
+    report.warning_files = _kind_files(report.warnings, names, report.head_files)
 
 
 def cache_report(scanner: Scanner) -> dict[str, Any]:

@@ -1,23 +1,18 @@
 """Calls that several sessions' files hold: found by their key hashes, counted once.
 
-A resumed or forked session copies its parent's calls, each with the same
-dedupe key; the copy with the highest rank counts once across sessions (a
-provider's rank puts the copy in the file of the session its record names
-first: ``claude.usage.cross_session_rank``), and
-between copies of one rank the one of the session whose first call came
-first, then whose id sorts first: whatever sessions were asked for and in
-whatever order, and a choice that stays as the sessions grow.
-``sharing`` finds the sessions whose key hashes meet another's (the common
-case, no key twice, costs one set of 64-bit ints), and ``merge_duplicates``
-merges the calls of those sessions exactly.
+A resumed or forked session copies its parent's calls, each with the same dedupe
+key; which copy counts is ``agentscan.sharedcalls``'s rule.  ``sharing`` finds the
+sessions whose key hashes meet another's (the common case, no key twice, costs one
+set of 64-bit ints), and ``merge_duplicates`` merges the calls of those sessions
+exactly.
 """
-
 from __future__ import annotations
 
 from collections import Counter
 from typing import Sequence
 
-from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SESSION, TS, SessionRef
+from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SessionRef
+from agentscan.sharedcalls import merge_duplicates
 from agentscan.scan.sessionsums import SUMMED
 from agentscan.sealing import unseal, unseal_json
 
@@ -61,51 +56,6 @@ def meeting(keys: dict[str, bytes]) -> set[str]:
         if not repeated.isdisjoint(_hashes(blob)):
             found.add(session_id)
     return found
-
-
-def merge_duplicates(entries: list[list]) -> list[list]:
-    """Keep one copy of each keyed call across sessions: the highest rank, then the copy of
-    the session that comes first in ``session_order`` (in the place of the first copy)."""
-    kept: list[list] = []
-    best: dict[str, int] = {}
-    order: dict[str, tuple] | None = None  # made at the first tie between two sessions
-    append = kept.append
-    for entry in entries:
-        key = entry[KEY]
-        if key is None:
-            append(entry)
-            continue
-        slot = best.get(key)
-        if slot is None:
-            best[key] = len(kept)
-            append(entry)
-            continue
-        current = kept[slot]
-        if entry[RANK] > current[RANK]:
-            kept[slot] = entry
-        elif entry[RANK] == current[RANK] and entry[SESSION] != current[SESSION]:
-            if order is None:
-                order = session_order(entries)
-            if order[entry[SESSION]] < order[current[SESSION]]:
-                kept[slot] = entry
-    return kept
-
-
-def session_order(entries: list[list]) -> dict[str, tuple]:
-    """Each session's place among those whose calls ``entries`` hold: the one whose first call
-    came first, then by id.  Not the order the sessions were asked for (``tokens A B`` and
-    ``tokens B A``, or every session, credit a shared call to the same one), and nothing a
-    session's growth moves (its last call would: a parent that goes on after a fork would
-    lose its own calls to the fork).  Copies keep their calls' times, so a parent and a
-    session resumed from it often begin at the same time: then the id decides."""
-    firsts: dict[str, float] = {}
-    never = float("inf")  # a session with no call time goes after those with one
-    for entry in entries:
-        session, ts = entry[SESSION], entry[TS]
-        first = firsts.setdefault(session, never)
-        if ts is not None and ts < first:
-            firsts[session] = ts
-    return {session: (first, session) for session, first in firsts.items()}
 
 
 def merge_by_provider(refs: Sequence[SessionRef], per_session: dict[str, list[list]]) -> dict[str, list[list]]:

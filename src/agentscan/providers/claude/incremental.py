@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 #: bump when the resume state's shape or the call tuple changes (4: the one-hour cache
 #: write; 5: progress copies of subagent calls; 6: runs written inline named; 7: only
-#: runs started by a record of no parent; 8: the record's own sessionId in each call)
+#: runs started by a record of no parent; 8: the other session a copied call's record names)
 VERSION = 8
 MARKER = b'"usage"'
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
@@ -65,10 +65,11 @@ class FileScan:
 
 def scan_file(
     path: Path, ctx: ScanContext, *, subagent: str | None, base: int, start: int = 0, lines_before: int = 0,
-    crc: int = 0, exact: bool = False, size: int | None = None,
+    crc: int = 0, exact: bool = False, size: int | None = None, own: str | None = None,
 ) -> FileScan:
     """Calls of ``path`` from ``start`` on; ``exact`` counts lines and CRCs the bytes (for a resume state).
-    ``size``: the file's, when known: a huge one tells ``ctx.progress`` how far its scan is."""
+    ``size``: the file's, when known: a huge one tells ``ctx.progress`` how far its scan is.
+    ``own``: the session the file is part of (``usage.call_of``)."""
     progress = ScanProgress(start, lines_before, crc)
     calls: list[Call] = []
     append = calls.append
@@ -79,7 +80,7 @@ def scan_file(
         for offset, record in matching_records(
             path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact, crc=exact
         ):
-            call = call_of(record, subagent, base + offset)
+            call = call_of(record, subagent, base + offset, own=own)
             if call is not None:
                 append(call)
                 if call[SIDECHAIN] and call[C_SUBAGENT] is None:  # (a progress copy names its subagent)
@@ -107,7 +108,7 @@ def session_calls(
         text = str(path)
         stat = files.stats.get(text) or ctx.stat(text)
         known = previous.get(text) if previous is not None else None
-        file_calls, entry = _update(path, ctx, subagent, index << FILE_BITS, stat, known, keep_state)
+        file_calls, entry = _update(path, ctx, subagent, index << FILE_BITS, stat, known, keep_state, files.native_id)
         calls += file_calls
         if entry is not None:
             state_files.append(entry)
@@ -121,7 +122,7 @@ def session_calls(
 
 def _update(
     path: Path, ctx: ScanContext, subagent: str | None, base: int, stat: os.stat_result | None,
-    known: dict | None, keep_state: bool,
+    known: dict | None, keep_state: bool, own: str,
 ) -> tuple[list[Call], dict | None]:
     """One file's calls, from its last state where that still holds, and its new state."""
     if known is not None and stat is not None and (stat.st_dev, stat.st_ino) == (known["dev"], known["ino"]):
@@ -135,7 +136,7 @@ def _update(
             kept = [tuple(call) for call in known["calls"] if call[C_ORDER] < cut]
             _replay(ctx, known["warnings"])
             scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
-                             lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size)
+                             lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size, own=own)
             calls = kept + scan.calls
             if scan.inline:
                 # A run's records before the resume point name it: the whole file, read again.
@@ -144,7 +145,7 @@ def _update(
                 attribute(path, ctx, calls, base)
             return calls, _state_entry(path, stat, scan, calls, _warnings_of(known["warnings"]))
     scan = scan_file(path, ctx, subagent=subagent, base=base, exact=keep_state,
-                     size=stat.st_size if stat is not None else None)
+                     size=stat.st_size if stat is not None else None, own=own)
     if not keep_state or stat is None:
         return scan.calls, None
     return scan.calls, _state_entry(path, stat, scan, scan.calls, [])

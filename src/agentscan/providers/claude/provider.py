@@ -28,9 +28,6 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.showfacts import ShowFacts
 
 
-#: ``usage`` of many sessions numbers each session's calls above the last one's
-SESSION_BITS = 96
-
 #: a main transcript at least this large is shown from its end, with the facts its row's
 #: pass keeps (``showfacts``, ``hugeshow``); here, so that a row's cost asks neither of them
 #: about a smaller one
@@ -309,22 +306,20 @@ class ClaudeProvider(Provider):
         return ShowFacts()
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
-        # One deduplication over every session's calls: a call copied into
-        # another session (a resume, a fork) counts once, as the rules say.
+        # Each session's calls deduplicated on their own, then a call copied into another
+        # session (a resume, a fork) counted once by the rule ``tokens`` follows
+        # (``sharedcalls``): the same credit whatever the order of ``refs``.
+        from agentscan.model import UsageEntry
         from agentscan.providers.claude.incremental import session_calls
-        from agentscan.providers.claude.usage import C_ORDER, CallDeduper, usage_entries
+        from agentscan.providers.claude.usage import packed_entries
+        from agentscan.sharedcalls import merge_duplicates
 
-        deduper = CallDeduper()
-        sessions: list[str] = []
-        transcripts: set[tuple[str, str]] = set()
+        packed: list[list] = []
         for ref in refs:
             files: SessionFiles = ref.hint
-            transcripts.update((ref.native_id, agent_id) for agent_id in files.subagents)
             calls, _ = session_calls(files, ctx)
-            shift = len(sessions) << SESSION_BITS
-            sessions.append(ref.native_id)
-            deduper.add_all((*call[:C_ORDER], call[C_ORDER] + shift, *call[C_ORDER + 1:]) for call in calls)
-        return usage_entries(deduper.winners(), lambda order: sessions[order >> SESSION_BITS], transcripts)
+            packed.extend(packed_entries(calls, ref.native_id, files.subagents))
+        return [UsageEntry.unpack(entry) for entry in merge_duplicates(packed)]
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
                       keep_state: bool = False) -> tuple[Iterable[list], bytes | None]:

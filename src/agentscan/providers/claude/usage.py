@@ -20,11 +20,10 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 from __future__ import annotations
 
 from sys import intern
-from datetime import datetime, timezone
-from typing import Any, Callable, Collection, Iterable, Iterator
+from typing import Any, Collection, Iterable, Iterator
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
-from agentscan.model import PROGRESS_ORIGIN, TokenUsage, UsageEntry
+from agentscan.model import PROGRESS_ORIGIN
 from agentscan.providers.claude.records import as_dict, as_str
 from agentscan.timeutil import epoch_of_iso
 
@@ -32,8 +31,9 @@ from agentscan.timeutil import epoch_of_iso
 #: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
 #: below live in ``call_of`` alone.  ``C_CACHE_WRITE_1H`` matters for cost only;
 #: ``C_FROM_PROGRESS`` marks a subagent call copied into its parent's progress record;
-#: ``C_SESSION_ID`` is the record's own ``sessionId`` (a resumed session's file holds
-#: its parent's records with the parent's id: ``cross_session_rank``).
+#: ``C_SESSION_ID`` is the other session a record names, when ``tokens`` reads it in this
+#: session's files (a resumed session's file holds its first session's records with that
+#: session's id: ``cross_session_rank``), else ``None``.
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
  C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS, C_SESSION_ID) = range(15)
 Call = tuple
@@ -51,14 +51,16 @@ def _count(value: object) -> int:
 UNREAD = float("nan")
 
 
-def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: float | None = UNREAD) -> Call | None:
+def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: float | None = UNREAD,
+            own: str | None = None) -> Call | None:
     """The usage ``record`` carries, as a call tuple: a top-level assistant record's,
     or a progress copy's (``progress_call``); ``None`` when it counts nothing.
     ``epoch``: ``epoch_of_iso`` of the record's ``timestamp``, when the caller has it
-    already (a row's pass reads every record's time)."""
+    already (a row's pass reads every record's time).  ``own``: the session whose files
+    are read (``tokens``' pass): a record naming another is a copy (``C_SESSION_ID``)."""
     kind = record.get("type")
     if kind == "progress":
-        return progress_call(record, order)
+        return progress_call(record, order, own)
     if kind != "assistant":
         return None
     message = record.get("message")
@@ -68,7 +70,6 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     if not isinstance(usage, dict):
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
-    session_id = record.get("sessionId")
     cache_write = _count(usage.get("cache_creation_input_tokens"))
     # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
@@ -88,11 +89,20 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         order,
         one_hour if one_hour < cache_write else cache_write,
         False,
-        intern(session_id) if isinstance(session_id, str) and session_id else None,  # one string per session
+        None if own is None else _copied_from(record, own),
     )
 
 
-def progress_call(record: dict[str, Any], order: int) -> Call | None:
+def _copied_from(record: dict[str, Any], own: str) -> str | None:
+    """The other session a record of ``own``'s files names (a resumed session's copy of its
+    first session's record), else ``None``: the common case keeps nothing per call."""
+    named = record.get("sessionId")
+    if named.__class__ is not str or not named or named == own:
+        return None
+    return intern(named)  # one string per session named, not per copied call
+
+
+def progress_call(record: dict[str, Any], order: int, own: str | None = None) -> Call | None:
     """A subagent's API call as the parent's ``agent_progress`` record copied it.
 
     ``data.message`` is the subagent's whole assistant record (``message.id``,
@@ -110,10 +120,9 @@ def progress_call(record: dict[str, Any], order: int) -> Call | None:
     # A subagent call is a sidechain call whatever the copy says, so a replay
     # of a parent message still loses to the parent (rule 4).
     ts = call[C_TS] if call[C_TS] is not None else epoch_of_iso(record.get("timestamp"))
-    # The progress record's own session: the subagent's copied record names its parent's too.
-    session_id = record.get("sessionId")
+    # The progress record's own session (the subagent's copied record names its parent's too).
     return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True,
-            intern(session_id) if isinstance(session_id, str) and session_id else None)
+            None if own is None else _copied_from(record, own))
 
 
 def call_rank(call: Call) -> int:
@@ -182,26 +191,6 @@ class CallDeduper:
             kept.append(call)
         kept.sort(key=lambda call: call[C_ORDER])
         return kept
-
-
-def usage_entries(calls: Iterable[Call], session_of: Callable[[int], str],
-                  transcripts: Collection[tuple[str, str]] = ()) -> list[UsageEntry]:
-    """Calls as ``UsageEntry`` values (the library's ``usage``); ``session_of`` maps an
-    order to its session; ``transcripts`` as for ``entries_from``."""
-    return [
-        UsageEntry(
-            session=(session := session_of(c[C_ORDER])),
-            tokens=TokenUsage(c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT]),
-            timestamp=None if c[C_TS] is None else datetime.fromtimestamp(c[C_TS], timezone.utc),
-            model=c[C_MODEL],
-            subagent=c[C_SUBAGENT],
-            dedupe_key=None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}",
-            rank=cross_session_rank(c, session),
-            cache_write_1h=c[C_CACHE_WRITE_1H],
-            origin=PROGRESS_ORIGIN if c[C_FROM_PROGRESS] and (session, c[C_SUBAGENT]) not in transcripts else None,
-        )
-        for c in calls
-    ]
 
 
 def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[str] = ()) -> Iterator[list]:

@@ -36,7 +36,8 @@ class CodexProvider(Provider):
     # 3: token_usage_record lines, paginated threads, orphan rows, exact counts
     # 4: a markerless fork's row told from its copy by its parent's calls
     # 5: a row's model is the most used one (``modeluse``), not the latest turn's
-    parser_version = "5"
+    # 6: a bad line said once with its number (the tail read of a small rollout); show's errors
+    parser_version = "6"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -32,7 +32,8 @@ class GeminiProvider(Provider):
     # 3: function responses are not prompts; cwd from paths the chat names
     # 4: the injected <session_context> message is no prompt nor title
     # 5: a salvaged legacy chat has one warning, not the parser's as well
-    parser_version = "5"
+    # 6: a bad line's place said as its column; show's errors
+    parser_version = "6"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
