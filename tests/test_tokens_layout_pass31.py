@@ -23,9 +23,9 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app, tablepatch
 from agentscan.cli.term import Terminal
-from agentscan.cli.tokens_text import _model_names, print_lines, row_lines
+from agentscan.cli.tokens_text import _model_names, no_price, print_lines, row_lines
 from agentscan.model import TokenUsage
-from agentscan.scan.tokenreport import TokenRow
+from agentscan.scan.tokenreport import TokenReport, TokenRow
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from cursor_builders import user, write_transcript
 from patch_builders import BASE, IDS
@@ -165,7 +165,11 @@ def unpriced_note(rows: list[TokenRow], capsys: pytest.CaptureFixture[str], tty)
     def lines(compact: bool):
         return [row_lines(row, row.key, [], term, compact=compact) for row in rows]
 
-    print_lines("model", lines(False), lambda: lines(True), (total, None, priced or None), [], ["mystery-1"], term)
+    # What the table shows unknown is told from the rows (``no_price``), not from its cells.
+    report = TokenReport("model", tuple(rows), total, cost_priced=priced or None, unpriced_models=("mystery-1",))
+    models, unknown = no_price(report)
+    print_lines("model", lines(False), lambda: lines(True), (total, None, priced or None), [], models, term,
+                unknown=unknown)
     return " ".join(capsys.readouterr().err.split())
 
 

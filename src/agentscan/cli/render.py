@@ -28,7 +28,7 @@ _SECOND = timedelta(seconds=1)
 
 __all__ = [
     "compact_number", "emit_json", "envelope", "full_number", "human_tokens", "model_text", "note", "path_text",
-    "plural", "short_time", "terminal", "warn_summary",
+    "plural", "short_time", "terminal", "undated", "warn_summary",
 ]
 
 
@@ -181,6 +181,13 @@ def path_text(path: str | None, term: Terminal) -> str:
     return home_short(path) if term.tty else path
 
 
+def undated(model: str) -> str:
+    """``model`` without a snapshot's date: ``claude-sonnet-4-5`` for ``claude-sonnet-4-5-20250929``."""
+    if len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
+        return model[:-9]
+    return model
+
+
 def model_text(model: str | None, term: Terminal) -> str:
     """``opus-4-5`` for ``claude-opus-4-5-20251101`` on a terminal: the snapshot's date
     tells a person little and took a narrow MODEL column's last characters, the version; a
@@ -189,8 +196,7 @@ def model_text(model: str | None, term: Terminal) -> str:
         return "-"
     if not term.tty:
         return model
-    if len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
-        model = model[:-9]
+    model = undated(model)
     # ``opus-4-5``: the family names Claude alone, and a column cut to fit kept ``claude-opu…``
     # of every Claude model, telling none apart.  Cursor's ``claude-4.5-sonnet`` is ``sonnet-4.5``.
     if model.startswith("claude-"):

@@ -131,12 +131,10 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     full = lines(False)
     total = (report.total, report.cost, report.cost_priced)
     folded = [key for row, key in zip(report.rows, keys) if row.tokens is not None and row.tokens.total == 0]
-    # Why a cost with tokens behind it is unknown (zero-token rows are folded above).
-    groups = [(row.cost, row.tokens, row.unpriced_models) for row in report.rows]
-    groups.append((report.cost, report.total, report.unpriced_models))
-    models = sorted({model for cost, usage, names in groups if cost is None and usage and usage.total for model in names})
+    models, unknown = no_price(report)
     unrecorded = [short_ids.get(key, key) if term.tty else key for key in report.unrecorded]
-    laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term, unrecorded=unrecorded)
+    laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term, unrecorded=unrecorded,
+                       unknown=unknown)
     return Printed(keys, facts, full, laid)
 
 
@@ -144,12 +142,36 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 """A table's total: its tokens, cost and cost priced."""
 
 
+def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
+    """The models with no price behind a cost the table shows, and how those costs show:
+    ``-`` (no call had a price) or ``≥`` (a lower bound: some did).  Told from the rows, not
+    their cells: COST may be left out to fit, and a ``-`` of a group that spent nothing
+    (Claude's zero-token notices) is no missing price."""
+    models: set[str] = set()
+    forms: set[str] = set()
+    groups: list[tuple[TokenUsage | None, Decimal | None, Decimal | None, Sequence[str], TokenRow | None]]
+    groups = [(row.tokens, row.cost, row.cost_priced, row.unpriced_models, row) for row in report.rows]
+    groups.append((report.total, report.cost, report.cost_priced, report.unpriced_models, None))
+    for usage, cost, priced, names, row in groups:
+        if cost is not None or not names or not usage or not usage.total:
+            continue  # known, or nothing spent (a row of 0 tokens is folded: ``row_lines``)
+        models.update(names)
+        forms.add(render.human_usd(None, priced)[:1])
+        if row is not None and row.subagents:
+            # Its parts' lines (``row_lines``) show an unknown cost as ``-``, never a bound.
+            costs = row.subagent_costs or (None,) * len(row.subagents)
+            parts = [(row.own, row.own_cost), *zip((part for _, part in row.subagents), costs)]
+            if any(part_cost is None and part and part.total for part, part_cost in parts):
+                forms.add("-")
+    return sorted(models), frozenset(forms)
+
+
 def _model_names(models: list[str], term: Terminal) -> list[str]:
     """Each model in the shortest form no other reads alike as: as ``list`` names it on a
     terminal (``opus-4-5``); else without its snapshot's date (``claude-sonnet-4-5``, beside
     Cursor's ``sonnet-4.5``: whole, it cost a 60-column table its figures); else whole (two
     snapshots of one model)."""
-    forms = [(render.model_text(model, term), _undated(model), model) for model in models]
+    forms = [(render.model_text(model, term), render.undated(model), model) for model in models]
     chosen = [0] * len(models)  # each model's form: short, undated, whole
     while True:
         alike: dict[str, int] = {}
@@ -163,13 +185,6 @@ def _model_names(models: list[str], term: Terminal) -> list[str]:
             return [form[at] for form, at in zip(forms, chosen)]
         for index in longer:
             chosen[index] += 1
-
-
-def _undated(model: str) -> str:
-    """``model`` without a snapshot's ``-20250929`` (as ``render.model_text`` drops it)."""
-    if len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
-        return model[:-9]
-    return model
 
 
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool) -> Row:
@@ -202,12 +217,13 @@ _FIGURES = frozenset(header for header, _, _ in NUMBER_COLUMNS if header != "REA
 
 
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
-                folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = ()) -> Laid:
+                folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = (),
+                unknown: Collection[str] = ()) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its runs' labels shortened when that keeps a column), the
     ``total`` (tokens, cost, cost priced), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``unrecorded`` sessions (in no row) and the
-    ``models`` without a price."""
+    ``models`` without a price (``unknown``: how the costs they leave unknown show, ``no_price``)."""
     columns = _columns(by)
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
     if all(row.span is not None for row in rows):
@@ -246,8 +262,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     shown = table.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     print("\n".join(lines))
-    costs = {row.cells[-1] for row in told[compact, form]}
-    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, costs=costs)
+    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown)
     return Laid(planned, compact, lines, shown[1])
 
 
@@ -269,11 +284,11 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
 
 
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
-                term: Terminal, *, unrecorded: Sequence[str] = (), costs: Collection[str] = ()) -> None:
+                term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = ()) -> None:
     """What a table's lines do not say: the ``folded`` rows' keys (0 tokens) and the
     ``unrecorded`` sessions (no usage recorded: in no row), on stdout; on stderr the
-    ``models`` without a price (what the ``costs`` shown mean) and the columns ``hidden``
-    or numbers rounded to fit."""
+    ``models`` without a price (what the ``unknown`` costs' forms, ``-`` and ``≥``, mean:
+    ``no_price``) and the columns ``hidden`` or numbers rounded to fit."""
     if folded:
         what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
         _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
@@ -284,11 +299,13 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
                      unrecorded, term)
     if models:
         # Only what the table shows: ``-`` where no call had a price, ``≥$…`` where others did
-        # (a lower bound told of where none is shown sent a reader looking for one).
-        bound = any(cost.startswith("≥") for cost in costs)
-        said = ("COST - is unknown" if not bound else "COST ≥$… is what the other calls cost, a lower bound"
-                if "-" not in costs else "COST - is unknown, ≥$… what the other calls cost, a lower bound")
-        render.note(f"no price for {', '.join(models)}: {said} (see warnings; docs/pricing.md)", tty_only=True)
+        # (a lower bound told of where none is shown sent a reader looking for one); COST
+        # left out to fit is not explained (its note names it).
+        said = ""
+        if "COST" not in hidden and unknown:
+            said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
+                    if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
+        render.note(f"no price for {', '.join(models)}{said} (see warnings; docs/pricing.md)", tty_only=True)
     if hidden or compact:
         drops = {column.header: column.drop for column in _columns(by)}
         hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went
