@@ -72,17 +72,42 @@ def test_a_cli_chat_s_cwd_is_the_folder_whose_md5_names_its_directory(isolated_h
     ("Users-me-proj", "/Users/me/proj/src/a.py", "/Users/me/proj"),
     ("home-me-my-proj", "/home/me/my.proj/lib/x.py", "/home/me/my.proj"),  # "." is written "-" too
     ("d-1-yuyu-proj-cursor-history", r"D:\1\yuyu\proj\cursor-history\src\a.py", r"D:\1\yuyu\proj\cursor-history"),
+    # a workspace reached another way (WSL, a remote): the slug ends with the path's
+    ("wsl-ubuntu-home-me-proj", "/home/me/proj/src/a.py", "/home/me/proj"),
 ])
 def test_slugs_are_compared_as_cursor_writes_them(slug: str, touched: str, expected: str) -> None:
-    guess = CwdGuess()
+    guess = CwdGuess(slug_names(slug))
     guess.add({"path": touched}, "Read")
-    assert guess.best(slug_names(slug)) == expected
+    assert guess.best() == expected
+
+
+def test_a_name_ending_like_one_folder_alone_names_nothing() -> None:
+    guess = CwdGuess(slug_names("Users-me-proj"))
+    guess.add({"path": "/proj/a.py"}, "Read")  # "proj": too short an ending to tell
+    assert guess.best() is None
+
+
+def test_an_exact_name_beats_an_ending_met_first() -> None:
+    guess = CwdGuess(slug_names("home-me-proj"))
+    guess.add({"path": "/me/proj/x.py"}, "Read")  # "me-proj" ends the name
+    guess.add({"path": "/home/me/proj/a.py"}, "Read")
+    assert guess.best() == "/home/me/proj"
+
+
+def test_the_workspace_is_found_after_many_folders_outside_it() -> None:
+    # Tested as each folder comes, not from a bounded list kept for the end.
+    guess = CwdGuess(slug_names("home-me-proj"))
+    for n in range(500):
+        guess.add({"path": f"/usr/lib/python3/site-packages/pkg{n}/mod.py"}, "Read")
+    guess.add({"path": "/home/me/proj/src/a.py"}, "Read")
+    assert guess.best() == "/home/me/proj"
 
 
 def test_a_name_no_folder_gives_leaves_the_cwd_unknown() -> None:
-    guess = CwdGuess()
-    guess.add({"path": "/w/proj/src/a.py"}, "Read")
-    guess.add({"path": "/w/proj/src/b.py"}, "Read")
-    assert guess.best(md5_names("0" * 32)) is None
-    assert guess.best(md5_names(hashlib.md5(b"/w/proj").hexdigest())) == "/w/proj"
-    assert guess.best() == "/w/proj/src"  # no folder name to check against: the deepest common folder
+    touched = [{"path": "/w/proj/src/a.py"}, {"path": "/w/proj/src/b.py"}]
+    for names, expected in ((md5_names("0" * 32), None), (md5_names(hashlib.md5(b"/w/proj").hexdigest()), "/w/proj"),
+                            (None, "/w/proj/src")):  # no folder name to check against: the deepest common folder
+        guess = CwdGuess(names)
+        for tool_input in touched:
+            guess.add(tool_input, "Read")
+        assert guess.best() == expected

@@ -80,7 +80,8 @@ def test_real_sample_error_line(isolated_home: Path) -> None:
     detail = _scanner(isolated_home).show(S)
     assert detail.row.title == "hi"
     assert (detail.row.counts.prompts, detail.row.counts.responses) == (1, 1)
-    assert detail.extra["errors"] == ["Provider Error: upstream timeout"]
+    assert detail.extra["errors"] == [{"text": "Provider Error: upstream timeout", "timestamp": None, "kind": "error",
+                                       "subagent": None}]
 
 
 def test_real_sample_turn_ended_success_leaves_status_unknown(isolated_home: Path) -> None:

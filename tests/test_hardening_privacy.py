@@ -154,9 +154,9 @@ def test_redact_covers_the_text_in_provider_extras(isolated_home: Path) -> None:
     ])
     write_subagent(isolated_home, "p", parent, child, [user("look around")])
     plain = orjson.loads(runner.invoke(app, ["show", parent, "--json"]).stdout)["session"]
-    assert SECRET in plain["delegations"][0]["description"] and SECRET in plain["errors"][0]  # both hold the text
+    assert SECRET in plain["delegations"][0]["description"] and SECRET in plain["errors"][0]["text"]  # both hold the text
     redacted = runner.invoke(app, ["show", parent, "--json", "--redact"])
     assert redacted.exit_code == 0 and SECRET not in redacted.stdout
     session = orjson.loads(redacted.stdout)["session"]
     assert session["delegations"][0]["description"].startswith("[redacted: ")
-    assert session["errors"][0].startswith("[redacted: ")
+    assert session["errors"][0]["text"].startswith("[redacted: ")

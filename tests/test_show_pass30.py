@@ -115,7 +115,7 @@ def test_full_puts_an_error_with_a_time_at_its_place() -> None:
         prompts=(Prompt("first ask", _at(0), seq=1), Prompt("second ask", _at(10), seq=3)),
         responses=(Response("first answer", _at(1), seq=2),),
         extra={"errors": [{"text": "API Error: overloaded", "timestamp": "2026-05-01T10:05:00.000Z"},
-                          "no time for this one"]},
+                          {"text": "no time for this one", "timestamp": None, "kind": "error", "subagent": None}]},
     )
     plain = Terminal(tty=False, width=80, color=False)
     lines = list(full_lines(detail, plain))

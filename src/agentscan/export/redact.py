@@ -112,19 +112,14 @@ def redact_detail(detail: SessionDetail) -> SessionDetail:
     )
 
 
-# Provider extras that carry conversation text (model-written or quoted from it):
-# Cursor's delegations (a Task call's description) and error lines.
-_TEXT_FIELDS = {"delegations": ("description",)}
-_TEXT_LISTS = ("errors",)
+# Provider extras that carry conversation text (model-written or quoted from it): Cursor's
+# delegations (a Task call's description) and every provider's errors (``{"text",
+# "timestamp", "kind", "subagent"}``: ``DetailCollector.errors``), whose text quotes what
+# the provider sent back (a refused prompt, a path).
+_TEXT_FIELDS = {"delegations": ("description",), "errors": ("text",)}
 
 
 def _redact_extra(key: str, value: Any) -> Any:
-    if key in _TEXT_LISTS and isinstance(value, list):
-        # An error is a text (Cursor's line) or ``{"text", "timestamp", "kind", "subagent"}``.
-        return [fingerprint_text(item) if isinstance(item, str)
-                else {k: fingerprint_text(v) if k == "text" and isinstance(v, str) else _redact_value(v) for k, v in item.items()}
-                if isinstance(item, dict) else _redact_value(item)
-                for item in value]
     fields = _TEXT_FIELDS.get(key, ())
     if fields and isinstance(value, list):
         return [

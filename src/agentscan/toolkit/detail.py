@@ -13,7 +13,8 @@ shared with ``child()`` collectors, so items without a time can be placed.
 The errors the provider recorded (an API error, a refusal) are no
 conversation: ``add_error`` keeps the newest of them, the session's and its
 subagents' in one pool, and ``errors()`` gives them for the detail's
-``errors`` extra, as Cursor's ``{"type": "error"}`` lines are given.
+``errors`` extra (``NewestErrors``: the rule a huge Claude transcript's facts
+keep them by too).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import itertools
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Iterator
+from typing import Any, Generic, Iterator, TypeVar
 
 from agentscan.bounds import Bounds, NewestKept, clip_text, fill_newest_first
 from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
@@ -34,7 +35,7 @@ _SUMMARY_CHARS = 400
 #: a tool call's summary is clipped at this many UTF-8 bytes
 SUMMARY_BYTES = _SUMMARY_CHARS * 4
 #: the errors ``show`` keeps (the newest: ``errors()``) and the UTF-8 bytes each one's text
-#: is clipped at, as Cursor keeps its ``error`` lines
+#: is clipped at
 ERRORS_KEPT = 20
 ERROR_BYTES = 1024
 #: an error's ``kind`` is the provider's own name for it (a word): cut at this many characters
@@ -67,26 +68,43 @@ class _SubagentTalk:
         return cls(NewestKept(bounds.prompts), NewestKept(bounds.responses))
 
 
-class _Errors:
-    """The newest ``ERRORS_KEPT`` errors by time (one of no time counts as older than any,
-    equal times by reading order): one pool for a collector and its ``child()``s, so a
-    subagent's file read after its parent's cannot push out the parent's newer errors."""
+E = TypeVar("E")
+
+
+def error_key(timestamp: str | None, order: int) -> tuple[bool, str, int]:
+    """Where an error stands among those ``show`` keeps: the newer by the time it shows
+    (ISO to the millisecond, as a huge transcript's row pass keeps it for ``show``: a finer
+    time would order two errors one way read forward and the other from the kept facts),
+    one of no time older than any, equal times by reading order (``order``)."""
+    return (timestamp is not None, timestamp or "", order)
+
+
+class NewestErrors(Generic[E]):
+    """The newest ``ERRORS_KEPT`` errors by ``error_key``, added in reading order: the one
+    rule for a collector (one pool for it and its ``child()``s, so a subagent's file read
+    after its parent's cannot push out the parent's newer errors) and for what a huge
+    Claude transcript's row pass keeps (``showfacts``), so both keep the same errors."""
 
     def __init__(self) -> None:
-        self._heap: list[tuple[tuple[bool, float, int], dict[str, Any]]] = []
+        self._heap: list[tuple[tuple[bool, str, int], E]] = []
         self._order = itertools.count()
 
-    def add(self, text: str, timestamp: datetime | None, kind: str | None, subagent: str | None) -> None:
-        key = (timestamp is not None, timestamp.timestamp() if timestamp is not None else 0.0, next(self._order))
-        entry = {"text": clip_text(text, ERROR_BYTES)[0], "timestamp": to_iso(timestamp),
-                 "kind": None if kind is None else kind[:ERROR_KIND_CHARS], "subagent": subagent}
+    def add(self, timestamp: str | None, entry: E) -> None:
+        """``timestamp``: the error's ISO time (``timeutil.to_iso``), ``None`` when it has none."""
+        item = (error_key(timestamp, next(self._order)), entry)
         if len(self._heap) < ERRORS_KEPT:
-            heapq.heappush(self._heap, (key, entry))
+            heapq.heappush(self._heap, item)
         else:
-            heapq.heappushpop(self._heap, (key, entry))  # (keys are unique: entries never compared)
+            heapq.heappushpop(self._heap, item)  # (keys are unique: entries never compared)
 
-    def items(self) -> list[dict[str, Any]]:
+    def by_time(self) -> list[E]:
+        """The errors kept, oldest first."""
         return [entry for _, entry in sorted(self._heap, key=lambda pair: pair[0])]
+
+    def in_reading_order(self) -> list[E]:
+        """The errors kept in the order added: adding them again in that order (a resume
+        state, the second half of a split pass) keeps what adding every one would."""
+        return [entry for _, entry in sorted(self._heap, key=lambda pair: pair[0][2])]
 
 
 @dataclass
@@ -112,7 +130,7 @@ class DetailCollector:
     _order: int = 0
     _seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     _talk: _SubagentTalk | None = None
-    _errors: _Errors = field(default_factory=_Errors)
+    _errors: NewestErrors[dict[str, Any]] = field(default_factory=NewestErrors)
     #: prompts and replies taken back by ``rewind`` (a branch the user abandoned)
     rewound: int = 0
 
@@ -158,12 +176,14 @@ class DetailCollector:
                   subagent: str | None = None) -> None:
         """An error the provider recorded (``kind``: its own name for it), ``subagent``'s when
         one's file recorded it.  Kept whatever ``rewind`` takes back: it happened."""
-        self._errors.add(text, timestamp, kind, subagent)
+        stamp = to_iso(timestamp)
+        self._errors.add(stamp, {"text": clip_text(text, ERROR_BYTES)[0], "timestamp": stamp,
+                                 "kind": None if kind is None else kind[:ERROR_KIND_CHARS], "subagent": subagent})
 
     def errors(self) -> list[dict[str, Any]]:
         """The errors kept, oldest first, as ``show --json`` lists them (``errors``):
         ``{"text", "timestamp", "kind", "subagent"}``."""
-        return self._errors.items()
+        return self._errors.by_time()
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is

@@ -126,7 +126,8 @@ def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     facts.clipped_tools += second.clipped_tools
     if second.plan is not None:
         facts.plan = second.plan
-    facts.errors.extend(second.errors)  # (the newest kept: the deque drops the oldest)
+    for error in second.errors:  # (read after the first half's: the newest by time kept, as one pass keeps them)
+        facts.keep_error(error)
     # (The newest call ids are left: they go on only in a resume state, and none is kept
     # after halves.)
     facts._current, facts._texts, facts._kept, facts._more = second._current, second._texts, second._kept, second._more

@@ -69,7 +69,9 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         return None
     collector = DetailCollector(bounds)
     read_tail(collector, files.main, ctx, bounds, facts)
-    for text, stamp, kind in facts.errors:  # (the whole transcript's newest: its row's pass kept them)
+    # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
+    # reading order: added in it, equal times fall in place as read forward.
+    for text, stamp, kind in facts.errors:
         collector.add_error(text, parse_iso(stamp), kind=kind)
     extra_tools: list = []
     for agent_id, sub in sorted(files.subagents.items()):

@@ -21,7 +21,7 @@ reads the whole file forward, as it always could.
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,7 +48,9 @@ if TYPE_CHECKING:
 KIND = "claude-show"
 # 2: call summaries clipped are counted apart from messages (``clipped_tools``)
 # 3: the newest errors (``errors``); an API error written as a reply is no reply
-VERSION = "3"
+# 4: the errors kept by the collector's rule (``toolkit.detail.NewestErrors``: the newest by
+#    time), in reading order; 3 kept the last 20 read
+VERSION = "4"
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
@@ -68,7 +70,7 @@ class ShowFacts:
     def __init__(self) -> None:
         # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
         from agentscan.providers.claude.detail import tool_summary
-        from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT, SUMMARY_BYTES
+        from agentscan.toolkit.detail import ERROR_BYTES, SUMMARY_BYTES, NewestErrors
 
         self._tool_summary, self._summary_bytes, self._error_bytes = tool_summary, SUMMARY_BYTES, ERROR_BYTES
         self.message_bytes, self.window = MESSAGE_BYTES, WINDOW
@@ -79,8 +81,10 @@ class ShowFacts:
         self.clipped = 0  # prompts and replies cut at ``message_bytes`` (``truncated.clipped_messages``)
         self.clipped_tools = 0  # call summaries cut at ``SUMMARY_BYTES`` (``truncated.clipped_tools``)
         self.plan: list[list[str]] | None = None
-        #: the newest errors, ``[text clipped at ERROR_BYTES, ISO time or None, kind]``, oldest first
-        self.errors: deque[list] = deque(maxlen=ERRORS_KEPT)
+        #: the newest errors as the collector keeps them: ``[text clipped at ERROR_BYTES, ISO time
+        #: or None, kind]`` (``errors``: in reading order, which the collector they go to needs
+        #: to place equal times as the forward read does)
+        self._errors: NewestErrors[list] = NewestErrors()
         self.lines = 0  # lines read (set by the pass that fed it: the reader stops at MAX_FILE_LINES)
         self._keys: OrderedDict[object, None] = OrderedDict()
         self._current: str | None = None
@@ -89,6 +93,15 @@ class ShowFacts:
         self._texts: list[str] = []
         self._kept = 0
         self._more = False  # non-blank text past the kept part
+
+    @property
+    def errors(self) -> list[list]:
+        """The errors kept, in reading order."""
+        return self._errors.in_reading_order()
+
+    def keep_error(self, error: list) -> None:
+        """One more error, read after those kept (``[text, ISO time or None, kind]``)."""
+        self._errors.add(error[1], error)
 
     def reset(self) -> None:
         """Nothing fed yet (a pass that starts again from the file's start: ``halves``)."""
@@ -119,8 +132,8 @@ class ShowFacts:
         """A record that may tell of an error (``records.recorded_error``)."""
         found = recorded_error(record)
         if found is not None:
-            self.errors.append([clip_text(found[1], self._error_bytes)[0], to_iso(parse_iso(record.get("timestamp"))),
-                                found[0]])
+            self.keep_error([clip_text(found[1], self._error_bytes)[0], to_iso(parse_iso(record.get("timestamp"))),
+                             found[0]])
 
     def assistant(self, message_id: str | None, blocks: list[dict]) -> None:
         """An assistant record: its message's id (else its uuid) and its content blocks."""
@@ -191,11 +204,13 @@ class ShowFacts:
     def to_state(self) -> dict[str, Any]:
         doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
         doc.update(plan=self.plan, keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
-                   current=self._current, texts=self._texts, more=self._more, errors=list(self.errors))
+                   current=self._current, texts=self._texts, more=self._more, errors=self.errors)
         return doc
 
     def load_state(self, doc: dict[str, Any]) -> None:
         """Continue from ``to_state``'s point; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
+        from agentscan.toolkit.detail import ERRORS_KEPT, NewestErrors
+
         counts = [doc[name] for name in self._COUNTS]
         if not all(type(value) is int and value >= 0 for value in counts):
             raise ValueError("ill-shaped show facts state")
@@ -204,7 +219,7 @@ class ShowFacts:
         plan, keys, current, texts, errors = doc["plan"], doc["keys"], doc["current"], doc["texts"], doc["errors"]
         if not _is_plan(plan):
             raise ValueError("ill-shaped plan")
-        if not (_are_errors(errors) and len(errors) <= (self.errors.maxlen or 0)):
+        if not (_are_errors(errors) and len(errors) <= ERRORS_KEPT):
             raise ValueError("ill-shaped errors")
         if not (isinstance(keys, list) and len(keys) <= self.window and (current is None or isinstance(current, str))
                 and isinstance(texts, list) and all(isinstance(t, str) for t in texts) and type(doc["more"]) is bool):
@@ -220,8 +235,9 @@ class ShowFacts:
         for name, value in zip(self._COUNTS, counts):
             setattr(self, name, value)
         self.plan, self._keys, self._current, self._texts, self._more = plan, restored, current, texts, doc["more"]
-        self.errors.clear()
-        self.errors.extend(list(error) for error in errors)
+        self._errors = NewestErrors()
+        for error in errors:  # (in reading order, as ``to_state`` gives them)
+            self.keep_error(list(error))
 
 
 @dataclass(frozen=True)
@@ -242,7 +258,7 @@ class TailFacts:
     #: the session's token sums, grouped as ``scan.collect`` groups them (``usagegroups``)
     groups: list[list]
     clipped_tools: int = 0  # (last, with a default: added after the others)
-    #: ``ShowFacts.errors``: ``(text, ISO time or None, kind)``, oldest first
+    #: ``ShowFacts.errors``: ``(text, ISO time or None, kind)``, in reading order
     errors: tuple[tuple[str, str | None, str], ...] = ()
 
     @property

@@ -15,6 +15,7 @@ directory the cwd is unknown rather than invented (contract).
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import ntpath
 import posixpath
@@ -26,9 +27,6 @@ _FILE_KEYS = ("path", "file_path", "target_file")
 _DIR_KEYS = ("target_directory", "directory")
 # Tools whose ``path`` names a directory to search, not a file.
 _DIR_TOOLS = frozenset({"grep", "glob", "ls", "listdir", "list_dir", "codebase_search", "semanticsearch"})
-# Directories kept to test against the session folder's name: enough for any
-# session's projects, and memory stays constant.
-_MAX_CANDIDATES = 64
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
@@ -41,21 +39,29 @@ def _flavor(path: str):
 
 
 class CwdGuess:
-    """Accumulates evidence from tool inputs; memory stays constant."""
+    """Accumulates evidence from tool inputs; memory stays constant.
 
-    def __init__(self) -> None:
+    ``names_workspace``: given where the session's folder is named after its workspace
+    (``slug_names``, ``md5_names``); each directory the tools touch, and those above it,
+    is tested as it comes, and the first it recognises is the workspace."""
+
+    def __init__(self, names_workspace: Callable[[str], Naming] | None = None) -> None:
         self.working_directory: str | None = None
         self._common: str | None = None
         self._flavor = None
-        self._directories: dict[str, None] = {}  # first seen first, no repeats
+        self._names = names_workspace
+        self._workspace: str | None = None  # the first directory the name is exactly
+        self._ends_like: str | None = None  # else the first the name ends with (``Naming``)
 
     def add(self, tool_input: object, tool_name: str = "") -> None:
         if not isinstance(tool_input, dict):
             return
         searches_dir = tool_name.lower() in _DIR_TOOLS
         workdir = tool_input.get("working_directory")
-        if self.working_directory is None and isinstance(workdir, str) and _flavor(workdir):
-            self.working_directory = workdir.rstrip("/\\") or workdir
+        if isinstance(workdir, str) and _flavor(workdir):
+            if self.working_directory is None:
+                self.working_directory = workdir.rstrip("/\\") or workdir
+            self._test(workdir.rstrip("/\\") or workdir)
         for key in _FILE_KEYS:
             self._add_path(tool_input.get(key), is_dir=searches_dir)
         for key in _DIR_KEYS:
@@ -72,8 +78,7 @@ class CwdGuess:
         if flavor is None or (self._flavor is not None and flavor is not self._flavor):
             return  # relative, or another OS's path: says nothing about the cwd
         directory = flavor.normpath(value) if is_dir else flavor.dirname(flavor.normpath(value))
-        if len(self._directories) < _MAX_CANDIDATES:
-            self._directories[directory] = None
+        self._test(directory)
         if self._common is None:
             self._flavor, self._common = flavor, directory
             return
@@ -91,24 +96,41 @@ class CwdGuess:
             return None
         return self._common
 
-    def best(self, names_workspace: Callable[[str], bool] | None = None) -> str | None:
-        """The working directory, else the common parent; where the session's folder
-        is named after its workspace (``names_workspace``), the directory touched, or
-        one above it, that it names, and ``None`` when none does: the tools then
-        worked outside the workspace (``Read /etc/hosts``), which stays unknown."""
-        if names_workspace is None:
+    def _test(self, directory: str) -> None:
+        """``directory`` and those above it, against the folder's name, until one is it."""
+        if self._names is None or self._workspace is not None:
+            return
+        flavor = _flavor(directory)
+        while flavor is not None:
+            naming = self._names(directory)
+            if naming is Naming.EXACTLY:
+                self._workspace = directory
+                return
+            if naming is Naming.ENDS_LIKE and self._ends_like is None:
+                self._ends_like = directory
+            parent = flavor.dirname(directory)
+            if parent == directory:
+                return
+            directory = parent
+
+    def best(self) -> str | None:
+        """The working directory, else the common parent; where the session's folder is
+        named after its workspace, the directory touched, or one above it, that it names,
+        and ``None`` when none does: the tools then worked outside the workspace
+        (``Read /etc/hosts``), which stays unknown."""
+        if self._names is None:
             return self.working_directory or self.common_parent()
-        candidates = [self.working_directory] if self.working_directory else []
-        for directory in candidates + list(self._directories):
-            flavor = _flavor(directory)
-            while flavor is not None:
-                if names_workspace(directory):
-                    return directory
-                parent = flavor.dirname(directory)
-                if parent == directory:
-                    break
-                directory = parent
-        return None
+        return self._workspace or self._ends_like
+
+
+class Naming(enum.Enum):
+    """How a folder's name speaks of a directory."""
+
+    NOT = 0
+    EXACTLY = 1
+    #: the name ends with the directory's slug, after a prefix: a workspace Cursor reached
+    #: another way (a remote or WSL one), whose slugs are not known exactly (formats.md 4.1)
+    ENDS_LIKE = 2
 
 
 def _loose_slug(text: str) -> str:
@@ -118,13 +140,25 @@ def _loose_slug(text: str) -> str:
     return _NOT_ALNUM.sub("-", text.lower()).strip("-")
 
 
-def slug_names(slug: str) -> Callable[[str], bool]:
-    """Whether a directory is the one a project folder ``slug`` was named after."""
+def slug_names(slug: str) -> Callable[[str], Naming]:
+    """How a project folder ``slug`` speaks of a directory."""
     wanted = _loose_slug(slug)
-    return lambda directory: bool(wanted) and _loose_slug(directory) == wanted
+
+    def naming(directory: str) -> Naming:
+        have = _loose_slug(directory)
+        if not have or not wanted:
+            return Naming.NOT
+        if have == wanted:
+            return Naming.EXACTLY
+        # Two folders at least (``home-me-app``): one word (``app``) ends too many names.
+        if "-" in have and wanted.endswith("-" + have):
+            return Naming.ENDS_LIKE
+        return Naming.NOT
+
+    return naming
 
 
-def md5_names(digest: str) -> Callable[[str], bool]:
-    """Whether a directory is the one a CLI chat folder ``md5(cwd)`` was named after."""
+def md5_names(digest: str) -> Callable[[str], Naming]:
+    """How a CLI chat folder ``md5(cwd)`` speaks of a directory: exactly or not at all."""
     wanted = digest.lower()
-    return lambda directory: hashlib.md5(directory.encode()).hexdigest() == wanted
+    return lambda directory: Naming.EXACTLY if hashlib.md5(directory.encode()).hexdigest() == wanted else Naming.NOT

@@ -5,16 +5,16 @@ later by time.  Instead a child's tool calls are streamed in right where the
 parent's ``Task`` call that spawned it appears (``delegation``), and children
 no ``Task`` explains follow the last turn.  A ``turn_ended`` marker with an
 error status fails the last tool call of its turn: Cursor writes no results.
+An ``error`` line goes to the collector's errors (``add_error``) as every
+provider's do; it has no time, so the newest kept are the last read.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from agentscan.bounds import clip_text
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.detailmodel import ToolEvent
@@ -34,14 +34,10 @@ from agentscan.providers.cursor.transcript import (
     tool_summary,
 )
 
-_ERRORS_KEPT = 20
-_ERROR_BYTES = 1024
-
 
 @dataclass
 class TranscriptDetail:
     delegations: list[Delegation] = field(default_factory=list)
-    errors: deque[str] = field(default_factory=lambda: deque(maxlen=_ERRORS_KEPT))
 
 
 class _Turn:
@@ -107,7 +103,7 @@ def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: Detail
         elif isinstance(event, TurnEnded):
             turn.end(event.failed)
         elif isinstance(event, ErrorLine):
-            result.errors.append(clip_text(event.message, _ERROR_BYTES)[0])
+            collector.add_error(event.message, None, kind="error")
     for delegation in matcher.leftovers(prompt_number):
         result.delegations.append(delegation)
         _stream_child(delegation.subagent, child_paths.get(delegation.subagent), ctx, collector)

@@ -202,6 +202,7 @@ class CursorProvider(Provider):
         from agentscan.timeutil import newest
 
         from agentscan.providers.cursor.ide import first_prompt
+        from agentscan.providers.cursor.cwd import slug_names
         from agentscan.providers.cursor.transcript import summarize
 
         files: TranscriptSet | None = ref.hint.transcripts
@@ -236,7 +237,9 @@ class CursorProvider(Provider):
                 counts=counts,
             )
             return _Assembled(row, facts, children, usage)
-        summary = summarize(files.main, ctx)
+        # The project folder is named after the workspace (a slug): a folder the tools
+        # searched is not taken for it when one above it has that name (``cwd.CwdGuess``).
+        summary = summarize(files.main, ctx, None if files.in_empty_window else slug_names(files.project))
         row = SessionRow(
             **common,
             title=facts.title() or summary.first_prompt,
@@ -271,7 +274,6 @@ class CursorProvider(Provider):
     def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
         """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, the workspace DB
         that lists the composer, then tool evidence."""
-        from agentscan.providers.cursor.cwd import slug_names
         from agentscan.providers.cursor.transcript import add_tool_evidence
 
         if facts.composer is not None and facts.composer.fs_path:
@@ -285,9 +287,7 @@ class CursorProvider(Provider):
         if guess.working_directory is None:
             for sub in files.subagents:  # children only when the parent named no working_directory
                 add_tool_evidence(sub.path, ctx, guess)
-        # The project folder is named after the workspace (a slug): a folder the
-        # tools searched is not taken for it when one above it has that name.
-        return guess.best(None if files.in_empty_window else slug_names(files.project))
+        return guess.best()
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         return self._assemble(ref, ctx).row
@@ -309,11 +309,10 @@ class CursorProvider(Provider):
         info = found.facts.composer
         db = state_db(ctx)
         collector = DetailCollector(bounds)
-        delegations, errors = {}, []
+        delegations = {}
         if files is not None:
             streamed = stream_transcripts(files, ctx, collector, model=found.row.model)
             delegations = {d.subagent: d for d in streamed.delegations}
-            errors = list(streamed.errors)
         elif ref.hint.store is not None:
             stream_store(ref.hint.store, ctx, collector)
         elif ref.hint.workspace is not None:
@@ -340,7 +339,7 @@ class CursorProvider(Provider):
             # builds record no per-bubble tokens (``tokens`` is then null).
             "context_tokens": info.context_tokens if info else None,
             "delegations": [d.to_json() for d in delegations.values()],
-            "errors": errors,
+            "errors": collector.errors(),  # (a transcript's error lines: ``stream_transcripts``)
         }
         return collector.build(found.row, subagents=subagents, extra=extra)
 

@@ -20,7 +20,7 @@ from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRef, SessionRow
 from agentscan.providers.cursor.chats import chat_meta, meta_json
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE
-from agentscan.providers.cursor.cwd import md5_names
+from agentscan.providers.cursor.cwd import Naming, md5_names
 from agentscan.providers.cursor.ide import tool_event
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, model_name
 from agentscan.providers.cursor.row import CursorHint, StoreSession
@@ -62,7 +62,7 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def _named_by(session: StoreSession) -> Callable[[str], bool] | None:
+def _named_by(session: StoreSession) -> Callable[[str], Naming] | None:
     """A CLI chat's folder is ``chats/<md5(cwd)>/<id>``: the hash tells its cwd
     among the folders the tools touched (``acp-sessions/<id>`` says nothing)."""
     digest = session.directory.parent.name
@@ -71,7 +71,7 @@ def _named_by(session: StoreSession) -> Callable[[str], bool] | None:
 
 def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> SessionRow:
     meta = chat_meta(native_id, ctx)
-    summary = summarize_events(store_events(session.store, ctx))
+    summary = summarize_events(store_events(session.store, ctx), _named_by(session))
     mtime = _mtime(session.store)
     started = (meta.created if meta else None) or summary.first_ts
     return SessionRow(
@@ -79,7 +79,7 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> Sessio
         native_id=native_id,
         path=str(session.store),
         title=(meta.name if meta else None) or summary.first_prompt,
-        cwd=(meta.cwd if meta else None) or summary.cwd.best(_named_by(session)),
+        cwd=(meta.cwd if meta else None) or summary.cwd.best(),
         model=meta.model if meta else None,
         started_at=started,
         # The store's mtime only when nothing recorded a time (a copied home has

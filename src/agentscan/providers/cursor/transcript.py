@@ -14,13 +14,13 @@ from __future__ import annotations
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Generator, Iterable, NamedTuple
+from typing import Any, Callable, Generator, Iterable, NamedTuple
 
 import orjson
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import iter_json_lines
-from agentscan.providers.cursor.cwd import CwdGuess
+from agentscan.providers.cursor.cwd import CwdGuess, Naming
 from agentscan.providers.cursor.prompt_text import collapse, split_user_text
 from agentscan.providers.cursor.events import AssistantText, ErrorLine, Event, ToolCall, TurnEnded, UserText
 from agentscan.providers.cursor.plaintext import iter_text_events
@@ -121,21 +121,24 @@ class TranscriptSummary:
 
     __slots__ = ("prompts", "responses", "tool_calls", "errors", "first_prompt", "first_ts", "last_ts", "cwd")
 
-    def __init__(self) -> None:
+    def __init__(self, names_workspace: Callable[[str], Naming] | None = None) -> None:
         self.prompts = self.responses = self.tool_calls = self.errors = 0
         self.first_prompt: str | None = None
         self.first_ts: datetime | None = None
         self.last_ts: datetime | None = None
-        self.cwd = CwdGuess()
+        self.cwd = CwdGuess(names_workspace)
 
 
-def summarize(path: Path | None, ctx: ScanContext) -> TranscriptSummary:
-    return summarize_events(iter_events(path, ctx) if path is not None else ())
+def summarize(path: Path | None, ctx: ScanContext, names_workspace: Callable[[str], Naming] | None = None
+              ) -> TranscriptSummary:
+    """``names_workspace``: what the session's folder says of its workspace (``cwd.CwdGuess``)."""
+    return summarize_events(iter_events(path, ctx) if path is not None else (), names_workspace)
 
 
-def summarize_events(events: Iterable[Event]) -> TranscriptSummary:
+def summarize_events(events: Iterable[Event], names_workspace: Callable[[str], Naming] | None = None
+                     ) -> TranscriptSummary:
     """Row facts of any source of events (a transcript, a store, agentKv rows)."""
-    summary = TranscriptSummary()
+    summary = TranscriptSummary(names_workspace)
     for event in events:
         if isinstance(event, UserText):
             summary.prompts += 1
