@@ -1,5 +1,5 @@
 """`agentscan trace` on hostile payloads: escape sequences and newlines neutralised in the
-human forms, lone surrogates shown as U+FFFD, `--list` counting envelopes, `--demo` refused."""
+human forms, lone surrogates shown as U+FFFD, `--list` counting envelopes, `--demo` reading the demo's own events."""
 
 from __future__ import annotations
 
@@ -121,10 +121,32 @@ def test_list_counts_envelopes_not_lines(data_dir: Path) -> None:
     assert hook_event_counts(["claude:count-session"]) == {"claude:count-session": 3}
 
 
-@pytest.mark.parametrize("args", [["--demo", "trace", "--list"], ["trace", "--demo", "some-session"]])
-def test_demo_is_refused(data_dir: Path, args: list[str]) -> None:
+DEMO_SESSION = "claude:7f3c9a12-4b8e-4d21-9c5a-1e2f3a4b5c6d"
+
+
+@pytest.mark.parametrize("args", [["--demo", "trace", "--list"], ["trace", "--list", "--demo"],
+                                  ["--demo", "trace", "--list", "--json"]])
+def test_demo_lists_the_demo_s_own_events_never_the_user_s(data_dir: Path, args: list[str]) -> None:
     Replay(data_dir, agent="claude").send({"hook_event_name": "SessionStart", "session_id": "real-session"})
+    before = sorted(p.relative_to(data_dir) for p in data_dir.rglob("*"))
     result = runner.invoke(app, args)
-    assert result.exit_code == 2
-    assert "real-session" not in result.stdout
-    assert "--demo" in result.output
+    assert result.exit_code == 0, result.output
+    assert "real-session" not in result.stdout and DEMO_SESSION in result.stdout
+    assert sorted(p.relative_to(data_dir) for p in data_dir.rglob("*")) == before
+
+
+def test_demo_traces_its_claude_session_and_points_at_demo_show(data_dir: Path) -> None:
+    from agentscan.demo import demo_events
+
+    shipped = {p: p.read_bytes() for p in demo_events().rglob("*") if p.is_file()}
+    result = runner.invoke(app, ["--demo", "trace", "7f3c9a12"])
+    assert result.exit_code == 0, result.output
+    assert f"(agentscan --demo show {DEMO_SESSION})" in result.stdout
+    # The demo transcript's tool calls, its subagent's among them, each once.
+    assert "tool Read" in result.stdout and "subagent Explore" in result.stdout and "tool Grep" in result.stdout
+    assert "5 tool calls · 1 failure · 1 subagent" in result.stdout
+    assert {p: p.read_bytes() for p in demo_events().rglob("*") if p.is_file()} == shipped  # read, never written
+    shown = runner.invoke(app, ["--demo", "show", "7f3c9a12"])
+    assert f"15 captured hook events (agentscan --demo trace {DEMO_SESSION})" in shown.stdout
+    full = runner.invoke(app, ["--demo", "show", "7f3c9a12", "--full", "--no-pager"])
+    assert f"(agentscan --demo trace {DEMO_SESSION})" in full.stdout

@@ -82,7 +82,7 @@ def run_show(
         from agentscan.cli.show_full import full_lines, page
 
         term = render.terminal()
-        page(full_lines(detail, term), term, use_pager=not no_pager)
+        page(full_lines(detail, term, " --demo" if state.demo else home_option(state.home)), term, use_pager=not no_pager)
     else:
         # The hint's command must open this session again: in this home, or the demo's.
         print_detail(detail, render.terminal(), home=" --demo" if state.demo else home_option(state.home))
@@ -97,7 +97,13 @@ def with_hook_events(detail: SessionDetail, scanner: Scanner) -> SessionDetail:
 
     from agentscan.hooks.crosscheck import hook_event_counts
 
-    count = hook_event_counts([detail.row.id], env=scanner.ctx.env).get(detail.row.id, 0)
+    env = scanner.ctx.env
+    if scanner.ctx.home_source == "--demo":  # the demo's own store, never the user's
+        from agentscan.datadir import ENV_VAR
+        from agentscan.demo import demo_events
+
+        env = {**env, ENV_VAR: str(demo_events())}
+    count = hook_event_counts([detail.row.id], env=env).get(detail.row.id, 0)
     return replace(detail, extra={**detail.extra, "hook_events": count})
 
 

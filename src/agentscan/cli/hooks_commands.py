@@ -8,7 +8,7 @@ the small capture module.
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -254,10 +254,12 @@ def trace_command(
     from agentscan.hooks.tree import trace_session
 
     state = state_of(ctx)
+    root = None
     if state.demo:
-        # The demo ships no hook events: a trace would show the real store's under --demo.
-        raise UsageProblem("--demo reads a shipped demo home, which holds no hook events; "
-                           "trace reads your real events store")
+        # The demo's own events (``demo.make_hook_demo``), never the user's store.
+        from agentscan.demo import demo_events
+
+        root = str(demo_events())
     if state.home is not None:
         # --home names where agent files are read; the events store is elsewhere (AGENTSCAN_DATA_DIR).
         # Said, not refused: a script or alias may give --home to every command it runs.
@@ -268,11 +270,13 @@ def trace_command(
     if list_sessions:
         if session_id:
             raise UsageProblem("give an ID or --list, not both")
-        _trace_list(as_json)
+        _trace_list(as_json, root)
         return
     if not session_id:
         raise UsageProblem("give a session ID (`agentscan trace --list` shows the captured ones)")
-    trace = trace_session(session_id)
+    trace = trace_session(session_id, root=root)
+    if state.demo:
+        trace = _found_in_demo_home(trace)
     if redact:
         from agentscan.hooks.redact import redact_trace
 
@@ -284,7 +288,7 @@ def trace_command(
         from agentscan.hooks.text import lines
 
         term = render.terminal()
-        for line in lines(trace, clean):
+        for line in lines(trace, clean, " --demo" if state.demo else ""):
             # One line per node on a terminal, as in the other tables; whole lines in a pipe.
             print(cut(line, term.width) if term.tty else line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
@@ -292,7 +296,19 @@ def trace_command(
         raise StrictWarnings(len(trace.warnings))
 
 
-def _trace_list(as_json: bool) -> None:
+def _found_in_demo_home(trace: Any) -> Any:
+    """The demo's captured transcript path names the demo's own home (``/home/demo``): found
+    there, ``agentscan --demo show`` is the command to suggest."""
+    from dataclasses import replace
+
+    from agentscan.demo import in_demo_home
+    from agentscan.hooks.crosscheck import transcript_exists
+
+    found = transcript_exists(in_demo_home(trace.session.transcript_path))
+    return replace(trace, session=replace(trace.session, transcript_found=found))
+
+
+def _trace_list(as_json: bool, root: str | None = None) -> None:
     from agentscan.cli import render
     from agentscan.cli.table import Column, print_table
     from agentscan.cli.term import clean
@@ -301,7 +317,7 @@ def _trace_list(as_json: bool) -> None:
     from agentscan.scan.short_ids import short_ids
     from agentscan.timeutil import parse_iso
 
-    root = store.data_dir()
+    root = root or store.data_dir()
     found = store.summaries(root)
     if as_json:
         render.emit_json({"schema": "agentscan.trace-list/1", "data_dir": root,

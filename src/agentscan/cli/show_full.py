@@ -125,8 +125,9 @@ def _is_task(call: ToolEvent, task: str) -> bool:
     return task.startswith(text) or task.endswith(text) or text.startswith(task)
 
 
-def full_lines(detail: SessionDetail, term: Terminal) -> Iterator[str]:
-    yield from card_lines(detail, term)
+def full_lines(detail: SessionDetail, term: Terminal, home: str = "") -> Iterator[str]:
+    """``home``: as ``show_text.print_detail``'s."""
+    yield from card_lines(detail, term, home)
     items, anchored, standing = timeline(detail)
     names = subagent_names(detail, term)
     errors = recorded_errors(detail)

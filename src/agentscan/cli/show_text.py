@@ -90,8 +90,9 @@ def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
     return {sub_id: prefix for sub_id, prefix in unique_prefixes(long).items() if prefix != sub_id}
 
 
-def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
-    """The header every ``show`` starts with: what the session is, where, and what it cost."""
+def card_lines(detail: SessionDetail, term: Terminal, home: str = "") -> list[str]:
+    """The header every ``show`` starts with: what the session is, where, and what it cost.
+    ``home``: as ``print_detail``'s (for the commands it names)."""
     row = detail.row
     lines = [term.style(row.id, "yellow")]
     focus = detail.extra.get("focus")
@@ -125,8 +126,12 @@ def card_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     if detail.extra.get("parent_missing"):
         lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
     if detail.extra.get("hook_events"):
-        lines.append(f"  {'hooks':<8} {plural(detail.extra['hook_events'], 'captured hook event')}"
-                     f" (agentscan trace {row.id})")
+        # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
+        trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"
+        counted = f"  {'hooks':<8} {plural(detail.extra['hook_events'], 'captured hook event')}"
+        line = f"{counted} ({trace} {row.id})"
+        # Too wide, the command goes on its own line, whole (to be copied), as the --full hint's does.
+        lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{counted}:", f"{'':11}{trace} {row.id}"])
     if detail.extra.get("rewound_messages"):
         lines.append(f"  {'rewound':<8} {plural(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
     counts = row.counts
@@ -197,17 +202,11 @@ class ShownError(NamedTuple):
 
 def recorded_errors(detail: SessionDetail) -> list[ShownError]:
     """The errors the provider recorded (``errors`` among the detail's extras, oldest
-    first: Cursor's ``{"type": "error"}`` lines, text with no time), each a text or
-    ``{"text"|"message", "timestamp"}``."""
+    first: ``DetailCollector.errors``' ``{"text", "timestamp", …}``; Cursor's have no time)."""
     found = []
     for entry in detail.extra.get("errors") or ():
-        if isinstance(entry, str):
-            found.append(ShownError(None, entry))
-        elif isinstance(entry, dict):
-            text = entry.get("text") if isinstance(entry.get("text"), str) else entry.get("message")
-            if isinstance(text, str):
-                stamp = entry.get("timestamp")
-                found.append(ShownError(stamp if isinstance(stamp, datetime) else parse_iso(stamp), text))
+        if isinstance(entry, dict) and isinstance(entry.get("text"), str):
+            found.append(ShownError(parse_iso(entry.get("timestamp")), entry["text"]))
     return found
 
 
@@ -228,7 +227,7 @@ def _error_lines(detail: SessionDetail, term: Terminal) -> list[str]:
 def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> None:
     """``home``: the global options that chose this home (`` --home DIR``, `` --demo``), for
     the hint's command to open the same session."""
-    lines = card_lines(detail, term)
+    lines = card_lines(detail, term, home)
     if detail.prompts:
         shown = detail.prompts[-PROMPTS_SHOWN:]
         # Of every prompt read, the older ones the bounds dropped included: "of 696" read as a total.

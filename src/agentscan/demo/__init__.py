@@ -7,3 +7,21 @@ from pathlib import Path
 
 def demo_home() -> Path:
     return Path(__file__).resolve().parent / "home"
+
+
+def demo_events() -> Path:
+    """The demo's hook events store (``make_hook_demo``): ``--demo`` reads it, as ``trace``
+    and ``show`` read ``AGENTSCAN_DATA_DIR`` otherwise, and never writes to it."""
+    return Path(__file__).resolve().parent / "events"
+
+
+#: the home the demo's files say they were written in (``make_*_demo``): ``demo_home()``
+#: is where it is now
+WRITTEN_HOME = "/home/demo"
+
+
+def in_demo_home(path: str | None) -> str | None:
+    """A path a demo file names (``/home/demo/…``), where the shipped demo home holds it."""
+    if path is None or not path.startswith(WRITTEN_HOME + "/"):
+        return path
+    return str(demo_home()) + path[len(WRITTEN_HOME):]

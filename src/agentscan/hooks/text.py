@@ -23,7 +23,8 @@ def render(trace: Trace, clean: Clean) -> str:
     return "\n".join(lines(trace, clean)) + "\n"
 
 
-def lines(trace: Trace, clean: Clean) -> Iterator[str]:
+def lines(trace: Trace, clean: Clean, show_options: str = "") -> Iterator[str]:
+    """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``)."""
     session = trace.session
     yield f"session {clean(session.id)}  ({clean(session.status)})"
     if session.workspace:
@@ -31,7 +32,7 @@ def lines(trace: Trace, clean: Clean) -> Iterator[str]:
     if session.transcript_session_id:
         shown = clean(session.transcript_session_id)
         # `show` needs the file; agents delete old transcripts while their hook events stay
-        hint = f"agentscan show {shown}" if session.transcript_found else "transcript file not found"
+        hint = f"agentscan{show_options} show {shown}" if session.transcript_found else "transcript file not found"
         yield f"  transcript  {shown}  ({hint})"
     yield f"  captured    {_captured(session.started_ns, session.ended_ns)}"
     yield f"  summary     {_summary_line(trace.summary, clean)}"
