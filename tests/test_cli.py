@@ -66,7 +66,8 @@ def test_nonsense_limits_are_usage_errors(thirty: list[str], args: list[str]) ->
 def test_list_row_shape(thirty: list[str]) -> None:
     row = invoke_json("list", "--json", "-n", "1")["sessions"][0]
     assert set(row) == {"id", "provider", "native_id", "path", "title", "cwd", "model", "git_branch",
-                        "started_at", "updated_at", "tokens", "cost_usd", "counts", "subagents", "running", "counts_partial"}
+                        "started_at", "updated_at", "tokens", "cost_usd", "cost_usd_priced", "counts", "subagents", "running",
+                        "counts_partial"}
     assert row["id"] == f"claude:{thirty[-1]}" and row["provider"] == "claude"
     assert row["tokens"] == {"input": 29, "cache_read": 0, "cache_write": 0, "output": 1, "reasoning": 0, "total": 30}
     assert row["updated_at"].endswith("Z")

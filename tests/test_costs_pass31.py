@@ -35,8 +35,11 @@ def test_list_and_show_give_the_lower_bound_tokens_gives(isolated_home: Path) ->
     assert f" {tokens_cost} " in listed.splitlines()[1], listed
     shown = invoke("show", S).stdout
     assert any(line.split() == ["cost", tokens_cost] for line in shown.splitlines()), shown
-    # JSON keeps the unknown cost unknown (tokens --json says what is priced).
-    assert orjson.loads(invoke("list", "--json").stdout)["sessions"][0]["cost_usd"] is None
+    # JSON keeps the unknown cost unknown, and says the lower bound as tokens --json does.
+    (row,) = orjson.loads(invoke("list", "--json").stdout)["sessions"]
+    (tokens_row,) = orjson.loads(invoke("tokens", "--json").stdout)["rows"]
+    assert row["cost_usd"] is None and row["cost_usd_priced"] == tokens_row["cost_usd_priced"] > 0
+    assert orjson.loads(invoke("show", S, "--json").stdout)["session"]["cost_usd_priced"] == row["cost_usd_priced"]
 
 
 def test_with_no_priced_call_the_cost_stays_a_dash(isolated_home: Path) -> None:

@@ -108,6 +108,7 @@ def test_list_json_row_shape(isolated_home: Path) -> None:
         "started_at": None, "updated_at": row["updated_at"],
         "tokens": {"input": 9, "cache_read": 0, "cache_write": 0, "output": 1, "reasoning": 0, "total": 10},
         "cost_usd": (9 * 1.25 + 1 * 10) / 1e6,  # gpt-5: $1.25 in, $10 out per million
+        "cost_usd_priced": (9 * 1.25 + 1 * 10) / 1e6,  # every call priced: the cost itself
         "counts": {"prompts": 1, "responses": 1, "tool_calls": 0}, "subagents": 0,
         "running": row["running"],  # from /proc by the shared layer, not the provider
         "counts_partial": False,

@@ -133,9 +133,8 @@ class SessionRow:
     counts_partial: bool = False
     #: USD, filled in by ``agentscan.costs`` (it depends on the price data, so it is never cached with the row)
     cost: Decimal | None = None
-    #: when ``cost`` is unknown but some calls have a price: what those cost, a lower bound
-    #: (tables show ``≥$…``, as ``tokens`` does; JSON keeps ``cost_usd`` null: ``tokens --json``
-    #: says the rest)
+    #: what the calls that have a price cost (``cost`` when that is known): with ``cost``
+    #: unknown, a lower bound (tables show ``≥$…``, JSON ``cost_usd_priced``, as ``tokens`` does)
     cost_priced: Decimal | None = None
 
     @property
@@ -192,6 +191,7 @@ class SessionRow:
             "updated_at": to_iso(self.updated_at),
             "tokens": usage_json(self.tokens),
             "cost_usd": usd(self.cost),
+            "cost_usd_priced": usd(self.cost_priced),
             "counts": self.counts.to_json(),
             "subagents": self.subagents,
             "running": self.running,

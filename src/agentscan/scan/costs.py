@@ -41,7 +41,7 @@ def priced(rows: Sequence[SessionRow], costs: Mapping[str, Priced]) -> list[Sess
         if cost is None:
             changed.append(row.with_changes(cost=None, cost_priced=None))
         else:
-            changed.append(row.with_changes(cost=cost.cost, cost_priced=cost.priced if cost.partial else None))
+            changed.append(row.with_changes(cost=cost.cost, cost_priced=cost.priced))
     return changed
 
 
