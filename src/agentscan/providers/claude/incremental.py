@@ -34,7 +34,7 @@ import orjson
 from agentscan import progress as reporting
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
-from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, C_SUBAGENT, SIDECHAIN, Call, CallDeduper, call_of
+from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, C_SUBAGENT, SIDECHAIN, Call, UNREAD, CallDeduper, call_of
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -80,7 +80,7 @@ def scan_file(
         for offset, record in matching_records(
             path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact, crc=exact
         ):
-            call = call_of(record, subagent, base + offset, own=own)
+            call = call_of(record, subagent, base + offset, UNREAD, own)  # (positional: once a call)
             if call is not None:
                 append(call)
                 if call[SIDECHAIN] and call[C_SUBAGENT] is None:  # (a progress copy names its subagent)

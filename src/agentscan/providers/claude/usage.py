@@ -33,7 +33,7 @@ from agentscan.timeutil import epoch_of_iso
 #: ``C_FROM_PROGRESS`` marks a subagent call copied into its parent's progress record;
 #: ``C_SESSION_ID`` is the other session a record names, when ``tokens`` reads it in this
 #: session's files (a resumed session's file holds its first session's records with that
-#: session's id: ``cross_session_rank``), else ``None``.
+#: session's id: ``packed_entries``' rank), else ``None``.
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
  C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS, C_SESSION_ID) = range(15)
 Call = tuple
@@ -89,17 +89,18 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         order,
         one_hour if one_hour < cache_write else cache_write,
         False,
-        None if own is None else _copied_from(record, own),
+        # ``_copied_from``, inline (this runs once per call of a cold ``tokens``): the common
+        # case, a record of this session, is one lookup and one comparison.
+        None if own is None or (named := record.get("sessionId")) == own else _copied_from(named),
     )
 
 
-def _copied_from(record: dict[str, Any], own: str) -> str | None:
-    """The other session a record of ``own``'s files names (a resumed session's copy of its
-    first session's record), else ``None``: the common case keeps nothing per call."""
-    named = record.get("sessionId")
-    if named.__class__ is not str or not named or named == own:
+def _copied_from(named: object) -> str | None:
+    """The other session a record of a session's files names (``named``, not that session's
+    id: a resumed session's copy of its first session's record), else ``None``."""
+    if named.__class__ is not str or not named:
         return None
-    return intern(named)  # one string per session named, not per copied call
+    return intern(named)  # type: ignore[arg-type]  # one string per session named, not per copied call
 
 
 def progress_call(record: dict[str, Any], order: int, own: str | None = None) -> Call | None:
@@ -122,7 +123,7 @@ def progress_call(record: dict[str, Any], order: int, own: str | None = None) ->
     ts = call[C_TS] if call[C_TS] is not None else epoch_of_iso(record.get("timestamp"))
     # The progress record's own session (the subagent's copied record names its parent's too).
     return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True,
-            None if own is None else _copied_from(record, own))
+            None if own is None or (named := record.get("sessionId")) == own else _copied_from(named))
 
 
 def call_rank(call: Call) -> int:
@@ -132,16 +133,6 @@ def call_rank(call: Call) -> int:
     total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
     return ((0 if call[SIDECHAIN] else 1 << 62) + total * 4 + (2 if call[HAS_SPEED] else 0)
             + (0 if call[C_FROM_PROGRESS] else 1))
-
-
-def cross_session_rank(call: Call, session: str) -> int:
-    """``call_rank`` for copies of one call in several sessions' files (``sharing``): between
-    copies alike, the one in the file of the session its record names wins.  Claude Code
-    copies a resumed session's earlier records into the new session's file with their
-    first session's ``sessionId``: those calls were made (and paid for) in that session.
-    A record naming no session, or the file's own, is the file's."""
-    named = call[C_SESSION_ID]
-    return call_rank(call) * 2 + (0 if named is not None and named != session else 1)
 
 
 class CallDeduper:
@@ -198,8 +189,15 @@ def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[
     ``transcripts`` are the session's subagents that have a transcript of their own.
     A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
     for c in calls:
+        # The rank across sessions' files (``sharedcalls``): between copies alike, the one in
+        # the file of the session its record names wins.  Claude Code copies a resumed
+        # session's earlier records into the new session's file with their first session's
+        # ``sessionId``: those calls were made (and paid for) there.  A record naming no
+        # other session is the file's own.
+        named = c[C_SESSION_ID]
+        rank = call_rank(c) * 2 + (1 if named is None or named == session else 0)
         entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
-                 0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", cross_session_rank(c, session),
+                 0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", rank,
                  c[C_CACHE_WRITE_1H]]
         if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts:
             entry.append(PROGRESS_ORIGIN)
