@@ -4,6 +4,8 @@ and results meet their calls (or not) often (``test_show_tail``, ``test_row_resu
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import pytest
 from hypothesis import strategies as st
@@ -154,3 +156,22 @@ def qa_turns(turns: int, start: int = 0) -> list:
 LATE_REPLY = lines_of([claude_assistant(SESSION, ts_of(1), msg_id="late", request_id="late", uuid="late",
                                         blocks=[{"type": "text", "text": "late answer"}],
                                         usage=claude_usage(input=1_000_000, output=7))])
+
+
+def forward_and_from_end(home: Any, bounds: Any = None) -> tuple[Any, Any, Any]:
+    """The one Claude session of ``home`` shown read forward, and from its end (``None``
+    when the kept facts cannot answer), with the row whose pass kept those facts; each
+    read in a context of its own."""
+    from agentscan.bounds import DEFAULT_BOUNDS
+    from agentscan.context import ScanContext
+    from agentscan.providers.claude.provider import ClaudeProvider
+
+    bounds = DEFAULT_BOUNDS if bounds is None else bounds
+    provider = ClaudeProvider()
+    forward_ctx = ScanContext.create(home=home, env={})
+    [ref] = provider.discover(forward_ctx)
+    forward = provider.detail(ref, forward_ctx, bounds)
+    tail_ctx = ScanContext.create(home=home, env={})
+    [ref] = provider.discover(tail_ctx)
+    row = provider.row(ref, tail_ctx)
+    return forward, provider.detail_with_row(ref, tail_ctx, bounds, row), row

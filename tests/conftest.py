@@ -148,3 +148,22 @@ def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(workers, "run_parallel", counting)
     monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
     return started
+
+
+@pytest.fixture
+def table_ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """How each ``tokens`` text table was made: ``patched``, or ``whole`` (a basis that could
+    not patch it: ``cli.tablepatch``)."""
+    from agentscan.cli import tablepatch
+    from spies import record_results
+
+    return record_results(monkeypatch, tablepatch, "patched", lambda done: "patched" if done else "whole")
+
+
+@pytest.fixture
+def table_splices(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each patched table was printed from the kept text (``True``) or laid out again."""
+    from agentscan.cli import tablepatch
+    from spies import record_results
+
+    return record_results(monkeypatch, tablepatch, "_print_spliced")

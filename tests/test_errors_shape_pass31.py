@@ -16,14 +16,13 @@ import orjson
 import pytest
 
 from agentscan.bounds import DEFAULT_BOUNDS
-from agentscan.context import ScanContext
 from agentscan.providers.claude import halfjoin
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.providers.claude.showfacts import ShowFacts, TailFacts
 from agentscan.scan.scanner import Scanner
 from agentscan.timeutil import parse_iso
 from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT, DetailCollector, NewestErrors
+from claude_events import forward_and_from_end
 from builders import claude_assistant, claude_base, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from builders import invoke
 from cursor_builders import assistant, user, write_transcript
@@ -73,13 +72,7 @@ def test_a_huge_transcript_from_its_end_keeps_the_errors_the_forward_read_keeps(
         _error_record(90, _minute(41), isSidechain=True, agentId=AGENT),
         _error_record(91, None, isSidechain=True, agentId=AGENT),
     ])
-    provider = ClaudeProvider()
-    forward_ctx = ScanContext.create(home=home, env={})
-    [ref] = provider.discover(forward_ctx)
-    forward = provider.detail(ref, forward_ctx, DEFAULT_BOUNDS)
-    tail_ctx = ScanContext.create(home=home, env={})
-    [ref] = provider.discover(tail_ctx)
-    tail = provider.detail_with_row(ref, tail_ctx, DEFAULT_BOUNDS, provider.row(ref, tail_ctx))
+    forward, tail, _ = forward_and_from_end(home)
     assert tail is not None  # shown from its end
     assert forward.extra["errors"] == tail.extra["errors"]
     # The newest 20 by time: no error of no time (26 have one), oldest first; the two of one

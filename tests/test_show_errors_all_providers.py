@@ -18,12 +18,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.bounds import DEFAULT_BOUNDS
-from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
 from agentscan.providers.claude import halfjoin, halves, rowresume
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.providers.claude.showfacts import ShowFacts, TailFacts
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT
@@ -37,7 +34,7 @@ from builders import (
     invoke,
     lay_out_real_claude,
 )
-from claude_events import SESSION, lines_of, lower_row_limits, split_huge_passes
+from claude_events import SESSION, forward_and_from_end, lines_of, lower_row_limits, split_huge_passes
 from codex_builders import agent_message, at, iso, lay_out_real_codex, line, meta, rollout_path, turn_context
 from codex_builders import user_message, write_rollout
 from gemini_builders import REAL_JSONL, gemini, lay_out_real_gemini, rewind, tokens, user, write_chat
@@ -185,14 +182,7 @@ def test_claude_huge_transcript_from_its_end_lists_what_the_forward_read_lists(
                          blocks=[{"type": "text", "text": "two"}]),
         _system(_at(9), "api_refusal", apiRefusalCategory="cyber", apiRefusalExplanation="Not allowed."),
     ])
-    provider = ClaudeProvider()
-    forward_ctx = ScanContext.create(home=home, env={})
-    [ref] = provider.discover(forward_ctx)
-    forward = provider.detail(ref, forward_ctx, DEFAULT_BOUNDS)
-    tail_ctx = ScanContext.create(home=home, env={})
-    [ref] = provider.discover(tail_ctx)
-    row = provider.row(ref, tail_ctx)
-    tail = provider.detail_with_row(ref, tail_ctx, DEFAULT_BOUNDS, row)
+    forward, tail, row = forward_and_from_end(home)
     assert tail is not None  # shown from its end
     assert [r.text for r in forward.responses] == [r.text for r in tail.responses] == ["Let me look.", "one", "two"]
     assert forward.truncated == tail.truncated

@@ -21,7 +21,7 @@ from typing import Callable
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, tablepatch
+from agentscan.cli import app
 from agentscan.cli.term import Terminal
 from agentscan.cli.tokens_text import _model_names, no_price, print_lines, row_lines
 from agentscan.model import TokenUsage
@@ -29,7 +29,6 @@ from agentscan.scan.tokenreport import TokenReport, TokenRow
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from cursor_builders import user, write_transcript
 from patch_builders import BASE, IDS
-from spies import record_results
 
 runner = CliRunner()
 
@@ -61,14 +60,6 @@ def test_in_a_pipe_the_projects_are_whole(isolated_home: Path) -> None:
     assert "/home/demo/src/weather-app" in {cells(line)[2] for line in lines[1:-1] if ":" in line.split()[0]}
 
 
-@pytest.fixture
-def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    return record_results(monkeypatch, tablepatch, "patched", lambda done: "patched" if done else "whole")
-
-
-@pytest.fixture
-def splices(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    return record_results(monkeypatch, tablepatch, "_print_spliced")
 
 
 def project_session(home: Path, native_id: str, cwd: str, title: str, age: int, tokens: int = 100) -> Path:
@@ -79,9 +70,9 @@ def project_session(home: Path, native_id: str, cwd: str, title: str, age: int, 
         mtime=BASE + age * 60)
 
 
-def patched_as_fresh(ways: list[str]) -> list[str]:
+def patched_as_fresh(table_ways: list[str]) -> list[str]:
     made = invoke("tokens")
-    assert ways[-1] == "patched"
+    assert table_ways[-1] == "patched"
     assert made == invoke("tokens", "--no-cache")  # byte for byte, the notes too
     return made[0]
 
@@ -93,7 +84,7 @@ TITLES = ("A prompt long enough to be cut in a narrow table, the first one", "An
 
 
 def test_a_project_whose_name_needs_room_is_patched_in_as_a_whole_table_fits_it(
-        isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None]) -> None:
+        isolated_home: Path, table_ways: list[str], table_splices: list[bool], tty: Callable[..., None]) -> None:
     """Its cells are no wider than the others': the table's layout is the kept one, but not
     its PROJECT column, widened from the title: not spliced from the kept text."""
     tty(139)
@@ -102,24 +93,24 @@ def test_a_project_whose_name_needs_room_is_patched_in_as_a_whole_table_fits_it(
     before, _ = invoke("tokens")
     assert {cells(line)[2] for line in before[1:-1]} == {"…/app", "…/tools"}
     project_session(isolated_home, IDS[2], PATHS[2], TITLES[2], 2)
-    text = patched_as_fresh(ways)
+    text = patched_as_fresh(table_ways)
     assert cells(text[1])[2] == "…/a-much-longer-project"  # not …-longer-project: the title gave the room
-    assert cells(text[0]) == cells(before[0]) and splices == [False]
+    assert cells(text[0]) == cells(before[0]) and table_splices == [False]
 
 
 def test_a_patched_table_is_spliced_while_its_projects_fit_as_they_did(
-        isolated_home: Path, ways: list[str], splices: list[bool], tty: Callable[..., None]) -> None:
+        isolated_home: Path, table_ways: list[str], table_splices: list[bool], tty: Callable[..., None]) -> None:
     tty(139)
     for index in range(3):
         project_session(isolated_home, IDS[index], PATHS[index], TITLES[index], index)
     whole, _ = invoke("tokens")
     project_session(isolated_home, IDS[1], PATHS[1], TITLES[1], 4, tokens=300)  # as wide as before
-    assert patched_as_fresh(ways) != whole
-    assert splices == [True]
+    assert patched_as_fresh(table_ways) != whole
+    assert table_splices == [True]
     (isolated_home / ".claude" / "projects" / "-home-dev-project" / f"{IDS[2]}.jsonl").unlink()
-    text = patched_as_fresh(ways)  # the path that widened PROJECT gone: narrowed again, not spliced
+    text = patched_as_fresh(table_ways)  # the path that widened PROJECT gone: narrowed again, not spliced
     assert {cells(line)[2] for line in text[1:-1]} == {"…/app", "…/tools"}
-    assert splices == [True, False]
+    assert table_splices == [True, False]
 
 
 # --- "not recorded" alone ----------------------------------------------------------------------
@@ -139,7 +130,7 @@ def test_a_summary_of_nothing_recorded_is_one_column(isolated_home: Path) -> Non
     assert lines[:2] == ["MODEL  TOKENS", "TOTAL  not recorded"]
 
 
-def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home: Path, ways: list[str]) -> None:
+def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home: Path, table_ways: list[str]) -> None:
     """A patch never totals nothing recorded (``answerpatch`` makes such a table whole); the
     basis kept before it still patches the table once numbers are back."""
     write_transcript(isolated_home, "home-dev-shop", "11111111-aaaa-4000-8000-000000000001", [user("q")], mtime=BASE)
@@ -148,10 +139,10 @@ def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home
     assert "INPUT" in lines[0]
     claude.unlink()
     lines, _ = invoke("tokens")
-    assert cells(lines[0]) == ["SESSION", "DATE", "PROJECT", "TITLE", "TOKENS"] and ways[-1] == "whole"
+    assert cells(lines[0]) == ["SESSION", "DATE", "PROJECT", "TITLE", "TOKENS"] and table_ways[-1] == "whole"
     assert lines == invoke("tokens", "--no-cache")[0]
     project_session(isolated_home, IDS[1], "/home/dev/src/app", "A title", 2)
-    assert "INPUT" in patched_as_fresh(ways)[0]
+    assert "INPUT" in patched_as_fresh(table_ways)[0]
 
 
 # --- the note of a model with no price -----------------------------------------------------------

@@ -19,14 +19,13 @@ from typing import Callable
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, render, tablepatch
+from agentscan.cli import app, render
 from agentscan.cli.term import Terminal
 from agentscan.cli.tokens_text import _model_names, no_price, print_lines, row_lines
 from agentscan.model import TokenUsage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from patch_builders import BASE, IDS
-from spies import record_results
 
 runner = CliRunner()
 MYSTERY = "claude-mystery-9-20260101"
@@ -42,10 +41,6 @@ def bare(text: str) -> str:
     """``text`` without whitespace: a note wrapped to a narrow terminal breaks words anywhere."""
     return "".join(text.split())
 
-
-@pytest.fixture
-def ways(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    return record_results(monkeypatch, tablepatch, "patched", lambda done: "patched" if done else "whole")
 
 
 def session(home: Path, native_id: str, age: int, *, mystery: bool = False, priced: int = 0,
@@ -151,7 +146,7 @@ def test_a_zero_token_group_of_an_unpriced_model_names_none() -> None:
 
 @pytest.mark.parametrize("width", (22, 200))
 def test_a_table_of_a_model_with_no_price_is_made_whole_its_note_the_fresh_one(
-        isolated_home: Path, ways: list[str], tty: Callable[..., None], width: int) -> None:
+        isolated_home: Path, table_ways: list[str], tty: Callable[..., None], width: int) -> None:
     """Its warning keeps no basis to patch: each run prints the note a fresh table does."""
     tty(width, color=False)
     session(isolated_home, IDS[0], 0, mystery=True, priced=500_000)
@@ -159,7 +154,7 @@ def test_a_table_of_a_model_with_no_price_is_made_whole_its_note_the_fresh_one(
     invoke("tokens")
     session(isolated_home, IDS[2], 2, priced=700)
     made = invoke("tokens")
-    assert ways[-1] == "whole"
+    assert table_ways[-1] == "whole"
     assert made == invoke("tokens", "--no-cache")
     assert ("COST" in made[0][0]) == (width == 200)
     assert f"nopricefor{MYSTERY}" in bare(made[1])
@@ -168,14 +163,14 @@ def test_a_table_of_a_model_with_no_price_is_made_whole_its_note_the_fresh_one(
 
 @pytest.mark.parametrize("width", (22, 200))
 def test_a_patched_table_of_notices_has_no_note_as_a_fresh_one(
-        isolated_home: Path, ways: list[str], tty: Callable[..., None], width: int) -> None:
+        isolated_home: Path, table_ways: list[str], tty: Callable[..., None], width: int) -> None:
     tty(width, color=False)
     session(isolated_home, IDS[0], 0, priced=500_000)
     session(isolated_home, IDS[1], 1, notice=True, priced=300)
     invoke("tokens")
     session(isolated_home, IDS[2], 2, notice=True)  # a session of a notice alone: folded
     made = invoke("tokens")
-    assert ways[-1] == "patched"
+    assert table_ways[-1] == "patched"
     assert made == invoke("tokens", "--no-cache")  # byte for byte, the notes too
     assert "no price" not in made[1]
 
