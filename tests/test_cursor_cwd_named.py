@@ -81,9 +81,13 @@ def test_slugs_are_compared_as_cursor_writes_them(slug: str, touched: str, expec
     assert guess.best() == expected
 
 
-def test_a_name_ending_like_one_folder_alone_names_nothing() -> None:
-    guess = CwdGuess(slug_names("Users-me-proj"))
-    guess.add({"path": "/proj/a.py"}, "Read")  # "proj": too short an ending to tell
+@pytest.mark.parametrize(("slug", "touched"), [
+    ("Users-me-proj", "/proj/a.py"),  # "proj": too short an ending to tell
+    ("home-me-my-app", "/my-app/src/x.py"),  # one folder, though its name has a dash
+])
+def test_a_name_ending_like_one_folder_alone_names_nothing(slug: str, touched: str) -> None:
+    guess = CwdGuess(slug_names(slug))
+    guess.add({"path": touched}, "Read")
     assert guess.best() is None
 
 

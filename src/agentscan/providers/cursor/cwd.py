@@ -28,6 +28,8 @@ _DIR_KEYS = ("target_directory", "directory")
 # Tools whose ``path`` names a directory to search, not a file.
 _DIR_TOOLS = frozenset({"grep", "glob", "ls", "listdir", "list_dir", "codebase_search", "semanticsearch"})
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+#: folders remembered as tested against the session folder's name: memory stays bounded
+_TESTED_KEPT = 4096
 
 
 def _flavor(path: str):
@@ -52,6 +54,7 @@ class CwdGuess:
         self._names = names_workspace
         self._workspace: str | None = None  # the first directory the name is exactly
         self._ends_like: str | None = None  # else the first the name ends with (``Naming``)
+        self._tested: set[str] = set()  # (a session touches the same folders over and over)
 
     def add(self, tool_input: object, tool_name: str = "") -> None:
         if not isinstance(tool_input, dict):
@@ -97,11 +100,16 @@ class CwdGuess:
         return self._common
 
     def _test(self, directory: str) -> None:
-        """``directory`` and those above it, against the folder's name, until one is it."""
+        """``directory`` and those above it, against the folder's name, until one is it (or
+        one was tested already: those above it were too)."""
         if self._names is None or self._workspace is not None:
             return
         flavor = _flavor(directory)
         while flavor is not None:
+            if directory in self._tested:
+                return
+            if len(self._tested) < _TESTED_KEPT:
+                self._tested.add(directory)
             naming = self._names(directory)
             if naming is Naming.EXACTLY:
                 self._workspace = directory
@@ -133,6 +141,15 @@ class Naming(enum.Enum):
     ENDS_LIKE = 2
 
 
+def _depth(directory: str) -> int:
+    """How many folders ``directory`` names below its root (``/home/me``: 2)."""
+    flavor = _flavor(directory)
+    if flavor is None:
+        return 0
+    rest = flavor.splitdrive(directory)[1]
+    return len([part for part in rest.replace("\\", "/").split("/") if part])
+
+
 def _loose_slug(text: str) -> str:
     # Cursor's slug replaces each character that is not a letter or digit with
     # "-"; Windows slugs seen lowercase the drive and fold ":\\" to one "-"
@@ -150,8 +167,9 @@ def slug_names(slug: str) -> Callable[[str], Naming]:
             return Naming.NOT
         if have == wanted:
             return Naming.EXACTLY
-        # Two folders at least (``home-me-app``): one word (``app``) ends too many names.
-        if "-" in have and wanted.endswith("-" + have):
+        # Two folders at least (``/home/me/app``): one folder's name (``app``, ``my-app``)
+        # ends too many slugs.
+        if wanted.endswith("-" + have) and _depth(directory) >= 2:
             return Naming.ENDS_LIKE
         return Naming.NOT
 
