@@ -161,8 +161,8 @@ def test_doctor_wraps_its_prose_and_keeps_times_whole_at_80_columns(tty, isolate
     times = re.findall(r"updated\s+(\S+(?:\s+\S+)?)\)", demo)
     assert times and all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", t) for t in times), times
     assert all(width_of(line) <= 80 or " " not in line.strip() for line in demo.splitlines())
-    assert ("not installed; for the agents whose sessions are here, run:\n    agentscan hooks install --agent claude\n"
-            "    agentscan hooks install --agent cursor") in demo
+    # The demo's report suggests no install (one would change the user's own home), wrapped too.
+    assert "not installed in the demo home" in demo and "agentscan hooks install --agent" not in demo
 
 
 def test_doctor_says_a_root_s_note_whole_under_its_table(tty, isolated_home: Path) -> None:  # noqa: ANN001

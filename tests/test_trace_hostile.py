@@ -136,17 +136,68 @@ def test_demo_lists_the_demo_s_own_events_never_the_user_s(data_dir: Path, args:
 
 
 def test_demo_traces_its_claude_session_and_points_at_demo_show(data_dir: Path) -> None:
-    from agentscan.demo import demo_events
-
-    shipped = {p: p.read_bytes() for p in demo_events().rglob("*") if p.is_file()}
     result = runner.invoke(app, ["--demo", "trace", "7f3c9a12"])
     assert result.exit_code == 0, result.output
     assert f"(agentscan --demo show {DEMO_SESSION})" in result.stdout
     # The demo transcript's tool calls, its subagent's among them, each once.
     assert "tool Read" in result.stdout and "subagent Explore" in result.stdout and "tool Grep" in result.stdout
     assert "5 tool calls · 1 failure · 1 subagent" in result.stdout
-    assert {p: p.read_bytes() for p in demo_events().rglob("*") if p.is_file()} == shipped  # read, never written
     shown = runner.invoke(app, ["--demo", "show", "7f3c9a12"])
     assert f"15 captured hook events (agentscan --demo trace {DEMO_SESSION})" in shown.stdout
     full = runner.invoke(app, ["--demo", "show", "7f3c9a12", "--full", "--no-pager"])
     assert f"(agentscan --demo trace {DEMO_SESSION})" in full.stdout
+
+
+def test_the_shipped_demo_events_are_what_the_capture_makes_of_the_generator_s_payloads(tmp_path: Path) -> None:
+    # demo/events is committed: regenerated through the capture code, it must come out the same.
+    from agentscan.demo import demo_events
+    from agentscan.demo.make_hook_demo import _ns, events
+    from agentscan.hooks.capture import capture
+
+    for clock, payload in events():
+        capture(str(tmp_path), "claude", orjson.dumps(payload), _ns(clock))
+    made = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*.jsonl")}
+    shipped = {p.relative_to(demo_events()): p.read_bytes() for p in demo_events().rglob("*.jsonl")}
+    assert made == shipped and made
+
+
+def test_the_demo_events_are_the_demo_transcript_s_calls_at_its_times() -> None:
+    from agentscan.demo.make_claude_demo import main_session, subagent
+    from agentscan.demo.make_hook_demo import events
+
+    calls = {block["id"]: record["timestamp"] for record in [*main_session(), *subagent()]
+             for block in (record["message"]["content"] if isinstance(record["message"]["content"], list) else ())
+             if block.get("type") == "tool_use"}
+    pre = {payload["tool_use_id"]: f"2026-11-28T{clock}.000Z" for clock, payload in events()
+           if payload["hook_event_name"] == "PreToolUse"}
+    assert pre == calls
+
+
+def test_demo_doctor_and_hook_leave_the_user_s_events_store_alone(data_dir: Path) -> None:
+    Replay(data_dir, agent="claude").send({"hook_event_name": "SessionStart", "session_id": "real-session"})
+    before = {p: p.read_bytes() for p in data_dir.rglob("*") if p.is_file()}
+    report = orjson.loads(runner.invoke(app, ["--demo", "doctor", "--json"]).stdout)["hooks"]
+    assert report["store"]["source"] == "--demo" and report["store"]["sessions"] == 1
+    assert "real-session" not in orjson.dumps(report).decode()
+    text = runner.invoke(app, ["--demo", "doctor"]).stdout
+    assert "not installed in the demo home" in text and "agentscan hooks install --agent" not in text
+    for argv in (["--demo", "hook", "--agent", "claude"], ["hook", "--agent", "claude", "--demo"]):
+        result = runner.invoke(app, argv, input='{"hook_event_name": "Stop", "session_id": "typed-for-the-demo"}')
+        assert result.exit_code == 0
+    assert {p: p.read_bytes() for p in data_dir.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["7f3c"], "(`agentscan --demo trace --list` shows them)"),
+    (["ffffffff"], "no hook events for 'ffffffff'; `agentscan --demo trace --list` shows the demo's sessions"),
+    ([], "give a session ID (`agentscan --demo trace --list` shows the captured ones)"),
+])
+def test_demo_trace_s_errors_point_at_the_demo(data_dir: Path, args: list[str], said: str) -> None:
+    result = runner.invoke(app, ["--demo", "trace", *args])
+    assert result.exit_code in (1, 2) and said in result.stderr, result.stderr
+
+
+def test_trace_list_s_time_is_the_last_event_s_not_the_file_s(data_dir: Path) -> None:
+    # The shipped demo store's files have the install's mtime: UPDATED followed the copy.
+    (row,) = orjson.loads(runner.invoke(app, ["--demo", "trace", "--list", "--json"]).stdout)["sessions"]
+    assert row["updated_at"] == "2026-11-28T09:02:10.000Z"

@@ -62,11 +62,13 @@ class IdTooShort(SessionNotFound):
 
 
 class NoHookEvents(SessionNotFound):
-    def __init__(self, query: str, *, store_empty: bool) -> None:
+    """``demo``: the demo's events store was read (``--demo``), which no install fills."""
+
+    def __init__(self, query: str, *, store_empty: bool, demo: bool = False) -> None:
         where = "no hook events have been captured yet" if store_empty else f"no hook events for {query!r}"
-        AgentscanError.__init__(
-            self, f"{where}; see `agentscan hooks install` (and `agentscan trace --list` for the sessions captured)"
-        )
+        advice = ("`agentscan --demo trace --list` shows the demo's sessions" if demo else
+                  "see `agentscan hooks install` (and `agentscan trace --list` for the sessions captured)")
+        AgentscanError.__init__(self, f"{where}; {advice}")
         self.query = query
 
 

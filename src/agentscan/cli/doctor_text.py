@@ -149,7 +149,7 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         out += _warning_lines(provider, term, read_flag)
     found = [provider["provider"] for provider in report["providers"]
              if provider["sessions"] and provider["provider"] in HOOK_AGENTS]
-    out += [""] + hook_lines(report.get("hooks"), term, home_flag, found)
+    out += [""] + hook_lines(report.get("hooks"), term, home_flag, found, demo=read_flag == " --demo")
     cache = report["cache"]
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
@@ -158,10 +158,11 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
 
 
 def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",
-               found: Sequence[str] = ()) -> list[str]:
+               found: Sequence[str] = (), *, demo: bool = False) -> list[str]:
     """``home_flag``: `` --home DIR`` when the report was made with one, for the commands it
     suggests; ``found``: the agents whose sessions the home holds, the ones an install is
-    suggested for (both when it holds neither's)."""
+    suggested for (both when it holds neither's); ``demo``: the demo home's report, which
+    suggests no install (one would change the user's own home)."""
     if hooks is None:
         return []
     lines = ["hooks:"]
@@ -185,7 +186,10 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         lines += _fitted(HOOK_COLUMNS, rows, term, lambda row: f"{row[0]} ({row[1]} scope): {row[2]}: {row[3]}")
     for text in problems + narrowed:
         lines += _lines(text, term, "  ")
-    if not hooks["installed"]:
+    if not hooks["installed"] and demo:
+        lines += _lines("not installed in the demo home (`agentscan hooks install` changes your own home's "
+                        "config, never the demo's)", term, "  ")
+    elif not hooks["installed"]:
         # One real command an agent: "--agent cursor|claude" pasted piped agentscan into `claude`.
         here = [agent for agent in HOOK_AGENTS if agent in found]
         lead = (f"not installed; for the {'agent' if len(here) == 1 else 'agents'} whose sessions are here, run:"

@@ -7,6 +7,8 @@ the small capture module.
 
 from __future__ import annotations
 
+import sys
+
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -56,6 +58,7 @@ def register(app: typer.Typer) -> None:
 
 
 def hook_command(
+    ctx: typer.Context,
     agent: Optional[str] = typer.Option(
         None, "--agent", help="The agent running this hook: cursor or claude (detected from the payload if left out).", metavar="AGENT",
     ),
@@ -64,6 +67,11 @@ def hook_command(
     ),
 ) -> None:
     """Store one hook payload read on stdin (the agent runs this; it always exits 0)."""
+    if getattr(ctx.obj, "demo", False) or "--demo" in ctx.args:
+        # No agent runs the demo: the demo's events store ships with the package, and the
+        # user's own must not take a payload typed for it.  Exit 0, as always.
+        print("agentscan hook: --demo stores nothing", file=sys.stderr)
+        return
     from agentscan.hooks.capture import run
 
     run(agent, otlp_endpoint)
@@ -273,8 +281,9 @@ def trace_command(
         _trace_list(as_json, root)
         return
     if not session_id:
-        raise UsageProblem("give a session ID (`agentscan trace --list` shows the captured ones)")
-    trace = trace_session(session_id, root=root)
+        shown_by = "agentscan --demo trace --list" if state.demo else "agentscan trace --list"
+        raise UsageProblem(f"give a session ID (`{shown_by}` shows the captured ones)")
+    trace = trace_session(session_id, root=root, demo=state.demo)
     if state.demo:
         trace = _found_in_demo_home(trace)
     if redact:

@@ -128,7 +128,15 @@ def doctor_command(
     state = state_of(ctx)
     scanner = state.scanner(home_must_exist=False)  # the report says what is missing
     report = diagnose(scanner)
-    report["hooks"] = hooks_report(home=scanner.ctx.home, cwd=Path.cwd(), env=scanner.ctx.env)
+    env = scanner.ctx.env
+    if state.demo:  # the demo's own events store (as ``trace`` reads it), never the user's
+        from agentscan.datadir import ENV_VAR
+        from agentscan.demo import demo_events
+
+        env = {**env, ENV_VAR: str(demo_events())}
+    report["hooks"] = hooks_report(home=scanner.ctx.home, cwd=Path.cwd(), env=env)
+    if state.demo:
+        report["hooks"]["store"]["source"] = "--demo"
     term = render.terminal()
     short_ids = scanner.short_ids() if term.tty and not as_json else {}
     scanner.close()

@@ -171,14 +171,17 @@ class StoredSummary:
 
 
 def summaries(root: str) -> list[StoredSummary]:
-    """Every captured session, most recently appended first (one stat and one envelope count each)."""
+    """Every captured session, the one whose last event came last first (one pass over each
+    file: its envelopes counted, the last one's capture time; the file's mtime only when no
+    line gives one: a copied store, the shipped demo's, has every mtime at the copy time)."""
     found = []
     for session in stored_sessions(root):
         try:
-            updated_ns = os.stat(session.path).st_mtime_ns
+            mtime_ns = os.stat(session.path).st_mtime_ns
         except OSError:
             continue
-        found.append(StoredSummary(session, count_envelopes(session.path), updated_ns))
+        count, last_ns = _count_and_last(session.path)
+        found.append(StoredSummary(session, count, last_ns or mtime_ns))
     return sorted(found, key=lambda s: (s.updated_ns, s.session.id), reverse=True)
 
 
@@ -190,7 +193,13 @@ def count_envelopes(path: str) -> int:
     """The lines of ``path`` that ``read_events`` takes as envelopes, without decoding most of
     them: a line as the hook writes it (``_WRITTEN_START``, a digit, and a closing ``}``) is
     counted as it is; any other non-blank line only when it decodes to an envelope."""
+    return _count_and_last(path)[0]
+
+
+def _count_and_last(path: str) -> tuple[int, int | None]:
+    """``count_envelopes``, and the capture time of the last line written as the hook writes it."""
     count = 0
+    last_ns = None
     start = len(_WRITTEN_START)
     envelope_of = None
     try:
@@ -199,12 +208,14 @@ def count_envelopes(path: str) -> int:
                 if line.startswith(_WRITTEN_START) and line[start:start + 1].isdigit() \
                         and line.endswith((b"}\n", b"}")):
                     count += 1
+                    digits = line[start:line.find(b",", start)]
+                    last_ns = int(digits) if digits.isdigit() else last_ns
                 elif line.strip():
                     envelope_of = envelope_of or _envelope_reader()
                     count += envelope_of(line)[1] is None
     except OSError:
-        return 0
-    return count
+        return 0, None
+    return count, last_ns
 
 
 def _first_session_id(path: str) -> str | None:
@@ -224,8 +235,9 @@ def _first_session_id(path: str) -> str | None:
     return legible(value)  # a lone surrogate ("\ud800"): no terminal or JSON takes it as is
 
 
-def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
-    """One stored session by ``agent:id``, bare id, or a unique prefix (≥ 6 chars)."""
+def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False) -> StoredSession:
+    """One stored session by ``agent:id``, bare id, or a unique prefix (≥ 6 chars); ``demo``:
+    ``sessions`` are the demo's (the errors' advice says ``--demo``)."""
     from agentscan.errors import AmbiguousSessionId, IdTooShort, NoHookEvents, UsageProblem
 
     query = query.strip()
@@ -233,7 +245,7 @@ def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
         raise UsageProblem("a session id is required")
     candidates = list(sessions)
     if not candidates:
-        raise NoHookEvents(query, store_empty=True)
+        raise NoHookEvents(query, store_empty=True, demo=demo)
     agent, sep, bare = query.partition(":")
     if sep and any(s.agent == agent for s in candidates):
         candidates = [s for s in candidates if s.agent == agent]
@@ -251,11 +263,11 @@ def resolve(query: str, sessions: Iterable[StoredSession]) -> StoredSession:
     if len(exact) > 1:
         raise AmbiguousSessionId(query, [s.id for s in exact])
     if len(bare) < MIN_PREFIX:
-        raise IdTooShort(query, MIN_PREFIX, shown_by="agentscan trace --list")
+        raise IdTooShort(query, MIN_PREFIX, shown_by="agentscan --demo trace --list" if demo else "agentscan trace --list")
     matches = [s for s in candidates if s.session_id.startswith(bare)] or [
         s for s in candidates if case_free(s.session_id).startswith(wanted)]
     if not matches:
-        raise NoHookEvents(query, store_empty=False)
+        raise NoHookEvents(query, store_empty=False, demo=demo)
     if len(matches) > 1:
         raise AmbiguousSessionId(query, [s.id for s in matches])
     return matches[0]

@@ -211,11 +211,12 @@ def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], **kwar
     return builder.build(**kwargs)
 
 
-def trace_session(query: str, *, root: str | None = None) -> Trace:
-    """Resolve ``query`` in the events store and rebuild that session's tree."""
+def trace_session(query: str, *, root: str | None = None, demo: bool = False) -> Trace:
+    """Resolve ``query`` in the events store (``root``; ``demo``: the demo's) and rebuild
+    that session's tree."""
     from agentscan.hooks import store
 
-    stored = store.resolve(query, store.stored_sessions(root or store.data_dir()))
+    stored = store.resolve(query, store.stored_sessions(root or store.data_dir()), demo=demo)
     events, warnings = store.read_events(stored)
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
 
