@@ -195,6 +195,23 @@ def test_claude_huge_transcript_from_its_end_lists_what_the_forward_read_lists(
     assert row.counts.responses == 2  # (the row counts messages: m1 and m2)
 
 
+def test_an_error_s_kind_is_cut_alike_read_forward_or_from_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A kind is the file's own word: a hostile one of any length is cut where errors are kept,
+    # by the collector and by the facts a huge transcript's row pass keeps, at the same length.
+    from agentscan.toolkit.detail import ERROR_KIND_CHARS
+
+    monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
+    home = tmp_path / "home"
+    claude_session_file(home, S, [*_conversation(errors=False), _system(_at(5), "x" * 500 + "_error", content="boom")])
+    forward, tail, _ = forward_and_from_end(home)
+    assert tail is not None
+    assert forward.extra["errors"] == tail.extra["errors"] == [_error("boom", _at(5), "x" * ERROR_KIND_CHARS)]
+    # What the facts keep (in the index, for every later run) is cut already, as the text is.
+    facts = ShowFacts()
+    facts.feed(_system(_at(5), "x" * 500 + "_error", content="boom"))
+    assert facts.errors == [["boom", _at(5), "x" * ERROR_KIND_CHARS]]
+
+
 def test_show_facts_keep_their_errors_through_a_resume_state_the_index_and_a_join() -> None:
     first, second = ShowFacts(), ShowFacts()
     for minute in range(15):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional
 
-from agentscan.cli.state import State, end_progress, finish, home_option, reject_blank
+from agentscan.cli.state import State, end_progress, finish, reject_blank
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
@@ -82,10 +82,10 @@ def run_show(
         from agentscan.cli.show_full import full_lines, page
 
         term = render.terminal()
-        page(full_lines(detail, term, " --demo" if state.demo else home_option(state.home)), term, use_pager=not no_pager)
+        page(full_lines(detail, term, state.home_options()), term, use_pager=not no_pager)
     else:
         # The hint's command must open this session again: in this home, or the demo's.
-        print_detail(detail, render.terminal(), home=" --demo" if state.demo else home_option(state.home))
+        print_detail(detail, render.terminal(), home=state.home_options())
     finish(state, scanner, as_json=as_json)
 
 
@@ -99,10 +99,9 @@ def with_hook_events(detail: SessionDetail, scanner: Scanner) -> SessionDetail:
 
     env = scanner.ctx.env
     if scanner.ctx.home_source == "--demo":  # the demo's own store, never the user's
-        from agentscan.datadir import ENV_VAR
-        from agentscan.demo import demo_events
+        from agentscan.demo import with_demo_events
 
-        env = {**env, ENV_VAR: str(demo_events())}
+        env = with_demo_events(env)
     count = hook_event_counts([detail.row.id], env=env).get(detail.row.id, 0)
     return replace(detail, extra={**detail.extra, "hook_events": count})
 

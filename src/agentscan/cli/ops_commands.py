@@ -130,10 +130,9 @@ def doctor_command(
     report = diagnose(scanner)
     env = scanner.ctx.env
     if state.demo:  # the demo's own events store (as ``trace`` reads it), never the user's
-        from agentscan.datadir import ENV_VAR
-        from agentscan.demo import demo_events
+        from agentscan.demo import with_demo_events
 
-        env = {**env, ENV_VAR: str(demo_events())}
+        env = with_demo_events(env)
     report["hooks"] = hooks_report(home=scanner.ctx.home, cwd=Path.cwd(), env=env)
     if state.demo:
         report["hooks"]["store"]["source"] = "--demo"

@@ -45,6 +45,11 @@ class State:
         self._refuse_demo_with_home()
         self._apply_quiet()
 
+    def home_options(self) -> str:
+        """`` --demo`` or `` --home DIR`` (``home_option``): what a command agentscan suggests
+        needs to read the home this one read."""
+        return " --demo" if self.demo else home_option(self.home)
+
     def _refuse_demo_with_home(self) -> None:
         """``--demo`` reads the demo home shipped in the package, whatever ``--home`` says:
         given both, one would be ignored without a word (a user who meant their backup

@@ -7,7 +7,6 @@ maps the domain errors of ``agentscan.errors`` to them.
 
 from __future__ import annotations
 
-import shlex
 import sys
 from typing import Any, Optional
 
@@ -40,6 +39,8 @@ class _Group(TyperGroup):
         # (``_protected_args`` holds the command name; click has no public spelling of it.)
         try:
             if not ctx._protected_args and not ctx.args:
+                import shlex
+
                 given = shlex.join(["agentscan", *ctx.meta.get("agentscan.given", ()), "list"])
                 ctx.fail(f"Missing command. Try: {given}")
             return super().invoke(ctx)

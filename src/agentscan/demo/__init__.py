@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Mapping
 
 
 def demo_home() -> Path:
@@ -13,6 +14,14 @@ def demo_events() -> Path:
     """The demo's hook events store (``make_hook_demo``): ``--demo`` reads it, as ``trace``
     and ``show`` read ``AGENTSCAN_DATA_DIR`` otherwise, and never writes to it."""
     return Path(__file__).resolve().parent / "events"
+
+
+def with_demo_events(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` with the events store set to the demo's (``AGENTSCAN_DATA_DIR``): what
+    ``--demo`` reads hook events from, in place of the user's."""
+    from agentscan.datadir import ENV_VAR
+
+    return {**env, ENV_VAR: str(demo_events())}
 
 
 #: the home the demo's files say they were written in (``make_*_demo``): ``demo_home()``

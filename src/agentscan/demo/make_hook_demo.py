@@ -16,10 +16,10 @@ from typing import Any
 
 import orjson
 
-from agentscan.demo import demo_events
+from agentscan.demo import WRITTEN_HOME, demo_events
 from agentscan.demo.make_claude_demo import CWD, SESSION
 
-TRANSCRIPT = f"/home/demo/.claude/projects/-home-demo-src-weather-app/{SESSION}.jsonl"
+TRANSCRIPT = f"{WRITTEN_HOME}/.claude/projects/-home-demo-src-weather-app/{SESSION}.jsonl"
 
 
 def _ns(clock: str) -> int:

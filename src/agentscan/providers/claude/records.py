@@ -236,13 +236,7 @@ def recorded_error(record: dict[str, Any]) -> tuple[str, str] | None:
     """``(kind, text)`` when ``record`` tells of an error: an API error written as a reply
     (kind: its ``error``, ``rate_limit``…, else ``api_error``), or a ``system`` record of an
     error subtype (``api_error``, ``error``, ``api_refusal``…: the kind is the subtype).
-    The kind is cut at 64 characters (a hostile file's word can be any length); the text is
-    whole (its reader clips it)."""
-    found = _recorded_error(record)
-    return None if found is None else (found[0][:64], found[1])
-
-
-def _recorded_error(record: dict[str, Any]) -> tuple[str, str] | None:
+    Both whole: what keeps them cuts them (``DetailCollector.add_error``, ``ShowFacts.error``)."""
     kind = record.get("type")
     if kind == "assistant":
         if not is_api_error(record):

@@ -70,9 +70,10 @@ class ShowFacts:
     def __init__(self) -> None:
         # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
         from agentscan.providers.claude.detail import tool_summary
-        from agentscan.toolkit.detail import ERROR_BYTES, SUMMARY_BYTES, NewestErrors
+        from agentscan.toolkit.detail import ERROR_BYTES, ERROR_KIND_CHARS, SUMMARY_BYTES, NewestErrors
 
-        self._tool_summary, self._summary_bytes, self._error_bytes = tool_summary, SUMMARY_BYTES, ERROR_BYTES
+        self._tool_summary, self._summary_bytes = tool_summary, SUMMARY_BYTES
+        self._error_bytes, self._kind_chars = ERROR_BYTES, ERROR_KIND_CHARS
         self.message_bytes, self.window = MESSAGE_BYTES, WINDOW
         self.prompts = 0
         self.responses = 0  # replies as the stream makes them: runs of one message's records with text
@@ -132,8 +133,9 @@ class ShowFacts:
         """A record that may tell of an error (``records.recorded_error``)."""
         found = recorded_error(record)
         if found is not None:
+            # Cut as the collector cuts them (``add_error``): a hostile file's word can be any length.
             self.keep_error([clip_text(found[1], self._error_bytes)[0], to_iso(parse_iso(record.get("timestamp"))),
-                             found[0]])
+                             found[0][:self._kind_chars]])
 
     def assistant(self, message_id: str | None, blocks: list[dict]) -> None:
         """An assistant record: its message's id (else its uuid) and its content blocks."""
