@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.cli.term import Terminal
-from agentscan.cli.tokens_text import _model_names, no_price, print_lines, row_lines
+from agentscan.cli.tokens_notes import no_price
+from agentscan.cli.tokens_text import _model_names, print_lines, row_lines
 from agentscan.model import TokenUsage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user

@@ -27,7 +27,8 @@ import orjson
 
 from agentscan.cli import table
 from agentscan.cli.table import Row, WidthCounts
-from agentscan.cli.tokens_text import NO_DATE, NOT_RECORDED, NUMBER_COLUMNS, Printed, row_lines, sort_key, updated_of
+from agentscan.cli.tokens_columns import NOT_RECORDED, NUMBER_COLUMNS
+from agentscan.cli.tokens_text import NO_DATE, Printed, row_lines, sort_key, updated_of
 from agentscan.model import SessionRow
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Basis, Damaged
@@ -202,8 +203,9 @@ def spliceable(basis: Basis, term: Terminal) -> Spliceable | None:
         return None
     at = 0
     for start, length in zip(places[0::2], places[1::2]):
-        # Each row's lines after the last's, a newline between: a folded row's, none.
-        if start != at or length < 0 or start + length > len(text):
+        # Each row's lines after the last's, a newline between: a folded row's, none (past
+        # the text's end when no row after it has lines).
+        if start != at or length < 0 or (length and start + length > len(text)):
             return None
         if length:
             at = start + length + 1

@@ -30,9 +30,12 @@ from typing import TYPE_CHECKING, Any, Mapping
 from agentscan.cli import table
 from agentscan.cli.table import Row
 from agentscan.cli.tablebasis import COMMAND, PROJECT, Kept, Spliceable, count_paths, kept_row, spliceable
-from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, print_notes, row_lines,
-                                       session_columns, session_facts, sort_key, total_row, updated_of)
+from agentscan.cli.tokens_columns import session_columns
+from agentscan.cli.tokens_notes import print_notes
+from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, row_lines, session_facts, sort_key,
+                                       total_row, updated_of)
 from agentscan.scan import answerpatch
+from agentscan.scan.answerbasis import Damaged
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -45,13 +48,15 @@ __all__ = ["COMMAND", "patched"]
 
 class _Session:
     """A session of the patched table: its sort key, shown id, and its lines when they are
-    not the kept text's (``None``: printed as kept)."""
+    not the kept text's (``None``: printed as kept); ``folded``: it has no lines, and
+    ``empty``: because it recorded nothing (``tokens_text.recorded_nothing``), not 0 tokens."""
 
-    __slots__ = ("when", "key", "full", "rounded", "index", "folded")
+    __slots__ = ("when", "key", "full", "rounded", "index", "folded", "empty")
 
     def __init__(self, when: float, key: str, full: list[Row] | None, rounded: list[Row] | None,
-                 index: int | None, folded: bool) -> None:
+                 index: int | None, folded: bool, empty: bool = False) -> None:
         self.when, self.key, self.full, self.rounded, self.index, self.folded = when, key, full, rounded, index, folded
+        self.empty = empty
 
 
 def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str], term: Terminal,
@@ -63,15 +68,19 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     if patch is None:
         return False
     splice = spliceable(patch.basis, term)
-    sessions = _sessions(scanner, patch, term, splice, zone)
+    try:
+        sessions = _sessions(scanner, patch, term, splice, zone)
+    except Damaged:
+        return False  # a row's details, read only for a row with no lines
     if sessions is None or len(scanner.ctx.warnings):
         return False
     total = (patch.total, patch.cost, patch.cost)
     # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``
     # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)
-    folded = [session.key for session in order if session.folded]
-    if splice is not None and _print_spliced(patch, splice, sessions, order, total, folded, term):
+    folded = [session.key for session in order if session.folded and not session.empty]
+    empty = [session.key for session in order if session.empty]
+    if splice is not None and _print_spliced(patch, splice, sessions, order, total, folded, empty, term):
         return True
     lines: list[list[Row]] = []
     rounded: list[list[Row]] = []
@@ -85,7 +94,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
         lines.append(session.full)
         rounded.append(session.rounded or [])
     # Off a terminal a table is never fitted, so never rounded (``table.layout``).
-    print_lines("session", lines, lambda: rounded, total, folded, [], term)
+    print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty)
     return True
 
 
@@ -127,13 +136,16 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             facts = session_facts(session, term, zone)
             full = row_lines(token_row, key, facts, term, compact=False)
             rounded = row_lines(token_row, key, facts, term, compact=True) if term.tty else []
-            sessions.append(_Session(sort_key(session), key, full, rounded, None, not full))
+            sessions.append(_Session(sort_key(session), key, full, rounded, None, not full,
+                                     not full and token_row.tokens is None))
             continue
         index = index_of[session_id]
         found = kept.get(position)
         if found is None:
             assert splice is not None
-            sessions.append(_Session(splice.when[index], key, None, None, index, not splice.places[2 * index + 1]))
+            folded = not splice.places[2 * index + 1]
+            sessions.append(_Session(splice.when[index], key, None, None, index, folded,
+                                     folded and _unrecorded(patch, index)))
         elif found.revisable:
             # Its provider may revise its row with none of its files changed (a Gemini
             # cwd another provider reveals): read again.
@@ -141,15 +153,22 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             when = updated_of(session)
             facts = session_facts(session, term, zone)
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
-                                     _with(found.rounded, key, facts), index, not found.full))
+                                     _with(found.rounded, key, facts), index, not found.full,
+                                     not found.full and _unrecorded(patch, index)))
         else:
             sessions.append(_Session(found.when, key, _with(found.full, key), _with(found.rounded, key), index,
-                                     not found.full))
+                                     not found.full, not found.full and _unrecorded(patch, index)))
     return sessions
 
 
+def _unrecorded(patch: answerpatch.Patch, index: int) -> bool:
+    """Whether the basis row ``index`` recorded no usage (``null`` tokens): a row with no lines
+    is then one that recorded nothing, not one of 0 tokens (asked of those rows alone)."""
+    return patch.basis.details(index)[0] is None
+
+
 def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[_Session], order: list[_Session],
-                   total: Total, folded: list[str], term: Terminal) -> bool:
+                   total: Total, folded: list[str], empty: list[str], term: Terminal) -> bool:
     """Print the table from the kept text when its layout comes out as the kept one;
     ``False`` (nothing printed): it does not."""
     if total[0] is None:
@@ -219,7 +238,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     flush()
     head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
     print("\n".join([head, *pieces, *last]))
-    print_notes("session", folded, [], table.hidden(columns, planned), compact, term)
+    print_notes("session", folded, [], table.hidden(columns, planned), compact, term, empty=empty)
     return True
 
 

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Callable, Collection, NamedTuple, Sequence
 from agentscan.cli import render
 from agentscan.cli import table
 from agentscan.cli.table import Column, Row
-from agentscan.cli.term import Terminal, clean, cut, width_of
+from agentscan.cli.term import Terminal, clean
+from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, columns_of
+from agentscan.cli.tokens_notes import no_price, print_notes
 from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_label, short_runs
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
@@ -33,23 +35,8 @@ if TYPE_CHECKING:
     #: (``scan.tablefacts``)
     TableSession: TypeAlias = "SessionRow | TableFacts"
 
-#: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
-#: The figures that add up to TOTAL outlast a session's date, project and title (the id
-#: tells a session; ``show`` tells the rest): REASONING goes first, a part of OUTPUT never
-#: added again; then the text (``_columns``); then the parts, the one that is most often 0
-#: or small first: CACHE WRITE (Claude's alone), OUTPUT, INPUT, and CACHE READ, most of a
-#: Claude or Codex total, last.  TOTAL stays, and COST goes only when nothing else is left.
-NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("INPUT", "input", 3),
-    ("CACHE READ", "cache_read", 2),
-    ("CACHE WRITE", "cache_write", 5),
-    ("OUTPUT", "output", 4),
-    ("REASONING", "reasoning", 9),
-    ("TOTAL", "total", 0),
-)
-#: a usage's numbers in that order, in one call (a heavy user's table has 15,000 rows)
+#: a usage's numbers in ``NUMBER_COLUMNS``' order, in one call (a heavy user's table has 15,000 rows)
 _VALUES = attrgetter(*(name for _, name, _ in NUMBER_COLUMNS))
-NOT_RECORDED = "not recorded"
 
 
 def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, compact: bool,
@@ -65,25 +52,6 @@ def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, 
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
     shown = render.compact_number if compact else render.full_numbers(term)
     return [*map(shown, _VALUES(usage)), render.human_usd(cost, at_least)]
-
-
-def session_columns() -> list[Column]:
-    """The columns of the table by session."""
-    return _columns("session")
-
-
-def _columns(by: str) -> list[Column]:
-    columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
-    if by == "session":
-        columns += [
-            Column("DATE", drop=6),
-            Column("PROJECT", flex=True, min_width=12, keep_end=True, drop=7),
-            Column("TITLE", flex=True, min_width=16, weight=2, drop=8),
-        ]
-    columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
-    # Rounded to the cent (--json has it exact); left out only when nothing else is left to go.
-    columns.append(Column("COST", right=True, drop=1))
-    return columns
 
 
 class Laid(NamedTuple):
@@ -130,40 +98,17 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
 
     full = lines(False)
     total = (report.total, report.cost, report.cost_priced)
-    folded = [key for row, key in zip(report.rows, keys) if row.tokens is not None and row.tokens.total == 0]
+    folded = [key for row, key, shown in zip(report.rows, keys, full) if not shown and row.tokens is not None]
+    empty = [key for row, key, shown in zip(report.rows, keys, full) if not shown and row.tokens is None]
     models, unknown = no_price(report)
     unrecorded = [short_ids.get(key, key) if term.tty else key for key in report.unrecorded]
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term, unrecorded=unrecorded,
-                       unknown=unknown)
+                       unknown=unknown, empty=empty)
     return Printed(keys, facts, full, laid)
 
 
 Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 """A table's total: its tokens, cost and cost priced."""
-
-
-def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
-    """The models with no price behind a cost the table shows, and how those costs show:
-    ``-`` (no call had a price) or ``≥`` (a lower bound: some did).  Told from the rows, not
-    their cells: COST may be left out to fit, and a ``-`` of a group that spent nothing
-    (Claude's zero-token notices) is no missing price."""
-    models: set[str] = set()
-    forms: set[str] = set()
-    groups: list[tuple[TokenUsage | None, Decimal | None, Decimal | None, Sequence[str], TokenRow | None]]
-    groups = [(row.tokens, row.cost, row.cost_priced, row.unpriced_models, row) for row in report.rows]
-    groups.append((report.total, report.cost, report.cost_priced, report.unpriced_models, None))
-    for usage, cost, priced, names, row in groups:
-        if cost is not None or not names or not usage or not usage.total:
-            continue  # known, or nothing spent (a row of 0 tokens is folded: ``row_lines``)
-        models.update(names)
-        forms.add(render.human_usd(None, priced)[:1])
-        if row is not None and row.subagents:
-            # Its parts' lines (``row_lines``) show an unknown cost as ``-``, never a bound.
-            costs = row.subagent_costs or (None,) * len(row.subagents)
-            parts = [(row.own, row.own_cost), *zip((part for _, part in row.subagents), costs)]
-            if any(part_cost is None and part and part.total for part, part_cost in parts):
-                forms.add("-")
-    return sorted(models), frozenset(forms)
 
 
 def _model_names(models: list[str], term: Terminal) -> list[str]:
@@ -204,30 +149,26 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
     # Rounded numbers (75.4k) are narrower: taken if they keep more of those figures (the
     # layouts compared before either is drawn: 15,000 rows are drawn once).  Never to keep
     # a title or a project: exact numbers are what ``tokens`` is for.
-    chosen = table.least_lost(columns, ([(lambda: natural, False)], [(rounded_natural, False)]), term, _FIGURES)
+    chosen = table.least_lost(columns, ([(lambda: natural, False)], [(rounded_natural, False)]), term, FIGURES)
     if chosen is None:
         return None
     rounded, _, planned = chosen
     return planned, rounded == 1
 
 
-#: the columns worth rounding every number to keep: a total's parts, TOTAL and COST
-#: (REASONING is a part of OUTPUT, shown again)
-_FIGURES = frozenset(header for header, _, _ in NUMBER_COLUMNS if header != "REASONING") | {"COST"}
-
-
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
                 folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = (),
-                unknown: Collection[str] = ()) -> Laid:
+                unknown: Collection[str] = (), empty: Sequence[str] = ()) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its runs' labels shortened when that keeps a column), the
     ``total`` (tokens, cost, cost priced), and the notes under it: the
-    ``folded`` rows' keys (0 tokens), the ``unrecorded`` sessions (in no row) and the
-    ``models`` without a price (``unknown``: how the costs they leave unknown show, ``no_price``)."""
-    columns = _columns(by)
+    ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
+    ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
+    the costs they leave unknown show, ``no_price``)."""
+    columns = columns_of(by)
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
     if all(row.span is not None for row in rows):
-        return _print_unrecorded_only(by, rows, folded, term, unrecorded)
+        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty)
     rounded: list[Row] = []
 
     def rounded_rows() -> list[Row]:
@@ -253,7 +194,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         return natural, relabels[form][1]
 
     chosen = table.least_lost(columns, [[way(compact, form) for form in range(len(relabels))]
-                                        for compact in (False, True)], term, _FIGURES)
+                                        for compact in (False, True)], term, FIGURES)
     assert chosen is not None  # (every way tells its widths)
     group, form, planned = chosen
     compact = group == 1
@@ -262,16 +203,16 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     shown = table.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     print("\n".join(lines))
-    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown)
+    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty)
     return Laid(planned, compact, lines, shown[1])
 
 
 def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Terminal,
-                           unrecorded: Sequence[str]) -> Laid:
+                           unrecorded: Sequence[str], empty: Sequence[str]) -> Laid:
     """A table no line of which has a number (each says "not recorded", the total too): one
     column says so, and the text keeps its room (five empty number columns left out a
     title, a project and a date at 80 columns)."""
-    columns = _columns(by)
+    columns = columns_of(by)
     first = len(columns) - len(NUMBER_COLUMNS) - 1  # the first number column's
     columns = [*columns[:first], Column("TOKENS")]
     rows = [Row(row.cells[:first + 1], row.style) for row in rows]
@@ -279,42 +220,8 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     shown = table.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     print("\n".join(lines))
-    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded)
+    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty)
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
-
-
-def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
-                term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = ()) -> None:
-    """What a table's lines do not say: the ``folded`` rows' keys (0 tokens) and the
-    ``unrecorded`` sessions (no usage recorded: in no row), on stdout; on stderr the
-    ``models`` without a price (what the ``unknown`` costs' forms, ``-`` and ``≥``, mean:
-    ``no_price``) and the columns ``hidden`` or numbers rounded to fit."""
-    if folded:
-        what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
-        _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
-    if unrecorded:
-        # The table by session shows each as a row, "not recorded"; a grouping (or a window)
-        # has no row for them, and a user comparing the two tables counts them missing.
-        _print_named(f"{render.plural(len(unrecorded), 'session')} that recorded no usage, not counted",
-                     unrecorded, term)
-    if models:
-        # Only what the table shows: ``-`` where no call had a price, ``≥$…`` where others did
-        # (a lower bound told of where none is shown sent a reader looking for one); COST
-        # left out to fit is not explained (its note names it).
-        said = ""
-        if "COST" not in hidden and unknown:
-            said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
-                    if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
-        render.note(f"no price for {', '.join(models)}{said} (see warnings; docs/pricing.md)", tty_only=True)
-    if hidden or compact:
-        drops = {column.header: column.drop for column in _columns(by)}
-        hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went
-        left_out = f"left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""
-        rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
-        if hidden and compact:
-            rounded = "numbers rounded"
-        render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
-                    tty_only=True)
 
 
 #: the sort key of a session with no date: last (``sort_key``)
@@ -333,18 +240,12 @@ def sort_key(session: TableSession | None) -> float:
     return NO_DATE if when is None else when
 
 
-def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
-    """One line under the table: ``(+ what: the first five keys, …)``; on a terminal only as
-    many whole keys as fit its width (a key cut in the middle opens nothing)."""
-    named = list(keys[:5])
-
-    def line() -> str:
-        more = ", …" if len(named) < len(keys) else ""
-        return f"(+ {what}: {', '.join(named)}{more})" if named else f"(+ {what}: …)"
-
-    while term.tty and named and width_of(line()) > term.width:
-        named.pop()
-    print(cut(line(), term.width) if term.tty else line())
+def recorded_nothing(token_row: TokenRow, facts: list[str]) -> bool:
+    """A session with no usage, no project and no title: an empty transcript, one of bad
+    lines or of another session's summaries (the stubs Claude Code leaves), which ``list``
+    leaves out.  Its date is its file's (new: it topped the table) and its row all dashes,
+    so the table names it in one line under it; ``--json`` keeps its row (``null``)."""
+    return token_row.tokens is None and not token_row.subagents and facts[1:] == ["-", "-"]
 
 
 def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | None = None) -> list[str]:
@@ -365,10 +266,14 @@ def date_in(value: datetime | None, zone: tzinfo | None) -> str:
 
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool) -> list[Row]:
-    """A row's lines: its own, then its parts (own and subagents'); none for a row of 0 tokens.
-    ``key``: its first cell; ``facts``: a session's date, project and title (``[]`` but by session)."""
+    """A row's lines: its own, then its parts (own and subagents'); none for a row of 0 tokens,
+    or for a session that recorded nothing (``recorded_nothing``).  ``key``: its first cell;
+    ``facts``: a session's date, project and title (``[]`` but by session)."""
     if token_row.tokens is not None and token_row.tokens.total == 0:
         return []  # nothing spent: folded into one line after the table
+    if recorded_nothing(token_row, facts):
+        return []  # named in one line after the table
+
     by_session = bool(facts)
     blank = ["", "", ""] if by_session else []
 

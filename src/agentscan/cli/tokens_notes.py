@@ -1,0 +1,92 @@
+"""What ``tokens``' text table says under its lines: the rows it folds, the sessions it
+names, the models with no price, and the columns left out to fit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Collection, Sequence
+
+from agentscan.cli import render
+from agentscan.cli.term import Terminal, cut, width_of
+from agentscan.cli.tokens_columns import columns_of
+
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from agentscan.model import TokenUsage
+    from agentscan.scan.tokenreport import TokenReport, TokenRow
+
+
+def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
+    """The models with no price behind a cost the table shows, and how those costs show:
+    ``-`` (no call had a price) or ``≥`` (a lower bound: some did).  Told from the rows, not
+    their cells: COST may be left out to fit, and a ``-`` of a group that spent nothing
+    (Claude's zero-token notices) is no missing price."""
+    models: set[str] = set()
+    forms: set[str] = set()
+    groups: list[tuple[TokenUsage | None, Decimal | None, Decimal | None, Sequence[str], TokenRow | None]]
+    groups = [(row.tokens, row.cost, row.cost_priced, row.unpriced_models, row) for row in report.rows]
+    groups.append((report.total, report.cost, report.cost_priced, report.unpriced_models, None))
+    for usage, cost, priced, names, row in groups:
+        if cost is not None or not names or not usage or not usage.total:
+            continue  # known, or nothing spent (a row of 0 tokens is folded: ``row_lines``)
+        models.update(names)
+        forms.add(render.human_usd(None, priced)[:1])
+        if row is not None and row.subagents:
+            # Its parts' lines (``row_lines``) show an unknown cost as ``-``, never a bound.
+            costs = row.subagent_costs or (None,) * len(row.subagents)
+            parts = [(row.own, row.own_cost), *zip((part for _, part in row.subagents), costs)]
+            if any(part_cost is None and part and part.total for part, part_cost in parts):
+                forms.add("-")
+    return sorted(models), frozenset(forms)
+
+
+def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
+                term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = (),
+                empty: Sequence[str] = ()) -> None:
+    """What a table's lines do not say: the ``folded`` rows' keys (0 tokens), the ``empty``
+    sessions' (they recorded nothing: ``recorded_nothing``) and the ``unrecorded`` sessions
+    (no usage recorded: in no row), on stdout; on stderr the
+    ``models`` without a price (what the ``unknown`` costs' forms, ``-`` and ``≥``, mean:
+    ``no_price``) and the columns ``hidden`` or numbers rounded to fit."""
+    if folded:
+        what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
+        _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
+    if empty:
+        _print_named(f"{render.plural(len(empty), 'session')} that recorded nothing", empty, term)
+    if unrecorded:
+        # The table by session shows each as a row, "not recorded"; a grouping (or a window)
+        # has no row for them, and a user comparing the two tables counts them missing.
+        _print_named(f"{render.plural(len(unrecorded), 'session')} that recorded no usage, not counted",
+                     unrecorded, term)
+    if models:
+        # Only what the table shows: ``-`` where no call had a price, ``≥$…`` where others did
+        # (a lower bound told of where none is shown sent a reader looking for one); COST
+        # left out to fit is not explained (its note names it).
+        said = ""
+        if "COST" not in hidden and unknown:
+            said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
+                    if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
+        render.note(f"no price for {', '.join(models)}{said} (see warnings; docs/pricing.md)", tty_only=True)
+    if hidden or compact:
+        drops = {column.header: column.drop for column in columns_of(by)}
+        hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went
+        left_out = f"left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""
+        rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
+        if hidden and compact:
+            rounded = "numbers rounded"
+        render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
+                    tty_only=True)
+
+
+def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
+    """One line under the table: ``(+ what: the first five keys, …)``; on a terminal only as
+    many whole keys as fit its width (a key cut in the middle opens nothing)."""
+    named = list(keys[:5])
+
+    def line() -> str:
+        more = ", …" if len(named) < len(keys) else ""
+        return f"(+ {what}: {', '.join(named)}{more})" if named else f"(+ {what}: …)"
+
+    while term.tty and named and width_of(line()) > term.width:
+        named.pop()
+    print(cut(line(), term.width) if term.tty else line())

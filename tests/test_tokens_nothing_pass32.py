@@ -1,0 +1,113 @@
+"""``tokens``' table names the sessions that recorded nothing under it, as ``list`` leaves them out.
+
+An empty transcript, one of bad lines, or one of another session's summaries
+(the stubs Claude Code leaves) has no usage, no project and no title; its
+date is its file's, so its row of dashes topped the table.  The table names
+such sessions in one line under it; ``--json`` keeps their ``null`` rows; a
+patched table says the same as a fresh one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from builders import claude_session_file, claude_user
+from patch_builders import BASE, IDS, append, null_session, session, turn
+
+runner = CliRunner()
+
+
+def tokens(*args: str) -> tuple[str, str]:
+    result = runner.invoke(app, ["tokens", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout, result.stderr
+
+
+def stub(home: Path, native_id: str, lines: bytes, mtime: float) -> Path:
+    """A Claude transcript of raw ``lines``: no record of the session's own."""
+    path = claude_session_file(home, native_id, [], mtime=mtime)
+    path.write_bytes(lines)
+    import os
+
+    os.utime(path, (mtime, mtime))
+    return path
+
+
+def stubs(home: Path, *, empty: bool = True) -> None:
+    """An empty transcript (``empty``: its warning keeps no basis for a patch), one of bad
+    lines and one of another session's summary, all newer than the real sessions."""
+    if empty:
+        stub(home, IDS[3], b"", BASE + 7200)
+    stub(home, IDS[4], b"garbage\n", BASE + 7300)
+    stub(home, IDS[5], orjson.dumps({"type": "summary", "summary": "Another session", "leafUuid": "u1"}) + b"\n",
+         BASE + 7400)
+
+
+def test_sessions_that_recorded_nothing_are_named_under_the_table_not_as_rows(isolated_home: Path) -> None:
+    session(isolated_home, IDS[0], 1, 100)
+    null_session(isolated_home, IDS[1], BASE + 180)  # a prompt and no reply: a real session, "not recorded"
+    stubs(isolated_home)
+    text = tokens()[0]
+    lines = text.splitlines()
+    shown = [line.split()[0] for line in lines[1:] if line.startswith("claude:")]
+    assert sorted(shown) == [f"claude:{IDS[0]}", f"claude:{IDS[1]}"]  # the stubs are in no row
+    assert "not recorded" in next(line for line in lines if line.startswith(f"claude:{IDS[1]}"))
+    named = next(line for line in lines if line.startswith("(+ 3 sessions that recorded nothing: "))
+    assert all(f"claude:{native_id}" in named for native_id in IDS[3:6])
+    assert "Another session" not in text
+    # --json keeps every session's row, null for these.
+    document = orjson.loads(tokens("--json")[0])
+    rows = {row["key"]: row["tokens"] for row in document["rows"]}
+    assert all(rows[f"claude:{native_id}"] is None for native_id in IDS[3:6])
+    assert rows[f"claude:{IDS[0]}"]["total"] > 0
+
+
+def test_a_table_of_nothing_but_such_sessions_names_them(isolated_home: Path) -> None:
+    stubs(isolated_home)
+    lines = tokens()[0].splitlines()
+    assert lines[0].split() == ["SESSION", "DATE", "PROJECT", "TITLE", "TOKENS"]
+    assert lines[1].startswith("TOTAL") and lines[1].endswith("not recorded")
+    assert lines[2].startswith("(+ 3 sessions that recorded nothing: ")
+
+
+@pytest.mark.parametrize("width", [None, 150])
+def test_a_patched_table_names_them_as_a_fresh_one(
+        isolated_home: Path, table_ways: list[str], table_splices: list[bool], tty: Callable[..., None],
+        width: int | None) -> None:
+    if width is not None:
+        tty(width)
+    paths = [session(isolated_home, native_id, index + 1, 100 * (index + 1)) for index, native_id in enumerate(IDS[:3])]
+    stubs(isolated_home, empty=False)
+    tokens()
+    append(paths[1], turn(IDS[1], 30, 100), BASE + 9000)  # as wide as before: printed from the kept text
+    made = tokens()
+    assert table_ways[-1] == "patched" and table_splices[-1] is True
+    assert made == tokens("--no-cache")
+    assert "(+ 2 sessions that recorded nothing" in made[0]
+    append(paths[2], turn(IDS[2], 31, 123_456_789), BASE + 9100)  # wider: laid out again
+    made = tokens()
+    assert table_ways[-1] == "patched" and table_splices[-1] is False
+    assert made == tokens("--no-cache")
+    assert "(+ 2 sessions that recorded nothing" in made[0]
+
+
+def test_a_stub_that_starts_recording_gets_its_row_in_a_patched_table(
+        isolated_home: Path, table_ways: list[str]) -> None:
+    session(isolated_home, IDS[0], 1, 100)
+    stubs(isolated_home, empty=False)
+    tokens()
+    garbage = isolated_home / ".claude" / "projects"
+    path = next(garbage.rglob(f"{IDS[4]}.jsonl"))
+    append(path, [claude_user(IDS[4], "2026-11-01T12:00:00Z", "now a real prompt"), *turn(IDS[4], 40, 77)],
+           BASE + 9500)
+    made = tokens()
+    assert table_ways[-1] == "patched"
+    assert made == tokens("--no-cache")
+    assert "(+ 1 session that recorded nothing" in made[0]
+    assert any(line.startswith(f"claude:{IDS[4]}") for line in made[0].splitlines())
