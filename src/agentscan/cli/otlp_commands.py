@@ -7,7 +7,7 @@ Only Typer and the shared options are imported here; the exporter
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -21,6 +21,9 @@ from agentscan.cli.options import (
     redact_option,
     state_of,
 )
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
 
 
 def register(app: typer.Typer) -> None:
@@ -97,7 +100,7 @@ def otlp_command(
     try:
         outcome = run(
             scanner, selection, output=output, endpoint=endpoint, protocol=protocol, headers=headers,
-            timeout=timeout, retries=retries, use_hooks=not state.demo,
+            timeout=timeout, retries=retries, events_env=_demo_events(scanner) if state.demo else None,
         )
     except BaseException:
         scanner.close()
@@ -167,3 +170,11 @@ def _given(ctx: typer.Context, name: str) -> bool:
     """On the command line (``--protocol auto`` too), not a default."""
     source = ctx.get_parameter_source(name)
     return source is not None and source.name != "DEFAULT"
+
+
+def _demo_events(scanner: Scanner) -> dict[str, str]:
+    """The environment that names the demo's own events store: ``--demo`` exports the hook
+    events the demo ships with its Claude session, never the user's."""
+    from agentscan.demo import with_demo_events
+
+    return with_demo_events(scanner.ctx.env)

@@ -87,6 +87,7 @@ def run(
     timeout: float = 10.0,
     retries: int = 3,
     use_hooks: bool = True,
+    events_env: Mapping[str, str] | None = None,
 ) -> Outcome:
     """Build and deliver.  A failed send is ``outcome.failure``, with ``sent`` counting only the
     batches the collector acknowledged: a partial batch is never claimed as sent."""
@@ -107,7 +108,7 @@ def run(
 
         raise NoReadableRoot("; ".join(problems))
     built = Built()
-    found = traces(scanner, selection, built, use_hooks=use_hooks)
+    found = traces(scanner, selection, built, use_hooks=use_hooks, events_env=events_env)
     outcome = Outcome(built)
     if output is not None:
         outcome.path = write_file(output, found)

@@ -66,13 +66,15 @@ class Built:
         return found
 
 
-def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: bool = True) -> Iterator[ExportTrace]:
+def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: bool = True,
+           events_env: Mapping[str, str] | None = None) -> Iterator[ExportTrace]:
     """Every trace of the selected sessions, one session at a time, so memory stays bounded by the
-    largest session.  ``use_hooks=False`` ignores the events store (``--demo``)."""
+    largest session.  ``use_hooks=False`` ignores the events store; ``events_env``: the
+    environment that names it, when not the scanner's (``--demo``: the demo's own store)."""
     from agentscan.hooks import store
 
     env: Mapping[str, str] = scanner.ctx.env
-    root = store.data_dir(env) if use_hooks else None
+    root = store.data_dir(env if events_env is None else events_env) if use_hooks else None
     stored = store.stored_sessions(root) if root else []
     refs, hook_only = _select(scanner, selection, stored)
     progress = scanner.ctx.progress
