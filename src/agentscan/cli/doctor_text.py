@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 from agentscan.cli import render
 from agentscan.cli.state import home_option
 from agentscan.cli.table import GAP, Column, Row, layout, render as render_table
-from agentscan.cli.term import ELLIPSIS, Terminal, cut_left, home_short_text, printable_line, width_of, wrap
+from agentscan.cli.term import ELLIPSIS, Terminal, cut_left, home_short_text, printable_line, width_of, wrap, write_out
 from agentscan.timeutil import parse_iso
 
 # A status is never cut: "does not ex…" had lost the word that mattered.  Only the path
@@ -154,7 +154,7 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
                         f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
-    print("\n".join(out))
+    write_out("\n".join(out) + "\n")
 
 
 def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agentscan.cli import render
 from agentscan.cli.table import Column, print_table
-from agentscan.cli.term import Terminal, clean
+from agentscan.cli.term import Terminal, clean, clean_path
 from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
 
@@ -36,7 +36,7 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.human_tokens(row.tokens, term),
             render.human_usd(row.cost, row.cost_priced),
             render.model_text(clean(row.model), term),
-            render.path_text(clean(row.cwd), term),
+            render.path_text(clean_path(row.cwd), term),
             clean(row.title) or "-",
         ])
     hidden = print_table(COLUMNS, rows, term=term)

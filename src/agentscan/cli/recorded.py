@@ -110,6 +110,6 @@ def print_again(command: str, printed: Printable, scanner: Scanner, recalled: Re
 
 def write(out: str, err: str) -> None:
     """Print what ``recording`` kept."""
-    sys.stdout.write(out)
+    terminal.write_out(out)
     sys.stdout.flush()
     sys.stderr.write(err)

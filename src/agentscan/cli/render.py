@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from agentscan.cli import term as _term
-from agentscan.cli.term import Terminal, home_short, terminal
+from agentscan.cli.term import Terminal, home_short, terminal, write_out
 from agentscan.timeutil import local_date
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ __all__ = [
 def emit_json(document: dict[str, Any]) -> None:
     import orjson
 
-    sys.stdout.buffer.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+    write_out(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.flush()
 
 

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural, short_time
-from agentscan.cli.term import Terminal, clean, cut, home_short, width_of, wrap_columns
+from agentscan.cli.term import Terminal, clean, cut, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
 from agentscan.timeutil import parse_iso
@@ -258,7 +258,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> No
     if detail.responses:
         lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
     lines += _truncated_lines(detail)
-    print("\n".join(lines))
+    write_out("\n".join(lines) + "\n")
     if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(detail.tools) > TOOLS_SHOWN):
         from agentscan.cli.render import note
 

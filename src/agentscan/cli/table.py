@@ -9,10 +9,9 @@ Piped output is never fitted: every cell is printed whole.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable, Collection, NamedTuple, Sequence, TextIO
 
-from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of
+from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of, write_out
 
 GAP = "  "
 
@@ -397,6 +396,8 @@ def print_table(
     """Print the table; returns the headers of the columns left out to fit the terminal."""
     term = term or terminal()
     lines, hidden = render(columns, rows, term, fit_paths=True)
-    stream = out or sys.stdout
-    stream.write("\n".join(lines) + "\n")
+    if out is None:
+        write_out("\n".join(lines) + "\n")
+    else:
+        out.write("\n".join(lines) + "\n")
     return hidden

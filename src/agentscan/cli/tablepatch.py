@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from agentscan.cli import table
 from agentscan.cli.table import Row
+from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import COMMAND, PROJECT, Kept, Spliceable, count_paths, kept_row, spliceable
 from agentscan.cli.tokens_columns import session_columns
 from agentscan.cli.tokens_notes import print_notes
@@ -237,7 +238,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
         pieces.append("\n".join(table.render(columns, lines, term, planned)[0][1:]))
     flush()
     head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
-    print("\n".join([head, *pieces, *last]))
+    write_out("\n".join([head, *pieces, *last]) + "\n")
     print_notes("session", folded, [], table.hidden(columns, planned), compact, term, empty=empty)
     return True
 

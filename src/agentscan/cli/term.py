@@ -167,6 +167,38 @@ def clean(text: str | None) -> str:
     return "".join(ch if ch.isprintable() or ch in _JOINERS else "\ufffd" for ch in text)
 
 
+def write_out(text: str | bytes) -> None:
+    """``text`` on stdout, whole, or a ``BrokenPipeError`` (``agentscan list | head``: exit 1,
+    as documented).  CPython's buffered stdout gives up the rest of one large write whose
+    reader closed the pipe in the middle of it, and says nothing: a table of 400 KB piped
+    to ``head`` ended 0 where its JSON, written in parts, ended 1.  So the process's own
+    stdout is written here to the end, a part at a time; another stream (a test's, a
+    recorder's) as it is."""
+    stream = sys.stdout
+    if stream is None or stream is not sys.__stdout__:
+        if isinstance(text, bytes):
+            stream.buffer.write(text)
+        else:
+            stream.write(text)
+        return
+    stream.flush()
+    data = memoryview(text if isinstance(text, bytes) else text.encode(stream.encoding, stream.errors or "strict"))
+    fd = stream.fileno()
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def clean_path(text: str | None) -> str:
+    """A path on one line, as recorded: its spaces kept (``cd`` into ``two  spaces`` needs
+    both, and ``list --cwd`` given the path a table printed must find it again), control
+    characters (a newline, an escape sequence) U+FFFD."""
+    if not text:
+        return ""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in _JOINERS else "\ufffd" for ch in text)
+
+
 def printable_line(text: str) -> str:
     """``clean`` for one line shown as written (code, a diff, a table): its spaces and
     indentation kept, a tab as four spaces, control characters U+FFFD."""

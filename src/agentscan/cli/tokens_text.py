@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Collection, NamedTuple, Sequence
 from agentscan.cli import render
 from agentscan.cli import table
 from agentscan.cli.table import Column, Row
-from agentscan.cli.term import Terminal, clean
+from agentscan.cli.term import Terminal, clean, clean_path, write_out
 from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, columns_of
 from agentscan.cli.tokens_notes import no_price, print_notes
 from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_label, short_runs
@@ -202,7 +202,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # not ``…weather-app``), taking from the title (a patch fits its paths alike: ``tablepatch``).
     shown = table.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
     lines, hidden = table.render(columns, told[compact, form], term, shown)
-    print("\n".join(lines))
+    write_out("\n".join(lines) + "\n")
     print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty)
     return Laid(planned, compact, lines, shown[1])
 
@@ -219,7 +219,7 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     planned = table.layout(columns, rows, term)
     shown = table.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
-    print("\n".join(lines))
+    write_out("\n".join(lines) + "\n")
     print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty)
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
 
@@ -253,7 +253,7 @@ def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | N
     the local zone), the zone ``--by day`` counts its days in."""
     if session is None:
         return ["-", "-", "-"]
-    return [date_in(session.updated_at, zone), render.path_text(clean(session.cwd), term),
+    return [date_in(session.updated_at, zone), render.path_text(clean_path(session.cwd), term),
             clean(session.title) or "-"]
 
 

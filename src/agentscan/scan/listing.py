@@ -187,8 +187,11 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         else:
             heapq.heappushpop(best, item)
     scanner.end_batch()  # maybe inside one
-    if newest is None and not best and since is not None and refs:
-        newest = _newest_unparsed(scanner, refs)
+    if not best and since is not None and refs:
+        # Read on from the rows read: the loop stops at the first file too old for ``since``,
+        # and a file touched since its last record (a copy, an editor) came before the newer
+        # sessions it outdates only by its mtime.
+        newest = _newest_unparsed(scanner, refs, newest)
     ordered = [row for _, _, row in sorted(best, key=lambda item: (item[0], item[1]), reverse=True)]
     shown = ordered if limit is None else ordered[:limit]
     from agentscan.timeutil import from_epoch
@@ -203,16 +206,15 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
 NEWEST_READS = 64
 
 
-def _newest_unparsed(scanner: Scanner, refs: Sequence[SessionRef]) -> float | None:
+def _newest_unparsed(scanner: Scanner, refs: Sequence[SessionRef], newest: float | None = None) -> float | None:
     """The newest ``updated_at`` of sessions ``--since`` skipped unparsed, ``None`` when
-    not known for sure.
+    not known for sure; ``newest``: that of the rows read already.
 
     Sessions are read in mtime order until none left can be newer than the newest
     read (the main loop's rule).  On a live home that is the first; a copied home (a
     backup, the installed demo) gives every file the copy's time, so it takes every
     session copied, up to ``NEWEST_READS``: past that, saying nothing beats naming a
     session at random."""
-    newest: float | None = None
     # Read ahead (on every core) only what a copied home gives one time: on a live home the
     # first session's row settles it, and reading 64 would cost seconds on a cold cache.
     top = refs[0].recency

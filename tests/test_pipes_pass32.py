@@ -1,0 +1,81 @@
+"""What a script meets in a pipe: paths printed as recorded, a pipe closed early exits 1
+whatever the output's size, and the empty-result hint names the newest recorded update."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from builders import claude_session_file, claude_user
+
+runner = CliRunner()
+SPACED = "/home/me/two  spaces"
+OLD = "aaaaaaaa-1111-4111-8111-111111111111"
+NEW = "bbbbbbbb-1111-4111-8111-111111111111"
+
+
+def _sessions(home: Path) -> None:
+    claude_session_file(home, OLD, [claude_user(OLD, "2026-11-30T10:00:00Z", "old", cwd=SPACED)],
+                        project="-home-me-two--spaces")
+    claude_session_file(home, NEW, [claude_user(NEW, "2026-12-04T00:30:00Z", "new", cwd="/home/me/app")],
+                        project="-home-me-app", mtime=1_796_171_400)  # 2026-12-04 00:30 UTC
+
+
+def test_a_path_keeps_its_runs_of_spaces_in_a_pipe(isolated_home: Path) -> None:
+    _sessions(isolated_home)
+    listed = runner.invoke(app, ["list"])
+    assert listed.exit_code == 0 and SPACED in listed.stdout
+    table = runner.invoke(app, ["tokens"])
+    assert table.exit_code == 0 and SPACED in table.stdout
+    # The path printed finds the session again.
+    again = runner.invoke(app, ["list", "--cwd", SPACED])
+    assert again.exit_code == 0 and OLD in again.stdout
+
+
+def test_the_empty_result_hint_names_the_newest_update_not_the_newest_file(isolated_home: Path) -> None:
+    _sessions(isolated_home)
+    # The old session's file touched now (a copy, an editor): its mtime is the newest.
+    old = next(isolated_home.rglob(f"{OLD}.jsonl"))
+    os.utime(old, None)
+    result = runner.invoke(app, ["list", "--since", "1s"])
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "the newest was updated 2026-12-04" in result.stderr, result.stderr
+
+
+def _closed_early(args: list[str], env: dict[str, str]) -> int:
+    """``agentscan ARGS | head -c 100``: the reader reads 100 bytes and closes."""
+    process = subprocess.Popen([sys.executable, "-c", "from agentscan.entry import main; main()", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert process.stdout is not None
+    process.stdout.read(100)
+    process.stdout.close()
+    return process.wait(timeout=120)
+
+
+def test_a_large_table_whose_reader_closes_early_exits_1_as_its_json_does(isolated_home: Path) -> None:
+    # 700 sessions: the table is past a pipe's 64 KiB buffer, and written in one piece.
+    for n in range(700):
+        native_id = f"{n:08x}-1111-4111-8111-111111111111"
+        claude_session_file(isolated_home, native_id, [claude_user(native_id, "2026-11-01T10:00:00Z", f"prompt {n} " * 8)])
+    env = dict(os.environ)
+    assert _closed_early(["list", "--all"], env) == 1
+    assert _closed_early(["list", "--all"], env) == 1  # the remembered page, printed again
+    assert _closed_early(["list", "--all", "--json"], env) == 1
+
+
+def test_write_out_raises_on_a_pipe_closed_in_the_middle_of_one_write() -> None:
+    """CPython's buffered stdout gives up the rest of such a write and says nothing."""
+    code = "from agentscan.cli.term import write_out; write_out('x' * 400_000)"
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.read(100)
+    process.stdout.close()
+    with process.stderr:
+        said = process.stderr.read()
+    assert process.wait(timeout=60) != 0
+    assert b"BrokenPipeError" in said
