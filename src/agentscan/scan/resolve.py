@@ -57,7 +57,14 @@ def find_session(scanner: Scanner, query: str) -> Found:
             raise SessionNotFound(query, _why_no_path(query))
         return by_path
     found = _from_index(scanner, query)
-    if found is not None:
+    if isinstance(found, str):
+        # Its provider's discovery alone, not every provider's: ``show <a Gemini id>`` would
+        # say (and ``--strict`` fail over) what Codex's discovery warns of.
+        try:
+            return _with_focus(scanner, query, found)
+        except SessionNotFound:
+            pass  # gone from there since the index was written: every provider's discovery decides
+    elif found is not None:
         return found, None
     return _with_focus(scanner, query)
 
@@ -71,8 +78,10 @@ def _split(scanner: Scanner, query: str) -> tuple[str, str]:
     return "", query  # no provider, or a colon inside a native id
 
 
-def _from_index(scanner: Scanner, query: str) -> SessionRef | None:
-    """The index's answer for an exact id; ``None``: discovery must answer."""
+def _from_index(scanner: Scanner, query: str) -> SessionRef | str | None:
+    """The index's answer for an exact id: its session, or the name of the provider whose
+    discovery holds it (a session its provider cannot ``locate`` alone); ``None``: every
+    provider's discovery must answer."""
     cache = scanner.cache
     if cache is None or len(query.partition(":")[2] or query) < MIN_PREFIX:
         return None
@@ -98,13 +107,16 @@ def _from_index(scanner: Scanner, query: str) -> SessionRef | None:
             cache.forget_id(session_id)
             cache.commit()
             return None
-    return provider.locate(native_id, path, scanner.ctx)
+    located = provider.locate(native_id, path, scanner.ctx)
+    return located if located is not None else provider_name
 
 
-def _with_focus(scanner: Scanner, query: str) -> Found:
+def _with_focus(scanner: Scanner, query: str, among: str = "") -> Found:
     """The session ``query`` names and, when it names one of its
-    subagents (a child's own id), that subagent's id."""
+    subagents (a child's own id), that subagent's id; ``among``: only that provider's
+    sessions are looked at (the id index names it), as when ``query`` names it."""
     provider_name, bare = _split(scanner, query)
+    provider_name = provider_name or among
     candidates = scanner.refs([provider_name] if provider_name else ())
     try:
         return _match(scanner, candidates, query, bare, _as_typed)
@@ -154,10 +166,18 @@ def _not_found(scanner: Scanner, query: str) -> SessionNotFound:
 
     unread = [warning for warning in scanner.ctx.warnings.listed() if warning.message.startswith(CANNOT_LIST)]
     error = SessionNotFound(query)
+    details: list[str] = []
     if unread:
         shown = [f"  {warning.path}: {warning.message}" for warning in unread[:_UNREAD_SHOWN]]
         more = [f"  … and {len(unread) - _UNREAD_SHOWN} more"] if len(unread) > _UNREAD_SHOWN else []
-        error.details = (f"it may be in a folder agentscan could not list ({len(unread)}):", *shown, *more)
+        details += [f"it may be in a folder agentscan could not list ({len(unread)}):", *shown, *more]
+    # A root named by an env var that points nowhere (a typo in CLAUDE_CONFIG_DIR) hides every
+    # session of its provider: said here, where the user is looking for a typo in the id.
+    roots = scanner.unreadable_explicit_roots()
+    if roots:
+        details += ["it may be under a root that was named but could not be read:", *(f"  {root}" for root in roots)]
+    if details:
+        error.details = tuple(details)
     return error
 
 

@@ -1,0 +1,31 @@
+"""``show ID`` with a root named by an env var that cannot be read (a typo in
+``CLAUDE_CONFIG_DIR``) says so under its "no session matches": the session may be there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from builders import claude_session_file, claude_user, invoke
+
+NATIVE = "7d1e5c3b-2a4f-4b6c-8d9e-0f1a2b3c4d5e"
+
+
+@pytest.mark.parametrize("command", ["show", "tokens"])
+def test_not_found_names_the_named_root_it_could_not_read(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          command: str) -> None:
+    claude_session_file(isolated_home, NATIVE, [claude_user(NATIVE, "2026-11-01T10:00:00Z", "hello", cwd="/w")])
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(isolated_home / "no-such-claude"))
+    result = invoke(command, NATIVE[:8])
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"error: no session matches '{NATIVE[:8]}'"
+    assert lines[1] == "it may be under a root that was named but could not be read:"
+    assert lines[2].startswith("  claude: no readable root among ") and "CLAUDE_CONFIG_DIR" in lines[2]
+
+
+def test_with_the_root_readable_a_typo_says_nothing_more(isolated_home: Path) -> None:
+    claude_session_file(isolated_home, NATIVE, [claude_user(NATIVE, "2026-11-01T10:00:00Z", "hello", cwd="/w")])
+    result = invoke("show", "ffffffff")
+    assert result.exit_code == 1 and result.stderr == "error: no session matches 'ffffffff'\n"
