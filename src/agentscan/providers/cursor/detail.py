@@ -65,7 +65,7 @@ class _Turn:
 
 def _stream_child(child: str, path: Path | None, ctx: ScanContext, collector: DetailCollector) -> None:
     """A subagent's transcript, right after the call that started it: its task and
-    replies go to the subagent pool, its calls among the session's (marked as its)."""
+    replies go to the subagent pool, its calls and errors among the session's (marked as its)."""
     if path is None:  # a sub-composer known only to state.vscdb: no tool list
         return
     turn = _Turn(collector, f"sub:{child}")
@@ -78,6 +78,8 @@ def _stream_child(child: str, path: Path | None, ctx: ScanContext, collector: De
             turn.add(event, child)
         elif isinstance(event, TurnEnded):
             turn.end(event.failed)
+        elif isinstance(event, ErrorLine):  # the subagent's file recorded it: marked as its
+            collector.add_error(event.message, None, kind="error", subagent=child)
 
 
 def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: DetailCollector, *, model: str | None) -> TranscriptDetail:
