@@ -174,16 +174,18 @@ def write_out(text: str | bytes) -> None:
     to ``head`` ended 0 where its JSON, written in parts, ended 1.  So the process's own
     stdout is written here to the end, a part at a time; another stream (a test's, a
     recorder's) as it is."""
-    stream = sys.stdout
-    if stream is None or stream is not sys.__stdout__:
+    stream, own = sys.stdout, sys.__stdout__
+    if stream is None:
+        return  # no stdout at all (a detached process): nothing to write to
+    if own is None or stream is not own:
         if isinstance(text, bytes):
             stream.buffer.write(text)
         else:
             stream.write(text)
         return
-    stream.flush()
-    data = memoryview(text if isinstance(text, bytes) else text.encode(stream.encoding, stream.errors or "strict"))
-    fd = stream.fileno()
+    own.flush()
+    data = memoryview(text if isinstance(text, bytes) else text.encode(own.encoding, own.errors or "strict"))
+    fd = own.fileno()
     while data:
         data = data[os.write(fd, data):]
 
