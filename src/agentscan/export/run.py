@@ -196,19 +196,6 @@ def _check_own_index(output: Path, size: int) -> None:
                            "an export would change it: give another --output")
 
 
-def check_outside_roots(output: Path, roots: Mapping[str, Sequence[str]]) -> None:
-    """Nothing is written under an agent's own folders (README): an export there would be
-    read back as a session, or change an agent's database."""
-    from agentscan.toolkit.paths import is_within
-
-    real = os.path.realpath(output)
-    for provider, paths in roots.items():
-        for root in paths:
-            if is_within(real, os.path.realpath(root)):
-                raise ExportFailed(f"{output} is inside {provider}'s {root}; agentscan never writes there: "
-                                   "give another --output")
-
-
 def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day: bool) -> Callable[[BinaryIO], int] | None:
     """What writes a JSON Lines or CSV export (``None``: SQLite)."""
     if fmt == "sqlite":
@@ -251,9 +238,11 @@ def run_export(
         from agentscan.errors import NoReadableRoot
 
         raise NoReadableRoot("; ".join(problems))
-    roots = _roots(scanner)
     if output != STDOUT:
-        check_outside_roots(output, roots)
+        from agentscan.export.ownfolders import refuse_own_folders
+
+        refuse_own_folders(output, scanner.ctx, ExportFailed)
+    roots = _roots(scanner)
     refs = scanner.refs(filters.providers)
     rows = scanner.all_rows(filters=filters)
     wanted = {row.id for row in rows}

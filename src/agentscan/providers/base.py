@@ -62,6 +62,27 @@ class Provider(ABC):
         (``ScanContext.admit``): the roots, but not a database's own path."""
         return [root.path for root in self.roots(ctx) if root.kind != "database"]
 
+    def own_folders(self, ctx: ScanContext) -> list[Path]:
+        """The agent's own folders, inside which agentscan writes nothing (``export -o``,
+        ``otlp -o``: a file there may be read back as a session, or taken by the agent as
+        its own, as a ``state_9.sqlite`` in ``~/.codex``).  The default: the folder holding
+        each root and each folder discovery reads (``~/.codex`` for ``~/.codex/sessions``,
+        Cursor's ``User`` for its ``workspaceStorage``), or that root itself when the folder
+        holding it is the home or above it (``CODEX_HOME=~``: the home is no agent's)."""
+        import os
+
+        from agentscan.toolkit.paths import is_within
+
+        home = os.path.realpath(ctx.home)
+        folders: list[Path] = []
+        for place in [root.path for root in self.roots(ctx)] + self.confinement_roots(ctx):
+            folder = place.parent
+            if folder == place or is_within(home, os.path.realpath(folder)):
+                folder = place
+            if folder not in folders:
+                folders.append(folder)
+        return folders
+
     def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
         """Files and directories ``discover`` reads (a directory's own mtime, say) that
         need no walk: each is stat'ed alone.  ``None``: never take discovery from the index."""
