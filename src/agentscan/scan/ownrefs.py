@@ -10,8 +10,9 @@ again here, once for the scan.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
+from agentscan.context import say
 from agentscan.scan.memohint import is_memo_ref
 from agentscan.scan.memorefs import MemoRef, MemoRefs
 
@@ -71,15 +72,29 @@ class OwnRefs:
         table = self._discovered[provider.name] = {found.id: found for found in provider.discover(self._scanner.ctx)}
         return table
 
-    def discovered_here(self, provider: Provider, stored: object) -> None:
-        """``provider``'s discovery made in this process when its sessions (``stored``) were
-        taken from elsewhere (the index, ``scan.aside``'s helper), whose warnings were said
-        then: asked for inside a session's pass (``known_cwds`` of a Gemini row), the
-        discovery would say them again into the pass's capture, to be kept with the
-        session's row or sums."""
-        if isinstance(stored, MemoRefs) and provider.name not in self._discovered:
-            with self._scanner.ctx.held_warnings():  # said already, as the discovery was taken
-                self._discover(provider)
+    def borrowed_cwds(self, providers: Sequence[Provider], stored: Mapping[str, object]) -> set[str]:
+        """The cwds ``providers`` know (``ScanContext.cwd_candidates``; ``stored``: their sessions
+        as the scan took them), read with their warnings held back.  Those are each provider's
+        own, said by its discovery and its sessions' passes in a command that reads them; said
+        here they would go into the pass that asked (a Gemini row of a hash-named project):
+        ``list -p gemini`` would report, and ``--strict`` fail over, a Codex database's
+        trouble, and the row, kept with it, would say it again in every warm run.  Only a
+        ``passing`` one is said (something not read this time).
+
+        A provider whose sessions, and their discovery's warnings, were taken from elsewhere
+        (the index, ``scan.aside``'s helper: ``MemoRefs``) is discovered here, once, for
+        ``real_ref`` as well."""
+        ctx = self._scanner.ctx
+        cwds: set[str] = set()
+        with ctx.held_warnings() as held:
+            for provider in providers:
+                if isinstance(stored.get(provider.name), MemoRefs) and provider.name not in self._discovered:
+                    self._discover(provider)
+                cwds |= provider.known_cwds(ctx)
+        # But what could not be read this time may have hidden the cwd: the row that asked
+        # must not be kept, and the command says why (as ``listing._still_ours`` does).
+        say(ctx, [warning for warning in held.said if warning[3]])
+        return cwds
 
     def _may_locate(self, provider: str) -> bool:
         """Whether a parse may rebuild a stored session alone: its provider's discovery

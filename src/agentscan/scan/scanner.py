@@ -103,10 +103,7 @@ class Scanner:
 
     def _cwd_candidates(self) -> set[str]:
         if self._cwds is None:
-            self._cwds = set()
-            for provider in self._witnesses:
-                self.own_refs.discovered_here(provider, self._refs.get(provider.name))
-                self._cwds |= provider.known_cwds(self.ctx)
+            self._cwds = self.own_refs.borrowed_cwds(self._witnesses, self._refs)
         return self._cwds
 
     @property

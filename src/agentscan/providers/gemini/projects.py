@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from agentscan.context import ScanContext
+from agentscan.context import Said, ScanContext, say
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsonl import load_json_file
@@ -61,14 +61,20 @@ class ProjectIndex:
                     self.slugs.setdefault(slug, root)
         self._registered = _by_hash(set(self.slugs.values()))
         self._others: dict[str, str] | None = None
-        self._markers: dict[Path, str | None] = {}
+        self._markers: dict[Path, tuple[str | None, list[Said]]] = {}
         self._siblings: dict[Path, dict[str, str]] = {}
 
     def marker(self, project_dir: Path, ctx: ScanContext) -> str | None:
-        """The owner path in ``<dir>/.project_root``, if there is one."""
-        if project_dir not in self._markers:
-            self._markers[project_dir] = _read_marker(project_dir / PROJECT_ROOT_FILE, ctx)
-        return self._markers[project_dir]
+        """The owner path in ``<dir>/.project_root``, if there is one.  What reading it said
+        is said at every ask: each row whose cwd it decides keeps it, and one read first for
+        ``known_cwds`` (whose warnings are held back: ``ScanContext.cwd_candidates``) is not lost."""
+        known = self._markers.get(project_dir)
+        if known is None:
+            with ctx.held_warnings() as held:
+                owner = _read_marker(project_dir / PROJECT_ROOT_FILE, ctx)
+            known = self._markers[project_dir] = (owner, held.said)
+        say(ctx, known[1])
+        return known[0]
 
     def registered_roots(self) -> set[str]:
         return set(self.slugs.values())

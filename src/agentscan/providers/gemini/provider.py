@@ -33,7 +33,8 @@ class GeminiProvider(Provider):
     # 4: the injected <session_context> message is no prompt nor title
     # 5: a salvaged legacy chat has one warning, not the parser's as well
     # 6: a bad line's place said as its column; show's errors
-    parser_version = "6"
+    # 7: a row keeps no warning of the other providers asked for cwds (``OwnRefs.borrowed_cwds``)
+    parser_version = "7"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
