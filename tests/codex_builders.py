@@ -327,6 +327,34 @@ def index_row(thread_id: str, rollout: Path, *, created: datetime, updated: date
     return row
 
 
+# -- thread names -----------------------------------------------------------------
+
+#: a thread index with the ``name`` column (``dump 0041_threads_name.sql``)
+INDEX_COLUMNS_WITH_NAME = (*INDEX_COLUMNS, "name TEXT")
+
+
+def thread_name_updated(moment: datetime, thread_id: str, name: str | None) -> dict[str, Any]:
+    """A rename as the rollout records it (shape of the 0.146 catalog's line 55)."""
+    payload: dict[str, Any] = {"type": "thread_name_updated", "thread_id": thread_id}
+    if name is not None:
+        payload["thread_name"] = name
+    return line(moment, "event_msg", payload)
+
+
+def session_index_entry(thread_id: str, name: str, updated: datetime) -> dict[str, Any]:
+    """One line of ``session_index.jsonl`` as Codex appends it (``updated_at`` in whole seconds)."""
+    return {"id": thread_id, "thread_name": name, "updated_at": updated.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def write_session_index(codex_home: Path, lines: Iterable[dict[str, Any] | bytes], *, newline: bool = True) -> Path:
+    """``<codex home>/session_index.jsonl``: entries, or raw bytes for a line as it is."""
+    path = codex_home / "session_index.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = b"\n".join(item if isinstance(item, bytes) else orjson.dumps(item) for item in lines)
+    path.write_bytes(data + (b"\n" if newline and data else b""))
+    return path
+
+
 # -- the demo home ------------------------------------------------------------------
 
 DEMO_MAIN = "019ab7c1-5e2f-7a30-9c41-2d8e6f0b1a57"

@@ -25,7 +25,10 @@ from agentscan.toolkit.fsutil import warn_special
 from agentscan.toolkit.paths import child_path, is_within
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
-from agentscan.providers.codex.roots import codex_roots, database_roots, is_archived_root, session_roots
+from agentscan.providers.codex.names import SessionNames, ThreadName, load_session_names
+from agentscan.providers.codex.roots import (
+    codex_roots, database_roots, is_archived_root, session_index_paths, session_roots,
+)
 from agentscan.toolkit.roots import Root
 
 _NAME = re.compile(
@@ -76,6 +79,9 @@ class Thread(NamedTuple):
     header: RolloutHeader | None = None  # when discovery already had to read it
     #: a paginated thread's other files: the live chain root first, then branches left behind
     segments: tuple[Segment, ...] = ()
+    #: its name in ``session_index.jsonl`` (``names``), carried here for the passes that
+    #: read the row in another process (``row_travels``)
+    session_index_name: ThreadName | None = None
 
     def files(self) -> tuple[Path, ...]:
         return tuple(segment.rollout.path for segment in self.segments) + (self.rollout.path,)
@@ -107,6 +113,7 @@ class Discovery(NamedTuple):
     thread_index: ThreadIndex  # (``index`` would hide ``tuple.index``)
     orphan_index_rows: int = 0
     outside_index_rows: int = 0  # rows whose rollout_path leads out of the session roots
+    session_names: SessionNames = SessionNames({})  # ``session_index.jsonl``
 
 
 class _Confinement:
@@ -158,7 +165,12 @@ def discover(ctx: ScanContext) -> Discovery:
         ctx.warn(where, f"{outside} thread index rows point outside CODEX_HOME; those files were not opened")
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
     _join_segments(threads, index, ctx)
-    result = Discovery(_group(threads, index), threads, index, orphans, outside)
+    names = load_session_names(ctx, session_index_paths(roots))
+    for thread_id, thread in list(threads.items()):
+        name = names.names.get(thread_id.lower())  # kept lower-cased, as ids in file names are
+        if name is not None:
+            threads[thread_id] = thread._replace(session_index_name=name)
+    result = Discovery(_group(threads, index), threads, index, orphans, outside, names)
     ctx.memo[_MEMO_KEY] = result
     ctx.memo[ORPHANS_MEMO_KEY] = orphans
     return result

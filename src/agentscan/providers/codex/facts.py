@@ -3,8 +3,9 @@
 Both the bounded tail summary (``list``) and the full transcript reader
 (``show``) need the same running facts: the time span, how many lines of
 each kind, the model of the latest ``turn_context`` (the model of a reply;
-a row's ``model`` is the most used one, ``modeluse``) and the latest rate
-limits.  Keeping them in one place keeps the two passes in agreement.
+a row's ``model`` is the most used one, ``modeluse``), the latest rate
+limits and the latest name of each thread (``names``).  Keeping them in one
+place keeps the two passes in agreement.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from agentscan.model import Counts
+from agentscan.providers.codex.names import RolloutNames, frozen, note_name
 from agentscan.providers.codex.records import as_str, counts_of, line_kind, payload_of, rate_limits_of
 from agentscan.timeutil import parse_iso
 
@@ -21,7 +23,7 @@ class LineFacts:
     """The running facts of one pass.  A plain class, not a dataclass: a cold ``list``
     imports it, and a dataclass costs about a millisecond to create on import."""
 
-    __slots__ = ("first_ts", "last_ts", "model", "rate_limits", "kinds")
+    __slots__ = ("first_ts", "last_ts", "model", "rate_limits", "kinds", "names")
 
     def __init__(self) -> None:
         self.first_ts: datetime | None = None
@@ -29,6 +31,7 @@ class LineFacts:
         self.model: str | None = None
         self.rate_limits: dict[str, Any] | None = None  # the latest, from token_count events
         self.kinds: dict[str, int] = {}
+        self.names: dict[str, tuple[str, datetime | None]] = {}  # thread id -> its latest name, when
 
     def note(self, record: Mapping[str, Any]) -> tuple[datetime | None, str | None, Any, Mapping[str, Any]]:
         """Record one line's facts; returns (timestamp, kind, type, payload) for the caller's own work."""
@@ -46,11 +49,18 @@ class LineFacts:
         rtype = record.get("type")
         if rtype == "turn_context":
             self.model = as_str(payload.get("model")) or self.model
-        elif rtype == "event_msg" and payload.get("type") == "token_count":
-            limits = rate_limits_of(payload)
-            if limits is not None:
-                self.rate_limits = limits
+        elif rtype == "event_msg":
+            ptype = payload.get("type")
+            if ptype == "token_count":
+                limits = rate_limits_of(payload)
+                if limits is not None:
+                    self.rate_limits = limits
+            elif ptype == "thread_name_updated":
+                note_name(self.names, payload, timestamp)
         return timestamp, kind, rtype, payload
 
     def counts(self) -> Counts:
         return counts_of(self.kinds)
+
+    def thread_names(self) -> RolloutNames:
+        return frozen(self.names)

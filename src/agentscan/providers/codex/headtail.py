@@ -3,7 +3,9 @@
 Rollouts grow to gigabytes, so a row never parses one whole.  The head gives
 the title (the first real prompt, within ``HEAD_BYTES``); the tail gives the
 latest cumulative ``token_count``, the latest plan, the rate limits, the
-calls and turns per model (``modeluse``) and the last activity.  Both are cached by
+calls and turns per model (``modeluse``), the last activity and the latest
+``thread_name_updated`` of each thread (``names``: a rename in the part of a
+larger rollout neither read is not seen here).  Both are cached by
 (path, size, mtime) in bounded LRU caches, with the warnings they produced
 so that a cached read reports the same problems as a fresh one.
 
@@ -29,6 +31,7 @@ from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
+from agentscan.providers.codex.names import RolloutNames
 from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.settling import unfinished_line
@@ -53,6 +56,7 @@ class TailSummary(NamedTuple):
     counts: Counts = Counts()
     whole_file: bool = False  # the counts cover the whole file, not just its end
     warnings: tuple[ScanWarning, ...] = ()
+    names: RolloutNames = ()  # the latest name of each thread the lines read recorded
 
 
 class HeadSummary(NamedTuple):
@@ -106,6 +110,7 @@ class _TailFold:
             self.facts.counts(),
             whole_file,
             tuple(warnings),
+            self.facts.thread_names(),
         )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
 from agentscan.context import ScanContext
+from agentscan.providers.codex.names import clean_name
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
@@ -24,12 +25,14 @@ from agentscan.timeutil import from_epoch
 
 _MEMO_KEY = "codex.index"
 
-# Columns we use when present.  Title candidates come in order of preference:
-# a name the user gave the thread, Codex's title, the preview, the first message.
+# Columns we use when present.  Title candidates come in order of preference: Codex's
+# title, the preview, the first message; a name the user gave the thread (``name``)
+# is one of the thread's names, which beat them all (``names.chosen_name``).
 _WANTED = (
     "id",
     "rollout_path",
     "name",
+    "name_state",
     "title",
     "preview",
     "first_user_message",
@@ -47,7 +50,7 @@ _WANTED = (
     "agent_role",
     "agent_nickname",
 )
-_TITLE_COLUMNS = ("name", "title", "preview", "first_user_message")
+_TITLE_COLUMNS = ("title", "preview", "first_user_message")
 
 
 class IndexRow(NamedTuple):
@@ -67,6 +70,7 @@ class IndexRow(NamedTuple):
     agent_type: str | None = None
     knows_source: bool = False  # whether ``spawn_parent`` is known (a source column exists)
     subagent: bool = False  # the source says subagent, with or without a parent
+    name: str | None = None  # the name the user gave the thread (``names``)
 
 
 class ThreadIndex(NamedTuple):
@@ -208,4 +212,6 @@ def _row(raw: Mapping[str, Any], edges: Mapping[str, str], knows_source: bool) -
         agent_type=_text(raw, "agent_role") or _text(raw, "agent_nickname") or link.agent_type,
         knows_source=knows_source,
         subagent=link.subagent or thread_id in edges,
+        # Newer builds say whether the name is one (``name_state``): not when it was cleared.
+        name=None if raw.get("name_state") in ("unnamed", "cleared") else clean_name(raw.get("name")),
     )

@@ -18,7 +18,7 @@ from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
     from agentscan.model import SessionRef, SessionRow, TableFacts, UsageEntry
-    from agentscan.providers.codex.discovery import CodexSession, Thread
+    from agentscan.providers.codex.discovery import CodexSession, Discovery, Thread
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail, ToolEvent
     from agentscan.providers.codex.detail import TranscriptReader
@@ -37,7 +37,9 @@ class CodexProvider(Provider):
     # 4: a markerless fork's row told from its copy by its parent's calls
     # 5: a row's model is the most used one (``modeluse``), not the latest turn's
     # 6: a bad line said once with its number (the tail read of a small rollout); show's errors
-    parser_version = "6"
+    # 7: a thread's name (rollout ``thread_name_updated``, ``session_index.jsonl``, the index's
+    #    ``name``) is its title
+    parser_version = "7"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -60,15 +62,21 @@ class CodexProvider(Provider):
         ]
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
-        # A row also depends on the thread index (titles, freshness), and a fork's
-        # calls on its parent's rollout: add their identities.
+        # A row also depends on the thread index (titles, freshness), on the session's
+        # names in ``session_index.jsonl``, and a fork's calls on its parent's rollout:
+        # add their identities.
         base = super().fingerprint(ref, ctx)
         if base is None:
             return None
         from agentscan.providers.codex.discovery import discover
 
-        # The index's identity as taken before it was read (``ThreadIndex.identity``).
-        parts = [base, *self._parents_files(self._session(ref, ctx), ctx), *discover(ctx).thread_index.identity]
+        session = self._session(ref, ctx)
+        # The index's identity as taken before it was read (``ThreadIndex.identity``); of the
+        # session index, only the names it gives this session's threads (a rename of another
+        # thread leaves this row as it is).
+        names = [f"name {thread.thread_id}\0{thread.session_index_name}" for thread in session.threads()
+                 if thread.session_index_name is not None]
+        parts = [base, *self._parents_files(session, ctx), *discover(ctx).thread_index.identity, *names]
         if len(parts) == 1:
             return base
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
@@ -100,6 +108,13 @@ class CodexProvider(Provider):
                 parts.append(file_identity(path, stat) if stat else f"{path} gone")  # as a session's own files
         return parts
 
+    def census_stat_paths(self, ctx: ScanContext) -> list[str] | None:
+        # Discovery also reads each home's ``session_index.jsonl`` (thread names): a rename
+        # appends to it, and then the stored discovery (its fingerprints) no longer stands.
+        from agentscan.providers.codex.roots import session_index_paths
+
+        return [str(path) for path in session_index_paths(self.roots(ctx))]
+
     def index_orphans(self, ctx: ScanContext) -> int:
         """Thread-index rows whose rollout is gone (not listed; doctor reports them)."""
         from agentscan.providers.codex.discovery import discover
@@ -127,6 +142,7 @@ class CodexProvider(Provider):
         unindexed = sum(1 for thread in found.threads.values() if thread.indexed is None)
         if found.thread_index.databases and unindexed:
             lines.append(f"{unindexed} rollouts are not in the thread index (listed from the rollout)")
+        lines.extend(_names_diagnostics(found))
         return lines
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
@@ -241,7 +257,8 @@ class CodexProvider(Provider):
             # With the parent gone, the first subagent speaks for the session.
             if subagent is None or (session.main is None and main_reader is None):
                 main_reader = reader
-            seen = TailSummary(last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True)
+            seen = TailSummary(last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True,
+                               names=reader.facts.thread_names())
             facts[thread.thread_id] = ThreadFacts(thread, header, seen, None)
         entries = _collect(scanned, ctx)
         for thread_id, thread_facts in facts.items():
@@ -325,6 +342,20 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
         own = scanner.own_events(parent_calls(parent) if parent else None)
         deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
     return deduper.entries
+
+
+def _names_diagnostics(found: Discovery) -> list[str]:
+    """For doctor: the session indexes read for thread names, and those read only in part."""
+    from agentscan.providers.codex.names import window_text
+
+    names = found.session_names
+    if not names.files:
+        return []
+    named = sum(1 for thread_id in names.names if thread_id in found.threads)
+    lines = [f"thread names: {', '.join(map(str, names.files))} ({named} listed threads named)"]
+    for path in names.partial:
+        lines.append(f"{path}: only its last {window_text()} read (names set before are not seen there)")
+    return lines
 
 
 def _thread_files(thread: Thread) -> list[tuple[Path, int | None]]:

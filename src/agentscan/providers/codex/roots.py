@@ -21,6 +21,8 @@ from agentscan.toolkit.roots import Root, setting_paths
 
 PROVIDER = "codex"
 SESSION_DIRS = ("sessions", "archived_sessions")
+#: thread names, beside ``sessions/`` (``names``)
+SESSION_INDEX = "session_index.jsonl"
 _STATE_DB = re.compile(r"^state_(\d+)\.sqlite$")
 #: the place of a thread index not found: what is looked for, not a file name made up (doctor prints
 #: it).  One that appears later still ends a remembered discovery: the roots and their notes change
@@ -86,6 +88,12 @@ def codex_roots(ctx: ScanContext) -> list[Root]:
 
 def session_roots(roots: list[Root]) -> list[Root]:
     return [root for root in roots if root.kind == "sessions"]
+
+
+def session_index_paths(roots: list[Root]) -> list[Path]:
+    """Each Codex home's ``session_index.jsonl`` (thread names, ``names``): beside its
+    ``sessions/`` (``CODEX_SQLITE_HOME`` moves only the databases)."""
+    return _unique([root.path.parent / SESSION_INDEX for root in session_roots(roots)])
 
 
 def database_roots(roots: list[Root]) -> list[Root]:

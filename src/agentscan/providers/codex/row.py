@@ -10,7 +10,9 @@ ended with is subtracted (found within the first ``REPLAY_HEAD_BYTES``).
 When the index row is newer than the rollout (by ``updated_at`` against the
 rollout's last record and mtime), it wins for ordering and its values win
 over the rollout's; otherwise the rollout's values win and the index only
-fills gaps.  Token breakdowns always come from the rollout: the index's
+fills gaps, except for a name the user gave the thread: the newest of the
+rollout's, ``session_index.jsonl``'s and the index's is the title whatever
+else is newer (``names``).  Token breakdowns always come from the rollout: the index's
 ``tokens_used`` has none.  Nor does the index's ``model`` ever replace the
 rollout's: Codex sets it from each ``turn_context``, so it is the latest
 turn's model, not the most used one (``modeluse``); it only fills a gap.
@@ -30,6 +32,8 @@ from agentscan.providers.codex.counters import minus, to_tokens
 from agentscan.providers.codex.fullcounts import exact_tally
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
 from agentscan.providers.codex.modeluse import merge, most_used, without_calls
+from agentscan.providers.codex.names import chosen_name
+from agentscan.providers.codex.names import merged as merged_names
 from agentscan.providers.codex.usage import read_replay_head, read_segment_start
 from agentscan.timeutil import from_epoch, newest, oldest
 
@@ -120,7 +124,8 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
     counts.append(live.counts)
     tokens = sum_usage([tokens, _segment_tokens(thread.rollout.path, live, ctx)])
     models = merge(tail.models for tail in [*tails, live])  # every file's calls, as ``show`` counts them
-    merged = live._replace(counts=_sum_counts(counts), whole_file=whole and live.whole_file, models=models)
+    merged = live._replace(counts=_sum_counts(counts), whole_file=whole and live.whole_file, models=models,
+                           names=merged_names(tail.names for tail in [*tails, live]))
     return ThreadFacts(thread, header, merged, _nonzero(tokens))
 
 
@@ -198,11 +203,12 @@ def assemble_row(
         # The parent rollout is gone: the subagents' own content is all there
         # is.  The first one (by mtime) names the session; counts add up.
         first = children[0] if children else None
+        named = chosen_name(first.thread, first.tail.names) if first else None
         return SessionRow(
             provider=PROVIDER,
             native_id=session.native_id,
             path=None,
-            title=head.title,
+            title=named.name if named else head.title,
             cwd=first.header.cwd if first else None,
             model=most_used(first.tail.models) if first else None,
             git_branch=first.header.git_branch if first else None,
@@ -215,11 +221,13 @@ def assemble_row(
         )
     row = main.thread.indexed
     index_wins = index_is_newer(main.thread, main.tail.last_timestamp)
+    named = chosen_name(main.thread, main.tail.names)
     return SessionRow(
         provider=PROVIDER,
         native_id=session.native_id,
         path=str(main.thread.rollout.path),
-        title=pick(index_wins, head.title, row.title if row else None),
+        # A name the user gave the thread, else Codex's title or the first prompt.
+        title=named.name if named else pick(index_wins, head.title, row.title if row else None),
         cwd=pick(index_wins, main.header.cwd, row.cwd if row else None),
         # The index's model is the latest turn's (see the module's doc): a gap filler only.
         model=most_used(main.tail.models) or (row.model if row else None),

@@ -3,11 +3,13 @@
 A Codex row (``row.assemble_row``) reads each thread's last 1 MiB and decodes
 every line of it (``headtail.tail_summary``) for its sums, counts, model and
 last record time; the table needs only that time, beside the title (the
-head's first prompt) and the directory (the header's), or the thread index's
-when it is newer.  Here the time is found in the same window's bytes
-(``toolkit.stampscan``), and the head and header are read as the row reads
-them.  ``None`` (read the row) for a compressed rollout (its "tail" is the
-whole file) and whatever ``stampscan`` cannot settle.
+thread's name, else the head's first prompt) and the directory (the
+header's), or the thread index's when it is newer.  Here the time is found
+in the same window's bytes (``toolkit.stampscan``), and so are the renames
+(only the lines naming ``thread_name_updated`` are decoded, as the row's
+pass decodes them); the head and header are read as the row reads them.
+``None`` (read the row) for a compressed rollout (its "tail" is the whole
+file) and whatever ``stampscan`` cannot settle.
 """
 
 from __future__ import annotations
@@ -24,20 +26,32 @@ from agentscan.toolkit.stampscan import STAMPS, Unsure, line_around, newest_time
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.providers.codex.discovery import CodexSession, RolloutFile
+    from agentscan.providers.codex.names import RolloutNames
+
+_RENAMED = b'"thread_name_updated"'
 
 
 def table_facts(session: CodexSession, ctx: ScanContext) -> TableFacts | None:
     """The row's ``updated_at``, ``cwd`` and ``title`` (``row.assemble_row``), or ``None``: read the row."""
+    from agentscan.providers.codex.names import chosen_name, merged
     from agentscan.providers.codex.row import index_is_newer, pick, session_head, thread_header
 
     threads = session.threads()
+    # The thread whose name titles the row: the main one, else the first subagent.
+    naming = session.main or (session.children[0] if session.children else None)
     try:
-        lasts = [_tail_newest(thread.rollout) for thread in threads]
+        windows = [_window(thread.rollout) for thread in threads]
+        lasts = [newest_time(data, STAMPS.findall(data), _record_at) for data in windows]
+        named = None
+        if naming is not None:
+            # Every file's window, in history order, as the row's tails (``row._segmented_facts``).
+            parts = [_names(_window(segment.rollout)) for segment in naming.segments] + [_names(windows[0])]
+            named = chosen_name(naming, merged(parts))
     except (Unsure, OSError):
         return None
     recorded = newest(*lasts)
     mtime = newest(*(from_epoch(thread.rollout.mtime) for thread in threads))
-    title = session_head(session, ctx).title
+    title = named.name if named else session_head(session, ctx).title
     main = session.main
     if main is None:
         first = session.children[0] if session.children else None
@@ -46,18 +60,38 @@ def table_facts(session: CodexSession, ctx: ScanContext) -> TableFacts | None:
     wins = index_is_newer(main, lasts[0])
     return TableFacts(newest(recorded, row.updated_at if row else None) or mtime,
                       pick(wins, thread_header(main, ctx).cwd, row.cwd if row else None),
-                      pick(wins, title, row.title if row else None))
+                      title if named else pick(wins, title, row.title if row else None))
 
 
-def _tail_newest(rollout: RolloutFile) -> datetime | None:
-    """The newest record time of the window ``headtail._read_tail`` reads (``TailSummary.last_timestamp``)."""
+def _window(rollout: RolloutFile) -> bytes:
+    """The bytes of the window ``headtail._read_tail`` reads."""
     from agentscan.providers.codex.headtail import tail_window
 
     if rollout.compressed:
         raise Unsure
     data, _ = tail_window(rollout.path)
-    refuse_escaped_words(data)
-    return newest_time(data, STAMPS.findall(data), _record_at)
+    refuse_escaped_words(data)  # a type spelled with an escape would hide a rename from the search below
+    return data
+
+
+def _names(data: bytes) -> RolloutNames:
+    """The renames of a window as the row's pass keeps them (``facts.LineFacts``): each line
+    that holds the event's type is decoded, in order (one line is taken once)."""
+    from agentscan.providers.codex.names import frozen, note_name
+    from agentscan.providers.codex.records import payload_of
+    from agentscan.timeutil import parse_iso
+
+    names: dict[str, tuple[str, datetime | None]] = {}
+    at = data.find(_RENAMED)
+    while at >= 0:
+        _, end = line_around(data, at)
+        record = _record_at(data, at)
+        if record is not None and record.get("type") == "event_msg":
+            payload = payload_of(record)
+            if payload.get("type") == "thread_name_updated":
+                note_name(names, payload, parse_iso(record.get("timestamp")))
+        at = data.find(_RENAMED, end)
+    return frozen(names)
 
 
 def _record_at(data: bytes, at: int) -> dict | None:
