@@ -104,8 +104,7 @@ def test_a_path_through_a_symlink_is_refused(isolated_home: Path, tmp_path: Path
     ("CODEX_SQLITE_HOME", "codex-db", "codex", "codex-db"),
     ("CLAUDE_CONFIG_DIR", "claude-config", "claude", "claude-config"),
     ("GEMINI_CLI_HOME", "gemini-home", "gemini", "gemini-home/.gemini"),
-    ("GEMINI_DATA_DIR", "gemini-data/tmp", "gemini", "gemini-data"),
-    ("CURSOR_STATE_DB", "cursor/User/globalStorage/state.vscdb", "cursor", "cursor/User"),
+    ("GEMINI_DATA_DIR", "gemini-data/tmp", "gemini", "gemini-data/tmp"),
 ])
 def test_folders_named_by_env_vars_are_refused(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                var: str, value: str, provider: str, folder: str) -> None:
@@ -169,3 +168,43 @@ def test_a_folder_named_by_an_env_var_at_the_home_does_not_refuse_the_whole_home
     assert result.exit_code == 0, result.stderr
     result = cli("export", "-f", "csv", "-o", str(isolated_home / "sessions" / "x.csv"))
     assert refused(result, "codex", isolated_home / "sessions"), result.stderr
+
+
+@pytest.mark.parametrize(("var", "value"), [
+    ("GEMINI_DATA_DIR", "area/gemini"),
+    ("CURSOR_STATE_DB", "area/state.vscdb"),
+])
+def test_never_above_what_an_env_var_names(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           var: str, value: str) -> None:
+    """A folder (or file) an env var names is the agent's; the folder holding it is not: a
+    ``state.vscdb`` copied into ``/tmp`` does not make all of ``/tmp`` Cursor's."""
+    session(isolated_home)
+    (tmp_path / value).parent.mkdir(parents=True, exist_ok=True)
+    if var == "GEMINI_DATA_DIR":
+        (tmp_path / value).mkdir()
+    else:
+        (tmp_path / value).write_bytes(b"")
+    monkeypatch.setenv(var, str(tmp_path / value))
+    beside = tmp_path / "area" / "exports" / "x.csv"
+    beside.parent.mkdir()
+    result = cli("export", "-f", "csv", "-p", "claude", "-o", str(beside))
+    assert result.exit_code == 0, result.stderr
+    assert beside.is_file()
+    inside = tmp_path / value / "x.csv" if var == "GEMINI_DATA_DIR" else tmp_path / value
+    refused_there = cli("export", "-f", "csv", "-p", "claude", "-o", str(inside))
+    assert refused_there.exit_code == 1 and "own folder" in refused_there.stderr
+
+
+def test_a_root_that_links_elsewhere_is_refused_where_it_leads(isolated_home: Path, tmp_path: Path) -> None:
+    """``~/.claude/projects`` a link to another disk: an export written there would be
+    read back as a session."""
+    elsewhere = tmp_path / "projdata"
+    (elsewhere / "-w").mkdir(parents=True)
+    claude = isolated_home / ".claude"
+    claude.mkdir()
+    (claude / "projects").symlink_to(elsewhere)
+    session(isolated_home)
+    target = elsewhere / "-w" / "out.jsonl"
+    result = cli("export", "-f", "jsonl", "-o", str(target))
+    assert result.exit_code == 1 and "refusing to write inside claude's own folder" in " ".join(result.stderr.split())
+    assert not target.exists()

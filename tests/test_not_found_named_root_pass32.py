@@ -29,3 +29,10 @@ def test_with_the_root_readable_a_typo_says_nothing_more(isolated_home: Path) ->
     claude_session_file(isolated_home, NATIVE, [claude_user(NATIVE, "2026-11-01T10:00:00Z", "hello", cwd="/w")])
     result = invoke("show", "ffffffff")
     assert result.exit_code == 1 and result.stderr == "error: no session matches 'ffffffff'\n"
+
+
+def test_an_id_that_names_another_provider_is_not_told_of_claude_s_root(isolated_home: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(isolated_home / "no-such-claude"))
+    result = invoke("show", "codex:ffffffff")
+    assert result.exit_code == 1 and result.stderr.splitlines() == ["error: no session matches 'codex:ffffffff'"]

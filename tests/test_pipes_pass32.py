@@ -20,10 +20,10 @@ NEW = "bbbbbbbb-1111-4111-8111-111111111111"
 
 
 def _sessions(home: Path) -> None:
-    claude_session_file(home, OLD, [claude_user(OLD, "2026-11-30T10:00:00Z", "old", cwd=SPACED)],
+    claude_session_file(home, OLD, [claude_user(OLD, "2026-11-30T12:00:00Z", "old", cwd=SPACED)],
                         project="-home-me-two--spaces")
-    claude_session_file(home, NEW, [claude_user(NEW, "2026-12-04T00:30:00Z", "new", cwd="/home/me/app")],
-                        project="-home-me-app", mtime=1_796_171_400)  # 2026-12-04 00:30 UTC
+    claude_session_file(home, NEW, [claude_user(NEW, "2026-12-04T12:00:00Z", "new", cwd="/home/me/app")],
+                        project="-home-me-app", mtime=1_796_385_600)  # 2026-12-04 12:00 UTC: that day in any zone
 
 
 def test_a_path_keeps_its_runs_of_spaces_in_a_pipe(isolated_home: Path) -> None:
@@ -45,6 +45,27 @@ def test_the_empty_result_hint_names_the_newest_update_not_the_newest_file(isola
     result = runner.invoke(app, ["list", "--since", "1s"])
     assert result.exit_code == 0 and result.stdout == ""
     assert "the newest was updated 2026-12-04" in result.stderr, result.stderr
+
+
+def test_the_hint_s_reading_fails_no_strict_list_another_filter_emptied(isolated_home: Path) -> None:
+    """``--since`` with ``--grep`` or ``--cwd``: the rows read to name the newest are not listed,
+    and what they warn of is not the list's (a bad line in another project's transcript)."""
+    import time
+
+    now = time.time() - 600
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
+    path = claude_session_file(isolated_home, NEW, [claude_user(NEW, stamp, "new", cwd="/y")], project="-y")
+    with path.open("ab") as handle:
+        handle.write(b"{bad json\n")
+    os.utime(path, (now, now))
+    for args in (["--grep", "zzz"], ["--cwd", "/nowhere"]):
+        for _ in range(2):  # cold, then warm
+            result = runner.invoke(app, ["--strict", "list", "--since", "1d", *args])
+            assert result.exit_code == 0, (args, result.stderr)
+    # --since alone that left nothing: the newest is named, and no row it read fails the list.
+    result = runner.invoke(app, ["--strict", "list", "--since", "1m"])
+    assert result.exit_code == 0, result.stderr
+    assert "the newest was updated" in result.stderr
 
 
 def _closed_early(args: list[str], env: dict[str, str]) -> int:

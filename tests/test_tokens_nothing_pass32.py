@@ -111,3 +111,32 @@ def test_a_stub_that_starts_recording_gets_its_row_in_a_patched_table(
     assert made == tokens("--no-cache")
     assert "(+ 1 session that recorded nothing" in made[0]
     assert any(line.startswith(f"claude:{IDS[4]}") for line in made[0].splitlines())
+
+
+def _hash_named_meta_only_chat(home: Path) -> None:
+    """A Gemini chat of only its meta line, in the hash folder of ``/work/proj``: no usage,
+    no title; its project is known only when another provider's session ran there."""
+    from gemini_builders import meta, sha256_hex, write_chat
+
+    project = sha256_hex("/work/proj")
+    write_chat(home, project, "session-2026-05-01T10-00-11111111.jsonl",
+               [meta("11111111-2222-4333-8444-555555555555", project_hash=project)], mtime=BASE + 500)
+
+
+def test_a_row_whose_project_another_provider_reveals_is_folded_as_fresh(
+        isolated_home: Path, table_ways: list[str]) -> None:
+    """Whether a session recorded nothing depends on its project, which a Gemini row may
+    get with none of its files changed: a patched table folds it as a fresh one."""
+    import os
+
+    from gemini_builders import write_claude_transcript
+
+    session(isolated_home, IDS[0], 1, 100)
+    _hash_named_meta_only_chat(isolated_home)
+    tokens()
+    claude = write_claude_transcript(isolated_home, "/work/proj", IDS[2])  # reveals /work/proj
+    os.utime(claude, (BASE + 100, BASE + 100))
+    made = tokens()
+    assert made == tokens("--no-cache")
+    assert "/work/proj" in made[0] and "recorded nothing" not in made[0]
+    assert table_ways[1] == "whole"  # its fold changed: made whole, not patched

@@ -17,13 +17,12 @@ level: put under whatever call came last, it read as that call's work.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
 from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, subagent_names, truncation_note
-from agentscan.cli.term import Terminal, clean, printable_line, width_of, wrap_columns
+from agentscan.cli.term import Terminal, clean, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 #: tool names that start a subagent, across providers
@@ -207,7 +206,7 @@ def page(lines: Iterator[str], term: Terminal, *, use_pager: bool) -> None:
     text = "\n".join(lines) + "\n"
     command = _pager_command() if term.tty and use_pager else None
     if command is None:
-        sys.stdout.write(text)
+        write_out(text)
         return
     import subprocess
 
@@ -216,7 +215,7 @@ def page(lines: Iterator[str], term: Terminal, *, use_pager: bool) -> None:
     try:
         pager = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env)
     except OSError:
-        sys.stdout.write(text)
+        write_out(text)
         return
     try:
         assert pager.stdin is not None

@@ -13,7 +13,8 @@ fingerprint, tokens, cost and key hashes); the table adds:
   it was printed in, its PROJECT column fitted to its paths
   (``table.paths_fitted``), and how many rows showed each path;
 - ``table-text``: the rows' lines as printed, a row's after another's;
-  ``table-places``: where each row's are in it (none: folded, 0 tokens);
+  ``table-places``: where each row's are in it (none: folded, of 0 tokens or of a
+  session that recorded nothing);
   ``table-when``: each row's date as the table sorts it; ``table-keys``
   (on a terminal): each row's id as shown.
 """

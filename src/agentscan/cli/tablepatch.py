@@ -153,6 +153,8 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             session = read[patch.refs[position].id]
             when = updated_of(session)
             facts = session_facts(session, term, zone)
+            if _unrecorded(patch, index) and (facts[1:] == ["-", "-"]) != (not found.full):
+                return None  # it now recorded nothing, or something (a project): folded or not anew
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
                                      _with(found.rounded, key, facts), index, not found.full,
                                      not found.full and _unrecorded(patch, index)))

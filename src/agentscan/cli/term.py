@@ -161,10 +161,7 @@ def clean(text: str | None) -> str:
     characters (an escape sequence planted in a title) become U+FFFD."""
     if not text:
         return ""
-    text = " ".join(text.split())
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() or ch in _JOINERS else "\ufffd" for ch in text)
+    return clean_path(" ".join(text.split()))
 
 
 def write_out(text: str | bytes) -> None:

@@ -65,20 +65,35 @@ class Provider(ABC):
     def own_folders(self, ctx: ScanContext) -> list[Path]:
         """The agent's own folders, inside which agentscan writes nothing (``export -o``,
         ``otlp -o``: a file there may be read back as a session, or taken by the agent as
-        its own, as a ``state_9.sqlite`` in ``~/.codex``).  The default: the folder holding
-        each root and each folder discovery reads (``~/.codex`` for ``~/.codex/sessions``,
-        Cursor's ``User`` for its ``workspaceStorage``), or that root itself when the folder
-        holding it is the home or above it (``CODEX_HOME=~``: the home is no agent's)."""
+        its own, as a ``state_9.sqlite`` in ``~/.codex``).  The default: each root and each
+        folder discovery reads (compared resolved: a ``projects`` that links elsewhere is
+        refused where it leads), and the folder holding it (``~/.codex`` for
+        ``~/.codex/sessions``, Cursor's ``User`` for its ``workspaceStorage``), but never the
+        home or above it (``CODEX_HOME=~``), nor above what an env var names
+        (``GEMINI_DATA_DIR=/data/gemini`` is not all of ``/data``; ``CURSOR_STATE_DB`` names
+        the one file)."""
         import os
 
         from agentscan.toolkit.paths import is_within
+        from agentscan.toolkit.roots import setting_paths
 
         home = os.path.realpath(ctx.home)
         folders: list[Path] = []
-        for place in [root.path for root in self.roots(ctx)] + self.confinement_roots(ctx):
+        named: dict[str, list[str]] = {}
+        places = [(root.path, root.source) for root in self.roots(ctx)]
+        rooted = {path for path, _ in places}
+        places += [(path, "") for path in self.confinement_roots(ctx) if path not in rooted]
+        for place, source in places:
+            if place not in folders:
+                folders.append(place)
             folder = place.parent
             if folder == place or is_within(home, os.path.realpath(folder)):
-                folder = place
+                continue
+            if source.isupper() and source != "HOME":  # an env var's name (``Root.source``)
+                if source not in named:
+                    named[source] = [os.path.realpath(path) for path in setting_paths(ctx, source)[0]]
+                if not any(is_within(os.path.realpath(folder), bound) for bound in named[source]):
+                    continue
             if folder not in folders:
                 folders.append(folder)
         return folders

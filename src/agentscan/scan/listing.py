@@ -187,11 +187,15 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         else:
             heapq.heappushpop(best, item)
     scanner.end_batch()  # maybe inside one
-    if not best and since is not None and refs:
-        # Read on from the rows read: the loop stops at the first file too old for ``since``,
-        # and a file touched since its last record (a copy, an editor) came before the newer
-        # sessions it outdates only by its mtime.
-        newest = _newest_unparsed(scanner, refs, newest)
+    if not best and since is not None and refs and next((stage for stage, n in passed.items() if not n), None) == "since":
+        # ``since`` left nothing (the hint names the newest then, and only then).  Read on
+        # from the rows read: the loop stops at the first file too old for ``since``, and a
+        # file touched since its last record (a copy, an editor) came before the newer
+        # sessions it outdates only by its mtime.  What those rows say is not this list's
+        # (they are not listed), but what could not be read this time.
+        with scanner.ctx.held_warnings() as held:
+            newest = _newest_unparsed(scanner, refs, newest)
+        say(scanner.ctx, [warning for warning in held.said if warning[3]])
     ordered = [row for _, _, row in sorted(best, key=lambda item: (item[0], item[1]), reverse=True)]
     shown = ordered if limit is None else ordered[:limit]
     from agentscan.timeutil import from_epoch

@@ -173,7 +173,8 @@ def _not_found(scanner: Scanner, query: str) -> SessionNotFound:
         details += [f"it may be in a folder agentscan could not list ({len(unread)}):", *shown, *more]
     # A root named by an env var that points nowhere (a typo in CLAUDE_CONFIG_DIR) hides every
     # session of its provider: said here, where the user is looking for a typo in the id.
-    roots = scanner.unreadable_explicit_roots()
+    named, _ = _split(scanner, query)
+    roots = [root for root in scanner.unreadable_explicit_roots() if not named or root.startswith(named + ":")]
     if roots:
         details += ["it may be under a root that was named but could not be read:", *(f"  {root}" for root in roots)]
     if details:
