@@ -4,6 +4,7 @@ the newest winning (docs/providers/codex.md, ``providers/codex/names.py``)."""
 
 from __future__ import annotations
 
+import errno
 import os
 from datetime import datetime
 from pathlib import Path
@@ -19,10 +20,12 @@ from agentscan.providers.codex.provider import CodexProvider
 from agentscan.scan.scanner import Scanner
 from codex_builders import (
     INDEX_COLUMNS_WITH_NAME,
+    Calls,
     agent_message,
     at,
     index_row,
     meta,
+    paginated,
     rollout_path,
     session_index_entry,
     thread_name_updated,
@@ -34,6 +37,8 @@ from codex_builders import (
     write_session_index,
     write_state_db,
 )
+from gemini_builders import hash_named_chat
+from spies import record_calls
 
 MAIN = "019a0000-0000-7000-8000-00000000aaaa"
 OTHER = "019a0000-0000-7000-8000-00000000bbbb"
@@ -363,11 +368,253 @@ def test_an_escaped_event_type_is_left_to_the_row(isolated_home: Path) -> None:
     assert found is None and row.title == "Escaped"
 
 
-def test_name_times_compare_as_instants(isolated_home: Path) -> None:
-    """An offset time and a UTC one are compared as the instants they are."""
+@pytest.mark.parametrize(("updated_at", "expected"), [
+    # 09:00:10Z, before the rollout's 09:00:20Z, though its clock reads later
+    ("2026-03-02T10:00:10+01:00", "from the rollout"),
+    # 09:00:30Z, after it, though its clock reads earlier
+    ("2026-03-02T08:00:30-01:00", "from session_index"),
+])
+def test_name_times_compare_as_instants(isolated_home: Path, updated_at: str, expected: str) -> None:
+    """An offset time and a UTC one are compared as the instants they are, not as their clocks read."""
     codex = isolated_home / ".codex"
-    renamed = thread_name_updated(at(20), MAIN, "from the rollout")
-    _write(codex, MAIN, _conversation(MAIN, renames=[renamed]))
-    later = datetime.fromisoformat("2026-03-02T10:00:30+01:00")  # at(30), in another zone
-    write_session_index(codex, [{"id": MAIN, "thread_name": "from session_index", "updated_at": later.isoformat()}])
-    assert _titles() == {MAIN: "from session_index"}
+    assert at(20) == datetime.fromisoformat("2026-03-02T09:00:20+00:00")  # the premise
+    _write(codex, MAIN, _conversation(MAIN, renames=[thread_name_updated(at(20), MAIN, "from the rollout")]))
+    write_session_index(codex, [{"id": MAIN, "thread_name": "from session_index", "updated_at": updated_at}])
+    assert _titles() == {MAIN: expected}
+    assert _run(["show", "--json", MAIN])["session"]["title"] == expected
+
+
+# -- a paginated thread: a rename in a part a rollback left ---------------------------------
+
+PAGED = "019a1111-0000-7000-8000-000000000001"
+LIVE_SEGMENT = "019a1111-0000-7000-8000-000000000002"
+LEFT_SEGMENT = "019a1111-0000-7000-8000-000000000003"
+REVERTED_NAME = "Named in the reverted turn"
+
+
+def _paginated(codex: Path, where: str) -> None:
+    """Thread ``PAGED``: its first file, then a rollback to after the first turn, continued in
+    ``LIVE_SEGMENT``.  The rename is in the turn the rollback left (past the first file's
+    cut-off: ``reverted``), or in another continuation left behind (``branch``: a segment
+    whose cut-off is 0), as ``_paginated_home`` in test_codex_recovery.py lays it out."""
+    calls = Calls()
+    root = [paginated(meta(PAGED, at(0)), ordinal=0), turn_context(at(0)), user_message(at(1), "first prompt"),
+            calls.call(at(5), 1000, 0, 100), agent_message(at(6), "answer one")]
+    boundary = len(b"".join(orjson.dumps(record) + b"\n" for record in root))
+    reverted = [user_message(at(10), "reverted prompt")]
+    if where == "reverted":
+        reverted.append(thread_name_updated(at(11), PAGED, REVERTED_NAME))
+    root += [*reverted, calls.call(at(12), 2000, 1000, 200), agent_message(at(13), "answer two")]
+    write_rollout(rollout_path(codex, PAGED, at(0)), root, mtime=at(14).timestamp())
+    if where == "branch":
+        write_rollout(rollout_path(codex, LEFT_SEGMENT, at(15)), [
+            paginated(meta(PAGED, at(0)), base=(PAGED, boundary), ordinal=5), turn_context(at(15)),
+            user_message(at(16), "abandoned prompt"), thread_name_updated(at(17), PAGED, REVERTED_NAME),
+            agent_message(at(18), "abandoned answer")], mtime=at(18).timestamp())
+    continued = Calls(total=usage(1000, 0, 100))
+    write_rollout(rollout_path(codex, LIVE_SEGMENT, at(20)), [
+        paginated(meta(PAGED, at(0)), base=(PAGED, boundary), ordinal=5), turn_context(at(20)),
+        user_message(at(21), "edited prompt"), continued.call(at(22), 1500, 500, 120),
+        agent_message(at(23), "answer three")], mtime=at(25).timestamp())
+
+
+@pytest.mark.parametrize("where", ["reverted", "branch"])
+def test_a_rename_a_rollback_left_names_the_thread_in_show_as_in_list(isolated_home: Path, tmp_path: Path,
+                                                                      where: str) -> None:
+    """A rollback does not undo a rename in Codex: ``show`` notes it past a segment's cut-off
+    and in a branch left behind, as ``list``, ``export`` and the table read it in each file's
+    window, without taking those lines into the conversation."""
+    _paginated(isolated_home / ".codex", where)
+    assert _titles("--no-cache") == {PAGED: REVERTED_NAME}
+    session = _run(["show", "--json", "--no-cache", PAGED])["session"]
+    assert session["title"] == REVERTED_NAME
+    prompts = [prompt["text"] for prompt in session["prompts"]]
+    assert "edited prompt" in prompts and "reverted prompt" not in prompts and "abandoned prompt" not in prompts
+    out = tmp_path / "out.jsonl"
+    _run(["export", "--format", "jsonl", "--no-cache", "--output", str(out)])
+    assert [orjson.loads(line)["title"] for line in out.read_bytes().splitlines()] == [REVERTED_NAME]
+    assert REVERTED_NAME in _run(["tokens", "--no-cache", "--provider", "codex"])["text"]
+    ((found, row),) = _facts(isolated_home)
+    assert found == row and row.title == REVERTED_NAME
+
+
+def test_the_table_facts_read_one_window_at_a_time(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session of many subagents: its table facts hold one thread's window at a time, not
+    every thread's at once (40 subagents of 1 MiB windows held 41 MiB)."""
+    import tracemalloc
+
+    codex = isolated_home / ".codex"
+    window = 64 * 1024
+    monkeypatch.setattr(headtail, "TAIL_BYTES", window)
+    filler = [agent_message(at(10 + n / 1000), "x" * 1000) for n in range(2 * window // 1000)]
+    _write(codex, MAIN, _conversation(MAIN, renames=filler))
+    for n in range(12):
+        child = f"019a0000-0000-7000-8000-0000000010{n:02x}"
+        _write(codex, child, _conversation(child, spawn_parent=MAIN, prompt="sub", renames=filler), start=5)
+    with Scanner(home=isolated_home, env={}, use_cache=False) as scanner:
+        (ref,) = scanner.provider("codex").discover(scanner.ctx)
+        assert CodexProvider().table_facts(ref, scanner.ctx) is not None  # heads and headers read once
+        tracemalloc.start()
+        try:
+            assert CodexProvider().table_facts(ref, scanner.ctx) is not None
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    # One window's bytes are copied once as it is cut at a line (some 3 windows at the peak);
+    # the 13 windows held at once came to 960 KiB.
+    assert peak < 6 * window, peak
+
+
+# -- the 64 other threads a rollout's names are kept for --------------------------------------
+
+
+def test_a_threads_own_rename_is_kept_after_64_other_threads(isolated_home: Path, tmp_path: Path) -> None:
+    codex = isolated_home / ".codex"
+    others = [thread_name_updated(at(5), f"019a0000-0000-7000-8000-0000000020{n:02x}", f"name {n}")
+              for n in range(names.MAX_NAMED_THREADS + 6)]
+    _write(codex, MAIN, _conversation(MAIN, renames=[*others, thread_name_updated(at(6), MAIN, "Its own name")]))
+    assert _titles("--no-cache") == {MAIN: "Its own name"}
+    assert _run(["show", "--json", "--no-cache", MAIN])["session"]["title"] == "Its own name"
+    ((found, row),) = _facts(isolated_home)
+    assert found == row and row.title == "Its own name"
+
+
+# -- reading session_index.jsonl: cheap, said in few warnings, kept when it cannot change -----
+
+
+def test_only_the_discovered_threads_names_are_made(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session index's lines are only decoded: the names (cleaned, their times parsed) are
+    made for the threads discovery found, not for every line (30,000 lines cost 200 ms)."""
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    write_session_index(codex, [
+        *(session_index_entry(f"019a0000-0000-7000-8000-{n:012x}", f"filler {n}", at(2)) for n in range(300)),
+        session_index_entry(MAIN, "Release checklist", at(3)),
+    ])
+    parsed = record_calls(monkeypatch, names, "parse_iso", lambda value: value)
+    cleaned = record_calls(monkeypatch, names, "clean_name", lambda value: value)
+    assert _titles("--no-cache") == {MAIN: "Release checklist"}
+    assert parsed == [session_index_entry(MAIN, "", at(3))["updated_at"]]
+    assert cleaned == ["Release checklist"]
+
+
+def test_borrowing_the_codex_directories_reads_no_session_index(isolated_home: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another provider that asks for the Codex sessions' directories (a Gemini chat in a
+    hash-named project: ``known_cwds``) has no use for their names: the file is not read."""
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(3))])
+    reads = record_calls(monkeypatch, names, "_read", lambda path, ctx: path)
+    with Scanner(home=isolated_home, env={}, use_cache=False) as scanner:
+        assert CodexProvider().known_cwds(scanner.ctx) == {"/work/project"}
+        assert reads == []
+        (ref,) = CodexProvider().discover(scanner.ctx)  # the listing's discovery reads it
+        assert reads == [codex / "session_index.jsonl"]
+        assert CodexProvider().row(ref, scanner.ctx).title == "Release checklist"
+
+
+def test_many_bad_session_index_lines_are_said_in_six_warnings_and_discovery_is_kept(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first bad lines are said with their numbers, the rest counted in one warning: a
+    file of a million bad lines took seconds a run, and its discovery, with more warnings
+    than a stored one keeps, was never stored (every warm run discovered afresh)."""
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    path = write_session_index(codex, [b"[]"] * 150 + [orjson.dumps(session_index_entry(MAIN, "Kept", at(3)))]
+                               + [b"{oops"] * 2)
+    discovered = record_calls(monkeypatch, CodexProvider, "discover", lambda self, ctx: self.name)
+    cold = _run(["list", "--json", "--provider", "codex"])
+    assert [row["title"] for row in cold["sessions"]] == ["Kept"]
+    said = [(w["path"], w.get("line"), w["message"]) for w in cold["warnings"]]
+    assert [(p, line) for p, line, _ in said] == [(str(path), n) for n in (1, 2, 3, 4, 5)] + [(str(path), None)]
+    assert said[0][2].startswith("not a thread name entry")
+    assert said[-1][2] == "… and 147 more bad lines in this file skipped"
+    warm = _run(["list", "--json", "--provider", "codex"])
+    assert warm == cold and discovered == ["codex"]  # the warm run took the stored discovery
+
+
+def test_a_cut_session_index_counts_its_bad_lines_without_numbers(isolated_home: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    path = write_session_index(codex, [b"[1]"] * 400)
+    monkeypatch.setattr(names, "INDEX_BYTES", 1000)
+    listed = _run(["list", "--json", "--no-cache", "--provider", "codex"])
+    said = [(w["path"], w.get("line"), w["message"]) for w in listed["warnings"]]
+    # Five said alike (a window's lines have no number): one warning, then the count of the
+    # rest (1,001 bytes read: 250 whole lines).
+    assert said == [(str(path), None, 'not a thread name entry ({"id", "thread_name", "updated_at"}): skipped'),
+                    (str(path), None, f"… and 245 more bad lines in the last {names.window_text()} skipped")]
+
+
+def _discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    return record_calls(monkeypatch, CodexProvider, "discover", lambda self, ctx: self.name)
+
+
+def test_a_session_index_that_is_a_directory_is_said_and_the_discovery_kept(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a regular file stays so until someone puts it right: not a warning of something not
+    read *this time* (``passing``), which kept every discovery from being stored (a warm
+    ``list`` of 15,000 sessions took 2 s instead of 0.15 s)."""
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    (codex / "session_index.jsonl").mkdir()
+    discovered = _discoveries(monkeypatch)
+    cold = _run(["list", "--json", "--provider", "codex"])
+    assert [w["message"] for w in cold["warnings"]] == ["cannot read: not a regular file (a directory)"]
+    assert _run(["list", "--json", "--provider", "codex"]) == cold and discovered == ["codex"]
+    # Put right: the next run sees it.
+    (codex / "session_index.jsonl").rmdir()
+    write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(3))])
+    assert _titles() == {MAIN: "Release checklist"} and discovered == ["codex", "codex"]
+
+
+def test_a_session_index_that_is_a_symlink_loop_is_said_and_the_discovery_kept(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    (codex / "session_index.jsonl").symlink_to("session_index.jsonl")
+    discovered = _discoveries(monkeypatch)
+    cold = _run(["list", "--json", "--provider", "codex"])
+    assert [w["message"] for w in cold["warnings"]] == ["cannot read: Too many levels of symbolic links"]
+    assert _run(["list", "--json", "--provider", "codex"]) == cold and discovered == ["codex"]
+    (codex / "session_index.jsonl").unlink()
+    write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(3))])
+    assert _titles() == {MAIN: "Release checklist"} and discovered == ["codex", "codex"]
+
+
+def test_a_session_index_not_read_this_time_is_read_again(isolated_home: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A permission or an I/O error may pass: the discovery made without the file is not kept."""
+    from agentscan.toolkit import jsonl
+
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    index = write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(3))])
+    real = jsonl.read_tail
+
+    def refused(path: Path, limit: int) -> tuple[bytes, bool]:
+        if path == index:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path, limit)
+
+    monkeypatch.setattr(jsonl, "read_tail", refused)
+    discovered = _discoveries(monkeypatch)
+    listed = _run(["list", "--json", "--provider", "codex"])
+    assert [w["message"] for w in listed["warnings"]] == ["cannot read: Permission denied"]
+    monkeypatch.setattr(jsonl, "read_tail", real)
+    assert _titles() == {MAIN: "Release checklist"} and discovered == ["codex", "codex"]
+
+
+def test_a_gemini_list_is_not_failed_by_an_unreadable_session_index(isolated_home: Path) -> None:
+    """A Gemini chat in a hash-named project borrows the Codex sessions' directories: a Codex
+    session index that cannot be read is Codex's trouble, not ``list -p gemini --strict``'s."""
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    (codex / "session_index.jsonl").mkdir()
+    hash_named_chat(isolated_home, "/work/project")  # the cwd only the Codex session names
+    for _ in range(3):  # cold, warm, warm again
+        result = CliRunner().invoke(app, ["--strict", "list", "--json", "-p", "gemini"])
+        assert result.exit_code == 0, result.output
+        assert [row["cwd"] for row in orjson.loads(result.stdout)["sessions"]] == ["/work/project"]

@@ -37,6 +37,7 @@ _NAME = re.compile(
 _MAX_DEPTH = 3  # YYYY/MM/DD below sessions/
 _MAX_CHAIN = 32  # subagents of subagents: a bound against cycles
 _MEMO_KEY = "codex.discovery"
+_UNNAMED_MEMO_KEY = "codex.discovery.unnamed"
 ORPHANS_MEMO_KEY = "codex.orphan_index_rows"
 
 
@@ -113,7 +114,7 @@ class Discovery(NamedTuple):
     thread_index: ThreadIndex  # (``index`` would hide ``tuple.index``)
     orphan_index_rows: int = 0
     outside_index_rows: int = 0  # rows whose rollout_path leads out of the session roots
-    session_names: SessionNames = SessionNames({})  # ``session_index.jsonl``
+    session_names: SessionNames = SessionNames()  # ``session_index.jsonl``
 
 
 class _Confinement:
@@ -135,11 +136,25 @@ class _Confinement:
         return any(target != root and is_within(target, root) for root in self._roots)
 
 
-def discover(ctx: ScanContext) -> Discovery:
-    """Every Codex session of this scan (memoised: the list, tokens and cwds share it)."""
+def discover(ctx: ScanContext, *, names: bool = True) -> Discovery:
+    """Every Codex session of this scan (memoised: the list, tokens and cwds share it).
+    ``names``: with the threads' names in ``session_index.jsonl`` (``Thread.session_index_name``);
+    without (``False``), that file is not read at all: another provider that only borrows the
+    sessions' directories (``known_cwds``) has no use for it, nor for what it warns of."""
     memo = ctx.memo.get(_MEMO_KEY)
     if isinstance(memo, Discovery):
         return memo
+    unnamed = ctx.memo.get(_UNNAMED_MEMO_KEY)
+    if not isinstance(unnamed, Discovery):
+        unnamed = ctx.memo[_UNNAMED_MEMO_KEY] = _discover(ctx)
+    if not names:
+        return unnamed
+    result = _named(unnamed, load_session_names(ctx, session_index_paths(codex_roots(ctx))))
+    ctx.memo[_MEMO_KEY] = result
+    return result
+
+
+def _discover(ctx: ScanContext) -> Discovery:
     roots = codex_roots(ctx)
     ctx.confine_to(root.path for root in session_roots(roots))
     index = load_index(ctx, database_roots(roots))
@@ -165,15 +180,26 @@ def discover(ctx: ScanContext) -> Discovery:
         ctx.warn(where, f"{outside} thread index rows point outside CODEX_HOME; those files were not opened")
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
     _join_segments(threads, index, ctx)
-    names = load_session_names(ctx, session_index_paths(roots))
-    for thread_id, thread in list(threads.items()):
-        name = names.names.get(thread_id.lower())  # kept lower-cased, as ids in file names are
+    ctx.memo[ORPHANS_MEMO_KEY] = orphans
+    return Discovery(_group(threads, index), threads, index, orphans, outside)
+
+
+def _named(found: Discovery, names: SessionNames) -> Discovery:
+    """``found`` with each thread's name in the session indexes (made only for these threads)."""
+    threads = dict(found.threads)
+    for thread_id, thread in found.threads.items():
+        name = names.name_of(thread_id.lower())  # kept lower-cased, as ids in file names are
         if name is not None:
             threads[thread_id] = thread._replace(session_index_name=name)
-    result = Discovery(_group(threads, index), threads, index, orphans, outside, names)
-    ctx.memo[_MEMO_KEY] = result
-    ctx.memo[ORPHANS_MEMO_KEY] = orphans
-    return result
+    if threads == found.threads:  # no name (no session index, the usual case): nothing to rebuild
+        return found._replace(session_names=names)
+    sessions = {
+        native_id: session._replace(
+            main=threads[session.main.thread_id] if session.main else None,
+            children=tuple(threads[child.thread_id] for child in session.children))
+        for native_id, session in found.sessions.items()
+    }
+    return found._replace(sessions=sessions, threads=threads, session_names=names)
 
 
 def _walk(directory: Path, ctx: ScanContext, depth: int = 0) -> list[Path]:

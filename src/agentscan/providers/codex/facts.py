@@ -23,15 +23,18 @@ class LineFacts:
     """The running facts of one pass.  A plain class, not a dataclass: a cold ``list``
     imports it, and a dataclass costs about a millisecond to create on import."""
 
-    __slots__ = ("first_ts", "last_ts", "model", "rate_limits", "kinds", "names")
+    __slots__ = ("first_ts", "last_ts", "model", "rate_limits", "kinds", "names", "own")
 
-    def __init__(self) -> None:
+    def __init__(self, own: str | None = None) -> None:
+        """``own``: the id of the thread whose lines these are, if known: its names are always
+        kept (``names.note_name``)."""
         self.first_ts: datetime | None = None
         self.last_ts: datetime | None = None
         self.model: str | None = None
         self.rate_limits: dict[str, Any] | None = None  # the latest, from token_count events
         self.kinds: dict[str, int] = {}
         self.names: dict[str, tuple[str, datetime | None]] = {}  # thread id -> its latest name, when
+        self.own = own.lower() if own else None
 
     def note(self, record: Mapping[str, Any]) -> tuple[datetime | None, str | None, Any, Mapping[str, Any]]:
         """Record one line's facts; returns (timestamp, kind, type, payload) for the caller's own work."""
@@ -56,8 +59,16 @@ class LineFacts:
                 if limits is not None:
                     self.rate_limits = limits
             elif ptype == "thread_name_updated":
-                note_name(self.names, payload, timestamp)
+                note_name(self.names, payload, timestamp, self.own)
         return timestamp, kind, rtype, payload
+
+    def note_rename(self, record: Mapping[str, Any]) -> None:
+        """Only the rename a line may be, of a line whose other facts do not count (past a
+        reverted segment's cut-off: a rollback leaves the thread's name as it is)."""
+        if record.get("type") == "event_msg":
+            payload = payload_of(record)
+            if payload.get("type") == "thread_name_updated":
+                note_name(self.names, payload, parse_iso(record.get("timestamp")), self.own)
 
     def counts(self) -> Counts:
         return counts_of(self.kinds)

@@ -42,8 +42,9 @@ _EVENT_GRACE_LINES = 16
 #: the other lines ``FileUsageScanner.feed`` reacts to (the rest, most of a tail, it skips); a
 #: tuple, not a set: a line's ``type`` may be a list or an object, which would not even hash
 _CALL_LINES = ("turn_context", "token_usage_record", "compacted")
-_TAIL_CACHE: LRUCache[tuple[str, int, int], TailSummary] = LRUCache(maxsize=512)
-_HEAD_CACHE: LRUCache[tuple[str, int, int], HeadSummary] = LRUCache(maxsize=512)
+#: by (path, size, mtime, the id of the thread the file is of: ``_TailFold``)
+_TAIL_CACHE: LRUCache[tuple[str, int, int, str | None], TailSummary] = LRUCache(maxsize=512)
+_HEAD_CACHE: LRUCache[tuple[str, int, int, str | None], HeadSummary] = LRUCache(maxsize=512)
 
 
 class TailSummary(NamedTuple):
@@ -72,9 +73,9 @@ class _TailFold:
 
     __slots__ = ("cumulative", "facts", "calls", "_current", "_carried")
 
-    def __init__(self) -> None:
+    def __init__(self, own: str | None = None) -> None:
         self.cumulative: Counters | None = None
-        self.facts = LineFacts()
+        self.facts = LineFacts(own)  # ``own``: the thread's id, whose names are always kept
         # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
         # gives it): a row's model is the one most of them ran on.
         self.calls = FileUsageScanner(timed=False)
@@ -117,14 +118,15 @@ class _TailFold:
 T = TypeVar("T", HeadSummary, TailSummary)
 
 
-def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[ScanContext], T]) -> T | None:
-    """``compute`` once per (path, size, mtime); a hit reports the warnings the read raised."""
+def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[ScanContext], T],
+            own: str | None = None) -> T | None:
+    """``compute`` once per (path, size, mtime, ``own``); a hit reports the warnings the read raised."""
     try:
         stat = path.stat()
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return None
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    key = (str(path), stat.st_size, stat.st_mtime_ns, own)
     summary = cache.get(key)
     if summary is not None:
         for warning in summary.warnings:
@@ -139,12 +141,14 @@ def _cached(path: Path, ctx: ScanContext, cache: LRUCache, compute: Callable[[Sc
     return summary
 
 
-def tail_summary(path: Path, ctx: ScanContext) -> TailSummary:
-    return _cached(path, ctx, _TAIL_CACHE, lambda scan: _read_tail(path, scan)) or TailSummary()
+def tail_summary(path: Path, ctx: ScanContext, own: str | None = None) -> TailSummary:
+    """``own``: the id of the thread the file is of (a paginated thread's later files are
+    named for their own rollout id), whose names are always kept (``names.note_name``)."""
+    return _cached(path, ctx, _TAIL_CACHE, lambda scan: _read_tail(path, scan, own), own) or TailSummary()
 
 
-def _read_tail(path: Path, ctx: ScanContext) -> TailSummary:
-    fold = _TailFold()
+def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSummary:
+    fold = _TailFold(own)
     if path.name.endswith(".zst"):
         with closing(iter_json_lines(path, ctx)) as lines:
             for line in lines:

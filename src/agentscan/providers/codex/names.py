@@ -16,17 +16,22 @@ Each can be missing or behind (an older build writes no session index, a
 row takes the **newest** of the names found, a name of unknown time counting
 as the oldest; on equal times the rollout (canonical) beats the session
 index, which beats the thread index.  Any name beats the first prompt.  A
-blank or null name is no name (Codex's own readers skip it), and no source
-clears another's name (only the thread index's ``name_state`` says that its
-own ``name`` is none: ``index``).
+blank name, or a rollout event's missing or null one, is no name (Codex's own
+readers skip it; a session index line whose ``thread_name`` is null is a bad
+line: Codex writes a string), and no source clears another's name (only the
+thread index's ``name_state`` says that its own ``name`` is none: ``index``).
 
 ``session_index.jsonl`` can grow without bound, so only its last
 ``INDEX_BYTES`` are read; a name set earlier than that and never again is
-not seen there (the rollout and the thread index may still have it).
+not seen there (the rollout and the thread index may still have it).  Its
+lines are only decoded as it is read; a name is made (cleaned, its time
+parsed) when a thread asks for it (``SessionNames.name_of``).
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 from datetime import datetime
 from pathlib import Path
@@ -41,9 +46,13 @@ if TYPE_CHECKING:
 
 #: what is read of a session index: its last 4 MiB (some 30,000 renames)
 INDEX_BYTES = 4 * 1024 * 1024
-#: a rollout's names are kept for this many thread ids at most (its own, and those of the
-#: ancestors whose history it copied): a hostile file cannot make the set grow
+#: a rollout's names are kept for this many thread ids at most (those of the ancestors whose
+#: history it copied), besides its own thread's: a hostile file cannot make the set grow
 MAX_NAMED_THREADS = 64
+#: a session index's bad lines said one by one (with their numbers): the rest are counted
+SAID_BAD_LINES = 5
+#: why a file cannot be read that stays so until someone changes it (``lasting``)
+_LASTING = frozenset({errno.ELOOP, errno.EISDIR, errno.ENOTDIR, errno.ENAMETOOLONG})
 _MEMO_KEY = "codex.session_names"
 
 #: which source a name came from: on equal times the higher wins
@@ -51,6 +60,8 @@ STATE_DB, SESSION_INDEX_FILE, ROLLOUT = 0, 1, 2
 
 #: a rollout's names: (thread id, name, the event's time), the latest event per thread id
 RolloutNames = tuple[tuple[str, str, "datetime | None"], ...]
+#: a session index entry as decoded: its ``thread_name`` (a string, not blank) and ``updated_at``
+RawEntry = tuple[str, Any]
 
 
 class ThreadName(NamedTuple):
@@ -62,12 +73,31 @@ class ThreadName(NamedTuple):
 
 
 class SessionNames(NamedTuple):
-    """The names of every readable session index, by thread id (a named tuple: see ``cli.term.Terminal``)."""
+    """What every readable session index says (a named tuple: see ``cli.term.Terminal``)."""
 
-    names: Mapping[str, ThreadName]
+    #: each file's last named entry of each thread id (lower-cased), as decoded, in file order
+    entries: tuple[Mapping[str, RawEntry], ...] = ()
     #: the files read, and those read only in part (their last ``INDEX_BYTES``): for doctor
     files: tuple[Path, ...] = ()
     partial: tuple[Path, ...] = ()
+
+    def name_of(self, thread_id: str) -> ThreadName | None:
+        """A thread's name (its id lower-cased): a file's last named entry for it, of several
+        files the newest (``updated_at``), a tie to the later file."""
+        best: ThreadName | None = None
+        for entries in self.entries:
+            raw = entries.get(thread_id)
+            name = clean_name(raw[0]) if raw is not None else None
+            if raw is None or name is None:  # (only named entries are kept)
+                continue
+            found = ThreadName(name, parse_iso(raw[1]), SESSION_INDEX_FILE)
+            if best is None or _key(found) >= _key(best):
+                best = found
+        return best
+
+    def has_name(self, thread_id: str) -> bool:
+        """Whether a file has a name for the thread (its id lower-cased)."""
+        return any(thread_id in entries for entries in self.entries)
 
 
 def window_text() -> str:
@@ -97,13 +127,15 @@ def name_event(payload: Mapping[str, Any]) -> tuple[str, str] | None:
 
 
 def note_name(names: dict[str, tuple[str, datetime | None]], payload: Mapping[str, Any],
-              timestamp: datetime | None) -> None:
-    """Keep a ``thread_name_updated`` event in ``names`` (a later one replaces an earlier one)."""
+              timestamp: datetime | None, own: str | None = None) -> None:
+    """Keep a ``thread_name_updated`` event in ``names`` (a later one replaces an earlier one).
+    ``own``: the id (lower-cased) of the thread the lines are of, whose names are always kept
+    (the cap is for the others): ``None`` when the reader does not know it."""
     found = name_event(payload)
     if found is None:
         return
     thread_id, name = found
-    if thread_id in names or len(names) < MAX_NAMED_THREADS:
+    if thread_id in names or len(names) < MAX_NAMED_THREADS or thread_id == own:
         names[thread_id] = (name, timestamp)
 
 
@@ -150,34 +182,31 @@ def _key(name: ThreadName) -> tuple[bool, float, int]:
 
 
 def load_session_names(ctx: ScanContext, paths: Iterable[Path]) -> SessionNames:
-    """The names of every session index among ``paths`` (memoised per scan): of one id, the
-    last entry of a file, and of several files the newest (``updated_at``), a tie to the later file."""
+    """The named entries of every session index among ``paths`` (memoised per scan)."""
     memo = ctx.memo.get(_MEMO_KEY)
     if isinstance(memo, SessionNames):
         return memo
-    names: dict[str, ThreadName] = {}
+    entries: list[Mapping[str, RawEntry]] = []
     files: list[Path] = []
     partial: list[Path] = []
     for path in paths:
         found = _read(path, ctx)
         if found is None:
             continue
-        entries, cut = found
+        named, cut = found
+        entries.append(named)
         files.append(path)
         if cut:
             partial.append(path)
-        for thread_id, entry in entries.items():
-            current = names.get(thread_id)
-            if current is None or _key(entry) >= _key(current):
-                names[thread_id] = entry
-    result = SessionNames(names, tuple(files), tuple(partial))
+    result = SessionNames(tuple(entries), tuple(files), tuple(partial))
     ctx.memo[_MEMO_KEY] = result
     return result
 
 
-def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, ThreadName], bool] | None:
-    """The file's names by thread id and whether it was read only in part; ``None``: none
-    there (no file is normal: older builds write none) or unreadable (a warning)."""
+def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | None:
+    """The file's last named entry of each thread id, raw, and whether the file was read only
+    in part; ``None``: none there (no file is normal: older builds write none) or unreadable
+    (a warning)."""
     import orjson
 
     from agentscan.settling import unfinished_line
@@ -196,43 +225,84 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, ThreadName], bool] | 
     except FileNotFoundError:
         return None
     except OSError as exc:
-        ctx.cannot_read(path, exc)
+        if lasting(exc):
+            # Not ``passing``: read again next run, it would fail again, and a passing warning
+            # keeps any discovery from being stored (every warm run discovered afresh).
+            ctx.warn(path, f"cannot read: {exc.strerror or exc}")
+        else:
+            ctx.cannot_read(path, exc)  # an I/O error, a permission: may be read next time
         return None
     if cut:
         newline = data.find(b"\n")  # the window starts mid-line: not a line of its own
         data = data[newline + 1:] if newline >= 0 else b""
     elif data.startswith(BOM):
         data = data[len(BOM):]
-    names: dict[str, ThreadName] = {}
-    chunks = data.split(b"\n")
-    for position, chunk in enumerate(chunks):
-        chunk = chunk.strip()
-        if not chunk:
-            continue
-        line = None if cut else position + 1  # a window's lines are not the file's: no number to give
+    bad = _BadLines(path, ctx, cut)
+    named: dict[str, RawEntry] = {}
+    loads, invalid = orjson.loads, orjson.JSONDecodeError
+    # Only decoded and checked here: a name is cleaned, and its time parsed, when a thread
+    # asks for it (``SessionNames.name_of``): doing so for each of 30,000 lines cost 200 ms.
+    # Line by line from a stream of the bytes read: a list of a window's lines would take
+    # 60 MB for a file of a million short ones.
+    for number, line in enumerate(io.BytesIO(data), 1):
         try:
-            record = orjson.loads(chunk)
-        except orjson.JSONDecodeError as exc:
-            if position == len(chunks) - 1:  # no newline after it: maybe still being written
-                ctx.warn(path, unfinished_line(chunk), line)
-            else:
-                where = f" in the last {window_text()}" if cut else ""
-                ctx.warn(path, f"invalid JSON skipped{where}: {short_json_error(exc)}", line)
-            continue
-        entry = _entry(record)
-        if entry is None:
-            ctx.warn(path, "not a thread name entry ({\"id\", \"thread_name\", \"updated_at\"}): skipped", line)
-        elif entry[1] is not None:  # a blank name is no name (Codex skips it too)
-            names[entry[0]] = entry[1]
-    return names, cut
+            record = loads(line)  # JSON's own whitespace (the newline) is allowed around it
+        except invalid:
+            chunk = line.strip()
+            if not chunk:
+                continue
+            try:
+                record = loads(chunk)
+            except invalid as exc:
+                if not line.endswith(b"\n"):  # the last line, with no newline yet: maybe still being written
+                    ctx.warn(path, unfinished_line(chunk), None if cut else number)
+                else:
+                    bad.add(number, f"invalid JSON skipped{bad.where}: {short_json_error(exc)}")
+                continue
+        if isinstance(record, dict):
+            thread_id, name = record.get("id"), record.get("thread_name")
+            # A null ``thread_name`` is a bad line too: Codex writes a string (blank for none).
+            if isinstance(thread_id, str) and isinstance(name, str) and (key := thread_id.strip().lower()):
+                if name and not name.isspace():  # a blank name is no name (Codex skips it too)
+                    named[key] = (name, record.get("updated_at"))
+                continue
+        bad.add(number, 'not a thread name entry ({"id", "thread_name", "updated_at"}): skipped')
+    bad.close()
+    return named, cut
 
 
-def _entry(record: object) -> tuple[str, ThreadName | None] | None:
-    if not isinstance(record, dict):
-        return None
-    thread_id, name = record.get("id"), record.get("thread_name")
-    if not isinstance(thread_id, str) or not thread_id.strip() or not isinstance(name, str):
-        return None
-    cleaned = clean_name(name)
-    at = parse_iso(record.get("updated_at"))
-    return thread_id.strip().lower(), ThreadName(cleaned, at, SESSION_INDEX_FILE) if cleaned else None
+class _BadLines:
+    """A session index's bad lines: the first ``SAID_BAD_LINES`` said with their numbers, the
+    rest counted and said as one warning.  Each said warning costs a call and, while a result
+    is computed, a place among the warnings stored with it: a file of a million bad lines
+    took seconds a run, and its discovery was never stored (too many warnings to keep)."""
+
+    __slots__ = ("path", "ctx", "cut", "said", "more")
+
+    def __init__(self, path: Path, ctx: ScanContext, cut: bool) -> None:
+        self.path, self.ctx, self.cut = path, ctx, cut
+        self.said = self.more = 0
+
+    @property
+    def where(self) -> str:
+        return f" in the last {window_text()}" if self.cut else ""
+
+    def add(self, number: int, message: str) -> None:
+        if self.said < SAID_BAD_LINES:
+            self.said += 1
+            # A window's lines are not the file's: no number to give.
+            self.ctx.warn(self.path, message, None if self.cut else number)
+        else:
+            self.more += 1
+
+    def close(self) -> None:
+        if self.more:
+            self.ctx.warn(self.path, f"… and {self.more:,} more bad lines{self.where or ' in this file'} skipped")
+
+
+def lasting(exc: OSError) -> bool:
+    """Whether a file could not be read for a reason that stays until someone changes it (not a
+    regular file, a symlink loop), unlike an I/O error or a permission."""
+    from agentscan.toolkit.fsutil import NotRegularFile
+
+    return isinstance(exc, NotRegularFile) or exc.errno in _LASTING

@@ -39,7 +39,9 @@ class CodexProvider(Provider):
     # 6: a bad line said once with its number (the tail read of a small rollout); show's errors
     # 7: a thread's name (rollout ``thread_name_updated``, ``session_index.jsonl``, the index's
     #    ``name``) is its title
-    parser_version = "7"
+    # 8: a thread's own renames kept past 64 other threads'; a session index's bad lines past
+    #    the fifth said as one warning (a stored discovery's warnings are a fresh one's)
+    parser_version = "8"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -73,7 +75,9 @@ class CodexProvider(Provider):
         session = self._session(ref, ctx)
         # The index's identity as taken before it was read (``ThreadIndex.identity``); of the
         # session index, only the names it gives this session's threads (a rename of another
-        # thread leaves this row as it is).
+        # thread leaves this row as it is).  Every thread's, though only the naming thread's
+        # (the main one, else the first subagent) can title the row: a subagent's rename makes
+        # the row be read again for nothing, which is harmless and keeps this simple.
         names = [f"name {thread.thread_id}\0{thread.session_index_name}" for thread in session.threads()
                  if thread.session_index_name is not None]
         parts = [base, *self._parents_files(session, ctx), *discover(ctx).thread_index.identity, *names]
@@ -113,7 +117,7 @@ class CodexProvider(Provider):
         # appends to it, and then the stored discovery (its fingerprints) no longer stands.
         from agentscan.providers.codex.roots import session_index_paths
 
-        return [str(path) for path in session_index_paths(self.roots(ctx))]
+        return [_census_path(path) for path in session_index_paths(self.roots(ctx))]
 
     def index_orphans(self, ctx: ScanContext) -> int:
         """Thread-index rows whose rollout is gone (not listed; doctor reports them)."""
@@ -151,7 +155,7 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.row import thread_header
 
         cwds: set[str] = set()
-        for thread in discover(ctx).threads.values():
+        for thread in discover(ctx, names=False).threads.values():  # the directories alone
             cwd = thread.indexed.cwd if thread.indexed and thread.indexed.cwd else thread_header(thread, ctx).cwd
             if cwd:
                 cwds.add(cwd)
@@ -216,6 +220,7 @@ class CodexProvider(Provider):
         from agentscan.detailmodel import SubagentInfo
         from agentscan.model import sum_usage
         from agentscan.providers.codex.detail import TranscriptReader
+        from agentscan.providers.codex.facts import LineFacts
         from agentscan.providers.codex.fullcounts import remember
         from agentscan.providers.codex.headtail import TailSummary
         from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
@@ -235,7 +240,8 @@ class CodexProvider(Provider):
             # One pass per file feeds both the conversation and the call counter.
             subagent = None if thread is session.main else thread.thread_id
             header = thread_header(thread, ctx)
-            reader = TranscriptReader(collector, subagent=subagent, conversation=session.main is None)
+            reader = TranscriptReader(collector, subagent=subagent, conversation=session.main is None,
+                                      facts=LineFacts(thread.thread_id))
             for path, live_bytes in _thread_files(thread):
                 scanner = FileUsageScanner(
                     replay=header.link.replays_history and path == thread.first.path,
@@ -248,6 +254,10 @@ class CodexProvider(Provider):
                         # not part of the live conversation.
                         if live_bytes is None or line.offset < live_bytes:
                             reader.feed(line.record)
+                        else:
+                            # A rollback does not undo a rename in Codex: the thread keeps the
+                            # name (``list`` reads it there too, in each file's window).
+                            reader.facts.note_rename(line.record)
                         scanner.feed(line.record)
                 if not thread.segments:
                     remember(path, ctx, reader.facts.kinds, progress, scanner.model_use(), scanner.position)
@@ -351,11 +361,26 @@ def _names_diagnostics(found: Discovery) -> list[str]:
     names = found.session_names
     if not names.files:
         return []
-    named = sum(1 for thread_id in names.names if thread_id in found.threads)
+    named = sum(1 for thread_id in found.threads if names.has_name(thread_id.lower()))
     lines = [f"thread names: {', '.join(map(str, names.files))} ({named} listed threads named)"]
     for path in names.partial:
         lines.append(f"{path}: only its last {window_text()} read (names set before are not seen there)")
     return lines
+
+
+def _census_path(path: Path) -> str:
+    """The path the census stats for a session index: itself, or, when it cannot be stat'ed
+    (a symlink loop), the folder holding it, whose own stat changes when the file is put right
+    (the census gives up on a path it cannot stat: every run would discover afresh)."""
+    import os
+
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # missing: the census says so itself
+    except (OSError, ValueError):
+        return str(path.parent)
+    return str(path)
 
 
 def _thread_files(thread: Thread) -> list[tuple[Path, int | None]]:

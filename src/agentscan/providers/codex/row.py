@@ -81,8 +81,9 @@ def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: Sc
     return ThreadFacts(thread, header, tail, _nonzero(to_tokens(tail.cumulative)))
 
 
-def _file_tail(path: Path, ctx: ScanContext) -> TailSummary:
-    tail = tail_summary(path, ctx)
+def _file_tail(path: Path, ctx: ScanContext, own: str) -> TailSummary:
+    """``own``: the id of the thread ``path`` is a file of (``headtail.tail_summary``)."""
+    tail = tail_summary(path, ctx, own)
     if not tail.whole_file:
         # The window saw only the end: a full pass may have left the exact tally.
         exact = exact_tally(path, ctx)
@@ -95,7 +96,7 @@ def _file_tail(path: Path, ctx: ScanContext) -> TailSummary:
 
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
     header = thread_header(thread, ctx)
-    tail = _file_tail(thread.rollout.path, ctx)
+    tail = _file_tail(thread.rollout.path, ctx, thread.thread_id)
     if thread.segments or header.history_base is not None:
         # Several files, or a file that continues one (maybe gone): each
         # file's own part, from the count it starts at.
@@ -116,7 +117,7 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
     tails: list[TailSummary] = []
     whole = True
     for segment in thread.segments:
-        tail = _file_tail(segment.rollout.path, ctx)
+        tail = _file_tail(segment.rollout.path, ctx, thread.thread_id)
         tails.append(tail)
         counts.append(tail.counts)
         whole = whole and tail.whole_file
@@ -141,11 +142,12 @@ def session_counts(session: CodexSession, ctx: ScanContext) -> Counts | None:
     the main rollout's, or with no main rollout its subagents' summed."""
     threads = (session.main,) if session.main else session.children
     found = []
-    for path in (path for thread in threads for path in thread.files()):
-        tail = _file_tail(path, ctx)
-        if not tail.whole_file:
-            return None
-        found.append(tail.counts)
+    for thread in threads:
+        for path in thread.files():
+            tail = _file_tail(path, ctx, thread.thread_id)
+            if not tail.whole_file:
+                return None
+            found.append(tail.counts)
     return _sum_counts(found)
 
 

@@ -39,14 +39,20 @@ def table_facts(session: CodexSession, ctx: ScanContext) -> TableFacts | None:
     threads = session.threads()
     # The thread whose name titles the row: the main one, else the first subagent.
     naming = session.main or (session.children[0] if session.children else None)
+    lasts: list[datetime | None] = []
+    named = None
     try:
-        windows = [_window(thread.rollout) for thread in threads]
-        lasts = [newest_time(data, STAMPS.findall(data), _record_at) for data in windows]
-        named = None
-        if naming is not None:
-            # Every file's window, in history order, as the row's tails (``row._segmented_facts``).
-            parts = [_names(_window(segment.rollout)) for segment in naming.segments] + [_names(windows[0])]
-            named = chosen_name(naming, merged(parts))
+        # One window at a time (a session of 40 subagents would hold 40 MiB): of each, its
+        # newest time, and of the naming thread's, its names.
+        for thread in threads:
+            data = _window(thread.rollout)
+            lasts.append(newest_time(data, STAMPS.findall(data), _record_at))
+            if thread is naming:
+                # Every file's window, in history order, as the row's tails (``row._segmented_facts``).
+                own = thread.thread_id
+                parts = [_names(_window(segment.rollout), own) for segment in thread.segments]
+                named = chosen_name(thread, merged([*parts, _names(data, own)]))
+            del data
     except (Unsure, OSError):
         return None
     recorded = newest(*lasts)
@@ -74,9 +80,10 @@ def _window(rollout: RolloutFile) -> bytes:
     return data
 
 
-def _names(data: bytes) -> RolloutNames:
-    """The renames of a window as the row's pass keeps them (``facts.LineFacts``): each line
-    that holds the event's type is decoded, in order (one line is taken once)."""
+def _names(data: bytes, own: str) -> RolloutNames:
+    """The renames of a window as the row's pass keeps them (``facts.LineFacts``, ``own``: the
+    thread's id): each line that holds the event's type is decoded, in order (one line is
+    taken once)."""
     from agentscan.providers.codex.names import frozen, note_name
     from agentscan.providers.codex.records import payload_of
     from agentscan.timeutil import parse_iso
@@ -89,7 +96,7 @@ def _names(data: bytes) -> RolloutNames:
         if record is not None and record.get("type") == "event_msg":
             payload = payload_of(record)
             if payload.get("type") == "thread_name_updated":
-                note_name(names, payload, parse_iso(record.get("timestamp")))
+                note_name(names, payload, parse_iso(record.get("timestamp")), own.lower())
         at = data.find(_RENAMED, end)
     return frozen(names)
 
