@@ -31,7 +31,8 @@ from agentscan.scan.scanner import Scanner
 from agentscan.scan.tokens import token_report
 from agentscan.toolkit import sqlite_ro
 from agentscan.toolkit.fsutil import FileTooLarge, NotRegularFile, open_regular, read_capped
-from agentscan.toolkit.jsonl import iter_json_lines, load_json_file, too_many_values
+from agentscan.toolkit.jsondoc import load_json_file, too_many_values
+from agentscan.toolkit.jsonl import iter_json_lines
 from hostile import zstd_bomb
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs and /dev/zero are POSIX")

@@ -305,7 +305,7 @@ def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, 
     from agentscan.bounds import MAX_SIDE_FILE_BYTES
     from agentscan.model import PROGRESS_ORIGIN
     from agentscan.providers.claude.usage import meta_agent_type
-    from agentscan.toolkit.jsonl import load_json_file
+    from agentscan.toolkit.jsondoc import load_json_file
 
     infos = []
     for agent_id in sorted(set(files.subagents) | set(per_agent) | set(inline)):

@@ -26,7 +26,7 @@ import orjson
 
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import load_json_file
+from agentscan.toolkit.jsondoc import load_json_file
 from agentscan.providers.cursor.roots import chat_roots
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_str, model_name
 from agentscan.errors import DatabaseUnavailable

@@ -43,7 +43,7 @@ from agentscan.providers.cursor.records import (
 )
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
-from agentscan.toolkit.jsonl import too_many_values
+from agentscan.toolkit.jsondoc import too_many_values
 from agentscan.toolkit.sqlite_ro import connect_readonly, has_table, table_columns
 
 _MEMO_KEY = "cursor.state_db"

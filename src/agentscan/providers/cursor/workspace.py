@@ -34,7 +34,7 @@ from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
 from agentscan.providers.cursor.roots import workspace_dir
-from agentscan.toolkit.jsonl import load_json_file
+from agentscan.toolkit.jsondoc import load_json_file
 from agentscan.toolkit.sqlite_ro import DatabaseUnavailable, has_table, readonly
 from agentscan.timeutil import from_epoch
 

@@ -19,7 +19,7 @@ import orjson
 from agentscan.context import ScanContext, say
 from agentscan.bounds import MAX_JSON_DOCUMENT_BYTES
 from agentscan.toolkit.fsutil import read_capped
-from agentscan.toolkit.jsonl import load_json_file, too_many_values
+from agentscan.toolkit.jsondoc import load_json_file, too_many_values
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
 _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')

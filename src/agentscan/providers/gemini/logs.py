@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import load_json_file
+from agentscan.toolkit.jsondoc import load_json_file
 from agentscan.providers.gemini.records import as_str
 from agentscan.timeutil import parse_iso
 

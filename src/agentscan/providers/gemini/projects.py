@@ -28,7 +28,7 @@ from typing import Iterable
 from agentscan.context import Said, ScanContext, say
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.toolkit.fsutil import read_capped
-from agentscan.toolkit.jsonl import load_json_file
+from agentscan.toolkit.jsondoc import load_json_file
 from agentscan.providers.gemini.paths import paths_in_chat_files, with_parents
 from agentscan.providers.gemini.records import as_dict
 
