@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, state_of
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 
 def register(app: typer.Typer) -> None:
@@ -21,18 +24,24 @@ def prices_command(
     provider: Optional[str] = typer.Option(None, "--provider", "-p", help="Look MODEL up as this agent records it (claude, codex, gemini, cursor).", metavar="P"),
     update: bool = typer.Option(False, "--update", help="Fetch the current price data from genai-prices (network) and use it from now on."),
     reset: bool = typer.Option(False, "--reset", help="Forget fetched price data; use the data bundled with genai-prices."),
+    at: Optional[str] = typer.Option(None, "--at", help="MODEL's prices in force at WHEN (a date or an ISO time; default: now), as a call made then is priced.", metavar="WHEN"),
     as_json: bool = JsonOption,
 ) -> None:
     """The price data costs come from (offline unless --update), and what MODEL costs per million tokens."""
     import os
 
     from agentscan.cli import render
+    from agentscan.cli.state import reject_blank
     from agentscan.context import ScanContext
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.pricing import aliases, source
 
     if update and reset:
         raise UsageProblem("--update and --reset cannot be combined")
+    reject_blank(at=at)
+    # A call is priced at its own time (a price may change: a long-context premium that
+    # ended), so the prices a cost was made of are asked for at that time.
+    when = _when(at) if at is not None else None
     if provider is not None:
         from agentscan.providers import get_provider
 
@@ -65,7 +74,7 @@ def prices_command(
             }
             for agent, ref in _lookups(agents, name):
                 try:
-                    found.update(library.describe(data, aliases.PROVIDER_HINTS.get(agent), ref))
+                    found.update(library.describe(data, aliases.PROVIDER_HINTS.get(agent), ref, when))
                     break
                 except library.NotPriceable:
                     pass
@@ -73,7 +82,9 @@ def prices_command(
                 scan.warn(f"model:{provider or '-'}/{name}", f"no price for {name!r} in {data.label}")
             looked_up.append(found)
     if as_json:
-        body = {"prices": data.to_json(), "stale_fetch": stale, "models": looked_up}
+        from agentscan.timeutil import to_iso
+
+        body = {"prices": data.to_json(), "stale_fetch": stale, "at": to_iso(when), "models": looked_up}
         render.emit_json(render.envelope("prices", body, scan.warnings.items))
     else:
         for note in notes:
@@ -81,6 +92,8 @@ def prices_command(
         print(f"price data: {data.label}" + (f" from {data.url} (sha256 {data.sha256})" if data.source == "fetched" else ""))
         if stale:
             print(f"note: {stale}")
+        if looked_up and when is not None:
+            print(f"prices in force at {render.short_time(when)}")
         if looked_up:
             from agentscan.cli.prices_text import print_prices
 
@@ -115,3 +128,11 @@ def _lookups(agents: list[str], name: str) -> list[tuple[str, str]]:
     if "cursor" in agents and "." in version:
         made.append(("cursor", f"claude-{version}-{family}" + (f"-{tail}" if tail else "")))
     return found + [(agent, ref) for agent, recorded in made if (ref := aliases.model_ref(agent, recorded)) is not None]
+
+
+def _when(text: str) -> datetime:
+    """``--at``: a date is its start, in the local zone, as ``--since`` reads it; a duration
+    (``3d``) is that long ago."""
+    from agentscan.timeutil import parse_when
+
+    return parse_when(text)

@@ -1,0 +1,41 @@
+"""``prices MODEL --at WHEN``: the prices a call made then was priced at (a price may change:
+genai-prices' Claude Opus 4.6 had a long-context premium until 2026-03-13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+
+runner = CliRunner()
+
+
+def test_at_a_date_gives_the_prices_then(isolated_home: Path) -> None:
+    now = runner.invoke(app, ["prices", "claude-opus-4-6"])
+    then = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "2026-03-05"])
+    assert now.exit_code == 0 and then.exit_code == 0, then.output
+    assert "above 200k" not in now.stdout  # a flat price now
+    lines = then.stdout.splitlines()
+    assert "prices in force at 2026-03-05 00:00" in lines
+    assert any(line.strip().startswith("above 200k") and "$10" in line for line in lines)
+
+
+def test_json_says_when_and_the_tiers_then(isolated_home: Path) -> None:
+    result = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "2026-03-05T12:00:00Z", "--json"])
+    assert result.exit_code == 0, result.output
+    document = orjson.loads(result.stdout)
+    assert document["at"] == "2026-03-05T12:00:00.000Z"
+    [model] = document["models"]
+    assert model["price_fields"]["input_mtok"] == {"base": 5.0, "tiers": [{"above": 200000, "price": 10.0}]}
+    plain = orjson.loads(runner.invoke(app, ["prices", "claude-opus-4-6", "--json"]).stdout)
+    assert plain["at"] is None and plain["models"][0]["price_fields"]["input_mtok"] == 5.0
+
+
+def test_an_empty_or_bad_at_is_a_usage_error(isolated_home: Path) -> None:
+    empty = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", ""])
+    assert empty.exit_code == 2 and "--at is empty" in empty.stderr
+    bad = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "yesterday-ish"])
+    assert bad.exit_code == 2
