@@ -542,10 +542,10 @@ def test_a_cut_session_index_counts_its_bad_lines_without_numbers(isolated_home:
     monkeypatch.setattr(names, "INDEX_BYTES", 1000)
     listed = _run(["list", "--json", "--no-cache", "--provider", "codex"])
     said = [(w["path"], w.get("line"), w["message"]) for w in listed["warnings"]]
-    # Five said alike (a window's lines have no number): one warning, then the count of the
-    # rest (1,001 bytes read: 250 whole lines).
+    # A window's lines have no number: one is said, then the count of the rest (1,001 bytes
+    # read: 250 whole lines), which adds up to every bad line read.
     assert said == [(str(path), None, 'not a thread name entry ({"id", "thread_name", "updated_at"}): skipped'),
-                    (str(path), None, f"… and 245 more bad lines in the last {names.window_text()} skipped")]
+                    (str(path), None, f"… and 249 more bad lines in the last {names.window_text()} skipped")]
 
 
 def _discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -618,3 +618,56 @@ def test_a_gemini_list_is_not_failed_by_an_unreadable_session_index(isolated_hom
         result = CliRunner().invoke(app, ["--strict", "list", "--json", "-p", "gemini"])
         assert result.exit_code == 0, result.output
         assert [row["cwd"] for row in orjson.loads(result.stdout)["sessions"]] == ["/work/project"]
+
+
+def test_a_file_of_nothing_but_bad_lines_is_not_read_past_its_first_lines(isolated_home: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each bad line costs a failed decode: a window of a million took seconds a discovery."""
+    codex = isolated_home / ".codex"
+    _write(codex, MAIN, _conversation(MAIN))
+    path = write_session_index(codex, [b"{x"] * 300)
+    monkeypatch.setattr(names, "NO_ENTRY_LINES", 100)
+    listed = _run(["list", "--json", "--no-cache", "--provider", "codex"])
+    said = [(w.get("line"), w["message"]) for w in listed["warnings"] if w["path"] == str(path)]
+    assert said[-2:] == [(None, "… and 95 more bad lines in this file skipped"),
+                         (None, "no thread name entry in its first 100 lines read: not read further "
+                                "(not a session index?)")]
+    # One good entry among its first lines, and the file is read to its end.
+    write_session_index(codex, [b"{x"] * 50 + [orjson.dumps({"id": MAIN, "thread_name": "Kept", "updated_at": None})]
+                        + [b"{x"] * 250)
+    again = _run(["list", "--json", "--no-cache", "--provider", "codex"])
+    assert not any("not read further" in w["message"] for w in again["warnings"])
+
+
+def test_of_a_thread_s_files_the_newest_rename_wins_not_the_last_file() -> None:
+    """An abandoned branch comes after the chain's earlier files: an older rename there must
+    not win over a newer one in an earlier file."""
+    from datetime import datetime, timezone
+
+    older, newer = datetime(2026, 3, 1, tzinfo=timezone.utc), datetime(2026, 3, 2, tzinfo=timezone.utc)
+    chain = (("t1", "Newer", newer),)
+    branch = (("t1", "Older", older),)
+    assert names.merged([chain, branch]) == (("t1", "Newer", newer),)
+    assert names.merged([branch, chain]) == (("t1", "Newer", newer),)
+    # Unknown or equal times: the later file, as before.
+    assert names.merged([chain, (("t1", "Later file", None),)]) == (("t1", "Later file", None),)
+    assert names.merged([chain, (("t1", "Same time", newer),)]) == (("t1", "Same time", newer),)
+
+
+def test_the_census_stats_the_folder_of_a_session_index_that_links_out_of_its_home(tmp_path: Path) -> None:
+    """A link out of the Codex home is never read, and what it leads to may change each run
+    (``/proc/self/environ``): the census watches the folder, so warm runs keep discovery."""
+    from agentscan.providers.codex.provider import _census_path
+
+    home = tmp_path / ".codex"
+    home.mkdir()
+    outside = tmp_path / "elsewhere.jsonl"
+    outside.write_bytes(b"")
+    link = home / "session_index.jsonl"
+    link.symlink_to(outside)
+    assert _census_path(link) == str(home)
+    inside = home / "real.jsonl"
+    inside.write_bytes(b"")
+    link.unlink()
+    link.symlink_to(inside)
+    assert _census_path(link) == str(link)

@@ -39,3 +39,28 @@ def test_an_empty_or_bad_at_is_a_usage_error(isolated_home: Path) -> None:
     assert empty.exit_code == 2 and "--at is empty" in empty.stderr
     bad = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "yesterday-ish"])
     assert bad.exit_code == 2
+
+
+def test_a_time_past_the_years_a_record_holds_is_taken_as_the_nearest(isolated_home: Path, monkeypatch) -> None:  # noqa: ANN001
+    """East of UTC, 9999-12-31T23:30Z has no local form: a traceback, for --at, --since and --until."""
+    import time
+
+    from agentscan.timeutil import _EARLIEST, _LATEST, parse_when
+
+    assert parse_when("9999-12-31T23:30:00Z") == _LATEST
+    assert parse_when("739000d") == _EARLIEST
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    time.tzset()
+    try:
+        result = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "9999-12-31T23:30:00Z"])
+        assert result.exit_code == 0, result.output
+        listed = runner.invoke(app, ["list", "--since", "9999-12-31T23:30:00Z"])
+        assert listed.exit_code == 0, listed.output
+    finally:
+        monkeypatch.undo()  # TZ as it was (and the home with it: the test is over)
+        time.tzset()
+
+
+def test_at_without_a_model_is_a_usage_error(isolated_home: Path) -> None:
+    result = runner.invoke(app, ["prices", "--at", "2026-03-05"])
+    assert result.exit_code == 2 and "--at needs a MODEL" in result.stderr

@@ -129,7 +129,14 @@ def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = No
     A date or a time without an offset is read in ``tz`` (default: the local
     zone), as a person means it.  With ``end_of_day`` a bare date means the
     end of that day (``--until 2026-11-30`` includes the 30th, as in ccusage).
+    A time outside the years a record can hold (``_EARLIEST``, ``_LATEST``) is taken
+    as the nearest of them: it selects the same records, and a time near the year 1
+    or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
     """
+    return min(max(_parse_when(text, now=now, tz=tz, end_of_day=end_of_day), _EARLIEST), _LATEST)
+
+
+def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_day: bool) -> datetime:
     if not text.strip():
         # ``--since "$FROM"`` with the variable unset: every session would pass, silently.
         raise UsageProblem("an empty time: use a date (2026-11-01), an ISO time, or a duration (3d, 12h), "

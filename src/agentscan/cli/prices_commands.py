@@ -24,7 +24,7 @@ def prices_command(
     provider: Optional[str] = typer.Option(None, "--provider", "-p", help="Look MODEL up as this agent records it (claude, codex, gemini, cursor).", metavar="P"),
     update: bool = typer.Option(False, "--update", help="Fetch the current price data from genai-prices (network) and use it from now on."),
     reset: bool = typer.Option(False, "--reset", help="Forget fetched price data; use the data bundled with genai-prices."),
-    at: Optional[str] = typer.Option(None, "--at", help="MODEL's prices in force at WHEN (a date or an ISO time; default: now), as a call made then is priced.", metavar="WHEN"),
+    at: Optional[str] = typer.Option(None, "--at", help="MODEL's prices in force at WHEN (a date, an ISO time or a duration such as 90d; default: now), as a call made then is priced.", metavar="WHEN"),
     as_json: bool = JsonOption,
 ) -> None:
     """The price data costs come from (offline unless --update), and what MODEL costs per million tokens."""
@@ -39,6 +39,8 @@ def prices_command(
     if update and reset:
         raise UsageProblem("--update and --reset cannot be combined")
     reject_blank(at=at)
+    if at is not None and not models:
+        raise UsageProblem("--at needs a MODEL: the prices of which model, then? (agentscan prices MODEL --at WHEN)")
     # A call is priced at its own time (a price may change: a long-context premium that
     # ended), so the prices a cost was made of are asked for at that time.
     when = _when(at) if at is not None else None

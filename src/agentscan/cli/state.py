@@ -124,7 +124,7 @@ _WANTED = {
     "--tz": "give an IANA zone such as Europe/Paris, or leave it out",
     "--cwd": "give a directory, or leave it out",
     "--grep": "give the text to look for, or leave it out",
-    "--at": "give a date (2026-03-05) or an ISO time, or leave it out for now",
+    "--at": "give a date (2026-03-05), an ISO time or a duration (90d), or leave it out for now",
 }
 
 

@@ -31,11 +31,12 @@ parsed) when a thread asks for it (``SessionNames.name_of``).
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import os
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.timeutil import parse_iso
 from agentscan.toolkit.paths import is_within
@@ -51,6 +52,8 @@ INDEX_BYTES = 4 * 1024 * 1024
 MAX_NAMED_THREADS = 64
 #: a session index's bad lines said one by one (with their numbers): the rest are counted
 SAID_BAD_LINES = 5
+#: bad lines read with no good one before a file is taken for no session index at all
+NO_ENTRY_LINES = 10_000
 #: why a file cannot be read that stays so until someone changes it (``lasting``)
 _LASTING = frozenset({errno.ELOOP, errno.EISDIR, errno.ENOTDIR, errno.ENAMETOOLONG})
 _MEMO_KEY = "codex.session_names"
@@ -144,11 +147,15 @@ def frozen(names: Mapping[str, tuple[str, datetime | None]]) -> RolloutNames:
 
 
 def merged(parts: Iterable[RolloutNames]) -> RolloutNames:
-    """The names of several files of one thread, in history order: a later file's win."""
+    """The names of several files of one thread, in history order: of one thread id the
+    newest by time, a later file's on equal or unknown times (an abandoned branch comes
+    after the chain's files, and an older rename there must not win over a newer one)."""
     names: dict[str, tuple[str, datetime | None]] = {}
     for part in parts:
         for thread_id, name, at in part:
-            names[thread_id] = (name, at)
+            kept = names.get(thread_id)
+            if kept is None or kept[1] is None or at is None or at >= kept[1]:
+                names[thread_id] = (name, at)
     return frozen(names)
 
 
@@ -210,7 +217,7 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
     import orjson
 
     from agentscan.settling import unfinished_line
-    from agentscan.toolkit.jsonl import BOM, read_tail, short_json_error
+    from agentscan.toolkit.jsonl import BOM, read_tail
 
     if not os.path.lexists(path) or ctx.undecodable(path):
         return None
@@ -244,21 +251,25 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
     # asks for it (``SessionNames.name_of``): doing so for each of 30,000 lines cost 200 ms.
     # Line by line from a stream of the bytes read: a list of a window's lines would take
     # 60 MB for a file of a million short ones.
+    stopped = False
     for number, line in enumerate(io.BytesIO(data), 1):
+        if number > NO_ENTRY_LINES and not named and bad.said + bad.more >= NO_ENTRY_LINES:
+            # No session index: each bad line costs a failed decode, and a window of a million
+            # of them took seconds each time discovery ran.
+            stopped = True
+            break
         try:
             record = loads(line)  # JSON's own whitespace (the newline) is allowed around it
-        except invalid:
+        except invalid as exc:
             chunk = line.strip()
             if not chunk:
                 continue
-            try:
-                record = loads(chunk)
-            except invalid as exc:
-                if not line.endswith(b"\n"):  # the last line, with no newline yet: maybe still being written
-                    ctx.warn(path, unfinished_line(chunk), None if cut else number)
-                else:
-                    bad.add(number, f"invalid JSON skipped{bad.where}: {short_json_error(exc)}")
-                continue
+            if not line.endswith(b"\n"):  # the last line, with no newline yet: maybe still being written
+                ctx.warn(path, unfinished_line(chunk), None if cut else number)
+            else:
+                # Worded only if said: a million bad lines cost seconds to word, five are said.
+                bad.add(number, functools.partial(_invalid, bad.where, exc))
+            continue
         if isinstance(record, dict):
             thread_id, name = record.get("id"), record.get("thread_name")
             # A null ``thread_name`` is a bad line too: Codex writes a string (blank for none).
@@ -266,9 +277,18 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
                 if name and not name.isspace():  # a blank name is no name (Codex skips it too)
                     named[key] = (name, record.get("updated_at"))
                 continue
-        bad.add(number, 'not a thread name entry ({"id", "thread_name", "updated_at"}): skipped')
+        bad.add(number, lambda: 'not a thread name entry ({"id", "thread_name", "updated_at"}): skipped')
     bad.close()
+    if stopped:
+        ctx.warn(path, f"no thread name entry in its first {NO_ENTRY_LINES:,} lines read: "
+                       "not read further (not a session index?)")
     return named, cut
+
+
+def _invalid(where: str, exc: Exception) -> str:
+    from agentscan.toolkit.jsonl import short_json_error
+
+    return f"invalid JSON skipped{where}: {short_json_error(exc)}"
 
 
 class _BadLines:
@@ -287,11 +307,12 @@ class _BadLines:
     def where(self) -> str:
         return f" in the last {window_text()}" if self.cut else ""
 
-    def add(self, number: int, message: str) -> None:
-        if self.said < SAID_BAD_LINES:
+    def add(self, number: int, message: Callable[[], str]) -> None:
+        # A window's lines are not the file's: no number to give, so one is said (the others
+        # would read the same and be told as one) and the rest counted.
+        if self.said < (1 if self.cut else SAID_BAD_LINES):
             self.said += 1
-            # A window's lines are not the file's: no number to give.
-            self.ctx.warn(self.path, message, None if self.cut else number)
+            self.ctx.warn(self.path, message(), None if self.cut else number)
         else:
             self.more += 1
 
