@@ -221,7 +221,7 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
 
     if not os.path.lexists(path) or ctx.undecodable(path):
         return None
-    if os.path.islink(path) and not is_within(os.path.realpath(path), os.path.realpath(path.parent)):
+    if links_out(path):
         # Another program's file, found by name: a link out of its Codex home is not followed
         # (``/proc/self/environ`` reads as a regular file).
         ctx.warn(path, "points outside its Codex home; skipped")
@@ -319,6 +319,12 @@ class _BadLines:
     def close(self) -> None:
         if self.more:
             self.ctx.warn(self.path, f"… and {self.more:,} more bad lines{self.where or ' in this file'} skipped")
+
+
+def links_out(path: Path) -> bool:
+    """Whether a session index is a symlink that leads out of the folder holding it (its Codex
+    home): never read, and never watched itself (``provider._census_path``)."""
+    return os.path.islink(path) and not is_within(os.path.realpath(path), os.path.realpath(path.parent))
 
 
 def lasting(exc: OSError) -> bool:

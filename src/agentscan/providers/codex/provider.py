@@ -369,16 +369,15 @@ def _names_diagnostics(found: Discovery) -> list[str]:
 
 
 def _census_path(path: Path) -> str:
-    """The path the census stats for a session index: itself, or, when it cannot be stat'ed
-    (a symlink loop) or is a link out of its home, the folder holding it, whose own stat changes when the file is put right
-    (the census gives up on a path it cannot stat: every run would discover afresh)."""
+    """The path the census stats for a session index: itself, or the folder holding it, whose
+    own stat changes when the file is put right, when it cannot be stat'ed (a symlink loop: the
+    census gives up on such a path, and every run would discover afresh) or links out of its
+    home (never read, and what it leads to may change each run: ``/proc/self/environ``)."""
     import os
 
-    from agentscan.toolkit.paths import is_within
+    from agentscan.providers.codex.names import links_out
 
-    if os.path.islink(path) and not is_within(os.path.realpath(path), os.path.realpath(path.parent)):
-        # A link out of its Codex home is never read (``names._read``), and what it leads to may
-        # change each run (``/proc/self/environ``): the folder's stat changes when it is replaced.
+    if links_out(path):
         return str(path.parent)
     try:
         os.stat(path)

@@ -84,21 +84,17 @@ def _names(data: bytes, own: str) -> RolloutNames:
     """The renames of a window as the row's pass keeps them (``facts.LineFacts``, ``own``: the
     thread's id): each line that holds the event's type is decoded, in order (one line is
     taken once)."""
-    from agentscan.providers.codex.names import frozen, note_name
-    from agentscan.providers.codex.records import payload_of
-    from agentscan.timeutil import parse_iso
+    from agentscan.providers.codex.facts import LineFacts
 
-    names: dict[str, tuple[str, datetime | None]] = {}
+    facts = LineFacts(own)
     at = data.find(_RENAMED)
     while at >= 0:
         _, end = line_around(data, at)
         record = _record_at(data, at)
-        if record is not None and record.get("type") == "event_msg":
-            payload = payload_of(record)
-            if payload.get("type") == "thread_name_updated":
-                note_name(names, payload, parse_iso(record.get("timestamp")), own.lower())
+        if record is not None:
+            facts.note_rename(record)
         at = data.find(_RENAMED, end)
-    return frozen(names)
+    return facts.thread_names()
 
 
 def _record_at(data: bytes, at: int) -> dict | None:
