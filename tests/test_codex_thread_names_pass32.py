@@ -8,6 +8,7 @@ import errno
 import os
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 import orjson
 import pytest
@@ -552,34 +553,33 @@ def _discoveries(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return record_calls(monkeypatch, CodexProvider, "discover", lambda self, ctx: self.name)
 
 
-def test_a_session_index_that_is_a_directory_is_said_and_the_discovery_kept(
-        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Not a regular file stays so until someone puts it right: not a warning of something not
-    read *this time* (``passing``), which kept every discovery from being stored (a warm
-    ``list`` of 15,000 sessions took 2 s instead of 0.15 s)."""
+def _directory(path: Path) -> None:
+    path.mkdir()
+
+
+def _loop(path: Path) -> None:
+    path.symlink_to(path.name)
+
+
+@pytest.mark.parametrize(("make", "put_right", "said"), [
+    (_directory, Path.rmdir, "cannot read: not a regular file (a directory)"),
+    (_loop, Path.unlink, "cannot read: Too many levels of symbolic links"),
+])
+def test_a_session_index_that_stays_unreadable_is_said_and_the_discovery_kept(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch, make: Callable[[Path], None],
+        put_right: Callable[[Path], None], said: str) -> None:
+    """A directory or a symlink loop stays so until someone puts it right: not a warning of
+    something not read *this time* (``passing``), which kept every discovery from being stored
+    (a warm ``list`` of 15,000 sessions took 2 s instead of 0.15 s)."""
     codex = isolated_home / ".codex"
     _write(codex, MAIN, _conversation(MAIN))
-    (codex / "session_index.jsonl").mkdir()
+    make(codex / "session_index.jsonl")
     discovered = _discoveries(monkeypatch)
     cold = _run(["list", "--json", "--provider", "codex"])
-    assert [w["message"] for w in cold["warnings"]] == ["cannot read: not a regular file (a directory)"]
+    assert [w["message"] for w in cold["warnings"]] == [said]
     assert _run(["list", "--json", "--provider", "codex"]) == cold and discovered == ["codex"]
     # Put right: the next run sees it.
-    (codex / "session_index.jsonl").rmdir()
-    write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(3))])
-    assert _titles() == {MAIN: "Release checklist"} and discovered == ["codex", "codex"]
-
-
-def test_a_session_index_that_is_a_symlink_loop_is_said_and_the_discovery_kept(
-        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    codex = isolated_home / ".codex"
-    _write(codex, MAIN, _conversation(MAIN))
-    (codex / "session_index.jsonl").symlink_to("session_index.jsonl")
-    discovered = _discoveries(monkeypatch)
-    cold = _run(["list", "--json", "--provider", "codex"])
-    assert [w["message"] for w in cold["warnings"]] == ["cannot read: Too many levels of symbolic links"]
-    assert _run(["list", "--json", "--provider", "codex"]) == cold and discovered == ["codex"]
-    (codex / "session_index.jsonl").unlink()
+    put_right(codex / "session_index.jsonl")
     write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(3))])
     assert _titles() == {MAIN: "Release checklist"} and discovered == ["codex", "codex"]
 
