@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from agentscan.hooks.inner import strip_mcp
-from agentscan.hooks.model import FILE, MCP, OK, ORPHAN, SHELL, SUBAGENT, THOUGHT, TOOL, WAVE, Node, iso_ns
+from agentscan.hooks.model import DENIED, FILE, MCP, OK, ORPHAN, SHELL, SUBAGENT, THOUGHT, TOOL, WAVE, Node, iso_ns
 from agentscan.hooks.skills import Finding, findings
 from agentscan.model import TokenUsage
 
@@ -30,6 +30,7 @@ class Summary:
     mcp_calls: int
     mcp: dict[str, dict[str, int]]
     failures: int
+    denied: int
     shell_commands: int
     file_reads: int
     file_edits: int
@@ -64,6 +65,7 @@ class Summary:
             "mcp_calls": self.mcp_calls,
             "mcp": {server: dict(tools) for server, tools in self.mcp.items()},
             "failures": self.failures,
+            "denied": self.denied,
             "shell_commands": self.shell_commands,
             "file_reads": self.file_reads,
             "file_edits": self.file_edits,
@@ -110,7 +112,9 @@ def summarize(
         tools=dict(sorted(tools.items())),
         mcp_calls=sum(sum(c.values()) for c in mcp.values()),
         mcp={server: dict(sorted(c.items())) for server, c in sorted(mcp.items())},
-        failures=sum(1 for n in every if n.kind == TOOL and n.status not in (OK, None)),
+        # A call the user declined never ran: no failure (as ``show`` says it), counted apart.
+        failures=sum(1 for n in every if n.kind == TOOL and n.status not in (OK, DENIED, None)),
+        denied=sum(1 for n in every if n.kind == TOOL and n.status == DENIED),
         shell_commands=sum(1 for n in every if n.kind == SHELL),
         file_reads=sum(1 for n in every if n.kind == FILE and n.name == "read"),
         file_edits=sum(1 for n in every if n.kind == FILE and n.name == "edit"),

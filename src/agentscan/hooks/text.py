@@ -105,10 +105,10 @@ def _duration_ms(node: Node) -> float | None:
 
 def _summary_line(summary: Any, clean: Clean) -> str:
     parts = [_count(summary.tool_calls, "tool call")]
-    for value, word in ((summary.mcp_calls, "MCP call"), (summary.failures, "failure"),
+    for value, word in ((summary.mcp_calls, "MCP call"), (summary.failures, "failure"), (summary.denied, "denied"),
                         (summary.subagents, "subagent"), (summary.waves, "wave"), (summary.orphans, "orphan")):
         if value:
-            parts.append(_count(value, word))
+            parts.append(f"{value} denied" if word == "denied" else _count(value, word))
     if summary.skills:
         parts.append("skills " + ",".join(clean(f.name) for f in summary.skills))
     if summary.commands:
