@@ -208,3 +208,18 @@ def test_a_root_that_links_elsewhere_is_refused_where_it_leads(isolated_home: Pa
     result = cli("export", "-f", "jsonl", "-o", str(target))
     assert result.exit_code == 1 and "refusing to write inside claude's own folder" in " ".join(result.stderr.split())
     assert not target.exists()
+
+
+def test_the_library_s_otlp_run_refuses_it_too(isolated_home: Path) -> None:
+    """The rule is the library's, not the command line's: a library caller writes no file there."""
+    from agentscan.errors import OutputFailed
+    from agentscan.otlp.export import run
+    from agentscan.otlp.sources import Selection
+    from agentscan.scan.scanner import Scanner
+
+    session(isolated_home)
+    codex = isolated_home / ".codex"
+    codex.mkdir()
+    with Scanner(home=isolated_home) as scanner, pytest.raises(OutputFailed, match="codex's own folder"):
+        run(scanner, Selection(), output=codex / "traces.jsonl")
+    assert not (codex / "traces.jsonl").exists()

@@ -98,11 +98,6 @@ def otlp_command(
         content=Content(include=include_content, redact=redact),
     )
     try:
-        if output is not None and output != STDOUT:  # as `export -o`: never inside an agent's own folder
-            from agentscan.errors import OutputFailed
-            from agentscan.export.ownfolders import refuse_own_folders
-
-            refuse_own_folders(output, scanner.ctx, OutputFailed)
         outcome = run(
             scanner, selection, output=output, endpoint=endpoint, protocol=protocol, headers=headers,
             timeout=timeout, retries=retries, events_env=_demo_events(scanner) if state.demo else None,

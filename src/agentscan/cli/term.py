@@ -201,10 +201,7 @@ def clean_path(text: str | None) -> str:
 def printable_line(text: str) -> str:
     """``clean`` for one line shown as written (code, a diff, a table): its spaces and
     indentation kept, a tab as four spaces, control characters U+FFFD."""
-    text = text.expandtabs(4)
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() or ch in _JOINERS else "\ufffd" for ch in text)
+    return clean_path(text.expandtabs(4))
 
 
 def _char_width(ch: str) -> int:

@@ -107,6 +107,11 @@ def run(
         from agentscan.errors import NoReadableRoot
 
         raise NoReadableRoot("; ".join(problems))
+    if output is not None and output != STDOUT:  # as `export -o`: never inside an agent's own folder
+        from agentscan.errors import OutputFailed
+        from agentscan.export.ownfolders import refuse_own_folders
+
+        refuse_own_folders(output, scanner.ctx, OutputFailed)
     built = Built()
     found = traces(scanner, selection, built, use_hooks=use_hooks, events_env=events_env)
     outcome = Outcome(built)
