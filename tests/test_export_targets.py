@@ -118,6 +118,29 @@ def test_a_provider_with_no_root_left_has_nothing_marked_gone(home: Path, tmp_pa
     assert invoke("--strict", "export", "-f", "sqlite", "-o", str(index)).exit_code == 1
 
 
+@pytest.mark.parametrize("fmt,days", [("jsonl", False), ("csv", False), ("jsonl", True), ("csv", True)])
+def test_a_text_export_without_a_providers_root_says_its_sessions_left_the_file(
+        home: Path, tmp_path: Path, fmt: str, days: bool) -> None:
+    output = tmp_path / f"sessions.{fmt}"
+    extra = ["--days"] if days else []
+    assert invoke("export", "-f", fmt, "-o", str(output), *extra).exit_code == 0
+    assert S1 in output.read_text()
+    shutil.rmtree(home / ".claude")  # a home not mounted: a cron job's file would lose its rows unsaid
+    result = invoke("export", "-f", fmt, "-o", str(output), "--json", *extra)
+    assert result.exit_code == 0, result.output
+    assert S1 not in output.read_text()
+    assert [w["message"] for w in orjson.loads(result.stdout)["warnings"]] == [
+        "no claude root found (`agentscan doctor` shows where it looked): the 1 claude sessions the last "
+        "export held are not in this one"]
+    assert invoke("--strict", "export", "-f", fmt, "-o", str(output), *extra).exit_code == 0  # none held now
+
+
+def test_a_text_export_with_no_previous_file_has_nothing_to_say_of_a_missing_root(home: Path, tmp_path: Path) -> None:
+    shutil.rmtree(home / ".claude")
+    result = invoke("export", "-f", "csv", "-o", str(tmp_path / "new.csv"), "--json")
+    assert result.exit_code == 0 and orjson.loads(result.stdout)["warnings"] == []
+
+
 def test_a_session_whose_file_went_while_its_root_stays_is_marked_gone(home: Path, tmp_path: Path) -> None:
     index = tmp_path / "sessions.sqlite"
     assert invoke("export", "-f", "sqlite", "-o", str(index)).exit_code == 0

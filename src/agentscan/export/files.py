@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import stat
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterable, Sequence, TypeVar
+from typing import Any, BinaryIO, Callable, Collection, Iterable, Sequence, TypeVar
 
 import orjson
 
@@ -88,6 +90,36 @@ def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception
             raise
         raise failure(f"cannot write to stdout: {exc.strerror or exc}") from None
     return result
+
+
+def sessions_held(path: Path, fmt: str, providers: Collection[str]) -> dict[str, int]:
+    """How many sessions of each of ``providers`` the JSON Lines or CSV export at ``path``
+    holds (its records' ``id``, or ``session_id`` with ``--days``), before a run without their
+    roots replaces it: their rows leave the file, which the run says.  Read only then, so a
+    usual run pays nothing; a file that is not an export (or cannot be read) holds none."""
+    held: dict[str, set[str]] = {}
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return {}  # a FIFO or device is written into: reading it would wait for a writer
+        with open(path, "rb") as handle:
+            if fmt == "jsonl":
+                records: Iterable[Any] = (_record(line) for line in handle)
+            else:
+                records = csv.DictReader(io.TextIOWrapper(handle, encoding="utf-8", errors="replace", newline=""))
+            for record in records:
+                session = record.get("id") or record.get("session_id") if isinstance(record, dict) else None
+                if isinstance(session, str) and session.partition(":")[0] in providers:
+                    held.setdefault(session.partition(":")[0], set()).add(session)
+    except (OSError, csv.Error):
+        return {}
+    return {name: len(ids) for name, ids in held.items()}
+
+
+def _record(line: bytes) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
 
 
 def write_lines(path: Path, lines: Callable[[BinaryIO], int], *, before_rename: Callable[[], None] | None = None) -> int:

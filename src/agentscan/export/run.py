@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Se
 
 from agentscan.errors import ExportFailed, UsageProblem
 from agentscan.filemodes import DIR_MODE, FILE_MODE
-from agentscan.export.files import csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, write_lines
+from agentscan.export.files import (
+    csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, sessions_held, write_lines,
+)
 from agentscan.export.rows import UsageDay, usage_days
 from agentscan.model import SessionRow
 
@@ -40,7 +42,8 @@ class ExportResult:
     prices: dict[str, Any] | None = None
     #: usage-day records written (SQLite's ``token_days`` rows, or ``--days`` lines)
     usage_days: int = 0
-    #: sessions of providers none of whose roots exists, left as they were (not marked gone), by provider
+    #: sessions of providers none of whose roots exists, by provider: left as they were in an SQLite
+    #: index (not marked gone); in a JSON Lines or CSV file, those the replaced file held
     unseen: Mapping[str, int] = field(default_factory=dict)
 
 
@@ -88,7 +91,9 @@ def export(
     try:
         with lock:
             if lines is not None:
-                return _result(output, fmt, write_lines(output, lines, before_rename=before_rename), per_day, len(rows))
+                held = sessions_held(output, fmt, unseen) if unseen else {}
+                result = _result(output, fmt, write_lines(output, lines, before_rename=before_rename), per_day, len(rows))
+                return replace(result, unseen=held)
             from agentscan.export.sqlite import write_sqlite
 
             sessions, gone, kept = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids,
@@ -285,6 +290,10 @@ def run_export(
             scanner.ctx.warn(str(output), f"{count:,} {name} sessions in the index still have their files, outside the "
                              f"{name} roots this run read (`agentscan doctor` shows them; a cron job may lack a variable "
                              "your shell sets): left as they were, not marked gone")
+            continue
+        if fmt != "sqlite":  # the file is replaced: they left it
+            scanner.ctx.warn(str(output), f"no {name} root found (`agentscan doctor` shows where it looked): the "
+                             f"{count:,} {name} sessions the last export held are not in this one")
             continue
         scanner.ctx.warn(str(output), f"no {name} root found (`agentscan doctor` shows where it looked): its "
                          f"{count:,} sessions in the index are left as they were, not marked gone")
