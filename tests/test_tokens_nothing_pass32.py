@@ -114,13 +114,15 @@ def test_a_stub_that_starts_recording_gets_its_row_in_a_patched_table(
 
 
 def _hash_named_meta_only_chat(home: Path) -> None:
-    """A Gemini chat of only its meta line, in the hash folder of ``/work/proj``: no usage,
-    no title; its project is known only when another provider's session ran there."""
+    """A Gemini chat of only its meta line, with no times, in the hash folder of ``/work/proj``:
+    no usage, no title, no start (``list`` leaves it out); its project is known only when
+    another provider's session ran there (``list`` then shows it)."""
     from gemini_builders import meta, sha256_hex, write_chat
 
     project = sha256_hex("/work/proj")
-    write_chat(home, project, "session-2026-05-01T10-00-11111111.jsonl",
-               [meta("11111111-2222-4333-8444-555555555555", project_hash=project)], mtime=BASE + 500)
+    record = meta("11111111-2222-4333-8444-555555555555", project_hash=project)
+    del record["startTime"], record["lastUpdated"]
+    write_chat(home, project, "session-2026-05-01T10-00-11111111.jsonl", [record], mtime=BASE + 500)
 
 
 def test_a_row_whose_project_another_provider_reveals_is_folded_as_fresh(
@@ -133,10 +135,41 @@ def test_a_row_whose_project_another_provider_reveals_is_folded_as_fresh(
 
     session(isolated_home, IDS[0], 1, 100)
     _hash_named_meta_only_chat(isolated_home)
-    tokens()
+    assert "(+ 1 session that recorded nothing" in tokens()[0]
     claude = write_claude_transcript(isolated_home, "/work/proj", IDS[2])  # reveals /work/proj
     os.utime(claude, (BASE + 100, BASE + 100))
     made = tokens()
     assert made == tokens("--no-cache")
     assert "/work/proj" in made[0] and "recorded nothing" not in made[0]
     assert table_ways[1] == "whole"  # its fold changed: made whole, not patched
+
+
+def _tool_calls_only_cursor_session(home: Path) -> str:
+    """A Cursor transcript of one reply of two tool calls: no usage, no prompt (no title), and
+    a slug that names no folder (no project), yet ``list`` and ``show`` tell its calls."""
+    from cursor_builders import assistant, tool, write_transcript
+
+    composer = "eeeeeeee-1111-4222-8333-444444444444"
+    write_transcript(home, "unknown-slug", composer,
+                     [assistant(None, tool("Read", path="a.py"), tool("Grep", pattern="x"))], mtime=BASE + 8000)
+    return f"cursor:{composer}"
+
+
+@pytest.mark.parametrize("width", [None, 150])
+def test_a_session_list_shows_keeps_its_row_though_it_has_no_project_or_title(
+        isolated_home: Path, table_ways: list[str], tty: Callable[..., None], width: int | None) -> None:
+    if width is not None:
+        tty(width)
+    path = session(isolated_home, IDS[0], 1, 100)
+    key = _tool_calls_only_cursor_session(isolated_home)
+    listed = orjson.loads(runner.invoke(app, ["list", "--json"]).stdout)
+    assert key in [row["id"] for row in listed["sessions"]]
+    made = tokens()
+    assert "recorded nothing" not in made[0]
+    row = next(line for line in made[0].splitlines() if line.startswith(key[:10]))
+    assert "not recorded" in row
+    append(path, turn(IDS[0], 30, 100), BASE + 9000)  # a patched table says the same
+    again = tokens()
+    assert table_ways[-1] == "patched"
+    assert again == tokens("--no-cache")
+    assert "recorded nothing" not in again[0]

@@ -86,7 +86,7 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
         if session is None or ref is None:
             return  # a row with no session's facts: not one a patch can tell again
         # On a terminal a table may be rounded to fit: the rounded lines are kept too.
-        rounded = row_lines(row, key, facts, term, compact=True) if term.tty else None
+        rounded = row_lines(row, key, facts, term, compact=True, session=session) if term.tty else None
         # Facts found without a row are never revised (``Provider.table_facts``: a file's own).
         revisable = isinstance(session, SessionRow) and scanner.provider(ref.provider).wants_refresh(session)
         if revisable:

@@ -33,8 +33,8 @@ from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import COMMAND, PROJECT, Kept, Spliceable, count_paths, kept_row, spliceable
 from agentscan.cli.tokens_columns import session_columns
 from agentscan.cli.tokens_notes import print_notes
-from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, row_lines, session_facts, sort_key,
-                                       total_row, updated_of)
+from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, row_lines, says_nothing, session_facts,
+                                       sort_key, total_row, updated_of)
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
 
@@ -135,8 +135,8 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             token_row = patch.new_rows[session_id]
             session = read[patch.refs[position].id]
             facts = session_facts(session, term, zone)
-            full = row_lines(token_row, key, facts, term, compact=False)
-            rounded = row_lines(token_row, key, facts, term, compact=True) if term.tty else []
+            full = row_lines(token_row, key, facts, term, compact=False, session=session)
+            rounded = row_lines(token_row, key, facts, term, compact=True, session=session) if term.tty else []
             sessions.append(_Session(sort_key(session), key, full, rounded, None, not full,
                                      not full and token_row.tokens is None))
             continue
@@ -153,7 +153,7 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             session = read[patch.refs[position].id]
             when = updated_of(session)
             facts = session_facts(session, term, zone)
-            if _unrecorded(patch, index) and (facts[1:] == ["-", "-"]) != (not found.full):
+            if _unrecorded(patch, index) and says_nothing(facts, session) != (not found.full):
                 return None  # it now recorded nothing, or something (a project): folded or not anew
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
                                      _with(found.rounded, key, facts), index, not found.full,

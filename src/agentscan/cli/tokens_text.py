@@ -90,11 +90,13 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         # terminal's CACHE WRITE column.  Longer where two would read alike.
         keys = _model_names(keys, term)
     # Each session's date, project and title: made once for both layouts.
-    facts = [session_facts(rows_of(row.key), term, zone) if by_session else [] for row in report.rows]
+    sessions = [rows_of(row.key) if by_session else None for row in report.rows]
+    facts = [session_facts(session, term, zone) if by_session else [] for session in sessions]
 
     def lines(compact: bool) -> list[list[Row]]:
-        return [row_lines(row, key if by_session or report.by == "model" else row.key, row_facts, term, compact=compact)
-                for row, key, row_facts in zip(report.rows, keys, facts)]
+        return [row_lines(row, key if by_session or report.by == "model" else row.key, row_facts, term, compact=compact,
+                          session=session)
+                for row, key, row_facts, session in zip(report.rows, keys, facts, sessions)]
 
     full = lines(False)
     total = (report.total, report.cost, report.cost_priced)
@@ -240,12 +242,19 @@ def sort_key(session: TableSession | None) -> float:
     return NO_DATE if when is None else when
 
 
-def recorded_nothing(token_row: TokenRow, facts: list[str]) -> bool:
+def recorded_nothing(token_row: TokenRow, facts: list[str], session: TableSession | None) -> bool:
     """A session with no usage, no project and no title: an empty transcript, one of bad
     lines or of another session's summaries (the stubs Claude Code leaves), which ``list``
     leaves out.  Its date is its file's (new: it topped the table) and its row all dashes,
-    so the table names it in one line under it; ``--json`` keeps its row (``null``)."""
-    return token_row.tokens is None and not token_row.subagents and facts[1:] == ["-", "-"]
+    so the table names it in one line under it; ``--json`` keeps its row (``null``).
+    A session read as a row is judged as ``list`` judges it: a Cursor session of tool
+    calls alone has no project or title, yet ``list`` and ``show`` tell its calls."""
+    return token_row.tokens is None and not token_row.subagents and says_nothing(facts, session)
+
+
+def says_nothing(facts: list[str], session: TableSession | None) -> bool:
+    """``session`` has no project and no title, nor (read as a row) any record ``list`` shows."""
+    return facts[1:] == ["-", "-"] and (not isinstance(session, SessionRow) or session.recorded_nothing)
 
 
 def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | None = None) -> list[str]:
@@ -265,13 +274,14 @@ def date_in(value: datetime | None, zone: tzinfo | None) -> str:
     return value.astimezone(zone).strftime("%Y-%m-%d")
 
 
-def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool) -> list[Row]:
+def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
+              session: TableSession | None = None) -> list[Row]:
     """A row's lines: its own, then its parts (own and subagents'); none for a row of 0 tokens,
     or for a session that recorded nothing (``recorded_nothing``).  ``key``: its first cell;
-    ``facts``: a session's date, project and title (``[]`` but by session)."""
+    ``facts``: a session's date, project and title (``[]`` but by session), of ``session``."""
     if token_row.tokens is not None and token_row.tokens.total == 0:
         return []  # nothing spent: folded into one line after the table
-    if recorded_nothing(token_row, facts):
+    if recorded_nothing(token_row, facts, session):
         return []  # named in one line after the table
 
     by_session = bool(facts)
