@@ -233,6 +233,41 @@ def test_days_to_stdout_and_not_for_sqlite(home: Path, tmp_path: Path) -> None:
     assert said.stdout.strip() == f"wrote 4 usage-day rows of 2 sessions to {tmp_path / 'd.csv'} (csv)"
 
 
+@pytest.mark.parametrize("zone,days", [
+    ("Asia/Kolkata", [("2026-11-02", 33), ("2026-11-03", 77)]),  # +05:30: S1's two calls on one day
+    ("America/Los_Angeles", [("2026-11-01", 33), ("2026-11-03", 77)]),
+    ("UTC", [("2026-11-01", 11), ("2026-11-02", 22), ("2026-11-03", 77)]),
+])
+def test_days_in_a_zone_are_the_days_tokens_gives_in_it(home: Path, zone: str, days: list[tuple[str, int]]) -> None:
+    streamed = runner.invoke(app, ["export", "-f", "jsonl", "--days", "--tz", zone, "-o", "-"])
+    assert streamed.exit_code == 0, streamed.output
+    totals: dict[str, int] = {}
+    for line in streamed.stdout.splitlines():
+        record = orjson.loads(line)
+        totals[record["day"]] = totals.get(record["day"], 0) + record["tokens"]["total"]
+    assert sorted(totals.items()) == days
+    by_day = orjson.loads(runner.invoke(app, ["tokens", "--by", "day", "--tz", zone, "--json"]).stdout)
+    assert {row["key"]: row["tokens"]["total"] for row in by_day["rows"]} == totals
+
+
+def test_a_zone_is_for_days_alone(home: Path, tmp_path: Path) -> None:
+    for fmt in ("sqlite", "csv"):  # SQLite's token_days, and a session's times, are UTC
+        refused = runner.invoke(app, ["export", "-f", fmt, "--tz", "Asia/Kolkata", "-o", str(tmp_path / f"x.{fmt}")])
+        assert refused.exit_code == 2 and "--tz is for --days" in refused.stderr
+        assert not (tmp_path / f"x.{fmt}").exists()
+    unknown = runner.invoke(app, ["export", "-f", "csv", "--days", "--tz", "Mars/Base", "-o", "-"])
+    assert unknown.exit_code == 2 and "unknown time zone" in unknown.stderr
+
+
+def test_a_bare_since_date_is_read_in_the_zone(home: Path) -> None:
+    # S1's last call, 2026-11-02T00:30Z, is still 2026-11-01 in Los Angeles: a session
+    # updated since the 2nd there is S2 alone; in Kolkata, S1 too.
+    for zone, expected in (("America/Los_Angeles", 1), ("Asia/Kolkata", 2)):
+        result = runner.invoke(app, ["export", "-f", "jsonl", "--since", "2026-11-02", "--days", "--tz", zone, "-o", "-"])
+        assert result.exit_code == 0, result.output
+        assert len({orjson.loads(line)["session_id"] for line in result.stdout.splitlines()}) == expected
+
+
 def test_cron_doc_lists_the_days_csv_columns() -> None:
     text = (DOCS / "cron.md").read_text()
     block = text.split("<!-- day-csv-columns -->")[1].split("<!-- /day-csv-columns -->")[0]

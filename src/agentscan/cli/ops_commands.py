@@ -38,6 +38,7 @@ def export_command(
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
     redact: bool = redact_option("Export titles as a length and hash; mask secrets in paths."),
     days: bool = typer.Option(False, "--days", help="JSONL or CSV: one record per session, UTC day, model and run, with its cost (SQLite's token_days)."),
+    tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this IANA time zone, not UTC (as tokens --by day --tz); also bare --since dates.", metavar="ZONE"),
     as_json: bool = JsonOption,
 ) -> None:
     """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout).
@@ -49,11 +50,12 @@ def export_command(
     from agentscan.cli.state import reject_blank
     from agentscan.errors import UsageProblem
     from agentscan.export.run import STDOUT, run_export
-    from agentscan.timeutil import parse_when
+    from agentscan.timeutil import parse_when, zone
 
     state = state_of(ctx)
     to_stdout = output_text == "-"
     reject_blank(output=output_text, since=since)
+    day_zone = zone(tz)
     if lock_timeout < 0:
         raise UsageProblem(f"--lock-timeout must be 0 or more seconds, not {lock_timeout:g}")
     if to_stdout and as_json:
@@ -72,8 +74,10 @@ def export_command(
     # --quiet (a global option) also drops the one-line summary: cron mails any output.
     quiet = state.quiet
     scanner = state.scanner(provider)
-    filters = ListFilter(providers=tuple(provider or ()), since=parse_when(since) if since is not None else None)
-    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days)
+    filters = ListFilter(providers=tuple(provider or ()),
+                         since=parse_when(since, tz=day_zone) if since is not None else None)
+    result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days,
+                        zone=day_zone)
     end_progress()
     if to_stdout:
         if not quiet:

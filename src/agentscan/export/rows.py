@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -86,15 +86,29 @@ def utc_day(ts: float | None, named: dict[float, str]) -> str:
     return day
 
 
-def usage_days(collected: dict[str, list[list]], book: PriceBook) -> list[UsageDay]:
-    """Deduplicated usage (``collect_usage`` output) per session, UTC day, model and run, priced."""
+def zoned_day(ts: float | None, named: dict[float, str], zone: tzinfo) -> str:
+    """The day of ``ts`` in ``zone`` (``export --days --tz``).  Every zone's offset today is a
+    whole number of quarter hours, so a quarter hour lies within one day: each is named
+    once in ``named``."""
+    if ts is None:
+        return "unknown"
+    number = ts // 900
+    day = named.get(number)
+    if day is None:
+        day = named[number] = datetime.fromtimestamp(number * 900, zone).strftime("%Y-%m-%d")
+    return day
+
+
+def usage_days(collected: dict[str, list[list]], book: PriceBook, zone: tzinfo | None = None) -> list[UsageDay]:
+    """Deduplicated usage (``collect_usage`` output) per session, UTC day (or day in
+    ``zone``), model and run, priced."""
     from agentscan.pricing import Spend
 
     spends: dict[tuple[str, str, str, str | None], Spend] = {}
     named: dict[float, str] = {}
     for provider, entries in collected.items():
         for entry in entries:
-            day = utc_day(entry[TS], named)
+            day = utc_day(entry[TS], named) if zone is None else zoned_day(entry[TS], named, zone)
             key = (f"{provider}:{entry[SESSION]}", day, entry[MODEL] or "unknown", entry[SUBAGENT])
             spend = spends.get(key)
             if spend is None:

@@ -23,6 +23,8 @@ from agentscan.export.rows import UsageDay, usage_days
 from agentscan.model import SessionRow
 
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
     from agentscan.model import SessionRef
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
@@ -230,14 +232,20 @@ def run_export(
     before_rename: Callable[[], None] | None = None,
     redact: bool = False,
     days: bool = False,
+    zone: tzinfo | None = None,
 ) -> ExportResult:
     """Export every session matching ``filters`` (unclamped), each with its cost;
-    ``days``: their usage per UTC day, model and run instead (JSON Lines, CSV)."""
+    ``days``: their usage per UTC day (per day in ``zone``), model and run instead (JSON
+    Lines, CSV).  SQLite's ``token_days`` are UTC days, whatever ``zone``."""
     from agentscan.pricing import PriceBook
     from agentscan.scan.collect import usage_by_session
     from agentscan.scan.costs import costs_of, priced
 
     _check(fmt, output, days)
+    if zone is not None and not days:
+        # An index's days are UTC, so that every run (a cron job's zone, a laptop's) adds to the same ones.
+        raise UsageProblem("--tz is for --days (JSON Lines or CSV): SQLite's token_days and a session's "
+                           "times are UTC")
     problems = scanner.unreadable_explicit_roots()
     if problems:  # before anything is written: a failed run leaves the last good file as it was (docs/cron.md)
         from agentscan.errors import NoReadableRoot
@@ -264,7 +272,7 @@ def run_export(
     days_of: list[str] = []
     if wanted_days:
         merged, days_of = _merged_as_in_the_whole(scanner, refs, chosen, per_session)
-        found_days = usage_days(merged, book)
+        found_days = usage_days(merged, book, zone if days else None)
         if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
             others = set(days_of)
             found_days, days_of = [day for day in found_days if day.session_id not in others], []
