@@ -2,7 +2,7 @@
 
 The public library API, importable from here::
 
-    from agentscan import Scanner, token_report
+    from agentscan import Scanner, token_report, with_costs
 
     with Scanner() as scanner:                 # or Scanner(home="/mnt/old-laptop")
         for row in scanner.list_sessions(limit=5):

@@ -335,6 +335,26 @@ class ScanContext(FileSystemView):
     def cannot_list(self, path: object, exc: OSError) -> None:
         self.warn(path, f"{CANNOT_LIST}{exc.strerror or exc}", passing=True)
 
+def check_home(home: str | Path, label: str = "home") -> Path:
+    """A home named explicitly (``Scanner(home=…)``; ``--home``: ``label``) as a directory that
+    can be entered; else a domain error, never an empty answer (a mistyped path) or the
+    current directory (``home=""``, a variable unset): ``UsageProblem`` for an empty one,
+    ``NoReadableRoot`` (as any root named explicitly that cannot be read) for the others."""
+    from agentscan.errors import NoReadableRoot, UsageProblem
+
+    if isinstance(home, str) and not home.strip():
+        raise UsageProblem(f"{label} is empty (is a variable unset?): name a directory")
+    path = Path(home).expanduser()
+    if not os.path.exists(path):
+        raise NoReadableRoot(f"{label} {path}: no such directory")
+    if not os.path.isdir(path):
+        raise NoReadableRoot(f"{label} {path}: not a directory")
+    # Entered, not listed: the roots are found by name under it (a home of mode 0711 serves).
+    if not os.access(path, os.X_OK):
+        raise NoReadableRoot(f"{label} {path}: cannot be read (permission denied)")
+    return path
+
+
 def internal_error(ctx: ScanContext, ref: SessionRef, exc: Exception) -> None:
     """A provider bug must cost one session, never the whole command."""
     where = ref.path or (ref.files[0] if ref.files else ref.id)

@@ -56,20 +56,15 @@ def run_show(
     redact: bool = False,
     as_json: bool = False,
 ) -> None:
-    from dataclasses import replace
-
     from agentscan.cli import render
     from agentscan.cli.show_text import print_detail
     from agentscan.pricing import PriceBook
     from agentscan.scan import priceahead
-    from agentscan.scan.costs import with_costs
 
     scanner = state.scanner(memo=True)
     priceahead.start(scanner)
-    detail = with_hook_events(scanner.show(session_id), scanner)
-    book = PriceBook(scanner.ctx, scanner.cache)
-    (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)
-    detail = replace(detail, row=row)
+    book = PriceBook(scanner.ctx, scanner.cache)  # the library's show prices with it; its version is printed
+    detail = with_hook_events(scanner.show(session_id, prices=book), scanner)
     if redact:
         from agentscan.export.redact import redact_detail
 

@@ -153,16 +153,11 @@ def home_option(home: Optional[Path | str]) -> str:
 
 
 def check_home(home: Path) -> None:
-    """A ``--home`` that is no directory: ``NoReadableRoot`` (exit 1), named as given."""
-    import os
+    """A ``--home`` that is no directory: ``NoReadableRoot`` (exit 1), named as given; the
+    library's own check (``Scanner(home=…)``), in the CLI's words."""
+    from agentscan.context import check_home as check
 
-    if not os.path.exists(home):
-        raise NoReadableRoot(f"--home {home}: no such directory")
-    if not os.path.isdir(home):
-        raise NoReadableRoot(f"--home {home}: not a directory")
-    # Entered, not listed: the roots are found by name under it (a home of mode 0711 serves).
-    if not os.access(home, os.X_OK):
-        raise NoReadableRoot(f"--home {home}: cannot be read (permission denied)")
+    check(home, "--home")
 
 
 #: progress reporters of this run, erased before an error is printed

@@ -18,6 +18,7 @@ from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import Priced
 
 if TYPE_CHECKING:
+    from agentscan.detailmodel import SessionDetail
     from agentscan.scan.scanner import Scanner
 
 
@@ -46,7 +47,7 @@ def priced(rows: Sequence[SessionRow], costs: Mapping[str, Priced]) -> list[Sess
 
 
 def with_costs(
-    scanner: Scanner, rows: Sequence[SessionRow], refs: Iterable[SessionRef] | None = None,
+    scanner: Scanner, rows: Iterable[SessionRow], refs: Iterable[SessionRef] | None = None,
     book: PriceBook | None = None,
 ) -> list[SessionRow]:
     """``rows`` with ``cost`` filled in.
@@ -59,6 +60,7 @@ def with_costs(
     from agentscan.scan.groupprices import GroupPrices
     from agentscan.scan.sessionsums import SessionSums
 
+    rows = list(rows)  # read twice below: a generator would give no row
     if refs is None:
         refs = scanner.refs()
     if book is None:
@@ -93,3 +95,12 @@ def with_costs(
     if by_calls:
         costs.update(costs_of(usage_by_session(scanner, by_calls), by_calls, book))
     return priced(rows, costs)
+
+
+def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = None) -> SessionDetail:
+    """``show``'s detail with its row's cost, priced as a listed row's (``Scanner.show``: the
+    library's and the CLI's, one path)."""
+    from dataclasses import replace
+
+    (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)
+    return replace(detail, row=row)

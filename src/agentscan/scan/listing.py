@@ -47,6 +47,17 @@ class ListFilter:
     running: bool = False  # only sessions whose transcript a live process holds open
     pid: int | None = None  # only sessions held open by this process
 
+    def __post_init__(self) -> None:
+        """A library caller's values as the CLI's: ``providers="claude"`` is one provider, and
+        a naive ``since`` local time (``scan.arguments``, imported only then: not by the CLI's)."""
+        since = self.since
+        if not isinstance(self.providers, tuple) or (since is not None and not (
+                isinstance(since, datetime) and since.utcoffset() is not None)):
+            from agentscan.scan.arguments import moment, names
+
+            object.__setattr__(self, "providers", tuple(names(self.providers)))
+            object.__setattr__(self, "since", moment(since, "since"))
+
     @property
     def needs_liveness(self) -> bool:
         return self.running or self.pid is not None

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, cast
 
 from agentscan.bounds import DEFAULT_BOUNDS, DEFAULT_LIMIT, Bounds
 from agentscan.scan.cache import Cache
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, check_home
 from agentscan.errors import UsageProblem
 from agentscan.scan.memohint import is_memo_ref
 from agentscan.providers import get_provider, iter_providers
@@ -31,6 +31,7 @@ from agentscan.toolkit.paths import root_readable
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.model import ScanWarning, SessionRef, SessionRow
+    from agentscan.pricing import PriceBook
     from agentscan.scan.listing import ListFilter, SessionPage
     from agentscan.scan.memo import Stamp
     from agentscan.scan.memorefs import MemoRef
@@ -56,8 +57,9 @@ class Scanner:
         """``use_cache`` opts into the persistent index (the CLI turns it on
         unless ``--no-cache``); a library caller gets no writes by default.
         ``memo_discovery`` (with the cache) takes a provider's sessions from
-        the index while nothing under its roots changed (``scan.memo``)."""
-        self.ctx = context or ScanContext.create(home=home, env=env)
+        the index while nothing under its roots changed (``scan.memo``).  A ``home`` must be a
+        directory, unless ``providers`` (which may read no file) are given."""
+        self.ctx = context or ScanContext.create(home=check_home(home) if home is not None and providers is None else home, env=env)
         self.use_cache = use_cache
         self.memo_discovery = memo_discovery
         self._stamps: dict[str, Stamp | None] = {}
@@ -74,7 +76,7 @@ class Scanner:
             self.providers = list(providers)
             self._witnesses = self.providers
         else:
-            self.providers = iter_providers(provider_names)
+            self.providers = iter_providers([provider_names] if isinstance(provider_names, str) else provider_names)
             # A session's cwd must not depend on --provider: every registered
             # provider may know the directory a hash-named one stands for.
             self._witnesses = iter_providers(None) if provider_names else self.providers
@@ -139,7 +141,7 @@ class Scanner:
         return get_provider(name)
 
     def selected(self, names: Iterable[str] = ()) -> list[Provider]:
-        names = list(names)
+        names = [names] if isinstance(names, str) else list(names)
         if not names:
             return self.providers
         known = {p.name for p in self.providers}
@@ -389,9 +391,10 @@ class Scanner:
         """Whether this scanner scans the provider ``name`` (a query's ``provider:`` prefix)."""
         return any(p.name == name for p in self.providers)
 
-    def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS) -> SessionDetail:
-        """One session in detail.  A subagent's own id (a Codex child thread,
-        a Claude agent id, …) opens its parent with ``focus`` naming it."""
+    def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS, prices: PriceBook | None = None) -> SessionDetail:
+        """One session in detail, with its cost (``prices``: the book the CLI prints the version of).
+        A subagent's own id (a Codex child thread, a Claude agent id, …) opens its parent with ``focus`` naming it."""
+        from agentscan.scan.costs import with_cost
         from agentscan.scan.showing import session_detail
 
-        return session_detail(self, query, bounds)
+        return with_cost(self, session_detail(self, query, bounds), prices)

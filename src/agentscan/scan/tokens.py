@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Sequence, cast
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
+from agentscan.scan.arguments import moment, names, time_zone
 from agentscan.scan.groupby import GroupBy, parse_group
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook, Spend
@@ -98,18 +99,20 @@ class _Bucket:
 def token_report(
     scanner: Scanner,
     *,
-    ids: Iterable[str] = (),
-    providers: Iterable[str] = (),
+    ids: str | Iterable[str] = (),
+    providers: str | Iterable[str] = (),
     since: datetime | None = None,
     until: datetime | None = None,
     by: GroupBy = "session",
-    tz: tzinfo | None = None,
+    tz: tzinfo | str | None = None,
 ) -> TokenReport:
+    """A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time."""
     by = parse_group(by)  # library callers may pass any string
+    tz = time_zone(tz)
+    since, until = moment(since, "since", tz), moment(until, "until", tz)
     if since is not None and until is not None and since >= until:
         raise UsageProblem("--since must be before --until (the range is empty)")
-    ids = list(ids)
-    providers = list(providers)
+    ids, providers = names(ids), names(providers)
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
     if providers and ids:
         refs = [ref for ref in refs if ref.provider in providers]

@@ -4,7 +4,7 @@ The pool of parse workers (``workers``) and a long-lived ``helperproc.Helper``
 are both plain ``os.fork`` children that must never outlive the command
 (docs/security.md; why not a ``ProcessPoolExecutor``: ``workers``).  So each
 is forked with SIGINT held back (``sigint_blocked``) and the parent's heap
-frozen (``fork_child``), starts by leaving Ctrl-C to its parent and arranging
+frozen in it (``fork_child``), starts by leaving Ctrl-C to its parent and arranging
 to die with it (``become_child``), and exchanges pickled values with it over
 pipes (``send_pickled``, ``receive_pickled``).
 """
@@ -110,22 +110,30 @@ def fork_child(child: Callable[[], None]) -> int:
     garbage not collected yet (a scanner dropped unclosed: its context and it refer to each
     other) may hold a connection to the index, which the child's collection would close,
     rolling back or checkpointing under the parent's feet (SQLite: no connection across a
-    fork)."""
-    gc.freeze()
+    fork).  The child freezes it, first thing, and no collection runs across the fork
+    (``gc.disable``): the parent's own frozen objects are never touched, so a program
+    that froze its heap (``gc.freeze``) and uses the library keeps it frozen."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         pid = os.fork()
     except BaseException:
-        gc.unfreeze()
+        if enabled:
+            gc.enable()
         raise
     if pid == 0:
         code = 0
         try:
+            gc.freeze()
+            if enabled:
+                gc.enable()
             child()
         except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
             code = 1
         finally:
             os._exit(code)
-    gc.unfreeze()  # here, collected as ever; the child keeps them frozen
+    if enabled:
+        gc.enable()  # here, collected as ever
     return pid
 
 

@@ -1,0 +1,51 @@
+"""What a library caller passes, checked and taken as the CLI takes it.
+
+The CLI parses its options into these values itself; a library caller hands
+them over directly, so a plain ``str`` where names are expected, a naive
+``datetime`` or a zone's name must mean one thing here, said once, or be a
+``UsageProblem`` naming the parameter, never a raw ``TypeError`` from deep in a
+scan or a list of one-letter provider names.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import Iterable
+
+from agentscan.errors import UsageProblem
+
+
+def names(value: str | Iterable[str] | None) -> list[str]:
+    """Provider names or session ids: one ``str`` is one of them, not its letters."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return list(value)
+
+
+def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> datetime | None:
+    """``value`` as an aware datetime.  A naive one is wall-clock time in ``tz`` when given,
+    else in the local zone, as the CLI reads ``--since 2026-01-01`` (``timeutil.parse_when``);
+    comparing it with a recorded time, which is aware, would raise ``TypeError``."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        raise UsageProblem(f"{parameter} must be a datetime, not {type(value).__name__}")
+    if value.utcoffset() is not None:
+        return value
+    try:
+        return value.replace(tzinfo=tz) if tz is not None else value.astimezone()
+    except (OverflowError, ValueError, OSError):  # a year the local zone has no offset for
+        raise UsageProblem(f"{parameter} {value.isoformat()} has no time zone and none can be given to it") from None
+
+
+def time_zone(tz: tzinfo | str | None) -> tzinfo | None:
+    """``tz`` as a zone: an IANA name (``"Europe/Paris"``) is looked up as ``--tz`` is."""
+    if tz is None or isinstance(tz, tzinfo):
+        return tz
+    if isinstance(tz, str):
+        from agentscan.timeutil import zone
+
+        return zone(tz)
+    raise UsageProblem(f"tz must be a tzinfo or an IANA zone name, not {type(tz).__name__}")
