@@ -28,72 +28,18 @@ from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
 from agentscan.scan.arguments import moment, names, time_zone
 from agentscan.scan.groupby import GroupBy, parse_group
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, ORIGIN, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
-from agentscan.pricing import PriceBook, Spend
-from agentscan.pricing.spend import NOTHING, Priced, combined
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
+from agentscan.pricing import PriceBook
+from agentscan.pricing.spend import Priced, combined
 from agentscan.scan.collect import ProviderUsage, collect
 from agentscan.scan.groupprices import GroupPrices
 from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
+from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
-
-
-class _Bucket:
-    """One group's spend: the own part and each subagent's part, each a ``Spend``
-    (token sums per price key), added to without an object per entry."""
-
-    __slots__ = ("own", "subagents", "recovered")
-
-    def __init__(self) -> None:
-        self.own = Spend()
-        self.subagents: dict[str, Spend] = {}
-        self.recovered: dict[str, str] = {}
-
-    def _spend(self, sub_key: str | None) -> Spend:
-        """The session's own spend, or one subagent's."""
-        if sub_key is None:
-            return self.own
-        found = self.subagents.get(sub_key)
-        if found is None:
-            found = self.subagents[sub_key] = Spend()
-        return found
-
-    def add_parts(self, sub_key: str | None, price_key: int, values: list, origin: str | None) -> None:
-        """Add a cached group's sums (``values``: ``Spend``'s parts) under its price key."""
-        parts = self._spend(sub_key).parts
-        if sub_key is not None and origin is not None:
-            self.recovered[sub_key] = origin
-        sums = parts.get(price_key)
-        if sums is None:
-            parts[price_key] = list(values)
-        else:
-            for index, value in enumerate(values):
-                sums[index] += value
-
-    def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
-        self._spend(sub_key).add(entry, price_key)
-        if sub_key is not None and len(entry) > ORIGIN and entry[ORIGIN] is not None:
-            self.recovered[sub_key] = entry[ORIGIN]
-
-    def row(self, key: str, book: PriceBook) -> tuple[TokenRow, Priced]:
-        """The group's row, and its cost as a ``Priced`` (the report's total combines them)."""
-        own = self.own
-        subs = sorted(self.subagents.items())
-        own_priced = own.priced(book)
-        sub_priced = [spend.priced(book) for _, spend in subs]
-        sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
-        # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
-        runs = combined(sub_priced) if sub_priced else NOTHING
-        whole = combined([own_priced, runs]) if sub_priced else own_priced
-        own_tokens = own.tokens()
-        tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
-        recovered = tuple(sorted(self.recovered.items()))
-        row = TokenRow(key, tokens, own_tokens, sub_tokens, whole.cost, own_priced.cost,
-                       tuple(p.cost for p in sub_priced), recovered, whole.priced, whole.unpriced, runs.cost)
-        return row, whole
 
 
 def token_report(
@@ -131,7 +77,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     refs = list({ref.id: ref for ref in refs}.values())
     low = since.timestamp() if since is not None else None
     high = until.timestamp() if until is not None else None
-    buckets: dict[str, _Bucket] = {}
+    buckets: dict[str, Bucket] = {}
     day_keys: dict[float, str] = {}
     book = PriceBook(scanner.ctx, scanner.cache)
     prices = GroupPrices(book)
@@ -159,7 +105,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
         # Every selected session gets a row; one with no recorded usage shows null, one whose
         # every call is counted in another session's copy 0.
         elsewhere = {name + ":" + native_id for name, part in usage.items() for native_id in part.elsewhere}
-        shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or (_SPENT_ELSEWHERE if ref.id in elsewhere else _Bucket()))
+        shown = [(ref.id, kept.get(ref.id) or buckets.get(ref.id) or (_SPENT_ELSEWHERE if ref.id in elsewhere else Bucket()))
                  for ref in refs]
     elif by == "session":  # a window: the sessions with usage in it (``kept`` is empty)
         shown = [(ref.id, bucket) for ref in refs
@@ -200,7 +146,7 @@ def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> 
 
 
 #: the bucket of a session whose every call is counted in another session's copy
-_SPENT_ELSEWHERE = _Bucket()
+_SPENT_ELSEWHERE = Bucket()
 
 
 def _zero_row(key: str) -> tuple[TokenRow, Priced]:
@@ -277,7 +223,7 @@ def _aligned(bucket: int, tz: tzinfo | None) -> bool:
 
 
 def _add_sums(
-    buckets: dict[str, _Bucket],
+    buckets: dict[str, Bucket],
     sums: SessionSums,
     native_id: str,
     provider_name: str,
@@ -300,18 +246,18 @@ def _add_sums(
         key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys)
         found = buckets.get(key)
         if found is None:
-            found = buckets[key] = _Bucket()
+            found = buckets[key] = Bucket()
         price_key = keys[index] if keys is not None else prices.key(provider_name, model, bucket, tier)
         assert price_key is not None  # sessions with an unpriceable group were read call by call
         found.add_parts(sub_key, price_key, group[5:], group[4])
 
 
-def _add_session_sums(buckets: dict[str, _Bucket], sums: SessionSums, keys: list[int], session_id: str) -> None:
+def _add_session_sums(buckets: dict[str, Bucket], sums: SessionSums, keys: list[int], session_id: str) -> None:
     """``_add_sums`` for ``--by session`` without a window: one bucket, every group in it
     (a heavy user's report adds up 70,000 groups of 15,000 sessions: no call per group)."""
     bucket = buckets.get(session_id)
     if bucket is None:
-        bucket = buckets[session_id] = _Bucket()
+        bucket = buckets[session_id] = Bucket()
     own = bucket.own.parts
     for index, group in enumerate(sums.groups):
         subagent = group[0]
@@ -336,7 +282,7 @@ def _add_session_sums(buckets: dict[str, _Bucket], sums: SessionSums, keys: list
 
 
 def _add_entries(
-    buckets: dict[str, _Bucket],
+    buckets: dict[str, Bucket],
     entries: list[list],
     provider_name: str,
     by: str,
@@ -356,7 +302,7 @@ def _add_entries(
         key, sub_key = _group(by, prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT], tz, day_keys)
         bucket = buckets.get(key)
         if bucket is None:
-            bucket = buckets[key] = _Bucket()
+            bucket = buckets[key] = Bucket()
         found = fast_keys.get(entry[MODEL])  # see PriceBook.fast_keys
         if found.__class__ is int:
             price_key: int = found  # type: ignore[assignment]

@@ -1,0 +1,63 @@
+"""One group of a token report: its own part and each delegated run's part (``scan.tokens``)."""
+
+from __future__ import annotations
+
+from agentscan.model import ORIGIN, sum_usage
+from agentscan.pricing import PriceBook, Spend
+from agentscan.pricing.spend import NOTHING, Priced, combined
+from agentscan.scan.tokenreport import TokenRow
+
+
+class Bucket:
+    """One group's spend: the own part and each subagent's part, each a ``Spend``
+    (token sums per price key), added to without an object per entry."""
+
+    __slots__ = ("own", "subagents", "recovered")
+
+    def __init__(self) -> None:
+        self.own = Spend()
+        self.subagents: dict[str, Spend] = {}
+        self.recovered: dict[str, str] = {}
+
+    def _spend(self, sub_key: str | None) -> Spend:
+        """The session's own spend, or one subagent's."""
+        if sub_key is None:
+            return self.own
+        found = self.subagents.get(sub_key)
+        if found is None:
+            found = self.subagents[sub_key] = Spend()
+        return found
+
+    def add_parts(self, sub_key: str | None, price_key: int, values: list, origin: str | None) -> None:
+        """Add a cached group's sums (``values``: ``Spend``'s parts) under its price key."""
+        parts = self._spend(sub_key).parts
+        if sub_key is not None and origin is not None:
+            self.recovered[sub_key] = origin
+        sums = parts.get(price_key)
+        if sums is None:
+            parts[price_key] = list(values)
+        else:
+            for index, value in enumerate(values):
+                sums[index] += value
+
+    def add(self, entry: list, sub_key: str | None, price_key: int) -> None:
+        self._spend(sub_key).add(entry, price_key)
+        if sub_key is not None and len(entry) > ORIGIN and entry[ORIGIN] is not None:
+            self.recovered[sub_key] = entry[ORIGIN]
+
+    def row(self, key: str, book: PriceBook) -> tuple[TokenRow, Priced]:
+        """The group's row, and its cost as a ``Priced`` (the report's total combines them)."""
+        own = self.own
+        subs = sorted(self.subagents.items())
+        own_priced = own.priced(book)
+        sub_priced = [spend.priced(book) for _, spend in subs]
+        sub_tokens = tuple((sub_id, spend.tokens()) for sub_id, spend in subs)
+        # Exact decimals: the sum of the parts' costs is the cost of the summed parts.
+        runs = combined(sub_priced) if sub_priced else NOTHING
+        whole = combined([own_priced, runs]) if sub_priced else own_priced
+        own_tokens = own.tokens()
+        tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
+        recovered = tuple(sorted(self.recovered.items()))
+        row = TokenRow(key, tokens, own_tokens, sub_tokens, whole.cost, own_priced.cost,
+                       tuple(p.cost for p in sub_priced), recovered, whole.priced, whole.unpriced, runs.cost)
+        return row, whole
