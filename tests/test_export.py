@@ -150,6 +150,8 @@ def test_held_lock_makes_a_second_run_exit_one(home: Path, tmp_path: Path) -> No
     with FileLock(str(lock)):
         result = runner.invoke(app, ["export", "-f", "sqlite", "-o", str(out), "--lock-timeout", "0.2"])
     assert result.exit_code == 1 and "another agentscan export" in result.stderr
+    # what to do about it: wait longer
+    assert "gave up after 0.2 s (--lock-timeout S waits longer)" in " ".join(result.stderr.split())
 
 
 def test_two_concurrent_sqlite_exports(home: Path, tmp_path: Path) -> None:

@@ -9,6 +9,9 @@ import pytest
 
 from builders import claude_session_file, claude_user, invoke
 
+#: the last line of every "no session matches": what to do next
+HINT = "hint: `agentscan list --all` shows every session's id"
+
 NATIVE = "7d1e5c3b-2a4f-4b6c-8d9e-0f1a2b3c4d5e"
 
 
@@ -23,16 +26,17 @@ def test_not_found_names_the_named_root_it_could_not_read(isolated_home: Path, m
     assert lines[0] == f"error: no session matches '{NATIVE[:8]}'"
     assert lines[1] == "it may be under a root that was named but could not be read:"
     assert lines[2].startswith("  claude: no readable root among ") and "CLAUDE_CONFIG_DIR" in lines[2]
+    assert lines[3:] == [HINT]  # what to do next, last
 
 
 def test_with_the_root_readable_a_typo_says_nothing_more(isolated_home: Path) -> None:
     claude_session_file(isolated_home, NATIVE, [claude_user(NATIVE, "2026-11-01T10:00:00Z", "hello", cwd="/w")])
     result = invoke("show", "ffffffff")
-    assert result.exit_code == 1 and result.stderr == "error: no session matches 'ffffffff'\n"
+    assert result.exit_code == 1 and result.stderr == f"error: no session matches 'ffffffff'\n{HINT}\n"
 
 
 def test_an_id_that_names_another_provider_is_not_told_of_claude_s_root(isolated_home: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(isolated_home / "no-such-claude"))
     result = invoke("show", "codex:ffffffff")
-    assert result.exit_code == 1 and result.stderr.splitlines() == ["error: no session matches 'codex:ffffffff'"]
+    assert result.exit_code == 1 and result.stderr.splitlines() == ["error: no session matches 'codex:ffffffff'", HINT]

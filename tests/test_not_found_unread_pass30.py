@@ -11,6 +11,9 @@ import pytest
 
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
 
+#: the last line of every "no session matches": what to do next
+HINT = "hint: `agentscan list --all` shows every session's id"
+
 HIDDEN = "7d1e5c3b-2a4f-4b6c-8d9e-0f1a2b3c4d5e"
 SEEN = "0a9b8c7d-6e5f-4a3b-9c1d-2e3f4a5b6c7d"
 
@@ -54,13 +57,13 @@ def test_not_found_names_the_folder_it_could_not_list(denied: Path, command: str
     lines = result.stderr.splitlines()
     assert lines[0] == f"error: no session matches '{HIDDEN[:8]}'"
     assert lines[1:] == ["it may be in a folder agentscan could not list (1):",
-                         f"  {denied}: cannot list directory: Permission denied"]
+                         f"  {denied}: cannot list directory: Permission denied", HINT]
 
 
 def test_a_plain_typo_says_nothing_more(isolated_home: Path) -> None:
     _session(isolated_home, SEEN, "-w")
     result = invoke("show", "ffffffff")
-    assert result.exit_code == 1 and result.stderr == "error: no session matches 'ffffffff'\n"
+    assert result.exit_code == 1 and result.stderr == f"error: no session matches 'ffffffff'\n{HINT}\n"
 
 
 def test_a_session_found_elsewhere_is_shown_though_a_folder_was_not_read(denied: Path) -> None:

@@ -110,7 +110,8 @@ def _run() -> None:
         from agentscan import invocation
 
         invocation.requested_command = command
-    if argv[:1] == ["hook"] and not {"-h", "--help"} & set(argv):
+    # ``hook --demo`` stores nothing: said by the command (``cli.hooks_commands``), not captured.
+    if argv[:1] == ["hook"] and not {"-h", "--help", "--demo"} & set(argv):
         from agentscan.hooks.capture import run
 
         run(_hook_agent(argv[1:]), _hook_option(argv[1:], "--otlp-endpoint"))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, redact_option, state_of
+from agentscan.cli.options import ConfigCommand, GlobalOptionsCommand, JsonOption, handle_errors, redact_option, state_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -47,9 +47,9 @@ def register(app: typer.Typer) -> None:
         help="Install or remove agentscan's hook capture in an agent's config.",
         no_args_is_help=True,
     )
-    hooks_app.command("install", cls=GlobalOptionsCommand,
+    hooks_app.command("install", cls=ConfigCommand,
                       short_help="Add `agentscan hook` to every hook event of the agent.")(install_command)
-    hooks_app.command("uninstall", cls=GlobalOptionsCommand,
+    hooks_app.command("uninstall", cls=ConfigCommand,
                       short_help="Remove agentscan's entries (only those) from the agent's hooks.")(uninstall_command)
     # short_help: the whole line in `agentscan --help` at any width (click cuts a help to fit)
     app.add_typer(hooks_app, name="hooks", short_help="Install or remove agentscan's hook capture in an agent's config.")
@@ -65,9 +65,12 @@ def hook_command(
     otlp_endpoint: Optional[str] = typer.Option(
         None, "--otlp-endpoint", help="Also send each completed span to this OTLP/HTTP collector, from a detached sender.", metavar="URL",
     ),
+    # Its own option, not only the global one before the command: listed in its --help,
+    # and ``entry`` sends a command line that holds it here rather than to the capture.
+    demo: bool = typer.Option(False, "--demo", help="Store nothing (no agent runs the demo; its events ship with agentscan)."),
 ) -> None:
     """Store one hook payload read on stdin (the agent runs this; it always exits 0)."""
-    if getattr(ctx.obj, "demo", False) or "--demo" in ctx.args:
+    if demo or getattr(ctx.obj, "demo", False):
         # No agent runs the demo: the demo's events store ships with the package, and the
         # user's own must not take a payload typed for it.  Exit 0, as always.
         print("agentscan hook: --demo stores nothing", file=sys.stderr)

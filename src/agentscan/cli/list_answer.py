@@ -112,7 +112,7 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         # Nothing found where a root named explicitly (``CLAUDE_CONFIG_DIR``) cannot be read:
         # the error ``finish`` raises says why, and the note would send the reader to doctor.
         if page.discovered or not scanner.unreadable_explicit_roots():
-            render.note(_why_empty(state, page, filters))
+            render.note(why_empty(state, page, filters))
         return None
     _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows))
     recorded.write(out, err)
@@ -185,7 +185,8 @@ def _printable(known: bytes, as_json: bool, shows_liveness: bool) -> recorded.Pr
     return recorded.printable(parts[1], as_json)
 
 
-def _why_empty(state: State, page: SessionPage, filters: ListFilter) -> str:
+def why_empty(state: State, page: SessionPage, filters: ListFilter) -> str:
+    """Why no session matched ``filters`` (``otlp``'s empty export says it too)."""
     from agentscan.scan import liveness as running
     from agentscan.cli.list_text import explain_empty
     from agentscan.cli.term import home_short

@@ -45,6 +45,10 @@ class GlobalOptionsCommand(TyperCommand):
     """A command that also takes the global options after its name
     (``agentscan list --no-cache``) and lists them in its ``--help``."""
 
+    #: the global options taken but not listed: they change nothing for the command (or are
+    #: refused by it); taken still, so a script that passes them to every command runs
+    unlisted: frozenset[str] = frozenset()
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name, flags, text, takes_value in GLOBAL_OPTIONS:
@@ -55,6 +59,7 @@ class GlobalOptionsCommand(TyperCommand):
                 default=None if takes_value else False,
                 metavar="DIR" if takes_value else None,
                 help=text,
+                hidden=name in self.unlisted,
                 rich_help_panel="Global options",
             ))
 
@@ -102,6 +107,13 @@ class GlobalOptionsCommand(TyperCommand):
         return super().invoke(ctx)
 
 
+class ConfigCommand(GlobalOptionsCommand):
+    """``hooks install`` and ``uninstall``: they read no session and keep no cache, and say
+    their one warning whole and go ahead (docs/cli-hooks.md); ``--demo`` is refused."""
+
+    unlisted = frozenset({"demo", "no_cache", "strict", "verbose"})
+
+
 def handle_errors(func: F) -> F:
     """Turn domain errors into a one-line message and the contract's exit code."""
 
@@ -128,6 +140,6 @@ def redact_option(text: str) -> Any:
 RedactOption = redact_option("Replace prompt, response, tool and plan text with a length and hash; mask secrets.")
 
 __all__ = [
-    "GLOBAL_NAMES", "GLOBAL_OPTIONS", "GlobalOptionsCommand", "JsonOption", "ProviderOption", "RedactOption",
+    "GLOBAL_NAMES", "GLOBAL_OPTIONS", "ConfigCommand", "GlobalOptionsCommand", "JsonOption", "ProviderOption", "RedactOption",
     "SinceOption", "State", "end_progress", "finish", "handle_errors", "redact_option", "state_of",
 ]

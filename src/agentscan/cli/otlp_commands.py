@@ -23,6 +23,8 @@ from agentscan.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from agentscan.cli.state import State
+    from agentscan.otlp.sources import Selection
     from agentscan.scan.scanner import Scanner
 
 
@@ -128,6 +130,8 @@ def otlp_command(
             render.note(f"{what} to stdout", tty_only=True)
         else:
             print(f"{what} to {outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else endpoint}")
+        if not built.spans:
+            _why_no_spans(state, scanner, selection, built.matched)
     said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
     own = [w for w in warnings if w not in said]  # the export's own notes
     from agentscan.settling import strict_count
@@ -170,6 +174,30 @@ def _given(ctx: typer.Context, name: str) -> bool:
     """On the command line (``--protocol auto`` too), not a default."""
     source = ctx.get_parameter_source(name)
     return source is not None and source.name != "DEFAULT"
+
+
+def _why_no_spans(state: State, scanner: Scanner, selection: Selection, matched: int) -> None:
+    """Why an export holds nothing, on stderr, as ``list`` says why it is empty: no session
+    matched (which filter left none), or those that did have no turn to export."""
+    from agentscan.cli import render
+
+    if matched:
+        turn = (f"a turn with a timestamp since {render.short_time(selection.since)}" if selection.since is not None
+                else "a turn with a timestamp")  # a span needs one
+        if matched == 1:
+            render.note(f"no spans: the one session matched has no {turn.removeprefix('a ')}")
+        else:
+            render.note(f"no spans: none of the {matched:,} sessions matched has {turn}")
+        return
+    if selection.ids:
+        return  # an id that matches nothing is an error, said already
+    from agentscan.cli.list_answer import why_empty
+    from agentscan.scan.listing import ListFilter
+
+    filters = ListFilter(providers=selection.providers, since=selection.since)
+    page = scanner.list_page(limit=1, filters=filters)
+    if not page.rows:
+        render.note(why_empty(state, page, filters))
 
 
 def _demo_events(scanner: Scanner) -> dict[str, str]:

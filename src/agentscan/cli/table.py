@@ -27,6 +27,7 @@ class Column(NamedTuple):
     drop: int = 0  # 0: always kept; when space runs out the highest value goes first
     keep_end: bool = False  # paths: cut the start, the end tells them apart
     style: str | None = None  # colour of the cells on a terminal
+    lend_floor: int = 0  # a title: its least width to show a path's name (0: min_width, ``paths_fitted``)
 
 
 class Row(NamedTuple):
@@ -286,19 +287,20 @@ def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Se
     """Paths cut from their start, fitted with the table's free text (its TITLE, cut to fit
     anyway): a path column is widened by what its last folder's name needs
     (``…/weather-app``, not ``…eather-app``, which reads as another project) while the title
-    keeps its least width; and one that its cuts left wider than any path it shows (a cut
+    keeps its ``lend_floor``; and one that its cuts left wider than any path it shows (a cut
     begins at a separator) gives those columns back to the title rather than to blanks."""
     texts = [position for position, index in enumerate(kept)
              if columns[index].flex and not columns[index].keep_end and not columns[index].right]
     if not texts:
         return widths
     last = texts[-1]  # the title: the columns it gives or takes are cut from its end
+    floor = columns[kept[last]].lend_floor or columns[kept[last]].min_width
     for position, index in enumerate(kept):
         column, width = columns[index], widths[position]
         if not column.keep_end:
             continue
         cells = cells_of(index)
-        room = widths[last] - columns[kept[last]].min_width
+        room = widths[last] - floor
         # Only a cell wider than the column can be cut inside its name; the widest name
         # that fits the room is shown whole (a longer one is cut, as it would have been).
         needs = [_named_width(cell) for cell in cells if len(cell) > width or not cell.isascii()]

@@ -103,7 +103,8 @@ def export(
             return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept)
     except Timeout:
         raise ExportFailed(
-            f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s"
+            f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s "
+            "(--lock-timeout S waits longer)"
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None

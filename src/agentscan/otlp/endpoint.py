@@ -28,9 +28,13 @@ def traces_url(endpoint: str) -> str:
     shown = _USERINFO.sub("***@", text)
     try:
         parts = urlsplit(text)
+    except ValueError:  # unpaired brackets, or no address inside them
+        raise UsageProblem(f"--endpoint is not a valid URL (a host in brackets must be an IPv6 address, "
+                           f"such as [::1]): {shown!r}") from None
+    try:
         parts.port  # noqa: B018 - raises ValueError for a port that is no number in 0-65535
     except ValueError:
-        raise UsageProblem(f"--endpoint is not a valid URL: {shown!r}") from None
+        raise UsageProblem(f"--endpoint is not a valid URL ({_port_problem(parts.netloc)}): {shown!r}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {shown!r}")
     if "@" in parts.netloc:
@@ -48,6 +52,16 @@ def traces_url(endpoint: str) -> str:
         raise UsageProblem(f"--endpoint's path and query must be ASCII (percent-encode the rest): {shown!r}")
     path = parts.path if parts.path not in ("", "/") else "/v1/traces"
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def _port_problem(netloc: str) -> str:
+    """What is wrong with the port of ``netloc`` (one ``urlsplit`` refused): said, not only
+    "not a valid URL", so ``:99999`` is seen as the typo it is."""
+    # After the userinfo (never shown) and an IPv6 host's brackets.
+    port = netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
+    if port.isascii() and port.isdigit():
+        return f"its port {int(port)} is out of range: a port is 0 to 65535"
+    return f"its port {port!r} is not a number"
 
 
 def check_headers(headers: Mapping[str, str]) -> None:

@@ -54,15 +54,24 @@ class Built:
     gaps: Gaps = field(default_factory=Gaps)
     #: ``gaps`` said, a line per provider (``export.run``): reported, not counted by ``--strict``
     format_notes: list[ScanWarning] = field(default_factory=list)
+    #: the sessions that have a span in the export (JSON ``sessions``): a matching one whose
+    #: turns all ended before ``--since``, or that has no time at all, is only ``matched``
     sessions: int = 0
+    #: the sessions selected (the ids given, or those the filters matched), spans or none
+    matched: int = 0
     traces: int = 0
     spans: int = 0
     #: the price data chat span costs came from (``PriceData.to_json``)
     prices: dict[str, Any] | None = None
 
     def count(self, found: list[ExportTrace]) -> list[ExportTrace]:
+        """``found``: one selected session's traces."""
+        spans = sum(len(t.spans) for t in found)
+        self.matched += 1
+        if spans:
+            self.sessions += 1
         self.traces += len(found)
-        self.spans += sum(len(t.spans) for t in found)
+        self.spans += spans
         return found
 
 
@@ -98,7 +107,6 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     with progress.named(EXPORTING):
         progress.expect(len(refs) + len(hook_only))
         for ref, found in zip(refs, sessions(scanner, refs, make, built.warnings, built.gaps, prices)):
-            built.sessions += 1
             entries.pop(ref.id, None)  # its calls are in its traces now
             yield from built.count(found)
             progress.advance()
@@ -119,7 +127,6 @@ def _hook_only(
         # subagent's events filed under it); an old one is out of ``--since``.
         if (trace is not None and trace.session.transcript_session_id not in covered
                 and (since_ns is None or (trace.session.ended_ns or 0) >= since_ns)):
-            built.sessions += 1
             facts = _facts(session.agent, session.session_id, "hooks", selection, env, cwd=trace.session.workspace)
             yield from built.count(hook_traces(trace, facts, since_ns=since_ns))
         progress.advance()

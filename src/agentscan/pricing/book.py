@@ -198,8 +198,10 @@ class PriceBook:
         self._reported.add(key)
         provider, model, reason = self.unpriced[-key - 1]
         # Said to a person at a table as much as to a JSON reader: what the gap looks like
-        # in each, and (for a model the data may yet learn) what to do about it.
-        update = "; `agentscan prices --update` fetches newer ones" if aliases.model_ref(provider, model) else ""
+        # in each, and (for a model the data may yet learn) what to do about it.  Only a model
+        # newer than the data: no update prices a model of one's own (``aide-gpt-5``).
+        update = ("; for a model newer than this data, `agentscan prices --update` fetches newer prices"
+                  if aliases.model_ref(provider, model) else "")
         self.ctx.warn(
             f"model:{provider}/{model or 'unknown'}",
             f"no price: {reason}; a cost that counts its calls is unknown: `-` in tables, or `≥$…` for "

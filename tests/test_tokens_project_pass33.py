@@ -1,0 +1,88 @@
+"""``tokens``' PROJECT keeps a project's last folder's name whole where the title can give it.
+
+At 120 and 130 columns the demo showed ``…nventory-api`` and ``…ling-service``: the title
+gave a path's name only what it had over its least width (16 columns), 0 to 1 there.  A
+title now gives down to 12 columns (``Column.lend_floor``, ``list``'s title's least width)
+before a name is cut; when a title is kept at all is told by its least width, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app
+from agentscan.cli.table import Column, paths_fitted
+from agentscan.cli.term import Terminal
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from patch_builders import BASE, IDS
+
+runner = CliRunner()
+
+
+def cells(line: str) -> list[str]:
+    return re.split(r" {2,}", line.strip())
+
+
+def invoke(*args: str) -> list[str]:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("width", (120, 125, 130))
+def test_the_demo_keeps_every_project_s_last_folder_whole(tty, width: int) -> None:
+    tty(width, color=False)
+    lines = invoke("--demo", "tokens")
+    header = cells(lines[0])
+    assert header[2:4] == ["PROJECT", "TITLE"]
+    projects = {cells(line)[2] for line in lines if re.match(r"[a-z]+:", line)}
+    names = {"weather-app", "recipe-api", "cli-tool", "inventory-api", "billing-service", "notes"}
+    assert {project.rsplit("/", 1)[-1] for project in projects} == names, projects  # was …ling-service
+    assert all(project.startswith(("…/", "/")) for project in projects), projects
+    assert all(len(line) <= width for line in lines)
+
+
+def test_a_title_is_left_out_by_its_least_width_as_before(tty) -> None:
+    """At 114 columns a 16-column title does not fit: it goes (not kept at 12 in its place)."""
+    tty(114, color=False)
+    assert "TITLE" not in cells(invoke("--demo", "tokens")[0])
+
+
+def test_a_title_without_a_lend_floor_gives_down_to_its_least_width() -> None:
+    """``list``'s columns have none: their layout is as it was."""
+    term = Terminal(tty=True, width=60, color=False)
+    path = "/home/dev/src/billing-service"  # its name needs 17 columns
+    for floor, widths in ((0, [13, 16]), (12, [17, 12])):  # the least width 14 leaves 2 to give
+        columns = [Column("PROJECT", flex=True, min_width=10, keep_end=True),
+                   Column("TITLE", flex=True, min_width=14, lend_floor=floor)]
+        assert paths_fitted(columns, ([0, 1], [13, 16]), term, lambda index: [path, "a title"])[1] == widths
+
+
+def project_session(home: Path, native_id: str, cwd: str, title: str, age: int, tokens: int = 100) -> Path:
+    return claude_session_file(home, native_id, [
+        claude_user(native_id, "2026-11-01T09:00:00Z", title, cwd=cwd),
+        claude_assistant(native_id, "2026-11-01T09:00:01Z", msg_id=f"m-{native_id}-{tokens}",
+                         request_id=f"r-{native_id}-{tokens}", usage=claude_usage(tokens, 1), cwd=cwd)],
+        mtime=BASE + age * 60)
+
+
+TITLE = "A prompt long enough to be cut in any table narrower than this"
+
+
+def test_a_patched_table_gives_a_new_project_s_name_the_title_s_room_as_a_whole_one(
+        isolated_home: Path, table_ways: list[str], tty: Callable[..., None]) -> None:
+    tty(115, color=False)
+    project_session(isolated_home, IDS[0], "/home/dev/src/zzzzzzzzzzzzzzzzzzzzzzzzzzzz/app", TITLE, 0)
+    before = invoke("tokens")
+    assert cells(before[0])[3] == "TITLE" and cells(before[1])[2] == "…/app"
+    project_session(isolated_home, IDS[1], "/home/dev/src/zzzzzzzzzzzzzzzzzzzzzzzz/billing-service", TITLE, 1)
+    patched = invoke("tokens")
+    assert table_ways[-1] == "patched"
+    assert patched == invoke("tokens", "--no-cache")  # byte for byte
+    assert cells(patched[1])[2] == "…/billing-service", patched
+    assert len(cells(patched[1])[3]) < 16  # the title gave it below its least width
