@@ -50,13 +50,13 @@ def tokens_bytes(*args: str) -> bytes:
 def computed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Keys of the rows a report computed (rows taken back are not computed)."""
     made: list[str] = []
-    original = tokens_module._Bucket.row
+    original = tokens_module.Bucket.row
 
-    def counting(self: tokens_module._Bucket, key: str, book: object):  # noqa: ANN202
+    def counting(self: tokens_module.Bucket, key: str, book: object):  # noqa: ANN202
         made.append(key)
         return original(self, key, book)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(tokens_module._Bucket, "row", counting)
+    monkeypatch.setattr(tokens_module.Bucket, "row", counting)
     return made
 
 

@@ -21,7 +21,7 @@ def test_a_missing_cursor_state_db_is_said_once(isolated_home: Path, monkeypatch
     assert result.exit_code == 1
     assert S in result.stdout  # the sessions that could be read are still listed
     lines = [line for line in result.stderr.splitlines() if str(missing) in line]
-    assert lines == [f"error: cursor: no readable root among {missing} (CURSOR_STATE_DB)"]
+    assert lines == [f"error: cursor: no readable root among {missing} (CURSOR_STATE_DB); fix or unset CURSOR_STATE_DB"]
     assert not missing.parent.exists()
 
 

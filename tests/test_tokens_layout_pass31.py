@@ -2,7 +2,7 @@
 table of "not recorded" alone, the note of a model with no price, and model names.
 
 - PROJECT showed ``…weather-app`` where ``list`` shows ``…/weather-app``: its last folder's
-  name is shown whole, taking from the title (``table.paths_fitted``), on a patched table
+  name is shown whole, taking from the title (``tablepaths.paths_fitted``), on a patched table
   (``cli.tablepatch``) as on a whole one, byte for byte.
 - Two sessions that recorded no tokens left out TITLE, PROJECT and DATE at 80 columns to
   keep five empty number columns, and the TOTAL line's ``not recorded`` stood in INPUT.

@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.cli.table import Column, paths_fitted
+from agentscan.cli.table import Column
+from agentscan.cli.tablepaths import paths_fitted
 from agentscan.cli.term import Terminal
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from patch_builders import BASE, IDS

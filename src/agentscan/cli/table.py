@@ -42,7 +42,7 @@ class Row(NamedTuple):
     span: tuple[int, int] | None = None
 
 
-def _spanned(row: Row, index: int) -> bool:
+def spanned(row: Row, index: int) -> bool:
     return row.span is not None and row.span[0] <= index <= row.span[1]
 
 
@@ -54,7 +54,7 @@ def natural(columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
         if row.span is not None:
             spanning.append(row)
             for index, cell in enumerate(row.cells):
-                if not _spanned(row, index):
+                if not spanned(row, index):
                     widths[index] = max(widths[index], width_of(cell))
             continue
         # Most rows: no span, ASCII cells (a heavy user's table has 200,000 of them).
@@ -248,12 +248,14 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     """The table's lines, and the headers of the columns left out to fit; ``planned``: the
     rows' ``layout``, when the caller made it already (to choose between two tables).
     ``fit_paths``: widths traded between path and title columns by the cells
-    (``paths_fitted``); a table whose lines are spliced from kept text fits its
+    (``tablepaths.paths_fitted``); a table whose lines are spliced from kept text fits its
     planned layout first and passes that (``tablepatch`` lays out its pieces apart)."""
     table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
     kept, widths = planned if planned is not None else layout(columns, table_rows, term)
     kept_columns = [columns[i] for i in kept]
     if fit_paths:
+        from agentscan.cli.tablepaths import paths_fitted
+
         widths = paths_fitted(columns, (kept, widths), term, cells_of(table_rows))[1]
     lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]
     every = len(kept) == len(columns)
@@ -267,61 +269,9 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     return lines, hidden(columns, (kept, widths))
 
 
-def paths_fitted(columns: Sequence[Column], planned: Layout, term: Terminal,
-                 cells: Callable[[int], Sequence[str]]) -> Layout:
-    """``planned`` with its path columns fitted to their ``cells`` by index (``render``'s
-    ``fit_paths``; a patched table, ``cli.tablepatch``, tells them without its rows: which
-    paths there are is what matters).  Off a terminal nothing is cut: nothing to fit."""
-    if not term.tty:
-        return planned
-    return planned[0], _path_slack_given_on(columns, cells, planned[0], list(planned[1]))
-
-
 def cells_of(rows: Sequence[Row]) -> Callable[[int], list[str]]:
     """A column's cells in ``rows`` (not those a span lays text over)."""
-    return lambda index: [row.cells[index] for row in rows if not _spanned(row, index)]
-
-
-def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Sequence[str]], kept: Sequence[int],
-                         widths: list[int]) -> list[int]:
-    """Paths cut from their start, fitted with the table's free text (its TITLE, cut to fit
-    anyway): a path column is widened by what its last folder's name needs
-    (``…/weather-app``, not ``…eather-app``, which reads as another project) while the title
-    keeps its ``lend_floor``; and one that its cuts left wider than any path it shows (a cut
-    begins at a separator) gives those columns back to the title rather than to blanks."""
-    texts = [position for position, index in enumerate(kept)
-             if columns[index].flex and not columns[index].keep_end and not columns[index].right]
-    if not texts:
-        return widths
-    last = texts[-1]  # the title: the columns it gives or takes are cut from its end
-    floor = columns[kept[last]].lend_floor or columns[kept[last]].min_width
-    for position, index in enumerate(kept):
-        column, width = columns[index], widths[position]
-        if not column.keep_end:
-            continue
-        cells = cells_of(index)
-        room = widths[last] - floor
-        # Only a cell wider than the column can be cut inside its name; the widest name
-        # that fits the room is shown whole (a longer one is cut, as it would have been).
-        needs = [_named_width(cell) for cell in cells if len(cell) > width or not cell.isascii()]
-        named = max((need for need in needs if need <= width + room), default=0)
-        if named > width:
-            widths[position], widths[last] = named, widths[last] - (named - width)
-            width = named
-        shown = width_of(column.header)
-        for cell in cells:
-            shown = max(shown, width_of(cut_left(cell, width)) if width_of(cell) > width else width_of(cell))
-            if shown >= width:
-                break
-        if shown < width:
-            widths[position], widths[last] = shown, widths[last] + width - shown
-    return widths
-
-
-def _named_width(path: str) -> int:
-    """The columns ``path`` needs to show its last folder's name whole: ``…/weather-app``."""
-    name = path.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
-    return min(width_of(path), width_of(name) + 2)
+    return lambda index: [row.cells[index] for row in rows if not spanned(row, index)]
 
 
 def _merged(row: Row, columns: Sequence[Column], kept: Sequence[int],
@@ -332,7 +282,7 @@ def _merged(row: Row, columns: Sequence[Column], kept: Sequence[int],
     shown_widths: list[int] = []
     in_span = False
     for index, width in zip(kept, widths):
-        if not _spanned(row, index):
+        if not spanned(row, index):
             shown_columns.append(columns[index])
             cells.append(row.cells[index])
             shown_widths.append(width)

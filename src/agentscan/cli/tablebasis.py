@@ -11,7 +11,7 @@ fingerprint, tokens, cost and key hashes); the table adds:
 - ``table``: the layout the table was printed in, and how many cells of each
   width each column held (``table.WidthCounts``), full and rounded; the widths
   it was printed in, its PROJECT column fitted to its paths
-  (``table.paths_fitted``), and how many rows showed each path;
+  (``tablepaths.paths_fitted``), and how many rows showed each path;
 - ``table-text``: the rows' lines as printed, a row's after another's;
   ``table-places``: where each row's are in it (none: folded, of 0 tokens or of a
   session that recorded nothing);
@@ -164,7 +164,7 @@ class Spliceable(NamedTuple):
 
     planned: table.Layout
     compact: bool
-    widths: list[int]  # the layout's, its paths fitted (``table.paths_fitted``)
+    widths: list[int]  # the layout's, its paths fitted (``tablepaths.paths_fitted``)
     paths: dict[str, int]  # how many rows show each path (``count_paths``)
     full: WidthCounts
     rounded: WidthCounts | None

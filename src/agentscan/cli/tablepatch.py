@@ -14,7 +14,7 @@ id now.  Then:
 
 - *spliced*: when the table's layout comes out as the kept one (the widths
   of the cells counted out and in, ``table.WidthCounts``), and so does its
-  PROJECT column fitted to the paths it shows (``table.paths_fitted``: the
+  PROJECT column fitted to the paths it shows (``tablepaths.paths_fitted``: the
   paths counted out and in), every other row is printed as the kept text has
   it, and only the new lines are laid out;
 - *laid out*: else every row's lines (kept, or new) are laid out again, with
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from agentscan.cli import table
+from agentscan.cli import table, tablepaths
 from agentscan.cli.table import Row
 from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import COMMAND, PROJECT, Kept, Spliceable, count_paths, kept_row, spliceable
@@ -208,7 +208,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
         return False
     # Its PROJECT column fitted as a whole table's is, to the paths it shows (the kept text's fitted alike).
     shown = [path for path, count in paths.items() if count]
-    planned = table.paths_fitted(columns, splice.planned, term, lambda index: shown if index == PROJECT else [])
+    planned = tablepaths.paths_fitted(columns, splice.planned, term, lambda index: shown if index == PROJECT else [])
     if planned[1] != splice.widths:
         return False
     compact = splice.compact

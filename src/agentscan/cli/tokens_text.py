@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, Collection, NamedTuple, Sequence
 
 from agentscan.cli import render
-from agentscan.cli import table
+from agentscan.cli import table, tablepaths
 from agentscan.cli.table import Column, Row
 from agentscan.cli.term import Terminal, clean, clean_path, write_out
 from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, columns_of
@@ -57,7 +57,7 @@ def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, 
 class Laid(NamedTuple):
     """How a table was laid out: its layout, whether its numbers were rounded, its lines as
     printed (the header first, the total last), the widths they were printed in (the
-    layout's, its paths fitted: ``table.paths_fitted``), and whether its number columns
+    layout's, its paths fitted: ``tablepaths.paths_fitted``), and whether its number columns
     were one (``_unrecorded_only``)."""
 
     planned: table.Layout
@@ -202,7 +202,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     compact = group == 1
     # A path shows its last folder's name whole, as ``list``'s CWD does (``…/weather-app``,
     # not ``…weather-app``), taking from the title (a patch fits its paths alike: ``tablepatch``).
-    shown = table.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
+    shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty)
@@ -219,7 +219,7 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     columns = [*columns[:first], Column("TOKENS")]
     rows = [Row(row.cells[:first + 1], row.style) for row in rows]
     planned = table.layout(columns, rows, term)
-    shown = table.paths_fitted(columns, planned, term, table.cells_of(rows))
+    shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty)

@@ -295,10 +295,9 @@ class Scanner:
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable."""
-        return [
-            f"{name}: no readable root among {', '.join(f'{root.path} ({root.source})' for root in roots)}"
-            for name, roots in self._unreadable_explicit().items()
-        ]
+        from agentscan.toolkit.roots import unreadable_message
+
+        return [unreadable_message(name, roots) for name, roots in self._unreadable_explicit().items()]
 
     def unreadable_explicit_paths(self) -> set[str]:
         """The paths ``unreadable_explicit_roots`` names (its error says them already)."""

@@ -31,6 +31,15 @@ class Root(NamedTuple):
         return f"{self.path} ({self.kind}, from {self.source})"
 
 
+def unreadable_message(provider: str, roots: list[Root]) -> str:
+    """The error of a provider whose explicitly named roots are all unreadable, with what to do:
+    a mistyped variable (``CLAUDE_CONFIG_DIR=/nonexistent``) is fixed or unset."""
+    places = ", ".join(f"{root.path} ({root.source})" for root in roots)
+    variables = sorted({root.source for root in roots if root.source.isupper() and root.source != "HOME"})
+    remedy = f"; fix or unset {' and '.join(variables)}" if variables else ""
+    return f"{provider}: no readable root among {places}{remedy}"
+
+
 def split_env_list(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
