@@ -173,3 +173,22 @@ def test_a_session_list_shows_keeps_its_row_though_it_has_no_project_or_title(
     assert table_ways[-1] == "patched"
     assert again == tokens("--no-cache")
     assert "recorded nothing" not in again[0]
+
+
+def test_a_claude_session_of_queue_operations_keeps_its_row_as_list_shows_it(
+        isolated_home: Path, table_ways: list[str]) -> None:
+    """Claude Code writes files of ``queue-operation`` records alone: no usage, project or
+    title, yet a start that ``list`` shows.  The table's facts (read from the file's bytes)
+    cannot tell it from a stub; its row does."""
+    session(isolated_home, IDS[0], 1, 100)
+    queued = orjson.dumps({"type": "queue-operation", "operation": "enqueue", "timestamp": "2026-11-01T10:00:00.000Z",
+                           "sessionId": IDS[3], "content": "later"}) + b"\n"
+    stub(isolated_home, IDS[3], queued, BASE + 7000)
+    stubs(isolated_home, empty=False)
+    listed = [row["id"] for row in orjson.loads(runner.invoke(app, ["list", "--json"]).stdout)["sessions"]]
+    assert f"claude:{IDS[3]}" in listed and f"claude:{IDS[4]}" not in listed
+    for made in (tokens(), tokens(), tokens("--no-cache")):
+        lines = made[0].splitlines()
+        assert any(line.startswith(f"claude:{IDS[3]}") for line in lines)
+        named = next(line for line in lines if line.startswith("(+ 2 sessions that recorded nothing: "))
+        assert f"claude:{IDS[3]}" not in named

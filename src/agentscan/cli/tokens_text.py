@@ -253,7 +253,8 @@ def recorded_nothing(token_row: TokenRow, facts: list[str], session: TableSessio
 
 
 def says_nothing(facts: list[str], session: TableSession | None) -> bool:
-    """``session`` has no project and no title, nor (read as a row) any record ``list`` shows."""
+    """``session`` has no project and no title, nor any record ``list`` shows (such a session's
+    facts are its row: ``scan.tablefacts.gather``)."""
     return facts[1:] == ["-", "-"] and (not isinstance(session, SessionRow) or session.recorded_nothing)
 
 
