@@ -43,7 +43,10 @@ class UsageProblem(AgentscanError):
 
 
 class SessionNotFound(AgentscanError):
-    """``reason``: why, when more can be said than that nothing matched (a path given)."""
+    """``reason``: why, when more can be said than that nothing matched (a path given).
+    ``list_hint``: the CLI says which command lists the ids, naming the home it read."""
+
+    list_hint = False
 
     def __init__(self, query: str, reason: str | None = None) -> None:
         super().__init__(f"no session matches {query!r}" + (f": {reason}" if reason else ""))
@@ -52,13 +55,14 @@ class SessionNotFound(AgentscanError):
 
 class IdTooShort(SessionNotFound):
     """``shown_by``: the command that lists the ids this one looks up (``trace`` ids are
-    not ``list``'s: they come from ``agentscan trace --list``)."""
+    not ``list``'s: they come from ``agentscan trace --list``); ``None``: ``list``'s, which
+    the CLI names with the home it read (``list_hint``)."""
 
-    def __init__(self, query: str, minimum: int, shown_by: str = "agentscan list") -> None:
-        AgentscanError.__init__(
-            self, f"{query!r} is too short: give at least {minimum} characters of the id (`{shown_by}` shows them)"
-        )
+    def __init__(self, query: str, minimum: int, shown_by: str | None = None) -> None:
+        shown = f" (`{shown_by}` shows them)" if shown_by is not None else ""
+        AgentscanError.__init__(self, f"{query!r} is too short: give at least {minimum} characters of the id{shown}")
         self.query = query
+        self.list_hint = shown_by is None
 
 
 class NoHookEvents(SessionNotFound):

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
 
+#: the running command's ``State.home_options``, for an error's hint (``say_error``: the
+#: errors of a command reach it with no ``State``)
+_home_options = [""]
+
+
 class State:
     """The global options.  A plain class, not a dataclass: every command makes one at
     start-up, and a dataclass costs about a millisecond to create on import."""
@@ -34,6 +39,7 @@ class State:
         self.quiet = quiet  # --quiet: no progress, hints or warning summary on stderr
         self._refuse_demo_with_home()
         self._apply_quiet()
+        _home_options[0] = self.home_options()
 
     def merge(self, values: dict[str, Any]) -> None:
         """Global options given after the command name add to those given before it."""
@@ -44,6 +50,7 @@ class State:
                 setattr(self, name, True)
         self._refuse_demo_with_home()
         self._apply_quiet()
+        _home_options[0] = self.home_options()
 
     def home_options(self) -> str:
         """`` --demo`` or `` --home DIR`` (``home_option``): what a command agentscan suggests
@@ -191,6 +198,11 @@ def say_error(exc: AgentscanError) -> int:
     print(f"error: {clean(str(exc))}", file=sys.stderr)
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
+    if getattr(exc, "list_hint", False):
+        # ``--all``: the default 25 may not reach an old session; the home this run read, not
+        # the user's own (``--demo show 000000`` is answered with the demo's ids).
+        print(printable_line(f"hint: `agentscan{_home_options[0]} list --all` shows every session's id"),
+              file=sys.stderr)
     return exc.exit_code
 
 

@@ -177,9 +177,8 @@ def _not_found(scanner: Scanner, query: str) -> SessionNotFound:
     roots = [root for root in scanner.unreadable_explicit_roots() if not named or root.startswith(named + ":")]
     if roots:
         details += ["it may be under a root that was named but could not be read:", *(f"  {root}" for root in roots)]
-    # What to do next, as the too-short id's error says it (``--all``: the default 25 may
-    # not reach an old session).
-    error.details = (*details, "hint: `agentscan list --all` shows every session's id")
+    error.details = tuple(details)
+    error.list_hint = True  # what to do next: the CLI says it, with the home it read
     return error
 
 
