@@ -137,8 +137,8 @@ def test_an_otlp_export_of_sessions_with_no_span_says_so(isolated_home: Path, tm
     result = runner.invoke(app, ["--demo", "otlp", "cursor:e5f6a7b8", "-o", str(out)])
     assert result.exit_code == 0 and "from 0 sessions" in result.stdout
     assert "no spans: the one session matched has no turn with a timestamp" in one_line(result.stderr)
-    quiet = runner.invoke(app, ["--demo", "otlp", "cursor:e5f6a7b8", "-o", str(out), "--json"])
-    assert "no spans" not in quiet.stderr  # --json: the document says it
+    as_json = runner.invoke(app, ["--demo", "otlp", "cursor:e5f6a7b8", "-o", str(out), "--json"])
+    assert "no spans" not in as_json.stderr  # --json: the document says it
 
 
 # --- otlp's sessions: those with a span ----------------------------------------------------------

@@ -156,3 +156,16 @@ def test_a_scoped_export_of_an_unseen_provider_marks_no_other_gone(home: Path, t
     # No Gemini root: its scope is empty, which must not read as "every provider".
     assert invoke("export", "-f", "sqlite", "-o", str(index), "--provider", "gemini").exit_code == 0
     assert _gone(index) == {f"claude:{S1}": None}
+
+
+def test_a_file_without_a_missing_providers_ids_is_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked on every run of a user without some provider's root: parsed only when it may hold one."""
+    from agentscan.export import files
+
+    path = tmp_path / "sessions.jsonl"
+    path.write_bytes(b'{"id": "claude:aaaa"}\n{"id": "claude:bbbb"}\n{"id": "codex:cccc"}\n')
+    parsed: list[bytes] = []
+    real = files._record
+    monkeypatch.setattr(files, "_record", lambda line: parsed.append(line) or real(line))
+    assert files.sessions_held(path, "jsonl", ["gemini", "cursor"]) == {} and parsed == []
+    assert files.sessions_held(path, "jsonl", ["claude", "gemini"]) == {"claude": 2} and len(parsed) == 3

@@ -45,6 +45,11 @@ def test_an_empty_home_is_a_usage_error_never_the_current_directory(blank: str, 
         Scanner(home=blank)
 
 
+def test_a_home_of_no_such_user_is_an_error() -> None:
+    with pytest.raises(NoReadableRoot, match="no such user's home"):
+        Scanner(home="~no-such-user-agentscan")
+
+
 def test_a_home_given_as_a_context_or_left_out_is_not_checked_again(isolated_home: Path) -> None:
     """The CLI checks ``--home`` itself and hands a context over; ``HOME`` is not checked."""
     from agentscan.context import ScanContext
@@ -124,6 +129,16 @@ def test_a_naive_since_is_read_in_the_reports_zone_else_the_local_one(isolated_h
         # ``tz`` names the zone the naive time is wall-clock time in: Tokyo's 09:00:30 is before every call.
         assert token_report(scanner, since=BETWEEN_CALLS, tz=ZoneInfo("Asia/Tokyo")).total == every_call
         assert token_report(scanner, since=BETWEEN_CALLS, tz="UTC").total == last_call
+
+
+def test_the_first_and_last_datetimes_mean_from_the_start_and_to_the_end(isolated_home: Path) -> None:
+    """``datetime.min`` has no local form east of UTC: taken as the nearest year a record holds."""
+    claude_sonnet_session(isolated_home)
+    scanner = Scanner(home=isolated_home)
+    every_call = token_report(scanner).total
+    for _ in in_each_zone(["Asia/Tokyo", "America/Los_Angeles"]):
+        assert token_report(scanner, since=datetime.min, until=datetime.max).total == every_call
+        assert len(scanner.list_sessions(filters=ListFilter(since=datetime.min))) == 1
 
 
 def test_a_naive_and_an_aware_bound_together_are_no_type_error(isolated_home: Path) -> None:

@@ -77,3 +77,20 @@ def test_the_readmes_library_example_runs(isolated_home: Path, capsys: pytest.Ca
     (code,) = re.findall(r"## Library\n\n```python\n(.*?)```", readme, flags=re.S)
     exec(code, {})  # noqa: S102 - the example a reader copies
     assert f"{SESSION} 0.33195" in capsys.readouterr().out
+
+
+def test_a_scanner_prices_its_shows_and_rows_with_one_book(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dashboard calling ``show`` in a loop loaded the price data for every call."""
+    from agentscan.scan import costs
+
+    claude_sonnet_session(isolated_home)
+    made = record_calls(monkeypatch, costs, "PriceBook", lambda *args, **kwargs: None)
+    with Scanner(home=isolated_home) as scanner:
+        first = scanner.show(SESSION)
+        again = scanner.show(SESSION)
+        (listed,) = with_costs(scanner, scanner.list_sessions())
+    assert first.row.cost == again.row.cost == listed.cost == SONNET_CALL_1 + SONNET_CALL_2 + HAIKU_CALL
+    assert len(made) == 1
+    with Scanner(home=isolated_home) as other:  # another scanner, another book
+        other.show(SESSION)
+    assert len(made) == 2

@@ -344,7 +344,10 @@ def check_home(home: str | Path, label: str = "home") -> Path:
 
     if isinstance(home, str) and not home.strip():
         raise UsageProblem(f"{label} is empty (is a variable unset?): name a directory")
-    path = Path(home).expanduser()
+    try:
+        path = Path(home).expanduser()
+    except RuntimeError:  # ``~nosuchuser``: no such user's home
+        raise NoReadableRoot(f"{label} {home}: no such user's home directory") from None
     if not os.path.exists(path):
         raise NoReadableRoot(f"{label} {path}: no such directory")
     if not os.path.isdir(path):

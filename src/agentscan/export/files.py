@@ -95,22 +95,31 @@ def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception
 def sessions_held(path: Path, fmt: str, providers: Collection[str]) -> dict[str, int]:
     """How many sessions of each of ``providers`` the JSON Lines or CSV export at ``path``
     holds (its records' ``id``, or ``session_id`` with ``--days``), before a run without their
-    roots replaces it: their rows leave the file, which the run says.  Read only then, so a
-    usual run pays nothing; a file that is not an export (or cannot be read) holds none."""
-    held: dict[str, set[str]] = {}
+    roots replaces it: their rows leave the file, which the run says.  Asked whenever a
+    provider has no root (a Claude-only user has no Codex root): the file is parsed only
+    when one of their ids' prefixes is in its bytes.  A file that is not an export (or
+    cannot be read) holds none."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return {}  # a FIFO or device is written into: reading it would wait for a writer
         with open(path, "rb") as handle:
-            if fmt == "jsonl":
-                records: Iterable[Any] = (_record(line) for line in handle)
-            else:
-                records = csv.DictReader(io.TextIOWrapper(handle, encoding="utf-8", errors="replace", newline=""))
-            for record in records:
-                session = record.get("id") or record.get("session_id") if isinstance(record, dict) else None
-                if isinstance(session, str) and session.partition(":")[0] in providers:
-                    held.setdefault(session.partition(":")[0], set()).add(session)
-    except (OSError, csv.Error):
+            data = handle.read()
+    except OSError:
+        return {}
+    if not any(f"{name}:".encode() in data for name in providers):
+        return {}
+    held: dict[str, set[str]] = {}
+    records: Iterable[Any]
+    if fmt == "jsonl":
+        records = (_record(line) for line in data.splitlines())
+    else:
+        records = csv.DictReader(io.StringIO(data.decode("utf-8", "replace"), newline=""))
+    try:
+        for record in records:
+            session = record.get("id") or record.get("session_id") if isinstance(record, dict) else None
+            if isinstance(session, str) and session.partition(":")[0] in providers:
+                held.setdefault(session.partition(":")[0], set()).add(session)
+    except csv.Error:
         return {}
     return {name: len(ids) for name, ids in held.items()}
 

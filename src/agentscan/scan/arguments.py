@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 from typing import Iterable
 
 from agentscan.errors import UsageProblem
+from agentscan.timeutil import _EARLIEST, _LATEST
 
 
 def names(value: str | Iterable[str] | None) -> list[str]:
@@ -34,10 +35,11 @@ def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> 
         raise UsageProblem(f"{parameter} must be a datetime, not {type(value).__name__}")
     if value.utcoffset() is not None:
         return value
-    try:
-        return value.replace(tzinfo=tz) if tz is not None else value.astimezone()
-    except (OverflowError, ValueError, OSError):  # a year the local zone has no offset for
-        raise UsageProblem(f"{parameter} {value.isoformat()} has no time zone and none can be given to it") from None
+    if not _EARLIEST.replace(tzinfo=None) <= value < _LATEST.replace(tzinfo=None):
+        # ``datetime.min`` ("from the start") or ``max``: the nearest year a record can hold,
+        # as ``--since`` takes it (``timeutil.parse_when``); the local zone has no offset there.
+        return _EARLIEST if value < _EARLIEST.replace(tzinfo=None) else _LATEST
+    return value.replace(tzinfo=tz) if tz is not None else value.astimezone()
 
 
 def time_zone(tz: tzinfo | str | None) -> tzinfo | None:

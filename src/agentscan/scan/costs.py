@@ -12,6 +12,7 @@ the price book warns, naming the model).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from weakref import WeakKeyDictionary
 
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing import PriceBook, Spend
@@ -20,6 +21,19 @@ from agentscan.pricing.spend import Priced
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.scan.scanner import Scanner
+
+#: each library scanner's price book, made on its first cost (``book_of``)
+_books: WeakKeyDictionary[Scanner, PriceBook] = WeakKeyDictionary()
+
+
+def book_of(scanner: Scanner) -> PriceBook:
+    """The price book of ``scanner``'s costs when its caller gives none: one per scanner, not
+    one per call (a dashboard calling ``show`` in a loop loaded the price data each time,
+    and heard each unpriced model's warning again)."""
+    book = _books.get(scanner)
+    if book is None:
+        book = _books[scanner] = PriceBook(scanner.ctx, scanner.cache)
+    return book
 
 
 def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Priced]:
@@ -54,7 +68,7 @@ def with_costs(
 
     ``refs`` must include each row's session (default: every session the
     scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
-    needs its price data version (default: a new one on the scanner's index).
+    needs its price data version (default: the scanner's, ``book_of``).
     """
     from agentscan.scan.collect import sums_by_session, usage_by_session
     from agentscan.scan.groupprices import GroupPrices
@@ -64,7 +78,7 @@ def with_costs(
     if refs is None:
         refs = scanner.refs()
     if book is None:
-        book = PriceBook(scanner.ctx, scanner.cache)
+        book = book_of(scanner)
     wanted = {row.id for row in rows}
     chosen = list({ref.id: ref for ref in refs if ref.id in wanted}.values())
     # From each session's cached sums (exact per group, see ``groupprices.GroupPrices``);

@@ -49,7 +49,7 @@ class ListFilter:
 
     def __post_init__(self) -> None:
         """A library caller's values as the CLI's: ``providers="claude"`` is one provider, and
-        a naive ``since`` local time (``scan.arguments``, imported only then: not by the CLI's)."""
+        a naive ``since`` local time (``scan.arguments``, imported only then: ``list`` never needs it)."""
         since = self.since
         if not isinstance(self.providers, tuple) or (since is not None and not (
                 isinstance(since, datetime) and since.utcoffset() is not None)):

@@ -117,23 +117,20 @@ def fork_child(child: Callable[[], None]) -> int:
     gc.disable()
     try:
         pid = os.fork()
-    except BaseException:
+        if pid == 0:
+            code = 0
+            try:
+                gc.freeze()
+                if enabled:
+                    gc.enable()
+                child()
+            except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
+                code = 1
+            finally:
+                os._exit(code)
+    finally:  # the parent's collector as it was, whatever a signal handler raised meanwhile
         if enabled:
             gc.enable()
-        raise
-    if pid == 0:
-        code = 0
-        try:
-            gc.freeze()
-            if enabled:
-                gc.enable()
-            child()
-        except BaseException:  # noqa: BLE001 - a child never returns into the parent's code
-            code = 1
-        finally:
-            os._exit(code)
-    if enabled:
-        gc.enable()  # here, collected as ever
     return pid
 
 
