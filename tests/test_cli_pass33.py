@@ -113,7 +113,8 @@ def test_the_hint_names_the_home_read(isolated_home: Path, tmp_path: Path) -> No
 
 @pytest.mark.parametrize(("endpoint", "said"), [
     ("http://localhost:99999", "(its port 99999 is out of range: a port is 0 to 65535): 'http://localhost:99999'"),
-    ("http://localhost:43x8", "(its port '43x8' is not a number)"),
+    ("http://localhost:43x8", "(its port '43x8' is not a number from 0 to 65535)"),
+    ("http://localhost:-1", "(its port '-1' is not a number from 0 to 65535)"),
     ("http://user:secret@localhost:70000/v1/traces", "its port 70000 is out of range"),
     ("http://[::1:4318", "(a host in brackets must be an IPv6 address, such as [::1])"),
 ])

@@ -61,7 +61,7 @@ def _port_problem(netloc: str) -> str:
     port = netloc.rpartition("@")[2].rpartition("]")[2].partition(":")[2]
     if port.isascii() and port.isdigit():
         return f"its port {int(port)} is out of range: a port is 0 to 65535"
-    return f"its port {port!r} is not a number"
+    return f"its port {port!r} is not a number from 0 to 65535"
 
 
 def check_headers(headers: Mapping[str, str]) -> None:
