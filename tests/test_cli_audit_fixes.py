@@ -203,7 +203,7 @@ def test_a_short_trace_id_points_to_trace_list(isolated_home: Path) -> None:
     assert "(`agentscan trace --list` shows them)" in result.stderr
     assert "`agentscan list`" not in result.stderr
     shown = invoke("show", "abc")  # a transcript session's id is still list's
-    assert shown.exit_code == 1 and "(`agentscan list` shows them)" in shown.stderr
+    assert shown.exit_code == 1 and "hint: `agentscan list --all` shows every session's id" in shown.stderr
 
 
 def test_doctor_says_the_home_itself_is_missing(tmp_path: Path) -> None:

@@ -91,7 +91,7 @@ def _oracle(columns: list[Column], rows: list[Row], terminal: Terminal) -> list[
     natural = [_width(c.header) for c in columns]
     for row in rows:
         for index, cell in enumerate(row.cells):
-            if not table._spanned(row, index):
+            if not table.spanned(row, index):
                 natural[index] = max(natural[index], _width(cell))
     for row in rows:
         if row.span is not None:
