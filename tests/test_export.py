@@ -142,7 +142,7 @@ def test_held_lock_makes_a_second_run_exit_one(home: Path, tmp_path: Path) -> No
 
     import os
 
-    from agentscan.export.run import lock_path
+    from agentscan.export.locks import lock_path
 
     out = tmp_path / "index.sqlite"
     lock = lock_path(out, os.environ)

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.export.run import lock_path
+from agentscan.export.locks import lock_path
 from agentscan.hooks import capture
 from agentscan.hooks.diagnostics import log_problem
 from agentscan.otlp import live

@@ -262,11 +262,13 @@ class ScanContext(FileSystemView):
     @classmethod
     def create(cls, *, home: Path | str | None = None, env: Mapping[str, str] | None = None) -> ScanContext:
         env = dict(os.environ if env is None else env)
+        # Absolute, as ``--home`` is made: a relative ``HOME=home`` gave every path in a row,
+        # a warning and an export relative to wherever the command ran.
         if home is not None:
-            return cls(home=Path(home).expanduser(), env=env, home_source="--home")
+            return cls(home=Path(os.path.abspath(Path(home).expanduser())), env=env, home_source="--home")
         for name in ("HOME", "USERPROFILE"):
             if env.get(name):
-                return cls(home=Path(env[name]), env=env, home_source=name)
+                return cls(home=Path(os.path.abspath(env[name])), env=env, home_source=name)
         return cls(home=Path.home(), env=env, home_source="default")
 
     def for_worker(self) -> ScanContext:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Mapping, Sequence
 
 from agentscan.errors import ExportFailed, UsageProblem
-from agentscan.filemodes import DIR_MODE, FILE_MODE
+from agentscan.filemodes import FILE_MODE
 from agentscan.export.files import (
     csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, sessions_held, write_lines,
 )
@@ -84,11 +84,13 @@ def export(
     _check_target(fmt, output)
     from filelock import FileLock, Timeout
 
-    lock_file = lock_path(output, os.environ if env is None else env)
+    from agentscan.export.locks import lock_path, usable_lock
+
     try:
-        _make_lock_dir(lock_file)
+        lock_file = usable_lock(output, os.environ if env is None else env)
     except OSError as exc:
-        raise ExportFailed(f"cannot create the lock directory {lock_file.parent}: {exc.strerror or exc}") from None
+        folder = lock_path(output, os.environ if env is None else env).parent
+        raise ExportFailed(f"cannot create the lock directory {folder}: {exc.strerror or exc}") from None
     lock = FileLock(str(lock_file), timeout=lock_timeout, mode=FILE_MODE)
     try:
         with lock:
@@ -108,26 +110,6 @@ def export(
         ) from None
     except OSError as exc:
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
-
-
-def lock_path(output: Path, env: Mapping[str, str]) -> Path:
-    """Where overlapping exports of ``output`` meet: in agentscan's cache dir, not beside the output."""
-    import hashlib
-
-    from agentscan.scan.cache import cache_dir
-
-    real = os.path.realpath(output)
-    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:32]
-    return cache_dir(env) / "locks" / f"export-{digest}.lock"
-
-
-def _make_lock_dir(path: Path) -> None:
-    """The lock dir is private like the cache (0700); it is created on first use."""
-    for directory in (path.parent.parent, path.parent):
-        try:
-            directory.mkdir(mode=DIR_MODE, parents=True)
-        except FileExistsError:
-            pass
 
 
 def _check(fmt: str, output: Path, per_day: bool) -> None:

@@ -105,12 +105,23 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
         except (sqlite3.DatabaseError, ValueError, OSError) as exc:
             if is_busy(exc):
                 return None
+            if _read_only(exc):  # a cache dir of mode 0500, a read-only mount: nothing to rebuild
+                ctx.warn(path, f"cache disabled: it cannot be written ({exc}); see `agentscan doctor`")
+                return None
             if attempt == 2 or isinstance(exc, OSError):
                 ctx.warn(path, f"cache disabled: {exc}")
                 return None
             ctx.warn(path, f"cache was unreadable ({exc}); rebuilt")
             _move_aside(path)
     return None
+
+
+#: SQLite's primary result code of a write refused by the file or its directory
+_SQLITE_READONLY = 8
+
+
+def _read_only(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", 0) & 0xFF) == _SQLITE_READONLY
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -1,0 +1,65 @@
+"""Where overlapping exports of one output meet: a lock file named after the output's real
+path, in agentscan's cache directory (nothing is left beside the output), or, when that
+cannot be written (a read-only cache, systemd's ``ProtectHome``), in a private folder of
+the temporary directory."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Mapping
+
+from agentscan.filemodes import DIR_MODE
+
+
+def lock_path(output: Path, env: Mapping[str, str]) -> Path:
+    """The lock of ``output`` in agentscan's cache dir."""
+    import hashlib
+
+    from agentscan.scan.cache import cache_dir
+
+    real = os.path.realpath(output)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return cache_dir(env) / "locks" / f"export-{digest}.lock"
+
+
+def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
+    """``lock_path``, its folder made (0700); else the same name in ``fallback_dir``.
+    ``OSError`` (naming the cache's folder) when neither can be made."""
+    lock = lock_path(output, env)
+    try:
+        _make_dirs(lock.parent)
+        return lock
+    except OSError as first:
+        try:
+            return fallback_dir() / lock.name
+        except OSError:
+            raise first from None
+
+
+def fallback_dir() -> Path:
+    """``<tmp>/agentscan-<uid>/locks``, only ever a folder of this user's that no one else may
+    enter: another user could make the name first, or a symlink to their own folder."""
+    import tempfile
+
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    base = Path(tempfile.gettempdir()) / (f"agentscan-{uid}" if uid is not None else "agentscan")
+    for folder in (base, base / "locks"):  # each checked before anything is made inside it
+        try:
+            folder.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            pass
+        found = os.lstat(folder)
+        if not stat.S_ISDIR(found.st_mode) or found.st_mode & 0o077 or (uid is not None and found.st_uid != uid):
+            raise PermissionError(f"{folder} is not a private folder of this user's")
+    return base / "locks"
+
+
+def _make_dirs(folder: Path) -> None:
+    """``folder`` and its parent, private like the cache (0700), made on first use."""
+    for directory in (folder.parent, folder):
+        try:
+            directory.mkdir(mode=DIR_MODE, parents=True)
+        except FileExistsError:
+            pass

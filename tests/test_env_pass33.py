@@ -1,0 +1,97 @@
+"""What the environment may hand agentscan: a relative ``HOME``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan import Scanner
+from agentscan.cli import app
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+
+S1 = "a1a1a1a1-1111-4222-8333-444444444444"
+
+
+def test_a_relative_home_gives_absolute_paths(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = claude_session_file(isolated_home, S1, [
+        claude_user(S1, "2026-11-01T10:00:00Z", "first"),
+        claude_assistant(S1, "2026-11-01T10:00:01Z", msg_id="m1", request_id="r1", usage=claude_usage(1, 10)),
+    ])
+    monkeypatch.chdir(isolated_home.parent)
+    monkeypatch.setenv("HOME", isolated_home.name)  # as a shell might: HOME=home
+    listed = orjson.loads(CliRunner().invoke(app, ["list", "--json"]).stdout)["sessions"]
+    assert [row["path"] for row in listed] == [str(path)]
+    assert Scanner().ctx.home == isolated_home
+    assert Scanner(home=isolated_home.name).ctx.home == isolated_home
+
+
+def test_a_cache_that_cannot_be_written_is_said_once_not_rebuilt(isolated_home: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache dir of mode 0500 (or a read-only mount) refuses SQLite's writes: the index was
+    said to be "unreadable; rebuilt" (it was neither) and then "disabled"."""
+    import sqlite3
+
+    from agentscan.scan import cachefile
+
+    def read_only(path: Path) -> sqlite3.Connection:
+        error = sqlite3.OperationalError("attempt to write a readonly database")
+        error.sqlite_errorcode = 8  # type: ignore[attr-defined]  # SQLITE_READONLY, as SQLite sets it
+        raise error
+
+    monkeypatch.setattr(cachefile, "connect", read_only)
+    moved: list[Path] = []
+    monkeypatch.setattr(cachefile, "_move_aside", moved.append)
+    result = CliRunner().invoke(app, ["--demo", "list", "--json"])
+    assert result.exit_code == 0
+    messages = [warning["message"] for warning in orjson.loads(result.stdout)["warnings"]]
+    assert [m for m in messages if "cache" in m] == [
+        "cache disabled: it cannot be written (attempt to write a readonly database); see `agentscan doctor`"]
+    assert moved == []
+
+
+def _temp_dir(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # gettempdir() reads TMPDIR again
+
+
+def test_an_export_takes_its_lock_in_a_private_temp_folder_when_the_cache_cannot_be_written(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from agentscan.export.locks import fallback_dir
+
+    blocked = tmp_path / "cache-is-a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(blocked))  # no folder can be made under it
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    _temp_dir(monkeypatch, temp)
+    result = CliRunner().invoke(app, ["--demo", "export", "-f", "csv", "-o", str(tmp_path / "out.csv")])
+    assert result.exit_code == 0, result.output
+    locks = fallback_dir()
+    assert locks.parent == temp / f"agentscan-{os.getuid()}"
+    assert [path.suffix for path in locks.iterdir()] == [".lock"]
+    assert os.stat(locks.parent).st_mode & 0o777 == 0o700
+
+
+def test_a_temp_folder_someone_else_could_enter_is_not_used(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    blocked = tmp_path / "cache-is-a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(blocked))
+    temp = tmp_path / "tmp"
+    (temp / f"agentscan-{os.getuid()}").mkdir(parents=True)
+    os.chmod(temp / f"agentscan-{os.getuid()}", 0o777)  # made by another user first, say
+    _temp_dir(monkeypatch, temp)
+    result = CliRunner().invoke(app, ["--demo", "export", "-f", "csv", "-o", str(tmp_path / "out.csv")])
+    assert result.exit_code == 1
+    assert f"cannot create the lock directory {blocked / 'locks'}" in result.stderr
+    assert not (tmp_path / "out.csv").exists()
+    assert list((temp / f"agentscan-{os.getuid()}").iterdir()) == []  # nothing made inside it
