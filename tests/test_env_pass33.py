@@ -95,3 +95,22 @@ def test_a_temp_folder_someone_else_could_enter_is_not_used(
     assert f"cannot create the lock directory {blocked / 'locks'}" in result.stderr
     assert not (tmp_path / "out.csv").exists()
     assert list((temp / f"agentscan-{os.getuid()}").iterdir()) == []  # nothing made inside it
+
+
+def test_a_ctrl_c_once_the_output_is_out_ends_quietly_with_130(isolated_home: Path) -> None:
+    """The interrupt falls while the interpreter winds down (an exit handler stands for
+    its threads and finalizers): no 'Exception ignored' traceback, no exit 0."""
+    import subprocess
+    import sys
+
+    script = (
+        "import atexit, os, signal, sys, time\n"
+        "from agentscan import entry\n"
+        "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(2)))\n"
+        "sys.argv = ['agentscan', '--demo', 'list']\n"
+        "entry.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130
+    assert "7f3c9a12" in done.stdout  # the whole list was printed first
+    assert done.stderr == ""

@@ -93,6 +93,26 @@ def main() -> None:
         _run()
     finally:
         gc.enable()
+        _quiet_interrupts()
+
+
+def _quiet_interrupts() -> None:
+    """A Ctrl-C once the command is done (its output printed; the interpreter joining threads,
+    running finalizers) ends the process with 130, silently: Python reported it as
+    ``Exception ignored in: <module 'threading'>`` with a traceback, and exited 0."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return  # a library caller's thread: signals are not ours to set
+
+    def interrupted(signum: int, frame: object) -> None:
+        try:
+            sys.stdout.flush()
+        finally:
+            os._exit(130)
+
+    signal.signal(signal.SIGINT, interrupted)
 
 
 def _run() -> None:
