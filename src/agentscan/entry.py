@@ -53,6 +53,8 @@ def _print_static_help(argv: list[str]) -> bool:
         return False
     if os.path.basename(sys.argv[0]) != "agentscan":  # ``python -m agentscan`` names itself otherwise
         return False
+    if sys.stdout is None:  # closed (``>&-``): Typer's help says so (``cli.streams``)
+        return False
     from agentscan.static_help import TOP_LEVEL_HELP
 
     sys.stdout.write(TOP_LEVEL_HELP)

@@ -14,6 +14,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── StrictWarnings             --strict and warnings were reported (exit 1)
     ├── ExportFailed               an export could not be written (exit 1)
     ├── OutputFailed               an OTLP file could not be written (exit 1)
+    ├── StdoutClosed               stdout was closed before the command began (exit 1)
     ├── SendFailed                 the OTLP collector refused a batch (exit 1)
     ├── HookConfigError            a hook config agentscan will not change (exit 1)
     └── DatabaseUnavailable        a provider DB cannot be used (caught by providers)
@@ -138,6 +139,14 @@ class ExportFailed(AgentscanError):
 
 class OutputFailed(AgentscanError):
     """An OTLP file could not be written (exit 1); a previous file is left intact."""
+
+
+class StdoutClosed(AgentscanError):
+    """The command has something to print and stdout was closed when it began (``>&-``):
+    exit 1, as ``export -o -`` says it, not an answer lost with exit 0."""
+
+    def __init__(self) -> None:
+        super().__init__("cannot write to stdout: it is closed")
 
 
 class SendFailed(AgentscanError):

@@ -163,6 +163,9 @@ def run(argv: list[str]) -> int | None:
     if call is None:
         return None
     from agentscan.cli.state import State, run_guarded, say_error
+    from agentscan.cli.term import settle_streams
+
+    settle_streams()
 
     # As Typer does: the global options before the command make the state, those after it add to it.
     from agentscan.errors import UsageProblem

@@ -187,6 +187,31 @@ def write_out(text: str | bytes) -> None:
         data = data[os.write(fd, data):]
 
 
+def settle_streams() -> None:
+    """``cli.streams.settle`` (stdout and stderr made safe to print anything to), imported
+    only when a stream needs it, closed or unable to encode every character: most runs
+    write UTF-8 to open streams, and pay for neither the module nor its classes."""
+    if sys.stdout is None or sys.stderr is None or cannot_encode_all(sys.stdout) or cannot_encode_all(sys.stderr):
+        from agentscan.cli import streams
+
+        streams.settle()
+
+
+def cannot_encode_all(stream: object) -> bool:
+    """Whether ``stream`` fails on a character its encoding cannot hold: Python's default
+    handlers (``strict``, ``surrogateescape``) on an encoding that is not a UTF.  Stderr's
+    ``backslashreplace``, and a handler the user chose (``PYTHONIOENCODING=ascii:replace``), never fail."""
+    import codecs  # loaded with the interpreter
+
+    encoding, errors = getattr(stream, "encoding", None), getattr(stream, "errors", None)
+    if not encoding or errors not in ("strict", "surrogateescape") or not hasattr(stream, "reconfigure"):
+        return False
+    try:
+        return not codecs.lookup(encoding).name.startswith("utf-")
+    except LookupError:
+        return False
+
+
 def clean_path(text: str | None) -> str:
     """A path on one line, as recorded: its spaces kept (``cd`` into ``two  spaces`` needs
     both, and ``list --cwd`` given the path a table printed must find it again), control

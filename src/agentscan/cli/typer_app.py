@@ -162,7 +162,14 @@ _register_commands()
 
 
 def main() -> None:
-    app()
+    from agentscan.cli.term import settle_streams
+    from agentscan.errors import StdoutClosed
+
+    settle_streams()
+    try:
+        app()
+    except StdoutClosed as exc:  # ``--version`` or ``--help`` with stdout closed: a command's own is said by it
+        sys.exit(say_error(exc))
 
 
 __all__ = ["app", "main"]

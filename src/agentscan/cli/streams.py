@@ -1,0 +1,122 @@
+"""stdout and stderr made safe to print anything to, as a command starts (``settle``).
+
+A stream closed before the process began (``>&-``, ``2>&-``) is ``None``, and a stream
+whose encoding cannot hold all of Unicode (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``, a
+latin-1 terminal) fails on the first ``…`` or ``↳`` with a ``UnicodeEncodeError``.  Every
+writer (``term.write_out``, ``print``, ``render.note``, the progress line, ``say_error``)
+goes through ``sys.stdout`` and ``sys.stderr``, so they are made safe here, in one place
+(``term.settle_streams`` imports this module only for a stream that needs it).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import sys
+from typing import Any
+
+from agentscan.cli.term import cannot_encode_all, width_of
+
+
+def settle() -> None:
+    """Make stdout and stderr safe to print anything to, once, as a command starts.
+
+    A stream closed before the process began (``>&-``, ``2>&-``) is ``None``: ``print``
+    to a ``None`` stderr writes to stdout, in the middle of the answer.  A closed stderr
+    drops what is said on it (the answer, on stdout, is whole: exit 0); a closed stdout
+    fails the first write of the command's output with ``StdoutClosed`` (exit 1), as
+    ``export -o -`` does, where the answer was lost with exit 0.  A stream whose encoding
+    cannot hold all of Unicode (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``, a latin-1
+    terminal) writes the rest as stand-ins (``_stand_in``), not a ``UnicodeEncodeError``
+    and no output; a UTF-8 stream is left as it is, its bytes unchanged."""
+    if sys.stdout is None:
+        sys.stdout = _Closed(fails=True)  # type: ignore[assignment]  # what print and click use of a stream
+    if sys.stderr is None:
+        sys.stderr = _Closed(fails=False)  # type: ignore[assignment]
+    for stream in (sys.stdout, sys.stderr):
+        _stand_ins_for(stream)
+
+
+def _stand_ins_for(stream: Any) -> None:
+    import codecs
+
+    if not cannot_encode_all(stream):
+        return
+    errors = stream.errors
+    name = f"agentscan-stand-in-{errors}"
+    codecs.register_error(name, functools.partial(_stand_in, escaped=errors == "surrogateescape"))
+    stream.reconfigure(errors=name)
+
+
+#: ASCII for marks agentscan prints itself, a column each as they are
+_STAND_INS = {"\u21b3": ">", "\u00d7": "x", "\u2265": ">"}
+
+
+def _stand_in(error: UnicodeError, *, escaped: bool) -> tuple[str | bytes, int]:
+    """What an encoding cannot hold: ``?`` for each column a character takes (a table stays
+    aligned), ``>`` for ``↳``.  Under ``surrogateescape`` (``LC_ALL=C``: a path's bytes
+    past ASCII are read as lone surrogates) such a byte is written back as it was read, as
+    the stream did before."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    ch = error.object[error.start]
+    if escaped and 0xDC80 <= ord(ch) <= 0xDCFF:
+        return bytes([ord(ch) - 0xDC00]), error.start + 1
+    return _STAND_INS.get(ch) or "?" * width_of(ch), error.start + 1
+
+
+class _Closed:
+    """``sys.stdout`` or ``sys.stderr`` when it was closed before the process began: nothing
+    is written.  ``fails``: the first text printed raises ``StdoutClosed`` (stdout: the
+    answer cannot be given); else it is dropped (stderr).  Writing ``""`` never fails: click
+    writes ``b""`` and ``""`` to tell a text stream from a binary one."""
+
+    encoding = "utf-8"
+    errors = "strict"
+    closed = False
+
+    def __init__(self, *, fails: bool) -> None:
+        self._fails = fails
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        return self.written(len(text))
+
+    def written(self, size: int) -> int:
+        if size and self._fails:
+            from agentscan.errors import StdoutClosed
+
+            raise StdoutClosed
+        return size
+
+    @property
+    def buffer(self) -> _ClosedBytes:
+        return _ClosedBytes(self)
+
+    def flush(self) -> None:
+        pass  # the interpreter flushes both as it exits
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("closed before agentscan began")
+
+    def writable(self) -> bool:
+        return True
+
+
+class _ClosedBytes(io.RawIOBase):
+    """A ``_Closed`` stream's ``buffer``: JSON and ``export -o -`` write bytes (the CSV
+    through a ``TextIOWrapper``, which asks what a file can do)."""
+
+    def __init__(self, text: _Closed) -> None:
+        super().__init__()
+        self._text = text
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return self._text.written(len(memoryview(data).cast("B")))
