@@ -343,4 +343,9 @@ def _trace_list(as_json: bool, root: str | None = None) -> None:
     # clean: an id is whatever the agent sent (an escape sequence, a newline that splits the row)
     rows = [[clean(shown.get(s.session.id, s.session.id)), render.short_time(parse_iso(iso_ns(s.updated_ns))),
              render.full_number(s.events, term)] for s in found]
-    print_table([Column("ID", style="yellow"), Column("UPDATED"), Column("EVENTS", right=True)], rows, term=term)
+    # As ``list``'s UPDATED: left out on a narrow terminal rather than a time or a count cut.
+    hidden = print_table([Column("ID", style="yellow"), Column("UPDATED", drop=1), Column("EVENTS", right=True)], rows,
+                         term=term)
+    if hidden:
+        render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
+                    tty_only=True)

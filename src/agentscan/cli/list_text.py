@@ -12,14 +12,14 @@ COLUMNS = (
     Column("ID", style="yellow"),
     # On a narrow terminal columns go rather than an id, a time or a number being cut: MODEL
     # first (``show`` has it), then COST (six columns: at 80 it stays beside the tokens it
-    # prices), CWD, TITLE (a dozen characters still tell sessions apart), and UPDATED (the
-    # rows are in its order) last.
-    Column("UPDATED", drop=1),
-    Column("TOKENS", right=True),
-    Column("COST", right=True, drop=4),
-    Column("MODEL", flex=True, min_width=10, drop=5),
-    Column("CWD", flex=True, min_width=10, keep_end=True, drop=3),
-    Column("TITLE", flex=True, min_width=12, weight=2, drop=2),
+    # prices), CWD, TITLE (a dozen characters still tell sessions apart), UPDATED (the
+    # rows are in its order), and TOKENS last (under 23 columns the ids alone are left).
+    Column("UPDATED", drop=2),
+    Column("TOKENS", right=True, drop=1),
+    Column("COST", right=True, drop=5),
+    Column("MODEL", flex=True, min_width=10, drop=6),
+    Column("CWD", flex=True, min_width=10, keep_end=True, drop=4),
+    Column("TITLE", flex=True, min_width=12, weight=2, drop=3),
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentscan.cli import render
-from agentscan.cli.table import Column, Row, print_table
+from agentscan.cli.table import Column, Row, print_table, told_apart
 
 #: (header, genai-prices field): the prices agentscan's token vocabulary is billed at
 PRICE_COLUMNS = (
@@ -21,7 +21,9 @@ PRICE_COLUMNS = (
     ("CACHE WRITE", "cache_write_mtok"),
 )
 COLUMNS = (
-    Column("MODEL"),
+    # A model's name is a label: cut (``claude-sonnet-4…``) once PRICED AS has gone, rather
+    # than a price (``$3.…``); never below "  above 200k".
+    Column("MODEL", label=True, min_width=12),
     Column("PRICED AS", flex=True, min_width=12, drop=1),
     *(Column(header, right=True) for header, _ in PRICE_COLUMNS),
 )
@@ -79,7 +81,8 @@ def model_rows(found: dict[str, Any]) -> list[Row]:
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
     rows = [row for found in looked_up for row in model_rows(found)]
     term = render.terminal()
-    hidden = print_table(COLUMNS, rows, term=term)
+    columns = (told_apart(COLUMNS[0], (found["query"] for found in looked_up)), *COLUMNS[1:])
+    hidden = print_table(columns, rows, term=term)
     said = "dollars per million tokens"
     if any(row.cells[0].startswith("  above ") for row in rows):
         said += "; 'above 200k': when the prompt holds more than that many tokens"

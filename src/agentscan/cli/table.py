@@ -3,13 +3,16 @@
 On a terminal the table is fitted to its width: free-text columns (title,
 cwd, model) are cut with ``…``, widest first; ids, times and numbers are
 never cut.  When even the narrowest free text does not fit, the columns
-marked droppable go, least useful first, and the caller is told which.
-Piped output is never fitted: every cell is printed whole.
+marked droppable go, least useful first, and the caller is told which; when
+none is left to go, a label (a row's name that is no id: ``tokens --by
+model``'s models) is cut too, and when even that does not fit, the line is
+printed whole, wider than the terminal, rather than a figure cut (``$3.…``
+read as a price).  Piped output is never fitted: every cell is printed whole.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, NamedTuple, Sequence, TextIO
+from typing import Any, Callable, Collection, Iterable, NamedTuple, Sequence, TextIO
 
 from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of, write_out
 
@@ -28,6 +31,9 @@ class Column(NamedTuple):
     keep_end: bool = False  # paths: cut the start, the end tells them apart
     style: str | None = None  # colour of the cells on a terminal
     lend_floor: int = 0  # a title: its least width to show a path's name (0: min_width, ``paths_fitted``)
+    #: a row's name that is no id (a model): cut like free text down to ``min_width``, but only
+    #: when no droppable column is left to go (a figure is never left out to keep it whole)
+    label: bool = False
 
 
 class Row(NamedTuple):
@@ -75,11 +81,25 @@ def _widen_for_span(widths: list[int], first: int, last: int, width: int) -> Non
     widths[last] += max(0, width - room)
 
 
-def _floor(column: Column, natural: int) -> int:
-    """The narrowest a column may get: its header stays whole."""
-    if not column.flex:
+def _floor(column: Column, natural: int, *, labels: bool = False) -> int:
+    """The narrowest a column may get: its header stays whole; a label's (``labels``) only
+    once nothing is left to drop."""
+    if not (column.flex or (labels and column.label)):
         return natural
     return min(natural, max(column.min_width, width_of(column.header)))
+
+
+def told_apart(column: Column, names: Iterable[str]) -> Column:
+    """A label ``column`` whose ``min_width`` is raised to where ``names`` (its rows' keys) cut
+    to it still read apart: ``gpt-5.1-co…`` twice, for ``gpt-5.1-codex`` and
+    ``gpt-5.1-codex-mini``, named neither (the line overflows instead)."""
+    distinct = set(names)
+    least = max(column.min_width, width_of(column.header))
+    widest = max(map(width_of, distinct), default=0)
+    for width in range(least, widest):
+        if len({cut(name, width) for name in distinct}) == len(distinct):
+            return column._replace(min_width=width)
+    return column._replace(min_width=max(least, widest))
 
 
 class WidthCounts:
@@ -172,14 +192,17 @@ def fit_natural(columns: Sequence[Column], natural_widths: list[int], width: int
         kept.remove(max(droppable, key=lambda i: (columns[i].drop, i)))
     widths = {i: natural[i] for i in kept}
     excess = sum(widths.values()) + len(GAP) * (len(kept) - 1) - width
-    while excess > 0:
-        # Cut the widest free text first (relative to its weight).
-        shrinkable = [i for i in kept if columns[i].flex and widths[i] > _floor(columns[i], natural[i])]
-        if not shrinkable:
-            break
-        widest = max(shrinkable, key=lambda i: (widths[i] / columns[i].weight, -i))
-        widths[widest] -= 1
-        excess -= 1
+    # Cut the widest free text first (relative to its weight); then, with nothing left to
+    # drop or cut, the labels (a figure, an id or a time is never cut: the line overflows).
+    for labels in (False, True):
+        while excess > 0:
+            shrinkable = [i for i in kept if (columns[i].label if labels else columns[i].flex)
+                          and widths[i] > _floor(columns[i], natural[i], labels=labels)]
+            if not shrinkable:
+                break
+            widest = max(shrinkable, key=lambda i: (widths[i] / columns[i].weight, -i))
+            widths[widest] -= 1
+            excess -= 1
     return kept, [widths[i] for i in kept]
 
 
@@ -205,6 +228,13 @@ def hidden(columns: Sequence[Column], planned: Layout) -> list[str]:
     return [c.header for i, c in enumerate(columns) if i not in kept]
 
 
+def overflows(planned: Layout, term: Terminal) -> bool:
+    """Whether a layout is wider than the terminal: its ids, times and numbers alone do not
+    fit, and its lines are printed wider than it (never cut: ``_line``)."""
+    kept, widths = planned
+    return term.tty and sum(widths) + len(GAP) * (len(kept) - 1) > term.width
+
+
 #: a way to tell a table's rows (``least_lost``): their natural widths, and whether it is
 #: taken over the ways before it only to keep more of the columns worth keeping
 Way = tuple[Callable[[], list[int] | None], bool]
@@ -217,28 +247,31 @@ def least_lost(columns: Sequence[Column], tellings: Sequence[Sequence[Way]], ter
     one liked best first.  A later group is taken only when it leaves out fewer of the
     columns ``worth`` keeping; within the group taken, a way is taken over those before it
     when it leaves out fewer of those, or as many and fewer columns at all (a way marked
-    strict: only fewer of those).  Returns (group, way, layout); ``None``: a way's widths
-    cannot be told.  A way is measured only when it may be taken (15,000 rows are not
-    measured twice for nothing)."""
-    best: tuple[tuple[int, int], int, int, Layout] | None = None  # ((worth, all) lost, group, way, layout)
+    strict: only fewer of those).  Before all that, a way that fits the terminal is taken
+    over one that ``overflows`` it (a number no narrower way leaves whole would be printed
+    past its edge).  Returns (group, way, layout); ``None``: a way's widths cannot be told.
+    A way is measured only when it may be taken (15,000 rows are not measured twice for
+    nothing)."""
+    # ((overflows, worth lost, all lost), group, way, layout)
+    best: tuple[tuple[bool, int, int], int, int, Layout] | None = None
     for group, ways in enumerate(tellings):
-        if best is not None and not best[0][0]:
-            break  # no group after it can leave out fewer of those worth keeping
-        chosen: tuple[tuple[int, int], int, int, Layout] | None = None
+        if best is not None and not any(best[0][:2]):
+            break  # no group after it can fit better or leave out fewer of those worth keeping
+        chosen: tuple[tuple[bool, int, int], int, int, Layout] | None = None
         for index, (natural_widths, strict) in enumerate(ways):
-            if chosen is not None and not chosen[0][1]:
-                break  # nothing is left out
-            if chosen is not None and strict and not chosen[0][0]:
+            if chosen is not None and not chosen[0][0] and not chosen[0][2]:
+                break  # it fits and nothing is left out
+            if chosen is not None and strict and not any(chosen[0][:2]):
                 continue  # it could keep nothing it may be taken for
             widths = natural_widths()
             if widths is None:
                 return None
             planned = layout_natural(columns, widths, term)
             left_out = hidden(columns, planned)
-            lost = (sum(1 for header in left_out if header in worth), len(left_out))
-            if chosen is None or (lost[0] < chosen[0][0] if strict else lost < chosen[0]):
+            lost = (overflows(planned, term), sum(1 for header in left_out if header in worth), len(left_out))
+            if chosen is None or (lost[:2] < chosen[0][:2] if strict else lost < chosen[0]):
                 chosen = (lost, group, index, planned)
-        if chosen is not None and (best is None or chosen[0][0] < best[0][0]):
+        if chosen is not None and (best is None or chosen[0][:2] < best[0][:2]):
             best = chosen
     return None if best is None else best[1:]
 
@@ -303,7 +336,6 @@ def _line(columns: Sequence[Column], cells: Sequence[str], widths: Sequence[int]
     texts = []
     last = len(cells) - 1
     tty = term.tty
-    used = 0  # the line's width, added up as its cells are laid out
     for index, (column, cell, width) in enumerate(zip(columns, cells, widths)):
         plain_text = cell.isascii()
         size = len(cell) if plain_text else width_of(cell)
@@ -314,20 +346,12 @@ def _line(columns: Sequence[Column], cells: Sequence[str], widths: Sequence[int]
         # No padding after the last cell: a pipe gets no trailing blanks.
         if index == last and not column.right:
             texts.append(cell)
-            used += size
             continue
         gap = " " * (width - size)
         texts.append(gap + cell if column.right else cell + gap)
-        used += max(width, size)
-    joined = GAP.join(texts)
-    used += len(GAP) * max(0, len(texts) - 1)
-    plain = joined.rstrip()
-    if len(plain) < len(joined):
-        dropped = joined[len(plain):]
-        used -= len(dropped) if dropped.isascii() else width_of(dropped)
-    if tty and used > term.width:
-        # Only when the fixed columns alone are wider than the terminal: never wrap.
-        return term.style(cut(plain, term.width), *([style] if style else []))
+    # A line wider than the terminal (its fixed columns alone are: ``overflows``) is printed
+    # whole, for the terminal to fold: a cut id opens nothing, and ``$3.…`` reads as a price.
+    plain = GAP.join(texts).rstrip()
     if not term.color:
         return plain
     styled = []

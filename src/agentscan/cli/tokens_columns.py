@@ -28,7 +28,10 @@ def session_columns() -> list[Column]:
 
 def columns_of(by: str) -> list[Column]:
     """The columns of the table grouped ``by``, in their order."""
-    columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
+    # A model's name is a label, no id: cut (``gemini-3-flash-previ…``) once no column is left
+    # to go, rather than the TOTAL beside it (``371,6…``); a session's id and a date never are.
+    columns = [Column("MODEL", label=True, min_width=10) if by == "model"
+               else Column(by.upper(), style="yellow" if by == "session" else None)]
     if by == "session":
         columns += [
             Column("DATE", drop=6),

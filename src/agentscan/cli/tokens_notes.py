@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Collection, Sequence
 
 from agentscan.cli import render
-from agentscan.cli.term import Terminal, cut, width_of
+from agentscan.cli.term import Terminal, width_of
 from agentscan.cli.tokens_columns import columns_of
 
 if TYPE_CHECKING:
@@ -80,7 +80,8 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
     """One line under the table: ``(+ what: the first five keys, …)``; on a terminal only as
-    many whole keys as fit its width (a key cut in the middle opens nothing)."""
+    many whole keys as fit its width (a key cut in the middle opens nothing), and where not
+    even one does, the line wrapped to it (cut, it named none: ``(+ 2 sessions that recorded n…``)."""
     named = list(keys[:5])
 
     def line() -> str:
@@ -89,4 +90,23 @@ def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
 
     while term.tty and named and width_of(line()) > term.width:
         named.pop()
-    print(cut(line(), term.width) if term.tty else line())
+    if term.tty and not named:
+        named = list(keys[:5])
+        print("\n".join(_wrapped(line(), term.width)))
+        return
+    print(line())
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text`` in lines of ``width`` columns, broken at its spaces, the lines after the first
+    indented as a note's are (``render.note``); a word (a key) is never broken: one wider
+    than a line is printed whole, for the terminal to fold."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line.strip() and width_of(line) + 1 + width_of(word) > width:
+            lines.append(line)
+            line = "  " + word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line]

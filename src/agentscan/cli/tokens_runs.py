@@ -11,6 +11,7 @@ from typing import Callable
 
 from agentscan.cli import render
 from agentscan.cli.table import Row
+from agentscan.cli.term import width_of
 
 #: how a summary's line of subagent runs begins (``row_lines``); alone, its label where
 #: even ``  ↳ 250 runs`` would leave out a figure (narrower than ``TOTAL``: it never
@@ -34,6 +35,12 @@ def bare_runs(label: str) -> str:
 def is_runs(row: Row) -> bool:
     """Whether ``row`` is a summary's line of subagent runs (a key is never dim)."""
     return row.style == "dim" and row.cells[0].startswith(RUNS + " ")
+
+
+def runs_cut(rows: list[Row], width: int) -> bool:
+    """Whether a label of subagent runs in ``rows`` is wider than its column's ``width``
+    (``tokens --by model``'s MODEL is cut to fit: ``table.Column.label``)."""
+    return any(width_of(row.cells[0]) > width for row in rows if is_runs(row))
 
 
 def relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:

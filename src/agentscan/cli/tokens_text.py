@@ -22,7 +22,7 @@ from agentscan.cli.table import Column, Row
 from agentscan.cli.term import Terminal, clean, clean_path, write_out
 from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, columns_of
 from agentscan.cli.tokens_notes import no_price, print_notes
-from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_label, short_runs
+from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_cut, runs_label, short_runs
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -169,6 +169,9 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     the costs they leave unknown show, ``no_price``)."""
     columns = columns_of(by)
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
+    if columns[0].label:
+        # Its models' names cut (``Column.label``) no shorter than reads them apart.
+        columns[0] = table.told_apart(columns[0], (group[0].cells[0] for group in full if group))
     if all(row.span is not None for row in rows):
         return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty)
     rounded: list[Row] = []
@@ -200,6 +203,13 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     assert chosen is not None  # (every way tells its widths)
     group, form, planned = chosen
     compact = group == 1
+    while form + 1 < len(relabels) and runs_cut(told[compact, form], planned[1][0]):
+        # A model's label column cut (``table.Column.label``) narrower than a runs label:
+        # its shorter form, not ``↳ 1 subagen…``.
+        form += 1
+        widths = way(compact, form)[0]()
+        assert widths is not None  # (every way tells its widths)
+        planned = table.layout_natural(columns, widths, term)
     # A path shows its last folder's name whole, as ``list``'s CWD does (``…/weather-app``,
     # not ``…weather-app``), taking from the title (a patch fits its paths alike: ``tablepatch``).
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))

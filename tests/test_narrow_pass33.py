@@ -1,0 +1,215 @@
+"""A narrow terminal never prints a figure, an id or a time in part (a review, pass 33).
+
+``prices`` cut its last price (``$3.…``) a column short of its table; ``tokens --by
+model`` cut TOTAL (``371,6…``) beside whole 22-character model names; ``--by day`` kept
+``↳ 1 subagent run`` whole and cut its figures; ``trace --list`` cut its count and time,
+``list`` its tokens, and the line under ``tokens`` the ids it names.  Now a droppable
+column goes, a label (a model's name, a runs label) is shortened, and as a last resort
+the line is printed whole, wider than the terminal; the line of ids wraps.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from agentscan.cli import app, table
+from agentscan.cli.table import Column, Row
+from agentscan.cli.term import Terminal, width_of
+
+runner = CliRunner()
+#: the demo's sessions that recorded no usage (named under a grouped table)
+UNRECORDED = ("cursor:a4b8c2d6", "cursor:e5f6a7b8")
+#: a figure, a time or an id cut: its last character a "…" right after a digit, "$" or ":"
+CUT_FIGURE = re.compile(r"[\d$:,.]…")
+
+
+def run(*args: str) -> tuple[str, str]:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output + result.stderr
+    return result.stdout, result.stderr
+
+
+def cells(line: str) -> list[str]:
+    return line.split()
+
+
+# --- prices ------------------------------------------------------------------------------------
+
+
+def prices(*models: str) -> list[str]:
+    """The table's lines (after the line naming the price data)."""
+    lines = run("prices", *models)[0].splitlines()
+    return lines[next(index for index, line in enumerate(lines) if line.startswith("MODEL")):]
+
+
+def test_prices_one_column_short_cut_the_model_s_name_not_a_price(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(56)
+    lines = prices("claude-sonnet-4-5")
+    assert cells(lines[0]) == ["MODEL", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
+    assert cells(lines[1]) == ["claude-sonnet-4…", "$3", "$15", "$0.3", "$3.75"]
+    assert cells(lines[2]) == ["above", "200k", "$6", "$22.5", "$0.6", "$7.5"]
+    assert all(width_of(line) <= 56 for line in lines)
+
+
+@pytest.mark.parametrize("width", [40, 56])
+def test_names_that_cut_would_read_alike_are_kept_whole_and_the_line_overflows(isolated_home: Path, tty,  # noqa: ANN001
+                                                                               width: int) -> None:
+    tty(width)
+    lines = prices("claude-sonnet-4-5", "claude-sonnet-4-0")
+    rows = [cells(line) for line in lines if line.startswith("claude")]
+    assert [row[0] for row in rows] == ["claude-sonnet-4-5", "claude-sonnet-4-0"]
+    assert all(row[-1].startswith("$") and "…" not in row[-1] for row in rows)
+    assert lines[0].endswith("CACHE WRITE")
+
+
+def test_prices_too_wide_for_even_a_cut_name_are_printed_whole(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(30)
+    lines = prices("claude-sonnet-4-5")
+    assert cells(lines[1]) == ["claude-sonn…", "$3", "$15", "$0.3", "$3.75"]
+    assert not any(CUT_FIGURE.search(line) for line in lines)
+
+
+# --- tokens ------------------------------------------------------------------------------------
+
+
+def _totals(by: str) -> dict[str, int]:
+    document = orjson.loads(run("--demo", "tokens", "--by", by, "--json")[0])
+    return {row["key"]: row["tokens"]["total"] for row in document["rows"] if row["tokens"]}
+
+
+@pytest.mark.parametrize("width", [20, 24, 30])
+def test_tokens_by_model_cuts_the_model_names_not_the_totals(isolated_home: Path, tty, width: int) -> None:  # noqa: ANN001
+    tty(width)
+    out = run("--demo", "tokens", "--by", "model")[0]
+    lines = out.splitlines()
+    table_lines = lines[:lines.index(next(line for line in lines if line.startswith("TOTAL"))) + 1]
+    assert cells(table_lines[0]) == ["MODEL", "TOTAL"]
+    assert cells(table_lines[-1]) == ["TOTAL", f"{sum(_totals('model').values()):,}"]
+    assert not any(CUT_FIGURE.search(line) for line in table_lines)
+    # At 20 the names that read apart (``gpt-5.1-codex``, ``gpt-5.1-code…``) and TOTAL
+    # need 22: the lines overflow, whole.
+    assert all(width_of(line) <= max(width, 22) for line in table_lines)
+    names = [line.split()[0] for line in table_lines[1:-1] if not line.startswith("  ")]
+    assert len(set(names)) == len(names)  # cut, they still read apart
+    assert any(name.endswith("…") for name in names)
+    # The runs label shortened rather than cut ("↳ 1 subagen…").
+    runs = [line for line in table_lines if line.startswith("  ↳")]
+    assert runs and all(re.match(r"  ↳ 1 (subagent )?run  ", line) for line in runs)
+
+
+def test_tokens_by_model_at_30_columns_keeps_every_figure_whole(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(30)
+    lines = run("--demo", "tokens", "--by", "model")[0].splitlines()
+    assert cells(lines[1]) == ["gemini-3-flash-previ…", "78,927"]
+    assert "TOTAL                  371,634" in lines
+
+
+def test_tokens_by_day_at_24_columns_shortens_its_runs_label(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(24)
+    lines = run("--demo", "tokens", "--by", "day")[0].splitlines()
+    assert cells(lines[0]) == ["DAY", "TOTAL"]
+    runs = [line for line in lines if line.startswith("  ↳")]
+    assert runs and all(line.startswith("  ↳ 1 run  ") for line in runs)
+    assert not any(CUT_FIGURE.search(line) for line in lines)
+    assert "TOTAL       371,634" in lines
+
+
+@pytest.mark.parametrize(("width", "by"), [(30, "model"), (60, "day"), (24, "provider")])
+def test_the_line_of_ids_under_the_table_wraps_rather_than_naming_none(isolated_home: Path, tty, width: int,  # noqa: ANN001
+                                                                       by: str) -> None:
+    tty(width)
+    lines = run("--demo", "tokens", "--by", by)[0].splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith("(+ 2 sessions"))
+    named = " ".join(line.strip() for line in lines[start:])
+    assert named == f"(+ 2 sessions that recorded no usage, not counted: {UNRECORDED[0]}, {UNRECORDED[1]})"
+    assert all(width_of(line) <= width for line in lines[start:])
+    assert all(line.startswith("  ") for line in lines[start + 1:])
+
+
+def test_the_line_of_ids_at_80_columns_is_one_line_as_before(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(80)
+    last = run("--demo", "tokens", "--by", "model")[0].splitlines()[-1]
+    assert last == f"(+ 2 sessions that recorded no usage, not counted: {UNRECORDED[0]}, …)"
+
+
+# --- trace --list and list ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [30, 40])
+def test_trace_list_leaves_out_its_time_rather_than_cut_it(isolated_home: Path, tty, width: int) -> None:  # noqa: ANN001
+    tty(width)
+    out, err = run("--demo", "trace", "--list")
+    lines = out.splitlines()
+    assert cells(lines[0]) == ["ID", "EVENTS"]
+    assert cells(lines[1]) == ["claude:7f3c9a12", "15"]
+    assert f"left out to fit {width} columns: UPDATED" in " ".join(err.split())
+
+
+def test_trace_list_at_80_columns_shows_the_time(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(80)
+    out, err = run("--demo", "trace", "--list")
+    assert cells(out.splitlines()[0]) == ["ID", "UPDATED", "EVENTS"]
+    assert re.fullmatch(r"claude:7f3c9a12  \d{4}-\d\d-\d\d \d\d:\d\d  +15", out.splitlines()[1])
+    assert "left out" not in err
+
+
+def test_list_at_20_columns_shows_whole_ids_alone(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(20)
+    out, err = run("--demo", "list")
+    lines = out.splitlines()
+    assert lines[0] == "ID"
+    assert all(re.fullmatch(r"[a-z]+:[0-9a-f]{8}\*?", line) for line in lines[1:])
+    assert "COST, CWD, TITLE, UPDATED, TOKENS" in " ".join(err.split())
+
+
+def test_list_at_23_columns_keeps_its_tokens(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(23)
+    lines = run("--demo", "list")[0].splitlines()
+    assert cells(lines[0]) == ["ID", "TOKENS"]
+    assert not any(CUT_FIGURE.search(line) for line in lines)
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+TTY = Terminal(tty=True, width=20, color=False)
+
+
+def test_fixed_columns_wider_than_the_terminal_are_printed_whole() -> None:
+    columns = [Column("ID"), Column("TOTAL", right=True)]
+    lines, hidden = table.render(columns, [Row(["claude:7f3c9a12", "371,634"])], TTY)
+    assert lines == ["ID                 TOTAL", "claude:7f3c9a12  371,634"] and hidden == []
+    assert table.overflows(table.layout(columns, [Row(["claude:7f3c9a12", "371,634"])], TTY), TTY)
+
+
+def test_a_label_is_cut_only_once_no_column_is_left_to_drop() -> None:
+    columns = [Column("MODEL", label=True, min_width=10), Column("COST", right=True, drop=1),
+               Column("TOTAL", right=True)]
+    rows = [Row(["gemini-3-flash-preview", "$0.03", "78,927"])]
+    assert table.fit(columns, rows, 40) == ([0, 1, 2], [22, 5, 6])  # it fits: nothing cut
+    assert table.fit(columns, rows, 30) == ([0, 2], [22, 6])  # COST goes, the name stays whole
+    assert table.fit(columns, rows, 25) == ([0, 2], [17, 6])  # then the name is cut
+    assert table.fit(columns, rows, 15) == ([0, 2], [10, 6])  # to its least, the line overflows
+    lines, _ = table.render(columns, rows, Terminal(tty=True, width=25, color=False))
+    assert lines[1] == "gemini-3-flash-p…  78,927"
+
+
+def test_labels_are_cut_no_shorter_than_reads_them_apart() -> None:
+    column = Column("MODEL", label=True, min_width=10)
+    assert table.told_apart(column, ["gpt-5.1-codex", "gpt-5.1-codex-mini"]).min_width == 13
+    assert table.told_apart(column, ["gemini-3-flash-preview", "gpt-5"]).min_width == 10
+    assert table.told_apart(column, ["claude-sonnet-4-5", "claude-sonnet-4-0"]).min_width == 17
+
+
+def test_a_way_that_fits_is_taken_over_one_that_overflows() -> None:
+    """``least_lost``: a shorter label that keeps the line on the terminal is taken even when
+    both leave out as many columns (a runs label is no figure)."""
+    columns = [Column("DAY"), Column("COST", right=True, drop=1), Column("TOTAL", right=True)]
+    long_label, short_label = [18, 5, 7], [10, 5, 7]
+    chosen = table.least_lost(columns, [[(lambda: long_label, False), (lambda: short_label, False)]],
+                              Terminal(tty=True, width=24, color=False), {"TOTAL", "COST"})
+    assert chosen == (0, 1, ([0, 2], [10, 7]))
