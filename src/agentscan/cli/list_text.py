@@ -34,7 +34,7 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             shown,
             render.short_time(row.updated_at),
             render.human_tokens(row.tokens, term),
-            render.human_usd(row.cost, row.cost_priced),
+            render.human_usd(row.cost, row.cost_priced, grouped=term.tty),
             render.model_text(clean(row.model), term),
             render.path_text(clean_path(row.cwd), term),
             clean(row.title) or "-",

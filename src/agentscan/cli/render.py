@@ -130,12 +130,13 @@ def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
     return compact_number(usage.total) if term.tty else str(usage.total)
 
 
-def human_usd(cost: Decimal | None, at_least: Decimal | None = None) -> str:
+def human_usd(cost: Decimal | None, at_least: Decimal | None = None, *, grouped: bool = True) -> str:
     """Dollars rounded to the cent for people; JSON keeps the exact value.
 
     An unknown cost is ``-``, or ``≥$12.34`` when ``at_least`` (what the calls
     that have a price cost) says how much it is at least: rounded down, so
-    the bound stays true.
+    the bound stays true.  ``grouped``: thousands apart (``$9,098.98``); a table in a
+    pipe writes ``$9098.98``, as its token counts have no separators either.
     """
     if cost is None:
         if at_least is not None:
@@ -143,11 +144,11 @@ def human_usd(cost: Decimal | None, at_least: Decimal | None = None) -> str:
 
             floor = at_least.quantize(_cent(), rounding=ROUND_FLOOR)
             if floor > 0:
-                return f"≥${floor:,.2f}"
+                return f"≥${floor:,.2f}" if grouped else f"≥${floor:.2f}"
         return "-"
     if 0 < cost < _cent():
         return "<$0.01"
-    return f"${cost:,.2f}"
+    return f"${cost:,.2f}" if grouped else f"${cost:.2f}"
 
 
 @functools.cache

@@ -51,7 +51,7 @@ def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, 
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
     shown = render.compact_number if compact else render.full_numbers(term)
-    return [*map(shown, _VALUES(usage)), render.human_usd(cost, at_least)]
+    return [*map(shown, _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
 
 
 class Laid(NamedTuple):
