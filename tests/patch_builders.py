@@ -40,6 +40,15 @@ def session(home: Path, native_id: str, age: int, tokens: int) -> Path:
     return claude_session_file(home, native_id, turn(native_id, 0, tokens), mtime=BASE + age * 60)
 
 
+def project_session(home: Path, native_id: str, cwd: str, title: str, age: int, tokens: int = 100) -> Path:
+    """A session of one priced call in ``cwd``, titled by its prompt ``title``."""
+    return claude_session_file(home, native_id, [
+        claude_user(native_id, "2026-11-01T09:00:00Z", title, cwd=cwd),
+        claude_assistant(native_id, "2026-11-01T09:00:01Z", msg_id=f"m-{native_id}-{tokens}",
+                         request_id=f"r-{native_id}-{tokens}", usage=claude_usage(tokens, 1), cwd=cwd)],
+        mtime=BASE + age * 60)
+
+
 def sessions(home: Path, count: int) -> list[Path]:
     """``count`` sessions, the ``n``-th (from 0) ``n + 1`` minutes old with ``100 * (n + 1)`` tokens."""
     return [session(home, native_id, index + 1, 100 * (index + 1)) for index, native_id in enumerate(IDS[:count])]

@@ -27,9 +27,8 @@ from agentscan.cli.tokens_notes import no_price
 from agentscan.cli.tokens_text import _model_names, print_lines, row_lines
 from agentscan.model import TokenUsage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from cursor_builders import user, write_transcript
-from patch_builders import BASE, IDS
+from patch_builders import BASE, IDS, project_session
 
 runner = CliRunner()
 
@@ -62,14 +61,6 @@ def test_in_a_pipe_the_projects_are_whole(isolated_home: Path) -> None:
     assert "/home/demo/src/weather-app" in {cells(line)[2] for line in lines[1:-1] if ":" in line.split()[0]}
 
 
-
-
-def project_session(home: Path, native_id: str, cwd: str, title: str, age: int, tokens: int = 100) -> Path:
-    return claude_session_file(home, native_id, [
-        claude_user(native_id, "2026-11-01T09:00:00Z", title, cwd=cwd),
-        claude_assistant(native_id, "2026-11-01T09:00:01Z", msg_id=f"m-{native_id}-{tokens}",
-                         request_id=f"r-{native_id}-{tokens}", usage=claude_usage(tokens, 1), cwd=cwd)],
-        mtime=BASE + age * 60)
 
 
 def patched_as_fresh(table_ways: list[str]) -> list[str]:

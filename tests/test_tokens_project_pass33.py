@@ -19,8 +19,7 @@ from agentscan.cli import app
 from agentscan.cli.table import Column
 from agentscan.cli.tablepaths import paths_fitted
 from agentscan.cli.term import Terminal
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
-from patch_builders import BASE, IDS
+from patch_builders import IDS, project_session
 
 runner = CliRunner()
 
@@ -62,14 +61,6 @@ def test_a_title_without_a_lend_floor_gives_down_to_its_least_width() -> None:
         columns = [Column("PROJECT", flex=True, min_width=10, keep_end=True),
                    Column("TITLE", flex=True, min_width=14, lend_floor=floor)]
         assert paths_fitted(columns, ([0, 1], [13, 16]), term, lambda index: [path, "a title"])[1] == widths
-
-
-def project_session(home: Path, native_id: str, cwd: str, title: str, age: int, tokens: int = 100) -> Path:
-    return claude_session_file(home, native_id, [
-        claude_user(native_id, "2026-11-01T09:00:00Z", title, cwd=cwd),
-        claude_assistant(native_id, "2026-11-01T09:00:01Z", msg_id=f"m-{native_id}-{tokens}",
-                         request_id=f"r-{native_id}-{tokens}", usage=claude_usage(tokens, 1), cwd=cwd)],
-        mtime=BASE + age * 60)
 
 
 TITLE = "A prompt long enough to be cut in any table narrower than this"

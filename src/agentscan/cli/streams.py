@@ -15,7 +15,7 @@ import io
 import sys
 from typing import Any
 
-from agentscan.cli.term import cannot_encode_all, width_of
+from agentscan.cli.charset import cannot_encode_all, width_of
 
 
 def settle() -> None:

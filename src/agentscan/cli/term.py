@@ -7,15 +7,15 @@ monkeypatch ``stdout_is_tty``.  Nothing here imports more than the stdlib.
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
-import unicodedata
 from typing import NamedTuple
+
+from agentscan.cli.charset import cannot_encode_all, char_width, width_of
 
 TYPE_CHECKING = False  # typing itself is not imported (as in agentscan/__init__.py)
 if TYPE_CHECKING:
-    import re
+    pass
 
 DEFAULT_WIDTH = 80
 ELLIPSIS = "…"
@@ -115,7 +115,7 @@ def wrap_columns(text: str, width: int, *, indent: str = "", subsequent: str = "
             lines.append(line)
             line, used, empty = subsequent, width_of(subsequent), True
         for ch in word:  # a zero-width character stays with the one before it
-            columns = _char_width(ch)
+            columns = char_width(ch)
             if columns and not empty and used + columns > width:
                 lines.append(line)
                 line, used = subsequent, width_of(subsequent)
@@ -197,21 +197,6 @@ def settle_streams() -> None:
         streams.settle()
 
 
-def cannot_encode_all(stream: object) -> bool:
-    """Whether ``stream`` fails on a character its encoding cannot hold: Python's default
-    handlers (``strict``, ``surrogateescape``) on an encoding that is not a UTF.  Stderr's
-    ``backslashreplace``, and a handler the user chose (``PYTHONIOENCODING=ascii:replace``), never fail."""
-    import codecs  # loaded with the interpreter
-
-    encoding, errors = getattr(stream, "encoding", None), getattr(stream, "errors", None)
-    if not encoding or errors not in ("strict", "surrogateescape") or not hasattr(stream, "reconfigure"):
-        return False
-    try:
-        return not codecs.lookup(encoding).name.startswith("utf-")
-    except LookupError:
-        return False
-
-
 def clean_path(text: str | None) -> str:
     """A path on one line, as recorded: its spaces kept (``cd`` into ``two  spaces`` needs
     both, and ``list --cwd`` given the path a table printed must find it again), control
@@ -229,29 +214,6 @@ def printable_line(text: str) -> str:
     return clean_path(text.expandtabs(4))
 
 
-def _char_width(ch: str) -> int:
-    if unicodedata.combining(ch) or ch in "\u200b\u200c\u200d\ufeff":
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def width_of(text: str) -> int:
-    """Columns ``text`` takes on a terminal (wide CJK and emoji take two)."""
-    if text.isascii():
-        return len(text)
-    # Only the characters past ASCII are looked up: a title cut with "…" is mostly
-    # ASCII, and a heavy user's table has 15,000 of them.
-    others = _not_ascii().findall(text)
-    return len(text) - len(others) + sum(_char_width(ch) for ch in others)
-
-
-@functools.cache
-def _not_ascii() -> re.Pattern[str]:
-    import re  # compiled on first use: most runs print only ASCII
-
-    return re.compile(r"[^\x00-\x7f]")
-
-
 def cut(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns, ending in ``…`` when anything was cut."""
     if width_of(text) <= width:
@@ -263,7 +225,7 @@ def cut(text: str, width: int) -> str:
     used = 0
     kept = []
     for ch in text:
-        w = _char_width(ch)
+        w = char_width(ch)
         if used + w > width - 1:
             break
         kept.append(ch)
@@ -283,7 +245,7 @@ def cut_left(text: str, width: int) -> str:
         kept = []
         used = 0
         for ch in reversed(text):
-            w = _char_width(ch)
+            w = char_width(ch)
             if used + w > width - 1:
                 break
             kept.append(ch)
