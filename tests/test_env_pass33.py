@@ -28,6 +28,34 @@ def test_a_relative_home_gives_absolute_paths(isolated_home: Path, monkeypatch: 
     assert Scanner(home=isolated_home.name).ctx.home == isolated_home
 
 
+def test_a_warm_cache_in_a_folder_that_cannot_be_written_is_said_once_and_kept(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only mount (or a 0500 folder) holding a WAL index: SQLite cannot make its
+    ``-shm`` file and says "unable to open database file", which read as a damaged cache
+    to move aside and rebuild."""
+    import os
+
+    from agentscan.scan import cachefile
+
+    runner = CliRunner()
+    assert runner.invoke(app, ["--demo", "list"]).exit_code == 0  # the index, written
+    index = Path(os.environ["AGENTSCAN_CACHE_DIR"]) / cachefile.FILE_NAME
+    kept = index.read_bytes()
+    # Root may write anywhere: the folder's refusal is told by what SQLite meets there
+    # (no -shm or -wal file can be made) and by what ``os.access`` says of the folder.
+    for suffix in ("-shm", "-wal"):
+        Path(f"{index}{suffix}").unlink(missing_ok=True)
+        Path(f"{index}{suffix}").mkdir()
+    real_access = os.access
+    monkeypatch.setattr(cachefile.os, "access",
+                        lambda path, mode: False if Path(path) == index.parent and mode == os.W_OK else real_access(path, mode))
+    result = runner.invoke(app, ["--demo", "list", "--json"])
+    assert result.exit_code == 0
+    messages = [warning["message"] for warning in orjson.loads(result.stdout)["warnings"]]
+    assert messages == ["cache disabled: it cannot be written (unable to open database file); see `agentscan doctor`"]
+    assert index.read_bytes() == kept and not list(index.parent.glob("*.corrupt*"))
+
+
 def test_a_cache_that_cannot_be_written_is_said_once_not_rebuilt(isolated_home: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A cache dir of mode 0500 (or a read-only mount) refuses SQLite's writes: the index was
@@ -114,3 +142,42 @@ def test_a_ctrl_c_once_the_output_is_out_ends_quietly_with_130(isolated_home: Pa
     assert done.returncode == 130
     assert "7f3c9a12" in done.stdout  # the whole list was printed first
     assert done.stderr == ""
+
+
+def test_an_ignored_ctrl_c_stays_ignored(isolated_home: Path) -> None:
+    """A background job of a script, or nohup, starts with SIGINT ignored: left so."""
+    import subprocess
+    import sys
+
+    script = (
+        "import atexit, os, signal, sys, time\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "from agentscan import entry\n"
+        "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2)))\n"
+        "sys.argv = ['agentscan', '--demo', 'list']\n"
+        "entry.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "7f3c9a12" in done.stdout and done.stderr == ""
+
+
+def test_a_lock_folder_made_before_that_now_refuses_its_file_falls_back(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cache mounted read-only after an export made ``locks/``: the folder "exists", its
+    file cannot be made (here: a folder stands where the file goes)."""
+    import os
+
+    from agentscan.export.locks import fallback_dir, lock_path
+
+    out = tmp_path / "out.csv"
+    runner = CliRunner()
+    assert runner.invoke(app, ["--demo", "export", "-f", "csv", "-o", str(out)]).exit_code == 0
+    lock = lock_path(out, os.environ)
+    lock.unlink()
+    lock.mkdir()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    _temp_dir(monkeypatch, temp)
+    result = runner.invoke(app, ["--demo", "export", "-f", "csv", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (fallback_dir() / lock.name).is_file()

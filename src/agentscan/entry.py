@@ -102,11 +102,13 @@ def _quiet_interrupts() -> None:
     """A Ctrl-C once the command is done (its output printed; the interpreter joining threads,
     running finalizers) ends the process with 130, silently: Python reported it as
     ``Exception ignored in: <module 'threading'>`` with a traceback, and exited 0."""
-    import signal
-    import threading
+    threading = sys.modules.get("threading")  # not imported for it: the hook's path has none
+    if threading is not None and threading.current_thread() is not threading.main_thread():
+        return  # a caller's thread: signals are not ours to set
+    import _signal  # type: ignore[import-not-found]  # built in: ``signal`` costs an import (enum) these runs need not pay
 
-    if threading.current_thread() is not threading.main_thread():
-        return  # a library caller's thread: signals are not ours to set
+    if _signal.getsignal(_signal.SIGINT) is not _signal.default_int_handler:
+        return  # ignored (nohup, a background job of a script) or the caller's own: left so
 
     def interrupted(signum: int, frame: object) -> None:
         try:
@@ -114,7 +116,7 @@ def _quiet_interrupts() -> None:
         finally:
             os._exit(130)
 
-    signal.signal(signal.SIGINT, interrupted)
+    _signal.signal(_signal.SIGINT, interrupted)
 
 
 def _run() -> None:

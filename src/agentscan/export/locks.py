@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 from typing import Mapping
 
-from agentscan.filemodes import DIR_MODE
+from agentscan.filemodes import DIR_MODE, FILE_MODE
 
 
 def lock_path(output: Path, env: Mapping[str, str]) -> Path:
@@ -25,11 +25,16 @@ def lock_path(output: Path, env: Mapping[str, str]) -> Path:
 
 
 def usable_lock(output: Path, env: Mapping[str, str]) -> Path:
-    """``lock_path``, its folder made (0700); else the same name in ``fallback_dir``.
+    """``lock_path``, its folder made (0700) and the file openable for writing; else the same
+    name in ``fallback_dir`` (an export there and one in the cache do not wait for each
+    other: a cron job under ``ProtectHome`` and a run in a shell, say).
     ``OSError`` (naming the cache's folder) when neither can be made."""
     lock = lock_path(output, env)
     try:
         _make_dirs(lock.parent)
+        # The lock file itself: a read-only mount says "exists" of a folder made before it
+        # was mounted so, and refuses only the file.
+        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT, FILE_MODE))
         return lock
     except OSError as first:
         try:

@@ -105,7 +105,7 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
         except (sqlite3.DatabaseError, ValueError, OSError) as exc:
             if is_busy(exc):
                 return None
-            if _read_only(exc):  # a cache dir of mode 0500, a read-only mount: nothing to rebuild
+            if _read_only(exc, path):  # a cache dir of mode 0500, a read-only mount: nothing to rebuild
                 ctx.warn(path, f"cache disabled: it cannot be written ({exc}); see `agentscan doctor`")
                 return None
             if attempt == 2 or isinstance(exc, OSError):
@@ -116,12 +116,17 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
     return None
 
 
-#: SQLite's primary result code of a write refused by the file or its directory
-_SQLITE_READONLY = 8
+#: SQLite's primary result codes of a write refused (the file), and of a file it could not
+#: open (a WAL index: its ``-shm`` and ``-wal`` files cannot be made in a read-only folder)
+_SQLITE_READONLY, _SQLITE_CANTOPEN = 8, 14
 
 
-def _read_only(exc: BaseException) -> bool:
-    return isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", 0) & 0xFF) == _SQLITE_READONLY
+def _read_only(exc: BaseException, path: Path) -> bool:
+    """Whether the index failed as one that cannot be written: nothing to move aside."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF if isinstance(exc, sqlite3.Error) else 0
+    if code == _SQLITE_READONLY:
+        return True
+    return code == _SQLITE_CANTOPEN and path.is_file() and not os.access(path.parent, os.W_OK)
 
 
 def connect(path: Path) -> sqlite3.Connection:
