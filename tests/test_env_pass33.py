@@ -133,6 +133,8 @@ def test_a_ctrl_c_once_the_output_is_out_ends_quietly_with_130(isolated_home: Pa
 
     script = (
         "import atexit, os, signal, sys, time\n"
+        # As a shell's foreground command has it (a CI runner may start its jobs ignoring it).
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from agentscan import entry\n"
         "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(2)))\n"
         "sys.argv = ['agentscan', '--demo', 'list']\n"

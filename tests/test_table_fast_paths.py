@@ -2,7 +2,7 @@
 line's width added up from its cells) lay out exactly what the general way does.
 
 The oracle below measures and cuts every cell a character at a time
-(``term._char_width``), as the table did before a heavy user's 15,000-row
+(``charset.char_width``), as the table did before a heavy user's 15,000-row
 ``tokens`` made that the slow part.  Cells mix ASCII, wide CJK, emoji,
 combining marks and ``…``; terminals are narrow and wide, piped and not.
 Settings: ``conftest_hypothesis.FUZZ``.
@@ -17,7 +17,7 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.cli import render, table, term
+from agentscan.cli import charset, render, table, term
 from agentscan.cli.table import GAP, Column, Row
 from agentscan.cli.term import ELLIPSIS, Terminal
 from conftest_hypothesis import FUZZ
@@ -25,17 +25,17 @@ from zones import in_each_zone
 
 
 def _width(text: str) -> int:
-    return sum(term._char_width(ch) for ch in text)
+    return sum(charset.char_width(ch) for ch in text)
 
 
 def _fitting(chars: Iterable[str], width: int) -> list[str]:
     """The first of ``chars`` that fit in ``width - 1`` columns (one is left for the "…")."""
     kept, used = [], 0
     for ch in chars:
-        if used + term._char_width(ch) > width - 1:
+        if used + charset.char_width(ch) > width - 1:
             break
         kept.append(ch)
-        used += term._char_width(ch)
+        used += charset.char_width(ch)
     return kept
 
 
