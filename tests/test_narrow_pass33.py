@@ -74,6 +74,19 @@ def test_prices_too_wide_for_even_a_cut_name_are_printed_whole(isolated_home: Pa
     assert not any(CUT_FIGURE.search(line) for line in lines)
 
 
+def test_a_tier_label_is_a_number_never_cut(tty, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: ANN001
+    """Today's tiers are round (``above 200k``); one that is not is written whole (``1,234,567``)."""
+    from agentscan.cli.prices_text import print_prices
+
+    tty(30)
+    tiered = {"base": 3, "tiers": [{"above": 1_234_567, "price": 6}]}
+    print_prices([{"query": "some-model", "model_id": "some-model", "provider": "vendor",
+                   "price_fields": {"input_mtok": tiered, "output_mtok": 15}}])
+    lines = capsys.readouterr().out.splitlines()
+    assert any(cells(line)[:3] == ["above", "1,234,567", "$6"] for line in lines), lines
+    assert not any(CUT_FIGURE.search(line) for line in lines)
+
+
 # --- tokens ------------------------------------------------------------------------------------
 
 

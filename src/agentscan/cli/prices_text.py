@@ -12,6 +12,7 @@ from typing import Any
 
 from agentscan.cli import render
 from agentscan.cli.table import Column, Row, print_table, told_apart
+from agentscan.cli.term import width_of
 
 #: (header, genai-prices field): the prices agentscan's token vocabulary is billed at
 PRICE_COLUMNS = (
@@ -81,7 +82,10 @@ def model_rows(found: dict[str, Any]) -> list[Row]:
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
     rows = [row for found in looked_up for row in model_rows(found)]
     term = render.terminal()
-    columns = (told_apart(COLUMNS[0], (found["query"] for found in looked_up)), *COLUMNS[1:])
+    model = told_apart(COLUMNS[0], (found["query"] for found in looked_up))
+    # A tier's label is a number too (``  above 1,234,567``): never cut.
+    tiers = [width_of(row.cells[0]) for row in rows if row.cells[0].startswith("  above ")]
+    columns = (model._replace(min_width=max(model.min_width, *tiers)), *COLUMNS[1:])
     hidden = print_table(columns, rows, term=term)
     said = "dollars per million tokens"
     if any(row.cells[0].startswith("  above ") for row in rows):
