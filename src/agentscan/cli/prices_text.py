@@ -85,7 +85,7 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     model = told_apart(COLUMNS[0], (found["query"] for found in looked_up))
     # A tier's label is a number too (``  above 1,234,567``): never cut.
     tiers = [width_of(row.cells[0]) for row in rows if row.cells[0].startswith("  above ")]
-    columns = (model._replace(min_width=max(model.min_width, *tiers)), *COLUMNS[1:])
+    columns = (model._replace(min_width=max([model.min_width, *tiers])), *COLUMNS[1:])
     hidden = print_table(columns, rows, term=term)
     said = "dollars per million tokens"
     if any(row.cells[0].startswith("  above ") for row in rows):
