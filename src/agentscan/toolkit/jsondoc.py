@@ -34,8 +34,7 @@ def load_json_file(
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return None
-    if data.startswith(BOM):
-        data = data[len(BOM):]
+    data = data.removeprefix(BOM)
     if not data.strip():
         ctx.warn(path, "empty file")
         return None

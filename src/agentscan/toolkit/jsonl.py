@@ -34,7 +34,7 @@ _CHUNK = 1024 * 1024
 #: through a whole-file reader's 128 KiB buffer copied twice what a head needs
 HEAD_BUFFER = 16 * 1024
 #: a UTF-8 byte order mark: some editors and Windows tools start a file with it
-BOM = _BOM = b"\xef\xbb\xbf"
+BOM = b"\xef\xbb\xbf"
 
 
 class ReadProgress:
@@ -253,8 +253,8 @@ def _iter_handle(
             continue
         if line.endswith(b"\n"):
             progress.complete_offset, progress.lines = offset, number
-        if number == 1 and line.startswith(_BOM):
-            line = line[len(_BOM):]
+        if number == 1:
+            line = line.removeprefix(BOM)
         if prefilter is not None and prefilter not in line:
             continue
         try:
@@ -286,8 +286,8 @@ def line_record(line: bytes, *, first: bool) -> dict | None:
     (``claude/tablefacts``); the line reader itself keeps this inline, with its warnings."""
     if len(line) > MAX_LINE_BYTES:
         return None
-    if first and line.startswith(_BOM):
-        line = line[len(_BOM):]
+    if first:
+        line = line.removeprefix(BOM)
     try:
         record = orjson.loads(line)
     except orjson.JSONDecodeError:

@@ -22,12 +22,11 @@ from typing import NamedTuple
 import orjson
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import read_head
+from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.roots import Root
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 
 HEADER_BYTES = 64 * 1024
-_BOM = b"\xef\xbb\xbf"
 # The legacy file is pretty-printed with sessionId and projectHash first; a
 # regex over its head finds them without parsing a possibly huge document.
 _JSON_STRING = rb'"%s"\s*:\s*("(?:[^"\\]|\\.)*")'
@@ -220,8 +219,7 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
         except OSError as exc:
             ctx.cannot_read(path, exc)
             return None
-        if head.startswith(_BOM):
-            head = head[len(_BOM):]
+        head = head.removeprefix(BOM)
         fields = _legacy_header(head) if legacy else _jsonl_header(head)
         facts.put(text, stat, fields)
     return ChatFile(path, stat.st_mtime, legacy, project, fields.get("sessionId"), fields.get("projectHash"))
