@@ -221,7 +221,7 @@ def test_the_table_is_the_one_its_rows_print(isolated_home: Path, monkeypatch: p
     monkeypatch.setattr(gathering, "MIN_BYTES", 0)
     monkeypatch.setattr(gathering, "MIN_SESSIONS", 2 if in_workers else 10**9)
     forked = record_calls(monkeypatch, workers, "run_parallel", lambda *args, **kwargs: True)
-    here = record_calls(monkeypatch, tablefacts, "table_facts", lambda files, recency: files.native_id)
+    here = record_calls(monkeypatch, tablefacts, "table_facts", lambda files, recency, **_: files.native_id)
     cold = _run("tokens", "--no-cache")
     assert bool(forked) == in_workers
     assert len(here) == (0 if in_workers else 30)  # a worker's calls are its own
@@ -278,7 +278,7 @@ def test_the_facts_are_kept_for_the_files_as_they_are(isolated_home: Path, monke
     from agentscan.scan.cachefile import FILE_NAME
 
     _home(isolated_home, 6)
-    read = record_calls(monkeypatch, tablefacts, "table_facts", lambda files, recency: files.native_id)
+    read = record_calls(monkeypatch, tablefacts, "table_facts", lambda files, recency, **_: files.native_id)
     first = _gathered(isolated_home)
     assert len(read) == 6 and sum(isinstance(found, TableFacts) for found in first.values()) == 4  # two read as rows
     assert _gathered(isolated_home) == first and len(read) == 6  # none read again

@@ -212,11 +212,16 @@ PROGRESS_ORIGIN = "progress"
 class TableFacts(NamedTuple):
     """What ``tokens``' table shows of a session beside its sums: a ``SessionRow``'s
     ``updated_at``, ``cwd`` and ``title``, found without the row's pass
-    (``Provider.table_facts``).  A named tuple: a dataclass costs about a millisecond on import."""
+    (``Provider.table_facts``).  A named tuple: a dataclass costs about a millisecond on import.
+
+    ``models``, found only when asked (``list --grep``: ``scan.grepfacts``), names every
+    model the session's files name, of which its row's ``model`` is one: a session none
+    of whose facts contain a word cannot match it.  ``None``: not looked for."""
 
     updated_at: datetime | None
     cwd: str | None
     title: str | None
+    models: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

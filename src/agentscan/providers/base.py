@@ -132,6 +132,9 @@ class Provider(ABC):
     #: whether any of its rows may be read in a worker process (``row_travels``)
     rows_may_travel: ClassVar[bool] = False
 
+    #: whether ``table_facts(…, models=True)`` names the models (``TableFacts.models``)
+    facts_name_models: ClassVar[bool] = False
+
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         """Whether ``row(ref)`` may be read in a worker process (``scan.rowbuild``) and
         come out the same: it reads nothing but the session's files (``ref`` carries all
@@ -148,12 +151,13 @@ class Provider(ABC):
         (``scan.resolve``).  The default: none."""
         return []
 
-    def table_facts(self, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+    def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         """What ``tokens``' table shows beside ``ref``'s sums (its row's date, directory and
         title), found more cheaply than by the row's pass and equal to the row's; ``None``:
         read the row (``Scanner.row``).  Called in worker processes too, so it reads nothing
         but ``ref``, its files and the index; what it warns of is never said (the table's
-        facts are read quietly: ``scan.tablefacts``).  The default: ``None``."""
+        facts are read quietly: ``scan.tablefacts``).  ``models``: ``TableFacts.models`` too,
+        where the provider can name them (else left ``None``).  The default: ``None``."""
         return None
 
     def usage_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:

@@ -79,6 +79,12 @@ class Cache(IndexConnection):
                 found[session_id] = (fingerprint, document)
         return found
 
+    def row_fingerprints(self, session_ids: list[str]) -> dict[str, str]:
+        """The fingerprint each cached row was kept for, its row left undecoded."""
+        return {session_id: fingerprint for session_id, fingerprint in self._select_in(
+            "SELECT session_id, fingerprint FROM rows", session_ids, whole_table_above=_WHOLE_TABLE_ABOVE)
+            if isinstance(fingerprint, str)}
+
     def put_row(self, session_id: str, provider: str, fingerprint: str, row: dict[str, Any]) -> None:
         encoded = _encode(row)
         if encoded is not None:

@@ -74,7 +74,7 @@ class ListFilter:
             return "running"
         if self.since is not None and (row.updated_at is None or row.updated_at < self.since):
             return "since"
-        if self.cwd is not None and not _under(row.cwd, self.cwd):
+        if not self.holds_cwd(row.cwd):
             return "cwd"
         if self.grep:
             needle = self.grep.casefold()
@@ -82,6 +82,10 @@ class ListFilter:
             if not any(needle in value.casefold() for value in haystack if value):
                 return "grep"
         return None
+
+    def holds_cwd(self, cwd: str | None) -> bool:
+        """Whether ``cwd`` passes ``--cwd`` (at or under it)."""
+        return self.cwd is None or _under(cwd, self.cwd)
 
     def matches(self, row: SessionRow) -> bool:
         return self.failed_stage(row) is None
@@ -159,6 +163,10 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     every = keep is None and since is None and not filters.needs_liveness
     window = len(refs) if every else PREFETCH
     fetched = 0  # rows before this one were asked for in one query
+    # Sessions whose facts fail ``--grep`` or ``--cwd``, left out unread (``factfilter``): id ->
+    # (the filter failed, its time)
+    ruled: dict[str, tuple[str, float | None]] = {}
+    narrowing = not filters.needs_liveness and (bool(filters.grep) or filters.cwd is not None)
     for index, ref in enumerate(refs):
         bound = ref.recency + CLOCK_SLACK_S if ref.recency else None
         if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
@@ -172,8 +180,20 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         if index >= fetched:
             # Cached rows, a few per query; not past what the top stored rows decide (``TopRefs``).
             fetched = max(index + 1, refs.decided(index + window)) if isinstance(refs, MergedRefs) else index + window
-            scanner.prefetch_rows(refs[index:fetched], every=every or (index > 0 and not filters.needs_liveness))
+            batch = refs[index:fetched]
+            if narrowing:
+                from agentscan.scan import factfilter
+
+                ruled.update(factfilter.ruled_out(scanner, batch, filters))
+                batch = [ref for ref in batch if ref.id not in ruled]
+            scanner.prefetch_rows(batch, every=every or (index > 0 and not filters.needs_liveness))
             window = window if every else min(2 * window, PREFETCH_MAX)
+        if ref.id in ruled:
+            stage, when = ruled.pop(ref.id)
+            progress.advance()
+            newest = newest if when is None else max(newest or float("-inf"), when)
+            _count_failed(stage, stages, reached, passed)
+            continue
         row, said = _read(scanner, ref, liveness, hold=bool(stages))
         progress.advance()
         if row.recorded_nothing and _small(scanner, ref):
@@ -183,11 +203,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         if row.updated_at is not None:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
         failed = filters.failed_stage(row)
-        for stage in stages:
-            reached[stage] += 1
-            if stage == failed:
-                break
-            passed[stage] += 1
+        _count_failed(failed, stages, reached, passed)
         if failed is not None:
             say(scanner.ctx, _still_ours(said, ref, row, failed))
             continue
@@ -215,6 +231,16 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     more = len(ordered) > len(shown) or (not stages and discovered > len(shown))
     return SessionPage(shown, discovered, more, reached, passed,
                        from_epoch(newest) if newest is not None else None, blank)
+
+
+def _count_failed(failed: str | None, stages: tuple[str, ...], reached: dict[str, int], passed: dict[str, int]) -> None:
+    """A session reached every filter up to the one it ``failed`` (``None``: it matched),
+    and passed those before it."""
+    for stage in stages:
+        reached[stage] += 1
+        if stage == failed:
+            return
+        passed[stage] += 1
 
 
 #: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)

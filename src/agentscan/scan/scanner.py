@@ -328,6 +328,14 @@ class Scanner:
         processes when there are many (``rowbuild``)."""
         self._rows.prefetch(refs, every=every)
 
+    def rows_kept(self, refs: Sequence[SessionRef]) -> set[str]:
+        """The ids of ``refs`` whose rows the index holds for their files as they are."""
+        cache = self.cache
+        if cache is None:
+            return set()
+        kept = cache.row_fingerprints([ref.id for ref in refs])
+        return {ref.id for ref in refs if ref.id in kept and kept[ref.id] == self.fingerprint(ref)}
+
     def end_batch(self) -> None:
         """The rows asked for since ``prefetch_rows`` are all there will be (``list`` has
         enough): what they stored is committed, and so are those read ahead for the others."""

@@ -40,9 +40,11 @@ KIND = "table-facts"
 VERSION = "1"
 
 
-def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) -> dict[str, SessionRow | TableFacts]:
+def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False,
+           models: bool = False) -> dict[str, SessionRow | TableFacts]:
     """Each of ``refs``' facts (by session id): a provider's ``TableFacts``, else its row.
-    ``told``: each is told to ``ctx.progress`` as it comes (the caller expected them)."""
+    ``told``: each is told to ``ctx.progress`` as it comes (the caller expected them).
+    ``models``: with ``TableFacts.models`` where the provider names them."""
     from agentscan.progress import Progress
 
     ctx = scanner.ctx
@@ -52,7 +54,7 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
         cheap: list[SessionRef] = []
         others: list[SessionRef] = []
         for ref in refs:
-            (cheap if _may_have_facts(scanner, ref) else others).append(ref)
+            (cheap if may_have_facts(scanner, ref) else others).append(ref)
         # The rows of providers without facts (Gemini's and Cursor's read here: they do not
         # travel) are read while the workers find the others' facts: a core would idle.
         scanner.prefetch_rows(others, every=True)
@@ -66,7 +68,7 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
             progress.advance()
             return True
 
-        facts = _kept_or_found(scanner, cheap, progress, read_one)
+        facts = _kept_or_found(scanner, cheap, progress, read_one, models)
         for ref in others:  # those the workers left time for, none, or all (one that failed too)
             if ref.id not in found:
                 found[ref.id] = scanner.row(ref)
@@ -84,15 +86,25 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
     return {ref.id: found[ref.id] for ref in refs}  # in their order
 
 
-def _may_have_facts(scanner: Scanner, ref: SessionRef) -> bool:
+def may_have_facts(scanner: Scanner, ref: SessionRef) -> bool:
     from agentscan.providers.base import Provider
 
     # Only a provider of its own: the base's answer is always "read the row".
     return type(scanner.provider(ref.provider)).table_facts is not Provider.table_facts
 
 
-def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhile: Callable[[], bool]
-                   ) -> dict[str, TableFacts | None]:
+def facts_only(scanner: Scanner, refs: Sequence[SessionRef], *, models: bool = False) -> dict[str, TableFacts]:
+    """The facts of those of ``refs`` whose provider finds them and settles them (no row is
+    read here), each told to ``ctx.progress`` as it comes; read quietly, as ``gather`` reads."""
+    ctx = scanner.ctx
+    with ctx.held_warnings():
+        cheap = [ref for ref in refs if may_have_facts(scanner, ref)]
+        found = _kept_or_found(scanner, cheap, ctx.progress, lambda: False, models)
+    return {session_id: facts for session_id, facts in found.items() if facts is not None}
+
+
+def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhile: Callable[[], bool],
+                   models: bool) -> dict[str, TableFacts | None]:
     """``_facts``, taken from the index where it kept them for the session's files as they are
     (a ``--since`` table is never remembered whole, and reads its sessions' facts each time),
     and kept there for the next run."""
@@ -109,7 +121,8 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
     for ref in refs:
         fingerprint = scanner.fingerprint(ref) if cache is not None and paths[ref.id] is not None else None
         hit = keptjson.prefetched(ctx, KIND, _stamp(ref.id, fingerprint))
-        if hit is not None:
+        # Kept without the models when they were not asked for: found again (and kept with them).
+        if hit is not None and not (models and hit[0] is not None and hit[0].models is None):
             facts[ref.id] = found = hit[0]
             if found is not None:
                 progress.advance()
@@ -120,7 +133,7 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
         if own is not None:
             stamps[ref.id] = _stamp(ref.id, scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint)
             real.append(own)
-    new = _facts(scanner, real, progress, meanwhile)
+    new = _facts(scanner, real, progress, meanwhile, models)
     facts.update(new)
     if cache is not None and new:
         for session_id, found in new.items():
@@ -139,27 +152,32 @@ def _to_json(found: TableFacts | None) -> list:
     """``[]``: the session's row says them (``Provider.table_facts`` gave ``None``)."""
     if found is None:
         return []
-    return [None if found.updated_at is None else found.updated_at.isoformat(), found.cwd, found.title]
+    kept = [None if found.updated_at is None else found.updated_at.isoformat(), found.cwd, found.title]
+    return kept if found.models is None else [*kept, list(found.models)]
 
 
 def _decode(document: Any) -> tuple[TableFacts | None] | None:
     """``_to_json``'s document read back: ``(facts,)``, ``(None,)`` for the row; ``None``: not as kept."""
     if document == []:
         return (None,)
-    if not (isinstance(document, list) and len(document) == 3
-            and all(text is None or isinstance(text, str) for text in document)):
+    if not (isinstance(document, list) and len(document) in (3, 4)
+            and all(text is None or isinstance(text, str) for text in document[:3])):
+        return None
+    models = document[3] if len(document) == 4 else None
+    if models is not None and not (isinstance(models, list) and all(isinstance(name, str) for name in models)):
         return None
     from datetime import datetime
 
-    updated, cwd, title = document
+    updated, cwd, title = document[:3]
     try:
-        return (TableFacts(None if updated is None else datetime.fromisoformat(updated), cwd, title),)
+        return (TableFacts(None if updated is None else datetime.fromisoformat(updated), cwd, title,
+                           None if models is None else tuple(models)),)
     except ValueError:
         return None
 
 
-def _facts(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhile: Callable[[], bool]
-           ) -> dict[str, TableFacts | None]:
+def _facts(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhile: Callable[[], bool],
+           models: bool = False) -> dict[str, TableFacts | None]:
     """``Provider.table_facts`` of each of ``refs``, in worker processes when there are many;
     each one found is told to ``progress`` as it comes (the rows, by ``gather``).  ``meanwhile``:
     the parent's own work, a piece at a time, while the workers work (``workers.run_parallel``)."""
@@ -172,26 +190,26 @@ def _facts(scanner: Scanner, refs: list[SessionRef], progress: Progress, meanwhi
         weights = {ref.id: cores.job_bytes(ref, ctx) for ref in refs}
         if sum(weights.values()) >= MIN_BYTES:
             jobs = sorted(refs, key=lambda ref: -weights[ref.id])  # largest first: the workers finish together
-            facts = _in_workers(scanner, jobs, count, progress, meanwhile)
+            facts = _in_workers(scanner, jobs, count, progress, meanwhile, models)
     for ref in refs:
         if ref.id not in facts:  # few, or a worker's own trouble: here
-            facts[ref.id] = found = _guarded(scanner, ref, ctx)
+            facts[ref.id] = found = _guarded(scanner, ref, ctx, models)
             if found is not None:
                 progress.advance()
     return facts
 
 
-def _guarded(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+def _guarded(scanner: Scanner, ref: SessionRef, ctx: ScanContext, models: bool) -> TableFacts | None:
     """``table_facts``, or ``None`` should it fail: the row's pass (``guarded_row``) then says
     what went wrong, once, where a row's reader says it."""
     try:
-        return scanner.provider(ref.provider).table_facts(ref, ctx)
+        return scanner.provider(ref.provider).table_facts(ref, ctx, models=models)
     except Exception:  # noqa: BLE001 - the row is read instead
         return None
 
 
 def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int, progress: Progress,
-                meanwhile: Callable[[], bool]) -> dict[str, TableFacts | None]:
+                meanwhile: Callable[[], bool], models: bool) -> dict[str, TableFacts | None]:
     from agentscan.scan.rowbuild import worker_context
     from agentscan.toolkit import workers
 
@@ -206,7 +224,7 @@ def _in_workers(scanner: Scanner, jobs: list[SessionRef], count: int, progress: 
         # (a Codex header is remembered there).
         if not contexts:
             contexts.append(worker_context(scanner.ctx, index_path))
-        return _guarded(scanner, jobs[index], contexts[0])
+        return _guarded(scanner, jobs[index], contexts[0], models)
 
     facts: dict[str, TableFacts | None] = {}
     try:

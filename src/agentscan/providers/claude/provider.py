@@ -185,11 +185,13 @@ class ClaudeProvider(Provider):
 
     rows_may_travel = True
 
-    def table_facts(self, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+    facts_name_models = True
+
+    def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         from agentscan.providers.claude.discovery import SessionFiles
         from agentscan.providers.claude.tablefacts import table_facts
 
-        return table_facts(ref.hint, ref.recency) if isinstance(ref.hint, SessionFiles) else None
+        return table_facts(ref.hint, ref.recency, models=models) if isinstance(ref.hint, SessionFiles) else None
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # A huge transcript's pass keeps ``show``'s facts for the scan (``showfacts.gathered``).

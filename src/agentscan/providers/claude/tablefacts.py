@@ -53,23 +53,44 @@ _TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary)"')
 _ESCAPED_UUID = re.compile(rb'"uuid"\s*:\s*"[^"]*\\')
 _PLAIN = re.compile(r"[ !#-\[\]-~]*")  # printable ASCII but the quote and the backslash
 _UUID = re.compile(rb'"uuid"\s*:\s*"([ !#-\[\]-~]*)"')
+# A model's name and what ends it: a quote, or an escape (the name may be spelled otherwise).
+_MODEL = re.compile(rb'"model"\s*:\s*"([^"\\]*)(["\\])')
 
 
-def table_facts(files: SessionFiles, recency: float | None) -> TableFacts | None:
+def table_facts(files: SessionFiles, recency: float | None, *, models: bool = False) -> TableFacts | None:
     """The row's ``updated_at``, ``cwd`` and ``title`` (``provider._row_from``), or ``None``:
-    read the row.  ``recency``: the session's ref's, the date of a session that recorded no time."""
+    read the row.  ``recency``: the session's ref's, the date of a session that recorded no time.
+    ``models``: every model any of the session's files names too (``TableFacts.models``)."""
     if files.main is None:
         return None  # its subagents name it, the earliest first: the row's pass
+    named: set[str] | None = set() if models else None
     try:
         main = _read(files.main)
         when, titled = _scan(main)
         times = [when]
-        times += [_scan(_read(sub.path))[0] for _, sub in sorted(files.subagents.items())]
+        _models_in(main, named)
+        for _, sub in sorted(files.subagents.items()):
+            data = _read(sub.path)
+            times.append(_scan(data)[0])
+            _models_in(data, named)
+            del data
         cwd, title = _cwd_and_title(main, titled)
     except (Unsure, OSError):
         return None
     updated = newest(*times) or (from_epoch(recency) if recency else None)
-    return TableFacts(updated, cwd, title)
+    return TableFacts(updated, cwd, title, None if named is None else tuple(sorted(named)))
+
+
+def _models_in(data: bytes, named: set[str] | None) -> None:
+    """Add to ``named`` every ``"model"`` string ``data`` holds, nested or not: the row's
+    model is one of them (a message's ``model``: ``row.note_record``).  A key spelled with an
+    escape was refused (``_scan``); a value spelled with one is refused here."""
+    if named is None:
+        return
+    for match in _MODEL.finditer(data):
+        if match.group(2) != b'"':
+            raise Unsure
+        named.add(match.group(1).decode("utf-8", "replace"))
 
 
 def _read(path: Path) -> bytes:

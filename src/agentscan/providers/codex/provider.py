@@ -168,7 +168,9 @@ class CodexProvider(Provider):
 
     rows_may_travel = True
 
-    def table_facts(self, ref: SessionRef, ctx: ScanContext) -> TableFacts | None:
+    def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
+        # No ``models``: a row's model may come from a tally of a whole rollout an earlier
+        # run kept, which names what no window read here holds.
         from agentscan.providers.codex.discovery import CodexSession
         from agentscan.providers.codex.tablefacts import table_facts
 

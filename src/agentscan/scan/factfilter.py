@@ -1,0 +1,70 @@
+"""``list --grep`` and ``list --cwd``: the sessions their facts alone rule out, rows unread.
+
+Both filters test a row (its title, cwd, model and path), and a row not in
+the index is a pass over every line of its session: a first ``list --grep``
+on the bench's scale-10 home read all 15,000 rows to find a word in a few
+(22 s).  A provider's table facts (``scan.tablefacts``: Claude's and Codex's,
+from their files' bytes, equal to the row's) hold its date, cwd and title,
+and Claude's every model its files name (``TableFacts.models``), of which the
+row's model is one.  A session whose facts already fail a filter cannot
+match it, and its row is left unread.  Whatever the facts cannot settle (a
+provider without them, a model not looked for, a session with neither cwd nor
+title, which may have recorded nothing) goes on to its row, as before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef, TableFacts
+    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.scanner import Scanner
+
+#: fewer sessions than this are read as rows: their facts would cost a pass of their own
+MIN_SESSIONS = 64
+
+
+def ruled_out(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter) -> dict[str, tuple[str, float | None]]:
+    """Those of ``refs`` (the next sessions ``list`` reads) whose facts fail ``filters``: id ->
+    (the filter they fail, ``listing.STAGES``; their ``updated_at`` in epoch seconds).  The
+    caller asks only without ``--running``, whose test no fact answers."""
+    from agentscan.scan import tablefacts
+
+    kept_rows = scanner.rows_kept(refs)
+    # Facts without models settle no ``--grep`` (a row's model may hold the word).
+    cheap = [ref for ref in refs if ref.id not in kept_rows and tablefacts.may_have_facts(scanner, ref)
+             and (filters.cwd is not None or scanner.provider(ref.provider).facts_name_models)]
+    if len(cheap) < MIN_SESSIONS:
+        return {}  # their rows are in the index (a warm run), or few to read
+    progress = scanner.ctx.progress
+    with progress.named("searching sessions"):
+        progress.expect(len(cheap))
+        facts = tablefacts.facts_only(scanner, cheap, models=bool(filters.grep))
+    ruled: dict[str, tuple[str, float | None]] = {}
+    for ref in cheap:
+        found = facts.get(ref.id)
+        stage = _failed_stage(found, ref, filters) if found is not None else None
+        if stage is not None:
+            assert found is not None
+            ruled[ref.id] = (stage, found.updated_at.timestamp() if found.updated_at is not None else None)
+    return ruled
+
+
+def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> str | None:
+    """The filter ``facts`` fail for certain, as ``ListFilter.failed_stage`` tells a row;
+    ``None``: it may match (read its row)."""
+    if facts.cwd is None and facts.title is None:
+        return None  # perhaps a session that recorded nothing, which ``list`` leaves out unfiltered
+    if filters.since is not None and (facts.updated_at is None or facts.updated_at < filters.since):
+        return "since"
+    if not filters.holds_cwd(facts.cwd):
+        return "cwd"
+    if filters.grep:
+        if facts.models is None or ref.path is None:
+            return None  # its row's model (or path) is not known here
+        needle = filters.grep.casefold()
+        haystack = (facts.title, facts.cwd, ref.path and str(ref.path), *facts.models)
+        if not any(needle in value.casefold() for value in haystack if value):
+            return "grep"
+    return None
