@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
@@ -66,3 +67,17 @@ def test_show_never_splits_a_path_with_spaces_or_wide_characters(isolated_home: 
         tty(60, color=False)
         out = CliRunner().invoke(app, ["show", native[:8]]).stdout
         assert f"  cwd      {cwd}\n" in out, out
+
+
+@pytest.mark.parametrize(("text", "columns"), [
+    ("👨\u200d👩\u200d👧\u200d👦", 2),  # a family: one glyph
+    ("🧑🏽\u200d💻", 2),  # a technologist with a skin tone
+    ("👍🏽", 2),  # a tone is drawn into its emoji
+    ("fix 👩\u200d🔧 it", 4 + 2 + 3),
+    ("क्\u200dष", 2),  # a joiner between letters shapes them: their width stays
+    ("a\u200db", 2),
+])
+def test_an_emoji_sequence_takes_the_columns_of_one_glyph(text: str, columns: int) -> None:
+    from agentscan.cli.charset import width_of
+
+    assert width_of(text) == columns

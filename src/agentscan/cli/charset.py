@@ -12,20 +12,35 @@ if TYPE_CHECKING:
     import re
 
 
+#: an emoji's skin tone (U+1F3FB..U+1F3FF): drawn into the emoji before it
+_TONES = ("\U0001f3fb", "\U0001f3ff")
+
+
 def char_width(ch: str) -> int:
-    if unicodedata.combining(ch) or ch in "\u200b\u200c\u200d\ufeff":
+    if unicodedata.combining(ch) or ch in "\u200b\u200c\u200d\ufeff\ufe0e\ufe0f":
+        return 0
+    if _TONES[0] <= ch <= _TONES[1]:
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def width_of(text: str) -> int:
-    """Columns ``text`` takes on a terminal (wide CJK and emoji take two)."""
+    """Columns ``text`` takes on a terminal (wide CJK and emoji take two; an emoji sequence
+    joined by U+200D, a family or a job, one glyph: two, as terminals draw it and ``wcwidth``
+    counts it)."""
     if text.isascii():
         return len(text)
     # Only the characters past ASCII are looked up: a title cut with "…" is mostly
     # ASCII, and a heavy user's table has 15,000 of them.
     others = _not_ascii().findall(text)
-    return len(text) - len(others) + sum(char_width(ch) for ch in others)
+    width = len(text) - len(others) + sum(char_width(ch) for ch in others)
+    if "\u200d" in text:
+        # Each emoji a joiner joins to the emoji before it takes no column of its own (between
+        # letters, a joiner only shapes them: Indic conjuncts keep their width).
+        width -= sum(2 for at, ch in enumerate(text[:-1])
+                     if ch == "\u200d" and at and char_width(text[at + 1]) == 2 and not text[at - 1].isascii()
+                     and (char_width(text[at - 1]) == 2 or text[at - 1] in "\ufe0f" or _TONES[0] <= text[at - 1] <= _TONES[1]))
+    return width
 
 
 @functools.cache
