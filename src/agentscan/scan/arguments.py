@@ -22,7 +22,21 @@ def names(value: str | Iterable[str] | None) -> list[str]:
         return []
     if isinstance(value, str):
         return [value]
-    return list(value)
+    try:
+        listed = list(value)
+    except TypeError:
+        raise UsageProblem(f"names and ids must be a str or several, not {type(value).__name__}") from None
+    for item in listed:
+        if not isinstance(item, str):
+            raise UsageProblem(f"names and ids must be str, not {type(item).__name__}")
+    return listed
+
+
+def session_query(query: object) -> str:
+    """A session id, a ``str`` (``show(None)`` raised ``AttributeError`` from deep in the lookup)."""
+    if not isinstance(query, str):
+        raise UsageProblem(f"a session id must be a str, not {type(query).__name__}")
+    return query
 
 
 def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> datetime | None:

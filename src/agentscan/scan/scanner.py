@@ -358,6 +358,8 @@ class Scanner:
         """``list_sessions`` with what a caller needs to say "25 of 2,031" or why nothing matched."""
         from agentscan.scan.listing import ListFilter, select_sessions
 
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+            raise UsageProblem(f"the limit must be a whole number or None, not {type(limit).__name__}")
         if limit is not None and limit < 1:
             raise UsageProblem(f"the limit must be 1 or more, not {limit}")
         return select_sessions(self, limit=limit, filters=filters if filters is not None else ListFilter())
@@ -390,9 +392,10 @@ class Scanner:
         index) answers instead.  A subagent's own id finds its parent.
         Raises ``SessionNotFound``, ``IdTooShort`` or ``AmbiguousSessionId``.
         """
+        from agentscan.scan.arguments import session_query
         from agentscan.scan.resolve import find_session
 
-        return find_session(self, query)[0]
+        return find_session(self, session_query(query))[0]
 
     def _known(self, name: str) -> bool:
         """Whether this scanner scans the provider ``name`` (a query's ``provider:`` prefix)."""
@@ -401,7 +404,9 @@ class Scanner:
     def show(self, query: str, *, bounds: Bounds = DEFAULT_BOUNDS, prices: PriceBook | None = None) -> SessionDetail:
         """One session in detail, with its cost (``prices``: the book the CLI prints the version of).
         A subagent's own id (a Codex child thread, a Claude agent id, …) opens its parent with ``focus`` naming it."""
+        from agentscan.scan.arguments import session_query
         from agentscan.scan.costs import with_cost
         from agentscan.scan.showing import session_detail
 
-        return with_cost(self, session_detail(self, query, bounds), prices)
+        return with_cost(self, session_detail(self, session_query(query), bounds), prices)
+
