@@ -8,7 +8,8 @@ from typing import Any, Callable, Sequence
 from agentscan.cli import render
 from agentscan.cli.state import home_option
 from agentscan.cli.table import GAP, Column, Row, layout, render as render_table
-from agentscan.cli.term import ELLIPSIS, Terminal, cut_left, home_short_text, printable_line, width_of, wrap, write_out
+from agentscan.cli.term import (ELLIPSIS, Terminal, clean_path, cut_left, home_short_text, printable_line, width_of, wrap,
+                                write_out)
 from agentscan.timeutil import parse_iso
 
 # A status is never cut: "does not ex…" had lost the word that mattered.  Only the path
@@ -127,7 +128,7 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         newest = provider["newest"]
         newest_text = ""
         if newest:
-            shown = short_ids.get(newest["id"], newest["id"]) if term.tty else newest["id"]
+            shown = clean_path(short_ids.get(newest["id"], newest["id"]) if term.tty else newest["id"])
             newest_text = f", newest {shown} (updated {render.short_time(parse_iso(newest['updated_at']))})"
         out += ["", *_lines(f"{provider['label']} [{provider['provider']}]: "
                             f"{render.plural(provider['sessions'], 'session')}{newest_text}", term)]
@@ -137,7 +138,7 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         notes: dict[str, list[str]] = {}
         for root in provider["roots"]:
             status = "ok" if root["readable"] else (root["problem"] or "unreadable")
-            shown = render.path_text(root["path"], term)
+            shown = clean_path(render.path_text(root["path"], term))
             if root["note"]:
                 notes.setdefault(root["note"], []).append(shown)
             rows.append([root["kind"], status, root["source"], shown])
@@ -154,7 +155,10 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
                         f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
-    write_out("\n".join(out) + "\n")
+    # The report names ids, paths, findings and hook errors from the provider's and the
+    # hooks' files: whatever line still holds a control character (an escape sequence in
+    # one) shows it as U+FFFD, the fields above made so before they were laid out.
+    write_out("\n".join(map(clean_path, out)) + "\n")
 
 
 def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",
@@ -178,7 +182,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
             if config.get("stored_twice"):
                 state += f", {len(config['stored_twice'])} stored twice"
                 narrowed.append(_stored_twice_text(config, home_flag))
-            shown = render.path_text(config["path"], term)
+            shown = clean_path(render.path_text(config["path"], term))
             if config["problem"]:
                 state += ", see below"
                 problems.append(f"problem: {shown}: {config['problem']}")

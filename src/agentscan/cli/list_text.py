@@ -27,7 +27,8 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
     rows = []
     for row in sessions:
         # A pipe gets whole ids (a prefix could become ambiguous later); a person the short one.
-        shown = short_ids.get(row.id, row.id) if term.tty else row.id
+        # An id from a file's name: an escape sequence in it shown as U+FFFD, as in the other columns.
+        shown = clean_path(short_ids.get(row.id, row.id) if term.tty else row.id)
         if term.tty and row.running:
             shown += "*"
         rows.append([

@@ -12,7 +12,7 @@ from typing import Any
 
 from agentscan.cli import render
 from agentscan.cli.table import Column, Row, print_table, told_apart
-from agentscan.cli.term import width_of
+from agentscan.cli.term import clean, width_of
 
 #: (header, genai-prices field): the prices agentscan's token vocabulary is billed at
 PRICE_COLUMNS = (
@@ -62,11 +62,14 @@ def _tokens(count: int) -> str:
 
 def model_rows(found: dict[str, Any]) -> list[Row]:
     """A model's line, then one for each context size above which its prices change."""
+    # The name asked for, and the price data's (fetched by ``prices --update``): an escape
+    # sequence in either is shown as U+FFFD.
+    query = clean(found["query"])
     if found["model_id"] is None:
-        return [Row([found["query"], "no price", *("-" for _ in PRICE_COLUMNS)])]
+        return [Row([query, "no price", *("-" for _ in PRICE_COLUMNS)])]
     fields = found["price_fields"] or {}
     bases = [_base(fields.get(name)) for _, name in PRICE_COLUMNS]
-    rows = [Row([found["query"], f"{found['provider']}/{found['model_id']}",
+    rows = [Row([query, clean(f"{found['provider']}/{found['model_id']}"),
                  *("-" if base is None else money(base) for base in bases)])]
     tiers = [_tiers(fields.get(name)) for _, name in PRICE_COLUMNS]
     current = list(bases)  # each price as it stands at the size reached so far
@@ -82,7 +85,7 @@ def model_rows(found: dict[str, Any]) -> list[Row]:
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
     rows = [row for found in looked_up for row in model_rows(found)]
     term = render.terminal()
-    model = told_apart(COLUMNS[0], (found["query"] for found in looked_up))
+    model = told_apart(COLUMNS[0], (clean(found["query"]) for found in looked_up))
     # A tier's label is a number too (``  above 1,234,567``): never cut.
     tiers = [width_of(row.cells[0]) for row in rows if row.cells[0].startswith("  above ")]
     columns = (model._replace(min_width=max([model.min_width, *tiers])), *COLUMNS[1:])

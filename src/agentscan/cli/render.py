@@ -84,6 +84,10 @@ def _said_where(path: str) -> str:
 
 
 def _say_warning(text: str, width: int | None) -> None:
+    # A warning names a file, a model or an id from the provider's files: an escape
+    # sequence in one (a directory name, a transcript's ``model``) is shown as U+FFFD,
+    # not obeyed, and a newline in one cannot split the warning (one line each, for grep).
+    text = _term.clean_path(text)
     # A path longer than a line is left whole (the terminal folds it): cut in two, it
     # could not be copied.
     lines = [text] if width is None else _term.wrap(text, width, break_long_words=False)
@@ -96,6 +100,10 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
     False: a command to copy, which the terminal may fold but must not be cut in lines)."""
     if _term.quiet() or (tty_only and not _term.stderr_is_tty()):
         return
+    if not text.isprintable():
+        # A note names models, ids and paths from the provider's files (``no price for …``):
+        # their control characters shown as U+FFFD, the note's own lines kept.
+        text = "\n".join(map(_term.clean_path, text.split("\n")))
     if wrap and _term.stderr_is_tty():
         text = "\n".join(_term.wrap(text, _term.terminal_width()))
     print(text, file=sys.stderr)
@@ -195,6 +203,8 @@ def model_text(model: str | None, term: Terminal) -> str:
     pipe gets the name whole, as ``show`` and ``--json`` do."""
     if not model:
         return "-"
+    if not model.isprintable():
+        model = _term.clean(model) or "-"  # the transcript's text: an escape sequence shown as U+FFFD
     if not term.tty:
         return model
     model = undated(model)

@@ -22,7 +22,7 @@ from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
 from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, subagent_names, truncation_note
-from agentscan.cli.term import Terminal, clean, printable_line, width_of, wrap_columns, write_out
+from agentscan.cli.term import Terminal, clean, clean_path, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
 #: tool names that start a subagent, across providers
@@ -155,8 +155,10 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "") -> Iterato
 def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], indent: str) -> Iterator[str]:
     """``indent``: four spaces under the call that started it; none at the top level,
     where it is dated as the session's own events are."""
-    kind = f" ({sub.info.agent_type})" if sub.info is not None and sub.info.agent_type else ""
-    head = term.style(f"{indent}↳ subagent {names.get(sub.id, sub.id)}{kind}", "cyan")
+    # An id, a type, a model and a tool's name are the provider's text too: an escape
+    # sequence in one is shown as U+FFFD, as the card's fields are.
+    kind = f" ({clean(sub.info.agent_type)})" if sub.info is not None and sub.info.agent_type else ""
+    head = term.style(f"{indent}↳ subagent {clean_path(names.get(sub.id, sub.id))}{kind}", "cyan")
     if not indent:
         head = term.style(short_time(sub.items[0].value.timestamp), "dim") + "  " + head
     yield head
@@ -177,12 +179,12 @@ def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:
         yield f"{indent}{when}  " + term.style("prompt", "bold")
         yield from _body(value.text, term, indent + "    ")
     elif isinstance(value, Response):
-        model = f" ({value.model})" if value.model else ""
+        model = f" ({clean(value.model)})" if value.model else ""
         yield f"{indent}{when}  response{model}"
         yield from _body(value.text, term, indent + "    ")
     else:
         status = {"ok": "ok", "error": term.style("error", "red"), "denied": term.style("denied", "yellow")}.get(value.status, "?")
-        head = f"{indent}{when}  {term.style(value.name, 'cyan')}  {status}"
+        head = f"{indent}{when}  {term.style(clean(value.name), 'cyan')}  {status}"
         yield head
         if value.summary:
             yield from _body(value.summary, term, indent + "    ")

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural, short_time
-from agentscan.cli.term import Terminal, clean, cut, home_short, width_of, wrap_columns, write_out
+from agentscan.cli.term import Terminal, clean, clean_path, cut, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
 from agentscan.timeutil import parse_iso
@@ -94,22 +94,26 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "") -> list[st
     """The header every ``show`` starts with: what the session is, where, and what it cost.
     ``home``: as ``print_detail``'s (for the commands it names)."""
     row = detail.row
-    lines = [term.style(row.id, "yellow")]
+    # Every field here comes from the provider's files (an id and a path from file and
+    # directory names): an escape sequence planted in one is shown as U+FFFD, not obeyed.
+    shown_id = clean_path(row.id)
+    lines = [term.style(shown_id, "yellow")]
     focus = detail.extra.get("focus")
     if focus:
-        marked = subagent_names(detail, term).get(focus["subagent"], focus["subagent"])
+        subagent = clean_path(focus["subagent"])
+        marked = clean_path(subagent_names(detail, term).get(focus["subagent"], focus["subagent"]))
         # "a881341 is subagent a881341" said nothing: the query is named only when it is another spelling.
-        named = "" if focus["query"] == focus["subagent"] else f"{focus['query']} is "
-        lines.extend(_field("focus", f"{named}subagent {focus['subagent']} of this session:"
+        named = "" if focus["query"] == focus["subagent"] else f"{clean_path(focus['query'])} is "
+        lines.extend(_field("focus", f"{named}subagent {subagent} of this session:"
                             f" its part is listed under subagents, its tool calls marked [{marked}]", term))
     for label, value in (
         ("title", clean(row.title)),
-        ("cwd", home_short(row.cwd) if term.tty else row.cwd),
-        ("model", row.model),
-        ("branch", row.git_branch),
+        ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
+        ("model", clean(row.model)),
+        ("branch", clean(row.git_branch)),
         ("started", short_time(row.started_at)),
         ("updated", short_time(row.updated_at)),
-        ("path", home_short(row.path) if term.tty else row.path),
+        ("path", clean_path(home_short(row.path) if term.tty else row.path)),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=_by_subagents(detail))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced)),
     ):
@@ -129,9 +133,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "") -> list[st
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"
         counted = f"  {'hooks':<8} {plural(detail.extra['hook_events'], 'captured hook event')}"
-        line = f"{counted} ({trace} {row.id})"
+        line = f"{counted} ({trace} {shown_id})"
         # Too wide, the command goes on its own line, whole (to be copied), as the --full hint's does.
-        lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{counted}:", f"{'':11}{trace} {row.id}"])
+        lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{counted}:", f"{'':11}{trace} {shown_id}"])
     if detail.extra.get("rewound_messages"):
         lines.append(f"  {'rewound':<8} {plural(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
     counts = row.counts
@@ -148,7 +152,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "") -> list[st
         lines.append("")
         lines.append("plan")
         for step in detail.plan:
-            lines.append(f"  [{step.status}] {_fit(step.step, term.width - 14, term, PIPE_PROMPT)}")
+            lines.append(f"  [{clean(step.status)}] {_fit(step.step, term.width - 14, term, PIPE_PROMPT)}")
     return lines
 
 
@@ -156,7 +160,7 @@ def _subagent_rows(detail: SessionDetail, term: Terminal) -> list[str]:
     """One line each: id, type, the model it ran (a column only when some subagent's is
     known: often another than the session's, as Claude's ``Explore`` on Haiku), tokens."""
     names = subagent_names(detail, term)
-    ids = [names.get(sub.id, sub.id) for sub in detail.subagents]
+    ids = [clean_path(names.get(sub.id, sub.id)) for sub in detail.subagents]
     types = [clean(sub.agent_type) or "-" for sub in detail.subagents]
     models = [clean(sub.model) or "-" for sub in detail.subagents]
     rows = _subagent_lines(detail, term, ids, types, models)
@@ -251,8 +255,8 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> No
         for tool in shown_tools:
             # ``NO``: the user declined the call (status ``denied``); it never ran, so it failed not
             marker = {"ok": "ok ", "error": "ERR", "denied": "NO "}.get(tool.status, " ? ")
-            who = f" [{names.get(tool.subagent, tool.subagent)}]" if tool.subagent else ""
-            head = f"  {marker} {tool.name}{who}: "
+            who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
+            head = f"  {marker} {clean(tool.name)}{who}: "
             lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
     lines += _error_lines(detail, term)
     if detail.responses:
@@ -262,7 +266,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> No
     if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(detail.tools) > TOOLS_SHOWN):
         from agentscan.cli.render import note
 
-        command = f"agentscan{home} show {detail.row.id} --full"
+        command = f"agentscan{home} show {clean_path(detail.row.id)} --full"
         if width_of(command) + 24 <= term.width:
             note(f"the whole conversation: {command}", tty_only=True)
         else:  # the command on a line of its own, never wrapped inside: it is there to be copied

@@ -34,7 +34,7 @@ from agentscan.cli.tablebasis import COMMAND, PROJECT, Kept, Spliceable, count_p
 from agentscan.cli.tokens_columns import session_columns
 from agentscan.cli.tokens_notes import print_notes
 from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, row_lines, says_nothing, session_facts,
-                                       sort_key, total_row, updated_of)
+                                       shown_keys, sort_key, total_row, updated_of)
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
 
@@ -104,7 +104,7 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
     """Every session of the patched table, in the report's order; ``None``: the basis cannot
     tell them.  The kept lines of a session printed as the kept text has it are not read."""
     short_ids = scanner.short_ids() if term.tty else {}
-    keys = [short_ids.get(session_id, session_id) if term.tty else session_id for session_id, _ in patch.now]
+    keys = shown_keys((session_id for session_id, _ in patch.now), short_ids, term)
     changed = set(patch.changed)
     index_of = patch.basis.index
     kept: dict[int, Kept] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Collection, Sequence
 
 from agentscan.cli import render
-from agentscan.cli.term import Terminal, width_of
+from agentscan.cli.term import Terminal, clean_path, width_of
 from agentscan.cli.tokens_columns import columns_of
 
 if TYPE_CHECKING:
@@ -82,7 +82,9 @@ def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
     """One line under the table: ``(+ what: the first five keys, …)``; on a terminal only as
     many whole keys as fit its width (a key cut in the middle opens nothing), and where not
     even one does, the line wrapped to it (cut, it named none: ``(+ 2 sessions that recorded n…``)."""
-    named = list(keys[:5])
+    # A key is a model or a session id from the provider's files: an escape sequence in one
+    # shown as U+FFFD (a patched table's, ``cli.tablepatch``, come here as they were read).
+    named = [clean_path(key) for key in keys[:5]]
 
     def line() -> str:
         more = ", …" if len(named) < len(keys) else ""
@@ -91,7 +93,7 @@ def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
     while term.tty and named and width_of(line()) > term.width:
         named.pop()
     if term.tty and not named:
-        named = list(keys[:5])
+        named = [clean_path(key) for key in keys[:5]]
         print("\n".join(_wrapped(line(), term.width)))
         return
     print(line())
