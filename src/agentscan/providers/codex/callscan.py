@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
-from agentscan.providers.codex.counters import Counters, counters_of, minus, to_tokens, token_info
-from agentscan.providers.codex.modeluse import ModelUse, model_use
+from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
+from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
 
@@ -29,6 +29,19 @@ class UsageEvent(NamedTuple):
     @property
     def tokens(self) -> TokenUsage:
         return to_tokens(self.counters)
+
+
+class CopyEnd(NamedTuple):
+    """Where a thread's copied history ended (a named tuple: see ``cli.term.Terminal``).
+
+    Both are facts of the file's first part, which Codex only appends to, so they hold
+    as the file grows: a ``list`` row keeps them with a large rollout's tally
+    (``fullcounts``) and counts the thread's own calls from them without reading the
+    copy again.
+    """
+
+    baseline: Counters  # the cumulative count the copy ended with (``ZERO``: none)
+    calls: Pairs  # the copied calls per model (``modeluse.without_calls`` takes them out)
 
 
 class FileUsageScanner:
@@ -166,6 +179,13 @@ class FileUsageScanner:
     @property
     def decided(self) -> bool:
         return self.boundary is not None
+
+    def copy_end(self) -> CopyEnd | None:
+        """Where the copied history ended, once a turn marker told it (``None`` before, and
+        for a thread that copied none: its calls are all its own)."""
+        if not self.replay or self.boundary is None:
+            return None
+        return CopyEnd(self.baseline or ZERO, self.model_use(self.events[:self.boundary]).calls)
 
     def own_events(self, parent_calls: Callable[[], list[UsageEvent]] | None = None) -> list[UsageEvent]:
         """The calls this thread made itself, once the whole file was fed."""

@@ -14,6 +14,11 @@ The tally also keeps the file's calls and turns per model (``modeluse``), and
 where the pass stopped (the turn's model, the cumulative count), so that the
 row's ``model`` is the whole file's most used one too and appended lines
 update it.  A tally kept before it had models gives counts only.
+
+A fork's or a subagent's tally also keeps where its copied history ended
+(``callscan.CopyEnd``), once a turn marker told it: a row counts the
+thread's own calls from it (the last cumulative count less the copy's)
+without reading a copy larger than its head read again (``row``).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.model import Counts
+from agentscan.providers.codex.callscan import CopyEnd, FileUsageScanner
 from agentscan.providers.codex.counters import Counters
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.records import counts_of, line_kind
@@ -60,10 +66,11 @@ class Tally(NamedTuple):
 
     counts: Counts
     models: ModelUse | None = None
+    copy: CopyEnd | None = None  # where a copied history ended (``None``: not known, or none)
 
 
 def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
-           models: ModelUse | None, position: Position | None) -> None:
+           models: ModelUse | None, position: Position | None, copy: CopyEnd | None = None) -> None:
     cache = ctx.file_cache
     head = _head_digest(path, progress.complete_offset)
     if cache is None or head is None:
@@ -71,6 +78,8 @@ def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: Rea
     document: dict = {"kinds": dict(kinds), "lines": progress.lines}
     if models is not None and position is not None:
         document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1])
+    if copy is not None:
+        document["copy"] = {"baseline": copy.baseline, "calls": copy.calls}
     state = orjson.dumps(document)
     cache.put_file(str(path), KIND, progress.complete_offset, mtime_ns, VERSION, head, progress.complete_offset, state)
 
@@ -86,6 +95,22 @@ def _pairs(value: object) -> tuple[tuple[str, int], ...]:
     return tuple(pairs)
 
 
+def _counters(value: object) -> Counters:
+    if not (isinstance(value, list) and len(value) == 6 and all(type(n) is int for n in value)):
+        raise TypeError("counters")
+    return tuple(value)  # type: ignore[return-value]
+
+
+def _copy(document: dict) -> CopyEnd | None:
+    """The kept end of a copied history; ``None`` when none was kept."""
+    copy = document.get("copy")
+    if copy is None:
+        return None
+    if not isinstance(copy, dict):
+        raise TypeError("copy")
+    return CopyEnd(_counters(copy.get("baseline")), _pairs(copy.get("calls")))
+
+
 def _models(document: dict) -> tuple[ModelUse, Position] | None:
     """The kept model use and position; ``None`` for a tally without them (kept before they were)."""
     if "calls" not in document:
@@ -93,9 +118,7 @@ def _models(document: dict) -> tuple[ModelUse, Position] | None:
     turn, total = document.get("turn"), document.get("total")
     if turn is not None and not isinstance(turn, str):
         raise TypeError("turn")
-    if total is not None and not (isinstance(total, list) and len(total) == 6 and all(type(n) is int for n in total)):
-        raise TypeError("total")
-    position: Position = (turn, tuple(total) if total is not None else None)  # type: ignore[assignment]
+    position: Position = (turn, _counters(total) if total is not None else None)
     return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 
@@ -112,9 +135,10 @@ def wants_tally(path: Path, ctx: ScanContext) -> bool:
 
 
 def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress,
-             models: ModelUse, position: Position) -> None:
+             models: ModelUse, position: Position, copy: CopyEnd | None = None) -> None:
     """Keep the tally of a whole pass over ``path`` (large plain rollouts only): its line
-    kinds, and its model use and stopping point (``FileUsageScanner.model_use``, ``position``)."""
+    kinds, its model use and stopping point (``FileUsageScanner.model_use``, ``position``),
+    and where a copied history ended (``FileUsageScanner.copy_end``)."""
     if ctx.file_cache is None or path.name.endswith(".zst"):
         return
     try:
@@ -122,7 +146,7 @@ def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: R
     except OSError:
         return
     if stat.st_size > WHOLE_BYTES and progress.complete_offset > 0:
-        _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, position)
+        _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, position, copy)
 
 
 def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
@@ -153,14 +177,14 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         if not (isinstance(kinds, dict) and all(type(n) is int for n in kinds.values()) and type(lines) is int):
             return None
         kept = _models(document)
+        copy = _copy(document)
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged tally is no tally (issue 14, case 7)
     if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
-        return Tally(counts_of(kinds), kept[0] if kept else None)
+        return Tally(counts_of(kinds), kept[0] if kept else None, copy)
     if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or _head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
-    from agentscan.providers.codex.callscan import FileUsageScanner
-
+    # Appended lines leave where the copy ended as it was: it is kept on.
     scanner = FileUsageScanner()
     if kept is not None:
         scanner.resume(*kept[1])
@@ -171,5 +195,5 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
             kinds[kind] = kinds.get(kind, 0) + 1
         scanner.feed(line.record)
     models = merge((kept[0], scanner.model_use())) if kept is not None else None
-    _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position)
-    return Tally(counts_of(kinds), models)
+    _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position, copy)
+    return Tally(counts_of(kinds), models, copy)

@@ -41,7 +41,8 @@ class CodexProvider(Provider):
     #    ``name``) is its title
     # 8: a thread's own renames kept past 64 other threads'; a session index's bad lines past
     #    the fifth said as one warning (a stored discovery's warnings are a fresh one's)
-    parser_version = "8"
+    # 9: a fork whose copied history runs past its first 1 MiB counts its own calls only
+    parser_version = "9"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -262,7 +263,8 @@ class CodexProvider(Provider):
                             reader.facts.note_rename(line.record)
                         scanner.feed(line.record)
                 if not thread.segments:
-                    remember(path, ctx, reader.facts.kinds, progress, scanner.model_use(), scanner.position)
+                    remember(path, ctx, reader.facts.kinds, progress, scanner.model_use(), scanner.position,
+                             scanner.copy_end())
                 scanned.append((session.native_id, subagent, thread, scanner))
                 turns.setdefault(thread.thread_id, []).append(scanner.model_use(()))
             extra_tools.extend(reader.finish())

@@ -5,7 +5,9 @@ each of the session's rollouts (its subagents' included): for one thread the
 cumulative total equals the sum of its calls, and re-emitted counts cannot
 inflate it.  A fork or a subagent that began with a copy of its parent's
 history starts its cumulative count from the parent's, so the count the copy
-ended with is subtracted (found within the first ``REPLAY_HEAD_BYTES``).
+ended with is subtracted: found within the first ``REPLAY_HEAD_BYTES``, else
+in the tally a whole pass kept, else the file is read whole as ``tokens``
+reads it (a fork of a long session: rare, and that pass keeps the tally).
 
 When the index row is newer than the rollout (by ``updated_at`` against the
 rollout's last record and mtime), it wins for ordering and its values win
@@ -31,10 +33,10 @@ from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
 from agentscan.providers.codex.fullcounts import exact_tally
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
-from agentscan.providers.codex.modeluse import merge, most_used, without_calls
+from agentscan.providers.codex.modeluse import ModelUse, merge, most_used, without_calls
 from agentscan.providers.codex.names import chosen_name
 from agentscan.providers.codex.names import merged as merged_names
-from agentscan.providers.codex.usage import read_replay_head, read_segment_start
+from agentscan.providers.codex.usage import ReplayHead, read_replay_head, read_replay_whole, read_segment_start
 from agentscan.timeutil import from_epoch, newest, oldest
 
 REPLAY_HEAD_BYTES = 1024 * 1024
@@ -67,18 +69,32 @@ def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: Sc
     link = header.link
     parent = link.forked_from or link.spawn_parent
     head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent)
+    if head.baseline is None and not head.complete:
+        # The copied history runs past the head (a fork of a long session): the last
+        # cumulative count would be the parent's too.
+        head, tail = _past_the_head(thread, header, tail, parent, ctx)
     if head.complete:
         return ThreadFacts(thread, header, tail._replace(models=head.models), _nonzero(head.own))
-    if head.baseline is not None and tail.whole_file:
+    if tail.whole_file:
         # The whole file's calls less the copied ones (a larger file's window is past the copy).
         tail = tail._replace(models=without_calls(tail.models, head.models))
-    if tail.cumulative is None:
+    if tail.cumulative is None or head.baseline is None:
         return ThreadFacts(thread, header, tail, None)
-    if head.baseline is not None:
-        return ThreadFacts(thread, header, tail, _nonzero(to_tokens(minus(tail.cumulative, head.baseline))))
-    # The copied history runs past the budget: the count may include the parent's
-    # part (a documented limit of list; tokens and show are exact).
-    return ThreadFacts(thread, header, tail, _nonzero(to_tokens(tail.cumulative)))
+    return ThreadFacts(thread, header, tail, _nonzero(to_tokens(minus(tail.cumulative, head.baseline))))
+
+
+def _past_the_head(
+    thread: Thread, header: RolloutHeader, tail: TailSummary, parent: str | None, ctx: ScanContext
+) -> tuple[ReplayHead, TailSummary]:
+    """Where a copy that runs past the head ended: as the file's tally kept it (it holds as
+    the file grows), else from a whole pass, which keeps the tally (with a cache) and so
+    gives the whole file's counts too."""
+    path = thread.rollout.path
+    kept = exact_tally(path, ctx)
+    if kept is not None and kept.copy is not None:
+        return ReplayHead(baseline=kept.copy.baseline, models=ModelUse(kept.copy.calls)), tail
+    head = read_replay_whole(path, ctx, header.started_at, thread.thread_id, parent)
+    return head, _file_tail(path, ctx, thread.thread_id)
 
 
 def _file_tail(path: Path, ctx: ScanContext, own: str) -> TailSummary:

@@ -41,7 +41,7 @@ from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
 from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
 from agentscan.providers.codex.fullcounts import remember, wants_tally
-from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, token_info
+from agentscan.providers.codex.counters import Counters, counters_of, minus, token_info
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.records import line_kind
 
@@ -68,17 +68,17 @@ def scan_file(
             kind = line_kind(line.record)
             if kind is not None:
                 kinds[kind] = kinds.get(kind, 0) + 1
-    remember(path, ctx, kinds, progress, scanner.model_use(), scanner.position)
+    remember(path, ctx, kinds, progress, scanner.model_use(), scanner.position, scanner.copy_end())
     return scanner
 
 
 class ReplayHead(NamedTuple):
-    """What a bounded read of a fork's head tells about its copied history.
+    """What a read of a fork's head tells about its copied history.
 
     Exactly one of: ``baseline`` (the cumulative total the copy ended with,
-    ``ZERO`` when nothing was copied), ``own`` (the whole file fitted: its
-    own calls, summed), or neither (the copy runs past the budget).  A named
-    tuple (see ``cli.term.Terminal``).
+    ``ZERO`` when nothing was copied), ``own`` with ``complete`` (the whole
+    file was read: its own calls, summed), or neither (the copy runs past the
+    budget).  A named tuple (see ``cli.term.Terminal``).
     """
 
     baseline: Counters | None = None
@@ -113,9 +113,25 @@ def read_replay_head(
             if line.offset > budget:
                 return ReplayHead()
             scanner.feed(line.record)
-            if scanner.decided:
-                copied = scanner.events[:scanner.boundary]
-                return ReplayHead(baseline=scanner.baseline or ZERO, models=scanner.model_use(copied))
+            copy = scanner.copy_end()
+            if copy is not None:
+                return ReplayHead(baseline=copy.baseline, models=ModelUse(copy.calls))
+    return _own_calls(scanner, parent_id, ctx)
+
+
+def read_replay_whole(
+    path: Path, ctx: ScanContext, started: datetime | None, thread_id: str, parent_id: str | None = None
+) -> ReplayHead:
+    """A fork's own calls, its whole file read as ``tokens`` reads it (``scan_file``): for a
+    copy that runs past the head's budget.  A large file's pass keeps its tally, with
+    where the copy ended (``fullcounts``), so the next row need not read it again."""
+    scanner = scan_file(path, ctx, replay=True, started=started, thread_id=thread_id)
+    return _own_calls(scanner, parent_id, ctx)
+
+
+def _own_calls(scanner: FileUsageScanner, parent_id: str | None, ctx: ScanContext) -> ReplayHead:
+    """The calls of a whole file the scanner was fed that the thread made itself (as ``tokens``
+    tells them: ``own_events``, with the parent's calls for a fork without turn markers)."""
     own = scanner.own_events((lambda: parent_events(parent_id, ctx)) if parent_id else None)
     total = None
     for event in own:
