@@ -14,6 +14,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── StrictWarnings             --strict and warnings were reported (exit 1)
     ├── ExportFailed               an export could not be written (exit 1)
     ├── OutputFailed               an OTLP file could not be written (exit 1)
+    ├── UnsafeOutput               an output another user could have planted: not written (exit 1)
     ├── StdoutClosed               stdout was closed before the command began (exit 1)
     ├── SendFailed                 the OTLP collector refused a batch (exit 1)
     ├── HookConfigError            a hook config agentscan will not change (exit 1)
@@ -139,6 +140,13 @@ class ExportFailed(AgentscanError):
 
 class OutputFailed(AgentscanError):
     """An OTLP file could not be written (exit 1); a previous file is left intact."""
+
+
+class UnsafeOutput(AgentscanError):
+    """An output path another user may have planted (a symlink of theirs, their file in a
+    sticky world-writable directory such as ``/tmp``): not followed, not replaced, not
+    written into (exit 1), as the kernel's ``fs.protected_symlinks`` and
+    ``fs.protected_regular`` rules would refuse it (``toolkit.atomicfile.output_target``)."""
 
 
 class StdoutClosed(AgentscanError):

@@ -2,10 +2,12 @@
 
 Exports, the cache, hook events, the live-export counters and every lock
 file hold titles, prompts or paths, so each is created ``0600`` (each
-directory agentscan creates, ``0700``), whatever the umask.  An export that
-exists already keeps its mode, replaced (``toolkit.atomicfile``) or updated in
+directory agentscan creates, ``0700``, parents included), whatever the
+umask.  An export that exists already keeps its mode (through a symlink, the
+mode of the file it leads to), replaced (``toolkit.atomicfile``) or updated in
 place (SQLite, with its ``-wal``/``-shm``): its owner chose it (a team share,
-a dashboard running as another user).  Documented in docs/security.md.
+a dashboard running as another user); ``atomicfile.output_target`` refuses one
+another user could have planted.  Documented in docs/security.md.
 Stdlib only: the hook imports it.
 """
 

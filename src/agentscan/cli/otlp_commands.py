@@ -57,7 +57,7 @@ def otlp_command(
     from agentscan.cli.state import reject_blank
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.model import ScanWarning
-    from agentscan.otlp.endpoint import check_headers
+    from agentscan.otlp.endpoint import check_headers, shown_url
     from agentscan.otlp.export import STDOUT, run
     from agentscan.otlp.resource import env_headers
     from agentscan.otlp.semconv import Content
@@ -107,7 +107,8 @@ def otlp_command(
     except BaseException:
         scanner.close()
         raise
-    sent_notes = [ScanWarning(endpoint or "", note) for note in outcome.notes]
+    shown = shown_url(endpoint) if endpoint is not None else ""  # no secret of its query string or userinfo said
+    sent_notes = [ScanWarning(shown, note) for note in outcome.notes]
     # What a format never records (Cursor's call times: ``otlp.gaps``) is said once, and
     # ``--strict`` does not count it: it is every such session's shape, not a fault to notice.
     counted = list(outcome.built.warnings) + sent_notes
@@ -129,7 +130,7 @@ def otlp_command(
         if to_stdout:  # stdout holds the JSON Lines and nothing else
             render.note(f"{what} to stdout", tty_only=True)
         else:
-            print(f"{what} to {outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else endpoint}")
+            print(f"{what} to {outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else shown}")
         if not built.spans:
             _why_no_spans(state, scanner, selection, built.matched)
     said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
@@ -144,7 +145,7 @@ def otlp_command(
     if outcome.failure is not None:
         scanner.close()
         sent = outcome.sent.spans if outcome.sent else 0
-        raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent or SendResult(endpoint or "", "auto"))
+        raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent or SendResult(shown, "auto"))
     try:
         finish(state, scanner, as_json=as_json)
     except StrictWarnings:

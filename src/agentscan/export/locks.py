@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 from typing import Mapping
 
-from agentscan.filemodes import DIR_MODE, FILE_MODE
+from agentscan.filemodes import DIR_MODE, FILE_MODE, make_private_dirs
 
 
 def lock_path(output: Path, env: Mapping[str, str]) -> Path:
@@ -55,6 +55,8 @@ def fallback_dir() -> Path:
             folder.mkdir(mode=DIR_MODE)
         except FileExistsError:
             pass
+        else:
+            os.chmod(folder, DIR_MODE)  # mkdir's mode is masked by the umask
         found = os.lstat(folder)
         if not stat.S_ISDIR(found.st_mode) or found.st_mode & 0o077 or (uid is not None and found.st_uid != uid):
             raise PermissionError(f"{folder} is not a private folder of this user's")
@@ -62,9 +64,6 @@ def fallback_dir() -> Path:
 
 
 def _make_dirs(folder: Path) -> None:
-    """``folder`` and its parent, private like the cache (0700), made on first use."""
-    for directory in (folder.parent, folder):
-        try:
-            directory.mkdir(mode=DIR_MODE, parents=True)
-        except FileExistsError:
-            pass
+    """``folder`` and any missing parent (the cache dir, and those above it), private like
+    the cache (0700 whatever the umask), made on first use."""
+    make_private_dirs(folder)

@@ -22,7 +22,8 @@ from typing import Any, Callable, Iterable
 
 from agentscan.datadir import ENV_VAR as ENV_VAR  # the store's root, re-exported for its callers
 from agentscan.datadir import data_dir as data_dir
-from agentscan.filemodes import DIR_MODE, FILE_MODE
+from agentscan.filemodes import FILE_MODE
+from agentscan.filemodes import make_private_dirs as _make_dirs
 
 EVENTS_DIR = "events"
 DIAGNOSTICS_LOG = "hook-errors.log"
@@ -67,18 +68,10 @@ def session_path(root: str, agent: str, session_id: str | None) -> str:
 
 
 def make_private_dirs(root: str, *subdirs: str) -> None:
-    """Create ``root`` and each nested subdir with mode 0700 (existing dirs are left as they are)."""
-    parent = os.path.dirname(os.path.abspath(root))
-    if parent and not os.path.isdir(parent):
-        os.makedirs(parent, exist_ok=True)
-    paths = [root]
-    for part in subdirs:
-        paths.append(os.path.join(paths[-1], part))
-    for path in paths:
-        try:
-            os.mkdir(path, DIR_MODE)
-        except FileExistsError:
-            pass
+    """Create ``root`` and each nested subdir, and any missing parent of ``root``, each 0700
+    whatever the umask (existing dirs are left as they are): a parent made world-writable
+    (umask 000) would let another user swap ``root`` for a link to their own folder."""
+    _make_dirs(os.path.join(root, *subdirs))
 
 
 def append_event(root: str, agent: str, session_id: str | None, line: bytes) -> str:

@@ -22,10 +22,21 @@ _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _USERINFO = re.compile(r"(?<=//).*@", re.S)
 
 
+#: a query string (``?token=…``: some vendors take their key so), masked as userinfo is
+_QUERY = re.compile(r"\?.*", re.S)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a message or ``--json`` may show it: userinfo (``***@``) and a query
+    string (``?***``, a fragment after it too) masked, since either may hold a secret."""
+    text = _USERINFO.sub("***@", url)
+    return _QUERY.sub("?***", text, count=1)
+
+
 def traces_url(endpoint: str) -> str:
     """``http(s)://host:port`` gets the standard ``/v1/traces`` path; a URL with a path is used as is."""
     text = endpoint.strip()
-    shown = _USERINFO.sub("***@", text)
+    shown = shown_url(text)
     try:
         parts = urlsplit(text)
     except ValueError:  # unpaired brackets, or no address inside them

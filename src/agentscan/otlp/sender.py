@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from agentscan.errors import SendFailed, UsageProblem
-from agentscan.otlp.endpoint import check_headers, traces_url
+from agentscan.otlp.endpoint import check_headers, shown_url, traces_url
 from agentscan.otlp.spans import ExportTrace
 
 RETRYABLE = frozenset({429, 502, 503, 504})
@@ -33,6 +33,7 @@ PROTOCOLS = ("auto", "protobuf", "json")
 
 @dataclass
 class SendResult:
+    #: the URL as it may be shown (``endpoint.shown_url``: no userinfo, no query string)
     endpoint: str
     protocol: str
     requests: int = 0
@@ -90,7 +91,7 @@ def send(
     url = traces_url(endpoint)
     chosen = choose_protocol(protocol)
     check_headers(headers or {})
-    result = SendResult(url, chosen)
+    result = SendResult(shown_url(url), chosen)
     opener = urllib.request.build_opener(_NoRedirects)
     for batch in batches(traces):
         body, content_type = encode(batch, chosen)
@@ -136,7 +137,7 @@ def _post(
             with exc:  # an HTTPError holds the connection open until closed
                 problem = f"HTTP {exc.code} {exc.reason}".strip() + _collector_says(exc)
                 if exc.code not in RETRYABLE:
-                    raise SendFailed(f"{url}: {problem}", result) from None
+                    raise SendFailed(f"{result.endpoint}: {problem}", result) from None
                 wait = _retry_after(exc.headers.get("Retry-After"), wait)
         except (urllib.error.URLError, OSError) as exc:  # refused, reset, DNS, timeout
             from agentscan.toolkit.networds import network_problem
@@ -150,7 +151,7 @@ def _post(
             problem = f"the reply is not HTTP ({type(exc).__name__}); is this the OTLP/HTTP port (4318), not gRPC (4317)?"
         if attempt < retries:
             sleep(wait)
-    raise SendFailed(f"{url}: {problem} (gave up after {retries + 1} attempt{'s' if retries else ''})", result)
+    raise SendFailed(f"{result.endpoint}: {problem} (gave up after {retries + 1} attempt{'s' if retries else ''})", result)
 
 
 #: how much of a refusal's reason is read and shown

@@ -63,6 +63,8 @@ def update(env: Mapping[str, str]) -> tuple[source.PriceData, int]:
         raise PriceUpdateFailed(f"the price data at {url} prices no {', '.join(AGENT_VENDORS)} model; "
                                 "the price data in use is kept")
     directory = source.prices_dir(env)
+    from agentscan.filemodes import make_private_dirs
+
     meta = {
         "sha256": hashlib.sha256(raw).hexdigest(),
         "fetched_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -71,7 +73,7 @@ def update(env: Mapping[str, str]) -> tuple[source.PriceData, int]:
         "bytes": len(raw),
     }
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(directory)  # the data dir too, when this is its first use: 0700 whatever the umask
         _atomic_write(directory / source.DATA_FILE, raw)
         _atomic_write(directory / source.META_FILE, orjson.dumps(meta, option=orjson.OPT_INDENT_2))
     except OSError as exc:

@@ -108,6 +108,10 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
             if _read_only(exc, path):  # a cache dir of mode 0500, a read-only mount: nothing to rebuild
                 ctx.warn(path, f"cache disabled: it cannot be written ({exc}); see `agentscan doctor`")
                 return None
+            denied = _denied(exc, path)
+            if denied is not None:  # another user's index (a `sudo agentscan` that kept HOME): not ours to move
+                ctx.warn(path, f"cache disabled: permission denied on {denied.name} ({exc}); left as it is")
+                return None
             if attempt == 2 or isinstance(exc, OSError):
                 ctx.warn(path, f"cache disabled: {exc}")
                 return None
@@ -127,6 +131,20 @@ def _read_only(exc: BaseException, path: Path) -> bool:
     if code == _SQLITE_READONLY:
         return True
     return code == _SQLITE_CANTOPEN and path.is_file() and not os.access(path.parent, os.W_OK)
+
+
+def _denied(exc: BaseException, path: Path) -> Path | None:
+    """The index file (or its ``-wal``/``-shm``) that this user may not read and write, when
+    SQLite failed on it: not damaged, so not moved aside (it may be another user's).
+    ``os.access``, not an open: closing a descriptor of a database drops this process's
+    locks on it."""
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        if os.path.isfile(part) and not os.access(part, os.R_OK | os.W_OK):
+            return part
+    return None
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -8,6 +8,7 @@ an update fetches, and the agent configs ``hooks install`` changes.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -15,21 +16,26 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from agentscan.errors import UnsafeOutput
+
+#: links one output may lead through, as the kernel allows (then ``ELOOP``)
+_MAX_LINKS = 40
+
 
 def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], before_rename: Callable[[], None] | None = None,
                  *, mode: int | None = None) -> None:
     """Write via a temp file in the same dir, fsync, then rename over ``path``.
 
     A ``path`` that is a symlink (an export kept in a synced folder, a config a dotfile
-    manager links) is written through: its target is replaced and the link stays.  So is
-    one that is no regular file (a FIFO a reader waits on, ``/dev/null``, ``/dev/stdout``):
-    written into, never renamed over (a root cron job would have replaced ``/dev/null``
-    with a file).  ``mode``: the new file's (else the mode of the file it replaces, which
-    its owner chose; else the temp file's 0600); ``before_rename``: a last check, which
-    may raise to leave ``path`` as it is.
+    manager links) is written through when ``output_target`` trusts it: its target is
+    replaced and the link stays.  So is one that is no regular file (a FIFO a reader
+    waits on, ``/dev/null``, ``/dev/stdout``): written into, never renamed over (a root
+    cron job would have replaced ``/dev/null`` with a file).  ``mode``: the new file's
+    (else the mode of the file it replaces, the link's target for a link, which its owner
+    chose; else the temp file's 0600); ``before_rename``: a last check, which may raise
+    to leave ``path`` as it is.  ``UnsafeOutput`` for a link or file another user planted.
     """
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
+    path = output_target(path)
     try:
         found = os.stat(path)
     except OSError:
@@ -66,3 +72,69 @@ def atomic_write(path: Path, write: Callable[[io.BufferedWriter], object], befor
         pass
     finally:
         os.close(dir_fd)
+
+
+def output_target(path: Path) -> Path:
+    """The file a write to ``path`` lands on: ``path`` itself, or where its symlinks lead.
+
+    ``os.replace`` never follows a link, so the links of the last component are followed
+    here, in user space, where the kernel's ``fs.protected_symlinks`` does not apply: a
+    link another user planted in ``/tmp`` would let a root cron job replace any file.  So
+    each link is followed only when no one else can have made it, a rule stricter than
+    the kernel's: it is the running user's or root's, and in a sticky world-writable
+    directory (``/tmp``) the running user's or that directory's owner's.  The file
+    reached, in such a directory, must be theirs too (as ``fs.protected_regular`` and
+    ``protected_fifos`` say): another user's file there would be replaced with one that
+    keeps their mode, or their FIFO fed the export.  Anything else raises
+    ``UnsafeOutput`` naming it.  The directories above are resolved by the kernel, under
+    its own rules.
+    """
+    if not hasattr(os, "geteuid"):  # Windows: no owners to compare; links as before
+        return Path(os.path.realpath(path)) if path.is_symlink() else path
+    current = path
+    for _ in range(_MAX_LINKS + 1):
+        try:
+            found = os.lstat(current)
+        except OSError:
+            return current  # none yet (a dangling link's target is created), or the write says why
+        if not stat.S_ISLNK(found.st_mode):
+            _check_planted(current, found)
+            return current
+        _check_link(current, found)
+        # Not normalised: ``..`` after a linked directory is the kernel's to resolve.
+        current = Path(os.path.join(os.path.dirname(current), os.readlink(current)))
+    raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path))
+
+
+def _sticky_owner(path: Path) -> int | None:
+    """The owner of ``path``'s directory when it is sticky and world-writable (``/tmp``): any
+    user may put a file there, and only its owner (or the directory's) may remove it."""
+    try:
+        folder = os.stat(os.path.dirname(path) or ".")
+    except OSError:
+        return None
+    if folder.st_mode & stat.S_ISVTX and folder.st_mode & stat.S_IWOTH:
+        return folder.st_uid
+    return None
+
+
+def _check_link(link: Path, found: os.stat_result) -> None:
+    me = os.geteuid()
+    if found.st_uid not in (me, 0):
+        raise UnsafeOutput(f"{link} is a symbolic link of another user's (uid {found.st_uid}): not followed, "
+                           "since it could lead to any file; give the file it leads to, or remove the link")
+    holder = _sticky_owner(link)
+    if holder is not None and found.st_uid not in (me, holder):
+        raise UnsafeOutput(f"{link} is a symbolic link in {os.path.dirname(link) or '.'}, a sticky world-writable "
+                           f"directory, made by neither you nor that directory's owner (uid {found.st_uid}): not "
+                           "followed, as the kernel's fs.protected_symlinks would not; give the file it leads to")
+
+
+def _check_planted(path: Path, found: os.stat_result) -> None:
+    if stat.S_ISDIR(found.st_mode):
+        return  # the caller says a directory is no output
+    holder = _sticky_owner(path)
+    if holder is not None and found.st_uid not in (os.geteuid(), holder):
+        raise UnsafeOutput(f"{path} belongs to another user (uid {found.st_uid}) in {os.path.dirname(path) or '.'}, "
+                           "a sticky world-writable directory: not replaced or written into, since its owner "
+                           "chose its mode and could read what is written; give another path")

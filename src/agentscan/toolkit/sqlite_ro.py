@@ -18,6 +18,15 @@ read the same committed data and write no byte anywhere.  This is only
 visible with a writer in another process; in one process SQLite shares a
 single mapping between connections.
 
+A writer may quit between our look at ``-wal``/``-shm`` and the open: its
+clean close deletes both, SQLite cannot make them read-only ("unable to
+open database file", perhaps leaving an empty ``-wal``), and the open is
+retried once with ``immutable=1``: no writer is left, so the main file is
+all there is.  That leftover, and SQLite's ``fchown`` of ``-wal``/``-shm``
+to the database's owner when run as root, are documented limits
+(docs/security.md): copying the databases instead would cost a copy of
+each per run.
+
 Every opened connection is recorded in ``OPENED_URIS`` so tests can assert
 that nothing was opened any other way.
 
@@ -182,19 +191,42 @@ def connect_readonly(path: Path, *, immutable: bool = False) -> sqlite3.Connecti
     if not header.startswith(_MAGIC):
         raise DatabaseUnavailable(f"{path}: not a SQLite database")
     immutable = immutable or _needs_immutable(path, header)
+    try:
+        return _open(path, immutable=immutable)
+    except sqlite3.DatabaseError as exc:
+        if immutable or not _cannot_open(exc):
+            raise DatabaseUnavailable(f"{path}: {exc}") from None
+    # The writer quit between ``_needs_immutable`` and the open: its clean close deleted
+    # -wal and -shm, and SQLite could not make them again read-only (it may have left an
+    # empty -wal: docs/security.md).  No writer is left, so the main file is all there is.
+    try:
+        return _open(path, immutable=True)
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseUnavailable(f"{path}: {exc}") from None
+
+
+#: SQLite's primary result code of a file it could not open
+_SQLITE_CANTOPEN = 14
+
+
+def _cannot_open(exc: sqlite3.DatabaseError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)  # Python >= 3.11
+    if code is None:
+        return "unable to open database file" in str(exc)
+    return code & 0xFF == _SQLITE_CANTOPEN
+
+
+def _open(path: Path, *, immutable: bool) -> sqlite3.Connection:
     uri = _uri(path, immutable=immutable)
     OPENED_URIS.append(uri)
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=_Connection)
     try:
-        conn = sqlite3.connect(
-            uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=_Connection
-        )
         conn.execute("PRAGMA query_only = 1")
         # A cheap read that fails fast on a file that is not SQLite.
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
-        if "conn" in locals():
-            conn.close()
-        raise DatabaseUnavailable(f"{path}: {exc}") from None
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
