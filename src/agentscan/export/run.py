@@ -19,13 +19,12 @@ from agentscan.filemodes import FILE_MODE
 from agentscan.export.files import (
     csv_lines, day_csv_lines, day_jsonl_lines, jsonl_lines, sessions_held, write_lines,
 )
-from agentscan.export.rows import UsageDay, usage_days
+from agentscan.export.rows import UsageDay
 from agentscan.model import SessionRow
 
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from agentscan.model import SessionRef
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
 
@@ -81,6 +80,14 @@ def export(
         raise ExportFailed(f"{output} is a directory; give a file path")
     if not output.parent.is_dir():
         raise ExportFailed(f"{output.parent} does not exist")
+    from agentscan.toolkit.atomicfile import output_target
+
+    # SQLite opens a path by name and follows links: the file it updates is the one
+    # ``atomic_write`` would replace, reached only through links no one else planted.
+    try:
+        target = output_target(output)
+    except OSError as exc:  # a loop of links
+        raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
     _check_target(fmt, output)
     from filelock import FileLock, Timeout
 
@@ -100,7 +107,7 @@ def export(
                 return replace(result, unseen=held)
             from agentscan.export.sqlite import write_sqlite
 
-            sessions, gone, kept = write_sqlite(output, rows, usage_days, scope=scope, present_ids=present_ids,
+            sessions, gone, kept = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
                                                 days_of=days_of, unseen=unseen, roots=roots)
             return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept)
     except Timeout:
@@ -165,21 +172,24 @@ def _check_own_index(output: Path, size: int) -> None:
         return
     import sqlite3
 
+    from agentscan.errors import DatabaseUnavailable
     from agentscan.export.migrations import MIGRATIONS_TABLE
-    from agentscan.toolkit.sqlite_ro import read_only_uri
+    from agentscan.toolkit.sqlite_ro import connect_readonly, table_columns
 
     try:
         with open(output, "rb") as handle:
             if handle.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
                 return
-        conn = sqlite3.connect(read_only_uri(output), uri=True)
+        # As a provider database is opened: a plain ``mode=ro`` open of a WAL database
+        # whose -wal/-shm are absent creates them, beside the very file this guards.
+        conn = connect_readonly(output)
         try:
             tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             # An index from before migrations were recorded has agentscan's sessions table alone.
-            columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
+            columns = set(table_columns(conn, "sessions"))
         finally:
             conn.close()
-    except (OSError, sqlite3.Error):
+    except (OSError, sqlite3.Error, DatabaseUnavailable):
         return  # the write says why
     if tables and MIGRATIONS_TABLE not in tables and not _LEGACY_COLUMNS <= columns:
         raise ExportFailed(f"{output} is an SQLite database agentscan did not write (no {MIGRATIONS_TABLE} table); "
@@ -221,8 +231,7 @@ def run_export(
     ``days``: their usage per UTC day (per day in ``zone``), model and run instead (JSON
     Lines, CSV).  SQLite's ``token_days`` are UTC days, whatever ``zone``."""
     from agentscan.pricing import PriceBook
-    from agentscan.scan.collect import usage_by_session
-    from agentscan.scan.costs import costs_of, priced
+    from agentscan.scan.costs import priced, with_costs
 
     _check(fmt, output, days)
     if zone is not None and not days:
@@ -244,21 +253,25 @@ def run_export(
     wanted = {row.id for row in rows}
     chosen = [ref for ref in refs if ref.id in wanted]
     book = PriceBook(scanner.ctx, scanner.cache)
-    per_session = usage_by_session(scanner, chosen)  # parsed once: rows' costs and token_days share it
-    rows = priced(rows, costs_of(per_session, chosen, book))
+    found_days: list[UsageDay] = []
+    days_of: list[str] = []
+    if fmt == "sqlite" or days:
+        from agentscan.export.days import export_days
+
+        # The rows priced from the calls read for their days, a batch at a time.
+        found_days, days_of, costs = export_days(scanner, refs, chosen, book, zone if days else None)
+        rows = priced(rows, costs)
+        if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
+            others = set(days_of)
+            found_days, days_of = [day for day in found_days if day.session_id not in others], []
+    else:
+        # Priced from each session's sums, as ``list`` prices its rows (the same exact costs):
+        # a heavy user's million calls are not held in memory for a line a session.
+        rows = with_costs(scanner, rows, chosen, book)
     if redact:
         from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
-    wanted_days = fmt == "sqlite" or days
-    found_days: list[UsageDay] = []
-    days_of: list[str] = []
-    if wanted_days:
-        merged, days_of = _merged_as_in_the_whole(scanner, refs, chosen, per_session)
-        found_days = usage_days(merged, book, zone if days else None)
-        if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
-            others = set(days_of)
-            found_days, days_of = [day for day in found_days if day.session_id not in others], []
     scope = filters.providers or tuple(p.name for p in scanner.providers)
     unseen = _unseen(scanner, scope)
     result = export(
@@ -310,22 +323,3 @@ def _unseen(scanner: Scanner, names: Sequence[str]) -> list[str]:
         if provider.name in names and not any(root.path.exists() for root in provider.roots(scanner.ctx)):
             unseen.append(provider.name)
     return unseen
-
-
-def _merged_as_in_the_whole(scanner: Scanner, refs: Sequence[SessionRef], chosen: list[SessionRef],
-                            per_session: dict[str, list[list]]) -> tuple[dict[str, list[list]], list[str]]:
-    """The chosen sessions' calls with each shared call credited as in an export of every
-    session: merged with the other sessions that hold any of them (``sharing.sharers``),
-    whose calls are in it too, and their ids.  A SQLite file holds every session's days, so
-    theirs are replaced as well (a call credited anew to a chosen session leaves their days);
-    a JSON Lines or CSV file of some sessions leaves them out.  Merged among the chosen
-    alone, an ``export --since`` into a file a whole export wrote credited a call to both
-    of its sessions' days."""
-    from agentscan.scan.collect import key_hashes_by_session, usage_by_session
-    from agentscan.scan.sharing import merge_by_provider, sharers
-
-    others = sharers(key_hashes_by_session(scanner, refs), {ref.id for ref in chosen}) if len(chosen) < len(refs) else set()
-    extra = [ref for ref in refs if ref.id in others]
-    if extra:
-        per_session = {**usage_by_session(scanner, extra), **per_session}
-    return merge_by_provider([*chosen, *extra], per_session), [ref.id for ref in extra]
