@@ -241,7 +241,8 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     flush()
     head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
     write_out("\n".join([head, *pieces, *last]) + "\n")
-    print_notes("session", folded, [], table.hidden(columns, planned), compact, term, empty=empty)
+    print_notes("session", folded, [], table.hidden(columns, planned), compact, term, empty=empty,
+                sessions=sum(not session.folded for session in order))
     return True
 
 

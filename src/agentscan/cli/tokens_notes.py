@@ -40,14 +40,19 @@ def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
     return sorted(models), frozenset(forms)
 
 
+#: a table by session longer than this many sessions says how to see fewer (``print_notes``)
+LONG_TABLE = 100
+
+
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
                 term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = (),
-                empty: Sequence[str] = ()) -> None:
+                empty: Sequence[str] = (), sessions: int = 0) -> None:
     """What a table's lines do not say: the ``folded`` rows' keys (0 tokens), the ``empty``
     sessions' (they recorded nothing: ``recorded_nothing``) and the ``unrecorded`` sessions
     (no usage recorded: in no row), on stdout; on stderr the
     ``models`` without a price (what the ``unknown`` costs' forms, ``-`` and ``≥``, mean:
-    ``no_price``) and the columns ``hidden`` or numbers rounded to fit."""
+    ``no_price``), the columns ``hidden`` or numbers rounded to fit, and, under a table of
+    more than ``LONG_TABLE`` ``sessions`` on a terminal, how to see fewer."""
     if folded:
         what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
         _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
@@ -76,6 +81,11 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
             rounded = "numbers rounded"
         render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
                     tty_only=True)
+    if by == "session" and sessions > LONG_TABLE and term.tty:
+        # A heavy user's first ``agentscan tokens`` scrolls thousands of lines past: the newest
+        # went by first.  The options that answer "what did this week cost" are named.
+        render.note(f"{sessions:,} sessions above, newest first: --since 7d keeps the last week's, "
+                    "--by day gives a line a day", tty_only=True)
 
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:

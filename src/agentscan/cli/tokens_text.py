@@ -183,7 +183,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
         columns[0] = table.told_apart(columns[0], (group[0].cells[0] for group in full if group))
     if all(row.span is not None for row in rows):
-        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty)
+        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, len(full))
     rounded: list[Row] = []
 
     def rounded_rows() -> list[Row]:
@@ -225,12 +225,13 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty)
+    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty,
+                sessions=len(full))
     return Laid(planned, compact, lines, shown[1])
 
 
 def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Terminal,
-                           unrecorded: Sequence[str], empty: Sequence[str]) -> Laid:
+                           unrecorded: Sequence[str], empty: Sequence[str], sessions: int) -> Laid:
     """A table no line of which has a number (each says "not recorded", the total too): one
     column says so, and the text keeps its room (five empty number columns left out a
     title, a project and a date at 80 columns)."""
@@ -242,7 +243,7 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty)
+    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty, sessions=sessions)
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
 
 
