@@ -23,7 +23,7 @@ from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from codex_builders import at, meta, rollout_path, token_count, turn_context, usage, user_message, write_rollout
 from conftest_hypothesis import FUZZ
-from spies import record_results
+from spies import record_calls, record_results
 
 SESSION = "5e55104a-3333-4000-8000-000000000000"
 runner = CliRunner()
@@ -143,7 +143,7 @@ def test_list_prints_what_every_row_read_prints(isolated_home: Path, monkeypatch
                                                 args: tuple[str, ...], json_out: bool) -> None:
     _home(isolated_home)
     argv = ["list", *args, *(["--json"] if json_out else [])]
-    ruled = record_results(monkeypatch, factfilter, "ruled_out")
+    ruled = record_results(monkeypatch, factfilter, "ruled_out", lambda found: found.out if found else {})
     cold = _run(*argv)
     warm = _run(*argv)  # facts kept, rows of the sessions ruled out still unread
     assert any(ruled), "the facts left out no session: the test tests nothing"
@@ -186,7 +186,7 @@ def test_a_bad_kept_document_is_a_miss() -> None:
 def test_rows_in_the_index_are_not_searched_by_facts(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _home(isolated_home)
     assert _run("list", "--all")[0] == 0  # every row kept
-    ruled = record_results(monkeypatch, factfilter, "ruled_out")
+    ruled = record_results(monkeypatch, factfilter, "ruled_out", lambda found: found.out if found else {})
     assert _run("list", "--grep", "quokka")[0] == 0
     assert ruled and not any(ruled)
 
@@ -199,3 +199,57 @@ def test_a_grep_read_stays_quiet_about_sessions_it_rules_out(isolated_home: Path
         handle.write(b"{broken\n")
     code, _, err = _run("list", "--grep", "quokka")
     assert code == 0 and "broken" not in err and "skipped" not in err
+
+
+@pytest.mark.parametrize("args", [("--cwd", "/wanted"), ("--cwd", "/wanted", "--all")])
+def test_a_field_the_facts_do_not_know_is_left_to_the_row(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          args: tuple[str, ...]) -> None:
+    """A session whose facts have no cwd fails ``--cwd`` on its row, which then says every
+    warning its read gave: the line it skipped may have held it (a date alike, for ``--since``)."""
+    for number in range(70):
+        native = _session_id(number)
+        day = f"2026-11-{1 + number % 20:02d}"
+        records = [claude_user(native, f"{day}T09:00:00.000Z", f"task {number}", cwd="/src/app"),
+                   claude_assistant(native, f"{day}T09:01:00.000Z", msg_id=f"m{number}", request_id=f"r{number}",
+                                    usage=claude_usage(5, 1), cwd="/src/app")]
+        if number == 50:
+            for record in records:
+                record.pop("cwd")
+        path = claude_session_file(isolated_home, native, records)
+        if number == 50:
+            with path.open("ab") as handle:
+                handle.write(b'{"cwd": "/wanted/x", broken\n')
+    fast = _run("list", *args)
+    monkeypatch.setattr(factfilter, "MIN_SESSIONS", 10**9)
+    slow = _run("--no-cache", "list", *args)
+    assert fast == slow
+    assert "broken" in fast[2] or "skipped" in fast[2] or "invalid" in fast[2]
+
+
+def test_a_filter_most_sessions_pass_stops_looking_at_facts(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(isolated_home, sessions=300)
+    monkeypatch.setattr(factfilter, "MIN_SESSIONS", 20)
+    looked = record_results(monkeypatch, factfilter, "ruled_out", lambda found: found)
+    code, out, _ = _run("list", "--grep", "task", "--all", "--json")  # every Claude session's title
+    assert code == 0 and len(json.loads(out)["sessions"]) > 250
+    assert len([found for found in looked if found is not None]) == 1  # the first batch said: not worth it
+
+
+def test_facts_of_a_provider_that_names_no_models_are_taken_back(isolated_home: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept without models, the facts of a provider that never names them are as good for
+    ``--grep`` as they will ever be: not found again on every run."""
+    from agentscan.providers.codex.provider import CodexProvider
+
+    monkeypatch.setattr(CodexProvider, "facts_name_models", False)
+    for number in range(70):
+        thread = f"019a0000-0000-7000-8000-{number:012d}"
+        start = at(3600 * number)
+        write_rollout(rollout_path(isolated_home / ".codex", thread, start), [
+            meta(thread, start, cwd="/src/app"), turn_context(start, cwd="/src/app"), user_message(start, "codex task"),
+            token_count(start, usage(100, output=10), usage(100, output=10))])
+    args = ("list", "--all", "--cwd", "/wanted", "--grep", "zzz")
+    first = _run(*args)
+    found = record_calls(monkeypatch, CodexProvider, "table_facts", lambda *given, **named: 1)
+    assert _run(*args) == first and first[0] == 0
+    assert not found

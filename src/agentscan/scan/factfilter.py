@@ -14,7 +14,7 @@ title, which may have recorded nothing) goes on to its row, as before.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, TableFacts
@@ -25,10 +25,24 @@ if TYPE_CHECKING:
 MIN_SESSIONS = 64
 
 
-def ruled_out(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter) -> dict[str, tuple[str, float | None]]:
-    """Those of ``refs`` (the next sessions ``list`` reads) whose facts fail ``filters``: id ->
-    (the filter they fail, ``listing.STAGES``; their ``updated_at`` in epoch seconds).  The
-    caller asks only without ``--running``, whose test no fact answers."""
+class Ruled(NamedTuple):
+    """What ``ruled_out`` found: the sessions whose facts fail the filters (id -> the filter
+    they fail, ``listing.STAGES``; their ``updated_at`` in epoch seconds), of ``looked`` looked at."""
+
+    out: dict[str, tuple[str, float | None]]
+    looked: int
+
+    @property
+    def worth_it(self) -> bool:
+        """Whether the facts left out at least half the sessions they were looked for: a filter
+        most sessions pass (a word every path holds) is told by the rows read next anyway."""
+        return 2 * len(self.out) >= self.looked
+
+
+def ruled_out(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter) -> Ruled | None:
+    """Those of ``refs`` (the next sessions ``list`` reads) whose facts fail ``filters``;
+    ``None``: no facts were looked for (too few to be worth it).  The caller asks only
+    without ``--running``, whose test no fact answers."""
     from agentscan.scan import tablefacts
 
     kept_rows = scanner.rows_kept(refs)
@@ -36,11 +50,12 @@ def ruled_out(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter)
     cheap = [ref for ref in refs if ref.id not in kept_rows and tablefacts.may_have_facts(scanner, ref)
              and (filters.cwd is not None or scanner.provider(ref.provider).facts_name_models)]
     if len(cheap) < MIN_SESSIONS:
-        return {}  # their rows are in the index (a warm run), or few to read
+        return None  # their rows are in the index (a warm run), or few to read
     progress = scanner.ctx.progress
     with progress.named("searching sessions"):
         progress.expect(len(cheap))
         facts = tablefacts.facts_only(scanner, cheap, models=bool(filters.grep))
+        progress.advance(len(cheap) - len(facts))  # those left to their rows: looked at all the same
     ruled: dict[str, tuple[str, float | None]] = {}
     for ref in cheap:
         found = facts.get(ref.id)
@@ -48,7 +63,7 @@ def ruled_out(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter)
         if stage is not None:
             assert found is not None
             ruled[ref.id] = (stage, found.updated_at.timestamp() if found.updated_at is not None else None)
-    return ruled
+    return Ruled(ruled, len(cheap))
 
 
 def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> str | None:
@@ -56,8 +71,15 @@ def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> st
     ``None``: it may match (read its row)."""
     if facts.cwd is None and facts.title is None:
         return None  # perhaps a session that recorded nothing, which ``list`` leaves out unfiltered
-    if filters.since is not None and (facts.updated_at is None or facts.updated_at < filters.since):
+    # A filter is failed for certain only on a field the facts know: a row that fails one it
+    # does not know says every warning its read gave (``listing._still_ours``), as the line
+    # it skipped may have held that field.
+    if filters.since is not None and facts.updated_at is None:
+        return None
+    if filters.since is not None and facts.updated_at is not None and facts.updated_at < filters.since:
         return "since"
+    if filters.cwd is not None and facts.cwd is None:
+        return None
     if not filters.holds_cwd(facts.cwd):
         return "cwd"
     if filters.grep:

@@ -184,8 +184,11 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             if narrowing:
                 from agentscan.scan import factfilter
 
-                ruled.update(factfilter.ruled_out(scanner, batch, filters))
-                batch = [ref for ref in batch if ref.id not in ruled]
+                found = factfilter.ruled_out(scanner, batch, filters)
+                if found is not None:
+                    ruled.update(found.out)
+                    batch = [ref for ref in batch if ref.id not in ruled]
+                    narrowing = found.worth_it  # else the next batches' facts would cost a pass for little
             scanner.prefetch_rows(batch, every=every or (index > 0 and not filters.needs_liveness))
             window = window if every else min(2 * window, PREFETCH_MAX)
         if ref.id in ruled:

@@ -121,8 +121,10 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
     for ref in refs:
         fingerprint = scanner.fingerprint(ref) if cache is not None and paths[ref.id] is not None else None
         hit = keptjson.prefetched(ctx, KIND, _stamp(ref.id, fingerprint))
-        # Kept without the models when they were not asked for: found again (and kept with them).
-        if hit is not None and not (models and hit[0] is not None and hit[0].models is None):
+        # Kept without the models when they were not asked for: found again (and kept with them),
+        # where the provider names them.
+        if hit is not None and not (models and hit[0] is not None and hit[0].models is None
+                                    and scanner.provider(ref.provider).facts_name_models):
             facts[ref.id] = found = hit[0]
             if found is not None:
                 progress.advance()
