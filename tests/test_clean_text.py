@@ -76,6 +76,11 @@ def test_show_never_splits_a_path_with_spaces_or_wide_characters(isolated_home: 
     ("fix 👩\u200d🔧 it", 4 + 2 + 3),
     ("क्\u200dष", 2),  # a joiner between letters shapes them: their width stays
     ("a\u200db", 2),
+    ("❤️", 2),  # a narrow character drawn as an emoji (U+FE0F)
+    ("⚠️ careful", 2 + 8),
+    ("1️⃣", 2),  # a keycap
+    ("🏳️\u200d🌈", 2),
+    ("🏽", 2),  # a tone alone is an emoji of its own
 ])
 def test_an_emoji_sequence_takes_the_columns_of_one_glyph(text: str, columns: int) -> None:
     from agentscan.cli.charset import width_of

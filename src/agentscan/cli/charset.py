@@ -19,14 +19,14 @@ _TONES = ("\U0001f3fb", "\U0001f3ff")
 def char_width(ch: str) -> int:
     if unicodedata.combining(ch) or ch in "\u200b\u200c\u200d\ufeff\ufe0e\ufe0f":
         return 0
-    if _TONES[0] <= ch <= _TONES[1]:
-        return 0
+    if _TONES[0] <= ch <= _TONES[1] or unicodedata.category(ch) == "Me":
+        return 0  # a skin tone, or an enclosing mark (a keycap's U+20E3): drawn into the glyph before
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def width_of(text: str) -> int:
-    """Columns ``text`` takes on a terminal (wide CJK and emoji take two; an emoji sequence
-    joined by U+200D, a family or a job, one glyph: two, as terminals draw it and ``wcwidth``
+    """Columns ``text`` takes on a terminal (wide CJK and emoji take two; an emoji sequence,
+    a family or a job joined by U+200D, one glyph: two, as terminals draw it and ``wcwidth``
     counts it)."""
     if text.isascii():
         return len(text)
@@ -34,13 +34,41 @@ def width_of(text: str) -> int:
     # ASCII, and a heavy user's table has 15,000 of them.
     others = _not_ascii().findall(text)
     width = len(text) - len(others) + sum(char_width(ch) for ch in others)
-    if "\u200d" in text:
-        # Each emoji a joiner joins to the emoji before it takes no column of its own (between
-        # letters, a joiner only shapes them: Indic conjuncts keep their width).
-        width -= sum(2 for at, ch in enumerate(text[:-1])
-                     if ch == "\u200d" and at and char_width(text[at + 1]) == 2 and not text[at - 1].isascii()
-                     and (char_width(text[at - 1]) == 2 or text[at - 1] in "\ufe0f" or _TONES[0] <= text[at - 1] <= _TONES[1]))
+    if "\u200d" in text or "\ufe0f" in text or any(_TONES[0] <= ch <= _TONES[1] for ch in others):
+        width += _emoji_sequences(text)
     return width
+
+
+def _emoji_sequences(text: str) -> int:
+    """What ``text``'s emoji sequences add to the sum of its characters' widths: a narrow
+    character asked to look like an emoji (U+FE0F: ``❤️``, ``1️⃣``) takes two columns; a skin
+    tone after an emoji is drawn into it (alone, it is an emoji of its own); an emoji joined
+    to the one before (U+200D) takes none of its own.  A joiner between letters (an Indic
+    conjunct) only shapes them."""
+    extra = 0
+    glyph = 0  # the width of the glyph the last character drew into, as drawn
+    joining = False
+    for ch in text:
+        if ch == "\u200d":
+            joining = glyph == 2
+            continue
+        if ch == "\ufe0f":
+            if glyph == 1:
+                extra += 1
+                glyph = 2
+            continue
+        width = char_width(ch)
+        if _TONES[0] <= ch <= _TONES[1]:
+            if glyph != 2:
+                extra += 2  # a tone alone: an emoji of two columns
+                glyph = 2
+            continue
+        if joining and width == 2:
+            extra -= 2  # drawn into the emoji before it
+        elif width:
+            glyph = width
+        joining = False
+    return extra
 
 
 @functools.cache
