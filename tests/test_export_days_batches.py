@@ -101,3 +101,25 @@ def test_a_file_of_a_line_a_session_reads_no_call(isolated_home: Path, tmp_path:
         costs = dict(conn.execute("SELECT id, cost_usd FROM sessions").fetchall())
     assert {row["id"]: row["cost_usd"] for row in rows} == costs and len(costs) == 12
     assert all(cost is not None for cost in costs.values())
+
+
+@pytest.mark.parametrize("args", [["-f", "sqlite"], ["-f", "csv", "--days"]])
+def test_a_first_export_reads_each_session_once(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                args: list[str]) -> None:
+    """With no key hashes in the index, finding which sessions share calls would cost a read of
+    every session, and each batch another: a first export reads all calls at once."""
+    from agentscan.providers.claude.provider import ClaudeProvider
+    from spies import record_calls as spy
+
+    _home(isolated_home)
+    reads = spy(monkeypatch, ClaudeProvider, "session_usage", lambda self, ref, *rest, **named: ref.native_id)
+    first = _export(tmp_path, "first", *args)
+    assert len(reads) == len(set(reads)) == 12
+    monkeypatch.setattr(export_days, "BATCH", 3)
+    batches = record_calls(monkeypatch, collect, "usage_by_session", lambda scanner, refs: len(refs))
+    again = _export(tmp_path, "again", *args)  # the next run: a batch at a time
+    assert batches and max(batches) <= 3
+    if args[1] == "sqlite":
+        assert _sqlite(first) == _sqlite(again)
+    else:
+        assert first.read_text() == again.read_text()

@@ -50,9 +50,13 @@ def export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[S
     from agentscan.scan.costs import costs_of
     from agentscan.scan.sharing import merge_by_provider, sharers, sharing
 
+    wanted = {ref.id for ref in chosen}
+    if _mostly_unread(scanner, refs):
+        # A first export: the key hashes would cost a parse of every session, and each batch
+        # another.  Every call is read once, and merged at once.
+        return _all_at_once(scanner, refs, chosen, wanted, book, zone)
     keys = key_hashes_by_session(scanner, refs)
     shared = sharing(keys)  # every id when a blob is damaged: all merged, exactly
-    wanted = {ref.id for ref in chosen}
     others = sharers(keys, wanted) if len(chosen) < len(refs) else set()
     extra = [ref for ref in refs if ref.id in others]
     together = [ref for ref in chosen if ref.id in shared] + extra
@@ -66,5 +70,42 @@ def export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[S
             costs.update(costs_of(per_session, [ref for ref in batch if ref.id in wanted], book))
             days += usage_days(merge_by_provider(batch, per_session), book, zone)
             del per_session
+    days.sort(key=lambda day: day.order)
+    return ExportDays(days, [ref.id for ref in extra], costs)
+
+
+#: more sessions than this share of an export's without their key hashes in the index, and
+#: its calls are read all at once (``export_days``)
+UNREAD_SHARE = 0.25
+
+
+def _mostly_unread(scanner: Scanner, refs: Sequence[SessionRef]) -> bool:
+    """Whether the index lacks the key hashes of more than ``UNREAD_SHARE`` of ``refs``' sessions
+    (as their files are now): a cron job's next export finds a few changed; a first one, all."""
+    cache = scanner.cache
+    if cache is None:
+        return True
+    held = cache.get_keys([ref.id for ref in refs])
+    fingerprint = scanner.fingerprint
+    unread = sum(1 for ref in refs if ref.id not in held or held[ref.id][0] != fingerprint(ref))
+    return unread > UNREAD_SHARE * len(refs)
+
+
+def _all_at_once(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[SessionRef], wanted: set[str],
+                 book: PriceBook, zone: tzinfo | None) -> ExportDays:
+    """``export_days`` from every chosen session's calls, read at once (and the sessions
+    sharing theirs, found from the key hashes that read gives)."""
+    from agentscan.export.rows import usage_days
+    from agentscan.scan.collect import key_hashes_by_session, usage_by_session
+    from agentscan.scan.costs import costs_of
+    from agentscan.scan.sharing import merge_by_provider, sharers
+
+    per_session = usage_by_session(scanner, chosen)
+    costs = costs_of(per_session, chosen, book)
+    others = sharers(key_hashes_by_session(scanner, refs), wanted) if len(chosen) < len(refs) else set()
+    extra = [ref for ref in refs if ref.id in others]
+    if extra:
+        per_session = {**usage_by_session(scanner, extra), **per_session}
+    days = usage_days(merge_by_provider([*chosen, *extra], per_session), book, zone)
     days.sort(key=lambda day: day.order)
     return ExportDays(days, [ref.id for ref in extra], costs)

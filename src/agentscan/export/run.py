@@ -201,7 +201,7 @@ def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day
     if fmt == "sqlite":
         return None
     if per_day:
-        days = sorted(usage_days, key=lambda day: day.order)
+        days = usage_days  # in ``UsageDay.order`` (``export.days``)
         if fmt == "jsonl":
             return lambda handle: day_jsonl_lines(handle, days)
         return lambda handle: day_csv_lines(handle, days)

@@ -33,7 +33,7 @@ import sys
 import time
 from typing import Any
 
-from agentscan.filemodes import DIR_MODE, open_private
+from agentscan.filemodes import make_private_dirs, open_private
 from agentscan.hooks import events
 
 SLOTS = 4
@@ -180,7 +180,7 @@ def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
 
 def _take_slot(root: str) -> str | None:
     folder = os.path.join(root, SPOOL_DIR)
-    os.makedirs(folder, mode=DIR_MODE, exist_ok=True)
+    make_private_dirs(folder)
     for index in range(SLOTS):
         path = os.path.join(folder, f"sender-{index}.slot")
         for _ in range(2):
@@ -218,7 +218,7 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
             from agentscan.hooks.diagnostics import log_problem
 
             log_problem(root, "otlp", f"live export {outcome}: {message}")
-        os.makedirs(os.path.join(root, SPOOL_DIR), mode=DIR_MODE, exist_ok=True)
+        make_private_dirs(os.path.join(root, SPOOL_DIR))
         with _locked(os.path.join(root, SPOOL_DIR, "counters.lock")):
             path = os.path.join(root, COUNTER_FILE)
             try:
