@@ -5,8 +5,8 @@ the index is a pass over every line of its session: a first ``list --grep``
 on the bench's scale-10 home read all 15,000 rows to find a word in a few
 (22 s).  A provider's table facts (``scan.tablefacts``: Claude's and Codex's,
 from their files' bytes, equal to the row's) hold its date, cwd and title,
-and Claude's every model its files name (``TableFacts.models``), of which the
-row's model is one.  A session whose facts already fail a filter cannot
+and, asked for, the models the row's could be (``TableFacts.models``: Claude's
+and Codex's).  A session whose facts already fail a filter cannot
 match it, and its row is left unread.  Whatever the facts cannot settle (a
 provider without them, a model not looked for, a session with neither cwd nor
 title, which may have recorded nothing) goes on to its row, as before.

@@ -169,13 +169,14 @@ class CodexProvider(Provider):
 
     rows_may_travel = True
 
+    #: the models its window, its kept tally and the index name (``tablefacts``), or none where unsure
+    facts_name_models = True
+
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
-        # No ``models``: a row's model may come from a tally of a whole rollout an earlier
-        # run kept, which names what no window read here holds.
         from agentscan.providers.codex.discovery import CodexSession
         from agentscan.providers.codex.tablefacts import table_facts
 
-        return table_facts(ref.hint, ctx) if isinstance(ref.hint, CodexSession) else None
+        return table_facts(ref.hint, ctx, models=models) if isinstance(ref.hint, CodexSession) else None
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
         # Without its session from discovery, the row would discover again (``_session``).

@@ -10,10 +10,26 @@ in the same window's bytes (``toolkit.stampscan``), and so are the renames
 pass decodes them); the head and header are read as the row reads them.
 ``None`` (read the row) for a compressed rollout (its "tail" is the whole
 file) and whatever ``stampscan`` cannot settle.
+
+With ``models`` (``list --grep``), the names the row's ``model`` is chosen
+among (``TableFacts.models``): the row's model is the most used of the
+naming thread's calls and turns (``modeluse``) in its files' windows, or in
+a large file's kept tally, else the index row's.  Every call and turn a
+window's pass counts is named by a ``"model"`` key in that window (a call's
+own, or a ``turn_context``'s, and no pass of a window goes on from an earlier
+one), so every such key's string in the bytes is taken, with the kept
+tally's models and the index's.  Left ``None`` (the row is read) where that
+may miss one: a name spelled with an escape; a file larger than its window
+without a kept tally, when agentscan's index is open (a whole pass may keep
+one later, naming what no window holds, while these facts stay kept there for
+the same files);
+and a fork or subagent larger than its window, whose copied history may be
+read whole for its own calls (``row._own_facts``).
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -24,34 +40,52 @@ from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.stampscan import STAMPS, Unsure, line_around, newest_time, refuse_escaped_words
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agentscan.context import ScanContext
-    from agentscan.providers.codex.discovery import CodexSession, RolloutFile
+    from agentscan.providers.codex.discovery import CodexSession, RolloutFile, Thread
+    from agentscan.providers.codex.header import RolloutHeader
     from agentscan.providers.codex.names import RolloutNames
 
 _RENAMED = b'"thread_name_updated"'
+# A ``"model"`` key's string and what ends it: its quote; an escape (the name may be spelled
+# otherwise); or the line's end (a broken line, which no pass decodes: the search goes on at
+# the next line, whose keys it must not step over).  JSON's blanks within a line only.
+_MODEL = re.compile(rb'"model"[ \t\r]*:[ \t\r]*"([^"\\\n]*)(["\\\n])')
 
 
-def table_facts(session: CodexSession, ctx: ScanContext) -> TableFacts | None:
-    """The row's ``updated_at``, ``cwd`` and ``title`` (``row.assemble_row``), or ``None``: read the row."""
+def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
+    """The row's ``updated_at``, ``cwd`` and ``title`` (``row.assemble_row``), or ``None``: read the row.
+    ``models``: the names its ``model`` is one of too (the module's doc), where they are sure."""
     from agentscan.providers.codex.names import chosen_name, merged
     from agentscan.providers.codex.row import index_is_newer, pick, session_head, thread_header
 
     threads = session.threads()
-    # The thread whose name titles the row: the main one, else the first subagent.
+    # The thread whose name titles the row, and whose model is the row's: the main one, else
+    # the first subagent.
     naming = session.main or (session.children[0] if session.children else None)
     lasts: list[datetime | None] = []
     named = None
+    choosing: set[str] | None = set() if models else None
     try:
         # One window at a time (a session of 40 subagents would hold 40 MiB): of each, its
         # newest time, and of the naming thread's, its names.
         for thread in threads:
-            data = _window(thread.rollout)
+            data, cut = _window(thread.rollout)
             lasts.append(newest_time(data, STAMPS.findall(data), _record_at))
             if thread is naming:
                 # Every file's window, in history order, as the row's tails (``row._segmented_facts``).
                 own = thread.thread_id
-                parts = [_names(_window(segment.rollout), own) for segment in thread.segments]
+                parts = []
+                for segment in thread.segments:
+                    part, part_cut = _window(segment.rollout)
+                    parts.append(_names(part, own))
+                    choosing = _file_models(part, part_cut, segment.rollout.path, ctx, choosing)
+                    del part
                 named = chosen_name(thread, merged([*parts, _names(data, own)]))
+                choosing = _file_models(data, cut, thread.rollout.path, ctx, choosing)
+                if cut and choosing is not None and _replays(thread, thread_header(thread, ctx)):
+                    choosing = None
             del data
     except (Unsure, OSError):
         return None
@@ -61,23 +95,60 @@ def table_facts(session: CodexSession, ctx: ScanContext) -> TableFacts | None:
     main = session.main
     if main is None:
         first = session.children[0] if session.children else None
-        return TableFacts(recorded or mtime, thread_header(first, ctx).cwd if first else None, title)
+        return TableFacts(recorded or mtime, thread_header(first, ctx).cwd if first else None, title,
+                          _sorted(choosing))
     row = main.indexed
+    if choosing is not None and row is not None and row.model is not None:
+        choosing.add(row.model)  # the row's model when no window or tally names one
     wins = index_is_newer(main, lasts[0])
     return TableFacts(newest(recorded, row.updated_at if row else None) or mtime,
                       pick(wins, thread_header(main, ctx).cwd, row.cwd if row else None),
-                      title if named else pick(wins, title, row.title if row else None))
+                      title if named else pick(wins, title, row.title if row else None), _sorted(choosing))
 
 
-def _window(rollout: RolloutFile) -> bytes:
-    """The bytes of the window ``headtail._read_tail`` reads."""
+def _sorted(names: set[str] | None) -> tuple[str, ...] | None:
+    return None if names is None else tuple(sorted(names))
+
+
+def _replays(thread: Thread, header: RolloutHeader) -> bool:
+    """Whether the row tells the thread's own calls from a copied history (``row._own_facts``,
+    which a paginated thread's ``row._segmented_facts`` never does)."""
+    return not thread.segments and header.history_base is None and header.link.replays_history
+
+
+def _file_models(data: bytes, cut: bool, path: Path, ctx: ScanContext, names: set[str] | None) -> set[str] | None:
+    """``names`` with the models the row may take from one file of the naming thread
+    (``row._file_tail``): its window's, and when the window cut it, its kept tally's.
+    ``None``: not sure of them (the module's doc)."""
+    from agentscan.providers.codex.fullcounts import exact_tally
+
+    if names is None:
+        return None
+    for match in _MODEL.finditer(data):
+        end = match.group(2)
+        if end == b"\\":
+            return None  # spelled with an escape: its bytes are not its name
+        if end == b'"':
+            names.add(match.group(1).decode("utf-8", "replace"))
+    if cut:
+        tally = exact_tally(path, ctx)  # as the row takes it: brought up to date if the file grew
+        if tally is not None and tally.models is not None:
+            names.update(model for model, _ in (*tally.models.calls, *tally.models.turns))
+        elif ctx.file_cache is not None:
+            return None
+    return names
+
+
+def _window(rollout: RolloutFile) -> tuple[bytes, bool]:
+    """The bytes of the window ``headtail._read_tail`` reads, and whether it cut the file."""
     from agentscan.providers.codex.headtail import tail_window
 
     if rollout.compressed:
         raise Unsure
-    data, _ = tail_window(rollout.path)
-    refuse_escaped_words(data)  # a type spelled with an escape would hide a rename from the search below
-    return data
+    data, cut = tail_window(rollout.path)
+    # A key or a type spelled with an escape would hide a rename (or a model) from the searches below.
+    refuse_escaped_words(data)
+    return data, cut
 
 
 def _names(data: bytes, own: str) -> RolloutNames:
