@@ -90,7 +90,8 @@ def test_ide_only_detail_follows_the_header_order(isolated_home: Path) -> None:
         ("why does login fail?", datetime(2026, 7, 25, 17, 20, 1, tzinfo=UTC)),
         ("and the fix?", datetime(2026, 7, 25, 17, 21, tzinfo=UTC)),
     ]
-    assert [(r.text, r.model) for r in detail.responses] == [("Reading the handler.", "gpt-5"), ("Patched it.", "gpt-5")]
+    # The second bubble names no model: none is invented for it (the composer's is the current one).
+    assert [(r.text, r.model) for r in detail.responses] == [("Reading the handler.", "gpt-5"), ("Patched it.", None)]
     assert [(t.name, t.summary, t.status, t.paths) for t in detail.tools] == [
         ("read_file", "/home/me/site/login.py", "ok", ("/home/me/site/login.py",)),
         ("run_terminal_cmd", "pytest", "error", ()),

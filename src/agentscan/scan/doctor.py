@@ -94,9 +94,23 @@ def _check(path: Path) -> tuple[bool, bool, str | None]:
 _NUMBERS = re.compile(r"\d+")
 
 
+_OPENING, _CLOSING = "([{", ")]}"
+
+
 def _head(message: str) -> str:
-    """What a warning's message says before its details ("invalid JSON skipped: …")."""
-    return message.split(":", 1)[0]
+    """What a warning's message says before its details ("invalid JSON skipped: …"): up to
+    the first colon that ends a clause (followed by a space, or the end), outside brackets.
+    A colon in a path (``/mnt/c:/x``, ``C:\\x``) or in a parenthesis (``not used (x: y);
+    …``) is part of the kind: cut there, the kind was half a sentence, its bracket unclosed."""
+    depth = 0
+    for index, char in enumerate(message):
+        if char in _OPENING:
+            depth += 1
+        elif char in _CLOSING:
+            depth = max(0, depth - 1)
+        elif char == ":" and depth == 0 and message[index + 1:index + 2] in ("", " "):
+            return message[:index]
+    return message
 
 
 def _names(heads: Iterable[str]) -> dict[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.detail import DetailCollector
@@ -82,7 +82,11 @@ def _stream_child(child: str, path: Path | None, ctx: ScanContext, collector: De
             collector.add_error(event.message, None, kind="error", subagent=child)
 
 
-def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: DetailCollector, *, model: str | None) -> TranscriptDetail:
+def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: DetailCollector, *,
+                       models: Sequence[str | None] = ()) -> TranscriptDetail:
+    """``models``: the model of each prompt's turn, when known (``ide.turn_models``); a
+    transcript records none, so a reply is labelled only from there, never with the
+    session's model (which may be one the user switched to later)."""
     result = TranscriptDetail()
     child_paths = {sub.agent_id: sub.path for sub in files.subagents}
     matcher = ChildMatcher({child: first_user_text(path, ctx) for child, path in child_paths.items()})
@@ -94,6 +98,7 @@ def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: Detail
             turn.end(False)
             collector.add_prompt(event.text, event.timestamp)
         elif isinstance(event, AssistantText):
+            model = models[prompt_number - 1] if 0 < prompt_number <= len(models) else None
             collector.add_response(event.text, None, model)
         elif isinstance(event, ToolCall):
             turn.add(event, None)

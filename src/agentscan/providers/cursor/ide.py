@@ -54,6 +54,26 @@ def first_prompt(info: ComposerInfo, db: StateDb) -> str | None:
     return None
 
 
+def turn_models(info: ComposerInfo, db: StateDb, prompts: int) -> tuple[str | None, ...]:
+    """For each turn of the live conversation (a user bubble and the assistant bubbles
+    after it), the model its assistant bubbles name, when they name one and only one
+    (not ``default``, auto); else ``None``.  What a transcript reply ran on, the
+    transcript itself never says (``detail.stream_transcripts``).  Empty unless there
+    are as many turns as the transcript has ``prompts``: matched in order, one for one."""
+    turns: list[set[str]] = []
+    for raw in live_bubbles(info, db):
+        kind = raw.get("type")
+        if kind == USER_BUBBLE:
+            turns.append(set())
+        elif kind == ASSISTANT_BUBBLE and turns:
+            named = as_str(as_dict(raw.get("modelInfo")).get("modelName"))
+            if named is not None and named.strip():
+                turns[-1].add(named.strip())
+    if len(turns) != prompts:
+        return ()
+    return tuple(model_name(next(iter(names))) if len(names) == 1 else None for names in turns)
+
+
 def _arguments(tool: dict[str, Any]) -> object:
     for key in ("params", "rawArgs"):
         value = tool.get(key)
@@ -94,8 +114,9 @@ def stream_composer(info: ComposerInfo, db: StateDb, collector: DetailCollector)
         if raw.get("type") != ASSISTANT_BUBBLE:
             continue
         if text:
-            model = model_name(as_dict(raw.get("modelInfo")).get("modelName")) or info.model
-            collector.add_response(text.strip(), when, model)
+            # This bubble's own model, never the composer's: ``modelConfig`` is the model
+            # chosen *now*, and a turn before a switch ran another (``null``: unknown).
+            collector.add_response(text.strip(), when, model_name(as_dict(raw.get("modelInfo")).get("modelName")))
         tool = as_dict(raw.get("toolFormerData"))
         if tool:
             collector.add_tool(tool_event(tool, when))

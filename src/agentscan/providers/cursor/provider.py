@@ -59,8 +59,9 @@ class CursorProvider(Provider):
 
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.workspace import workspace_status
 
-        return [state_db(ctx).status()]
+        return [line for line in (state_db(ctx).status(), workspace_status(ctx)) if line]
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return cursor_roots(ctx)
@@ -301,7 +302,7 @@ class CursorProvider(Provider):
         from agentscan.providers.cursor.statedb import state_db
 
         from agentscan.providers.cursor.detail import stream_events, stream_transcripts
-        from agentscan.providers.cursor.ide import stream_composer
+        from agentscan.providers.cursor.ide import stream_composer, turn_models
         from agentscan.toolkit.detail import DetailCollector
 
         files: TranscriptSet | None = ref.hint.transcripts
@@ -311,7 +312,9 @@ class CursorProvider(Provider):
         collector = DetailCollector(bounds)
         delegations = {}
         if files is not None:
-            streamed = stream_transcripts(files, ctx, collector, model=found.row.model)
+            # A reply's model from its turn's bubbles, never the row's (a transcript names none).
+            turns = turn_models(info, db, found.row.counts.prompts) if info is not None else ()
+            streamed = stream_transcripts(files, ctx, collector, models=turns)
             delegations = {d.subagent: d for d in streamed.delegations}
         elif ref.hint.store is not None:
             stream_store(ref.hint.store, ctx, collector)

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.roots import Root, setting_paths
+from agentscan.toolkit.roots import Root, platform_dir, setting_paths
 
 PROVIDER = "cursor"
 STATE_DB_ENV = "CURSOR_STATE_DB"
@@ -37,23 +37,25 @@ def chat_roots(ctx: ScanContext) -> list[Root]:
     ]
 
 
-def _user_dir_candidates(ctx: ScanContext) -> list[tuple[str, Path, str]]:
-    """(platform, Cursor ``User`` dir, what chose it) for every platform."""
-    xdg = ctx.env_value("XDG_CONFIG_HOME")
-    appdata = ctx.env_value("APPDATA")
+def _user_dir_candidates(ctx: ScanContext) -> tuple[list[tuple[str, Path, str]], list[str]]:
+    """(platform, Cursor ``User`` dir, what chose it) for every platform, and the notes
+    on the platform variables ``--home`` moved (``toolkit.roots.platform_dir``)."""
+    xdg = platform_dir(ctx, "XDG_CONFIG_HOME")
+    appdata = platform_dir(ctx, "APPDATA")
+    notes = [found[2] for found in (xdg, appdata) if found is not None and found[2]]
     return [
         ("darwin", ctx.home / "Library" / "Application Support" / "Cursor" / "User", ctx.home_source),
         (
             "linux",
-            (Path(xdg) if xdg else ctx.home / ".config") / "Cursor" / "User",
-            "XDG_CONFIG_HOME" if xdg else ctx.home_source,
+            (xdg[0] if xdg else ctx.home / ".config") / "Cursor" / "User",
+            xdg[1] if xdg else ctx.home_source,
         ),
         (
             "win32",
-            (Path(appdata) if appdata else ctx.home / "AppData" / "Roaming") / "Cursor" / "User",
-            "APPDATA" if appdata else ctx.home_source,
+            (appdata[0] if appdata else ctx.home / "AppData" / "Roaming") / "Cursor" / "User",
+            appdata[1] if appdata else ctx.home_source,
         ),
-    ]
+    ], notes
 
 
 def _native(platform: str) -> str:
@@ -72,7 +74,9 @@ def state_db_root(ctx: ScanContext, *, platform: str | None = None) -> Root:
     if explicit:
         return Root(PROVIDER, explicit[0], STATE_DB_ENV, kind="database", explicit=True)
     native = _native(platform or sys.platform)
-    candidates = _user_dir_candidates(ctx)
+    candidates, moved = _user_dir_candidates(ctx)
+    if moved:
+        note = "; ".join([note, *moved] if note else moved)
     # Native platform first; the others only if they exist (see module doc).
     candidates.sort(key=lambda item: item[0] != native)
     for _, user_dir, source in candidates:

@@ -77,6 +77,8 @@ class StateDb:
         self._handle = _Handle()
         self._failed = False
         self._failure: str | None = None
+        #: the warning of a read that failed *this time* (``_fail``), said again by every read after it
+        self._unread: str | None = None
         self._opened = False
         self._headers: dict[str, HeaderInfo] | None = None
         self._composers: dict[str, ComposerInfo] | None = None
@@ -92,6 +94,7 @@ class StateDb:
 
     def _conn(self) -> sqlite3.Connection | None:
         if self._failed:
+            self._remind()
             return None
         if not self._opened:
             self._opened = True
@@ -117,10 +120,21 @@ class StateDb:
         return f"state DB: {path} not found (no Cursor IDE data); agent transcripts only"
 
     def _fail(self, message: str) -> None:
-        self._failure = message
+        reason = _reason(message, self.path)
+        self._failure = reason
         self._failed = True
         self._handle.close()
-        self._ctx.warn(self.path, f"Cursor state DB not used ({message}); transcripts are listed without it", passing=True)
+        hint = " (try again in a moment, or close Cursor)" if _LOCKED in reason else ""
+        self._unread = f"Cursor state DB not used ({reason}); transcripts are listed without it{hint}"
+        self._remind()
+
+    def _remind(self) -> None:
+        """Say, as ``passing``, that the DB could not be read this time, to every read after
+        the one that failed: each row (and token sum) built meanwhile lacks what the DB holds,
+        and its capture must see that, or the row would be kept and served once the lock is
+        gone (the DB unchanged, its fingerprint too).  The sink prints it once."""
+        if self._unread is not None:
+            self._ctx.warn(self.path, self._unread, passing=True)
 
     def close(self) -> None:
         # Answers stay memoised; a later question reopens the DB.
@@ -152,6 +166,7 @@ class StateDb:
         return data if isinstance(data, dict) else None
 
     def _has_kv(self) -> bool:
+        self._remind()
         if self._kv is None:
             conn = self._conn()
             try:
@@ -167,6 +182,7 @@ class StateDb:
 
     def headers(self) -> dict[str, HeaderInfo]:
         """``composerHeaders`` (a table in some builds, an ItemTable key in others)."""
+        self._remind()
         if self._headers is None:
             self._headers = {}
             conn = self._conn()
@@ -209,6 +225,7 @@ class StateDb:
 
     def composers(self) -> dict[str, ComposerInfo]:
         """Every ``composerData:<id>`` row, by one bounded range scan."""
+        self._remind()
         if self._composers is None:
             self._composers = {}
             if self._has_kv():
@@ -228,6 +245,7 @@ class StateDb:
 
     def conversation_order(self, composer_id: str) -> tuple[str, ...]:
         """The live conversation's bubble ids (memoised; read for shown sessions only)."""
+        self._remind()
         order = self._orders.get(composer_id)
         if order is None:
             info = self.composers().get(composer_id)
@@ -264,6 +282,7 @@ class StateDb:
 
     def bubble_stats(self, composer_id: str) -> BubbleStats:
         """Tokens and counts of one composer (memoised: rows, show and tokens share it)."""
+        self._remind()
         stats = self._stats.get(composer_id)
         if stats is None:
             stats = self._stats[composer_id] = BubbleStats()
@@ -291,6 +310,19 @@ def close_state_db(ctx: ScanContext) -> None:
     db = ctx.memo.get(_MEMO_KEY)
     if db is not None:
         db.close()
+
+
+#: how SQLite says another connection holds the lock past the busy timeout
+_LOCKED = "database is locked"
+
+
+def _reason(message: str, path: os.PathLike[str]) -> str:
+    """``message`` without the DB's path (the warning names it already), a lock said
+    with who holds it."""
+    reason = message.removeprefix(f"{path}: ")
+    if "locked" in reason or "busy" in reason:  # SQLITE_BUSY, SQLITE_LOCKED
+        return f"{_LOCKED} by Cursor or another program"
+    return reason
 
 
 def _wal_live(path) -> bool:

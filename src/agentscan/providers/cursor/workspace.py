@@ -29,7 +29,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from agentscan.providers.cursor.records import RawBubble
 
 _MEMO = "cursor.workspaces"
+#: (the DBs opened, those of them that could not be read, the workspace dirs) of this scan
+_READ = "cursor.workspaces.read"
 TITLE_CHARS = 180
 _KEYS = ("composer.composerData", "composer.composerHeaders")
 #: a home with more workspace dirs than this reads only the newest ones
@@ -82,7 +84,9 @@ def folder_of(directory: Path, ctx: ScanContext) -> str | None:
     return local or None
 
 
-def composer_entries(db_path: Path, ctx: ScanContext) -> list[dict[str, Any]]:
+def composer_entries(db_path: Path, ctx: ScanContext, unread: list[Path] | None = None) -> list[dict[str, Any]]:
+    """The ``allComposers`` entries of one workspace DB; one that cannot be read is a
+    warning, and is added to ``unread`` (``doctor`` counts them)."""
     try:
         with readonly(db_path) as conn:
             if not has_table(conn, "ItemTable"):
@@ -91,6 +95,8 @@ def composer_entries(db_path: Path, ctx: ScanContext) -> list[dict[str, Any]]:
             rows = conn.execute(f"SELECT key, value FROM ItemTable WHERE key IN ({marks})", _KEYS).fetchall()
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
         ctx.warn(db_path, f"Cursor workspace DB not read: {exc}", passing=True)
+        if unread is not None:
+            unread.append(db_path)
         return []
     entries: list[dict[str, Any]] = []
     for key, value in sorted(rows, key=lambda row: _KEYS.index(row[0])):
@@ -147,18 +153,43 @@ def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
         ctx.cannot_list(root, exc)
         return found
     directories.sort(key=_mtime, reverse=True)
+    read: list[Path] = []
+    unread: list[Path] = []
+    ctx.memo[_READ] = (read, unread, len(directories))
     for directory in directories[:MAX_WORKSPACES]:
         db_path = directory / "state.vscdb"
         if not os.path.isfile(db_path) or ctx.linked_outside(db_path):
             continue
+        read.append(db_path)
         folder = folder_of(directory, ctx)
-        for entry in composer_entries(db_path, ctx):
+        for entry in composer_entries(db_path, ctx, unread):
             composer = _composer(entry, db_path, folder)
             # A composer listed twice (a folder reopened): the copy that holds more wins.
             if composer is not None and (composer.composer_id not in found
                                          or composer.stats.bubbles > found[composer.composer_id].stats.bubbles):
                 found[composer.composer_id] = composer
     return found
+
+
+def workspace_status(ctx: ScanContext) -> str | None:
+    """One line for ``doctor``: the workspace DBs read beside the global one (the cwd of a
+    composer that names no workspace comes from them), and how many could not be read."""
+    root = workspace_dir(ctx)
+    if root is None:
+        return None  # ``CURSOR_STATE_DB`` outside a ``globalStorage`` dir: none are read
+    composers = workspace_composers(ctx)
+    found = ctx.memo.get(_READ)
+    if found is None:
+        return f"workspace DBs: none ({legible(str(root))} does not exist or cannot be listed)"
+    read, unread, directories = found
+    opened = len(read) - len(unread)
+    listed = f"{len(composers)} composer{'' if len(composers) == 1 else 's'} listed"
+    line = f"workspace DBs: {opened} of {len(read)} read in {legible(str(root))} ({listed}"
+    if unread:
+        line += f"; {len(unread)} could not be read, see the warnings"
+    if directories > MAX_WORKSPACES:
+        line += f"; only the newest {MAX_WORKSPACES:,} of {directories:,} workspace dirs"
+    return line + ")"
 
 
 def _mtime(path: Path) -> float:
