@@ -11,6 +11,7 @@ Every setting that names a place (``CODEX_HOME``, ``CLAUDE_CONFIG_DIR``,
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import NamedTuple
 
@@ -89,3 +90,31 @@ def setting_paths(ctx: ScanContext, name: str, *, listed: bool = True) -> tuple[
         ctx.warn(entry, f"{name} is relative, so it was ignored (only absolute paths are used)")
     shown = ", ".join(repr(entry) for entry in ignored)
     return kept, f"{name} entry {shown} ignored: not an absolute path"
+
+
+def platform_dir(ctx: ScanContext, name: str) -> tuple[Path, str, str | None] | None:
+    """A platform variable (``XDG_CONFIG_HOME``, ``APPDATA``) as this scan takes it: (the
+    dir, what chose it, a note).  Under ``--home DIR`` one that lies inside the login's own
+    home (``$HOME``, as a desktop session sets ``~/.config``) stands for the same place
+    inside ``DIR``: ``DIR`` replaces the home, and a copied home's files (Cursor's database,
+    Claude Code's ``~/.config/claude``) must not give way to this machine's.  One elsewhere was set on purpose, and is taken as it is
+    (docs/cli.md, ``--home``)."""
+    value = ctx.env_value(name)
+    if value is None:
+        return None
+    login = ctx.env_value("HOME") or ctx.env_value("USERPROFILE")
+    if ctx.home_source != "--home" or login is None or not inside_home(value, login):
+        return Path(value), name, None
+    relative = os.path.relpath(os.path.abspath(value), os.path.abspath(login))
+    rebased = ctx.home if relative == os.curdir else ctx.home / relative
+    if rebased == Path(os.path.abspath(value)):
+        return rebased, name, None  # --home is the login's home
+    return rebased, ctx.home_source, f"{name}={value} is under $HOME, so read under --home as {rebased}"
+
+
+def inside_home(value: str, home: str) -> bool:
+    """Whether ``value`` lies in ``home`` (absolute both; never a home of ``/``, which holds all)."""
+    if not (os.path.isabs(value) and os.path.isabs(home)):
+        return False
+    home = os.path.abspath(home)
+    return os.path.dirname(home) != home and os.path.commonpath([os.path.abspath(value), home]) == home

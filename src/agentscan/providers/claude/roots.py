@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.roots import Root, home_relative, setting_paths
+from agentscan.toolkit.roots import Root, home_relative, platform_dir, setting_paths
 
 
 def claude_roots(ctx: ScanContext) -> list[Root]:
@@ -24,9 +24,11 @@ def claude_roots(ctx: ScanContext) -> list[Root]:
                 path = path / "projects"
             roots.append(Root("claude", path, "CLAUDE_CONFIG_DIR", explicit=True, note=note))
         return _unique(roots)
-    xdg = ctx.env_value("XDG_CONFIG_HOME")
+    # Under ``--home DIR``, an XDG_CONFIG_HOME inside the login's own home is read inside DIR
+    # (``platform_dir``): a copied home's ``~/.config/claude`` is its, not this machine's.
+    xdg = platform_dir(ctx, "XDG_CONFIG_HOME")
     xdg_root = (
-        Root("claude", Path(xdg) / "claude" / "projects", "XDG_CONFIG_HOME", note=note)
+        Root("claude", xdg[0] / "claude" / "projects", xdg[1], note="; ".join(filter(None, (note, xdg[2]))) or None)
         if xdg
         else Root("claude", home_relative(ctx, ".config", "claude", "projects"), ctx.home_source, note=note)
     )
