@@ -52,8 +52,9 @@ class CursorProvider(Provider):
     env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
     # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text;
     # 4: updated_at takes meta.json updatedAtMs; 5: a guessed cwd checked against
-    # the session folder's name
-    parser_version = "5"
+    # the session folder's name; 6: rows read while state.vscdb was locked were kept
+    # (an upgrade must not take them back)
+    parser_version = "6"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 
