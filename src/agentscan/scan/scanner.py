@@ -409,4 +409,3 @@ class Scanner:
         from agentscan.scan.showing import session_detail
 
         return with_cost(self, session_detail(self, session_query(query), bounds), prices)
-

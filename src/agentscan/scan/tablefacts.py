@@ -40,11 +40,9 @@ KIND = "table-facts"
 VERSION = "1"
 
 
-def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False,
-           models: bool = False) -> dict[str, SessionRow | TableFacts]:
+def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) -> dict[str, SessionRow | TableFacts]:
     """Each of ``refs``' facts (by session id): a provider's ``TableFacts``, else its row.
-    ``told``: each is told to ``ctx.progress`` as it comes (the caller expected them).
-    ``models``: with ``TableFacts.models`` where the provider names them."""
+    ``told``: each is told to ``ctx.progress`` as it comes (the caller expected them)."""
     from agentscan.progress import Progress
 
     ctx = scanner.ctx
@@ -68,7 +66,7 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False,
             progress.advance()
             return True
 
-        facts = _kept_or_found(scanner, cheap, progress, read_one, models)
+        facts = _kept_or_found(scanner, cheap, progress, read_one, models=False)
         for ref in others:  # those the workers left time for, none, or all (one that failed too)
             if ref.id not in found:
                 found[ref.id] = scanner.row(ref)
