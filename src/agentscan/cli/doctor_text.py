@@ -186,6 +186,8 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
             if config["problem"]:
                 state += ", see below"
                 problems.append(f"problem: {shown}: {config['problem']}")
+            if config.get("note"):  # another agentscan than this one, a project's two files: it works
+                problems.append(f"note: {shown}: {config['note']}")
             rows.append([config["agent"], config["scope"], state, shown])
         lines += _fitted(HOOK_COLUMNS, rows, term, lambda row: f"{row[0]} ({row[1]} scope): {row[2]}: {row[3]}")
     for text in problems + narrowed:

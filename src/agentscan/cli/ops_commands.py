@@ -88,6 +88,8 @@ def export_command(
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
         gone = f", {result.gone} marked gone" if result.gone else ""
+        if result.merged:  # once: rows an earlier agentscan wrote for what is now part of another session
+            gone += f", {result.merged} merged into another session"
         print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters)}")
     finish(state, scanner, as_json=as_json)
 

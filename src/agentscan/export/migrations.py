@@ -40,10 +40,22 @@ def applied(db: Database) -> list[str]:
 
 
 def migrate(db: Database) -> list[str]:
-    """Apply the migrations this database has not seen; returns their names."""
+    """Apply the migrations this database has not seen; returns their names.
+
+    A database that records a migration this version does not know was written by a newer
+    agentscan: ``ExportFailed`` before anything is written.  Writing into it would fill half
+    its schema (an older agentscan set every ``cost_usd`` of ``token_days`` to NULL in a
+    file migrated after it; a column it does not know stays stale)."""
+    from agentscan.errors import ExportFailed
+
+    done = set(applied(db))
+    unknown = sorted(done - {func.__name__ for func in MIGRATIONS})
+    if unknown:
+        raise ExportFailed(f"a newer agentscan wrote it (it records the migration{'s' if len(unknown) > 1 else ''} "
+                           f"{', '.join(unknown)}, which this one does not know): export with that agentscan, "
+                           "or give another --output")
     if not db[MIGRATIONS_TABLE].exists():
         db.table(MIGRATIONS_TABLE).create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
-    done = set(applied(db))
     ran = []
     for func in MIGRATIONS:
         if func.__name__ in done:

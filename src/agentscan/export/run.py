@@ -46,6 +46,8 @@ class ExportResult:
     #: sessions of providers none of whose roots exists, by provider: left as they were in an SQLite
     #: index (not marked gone); in a JSON Lines or CSV file, those the replaced file held
     unseen: Mapping[str, int] = field(default_factory=dict)
+    #: rows of an SQLite index deleted because their file is now another session's (``sqlite._drop_merged``)
+    merged: int = 0
 
 
 def export(
@@ -63,6 +65,7 @@ def export(
     days_of: Iterable[str] = (),
     unseen: Sequence[str] = (),
     roots: Mapping[str, Sequence[str]] | None = None,
+    owners: Mapping[str, str] | None = None,
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock).
 
@@ -107,9 +110,9 @@ def export(
                 return replace(result, unseen=held)
             from agentscan.export.sqlite import write_sqlite
 
-            sessions, gone, kept = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
-                                                days_of=days_of, unseen=unseen, roots=roots)
-            return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept)
+            sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
+                                                        days_of=days_of, unseen=unseen, roots=roots, owners=owners)
+            return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept, merged=merged)
     except Timeout:
         raise ExportFailed(
             f"another agentscan export is writing {output} (lock {lock_file}); gave up after {lock_timeout:g} s "
@@ -285,6 +288,8 @@ def run_export(
         per_day=days,
         days_of=days_of,
         roots=roots,
+        # Every present session's files: a row an earlier agentscan wrote for one of them is merged.
+        owners={str(path): ref.id for ref in refs for path in ref.read_files} if fmt == "sqlite" else None,
     )
     from agentscan.export.sqlite import ELSEWHERE
 

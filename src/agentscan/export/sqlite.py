@@ -4,7 +4,9 @@ Tables (documented in docs/cron.md):
 
 * ``sessions`` (pk ``id``): the flat row (``cost_usd`` included) plus
   ``first_seen_at``, ``last_seen_at`` and ``gone_at`` (set when the
-  session's files are gone; the row is kept, never deleted);
+  session's files are gone; the row is kept).  Only a row whose file is now
+  one of another session's (an earlier agentscan listed it on its own) is
+  deleted, with its children: that session counts its calls;
 * ``subagents`` (pk ``session_id, subagent_id``): each delegated run's tokens
   and ``cost_usd``;
 * ``token_days`` (pk ``session_id, day, model, subagent_id``): tokens and
@@ -58,12 +60,15 @@ def write_sqlite(
     days_of: Iterable[str] = (),
     unseen: Collection[str] = (),
     roots: Mapping[str, Sequence[str]] | None = None,
-) -> tuple[int, int, dict[str, int]]:
+    owners: Mapping[str, str] | None = None,
+) -> tuple[int, int, dict[str, int], int]:
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone,
-    sessions of ``unseen`` providers left as they were, by provider).  ``days_of``: other
-    sessions whose days ``usage_days`` holds whole (shared calls credited anew:
-    ``run._merged_as_in_the_whole``); theirs are replaced too.  ``unseen``: providers none
-    of whose roots exists (a home not mounted, a disk unplugged): their sessions are not gone."""
+    sessions of ``unseen`` providers left as they were, by provider, sessions merged into
+    another).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
+    credited anew: ``run._merged_as_in_the_whole``); theirs are replaced too.  ``unseen``:
+    providers none of whose roots exists (a home not mounted, a disk unplugged): their
+    sessions are not gone.  ``owners``: each present session's files, to its id
+    (``_drop_merged``)."""
     import sqlite3
 
     import sqlite_utils
@@ -72,11 +77,13 @@ def write_sqlite(
     db = sqlite_utils.Database(path)
     try:
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
-                      roots=roots)
+                      roots=roots, owners=owners or {})
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
         # was rolled back: the file is as it was.
+        raise ExportFailed(f"cannot write {path}: {exc}") from None
+    except ExportFailed as exc:  # ``migrate``'s: a file a newer agentscan wrote, left as it is
         raise ExportFailed(f"cannot write {path}: {exc}") from None
     finally:
         db.close()
@@ -85,8 +92,8 @@ def write_sqlite(
 def _write(
     db: Database, rows: list[SessionRow], usage_days: list[UsageDay], *, scope: Collection[str] | None,
     present_ids: Iterable[str] | None, days_of: Iterable[str], unseen: Collection[str],
-    roots: Mapping[str, Sequence[str]] | None = None,
-) -> tuple[int, int, dict[str, int]]:
+    roots: Mapping[str, Sequence[str]] | None = None, owners: Mapping[str, str] | None = None,
+) -> tuple[int, int, dict[str, int], int]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA busy_timeout=10000")
     migrate(db)
@@ -103,10 +110,11 @@ def _write(
             record["gone_at"] = None
             records.append(record)
         db.table("sessions").upsert_all(records, pk="id")
-        gone, kept = _mark_gone(db, present, scope, now, unseen, roots)
         ids = [row.id for row in rows] + list(days_of)
+        merged, waiting = _drop_merged(db, present, scope, unseen, owners or {}, set(ids))
+        gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots)
         _replace_children(db, ids, usage_days)
-    return len(rows), gone, kept
+    return len(rows), gone, kept, merged
 
 
 #: ``_mark_gone``'s count of a provider's sessions whose files exist outside this run's roots
@@ -139,6 +147,37 @@ def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, u
         db.execute("UPDATE sessions SET gone_at = ? WHERE id = ?", (now, session_id))
         count += 1
     return count, kept
+
+
+def _drop_merged(db, present: set[str], scope: Collection[str] | None, unseen: Collection[str],
+                 owners: Mapping[str, str], written: set[str]) -> tuple[int, set[str]]:
+    """Delete the rows (session, token_days, subagents) of sessions that are no longer sessions
+    of their own: their file is now one of a present session's (``owners``: file to session id).
+    An earlier agentscan listed a paginated Codex thread's second rollout as a session; this
+    one reads it as part of the thread, whose days hold its calls: kept, or marked gone, its
+    days would be counted twice by every sum over ``token_days``.  Returns (how many were
+    deleted, the ids left as they are because their owner was not written this run: a
+    ``--since`` leaving it out, whose old row lacks the calls until a run writes it)."""
+    if not owners:
+        return 0, set()
+    merged: list[str] = []
+    waiting: set[str] = set()
+    for (session_id, provider, path) in db.execute("SELECT id, provider, path FROM sessions").fetchall():
+        owner = owners.get(path) if path else None
+        if owner is None or session_id in present or provider in unseen or (scope is not None and provider not in scope):
+            continue
+        if not owner.startswith(f"{provider}:"):  # another agent's file: not this session's successor
+            continue
+        if owner in written:
+            merged.append(session_id)
+        else:
+            waiting.add(session_id)
+    for start in range(0, len(merged), 500):
+        chunk = merged[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        for table, column in (("subagents", "session_id"), ("token_days", "session_id"), ("sessions", "id")):
+            db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+    return len(merged), waiting
 
 
 def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:

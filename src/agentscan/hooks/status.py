@@ -18,12 +18,16 @@ from agentscan.hooks.merging import ours_by_event
 
 ERROR_LINES = 5
 _AGENT_ARG = re.compile(r"--agent[= ]+['\"]?([^\s'\"]+)")
+#: a shell-form command (``<program> hook --agent NAME``); without it, Claude's exec form, whose
+#: ``command`` is the program alone (``args`` hold the rest)
+_SHELL_FORM = re.compile(r"\s+hook\s+--agent\b")
 
 
-def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False) -> dict[str, Any]:
+def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, home: Path | None = None,
+                   env: Mapping[str, str] | None = None) -> dict[str, Any]:
     report: dict[str, Any] = {"agent": agent, "scope": scope, "path": str(path), "exists": False,
                               "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
-                              "command": None, "problem": None, "narrowed": [], "stored_twice": [],
+                              "command": None, "problem": None, "note": None, "narrowed": [], "stored_twice": [],
                               "legacy": legacy}
     try:
         text = path.read_text(encoding="utf-8")
@@ -47,10 +51,93 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False) 
     # A second entry beside one that sees every tool: each event it sees is stored twice.
     report["stored_twice"] = [{"event": ours.event, "entries": ours.entries} for ours in found if ours.stored_twice]
     command = report["command"]
+    # An upgrade into a new venv, the old one deleted: the agent runs a program that is not
+    # there, every event is lost, and nothing reaches the hook error log to say so.
+    search = (os.environ if env is None else env).get("PATH", os.defpath)
+    for program in dict.fromkeys(_program(ours.command, home) for ours in found if isinstance(ours.command, str)):
+        if program is None:
+            continue
+        missing = _missing(program) if os.path.isabs(program) else None
+        if missing:
+            report["problem"] = f"the hook runs {program}, which {missing}: run {_reinstall(agent, scope, legacy)}"
+            break
+        if report["note"] is None:
+            report["note"] = _other_agentscan(program, search, agent, scope, legacy) or (
+                None if os.path.isabs(program) else _by_name(program, search))
     named = _AGENT_ARG.search(command) if isinstance(command, str) else None
-    if named and named.group(1) != agent:
+    if named and named.group(1) != agent and report["problem"] is None:
         report["problem"] = f"the hook runs with --agent {named.group(1)}, not {agent}: it stores nothing"
     return report
+
+
+def _program(command: str, home: Path | None) -> str | None:
+    """The program a hook command runs, as the agent's shell finds it: its first word (the whole
+    ``command`` of Claude's exec form), ``~`` made the home; ``None`` when it cannot be told."""
+    if not _SHELL_FORM.search(command):
+        word = command.strip()
+    elif os.name == "nt":  # cmd's quoting (``hooks.install.shell_word``): shlex would eat the backslashes
+        text = command.lstrip()
+        word = text[1:].split('"', 1)[0] if text.startswith('"') else text.split(None, 1)[0]
+    else:
+        import shlex
+
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return None
+        word = words[0] if words else ""
+    if word.startswith("~/") and home is not None:
+        word = str(home / word[2:])
+    return word or None
+
+
+def _missing(program: str) -> str | None:
+    """What is wrong with ``program``, an absolute path, as the agent would run it (``None``:
+    it can run): it must be an executable file."""
+    if not os.path.exists(program):  # a link to a deleted venv's file too
+        return "does not exist"
+    if not os.path.isfile(program) or not os.access(program, os.X_OK):
+        return "is not an executable file"
+    return None
+
+
+def _by_name(program: str, search: str) -> str | None:
+    """A note for a bare name (``agentscan``, written by an install that could not find its own
+    path) that this ``PATH`` does not have.  Not a problem: the agent runs it with its own
+    ``PATH`` (an editor started from the desktop has another than the shell's)."""
+    import shutil
+
+    if os.sep in program or (os.altsep and os.altsep in program) or shutil.which(program, path=search):
+        return None  # a relative path depends on the directory the agent runs it from
+    return (f"the hook runs {program} by name, and this PATH has none: unless the agent's PATH has it, "
+            "nothing is captured (an install run by its full path, /…/bin/agentscan, writes that path)")
+
+
+def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> str:
+    """The command that writes this agentscan's path into the config (``hooks install``
+    updates the command of its entries in place); a project's shared settings.json, which
+    installs no longer write, is cleaned by an uninstall first."""
+    install = f"agentscan hooks install --agent {agent}" + (" --scope project" if scope == "project" else "")
+    if legacy:
+        return f"`agentscan hooks uninstall --agent {agent} --scope project`, then `{install}`"
+    return f"`{install}`{again}"
+
+
+def _other_agentscan(program: str, search: str, agent: str, scope: str, legacy: bool) -> str | None:
+    """A note when the hook runs another agentscan than the one running doctor (a venv left
+    from before an upgrade): its captures follow that version's rules.  Only when this one's
+    path is clear (run as ``…/agentscan``, not ``python -m agentscan``)."""
+    import shutil
+    import sys
+
+    this = sys.argv[0] if sys.argv else ""
+    if os.path.basename(this) not in ("agentscan", "agentscan.exe") or not os.path.isfile(this):
+        return None
+    found = program if os.path.isabs(program) else shutil.which(program, path=search)
+    if found is None or os.path.realpath(found) == os.path.realpath(this):
+        return None
+    return (f"the hook runs {found}, not this agentscan ({os.path.abspath(this)}); "
+            f"to capture with this one, run {_reinstall(agent, scope, legacy, again='')}")
 
 
 def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, Any]:
@@ -66,10 +153,11 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                 real = os.path.realpath(path)
                 if real in seen:
                     continue
-                report = _config_report(agent, scope, path, legacy=index > 0)
+                report = _config_report(agent, scope, path, legacy=index > 0, home=home, env=env)
                 if report["exists"]:
                     seen.add(real)
                     configs.append(report)
+    _note_both_project_files(configs)
     root = store.data_dir(env)
     summaries = store.summaries(root)
     per_agent: dict[str, int] = {}
@@ -82,6 +170,20 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
                   "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent},
         "errors": {"path": os.path.join(root, store.DIAGNOSTICS_LOG), "last": _tail(os.path.join(root, store.DIAGNOSTICS_LOG))},
     }
+
+
+def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
+    """A project's shared settings.json, which the first agentscan installed to, beside the
+    settings.local.json installs write now: Claude Code runs the hooks of both files, so each
+    event can be stored twice (``hooks install`` warns so; doctor said nothing)."""
+    local = [c for c in configs if c["agent"] == "claude" and c["scope"] == "project" and not c["legacy"] and c["events"]]
+    for config in configs:
+        if config["legacy"] and config["events"] and local:
+            note = (f"agentscan's hook is also installed in {local[0]['path']}: Claude Code runs the hooks of both "
+                    "files, so each event can be captured twice; run `agentscan hooks uninstall --agent claude "
+                    "--scope project`, which removes agentscan's entries from both, then "
+                    "`agentscan hooks install --agent claude --scope project`")
+            config["note"] = note  # its fix also points the hook at this agentscan (``_other_agentscan``)
 
 
 def _tail(path: str, count: int = ERROR_LINES, limit: int = 64 * 1024) -> list[str]:

@@ -50,6 +50,16 @@ class CacheBusy(Exception):
     """Another process holds the index longer than ``BUSY_TIMEOUT``."""
 
 
+class NewerIndex(ValueError):
+    """The index was written by a newer agentscan (a higher ``schema_version``): not damaged,
+    so not moved aside.  Two installs used in turn (a crontab naming an old venv, pipx beside
+    a project's venv) would otherwise each rebuild it from nothing on every switch."""
+
+    def __init__(self, version: str) -> None:
+        super().__init__(f"written by a newer agentscan (schema {version})")
+        self.version = version
+
+
 def cache_dir(env: Mapping[str, str]) -> Path:
     override = env.get("AGENTSCAN_CACHE_DIR")
     if override:
@@ -102,6 +112,9 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
             return connect(path), path
         except CacheBusy:
             return None  # another agentscan is writing: this run goes without
+        except NewerIndex as exc:  # a newer agentscan's, which it still reads: left as it is
+            ctx.warn(path, f"cache disabled: {exc}; this one reads schema {SCHEMA_VERSION}; left as it is")
+            return None
         except (sqlite3.DatabaseError, ValueError, OSError) as exc:
             if is_busy(exc):
                 return None
@@ -172,7 +185,7 @@ def connect(path: Path) -> sqlite3.Connection:
         if identity not in (None, _IDENTITY):
             raise ValueError("not an agentscan cache")
         if version is not None and int(version) > SCHEMA_VERSION:
-            raise ValueError(f"written by a newer agentscan (schema {version})")
+            raise NewerIndex(version)
         if version is None or int(version) < SCHEMA_VERSION:
             if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 conn.execute("PRAGMA journal_mode=WAL")
