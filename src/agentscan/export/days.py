@@ -5,9 +5,9 @@ Each call is credited to one session, as ``tokens`` credits it: calls that sever
 sessions' files hold (a resumed or forked session's copies) are merged across them
 (``sharing.merge_by_provider``).  Merging every chosen session's calls at once held a
 heavy user's million calls in memory (about 480 MB at the bench's scale 10), when
-only the sessions that share a call need each other's: the index's key hashes
-(``sharing.sharing``) tell which those are.  They are merged together; every other
-session's calls are bucketed by day a batch at a time and let go.
+only the sessions that share a call need each other's: their key hashes
+(``sharing.sharing``) tell which those are.  Every session's calls are bucketed by day
+a batch at a time and let go; those that share are read again and merged together.
 """
 
 from __future__ import annotations
@@ -44,68 +44,53 @@ def export_days(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[S
     every session's days, so theirs are replaced as well; a JSON Lines or CSV file of some
     sessions leaves them out).  Merged among the chosen alone, an ``export --since`` into a
     file a whole export wrote credited a call to both of its sessions' days.  In the order
-    of ``UsageDay.order``."""
+    of ``UsageDay.order``.
+
+    Each batch's calls are read once: a session's days are bucketed alone, and its key
+    hashes taken (from the index, else from the calls at hand).  The few sessions that turn
+    out to share a call with another are read again, together, and merged."""
     from agentscan.export.rows import usage_days
     from agentscan.scan.collect import key_hashes_by_session, usage_by_session
     from agentscan.scan.costs import costs_of
+    from agentscan.scan.sessionsums import key_hashes
     from agentscan.scan.sharing import merge_by_provider, sharers, sharing
 
     wanted = {ref.id for ref in chosen}
-    if _mostly_unread(scanner, refs):
-        # A first export: the key hashes would cost a parse of every session, and each batch
-        # another.  Every call is read once, and merged at once.
-        return _all_at_once(scanner, refs, chosen, wanted, book, zone)
-    keys = key_hashes_by_session(scanner, refs)
-    shared = sharing(keys)  # every id when a blob is damaged: all merged, exactly
-    others = sharers(keys, wanted) if len(chosen) < len(refs) else set()
-    extra = [ref for ref in refs if ref.id in others]
-    together = [ref for ref in chosen if ref.id in shared] + extra
-    alone = [ref for ref in chosen if ref.id not in shared]
-    days: list[UsageDay] = []
+    keys = _kept_keys(scanner, chosen)
+    # Each session's days as if it shared nothing: right for every one but those that share
+    # a call with another (made again below, together).  Kept by the session whose files
+    # held the calls: a call's record may name another session (a resumed one's copies).
+    alone: dict[str, list[UsageDay]] = {}
     costs: dict[str, Priced] = {}
-    for batch in [together] + [alone[start:start + BATCH] for start in range(0, len(alone), BATCH)]:
-        if batch:
-            per_session = usage_by_session(scanner, batch)
-            # A row's cost from exactly the calls its tokens count, its own (``usage_by_session``).
-            costs.update(costs_of(per_session, [ref for ref in batch if ref.id in wanted], book))
-            days += usage_days(merge_by_provider(batch, per_session), book, zone)
-            del per_session
+    for start in range(0, len(chosen), BATCH):
+        batch = chosen[start:start + BATCH]
+        per_session = usage_by_session(scanner, batch)
+        # A row's cost from exactly the calls its tokens count, its own (``usage_by_session``).
+        costs.update(costs_of(per_session, batch, book))
+        for ref in batch:
+            if ref.id not in keys:
+                keys[ref.id] = key_hashes(per_session.get(ref.id, ()))
+            alone[ref.id] = usage_days(merge_by_provider([ref], per_session), book, zone)
+        del per_session
+    rest = [ref for ref in refs if ref.id not in wanted]
+    if rest:
+        keys.update(key_hashes_by_session(scanner, rest))
+    shared = sharing(keys)  # every id when a blob is damaged: all merged, exactly
+    others = sharers(keys, wanted) if rest else set()
+    extra = [ref for ref in rest if ref.id in others]
+    together = [ref for ref in chosen if ref.id in shared] + extra
+    days = [day for ref in chosen if ref.id not in shared for day in alone[ref.id]]
+    if together:
+        days += usage_days(merge_by_provider(together, usage_by_session(scanner, together)), book, zone)
     days.sort(key=lambda day: day.order)
     return ExportDays(days, [ref.id for ref in extra], costs)
 
 
-#: more sessions than this share of an export's without their key hashes in the index, and
-#: its calls are read all at once (``export_days``)
-UNREAD_SHARE = 0.25
-
-
-def _mostly_unread(scanner: Scanner, refs: Sequence[SessionRef]) -> bool:
-    """Whether the index lacks the key hashes of more than ``UNREAD_SHARE`` of ``refs``' sessions
-    (as their files are now): a cron job's next export finds a few changed; a first one, all."""
+def _kept_keys(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, bytes]:
+    """The key hashes the index holds for ``refs``' files as they are (sealed)."""
     cache = scanner.cache
     if cache is None:
-        return True
+        return {}
     held = cache.get_keys([ref.id for ref in refs])
     fingerprint = scanner.fingerprint
-    unread = sum(1 for ref in refs if ref.id not in held or held[ref.id][0] != fingerprint(ref))
-    return unread > UNREAD_SHARE * len(refs)
-
-
-def _all_at_once(scanner: Scanner, refs: Sequence[SessionRef], chosen: Sequence[SessionRef], wanted: set[str],
-                 book: PriceBook, zone: tzinfo | None) -> ExportDays:
-    """``export_days`` from every chosen session's calls, read at once (and the sessions
-    sharing theirs, found from the key hashes that read gives)."""
-    from agentscan.export.rows import usage_days
-    from agentscan.scan.collect import key_hashes_by_session, usage_by_session
-    from agentscan.scan.costs import costs_of
-    from agentscan.scan.sharing import merge_by_provider, sharers
-
-    per_session = usage_by_session(scanner, chosen)
-    costs = costs_of(per_session, chosen, book)
-    others = sharers(key_hashes_by_session(scanner, refs), wanted) if len(chosen) < len(refs) else set()
-    extra = [ref for ref in refs if ref.id in others]
-    if extra:
-        per_session = {**usage_by_session(scanner, extra), **per_session}
-    days = usage_days(merge_by_provider([*chosen, *extra], per_session), book, zone)
-    days.sort(key=lambda day: day.order)
-    return ExportDays(days, [ref.id for ref in extra], costs)
+    return {ref.id: held[ref.id][1] for ref in refs if ref.id in held and held[ref.id][0] == fingerprint(ref)}
