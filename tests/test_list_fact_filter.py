@@ -253,3 +253,24 @@ def test_facts_of_a_provider_that_names_no_models_are_taken_back(isolated_home: 
     found = record_calls(monkeypatch, CodexProvider, "table_facts", lambda *given, **named: 1)
     assert _run(*args) == first and first[0] == 0
     assert not found
+
+
+
+@pytest.mark.parametrize(("data", "names"), [
+    # A line cut in a model's name (a writer stopped mid-line), then a line whose first key
+    # is a model: the search stops at the line's end, and does not step over that key.
+    (b'{"message":{"model":"claude-unfini\n{"model":"claude-quokka-9","x":1}\n', {"claude-quokka-9"}),
+    (b'{"model" : "a"}\n{"m":{"model":"b"}}', {"a", "b"}),
+    (b'{"model":null,"y":{"model":"c"}}', {"c"}),
+])
+def test_the_models_a_files_bytes_name(data: bytes, names: set[str]) -> None:
+    from agentscan.toolkit.stampscan import add_model_names
+
+    found: set[str] = set()
+    assert add_model_names(data, found) and found == names
+
+
+def test_a_model_spelled_with_an_escape_is_not_named() -> None:
+    from agentscan.toolkit.stampscan import add_model_names
+
+    assert not add_model_names(b'{"model":"opus\\u002dx"}', set())

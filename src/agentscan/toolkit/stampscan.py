@@ -36,6 +36,25 @@ class Unsure(Exception):
     """The bytes do not settle it: decode the file the full way."""
 
 
+# A ``"model"`` key's string and what ends it: its quote; an escape (the name may be spelled
+# otherwise); or the line's end (a broken line, which no pass decodes: the search goes on at
+# the next line, whose keys it must not step over).  JSON's blanks within a line only.
+_MODEL = re.compile(rb'"model"[ \t\r]*:[ \t\r]*"([^"\\\n]*)(["\\\n])')
+
+
+def add_model_names(data: bytes, names: set[str]) -> bool:
+    """Add to ``names`` every ``"model"`` key's string ``data`` holds, nested or not (the
+    table facts' ``models``: a row's model is one of them); ``False`` when one is spelled
+    with an escape, whose bytes are not its name (a key spelled so: ``refuse_escaped_words``)."""
+    for match in _MODEL.finditer(data):
+        end = match.group(2)
+        if end == b"\\":
+            return False
+        if end == b'"':
+            names.add(match.group(1).decode("utf-8", "replace"))
+    return True
+
+
 def refuse_escaped_words(data: bytes) -> None:
     """``Unsure`` when a key, or a ``"type"``'s value, is spelled with a JSON escape."""
     if _ESCAPE.search(data) and _ESCAPED_WORD.search(data):

@@ -35,7 +35,7 @@ from agentscan.providers.claude.records import as_str, collapse, is_bare_command
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import line_record
-from agentscan.toolkit.stampscan import STAMP, Unsure, line_around, refuse_escaped_words, verified
+from agentscan.toolkit.stampscan import STAMP, Unsure, add_model_names, line_around, refuse_escaped_words, verified
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -53,8 +53,6 @@ _TITLED = re.compile(rb'"type"\s*:\s*"(custom-title|ai-title|summary)"')
 _ESCAPED_UUID = re.compile(rb'"uuid"\s*:\s*"[^"]*\\')
 _PLAIN = re.compile(r"[ !#-\[\]-~]*")  # printable ASCII but the quote and the backslash
 _UUID = re.compile(rb'"uuid"\s*:\s*"([ !#-\[\]-~]*)"')
-# A model's name and what ends it: a quote, or an escape (the name may be spelled otherwise).
-_MODEL = re.compile(rb'"model"\s*:\s*"([^"\\]*)(["\\])')
 
 
 def table_facts(files: SessionFiles, recency: float | None, *, models: bool = False) -> TableFacts | None:
@@ -85,12 +83,8 @@ def _models_in(data: bytes, named: set[str] | None) -> None:
     """Add to ``named`` every ``"model"`` string ``data`` holds, nested or not: the row's
     model is one of them (a message's ``model``: ``row.note_record``).  A key spelled with an
     escape was refused (``_scan``); a value spelled with one is refused here."""
-    if named is None:
-        return
-    for match in _MODEL.finditer(data):
-        if match.group(2) != b'"':
-            raise Unsure
-        named.add(match.group(1).decode("utf-8", "replace"))
+    if named is not None and not add_model_names(data, named):
+        raise Unsure
 
 
 def _read(path: Path) -> bytes:

@@ -29,7 +29,6 @@ read whole for its own calls (``row._own_facts``).
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -37,7 +36,7 @@ import orjson
 
 from agentscan.model import TableFacts
 from agentscan.timeutil import from_epoch, newest
-from agentscan.toolkit.stampscan import STAMPS, Unsure, line_around, newest_time, refuse_escaped_words
+from agentscan.toolkit.stampscan import STAMPS, Unsure, add_model_names, line_around, newest_time, refuse_escaped_words
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -48,10 +47,6 @@ if TYPE_CHECKING:
     from agentscan.providers.codex.names import RolloutNames
 
 _RENAMED = b'"thread_name_updated"'
-# A ``"model"`` key's string and what ends it: its quote; an escape (the name may be spelled
-# otherwise); or the line's end (a broken line, which no pass decodes: the search goes on at
-# the next line, whose keys it must not step over).  JSON's blanks within a line only.
-_MODEL = re.compile(rb'"model"[ \t\r]*:[ \t\r]*"([^"\\\n]*)(["\\\n])')
 
 
 def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
@@ -124,12 +119,8 @@ def _file_models(data: bytes, cut: bool, path: Path, ctx: ScanContext, names: se
 
     if names is None:
         return None
-    for match in _MODEL.finditer(data):
-        end = match.group(2)
-        if end == b"\\":
-            return None  # spelled with an escape: its bytes are not its name
-        if end == b'"':
-            names.add(match.group(1).decode("utf-8", "replace"))
+    if not add_model_names(data, names):
+        return None  # spelled with an escape: its bytes are not its name
     if cut:
         tally = exact_tally(path, ctx)  # as the row takes it: brought up to date if the file grew
         if tally is not None and tally.models is not None:
