@@ -214,7 +214,7 @@ class TableFacts(NamedTuple):
     ``updated_at``, ``cwd`` and ``title``, found without the row's pass
     (``Provider.table_facts``).  A named tuple: a dataclass costs about a millisecond on import.
 
-    ``models``, found only when asked (``list --grep``: ``scan.grepfacts``), names every
+    ``models``, found only when asked (``list --grep``: ``scan.factfilter``), names every
     model the session's files name, of which its row's ``model`` is one: a session none
     of whose facts contain a word cannot match it.  ``None``: not looked for."""
 

@@ -172,20 +172,23 @@ def _drop_merged(db, present: set[str], scope: Collection[str] | None, unseen: C
             merged.append(session_id)
         else:
             waiting.add(session_id)
-    for start in range(0, len(merged), 500):
-        chunk = merged[start:start + 500]
-        marks = ",".join("?" * len(chunk))
-        for table, column in (("subagents", "session_id"), ("token_days", "session_id"), ("sessions", "id")):
-            db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+    _delete_rows(db, merged, sessions_too=True)
     return len(merged), waiting
 
 
-def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
+def _delete_rows(db, ids: list[str], *, sessions_too: bool = False) -> None:
+    """Delete the ``subagents`` and ``token_days`` rows of the sessions ``ids`` (and, with
+    ``sessions_too``, the sessions), 500 at a time: SQLite's bound on a statement's parameters."""
+    tables = [("subagents", "session_id"), ("token_days", "session_id")] + ([("sessions", "id")] if sessions_too else [])
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         marks = ",".join("?" * len(chunk))
-        db.execute(f"DELETE FROM subagents WHERE session_id IN ({marks})", chunk)
-        db.execute(f"DELETE FROM token_days WHERE session_id IN ({marks})", chunk)
+        for table, column in tables:
+            db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+
+
+def _replace_children(db, ids: list[str], usage_days: list[UsageDay]) -> None:
+    _delete_rows(db, ids)
     days: dict[tuple[str, str, str, str], _Sums] = {}
     subagents: dict[tuple[str, str], _Sums] = {}
     for day in usage_days:

@@ -97,8 +97,8 @@ def platform_dir(ctx: ScanContext, name: str) -> tuple[Path, str, str | None] | 
     dir, what chose it, a note).  Under ``--home DIR`` one that lies inside the login's own
     home (``$HOME``, as a desktop session sets ``~/.config``) stands for the same place
     inside ``DIR``: ``DIR`` replaces the home, and a copied home's files (Cursor's database,
-    Claude Code's ``~/.config/claude``) must not give way to this machine's.  One elsewhere was set on purpose, and is taken as it is
-    (docs/cli.md, ``--home``)."""
+    Claude Code's ``~/.config/claude``) must not give way to this machine's.  One elsewhere
+    was set on purpose, and is taken as it is (docs/cli.md, ``--home``)."""
     value = ctx.env_value(name)
     if value is None:
         return None

@@ -210,10 +210,7 @@ _SQLITE_CANTOPEN = 14
 
 
 def _cannot_open(exc: sqlite3.DatabaseError) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)  # Python >= 3.11
-    if code is None:
-        return "unable to open database file" in str(exc)
-    return code & 0xFF == _SQLITE_CANTOPEN
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF == _SQLITE_CANTOPEN  # one of SQLite's own
 
 
 def _open(path: Path, *, immutable: bool) -> sqlite3.Connection:
