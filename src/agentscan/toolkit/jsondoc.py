@@ -16,6 +16,7 @@ from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsonl import BOM, short_json_error
+from agentscan.toolkit.laxjson import reparse
 
 
 def load_json_file(
@@ -44,8 +45,11 @@ def load_json_file(
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        ctx.warn(path, f"invalid JSON: {short_json_error(exc)}")
-        return None
+        try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
+            return reparse(data, exc, lambda note: ctx.warn(path, note))
+        except orjson.JSONDecodeError:
+            ctx.warn(path, f"invalid JSON: {short_json_error(exc)}")
+            return None
 
 
 def too_many_values(data: bytes | str) -> bool:

@@ -26,6 +26,7 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.laxjson import reparse
 from agentscan.settling import unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -268,11 +269,14 @@ def _iter_handle(
             try:
                 record = orjson.loads(stripped)
             except orjson.JSONDecodeError as exc:
-                if not line.endswith(b"\n"):
-                    ctx.warn(path, unfinished_line(line), number)
-                else:
-                    ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", number)
-                continue
+                try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
+                    record = reparse(stripped, exc, lambda note, at=number: ctx.warn(path, note, at))
+                except orjson.JSONDecodeError:
+                    if not line.endswith(b"\n"):
+                        ctx.warn(path, unfinished_line(line), number)
+                    else:
+                        ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", number)
+                    continue
         if not isinstance(record, dict):
             ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
             continue
@@ -293,8 +297,11 @@ def line_record(line: bytes, *, first: bool) -> dict | None:
     except orjson.JSONDecodeError:
         try:
             record = orjson.loads(line.strip())
-        except orjson.JSONDecodeError:
-            return None
+        except orjson.JSONDecodeError as exc:
+            try:
+                record = reparse(line.strip(), exc)
+            except orjson.JSONDecodeError:
+                return None
     return record if isinstance(record, dict) else None
 
 

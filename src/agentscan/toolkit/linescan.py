@@ -26,6 +26,7 @@ import orjson
 
 from agentscan import bounds
 from agentscan.context import ScanContext
+from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at, short_json_error
 from agentscan.settling import unfinished_line
 
@@ -237,9 +238,13 @@ class _Scan:
                 try:
                     record = loads(stripped)
                 except orjson.JSONDecodeError as exc:
-                    if stripped:
-                        ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", block.line_number(line_start))
-                    continue
+                    number = block.line_number(line_start)
+                    try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
+                        record = reparse(stripped, exc, lambda note, at=number: ctx.warn(path, note, at))
+                    except orjson.JSONDecodeError:
+                        if stripped:
+                            ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", number)
+                        continue
             if type(record) is not dict:
                 ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", block.line_number(line_start))
                 continue
@@ -264,9 +269,12 @@ class _Scan:
             return
         try:
             record = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            self.ctx.warn(self.path, unfinished_line(line), number)
-            return
+        except orjson.JSONDecodeError as exc:
+            try:
+                record = reparse(line, exc, lambda note: self.ctx.warn(self.path, note, number))
+            except orjson.JSONDecodeError:
+                self.ctx.warn(self.path, unfinished_line(line), number)
+                return
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
             return

@@ -30,6 +30,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, short_json_error
+from agentscan.toolkit.laxjson import reparse
 from agentscan.settling import unfinished_line
 
 #: bytes read per step: a few hundred records of a typical transcript
@@ -149,11 +150,14 @@ class _Backwards:
         try:
             record = orjson.loads(stripped)
         except orjson.JSONDecodeError as exc:
-            if last_open:
-                self.ctx.warn(self.path, unfinished_line(stripped), self._number(last_open))
-            else:
-                self.ctx.warn(self.path, f"invalid JSON skipped: {short_json_error(exc)}", self._number(last_open))
-            return None
+            try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
+                record = reparse(stripped, exc, lambda note: self.ctx.warn(self.path, note, self._number(last_open)))
+            except orjson.JSONDecodeError:
+                if last_open:
+                    self.ctx.warn(self.path, unfinished_line(stripped), self._number(last_open))
+                else:
+                    self.ctx.warn(self.path, f"invalid JSON skipped: {short_json_error(exc)}", self._number(last_open))
+                return None
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", self._number(last_open))
             return None

@@ -28,6 +28,7 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
+from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.paths import child_path
 from agentscan.toolkit.roots import Root
@@ -270,7 +271,7 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
     found = None
     for line in head.removeprefix(BOM).splitlines():
         try:
-            record = orjson.loads(line)
+            record = laxjson.loads(line)
         except orjson.JSONDecodeError:
             continue
         if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:

@@ -63,6 +63,8 @@ def find_seam(path: Path, size: int) -> int | None:
     ``None`` when neither is within ``SEAM_SEARCH``."""
     import orjson
 
+    from agentscan.toolkit import laxjson
+
     from agentscan.toolkit.fsutil import open_regular
 
     middle = int(size * FIRST_SHARE)
@@ -81,7 +83,7 @@ def find_seam(path: Path, size: int) -> int | None:
         line = chunk[position:end]
         if b'"user"' in line:
             try:
-                record = orjson.loads(line)
+                record = laxjson.loads(line)
             except orjson.JSONDecodeError:
                 record = None
             if isinstance(record, dict) and record.get("type") == "user":
@@ -98,6 +100,8 @@ def leading_summaries(path: Path, ctx: ScanContext) -> dict[str, str]:
     leaves.  Empty when there are none, or they do not end within ``HEAD_BYTES``."""
     import orjson
 
+    from agentscan.toolkit import laxjson
+
     from agentscan.toolkit.fsutil import open_regular
 
     try:
@@ -108,7 +112,7 @@ def leading_summaries(path: Path, ctx: ScanContext) -> dict[str, str]:
     start = end = len(BOM) if head.startswith(BOM) else 0  # (the pass takes it off line 1 too)
     for line in head[start:].split(b"\n")[:-1]:  # whole lines only
         try:
-            record = orjson.loads(line)
+            record = laxjson.loads(line)
         except orjson.JSONDecodeError:
             break
         if not isinstance(record, dict) or record.get("type") != "summary":

@@ -244,10 +244,12 @@ def _prompt_point(line: bytes) -> tuple[str | None, str] | None:
     """``records.branch_point`` of the line when it is a prompt's record, decoded."""
     import orjson
 
+    from agentscan.toolkit import laxjson
+
     from agentscan.providers.claude.records import branch_point, real_prompt_text
 
     try:
-        record = orjson.loads(line)
+        record = laxjson.loads(line)
     except orjson.JSONDecodeError:
         return None
     if not isinstance(record, dict) or real_prompt_text(record) is None:

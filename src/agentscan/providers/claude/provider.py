@@ -45,7 +45,8 @@ class ClaudeProvider(Provider):
     # 7: ... only from a record of no parent (a later build's sidechain records are its own)
     # 8: a call copied into another session's file counts in the session its record names
     # 9: an API error written as a reply (``isApiErrorMessage``) is no response
-    parser_version = "9"
+    # 10: a line with a lone surrogate escape or bytes that are not UTF-8 is read (``laxjson``)
+    parser_version = "10"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

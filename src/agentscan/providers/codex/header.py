@@ -24,6 +24,7 @@ from cachetools import LRUCache
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
+from agentscan.toolkit import laxjson
 from agentscan.providers.codex.records import RawSessionMeta, ThreadLink, as_dict, as_str, link_of, time_value
 
 HEADER_BYTES = 64 * 1024
@@ -93,7 +94,7 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
             if not line.endswith(b"\n") and used >= HEADER_BYTES:
                 break  # cut by the budget: not a line we can parse
             try:
-                record = orjson.loads(line)
+                record = laxjson.loads(line)
             except orjson.JSONDecodeError:
                 continue  # full passes report bad lines with their numbers
             meta = _meta_of(record)

@@ -27,6 +27,7 @@ from cachetools import LRUCache
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail, short_json_error
+from agentscan.toolkit.laxjson import reparse
 from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import ZERO, Counters, add
 from agentscan.providers.codex.facts import LineFacts
@@ -168,15 +169,18 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
         try:
             record = orjson.loads(chunk)
         except orjson.JSONDecodeError as exc:
-            last = position == len(chunks) - 1
-            if cut:  # the window's lines are not the file's: no number to give
-                message = unfinished_line(chunk) if last else "invalid JSON skipped in the last 1 MiB"
-                warnings.append(ScanWarning(str(path), message))
-            else:
-                # The whole file: said as a whole pass says it (the same warning, told once).
-                message = unfinished_line(chunk) if last else f"invalid JSON skipped: {short_json_error(exc)}"
-                warnings.append(ScanWarning(str(path), message, position + 1))
-            continue
+            number = None if cut else position + 1
+            try:  # as the whole pass reads it (``toolkit.laxjson``), and says it
+                record = reparse(chunk, exc, lambda note, at=number: warnings.append(ScanWarning(str(path), note, at)))
+            except orjson.JSONDecodeError:
+                last = position == len(chunks) - 1
+                if cut:  # the window's lines are not the file's: no number to give
+                    message = unfinished_line(chunk) if last else "invalid JSON skipped in the last 1 MiB"
+                else:
+                    # The whole file: said as a whole pass says it (the same warning, told once).
+                    message = unfinished_line(chunk) if last else f"invalid JSON skipped: {short_json_error(exc)}"
+                warnings.append(ScanWarning(str(path), message, number))
+                continue
         if isinstance(record, dict):
             fold.feed(record)
     return fold.build(not cut, warnings)

@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING
 
 import orjson
 
+from agentscan.toolkit import laxjson
+
 from agentscan.model import TableFacts
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.stampscan import STAMPS, Unsure, add_model_names, line_around, newest_time, refuse_escaped_words
@@ -163,7 +165,7 @@ def _record_at(data: bytes, at: int) -> dict | None:
     """The record of the line holding byte ``at``, as ``_read_tail`` decodes it."""
     start, end = line_around(data, at)
     try:
-        record = orjson.loads(data[start:end].strip())
+        record = laxjson.loads(data[start:end].strip())
     except orjson.JSONDecodeError:
         return None
     return record if isinstance(record, dict) else None

@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from agentscan.toolkit import laxjson
+
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsondoc import load_json_file
@@ -89,7 +91,7 @@ def _decode_meta_value(value: object) -> dict[str, Any]:
     text = value.strip()
     try:
         data = bytes.fromhex(text) if not text.startswith("{") else text.encode()
-        return as_dict(orjson.loads(data))
+        return as_dict(laxjson.loads(data))
     except (ValueError, binascii.Error, orjson.JSONDecodeError):
         return {}
 

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import orjson
 
+from agentscan.toolkit import laxjson
+
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_list, as_str, model_name
@@ -81,7 +83,7 @@ def _arguments(tool: dict[str, Any]) -> object:
             return value
         if isinstance(value, str) and value.strip():
             try:
-                return orjson.loads(value)
+                return laxjson.loads(value)
             except orjson.JSONDecodeError:
                 return value
     return None

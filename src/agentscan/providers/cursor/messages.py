@@ -19,6 +19,8 @@ from typing import Any
 
 import orjson
 
+from agentscan.toolkit import laxjson
+
 from agentscan.providers.cursor.events import AssistantText, Event, ToolCall, UserText
 from agentscan.providers.cursor.prompt_text import split_user_text
 from agentscan.providers.cursor.records import as_dict, as_str
@@ -36,7 +38,7 @@ def decode_message(value: object) -> dict[str, Any] | None:
     if not data.lstrip()[:1] == b"{":
         return None
     try:
-        message = orjson.loads(data)
+        message = laxjson.loads(data)
     except orjson.JSONDecodeError:
         return None
     return message if isinstance(message, dict) and isinstance(message.get("role"), str) else None

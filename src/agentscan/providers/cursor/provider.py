@@ -53,8 +53,8 @@ class CursorProvider(Provider):
     # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text;
     # 4: updated_at takes meta.json updatedAtMs; 5: a guessed cwd checked against
     # the session folder's name; 6: rows read while state.vscdb was locked were kept
-    # (an upgrade must not take them back)
-    parser_version = "6"
+    # (an upgrade must not take them back); 7: a value with a lone surrogate escape is read
+    parser_version = "7"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 

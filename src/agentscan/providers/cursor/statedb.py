@@ -22,6 +22,8 @@ from typing import Any, Iterator, cast
 
 import orjson
 
+from agentscan.toolkit import laxjson
+
 from agentscan.bounds import MAX_JSON_VALUES
 from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.composer import (
@@ -159,7 +161,7 @@ class StateDb:
             self._ctx.warn(self.path, f"{where}: more than {MAX_JSON_VALUES:,} JSON values; skipped")
             return None
         try:
-            data = orjson.loads(value) if isinstance(value, (bytes, str)) else None
+            data = laxjson.loads(value) if isinstance(value, (bytes, str)) else None
         except orjson.JSONDecodeError:
             self._ctx.warn(self.path, f"{where}: invalid JSON skipped")
             return None

@@ -29,6 +29,8 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
+from agentscan.toolkit import laxjson
+
 from agentscan.context import ScanContext, legible
 from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats
 from agentscan.providers.cursor.prompt_text import collapse
@@ -103,7 +105,7 @@ def composer_entries(db_path: Path, ctx: ScanContext, unread: list[Path] | None 
         if value is None:
             continue
         try:
-            document = orjson.loads(value)
+            document = laxjson.loads(value)
         except orjson.JSONDecodeError:
             ctx.warn(db_path, f"{key}: invalid JSON skipped")
             continue

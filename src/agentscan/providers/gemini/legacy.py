@@ -20,6 +20,7 @@ from agentscan.context import ScanContext, say
 from agentscan.bounds import MAX_JSON_DOCUMENT_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsondoc import load_json_file, too_many_values
+from agentscan.toolkit.laxjson import reparse
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
 _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -45,12 +46,15 @@ def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
 
 
 def _strict(text: str) -> Any:
-    """``text`` parsed by orjson's rules (every other reader's): strict UTF-8, so no
-    lone surrogates, and bounded nesting.  ``None`` when it breaks them."""
+    """``text`` parsed as every other reader parses a record: orjson's bounded nesting,
+    a lone surrogate U+FFFD (``toolkit.laxjson``).  ``None`` when it is not JSON."""
     try:
         return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return None
+    except orjson.JSONDecodeError as exc:
+        try:
+            return reparse(text, exc)
+        except orjson.JSONDecodeError:
+            return None
 
 
 def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
