@@ -14,6 +14,7 @@ with ``fsutil.open_regular``: a FIFO or a device is refused, never read.
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import os
 import re
@@ -270,7 +271,7 @@ def _iter_handle(
                 record = orjson.loads(stripped)
             except orjson.JSONDecodeError as exc:
                 try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
-                    record = reparse(stripped, exc, lambda note, at=number: ctx.warn(path, note, at))
+                    record = reparse(stripped, exc, functools.partial(ctx.warn, path, line=number))
                 except orjson.JSONDecodeError:
                     if not line.endswith(b"\n"):
                         ctx.warn(path, unfinished_line(line), number)

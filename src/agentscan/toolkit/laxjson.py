@@ -60,13 +60,15 @@ def _decoded(data: bytes | str) -> tuple[str, bool]:
     """``data`` as text, and whether a byte that is not UTF-8 was replaced."""
     if isinstance(data, str):
         try:  # read with ``surrogateescape``: back to the bytes read
-            data = data.encode("utf-8", "surrogateescape")
+            raw = data.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
             return _SURROGATE.sub("\ufffd", data), True
+    else:
+        raw = data
     try:
-        return data.decode("utf-8"), False
+        return raw.decode("utf-8"), False
     except UnicodeDecodeError:
-        return data.decode("utf-8", "replace"), True
+        return raw.decode("utf-8", "replace"), True
 
 
 def _refuse(constant: str) -> None:

@@ -18,6 +18,7 @@ costs as much as finding the markers.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from pathlib import Path
 from typing import Iterator
@@ -240,7 +241,7 @@ class _Scan:
                 except orjson.JSONDecodeError as exc:
                     number = block.line_number(line_start)
                     try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
-                        record = reparse(stripped, exc, lambda note, at=number: ctx.warn(path, note, at))
+                        record = reparse(stripped, exc, functools.partial(ctx.warn, path, line=number))
                     except orjson.JSONDecodeError:
                         if stripped:
                             ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", number)

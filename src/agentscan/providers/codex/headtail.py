@@ -160,7 +160,7 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return TailSummary()
-    warnings = []
+    warnings: list[ScanWarning] = []
     chunks = data.split(b"\n")
     for position, chunk in enumerate(chunks):
         chunk = chunk.strip()
@@ -170,8 +170,10 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
             record = orjson.loads(chunk)
         except orjson.JSONDecodeError as exc:
             number = None if cut else position + 1
+            noted: list[str] = []
             try:  # as the whole pass reads it (``toolkit.laxjson``), and says it
-                record = reparse(chunk, exc, lambda note, at=number: warnings.append(ScanWarning(str(path), note, at)))
+                record = reparse(chunk, exc, noted.append)
+                warnings.extend(ScanWarning(str(path), note, number) for note in noted)
             except orjson.JSONDecodeError:
                 last = position == len(chunks) - 1
                 if cut:  # the window's lines are not the file's: no number to give
