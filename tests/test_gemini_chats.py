@@ -122,7 +122,9 @@ def test_set_messages_checkpoint_rebuilds_the_list(isolated_home: Path) -> None:
         user("u3", T0 + "6.000Z", "thanks"),
     ])
     detail = scanner(isolated_home).show(S1)
-    assert [p.text for p in detail.prompts] == ["<state_snapshot>…</state_snapshot>", "thanks"]
+    # The summary turn is the CLI's, not a prompt (its text starts <state_snapshot>).
+    assert [p.text for p in detail.prompts] == ["thanks"]
+    assert detail.row.title == "fixing"  # Gemini's own summary of the session
     assert [r.text for r in detail.responses] == ["the fix"]
     assert detail.extra["rewound_messages"] == 0
     # g1 left the live list but was billed: (300 + 30) + (400 + 40) = 770

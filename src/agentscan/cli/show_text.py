@@ -242,15 +242,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> No
             lines.append(f"  {short_time(prompt.timestamp)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
     if detail.tools:
         shown_tools = detail.tools[-TOOLS_SHOWN:]
-        own = len(detail.tools) - sum(1 for tool in detail.tools if tool.subagent)
-        # With the parent transcript gone there is no "own" to speak of: the counts above
-        # are the subagents' (``parent``), and "0 own" beside them read as a contradiction.
-        parts = [] if detail.extra.get("parent_missing") and not own else [plural(own, "own", "own")]
-        if own < len(detail.tools):
-            parts.append(f"{len(detail.tools) - own:,} by subagents")
-        if len(shown_tools) < len(detail.tools):
-            parts.append(f"newest {len(shown_tools)} shown")
-        lines += ["", f"tool calls ({', '.join(parts)})"]
+        lines += ["", f"tool calls ({_tools_heading(detail, len(shown_tools))})"]
         names = subagent_names(detail, term)
         for tool in shown_tools:
             # ``NO``: the user declined the call (status ``denied``); it never ran, so it failed not
@@ -272,6 +264,33 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> No
         else:  # the command on a line of its own, never wrapped inside: it is there to be copied
             note("the whole conversation:", tty_only=True)
             note(f"  {command}", tty_only=True, wrap=False)
+
+
+def _tools_heading(detail: SessionDetail, shown: int) -> str:
+    """``4,000 own, newest 15 shown``: how many calls were read, as the prompts' heading says
+    (``newest 10 of 4,001``), those the bounds dropped included (``bounded:`` says how many)."""
+    kept = len(detail.tools)
+    theirs = sum(1 for tool in detail.tools if tool.subagent)
+    own = kept - theirs
+    dropped = detail.truncated.get("tools", 0)
+    # With the parent transcript gone there is no "own" to speak of: the counts above
+    # are the subagents' (``parent``), and "0 own" beside them read as a contradiction.
+    orphans = bool(detail.extra.get("parent_missing")) and not own
+    # A dropped call is counted, not kept: whose it was is known only when every call is
+    # the session's own or every one its subagents'.
+    if dropped and not theirs and not detail.subagents:
+        own += dropped
+    elif dropped and orphans:
+        theirs += dropped
+    elif dropped:
+        their_part = f"; {theirs:,} of the newest {kept:,} by subagents" if theirs else ""
+        return f"newest {shown} of {kept + dropped:,}{their_part}"
+    parts = [] if orphans else [plural(own, "own", "own")]
+    if theirs:
+        parts.append(f"{theirs:,} by subagents")
+    if shown < own + theirs:
+        parts.append(f"newest {shown} shown")
+    return ", ".join(parts)
 
 
 #: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md): the word, what

@@ -27,6 +27,7 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
 from agentscan.model import TokenUsage
 from agentscan.providers.gemini.logs import LoggedPrompt
@@ -36,6 +37,7 @@ from agentscan.providers.gemini.records import (
     as_str,
     collapse,
     is_slash_command,
+    odd_tokens,
     prompt_text,
     response_text,
     usage_of,
@@ -70,13 +72,14 @@ class MessageFacts(NamedTuple):
     has_text: bool  # a gemini message with reply text
     tool_calls: int
     locator: Locator
+    odd_tokens: bool = False  # its tokens are not counted as recorded (``records.odd_tokens``)
 
 
 class Conversation:
     """One chat file replayed.  A plain class: a dataclass costs about a millisecond to
     create on import."""
 
-    __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths")
+    __slots__ = ("path", "legacy", "meta", "live", "spend", "rewound", "raw", "paths", "compressed")
 
     def __init__(self, path: Path, legacy: bool) -> None:
         self.path = path
@@ -88,6 +91,10 @@ class Conversation:
         self.raw: list[Any] | None = None  # a legacy file's messages, kept only for ``show``
         #: absolute paths the chat mentions: candidates for its project root (paths.py)
         self.paths: set[str] = set()
+        #: prompts (previews) a checkpoint took out of the live conversation, oldest first:
+        #: compression summed them up, but they were typed, and the first names the session
+        #: (``row.title_of``: only the first one and the first that is no slash command are kept)
+        self.compressed: list[str] = []
 
     def note_paths(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -103,6 +110,12 @@ class Conversation:
         self.spend[facts.id] = facts
 
     def checkpoint(self, messages: list[Any], offset: int) -> None:
+        kept = {as_str(message.get("id")) for message in messages if isinstance(message, dict)}
+        for facts in self.live.values():
+            if facts.prompt is None or facts.id in kept:
+                continue
+            if not self.compressed or (not facts.slash and all(is_slash_command(text) for text in self.compressed)):
+                self.compressed.append(facts.prompt)
         self.live.clear()
         for index, message in enumerate(messages):
             if isinstance(message, dict) and as_str(message.get("id")):
@@ -136,6 +149,7 @@ def facts_of(record: dict[str, Any], locator: Locator) -> MessageFacts:
         has_text=kind == "gemini" and bool(response_text(record)),
         tool_calls=sum(1 for call in tool_calls if isinstance(call, dict)) if isinstance(tool_calls, list) else 0,
         locator=locator,
+        odd_tokens=kind == "gemini" and odd_tokens(record.get("tokens")),
     )
 
 
@@ -145,7 +159,24 @@ def read_conversation(path: Path, ctx: ScanContext, *, legacy: bool, keep_raw: b
         _replay_legacy(conversation, ctx, keep_raw)
     else:
         _replay_jsonl(conversation, ctx)
+    _say_odd_tokens(conversation, ctx)
     return conversation
+
+
+#: how many messages with odd tokens a warning names
+_ODD_NAMED = 3
+
+
+def _say_odd_tokens(conversation: Conversation, ctx: ScanContext) -> None:
+    """One warning for the messages (their last copies: what is counted) whose ``tokens`` are
+    not counted as recorded, else a reply's usage would be dropped without a word."""
+    odd = [facts.id for facts in conversation.spend.values() if facts.odd_tokens]
+    if not odd:
+        return
+    named = ", ".join(collapse(message_id, 40) for message_id in odd[:_ODD_NAMED]) + (", …" if len(odd) > _ODD_NAMED else "")
+    which = "1 message" if len(odd) == 1 else f"{len(odd):,} messages"
+    ctx.warn(conversation.path, f"tokens of {which} ({named}) not as Gemini CLI writes them: a value that is"
+                                " not a count counted as 0, cached tokens above the input as the input")
 
 
 def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool) -> None:
@@ -222,7 +253,7 @@ def _record_at(handle: Any, offset: int) -> dict[str, Any]:
     if offset == 0 and line.startswith(b"\xef\xbb\xbf"):
         line = line[3:]
     try:
-        record = orjson.loads(line)
+        record = laxjson.loads(line)
     except orjson.JSONDecodeError:
         return {}
     return record if isinstance(record, dict) else {}

@@ -90,12 +90,15 @@ def stream_chat(
     *,
     subagent: str | None = None,
     logged: Sequence[LoggedPrompt] = (),
+    voice: DetailCollector | None = None,
 ) -> None:
     """Feed one chat's live conversation.
 
     Prompts and replies of a subagent (``subagent``: its id, ``collector``
     a ``child()``) are its own exchange with the model, not the session's
-    conversation: they go to the subagent pool.
+    conversation: they go to the subagent pool; unless the parent chat is gone,
+    when they are all there is to show: then they go to ``voice`` (the session's
+    collector) as the session's own.
     """
     live = conversation.messages
     wanted = _window(live, collector.bounds)
@@ -112,19 +115,19 @@ def stream_chat(
             continue
         if facts.prompt is not None:
             text = prompt_text(record) if record else None
-            if text and subagent is None:
-                collector.add_prompt(text, facts.timestamp)
+            if text and (subagent is None or voice is not None):
+                (voice or collector).add_prompt(text, facts.timestamp)
             elif text and subagent is not None:
                 collector.add_subagent_prompt(subagent, text, facts.timestamp)
             elif older:
-                collector.count_dropped("prompts", subagent=subagent)
+                (voice or collector).count_dropped("prompts", subagent=None if voice else subagent)
         if facts.has_text:
-            if record is not None and subagent is None:
-                collector.add_response(response_text(record), facts.timestamp, facts.model)
+            if record is not None and (subagent is None or voice is not None):
+                (voice or collector).add_response(response_text(record), facts.timestamp, facts.model)
             elif record is not None and subagent is not None:
                 collector.add_subagent_response(subagent, response_text(record), facts.timestamp, facts.model)
             elif older:
-                collector.count_dropped("responses", subagent=subagent)
+                (voice or collector).count_dropped("responses", subagent=None if voice else subagent)
         if facts.tool_calls:
             calls = record.get("toolCalls") if record else None
             if isinstance(calls, list):

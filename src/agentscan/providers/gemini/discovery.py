@@ -22,6 +22,7 @@ from typing import NamedTuple
 import orjson
 
 from agentscan.context import ScanContext
+from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.roots import Root
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
@@ -108,12 +109,20 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
                 if chat is None:
                     continue
                 if chat.session_id is None:
-                    ctx.warn(chat.path, "no sessionId in the file's header; skipped")
+                    ctx.warn(chat.path, "empty file" if _empty(chat.path) else "no sessionId in the file's header; skipped")
                     continue
                 _attach_main(_session(sessions, chat.session_id), chat)
             elif is_dir(entry) and not entry.is_symlink():
                 _attach_subagent_dir(Path(entry.path), project, ctx, sessions)
     return sessions
+
+
+def _empty(path: Path) -> bool:
+    """A chat of 0 bytes: said to be empty, not to lack a ``sessionId`` in its header."""
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return False
 
 
 def _session(sessions: dict[str, SessionFiles], native_id: str) -> SessionFiles:
@@ -158,7 +167,7 @@ def holds_conversation(path: Path) -> bool:
         return True
     for line in head.splitlines()[1:]:
         try:
-            record = orjson.loads(line)
+            record = laxjson.loads(line)
         except orjson.JSONDecodeError:
             continue
         if not isinstance(record, dict):
@@ -229,7 +238,7 @@ def _jsonl_header(head: bytes) -> dict[str, str]:
     """``sessionId``/``projectHash`` of the first line (the metadata record)."""
     first = head.split(b"\n", 1)[0].strip()
     try:
-        record = orjson.loads(first)
+        record = laxjson.loads(first)
     except orjson.JSONDecodeError:
         return {}
     if not isinstance(record, dict):
@@ -244,7 +253,7 @@ def _legacy_header(head: bytes) -> dict[str, str]:
         if match is None:
             continue
         try:
-            value = orjson.loads(match.group(1))
+            value = laxjson.loads(match.group(1))
         except orjson.JSONDecodeError:
             continue
         if isinstance(value, str) and value:

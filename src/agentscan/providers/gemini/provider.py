@@ -34,7 +34,9 @@ class GeminiProvider(Provider):
     # 5: a salvaged legacy chat has one warning, not the parser's as well
     # 6: a bad line's place said as its column; show's errors
     # 7: a row keeps no warning of the other providers asked for cwds (``OwnRefs.borrowed_cwds``)
-    parser_version = "7"
+    # 8: no compression summary as a prompt; Gemini's summary the title; an orphan subagent's
+    #    title and counts; nothing recorded, no cwd; odd token values warned of
+    parser_version = "8"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
@@ -99,12 +101,14 @@ class GeminiProvider(Provider):
 
     def _row_from(self, ref: SessionRef, chats: SessionChats, ctx: ScanContext) -> SessionRow:
         from agentscan.providers.gemini.records import as_str
-        from agentscan.providers.gemini.row import build_row
+        from agentscan.providers.gemini.row import build_row, recorded_nothing
 
         files: SessionFiles = ref.hint
         primary = files.primary
         cwd = None
-        if primary is not None:
+        # A session that recorded nothing has no cwd: where its broken file lies is no fact of
+        # it, and ``list`` leaves out such a row (docs/cli.md), not one of dashes at its top.
+        if primary is not None and not recorded_nothing(chats):
             chat_hash = as_str(chats.main.meta.get("projectHash")) if chats.main else None
             mentioned = set().union(*(chat.paths for _, chat in chats.everything()))
             cwd = self._projects(ctx).cwd_for(primary.project_dir, chat_hash or primary.project_hash, ctx, mentioned)
@@ -133,7 +137,9 @@ class GeminiProvider(Provider):
 
         files: SessionFiles = ref.hint
         primary = files.primary if isinstance(files, SessionFiles) else None
-        if row.cwd is not None or primary is None:
+        # Subagent chats that recorded nothing (``row.recorded_nothing``) are given no cwd:
+        # one from their folder would bring back the row of dashes ``list`` leaves out.
+        if row.cwd is not None or primary is None or (files.main is None and row.recorded_nothing):
             return row
         cwd = self._projects(ctx).cwd_for(primary.project_dir, primary.project_hash, ctx, read_chats=False)
         return row if cwd is None else row.with_changes(cwd=cwd)
@@ -141,7 +147,7 @@ class GeminiProvider(Provider):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.detailmodel import SubagentInfo
         from agentscan.providers.gemini.detail import stream_chat
-        from agentscan.providers.gemini.row import conversation_model
+        from agentscan.providers.gemini.row import conversation_model, oldest_first, recorded_nothing
         from agentscan.providers.gemini.usage import spend_of
         from agentscan.toolkit.detail import DetailCollector
 
@@ -153,20 +159,24 @@ class GeminiProvider(Provider):
             stream_chat(chats.main, collector, ctx, logged=chats.logged)
         extra_tools = []
         infos = []
-        for agent_id, conversation in chats.subagents.items():
+        nothing = recorded_nothing(chats)
+        # (Orphans in the order they ran: their prompts are the conversation.)
+        for agent_id, conversation in oldest_first(chats) if chats.main is None else chats.subagents.items():
             sink = collector.child()
-            stream_chat(conversation, sink, ctx, subagent=agent_id)
+            # With the parent chat gone, the subagents' prompts and replies stand for the
+            # session's conversation (``parent_missing``), as the row's title and counts do.
+            stream_chat(conversation, sink, ctx, subagent=agent_id, voice=collector if chats.main is None else None)
             extra_tools.extend(sink.tools())
+            if nothing:
+                continue  # as the row has none: ``show`` says it recorded nothing
             # The chat names no agent type; the parent's call does not link to it.
             infos.append(SubagentInfo(agent_id, None, str(files.subagents[agent_id].path), spend_of(conversation),
                                       model=conversation_model(conversation)))
         rewound = chats.main.rewound if chats.main else 0
-        return collector.build(
-            row,
-            subagents=tuple(infos),
-            extra_tools=extra_tools,
-            extra={"rewound_messages": rewound, "errors": collector.errors()},
-        )
+        extra: dict = {"rewound_messages": rewound, "errors": collector.errors()}
+        if chats.main is None and not nothing:
+            extra["parent_missing"] = True
+        return collector.build(row, subagents=tuple(infos), extra_tools=extra_tools, extra=extra)
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         from agentscan.providers.gemini.usage import usage_entries

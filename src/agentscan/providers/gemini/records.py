@@ -84,6 +84,13 @@ _TOOL_RESULT_PREFIXES = ("[Function Response:",)
 # must not become the title nor count as a prompt.  Its id is a constant
 # (``d04923d3…``) in 0.44, but the tag is what the CLI guarantees.
 _SESSION_CONTEXT_PREFIX = "<session_context>"
+# After chat compression (``/compress``, or automatic near the context limit) the
+# ``$set.messages`` checkpoint starts with a synthetic ``user`` turn: the model's
+# summary of what was compressed away, a ``<state_snapshot>`` (Gemini CLI's
+# ``chatCompressionService``; asked to reason in a ``<scratchpad>`` first, the model
+# may put one before it).  Nobody typed it either.
+_SNAPSHOT_TAG = "<state_snapshot>"
+_SCRATCHPAD_TAG = "<scratchpad>"
 
 _OK = frozenset({"success", "ok", "completed"})
 _ERROR = frozenset({"error", "failed", "fail"})
@@ -140,9 +147,18 @@ def prompt_text(message: dict[str, Any]) -> str | None:
         text = parts_text(message.get("content"))
     if text is None or not text.strip() or text.strip() in _INJECTED:
         return None
-    if text.lstrip().startswith(_TOOL_RESULT_PREFIXES) or text.lstrip().startswith(_SESSION_CONTEXT_PREFIX):
+    opening = text.lstrip()
+    if opening.startswith(_TOOL_RESULT_PREFIXES) or opening.startswith(_SESSION_CONTEXT_PREFIX):
+        return None
+    if is_compression_summary(opening):
         return None
     return text
+
+
+def is_compression_summary(text: str) -> bool:
+    """``text`` (its leading whitespace stripped) is the summary chat compression put in place
+    of the turns it retired: a ``<state_snapshot>``, maybe after the model's ``<scratchpad>``."""
+    return text.startswith(_SNAPSHOT_TAG) or (text.startswith(_SCRATCHPAD_TAG) and _SNAPSHOT_TAG in text)
 
 
 def response_text(message: dict[str, Any]) -> str:
@@ -177,6 +193,25 @@ def usage_of(tokens: object) -> TokenUsage | None:
         output=as_count(tokens.get("output")) + thoughts,
         reasoning=thoughts,
     )
+
+
+_TOKEN_FIELDS = ("input", "output", "cached", "thoughts", "tool")
+
+
+def odd_tokens(tokens: object) -> bool:
+    """Whether a message's ``tokens`` hold what Gemini CLI never writes, so that ``usage_of``
+    counts them otherwise than recorded: not an object, a count that is no whole
+    non-negative number (a string, a negative, a fraction: counted as 0), or more cached
+    tokens than input ones (counted as the input).  ``null`` is no oddity: it counts nothing."""
+    if tokens is None:
+        return False
+    if not isinstance(tokens, dict):
+        return True
+    for key in _TOKEN_FIELDS:
+        value = tokens.get(key)
+        if value is not None and (isinstance(value, bool) or as_count(value) != value):
+            return True
+    return as_count(tokens.get("cached")) > as_count(tokens.get("input"))
 
 
 def tool_status(status: object) -> str:

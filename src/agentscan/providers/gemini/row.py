@@ -11,8 +11,8 @@ from collections import Counter
 from datetime import datetime
 
 from agentscan.model import Counts, SessionRow, sum_usage
-from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, SessionChats
-from agentscan.providers.gemini.records import collapse, is_slash_command
+from agentscan.providers.gemini.chatlog import Conversation, SessionChats
+from agentscan.providers.gemini.records import as_str, collapse, is_slash_command
 from agentscan.providers.gemini.usage import spend_of
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
 
@@ -25,6 +25,42 @@ def title_of(prompts: list[str]) -> str | None:
         if not is_slash_command(text):
             return collapse(text, TITLE_CHARS)
     return collapse(prompts[0], TITLE_CHARS) if prompts else None
+
+
+def chat_title(conversation: Conversation, prompts: list[str]) -> str | None:
+    """The name Gemini CLI's ``/resume`` shows for a chat: the summary it wrote of the session
+    (``$set.summary``, a legacy chat's ``summary``), else the first prompt typed, one that
+    compression took out of the live conversation included (``Conversation.compressed``)."""
+    summary = as_str(conversation.meta.get("summary"))
+    if summary is not None and summary.strip():
+        return collapse(summary, TITLE_CHARS)
+    return title_of([*conversation.compressed, *prompts])
+
+
+def recorded_nothing(chats: SessionChats) -> bool:
+    """No chat of the session held a record that could be read (a subagent chat of broken
+    lines, an empty one): its only facts are its files' (``SessionRow.recorded_nothing``)."""
+    return not any(conversation.meta or conversation.spend for _, conversation in chats.everything())
+
+
+def oldest_first(chats: SessionChats) -> list[tuple[str, Conversation]]:
+    """The subagent chats by the time each began (then their ids): with the parent chat gone,
+    the first one's task names the session, as a Claude or Codex orphan's does."""
+    def began(item: tuple[str, Conversation]) -> tuple[bool, datetime | None, str]:
+        conversation = item[1]
+        stamps = [facts.timestamp for facts in conversation.spend.values() if facts.timestamp]
+        start = oldest(parse_iso(conversation.meta.get("startTime")), min(stamps, default=None))
+        return start is None, start, item[0]
+
+    return sorted(chats.subagents.items(), key=began)
+
+
+def _counts(conversations: list[Conversation], prompts: int) -> Counts:
+    return Counts(
+        prompts=prompts,
+        responses=sum(1 for conversation in conversations for facts in conversation.messages if facts.has_text),
+        tool_calls=sum(facts.tool_calls for conversation in conversations for facts in conversation.messages),
+    )
 
 
 def main_model(chats: SessionChats) -> str | None:
@@ -51,10 +87,19 @@ def build_row(
     cwd: str | None,
     recency: float,
 ) -> SessionRow:
-    live: list[MessageFacts] = chats.main.messages if chats.main else []
-    prompts = [facts.prompt for facts in live if facts.prompt is not None]
-    if not prompts:
-        prompts = [logged.text for logged in chats.logged]
+    if chats.main is not None:
+        prompts = [facts.prompt for facts in chats.main.messages if facts.prompt is not None]
+        if not prompts:
+            prompts = [logged.text for logged in chats.logged]
+        title = chat_title(chats.main, prompts)
+        counts = _counts([chats.main], len(prompts))
+    else:
+        # The parent chat is gone: its subagents' own conversations are all there is
+        # (docs/json.md ``parent_missing``), their counts added up.
+        orphans = [chat for _, chat in oldest_first(chats)]
+        said = [[facts.prompt for facts in chat.messages if facts.prompt is not None] for chat in orphans]
+        title = next(filter(None, (chat_title(chat, prompts) for chat, prompts in zip(orphans, said))), None)
+        counts = _counts(orphans, sum(map(len, said)))
     started: list[datetime | None] = []
     updated: list[datetime | None] = []
     for _, conversation in chats.everything():
@@ -67,7 +112,7 @@ def build_row(
         provider=provider,
         native_id=chats.native_id,
         path=path,
-        title=title_of(prompts),
+        title=title,
         cwd=cwd,
         model=main_model(chats),
         started_at=oldest(*started),
@@ -75,10 +120,8 @@ def build_row(
         # mtime at the copy time).
         updated_at=newest(*updated) or (from_epoch(recency) if recency else None),
         tokens=sum_usage(spend_of(conversation) for _, conversation in chats.everything()),
-        counts=Counts(
-            prompts=len(prompts),
-            responses=sum(1 for facts in live if facts.has_text),
-            tool_calls=sum(facts.tool_calls for facts in live),
-        ),
-        subagents=len(chats.subagents),
+        counts=counts,
+        # A chat of broken lines is no subagent run anyone can tell of: with nothing else
+        # recorded, the row is one ``list`` leaves out.
+        subagents=0 if recorded_nothing(chats) else len(chats.subagents),
     )
