@@ -34,6 +34,7 @@ from agentscan.providers.cursor.composer import (
     conversation_order,
     header_from,
 )
+from agentscan.providers.cursor.keptstats import add_composer, add_row
 from agentscan.providers.cursor.roots import state_db_root
 from agentscan.providers.cursor.records import (
     RawBubble,
@@ -239,6 +240,18 @@ class StateDb:
                         self._composers[composer_id] = composer_from(composer_id, cast(RawComposerData, raw))
         return self._composers
 
+    @property
+    def ctx(self) -> ScanContext:
+        return self._ctx
+
+    def composer_bytes(self, composer_id: str) -> object:
+        """One composer's value as stored (``None``: no such row)."""
+        if not self._has_kv():
+            return None
+        for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (_COMPOSER + composer_id,)):
+            return value
+        return None
+
     def composer_raw(self, composer_id: str) -> dict[str, Any] | None:
         """One composer's whole value (legacy inline ``conversation``); not memoised."""
         for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (_COMPOSER + composer_id,)):
@@ -257,12 +270,15 @@ class StateDb:
 
     # -- bubbles ---------------------------------------------------------
 
-    def iter_bubbles(self, composer_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        """``(bubble id, value)`` of one composer, by a bounded range scan."""
+    def iter_bubbles(self, composer_id: str, digest: Any = None) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(bubble id, value)`` of one composer, by a bounded range scan (``digest``: fed
+        every row read, as ``keptstats.rows_digest`` takes them)."""
         if valid_composer_id(composer_id) is None or not self._has_kv():
             return
         low, high = key_range(f"{_BUBBLE}{composer_id}:")
         for key, value in self._rows("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high)):
+            if digest is not None:
+                add_row(digest, key, value)
             raw = self._json(value, str(key))
             if raw is not None:
                 yield str(key)[len(low):], raw
@@ -272,6 +288,28 @@ class StateDb:
         for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
             return self._json(value, key)
         return None
+
+    @property
+    def failed(self) -> bool:
+        """Whether a read of the DB failed (or it could not be opened) in this scan."""
+        return self._failed
+
+    def iter_raw(self, prefix: str) -> Iterator[tuple[str, object]]:
+        """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, undecoded, in
+        key order, as ``iter_bubbles`` reads them (``keptstats``: digests of the bytes)."""
+        if not self._has_kv():
+            return
+        conn = self._conn()
+        if conn is None:
+            return
+        low, high = key_range(prefix)
+        try:
+            cursor = conn.execute("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high))
+            # A batch a step: a guarded step per row cost more than the rows' hashing.
+            while batch := cursor.fetchmany(512):
+                yield from batch
+        except sqlite3.DatabaseError as exc:
+            self._fail(str(exc))
 
     def iter_prefix(self, prefix: str, *, limit: int) -> Iterator[tuple[str, object]]:
         """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, in
@@ -283,19 +321,33 @@ class StateDb:
         yield from self._rows(sql, (low, high, limit))
 
     def bubble_stats(self, composer_id: str) -> BubbleStats:
-        """Tokens and counts of one composer (memoised: rows, show and tokens share it)."""
+        """Tokens and counts of one composer (memoised: rows, show and tokens share it;
+        kept in the index while its rows are the same: ``keptstats``)."""
         self._remind()
         stats = self._stats.get(composer_id)
         if stats is None:
-            stats = self._stats[composer_id] = BubbleStats()
-            info = self.composers().get(composer_id)
-            live = set(self.conversation_order(composer_id))
-            for bubble_id, raw in self.iter_bubbles(composer_id):
-                stats.add(bubble_id, cast(RawBubble, raw), live=not live or bubble_id in live)
-            if stats.bubbles == 0 and info is not None and info.inline_bubbles:
-                for index, raw in enumerate(as_list(as_dict(self.composer_raw(composer_id)).get("conversation"))):
-                    if isinstance(raw, dict):
-                        stats.add(str(raw.get("bubbleId") or f"#{index}"), cast(RawBubble, raw), live=True)
+            from agentscan.providers.cursor.keptstats import kept_stats
+
+            stats = self._stats[composer_id] = kept_stats(self, composer_id)
+        return stats
+
+    def build_stats(self, composer_id: str, digest: Any = None) -> BubbleStats:
+        """One composer's stats from its value and bubbles, each row read fed to ``digest``."""
+        stats = BubbleStats()
+        value = self.composer_bytes(composer_id)
+        if digest is not None:
+            add_composer(digest, value)
+        # Decoded only when the composers' scan could (else it said so already): the order
+        # of the live conversation, and a legacy build's inline bubbles.
+        known = value is not None and composer_id in self.composers()
+        raw = as_dict(self._json(value, _COMPOSER + composer_id)) if known else {}
+        live = set(conversation_order(cast(RawComposerData, raw)))
+        for bubble_id, bubble in self.iter_bubbles(composer_id, digest):
+            stats.add(bubble_id, cast(RawBubble, bubble), live=not live or bubble_id in live)
+        if stats.bubbles == 0:
+            for index, inline in enumerate(as_list(raw.get("conversation"))):
+                if isinstance(inline, dict):
+                    stats.add(str(inline.get("bubbleId") or f"#{index}"), cast(RawBubble, inline), live=True)
         return stats
 
 
