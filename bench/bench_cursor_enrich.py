@@ -10,7 +10,11 @@ delegated to one sub-composer.  It then times, on a fresh scan each round:
   their 25 sub-composers (bounded range scans);
 * ``list``: the whole ``agentscan list --provider cursor`` path for those 25
   sessions (discovery, transcripts, enrichment), through ``Scanner``;
-* for contrast, the same 50 composers' bubbles fetched with ``LIKE``.
+* for contrast, the same 50 composers' bubbles fetched with ``LIKE``;
+* ``tokens --provider cursor`` through the CLI, with an index, after Cursor wrote
+  something else (a UI state row: a new stat for the DB, every row and sum read
+  again, each composer's bubble stats taken back by digest: ``keptstats``),
+  side by side with ``--no-cache``, which decodes every bubble.
 
 Budget (issue #5): enriching 25 sessions takes under 0.5 s.  Not a test: run
 ``python bench/bench_cursor_enrich.py`` and read the figures.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -155,6 +160,7 @@ def main() -> int:
             listing.append(elapsed)
         children = [child_ids_of(p, home) for p in parents]
         like = time_like(db_path, parents, [c for group in children for c in group])
+        after, fresh = time_tokens_after_a_write(home, db_path, Path(temp) / "cache")
     worst = max(enrich)
     print(f"enrich {SESSIONS} sessions (+{SESSIONS} sub-composers, {2 * SESSIONS * BUBBLES_PER_COMPOSER:,} bubbles read): "
           f"median {statistics.median(enrich) * 1000:.0f} ms, first {enrich[0] * 1000:.0f} ms, worst {worst * 1000:.0f} ms "
@@ -162,7 +168,36 @@ def main() -> int:
     print(f"list --provider cursor ({SESSIONS} rows, end to end): median {statistics.median(listing) * 1000:.0f} ms, "
           f"worst {max(listing) * 1000:.0f} ms")
     print(f"contrast, the same bubbles through LIKE: {like * 1000:.0f} ms")
+    print(f"tokens --provider cursor after another row was written ({COMPOSERS:,} composers): median "
+          f"{statistics.median(after):.2f} s, against --no-cache {statistics.median(fresh):.2f} s "
+          f"({statistics.median(after) / statistics.median(fresh):.2f}x)")
     return 0 if worst < BUDGET_SECONDS else 1
+
+
+def time_tokens_after_a_write(home: Path, db_path: Path, cache: Path) -> tuple[list[float], list[float]]:
+    """``tokens`` after an unrelated write to the DB, and ``--no-cache tokens``, each ROUNDS times."""
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "AGENTSCAN_CACHE_DIR": str(cache), "AGENTSCAN_DATA_DIR": str(cache / "data")}
+
+    def tokens(*first: str) -> tuple[float, bytes]:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "agentscan", "-q", *first, "tokens", "--provider", "cursor", "--json"],
+                              env=env, capture_output=True, check=True)
+        return time.perf_counter() - started, orjson.loads(done.stdout)["total"]
+
+    _, expected = tokens()  # fills the index
+    after, fresh = [], []
+    for round_ in range(ROUNDS):
+        with closing(sqlite3.connect(db_path)) as conn:
+            conn.execute("INSERT INTO ItemTable VALUES ('workbench.panel.state', ?)", (str(round_),))
+            conn.commit()
+        elapsed, total = tokens()
+        assert total == expected, (total, expected)
+        after.append(elapsed)
+        elapsed, total = tokens("--no-cache")
+        assert total == expected, (total, expected)
+        fresh.append(elapsed)
+    return after, fresh
 
 
 def child_ids_of(parent: str, home: Path) -> tuple[str, ...]:

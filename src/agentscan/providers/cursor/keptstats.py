@@ -47,11 +47,13 @@ def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
             stats, said = found
             say(ctx, said)
             return stats
+    if cache is None:  # nowhere to keep them (``--no-cache``): nothing to hash
+        return db.build_stats(composer_id)
     digest = _sha1()
     with ctx.held_warnings() as held:
         stats = db.build_stats(composer_id, digest)
     say(ctx, held.said)
-    if cache is not None and not db.failed and not any(passing for *_, passing in held.said):
+    if not db.failed and not any(passing for *_, passing in held.said):
         document = {"stats": _encoded(stats), "said": [list(item) for item in held.said]}
         cache.put_file(key, KIND, 0, 0, VERSION, digest.hexdigest(), 0, seal(orjson.dumps(document)))
     return stats
