@@ -4,14 +4,17 @@ session's bubbles be decoded again, and a change to a composer's own rows always
 
 from __future__ import annotations
 
+import os
 import sqlite3
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import orjson
 import pytest
 
-from agentscan.providers.cursor.statedb import StateDb
+from agentscan.context import ScanContext
+from agentscan.providers.cursor.statedb import StateDb, state_db
 from builders import cli_json
 from cursor_builders import bubble, composer_data, cursor_only, make_state_db, state_db_path
 
@@ -41,7 +44,7 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def _home(home: Path) -> Path:
     return make_state_db(
-        state_db_path(home),
+        state_db_path(home), wal=True,
         composers=[composer_data(A, name="cart", updated=T0, model="gpt-5", bubbles=["u", "a"]),
                    composer_data(B, name="checkout", updated=T0, model="gpt-5", bubbles=["u", "a"])],
         bubbles={A: [bubble("u", 1, "write the cart"), bubble("a", 2, "done", tokens=(1234, 7), model="gpt-5",
@@ -50,10 +53,18 @@ def _home(home: Path) -> Path:
     )
 
 
-def _write(db: Path, sql: str, *args: object) -> None:
+@contextmanager
+def _cursor_running(db: Path) -> Iterator[sqlite3.Connection]:
+    """Cursor's connection, held open: the DB's ``-wal`` is there while it runs."""
     with closing(sqlite3.connect(db)) as conn:
-        conn.execute(sql, args)
-        conn.commit()
+        conn.execute("SELECT count(*) FROM ItemTable").fetchone()
+        assert db.with_name(db.name + "-wal").exists()
+        yield conn
+
+
+def _write(conn: sqlite3.Connection, sql: str, *args: object) -> None:
+    conn.execute(sql, args)
+    conn.commit()
 
 
 def _answers() -> tuple[dict, list]:
@@ -64,20 +75,34 @@ def _answers() -> tuple[dict, list]:
 
 def test_a_write_elsewhere_decodes_no_bubble_again(isolated_home: Path, builds: list[str]) -> None:
     db = _home(isolated_home)
+    with _cursor_running(db) as cursor:
+        first = _answers()
+        assert sorted(set(builds)) == [A, B]
+        builds.clear()
+        _write(cursor, "INSERT INTO ItemTable VALUES ('workbench.state', 'x')")  # Cursor's UI state: a new stat
+        again = _answers()
+        assert builds == []
+        assert again == first
+        assert cli_json("--no-cache", "tokens")["total"] == first[0]["total"]
+
+
+def test_a_db_cursor_is_not_writing_keeps_nothing(isolated_home: Path, builds: list[str]) -> None:
+    """No ``-wal``: no Cursor running, the next run finds the DB as it is: hashing would only cost."""
+    db = _home(isolated_home)
     first = _answers()
-    assert sorted(set(builds)) == [A, B]
+    assert not db.with_name(db.name + "-wal").exists()
+    os.utime(db, (db.stat().st_atime, db.stat().st_mtime + 10))  # a new stat: rows and sums read again
     builds.clear()
-    _write(db, "INSERT INTO ItemTable VALUES ('workbench.state', 'x')")  # Cursor's UI state: a new stat
-    again = _answers()
-    assert builds == []
-    assert again == first
-    assert cli_json("--no-cache", "tokens")["total"] == first[0]["total"]
+    assert _answers() == first
+    assert sorted(set(builds)) == [A, B]
 
 
 def test_a_changed_bubble_is_decoded_again_even_in_place_at_the_same_length(isolated_home: Path,
                                                                             builds: list[str]) -> None:
     """A plain UPDATE keeps the row's rowid, and this one its length too: only the bytes tell."""
     db = _home(isolated_home)
+    running = _cursor_running(db)
+    cursor = running.__enter__()
     assert _answers()[0]["total"]["total"] == 1234 + 7 + 5 + 2
     builds.clear()
     changed = orjson.dumps(bubble("a", 2, "done", tokens=(5678, 7), model="gpt-5",
@@ -85,8 +110,9 @@ def test_a_changed_bubble_is_decoded_again_even_in_place_at_the_same_length(isol
     with closing(sqlite3.connect(db)) as conn:
         (old,) = conn.execute("SELECT value FROM cursorDiskKV WHERE key = ?", (f"bubbleId:{A}:a",)).fetchone()
     assert len(old) == len(changed)
-    _write(db, "UPDATE cursorDiskKV SET value = ? WHERE key = ?", changed, f"bubbleId:{A}:a")
+    _write(cursor, "UPDATE cursorDiskKV SET value = ? WHERE key = ?", changed, f"bubbleId:{A}:a")
     report, rows = _answers()
+    running.__exit__(None, None, None)
     assert set(builds) == {A}  # B's rows are the same bytes: kept
     assert report["total"]["total"] == 5678 + 7 + 5 + 2
     assert report == cli_json("--no-cache", "tokens")
@@ -95,12 +121,13 @@ def test_a_changed_bubble_is_decoded_again_even_in_place_at_the_same_length(isol
 
 def test_kept_stats_say_the_warnings_their_build_said(isolated_home: Path, builds: list[str]) -> None:
     db = _home(isolated_home)
-    _write(db, "INSERT INTO cursorDiskKV VALUES (?, ?)", f"bubbleId:{B}:torn", b'{"type": 2, "tokenCount"')
-    cold = cli_json("tokens")
-    assert [w["message"] for w in cold["warnings"]] == [f"bubbleId:{B}:torn: invalid JSON skipped"]
-    _write(db, "INSERT INTO ItemTable VALUES ('workbench.state', 'x')")
-    builds.clear()
-    warm = cli_json("tokens")
+    with _cursor_running(db) as cursor:
+        _write(cursor, "INSERT INTO cursorDiskKV VALUES (?, ?)", f"bubbleId:{B}:torn", b'{"type": 2, "tokenCount"')
+        cold = cli_json("tokens")
+        assert [w["message"] for w in cold["warnings"]] == [f"bubbleId:{B}:torn: invalid JSON skipped"]
+        _write(cursor, "INSERT INTO ItemTable VALUES ('workbench.state', 'x')")
+        builds.clear()
+        warm = cli_json("tokens")
     assert builds == [] and warm["warnings"] == cold["warnings"] and warm["total"] == cold["total"]
 
 
@@ -108,13 +135,27 @@ def test_a_kept_document_of_another_shape_is_not_taken(isolated_home: Path, buil
     from agentscan.providers.cursor import keptstats
 
     db = _home(isolated_home)
-    first = _answers()
     keptstats_version = keptstats.VERSION
-    try:
-        keptstats.VERSION = "other"
-        _write(db, "INSERT INTO ItemTable VALUES ('workbench.state', 'x')")
-        builds.clear()
-        assert _answers() == first
-        assert sorted(set(builds)) == [A, B]
-    finally:
-        keptstats.VERSION = keptstats_version
+    with _cursor_running(db) as cursor:
+        first = _answers()
+        try:
+            keptstats.VERSION = "other"  # as another build of agentscan (its code identity) would be
+            _write(cursor, "INSERT INTO ItemTable VALUES ('workbench.state', 'x')")
+            builds.clear()
+            assert _answers() == first
+            assert sorted(set(builds)) == [A, B]
+        finally:
+            keptstats.VERSION = keptstats_version
+
+
+def test_stats_come_from_the_bytes_hashed_not_an_earlier_read(isolated_home: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The composers' scan ran earlier in the scan (Cursor may have written since): a legacy
+    composer's inline conversation is read from the value hashed with the stats, so what is
+    kept under that digest is what those bytes hold."""
+    inline = {"bubbleId": "i", "type": 2, "text": "ok", "tokenCount": {"inputTokens": 1000, "outputTokens": 20}}
+    make_state_db(state_db_path(isolated_home), composers=[composer_data(A, name="legacy", updated=T0, conversation=[inline])])
+    state = state_db(ScanContext(isolated_home, {}))
+    monkeypatch.setattr(StateDb, "composers", lambda self: {})  # as if the scan had not seen it yet
+    stats = state.build_stats(A)
+    assert stats.tokens() is not None and stats.tokens().total == 1020

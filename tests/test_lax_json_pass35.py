@@ -55,7 +55,10 @@ def test_bytes_that_are_not_utf8_are_replaced_and_said() -> None:
     assert laxjson.loads(b'{"a":"caf\xe9"}'.decode("utf-8", "surrogateescape")) == {"a": "caf\ufffd"}
 
 
-@pytest.mark.parametrize("data", [b'{"a":1', b'{"a":NaN}', b'{"a":"\\ud83d", "b":Infinity}', b"[" * 2000, b'{"a":"\\ud83d"'])
+@pytest.mark.parametrize("data", [b'{"a":1', b'{"a":NaN}', b'{"a":"\\ud83d", "b":Infinity}', b"[" * 2000, b'{"a":"\\ud83d"',
+                                  # numbers past a float's range: refused as orjson refuses them, not
+                                  # an OverflowError that would lose the whole session
+                                  b'{"a":"\\ud83d","x":1' + b"0" * 400 + b"}", b'{"a":"\\ud83d","x":1e400}'])
 def test_what_json_parse_refuses_stays_refused(data: bytes) -> None:
     with pytest.raises(orjson.JSONDecodeError):
         laxjson.loads(data)
@@ -87,6 +90,15 @@ def test_claude_counts_a_call_whose_text_was_cut_mid_emoji(isolated_home: Path, 
     # the byte that is not UTF-8 is said; the valid escape is not
     warnings = [w["message"] for w in report["warnings"]]
     assert warnings == [laxjson.NOT_UTF8]
+
+
+def test_a_refused_line_loses_only_itself(isolated_home: Path) -> None:
+    path = _claude_home(isolated_home)
+    huge = b'{"type":"assistant","message":{"usage":{"input_tokens":1},"text":"\\ud83d"},"n":1' + b"0" * 400 + b"}\n"
+    path.write_bytes(path.read_bytes() + huge)
+    report = cli_json("tokens")
+    assert report["total"]["total"] == 1310
+    assert any("invalid JSON skipped" in w["message"] for w in report["warnings"])
 
 
 def test_claude_warm_answers_equal_cold(isolated_home: Path) -> None:

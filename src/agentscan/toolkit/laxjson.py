@@ -48,7 +48,7 @@ def reparse(data: bytes | str, error: orjson.JSONDecodeError, note: Callable[[st
         import json  # only for these rare lines: ``json`` costs the start-up milliseconds
 
         try:
-            value = _legible(json.loads(text, parse_constant=_refuse))
+            value = _legible(json.loads(text, parse_constant=_refuse, parse_int=_integer, parse_float=_finite))
         except (ValueError, RecursionError):
             raise error from None
     if replaced and note is not None:
@@ -71,22 +71,35 @@ def _decoded(data: bytes | str) -> tuple[str, bool]:
         return raw.decode("utf-8", "replace"), True
 
 
+def _integer(text: str) -> int | float:
+    """An integer beyond 64 bits as a float, as JavaScript holds it (orjson writes neither
+    kind of number otherwise); one beyond a float's range is refused, as orjson refuses it."""
+    value = int(text)
+    if _INT64[0] <= value <= _INT64[1]:
+        return value
+    return _finite(text)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # ``1e400``: orjson says "number is infinity"
+        raise ValueError(f"{text[:20]} is out of range")
+    return value
+
+
 def _refuse(constant: str) -> None:
     # ``NaN`` and ``Infinity`` are Python's, not JSON's: JSON.parse refuses them too.
     raise ValueError(f"{constant} is not JSON")
 
 
 def _legible(value: Any) -> Any:
-    """``value`` with every lone surrogate U+FFFD, and every integer beyond 64 bits a
-    float (as JavaScript holds it): orjson writes neither."""
+    """``value`` with every lone surrogate U+FFFD: orjson writes none."""
     if isinstance(value, str):
         return _SURROGATE.sub("\ufffd", value)
     if isinstance(value, dict):
         return {_legible(key): _legible(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_legible(item) for item in value]
-    if isinstance(value, int) and not isinstance(value, bool) and not _INT64[0] <= value <= _INT64[1]:
-        return float(value)
     return value
 
 

@@ -256,7 +256,7 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
 
     Remembered per file until its stat changes, so a warm run reads no header.
     """
-    facts = ctx.remembered(f"claude.header.{key}")
+    facts = ctx.remembered(f"claude.header.{key}/2")  # /2: read by laxjson (a lone surrogate)
     text = str(path)
     stat = stat if stat is not None else ctx.stat(text)
     if stat is not None:

@@ -158,7 +158,7 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
         ctx.warn(path, "empty file")
         return RolloutHeader(thread_id=None)
     key = (str(path), stat.st_size, stat.st_mtime_ns)
-    facts = ctx.remembered("codex.header")
+    facts = ctx.remembered("codex.header/2")  # /2: read by laxjson (a lone surrogate)
     header = _CACHE.get(key) or _from_fact(facts.get(key[0], stat), expected_id)
     if header is None:
         try:

@@ -16,8 +16,10 @@ that read everything is kept (a lock, a failed read: nothing).
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
+
+import os
 
 import orjson
 
@@ -30,9 +32,13 @@ from agentscan.sealing import seal, unseal_json
 if TYPE_CHECKING:
     from agentscan.providers.cursor.statedb import StateDb
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+_MICROSECOND = timedelta(microseconds=1)
 KIND = "cursor.bubble_stats"
-#: the kept document's shape (and what a build counts): another version is not taken
-VERSION = "1"
+#: the kept document's shape; with the code's identity (``_version``): stats another
+#: build of agentscan counted are not taken
+VERSION = "2"
 
 
 def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
@@ -41,13 +47,15 @@ def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
     cache = ctx.file_cache
     key = f"{db.path}\0{composer_id}"  # the index's path column: this composer of this DB
     stored = cache.get_file(key, KIND) if cache is not None else None
-    if stored is not None and stored[2] == VERSION and stored[3] == rows_digest(db, composer_id):
+    if stored is not None and stored[2] == _version() and stored[3] == rows_digest(db, composer_id):
         found = _decoded(unseal_json(stored[5]))
         if found is not None:
             stats, said = found
             say(ctx, said)
             return stats
-    if cache is None:  # nowhere to keep them (``--no-cache``): nothing to hash
+    if cache is None or (stored is None and not _live(db)):
+        # Nowhere to keep them (``--no-cache``), or a database Cursor is not writing (no
+        # ``-wal``): the next run will find it unchanged, and hashing would only cost.
         return db.build_stats(composer_id)
     digest = _sha1()
     with ctx.held_warnings() as held:
@@ -55,8 +63,18 @@ def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
     say(ctx, held.said)
     if not db.failed and not any(passing for *_, passing in held.said):
         document = {"stats": _encoded(stats), "said": [list(item) for item in held.said]}
-        cache.put_file(key, KIND, 0, 0, VERSION, digest.hexdigest(), 0, seal(orjson.dumps(document)))
+        cache.put_file(key, KIND, 0, 0, _version(), digest.hexdigest(), 0, seal(orjson.dumps(document)))
     return stats
+
+
+def _version() -> str:
+    from agentscan.codeid import code_identity
+
+    return f"{VERSION}:{code_identity()}"
+
+
+def _live(db: StateDb) -> bool:
+    return os.path.exists(db.path.with_name(db.path.name + "-wal"))
 
 
 def rows_digest(db: StateDb, composer_id: str) -> str | None:
@@ -79,22 +97,29 @@ def _sha1() -> Any:
 
 
 def add_composer(digest: Any, value: object) -> None:
-    digest.update(b"composer\0" + (b"-" if value is None else as_bytes(value)) + b"\0")
+    tag, data = _typed(value)
+    digest.update(b"composer %c %d\0" % (tag, len(data)) + data)
 
 
 def add_row(digest: Any, key: object, value: object) -> None:
-    data = value if type(value) is bytes else as_bytes(value)
-    # The key and the value's length first: where one row ends and the next begins.
-    digest.update(f"{key}\0{len(data)}\0".encode("utf-8", "surrogatepass"))
-    digest.update(data)
+    if type(value) is bytes:  # Cursor's rows: one ``update`` for the frame, one for the bytes
+        digest.update(b"b %d %s\0" % (len(value), str(key).encode("utf-8", "surrogatepass")))
+        digest.update(value)
+        return
+    tag, data = _typed(value)
+    digest.update(b"%c %d %s\0" % (tag, len(data), str(key).encode("utf-8", "surrogatepass")) + data)
 
 
-def as_bytes(value: object) -> bytes:
+def _typed(value: object) -> tuple[int, bytes]:
+    """A value's type (what it decodes as: TEXT ``'None'`` is invalid JSON, NULL nothing)
+    and its bytes: where one row ends and the next begins, whatever they hold."""
+    if value is None:
+        return ord("n"), b""
     if isinstance(value, str):
-        return value.encode("utf-8", "surrogatepass")
+        return ord("t"), value.encode("utf-8", "surrogatepass")
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value)
-    return repr(value).encode()  # NULL, a number: still part of what was read
+        return ord("b"), bytes(value)
+    return ord("o"), repr(value).encode()  # a number: still part of what was read
 
 
 def _encoded(stats: BubbleStats) -> dict[str, Any]:
@@ -125,9 +150,22 @@ def _decoded(document: Any) -> tuple[BubbleStats, list[tuple[str, str, int | Non
     return stats, said
 
 
-def _when(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None  # exact: offset and microseconds kept
+def _when(value: datetime | None) -> list[int | None] | None:
+    """``[microseconds since the epoch, UTC offset in seconds]``: exact, and cheaper than
+    ``isoformat`` (54,000 of them took 0.14 s)."""
+    if value is None:
+        return None
+    offset = value.utcoffset()
+    if offset is None:  # naive: kept naive (``null`` for its offset)
+        return [(value - _NAIVE_EPOCH) // _MICROSECOND, None]
+    return [(value - _EPOCH) // _MICROSECOND, int(offset.total_seconds())]
 
 
-def _time(value: object) -> datetime | None:
-    return datetime.fromisoformat(value) if isinstance(value, str) else None
+def _time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    micros, offset = value
+    if offset is None:
+        return _NAIVE_EPOCH + timedelta(microseconds=int(micros))
+    moment = _EPOCH + timedelta(microseconds=int(micros))
+    return moment if offset == 0 else moment.astimezone(timezone(timedelta(seconds=int(offset))))

@@ -337,10 +337,9 @@ class StateDb:
         value = self.composer_bytes(composer_id)
         if digest is not None:
             add_composer(digest, value)
-        # Decoded only when the composers' scan could (else it said so already): the order
-        # of the live conversation, and a legacy build's inline bubbles.
-        known = value is not None and composer_id in self.composers()
-        raw = as_dict(self._json(value, _COMPOSER + composer_id)) if known else {}
+        # From the bytes hashed, not the composers' scan (read earlier: Cursor may have written
+        # since): the order of the live conversation, and a legacy build's inline bubbles.
+        raw = as_dict(self._json(value, _COMPOSER + composer_id)) if value is not None else {}
         live = set(conversation_order(cast(RawComposerData, raw)))
         for bubble_id, bubble in self.iter_bubbles(composer_id, digest):
             stats.add(bubble_id, cast(RawBubble, bubble), live=not live or bubble_id in live)

@@ -219,7 +219,7 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return None
-    facts = ctx.remembered("gemini.legacy-header" if legacy else "gemini.header")
+    facts = ctx.remembered("gemini.legacy-header/2" if legacy else "gemini.header/2")  # /2: read by laxjson
     text = str(path)
     fields = facts.get(text, stat)
     if not (isinstance(fields, dict) and all(isinstance(value, str) for value in fields.values())):
