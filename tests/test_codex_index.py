@@ -74,8 +74,8 @@ def test_index_fast_path_reads_no_headers_and_unites_with_rollouts(isolated_home
     assert ctx.warnings.items == []
     assert provider.diagnostics(ctx) == [
         f"thread index: {codex / 'state_5.sqlite'} (2 threads)",
-        "1 thread index rows point at rollouts that are gone (not listed)",
-        "1 rollouts are not in the thread index (listed from the rollout)",
+        "1 thread index row points at a rollout that is gone (not listed)",
+        "1 rollout is not in the thread index (listed from the rollout)",
     ]
 
 
@@ -86,8 +86,8 @@ def test_index_row_whose_rollout_lives_outside_codex_home_is_not_opened(isolated
     write_state_db(codex / "state_5.sqlite", [index_row(C, elsewhere, created=at(0), updated=at(5))])
     rows, scanner = _list(isolated_home)
     assert rows == []
-    assert [w.message for w in scanner.warnings] == ["1 thread index rows point outside CODEX_HOME; those files were not opened"]
-    assert "1 thread index rows point outside CODEX_HOME (not opened, not listed)" in CodexProvider().diagnostics(scanner.ctx)
+    assert [w.message for w in scanner.warnings] == ["thread index rows point outside CODEX_HOME, their files not opened: 1 row"]
+    assert "1 thread index row points outside CODEX_HOME (not opened, not listed)" in CodexProvider().diagnostics(scanner.ctx)
 
 
 @pytest.mark.parametrize(

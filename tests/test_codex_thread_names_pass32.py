@@ -299,7 +299,7 @@ def test_doctor_says_which_session_index_named_threads(isolated_home: Path) -> N
     path = write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(100))])
     with Scanner(home=isolated_home, env={}, use_cache=False) as scanner:
         lines = CodexProvider().diagnostics(scanner.ctx)
-    assert f"thread names: {path} (1 listed threads named)" in lines
+    assert f"thread names: {path} (1 listed thread named)" in lines
 
 
 # -- tokens' table: its facts are the row's -------------------------------------------------

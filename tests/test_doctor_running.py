@@ -151,7 +151,7 @@ def test_doctor_counts_index_rows_whose_rollout_is_gone(isolated_home: Path) -> 
     codex_home_with_index(isolated_home)
     codex = provider(doctor(), "codex")
     assert codex["sessions"] == 1
-    assert any("1 thread index rows point at rollouts that are gone" in f for f in codex["findings"])
+    assert any("1 thread index row points at a rollout that is gone" in f for f in codex["findings"])
     database = next(r for r in codex["roots"] if r["kind"] == "database")
     assert database["readable"] is True
 

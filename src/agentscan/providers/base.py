@@ -276,6 +276,11 @@ class Provider(ABC):
         """Provider-specific lines for ``doctor`` (index health, DB locks, …)."""
         return []
 
+    def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
+        """Why a ``database`` root whose file can be read cannot be used as one (not SQLite,
+        locked, an unfamiliar schema): ``doctor``'s STATUS; ``None``: it can, or not checked."""
+        return None
+
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         """Working directories this provider's sessions ran in, from cheap reads.
 

@@ -156,6 +156,10 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         _count(report, captured, counted)
         for root in roots:
             exists, readable, problem = _check(root.path)
+            if readable and root.kind == "database":
+                # A file that reads is not yet a database that does (garbage, a lock, no table).
+                problem = provider.database_problem(root.path, scanner.ctx)
+                readable = problem is None
             # legible: a setting may name a path that is not UTF-8, which no JSON or terminal takes as is
             report.roots.append(RootReport(legible(str(root.path)), root.kind, root.source, exists, readable, problem,
                                            legible(root.note) if root.note else None))

@@ -200,7 +200,9 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         row, said = _read(scanner, ref, liveness, hold=bool(stages))
         progress.advance()
         if row.recorded_nothing and _small(scanner, ref):
-            say(scanner.ctx, said)  # why it recorded nothing
+            # Why it recorded nothing; a filtered list says it as it says a row it left out's.
+            failed = filters.failed_stage(row) if stages else None
+            say(scanner.ctx, said if failed is None else _still_ours(said, ref, row, failed, empty=bool(said) and _empty(scanner, ref)))
             blank += 1
             continue
         if row.updated_at is not None:
@@ -300,7 +302,7 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
         row, said = _read(scanner, ref, liveness, hold=bool(filters.active_stages))
         scanner.ctx.progress.advance()
         failed = filters.failed_stage(row)
-        say(scanner.ctx, said if failed is None else _still_ours(said, ref, row, failed))
+        say(scanner.ctx, said if failed is None else _still_ours(said, ref, row, failed, empty=bool(said) and _empty(scanner, ref)))
         if failed is None:
             rows.append(row)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
@@ -317,7 +319,14 @@ def _read(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: bool) 
     return row, held.said
 
 
-def _still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: str) -> Sequence[Said]:
+def _empty(scanner: Scanner, ref: SessionRef) -> bool:
+    """Whether every file of the session is empty (an aborted start): it holds no field a
+    filter tests, so a filter that left it out did not leave it out for want of one."""
+    stats = [scanner.ctx.stat(path) for path in ref.read_files]
+    return bool(stats) and all(stat is not None and stat.st_size == 0 for stat in stats)
+
+
+def _still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: str, *, empty: bool = False) -> Sequence[Said]:
     """What reading a row a filter left out said that the list must still say.
 
     A bad line in another project's transcript is not this list's (a cron job on one
@@ -325,10 +334,11 @@ def _still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: 
     own files (a database, a root: said once a scan, and other rows depend on it);
     anything ``passing`` (the row may be wrong only this time: a remembered page must
     not be kept); and everything, when the field the filter tested is unknown (the bad
-    line may have held the cwd or the time that would have listed it)."""
+    line may have held the cwd or the time that would have listed it), but of a session
+    whose files are ``empty``: there was no line to hold it."""
     if not said:
         return said
-    unknown = ((failed == "cwd" and not row.cwd) or (failed == "since" and row.updated_at is None)
+    unknown = not empty and ((failed == "cwd" and not row.cwd) or (failed == "since" and row.updated_at is None)
                or (failed == "grep" and not (row.title or row.cwd or row.model)))
     if unknown:
         return said

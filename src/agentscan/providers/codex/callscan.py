@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
-from agentscan.providers.codex.counters import ZERO, Counters, counters_of, minus, to_tokens, token_info
+from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, minus, restarted, to_tokens, token_info
 from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -54,7 +54,7 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
-                 "turns", "last_total", "timed", "_previous", "_model")
+                 "turns", "carried", "timed", "_previous", "_model")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True) -> None:
@@ -73,20 +73,26 @@ class FileUsageScanner:
         self.saw_marker = False
         #: turn_context lines per model, in the order each was last named (``modeluse``)
         self.turns: dict[str, int] = {}
-        #: the latest ``token_count``'s cumulative total as read (``None``: it had none)
-        self.last_total: Counters | None = None
+        #: the cumulative counts that ended in a restart (a resume by an older build starts
+        #: again from zero), added up: with the latest one, the file's whole count (``cumulative``)
+        self.carried: Counters = ZERO
         self._previous: Counters | None = None
         self._model: str | None = None
 
-    def resume(self, model: str | None, previous: Counters | None) -> None:
+    def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO) -> None:
         """Go on from where an earlier pass over the same file stopped (``fullcounts``):
-        the turn's model and the cumulative count it had reached."""
-        self._model, self._previous = model, previous
+        the turn's model, the cumulative count it had reached and the counts that restarted."""
+        self._model, self._previous, self.carried = model, previous, carried
 
     @property
-    def position(self) -> tuple[str | None, Counters | None]:
+    def position(self) -> tuple[str | None, Counters | None, Counters]:
         """What ``resume`` takes to go on from here."""
-        return self._model, self._previous
+        return self._model, self._previous, self.carried
+
+    @property
+    def cumulative(self) -> Counters | None:
+        """The file's whole cumulative count: every run's last count (``None``: it has none)."""
+        return None if self._previous is None else add(self.carried, self._previous)
 
     def feed(self, record: Mapping[str, Any]) -> None:
         kind = record.get("type")
@@ -125,12 +131,15 @@ class FileUsageScanner:
     def _token_count(self, record: Mapping[str, Any]) -> None:
         info = token_info(record) or {}
         total = counters_of(info.get("total_token_usage"))
-        self.last_total = total
         last = counters_of(info.get("last_token_usage"))
         if total is not None and total == self._previous:
             return  # the same cumulative count emitted again
-        delta = last if last is not None else (minus(total, self._previous) if total is not None else None)
+        previous = self._previous
+        delta = last if last is not None else (minus(total, previous) if total is not None else None)
         if total is not None:
+            if previous is not None and restarted(total, previous, last):
+                # The run that ended was spent too.
+                self.carried = add(self.carried, previous)
             self._previous = total
         if delta is None or not any(delta[:5]):
             return

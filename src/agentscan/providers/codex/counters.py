@@ -9,6 +9,7 @@ re-emission and copy checks) and hashing (deduplication) are cheap.
 
 from __future__ import annotations
 
+from operator import lt
 from typing import Any, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
@@ -50,6 +51,13 @@ def minus(current: Counters, previous: Counters | None) -> Counters:
     if any(c < p for c, p in zip(current, previous)):
         return current
     return tuple(c - p for c, p in zip(current, previous))  # type: ignore[return-value]
+
+
+def restarted(total: Counters, previous: Counters, last: Counters | None) -> bool:
+    """Whether a cumulative count that was at ``previous`` started over (an older build resuming
+    a thread counts again from zero): it went down (as ``minus`` takes it), or it is its own
+    call's count (``last``), from zero, though a larger first call leaves it higher."""
+    return total == last or any(map(lt, total, previous))
 
 
 def add(left: Counters, right: Counters) -> Counters:

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, say
 from agentscan.toolkit.fsutil import warn_special
 from agentscan.toolkit.paths import child_path, is_within
 from agentscan.providers.codex.header import RolloutHeader, read_header
@@ -177,7 +177,9 @@ def _discover(ctx: ScanContext) -> Discovery:
             orphans += 1
     if outside:
         where = index.databases[0] if len(index.databases) == 1 else "thread index"
-        ctx.warn(where, f"{outside} thread index rows point outside CODEX_HOME; those files were not opened")
+        # The count after the kind (doctor counts warnings by what precedes the colon: "1 × 1 …").
+        ctx.warn(where, f"thread index rows point outside CODEX_HOME, their files not opened: "
+                        f"{outside:,} {'row' if outside == 1 else 'rows'}")
     threads = {tid: _thread(tid, rollout, index.get(tid), headers.get(tid), ctx) for tid, rollout in best.items()}
     _join_segments(threads, index, ctx)
     ctx.memo[ORPHANS_MEMO_KEY] = orphans
@@ -265,7 +267,15 @@ def _thread(
     if row is not None and row.knows_source and header is None and (row.spawn_parent or not row.subagent):
         return Thread(thread_id, rollout, row, row.spawn_parent)
     if header is None:
-        header = read_header(rollout.path, ctx, thread_id, ctx.stat(rollout.path))
+        with ctx.held_warnings() as held:
+            header = read_header(rollout.path, ctx, thread_id, ctx.stat(rollout.path))
+        if held.said:
+            # What the read found wrong (an empty file, no meta of its own) is this session's:
+            # its passes read the header again (``row.thread_header``: none is kept here) and say
+            # it, and a list or a ``show`` of another session does not.  What could not be read
+            # this time is said now too: a discovery that met it is not kept.
+            say(ctx, [warning for warning in held.said if warning[3]])
+            return Thread(thread_id, rollout, row, row.spawn_parent if row else None)
     parent = header.link.spawn_parent or (row.spawn_parent if row else None)
     return Thread(thread_id, rollout, row, parent, header)
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from agentscan.model import Counts
 from agentscan.providers.codex.names import RolloutNames, frozen, note_name
-from agentscan.providers.codex.records import as_str, counts_of, line_kind, payload_of, rate_limits_of
+from agentscan.providers.codex.records import as_str, counts_of, enveloped, line_kind, payload_of, rate_limits_of
 from agentscan.timeutil import parse_iso
 
 
@@ -38,6 +38,8 @@ class LineFacts:
 
     def note(self, record: Mapping[str, Any]) -> tuple[datetime | None, str | None, Any, Mapping[str, Any]]:
         """Record one line's facts; returns (timestamp, kind, type, payload) for the caller's own work."""
+        if "payload" not in record:
+            record = enveloped(record)  # a pre-envelope rollout's bare item
         timestamp = parse_iso(record.get("timestamp"))
         if timestamp is not None:
             # ``oldest`` and ``newest``, inline: this runs on every line of a rollout.

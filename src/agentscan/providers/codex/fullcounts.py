@@ -11,9 +11,11 @@ Without a tally (or without the cache) the row's counts stay those of the
 window and the row says so (``counts_partial``).
 
 The tally also keeps the file's calls and turns per model (``modeluse``), and
-where the pass stopped (the turn's model, the cumulative count), so that the
-row's ``model`` is the whole file's most used one too and appended lines
-update it.  A tally kept before it had models gives counts only.
+where the pass stopped (the turn's model, the cumulative count, the counts
+that restarted before it), so that the row's ``model`` is the whole file's
+most used one too, its tokens the whole file's cumulative count (a count that
+restarted before the row's window included: ``callscan.FileUsageScanner.cumulative``),
+and appended lines update them.
 
 A fork's or a subagent's tally also keeps where its copied history ended
 (``callscan.CopyEnd``), once a turn marker told it: a row counts the
@@ -32,7 +34,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.model import Counts
 from agentscan.providers.codex.callscan import CopyEnd, FileUsageScanner
-from agentscan.providers.codex.counters import Counters
+from agentscan.providers.codex.counters import Counters, add
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.records import counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
@@ -40,8 +42,9 @@ from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.digests import blake2b
 
 KIND = "codex.counts"
-#: "2": a tally keeps the calls and turns per model (a row's model): one kept before cannot say it
-VERSION = "2"
+#: "2": a tally keeps the calls and turns per model (a row's model): one kept before cannot say it;
+#: "3": and the counts that restarted (a row's tokens): one kept before would miss them
+VERSION = "3"
 #: files at most this large are read whole by ``list`` already: no tally needed
 WHOLE_BYTES = 1024 * 1024
 #: ``list`` reads at most this much appended data to bring a tally up to date
@@ -49,7 +52,7 @@ GROWTH_BYTES = 4 * 1024 * 1024
 _HEAD_BYTES = 4096
 
 
-def _head_digest(path: Path, size: int) -> str | None:
+def head_digest(path: Path, size: int) -> str | None:
     try:
         with open_regular(path) as handle:
             return blake2b(handle.read(min(size, _HEAD_BYTES)), digest_size=12).hexdigest()
@@ -57,8 +60,9 @@ def _head_digest(path: Path, size: int) -> str | None:
         return None
 
 
-#: where a pass over a file stopped, for the next to go on from: (turn model, cumulative count)
-Position = tuple[str | None, Counters | None]
+#: where a pass over a file stopped, for the next to go on from: (turn model, cumulative count,
+#: the counts that restarted before it: ``FileUsageScanner.position``)
+Position = tuple[str | None, Counters | None, Counters]
 
 
 class Tally(NamedTuple):
@@ -67,17 +71,21 @@ class Tally(NamedTuple):
     counts: Counts
     models: ModelUse | None = None
     copy: CopyEnd | None = None  # where a copied history ended (``None``: not known, or none)
+    #: the whole file's cumulative count (``FileUsageScanner.cumulative``), when ``counted``
+    cumulative: Counters | None = None
+    counted: bool = False
 
 
 def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
            models: ModelUse | None, position: Position | None, copy: CopyEnd | None = None) -> None:
     cache = ctx.file_cache
-    head = _head_digest(path, progress.complete_offset)
+    head = head_digest(path, progress.complete_offset)
     if cache is None or head is None:
         return
     document: dict = {"kinds": dict(kinds), "lines": progress.lines}
     if models is not None and position is not None:
-        document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1])
+        document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1],
+                        carried=position[2])
     if copy is not None:
         document["copy"] = {"baseline": copy.baseline, "calls": copy.calls}
     state = orjson.dumps(document)
@@ -118,7 +126,7 @@ def _models(document: dict) -> tuple[ModelUse, Position] | None:
     turn, total = document.get("turn"), document.get("total")
     if turn is not None and not isinstance(turn, str):
         raise TypeError("turn")
-    position: Position = (turn, _counters(total) if total is not None else None)
+    position: Position = (turn, _counters(total) if total is not None else None, _counters(document.get("carried")))
     return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 
@@ -156,7 +164,8 @@ def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
 
 
 def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
-    """The whole file's counts and model use from a kept tally, or ``None`` when there is none."""
+    """The whole file's counts, model use and cumulative count from a kept tally, or ``None``
+    when there is none."""
     cache = ctx.file_cache
     if cache is None:
         return None
@@ -181,8 +190,11 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged tally is no tally (issue 14, case 7)
     if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
-        return Tally(counts_of(kinds), kept[0] if kept else None, copy)
-    if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or _head_digest(path, size) != head:
+        if kept is None:
+            return Tally(counts_of(kinds), None, copy)
+        _, total, carried = kept[1]
+        return Tally(counts_of(kinds), kept[0], copy, None if total is None else add(carried, total), True)
+    if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
     # Appended lines leave where the copy ended as it was: it is kept on.
     scanner = FileUsageScanner()
@@ -194,6 +206,9 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         if kind is not None:
             kinds[kind] = kinds.get(kind, 0) + 1
         scanner.feed(line.record)
-    models = merge((kept[0], scanner.model_use())) if kept is not None else None
+    if kept is None:
+        _store(path, ctx, kinds, progress, stat.st_mtime_ns, None, None, copy)
+        return Tally(counts_of(kinds), None, copy)
+    models = merge((kept[0], scanner.model_use()))
     _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position, copy)
-    return Tally(counts_of(kinds), models, copy)
+    return Tally(counts_of(kinds), models, copy, scanner.cumulative, True)

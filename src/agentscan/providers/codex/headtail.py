@@ -2,7 +2,8 @@
 
 Rollouts grow to gigabytes, so a row never parses one whole.  The head gives
 the title (the first real prompt, within ``HEAD_BYTES``); the tail gives the
-latest cumulative ``token_count``, the latest plan, the rate limits, the
+latest cumulative ``token_count`` (with the counts that restarted: ``row``
+makes it the whole file's), the latest plan, the rate limits, the
 calls and turns per model (``modeluse``), the last activity and the latest
 ``thread_name_updated`` of each thread (``names``: a rename in the part of a
 larger rollout neither read is not seen here).  Both are cached by
@@ -29,11 +30,12 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail, short_json_error
 from agentscan.toolkit.laxjson import reparse
 from agentscan.model import Counts, ScanWarning
-from agentscan.providers.codex.counters import ZERO, Counters, add
+from agentscan.providers.codex.counters import Counters
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.names import RolloutNames
-from agentscan.providers.codex.records import TITLE_CHARS, collapse, event_prompt, item_prompt, payload_of
+from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
+                                              payload_of)
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.settling import unfinished_line
 
@@ -51,7 +53,7 @@ _HEAD_CACHE: LRUCache[tuple[str, int, int, str | None], HeadSummary] = LRUCache(
 class TailSummary(NamedTuple):
     """What a rollout's last 1 MiB tells (a named tuple: see ``cli.term.Terminal``)."""
 
-    cumulative: Counters | None = None  # latest total_token_usage
+    cumulative: Counters | None = None  # the latest total_token_usage, plus those that restarted
     models: ModelUse = ModelUse()  # the calls and turns per model (``modeluse.most_used``)
     last_timestamp: datetime | None = None
     rate_limits: dict[str, Any] | None = None
@@ -59,6 +61,9 @@ class TailSummary(NamedTuple):
     whole_file: bool = False  # the counts cover the whole file, not just its end
     warnings: tuple[ScanWarning, ...] = ()
     names: RolloutNames = ()  # the latest name of each thread the lines read recorded
+    #: ``cumulative`` is the whole file's (a window that cut the file may have missed a count
+    #: that restarted before it: ``row._whole_count``)
+    whole_count: bool = False
 
 
 class HeadSummary(NamedTuple):
@@ -66,46 +71,36 @@ class HeadSummary(NamedTuple):
 
     title: str | None = None
     warnings: tuple[ScanWarning, ...] = ()
+    #: the ``<cwd>`` of the first ``<environment_context>`` item: the cwd of a rollout whose
+    #: header has none (a pre-envelope one, of mid-2025)
+    cwd: str | None = None
 
 
 class _TailFold:
     """Folds the tail's records into a ``TailSummary``.  A plain class, not a dataclass:
     a cold ``list`` imports it, and a dataclass costs about a millisecond to create on import."""
 
-    __slots__ = ("cumulative", "facts", "calls", "_current", "_carried")
+    __slots__ = ("facts", "calls")
 
     def __init__(self, own: str | None = None) -> None:
-        self.cumulative: Counters | None = None
         self.facts = LineFacts(own)  # ``own``: the thread's id, whose names are always kept
         # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
-        # gives it): a row's model is the one most of them ran on.
+        # gives it): a row's model is the one most of them ran on.  It also adds up the
+        # cumulative counts, a count that restarted included (``FileUsageScanner.cumulative``).
         self.calls = FileUsageScanner(timed=False)
-        self._current: Counters | None = None
-        self._carried = ZERO
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
         if rtype == "event_msg":
             if payload.get("type") == "token_count":
                 self.calls.feed(record)
-                total = self.calls.last_total  # the record's ``total_token_usage``
-                if total is not None:
-                    self._advance(total)
             # The scanner's other event (task_started) matters only to a copy it is told of.
         elif rtype in _CALL_LINES:
             self.calls.feed(record)
 
-    def _advance(self, total: Counters) -> None:
-        # A cumulative count that goes down started over: keep what the finished
-        # run had counted (it is part of the session) instead of losing it.
-        if self._current is not None and any(t < c for t, c in zip(total, self._current)):
-            self._carried = add(self._carried, self._current)
-        self._current = total
-        self.cumulative = add(self._carried, total)
-
     def build(self, whole_file: bool, warnings: Iterable[ScanWarning]) -> TailSummary:
         return TailSummary(
-            self.cumulative,
+            self.calls.cumulative,
             self.calls.model_use(),
             self.facts.last_ts,
             self.facts.rate_limits,
@@ -113,6 +108,7 @@ class _TailFold:
             whole_file,
             tuple(warnings),
             self.facts.thread_names(),
+            whole_file,
         )
 
 
@@ -173,7 +169,8 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
             noted: list[str] = []
             try:  # as the whole pass reads it (``toolkit.laxjson``), and says it
                 record = reparse(chunk, exc, noted.append)
-                warnings.extend(ScanWarning(str(path), note, number) for note in noted)
+                # Worded as the window's other warnings are (a whole pass says it with its line).
+                warnings.extend(ScanWarning(str(path), f"{note} in the last 1 MiB" if cut else note, number) for note in noted)
             except orjson.JSONDecodeError:
                 last = position == len(chunks) - 1
                 if cut:  # the window's lines are not the file's: no number to give
@@ -208,24 +205,25 @@ def head_summary(path: Path, ctx: ScanContext) -> HeadSummary:
 
 def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
     fallback: str | None = None
+    cwd: str | None = None
     grace = _EVENT_GRACE_LINES
     with closing(iter_json_lines(path, ctx)) as lines:
         for line in lines:
             if line.offset > HEAD_BYTES:
                 break
-            record = line.record
+            record = enveloped(line.record)  # a pre-envelope rollout's bare item as an envelope's
             payload = payload_of(record)
             if record.get("type") == "event_msg" and payload.get("type") == "user_message":
                 prompt = event_prompt(payload)
                 if prompt:
-                    return HeadSummary(collapse(prompt, TITLE_CHARS))
+                    return HeadSummary(collapse(prompt, TITLE_CHARS), cwd=cwd)
             elif fallback is None and record.get("type") == "response_item":
                 fallback = item_prompt(payload)
+                cwd = cwd or context_cwd(payload)
             elif fallback is not None:
                 # Builds that write user_message events write one right after the
                 # item; older builds never do, so do not read on for long.
                 grace -= 1
                 if grace <= 0:
                     break
-    return HeadSummary(collapse(fallback, TITLE_CHARS) if fallback else None)
-
+    return HeadSummary(collapse(fallback, TITLE_CHARS) if fallback else None, cwd=cwd)

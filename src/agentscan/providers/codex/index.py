@@ -4,7 +4,9 @@ The index is a rebuildable cache that Codex keeps beside the rollouts; the
 rollouts stay canonical.  Its schema differs by build and lineage (CLI vs.
 Desktop numbering), so we select only columns ``PRAGMA table_info`` shows.
 Anything wrong with it (missing, not SQLite, locked, corrupt, unfamiliar)
-is a warning and an empty index, so the caller lists from the rollouts.
+is a warning, and the older generation beside it that can be read is used
+instead (a stale one only fills gaps: its rows are older than the rollouts
+they name), else an empty index, so the caller lists from the rollouts.
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from typing import Any, Mapping, NamedTuple
 from agentscan.context import ScanContext
 from agentscan.providers.codex.names import clean_name
 from agentscan.providers.codex.records import TITLE_CHARS, clean_prompt, collapse, link_of
+from agentscan.providers.codex.roots import older_state_dbs
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.sqlite_ro import has_table, readonly, table_columns
 from agentscan.timeutil import from_epoch
 
 _MEMO_KEY = "codex.index"
+#: path -> (its rows, or why it could not be read): each database is read once a scan
+_READS_KEY = "codex.index.reads"
 
 # Columns we use when present.  Title candidates come in order of preference: Codex's
 # title, the preview, the first message; a name the user gave the thread (``name``)
@@ -98,12 +103,25 @@ def load_index(ctx: ScanContext, roots: list[Root]) -> ThreadIndex:
     for root in roots:
         if not os.path.lexists(root.path) or ctx.undecodable(root.path):
             continue  # no index is normal (older Codex): nothing to warn about
-        before = _identity(root.path)
-        found = _read_database(root.path, ctx)
+        identity.extend(_identity(root.path))
+        found, problem = _read(root.path, ctx)
+        database = root.path
+        if problem is not None:
+            # The newest generation cannot be read: an older one beside it may (Codex keeps them).
+            for older in older_state_dbs(root.path):
+                if ctx.undecodable(older):
+                    continue
+                before = _identity(older)
+                found, _ = _read(older, ctx)
+                if found is not None:
+                    database = older
+                    identity.extend(before)
+                    break
+            instead = "listing from rollouts instead" if found is None else f"using {database.name} instead"
+            ctx.warn(root.path, f"thread index unreadable, {instead}: {problem}", passing=True)
         if found is None:
             continue
-        used.append(root.path)
-        identity.extend(before)
+        used.append(database)
         for row in found:
             current = rows.get(row.thread_id)
             if current is None or _newer(row, current):
@@ -130,7 +148,21 @@ def _newer(row: IndexRow, current: IndexRow) -> bool:
     return current.updated_at is None or row.updated_at > current.updated_at
 
 
-def _read_database(path: Path, ctx: ScanContext) -> list[IndexRow] | None:
+def database_problem(path: Path, ctx: ScanContext) -> str | None:
+    """Why ``path`` cannot serve as the thread index, ``None`` when it can (doctor's STATUS of a
+    ``database`` root); read once a scan, as ``load_index`` reads it."""
+    return _read(path, ctx)[1]
+
+
+def _read(path: Path, ctx: ScanContext) -> tuple[list[IndexRow] | None, str | None]:
+    """``path``'s rows, or why it could not be read (said by the caller)."""
+    reads = ctx.memo.setdefault(_READS_KEY, {})
+    if path not in reads:
+        reads[path] = _read_database(path)
+    return reads[path]
+
+
+def _read_database(path: Path) -> tuple[list[IndexRow] | None, str | None]:
     try:
         with readonly(path) as conn:
             if not has_table(conn, "threads"):
@@ -143,10 +175,9 @@ def _read_database(path: Path, ctx: ScanContext) -> list[IndexRow] | None:
             raw_rows = [dict(zip(selected, values)) for values in conn.execute(sql)]
             edges = _spawn_edges(conn)
     except (DatabaseUnavailable, sqlite3.Error) as exc:
-        ctx.warn(path, f"thread index unreadable, listing from rollouts instead: {_reason(exc, path)}", passing=True)
-        return None
+        return None, _reason(exc, path)
     knows_source = "source" in columns or bool(edges)
-    return [row for row in (_row(raw, edges, knows_source) for raw in raw_rows) if row is not None]
+    return [row for row in (_row(raw, edges, knows_source) for raw in raw_rows) if row is not None], None
 
 
 def _reason(exc: Exception, path: Path) -> str:

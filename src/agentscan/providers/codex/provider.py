@@ -18,7 +18,7 @@ from agentscan.digests import blake2b
 
 if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider``)
     from agentscan.model import SessionRef, SessionRow, TableFacts, UsageEntry
-    from agentscan.providers.codex.discovery import CodexSession, Discovery, Thread
+    from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail, ToolEvent
     from agentscan.providers.codex.detail import TranscriptReader
@@ -42,7 +42,8 @@ class CodexProvider(Provider):
     # 8: a thread's own renames kept past 64 other threads'; a session index's bad lines past
     #    the fifth said as one warning (a stored discovery's warnings are a fresh one's)
     # 9: a fork whose copied history runs past its first 1 MiB counts its own calls only
-    parser_version = "9"
+    # 10: a count that restarted before a large rollout's last 1 MiB is in its row's tokens
+    parser_version = "10"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -126,29 +127,16 @@ class CodexProvider(Provider):
 
         return discover(ctx).orphan_index_rows
 
+    def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
+        from agentscan.providers.codex.index import database_problem
+
+        return database_problem(path, ctx)
+
     def diagnostics(self, ctx: ScanContext) -> list[str]:
         """For doctor: which thread index was used, and what it knows that disk does not."""
-        from agentscan.providers.codex.discovery import discover
+        from agentscan.providers.codex.diagnose import diagnostics
 
-        found = discover(ctx)
-        lines: list[str] = []
-        if not found.thread_index.databases:
-            present = [str(root.path) for root in self.roots(ctx) if root.kind == "database" and root.path.exists()]
-            # None there: the database root's note says so already ("no state_*.sqlite found").
-            if present:
-                lines = [f"thread index: none readable ({', '.join(present)}); sessions listed from rollouts only"]
-        else:
-            used = ", ".join(str(path) for path in found.thread_index.databases)
-            lines = [f"thread index: {used} ({len(found.thread_index.rows)} threads)"]
-        if found.orphan_index_rows:
-            lines.append(f"{found.orphan_index_rows} thread index rows point at rollouts that are gone (not listed)")
-        if found.outside_index_rows:
-            lines.append(f"{found.outside_index_rows} thread index rows point outside CODEX_HOME (not opened, not listed)")
-        unindexed = sum(1 for thread in found.threads.values() if thread.indexed is None)
-        if found.thread_index.databases and unindexed:
-            lines.append(f"{unindexed} rollouts are not in the thread index (listed from the rollout)")
-        lines.extend(_names_diagnostics(found))
-        return lines
+        return diagnostics(ctx, self.roots(ctx))
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
         from agentscan.providers.codex.discovery import discover
@@ -230,6 +218,7 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
         from agentscan.providers.codex.row import ThreadFacts, assemble_row, session_head, thread_header
         from agentscan.providers.codex.callscan import FileUsageScanner
+        from agentscan.providers.codex.usage import own_start
         from agentscan.toolkit.detail import DetailCollector
         from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 
@@ -247,16 +236,19 @@ class CodexProvider(Provider):
             reader = TranscriptReader(collector, subagent=subagent, conversation=session.main is None,
                                       facts=LineFacts(thread.thread_id))
             for path, live_bytes in _thread_files(thread):
-                scanner = FileUsageScanner(
-                    replay=header.link.replays_history and path == thread.first.path,
-                    started=header.started_at, thread_id=thread.thread_id,
-                )
+                replay = header.link.replays_history and path == thread.first.path
+                scanner = FileUsageScanner(replay=replay, started=header.started_at, thread_id=thread.thread_id)
+                # A subagent's copy of its parent's history (``fork_context``) is the parent's
+                # conversation, shown there: its own starts with the task it was given.
+                own_from = own_start(path, ctx, header.started_at) if replay and subagent and session.main else 0
                 progress = ReadProgress()
                 with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
                     for line in lines:
+                        if line.offset < own_from:
+                            reader.facts.note(line.record)
                         # A reverted segment's calls were billed, but its tail is
                         # not part of the live conversation.
-                        if live_bytes is None or line.offset < live_bytes:
+                        elif live_bytes is None or line.offset < live_bytes:
                             reader.feed(line.record)
                         else:
                             # A rollback does not undo a rename in Codex: the thread keeps the
@@ -357,20 +349,6 @@ def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
         own = scanner.own_events(parent_calls(parent) if parent else None)
         deduper.add(own, session=session_id, subagent=subagent, started=scanner.started)
     return deduper.entries
-
-
-def _names_diagnostics(found: Discovery) -> list[str]:
-    """For doctor: the session indexes read for thread names, and those read only in part."""
-    from agentscan.providers.codex.names import window_text
-
-    names = found.session_names
-    if not names.files:
-        return []
-    named = sum(1 for thread_id in found.threads if names.has_name(thread_id.lower()))
-    lines = [f"thread names: {', '.join(map(str, names.files))} ({named} listed threads named)"]
-    for path in names.partial:
-        lines.append(f"{path}: only its last {window_text()} read (names set before are not seen there)")
-    return lines
 
 
 def _census_path(path: Path) -> str:

@@ -73,6 +73,7 @@ TITLE_CHARS = 180
 MARKER_SLACK = timedelta(seconds=2)
 
 # Text Codex (or an IDE) injects as a user message that the user never typed.
+_CONTEXT_CWD = re.compile(r"<cwd>([^<\n]+)</cwd>")
 _INJECTED_PREFIXES = (
     "<environment_context",
     "<user_instructions",
@@ -188,6 +189,17 @@ def item_prompt(payload: Mapping[str, Any]) -> str | None:
     return clean_prompt(message_text(payload, ("input_text", "text")))
 
 
+def context_cwd(payload: Mapping[str, Any]) -> str | None:
+    """The ``<cwd>`` of an ``<environment_context>`` user message item."""
+    if payload.get("type") != "message" or payload.get("role") != "user":
+        return None
+    text = message_text(payload, ("input_text", "text"))
+    if not text.lstrip().startswith("<environment_context"):
+        return None
+    match = _CONTEXT_CWD.search(text)
+    return match.group(1).strip() or None if match else None
+
+
 def item_response(payload: Mapping[str, Any]) -> str | None:
     if payload.get("type") != "message" or payload.get("role") != "assistant":
         return None
@@ -195,6 +207,21 @@ def item_response(payload: Mapping[str, Any]) -> str | None:
 
 
 TOOL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
+#: the items a pre-envelope rollout (the CLI of mid-2025, before ``session_meta``) wrote bare,
+#: without the ``{"type": "response_item", "payload": …}`` around them
+BARE_ITEMS = frozenset({*TOOL_ITEMS, "message", "reasoning", "function_call_output", "custom_tool_call_output",
+                        "local_shell_call_output"})
+
+
+def enveloped(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A pre-envelope rollout's bare item as the envelope carries it (its header, a bare
+    ``{"id", "timestamp", …}``, is ``header._meta_of``'s); any other record as it is."""
+    if "payload" in record:
+        return record
+    kind = record.get("type")
+    if isinstance(kind, str) and kind in BARE_ITEMS:
+        return {"timestamp": record.get("timestamp"), "type": "response_item", "payload": record}
+    return record
 
 
 def line_kind(record: Mapping[str, Any], payload: dict[str, Any] | None = None) -> str | None:
@@ -205,6 +232,9 @@ def line_kind(record: Mapping[str, Any], payload: dict[str, Any] | None = None) 
     counters prefer the events and fall back to the items for builds that
     wrote only those, so nothing is counted twice.
     """
+    if "payload" not in record:
+        record = enveloped(record)
+        payload = None
     kind = record.get("type")
     if payload is None:
         payload = payload_of(record)

@@ -47,18 +47,38 @@ def _homes(ctx: ScanContext) -> _Setting:
     return _Setting((ctx.home / ".codex",), ctx.home_source, False, note)
 
 
-def highest_state_db(directory: Path) -> Path | None:
-    """The newest generation of ``state_<n>.sqlite`` in ``directory``; never hard-code 5."""
-    best: tuple[int, Path] | None = None
+def _generation(name: str) -> int | None:
+    match = _STATE_DB.match(name)
+    return int(match.group(1)) if match else None
+
+
+def state_dbs(directory: Path) -> list[Path]:
+    """The generations of ``state_<n>.sqlite`` in ``directory``, newest first; never hard-code 5."""
+    found: list[tuple[int, Path]] = []
     try:
         with os.scandir(directory) as entries:
             for entry in entries:
-                match = _STATE_DB.match(entry.name)
-                if match and (best is None or int(match.group(1)) > best[0]):
-                    best = (int(match.group(1)), Path(entry.path))
+                generation = _generation(entry.name)
+                if generation is not None:
+                    found.append((generation, Path(entry.path)))
     except OSError:
-        return None
-    return best[1] if best else None
+        return []
+    return [path for _, path in sorted(found, key=lambda pair: pair[0], reverse=True)]
+
+
+def highest_state_db(directory: Path) -> Path | None:
+    """The newest generation of ``state_<n>.sqlite`` in ``directory`` (the index a root names)."""
+    found = state_dbs(directory)
+    return found[0] if found else None
+
+
+def older_state_dbs(database: Path) -> list[Path]:
+    """The generations older than ``database`` beside it, newest first: what the thread index
+    falls back to when the newest cannot be read (``index.load_index``)."""
+    generation = _generation(database.name)
+    if generation is None:
+        return []
+    return [path for path in state_dbs(database.parent) if (_generation(path.name) or 0) < generation]
 
 
 def codex_roots(ctx: ScanContext) -> list[Root]:

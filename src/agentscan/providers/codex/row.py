@@ -3,7 +3,10 @@
 Tokens come from the latest cumulative ``total_token_usage`` in the tail of
 each of the session's rollouts (its subagents' included): for one thread the
 cumulative total equals the sum of its calls, and re-emitted counts cannot
-inflate it.  A fork or a subagent that began with a copy of its parent's
+inflate it.  A count that restarted (an older build resuming the thread) adds
+the run it ended: in a file larger than its window, where the window cannot
+see one, the whole file's count comes from its tally or ``runs``.  A fork or
+a subagent that began with a copy of its parent's
 history starts its cumulative count from the parent's, so the count the copy
 ended with is subtracted: found within the first ``REPLAY_HEAD_BYTES``, else
 in the tally a whole pass kept, else the file is read whole as ``tokens``
@@ -36,6 +39,7 @@ from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_su
 from agentscan.providers.codex.modeluse import ModelUse, merge, most_used, without_calls
 from agentscan.providers.codex.names import chosen_name
 from agentscan.providers.codex.names import merged as merged_names
+from agentscan.providers.codex.runs import whole_count
 from agentscan.providers.codex.usage import ReplayHead, read_replay_head, read_replay_whole, read_segment_start
 from agentscan.timeutil import from_epoch, newest, oldest
 
@@ -107,12 +111,23 @@ def _file_tail(path: Path, ctx: ScanContext, own: str) -> TailSummary:
             # A tally kept before tallies had models leaves the window's.
             models = exact.models if exact.models is not None else tail.models
             tail = tail._replace(counts=exact.counts, whole_file=True, models=models)
+            if exact.counted:
+                tail = tail._replace(cumulative=exact.cumulative, whole_count=True)
     return tail
+
+
+def _whole_count(path: Path, tail: TailSummary, ctx: ScanContext) -> TailSummary:
+    """``tail`` with the file's whole cumulative count when its window cut the file and no tally
+    gave it: a count that restarted before the window (``runs``) is part of the file's."""
+    if tail.whole_count:
+        return tail
+    known, cumulative = whole_count(path, ctx)
+    return tail._replace(cumulative=cumulative, whole_count=True) if known else tail
 
 
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
     header = thread_header(thread, ctx)
-    tail = _file_tail(thread.rollout.path, ctx, thread.thread_id)
+    tail = _whole_count(thread.rollout.path, _file_tail(thread.rollout.path, ctx, thread.thread_id), ctx)
     if thread.segments or header.history_base is not None:
         # Several files, or a file that continues one (maybe gone): each
         # file's own part, from the count it starts at.
@@ -133,7 +148,7 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
     tails: list[TailSummary] = []
     whole = True
     for segment in thread.segments:
-        tail = _file_tail(segment.rollout.path, ctx, thread.thread_id)
+        tail = _whole_count(segment.rollout.path, _file_tail(segment.rollout.path, ctx, thread.thread_id), ctx)
         tails.append(tail)
         counts.append(tail.counts)
         whole = whole and tail.whole_file
@@ -227,7 +242,7 @@ def assemble_row(
             native_id=session.native_id,
             path=None,
             title=named.name if named else head.title,
-            cwd=first.header.cwd if first else None,
+            cwd=(first.header.cwd or head.cwd) if first else None,
             model=most_used(first.tail.models) if first else None,
             git_branch=first.header.git_branch if first else None,
             started_at=oldest(*(facts.header.started_at for facts in children)),
@@ -246,7 +261,8 @@ def assemble_row(
         path=str(main.thread.rollout.path),
         # A name the user gave the thread, else Codex's title or the first prompt.
         title=named.name if named else pick(index_wins, head.title, row.title if row else None),
-        cwd=pick(index_wins, main.header.cwd, row.cwd if row else None),
+        # A pre-envelope rollout's header names no cwd: its environment context does.
+        cwd=pick(index_wins, main.header.cwd or head.cwd, row.cwd if row else None),
         # The index's model is the latest turn's (see the module's doc): a gap filler only.
         model=most_used(main.tail.models) or (row.model if row else None),
         git_branch=pick(index_wins, main.header.git_branch, row.git_branch if row else None),

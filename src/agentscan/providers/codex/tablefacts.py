@@ -92,15 +92,21 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     main = session.main
     if main is None:
         first = session.children[0] if session.children else None
-        return TableFacts(recorded or mtime, thread_header(first, ctx).cwd if first else None, title,
-                          _sorted(choosing))
+        return TableFacts(recorded or mtime, _cwd(first, session, ctx) if first else None, title, _sorted(choosing))
     row = main.indexed
     if choosing is not None and row is not None and row.model is not None:
         choosing.add(row.model)  # the row's model when no window or tally names one
     wins = index_is_newer(main, lasts[0])
     return TableFacts(newest(recorded, row.updated_at if row else None) or mtime,
-                      pick(wins, thread_header(main, ctx).cwd, row.cwd if row else None),
+                      pick(wins, _cwd(main, session, ctx), row.cwd if row else None),
                       title if named else pick(wins, title, row.title if row else None), _sorted(choosing))
+
+
+def _cwd(thread: Thread, session: CodexSession, ctx: ScanContext) -> str | None:
+    """The cwd as the row takes it (``row.assemble_row``): the header's, else the head's."""
+    from agentscan.providers.codex.row import session_head, thread_header
+
+    return thread_header(thread, ctx).cwd or session_head(session, ctx).cwd
 
 
 def _sorted(names: set[str] | None) -> tuple[str, ...] | None:

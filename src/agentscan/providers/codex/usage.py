@@ -139,6 +139,21 @@ def _own_calls(scanner: FileUsageScanner, parent_id: str | None, ctx: ScanContex
     return ReplayHead(own=total, complete=True, models=scanner.model_use(own))
 
 
+def own_start(path: Path, ctx: ScanContext, started: datetime | None) -> int:
+    """Where the thread's own part of a file that begins with a copy of its parent's history
+    starts: the line of its first ``task_started`` not older than the thread, as ``tokens``
+    tells the copy's end (``FileUsageScanner._marker``); 0 when no marker tells it (then the
+    copy is told by its calls, which say nothing of the lines around them).  Only those lines
+    are decoded; what they say wrong, the pass that reads the whole file says."""
+    scanner = FileUsageScanner(replay=True, started=started)
+    with ctx.held_warnings():
+        for offset, record in matching_records(path, ctx, b'"task_started"', ScanProgress()):
+            scanner.feed(record)
+            if scanner.decided:
+                return offset
+    return 0
+
+
 def read_segment_start(path: Path, ctx: ScanContext, budget: int) -> Counters | None:
     """The cumulative count a file starts from: its first ``token_count``'s
     total minus that call (a later segment of a paginated thread continues the

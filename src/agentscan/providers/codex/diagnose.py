@@ -1,0 +1,51 @@
+"""``doctor``'s findings about Codex (``CodexProvider.diagnostics``): which thread index was
+used, what it knows that disk does not, and the session indexes read for thread names."""
+
+from __future__ import annotations
+
+from agentscan.context import ScanContext
+from agentscan.providers.codex.discovery import Discovery, discover
+from agentscan.toolkit.roots import Root
+
+
+def diagnostics(ctx: ScanContext, roots: list[Root]) -> list[str]:
+    found = discover(ctx)
+    lines: list[str] = []
+    if not found.thread_index.databases:
+        present = [str(root.path) for root in roots if root.kind == "database" and root.path.exists()]
+        # None there: the database root's note says so already ("no state_*.sqlite found").
+        if present:
+            lines = [f"thread index: none readable ({', '.join(present)}); sessions listed from rollouts only"]
+    else:
+        used = ", ".join(str(path) for path in found.thread_index.databases)
+        lines = [f"thread index: {used} ({_counted(len(found.thread_index.rows), 'thread', 'threads')})"]
+    if found.orphan_index_rows:
+        lines.append(_counted(found.orphan_index_rows, "thread index row points at a rollout that is gone",
+                              "thread index rows point at rollouts that are gone") + " (not listed)")
+    if found.outside_index_rows:
+        lines.append(_counted(found.outside_index_rows, "thread index row points", "thread index rows point")
+                     + " outside CODEX_HOME (not opened, not listed)")
+    unindexed = sum(1 for thread in found.threads.values() if thread.indexed is None)
+    if found.thread_index.databases and unindexed:
+        lines.append(_counted(unindexed, "rollout is", "rollouts are") + " not in the thread index (listed from the rollout)")
+    lines.extend(_names_diagnostics(found))
+    return lines
+
+
+def _names_diagnostics(found: Discovery) -> list[str]:
+    """The session indexes read for thread names, and those read only in part."""
+    from agentscan.providers.codex.names import window_text
+
+    names = found.session_names
+    if not names.files:
+        return []
+    named = sum(1 for thread_id in found.threads if names.has_name(thread_id.lower()))
+    lines = [f"thread names: {', '.join(map(str, names.files))} ({_counted(named, 'listed thread', 'listed threads')} named)"]
+    for path in names.partial:
+        lines.append(f"{path}: only its last {window_text()} read (names set before are not seen there)")
+    return lines
+
+
+def _counted(count: int, one: str, many: str) -> str:
+    """``count`` and the words that go with it: one thing, or many."""
+    return f"{count:,} {one if count == 1 else many}"
