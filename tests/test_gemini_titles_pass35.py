@@ -1,7 +1,7 @@
 """Gemini rows as its CLI names them (pass 35): a compression summary is no prompt, the
 session's own ``summary`` is its title, a subagent whose parent chat is gone gives the row
 its title, counts and conversation, a chat of nothing readable is left out, an empty chat
-is said to be empty, and odd token values are said."""
+is said to be empty."""
 
 from __future__ import annotations
 
@@ -143,20 +143,3 @@ def test_an_empty_chat_is_said_to_be_empty(isolated_home: Path) -> None:
     scanner = _scanner(isolated_home)
     assert scanner.list_sessions() == []
     assert [w.message for w in scanner.warnings if w.path == str(path)] == ["empty file"]
-
-
-def test_odd_token_values_are_said_once_per_file(isolated_home: Path) -> None:
-    odd = [{"input": "100", "output": 5}, {"input": -50, "output": 5}, {"input": 10.7, "output": 5},
-           {"input": 100, "output": 10, "cached": 200}, [1, 2]]
-    records = [meta(S1), user("u", "2026-05-01T10:00:00.000Z", "odd tokens")]
-    records += [{**gemini(f"g{n}", "2026-05-01T10:00:01.000Z", "x"), "tokens": value} for n, value in enumerate(odd)]
-    records += [gemini("ok", "2026-05-01T10:00:02.000Z", "x", usage=tokens(100, 10, cached=20)),
-                {**gemini("none", "2026-05-01T10:00:03.000Z", "x"), "tokens": None},
-                {**gemini("whole", "2026-05-01T10:00:04.000Z", "x"), "tokens": {"input": 10.0, "output": 1}}]
-    path = write_chat(isolated_home, "proj", NAME, records)
-    scanner = _scanner(isolated_home)
-    (row,) = scanner.list_sessions()
-    assert row.tokens is not None and row.tokens.total == 5 + 5 + 5 + 110 + 110 + 11  # the counts as before
-    assert [w.message for w in scanner.warnings if w.path == str(path)] == [
-        "tokens of 5 messages (g0, g1, g2, …) not as Gemini CLI writes them: a value that is not a count"
-        " counted as 0, cached tokens above the input as the input"]

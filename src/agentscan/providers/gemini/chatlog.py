@@ -37,7 +37,6 @@ from agentscan.providers.gemini.records import (
     as_str,
     collapse,
     is_slash_command,
-    odd_tokens,
     prompt_text,
     response_text,
     usage_of,
@@ -72,7 +71,6 @@ class MessageFacts(NamedTuple):
     has_text: bool  # a gemini message with reply text
     tool_calls: int
     locator: Locator
-    odd_tokens: bool = False  # its tokens are not counted as recorded (``records.odd_tokens``)
 
 
 class Conversation:
@@ -149,7 +147,6 @@ def facts_of(record: dict[str, Any], locator: Locator) -> MessageFacts:
         has_text=kind == "gemini" and bool(response_text(record)),
         tool_calls=sum(1 for call in tool_calls if isinstance(call, dict)) if isinstance(tool_calls, list) else 0,
         locator=locator,
-        odd_tokens=kind == "gemini" and odd_tokens(record.get("tokens")),
     )
 
 
@@ -159,24 +156,7 @@ def read_conversation(path: Path, ctx: ScanContext, *, legacy: bool, keep_raw: b
         _replay_legacy(conversation, ctx, keep_raw)
     else:
         _replay_jsonl(conversation, ctx)
-    _say_odd_tokens(conversation, ctx)
     return conversation
-
-
-#: how many messages with odd tokens a warning names
-_ODD_NAMED = 3
-
-
-def _say_odd_tokens(conversation: Conversation, ctx: ScanContext) -> None:
-    """One warning for the messages (their last copies: what is counted) whose ``tokens`` are
-    not counted as recorded, else a reply's usage would be dropped without a word."""
-    odd = [facts.id for facts in conversation.spend.values() if facts.odd_tokens]
-    if not odd:
-        return
-    named = ", ".join(collapse(message_id, 40) for message_id in odd[:_ODD_NAMED]) + (", …" if len(odd) > _ODD_NAMED else "")
-    which = "1 message" if len(odd) == 1 else f"{len(odd):,} messages"
-    ctx.warn(conversation.path, f"tokens of {which} ({named}) not as Gemini CLI writes them: a value that is"
-                                " not a count counted as 0, cached tokens above the input as the input")
 
 
 def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool) -> None:

@@ -35,7 +35,7 @@ class GeminiProvider(Provider):
     # 6: a bad line's place said as its column; show's errors
     # 7: a row keeps no warning of the other providers asked for cwds (``OwnRefs.borrowed_cwds``)
     # 8: no compression summary as a prompt; Gemini's summary the title; an orphan subagent's
-    #    title and counts; nothing recorded, no cwd; odd token values warned of
+    #    title and counts; nothing recorded, no cwd
     parser_version = "8"
 
     def roots(self, ctx: ScanContext) -> list[Root]:

@@ -195,25 +195,6 @@ def usage_of(tokens: object) -> TokenUsage | None:
     )
 
 
-_TOKEN_FIELDS = ("input", "output", "cached", "thoughts", "tool")
-
-
-def odd_tokens(tokens: object) -> bool:
-    """Whether a message's ``tokens`` hold what Gemini CLI never writes, so that ``usage_of``
-    counts them otherwise than recorded: not an object, a count that is no whole
-    non-negative number (a string, a negative, a fraction: counted as 0), or more cached
-    tokens than input ones (counted as the input).  ``null`` is no oddity: it counts nothing."""
-    if tokens is None:
-        return False
-    if not isinstance(tokens, dict):
-        return True
-    for key in _TOKEN_FIELDS:
-        value = tokens.get(key)
-        if value is not None and (isinstance(value, bool) or as_count(value) != value):
-            return True
-    return as_count(tokens.get("cached")) > as_count(tokens.get("input"))
-
-
 def tool_status(status: object) -> str:
     """Gemini's scheduler status as ok | error | denied | unknown.
 
