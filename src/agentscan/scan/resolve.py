@@ -53,9 +53,14 @@ def find_session(scanner: Scanner, query: str) -> Found:
         raise UsageProblem("a session id is required")
     if _looks_like_path(query):
         by_path = _from_path(scanner, query)
-        if by_path is None:
+        if by_path is not None:
+            return by_path
+        if not _may_be_a_child_id(query):
             raise SessionNotFound(query, _why_no_path(query))
-        return by_path
+        try:  # a workflow run's id as ``show --json`` gives it (``wf_01/<agent id>``)
+            return _with_focus(scanner, query)
+        except SessionNotFound:
+            raise SessionNotFound(query, _why_no_path(query)) from None
     found = _from_index(scanner, query)
     if isinstance(found, str):
         # Its provider's discovery alone, not every provider's: ``show <a Gemini id>`` would
@@ -134,14 +139,15 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         return exact[0], None
     if len(exact) > 1:
         raise _ambiguous(scanner, query, exact, hint="give the id with its provider (`provider:id`)")
-    children = [(ref, child) for ref in candidates for child in ref.children if key(child) == wanted]
+    children = [(ref, child) for ref in candidates for child in ref.children if wanted in _child_keys(child, key)]
     if len(children) == 1:
         return children[0]
     if len(bare) < MIN_PREFIX:
         raise IdTooShort(query, MIN_PREFIX)
     matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted) or key(ref.id).startswith(whole)]
     if not matches:
-        children = [(ref, child) for ref in candidates for child in ref.children if key(child).startswith(wanted)]
+        children = [(ref, child) for ref in candidates for child in ref.children
+                    if any(name.startswith(wanted) for name in _child_keys(child, key))]
         if not children:
             children = _recorded_children(scanner, candidates, wanted, key)
         if len(children) == 1:
@@ -195,6 +201,20 @@ def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wante
 
 
 # -- a path to a transcript ------------------------------------------------------------
+
+
+def _child_keys(child: str, key: Key) -> tuple[str, ...]:
+    """What names a subagent: its id and, for a Claude workflow run (``wf_01/<agent id>``),
+    its agent id alone, as its file names it."""
+    if "/" not in child:
+        return (key(child),)
+    return key(child), key(child.rsplit("/", 1)[1])
+
+
+def _may_be_a_child_id(query: str) -> bool:
+    """A relative ``a/b`` that is no file may be a workflow run's id (``wf_01/<agent id>``)."""
+    return (query.count("/") == 1 and not query.startswith((".", "/", "~")) and os.sep == "/"
+            and not query.endswith(_TRANSCRIPT_ENDINGS) and not os.path.exists(query))
 
 
 def _looks_like_path(query: str) -> bool:

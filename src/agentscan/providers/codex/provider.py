@@ -42,7 +42,8 @@ class CodexProvider(Provider):
     # 8: a thread's own renames kept past 64 other threads'; a session index's bad lines past
     #    the fifth said as one warning (a stored discovery's warnings are a fresh one's)
     # 9: a fork whose copied history runs past its first 1 MiB counts its own calls only
-    # 10: a count that restarted before a large rollout's last 1 MiB is in its row's tokens
+    # 10: a count that restarted before a large rollout's last 1 MiB is in its row's tokens; lines with a lone
+    #     surrogate escape or bytes that are not UTF-8 read (``laxjson``)
     parser_version = "10"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
