@@ -64,7 +64,7 @@ def test_index_fast_path_reads_no_headers_and_unites_with_rollouts(isolated_home
     )
     reads: list[Path] = []
     real_read = codex_discovery.read_header
-    monkeypatch.setattr(codex_discovery, "read_header", lambda path, ctx, tid, *rest: reads.append(path) or real_read(path, ctx, tid, *rest))
+    monkeypatch.setattr(codex_discovery, "read_header", lambda path, ctx, tid, *rest, **kw: reads.append(path) or real_read(path, ctx, tid, *rest, **kw))
     ctx = ScanContext.create(home=isolated_home, env={})
     provider = CodexProvider()
     refs = provider.discover(ctx)

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from agentscan.context import ScanContext, say
+from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import warn_special
 from agentscan.toolkit.paths import child_path, is_within
 from agentscan.providers.codex.header import RolloutHeader, read_header
@@ -267,14 +267,12 @@ def _thread(
     if row is not None and row.knows_source and header is None and (row.spawn_parent or not row.subagent):
         return Thread(thread_id, rollout, row, row.spawn_parent)
     if header is None:
-        with ctx.held_warnings() as held:
-            header = read_header(rollout.path, ctx, thread_id, ctx.stat(rollout.path))
-        if held.said:
+        header = read_header(rollout.path, ctx, thread_id, ctx.stat(rollout.path), quiet=True)
+        if not header.found_own_meta:
             # What the read found wrong (an empty file, no meta of its own) is this session's:
             # its passes read the header again (``row.thread_header``: none is kept here) and say
             # it, and a list or a ``show`` of another session does not.  What could not be read
-            # this time is said now too: a discovery that met it is not kept.
-            say(ctx, [warning for warning in held.said if warning[3]])
+            # this time was said (``quiet`` keeps that): a discovery that met it is not kept.
             return Thread(thread_id, rollout, row, row.spawn_parent if row else None)
     parent = header.link.spawn_parent or (row.spawn_parent if row else None)
     return Thread(thread_id, rollout, row, parent, header)

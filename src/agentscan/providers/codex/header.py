@@ -142,11 +142,14 @@ def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
         return None
 
 
-def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.stat_result | None = None) -> RolloutHeader:
+def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.stat_result | None = None,
+                *, quiet: bool = False) -> RolloutHeader:
     """The rollout's own metadata; ``expected_id`` is the uuid from its file name.
 
     Remembered across runs until the file changes, so a warm discovery reads
-    no rollout head.
+    no rollout head.  ``quiet``: what the file lacks (it is empty, it holds no meta of
+    its own: ``found_own_meta`` is false) is not said, the caller's passes say it; what
+    could not be read this time is said all the same.
     """
     if stat is None:
         try:
@@ -155,7 +158,8 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
             ctx.cannot_read(path, exc)
             return RolloutHeader(thread_id=None)
     if stat.st_size == 0:
-        ctx.warn(path, "empty file")
+        if not quiet:
+            ctx.warn(path, "empty file")
         return RolloutHeader(thread_id=None)
     key = (str(path), stat.st_size, stat.st_mtime_ns)
     facts = ctx.remembered("codex.header/2")  # /2: read by laxjson (a lone surrogate)
@@ -168,7 +172,7 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
             return RolloutHeader(thread_id=None)
         facts.put(key[0], stat, _to_fact(header, expected_id))
     _CACHE[key] = header
-    if not header.found_own_meta:
+    if not header.found_own_meta and not quiet:
         budget = f"in the first {HEADER_BYTES // 1024} KiB"
         if expected_id:
             ctx.warn(path, f"no session_meta with id {expected_id} {budget}")
