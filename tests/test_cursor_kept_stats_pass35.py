@@ -159,3 +159,4 @@ def test_stats_come_from_the_bytes_hashed_not_an_earlier_read(isolated_home: Pat
     monkeypatch.setattr(StateDb, "composers", lambda self: {})  # as if the scan had not seen it yet
     stats = state.build_stats(A)
     assert stats.tokens() is not None and stats.tokens().total == 1020
+

@@ -26,7 +26,6 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.detailmodel import SessionDetail
     from agentscan.providers.cursor.discovery import TranscriptSet
     from agentscan.providers.cursor.row import StoreFacts
-    from agentscan.providers.cursor.statedb import StateDb
     from agentscan.providers.cursor.usage import SessionUsage
     from agentscan.providers.cursor.transcript import TranscriptSummary
 
@@ -66,6 +65,12 @@ class CursorProvider(Provider):
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return cursor_roots(ctx)
+
+    def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
+        from agentscan.providers.cursor.statedb import state_db
+
+        db = state_db(ctx)
+        return db.problem() if path == db.path else None
 
     def confinement_roots(self, ctx: ScanContext) -> list[Path]:
         workspaces = workspace_dir(ctx)
@@ -130,7 +135,7 @@ class CursorProvider(Provider):
 
     def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:
         from agentscan.model import SessionRef
-        from agentscan.providers.cursor.row import CursorHint, recency
+        from agentscan.providers.cursor.row import CursorHint, delegated_ids, recency
 
         # An IDE-only composer names no file of its own: state.vscdb is shared
         # by every composer (and held open by Cursor), so it is not the
@@ -142,7 +147,7 @@ class CursorProvider(Provider):
             recency=recency(native_id, files, ctx),
             files=files.paths() if files else (),
             hint=CursorHint(files),
-            children=_children(native_id, files, ctx),
+            children=delegated_ids(native_id, files, ctx),
         )
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
@@ -197,7 +202,7 @@ class CursorProvider(Provider):
 
     def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
         from agentscan.providers.cursor.agentkv import conversation_counts
-        from agentscan.providers.cursor.row import child_ids, display_path, mtime_time, store_facts, top_model
+        from agentscan.providers.cursor.row import child_ids, display_path, mtime_time, store_facts, top_model, workspace_folder
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.usage import session_usage
         from agentscan.model import Counts, SessionRow
@@ -233,7 +238,7 @@ class CursorProvider(Provider):
             row = SessionRow(
                 **common,
                 title=facts.title() or title or (first_prompt(info, db) if info else None),
-                cwd=(info.fs_path if info else None) or _workspace_folder(ref.native_id, ctx),
+                cwd=(info.fs_path if info else None) or workspace_folder(ref.native_id, ctx),
                 started_at=started,
                 updated_at=facts.updated() or newest(stats.last_ts, started),
                 counts=counts,
@@ -276,13 +281,14 @@ class CursorProvider(Provider):
     def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
         """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, the workspace DB
         that lists the composer, then tool evidence."""
+        from agentscan.providers.cursor.row import workspace_folder
         from agentscan.providers.cursor.transcript import add_tool_evidence
 
         if facts.composer is not None and facts.composer.fs_path:
             return facts.composer.fs_path
         if facts.chat is not None and facts.chat.cwd:
             return facts.chat.cwd
-        folder = _workspace_folder(files.native_id, ctx)
+        folder = workspace_folder(files.native_id, ctx)
         if folder:
             return folder
         guess = summary.cwd
@@ -299,6 +305,7 @@ class CursorProvider(Provider):
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.detailmodel import SubagentInfo
         from agentscan.providers.cursor.agentkv import conversation_events
+        from agentscan.providers.cursor.row import child_model
         from agentscan.providers.cursor.standalone import stream_store, stream_workspace
         from agentscan.providers.cursor.statedb import state_db
 
@@ -334,7 +341,7 @@ class CursorProvider(Provider):
                 agent_type=delegations[child].agent_type if child in delegations else None,
                 path=child_paths.get(child),
                 tokens=found.usage.children[child].tokens(),
-                model=_child_model(child, found.usage, db),
+                model=child_model(child, found.usage, db),
             )
             for child in found.children
         )
@@ -367,36 +374,6 @@ class CursorProvider(Provider):
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))
         return entries
-
-
-def _child_model(child: str, usage: SessionUsage, db: StateDb) -> str | None:
-    """A sub-composer's model as a session's is found: its composer's, else the one most
-    of its bubbles name (``None`` for a transcript-only child: Cursor writes none there)."""
-    from agentscan.providers.cursor.row import top_model
-
-    composer = db.composers().get(child)
-    if composer is not None and composer.model:
-        return composer.model
-    stats = usage.children.get(child)
-    return top_model(stats) if stats is not None else None
-
-
-def _workspace_folder(native_id: str, ctx: ScanContext) -> str | None:
-    from agentscan.providers.cursor.workspace import workspace_composers
-
-    composer = workspace_composers(ctx).get(native_id)
-    return composer.folder if composer is not None else None
-
-
-def _children(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> tuple[str, ...]:
-    """Delegated runs' own ids (``show <child id>`` opens the parent)."""
-    from agentscan.providers.cursor.statedb import state_db
-
-    found = [sub.agent_id for sub in files.subagents] if files else []
-    info = state_db(ctx).composers().get(native_id)
-    if info is not None:
-        found.extend(sub for sub in info.sub_ids if sub not in found)
-    return tuple(found)
 
 
 __all__ = ["CursorProvider"]

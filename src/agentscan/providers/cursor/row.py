@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.chats import ChatMeta, chat_dirs, chat_meta
@@ -21,6 +21,9 @@ from agentscan.providers.cursor.discovery import TranscriptSet
 from agentscan.providers.cursor.statedb import StateDb, state_db
 from agentscan.providers.cursor.workspace import WorkspaceComposer
 from agentscan.timeutil import from_epoch, newest
+
+if TYPE_CHECKING:
+    from agentscan.providers.cursor.usage import SessionUsage
 
 # A runaway subComposerIds graph must not turn into an unbounded walk.
 _MAX_CHILDREN = 500
@@ -141,3 +144,29 @@ def display_path(files: TranscriptSet | None, db: StateDb) -> str:
     if files.main is not None:
         return str(files.main)
     return str(Path(files.subagents[0].path).parent.parent)
+
+
+def child_model(child: str, usage: SessionUsage, db: StateDb) -> str | None:
+    """A sub-composer's model as a session's is found: its composer's, else the one most
+    of its bubbles name (``None`` for a transcript-only child: Cursor writes none there)."""
+    composer = db.composers().get(child)
+    if composer is not None and composer.model:
+        return composer.model
+    stats = usage.children.get(child)
+    return top_model(stats) if stats is not None else None
+
+
+def workspace_folder(native_id: str, ctx: ScanContext) -> str | None:
+    from agentscan.providers.cursor.workspace import workspace_composers
+
+    composer = workspace_composers(ctx).get(native_id)
+    return composer.folder if composer is not None else None
+
+
+def delegated_ids(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> tuple[str, ...]:
+    """Delegated runs' own ids (``show <child id>`` opens the parent)."""
+    found = [sub.agent_id for sub in files.subagents] if files else []
+    info = state_db(ctx).composers().get(native_id)
+    if info is not None:
+        found.extend(sub for sub in info.sub_ids if sub not in found)
+    return tuple(found)

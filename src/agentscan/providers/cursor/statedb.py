@@ -113,6 +113,12 @@ class StateDb:
                 self._fail(str(exc))
         return self._handle.conn
 
+    def problem(self) -> str | None:
+        """Why the DB cannot be used (doctor's STATUS), ``None`` when it can."""
+        if self._conn() is not None and not self._has_kv():
+            return "no cursorDiskKV table (not a Cursor state DB?)"
+        return self._failure
+
     def status(self) -> str:
         """One line for doctor: whether the state DB is used, and why not."""
         path = legible(str(self.path))
