@@ -14,6 +14,7 @@ from agentscan.providers.claude.records import (
     as_str,
     branch_point,
     content_blocks,
+    is_local_reply,
     message_of,
     real_prompt_text,
     recorded_error,
@@ -154,6 +155,9 @@ class TranscriptStream:
         if self._transcripts is not None and self._others(record, kind):
             return
         if (kind == "system" or kind == "assistant") and self._error(record):
+            return
+        if kind == "assistant" and is_local_reply(record):
+            self._flush()  # no model's reply; it ends the one before it (as ``showfacts`` counts)
             return
         if kind == "assistant":
             timestamp = parse_iso(record.get("timestamp"))

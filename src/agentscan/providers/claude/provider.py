@@ -46,7 +46,8 @@ class ClaudeProvider(Provider):
     # 8: a call copied into another session's file counts in the session its record names
     # 9: an API error written as a reply (``isApiErrorMessage``) is no response
     # 10: a line with a lone surrogate escape or bytes that are not UTF-8 is read (``laxjson``)
-    parser_version = "10"
+    # 11: Claude Code's own ``<synthetic>`` words ("No response requested.") are no response
+    parser_version = "11"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -226,6 +226,14 @@ def tool_result_blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
 _ERROR_SUBTYPES = frozenset({"error", "api_refusal", "model_refusal_fallback"})
 
 
+def is_local_reply(record: dict[str, Any]) -> bool:
+    """An assistant record Claude Code wrote itself, not an error (model ``<synthetic>``:
+    "No response requested." after the user interrupted): no model's reply, so no response,
+    and it ends the reply before it as an API error does."""
+    model = message_of(record).get("model")
+    return model.__class__ is str and model in SYNTHETIC_MODELS and record.get("isApiErrorMessage") is not True
+
+
 def is_api_error(record: dict[str, Any]) -> bool:
     """An assistant record Claude Code wrote for a failed request (``API Error: Rate limit
     reached``, model ``<synthetic>``, no usage): an error, never a reply."""

@@ -297,6 +297,12 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
             facts.api_error(record)
         return
     message = message_of(record)
+    model = message.get("model")
+    if model.__class__ is str and model in SYNTHETIC_MODELS:  # (``records.is_local_reply``, inline)
+        # Claude Code's own words ("No response requested."): no model's reply.
+        if facts is not None:
+            facts.end_reply()
+        return
     own_id = as_str(message.get("id")) or as_str(record.get("uuid"))
     message_id = own_id or f"#{summary.records}"
     content = message.get("content")
@@ -305,8 +311,8 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
     blocks = content if content.__class__ is list and facts is None else content_blocks(message)
     if facts is not None:
         facts.assistant(own_id, blocks)
-    model = as_str(message.get("model"))
-    if model and model not in SYNTHETIC_MODELS and message_id not in summary._model_messages:
+    model = as_str(model)
+    if model and message_id not in summary._model_messages:
         summary._model_messages.add(message_id)
         summary.models[model] += 1
     for block in blocks:

@@ -34,6 +34,7 @@ from agentscan.providers.claude.records import (
     as_str,
     content_blocks,
     is_api_error,
+    is_local_reply,
     message_of,
     real_prompt_text,
     recorded_error,
@@ -113,6 +114,8 @@ class ShowFacts:
         kind = record.get("type")
         if kind == "assistant" and is_api_error(record):
             self.api_error(record)
+        elif kind == "assistant" and is_local_reply(record):
+            self.end_reply()
         elif kind == "assistant":
             message = message_of(record)
             self.assistant(as_str(message.get("id")) or as_str(record.get("uuid")), content_blocks(message))
@@ -122,6 +125,10 @@ class ShowFacts:
                 self.prompt(prompt)
         elif kind == "system":
             self.error(record)
+
+    def end_reply(self) -> None:
+        """A record that is no reply (``records.is_local_reply``) ends the one before it."""
+        self._flush()
 
     def api_error(self, record: dict) -> None:
         """An API error Claude Code wrote as a reply: it ends the reply before it, as in

@@ -34,6 +34,7 @@ from agentscan.providers.claude.records import (
     as_str,
     content_blocks,
     is_api_error,
+    is_local_reply,
     message_of,
     real_prompt_text,
     tool_result_blocks,
@@ -98,7 +99,7 @@ class _Tail:
 
     def feed(self, record: dict) -> None:
         kind = record.get("type")
-        if kind == "assistant" and is_api_error(record):
+        if kind == "assistant" and (is_api_error(record) or is_local_reply(record)):
             # An API error written as a reply is no reply; it parts the replies either side of
             # it, as the forward pass does (its errors come from the facts: ``hugeshow``).
             self.close_run()
