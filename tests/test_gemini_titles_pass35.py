@@ -143,3 +143,11 @@ def test_an_empty_chat_is_said_to_be_empty(isolated_home: Path) -> None:
     scanner = _scanner(isolated_home)
     assert scanner.list_sessions() == []
     assert [w.message for w in scanner.warnings if w.path == str(path)] == ["empty file"]
+
+
+def test_a_search_is_summed_up_by_its_pattern(isolated_home: Path) -> None:
+    from agentscan.providers.gemini.detail import tool_summary
+
+    summary, paths = tool_summary({"name": "grep_search", "args": {"pattern": "def main", "dir_path": "/src/app"}})
+    assert (summary, paths) == ("def main", ("/src/app",))
+    assert tool_summary({"name": "read_file", "args": {"absolute_path": "/src/app/x.py"}})[0] == "/src/app/x.py"

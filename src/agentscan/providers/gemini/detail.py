@@ -23,8 +23,9 @@ from agentscan.providers.gemini.records import as_dict, as_str, prompt_text, res
 from agentscan.timeutil import parse_iso
 
 _PATH_KEYS = ("file_path", "absolute_path", "dir_path", "path")
-# "report": what a subagent answers through its complete_task call.
-_SUMMARY_KEYS = ("command", *_PATH_KEYS, "pattern", "url", "query", "prompt", "report")
+# "report": what a subagent answers through its complete_task call.  A search's pattern
+# before the folder it searched (``grep_search``, ``glob``: the folder is among ``paths``).
+_SUMMARY_KEYS = ("command", "pattern", *_PATH_KEYS, "url", "query", "prompt", "report")
 # Stands in for a tool call older than the kept window: evicted by newer ones.
 _OLDER_TOOL = ToolEvent(name="", summary="")
 
