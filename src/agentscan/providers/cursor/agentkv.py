@@ -56,12 +56,21 @@ def request_counts(db: StateDb) -> dict[str, RequestCounts]:
     kept = db.memo.get("agentkv.counts")
     if isinstance(kept, dict):
         return kept
+    from agentscan.providers.cursor.keptkv import counted
+
     memo: dict[str, RequestCounts] = {}
-    for request, events in _rows(db):
-        if request is None:
-            continue
-        counts = memo.setdefault(request, RequestCounts())
-        for event in events:
+
+    def feed(value: object, current: str | None) -> str | None:
+        message = decode_message(value)
+        if message is None:
+            return current
+        current = request_of(message) or current
+        if current is None:
+            return current
+        counts = memo.get(current)
+        if counts is None:
+            counts = memo[current] = RequestCounts()
+        for event in message_events(message):
             if isinstance(event, UserText):
                 counts.prompts += 1
                 counts.first_prompt = counts.first_prompt or collapse(event.text, TITLE_CHARS)
@@ -69,6 +78,10 @@ def request_counts(db: StateDb) -> dict[str, RequestCounts]:
                 counts.responses += 1
             elif isinstance(event, ToolCall):
                 counts.tool_calls += 1
+        return current
+
+    # Kept in the index and read on from where it stopped (``keptkv``): rows are only added.
+    counted(db, lambda: db.iter_prefix(PREFIX, limit=MAX_ROWS), memo, feed, RequestCounts)
     db.memo["agentkv.counts"] = memo
     return memo
 

@@ -36,7 +36,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _NAIVE_EPOCH = datetime(1970, 1, 1)
 _MICROSECOND = timedelta(microseconds=1)
 KIND = "cursor.bubble_stats"
-#: the kept document's shape; with the code's identity (``_version``): stats another
+#: the kept document's shape; with the code's identity (``kept_version``): stats another
 #: build of agentscan counted are not taken
 VERSION = "2"
 
@@ -47,39 +47,40 @@ def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
     cache = ctx.file_cache
     key = f"{db.path}\0{composer_id}"  # the index's path column: this composer of this DB
     stored = cache.get_file(key, KIND) if cache is not None else None
-    if stored is not None and stored[2] == _version() and stored[3] == rows_digest(db, composer_id):
+    if stored is not None and stored[2] == kept_version() and stored[3] == rows_digest(db, composer_id):
         found = _decoded(unseal_json(stored[5]))
         if found is not None:
             stats, said = found
             say(ctx, said)
             return stats
-    if cache is None or (stored is None and not _live(db)):
+    if cache is None or (stored is None and not cursor_running(db)):
         # Nowhere to keep them (``--no-cache``), or a database Cursor is not writing (no
         # ``-wal``): the next run will find it unchanged, and hashing would only cost.
         return db.build_stats(composer_id)
-    digest = _sha1()
+    digest = new_digest()
     with ctx.held_warnings() as held:
         stats = db.build_stats(composer_id, digest)
     say(ctx, held.said)
     if not db.failed and not any(passing for *_, passing in held.said):
         document = {"stats": _encoded(stats), "said": [list(item) for item in held.said]}
-        cache.put_file(key, KIND, 0, 0, _version(), digest.hexdigest(), 0, seal(orjson.dumps(document)))
+        cache.put_file(key, KIND, 0, 0, kept_version(), digest.hexdigest(), 0, seal(orjson.dumps(document)))
     return stats
 
 
-def _version() -> str:
+def kept_version() -> str:
     from agentscan.codeid import code_identity
 
     return f"{VERSION}:{code_identity()}"
 
 
-def _live(db: StateDb) -> bool:
+def cursor_running(db: StateDb) -> bool:
+    """Whether Cursor holds the DB open (its ``-wal`` is there): only then is anything kept."""
     return os.path.exists(db.path.with_name(db.path.name + "-wal"))
 
 
 def rows_digest(db: StateDb, composer_id: str) -> str | None:
     """The digest ``build_stats`` takes of what it reads, without decoding it."""
-    digest = _sha1()
+    digest = new_digest()
     add_composer(digest, db.composer_bytes(composer_id))
     if valid_composer_id(composer_id) is not None:  # as ``iter_bubbles`` reads them
         for key, value in db.iter_raw(f"bubbleId:{composer_id}:"):
@@ -87,7 +88,7 @@ def rows_digest(db: StateDb, composer_id: str) -> str | None:
     return None if db.failed else digest.hexdigest()
 
 
-def _sha1() -> Any:
+def new_digest() -> Any:
     # SHA-1 (for speed: 0.33 s for 514 MB of bubbles here, BLAKE2b 0.70 s; no attacker
     # chooses these bytes), imported here: ``hashlib`` loads OpenSSL, 3 ms of a start
     # that may never build a composer's stats (``digests``).
