@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
@@ -100,3 +101,52 @@ def test_without_agentscans_index_the_row_says_it_read_the_window_only(isolated_
     _write(isolated_home / ".codex", 3)
     (row,) = Scanner(home=isolated_home, env={}, provider_names=["codex"]).list_sessions()
     assert row.counts_partial is True
+
+
+def test_an_older_tally_still_gives_its_counts_after_an_upgrade(isolated_home: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tally an older agentscan kept ("2": before it kept the runs that restarted) still
+    holds the line counts and models: the row is not sent back to ``counts_partial`` (code
+    review s35-2, finding 2); its tokens come from the ``token_count`` lines' read."""
+    from agentscan.providers.codex import fullcounts
+
+    _write(isolated_home / ".codex", 3)
+    current = fullcounts.VERSION
+    monkeypatch.setattr(fullcounts, "VERSION", "2")
+    _tokens()  # the whole pass keeps its tally, as the older agentscan did
+    monkeypatch.setattr(fullcounts, "VERSION", current)
+    row = _row()
+    assert row["counts_partial"] is False
+    assert row["tokens"]["total"] == _expected(3) == _tokens()["total"]["total"]
+
+
+FORK = "019c5555-0000-7000-8000-0000000000ff"
+
+
+def test_a_fork_whose_copied_history_restarted_counts_its_own_calls(isolated_home: Path) -> None:
+    """A fork's row is its latest run's count less its copy's, both runs' counts, not the
+    whole file's count (which holds the copy's earlier runs): its own calls, as ``tokens``
+    counts them (code review s35-2, finding 1: it had the parent's first run too, 54,161
+    for 3,161), with an index or without."""
+    from codex_builders import Calls, iso, line, task_started, write_rollout
+
+    codex = isolated_home / ".codex"
+    first, second = Calls(), Calls()
+    parent = [meta(S, at(0)), task_started(at(10)), turn_context(at(10), "gpt-5"), user_message(at(10), "a"),
+              first.call(at(11), 50000, 0, 1000),
+              task_started(at(20)), turn_context(at(20), "gpt-5"), user_message(at(20), "b"),
+              second.call(at(21), 1000, 0, 100)]
+    write_rollout(rollout_path(codex, S, at(0)), parent)
+    copy = [dict(record, timestamp=iso(at(1000 + 0.001 * (n + 1)))) for n, record in enumerate(parent)]
+    filler = [line(at(1041), "response_item", {"type": "reasoning", "summary": [], "encrypted_content": "z" * 1000})] * 1200
+    own = [task_started(at(1030)), turn_context(at(1030), "gpt-5"), user_message(at(1030), "fork work"),
+           second.call(at(1040), 3000, 0, 150), *filler, second.call(at(1050), 10, 0, 1)]
+    path = rollout_path(codex, FORK, at(1000))
+    write_rollout(path, [meta(FORK, at(1000), forked_from=S), *copy, *own])
+    assert path.stat().st_size > 1.1 * 1024 * 1024
+
+    def fork_total(*args: str) -> int:
+        return {row["native_id"]: row for row in _json("list", "--all", *args)["sessions"]}[FORK]["tokens"]["total"]
+
+    spent = {row["key"].split(":", 1)[1]: row for row in _json("tokens", "--by", "session")["rows"]}[FORK]
+    assert fork_total() == fork_total() == fork_total("--no-cache") == spent["tokens"]["total"] == 3161

@@ -212,9 +212,12 @@ def _child_keys(child: str, key: Key) -> tuple[str, ...]:
 
 
 def _may_be_a_child_id(query: str) -> bool:
-    """A relative ``a/b`` that is no file may be a workflow run's id (``wf_01/<agent id>``)."""
-    return (query.count("/") == 1 and not query.startswith((".", "/", "~")) and os.sep == "/"
-            and not query.endswith(_TRANSCRIPT_ENDINGS) and not os.path.exists(query))
+    """A relative ``a/b`` whose ``a`` is no folder here may be a workflow run's id
+    (``wf_01/<agent id>``); a missing file in a folder that is here (``notes/todo``) is
+    said to be missing at once, no discovery run for it."""
+    folder = query.split("/", 1)[0]
+    return (query.count("/") == 1 and folder not in ("", ".", "..", "~") and os.sep == "/"
+            and not query.endswith(_TRANSCRIPT_ENDINGS) and not os.path.isdir(folder))
 
 
 def _looks_like_path(query: str) -> bool:

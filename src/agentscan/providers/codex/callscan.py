@@ -126,6 +126,7 @@ class FileUsageScanner:
         self.saw_marker = True
         if self.started is None or started_at >= self.started - MARKER_SLACK:
             self.boundary = len(self.events)
+            # The copy's run's count (a row of a fork subtracts it from the latest run's).
             self.baseline = self._previous
 
     def _token_count(self, record: Mapping[str, Any]) -> None:

@@ -34,7 +34,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.model import Counts
 from agentscan.providers.codex.callscan import CopyEnd, FileUsageScanner
-from agentscan.providers.codex.counters import Counters, add
+from agentscan.providers.codex.counters import ZERO, Counters, add
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.records import counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
@@ -45,6 +45,10 @@ KIND = "codex.counts"
 #: "2": a tally keeps the calls and turns per model (a row's model): one kept before cannot say it;
 #: "3": and the counts that restarted (a row's tokens): one kept before would miss them
 VERSION = "3"
+#: older tallies whose line counts and model use still hold, taken for those alone while the
+#: file is unchanged (an upgrade would otherwise send every large rollout's row back to
+#: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended
+_COUNTS_ONLY = frozenset({"2"})
 #: files at most this large are read whole by ``list`` already: no tally needed
 WHOLE_BYTES = 1024 * 1024
 #: ``list`` reads at most this much appended data to bring a tally up to date
@@ -74,6 +78,8 @@ class Tally(NamedTuple):
     #: the whole file's cumulative count (``FileUsageScanner.cumulative``), when ``counted``
     cumulative: Counters | None = None
     counted: bool = False
+    #: the latest run's cumulative count alone (a fork's row subtracts its copy's from it)
+    run_total: Counters | None = None
 
 
 def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
@@ -119,14 +125,16 @@ def _copy(document: dict) -> CopyEnd | None:
     return CopyEnd(_counters(copy.get("baseline")), _pairs(copy.get("calls")))
 
 
-def _models(document: dict) -> tuple[ModelUse, Position] | None:
-    """The kept model use and position; ``None`` for a tally without them (kept before they were)."""
+def _models(document: dict, older: bool = False) -> tuple[ModelUse, Position] | None:
+    """The kept model use and position; ``None`` for a tally without them (kept before they were).
+    ``older``: a tally of ``_COUNTS_ONLY``, whose position is not taken (a "2" has no ``carried``)."""
     if "calls" not in document:
         return None
     turn, total = document.get("turn"), document.get("total")
     if turn is not None and not isinstance(turn, str):
         raise TypeError("turn")
-    position: Position = (turn, _counters(total) if total is not None else None, _counters(document.get("carried")))
+    carried = ZERO if older else _counters(document.get("carried"))
+    position: Position = (turn, _counters(total) if total is not None and not older else None, carried)
     return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 
@@ -173,7 +181,8 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
     if state is None:
         return None
     size, mtime_ns, version, head, offset, blob = state
-    if version != VERSION:
+    older = version in _COUNTS_ONLY
+    if version != VERSION and not older:
         return None
     try:
         stat = os.stat(path)
@@ -185,15 +194,18 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         lines = document["lines"]
         if not (isinstance(kinds, dict) and all(type(n) is int for n in kinds.values()) and type(lines) is int):
             return None
-        kept = _models(document)
-        copy = _copy(document)
+        kept = _models(document, older)
+        copy = None if older else _copy(document)
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged tally is no tally (issue 14, case 7)
+    if older:
+        unchanged = stat.st_size == size and stat.st_mtime_ns == mtime_ns
+        return Tally(counts_of(kinds), kept[0] if kept else None) if unchanged else None
     if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
         if kept is None:
             return Tally(counts_of(kinds), None, copy)
         _, total, carried = kept[1]
-        return Tally(counts_of(kinds), kept[0], copy, None if total is None else add(carried, total), True)
+        return Tally(counts_of(kinds), kept[0], copy, None if total is None else add(carried, total), True, total)
     if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
     # Appended lines leave where the copy ended as it was: it is kept on.
@@ -211,4 +223,4 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         return Tally(counts_of(kinds), None, copy)
     models = merge((kept[0], scanner.model_use()))
     _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position, copy)
-    return Tally(counts_of(kinds), models, copy, scanner.cumulative, True)
+    return Tally(counts_of(kinds), models, copy, scanner.cumulative, True, scanner.position[1])

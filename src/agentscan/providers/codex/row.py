@@ -98,11 +98,12 @@ def _past_the_head(
     if kept is not None and kept.copy is not None:
         return ReplayHead(baseline=kept.copy.baseline, models=ModelUse(kept.copy.calls)), tail
     head = read_replay_whole(path, ctx, header.started_at, thread.thread_id, parent)
-    return head, _file_tail(path, ctx, thread.thread_id)
+    return head, _file_tail(path, ctx, thread.thread_id, whole=False)
 
 
-def _file_tail(path: Path, ctx: ScanContext, own: str) -> TailSummary:
-    """``own``: the id of the thread ``path`` is a file of (``headtail.tail_summary``)."""
+def _file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) -> TailSummary:
+    """``own``: the id of the thread ``path`` is a file of (``headtail.tail_summary``);
+    ``whole``: its count the whole file's (every run's), else the latest run's alone."""
     tail = tail_summary(path, ctx, own)
     if not tail.whole_file:
         # The window saw only the end: a full pass may have left the exact tally.
@@ -112,7 +113,7 @@ def _file_tail(path: Path, ctx: ScanContext, own: str) -> TailSummary:
             models = exact.models if exact.models is not None else tail.models
             tail = tail._replace(counts=exact.counts, whole_file=True, models=models)
             if exact.counted:
-                tail = tail._replace(cumulative=exact.cumulative, whole_count=True)
+                tail = tail._replace(cumulative=exact.cumulative if whole else exact.run_total, whole_count=whole)
     return tail
 
 
@@ -127,7 +128,12 @@ def _whole_count(path: Path, tail: TailSummary, ctx: ScanContext) -> TailSummary
 
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
     header = thread_header(thread, ctx)
-    tail = _whole_count(thread.rollout.path, _file_tail(thread.rollout.path, ctx, thread.thread_id), ctx)
+    # A fork's (or a subagent's) own part is its latest run's count less where its copy
+    # ended, both runs' counts: the whole file's count would hold the copy's earlier runs.
+    whole = not header.link.replays_history
+    tail = _file_tail(thread.rollout.path, ctx, thread.thread_id, whole=whole)
+    if whole:
+        tail = _whole_count(thread.rollout.path, tail, ctx)
     if thread.segments or header.history_base is not None:
         # Several files, or a file that continues one (maybe gone): each
         # file's own part, from the count it starts at.
