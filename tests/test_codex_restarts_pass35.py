@@ -150,3 +150,17 @@ def test_a_fork_whose_copied_history_restarted_counts_its_own_calls(isolated_hom
 
     spent = {row["key"].split(":", 1)[1]: row for row in _json("tokens", "--by", "session")["rows"]}[FORK]
     assert fork_total() == fork_total() == fork_total("--no-cache") == spent["tokens"]["total"] == 3161
+
+
+def test_a_rollout_too_large_to_read_in_one_run_keeps_the_window_s_count(isolated_home: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first ``list`` reads at most ``runs.MAX_READ_BYTES`` of a rollout: past it the row
+    says it read the window only, until a whole pass (``tokens``) keeps the tally."""
+    from agentscan.providers.codex import runs
+
+    monkeypatch.setattr(runs, "MAX_READ_BYTES", 1024 * 1024)
+    _write(isolated_home / ".codex", 3)
+    row = _row()
+    assert row["counts_partial"] is True and row["tokens"]["total"] < _expected(3)
+    _tokens()
+    assert _row()["tokens"]["total"] == _expected(3)

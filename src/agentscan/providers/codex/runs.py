@@ -33,6 +33,10 @@ from agentscan.toolkit.linescan import ScanProgress, matching_records
 
 KIND = "codex.runs"
 VERSION = "1"
+#: at most this much of a file is read here in one run (a first ``list`` of a heavy user's
+#: newest sessions must not read gigabytes): past it the row keeps the window's count and
+#: says so (``counts_partial``) until ``tokens`` or ``show`` read the file whole
+MAX_READ_BYTES = 32 * 1024 * 1024
 #: the lines that hold a cumulative count
 _MARKER = b'"token_count"'
 
@@ -103,6 +107,8 @@ def whole_count(path: Path, ctx: ScanContext) -> tuple[bool, Counters | None]:
         start, runs, unchanged = kept
         if unchanged:
             return True, runs.cumulative
+    if stat.st_size - start > MAX_READ_BYTES:
+        return False, None
     progress = ScanProgress()
     with ctx.held_warnings() as held:
         for _, record in matching_records(path, ctx, _MARKER, progress, start=start):
