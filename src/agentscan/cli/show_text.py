@@ -83,11 +83,13 @@ def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
     pipe, whole.  A tool call marked with the whole id lost 39 columns of its summary."""
     if not term.tty:
         return {}
-    from agentscan.scan.short_ids import unique_prefixes
+    from agentscan.scan.short_ids import child_prefixes
 
     ids = {sub.id for sub in detail.subagents} | {tool.subagent for tool in detail.tools if tool.subagent}
     long = [sub_id for sub_id in ids if len(sub_id) == 36 and sub_id.count("-") == 4]
-    return {sub_id: prefix for sub_id, prefix in unique_prefixes(long).items() if prefix != sub_id}
+    # None of them the session's own shortened id (``list``'s), which opens the session itself.
+    prefixes = child_prefixes(long, detail.row.native_id)
+    return {sub_id: prefix for sub_id, prefix in prefixes.items() if prefix != sub_id}
 
 
 def card_lines(detail: SessionDetail, term: Terminal, home: str = "") -> list[str]:

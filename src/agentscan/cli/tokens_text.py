@@ -324,9 +324,10 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         lines.append(Row(["  own", *blank, *numbers(token_row.own, token_row.own_cost, part=True)], style="dim"))
     costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
     if by_session:
-        from agentscan.scan.short_ids import unique_prefixes
+        from agentscan.scan.short_ids import child_prefixes
 
-        names = unique_prefixes(sub_id for sub_id, _ in token_row.subagents) if term.tty else {}
+        parent = token_row.key.partition(":")[2] or None
+        names = child_prefixes((sub_id for sub_id, _ in token_row.subagents), parent) if term.tty else {}
         recovered = dict(token_row.recovered)
         for (sub_id, usage), cost in zip(token_row.subagents, costs):
             # No transcript: its calls were recovered from its parent's progress records,

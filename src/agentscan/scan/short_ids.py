@@ -39,6 +39,14 @@ def unique_prefixes(native_ids: Iterable[str], minimum: int = MIN_SHOWN) -> dict
     return result
 
 
+def child_prefixes(children: Iterable[str], parent: str | None, minimum: int = MIN_SHOWN) -> dict[str, str]:
+    """``unique_prefixes`` of a session's subagents, none of them its ``parent``'s own
+    (a UUIDv7's first 8 digits change once a minute: a run spawned at once shares them)."""
+    wanted = set(children)
+    found = unique_prefixes([*wanted, parent] if parent else wanted, minimum)
+    return {child: prefix for child, prefix in found.items() if child in wanted}
+
+
 def short_ids(session_ids: Iterable[tuple[str, str]], minimum: int = MIN_SHOWN) -> dict[str, str]:
     """``(provider, native id)`` pairs -> full id -> shortest unique shown id."""
     by_provider: dict[str, list[str]] = {}
