@@ -13,6 +13,7 @@ import pytest
 
 from agentscan.providers.cursor import agentkv
 from builders import cli_json
+from spies import record_calls
 from cursor_builders import agentkv_rows, bubble, composer_data, cursor_only, make_state_db, state_db_path
 
 A = "a3600000-0000-4000-8000-000000000001"
@@ -27,15 +28,7 @@ def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def decoded(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Every ``agentKv`` row the counts' pass decoded."""
-    seen: list[object] = []
-    real = agentkv.decode_message
-
-    def spy(value: object):  # noqa: ANN202
-        seen.append(value)
-        return real(value)
-
-    monkeypatch.setattr(agentkv, "decode_message", spy)
-    return seen
+    return record_calls(monkeypatch, agentkv, "decode_message", lambda value: value)
 
 
 def _turn(request: str, prompt: str, reply: str) -> list[dict]:

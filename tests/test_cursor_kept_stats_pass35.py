@@ -16,6 +16,7 @@ import pytest
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.statedb import StateDb, state_db
 from builders import cli_json
+from spies import record_calls
 from cursor_builders import bubble, composer_data, cursor_only, make_state_db, state_db_path
 
 A = "a3500000-0000-4000-8000-000000000001"
@@ -31,15 +32,7 @@ def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The composers whose bubbles were decoded, in order."""
-    seen: list[str] = []
-    real = StateDb.build_stats
-
-    def spy(self: StateDb, composer_id: str, digest: object = None):  # noqa: ANN202
-        seen.append(composer_id)
-        return real(self, composer_id, digest)
-
-    monkeypatch.setattr(StateDb, "build_stats", spy)
-    return seen
+    return record_calls(monkeypatch, StateDb, "build_stats", lambda db, composer_id, digest=None: composer_id)
 
 
 def _home(home: Path) -> Path:

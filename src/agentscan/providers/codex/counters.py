@@ -60,6 +60,14 @@ def restarted(total: Counters, previous: Counters, last: Counters | None) -> boo
     return total == last or any(map(lt, total, previous))
 
 
+def kept_counters(value: object) -> Counters:
+    """Counters as agentscan keeps them in its index (a list of six counts); ``TypeError`` for
+    anything else: a damaged value is no value (``fullcounts``, ``runs``)."""
+    if not (isinstance(value, list) and len(value) == 6 and all(type(n) is int and n >= 0 for n in value)):
+        raise TypeError("counters")
+    return tuple(value)  # type: ignore[return-value]
+
+
 def add(left: Counters, right: Counters) -> Counters:
     return tuple(a + b for a, b in zip(left, right))  # type: ignore[return-value]
 

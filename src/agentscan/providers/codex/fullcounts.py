@@ -34,7 +34,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.model import Counts
 from agentscan.providers.codex.callscan import CopyEnd, FileUsageScanner
-from agentscan.providers.codex.counters import ZERO, Counters, add
+from agentscan.providers.codex.counters import ZERO, Counters, add, kept_counters
 from agentscan.providers.codex.modeluse import ModelUse, merge
 from agentscan.providers.codex.records import counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
@@ -109,12 +109,6 @@ def _pairs(value: object) -> tuple[tuple[str, int], ...]:
     return tuple(pairs)
 
 
-def _counters(value: object) -> Counters:
-    if not (isinstance(value, list) and len(value) == 6 and all(type(n) is int for n in value)):
-        raise TypeError("counters")
-    return tuple(value)  # type: ignore[return-value]
-
-
 def _copy(document: dict) -> CopyEnd | None:
     """The kept end of a copied history; ``None`` when none was kept."""
     copy = document.get("copy")
@@ -122,7 +116,7 @@ def _copy(document: dict) -> CopyEnd | None:
         return None
     if not isinstance(copy, dict):
         raise TypeError("copy")
-    return CopyEnd(_counters(copy.get("baseline")), _pairs(copy.get("calls")))
+    return CopyEnd(kept_counters(copy.get("baseline")), _pairs(copy.get("calls")))
 
 
 def _models(document: dict, older: bool = False) -> tuple[ModelUse, Position] | None:
@@ -133,8 +127,8 @@ def _models(document: dict, older: bool = False) -> tuple[ModelUse, Position] | 
     turn, total = document.get("turn"), document.get("total")
     if turn is not None and not isinstance(turn, str):
         raise TypeError("turn")
-    carried = ZERO if older else _counters(document.get("carried"))
-    position: Position = (turn, _counters(total) if total is not None and not older else None, carried)
+    carried = ZERO if older else kept_counters(document.get("carried"))
+    position: Position = (turn, kept_counters(total) if total is not None and not older else None, carried)
     return ModelUse(_pairs(document["calls"]), _pairs(document.get("turns"))), position
 
 

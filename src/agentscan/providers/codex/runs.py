@@ -27,7 +27,7 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext, say
-from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, restarted, token_info
+from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, kept_counters, restarted, token_info
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -63,14 +63,6 @@ class _Runs:
         return None if self.last is None else add(self.carried, self.last)
 
 
-def _counters(value: object) -> Counters | None:
-    if value is None:
-        return None
-    if not (isinstance(value, list) and len(value) == 6 and all(type(n) is int and n >= 0 for n in value)):
-        raise TypeError("counters")
-    return tuple(value)  # type: ignore[return-value]
-
-
 def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int) -> tuple[int, _Runs, bool] | None:
     """Where the last read stopped, the counts it had reached, and whether the file is unchanged
     since; ``None``: none kept, a damaged one, or a file rewritten since."""
@@ -82,10 +74,11 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int) -> tuple[
         return None
     try:
         document = orjson.loads(blob)
-        last, carried = _counters(document["last"]), _counters(document["carried"])
+        last = None if document["last"] is None else kept_counters(document["last"])
+        carried = kept_counters(document["carried"])
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged value is no value
-    if carried is None or head_digest(path, size) != head:
+    if head_digest(path, size) != head:
         return None
     return offset, _Runs(last, carried), size_now == size and mtime_now == mtime_ns
 

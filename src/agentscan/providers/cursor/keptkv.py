@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import orjson
 
-from agentscan.providers.cursor.keptstats import add_row, cursor_running, kept_version, new_digest
+from agentscan.providers.cursor.keptstats import add_row, keeps, kept_version, new_digest
 from agentscan.sealing import seal, unseal_json
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def counted(db: StateDb, read_rows: Callable[[], Iterator[tuple[str, object]]], 
     cache = db.ctx.file_cache
     key = f"{db.path}\0agentKv"
     stored = cache.get_file(key, KIND) if cache is not None else None
-    if cache is None or (stored is None and not cursor_running(db)):
+    if cache is None or not keeps(db, stored):
         current = None
         for _, value in rows:
             current = feed(value, current)

@@ -53,9 +53,7 @@ def kept_stats(db: StateDb, composer_id: str) -> BubbleStats:
             stats, said = found
             say(ctx, said)
             return stats
-    if cache is None or (stored is None and not cursor_running(db)):
-        # Nowhere to keep them (``--no-cache``), or a database Cursor is not writing (no
-        # ``-wal``): the next run will find it unchanged, and hashing would only cost.
+    if not keeps(db, stored):
         return db.build_stats(composer_id)
     digest = new_digest()
     with ctx.held_warnings() as held:
@@ -73,9 +71,13 @@ def kept_version() -> str:
     return f"{VERSION}:{code_identity()}"
 
 
-def cursor_running(db: StateDb) -> bool:
-    """Whether Cursor holds the DB open (its ``-wal`` is there): only then is anything kept."""
-    return os.path.exists(db.path.with_name(db.path.name + "-wal"))
+def keeps(db: StateDb, stored: object) -> bool:
+    """Whether what is read now is kept (and so hashed): with an index open, and something kept
+    already or Cursor running (its ``-wal`` is there); a database no one writes is found
+    unchanged by the next run anyway, and hashing it would only cost."""
+    if db.ctx.file_cache is None:  # nowhere to keep it (``--no-cache``)
+        return False
+    return stored is not None or os.path.exists(db.path.with_name(db.path.name + "-wal"))
 
 
 def rows_digest(db: StateDb, composer_id: str) -> str | None:

@@ -260,9 +260,8 @@ class StateDb:
 
     def composer_raw(self, composer_id: str) -> dict[str, Any] | None:
         """One composer's whole value (legacy inline ``conversation``); not memoised."""
-        for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (_COMPOSER + composer_id,)):
-            return self._json(value, _COMPOSER + composer_id)
-        return None
+        value = self.composer_bytes(composer_id)
+        return self._json(value, _COMPOSER + composer_id) if value is not None else None
 
     def conversation_order(self, composer_id: str) -> tuple[str, ...]:
         """The live conversation's bubble ids (memoised; read for shown sessions only)."""

@@ -20,7 +20,7 @@ from agentscan.context import ScanContext, say
 from agentscan.bounds import MAX_JSON_DOCUMENT_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsondoc import load_json_file, too_many_values
-from agentscan.toolkit.laxjson import reparse
+from agentscan.toolkit import laxjson
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
 _META_STRING = re.compile(r'"(sessionId|projectHash|startTime|lastUpdated|kind|summary)"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -49,12 +49,9 @@ def _strict(text: str) -> Any:
     """``text`` parsed as every other reader parses a record: orjson's bounded nesting,
     a lone surrogate U+FFFD (``toolkit.laxjson``).  ``None`` when it is not JSON."""
     try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        try:
-            return reparse(text, exc)
-        except orjson.JSONDecodeError:
-            return None
+        return laxjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
 
 
 def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
