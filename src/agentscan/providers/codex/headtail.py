@@ -34,7 +34,7 @@ from agentscan.providers.codex.counters import Counters
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.names import RolloutNames
-from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
+from agentscan.providers.codex.records import (TITLE_CHARS, as_str, collapse, context_cwd, enveloped, event_prompt, item_prompt,
                                               payload_of)
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.settling import unfinished_line
@@ -74,6 +74,9 @@ class HeadSummary(NamedTuple):
     #: the ``<cwd>`` of the first ``<environment_context>`` item: the cwd of a rollout whose
     #: header has none (a pre-envelope one, of mid-2025)
     cwd: str | None = None
+    #: the model of the head's latest ``turn_context``: a row's model when its window names
+    #: none (one long turn fills a larger rollout's last 1 MiB with calls and no turn_context)
+    model: str | None = None
 
 
 class _TailFold:
@@ -204,26 +207,34 @@ def head_summary(path: Path, ctx: ScanContext) -> HeadSummary:
 
 
 def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
+    prompt: str | None = None
     fallback: str | None = None
     cwd: str | None = None
+    model: str | None = None
     grace = _EVENT_GRACE_LINES
     with closing(iter_json_lines(path, ctx)) as lines:
         for line in lines:
             if line.offset > HEAD_BYTES:
                 break
+            found = prompt is not None or fallback is not None
             record = enveloped(line.record)  # a pre-envelope rollout's bare item as an envelope's
             payload = payload_of(record)
-            if record.get("type") == "event_msg" and payload.get("type") == "user_message":
-                prompt = event_prompt(payload)
-                if prompt:
-                    return HeadSummary(collapse(prompt, TITLE_CHARS), cwd=cwd)
-            elif fallback is None and record.get("type") == "response_item":
+            rtype = record.get("type")
+            if rtype == "turn_context":
+                model = as_str(payload.get("model")) or model
+            elif prompt is None and rtype == "event_msg" and payload.get("type") == "user_message":
+                prompt = event_prompt(payload) or None
+            elif fallback is None and rtype == "response_item":
                 fallback = item_prompt(payload)
                 cwd = cwd or context_cwd(payload)
-            elif fallback is not None:
-                # Builds that write user_message events write one right after the
-                # item; older builds never do, so do not read on for long.
+            if prompt is not None and model is not None:
+                break
+            if found:
+                # Builds that write user_message events write one right after the item, and
+                # the first turn_context within a few lines of the prompt (before or after it);
+                # older builds write no event, so do not read on for long.
                 grace -= 1
                 if grace <= 0:
                     break
-    return HeadSummary(collapse(fallback, TITLE_CHARS) if fallback else None, cwd=cwd)
+    title = prompt or fallback
+    return HeadSummary(collapse(title, TITLE_CHARS) if title else None, cwd=cwd, model=model)
