@@ -144,7 +144,7 @@ def test_the_last_custom_title_wins_and_a_nested_one_does_not_count(isolated_hom
 
 @pytest.mark.parametrize("case", [
     "offset time", "nested newest time", "newest time in a bad line", "no main transcript",
-    "too large", "line cap",
+    "line cap",
 ])
 def test_what_only_the_rows_pass_settles_is_left_to_it(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
                                                        case: str) -> None:
@@ -155,8 +155,6 @@ def test_what_only_the_rows_pass_settles_is_left_to_it(isolated_home: Path, monk
         lines.append(orjson.dumps(claude_user(SESSION, _ts(3), "x", data={"timestamp": _ts(50)})))
     elif case == "newest time in a bad line":
         lines.append(b'{"timestamp":"' + _ts(50).encode() + b'", oops')
-    elif case == "too large":
-        monkeypatch.setattr(tablefacts, "MAX_BYTES", 100)
     elif case == "line cap":
         monkeypatch.setattr(bounds, "MAX_FILE_LINES", 1)
     path = _write(isolated_home, lines)

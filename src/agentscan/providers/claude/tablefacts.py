@@ -15,11 +15,17 @@ anywhere): a cold table at the bench's scale 10 took twice the time of
   first prompt and directory, from the lines decoded from the top until both
   are known.
 
+Each file is read in pieces of whole lines (``PIECE_BYTES``), each piece
+taken in as the whole file once was, with what the earlier pieces found: a
+huge transcript costs a scan of its bytes, not a decoding of its lines, and
+memory stays bounded.
+
 Whatever this cannot settle as the row's pass would, it does not guess:
-``None`` sends the session to its row's pass.  That is a file larger than
-``MAX_BYTES``, or unreadable; a time this cannot compare, or a word spelled
-with an escape (``toolkit.stampscan``), a summary's leaf included; and a
-session without its main transcript.
+``None`` sends the session to its row's pass.  That is a file at the pass's
+line cap, or unreadable, or changed while it is read; a time this cannot
+compare, or a word spelled with an escape (``toolkit.stampscan``), a
+summary's leaf included; a first prompt past ``HEAD_BUDGET``, where no
+title record names the session; and a session without its main transcript.
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from __future__ import annotations
 import os
 import re
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
 
 from agentscan import bounds
 from agentscan.model import TableFacts
@@ -38,12 +45,14 @@ from agentscan.toolkit.jsonl import line_record
 from agentscan.toolkit.stampscan import STAMP, Unsure, add_model_names, line_around, refuse_escaped_words, verified
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from agentscan.providers.claude.discovery import SessionFiles
 
-#: a file larger than this is left to the row's pass (it is read whole here)
-MAX_BYTES = 32 * 1024 * 1024
+#: a file is read this much at a time (whole lines): one piece for most transcripts, and
+#: memory bounded for a huge one
+PIECE_BYTES = 32 * 1024 * 1024
+#: at most this much of the main transcript's head is decoded for its directory and first
+#: prompt; past it, the row's pass finds them
+HEAD_BUDGET = 8 * 1024 * 1024
 
 # In one scan: every key "timestamp" (``stampscan.STAMP``), and every "type" that names a
 # session (``_TITLED``).  One expression, not two: a heavy user's table reads gigabytes, and
@@ -63,150 +72,233 @@ def table_facts(files: SessionFiles, recency: float | None, *, models: bool = Fa
         return None  # its subagents name it, the earliest first: the row's pass
     named: set[str] | None = set() if models else None
     try:
-        main = _read(files.main)
-        when, titled = _scan(main)
-        times = [when]
-        _models_in(main, named)
+        main = _MainFacts()
+        times = [_file_time(files.main, named, main)]
         for _, sub in sorted(files.subagents.items()):
-            data = _read(sub.path)
-            times.append(_scan(data)[0])
-            _models_in(data, named)
-            del data
-        cwd, title = _cwd_and_title(main, titled)
+            times.append(_file_time(sub.path, named))
+        cwd, title = main.cwd_and_title()
     except (Unsure, OSError):
         return None
     updated = newest(*times) or (from_epoch(recency) if recency else None)
     return TableFacts(updated, cwd, title, None if named is None else tuple(sorted(named)))
 
 
+def _file_time(path: Path, named: set[str] | None, main: _MainFacts | None = None) -> datetime | None:
+    """The newest record time of one file, as its row's pass finds it (``FileSummary.last_ts``),
+    read piece by piece; ``main``: the main transcript's title and directory, found on the way.
+    ``named``: every ``"model"`` string the file holds, added."""
+    newest_time = _NewestTime()
+    for base, data in _pieces(path):
+        titled = newest_time.scan(base, data)
+        _models_in(data, named)
+        if main is not None:
+            main.feed(base, data, titled)
+    return newest_time.result()
+
+
 def _models_in(data: bytes, named: set[str] | None) -> None:
     """Add to ``named`` every ``"model"`` string ``data`` holds, nested or not: the row's
     model is one of them (a message's ``model``: ``row.note_record``).  A key spelled with an
-    escape was refused (``_scan``); a value spelled with one is refused here."""
+    escape was refused (``_NewestTime.scan``); a value spelled with one is refused here."""
     if named is not None and not add_model_names(data, named):
         raise Unsure
 
 
-def _read(path: Path) -> bytes:
+def _pieces(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(where it starts in the file, its bytes)`` of whole lines, at most about ``PIECE_BYTES``
+    at a time (a line longer than that is one piece), the last line's newline perhaps missing:
+    memory stays bounded whatever the transcript's size."""
     with open_regular(path) as handle:
         size = os.fstat(handle.fileno()).st_size
-        if size > MAX_BYTES:
+        if size >= bounds.MAX_FILE_LINES:
+            lines = 0  # the pass stops at its line cap: counted only where a file may reach it
+        else:
+            lines = None
+        base, carried, left = 0, b"", size
+        while left > 0:
+            block = handle.read(min(left, PIECE_BYTES))
+            if not block:
+                raise Unsure  # cut meanwhile: the row's pass reads it as it is then
+            left -= len(block)
+            data = carried + block if carried else block
+            cut = len(data) if left == 0 else data.rfind(b"\n") + 1
+            if cut == 0:
+                carried = data  # one line longer than a piece: read on
+                continue
+            piece, carried = (data, b"") if cut == len(data) else (data[:cut], data[cut:])
+            if lines is not None:
+                lines += piece.count(b"\n")
+                if lines >= bounds.MAX_FILE_LINES:
+                    raise Unsure
+            yield base, piece
+            base += len(piece)
+            del data, piece
+        if handle.read(1):
+            raise Unsure  # grown meanwhile: the row's pass reads it as it is then
+
+
+class _NewestTime:
+    """The greatest record time over a file's pieces: the greatest ``"timestamp"`` value,
+    checked to be a record's own where it is found (a later piece may hold it as a record's own
+    where an earlier one held it only nested)."""
+
+    __slots__ = ("top", "settled")
+
+    def __init__(self) -> None:
+        self.top: bytes | None = None
+        self.settled: datetime | None = None
+
+    def scan(self, base: int, data: bytes) -> bool:
+        """Take one piece in; ``True`` when it may hold a record that names the session."""
+        refuse_escaped_words(data)
+        found = _SCAN.findall(data)  # (time, b"") or (b"", type)
+        if not found:
+            return False
+        # Tuples sort by their time first: the least has no time when a type was found, or a
+        # time that is not canonical (then ``(b"", b"")``, the least of all).
+        least = min(found)
+        if least == (b"", b""):
             raise Unsure
-        data = handle.read(size + 1)
-    if len(data) > size:
-        raise Unsure  # grown meanwhile: the row's pass reads it as it is then
-    if len(data) > bounds.MAX_FILE_LINES and data.count(b"\n") >= bounds.MAX_FILE_LINES:
-        raise Unsure  # the pass stops at its line cap
-    return data
+        top = max(found)[0]
+        if top and (self.top is None or top > self.top or (top == self.top and self.settled is None)):
+            self.top = top
+            try:
+                self.settled = verified(data, top, lambda text, at: _record_at(text, at, base))
+            except Unsure:
+                self.settled = None
+        return not least[0]
+
+    def result(self) -> datetime | None:
+        if self.top is not None and self.settled is None:
+            raise Unsure  # the newest time is no record's own, or not one the pass reads
+        return self.settled
 
 
-def _scan(data: bytes) -> tuple[datetime | None, bool]:
-    """The newest record time of one file, as its row's pass finds it (``FileSummary.last_ts``),
-    and whether it may hold a record that names the session."""
-    refuse_escaped_words(data)
-    found = _SCAN.findall(data)  # (time, b"") or (b"", type)
-    if not found:
-        return None, False
-    # Tuples sort by their time first: the least has no time when a type was found, or a
-    # time that is not canonical (then ``(b"", b"")``, the least of all).
-    least = min(found)
-    if least == (b"", b""):
-        raise Unsure
-    top = max(found)[0]
-    return (verified(data, top, _record_at) if top else None), not least[0]
+class _MainFacts:
+    """The main transcript's ``cwd`` and ``title_of`` (``row.summarize``'s rules), piece by
+    piece: its title records wherever they are, and its first lines for the directory and the
+    first prompt."""
 
+    def __init__(self) -> None:
+        from agentscan.providers.claude.row import FileSummary
 
-def _cwd_and_title(data: bytes, titled: bool) -> tuple[str | None, str | None]:
-    """The main transcript's ``cwd`` and ``title_of`` (``row.summarize``'s rules); ``titled``:
-    ``_scan`` found a type that may name it."""
-    from agentscan.providers.claude.row import TITLE_CHARS, choose_title, foreign_summary_names
+        self.custom_title: str | None = None
+        self.ai_title: str | None = None
+        self.replay = FileSummary(Path())  # the ``summary`` records and their leaves, in order
+        self.wanted: set[bytes] = set()  # the leaves named so far
+        self.cwd: str | None = None
+        self.first_prompt: str | None = None
+        self.first_bare_command: str | None = None
+        self.runs: Any = None  # ``sidechains.InlineRuns``, once an inline run is met
+        self.lines = 0  # the lines the head's read has decoded
+        self.head_bytes = 0  # the bytes of the pieces it has read
+        self.head_open = True  # it reads on (it may stop when it knows enough, or at its budget)
+        self.head_cut = False  # it stopped at its budget, short of what it looks for
 
-    custom_title = ai_title = None
-    summaries: dict[int, dict] = {}  # where each line starts: its ``summary`` record
-    for match in _TITLED.finditer(data) if titled else ():
-        start, end = line_around(data, match.start())
-        record = line_record(data[start:end], first=start == 0)
-        kind = match.group(1).decode("ascii")
-        if record is None or record.get("type") != kind:
-            continue  # nested, or a line the pass skips
-        if kind == "summary":
-            if as_str(record.get("summary")):
-                summaries[start] = record
-        elif kind == "custom-title" and as_str(record.get("customTitle")):
-            custom_title = record["customTitle"]
-        elif kind == "ai-title" and as_str(record.get("aiTitle")):
-            ai_title = record["aiTitle"]
-    matched, latest = _summary_titles(data, summaries) if summaries else (None, None)
-    named = custom_title or matched or ai_title
-    cwd = first_prompt = first_bare_command = None
-    runs: Any = None
-    start, number = 0, 0
-    while start < len(data) and (cwd is None or (named is None and first_prompt is None)):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        number += 1
-        record = line_record(data[start:end], first=number == 1)
-        start = end + 1
-        if record is None:
-            continue
-        if cwd is None:
-            cwd = as_str(record.get("cwd"))
-        kind = record.get("type")
-        if record.get("isSidechain") is True and (kind == "user" or kind == "assistant"):
-            # A subagent run written inline (2.0.x): its task is no prompt of the session's,
-            # as the row's pass tells (``sidechains.InlineRuns``, the same decision).
-            if runs is None:
-                from agentscan.providers.claude.sidechains import InlineRuns
+    def feed(self, base: int, data: bytes, titled: bool) -> None:
+        summaries: dict[int, dict] = {}  # where each line starts (in ``data``): its ``summary`` record
+        for match in _TITLED.finditer(data) if titled else ():
+            start, end = line_around(data, match.start())
+            record = line_record(data[start:end], first=base + start == 0)
+            kind = match.group(1).decode("ascii")
+            if record is None or record.get("type") != kind:
+                continue  # nested, or a line the pass skips
+            if kind == "summary":
+                if as_str(record.get("summary")):
+                    summaries[start] = record
+            elif kind == "custom-title" and as_str(record.get("customTitle")):
+                self.custom_title = record["customTitle"]
+            elif kind == "ai-title" and as_str(record.get("aiTitle")):
+                self.ai_title = record["aiTitle"]
+        if summaries or self.wanted:
+            self._summary_titles(base, data, summaries)
+        if self.head_open:
+            self._head(data)
 
-                runs = InlineRuns()
-            if runs.run_of(record) is not None:
+    def cwd_and_title(self) -> tuple[str | None, str | None]:
+        from agentscan.providers.claude.row import choose_title, foreign_summary_names
+
+        named = self.custom_title or self.replay._summary_matched or self.ai_title
+        if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
+            raise Unsure  # what the head looks for is past its budget: the row's pass finds it
+        return self.cwd, choose_title(named, self.first_prompt, self.first_bare_command,
+                                      foreign_summary_names(self.replay.summary_title, self.cwd))
+
+    def _head(self, data: bytes) -> None:
+        """The first lines, decoded from the top until the directory and the first prompt are
+        known (a title found anywhere else makes the prompt needless, but is known only at the
+        file's end), at most ``HEAD_BUDGET`` bytes of them."""
+        from agentscan.providers.claude.row import TITLE_CHARS
+
+        start = 0
+        while start < len(data) and (self.cwd is None or self.first_prompt is None):
+            if self.head_bytes + start > HEAD_BUDGET:
+                self.head_open, self.head_cut = False, True  # settled at the end, if it can be
+                return
+            end = data.find(b"\n", start)
+            end = len(data) if end < 0 else end
+            self.lines += 1
+            record = line_record(data[start:end], first=self.lines == 1)
+            start = end + 1
+            if record is None:
                 continue
-        if named is None and kind == "user":
-            text = real_prompt_text(record)
-            if text is None:
+            if self.cwd is None:
+                self.cwd = as_str(record.get("cwd"))
+            kind = record.get("type")
+            if record.get("isSidechain") is True and (kind == "user" or kind == "assistant"):
+                # A subagent run written inline (2.0.x): its task is no prompt of the session's,
+                # as the row's pass tells (``sidechains.InlineRuns``, the same decision).
+                if self.runs is None:
+                    from agentscan.providers.claude.sidechains import InlineRuns
+
+                    self.runs = InlineRuns()
+                if self.runs.run_of(record) is not None:
+                    continue
+            if kind == "user" and self.first_prompt is None:
+                text = real_prompt_text(record)
+                if text is None:
+                    continue
+                if is_bare_command(text):
+                    self.first_bare_command = self.first_bare_command or text
+                else:
+                    self.first_prompt = collapse(text, TITLE_CHARS)
+        self.head_open = self.cwd is None or self.first_prompt is None
+        self.head_bytes += len(data)
+
+    def _summary_titles(self, base: int, data: bytes, summaries: dict[int, dict]) -> None:
+        """``FileSummary``'s ``summary`` titles: the summary whose leaf is a record of this file
+        (the last such record, as the pass meets them), and the latest.  Only the ``summary``
+        records and the records whose uuid is a leaf bear on it, so those alone are taken, found
+        by their uuid's bytes, and told to the row's own rules in their order (a leaf before
+        every summary naming it is no leaf to the pass either)."""
+        from agentscan.providers.claude.row import note_leaf, note_summary
+
+        relevant = dict(summaries)
+        leaves = {leaf for record in summaries.values() if (leaf := as_str(record.get("leafUuid")))}
+        if not all(_PLAIN.fullmatch(leaf) for leaf in leaves):
+            raise Unsure  # JSON may spell it more than one way
+        self.wanted.update(leaf.encode("ascii") for leaf in leaves)
+        if self.wanted and _ESCAPED_UUID.search(data):
+            raise Unsure  # a uuid spelled with an escape may be a leaf: its bytes are not the leaf's
+        # One scan whatever the leaves' number (a resumed session may hold thousands).
+        for match in _UUID.finditer(data) if self.wanted else ():
+            if match.group(1) not in self.wanted:
                 continue
-            if is_bare_command(text):
-                first_bare_command = first_bare_command or text
-            elif first_prompt is None:
-                first_prompt = collapse(text, TITLE_CHARS)
-    return cwd, choose_title(named, first_prompt, first_bare_command, foreign_summary_names(latest, cwd))
+            start, end = line_around(data, match.start())
+            record = relevant.get(start) or line_record(data[start:end], first=base + start == 0)
+            if record is not None and record.get("uuid") == match.group(1).decode("ascii"):
+                relevant[start] = record
+        replay = self.replay
+        for start in sorted(relevant):
+            record = relevant[start]
+            if replay._summaries:
+                note_leaf(replay, record)
+            if start in summaries:
+                note_summary(replay, record)
 
 
-def _summary_titles(data: bytes, summaries: dict[int, dict]) -> tuple[str | None, str | None]:
-    """``FileSummary``'s ``summary`` titles: the summary whose leaf is a record of this file
-    (the last such record, as the pass meets them), and the latest.  Only the ``summary``
-    records and the records whose uuid is a leaf bear on it, so those alone are taken, found
-    by their uuid's bytes, and told to the row's own rules in their order."""
-    from pathlib import Path
-
-    from agentscan.providers.claude.row import FileSummary, note_leaf, note_summary
-
-    relevant = dict(summaries)
-    leaves = {leaf for record in summaries.values() if (leaf := as_str(record.get("leafUuid")))}
-    if leaves and _ESCAPED_UUID.search(data):
-        raise Unsure  # a uuid spelled with an escape may be a leaf: its bytes are not the leaf's
-    if not all(_PLAIN.fullmatch(leaf) for leaf in leaves):
-        raise Unsure  # JSON may spell it more than one way
-    wanted = {leaf.encode("ascii") for leaf in leaves}
-    # One scan whatever the leaves' number (a resumed session may hold thousands).
-    for match in _UUID.finditer(data) if wanted else ():
-        if match.group(1) not in wanted:
-            continue
-        start, end = line_around(data, match.start())
-        record = relevant.get(start) or line_record(data[start:end], first=start == 0)
-        if record is not None and record.get("uuid") == match.group(1).decode("ascii"):
-            relevant[start] = record
-    replay = FileSummary(Path())
-    for start in sorted(relevant):
-        record = relevant[start]
-        if replay._summaries:
-            note_leaf(replay, record)
-        if start in summaries:
-            note_summary(replay, record)
-    return replay._summary_matched, replay.summary_title
-
-
-def _record_at(data: bytes, at: int) -> dict | None:
-    """The record of the line holding byte ``at``, as the row's pass decodes it."""
+def _record_at(data: bytes, at: int, base: int = 0) -> dict | None:
+    """The record of the line holding byte ``at``, as the row's pass decodes it (``data``
+    starts at byte ``base`` of its file)."""
     start, end = line_around(data, at)
-    return line_record(data[start:end], first=start == 0)
+    return line_record(data[start:end], first=base + start == 0)
