@@ -22,7 +22,7 @@ def exported(isolated_home: Path, tmp_path: Path) -> list:
     doc = orjson.loads(result.stdout)
     prices = doc.pop("prices")
     assert prices["library"] == "genai-prices"  # the data the chat spans' agentscan.cost_usd came from
-    assert doc == {"schema": "agentscan.otlp/1", "sessions": 1, "traces": 2, "spans": 13, "path": str(out), "warnings": []}
+    assert doc == {"schema": "agentscan.otlp/1", "sessions": 1, "traces": 2, "spans": 13, "complete": True, "path": str(out), "warnings": []}
     return read_otlp_file(out)
 
 

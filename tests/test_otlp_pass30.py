@@ -98,7 +98,7 @@ def test_a_session_s_own_missing_time_stays_its_warning_and_fails_strict(isolate
     result = runner.invoke(app, ["--strict", "--verbose", "otlp", "-o", str(tmp_path / "t.jsonl")])
     assert result.exit_code == 1, result.output
     lines = result.stderr.splitlines()
-    own = [line for line in lines if "1 tool calls without a timestamp were left out" in line]
+    own = [line for line in lines if "1 tool call without a timestamp was left out" in line]
     assert len(own) == 1 and "0a0b0c0d-1111-4222-8333-444444444444.jsonl" in own[0]
     assert sum("Cursor sessions have no per-call times" in line for line in lines) == 1
     assert "1 warning" in lines[-1]  # --strict counts the Claude session's, not the summary
@@ -115,7 +115,7 @@ def test_untimed_splits_by_what_the_provider_s_format_records() -> None:
 
     assert untimed.split(CursorProvider.records_call_times) == (Untimed(tools=4, one_turn=True), Untimed(llm_calls=1))
     assert untimed.split(ClaudeProvider.records_call_times) == (Untimed(), untimed)
-    assert Untimed(llm_calls=1).notes() == ["1 LLM calls without a timestamp were left out"]
+    assert Untimed(llm_calls=1).notes() == ["1 LLM call without a timestamp was left out"]
     sums = Gaps()
     sums.add("cursor", Untimed())  # nothing missing: not a session to count
     assert sums.lines(str.title) == []

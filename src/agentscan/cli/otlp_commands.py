@@ -77,8 +77,12 @@ def otlp_command(
     elif output_text is not None:
         # Reported absolute; not resolved: no symlink followed ("./-" is a file named "-").
         output = Path(os.path.abspath(os.path.expanduser(output_text)))
-    if timeout <= 0 or retries < 0:
-        raise UsageProblem("--timeout must be positive and --retries at least 0")
+    # Written so that NaN fails too; inf or 1e20 would reach the socket and fail there with
+    # a traceback (a deadline past what the platform's time_t holds).
+    if not 0 < timeout <= MAX_TIMEOUT_S:
+        raise UsageProblem(f"--timeout wants seconds above 0 and at most {MAX_TIMEOUT_S:,} (got {timeout:g})")
+    if retries < 0:
+        raise UsageProblem("--retries must be at least 0")
     given: dict[str, str] = {}
     for item in header or ():
         key, sep, value = item.partition("=")
@@ -119,6 +123,8 @@ def otlp_command(
         render.emit_json(render.envelope("otlp", outcome.body(), warnings))
     elif not as_json and not quiet and outcome.failure is None:
         built = outcome.built
+        if built.left_out:
+            _say_left_out(built.left_out, selection.providers, every=not built.matched)
         spans = render.plural(built.spans, 'span')
         kept = outcome.sent.spans if outcome.sent is not None else built.spans
         if kept < built.spans:
@@ -145,7 +151,8 @@ def otlp_command(
     if outcome.failure is not None:
         scanner.close()
         sent = outcome.sent.spans if outcome.sent else 0
-        raise SendFailed(f"{outcome.failure}; the collector had acknowledged {sent} spans before that", outcome.sent or SendResult(shown, "auto"))
+        raise SendFailed(f"{outcome.failure}; the collector had acknowledged {render.plural(sent, 'span')} before that",
+                         outcome.sent or SendResult(shown, "auto"))
     try:
         finish(state, scanner, as_json=as_json)
     except StrictWarnings:
@@ -153,6 +160,9 @@ def otlp_command(
     if failing:
         raise StrictWarnings(failing, len(counted) - failing)
 
+
+#: the longest ``--timeout``: a day (a request is never worth waiting longer for)
+MAX_TIMEOUT_S = 86_400
 
 #: the options that only say how traces are sent to a collector
 _SENDING = (("protocol", "--protocol"), ("header", "--header"), ("timeout", "--timeout"), ("retries", "--retries"))
@@ -199,6 +209,14 @@ def _why_no_spans(state: State, scanner: Scanner, selection: Selection, matched:
     page = scanner.list_page(limit=1, filters=filters)
     if not page.rows:
         render.note(why_empty(state, page, filters))
+
+
+def _say_left_out(left_out: list[tuple[str, str]], providers: tuple[str, ...], *, every: bool) -> None:
+    """The sessions asked for by id that ``--provider`` leaves out, said as ``tokens`` says them."""
+    from agentscan.cli import render
+    from agentscan.cli.tokens_empty import provider_drops
+
+    render.note(provider_drops(left_out, providers, every=False) + ("; nothing is left to export" if every else ""))
 
 
 def _demo_events(scanner: Scanner) -> dict[str, str]:

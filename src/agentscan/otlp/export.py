@@ -37,7 +37,10 @@ class Outcome:
 
     def body(self) -> dict[str, Any]:
         """The ``agentscan.otlp/1`` document, less ``schema`` and ``warnings``."""
-        document: dict[str, Any] = {"sessions": self.built.sessions, "traces": self.built.traces, "spans": self.built.spans}
+        document: dict[str, Any] = {"sessions": self.built.sessions, "traces": self.built.traces, "spans": self.built.spans,
+                                    # A failed send stops the export where it failed: the counts
+                                    # above are then only what was built by then, not the selection's.
+                                    "complete": self.failure is None}
         if self.path is not None:
             document["path"] = str(self.path)
         if self.sent is not None:

@@ -1,7 +1,8 @@
 """A transcript session as traces: ``Scanner.show`` detail + per-call usage -> one trace per turn.
 
-Composes what every provider already gives: the bounded ``show`` detail
-(prompts, responses, tool calls with their subagent, subagents) and the
+Composes what every provider already gives: the ``show`` detail, read within
+the export's own bounds (``sources.EXPORT_BOUNDS``), not ``show``'s (prompts,
+responses, tool calls with their subagent, subagents) and the
 deduplicated usage entries of ``collect_usage`` (one per LLM call: these
 become the ``chat`` spans).  The times are inferred as ``timeline``
 describes; subagents are placed as ``delegation`` describes.

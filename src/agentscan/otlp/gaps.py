@@ -31,8 +31,9 @@ class Untimed:
 
     def notes(self) -> list[str]:
         """The session's own warnings (without the ``otlp: `` prefix)."""
-        notes = [f"{count} {what} without a timestamp were left out"
-                 for what, count in (("tool calls", self.tools), ("LLM calls", self.llm_calls)) if count]
+        notes = [f"{count:,} {one if count == 1 else many} without a timestamp {'was' if count == 1 else 'were'} left out"
+                 for one, many, count in (("tool call", "tool calls", self.tools), ("LLM call", "LLM calls", self.llm_calls))
+                 if count]
         if self.one_turn:
             notes.append("no prompt has a timestamp: the session is exported as one turn")
         if self.no_spans:

@@ -171,9 +171,10 @@ def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
     try:
         # The hook has no --header: the standard variables are how a vendor gets its API key,
         # as for `agentscan otlp` (the agent's environment reaches this detached sender).
-        send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0, headers=env_headers(os.environ))
+        send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0, headers=env_headers(os.environ), timeout_option=None)
     except SendFailed as exc:
-        _count(root, "failed", f"{len(trace.spans)} spans of {event}: {exc}")
+        count = len(trace.spans)
+        _count(root, "failed", f"{count} {'span' if count == 1 else 'spans'} of {event}: {exc}")
         return
     _count(root, "sent", None, spans=len(trace.spans))
 

@@ -87,7 +87,10 @@ def send(
     timeout: float = 10.0,
     retries: int = 3,
     sleep: Callable[[float], None] = time.sleep,
+    timeout_option: str | None = "--timeout",
 ) -> SendResult:
+    """``timeout_option``: the option a timed-out request's message names (``None``: the
+    caller has none, as the hook's live sender, whose timeout is fixed)."""
     url = traces_url(endpoint)
     chosen = choose_protocol(protocol)
     check_headers(headers or {})
@@ -96,17 +99,22 @@ def send(
     for batch in batches(traces):
         body, content_type = encode(batch, chosen)
         spans = sum(len(t.spans) for t in batch)
-        reply = _post(opener, url, body, content_type, headers or {}, timeout, retries, sleep, result)
+        reply = _post(opener, url, body, content_type, headers or {}, timeout, retries, sleep, result, timeout_option)
         rejected, message = _rejected(reply, chosen)
         if rejected:
-            result.warnings.append(f"the collector rejected {rejected} of {spans} spans: {message or 'no reason given'}")
+            result.warnings.append(f"the collector rejected {rejected} of {_spans(spans)}: {message or 'no reason given'}")
         elif message:
             # A partial success that rejected nothing but says something: the OTLP spec's
             # way for a collector to warn (a deprecated field, a span it altered).
-            result.warnings.append(f"the collector accepted all {spans} spans, and said: {message}")
+            accepted = f"all {spans} spans" if spans != 1 else "the 1 span"
+            result.warnings.append(f"the collector accepted {accepted}, and said: {message}")
         result.requests += 1
         result.spans += max(0, spans - rejected)
     return result
+
+
+def _spans(count: int) -> str:
+    return f"{count} {'span' if count == 1 else 'spans'}"
 
 
 def encode(batch: Sequence[ExportTrace], protocol: str) -> tuple[bytes, str]:
@@ -121,7 +129,7 @@ def encode(batch: Sequence[ExportTrace], protocol: str) -> tuple[bytes, str]:
 
 def _post(
     opener: urllib.request.OpenerDirector, url: str, body: bytes, content_type: str, headers: Mapping[str, str],
-    timeout: float, retries: int, sleep: Callable[[float], None], result: SendResult,
+    timeout: float, retries: int, sleep: Callable[[float], None], result: SendResult, timeout_option: str | None,
 ) -> bytes:
     from agentscan import __version__
 
@@ -144,7 +152,7 @@ def _post(
 
             reason = getattr(exc, "reason", exc)
             problem = network_problem(reason if isinstance(reason, BaseException) else exc, timeout)
-            problem += " (--timeout)" if problem.startswith("timed out") else ""
+            problem += f" ({timeout_option})" if timeout_option and problem.startswith("timed out") else ""
         except http.client.HTTPException as exc:
             # No OSError: a reply that is not HTTP/1.x (BadStatusLine from a gRPC port's
             # HTTP/2 frames, a header line too long…).  Its text may be binary: not shown.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+from agentscan.bounds import Bounds
 from agentscan.model import ScanWarning, SessionRef
 from agentscan.otlp import semconv
 from agentscan.otlp.builder import SessionFacts
@@ -29,6 +30,21 @@ from agentscan.otlp.timeline import ns
 EXPORTING = "exporting sessions"
 #: hook capture times trail the transcript's by a hook's start-up (~0.1 s); turns this close overlap
 SLACK_NS = 2_000_000_000
+
+#: What the export reads of a session.  Not ``show``'s bounds (``bounds.DEFAULT_BOUNDS``): those
+#: keep a screen's worth, the newest 1,000 prompts and 2,000 calls within 1 MiB of call text,
+#: and the export would lose every older turn and call without a word (and, past 1,000
+#: prompts, hand the oldest kept prompt's turn the work of every turn before it, under new
+#: span ids).  The counts are the reading bounds' "largest sane transcript", a million lines:
+#: no real session comes near, and one that does is said (``beyond_bounds``).  The byte budgets
+#: only keep memory within what such a transcript holds: a prompt's or reply's text is still
+#: cut at ``show``'s 64 KiB and a call's summary at 1,600 bytes, which only
+#: ``--include-content`` sends.
+EXPORT_BOUNDS = Bounds(prompts=1_000_000, responses=1_000_000, tools=1_000_000,
+                       prompt_bytes=256 << 20, response_bytes=256 << 20, tool_bytes=256 << 20)
+#: ``SessionDetail.truncated``'s counts of items left out that the export makes spans of (or,
+#: for replies, ends turns by), and what they are called; its ``clipped_*`` cut text only
+_LEFT_OUT = (("prompts", "prompt", "prompts"), ("responses", "reply", "replies"), ("tools", "tool call", "tool calls"))
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -63,6 +79,9 @@ class Built:
     spans: int = 0
     #: the price data chat span costs came from (``PriceData.to_json``)
     prices: dict[str, Any] | None = None
+    #: sessions asked for by id that ``--provider`` leaves out, as ``tokens`` leaves them out:
+    #: (id, provider), for the note that says so
+    left_out: list[tuple[str, str]] = field(default_factory=list)
 
     def count(self, found: list[ExportTrace]) -> list[ExportTrace]:
         """``found``: one selected session's traces."""
@@ -85,7 +104,7 @@ def traces(scanner: Scanner, selection: Selection, built: Built, *, use_hooks: b
     env: Mapping[str, str] = scanner.ctx.env
     root = store.data_dir(env if events_env is None else events_env) if use_hooks else None
     stored = store.stored_sessions(root) if root else []
-    refs, hook_only = _select(scanner, selection, stored)
+    refs, hook_only = _select(scanner, selection, stored, built.left_out)
     progress = scanner.ctx.progress
     # The rows a cold selection read are done (their line erased): exporting is a phase of
     # its own, counted from none, as ``tokens``' table is after its sums.
@@ -132,10 +151,13 @@ def _hook_only(
         progress.advance()
 
 
-def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession]) -> tuple[list[SessionRef], list[StoredSession]]:
+def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
+            left_out: list[tuple[str, str]]) -> tuple[list[SessionRef], list[StoredSession]]:
+    """``left_out`` gets the sessions asked for by id that ``--provider`` drops."""
     from agentscan.errors import SessionNotFound
 
     if selection.ids:
+        wanted = set(selection.providers)
         refs: list[SessionRef] = []
         hooks: list[StoredSession] = []
         for query in selection.ids:
@@ -147,14 +169,20 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
                 if not stored:
                     raise
                 try:
-                    hooks.append(store.resolve(query, stored))
+                    found = store.resolve(query, stored)
                 except SessionNotFound:
                     # Neither a transcript nor a hook session: say so as `show` does. The store's
                     # own message ("see `agentscan hooks install`") would point at hooks that are
                     # installed already, for an id that is most likely a typo.
                     raise missing from None
+                if wanted and found.agent not in wanted:
+                    _leave_out(left_out, found.id, found.agent)
+                else:
+                    hooks.append(found)
                 continue
-            if ref.id not in {r.id for r in refs}:
+            if wanted and ref.provider not in wanted:
+                _leave_out(left_out, ref.id, ref.provider)  # (an id still has to match: a typo is an error)
+            elif ref.id not in {r.id for r in refs}:
                 refs.append(ref)
         return refs, hooks
     from agentscan.scan.listing import ListFilter
@@ -164,6 +192,11 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession])
     refs = [ref for ref in scanner.refs(selection.providers) if ref.id in wanted]
     hooks = [s for s in stored if not selection.providers or s.agent in selection.providers]
     return refs, hooks
+
+
+def _leave_out(left_out: list[tuple[str, str]], session_id: str, provider: str) -> None:
+    if (session_id, provider) not in left_out:  # an id given twice is left out once
+        left_out.append((session_id, provider))
 
 
 def _usage(scanner: Scanner, refs: list[SessionRef]) -> dict[str, list[list[Any]]]:
@@ -207,10 +240,10 @@ def _transcript_session(
 ) -> list[ExportTrace]:
     """``ref``: the provider's own (``Scanner.real_ref``: one taken from the index has no provider data).
     What its format never records goes to ``gaps``; what is wrong with it, to ``notes``."""
-    from agentscan.bounds import DEFAULT_BOUNDS
     from agentscan.otlp.from_transcript import transcript_traces
 
-    detail = scanner.provider(ref.provider).detail(ref, ctx, DEFAULT_BOUNDS)
+    detail = scanner.provider(ref.provider).detail(ref, ctx, EXPORT_BOUNDS)
+    notes.extend(ScanWarning(str(ref.path or ref.id), f"otlp: {note}") for note in beyond_bounds(detail.truncated))
     row = detail.row
     facts = _facts(ref.provider, ref.native_id, "transcript", selection, ctx.env,
                    model=row.model, cwd=row.cwd, git_branch=row.git_branch, prices=prices)
@@ -231,3 +264,19 @@ def _transcript_session(
     from agentscan.otlp.from_hooks import hook_traces
 
     return hook_traces(trace, replace(facts, source="hooks"), result.handed_over, since_ns=since_ns) + result.traces
+
+
+def beyond_bounds(truncated: dict[str, int]) -> list[str]:
+    """A session's own warning when even ``EXPORT_BOUNDS`` could not hold it: what was left
+    out (the oldest), never silently."""
+    parts = []
+    for key, one, many in _LEFT_OUT:
+        count = truncated.get(key, 0)
+        if count:
+            parts.append(f"{count:,} {one if count == 1 else many}")
+    if not parts:
+        return []
+    what = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return [f"the session is larger than an export reads ({EXPORT_BOUNDS.prompts:,} prompts, {EXPORT_BOUNDS.tools:,} "
+            f"tool calls, {EXPORT_BOUNDS.tool_bytes >> 20} MiB of each kind of text): its oldest {what} "
+            f"{'was' if what.startswith('1 ') and len(parts) == 1 else 'were'} left out of the traces"]
