@@ -21,6 +21,7 @@ from agentscan.providers.claude.records import (
     tool_result_blocks,
 )
 from agentscan.providers.claude.sidechains import InlineRuns, is_inline
+from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.providers.claude.tooltext import answers_text, result_status, special_summary
 from agentscan.timeutil import parse_iso
 
@@ -139,6 +140,8 @@ class TranscriptStream:
         self._current_meta: dict[str, Any] = {}
         # The session's own conversation follows its live branch; a subagent's is not edited.
         self._branch = LiveBranch() if self._own else None
+        # The session's plan (``tasklist``): a subagent's todo or task list is its own.
+        self._plan = PlanFold() if self._own else None
 
     def _flush(self) -> None:
         text = "".join(self._current_text).strip()
@@ -170,7 +173,7 @@ class TranscriptStream:
                 # its place in reading order is taken now, before theirs.
                 self._current_meta.update(ts=timestamp, model=as_str(message.get("model")), seq=self._collector.reserve())
             for block in content_blocks(message):
-                _assistant_block(block, self._current_text, self._sink, timestamp, self._subagent)
+                _assistant_block(block, self._current_text, self._sink, timestamp, self._subagent, self._plan)
         elif kind == "user":
             prompt = real_prompt_text(record)
             if prompt is not None:
@@ -184,6 +187,8 @@ class TranscriptStream:
                 return
             if self._branch is not None and self._branch.rooted and record.get("parentUuid", "") is None:
                 self._branch.restart()
+            if self._plan is not None:
+                self._plan.results(record)
             for block in tool_result_blocks(record):
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str):
@@ -217,8 +222,10 @@ class TranscriptStream:
         parent, uuid = point
         mark = self._branch.replaced(parent, uuid)
         if mark is not None:
-            self._collector.rewind(mark)
-        self._branch.remember(parent, uuid, self._collector.mark())
+            self._collector.rewind(mark[0])
+            if self._plan is not None:
+                self._plan.rewind(mark[1])
+        self._branch.remember(parent, uuid, (self._collector.mark(), None if self._plan is None else self._plan.mark()))
 
     def _others(self, record: dict, kind: object) -> bool:
         """Whether ``record`` is another run's, streamed as that subagent's: a record of a run
@@ -252,11 +259,15 @@ class TranscriptStream:
         subagents whose records it holds)."""
         self._flush()
         if self._own:
+            plan = None if self._plan is None else self._plan.plan()
+            if plan is not None:
+                self._collector.plan = tuple(PlanStep(step, status) for step, status in plan)
             return [tool for child in self._children.values() for tool in child.finish()]
         return self._sink.tools()
 
 
-def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, timestamp, subagent: str | None) -> None:
+def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, timestamp, subagent: str | None,
+                     plan: PlanFold | None) -> None:
     kind = block.get("type")
     if kind == "text" and isinstance(block.get("text"), str):
         texts.append(block["text"])
@@ -268,14 +279,8 @@ def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, times
             ToolEvent(name=name, summary=summary, paths=paths, timestamp=timestamp, call_id=call_id, subagent=subagent),
             key=call_id,
         )
-        if name == "TodoWrite" and subagent is None:
-            todos = as_dict(block.get("input")).get("todos")
-            if isinstance(todos, list):
-                sink.plan = tuple(
-                    PlanStep(str(t.get("content") or t.get("activeForm") or ""), str(t.get("status") or "pending"))
-                    for t in todos
-                    if isinstance(t, dict)
-                )
+        if plan is not None and name in PLAN_TOOLS:  # (the session's own: ``plan`` is ``None`` for a subagent's)
+            plan.call(name, block)
 
 
 def subagent_models(groups: list[list]) -> dict[str, str]:

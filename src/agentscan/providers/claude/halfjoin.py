@@ -63,6 +63,8 @@ class Join:
         # facts' only if it is not blank, and a message with text is among the newest text ids.)
         if facts is not None and not self.early_calls.isdisjoint(key for key in facts._keys if isinstance(key, str)):
             return False
+        if facts is not None and (self.facts.fold.journal is None or self.facts.fold.overflowed):
+            return False  # the plan's changes, too many to note: not replayed on the first half's
         return not totals.met_any(self.messages)
 
     def apply(self, ctx: ScanContext, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,
@@ -124,8 +126,7 @@ def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     facts.reused += second.reused
     facts.clipped += second.clipped
     facts.clipped_tools += second.clipped_tools
-    if second.plan is not None:
-        facts.plan = second.plan
+    facts.fold.join(second.fold)  # (replayed: a task list goes on from the first half's)
     for error in second.errors:  # (read after the first half's: the newest by time kept, as one pass keeps them)
         facts.keep_error(error)
     # (The newest call ids are left: they go on only in a resume state, and none is kept

@@ -12,6 +12,7 @@ from agentscan.context import HeldWarnings, ScanContext
 from agentscan.providers.claude.records import as_str
 from agentscan.providers.claude.row import FileSummary, RecentIds, summarize
 from agentscan.providers.claude.showfacts import ShowFacts
+from agentscan.providers.claude.tasklist import PlanFold
 from agentscan.providers.claude.usage import MESSAGE_ID, SIDECHAIN, Call
 from agentscan.providers.claude.windowed import WindowedTotals, _packed
 from agentscan.toolkit.hashes64 import Hashes64
@@ -84,10 +85,12 @@ class _EarlyIds(RecentIds):
 
 class _HalfFacts(ShowFacts):
     """``ShowFacts`` of the second half, with the call ids it checked before ``window`` new
-    calls had pushed the first half's out of the one pass's memory."""
+    calls had pushed the first half's out of the one pass's memory, and the plan's changes
+    (a task list goes on from the first half's: ``tasklist.PlanFold.join``)."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.fold = PlanFold(journal=True)
         self.early: list[str] = []
         self._fresh = 0
 

@@ -47,7 +47,8 @@ class ClaudeProvider(Provider):
     # 9: an API error written as a reply (``isApiErrorMessage``) is no response
     # 10: a line with a lone surrogate escape or bytes that are not UTF-8 is read (``laxjson``)
     # 11: Claude Code's own ``<synthetic>`` words ("No response requested.") are no response
-    parser_version = "11"
+    # 12: ``show``'s plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last
+    parser_version = "12"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

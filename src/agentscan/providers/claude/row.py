@@ -341,6 +341,8 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
         elif summary.first_prompt is None:
             summary.first_prompt = collapse(text, TITLE_CHARS)
         return
+    if facts is not None:
+        facts.result(record)  # (a ``TaskCreate``'s result: its task's id, for ``show``'s plan)
     # A Task/Agent result names the subagent it ran: remember its type.
     result = record.get("toolUseResult")
     if summary.inline and isinstance(result, dict) and "agentId" not in result:

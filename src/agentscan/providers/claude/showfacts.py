@@ -30,7 +30,6 @@ from agentscan.bounds import DEFAULT_BOUNDS, Bounds, clip_text, token_sum
 from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
 from agentscan.providers.claude.records import (
-    as_dict,
     as_str,
     content_blocks,
     is_api_error,
@@ -39,6 +38,7 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
     recorded_error,
 )
+from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.timeutil import parse_iso, to_iso
 from agentscan.toolkit import keptjson
 from agentscan.usagegroups import GROUP_KEYS, are_groups
@@ -51,7 +51,8 @@ KIND = "claude-show"
 # 3: the newest errors (``errors``); an API error written as a reply is no reply
 # 4: the errors kept by the collector's rule (``toolkit.detail.NewestErrors``: the newest by
 #    time), in reading order; 3 kept the last 20 read
-VERSION = "4"
+# 5: the plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last (``tasklist``)
+VERSION = "5"
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
@@ -82,7 +83,7 @@ class ShowFacts:
         self.reused = 0  # calls whose id is still among the newest ``window`` calls' keys
         self.clipped = 0  # prompts and replies cut at ``message_bytes`` (``truncated.clipped_messages``)
         self.clipped_tools = 0  # call summaries cut at ``SUMMARY_BYTES`` (``truncated.clipped_tools``)
-        self.plan: list[list[str]] | None = None
+        self.fold = PlanFold()  # the newest todo list or task list (``tasklist``)
         #: the newest errors as the collector keeps them: ``[text clipped at ERROR_BYTES, ISO time
         #: or None, kind]`` (``errors``: in reading order, which the collector they go to needs
         #: to place equal times as the forward read does)
@@ -95,6 +96,12 @@ class ShowFacts:
         self._texts: list[str] = []
         self._kept = 0
         self._more = False  # non-blank text past the kept part
+
+    @property
+    def plan(self) -> list[list[str]] | None:
+        """The newest plan's ``[step, status]`` pairs; ``None``: none was written."""
+        plan = self.fold.plan()
+        return None if plan is None else [list(step) for step in plan]
 
     @property
     def errors(self) -> list[list]:
@@ -123,8 +130,14 @@ class ShowFacts:
             prompt = real_prompt_text(record)
             if prompt is not None:
                 self.prompt(prompt)
+            else:
+                self.result(record)
         elif kind == "system":
             self.error(record)
+
+    def result(self, record: dict) -> None:
+        """A user record that is no prompt (a call's result: a created task's id)."""
+        self.fold.results(record)
 
     def end_reply(self) -> None:
         """A record that is no reply (``records.is_local_reply``) ends the one before it."""
@@ -197,11 +210,8 @@ class ShowFacts:
             keys[key] = None
             if len(keys) > self.window:
                 keys.popitem(last=False)
-        if name == "TodoWrite":
-            todos = as_dict(block.get("input")).get("todos")
-            if isinstance(todos, list):
-                self.plan = [[str(t.get("content") or t.get("activeForm") or ""), str(t.get("status") or "pending")]
-                             for t in todos if isinstance(t, dict)]
+        if name in PLAN_TOOLS:
+            self.fold.call(name, block)
 
     def finish(self) -> None:
         self._flush()
@@ -212,7 +222,7 @@ class ShowFacts:
 
     def to_state(self) -> dict[str, Any]:
         doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
-        doc.update(plan=self.plan, keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
+        doc.update(fold=self.fold.to_state(), keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
                    current=self._current, texts=self._texts, more=self._more, errors=self.errors)
         return doc
 
@@ -225,9 +235,8 @@ class ShowFacts:
             raise ValueError("ill-shaped show facts state")
         if (counts[0], counts[1]) != (self.message_bytes, self.window):
             raise ValueError("show facts of other bounds")
-        plan, keys, current, texts, errors = doc["plan"], doc["keys"], doc["current"], doc["texts"], doc["errors"]
-        if not _is_plan(plan):
-            raise ValueError("ill-shaped plan")
+        keys, current, texts, errors = doc["keys"], doc["current"], doc["texts"], doc["errors"]
+        fold = PlanFold.from_state(doc["fold"])  # (a state kept before the task list: ``KeyError``, no state)
         if not (_are_errors(errors) and len(errors) <= ERRORS_KEPT):
             raise ValueError("ill-shaped errors")
         if not (isinstance(keys, list) and len(keys) <= self.window and (current is None or isinstance(current, str))
@@ -243,7 +252,7 @@ class ShowFacts:
                 raise ValueError("ill-shaped call key")
         for name, value in zip(self._COUNTS, counts):
             setattr(self, name, value)
-        self.plan, self._keys, self._current, self._texts, self._more = plan, restored, current, texts, doc["more"]
+        self.fold, self._keys, self._current, self._texts, self._more = fold, restored, current, texts, doc["more"]
         self._errors = NewestErrors()
         for error in errors:  # (in reading order, as ``to_state`` gives them)
             self.keep_error(list(error))
