@@ -22,7 +22,7 @@ from agentscan.providers.claude.records import (
 )
 from agentscan.providers.claude.sidechains import InlineRuns, is_inline
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
-from agentscan.providers.claude.tooltext import answers_text, result_status, special_summary
+from agentscan.providers.claude.tooltext import answers_text, result_status, special_summary, task_summary
 from agentscan.timeutil import parse_iso
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
 
 _PATH_KEYS = ("file_path", "path", "notebook_path")
+_TASK_TOOLS = ("TaskCreate", "TaskUpdate")
 _SUMMARY_KEYS = ("command", "pattern", "file_path", "path", "url", "query", "description", "prompt", "skill")
 
 
@@ -41,6 +42,8 @@ def tool_summary(name: str, tool_input: object) -> tuple[str, tuple[str, ...]]:
     edits = data.get("edits")
     if isinstance(edits, list):
         paths += tuple(e["file_path"] for e in edits if isinstance(e, dict) and isinstance(e.get("file_path"), str))
+    if name in _TASK_TOOLS and (task := task_summary(name, data)) is not None:
+        return task, paths  # (before the keys: a task's ``description`` is a paragraph)
     for key in _SUMMARY_KEYS:
         value = data.get(key)
         if isinstance(value, str) and value.strip():

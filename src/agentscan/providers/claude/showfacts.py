@@ -52,7 +52,9 @@ KIND = "claude-show"
 # 4: the errors kept by the collector's rule (``toolkit.detail.NewestErrors``: the newest by
 #    time), in reading order; 3 kept the last 20 read
 # 5: the plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last (``tasklist``)
-VERSION = "5"
+# 6: a task call's summary is what it creates or changes (``tooltext.task_summary``): the
+#    clipped summaries counted anew
+VERSION = "6"
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools

@@ -34,6 +34,25 @@ def special_summary(name: str, data: dict[str, Any]) -> str | None:
     return None
 
 
+def task_summary(name: str, data: dict[str, Any]) -> str | None:
+    """The summary of a task call (Claude Code 2.1.16+'s task list): what it creates or
+    changes, not its ``description``, a paragraph; else ``None``."""
+    if name == "TaskCreate":
+        subject = as_str(data.get("subject")) or as_str(data.get("activeForm"))
+        return f"new task: {collapse(subject, QUESTION_CHARS)}" if subject else None
+    if name == "TaskUpdate":
+        task = data.get("taskId")
+        if not isinstance(task, (str, int)) or isinstance(task, bool):
+            return None
+        changes = [status] if (status := as_str(data.get("status"))) else []
+        if subject := as_str(data.get("subject")):
+            changes.append(f"subject: {collapse(subject, QUESTION_CHARS)}")
+        if not changes and (owner := as_str(data.get("owner"))):
+            changes.append(f"owner: {collapse(owner, QUESTION_CHARS)}")
+        return f"task #{task}" + (f" {', '.join(changes)}" if changes else "")
+    return None
+
+
 def _questions(questions: object) -> str | None:
     if not isinstance(questions, list):
         return None
