@@ -142,8 +142,8 @@ def test_the_human_trace_is_an_indented_tree(data_dir: Path) -> None:
     text = result.stdout
     assert f"transcript  cursor:{CONVERSATION}" in text
     assert "turn 1" in text and "turn 2" in text
-    assert "├─ tool Task  find hook files  ok" in text
-    assert "│  └─ subagent explore  ok  4.2 s" in text
+    assert "|- tool Task  find hook files  ok" in text
+    assert "|  `- subagent explore  ok  4.2 s" in text
     assert "prompt: <user_query>/review" in text
 
 

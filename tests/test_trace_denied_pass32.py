@@ -38,4 +38,4 @@ def test_a_denied_call_is_counted_apart_from_failures(isolated_home: Path) -> No
     summary = orjson.loads(result.stdout)["summary"]
     assert (summary["tool_calls"], summary["failures"], summary["denied"]) == (2, 1, 1)
     text = runner.invoke(app, ["trace", SESSION])
-    assert "2 tool calls · 1 failure · 1 denied" in text.stdout, text.stdout
+    assert "2 tool calls, 1 failure, 1 denied" in text.stdout, text.stdout

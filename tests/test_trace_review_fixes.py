@@ -186,14 +186,14 @@ def test_the_show_hint_needs_the_transcript_file(data_dir: Path, tmp_path: Path)
 
     text = trace_text(f"claude:{SESSION}")
     assert "agentscan show" not in text
-    assert f"transcript  claude:{SESSION}  (transcript file not found)" in text
+    assert f"transcript  claude:{SESSION}\n              transcript file not found\n" in text
     assert trace_doc(f"claude:{SESSION}")["session"]["transcript_found"] is False
 
     transcript = tmp_path / f"{SESSION}.jsonl"
     transcript.write_text("{}\n", encoding="utf-8")
     replay.send(claude("Stop", transcript=str(transcript)), at_ms=100)  # the latest path wins
-    assert f"(agentscan show claude:{SESSION})" in trace_text(f"claude:{SESSION}")
-    assert f"(agentscan show claude:{SESSION})" in trace_text(f"claude:{SESSION}", "--redact")
+    assert f"\n              agentscan show claude:{SESSION}\n" in trace_text(f"claude:{SESSION}")
+    assert f"\n              agentscan show claude:{SESSION}\n" in trace_text(f"claude:{SESSION}", "--redact")
     assert trace_doc(f"claude:{SESSION}")["session"]["transcript_found"] is True
 
 

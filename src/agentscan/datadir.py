@@ -15,11 +15,22 @@ ENV_VAR = "AGENTSCAN_DATA_DIR"
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:
-    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")`` (``toolkit.userdirs``)."""
+    """``$AGENTSCAN_DATA_DIR``, else ``platformdirs.user_data_dir("agentscan")`` (``toolkit.userdirs``).
+
+    A relative ``AGENTSCAN_DATA_DIR`` is ignored (``ignored``), as a relative provider
+    setting is: each hook runs in the directory the agent runs it from, so the events
+    would be scattered over every project, where ``trace`` run anywhere else finds none.
+    """
     env = os.environ if env is None else env
     override = env.get(ENV_VAR)
-    if override:
+    if override and os.path.isabs(os.path.expanduser(override)):
         return os.path.expanduser(override)
     from agentscan.toolkit.userdirs import user_data_dir  # only when needed: the override is the common case in tests
 
     return user_data_dir()
+
+
+def ignored(env: Mapping[str, str] | None = None) -> str | None:
+    """The ``AGENTSCAN_DATA_DIR`` that ``data_dir`` ignored (a relative path), for the note that says so."""
+    override = (os.environ if env is None else env).get(ENV_VAR)
+    return override if override and not os.path.isabs(os.path.expanduser(override)) else None

@@ -188,6 +188,10 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
                 problems.append(f"problem: {shown}: {config['problem']}")
             if config.get("note"):  # another agentscan than this one, a project's two files: it works
                 problems.append(f"note: {shown}: {config['note']}")
+            if config.get("also_installed"):  # the user's config runs agentscan's hook too
+                problems.append(f"note: {shown}: {_both_scopes_text(config, home_flag, term)}")
+            if config.get("source"):  # Claude Code's user settings where CLAUDE_CONFIG_DIR says
+                problems.append(f"note: {shown}: Claude Code's user settings, chosen by {config['source']}")
             rows.append([config["agent"], config["scope"], state, shown])
         lines += _fitted(HOOK_COLUMNS, rows, term, lambda row: f"{row[0]} ({row[1]} scope): {row[2]}: {row[3]}")
     for text in problems + narrowed:
@@ -208,6 +212,10 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     where = render.path_text(store["path"], term)
     lines += _lines(f"events store: {where} (from {store['source']}): "
                     f"{held if store['exists'] else 'not created yet'}", term, "  ")
+    if store.get("ignored"):
+        lines += _lines(f"note: AGENTSCAN_DATA_DIR is a relative path ({store['ignored']}), so it was ignored: each "
+                        "hook runs in the agent's directory, and the events would be scattered; set an "
+                        "absolute path", term, "  ")
     errors = hooks["errors"]
     if errors["last"]:
         lines += _lines(f"last hook errors ({render.path_text(errors['path'], term)}):", term, "  ")
@@ -216,6 +224,16 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     else:
         lines.append("  hook errors: none logged")
     return lines
+
+
+def _both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> str:
+    """A project's config whose agent also runs agentscan's hook from the user's config."""
+    agent = config["agent"]
+    name = {"claude": "Claude Code", "cursor": "Cursor"}.get(agent, agent)
+    user = clean_path(render.path_text(config["also_installed"], term))
+    return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
+            f"event can be captured twice; to keep one, run `agentscan hooks uninstall --agent {agent} "
+            f"--scope project` here, or `agentscan hooks uninstall --agent {agent}{home_flag}` for the user's")
 
 
 def _narrowed_text(config: dict[str, Any], home_flag: str) -> str:

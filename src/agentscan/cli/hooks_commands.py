@@ -7,6 +7,7 @@ the small capture module.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from enum import Enum
@@ -129,10 +130,22 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
     command = installer.hook_command(agent.value) if install else None
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
     warnings = _elsewhere_warnings(agent.value, scope.value, home, cwd, state.home) if install else []
+    if install and agent.value == "claude":
+        from agentscan.model import ScanWarning
+
+        warnings += [ScanWarning(str(path), '"disableAllHooks": true here turns off every Claude Code hook, '
+                                 "agentscan's too: nothing is captured until it is removed (or set to false)")
+                     for path in installer.hooks_disabled(home=home, cwd=cwd)]
     changing = [plan for plan in plans if plan.changed]
     # What the person at the terminal is told; --quiet keeps it to errors (a script, cron).
     # A --dry-run's diff and the --json document are the output asked for: they stay.
     say = (lambda text: None) if state.quiet or as_json else print
+    if agent.value == "claude" and scope.value == "user" and os.environ.get(installer.CLAUDE_DIR_VAR) \
+            and not (state.quiet or as_json):
+        from agentscan.cli import render
+
+        # Not the file in the home: said, so that nobody looks for the hooks in ~/.claude.
+        render.note(f"note: {installer.CLAUDE_DIR_VAR} is set: Claude Code reads its user settings from {paths[0]}")
     # The document of --json: what changed (or, with --dry-run, would), file by file.
     changes: list[dict] = []
     if not changing:
@@ -266,6 +279,11 @@ def trace_command(
 
     state = state_of(ctx)
     root = None
+    from agentscan.hooks import store
+
+    if not state.demo and (relative := store.ignored_setting()) is not None:
+        render.note(f"note: {store.ENV_VAR} is a relative path ({relative}), so it was ignored: trace reads "
+                    f"{store.data_dir()} (the hooks store their events there too)")
     if state.demo:
         # The demo's own events (``demo.make_hook_demo``), never the user's store.
         from agentscan.demo import demo_events
@@ -274,8 +292,6 @@ def trace_command(
     if state.home is not None:
         # --home names where agent files are read; the events store is elsewhere (AGENTSCAN_DATA_DIR).
         # Said, not refused: a script or alias may give --home to every command it runs.
-        from agentscan.hooks import store
-
         render.note(f"note: --home does not apply to trace: it reads the hook events store {store.data_dir()} "
                     "(AGENTSCAN_DATA_DIR chooses another)")
     if list_sessions:
@@ -296,12 +312,15 @@ def trace_command(
     if as_json:
         render.emit_json(render.envelope("trace", trace.body_json(), trace.warnings))
     else:
-        from agentscan.cli.term import clean, cut
-        from agentscan.hooks.text import lines
+        from agentscan.cli.charset import width_of
+        from agentscan.cli.term import clean, cut, cut_left
+        from agentscan.hooks.text import Layout, lines
 
         term = render.terminal()
-        for line in lines(trace, clean, " --demo" if state.demo else ""):
-            # One line per node on a terminal, as in the other tables; whole lines in a pipe.
+        # One line per node on a terminal, as in the other tables (a summary goes on to the next
+        # line rather than lose its end); whole lines in a pipe.
+        layout = Layout(term.width, width_of, cut, cut_left) if term.tty else None
+        for line in lines(trace, clean, " --demo" if state.demo else "", layout):
             print(cut(line, term.width) if term.tty else line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:

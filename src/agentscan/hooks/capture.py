@@ -54,6 +54,9 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
     detached = replied = False
     try:
         root = store.data_dir()
+        relative = store.ignored_setting()
+        if relative is not None:  # stored all the same, where trace and doctor look
+            log_problem(root, name, f"{store.ENV_VAR} is a relative path ({relative}), ignored: stored in {root}")
         reader = StdinReader()
         raw, problem = reader.read(AGENT_SECONDS)
         if problem == _STILL_OPEN:
@@ -64,9 +67,11 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
             detached, replied = role == "child", role is not None
             raw, problem = reader.read(READ_SECONDS)
         if problem:
-            log_problem(root, name, problem)
+            log_problem(root, name, problem + _whose(reader.head()))
         if raw:
             name, stored = capture_envelope(root, name, raw, received_at_ns)
+        elif not problem:  # stdin closed with nothing on it: said, as any payload not stored is
+            log_problem(root, name, "empty payload (stdin held nothing); nothing stored")
     except Exception as exc:  # noqa: BLE001 - an observer must never break the agent
         if root is not None:
             log_problem(root, name, f"{type(exc).__name__}: {exc}")
@@ -171,6 +176,10 @@ class StdinReader:
         self.chunks: list[bytes] = []
         self.size = 0
 
+    def head(self) -> bytes:
+        """The start of what was read (of a payload dropped, the part that names its session)."""
+        return self.chunks[0][:HEAD_BYTES] if self.chunks else b""
+
     def read(self, seconds: float) -> tuple[bytes, str | None]:
         stream = getattr(sys.stdin, "buffer", sys.stdin)
         if stream is None:
@@ -183,7 +192,10 @@ class StdinReader:
             data = stream.read(self.limit + 1) or b""
             if isinstance(data, str):  # a text stream without .buffer
                 data = data.encode("utf-8", "surrogateescape")
-            return (b"", f"payload larger than {self.limit} bytes, dropped") if len(data) > self.limit else (data, None)
+            if len(data) > self.limit:
+                self.chunks = [data[:HEAD_BYTES]]  # for ``head``: whose payload was dropped
+                return b"", f"payload larger than {self.limit} bytes, dropped"
+            return data, None
         if os.isatty(fd):
             return b"", "stdin is a terminal, not a payload; nothing stored"
         waiting = os.name != "nt"  # select() works on pipes only off Windows
@@ -204,6 +216,31 @@ class StdinReader:
             self.size += len(chunk)
             if self.size > self.limit:
                 return b"", f"payload larger than {self.limit} bytes, dropped"
+
+
+#: how much of a dropped payload's start is searched for its session and event
+HEAD_BYTES = 64 * 1024
+
+
+def _whose(head: bytes) -> str:
+    """`` (session ID, event NAME)`` for the log line of a payload dropped unread, found in its
+    first bytes (the agents send the ids first), so that ``trace`` can say the session lost
+    an event; ``""`` when they are not there."""
+    if not head:
+        return ""
+    import re
+
+    found: dict[str, str] = {}
+    for key, value in re.findall(rb'"(session_id|conversation_id|hook_event_name)"\s*:\s*"([A-Za-z0-9._:-]{1,128})"', head):
+        # the first of either id: a tool's output further on may quote another session's
+        found.setdefault("event" if key == b"hook_event_name" else "session", value.decode())
+    if "session" not in found:
+        return ""
+    return f" ({SESSION_MARK}{found['session']}, event {found.get('event', '?')})"
+
+
+#: how a log line names the session of a payload it dropped (``store.dropped_payloads`` looks for it)
+SESSION_MARK = "session "
 
 
 def read_stdin(limit: int = MAX_PAYLOAD, seconds: float = READ_SECONDS) -> tuple[bytes, str | None]:

@@ -37,6 +37,8 @@ INNER_EVENTS = {
 }
 #: the inner hooks that wait in a queue for their after… (and carry no id)
 BEFORE_EXECUTIONS = frozenset({"beforeShellExecution", "beforeMCPExecution"})
+#: a file read: no after…, no id, and the same payload for two reads of one file
+READ = "beforeReadFile"
 _EDIT_TOOLS = frozenset({"Write", "StrReplace", "EditNotebook", "Edit", "MultiEdit", "Delete"})
 
 _RULES: dict[str, Rules] = {
@@ -74,6 +76,13 @@ def attach(turn: TurnDraft, event: HookEvent, at_ns: int) -> Draft:
     if phase == "before":
         turn.open_inner.setdefault(kind, []).append(node)
     return node
+
+
+def read_awaited(turn: TurnDraft, event: HookEvent) -> bool:
+    """Whether an in-flight ``Read`` of the file ``event`` reads still has no read under it."""
+    evidence = inner_evidence(FILE, event)
+    owners = [r for r in turn.in_flight() if _owns(r, FILE, "read") and not r.holds(FILE)]
+    return any(score(owner_evidence(FILE, r), evidence, _RULES[FILE]) is not None for r in owners)
 
 
 def _new_node(kind: str, phase: str, event: HookEvent, at_ns: int, evidence: dict[str, Any]) -> Draft:

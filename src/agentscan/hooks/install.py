@@ -28,7 +28,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
@@ -97,19 +97,45 @@ RESTART = {
 }
 
 
-def config_path(agent: str, scope: str, *, home: Path, cwd: Path) -> Path:
-    base = home if scope == "user" else cwd
+#: Claude Code's own setting for where its user config lives (``~/.claude`` when unset)
+CLAUDE_DIR_VAR = "CLAUDE_CONFIG_DIR"
+
+
+def config_path(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> Path:
+    """The file an install writes.  ``env``: where ``CLAUDE_CONFIG_DIR`` is read (``os.environ``
+    when ``None``)."""
     if agent == "cursor":
-        return base / ".cursor" / "hooks.json"
+        return (home if scope == "user" else cwd) / ".cursor" / "hooks.json"
+    if scope == "user":
+        return claude_user_dir(home, env) / "settings.json"
     # In a project, settings.local.json is the file Claude Code keeps out of git;
     # settings.json there is shared with everyone who clones the project.
-    return base / ".claude" / ("settings.json" if scope == "user" else "settings.local.json")
+    return cwd / ".claude" / "settings.local.json"
 
 
-def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path) -> list[Path]:
+def claude_user_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
+    """Where Claude Code reads its user settings: ``$CLAUDE_CONFIG_DIR`` when set (one
+    directory, as Claude Code takes it; a leading ``~`` is ``home``), else ``~/.claude``.
+    A value Claude Code and agentscan could take for different places is refused."""
+    value = (os.environ if env is None else env).get(CLAUDE_DIR_VAR) or ""
+    if not value:
+        return home / ".claude"
+    path = home if value == "~" else home / value[2:] if value.startswith(("~/", "~\\")) else Path(value)
+    if not path.is_absolute():
+        # Claude Code takes it from the directory it starts in, which agentscan cannot know.
+        raise HookConfigError(f"{CLAUDE_DIR_VAR} is a relative path ({value}): Claude Code reads it from the "
+                              "directory it is started in; set it to an absolute path, or unset it")
+    if "," in value and not path.is_dir():
+        # agentscan's readers take a comma-separated list; Claude Code takes one directory.
+        raise HookConfigError(f"{CLAUDE_DIR_VAR} names several directories ({value}): Claude Code reads its "
+                              f"settings from one; run the command with {CLAUDE_DIR_VAR} set to that one")
+    return path
+
+
+def uninstall_paths(agent: str, scope: str, *, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:
     """Every file an uninstall cleans: the one install writes, and the shared project
     settings an earlier agentscan wrote to (``.claude/settings.json``)."""
-    paths = [config_path(agent, scope, home=home, cwd=cwd)]
+    paths = [config_path(agent, scope, home=home, cwd=cwd, env=env)]
     if agent == "claude" and scope == "project":
         paths.append(cwd / ".claude" / "settings.json")
     return paths
@@ -125,17 +151,19 @@ class Elsewhere:
     events: int  # how many events there run agentscan's hook
 
 
-def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path) -> list[Elsewhere]:
+def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path,
+                        env: Mapping[str, str] | None = None) -> list[Elsewhere]:
     """The user config when installing in a project, the current project's when installing
     for the user (and for Claude, a project's shared settings.json an older agentscan wrote
     to).  A file that cannot be read or parsed is not reported: this is a warning, and
     the install it accompanies is what has to be right."""
     other = "project" if scope == "user" else "user"
-    candidates = [(path, other) for path in uninstall_paths(agent, other, home=home, cwd=cwd)]
+    others = _user_paths(agent, home, cwd, env) if other == "user" else uninstall_paths(agent, other, home=home, cwd=cwd)
+    candidates = [(path, other) for path in others]
     if agent == "claude" and scope == "project":
         candidates.append((cwd / ".claude" / "settings.json", "project"))
     # The same file twice (a project that is the home itself) is not a second registration.
-    seen = {os.path.realpath(config_path(agent, scope, home=home, cwd=cwd))}
+    seen = {os.path.realpath(config_path(agent, scope, home=home, cwd=cwd, env=env))}
     found = []
     for path, where in candidates:
         real = os.path.realpath(path)
@@ -149,6 +177,30 @@ def installed_elsewhere(agent: str, scope: str, *, home: Path, cwd: Path) -> lis
         if events:
             found.append(Elsewhere(path, where, len(events)))
     return found
+
+
+def hooks_disabled(*, home: Path, cwd: Path, env: Mapping[str, str] | None = None) -> list[Path]:
+    """The Claude settings files (the user's, this project's two) that set ``"disableAllHooks":
+    true``: Claude Code then runs no hook at all, agentscan's neither.  One that cannot be
+    read or parsed is left out (this is a warning)."""
+    found: list[Path] = []
+    for path in (*_user_paths("claude", home, cwd, env), *uninstall_paths("claude", "project", home=home, cwd=cwd)):
+        try:
+            config = parse(path, _read(path))
+        except HookConfigError:
+            continue
+        if config.get("disableAllHooks") is True and path not in found:
+            found.append(path)
+    return found
+
+
+def _user_paths(agent: str, home: Path, cwd: Path, env: Mapping[str, str] | None) -> list[Path]:
+    """The user's config, or none when ``CLAUDE_CONFIG_DIR`` names no place an install takes
+    (a warning about that file has nothing to look at)."""
+    try:
+        return [config_path(agent, "user", home=home, cwd=cwd, env=env)]
+    except HookConfigError:
+        return []
 
 
 def hook_command(agent: str) -> str:

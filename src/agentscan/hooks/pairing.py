@@ -79,8 +79,9 @@ def open_request(
     return draft
 
 
-def complete(turn: TurnDraft, event: HookEvent, at_ns: int, early: list[Draft]) -> Draft | None:
+def complete(turn: TurnDraft, event: HookEvent, at_ns: int, early: list[Draft]) -> Draft:
     """Close the request this completion belongs to; an orphan node when there is none.
+    Returns the node closed (the request, or that orphan).
 
     An orphan that no in-flight request could have paired with goes on ``early``: its
     request may still come (``open_request``)."""
@@ -95,7 +96,7 @@ def complete(turn: TurnDraft, event: HookEvent, at_ns: int, early: list[Draft]) 
             early.append(orphan)
             if len(early) > EARLY_KEPT:  # a turn of lost requests: every request scans these
                 del early[0]
-        return None
+        return orphan
     request.close(event, status, at_ns)
     request.provenance = provenance if request.provenance == NATIVE else request.provenance
     request.detail.update(completion_detail(event))

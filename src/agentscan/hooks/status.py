@@ -13,22 +13,29 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from agentscan.hooks import store
-from agentscan.hooks.install import CLAUDE_EVENTS, CURSOR_EVENTS, uninstall_paths
+from agentscan.errors import HookConfigError
+from agentscan.hooks.install import CLAUDE_DIR_VAR, CLAUDE_EVENTS, CURSOR_EVENTS, uninstall_paths
 from agentscan.hooks.merging import ours_by_event
 
 ERROR_LINES = 5
+#: Claude Code's setting that turns every hook off
+DISABLE_ALL = "disableAllHooks"
 _AGENT_ARG = re.compile(r"--agent[= ]+['\"]?([^\s'\"]+)")
 #: a shell-form command (``<program> hook --agent NAME``); without it, Claude's exec form, whose
 #: ``command`` is the program alone (``args`` hold the rest)
 _SHELL_FORM = re.compile(r"\s+hook\s+--agent\b")
 
 
+def _empty_report(agent: str, scope: str, path: str, legacy: bool = False) -> dict[str, Any]:
+    return {"agent": agent, "scope": scope, "path": path, "exists": False,
+            "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
+            "command": None, "problem": None, "note": None, "narrowed": [], "stored_twice": [],
+            "legacy": legacy, "source": None, "also_installed": None}
+
+
 def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, home: Path | None = None,
                    env: Mapping[str, str] | None = None) -> dict[str, Any]:
-    report: dict[str, Any] = {"agent": agent, "scope": scope, "path": str(path), "exists": False,
-                              "events": 0, "of": len(CURSOR_EVENTS if agent == "cursor" else CLAUDE_EVENTS),
-                              "command": None, "problem": None, "note": None, "narrowed": [], "stored_twice": [],
-                              "legacy": legacy}
+    report = _empty_report(agent, scope, str(path), legacy)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -42,6 +49,10 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
     except ValueError as exc:
         report["problem"] = f"not valid JSON: {exc}"
         return report
+    if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
+        # Claude Code's switch for every hook of every file: nothing is captured while it is on.
+        report["problem"] = (f'"{DISABLE_ALL}": true here turns off every Claude Code hook, agentscan\'s too, so '
+                             "nothing is captured; remove it (or set it to false) to capture")
     # Judged as an install judges them (``hooks.merging``): an entry under a narrower matcher
     # counts as installed, and is said to capture only what its matcher matches.
     found = ours_by_event(agent, config) if isinstance(config, dict) else []
@@ -51,6 +62,8 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
     # A second entry beside one that sees every tool: each event it sees is stored twice.
     report["stored_twice"] = [{"event": ours.event, "entries": ours.entries} for ours in found if ours.stored_twice]
     command = report["command"]
+    if report["problem"] is not None:
+        return report
     # An upgrade into a new venv, the old one deleted: the agent runs a program that is not
     # there, every event is lost, and nothing reaches the hook error log to say so.
     search = (os.environ if env is None else env).get("PATH", os.defpath)
@@ -147,18 +160,28 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
     for agent in ("cursor", "claude"):
         for scope in ("user", "project"):
             # The file an install writes, then (Claude, project) the shared settings.json older versions wrote.
-            for index, path in enumerate(uninstall_paths(agent, scope, home=home, cwd=cwd)):
+            try:
+                paths = uninstall_paths(agent, scope, home=home, cwd=cwd, env=env)
+            except HookConfigError as exc:  # a CLAUDE_CONFIG_DIR no install would take
+                configs.append({**_empty_report(agent, scope, f"${CLAUDE_DIR_VAR}"), "exists": True,
+                                "problem": str(exc)})
+                continue
+            for index, path in enumerate(paths):
                 # Run from the home directory, a project's file is the user's own (~/.claude/settings.json):
                 # reported once, as the user's, and never told to be uninstalled as a project's.
                 real = os.path.realpath(path)
                 if real in seen:
                     continue
                 report = _config_report(agent, scope, path, legacy=index > 0, home=home, env=env)
+                if agent == "claude" and scope == "user" and env.get(CLAUDE_DIR_VAR):
+                    report["source"] = CLAUDE_DIR_VAR  # Claude Code's user settings are not in the home
                 if report["exists"]:
                     seen.add(real)
                     configs.append(report)
     _note_both_project_files(configs)
+    _note_both_scopes(configs)
     root = store.data_dir(env)
+    ignored = store.ignored_setting(env)  # a relative AGENTSCAN_DATA_DIR: the default is used
     summaries = store.summaries(root)
     per_agent: dict[str, int] = {}
     for summary in summaries:
@@ -166,8 +189,9 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
     return {
         "installed": [c for c in configs if c["events"]],
         "configs": configs,
-        "store": {"path": root, "source": store.ENV_VAR if env.get(store.ENV_VAR) else "default",
-                  "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent},
+        "store": {"path": root, "source": "default" if ignored or not env.get(store.ENV_VAR) else store.ENV_VAR,
+                  "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent,
+                  "ignored": ignored},
         "errors": {"path": os.path.join(root, store.DIAGNOSTICS_LOG), "last": _tail(os.path.join(root, store.DIAGNOSTICS_LOG))},
     }
 
@@ -184,6 +208,18 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
                     "--scope project`, which removes agentscan's entries from both, then "
                     "`agentscan hooks install --agent claude --scope project`")
             config["note"] = note  # its fix also points the hook at this agentscan (``_other_agentscan``)
+
+
+def _note_both_scopes(configs: list[dict[str, Any]]) -> None:
+    """Installed for the user and in this project too: the agent runs the hooks of both files,
+    so each event can be captured twice (``hooks install`` warns so).  The project's config
+    names the user's (``also_installed``); ``doctor``'s text says what to run."""
+    for config in configs:
+        if config["scope"] != "project" or not config["events"] or config["legacy"]:
+            continue
+        user = [c for c in configs if c["agent"] == config["agent"] and c["scope"] == "user" and c["events"]]
+        if user:
+            config["also_installed"] = user[0]["path"]
 
 
 def _tail(path: str, count: int = ERROR_LINES, limit: int = 64 * 1024) -> list[str]:

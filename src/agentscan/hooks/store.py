@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable
 
 from agentscan.datadir import ENV_VAR as ENV_VAR  # the store's root, re-exported for its callers
 from agentscan.datadir import data_dir as data_dir
+from agentscan.datadir import ignored as ignored_setting  # noqa: F401 - re-exported: a relative AGENTSCAN_DATA_DIR
 from agentscan.filemodes import FILE_MODE
 from agentscan.filemodes import make_private_dirs as _make_dirs
 
@@ -223,8 +224,6 @@ def _first_session_id(path: str) -> str | None:
         return None
     if not isinstance(value, str):
         return None
-    from agentscan.fsview import legible
-
     return legible(value)  # a lone surrogate ("\ud800"): no terminal or JSON takes it as is
 
 
@@ -268,7 +267,6 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
 
 def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
     """The session's envelopes as ``HookEvent``s, in file order, and warnings for bad lines."""
-    from agentscan.fsview import legible
     from agentscan.hooks.model import HookEvent
     from agentscan.model import ScanWarning
     from agentscan.toolkit.fsutil import open_regular
@@ -293,6 +291,22 @@ def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:
             if event.session_id in (None, own_id):
                 events.append(event)
     return events, warnings
+
+
+def dropped_payloads(root: str, session_id: str) -> tuple[str, int]:
+    """The hook error log, and how many payloads of ``session_id`` it says were dropped unread
+    (too large, or too slow to arrive): the log line names the session when the payload's
+    start did (``capture._whose``).  The log and its old generation are 1 MiB each at most."""
+    path = os.path.join(root, DIAGNOSTICS_LOG)
+    mark = f"dropped (session {session_id}, ".encode("utf-8", "surrogatepass")  # as ``capture._whose`` writes it
+    count = 0
+    for name in (path + ".1", path):
+        try:
+            with open(name, "rb") as handle:
+                count += handle.read(4 * 1024 * 1024).count(mark)
+        except OSError:
+            continue
+    return path, count
 
 
 def _envelope_reader() -> Callable[[bytes], tuple[Any, str | None]]:
@@ -334,12 +348,27 @@ def _is_envelope(record: Any) -> bool:
     return isinstance(record.get("payload"), dict) and isinstance(stamp, int) and not isinstance(stamp, bool)
 
 
+#: a UTF-16 surrogate: in a decoded JSON string, one that a ``\ud83d`` escape left with no partner
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def legible(text: str) -> str:
+    """``text`` as valid UTF-8: each lone surrogate (a cut emoji's ``\ud83d``) one U+FFFD, as a
+    JSON reader that takes it shows it.  Not ``fsview.legible``, which is for a file name's
+    undecodable bytes, one U+FFFD a byte: it gave three for one surrogate."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+
+
 def _legible(value: Any) -> Any:
     """``value`` with every string valid UTF-8: a lone surrogate, which the store keeps as the
-    agent sent it, becomes U+FFFD (``fsview.legible``, as for file names), so that no terminal
-    or JSON writer fails on it.  ``value`` is within ``sanitize``'s depth bound."""
-    from agentscan.fsview import legible
-
+    agent sent it, becomes U+FFFD (``legible``), so that no terminal or JSON writer fails on it.
+    ``value`` is within ``sanitize``'s depth bound."""
     if isinstance(value, str):
         return legible(value)
     if isinstance(value, dict):

@@ -7,10 +7,18 @@ Subagents pair by id: Cursor ``subagentStart.subagent_id``, Claude
 scores).  Placement: Cursor's start names the Task call that spawned it
 (``tool_call_id`` = its ``tool_use_id``); Claude's does not, so it goes under
 the unique in-flight ``Agent``/``Task`` call asking for that agent type.
-A start whose call is not found that way (two parallel calls asking for the
-same type tie; arrival order never decides) stays under its turn as an
-``orphan``.  Claude hooks fired inside a subagent carry its ``agent_id`` and
-are nested under it.
+Claude's ``PostToolUse`` of that call names the agent it ran
+(``tool_response.agentId`` = ``agent_id``): that id places the subagent under
+its call (``native``), whenever it comes: after the stop (parallel calls of
+one type, which tie by type), or before the start (a background Task's
+result comes at launch).  A start whose call is not found either way stays
+under its turn as an ``orphan``; arrival order never decides.  Claude hooks
+fired inside a subagent carry its ``agent_id`` and are nested under it.
+
+A Claude ``SubagentStop`` with ``agent_type`` "" and no start is one of Claude
+Code's internal agents (prompt suggestions, ``/btw``; no call of the
+conversation ran it): an ``event`` node, counted neither as a subagent nor as
+an orphan.
 """
 
 from __future__ import annotations
@@ -38,6 +46,10 @@ class Subagents:
         self.open: list[Draft] = []
         self.compactions: list[Draft] = []
         self.orphan_stops: list[tuple[Draft, list[Draft]]] = []
+        #: the list each subagent node sits in now (a call's result may move it later)
+        self.holders: dict[Draft, list[Draft]] = {}
+        #: agent id -> the Task call whose result named it (Claude ``tool_response.agentId``)
+        self.named_by: dict[str, Draft] = {}
 
     def container_for(self, event: HookEvent) -> list[Draft] | None:
         """Where a Claude hook fired inside a subagent goes: under that subagent."""
@@ -61,19 +73,46 @@ class Subagents:
             opened_by=event,
             evidence={"type": agent_type, "task": event.text("task")},
         )
-        parent, provenance = _spawning_call(turn, event, agent_type)
+        named = self.named_by.get(agent_id) if agent_id is not None else None
+        parent, provenance = (named, NATIVE) if named is not None else _spawning_call(turn, event, agent_type)
         if parent is None:
             # No id named its call and the evidence left a tie (two parallel calls asking for
             # one type) or nothing: kept under the turn, and marked so, never passed off as native.
             node.provenance = ORPHAN
-            container.append(node)
+            self._put(node, container)
         else:
             node.provenance = provenance
-            parent.children.append(node)
+            self._put(node, parent.children)
         if agent_id is not None:
             self.by_id[agent_id] = node
         self.open.append(node)
         return node
+
+    def call_completed(self, turn: TurnDraft, call: Draft, event: HookEvent) -> None:
+        """A Claude ``Task``/``Agent`` call's result names the agent it ran: that subagent goes
+        under it, by id (a start not seen yet is placed there when it comes)."""
+        agent_id = _result_agent_id(event) if call.name in _TASK_TOOLS else None
+        if agent_id is None:
+            return
+        self.named_by[agent_id] = call
+        node = self.by_id.get(agent_id)
+        if node is None or node.kind != SUBAGENT:
+            return
+        for other in [c for c in call.children if c.kind == SUBAGENT and c is not node and c.provenance == CORRELATED]:
+            # Placed there by its type alone, and the call ran another: no longer placed at all.
+            other.provenance = ORPHAN
+            self._put(other, turn.nodes)
+        node.provenance = NATIVE
+        if node not in call.children:
+            self._put(node, call.children)
+
+    def _put(self, node: Draft, holder: list[Draft]) -> None:
+        """``node`` into ``holder``, out of the list it was in."""
+        before = self.holders.get(node)
+        if before is not None and node in before:
+            before.remove(node)
+        holder.append(node)
+        self.holders[node] = holder
 
     def stop(self, turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int) -> Draft:
         status = _STATUS.get(event.get("status"), OK if event.name == "SubagentStop" else None)
@@ -89,19 +128,33 @@ class Subagents:
             if node is not None and node.provenance == NATIVE:
                 node.provenance = CORRELATED
         if node is None:
+            internal = event.name == "SubagentStop" and event.get("agent_type") == ""
             node = Draft(
-                kind=SUBAGENT,
-                name=event.text("subagent_type") or event.text("agent_type") or "subagent",
-                input={},
-                provenance=ORPHAN,
-                started_ns=None,
+                # Claude Code's own agents (prompt suggestions, /btw) stop with no type and no
+                # start: no call of the conversation ran them, so they are no subagent of it.
+                kind=EVENT if internal else SUBAGENT,
+                name=event.name if internal else event.text("subagent_type") or event.text("agent_type") or "subagent",
+                input=event_input(event) if internal else {},
+                provenance=turn.placement if internal else ORPHAN,
+                started_ns=at_ns if internal else None,
                 id=agent_id,
                 opened_by=event,
                 evidence={"last_message": event.text("last_assistant_message")},
             )
-            container.append(node)
+            if internal:
+                node.detail["internal_agent"] = True
+            self._put(node, container)
             self.orphan_stops.append((node, container))
+            named = self.named_by.get(agent_id) if agent_id is not None and not internal else None
+            if named is not None:  # its call's result came first (its start was not captured)
+                node.provenance = NATIVE
+                self._put(node, named.children)
+            if agent_id is not None and not internal:
+                self.by_id.setdefault(agent_id, node)
         node.close(event, status, at_ns)
+        if node.kind == EVENT:
+            node.status = None  # an internal agent's stop: an event, which has no status
+            return node
         node.detail.update({key: event.get(key) for key in _STOP_DETAIL if event.get(key) is not None})
         if node in self.open:
             self.open.remove(node)
@@ -126,10 +179,9 @@ class Subagents:
         summary = event.text("compact_summary") or ""
         for orphan, holder in list(self.orphan_stops):
             message = orphan.evidence.get("last_message")
-            if message and message in summary:  # the summariser subagent of this compaction
-                holder.remove(orphan)
+            if message and message in summary and orphan.provenance != NATIVE:  # this compaction's summariser
                 orphan.provenance = CORRELATED
-                start.children.append(orphan)
+                self._put(orphan, start.children)
                 self.orphan_stops.remove((orphan, holder))
 
 
@@ -143,6 +195,20 @@ def _spawning_call(turn: TurnDraft, event: HookEvent, agent_type: str | None) ->
     calls = [r for r in turn.in_flight() if r.name in _TASK_TOOLS and not r.holds(SUBAGENT)]
     best = unique_best((r, compare(_requested_type(r), agent_type, 10)) for r in calls)
     return best, CORRELATED
+
+
+def _result_agent_id(event: HookEvent) -> str | None:
+    """``tool_response.agentId`` of a Claude Task result (an object; a JSON string is read too)."""
+    result = event.get("tool_response")
+    if isinstance(result, str) and '"agentId"' in result:
+        import json
+
+        try:
+            result = json.loads(result)
+        except ValueError:
+            return None
+    agent_id = result.get("agentId") if isinstance(result, dict) else None
+    return agent_id if isinstance(agent_id, str) and agent_id else None
 
 
 def _requested_type(request: Draft) -> Any:

@@ -4,6 +4,10 @@
   under ``mcp``, by server and tool; a call whose server is unknown is
   listed under ``"?"``);
 * ``skills`` / ``commands`` / ``skill_mentions``: see ``skills.py``;
+* ``shell_commands`` / ``file_reads`` / ``file_edits``: Cursor's shell and file hooks;
+  Claude Code sends no such hooks, so for it the calls of its tools that do those
+  (``Bash``/``PowerShell``; ``Read``; ``Write``/``Edit``/``MultiEdit``/``NotebookEdit``
+  that ended ``ok``), a call the user declined left out (it never ran);
 * ``wall_time_ms``: last minus first capture time;
 * ``tokens``: Cursor's ``stop`` snapshot for a turn (else its first
   ``afterAgentResponse``); for a session, input and cache reads of the latest
@@ -90,8 +94,10 @@ def summarize(
     tokens: TokenUsage | None,
     status: str | None = None,
     turns: int | None = None,
+    agent: str | None = None,
 ) -> Summary:
     every = [n for top in nodes for n in top.walk()]
+    shell, reads, edits = _claude_calls(every) if agent == "claude" else _inner_hooks(every)
     tools: Counter[str] = Counter()
     mcp: dict[str, Counter[str]] = {}
     for node in every:
@@ -115,9 +121,9 @@ def summarize(
         # A call the user declined never ran: no failure (as ``show`` says it), counted apart.
         failures=sum(1 for n in every if n.kind == TOOL and n.status not in (OK, DENIED, None)),
         denied=sum(1 for n in every if n.kind == TOOL and n.status == DENIED),
-        shell_commands=sum(1 for n in every if n.kind == SHELL),
-        file_reads=sum(1 for n in every if n.kind == FILE and n.name == "read"),
-        file_edits=sum(1 for n in every if n.kind == FILE and n.name == "edit"),
+        shell_commands=shell,
+        file_reads=reads,
+        file_edits=edits,
         subagents=len({n.id or id(n) for n in every if n.kind == SUBAGENT}),
         thoughts={
             "count": len(thoughts),
@@ -135,6 +141,27 @@ def summarize(
         status=status,
         turns=turns,
     )
+
+
+def _inner_hooks(every: list[Node]) -> tuple[int, int, int]:
+    """Shell commands, file reads and file edits as Cursor's own hooks report them."""
+    return (sum(1 for n in every if n.kind == SHELL),
+            sum(1 for n in every if n.kind == FILE and n.name == "read"),
+            sum(1 for n in every if n.kind == FILE and n.name == "edit"))
+
+
+#: Claude Code's tools that run a command, read a file, change one
+_CLAUDE_SHELL, _CLAUDE_READ = frozenset({"Bash", "PowerShell"}), frozenset({"Read"})
+_CLAUDE_EDIT = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+
+
+def _claude_calls(every: list[Node]) -> tuple[int, int, int]:
+    """The same counted from Claude's tool calls: a declined one never ran, a failed edit
+    changed nothing (Cursor's ``afterFileEdit`` too comes only after an edit)."""
+    calls = [n for n in every if n.kind == TOOL and n.provenance != ORPHAN and n.status != DENIED]
+    return (sum(1 for n in calls if n.name in _CLAUDE_SHELL),
+            sum(1 for n in calls if n.name in _CLAUDE_READ),
+            sum(1 for n in calls if n.name in _CLAUDE_EDIT and n.status == OK))
 
 
 def session_tokens(snapshots: Sequence[TokenUsage | None]) -> TokenUsage | None:

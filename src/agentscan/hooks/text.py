@@ -4,80 +4,173 @@ Every text taken from a payload (ids, names, prompts, inputs, statuses) goes thr
 ``clean``, which the CLI passes in (``term.clean``, what ``show`` uses; the CLI is a layer
 below this one, never imported here): an escape sequence or a newline that an agent, or
 anyone who can run the hook, put there reaches neither a terminal nor a pipe.
+
+The text agentscan adds is ASCII (``|-`` and `` `- `` draw the tree, as ``tree --charset
+ascii`` does): a pipe, a log or a terminal without UTF-8 shows it as it is.  On a terminal
+(``Layout``) a node is still one line, its input cut so that its status and time fit, and a
+summary too long for one line goes on to the next; in a pipe every line is whole.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
-from agentscan.hooks.model import FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace
+from agentscan.hooks.model import EVENT, FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace
 
 WIDTH = 100
 _SHOWN_KEYS = ("command", "pattern", "query", "search_term", "file_path", "path", "target_notebook", "url", "skill", "description")
+_PATH_KEYS = ("file_path", "path", "target_notebook")
+_EVENT_KEYS = ("source", "reason", "trigger", "notification_type")
+#: a turn id longer than this (a UUID) is shown by its shortest unique prefix of ``SHORT_ID`` or more
+LONG_ID, SHORT_ID = 12, 8
+#: what a header's value is indented by, and a turn summary's next line
+_VALUE_INDENT, _TURN_INDENT = " " * 14, "    "
+#: the least of an input a node line keeps when it is cut to fit
+_MIN_SHOWN = 12
+SEPARATOR = ", "
 
 
 Clean = Callable[[str], str]
+
+
+class Layout(NamedTuple):
+    """A terminal's width, and how the CLI measures and cuts text for it (``term.width_of``,
+    ``term.cut``, ``term.cut_left``)."""
+
+    width: int
+    measure: Callable[[str], int]
+    cut: Callable[[str, int], str]
+    cut_left: Callable[[str, int], str]
 
 
 def render(trace: Trace, clean: Clean) -> str:
     return "\n".join(lines(trace, clean)) + "\n"
 
 
-def lines(trace: Trace, clean: Clean, show_options: str = "") -> Iterator[str]:
-    """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``)."""
+def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | None = None) -> Iterator[str]:
+    """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``); ``layout``:
+    the terminal's, else (a pipe) every line whole."""
     session = trace.session
     yield f"session {clean(session.id)}  ({clean(session.status)})"
     if session.workspace:
         yield f"  workspace   {clean(session.workspace)}"
     if session.transcript_session_id:
         shown = clean(session.transcript_session_id)
-        # `show` needs the file; agents delete old transcripts while their hook events stay
+        yield f"  transcript  {shown}"
+        # `show` needs the file; agents delete old transcripts while their hook events stay.
+        # On a line of its own: the command, whole, to be copied.
         hint = f"agentscan{show_options} show {shown}" if session.transcript_found else "transcript file not found"
-        yield f"  transcript  {shown}  ({hint})"
+        yield f"{_VALUE_INDENT}{hint}"
     yield f"  captured    {_captured(session.started_ns, session.ended_ns)}"
-    yield f"  summary     {_summary_line(trace.summary, clean)}"
+    yield from _wrapped("  summary     ", _summary_parts(trace.summary, clean), _VALUE_INDENT, layout)
     if session.nodes:
         yield "session events"
-        yield from _tree(session.nodes, "  ", clean)
+        yield from _tree(session.nodes, "  ", clean, layout)
+    shown_ids = short_turn_ids([turn.id for turn in trace.turns])
     for number, turn in enumerate(trace.turns, 1):
         yield ""
         derived = " (derived)" if turn.derived else ""
-        yield f"turn {number}  {clean(turn.id)}{derived}  {_summary_line(turn.summary, clean)}"
+        head = f"turn {number}  {clean(shown_ids.get(turn.id, turn.id))}{derived}  "
+        yield from _wrapped(head, _summary_parts(turn.summary, clean), _TURN_INDENT, layout)
         if turn.prompt:
             yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}"
-        yield from _tree(turn.nodes, "  ", clean)
+        yield from _tree(turn.nodes, "  ", clean, layout)
 
 
-def _tree(nodes: tuple[Node, ...], indent: str, clean: Clean) -> Iterator[str]:
+def short_turn_ids(ids: list[str]) -> dict[str, str]:
+    """Each long turn id (a UUID) by its shortest prefix of ``SHORT_ID`` characters or more
+    that no other turn id of the session starts with (``--json`` keeps them whole)."""
+    import os.path
+
+    # Sorted, an id shares its longest prefix with a neighbour: one more character tells it apart.
+    ordered = sorted(set(ids))
+    shown = {}
+    for index, turn_id in enumerate(ordered):
+        if len(turn_id) <= LONG_ID:
+            continue
+        neighbours = ordered[max(index - 1, 0):index] + ordered[index + 1:index + 2]
+        shared = max((len(os.path.commonprefix([turn_id, other])) for other in neighbours), default=0)
+        shown[turn_id] = turn_id[:max(SHORT_ID, shared + 1)]
+    return shown
+
+
+def _wrapped(head: str, parts: list[str], indent: str, layout: Layout | None) -> Iterator[str]:
+    """``head`` and ``parts`` joined on one line; on a terminal, the parts that do not fit go
+    on to the next lines (after ``indent``), never cut."""
+    if layout is None:
+        yield head + SEPARATOR.join(parts)
+        return
+    line, filled = head, False
+    for part in parts:
+        candidate = line + (SEPARATOR if filled else "") + part
+        if filled and layout.measure(candidate) > layout.width:
+            yield line + SEPARATOR.rstrip()
+            line, candidate = indent, indent + part
+        line, filled = candidate, True
+    yield line
+
+
+def _tree(nodes: tuple[Node, ...], indent: str, clean: Clean, layout: Layout | None) -> Iterator[str]:
     for index, node in enumerate(nodes):
         last = index == len(nodes) - 1
-        yield f"{indent}{'└─' if last else '├─'} {_label(node, clean)}"
+        yield _node_line(f"{indent}{'`-' if last else '|-'} ", node, clean, layout)
         if node.children:
-            yield from _tree(node.children, indent + ("   " if last else "│  "), clean)
+            yield from _tree(node.children, indent + ("   " if last else "|  "), clean, layout)
 
 
-def _label(node: Node, clean: Clean) -> str:
-    parts = []
+def _node_line(prefix: str, node: Node, clean: Clean, layout: Layout | None) -> str:
+    """One node, on one line: on a terminal its input is cut (a path from the left) so that its
+    status, time and provenance still show."""
+    head, shown, tail = _label(node, clean)
+    if layout is not None and shown:
+        rest = layout.measure(prefix + "  ".join((head, *tail))) + 2  # and the two spaces before the input
+        room = max(layout.width - rest, _MIN_SHOWN)
+        if layout.measure(shown) > room:
+            shown = (layout.cut_left if _is_path(node) else layout.cut)(shown, room)
+    if node.kind in (THOUGHT, RESPONSE):
+        head, shown = f"{head} {shown}", ""
+    return prefix + "  ".join(filter(None, (head, shown, *tail)))
+
+
+def _label(node: Node, clean: Clean) -> tuple[str, str, list[str]]:
+    """(what the node is, its input, then status, time and provenance)."""
+    shown = ""
     if node.kind == WAVE:
-        parts.append(f"∥ parallel · {len(node.children)} calls")
+        head = f"parallel: {_count(len(node.children), 'call')}"
     elif node.kind in (TOOL, SHELL, MCP, FILE):
-        parts.append(f"{node.kind} {clean(node.name)}")
+        head = f"{node.kind} {clean(node.name)}"
         shown = _input_text(node, clean) if node.kind != SHELL else ""
-        if shown:
-            parts.append(shown)
     elif node.kind in (THOUGHT, RESPONSE):
         text = node.input.get("text") if isinstance(node.input, dict) else None
-        parts.append(f"{node.kind}: {_one_line(text or '', 60, clean)}")
+        head, shown = f"{node.kind}:", _one_line(text or "", 60, clean)
     else:
-        parts.append(f"{node.kind} {clean(node.name)}")
+        head = f"{node.kind} {clean(node.name)}"
+        if node.kind == EVENT and node.detail.get("internal_agent"):
+            head += " (internal agent)"
+        elif node.kind == EVENT and isinstance(node.input, dict):
+            # what tells one such event from another: a start's source (startup, resume,
+            # compact), an end's reason, a compaction's trigger, a notification's type
+            shown = next((clean(str(node.input[key])) for key in _EVENT_KEYS
+                          if isinstance(node.input.get(key), str) and node.input.get(key)), "")
+    tail = []
     if node.status:
-        parts.append(clean(node.status))
+        tail.append(clean(node.status))
     duration = _duration_ms(node)
     if duration is not None:
-        parts.append(_seconds(duration))
+        tail.append(_seconds(duration))
     if node.provenance != NATIVE:
-        parts.append(f"[{node.provenance}]")
-    return "  ".join(parts)
+        tail.append(f"[{node.provenance}]")
+    return head, shown, tail
+
+
+def _is_path(node: Node) -> bool:
+    value = node.input
+    if node.kind == FILE:
+        return True
+    if not isinstance(value, dict):
+        return False
+    key = next((k for k in _SHOWN_KEYS if isinstance(value.get(k), str) and value.get(k)), None)
+    return key in _PATH_KEYS
 
 
 def _input_text(node: Node, clean: Clean) -> str:
@@ -85,7 +178,8 @@ def _input_text(node: Node, clean: Clean) -> str:
     if isinstance(value, dict):
         for key in _SHOWN_KEYS:
             if isinstance(value.get(key), str) and value.get(key):
-                return _one_line(value[key], 60, clean)
+                # a long path keeps its end: the file, not the folders it is in
+                return _one_line(value[key], 60, clean, from_left=key in _PATH_KEYS)
         if node.kind == FILE:
             return ""
         import json
@@ -103,7 +197,7 @@ def _duration_ms(node: Node) -> float | None:
     return None
 
 
-def _summary_line(summary: Any, clean: Clean) -> str:
+def _summary_parts(summary: Any, clean: Clean) -> list[str]:
     parts = [_count(summary.tool_calls, "tool call")]
     for value, word in ((summary.mcp_calls, "MCP call"), (summary.failures, "failure"), (summary.denied, "denied"),
                         (summary.subagents, "subagent"), (summary.waves, "wave"), (summary.orphans, "orphan")):
@@ -119,7 +213,7 @@ def _summary_line(summary: Any, clean: Clean) -> str:
         parts.append(f"{summary.tokens.total} tokens")
     if summary.status:
         parts.append(clean(summary.status))
-    return " · ".join(parts)
+    return parts
 
 
 def _count(value: int, word: str) -> str:
@@ -149,6 +243,8 @@ def _captured(start_ns: int | None, end_ns: int | None) -> str:
     return f"{start} .. {end.strftime('%H:%M:%S' if same_day else '%Y-%m-%d %H:%M:%S')}"
 
 
-def _one_line(text: str, width: int, clean: Clean) -> str:
+def _one_line(text: str, width: int, clean: Clean, *, from_left: bool = False) -> str:
     text = clean(text)
-    return text if len(text) <= width else text[: width - 1] + "…"
+    if len(text) <= width:
+        return text
+    return "…" + text[len(text) - width + 1:] if from_left else text[: width - 1] + "…"

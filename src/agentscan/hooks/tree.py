@@ -58,6 +58,8 @@ class TreeBuilder:
     def add(self, event: HookEvent) -> None:
         at = effective_ns(event)
         pending = self._still_waiting if event.name in inner.BEFORE_EXECUTIONS else None
+        if event.name == inner.READ:
+            pending = self._read_not_awaited(event)
         if self.repeats.is_repeat(event, at, twin_pending=pending):
             return
         self._note_session_facts(event)
@@ -83,7 +85,8 @@ class TreeBuilder:
         elif name in TOOL_REQUESTS:
             pairing.open_request(turn, container, event, at, placement, self.early_completions.setdefault(turn, []))
         elif name in TOOL_COMPLETIONS:
-            pairing.complete(turn, event, at, self.early_completions.setdefault(turn, []))
+            closed = pairing.complete(turn, event, at, self.early_completions.setdefault(turn, []))
+            self.subagents.call_completed(turn, closed, event)
         elif name in inner.INNER_EVENTS:
             inner.attach(turn, event, at)
         elif name in STARTS:
@@ -108,6 +111,15 @@ class TreeBuilder:
         """Whether the node ``before`` opened still waits for its ``after…`` (repeats.py)."""
         drafts = (*self.turns.values(), self.session)
         return any(node.opened_by is before for draft in drafts for queue in draft.open_inner.values() for node in queue)
+
+    def _read_not_awaited(self, event: HookEvent) -> Any:
+        """For a ``beforeReadFile`` the same as one just kept: a second delivery only if no call
+        still waits for a read of that file.  Two parallel reads of one file (a big file read
+        in chunks) send the same payload, and each is a read (repeats.py)."""
+        turn_id = canonical_generation_id(event.text("generation_id")) or event.turn_id
+        turn = self.turns.get(turn_id) if turn_id else None
+        turn = turn or self.active_derived or self.session
+        return lambda _twin: not inner.read_awaited(turn, event)
 
     def _stop(self, turn: TurnDraft, event: HookEvent, node: Draft) -> None:
         status = event.text("status") or ("error" if event.name == "StopFailure" else "completed")
@@ -160,7 +172,7 @@ class TreeBuilder:
             waves.apply_batches(draft)
             nodes = tuple(node.freeze() for node in draft.nodes)
             summary = summarize(nodes, [draft.prompt], started_ns=draft.first_ns, ended_ns=draft.last_ns,
-                                tokens=draft.tokens, status=draft.stop_status)
+                                tokens=draft.tokens, status=draft.stop_status, agent=self.agent)
             turns.append(Turn(
                 id=draft.id or "", prompt=draft.prompt, nodes=nodes, started_ns=draft.first_ns or 0,
                 ended_ns=draft.last_ns or 0, derived=draft.derived, stop_status=draft.stop_status,
@@ -188,6 +200,7 @@ class TreeBuilder:
             ended_ns=self.session.last_ns,
             tokens=session_tokens([t.tokens for t in turns]),
             turns=len(turns),
+            agent=self.agent,
         )
         noted = tuple(warnings)
         if self.repeats.count:
@@ -216,8 +229,17 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
     that session's tree."""
     from agentscan.hooks import store
 
-    stored = store.resolve(query, store.stored_sessions(root or store.data_dir()), demo=demo)
+    root = root or store.data_dir()
+    stored = store.resolve(query, store.stored_sessions(root), demo=demo)
     events, warnings = store.read_events(stored)
+    log, dropped = store.dropped_payloads(root, stored.session_id)
+    if dropped:
+        from agentscan.model import ScanWarning
+
+        warnings.append(ScanWarning(log, (
+            f"{dropped} hook payload{'s' if dropped != 1 else ''} of this session "
+            f"{'were' if dropped != 1 else 'was'} dropped unread (larger than 8 MiB, or too slow to arrive): "
+            "a call whose completion it was shows no status")))
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)
 
 
