@@ -98,4 +98,77 @@ def test_a_mark_that_starts_a_later_piece_is_no_file_start(isolated_home: Path, 
     monkeypatch.setattr(tablefacts, "PIECE_BYTES", 16)  # a line a piece
     found, row = _facts(isolated_home)
     assert row.updated_at.isoformat() == "2026-11-02T10:02:00+00:00"  # the marked line is skipped
-    assert found is None or found == row
+    # Its time, the greatest, is no record's own: the row's pass is asked; read as the file's
+    # first line it would have been taken for one.
+    assert found is None
+
+
+# -- where pieces start (review s36) --------------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_leaf_named_in_one_piece_and_met_in_a_later_one(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The leaves a summary names are wanted in the pieces that follow it.
+    lines = [orjson.dumps(claude_user(SESSION, _ts(1), "first prompt")),
+             orjson.dumps({"type": "summary", "summary": "The summary", "leafUuid": "leaf-1"})]
+    lines += [orjson.dumps(_call(2 + i)) for i in range(20)]
+    lines.append(orjson.dumps(claude_user(SESSION, _ts(30), "later", uuid="leaf-1")))
+    _write(isolated_home, lines)
+    monkeypatch.setattr(tablefacts, "PIECE_BYTES", 512)
+    found, row = _facts(isolated_home)
+    assert row.title == "The summary"
+    assert found == row
+
+
+def test_a_marked_prompt_that_starts_a_later_piece_is_no_first_prompt(isolated_home: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # The head's first line is the file's, not a piece's.
+    lines = [orjson.dumps(_call(1)), orjson.dumps(_call(2)),
+             BOM + orjson.dumps(claude_user(SESSION, _ts(3), "skipped by the pass")),
+             orjson.dumps(claude_user(SESSION, _ts(4), "the real prompt"))]
+    _write(isolated_home, lines)
+    monkeypatch.setattr(tablefacts, "PIECE_BYTES", len(lines[0]) + len(lines[1]) + 2)  # piece 2 starts at the mark
+    found, row = _facts(isolated_home)
+    assert row.title == "the real prompt"
+    assert found == row
+
+
+def test_a_marked_title_record_that_starts_a_later_piece_does_not_count(isolated_home: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A title record's line is the file's first only at byte 0.
+    lines = [orjson.dumps(claude_user(SESSION, _ts(1), "the prompt")),
+             BOM + orjson.dumps({"type": "custom-title", "customTitle": "Not a title", "sessionId": SESSION})]
+    _write(isolated_home, lines)
+    monkeypatch.setattr(tablefacts, "PIECE_BYTES", len(lines[0]) + 1)
+    found, row = _facts(isolated_home)
+    assert row.title == "the prompt"
+    assert found == row
+
+
+def test_a_file_grown_while_read_is_left_to_the_pass(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "the prompt")), orjson.dumps(_call(2))])
+    real = tablefacts._NewestTime.scan
+
+    def scan(self, base, data):
+        with path.open("ab") as handle:  # the agent writes on meanwhile
+            handle.write(orjson.dumps(_call(50)) + b"\n")
+        return real(self, base, data)
+
+    monkeypatch.setattr(tablefacts._NewestTime, "scan", scan)
+    found, row = _facts(isolated_home)
+    assert found is None
+
+
+def test_a_line_longer_than_the_pass_reads_is_skipped_unheld(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.toolkit import jsonl
+
+    monkeypatch.setattr(jsonl, "MAX_LINE_BYTES", 3000)  # the pass's and the pieces' rule alike
+    monkeypatch.setattr(tablefacts, "PIECE_BYTES", 1024)
+    huge = orjson.dumps(claude_user(SESSION, _ts(59), "x" * 20000))  # the newest time, in a line the pass skips
+    _write(isolated_home, [orjson.dumps(claude_user(SESSION, _ts(1), "a prompt")), huge, orjson.dumps(_call(3))])
+    held = record_calls(monkeypatch, tablefacts._NewestTime, "scan", lambda self, base, data: len(data))
+    found, row = _facts(isolated_home)
+    assert row.updated_at.isoformat() == "2026-11-02T10:03:00+00:00"
+    assert found == row
+    assert max(held) <= 3000  # never held whole

@@ -34,13 +34,14 @@ import os
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 from agentscan import bounds
 from agentscan.model import TableFacts
 from agentscan.providers.claude.records import as_str, collapse, is_bare_command, real_prompt_text
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit import jsonl
 from agentscan.toolkit.jsonl import line_record
 from agentscan.toolkit.stampscan import STAMP, Unsure, add_model_names, line_around, refuse_escaped_words, verified
 
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 
 #: a file is read this much at a time (whole lines): one piece for most transcripts, and
 #: memory bounded for a huge one
-PIECE_BYTES = 32 * 1024 * 1024
+PIECE_BYTES = 16 * 1024 * 1024
 #: at most this much of the main transcript's head is decoded for its directory and first
 #: prompt; past it, the row's pass finds them
 HEAD_BUDGET = 8 * 1024 * 1024
@@ -93,6 +94,7 @@ def _file_time(path: Path, named: set[str] | None, main: _MainFacts | None = Non
         _models_in(data, named)
         if main is not None:
             main.feed(base, data, titled)
+        del data  # before the next piece is read: at most two are held
     return newest_time.result()
 
 
@@ -105,36 +107,58 @@ def _models_in(data: bytes, named: set[str] | None) -> None:
 
 
 def _pieces(path: Path) -> Iterator[tuple[int, bytes]]:
-    """``(where it starts in the file, its bytes)`` of whole lines, at most about ``PIECE_BYTES``
-    at a time (a line longer than that is one piece), the last line's newline perhaps missing:
-    memory stays bounded whatever the transcript's size."""
+    """``(where it starts in the file, its bytes)`` of whole lines, at most ``PIECE_BYTES`` at a
+    time (a longer line that the pass reads is a piece of its own), the last line's newline
+    perhaps missing.  A line longer than the pass reads (``jsonl.MAX_LINE_BYTES``) is skipped
+    unheld, as the pass skips it: memory stays bounded whatever the transcript holds."""
     with open_regular(path) as handle:
         size = os.fstat(handle.fileno()).st_size
-        if size >= bounds.MAX_FILE_LINES:
-            lines = 0  # the pass stops at its line cap: counted only where a file may reach it
-        else:
-            lines = None
-        base, carried, left = 0, b"", size
-        while left > 0:
-            block = handle.read(min(left, PIECE_BYTES))
-            if not block:
+        lines = 0 if size >= bounds.MAX_FILE_LINES else None  # the pass stops at its line cap
+        base = 0
+        while base < size:
+            handle.seek(base)  # where the last piece's lines ended
+            piece = handle.read(min(size - base, PIECE_BYTES))
+            if not piece:
                 raise Unsure  # cut meanwhile: the row's pass reads it as it is then
-            left -= len(block)
-            data = carried + block if carried else block
-            cut = len(data) if left == 0 else data.rfind(b"\n") + 1
-            if cut == 0:
-                carried = data  # one line longer than a piece: read on
-                continue
-            piece, carried = (data, b"") if cut == len(data) else (data[:cut], data[cut:])
+            if base + len(piece) < size:
+                cut = piece.rfind(b"\n") + 1
+                if cut == 0:  # a line longer than a piece
+                    newline = _line_end(handle, base + len(piece), size)
+                    if newline - base > jsonl.MAX_LINE_BYTES:
+                        if lines is not None and newline < size:
+                            lines += 1
+                        base = newline + 1  # skipped, as the pass skips it
+                        continue
+                    handle.seek(base)
+                    piece = handle.read(newline + 1 - base)
+                elif cut < len(piece):
+                    piece = piece[:cut]
             if lines is not None:
                 lines += piece.count(b"\n")
                 if lines >= bounds.MAX_FILE_LINES:
                     raise Unsure
             yield base, piece
             base += len(piece)
-            del data, piece
+            del piece
+        if lines is not None and lines >= bounds.MAX_FILE_LINES:
+            raise Unsure
+        handle.seek(size)
         if handle.read(1):
             raise Unsure  # grown meanwhile: the row's pass reads it as it is then
+
+
+def _line_end(handle: BinaryIO, start: int, size: int) -> int:
+    """Where the line going on at ``start`` ends: its newline, else the file's end."""
+    handle.seek(start)
+    while start < size:
+        block = handle.read(min(size - start, 1 << 20))
+        if not block:
+            raise Unsure
+        found = block.find(b"\n")
+        if found >= 0:
+            return start + found
+        start += len(block)
+    return size
 
 
 class _NewestTime:
@@ -190,7 +214,6 @@ class _MainFacts:
         self.first_prompt: str | None = None
         self.first_bare_command: str | None = None
         self.runs: Any = None  # ``sidechains.InlineRuns``, once an inline run is met
-        self.lines = 0  # the lines the head's read has decoded
         self.head_bytes = 0  # the bytes of the pieces it has read
         self.head_open = True  # it reads on (it may stop when it knows enough, or at its budget)
         self.head_cut = False  # it stopped at its budget, short of what it looks for
@@ -213,7 +236,7 @@ class _MainFacts:
         if summaries or self.wanted:
             self._summary_titles(base, data, summaries)
         if self.head_open:
-            self._head(data)
+            self._head(base, data)
 
     def cwd_and_title(self) -> tuple[str | None, str | None]:
         from agentscan.providers.claude.row import choose_title, foreign_summary_names
@@ -224,7 +247,7 @@ class _MainFacts:
         return self.cwd, choose_title(named, self.first_prompt, self.first_bare_command,
                                       foreign_summary_names(self.replay.summary_title, self.cwd))
 
-    def _head(self, data: bytes) -> None:
+    def _head(self, base: int, data: bytes) -> None:
         """The first lines, decoded from the top until the directory and the first prompt are
         known (a title found anywhere else makes the prompt needless, but is known only at the
         file's end), at most ``HEAD_BUDGET`` bytes of them."""
@@ -237,8 +260,7 @@ class _MainFacts:
                 return
             end = data.find(b"\n", start)
             end = len(data) if end < 0 else end
-            self.lines += 1
-            record = line_record(data[start:end], first=self.lines == 1)
+            record = line_record(data[start:end], first=base + start == 0)
             start = end + 1
             if record is None:
                 continue
