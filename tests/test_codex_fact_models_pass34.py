@@ -227,7 +227,9 @@ def test_a_model_only_a_large_file_s_tally_names_is_named(isolated_home: Path, m
     _write(rollout_path(isolated_home / ".codex", MAIN, at(0)), meta(MAIN, at(0)), _lines(ops, 1, calls))
     before = _checked(isolated_home, cache=True)
     assert before["row"].model == "o4-mini" and before["found"].models is None
-    assert _checked(isolated_home, cache=False)["found"].models == ("o4-mini",)  # no tally can be kept
+    # No tally can be kept, and the row's model may be one a turn begun before the window ran on
+    # (``turnseed``): not sure, so the row is read.
+    assert _checked(isolated_home, cache=False)["found"].models is None
     _keep_tallies(isolated_home)
     after = _checked(isolated_home, cache=True)
     assert after["row"].model == "gpt-5.6-luna" and after["found"].models == ("gpt-5.6-luna", "o4-mini")

@@ -34,7 +34,7 @@ from agentscan.providers.codex.counters import Counters
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.names import RolloutNames
-from agentscan.providers.codex.records import (TITLE_CHARS, as_str, collapse, context_cwd, enveloped, event_prompt, item_prompt,
+from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
                                               payload_of)
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.settling import unfinished_line
@@ -74,9 +74,6 @@ class HeadSummary(NamedTuple):
     #: the ``<cwd>`` of the first ``<environment_context>`` item: the cwd of a rollout whose
     #: header has none (a pre-envelope one, of mid-2025)
     cwd: str | None = None
-    #: the model of the head's latest ``turn_context``: a row's model when its window names
-    #: none (one long turn fills a larger rollout's last 1 MiB with calls and no turn_context)
-    model: str | None = None
 
 
 class _TailFold:
@@ -85,12 +82,14 @@ class _TailFold:
 
     __slots__ = ("facts", "calls")
 
-    def __init__(self, own: str | None = None) -> None:
+    def __init__(self, own: str | None = None, model: str | None = None) -> None:
         self.facts = LineFacts(own)  # ``own``: the thread's id, whose names are always kept
         # The calls as ``tokens`` counts them (each on the model ``tokens --by model``
         # gives it): a row's model is the one most of them ran on.  It also adds up the
         # cumulative counts, a count that restarted included (``FileUsageScanner.cumulative``).
         self.calls = FileUsageScanner(timed=False)
+        if model is not None:  # the turn going on where the window begins (``turnseed``)
+            self.calls.resume(model, None)
 
     def feed(self, record: Mapping[str, Any]) -> None:
         _, _, rtype, payload = self.facts.note(record)
@@ -148,8 +147,8 @@ def tail_summary(path: Path, ctx: ScanContext, own: str | None = None) -> TailSu
 
 
 def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSummary:
-    fold = _TailFold(own)
     if path.name.endswith(".zst"):
+        fold = _TailFold(own)
         with closing(iter_json_lines(path, ctx)) as lines:
             for line in lines:
                 fold.feed(line.record)
@@ -159,6 +158,27 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return TailSummary()
+    summary = _fold_window(path, data, cut, own)
+    if cut and summary.models.calls == () and summary.models.turns == () and summary.cumulative is not None:
+        # Calls, and no turn_context before them in the window: one long turn, begun before it
+        # (``turnseed``); read again on the model it began on.
+        from agentscan.providers.codex.turnseed import model_before
+
+        try:
+            # Where the window's first line starts (a line Codex appended since moves this into
+            # the window, which holds no turn_context to find).
+            start = path.stat().st_size - len(data)
+        except OSError:
+            return summary
+        model = model_before(path, start)
+        if model is not None:
+            summary = _fold_window(path, data, cut, own, model)
+    return summary
+
+
+def _fold_window(path: Path, data: bytes, cut: bool, own: str | None, model: str | None = None) -> TailSummary:
+    """``data``'s records folded (``model``: the model its first calls ran on)."""
+    fold = _TailFold(own, model)
     warnings: list[ScanWarning] = []
     chunks = data.split(b"\n")
     for position, chunk in enumerate(chunks):
@@ -207,34 +227,26 @@ def head_summary(path: Path, ctx: ScanContext) -> HeadSummary:
 
 
 def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
-    prompt: str | None = None
     fallback: str | None = None
     cwd: str | None = None
-    model: str | None = None
     grace = _EVENT_GRACE_LINES
     with closing(iter_json_lines(path, ctx)) as lines:
         for line in lines:
             if line.offset > HEAD_BYTES:
                 break
-            found = prompt is not None or fallback is not None
             record = enveloped(line.record)  # a pre-envelope rollout's bare item as an envelope's
             payload = payload_of(record)
-            rtype = record.get("type")
-            if rtype == "turn_context":
-                model = as_str(payload.get("model")) or model
-            elif prompt is None and rtype == "event_msg" and payload.get("type") == "user_message":
-                prompt = event_prompt(payload) or None
-            elif fallback is None and rtype == "response_item":
+            if record.get("type") == "event_msg" and payload.get("type") == "user_message":
+                prompt = event_prompt(payload)
+                if prompt:
+                    return HeadSummary(collapse(prompt, TITLE_CHARS), cwd=cwd)
+            elif fallback is None and record.get("type") == "response_item":
                 fallback = item_prompt(payload)
                 cwd = cwd or context_cwd(payload)
-            if prompt is not None and model is not None:
-                break
-            if found:
-                # Builds that write user_message events write one right after the item, and
-                # the first turn_context within a few lines of the prompt (before or after it);
-                # older builds write no event, so do not read on for long.
+            elif fallback is not None:
+                # Builds that write user_message events write one right after the
+                # item; older builds never do, so do not read on for long.
                 grace -= 1
                 if grace <= 0:
                     break
-    title = prompt or fallback
-    return HeadSummary(collapse(title, TITLE_CHARS) if title else None, cwd=cwd, model=model)
+    return HeadSummary(collapse(fallback, TITLE_CHARS) if fallback else None, cwd=cwd)

@@ -44,7 +44,7 @@ class CodexProvider(Provider):
     # 9: a fork whose copied history runs past its first 1 MiB counts its own calls only
     # 10: a count that restarted before a large rollout's last 1 MiB is in its row's tokens; lines with a lone
     #     surrogate escape or bytes that are not UTF-8 read (``laxjson``)
-    # 11: a row whose window names no model takes the head's first turn_context model
+    # 11: a window whose calls name no model is read from the last turn_context before it (``turnseed``)
     parser_version = "11"
 
     def roots(self, ctx: ScanContext) -> list[Root]:

@@ -249,7 +249,7 @@ def assemble_row(
             path=None,
             title=named.name if named else head.title,
             cwd=(first.header.cwd or head.cwd) if first else None,
-            model=(most_used(first.tail.models) or head.model) if first else None,
+            model=most_used(first.tail.models) if first else None,
             git_branch=first.header.git_branch if first else None,
             started_at=oldest(*(facts.header.started_at for facts in children)),
             updated_at=updated,
@@ -269,9 +269,8 @@ def assemble_row(
         title=named.name if named else pick(index_wins, head.title, row.title if row else None),
         # A pre-envelope rollout's header names no cwd: its environment context does.
         cwd=pick(index_wins, main.header.cwd or head.cwd, row.cwd if row else None),
-        # The index's model is the latest turn's (see the module's doc), the head's the first
-        # turn's: gap fillers only, for a window that names no model.
-        model=most_used(main.tail.models) or (row.model if row else None) or head.model,
+        # The index's model is the latest turn's (see the module's doc): a gap filler only.
+        model=most_used(main.tail.models) or (row.model if row else None),
         git_branch=pick(index_wins, main.header.git_branch, row.git_branch if row else None),
         started_at=oldest(main.header.started_at, row.created_at if row else None),
         updated_at=newest(recorded, row.updated_at if row else None) or mtime,

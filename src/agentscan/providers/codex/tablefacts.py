@@ -14,15 +14,15 @@ file) and whatever ``stampscan`` cannot settle.
 With ``models`` (``list --grep``), the names the row's ``model`` is chosen
 among (``TableFacts.models``): the row's model is the most used of the
 naming thread's calls and turns (``modeluse``) in its files' windows, or in
-a large file's kept tally, else the index row's, else the head's first turn's.  Every call and turn a
+a large file's kept tally, else the index row's.  Every call and turn a
 window's pass counts is named by a ``"model"`` key in that window (a call's
 own, or a ``turn_context``'s, and no pass of a window goes on from an earlier
 one), so every such key's string in the bytes is taken, with the kept
-tally's models, the index's and the head's.  Left ``None`` (the row is read) where that
+tally's models and the index's.  Left ``None`` (the row is read) where that
 may miss one: a name spelled with an escape; a file larger than its window
-without a kept tally, when agentscan's index is open (a whole pass may keep
-one later, naming what no window holds, while these facts stay kept there for
-the same files);
+without a kept tally (the row's model may be the one a long turn began on
+before the window, ``turnseed``; and a whole pass may keep a tally later,
+naming what no window holds, while these facts stay kept for the same files);
 and a fork or subagent larger than its window, whose copied history may be
 read whole for its own calls (``row._own_facts``).
 """
@@ -88,10 +88,7 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
         return None
     recorded = newest(*lasts)
     mtime = newest(*(from_epoch(thread.rollout.mtime) for thread in threads))
-    head = session_head(session, ctx)
-    title = named.name if named else head.title
-    if choosing is not None and head.model is not None:
-        choosing.add(head.model)  # the row's model when nothing else names one
+    title = named.name if named else session_head(session, ctx).title
     main = session.main
     if main is None:
         first = session.children[0] if session.children else None
@@ -134,10 +131,9 @@ def _file_models(data: bytes, cut: bool, path: Path, ctx: ScanContext, names: se
         return None  # spelled with an escape: its bytes are not its name
     if cut:
         tally = exact_tally(path, ctx)  # as the row takes it: brought up to date if the file grew
-        if tally is not None and tally.models is not None:
-            names.update(model for model, _ in (*tally.models.calls, *tally.models.turns))
-        elif ctx.file_cache is not None:
-            return None
+        if tally is None or tally.models is None:
+            return None  # the row's model may be named before the window (``turnseed``), or later kept
+        names.update(model for model, _ in (*tally.models.calls, *tally.models.turns))
     return names
 
 
