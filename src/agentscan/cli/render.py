@@ -13,6 +13,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from agentscan.toolkit.words import plural  # noqa: F401 - the CLI's own name for it
 from agentscan.cli import term as _term
 from agentscan.cli.term import Terminal, home_short, terminal, write_out
 from agentscan.timeutil import local_date
@@ -107,10 +108,6 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
     if wrap and _term.stderr_is_tty():
         text = "\n".join(_term.wrap(text, _term.terminal_width()))
     print(text, file=sys.stderr)
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count:,} {word if count == 1 else (words or word + 's')}"
 
 
 def short_time(value: datetime | None) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, NamedTuple
 
+from agentscan.toolkit.words import plural
 from agentscan.hooks.model import EVENT, FILE, MCP, NATIVE, RESPONSE, SHELL, THOUGHT, TOOL, WAVE, Node, Trace
 
 WIDTH = 100
@@ -217,7 +218,7 @@ def _summary_parts(summary: Any, clean: Clean) -> list[str]:
 
 
 def _count(value: int, word: str) -> str:
-    return f"{value} {word}{'' if value == 1 else 's'}"
+    return plural(value, word)
 
 
 def _seconds(ms: float) -> str:

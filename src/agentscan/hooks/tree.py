@@ -235,9 +235,10 @@ def trace_session(query: str, *, root: str | None = None, demo: bool = False) ->
     log, dropped = store.dropped_payloads(root, stored.session_id)
     if dropped:
         from agentscan.model import ScanWarning
+        from agentscan.toolkit.words import plural
 
         warnings.append(ScanWarning(log, (
-            f"{dropped} hook payload{'s' if dropped != 1 else ''} of this session "
+            f"{plural(dropped, 'hook payload')} of this session "
             f"{'were' if dropped != 1 else 'was'} dropped unread (larger than 8 MiB, or too slow to arrive): "
             "a call whose completion it was shows no status")))
     return build_trace(stored.agent, stored.session_id, events, events_path=stored.path, warnings=warnings)

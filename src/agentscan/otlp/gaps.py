@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from agentscan.toolkit.words import plural
+
 @dataclass(frozen=True, slots=True)
 class Untimed:
     """What one session had no time for: left out of its traces, or exported coarser."""
@@ -31,7 +33,7 @@ class Untimed:
 
     def notes(self) -> list[str]:
         """The session's own warnings (without the ``otlp: `` prefix)."""
-        notes = [f"{count:,} {one if count == 1 else many} without a timestamp {'was' if count == 1 else 'were'} left out"
+        notes = [f"{plural(count, one, many)} without a timestamp {'was' if count == 1 else 'were'} left out"
                  for one, many, count in (("tool call", "tool calls", self.tools), ("LLM call", "LLM calls", self.llm_calls))
                  if count]
         if self.one_turn:
@@ -81,7 +83,7 @@ class Gaps:
                     "no per-call times (the format records none)")
             parts = []
             if tools:
-                parts.append(f"{tools:,} tool {'call' if tools == 1 else 'calls'} left out of the traces")
+                parts.append(f"{plural(tools, 'tool call')} left out of the traces")
             if one_turn:
                 parts.append(f"{one_turn:,} exported as one turn{' each' if one_turn > 1 else ''}")
             if no_spans:

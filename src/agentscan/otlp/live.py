@@ -35,6 +35,7 @@ from typing import Any
 
 from agentscan.filemodes import make_private_dirs, open_private
 from agentscan.hooks import events
+from agentscan.toolkit.words import plural
 
 SLOTS = 4
 SLOT_STALE_S = 30.0  # a slot older than this belongs to a sender that died; it is reclaimed
@@ -174,7 +175,7 @@ def _send(root: str, trace: Any, endpoint: str, event: str) -> None:
         send([trace], endpoint, timeout=SEND_TIMEOUT_S, retries=0, headers=env_headers(os.environ), timeout_option=None)
     except SendFailed as exc:
         count = len(trace.spans)
-        _count(root, "failed", f"{count} {'span' if count == 1 else 'spans'} of {event}: {exc}")
+        _count(root, "failed", f"{plural(count, 'span')} of {event}: {exc}")
         return
     _count(root, "sent", None, spans=len(trace.spans))
 

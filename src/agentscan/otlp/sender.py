@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Sequence
 from agentscan.errors import SendFailed, UsageProblem
 from agentscan.otlp.endpoint import check_headers, shown_url, traces_url
 from agentscan.otlp.spans import ExportTrace
+from agentscan.toolkit.words import plural
 
 RETRYABLE = frozenset({429, 502, 503, 504})
 BATCH_SPANS = 512  # per request; a trace is never split across requests
@@ -102,19 +103,15 @@ def send(
         reply = _post(opener, url, body, content_type, headers or {}, timeout, retries, sleep, result, timeout_option)
         rejected, message = _rejected(reply, chosen)
         if rejected:
-            result.warnings.append(f"the collector rejected {rejected} of {_spans(spans)}: {message or 'no reason given'}")
+            result.warnings.append(f"the collector rejected {rejected} of {plural(spans, 'span')}: {message or 'no reason given'}")
         elif message:
             # A partial success that rejected nothing but says something: the OTLP spec's
             # way for a collector to warn (a deprecated field, a span it altered).
-            accepted = f"all {spans} spans" if spans != 1 else "the 1 span"
+            accepted = f"all {plural(spans, 'span')}" if spans != 1 else "the 1 span"
             result.warnings.append(f"the collector accepted {accepted}, and said: {message}")
         result.requests += 1
         result.spans += max(0, spans - rejected)
     return result
-
-
-def _spans(count: int) -> str:
-    return f"{count} {'span' if count == 1 else 'spans'}"
 
 
 def encode(batch: Sequence[ExportTrace], protocol: str) -> tuple[bytes, str]:

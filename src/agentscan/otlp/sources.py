@@ -23,6 +23,7 @@ from agentscan.otlp import semconv
 from agentscan.otlp.builder import SessionFacts
 from agentscan.otlp.gaps import Gaps
 from agentscan.otlp.resource import resource_for
+from agentscan.toolkit.words import plural
 from agentscan.otlp.spans import ExportTrace
 from agentscan.otlp.timeline import ns
 
@@ -44,7 +45,9 @@ EXPORT_BOUNDS = Bounds(prompts=1_000_000, responses=1_000_000, tools=1_000_000,
                        prompt_bytes=256 << 20, response_bytes=256 << 20, tool_bytes=256 << 20)
 #: ``SessionDetail.truncated``'s counts of items left out that the export makes spans of (or,
 #: for replies, ends turns by), and what they are called; its ``clipped_*`` cut text only
-_LEFT_OUT = (("prompts", "prompt", "prompts"), ("responses", "reply", "replies"), ("tools", "tool call", "tool calls"))
+_LEFT_OUT = (("prompts", "prompt", "prompts"), ("responses", "reply", "replies"), ("tools", "tool call", "tool calls"),
+             ("subagent_prompts", "subagent prompt", "subagent prompts"),
+             ("subagent_responses", "subagent reply", "subagent replies"))
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -273,10 +276,12 @@ def beyond_bounds(truncated: dict[str, int]) -> list[str]:
     for key, one, many in _LEFT_OUT:
         count = truncated.get(key, 0)
         if count:
-            parts.append(f"{count:,} {one if count == 1 else many}")
+            parts.append(plural(count, one, many))
     if not parts:
         return []
     what = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-    return [f"the session is larger than an export reads ({EXPORT_BOUNDS.prompts:,} prompts, {EXPORT_BOUNDS.tools:,} "
-            f"tool calls, {EXPORT_BOUNDS.tool_bytes >> 20} MiB of each kind of text): its oldest {what} "
+    b = EXPORT_BOUNDS
+    return [f"the session is larger than an export reads ({b.prompts:,} prompts, {b.responses:,} replies and "
+            f"{b.tools:,} tool calls, within {b.prompt_bytes >> 20}, {b.response_bytes >> 20} and "
+            f"{b.tool_bytes >> 20} MiB of their text): its oldest {what} "
             f"{'was' if what.startswith('1 ') and len(parts) == 1 else 'were'} left out of the traces"]

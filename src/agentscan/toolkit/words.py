@@ -1,0 +1,12 @@
+"""Counted words, as every message says them: ``1 span``, ``2 spans``, ``1,204 tool calls``.
+
+Here, not in ``cli.render``: the library's own messages (an export's warnings, a hook's
+log) count things too, and must not import the CLI.
+"""
+
+from __future__ import annotations
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``count`` and ``word``, or ``words`` (default: ``word`` + ``s``) when it is not one."""
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"
