@@ -90,7 +90,7 @@ def with_hook_events(detail: SessionDetail, scanner: Scanner) -> SessionDetail:
     """Cross-check with live capture: say when hook events exist for this session."""
     from dataclasses import replace
 
-    from agentscan.hooks.crosscheck import hook_event_counts
+    from agentscan.hooks.eventcounts import hook_event_counts
 
     env = scanner.ctx.env
     if scanner.ctx.home_source == "--demo":  # the demo's own store, never the user's

@@ -16,6 +16,7 @@ Modules, in the order data flows through them::
     summary.py     per-turn and per-session summaries
     text.py        the human-readable tree
     crosscheck.py  transcript path -> agentscan session id; `has_hook_events`
+    eventcounts.py `hook_event_counts`: a session's events as `trace` counts them (for `show`)
 
 This package must stay cheap to import: ``agentscan hook`` runs on every agent
 event, so nothing here is imported eagerly.
@@ -30,10 +31,14 @@ __all__ = ["has_hook_events", "hook_event_counts", "trace_session"]
 
 def __getattr__(name: str) -> Any:
     # Lazy re-exports: `import agentscan.hooks.capture` must not pay for the tree.
-    if name in ("has_hook_events", "hook_event_counts"):
-        from agentscan.hooks import crosscheck
+    if name == "has_hook_events":
+        from agentscan.hooks.crosscheck import has_hook_events
 
-        return getattr(crosscheck, name)
+        return has_hook_events
+    if name == "hook_event_counts":
+        from agentscan.hooks.eventcounts import hook_event_counts
+
+        return hook_event_counts
     if name == "trace_session":
         from agentscan.hooks.tree import trace_session
 
