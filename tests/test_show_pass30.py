@@ -65,9 +65,9 @@ def test_the_card_says_the_error_the_provider_recorded(isolated_home: Path) -> N
 def test_full_says_an_error_with_no_time_after_everything(isolated_home: Path) -> None:
     _cursor_error_sample(isolated_home)
     lines = run("show", ERROR_ID, "--full", "--no-pager").splitlines()
-    at = lines.index("-  error")
+    at = lines.index("-".ljust(16) + "  error")  # the time column kept, as wide as 2026-07-01 09:00
     assert lines[at + 1] == "    Provider Error: upstream timeout"
-    assert lines.index("-  response") < at
+    assert lines.index("-".ljust(16) + "  response") < at
 
 
 def _errors_transcript(home: Path, count: int, text: str = "Provider Error: timeout") -> None:

@@ -63,7 +63,7 @@ def test_full_shows_the_subagent_under_the_call_that_started_it(monkeypatch: pyt
     start = next(i for i, line in enumerate(lines) if line.startswith("    ↳ subagent "))
     # The line above the block is the starting call's text; above that its head line.
     head = next(line for line in reversed(lines[:start]) if not line.startswith("    "))
-    assert re.match(rf"^(\S+ \S+|-)  {call}  ", head), (head, lines[start - 3:start + 1])
+    assert re.match(rf"^(\S+ \S+|- {{15}})  {call}  ", head), (head, lines[start - 3:start + 1])
     block = []
     for line in lines[start + 1:]:
         if not line.startswith("    "):
@@ -79,7 +79,8 @@ def test_full_shows_the_subagent_under_the_call_that_started_it(monkeypatch: pyt
 
 def test_cursor_items_without_times_keep_their_reading_order() -> None:
     lines = run("--demo", "show", "cursor:7c0a1e55", "--full", "--no-pager").splitlines()
-    heads = [line.split("  ")[1].strip() for line in lines if re.match(r"^(-|\d{4}-\S+ \S+)  \S", line)]
+    # An item with no time says "-" in a time column as wide as 2026-07-01 09:00.
+    heads = [line[18:].split("  ")[0].strip() for line in lines if re.match(r"^(- {15}|\d{4}-\S+ \S+)  \S", line)]
     # The first turn as the transcript has it: prompt, reply, Grep, Read, Task, reply, ...
     assert heads[:6] == ["prompt", "response (claude-4.5-sonnet)", "Grep", "Read", "Task", "response (claude-4.5-sonnet)"]
     assert heads.index("prompt", 1) > heads.index("Shell")  # the second prompt after the first turn's calls

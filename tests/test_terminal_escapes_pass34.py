@@ -94,7 +94,7 @@ def test_show_cleans_the_focus_and_the_hooks_line(isolated_home: Path, monkeypat
         claude_user(evil, "2026-11-21T10:00:00.000Z", "hi"),
         claude_assistant(evil, "2026-11-21T10:00:05.000Z", msg_id="m", request_id="r", usage=claude_usage(5, 5)),
     ])
-    monkeypatch.setattr("agentscan.hooks.crosscheck.hook_event_counts", lambda ids, env=None: dict.fromkeys(ids, 3))
+    monkeypatch.setattr("agentscan.hooks.eventcounts.hook_event_counts", lambda ids, env=None: dict.fromkeys(ids, 3))
     out, err = _run("show", f"e7{OSC}hook")
     _assert_clean(out + err, "show <hostile id>")
     assert out.startswith("claude:e7\ufffd]0;hookpwn\ufffdx\n"), out

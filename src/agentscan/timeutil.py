@@ -6,9 +6,10 @@ as ISO strings, epoch seconds or epoch milliseconds depending on the provider.
 
 from __future__ import annotations
 
+import os
 import re
 import time
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 
 from agentscan.errors import UsageProblem
 
@@ -22,7 +23,10 @@ _EARLIEST = datetime(1970, 1, 2, tzinfo=timezone.utc)
 _LATEST = datetime(9998, 1, 1, tzinfo=timezone.utc)
 # The units spelt out, not re.IGNORECASE: that would also take "ſ" (long s) for
 # an "s", with no unit to match it, and it costs half a millisecond of every start.
-_DURATION = re.compile(r"^\s*(\d+)\s*([smhdwSMHDW])\s*$")
+# Not "M": to a person "1M" is a month, which is no fixed length (a minute is "m").
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhdwSHDW])\s*$")
+# Months and years, which a duration cannot be: said so, not read as minutes or refused blind.
+_NOT_A_UNIT = re.compile(r"^\s*\d+\s*(?:M|mo|mons?|months?|[yY]|yrs?|years?)\s*$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
@@ -53,7 +57,15 @@ def parse_iso(value: object) -> datetime | None:
             pass
     if parsed is None:
         parsed = _parse_any_iso(value)
+    # ``plausible``, spelt out: one call less on every record's time.
     return parsed if parsed is not None and _EARLIEST <= parsed < _LATEST else None
+
+
+def plausible(value: datetime | None) -> datetime | None:
+    """An aware ``value`` when a record can hold it (1970-01-02 to 9997), else ``None``:
+    the time is unknown.  The line ``parse_iso`` and ``from_epoch`` draw, for a reader
+    that makes its own times (Cursor's ``<timestamp>`` wrapper)."""
+    return value if value is not None and _EARLIEST <= value < _LATEST else None
 
 
 _EARLIEST_EPOCH = _EARLIEST.timestamp()
@@ -106,7 +118,18 @@ def from_epoch(value: object) -> datetime | None:
     return parsed if _EARLIEST <= parsed < _LATEST else None
 
 
-_DATE_ONLY = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
+# What a date given alone can be, each a span of whole days: a day (2026-11-30; ccusage's
+# 20261130; an ISO week day, 2026-W49-1 or 2026W491), an ISO week (2026-W49: the label
+# ``tokens --by week`` prints) or a month (2026-11: ``--by month``'s).  ASCII digits:
+# ``\d`` also takes other scripts' digits, which ``fromisoformat`` refuses.
+_DAY_FORM = re.compile(r"[0-9]{4}(?:-[0-9]{2}-[0-9]{2}|[0-9]{4}|-W[0-9]{2}-[0-9]|W[0-9]{3})")
+_WEEK_FORM = re.compile(r"[0-9]{4}-?W[0-9]{2}")
+_MONTH_FORM = re.compile(r"([0-9]{4})-([0-9]{2})")
+# Wall times further than this outside the years a record can hold are taken as the
+# nearest of them: a zone's offset there may not exist (year 1 east of UTC overflows).
+_NAIVE_EARLIEST = _EARLIEST.replace(tzinfo=None) - timedelta(days=2)
+_NAIVE_LATEST = _LATEST.replace(tzinfo=None) + timedelta(days=2)
+_WHEN_HINT = "use a date (2026-11-01), a week or month (2026-W49, 2026-11), an ISO time, or a duration (3d, 12h)"
 
 
 def zone(name: str | None) -> tzinfo | None:
@@ -123,15 +146,74 @@ def zone(name: str | None) -> tzinfo | None:
         raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
+def local_zone() -> tzinfo | None:
+    """The local zone as a tz rule: the zone ``TZ`` names (``Europe/Berlin``, ``:Europe/Berlin``
+    or a file's path), else the system's ``/etc/localtime``; ``None`` when neither is one
+    (a POSIX rule such as ``CET-1CEST,M3.5.0,M10.5.0/3``, or no such file)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    name = os.environ.get("TZ")
+    path = "/etc/localtime" if name is None else name[1:] if name.startswith(":") else name
+    try:
+        if path.startswith("/"):
+            with open(path, "rb") as file:
+                return ZoneInfo.from_file(file, key=name)
+        return ZoneInfo(path) if path else None
+    except (OSError, ValueError, ZoneInfoNotFoundError):
+        return None
+
+
+def wall_time(naive: datetime, tz: tzinfo | None) -> datetime:
+    """The instant (aware, UTC) a wall-clock time in ``tz`` names; ``None``: the local zone.
+
+    One rule for ``--tz ZONE`` and for the local zone (``TZ=ZONE`` or the system's), that
+    of ``zoneinfo`` (``fold=0``): a wall time a clock change skips moves forward by the gap
+    (02:30 on Berlin's spring-forward night is 03:30 CEST), so a day whose midnight is
+    skipped starts at its first instant (2026-09-06 in Santiago: 01:00); a wall time that
+    happens twice is its first occurrence.
+    """
+    naive = naive.replace(fold=0)
+    if naive < _NAIVE_EARLIEST:
+        return _EARLIEST
+    if naive >= _NAIVE_LATEST:
+        return _LATEST
+    if tz is not None:
+        return naive.replace(tzinfo=tz).astimezone(UTC)
+    rule = local_zone()
+    if rule is not None:
+        instant = naive.replace(tzinfo=rule).astimezone(UTC)
+        if _libc_agrees(instant, rule):
+            return instant
+    # No rule (or one the C library reads otherwise, whose times agentscan prints): the C
+    # library's own zone, through ``timestamp()``, which reads a skipped wall time forward
+    # as ``fold=0`` does.  Not ``naive.astimezone()``: that keeps the skipped wall time and
+    # gives it the offset after the change, an instant an hour *before* the gap.
+    try:
+        return datetime.fromtimestamp(naive.timestamp(), UTC)
+    except (OverflowError, OSError, ValueError):  # Windows refuses times before 1970
+        return naive.replace(tzinfo=UTC)
+
+
+def _libc_agrees(instant: datetime, rule: tzinfo) -> bool:
+    """``rule``'s offset at ``instant`` is the C library's (``time.localtime``), by which
+    the local times and dates agentscan prints are found."""
+    try:
+        offset = instant.astimezone(rule).utcoffset()
+        return offset is not None and time.localtime(instant.timestamp()).tm_gmtoff == offset.total_seconds()
+    except (OverflowError, OSError, ValueError):
+        return False
+
+
 def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:
-    """Parse a ``--since``/``--until`` value: ``2026-11-01``, an ISO time, or ``3d``.
+    """Parse a ``--since``/``--until`` value: a date, a week, a month, an ISO time, or ``3d``.
 
     A date or a time without an offset is read in ``tz`` (default: the local
-    zone), as a person means it.  With ``end_of_day`` a bare date means the
-    end of that day (``--until 2026-11-30`` includes the 30th, as in ccusage).
-    A time outside the years a record can hold (``_EARLIEST``, ``_LATEST``) is taken
-    as the nearest of them: it selects the same records, and a time near the year 1
-    or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
+    zone), as a person means it (``wall_time``).  A date, week or month means its
+    first instant; with ``end_of_day`` its end, the first instant after it
+    (``--until 2026-11-30`` includes the 30th, as in ccusage; ``--until 2026-W49``
+    includes that Sunday).  A time outside the years a record can hold (``_EARLIEST``,
+    ``_LATEST``) is taken as the nearest of them: it selects the same records, and a time
+    near the year 1 or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
     """
     return min(max(_parse_when(text, now=now, tz=tz, end_of_day=end_of_day), _EARLIEST), _LATEST)
 
@@ -139,30 +221,60 @@ def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = No
 def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_day: bool) -> datetime:
     if not text.strip():
         # ``--since "$FROM"`` with the variable unset: every session would pass, silently.
-        raise UsageProblem("an empty time: use a date (2026-11-01), an ISO time, or a duration (3d, 12h), "
-                           "or leave the option out")
+        raise UsageProblem(f"an empty time: {_WHEN_HINT}, or leave the option out")
     now = now or datetime.now(UTC)
     match = _DURATION.match(text)
     if match:
         try:
             amount, unit = int(match.group(1)), match.group(2).lower()
-            return now - timedelta(**{_UNITS[unit]: amount})
-        except (OverflowError, ValueError):  # before the year 1, past timedelta, or past int()'s 4,300 digits
+            ago = timedelta(**{_UNITS[unit]: amount})
+        except (OverflowError, ValueError):  # past timedelta, or past int()'s 4,300 digits
             raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
+        if not ago:  # "now": nothing is recorded after it, and nothing before it would be left out
+            raise UsageProblem(f"the duration {text.strip()!r} is zero: use one of 1 or more (1d, 12h, 30m)")
+        try:
+            return now - ago
+        except OverflowError:  # before the year 1
+            raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
+    if _NOT_A_UNIT.match(text):
+        raise UsageProblem(f"{text.strip()!r}: months and years have no fixed length, so are not durations "
+                           "(30m is 30 minutes): use days or weeks (90d, 4w), or a month or a date (2026-11, 2026-11-01)")
+    span = _days_of(text.strip())
+    if span is not None:
+        day = span[1] if end_of_day else span[0]
+        return _LATEST if day is None else wall_time(datetime(day.year, day.month, day.day), tz)
     parsed = _parse_user_time(text, tz)
     if parsed is None:
-        raise UsageProblem(
-            f"cannot read the time {text!r}: use a date (2026-11-01), an ISO time, or a duration (3d, 12h)"
-        )
-    if end_of_day and _DATE_ONLY.match(text):
-        midnight = datetime.fromisoformat(text.strip())
-        return _attach(midnight + timedelta(days=1), tz).astimezone(UTC)
+        raise UsageProblem(f"cannot read the time {text!r}: {_WHEN_HINT}")
     return parsed
 
 
-def _attach(naive: datetime, tz: tzinfo | None) -> datetime:
-    """A wall-clock time in ``tz``, or in the local zone when ``tz`` is ``None``."""
-    return naive.replace(tzinfo=tz) if tz is not None else naive.astimezone()
+def _days_of(text: str) -> tuple[date, date | None] | None:
+    """The first day of a date, ISO week or month and the day after its last (``None``: after
+    the year 9999); ``None`` for any other text.  ``fromisoformat`` alone would read a week
+    or ccusage's 20261130 as its first instant, and refuse a month."""
+    try:
+        if _DAY_FORM.fullmatch(text):
+            first = date.fromisoformat(text)
+            return first, _days_after(first, 1)
+        if _WEEK_FORM.fullmatch(text):
+            first = date.fromisoformat(text)  # the Monday
+            return first, _days_after(first, 7)
+        month = _MONTH_FORM.fullmatch(text)
+        if month is None:
+            return None
+        year, number = int(month[1]), int(month[2])
+        first = date(year, number, 1)
+        return first, (date(year + number // 12, number % 12 + 1, 1) if (year, number) < (9999, 12) else None)
+    except ValueError:  # 2026-02-30, 2026-13, 2025-W53 (2025 has 52 weeks)
+        raise UsageProblem(f"cannot read the time {text!r}: there is no such day, week or month") from None
+
+
+def _days_after(first: date, days: int) -> date | None:
+    try:
+        return first + timedelta(days=days)
+    except OverflowError:
+        return None
 
 
 def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
@@ -173,7 +285,7 @@ def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(text)
         if parsed.tzinfo is None:
-            parsed = _attach(parsed, tz)
+            return wall_time(parsed, tz)
         return parsed.astimezone(UTC)
     except (ValueError, OverflowError):
         return None

@@ -71,7 +71,7 @@ def tokens_command(
     ctx: typer.Context,
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to total (default: all)."),
     since: Optional[str] = typer.Option(None, "--since", help="Only calls made since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN"),
-    until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date includes that whole day).", metavar="WHEN"),
+    until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date, week or month includes the whole of it; a time is excluded).", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
     by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model or provider.", metavar="KEY"),
     tz: Optional[str] = typer.Option(None, "--tz", help="IANA time zone for days, weeks, months and bare dates (default: local).", metavar="ZONE"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Iterable, Iterator
 
 from agentscan.cli.render import short_time
@@ -29,6 +30,8 @@ from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo,
 DELEGATING = frozenset({"Task", "Agent", "spawn_agent", "task", "delegate", "subagent", "run_subagent", "Subagent"})
 #: a call's text must be at least this long to be taken for a subagent's task
 _MIN_TASK_TEXT = 12
+#: ``short_time``'s ``2026-12-01 09:49``
+_TIME_WIDTH = 16
 
 
 @dataclass
@@ -160,7 +163,7 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
     kind = f" ({clean(sub.info.agent_type)})" if sub.info is not None and sub.info.agent_type else ""
     head = term.style(f"{indent}↳ subagent {clean_path(names.get(sub.id, sub.id))}{kind}", "cyan")
     if not indent:
-        head = term.style(short_time(sub.items[0].value.timestamp), "dim") + "  " + head
+        head = _when(sub.items[0].value.timestamp, term) + "  " + head
     yield head
     for item in sub.items:
         yield from _item_lines(item, term, "    ")
@@ -168,13 +171,13 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
 
 def _error_item(error: ShownError, term: Terminal) -> Iterator[str]:
     """An error the provider recorded, dated as an event is, its text in full below."""
-    yield f"{term.style(short_time(error.timestamp), 'dim')}  {term.style('error', 'red')}"
+    yield f"{_when(error.timestamp, term)}  {term.style('error', 'red')}"
     yield from _body(error.text, term, "    ")
 
 
 def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:
     value = item.value
-    when = term.style(short_time(value.timestamp), "dim")
+    when = _when(value.timestamp, term)
     if isinstance(value, Prompt):
         yield f"{indent}{when}  " + term.style("prompt", "bold")
         yield from _body(value.text, term, indent + "    ")
@@ -188,6 +191,12 @@ def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:
         yield head
         if value.summary:
             yield from _body(value.summary, term, indent + "    ")
+
+
+def _when(value: datetime | None, term: Terminal) -> str:
+    """The time column: an item with no time (Cursor's replies) says ``-`` in a column as wide
+    as a time's, so what follows lines up with the rest."""
+    return term.style(short_time(value).ljust(_TIME_WIDTH), "dim")
 
 
 def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:

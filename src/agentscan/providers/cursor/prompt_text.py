@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-from agentscan.timeutil import UTC
+from agentscan.timeutil import UTC, plausible
 
 _TIMESTAMP = re.compile(r"<timestamp>(.*?)</timestamp>", re.DOTALL | re.IGNORECASE)
 _QUERY_OPEN = re.compile(r"<user_query>", re.IGNORECASE)
@@ -36,7 +36,8 @@ _MONTHS = {name: index for index, name in enumerate(
 def parse_clock(text: str) -> datetime | None:
     """``Friday, Jul 31, 2026, 11:12 PM (UTC+8)`` as an aware UTC time.
 
-    Without the ``(UTC…)`` label the zone is unknown, and so is the time.
+    Without the ``(UTC…)`` label the zone is unknown, and so is the time; so is
+    one outside the years ``timeutil.plausible`` allows (year 1, 9999).
     """
     match = _CLOCK.search(text)
     if match is None:
@@ -58,9 +59,12 @@ def parse_clock(text: str) -> datetime | None:
             int(match["year"]), month, int(match["day"]), hour, minute, int(match["second"] or 0),
             tzinfo=timezone(offset),
         )
-    except ValueError:  # Feb 30, or an offset beyond ±24h
+        # Year 1 east of UTC (or 9999 west of it) has no UTC form: OverflowError.
+        moment = local.astimezone(UTC)
+    except (ValueError, OverflowError):  # Feb 30, or an offset beyond ±24h
         return None
-    return local.astimezone(UTC)
+    # The years a record of any provider may have (Claude's ``parse_iso``); others are unknown.
+    return plausible(moment)
 
 
 def split_user_text(text: str) -> tuple[str, datetime | None]:
