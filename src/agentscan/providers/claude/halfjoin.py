@@ -63,8 +63,11 @@ class Join:
         # facts' only if it is not blank, and a message with text is among the newest text ids.)
         if facts is not None and not self.early_calls.isdisjoint(key for key in facts._keys if isinstance(key, str)):
             return False
-        if facts is not None and (self.facts.fold.journal is None or self.facts.fold.overflowed):
-            return False  # the plan's changes, too many to note: not replayed on the first half's
+        if facts is not None and (self.facts.fold.journal is None or self.facts.fold.overflowed
+                                  or facts.fold.waiting):
+            # The plan's changes, too many to note; or a task the first half created whose
+            # result the second half did not look for (the seam is a prompt: rare).
+            return False
         return not totals.met_any(self.messages)
 
     def apply(self, ctx: ScanContext, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,

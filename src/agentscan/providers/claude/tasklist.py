@@ -88,6 +88,11 @@ class PlanFold:
         self._pending: dict[str, int] = {}
         self._by_id: dict[str, int] = {}
 
+    @property
+    def waiting(self) -> bool:
+        """Whether a created task still waits for its result (its id)."""
+        return bool(self._pending)
+
     def plan(self) -> list[tuple[str, str]] | None:
         """``(step, status)`` of each step; ``None``: no plan written."""
         if self.newest == "todo" and self.todos is not None:
@@ -122,9 +127,12 @@ class PlanFold:
         """A user record that is no prompt: a ``TaskCreate``'s result gives its task's id.
         (Read inline, not through ``records.tool_result_blocks``: a second half's fold looks
         at every result of a huge transcript.)"""
+        if not self._pending:
+            # No call of this fold's waits for its result (the common case: no task calls at
+            # all).  A second half's fold looks at no other result either: a first half whose
+            # create still waited at the seam is not joined (``halfjoin.Join.checks``).
+            return
         journal = self.journal
-        if not self._pending and journal is None:
-            return  # no call waits for its result (the common case: no task calls at all)
         message = record.get("message")
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list) or record.get("type") != "user":
