@@ -6,7 +6,6 @@ as ISO strings, epoch seconds or epoch milliseconds depending on the provider.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from datetime import date, datetime, timedelta, timezone, tzinfo
@@ -146,31 +145,18 @@ def zone(name: str | None) -> tzinfo | None:
         raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
 
 
-def local_zone() -> tzinfo | None:
-    """The local zone as a tz rule: the zone ``TZ`` names (``Europe/Berlin``, ``:Europe/Berlin``
-    or a file's path), else the system's ``/etc/localtime``; ``None`` when neither is one
-    (a POSIX rule such as ``CET-1CEST,M3.5.0,M10.5.0/3``, or no such file)."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    name = os.environ.get("TZ")
-    path = "/etc/localtime" if name is None else name[1:] if name.startswith(":") else name
-    try:
-        if path.startswith("/"):
-            with open(path, "rb") as file:
-                return ZoneInfo.from_file(file, key=name)
-        return ZoneInfo(path) if path else None
-    except (OSError, ValueError, ZoneInfoNotFoundError):
-        return None
-
-
 def wall_time(naive: datetime, tz: tzinfo | None) -> datetime:
     """The instant (aware, UTC) a wall-clock time in ``tz`` names; ``None``: the local zone.
 
-    One rule for ``--tz ZONE`` and for the local zone (``TZ=ZONE`` or the system's), that
-    of ``zoneinfo`` (``fold=0``): a wall time a clock change skips moves forward by the gap
-    (02:30 on Berlin's spring-forward night is 03:30 CEST), so a day whose midnight is
-    skipped starts at its first instant (2026-09-06 in Santiago: 01:00); a wall time that
-    happens twice is its first occurrence.
+    One rule for ``--tz ZONE`` and for the local zone (``TZ=ZONE`` or the system's), PEP
+    495's ``fold=0``: a wall time a clock change skips moves forward by the gap (02:30 on
+    Berlin's spring-forward night is 03:30 CEST), so a day whose midnight is skipped starts
+    at its first instant (2026-09-06 in Santiago: 01:00); a wall time that happens twice is
+    its first occurrence.  The local zone's through ``timestamp()``, which is the C
+    library's zone read by that rule (``zoneinfo`` and ``/etc/localtime`` would cost an
+    import and a file for the same answer).  Not ``naive.astimezone()``: that keeps a
+    skipped wall time and gives it the offset after the change, an instant an hour *before*
+    the gap.
     """
     naive = naive.replace(fold=0)
     if naive < _NAIVE_EARLIEST:
@@ -179,29 +165,10 @@ def wall_time(naive: datetime, tz: tzinfo | None) -> datetime:
         return _LATEST
     if tz is not None:
         return naive.replace(tzinfo=tz).astimezone(UTC)
-    rule = local_zone()
-    if rule is not None:
-        instant = naive.replace(tzinfo=rule).astimezone(UTC)
-        if _libc_agrees(instant, rule):
-            return instant
-    # No rule (or one the C library reads otherwise, whose times agentscan prints): the C
-    # library's own zone, through ``timestamp()``, which reads a skipped wall time forward
-    # as ``fold=0`` does.  Not ``naive.astimezone()``: that keeps the skipped wall time and
-    # gives it the offset after the change, an instant an hour *before* the gap.
     try:
         return datetime.fromtimestamp(naive.timestamp(), UTC)
     except (OverflowError, OSError, ValueError):  # Windows refuses times before 1970
         return naive.replace(tzinfo=UTC)
-
-
-def _libc_agrees(instant: datetime, rule: tzinfo) -> bool:
-    """``rule``'s offset at ``instant`` is the C library's (``time.localtime``), by which
-    the local times and dates agentscan prints are found."""
-    try:
-        offset = instant.astimezone(rule).utcoffset()
-        return offset is not None and time.localtime(instant.timestamp()).tm_gmtoff == offset.total_seconds()
-    except (OverflowError, OSError, ValueError):
-        return False
 
 
 def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:
