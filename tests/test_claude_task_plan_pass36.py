@@ -326,6 +326,15 @@ def test_a_second_half_of_too_many_changes_is_read_here(tmp_path: Path, small_li
     assert not joined and halved == one == [list(step) for step in EXPECTED]
 
 
+def test_a_second_half_of_too_much_text_is_read_here(tmp_path: Path, small_limits: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tasklist, "MAX_JOURNAL_BYTES", 8)  # the changes' texts, not only their number
+    records = _tasks()
+    path, seam = _split_file(tmp_path, records[:7], [_prompt(100, "go on"), *records[7:]])
+    halved, joined, one = _halves_and_one_pass(path, seam, monkeypatch)
+    assert not joined and halved == one == [list(step) for step in EXPECTED]
+
+
 def test_a_create_waiting_for_its_result_at_the_seam_is_read_here(tmp_path: Path, small_limits: None,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     # The second half looks at no result of a call it did not see: a create whose result lies
@@ -337,6 +346,20 @@ def test_a_create_waiting_for_its_result_at_the_seam_is_read_here(tmp_path: Path
     assert not joined and halved == one == [["Write the parser", "completed"]]
 
 
+def test_a_task_the_second_half_names_by_number_is_read_here(tmp_path: Path, small_limits: None,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # A create and an update of task 1 in one message past the seam: the second half, which
+    # knows no id yet, takes "1" for its own first create; the one pass, for the first half's.
+    both = _create(11, "three")
+    both["message"]["content"].append({"type": "tool_use", "id": "c12", "name": "TaskUpdate",
+                                       "input": {"taskId": "1", "status": "deleted"}})
+    first = [_prompt(0), _create(1, "one"), _created(2, 1, "1", "one"), _create(3, "two"), _created(4, 3, "2", "two")]
+    second = [_prompt(10, "go on"), both, _created(13, 11, "3", "three"), _update(14, "3", status="completed")]
+    path, seam = _split_file(tmp_path, first, second)
+    halved, joined, one = _halves_and_one_pass(path, seam, monkeypatch)
+    assert not joined and halved == one == [["two", "pending"], ["three", "completed"]]
+
+
 # -- any order of task calls: every reader folds it the same way --------------------------------
 
 EVENTS = st.lists(st.one_of(
@@ -346,6 +369,8 @@ EVENTS = st.lists(st.one_of(
     st.tuples(st.just("todo"), st.integers(0, 2)),
     st.tuples(st.just("prompt"), st.just(None)),
     st.tuples(st.just("reuse"), st.just(None)),  # a create of a call id used before
+    # A create and an update in one message (parallel calls), the create's result after both.
+    st.tuples(st.just("parallel"), st.sampled_from(["1", "2", "3"]), st.sampled_from(["deleted", "completed"])),
 ), min_size=1, max_size=25)
 
 
@@ -364,6 +389,13 @@ def _records_of(events: list[tuple]) -> list:
             records.append(_update(3 * n, event[1], status=event[2], **({"subject": f"renamed {n}"} if event[3] else {})))
         elif kind == "todo":
             records.append(_todo(3 * n, *(f"todo {n}.{i}" for i in range(event[1]))))
+        elif kind == "parallel":
+            record = _create(3 * n, f"task {n}")
+            record["message"]["content"].append({"type": "tool_use", "id": f"u{3 * n}", "name": "TaskUpdate",
+                                                 "input": {"taskId": event[1], "status": event[2]}})
+            records.append(record)
+            given_ids += 1
+            records.append(_created(3 * n + 1, 3 * n, str(given_ids)))
         elif kind == "reuse":
             record = _create(3 * n, f"again {n}")
             record["message"]["content"][0]["id"] = "c3"
@@ -385,8 +417,8 @@ def test_any_task_calls_fold_alike_whole_resumed_and_joined(events: list, cut: f
     first, second = _facts_of(records[:at]), ShowFacts()
     second.fold = PlanFold(journal=True)
     _facts_of(records[at:], second)
-    if first.fold.waiting:
-        return  # a create whose result the second half did not look for: not joined (``Join.checks``)
+    if first.fold.waiting or second.fold.guessed:
+        return  # not joined (``Join.checks``): a create waiting for its result, a task named by number
     first.fold.join(second.fold)
     assert first.plan == whole.plan
 

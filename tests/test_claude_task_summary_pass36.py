@@ -24,6 +24,10 @@ from test_claude_task_plan_pass36 import S, _create, _created, _prompt, _update
     ("TaskUpdate", {"taskId": "2", "owner": "researcher"}, "task #2 owner: researcher"),
     ("TaskUpdate", {"taskId": 7}, "task #7"),
     ("TaskUpdate", {"taskId": True, "description": "odd"}, "odd"),
+    # Blank or many-lined fields (review s36): a blank subject says nothing, a status is one line.
+    ("TaskCreate", {"subject": "  ", "description": "the description"}, "the description"),
+    ("TaskUpdate", {"taskId": "", "status": "done"}, '{"status":"done","taskId":""}'),
+    ("TaskUpdate", {"taskId": "3", "status": "in\nprogress"}, "task #3 in progress"),
 ])
 def test_a_task_call_is_summed_up_by_what_it_does(name: str, data: dict, summary: str) -> None:
     assert tool_summary(name, data)[0] == summary

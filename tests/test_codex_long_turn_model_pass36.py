@@ -88,3 +88,15 @@ def test_the_list_the_user_sees_agrees_with_a_whole_pass(isolated_home: Path) ->
     assert '"model":"gpt-5.1-codex"' in first.stdout.replace(" ", "")
     assert '"model":"gpt-5.1-codex"' in again.stdout.replace(" ", "")
     assert '"key":"gpt-5.1-codex"' in whole.stdout.replace(" ", "")
+
+
+def test_calls_before_the_window_s_first_turn_context_count_on_their_turn_s_model(isolated_home: Path) -> None:
+    # A long turn on one model fills most of the window, a short one on another ends it: the
+    # long turn's calls in the window ran on its model, which is the row's, as after a whole pass.
+    _write(isolated_home / ".codex", _turn(1, "gpt-5.1-codex", "Migrate every handler", 200),
+           _turn(1000, "gpt-5-mini", "Now a quick check", 2, first=200))
+    assert _row(isolated_home).model == "gpt-5.1-codex"
+    runner = CliRunner()
+    whole = runner.invoke(app, ["tokens", "--json"])
+    assert whole.exit_code == 0, whole.output
+    assert _row(isolated_home).model == "gpt-5.1-codex"

@@ -88,6 +88,9 @@ def test_a_relative_data_dir_is_ignored_by_the_hook_trace_and_doctor(tmp_path: P
     root = default / "agentscan"
     assert (root / "events" / "claude" / f"{SESSION}.jsonl").exists()
     assert "AGENTSCAN_DATA_DIR is a relative path (relative-store), ignored: stored in" in (root / "hook-errors.log").read_text()
+    # Said once, not on every event: the log is bounded, and the real problems must stay in it.
+    assert run_hook(env, "claude", payload, cwd=project).returncode == 0
+    assert (root / "hook-errors.log").read_text().count("is a relative path") == 1
 
     for name, value in env.items():
         monkeypatch.setenv(name, value)

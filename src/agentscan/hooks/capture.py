@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from agentscan.hooks import store
-from agentscan.hooks.diagnostics import log_problem
+from agentscan.hooks.diagnostics import log_once, log_problem
 from agentscan.hooks.ids import canonical_generation_id
 from agentscan.hooks.sanitize import sanitize
 
@@ -56,7 +56,7 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
         root = store.data_dir()
         relative = store.ignored_setting()
         if relative is not None:  # stored all the same, where trace and doctor look
-            log_problem(root, name, f"{store.ENV_VAR} is a relative path ({relative}), ignored: stored in {root}")
+            log_once(root, name, f"{store.ENV_VAR} is a relative path ({relative}), ignored: stored in {root}")
         reader = StdinReader()
         raw, problem = reader.read(AGENT_SECONDS)
         if problem == _STILL_OPEN:

@@ -16,6 +16,21 @@ from agentscan.hooks import store
 DIAGNOSTICS_MAX = 1024 * 1024
 
 
+def log_once(root: str, agent: str, message: str) -> None:
+    """``log_problem``, unless the log's last line already says ``message``: a setting that
+    is wrong on every event (a relative ``AGENTSCAN_DATA_DIR``) is said once, not thousands of
+    times, which would push the real problems out of the bounded log."""
+    try:
+        with open(os.path.join(root, store.DIAGNOSTICS_LOG), "rb") as log:
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 4096))
+            last = log.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        if last.endswith(b" " + message.encode("utf-8", "replace")):
+            return
+    except OSError:
+        pass
+    log_problem(root, agent, message)
+
+
 def log_problem(root: str, agent: str, message: str) -> None:
     """One line in ``hook-errors.log``; if even that fails, give up silently."""
     try:

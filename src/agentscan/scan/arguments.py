@@ -53,11 +53,9 @@ def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> 
         # ``datetime.min`` ("from the start") or ``max``: the nearest year a record can hold,
         # as ``--since`` takes it (``timeutil.parse_when``); the local zone has no offset there.
         return _EARLIEST if value < _EARLIEST.replace(tzinfo=None) else _LATEST
-    if tz is not None:
-        return value.replace(tzinfo=tz)
-    from agentscan.timeutil import wall_time  # one rule for a clock change's gap (``timeutil.wall_time``)
+    from agentscan.timeutil import wall_time  # one rule for a clock change's gap and fold (``fold=0``)
 
-    return wall_time(value, None)
+    return wall_time(value, tz)
 
 
 def time_zone(tz: tzinfo | str | None) -> tzinfo | None:

@@ -63,10 +63,11 @@ class Join:
         # facts' only if it is not blank, and a message with text is among the newest text ids.)
         if facts is not None and not self.early_calls.isdisjoint(key for key in facts._keys if isinstance(key, str)):
             return False
-        if facts is not None and (self.facts.fold.journal is None or self.facts.fold.overflowed
-                                  or facts.fold.waiting):
-            # The plan's changes, too many to note; or a task the first half created whose
-            # result the second half did not look for (the seam is a prompt: rare).
+        second = self.facts.fold
+        if facts is not None and (second.journal is None or second.overflowed or second.guessed or facts.fold.waiting):
+            # The plan's changes, too many to note; a task the second half named by its
+            # creation number, which the one pass may take for one of the first half's; or a
+            # task the first half created whose result the second half did not look for.
             return False
         return not totals.met_any(self.messages)
 

@@ -39,8 +39,10 @@ PLAN_TOOLS = frozenset({"TodoWrite", "TaskCreate", "TaskUpdate"})
 MAX_TASKS = 1000
 #: a task's subject or active form is cut here (a hostile file's could be megabytes)
 STEP_BYTES = 1600
-#: changes a second half notes for the join; past this many, it is read again here
+#: changes a second half notes for the join, and their texts' characters; past either, it is
+#: read again here
 MAX_JOURNAL = 65_536
+MAX_JOURNAL_BYTES = 8 * 1024 * 1024
 _ID_CHARS = 64  # longer is no task id
 _CALL_CHARS = 256  # longer is no call id worth remembering
 _STATUS_CHARS = 64
@@ -84,7 +86,9 @@ class PlanFold:
         self.created = 0
         self.ided = False  # a result has given a task's id
         self.journal: list[list] | None = [] if journal else None
-        self.overflowed = False  # the journal outgrew ``MAX_JOURNAL``
+        self.overflowed = False  # the journal outgrew ``MAX_JOURNAL`` (changes or bytes)
+        self.guessed = False  # an update named a task by its creation number (no id known yet)
+        self._journal_bytes = 0
         self._pending: dict[str, int] = {}
         self._by_id: dict[str, int] = {}
 
@@ -198,6 +202,9 @@ class PlanFold:
         if number is None and not self.ided and task_id.isascii() and task_id.isdigit():
             found = self.tasks.get(int(task_id))
             number = int(task_id) if found is not None and found[0] is None else None
+            # A second half's guess by creation number may name another task than the one
+            # pass's, whose list goes on from the first half's (``halfjoin.Join.checks``).
+            self.guessed = self.guessed or number is not None
         if number is None:
             return  # a task this file never created (another session's list), or one dropped
         self.newest = "tasks"
@@ -223,7 +230,8 @@ class PlanFold:
         journal = self.journal
         if journal is None or self.overflowed:
             return
-        if len(journal) >= MAX_JOURNAL:
+        self._journal_bytes += sum(len(part) for part in change if isinstance(part, str))
+        if len(journal) >= MAX_JOURNAL or self._journal_bytes > MAX_JOURNAL_BYTES:
             self.overflowed = True
             journal.clear()
             return
@@ -261,7 +269,7 @@ class PlanFold:
     def to_state(self) -> dict[str, Any]:
         return {"todos": None if self.todos is None else [list(step) for step in self.todos], "newest": self.newest,
                 "created": self.created, "ided": self.ided, "tasks": [[n, *task] for n, task in self.tasks.items()],
-                "journal": self.journal, "overflowed": self.overflowed}
+                "journal": self.journal, "overflowed": self.overflowed, "guessed": self.guessed}
 
     @classmethod
     def from_state(cls, doc: object) -> PlanFold:
@@ -271,12 +279,14 @@ class PlanFold:
         todos, tasks, journal, created = doc["todos"], doc["tasks"], doc["journal"], doc["created"]
         if not ((todos is None or (isinstance(todos, list) and all(_strings(s, 2) for s in todos)))
                 and doc["newest"] in _NEWEST and type(created) is int and type(doc["ided"]) is bool
-                and type(doc["overflowed"]) is bool and isinstance(tasks, list) and len(tasks) <= MAX_TASKS
+                and type(doc["overflowed"]) is bool and type(doc["guessed"]) is bool
+                and isinstance(tasks, list) and len(tasks) <= MAX_TASKS
                 and all(_is_task(t, created) for t in tasks) and (journal is None or _is_journal(journal))):
             raise ValueError("ill-shaped plan")
         fold = cls()
         fold.todos = None if todos is None else tuple((step, status) for step, status in todos)
         fold.newest, fold.created, fold.ided, fold.overflowed = doc["newest"], created, doc["ided"], doc["overflowed"]
+        fold.guessed = doc["guessed"]
         fold.journal = journal
         for number, *task in tasks:
             if number in fold.tasks or (task[0] is not None and task[0] in fold._by_id):

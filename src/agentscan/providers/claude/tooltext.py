@@ -38,19 +38,25 @@ def task_summary(name: str, data: dict[str, Any]) -> str | None:
     """The summary of a task call (Claude Code 2.1.16+'s task list): what it creates or
     changes, not its ``description``, a paragraph; else ``None``."""
     if name == "TaskCreate":
-        subject = as_str(data.get("subject")) or as_str(data.get("activeForm"))
-        return f"new task: {collapse(subject, QUESTION_CHARS)}" if subject else None
+        subject = _words(data.get("subject")) or _words(data.get("activeForm"))
+        return f"new task: {subject}" if subject else None
     if name == "TaskUpdate":
         task = data.get("taskId")
-        if not isinstance(task, (str, int)) or isinstance(task, bool):
+        task = _words(task) if isinstance(task, str) else task if type(task) is int else None
+        if task is None:
             return None
-        changes = [status] if (status := as_str(data.get("status"))) else []
-        if subject := as_str(data.get("subject")):
-            changes.append(f"subject: {collapse(subject, QUESTION_CHARS)}")
-        if not changes and (owner := as_str(data.get("owner"))):
-            changes.append(f"owner: {collapse(owner, QUESTION_CHARS)}")
+        changes = [status] if (status := _words(data.get("status"))) else []
+        if subject := _words(data.get("subject")):
+            changes.append(f"subject: {subject}")
+        if not changes and (owner := _words(data.get("owner"))):
+            changes.append(f"owner: {owner}")
         return f"task #{task}" + (f" {', '.join(changes)}" if changes else "")
     return None
+
+
+def _words(value: object) -> str | None:
+    """A task field as one line of words (``None``: none, or blank)."""
+    return collapse(value, QUESTION_CHARS) or None if isinstance(value, str) else None
 
 
 def _questions(questions: object) -> str | None:

@@ -158,10 +158,10 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return TailSummary()
-    summary = _fold_window(path, data, cut, own)
-    if cut and summary.models.calls == () and summary.models.turns == () and summary.cumulative is not None:
-        # Calls, and no turn_context before them in the window: one long turn, begun before it
-        # (``turnseed``); read again on the model it began on.
+    summary, unnamed = _fold_window(path, data, cut, own)
+    if cut and unnamed:
+        # Calls before the window's first turn_context (or in a window of none): their turn
+        # began before it (``turnseed``); read again on the model it began on.
         from agentscan.providers.codex.turnseed import model_before
 
         try:
@@ -172,12 +172,14 @@ def _read_tail(path: Path, ctx: ScanContext, own: str | None = None) -> TailSumm
             return summary
         model = model_before(path, start)
         if model is not None:
-            summary = _fold_window(path, data, cut, own, model)
+            summary = _fold_window(path, data, cut, own, model)[0]
     return summary
 
 
-def _fold_window(path: Path, data: bytes, cut: bool, own: str | None, model: str | None = None) -> TailSummary:
-    """``data``'s records folded (``model``: the model its first calls ran on)."""
+def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
+                 model: str | None = None) -> tuple[TailSummary, bool]:
+    """``data``'s records folded (``model``: the model its first calls ran on), and whether a
+    call in it ran on no model it names."""
     fold = _TailFold(own, model)
     warnings: list[ScanWarning] = []
     chunks = data.split(b"\n")
@@ -205,7 +207,7 @@ def _fold_window(path: Path, data: bytes, cut: bool, own: str | None, model: str
                 continue
         if isinstance(record, dict):
             fold.feed(record)
-    return fold.build(not cut, warnings)
+    return fold.build(not cut, warnings), any(call.model is None for call in fold.calls.all_calls())
 
 
 def tail_window(path: Path) -> tuple[bytes, bool]:

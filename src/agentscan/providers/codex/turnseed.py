@@ -3,8 +3,9 @@
 ``list`` reads only the last 1 MiB of a larger rollout (``headtail``), and a call
 runs on the model of the latest ``turn_context`` (``callscan``).  One long turn (a
 ``turn_context``, then hundreds of tool calls) fills the window with calls whose turn
-began before it: no call in it had a model, and the row said MODEL ``-`` until a
-whole pass (``tokens``, ``show``) had read the file.  Such a window is read again
+began before it: those calls had no model, and the row said MODEL ``-`` (or the model
+of a short turn after them) until a whole pass (``tokens``, ``show``) had read the
+file.  A window with calls before its first ``turn_context`` is read again
 from the model of the last ``turn_context`` before it, found by searching the bytes
 backwards (at most ``MAX_BACK_BYTES``) and decoding only the lines found: the model
 each of those calls ran on, as a whole pass gives it.
