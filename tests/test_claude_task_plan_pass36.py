@@ -317,18 +317,10 @@ def test_the_second_half_goes_on_from_the_first_halfs_list(tmp_path: Path, small
     assert joined and halved == one == [list(step) for step in EXPECTED]
 
 
+@pytest.mark.parametrize(("limit", "value"), [("MAX_JOURNAL", 2), ("MAX_JOURNAL_BYTES", 8)])  # changes, or their texts
 def test_a_second_half_of_too_many_changes_is_read_here(tmp_path: Path, small_limits: None,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tasklist, "MAX_JOURNAL", 2)
-    records = _tasks()
-    path, seam = _split_file(tmp_path, records[:7], [_prompt(100, "go on"), *records[7:]])
-    halved, joined, one = _halves_and_one_pass(path, seam, monkeypatch)
-    assert not joined and halved == one == [list(step) for step in EXPECTED]
-
-
-def test_a_second_half_of_too_much_text_is_read_here(tmp_path: Path, small_limits: None,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tasklist, "MAX_JOURNAL_BYTES", 8)  # the changes' texts, not only their number
+                                                        monkeypatch: pytest.MonkeyPatch, limit: str, value: int) -> None:
+    monkeypatch.setattr(tasklist, limit, value)
     records = _tasks()
     path, seam = _split_file(tmp_path, records[:7], [_prompt(100, "go on"), *records[7:]])
     halved, joined, one = _halves_and_one_pass(path, seam, monkeypatch)

@@ -22,7 +22,8 @@ created on the abandoned branch.  Which of the two lists is the plan is.
 
 Memory stays bounded: the newest ``MAX_TASKS`` tasks are kept, each text cut at
 ``STEP_BYTES``.  A second half's fold (``halves``) starts from nothing, so it notes its
-changes (``journal``) for the join to replay on the first half's list.
+changes (``journal``, at most ``MAX_JOURNAL`` of them and ``MAX_JOURNAL_BYTES`` of their
+texts: past either, the halves are not joined) for the join to replay on the first half's list.
 """
 
 from __future__ import annotations
