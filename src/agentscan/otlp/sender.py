@@ -12,6 +12,7 @@ collector acknowledged it, minus any spans it reported rejecting.
 from __future__ import annotations
 
 import http.client
+import os
 import time
 import urllib.error
 import urllib.request
@@ -132,6 +133,7 @@ def _post(
 
     request_headers = {"Content-Type": content_type, "User-Agent": f"agentscan/{__version__}", **headers}
     problem = ""
+    via = proxy_for(url)
     for attempt in range(retries + 1):
         request = urllib.request.Request(url, data=body, headers=request_headers, method="POST")
         wait = min(BACKOFF_CAP_S, BACKOFF_S * (2 ** attempt))
@@ -150,6 +152,8 @@ def _post(
             reason = getattr(exc, "reason", exc)
             problem = network_problem(reason if isinstance(reason, BaseException) else exc, timeout)
             problem += f" ({timeout_option})" if timeout_option and problem.startswith("timed out") else ""
+            if via:  # the proxy was asked, not the collector: say so, or the advice misleads
+                problem += f", through the proxy {via}"
         except http.client.HTTPException as exc:
             # No OSError: a reply that is not HTTP/1.x (BadStatusLine from a gRPC port's
             # HTTP/2 frames, a header line too long…).  Its text may be binary: not shown.
@@ -157,6 +161,20 @@ def _post(
         if attempt < retries:
             sleep(wait)
     raise SendFailed(f"{result.endpoint}: {problem} (gave up after {retries + 1} attempt{'s' if retries else ''})", result)
+
+
+def proxy_for(url: str) -> str | None:
+    """The proxy a request to ``url`` goes through (the usual ``*_proxy`` variables, as
+    ``urllib`` reads them: ``no_proxy`` honoured), named and shown masked: ``None`` for none."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    proxies = urllib.request.getproxies()
+    proxy = proxies.get(parts.scheme)
+    if not proxy or (parts.hostname and urllib.request.proxy_bypass(parts.hostname)):
+        return None
+    names = [name for name in (f"{parts.scheme}_proxy", f"{parts.scheme.upper()}_PROXY") if name in os.environ]
+    return f"{shown_url(proxy)} ({names[0] if names else 'the system settings'}; no_proxy={parts.hostname} bypasses it)"
 
 
 #: how much of a refusal's reason is read and shown
