@@ -78,6 +78,10 @@ def test_each_completed_span_is_sent_with_the_ids_a_batch_export_gives(data_dir:
     [batch] = read_otlp_file(out)
     assert {(s.trace_id, s.span_id, s.parent) for s in batch} == {
         (s.trace_id, s.span_id, s.parent) for s in (tool, root)}  # a backend can deduplicate
+    # ... and keeps either copy of the root: the same attributes, the working directory too
+    # (the OTLP review s36, F6: the live root had none).
+    [batch_root] = [s for s in batch if not s.parent]
+    assert root.attrs.get("agentscan.cwd") == batch_root.attrs.get("agentscan.cwd") == "/repo"
 
 
 def test_a_dead_collector_never_holds_the_hook_and_the_failure_is_counted(data_dir: Path) -> None:

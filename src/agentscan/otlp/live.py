@@ -138,8 +138,10 @@ def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event
     if closing[-1].seq in builder.repeats.skipped:
         return None  # a second delivery of an event (agentscan registered twice): its span went out with the first
     trace = builder.build(events_path=path)
+    # The root's attributes as a batch export gives them (``sources``), the workspace too: a
+    # backend keeps whichever copy of the root came last.
     facts = SessionFacts(provider=agent, native_id=session_id, source="hooks", content=Content(),
-                         resource=resource_for(agent, os.environ))
+                         resource=resource_for(agent, os.environ), cwd=trace.session.workspace)
     for exported in hook_traces(trace, facts):
         wanted = [s for s in exported.spans if _closed_by(s, exported.spans[0], event, at, turn_id)]
         if wanted:
