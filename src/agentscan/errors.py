@@ -124,7 +124,9 @@ class StrictWarnings(AgentscanError):
     matches the lines printed above it."""
 
     def __init__(self, count: int, still_written: int = 0) -> None:
-        message = f"{count:,} warning{'' if count == 1 else 's'} (--strict)"
+        from agentscan.toolkit.words import plural
+
+        message = f"{plural(count, 'warning')} (--strict)"
         if still_written:
             message = (f"{message}; {still_written:,} more, a truncated last line of a file still being "
                        f"written, not counted" if still_written == 1 else

@@ -20,11 +20,13 @@ def log_once(root: str, agent: str, message: str) -> None:
     """``log_problem``, unless the log's last line already says ``message``: a setting that
     is wrong on every event (a relative ``AGENTSCAN_DATA_DIR``) is said once, not thousands of
     times, which would push the real problems out of the bounded log."""
+    from pathlib import Path
+
+    from agentscan.toolkit.jsonl import read_tail
+
     try:
-        with open(os.path.join(root, store.DIAGNOSTICS_LOG), "rb") as log:
-            log.seek(max(0, log.seek(0, os.SEEK_END) - 4096))
-            last = log.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
-        if last.endswith(b" " + message.encode("utf-8", "replace")):
+        tail, _ = read_tail(Path(root, store.DIAGNOSTICS_LOG), 4096)
+        if tail.rstrip(b"\n").rsplit(b"\n", 1)[-1].endswith(b" " + message.encode("utf-8", "replace")):
             return
     except OSError:
         pass

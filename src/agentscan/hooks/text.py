@@ -137,7 +137,7 @@ def _label(node: Node, clean: Clean) -> tuple[str, str, list[str]]:
     """(what the node is, its input, then status, time and provenance)."""
     shown = ""
     if node.kind == WAVE:
-        head = f"parallel: {_count(len(node.children), 'call')}"
+        head = f"parallel: {plural(len(node.children), 'call')}"
     elif node.kind in (TOOL, SHELL, MCP, FILE):
         head = f"{node.kind} {clean(node.name)}"
         shown = _input_text(node, clean) if node.kind != SHELL else ""
@@ -199,11 +199,11 @@ def _duration_ms(node: Node) -> float | None:
 
 
 def _summary_parts(summary: Any, clean: Clean) -> list[str]:
-    parts = [_count(summary.tool_calls, "tool call")]
+    parts = [plural(summary.tool_calls, "tool call")]
     for value, word in ((summary.mcp_calls, "MCP call"), (summary.failures, "failure"), (summary.denied, "denied"),
                         (summary.subagents, "subagent"), (summary.waves, "wave"), (summary.orphans, "orphan")):
         if value:
-            parts.append(f"{value} denied" if word == "denied" else _count(value, word))
+            parts.append(f"{value} denied" if word == "denied" else plural(value, word))
     if summary.skills:
         parts.append("skills " + ",".join(clean(f.name) for f in summary.skills))
     if summary.commands:
@@ -215,10 +215,6 @@ def _summary_parts(summary: Any, clean: Clean) -> list[str]:
     if summary.status:
         parts.append(clean(summary.status))
     return parts
-
-
-def _count(value: int, word: str) -> str:
-    return plural(value, word)
 
 
 def _seconds(ms: float) -> str:

@@ -29,6 +29,7 @@ from urllib.parse import unquote, urlparse
 
 import orjson
 
+from agentscan.toolkit.words import plural
 from agentscan.toolkit import laxjson
 
 from agentscan.context import ScanContext, legible
@@ -185,7 +186,7 @@ def workspace_status(ctx: ScanContext) -> str | None:
         return f"workspace DBs: none ({legible(str(root))} does not exist or cannot be listed)"
     read, unread, directories = found
     opened = len(read) - len(unread)
-    listed = f"{len(composers)} composer{'' if len(composers) == 1 else 's'} listed"
+    listed = f"{plural(len(composers), 'composer')} listed"
     line = f"workspace DBs: {opened} of {len(read)} read in {legible(str(root))} ({listed}"
     if unread:
         line += f"; {len(unread)} could not be read, see the warnings"
