@@ -353,7 +353,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def legible(text: str) -> str:
-    """``text`` as valid UTF-8: each lone surrogate (a cut emoji's ``\ud83d``) one U+FFFD, as a
+    """``text`` as valid UTF-8: each lone surrogate (a cut emoji's ``\\ud83d``) one U+FFFD, as a
     JSON reader that takes it shows it.  Not ``fsview.legible``, which is for a file name's
     undecodable bytes, one U+FFFD a byte: it gave three for one surrogate."""
     if text.isascii():
