@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import zlib
 from pathlib import Path
-from typing import Iterator
+from typing import IO, Iterator
 
 import orjson
 
@@ -63,12 +63,14 @@ def matching_records(
     count_lines: bool = False,
     crc: bool = False,
     max_line: int = MAX_LINE_BYTES,
+    end: int | None = None,
 ) -> Iterator[tuple[int, dict]]:
     """``(offset, record)`` of every JSON object line of ``path`` holding ``marker``
     (or any of several markers), in file order.
 
     ``start``/``lines_before`` resume after a complete line of an earlier
-    scan.  ``progress`` receives where the last complete line ended, the
+    scan.  ``end``: read no further than this offset, a line's start (the first half
+    of a file read by halves: ``claude/usagehalves``).  ``progress`` receives where the last complete line ended, the
     number of complete lines (exact with ``count_lines``) and, with ``crc``,
     the CRC-32 of everything before ``complete_offset`` (continuing
     ``progress.crc`` when resuming).
@@ -83,7 +85,7 @@ def matching_records(
         if reached != start:  # cannot seek: the earlier scan's progress does not apply
             progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
         scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
-        yield from scan.run(handle)
+        yield from scan.run(handle if end is None else _Upto(handle, reached, end))
 
 
 class _Scan:
@@ -280,6 +282,20 @@ class _Scan:
             self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
             return
         yield self.offset, record
+
+
+class _Upto:
+    """A file read no further than ``end``: the reader meets its end there."""
+
+    __slots__ = ("_handle", "_left")
+
+    def __init__(self, handle: IO[bytes], position: int, end: int) -> None:
+        self._handle, self._left = handle, max(0, end - position)
+
+    def read(self, size: int) -> bytes:
+        data = self._handle.read(min(size, self._left)) if self._left else b""
+        self._left -= len(data)
+        return data
 
 
 class _Block:

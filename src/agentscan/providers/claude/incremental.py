@@ -48,6 +48,9 @@ VERSION = 8
 MARKER = b'"usage"'
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
+#: a file this large is read by halves on two cores when one is free (``usagehalves``):
+#: below it a fork costs more than it saves
+SPLIT_BYTES = 64 * 1024 * 1024
 
 
 class FileScan:
@@ -66,10 +69,13 @@ class FileScan:
 def scan_file(
     path: Path, ctx: ScanContext, *, subagent: str | None, base: int, start: int = 0, lines_before: int = 0,
     crc: int = 0, exact: bool = False, size: int | None = None, own: str | None = None,
+    end: int | None = None, count_lines: bool = False, settle_inline: bool = True,
 ) -> FileScan:
     """Calls of ``path`` from ``start`` on; ``exact`` counts lines and CRCs the bytes (for a resume state).
     ``size``: the file's, when known: a huge one tells ``ctx.progress`` how far its scan is.
-    ``own``: the session the file is part of (``usage.call_of``)."""
+    ``own``: the session the file is part of (``usage.call_of``).  ``end``, ``count_lines``,
+    ``settle_inline``: for a half of a file read by halves (``usagehalves``): read no further
+    than ``end``, count its lines without a CRC, and leave naming inline runs to the whole."""
     progress = ScanProgress(start, lines_before, crc)
     calls: list[Call] = []
     append = calls.append
@@ -78,7 +84,8 @@ def scan_file(
     inline = False
     with ctx.warnings.capture() as warnings:
         for offset, record in matching_records(
-            path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact, crc=exact
+            path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact or count_lines,
+            crc=exact, end=end,
         ):
             call = call_of(record, subagent, base + offset, UNREAD, own)  # (positional: once a call)
             if call is not None:
@@ -89,7 +96,7 @@ def scan_file(
                 seen += 1
                 if not seen % reporting.TOLD_EVERY:
                     tell(offset)
-    if inline and start == 0:  # (a tail's calls are given theirs with the calls before it: ``_update``)
+    if inline and start == 0 and settle_inline:  # (a tail's calls are given theirs with the calls before it: ``_update``)
         from agentscan.providers.claude.sidechains import attribute
 
         attribute(path, ctx, calls, base)
@@ -144,11 +151,23 @@ def _update(
 
                 attribute(path, ctx, calls, base)
             return calls, _state_entry(path, stat, scan, calls, _warnings_of(known["warnings"]))
-    scan = scan_file(path, ctx, subagent=subagent, base=base, exact=keep_state,
-                     size=stat.st_size if stat is not None else None, own=own)
+    whole = _whole_file(path, ctx, subagent, base, stat, keep_state, own)
     if not keep_state or stat is None:
-        return scan.calls, None
-    return scan.calls, _state_entry(path, stat, scan, scan.calls, [])
+        return whole.calls, None
+    return whole.calls, _state_entry(path, stat, whole, whole.calls, [])
+
+
+def _whole_file(path: Path, ctx: ScanContext, subagent: str | None, base: int, stat: os.stat_result | None,
+                exact: bool, own: str) -> FileScan:
+    """``scan_file`` of all of ``path``: by halves on two cores when it is huge (``usagehalves``)."""
+    if stat is not None and stat.st_size >= SPLIT_BYTES and not path.name.endswith(".zst"):
+        from agentscan.providers.claude.usagehalves import scan_by_halves
+
+        halves = scan_by_halves(path, ctx, subagent=subagent, base=base, exact=exact, stat=stat, own=own)
+        if halves is not None:
+            return halves
+    return scan_file(path, ctx, subagent=subagent, base=base, exact=exact,
+                     size=stat.st_size if stat is not None else None, own=own)
 
 
 def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[Call], earlier: list[ScanWarning]) -> dict:
