@@ -160,14 +160,16 @@ def test_trace_list_leaves_out_its_time_rather_than_cut_it(isolated_home: Path, 
     lines = out.splitlines()
     assert cells(lines[0]) == ["ID", "EVENTS"]
     assert cells(lines[1]) == ["claude:7f3c9a12", "15"]
-    assert f"left out to fit {width} columns: UPDATED" in " ".join(err.split())
+    # as list's: the path and the prompt go first, in that order, then the time
+    assert f"left out to fit {width} columns: CWD, TITLE, UPDATED" in " ".join(err.split())
 
 
 def test_trace_list_at_80_columns_shows_the_time(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(80)
     out, err = run("--demo", "trace", "--list")
-    assert cells(out.splitlines()[0]) == ["ID", "UPDATED", "EVENTS"]
-    assert re.fullmatch(r"claude:7f3c9a12  \d{4}-\d\d-\d\d \d\d:\d\d  +15", out.splitlines()[1])
+    assert cells(out.splitlines()[0]) == ["ID", "UPDATED", "EVENTS", "CWD", "TITLE"]
+    assert re.fullmatch(r"claude:7f3c9a12  \d{4}-\d\d-\d\d \d\d:\d\d  +15  …/weather-app  Add a 5-day forecast …",
+                        out.splitlines()[1])
     assert "left out" not in err
 
 

@@ -270,6 +270,8 @@ def trace_command(
     redact: bool = redact_option(
         "Replace prompts, thoughts, responses, tool inputs and errors with a length and hash; mask secrets in paths."
     ),
+    last: Optional[int] = typer.Option(None, "--last", metavar="N", help="Show only the last N turns."),
+    turn: Optional[int] = typer.Option(None, "--turn", metavar="N", help="Show only turn N, numbered as the tree numbers them."),
     as_json: bool = JsonOption,
 ) -> None:
     """The conversation tree rebuilt from the captured hook events of one session."""
@@ -297,12 +299,20 @@ def trace_command(
     if list_sessions:
         if session_id:
             raise UsageProblem("give an ID or --list, not both")
-        _trace_list(as_json, root)
+        if last is not None or turn is not None:
+            raise UsageProblem(f"{'--last' if last is not None else '--turn'} chooses turns of one session, not with --list")
+        from agentscan.cli.trace_list import print_trace_list
+
+        print_trace_list(as_json, root)
         return
     if not session_id:
         shown_by = "agentscan --demo trace --list" if state.demo else "agentscan trace --list"
         raise UsageProblem(f"give a session ID (`{shown_by}` shows the captured ones)")
+    from agentscan.hooks.text import chosen_turns
+
+    chosen_turns(None, last, turn)  # a bad N is said before the store is read
     trace = trace_session(session_id, root=root, demo=state.demo)
+    shown = chosen_turns(len(trace.turns), last, turn)
     if state.demo:
         trace = _found_in_demo_home(trace)
     if redact:
@@ -310,7 +320,9 @@ def trace_command(
 
         trace = redact_trace(trace)
     if as_json:
-        render.emit_json(render.envelope("trace", trace.body_json(), trace.warnings))
+        body = trace.body_json()
+        body["turns"] = [body["turns"][index] for index in shown]  # the session's summary stays whole
+        render.emit_json(render.envelope("trace", body, trace.warnings))
     else:
         from agentscan.cli.charset import width_of
         from agentscan.cli.term import clean, cut, cut_left
@@ -320,7 +332,7 @@ def trace_command(
         # One line per node on a terminal, as in the other tables (a summary goes on to the next
         # line rather than lose its end); whole lines in a pipe.
         layout = Layout(term.width, width_of, cut, cut_left) if term.tty else None
-        for line in lines(trace, clean, " --demo" if state.demo else "", layout):
+        for line in lines(trace, clean, " --demo" if state.demo else "", layout, shown=shown):
             print(cut(line, term.width) if term.tty else line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:
@@ -337,34 +349,3 @@ def _found_in_demo_home(trace: Any) -> Any:
 
     found = transcript_exists(in_demo_home(trace.session.transcript_path))
     return replace(trace, session=replace(trace.session, transcript_found=found))
-
-
-def _trace_list(as_json: bool, root: str | None = None) -> None:
-    from agentscan.cli import render
-    from agentscan.cli.table import Column, print_table
-    from agentscan.cli.term import clean
-    from agentscan.hooks import store
-    from agentscan.hooks.model import iso_ns
-    from agentscan.scan.short_ids import short_ids
-    from agentscan.timeutil import parse_iso
-
-    root = root or store.data_dir()
-    found = store.summaries(root)
-    if as_json:
-        render.emit_json({"schema": "agentscan.trace-list/1", "data_dir": root,
-                          "sessions": [s.to_json() for s in found], "warnings": []})
-        return
-    if not found:
-        render.note(f"no hook events captured yet in {root}; see `agentscan hooks install`")
-        return
-    term = render.terminal()
-    shown = short_ids((s.session.agent, s.session.session_id) for s in found) if term.tty else {}
-    # clean: an id is whatever the agent sent (an escape sequence, a newline that splits the row)
-    rows = [[clean(shown.get(s.session.id, s.session.id)), render.short_time(parse_iso(iso_ns(s.updated_ns))),
-             render.full_number(s.events, term)] for s in found]
-    # As ``list``'s UPDATED: left out on a narrow terminal rather than a time or a count cut.
-    hidden = print_table([Column("ID", style="yellow"), Column("UPDATED", drop=1), Column("EVENTS", right=True)], rows,
-                         term=term)
-    if hidden:
-        render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
-                    tty_only=True)

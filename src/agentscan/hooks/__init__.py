@@ -17,6 +17,7 @@ Modules, in the order data flows through them::
     text.py        the human-readable tree
     crosscheck.py  transcript path -> agentscan session id; `has_hook_events`
     eventcounts.py `hook_event_counts`: a session's events as `trace` counts them (for `show`)
+    listing.py     `trace --list`: each session's count, time, first workspace and prompt
 
 This package must stay cheap to import: ``agentscan hook`` runs on every agent
 event, so nothing here is imported eagerly.

@@ -19,6 +19,7 @@ from typing import Any
 
 from agentscan.hooks import store
 from agentscan.hooks.diagnostics import log_once, log_problem
+from agentscan.hooks.events import CURSOR_EVENTS
 from agentscan.hooks.ids import canonical_generation_id
 from agentscan.hooks.sanitize import sanitize
 
@@ -69,7 +70,9 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
         if problem:
             log_problem(root, name, problem + _whose(reader.head()))
         if raw:
-            name, stored = capture_envelope(root, name, raw, received_at_ns)
+            stored_as, stored = capture_envelope(root, name, raw, received_at_ns)
+            # The reply is the configured agent's: Cursor running Claude Code's hook reads a Claude reply
+            name = name or stored_as
         elif not problem:  # stdin closed with nothing on it: said, as any payload not stored is
             log_problem(root, name, "empty payload (stdin held nothing); nothing stored")
     except Exception as exc:  # noqa: BLE001 - an observer must never break the agent
@@ -141,17 +144,25 @@ def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> 
         log_problem(root, agent, f"payload is a JSON {type(payload).__name__}, not an object")
         return agent, None
     payload = sanitize(payload)  # depth and number bounds: what the readers can hold
+    configured = agent
     agent = agent or detect_agent(payload)
+    if agent == "claude" and is_cursor_payload(payload):
+        # Cursor's "third-party hooks" setting makes Cursor run the hooks configured for Claude
+        # Code too, with Cursor's own payload: a Cursor event, never a Claude session of its own.
+        agent = "cursor"
     event, session_id, turn_id = identify(agent, payload)
-    envelope = {
-        "v": ENVELOPE_VERSION,
-        "received_at_ns": received_at_ns,
+    envelope: dict[str, Any] = {"v": ENVELOPE_VERSION, "received_at_ns": received_at_ns}
+    if configured and configured != agent:
+        # Right after the time (``eventcounts`` compares what follows it): the hook installed for
+        # that agent stored it, so a twin from Cursor's own hook is a known double delivery.
+        envelope[VIA] = configured
+    envelope.update({
         "agent": agent,
         "event": event,
         "session_id": session_id,
         "turn_id": turn_id,
         "payload": redact(event, payload),
-    }
+    })
     try:
         store.append_event(root, agent, session_id, encode_line(envelope))
     except OSError as exc:
@@ -255,6 +266,19 @@ def detect_agent(payload: dict[str, Any]) -> str:
     if any(key in payload for key in ("prompt_id", "permission_mode", "effort")):
         return "claude"
     return "unknown"
+
+
+def is_cursor_payload(payload: dict[str, Any]) -> bool:
+    """A payload in Cursor's shape, whichever hook it reached: its ``cursor_version``, or its
+    ``conversation_id`` with one of Cursor's own (camelCase) event names.  Claude Code sends
+    neither field."""
+    if "cursor_version" in payload:
+        return True
+    return "conversation_id" in payload and payload.get("hook_event_name") in CURSOR_EVENTS
+
+
+#: the envelope field naming the agent whose hook stored a payload of another (docs/hooks.md)
+VIA = "via"
 
 
 def identify(agent: str, payload: dict[str, Any]) -> tuple[str | None, str | None, str | None]:

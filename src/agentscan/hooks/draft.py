@@ -126,6 +126,8 @@ class TurnDraft:
     first_ns: int | None = None
     last_ns: int | None = None
     stop_status: str | None = None
+    #: when its prompt came (a later prompt with no stop before it: the turn was interrupted)
+    prompted_ns: int | None = None
     tokens: Any = None  # agentscan.model.TokenUsage | None
 
     def add_request(self, draft: Draft) -> None:

@@ -34,21 +34,29 @@ def hook_event_counts(session_ids: Iterable[str], *, env: Mapping[str, str] | No
 
 
 def _may_hold_repeats(path: str) -> bool:
-    """Whether two lines of ``path`` differ only in their capture time: the only way an event
-    can be delivered twice (``repeats.py``).  Bytes compared, nothing decoded: most sessions
+    """Whether two lines of ``path`` differ only in their capture time (and the hook that stored
+    them: Cursor runs Claude Code's too): the only way an event can be delivered twice
+    (``repeats.py``).  Bytes compared, nothing decoded: most sessions
     hold none, and then the count of envelopes is the count."""
     start = len(b'{"v":1,"received_at_ns":')
     seen: set[int] = set()  # hashes, not the lines (megabytes of tool output): a collision only costs the tree
     try:
         with open(path, "rb") as handle:
             for line in handle:
-                rest = hash(line[line.find(b",", start):])
+                after = line.find(b",", start)
+                if line.startswith(_VIA, after + 1):  # stored by Claude Code's hook (Cursor ran it): a twin all the same
+                    after = line.find(b",", after + 1)
+                rest = hash(line[after:])
                 if rest in seen:
                     return True
                 seen.add(rest)
     except OSError:
         return False
     return False
+
+
+#: what follows the capture time in a line stored through another agent's hook (``capture.VIA``)
+_VIA = b'"via":'
 
 
 def _counted_once(session: store.StoredSession) -> int:

@@ -25,4 +25,12 @@ SESSION_EVENTS = frozenset({
     "SessionStart", "SessionEnd", "Setup",
 })
 SESSION_STARTS = ("sessionStart", "SessionStart")
+#: every Cursor hook event, as Cursor names it (camelCase): what ``hooks install`` registers, and
+#: how a Cursor payload that reaches the hook installed for Claude Code is told (capture.py)
+CURSOR_EVENTS = (
+    "sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentThought", "afterAgentResponse",
+    "preToolUse", "postToolUse", "postToolUseFailure", "beforeShellExecution", "afterShellExecution",
+    "beforeMCPExecution", "afterMCPExecution", "beforeReadFile", "afterFileEdit", "subagentStart",
+    "subagentStop", "preCompact", "stop", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
+)
 SESSION_ENDS = ("sessionEnd", "SessionEnd")

@@ -34,17 +34,11 @@ from agentscan.errors import HookConfigError
 from agentscan.hooks.backups import backup as backup
 from agentscan.hooks.backups import project_backups as project_backups
 from agentscan.hooks.configjson import parse, render
+from agentscan.hooks.events import CURSOR_EVENTS as CURSOR_EVENTS  # every Cursor event, registered without matchers
 from agentscan.hooks.merging import TIMEOUT_SECONDS as TIMEOUT_SECONDS
 from agentscan.hooks.merging import Replaced, events_with_ours, merge_claude, merge_cursor
 from agentscan.hooks.merging import is_ours as is_ours
 
-#: every Cursor hook event (docs/hooks.md, "The tree"), observed without matchers
-CURSOR_EVENTS = (
-    "sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentThought", "afterAgentResponse",
-    "preToolUse", "postToolUse", "postToolUseFailure", "beforeShellExecution", "afterShellExecution",
-    "beforeMCPExecution", "afterMCPExecution", "beforeReadFile", "afterFileEdit", "subagentStart",
-    "subagentStop", "preCompact", "stop", "workspaceOpen", "beforeTabFileRead", "afterTabFileEdit",
-)
 #: Claude Code events an observer should register (docs/hooks.md, "The tree"): not WorktreeCreate
 #: (its hook must answer with a path), not the high-volume MessageDisplay/FileChanged/
 #: Elicitation*, not the unpublished model-switch events.

@@ -40,6 +40,8 @@ class HookEvent:
     session_id: str | None
     turn_id: str | None
     payload: Mapping[str, Any]
+    #: the agent whose hook stored it when that is not ``agent`` (Cursor running Claude Code's hook)
+    via: str | None = None
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.payload.get(key, default)

@@ -35,6 +35,9 @@ class Repeats:
         self._kept: dict[tuple[str, bytes], tuple[int, HookEvent]] = {}
         #: ``seq`` of the events counted as repeats (the live sender must not send a span twice)
         self.skipped: set[int] = set()
+        #: those of them whose twin came through another agent's hook (Cursor running the hook
+        #: installed for Claude Code, its "third-party hooks"): a setting, not a mistake
+        self.bridged: set[int] = set()
 
     @property
     def count(self) -> int:
@@ -49,13 +52,26 @@ class Repeats:
         kept = self._kept.get(key)
         if kept is not None and 0 <= at_ns - kept[0] < WINDOW_NS and (twin_pending is None or twin_pending(kept[1])):
             self.skipped.add(event.seq)
+            if (event.via is None) != (kept[1].via is None):
+                self.bridged.add(event.seq)
             return True
         self._kept[key] = (at_ns, event)
         return False
 
-    def note(self) -> str:
-        return (f"{self.count} hook event{'s were' if self.count != 1 else ' was'} delivered twice and counted once; "
-                "is agentscan registered in more than one settings file?")
+    def notes(self) -> list[str]:
+        """What the trace warns: the twins Cursor's third-party hooks made apart from the others."""
+        from agentscan.toolkit.words import plural
+
+        found = []
+        bridged, other = len(self.bridged), self.count - len(self.bridged)
+        if bridged:
+            found.append(f"{plural(bridged, 'Cursor hook event')} came twice, through Cursor's own hook and through the "
+                         "one installed for Claude Code (Cursor runs Claude Code's hooks too: its third-party hooks "
+                         "setting), and counted once")
+        if other:
+            found.append(f"{plural(other, 'hook event')} {'were' if other != 1 else 'was'} delivered twice and counted "
+                         "once; is agentscan registered in more than one settings file?")
+        return found
 
 
 def _digest(payload: Any) -> bytes:

@@ -393,4 +393,5 @@ def _event_of(record: Any, number: int, session: StoredSession, factory: Any) ->
         session_id=text(record.get("session_id")),
         turn_id=text(record.get("turn_id")),
         payload=payload,
+        via=text(record.get("via")),
     )

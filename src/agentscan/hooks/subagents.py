@@ -51,13 +51,30 @@ class Subagents:
         #: agent id -> the Task call whose result named it (Claude ``tool_response.agentId``)
         self.named_by: dict[str, Draft] = {}
 
-    def container_for(self, event: HookEvent) -> list[Draft] | None:
-        """Where a Claude hook fired inside a subagent goes: under that subagent."""
-        agent_id = event.text("agent_id")
-        if agent_id is None or event.name in STARTS or event.name in STOPS:
+    def container_for(self, event: HookEvent) -> tuple[list[Draft], str] | None:
+        """Where an event fired inside a subagent goes: under that subagent, and how it was told.
+
+        Claude's hooks carry the subagent's ``agent_id``.  Cursor reports a subagent's calls under
+        the parent conversation; they go under it when their payload says which: a
+        ``subagent_id`` (``native``), or a ``transcript_path`` in the parent's ``subagents/``
+        folder, named by the subagent's id (``native``) or, when no id matches, the one Cursor
+        subagent still running (``correlated``).  Otherwise they stay where they are.
+        """
+        if event.name in STARTS or event.name in STOPS:
             return None
-        node = self.by_id.get(agent_id)
-        return node.children if node is not None else None
+        agent_id = event.text("agent_id") or event.text("subagent_id")
+        if agent_id is not None:
+            node = self.by_id.get(agent_id)
+            return (node.children, NATIVE) if node is not None and node.kind == SUBAGENT else None
+        child = subagent_transcript(event.text("transcript_path"))
+        if child is None:
+            return None
+        node = self.by_id.get(child)
+        if node is not None and node.kind == SUBAGENT:
+            return node.children, NATIVE
+        running = [s for s in self.open if s.closed_by is None and s.opened_by is not None
+                   and s.opened_by.name == "subagentStart"]
+        return (running[0].children, CORRELATED) if len(running) == 1 else None
 
     def start(self, turn: TurnDraft, container: list[Draft], event: HookEvent, at_ns: int) -> Draft:
         agent_id = event.text("subagent_id") or event.text("agent_id")
@@ -156,6 +173,9 @@ class Subagents:
             node.status = None  # an internal agent's stop: an event, which has no status
             return node
         node.detail.update({key: event.get(key) for key in _STOP_DETAIL if event.get(key) is not None})
+        child = subagent_transcript(event.text("agent_transcript_path"))
+        if child is not None:  # a Cursor event that comes later from this subagent's transcript
+            self.by_id.setdefault(child, node)
         if node in self.open:
             self.open.remove(node)
         return node
@@ -195,6 +215,16 @@ def _spawning_call(turn: TurnDraft, event: HookEvent, agent_type: str | None) ->
     calls = [r for r in turn.in_flight() if r.name in _TASK_TOOLS and not r.holds(SUBAGENT)]
     best = unique_best((r, compare(_requested_type(r), agent_type, 10)) for r in calls)
     return best, CORRELATED
+
+
+def subagent_transcript(path: str | None) -> str | None:
+    """The id a subagent's transcript is named by: ``…/<parent>/subagents/<id>.jsonl``."""
+    if not path:
+        return None
+    parts = [part for part in path.replace("\\", "/").split("/") if part]
+    if len(parts) < 3 or parts[-2] != "subagents" or not parts[-1].endswith(".jsonl"):
+        return None
+    return parts[-1][: -len(".jsonl")] or None
 
 
 def _result_agent_id(event: HookEvent) -> str | None:

@@ -48,27 +48,33 @@ def render(trace: Trace, clean: Clean) -> str:
     return "\n".join(lines(trace, clean)) + "\n"
 
 
-def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | None = None) -> Iterator[str]:
+def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | None = None,
+          shown: range | None = None) -> Iterator[str]:
     """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``); ``layout``:
-    the terminal's, else (a pipe) every line whole."""
+    the terminal's, else (a pipe) every line whole; ``shown``: the indexes of the turns to
+    draw (``chosen_turns``), each still numbered as in the whole session."""
+    chosen = range(len(trace.turns)) if shown is None else shown
     session = trace.session
     yield f"session {clean(session.id)}  ({clean(session.status)})"
     if session.workspace:
         yield f"  workspace   {clean(session.workspace)}"
     if session.transcript_session_id:
-        shown = clean(session.transcript_session_id)
-        yield f"  transcript  {shown}"
+        transcript = clean(session.transcript_session_id)
+        yield f"  transcript  {transcript}"
         # `show` needs the file; agents delete old transcripts while their hook events stay.
         # On a line of its own: the command, whole, to be copied.
-        hint = f"agentscan{show_options} show {shown}" if session.transcript_found else "transcript file not found"
+        hint = f"agentscan{show_options} show {transcript}" if session.transcript_found else "transcript file not found"
         yield f"{_VALUE_INDENT}{hint}"
     yield f"  captured    {_captured(session.started_ns, session.ended_ns)}"
     yield from _wrapped("  summary     ", _summary_parts(trace.summary, clean), _VALUE_INDENT, layout)
+    if len(chosen) != len(trace.turns):  # the header and its summary are the whole session's
+        yield f"  shown       {_shown_turns(chosen, len(trace.turns))}"
     if session.nodes:
         yield "session events"
         yield from _tree(session.nodes, "  ", clean, layout)
     shown_ids = short_turn_ids([turn.id for turn in trace.turns])
-    for number, turn in enumerate(trace.turns, 1):
+    for index in chosen:
+        number, turn = index + 1, trace.turns[index]
         yield ""
         derived = " (derived)" if turn.derived else ""
         head = f"turn {number}  {clean(shown_ids.get(turn.id, turn.id))}{derived}  "
@@ -76,6 +82,34 @@ def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | N
         if turn.prompt:
             yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}"
         yield from _tree(turn.nodes, "  ", clean, layout)
+
+
+def chosen_turns(count: int | None, last: int | None, turn: int | None) -> range:
+    """The indexes of the turns ``trace --last N`` or ``--turn N`` shows, of ``count`` turns
+    (``None``: only check ``N``).  Raises ``UsageProblem`` for an ``N`` below 1, both options,
+    or a turn the session does not have."""
+    from agentscan.errors import UsageProblem
+
+    if last is not None and turn is not None:
+        raise UsageProblem("give --last or --turn, not both")
+    for option, value in (("--last", last), ("--turn", turn)):
+        if value is not None and value < 1:
+            raise UsageProblem(f"{option} {value}: N counts turns from 1")
+    if count is None:
+        return range(0)
+    if turn is not None:
+        if turn > count:
+            raise UsageProblem(f"--turn {turn}: this session has {plural(count, 'turn')}")
+        return range(turn - 1, turn)
+    return range(max(count - last, 0) if last is not None else 0, count)
+
+
+def _shown_turns(shown: range, count: int) -> str:
+    if not shown:
+        return f"no turn of {count}"
+    if len(shown) == 1:
+        return f"turn {shown[0] + 1} of {count}"
+    return f"turns {shown[0] + 1}-{shown[-1] + 1} of {count}"
 
 
 def short_turn_ids(ids: list[str]) -> dict[str, str]:

@@ -26,7 +26,7 @@ from agentscan.hooks.ids import canonical_generation_id
 from agentscan.hooks.crosscheck import transcript_exists, transcript_session_id
 from agentscan.hooks.repeats import Repeats
 from agentscan.hooks.draft import Draft, TurnDraft, bounded
-from agentscan.hooks.model import EVENT, RESPONSE, THOUGHT, HookEvent, SessionInfo, Trace, Turn
+from agentscan.hooks.model import EVENT, NATIVE, RESPONSE, THOUGHT, HookEvent, SessionInfo, Trace, Turn
 from agentscan.hooks.subagents import STARTS, STOPS, Subagents
 from agentscan.hooks.summary import session_tokens, summarize, token_snapshot
 from agentscan.timeutil import from_epoch, parse_iso
@@ -66,11 +66,14 @@ class TreeBuilder:
         turn = self._turn_for(event)
         turn.touch(at)
         self.session.touch(at)
-        container = self.subagents.container_for(event)
-        if container is None:
-            container = turn.nodes
-        placement = turn.placement
+        container, placement = turn.nodes, turn.placement
+        inside = self.subagents.container_for(event)
+        if inside is not None:  # fired inside a subagent: under it, however that was told
+            container = inside[0]
+            placement = inside[1] if placement == NATIVE else placement
         name = event.name
+        if name in PROMPTS and turn.prompted_ns is None:
+            turn.prompted_ns = at
         if name in PROMPTS and turn.prompt is None:
             turn.prompt = _bounded(event.text("prompt"))
         elif name == "afterAgentThought":
@@ -167,12 +170,14 @@ class TreeBuilder:
 
     def build(self, *, events_path: str | None = None, warnings: Iterable[Any] = ()) -> Trace:
         turns = []
+        interrupted = self._interrupted()
         for draft in self.turns.values():
             waves.form_waves(draft.nodes)
             waves.apply_batches(draft)
             nodes = tuple(node.freeze() for node in draft.nodes)
+            status = INTERRUPTED if draft in interrupted else draft.stop_status
             summary = summarize(nodes, [draft.prompt], started_ns=draft.first_ns, ended_ns=draft.last_ns,
-                                tokens=draft.tokens, status=draft.stop_status, agent=self.agent)
+                                tokens=draft.tokens, status=status, agent=self.agent)
             turns.append(Turn(
                 id=draft.id or "", prompt=draft.prompt, nodes=nodes, started_ns=draft.first_ns or 0,
                 ended_ns=draft.last_ns or 0, derived=draft.derived, stop_status=draft.stop_status,
@@ -206,8 +211,23 @@ class TreeBuilder:
         if self.repeats.count:
             from agentscan.model import ScanWarning
 
-            noted += (ScanWarning(events_path or info.id, self.repeats.note()),)
+            noted += tuple(ScanWarning(events_path or info.id, note) for note in self.repeats.notes())
         return Trace(session=info, turns=tuple(turns), summary=summary, warnings=noted)
+
+    def _interrupted(self) -> set[TurnDraft]:
+        """Claude turns that a later prompt followed with no Stop between: Claude Code sends no
+        Stop when the user interrupts a turn (Esc), so the next prompt is the only sign.  Not
+        said of Cursor, which sends its ``stop`` with ``aborted``: one missing is a lost hook."""
+        if self.agent != "claude":
+            return set()
+        found: set[TurnDraft] = set()
+        later: int | None = None  # the latest prompt of the turns after this one
+        for draft in reversed(self.turns.values()):
+            if draft.stop_status is None and later is not None and later >= (draft.first_ns or 0):
+                found.add(draft)
+            if draft.prompted_ns is not None:
+                later = draft.prompted_ns if later is None else max(later, draft.prompted_ns)
+        return found
 
     def _status(self) -> str:
         """The state of the latest session event or turn, not of any earlier one: a stopped
@@ -216,6 +236,10 @@ class TreeBuilder:
             return "ended"
         latest = next(reversed(self.turns.values()), self.session)
         return "stopped" if latest.stop_status is not None else "active"
+
+
+#: the summary status of a Claude turn that a new prompt interrupted (no Stop came)
+INTERRUPTED = "interrupted"
 
 
 def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], **kwargs: Any) -> Trace:

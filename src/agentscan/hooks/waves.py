@@ -12,7 +12,7 @@ after every completion would do, docs/hooks.md, "The tree"):
 Sequential calls never form a wave; waves are never merged.  A wave's
 interval is its span (min start .. max end), not the sum of its calls.
 Claude's ``PostToolBatch`` names its calls exactly, so it then re-parents
-those calls under itself, taking them out of any wave.
+those calls under itself, taking them out of any wave, in the order it lists them.
 """
 
 from __future__ import annotations
@@ -122,7 +122,13 @@ def apply_batches(turn: TurnDraft) -> None:
     """Claude PostToolBatch: one call -> the batch nests under it; several -> it parents them."""
     for batch in turn.batches:
         listed = batch.input.get("tool_calls") if isinstance(batch.input, dict) else None
-        ids = {c.get("tool_use_id") for c in listed or () if isinstance(c, dict)}
+        # the batch's own order (the model's), not the capture order of the requests: Claude
+        # Code runs its hooks asynchronously, so parallel PreToolUse come in any order
+        order: dict[str, int] = {}
+        for c in listed or ():
+            if isinstance(c, dict) and isinstance(c.get("tool_use_id"), str):
+                order.setdefault(c["tool_use_id"], len(order))
+        ids = set(order)
         # only calls at the turn's top level (or in one of its waves) are re-parented
         calls = [r for r in turn.requests if r.id is not None and r.id in ids and _at_top(turn.nodes, r)]
         if not calls or batch not in turn.nodes:
@@ -132,7 +138,7 @@ def apply_batches(turn: TurnDraft) -> None:
             calls[0].children.append(batch)
             continue
         index = _detach_all(turn.nodes, calls)
-        batch.children.extend(sorted(calls, key=lambda c: c.interval()[0]))
+        batch.children.extend(sorted(calls, key=lambda c: (order[c.id], c.interval()[0])))  # type: ignore[index]
         batch.provenance = NATIVE
         turn.nodes.insert(index, batch)
 

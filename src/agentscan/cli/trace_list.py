@@ -1,0 +1,57 @@
+"""``agentscan trace --list``: the sessions with captured hook events, as a table.
+
+Its columns say what ``list``'s say, by the same names and in the same forms: ID (short on
+a terminal, whole in a pipe), UPDATED, then EVENTS, CWD (``~/…`` on a terminal) and TITLE
+(the first prompt).  On a terminal each row is one line, fitted to the width: TITLE and
+CWD are cut first, then left out (CWD before TITLE, UPDATED last) rather than a time or a
+count cut; in a pipe every cell is whole and there is no colour.
+"""
+
+from __future__ import annotations
+
+from agentscan.cli.table import Column
+
+COLUMNS = (
+    Column("ID", style="yellow"),
+    Column("UPDATED", drop=1),
+    Column("EVENTS", right=True),
+    Column("CWD", flex=True, min_width=10, keep_end=True, drop=3),
+    Column("TITLE", flex=True, min_width=12, weight=2, drop=2),
+)
+
+
+def print_trace_list(as_json: bool, root: str | None = None) -> None:
+    from agentscan.cli import render
+    from agentscan.cli.table import print_table
+    from agentscan.cli.term import clean, clean_path
+    from agentscan.hooks import store
+    from agentscan.hooks.listing import listed
+    from agentscan.hooks.model import iso_ns
+    from agentscan.scan.short_ids import short_ids
+    from agentscan.timeutil import parse_iso
+
+    root = root or store.data_dir()
+    found = listed(root)
+    if as_json:
+        render.emit_json({"schema": "agentscan.trace-list/1", "data_dir": root,
+                          "sessions": [s.to_json() for s in found], "warnings": []})
+        return
+    if not found:
+        render.note(f"no hook events captured yet in {root}; see `agentscan hooks install`")
+        return
+    term = render.terminal()
+    sessions = [s.summary.session for s in found]
+    shown = short_ids((s.agent, s.session_id) for s in sessions) if term.tty else {}
+    # clean: an id, a path or a prompt is whatever the agent sent (an escape sequence, a
+    # newline that would split the row)
+    rows = [[clean(shown.get(s.summary.session.id, s.summary.session.id)),
+             render.short_time(parse_iso(iso_ns(s.summary.updated_ns))),
+             render.full_number(s.summary.events, term),
+             render.path_text(clean_path(s.cwd), term),
+             clean(s.title) or "-"] for s in found]
+    hidden = print_table(list(COLUMNS), rows, term=term)
+    if hidden:
+        drops = {column.header: column.drop for column in COLUMNS}
+        hidden = sorted(hidden, key=lambda header: -drops[header])  # in the order they went
+        render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
+                    tty_only=True)
