@@ -52,7 +52,8 @@ def test_chat_spans_carry_each_calls_usage_and_model(exported: list) -> None:
     assert (m1.attrs["gen_ai.usage.input_tokens"], m1.attrs["gen_ai.usage.output_tokens"]) == (115, 20)
     assert (m1.attrs["gen_ai.usage.cache_read.input_tokens"], m1.attrs["gen_ai.usage.cache_creation.input_tokens"]) == (100, 5)
     assert [m1.attrs[f"agentscan.usage.{k}"] for k in ("input", "cache_read", "cache_write", "output", "total")] == [10, 100, 5, 20, 135]
-    assert m1.end == _ns(ts(2)) and m1.start == _ns(ts(0))  # from the prompt to the response's record
+    # From the prompt to the response's last record (its blocks were written at 2, 2.5 and 2.6 s)
+    assert m1.end == _ns(ts(2.6)) and m1.start == _ns(ts(0))
 
 
 def test_span_usage_adds_up_to_the_tokens_report(exported: list) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from datetime import date, datetime, timedelta, timezone, tzinfo
+from typing import NamedTuple
 
 from agentscan.errors import UsageProblem
 
@@ -60,11 +61,24 @@ def parse_iso(value: object) -> datetime | None:
     return parsed if parsed is not None and _EARLIEST <= parsed < _LATEST else None
 
 
-def plausible(value: datetime | None) -> datetime | None:
+def plausible(value: datetime | None, *, now: datetime | None = None) -> datetime | None:
     """An aware ``value`` when a record can hold it (1970-01-02 to 9997), else ``None``:
     the time is unknown.  The line ``parse_iso`` and ``from_epoch`` draw, for a reader
-    that makes its own times (Cursor's ``<timestamp>`` wrapper)."""
-    return value if value is not None and _EARLIEST <= value < _LATEST else None
+    that makes its own times (Cursor's ``<timestamp>`` wrapper).
+
+    With ``now`` (the clock's time), also ``None`` for a time more than ``FUTURE_SLACK``
+    after it: nothing is recorded in the future, so the clock that wrote it was wrong (a
+    year 2100, a machine's date unset).  Not part of reading: such a time is kept as
+    recorded, and only what orders sessions by it asks (``scan.listing``)."""
+    if value is None or not _EARLIEST <= value < _LATEST:
+        return None
+    return None if now is not None and value - now > FUTURE_SLACK else value
+
+
+#: how far past the clock a recorded time may run before it is a wrong clock's: a day
+#: covers clocks set apart by a synced home's machines and a zone's offset written as UTC
+#: (at most 14 hours), which are skew, not a broken clock
+FUTURE_SLACK = timedelta(days=1)
 
 
 _EARLIEST_EPOCH = _EARLIEST.timestamp()
@@ -131,18 +145,85 @@ _NAIVE_LATEST = _LATEST.replace(tzinfo=None) + timedelta(days=2)
 _WHEN_HINT = "use a date (2026-11-01), a week or month (2026-W49, 2026-11), an ISO time, or a duration (3d, 12h)"
 
 
+#: ``--tz`` values that name no IANA zone: the machine's own (``None``, as without ``--tz``)
+LOCAL_NAMES = frozenset({"local"})
+#: ... and UTC, however it is cased: ``UTC`` is an IANA name, but ``utc`` is not
+UTC_NAMES = frozenset({"utc", "z"})
+
+
 def zone(name: str | None) -> tzinfo | None:
-    """``--tz``: an IANA zone for period buckets and bare dates; ``None`` means the local zone."""
+    """``--tz``: an IANA zone for period buckets, bare dates and printed times; ``None``
+    means the local zone (``--tz local``, or no ``--tz``).  ``utc`` in any case is UTC,
+    without importing ``zoneinfo`` (its first use costs a few milliseconds)."""
     if name is None:
         return None
     if not name.strip():  # ``--tz "$TZ"`` with the variable unset: said, not taken as the local zone
-        raise UsageProblem("an empty time zone: use an IANA name such as Europe/Paris")
+        raise UsageProblem("an empty time zone: use an IANA name such as Europe/Paris, utc or local")
+    folded = name.strip().lower()
+    if folded in LOCAL_NAMES:
+        return None
+    if folded in UTC_NAMES:
+        return UTC
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise UsageProblem(f"unknown time zone {name!r} (use an IANA name such as Europe/Paris)") from None
+        pass
+    guess = closest_zone(name)
+    hint = f": did you mean {guess}?" if guess else ""
+    raise UsageProblem(f"unknown time zone {name!r}{hint} (use an IANA name such as Europe/Paris, utc, "
+                       "or local for this machine's)") from None
+
+
+def closest_zone(name: str) -> str | None:
+    """The IANA zone most like a mistyped ``name`` (``Europe/Berln``, ``asia/tokyo``), if
+    one is close; only when a name was refused (listing the zones reads a directory)."""
+    import difflib
+    from zoneinfo import available_timezones
+
+    try:
+        known = available_timezones()
+    except OSError:  # pragma: no cover - an unreadable zone directory
+        return None
+    by_case = {zone_name.lower(): zone_name for zone_name in known}
+    if name.strip().lower() in by_case:
+        return by_case[name.strip().lower()]
+    found = difflib.get_close_matches(name.strip(), known, n=1, cutoff=0.8)
+    return found[0] if found else None
+
+
+class Shown(NamedTuple):
+    """A time as ``shown_time`` prints it: the wall time, its zone's name then, and whether that
+    is UTC's time too (its offset is zero)."""
+
+    text: str
+    zone: str | None
+    utc: bool
+
+
+def shown_time(value: datetime | None, tz: tzinfo | None) -> Shown:
+    """``value`` to the minute in ``tz`` (``None``: the local zone), ``2026-11-07 14:02``,
+    with the zone's abbreviation then (``CET``; ``UTC+05:45`` for a zone that has none)."""
+    if value is None:
+        return Shown("-", None, True)
+    local = value.astimezone(tz)
+    offset = local.utcoffset() or timedelta(0)
+    return Shown(local.strftime("%Y-%m-%d %H:%M"), local.tzname() or _offset_text(offset), not offset)
+
+
+def _offset_text(offset: timedelta) -> str:
+    minutes = int(offset.total_seconds()) // 60
+    return f"UTC{'+' if minutes >= 0 else '-'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def zone_names(times: list[Shown]) -> str | None:
+    """The zones of ``times``, once, for a heading: ``CET``, or ``CEST/CET`` for times on
+    both sides of a clock change (in the order met); ``None`` when each is UTC's time too
+    (a zone is named only where a reader could not take the time for UTC: docs/cli.md)."""
+    if all(time.utc for time in times):
+        return None
+    return "/".join(dict.fromkeys(time.zone for time in times if time.zone))
 
 
 def wall_time(naive: datetime, tz: tzinfo | None) -> datetime:
@@ -163,7 +244,7 @@ def wall_time(naive: datetime, tz: tzinfo | None) -> datetime:
         return _EARLIEST
     if naive >= _NAIVE_LATEST:
         return _LATEST
-    if tz is not None:
+    if tz is not None and not getattr(tz, "is_local", False):  # (``localzone.LocalDays``: the local zone)
         return naive.replace(tzinfo=tz).astimezone(UTC)
     try:
         return datetime.fromtimestamp(naive.timestamp(), UTC)

@@ -26,12 +26,14 @@ def run_list(
     cwd: Optional[str] = None,
     running: bool = False,
     pid: Optional[int] = None,
+    tz: Optional[str] = None,
     redact: bool = False,
     as_json: bool = False,
 ) -> None:
     from agentscan.bounds import DEFAULT_LIMIT
     from agentscan.cli.list_answer import print_page
     from agentscan.errors import UsageProblem
+    from agentscan.timeutil import zone
 
     if show_all and limit is not None:
         raise UsageProblem("give --limit N or --all, not both")
@@ -41,9 +43,13 @@ def run_list(
         raise UsageProblem(f"--limit must be a whole number of 1 or more, not {limit}")
     if pid is not None and pid < 1:
         raise UsageProblem(f"--pid must be a process id of 1 or more, not {pid}")
+    reject_blank(tz=tz)
+    zone_info = zone(tz)
+    note_local_zone(zone_info is None and (not as_json or since is not None))
     scanner = state.scanner(provider, memo=True)
     print_page(state, scanner, limit=None if show_all else (limit or DEFAULT_LIMIT), providers=list(provider or ()),
-               since=since, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json)
+               since=since, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json,
+               zone=zone_info)
     finish(state, scanner, as_json=as_json)
 
 
@@ -53,6 +59,7 @@ def run_show(
     session_id: str,
     full: bool = False,
     no_pager: bool = False,
+    tz: Optional[str] = None,
     redact: bool = False,
     as_json: bool = False,
 ) -> None:
@@ -60,7 +67,11 @@ def run_show(
     from agentscan.cli.show_text import print_detail
     from agentscan.pricing import PriceBook
     from agentscan.scan import priceahead
+    from agentscan.timeutil import zone
 
+    reject_blank(tz=tz)
+    zone_info = zone(tz)
+    note_local_zone(zone_info is None and not as_json)
     scanner = state.scanner(memo=True)
     priceahead.start(scanner)
     book = PriceBook(scanner.ctx, scanner.cache)  # the library's show prices with it; its version is printed
@@ -77,13 +88,29 @@ def run_show(
         from agentscan.cli.show_full import full_lines, page
 
         term = render.terminal()
-        page(full_lines(detail, term, state.home_options()), term, use_pager=not no_pager)
+        page(full_lines(detail, term, state.home_options(), zone=zone_info), term, use_pager=not no_pager)
     else:
         # The hint's command must open this session again: in this home, or the demo's.
-        print_detail(detail, render.terminal(), home=state.home_options())
+        print_detail(detail, render.terminal(), home=state.home_options(), zone=zone_info)
     finish(state, scanner, as_json=as_json)
 
 
+def note_local_zone(used: bool) -> None:
+    """A ``TZ`` the C library cannot read (``Europe/Berln``) makes local time UTC without a
+    word: said once, on stderr, by a command that prints or reads local times (``used``:
+    no ``--tz``, or ``--tz local``), as a relative ``AGENTSCAN_DATA_DIR`` is
+    (``localzone.problem``: nothing is looked at while ``TZ`` is unset)."""
+    import os
+
+    if not used or "TZ" not in os.environ:
+        return
+    from agentscan import localzone
+
+    problem = localzone.problem()
+    if problem is not None:
+        from agentscan.cli import render
+
+        render.note(f"note: {problem}")
 
 
 def with_hook_events(detail: SessionDetail, scanner: Scanner) -> SessionDetail:
@@ -118,6 +145,7 @@ def run_tokens(
 
     reject_blank(since=since, until=until, tz=tz)
     zone_info = zone(tz)
+    note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or by != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
     since_at = parse_when(since, tz=zone_info) if since is not None else None
     until_at = parse_when(until, tz=zone_info, end_of_day=True) if until is not None else None

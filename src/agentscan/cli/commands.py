@@ -41,6 +41,7 @@ def list_command(
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     running: bool = typer.Option(False, "--running", help="Only sessions a live process holds open (Linux)."),
     pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions held open by process PID (Linux).", metavar="PID"),
+    tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for UPDATED and bare --since dates: IANA, utc or local (default: local).", metavar="ZONE"),
     redact: bool = redact_option("Replace titles with a length and hash; mask secrets in paths."),
     as_json: bool = JsonOption,
 ) -> None:
@@ -48,7 +49,7 @@ def list_command(
     from agentscan.cli.actions import run_list
 
     run_list(state_of(ctx), limit=limit, show_all=show_all, provider=provider, since=since, grep=grep, cwd=cwd,
-             running=running, pid=pid, redact=redact, as_json=as_json)
+             running=running, pid=pid, tz=tz, redact=redact, as_json=as_json)
 
 
 @handle_errors
@@ -57,13 +58,15 @@ def show_command(
     session_id: str = typer.Argument(..., metavar="ID", help="Full id, bare native id, a unique prefix (6+ chars), or a transcript's path."),
     full: bool = typer.Option(False, "--full", help="The whole bounded conversation in order, each item with its time."),
     no_pager: bool = typer.Option(False, "--no-pager", help="With --full on a terminal: print instead of using $PAGER / less."),
+    tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for the times shown: IANA, utc or local (default: local).", metavar="ZONE"),
     redact: bool = RedactOption,
     as_json: bool = JsonOption,
 ) -> None:
     """One session in detail: prompts, responses, tools, subagents and plan (bounded)."""
     from agentscan.cli.actions import run_show
 
-    run_show(state_of(ctx), session_id=session_id, full=full, no_pager=no_pager, redact=redact, as_json=as_json)
+    run_show(state_of(ctx), session_id=session_id, full=full, no_pager=no_pager, tz=tz, redact=redact,
+             as_json=as_json)
 
 
 @handle_errors
@@ -74,7 +77,7 @@ def tokens_command(
     until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date, week or month includes the whole of it; a time is excluded).", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
     by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model or provider.", metavar="KEY"),
-    tz: Optional[str] = typer.Option(None, "--tz", help="IANA time zone for days, weeks, months and bare dates (default: local).", metavar="ZONE"),
+    tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     as_json: bool = JsonOption,
 ) -> None:
     """Token totals, delegated runs included, each subagent's part shown apart."""

@@ -121,6 +121,7 @@ def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
 def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, str]) -> None:
     missing = "" if report.get("home_exists", True) else ": no such directory"
     out: list[str] = _lines(f"home: {render.path_text(report['home'], term)} (from {report['home_source']}){missing}", term)
+    out += zone_lines(term)
     # A command suggested must read the home this report read (``--home``), or it changes another one.
     home_flag = home_option(report["home"] if report.get("home_source") == "--home" else None)
     read_flag = " --demo" if report.get("home_source") == "--demo" else home_flag
@@ -151,6 +152,7 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     found = [provider["provider"] for provider in report["providers"]
              if provider["sessions"] and provider["provider"] in HOOK_AGENTS]
     out += [""] + hook_lines(report.get("hooks"), term, home_flag, found, demo=read_flag == " --demo")
+    out += live_export_lines(report.get("hooks"), term)
     cache = report["cache"]
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
@@ -159,6 +161,32 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     # hooks' files: whatever line still holds a control character (an escape sequence in
     # one) shows it as U+FFFD, the fields above made so before they were laid out.
     write_out("\n".join(map(clean_path, out)) + "\n")
+
+
+def zone_lines(term: Terminal) -> list[str]:
+    """The zone local times are printed in and what set it (``TZ``, ``/etc/localtime``):
+    ``doctor`` takes no ``--tz``; ``list``, ``show`` and ``tokens`` print another with it.
+    Of this process, not of the report: ``--json`` leaves it out (its times are UTC)."""
+    from agentscan.scan.doctor import local_zone
+
+    local = local_zone()
+    if local.problem is not None:
+        return [*_lines("time zone: UTC (from TZ)", term), *_lines(f"note: {local.problem}", term, "  ")]
+    return _lines(f"time zone: {local.name} (from {local.source}; {local.now} now)", term)
+
+
+def live_export_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]:
+    """One line for the hook's live OTLP export (``hook --otlp-endpoint``), from the counts in
+    the events store's folder; none before its first span."""
+    from agentscan.scan.doctor import live_export
+
+    counts = live_export(hooks["store"]["path"]) if hooks is not None else None
+    if counts is None:
+        return []
+    parts = [f"{counts['sent']:,} sent ({render.plural(counts['spans_sent'], 'span')})", f"{counts['failed']:,} failed"]
+    parts += [f"{counts[key]:,} {key}" for key in ("dropped", "skipped", "pending") if counts[key]]
+    problem = f"; last problem: {counts['last_problem']}" if counts["last_problem"] and (counts["failed"] or counts["dropped"] or counts["skipped"]) else ""
+    return _lines(f"live OTLP export: {', '.join(parts)}{problem}", term, "  ")
 
 
 def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",

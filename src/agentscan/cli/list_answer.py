@@ -29,6 +29,8 @@ from agentscan.scan.memo import MAX_WARNINGS
 from agentscan.sealing import framed, unframed
 
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
     from agentscan.cli.state import State
     from agentscan.model import SessionRef, SessionRow
     from agentscan.scan.listing import ListFilter, SessionPage
@@ -43,8 +45,10 @@ KEPT_BYTES = 4 * 1024 * 1024
 
 
 def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: list[str], since: str | None,
-               grep: str | None, cwd: str | None, running: bool, pid: int | None, redact: bool, as_json: bool) -> None:
-    """Print ``list``'s page (``limit``: ``None`` for every session), remembered or made."""
+               grep: str | None, cwd: str | None, running: bool, pid: int | None, redact: bool, as_json: bool,
+               zone: tzinfo | None = None) -> None:
+    """Print ``list``'s page (``limit``: ``None`` for every session), remembered or made;
+    ``zone``: ``--tz``, the zone of its times and of a bare ``--since`` (``None``: local)."""
     reject_blank(since=since, cwd=cwd, grep=grep)
     # --cwd . and --cwd ../api mean what they mean in a shell.
     cwd = os.path.abspath(os.path.expanduser(cwd)) if cwd else None
@@ -52,7 +56,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     options = [limit, providers, grep, cwd, redact]
     # Each set of options kept apart: ``list`` and ``list --all`` asked in turn both stay.
     slot = blake2b(repr(options).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
-    question: dict[str, Any] = {"options": options, "slot": slot, "tz": answers.zone_identity(None)}
+    question: dict[str, Any] = {"options": options, "slot": slot, "tz": answers.zone_identity(zone)}
     shows_liveness = as_json  # every row's ``running``
     if not as_json:
         term = render.terminal()
@@ -70,16 +74,16 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     from agentscan.scan.listing import ListFilter
     from agentscan.timeutil import parse_when
 
-    filters = ListFilter(providers=tuple(providers), since=parse_when(since) if since is not None else None, grep=grep, cwd=cwd,
-                         running=running, pid=pid)
+    filters = ListFilter(providers=tuple(providers), since=parse_when(since, tz=zone) if since is not None else None,
+                         grep=grep, cwd=cwd, running=running, pid=pid)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
-        printed = _make_page(state, scanner, filters, limit, redact, as_json)
+        printed = _make_page(state, scanner, filters, limit, redact, as_json, zone)
     if key is not None and printed is not None:
         answers.remember(scanner, command, question, key, printed, raised, kept=KEPT)
 
 
 def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int | None, redact: bool,
-               as_json: bool) -> bytes | None:
+               as_json: bool, zone: tzinfo | None = None) -> bytes | None:
     """Make the page and print it; what was printed, framed after what it depends on
     (``_witness``); ``None``: not to be kept (``_kept``)."""
     from agentscan.pricing import PriceBook
@@ -112,9 +116,9 @@ def _make_page(state: State, scanner: Scanner, filters: ListFilter, limit: int |
         # Nothing found where a root named explicitly (``CLAUDE_CONFIG_DIR``) cannot be read:
         # the error ``finish`` raises says why, and the note would send the reader to doctor.
         if page.discovered or not scanner.unreadable_explicit_roots():
-            render.note(why_empty(state, page, filters))
+            render.note(why_empty(state, page, filters, zone))
         return None
-    _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows))
+    _, out, err = recorded.recording(lambda: _print_rows(scanner, page, filters, rows, zone))
     recorded.write(out, err)
     return _kept(recorded.stored_text(out, err), page.rows, refs) if keep else None
 
@@ -130,11 +134,12 @@ def _kept(body: bytes, rows: list[SessionRow], refs: list[SessionRef]) -> bytes 
     return kept if kept is not None and len(kept) <= KEPT_BYTES else None
 
 
-def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: list[SessionRow]) -> None:
+def _print_rows(scanner: Scanner, page: SessionPage, filters: ListFilter, rows: list[SessionRow],
+                zone: tzinfo | None) -> None:
     from agentscan.cli.list_text import more_hint, print_list
 
     term = render.terminal()
-    print_list(rows, scanner.short_ids([row.id for row in rows]) if term.tty else {}, term)
+    print_list(rows, scanner.short_ids([row.id for row in rows]) if term.tty else {}, term, zone)
     hint = more_hint(page, filters)
     if hint:
         render.note(hint, tty_only=True)
@@ -185,8 +190,9 @@ def _printable(known: bytes, as_json: bool, shows_liveness: bool) -> recorded.Pr
     return recorded.printable(parts[1], as_json)
 
 
-def why_empty(state: State, page: SessionPage, filters: ListFilter) -> str:
-    """Why no session matched ``filters`` (``otlp``'s empty export says it too)."""
+def why_empty(state: State, page: SessionPage, filters: ListFilter, zone: tzinfo | None = None) -> str:
+    """Why no session matched ``filters`` (``otlp``'s empty export says it too); its times in
+    ``zone`` (``--tz``; ``None``: local)."""
     from agentscan.scan import liveness as running
     from agentscan.cli.list_text import explain_empty
     from agentscan.cli.term import home_short
@@ -195,6 +201,8 @@ def why_empty(state: State, page: SessionPage, filters: ListFilter) -> str:
     if page.discovered == 0 and filters.providers:
         with state.scanner() as everything:  # the other providers: is anything there at all?
             others = sum(1 for ref in everything.refs() if ref.provider not in filters.providers)
-    since_text = render.short_time(filters.since) if filters.since is not None else None
+    from agentscan.cli.list_text import named_time
+
+    since_text = named_time(filters.since, zone) if filters.since is not None else None
     return explain_empty(page, filters, others=others, cwd_text=home_short(filters.cwd) if filters.cwd else None,
-                         since_text=since_text, running_supported=running.supported())
+                         since_text=since_text, running_supported=running.supported(), zone=zone)

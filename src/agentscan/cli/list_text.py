@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, tzinfo
+
 from agentscan.cli import render
 from agentscan.cli.table import Column, print_table
 from agentscan.cli.term import Terminal, clean, clean_path
 from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
+from agentscan.timeutil import shown_time, zone_names
 
 COLUMNS = (
     Column("ID", style="yellow"),
@@ -23,9 +26,16 @@ COLUMNS = (
 )
 
 
-def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Terminal) -> None:
+def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Terminal, zone: tzinfo | None = None) -> None:
+    """``zone``: ``--tz``, the zone of UPDATED (``None``: the local zone).  Its heading names
+    the zone once (``UPDATED (CET)``, ``UPDATED (CEST/CET)`` across a clock change), not each
+    row, and only when a time is not UTC's too: ``git log``'s offset, said once a table."""
+    times = [shown_time(row.updated_at, zone) for row in sessions]
+    named = zone_names(times)
+    columns = COLUMNS if named is None else tuple(
+        column._replace(header=f"UPDATED ({named})") if column.header == "UPDATED" else column for column in COLUMNS)
     rows = []
-    for row in sessions:
+    for row, updated in zip(sessions, times):
         # A pipe gets whole ids (a prefix could become ambiguous later); a person the short one.
         # An id from a file's name: an escape sequence in it shown as U+FFFD, as in the other columns.
         shown = clean_path(short_ids.get(row.id, row.id) if term.tty else row.id)
@@ -33,16 +43,16 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             shown += "*"
         rows.append([
             shown,
-            render.short_time(row.updated_at),
+            updated.text,
             render.human_tokens(row.tokens, term),
             render.human_usd(row.cost, row.cost_priced, grouped=term.tty),
             render.model_text(clean(row.model), term),
             render.path_text(clean_path(row.cwd), term),
             clean(row.title) or "-",
         ])
-    hidden = print_table(COLUMNS, rows, term=term)
+    hidden = print_table(columns, rows, term=term)
     if hidden:
-        drops = {column.header: column.drop for column in COLUMNS}
+        drops = {column.header: column.drop for column in columns}
         hidden = sorted(hidden, key=lambda header: -drops[header])  # in the order they went
         render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
                     tty_only=True)
@@ -57,9 +67,17 @@ def more_hint(page: SessionPage, filters: ListFilter) -> str | None:
     return f"{len(page.rows):,} shown, more match; --limit N or --all for more"
 
 
+def named_time(value: datetime | None, zone: tzinfo | None) -> str:
+    """A time in prose, in ``zone`` (``None``: local), its zone named unless it is UTC's too:
+    ``2026-11-07 14:02 CET``."""
+    time = shown_time(value, zone)
+    return time.text if time.utc else f"{time.text} {time.zone}"
+
+
 def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_text: str | None,
-                  since_text: str | None, running_supported: bool) -> str:
-    """Why ``list`` printed nothing, naming the filter that left no session."""
+                  since_text: str | None, running_supported: bool, zone: tzinfo | None = None) -> str:
+    """Why ``list`` printed nothing, naming the filter that left no session; its times in
+    ``zone`` (``--tz``; ``None``: local)."""
     if page.discovered == 0:
         if page.blank:
             files = "1 session file holds" if page.blank == 1 else f"{page.blank:,} session files hold"
@@ -80,7 +98,7 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             return f"process {filters.pid} holds no session open (none {of})"
         return f"no running sessions: no live process holds any {of} open"
     if stage == "since":
-        newest = f"; the newest was updated {render.short_time(page.newest)}" if page.newest else ""
+        newest = f"; the newest was updated {named_time(page.newest, zone)}" if page.newest else ""
         return f"no sessions updated since {since_text} ({count:,} older{newest})"
     if stage == "cwd":
         return f"no sessions under {cwd_text} ({count:,} elsewhere)"

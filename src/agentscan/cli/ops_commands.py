@@ -38,7 +38,7 @@ def export_command(
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
     redact: bool = redact_option("Export titles as a length and hash; mask secrets in paths."),
     days: bool = typer.Option(False, "--days", help="JSONL or CSV: one record per session, UTC day, model and run, with its cost (SQLite's token_days)."),
-    tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this IANA time zone, not UTC (as tokens --by day --tz); also bare --since dates.", metavar="ZONE"),
+    tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this time zone (IANA, utc or local), not UTC (as tokens --by day --tz); also bare --since dates.", metavar="ZONE"),
     as_json: bool = JsonOption,
 ) -> None:
     """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout).
@@ -56,6 +56,10 @@ def export_command(
     to_stdout = output_text == "-"
     reject_blank(output=output_text, since=since)
     day_zone = zone(tz)
+    if tz is not None and day_zone is None:  # --tz local: days in this machine's zone (the default is UTC's)
+        from agentscan.localzone import LocalDays
+
+        day_zone = LocalDays()
     if lock_timeout < 0:
         raise UsageProblem(f"--lock-timeout must be 0 or more seconds, not {lock_timeout:g}")
     if to_stdout and as_json:

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Iterable, Iterator
 
-from agentscan.cli.render import short_time
-from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, subagent_names, truncation_note
+from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, short_time, subagent_names, truncation_note
 from agentscan.cli.term import Terminal, clean, clean_path, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
@@ -127,9 +126,10 @@ def _is_task(call: ToolEvent, task: str) -> bool:
     return task.startswith(text) or task.endswith(text) or text.startswith(task)
 
 
-def full_lines(detail: SessionDetail, term: Terminal, home: str = "") -> Iterator[str]:
-    """``home``: as ``show_text.print_detail``'s."""
-    yield from card_lines(detail, term, home)
+def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: tzinfo | None = None) -> Iterator[str]:
+    """``home``, ``zone``: as ``show_text.print_detail``'s (each item's time in ``zone``, which
+    the card names)."""
+    yield from card_lines(detail, term, home, zone)
     items, anchored, standing = timeline(detail)
     names = subagent_names(detail, term)
     errors = recorded_errors(detail)
@@ -138,24 +138,25 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "") -> Iterato
     timed = sorted(((e.timestamp.timestamp(), e) for e in errors if e.timestamp is not None), key=lambda pair: pair[0])
     yield ""
     for sub in standing.get(-1, ()):
-        yield from _subagent_lines(sub, term, names, "")
+        yield from _subagent_lines(sub, term, names, "", zone)
     for index, item in enumerate(items):
         while timed and timed[0][0] < item.when:  # (an item of no time before any has ``-inf``)
-            yield from _error_item(timed.pop(0)[1], term)
-        yield from _item_lines(item, term, "")
+            yield from _error_item(timed.pop(0)[1], term, zone)
+        yield from _item_lines(item, term, "", zone)
         for sub in anchored.get(index, ()):
-            yield from _subagent_lines(sub, term, names, "    ")
+            yield from _subagent_lines(sub, term, names, "    ", zone)
         for sub in standing.get(index, ()):
-            yield from _subagent_lines(sub, term, names, "")
+            yield from _subagent_lines(sub, term, names, "", zone)
     for error in [*(e for _, e in timed), *(e for e in errors if e.timestamp is None)]:
-        yield from _error_item(error, term)
+        yield from _error_item(error, term, zone)
     note = truncation_note(detail.truncated)
     if note:
         yield ""
         yield note
 
 
-def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], indent: str) -> Iterator[str]:
+def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], indent: str,
+                    zone: tzinfo | None) -> Iterator[str]:
     """``indent``: four spaces under the call that started it; none at the top level,
     where it is dated as the session's own events are."""
     # An id, a type, a model and a tool's name are the provider's text too: an escape
@@ -163,21 +164,21 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
     kind = f" ({clean(sub.info.agent_type)})" if sub.info is not None and sub.info.agent_type else ""
     head = term.style(f"{indent}↳ subagent {clean_path(names.get(sub.id, sub.id))}{kind}", "cyan")
     if not indent:
-        head = _when(sub.items[0].value.timestamp, term) + "  " + head
+        head = _when(sub.items[0].value.timestamp, term, zone) + "  " + head
     yield head
     for item in sub.items:
-        yield from _item_lines(item, term, "    ")
+        yield from _item_lines(item, term, "    ", zone)
 
 
-def _error_item(error: ShownError, term: Terminal) -> Iterator[str]:
+def _error_item(error: ShownError, term: Terminal, zone: tzinfo | None) -> Iterator[str]:
     """An error the provider recorded, dated as an event is, its text in full below."""
-    yield f"{_when(error.timestamp, term)}  {term.style('error', 'red')}"
+    yield f"{_when(error.timestamp, term, zone)}  {term.style('error', 'red')}"
     yield from _body(error.text, term, "    ")
 
 
-def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:
+def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -> Iterator[str]:
     value = item.value
-    when = _when(value.timestamp, term)
+    when = _when(value.timestamp, term, zone)
     if isinstance(value, Prompt):
         yield f"{indent}{when}  " + term.style("prompt", "bold")
         yield from _body(value.text, term, indent + "    ")
@@ -193,10 +194,10 @@ def _item_lines(item: _Item, term: Terminal, indent: str) -> Iterator[str]:
             yield from _body(value.summary, term, indent + "    ")
 
 
-def _when(value: datetime | None, term: Terminal) -> str:
+def _when(value: datetime | None, term: Terminal, zone: tzinfo | None) -> str:
     """The time column: an item with no time (Cursor's replies) says ``-`` in a column as wide
     as a time's, so what follows lines up with the rest."""
-    return term.style(short_time(value).ljust(_TIME_WIDTH), "dim")
+    return term.style(short_time(value, zone).ljust(_TIME_WIDTH), "dim")
 
 
 def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:

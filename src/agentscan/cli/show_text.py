@@ -3,15 +3,15 @@ bounded conversation in order (``show_full``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import NamedTuple
 
 from agentscan.cli import render
-from agentscan.cli.render import human_usd, plural, short_time
+from agentscan.cli.render import human_usd, plural
 from agentscan.cli.term import Terminal, clean, clean_path, cut, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
-from agentscan.timeutil import parse_iso
+from agentscan.timeutil import parse_iso, shown_time
 
 PROMPTS_SHOWN = 10
 TOOLS_SHOWN = 15
@@ -92,9 +92,11 @@ def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
     return {sub_id: prefix for sub_id, prefix in prefixes.items() if prefix != sub_id}
 
 
-def card_lines(detail: SessionDetail, term: Terminal, home: str = "") -> list[str]:
+def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzinfo | None = None) -> list[str]:
     """The header every ``show`` starts with: what the session is, where, and what it cost.
-    ``home``: as ``print_detail``'s (for the commands it names)."""
+    ``home``: as ``print_detail``'s (for the commands it names); ``zone``: ``--tz``, the
+    zone of its times (``None``: local), named after each (``14:02 CET``) unless it is
+    UTC's time too, as ``date`` prints it: the times under the card are in the same zone."""
     row = detail.row
     # Every field here comes from the provider's files (an id and a path from file and
     # directory names): an escape sequence planted in one is shown as U+FFFD, not obeyed.
@@ -113,8 +115,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "") -> list[st
         ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
         ("model", clean(row.model)),
         ("branch", clean(row.git_branch)),
-        ("started", short_time(row.started_at)),
-        ("updated", short_time(row.updated_at)),
+        ("started", zoned(row.started_at, zone)),
+        ("updated", zoned(row.updated_at, zone)),
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=_by_subagents(detail))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced)),
@@ -216,7 +218,18 @@ def recorded_errors(detail: SessionDetail) -> list[ShownError]:
     return found
 
 
-def _error_lines(detail: SessionDetail, term: Terminal) -> list[str]:
+def zoned(value: datetime | None, zone: tzinfo | None) -> str:
+    """``2026-11-07 14:02 CET``; ``2026-11-07 14:02`` when that is UTC's time too."""
+    time = shown_time(value, zone)
+    return time.text if time.utc else f"{time.text} {time.zone}"
+
+
+def short_time(value: datetime | None, zone: tzinfo | None) -> str:
+    """A time under the card, in its zone (``zone``; ``None``: local), not named again."""
+    return shown_time(value, zone).text
+
+
+def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = None) -> list[str]:
     """``errors (newest 3 of 20)``: one line each, with its time when recorded."""
     errors = recorded_errors(detail)
     if not errors:
@@ -225,15 +238,15 @@ def _error_lines(detail: SessionDetail, term: Terminal) -> list[str]:
     which = f"newest {len(shown)} of {len(errors):,}" if len(shown) < len(errors) else f"{len(errors)}"
     lines = ["", f"errors ({which})"]
     for error in shown:
-        head = f"  {short_time(error.timestamp)}  "
+        head = f"  {short_time(error.timestamp, zone)}  "
         lines.append(head + _fit(error.text, term.width - width_of(head), term, PIPE_ERROR))
     return lines
 
 
-def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> None:
+def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone: tzinfo | None = None) -> None:
     """``home``: the global options that chose this home (`` --home DIR``, `` --demo``), for
-    the hint's command to open the same session."""
-    lines = card_lines(detail, term, home)
+    the hint's command to open the same session; ``zone``: ``--tz`` (``card_lines``)."""
+    lines = card_lines(detail, term, home, zone)
     if detail.prompts:
         shown = detail.prompts[-PROMPTS_SHOWN:]
         # Of every prompt read, the older ones the bounds dropped included: "of 696" read as a total.
@@ -241,7 +254,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> No
         which = f"newest {len(shown)} of {seen:,}" if len(shown) < seen else f"{len(shown)}"
         lines += ["", f"prompts ({which})"]
         for prompt in shown:
-            lines.append(f"  {short_time(prompt.timestamp)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
+            lines.append(f"  {short_time(prompt.timestamp, zone)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
     if detail.tools:
         shown_tools = detail.tools[-TOOLS_SHOWN:]
         lines += ["", f"tool calls ({_tools_heading(detail, len(shown_tools))})"]
@@ -252,7 +265,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "") -> No
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
             head = f"  {marker} {clean(tool.name)}{who}: "
             lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
-    lines += _error_lines(detail, term)
+    lines += _error_lines(detail, term, zone)
     if detail.responses:
         lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
     lines += _truncated_lines(detail)

@@ -25,25 +25,36 @@ from __future__ import annotations
 import bisect
 from typing import Any, Sequence
 
-from agentscan.model import KEY, MODEL, SUBAGENT as ENTRY_SUBAGENT, TS
+from agentscan.model import KEY, MODEL, SUBAGENT as ENTRY_SUBAGENT
+from agentscan.hooks.draft import bounded
+from agentscan.hooks.events import TURN_STOPS
 from agentscan.hooks.model import EVENT, FILE, MCP, RESPONSE, SHELL, SUBAGENT, THOUGHT, TOOL, WAVE, Node, Trace
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
 from agentscan.otlp.semconv import UNFINISHED
 from agentscan.otlp.spans import ExportTrace, Span
-from agentscan.otlp.timeline import ns
+from agentscan.otlp.timeline import Instant, call_times
 
 
 def hook_traces(
     trace: Trace, facts: SessionFacts, entries: Sequence[Sequence[Any]] = (), *, since_ns: int | None = None,
+    tools: Sequence[Instant] = (),
 ) -> list[ExportTrace]:
+    """``entries``: the transcript's LLM calls of the turns the tree covers; ``tools``: those
+    turns' transcript tool calls (``from_transcript``), of which the ones no hook saw are added."""
     turns = [t for t in trace.turns if t.started_ns]
     starts = [t.started_ns for t in turns]
     chats: dict[int, list[Sequence[Any]]] = {}
     for entry in entries:
-        at = ns(entry[TS])
+        at = call_times(entry)[0]  # a call is in the turn its first record is
         if at is None or not turns:
             continue
         chats.setdefault(max(0, bisect.bisect_right(starts, at) - 1), []).append(entry)
+    missed: dict[int, list[Instant]] = {}
+    if tools and turns:
+        seen = _tool_ids(trace)
+        for instant in tools:
+            if instant.item.call_id is None or instant.item.call_id not in seen:
+                missed.setdefault(max(0, bisect.bisect_right(starts, instant.at_ns) - 1), []).append(instant)
     exported = []
     for position, turn in enumerate(turns):
         builder = TurnBuilder(facts, turn.id, turn.started_ns, timing="observed")
@@ -52,7 +63,11 @@ def hook_traces(
         responses: list[str] = []
         for node in turn.nodes:
             _node(builder, builder.root, node, None, responses)
-        for entry in sorted(chats.get(position, ()), key=lambda e: e[TS]):
+        if not responses:  # no response hook (Claude has none): the stop's own last message is the answer
+            responses = [text for node in turn.nodes if (text := _stop_message(node)) is not None]
+        for instant in missed.get(position, ()):
+            _missed_tool(builder, instant)
+        for entry in sorted(chats.get(position, ()), key=lambda e: call_times(e)[0] or 0):
             _chat(builder, entry)
         done = builder.finish(prompt=turn.prompt, responses=tuple(responses), status=turn.stop_status, turn_usage=turn.tokens)
         if since_ns is None or done.spans[0].end_ns >= since_ns:
@@ -133,16 +148,51 @@ def _node(builder: TurnBuilder, parent: Span, node: Node, wave: str | None, resp
         _node(builder, span or parent, child, None, responses)
 
 
+def _tool_ids(trace: Trace) -> set[str]:
+    """The ids of every tool call the hooks saw, in any turn (a call near a turn's edge may
+    sit in the next one)."""
+    found: set[str] = set()
+    stack = [node for turn in trace.turns for node in turn.nodes]
+    while stack:
+        node = stack.pop()
+        if node.kind == TOOL and node.id:
+            found.add(node.id)
+        stack.extend(node.children)
+    return found
+
+
+def _missed_tool(builder: TurnBuilder, instant: Instant) -> None:
+    """A transcript tool call no hook event saw (a hook lost, or not fired): a span all the same,
+    marked as the transcript's, its times inferred, under its subagent when the tree has it."""
+    from agentscan.otlp.from_transcript import tool_span
+
+    parent = builder.subagent_span(instant.agent) or builder.root
+    span = tool_span(builder, parent, instant)
+    span.set("agentscan.source", "transcript")
+    span.set("agentscan.timing", "inferred")
+
+
+def _stop_message(node: Node) -> str | None:
+    """The reply a Claude ``Stop`` carries (``last_assistant_message``), bounded as a response
+    hook's text is."""
+    if node.kind != EVENT or node.name not in TURN_STOPS or not isinstance(node.input, dict):
+        return None
+    return bounded(text) if isinstance(text := node.input.get("last_assistant_message"), str) and text else None
+
+
 def _chat(builder: TurnBuilder, entry: Sequence[Any]) -> None:
     """An LLM call from the transcript, in the turn its time falls in.
 
-    It ends at its recorded time and starts at the latest earlier moment of
-    its own agent: the turn's (or subagent's) start, the end of one of its
-    tool calls, or its previous LLM call.
+    It ends at its (last) recorded time and starts at the latest moment of its
+    own agent before its first record: the turn's (or subagent's) start, the
+    end of one of its tool calls, or its previous LLM call.  So the tool calls
+    a response asked for (written between its first and last records) do not
+    start it.
     """
     from agentscan.otlp.from_transcript import usage_of
 
-    at = ns(entry[TS]) or builder.root.start_ns
+    first, last = call_times(entry)
+    at = first or builder.root.start_ns
     parent = builder.subagent_span(entry[ENTRY_SUBAGENT]) or builder.root
     by_id = {span.span_id: span for span in builder.spans}
     start = parent.start_ns
@@ -152,7 +202,7 @@ def _chat(builder: TurnBuilder, entry: Sequence[Any]) -> None:
         if start < span.end_ns <= at:
             start = span.end_ns
     key = entry[KEY] or f"{entry[ENTRY_SUBAGENT] or ''}|{at}"
-    builder.chat(parent, key, min(start, at), at, entry[MODEL], usage_of(entry), builder.facts.cost_of(entry))
+    builder.chat(parent, key, min(start, at), max(at, last or at), entry[MODEL], usage_of(entry), builder.facts.cost_of(entry))
 
 
 def _owner(span: Span, by_id: dict[str, Span]) -> Span | None:

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT, TS
+from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, KEY, MODEL, OUTPUT, REASONING, SUBAGENT
 from agentscan.detailmodel import SessionDetail
 from agentscan.model import TokenUsage
 from agentscan.hooks.model import INFERRED, ORPHAN
@@ -22,7 +22,7 @@ from agentscan.otlp import delegation
 from agentscan.otlp.builder import SessionFacts, TurnBuilder
 from agentscan.otlp.gaps import Untimed
 from agentscan.otlp.spans import ExportTrace, Span
-from agentscan.otlp.timeline import CHAT, PROMPT, RESPONSE, TOOL, Instant, TurnSlice, infer_times, ns, split_turns
+from agentscan.otlp.timeline import CHAT, PROMPT, RESPONSE, TOOL, Instant, TurnSlice, call_times, infer_times, ns, split_turns
 
 
 @dataclass
@@ -32,6 +32,8 @@ class TranscriptResult:
     untimed: Untimed = Untimed()
     #: usage entries of the turns ``skip`` left to the hook tree (its chat spans)
     handed_over: list[Sequence[Any]] = field(default_factory=list)
+    #: the tool calls of those turns, their times inferred: the tree adds those its hooks missed
+    handed_tools: list[Instant] = field(default_factory=list)
 
 
 def usage_of(entry: Sequence[Any]) -> TokenUsage:
@@ -50,11 +52,11 @@ def collect_instants(detail: SessionDetail, entries: Sequence[Sequence[Any]]) ->
         else:
             others.append(Instant(at, TOOL, tool.subagent, tool, index))
     for index, entry in enumerate(entries):
-        at = ns(entry[TS])
+        at, last = call_times(entry)
         if at is None:
             untimed_calls += 1
         else:
-            others.append(Instant(at, CHAT, entry[SUBAGENT], entry, index))
+            others.append(Instant(at, CHAT, entry[SUBAGENT], entry, index, last_ns=last or at))
     for index, response in enumerate(detail.responses):
         at = ns(response.timestamp)
         if at is not None:
@@ -100,12 +102,20 @@ def transcript_traces(
     for turn in turns:
         if skip is not None and skip(turn.start_ns, turn.end_ns):
             result.handed_over.extend(i.item for i in turn.instants if i.kind == CHAT)
+            result.handed_tools.extend(_tools_of(turn))
             continue
         trace = _turn_trace(turn, facts, agent_types)
         if since_ns is not None and trace.spans[0].end_ns < since_ns:
             continue
         result.traces.append(trace)
     return result
+
+
+def _tools_of(turn: TurnSlice) -> list[Instant]:
+    """A turn's tool calls with their inferred times (``timeline``'s rules, each agent apart)."""
+    for agent in {i.agent for i in turn.instants}:
+        infer_times(turn, agent)
+    return [i for i in turn.instants if i.kind == TOOL]
 
 
 def _turn_trace(turn: TurnSlice, facts: SessionFacts, agent_types: dict[str, str | None]) -> ExportTrace:
@@ -163,8 +173,14 @@ def _emit(builder: TurnBuilder, parent: Span, instant: Instant) -> Span | None:
         return builder.chat(parent, instant.key, instant.start_ns, instant.end_ns, item[MODEL], usage_of(item),
                             builder.facts.cost_of(item))
     if instant.kind == TOOL:
-        return builder.tool(
-            parent, instant.key, item.name, item.call_id, instant.start_ns, instant.end_ns,
-            status=None if item.status == "unknown" else item.status, arguments=item.summary or None,
-        )
+        return tool_span(builder, parent, instant)
     return None
+
+
+def tool_span(builder: TurnBuilder, parent: Span, instant: Instant) -> Span:
+    """A transcript tool call's span (``instant``: a TOOL instant, its times inferred)."""
+    item = instant.item
+    return builder.tool(
+        parent, instant.key, item.name, item.call_id, instant.start_ns, instant.end_ns,
+        status=None if item.status == "unknown" else item.status, arguments=item.summary or None,
+    )

@@ -9,9 +9,10 @@ agent is not delayed by the collector at all.  The sender:
 1. takes one of ``SLOTS`` slot files; when all are taken (a slow or dead
    collector and a busy agent) it drops its span and counts the drop: the
    queue is bounded, nothing piles up;
-2. rebuilds the session's hook tree from the events store and keeps the
-   spans this event closed: a tool call (post / failure / denied), a
-   subagent (its stop), a Cursor shell or MCP execution (its ``after…``),
+2. rebuilds the session's hook tree from the events store, read from the
+   session's mark (``livetail``: the turns since the last quiet one), and
+   keeps the spans this event closed: a tool call (post / failure / denied),
+   a subagent (its stop), a Cursor shell or MCP execution (its ``after…``),
    or the whole turn's root span (the turn's stop);
 3. sends them with one short request (``SEND_TIMEOUT_S``, no retry) and
    counts the outcome in ``otlp-live.json`` in the data dir; failures are
@@ -40,7 +41,7 @@ from agentscan.toolkit.words import plural
 SLOTS = 4
 SLOT_STALE_S = 30.0  # a slot older than this belongs to a sender that died; it is reclaimed
 SEND_TIMEOUT_S = 2.0
-MAX_EVENTS_BYTES = 16 * 1024 * 1024  # a larger session file is not re-read on every event
+MAX_EVENTS_BYTES = 16 * 1024 * 1024  # more to read (since the session's mark) is not read on every event
 COUNTER_FILE = "otlp-live.json"
 SPOOL_DIR = "otlp"
 
@@ -115,37 +116,79 @@ def main(argv: list[str]) -> int:
 
 
 def closed_spans(root: str, agent: str, session_id: str, received_ns: int, event: str, turn_id: str) -> Any:
-    """The ``ExportTrace`` holding the spans ``event`` closed, or ``None`` when there are none."""
+    """The ``ExportTrace`` holding the spans ``event`` closed, or ``None`` when there are none.
+
+    The events are read from the session's mark (``livetail``), not from the start: the
+    turns since the last one that ended.  The whole file is read when there is no mark
+    (or it does not hold), or the tail does not find the event's spans."""
+    from agentscan.hooks import store
+    from agentscan.otlp import livetail
+
+    path = store.session_path(root, agent, session_id)
+    session = store.StoredSession(agent, session_id, path)
+    tail = livetail.read_tail(session, livetail.load_mark(root, agent, session_id), MAX_EVENTS_BYTES)
+    if tail is not None:
+        found = _from_tail(root, agent, session_id, tail, received_ns, event, turn_id)
+        if found is not None or tail.mark is None:
+            return found
+        tail = livetail.read_tail(session, None, MAX_EVENTS_BYTES)  # the tail did not find it: the whole file
+        if tail is not None:
+            return _from_tail(root, agent, session_id, tail, received_ns, event, turn_id)
+    _count(root, "skipped", f"{path} has over {MAX_EVENTS_BYTES} bytes to read since its last quiet turn; "
+                            "not re-read for live spans")
+    return None
+
+
+def _from_tail(root: str, agent: str, session_id: str, tail: Any, received_ns: int, event: str, turn_id: str) -> Any:
+    """``closed_spans`` from the events of ``tail``; after a turn's stop (or a whole read),
+    a later mark for the next senders."""
     from agentscan.hooks import store
     from agentscan.hooks.tree import TreeBuilder, effective_ns
+    from agentscan.otlp import livetail
     from agentscan.otlp.builder import SessionFacts
     from agentscan.otlp.from_hooks import hook_traces
     from agentscan.otlp.resource import resource_for
     from agentscan.otlp.semconv import Content
     from agentscan.otlp.spans import ExportTrace
 
-    path = store.session_path(root, agent, session_id)
-    if os.path.getsize(path) > MAX_EVENTS_BYTES:
-        _count(root, "skipped", f"{path} is over {MAX_EVENTS_BYTES} bytes; not re-read for live spans")
-        return None
-    events, _ = store.read_events(store.StoredSession(agent, session_id, path))
+    events = tail.events
     closing = [e for e in events if e.received_at_ns == received_ns and e.name == event]
     if not closing:
         return None
     at = effective_ns(closing[-1])
+    path = store.session_path(root, agent, session_id)
     builder = TreeBuilder(agent, session_id)
     builder.add_all(events)
     if closing[-1].seq in builder.repeats.skipped:
         return None  # a second delivery of an event (agentscan registered twice): its span went out with the first
-    trace = builder.build(events_path=path)
+    derived = tail.mark.derived if tail.mark is not None else 0
+    trace = livetail.renumbered(builder.build(events_path=path), derived)
     # The root's attributes as a batch export gives them (``sources``), the workspace too: a
     # backend keeps whichever copy of the root came last.
+    workspace = tail.mark.workspace if tail.mark is not None else trace.session.workspace
     facts = SessionFacts(provider=agent, native_id=session_id, source="hooks", content=Content(),
-                         resource=resource_for(agent, os.environ), cwd=trace.session.workspace)
-    for exported in hook_traces(trace, facts):
-        wanted = [s for s in exported.spans if _closed_by(s, exported.spans[0], event, at, turn_id)]
-        if wanted:
-            return ExportTrace(exported.resource, wanted, exported.session)
+                         resource=resource_for(agent, os.environ), cwd=workspace)
+    exported = hook_traces(trace, facts)
+
+    def build(since: list[Any], derived_before: int) -> list[Any]:
+        again = TreeBuilder(agent, session_id)
+        again.add_all(since)
+        return hook_traces(livetail.renumbered(again.build(events_path=path), derived_before), facts)
+
+    if event in TURN_CLOSES or tail.mark is None:
+        later = livetail.next_mark(tail, trace, exported, build)
+        if later is not None:
+            livetail.save_mark(root, agent, session_id, later)
+    prompted = livetail.prompted_turns(agent, events) if tail.mark is not None else None
+    for done in exported:
+        wanted = [s for s in done.spans if _closed_by(s, done.spans[0], event, at, turn_id)]
+        if not wanted:
+            continue
+        root_span = done.spans[0]
+        if prompted is not None and not root_span.attributes.get("agentscan.turn.derived") \
+                and root_span.attributes.get("agentscan.turn.id") not in prompted:
+            return None  # a turn begun before the mark (a straggler's): the whole file says where it sits
+        return ExportTrace(done.resource, wanted, done.session)
     return None
 
 
@@ -244,6 +287,32 @@ def _count(root: str, outcome: str, message: str | None, *, spans: int = 0) -> N
             os.replace(temp, path)
     except Exception:  # noqa: BLE001 - counting is best effort, like the diagnostics log
         return
+
+
+def read_counts(root: str) -> dict[str, Any] | None:
+    """``otlp-live.json``'s counts (a count not written yet is 0), with ``pending``: the senders
+    at work now (slots taken, not stale); ``None`` before the first live span (sent or not)."""
+    import json
+
+    try:
+        with open(os.path.join(root, COUNTER_FILE), encoding="utf-8") as handle:
+            doc = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    found: dict[str, Any] = {key: doc[key] if type(doc.get(key)) is int and doc[key] >= 0 else 0
+                             for key in ("sent", "spans_sent", "failed", "dropped", "skipped")}
+    problem = doc.get("last_problem")
+    found["last_problem"] = problem if isinstance(problem, str) else None
+    pending = 0
+    for index in range(SLOTS):
+        try:
+            pending += time.time() - os.path.getmtime(os.path.join(root, SPOOL_DIR, f"sender-{index}.slot")) <= SLOT_STALE_S
+        except OSError:
+            continue
+    found["pending"] = pending
+    return found
 
 
 class _locked:

@@ -266,7 +266,8 @@ def _transcript_session(
         return result.traces
     from agentscan.otlp.from_hooks import hook_traces
 
-    return hook_traces(trace, replace(facts, source="hooks"), result.handed_over, since_ns=since_ns) + result.traces
+    return hook_traces(trace, replace(facts, source="hooks"), result.handed_over, since_ns=since_ns,
+                       tools=result.handed_tools) + result.traces
 
 
 def beyond_bounds(truncated: dict[str, int]) -> list[str]:

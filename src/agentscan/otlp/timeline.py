@@ -12,6 +12,9 @@ Spans need a start *and* an end, so (docs/otel.md, "Timing"):
 * an LLM call ends at its own instant and starts at the previous instant of
   the same agent (the prompt, a tool call, the previous LLM call); a
   response's text is that call's output, so it does not start the next one.
+  A call written in several records (Claude: one per content block) is placed
+  at its first record, so it starts before the tool calls it asked for, and
+  ends at its last; the next step of its agent starts no sooner.
 
 So a tool call and the LLM call that read its result share the gap between
 them: the transcript does not say how that time was split.
@@ -22,7 +25,10 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
+
+from agentscan.model import TS
+from agentscan.providers.claude.usage import E_FIRST_TS, E_LAST_TS
 
 PROMPT, CHAT, TOOL, RESPONSE = 0, 1, 2, 3  # the order of instants recorded at the same time
 
@@ -32,6 +38,15 @@ def ns(value: datetime | float | None) -> int | None:
         return None
     seconds = value.timestamp() if isinstance(value, datetime) else value
     return int(round(seconds * 1_000_000)) * 1000  # microsecond precision: what the sources carry
+
+
+def call_times(entry: Sequence[Any]) -> tuple[int | None, int | None]:
+    """(first, last) record times of a packed usage entry, in ns: a Claude call written in
+    several records carries both; any other entry has one time."""
+    if len(entry) > E_LAST_TS:
+        return ns(entry[E_FIRST_TS]), ns(entry[E_LAST_TS])
+    at = ns(entry[TS])
+    return at, at
 
 
 @dataclass(eq=False)
@@ -44,6 +59,8 @@ class Instant:
     key: str = ""  # what the span id hashes: a native id, else agent|time|name|occurrence
     start_ns: int = 0
     end_ns: int = 0
+    #: an LLM call's last record (``at_ns`` is its first); 0: the same as ``at_ns``
+    last_ns: int = 0
 
     @property
     def sort_key(self) -> tuple[int, int, int]:
@@ -95,14 +112,16 @@ def infer_times(turn: TurnSlice, agent: str | None, *, first_start_ns: int | Non
     steps = sorted(turn.of(agent), key=lambda i: i.sort_key)
     previous = turn.start_ns if agent is None else first_start_ns
     last = steps[-1].at_ns if steps else turn.start_ns
+    floor = 0  # the last record of the agent's latest LLM call
     for position, step in enumerate(steps):
         if step.kind == TOOL:
             after = next((s.at_ns for s in steps[position + 1:] if s.kind != TOOL and s.at_ns > step.at_ns), None)
             step.start_ns, step.end_ns = step.at_ns, after if after is not None else max(last, step.at_ns)
         elif step.kind == CHAT:
             start = previous if previous is not None else step.at_ns
-            step.start_ns, step.end_ns = min(start, step.at_ns), step.at_ns
+            step.start_ns, step.end_ns = min(start, step.at_ns), max(step.at_ns, step.last_ns)
+            floor = max(floor, step.end_ns)  # what follows read the whole response: it starts no sooner
         else:
             step.start_ns = step.end_ns = step.at_ns
         if step.kind != RESPONSE:  # a response is the output of an LLM call, not the start of the next one
-            previous = step.at_ns
+            previous = max(step.at_ns, floor)

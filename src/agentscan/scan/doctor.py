@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple
 
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
@@ -213,3 +215,61 @@ def cache_report(scanner: Scanner) -> dict[str, Any]:
             pass
     return {"path": str(path), "exists": path.exists(), "bytes": size, "enabled": scanner.use_cache,
             "source": "AGENTSCAN_CACHE_DIR" if scanner.ctx.env.get("AGENTSCAN_CACHE_DIR") else "default"}
+
+
+class LocalZone(NamedTuple):
+    """The local zone as ``doctor``'s text reports it (``--json`` leaves it out: its times are
+    UTC, and the zone is this process's, not the home's): its name (an IANA name when one is known,
+    else the C library's abbreviations), what set it, and a ``problem`` with ``TZ``."""
+
+    name: str
+    source: str
+    problem: str | None
+    now: str  # its abbreviation and offset now: ``CET, UTC+01:00``
+
+
+def local_zone(env: Mapping[str, str] | None = None) -> LocalZone:
+    """The zone local times are printed in, and where it came from: ``TZ``, else the
+    system's (``/etc/localtime``'s link, or ``/etc/timezone`` beside it)."""
+    env = os.environ if env is None else env
+    local = time.localtime()
+    offset = timedelta(seconds=local.tm_gmtoff or 0)
+    from agentscan.timeutil import _offset_text
+
+    now = _offset_text(offset) if local.tm_zone in (None, "UTC") else f"{local.tm_zone}, {_offset_text(offset)}"
+    value = env.get("TZ")
+    if value is not None and os.name != "nt":
+        from agentscan.localzone import problem
+
+        trouble = problem(env)
+        if trouble is not None:
+            return LocalZone("UTC", f"TZ={value}", trouble, now)
+        return LocalZone(value.lstrip(":") or "UTC", "TZ", None, now)
+    name = _system_zone()
+    if name is not None:
+        return LocalZone(name[0], name[1], None, now)
+    return LocalZone("/".join(dict.fromkeys(time.tzname)), "the system's settings", None, now)
+
+
+def _system_zone() -> tuple[str, str] | None:
+    """The system zone's IANA name and the file that told it, when one does."""
+    try:
+        target = os.readlink("/etc/localtime")
+    except OSError:
+        target = None
+    if target is not None and "zoneinfo/" in target:
+        return target.split("zoneinfo/", 1)[1], "/etc/localtime"
+    try:
+        with open("/etc/timezone", encoding="utf-8") as handle:
+            named = handle.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return (named, "/etc/timezone") if named else None
+
+
+def live_export(data_dir: str) -> dict[str, Any] | None:
+    """The hook's live OTLP export counts in ``data_dir`` (``otlp.live.read_counts``):
+    ``None`` before its first span."""
+    from agentscan.otlp.live import read_counts
+
+    return read_counts(data_dir)

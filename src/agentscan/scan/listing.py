@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.context import Said, say
 from agentscan.model import SessionRef, SessionRow
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
+from agentscan.timeutil import plausible
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -133,8 +134,40 @@ class SessionPage(NamedTuple):
         return None
 
 
-def _sort_key(row: SessionRow) -> float:
-    return row.updated_at.timestamp() if row.updated_at is not None else float("-inf")
+def _sort_key(row: SessionRow, ref: SessionRef | None = None, now: datetime | None = None) -> float:
+    """A row's place in the list: its ``updated_at``, or for one a wrong clock wrote
+    (``_wrong_clock``) its files' mtime (none: last), the time this machine's clock last saw
+    the session written, as for a session that recorded no time (docs/cli.md): by a time
+    of 2100 it would top every list until then."""
+    if row.updated_at is None:
+        return float("-inf")
+    if ref is not None and now is not None and _wrong_clock(row.updated_at, ref, now):
+        return ref.recency or float("-inf")
+    return row.updated_at.timestamp()
+
+
+def _wrong_clock(updated: datetime, ref: SessionRef, now: datetime) -> bool:
+    """Whether ``updated`` is past the clock (``now``, by more than ``timeutil.FUTURE_SLACK``)
+    and past the time its files were last written: no record is written after its file, so
+    a clock was wrong.  One its files' mtime agrees with (a home written while the whole
+    machine's clock was ahead, a generated one) is not: sorted by either, it sits alike,
+    and ``select_sessions`` bounds each unread session by that mtime."""
+    if plausible(updated, now=now) is not None:
+        return False
+    return not ref.recency or updated.timestamp() > ref.recency + CLOCK_SLACK_S
+
+
+def _future_warning(scanner: Scanner, ref: SessionRef, row: SessionRow, now: datetime) -> None:
+    """Say that ``row``'s time is a wrong clock's (``_wrong_clock``), naming the file and the
+    time, which stays as recorded (the row and its tokens are unchanged)."""
+    if row.updated_at is None or not _wrong_clock(row.updated_at, ref, now):
+        return
+    from agentscan.timeutil import from_epoch, to_iso
+
+    place = from_epoch(ref.recency) if ref.recency else None
+    where = f"listed at its file's time, {to_iso(place)}" if place is not None else "listed last"
+    scanner.ctx.warn(ref.path or (ref.read_files[0] if ref.read_files else ref.id),
+                     f"a record is dated {to_iso(row.updated_at)}, in the future (a wrong clock?): {where}")
 
 
 def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter) -> SessionPage:
@@ -147,6 +180,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     passed = dict.fromkeys(stages, 0)
     liveness = Liveness(pid=filters.pid)
     since = filters.since.timestamp() if filters.since is not None else None
+    now = datetime.now(timezone.utc)
     # A heap of the best ``limit`` matches.  With filters, one more than shown
     # tells whether more match, at the cost of one parse; without, every
     # session matches, so the count of sessions found tells it for free.
@@ -213,7 +247,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             say(scanner.ctx, _still_ours(said, ref, row, failed))
             continue
         say(scanner.ctx, said)
-        item = (_sort_key(row), -index, row)
+        _future_warning(scanner, ref, row, now)
+        item = (_sort_key(row, ref, now), -index, row)
         if keep is None or len(best) < keep:
             heapq.heappush(best, item)
         else:

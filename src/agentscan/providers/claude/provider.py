@@ -48,7 +48,9 @@ class ClaudeProvider(Provider):
     # 10: a line with a lone surrogate escape or bytes that are not UTF-8 is read (``laxjson``)
     # 11: Claude Code's own ``<synthetic>`` words ("No response requested.") are no response
     # 12: ``show``'s plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last
-    parser_version = "12"
+    # 13: a call written in several records carries their first and last times (``usage.E_FIRST_TS``):
+    #     cached packed calls without them are parsed again, not read as calls written once
+    parser_version = "13"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

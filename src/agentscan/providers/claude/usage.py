@@ -23,7 +23,7 @@ from sys import intern
 from typing import Any, Collection, Iterable, Iterator
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
-from agentscan.model import PROGRESS_ORIGIN
+from agentscan.model import ORIGIN, PROGRESS_ORIGIN
 from agentscan.providers.claude.records import as_dict, as_str
 from agentscan.timeutil import epoch_of_iso
 
@@ -37,6 +37,15 @@ from agentscan.timeutil import epoch_of_iso
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
  C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS, C_SESSION_ID) = range(15)
 Call = tuple
+#: Fields ``CallDeduper.winners`` appends to a kept call whose copies were written at different
+#: times (Claude Code writes one record per content block of a response, each repeating its
+#: usage): the earliest and the latest copy's ``C_TS``.  ``C_TS`` stays the kept copy's, so
+#: what ``tokens`` buckets by time does not move.
+C_FIRST_TS, C_LAST_TS = C_SESSION_ID + 1, C_SESSION_ID + 2
+#: The same two times in a packed entry (``packed_entries``), past ``model.ORIGIN`` (then
+#: packed as ``None`` when unset): ``otlp`` starts a chat span before its first record and
+#: ends it at its last.  Absent when every copy had one time (or the entry is not Claude's).
+E_FIRST_TS, E_LAST_TS = ORIGIN + 1, ORIGIN + 2
 
 
 def _count(value: object) -> int:
@@ -146,6 +155,8 @@ class CallDeduper:
     def __init__(self) -> None:
         self._best: dict[tuple[str, str | None], Call] = {}
         self._loose: list[Call] = []  # no message id: cannot be deduplicated
+        #: key -> [earliest, latest] ``C_TS`` of its copies, for keys seen more than once
+        self._times: dict[tuple[str, str | None], list[float]] = {}
 
     def add_all(self, calls: Iterable[Call]) -> None:
         best = self._best
@@ -159,9 +170,28 @@ class CallDeduper:
             if current is None:
                 best[key] = call
                 continue
+            self._widen(key, current, call)  # (copies only: a call written once costs nothing more)
             new_rank, old_rank = call_rank(call), call_rank(current)
             if new_rank > old_rank or (new_rank == old_rank and call[C_ORDER] < current[C_ORDER]):
                 best[key] = call
+
+    def _widen(self, key: tuple[str, str | None], current: Call, call: Call) -> None:
+        """The span of times the copies of ``key`` were written in: the kept copy's time is only
+        one of them (the largest, often the last block's), and a response began before its
+        tool_use blocks were written."""
+        span = self._times.get(key)
+        if span is None:
+            ts = current[C_TS]
+            span = self._times[key] = [ts, ts] if ts is not None else []
+        ts = call[C_TS]
+        if ts is None:
+            return
+        if not span:
+            span.extend((ts, ts))
+        elif ts < span[0]:
+            span[0] = ts
+        elif ts > span[1]:
+            span[1] = ts
 
     def winners(self) -> list[Call]:
         best = self._best
@@ -179,6 +209,9 @@ class CallDeduper:
                 requests = parents.get(message_id)
                 if requests and (len(requests) > 1 or request_id not in requests):
                     continue
+            span = self._times.get((message_id, request_id))
+            if span and span[0] != span[1]:
+                call = (*call, span[0], span[1])
             kept.append(call)
         kept.sort(key=lambda call: call[C_ORDER])
         return kept
@@ -199,8 +232,11 @@ def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[
         entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
                  0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", rank,
                  c[C_CACHE_WRITE_1H]]
-        if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts:
-            entry.append(PROGRESS_ORIGIN)
+        origin = PROGRESS_ORIGIN if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts else None
+        if len(c) > C_FIRST_TS:
+            entry += (origin, c[C_FIRST_TS], c[C_LAST_TS])
+        elif origin is not None:
+            entry.append(origin)
         yield entry
 
 

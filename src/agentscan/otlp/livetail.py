@@ -1,0 +1,249 @@
+"""What the live sender reads of a session's events: from a mark, not from the start.
+
+The sender (``live``) runs once per closing event and needs only the turn that
+event belongs to, but a hook tree is built by replaying events in order.  So
+after a turn's stop it leaves a *mark*: the byte offset of a prompt from which
+a replay gives every later turn exactly the spans a replay of the whole file
+gives them.  The next senders read from the mark on.  A prompt qualifies
+when, in the tree read so far,
+
+* no turn before it has anything unfinished (a tool call, subagent or
+  execution still waiting: its end, or what runs inside it, would come after
+  the mark, where no replay from the mark could place it);
+* it comes ``QUIET_NS`` after every event before it and no event after it is
+  earlier, so no second delivery of an earlier event (``hooks.repeats``) and
+  no event the tree sorts before it lies past the mark;
+
+and, checked by building both, the turns from it on export alike from the mark
+and from where the sender read.  A mark also keeps what the replay from it
+cannot know: how many derived turns came before (``derived-<n>`` ids count from
+the session's start) and the session's workspace (its first ``cwd``).
+
+Concurrent senders are safe without a lock: the events file is only appended
+to, every mark written is true of it, and a mark is replaced atomically, so a
+sender reads either mark.  A mark is dropped (the file read whole) when the file
+is another one (device, inode), shorter than the mark, or holds another line at
+the mark (its CRC); ``live`` also reads whole when the tail does not find the
+event's spans, or the event's turn has no prompt after the mark.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from dataclasses import dataclass, replace
+from typing import Any
+
+from agentscan.hooks.events import PROMPTS
+from agentscan.hooks.repeats import WINDOW_NS
+
+#: bump when a mark's fields change: an older mark is then read as none
+VERSION = 1
+#: the quiet before a marked prompt: past any second delivery of an earlier event
+QUIET_NS = 2 * WINDOW_NS
+MARK_DIR = "marks"
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    dev: int
+    ino: int
+    offset: int  # where the marked prompt's line starts
+    lines: int  # lines before it (events' ``seq`` count from the file's start)
+    head: int  # CRC-32 of that line
+    derived: int  # derived turns before it
+    workspace: str | None
+
+
+@dataclass(slots=True)
+class Tail:
+    """The events read, in file order, each with the offset of its line; ``mark``: where the
+    read began (``None``: the file's start)."""
+
+    events: list[Any]
+    offsets: list[int]
+    mark: Mark | None
+    dev: int
+    ino: int
+    warnings: list[Any]
+    data: bytes = b""  # the bytes read, from ``base`` on (a new mark's line CRC)
+    base: int = 0
+
+
+def mark_path(root: str, agent: str, session_id: str) -> str:
+    from agentscan.hooks import store
+
+    return os.path.join(root, "otlp", MARK_DIR, store.agent_dir_name(agent), store.session_file_name(session_id) + ".mark")
+
+
+def load_mark(root: str, agent: str, session_id: str) -> Mark | None:
+    import json
+
+    try:
+        with open(mark_path(root, agent, session_id), encoding="utf-8") as handle:
+            doc = json.load(handle)
+        fields = [doc[name] for name in ("dev", "ino", "offset", "lines", "head", "derived")]
+        workspace = doc["workspace"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if doc.get("v") != VERSION or not all(type(value) is int and value >= 0 for value in fields):
+        return None
+    if workspace is not None and not isinstance(workspace, str):
+        return None
+    dev, ino, offset, lines, head, derived = fields
+    return Mark(dev, ino, offset, lines, head, derived, workspace)
+
+
+def save_mark(root: str, agent: str, session_id: str, mark: Mark) -> None:
+    """Best effort: a mark not written only means the next sender reads more."""
+    import json
+
+    from agentscan.filemodes import make_private_dirs, open_private
+
+    path = mark_path(root, agent, session_id)
+    try:
+        make_private_dirs(os.path.dirname(path))
+        temp = f"{path}.{os.getpid()}.tmp"
+        with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:
+            json.dump({"v": VERSION, "dev": mark.dev, "ino": mark.ino, "offset": mark.offset, "lines": mark.lines,
+                       "head": mark.head, "derived": mark.derived, "workspace": mark.workspace}, handle)
+        os.replace(temp, path)  # atomic: a concurrent sender reads this mark or the one before
+    except OSError:
+        return
+
+
+def read_tail(session: Any, mark: Mark | None, limit: int) -> Tail | None:
+    """The events of ``session`` (a ``store.StoredSession``) from ``mark``, or from the start
+    when there is none or it does not hold for the file as it is now; ``None`` when that is
+    more than ``limit`` bytes to read."""
+    from agentscan.hooks import store
+    from agentscan.hooks.model import HookEvent
+    from agentscan.model import ScanWarning
+    from agentscan.toolkit.fsutil import open_regular
+
+    # (``store.read_events`` reads from the start only; these are its own line reader and
+    # event maker, so a tail's events are those a whole read gives, ``seq`` included.)
+    envelope_of = store._envelope_reader()
+    own_id = store.legible(session.session_id)
+    with open_regular(session.path) as handle:
+        stat = os.fstat(handle.fileno())
+        try:
+            data = _from_mark(handle, stat, mark, limit) if mark is not None else None
+        except _TooMuch:
+            return None
+        if data is None:
+            mark = None
+            if stat.st_size > limit:
+                return None
+            handle.seek(0)
+            data = handle.read()
+    if mark is None and len(data) > limit:
+        return None
+    base, number = (mark.offset, mark.lines) if mark is not None else (0, 0)
+    tail = Tail([], [], mark, stat.st_dev, stat.st_ino, [], data, base)
+    offset = 0
+    while offset < len(data):
+        end = data.find(b"\n", offset)
+        end = len(data) if end < 0 else end + 1
+        line, line_at = data[offset:end], base + offset
+        offset, number = end, number + 1
+        if not line.strip():
+            continue
+        record, problem = envelope_of(line)
+        if problem is not None:
+            tail.warnings.append(ScanWarning(session.path, problem, number))
+            continue
+        event = store._event_of(record, number, session, HookEvent)
+        if event.session_id in (None, own_id):
+            tail.events.append(event)
+            tail.offsets.append(line_at)
+    return tail
+
+
+class _TooMuch(Exception):
+    """The bytes since a mark that holds are over the limit."""
+
+
+def _from_mark(handle: Any, stat: os.stat_result, mark: Mark, limit: int) -> bytes | None:
+    """The bytes from ``mark`` on when it holds for this file: the same file (device, inode),
+    as long, a line starting at the mark and the line it marked there (its CRC); else ``None``."""
+    if (stat.st_dev, stat.st_ino) != (mark.dev, mark.ino) or stat.st_size < mark.offset:
+        return None
+    if mark.offset:
+        handle.seek(mark.offset - 1)
+        if handle.read(1) != b"\n":
+            return None
+    else:
+        handle.seek(0)
+    data = handle.read(64 * 1024) if stat.st_size - mark.offset > limit else handle.read()
+    if _line_crc(data, 0) != mark.head:
+        return None
+    if stat.st_size - mark.offset > limit:
+        raise _TooMuch
+    return data
+
+
+def _line_crc(data: bytes, start: int) -> int:
+    end = data.find(b"\n", start)
+    return zlib.crc32(data[start:len(data) if end < 0 else end + 1])
+
+
+def renumbered(trace: Any, derived_before: int) -> Any:
+    """``trace`` (built from a mark on) with its derived turns numbered from the session's start."""
+    if not derived_before:
+        return trace
+    turns = tuple(replace(t, id=f"derived-{int(t.id.rpartition('-')[2]) + derived_before}")
+                  if t.derived and t.id.rpartition("-")[2].isdigit() else t for t in trace.turns)
+    return replace(trace, turns=turns)
+
+
+def prompted_turns(agent: str, events: list[Any]) -> set[str]:
+    """The turn ids the prompts among ``events`` carry (as the tree reads a turn id)."""
+    from agentscan.hooks.ids import canonical_generation_id
+
+    found = set()
+    for event in events:
+        if event.name in PROMPTS:
+            turn = (canonical_generation_id(event.text("generation_id")) if agent == "cursor" else None) or event.turn_id
+            if turn:
+                found.add(turn)
+    return found
+
+
+def next_mark(tail: Tail, trace: Any, exported: list[Any], build: Any) -> Mark | None:
+    """A mark later than ``tail``'s, at the latest prompt that qualifies (the module's rules);
+    ``trace``/``exported``: the tree and traces built from ``tail``; ``build(events, derived)``
+    builds the traces of ``events`` numbering derived turns after ``derived``."""
+    from agentscan.hooks.tree import effective_ns
+    from agentscan.otlp.from_hooks import unfinished
+
+    events = tail.events
+    times = [effective_ns(e) for e in events]
+    later = [0] * len(events)  # the earliest time of the events after each one
+    earliest = None
+    for index in range(len(events) - 1, -1, -1):
+        later[index] = earliest if earliest is not None else times[index]
+        earliest = times[index] if earliest is None else min(earliest, times[index])
+    # (A turn with no stop is no bar: a prompt after it routes what has no turn id to the new
+    # turn in both replays, and what names it is read whole, ``live``.)
+    unsettled = [t.started_ns for t in trace.turns if any(unfinished(node) for node in t.walk())]
+    chosen = None
+    before = None  # the latest time of the events before this one
+    for index, event in enumerate(events):
+        at = times[index]
+        if (index and event.name in PROMPTS and at - (before or at) >= QUIET_NS and later[index] >= at
+                and not any(start < at for start in unsettled)):
+            chosen = index
+        before = at if before is None else max(before, at)
+    if chosen is None:
+        return None
+    at = times[chosen]
+    old = tail.mark.derived if tail.mark is not None else 0
+    derived = old + sum(1 for t in trace.turns if t.derived and t.started_ns < at)
+    # The proof, not only the rules: from the mark, the later turns export as they do now.
+    if build(events[chosen:], derived) != [t for t in exported if t.spans[0].start_ns >= at]:
+        return None
+    offset = tail.offsets[chosen]
+    head = _line_crc(tail.data, offset - tail.base)
+    workspace = tail.mark.workspace if tail.mark is not None else trace.session.workspace
+    return Mark(tail.dev, tail.ino, offset, events[chosen].seq - 1, head, derived, workspace)
