@@ -100,7 +100,7 @@ def test_appended_file_is_parsed_only_from_its_offset(isolated_home: Path, monke
         starts.append(kwargs.get("start", 0))
         return real(path_arg, ctx, marker, progress, **kwargs)
 
-    monkeypatch.setattr("agentscan.providers.claude.incremental.matching_records", spy)
+    monkeypatch.setattr("agentscan.providers.claude.filescan.matching_records", spy)
     with cached_scanner() as third:
         report = token_report(third, ids=[S1])
     assert starts == [size_before]

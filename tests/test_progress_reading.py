@@ -100,7 +100,7 @@ def test_a_first_halfs_pass_tells_the_share_of_the_whole_file_read(tmp_path: Pat
 
 
 def test_a_huge_transcripts_token_scan_tells_the_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentscan.providers.claude.incremental import scan_file
+    from agentscan.providers.claude.filescan import scan_file
 
     path = _transcript(tmp_path, 9000)  # 9,000 usage lines
     size = path.stat().st_size

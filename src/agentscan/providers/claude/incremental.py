@@ -31,12 +31,11 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from agentscan import progress as reporting
-from agentscan.context import ScanContext
+from agentscan.context import CAPTURE_LIMIT, ScanContext
 from agentscan.model import ScanWarning
-from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, C_SUBAGENT, SIDECHAIN, Call, UNREAD, CallDeduper, call_of
+from agentscan.providers.claude.filescan import FileScan, scan_file
+from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call, CallDeduper
 from agentscan.toolkit.jsonl import crc_between
-from agentscan.toolkit.linescan import ScanProgress, matching_records
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
@@ -45,62 +44,11 @@ if TYPE_CHECKING:
 #: write; 5: progress copies of subagent calls; 6: runs written inline named; 7: only
 #: runs started by a record of no parent; 8: the other session a copied call's record names)
 VERSION = 8
-MARKER = b'"usage"'
 #: orders of one file's calls start at ``index << FILE_BITS`` (byte offsets fit below)
 FILE_BITS = 48
 #: a file this large is read by halves on two cores when one is free (``usagehalves``):
-#: below it a fork costs more than it saves
+#: below it a fork costs more than it saves (the size a row's pass splits at too: ``sidepass``)
 SPLIT_BYTES = 64 * 1024 * 1024
-
-
-class FileScan:
-    """What one pass over a file found; ``inline``: a call of a subagent run written inline
-    in a main transcript (``sidechains``), not yet given its run."""
-
-    __slots__ = ("calls", "progress", "warnings", "inline")
-
-    def __init__(self, calls: list[Call], progress: ScanProgress, warnings: list[ScanWarning], inline: bool = False) -> None:
-        self.calls = calls
-        self.progress = progress
-        self.warnings = warnings
-        self.inline = inline
-
-
-def scan_file(
-    path: Path, ctx: ScanContext, *, subagent: str | None, base: int, start: int = 0, lines_before: int = 0,
-    crc: int = 0, exact: bool = False, size: int | None = None, own: str | None = None,
-    end: int | None = None, count_lines: bool = False, settle_inline: bool = True,
-) -> FileScan:
-    """Calls of ``path`` from ``start`` on; ``exact`` counts lines and CRCs the bytes (for a resume state).
-    ``size``: the file's, when known: a huge one tells ``ctx.progress`` how far its scan is.
-    ``own``: the session the file is part of (``usage.call_of``).  ``end``, ``count_lines``,
-    ``settle_inline``: for a half of a file read by halves (``usagehalves``): read no further
-    than ``end``, count its lines without a CRC, and leave naming inline runs to the whole."""
-    progress = ScanProgress(start, lines_before, crc)
-    calls: list[Call] = []
-    append = calls.append
-    tell = reporting.file_teller(ctx.progress, path, size)
-    seen = 0
-    inline = False
-    with ctx.warnings.capture() as warnings:
-        for offset, record in matching_records(
-            path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact or count_lines,
-            crc=exact, end=end,
-        ):
-            call = call_of(record, subagent, base + offset, UNREAD, own)  # (positional: once a call)
-            if call is not None:
-                append(call)
-                if call[SIDECHAIN] and call[C_SUBAGENT] is None:  # (a progress copy names its subagent)
-                    inline = True
-            if tell is not None:
-                seen += 1
-                if not seen % reporting.TOLD_EVERY:
-                    tell(offset)
-    if inline and start == 0 and settle_inline:  # (a tail's calls are given theirs with the calls before it: ``_update``)
-        from agentscan.providers.claude.sidechains import attribute
-
-        attribute(path, ctx, calls, base)
-    return FileScan(calls, progress, list(warnings), inline)
 
 
 def session_calls(
@@ -174,7 +122,9 @@ def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[C
     """A file's part of the resume state; warnings past the last complete line are
     the tail's (a truncated last line): kept only while the file is unchanged."""
     lines = scan.progress.lines
-    warnings = earlier + scan.warnings
+    # As many as one pass's capture keeps (``scan_file``'s): a resumed pass, or one by halves,
+    # joins two lists each cut there, and its state would say another "N more" later.
+    warnings = (earlier + scan.warnings)[:CAPTURE_LIMIT]
     return {
         "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": _stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,

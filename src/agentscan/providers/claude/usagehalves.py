@@ -1,6 +1,6 @@
 """A huge transcript's calls for ``tokens``, read by halves on two cores.
 
-``incremental.scan_file`` reads a transcript's usage lines in one pass, and
+``filescan.scan_file`` reads a transcript's usage lines in one pass, and
 a session's files are one job of the parse (``scan.usageparse``): a cold
 ``tokens`` of a home whose history is one 1 GB transcript read it on one
 core while the other idled (7.5 s, against ccusage's 4.5 s).  A transcript of
@@ -16,30 +16,34 @@ written inline are named once, over the whole file, as the one pass names them.
 
 The join stands only where the one pass would have read the same:
 
+* the file is the one the session's census found, at most appended to (else
+  it is read again whole, the first half's warnings unsaid: the halves may be
+  two files');
 * the first half reached the seam (a pass that stopped short, at the line cap
   or a read that failed, is the whole pass: the one pass stopped there too);
 * the two halves together are under the line cap (the helper counts its own
   lines from nothing, so it cannot tell where the cap falls);
 * the helper could read all it read, and kept every warning it raised (a
   read that failed, or a file of more bad lines than a result keeps: their
-  counts would not carry over);
-* the file is the one the session's census found, at most appended to.
+  counts would not carry over).
 
 Otherwise the second half is read here, resumed from the first half's
-progress, and a file replaced meanwhile is read again whole: the outcome is
-always the one pass's.  Only where no core is free (this process is a
-parse worker, or workers read other sessions) is the file read in one pass.
+progress.  Only a file rewritten in place, same inode and no shorter, could
+give halves of two contents (as ``sidepass`` says of its own).  A file is read
+in one pass when no core is free (this process is a parse worker, or workers
+read other sessions), when no line ends within ``SEAM_SEARCH`` of its middle,
+and when it is compressed (``.zst``: no seeking) or under the split size.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from agentscan import bounds
 from agentscan.context import ScanContext
-from agentscan.providers.claude.incremental import FileScan, scan_file
+from agentscan.providers.claude.filescan import FileScan, scan_file
 from agentscan.toolkit.linescan import ScanProgress
 
 #: how far past the middle the end of its line is looked for (a longer line: one pass)
@@ -57,9 +61,11 @@ def scan_by_halves(path: Path, ctx: ScanContext, *, subagent: str | None, base: 
     seam = find_seam(path, stat.st_size)
     if seam is None:
         return None
+    from agentscan.context import say
+    from agentscan.providers.claude.sidepass import only_appended
     from agentscan.toolkit.helperproc import Helper, HelperGone, last_answer
 
-    def serve(_: object) -> tuple:
+    def serve(_: object) -> HelperHalf:
         return second_half(path, ctx.for_worker(), subagent, base, seam, exact, own)  # a context of its own: no index
 
     helper = Helper(lambda: None, serve, start=False)
@@ -70,13 +76,28 @@ def scan_by_halves(path: Path, ctx: ScanContext, *, subagent: str | None, base: 
             helper.send("calls")  # (not ``None``: that ends a helper)
         except (OSError, HelperGone):
             asked = None  # no helper: the second half is read here
-        # Told as the whole file: both halves go at about the same rate.
-        first = scan_file(path, ctx, subagent=subagent, base=base, exact=exact, count_lines=True, end=seam,
-                          size=seam, own=own, settle_inline=False)
+        # Told as the whole file: both halves go at about the same rate.  Held back until the
+        # file is known to be the one the census found (else its read again says them).
+        with ctx.held_warnings() as held:
+            first = scan_file(path, ctx, subagent=subagent, base=base, exact=exact, count_lines=True, end=seam,
+                              size=seam, own=own, settle_inline=False)
+        if not only_appended(path, stat):
+            helper.stop()
+            return scan_file(path, ctx, subagent=subagent, base=base, exact=exact, size=stat.st_size, own=own)
+        say(ctx, held.said)
+        if first.progress.complete_offset != seam:
+            helper.stop()  # (its answer would not be taken)
+            return _settled(path, ctx, first, base)  # stopped short: so did the one pass
         answer = last_answer(asked)
     finally:
         helper.stop()  # (a Ctrl-C however soon after the fork stops it too)
-    return _joined(path, ctx, first, answer, subagent=subagent, base=base, seam=seam, exact=exact, stat=stat, own=own)
+    second = _helper_half(ctx, answer, seam, first.progress.lines, first.progress.crc if exact else None)
+    if second is None:
+        # Read here, as an update resumes at a complete line (``incremental._update``).
+        second = scan_file(path, ctx, subagent=subagent, base=base, start=seam, lines_before=first.progress.lines,
+                           crc=first.progress.crc, exact=exact, count_lines=True, own=own)
+    return _settled(path, ctx, FileScan(first.calls + second.calls, second.progress, first.warnings + second.warnings,
+                                        first.inline or second.inline), base)
 
 
 def find_seam(path: Path, size: int) -> int | None:
@@ -97,40 +118,27 @@ def find_seam(path: Path, size: int) -> int | None:
     return middle + newline + 1
 
 
+class HelperHalf(NamedTuple):
+    """What the helper hands back of its scan from the seam on (``_helper_half`` reads it)."""
+
+    calls: list
+    complete_offset: int  # where its last complete line ended
+    lines: int
+    crc: int  # of its bytes, from the seam
+    warnings: list  # ``(path, message, line)``, lines counted from the seam
+    unkept: bool  # a warning was passing, or more came than a result keeps
+    inline: bool  # it met a call of a run written inline
+
+
 def second_half(path: Path, ctx: ScanContext, subagent: str | None, base: int, seam: int, exact: bool,
-                own: str) -> tuple:
-    """What the helper hands back of its scan from ``seam`` on (``_joined`` reads it): the calls,
-    where its last complete line ended, its lines, its bytes' CRC, its warnings, whether one
-    of them was passing or some were not kept, and whether it met a run written inline."""
+                own: str) -> HelperHalf:
+    """The helper's scan from ``seam`` on."""
     with ctx.warnings.capture() as captured:
-        scan = scan_file(path, ctx, subagent=subagent, base=base, start=seam, exact=exact, count_lines=True,
-                         own=own, settle_inline=False)
+        scan = scan_file(path, ctx, subagent=subagent, base=base, start=seam, exact=exact, count_lines=True, own=own)
     progress = scan.progress
-    return (scan.calls, progress.complete_offset, progress.lines, progress.crc,
-            [(warning.path, warning.message, warning.line) for warning in scan.warnings],
-            captured.passing or captured.overflowed, scan.inline)
-
-
-def _joined(path: Path, ctx: ScanContext, first: FileScan, answer: Any, *, subagent: str | None, base: int,
-            seam: int, exact: bool, stat: os.stat_result, own: str) -> FileScan:
-    from agentscan.providers.claude.sidepass import only_appended
-
-    if first.progress.complete_offset != seam:
-        return _settled(path, ctx, first, base)  # stopped short: so did the one pass
-    if not only_appended(path, stat):
-        # Replaced or cut meanwhile: the halves may be two files' (what the first half said
-        # is said again by the pass, and folds as a repeat).
-        return scan_file(path, ctx, subagent=subagent, base=base, exact=exact, size=stat.st_size, own=own)
-    lines_before = first.progress.lines
-    joined = _helper_half(ctx, answer, seam, lines_before, first.progress.crc if exact else None)
-    if joined is None:
-        # Read here, as an update resumes at a complete line (``incremental._update``).
-        second = scan_file(path, ctx, subagent=subagent, base=base, start=seam, lines_before=lines_before,
-                           crc=first.progress.crc, exact=exact, count_lines=True, own=own, settle_inline=False)
-        joined = second
-    calls = first.calls + joined.calls
-    return _settled(path, ctx, FileScan(calls, joined.progress, first.warnings + joined.warnings,
-                                        first.inline or joined.inline), base)
+    return HelperHalf(scan.calls, progress.complete_offset, progress.lines, progress.crc,
+                      [(warning.path, warning.message, warning.line) for warning in scan.warnings],
+                      captured.passing or captured.overflowed, scan.inline)
 
 
 def _helper_half(ctx: ScanContext, answer: Any, seam: int, lines_before: int, crc_before: int | None) -> FileScan | None:
@@ -142,13 +150,13 @@ def _helper_half(ctx: ScanContext, answer: Any, seam: int, lines_before: int, cr
 
     try:
         calls, offset, lines, crc, warnings, unkept, inline = answer
-        if unkept or lines_before + lines >= bounds.MAX_FILE_LINES or offset < seam:
+        if unkept or lines_before + lines >= bounds.MAX_FILE_LINES or offset < seam or type(calls) is not list:
             return None
         moved = [ScanWarning(path, message, None if line is None else line + lines_before)
                  for path, message, line in warnings]
         joined_crc = 0 if crc_before is None else crc32_combine(crc_before, crc, offset - seam)
         progress = ScanProgress(offset, lines_before + lines, joined_crc)
-        half = FileScan([tuple(call) for call in calls], progress, moved, bool(inline))
+        half = FileScan(calls, progress, moved, bool(inline))
     except (TypeError, ValueError):
         return None  # an answer that does not read back (the helper's bug): read it here
     for warning in moved:
