@@ -9,6 +9,7 @@ whole scan at a fake home without patching anything.
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, Sequence
@@ -235,6 +236,14 @@ def _stamp(stat: os.stat_result) -> str:
 SUMS_READ = "sums_read"
 
 
+def home_variables() -> tuple[str, str]:
+    """The variables that name the home, in the order the agents read them: on Windows
+    ``USERPROFILE`` first (Node's ``os.homedir``, Rust's home dir and Python's ``expanduser``
+    do; a ``HOME`` there is often another program's, MSYS2's ``C:\\msys64\\home\\me``),
+    elsewhere ``HOME``."""
+    return ("USERPROFILE", "HOME") if sys.platform == "win32" else ("HOME", "USERPROFILE")
+
+
 class ScanContext(FileSystemView):
     """The home and environment a scan reads, and where its warnings go.
 
@@ -266,7 +275,7 @@ class ScanContext(FileSystemView):
         # a warning and an export relative to wherever the command ran.
         if home is not None:
             return cls(home=Path(os.path.abspath(Path(home).expanduser())), env=env, home_source="--home")
-        for name in ("HOME", "USERPROFILE"):
+        for name in home_variables():
             if env.get(name):
                 return cls(home=Path(os.path.abspath(env[name])), env=env, home_source=name)
         return cls(home=Path.home(), env=env, home_source="default")

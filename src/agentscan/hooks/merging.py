@@ -25,7 +25,7 @@ from agentscan.errors import HookConfigError
 TIMEOUT_SECONDS = 5  # a safety net for the agent; `agentscan hook` itself exits within 1 s
 #: ``agentscan`` as a whole name (a path's last part, ``python -m agentscan``): not the end of
 #: another program's (``fooagentscan hook --agent`` is not ours to update or remove)
-_OURS = re.compile(r"(?<![\w.-])agentscan(?:\.exe)?['\"]?\s+hook\s+--agent\b")
+_OURS = re.compile(r"(?<![\w.-])agentscan(?:\.(?i:exe))?['\"]?\s+hook\s+--agent\b")  # (``.EXE``: PATHEXT's case)
 #: a command that is just ``<program> hook --agent NAME`` and arguments after it (the
 #: ``--otlp-endpoint`` docs/otel.md tells users to add): only the program part is ours to update.
 #: One unquoted character at a time: ``[^…]+`` inside ``(…)+`` backtracks exponentially.

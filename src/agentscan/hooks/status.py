@@ -77,6 +77,11 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
         if report["note"] is None:
             report["note"] = _other_agentscan(program, search, agent, scope, legacy) or (
                 None if os.path.isabs(program) else _by_name(program, search))
+    stripped = next((word for ours in found if (word := _bash_strips(agent, ours.command))), None)
+    if stripped and report["problem"] is None:
+        report["problem"] = (f"the hook runs {stripped} unquoted, and Git Bash, which Claude Code runs hooks "
+                             "with on Windows when it is installed, takes its backslashes for escapes and runs nothing; run "
+                             f"{_reinstall(agent, scope, legacy)} (it writes the path with forward slashes)")
     named = _AGENT_ARG.search(command) if isinstance(command, str) else None
     if named and named.group(1) != agent and report["problem"] is None:
         report["problem"] = f"the hook runs with --agent {named.group(1)}, not {agent}: it stores nothing"
@@ -88,9 +93,12 @@ def _program(command: str, home: Path | None) -> str | None:
     ``command`` of Claude's exec form), ``~`` made the home; ``None`` when it cannot be told."""
     if not _SHELL_FORM.search(command):
         word = command.strip()
-    elif os.name == "nt":  # cmd's quoting (``hooks.install.shell_word``): shlex would eat the backslashes
+    elif os.name == "nt":  # ``hooks.install.shell_word``'s quoting: shlex would eat an older install's backslashes
         text = command.lstrip()
-        word = text[1:].split('"', 1)[0] if text.startswith('"') else text.split(None, 1)[0]
+        if text.startswith("& "):  # PowerShell's call operator, as docs/cli-hooks.md says to write it
+            text = text[2:].lstrip()
+        quote = text[:1] if text[:1] in ("'", '"') else ""
+        word = text[1:].split(quote, 1)[0] if quote else text.split(None, 1)[0]
     else:
         import shlex
 
@@ -102,6 +110,17 @@ def _program(command: str, home: Path | None) -> str | None:
     if word.startswith("~/") and home is not None:
         word = str(home / word[2:])
     return word or None
+
+
+def _bash_strips(agent: str, command: object) -> str | None:
+    """On Windows, the program of a Claude shell-form command written unquoted with backslashes
+    (``C:\\Users\\me\\…\\agentscan.exe hook --agent claude``, as agentscan wrote it before it
+    wrote forward slashes): Git Bash runs ``C:Usersme…``.  ``None`` for any other command
+    (Cursor runs its hooks through PowerShell there, which keeps backslashes)."""
+    if os.name != "nt" or agent != "claude" or not isinstance(command, str) or not _SHELL_FORM.search(command):
+        return None
+    word = command.split(None, 1)[0]
+    return word if "\\" in word and word[0] not in "'\"" else None
 
 
 def _missing(program: str) -> str | None:

@@ -14,12 +14,13 @@ every row is read, on every core (``rowbuild``).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.context import Said, say
 from agentscan.model import SessionRef, SessionRow
+from agentscan.scan.cwdmatch import Form, under, wanted_forms
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
 from agentscan.timeutil import plausible
@@ -47,6 +48,8 @@ class ListFilter:
     cwd: str | None = None
     running: bool = False  # only sessions whose transcript a live process holds open
     pid: int | None = None  # only sessions held open by this process
+    #: ``cwd``'s spellings, worked out once: ``holds_cwd`` runs on every row (``scan.cwdmatch``)
+    _cwd_forms: tuple[Form, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """A library caller's values as the CLI's: ``providers="claude"`` is one provider, and
@@ -58,6 +61,8 @@ class ListFilter:
 
             object.__setattr__(self, "providers", tuple(names(self.providers)))
             object.__setattr__(self, "since", moment(since, "since"))
+        if self.cwd is not None:
+            object.__setattr__(self, "_cwd_forms", wanted_forms(self.cwd))
 
     @property
     def needs_liveness(self) -> bool:
@@ -86,23 +91,10 @@ class ListFilter:
 
     def holds_cwd(self, cwd: str | None) -> bool:
         """Whether ``cwd`` passes ``--cwd`` (at or under it)."""
-        return self.cwd is None or _under(cwd, self.cwd)
+        return self.cwd is None or under(cwd, self._cwd_forms)
 
     def matches(self, row: SessionRow) -> bool:
         return self.failed_stage(row) is None
-
-
-def _under(cwd: str | None, wanted: str) -> bool:
-    if not cwd:
-        return False
-    if not (cwd.isascii() and wanted.isascii()):
-        # One path in two Unicode spellings: macOS hands out decomposed names (NFD), a
-        # shell or a transcript may hold the composed one.
-        from unicodedata import normalize
-
-        cwd, wanted = normalize("NFC", cwd), normalize("NFC", wanted)
-    wanted = wanted.rstrip("/\\") or wanted
-    return cwd == wanted or cwd.startswith(wanted + "/") or cwd.startswith(wanted + "\\")
 
 
 class SessionPage(NamedTuple):

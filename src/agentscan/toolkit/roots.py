@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, home_variables
 
 
 class Root(NamedTuple):
@@ -36,7 +36,7 @@ def unreadable_message(provider: str, roots: list[Root]) -> str:
     """The error of a provider whose explicitly named roots are all unreadable, with what to do:
     a mistyped variable (``CLAUDE_CONFIG_DIR=/nonexistent``) is fixed or unset."""
     places = ", ".join(f"{root.path} ({root.source})" for root in roots)
-    variables = sorted({root.source for root in roots if root.source.isupper() and root.source != "HOME"})
+    variables = sorted({root.source for root in roots if root.source.isupper() and root.source not in home_variables()})
     remedy = f"; fix or unset {' and '.join(variables)}" if variables else ""
     return f"{provider}: no readable root among {places}{remedy}"
 
@@ -102,7 +102,8 @@ def platform_dir(ctx: ScanContext, name: str) -> tuple[Path, str, str | None] | 
     value = ctx.env_value(name)
     if value is None:
         return None
-    login = ctx.env_value("HOME") or ctx.env_value("USERPROFILE")
+    first, second = home_variables()
+    login = ctx.env_value(first) or ctx.env_value(second)
     if ctx.home_source != "--home" or login is None or not inside_home(value, login):
         return Path(value), name, None
     relative = os.path.relpath(os.path.abspath(value), os.path.abspath(login))

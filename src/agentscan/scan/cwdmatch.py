@@ -1,0 +1,120 @@
+"""``--cwd``: whether a session's working directory is the one asked for, or below it.
+
+Names are compared as the file system that holds them compares them, not byte for
+byte.  A Windows path (a drive letter, a backslash) compares as ``ntpath`` does:
+either separator, any case, as Cursor writes a workspace folder (``c:/Users/me/My
+App``) and Gemini CLI its projects (lower-cased).  On macOS, whose file system
+ignores case unless made otherwise, any case too (``~/Src/App`` is
+``/Users/me/src/app``).  Linux compares exactly.  The directory asked for counts
+under its resolved name too (``os.path.realpath``: macOS's ``/tmp`` is
+``/private/tmp``, where an agent started there records its cwd), as well as the
+name given.
+
+Everything about the directory asked for is worked out once (``wanted_forms``);
+each row costs a few string operations (``under``), the case mapping only when a
+form needs it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NamedTuple
+
+#: how a form compares: byte for byte, case-folded (macOS), or as Windows does
+EXACT, FOLDED, WINDOWS = "exact", "folded", "windows"
+
+#: macOS's top-level links into ``/private``: an agent may record either name
+_PRIVATE_LINKS = ("/private/tmp", "/private/var", "/private/etc")
+
+
+class Form(NamedTuple):
+    """One spelling of the wanted directory: ``exact`` the directory itself, ``prefixes``
+    what a directory below it starts with, both as ``key(cwd, mode)`` spells a cwd."""
+
+    mode: str
+    exact: str
+    prefixes: tuple[str, ...]
+
+
+def wanted_forms(wanted: str) -> tuple[Form, ...]:
+    """The spellings a cwd at or under ``wanted`` may start with: the name given, and the one
+    it resolves to (when that differs)."""
+    names = [wanted]
+    if os.path.isabs(wanted):
+        try:
+            real = os.path.realpath(wanted)
+        except (OSError, ValueError):  # a loop of links, a NUL: the name given is all there is
+            real = wanted
+        names.append(real)
+    if sys.platform == "darwin":
+        for name in list(names):
+            if any(name == link or name.startswith(link + "/") for link in _PRIVATE_LINKS):
+                names.append(name[len("/private"):])
+    forms: list[Form] = []
+    for name in names:
+        form = _form(name)
+        if form not in forms:
+            forms.append(form)
+    return tuple(forms)
+
+
+def under(cwd: str | None, forms: tuple[Form, ...]) -> bool:
+    """Whether ``cwd`` is one of ``forms`` or below it."""
+    if not cwd:
+        return False
+    if not cwd.isascii():
+        cwd = _composed(cwd)
+    done, text = EXACT, cwd  # the spelling of the last mode, as forms of one mode come together
+    for mode, exact, prefixes in forms:
+        if mode != done:
+            done, text = mode, _spelled(cwd, mode)
+        if text == exact or text.startswith(prefixes):
+            return True
+    return False
+
+
+def key(path: str, mode: str) -> str:
+    """``path`` spelled for comparing in ``mode``."""
+    return _spelled(_composed(path) if not path.isascii() else path, mode)
+
+
+def _composed(path: str) -> str:
+    """One path in two Unicode spellings: macOS hands out decomposed names (NFD), a shell
+    or a transcript may hold the composed one."""
+    from unicodedata import normalize
+
+    return normalize("NFC", path)
+
+
+def _spelled(path: str, mode: str) -> str:
+    if mode == EXACT:
+        return path
+    if mode == FOLDED:
+        return path.casefold()
+    text = path.replace("/", "\\").lower()  # ``ntpath.normcase``, without its platform call
+    if "\\\\" in text[1:] or "\\.\\" in text or "\\..\\" in text or text.endswith(("\\", "\\.", "\\..")):
+        import ntpath  # not imported on POSIX otherwise
+
+        text = ntpath.normpath(text)  # ``c:\x\.\y``, ``c:\x\\y``, ``c:\x\``: rarely, so only then
+    return text
+
+
+def is_windows_path(path: str) -> bool:
+    """A path as Windows writes it: a drive letter (``C:``, ``c:/``) or a backslash not in a
+    POSIX absolute path (``\\\\server\\share``, ``C:\\x``)."""
+    if len(path) >= 2 and path[1] == ":" and path[0].isascii() and path[0].isalpha():
+        return True
+    return "\\" in path and not path.startswith("/")
+
+
+def _form(name: str) -> Form:
+    if sys.platform == "win32" or is_windows_path(name):
+        exact = key(name, WINDOWS)
+        return Form(WINDOWS, exact, (exact if exact.endswith("\\") else exact + "\\",))
+    mode = FOLDED if sys.platform == "darwin" else EXACT
+    exact = key(name, mode)
+    base = exact.rstrip("/\\")
+    if not base:  # the root: every absolute path is under it
+        return Form(mode, exact, (exact[:1],))
+    return Form(mode, base, (base + "/", base + "\\"))
