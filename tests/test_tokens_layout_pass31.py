@@ -164,7 +164,7 @@ def unpriced(key: str, priced: str | None) -> TokenRow:
 
 def test_a_cost_shown_as_a_dash_is_not_called_a_lower_bound(capsys, tty) -> None:
     err = unpriced_note([unpriced("mystery-1", None)], capsys, tty)
-    assert "no price for mystery-1: COST - is unknown (see warnings; docs/pricing.md)" in err
+    assert "no price for mystery-1: COST - is unknown (see warnings; agentscan prices --help)" in err
     assert "≥" not in err and "lower bound" not in err
 
 

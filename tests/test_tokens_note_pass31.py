@@ -70,7 +70,7 @@ def test_cost_left_out_to_fit_is_not_explained(isolated_home: Path, tty: Callabl
     tty(22, color=False)
     lines, err = invoke("tokens", "--by", "model")
     assert "COST" not in lines[0] and "TOTAL" in lines[0]
-    assert f"nopricefor{MYSTERY}(seewarnings;docs/pricing.md)" in bare(err)  # the models still named
+    assert f"nopricefor{MYSTERY}(seewarnings;agentscanprices--help)" in bare(err)  # the models still named
     assert "COST-isunknown" not in bare(err) and "COST≥$…" not in bare(err) and "lowerbound" not in bare(err)
     assert "COST;widentheterminal" in bare(err)  # the note of the columns left out names it
 
@@ -82,7 +82,7 @@ def test_cost_shown_is_explained_as_before(isolated_home: Path, tty: Callable[..
     lines, err = invoke("tokens", "--by", "model")
     assert lines[0].rstrip().endswith("COST")
     assert (f"no price for {MYSTERY}: COST - is unknown, ≥$… what the other calls cost, a lower bound "
-            "(see warnings; docs/pricing.md)") in " ".join(err.split())
+            "(see warnings; agentscan prices --help)") in " ".join(err.split())
 
 
 # --- a dash of a group that spent nothing -----------------------------------------------------------

@@ -21,6 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from agentscan.cli.help_snapshot import PACKAGE_DIR, checkout_file
+
 #: the commands the fast path runs (``cli.actions`` has a body for each)
 FAST_COMMANDS = ("list", "show", "tokens")
 
@@ -118,8 +120,8 @@ def module_source(tables: dict[str, Any]) -> str:
     )
 
 
-def main() -> None:
-    target = Path(__file__).parent / "static_grammar.py"
+def main(package_dir: Path = PACKAGE_DIR) -> None:
+    target = checkout_file("cli/static_grammar.py", "grammar_snapshot", package_dir)
     target.write_text(module_source(grammar()), encoding="utf-8")
     print(f"wrote {target}")
 

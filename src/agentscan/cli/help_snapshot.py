@@ -36,8 +36,29 @@ def module_source(text: str) -> str:
     )
 
 
-def main() -> None:
-    target = Path(__file__).parent.parent / "static_help.py"
+#: the package whose sources the snapshots are written into: the one imported
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+def checkout_file(relative: str, tool: str, package_dir: Path = PACKAGE_DIR) -> Path:
+    """The file ``relative`` to the package that ``tool`` rewrites, when the package was
+    imported from a source checkout (``src/agentscan`` beside ``pyproject.toml``).
+
+    Otherwise it exits 1, writing nothing: ``pip install '.[test]'`` (the README's
+    test setup) imports a copy in site-packages, and a snapshot written there changes
+    nothing a commit holds while the next install throws it away.
+    """
+    if package_dir.parent.name == "src" and (package_dir.parent.parent / "pyproject.toml").is_file():
+        return package_dir / relative
+    print(f"{tool}: refusing to write {package_dir / relative}: agentscan was imported from "
+          f"{package_dir}, an installed copy, not a source checkout (src/agentscan beside "
+          "pyproject.toml). In the checkout, install it with `pip install -e '.[test]'` "
+          "and run this again.", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def main(package_dir: Path = PACKAGE_DIR) -> None:
+    target = checkout_file("static_help.py", "help_snapshot", package_dir)
     target.write_text(module_source(render_with_typer()), encoding="utf-8")
     print(f"wrote {target}")
 

@@ -66,12 +66,13 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
     if models:
         # Only what the table shows: ``-`` where no call had a price, ``≥$…`` where others did
         # (a lower bound told of where none is shown sent a reader looking for one); COST
-        # left out to fit is not explained (its note names it).
+        # left out to fit is not explained (its note names it). It sends the reader to
+        # ``prices --help``: an installed agentscan has no docs/ to point at.
         said = ""
         if "COST" not in hidden and unknown:
             said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
                     if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
-        render.note(f"no price for {', '.join(models)}{said} (see warnings; docs/pricing.md)", tty_only=True)
+        render.note(f"no price for {', '.join(models)}{said} (see warnings; agentscan prices --help)", tty_only=True)
     if hidden or compact:
         drops = {column.header: column.drop for column in columns_of(by)}
         hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went
