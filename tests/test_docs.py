@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-import click
 import typer.main
 
 from agentscan.cli import app
@@ -24,12 +24,15 @@ def sections(text: str) -> dict[str, str]:
     return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
 
 
-def walk(group: click.Group, prefix: str = "") -> dict[str, click.Command]:
-    found: dict[str, click.Command] = {}
+def walk(group: Any, prefix: str = "") -> dict[str, Any]:
+    """Every command by its full name, groups' commands too.  (Told by ``commands``, not by
+    ``isinstance(…, click.Group)``: Typer's groups are its own click's, which that never
+    matched, so ``hooks install``/``uninstall`` went unchecked.)"""
+    found: dict[str, Any] = {}
     for name, command in group.commands.items():
         full = f"{prefix}{name}"
         found[full] = command
-        if isinstance(command, click.Group):
+        if hasattr(command, "commands"):
             found.update(walk(command, f"{full} "))
     return found
 

@@ -211,10 +211,14 @@ class Provider(ABC):
         """
 
     def session_usage(
-        self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *, keep_state: bool = False
+        self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *, keep_state: bool = False,
+        call_times: bool = True,
     ) -> tuple[Iterable[list], bytes | None]:
         """One session's billed calls as packed entries (``UsageEntry.pack``),
         deduplicated within the session, for ``tokens`` and its cache.
+        ``call_times``: with the first and last times of a call written in several records,
+        where the provider has them (``otlp``'s spans; sums leave them out: finding them
+        costs a cold ``tokens`` more than a tenth of its dedupe).
 
         The entries may come as a generator (they are summed in one pass).
         A provider that can parse only what was appended to a session's files

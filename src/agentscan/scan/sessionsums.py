@@ -156,7 +156,8 @@ def parse_session(provider: Provider, ref: SessionRef, ctx: ScanContext, resume:
     """One session's packed entries, sums and key hashes, with the warnings its parse raised."""
     with ctx.warnings.capture() as warnings:
         try:
-            entries, state = provider.session_usage(ref, ctx, resume, keep_state=keep_state)
+            # Sums alone need no call's first and last times (only ``otlp``'s spans, from entries).
+            entries, state = provider.session_usage(ref, ctx, resume, keep_state=keep_state, call_times=keep_entries)
             groups, keys, kept = sums_and_keys(entries, keep_entries)
         except Exception as exc:  # noqa: BLE001 - a provider bug costs one session, not the command
             from agentscan.context import internal_error

@@ -52,9 +52,11 @@ SPLIT_BYTES = 64 * 1024 * 1024
 
 
 def session_calls(
-    files: SessionFiles, ctx: ScanContext, *, resume: bytes | None = None, keep_state: bool = False
+    files: SessionFiles, ctx: ScanContext, *, resume: bytes | None = None, keep_state: bool = False,
+    call_times: bool = True,
 ) -> tuple[list[Call], bytes | None]:
-    """The session's deduplicated calls, in file order, and (``keep_state``) a resume state."""
+    """The session's deduplicated calls, in file order, and (``keep_state``) a resume state;
+    ``call_times``: each call's first and last record times too (``usage.CallDeduper``)."""
     parts = files.parts()
     previous = _load_state(resume, parts)
     calls: list[Call] = []
@@ -67,7 +69,7 @@ def session_calls(
         calls += file_calls
         if entry is not None:
             state_files.append(entry)
-    deduper = CallDeduper()
+    deduper = CallDeduper(call_times=call_times)
     deduper.add_all(calls)
     state = None
     if keep_state and len(state_files) == len(parts):

@@ -329,12 +329,12 @@ class ClaudeProvider(Provider):
         return [UsageEntry.unpack(entry) for entry in merge_duplicates(packed)]
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
-                      keep_state: bool = False) -> tuple[Iterable[list], bytes | None]:
+                      keep_state: bool = False, call_times: bool = True) -> tuple[Iterable[list], bytes | None]:
         from agentscan.providers.claude.incremental import session_calls
         from agentscan.providers.claude.usage import packed_entries
 
         files: SessionFiles = ref.hint
-        calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state)
+        calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state, call_times=call_times)
         return packed_entries(calls, ref.native_id, files.subagents), state
 
 

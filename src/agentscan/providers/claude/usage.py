@@ -152,14 +152,16 @@ class CallDeduper:
     update that adds a file's new tail last gets what a full parse gets.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, call_times: bool = True) -> None:
+        """``call_times``: find each call's first and last record times (``C_FIRST_TS``)."""
         self._best: dict[tuple[str, str | None], Call] = {}
         self._loose: list[Call] = []  # no message id: cannot be deduplicated
         #: key -> [earliest, latest] ``C_TS`` of its copies, for keys seen more than once
         self._times: dict[tuple[str, str | None], list[float]] = {}
+        self._call_times = call_times
 
     def add_all(self, calls: Iterable[Call]) -> None:
-        best = self._best
+        best, times = self._best, (self._times if self._call_times else None)
         for call in calls:
             message_id = call[MESSAGE_ID]
             if message_id is None:
@@ -170,34 +172,33 @@ class CallDeduper:
             if current is None:
                 best[key] = call
                 continue
-            self._widen(key, current, call)  # (copies only: a call written once costs nothing more)
+            # The span of times the copies were written in (copies only: a call written once
+            # costs nothing more): the kept copy's time is only one of them (the largest, often
+            # the last block's), and a response began before its tool_use blocks were written.
+            # Inline, not a method: a cold ``tokens`` meets a copy for most calls.
+            if times is not None:
+                span = times.get(key)
+                if span is None:
+                    first = current[C_TS]
+                    span = times[key] = [first, first] if first is not None else []
+                ts = call[C_TS]
+                if ts is not None:
+                    if not span:
+                        span += (ts, ts)
+                    elif ts < span[0]:
+                        span[0] = ts
+                    elif ts > span[1]:
+                        span[1] = ts
             new_rank, old_rank = call_rank(call), call_rank(current)
             if new_rank > old_rank or (new_rank == old_rank and call[C_ORDER] < current[C_ORDER]):
                 best[key] = call
 
-    def _widen(self, key: tuple[str, str | None], current: Call, call: Call) -> None:
-        """The span of times the copies of ``key`` were written in: the kept copy's time is only
-        one of them (the largest, often the last block's), and a response began before its
-        tool_use blocks were written."""
-        span = self._times.get(key)
-        if span is None:
-            ts = current[C_TS]
-            span = self._times[key] = [ts, ts] if ts is not None else []
-        ts = call[C_TS]
-        if ts is None:
-            return
-        if not span:
-            span.extend((ts, ts))
-        elif ts < span[0]:
-            span[0] = ts
-        elif ts > span[1]:
-            span[1] = ts
-
     def winners(self) -> list[Call]:
-        best = self._best
+        best, times = self._best, self._times
         kept = list(self._loose)
         parents: dict[str, set[str | None]] | None = None
-        for (message_id, request_id), call in best.items():
+        for key, call in best.items():
+            message_id, request_id = key
             if call[SIDECHAIN]:
                 if parents is None:
                     # Requests under which a message has an unsidechained copy: a
@@ -209,9 +210,10 @@ class CallDeduper:
                 requests = parents.get(message_id)
                 if requests and (len(requests) > 1 or request_id not in requests):
                     continue
-            span = self._times.get((message_id, request_id))
-            if span and span[0] != span[1]:
-                call = (*call, span[0], span[1])
+            if times:
+                span = times.get(key)
+                if span and span[0] != span[1]:
+                    call = (*call, span[0], span[1])
             kept.append(call)
         kept.sort(key=lambda call: call[C_ORDER])
         return kept
