@@ -128,13 +128,19 @@ def test_a_late_event_of_a_turn_before_the_mark_is_read_from_the_start(data_dir:
     assert [t.mark is None for t in reads][-1]
 
 
-def test_a_mark_for_another_file_or_line_is_not_used(data_dir: Path, reads: list[livetail.Tail]) -> None:
+def _three_turns_sent(data_dir: Path) -> tuple[list[tuple], livetail.Mark]:
+    """Three quiet turns, each closing event sent as it came; the mark they left."""
     replay = Replay(data_dir, agent="claude")
     closes = [close for number in range(3) for close in turn(replay, number, number * 10)]
     for close in closes:
         sent(data_dir, close)
     mark = livetail.load_mark(str(data_dir), "claude", SESSION)
     assert mark is not None
+    return closes, mark
+
+
+def test_a_mark_for_another_file_or_line_is_not_used(data_dir: Path, reads: list[livetail.Tail]) -> None:
+    closes, mark = _three_turns_sent(data_dir)
     path = Path(store.session_path(str(data_dir), "claude", SESSION))
     # The same bytes in a new file (another inode), then a mark whose line CRC is wrong.
     copy = path.with_suffix(".copy")
@@ -152,12 +158,7 @@ def test_a_mark_for_another_file_or_line_is_not_used(data_dir: Path, reads: list
 
 
 def test_the_size_limit_counts_the_bytes_after_the_mark(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    replay = Replay(data_dir, agent="claude")
-    closes = [close for number in range(3) for close in turn(replay, number, number * 10)]
-    for close in closes:
-        sent(data_dir, close)
-    mark = livetail.load_mark(str(data_dir), "claude", SESSION)
-    assert mark is not None
+    closes, mark = _three_turns_sent(data_dir)
     size = Path(store.session_path(str(data_dir), "claude", SESSION)).stat().st_size
     monkeypatch.setattr(live, "MAX_EVENTS_BYTES", size - 1)  # the file is over it, its tail is not
     assert sent(data_dir, closes[-2]) is not None

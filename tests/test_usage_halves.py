@@ -59,6 +59,13 @@ def _read(tmp_path: Path, keep_state: bool) -> tuple:
         return calls, state, [(w.path, w.message, w.line) for w in captured], captured.passing
 
 
+def _session_calls(tmp_path: Path, resume: bytes | None = None) -> tuple:
+    """``incremental.session_calls`` of the home's one session, with a resume state kept."""
+    with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
+        ref = scanner.refs()[0]
+        return incremental.session_calls(ref.hint, scanner.ctx, resume=resume, keep_state=True)
+
+
 def _both(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep_state: bool) -> tuple[tuple, tuple]:
     with pytest.MonkeyPatch.context() as split:
         _split(split, True)
@@ -96,19 +103,13 @@ def test_the_halves_give_what_one_pass_gives(tmp_path_factory: pytest.TempPathFa
         # A state the halves made, resumed after an agent appended lines: as a fresh full read.
         with pytest.MonkeyPatch.context() as example:
             _split(example, True)
-            with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
-                ref = scanner.refs()[0]
-                _, state = incremental.session_calls(ref.hint, scanner.ctx, keep_state=True)
+            _, state = _session_calls(tmp_path)
             with path.open("ab") as handle:
                 handle.write(lines_of(records_of(events[:grow])))
-            with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
-                ref = scanner.refs()[0]
-                resumed = incremental.session_calls(ref.hint, scanner.ctx, resume=state, keep_state=True)
+            resumed = _session_calls(tmp_path, state)
         with pytest.MonkeyPatch.context() as example:
             _split(example, False)
-            with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
-                ref = scanner.refs()[0]
-                fresh = incremental.session_calls(ref.hint, scanner.ctx, keep_state=True)
+            fresh = _session_calls(tmp_path)
         assert resumed == fresh
 
 
@@ -281,12 +282,8 @@ def test_more_warnings_than_a_result_keeps(tmp_path: Path, monkeypatch: pytest.M
     assert len(orjson.loads(halves[1])["files"][0]["warnings"]) == 100
     with path.open("ab") as handle:
         handle.write(lines_of(qa_turns(2, start=500)))
-    with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
-        ref = scanner.refs()[0]
-        resumed = incremental.session_calls(ref.hint, scanner.ctx, resume=halves[1], keep_state=True)
+    resumed = _session_calls(tmp_path, halves[1])
     with pytest.MonkeyPatch.context() as one:
         _split(one, False)
-        with Scanner(env={"HOME": str(tmp_path / "home")}, use_cache=False) as scanner:
-            ref = scanner.refs()[0]
-            fresh = incremental.session_calls(ref.hint, scanner.ctx, keep_state=True)
+        fresh = _session_calls(tmp_path)
     assert resumed == fresh

@@ -34,23 +34,14 @@ def _square(matrix: list[int]) -> list[int]:
 def crc32_combine(first: int, second: int, second_length: int) -> int:
     """``zlib.crc32(a + b)`` from ``first = zlib.crc32(a)``, ``second = zlib.crc32(b)`` and
     ``second_length = len(b)``."""
-    if second_length <= 0:
-        return first
-    odd = [_POLYNOMIAL] + [1 << row for row in range(31)]  # the map of one zero bit
-    even = _square(odd)  # two zero bits
-    odd = _square(even)  # four zero bits
-    # Apply the map of ``second_length`` zero bytes to ``first``: one squaring a bit of it.
-    while True:
-        even = _square(odd)
-        if second_length & 1:
-            first = _times(even, first)
-        second_length >>= 1
-        if not second_length:
-            break
-        odd = _square(even)
-        if second_length & 1:
-            first = _times(odd, first)
-        second_length >>= 1
-        if not second_length:
-            break
+    one_bit = [_POLYNOMIAL] + [1 << row for row in range(31)]  # the map of one zero bit
+    zero_byte = _square(_square(_square(one_bit)))  # of eight
+    # The map of ``second_length`` zero bytes applied to ``first``, a bit of the length at a time.
+    length = second_length
+    while length > 0:
+        if length & 1:
+            first = _times(zero_byte, first)
+        length >>= 1
+        if length:
+            zero_byte = _square(zero_byte)
     return first ^ second
