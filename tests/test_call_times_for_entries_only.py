@@ -24,7 +24,7 @@ def _calls() -> list[tuple]:
 
 
 def test_the_same_winners_without_their_times() -> None:
-    with_times, without = CallDeduper(), CallDeduper(call_times=False)
+    with_times, without = CallDeduper(call_times=True), CallDeduper()
     with_times.add_all(_calls())
     without.add_all(_calls())
     [timed], [plain] = with_times.winners(), without.winners()
@@ -48,7 +48,7 @@ def test_a_parse_for_sums_asks_for_no_call_times(isolated_home: Path, monkeypatc
     asked: list[bool] = []
     real = claude_provider.ClaudeProvider.session_usage
 
-    def spy(self, ref, ctx, resume=None, *, keep_state=False, call_times=True):  # type: ignore[no-untyped-def]
+    def spy(self, ref, ctx, resume=None, *, keep_state=False, call_times=False):  # type: ignore[no-untyped-def]
         asked.append(call_times)
         return real(self, ref, ctx, resume, keep_state=keep_state, call_times=call_times)
 

@@ -81,7 +81,7 @@ def test_the_deduper_keeps_the_copies_first_and_last_times_beside_the_kept_copys
     def record(at: float, output: int, msg: str = "m1") -> dict:
         return claude_assistant(SESSION, ts(at), msg_id=msg, request_id="r", usage=claude_usage(input=1, output=output))
 
-    deduper = CallDeduper()
+    deduper = CallDeduper(call_times=True)
     deduper.add_all(c for c in (call_of(record(3, 9), None, 1), call_of(record(1, 2), None, 0),
                                 call_of(record(4, 9), None, 2), call_of(record(5, 1, "m2"), None, 3)) if c is not None)
     several, once = packed_entries(deduper.winners(), SESSION)

@@ -174,3 +174,11 @@ def test_a_turn_the_user_interrupted_no_stop_does_not_hold_the_mark_back(data_di
     reads.clear()
     assert sent(data_dir, closes[-2]) == whole(data_dir, closes[-2])
     assert reads[0].mark is not None
+
+
+def test_the_quiet_before_a_mark_outlasts_a_hooks_slowest_write() -> None:
+    """An event is stamped when its hook starts and appended up to the hook's two time limits
+    later: a mark's quiet must be longer, or an earlier event could land past the mark."""
+    from agentscan.hooks import capture
+
+    assert livetail.QUIET_NS >= (capture.AGENT_SECONDS + capture.READ_SECONDS) * 1e9

@@ -99,3 +99,28 @@ def test_doctor_counts_the_live_export(data_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     assert ("  live OTLP export: 12 sent (30 spans), 2 failed, 1 dropped, 1 pending; last problem: 1 span of Stop: "
             "timed out") in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize(("provider", "call_id", "added"), [
+    ("claude", "toolu_read", True),   # a call the hooks did not see, by the id both name it by
+    ("claude", None, False),          # told by no id: it may be one the hooks saw
+    ("cursor", "call-1\nfc_2", False),  # a Cursor hook's id is not its transcript's: each twice
+])
+def test_only_a_claude_call_named_by_its_id_is_added_as_missed(provider: str, call_id: str | None,
+                                                               added: bool) -> None:
+    from agentscan.detailmodel import ToolEvent
+    from agentscan.hooks.model import SessionInfo, Trace, Turn
+    from agentscan.otlp import semconv as sc
+    from agentscan.otlp.builder import SessionFacts
+    from agentscan.otlp.from_hooks import hook_traces
+    from agentscan.otlp.timeline import Instant
+
+    turn = Turn(id="t1", prompt="go", nodes=(), started_ns=BASE_NS, ended_ns=BASE_NS + 10 * MS)
+    info = SessionInfo(agent=provider, native_id="s", workspace=None, status="ended", started_ns=BASE_NS,
+                       ended_ns=BASE_NS + 10 * MS, transcript_path=None, transcript_session_id=None)
+    trace = Trace(session=info, turns=(turn,), summary=None)
+    facts = SessionFacts(provider=provider, native_id="s", source="hooks", content=sc.Content())
+    tool = Instant(at_ns=BASE_NS + MS, kind=0, agent=None, item=ToolEvent("Read", "a.py", call_id=call_id),
+                   key=call_id or "k", start_ns=BASE_NS + MS, end_ns=BASE_NS + 2 * MS)
+    [exported] = hook_traces(trace, facts, tools=[tool])
+    assert any(span.name == "execute_tool Read" for span in exported.spans) == added

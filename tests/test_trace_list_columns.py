@@ -47,3 +47,26 @@ def test_the_list_has_cwd_and_the_first_prompt_whole_in_a_pipe(data_dir: Path) -
         (f"cursor:{CONVERSATION}", WORKSPACE, "fix the flaky test\x1b[31m now"),
         ("claude:s-quiet", "/home/dev/api", None),
     ]
+
+
+def test_redact_hides_the_first_prompt_as_list_redact_does(data_dir: Path) -> None:
+    """TITLE is a prompt: ``--redact`` shows its length and hash (it was printed in clear)."""
+    sessions(data_dir)
+    text = ok("trace", "--list", "--redact").stdout
+    assert "flaky" not in text and "[redacted: 27 chars, #" in text
+    listed = orjson.loads(ok("trace", "--list", "--redact", "--json").stdout)["sessions"]
+    assert listed[0]["title"].startswith("[redacted: 27 chars, #") and listed[1]["title"] is None
+
+
+def test_updated_names_its_zone_as_list_does(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    sessions(data_dir)
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    try:
+        header = ok("trace", "--list").stdout.splitlines()[0]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()  # (the process's zone back, for the tests after this one)
+    assert header.split()[:3] == ["ID", "UPDATED", "(IST)"]

@@ -303,7 +303,7 @@ def trace_command(
             raise UsageProblem(f"{'--last' if last is not None else '--turn'} chooses turns of one session, not with --list")
         from agentscan.cli.trace_list import print_trace_list
 
-        print_trace_list(as_json, root)
+        print_trace_list(as_json, root, redact=redact)
         return
     if not session_id:
         shown_by = "agentscan --demo trace --list" if state.demo else "agentscan trace --list"

@@ -20,7 +20,9 @@ COLUMNS = (
 )
 
 
-def print_trace_list(as_json: bool, root: str | None = None) -> None:
+def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = False) -> None:
+    """``redact``: the TITLE (a prompt) as a length and a hash, secrets in CWD masked, as
+    ``list --redact`` shows a session's."""
     from agentscan.cli import render
     from agentscan.cli.table import print_table
     from agentscan.cli.term import clean, clean_path
@@ -28,10 +30,16 @@ def print_trace_list(as_json: bool, root: str | None = None) -> None:
     from agentscan.hooks.listing import listed
     from agentscan.hooks.model import iso_ns
     from agentscan.scan.short_ids import short_ids
-    from agentscan.timeutil import parse_iso
+    from agentscan.timeutil import parse_iso, shown_time, zone_names
 
     root = root or store.data_dir()
     found = listed(root)
+    if redact:
+        from dataclasses import replace
+
+        from agentscan.export.redact import fingerprint_text, mask_secrets
+
+        found = [replace(s, cwd=mask_secrets(s.cwd), title=fingerprint_text(s.title)) for s in found]
     if as_json:
         render.emit_json({"schema": "agentscan.trace-list/1", "data_dir": root,
                           "sessions": [s.to_json() for s in found], "warnings": []})
@@ -44,14 +52,18 @@ def print_trace_list(as_json: bool, root: str | None = None) -> None:
     shown = short_ids((s.agent, s.session_id) for s in sessions) if term.tty else {}
     # clean: an id, a path or a prompt is whatever the agent sent (an escape sequence, a
     # newline that would split the row)
+    times = [shown_time(parse_iso(iso_ns(s.summary.updated_ns)), None) for s in found]
+    named = zone_names(times)  # (as ``list`` names UPDATED's zone: once, when it is not UTC's)
+    columns = [column._replace(header=f"UPDATED ({named})") if named and column.header == "UPDATED" else column
+               for column in COLUMNS]
     rows = [[clean(shown.get(s.summary.session.id, s.summary.session.id)),
-             render.short_time(parse_iso(iso_ns(s.summary.updated_ns))),
+             time.text,
              render.full_number(s.summary.events, term),
              render.path_text(clean_path(s.cwd), term),
-             clean(s.title) or "-"] for s in found]
-    hidden = print_table(list(COLUMNS), rows, term=term)
+             clean(s.title) or "-"] for s, time in zip(found, times)]
+    hidden = print_table(columns, rows, term=term)
     if hidden:
-        drops = {column.header: column.drop for column in COLUMNS}
+        drops = {column.header: column.drop for column in columns}
         hidden = sorted(hidden, key=lambda header: -drops[header])  # in the order they went
         render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
                     tty_only=True)

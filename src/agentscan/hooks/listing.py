@@ -53,10 +53,11 @@ def first_facts(path: str) -> tuple[str | None, str | None]:
     read = 0
     try:
         with open(path, "rb") as handle:
-            for line in handle:
+            while read <= HEAD_BYTES:  # (past it: `-`, not a read of every event)
+                line = handle.readline(HEAD_BYTES + 1 - read)  # a huge first line is not read whole
+                if not line:
+                    break
                 read += len(line)
-                if read > HEAD_BYTES:
-                    break  # a session that named neither early: `-`, not a read of every event
                 wants_cwd = cwd is None and any(mark in line for mark in _WORKSPACE_MARKS)
                 wants_title = title is None and any(mark in line for mark in _PROMPT_MARKS)
                 if not (wants_cwd or wants_title):

@@ -50,10 +50,13 @@ def hook_traces(
             continue
         chats.setdefault(max(0, bisect.bisect_right(starts, at) - 1), []).append(entry)
     missed: dict[int, list[Instant]] = {}
-    if tools and turns:
+    # Only Claude's: its hooks and its transcript name a call by the same ``toolu_`` id.  A
+    # Cursor hook's ``tool_use_id`` is not its transcript's ``toolCallId`` (nor unique), and a
+    # call told by no id cannot be told missed: each would be exported twice.
+    if tools and turns and facts.provider == "claude":
         seen = _tool_ids(trace)
         for instant in tools:
-            if instant.item.call_id is None or instant.item.call_id not in seen:
+            if instant.item.call_id is not None and instant.item.call_id not in seen:
                 missed.setdefault(max(0, bisect.bisect_right(starts, instant.at_ns) - 1), []).append(instant)
     exported = []
     for position, turn in enumerate(turns):

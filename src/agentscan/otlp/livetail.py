@@ -39,8 +39,11 @@ from agentscan.hooks.repeats import WINDOW_NS
 
 #: bump when a mark's fields change: an older mark is then read as none
 VERSION = 1
-#: the quiet before a marked prompt: past any second delivery of an earlier event
-QUIET_NS = 2 * WINDOW_NS
+#: the quiet before a marked prompt: past any second delivery of an earlier event, and past
+#: the longest a hook may take between the time it stamps (when it starts) and its append
+#: (``capture.AGENT_SECONDS`` + ``capture.READ_SECONDS``, 5.7 s, and a second more: an event
+#: stamped earlier may land later; not imported: ``capture`` imports the live sender)
+QUIET_NS = max(2 * WINDOW_NS, 6_700_000_000)
 MARK_DIR = "marks"
 
 

@@ -212,7 +212,7 @@ class Provider(ABC):
 
     def session_usage(
         self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *, keep_state: bool = False,
-        call_times: bool = True,
+        call_times: bool = False,
     ) -> tuple[Iterable[list], bytes | None]:
         """One session's billed calls as packed entries (``UsageEntry.pack``),
         deduplicated within the session, for ``tokens`` and its cache.

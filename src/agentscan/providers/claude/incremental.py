@@ -53,7 +53,7 @@ SPLIT_BYTES = 64 * 1024 * 1024
 
 def session_calls(
     files: SessionFiles, ctx: ScanContext, *, resume: bytes | None = None, keep_state: bool = False,
-    call_times: bool = True,
+    call_times: bool = False,
 ) -> tuple[list[Call], bytes | None]:
     """The session's deduplicated calls, in file order, and (``keep_state``) a resume state;
     ``call_times``: each call's first and last record times too (``usage.CallDeduper``)."""

@@ -329,7 +329,7 @@ class ClaudeProvider(Provider):
         return [UsageEntry.unpack(entry) for entry in merge_duplicates(packed)]
 
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
-                      keep_state: bool = False, call_times: bool = True) -> tuple[Iterable[list], bytes | None]:
+                      keep_state: bool = False, call_times: bool = False) -> tuple[Iterable[list], bytes | None]:
         from agentscan.providers.claude.incremental import session_calls
         from agentscan.providers.claude.usage import packed_entries
 

@@ -152,7 +152,7 @@ class CallDeduper:
     update that adds a file's new tail last gets what a full parse gets.
     """
 
-    def __init__(self, *, call_times: bool = True) -> None:
+    def __init__(self, *, call_times: bool = False) -> None:
         """``call_times``: find each call's first and last record times (``C_FIRST_TS``)."""
         self._best: dict[tuple[str, str | None], Call] = {}
         self._loose: list[Call] = []  # no message id: cannot be deduplicated
