@@ -201,6 +201,11 @@ class Shown(NamedTuple):
     zone: str | None
     utc: bool
 
+    @property
+    def named(self) -> str:
+        """In prose: ``2026-11-07 14:02 CET``; ``2026-11-07 14:02`` when that is UTC's time too."""
+        return self.text if self.utc else f"{self.text} {self.zone}"
+
 
 def shown_time(value: datetime | None, tz: tzinfo | None) -> Shown:
     """``value`` to the minute in ``tz`` (``None``: the local zone), ``2026-11-07 14:02``,
@@ -209,10 +214,10 @@ def shown_time(value: datetime | None, tz: tzinfo | None) -> Shown:
         return Shown("-", None, True)
     local = value.astimezone(tz)
     offset = local.utcoffset() or timedelta(0)
-    return Shown(local.strftime("%Y-%m-%d %H:%M"), local.tzname() or _offset_text(offset), not offset)
+    return Shown(local.strftime("%Y-%m-%d %H:%M"), local.tzname() or offset_text(offset), not offset)
 
 
-def _offset_text(offset: timedelta) -> str:
+def offset_text(offset: timedelta) -> str:
     minutes = int(offset.total_seconds()) // 60
     return f"UTC{'+' if minutes >= 0 else '-'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 

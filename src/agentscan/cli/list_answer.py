@@ -201,8 +201,8 @@ def why_empty(state: State, page: SessionPage, filters: ListFilter, zone: tzinfo
     if page.discovered == 0 and filters.providers:
         with state.scanner() as everything:  # the other providers: is anything there at all?
             others = sum(1 for ref in everything.refs() if ref.provider not in filters.providers)
-    from agentscan.cli.list_text import named_time
+    from agentscan.timeutil import shown_time
 
-    since_text = named_time(filters.since, zone) if filters.since is not None else None
+    since_text = shown_time(filters.since, zone).named if filters.since is not None else None
     return explain_empty(page, filters, others=others, cwd_text=home_short(filters.cwd) if filters.cwd else None,
                          since_text=since_text, running_supported=running.supported(), zone=zone)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 
 from agentscan.cli import render
 from agentscan.cli.table import Column, print_table
@@ -67,13 +67,6 @@ def more_hint(page: SessionPage, filters: ListFilter) -> str | None:
     return f"{len(page.rows):,} shown, more match; --limit N or --all for more"
 
 
-def named_time(value: datetime | None, zone: tzinfo | None) -> str:
-    """A time in prose, in ``zone`` (``None``: local), its zone named unless it is UTC's too:
-    ``2026-11-07 14:02 CET``."""
-    time = shown_time(value, zone)
-    return time.text if time.utc else f"{time.text} {time.zone}"
-
-
 def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_text: str | None,
                   since_text: str | None, running_supported: bool, zone: tzinfo | None = None) -> str:
     """Why ``list`` printed nothing, naming the filter that left no session; its times in
@@ -98,7 +91,7 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
             return f"process {filters.pid} holds no session open (none {of})"
         return f"no running sessions: no live process holds any {of} open"
     if stage == "since":
-        newest = f"; the newest was updated {named_time(page.newest, zone)}" if page.newest else ""
+        newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
         return f"no sessions updated since {since_text} ({count:,} older{newest})"
     if stage == "cwd":
         return f"no sessions under {cwd_text} ({count:,} elsewhere)"

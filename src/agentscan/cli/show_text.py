@@ -115,8 +115,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
         ("model", clean(row.model)),
         ("branch", clean(row.git_branch)),
-        ("started", zoned(row.started_at, zone)),
-        ("updated", zoned(row.updated_at, zone)),
+        ("started", shown_time(row.started_at, zone).named),
+        ("updated", shown_time(row.updated_at, zone).named),
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
         ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=_by_subagents(detail))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced)),
@@ -216,12 +216,6 @@ def recorded_errors(detail: SessionDetail) -> list[ShownError]:
         if isinstance(entry, dict) and isinstance(entry.get("text"), str):
             found.append(ShownError(parse_iso(entry.get("timestamp")), entry["text"]))
     return found
-
-
-def zoned(value: datetime | None, zone: tzinfo | None) -> str:
-    """``2026-11-07 14:02 CET``; ``2026-11-07 14:02`` when that is UTC's time too."""
-    time = shown_time(value, zone)
-    return time.text if time.utc else f"{time.text} {time.zone}"
 
 
 def short_time(value: datetime | None, zone: tzinfo | None) -> str:

@@ -234,9 +234,9 @@ def local_zone(env: Mapping[str, str] | None = None) -> LocalZone:
     env = os.environ if env is None else env
     local = time.localtime()
     offset = timedelta(seconds=local.tm_gmtoff or 0)
-    from agentscan.timeutil import _offset_text
+    from agentscan.timeutil import offset_text
 
-    now = _offset_text(offset) if local.tm_zone in (None, "UTC") else f"{local.tm_zone}, {_offset_text(offset)}"
+    now = offset_text(offset) if local.tm_zone in (None, "UTC") else f"{local.tm_zone}, {offset_text(offset)}"
     value = env.get("TZ")
     if value is not None and os.name != "nt":
         from agentscan.localzone import problem
