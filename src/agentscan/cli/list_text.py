@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import tzinfo
 
 from agentscan.cli import render
-from agentscan.cli.table import Column, print_table
+from agentscan.cli.table import Column, left_out_note, print_table
 from agentscan.cli.term import Terminal, clean, clean_path
 from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
@@ -51,11 +51,7 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             clean(row.title) or "-",
         ])
     hidden = print_table(columns, rows, term=term)
-    if hidden:
-        drops = {column.header: column.drop for column in columns}
-        hidden = sorted(hidden, key=lambda header: -drops[header])  # in the order they went
-        render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
-                    tty_only=True)
+    left_out_note(hidden, columns, term)
 
 
 def more_hint(page: SessionPage, filters: ListFilter) -> str | None:

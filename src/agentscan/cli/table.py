@@ -377,3 +377,16 @@ def print_table(
     else:
         out.write("\n".join(lines) + "\n")
     return hidden
+
+
+def left_out_note(hidden: Sequence[str], columns: Sequence[Column], term: Terminal) -> None:
+    """On a terminal, the columns ``print_table`` left out to fit (``hidden``), in the order
+    they went: a reader must not take a missing column for an empty one."""
+    if not hidden:
+        return
+    from agentscan.cli import render
+
+    drops = {column.header: column.drop for column in columns}
+    gone = sorted(hidden, key=lambda header: -drops[header])
+    render.note(f"left out to fit {term.width} columns: {', '.join(gone)}; widen the terminal or use --json",
+                tty_only=True)

@@ -24,7 +24,7 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     """``redact``: the TITLE (a prompt) as a length and a hash, secrets in CWD masked, as
     ``list --redact`` shows a session's."""
     from agentscan.cli import render
-    from agentscan.cli.table import print_table
+    from agentscan.cli.table import left_out_note, print_table
     from agentscan.cli.term import clean, clean_path
     from agentscan.hooks import store
     from agentscan.hooks.listing import listed
@@ -62,8 +62,4 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
              render.path_text(clean_path(s.cwd), term),
              clean(s.title) or "-"] for s, time in zip(found, times)]
     hidden = print_table(columns, rows, term=term)
-    if hidden:
-        drops = {column.header: column.drop for column in columns}
-        hidden = sorted(hidden, key=lambda header: -drops[header])  # in the order they went
-        render.note(f"left out to fit {term.width} columns: {', '.join(hidden)}; widen the terminal or use --json",
-                    tty_only=True)
+    left_out_note(hidden, columns, term)
