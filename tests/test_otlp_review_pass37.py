@@ -99,6 +99,14 @@ def test_doctor_counts_the_live_export(data_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     assert ("  live OTLP export: 12 sent (30 spans), 2 failed, 1 dropped, 1 pending; last problem: 1 span of Stop: "
             "timed out") in result.stdout.splitlines()
+    report = orjson.loads(runner.invoke(app, ["doctor", "--json"]).stdout)
+    assert report["hooks"]["live_export"] == {"sent": 12, "spans_sent": 30, "failed": 2, "dropped": 1, "skipped": 0,
+                                              "pending": 1, "last_problem": "1 span of Stop: timed out"}
+
+
+def test_doctor_json_has_no_live_export_before_its_first_span(data_dir: Path) -> None:
+    report = orjson.loads(runner.invoke(app, ["doctor", "--json"]).stdout)
+    assert report["hooks"]["live_export"] is None
 
 
 @pytest.mark.parametrize(("provider", "call_id", "added"), [

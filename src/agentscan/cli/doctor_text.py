@@ -177,10 +177,8 @@ def zone_lines(term: Terminal) -> list[str]:
 
 def live_export_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]:
     """One line for the hook's live OTLP export (``hook --otlp-endpoint``), from the counts in
-    the events store's folder; none before its first span."""
-    from agentscan.scan.doctor import live_export
-
-    counts = live_export(hooks["store"]["path"]) if hooks is not None else None
+    the events store's folder (the report's ``live_export``); none before its first span."""
+    counts = hooks.get("live_export") if hooks is not None else None
     if counts is None:
         return []
     parts = [f"{counts['sent']:,} sent ({render.plural(counts['spans_sent'], 'span')})", f"{counts['failed']:,} failed"]

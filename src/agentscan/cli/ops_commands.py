@@ -133,7 +133,7 @@ def doctor_command(
     from agentscan.cli import render
     from agentscan.cli.doctor_text import print_doctor
     from agentscan.hooks.status import hooks_report
-    from agentscan.scan.doctor import diagnose
+    from agentscan.scan.doctor import diagnose, live_export
 
     state = state_of(ctx)
     scanner = state.scanner(home_must_exist=False)  # the report says what is missing
@@ -146,6 +146,8 @@ def doctor_command(
     report["hooks"] = hooks_report(home=scanner.ctx.home, cwd=Path.cwd(), env=env)
     if state.demo:
         report["hooks"]["store"]["source"] = "--demo"
+    # The hook's live OTLP export, counted beside its events store (``None``: no live span yet).
+    report["hooks"]["live_export"] = live_export(report["hooks"]["store"]["path"])
     term = render.terminal()
     short_ids = scanner.short_ids() if term.tty and not as_json else {}
     scanner.close()
