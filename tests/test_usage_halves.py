@@ -117,17 +117,17 @@ def test_a_call_copied_on_both_sides_of_the_seam_counts_once(tmp_path: Path, mon
     """Claude Code writes a record per content block: a reply whose blocks fall on both sides
     keeps the copy with the larger total, as the one pass keeps it."""
     turns = qa_turns(40)
-    early = claude_assistant(SESSION, ts_of(200), msg_id="shared", request_id="rq", uuid="e",
+    early = claude_assistant(SESSION, ts_of(200), msg_id="copied", request_id="rq", uuid="e",
                              blocks=[{"type": "text", "text": "x"}], usage=claude_usage(input=3, output=1))
-    late = claude_assistant(SESSION, ts_of(201), msg_id="shared", request_id="rq", uuid="l",
+    late = claude_assistant(SESSION, ts_of(201), msg_id="copied", request_id="rq", uuid="l",
                             blocks=[{"type": "text", "text": "y"}], usage=claude_usage(input=3, output=90))
     path = _write(tmp_path, [early, *turns, late])
     seam = usagehalves.find_seam(path, path.stat().st_size)
     assert seam is not None and path.read_bytes().index(b'"uuid":"l"') > seam  # the copies are on both sides
     halves, whole = _both(tmp_path, monkeypatch, True)
     assert halves == whole
-    shared = [call for call in halves[0] if call[0] == "shared"]
-    assert len(shared) == 1 and shared[0][7] == 90  # (C_OUTPUT)
+    copied = [call for call in halves[0] if call[0] == "copied"]
+    assert len(copied) == 1 and copied[0][7] == 90  # (C_OUTPUT)
 
 
 def test_warnings_past_the_seam_name_the_lines_of_the_whole_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
