@@ -126,16 +126,23 @@ class SessionPage(NamedTuple):
         return None
 
 
-def _sort_key(row: SessionRow, ref: SessionRef | None = None, now: datetime | None = None) -> float:
-    """A row's place in the list: its ``updated_at``, or for one a wrong clock wrote
+def _place(scanner: Scanner, ref: SessionRef, row: SessionRow, now: datetime) -> float:
+    """A row's place in the list: its ``updated_at``; for one a wrong clock wrote
     (``_wrong_clock``) its files' mtime (none: last), the time this machine's clock last saw
     the session written, as for a session that recorded no time (docs/cli.md): by a time
-    of 2100 it would top every list until then."""
+    of 2100 it would top every list until then.  That one is said too, naming the file and
+    the time, which stays as recorded (the row and its tokens are unchanged)."""
     if row.updated_at is None:
         return float("-inf")
-    if ref is not None and now is not None and _wrong_clock(row.updated_at, ref, now):
-        return ref.recency or float("-inf")
-    return row.updated_at.timestamp()
+    if not _wrong_clock(row.updated_at, ref, now):
+        return row.updated_at.timestamp()
+    from agentscan.timeutil import from_epoch, to_iso
+
+    place = from_epoch(ref.recency) if ref.recency else None
+    where = f"listed at its file's time, {to_iso(place)}" if place is not None else "listed last"
+    scanner.ctx.warn(ref.path or (ref.read_files[0] if ref.read_files else ref.id),
+                     f"a record is dated {to_iso(row.updated_at)}, in the future (a wrong clock?): {where}")
+    return ref.recency or float("-inf")
 
 
 def _wrong_clock(updated: datetime, ref: SessionRef, now: datetime) -> bool:
@@ -147,19 +154,6 @@ def _wrong_clock(updated: datetime, ref: SessionRef, now: datetime) -> bool:
     if plausible(updated, now=now) is not None:
         return False
     return not ref.recency or updated.timestamp() > ref.recency + CLOCK_SLACK_S
-
-
-def _future_warning(scanner: Scanner, ref: SessionRef, row: SessionRow, now: datetime) -> None:
-    """Say that ``row``'s time is a wrong clock's (``_wrong_clock``), naming the file and the
-    time, which stays as recorded (the row and its tokens are unchanged)."""
-    if row.updated_at is None or not _wrong_clock(row.updated_at, ref, now):
-        return
-    from agentscan.timeutil import from_epoch, to_iso
-
-    place = from_epoch(ref.recency) if ref.recency else None
-    where = f"listed at its file's time, {to_iso(place)}" if place is not None else "listed last"
-    scanner.ctx.warn(ref.path or (ref.read_files[0] if ref.read_files else ref.id),
-                     f"a record is dated {to_iso(row.updated_at)}, in the future (a wrong clock?): {where}")
 
 
 def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter) -> SessionPage:
@@ -239,8 +233,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             say(scanner.ctx, _still_ours(said, ref, row, failed))
             continue
         say(scanner.ctx, said)
-        _future_warning(scanner, ref, row, now)
-        item = (_sort_key(row, ref, now), -index, row)
+        item = (_place(scanner, ref, row, now), -index, row)
         if keep is None or len(best) < keep:
             heapq.heappush(best, item)
         else:
