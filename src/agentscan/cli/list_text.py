@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import tzinfo
+from typing import Sequence
 
 from agentscan.cli import render
 from agentscan.cli.table import Column, left_out_note, print_table
 from agentscan.cli.term import Terminal, clean, clean_path
 from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
-from agentscan.timeutil import shown_time, zone_names
+from agentscan.timeutil import Shown, shown_time, zone_names
 
 COLUMNS = (
     Column("ID", style="yellow"),
@@ -26,14 +27,20 @@ COLUMNS = (
 )
 
 
+def with_zone(columns: Sequence[Column], times: list[Shown]) -> list[Column]:
+    """``columns`` with UPDATED's heading naming the zone of ``times`` once (``UPDATED (CET)``),
+    when one is not UTC's time too (``timeutil.zone_names``): ``list``'s and ``trace --list``'s."""
+    named = zone_names(times)
+    return [column._replace(header=f"UPDATED ({named})") if named and column.header == "UPDATED" else column
+            for column in columns]
+
+
 def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Terminal, zone: tzinfo | None = None) -> None:
     """``zone``: ``--tz``, the zone of UPDATED (``None``: the local zone).  Its heading names
     the zone once (``UPDATED (CET)``, ``UPDATED (CEST/CET)`` across a clock change), not each
     row, and only when a time is not UTC's too: ``git log``'s offset, said once a table."""
     times = [shown_time(row.updated_at, zone) for row in sessions]
-    named = zone_names(times)
-    columns = COLUMNS if named is None else tuple(
-        column._replace(header=f"UPDATED ({named})") if column.header == "UPDATED" else column for column in COLUMNS)
+    columns = with_zone(COLUMNS, times)
     rows = []
     for row, updated in zip(sessions, times):
         # A pipe gets whole ids (a prefix could become ambiguous later); a person the short one.

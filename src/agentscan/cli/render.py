@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from agentscan.toolkit.words import plural  # noqa: F401 - the CLI's own name for it
 from agentscan.cli import term as _term
 from agentscan.cli.term import Terminal, home_short, terminal, write_out
-from agentscan.timeutil import local_date
+from agentscan.timeutil import local_date, shown_time
 
 if TYPE_CHECKING:
     from decimal import Decimal  # only costs shown as text need it: ``--json`` goes without
@@ -110,11 +110,10 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
     print(text, file=sys.stderr)
 
 
-def short_time(value: datetime | None) -> str:
-    """Local time to the minute: ``2026-12-01 09:49``."""
-    if value is None:
-        return "-"
-    return value.astimezone().strftime("%Y-%m-%d %H:%M")
+def short_time(value: datetime | None, zone: tzinfo | None = None) -> str:
+    """A time to the minute in ``zone`` (``None``: local), its zone not named:
+    ``2026-12-01 09:49`` (``timeutil.shown_time``)."""
+    return shown_time(value, zone).text
 
 
 def short_date(value: datetime | None) -> str:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Iterable, Iterator
 
-from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, short_time, subagent_names, truncation_note
+from agentscan.cli import render
+from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, subagent_names, truncation_note
 from agentscan.cli.term import Terminal, clean, clean_path, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
@@ -29,7 +30,7 @@ from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo,
 DELEGATING = frozenset({"Task", "Agent", "spawn_agent", "task", "delegate", "subagent", "run_subagent", "Subagent"})
 #: a call's text must be at least this long to be taken for a subagent's task
 _MIN_TASK_TEXT = 12
-#: ``short_time``'s ``2026-12-01 09:49``
+#: ``render.short_time``'s ``2026-12-01 09:49``
 _TIME_WIDTH = 16
 
 
@@ -197,7 +198,7 @@ def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -
 def _when(value: datetime | None, term: Terminal, zone: tzinfo | None) -> str:
     """The time column: an item with no time (Cursor's replies) says ``-`` in a column as wide
     as a time's, so what follows lines up with the rest."""
-    return term.style(short_time(value, zone).ljust(_TIME_WIDTH), "dim")
+    return term.style(render.short_time(value, zone).ljust(_TIME_WIDTH), "dim")
 
 
 def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:

@@ -218,11 +218,6 @@ def recorded_errors(detail: SessionDetail) -> list[ShownError]:
     return found
 
 
-def short_time(value: datetime | None, zone: tzinfo | None) -> str:
-    """A time under the card, in its zone (``zone``; ``None``: local), not named again."""
-    return shown_time(value, zone).text
-
-
 def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = None) -> list[str]:
     """``errors (newest 3 of 20)``: one line each, with its time when recorded."""
     errors = recorded_errors(detail)
@@ -232,7 +227,7 @@ def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = No
     which = f"newest {len(shown)} of {len(errors):,}" if len(shown) < len(errors) else f"{len(errors)}"
     lines = ["", f"errors ({which})"]
     for error in shown:
-        head = f"  {short_time(error.timestamp, zone)}  "
+        head = f"  {render.short_time(error.timestamp, zone)}  "
         lines.append(head + _fit(error.text, term.width - width_of(head), term, PIPE_ERROR))
     return lines
 
@@ -248,7 +243,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         which = f"newest {len(shown)} of {seen:,}" if len(shown) < seen else f"{len(shown)}"
         lines += ["", f"prompts ({which})"]
         for prompt in shown:
-            lines.append(f"  {short_time(prompt.timestamp, zone)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
+            lines.append(f"  {render.short_time(prompt.timestamp, zone)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
     if detail.tools:
         shown_tools = detail.tools[-TOOLS_SHOWN:]
         lines += ["", f"tool calls ({_tools_heading(detail, len(shown_tools))})"]

@@ -49,4 +49,4 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
 
 def _time_in(value: datetime, zone: tzinfo | None) -> str:
     """``value`` to the minute in ``zone`` (``None``: local), as a person gave it: ``2026-12-01 09:49``."""
-    return render.short_time(value) if zone is None else value.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+    return render.short_time(value, zone)

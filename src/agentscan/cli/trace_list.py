@@ -30,7 +30,8 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     from agentscan.hooks.listing import listed
     from agentscan.hooks.model import iso_ns
     from agentscan.scan.short_ids import short_ids
-    from agentscan.timeutil import parse_iso, shown_time, zone_names
+    from agentscan.cli.list_text import with_zone
+    from agentscan.timeutil import parse_iso, shown_time
 
     root = root or store.data_dir()
     found = listed(root)
@@ -53,9 +54,7 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     # clean: an id, a path or a prompt is whatever the agent sent (an escape sequence, a
     # newline that would split the row)
     times = [shown_time(parse_iso(iso_ns(s.summary.updated_ns)), None) for s in found]
-    named = zone_names(times)  # (as ``list`` names UPDATED's zone: once, when it is not UTC's)
-    columns = [column._replace(header=f"UPDATED ({named})") if named and column.header == "UPDATED" else column
-               for column in COLUMNS]
+    columns = with_zone(COLUMNS, times)  # (as ``list`` names UPDATED's zone)
     rows = [[clean(shown.get(s.summary.session.id, s.summary.session.id)),
              time.text,
              render.full_number(s.summary.events, term),
