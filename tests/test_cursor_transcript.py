@@ -63,7 +63,8 @@ def test_real_sample_test_session(isolated_home: Path) -> None:
     scanner = _scanner(isolated_home)
     (row,) = scanner.list_sessions()
     assert row.title == "run ls command"
-    assert (row.counts.prompts, row.counts.responses, row.counts.tool_calls) == (2, 4, 2)
+    # Four assistant lines, one of them only Cursor's ``[REDACTED]`` marker (withheld reasoning)
+    assert (row.counts.prompts, row.counts.responses, row.counts.tool_calls) == (2, 3, 2)
     assert row.cwd is None and row.started_at is None and row.tokens is None
     detail = scanner.show(S)
     assert [p.text for p in detail.prompts] == ["run ls command", "now show me the git status"]
@@ -79,7 +80,8 @@ def test_real_sample_error_line(isolated_home: Path) -> None:
     _place_real(isolated_home, "synthetic-cursor-history-error-line.jsonl")
     detail = _scanner(isolated_home).show(S)
     assert detail.row.title == "hi"
-    assert (detail.row.counts.prompts, detail.row.counts.responses) == (1, 1)
+    assert (detail.row.counts.prompts, detail.row.counts.responses) == (1, 0)  # its reply: ``[REDACTED]``
+    assert not detail.responses
     assert detail.extra["errors"] == [{"text": "Provider Error: upstream timeout", "timestamp": None, "kind": "error",
                                        "subagent": None}]
 

@@ -59,14 +59,23 @@ def test_the_card_says_the_error_the_provider_recorded(isolated_home: Path) -> N
     lines = run("show", ERROR_ID).splitlines()
     at = lines.index("errors (1)")  # was only in --json's ``errors``
     assert lines[at + 1] == "  -  Provider Error: upstream timeout"
+    # The sample's only reply is Cursor's ``[REDACTED]`` marker: no reply at all.
+    assert "last response" not in lines and not any("[REDACTED]" in line for line in lines)
+
+
+def test_the_card_says_the_error_before_the_last_reply(isolated_home: Path) -> None:
+    _errors_transcript(isolated_home, 1, "Provider Error: upstream timeout")
+    lines = run("show", ERROR_ID).splitlines()
+    at = lines.index("errors (1)")
+    assert lines[at + 1] == "  -  Provider Error: upstream timeout #1"
     assert lines.index("last response") > at  # before the last reply, after the calls
 
 
 def test_full_says_an_error_with_no_time_after_everything(isolated_home: Path) -> None:
-    _cursor_error_sample(isolated_home)
+    _errors_transcript(isolated_home, 1, "Provider Error: upstream timeout")
     lines = run("show", ERROR_ID, "--full", "--no-pager").splitlines()
     at = lines.index("-".ljust(16) + "  error")  # the time column kept, as wide as 2026-07-01 09:00
-    assert lines[at + 1] == "    Provider Error: upstream timeout"
+    assert lines[at + 1] == "    Provider Error: upstream timeout #1"
     assert lines.index("-".ljust(16) + "  response") < at
 
 

@@ -52,8 +52,9 @@ class CursorProvider(Provider):
     # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text;
     # 4: updated_at takes meta.json updatedAtMs; 5: a guessed cwd checked against
     # the session folder's name; 6: rows read while state.vscdb was locked were kept
-    # (an upgrade must not take them back); 7: a value with a lone surrogate escape is read
-    parser_version = "7"
+    # (an upgrade must not take them back); 7: a value with a lone surrogate escape is read;
+    # 8: a transcript's "[REDACTED]" reasoning marker is no reply, nor part of one
+    parser_version = "8"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 

@@ -34,9 +34,9 @@ FAILED_STATUSES = frozenset({"error", "failed", "fail", "cancelled", "canceled",
 _SUMMARY_KEYS = ("command", "pattern", "glob_pattern", "query", "path", "file_path", "target_file",
                  "url", "description", "prompt", "target_directory")
 _PATH_KEYS = ("path", "file_path", "target_file")
-
-
-
+#: what an agent transcript writes in place of the model's reasoning: at the end of an
+#: assistant text block, and as the whole of a thinking-only turn (docs/providers/cursor.md)
+REDACTED = "[REDACTED]"
 
 
 def _blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -46,8 +46,17 @@ def _blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
-def _text(blocks: list[dict[str, Any]]) -> str:
-    return "\n".join(b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str))
+def _text(blocks: list[dict[str, Any]], strip: Callable[[str], str] = str) -> str:
+    return "\n".join(strip(b["text"]) for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str))
+
+
+def without_redacted(text: str) -> str:
+    """``text`` less the trailing reasoning markers (and the whitespace around them).  Only
+    the marker as a word of its own: ``key=[REDACTED]`` ends a reply, it is not the marker."""
+    end = len(text.rstrip())
+    while text.endswith(REDACTED, 0, end) and (end == len(REDACTED) or text[end - len(REDACTED) - 1].isspace()):
+        end = len(text[: end - len(REDACTED)].rstrip())
+    return text if end == len(text.rstrip()) else text[:end]
 
 
 def iter_events(path: Path, ctx: ScanContext) -> Generator[Event, None, None]:
@@ -68,8 +77,10 @@ def iter_events(path: Path, ctx: ScanContext) -> Generator[Event, None, None]:
                 yield UserText(text, when)
         elif role == "assistant":
             blocks = _blocks(record)
-            text = _text(blocks).strip()
-            if text:
+            # Only text blocks are read: tool_use becomes a ToolCall, and anything else
+            # (a tool_result or command_output block, were Cursor to write one) is skipped.
+            text = _text(blocks, without_redacted).strip()
+            if text:  # a turn that was only reasoning leaves nothing: no response
                 yield AssistantText(text)
             for block in blocks:
                 if block.get("type") == "tool_use":

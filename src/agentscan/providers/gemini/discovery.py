@@ -4,6 +4,7 @@ Layout (docs/providers/gemini.md)::
 
     <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.json    legacy (≤ v0.38)
     <tmp>/<projectId>/chats/session-<utc-minute>-<id8>.jsonl   append log (≥ v0.39)
+    <tmp>/<projectId>/chats/<parentSessionId>/<sessionId>.json  legacy subagent chat (≤ v0.38)
     <tmp>/<projectId>/chats/<parentSessionId>/<sessionId>.jsonl subagent chat
 
 Identity comes from a bounded header read, never from the file name (which
@@ -193,22 +194,39 @@ def _attach_main(session: SessionFiles, chat: ChatFile) -> None:
 
 def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessions: dict[str, SessionFiles]) -> None:
     # The dir is named by the parent's full sessionId, so a subagent whose
-    # parent chat is gone still lands under its parent's id.
+    # parent chat is gone still lands under its parent's id.  Up to v0.38 a
+    # subagent's chat was the same whole-file JSON as a session's, named
+    # ``<sessionId>.json`` (chatRecordingService.ts); later ones are ``.jsonl``.
     parent_id = directory.name
     for entry in _scandir(directory, ctx):
-        if not (entry.name.endswith(".jsonl") and is_file(entry)):
-            if entry.name.endswith(".jsonl"):
-                warn_special(entry, ctx)
+        legacy = entry.name.endswith(".json")
+        if not (legacy or entry.name.endswith(".jsonl")):
             continue
-        chat = _chat_file(Path(entry.path), project, ctx, legacy=False)
+        if not is_file(entry):
+            warn_special(entry, ctx)
+            continue
+        chat = _chat_file(Path(entry.path), project, ctx, legacy=legacy)
         if chat is None:
             continue
-        agent_id = chat.session_id or entry.name[: -len(".jsonl")]
+        agent_id = chat.session_id or Path(entry.name).stem
         session = _session(sessions, parent_id)
         existing = session.subagents.get(agent_id)
-        if existing is None or chat.mtime > existing.mtime:
+        if existing is None:
             session.subagents[agent_id] = chat
+        elif _newer_copy(chat, existing):
+            session.shadowed.append(existing)
+            session.subagents[agent_id] = chat
+        else:
+            session.shadowed.append(chat)
         session.newest_mtime = max(session.newest_mtime, chat.mtime)
+
+
+def _newer_copy(new: ChatFile, old: ChatFile) -> bool:
+    """Between two files of one subagent: a resumed legacy chat is migrated into a
+    ``.jsonl`` beside it (as a session's is), which wins; else the newer."""
+    if new.legacy != old.legacy:
+        return not new.legacy
+    return new.mtime > old.mtime
 
 
 def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> ChatFile | None:

@@ -36,7 +36,8 @@ class GeminiProvider(Provider):
     # 7: a row keeps no warning of the other providers asked for cwds (``OwnRefs.borrowed_cwds``)
     # 8: no compression summary as a prompt; Gemini's summary the title; an orphan subagent's
     #    title and counts; nothing recorded, no cwd
-    parser_version = "8"
+    # 9: a legacy subagent chat (``<parentId>/<id>.json``) is read, not skipped
+    parser_version = "9"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
@@ -90,7 +91,7 @@ class GeminiProvider(Provider):
         if files.main is not None:
             main = read_conversation(files.main.path, ctx, legacy=files.main.legacy, keep_raw=keep_raw)
         subagents = {
-            agent_id: read_conversation(chat.path, ctx, legacy=False)
+            agent_id: read_conversation(chat.path, ctx, legacy=chat.legacy, keep_raw=keep_raw)
             for agent_id, chat in sorted(files.subagents.items())
         }
         chats = SessionChats(ref.native_id, main, subagents)
