@@ -51,7 +51,7 @@ def test_missing_subagent_is_recovered_from_progress_copies(isolated_home: Path)
     # Priced like any call (tests/test_claude_real.py: $0.0381633).
     assert row.to_json()["subagents"] == [
         {"id": "afb92ff", "tokens": TokenUsage(24, 95343, 14285, 7).to_json(), "cost_usd": 0.0381633,
-         "recovered_from": "progress"}
+         "cost_usd_priced": 0.0381633, "recovered_from": "progress"}
     ]
     assert row.tokens.total == 1568 + 179771 + 18313 + 1112 + 24 + 95343 + 14285 + 7
 

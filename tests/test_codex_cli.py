@@ -75,7 +75,8 @@ def test_demo_tokens_roll_the_subagent_into_its_parent() -> None:
     # The child runs gpt-5.1-codex-mini: $0.25 input, $0.025 cached input, $2 output per million.
     assert row["subagents"] == [{"id": DEMO_CHILD, "tokens": {"input": 5200 + 2280, "cache_read": 5120, "cache_write": 0,
                                                               "output": 870, "reasoning": 384, "total": 13470},
-                                 "cost_usd": (7480 * 0.25 + 5120 * 0.025 + 870 * 2) / 1e6, "recovered_from": None}]
+                                 "cost_usd": (7480 * 0.25 + 5120 * 0.025 + 870 * 2) / 1e6,
+                                 "cost_usd_priced": (7480 * 0.25 + 5120 * 0.025 + 870 * 2) / 1e6, "recovered_from": None}]
 
 
 def test_demo_main_session_in_show() -> None:

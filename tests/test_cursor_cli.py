@@ -69,7 +69,8 @@ def test_demo_tokens(isolated_home: Path) -> None:
     # The child ran Cursor's "claude-4.5-sonnet" (Sonnet 4.5: $3 in, $15 out per million).
     assert agent["subagents"] == [{"id": DEMO_CHILD, "tokens": {
         "input": 2210, "cache_read": 0, "cache_write": 0, "output": 240, "reasoning": 0, "total": 2450},
-        "cost_usd": (2210 * 3 + 240 * 15) / 1e6, "recovered_from": None}]
+        "cost_usd": (2210 * 3 + 240 * 15) / 1e6, "cost_usd_priced": (2210 * 3 + 240 * 15) / 1e6,
+        "recovered_from": None}]
 
 
 def test_demo_show(isolated_home: Path) -> None:

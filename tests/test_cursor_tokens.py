@@ -112,7 +112,7 @@ def test_tokens_json_via_cli(isolated_home: Path) -> None:
     # $3 in / $15 out per million): 7 × 3 + 3 × 15 = 66 millionths of a dollar.
     assert row["subagents"] == [{"id": CHILD, "tokens": {"input": 7, "cache_read": 0, "cache_write": 0,
                                                          "output": 3, "reasoning": 0, "total": 10},
-                                 "cost_usd": 66e-6, "recovered_from": None}]
+                                 "cost_usd": 66e-6, "cost_usd_priced": 66e-6, "recovered_from": None}]
     assert row["cost_usd"] == doc["cost_usd"] == (100 * 3 + 40 * 15 + 66) / 1e6
 
 

@@ -32,4 +32,6 @@ def test_demo_tokens_include_the_subagent() -> None:
     # The subagent runs Haiku 4.5: $1 input, $0.10 cache read, $1.25 cache write, $5 output per million.
     assert row["subagents"] == [{"id": "a1b2c3d", "tokens": {"input": 13, "cache_read": 3000, "cache_write": 3200,
                                                              "output": 100, "reasoning": 0, "total": 6313},
-                                 "cost_usd": (13 * 1 + 3000 * 0.10 + 3200 * 1.25 + 100 * 5) / 1e6, "recovered_from": None}]
+                                 "cost_usd": (13 * 1 + 3000 * 0.10 + 3200 * 1.25 + 100 * 5) / 1e6,
+                                 "cost_usd_priced": (13 * 1 + 3000 * 0.10 + 3200 * 1.25 + 100 * 5) / 1e6,
+                                 "recovered_from": None}]

@@ -109,8 +109,10 @@ def test_an_otlp_turn_with_a_synthetic_chat_keeps_its_cost(isolated_home: Path, 
     assert root.attrs["agentscan.cost_usd"] == float(SESSION_COST)
 
 
-def test_a_lower_bound_is_rounded_down_and_a_bound_under_a_cent_says_nothing() -> None:
+def test_a_lower_bound_is_rounded_down_and_a_bound_under_a_cent_is_still_a_bound() -> None:
     assert human_usd(None, Decimal("0.339")) == "≥$0.33"
     assert human_usd(None, Decimal("1234.5")) == "≥$1,234.50"
-    assert human_usd(None, Decimal("0.009")) == human_usd(None, Decimal(0)) == human_usd(None) == "-"
+    # ``-`` says no call had a price: a priced part under a cent is a bound too (pass 38)
+    assert human_usd(None, Decimal("0.009")) == "≥<$0.01"
+    assert human_usd(None, Decimal(0)) == human_usd(None) == "-"
     assert human_usd(Decimal("0.339"), Decimal("0.339")) == "$0.34"  # a known cost is rounded as usual

@@ -130,11 +130,12 @@ def test_a_part_of_unknown_cost_is_explained(capsys, tty) -> None:
     assert "no price for mystery-1: COST - is unknown, ≥$… what the other calls cost, a lower bound" in said
 
 
-def test_a_cost_too_small_for_a_bound_is_a_dash() -> None:
-    # ``≥$0.00`` is never shown (``render.human_usd``): such a cost shows ``-``.
+def test_a_bound_under_a_cent_is_a_bound_not_a_dash() -> None:
+    # ``≥$0.00`` is never shown (``render.human_usd``): such a cost shows ``≥<$0.01`` (pass 38;
+    # it was ``-``, which says no call had a price).
     row = TokenRow("m", TokenUsage(1000), None, cost_priced=Decimal("0.004"), unpriced_models=("mystery-1",))
     report = TokenReport("model", (row,), TokenUsage(1000), cost_priced=Decimal("0.004"), unpriced_models=("mystery-1",))
-    assert no_price(report) == (["mystery-1"], frozenset({"-"}))
+    assert no_price(report) == (["mystery-1"], frozenset({"≥"}))
 
 
 def test_a_zero_token_group_of_an_unpriced_model_names_none() -> None:

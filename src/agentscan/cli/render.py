@@ -137,22 +137,29 @@ def human_tokens(usage: TokenUsage | None, term: Terminal) -> str:
 def human_usd(cost: Decimal | None, at_least: Decimal | None = None, *, grouped: bool = True) -> str:
     """Dollars rounded to the cent for people; JSON keeps the exact value.
 
-    An unknown cost is ``-``, or ``≥$12.34`` when ``at_least`` (what the calls
-    that have a price cost) says how much it is at least: rounded down, so
-    the bound stays true.  ``grouped``: thousands apart (``$9,098.98``); a table in a
-    pipe writes ``$9098.98``, as its token counts have no separators either.
+    A cost is rounded half up (``$0.105`` is ``$0.11``), as money is, from its exact
+    ``Decimal`` (never a float, whose ``0.105`` is ``0.10499…``); a cost above zero
+    but under half a cent is ``<$0.01``, not ``$0.00``.  An unknown cost is ``-``, or
+    ``≥$12.34`` when ``at_least`` (what the calls that have a price cost) says how much
+    it is at least: rounded down, so the bound stays true, and ``≥<$0.01`` when that is
+    above zero but under a cent (``-`` says no call had a price).  ``grouped``: thousands
+    apart (``$9,098.98``); a table in a pipe writes ``$9098.98``, as its token counts
+    have no separators either.
     """
-    if cost is None:
-        if at_least is not None:
-            from decimal import ROUND_FLOOR
+    from decimal import ROUND_FLOOR, ROUND_HALF_UP
 
+    if cost is None:
+        if at_least is not None and at_least > 0:
             floor = at_least.quantize(_cent(), rounding=ROUND_FLOOR)
-            if floor > 0:
-                return f"≥${floor:,.2f}" if grouped else f"≥${floor:.2f}"
+            if floor == 0:
+                return "≥<$0.01"
+            return f"≥${floor:,.2f}" if grouped else f"≥${floor:.2f}"
         return "-"
     if 0 < cost < _cent():
         return "<$0.01"
-    return f"${cost:,.2f}" if grouped else f"${cost:.2f}"
+    # ``format`` alone rounds half to even (``$0.105`` as ``$0.10``): quantized first.
+    cents = cost.quantize(_cent(), rounding=ROUND_HALF_UP)
+    return f"${cents:,.2f}" if grouped else f"${cents:.2f}"
 
 
 @functools.cache

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Collection, Sequence
 from agentscan.cli import render
 from agentscan.cli.term import Terminal, clean_path, width_of
 from agentscan.cli.tokens_columns import columns_of
+from agentscan.model import sum_usage
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -32,11 +33,20 @@ def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
         models.update(names)
         forms.add(render.human_usd(None, priced)[:1])
         if row is not None and row.subagents:
-            # Its parts' lines (``row_lines``) show an unknown cost as ``-``, never a bound.
-            costs = row.subagent_costs or (None,) * len(row.subagents)
-            parts = [(row.own, row.own_cost), *zip((part for _, part in row.subagents), costs)]
-            if any(part_cost is None and part and part.total for part, part_cost in parts):
-                forms.add("-")
+            # Its parts' lines (``row_lines``) show an unknown cost as their group does: ``-``
+            # when none of the part's calls has a price, else a bound (``≥``).
+            parts: list[tuple[TokenUsage | None, Decimal | None, Decimal | None]] = [
+                (row.own, row.own_cost, row.own_cost_priced)]
+            if report.by == "session":  # a line per subagent
+                costs = row.subagent_costs or (None,) * len(row.subagents)
+                bounds = row.subagent_costs_priced or (None,) * len(row.subagents)
+                parts.extend(zip((part for _, part in row.subagents), costs, bounds))
+            else:  # one line for all of them
+                runs = sum_usage(part for _, part in row.subagents)
+                parts.append((runs, row.subagents_cost, row.subagents_cost_priced))
+            for part, part_cost, bound in parts:
+                if part_cost is None and part and part.total:
+                    forms.add(render.human_usd(None, bound)[:1])
     return sorted(models), frozenset(forms)
 
 

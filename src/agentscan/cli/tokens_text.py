@@ -321,24 +321,28 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     if not token_row.subagents:
         return lines
     if token_row.own is not None:  # a group made only of delegated calls has no own part to show
-        lines.append(Row(["  own", *blank, *numbers(token_row.own, token_row.own_cost, part=True)], style="dim"))
+        lines.append(Row(["  own", *blank, *numbers(token_row.own, token_row.own_cost, part=True,
+                                                    at_least=token_row.own_cost_priced)], style="dim"))
     costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
+    # A part's unknown cost shows its lower bound as its group's does (``≥$0.43``), not ``-``.
+    bounds = token_row.subagent_costs_priced or (None,) * len(token_row.subagents)
     if by_session:
         from agentscan.scan.short_ids import child_prefixes
 
         parent = token_row.key.partition(":")[2] or None
         names = child_prefixes((sub_id for sub_id, _ in token_row.subagents), parent) if term.tty else {}
         recovered = dict(token_row.recovered)
-        for (sub_id, usage), cost in zip(token_row.subagents, costs):
+        for (sub_id, usage), cost, bound in zip(token_row.subagents, costs, bounds):
             # No transcript: its calls were recovered from its parent's progress records,
             # which hold no copy of its final reply: a count short of it (docs/providers/claude.md).
             # Said where the title goes, so the id column stays narrow.
             note = f"(from {recovered[sub_id]} records, final reply not in them)" if sub_id in recovered else ""
             lines.append(Row([f"  ↳ {clean_path(names.get(sub_id, sub_id))}", "", "", note,
-                              *numbers(usage, cost, part=True)], style="dim"))
+                              *numbers(usage, cost, part=True, at_least=bound)], style="dim"))
     else:
         # Per period/model/provider there can be hundreds of runs: one line for all.
         runs = sum_usage(usage for _, usage in token_row.subagents)
         lines.append(Row([runs_label(len(token_row.subagents)), *blank,
-                          *numbers(runs, token_row.subagents_cost, part=True)], style="dim"))
+                          *numbers(runs, token_row.subagents_cost, part=True,
+                                   at_least=token_row.subagents_cost_priced)], style="dim"))
     return lines

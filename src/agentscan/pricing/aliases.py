@@ -42,7 +42,8 @@ def unbilled(model: str | None) -> bool:
 
 #: Cursor display name -> the API model it runs.  Thinking and effort
 #: variants bill at the base model's rates; "fast"/"max" variants do not,
-#: so they are deliberately absent.
+#: so they are deliberately absent (and ``VARIANT_WORDS`` keeps the library
+#: from matching them to the base model by its name's start).
 CURSOR_ALIASES: dict[str, str] = {
     "claude-4.5-sonnet": "claude-sonnet-4-5",
     "claude-4.5-sonnet-thinking": "claude-sonnet-4-5",
@@ -60,3 +61,30 @@ def model_ref(provider: str, model: str | None) -> str | None:
     if provider == "cursor":
         return CURSOR_ALIASES.get(name.lower(), name)
     return name
+
+
+#: words that make a model name a dearer product than the model whose name it starts
+#: with: Cursor's ``claude-4.6-opus-high-thinking-fast`` (Anthropic's fast mode, 6x the
+#: rate) and ``claude-4.5-opus-max`` (Max mode) are matched by genai-prices to
+#: ``claude-opus-4-6`` and ``claude-opus-4-5``, whose ``claude-4.6-opus`` rule is a
+#: prefix.  Such a name is priced only when the library's rule that matched it names the
+#: word too (``gpt-5.1-codex-max`` and ``grok-code-fast-1`` are listed whole):
+#: ``library.find``.  Words like ``thinking``, ``high`` or ``1m`` are not here: the library
+#: has no other price for them (thinking is billed as output, effort changes no rate,
+#: and a long context is a tier of the base model's price).
+VARIANT_WORDS = frozenset({"fast", "max"})
+
+#: the rule's version, kept with each model the index remembers as priced
+#: (``book.PriceBook._load``): an answer from before it is asked for again
+VARIANT_CHECK = 1
+
+
+def variant_words(ref: str) -> list[str]:
+    """The ``VARIANT_WORDS`` in ``ref``, as words (``claude-4.6-opus-max``: ``["max"]``;
+    not ``minimax-m2``), sorted."""
+    lowered = ref.lower()
+    if "fast" not in lowered and "max" not in lowered:
+        return []  # nearly every name: no split
+    for separator in "_.:/@[]= ":
+        lowered = lowered.replace(separator, "-")
+    return sorted(VARIANT_WORDS.intersection(lowered.split("-")))

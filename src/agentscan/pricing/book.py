@@ -223,7 +223,10 @@ class PriceBook:
         else:
             assert model is not None
             doc = self._cached_docs().get((provider, model))
-            if doc is None:
+            if doc is None or (not doc.get("unpriced") and doc.get("variants") != aliases.VARIANT_CHECK
+                               and aliases.variant_words(ref)):
+                # A variant's price remembered before ``library.find`` told variants apart
+                # may be its base model's: asked again.
                 doc = self._resolve(provider, model, ref)
             if doc.get("unpriced"):
                 state = self._unpriced_key(provider, model, doc["unpriced"])
@@ -277,7 +280,8 @@ class PriceBook:
         except _Unpriceable as exc:
             doc: dict[str, Any] = {"unpriced": str(exc)}
         else:
-            doc = {"ref": ref, "provider_id": match.provider_id, "model_id": match.model_id, "periods": []}
+            doc = {"ref": ref, "provider_id": match.provider_id, "model_id": match.model_id, "periods": [],
+                   "variants": aliases.VARIANT_CHECK}
         if self._library_problem is None:
             self._store(provider, model, doc)
         return doc

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
+from agentscan.pricing.aliases import variant_words
 from agentscan.pricing.periods import EXACT, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
@@ -54,16 +55,47 @@ def parse(raw: bytes) -> list[types.Provider]:
 
 
 def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
-    """The library's model for ``ref``, preferring the agent's own provider."""
+    """The library's model for ``ref``, preferring the agent's own provider.
+
+    A name with a variant word (``aliases.VARIANT_WORDS``: ``claude-4.6-opus-max``) is
+    priced only by a rule that names the variant: a rule for the base model's name start
+    would price it at the base rate, a guess (and a low one)."""
     snap = snapshot(data)
     attempts = [provider_hint, None] if provider_hint else [None]
+    words = variant_words(ref)
+    base = None
     for provider_id in attempts:
         try:
             provider, model = snap.find_provider_model(ref, None, provider_id, None)
         except LookupError:
             continue
+        if words and not all(_names(model.match, ref, word) for word in words):
+            base = base or model.id
+            continue
         return Match(provider, model)
+    if base is not None:
+        variant = "/".join(words)
+        raise NotPriceable(f"genai-prices has no price for {ref!r}, a {variant} variant (billed at other rates "
+                           f"than {base!r}, whose name it starts with)")
     raise NotPriceable(f"genai-prices has no model matching {ref!r}")
+
+
+def _names(clause: Any, ref: str, word: str) -> bool:
+    """Whether a test of ``clause`` that ``ref`` passes names ``word`` (or is the whole name)."""
+    # as find_model tries a name (a private helper: a release without it compares the name alone)
+    compact = getattr(types, "_normalize_compact_dated_ref", str.lower)
+    texts = {ref.lower(), compact(ref.lower())}
+    if isinstance(clause, types.ClauseOr):
+        return any(_names(part, ref, word) for part in clause.or_)
+    if isinstance(clause, types.ClauseAnd):
+        return any(clause.is_match(text) for text in texts) and any(_names(part, ref, word) for part in clause.and_)
+    if not any(clause.is_match(text) for text in texts):
+        return False
+    if isinstance(clause, types.ClauseEquals):
+        return True
+    # starts_with, ends_with, contains, regex: their own text must say the variant
+    pattern = next((value for value in vars(clause).values() if isinstance(value, str)), "")
+    return word in pattern.lower()
 
 
 def period_at(match: Match, ts: float | None) -> Period:

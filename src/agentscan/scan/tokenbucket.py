@@ -59,5 +59,6 @@ class Bucket:
         tokens = sum_usage([own_tokens, *(tokens for _, tokens in sub_tokens)])
         recovered = tuple(sorted(self.recovered.items()))
         row = TokenRow(key, tokens, own_tokens, sub_tokens, whole.cost, own_priced.cost,
-                       tuple(p.cost for p in sub_priced), recovered, whole.priced, whole.unpriced, runs.cost)
+                       tuple(p.cost for p in sub_priced), recovered, whole.priced, whole.unpriced, runs.cost,
+                       own_priced.priced, tuple(p.priced for p in sub_priced), runs.priced)
         return row, whole

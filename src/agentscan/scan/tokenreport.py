@@ -43,9 +43,27 @@ class TokenRow:
     unpriced_models: tuple[str, ...] = ()
     #: all subagent parts together (``None`` like any cost); the table's one line for them
     subagents_cost: Decimal | None = None
+    #: what the own part's calls that have a price cost, as ``cost_priced`` is the group's:
+    #: ``own_cost`` when that is known (filled in so, when not given), a lower bound when not
+    own_cost_priced: Decimal | None = None
+    #: the same for each subagent's part (aligned with ``subagents``; ``()``: their costs)
+    subagent_costs_priced: tuple[Decimal | None, ...] = ()
+    #: the same for all subagent parts together (``subagents_cost``'s lower bound)
+    subagents_cost_priced: Decimal | None = None
+
+    def __post_init__(self) -> None:
+        # A row made with known costs only (``scan.rowmemo`` keeps no row with an unpriced
+        # model) need not repeat them: the priced part of a known cost is that cost.
+        if self.own_cost_priced is None and self.own_cost is not None:
+            object.__setattr__(self, "own_cost_priced", self.own_cost)
+        if not self.subagent_costs_priced and self.subagent_costs:
+            object.__setattr__(self, "subagent_costs_priced", self.subagent_costs)
+        if self.subagents_cost_priced is None and self.subagents_cost is not None:
+            object.__setattr__(self, "subagents_cost_priced", self.subagents_cost)
 
     def to_json(self) -> dict[str, Any]:
         costs = self.subagent_costs or (None,) * len(self.subagents)
+        priced = self.subagent_costs_priced or (None,) * len(self.subagents)
         recovered = dict(self.recovered)
         return {
             "key": self.key,
@@ -55,9 +73,11 @@ class TokenRow:
             "unpriced_models": list(self.unpriced_models),
             "own": usage_json(self.own),
             "own_cost_usd": usd(self.own_cost),
+            "own_cost_usd_priced": usd(self.own_cost_priced),
             "subagents": [
-                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost), "recovered_from": recovered.get(sub_id)}
-                for (sub_id, tokens), cost in zip(self.subagents, costs)
+                {"id": sub_id, "tokens": usage_json(tokens), "cost_usd": usd(cost), "cost_usd_priced": usd(part),
+                 "recovered_from": recovered.get(sub_id)}
+                for (sub_id, tokens), cost, part in zip(self.subagents, costs, priced)
             ],
         }
 
