@@ -5,6 +5,7 @@ the checks that joining gives what one pass over the whole file gives, and the j
 from __future__ import annotations
 
 from array import array
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,10 @@ class Join:
                      for path_text, message, line, passing in answer["said"]]
         self.offset, self.lines = int(answer["offset"]), int(answer["lines"])
         self.inline = bool(answer["inline"])
+        self.floor = None if answer["floor"] is None else datetime.fromisoformat(answer["floor"])
+        self.looked_up = array("q")
+        self.looked_up.frombytes(answer["looked_up"])
+        self.met_any = bool(answer["met_any"])
 
     def checks(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None, progress: ReadProgress,
                given: dict[str, str]) -> bool:
@@ -69,7 +74,22 @@ class Join:
             # creation number, which the one pass may take for one of the first half's; or a
             # task the first half created whose result the second half did not look for.
             return False
+        if not self._same_copies(main):
+            return False
         return not totals.met_any(self.messages)
+
+    def _same_copies(self, main: FileSummary) -> bool:
+        """Whether the second half skips the records the one pass skips as copies
+        (``seenuuids``): none of those it looked up was met before, in either half, and it
+        looked up every record the one pass would (the first half's newest compaction is
+        dated no later than the seam: ``halfpass._HalfSeen``)."""
+        from agentscan.providers.claude.halfpass import MAX_LOOKED_UP
+
+        if self.met_any or len(self.looked_up) > MAX_LOOKED_UP:
+            return False
+        if main.compacted is not None and (self.floor is None or main.compacted > self.floor):
+            return False
+        return not self.looked_up or set(self.looked_up).isdisjoint(main.seen.hashes)
 
     def apply(self, ctx: ScanContext, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,
               progress: ReadProgress) -> tuple[FileSummary, WindowedTotals]:
@@ -99,6 +119,7 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
         main.first_ts = second.first_ts
     if second.last_ts is not None and (main.last_ts is None or second.last_ts > main.last_ts):
         main.last_ts = second.last_ts
+    main.copies += second.copies  # (none: ``Join._same_copies``)
     main.prompts += second.prompts
     main.responses += second.responses
     main.tool_calls += second.tool_calls

@@ -5,12 +5,14 @@
 from __future__ import annotations
 
 from array import array
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from agentscan.context import HeldWarnings, ScanContext
 from agentscan.providers.claude.records import as_str
 from agentscan.providers.claude.row import FileSummary, RecentIds, summarize
+from agentscan.providers.claude.seenuuids import SeenUuids
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.tasklist import PlanFold
 from agentscan.providers.claude.usage import MESSAGE_ID, SIDECHAIN, Call
@@ -20,6 +22,8 @@ from agentscan.toolkit.jsonl import ReadProgress
 
 #: a second half that met more warnings than this is read here (they are kept until the join)
 MAX_SAID = 4096
+#: a second half that looked up more uuids than this is read here (``_HalfSeen``)
+MAX_LOOKED_UP = 65_536
 
 
 class HalfTotals(WindowedTotals):
@@ -106,6 +110,26 @@ class _HalfFacts(ShowFacts):
         self._fresh += self.reused == reused
 
 
+class _HalfSeen(SeenUuids):
+    """The second half's uuids, with those it looked up (``looked_up``, hashed) and whether
+    any was met in it before (``met_any``).  The helper looks up every record dated before
+    the seam's first record (its pass starts as if a compaction were dated there) or before
+    a compaction of its own: the one pass looks up no other, when the first half's newest
+    compaction is dated no later than the seam (``halfjoin.Join.checks``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.looked_up = array("q")
+        self.met_any = False
+
+    def met(self, key: int) -> bool:
+        found = super().met(key)
+        self.met_any = self.met_any or found
+        if len(self.looked_up) <= MAX_LOOKED_UP:
+            self.looked_up.append(key)
+        return found
+
+
 class _HeldFew(HeldWarnings):
     """Held warnings, the first ``MAX_SAID`` only (a file of bad lines must not fill the helper)."""
 
@@ -128,6 +152,8 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     summary._summaries = dict(summaries)
     texts, models = _EarlyIds(), _EarlyIds()
     summary._text_messages, summary._model_messages = texts, models
+    seen = summary.seen = _HalfSeen()
+    summary.compacted = floor = _time_at(path, seam)
     facts, totals = _HalfFacts() if with_facts else None, HalfTotals()
     progress = ReadProgress(seam, 1)  # its first line numbered 2: no byte order mark is taken off it
     held = ctx.warnings = _HeldFew()
@@ -142,7 +168,27 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
         "inserted": len(totals._recent) + totals.evictions, "exact": totals.exact, "unkeyed": totals.unkeyed,
         "messages": totals.message_ids().tobytes(),
         "said": held.said, "offset": progress.complete_offset, "lines": progress.lines,
+        "floor": None if floor is None else floor.isoformat(), "looked_up": seen.looked_up.tobytes(),
+        "met_any": seen.met_any,
     }
+
+
+def _time_at(path: Path, offset: int) -> datetime | None:
+    """The time of the record at ``offset`` (a line's start), if it has one."""
+    import orjson
+
+    from agentscan.timeutil import parse_iso
+    from agentscan.toolkit import laxjson
+    from agentscan.toolkit.fsutil import open_regular
+    from agentscan.toolkit.jsonl import MAX_LINE_BYTES
+
+    try:
+        with open_regular(path) as handle:
+            handle.seek(offset)
+            record = laxjson.loads(handle.readline(MAX_LINE_BYTES))
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return parse_iso(record.get("timestamp")) if isinstance(record, dict) else None
 
 
 def _sums_added(everything: dict[tuple, list[int]], settled: dict[tuple, list[int]]) -> dict[tuple, list[int]]:

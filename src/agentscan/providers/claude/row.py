@@ -26,6 +26,7 @@ from agentscan.providers.claude.records import (
     is_bare_command,
     real_prompt_text,
 )
+from agentscan.providers.claude.seenuuids import SeenUuids, copied_calls
 from agentscan.providers.claude.sidechains import InlineRuns, note_inline, note_inline_result
 from agentscan.providers.claude.usage import call_of
 from agentscan.providers.claude.windowed import WindowedTotals
@@ -48,7 +49,7 @@ class FileSummary:
     __slots__ = ("path", "first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd",
                  "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
-                 "_model_messages", "_text_messages", "inline", "_runs")
+                 "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen")
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -85,12 +86,17 @@ class FileSummary:
         # own summary, by run id; made at the first such record (2.0.x builds wrote them).
         self.inline: dict[str, FileSummary] = {}
         self._runs: InlineRuns | None = None
+        # Records copied again by claude-code issue 92089 (``seenuuids``), skipped; the newest
+        # compaction boundary's time (a copy is dated before it); the uuids met.
+        self.copies = 0
+        self.compacted: datetime | None = None
+        self.seen = SeenUuids()
 
     # -- a resume state (``rowresume``) -------------------------------------------
 
     _TEXTS = ("first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd", "git_branch",
               "_summary_matched")
-    _COUNTS = ("prompts", "responses", "tool_calls", "records")
+    _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies")
     _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries")
 
     def to_state(self) -> dict[str, Any]:
@@ -98,6 +104,7 @@ class FileSummary:
         doc.update(
             first_ts=None if self.first_ts is None else self.first_ts.isoformat(),
             last_ts=None if self.last_ts is None else self.last_ts.isoformat(),
+            compacted=None if self.compacted is None else self.compacted.isoformat(),
             has_usage=self.has_usage,
             models=list(self.models.items()),  # in order: ``most_common`` breaks ties by it
             model_messages=self._model_messages.ids(), text_messages=self._text_messages.ids(),
@@ -124,6 +131,8 @@ class FileSummary:
             setattr(summary, name, value)
         summary.first_ts = None if doc["first_ts"] is None else datetime.fromisoformat(doc["first_ts"])
         summary.last_ts = None if doc["last_ts"] is None else datetime.fromisoformat(doc["last_ts"])
+        summary.compacted = None if doc["compacted"] is None else datetime.fromisoformat(doc["compacted"])
+        summary.seen = SeenUuids(known=False)  # (hashes do not outlive their process)
         if type(doc["has_usage"]) is not bool:
             raise ValueError("has_usage")
         summary.has_usage = doc["has_usage"]
@@ -210,17 +219,28 @@ def summarize(
     # What every record says (its time, cwd and branch) is noted inline, the times held
     # locally: this runs on every line of every session of a cold table, and a call and
     # four attribute reads a line cost a tenth of the pass.
-    first_ts, last_ts, branch = summary.first_ts, summary.last_ts, summary.git_branch
+    first_ts, last_ts, branch, compacted = summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted
+    seen = summary.seen
+    remember = seen.hashes.append
     try:
         for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read, end=end):
             summary.records += 1
             order += 1
             if tell is not None and not summary.records % reporting.TOLD_EVERY:
                 tell(read.complete_offset)
-            if observer is not None:
-                observer(record)
             raw = record.get("timestamp")
             timestamp = None if raw is None else parse_iso(raw)
+            uuid = record.get("uuid")
+            if uuid.__class__ is str:
+                key = hash(uuid)
+                # Dated before the newest compaction: maybe a copy claude-code re-appended (``seenuuids``).
+                if compacted is not None and timestamp is not None and timestamp < compacted and seen.met(key):
+                    summary.copies += 1
+                    copied_calls(summary, record, subagent, order, timestamp, totals)
+                    continue
+                remember(key)
+            if observer is not None:
+                observer(record)
             if timestamp is not None:
                 if first_ts is None or timestamp < first_ts:
                     first_ts = timestamp
@@ -262,10 +282,14 @@ def summarize(
                 summary.ai_title = record["aiTitle"]
             elif kind == "summary" and as_str(record.get("summary")):
                 note_summary(summary, record)
-            elif kind == "system" and facts is not None:
-                facts.error(record)  # (an API error, a refusal: ``show``'s errors)
+            elif kind == "system":
+                if (timestamp is not None and record.get("subtype") == "compact_boundary"
+                        and (compacted is None or timestamp > compacted)):
+                    compacted = timestamp
+                if facts is not None:
+                    facts.error(record)  # (an API error, a refusal: ``show``'s errors)
     finally:
-        summary.first_ts, summary.last_ts, summary.git_branch = first_ts, last_ts, branch
+        summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted = first_ts, last_ts, branch, compacted
     return summary
 
 

@@ -19,7 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from agentscan.context import ScanContext
+from agentscan.context import ScanContext, say
+from agentscan.providers.claude.seenuuids import CopiesUnknown
 
 if TYPE_CHECKING:
     import os
@@ -110,7 +111,13 @@ def _main_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, *,
         finally:
             halves.stop()
     else:
-        main, totals, progress = _one_row_pass(path, ctx, facts, before, keeping, resumed, more_follow)
+        try:
+            main, totals, progress = _one_row_pass(path, ctx, facts, before, keeping, resumed, more_follow)
+        except CopiesUnknown:
+            # A record that may copy one the kept state read (its uuids are not kept: ``seenuuids``).
+            if facts is not None:
+                facts.reset()
+            main, totals, progress = _one_row_pass(path, ctx, facts, before, keeping, None, more_follow)
     if facts is not None:
         facts.finish()
         facts.lines = progress.lines
@@ -131,24 +138,28 @@ def _one_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, before:
     side = None
     with ctx.warnings.capture() as captured:
         if resumed is not None:
-            resumed.replay(ctx, path)
-            totals, progress = resumed.totals, resumed.progress()
+            # Held until the pass ends: one that meets a copy it cannot tell (``CopiesUnknown``)
+            # is read again whole, and says them then.
+            with ctx.held_warnings() as held:
+                resumed.replay(ctx, path)
+                totals, progress = resumed.totals, resumed.progress()
+                main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=resumed.summary)
+            say(ctx, held.said)
         else:
             # Hashes that outlive the process only for a pass whose state is kept (``windowed``).
             totals, progress = WindowedTotals(stable=keeping), ReadProgress()
             # A huge one: sums on the second core, taken back whole only for what still needs
             # the window and the settled hashes (calls joining them, a resume state).
             side = SidePass.worth_it(path, ctx, before, keeping, whole=keeping or more_follow)
-        try:
-            if side is not None:
-                side.start()
-            main = summarize(path, ctx, totals=totals if side is None else None, progress=progress, facts=facts,
-                             resumed=resumed.summary if resumed is not None else None)
-            if side is not None:
-                totals = side.take(main, progress)
-        finally:
-            if side is not None:
-                side.stop()
+            try:
+                if side is not None:
+                    side.start()
+                main = summarize(path, ctx, totals=totals if side is None else None, progress=progress, facts=facts)
+                if side is not None:
+                    totals = side.take(main, progress)
+            finally:
+                if side is not None:
+                    side.stop()
     if keeping and before is not None:
         # Before the subagents' calls join the totals and before ``finish`` closes the open reply.
         rowresume.keep(ctx, path, before, progress, captured, main, totals, facts, resumed)
