@@ -2,7 +2,8 @@
 
 ``incremental`` reads a session's files with it (whole, or from a resume point), and
 ``usagehalves`` a huge one by halves.  Only lines holding ``MARKER`` are decoded
-(``toolkit.linescan``), into call tuples (``usage.call_of``).
+(``toolkit.linescan``), into call tuples (``usage.call_of``): a call's own, and those of
+the advisor it consulted (``usage.advisor_calls``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 from agentscan import progress as reporting
 from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
-from agentscan.providers.claude.usage import C_SUBAGENT, SIDECHAIN, Call, UNREAD, call_of
+from agentscan.providers.claude.usage import C_SUBAGENT, SIDECHAIN, Advisors, Call, UNREAD, call_of
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
 MARKER = b'"usage"'
@@ -47,14 +48,17 @@ def scan_file(
     tell = reporting.file_teller(ctx.progress, path, size)
     seen = 0
     inline = False
+    advisors = Advisors()
     with ctx.warnings.capture() as warnings:
         for offset, record in matching_records(
             path, ctx, MARKER, progress, start=start, lines_before=lines_before, count_lines=exact or count_lines,
             crc=exact, end=end,
         ):
-            call = call_of(record, subagent, base + offset, UNREAD, own)  # (positional: once a call)
+            call = call_of(record, subagent, base + offset, UNREAD, own, advisors)  # (positional: once a call)
             if call is not None:
                 append(call)
+                if advisors:  # (an advisor consulted: rare)
+                    _tell_problems(path, ctx, advisors.drain(append), start, lines_before, offset)
                 if call[SIDECHAIN] and call[C_SUBAGENT] is None:  # (a progress copy names its subagent)
                     inline = True
             if tell is not None:
@@ -66,3 +70,33 @@ def scan_file(
 
         attribute(path, ctx, calls, base)
     return FileScan(calls, progress, list(warnings), inline)
+
+
+def _tell_problems(path: Path, ctx: ScanContext, problems: list[str], start: int, lines_before: int, offset: int) -> None:
+    """Warnings of what was wrong with a call's ``iterations`` (rare), at its line: the pass
+    counts no lines as it goes, so the bytes before it are counted here.  ``lines_before``
+    is exact whenever ``start`` is not 0 (a resumed pass, a half of a file)."""
+    if not problems:
+        return
+    line = _line_at(path, start, lines_before, offset)
+    for problem in problems:
+        ctx.warn(path, problem, line)
+
+
+def _line_at(path: Path, start: int, lines_before: int, offset: int) -> int | None:
+    from agentscan.toolkit.jsonl import open_binary
+
+    count, left = lines_before, offset - start
+    try:
+        with open_binary(path) as handle:
+            if start:
+                handle.seek(start)
+            while left > 0:
+                chunk = handle.read(min(left, 1 << 22))
+                if not chunk:
+                    return None
+                count += chunk.count(b"\n")
+                left -= len(chunk)
+    except Exception:  # OSError, a stream that cannot seek, zstandard's own error: no line to give
+        return None
+    return count + 1

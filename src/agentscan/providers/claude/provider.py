@@ -50,7 +50,8 @@ class ClaudeProvider(Provider):
     # 12: ``show``'s plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last
     # 13: a call written in several records carries their first and last times (``usage.E_FIRST_TS``):
     #     cached packed calls without them are parsed again, not read as calls written once
-    parser_version = "13"
+    # 14: an advisor's tokens (``usage.iterations``' ``advisor_message`` entries) are calls of their own
+    parser_version = "14"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -28,7 +28,7 @@ from agentscan.providers.claude.records import (
 )
 from agentscan.providers.claude.seenuuids import SeenUuids, copied_calls
 from agentscan.providers.claude.sidechains import InlineRuns, note_inline, note_inline_result
-from agentscan.providers.claude.usage import call_of
+from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
 
@@ -222,6 +222,8 @@ def summarize(
     first_ts, last_ts, branch, compacted = summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted
     seen = summary.seen
     remember = seen.hashes.append
+    # The calls of an advisor a call consulted (``usage.advisor_calls``): only for the sums.
+    advisors = Advisors() if totals is not None else None
     try:
         for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read, end=end):
             summary.records += 1
@@ -236,7 +238,7 @@ def summarize(
                 # Dated before the newest compaction: maybe a copy claude-code re-appended (``seenuuids``).
                 if compacted is not None and timestamp is not None and timestamp < compacted and seen.met(key):
                     summary.copies += 1
-                    copied_calls(summary, record, subagent, order, timestamp, totals)
+                    copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                     continue
                 remember(key)
             if observer is not None:
@@ -264,18 +266,23 @@ def summarize(
                 # session has usage: a tenth of a 1 GB pass, skipped.
                 if totals is not None or not summary.has_usage:
                     # The time just read, not read again (``epoch_of_iso`` is ``parse_iso``'s epoch).
-                    call = call_of(record, subagent, order, None if timestamp is None else timestamp.timestamp())
+                    call = call_of(record, subagent, order, None if timestamp is None else timestamp.timestamp(),
+                                   None, advisors)
                     if call is not None:
                         summary.has_usage = True
                         if totals is not None:
                             totals.add(call)
+                            if advisors:  # (its line: the last complete one read)
+                                advisors.settle(totals.add, ctx, path, read.lines or None)
                 _note_assistant(summary, record, pending_tasks, facts)
             elif kind == "user":
                 _note_user(summary, record, pending_tasks, facts)
             elif kind == "progress" and totals is not None:
-                call = call_of(record, subagent, order)
+                call = call_of(record, subagent, order, advisors=advisors)
                 if call is not None:
                     totals.add(call)
+                    if advisors:
+                        advisors.settle(totals.add, ctx, path, read.lines or None)
             elif kind == "custom-title" and as_str(record.get("customTitle")):
                 summary.custom_title = record["customTitle"]
             elif kind == "ai-title" and as_str(record.get("aiTitle")):

@@ -28,7 +28,7 @@ from array import array
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from agentscan.providers.claude.usage import call_of
+from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.toolkit.hashes64 import Hashes64
 
 if TYPE_CHECKING:
@@ -73,17 +73,21 @@ class SeenUuids:
 
 
 def copied_calls(summary: FileSummary, record: dict, subagent: str | None, order: int, timestamp: datetime | None,
-                 totals: WindowedTotals | None) -> None:
+                 totals: WindowedTotals | None, advisors: Advisors | None = None) -> None:
     """A copy's call goes to the sums as every record's does: its message id and request
     make it the original's, which the sums count once (so they stay what ``tokens`` reads)."""
     kind = record.get("type")
     if kind == "assistant" and (totals is not None or not summary.has_usage):
-        call = call_of(record, subagent, order, None if timestamp is None else timestamp.timestamp())
+        call = call_of(record, subagent, order, None if timestamp is None else timestamp.timestamp(), None, advisors)
         if call is not None:
             summary.has_usage = True
             if totals is not None:
                 totals.add(call)
+                if advisors:  # (copies of its original's: the sums count them once; said at the original)
+                    advisors.drain(totals.add)
     elif kind == "progress" and totals is not None:
-        call = call_of(record, subagent, order)
+        call = call_of(record, subagent, order, advisors=advisors)
         if call is not None:
             totals.add(call)
+            if advisors:
+                advisors.drain(totals.add)

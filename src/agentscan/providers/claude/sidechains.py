@@ -92,7 +92,7 @@ def note_inline(summary: FileSummary, record: dict, kind: str, order: int, times
     is the session's own (``InlineRuns.run_of``).  ``notes``: the row pass's own notes of
     an assistant and a user record (``row``, which imports this)."""
     from agentscan.providers.claude.records import as_str
-    from agentscan.providers.claude.usage import call_of
+    from agentscan.providers.claude.usage import Advisors, call_of
 
     note_assistant, note_user = notes
 
@@ -123,11 +123,14 @@ def note_inline(summary: FileSummary, record: dict, kind: str, order: int, times
         run.cwd = as_str(record.get("cwd"))
     if kind == "assistant":
         if totals is not None or not summary.has_usage:
-            call = call_of(record, agent_id, order, None if timestamp is None else timestamp.timestamp())
+            advisors = Advisors() if totals is not None else None  # (a run written inline: an old build, rare)
+            call = call_of(record, agent_id, order, None if timestamp is None else timestamp.timestamp(), None, advisors)
             if call is not None:
                 summary.has_usage = run.has_usage = True
                 if totals is not None:
                     totals.add(call)
+                    if advisors:
+                        advisors.drain(totals.add)  # (what is wrong with it: said by ``tokens``' pass)
         note_assistant(run, record, run.pending_tasks, None)
     else:
         note_user(run, record, run.pending_tasks, None)

@@ -145,7 +145,7 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
     ``limit`` records): the sums, and the records, complete offset and lines it read (as
     ``summarize`` counts them)."""
     from agentscan.providers.claude.sidechains import InlineRuns
-    from agentscan.providers.claude.usage import call_of
+    from agentscan.providers.claude.usage import Advisors, call_of
     from agentscan.providers.claude.windowed import WindowedTotals
 
     totals = WindowedTotals(stable=stable)
@@ -153,6 +153,7 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
     records = 0
     add = totals.add
     runs = InlineRuns()  # the subagent runs written inline, named as ``summarize`` names them
+    advisors = Advisors()  # (what is wrong with one: said by ``tokens``' pass; the helper says nothing)
     try:
         if limit == 0 or path.stat().st_size == 0:
             return totals, 0, 0, 0
@@ -167,13 +168,17 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
             run = (runs.run_of(record) if (kind == "assistant" or kind == "user") and record.get("isSidechain") is True
                    else None)
             if run is not None:
-                call = call_of(record, run, records) if kind == "assistant" else None
+                call = call_of(record, run, records, advisors=advisors) if kind == "assistant" else None
                 if call is not None:
                     add(call)
+                    if advisors:
+                        advisors.drain(add)
             elif kind == "assistant" or kind == "progress":  # as ``summarize`` feeds its totals
-                call = call_of(record, None, records)
+                call = call_of(record, None, records, advisors=advisors)
                 if call is not None:
                     add(call)
+                    if advisors:
+                        advisors.drain(add)
             if records == limit:
                 break
     return totals, records, progress.complete_offset, progress.lines

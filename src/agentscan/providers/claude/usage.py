@@ -14,18 +14,24 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 * a record without ``requestId`` is deduplicated by ``message.id`` alone;
 * a sidechain replay of a parent message (same ``message.id``, another
   ``requestId``) loses to the parent;
-* a record without ``message.id`` cannot be deduplicated and counts as is.
+* a record without ``message.id`` cannot be deduplicated and counts as is;
+* an advisor's tokens (``usage.iterations`` entries of type ``advisor_message``, left out
+  of the top-level counts) are calls of their own, on the advisor's model, keyed by their
+  record's key and their place in ``iterations`` (``advisor_calls``).
 """
 
 from __future__ import annotations
 
 from sys import intern
-from typing import Any, Collection, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import ORIGIN, PROGRESS_ORIGIN
 from agentscan.providers.claude.records import as_dict, as_str
 from agentscan.timeutil import epoch_of_iso
+
+if TYPE_CHECKING:
+    from agentscan.context import ScanContext
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
 #: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
@@ -61,15 +67,18 @@ UNREAD = float("nan")
 
 
 def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: float | None = UNREAD,
-            own: str | None = None) -> Call | None:
+            own: str | None = None, advisors: Advisors | None = None) -> Call | None:
     """The usage ``record`` carries, as a call tuple: a top-level assistant record's,
     or a progress copy's (``progress_call``); ``None`` when it counts nothing.
     ``epoch``: ``epoch_of_iso`` of the record's ``timestamp``, when the caller has it
     already (a row's pass reads every record's time).  ``own``: the session whose files
-    are read (``tokens``' pass): a record naming another is a copy (``C_SESSION_ID``)."""
+    are read (``tokens``' pass): a record naming another is a copy (``C_SESSION_ID``).
+    ``advisors``: receives the calls of the advisor the call consulted, and what was
+    wrong with its ``iterations`` (``advisor_calls``); a caller without one counts the
+    main model's call alone."""
     kind = record.get("type")
     if kind == "progress":
-        return progress_call(record, order, own)
+        return progress_call(record, order, own, advisors)
     if kind != "assistant":
         return None
     message = record.get("message")
@@ -83,7 +92,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
     one_hour = _count(split.get("ephemeral_1h_input_tokens")) if type(split) is dict else 0
-    return (
+    call = (
         message_id if isinstance(message_id, str) and message_id else None,
         request_id if isinstance(request_id, str) and request_id else None,
         record.get("isSidechain") is True,
@@ -102,6 +111,13 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         # case, a record of this session, is one lookup and one comparison.
         None if own is None or (named := record.get("sessionId")) == own else _copied_from(named),
     )
+    # A lookup or two for a call that consulted no advisor (most: no ``iterations``, none, or
+    # the main model's one part, in the counts above): this runs once per call of a cold ``tokens``.
+    # An advisor is consulted by a main model's part, so its entry is never the only one.
+    if advisors is not None and (iterations := usage.get("iterations")) is not None and (
+            iterations.__class__ is not list or len(iterations) > 1):
+        advisor_calls(iterations, call, record, advisors)
+    return call
 
 
 def _copied_from(named: object) -> str | None:
@@ -112,7 +128,8 @@ def _copied_from(named: object) -> str | None:
     return intern(named)  # type: ignore[arg-type]  # one string per session named, not per copied call
 
 
-def progress_call(record: dict[str, Any], order: int, own: str | None = None) -> Call | None:
+def progress_call(record: dict[str, Any], order: int, own: str | None = None,
+                  advisors: Advisors | None = None) -> Call | None:
     """A subagent's API call as the parent's ``agent_progress`` record copied it.
 
     ``data.message`` is the subagent's whole assistant record (``message.id``,
@@ -124,15 +141,102 @@ def progress_call(record: dict[str, Any], order: int, own: str | None = None) ->
     copied = as_dict(data.get("message"))
     if agent_id is None or copied.get("type") != "assistant":
         return None
-    call = call_of(copied, agent_id, order)
+    before = len(advisors) if advisors is not None else 0
+    call = call_of(copied, agent_id, order, UNREAD, None, advisors)
     if call is None:
         return None
     # A subagent call is a sidechain call whatever the copy says, so a replay
     # of a parent message still loses to the parent (rule 4).
     ts = call[C_TS] if call[C_TS] is not None else epoch_of_iso(record.get("timestamp"))
     # The progress record's own session (the subagent's copied record names its parent's too).
-    return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True,
-            None if own is None or (named := record.get("sessionId")) == own else _copied_from(named))
+    named = record.get("sessionId")
+    named = None if own is None or named == own else _copied_from(named)
+    if advisors is not None:  # (its advisor's calls are copies alike)
+        for index in range(before, len(advisors)):
+            found = advisors[index]
+            if found.__class__ is tuple:
+                advisors[index] = _as_progress_copy(found, ts, named)
+    return _as_progress_copy(call, ts, named)
+
+
+def _as_progress_copy(call: Call, ts: float | None, named: str | None) -> Call:
+    return (*call[:SIDECHAIN], True, *call[SIDECHAIN + 1:C_TS], ts, *call[C_TS + 1:C_FROM_PROGRESS], True, named)
+
+
+#: an ``iterations`` entry of an advisor's own call; ``message`` (the main model's parts, in
+#: the top-level counts already) and ``fallback_message`` (not billed) entries never count
+ADVISOR_MESSAGE = "advisor_message"
+_ADVISOR_COUNTS = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens")
+
+
+class Advisors(list):
+    """What ``call_of`` found of the advisor calls one call consulted: the calls, and what was
+    wrong with its ``iterations`` (a ``str`` each, for a warning).  One is made for a whole
+    pass; after each call, ``if advisors:`` (a list's length: empty for almost every call),
+    the pass takes them with ``drain``."""
+
+    __slots__ = ()
+
+    def drain(self, add: Callable[[Call], object]) -> list[str]:
+        """Hand each call found to ``add`` and return the problems found; emptied."""
+        problems = []
+        for found in self:
+            if found.__class__ is str:
+                problems.append(found)
+            else:
+                add(found)
+        self.clear()
+        return problems
+
+    def settle(self, add: Callable[[Call], object], ctx: ScanContext, path: object, line: int | None) -> None:
+        """``drain``, the problems said as warnings of ``path`` at ``line`` (the call's)."""
+        for problem in self.drain(add):
+            ctx.warn(path, problem, line)
+
+
+def advisor_calls(iterations: object, call: Call, record: dict[str, Any], advisors: Advisors) -> None:
+    """The advisor calls of the main ``call`` (of ``record``), from its ``usage.iterations``,
+    added to ``advisors``.  Claude Code (2.1.219 on) records an advisor's tokens only there,
+    left out of the top-level counts (which are the main model's): each ``advisor_message``
+    entry is a call of its own, on its own ``model`` (else the record's ``advisorModel``),
+    keyed as its record with its place in ``iterations`` (``#advisor<n>`` after the message
+    id), so that every copy of the record counts it once, by the rules of any call.  What is
+    malformed is told in ``advisors`` (a ``str``) and never changes the main call."""
+    if iterations.__class__ is not list:
+        advisors.append(f"usage.iterations is a {type(iterations).__name__}, not a list; "
+                                 "advisor tokens in it not counted")
+        return
+    for index, entry in enumerate(iterations):  # type: ignore[arg-type]
+        if entry.__class__ is not dict:
+            advisors.append(f"usage.iterations[{index}] is a {type(entry).__name__}, not an object; skipped")
+            continue
+        if entry.get("type") != ADVISOR_MESSAGE:
+            continue
+        counts = []
+        for field in _ADVISOR_COUNTS:
+            value = entry.get(field)
+            count = _count(value)
+            if value is not None and (value.__class__ is not int or count != value):
+                advisors.append(f"usage.iterations[{index}].{field} is not a token count ({_shown(value)}); "
+                                         f"counted as {count}")
+            counts.append(count)
+        split = entry.get("cache_creation")
+        one_hour = _count(split.get("ephemeral_1h_input_tokens")) if type(split) is dict else 0
+        model = entry.get("model")
+        if not (isinstance(model, str) and model):
+            model = record.get("advisorModel")
+        message_id = call[MESSAGE_ID]
+        advisors.append((
+            None if message_id is None else f"{message_id}#advisor{index}",
+            *call[REQUEST_ID:C_INPUT], *counts, call[C_TS],
+            intern(model) if isinstance(model, str) and model else None,
+            *call[C_SUBAGENT:C_CACHE_WRITE_1H], min(one_hour, counts[2]), *call[C_FROM_PROGRESS:],
+        ))
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def call_rank(call: Call) -> int:
