@@ -1,9 +1,12 @@
 """Streaming a rollout into the bounded ``show`` detail.
 
 Codex writes the conversation twice: ``event_msg`` (``user_message``,
-``agent_message``: what the user typed and read) and ``response_item``
+``agent_message``, or from 0.145 on ``item_completed`` ``UserMessage`` and
+``AgentMessage`` items: what the user typed and read) and ``response_item``
 (what the model saw, injected context included).  We show the events and
-fall back to the items only for builds that wrote no events.  Tool calls
+fall back to the items for a stretch of lines (between two ``turn_context``
+lines, as ``messages.add_kind`` counts them) in which the build wrote no
+events: a thread resumed by another build shows every turn once.  Tool calls
 are ``response_item`` entries (``function_call``, ``custom_tool_call`` such
 as ``apply_patch``, ``local_shell_call``, ``web_search_call``) matched to
 their outputs by ``call_id``; their status comes from the exit code.
@@ -24,6 +27,7 @@ from agentscan.toolkit.detail import DetailCollector
 from agentscan.detailmodel import PlanStep, Prompt, Response, ToolEvent
 from agentscan.model import Counts
 from agentscan.providers.codex.facts import LineFacts
+from agentscan.providers.codex.messages import turn_prompt, turn_response
 from agentscan.providers.codex.records import as_dict, as_str, event_prompt, item_prompt, item_response, plan_steps
 
 _EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
@@ -151,8 +155,12 @@ class TranscriptReader:
     conversation: bool = False
     facts: LineFacts = field(default_factory=LineFacts)
     _sink: DetailCollector = field(init=False)
-    _item_prompts: NewestKept[Prompt] = field(init=False)
-    _item_responses: NewestKept[Response] = field(init=False)
+    #: the open stretch's item messages, each with its place in it (flushed in file order)
+    _item_prompts: NewestKept[tuple[int, Prompt]] = field(init=False)
+    _item_responses: NewestKept[tuple[int, Response]] = field(init=False)
+    _place: int = 0
+    #: whether the open stretch had prompt events, reply events (its items are then not shown)
+    _told: list[bool] = field(default_factory=lambda: [False, False])
     _settled: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -179,7 +187,9 @@ class TranscriptReader:
 
     def feed(self, record: Mapping[str, Any]) -> None:
         timestamp, kind, rtype, payload = self.facts.note(record)
-        if rtype == "event_msg":
+        if kind == "turn":
+            self._flush()
+        elif rtype == "event_msg":
             self._event(payload, kind, timestamp)
         elif rtype == "response_item":
             self._item(payload, kind, timestamp)
@@ -187,10 +197,14 @@ class TranscriptReader:
     def _event(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         if payload.get("type") == "token_count":
             return  # rate limits are noted by LineFacts; usage is counted by ``usage.py``
-        if kind == "event_prompt":
-            self._add_prompt(event_prompt(payload) or "", timestamp)
-        elif kind == "event_response":
-            self._add_response(payload["message"].strip(), timestamp, self.model)
+        if kind == "event_prompt" or kind == "turn_prompt":
+            self._told[0] = True
+            prompt = event_prompt(payload) if kind == "event_prompt" else turn_prompt(payload)
+            self._add_prompt(prompt or "", timestamp)
+        elif kind == "event_response" or kind == "turn_response":
+            self._told[1] = True
+            reply = payload["message"] if kind == "event_response" else turn_response(payload)
+            self._add_response((reply or "").strip(), timestamp, self.model)
         elif payload.get("type") == "error":
             # A turn that failed (a stream cut off, a usage limit): ``show``'s errors.  A
             # ``turn_aborted`` is not one: the user interrupted the turn, or replaced it.
@@ -206,13 +220,16 @@ class TranscriptReader:
     def _item(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         ptype = payload.get("type")
         if kind == "item_prompt":
-            # Held until the end of the file (events may still supersede them): keep
+            # Held until the end of the stretch (events may still supersede them): keep
             # each one bounded now, not after 1,000 of them sit in memory whole.
             limit = self.collector.bounds.message_bytes
-            self._item_prompts.add(Prompt(shorten_kept(item_prompt(payload) or "", limit), timestamp))
+            self._place += 1
+            self._item_prompts.add((self._place, Prompt(shorten_kept(item_prompt(payload) or "", limit), timestamp)))
         elif kind == "item_response":
             limit = self.collector.bounds.message_bytes
-            self._item_responses.add(Response(shorten_kept(item_response(payload) or "", limit), timestamp, self.model))
+            self._place += 1
+            reply = Response(shorten_kept(item_response(payload) or "", limit), timestamp, self.model)
+            self._item_responses.add((self._place, reply))
         elif kind == "tool_call":
             self._tool_call(payload, timestamp)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
@@ -257,18 +274,29 @@ class TranscriptReader:
         elif self.subagent is not None:
             self.collector.add_subagent_response(self.subagent, text, timestamp, model)
 
-    def finish(self) -> list[ToolEvent]:
-        """Flush the fallbacks; a subagent's tools are returned for the parent's list."""
-        if not self.facts.kinds.get("event_prompt"):
-            for prompt in self._item_prompts.items():
-                self._add_prompt(prompt.text, prompt.timestamp)
+    def _flush(self) -> None:
+        """End the open stretch: its item messages are shown, in order, where it had no events."""
+        held: list[tuple[int, Prompt | Response]] = []
+        if not self._told[0]:
+            held.extend(self._item_prompts.items())
             if self.own:
                 self.collector.prompts.dropped += self._item_prompts.dropped
-        if not self.facts.kinds.get("event_response"):
-            for response in self._item_responses.items():
-                self._add_response(response.text, response.timestamp, response.model)
+        if not self._told[1]:
+            held.extend(self._item_responses.items())
             if self.own:
                 self.collector.responses.dropped += self._item_responses.dropped
+        for _, message in sorted(held, key=lambda pair: pair[0]):
+            if isinstance(message, Prompt):
+                self._add_prompt(message.text, message.timestamp)
+            else:
+                self._add_response(message.text, message.timestamp, message.model)
+        self._item_prompts = NewestKept(self.collector.bounds.prompts)
+        self._item_responses = NewestKept(self.collector.bounds.responses)
+        self._told = [False, False]
+
+    def finish(self) -> list[ToolEvent]:
+        """Flush the fallbacks; a subagent's tools are returned for the parent's list."""
+        self._flush()
         return [] if self.subagent is None else self._sink.tools()
 
     def counts(self) -> Counts:

@@ -15,7 +15,8 @@ from typing import Any, Mapping
 
 from agentscan.model import Counts
 from agentscan.providers.codex.names import RolloutNames, frozen, note_name
-from agentscan.providers.codex.records import as_str, counts_of, enveloped, line_kind, payload_of, rate_limits_of
+from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
+from agentscan.providers.codex.records import as_str, enveloped, payload_of, rate_limits_of
 from agentscan.timeutil import parse_iso
 
 
@@ -50,7 +51,7 @@ class LineFacts:
         payload = payload_of(record)
         kind = line_kind(record, payload)
         if kind is not None:
-            self.kinds[kind] = self.kinds.get(kind, 0) + 1
+            add_kind(self.kinds, kind)
         rtype = record.get("type")
         if rtype == "turn_context":
             self.model = as_str(payload.get("model")) or self.model

@@ -36,19 +36,22 @@ from agentscan.model import Counts
 from agentscan.providers.codex.callscan import CopyEnd, FileUsageScanner
 from agentscan.providers.codex.counters import ZERO, Counters, add, kept_counters
 from agentscan.providers.codex.modeluse import ModelUse, merge
-from agentscan.providers.codex.records import counts_of, line_kind
+from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.digests import blake2b
 
 KIND = "codex.counts"
 #: "2": a tally keeps the calls and turns per model (a row's model): one kept before cannot say it;
-#: "3": and the counts that restarted (a row's tokens): one kept before would miss them
-VERSION = "3"
+#: "3": and the counts that restarted (a row's tokens): one kept before would miss them;
+#: "4": prompts and replies of ``item_completed`` events (0.145+), chosen per stretch (``messages``)
+VERSION = "4"
 #: older tallies whose line counts and model use still hold, taken for those alone while the
 #: file is unchanged (an upgrade would otherwise send every large rollout's row back to
-#: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended
-_COUNTS_ONLY = frozenset({"2"})
+#: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended.
+#: Their counts missed the messages of builds 0.145 and later: a row does not take them
+#: when its window holds such messages (``Tally.older``, ``row._file_tail``)
+_COUNTS_ONLY = frozenset({"2", "3"})
 #: files at most this large are read whole by ``list`` already: no tally needed
 WHOLE_BYTES = 1024 * 1024
 #: ``list`` reads at most this much appended data to bring a tally up to date
@@ -80,6 +83,8 @@ class Tally(NamedTuple):
     counted: bool = False
     #: the latest run's cumulative count alone (a fork's row subtracts its copy's from it)
     run_total: Counters | None = None
+    #: kept by an older agentscan (``_COUNTS_ONLY``), whose counts did not read ``item_completed``
+    older: bool = False
 
 
 def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
@@ -194,7 +199,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         return None  # a damaged tally is no tally (issue 14, case 7)
     if older:
         unchanged = stat.st_size == size and stat.st_mtime_ns == mtime_ns
-        return Tally(counts_of(kinds), kept[0] if kept else None) if unchanged else None
+        return Tally(counts_of(kinds), kept[0] if kept else None, older=True) if unchanged else None
     if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
         if kept is None:
             return Tally(counts_of(kinds), None, copy)
@@ -210,7 +215,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
     for line in iter_json_lines(path, ctx, start=offset, first_line=lines + 1, progress=progress):
         kind = line_kind(line.record)
         if kind is not None:
-            kinds[kind] = kinds.get(kind, 0) + 1
+            add_kind(kinds, kind)
         scanner.feed(line.record)
     if kept is None:
         _store(path, ctx, kinds, progress, stat.st_mtime_ns, None, None, copy)

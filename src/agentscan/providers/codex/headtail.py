@@ -33,6 +33,7 @@ from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import Counters
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
+from agentscan.providers.codex.messages import turn_prompt
 from agentscan.providers.codex.names import RolloutNames
 from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
                                               payload_of)
@@ -64,6 +65,9 @@ class TailSummary(NamedTuple):
     #: ``cumulative`` is the whole file's (a window that cut the file may have missed a count
     #: that restarted before it: ``row._whole_count``)
     whole_count: bool = False
+    #: the lines read hold ``item_completed`` messages (0.145+): a tally an older agentscan kept
+    #: missed them (``fullcounts.Tally.older``)
+    turn_items: bool = False
 
 
 class HeadSummary(NamedTuple):
@@ -111,6 +115,7 @@ class _TailFold:
             tuple(warnings),
             self.facts.thread_names(),
             whole_file,
+            "turn_items" in self.facts.kinds,
         )
 
 
@@ -238,16 +243,19 @@ def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
                 break
             record = enveloped(line.record)  # a pre-envelope rollout's bare item as an envelope's
             payload = payload_of(record)
-            if record.get("type") == "event_msg" and payload.get("type") == "user_message":
+            ptype = payload.get("type") if record.get("type") == "event_msg" else None
+            if ptype == "user_message":
                 prompt = event_prompt(payload)
                 if prompt:
                     return HeadSummary(collapse(prompt, TITLE_CHARS), cwd=cwd)
+            elif ptype == "item_completed" and (typed := turn_prompt(payload)):  # 0.145 and later
+                return HeadSummary(collapse(typed, TITLE_CHARS), cwd=cwd)
             elif fallback is None and record.get("type") == "response_item":
                 fallback = item_prompt(payload)
                 cwd = cwd or context_cwd(payload)
             elif fallback is not None:
-                # Builds that write user_message events write one right after the
-                # item; older builds never do, so do not read on for long.
+                # Builds that write user_message (or item_completed) events write one
+                # right after the item; older builds never do, so do not read on for long.
                 grace -= 1
                 if grace <= 0:
                     break

@@ -45,7 +45,9 @@ class CodexProvider(Provider):
     # 10: a count that restarted before a large rollout's last 1 MiB is in its row's tokens; lines with a lone
     #     surrogate escape or bytes that are not UTF-8 read (``laxjson``)
     # 11: a window whose calls name no model is read from the last turn_context before it (``turnseed``)
-    parser_version = "11"
+    # 12: prompts and replies of ``item_completed`` events (0.145+), events or items chosen per
+    #     stretch of a rollout, not per file; more injected context (``<skill>``, …) is not a prompt
+    parser_version = "12"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

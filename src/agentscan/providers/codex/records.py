@@ -14,7 +14,6 @@ from typing import Any, Mapping, NamedTuple, TypedDict
 import orjson
 
 from agentscan.bounds import token_count
-from agentscan.model import Counts
 from agentscan.timeutil import from_epoch, parse_iso
 
 
@@ -88,6 +87,16 @@ _INJECTED_PREFIXES = (
     "<turn_aborted",
     "<user_shell_command",
     "<developer_instructions",
+    # Fragments of codex-rs ``model_visible_context`` (0.1xx): a skill's body when the user
+    # names it ($skill), the skills and plugins lists, the subagent roster, and the
+    # child-agents and js_repl instructions; and a hook's prompt (``items.rs``: ``HookPrompt``).
+    "<skill>",
+    "<skills_section",
+    "<plugins>",
+    "<subagents>",
+    "<child_agents_instructions",
+    "<js_repl_instructions",
+    "<hook_prompt",
 )
 _IDE_REQUEST_MARKER = "## My request for Codex:"
 _WHITESPACE = re.compile(r"\s+")
@@ -222,45 +231,6 @@ def enveloped(record: Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(kind, str) and kind in BARE_ITEMS:
         return {"timestamp": record.get("timestamp"), "type": "response_item", "payload": record}
     return record
-
-
-def line_kind(record: Mapping[str, Any], payload: dict[str, Any] | None = None) -> str | None:
-    """How a line counts: prompt/response (events or items), tool call, or nothing.
-    ``payload``: the record's ``payload_of``, when the caller has it already.
-
-    Codex writes the conversation twice (``event_msg`` and ``response_item``);
-    counters prefer the events and fall back to the items for builds that
-    wrote only those, so nothing is counted twice.
-    """
-    if "payload" not in record:
-        record = enveloped(record)
-        payload = None
-    kind = record.get("type")
-    if payload is None:
-        payload = payload_of(record)
-    ptype = payload.get("type")
-    if kind == "event_msg":
-        if ptype == "user_message" and event_prompt(payload) is not None:
-            return "event_prompt"
-        if ptype == "agent_message" and as_str(payload.get("message")):
-            return "event_response"
-    elif kind == "response_item":
-        if isinstance(ptype, str) and ptype in TOOL_ITEMS:  # a list would not even hash
-            return "tool_call"
-        if item_prompt(payload) is not None:
-            return "item_prompt"
-        if item_response(payload) is not None:
-            return "item_response"
-    return None
-
-
-def counts_of(kinds: Mapping[str, int]) -> Counts:
-    """Counts from ``line_kind`` tallies: events when the build wrote them, else items."""
-    return Counts(
-        prompts=kinds.get("event_prompt") or kinds.get("item_prompt", 0),
-        responses=kinds.get("event_response") or kinds.get("item_response", 0),
-        tool_calls=kinds.get("tool_call", 0),
-    )
 
 
 # -- plans, times, threads ------------------------------------------------------

@@ -106,9 +106,11 @@ def _file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) ->
     ``whole``: its count the whole file's (every run's), else the latest run's alone."""
     tail = tail_summary(path, ctx, own)
     if not tail.whole_file:
-        # The window saw only the end: a full pass may have left the exact tally.
+        # The window saw only the end: a full pass may have left the exact tally.  Not one an
+        # older agentscan kept of a file the window shows a 0.145+ build wrote: it missed those
+        # messages (the row says its counts are the window's until a whole pass keeps another).
         exact = exact_tally(path, ctx)
-        if exact is not None:
+        if exact is not None and not (exact.older and tail.turn_items):
             # A tally kept before tallies had models leaves the window's.
             models = exact.models if exact.models is not None else tail.models
             tail = tail._replace(counts=exact.counts, whole_file=True, models=models)

@@ -43,7 +43,7 @@ from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
 from agentscan.providers.codex.fullcounts import remember, wants_tally
 from agentscan.providers.codex.counters import Counters, counters_of, minus, token_info
 from agentscan.providers.codex.modeluse import ModelUse
-from agentscan.providers.codex.records import line_kind
+from agentscan.providers.codex.messages import add_kind, line_kind
 
 #: the only records ``FileUsageScanner.feed`` reacts to carry one of these (keep
 #: them in step with ``feed``); the rest (most of a rollout) are skipped undecoded
@@ -67,7 +67,7 @@ def scan_file(
             scanner.feed(line.record)
             kind = line_kind(line.record)
             if kind is not None:
-                kinds[kind] = kinds.get(kind, 0) + 1
+                add_kind(kinds, kind)
     remember(path, ctx, kinds, progress, scanner.model_use(), scanner.position, scanner.copy_end())
     return scanner
 

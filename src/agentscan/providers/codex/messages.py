@@ -1,0 +1,131 @@
+"""How each rollout line counts: a prompt, a reply, a tool call, a turn's start.
+
+Codex writes the conversation twice: as events (``user_message``/``agent_message``; from
+0.145 on, ``item_completed`` events carrying a ``UserMessage``/``AgentMessage`` item instead)
+and as ``response_item`` messages (what the model saw, injected context included).  Counters
+take the events and fall back to the items where a build wrote none, per stretch of lines
+(``add_kind``), so that nothing is counted twice and a thread resumed by another build counts
+every turn once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from agentscan.model import Counts
+from agentscan.providers.codex.records import (TOOL_ITEMS, as_str, clean_prompt, enveloped, event_prompt, item_prompt,
+                                              item_response, payload_of)
+
+
+def _turn_item(payload: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
+    """The ``item`` of an ``event_msg/item_completed`` of type ``kind`` (codex-rs ``TurnItem``)."""
+    item = payload.get("item")
+    return item if isinstance(item, dict) and item.get("type") == kind else None
+
+
+def _item_texts(item: Mapping[str, Any], separator: str) -> str:
+    content = item.get("content")
+    if not isinstance(content, list):
+        return ""
+    return separator.join(block["text"] for block in content
+                          if isinstance(block, dict) and block.get("type") in ("text", "Text")
+                          and isinstance(block.get("text"), str))
+
+
+def turn_prompt(payload: Mapping[str, Any]) -> str | None:
+    """The prompt of an ``item_completed`` ``UserMessage`` (0.145 and later, which write no
+    ``user_message``): its text inputs joined as Codex joins them for that event (``UserMessageItem::
+    message``).  Codex makes such an item only of what the user typed, never of injected context."""
+    item = _turn_item(payload, "UserMessage")
+    return None if item is None else clean_prompt(_item_texts(item, ""))
+
+
+def turn_response(payload: Mapping[str, Any]) -> str | None:
+    """The reply of an ``item_completed`` ``AgentMessage`` (0.145 and later, which write no
+    ``agent_message``); its text blocks, one reply."""
+    item = _turn_item(payload, "AgentMessage")
+    return None if item is None else as_str(_item_texts(item, "\n"))
+
+
+def line_kind(record: Mapping[str, Any], payload: dict[str, Any] | None = None) -> str | None:
+    """How a line counts: prompt/response (events or items), tool call, a turn's start
+    (``turn``), or nothing.  ``payload``: the record's ``payload_of``, when the caller has it already.
+
+    Codex writes the conversation twice: as events (``user_message``/``agent_message``, or from
+    0.145 on ``item_completed`` ``UserMessage``/``AgentMessage`` items, ``turn_*``) and as
+    ``response_item`` messages.  ``add_kind`` counts each turn once from them.
+    """
+    if "payload" not in record:
+        record = enveloped(record)
+        payload = None
+    kind = record.get("type")
+    if payload is None:
+        payload = payload_of(record)
+    ptype = payload.get("type")
+    if kind == "event_msg":
+        if ptype == "user_message" and event_prompt(payload) is not None:
+            return "event_prompt"
+        if ptype == "agent_message" and as_str(payload.get("message")):
+            return "event_response"
+        if ptype == "item_completed":
+            if turn_prompt(payload) is not None:
+                return "turn_prompt"
+            if turn_response(payload) is not None:
+                return "turn_response"
+    elif kind == "response_item":
+        if isinstance(ptype, str) and ptype in TOOL_ITEMS:  # a list would not even hash
+            return "tool_call"
+        if item_prompt(payload) is not None:
+            return "item_prompt"
+        if item_response(payload) is not None:
+            return "item_response"
+    elif kind == "turn_context":
+        return "turn"
+    return None
+
+
+#: what ``add_kind`` keeps of a stretch still open: its prompts and replies as events and as items
+_OPEN = ("event_prompt", "item_prompt", "event_response", "item_response")
+
+
+def add_kind(kinds: dict[str, int], kind: str) -> None:
+    """Count one line of kind ``kind`` (``line_kind``) into the tally ``kinds``.
+
+    The choice between the events and the items is made per stretch of lines between two
+    ``turn_context`` lines (a turn, or one of its model requests), not per file: a thread
+    resumed by a newer build (or one by a build that wrote no events, resumed by one that
+    does) has turns of both kinds, and each must count once.  A stretch with events counts
+    them, else its items.  A closed stretch's counts go to ``prompts`` and ``responses``;
+    ``turn_items`` counts the ``item_completed`` messages (``TailSummary.turn_items``).
+    The tally stays a flat dict of counts: kept in the persistent cache and read on over
+    appended lines (``fullcounts``).
+    """
+    if kind == "turn":
+        if any(key in kinds for key in _OPEN):
+            prompts, responses = _chosen(kinds)
+            kinds["prompts"] = kinds.get("prompts", 0) + prompts
+            kinds["responses"] = kinds.get("responses", 0) + responses
+            for key in _OPEN:
+                kinds.pop(key, None)
+        return
+    if kind in ("turn_prompt", "turn_response"):
+        kinds["turn_items"] = kinds.get("turn_items", 0) + 1
+        kind = "event_prompt" if kind == "turn_prompt" else "event_response"
+    kinds[kind] = kinds.get(kind, 0) + 1
+
+
+def _chosen(kinds: Mapping[str, int]) -> tuple[int, int]:
+    """The open stretch's prompts and replies: its events when it has some, else its items."""
+    return (kinds.get("event_prompt") or kinds.get("item_prompt", 0),
+            kinds.get("event_response") or kinds.get("item_response", 0))
+
+
+def counts_of(kinds: Mapping[str, int]) -> Counts:
+    """Counts from an ``add_kind`` tally (one an older agentscan kept has a single stretch:
+    the file's, as it was counted then)."""
+    prompts, responses = _chosen(kinds)
+    return Counts(
+        prompts=kinds.get("prompts", 0) + prompts,
+        responses=kinds.get("responses", 0) + responses,
+        tool_calls=kinds.get("tool_call", 0),
+    )
