@@ -122,7 +122,7 @@ def test_a_hook_turns_llm_call_starts_before_its_first_record() -> None:
     builder.root.end_ns = 120 * S
     # A tool call the response asked for, run between the response's first and last records.
     builder.tool(builder.root, "k", "Read", "toolu_1", 103 * S, 104 * S, status="ok")
-    entry: list = [SESSION, None, 105.0, "claude-sonnet-4-5", 1, 0, 0, 2, 0, "m1\x1fr1", 0, 0, None, 101.0, 105.0]
+    entry: list = [SESSION, None, 105.0, "claude-sonnet-4-5", 1, 0, 0, 2, 0, "m1\x1fr1", 0, 0, 0, None, 101.0, 105.0]
     assert len(entry) == E_LAST_TS + 1 and entry[TS] == 105.0 and entry[KEY]
     _chat(builder, entry)
     chat = builder.spans[-1]

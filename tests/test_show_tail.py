@@ -160,9 +160,9 @@ def test_bounds_the_facts_cannot_answer_read_everything(tmp_path: Path, small_li
 
 
 def test_damaged_facts_are_no_facts() -> None:
-    good = showfacts.TailFacts(10, 1, 1, 1, 0, 5, 0, 200, None, {}, {}, [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0]]).to_json()
+    good = showfacts.TailFacts(10, 1, 1, 1, 0, 5, 0, 200, None, {}, {}, [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0, 0]]).to_json()
     assert showfacts.TailFacts.from_json(good) is not None
-    for key, value in (("prompts", -1), ("plan", [["a"]]), ("groups", [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1]]), ("groups", [[1, "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0]]), ("v", "0"), ("size", "10")):
+    for key, value in (("prompts", -1), ("plan", [["a"]]), ("groups", [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0]]), ("groups", [[1, "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0, 0]]), ("v", "0"), ("size", "10")):
         assert showfacts.TailFacts.from_json({**good, key: value}) is None
     assert showfacts.TailFacts.from_json([good]) is None
 

@@ -54,7 +54,7 @@ def test_are_groups_is_every_group_is_group(groups: list[object]) -> None:
 
 
 def test_what_is_not_a_list_of_groups() -> None:
-    good = [None, "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0]
+    good = [None, "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0, 0]
     assert are_groups([]) and are_groups([good, good])
     for bad in ({"a": 1}, "x", None, [good[:-1]], [good + [0]], [[*good[:5], -1, *good[6:]]],
                 [[*good[:5], True, *good[6:]]], [[*good[:2], 900.0, *good[3:]]], [[*good[:1], 5, *good[2:]]]):

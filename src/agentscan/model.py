@@ -201,8 +201,10 @@ class SessionRow:
 
 # Packed usage entry fields, in ``UsageEntry.pack`` order: the cache and the
 # aggregators keep calls as plain lists, because warm runs add up 100k+ of them.
-# ``ORIGIN`` is packed only when set (older cached entries have 12 fields).
-SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H, ORIGIN = range(13)
+# ``WEB_SEARCHES`` is always packed (cached entries of 12 fields, from before it, are
+# parsed again: ``scan.sharing.entries_from``); ``ORIGIN`` is packed only when set.
+(SESSION, SUBAGENT, TS, MODEL, INPUT, CACHE_READ, CACHE_WRITE, OUTPUT, REASONING, KEY, RANK, CACHE_WRITE_1H,
+ WEB_SEARCHES, ORIGIN) = range(14)
 
 #: ``UsageEntry.origin`` of a subagent call known only from the copy in its
 #: parent's progress records (Claude: the subagent transcript is gone)
@@ -234,7 +236,10 @@ class UsageEntry:
     sessions' files too (a resumed or forked session); across sessions the
     copy with the highest ``rank`` counts once.  ``cache_write_1h`` is the
     part of ``tokens.cache_write`` written to a one-hour cache (Claude),
-    which bills at a higher rate: it matters for cost only.  ``origin`` says
+    which bills at a higher rate: it matters for cost only.  ``web_searches`` is
+    the number of hosted web searches the call ran (Claude: ``usage.server_tool_use
+    .web_search_requests``), billed per search beside its tokens: no token count,
+    it too matters for cost only.  ``origin`` says
     where a call was recovered from when its own transcript is gone
     (``PROGRESS_ORIGIN``).
     """
@@ -248,13 +253,14 @@ class UsageEntry:
     rank: int = 0
     cache_write_1h: int = 0
     origin: str | None = None
+    web_searches: int = 0
 
     def pack(self) -> list:
         """A compact, JSON-friendly form for the cache and the fast aggregator."""
         t = self.tokens
         ts = self.timestamp.timestamp() if self.timestamp is not None else None
         packed = [self.session, self.subagent, ts, self.model, t.input, t.cache_read, t.cache_write, t.output,
-                  t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h]
+                  t.reasoning, self.dedupe_key, self.rank, self.cache_write_1h, self.web_searches]
         if self.origin is not None:
             packed.append(self.origin)
         return packed
@@ -267,7 +273,7 @@ class UsageEntry:
                    timestamp=None if ts is None else datetime.fromtimestamp(ts, timezone.utc),
                    tokens=TokenUsage(packed[INPUT], packed[CACHE_READ], packed[CACHE_WRITE], packed[OUTPUT], packed[REASONING]),
                    dedupe_key=packed[KEY], rank=packed[RANK], cache_write_1h=packed[CACHE_WRITE_1H],
-                   origin=packed[ORIGIN] if len(packed) > ORIGIN else None)
+                   web_searches=packed[WEB_SEARCHES], origin=packed[ORIGIN] if len(packed) > ORIGIN else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,10 +19,10 @@ BUCKET = 900
 TIER_BOUNDS = (32_000, 100_000, 128_000, 199_999, 200_000, 256_000, 272_000, 512_000, 524_288)
 #: a group: ``[subagent, model, bucket, tier class, origin, *PARTS]``, where the
 #: parts are ``pricing.Spend``'s (input, cache read, cache write, output,
-#: reasoning, the number of calls, the one-hour cache write) and ``origin`` is
-#: ``UsageEntry.origin``
+#: reasoning, the number of calls, the one-hour cache write, the web searches)
+#: and ``origin`` is ``UsageEntry.origin``
 GROUP_KEYS = 5
-GROUP_WIDTH = GROUP_KEYS + 7
+GROUP_WIDTH = GROUP_KEYS + 8
 
 
 def bucket_of(epoch: float | None) -> int | None:

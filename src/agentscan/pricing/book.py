@@ -18,7 +18,7 @@ from bisect import bisect_left
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, TS
+from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, MODEL, OUTPUT, REASONING, TS, WEB_SEARCHES
 from agentscan.pricing import aliases, periods, source
 from agentscan.pricing.access import Found, library_for
 from agentscan.pricing.periods import Coefficients, NotPriceable, Period
@@ -162,7 +162,7 @@ class PriceBook:
                 odd = periods.EXACT.add(odd, periods.cost(self.vectors[key], sums))
             else:
                 units += (c[0] * sums[0] + c[1] * sums[1] + c[2] * sums[2] + c[3] * sums[3] + c[4] * sums[4]
-                          + c[5] * sums[5] + c[6] * sums[6])
+                          + c[5] * sums[5] + c[6] * sums[6] + c[7] * sums[7])
         total = periods.from_scaled(units)  # plain already
         if odd:
             total = periods.plain(periods.EXACT.add(total, odd))
@@ -179,7 +179,7 @@ class PriceBook:
     def entry_cost(self, provider: str, entry: Sequence[Any]) -> Decimal | None:
         """One call's cost (OTLP chat spans)."""
         sums = [entry[INPUT], entry[CACHE_READ], entry[CACHE_WRITE], entry[OUTPUT], entry[REASONING], 1,
-                entry[CACHE_WRITE_1H]]
+                entry[CACHE_WRITE_1H], entry[WEB_SEARCHES]]
         return self.cost({self.entry_key(provider, entry): sums})
 
     # -- resolving --------------------------------------------------------------
@@ -236,7 +236,10 @@ class PriceBook:
                     for raw in doc.get("periods", ()):
                         state.append(self._register(Period.from_json(raw)))
                 except (ValueError, TypeError, ArithmeticError):
-                    state = []  # a damaged cache entry: ask the library again
+                    # A damaged entry, or one of another formula (7 parts, before web searches):
+                    # its periods dropped, so the library's are kept in their place.
+                    state = []
+                    self._store(provider, model, {**doc, "periods": []})
         self._models[(provider, model)] = state
         self._refresh_fast(provider, model, state)
         return state
@@ -338,7 +341,7 @@ class PriceBook:
 
 #: the price of a message no model made (``aliases.UNBILLED``): always, every part $0
 _NOTHING = Decimal(0)
-_FREE = Period(None, None, (), ((_NOTHING, _NOTHING, _NOTHING, _NOTHING, _NOTHING, _NOTHING, _NOTHING),))
+_FREE = Period(None, None, (), ((_NOTHING,) * len(periods.PARTS),))  # type: ignore[arg-type]
 
 
 class _Unpriceable(Exception):

@@ -128,6 +128,7 @@ def _coefficients(match: Match, when: datetime, low: int, high: float) -> Coeffi
 
     def price(
         uncached: int, cache_read: int = 0, cache_write: int = 0, output: int = 0, reasoning: int = 0, hour: int = 0,
+        searches: int = 0,
     ) -> Decimal:
         usage = types.Usage(
             input_tokens=uncached + cache_read + cache_write,  # the library's input includes cached tokens
@@ -136,6 +137,7 @@ def _coefficients(match: Match, when: datetime, low: int, high: float) -> Coeffi
             cache_write_1h_tokens=hour,  # a part of cache_write, as reasoning is of output
             output_tokens=output,
             output_reasoning_tokens=reasoning,
+            web_searches=searches,  # no tokens: the library prices them per thousand (``web_searches_kcount``)
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the library warns about price keys it cannot use; we check the result
@@ -148,12 +150,13 @@ def _coefficients(match: Match, when: datetime, low: int, high: float) -> Coeffi
     c_out = price(base, output=1) - f0
     c_reasoning = price(base, output=1, reasoning=1) - price(base, output=1)
     c_hour = price(base - 1, cache_write=1, hour=1) - price(base - 1, cache_write=1)
+    c_search = price(base, searches=1) - f0
     c_call = f0 - c_in * base
-    coefficients = (c_in, c_cache_read, c_cache_write, c_out, c_reasoning, c_call, c_hour)
+    coefficients = (c_in, c_cache_read, c_cache_write, c_out, c_reasoning, c_call, c_hour, c_search)
     # The formula must reproduce the library at a point with every part non-zero.
-    uncached, cache_read, cache_write, output, reasoning, hour = base - 2, 1, 2, 3, 2, 1
-    expected = price(uncached, cache_read, cache_write, output, reasoning, hour)
-    parts = (uncached, cache_read, cache_write, output, reasoning, 1, hour)
+    uncached, cache_read, cache_write, output, reasoning, hour, searches = base - 2, 1, 2, 3, 2, 1, 3
+    expected = price(uncached, cache_read, cache_write, output, reasoning, hour, searches)
+    parts = (uncached, cache_read, cache_write, output, reasoning, 1, hour, searches)
     got = sum((EXACT.multiply(c, n) for c, n in zip(coefficients, parts)), Decimal(0))
     if got != expected:
         raise NotPriceable(f"its price is not linear in tokens ({got} != {expected})")

@@ -5,10 +5,13 @@ genai-prices computes for a call is linear in the call's tokens:
 
     cost = input·c_in + cache_read·c_cr + cache_write·c_cw + output·c_out
            + reasoning·c_reasoning + calls·c_call + cache_write_1h·c_1h
+           + web_searches·c_search
 
 (``c_reasoning`` is the extra a model charges for the reasoning part of
 output, usually 0; ``c_call`` a per-request fee, usually 0; ``c_1h`` the
-extra for the part of the cache writes kept for one hour.)  So the cost
+extra for the part of the cache writes kept for one hour; ``c_search`` the
+price of one hosted web search, $0.01 for Anthropic's models: no token, but
+billed per call beside them.)  So the cost
 of any group of calls is the same formula applied to their token sums, in
 exact decimal arithmetic, which is what lets agentscan price 100,000 calls
 without calling the library 100,000 times.  ``library.py`` derives the
@@ -23,11 +26,11 @@ from decimal import Context, Decimal
 from typing import Any, NamedTuple, Sequence
 
 #: the token sums a cost is computed from, in this order (see ``Spend``)
-PARTS = ("input", "cache_read", "cache_write", "output", "reasoning", "calls", "cache_write_1h")
+PARTS = ("input", "cache_read", "cache_write", "output", "reasoning", "calls", "cache_write_1h", "web_searches")
 #: enough digits that no realistic sum is ever rounded (prices carry ≤ 24 decimals per token)
 EXACT = Context(prec=80)
 
-Coefficients = tuple[Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, Decimal]
+Coefficients = tuple[Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, Decimal, Decimal]
 
 
 class NotPriceable(Exception):

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 from agentscan.bounds import token_sum
-from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, OUTPUT, REASONING, TokenUsage
+from agentscan.model import CACHE_READ, CACHE_WRITE, CACHE_WRITE_1H, INPUT, OUTPUT, REASONING, WEB_SEARCHES, TokenUsage
 from agentscan.pricing.periods import EXACT, plain
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ class Spend:
         """Add one packed usage entry (see ``UsageEntry.pack``) under its price key."""
         sums = self.parts.get(key)
         if sums is None:
-            sums = self.parts[key] = [0, 0, 0, 0, 0, 0, 0]
+            sums = self.parts[key] = [0, 0, 0, 0, 0, 0, 0, 0]
         sums[0] += entry[INPUT]
         sums[1] += entry[CACHE_READ]
         sums[2] += entry[CACHE_WRITE]
@@ -44,6 +44,7 @@ class Spend:
         sums[4] += entry[REASONING]
         sums[5] += 1
         sums[6] += entry[CACHE_WRITE_1H]
+        sums[7] += entry[WEB_SEARCHES]
 
     def merge(self, other: Spend) -> None:
         for key, sums in other.parts.items():

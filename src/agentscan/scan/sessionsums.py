@@ -26,6 +26,7 @@ from agentscan.model import (
     REASONING,
     SUBAGENT,
     TS,
+    WEB_SEARCHES,
     ScanWarning,
     SessionRef,
 )
@@ -101,7 +102,7 @@ def sums_of(entries: Iterable[list]) -> list[list]:
                bisect_left(TIER_BOUNDS, total_input), entry[ORIGIN] if len(entry) > ORIGIN else None)
         sums = groups.get(key)
         if sums is None:
-            sums = groups[key] = [*key, 0, 0, 0, 0, 0, 0, 0]
+            sums = groups[key] = [*key, 0, 0, 0, 0, 0, 0, 0, 0]
         sums[5] += entry[INPUT]
         sums[6] += entry[CACHE_READ]
         sums[7] += entry[CACHE_WRITE]
@@ -109,6 +110,7 @@ def sums_of(entries: Iterable[list]) -> list[list]:
         sums[9] += entry[REASONING]
         sums[10] += 1
         sums[11] += entry[CACHE_WRITE_1H]
+        sums[12] += entry[WEB_SEARCHES]
     return list(groups.values())
 
 

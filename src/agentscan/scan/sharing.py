@@ -11,20 +11,21 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from agentscan.model import CACHE_WRITE_1H, KEY, RANK, SessionRef
+from agentscan.model import CACHE_WRITE_1H, KEY, RANK, WEB_SEARCHES, SessionRef
 from agentscan.sharedcalls import merge_duplicates
 from agentscan.scan.sessionsums import SUMMED
 from agentscan.sealing import unseal, unseal_json
 
 
 def entries_from(data: bytes) -> list[list] | None:
-    """Cached packed entries, or ``None`` when they do not decode to the packed shape."""
+    """Cached packed entries, or ``None`` when they do not decode to the packed shape (those
+    kept before ``WEB_SEARCHES`` was packed: 12 fields, or a 13th that is an ``ORIGIN``)."""
     entries = unseal_json(data)
     if not isinstance(entries, list):
         return None
     for entry in entries:
-        if not (isinstance(entry, list) and len(entry) > CACHE_WRITE_1H
-                and all(type(entry[i]) is int for i in (*SUMMED, RANK, CACHE_WRITE_1H))
+        if not (isinstance(entry, list) and len(entry) > WEB_SEARCHES
+                and all(type(entry[i]) is int for i in (*SUMMED, RANK, CACHE_WRITE_1H, WEB_SEARCHES))
                 and isinstance(entry[KEY], (str, type(None)))):
             return None
     return entries

@@ -279,6 +279,7 @@ def _add_session_sums(buckets: dict[str, Bucket], sums: SessionSums, keys: list[
             found[4] += group[9]
             found[5] += group[10]
             found[6] += group[11]
+            found[7] += group[12]
 
 
 def _add_entries(

@@ -51,7 +51,8 @@ class ClaudeProvider(Provider):
     # 13: a call written in several records carries their first and last times (``usage.E_FIRST_TS``):
     #     cached packed calls without them are parsed again, not read as calls written once
     # 14: an advisor's tokens (``usage.iterations``' ``advisor_message`` entries) are calls of their own
-    parser_version = "14"
+    # 15: a call's hosted web searches (``usage.server_tool_use.web_search_requests``) are priced
+    parser_version = "15"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

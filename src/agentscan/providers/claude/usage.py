@@ -17,7 +17,10 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 * a record without ``message.id`` cannot be deduplicated and counts as is;
 * an advisor's tokens (``usage.iterations`` entries of type ``advisor_message``, left out
   of the top-level counts) are calls of their own, on the advisor's model, keyed by their
-  record's key and their place in ``iterations`` (``advisor_calls``).
+  record's key and their place in ``iterations`` (``advisor_calls``);
+* the hosted web searches a call ran (``usage.server_tool_use.web_search_requests``) are
+  no tokens but are billed per search: they travel with their call (``C_WEB_SEARCHES``),
+  so the copy kept is the one whose count is priced.
 """
 
 from __future__ import annotations
@@ -35,13 +38,14 @@ if TYPE_CHECKING:
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
 #: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
-#: below live in ``call_of`` alone.  ``C_CACHE_WRITE_1H`` matters for cost only;
+#: below live in ``call_of`` alone.  ``C_CACHE_WRITE_1H`` and ``C_WEB_SEARCHES`` (the
+#: call's hosted web searches, ``web_searches``) matter for cost only;
 #: ``C_FROM_PROGRESS`` marks a subagent call copied into its parent's progress record;
 #: ``C_SESSION_ID`` is the other session a record names, when ``tokens`` reads it in this
 #: session's files (a resumed session's file holds its first session's records with that
 #: session's id: ``packed_entries``' rank), else ``None``.
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
- C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_FROM_PROGRESS, C_SESSION_ID) = range(15)
+ C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_WEB_SEARCHES, C_FROM_PROGRESS, C_SESSION_ID) = range(16)
 Call = tuple
 #: Fields ``CallDeduper.winners`` appends to a kept call whose copies were written at different
 #: times (Claude Code writes one record per content block of a response, each repeating its
@@ -74,8 +78,8 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     already (a row's pass reads every record's time).  ``own``: the session whose files
     are read (``tokens``' pass): a record naming another is a copy (``C_SESSION_ID``).
     ``advisors``: receives the calls of the advisor the call consulted, and what was
-    wrong with its ``iterations`` (``advisor_calls``); a caller without one counts the
-    main model's call alone."""
+    wrong with its ``iterations`` (``advisor_calls``) or its web search count
+    (``web_searches``); a caller without one counts the main model's call alone."""
     kind = record.get("type")
     if kind == "progress":
         return progress_call(record, order, own, advisors)
@@ -92,6 +96,14 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
     one_hour = _count(split.get("ephemeral_1h_input_tokens")) if type(split) is dict else 0
+    # ``web_searches``, inline for the common cases: no ``server_tool_use`` (builds before
+    # about 1.0.9x), or the zero every call that searched nothing records.
+    tools = usage.get("server_tool_use")
+    if tools is None:
+        searches = 0
+    elif not (tools.__class__ is dict and (searches := tools.get("web_search_requests", 0)).__class__ is int
+              and 0 <= searches <= MAX_TOKEN_COUNT):
+        searches = web_searches(tools, advisors)
     call = (
         message_id if isinstance(message_id, str) and message_id else None,
         request_id if isinstance(request_id, str) and request_id else None,
@@ -106,6 +118,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         subagent,
         order,
         one_hour if one_hour < cache_write else cache_write,
+        searches,
         False,
         # ``_copied_from``, inline (this runs once per call of a cold ``tokens``): the common
         # case, a record of this session, is one lookup and one comparison.
@@ -118,6 +131,24 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
             iterations.__class__ is not list or len(iterations) > 1):
         advisor_calls(iterations, call, record, advisors)
     return call
+
+
+def web_searches(tools: object, problems: list | None = None) -> int:
+    """The hosted web searches a ``usage.server_tool_use`` object counts (``web_search_requests``;
+    ``web_fetch_requests`` beside it is free).  Anything but a whole number of them counts
+    0 (a huge one ``MAX_TOKEN_COUNT``'s bounds make 0 too), said in ``problems`` (a ``str``,
+    a warning of the call's line: ``Advisors``) when that is given."""
+    if tools.__class__ is not dict:
+        if problems is not None:
+            problems.append(f"usage.server_tool_use is a {type(tools).__name__}, not an object; "
+                            "web searches in it not priced")
+        return 0
+    value = tools.get("web_search_requests")  # type: ignore[attr-defined]
+    count = _count(value)
+    if value is not None and (value.__class__ is not int or count != value) and problems is not None:
+        problems.append(f"usage.server_tool_use.web_search_requests is not a count ({_shown(value)}); "
+                        f"counted as {count}")
+    return count
 
 
 def _copied_from(named: object) -> str | None:
@@ -164,14 +195,16 @@ def _as_progress_copy(call: Call, ts: float | None, named: str | None) -> Call:
 
 
 #: an ``iterations`` entry of an advisor's own call; ``message`` (the main model's parts, in
-#: the top-level counts already) and ``fallback_message`` (not billed) entries never count
+#: the top-level counts already) and ``fallback_message`` (not billed) entries never count.
+#: An advisor runs no tools: its call carries no web searches unless its entry has a
+#: ``server_tool_use`` of its own (none seen yet: read as the top level's would be).
 ADVISOR_MESSAGE = "advisor_message"
 _ADVISOR_COUNTS = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens")
 
 
 class Advisors(list):
     """What ``call_of`` found of the advisor calls one call consulted: the calls, and what was
-    wrong with its ``iterations`` (a ``str`` each, for a warning).  One is made for a whole
+    wrong with its ``iterations`` or its web search count (a ``str`` each, for a warning).  One is made for a whole
     pass; after each call, ``if advisors:`` (a list's length: empty for almost every call),
     the pass takes them with ``drain``."""
 
@@ -222,6 +255,8 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
             counts.append(count)
         split = entry.get("cache_creation")
         one_hour = _count(split.get("ephemeral_1h_input_tokens")) if type(split) is dict else 0
+        tools = entry.get("server_tool_use")
+        searches = 0 if tools is None else web_searches(tools, advisors)
         model = entry.get("model")
         if not (isinstance(model, str) and model):
             model = record.get("advisorModel")
@@ -230,7 +265,7 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
             None if message_id is None else f"{message_id}#advisor{index}",
             *call[REQUEST_ID:C_INPUT], *counts, call[C_TS],
             intern(model) if isinstance(model, str) and model else None,
-            *call[C_SUBAGENT:C_CACHE_WRITE_1H], min(one_hour, counts[2]), *call[C_FROM_PROGRESS:],
+            *call[C_SUBAGENT:C_CACHE_WRITE_1H], min(one_hour, counts[2]), searches, *call[C_FROM_PROGRESS:],
         ))
 
 
@@ -337,7 +372,7 @@ def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[
         rank = call_rank(c) * 2 + (1 if named is None or named == session else 0)
         entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
                  0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", rank,
-                 c[C_CACHE_WRITE_1H]]
+                 c[C_CACHE_WRITE_1H], c[C_WEB_SEARCHES]]
         origin = PROGRESS_ORIGIN if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts else None
         if len(c) > C_FIRST_TS:
             entry += (origin, c[C_FIRST_TS], c[C_LAST_TS])

@@ -41,6 +41,7 @@ from agentscan.providers.claude.usage import (
     C_SESSION_ID,
     C_SUBAGENT,
     C_TS,
+    C_WEB_SEARCHES,
     HAS_SPEED,
     MESSAGE_ID,
     REQUEST_ID,
@@ -153,13 +154,14 @@ class WindowedTotals:
                bisect_left(TIER_BOUNDS, total_input), call[C_FROM_PROGRESS])
         parts = sums.get(key)
         if parts is None:
-            parts = sums[key] = [0, 0, 0, 0, 0, 0]
+            parts = sums[key] = [0, 0, 0, 0, 0, 0, 0]
         parts[0] += call[C_INPUT]
         parts[1] += call[C_CACHE_READ]
         parts[2] += call[C_CACHE_WRITE]
         parts[3] += call[C_OUTPUT]
         parts[4] += 1
         parts[5] += call[C_CACHE_WRITE_1H]
+        parts[6] += call[C_WEB_SEARCHES]
 
     def _all_sums(self) -> dict[tuple, list[int]]:
         """The settled sums with the window's winners added (the window stays as it is;
@@ -206,9 +208,9 @@ class WindowedTotals:
             group = found.get((subagent, model, bucket, tier, origin))
             if group is None:
                 found[(subagent, model, bucket, tier, origin)] = [subagent, model, bucket, tier, origin, parts[0], parts[1],
-                                                                   parts[2], parts[3], 0, parts[4], parts[5]]
+                                                                   parts[2], parts[3], 0, parts[4], parts[5], parts[6]]
             else:
-                for index, value in enumerate((parts[0], parts[1], parts[2], parts[3], 0, parts[4], parts[5])):
+                for index, value in enumerate((parts[0], parts[1], parts[2], parts[3], 0, parts[4], parts[5], parts[6])):
                     group[5 + index] += value
         return list(found.values())
 
@@ -310,7 +312,7 @@ def _sums_of_state(sums: object) -> dict[tuple, list[int]]:
         raise ValueError("ill-shaped sums")
     found: dict[tuple, list[int]] = {}
     for item in sums:
-        if not (isinstance(item, list) and len(item) == 11 and all(type(v) is int and v >= 0 for v in item[5:])):
+        if not (isinstance(item, list) and len(item) == 12 and all(type(v) is int and v >= 0 for v in item[5:])):
             raise ValueError("ill-shaped sums")
         subagent, model, bucket, tier, from_progress = item[:5]
         if not (_str_or_none(subagent) and _str_or_none(model) and (bucket is None or type(bucket) is int)
@@ -354,9 +356,10 @@ _CALL_FIELD_TYPES: dict[int, frozenset[type]] = {
     HAS_SPEED: frozenset({bool}), C_INPUT: frozenset({int}), C_CACHE_READ: frozenset({int}),
     C_CACHE_WRITE: frozenset({int}), C_OUTPUT: frozenset({int}), C_TS: frozenset({float, _NONE}),
     C_MODEL: frozenset({str, _NONE}), C_SUBAGENT: frozenset({str, _NONE}), C_ORDER: frozenset({int}),
-    C_CACHE_WRITE_1H: frozenset({int}), C_FROM_PROGRESS: frozenset({bool}), C_SESSION_ID: frozenset({str, _NONE}),
+    C_CACHE_WRITE_1H: frozenset({int}), C_WEB_SEARCHES: frozenset({int}), C_FROM_PROGRESS: frozenset({bool}),
+    C_SESSION_ID: frozenset({str, _NONE}),
 }
-_COUNTS = (C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_CACHE_WRITE_1H)
+_COUNTS = (C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_CACHE_WRITE_1H, C_WEB_SEARCHES)
 
 
 def _calls_of_state(columns: object, count: int) -> Iterator[Call]:
