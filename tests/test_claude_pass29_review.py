@@ -45,7 +45,8 @@ def test_a_later_build_s_sidechain_conversation_is_the_session_s_own(isolated_ho
     project.mkdir(parents=True)
     shutil.copyfile(REAL / "claude" / "derived-agent-sessions-schema-catalog-v2.1.x.jsonl", project / "ses_stage0_small.jsonl")
     session = orjson.loads(CliRunner().invoke(app, ["show", "ses_stage0_small", "--json"]).stdout)["session"]
-    assert session["counts"] == {"prompts": 6, "responses": 5, "tool_calls": 3}
+    # Six typed prompts and one typed while a reply went on (a queued_command attachment)
+    assert session["counts"] == {"prompts": 7, "responses": 5, "tool_calls": 3}
     assert not [sub for sub in session["subagents"] if sub["id"].startswith("sidechain-")]
 
 

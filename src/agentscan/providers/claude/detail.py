@@ -16,6 +16,7 @@ from agentscan.providers.claude.records import (
     content_blocks,
     is_local_reply,
     message_of,
+    queued_prompt_text,
     real_prompt_text,
     recorded_error,
     tool_result_blocks,
@@ -196,6 +197,13 @@ class TranscriptStream:
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str):
                     self._sink.finish_tool(tool_id, status=result_status(record, block), answer=answers_text(record))
+        elif kind == "attachment":
+            # A prompt typed while a reply went on (``records.queued_prompt_text``): folded
+            # into that turn, so the reply goes on after it (not flushed, as ``tail`` and the
+            # row's facts read it too).
+            prompt = queued_prompt_text(record)
+            if prompt is not None and self._speaks:
+                self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
         elif self._branch is not None:
             if kind == "system" and record.get("parentUuid", "") is None:  # a compact_boundary, …
                 self._branch.restart()

@@ -52,7 +52,8 @@ class ClaudeProvider(Provider):
     #     cached packed calls without them are parsed again, not read as calls written once
     # 14: an advisor's tokens (``usage.iterations``' ``advisor_message`` entries) are calls of their own
     # 15: a call's hosted web searches (``usage.server_tool_use.web_search_requests``) are priced
-    parser_version = "15"
+    # 16: a prompt typed while a reply went on (a ``queued_command`` attachment) is a prompt
+    parser_version = "16"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -163,6 +163,34 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
     return text
 
 
+def queued_prompt_text(record: dict[str, Any]) -> str | None:
+    """The text of a prompt typed while the agent was busy, or ``None``.
+
+    Claude Code (2.1 on) folds such a prompt into the running turn and writes it only as
+    ``{"type": "attachment", "attachment": {"type": "queued_command", "prompt": …,
+    "commandMode": "prompt"}}``, never as a ``user`` record (agentsview PR 406; Claude Code's
+    interactive-mode docs, "When Claude Code sends what you queued").  ``prompt`` is a string
+    or a list of blocks (text and images).  A queued shell command or task notification
+    (another ``commandMode``), and a message from another agent (an ``origin`` whose
+    ``kind`` is not ``human``), are no prompt of the user's."""
+    attachment = record.get("attachment")
+    if attachment.__class__ is not dict or attachment.get("type") != "queued_command":
+        return None
+    if attachment.get("commandMode", "prompt") != "prompt":
+        return None
+    origin = attachment.get("origin")
+    if origin is not None and (origin.__class__ is not dict or origin.get("kind", "human") != "human"):
+        return None
+    prompt = attachment.get("prompt")
+    if prompt.__class__ is list:
+        prompt = "\n".join(block["text"] for block in prompt if block.__class__ is dict
+                           and block.get("type") == "text" and isinstance(block.get("text"), str))
+    if not isinstance(prompt, str):
+        return None
+    text = prompt.strip()
+    return text or None
+
+
 def _without_ide_context(text: str) -> str:
     """``text`` without the IDE context blocks it starts with (``<ide_selection>…
     </ide_selection>``): the extension sends each as a block of its own or ahead of what

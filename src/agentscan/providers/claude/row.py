@@ -24,6 +24,7 @@ from agentscan.providers.claude.records import (
     content_blocks,
     message_of,
     is_bare_command,
+    queued_prompt_text,
     real_prompt_text,
 )
 from agentscan.providers.claude.seenuuids import SeenUuids, copied_calls
@@ -283,6 +284,8 @@ def summarize(
                     totals.add(call)
                     if advisors:
                         advisors.settle(totals.add, ctx, path, read.lines or None)
+            elif kind == "attachment" and subagent is None:
+                _note_queued_prompt(summary, record, facts)
             elif kind == "custom-title" and as_str(record.get("customTitle")):
                 summary.custom_title = record["customTitle"]
             elif kind == "ai-title" and as_str(record.get("aiTitle")):
@@ -388,6 +391,16 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
             if tool_id in pending_tasks:
                 summary.task_types[result["agentId"]] = pending_tasks[tool_id]
                 summary.task_calls[result["agentId"]] = tool_id
+
+
+def _note_queued_prompt(summary: FileSummary, record: dict, facts: ShowFacts | None) -> None:
+    """A prompt typed while a reply went on (``records.queued_prompt_text``): a prompt, but
+    never the title (the turn it was folded into began with a prompt of its own)."""
+    text = queued_prompt_text(record)
+    if text is not None:
+        summary.prompts += 1
+        if facts is not None:
+            facts.prompt(text, folded=True)
 
 
 #: how an inline run's records are noted: as any transcript's (``sidechains.note_inline``)

@@ -35,6 +35,7 @@ from agentscan.providers.claude.records import (
     is_api_error,
     is_local_reply,
     message_of,
+    queued_prompt_text,
     real_prompt_text,
     recorded_error,
 )
@@ -134,6 +135,10 @@ class ShowFacts:
                 self.prompt(prompt)
             else:
                 self.result(record)
+        elif kind == "attachment":
+            prompt = queued_prompt_text(record)
+            if prompt is not None:
+                self.prompt(prompt, folded=True)
         elif kind == "system":
             self.error(record)
 
@@ -171,9 +176,11 @@ class ShowFacts:
             elif block_kind == "tool_use":
                 self._tool(block)
 
-    def prompt(self, text: str) -> None:
-        """A prompt the user typed (``records.real_prompt_text``)."""
-        self._flush()
+    def prompt(self, text: str, *, folded: bool = False) -> None:
+        """A prompt the user typed (``records.real_prompt_text``); ``folded``: typed while a
+        reply went on (``records.queued_prompt_text``), which goes on after it."""
+        if not folded:
+            self._flush()
         self.prompts += 1
         self.clipped += over(text, self.message_bytes)
 

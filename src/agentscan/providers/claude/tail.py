@@ -36,6 +36,7 @@ from agentscan.providers.claude.records import (
     is_api_error,
     is_local_reply,
     message_of,
+    queued_prompt_text,
     real_prompt_text,
     tool_result_blocks,
 )
@@ -129,6 +130,10 @@ class _Tail:
                 tool_id = block.get("tool_use_id")
                 if isinstance(tool_id, str) and tool_id not in self.results and tool_id not in self.tools:
                     self._wait(tool_id, result_status(record, block), answers_text(record))
+        elif kind == "attachment":
+            prompt = queued_prompt_text(record)  # folded into the reply going on: not closed
+            if prompt is not None:
+                self._prompt(prompt, parse_iso(record.get("timestamp")))
 
     def _wait(self, tool_id: str, status: str, answer: str | None) -> None:
         if len(self.tools) >= self.bounds.tools:
