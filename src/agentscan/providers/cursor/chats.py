@@ -50,6 +50,10 @@ class ChatMeta(NamedTuple):
     updated: datetime | None = None
 
 
+#: the name the CLI gives a chat until it has one: no title
+DEFAULT_NAME = "New Agent"
+
+
 def _dirs(path: Path, ctx: ScanContext) -> list[Path]:
     try:
         return [Path(entry.path) for entry in ctx.listed(path) if ctx.admit(entry) and is_dir(entry)]
@@ -62,13 +66,14 @@ def chat_dirs(ctx: ScanContext) -> dict[str, Path]:
     index = ctx.memo.get(_INDEX_KEY)
     if index is None:
         index = {}
-        chats, acp = chat_roots(ctx)
-        ctx.confine_to([chats.path, acp.path])
-        for bucket in _dirs(chats.path, ctx):
-            for session in _dirs(bucket, ctx):
+        roots = chat_roots(ctx)  # (chats, acp-sessions) of each config dir, the first one winning
+        ctx.confine_to([root.path for root in roots])
+        for chats, acp in zip(roots[::2], roots[1::2]):
+            for bucket in _dirs(chats.path, ctx):
+                for session in _dirs(bucket, ctx):
+                    index.setdefault(session.name, session)
+            for session in _dirs(acp.path, ctx):
                 index.setdefault(session.name, session)
-        for session in _dirs(acp.path, ctx):
-            index.setdefault(session.name, session)
         ctx.memo[_INDEX_KEY] = index
     return index
 
@@ -97,6 +102,14 @@ def _decode_meta_value(value: object) -> dict[str, Any]:
 
 
 def store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
+    """Key ``0`` of a store's ``meta`` (memoised: discovery and the row both ask)."""
+    cache: dict[Path, dict[str, Any]] = ctx.memo.setdefault("cursor.chats.store_meta", {})
+    if path not in cache:
+        cache[path] = _store_meta(path, ctx)
+    return cache[path]
+
+
+def _store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
     if not os.path.isfile(path) or ctx.linked_outside(path):  # found by name
         return {}
     try:
@@ -125,8 +138,9 @@ def _read(directory: Path, ctx: ScanContext) -> ChatMeta:
     meta = meta_json(directory, ctx)
     store = store_meta(directory / "store.db", ctx)
     created = as_epoch_ms(store.get("createdAt")) or as_epoch_ms(meta.get("createdAtMs"))
+    name = as_str(store.get("name"))
     return ChatMeta(
-        name=as_str(store.get("name")) or as_str(meta.get("title")),
+        name=(name if name is not None and name.strip() != DEFAULT_NAME else None) or as_str(meta.get("title")),
         cwd=as_str(meta.get("cwd")) or as_str(store.get("cwd")),
         model=model_name(store.get("lastUsedModel")),
         created=from_epoch(created),
@@ -142,3 +156,19 @@ def known_chat_cwds(ctx: ScanContext) -> set[str]:
         if cwd:
             cwds.add(cwd)
     return cwds
+
+
+def subagent_parent(directory: Path, ctx: ScanContext) -> str | None:
+    """The chat a CLI subagent's store belongs to: ``store.db`` meta ``subagentInfo``
+    (``parentAgentId``, else ``rootParentAgentId``), else ``meta.json``'s (``parentAgentId``
+    beside ``isSubagent``); ``None`` for a chat of its own.  Opens the store (discovery
+    asks only of a chat that has no transcript: ``CursorProvider.discover``)."""
+    meta = meta_json(directory, ctx)
+    store = store_meta(directory / "store.db", ctx)
+    for info in (as_dict(store.get("subagentInfo")), as_dict(meta.get("subagentInfo")), meta):
+        for key in ("parentAgentId", "rootParentAgentId", "parentComposerId"):
+            parent = as_str(info.get(key))
+            if parent is not None and parent.strip() != directory.name:
+                return parent.strip()
+    # ``isSubagent`` with no parent named: attached to none, so listed on its own (not lost).
+    return None

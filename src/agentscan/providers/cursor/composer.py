@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Mapping, NamedTuple
 
 from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
@@ -26,6 +26,7 @@ from agentscan.providers.cursor.records import (
     model_name,
     valid_composer_id,
 )
+from agentscan.providers.cursor.prompt_text import injected
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ class HeaderInfo(NamedTuple):
     updated: datetime | None = None
     name: str | None = None
     is_subagent: bool = False
+    recency: datetime | None = None  # the ``recency`` column: the last activity (Cursor 3.x)
+    workspace_id: str | None = None  # ``workspaceStorage/<id>``: the cwd of a composer naming none
 
 
 def header_from(raw: RawHeader) -> HeaderInfo:
@@ -50,6 +53,8 @@ def header_from(raw: RawHeader) -> HeaderInfo:
         updated=from_epoch(as_epoch_ms(raw.get("lastUpdatedAt"))),
         name=as_str(raw.get("name")),
         is_subagent=raw.get("isSubagent") in (True, 1),
+        recency=from_epoch(as_epoch_ms(raw.get("recency"))),
+        workspace_id=as_str(raw.get("workspaceId")),
     )
 
 
@@ -69,6 +74,13 @@ class ComposerInfo(NamedTuple):
     inline_bubbles: int = 0  # legacy builds kept bubbles inside composerData
     context_tokens: int | None = None
     plan: tuple[PlanStep, ...] = ()
+    #: ``subagentInfo.parentComposerId``: the child names its parent (newer builds)
+    parent_id: str | None = None
+    #: a delegated run by its own say (``subagentInfo``): never a session of its own when
+    #: a parent claims it (``discover``)
+    is_subagent: bool = False
+    last_bubble: str | None = None  # the live conversation's last bubble id (its time: ``recency``)
+    last_inline: datetime | None = None  # a legacy inline conversation's last ``createdAt``
 
     @property
     def has_conversation(self) -> bool:
@@ -108,9 +120,24 @@ def conversation_order(raw: RawComposerData) -> tuple[str, ...]:
     return tuple(order)
 
 
+def _last_bubble(raw: RawComposerData) -> str | None:
+    headers = as_list(raw.get("fullConversationHeadersOnly"))
+    bubble_id = as_dict(headers[-1]).get("bubbleId") if headers else None
+    return bubble_id if isinstance(bubble_id, str) and bubble_id else None
+
+
+def _last_inline(raw: RawComposerData) -> datetime | None:
+    inline = as_list(raw.get("conversation"))
+    return parse_iso(as_dict(inline[-1]).get("createdAt")) if inline else None
+
+
 def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
     workspace = as_dict(as_dict(raw.get("workspaceIdentifier")).get("uri"))
-    subs = tuple(dict.fromkeys(s for s in map(valid_composer_id, as_list(raw.get("subComposerIds"))) if s))
+    # ``subagentComposerIds`` (newer builds) beside ``subComposerIds``: both name delegated runs.
+    linked = as_list(raw.get("subComposerIds")) + as_list(raw.get("subagentComposerIds"))
+    subs = tuple(dict.fromkeys(s for s in map(valid_composer_id, linked) if s))
+    info = raw.get("subagentInfo")
+    parent = valid_composer_id(as_dict(info).get("parentComposerId"))
     return ComposerInfo(
         composer_id=composer_id,
         name=as_str(raw.get("name")),
@@ -123,7 +150,21 @@ def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
         inline_bubbles=len(as_list(raw.get("conversation"))),
         context_tokens=_context_gauge(raw),
         plan=_plan(raw),
+        parent_id=parent if parent != composer_id else None,
+        is_subagent=isinstance(info, dict) and bool(info),
+        last_bubble=_last_bubble(raw),
+        last_inline=_last_inline(raw),
     )
+
+
+def simulated(raw: Mapping[str, object]) -> bool:
+    """A user bubble Cursor wrote itself (``isSimulatedMsg``: a goal's continuation, a
+    background task's notification), or context it injected: no prompt, no title; its
+    tokens, if any, are still spend."""
+    if raw.get("isSimulatedMsg") is True or as_dict(raw.get("grouping")).get("isSimulatedMsg") is True:
+        return True
+    text = as_str(raw.get("text"))
+    return text is not None and injected(text)
 
 
 class BubbleUsage(NamedTuple):
@@ -186,7 +227,7 @@ class BubbleStats:
         if request is not None and len(self.requests) < 10_000:
             self.requests[request] = None
         kind = raw.get("type")
-        if kind == USER_BUBBLE and as_str(raw.get("text")):
+        if kind == USER_BUBBLE and as_str(raw.get("text")) and not simulated(raw):
             self.prompts += 1
         elif kind == ASSISTANT_BUBBLE:
             if model:

@@ -127,22 +127,28 @@ def _is(entry: os.DirEntry[str], kind: str) -> bool:
         return False
 
 
-def discover_transcripts(root: Root, ctx: ScanContext) -> dict[str, TranscriptSet]:
-    ctx.confine_to([root.path])
+def discover_transcripts(root: Root | list[Root], ctx: ScanContext) -> dict[str, TranscriptSet]:
+    """Every session under ``root`` (or each of several ``projects/`` roots, one per config
+    dir: an id found under two is one session, its copies weighed as within one root)."""
+    roots = root if isinstance(root, list) else [root]
+    ctx.confine_to([each.path for each in roots])
     copies: dict[str, list[_Copy]] = {}
-    for project in _scandir(root.path, ctx, report=os.path.exists(root.path)):
-        transcripts = Path(project.path) / "agent-transcripts"
-        if _is(project, "dir") and os.path.isdir(transcripts) and not ctx.linked_outside(transcripts):
-            for copy in _scan_project(transcripts, project.name, ctx):
-                copies.setdefault(copy.native_id, []).append(copy)
+    for each in roots:
+        for project in _scandir(each.path, ctx, report=os.path.exists(each.path)):
+            transcripts = Path(project.path) / "agent-transcripts"
+            if _is(project, "dir") and os.path.isdir(transcripts) and not ctx.linked_outside(transcripts):
+                for copy in _scan_project(transcripts, project.name, ctx):
+                    copies.setdefault(copy.native_id, []).append(copy)
     return {native_id: _pick(found) for native_id, found in copies.items()}
 
 
-def discover_one(root: Root, native_id: str, ctx: ScanContext) -> TranscriptSet | None:
+def discover_one(root: Root | list[Root], native_id: str, ctx: ScanContext) -> TranscriptSet | None:
     """One id's transcripts (an id-index hit): stat calls in each project only."""
-    ctx.confine_to([root.path])
+    roots = root if isinstance(root, list) else [root]
+    ctx.confine_to([each.path for each in roots])
     copies = []
-    for project in _scandir(root.path, ctx, report=False):
+    projects = [project for each in roots for project in _scandir(each.path, ctx, report=False)]
+    for project in projects:
         transcripts = Path(project.path) / "agent-transcripts"
         if ctx.linked_outside(transcripts):
             continue

@@ -22,7 +22,7 @@ import orjson
 from agentscan.toolkit import laxjson
 
 from agentscan.providers.cursor.events import AssistantText, Event, ToolCall, UserText
-from agentscan.providers.cursor.prompt_text import split_user_text
+from agentscan.providers.cursor.prompt_text import injected, split_user_text
 from agentscan.providers.cursor.records import as_dict, as_str
 
 _TOOL_PARTS = frozenset({"tool-call", "tool_use", "tool_call"})
@@ -58,7 +58,7 @@ def message_events(message: dict[str, Any]) -> list[Event]:
     texts = [part["text"] for part in parts if part.get("type") == "text" and isinstance(part.get("text"), str)]
     if role == "user":
         text, when = split_user_text("\n".join(texts))
-        return [UserText(text, when)] if text else []
+        return [UserText(text, when)] if text and not injected(text) else []
     if role != "assistant":
         return []
     events: list[Event] = []

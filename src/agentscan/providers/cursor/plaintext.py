@@ -40,7 +40,7 @@ from typing import Iterator
 
 from agentscan.context import ScanContext
 from agentscan.providers.cursor.events import AssistantText, Event, ToolCall, UserText
-from agentscan.providers.cursor.prompt_text import split_user_text
+from agentscan.providers.cursor.prompt_text import injected, split_user_text
 from agentscan.toolkit.jsonl import MAX_LINE_BYTES, open_binary
 
 _ROLE = re.compile(r"^(user|assistant|A):\s*$")
@@ -139,7 +139,7 @@ class _Turn:
     def finish(self) -> list[Event]:
         if self.role == "user":
             text, when = split_user_text("\n".join(self.text))
-            return [UserText(text, when)] if text else []
+            return [UserText(text, when)] if text and not injected(text) else []
         self._close_tool()
         self._flush_text()
         return self.events

@@ -82,6 +82,21 @@ def split_user_text(text: str) -> tuple[str, datetime | None]:
     return (inner[: closed.start()] if closed else inner).strip(), when
 
 
+#: the context Cursor sends as a ``user`` message of its own (the CLI's first row is
+#: ``<user_info>``/``<rules>``/``<agent_transcripts>`` and no ``<user_query>``; a goal's
+#: continuation is a ``<system_notification>``): no prompt, no title (docs/providers/cursor.md)
+_INJECTED = re.compile(
+    r"^\s*<(?:user_info|system_reminder|rules|git_status|agent_transcripts|system_notification)[\s>]",
+    re.IGNORECASE,
+)
+
+
+def injected(text: str) -> bool:
+    """Whether a user text, its wrappers removed (``split_user_text``), is context Cursor
+    injected rather than something a person typed."""
+    return _INJECTED.match(text) is not None
+
+
 _WHITESPACE = re.compile(r"\s+")
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
-from agentscan.providers.cursor.roots import cursor_roots, transcripts_root, workspace_dir
+from agentscan.providers.cursor.roots import cursor_roots, transcripts_roots, workspace_dir
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
@@ -48,13 +48,16 @@ _WORKSPACE_FILES = ("workspace.json", "state.vscdb", "state.vscdb-wal")
 class CursorProvider(Provider):
     name = "cursor"
     label = "Cursor"
-    env_vars = ("CURSOR_STATE_DB", "XDG_CONFIG_HOME", "APPDATA")
+    env_vars = ("CURSOR_STATE_DB", "CURSOR_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA")
     # 3: .txt transcripts, CLI stores and workspace composers listed, agentKv text;
     # 4: updated_at takes meta.json updatedAtMs; 5: a guessed cwd checked against
     # the session folder's name; 6: rows read while state.vscdb was locked were kept
     # (an upgrade must not take them back); 7: a value with a lone surrogate escape is read;
-    # 8: a transcript's "[REDACTED]" reasoning marker is no reply, nor part of one
-    parser_version = "8"
+    # 8: a transcript's "[REDACTED]" reasoning marker is no reply, nor part of one;
+    # 9: subagentComposerIds/subagentInfo children rolled in, injected user messages no
+    # prompts, bubbles' times in updated_at, the last of a comma-joined model label,
+    # "New Agent" no title, CLI subagent chats, a 3.0 composer's cwd by its workspaceId
+    parser_version = "9"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 
@@ -100,41 +103,53 @@ class CursorProvider(Provider):
         return paths
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
-        from agentscan.providers.cursor.chats import chat_dirs
+        from agentscan.providers.cursor.chats import chat_dirs, subagent_parent
         from agentscan.providers.cursor.discovery import discover_transcripts
         from agentscan.providers.cursor.standalone import store_ref, workspace_ref
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.workspace import workspace_composers
 
-        transcripts = discover_transcripts(transcripts_root(ctx), ctx)
-        refs = [self._ref(native_id, files, ctx) for native_id, files in transcripts.items()]
+        transcripts = discover_transcripts(transcripts_roots(ctx), ctx)
         db = state_db(ctx)
         composers, headers = db.composers(), db.headers()
-        # Sub-composers are delegated runs of a parent, never sessions of their own.
+        chats = chat_dirs(ctx)
+        # Sub-composers are delegated runs of a parent, never sessions of their own: named by
+        # the parent (``subComposerIds``, ``subagentComposerIds``), or naming a parent that is
+        # there (``subagentInfo.parentComposerId``; one whose parent is gone is listed, so
+        # that its tokens are not lost).
         children = {sub for info in composers.values() for sub in info.sub_ids}
         children.update(sub.agent_id for files in transcripts.values() for sub in files.subagents)
-        listed = set(transcripts)
-        for native_id, info in composers.items():
-            header = headers.get(native_id)
-            if native_id in transcripts or native_id in children or not info.has_conversation:
-                continue
-            if header is not None and header.is_subagent:
-                continue
-            refs.append(self._ref(native_id, None, ctx))
-            listed.add(native_id)
-        # An Agent CLI chat whose transcript is gone (or never written).
-        for native_id, directory in sorted(chat_dirs(ctx).items()):
+        known = transcripts.keys() | chats.keys() | {c for c, info in composers.items() if info.has_conversation}
+        children.update(c for c, info in composers.items() if info.parent_id is not None and info.parent_id in known)
+        ide = [native_id for native_id, info in composers.items()
+               if native_id not in transcripts and native_id not in children and info.has_conversation
+               and not (native_id in headers and headers[native_id].is_subagent)]
+        listed = set(transcripts) | set(ide)
+        # An Agent CLI chat whose transcript is gone (or never written); a subagent's chat
+        # (its store names the parent) is one of its parent's runs (``chats.subagent_parent``).
+        stores: list[tuple[str, Path]] = []
+        subagent_chats: dict[str, list[str]] = {}
+        for native_id, directory in sorted(chats.items()):
             store = directory / "store.db"
             if native_id not in listed and native_id not in children and os.path.isfile(store) and not ctx.linked_outside(store):
-                refs.append(store_ref(native_id, directory, ctx))
-                listed.add(native_id)
+                parent = subagent_parent(directory, ctx)
+                if parent is not None and (parent in listed or parent in chats):
+                    subagent_chats.setdefault(parent, []).append(native_id)
+                else:
+                    stores.append((native_id, directory))
+        claimed = {parent: tuple(ids) for parent, ids in subagent_chats.items()}
+        refs = [self._ref(native_id, files, ctx, claimed.get(native_id, ())) for native_id, files in transcripts.items()]
+        refs += [self._ref(native_id, None, ctx, claimed.get(native_id, ())) for native_id in ide]
+        for native_id, directory in stores:
+            refs.append(store_ref(native_id, directory, ctx, claimed.get(native_id, ())))
+            listed.add(native_id)
         # A composer only a workspace DB lists, with its conversation inline.
         for native_id, composer in workspace_composers(ctx).items():
             if native_id not in listed and native_id not in children and composer.has_conversation:
                 refs.append(workspace_ref(native_id, composer))
         return refs
 
-    def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:
+    def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext, chats: tuple[str, ...] = ()) -> SessionRef:
         from agentscan.model import SessionRef
         from agentscan.providers.cursor.row import CursorHint, delegated_ids, recency
 
@@ -147,8 +162,8 @@ class CursorProvider(Provider):
             path=files.main if files else None,
             recency=recency(native_id, files, ctx),
             files=files.paths() if files else (),
-            hint=CursorHint(files),
-            children=delegated_ids(native_id, files, ctx),
+            hint=CursorHint(files, subagent_chats=chats),
+            children=delegated_ids(native_id, files, ctx, chats),
         )
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
@@ -159,6 +174,7 @@ class CursorProvider(Provider):
         """
         from agentscan.providers.cursor.chats import chat_dirs
         from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.workspace import workspace_json
 
         db_path = state_db(ctx).path
         chat_dir = chat_dirs(ctx).get(ref.native_id)
@@ -169,6 +185,13 @@ class CursorProvider(Provider):
         if ref.hint.workspace is not None:
             workspace_db = ref.hint.workspace.db
             stores += (workspace_db, workspace_db.with_name(workspace_db.name + "-wal"))
+        for chat in ref.hint.subagent_chats:  # the row counts them (``subagents``)
+            directory = chat_dirs(ctx).get(chat)
+            stores += (directory / "meta.json", directory / "store.db") if directory is not None else ()
+        header = state_db(ctx).headers().get(ref.native_id)
+        folder_file = workspace_json(header.workspace_id, ctx) if header is not None else None
+        if folder_file is not None:  # a Cursor 3.0 composer's cwd (``workspace.folder_by_id``)
+            stores += (folder_file,)
         for path in ref.files:
             stat = ctx.stat(path)  # memoised: discovery and other sessions share the stores' stats
             if stat is None:
@@ -188,7 +211,7 @@ class CursorProvider(Provider):
 
         if path is None:
             return None
-        files = discover_one(transcripts_root(ctx), native_id, ctx)
+        files = discover_one(transcripts_roots(ctx), native_id, ctx)
         return self._ref(native_id, files, ctx) if files is not None else None
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
@@ -203,7 +226,9 @@ class CursorProvider(Provider):
 
     def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
         from agentscan.providers.cursor.agentkv import conversation_counts
-        from agentscan.providers.cursor.row import child_ids, display_path, mtime_time, store_facts, top_model, workspace_folder
+        from agentscan.providers.cursor.row import (
+            child_ids, display_path, header_folder, mtime_time, store_facts, top_model, workspace_folder,
+        )
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.usage import session_usage
         from agentscan.model import Counts, SessionRow
@@ -218,7 +243,7 @@ class CursorProvider(Provider):
         if ref.hint.store is not None or ref.hint.workspace is not None:
             return self._assemble_standalone(ref, ctx)
         facts = store_facts(ref.native_id, ctx)
-        children = child_ids(ref.native_id, files, db)
+        children = child_ids(ref.native_id, files, db, ref.hint.subagent_chats)
         usage = session_usage(ref.native_id, children, db)
         common: dict[str, Any] = dict(
             provider=self.name,
@@ -239,9 +264,10 @@ class CursorProvider(Provider):
             row = SessionRow(
                 **common,
                 title=facts.title() or title or (first_prompt(info, db) if info else None),
-                cwd=(info.fs_path if info else None) or workspace_folder(ref.native_id, ctx),
+                cwd=(info.fs_path if info else None) or workspace_folder(ref.native_id, ctx) or header_folder(facts, ctx),
                 started_at=started,
-                updated_at=facts.updated() or newest(stats.last_ts, started),
+                # The bubbles' times too: ``lastUpdatedAt`` may stay at the composer's creation.
+                updated_at=newest(facts.updated(), stats.last_ts, started),
                 counts=counts,
             )
             return _Assembled(row, facts, children, usage)
@@ -255,7 +281,7 @@ class CursorProvider(Provider):
             started_at=facts.started() or summary.first_ts,
             # The transcript's mtime only when nothing recorded a time (a copied
             # home has every mtime at the copy time: docs/cli.md, "UPDATED").
-            updated_at=newest(facts.updated(), summary.last_ts, facts.started()) or mtime_time(files),
+            updated_at=newest(facts.updated(), summary.last_ts, usage.own.last_ts, facts.started()) or mtime_time(files),
             counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
         )
         return _Assembled(row, facts, children, usage)
@@ -275,21 +301,23 @@ class CursorProvider(Provider):
             row = workspace_row(ref.native_id, hint.workspace)
         else:
             own = BubbleStats()
-            row = store_row(ref.native_id, hint.store, ctx)
-        return _Assembled(row, facts, (), SessionUsage(own, {}))
+            row = store_row(ref.native_id, hint.store, ctx, subagents=len(hint.subagent_chats))
+        # A CLI subagent's chat records no tokens: its part is empty, but it is listed.
+        children = hint.subagent_chats
+        return _Assembled(row, facts, children, SessionUsage(own, {chat: BubbleStats() for chat in children}))
 
     @staticmethod
     def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
         """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, the workspace DB
         that lists the composer, then tool evidence."""
-        from agentscan.providers.cursor.row import workspace_folder
+        from agentscan.providers.cursor.row import header_folder, workspace_folder
         from agentscan.providers.cursor.transcript import add_tool_evidence
 
         if facts.composer is not None and facts.composer.fs_path:
             return facts.composer.fs_path
         if facts.chat is not None and facts.chat.cwd:
             return facts.chat.cwd
-        folder = workspace_folder(files.native_id, ctx)
+        folder = workspace_folder(files.native_id, ctx) or header_folder(facts, ctx)
         if folder:
             return folder
         guess = summary.cwd
@@ -370,7 +398,7 @@ class CursorProvider(Provider):
                 entries.extend(usage.entries(ref.native_id, db, top_model(ref.hint.workspace.stats)))
                 continue
             files: TranscriptSet | None = ref.hint.transcripts
-            children = child_ids(ref.native_id, files, db)
+            children = child_ids(ref.native_id, files, db, ref.hint.subagent_chats)
             info = db.composers().get(ref.native_id)
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))

@@ -39,6 +39,8 @@ class RawBubble(TypedDict, total=False):
     tokenCount: RawTokenCount
     modelInfo: dict[str, Any]
     toolFormerData: RawToolFormer
+    isSimulatedMsg: bool  # written by Cursor itself (simulatedMsgReason: GOAL_CONTINUATION, …)
+    grouping: dict[str, Any]  # {isSimulatedMsg, …} in some builds
 
 
 class RawComposerData(TypedDict, total=False):
@@ -53,6 +55,8 @@ class RawComposerData(TypedDict, total=False):
     fullConversationHeadersOnly: list[dict[str, Any]]
     conversation: list[RawBubble]
     subComposerIds: list[str]
+    subagentComposerIds: list[str]  # newer builds' delegated runs (beside subComposerIds)
+    subagentInfo: dict[str, Any]  # on the child: {parentComposerId, subagentType, …}
     contextTokensUsed: int
     promptTokenBreakdown: dict[str, Any]
     todos: list[dict[str, Any]]
@@ -66,6 +70,8 @@ class RawHeader(TypedDict, total=False):
     createdAt: int
     lastUpdatedAt: int
     isSubagent: bool
+    recency: int  # epoch ms of the composer's last activity (composerHeaders table)
+    workspaceId: str  # the workspaceStorage dir of the composer's workspace (Cursor 3.0 on)
 
 
 class RawChatMeta(TypedDict, total=False):
@@ -111,8 +117,16 @@ def as_epoch_ms(value: object) -> int | None:
 
 
 def model_name(value: object) -> str | None:
-    """A concrete model name; Cursor's ``default`` (auto) says nothing."""
+    """A concrete model name; Cursor's ``default`` (auto) says nothing.
+
+    Cursor appends to a label as the session switches models (``"claude-4.5-sonnet,
+    gpt-5"``): the last one is the model now, and the joined label names no model (it has
+    no price).  The CLI's ``lastUsedModel`` may be an object (``{model|id|name}``)."""
+    if isinstance(value, dict):
+        value = next((value[key] for key in ("model", "id", "name") if as_str(value.get(key))), None)
     name = as_str(value)
+    if name is not None and "," in name:
+        name = next((part for part in reversed(name.split(",")) if part.strip()), None)
     return None if name is None or name.strip() == AUTO_MODEL else name.strip()
 
 

@@ -1,7 +1,10 @@
 """Where Cursor keeps its three stores, and which setting chose each place.
 
-* agent transcripts: ``<home>/.cursor/projects/<slug>/agent-transcripts/``
-* Agent CLI store: ``<home>/.cursor/chats/<md5(cwd)>/<id>/`` (and ``acp-sessions``)
+* agent transcripts: ``<config>/projects/<slug>/agent-transcripts/``
+* Agent CLI store: ``<config>/chats/<md5(cwd)>/<id>/`` (and ``acp-sessions``)
+
+  where ``<config>`` is each of ``CURSOR_CONFIG_DIR``, ``$XDG_CONFIG_HOME/cursor`` (when it
+  exists) and ``<home>/.cursor`` (``config_dirs``);
 * IDE state DB: ``globalStorage/state.vscdb`` under the platform's Cursor user
   dir, or ``CURSOR_STATE_DB`` (contract, "Providers and their roots"): an
   absolute path, or one under the scan's home written ``~/…``.
@@ -25,16 +28,55 @@ STATE_DB_ENV = "CURSOR_STATE_DB"
 _GLOBAL_DB = ("globalStorage", "state.vscdb")
 
 
+CONFIG_DIR_ENV = "CURSOR_CONFIG_DIR"
+_CHATS_NOTE = "where the Cursor Agent CLI keeps each chat's name, model and working directory (meta.json, store.db)"
+
+
+def config_dirs(ctx: ScanContext) -> list[tuple[Path, str, bool]]:
+    """(dir, what chose it, named explicitly) of every Cursor config dir read, the Agent CLI's
+    order first: ``CURSOR_CONFIG_DIR`` (each comma-separated entry), ``$XDG_CONFIG_HOME/cursor``
+    when that exists, then ``~/.cursor``, which the IDE writes whatever the CLI uses: each is
+    read (a session lost is worse than a dir looked at), the first one wins an id found twice."""
+    memo = ctx.memo.get("cursor.config_dirs")
+    if isinstance(memo, list):
+        return memo
+    configured, note = setting_paths(ctx, CONFIG_DIR_ENV)
+    found: list[tuple[Path, str, bool]] = [(path, CONFIG_DIR_ENV, True) for path in configured]
+    xdg = platform_dir(ctx, "XDG_CONFIG_HOME")
+    if xdg is not None and os.path.isdir(xdg[0] / "cursor"):
+        found.append((xdg[0] / "cursor", xdg[1], False))
+    found.append((ctx.home / ".cursor", ctx.home_source, False))
+    unique: list[tuple[Path, str, bool]] = []
+    for entry in found:
+        if all(os.path.abspath(entry[0]) != os.path.abspath(kept[0]) for kept in unique):
+            unique.append(entry)
+    ctx.memo["cursor.config_dirs"] = unique
+    ctx.memo["cursor.config_dirs.note"] = note
+    return unique
+
+
+def _note(ctx: ScanContext, extra: str | None = None) -> str | None:
+    config_dirs(ctx)
+    return "; ".join(filter(None, (ctx.memo.get("cursor.config_dirs.note"), extra))) or None
+
+
+def transcripts_roots(ctx: ScanContext) -> list[Root]:
+    """``projects/`` of every config dir (``config_dirs``)."""
+    return [Root(PROVIDER, base / "projects", source, kind="sessions", explicit=explicit, note=_note(ctx))
+            for base, source, explicit in config_dirs(ctx)]
+
+
 def transcripts_root(ctx: ScanContext) -> Root:
+    """``~/.cursor/projects``: where the IDE writes its transcripts."""
     return Root(PROVIDER, ctx.home / ".cursor" / "projects", ctx.home_source, kind="sessions")
 
 
 def chat_roots(ctx: ScanContext) -> list[Root]:
-    note = "where the Cursor Agent CLI keeps each chat's name, model and working directory (meta.json, store.db)"
-    return [
-        Root(PROVIDER, ctx.home / ".cursor" / "chats", ctx.home_source, kind="index", note=note),
-        Root(PROVIDER, ctx.home / ".cursor" / "acp-sessions", ctx.home_source, kind="index", note=note),
-    ]
+    """``chats/`` and ``acp-sessions/`` of every config dir, in its order (``config_dirs``)."""
+    # A ``CURSOR_CONFIG_DIR`` none of whose three roots can be read is an error (a mistyped
+    # variable), as any root named explicitly; one with only ``chats/`` is not.
+    return [Root(PROVIDER, base / name, source, kind="index", explicit=explicit, note=_note(ctx, _CHATS_NOTE))
+            for base, source, explicit in config_dirs(ctx) for name in ("chats", "acp-sessions")]
 
 
 def _user_dir_candidates(ctx: ScanContext) -> tuple[list[tuple[str, Path, str]], list[str]]:
@@ -96,4 +138,9 @@ def workspace_dir(ctx: ScanContext) -> Path | None:
 
 
 def cursor_roots(ctx: ScanContext) -> list[Root]:
-    return [transcripts_root(ctx), *chat_roots(ctx), state_db_root(ctx)]
+    """Each config dir's three roots, the dir ``CURSOR_CONFIG_DIR`` names first, then the DB."""
+    chats = chat_roots(ctx)
+    roots: list[Root] = []
+    for index, sessions in enumerate(transcripts_roots(ctx)):
+        roots += [sessions, *chats[2 * index: 2 * index + 2]]
+    return [*roots, state_db_root(ctx)]

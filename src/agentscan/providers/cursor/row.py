@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.context import ScanContext
+from agentscan.providers.cursor.bubbletimes import last_bubble_times
 from agentscan.providers.cursor.chats import ChatMeta, chat_dirs, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
 from agentscan.providers.cursor.discovery import TranscriptSet
@@ -49,6 +50,8 @@ class CursorHint(NamedTuple):
     transcripts: TranscriptSet | None
     store: StoreSession | None = None
     workspace: WorkspaceComposer | None = None
+    #: Agent CLI subagent chats that name this session their parent (``chats.subagent_parent``)
+    subagent_chats: tuple[str, ...] = ()
 
 
 class StoreFacts(NamedTuple):
@@ -73,9 +76,12 @@ class StoreFacts(NamedTuple):
 
     def updated(self) -> datetime | None:
         """The newest update time the stores recorded: the header's and
-        composerData's ``lastUpdatedAt`` and the CLI's ``meta.json`` ``updatedAtMs``."""
+        composerData's ``lastUpdatedAt``, the header's ``recency`` and the CLI's
+        ``meta.json`` ``updatedAtMs`` (a composer's ``lastUpdatedAt`` may stay at its
+        creation while its bubbles go on: the row takes them too)."""
         return newest(
             self.header.updated if self.header else None,
+            self.header.recency if self.header else None,
             self.composer.updated if self.composer else None,
             self.chat.updated if self.chat else None,
         )
@@ -91,21 +97,38 @@ def store_facts(native_id: str, ctx: ScanContext) -> StoreFacts:
     return StoreFacts(db.composers().get(native_id), db.headers().get(native_id), chat_meta(native_id, ctx))
 
 
-def child_ids(native_id: str, files: TranscriptSet | None, db: StateDb) -> tuple[str, ...]:
-    """Delegated runs: ``subagents/`` stems plus ``subComposerIds``, transitively."""
+def claimed_by(db: StateDb) -> dict[str, tuple[str, ...]]:
+    """Parent id -> the composers whose ``subagentInfo.parentComposerId`` names it (memoised)."""
+    found = db.memo.get("cursor.claimed_by")
+    if not isinstance(found, dict):
+        claims: dict[str, list[str]] = {}
+        for composer_id, info in db.composers().items():
+            if info.parent_id is not None:
+                claims.setdefault(info.parent_id, []).append(composer_id)
+        found = db.memo["cursor.claimed_by"] = {parent: tuple(sorted(ids)) for parent, ids in claims.items()}
+    return found
+
+
+def child_ids(native_id: str, files: TranscriptSet | None, db: StateDb, chats: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Delegated runs: ``subagents/`` stems, ``subComposerIds``/``subagentComposerIds`` and the
+    composers whose ``subagentInfo`` names their parent, transitively; then the CLI subagent
+    ``chats`` (``CursorHint.subagent_chats``)."""
     found: dict[str, None] = {}
     stems = [sub.agent_id for sub in files.subagents] if files else []
     pending = [native_id, *stems]
     seen = set(pending)
     found.update(dict.fromkeys(stems))
     composers = db.composers()
+    claims = claimed_by(db)
     while pending and len(found) < _MAX_CHILDREN:
-        info = composers.get(pending.pop(0))
-        for sub in info.sub_ids if info else ():
+        parent = pending.pop(0)
+        info = composers.get(parent)
+        for sub in (*(info.sub_ids if info else ()), *claims.get(parent, ())):
             if sub not in seen:
                 seen.add(sub)
                 found[sub] = None
                 pending.append(sub)
+    found.update(dict.fromkeys(chat for chat in chats if chat not in seen))
     found.pop(native_id, None)
     return tuple(found)
 
@@ -115,7 +138,9 @@ def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> fl
     (``scan.listing`` stops reading at the first session whose bound is too old)."""
     db = state_db(ctx)
     facts = StoreFacts(db.composers().get(native_id), db.headers().get(native_id), None)
-    updated = facts.updated() or (None if files else facts.started())
+    # The last live bubble's ``createdAt`` too (one batched read by exact key per scan:
+    # ``bubbletimes``): the row's ``updated_at`` takes the bubbles' times.
+    updated = newest(facts.updated(), last_bubble_times(db).get(native_id)) or (None if files else facts.started())
     stamps = [updated.timestamp()] if updated else []
     if files is not None:
         stamps.append(files.newest_mtime)
@@ -163,10 +188,20 @@ def workspace_folder(native_id: str, ctx: ScanContext) -> str | None:
     return composer.folder if composer is not None else None
 
 
-def delegated_ids(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> tuple[str, ...]:
+def delegated_ids(native_id: str, files: TranscriptSet | None, ctx: ScanContext, chats: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Delegated runs' own ids (``show <child id>`` opens the parent)."""
     found = [sub.agent_id for sub in files.subagents] if files else []
-    info = state_db(ctx).composers().get(native_id)
+    found.extend(chat for chat in chats if chat not in found)
+    db = state_db(ctx)
+    info = db.composers().get(native_id)
     if info is not None:
         found.extend(sub for sub in info.sub_ids if sub not in found)
+    found.extend(sub for sub in claimed_by(db).get(native_id, ()) if sub not in found)
     return tuple(found)
+
+
+def header_folder(facts: StoreFacts, ctx: ScanContext) -> str | None:
+    """The folder of the workspace a ``composerHeaders`` row names (``workspaceId``)."""
+    from agentscan.providers.cursor.workspace import folder_by_id
+
+    return folder_by_id(facts.header.workspace_id, ctx) if facts.header is not None else None

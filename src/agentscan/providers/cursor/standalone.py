@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRef, SessionRow
 from agentscan.providers.cursor.chats import chat_meta, meta_json
-from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE
+from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, simulated
 from agentscan.providers.cursor.cwd import Naming, md5_names
 from agentscan.providers.cursor.ide import tool_event
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, model_name
@@ -36,7 +36,8 @@ PROVIDER = "cursor"
 _MD5 = re.compile(r"[0-9a-fA-F]{32}")
 
 
-def store_ref(native_id: str, directory: Path, ctx: ScanContext) -> SessionRef:
+def store_ref(native_id: str, directory: Path, ctx: ScanContext, chats: tuple[str, ...] = ()) -> SessionRef:
+    """``chats``: the CLI subagent chats that name this one their parent."""
     store = directory / "store.db"
     updated = as_epoch_ms(meta_json(directory, ctx).get("updatedAtMs"))
     stamps = [updated / 1000] if updated else []
@@ -45,7 +46,8 @@ def store_ref(native_id: str, directory: Path, ctx: ScanContext) -> SessionRef:
     except OSError:
         pass
     # The CLI holds store.db open while the chat runs: it is the session's file.
-    return SessionRef(PROVIDER, native_id, store, max(stamps, default=0.0), (store,), CursorHint(None, store=StoreSession(directory)))
+    return SessionRef(PROVIDER, native_id, store, max(stamps, default=0.0), (store,),
+                      CursorHint(None, store=StoreSession(directory), subagent_chats=chats), children=chats)
 
 
 def workspace_ref(native_id: str, composer: WorkspaceComposer) -> SessionRef:
@@ -69,7 +71,7 @@ def _named_by(session: StoreSession) -> Callable[[str], Naming] | None:
     return md5_names(digest) if _MD5.fullmatch(digest) else None
 
 
-def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> SessionRow:
+def store_row(native_id: str, session: StoreSession, ctx: ScanContext, *, subagents: int = 0) -> SessionRow:
     meta = chat_meta(native_id, ctx)
     summary = summarize_events(store_events(session.store, ctx), _named_by(session))
     mtime = _mtime(session.store)
@@ -86,6 +88,7 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext) -> Sessio
         # every mtime at the copy time: docs/cli.md, "UPDATED").
         updated_at=newest(meta.updated if meta else None, summary.last_ts, started) or (from_epoch(mtime) if mtime else None),
         counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
+        subagents=subagents,
     )
 
 
@@ -124,7 +127,7 @@ def stream_workspace(composer: WorkspaceComposer, ctx: ScanContext, collector: D
     for raw in _conversation(composer, ctx):
         when = parse_iso(raw.get("createdAt"))
         text = as_str(raw.get("text"))
-        if raw.get("type") == USER_BUBBLE and text:
+        if raw.get("type") == USER_BUBBLE and text and not simulated(raw):
             collector.add_prompt(text.strip(), when)
         elif raw.get("type") == ASSISTANT_BUBBLE:
             if text:

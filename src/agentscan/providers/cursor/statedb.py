@@ -208,7 +208,7 @@ class StateDb:
         return self._headers
 
     def _header_table(self, columns: set[str]) -> dict[str, HeaderInfo]:
-        wanted = [c for c in ("composerId", "createdAt", "lastUpdatedAt", "isSubagent") if c in columns]
+        wanted = [c for c in ("composerId", "createdAt", "lastUpdatedAt", "isSubagent", "recency", "workspaceId") if c in columns]
         found = {}
         for row in self._rows(f"SELECT {', '.join(wanted)} FROM composerHeaders"):
             composer_id = valid_composer_id(row[0])
@@ -245,6 +245,17 @@ class StateDb:
                     if composer_id and raw is not None:
                         self._composers[composer_id] = composer_from(composer_id, cast(RawComposerData, raw))
         return self._composers
+
+    def values(self, keys: list[str]) -> Iterator[tuple[str, object]]:
+        """``(key, value)`` of the ``cursorDiskKV`` rows of ``keys`` that exist, each by exact
+        key (``bubbletimes``)."""
+        if not self._has_kv():
+            return
+        for key in keys:
+            for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
+                yield key, value
+            if self._failed:
+                return
 
     @property
     def ctx(self) -> ScanContext:

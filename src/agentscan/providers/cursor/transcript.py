@@ -21,7 +21,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import iter_json_lines
 from agentscan.providers.cursor.cwd import CwdGuess, Naming
-from agentscan.providers.cursor.prompt_text import collapse, split_user_text
+from agentscan.providers.cursor.prompt_text import collapse, injected, split_user_text
 from agentscan.providers.cursor.events import AssistantText, ErrorLine, Event, ToolCall, TurnEnded, UserText
 from agentscan.providers.cursor.plaintext import iter_text_events
 from agentscan.providers.cursor.records import as_dict, as_str
@@ -73,7 +73,7 @@ def iter_events(path: Path, ctx: ScanContext) -> Generator[Event, None, None]:
             yield ErrorLine(as_str(record.get("error")) or as_str(record.get("message")) or "error")
         elif role == "user":
             text, when = split_user_text(_text(_blocks(record)))
-            if text:
+            if text and not injected(text):
                 yield UserText(text, when)
         elif role == "assistant":
             blocks = _blocks(record)

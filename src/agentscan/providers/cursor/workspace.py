@@ -21,6 +21,7 @@ warning and is skipped.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -33,7 +34,7 @@ from agentscan.toolkit.words import plural
 from agentscan.toolkit import laxjson
 
 from agentscan.context import ScanContext, legible
-from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats
+from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats, simulated
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
 from agentscan.providers.cursor.roots import workspace_dir
@@ -51,6 +52,8 @@ TITLE_CHARS = 180
 _KEYS = ("composer.composerData", "composer.composerHeaders")
 #: a home with more workspace dirs than this reads only the newest ones
 MAX_WORKSPACES = 2000
+#: a ``workspaceStorage`` dir's name (an md5, or a number for an empty window)
+_HASH = re.compile(r"[0-9A-Za-z_-]{1,128}")
 
 
 class WorkspaceComposer(NamedTuple):
@@ -124,7 +127,7 @@ def _composer(entry: dict[str, Any], db_path: Path, folder: str | None) -> Works
         if isinstance(bubble, dict):
             stats.add(as_str(bubble.get("bubbleId")) or f"#{index}", cast("RawBubble", bubble), live=True)
             text = as_str(bubble.get("text"))
-            if first_prompt is None and bubble.get("type") == USER_BUBBLE and text:
+            if first_prompt is None and bubble.get("type") == USER_BUBBLE and text and not simulated(bubble):
                 first_prompt = collapse(text, TITLE_CHARS)
     return WorkspaceComposer(
         composer_id=composer_id,
@@ -200,3 +203,24 @@ def _mtime(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return 0.0
+
+
+def folder_by_id(workspace_id: str | None, ctx: ScanContext) -> str | None:
+    """The folder of ``workspaceStorage/<workspace_id>`` (a ``composerHeaders`` row's
+    ``workspaceId``: Cursor 3.0 composers name no ``fsPath``); memoised, read-only."""
+    root = workspace_dir(ctx)
+    if root is None or workspace_id is None or not _HASH.fullmatch(workspace_id):
+        return None  # a dir name of its own only: never a path out of workspaceStorage
+    found: dict[str, str | None] = ctx.memo.setdefault("cursor.workspace_folders", {})
+    if workspace_id not in found:
+        directory = root / workspace_id
+        found[workspace_id] = None if ctx.linked_outside(directory) else folder_of(directory, ctx)
+    return found[workspace_id]
+
+
+def workspace_json(workspace_id: str | None, ctx: ScanContext) -> Path | None:
+    """The ``workspace.json`` ``folder_by_id`` reads (a row's fingerprint covers it)."""
+    root = workspace_dir(ctx)
+    if root is None or workspace_id is None or not _HASH.fullmatch(workspace_id):
+        return None
+    return root / workspace_id / "workspace.json"
