@@ -175,3 +175,43 @@ def forward_and_from_end(home: Any, bounds: Any = None) -> tuple[Any, Any, Any]:
     [ref] = provider.discover(tail_ctx)
     row = provider.row(ref, tail_ctx)
     return forward, provider.detail_with_row(ref, tail_ctx, bounds, row), row
+
+
+def calls_whole_and_by_halves(home: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple, tuple]:
+    """The one Claude session of ``home``'s calls, resume state and warnings (message,
+    line) as ``tokens``' pass finds them in one pass, and by halves (``usagehalves``, the
+    seam where it falls); a halves read that found no seam fails."""
+    from agentscan.providers.claude import incremental, usagehalves
+    from agentscan.scan.scanner import Scanner
+    from agentscan.toolkit import cores
+
+    def read() -> tuple:
+        with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
+            ref = scanner.refs()[0]
+            with scanner.ctx.warnings.capture() as captured:
+                calls, state = incremental.session_calls(ref.hint, scanner.ctx, keep_state=True)
+            return calls, state, sorted((w.message, w.line) for w in captured)
+
+    whole = read()
+    monkeypatch.setattr(incremental, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
+    seen: list = []
+    real = usagehalves.find_seam
+    monkeypatch.setattr(usagehalves, "find_seam", lambda *a: seen.append(real(*a)) or seen[-1])
+    halves = read()
+    assert seen and seen[0] is not None
+    return whole, halves
+
+
+def cli_json(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
+    """``agentscan ARGS --json`` on the home ``tmp_path / "home"``, its cache and data beside it."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(tmp_path / "data"))
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout)

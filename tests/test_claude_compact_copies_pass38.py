@@ -12,16 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
 from agentscan.providers.claude import halfjoin, halves, rowresume
 from agentscan.providers.claude.seenuuids import CopiesUnknown, SeenUuids
 from agentscan.scan.scanner import Scanner
 from builders import claude_session_file
-from claude_events import lines_of, lower_row_limits, split_huge_passes
+from claude_events import cli_json, lines_of, lower_row_limits, split_huge_passes
 from spies import record_calls
 from test_sidepass import BOUNDS
 
@@ -82,25 +79,16 @@ def _home(tmp_path: Path, records: list[dict]) -> Path:
     return path
 
 
-def _cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(tmp_path / "data"))
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout)
-
-
 @pytest.mark.parametrize("cache", [True, False], ids=["cached", "no-cache"])
 def test_list_and_show_count_a_re_appended_copy_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                      cache: bool) -> None:
     _home(tmp_path, REPLAYED)
     flags = [] if cache else ["--no-cache"]
     for _ in range(2 if cache else 1):  # (cached: the second run reads the kept row)
-        (row,) = _cli(tmp_path, monkeypatch, *flags, "list")["sessions"]
+        (row,) = cli_json(tmp_path, monkeypatch, *flags, "list")["sessions"]
         assert row["counts"] == COUNTS
         assert row["tokens"]["output"] == 80  # four calls, as before: usage was always counted once
-        session = _cli(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
+        session = cli_json(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
         assert session["counts"] == COUNTS
         assert [prompt["text"] for prompt in session["prompts"]] == PROMPTS
         assert [reply["text"] for reply in session["responses"]] == ["Files: a b", "Tests pass.", "Committed."]
@@ -112,7 +100,7 @@ def test_a_record_without_a_uuid_or_dated_after_the_compaction_counts_as_before(
     anonymous = {key: value for key, value in FIRST[0].items() if key != "uuid"}
     later = _prompt("u1", "cs1", "2026-09-01T10:12:00.000Z", "asked again, the same uuid")  # no copy: dated after
     _home(tmp_path, [anonymous, *_compaction(1, "10:10"), anonymous, later])
-    (row,) = _cli(tmp_path, monkeypatch, "--no-cache", "list")["sessions"]
+    (row,) = cli_json(tmp_path, monkeypatch, "--no-cache", "list")["sessions"]
     assert row["counts"]["prompts"] == 3
 
 

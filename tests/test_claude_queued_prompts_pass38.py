@@ -11,15 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
 from agentscan.providers.claude.records import queued_prompt_text
 from agentscan.scan.scanner import Scanner
 from builders import claude_session_file
-from claude_events import lines_of, lower_row_limits
+from claude_events import cli_json, lines_of, lower_row_limits
 from test_sidepass import BOUNDS
 
 SID = "33333333-2222-3333-4444-555555555555"
@@ -69,29 +66,20 @@ def _home(tmp_path: Path) -> Path:
     return path
 
 
-def _cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(tmp_path / "data"))
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout)
-
-
 @pytest.mark.parametrize("cache", [True, False], ids=["cached", "no-cache"])
 def test_a_queued_prompt_is_counted_and_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: bool) -> None:
     _home(tmp_path)
     flags = [] if cache else ["--no-cache"]
     for _ in range(2 if cache else 1):
-        (row,) = _cli(tmp_path, monkeypatch, *flags, "list")["sessions"]
+        (row,) = cli_json(tmp_path, monkeypatch, *flags, "list")["sessions"]
         assert row["counts"] == {"prompts": 3, "responses": 1, "tool_calls": 1}
         assert row["title"] == "Run the tests"  # the turn's own prompt, never a queued one
-        session = _cli(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
+        session = cli_json(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
         assert session["counts"] == row["counts"]
         assert [prompt["text"] for prompt in session["prompts"]] == PROMPTS
         assert [prompt["timestamp"] for prompt in session["prompts"]][1] == "2026-10-01T10:00:06.000Z"
         assert [reply["text"] for reply in session["responses"]] == ["Fixed the failure."]
-        assert _cli(tmp_path, monkeypatch, *flags, "tokens")["total"]["output"] == 40  # no token of its own
+        assert cli_json(tmp_path, monkeypatch, *flags, "tokens")["total"]["output"] == 40  # no token of its own
 
 
 def test_show_from_the_end_lists_it_as_the_forward_read_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,10 +14,10 @@ from typing import Any
 import orjson
 import pytest
 
-from agentscan.providers.claude import incremental, usagehalves
+from agentscan.providers.claude import incremental
 from agentscan.providers.claude.usage import C_WEB_SEARCHES, Advisors, call_of, packed_entries
 from agentscan.scan.scanner import Scanner
-from agentscan.toolkit import cores
+from claude_events import calls_whole_and_by_halves
 from builders import (
     claude_assistant,
     claude_progress,
@@ -268,21 +268,7 @@ def test_the_halves_read_finds_them_as_the_one_pass(isolated_home: Path, monkeyp
         records.append(_call(2 + n % 50, "bad" if n in (3, 30) else n % 4, msg=f"msg_{n}", request=f"req_{n}"))
     claude_session_file(isolated_home, S, records)
 
-    def read() -> tuple:
-        with Scanner(env={"HOME": str(isolated_home)}, use_cache=False) as scanner:
-            ref = scanner.refs()[0]
-            with scanner.ctx.warnings.capture() as captured:
-                calls, state = incremental.session_calls(ref.hint, scanner.ctx, keep_state=True)
-            return calls, state, sorted((w.message, w.line) for w in captured)
-
-    whole = read()
-    monkeypatch.setattr(incremental, "SPLIT_BYTES", 0)
-    monkeypatch.setattr(cores, "usable_workers", lambda limit=8: 2)
-    seen: list = []
-    real = usagehalves.find_seam
-    monkeypatch.setattr(usagehalves, "find_seam", lambda *a: seen.append(real(*a)) or seen[-1])
-    halves = read()
-    assert seen and seen[0] is not None
+    whole, halves = calls_whole_and_by_halves(isolated_home, monkeypatch)
     assert halves == whole
     assert sum(call[C_WEB_SEARCHES] for call in whole[0]) == sum(n % 4 for n in range(40) if n not in (3, 30))
     assert [line for _, line in whole[2]] == [5, 32]
