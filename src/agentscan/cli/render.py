@@ -139,10 +139,11 @@ def human_usd(cost: Decimal | None, at_least: Decimal | None = None, *, grouped:
 
     A cost is rounded half up (``$0.105`` is ``$0.11``), as money is, from its exact
     ``Decimal`` (never a float, whose ``0.105`` is ``0.10499…``); a cost above zero
-    but under half a cent is ``<$0.01``, not ``$0.00``.  An unknown cost is ``-``, or
-    ``≥$12.34`` when ``at_least`` (what the calls that have a price cost) says how much
-    it is at least: rounded down, so the bound stays true, and ``≥<$0.01`` when that is
-    above zero but under a cent (``-`` says no call had a price).  ``grouped``: thousands
+    but under a cent is ``<$0.01``, not ``$0.00`` or ``$0.01``.  An unknown cost is ``-``
+    (no call had a price), or ``≥$12.34`` when ``at_least`` (what the calls that have a
+    price cost) says how much it is at least: rounded down, so the bound stays true (a
+    total may so show a cent less than a row rounded up), and ``≥<$0.01`` when that is
+    above zero but under a cent (a bound of nothing is ``-``).  ``grouped``: thousands
     apart (``$9,098.98``); a table in a pipe writes ``$9098.98``, as its token counts
     have no separators either.
     """
