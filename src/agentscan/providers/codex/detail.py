@@ -10,12 +10,19 @@ events: a thread resumed by another build shows every turn once.  Tool calls
 are ``response_item`` entries (``function_call``, ``custom_tool_call`` such
 as ``apply_patch``, ``local_shell_call``, ``web_search_call``) matched to
 their outputs by ``call_id``; their status comes from the exit code.
+
+A ``thread_rolled_back`` event (Esc-Esc backtrack, ``thread/rollback``) takes
+back the main thread's last ``num_turns`` user turns, as Codex's replay does:
+``show`` drops their prompts, replies, tool calls and plan (``rewound``).  The
+counts still hold them and their calls' tokens still count (they were billed),
+as for Claude's edited prompts and Gemini's rewinds.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping
@@ -28,7 +35,8 @@ from agentscan.detailmodel import PlanStep, Prompt, Response, ToolEvent
 from agentscan.model import Counts
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.messages import turn_prompt, turn_response
-from agentscan.providers.codex.records import as_dict, as_str, event_prompt, item_prompt, item_response, plan_steps
+from agentscan.providers.codex.records import (as_count, as_dict, as_str, event_prompt, item_prompt, item_response,
+                                              plan_steps)
 
 _EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
 _FAILED = ("patch rejected", "error:", "failed", "aborted")
@@ -38,6 +46,9 @@ _DENIED = ("exec command rejected by user", "patch rejected by user", "this acti
 _PATCH_PATH = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _SUMMARY_KEYS = ("cmd", "command", "file_path", "path", "pattern", "query", "url", "prompt", "message")
 _PATH_KEYS = ("file_path", "path", "workdir")
+#: the newest live user turns a rollback can go back to (as many as Claude's edits,
+#: ``claude.detail.MAX_BRANCH_POINTS``): one reaching further goes back to the oldest kept
+MAX_TURNS = 65_536
 
 
 def _parse_arguments(raw: object) -> object:
@@ -143,6 +154,11 @@ def _event_status(payload: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: where a message line counts in ``TranscriptReader._stretch`` (``line_kind``'s kinds)
+_STRETCH = {"event_prompt": 0, "turn_prompt": 0, "item_prompt": 1, "event_response": 2, "turn_response": 2,
+            "item_response": 3}
+
+
 @dataclass
 class TranscriptReader:
     """Fed one rollout's records in order; fills ``collector`` (for a subagent: its
@@ -162,11 +178,21 @@ class TranscriptReader:
     #: whether the open stretch had prompt events, reply events (its items are then not shown)
     _told: list[bool] = field(default_factory=lambda: [False, False])
     _settled: set[str] = field(default_factory=set)
+    #: the main thread's live user turns: the collector's mark before each (a rollback goes back there)
+    _turns: deque[tuple] = field(default_factory=lambda: deque(maxlen=MAX_TURNS))
+    #: the open stretch's prompts, each with the stretch's event and item prompts and replies
+    #: before it and the collector's mark past its messages (settled as the stretch closes)
+    _open_turns: list[tuple[bool, tuple[int, int, int, int], tuple]] = field(default_factory=list)
+    #: the open stretch's event prompts, item prompts, event replies, item replies so far
+    _stretch: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    #: the collector's prompts and replies when the open stretch began
+    _stretch_base: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         self._sink = self.collector if self.subagent is None else self.collector.child()
         self._item_prompts = NewestKept(self.collector.bounds.prompts)
         self._item_responses = NewestKept(self.collector.bounds.responses)
+        self._stretch_base = self._said()
 
     @property
     def own(self) -> bool:
@@ -189,7 +215,13 @@ class TranscriptReader:
         timestamp, kind, rtype, payload = self.facts.note(record)
         if kind == "turn":
             self._flush()
-        elif rtype == "event_msg":
+            return
+        if self.subagent is None and kind in _STRETCH:
+            self._note_turn(kind)
+        if rtype == "event_msg":
+            if payload.get("type") == "thread_rolled_back":
+                self._roll_back(payload)
+                return
             self._event(payload, kind, timestamp)
         elif rtype == "response_item":
             self._item(payload, kind, timestamp)
@@ -274,8 +306,53 @@ class TranscriptReader:
         elif self.subagent is not None:
             self.collector.add_subagent_response(self.subagent, text, timestamp, model)
 
+    def _said(self) -> tuple[int, int]:
+        """The prompts and replies the collector took so far (those it dropped included)."""
+        mark = self.collector.mark()
+        return mark[0], mark[1]
+
+    def _note_turn(self, kind: str) -> None:
+        """Count a message line of the open stretch; a prompt starts a user turn (if the
+        stretch's choice, events or items, is its source: ``_settle``)."""
+        place = _STRETCH[kind]
+        if place < 2:
+            event_p, item_p, event_r, item_r = self._stretch
+            self._open_turns.append((place == 1, (event_p, item_p, event_r, item_r), self.collector.mark()[2:]))
+        self._stretch[place] += 1
+
+    def _settle(self) -> None:
+        """The open stretch's user turns, as it is about to close: its event prompts where it
+        had some, else its item prompts (as it is shown and counted), each with the prompts and
+        replies that came before it in the collector (items are added only as it closes)."""
+        events, replies = self._told
+        prompts, responses = self._stretch_base
+        for from_item, before, rest in self._open_turns:
+            if from_item != events:
+                self._turns.append((prompts + before[0 if events else 1], responses + before[2 if replies else 3],
+                                    *rest))
+        self._open_turns.clear()
+        self._stretch = [0, 0, 0, 0]
+
+    def _roll_back(self, payload: Mapping[str, Any]) -> None:
+        """A ``thread_rolled_back``: the last ``num_turns`` user turns are gone (all of them when
+        there are fewer, what came before the first staying), as Codex replays it.  It ends the
+        stretch.  A subagent's rollback is not applied to its part of ``show``."""
+        self._flush()
+        value = payload.get("num_turns")
+        taken = 0 if isinstance(value, bool) else as_count(value)
+        if self.subagent is not None or taken <= 0 or not self._turns:
+            return
+        keep = max(0, len(self._turns) - taken)
+        mark = self._turns[keep]
+        while len(self._turns) > keep:
+            self._turns.pop()
+        self.collector.rewind(mark)
+        self._stretch_base = self._said()
+
     def _flush(self) -> None:
         """End the open stretch: its item messages are shown, in order, where it had no events."""
+        if self.subagent is None:
+            self._settle()
         held: list[tuple[int, Prompt | Response]] = []
         if not self._told[0]:
             held.extend(self._item_prompts.items())
@@ -293,6 +370,7 @@ class TranscriptReader:
         self._item_prompts = NewestKept(self.collector.bounds.prompts)
         self._item_responses = NewestKept(self.collector.bounds.responses)
         self._told = [False, False]
+        self._stretch_base = self._said()
 
     def finish(self) -> list[ToolEvent]:
         """Flush the fallbacks; a subagent's tools are returned for the parent's list."""

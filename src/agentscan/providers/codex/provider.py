@@ -47,7 +47,8 @@ class CodexProvider(Provider):
     # 11: a window whose calls name no model is read from the last turn_context before it (``turnseed``)
     # 12: prompts and replies of ``item_completed`` events (0.145+), events or items chosen per
     #     stretch of a rollout, not per file; more injected context (``<skill>``, …) is not a prompt
-    parser_version = "12"
+    # 13: a review (compact, memory) subagent thread with no parent says what it is in its title
+    parser_version = "13"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
@@ -299,6 +300,8 @@ class CodexProvider(Provider):
         )
         rate_limits = main_reader.rate_limits if main_reader else None
         extra: dict = {"codex": {"rate_limits": rate_limits}} if rate_limits else {}
+        # The messages of the main thread's turns a rollback took back (``detail._roll_back``).
+        extra["rewound_messages"] = collector.rewound
         extra["errors"] = collector.errors()
         if session.main is None:
             extra["parent_missing"] = True

@@ -216,6 +216,19 @@ def build_row(session: CodexSession, ctx: ScanContext) -> SessionRow:
     return assemble_row(session, main, children, session_head(session, ctx))
 
 
+def marked_title(title: str | None, header: RolloutHeader) -> str | None:
+    """``title``, saying what the thread is when it is a subagent that names no parent: Codex's
+    ``/review`` thread (``source: {"subagent": "review"}``), its compact and memory consolidation
+    threads.  No build records their parent (not in their meta, not in the thread index, not
+    in the parent's rollout), and one is never guessed from times: such a thread is listed on
+    its own, as "Review the current code changes (review subagent)"."""
+    link = header.link
+    if not link.subagent or link.spawn_parent is not None:
+        return title
+    what = f"{link.agent_type} subagent" if link.agent_type else "subagent"
+    return f"{title} ({what})" if title else f"({what})"
+
+
 def _sum_counts(parts: Iterable[Counts]) -> Counts:
     prompts = responses = tools = 0
     for part in parts:
@@ -267,8 +280,10 @@ def assemble_row(
         provider=PROVIDER,
         native_id=session.native_id,
         path=str(main.thread.rollout.path),
-        # A name the user gave the thread, else Codex's title or the first prompt.
-        title=named.name if named else pick(index_wins, head.title, row.title if row else None),
+        # A name the user gave the thread, else Codex's title or the first prompt (the file's
+        # first, even when a rollback took it back, as a Claude session keeps an edited first prompt).
+        title=marked_title(named.name if named else pick(index_wins, head.title, row.title if row else None),
+                           main.header),
         # A pre-envelope rollout's header names no cwd: its environment context does.
         cwd=pick(index_wins, main.header.cwd or head.cwd, row.cwd if row else None),
         # The index's model is the latest turn's (see the module's doc): a gap filler only.

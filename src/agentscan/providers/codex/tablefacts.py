@@ -55,7 +55,7 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     """The row's ``updated_at``, ``cwd`` and ``title`` (``row.assemble_row``), or ``None``: read the row.
     ``models``: the names its ``model`` is one of too (the module's doc), where they are sure."""
     from agentscan.providers.codex.names import chosen_name, merged
-    from agentscan.providers.codex.row import index_is_newer, pick, session_head, thread_header
+    from agentscan.providers.codex.row import index_is_newer, marked_title, pick, session_head, thread_header
 
     threads = session.threads()
     # The thread whose name titles the row, and whose model is the row's: the main one, else
@@ -99,7 +99,8 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     wins = index_is_newer(main, lasts[0])
     return TableFacts(newest(recorded, row.updated_at if row else None) or mtime,
                       pick(wins, _cwd(main, session, ctx), row.cwd if row else None),
-                      title if named else pick(wins, title, row.title if row else None), _sorted(choosing))
+                      marked_title(title if named else pick(wins, title, row.title if row else None),
+                                   thread_header(main, ctx)), _sorted(choosing))
 
 
 def _cwd(thread: Thread, session: CodexSession, ctx: ScanContext) -> str | None:
