@@ -158,17 +158,19 @@ def known_chat_cwds(ctx: ScanContext) -> set[str]:
     return cwds
 
 
-def subagent_parent(directory: Path, ctx: ScanContext) -> str | None:
-    """The chat a CLI subagent's store belongs to: ``store.db`` meta ``subagentInfo``
-    (``parentAgentId``, else ``rootParentAgentId``), else ``meta.json``'s (``parentAgentId``
-    beside ``isSubagent``); ``None`` for a chat of its own.  Opens the store (discovery
-    asks only of a chat that has no transcript: ``CursorProvider.discover``)."""
+def subagent_parents(directory: Path, ctx: ScanContext) -> tuple[str, ...]:
+    """The chats a CLI subagent's store names its parent, preferred first: ``store.db`` meta
+    ``subagentInfo`` (``parentAgentId``, then ``rootParentAgentId``), then ``meta.json``'s
+    (``parentAgentId`` beside ``isSubagent``); ``()`` for a chat of its own.  The first one
+    that is there wins (``children.build``): a grandchild whose parent chat is gone still
+    rolls into the root.  Opens the store (asked only of a chat that has no transcript)."""
     meta = meta_json(directory, ctx)
     store = store_meta(directory / "store.db", ctx)
+    found: dict[str, None] = {}
     for info in (as_dict(store.get("subagentInfo")), as_dict(meta.get("subagentInfo")), meta):
         for key in ("parentAgentId", "rootParentAgentId", "parentComposerId"):
             parent = as_str(info.get(key))
-            if parent is not None and parent.strip() != directory.name:
-                return parent.strip()
+            if parent is not None and parent.strip() and parent.strip() != directory.name:
+                found[parent.strip()] = None
     # ``isSubagent`` with no parent named: attached to none, so listed on its own (not lost).
-    return None
+    return tuple(found)

@@ -42,7 +42,6 @@ class HeaderInfo(NamedTuple):
     created: datetime | None = None
     updated: datetime | None = None
     name: str | None = None
-    is_subagent: bool = False
     recency: datetime | None = None  # the ``recency`` column: the last activity (Cursor 3.x)
     workspace_id: str | None = None  # ``workspaceStorage/<id>``: the cwd of a composer naming none
 
@@ -52,7 +51,6 @@ def header_from(raw: RawHeader) -> HeaderInfo:
         created=from_epoch(as_epoch_ms(raw.get("createdAt"))),
         updated=from_epoch(as_epoch_ms(raw.get("lastUpdatedAt"))),
         name=as_str(raw.get("name")),
-        is_subagent=raw.get("isSubagent") in (True, 1),
         recency=from_epoch(as_epoch_ms(raw.get("recency"))),
         workspace_id=as_str(raw.get("workspaceId")),
     )
@@ -76,9 +74,6 @@ class ComposerInfo(NamedTuple):
     plan: tuple[PlanStep, ...] = ()
     #: ``subagentInfo.parentComposerId``: the child names its parent (newer builds)
     parent_id: str | None = None
-    #: a delegated run by its own say (``subagentInfo``): never a session of its own when
-    #: a parent claims it (``discover``)
-    is_subagent: bool = False
     last_bubble: str | None = None  # the live conversation's last bubble id (its time: ``recency``)
     last_inline: datetime | None = None  # a legacy inline conversation's last ``createdAt``
 
@@ -151,7 +146,6 @@ def composer_from(composer_id: str, raw: RawComposerData) -> ComposerInfo:
         context_tokens=_context_gauge(raw),
         plan=_plan(raw),
         parent_id=parent if parent != composer_id else None,
-        is_subagent=isinstance(info, dict) and bool(info),
         last_bubble=_last_bubble(raw),
         last_inline=_last_inline(raw),
     )

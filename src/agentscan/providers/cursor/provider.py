@@ -1,9 +1,9 @@
 """The Cursor provider: transcripts, the Agent CLI store and ``state.vscdb``.
 
 Sessions are the parent transcripts under ``.cursor/projects`` plus the IDE
-composers that exist only in ``state.vscdb``.  Tokens come only from the
-DB's bubbles (transcripts record none), summed over the composer and every
-delegated sub-composer; when all of them say ``{0,0}`` (current builds) the
+composers that exist only in ``state.vscdb``, less the delegated runs (each in one
+session: ``children``).  Tokens come only from the DB's bubbles (transcripts record
+none), summed over the composer and every delegated sub-composer; when all of them say ``{0,0}`` (current builds) the
 session's tokens are ``null`` and ``show`` reports the context gauge instead.
 See docs/providers/cursor.md.
 """
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
-from agentscan.providers.cursor.roots import cursor_roots, transcripts_roots, workspace_dir
+from agentscan.providers.cursor.roots import cursor_roots, workspace_dir
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
 
@@ -56,8 +56,10 @@ class CursorProvider(Provider):
     # 8: a transcript's "[REDACTED]" reasoning marker is no reply, nor part of one;
     # 9: subagentComposerIds/subagentInfo children rolled in, injected user messages no
     # prompts, bubbles' times in updated_at, the last of a comma-joined model label,
-    # "New Agent" no title, CLI subagent chats, a 3.0 composer's cwd by its workspaceId
-    parser_version = "9"
+    # "New Agent" no title, CLI subagent chats, a 3.0 composer's cwd by its workspaceId;
+    # 10: each run in one session only (``children``): a child with a transcript of its own or
+    # two parents counted once, loops and isSubagent orphans listed, nested CLI chats kept
+    parser_version = "10"
     # Transcripts carry no time for a tool call (a prompt's only in an optional wrapper).
     records_call_times = False
 
@@ -103,55 +105,27 @@ class CursorProvider(Provider):
         return paths
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
-        from agentscan.providers.cursor.chats import chat_dirs, subagent_parent
-        from agentscan.providers.cursor.discovery import discover_transcripts
+        from agentscan.providers.cursor.children import family
         from agentscan.providers.cursor.standalone import store_ref, workspace_ref
-        from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.workspace import workspace_composers
 
-        transcripts = discover_transcripts(transcripts_roots(ctx), ctx)
-        db = state_db(ctx)
-        composers, headers = db.composers(), db.headers()
-        chats = chat_dirs(ctx)
-        # Sub-composers are delegated runs of a parent, never sessions of their own: named by
-        # the parent (``subComposerIds``, ``subagentComposerIds``), or naming a parent that is
-        # there (``subagentInfo.parentComposerId``; one whose parent is gone is listed, so
-        # that its tokens are not lost).
-        children = {sub for info in composers.values() for sub in info.sub_ids}
-        children.update(sub.agent_id for files in transcripts.values() for sub in files.subagents)
-        known = transcripts.keys() | chats.keys() | {c for c, info in composers.items() if info.has_conversation}
-        children.update(c for c, info in composers.items() if info.parent_id is not None and info.parent_id in known)
-        ide = [native_id for native_id, info in composers.items()
-               if native_id not in transcripts and native_id not in children and info.has_conversation
-               and not (native_id in headers and headers[native_id].is_subagent)]
-        listed = set(transcripts) | set(ide)
-        # An Agent CLI chat whose transcript is gone (or never written); a subagent's chat
-        # (its store names the parent) is one of its parent's runs (``chats.subagent_parent``).
-        stores: list[tuple[str, Path]] = []
-        subagent_chats: dict[str, list[str]] = {}
-        for native_id, directory in sorted(chats.items()):
-            store = directory / "store.db"
-            if native_id not in listed and native_id not in children and os.path.isfile(store) and not ctx.linked_outside(store):
-                parent = subagent_parent(directory, ctx)
-                if parent is not None and (parent in listed or parent in chats):
-                    subagent_chats.setdefault(parent, []).append(native_id)
-                else:
-                    stores.append((native_id, directory))
-        claimed = {parent: tuple(ids) for parent, ids in subagent_chats.items()}
-        refs = [self._ref(native_id, files, ctx, claimed.get(native_id, ())) for native_id, files in transcripts.items()]
-        refs += [self._ref(native_id, None, ctx, claimed.get(native_id, ())) for native_id in ide]
-        for native_id, directory in stores:
-            refs.append(store_ref(native_id, directory, ctx, claimed.get(native_id, ())))
-            listed.add(native_id)
+        # Delegated runs (sub-composers, subagent transcripts, CLI subagent chats) are no
+        # sessions of their own: each rolls into one parent (``children``).
+        found = family(ctx)
+        refs = [self._ref(native_id, files, ctx) for native_id, files in found.transcripts.items()]
+        refs += [self._ref(native_id, None, ctx) for native_id in found.ide]
+        refs += [store_ref(native_id, directory, ctx, found.children(native_id)) for native_id, directory in found.stores]
+        listed = {ref.native_id for ref in refs}
         # A composer only a workspace DB lists, with its conversation inline.
         for native_id, composer in workspace_composers(ctx).items():
-            if native_id not in listed and native_id not in children and composer.has_conversation:
+            if native_id not in listed and not found.forest.owned(native_id) and composer.has_conversation:
                 refs.append(workspace_ref(native_id, composer))
         return refs
 
-    def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext, chats: tuple[str, ...] = ()) -> SessionRef:
+    def _ref(self, native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> SessionRef:
         from agentscan.model import SessionRef
-        from agentscan.providers.cursor.row import CursorHint, delegated_ids, recency
+        from agentscan.providers.cursor.children import family
+        from agentscan.providers.cursor.row import CursorHint, recency
 
         # An IDE-only composer names no file of its own: state.vscdb is shared
         # by every composer (and held open by Cursor), so it is not the
@@ -162,8 +136,8 @@ class CursorProvider(Provider):
             path=files.main if files else None,
             recency=recency(native_id, files, ctx),
             files=files.paths() if files else (),
-            hint=CursorHint(files, subagent_chats=chats),
-            children=delegated_ids(native_id, files, ctx, chats),
+            hint=CursorHint(files),
+            children=family(ctx).children(native_id),  # ``show <child id>`` opens the parent
         )
 
     def fingerprint(self, ref: SessionRef, ctx: ScanContext) -> str | None:
@@ -185,9 +159,11 @@ class CursorProvider(Provider):
         if ref.hint.workspace is not None:
             workspace_db = ref.hint.workspace.db
             stores += (workspace_db, workspace_db.with_name(workspace_db.name + "-wal"))
-        for chat in ref.hint.subagent_chats:  # the row counts them (``subagents``)
-            directory = chat_dirs(ctx).get(chat)
+        for child in ref.children:  # the row counts its CLI subagent chats (``subagents``)
+            directory = chat_dirs(ctx).get(child)
             stores += (directory / "meta.json", directory / "store.db") if directory is not None else ()
+        # Which runs are the session's is decided over every session (``children``).
+        parts.append("\0".join(ref.children))
         header = state_db(ctx).headers().get(ref.native_id)
         folder_file = workspace_json(header.workspace_id, ctx) if header is not None else None
         if folder_file is not None:  # a Cursor 3.0 composer's cwd (``workspace.folder_by_id``)
@@ -206,12 +182,12 @@ class CursorProvider(Provider):
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def locate(self, native_id: str, path: str | None, ctx: ScanContext) -> SessionRef | None:
-        """An id-index hit on a transcript session (IDE-only ones are rediscovered)."""
-        from agentscan.providers.cursor.discovery import discover_one
+        """An id-index hit on a transcript session (IDE-only ones are rediscovered).  Whose
+        runs are whose is known only over every session (``children.family``): that is read
+        once per scan, here as in discovery."""
+        from agentscan.providers.cursor.children import family
 
-        if path is None:
-            return None
-        files = discover_one(transcripts_roots(ctx), native_id, ctx)
+        files = family(ctx).transcripts.get(native_id) if path is not None else None
         return self._ref(native_id, files, ctx) if files is not None else None
 
     def known_cwds(self, ctx: ScanContext) -> set[str]:
@@ -226,8 +202,9 @@ class CursorProvider(Provider):
 
     def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
         from agentscan.providers.cursor.agentkv import conversation_counts
+        from agentscan.providers.cursor.children import family
         from agentscan.providers.cursor.row import (
-            child_ids, display_path, header_folder, mtime_time, store_facts, top_model, workspace_folder,
+            display_path, header_folder, mtime_time, store_facts, top_model, workspace_folder,
         )
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.usage import session_usage
@@ -243,7 +220,7 @@ class CursorProvider(Provider):
         if ref.hint.store is not None or ref.hint.workspace is not None:
             return self._assemble_standalone(ref, ctx)
         facts = store_facts(ref.native_id, ctx)
-        children = child_ids(ref.native_id, files, db, ref.hint.subagent_chats)
+        children = family(ctx).children(ref.native_id)
         usage = session_usage(ref.native_id, children, db)
         common: dict[str, Any] = dict(
             provider=self.name,
@@ -289,22 +266,26 @@ class CursorProvider(Provider):
     def _assemble_standalone(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
         """A CLI store or a workspace-only composer (``standalone.py``)."""
         from agentscan.providers.cursor.chats import chat_meta
-        from agentscan.providers.cursor.composer import BubbleStats
         from agentscan.providers.cursor.row import StoreFacts
         from agentscan.providers.cursor.standalone import store_row, workspace_row
-        from agentscan.providers.cursor.usage import SessionUsage
+        from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.usage import SessionUsage, session_usage
 
         hint = ref.hint
         facts = StoreFacts(None, None, chat_meta(ref.native_id, ctx))
         if hint.workspace is not None:
-            own = hint.workspace.stats
-            row = workspace_row(ref.native_id, hint.workspace)
-        else:
-            own = BubbleStats()
-            row = store_row(ref.native_id, hint.store, ctx, subagents=len(hint.subagent_chats))
-        # A CLI subagent's chat records no tokens: its part is empty, but it is listed.
-        children = hint.subagent_chats
-        return _Assembled(row, facts, children, SessionUsage(own, {chat: BubbleStats() for chat in children}))
+            return _Assembled(workspace_row(ref.native_id, hint.workspace), facts, (), SessionUsage(hint.workspace.stats, {}))
+        # A CLI subagent's chat records no tokens: its part is empty, but it is counted.
+        children = self._children(ref, ctx)
+        usage = session_usage(ref.native_id, children, state_db(ctx))
+        row = store_row(ref.native_id, hint.store, ctx, subagents=len(children), tokens=usage.tokens())
+        return _Assembled(row, facts, children, usage)
+
+    @staticmethod
+    def _children(ref: SessionRef, ctx: ScanContext) -> tuple[str, ...]:
+        from agentscan.providers.cursor.children import family
+
+        return () if ref.hint.workspace is not None else family(ctx).children(ref.native_id)
 
     @staticmethod
     def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
@@ -386,7 +367,7 @@ class CursorProvider(Provider):
     # -- tokens ----------------------------------------------------------
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
-        from agentscan.providers.cursor.row import child_ids, top_model
+        from agentscan.providers.cursor.row import top_model
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.usage import SessionUsage, session_usage
 
@@ -397,8 +378,7 @@ class CursorProvider(Provider):
                 usage = SessionUsage(ref.hint.workspace.stats, {})
                 entries.extend(usage.entries(ref.native_id, db, top_model(ref.hint.workspace.stats)))
                 continue
-            files: TranscriptSet | None = ref.hint.transcripts
-            children = child_ids(ref.native_id, files, db, ref.hint.subagent_chats)
+            children = self._children(ref, ctx)
             info = db.composers().get(ref.native_id)
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))

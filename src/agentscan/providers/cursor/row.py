@@ -26,10 +26,6 @@ from agentscan.timeutil import from_epoch, newest
 if TYPE_CHECKING:
     from agentscan.providers.cursor.usage import SessionUsage
 
-# A runaway subComposerIds graph must not turn into an unbounded walk.
-_MAX_CHILDREN = 500
-
-
 class StoreSession(NamedTuple):
     """A CLI chat known only by its store (``standalone.py``); a named tuple (see
     ``cli.term.Terminal``)."""
@@ -50,8 +46,6 @@ class CursorHint(NamedTuple):
     transcripts: TranscriptSet | None
     store: StoreSession | None = None
     workspace: WorkspaceComposer | None = None
-    #: Agent CLI subagent chats that name this session their parent (``chats.subagent_parent``)
-    subagent_chats: tuple[str, ...] = ()
 
 
 class StoreFacts(NamedTuple):
@@ -95,42 +89,6 @@ class StoreFacts(NamedTuple):
 def store_facts(native_id: str, ctx: ScanContext) -> StoreFacts:
     db = state_db(ctx)
     return StoreFacts(db.composers().get(native_id), db.headers().get(native_id), chat_meta(native_id, ctx))
-
-
-def claimed_by(db: StateDb) -> dict[str, tuple[str, ...]]:
-    """Parent id -> the composers whose ``subagentInfo.parentComposerId`` names it (memoised)."""
-    found = db.memo.get("cursor.claimed_by")
-    if not isinstance(found, dict):
-        claims: dict[str, list[str]] = {}
-        for composer_id, info in db.composers().items():
-            if info.parent_id is not None:
-                claims.setdefault(info.parent_id, []).append(composer_id)
-        found = db.memo["cursor.claimed_by"] = {parent: tuple(sorted(ids)) for parent, ids in claims.items()}
-    return found
-
-
-def child_ids(native_id: str, files: TranscriptSet | None, db: StateDb, chats: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """Delegated runs: ``subagents/`` stems, ``subComposerIds``/``subagentComposerIds`` and the
-    composers whose ``subagentInfo`` names their parent, transitively; then the CLI subagent
-    ``chats`` (``CursorHint.subagent_chats``)."""
-    found: dict[str, None] = {}
-    stems = [sub.agent_id for sub in files.subagents] if files else []
-    pending = [native_id, *stems]
-    seen = set(pending)
-    found.update(dict.fromkeys(stems))
-    composers = db.composers()
-    claims = claimed_by(db)
-    while pending and len(found) < _MAX_CHILDREN:
-        parent = pending.pop(0)
-        info = composers.get(parent)
-        for sub in (*(info.sub_ids if info else ()), *claims.get(parent, ())):
-            if sub not in seen:
-                seen.add(sub)
-                found[sub] = None
-                pending.append(sub)
-    found.update(dict.fromkeys(chat for chat in chats if chat not in seen))
-    found.pop(native_id, None)
-    return tuple(found)
 
 
 def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> float:
@@ -186,18 +144,6 @@ def workspace_folder(native_id: str, ctx: ScanContext) -> str | None:
 
     composer = workspace_composers(ctx).get(native_id)
     return composer.folder if composer is not None else None
-
-
-def delegated_ids(native_id: str, files: TranscriptSet | None, ctx: ScanContext, chats: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """Delegated runs' own ids (``show <child id>`` opens the parent)."""
-    found = [sub.agent_id for sub in files.subagents] if files else []
-    found.extend(chat for chat in chats if chat not in found)
-    db = state_db(ctx)
-    info = db.composers().get(native_id)
-    if info is not None:
-        found.extend(sub for sub in info.sub_ids if sub not in found)
-    found.extend(sub for sub in claimed_by(db).get(native_id, ()) if sub not in found)
-    return tuple(found)
 
 
 def header_folder(facts: StoreFacts, ctx: ScanContext) -> str | None:

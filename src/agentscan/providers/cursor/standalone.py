@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from agentscan.context import ScanContext
-from agentscan.model import Counts, SessionRef, SessionRow
+from agentscan.model import Counts, SessionRef, SessionRow, TokenUsage
 from agentscan.providers.cursor.chats import chat_meta, meta_json
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, simulated
 from agentscan.providers.cursor.cwd import Naming, md5_names
@@ -37,7 +37,7 @@ _MD5 = re.compile(r"[0-9a-fA-F]{32}")
 
 
 def store_ref(native_id: str, directory: Path, ctx: ScanContext, chats: tuple[str, ...] = ()) -> SessionRef:
-    """``chats``: the CLI subagent chats that name this one their parent."""
+    """``chats``: the runs under this chat (its CLI subagent chats: ``children``)."""
     store = directory / "store.db"
     updated = as_epoch_ms(meta_json(directory, ctx).get("updatedAtMs"))
     stamps = [updated / 1000] if updated else []
@@ -47,7 +47,7 @@ def store_ref(native_id: str, directory: Path, ctx: ScanContext, chats: tuple[st
         pass
     # The CLI holds store.db open while the chat runs: it is the session's file.
     return SessionRef(PROVIDER, native_id, store, max(stamps, default=0.0), (store,),
-                      CursorHint(None, store=StoreSession(directory), subagent_chats=chats), children=chats)
+                      CursorHint(None, store=StoreSession(directory)), children=chats)
 
 
 def workspace_ref(native_id: str, composer: WorkspaceComposer) -> SessionRef:
@@ -71,7 +71,8 @@ def _named_by(session: StoreSession) -> Callable[[str], Naming] | None:
     return md5_names(digest) if _MD5.fullmatch(digest) else None
 
 
-def store_row(native_id: str, session: StoreSession, ctx: ScanContext, *, subagents: int = 0) -> SessionRow:
+def store_row(native_id: str, session: StoreSession, ctx: ScanContext, *, subagents: int = 0,
+              tokens: TokenUsage | None = None) -> SessionRow:
     meta = chat_meta(native_id, ctx)
     summary = summarize_events(store_events(session.store, ctx), _named_by(session))
     mtime = _mtime(session.store)
@@ -89,6 +90,7 @@ def store_row(native_id: str, session: StoreSession, ctx: ScanContext, *, subage
         updated_at=newest(meta.updated if meta else None, summary.last_ts, started) or (from_epoch(mtime) if mtime else None),
         counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
         subagents=subagents,
+        tokens=tokens,
     )
 
 

@@ -1,7 +1,7 @@
 """Bubble tokens of a Cursor session, its sub-composers' included.
 
-A sub-composer claimed by two parents is still billed once: each call's
-dedupe key is its composer and bubble id (docs/providers/cursor.md).
+Each run is in one session only (``children``); each call's dedupe key is still its
+composer and bubble id (docs/providers/cursor.md).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class SessionUsage(NamedTuple):
                     timestamp=item.timestamp or fallback_time,
                     model=item.model or fallback_model,
                     subagent=child,
-                    # A sub-composer claimed by two parents is still billed once.
+                    # Unique: a run is in one session only (``children``).
                     dedupe_key=f"{composer_id}:{item.bubble_id}",
                 ))
         return found

@@ -213,20 +213,12 @@ def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessi
         existing = session.subagents.get(agent_id)
         if existing is None:
             session.subagents[agent_id] = chat
-        elif _newer_copy(chat, existing):
+        elif _wins(chat, existing):  # a subagent's copies are ranked as a session's are
             session.shadowed.append(existing)
             session.subagents[agent_id] = chat
         else:
             session.shadowed.append(chat)
         session.newest_mtime = max(session.newest_mtime, chat.mtime)
-
-
-def _newer_copy(new: ChatFile, old: ChatFile) -> bool:
-    """Between two files of one subagent: a resumed legacy chat is migrated into a
-    ``.jsonl`` beside it (as a session's is), which wins; else the newer."""
-    if new.legacy != old.legacy:
-        return not new.legacy
-    return new.mtime > old.mtime
 
 
 def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> ChatFile | None:
