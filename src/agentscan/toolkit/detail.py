@@ -155,17 +155,20 @@ class DetailCollector:
         self.clips.messages += cut
         return clipped
 
-    def add_prompt(self, text: str, timestamp: datetime | None = None) -> None:
-        self.prompts.add(Prompt(self._clip(text), timestamp, next(self._seq)))
+    def add_prompt(self, text: str, timestamp: datetime | None = None, *, seq: int | None = None) -> None:
+        """``seq``: a place in reading order ``reserve`` gave when the prompt was read, for a
+        prompt added later (Codex's, when its stretch closes)."""
+        self.prompts.add(Prompt(self._clip(text), timestamp, seq or next(self._seq)))
 
     def add_response(self, text: str, timestamp: datetime | None = None, model: str | None = None,
                      *, seq: int | None = None) -> None:
         self.responses.add(Response(self._clip(text), timestamp, model, seq or next(self._seq)))
 
-    def add_subagent_prompt(self, subagent: str, text: str, timestamp: datetime | None = None) -> None:
+    def add_subagent_prompt(self, subagent: str, text: str, timestamp: datetime | None = None, *,
+                            seq: int | None = None) -> None:
         """The task ``subagent`` was given (or a later message to it): shown under it, not as the session's."""
         assert self._talk is not None
-        self._talk.prompts.add((subagent, Prompt(self._clip(text), timestamp, next(self._seq))))
+        self._talk.prompts.add((subagent, Prompt(self._clip(text), timestamp, seq or next(self._seq))))
 
     def add_subagent_response(self, subagent: str, text: str, timestamp: datetime | None = None,
                               model: str | None = None, *, seq: int | None = None) -> None:

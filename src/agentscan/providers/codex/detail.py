@@ -3,10 +3,12 @@
 Codex writes the conversation twice: ``event_msg`` (``user_message``,
 ``agent_message``, or from 0.145 on ``item_completed`` ``UserMessage`` and
 ``AgentMessage`` items: what the user typed and read) and ``response_item``
-(what the model saw, injected context included).  We show the events and
-fall back to the items for a stretch of lines (between two ``turn_context``
-lines, as ``messages.add_kind`` counts them) in which the build wrote no
-events: a thread resumed by another build shows every turn once.  Tool calls
+(what the model saw, injected context included); some builds write both kinds
+of event.  Per stretch of lines (between two ``turn_context`` lines, or up to a
+prompt item after a reply: ``messages.ends_stretch``) we show the messages
+``messages.add_kind`` counts: the larger of the two kinds of event, else the
+items (``messages.source``), so a thread resumed by another build shows every
+turn once and a message written as both kinds of event is shown once.  Tool calls
 are ``response_item`` entries (``function_call``, ``custom_tool_call`` such
 as ``apply_patch``, ``local_shell_call``, ``web_search_call``) matched to
 their outputs by ``call_id``; their status comes from the exit code.
@@ -34,7 +36,7 @@ from agentscan.toolkit.detail import DetailCollector
 from agentscan.detailmodel import PlanStep, Prompt, Response, ToolEvent
 from agentscan.model import Counts
 from agentscan.providers.codex.facts import LineFacts
-from agentscan.providers.codex.messages import turn_prompt, turn_response
+from agentscan.providers.codex.messages import ends_stretch, source, turn_prompt, turn_response
 from agentscan.providers.codex.records import (as_count, as_dict, as_str, event_prompt, item_prompt, item_response,
                                               plan_steps)
 
@@ -154,9 +156,13 @@ def _event_status(payload: Mapping[str, Any]) -> str | None:
     return None
 
 
-#: where a message line counts in ``TranscriptReader._stretch`` (``line_kind``'s kinds)
-_STRETCH = {"event_prompt": 0, "turn_prompt": 0, "item_prompt": 1, "event_response": 2, "turn_response": 2,
-            "item_response": 3}
+#: where a message line counts in ``TranscriptReader._stretch`` (``line_kind``'s kinds): prompts,
+#: then replies, each as legacy events, ``item_completed`` items, ``response_item`` messages
+#: (``messages.PROMPT_KINDS``, ``REPLY_KINDS``: ``source`` picks one of each)
+_STRETCH = {"event_prompt": 0, "turn_prompt": 1, "item_prompt": 2, "event_response": 3, "turn_response": 4,
+            "item_response": 5}
+_READ = {"event_prompt": event_prompt, "turn_prompt": turn_prompt, "item_prompt": item_prompt,
+         "turn_response": turn_response, "item_response": item_response}
 
 
 @dataclass
@@ -171,27 +177,24 @@ class TranscriptReader:
     conversation: bool = False
     facts: LineFacts = field(default_factory=LineFacts)
     _sink: DetailCollector = field(init=False)
-    #: the open stretch's item messages, each with its place in it (flushed in file order)
-    _item_prompts: NewestKept[tuple[int, Prompt]] = field(init=False)
-    _item_responses: NewestKept[tuple[int, Response]] = field(init=False)
+    #: the open stretch's messages by ``_STRETCH`` place, each with its place in the stretch:
+    #: held until it closes (``source`` chooses then), flushed in file order
+    _held: list[NewestKept[tuple[int, Prompt | Response]]] = field(init=False)
     _place: int = 0
-    #: whether the open stretch had prompt events, reply events (its items are then not shown)
-    _told: list[bool] = field(default_factory=lambda: [False, False])
     _settled: set[str] = field(default_factory=set)
     #: the main thread's live user turns: the collector's mark before each (a rollback goes back there)
     _turns: deque[tuple] = field(default_factory=lambda: deque(maxlen=MAX_TURNS))
-    #: the open stretch's prompts, each with the stretch's event and item prompts and replies
-    #: before it and the collector's mark past its messages (settled as the stretch closes)
-    _open_turns: list[tuple[bool, tuple[int, int, int, int], tuple]] = field(default_factory=list)
-    #: the open stretch's event prompts, item prompts, event replies, item replies so far
-    _stretch: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    #: the open stretch's prompts, each with its ``_STRETCH`` place, the stretch's messages of
+    #: each place before it and the collector's mark past its messages (settled as it closes)
+    _open_turns: list[tuple[int, tuple[int, ...], tuple]] = field(default_factory=list)
+    #: the open stretch's messages of each ``_STRETCH`` place so far
+    _stretch: list[int] = field(default_factory=lambda: [0] * 6)
     #: the collector's prompts and replies when the open stretch began
     _stretch_base: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         self._sink = self.collector if self.subagent is None else self.collector.child()
-        self._item_prompts = NewestKept(self.collector.bounds.prompts)
-        self._item_responses = NewestKept(self.collector.bounds.responses)
+        self._held = self._fresh()
         self._stretch_base = self._said()
 
     @property
@@ -213,31 +216,25 @@ class TranscriptReader:
 
     def feed(self, record: Mapping[str, Any]) -> None:
         timestamp, kind, rtype, payload = self.facts.note(record)
-        if kind == "turn":
+        if (kind == "turn" or kind == "item_prompt") and ends_stretch(kind, any(self._stretch[3:])):
             self._flush()
+        if kind == "turn":
             return
-        if self.subagent is None and kind in _STRETCH:
-            self._note_turn(kind)
+        if kind in _STRETCH:
+            self._hold(kind, payload, timestamp)
+            return
         if rtype == "event_msg":
             if payload.get("type") == "thread_rolled_back":
                 self._roll_back(payload)
                 return
-            self._event(payload, kind, timestamp)
+            self._event(payload, timestamp)
         elif rtype == "response_item":
             self._item(payload, kind, timestamp)
 
-    def _event(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
+    def _event(self, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
         if payload.get("type") == "token_count":
             return  # rate limits are noted by LineFacts; usage is counted by ``usage.py``
-        if kind == "event_prompt" or kind == "turn_prompt":
-            self._told[0] = True
-            prompt = event_prompt(payload) if kind == "event_prompt" else turn_prompt(payload)
-            self._add_prompt(prompt or "", timestamp)
-        elif kind == "event_response" or kind == "turn_response":
-            self._told[1] = True
-            reply = payload["message"] if kind == "event_response" else turn_response(payload)
-            self._add_response((reply or "").strip(), timestamp, self.model)
-        elif payload.get("type") == "error":
+        if payload.get("type") == "error":
             # A turn that failed (a stream cut off, a usage limit): ``show``'s errors.  A
             # ``turn_aborted`` is not one: the user interrupted the turn, or replaced it.
             label, text = error_event(payload)
@@ -251,23 +248,34 @@ class TranscriptReader:
 
     def _item(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         ptype = payload.get("type")
-        if kind == "item_prompt":
-            # Held until the end of the stretch (events may still supersede them): keep
-            # each one bounded now, not after 1,000 of them sit in memory whole.
-            limit = self.collector.bounds.message_bytes
-            self._place += 1
-            self._item_prompts.add((self._place, Prompt(shorten_kept(item_prompt(payload) or "", limit), timestamp)))
-        elif kind == "item_response":
-            limit = self.collector.bounds.message_bytes
-            self._place += 1
-            reply = Response(shorten_kept(item_response(payload) or "", limit), timestamp, self.model)
-            self._item_responses.add((self._place, reply))
-        elif kind == "tool_call":
+        if kind == "tool_call":
             self._tool_call(payload, timestamp)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             call_id = as_str(payload.get("call_id"))
             if call_id is not None and call_id not in self._settled:
                 self._sink.finish_tool(call_id, status=output_status(payload.get("output")))
+
+    def _hold(self, kind: str, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
+        """A prompt or reply, held until the end of its stretch (which of its kinds is shown is
+        known only then): kept bounded now, not after 1,000 of them sit in memory whole.  A reply
+        takes its place in reading order now (``show --full``), as the calls after it do, and
+        a prompt before the calls it started."""
+        place = _STRETCH[kind]
+        if self.subagent is None:
+            self._note_turn(place)
+        self._stretch[place] += 1
+        self._place += 1
+        text = payload["message"] if kind == "event_response" else _READ[kind](payload)
+        if place >= 3 and kind != "item_response":
+            text = (text or "").strip()
+        text = shorten_kept(text or "", self.collector.bounds.message_bytes)
+        message: Prompt | Response = (Prompt(text, timestamp, self.collector.reserve()) if place < 3 else
+                                      Response(text, timestamp, self.model, self.collector.reserve()))
+        self._held[place].add((self._place, message))
+
+    def _fresh(self) -> list[NewestKept[tuple[int, Prompt | Response]]]:
+        bounds = self.collector.bounds
+        return [NewestKept(bounds.prompts if place < 3 else bounds.responses) for place in range(6)]
 
     def _tool_call(self, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
         ptype = payload.get("type")
@@ -293,45 +301,39 @@ class TranscriptReader:
             if steps is not None:
                 self.collector.plan = tuple(PlanStep(step, state) for step, state in steps)
 
-    def _add_prompt(self, text: str, timestamp: datetime | None) -> None:
+    def _add_prompt(self, text: str, timestamp: datetime | None, seq: int | None = None) -> None:
         """The session's prompt, or (in a subagent's rollout) the task it was given."""
         if self.own:
-            self.collector.add_prompt(text, timestamp)
+            self.collector.add_prompt(text, timestamp, seq=seq)
         elif self.subagent is not None:
-            self.collector.add_subagent_prompt(self.subagent, text, timestamp)
+            self.collector.add_subagent_prompt(self.subagent, text, timestamp, seq=seq)
 
-    def _add_response(self, text: str, timestamp: datetime | None, model: str | None) -> None:
+    def _add_response(self, text: str, timestamp: datetime | None, model: str | None, seq: int | None = None) -> None:
         if self.own:
-            self.collector.add_response(text, timestamp, model)
+            self.collector.add_response(text, timestamp, model, seq=seq)
         elif self.subagent is not None:
-            self.collector.add_subagent_response(self.subagent, text, timestamp, model)
+            self.collector.add_subagent_response(self.subagent, text, timestamp, model, seq=seq)
 
     def _said(self) -> tuple[int, int]:
         """The prompts and replies the collector took so far (those it dropped included)."""
         mark = self.collector.mark()
         return mark[0], mark[1]
 
-    def _note_turn(self, kind: str) -> None:
-        """Count a message line of the open stretch; a prompt starts a user turn (if the
-        stretch's choice, events or items, is its source: ``_settle``)."""
-        place = _STRETCH[kind]
-        if place < 2:
-            event_p, item_p, event_r, item_r = self._stretch
-            self._open_turns.append((place == 1, (event_p, item_p, event_r, item_r), self.collector.mark()[2:]))
-        self._stretch[place] += 1
+    def _note_turn(self, place: int) -> None:
+        """A prompt of the open stretch starts a user turn (if its place is the one the stretch's
+        prompts are shown from: ``_settle``)."""
+        if place < 3:
+            self._open_turns.append((place, tuple(self._stretch), self.collector.mark()[2:]))
 
-    def _settle(self) -> None:
-        """The open stretch's user turns, as it is about to close: its event prompts where it
-        had some, else its item prompts (as it is shown and counted), each with the prompts and
-        replies that came before it in the collector (items are added only as it closes)."""
-        events, replies = self._told
+    def _settle(self, prompt_from: int, reply_from: int) -> None:
+        """The open stretch's user turns, as it is about to close: its prompts of the place they
+        are shown (and counted) from, each with the prompts and replies that came before it in
+        the collector (the stretch's messages are added only as it closes)."""
         prompts, responses = self._stretch_base
-        for from_item, before, rest in self._open_turns:
-            if from_item != events:
-                self._turns.append((prompts + before[0 if events else 1], responses + before[2 if replies else 3],
-                                    *rest))
+        for place, before, rest in self._open_turns:
+            if place == prompt_from:
+                self._turns.append((prompts + before[prompt_from], responses + before[reply_from], *rest))
         self._open_turns.clear()
-        self._stretch = [0, 0, 0, 0]
 
     def _roll_back(self, payload: Mapping[str, Any]) -> None:
         """A ``thread_rolled_back``: the last ``num_turns`` user turns are gone (all of them when
@@ -350,26 +352,25 @@ class TranscriptReader:
         self._stretch_base = self._said()
 
     def _flush(self) -> None:
-        """End the open stretch: its item messages are shown, in order, where it had no events."""
+        """End the open stretch: the prompts and replies of the kind it counts (``source``) are
+        shown, in order."""
+        chosen = (source(*self._stretch[:3]), 3 + source(*self._stretch[3:]))
         if self.subagent is None:
-            self._settle()
+            self._settle(*chosen)
         held: list[tuple[int, Prompt | Response]] = []
-        if not self._told[0]:
-            held.extend(self._item_prompts.items())
-            if self.own:
-                self.collector.prompts.dropped += self._item_prompts.dropped
-        if not self._told[1]:
-            held.extend(self._item_responses.items())
-            if self.own:
-                self.collector.responses.dropped += self._item_responses.dropped
+        for place in chosen:
+            kept = self._held[place]
+            held.extend(kept.items())
+            for _ in range(kept.dropped):  # older than the bounds keep, where they go
+                self.collector.count_dropped("prompts" if place < 3 else "responses",
+                                             subagent=None if self.own else self.subagent)
         for _, message in sorted(held, key=lambda pair: pair[0]):
             if isinstance(message, Prompt):
-                self._add_prompt(message.text, message.timestamp)
+                self._add_prompt(message.text, message.timestamp, message.seq)
             else:
-                self._add_response(message.text, message.timestamp, message.model)
-        self._item_prompts = NewestKept(self.collector.bounds.prompts)
-        self._item_responses = NewestKept(self.collector.bounds.responses)
-        self._told = [False, False]
+                self._add_response(message.text, message.timestamp, message.model, message.seq)
+        self._held = self._fresh()
+        self._stretch = [0] * 6
         self._stretch_base = self._said()
 
     def finish(self) -> list[ToolEvent]:

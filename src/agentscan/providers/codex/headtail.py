@@ -33,7 +33,7 @@ from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import Counters
 from agentscan.providers.codex.facts import LineFacts
 from agentscan.providers.codex.modeluse import ModelUse
-from agentscan.providers.codex.messages import turn_prompt
+from agentscan.providers.codex.messages import REPLY_KINDS, line_kind, turn_prompt
 from agentscan.providers.codex.names import RolloutNames
 from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cwd, enveloped, event_prompt, item_prompt,
                                               payload_of)
@@ -255,8 +255,10 @@ def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
                 cwd = cwd or context_cwd(payload)
             elif fallback is not None:
                 # Builds that write user_message (or item_completed) events write one
-                # right after the item; older builds never do, so do not read on for long.
+                # right after the item; older builds never do, so do not read on for long,
+                # nor past a reply (a later prompt's event, of a build that resumed the
+                # thread, is not this one's: ``messages.ends_stretch``).
                 grace -= 1
-                if grace <= 0:
+                if grace <= 0 or line_kind(record, payload) in REPLY_KINDS:
                     break
     return HeadSummary(collapse(fallback, TITLE_CHARS) if fallback else None, cwd=cwd)

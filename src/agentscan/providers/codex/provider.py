@@ -48,7 +48,9 @@ class CodexProvider(Provider):
     # 12: prompts and replies of ``item_completed`` events (0.145+), events or items chosen per
     #     stretch of a rollout, not per file; more injected context (``<skill>``, …) is not a prompt
     # 13: a review (compact, memory) subagent thread with no parent says what it is in its title
-    parser_version = "13"
+    # 14: a message written both as a legacy event and as an ``item_completed`` counts once; a
+    #     prompt item after a reply ends a stretch (``messages.ends_stretch``)
+    parser_version = "14"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)
