@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Collection
+from typing import TYPE_CHECKING, Any, Collection, Mapping
 
 import orjson
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.model import TokenUsage
     from agentscan.providers.claude.discovery import SessionFiles
+    from agentscan.providers.claude.row import FileSummary
 
 _PATH_KEYS = ("file_path", "path", "notebook_path")
 _TASK_TOOLS = ("TaskCreate", "TaskUpdate")
@@ -294,25 +295,31 @@ def _assistant_block(block: dict, texts: list[str], sink: DetailCollector, times
             plan.call(name, block)
 
 
-def subagent_models(groups: list[list]) -> dict[str, str]:
-    """Each subagent's model from the session's token groups (``usagegroups``): the one
-    most of its calls used, as the row's is the one most of the session's messages used
-    (ties: the more tokens, then the first seen).  Claude Code's ``<synthetic>`` replies
-    (an API error written as a message) are no model it ran."""
+def subagent_models(groups: list[list], summaries: Mapping[str, FileSummary]) -> dict[str, str]:
+    """Each subagent's model: by the row's rule (the one most of its messages used: its
+    ``summaries``' ``models``) when its records were read, else from the session's token
+    groups (``usagegroups``: a subagent known only from the parent's progress records), the
+    one most of its calls used (ties: the more tokens, then the first seen).  The calls of an
+    advisor it consulted (``usage.advisor_calls``) are calls of their own there, on the
+    advisor's model: a subagent that consulted one on every call tied with its advisor, which
+    had the more tokens, and was shown on its advisor's model.  Claude Code's ``<synthetic>``
+    replies (an API error written as a message) are no model it ran."""
     from agentscan.providers.claude.records import SYNTHETIC_MODELS
     from agentscan.usagegroups import GROUP_KEYS
 
+    models = {agent: summary.models.most_common(1)[0][0] for agent, summary in summaries.items() if summary.models}
     # subagent -> model -> [calls, tokens]
     found: dict[str, dict[str, list[int]]] = {}
     for group in groups:
         agent, model = group[0], group[1]
-        if agent is None or not model or model in SYNTHETIC_MODELS:
+        if agent is None or agent in models or not model or model in SYNTHETIC_MODELS:
             continue
         sums = found.setdefault(agent, {}).setdefault(model, [0, 0])
         sums[0] += group[GROUP_KEYS + 5]
         sums[1] += sum(group[GROUP_KEYS:GROUP_KEYS + 4])
     # ``max`` keeps the first of equals: a dict keeps the order the groups came in.
-    return {agent: max(models, key=lambda model: models[model]) for agent, models in found.items()}
+    models.update({agent: max(counts, key=lambda model: counts[model]) for agent, counts in found.items()})
+    return models
 
 
 def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, str], task_calls: dict[str, str],

@@ -81,14 +81,17 @@ class Join:
     def _same_copies(self, main: FileSummary) -> bool:
         """Whether the second half skips the records the one pass skips as copies
         (``seenuuids``): none of those it looked up was met before, in either half, and it
-        looked up every record the one pass would (the first half's newest compaction is
-        dated no later than the seam: ``halfpass._HalfSeen``)."""
+        looked up every record the one pass would (those dated before the first half's
+        ``compacted``, no later than the seam: ``halfpass._HalfSeen``).  A first half that
+        compacted and holds a record dated after the seam's (a boundary dated past the
+        records that follow it) is read here too: times out of order across the seam are
+        not worth the join's doubt."""
         from agentscan.providers.claude.halfpass import MAX_LOOKED_UP
 
         if self.met_any or len(self.looked_up) > MAX_LOOKED_UP:
             return False
-        if main.compacted is not None and (self.floor is None or main.compacted > self.floor):
-            return False
+        if main.compacted is not None and (self.floor is None or main.last_ts is None or main.last_ts > self.floor):
+            return False  # (``compacted`` is never later than ``last_ts``: ``seenuuids.copies_before``)
         return not self.looked_up or set(self.looked_up).isdisjoint(main.seen.hashes)
 
     def apply(self, ctx: ScanContext, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,

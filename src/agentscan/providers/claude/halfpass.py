@@ -157,7 +157,9 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     facts, totals = _HalfFacts() if with_facts else None, HalfTotals()
     progress = ReadProgress(seam, 1)  # its first line numbered 2: no byte order mark is taken off it
     held = ctx.warnings = _HeldFew()
-    summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary)
+    # (``seam``: a compaction's newest record before it may be in the first half, unread here:
+    # its own time bounds the copies after it, so this half looks up all the one pass would.)
+    summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary, seam=True)
     return {
         "summary": summary.to_state(), "results": summary.results, "inline": bool(summary.inline),
         "early_texts": texts.early, "early_models": models.early, "stand_in": texts.stand_in or models.stand_in,

@@ -74,13 +74,14 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     for text, stamp, kind in facts.errors:
         collector.add_error(text, parse_iso(stamp), kind=kind)
     extra_tools: list = []
+    subs = {}
     for agent_id, sub in sorted(files.subagents.items()):
         # Subagent transcripts are read whole, as by ``detail`` (they are small).
         stream = TranscriptStream(collector, subagent=agent_id)
-        summarize(sub.path, ctx, subagent=agent_id, observer=stream.feed)
+        subs[agent_id] = summarize(sub.path, ctx, subagent=agent_id, observer=stream.feed)
         extra_tools.extend(stream.finish())
     infos = subagent_infos(files, ctx, facts.task_types, facts.task_calls, facts.per_agent,
-                           models=subagent_models(facts.groups))
+                           models=subagent_models(facts.groups, subs))
     return collector.build(row, subagents=infos, extra_tools=extra_tools,
                            extra={"rewound_messages": 0, "errors": collector.errors()})
 

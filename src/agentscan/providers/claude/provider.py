@@ -214,7 +214,7 @@ class ClaudeProvider(Provider):
         from collections import Counter
 
         from agentscan.model import Counts, SessionRow
-        from agentscan.providers.claude.row import title_of
+        from agentscan.providers.claude.titles import title_of
         from agentscan.timeutil import from_epoch, newest, oldest
 
         if main is not None and main.inline:
@@ -261,7 +261,8 @@ class ClaudeProvider(Provider):
         row = self._row_from(ref, main, subs, totals.total(), totals.by_subagent())
         infos = subagent_infos(files, ctx, main.task_types if main else {}, main.task_calls if main else {},
                                totals.by_subagent(), inline=main.inline if main else {},
-                               models=subagent_models(totals.groups(files.subagents)))
+                               models=subagent_models(totals.groups(files.subagents),
+                                                      {**subs, **(main.inline if main else {})}))
         extra: dict = {"rewound_messages": collector.rewound,  # (an edited prompt's branch: ``detail.LiveBranch``)
                        "errors": collector.errors()}
         if main is None:

@@ -27,8 +27,9 @@ from agentscan.providers.claude.records import (
     queued_prompt_text,
     real_prompt_text,
 )
-from agentscan.providers.claude.seenuuids import SeenUuids, copied_calls
+from agentscan.providers.claude.seenuuids import SeenUuids, copied_calls, copies_before
 from agentscan.providers.claude.sidechains import InlineRuns, note_inline, note_inline_result
+from agentscan.providers.claude.titles import TITLE_CHARS, note_leaf, note_summary
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
@@ -36,7 +37,6 @@ from agentscan.timeutil import parse_iso
 if TYPE_CHECKING:
     from agentscan.providers.claude.showfacts import ShowFacts
 
-TITLE_CHARS = 180
 #: a second half's subagent results listed (``FileSummary.results``); one more says there were more
 MAX_RESULTS = 4096
 #: how many recent message ids count each message once (its records are written together)
@@ -87,8 +87,8 @@ class FileSummary:
         # own summary, by run id; made at the first such record (2.0.x builds wrote them).
         self.inline: dict[str, FileSummary] = {}
         self._runs: InlineRuns | None = None
-        # Records copied again by claude-code issue 92089 (``seenuuids``), skipped; the newest
-        # compaction boundary's time (a copy is dated before it); the uuids met.
+        # Records copied again by claude-code issue 92089 (``seenuuids``), skipped; the time a
+        # record dated before may be one (``seenuuids.copies_before``); the uuids met.
         self.copies = 0
         self.compacted: datetime | None = None
         self.seen = SeenUuids()
@@ -185,13 +185,15 @@ def summarize(
     facts: ShowFacts | None = None,
     resumed: FileSummary | None = None,
     end: int | None = None,
+    seam: bool = False,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
     huge transcript needs from all of it (fed from this pass's own reading of each record).
     ``resumed`` is what an earlier pass found in the bytes before ``progress`` (a row's
     resume state, ``rowresume``): only what follows them is read.  ``end``: the pass stops
-    there, a line boundary (the first half of a transcript read on two cores: ``halves``)."""
+    there, a line boundary (the first half of a transcript read on two cores: ``halves``).
+    ``seam``: the pass begins at a seam, the times before it unknown (the second half: ``halfpass``)."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -221,6 +223,7 @@ def summarize(
     # locally: this runs on every line of every session of a cold table, and a call and
     # four attribute reads a line cost a tenth of the pass.
     first_ts, last_ts, branch, compacted = summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted
+    newest_before = None  # ``last_ts`` before the record that last raised it (a compaction's: ``copies_before``)
     seen = summary.seen
     remember = seen.hashes.append
     # The calls of an advisor a call consulted (``usage.advisor_calls``): only for the sums.
@@ -236,7 +239,7 @@ def summarize(
             uuid = record.get("uuid")
             if uuid.__class__ is str:
                 key = hash(uuid)
-                # Dated before the newest compaction: maybe a copy claude-code re-appended (``seenuuids``).
+                # Dated no later than what a compaction followed: maybe a copy claude-code re-appended (``seenuuids``).
                 if compacted is not None and timestamp is not None and timestamp < compacted and seen.met(key):
                     summary.copies += 1
                     copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
@@ -248,7 +251,7 @@ def summarize(
                 if first_ts is None or timestamp < first_ts:
                     first_ts = timestamp
                 if last_ts is None or timestamp > last_ts:
-                    last_ts = timestamp
+                    newest_before, last_ts = last_ts, timestamp
             if summary.cwd is None:
                 summary.cwd = as_str(record.get("cwd"))
             # The branch the session ended on: a session can switch branches.
@@ -293,9 +296,11 @@ def summarize(
             elif kind == "summary" and as_str(record.get("summary")):
                 note_summary(summary, record)
             elif kind == "system":
-                if (timestamp is not None and record.get("subtype") == "compact_boundary"
-                        and (compacted is None or timestamp > compacted)):
-                    compacted = timestamp
+                if timestamp is not None and record.get("subtype") == "compact_boundary":
+                    # (The newest time read before this record: ``newest_before`` if it raised ``last_ts``.)
+                    cutoff = copies_before(timestamp, None if seam else newest_before if last_ts is timestamp else last_ts)
+                    if compacted is None or cutoff > compacted:
+                        compacted = cutoff
                 if facts is not None:
                     facts.error(record)  # (an API error, a refusal: ``show``'s errors)
     finally:
@@ -305,22 +310,6 @@ def summarize(
 
 def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:
     return lambda done: tell(done * size // end)
-
-
-_MAX_SUMMARIES = 256
-
-
-def note_summary(summary: FileSummary, record: dict) -> None:
-    summary.summary_title = record["summary"]
-    leaf = as_str(record.get("leafUuid"))
-    if leaf is not None and (leaf in summary._summaries or len(summary._summaries) < _MAX_SUMMARIES):
-        summary._summaries[leaf] = record["summary"]
-
-
-def note_leaf(summary: FileSummary, record: dict) -> None:
-    uuid = record.get("uuid")
-    if isinstance(uuid, str) and uuid in summary._summaries:
-        summary._summary_matched = summary._summaries[uuid]
 
 
 def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
@@ -405,33 +394,3 @@ def _note_queued_prompt(summary: FileSummary, record: dict, facts: ShowFacts | N
 
 #: how an inline run's records are noted: as any transcript's (``sidechains.note_inline``)
 _NOTES = (_note_assistant, _note_user)
-
-
-def title_of(summary: FileSummary) -> str | None:
-    """The name Claude Code shows: a custom title (``/rename``), else the
-    session's ``summary`` record (the one whose leaf is in this file), else the
-    ``ai-title``, else the first prompt (a bare command such as ``/model`` only
-    when nothing else was asked), else the latest ``summary`` record.
-
-    A summary whose leaf is not in the file comes last: Claude Code has written
-    summaries of other sessions into the session it was starting (claude-code
-    issue 2597), so it names this session only when nothing else does, and only when
-    the file holds records of its own (a ``cwd``: ``foreign_summary_names``)."""
-    return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
-                        summary.first_bare_command, foreign_summary_names(summary.summary_title, summary.cwd))
-
-
-def foreign_summary_names(summary_title: str | None, cwd: str | None) -> str | None:
-    """A summary of another session names a file only beside records of the file's own (every
-    conversation record carries a ``cwd``): a file of nothing but such summaries is a stub
-    Claude Code left, not a session, and with no title ``list`` leaves it out as it does an
-    empty transcript (``SessionRow.recorded_nothing``).  Shared with ``tablefacts``."""
-    return summary_title if cwd is not None else None
-
-
-def choose_title(*candidates: str | None) -> str | None:
-    """The first candidate given, in ``title_of``'s order (shared with ``tablefacts``)."""
-    for candidate in candidates:
-        if candidate:
-            return collapse(candidate, TITLE_CHARS)
-    return None

@@ -9,11 +9,12 @@ already met is such a copy (``row.summarize`` skips it).
 
 Every record's uuid is kept as its 64-bit ``hash()`` in one flat array (8 bytes a
 record: 9 MB of the bench's 1 GB transcript, where a ``set`` of them takes 72 MB and
-more than the pass's whole peak of 64 MB), and looked up only for a record dated before the newest
-compaction boundary the pass has read: a copy keeps the time of its original, which
-came before the boundary written after it.  Such records are few (a ``/compact``'s own
-command records are written after its boundary), so the lookup's index (a ``Hashes64``)
-is made at the first one and brought up to date at each later one.
+more than the pass's whole peak of 64 MB), and looked up only for a record dated no later
+than the newest record read before a compaction boundary (and before the boundary:
+``copies_before``): a copy keeps the time of its original, read before the boundary
+written after it.  Such records are few (a ``/compact``'s own command records are written
+after its boundary), so the lookup's index (a ``Hashes64``) is made at the first one and
+brought up to date at each later one.
 
 ``hash()`` of a string changes from one process to the next: the hashes are never kept
 past the process (a forked helper shares them: ``halves``), so a row resumed from a
@@ -25,7 +26,7 @@ whole (``rowpass``).
 from __future__ import annotations
 
 from array import array
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from agentscan.providers.claude.usage import Advisors, call_of
@@ -34,6 +35,23 @@ from agentscan.toolkit.hashes64 import Hashes64
 if TYPE_CHECKING:
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.windowed import WindowedTotals
+
+
+#: the finest step of a parsed time: a time before ``t + _TICK`` is one no later than ``t``
+_TICK = timedelta(microseconds=1)
+
+
+def copies_before(boundary: datetime, newest: datetime | None) -> datetime:
+    """The time a record read after a ``compact_boundary`` dated ``boundary`` must be
+    dated before to be looked up as a copy: a copy keeps its original's time, and its
+    original was read before the boundary, so it is dated no later than ``newest``, the
+    newest time read before the boundary (``None``: not known).  Never later than the
+    boundary's own time: a boundary dated wrongly far ahead (a clock set to 2100) made every
+    later record one to look up, and a resumed row, which cannot tell (``CopiesUnknown``),
+    was read whole on every run after it."""
+    if newest is None or newest >= boundary:
+        return boundary
+    return newest + _TICK
 
 
 class CopiesUnknown(Exception):
@@ -55,7 +73,7 @@ class SeenUuids:
 
     def met(self, key: int) -> bool:
         """Whether the uuid hashed as ``key`` was met before (called for a record dated
-        before the newest compaction only; the pass appends every other key itself)."""
+        before ``copies_before`` only; the pass appends every other key itself)."""
         hashes, index = self.hashes, self._index
         if index is None or len(hashes) - self._indexed > self._indexed:
             # Made anew from the bytes when most of them are new: one fill, not an ``add`` each.

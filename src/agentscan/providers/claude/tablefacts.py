@@ -239,7 +239,7 @@ class _MainFacts:
             self._head(base, data)
 
     def cwd_and_title(self) -> tuple[str | None, str | None]:
-        from agentscan.providers.claude.row import choose_title, foreign_summary_names
+        from agentscan.providers.claude.titles import choose_title, foreign_summary_names
 
         named = self.custom_title or self.replay._summary_matched or self.ai_title
         if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
@@ -251,7 +251,7 @@ class _MainFacts:
         """The first lines, decoded from the top until the directory and the first prompt are
         known (a title found anywhere else makes the prompt needless, but is known only at the
         file's end), at most ``HEAD_BUDGET`` bytes of them."""
-        from agentscan.providers.claude.row import TITLE_CHARS
+        from agentscan.providers.claude.titles import TITLE_CHARS
 
         start = 0
         while start < len(data) and (self.cwd is None or self.first_prompt is None):
@@ -293,7 +293,7 @@ class _MainFacts:
         records and the records whose uuid is a leaf bear on it, so those alone are taken, found
         by their uuid's bytes, and told to the row's own rules in their order (a leaf before
         every summary naming it is no leaf to the pass either)."""
-        from agentscan.providers.claude.row import note_leaf, note_summary
+        from agentscan.providers.claude.titles import note_leaf, note_summary
 
         relevant = dict(summaries)
         leaves = {leaf for record in summaries.values() if (leaf := as_str(record.get("leafUuid")))}

@@ -1,0 +1,62 @@
+"""What names a Claude session (``list``'s title): its ``summary`` records, and the rule
+that picks among a transcript's candidates.  Shared by the row's pass (``row.summarize``)
+and the table's facts read from a file's ends (``tablefacts``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentscan.providers.claude.records import as_str, collapse
+
+if TYPE_CHECKING:
+    from agentscan.providers.claude.row import FileSummary
+
+TITLE_CHARS = 180
+#: ``summary`` records kept by leaf (a file of thousands of other sessions' summaries stays small)
+_MAX_SUMMARIES = 256
+
+
+def note_summary(summary: FileSummary, record: dict) -> None:
+    """A ``summary`` record: the latest names the file last (``title_of``), each kept by its leaf."""
+    summary.summary_title = record["summary"]
+    leaf = as_str(record.get("leafUuid"))
+    if leaf is not None and (leaf in summary._summaries or len(summary._summaries) < _MAX_SUMMARIES):
+        summary._summaries[leaf] = record["summary"]
+
+
+def note_leaf(summary: FileSummary, record: dict) -> None:
+    """A record that is a summary's leaf: that summary is this conversation's own."""
+    uuid = record.get("uuid")
+    if isinstance(uuid, str) and uuid in summary._summaries:
+        summary._summary_matched = summary._summaries[uuid]
+
+
+def title_of(summary: FileSummary) -> str | None:
+    """The name Claude Code shows: a custom title (``/rename``), else the
+    session's ``summary`` record (the one whose leaf is in this file), else the
+    ``ai-title``, else the first prompt (a bare command such as ``/model`` only
+    when nothing else was asked), else the latest ``summary`` record.
+
+    A summary whose leaf is not in the file comes last: Claude Code has written
+    summaries of other sessions into the session it was starting (claude-code
+    issue 2597), so it names this session only when nothing else does, and only when
+    the file holds records of its own (a ``cwd``: ``foreign_summary_names``)."""
+    return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
+                        summary.first_bare_command, foreign_summary_names(summary.summary_title, summary.cwd))
+
+
+def foreign_summary_names(summary_title: str | None, cwd: str | None) -> str | None:
+    """A summary of another session names a file only beside records of the file's own (every
+    conversation record carries a ``cwd``): a file of nothing but such summaries is a stub
+    Claude Code left, not a session, and with no title ``list`` leaves it out as it does an
+    empty transcript (``SessionRow.recorded_nothing``).  Shared with ``tablefacts``."""
+    return summary_title if cwd is not None else None
+
+
+def choose_title(*candidates: str | None) -> str | None:
+    """The first candidate given, in ``title_of``'s order (shared with ``tablefacts``)."""
+    for candidate in candidates:
+        if candidate:
+            return collapse(candidate, TITLE_CHARS)
+    return None
