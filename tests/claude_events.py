@@ -215,3 +215,14 @@ def cli_json(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict
     result = CliRunner().invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     return orjson.loads(result.stdout)
+
+
+def session_calls_of(home: Any, resume: bytes | None = None) -> tuple:
+    """The one Claude session of ``home``'s calls and resume state as ``tokens``' pass reads
+    them, resumed from ``resume`` when given."""
+    from agentscan.providers.claude import incremental
+    from agentscan.scan.scanner import Scanner
+
+    with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
+        ref = scanner.refs()[0]
+        return incremental.session_calls(ref.hint, scanner.ctx, resume=resume, keep_state=True)

@@ -492,3 +492,28 @@ def write_demo(home: Path) -> list[Path]:
         started = datetime.fromisoformat(records[0]["payload"]["timestamp"].replace("Z", "+00:00"))
         paths.append(write_rollout(rollout_path(codex, thread, started, archived=archived), records))
     return paths
+
+
+def append_records(path: Path, records: list[dict[str, Any]]) -> None:
+    """``records`` appended to a rollout, as an agent at work appends them."""
+    with path.open("ab") as handle:
+        for record in records:
+            handle.write(orjson.dumps(record) + b"\n")
+
+
+def cli_json(*args: str) -> dict:
+    """``agentscan ARGS --json`` on the test's home (the isolated one)."""
+    from typer.testing import CliRunner
+
+    from agentscan.cli import app
+
+    result = CliRunner().invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout_bytes)
+
+
+def rows_three_ways() -> list[dict]:
+    """The one session's row as a cold read, a cached read and a ``--no-cache`` read give it."""
+    rows = [cli_json(*pre, "list", "--all")["sessions"] for pre in ((), (), ("--no-cache",))]
+    assert [len(found) for found in rows] == [1, 1, 1]
+    return [found[0] for found in rows]

@@ -16,7 +16,7 @@ import pytest
 from agentscan.providers.claude import incremental
 from agentscan.providers.claude.usage import CallDeduper, call_of, packed_entries
 from agentscan.scan.scanner import Scanner
-from claude_events import calls_whole_and_by_halves
+from claude_events import calls_whole_and_by_halves, session_calls_of
 from builders import (
     claude_assistant,
     claude_progress,
@@ -136,7 +136,7 @@ def test_an_iteration_without_a_model_is_the_records_advisor_model(isolated_home
     usage["iterations"][1]["cache_creation_input_tokens"] = 50
     claude_session_file(isolated_home, S, [_consulting(usage=usage)])
     assert _by_model()[ADVISOR] == (159419, 0, 50, 7805)
-    calls, _ = _session_calls(isolated_home)
+    calls, _ = session_calls_of(isolated_home)
     (advisor,) = [entry for entry in packed_entries(calls, S) if entry[3] == ADVISOR]
     assert advisor[11] == 40  # (the one-hour cache write: priced at its own rate)
 
@@ -161,7 +161,7 @@ def test_a_progress_copy_alone_counts_its_advisor_for_the_subagent(isolated_home
                                            claude_progress(S, _at(5), "a1b2c3d", _subagent_call(4)),
                                            claude_progress(S, _at(6), "a1b2c3d", _subagent_call(4))])
     assert _by_model() == {MAIN: MAIN_TOKENS, ADVISOR: ADVISOR_TOKENS}
-    calls, _ = _session_calls(isolated_home)
+    calls, _ = session_calls_of(isolated_home)
     assert {(entry[1], entry[3]) for entry in packed_entries(calls, S)} == {("a1b2c3d", MAIN), ("a1b2c3d", ADVISOR)}
 
 
@@ -217,20 +217,16 @@ def test_cold_warm_no_cache_and_resumed_reads_agree(isolated_home: Path) -> None
     assert _totals() == fresh  # (warm again)
 
 
-def _session_calls(home: Path, resume: bytes | None = None) -> tuple:
-    with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
-        ref = scanner.refs()[0]
-        return incremental.session_calls(ref.hint, scanner.ctx, resume=resume, keep_state=True)
 
 
 def test_a_resume_state_keeps_the_advisor_calls(isolated_home: Path) -> None:
     path = claude_session_file(isolated_home, S, [_consulting(2)])
-    calls, state = _session_calls(isolated_home)
+    calls, state = session_calls_of(isolated_home)
     assert state is not None and orjson.loads(state)["v"] == incremental.VERSION
     with path.open("ab") as handle:
         handle.write(orjson.dumps(_consulting(5, msg="msg_2", request="req_2")) + b"\n")
-    resumed, _ = _session_calls(isolated_home, state)
-    whole, _ = _session_calls(isolated_home)
+    resumed, _ = session_calls_of(isolated_home, state)
+    whole, _ = session_calls_of(isolated_home)
     assert resumed == whole and len(whole) == 4
 
 

@@ -16,8 +16,7 @@ import pytest
 
 from agentscan.providers.claude import incremental
 from agentscan.providers.claude.usage import C_WEB_SEARCHES, Advisors, call_of, packed_entries
-from agentscan.scan.scanner import Scanner
-from claude_events import calls_whole_and_by_halves
+from claude_events import calls_whole_and_by_halves, session_calls_of
 from builders import (
     claude_assistant,
     claude_progress,
@@ -239,20 +238,16 @@ def test_cold_warm_no_cache_and_resumed_reads_agree(isolated_home: Path) -> None
     assert _report() == fresh  # (warm again)
 
 
-def _session_calls(home: Path, resume: bytes | None = None) -> tuple:
-    with Scanner(env={"HOME": str(home)}, use_cache=False) as scanner:
-        ref = scanner.refs()[0]
-        return incremental.session_calls(ref.hint, scanner.ctx, resume=resume, keep_state=True)
 
 
 def test_a_resume_state_keeps_the_counts(isolated_home: Path) -> None:
     path = claude_session_file(isolated_home, S, [_call(2, 3)])
-    calls, state = _session_calls(isolated_home)
+    calls, state = session_calls_of(isolated_home)
     assert [call[C_WEB_SEARCHES] for call in calls] == [3]
     with path.open("ab") as handle:
         handle.write(orjson.dumps(_call(5, 4, msg="msg_2", request="req_2")) + b"\n")
-    resumed, _ = _session_calls(isolated_home, state)
-    whole, _ = _session_calls(isolated_home)
+    resumed, _ = session_calls_of(isolated_home, state)
+    whole, _ = session_calls_of(isolated_home)
     assert resumed == whole and [call[C_WEB_SEARCHES] for call in whole] == [3, 4]
     assert [entry[12] for entry in packed_entries(whole, S)] == [3, 4]  # (``model.WEB_SEARCHES``)
 

@@ -13,12 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from codex_builders import (agent_message, at, function_call, function_output, line, meta, rollout_path, token_count,
+from codex_builders import (append_records, cli_json, rows_three_ways, agent_message, at, function_call, function_output, line, meta, rollout_path, token_count,
                             turn_context, usage, user_item, user_message, write_rollout, assistant_item)
 
 T = "019d0000-2222-7333-8444-555566667777"
@@ -47,29 +46,16 @@ def _write(home: Path, records: list[dict[str, Any]], source: Any = None) -> Pat
     return write_rollout(rollout_path(home / ".codex", T, at(0)), [*head, *records])
 
 
-def _append(path: Path, records: list[dict[str, Any]]) -> None:
-    with path.open("ab") as handle:
-        for record in records:
-            handle.write(orjson.dumps(record) + b"\n")
 
 
-def _json(*args: str) -> dict:
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout_bytes)
 
 
-def _rows() -> list[dict]:
-    """The row as a cold read, a cached read and a ``--no-cache`` read give it: all the same."""
-    rows = [_json(*pre, "list", "--all")["sessions"] for pre in ((), (), ("--no-cache",))]
-    assert [len(found) for found in rows] == [1, 1, 1]
-    return [found[0] for found in rows]
 
 
 def _show() -> dict:
     """``show``'s session, the same with ``--no-cache``."""
-    detail = _json("show", T)["session"]
-    assert _json("--no-cache", "show", T)["session"] == detail
+    detail = cli_json("show", T)["session"]
+    assert cli_json("--no-cache", "show", T)["session"] == detail
     return detail
 
 
@@ -82,7 +68,7 @@ def test_a_rolled_back_turn_is_not_shown_but_still_counted_and_its_tokens_count(
                            *turn(20, "prompt two rolled back", "reply two", 3000, call="rm -rf build", before=1000),
                            rollback(25, 1),
                            *turn(30, "prompt three after rollback", "reply three", 6000, before=3000)])
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["counts"] == {"prompts": 3, "responses": 3, "tool_calls": 2}  # as list counted them before
         assert row["title"] == "prompt one kept"
         assert row["tokens"]["total"] == 6600  # the last cumulative count: every call, the rolled back too
@@ -93,7 +79,7 @@ def test_a_rolled_back_turn_is_not_shown_but_still_counted_and_its_tokens_count(
     assert detail["counts"] == {"prompts": 3, "responses": 3, "tool_calls": 2}  # the row's
     assert detail["rewound_messages"] == 2
     assert detail["tokens"]["total"] == 6600
-    assert _json("tokens", T)["rows"][0]["tokens"]["total"] == 6600
+    assert cli_json("tokens", T)["rows"][0]["tokens"]["total"] == 6600
     card = CliRunner().invoke(app, ["show", T]).output
     assert "  rewound  2 messages (their tokens still count)" in card  # as Claude's and Gemini's card
 
@@ -111,7 +97,7 @@ def test_a_rolled_back_first_turn_still_titles_the_session(isolated_home: Path) 
     _write(isolated_home, [*turn(10, "a typo'd first prompt", "reply one", 1000),
                            rollback(15, 1),
                            *turn(20, "the prompt the user meant", "reply two", 2000, before=1000)])
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["title"] == "a typo'd first prompt"
         assert row["counts"]["prompts"] == 2
     detail = _show()
@@ -123,7 +109,7 @@ def test_a_rolled_back_first_turn_still_titles_the_session(isolated_home: Path) 
 def test_a_rollback_of_more_turns_than_there_are_keeps_what_came_before_them(isolated_home: Path) -> None:
     _write(isolated_home, [*turn(10, "one", "r1", 1000), *turn(20, "two", "r2", 2000), rollback(25, 5),
                            *turn(30, "three", "r3", 3000), *turn(40, "four", "r4", 4000), rollback(45, 1)])
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["counts"] == {"prompts": 4, "responses": 4, "tool_calls": 0}
         assert row["title"] == "one"
     detail = _show()
@@ -147,7 +133,7 @@ def test_a_turn_of_items_only_is_rolled_back_too(isolated_home: Path) -> None:
     _write(isolated_home, [turn_context(at(10)), user_item(at(10.5), "items one"), assistant_item(at(11), "ri1"),
                            turn_context(at(20)), user_item(at(20.5), "items two"), assistant_item(at(21), "ri2"),
                            rollback(25, 1), *turn(30, "events three", "r3", 3000)])
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["counts"] == {"prompts": 3, "responses": 3, "tool_calls": 0}
     detail = _show()
     assert _prompts(detail) == ["items one", "events three"] and detail["rewound_messages"] == 2
@@ -156,10 +142,10 @@ def test_a_turn_of_items_only_is_rolled_back_too(isolated_home: Path) -> None:
 
 def test_a_rollback_appended_after_a_first_run_is_applied(isolated_home: Path) -> None:
     path = _write(isolated_home, [*turn(10, "one", "r1", 1000), *turn(20, "two", "r2", 2000, before=1000)])
-    assert _rows()[0]["counts"]["prompts"] == 2
+    assert rows_three_ways()[0]["counts"]["prompts"] == 2
     assert _show()["rewound_messages"] == 0
-    _append(path, [rollback(25, 1), *turn(30, "three", "r3", 3000, before=2000)])
-    for row in _rows():
+    append_records(path, [rollback(25, 1), *turn(30, "three", "r3", 3000, before=2000)])
+    for row in rows_three_ways():
         assert row["counts"] == {"prompts": 3, "responses": 3, "tool_calls": 0}
         assert row["tokens"]["total"] == 3300
     detail = _show()
@@ -172,12 +158,12 @@ def test_a_large_rollout_rolled_back_counts_every_turn(isolated_home: Path) -> N
     filler = [function_output(at(12 + i * 0.01), f"x{i}", "y" * 14000) for i in range(80)]
     path = _write(isolated_home, [*turn(10, "first", "r1", 1000), *filler, *turn(20, "second", "r2", 2000),
                                   rollback(25, 1)])
-    _json("tokens", T)  # a whole pass keeps the tally
-    row = _json("list", "--all")["sessions"][0]
+    cli_json("tokens", T)  # a whole pass keeps the tally
+    row = cli_json("list", "--all")["sessions"][0]
     assert row["counts_partial"] is False
     assert row["counts"] == _show()["counts"] == {"prompts": 2, "responses": 2, "tool_calls": 0}
-    _append(path, [*turn(30, "third", "r3", 3000), rollback(35, 2), *turn(40, "fourth", "r4", 4000)])
-    grown = _json("list", "--all")["sessions"][0]
+    append_records(path, [*turn(30, "third", "r3", 3000), rollback(35, 2), *turn(40, "fourth", "r4", 4000)])
+    grown = cli_json("list", "--all")["sessions"][0]
     assert grown["counts_partial"] is False and grown["title"] == "first"
     detail = _show()
     assert grown["counts"] == detail["counts"] == {"prompts": 4, "responses": 4, "tool_calls": 0}
@@ -198,7 +184,7 @@ def test_a_rollback_past_the_turns_kept_goes_back_to_the_oldest_kept(isolated_ho
 def test_a_review_thread_with_no_parent_says_what_it_is(isolated_home: Path) -> None:
     _write(isolated_home, turn(10, "Review the current code changes", "No issues found", 1000),
            source={"subagent": "review"})
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["title"] == "Review the current code changes (review subagent)"
     result = CliRunner().invoke(app, ["tokens"])
     assert "Review the current code changes (review subagent)" in result.output

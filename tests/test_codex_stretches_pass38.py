@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.providers.codex.messages import add_kind, counts_of, ends_stretch, line_kind, source
-from codex_builders import (agent_message, assistant_item, at, function_output, line, meta, rollout_path, token_count,
+from codex_builders import (append_records, cli_json, rows_three_ways, agent_message, assistant_item, at, function_output, line, meta, rollout_path, token_count,
                             turn_context, usage, user_item, user_message, write_rollout)
 
 T = "019d0000-3333-7444-8555-666677778888"
@@ -66,34 +66,21 @@ def _write(home: Path, records: list[dict[str, Any]]) -> Path:
     return write_rollout(rollout_path(home / ".codex", T, at(0)), [meta(T, at(0)), *records])
 
 
-def _append(path: Path, records: list[dict[str, Any]]) -> None:
-    with path.open("ab") as handle:
-        for record in records:
-            handle.write(orjson.dumps(record) + b"\n")
 
 
-def _json(*args: str) -> dict:
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout_bytes)
 
 
-def _rows() -> list[dict]:
-    """The row as a cold read, a cached read and a ``--no-cache`` read give it."""
-    rows = [_json(*pre, "list", "--all")["sessions"] for pre in ((), (), ("--no-cache",))]
-    assert [len(found) for found in rows] == [1, 1, 1]
-    return [found[0] for found in rows]
 
 
 def _show() -> tuple[dict, list[str], list[str]]:
-    detail = _json("show", T)["session"]
+    detail = cli_json("show", T)["session"]
     return detail, [p["text"] for p in detail["prompts"]], [r["text"] for r in detail["responses"]]
 
 
 def test_a_message_written_as_both_kinds_of_event_counts_and_shows_once(isolated_home: Path) -> None:
     _write(isolated_home, [*both_kinds_turn(100, "list the files", "a b c"),
                            *both_kinds_turn(200, "and the tests", "t1 t2")])
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["counts"] == {"prompts": 2, "responses": 2, "tool_calls": 0}
         assert row["title"] == "list the files"
     detail, prompts, replies = _show()
@@ -112,7 +99,7 @@ def test_a_stretch_counts_and_shows_the_larger_kind_of_event(isolated_home: Path
                                                              shown: list[str]) -> None:
     _write(isolated_home, [turn_context(at(1), "gpt-5.5"), user_item(at(2), "go"), user_message(at(2.001), "go"),
                            assistant_item(at(3.9), "ignored: events were written"), *records])
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["counts"] == {"prompts": 1, "responses": 2, "tool_calls": 0}
     detail, prompts, replies = _show()
     assert (prompts, replies) == (["go"], shown)
@@ -123,7 +110,7 @@ def test_a_prompt_before_its_turn_context_after_an_items_only_turn_is_kept(isola
     _write(isolated_home, [*items_only_turn(1, "first prompt", "first reply"),
                            *prompt_first_turn(10, "second prompt", "second reply"),
                            *prompt_first_turn(20, "third prompt", "third reply")])
-    for row in _rows():
+    for row in rows_three_ways():
         assert row["counts"] == {"prompts": 3, "responses": 3, "tool_calls": 0}
         assert row["title"] == "first prompt"
     detail, prompts, replies = _show()
@@ -150,12 +137,12 @@ def test_a_kept_tally_read_on_over_appended_lines_is_a_fresh_read(isolated_home:
     path = _write(isolated_home, [*both_kinds_turn(1, "before", "r0")[:-1], *items_only_turn(2, "items only", "r1"),
                                   *filler])
     assert path.stat().st_size > 1024 * 1024 + 14000
-    _json("tokens", T)  # a whole pass keeps the tally
-    kept = _json("list", "--all")["sessions"][0]
+    cli_json("tokens", T)  # a whole pass keeps the tally
+    kept = cli_json("list", "--all")["sessions"][0]
     assert kept["counts_partial"] is False
     assert kept["counts"] == _show()[0]["counts"] == {"prompts": 2, "responses": 2, "tool_calls": 0}
-    _append(path, [*prompt_first_turn(10, "0.39 prompt", "r2"), *both_kinds_turn(20, "both kinds", "r3")])
-    grown = _json("list", "--all")["sessions"][0]
+    append_records(path, [*prompt_first_turn(10, "0.39 prompt", "r2"), *both_kinds_turn(20, "both kinds", "r3")])
+    grown = cli_json("list", "--all")["sessions"][0]
     detail, prompts, _ = _show()
     assert grown["counts_partial"] is False
     assert grown["counts"] == detail["counts"] == {"prompts": 4, "responses": 4, "tool_calls": 0}
@@ -172,11 +159,11 @@ def test_a_tally_an_older_agentscan_kept_is_not_taken_for_a_file_with_both_kinds
     _write(isolated_home, [*both_kinds_turn(100, "first", "r1"), *filler, *both_kinds_turn(90000, "second", "r2")])
     current = fullcounts.VERSION
     monkeypatch.setattr(fullcounts, "VERSION", "4")
-    _json("tokens", T)
+    cli_json("tokens", T)
     monkeypatch.setattr(fullcounts, "VERSION", current)
-    assert _json("list", "--all")["sessions"][0]["counts_partial"] is True
-    _json("show", T)
-    row = _json("list", "--all")["sessions"][0]
+    assert cli_json("list", "--all")["sessions"][0]["counts_partial"] is True
+    cli_json("show", T)
+    row = cli_json("list", "--all")["sessions"][0]
     assert row["counts_partial"] is False and row["counts"] == {"prompts": 2, "responses": 2, "tool_calls": 0}
 
 
