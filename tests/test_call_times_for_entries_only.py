@@ -18,7 +18,7 @@ SESSION = "1a2b3c4d-0000-4111-8222-333344445556"
 
 def _calls() -> list[tuple]:
     def call(order: int, ts: float | None, output: int) -> tuple:
-        return ("m1", "r1", False, False, 10, 0, 0, output, ts, "claude-x", None, order, 0, False, None)
+        return ("m1", "r1", False, False, 10, 0, 0, output, ts, "claude-x", None, order, 0, 0, False, None)
 
     return [call(1, 100.0, 5), call(2, None, 40), call(3, 103.0, 40), call(4, 99.0, 1)]
 
