@@ -192,3 +192,14 @@ def test_the_assignment_is_a_forest_whatever_the_links() -> None:
                 assert chain[-1] in viable
         for root in set(roots_of.values()):
             assert sorted(forest.descendants(root)) == sorted(n for n in every if roots_of[n] == root and n != root)
+
+
+def test_a_session_with_more_runs_than_a_row_lists_still_counts_every_bubble(isolated_home: Path) -> None:
+    # 600 delegated runs under one composer: every run's tokens are the parent's, none lost.
+    kids = [f"dddd0000-0000-4000-8000-{n:012d}" for n in range(600)]
+    composers = {kid: _composer(kid, 1) for kid in kids}
+    composers[ID["P1"]] = _composer(ID["P1"], 1000, subagentComposerIds=kids)
+    _state(isolated_home, composers)
+    (row,) = cli_json("list", "--all")["sessions"]
+    assert row["tokens"]["total"] == 1600 and row["subagents"] == 600
+    assert cli_json("tokens")["total"]["total"] == 1600

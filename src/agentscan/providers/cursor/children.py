@@ -28,8 +28,10 @@ from agentscan.context import ScanContext
 if TYPE_CHECKING:
     from agentscan.providers.cursor.discovery import TranscriptSet
 
-# A runaway graph must not make one row hold (or one walk visit) without bound.
-MAX_CHILDREN = 500
+# Each run has one parent and no loop is left, so a walk visits every run once; this bounds
+# only a row's tuple of ids, far past any real session (500, before the thirty-eighth pass,
+# left the tokens of a session's later runs counted nowhere).
+MAX_CHILDREN = 100_000
 _MAX_DEPTH = 10_000
 
 
