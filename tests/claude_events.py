@@ -203,18 +203,14 @@ def calls_whole_and_by_halves(home: Any, monkeypatch: pytest.MonkeyPatch) -> tup
     return whole, halves
 
 
-def cli_json(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
-    """``agentscan ARGS --json`` on the home ``tmp_path / "home"``, its cache and data beside it."""
-    from typer.testing import CliRunner
-
-    from agentscan.cli import app
+def cli_json_at(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
+    """``builders.cli_json`` on the home ``tmp_path / "home"``, its cache and data beside it."""
+    from builders import cli_json
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("AGENTSCAN_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("AGENTSCAN_DATA_DIR", str(tmp_path / "data"))
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout)
+    return cli_json(*args)
 
 
 def session_calls_of(home: Any, resume: bytes | None = None) -> tuple:

@@ -501,19 +501,10 @@ def append_records(path: Path, records: list[dict[str, Any]]) -> None:
             handle.write(orjson.dumps(record) + b"\n")
 
 
-def cli_json(*args: str) -> dict:
-    """``agentscan ARGS --json`` on the test's home (the isolated one)."""
-    from typer.testing import CliRunner
-
-    from agentscan.cli import app
-
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout_bytes)
-
-
 def rows_three_ways() -> list[dict]:
     """The one session's row as a cold read, a cached read and a ``--no-cache`` read give it."""
+    from builders import cli_json
+
     rows = [cli_json(*pre, "list", "--all")["sessions"] for pre in ((), (), ("--no-cache",))]
     assert [len(found) for found in rows] == [1, 1, 1]
     return [found[0] for found in rows]

@@ -18,7 +18,7 @@ from agentscan.providers.claude import halfjoin, halves, rowresume
 from agentscan.providers.claude.seenuuids import CopiesUnknown, SeenUuids
 from agentscan.scan.scanner import Scanner
 from builders import claude_session_file
-from claude_events import cli_json, lines_of, lower_row_limits, split_huge_passes
+from claude_events import cli_json_at, lines_of, lower_row_limits, split_huge_passes
 from spies import record_calls
 from test_sidepass import BOUNDS
 
@@ -85,10 +85,10 @@ def test_list_and_show_count_a_re_appended_copy_once(tmp_path: Path, monkeypatch
     _home(tmp_path, REPLAYED)
     flags = [] if cache else ["--no-cache"]
     for _ in range(2 if cache else 1):  # (cached: the second run reads the kept row)
-        (row,) = cli_json(tmp_path, monkeypatch, *flags, "list")["sessions"]
+        (row,) = cli_json_at(tmp_path, monkeypatch, *flags, "list")["sessions"]
         assert row["counts"] == COUNTS
         assert row["tokens"]["output"] == 80  # four calls, as before: usage was always counted once
-        session = cli_json(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
+        session = cli_json_at(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
         assert session["counts"] == COUNTS
         assert [prompt["text"] for prompt in session["prompts"]] == PROMPTS
         assert [reply["text"] for reply in session["responses"]] == ["Files: a b", "Tests pass.", "Committed."]
@@ -100,7 +100,7 @@ def test_a_record_without_a_uuid_or_dated_after_the_compaction_counts_as_before(
     anonymous = {key: value for key, value in FIRST[0].items() if key != "uuid"}
     later = _prompt("u1", "cs1", "2026-09-01T10:12:00.000Z", "asked again, the same uuid")  # no copy: dated after
     _home(tmp_path, [anonymous, *_compaction(1, "10:10"), anonymous, later])
-    (row,) = cli_json(tmp_path, monkeypatch, "--no-cache", "list")["sessions"]
+    (row,) = cli_json_at(tmp_path, monkeypatch, "--no-cache", "list")["sessions"]
     assert row["counts"]["prompts"] == 3
 
 

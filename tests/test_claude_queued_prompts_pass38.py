@@ -16,7 +16,7 @@ import pytest
 from agentscan.providers.claude.records import queued_prompt_text
 from agentscan.scan.scanner import Scanner
 from builders import claude_session_file
-from claude_events import cli_json, lines_of, lower_row_limits
+from claude_events import cli_json_at, lines_of, lower_row_limits
 from test_sidepass import BOUNDS
 
 SID = "33333333-2222-3333-4444-555555555555"
@@ -71,15 +71,15 @@ def test_a_queued_prompt_is_counted_and_shown(tmp_path: Path, monkeypatch: pytes
     _home(tmp_path)
     flags = [] if cache else ["--no-cache"]
     for _ in range(2 if cache else 1):
-        (row,) = cli_json(tmp_path, monkeypatch, *flags, "list")["sessions"]
+        (row,) = cli_json_at(tmp_path, monkeypatch, *flags, "list")["sessions"]
         assert row["counts"] == {"prompts": 3, "responses": 1, "tool_calls": 1}
         assert row["title"] == "Run the tests"  # the turn's own prompt, never a queued one
-        session = cli_json(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
+        session = cli_json_at(tmp_path, monkeypatch, *flags, "show", SID[:8])["session"]
         assert session["counts"] == row["counts"]
         assert [prompt["text"] for prompt in session["prompts"]] == PROMPTS
         assert [prompt["timestamp"] for prompt in session["prompts"]][1] == "2026-10-01T10:00:06.000Z"
         assert [reply["text"] for reply in session["responses"]] == ["Fixed the failure."]
-        assert cli_json(tmp_path, monkeypatch, *flags, "tokens")["total"]["output"] == 40  # no token of its own
+        assert cli_json_at(tmp_path, monkeypatch, *flags, "tokens")["total"]["output"] == 40  # no token of its own
 
 
 def test_show_from_the_end_lists_it_as_the_forward_read_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

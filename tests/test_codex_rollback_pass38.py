@@ -17,7 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from codex_builders import (append_records, cli_json, rows_three_ways, agent_message, at, function_call, function_output, line, meta, rollout_path, token_count,
+from builders import cli_json
+from codex_builders import (append_records, rows_three_ways, agent_message, at, function_call, function_output, line, meta, rollout_path, token_count,
                             turn_context, usage, user_item, user_message, write_rollout, assistant_item)
 
 T = "019d0000-2222-7333-8444-555566667777"

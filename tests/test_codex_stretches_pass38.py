@@ -26,7 +26,8 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.providers.codex.messages import add_kind, counts_of, ends_stretch, line_kind, source
-from codex_builders import (append_records, cli_json, rows_three_ways, agent_message, assistant_item, at, function_output, line, meta, rollout_path, token_count,
+from builders import cli_json
+from codex_builders import (append_records, rows_three_ways, agent_message, assistant_item, at, function_output, line, meta, rollout_path, token_count,
                             turn_context, usage, user_item, user_message, write_rollout)
 
 T = "019d0000-3333-7444-8555-666677778888"
