@@ -28,7 +28,7 @@ from agentscan.providers.claude.seenuuids import copies_before
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import jsonl
 from builders import claude_assistant, claude_base, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import cli_json, lines_of, lower_row_limits
+from claude_events import cli_json_at, lines_of, lower_row_limits
 from spies import record_calls
 
 # -- the line of a malformed call, found in linear time -----------------------------
@@ -108,7 +108,7 @@ def test_a_resumed_scan_numbers_the_lines_from_where_it_resumes(tmp_path: Path,
 
 def test_tokens_says_the_same_warnings_of_malformed_calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _bad_calls(tmp_path / "home", 30)
-    report = cli_json(tmp_path, monkeypatch, "tokens", "--no-cache")
+    report = cli_json_at(tmp_path, monkeypatch, "tokens", "--no-cache")
     said = [(warning.get("line"), warning["message"]) for warning in report["warnings"]]
     assert said[:20] == [(2 * n + 2, said[0][1]) for n in range(20)]
     assert "10 more warnings" in said[-1][1]
@@ -196,13 +196,13 @@ def _advised_session(home: Path) -> None:
 def test_show_names_a_subagent_that_consulted_an_advisor_on_every_call_by_its_own_model(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _advised_session(tmp_path / "home")
-    session = cli_json(tmp_path, monkeypatch, "show", SESSION[:8])["session"]
+    session = cli_json_at(tmp_path, monkeypatch, "show", SESSION[:8])["session"]
     assert session["model"] == MAIN
     assert [(sub["id"], sub["model"]) for sub in session["subagents"]] == [("agent0001", MAIN)]
     # The advisor's calls are still counted, on its model.
-    models = {row["key"] for row in cli_json(tmp_path, monkeypatch, "tokens", "--by", "model")["rows"]}
+    models = {row["key"] for row in cli_json_at(tmp_path, monkeypatch, "tokens", "--by", "model")["rows"]}
     assert ADVISOR in models and MAIN in models
-    [row] = cli_json(tmp_path, monkeypatch, "list")["sessions"]
+    [row] = cli_json_at(tmp_path, monkeypatch, "list")["sessions"]
     assert row["model"] == MAIN
 
 
