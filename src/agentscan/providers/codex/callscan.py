@@ -19,12 +19,16 @@ _BURST_GAP = timedelta(seconds=1)
 
 
 class UsageEvent(NamedTuple):
-    """One model call's counters (a named tuple: see ``cli.term.Terminal``)."""
+    """One model call's counters (a named tuple: see ``cli.term.Terminal``), and the hosted
+    web searches it ran (``web_search_call`` items: ``FileUsageScanner._web_search``), which
+    are no tokens but are billed per search: they travel with the call, so a copy of it that
+    is skipped or deduplicated takes its searches along."""
 
     timestamp_raw: str | None
     timestamp: datetime | None
     model: str | None
     counters: Counters
+    web_searches: int = 0
 
     @property
     def tokens(self) -> TokenUsage:
@@ -54,7 +58,7 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
-                 "turns", "carried", "timed", "_previous", "_model")
+                 "turns", "carried", "timed", "_previous", "_model", "_searches")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True) -> None:
@@ -78,6 +82,8 @@ class FileUsageScanner:
         self.carried: Counters = ZERO
         self._previous: Counters | None = None
         self._model: str | None = None
+        #: completed ``web_search_call`` items since the last call: the next call's (``_web_search``)
+        self._searches = 0
 
     def resume(self, model: str | None, previous: Counters | None, carried: Counters = ZERO) -> None:
         """Go on from where an earlier pass over the same file stopped (``fullcounts``):
@@ -112,6 +118,8 @@ class FileUsageScanner:
                 self._usage_record(copied, record.get("timestamp"))
             return
         if kind != "event_msg":
+            if kind == "response_item":
+                self._web_search(record.get("payload"))
             return
         payload = payload_of(record)
         ptype = payload.get("type")
@@ -128,6 +136,17 @@ class FileUsageScanner:
             self.boundary = len(self.events)
             # The copy's run's count (a row of a fork subtracts it from the latest run's).
             self.baseline = self._previous
+            # Searches of the copy that no copied call reported were the parent's: not this thread's.
+            self._searches = 0
+
+    def _web_search(self, payload: object) -> None:
+        """A ``response_item`` of a hosted web search: the model request that ran it is the next
+        call the file reports (Codex writes a response's output items as they complete, then its
+        ``token_count``).  Only a ``completed`` one counts: a ``failed`` or unfinished one (an
+        interrupted turn's ``in_progress``/``searching``) ran no search OpenAI says it bills."""
+        if payload.__class__ is dict and payload.get("type") == "web_search_call" \
+                and payload.get("status") == "completed":  # type: ignore[attr-defined]
+            self._searches += 1
 
     def _token_count(self, record: Mapping[str, Any]) -> None:
         info = token_info(record) or {}
@@ -148,8 +167,9 @@ class FileUsageScanner:
         raw_ts = record.get("timestamp")
         self.events.append(
             UsageEvent(raw_ts if isinstance(raw_ts, str) else None, parse_iso(raw_ts) if self.timed else None, model,
-                       delta)
+                       delta, self._searches)
         )
+        self._searches = 0
 
     def _usage_record(self, payload: Mapping[str, Any], raw_ts: object) -> None:
         owner = as_str(payload.get("thread_id"))

@@ -50,7 +50,9 @@ class CodexProvider(Provider):
     # 13: a review (compact, memory) subagent thread with no parent says what it is in its title
     # 14: a message written both as a legacy event and as an ``item_completed`` counts once; a
     #     prompt item after a reply ends a stretch (``messages.ends_stretch``)
-    parser_version = "14"
+    # 15: a call's hosted web searches (the completed ``web_search_call`` items before its
+    #     ``token_count``) are priced
+    parser_version = "15"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

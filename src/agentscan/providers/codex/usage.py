@@ -47,7 +47,8 @@ from agentscan.providers.codex.messages import add_kind, line_kind
 
 #: the only records ``FileUsageScanner.feed`` reacts to carry one of these (keep
 #: them in step with ``feed``); the rest (most of a rollout) are skipped undecoded
-USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token_usage_record"', b'"compacted"')
+USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token_usage_record"', b'"compacted"',
+                 b'"web_search_call"')
 
 
 def scan_file(
@@ -194,4 +195,5 @@ class UsageDeduper:
                 if key in self._seen:
                     continue
                 self._seen.add(key)
-            self.entries.append(UsageEntry(session, event.tokens, event.timestamp, event.model, subagent, key, rank))
+            self.entries.append(UsageEntry(session, event.tokens, event.timestamp, event.model, subagent, key, rank,
+                                           web_searches=event.web_searches))
