@@ -28,7 +28,7 @@ from agentscan.providers.claude.seenuuids import copies_before
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import jsonl
 from builders import claude_assistant, claude_base, claude_session_file, claude_subagent_file, claude_usage, claude_user
-from claude_events import cli_json_at, lines_of, lower_row_limits
+from claude_events import cli_json_at, forward_and_from_end, lines_of, lower_row_limits
 from spies import record_calls
 
 # -- the line of a malformed call, found in linear time -----------------------------
@@ -209,16 +209,11 @@ def test_show_names_a_subagent_that_consulted_an_advisor_on_every_call_by_its_ow
 def test_show_from_a_huge_transcript_s_end_names_the_subagent_s_own_model(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     from agentscan.providers.claude import provider as claude_provider
-    from agentscan.providers.claude.provider import ClaudeProvider
 
     home = tmp_path / "home"
     _advised_session(home)
     monkeypatch.setattr(claude_provider, "TAIL_MIN_BYTES", 0)
-    provider = ClaudeProvider()
-    ctx = ScanContext.create(home=home, env={})
-    [ref] = provider.discover(ctx)
-    assert provider.shows_from_row(ref, ctx)
-    tail = provider.detail_with_row(ref, ctx, Bounds(), provider.row(ref, ctx))
+    forward, tail, _ = forward_and_from_end(home, Bounds())
     assert tail is not None and [(sub.id, sub.model) for sub in tail.subagents] == [("agent0001", MAIN)]
-    assert tail.subagents == provider.detail(ref, ctx, Bounds()).subagents
+    assert tail.subagents == forward.subagents
 
