@@ -74,11 +74,11 @@ class Join:
             # creation number, which the one pass may take for one of the first half's; or a
             # task the first half created whose result the second half did not look for.
             return False
-        if not self._same_copies(main):
+        if not self._same_copies(main, progress.complete_offset):
             return False
         return not totals.met_any(self.messages)
 
-    def _same_copies(self, main: FileSummary) -> bool:
+    def _same_copies(self, main: FileSummary, seam: int) -> bool:
         """Whether the second half skips the records the one pass skips as copies
         (``seenuuids``): none of those it looked up was met before, in either half, and it
         looked up every record the one pass would (those dated before the first half's
@@ -92,7 +92,11 @@ class Join:
             return False
         if main.compacted is not None and (self.floor is None or main.last_ts is None or main.last_ts > self.floor):
             return False  # (``compacted`` is never later than ``last_ts``: ``seenuuids.copies_before``)
-        return not self.looked_up or set(self.looked_up).isdisjoint(main.seen.hashes)
+        if not self.looked_up:
+            return True
+        if main.compacted is None:  # (its uuids are kept from a compaction on: ``seenuuids``)
+            main.seen.collect(main.path, seam)
+        return set(self.looked_up).isdisjoint(main.seen.hashes)
 
     def apply(self, ctx: ScanContext, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None,
               progress: ReadProgress) -> tuple[FileSummary, WindowedTotals]:

@@ -225,6 +225,8 @@ def summarize(
     first_ts, last_ts, branch, compacted = summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted
     newest_before = None  # ``last_ts`` before the record that last raised it (a compaction's: ``copies_before``)
     seen = summary.seen
+    if seen.upto is None:
+        seen.upto = start  # (the uuids are collected from here: ``seenuuids``)
     remember = seen.hashes.append
     # The calls of an advisor a call consulted (``usage.advisor_calls``): only for the sums.
     advisors = Advisors() if totals is not None else None
@@ -236,11 +238,11 @@ def summarize(
                 tell(read.complete_offset)
             raw = record.get("timestamp")
             timestamp = None if raw is None else parse_iso(raw)
-            uuid = record.get("uuid")
-            if uuid.__class__ is str:
+            # Dated no later than what a compaction followed: maybe a copy claude-code re-appended
+            # (``seenuuids``); the uuids are kept from the first compaction on.
+            if compacted is not None and (uuid := record.get("uuid")).__class__ is str:
                 key = hash(uuid)
-                # Dated no later than what a compaction followed: maybe a copy claude-code re-appended (``seenuuids``).
-                if compacted is not None and timestamp is not None and timestamp < compacted and seen.met(key):
+                if timestamp is not None and timestamp < compacted and seen.met(key):
                     summary.copies += 1
                     copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                     continue
@@ -299,7 +301,10 @@ def summarize(
                 if timestamp is not None and record.get("subtype") == "compact_boundary":
                     # (The newest time read before this record: ``newest_before`` if it raised ``last_ts``.)
                     cutoff = copies_before(timestamp, None if seam else newest_before if last_ts is timestamp else last_ts)
-                    if compacted is None or cutoff > compacted:
+                    if compacted is None:
+                        seen.collect(path, read.complete_offset)  # every uuid before it, this one's too
+                        compacted = cutoff
+                    elif cutoff > compacted:
                         compacted = cutoff
                 if facts is not None:
                     facts.error(record)  # (an API error, a refusal: ``show``'s errors)

@@ -7,14 +7,22 @@ and request id, so tokens were right, but the copies were counted again as promp
 replies and calls, and ``show`` listed them twice.  A record whose uuid the pass has
 already met is such a copy (``row.summarize`` skips it).
 
-Every record's uuid is kept as its 64-bit ``hash()`` in one flat array (8 bytes a
-record: 9 MB of the bench's 1 GB transcript, where a ``set`` of them takes 72 MB and
-more than the pass's whole peak of 64 MB), and looked up only for a record dated no later
-than the newest record read before a compaction boundary (and before the boundary:
+A record is looked up only once a compaction boundary was met, and only if it is dated no
+later than the newest record read before the boundary (and before the boundary:
 ``copies_before``): a copy keeps the time of its original, read before the boundary
-written after it.  Such records are few (a ``/compact``'s own command records are written
-after its boundary), so the lookup's index (a ``Hashes64``) is made at the first one and
-brought up to date at each later one.
+written after it.  So the uuids are collected only from a pass's first boundary on: most
+transcripts have none, and hashing and keeping every record's cost a 1 GB ``show`` 8 MB
+and 0.1 CPU-s.  At the first boundary the uuids before it are taken from the bytes
+already read (``collect``: a scan, not a decode); from then on the pass keeps each
+record's.  They are kept as 64-bit ``hash()`` values in one flat array (8 bytes a
+record, where a ``set`` takes 72); records looked up are few (a ``/compact``'s own
+command records are written after its boundary), so the lookup's index (a ``Hashes64``)
+is made at the first one and brought up to date at each later one.
+
+The scan takes every ``"uuid"`` string of those lines, a nested one too: a progress
+record holds its subagent's record, with that record's uuid.  A nested uuid is never a
+later top-level record's of the same file (a subagent's records are in its own file), so
+the extra members make no record a copy.
 
 ``hash()`` of a string changes from one process to the next: the hashes are never kept
 past the process (a forked helper shares them: ``halves``), so a row resumed from a
@@ -25,20 +33,30 @@ whole (``rowpass``).
 
 from __future__ import annotations
 
+import re
 from array import array
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import orjson
+
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.toolkit.hashes64 import Hashes64
+from agentscan.toolkit.jsonl import open_binary
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agentscan.providers.claude.row import FileSummary
     from agentscan.providers.claude.windowed import WindowedTotals
 
 
 #: the finest step of a parsed time: a time before ``t + _TICK`` is one no later than ``t``
 _TICK = timedelta(microseconds=1)
+#: a ``"uuid"`` key's string value in a line's bytes (its escapes kept: ``_text``)
+_UUID = re.compile(rb'"uuid":"((?:[^"\\\n]|\\.)*)"')
+#: how much of a transcript ``collect`` reads at a time
+_BLOCK = 8 << 20
 
 
 def copies_before(boundary: datetime, newest: datetime | None) -> datetime:
@@ -63,13 +81,43 @@ class SeenUuids:
     """The hashed uuids met so far.  ``known``: of every record before (a resumed row's is
     not: ``CopiesUnknown``)."""
 
-    __slots__ = ("hashes", "known", "_index", "_indexed")
+    __slots__ = ("hashes", "known", "upto", "_index", "_indexed")
 
     def __init__(self, known: bool = True) -> None:
         self.hashes = array("q")
         self.known = known
+        # The offset the uuids are collected up to (``collect``), from where the first pass
+        # over them began (``None``: no pass yet); not kept up to date by the record.
+        self.upto: int | None = None
         self._index: Hashes64 | None = None
         self._indexed = 0  # how many of ``hashes`` the index holds
+
+    def collect(self, path: Path, stop: int) -> None:
+        """The uuids of the lines from ``upto`` to ``stop`` (a line boundary), from their
+        bytes.  A file that cannot be read again leaves them out: a copy of one is then
+        counted as before claude-code issue 92089 was known, never a record lost."""
+        start = self.upto or 0
+        self.upto = stop
+        append, left, pending = self.hashes.append, stop - start, b""
+        try:
+            with open_binary(path) as handle:
+                if start:
+                    handle.seek(start)
+                while left > 0:
+                    block = handle.read(min(_BLOCK, left))
+                    if not block:
+                        break
+                    left -= len(block)
+                    data = pending + block if pending else block
+                    # A uuid never spans a line: what follows the last newline waits for the next block.
+                    cut = data.rfind(b"\n") + 1 if left > 0 else len(data)
+                    pending = data[cut:]
+                    for raw in _UUID.findall(data, 0, cut):
+                        text = _text(raw)
+                        if text is not None:
+                            append(hash(text))
+        except (OSError, ValueError):
+            return
 
     def met(self, key: int) -> bool:
         """Whether the uuid hashed as ``key`` was met before (called for a record dated
@@ -88,6 +136,14 @@ class SeenUuids:
         if not self.known:
             raise CopiesUnknown
         return False
+
+
+def _text(raw: bytes) -> str | None:
+    """A uuid's bytes as the string ``orjson`` reads from them (``None``: not one it reads)."""
+    try:
+        return orjson.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode()
+    except (orjson.JSONDecodeError, UnicodeDecodeError):
+        return None
 
 
 def copied_calls(summary: FileSummary, record: dict, subagent: str | None, order: int, timestamp: datetime | None,
