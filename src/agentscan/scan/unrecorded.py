@@ -7,24 +7,26 @@ reader to wonder where the Cursor sessions ``list`` shows went.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
-from agentscan.model import SESSION, SessionRef
+from agentscan.model import SESSION, SessionRef, SessionRow
 from agentscan.scan.collect import ProviderUsage
 
 
 def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low: float | None,
-                high: float | None) -> tuple[str, ...]:
+               high: float | None, row_of: Callable[[SessionRef], SessionRow]) -> tuple[str, ...]:
     """The ids of the sessions among ``refs`` that recorded no call at all (current Cursor
-    builds'): no group or window holds them.  In a window, only those whose files last
-    changed in it (``recency``): without a call, when a session was active is not known
-    better, and a user asking for last week is not told of every such session ever."""
+    builds'): no group or window holds them.  In a window, only those active in it, by
+    their rows' times as ``list --since`` has them (``row_of``: read for these sessions
+    alone): without a call, when a session was active is not known better, and a user
+    asking for last week is not told of every such session ever."""
     counted: dict[str, set[str]] = {}
     found = []
     windowed = low is not None or high is not None
     for ref in refs:
-        # Without a window every such session is named, a file of no known time too.
-        if windowed and not (ref.recency and (low is None or ref.recency >= low) and (high is None or ref.recency < high)):
+        # ``recency`` bounds a row's ``updated_at`` from above (a file's mtime, which a copy
+        # or a restore makes new): a session it puts before the window is not read.
+        if windowed and low is not None and ref.recency and ref.recency < low:
             continue
         part = usage.get(ref.provider)
         if part is None:
@@ -37,6 +39,17 @@ def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low:
             if calls is None:
                 calls = counted[ref.provider] = {entry[SESSION] for entry in part.entries}
             recorded = ref.native_id in calls or ref.native_id in part.elsewhere
-        if not recorded:
+        # Without a window every such session is named, a file of no known time too.
+        if not recorded and (not windowed or _active_in(row_of(ref), ref, low, high)):
             found.append(ref.id)
     return tuple(found)
+
+
+def _active_in(row: SessionRow, ref: SessionRef, low: float | None, high: float | None) -> bool:
+    """Whether the session was active in the window: updated in it or after its start, and
+    started before its end (a time the row lacks: the file's)."""
+    updated = row.updated_at.timestamp() if row.updated_at is not None else ref.recency or None
+    started = row.started_at.timestamp() if row.started_at is not None else updated
+    if updated is None or started is None:
+        return False
+    return (low is None or updated >= low) and (high is None or started < high)
