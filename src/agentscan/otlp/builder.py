@@ -115,10 +115,13 @@ class TurnBuilder:
         self, parent: Span, key: str, start_ns: int, end_ns: int, model: str | None, usage: TokenUsage,
         cost: Decimal | None = None,
     ) -> Span:
+        # The API's id and speed (``cost`` was priced on the name agentscan gave the call).
+        model, speed = sc.api_model(model, self.facts.provider)
         span = self._span(f"chat|{key}", parent, f"chat {model}" if model else "chat", KIND_CLIENT, start_ns, end_ns)
         span.set(sc.OPERATION, "chat")
         span.set(sc.PROVIDER, sc.provider_name(model or self.facts.model, self.facts.provider))
         span.set(sc.REQUEST_MODEL, model)
+        span.set(sc.SPEED, speed)
         span.attributes.update(sc.usage_attributes(usage))
         span.set(sc.COST, None if cost is None else float(cost))
         self.usage.setdefault(parent.span_id, []).append(usage)
@@ -151,7 +154,7 @@ class TurnBuilder:
         span.set(sc.AGENT_ID, agent_id)
         span.set(sc.AGENT_NAME, label)
         span.set(sc.AGENT_DESCRIPTION, self.facts.content.text(description))
-        span.set(sc.REQUEST_MODEL, model)
+        span.set(sc.REQUEST_MODEL, sc.api_model(model, self.facts.provider)[0])
         self._fail(span, status, None)
         if agent_id is not None:
             self._agents[agent_id] = span

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentscan.model import TokenUsage
+from agentscan.pricing.aliases import FAST_MODE_SUFFIX
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -30,6 +31,9 @@ ERROR_TYPE = "error.type"
 #: USD of a chat call, or of every call below an agent span (agentscan.pricing); no GenAI
 #: semantic convention names cost yet, so it lives in agentscan's namespace
 COST = "agentscan.cost_usd"
+#: the speed a call ran at when it was not the standard one (Anthropic's fast mode: ``fast``);
+#: no GenAI semantic convention names it
+SPEED = "agentscan.request.speed"
 
 #: the agent each provider / hook agent is, as ``gen_ai.agent.name`` and ``service.name``
 AGENT_NAMES = {"claude": "claude-code", "codex": "codex", "gemini": "gemini-cli", "cursor": "cursor"}
@@ -58,6 +62,16 @@ def provider_name(model: str | None, agent: str) -> str:
             if lowered.startswith(prefixes):
                 return name
     return _AGENT_PROVIDERS.get(agent, agent)
+
+
+def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
+    """The model id a call asked the API for, and its speed when not the standard one.
+    agentscan prices and groups a Claude Code call made in fast mode as ``claude-opus-4-8-fast``
+    (``providers.claude.usage.fast_model``); its request named ``claude-opus-4-8``, with
+    ``speed: fast``.  Another agent's name is as recorded (Cursor's ``…-fast`` is its own)."""
+    if agent == "claude" and model is not None and model.endswith(FAST_MODE_SUFFIX) and len(model) > len(FAST_MODE_SUFFIX):
+        return model[: -len(FAST_MODE_SUFFIX)], "fast"
+    return model, None
 
 
 def usage_attributes(usage: TokenUsage) -> dict[str, int]:

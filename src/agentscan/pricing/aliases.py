@@ -74,9 +74,32 @@ def model_ref(provider: str, model: str | None) -> str | None:
 #: and a long context is a tier of the base model's price).
 VARIANT_WORDS = frozenset({"fast", "max"})
 
-#: the rule's version, kept with each model the index remembers as priced
-#: (``book.PriceBook._load``): an answer from before it is asked for again
-VARIANT_CHECK = 1
+#: the rule's version, kept with each answer the index remembers for a name with a variant
+#: word, priced or not (``book.PriceBook._load``): an answer from before it is asked for
+#: again.  2: Claude's fast-mode calls (``FAST_MODE_SUFFIX``) are priced at the library's
+#: fast-mode rates, where an answer of 1 had them unpriced (or, for a gateway id ending in
+#: ``-fast``, at the base rate).
+VARIANT_CHECK = 2
+
+#: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
+#: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other
+#: rates, so its calls are another price key and another ``--by model`` row
+#: (``providers.claude.usage.call_of``).  The API's model id has no such suffix.
+FAST_MODE_SUFFIX = "-fast"
+#: the genai-prices providers (``PROVIDER_HINTS``) whose fast mode is a price variant of the
+#: model (``when == {"speed": "fast"}``): Anthropic's, for Claude Code's calls alone
+_FAST_MODE_PROVIDERS = frozenset({"anthropic"})
+
+
+def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:
+    """The model a fast-mode call ran (``claude-opus-4-8`` for ``claude-opus-4-8-fast``) when
+    ``ref`` names one for the genai-prices provider ``provider_hint``, else ``None``.
+    Cursor's display names (``claude-4.6-opus-high-thinking-fast``) have no hint: their
+    ``-fast`` stays a variant word (``library.find``)."""
+    if provider_hint not in _FAST_MODE_PROVIDERS or not ref.endswith(FAST_MODE_SUFFIX):
+        return None
+    base = ref[: -len(FAST_MODE_SUFFIX)]
+    return base or None
 
 
 def variant_words(ref: str) -> list[str]:

@@ -223,10 +223,11 @@ class PriceBook:
         else:
             assert model is not None
             doc = self._cached_docs().get((provider, model))
-            if doc is None or (not doc.get("unpriced") and doc.get("variants") != aliases.VARIANT_CHECK
-                               and aliases.variant_words(ref)):
-                # A variant's price remembered before ``library.find`` told variants apart
-                # may be its base model's: asked again.
+            if doc is None or (doc.get("variants") != aliases.VARIANT_CHECK and aliases.variant_words(ref)):
+                # An answer for a variant's name remembered under an older rule is asked
+                # again, priced or not: a price from before ``library.find`` told variants
+                # apart may be its base model's, and "no price" for a Claude fast-mode name
+                # predates its fast-mode price (``aliases.VARIANT_CHECK``).
                 doc = self._resolve(provider, model, ref)
             if doc.get("unpriced"):
                 state = self._unpriced_key(provider, model, doc["unpriced"])
@@ -281,7 +282,7 @@ class PriceBook:
         try:
             match = self._match(provider, ref)
         except _Unpriceable as exc:
-            doc: dict[str, Any] = {"unpriced": str(exc)}
+            doc: dict[str, Any] = {"unpriced": str(exc), "variants": aliases.VARIANT_CHECK}
         else:
             doc = {"ref": ref, "provider_id": match.provider_id, "model_id": match.model_id, "periods": [],
                    "variants": aliases.VARIANT_CHECK}

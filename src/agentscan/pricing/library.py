@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
-from agentscan.pricing.aliases import variant_words
+from agentscan.pricing.aliases import fast_mode_model, variant_words
 from agentscan.pricing.periods import EXACT, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
@@ -26,10 +26,17 @@ _snapshots: dict[str, data_snapshot.DataSnapshot] = {}
 __all__ = ["Match", "NotPriceable", "describe", "find", "parse", "period_at", "snapshot"]
 
 
+#: the request context of a fast-mode call (``aliases.FAST_MODE_SUFFIX``): the ``when`` of the
+#: library's fast-mode price variants, and the ``price_context`` that selects them
+FAST_MODE = {"speed": "fast"}
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     provider: types.Provider
     model: types.ModelInfo
+    #: the price variant's request context (``FAST_MODE``), ``None`` for the standard price
+    context: dict[str, str] | None = None
 
 
 def snapshot(data: PriceData) -> data_snapshot.DataSnapshot:
@@ -59,7 +66,11 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
 
     A name with a variant word (``aliases.VARIANT_WORDS``: ``claude-4.6-opus-max``) is
     priced only by a rule that names the variant: a rule for the base model's name start
-    would price it at the base rate, a guess (and a low one)."""
+    would price it at the base rate, a guess (and a low one).  A fast-mode name of Claude
+    Code's (``aliases.fast_mode_model``) is its model at the library's fast-mode price."""
+    fast = fast_mode_model(provider_hint, ref)
+    if fast is not None:
+        return _fast_mode(find(data, provider_hint, fast))
     snap = snapshot(data)
     attempts = [provider_hint, None] if provider_hint else [None]
     words = variant_words(ref)
@@ -78,6 +89,25 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
         raise NotPriceable(f"genai-prices has no price for {ref!r}, a {variant} variant (billed at other rates "
                            f"than {base!r}, whose name it starts with)")
     raise NotPriceable(f"genai-prices has no model matching {ref!r}")
+
+
+def _fast_mode(match: Match) -> Match:
+    """``match`` at its fast-mode price, when the library has one.  Without one, the library
+    answers a fast-mode ``price_context`` with the standard price, silently (Opus 4.6 and 4.7
+    in genai-prices 0.2.5; a model found through another provider ignores the context too):
+    fast mode bills more, so that would be a guess, and a low one."""
+    own = any(model is match.model for model in match.provider.models)
+    if not own or not any(variant.when == FAST_MODE for variant in match.model.price_variants or ()):
+        raise NotPriceable(f"genai-prices has no fast-mode price for {match.model.id!r} (fast mode is billed "
+                           "at other rates than the standard price)")
+    return Match(match.provider, match.model, FAST_MODE)
+
+
+def _variants(match: Match) -> list[types.PriceVariant]:
+    """The library's price variants ``match``'s request context selects."""
+    if match.context is None:
+        return []
+    return [variant for variant in match.model.price_variants or () if variant.when == match.context]
 
 
 def _names(clause: Any, ref: str, word: str) -> bool:
@@ -102,10 +132,14 @@ def period_at(match: Match, ts: float | None) -> Period:
     """The price period of ``match`` that holds at ``ts`` (``None``: a call with no time)."""
     now = datetime.now(UTC)
     when = datetime.fromtimestamp(ts, UTC) if ts is not None else now
-    start, end = _bounds(match.model, when)
+    start, end = _bounds(match, when)
     if ts is None and (start is not None or end is not None):
         raise NotPriceable("its price changed over time and the call has no timestamp")
-    prices = match.model.get_prices(when)
+    variants = _variants(match)
+    if variants and not any(v.constraint is None or v.constraint.active(when) for v in variants):
+        # (the library would price the call at the standard rate)
+        raise NotPriceable(f"genai-prices has no fast-mode price for {match.model.id!r} at the call's time")
+    prices = match.model.get_prices(when, match.context)
     thresholds = sorted({
         tier.start for value in vars(prices).values() if isinstance(value, types.TieredPrices) for tier in value.tiers
     })
@@ -141,7 +175,8 @@ def _coefficients(match: Match, when: datetime, low: int, high: float) -> Coeffi
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the library warns about price keys it cannot use; we check the result
-            return match.model.calc_price(usage, match.provider, genai_request_timestamp=when).total_price
+            return match.model.calc_price(usage, match.provider, genai_request_timestamp=when,
+                                          price_context=match.context).total_price
 
     f0 = price(base)
     c_in = price(base + 1) - f0
@@ -163,14 +198,15 @@ def _coefficients(match: Match, when: datetime, low: int, high: float) -> Coeffi
     return coefficients
 
 
-def _bounds(model: types.ModelInfo, when: datetime) -> tuple[float | None, float | None]:
-    """The span around ``when`` in which no dated or daily price change happens."""
-    if isinstance(model.prices, types.ModelPrice):
-        return None, None
+def _bounds(match: Match, when: datetime) -> tuple[float | None, float | None]:
+    """The span around ``when`` in which no dated or daily price change happens (of the
+    model's price, or of the price variant its request context selects)."""
+    prices = match.model.prices
+    constraints = [] if isinstance(prices, types.ModelPrice) else [conditional.constraint for conditional in prices]
+    constraints += [variant.constraint for variant in _variants(match)]
     moments: list[float] = []
     day = when.date()
-    for conditional in model.prices:
-        constraint = conditional.constraint
+    for constraint in constraints:
         if constraint is None:
             continue
         if isinstance(constraint, types.StartDateConstraint):
@@ -196,7 +232,7 @@ def _utc(day: date, moment: time) -> float:
 def describe(data: PriceData, provider_hint: str | None, ref: str, when: datetime | None = None) -> dict[str, Any]:
     """What ``agentscan prices MODEL`` prints: the matched model and its prices now."""
     match = find(data, provider_hint, ref)
-    prices = match.model.get_prices(when or datetime.now(UTC))
+    prices = match.model.get_prices(when or datetime.now(UTC), match.context)
     fields: dict[str, Any] = {}
     for key, value in vars(prices).items():
         if isinstance(value, Decimal):
@@ -206,7 +242,7 @@ def describe(data: PriceData, provider_hint: str | None, ref: str, when: datetim
     return {
         "provider": match.provider.id,
         "model_id": match.model.id,
-        "name": match.model.name,
+        "name": match.model.name if match.context is None or not match.model.name else f"{match.model.name}, fast mode",
         "prices": str(prices),
         "price_fields": fields,
     }

@@ -53,7 +53,9 @@ class ClaudeProvider(Provider):
     # 14: an advisor's tokens (``usage.iterations``' ``advisor_message`` entries) are calls of their own
     # 15: a call's hosted web searches (``usage.server_tool_use.web_search_requests``) are priced
     # 16: a prompt typed while a reply went on (a ``queued_command`` attachment) is a prompt
-    parser_version = "16"
+    # 17: a call made in fast mode (``usage.speed == "fast"``) is on its model's fast-mode name
+    #     (``claude-opus-4-8-fast``), priced at the fast-mode rate: cached calls and sums hold the base name
+    parser_version = "17"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

@@ -20,7 +20,11 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
   record's key and their place in ``iterations`` (``advisor_calls``);
 * the hosted web searches a call ran (``usage.server_tool_use.web_search_requests``) are
   no tokens but are billed per search: they travel with their call (``C_WEB_SEARCHES``),
-  so the copy kept is the one whose count is priced.
+  so the copy kept is the one whose count is priced;
+* a call made in fast mode (``usage.speed == "fast"``, Claude Code 2.1.36 on) is billed at
+  other rates: its model is ``<model>-fast`` (``records.FAST_SUFFIX``), so it has a price and
+  a ``--by model`` row of its own.  ``"standard"``, no ``speed`` (older builds) or anything
+  else is the model's standard speed.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import ORIGIN, PROGRESS_ORIGIN
-from agentscan.providers.claude.records import as_dict, as_str
+from agentscan.providers.claude.records import FAST_SPEED, FAST_SUFFIX, as_dict, as_str
 from agentscan.timeutil import epoch_of_iso
 
 if TYPE_CHECKING:
@@ -92,6 +96,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     if not isinstance(usage, dict):
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
+    speed = usage.get("speed")
     cache_write = _count(usage.get("cache_creation_input_tokens"))
     # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
@@ -108,13 +113,14 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         message_id if isinstance(message_id, str) and message_id else None,
         request_id if isinstance(request_id, str) and request_id else None,
         record.get("isSidechain") is True,
-        "speed" in usage,
+        speed is not None,
         _count(usage.get("input_tokens")),
         _count(usage.get("cache_read_input_tokens")),
         cache_write,
         _count(usage.get("output_tokens")),
         epoch_of_iso(record.get("timestamp")) if epoch is UNREAD else epoch,
-        intern(model) if isinstance(model, str) and model else None,  # one string per model, not per call
+        # One string per model, not per call; a fast-mode call's (rare) on a model of its own.
+        (intern(model) if speed != FAST_SPEED else fast_model(model)) if isinstance(model, str) and model else None,
         subagent,
         order,
         one_hour if one_hour < cache_write else cache_write,
@@ -131,6 +137,11 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
             iterations.__class__ is not list or len(iterations) > 1):
         advisor_calls(iterations, call, record, advisors)
     return call
+
+
+def fast_model(model: str) -> str:
+    """The model a call of ``model`` made in fast mode is priced and grouped as (interned)."""
+    return intern(model if model.endswith(FAST_SUFFIX) else model + FAST_SUFFIX)
 
 
 def web_searches(tools: object, problems: list | None = None) -> int:
@@ -233,7 +244,8 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
     left out of the top-level counts (which are the main model's): each ``advisor_message``
     entry is a call of its own, on its own ``model`` (else the record's ``advisorModel``),
     keyed as its record with its place in ``iterations`` (``#advisor<n>`` after the message
-    id), so that every copy of the record counts it once, by the rules of any call.  What is
+    id), so that every copy of the record counts it once, by the rules of any call.  Its speed
+    is its entry's own ``speed`` (no such field: standard), never the main call's.  What is
     malformed is told in ``advisors`` (a ``str``) and never changes the main call."""
     if iterations.__class__ is not list:
         advisors.append(f"usage.iterations is a {type(iterations).__name__}, not a list; "
@@ -260,11 +272,14 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
         model = entry.get("model")
         if not (isinstance(model, str) and model):
             model = record.get("advisorModel")
+        if isinstance(model, str) and model:
+            model = fast_model(model) if entry.get("speed") == FAST_SPEED else intern(model)
+        else:
+            model = None
         message_id = call[MESSAGE_ID]
         advisors.append((
             None if message_id is None else f"{message_id}#advisor{index}",
-            *call[REQUEST_ID:C_INPUT], *counts, call[C_TS],
-            intern(model) if isinstance(model, str) and model else None,
+            *call[REQUEST_ID:C_INPUT], *counts, call[C_TS], model,
             *call[C_SUBAGENT:C_CACHE_WRITE_1H], min(one_hour, counts[2]), searches, *call[C_FROM_PROGRESS:],
         ))
 
