@@ -209,3 +209,15 @@ def test_an_otlp_chat_span_names_the_api_model_and_the_speed(isolated_home: Path
     root = next(s for s in spans if not s.parent)
     assert root.attrs["gen_ai.request.model"] == OPUS_48
     assert orjson.loads(result.stdout)["warnings"] == []
+
+
+@pytest.mark.parametrize("model", ["grok-4-fast", "composer-2.5-fast"])
+def test_another_vendor_s_model_named_fast_keeps_its_own_price(model: str) -> None:
+    """A Claude Code session routed to a model whose own name ends in ``-fast`` is no fast-mode
+    call of a Claude model: it is priced as the library prices that name."""
+    from agentscan.otlp.semconv import api_model
+
+    book = PriceBook(ScanContext.create(env={"AGENTSCAN_DATA_DIR": "/nonexistent"}))
+    assert book.key("claude", model, WHEN.timestamp(), 10_000) >= 0
+    assert api_model(model, "claude") == (model, None)
+    assert api_model("claude-opus-4-8-fast", "claude") == (OPUS_48, "fast")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentscan.model import TokenUsage
-from agentscan.pricing.aliases import FAST_MODE_SUFFIX
+from agentscan.pricing.aliases import FAST_MODE_SUFFIX, is_fast_mode_name
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -69,7 +69,7 @@ def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
     agentscan prices and groups a Claude Code call made in fast mode as ``claude-opus-4-8-fast``
     (``providers.claude.usage.fast_model``); its request named ``claude-opus-4-8``, with
     ``speed: fast``.  Another agent's name is as recorded (Cursor's ``…-fast`` is its own)."""
-    if agent == "claude" and model is not None and model.endswith(FAST_MODE_SUFFIX) and len(model) > len(FAST_MODE_SUFFIX):
+    if agent == "claude" and model is not None and is_fast_mode_name(model):
         return model[: -len(FAST_MODE_SUFFIX)], "fast"
     return model, None
 

@@ -78,8 +78,9 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: word, priced or not (``book.PriceBook._load``): an answer from before it is asked for
 #: again.  2: Claude's fast-mode calls (``FAST_MODE_SUFFIX``) are priced at the library's
 #: fast-mode rates, where an answer of 1 had them unpriced (or, for a gateway id ending in
-#: ``-fast``, at the base rate).
-VARIANT_CHECK = 2
+#: ``-fast``, at the base rate).  3: only a Claude model's name is a fast-mode name (2 left
+#: ``grok-4-fast`` in a Claude Code session unpriced).
+VARIANT_CHECK = 3
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other
@@ -89,6 +90,9 @@ FAST_MODE_SUFFIX = "-fast"
 #: the genai-prices providers (``PROVIDER_HINTS``) whose fast mode is a price variant of the
 #: model (``when == {"speed": "fast"}``): Anthropic's, for Claude Code's calls alone
 _FAST_MODE_PROVIDERS = frozenset({"anthropic"})
+#: how the models with a fast mode are named: a Claude Code session routed to another
+#: vendor's model whose own name ends in ``-fast`` (xAI's ``grok-4-fast``) keeps that price
+FAST_MODE_FAMILY = "claude-"
 
 
 def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:
@@ -96,10 +100,15 @@ def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:
     ``ref`` names one for the genai-prices provider ``provider_hint``, else ``None``.
     Cursor's display names (``claude-4.6-opus-high-thinking-fast``) have no hint: their
     ``-fast`` stays a variant word (``library.find``)."""
-    if provider_hint not in _FAST_MODE_PROVIDERS or not ref.endswith(FAST_MODE_SUFFIX):
+    if provider_hint not in _FAST_MODE_PROVIDERS or not is_fast_mode_name(ref):
         return None
-    base = ref[: -len(FAST_MODE_SUFFIX)]
-    return base or None
+    return ref[: -len(FAST_MODE_SUFFIX)]
+
+
+def is_fast_mode_name(model: str) -> bool:
+    """Whether ``model`` (a Claude Code call's, as agentscan names it) is a fast-mode name."""
+    return (model.endswith(FAST_MODE_SUFFIX) and model.startswith(FAST_MODE_FAMILY)
+            and len(model) > len(FAST_MODE_FAMILY) + len(FAST_MODE_SUFFIX))
 
 
 def variant_words(ref: str) -> list[str]:
