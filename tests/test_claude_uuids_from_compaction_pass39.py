@@ -101,3 +101,23 @@ def test_halves_whose_first_half_never_compacted_are_joined_without_copies(tmp_p
     (row, _), joined = _by_halves(tmp_path, monkeypatch, records, records.index(SECOND[0]))
     assert joined  # looked up, met in neither half
     assert row["counts"]["prompts"] == 4
+
+
+def test_collect_skips_a_line_too_long_for_the_pass_and_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seenuuids, "_BLOCK", 16)
+    monkeypatch.setattr(seenuuids, "MAX_LINE_BYTES", 40)
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"uuid":"before"}\n{"uuid":"in-a-long-line","pad":"' + b"x" * 200 + b'"}\n{"uuid":"after"}\n')
+    seen = SeenUuids()
+    seen.upto = 0
+    seen.collect(path, path.stat().st_size)
+    assert sorted(seen.hashes) == sorted([hash("before"), hash("after")])  # (its bytes held 40 at most)
+
+
+def test_collect_reads_json_written_with_spaces(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"type": "user", "uuid" : "spaced"}\n')
+    seen = SeenUuids()
+    seen.upto = 0
+    seen.collect(path, path.stat().st_size)
+    assert list(seen.hashes) == [hash("spaced")]

@@ -133,7 +133,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     report = TokenReport(by, rows, total, sessions, whole.cost,
                          book.data.to_json(), whole.priced, whole.unpriced,
                          {**fragments, **{key: taken.fragment for key, taken in kept.items() if taken.fragment is not None}},
-                         () if per_session else unrecorded(refs, usage, low, high, scanner.row))
+                         () if per_session else unrecorded(refs, usage, low, high, scanner))
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report

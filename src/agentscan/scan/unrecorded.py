@@ -7,26 +7,31 @@ reader to wonder where the Cursor sessions ``list`` shows went.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SESSION, SessionRef, SessionRow
 from agentscan.scan.collect import ProviderUsage
+from agentscan.scan.listing import CLOCK_SLACK_S
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
 
 
 def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low: float | None,
-               high: float | None, row_of: Callable[[SessionRef], SessionRow]) -> tuple[str, ...]:
+               high: float | None, scanner: Scanner) -> tuple[str, ...]:
     """The ids of the sessions among ``refs`` that recorded no call at all (current Cursor
     builds'): no group or window holds them.  In a window, only those active in it, by
-    their rows' times as ``list --since`` has them (``row_of``: read for these sessions
-    alone): without a call, when a session was active is not known better, and a user
+    their rows' times as ``list --since`` has them (read for these sessions alone, at
+    once): without a call, when a session was active is not known better, and a user
     asking for last week is not told of every such session ever."""
     counted: dict[str, set[str]] = {}
-    found = []
+    found: list[SessionRef] = []
     windowed = low is not None or high is not None
     for ref in refs:
         # ``recency`` bounds a row's ``updated_at`` from above (a file's mtime, which a copy
-        # or a restore makes new): a session it puts before the window is not read.
-        if windowed and low is not None and ref.recency and ref.recency < low:
+        # or a restore makes new), give or take a clock's slack, as ``list --since`` takes
+        # it: a session it puts before the window is not read.
+        if windowed and low is not None and ref.recency and ref.recency + CLOCK_SLACK_S < low:
             continue
         part = usage.get(ref.provider)
         if part is None:
@@ -39,10 +44,13 @@ def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low:
             if calls is None:
                 calls = counted[ref.provider] = {entry[SESSION] for entry in part.entries}
             recorded = ref.native_id in calls or ref.native_id in part.elsewhere
-        # Without a window every such session is named, a file of no known time too.
-        if not recorded and (not windowed or _active_in(row_of(ref), ref, low, high)):
-            found.append(ref.id)
-    return tuple(found)
+        if not recorded:
+            found.append(ref)
+    if windowed and found:
+        scanner.prefetch_rows(found)
+        found = [ref for ref in found if _active_in(scanner.row(ref), ref, low, high)]
+    # Without a window every such session is named, a file of no known time too.
+    return tuple(ref.id for ref in found)
 
 
 def _active_in(row: SessionRow, ref: SessionRef, low: float | None, high: float | None) -> bool:
