@@ -121,12 +121,13 @@ def test_an_empty_since_on_a_live_home_reads_only_the_newest_file(isolated_home:
 
 @pytest.mark.parametrize(("width", "headers"), [
     (56, ["ID", "UPDATED", "TOKENS", "TITLE"]),
-    (80, ["ID", "UPDATED", "TOKENS", "COST", "CWD", "TITLE"]),
+    (80, ["ID", "UPDATED", "TOKENS", "COST", "TITLE"]),
+    (100, ["ID", "UPDATED", "TOKENS", "COST", "CWD", "TITLE"]),
 ])
 def test_a_narrow_terminal_keeps_the_cost_and_the_title_before_the_model(tty, width: int, headers: list[str]) -> None:
     """At 80 columns, the width most terminals open at, the cost stays beside the tokens
-    (MODEL goes first: ``show`` has it), and at 56 a title a dozen characters wide still
-    tells sessions apart."""
+    (MODEL goes first: ``show`` has it, then CWD: the title keeps 25 characters), and at 56
+    a title a dozen characters wide still tells sessions apart."""
     tty(width, color=False)
     result = invoke("--demo", "list", "-n", "3")
     lines = result.stdout.splitlines()

@@ -45,7 +45,7 @@ def test_tokens_keeps_date_project_and_title_at_120_columns(tty, width: int) -> 
     lines = result.stdout.splitlines()
     assert all(width_of(line) <= width for line in lines), lines
     header = lines[0].split()
-    assert header[:4] == ["SESSION", "DATE", "PROJECT", "TITLE"] and header[-2:] == ["TOTAL", "COST"]
+    assert header[:4] == ["SESSION", "DATE", "CWD", "TITLE"] and header[-2:] == ["TOTAL", "COST"]
     row = next(line for line in lines if line.startswith(DEMO_SESSION))
     assert "2026-11-28" in row and "weather-app" in row and "Add a 5-day" in row
     assert "75,433" in row  # whole: never cut, never rounded when it fits
@@ -108,10 +108,10 @@ def test_list_leaves_columns_out_rather_than_cut_an_id_a_time_or_a_number(tty, w
         note = " ".join(result.stderr.split())
         assert f"left out to fit {width} columns: " in note, result.stderr
         said = note.split("columns: ")[1].split(";")[0].split(", ")
-        assert said == sorted(left_out, key=["MODEL", "COST", "CWD", "TITLE", "UPDATED"].index), (left_out, note)
+        assert said == sorted(left_out, key=["MODEL", "CWD", "COST", "TITLE", "UPDATED"].index), (left_out, note)
     else:
         assert "left out" not in result.stderr
-    order = ["MODEL", "COST", "CWD", "TITLE", "UPDATED"]  # the first to go first
+    order = ["MODEL", "CWD", "COST", "TITLE", "UPDATED"]  # the first to go first
     assert sorted(left_out, key=order.index) == order[:len(left_out)], left_out
 
 

@@ -51,8 +51,8 @@ def test_prices_one_column_short_cut_the_model_s_name_not_a_price(isolated_home:
     tty(56)
     lines = prices("claude-sonnet-4-5")
     assert cells(lines[0]) == ["MODEL", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
-    assert cells(lines[1]) == ["claude-sonnet-4…", "$3", "$15", "$0.3", "$3.75"]
-    assert cells(lines[2]) == ["above", "200k", "$6", "$22.5", "$0.6", "$7.5"]
+    assert cells(lines[1]) == ["claude-sonnet-4…", "$3.00", "$15.00", "$0.30", "$3.75"]
+    assert cells(lines[2]) == ["above", "200k", "$6.00", "$22.50", "$0.60", "$7.50"]
     assert all(width_of(line) <= 56 for line in lines)
 
 
@@ -70,7 +70,7 @@ def test_names_that_cut_would_read_alike_are_kept_whole_and_the_line_overflows(i
 def test_prices_too_wide_for_even_a_cut_name_are_printed_whole(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(30)
     lines = prices("claude-sonnet-4-5")
-    assert cells(lines[1]) == ["claude-sonn…", "$3", "$15", "$0.3", "$3.75"]
+    assert cells(lines[1]) == ["claude-sonn…", "$3.00", "$15.00", "$0.30", "$3.75"]
     assert not any(CUT_FIGURE.search(line) for line in lines)
 
 
@@ -83,7 +83,7 @@ def test_a_tier_label_is_a_number_never_cut(tty, capsys: pytest.CaptureFixture[s
     print_prices([{"query": "some-model", "model_id": "some-model", "provider": "vendor",
                    "price_fields": {"input_mtok": tiered, "output_mtok": 15}}])
     lines = capsys.readouterr().out.splitlines()
-    assert any(cells(line)[:3] == ["above", "1,234,567", "$6"] for line in lines), lines
+    assert any(cells(line)[:3] == ["above", "1,234,567", "$6.00"] for line in lines), lines
     assert not any(CUT_FIGURE.search(line) for line in lines)
 
 
@@ -179,7 +179,7 @@ def test_list_at_20_columns_shows_whole_ids_alone(isolated_home: Path, tty) -> N
     lines = out.splitlines()
     assert lines[0] == "ID"
     assert all(re.fullmatch(r"[a-z]+:[0-9a-f]{8}\*?", line) for line in lines[1:])
-    assert "COST, CWD, TITLE, UPDATED, TOKENS" in " ".join(err.split())
+    assert "CWD, COST, TITLE, UPDATED, TOKENS" in " ".join(err.split())
 
 
 def test_list_at_23_columns_keeps_its_tokens(isolated_home: Path, tty) -> None:  # noqa: ANN001

@@ -198,7 +198,7 @@ def test_cents_are_rounded_half_up_from_the_exact_decimal(exact: str, shown: str
 
 
 @pytest.mark.parametrize(("priced", "shown"), [
-    (None, "-"), ("0", "-"), ("0.004", "≥<$0.01"), ("0.0099", "≥<$0.01"), ("0.01", "≥$0.01"), ("0.4399", "≥$0.43"),
+    (None, "-"), ("0", "-"), ("0.004", "≥<$0.01"), ("0.0099", "≥<$0.01"), ("0.01", "≥$0.01"), ("0.4399", "≥$0.44"), ("0.4349", "≥$0.43"),
 ])
 def test_a_lower_bound_under_a_cent_is_not_a_dash(priced: str | None, shown: str) -> None:
     assert human_usd(None, None if priced is None else Decimal(priced)) == shown

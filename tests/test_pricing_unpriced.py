@@ -89,7 +89,7 @@ def test_a_total_with_an_unpriced_model_is_null_with_its_priced_part_and_the_mod
     tty(200)
     out = run("tokens", "--by", "provider")
     total = next(line for line in out["text"].splitlines() if line.startswith("TOTAL"))
-    assert total.rstrip().endswith("≥$0.33")  # a lower bound, rounded down
+    assert total.rstrip().endswith("≥$0.33")  # a lower bound, rounded as a cost is
     assert "no price for aide-gpt-5" in out["stderr"]
 
 
@@ -109,8 +109,10 @@ def test_an_otlp_turn_with_a_synthetic_chat_keeps_its_cost(isolated_home: Path, 
     assert root.attrs["agentscan.cost_usd"] == float(SESSION_COST)
 
 
-def test_a_lower_bound_is_rounded_down_and_a_bound_under_a_cent_is_still_a_bound() -> None:
-    assert human_usd(None, Decimal("0.339")) == "≥$0.33"
+def test_a_lower_bound_is_rounded_as_a_cost_and_a_bound_under_a_cent_is_still_a_bound() -> None:
+    # Rounded as a cost (pass 39): rounded down, a total's ``≥$0.33`` read below its ``$0.34`` row.
+    assert human_usd(None, Decimal("0.339")) == "≥$0.34" and human_usd(None, Decimal("0.335")) == "≥$0.34"
+    assert human_usd(None, Decimal("0.3349")) == "≥$0.33"
     assert human_usd(None, Decimal("1234.5")) == "≥$1,234.50"
     # ``-`` says no call had a price: a priced part under a cent is a bound too (pass 38)
     assert human_usd(None, Decimal("0.009")) == "≥<$0.01"

@@ -111,16 +111,17 @@ def test_a_patched_table_is_spliced_while_its_projects_fit_as_they_did(
 def test_sessions_that_recorded_nothing_keep_their_title_and_the_total_aligns(tty) -> None:
     tty(80, color=False)
     lines, err = invoke("--demo", "tokens", "a4b8c2d6", "e5f6a7b8")
-    assert cells(lines[0]) == ["SESSION", "DATE", "PROJECT", "TITLE", "TOKENS"]
+    assert cells(lines[0]) == ["SESSION", "DATE", "CWD", "TITLE", "TOKENS"]
     assert [cells(line)[3] for line in lines[1:3]] == ["Rename tags to labels", "Add --json to status"]
     assert "left out" not in err
     starts = {line.index("not recorded") for line in lines[1:]}
     assert len(starts) == 1 and lines[-1].startswith("TOTAL") and lines[0].index("TOKENS") in starts
 
 
-def test_a_summary_of_nothing_recorded_is_one_column(isolated_home: Path) -> None:
+def test_a_summary_of_nothing_recorded_is_its_note_alone(isolated_home: Path) -> None:
+    """No row to total (pass 39: a header over ``TOTAL not recorded`` said nothing the note does not)."""
     lines, _ = invoke("--demo", "tokens", "--by", "model", "a4b8c2d6")
-    assert lines[:2] == ["MODEL  TOKENS", "TOTAL  not recorded"]
+    assert lines == ["(+ 1 session that recorded no usage, not counted: cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d)"]
 
 
 def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home: Path, table_ways: list[str]) -> None:
@@ -132,7 +133,7 @@ def test_a_table_of_not_recorded_alone_then_one_with_numbers_again(isolated_home
     assert "INPUT" in lines[0]
     claude.unlink()
     lines, _ = invoke("tokens")
-    assert cells(lines[0]) == ["SESSION", "DATE", "PROJECT", "TITLE", "TOKENS"] and table_ways[-1] == "whole"
+    assert cells(lines[0]) == ["SESSION", "DATE", "CWD", "TITLE", "TOKENS"] and table_ways[-1] == "whole"
     assert lines == invoke("tokens", "--no-cache")[0]
     project_session(isolated_home, IDS[1], "/home/dev/src/app", "A title", 2)
     assert "INPUT" in patched_as_fresh(table_ways)[0]

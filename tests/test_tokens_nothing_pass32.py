@@ -71,7 +71,7 @@ def test_sessions_that_recorded_nothing_are_named_under_the_table_not_as_rows(is
 def test_a_table_of_nothing_but_such_sessions_names_them(isolated_home: Path) -> None:
     stubs(isolated_home)
     lines = tokens()[0].splitlines()
-    assert lines[0].split() == ["SESSION", "DATE", "PROJECT", "TITLE", "TOKENS"]
+    assert lines[0].split() == ["SESSION", "DATE", "CWD", "TITLE", "TOKENS"]
     assert lines[1].startswith("TOTAL") and lines[1].endswith("not recorded")
     assert lines[2].startswith("(+ 3 sessions that recorded nothing: ")
 

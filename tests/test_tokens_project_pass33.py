@@ -1,9 +1,10 @@
-"""``tokens``' PROJECT keeps a project's last folder's name whole where the title can give it.
+"""``tokens``' CWD (PROJECT before pass 39) keeps a project's last folder's name whole.
 
 At 120 and 130 columns the demo showed ``…nventory-api`` and ``…ling-service``: the title
 gave a path's name only what it had over its least width (16 columns), 0 to 1 there.  A
-title now gives down to 12 columns (``Column.lend_floor``, ``list``'s title's least width)
-before a name is cut; when a title is kept at all is told by its least width, as before.
+title now keeps 12 columns (``list``'s title's least width), and since pass 39 a path
+column is no narrower than its names (``tablepaths.named_floors``) or left out; a name
+longer than ``NAMED_CAP`` takes what it needs from the title.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def test_the_demo_keeps_every_project_s_last_folder_whole(tty, width: int) -> No
     tty(width, color=False)
     lines = invoke("--demo", "tokens")
     header = cells(lines[0])
-    assert header[2:4] == ["PROJECT", "TITLE"]
+    assert header[2:4] == ["CWD", "TITLE"]
     projects = {cells(line)[2] for line in lines if re.match(r"[a-z]+:", line)}
     names = {"weather-app", "recipe-api", "cli-tool", "inventory-api", "billing-service", "notes"}
     assert {project.rsplit("/", 1)[-1] for project in projects} == names, projects  # was …ling-service
@@ -48,19 +49,20 @@ def test_the_demo_keeps_every_project_s_last_folder_whole(tty, width: int) -> No
 
 
 def test_a_title_is_left_out_by_its_least_width_as_before(tty) -> None:
-    """At 114 columns a 16-column title does not fit: it goes (not kept at 12 in its place)."""
+    """At 114 columns a title does not fit beside ``…/billing-service``: it goes."""
     tty(114, color=False)
     assert "TITLE" not in cells(invoke("--demo", "tokens")[0])
 
 
-def test_a_title_without_a_lend_floor_gives_down_to_its_least_width() -> None:
-    """``list``'s columns have none: their layout is as it was."""
-    term = Terminal(tty=True, width=60, color=False)
-    path = "/home/dev/src/billing-service"  # its name needs 17 columns
-    for floor, widths in ((0, [13, 16]), (12, [17, 12])):  # the least width 14 leaves 2 to give
-        columns = [Column("PROJECT", flex=True, min_width=10, keep_end=True),
-                   Column("TITLE", flex=True, min_width=14, lend_floor=floor)]
-        assert paths_fitted(columns, ([0, 1], [13, 16]), term, lambda index: [path, "a title"])[1] == widths
+def test_a_name_longer_than_the_cap_takes_from_the_title_down_to_what_it_wants() -> None:
+    """``list``'s title keeps the 25 columns it ``wants`` (pass 39); a title that wants
+    nothing gives down to its least width."""
+    term = Terminal(tty=True, width=80, color=False)
+    path = "/home/dev/src/a-very-long-project-name-xx"  # its name needs 29 columns, past NAMED_CAP
+    for wants, widths in ((0, [29, 17]), (20, [22, 24])):  # the least width 14 leaves 10 to give
+        columns = [Column("CWD", flex=True, min_width=10, keep_end=True),
+                   Column("TITLE", flex=True, min_width=14, wants=wants)]
+        assert paths_fitted(columns, ([0, 1], [22, 24]), term, lambda index: [path, "a title"])[1] == widths
 
 
 TITLE = "A prompt long enough to be cut in any table narrower than this"
@@ -77,4 +79,4 @@ def test_a_patched_table_gives_a_new_project_s_name_the_title_s_room_as_a_whole_
     assert table_ways[-1] == "patched"
     assert patched == invoke("tokens", "--no-cache")  # byte for byte
     assert cells(patched[1])[2] == "…/billing-service", patched
-    assert len(cells(patched[1])[3]) < 16  # the title gave it below its least width
+    assert len(cells(patched[1])[3]) < 16  # the title gave it its room

@@ -186,7 +186,8 @@ def test_the_show_hint_needs_the_transcript_file(data_dir: Path, tmp_path: Path)
 
     text = trace_text(f"claude:{SESSION}")
     assert "agentscan show" not in text
-    assert f"transcript  claude:{SESSION}\n              transcript file not found\n" in text
+    # The path the agent named, not an id made from its file name.
+    assert f"\n  transcript  /nowhere/.claude/projects/-tmp-proj/{SESSION}.jsonl (not found)\n  captured " in text
     assert trace_doc(f"claude:{SESSION}")["session"]["transcript_found"] is False
 
     transcript = tmp_path / f"{SESSION}.jsonl"
@@ -195,6 +196,16 @@ def test_the_show_hint_needs_the_transcript_file(data_dir: Path, tmp_path: Path)
     assert f"\n              agentscan show claude:{SESSION}\n" in trace_text(f"claude:{SESSION}")
     assert f"\n              agentscan show claude:{SESSION}\n" in trace_text(f"claude:{SESSION}", "--redact")
     assert trace_doc(f"claude:{SESSION}")["session"]["transcript_found"] is True
+
+
+def test_a_turn_the_agent_gave_no_id_is_marked_inferred_not_by_a_made_up_id(data_dir: Path) -> None:
+    # pass 39: "turn 1  derived-1 (derived)" named agentscan's internal id and term.
+    replay = Replay(data_dir, agent="claude")
+    replay.send(claude("UserPromptSubmit", prompt_id=None, prompt="hi"), at_ms=0)  # an older build: no prompt_id
+    replay.send(claude("Stop", prompt_id=None), at_ms=100)
+    text = trace_text(f"claude:{SESSION}")
+    assert "\nturn 1  [inferred]  0 tool calls" in text and "derived" not in text
+    assert [turn["id"] for turn in trace_doc(f"claude:{SESSION}")["turns"]] == ["derived-1"]  # --json: whole
 
 
 # --- 18. parallel subagents of one type: no id places them -----------------------------

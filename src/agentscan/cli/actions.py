@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional
 
-from agentscan.cli.state import State, end_progress, finish, reject_blank
+from agentscan.cli.state import State, end_progress, finish, provider_names, reject_blank
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
@@ -44,6 +44,7 @@ def run_list(
     if pid is not None and pid < 1:
         raise UsageProblem(f"--pid must be a process id of 1 or more, not {pid}")
     reject_blank(tz=tz)
+    provider = provider_names(provider)
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None))
     scanner = state.scanner(provider, memo=True)
@@ -144,6 +145,7 @@ def run_tokens(
     from agentscan.timeutil import parse_when, zone
 
     reject_blank(since=since, until=until, tz=tz)
+    provider = provider_names(provider)
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or by != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)

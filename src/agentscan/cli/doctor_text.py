@@ -43,6 +43,9 @@ def _fitted(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal,
     for them and the least of the path, each row as a line of ``prose`` instead, wrapped
     and never cut."""
     inner = term._replace(width=max(term.width - 2, 20))
+    # Cells come from the provider's and the hooks' files (a path, an OS error): an escape
+    # sequence in one is shown as U+FFFD here, before the table adds its own styling.
+    rows = [[clean_path(cell) for cell in row] for row in rows]
     if term.tty:
         _, widths = layout(columns, [Row(row) for row in rows], inner)
         if sum(widths) + len(GAP) * (len(widths) - 1) > inner.width:
@@ -110,7 +113,10 @@ def _warning_lines(provider: dict[str, Any], term: Terminal, read_flag: str) -> 
 
 def _lines(text: str, term: Terminal, indent: str = "") -> list[str]:
     """A line of prose: on a terminal ``~`` for the home and wrapped (never cut:
-    times, counts and paths stay whole); in a pipe as it is."""
+    times, counts and paths stay whole); in a pipe as it is.  Either way a control character
+    (an escape sequence in a finding, a hook error) is shown as U+FFFD: the text names
+    ids, paths and messages read from the provider's and the hooks' files."""
+    text = clean_path(text)
     if not term.tty:
         return [indent + text]
     # A path longer than the line is left whole (the terminal folds it): broken in two it
@@ -157,10 +163,10 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
                         f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
-    # The report names ids, paths, findings and hook errors from the provider's and the
-    # hooks' files: whatever line still holds a control character (an escape sequence in
-    # one) shows it as U+FFFD, the fields above made so before they were laid out.
-    write_out("\n".join(map(clean_path, out)) + "\n")
+    # Every line is clean already: the untrusted parts (ids, paths, findings, hook errors)
+    # were, in ``_lines``, ``_fitted`` and ``_verbatim``.  Cleaning the finished lines again
+    # turned the ESC of the tables' own bold headers into U+FFFD ("\ufffd[1mKIND").
+    write_out("\n".join(out) + "\n")
 
 
 def zone_lines(term: Terminal) -> list[str]:

@@ -15,15 +15,18 @@ from agentscan.timeutil import Shown, shown_time, zone_names
 COLUMNS = (
     Column("ID", style="yellow"),
     # On a narrow terminal columns go rather than an id, a time or a number being cut: MODEL
-    # first (``show`` has it), then COST (six columns: at 80 it stays beside the tokens it
-    # prices), CWD, TITLE (a dozen characters still tell sessions apart), UPDATED (the
+    # first (``show`` has it), then CWD (a project's name whole, ``…/billing-service``, or
+    # not at all: ``tablepaths.named_floors``), COST (six columns: at 80 it stays beside the
+    # tokens it prices), TITLE (a dozen characters still tell sessions apart), UPDATED (the
     # rows are in its order), and TOKENS last (under 23 columns the ids alone are left).
+    # The title is what people read (as in ``gh issue list``): it keeps 25 characters while
+    # MODEL, CWD or COST is left to go, and is cut below that only once they are gone.
     Column("UPDATED", drop=2),
     Column("TOKENS", right=True, drop=1),
-    Column("COST", right=True, drop=5),
+    Column("COST", right=True, drop=4),
     Column("MODEL", flex=True, min_width=10, drop=6),
-    Column("CWD", flex=True, min_width=10, keep_end=True, drop=4),
-    Column("TITLE", flex=True, min_width=12, weight=2, drop=3),
+    Column("CWD", flex=True, min_width=10, keep_end=True, drop=5),
+    Column("TITLE", flex=True, min_width=12, weight=2, drop=3, wants=25),
 )
 
 

@@ -47,7 +47,7 @@ def export_command(
     """
     from agentscan.scan.listing import ListFilter
     from agentscan.cli import render
-    from agentscan.cli.state import reject_blank
+    from agentscan.cli.state import provider_names, reject_blank
     from agentscan.errors import UsageProblem
     from agentscan.export.run import STDOUT, run_export
     from agentscan.timeutil import parse_when, zone
@@ -55,6 +55,7 @@ def export_command(
     state = state_of(ctx)
     to_stdout = output_text == "-"
     reject_blank(output=output_text, since=since)
+    provider = provider_names(provider)
     day_zone = zone(tz)
     if tz is not None and day_zone is None:  # --tz local: days in this machine's zone (the default is UTC's)
         from agentscan.localzone import LocalDays

@@ -127,7 +127,7 @@ def handle_errors(func: F) -> F:
 
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
-ProviderOption = typer.Option(None, "--provider", "-p", help="Only this provider (repeatable).", metavar="P")
+ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P")
 SinceOption = typer.Option(None, "--since", help="Only sessions updated since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN")
 
 

@@ -54,7 +54,7 @@ def otlp_command(
     import os
 
     from agentscan.cli import render
-    from agentscan.cli.state import reject_blank
+    from agentscan.cli.state import provider_names, reject_blank
     from agentscan.errors import StrictWarnings, UsageProblem
     from agentscan.model import ScanWarning
     from agentscan.otlp.endpoint import check_headers, shown_url
@@ -69,6 +69,7 @@ def otlp_command(
     state = state_of(ctx)
     to_stdout = output_text == "-"
     reject_blank(output=output_text, since=since)
+    provider = provider_names(provider)
     if to_stdout and as_json:
         raise UsageProblem("--json and --output - would both write to stdout; choose one")
     output: Path | None = None
@@ -113,14 +114,16 @@ def otlp_command(
         raise
     shown = shown_url(endpoint) if endpoint is not None else ""  # no secret of its query string or userinfo said
     sent_notes = [ScanWarning(shown, note) for note in outcome.notes]
-    # What a format never records (Cursor's call times: ``otlp.gaps``) is said once, and
-    # ``--strict`` does not count it: it is every such session's shape, not a fault to notice.
-    counted = list(outcome.built.warnings) + sent_notes
-    warnings = list(outcome.built.warnings) + outcome.built.format_notes + sent_notes
+    # What a format never records (Cursor's call times: ``otlp.gaps``) is said once, as a note
+    # (``notes`` in --json), not a warning: it is every such session's shape, not bad input,
+    # and ``--strict`` does not count it.  As a warning it greeted `agentscan --demo otlp`,
+    # a new user's first export, as if something were broken.
+    warnings = counted = list(outcome.built.warnings) + sent_notes
+    format_notes = [note.message for note in outcome.built.format_notes]
     # --quiet (a global option) prints nothing on success, as `export -q` does: cron mails any output.
     quiet = state.quiet and outcome.failure is None
     if as_json and not quiet:
-        render.emit_json(render.envelope("otlp", outcome.body(), warnings))
+        render.emit_json(render.envelope("otlp", {**outcome.body(), "notes": format_notes}, warnings))
     elif not as_json and not quiet and outcome.failure is None:
         built = outcome.built
         if built.left_out:
@@ -139,6 +142,9 @@ def otlp_command(
             print(f"{what} to {outcome.path if outcome.path is not None else outcome.sent.endpoint if outcome.sent else shown}")
         if not built.spans:
             _why_no_spans(state, scanner, selection, built.matched)
+    if not as_json and not quiet:
+        for text in format_notes:
+            render.note(f"note: otlp: {text}")
     said = set(scanner.warnings)  # said by finish: made once (each is a new ScanWarning)
     own = [w for w in warnings if w not in said]  # the export's own notes
     from agentscan.settling import strict_count

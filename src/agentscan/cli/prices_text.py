@@ -31,12 +31,18 @@ COLUMNS = (
 
 
 def money(value: float) -> str:
-    """``$3``, ``$0.125``, ``$22.5``: as the price data writes it, no rounding and no
-    exponent (``repr`` is the shortest text that reads back as the same float)."""
-    from decimal import Decimal
+    """``$3.00``, ``$0.30``, ``$22.50``, ``$0.125``: cents, as every cost column writes money
+    (``$0.3`` beside ``$3.75`` read as a misprint), and more decimals only where the price
+    has them: never rounded, no exponent (``repr`` is the shortest text that reads back as
+    the same float)."""
+    from decimal import Decimal, InvalidOperation
 
-    text = format(Decimal(repr(value)).normalize(), "f")
-    return f"${text}"
+    exact = Decimal(repr(value)).normalize()
+    try:
+        cents = exact.quantize(Decimal("0.01"))
+    except InvalidOperation:  # beyond the context's 28 digits: no price is, the data may say so
+        return f"${exact:f}"
+    return f"${cents:f}" if cents == exact else f"${exact:f}"
 
 
 def _base(field: Any) -> float | None:

@@ -141,21 +141,24 @@ def human_usd(cost: Decimal | None, at_least: Decimal | None = None, *, grouped:
     ``Decimal`` (never a float, whose ``0.105`` is ``0.10499…``); a cost above zero
     but under a cent is ``<$0.01``, not ``$0.00`` or ``$0.01``.  An unknown cost is ``-``
     (no call had a price), or ``≥$12.34`` when ``at_least`` (what the calls that have a
-    price cost) says how much it is at least: rounded down, so the bound stays true (a
-    total may so show a cent less than a row rounded up), and ``≥<$0.01`` when that is
-    above zero but under a cent (a bound of nothing is ``-``).  ``grouped``: thousands
+    price cost) says how much it is at least: rounded as a cost is, so a total's bound
+    never reads below a priced row it holds (rounded down, a total of one $0.038 row and
+    an unpriced one read ``≥$0.03`` under the row's ``$0.04``), and ``≥<$0.01`` when it
+    is above zero but under a cent (a bound of nothing is ``-``).  ``grouped``: thousands
     apart (``$9,098.98``); a table in a pipe writes ``$9098.98``, as its token counts
     have no separators either.
     """
-    from decimal import ROUND_FLOOR, ROUND_HALF_UP
-
     if cost is None:
         if at_least is not None and at_least > 0:
-            floor = at_least.quantize(_cent(), rounding=ROUND_FLOOR)
-            if floor == 0:
-                return "≥<$0.01"
-            return f"≥${floor:,.2f}" if grouped else f"≥${floor:.2f}"
+            return "≥" + _dollars(at_least, grouped)
         return "-"
+    return _dollars(cost, grouped)
+
+
+def _dollars(cost: Decimal, grouped: bool) -> str:
+    """``cost`` rounded half up to the cent; ``<$0.01`` above zero but under a cent."""
+    from decimal import ROUND_HALF_UP
+
     if 0 < cost < _cent():
         return "<$0.01"
     # ``format`` alone rounds half to even (``$0.105`` as ``$0.10``): quantized first.

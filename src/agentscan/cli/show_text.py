@@ -19,6 +19,12 @@ TOOLS_SHOWN = 15
 ERRORS_SHOWN = 3
 #: line lengths in a pipe, where there is no terminal width to fit
 PIPE_PROMPT, PIPE_TOOL, PIPE_RESPONSE, PIPE_ERROR = 100, 90, 400, 200
+#: how the card marks a tool call by its status (``ToolCall.status``); ``NO``: the user
+#: declined the call (``denied``), which never ran, so it did not fail either
+_MARKERS = {"ok": "ok ", "error": "ERR", "denied": "NO "}
+#: a call whose result was not recorded (status ``unknown``), and the note that says so
+UNKNOWN_MARKER = " ? "
+UNKNOWN_MEANING = "no result recorded: how the call ended is not known"
 
 
 def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0) -> str:
@@ -124,8 +130,9 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         lines.extend(_field(label, value if value else "-", term))
     if row.tokens is None and detail.extra.get("context_tokens") is not None:
         context = detail.extra["context_tokens"]
-        lines.append(f"  {'context':<8} {_grouped(context) if term.tty else context} tokens in the context window"
-                     " (the provider recorded no usage)")
+        # Wrapped as the ``tokens`` line is: 79 columns of it overflowed a 60-column terminal.
+        lines.extend(_field("context", f"{_grouped(context) if term.tty else context} tokens in the context window"
+                            " (the provider recorded no usage)", term))
     if row.recorded_nothing and not detail.subagents:
         # ``list`` leaves such a session out; named here, it is said why it is all dashes.
         lines.extend(_field("note", "nothing recorded: the transcript holds no conversation (empty, unreadable "
@@ -249,11 +256,15 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         lines += ["", f"tool calls ({_tools_heading(detail, len(shown_tools))})"]
         names = subagent_names(detail, term)
         for tool in shown_tools:
-            # ``NO``: the user declined the call (status ``denied``); it never ran, so it failed not
-            marker = {"ok": "ok ", "error": "ERR", "denied": "NO "}.get(tool.status, " ? ")
+            marker = _MARKERS.get(tool.status, UNKNOWN_MARKER)
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
             head = f"  {marker} {clean(tool.name)}{who}: "
             lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
+        if any(tool.status not in _MARKERS for tool in shown_tools):
+            # A bare "?" beside "ERR" read as a glitch: said once what it means (Cursor records
+            # no result for most calls, so its sessions show it on nearly every line).
+            legend = f"{UNKNOWN_MARKER.strip()} = {UNKNOWN_MEANING}"
+            lines.extend(wrap_columns(legend, term.width, indent="  ", subsequent="      ") if term.tty else [f"  {legend}"])
     lines += _error_lines(detail, term, zone)
     if detail.responses:
         lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]

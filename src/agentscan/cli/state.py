@@ -135,6 +135,21 @@ _WANTED = {
 }
 
 
+def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:
+    """``--provider`` as every command takes it: repeatable, a comma list (``-p claude,codex``,
+    as gh takes ``--label a,b``) and any case (``-p Claude``); each name once, in the order
+    given.  A name no provider has is still refused where the scanner looks it up."""
+    if not given:
+        return given
+    names: list[str] = []
+    for value in given:
+        for name in value.split(","):
+            name = name.strip().casefold()
+            if name not in names:
+                names.append(name)
+    return names
+
+
 def reject_blank(**options: Optional[str]) -> None:
     """A usage error for an option given empty (``since="", cwd=None``: ``--since`` is).
     ``--since "$FROM"`` with the variable unset would otherwise answer for every session,
@@ -214,10 +229,26 @@ def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         return 0
     except AgentscanError as exc:
         end_progress()
+        if isinstance(exc.__context__, BrokenPipeError):  # ``export -o - | head``: said, exit 1
+            from agentscan.cli.streams import drop_closed_output
+
+            drop_closed_output()
         return say_error(exc)
     except KeyboardInterrupt:
         end_progress()  # a Ctrl-C in a long read leaves no progress line for the prompt to follow
         raise
+    except OSError as exc:
+        # A report's reader that stopped reading (``agentscan list --all | head -1``) is no
+        # failure: exit 0, saying nothing (exit 1 is the contract's "failure", which a script
+        # under ``set -o pipefail`` could not tell from a real one).  An export to stdout
+        # says that it was cut, and fails (``export.files.to_stdout``, above).
+        from agentscan.cli.streams import drop_closed_output, reader_closed
+
+        if not reader_closed(exc):
+            raise
+        end_progress()
+        drop_closed_output()
+        return 0
     finally:
         # The price helper a command started (``scan.priceahead``) ends with it, whether
         # it printed or failed; a process that never started one has not imported the module.

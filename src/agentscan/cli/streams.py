@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 import sys
 from typing import Any
 
@@ -120,3 +121,50 @@ class _ClosedBytes(io.RawIOBase):
 
     def write(self, data: Any) -> int:
         return self._text.written(len(memoryview(data).cast("B")))
+
+
+def reader_closed(exc: BaseException) -> bool:
+    """Whether ``exc`` is stdout's reader having closed its pipe (``agentscan list | head``),
+    not a socket's or another file's ``EPIPE``: the pipe is asked (``poll`` says
+    ``POLLERR`` once its reading end is gone); where it cannot be asked (Windows), the
+    error's number is taken at its word."""
+    import errno
+
+    if not isinstance(exc, OSError):
+        return False
+    # (Windows says a closed pipe with EINVAL as often as with EPIPE)
+    if exc.errno != errno.EPIPE and not (os.name == "nt" and exc.errno == errno.EINVAL):
+        return False
+    return _gone(sys.__stdout__)
+
+
+def _gone(stream: Any) -> bool:
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    import select
+
+    if not hasattr(select, "poll"):
+        return True
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+
+
+def drop_closed_output() -> None:
+    """After a reader closed stdout's pipe (and stderr's, when it is the same pipe:
+    ``2>&1 | head``): what is still buffered, or written later, goes to the null device.
+    The interpreter flushes stdout as it exits, and the pipe's error there printed
+    ``Exception ignored … BrokenPipeError`` and ended the process with 120."""
+    for stream in (sys.__stdout__, sys.__stderr__):
+        if stream is None or not _gone(stream):
+            continue
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, stream.fileno())
+            finally:
+                os.close(null)
+        except OSError:
+            continue

@@ -1,7 +1,9 @@
 """Plain aligned tables, one line per row, as ``gh``, ``git log`` and ``docker ps`` print them.
 
 On a terminal the table is fitted to its width: free-text columns (title,
-cwd, model) are cut with ``…``, widest first; ids, times and numbers are
+cwd, model) are cut with ``…``, widest first, a title no narrower than it
+``wants`` while a column that goes before it is left to drop, a path no
+narrower than its last folder's name (``tablepaths``); ids, times and numbers are
 never cut.  When even the narrowest free text does not fit, the columns
 marked droppable go, least useful first, and the caller is told which; when
 none is left to go, a label (a row's name that is no id: ``tokens --by
@@ -30,7 +32,10 @@ class Column(NamedTuple):
     drop: int = 0  # 0: always kept; when space runs out the highest value goes first
     keep_end: bool = False  # paths: cut the start, the end tells them apart
     style: str | None = None  # colour of the cells on a terminal
-    lend_floor: int = 0  # a title: its least width to show a path's name (0: min_width, ``paths_fitted``)
+    #: a title, the column people read (as ``gh issue list``'s): kept this wide while a
+    #: column that goes before it (a higher ``drop``) is left to drop; cut down to
+    #: ``min_width`` only once none is
+    wants: int = 0
     #: a row's name that is no id (a model): cut like free text down to ``min_width``, but only
     #: when no droppable column is left to go (a figure is never left out to keep it whole)
     label: bool = False
@@ -81,12 +86,19 @@ def _widen_for_span(widths: list[int], first: int, last: int, width: int) -> Non
     widths[last] += max(0, width - room)
 
 
-def _floor(column: Column, natural: int, *, labels: bool = False) -> int:
+def _floor(column: Column, natural: int, *, labels: bool = False, wanted: bool = False) -> int:
     """The narrowest a column may get: its header stays whole; a label's (``labels``) only
-    once nothing is left to drop."""
+    once nothing is left to drop; a title's what it ``wants`` while that is ``wanted``."""
     if not (column.flex or (labels and column.label)):
         return natural
-    return min(natural, max(column.min_width, width_of(column.header)))
+    least = max(column.min_width, column.wants) if wanted else column.min_width
+    return min(natural, max(least, width_of(column.header)))
+
+
+def _outlasts(columns: Sequence[Column], index: int, kept: Collection[int]) -> bool:
+    """Whether a column that goes before column ``index`` is kept: a title keeps what it
+    ``wants`` over it (an 80-column ``list`` gave its TITLE 11 characters, its CWD 15)."""
+    return any(columns[other].drop > columns[index].drop for other in kept)
 
 
 def told_apart(column: Column, names: Iterable[str]) -> Column:
@@ -183,7 +195,8 @@ def fit_natural(columns: Sequence[Column], natural_widths: list[int], width: int
     kept = list(range(len(columns)))
 
     def floor_total(indexes: list[int]) -> int:
-        return sum(_floor(columns[i], natural[i]) for i in indexes) + len(GAP) * (len(indexes) - 1)
+        return sum(_floor(columns[i], natural[i], wanted=_outlasts(columns, i, indexes))
+                   for i in indexes) + len(GAP) * (len(indexes) - 1)
 
     while floor_total(kept) > width:
         droppable = [i for i in kept if columns[i].drop]
@@ -192,12 +205,15 @@ def fit_natural(columns: Sequence[Column], natural_widths: list[int], width: int
         kept.remove(max(droppable, key=lambda i: (columns[i].drop, i)))
     widths = {i: natural[i] for i in kept}
     excess = sum(widths.values()) + len(GAP) * (len(kept) - 1) - width
-    # Cut the widest free text first (relative to its weight); then, with nothing left to
+    # Cut the widest free text first (relative to its weight), a title no narrower than it
+    # ``wants`` while a column that goes before it is kept; then, with nothing left to
     # drop or cut, the labels (a figure, an id or a time is never cut: the line overflows).
-    for labels in (False, True):
+    wanted = {i: _outlasts(columns, i, kept) for i in kept}
+    for labels, keep_wanted in ((False, True), (False, False), (True, False)):
         while excess > 0:
             shrinkable = [i for i in kept if (columns[i].label if labels else columns[i].flex)
-                          and widths[i] > _floor(columns[i], natural[i], labels=labels)]
+                          and widths[i] > _floor(columns[i], natural[i], labels=labels,
+                                                 wanted=keep_wanted and wanted[i])]
             if not shrinkable:
                 break
             widest = max(shrinkable, key=lambda i: (widths[i] / columns[i].weight, -i))
@@ -281,14 +297,19 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term:
     """The table's lines, and the headers of the columns left out to fit; ``planned``: the
     rows' ``layout``, when the caller made it already (to choose between two tables).
     ``fit_paths``: widths traded between path and title columns by the cells
-    (``tablepaths.paths_fitted``); a table whose lines are spliced from kept text fits its
-    planned layout first and passes that (``tablepatch`` lays out its pieces apart)."""
+    (``tablepaths.paths_fitted``), and laid out with its path columns no narrower than
+    their last folder's names (``tablepaths.named_floors``); a table whose lines are
+    spliced from kept text fits its planned layout first and passes that (``tablepatch``
+    lays out its pieces apart)."""
     table_rows = [row if isinstance(row, Row) else Row(row) for row in rows]
+    if fit_paths:
+        from agentscan.cli.tablepaths import named_floors, paths_fitted
+
+        if planned is None:
+            columns = named_floors(columns, cells_of(table_rows))
     kept, widths = planned if planned is not None else layout(columns, table_rows, term)
     kept_columns = [columns[i] for i in kept]
     if fit_paths:
-        from agentscan.cli.tablepaths import paths_fitted
-
         widths = paths_fitted(columns, (kept, widths), term, cells_of(table_rows))[1]
     lines = [_line(kept_columns, [c.header for c in kept_columns], widths, term, "bold", header=True)]
     every = len(kept) == len(columns)

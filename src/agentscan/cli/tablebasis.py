@@ -10,7 +10,7 @@ fingerprint, tokens, cost and key hashes); the table adds:
   them, with full numbers and, on a terminal, rounded ones;
 - ``table``: the layout the table was printed in, and how many cells of each
   width each column held (``table.WidthCounts``), full and rounded; the widths
-  it was printed in, its PROJECT column fitted to its paths
+  it was printed in, its CWD column fitted to its paths
   (``tablepaths.paths_fitted``), and how many rows showed each path;
 - ``table-text``: the rows' lines as printed, a row's after another's;
   ``table-places``: where each row's are in it (none: folded, of 0 tokens or of a
@@ -42,21 +42,21 @@ if TYPE_CHECKING:
 
 #: what a patched table is kept and looked up as (``answers.question_identity``'s command)
 COMMAND = "tokens-text"
-#: the cells of a line by session: its id, date, project, title, the numbers, the cost
+#: the cells of a line by session: its id, date, cwd, title, the numbers, the cost
 CELLS = 4 + len(NUMBER_COLUMNS) + 1
 #: the styles ``row_lines`` gives a session's first line, and the lines after it
 _STYLES = ((None,), ("dim",))
 #: the columns "not recorded" is laid over (``row_lines``' span, by session)
 _NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
-#: the column of a session's project (``tokens_text.session_facts``), fitted to its paths
-PROJECT = 2
+#: the column of a session's cwd (``tokens_text.session_facts``), fitted to its paths
+CWD = 2
 
 
 def count_paths(paths: dict[str, int], rows: Sequence[Row], sign: int = 1) -> None:
-    """Count the PROJECT cells of ``rows`` in (``sign`` -1: out) of ``paths``: which paths a
-    table shows is what fitting its PROJECT column takes (a blank one, none)."""
+    """Count the CWD cells of ``rows`` in (``sign`` -1: out) of ``paths``: which paths a
+    table shows is what fitting its CWD column takes (a blank one, none)."""
     for row in rows:
-        path = row.cells[PROJECT]
+        path = row.cells[CWD]
         if path:
             paths[path] = paths.get(path, 0) + sign
 

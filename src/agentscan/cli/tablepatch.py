@@ -14,9 +14,9 @@ id now.  Then:
 
 - *spliced*: when the table's layout comes out as the kept one (the widths
   of the cells counted out and in, ``table.WidthCounts``), and so does its
-  PROJECT column fitted to the paths it shows (``tablepaths.paths_fitted``: the
-  paths counted out and in), every other row is printed as the kept text has
-  it, and only the new lines are laid out;
+  CWD column fitted to the paths it shows (``tablepaths.named_floors`` and
+  ``paths_fitted``: the paths counted out and in), every other row is printed
+  as the kept text has it, and only the new lines are laid out;
 - *laid out*: else every row's lines (kept, or new) are laid out again, with
   the code a whole table is laid out with (``tokens_text.print_lines``).
 
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from agentscan.cli import table, tablepaths
 from agentscan.cli.table import Row
 from agentscan.cli.term import write_out
-from agentscan.cli.tablebasis import COMMAND, PROJECT, Kept, Spliceable, count_paths, kept_row, spliceable
+from agentscan.cli.tablebasis import COMMAND, CWD, Kept, Spliceable, count_paths, kept_row, spliceable
 from agentscan.cli.tokens_columns import session_columns
 from agentscan.cli.tokens_notes import print_notes
 from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, row_lines, says_nothing, session_facts,
@@ -197,7 +197,9 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
             count_paths(paths, session.full)
             if rounded is not None and session.rounded is not None:
                 rounded.add(session.rounded)
-    columns = session_columns()
+    # Its CWD fitted as a whole table's is, to the paths it shows (the kept text's fitted alike).
+    shown = [path for path, count in paths.items() if count]
+    columns = tablepaths.named_floors(session_columns(), lambda index: shown if index == CWD else [])
     full.add([total_row("session", total, term, compact=False)])
     if rounded is not None:
         rounded.add([total_row("session", total, term, compact=True)])
@@ -206,9 +208,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
                            term) if natural is not None else None
     if chosen is None or chosen != (splice.planned, splice.compact) or any(count < 0 for count in paths.values()):
         return False
-    # Its PROJECT column fitted as a whole table's is, to the paths it shows (the kept text's fitted alike).
-    shown = [path for path, count in paths.items() if count]
-    planned = tablepaths.paths_fitted(columns, splice.planned, term, lambda index: shown if index == PROJECT else [])
+    planned = tablepaths.paths_fitted(columns, splice.planned, term, lambda index: shown if index == CWD else [])
     if planned[1] != splice.widths:
         return False
     compact = splice.compact

@@ -1,17 +1,36 @@
-"""Path columns fitted with a table's title (``table.render``'s ``fit_paths``): a project's
-last folder name is shown whole where the title can lend it the columns.
-
-``…/weather-app``, not ``…eather-app``, which reads as another project.
+"""Path columns fitted to their paths: a project's last folder name is shown whole,
+``…/weather-app``, not ``…eather-app``, which reads as another project.  A path column is
+no narrower than its names (``named_floors``: else it is left out), and a name longer than
+``NAMED_CAP`` takes from the table's title what it needs (``table.render``'s ``fit_paths``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.cli.term import Terminal, cut_left, width_of
 
 if TYPE_CHECKING:
     from agentscan.cli.table import Column, Layout
+
+#: the widest a path column is kept for its names (``named_floors``): a name longer than
+#: this less ``…/`` is cut from its start, rather than a title or a figure left out for it
+NAMED_CAP = 20
+
+
+def named_floors(columns: Sequence[Column], cells: Callable[[int], Iterable[str]]) -> list[Column]:
+    """``columns`` with each path column's ``min_width`` raised to what shows the last folder's
+    name of every path in its ``cells`` (by index) whole, ``…/billing-service``, up to
+    ``NAMED_CAP``: a terminal too narrow for that leaves the column out, as it leaves out
+    any column it cannot fit, rather than cut a name (``…illing-service`` reads as another
+    project).  ``list``'s CWD and ``tokens``' are fitted alike (a patched table,
+    ``cli.tablepatch``, tells its paths without its rows)."""
+    raised = list(columns)
+    for index, column in enumerate(columns):
+        if column.keep_end and column.flex:
+            needs = max(map(_named_width, set(cells(index))), default=0)
+            raised[index] = column._replace(min_width=max(column.min_width, min(needs, NAMED_CAP)))
+    return raised
 
 
 def paths_fitted(columns: Sequence[Column], planned: Layout, term: Terminal,
@@ -27,16 +46,18 @@ def paths_fitted(columns: Sequence[Column], planned: Layout, term: Terminal,
 def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Sequence[str]], kept: Sequence[int],
                          widths: list[int]) -> list[int]:
     """Paths cut from their start, fitted with the table's free text (its TITLE, cut to fit
-    anyway): a path column is widened by what its last folder's name needs
-    (``…/weather-app``, not ``…eather-app``, which reads as another project) while the title
-    keeps its ``lend_floor``; and one that its cuts left wider than any path it shows (a cut
-    begins at a separator) gives those columns back to the title rather than to blanks."""
+    anyway): a path column is widened by what a last folder's name longer than
+    ``NAMED_CAP`` needs (``named_floors`` saw to the others) while the title keeps its
+    least width (and what it ``wants``); and one that its cuts left wider than any path it
+    shows (a cut begins at a separator) gives those columns back to the title rather than
+    to blanks."""
     texts = [position for position, index in enumerate(kept)
              if columns[index].flex and not columns[index].keep_end and not columns[index].right]
     if not texts:
         return widths
     last = texts[-1]  # the title: the columns it gives or takes are cut from its end
-    floor = columns[kept[last]].lend_floor or columns[kept[last]].min_width
+    title = columns[kept[last]]
+    floor = max(title.min_width, title.wants)
     for position, index in enumerate(kept):
         column, width = columns[index], widths[position]
         if not column.keep_end:

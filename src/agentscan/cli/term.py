@@ -165,10 +165,11 @@ def clean(text: str | None) -> str:
 
 
 def write_out(text: str | bytes) -> None:
-    """``text`` on stdout, whole, or a ``BrokenPipeError`` (``agentscan list | head``: exit 1,
-    as documented).  CPython's buffered stdout gives up the rest of one large write whose
-    reader closed the pipe in the middle of it, and says nothing: a table of 400 KB piped
-    to ``head`` ended 0 where its JSON, written in parts, ended 1.  So the process's own
+    """``text`` on stdout, whole, or a ``BrokenPipeError`` (``agentscan list | head``: exit 0,
+    quietly, ``state.run_guarded``; an export to stdout so cut fails).  CPython's buffered
+    stdout gives up the rest of one large write whose reader closed the pipe in the middle
+    of it, and says nothing: a table of 400 KB piped to ``head`` ended 0 where its JSON,
+    written in parts, ended 1.  So the process's own
     stdout is written here to the end, a part at a time; another stream (a test's, a
     recorder's) as it is."""
     stream, own = sys.stdout, sys.__stdout__

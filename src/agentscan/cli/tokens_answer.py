@@ -38,7 +38,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         question["text"] = recorded.terminal_facts(term)
     command = "tokens" if as_json else "tokens-text"
     start_prices_on_a_first_run(scanner)
-    # The table's PROJECT column can come from another provider's sessions (a Gemini cwd).
+    # The table's CWD column can come from another provider's sessions (a Gemini cwd).
     key = answers.answer_key(scanner, command, question, providers, witnesses=not as_json) if remember else None
     known = answers.recall(scanner, command, question, key)
     again = recorded.printable(known.answer, as_json) if known is not None else None

@@ -35,11 +35,12 @@ def columns_of(by: str) -> list[Column]:
     if by == "session":
         columns += [
             Column("DATE", drop=6),
-            Column("PROJECT", flex=True, min_width=12, keep_end=True, drop=7),
-            # A title under 16 columns says too little to be kept over a figure, but it gives
-            # a project's last folder name down to 12 (``list``'s title's least width):
-            # ``…/billing-service``, not ``…ling-service``, which reads as another project.
-            Column("TITLE", flex=True, min_width=16, weight=2, drop=8, lend_floor=12),
+            # Named as in ``list``, and fitted alike: a project's name whole or the column left
+            # out (``tablepaths.named_floors``).
+            Column("CWD", flex=True, min_width=12, keep_end=True, drop=7),
+            # A dozen characters still tell sessions apart (``list``'s title's least width); the
+            # title goes first, before any figure, so it never costs one.
+            Column("TITLE", flex=True, min_width=12, weight=2, drop=8),
         ]
     columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
     # Rounded to the cent (--json has it exact); left out only when nothing else is left to go.

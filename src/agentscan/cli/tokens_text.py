@@ -1,6 +1,6 @@
 """Human-readable ``tokens`` output: one aligned table, numbers right-aligned.
 
-``--by session`` rows say what the session was (date, project, title) beside
+``--by session`` rows say what the session was (date, cwd, title) beside
 its id.  Rows with no tokens at all (``<synthetic>`` models, empty sessions)
 are folded into one line; a session whose provider recorded no usage says
 "not recorded" (grouped, or in a window, it is in no row: a line under the
@@ -83,6 +83,13 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                  short_ids: dict[str, str], zone: tzinfo | None = None) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone."""
+    if not report.rows:
+        # Nothing to total (an empty home, a window no call fell in): the note on stderr
+        # saying why (``tokens_empty``) is all there is to say, as ccusage's "No usage data
+        # found"; a header over a TOTAL of 0 and the columns it left out to fit said nothing.
+        unrecorded = shown_keys(report.unrecorded, short_ids, term)
+        print_notes(report.by, [], [], [], False, term, unrecorded=unrecorded)
+        return Printed([], [], [], Laid(([], []), False, [], []))
     by_session = report.by == "session"
     keys = shown_keys((row.key for row in report.rows), short_ids, term)
     if report.by == "model" and term.tty:
@@ -177,8 +184,9 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
     ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``)."""
-    columns = columns_of(by)
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
+    # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out).
+    columns = tablepaths.named_floors(columns_of(by), table.cells_of(rows))
     if columns[0].label:
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
         columns[0] = table.told_apart(columns[0], (group[0].cells[0] for group in full if group))
@@ -221,7 +229,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         assert widths is not None  # (every way tells its widths)
         planned = table.layout_natural(columns, widths, term)
     # A path shows its last folder's name whole, as ``list``'s CWD does (``…/weather-app``,
-    # not ``…weather-app``), taking from the title (a patch fits its paths alike: ``tablepatch``).
+    # not ``…weather-app``): one longer than ``NAMED_CAP`` takes from the title what it
+    # needs (a patch fits its paths alike: ``tablepatch``).
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     write_out("\n".join(lines) + "\n")
@@ -239,6 +248,7 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     first = len(columns) - len(NUMBER_COLUMNS) - 1  # the first number column's
     columns = [*columns[:first], Column("TOKENS")]
     rows = [Row(row.cells[:first + 1], row.style) for row in rows]
+    columns = tablepaths.named_floors(columns, table.cells_of(rows))
     planned = table.layout(columns, rows, term)
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
@@ -280,7 +290,7 @@ def says_nothing(facts: list[str], session: TableSession | None) -> bool:
 
 
 def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | None = None) -> list[str]:
-    """A session's DATE, PROJECT and TITLE cells; the date in ``zone`` (``--tz``; ``None``:
+    """A session's DATE, CWD and TITLE cells; the date in ``zone`` (``--tz``; ``None``:
     the local zone), the zone ``--by day`` counts its days in."""
     if session is None:
         return ["-", "-", "-"]

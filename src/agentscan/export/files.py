@@ -74,8 +74,9 @@ T = TypeVar("T")
 
 def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception]) -> T:
     """``write``'s result, having written to stdout's bytes (``-o -``) and flushed them: a closed
-    stdout or a full disk raises ``failure(message)`` (one line, exit 1), not a traceback; a
-    pipe closed by its reader (``| head``) is left to the CLI, which says nothing of it."""
+    stdout or a full disk raises ``failure(message)`` (one line, exit 1), not a traceback; so
+    does a pipe closed by its reader (``| head``): the export was not written whole, which a
+    report cut by its reader is not asked to be (the CLI ends that one with 0)."""
     import errno
     import sys
 
@@ -87,7 +88,7 @@ def to_stdout(write: Callable[[BinaryIO], T], failure: Callable[[str], Exception
         stream.flush()
     except OSError as exc:
         if exc.errno == errno.EPIPE:
-            raise
+            raise failure("stdout was closed before the export was written whole (its reader stopped reading)") from exc
         raise failure(f"cannot write to stdout: {exc.strerror or exc}") from None
     return result
 

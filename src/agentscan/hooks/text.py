@@ -33,6 +33,9 @@ SEPARATOR = ", "
 
 Clean = Callable[[str], str]
 
+#: in a turn's line, in place of an id the agent did not give (``derived-<n>`` in ``--json``)
+INFERRED_TURN = "[inferred]"
+
 
 class Layout(NamedTuple):
     """A terminal's width, and how the CLI measures and cuts text for it (``term.width_of``,
@@ -58,13 +61,16 @@ def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | N
     yield f"session {clean(session.id)}  ({clean(session.status)})"
     if session.workspace:
         yield f"  workspace   {clean(session.workspace)}"
-    if session.transcript_session_id:
+    if session.transcript_session_id and session.transcript_found:
         transcript = clean(session.transcript_session_id)
         yield f"  transcript  {transcript}"
-        # `show` needs the file; agents delete old transcripts while their hook events stay.
         # On a line of its own: the command, whole, to be copied.
-        hint = f"agentscan{show_options} show {transcript}" if session.transcript_found else "transcript file not found"
-        yield f"{_VALUE_INDENT}{hint}"
+        yield f"{_VALUE_INDENT}agentscan{show_options} show {transcript}"
+    elif session.transcript_session_id:
+        # `show` needs the file; agents delete old transcripts while their hook events stay.
+        # The path the agent named, not an id made from its name (``claude:nope`` for
+        # ``/tmp/nope.jsonl``): no session has that id.
+        yield f"  transcript  {clean(session.transcript_path or session.transcript_session_id)} (not found)"
     yield f"  captured    {_captured(session.started_ns, session.ended_ns)}"
     yield from _wrapped("  summary     ", _summary_parts(trace.summary, clean), _VALUE_INDENT, layout)
     if len(chosen) != len(trace.turns):  # the header and its summary are the whole session's
@@ -76,8 +82,11 @@ def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | N
     for index in chosen:
         number, turn = index + 1, trace.turns[index]
         yield ""
-        derived = " (derived)" if turn.derived else ""
-        head = f"turn {number}  {clean(shown_ids.get(turn.id, turn.id))}{derived}  "
+        # A turn the agent gave no id (Cursor's CLI, older Claude builds): agentscan grouped its
+        # events from a prompt to a stop, and marks it as it marks a node so placed; its
+        # made-up id (``derived-1``) is left to ``--json``.
+        name = INFERRED_TURN if turn.derived else clean(shown_ids.get(turn.id, turn.id))
+        head = f"turn {number}  {name}  "
         yield from _wrapped(head, _summary_parts(turn.summary, clean), _TURN_INDENT, layout)
         if turn.prompt:
             yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}"

@@ -48,7 +48,7 @@ def load_json_file(
         try:  # a lone surrogate escape, or bytes that are not UTF-8 (``laxjson``)
             return reparse(data, exc, lambda note: ctx.warn(path, note))
         except orjson.JSONDecodeError:
-            ctx.warn(path, f"invalid JSON: {short_json_error(exc)}")
+            ctx.warn(path, f"invalid JSON: {short_json_error(exc, data)}")
             return None
 
 

@@ -276,7 +276,7 @@ def _iter_handle(
                     if not line.endswith(b"\n"):
                         ctx.warn(path, unfinished_line(line), number)
                     else:
-                        ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", number)
+                        ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", number)
                     continue
         if not isinstance(record, dict):
             ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
@@ -359,11 +359,41 @@ def _skip_hole(handle: IO[bytes]) -> None:
 _ONE_LINE_PLACE = re.compile(r": line 1 column (\d+) \(char \d+\)$")
 
 
-def short_json_error(exc: Exception) -> str:
+#: orjson's words for bytes that are not UTF-8, whatever they are: "surrogates not allowed"
+#: sent a reader looking for surrogates in a file that held none
+_NOT_UTF8 = "str is not valid UTF-8"
+
+
+def short_json_error(exc: Exception, data: bytes | str | None = None) -> str:
     """What a decoder said of a bad record, for a warning: its place as a column of the
-    line the warning names, and 120 characters at most."""
-    text = _ONE_LINE_PLACE.sub(r" at column \1", str(exc))
+    line the warning names, and 120 characters at most.  ``data``: the record as decoded,
+    for the place of a byte that is not UTF-8, which orjson does not give."""
+    text = str(exc)
+    if text.startswith(_NOT_UTF8):
+        return _not_utf8(data)
+    text = _ONE_LINE_PLACE.sub(r" at column \1", text)
     return text if len(text) <= 120 else text[:117] + "…"
+
+
+def _not_utf8(data: bytes | str | None) -> str:
+    """``not valid UTF-8 (byte 0xff at column 1)``: the first byte that is not, and its
+    column (in characters, as a decoder's other errors count them)."""
+    if isinstance(data, str):
+        # Read with ``surrogateescape`` (a byte 0x80-0xff kept as U+DC80-U+DCFF), or a lone
+        # surrogate some reader let through.
+        for index, ch in enumerate(data):
+            if "\ud800" <= ch <= "\udfff":
+                code = ord(ch)
+                what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"lone surrogate U+{code:04X}"
+                return f"not valid UTF-8 ({what} at column {index + 1})"
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            column = len(raw[:error.start].decode("utf-8")) + 1
+            return f"not valid UTF-8 (byte 0x{raw[error.start]:02x} at column {column})"
+    return "not valid UTF-8"
 
 
 def read_head(path: Path, limit: int) -> bytes:

@@ -246,7 +246,7 @@ class _Scan:
                         record = reparse(stripped, exc, functools.partial(ctx.warn, path, line=number))
                     except orjson.JSONDecodeError:
                         if stripped:
-                            ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc)}", number)
+                            ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", number)
                         continue
             if type(record) is not dict:
                 ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", block.line_number(line_start))

@@ -156,7 +156,7 @@ class _Backwards:
                 if last_open:
                     self.ctx.warn(self.path, unfinished_line(stripped), self._number(last_open))
                 else:
-                    self.ctx.warn(self.path, f"invalid JSON skipped: {short_json_error(exc)}", self._number(last_open))
+                    self.ctx.warn(self.path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", self._number(last_open))
                 return None
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", self._number(last_open))

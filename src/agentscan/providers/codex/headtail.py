@@ -207,7 +207,7 @@ def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
                     message = unfinished_line(chunk) if last else "invalid JSON skipped in the last 1 MiB"
                 else:
                     # The whole file: said as a whole pass says it (the same warning, told once).
-                    message = unfinished_line(chunk) if last else f"invalid JSON skipped: {short_json_error(exc)}"
+                    message = unfinished_line(chunk) if last else f"invalid JSON skipped: {short_json_error(exc, chunk)}"
                 warnings.append(ScanWarning(str(path), message, number))
                 continue
         if isinstance(record, dict):

@@ -268,7 +268,7 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
                 ctx.warn(path, unfinished_line(chunk), None if cut else number)
             else:
                 # Worded only if said: a million bad lines cost seconds to word, five are said.
-                bad.add(number, functools.partial(_invalid, bad.where, exc))
+                bad.add(number, functools.partial(_invalid, bad.where, exc, chunk))
             continue
         if isinstance(record, dict):
             thread_id, name = record.get("id"), record.get("thread_name")
@@ -285,10 +285,10 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
     return named, cut
 
 
-def _invalid(where: str, exc: Exception) -> str:
+def _invalid(where: str, exc: Exception, line: bytes) -> str:
     from agentscan.toolkit.jsonl import short_json_error
 
-    return f"invalid JSON skipped{where}: {short_json_error(exc)}"
+    return f"invalid JSON skipped{where}: {short_json_error(exc, line)}"
 
 
 class _BadLines:
