@@ -38,6 +38,15 @@ def test_the_first_byte_that_is_not_utf8_is_named_with_its_column(data: bytes, s
     assert short_json_error(error) == "not valid UTF-8"
 
 
+@pytest.mark.parametrize("data", [b'{"b": "\xff" , x}', b'\x00\x9f binary'])
+def test_a_line_that_fails_elsewhere_is_told_where_it_fails(data: bytes) -> None:
+    # The byte alone is read (``laxjson.reparse``: U+FFFD, with a note); what stops the
+    # decoder is another fault: the unquoted ``x``, the NUL before the byte.
+    said = short_json_error(orjson_error(data), data)
+    assert "UTF-8" not in said and said.startswith("unexpected character")
+    assert said.endswith(f"at column {13 if data.startswith(b'{') else 1}")
+
+
 def test_other_errors_keep_the_decoder_s_words_and_column() -> None:
     assert short_json_error(orjson_error(b'{"a":1,}'), b'{"a":1,}') == "trailing comma is not allowed at column 7"
 
@@ -50,10 +59,10 @@ def write(path: Path, data: bytes) -> None:
 def test_claude_and_codex_transcripts_say_it_so(isolated_home: Path) -> None:
     write(isolated_home / ".claude" / "projects" / "p" / f"{CLAUDE}.jsonl", b'\xff\xfe{"type":"user"}\n')
     write(isolated_home / ".codex" / "sessions" / "2026" / "11" / "01" / f"rollout-2026-11-01T10-00-00-{CODEX}.jsonl",
-          b'{"a":1}\n\x00\x9f binary\n')
+          b'{"a":1}\n\x9f\x00 binary\n')
     result = CliRunner().invoke(app, ["list", "--json"])
     assert result.exit_code == 0, result.output
     messages = {Path(w["path"]).suffix + ":" + w["message"] for w in orjson.loads(result.stdout)["warnings"]}
     assert ".jsonl:invalid JSON skipped: not valid UTF-8 (byte 0xff at column 1)" in messages
-    assert ".jsonl:invalid JSON skipped: not valid UTF-8 (byte 0x9f at column 2)" in messages
+    assert ".jsonl:invalid JSON skipped: not valid UTF-8 (byte 0x9f at column 1)" in messages
     assert not any("surrogates" in message for message in messages)
