@@ -19,6 +19,7 @@ from agentscan.providers.claude import seenuuids
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.seenuuids import SeenUuids
 from claude_events import lines_of
+from spies import record_calls
 from test_claude_compact_copies_pass38 import FIRST, PROMPTS, SECOND, THIRD, _by_halves, _compaction, _home, _prompt
 
 COUNTS = {"prompts": 3, "responses": 3, "tool_calls": 1}
@@ -121,3 +122,17 @@ def test_collect_reads_json_written_with_spaces(tmp_path: Path) -> None:
     seen.upto = 0
     seen.collect(path, path.stat().st_size)
     assert list(seen.hashes) == [hash("spaced")]
+
+
+def test_halves_of_a_file_that_never_compacted_read_no_uuid_again(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # A record after the seam dated before the seam's: the helper looks it up (its pass
+    # starts as if compacted at the seam's time); the one pass looks nothing up, so the
+    # join has no first half's uuids to read from its bytes.
+    seam_record = _prompt("u7", "a2", "2026-09-01T10:30:00.000Z", "late")
+    early = _prompt("u8", "u7", "2026-09-01T10:20:00.000Z", "dated before the seam")
+    records = [*FIRST, *SECOND, seam_record, early]
+    collected = record_calls(monkeypatch, SeenUuids, "collect", lambda seen, path, stop: stop)
+    (row, _), joined = _by_halves(tmp_path, monkeypatch, records, records.index(seam_record))
+    assert joined and not collected
+    assert row["counts"]["prompts"] == 4

@@ -47,6 +47,7 @@ class Join:
         self.looked_up = array("q")
         self.looked_up.frombytes(answer["looked_up"])
         self.met_any = bool(answer["met_any"])
+        self.compactions = int(answer["compactions"])
 
     def checks(self, main: FileSummary, totals: HalfTotals, facts: ShowFacts | None, progress: ReadProgress,
                given: dict[str, str]) -> bool:
@@ -92,7 +93,9 @@ class Join:
             return False
         if main.compacted is not None and (self.floor is None or main.last_ts is None or main.last_ts > self.floor):
             return False  # (``compacted`` is never later than ``last_ts``: ``seenuuids.copies_before``)
-        if not self.looked_up:
+        if not self.looked_up or (main.compacted is None and not self.compactions):
+            # (Neither half compacted: the one pass looked nothing up, and the helper's
+            # lookups, of times before the seam's, met nothing: ``met_any``.)
             return True
         if main.compacted is None:  # (its uuids are kept from a compaction on: ``seenuuids``)
             main.seen.collect(main.path, seam)

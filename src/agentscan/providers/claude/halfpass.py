@@ -171,7 +171,7 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
         "messages": totals.message_ids().tobytes(),
         "said": held.said, "offset": progress.complete_offset, "lines": progress.lines,
         "floor": None if floor is None else floor.isoformat(), "looked_up": seen.looked_up.tobytes(),
-        "met_any": seen.met_any,
+        "met_any": seen.met_any, "compactions": seen.compactions,
     }
 
 

@@ -301,6 +301,7 @@ def summarize(
                 if timestamp is not None and record.get("subtype") == "compact_boundary":
                     # (The newest time read before this record: ``newest_before`` if it raised ``last_ts``.)
                     cutoff = copies_before(timestamp, None if seam else newest_before if last_ts is timestamp else last_ts)
+                    seen.compactions += 1
                     if compacted is None:
                         seen.collect(path, read.complete_offset)  # every uuid before it, this one's too
                         compacted = cutoff

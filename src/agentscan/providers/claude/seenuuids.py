@@ -82,11 +82,12 @@ class SeenUuids:
     """The hashed uuids met so far.  ``known``: of every record before (a resumed row's is
     not: ``CopiesUnknown``)."""
 
-    __slots__ = ("hashes", "known", "upto", "_index", "_indexed")
+    __slots__ = ("hashes", "known", "upto", "compactions", "_index", "_indexed")
 
     def __init__(self, known: bool = True) -> None:
         self.hashes = array("q")
         self.known = known
+        self.compactions = 0  # the ``compact_boundary`` records the passes over them met
         # The offset the uuids are collected up to (``collect``), from where the first pass
         # over them began (``None``: no pass yet); not kept up to date by the record.
         self.upto: int | None = None
