@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SESSION, SessionRef, SessionRow
 from agentscan.scan.collect import ProviderUsage
-from agentscan.scan.listing import CLOCK_SLACK_S
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -27,11 +26,16 @@ def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low:
     counted: dict[str, set[str]] = {}
     found: list[SessionRef] = []
     windowed = low is not None or high is not None
+    slack = 0.0
+    if low is not None:
+        from agentscan.scan.listing import CLOCK_SLACK_S  # (a ``tokens`` without a window goes without ``listing``)
+
+        slack = CLOCK_SLACK_S
     for ref in refs:
         # ``recency`` bounds a row's ``updated_at`` from above (a file's mtime, which a copy
         # or a restore makes new), give or take a clock's slack, as ``list --since`` takes
         # it: a session it puts before the window is not read.
-        if windowed and low is not None and ref.recency and ref.recency + CLOCK_SLACK_S < low:
+        if low is not None and ref.recency and ref.recency + slack < low:
             continue
         part = usage.get(ref.provider)
         if part is None:
@@ -61,3 +65,4 @@ def _active_in(row: SessionRow, ref: SessionRef, low: float | None, high: float 
     if updated is None or started is None:
         return False
     return (low is None or updated >= low) and (high is None or started < high)
+
