@@ -72,6 +72,13 @@ def test_only_a_fast_call_is_on_the_fast_mode_model() -> None:
     assert [call[HAS_SPEED] for call in calls if call is not None] == [True, True, False, True, True]
 
 
+def test_only_a_claude_model_has_a_fast_mode_name() -> None:
+    # A gateway's model with ``speed: fast`` keeps its name: ``grok-4-fast`` is another model.
+    for model, counted in (("grok-4", "grok-4"), ("claude-opus-4-8-fast", "claude-opus-4-8-fast")):
+        call = call_of(_call(2, "fast", model=model), None, 2)
+        assert call is not None and call[C_MODEL] == counted
+
+
 def test_the_fast_mode_model_is_one_string() -> None:
     first, second = (call_of(_call(n, "fast"), None, n) for n in (2, 3))
     assert first is not None and second is not None

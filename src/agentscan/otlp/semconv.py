@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentscan.model import TokenUsage
-from agentscan.pricing.aliases import FAST_MODE_SUFFIX, is_fast_mode_name
+from agentscan.pricing.aliases import fast_mode_base
 
 OPERATION = "gen_ai.operation.name"
 PROVIDER = "gen_ai.provider.name"
@@ -67,11 +67,10 @@ def provider_name(model: str | None, agent: str) -> str:
 def api_model(model: str | None, agent: str) -> tuple[str | None, str | None]:
     """The model id a call asked the API for, and its speed when not the standard one.
     agentscan prices and groups a Claude Code call made in fast mode as ``claude-opus-4-8-fast``
-    (``providers.claude.usage.fast_model``); its request named ``claude-opus-4-8``, with
+    (``pricing.aliases.fast_mode_name``); its request named ``claude-opus-4-8``, with
     ``speed: fast``.  Another agent's name is as recorded (Cursor's ``…-fast`` is its own)."""
-    if agent == "claude" and model is not None and is_fast_mode_name(model):
-        return model[: -len(FAST_MODE_SUFFIX)], "fast"
-    return model, None
+    base = fast_mode_base(model) if agent == "claude" and model is not None else None
+    return (model, None) if base is None else (base, "fast")
 
 
 def usage_attributes(usage: TokenUsage) -> dict[str, int]:

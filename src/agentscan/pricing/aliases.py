@@ -95,20 +95,30 @@ _FAST_MODE_PROVIDERS = frozenset({"anthropic"})
 FAST_MODE_FAMILY = "claude-"
 
 
+def fast_mode_name(model: str) -> str:
+    """The name a Claude Code call of ``model`` made in fast mode is counted and priced under
+    (``claude-opus-4-8-fast``); only Claude models have a fast mode, so another keeps its
+    name (``grok-4`` is not xAI's ``grok-4-fast``, another model at another price)."""
+    if not model.startswith(FAST_MODE_FAMILY) or model.endswith(FAST_MODE_SUFFIX):
+        return model
+    return model + FAST_MODE_SUFFIX
+
+
+def fast_mode_base(model: str) -> str | None:
+    """The model a fast-mode name (``fast_mode_name``) was made of: ``claude-opus-4-8`` for
+    ``claude-opus-4-8-fast``; ``None`` for any other name (``grok-4-fast`` is its own)."""
+    if (model.endswith(FAST_MODE_SUFFIX) and model.startswith(FAST_MODE_FAMILY)
+            and len(model) > len(FAST_MODE_FAMILY) + len(FAST_MODE_SUFFIX)):
+        return model[: -len(FAST_MODE_SUFFIX)]
+    return None
+
+
 def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:
-    """The model a fast-mode call ran (``claude-opus-4-8`` for ``claude-opus-4-8-fast``) when
-    ``ref`` names one for the genai-prices provider ``provider_hint``, else ``None``.
-    Cursor's display names (``claude-4.6-opus-high-thinking-fast``) have no hint: their
-    ``-fast`` stays a variant word (``library.find``)."""
-    if provider_hint not in _FAST_MODE_PROVIDERS or not is_fast_mode_name(ref):
-        return None
-    return ref[: -len(FAST_MODE_SUFFIX)]
-
-
-def is_fast_mode_name(model: str) -> bool:
-    """Whether ``model`` (a Claude Code call's, as agentscan names it) is a fast-mode name."""
-    return (model.endswith(FAST_MODE_SUFFIX) and model.startswith(FAST_MODE_FAMILY)
-            and len(model) > len(FAST_MODE_FAMILY) + len(FAST_MODE_SUFFIX))
+    """The model a fast-mode call ran (``fast_mode_base``) when ``ref`` names one for the
+    genai-prices provider ``provider_hint``, else ``None``.  Cursor's display names
+    (``claude-4.6-opus-high-thinking-fast``) have no hint: their ``-fast`` stays a variant
+    word (``library.find``)."""
+    return fast_mode_base(ref) if provider_hint in _FAST_MODE_PROVIDERS else None
 
 
 def variant_words(ref: str) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
-from agentscan.pricing.aliases import FAST_MODE_SUFFIX, UNBILLED
+from agentscan.pricing.aliases import UNBILLED
 
 
 class RawUsage(TypedDict, total=False):
@@ -26,9 +26,6 @@ class RawUsage(TypedDict, total=False):
 #: ``usage.speed`` of a call made in fast mode (a fast-mode call that met its rate limit ran,
 #: and is recorded, as ``"standard"``)
 FAST_SPEED = "fast"
-#: what a fast-mode call's model gets after it (``claude-opus-4-8-fast``): its own price key
-#: (``pricing.aliases.fast_mode_model``) and its own ``--by model`` row
-FAST_SUFFIX = FAST_MODE_SUFFIX
 
 
 class RawMessage(TypedDict, total=False):

@@ -22,7 +22,7 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
   no tokens but are billed per search: they travel with their call (``C_WEB_SEARCHES``),
   so the copy kept is the one whose count is priced;
 * a call made in fast mode (``usage.speed == "fast"``, Claude Code 2.1.36 on) is billed at
-  other rates: its model is ``<model>-fast`` (``records.FAST_SUFFIX``), so it has a price and
+  other rates: its model is ``<model>-fast`` (``aliases.fast_mode_name``), so it has a price and
   a ``--by model`` row of its own.  ``"standard"``, no ``speed`` (older builds) or anything
   else is the model's standard speed.
 """
@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import ORIGIN, PROGRESS_ORIGIN
-from agentscan.providers.claude.records import FAST_SPEED, FAST_SUFFIX, as_dict, as_str
+from agentscan.pricing.aliases import fast_mode_name
+from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
 from agentscan.timeutil import epoch_of_iso
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
 
 def fast_model(model: str) -> str:
     """The model a call of ``model`` made in fast mode is priced and grouped as (interned)."""
-    return intern(model if model.endswith(FAST_SUFFIX) else model + FAST_SUFFIX)
+    return intern(fast_mode_name(model))
 
 
 def web_searches(tools: object, problems: list | None = None) -> int:
