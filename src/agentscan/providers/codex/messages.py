@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from agentscan.model import Counts
 from agentscan.providers.codex.records import (TOOL_ITEMS, as_str, clean_prompt, enveloped, event_prompt, item_prompt,
-                                              item_response, payload_of)
+                                              item_response, message_text, payload_of)
 
 
 def _turn_item(payload: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
@@ -23,13 +23,8 @@ def _turn_item(payload: Mapping[str, Any], kind: str) -> Mapping[str, Any] | Non
     return item if isinstance(item, dict) and item.get("type") == kind else None
 
 
-def _item_texts(item: Mapping[str, Any], separator: str) -> str:
-    content = item.get("content")
-    if not isinstance(content, list):
-        return ""
-    return separator.join(block["text"] for block in content
-                          if isinstance(block, dict) and block.get("type") in ("text", "Text")
-                          and isinstance(block.get("text"), str))
+#: the text blocks of an ``item_completed`` turn item (``records.message_text``)
+_ITEM_TEXT = ("text", "Text")
 
 
 def turn_prompt(payload: Mapping[str, Any]) -> str | None:
@@ -37,7 +32,7 @@ def turn_prompt(payload: Mapping[str, Any]) -> str | None:
     ``user_message``): its text inputs joined as Codex joins them for that event (``UserMessageItem::
     message``).  Codex makes such an item only of what the user typed, never of injected context."""
     item = _turn_item(payload, "UserMessage")
-    return None if item is None else clean_prompt(_item_texts(item, ""))
+    return None if item is None else clean_prompt(message_text(item, _ITEM_TEXT, ""))
 
 
 def turn_response(payload: Mapping[str, Any]) -> str | None:
@@ -45,7 +40,7 @@ def turn_response(payload: Mapping[str, Any]) -> str | None:
     rollout of some builds keeps one beside its ``agent_message`` events: ``source``); its text
     blocks, one reply."""
     item = _turn_item(payload, "AgentMessage")
-    return None if item is None else as_str(_item_texts(item, "\n"))
+    return None if item is None else as_str(message_text(item, _ITEM_TEXT))
 
 
 def line_kind(record: Mapping[str, Any], payload: dict[str, Any] | None = None) -> str | None:

@@ -170,13 +170,13 @@ def clean_prompt(text: object) -> str | None:
     return text or None
 
 
-def message_text(payload: Mapping[str, Any], kinds: tuple[str, ...]) -> str:
+def message_text(payload: Mapping[str, Any], kinds: tuple[str, ...], separator: str = "\n") -> str:
     content = payload.get("content")
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
         return ""
-    return "\n".join(
+    return separator.join(
         block["text"]
         for block in content
         if isinstance(block, dict) and block.get("type") in kinds and isinstance(block.get("text"), str)
