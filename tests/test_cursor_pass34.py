@@ -271,3 +271,20 @@ def test_a_scanner_reads_the_workspace_dbs_once_for_rows_and_doctor(isolated_hom
     assert any(f.startswith("workspace DBs: 1 of 2 read") for f in findings)
     assert len(sqlite_ro.OPENED_URIS) == opened  # memoised: doctor opened none again
 
+
+
+def test_a_user_bubble_with_no_text_opens_no_turn(isolated_home: Path) -> None:
+    # A user bubble with no text (an image alone) is no prompt, in the transcript or in the
+    # bubbles' counts (``composer.user_prompt``): as a turn it left the turns one more than
+    # the prompts, and no reply had its model.
+    _switched(isolated_home)
+    path = state_db_path(isolated_home)
+    bubbles = [bubble("u0", 1, ""), bubble("u1", 1, "write the cart"),
+               bubble("a1", 2, "cart written", tokens=(1000, 100), model="claude-4.5-sonnet"),
+               bubble("u2", 1, "now the checkout"),
+               bubble("a2", 2, "checkout written", tokens=(2000, 200), model="gpt-5")]
+    path.unlink()
+    make_state_db(path, composers=[
+        composer_data(A, name="Cart and checkout", model="gpt-5", bubbles=[b["bubbleId"] for b in bubbles])],
+        bubbles={A: bubbles})
+    assert _responses(A) == [("cart written", "claude-4.5-sonnet"), ("checkout written", "gpt-5")]

@@ -161,6 +161,15 @@ def simulated(raw: Mapping[str, object]) -> bool:
     return text is not None and injected(text)
 
 
+def user_prompt(raw: Mapping[str, object]) -> str | None:
+    """The prompt a bubble holds, as every count, title and ``show`` takes it: a user
+    bubble's text, unless it is blank or Cursor wrote it (``simulated``)."""
+    if raw.get("type") != USER_BUBBLE:
+        return None
+    text = as_str(raw.get("text"))
+    return text if text and not simulated(raw) else None
+
+
 class BubbleUsage(NamedTuple):
     """One bubble that recorded tokens: a billed call (a named tuple: see ``cli.term.Terminal``)."""
 
@@ -221,7 +230,7 @@ class BubbleStats:
         if request is not None and len(self.requests) < 10_000:
             self.requests[request] = None
         kind = raw.get("type")
-        if kind == USER_BUBBLE and as_str(raw.get("text")) and not simulated(raw):
+        if kind == USER_BUBBLE and user_prompt(raw) is not None:
             self.prompts += 1
         elif kind == ASSISTANT_BUBBLE:
             if model:

@@ -15,7 +15,7 @@ import orjson
 
 from agentscan.toolkit import laxjson
 
-from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo, simulated
+from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo, user_prompt
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_list, as_str, model_name
 from agentscan.providers.cursor.statedb import StateDb
@@ -50,8 +50,8 @@ def live_bubbles(info: ComposerInfo, db: StateDb) -> Iterator[dict[str, Any]]:
 def first_prompt(info: ComposerInfo, db: StateDb) -> str | None:
     """A title for an unnamed composer: its first user text (first few bubbles only)."""
     for raw in islice(live_bubbles(info, db), 20):
-        text = as_str(raw.get("text"))
-        if raw.get("type") == USER_BUBBLE and text and not simulated(raw):
+        text = user_prompt(raw)
+        if text is not None:
             return collapse(text, TITLE_CHARS)
     return None
 
@@ -65,7 +65,7 @@ def turn_models(info: ComposerInfo, db: StateDb, prompts: int) -> tuple[str | No
     turns: list[set[str]] = []
     for raw in live_bubbles(info, db):
         kind = raw.get("type")
-        if kind == USER_BUBBLE and not simulated(raw):  # as ``BubbleStats`` counts prompts
+        if kind == USER_BUBBLE and user_prompt(raw) is not None:  # as ``BubbleStats`` counts prompts
             turns.append(set())
         elif kind == ASSISTANT_BUBBLE and turns:
             named = as_str(as_dict(raw.get("modelInfo")).get("modelName"))
@@ -110,8 +110,9 @@ def stream_composer(info: ComposerInfo, db: StateDb, collector: DetailCollector)
         when = parse_iso(raw.get("createdAt"))
         text = as_str(raw.get("text"))
         if raw.get("type") == USER_BUBBLE:
-            if text and not simulated(raw):
-                collector.add_prompt(text.strip(), when)
+            prompt = user_prompt(raw)
+            if prompt is not None:
+                collector.add_prompt(prompt.strip(), when)
             continue
         if raw.get("type") != ASSISTANT_BUBBLE:
             continue

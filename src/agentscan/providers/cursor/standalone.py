@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRef, SessionRow, TokenUsage
 from agentscan.providers.cursor.chats import chat_meta, meta_json
-from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, simulated
+from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, user_prompt
 from agentscan.providers.cursor.cwd import Naming, md5_names
 from agentscan.providers.cursor.ide import tool_event
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, model_name
@@ -129,8 +129,9 @@ def stream_workspace(composer: WorkspaceComposer, ctx: ScanContext, collector: D
     for raw in _conversation(composer, ctx):
         when = parse_iso(raw.get("createdAt"))
         text = as_str(raw.get("text"))
-        if raw.get("type") == USER_BUBBLE and text and not simulated(raw):
-            collector.add_prompt(text.strip(), when)
+        prompt = user_prompt(raw)
+        if prompt is not None:
+            collector.add_prompt(prompt.strip(), when)
         elif raw.get("type") == ASSISTANT_BUBBLE:
             if text:
                 collector.add_response(text.strip(), when, model_name(as_dict(raw.get("modelInfo")).get("modelName")))

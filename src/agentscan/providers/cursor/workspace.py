@@ -34,7 +34,7 @@ from agentscan.toolkit.words import plural
 from agentscan.toolkit import laxjson
 
 from agentscan.context import ScanContext, legible
-from agentscan.providers.cursor.composer import USER_BUBBLE, BubbleStats, simulated
+from agentscan.providers.cursor.composer import BubbleStats, user_prompt
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
 from agentscan.providers.cursor.roots import workspace_dir
@@ -126,8 +126,8 @@ def _composer(entry: dict[str, Any], db_path: Path, folder: str | None) -> Works
     for index, bubble in enumerate(as_list(entry.get("conversation"))):
         if isinstance(bubble, dict):
             stats.add(as_str(bubble.get("bubbleId")) or f"#{index}", cast("RawBubble", bubble), live=True)
-            text = as_str(bubble.get("text"))
-            if first_prompt is None and bubble.get("type") == USER_BUBBLE and text and not simulated(bubble):
+            text = user_prompt(bubble) if first_prompt is None else None
+            if text is not None:
                 first_prompt = collapse(text, TITLE_CHARS)
     return WorkspaceComposer(
         composer_id=composer_id,
