@@ -12,6 +12,8 @@ gets no price, never a guessed one.
 
 from __future__ import annotations
 
+import re
+
 #: the genai-prices provider each agent's models are billed by; ``None``
 #: lets the library infer it from the model name (Cursor runs many vendors' models)
 PROVIDER_HINTS: dict[str, str | None] = {
@@ -53,6 +55,21 @@ CURSOR_ALIASES: dict[str, str] = {
 }
 
 
+#: Claude models as Amazon Bedrock names them: ``anthropic.claude-sonnet-4-20250514-v1:0``,
+#: and as cross-region inference profiles, ``us.``/``eu.``/``apac.``/``jp.``/``au.``/``global.``
+#: before it.  Claude Code on Bedrock (``CLAUDE_CODE_USE_BEDROCK``) records the profile it was
+#: given (``ANTHROPIC_MODEL=eu.anthropic.claude-opus-4-7``); Anthropic's own price list has
+#: no such name, and Bedrock bills a regional profile at its own rate (10 % more), which
+#: genai-prices lists under ``aws`` (``library.find``).
+_BEDROCK_NAME = re.compile(r"^(?:[a-z]{2,6}\.)?anthropic\.claude", re.IGNORECASE)
+BEDROCK_PROVIDER = "aws"
+
+
+def bedrock_name(ref: str) -> bool:
+    """Whether ``ref`` is a Claude model's Bedrock id or inference profile (``_BEDROCK_NAME``)."""
+    return _BEDROCK_NAME.match(ref) is not None
+
+
 def model_ref(provider: str, model: str | None) -> str | None:
     """The name to look up, or ``None`` when the call names no model."""
     if not model or model.strip().lower() in NOT_A_MODEL:
@@ -80,7 +97,10 @@ VARIANT_WORDS = frozenset({"fast", "max"})
 #: fast-mode rates, where an answer of 1 had them unpriced (or, for a gateway id ending in
 #: ``-fast``, at the base rate).  3: only a Claude model's name is a fast-mode name (2 left
 #: ``grok-4-fast`` in a Claude Code session unpriced).
-VARIANT_CHECK = 3
+#: 4: Bedrock's names of Claude models are priced at Bedrock's rates; and since 4 any "no
+#: price" remembered under an older rule is asked again (a rule that prices more names
+#: would otherwise never reach a name the index already holds as unpriced).
+VARIANT_CHECK = 4
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other

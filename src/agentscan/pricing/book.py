@@ -223,11 +223,12 @@ class PriceBook:
         else:
             assert model is not None
             doc = self._cached_docs().get((provider, model))
-            if doc is None or (doc.get("variants") != aliases.VARIANT_CHECK and aliases.variant_words(ref)):
-                # An answer for a variant's name remembered under an older rule is asked
-                # again, priced or not: a price from before ``library.find`` told variants
-                # apart may be its base model's, and "no price" for a Claude fast-mode name
-                # predates its fast-mode price (``aliases.VARIANT_CHECK``).
+            if doc is None or (doc.get("variants") != aliases.VARIANT_CHECK
+                               and (doc.get("unpriced") or aliases.variant_words(ref))):
+                # An answer remembered under an older rule is asked again when it may
+                # differ now: "no price" (a Claude fast-mode name, a Bedrock id, priced
+                # since), and a variant's price (one from before ``library.find`` told
+                # variants apart may be its base model's) (``aliases.VARIANT_CHECK``).
                 doc = self._resolve(provider, model, ref)
             if doc.get("unpriced"):
                 state = self._unpriced_key(provider, model, doc["unpriced"])

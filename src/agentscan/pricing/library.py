@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
-from agentscan.pricing.aliases import fast_mode_model, variant_words
+from agentscan.pricing.aliases import BEDROCK_PROVIDER, bedrock_name, fast_mode_model, variant_words
 from agentscan.pricing.periods import EXACT, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
@@ -73,6 +73,8 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
         return _fast_mode(find(data, provider_hint, fast))
     snap = snapshot(data)
     attempts = [provider_hint, None] if provider_hint else [None]
+    if bedrock_name(ref):
+        attempts.append(BEDROCK_PROVIDER)  # tried last: Anthropic's own name of a model comes first
     words = variant_words(ref)
     base = None
     for provider_id in attempts:
