@@ -72,7 +72,7 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
     if fast is not None:
         return _fast_mode(find(data, provider_hint, fast))
     snap = snapshot(data)
-    attempts = [provider_hint, None] if provider_hint else [None]
+    attempts: list[str | None] = [provider_hint, None] if provider_hint else [None]
     if bedrock_name(ref):
         attempts.append(BEDROCK_PROVIDER)  # tried last: Anthropic's own name of a model comes first
     words = variant_words(ref)
