@@ -40,6 +40,7 @@ from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
+from agentscan.scan import tokencwd
 
 
 def token_report(
@@ -51,8 +52,10 @@ def token_report(
     until: datetime | None = None,
     by: GroupBy = "session",
     tz: tzinfo | str | None = None,
+    cwd: str | None = None,
 ) -> TokenReport:
-    """A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time."""
+    """A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time.
+    ``cwd``: only sessions whose working directory is ``cwd`` or below it (``scan.tokencwd``)."""
     by = parse_group(by)  # library callers may pass any string
     tz = time_zone(tz)
     since, until = moment(since, "since", tz), moment(until, "until", tz)
@@ -62,7 +65,13 @@ def token_report(
     refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
     if providers and ids:
         refs = [ref for ref in refs if ref.provider in providers]
-    return _report(scanner, refs, every_session=not ids, since=since, until=until, by=by, tz=tz)
+    cwds: dict[str, str | None] | None = None
+    if cwd is not None:
+        refs, cwds = tokencwd.within(scanner, refs, cwd)
+    elif by == "cwd":
+        cwds = tokencwd.session_cwds(scanner, refs)
+    return _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
+                   cwds=cwds)
 
 
 def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
@@ -72,8 +81,10 @@ def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
 
 
 def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool, since: datetime | None,
-            until: datetime | None, by: GroupBy, tz: tzinfo | None) -> TokenReport:
-    """``every_session``: ``refs`` are every session of their providers (rows are kept for the next report)."""
+            until: datetime | None, by: GroupBy, tz: tzinfo | None,
+            cwds: dict[str, str | None] | None = None) -> TokenReport:
+    """``every_session``: ``refs`` are every session of their providers (rows are kept for the next report).
+    ``cwds``: each session's working directory, for ``--by cwd``."""
     refs = list({ref.id: ref for ref in refs}.values())
     low = since.timestamp() if since is not None else None
     high = until.timestamp() if until is not None else None
@@ -97,8 +108,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                 # No window: every group has its key (``None`` only marks one left out of a window).
                 _add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
             else:
-                _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices)
-        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book)
+                _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices, cwds)
+        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book, cwds)
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
     if per_session:
@@ -119,7 +130,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     if kept_rows is not None and every_session and len(kept) < len(refs):
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
-    if by in ("model", "provider"):
+    if by in ("model", "provider", "cwd"):
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     sessions = {ref.id: ref for ref in refs} if by == "session" else {}
     recorded = [row for row in rows if row.tokens is not None]
@@ -233,6 +244,7 @@ def _add_sums(
     high: float | None,
     day_keys: dict[float, str],
     prices: GroupPrices,
+    cwds: dict[str, str | None] | None,
 ) -> None:
     """A session's cached sums; no window cuts through any of its quarter hours
     and each group the window keeps has one price (``_needs_calls`` said so)."""
@@ -243,7 +255,7 @@ def _add_sums(
         subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
         if windowed and _outside(bucket, low, high):
             continue
-        key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys)
+        key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys, cwds)
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = Bucket()
@@ -292,6 +304,7 @@ def _add_entries(
     high: float | None,
     day_keys: dict[float, str],
     book: PriceBook,
+    cwds: dict[str, str | None] | None,
 ) -> None:
     windowed = low is not None or high is not None
     prefix = provider_name + ":"
@@ -300,7 +313,8 @@ def _add_entries(
         ts = entry[TS]
         if windowed and _outside(ts, low, high):
             continue
-        key, sub_key = _group(by, prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT], tz, day_keys)
+        key, sub_key = _group(by, prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT], tz, day_keys,
+                              cwds)
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = Bucket()
@@ -317,7 +331,7 @@ def _add_entries(
 
 
 def _group(by: str, session_id: str, provider_name: str, model: str | None, ts: float | None, subagent: str | None,
-           tz: tzinfo | None, day_keys: dict[float, str]) -> tuple[str, str | None]:
+           tz: tzinfo | None, day_keys: dict[float, str], cwds: dict[str, str | None] | None) -> tuple[str, str | None]:
     """The row a call (or a cached group starting at ``ts``) adds to, and its part in that row:
     the session's own (``None``) or a subagent's (named with its session outside ``--by session``)."""
     if by == "session":
@@ -326,6 +340,8 @@ def _group(by: str, session_id: str, provider_name: str, model: str | None, ts: 
         key = provider_name
     elif by == "model":
         key = model or "unknown"
+    elif by == "cwd":
+        key = (cwds or {}).get(session_id) or tokencwd.NO_CWD
     else:
         key = _period(ts, by, tz, day_keys)
     return key, None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")

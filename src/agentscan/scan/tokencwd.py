@@ -1,0 +1,36 @@
+"""``tokens --cwd`` and ``tokens --by cwd``: a session's working directory, for its tokens.
+
+A session's cwd is its row's (``SessionRow.cwd``), found as the table finds the CWD beside
+each session (``scan.tablefacts``: from the files' bytes where the provider can, else the
+row, kept in the index either way): a Gemini session's project may be named by another
+provider's sessions, which only its row knows.  Subagents are their session's: a delegated
+run works in its parent's project, and is counted with it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef
+    from agentscan.scan.scanner import Scanner
+
+#: the ``--by cwd`` row of the sessions that recorded no working directory
+NO_CWD = "unknown"
+
+
+def session_cwds(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, str | None]:
+    """Each of ``refs``' working directory (by session id), ``None`` where it recorded none."""
+    from agentscan.scan import tablefacts
+
+    return {session_id: facts.cwd for session_id, facts in tablefacts.gather(scanner, refs).items()}
+
+
+def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> tuple[list[SessionRef], dict[str, str | None]]:
+    """Those of ``refs`` whose working directory is ``cwd`` or below it (as ``list --cwd``
+    compares them: ``scan.cwdmatch``), in their order, and every one's cwd."""
+    from agentscan.scan.cwdmatch import under, wanted_forms
+
+    forms = wanted_forms(cwd)
+    cwds = session_cwds(scanner, refs)
+    return [ref for ref in refs if under(cwds.get(ref.id), forms)], cwds

@@ -1,0 +1,99 @@
+"""``tokens --cwd PATH`` (only sessions whose working directory is PATH or below it, as
+``list --cwd`` chooses them) and ``tokens --by cwd`` (one row per working directory): what
+one project cost, and which projects cost the most.  A delegated run is its session's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentscan import Scanner, token_report
+from agentscan.errors import UsageProblem
+from agentscan.scan.groupby import parse_group
+from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from codex_builders import at, meta, rollout_path, token_count, turn_context, usage, write_rollout
+
+API, WEB = "/home/dev/src/api", "/home/dev/src/web"
+S_API, S_API_SUB, S_WEB, S_NONE = ("c0d00000-0000-4000-8000-00000000000" + str(n) for n in range(1, 5))
+CODEX_API = "019b0000-0000-7000-8000-000000000001"
+
+
+def _claude(home: Path, session: str, cwd: str | None, tokens: int, project: str) -> None:
+    extra = {"cwd": cwd} if cwd is not None else {}
+    records = [claude_user(session, "2026-08-01T10:00:01.000Z", "go", **extra),
+               claude_assistant(session, "2026-08-01T10:00:02.000Z", msg_id=f"m-{session}", request_id=f"r-{session}",
+                                usage=claude_usage(input=tokens, output=1), uuid=f"a-{session}", **extra)]
+    if cwd is None:
+        for record in records:
+            record.pop("cwd")
+    claude_session_file(home, session, records, project=project)
+
+
+def _home(home: Path) -> None:
+    _claude(home, S_API, API + "/server", 100, "-home-dev-src-api-server")  # below API
+    claude_subagent_file(home, S_API, "a1", [claude_assistant(
+        S_API, "2026-08-01T10:00:03.000Z", msg_id="m-sub", request_id="r-sub", usage=claude_usage(input=20, output=1),
+        uuid="s1", sidechain=True, agentId="a1", cwd=API + "/server")], project="-home-dev-src-api-server")
+    _claude(home, S_API_SUB, API, 1_000, "-home-dev-src-api")
+    _claude(home, S_WEB, WEB, 10_000, "-home-dev-src-web")
+    _claude(home, S_NONE, None, 7, "-unknown")
+    write_rollout(rollout_path(home / ".codex", CODEX_API, at(0)), [
+        meta(CODEX_API, at(0), cwd=API), turn_context(at(1), cwd=API),
+        token_count(at(2), usage(50_000, output=5), usage(50_000, output=5))])
+
+
+def _totals(report) -> dict[str, int]:
+    return {row.key: row.tokens.total for row in report.rows if row.tokens is not None}
+
+
+def test_cwd_keeps_the_sessions_at_or_below_it(isolated_home: Path) -> None:
+    _home(isolated_home)
+    with Scanner(home=str(isolated_home)) as scanner:
+        every = _totals(token_report(scanner))
+        report = token_report(scanner, cwd=API)
+    kept = _totals(report)
+    assert set(kept) == {f"claude:{S_API}", f"claude:{S_API_SUB}", f"codex:{CODEX_API}"}
+    assert kept == {key: every[key] for key in kept}  # each as the whole report counts it, subagent included
+    assert kept[f"claude:{S_API}"] == 100 + 1 + 20 + 1
+    assert report.total is not None and report.total.total == sum(kept.values())
+
+
+def test_cwd_is_a_directory_not_a_string_prefix(isolated_home: Path) -> None:
+    _home(isolated_home)
+    with Scanner(home=str(isolated_home)) as scanner:
+        assert _totals(token_report(scanner, cwd="/home/dev/src/ap")) == {}
+        assert set(_totals(token_report(scanner, cwd=API + "/server"))) == {f"claude:{S_API}"}
+
+
+def test_cwd_with_ids_keeps_only_those_ids_in_it(isolated_home: Path) -> None:
+    _home(isolated_home)
+    with Scanner(home=str(isolated_home)) as scanner:
+        report = token_report(scanner, ids=[f"claude:{S_API}", f"claude:{S_WEB}"], cwd=API)
+    assert set(_totals(report)) == {f"claude:{S_API}"}
+
+
+def test_by_cwd_has_a_row_per_working_directory(isolated_home: Path) -> None:
+    _home(isolated_home)
+    with Scanner(home=str(isolated_home)) as scanner:
+        by_session = token_report(scanner)
+        report = token_report(scanner, by="cwd")
+    rows = _totals(report)
+    assert rows == {API + "/server": 122, API: 1_001 + 50_005, WEB: 10_001, "unknown": 8}
+    assert [row.key for row in report.rows] == [API, WEB, API + "/server", "unknown"]  # dearest first
+    assert report.total == by_session.total and report.cost == by_session.cost
+    (server,) = [row for row in report.rows if row.key == API + "/server"]
+    assert [run for run, _ in server.subagents] == [f"claude:{S_API}/a1"]
+
+
+def test_by_cwd_with_cwd_groups_what_it_keeps(isolated_home: Path) -> None:
+    _home(isolated_home)
+    with Scanner(home=str(isolated_home)) as scanner:
+        rows = _totals(token_report(scanner, by="cwd", cwd=API))
+    assert rows == {API + "/server": 122, API: 51_006}
+
+
+def test_cwd_is_a_grouping_and_others_are_refused() -> None:
+    assert parse_group("cwd") == "cwd"
+    with pytest.raises(UsageProblem, match="cwd"):
+        parse_group("project")
