@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude.usage import C_FIRST_TS, C_TS, CallDeduper
+from agentscan.providers.claude.dedupe import CallDeduper
+from agentscan.providers.claude.usage import C_FIRST_TS, C_TS
 from agentscan.scan.scanner import Scanner
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 

@@ -14,7 +14,8 @@ import orjson
 import pytest
 
 from agentscan.providers.claude import incremental
-from agentscan.providers.claude.usage import CallDeduper, call_of, packed_entries
+from agentscan.providers.claude.dedupe import CallDeduper, packed_entries
+from agentscan.providers.claude.usage import call_of
 from agentscan.scan.scanner import Scanner
 from claude_events import calls_whole_and_by_halves, session_calls_of
 from builders import (

@@ -124,7 +124,8 @@ def test_synthetic_model_is_not_the_session_model(isolated_home: Path) -> None:
 
 
 def test_windowed_totals_never_count_a_far_copy_twice() -> None:
-    from agentscan.providers.claude.usage import CallDeduper, call_of, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT
+    from agentscan.providers.claude.dedupe import CallDeduper
+    from agentscan.providers.claude.usage import call_of, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT
     from agentscan.providers.claude.windowed import WindowedTotals
 
     records = [claude_assistant(S, f"2026-11-01T10:00:{i % 60:02d}Z", msg_id=f"m{i}", request_id=f"r{i}", usage=claude_usage(1, i))
@@ -159,7 +160,8 @@ def test_windowed_sums_are_the_exact_sums_when_copies_are_close(records, transcr
     """Within its window, a row's sums are what ``tokens`` keeps for the session: the
     same deduplication, the same groups (so the same cost)."""
     from agentscan.model import TokenUsage
-    from agentscan.providers.claude.usage import CallDeduper, call_of, packed_entries
+    from agentscan.providers.claude.dedupe import CallDeduper, packed_entries
+    from agentscan.providers.claude.usage import call_of
     from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.scan.sessionsums import sums_of
 

@@ -14,8 +14,8 @@ import orjson
 import pytest
 
 from agentscan.context import ScanContext
-from agentscan.providers.claude import row as row_module
 from agentscan.providers.claude import seenuuids
+from agentscan.providers.claude.filesummary import FileSummary
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.seenuuids import SeenUuids
 from claude_events import lines_of
@@ -25,7 +25,7 @@ from test_claude_compact_copies_pass38 import FIRST, PROMPTS, SECOND, THIRD, _by
 COUNTS = {"prompts": 3, "responses": 3, "tool_calls": 1}
 
 
-def _summary_of(tmp_path: Path, records: list[dict]) -> row_module.FileSummary:
+def _summary_of(tmp_path: Path, records: list[dict]) -> FileSummary:
     path = _home(tmp_path, records)
     return summarize(path, ScanContext(tmp_path / "home", {}))
 

@@ -15,7 +15,8 @@ import orjson
 import pytest
 
 from agentscan.providers.claude import incremental
-from agentscan.providers.claude.usage import C_WEB_SEARCHES, Advisors, call_of, packed_entries
+from agentscan.providers.claude.dedupe import packed_entries
+from agentscan.providers.claude.usage import C_WEB_SEARCHES, Advisors, call_of
 from claude_events import calls_whole_and_by_halves, session_calls_of
 from builders import (
     claude_assistant,
@@ -271,7 +272,7 @@ def test_the_halves_read_finds_them_as_the_one_pass(isolated_home: Path, monkeyp
 
 def test_the_row_sums_group_them_as_tokens_does() -> None:
     """A row's pass (``WindowedTotals``) sums what ``tokens`` keeps: the same groups, so the same cost."""
-    from agentscan.providers.claude.usage import CallDeduper
+    from agentscan.providers.claude.dedupe import CallDeduper
     from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.scan.sessionsums import sums_of
 

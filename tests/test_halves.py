@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from agentscan.context import ScanContext
 from agentscan.providers.claude import halfjoin, halfpass, halves, row, rowresume, showfacts
+from agentscan.providers.claude.filesummary import FileSummary
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import WindowedTotals
@@ -421,7 +422,7 @@ def test_the_helpers_lists_stay_bounded(tmp_path: Path, small_limits: None, monk
         result["toolUseResult"] = {"agentId": f"agent{n}"}
         results.append(result)
     path = _write(tmp_path, [_prompt(0), _reply(1, "m1", [task]), *results])
-    summary = row.FileSummary(path)
+    summary = FileSummary(path)
     summary.results = []
     summarize(path, _ctx(tmp_path), progress=ReadProgress(0, 1), resumed=summary)
     assert len(summary.results) == 4 and len(summary.task_types) == 10

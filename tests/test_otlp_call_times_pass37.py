@@ -76,7 +76,8 @@ def test_token_totals_do_not_move(isolated_home: Path) -> None:
 
 def test_the_deduper_keeps_the_copies_first_and_last_times_beside_the_kept_copys_own() -> None:
     from agentscan.model import TS
-    from agentscan.providers.claude.usage import E_FIRST_TS, E_LAST_TS, CallDeduper, call_of, packed_entries
+    from agentscan.providers.claude.dedupe import CallDeduper, packed_entries
+    from agentscan.providers.claude.usage import E_FIRST_TS, E_LAST_TS, call_of
 
     def record(at: float, output: int, msg: str = "m1") -> dict:
         return claude_assistant(SESSION, ts(at), msg_id=msg, request_id="r", usage=claude_usage(input=1, output=output))
@@ -93,18 +94,19 @@ def test_the_deduper_keeps_the_copies_first_and_last_times_beside_the_kept_copys
 
 def test_an_index_of_the_old_packed_shape_is_parsed_again(isolated_home: Path, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentscan.providers.claude import usage
+    from agentscan.model import ORIGIN
+    from agentscan.providers.claude import dedupe
     from agentscan.providers.claude.provider import ClaudeProvider
 
     _session(isolated_home)
-    current, packed = ClaudeProvider.parser_version, usage.packed_entries
+    current, packed = ClaudeProvider.parser_version, dedupe.packed_entries
     # What the previous release cached: its parser version, entries without the first and last times.
     monkeypatch.setattr(ClaudeProvider, "parser_version", "12")
-    monkeypatch.setattr(usage, "packed_entries", lambda *a, **k: (e[:usage.ORIGIN] for e in packed(*a, **k)))
+    monkeypatch.setattr(dedupe, "packed_entries", lambda *a, **k: (e[:ORIGIN] for e in packed(*a, **k)))
     old = one([s for s in _export(tmp_path) if s.name.startswith("chat") and s.end < _ns(ts(8))], "chat claude-sonnet-4-5-20250929")
     assert old.end == _ns(ts(3))  # the kept copy's time alone
     monkeypatch.setattr(ClaudeProvider, "parser_version", current)
-    monkeypatch.setattr(usage, "packed_entries", packed)
+    monkeypatch.setattr(dedupe, "packed_entries", packed)
     chats = [s for s in _export(tmp_path) if s.name.startswith("chat")]
     assert min(s.end for s in chats) == _ns(ts(4))
 

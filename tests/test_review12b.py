@@ -3,8 +3,8 @@ and the ``default_sigint`` fixture): each test failed on the reviewed commit (a2
 
 * ``test_an_id_index_hit_*``: a full discovery lists ``agent-transcripts/<id>`` (Cursor)
   and ``<project>/<id>`` (Claude) with ``admit``, which refuses a link out; the id-index
-  path (``locate``: Cursor's ``discover_one``, Claude's ``session_files_at``) joins the id
-  by name, and now looks at that directory too (``ScanContext.linked_outside``).
+  path (``locate``: Claude's ``session_files_at``; Cursor's, a full discovery's answer since)
+  joins the id by name, and now looks at that directory too (``ScanContext.linked_outside``).
 * ``test_a_chat_store_linked_out_*``: Cursor's ``chats/<bucket>/<id>/store.db``, found by
   name, is not opened when it links out (``store_meta``, ``store_events``, discovery).
 * ``test_a_fork_leaves_a_callers_blocked_sigint_blocked``: ``forking.sigint_blocked``
@@ -42,12 +42,14 @@ def _outside_warned(ctx: ScanContext) -> bool:
 
 def test_an_id_index_hit_does_not_follow_a_cursor_session_directory_out_of_the_roots(
         isolated_home: Path, tmp_path: Path) -> None:
-    """``discover_one`` (Cursor's ``locate``) builds ``agent-transcripts/<id>/<id>.jsonl`` and
-    ``<id>/subagents`` by name: ``<id>`` itself linked out is not looked at (``linked_outside``
-    checks only the last component), so the transcript and subagents outside are taken.
-    The full discovery refuses the same directory (``admit``)."""
-    from agentscan.providers.cursor.discovery import discover_one, discover_transcripts
-    from agentscan.providers.cursor.roots import transcripts_root
+    """An id-index hit (Cursor's ``locate``) once built ``agent-transcripts/<id>/<id>.jsonl``
+    and ``<id>/subagents`` by name: ``<id>`` itself linked out was not looked at
+    (``linked_outside`` checks only the last component), so the transcript and subagents
+    outside were taken.  The full discovery refuses the same directory (``admit``), and
+    ``locate`` now answers from it (``children.family``)."""
+    from agentscan.providers.cursor.discovery import discover_transcripts
+    from agentscan.providers.cursor.provider import CursorProvider
+    from agentscan.providers.cursor.roots import transcripts_roots
 
     outside = tmp_path / "outside"
     write_transcript(outside, "x", P, [user("SECRET"), assistant("x")])
@@ -57,11 +59,11 @@ def test_an_id_index_hit_does_not_follow_a_cursor_session_directory_out_of_the_r
     (transcripts / P).symlink_to(transcripts_dir(outside, "x") / P, target_is_directory=True)
 
     full = ScanContext.create(home=isolated_home, env={})
-    assert discover_transcripts(transcripts_root(full), full) == {}  # refused by admit, warned
+    assert discover_transcripts(transcripts_roots(full), full) == {}  # refused by admit, warned
     assert _outside_warned(full)
 
     ctx = ScanContext.create(home=isolated_home, env={})
-    found = discover_one(transcripts_root(ctx), P, ctx)
+    found = CursorProvider().locate(P, str(transcripts / P / f"{P}.jsonl"), ctx)
     assert found is None, f"followed out of the roots: {found}"
     assert _outside_warned(ctx)
 

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.toolkit.jsonl import short_json_error
+from agentscan.toolkit.jsonerrors import short_json_error
 
 CLAUDE = "bbbbbbbb-1111-2222-3333-444444444444"
 CODEX = "019a0000-0000-7000-8000-000000000039"

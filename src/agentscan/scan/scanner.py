@@ -6,9 +6,9 @@
 Discovery is cheap (stat calls and bounded header reads) and memoised per
 scanner; rows and details are parsed only for the sessions asked for.
 What a question needs beyond the scanner's own state lives beside it:
-``listing`` (``list``, every row) and ``rowreader`` (rows), and, imported
-only by the questions that need them, ``resolve`` and ``sessionids`` (ids)
-and ``showing`` (``show``).
+``discovering`` (each provider's sessions), ``listing`` (``list``, every row)
+and ``rowreader`` (rows), and, imported only by the questions that need them,
+``resolve`` and ``sessionids`` (ids) and ``showing`` (``show``).
 """
 
 from __future__ import annotations
@@ -154,45 +154,10 @@ class Scanner:
         """Every session of the selected providers, most recent first.  ``few``: about
         this many of the most recent will be parsed (``list`` of a page), no more: the
         providers never discovered with the index may be discovered side by side
-        (``scan.aside``)."""
-        found: list[SessionRef] = []
-        self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
-        self._confine()
-        parts = []
-        selected = self.selected(providers)
-        pending = [provider for provider in selected if provider.name not in self._refs]
-        aside = None
-        if self.memo_discovery:  # each discovery needs its provider's census first
-            self.take_censuses(pending)
-            if few is not None and any(self.first_discovery(provider) for provider in pending[1:]):
-                from agentscan.scan.aside import plan
+        (``scan.aside``, ``scan.discovering``)."""
+        from agentscan.scan.discovering import selected_refs
 
-                aside = plan(self, pending, few)
-        try:
-            for provider in selected:
-                if provider.name not in self._refs:
-                    taken = aside.take(provider) if aside is not None and provider.name in aside.names else None
-                    self._refs[provider.name] = taken if taken is not None else self._discover(provider)
-                parts.append(self._refs[provider.name])
-        finally:
-            if aside is not None:
-                aside.stop()
-            self.ctx.drop_listings()  # every discovery that could take a census's listing has run
-        from agentscan.scan.memorefs import MemoRefs
-
-        if any(isinstance(part, MemoRefs) for part in parts):
-            # Ordered without making a ref per session: ``list`` reads the newest few.
-            names = tuple(provider.name for provider in selected)
-            merged = self._merged.get(names)
-            if merged is None:
-                from agentscan.scan.mergedrefs import MergedRefs
-
-                merged = self._merged[names] = MergedRefs(parts)
-            return merged
-        for part in parts:
-            found.extend(part)
-        found.sort(key=lambda ref: ref.recency, reverse=True)
-        return found
+        return selected_refs(self, providers, few)
 
     def _confine(self) -> None:
         """Every provider's roots, registered before any discovery: a symlink from one
@@ -205,30 +170,11 @@ class Scanner:
             self.ctx.confine_to(provider.confinement_roots(self.ctx))
 
     def _discover(self, provider: Provider) -> Sequence[SessionRef]:
-        cache = self.cache
-        if not self.memo_discovery or cache is None:
-            with self.ctx.warnings.capture() as warnings:
-                refs = provider.discover(self.ctx)
-            self._index_ids(provider, refs, complete=not warnings.passing)
-            return refs
-        from agentscan.scan.memo import DiscoveryMemo
+        """``provider``'s sessions: from the index while its census says nothing changed, else
+        discovered (``scan.discovering``)."""
+        from agentscan.scan.discovering import discover
 
-        memo = DiscoveryMemo(cache, provider, self.ctx, self.census_stamp(provider))  # census before discovery
-        loaded = memo.load(self.fingerprint)
-        if loaded is None:  # not ``or``: a provider without sessions stores an empty, falsy ``MemoRefs``
-            loaded = memo.mend()
-        if loaded is not None:
-            return loaded  # the id index was written when they were discovered (mending keeps ids and paths)
-        from agentscan.scan.memo import MAX_WARNINGS
-
-        with self.ctx.warnings.capture(MAX_WARNINGS) as warnings:
-            refs = provider.discover(self.ctx)
-        # What its census listed and it did not ask for (memory only); the other providers'
-        # listings stay for their discoveries, to come in this loop (``refs`` drops the rest).
-        self.ctx.drop_listings(provider.census_paths(self.ctx) or ())
-        self._index_ids(provider, refs, complete=not warnings.passing)
-        memo.store(refs, warnings, self.fingerprint)
-        return refs
+        return discover(self, provider)
 
     def take_censuses(self, providers: Sequence[Provider]) -> None:
         """Take the censuses of ``providers`` not taken yet, side by side when that pays

@@ -1,4 +1,4 @@
-"""The DATE, PROJECT and TITLE beside each session of ``tokens``' table.
+"""The DATE, CWD and TITLE beside each session of ``tokens``' table.
 
 They are a row's (``SessionRow.updated_at``, ``cwd``, ``title``), but a
 row's pass decodes every line of a session, and a cold table of a heavy

@@ -9,15 +9,16 @@ skipped without being held whole, a file is read for at most
 ``MAX_DECOMPRESSED_BYTES``, and a whole-file JSON document is refused above
 ``MAX_JSON_DOCUMENT_BYTES`` or ``MAX_JSON_VALUES``.  Every file is opened
 with ``fsutil.open_regular``: a FIFO or a device is refused, never read.
+A line too long is read past by ``longlines``; what a warning says of a
+record the decoder refused is ``jsonerrors``' (``short_json_error``, which
+readers beside this one import from here too).
 """
 
 from __future__ import annotations
 
-import errno
 import functools
 import io
 import os
-import re
 import zlib
 from pathlib import Path
 from typing import IO, Any, Generator, Iterator, NamedTuple
@@ -27,7 +28,9 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.laxjson import reparse
+from agentscan.toolkit.longlines import skip_rest_of_line
 from agentscan.settling import unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -243,7 +246,7 @@ def _iter_handle(
         offset += len(line)
         if len(line) > max_line and not line.endswith(b"\n"):
             try:
-                skipped, ended = _skip_rest_of_line(handle)
+                skipped, ended = skip_rest_of_line(handle)
             except Exception as exc:  # OSError, or zstandard's own error type
                 ctx.warn(path, f"read failed: {getattr(exc, 'strerror', None) or exc}", number,
                          passing=isinstance(exc, OSError))
@@ -304,104 +307,6 @@ def line_record(line: bytes, *, first: bool) -> dict | None:
             except orjson.JSONDecodeError:
                 return None
     return record if isinstance(record, dict) else None
-
-
-def _skip_rest_of_line(handle: IO[bytes]) -> tuple[int, bool]:
-    """Read past the next newline (or to the end); return how many bytes that was, and
-    whether a newline ended them.
-
-    A plain file is read in 1 MiB pieces into one reused buffer and searched
-    in place, then the handle seeks back to just after the newline (measured:
-    ~0.05 s per warm GB, ten times faster than ``readline`` pieces), and the
-    holes of a sparse file are jumped over unread: a 2 GB file of NULs made
-    by ``truncate`` costs nothing, instead of filling 2 GB of page cache.
-    A ``.zst`` stream cannot seek, so it goes line-piece by line-piece.
-    """
-    if not handle.seekable():
-        skipped = 0
-        while True:
-            chunk = handle.readline(_CHUNK)
-            skipped += len(chunk)
-            if not chunk or chunk.endswith(b"\n"):
-                return skipped, bool(chunk)
-    start = handle.tell()
-    buffer = bytearray(_CHUNK)
-    while True:
-        _skip_hole(handle)
-        count = handle.readinto(buffer)  # type: ignore[attr-defined]
-        if not count:
-            return handle.tell() - start, False
-        newline = buffer.find(b"\n", 0, count)
-        if newline >= 0:
-            handle.seek(newline + 1 - count, io.SEEK_CUR)
-            return handle.tell() - start, True
-
-
-def _skip_hole(handle: IO[bytes]) -> None:
-    """Move past a hole of a sparse file: it reads as NULs, so it holds no newline."""
-    seek_data = getattr(os, "SEEK_DATA", None)  # not on Windows
-    if seek_data is None:
-        return
-    descriptor, here = handle.fileno(), handle.tell()
-    # The buffered reader keeps its own idea of the descriptor's offset: put it back.
-    offset = os.lseek(descriptor, 0, os.SEEK_CUR)
-    try:
-        data: int | None = os.lseek(descriptor, here, seek_data)
-    except OSError as exc:  # ENXIO: only a hole up to the end; else the file system cannot tell
-        data = None if exc.errno != errno.ENXIO else os.lseek(descriptor, 0, os.SEEK_END)
-    os.lseek(descriptor, offset, os.SEEK_SET)
-    if data is not None and data > here:
-        handle.seek(data)
-
-
-#: orjson places an error as ``line 1 column 1075 (char 1074)`` within the text it was given:
-#: for a JSON Lines record that is always line 1, beside the file's own line number
-_ONE_LINE_PLACE = re.compile(r": line 1 column (\d+) \(char \d+\)$")
-
-
-#: a character no UTF-8 text holds: a byte that is not UTF-8 read with ``surrogateescape``,
-#: or a lone surrogate
-_SURROGATE = re.compile("[\ud800-\udfff]")
-#: orjson's words for bytes that are not UTF-8, whatever they are: "surrogates not allowed"
-#: sent a reader looking for surrogates in a file that held none
-_NOT_UTF8 = "str is not valid UTF-8"
-
-
-def short_json_error(exc: Exception, data: bytes | str | None = None) -> str:
-    """What a decoder said of a bad record, for a warning: its place as a column of the
-    line the warning names, and 120 characters at most.  ``data``: the record as read, for
-    orjson's refusal of bytes that are not UTF-8, which names neither the byte nor its
-    place; and a line ``laxjson.reparse`` refused though it reads such bytes failed for
-    another fault, maybe: the one at the place its decoder stopped is named."""
-    text = str(exc)
-    if text.startswith(_NOT_UTF8):
-        return _not_utf8(data)
-    text = _ONE_LINE_PLACE.sub(r" at column \1", text)
-    return text if len(text) <= 120 else text[:117] + "…"
-
-
-def _not_utf8(data: bytes | str | None) -> str:
-    """The fault of a line with bytes that are not UTF-8: ``not valid UTF-8 (byte 0xff at
-    column 1)`` where its decoder stops at one (columns count characters, as a decoder's
-    other errors do), else what stops it there (``{"b": "\xff", x}``: the ``x``)."""
-    if data is None:
-        return "not valid UTF-8"
-    # Each byte that is not UTF-8 one character (U+DC80-U+DCFF), read again as U+FFFD.
-    text = data if isinstance(data, str) else bytes(data).decode("utf-8", "surrogateescape")
-    try:
-        orjson.loads(_SURROGATE.sub("\ufffd", text))
-    except orjson.JSONDecodeError as retry:
-        if not (retry.pos < len(text) and _SURROGATE.match(text, retry.pos)):
-            return short_json_error(retry)
-        at = retry.pos
-    else:  # read whole once replaced: said at the first
-        found = _SURROGATE.search(text)
-        if found is None:
-            return "not valid UTF-8"
-        at = found.start()
-    code = ord(text[at])
-    what = f"byte 0x{code - 0xDC00:02x}" if code >= 0xDC80 else f"U+{code:04X}"
-    return f"not valid UTF-8 ({what} at column {at + 1})"
 
 
 def read_head(path: Path, limit: int) -> bytes:

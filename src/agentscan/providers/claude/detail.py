@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.model import TokenUsage
     from agentscan.providers.claude.discovery import SessionFiles
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
 
 _PATH_KEYS = ("file_path", "path", "notebook_path")
 _TASK_TOOLS = ("TaskCreate", "TaskUpdate")

@@ -13,7 +13,7 @@ from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.providers.claude import row
 from agentscan.providers.claude.halfpass import HalfTotals
-from agentscan.providers.claude.row import FileSummary, RecentIds
+from agentscan.providers.claude.filesummary import FileSummary, RecentIds
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import SettledTotals, WindowedTotals, _sums_of_state
 from agentscan.toolkit.jsonl import ReadProgress

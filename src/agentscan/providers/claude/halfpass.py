@@ -11,7 +11,8 @@ from typing import Any
 
 from agentscan.context import HeldWarnings, ScanContext
 from agentscan.providers.claude.records import as_str
-from agentscan.providers.claude.row import FileSummary, RecentIds, summarize
+from agentscan.providers.claude.filesummary import FileSummary, RecentIds
+from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.seenuuids import SeenUuids
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.tasklist import PlanFold

@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING
 from agentscan.context import Said, ScanContext, say
 from agentscan.providers.claude.records import real_prompt_text
 from agentscan.providers.claude.halfpass import HalfTotals, second_half
-from agentscan.providers.claude.row import FileSummary, summarize
+from agentscan.providers.claude.filesummary import FileSummary
+from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.toolkit.jsonl import BOM, ReadProgress

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef, SessionRow
     from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.providers.claude.provider import ClaudeProvider
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals
 

@@ -2,7 +2,7 @@
 
 Each file is read with ``toolkit.linescan`` (only lines holding ``"usage"``
 are decoded) into call tuples (``usage.call_of``), and the session's calls
-are deduplicated by ``usage.CallDeduper``.
+are deduplicated by ``dedupe.CallDeduper``.
 
 Claude Code transcripts are append-only, so a session that grows (the one
 being worked in) need not be parsed again from the start.  Asked for it,
@@ -34,7 +34,8 @@ import orjson
 from agentscan.context import CAPTURE_LIMIT, ScanContext
 from agentscan.model import ScanWarning
 from agentscan.providers.claude.filescan import FileScan, scan_file
-from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call, CallDeduper
+from agentscan.providers.claude.dedupe import CallDeduper
+from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call
 from agentscan.toolkit.jsonl import crc_between
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def session_calls(
     call_times: bool = False,
 ) -> tuple[list[Call], bytes | None]:
     """The session's deduplicated calls, in file order, and (``keep_state``) a resume state;
-    ``call_times``: each call's first and last record times too (``usage.CallDeduper``)."""
+    ``call_times``: each call's first and last record times too (``dedupe.CallDeduper``)."""
     parts = files.parts()
     previous = _load_state(resume, parts)
     calls: list[Call] = []

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
 
 
@@ -324,7 +324,7 @@ class ClaudeProvider(Provider):
         # (``sharedcalls``): the same credit whatever the order of ``refs``.
         from agentscan.model import UsageEntry
         from agentscan.providers.claude.incremental import session_calls
-        from agentscan.providers.claude.usage import packed_entries
+        from agentscan.providers.claude.dedupe import packed_entries
         from agentscan.sharedcalls import merge_duplicates
 
         packed: list[list] = []
@@ -337,7 +337,7 @@ class ClaudeProvider(Provider):
     def session_usage(self, ref: SessionRef, ctx: ScanContext, resume: bytes | None = None, *,
                       keep_state: bool = False, call_times: bool = False) -> tuple[Iterable[list], bytes | None]:
         from agentscan.providers.claude.incremental import session_calls
-        from agentscan.providers.claude.usage import packed_entries
+        from agentscan.providers.claude.dedupe import packed_entries
 
         files: SessionFiles = ref.hint
         calls, state = session_calls(files, ctx, resume=resume, keep_state=keep_state, call_times=call_times)

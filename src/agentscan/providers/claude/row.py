@@ -4,15 +4,13 @@ It serves ``list`` rows and the row of ``show``; token sums go into a shared
 ``WindowedTotals`` so that memory stays bounded on a 1 GB transcript (none,
 when the caller has them: ``rowpass``).
 Nothing here holds more than counters, a small window of recent message
-ids, and the few strings a row needs.
+ids, and the few strings a row needs (``filesummary.FileSummary``).
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from agentscan import progress as reporting
 from agentscan.context import ScanContext
@@ -27,8 +25,9 @@ from agentscan.providers.claude.records import (
     queued_prompt_text,
     real_prompt_text,
 )
-from agentscan.providers.claude.seenuuids import SeenUuids, copied_calls, copies_before
-from agentscan.providers.claude.sidechains import InlineRuns, note_inline, note_inline_result
+from agentscan.providers.claude.filesummary import FileSummary
+from agentscan.providers.claude.seenuuids import copied_calls, copies_before
+from agentscan.providers.claude.sidechains import note_inline, note_inline_result
 from agentscan.providers.claude.titles import TITLE_CHARS, note_leaf, note_summary
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.providers.claude.windowed import WindowedTotals
@@ -39,138 +38,6 @@ if TYPE_CHECKING:
 
 #: a second half's subagent results listed (``FileSummary.results``); one more says there were more
 MAX_RESULTS = 4096
-#: how many recent message ids count each message once (its records are written together)
-RECENT_IDS = 512
-
-
-class FileSummary:
-    """What a row's pass reads of one transcript.  A plain class: a dataclass costs about a
-    millisecond to create on import."""
-
-    __slots__ = ("path", "first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd",
-                 "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
-                 "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
-                 "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen")
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.first_prompt: str | None = None
-        self.first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
-        self.custom_title: str | None = None
-        self.ai_title: str | None = None
-        self.summary_title: str | None = None
-        self.cwd: str | None = None
-        self.git_branch: str | None = None
-        self.first_ts: datetime | None = None
-        self.last_ts: datetime | None = None
-        self.prompts = 0
-        self.responses = 0
-        self.tool_calls = 0
-        self.models: Counter[str] = Counter()
-        self.records = 0
-        self.has_usage = False
-        self.task_types: dict[str, str] = {}  # agentId -> subagent_type
-        self.task_calls: dict[str, str] = {}  # agentId -> id of the Task call that ran it
-        self.pending_tasks: dict[str, str] = {}  # tool_use id -> subagent_type, until its result
-        # A second half's pass (``halves``) lists every subagent's result it meets, in order:
-        # (agentId, tool_use id, the type its own calls gave, or ``None``), for the join.
-        self.results: list[tuple[str, str, str | None]] | None = None
-        # ``summary`` records: leafUuid -> text, and whether a record of this file
-        # is that leaf (a summary of this conversation beats one of another).
-        self._summaries: dict[str, str] = {}
-        self._summary_matched: str | None = None
-        # Records of one message are written together, so a short memory of recent
-        # ids counts each message once without a set that grows with the file.
-        self._model_messages = RecentIds()
-        self._text_messages = RecentIds()
-        # Subagent runs written inline in this (main) transcript (``sidechains``): each its
-        # own summary, by run id; made at the first such record (2.0.x builds wrote them).
-        self.inline: dict[str, FileSummary] = {}
-        self._runs: InlineRuns | None = None
-        # Records copied again by claude-code issue 92089 (``seenuuids``), skipped; the time a
-        # record dated before may be one (``seenuuids.copies_before``); the uuids met.
-        self.copies = 0
-        self.compacted: datetime | None = None
-        self.seen = SeenUuids()
-
-    # -- a resume state (``rowresume``) -------------------------------------------
-
-    _TEXTS = ("first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd", "git_branch",
-              "_summary_matched")
-    _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies")
-    _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries")
-
-    def to_state(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {name: getattr(self, name) for name in (*self._TEXTS, *self._COUNTS, *self._MAPS)}
-        doc.update(
-            first_ts=None if self.first_ts is None else self.first_ts.isoformat(),
-            last_ts=None if self.last_ts is None else self.last_ts.isoformat(),
-            compacted=None if self.compacted is None else self.compacted.isoformat(),
-            has_usage=self.has_usage,
-            models=list(self.models.items()),  # in order: ``most_common`` breaks ties by it
-            model_messages=self._model_messages.ids(), text_messages=self._text_messages.ids(),
-        )
-        return doc
-
-    @classmethod
-    def from_state(cls, path: Path, doc: dict[str, Any]) -> FileSummary:
-        """Raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
-        summary = cls(path)
-        for name in cls._TEXTS:
-            value = doc[name]
-            if not (value is None or isinstance(value, str)):
-                raise ValueError(name)
-            setattr(summary, name, value)
-        for name in cls._COUNTS:
-            if type(doc[name]) is not int or doc[name] < 0:
-                raise ValueError(name)
-            setattr(summary, name, doc[name])
-        for name in cls._MAPS:
-            value = doc[name]
-            if not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
-                raise ValueError(name)
-            setattr(summary, name, value)
-        summary.first_ts = None if doc["first_ts"] is None else datetime.fromisoformat(doc["first_ts"])
-        summary.last_ts = None if doc["last_ts"] is None else datetime.fromisoformat(doc["last_ts"])
-        summary.compacted = None if doc["compacted"] is None else datetime.fromisoformat(doc["compacted"])
-        summary.seen = SeenUuids(known=False)  # (hashes do not outlive their process)
-        if type(doc["has_usage"]) is not bool:
-            raise ValueError("has_usage")
-        summary.has_usage = doc["has_usage"]
-        for model, count in doc["models"]:
-            if not isinstance(model, str) or type(count) is not int:
-                raise ValueError("models")
-            summary.models[model] = count
-        for name in ("model_messages", "text_messages"):
-            ids = doc[name]
-            if not (isinstance(ids, list) and len(ids) <= RECENT_IDS and all(isinstance(i, str) for i in ids)):
-                raise ValueError(name)
-        summary._model_messages = RecentIds(ids=doc["model_messages"])
-        summary._text_messages = RecentIds(ids=doc["text_messages"])
-        return summary
-
-
-class RecentIds:
-    """Membership over the last ``size`` ids only (bounded memory)."""
-
-    def __init__(self, size: int = RECENT_IDS, ids: list[str] | None = None) -> None:
-        self._order: deque[str] = deque(ids or ())
-        self._members: set[str] = set(self._order)
-        self._size = size
-
-    def ids(self) -> list[str]:
-        return list(self._order)
-
-    def __contains__(self, item: str) -> bool:
-        return item in self._members
-
-    def add(self, item: str) -> None:
-        if item in self._members:
-            return
-        self._order.append(item)
-        self._members.add(item)
-        if len(self._order) > self._size:
-            self._members.discard(self._order.popleft())
 
 
 def summarize(

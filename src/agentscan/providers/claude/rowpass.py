@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import os
 
     from agentscan.providers.claude.discovery import SessionFiles
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.rowresume import Resumed
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals

@@ -40,7 +40,7 @@ from agentscan.toolkit.fsutil import changed_since
 from agentscan.toolkit.jsonl import ReadProgress, crc_between
 
 if TYPE_CHECKING:
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.showfacts import ShowFacts
     from agentscan.providers.claude.windowed import WindowedTotals
 
@@ -94,7 +94,7 @@ def _version() -> str:
 def load(ctx: ScanContext, path: Path, stat: os.stat_result, facts: ShowFacts | None) -> Resumed | None:
     """The kept state of ``path``, if it still describes the file's first bytes; the
     ``facts`` being gathered go on from the state's (they are left alone otherwise)."""
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.windowed import WindowedTotals
 
     stored = ctx.file_cache.get_file(str(path), KIND)

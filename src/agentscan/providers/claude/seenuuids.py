@@ -47,7 +47,7 @@ from agentscan.toolkit.jsonl import MAX_LINE_BYTES, open_binary
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.windowed import WindowedTotals
 
 

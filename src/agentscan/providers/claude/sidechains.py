@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from agentscan.context import ScanContext
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.usage import Call
     from agentscan.providers.claude.windowed import WindowedTotals
 

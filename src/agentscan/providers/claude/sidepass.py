@@ -45,7 +45,7 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 
 if TYPE_CHECKING:
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
     from agentscan.providers.claude.windowed import WindowedTotals
     from agentscan.toolkit.helperproc import Helper
 

@@ -1,4 +1,4 @@
-"""A Claude session's DATE, PROJECT and TITLE for ``tokens``' table, without its row's pass.
+"""A Claude session's DATE, CWD and TITLE for ``tokens``' table, without its row's pass.
 
 The table a person types beside the sums (``agentscan tokens``) shows when
 each session last recorded something, its directory and its title.  The row's
@@ -204,7 +204,7 @@ class _MainFacts:
     first prompt."""
 
     def __init__(self) -> None:
-        from agentscan.providers.claude.row import FileSummary
+        from agentscan.providers.claude.filesummary import FileSummary
 
         self.custom_title: str | None = None
         self.ai_title: str | None = None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from agentscan.providers.claude.records import as_str, collapse
 
 if TYPE_CHECKING:
-    from agentscan.providers.claude.row import FileSummary
+    from agentscan.providers.claude.filesummary import FileSummary
 
 TITLE_CHARS = 180
 #: ``summary`` records kept by leaf (a file of thousands of other sessions' summaries stays small)

@@ -10,7 +10,7 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
   like any other copy, so they only count when no subagent transcript holds
   the same call (the subagent file is gone); ``toolUseResult.usage`` never;
 * each ``(message.id, requestId)`` counts once across every file, keeping the
-  copy with the largest total (keep-first undercounts output);
+  copy with the largest total (keep-first undercounts output: ``dedupe``);
 * a record without ``requestId`` is deduplicated by ``message.id`` alone;
 * a sidechain replay of a parent message (same ``message.id``, another
   ``requestId``) loses to the parent;
@@ -30,10 +30,10 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 from __future__ import annotations
 
 from sys import intern
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
-from agentscan.model import ORIGIN, PROGRESS_ORIGIN
+from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
 from agentscan.timeutil import epoch_of_iso
@@ -48,16 +48,16 @@ if TYPE_CHECKING:
 #: ``C_FROM_PROGRESS`` marks a subagent call copied into its parent's progress record;
 #: ``C_SESSION_ID`` is the other session a record names, when ``tokens`` reads it in this
 #: session's files (a resumed session's file holds its first session's records with that
-#: session's id: ``packed_entries``' rank), else ``None``.
+#: session's id: ``dedupe.packed_entries``' rank), else ``None``.
 (MESSAGE_ID, REQUEST_ID, SIDECHAIN, HAS_SPEED, C_INPUT, C_CACHE_READ, C_CACHE_WRITE, C_OUTPUT, C_TS, C_MODEL,
  C_SUBAGENT, C_ORDER, C_CACHE_WRITE_1H, C_WEB_SEARCHES, C_FROM_PROGRESS, C_SESSION_ID) = range(16)
 Call = tuple
-#: Fields ``CallDeduper.winners`` appends to a kept call whose copies were written at different
+#: Fields ``dedupe.CallDeduper.winners`` appends to a kept call whose copies were written at different
 #: times (Claude Code writes one record per content block of a response, each repeating its
 #: usage): the earliest and the latest copy's ``C_TS``.  ``C_TS`` stays the kept copy's, so
 #: what ``tokens`` buckets by time does not move.
 C_FIRST_TS, C_LAST_TS = C_SESSION_ID + 1, C_SESSION_ID + 2
-#: The same two times in a packed entry (``packed_entries``), past ``model.ORIGIN`` (then
+#: The same two times in a packed entry (``dedupe.packed_entries``), past ``model.ORIGIN`` (then
 #: packed as ``None`` when unset): ``otlp`` starts a chat span before its first record and
 #: ends it at its last.  Absent when every copy had one time (or the entry is not Claude's).
 E_FIRST_TS, E_LAST_TS = ORIGIN + 1, ORIGIN + 2
@@ -288,113 +288,6 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
 def _shown(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def call_rank(call: Call) -> int:
-    """Orders copies of one call as ``_better`` does: parent over sidechain, then the
-    larger total, then the copy that has ``speed``, then a transcript's copy over a
-    progress copy (``entries_from``'s rank)."""
-    total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
-    return ((0 if call[SIDECHAIN] else 1 << 62) + total * 4 + (2 if call[HAS_SPEED] else 0)
-            + (0 if call[C_FROM_PROGRESS] else 1))
-
-
-class CallDeduper:
-    """``UsageDeduper`` over call tuples, for ``tokens``.
-
-    A tie keeps the copy that comes first in file order (``C_ORDER``), so the
-    result does not depend on the order calls are added in: an incremental
-    update that adds a file's new tail last gets what a full parse gets.
-    """
-
-    def __init__(self, *, call_times: bool = False) -> None:
-        """``call_times``: find each call's first and last record times (``C_FIRST_TS``)."""
-        self._best: dict[tuple[str, str | None], Call] = {}
-        self._loose: list[Call] = []  # no message id: cannot be deduplicated
-        #: key -> [earliest, latest] ``C_TS`` of its copies, for keys seen more than once
-        self._times: dict[tuple[str, str | None], list[float]] = {}
-        self._call_times = call_times
-
-    def add_all(self, calls: Iterable[Call]) -> None:
-        best, times = self._best, (self._times if self._call_times else None)
-        for call in calls:
-            message_id = call[MESSAGE_ID]
-            if message_id is None:
-                self._loose.append(call)
-                continue
-            key = (message_id, call[REQUEST_ID])
-            current = best.get(key)
-            if current is None:
-                best[key] = call
-                continue
-            # The span of times the copies were written in (copies only: a call written once
-            # costs nothing more): the kept copy's time is only one of them (the largest, often
-            # the last block's), and a response began before its tool_use blocks were written.
-            # Inline, not a method: a cold ``tokens`` meets a copy for most calls.
-            if times is not None:
-                span = times.get(key)
-                if span is None:
-                    first = current[C_TS]
-                    span = times[key] = [first, first] if first is not None else []
-                ts = call[C_TS]
-                if ts is not None:
-                    if not span:
-                        span += (ts, ts)
-                    elif ts < span[0]:
-                        span[0] = ts
-                    elif ts > span[1]:
-                        span[1] = ts
-            new_rank, old_rank = call_rank(call), call_rank(current)
-            if new_rank > old_rank or (new_rank == old_rank and call[C_ORDER] < current[C_ORDER]):
-                best[key] = call
-
-    def winners(self) -> list[Call]:
-        best, times = self._best, self._times
-        kept = list(self._loose)
-        parents: dict[str, set[str | None]] | None = None
-        for key, call in best.items():
-            message_id, request_id = key
-            if call[SIDECHAIN]:
-                if parents is None:
-                    # Requests under which a message has an unsidechained copy: a
-                    # sidechain copy under another request replays the parent's.
-                    parents = {}
-                    for (mid, rid), other in best.items():
-                        if not other[SIDECHAIN]:
-                            parents.setdefault(mid, set()).add(rid)
-                requests = parents.get(message_id)
-                if requests and (len(requests) > 1 or request_id not in requests):
-                    continue
-            if times:
-                span = times.get(key)
-                if span and span[0] != span[1]:
-                    call = (*call, span[0], span[1])
-            kept.append(call)
-        kept.sort(key=lambda call: call[C_ORDER])
-        return kept
-
-
-def packed_entries(calls: Iterable[Call], session: str, transcripts: Collection[str] = ()) -> Iterator[list]:
-    """Calls as packed usage entries (``UsageEntry.pack``'s layout), keyed like ``entries_from``;
-    ``transcripts`` are the session's subagents that have a transcript of their own.
-    A generator: the caller sums them as they come (a 1 GB transcript has 450k)."""
-    for c in calls:
-        # The rank across sessions' files (``sharedcalls``): between copies alike, the one in
-        # the file of the session its record names wins.  Claude Code copies a resumed
-        # session's earlier records into the new session's file with their first session's
-        # ``sessionId``: those calls were made (and paid for) there.  A record naming no
-        # other session is the file's own.
-        named = c[C_SESSION_ID]
-        rank = call_rank(c) * 2 + (1 if named is None or named == session else 0)
-        entry = [session, c[C_SUBAGENT], c[C_TS], c[C_MODEL], c[C_INPUT], c[C_CACHE_READ], c[C_CACHE_WRITE], c[C_OUTPUT],
-                 0, None if c[MESSAGE_ID] is None else f"{c[MESSAGE_ID]}\x1f{c[REQUEST_ID] or ''}", rank,
-                 c[C_CACHE_WRITE_1H], c[C_WEB_SEARCHES]]
-        origin = PROGRESS_ORIGIN if c[C_FROM_PROGRESS] and c[C_SUBAGENT] not in transcripts else None
-        if len(c) > C_FIRST_TS:
-            entry += (origin, c[C_FIRST_TS], c[C_LAST_TS])
-        elif origin is not None:
-            entry.append(origin)
-        yield entry
 
 
 def meta_agent_type(meta: object) -> str | None:

@@ -2,7 +2,7 @@
 
 A row needs only sums, and must stay bounded on a 1 GB transcript with half
 a million API calls.  Copies of one call are written next to each other, so
-the full keep-the-best comparison (``usage.CallDeduper``'s rules: ``call_rank``)
+the full keep-the-best comparison (``dedupe.CallDeduper``'s rules: ``call_rank``)
 runs over a window of the most recent ``window`` calls; a call that leaves
 the window is settled into the sums and only a 64-bit hash of its key is
 kept (``toolkit.hashes64``: 16 bytes a call, not a ``set``'s ~90), so a
@@ -29,6 +29,7 @@ import orjson
 
 from agentscan.bounds import token_sum
 from agentscan.model import PROGRESS_ORIGIN, TokenUsage
+from agentscan.providers.claude.dedupe import call_rank
 from agentscan.providers.claude.usage import (
     C_CACHE_READ,
     C_CACHE_WRITE,
@@ -47,7 +48,6 @@ from agentscan.providers.claude.usage import (
     REQUEST_ID,
     SIDECHAIN,
     Call,
-    call_rank,
 )
 from agentscan.usagegroups import BUCKET, TIER_BOUNDS
 from agentscan.digests import blake2b

@@ -27,7 +27,8 @@ import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail, short_json_error
+from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
 from agentscan.toolkit.laxjson import reparse
 from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import Counters

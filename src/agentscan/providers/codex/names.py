@@ -286,7 +286,7 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
 
 
 def _invalid(where: str, exc: Exception, line: bytes) -> str:
-    from agentscan.toolkit.jsonl import short_json_error
+    from agentscan.toolkit.jsonerrors import short_json_error
 
     return f"invalid JSON skipped{where}: {short_json_error(exc, line)}"
 

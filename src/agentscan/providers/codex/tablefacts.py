@@ -1,4 +1,4 @@
-"""A Codex session's DATE, PROJECT and TITLE for ``tokens``' table, without its row's tail pass.
+"""A Codex session's DATE, CWD and TITLE for ``tokens``' table, without its row's tail pass.
 
 A Codex row (``row.assemble_row``) reads each thread's last 1 MiB and decodes
 every line of it (``headtail.tail_summary``) for its sums, counts, model and
@@ -64,6 +64,9 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     lasts: list[datetime | None] = []
     named = None
     choosing: set[str] | None = set() if models else None
+    # The naming thread's header, read once: its cwd, its title's mark and whether it replays
+    # a copied history all come from it (each once read it again).
+    naming_header: RolloutHeader | None = None
     try:
         # One window at a time (a session of 40 subagents would hold 40 MiB): of each, its
         # newest time, and of the naming thread's, its names.
@@ -81,8 +84,10 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
                     del part
                 named = chosen_name(thread, merged([*parts, _names(data, own)]))
                 choosing = _file_models(data, cut, thread.rollout.path, ctx, choosing)
-                if cut and choosing is not None and _replays(thread, thread_header(thread, ctx)):
-                    choosing = None
+                if cut and choosing is not None:
+                    naming_header = thread_header(thread, ctx)
+                    if _replays(thread, naming_header):
+                        choosing = None
             del data
     except (Unsure, OSError):
         return None
@@ -90,24 +95,26 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
     mtime = newest(*(from_epoch(thread.rollout.mtime) for thread in threads))
     title = named.name if named else session_head(session, ctx).title
     main = session.main
-    if main is None:
-        first = session.children[0] if session.children else None
-        return TableFacts(recorded or mtime, _cwd(first, session, ctx) if first else None, title, _sorted(choosing))
+    if naming is None:
+        return TableFacts(recorded or mtime, None, title, _sorted(choosing))
+    header = naming_header if naming_header is not None else thread_header(naming, ctx)
+    if main is None:  # the first subagent names the row
+        return TableFacts(recorded or mtime, _cwd(header, session, ctx), title, _sorted(choosing))
     row = main.indexed
     if choosing is not None and row is not None and row.model is not None:
         choosing.add(row.model)  # the row's model when no window or tally names one
     wins = index_is_newer(main, lasts[0])
     return TableFacts(newest(recorded, row.updated_at if row else None) or mtime,
-                      pick(wins, _cwd(main, session, ctx), row.cwd if row else None),
-                      marked_title(title if named else pick(wins, title, row.title if row else None),
-                                   thread_header(main, ctx)), _sorted(choosing))
+                      pick(wins, _cwd(header, session, ctx), row.cwd if row else None),
+                      marked_title(title if named else pick(wins, title, row.title if row else None), header),
+                      _sorted(choosing))
 
 
-def _cwd(thread: Thread, session: CodexSession, ctx: ScanContext) -> str | None:
+def _cwd(header: RolloutHeader, session: CodexSession, ctx: ScanContext) -> str | None:
     """The cwd as the row takes it (``row.assemble_row``): the header's, else the head's."""
-    from agentscan.providers.codex.row import session_head, thread_header
+    from agentscan.providers.codex.row import session_head
 
-    return thread_header(thread, ctx).cwd or session_head(session, ctx).cwd
+    return header.cwd or session_head(session, ctx).cwd
 
 
 def _sorted(names: set[str] | None) -> tuple[str, ...] | None:

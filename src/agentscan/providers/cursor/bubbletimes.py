@@ -1,11 +1,14 @@
-"""When each composer last had a bubble, for ``list``'s sort key (``row.recency``).
+"""When a composer last had a bubble, for ``list``'s sort key (``row.recency``).
 
 A composer's ``lastUpdatedAt`` may stay at its creation while bubbles are added (seen on
 current builds): the row's ``updated_at`` takes its bubbles' ``createdAt`` (read for the row
 anyway), so the bound ``list`` reads sessions by must too, or ``list --since`` would stop
 before such a session.  The live conversation's last bubble id is in ``composerData``
-(read for every composer already); its value is read by exact key, once per scan, and only ``createdAt`` is kept.  A discovery the index remembers (nothing
-changed) asks nothing; one after a write to ``state.vscdb`` reads one bubble per composer.
+(read for every composer already); its value is read by exact key, once per composer and
+scan, when that composer's ref is made, and only ``createdAt`` is kept.  A discovery the
+index remembers (nothing changed) asks nothing; one after a write to ``state.vscdb`` reads
+one bubble per session; ``show`` of a session with a transcript (``locate``) reads its own
+alone, not every composer's.
 """
 
 from __future__ import annotations
@@ -26,25 +29,27 @@ if TYPE_CHECKING:
 _MEMO = "cursor.last_bubble_times"
 
 
-def last_bubble_times(db: StateDb) -> dict[str, datetime]:
-    """Composer id -> its last live bubble's ``createdAt`` (a legacy inline one's from the
-    composer itself); memoised for the scan."""
+def last_bubble_time(db: StateDb, composer_id: str) -> datetime | None:
+    """The ``createdAt`` of the composer's last live bubble (a legacy inline one's from the
+    composer itself); memoised for the scan, composer by composer."""
     kept = db.memo.get(_MEMO)
-    if isinstance(kept, dict):
-        return kept
-    found: dict[str, datetime] = {}
-    keys: dict[str, str] = {}
-    for composer_id, info in db.composers().items():
-        if info.last_bubble is not None and valid_composer_id(info.last_bubble):
-            keys[f"bubbleId:{composer_id}:{info.last_bubble}"] = composer_id
-        elif info.last_inline is not None:
-            found[composer_id] = info.last_inline
-    for key, value in db.values(list(keys)):
-        when = _created_at(value)
-        if when is not None and key in keys:
-            found[keys[key]] = when
-    db.memo[_MEMO] = found
-    return found
+    if not isinstance(kept, dict):
+        kept = db.memo[_MEMO] = {}
+    if composer_id not in kept:
+        kept[composer_id] = _read(db, composer_id)
+    return kept[composer_id]
+
+
+def _read(db: StateDb, composer_id: str) -> datetime | None:
+    info = db.composers().get(composer_id)
+    if info is None:
+        return None
+    if info.last_bubble is not None and valid_composer_id(info.last_bubble):
+        found = None
+        for _key, value in db.values([f"bubbleId:{composer_id}:{info.last_bubble}"]):
+            found = _created_at(value)
+        return found
+    return info.last_inline
 
 
 def _created_at(value: object) -> datetime | None:

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 # only a row's tuple of ids, far past any real session (500, before the thirty-eighth pass,
 # left the tokens of a session's later runs counted nowhere).
 MAX_CHILDREN = 100_000
-_MAX_DEPTH = 10_000
 
 
 class Forest(NamedTuple):
@@ -104,21 +103,32 @@ def _break_loops(parent_of: dict[str, str]) -> None:
 
 
 def _cut_dead_tops(parent_of: dict[str, str], viable: set[str]) -> None:
-    """A chain whose top cannot be a session is cut at its highest member that can."""
-    for start in sorted(parent_of):
-        chain = _chain(start, parent_of)
-        if chain[-1] in viable:
-            continue
-        highest = next((node for node in reversed(chain) if node in viable), None)
-        if highest is not None:
-            parent_of.pop(highest, None)
+    """A chain whose top cannot be a session is cut at its highest member that can.
 
-
-def _chain(node: str, parent_of: Mapping[str, str]) -> list[str]:
-    chain = [node]
-    while chain[-1] in parent_of and len(chain) < _MAX_DEPTH:
-        chain.append(parent_of[chain[-1]])
-    return chain
+    One pass over the forest (``_break_loops`` left no loop): each run's top and the
+    highest viable run on its way up are worked out once, shared by every run below it
+    (a walk per run, as before, was quadratic in a chain's depth).  The runs cut are
+    those highest viable ones under a top that is not viable, whatever order they are met."""
+    top: dict[str, str] = {}
+    highest: dict[str, str | None] = {}  # the viable run nearest the top, itself included
+    for start in parent_of:
+        path: list[str] = []
+        node = start
+        while node not in top and node in parent_of:
+            path.append(node)
+            node = parent_of[node]
+        if node not in top:  # a top
+            top[node] = node
+            highest[node] = node if node in viable else None
+        for below in reversed(path):  # down from the top, each one's parent already known
+            above = parent_of[below]
+            top[below] = top[above]
+            reached = highest[above]
+            highest[below] = reached if reached is not None else below if below in viable else None
+    cut = {reached for node in parent_of
+           if top[node] not in viable and (reached := highest[node]) is not None}
+    for node in cut:
+        del parent_of[node]
 
 
 def _ordered(*groups: Iterable[str]) -> tuple[str, ...]:

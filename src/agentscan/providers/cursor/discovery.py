@@ -127,10 +127,9 @@ def _is(entry: os.DirEntry[str], kind: str) -> bool:
         return False
 
 
-def discover_transcripts(root: Root | list[Root], ctx: ScanContext) -> dict[str, TranscriptSet]:
-    """Every session under ``root`` (or each of several ``projects/`` roots, one per config
-    dir: an id found under two is one session, its copies weighed as within one root)."""
-    roots = root if isinstance(root, list) else [root]
+def discover_transcripts(roots: list[Root], ctx: ScanContext) -> dict[str, TranscriptSet]:
+    """Every session under the ``projects/`` roots, one per config dir (``transcripts_roots``):
+    an id found under two is one session, its copies weighed as within one root."""
     ctx.confine_to([each.path for each in roots])
     copies: dict[str, list[_Copy]] = {}
     for each in roots:
@@ -140,34 +139,6 @@ def discover_transcripts(root: Root | list[Root], ctx: ScanContext) -> dict[str,
                 for copy in _scan_project(transcripts, project.name, ctx):
                     copies.setdefault(copy.native_id, []).append(copy)
     return {native_id: _pick(found) for native_id, found in copies.items()}
-
-
-def discover_one(root: Root | list[Root], native_id: str, ctx: ScanContext) -> TranscriptSet | None:
-    """One id's transcripts (an id-index hit): stat calls in each project only."""
-    roots = root if isinstance(root, list) else [root]
-    ctx.confine_to([each.path for each in roots])
-    copies = []
-    projects = [project for each in roots for project in _scandir(each.path, ctx, report=False)]
-    for project in projects:
-        transcripts = Path(project.path) / "agent-transcripts"
-        if ctx.linked_outside(transcripts):
-            continue
-        copy = _Copy(native_id, project.name)
-        # Joined by name, not listed with ``admit`` as a discovery lists them: the session's
-        # directory is looked at too, not only what is in it.
-        nested = not ctx.linked_outside(transcripts / native_id)
-        for suffix in _SUFFIXES:
-            candidates = [transcripts / (native_id + suffix)]
-            if nested:
-                candidates.append(transcripts / native_id / (native_id + suffix))
-            for candidate in candidates:
-                if _found_file(candidate, ctx):
-                    _set_main(copy, candidate, ctx)
-        if nested:
-            copy.subagents.update(_subagents(transcripts / native_id / "subagents", ctx))
-        if copy.main is not None or copy.subagents:
-            copies.append(copy)
-    return _pick(copies) if copies else None
 
 
 def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy]:

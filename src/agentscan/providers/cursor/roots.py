@@ -66,11 +66,6 @@ def transcripts_roots(ctx: ScanContext) -> list[Root]:
             for base, source, explicit in config_dirs(ctx)]
 
 
-def transcripts_root(ctx: ScanContext) -> Root:
-    """``~/.cursor/projects``: where the IDE writes its transcripts."""
-    return Root(PROVIDER, ctx.home / ".cursor" / "projects", ctx.home_source, kind="sessions")
-
-
 def chat_roots(ctx: ScanContext) -> list[Root]:
     """``chats/`` and ``acp-sessions/`` of every config dir, in its order (``config_dirs``)."""
     # A ``CURSOR_CONFIG_DIR`` none of whose three roots can be read is an error (a mistyped

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.providers.cursor.bubbletimes import last_bubble_times
+from agentscan.providers.cursor.bubbletimes import last_bubble_time
 from agentscan.providers.cursor.chats import ChatMeta, chat_dirs, chat_meta
 from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, HeaderInfo
 from agentscan.providers.cursor.discovery import TranscriptSet
@@ -96,9 +96,9 @@ def recency(native_id: str, files: TranscriptSet | None, ctx: ScanContext) -> fl
     (``scan.listing`` stops reading at the first session whose bound is too old)."""
     db = state_db(ctx)
     facts = StoreFacts(db.composers().get(native_id), db.headers().get(native_id), None)
-    # The last live bubble's ``createdAt`` too (one batched read by exact key per scan:
-    # ``bubbletimes``): the row's ``updated_at`` takes the bubbles' times.
-    updated = newest(facts.updated(), last_bubble_times(db).get(native_id)) or (None if files else facts.started())
+    # The last live bubble's ``createdAt`` too (its one read by exact key: ``bubbletimes``):
+    # the row's ``updated_at`` takes the bubbles' times.
+    updated = newest(facts.updated(), last_bubble_time(db, native_id)) or (None if files else facts.started())
     stamps = [updated.timestamp()] if updated else []
     if files is not None:
         stamps.append(files.newest_mtime)

@@ -1,0 +1,85 @@
+"""How a scanner takes each provider's sessions (``Scanner.refs``): discovered, side by side
+with the others' (``scan.aside``), or from the index while nothing under the provider's roots
+changed (``scan.memo``), once per scanner.  The sessions of several providers are merged most
+recent first, without making a ref per session when the index holds them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef
+    from agentscan.providers.base import Provider
+    from agentscan.scan.scanner import Scanner
+
+
+def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None) -> Sequence[SessionRef]:
+    """``Scanner.refs``: every session of the providers named (all: none named), most recent first."""
+    found: list[SessionRef] = []
+    scanner.cache  # noqa: B018 - opened first: discovery remembers header facts in it
+    scanner._confine()
+    parts = []
+    selected = scanner.selected(providers)
+    taken = scanner._refs
+    pending = [provider for provider in selected if provider.name not in taken]
+    aside = None
+    if scanner.memo_discovery:  # each discovery needs its provider's census first
+        scanner.take_censuses(pending)
+        if few is not None and any(scanner.first_discovery(provider) for provider in pending[1:]):
+            from agentscan.scan.aside import plan
+
+            aside = plan(scanner, pending, few)
+    try:
+        for provider in selected:
+            if provider.name not in taken:
+                handed = aside.take(provider) if aside is not None and provider.name in aside.names else None
+                taken[provider.name] = handed if handed is not None else scanner._discover(provider)
+            parts.append(taken[provider.name])
+    finally:
+        if aside is not None:
+            aside.stop()
+        scanner.ctx.drop_listings()  # every discovery that could take a census's listing has run
+    from agentscan.scan.memorefs import MemoRefs
+
+    if any(isinstance(part, MemoRefs) for part in parts):
+        # Ordered without making a ref per session: ``list`` reads the newest few.
+        names = tuple(provider.name for provider in selected)
+        merged = scanner._merged.get(names)
+        if merged is None:
+            from agentscan.scan.mergedrefs import MergedRefs
+
+            merged = scanner._merged[names] = MergedRefs(parts)
+        return merged
+    for part in parts:
+        found.extend(part)
+    found.sort(key=lambda ref: ref.recency, reverse=True)
+    return found
+
+
+def discover(scanner: Scanner, provider: Provider) -> Sequence[SessionRef]:
+    """``Scanner._discover``: ``provider``'s sessions, stored or discovered (and then indexed)."""
+    cache = scanner.cache
+    ctx = scanner.ctx
+    if not scanner.memo_discovery or cache is None:
+        with ctx.warnings.capture() as warnings:
+            refs = provider.discover(ctx)
+        scanner._index_ids(provider, refs, complete=not warnings.passing)
+        return refs
+    from agentscan.scan.memo import DiscoveryMemo
+
+    memo = DiscoveryMemo(cache, provider, ctx, scanner.census_stamp(provider))  # census before discovery
+    loaded = memo.load(scanner.fingerprint)
+    if loaded is None:  # not ``or``: a provider without sessions stores an empty, falsy ``MemoRefs``
+        loaded = memo.mend()
+    if loaded is not None:
+        return loaded  # the id index was written when they were discovered (mending keeps ids and paths)
+    from agentscan.scan.memo import MAX_WARNINGS
+
+    with ctx.warnings.capture(MAX_WARNINGS) as warnings:
+        refs = provider.discover(ctx)
+    # What its census listed and it did not ask for (memory only); the other providers'
+    # listings stay for their discoveries, to come in this loop (``refs`` drops the rest).
+    ctx.drop_listings(provider.census_paths(ctx) or ())
+    scanner._index_ids(provider, refs, complete=not warnings.passing)
+    memo.store(refs, warnings, scanner.fingerprint)
+    return refs
