@@ -70,4 +70,5 @@ def test_an_empty_otlp_output_is_a_usage_error_as_export_s_is() -> None:
     for command in (["otlp", "--output", ""], ["export", "-f", "csv", "-o", ""]):
         result = invoke(*command)
         assert result.exit_code == 2, command
-        assert result.stderr == "error: --output is empty (is a variable unset?): give a file path, or - for stdout\n", command
+        assert result.stderr == ("error: --output is empty (is a variable unset?): give a file path, or - for stdout\n"
+                                 f"Try 'agentscan {command[0]} --help' for help.\n"), command

@@ -36,12 +36,14 @@ def test_a_timeout_out_of_range_is_a_usage_error_in_one_line(isolated_home: Path
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert result.stderr.strip().splitlines() == [
-        f"error: --timeout wants seconds above 0 and at most 86,400 (got {float(value):g})"]
+        f"error: --timeout wants seconds above 0 and at most 86,400 (got {float(value):g})",
+        "Try 'agentscan otlp --help' for help."]
 
 
 def test_negative_retries_are_refused_on_their_own(isolated_home: Path) -> None:
     result = otlp("--endpoint", "http://127.0.0.1:9", "--retries", "-1")
-    assert result.exit_code == 2 and result.stderr.strip() == "error: --retries must be at least 0"
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == ["error: --retries must be at least 0", "Try 'agentscan otlp --help' for help."]
 
 
 # --- F4: --provider with ids, as tokens ----------------------------------------------------

@@ -4,14 +4,16 @@ one project cost, and which projects cost the most.  A delegated run is its sess
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import orjson
 import pytest
 
 from agentscan import Scanner, token_report
 from agentscan.errors import UsageProblem
 from agentscan.scan.groupby import parse_group
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user, cli_json, invoke
 from codex_builders import at, meta, rollout_path, token_count, turn_context, usage, write_rollout
 
 API, WEB = "/home/dev/src/api", "/home/dev/src/web"
@@ -97,3 +99,64 @@ def test_cwd_is_a_grouping_and_others_are_refused() -> None:
     assert parse_group("cwd") == "cwd"
     with pytest.raises(UsageProblem, match="cwd"):
         parse_group("project")
+
+
+# -- the command line -------------------------------------------------------------------
+
+def test_tokens_cwd_on_the_command_line_is_relative_to_here(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(isolated_home)
+    (isolated_home / "dev").mkdir()
+    monkeypatch.chdir(isolated_home / "dev")  # an existing directory the relative path is taken from
+    relative = cli_json("tokens", "--cwd", os.path.relpath(API))
+    assert not os.path.relpath(API).startswith("/")
+    absolute = cli_json("tokens", "--cwd", API)
+    assert relative == absolute
+    assert {row["key"] for row in absolute["rows"]} == {f"claude:{S_API}", f"claude:{S_API_SUB}", f"codex:{CODEX_API}"}
+
+
+def test_a_remembered_answer_is_told_apart_by_its_cwd(isolated_home: Path) -> None:
+    """Answers are remembered under their question: ``--cwd`` must be part of it, both ways."""
+    _home(isolated_home)
+    every = cli_json("tokens")
+    api = cli_json("tokens", "--cwd", API)
+    web = cli_json("tokens", "--cwd", WEB)
+    assert cli_json("tokens") == every and cli_json("tokens", "--cwd", API) == api
+    assert cli_json("tokens", "--cwd", WEB) == web
+    assert api["total"]["total"] == 122 + 1_001 + 50_005 and web["total"]["total"] == 10_001
+    assert every["total"]["total"] == api["total"]["total"] + web["total"]["total"] + 8
+
+
+def test_a_cwd_no_session_worked_in_says_so(isolated_home: Path) -> None:
+    _home(isolated_home)
+    result = invoke("tokens", "--cwd", "/elsewhere")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr.strip() == "no sessions under /elsewhere (5 elsewhere)"
+
+
+def test_by_cwd_on_the_command_line(isolated_home: Path) -> None:
+    _home(isolated_home)
+    report = cli_json("tokens", "--by", "cwd")
+    assert report["by"] == "cwd"
+    assert [row["key"] for row in report["rows"]] == [API, WEB, API + "/server", "unknown"]
+    table = invoke("tokens", "--by", "cwd").stdout
+    assert table.splitlines()[0].startswith("CWD ") and API + "/server" in table
+
+
+def test_an_empty_cwd_is_a_usage_error(isolated_home: Path) -> None:
+    result = invoke("tokens", "--cwd", "")
+    assert result.exit_code == 2 and "--cwd is empty" in result.stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_session_elsewhere_that_grew_stays_out(isolated_home: Path, as_json: bool) -> None:
+    """A whole answer is patched with the sessions that changed since it was kept: under
+    ``--cwd`` such a session may be another directory's."""
+    _home(isolated_home)
+    args = ["tokens", "--cwd", WEB, *(["--json"] if as_json else [])]
+    first = invoke(*args).stdout
+    path = next((isolated_home / ".claude" / "projects" / "-home-dev-src-api").glob("*.jsonl"))
+    with path.open("ab") as grown:
+        grown.write(orjson.dumps(claude_assistant(
+            S_API_SUB, "2026-08-01T10:00:09.000Z", msg_id="m-more", request_id="r-more",
+            usage=claude_usage(input=5, output=1), uuid="more", cwd=API)) + b"\n")
+    assert invoke(*args).stdout == first == invoke("--no-cache", *args).stdout

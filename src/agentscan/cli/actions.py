@@ -137,15 +137,20 @@ def run_tokens(
     until: Optional[str] = None,
     provider: Optional[List[str]] = None,
     by: str = "session",
+    cwd: Optional[str] = None,
     tz: Optional[str] = None,
     as_json: bool = False,
 ) -> None:
+    import os
+
     from agentscan.cli.tokens_answer import print_tokens
     from agentscan.scan.groupby import parse_group
     from agentscan.timeutil import parse_when, zone
 
-    reject_blank(since=since, until=until, tz=tz)
+    reject_blank(since=since, until=until, tz=tz, cwd=cwd)
     provider = provider_names(provider)
+    # As ``list --cwd``: relative to here, ``~`` the user's home (the answer is kept under it).
+    cwd = os.path.abspath(os.path.expanduser(cwd)) if cwd else None
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or by != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
@@ -154,6 +159,6 @@ def run_tokens(
     group = parse_group(by)
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
-                 by=group, zone=zone_info, as_json=as_json,
+                 by=group, cwd=cwd, zone=zone_info, as_json=as_json,
                  remember=not session_ids and since is None and until is None)
     finish(state, scanner, as_json=as_json)

@@ -13,6 +13,7 @@ from agentscan.cli.options import (
     RedactOption,
     ProviderOption,
     SinceOption,
+    examples,
     handle_errors,
     redact_option,
     state_of,
@@ -23,11 +24,21 @@ def register(app: typer.Typer) -> None:
     # ``short_help``: the whole line ``agentscan --help`` gives each command (click cuts a
     # first sentence longer than its terminal allows with "...": at 60 columns, 46).
     app.command("list", cls=GlobalOptionsCommand,
-                short_help="The most recently updated sessions, newest first.")(list_command)
+                short_help="The most recently updated sessions, newest first.",
+                epilog=examples("agentscan list -p claude --since 3d",
+                                "agentscan list --grep migration --cwd .   # in this project",
+                                "agentscan list --running --json"))(list_command)
     app.command("show", cls=GlobalOptionsCommand,
-                short_help="One session in detail: prompts, replies, tool calls, subagents.")(show_command)
+                short_help="One session in detail: prompts, replies, tool calls, subagents.",
+                epilog=examples("agentscan --demo show 7f3c9a12           # an id's first 6+ characters do",
+                                "agentscan --demo show 7f3c9a12 --full    # the whole conversation",
+                                "agentscan --demo show 7f3c9a12 --redact  # safe to paste"))(show_command)
     app.command("tokens", cls=GlobalOptionsCommand,
-                short_help="Token totals with subagents, by session, period, model or provider.")(tokens_command)
+                short_help="Token totals with subagents, by session, period, model, provider or cwd.",
+                epilog=examples("agentscan tokens --since 7d",
+                                "agentscan tokens --cwd .   # what this project cost",
+                                "agentscan tokens --by day --tz utc --since 2026-11-01 --until 2026-11-30",
+                                "agentscan --demo tokens --by model --json"))(tokens_command)
 
 
 @handle_errors
@@ -76,12 +87,13 @@ def tokens_command(
     since: Optional[str] = typer.Option(None, "--since", help="Only calls made since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN"),
     until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date, week or month includes the whole of it; a time is excluded).", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
-    by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model or provider.", metavar="KEY"),
+    by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model, provider or cwd.", metavar="KEY"),
+    cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     as_json: bool = JsonOption,
 ) -> None:
     """Token totals, delegated runs included, each subagent's part shown apart."""
     from agentscan.cli.actions import run_tokens
 
-    run_tokens(state_of(ctx), session_ids=session_ids, since=since, until=until, provider=provider, by=by, tz=tz,
-               as_json=as_json)
+    run_tokens(state_of(ctx), session_ids=session_ids, since=since, until=until, provider=provider, by=by, cwd=cwd,
+               tz=tz, as_json=as_json)

@@ -162,16 +162,19 @@ def run(argv: list[str]) -> int | None:
     call = parse(argv)
     if call is None:
         return None
-    from agentscan.cli.state import State, run_guarded, say_error
+    from agentscan.cli.state import State, run_guarded, say_error, set_command_path
     from agentscan.cli.term import settle_streams
 
     settle_streams()
 
     # As Typer does: the global options before the command make the state, those after it add to it.
+    # A usage error's help line names the command once it is the command's (as Typer's).
     from agentscan.errors import UsageProblem
 
+    set_command_path("agentscan")
     try:
         state = State(**call.before)
+        set_command_path(f"agentscan {call.command}")
         state.merge(call.after)
     except UsageProblem as exc:
         return say_error(exc)

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from agentscan.cli.options import ConfigCommand, GlobalOptionsCommand, JsonOption, handle_errors, redact_option, state_of
+from agentscan.cli.options import (
+    ConfigCommand,
+    GlobalOptionsCommand,
+    JsonOption,
+    examples,
+    handle_errors,
+    redact_option,
+    state_of,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -49,13 +57,21 @@ def register(app: typer.Typer) -> None:
         no_args_is_help=True,
     )
     hooks_app.command("install", cls=ConfigCommand,
-                      short_help="Add `agentscan hook` to every hook event of the agent.")(install_command)
+                      short_help="Add `agentscan hook` to every hook event of the agent.",
+                      epilog=examples("agentscan hooks install claude",
+                                      "agentscan hooks install cursor --dry-run   # the change, as a diff",
+                                      "agentscan hooks install claude --scope project"))(install_command)
     hooks_app.command("uninstall", cls=ConfigCommand,
-                      short_help="Remove agentscan's entries (only those) from the agent's hooks.")(uninstall_command)
+                      short_help="Remove agentscan's entries (only those) from the agent's hooks.",
+                      epilog=examples("agentscan hooks uninstall claude",
+                                      "agentscan hooks uninstall cursor --scope project --dry-run"))(uninstall_command)
     # short_help: the whole line in `agentscan --help` at any width (click cuts a help to fit)
     app.add_typer(hooks_app, name="hooks", short_help="Install or remove agentscan's hook capture in an agent's config.")
     app.command("trace", cls=GlobalOptionsCommand,
-                short_help="A session's conversation tree, from its captured hook events.")(trace_command)
+                short_help="A session's conversation tree, from its captured hook events.",
+                epilog=examples("agentscan trace --list                  # the sessions with captured events",
+                                "agentscan --demo trace 7f3c9a12 --last 2",
+                                "agentscan --demo trace 7f3c9a12 --redact --json"))(trace_command)
 
 
 def hook_command(
@@ -81,7 +97,11 @@ def hook_command(
     run(agent, otlp_endpoint)
 
 
-AgentOption = typer.Option(..., "--agent", help="The agent whose config to change.", case_sensitive=False)
+#: the agent, as a word after the command (``hooks install claude``, as ``gh extension install
+#: NAME``) or as ``--agent`` (the spelling the configs' commands and older scripts use)
+AgentArgument = typer.Argument(None, metavar="[AGENT]", case_sensitive=False, show_default=False,
+                               help="The agent whose config to change: cursor or claude (or --agent).")
+AgentOption = typer.Option(None, "--agent", help="The agent whose config to change (or AGENT).", case_sensitive=False)
 ScopeOption = typer.Option(
     Scope.user, "--scope", case_sensitive=False,
     help="user: the config in your home; project: the current directory's (for Claude its uncommitted settings.local.json).",
@@ -91,20 +111,33 @@ DryRunOption = typer.Option(False, "--dry-run", help="Print the change as a unif
 
 @handle_errors
 def install_command(
-    ctx: typer.Context, agent: Agent = AgentOption, scope: Scope = ScopeOption, dry_run: bool = DryRunOption,
-    as_json: bool = JsonOption,
+    ctx: typer.Context, agent_word: Optional[Agent] = AgentArgument, agent: Optional[Agent] = AgentOption,
+    scope: Scope = ScopeOption, dry_run: bool = DryRunOption, as_json: bool = JsonOption,
 ) -> None:
     """Add `agentscan hook` to every hook event of the agent, keeping the hooks already there."""
-    _change(ctx, agent, scope, dry_run, install=True, as_json=as_json)
+    _change(ctx, chosen_agent(agent_word, agent), scope, dry_run, install=True, as_json=as_json)
 
 
 @handle_errors
 def uninstall_command(
-    ctx: typer.Context, agent: Agent = AgentOption, scope: Scope = ScopeOption, dry_run: bool = DryRunOption,
-    as_json: bool = JsonOption,
+    ctx: typer.Context, agent_word: Optional[Agent] = AgentArgument, agent: Optional[Agent] = AgentOption,
+    scope: Scope = ScopeOption, dry_run: bool = DryRunOption, as_json: bool = JsonOption,
 ) -> None:
     """Remove agentscan's entries (and only those) from the agent's hook config."""
-    _change(ctx, agent, scope, dry_run, install=False, as_json=as_json)
+    _change(ctx, chosen_agent(agent_word, agent), scope, dry_run, install=False, as_json=as_json)
+
+
+def chosen_agent(word: Optional[Agent], option: Optional[Agent]) -> Agent:
+    """The agent of ``hooks install claude`` or ``--agent claude``: either, or both when they
+    agree; two different ones, or none, is a usage error (nothing is written)."""
+    from agentscan.errors import UsageProblem
+
+    if word is not None and option is not None and word != option:
+        raise UsageProblem(f"two agents given, {word.value} and --agent {option.value}: give one")
+    chosen = word or option
+    if chosen is None:
+        raise UsageProblem(f"AGENT is required; choose from: {', '.join(agent.value for agent in Agent)}")
+    return chosen
 
 
 def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, install: bool, as_json: bool) -> None:

@@ -13,6 +13,7 @@ from agentscan.cli.options import (
     ProviderOption,
     SinceOption,
     end_progress,
+    examples,
     finish,
     handle_errors,
     redact_option,
@@ -22,9 +23,15 @@ from agentscan.cli.options import (
 
 def register(app: typer.Typer) -> None:
     app.command("export", cls=GlobalOptionsCommand,
-                short_help="Write every matching session to a JSONL, CSV or SQLite index.")(export_command)
+                short_help="Write every matching session to a JSONL, CSV or SQLite index.",
+                epilog=examples("agentscan export -f sqlite -o ~/agent-sessions.sqlite --quiet   # for cron",
+                                "agentscan export -f csv -o - --since 30d",
+                                "agentscan export -f jsonl -o days.jsonl --days --tz Europe/Paris"))(export_command)
     app.command("doctor", cls=GlobalOptionsCommand,
-                short_help="Where agentscan looks, what it found, and the hooks installed.")(doctor_command)
+                short_help="Where agentscan looks, what it found, and the hooks installed.",
+                epilog=examples("agentscan doctor                      # redacted: safe to paste",
+                                "agentscan doctor --json",
+                                "agentscan --home /mnt/old-laptop doctor"))(doctor_command)
 
 
 @handle_errors

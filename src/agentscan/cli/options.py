@@ -11,7 +11,7 @@ from typer.core import TyperCommand, TyperOption
 
 # State, end_progress and finish are typer-free (cli.fastpath uses them); the
 # command modules import them from here with the options.
-from agentscan.cli.state import State, end_progress, finish, run_guarded, say_error
+from agentscan.cli.state import State, end_progress, finish, run_guarded, say_error, set_command_path
 from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,6 +32,17 @@ GLOBAL_OPTIONS = (
     ("quiet", ("--quiet", "-q"), "No progress, hints or warnings on stderr (errors still print).", False),
 )
 GLOBAL_NAMES = frozenset(name for name, *_ in GLOBAL_OPTIONS)
+
+
+def command_path(ctx: Any) -> str:
+    """``agentscan hooks install``: the command ``ctx`` runs, spelt ``agentscan`` however the
+    program was started (click's ``command_path`` says ``python -m agentscan``), so that every
+    path says a usage error alike (``state.usage_error_text``); ``agentscan`` for ``None``."""
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:
+        names.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["agentscan", *names])
 
 
 def state_of(ctx: typer.Context) -> State:
@@ -63,6 +74,16 @@ class GlobalOptionsCommand(TyperCommand):
                 rich_help_panel="Global options",
             ))
 
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """The epilog (``examples``) as an ``Examples:`` section under ``Options:``, as gh puts
+        its EXAMPLES: one command line a line, never rewrapped (click rewraps an epilog as
+        prose, and indents it under no heading)."""
+        if not self.epilog:
+            return
+        with formatter.section("Examples"):
+            for line in self.epilog.splitlines():
+                formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         # Typer writes a required argument in braces (``show [OPTIONS] {ID}``), which reads as
         # a set of choices; git and gh write it bare.
@@ -80,14 +101,15 @@ class GlobalOptionsCommand(TyperCommand):
             raise _UsageError(message, ctx) from None
 
     def _choice_error(self, ctx: Any, error: Exception, given: list[str]) -> str | None:
-        """A choice option (``hooks install --agent``) left out or given a value it does not
-        take, said on one line as agentscan's own errors are (``unknown provider 'claud';
+        """A choice option (``hooks install --agent``) or argument (``hooks install AGENT``)
+        left out or given a value it does not take, said on one line as agentscan's own errors are (``unknown provider 'claud';
         choose from: …``), not as click's ``Choose from:`` and a tab-indented line per choice."""
         param = getattr(error, "param", None)
         choices = getattr(getattr(param, "type", None), "choices", None)
-        if param is None or choices is None or param.param_type_name != "option":
+        if param is None or choices is None or param.param_type_name not in ("option", "argument"):
             return None
-        flag = max(param.opts, key=len)
+        # an argument by its metavar (``hooks install codex``: "unknown AGENT 'codex'")
+        flag = max(param.opts, key=len) if param.param_type_name == "option" else (param.metavar or param.name).strip("[].").upper()
         names = [str(getattr(choice, "value", choice)) for choice in choices]
         if isinstance(error, _MissingParameter):
             return f"{flag} is required; choose from: {', '.join(names)}"
@@ -99,6 +121,7 @@ class GlobalOptionsCommand(TyperCommand):
         return None if value is None else f"unknown {flag} {value!r}; choose from: {', '.join(names)}"
 
     def invoke(self, ctx: Any) -> Any:
+        set_command_path(command_path(ctx))  # for the help line under a usage error (``say_error``)
         values = {name: ctx.params.pop(name, None) for name in GLOBAL_NAMES}
         try:
             state_of(ctx).merge(values)
@@ -112,6 +135,14 @@ class ConfigCommand(GlobalOptionsCommand):
     their one warning whole and go ahead (docs/cli-hooks.md); ``--demo`` is refused."""
 
     unlisted = frozenset({"demo", "no_cache", "strict", "verbose"})
+
+
+def examples(*command_lines: str) -> str:
+    """A command's ``epilog``: its ``--help`` ends with these lines under ``Examples:``
+    (``GlobalOptionsCommand.format_epilog``).  Each is a whole command line, a ``#`` comment
+    after it at most: tests/test_cli_grammar_pass40.py parses every one with the real
+    commands, so an option renamed fails there rather than in a user's terminal."""
+    return "\n".join(command_lines)
 
 
 def handle_errors(func: F) -> F:
@@ -141,5 +172,6 @@ RedactOption = redact_option("Replace prompt, response, tool and plan text with 
 
 __all__ = [
     "GLOBAL_NAMES", "GLOBAL_OPTIONS", "ConfigCommand", "GlobalOptionsCommand", "JsonOption", "ProviderOption", "RedactOption",
-    "SinceOption", "State", "end_progress", "finish", "handle_errors", "redact_option", "state_of",
+    "SinceOption", "State", "command_path", "end_progress", "examples", "finish", "handle_errors", "redact_option",
+    "state_of",
 ]

@@ -16,6 +16,7 @@ from agentscan.cli.options import (
     JsonOption,
     ProviderOption,
     SinceOption,
+    examples,
     finish,
     handle_errors,
     redact_option,
@@ -30,7 +31,10 @@ if TYPE_CHECKING:
 
 def register(app: typer.Typer) -> None:
     app.command("otlp", cls=GlobalOptionsCommand,
-                short_help="Sessions as OpenTelemetry traces, to a file or a collector.")(otlp_command)
+                short_help="Sessions as OpenTelemetry traces, to a file or a collector.",
+                epilog=examples("agentscan otlp --since 1d --output traces.jsonl",
+                                "agentscan otlp -p claude --endpoint http://localhost:4318",
+                                "agentscan --demo otlp 7f3c9a12 --output -"))(otlp_command)
 
 
 @handle_errors

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from agentscan.cli.options import GlobalOptionsCommand, JsonOption, handle_errors, state_of
+from agentscan.cli.options import GlobalOptionsCommand, JsonOption, examples, handle_errors, state_of
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -14,7 +14,10 @@ if TYPE_CHECKING:
 
 def register(app: typer.Typer) -> None:
     app.command("prices", cls=GlobalOptionsCommand,
-                short_help="The price data costs come from, and what a model costs.")(prices_command)
+                short_help="The price data costs come from, and what a model costs.",
+                epilog=examples("agentscan prices claude-sonnet-4-5",
+                                "agentscan prices gpt-5 -p codex --at 2025-09-01",
+                                "agentscan prices --update    # fetch the current prices (network)"))(prices_command)
 
 
 @handle_errors

@@ -22,6 +22,32 @@ if TYPE_CHECKING:
 #: errors of a command reach it with no ``State``)
 _home_options = [""]
 
+#: the running command, ``agentscan hooks install``, for the line under a usage error
+#: (``say_error``; set by ``cli.fastpath`` and ``cli.options`` before a command runs)
+_command_path = ["agentscan"]
+
+#: the contract's exit code of a usage error (``UsageProblem``, ``UnknownProvider``, click's)
+USAGE_EXIT = 2
+
+
+def set_command_path(path: str) -> None:
+    """``path``: ``agentscan`` and the command's names, always so spelt (``python -m agentscan``
+    too), so that the fast path and Typer say a usage error alike (``usage_error_text``)."""
+    _command_path[0] = path
+
+
+def usage_error_text(message: str, command_path: str | None = None) -> str:
+    """A usage error as every path says it, agentscan's own and click's alike, as gh and git
+    do: the error on one line, then where the command's help is (click put its usage line
+    and hint first, agentscan's own had neither)."""
+    from agentscan.cli.term import clean
+
+    return f"error: {clean(message)}\n{help_hint(command_path)}\n"
+
+
+def help_hint(command_path: str | None = None) -> str:
+    return f"Try '{command_path or _command_path[0]} --help' for help."
+
 
 class State:
     """The global options.  A plain class, not a dataclass: every command makes one at
@@ -207,7 +233,8 @@ def say_error(exc: AgentscanError) -> int:
     """``error: <message>`` on stderr, and the contract's exit code.  The message is one line
     of printable text (``term.clean``), and each of the error's ``details`` (an ambiguous id's
     candidates, a hint) one more: they may quote a path from the home read, a collector's
-    reply or what was typed, and none of them may move the cursor or write the clipboard."""
+    reply or what was typed, and none of them may move the cursor or write the clipboard.
+    A usage error (exit 2) ends with where the command's help is, as click's do (``help_hint``)."""
     from agentscan.cli.term import clean, printable_line
 
     print(f"error: {clean(str(exc))}", file=sys.stderr)
@@ -218,6 +245,8 @@ def say_error(exc: AgentscanError) -> int:
         # the user's own (``--demo show 000000`` is answered with the demo's ids).
         print(printable_line(f"hint: `agentscan{_home_options[0]} list --all` shows every session's id"),
               file=sys.stderr)
+    if exc.exit_code == USAGE_EXIT:  # last, as under click's usage errors (``usage_error_text``)
+        print(help_hint(), file=sys.stderr)
     return exc.exit_code
 
 

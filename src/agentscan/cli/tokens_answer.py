@@ -27,10 +27,14 @@ if TYPE_CHECKING:
 
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
-                 until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool) -> None:
+                 until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool,
+                 cwd: str | None = None) -> None:
     """Print the report (``--json`` or the table) of ``ids`` (default: every session); ``remember``:
-    it may come from, and go to, the index (only for every session: ``ids`` are not in its key)."""
+    it may come from, and go to, the index (only for every session: ``ids`` are not in its key).
+    ``cwd``: an absolute directory, only the sessions in it or below it (``--cwd``)."""
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
+    if cwd is not None:
+        question["cwd"] = cwd
     if not as_json:
         term = render.terminal()
         # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),
@@ -49,7 +53,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
 
     priceahead.start(scanner)  # genai-prices imported by a helper while the sessions are read
     # Every session by session: patched from the last whole answer (``scan.answerpatch``).
-    patchable = remember and by == "session"
+    # Not under ``--cwd``: a patch starts from the kept answer of every session.
+    patchable = remember and by == "session" and cwd is None
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
@@ -65,14 +70,15 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         if answer is None and table is None:
             from agentscan.scan.tokens import token_report
 
-            report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone)
+            report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone,
+                                  cwd=cwd)
             if as_json:
                 import orjson
 
                 # Printed as a remembered answer is: rows taken back whole are not made again.
                 answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
             else:
-                asked = Asked(ids, providers, since, until, zone)
+                asked = Asked(ids, providers, since, until, zone, cwd)
                 table, printed = _table(report, scanner, asked)
     end_progress()
     if answer is not None:
@@ -116,6 +122,7 @@ class Asked(NamedTuple):
     since: datetime | None
     until: datetime | None
     zone: tzinfo | None
+    cwd: str | None = None
 
 
 def _table(report: TokenReport, scanner: Scanner, asked: Asked
@@ -164,7 +171,18 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
         notes.append(provider_drops([(ref.id, ref.provider) for ref in dropped], providers,
                                     every=len(dropped) == len(resolved)))
     elif not report.rows:
-        count = len({ref.id for ref in map(scanner.resolve, ids)}) if ids else len(scanner.refs(providers))
+        selected = list({ref.id: ref for ref in map(scanner.resolve, ids)}.values()) if ids else scanner.refs(providers)
+        count = len(selected)
+        if asked.cwd is not None and count:
+            from agentscan.scan.tokencwd import within
+
+            inside = len(within(scanner, selected, asked.cwd)[0])  # read again only for an empty table
+            if not inside:
+                # As ``list --cwd`` says it (``list_text``).
+                cwd_text = render.path_text(asked.cwd, render.terminal())
+                notes.append(f"no sessions under {cwd_text} ({count:,} elsewhere)")
+                return notes
+            count = inside
         # Sessions that recorded no usage at all are named under the table: when they are all
         # there is, no filter is to blame.  None where a root named explicitly
         # (``CLAUDE_CONFIG_DIR``) cannot be read: the error that follows says why.

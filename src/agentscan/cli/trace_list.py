@@ -4,19 +4,25 @@ Its columns say what ``list``'s say, by the same names and in the same forms: ID
 a terminal, whole in a pipe), UPDATED, then EVENTS, CWD (``~/…`` on a terminal) and TITLE
 (the first prompt).  On a terminal each row is one line, fitted to the width: TITLE and
 CWD are cut first, then left out (CWD before TITLE, UPDATED last) rather than a time or a
-count cut; in a pipe every cell is whole and there is no colour.
+count cut; as in ``list``, the TITLE keeps as many characters as ``list``'s (25) while CWD
+is left to go, and is cut below that only once CWD is gone.  In a pipe every cell is whole
+and there is no colour.
 """
 
 from __future__ import annotations
 
+from agentscan.cli.list_text import COLUMNS as LIST_COLUMNS
 from agentscan.cli.table import Column
+
+#: the least a title is cut to while a column is left to drop: ``list``'s (``Column.wants``)
+TITLE_WANTS = next(column.wants for column in LIST_COLUMNS if column.header == "TITLE")
 
 COLUMNS = (
     Column("ID", style="yellow"),
     Column("UPDATED", drop=1),
     Column("EVENTS", right=True),
     Column("CWD", flex=True, min_width=10, keep_end=True, drop=3),
-    Column("TITLE", flex=True, min_width=12, weight=2, drop=2),
+    Column("TITLE", flex=True, min_width=12, weight=2, drop=2, wants=TITLE_WANTS),
 )
 
 
@@ -30,7 +36,6 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     from agentscan.hooks.listing import listed
     from agentscan.hooks.model import iso_ns
     from agentscan.scan.short_ids import short_ids
-    from agentscan.cli.list_text import with_zone
     from agentscan.timeutil import parse_iso, shown_time
 
     root = root or store.data_dir()
@@ -54,6 +59,8 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     # clean: an id, a path or a prompt is whatever the agent sent (an escape sequence, a
     # newline that would split the row)
     times = [shown_time(parse_iso(iso_ns(s.summary.updated_ns)), None) for s in found]
+    from agentscan.cli.list_text import with_zone
+
     columns = with_zone(COLUMNS, times)  # (as ``list`` names UPDATED's zone)
     rows = [[clean(shown.get(s.summary.session.id, s.summary.session.id)),
              time.text,

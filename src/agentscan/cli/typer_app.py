@@ -49,26 +49,56 @@ class _Group(TyperGroup):
 
 
 def _worded(error: Exception) -> Exception:
-    """``error``, shown as click shows it (usage, hint) but for the one word, and with an
-    unknown option that another command (or the group) takes said to be there (``cli.misplaced``)."""
+    """``error`` said as agentscan says its own usage errors (``state.usage_error_text``):
+    ``error: …`` and where the command's help is, not click's usage line, hint and
+    ``Error:``; an unknown option that another command (or the group) takes said to be
+    there (``cli.misplaced``), and click's spelling neighbours kept only when close."""
     from agentscan.cli.misplaced import explain
+    from agentscan.cli.options import command_path
+    from agentscan.cli.state import usage_error_text
 
     explain(error, COMMAND_MODULES)
-    show = error.show  # type: ignore[attr-defined]
+    _keep_close_suggestions(error)
 
-    def lowercase_show(file: Any = None) -> None:
-        import io
-
-        buffer = io.StringIO()
-        show(buffer)
-        text = buffer.getvalue()
-        at = text.rfind("Error: ")
-        if at == 0 or (at > 0 and text[at - 1] == "\n"):
-            text = text[:at] + "error: " + text[at + len("Error: "):]
+    def show(file: Any = None) -> None:
+        text = usage_error_text(error.format_message(), command_path(getattr(error, "ctx", None)))  # type: ignore[attr-defined]
         typer.echo(text, file=file or sys.stderr, nl=False)
 
-    error.show = lowercase_show  # type: ignore[attr-defined]
+    error.show = show  # type: ignore[attr-defined]
     return error
+
+
+#: how alike an unknown option and one of the command's must be to be suggested
+#: (``difflib``'s ratio of their names without dashes): click's own cutoff, 0.6 with the
+#: dashes, offered ``--verbose`` for ``--bogus`` and ``--json`` for ``--sinc``
+SUGGESTION_CUTOFF = 0.75
+
+
+def close_options(typed: str, options: list[str]) -> list[str]:
+    """The ``options`` that ``typed`` (an unknown option) is plausibly a slip for: a name
+    nearly the same (``--verbos``, ``--lst``), or one it begins (``--dry`` of ``--dry-run``)."""
+    from difflib import SequenceMatcher
+
+    name = typed.lstrip("-")
+    close = []
+    for option in options:
+        other = option.lstrip("-")
+        if SequenceMatcher(None, name, other).ratio() >= SUGGESTION_CUTOFF or (len(name) >= 3 and other.startswith(name)):
+            close.append(option)
+    return sorted(close)
+
+
+def _keep_close_suggestions(error: Exception) -> None:
+    """Click's ``(Possible options: …)`` as ``Did you mean …?``, with only the close ones."""
+    possibilities = getattr(error, "possibilities", None)
+    option = getattr(error, "option_name", None)
+    if not possibilities or not option:
+        return
+    close = close_options(option, list(possibilities))
+    error.possibilities = None  # type: ignore[attr-defined]
+    if close:
+        said = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+        error.message = f"{error.message}. Did you mean {said}?"  # type: ignore[attr-defined]
 
 
 app = typer.Typer(
@@ -110,6 +140,9 @@ def _global(
         False, "--quiet", "-q", help="No progress, hints or warnings on stderr (errors still print).",
     ),
 ) -> None:
+    from agentscan.cli.state import set_command_path
+
+    set_command_path("agentscan")  # until a command runs (``GlobalOptionsCommand``): its help line
     try:
         ctx.obj = State(home=home, demo=demo, no_cache=no_cache, strict=strict, verbose=verbose, quiet=quiet)
     except UsageProblem as exc:
