@@ -159,7 +159,7 @@ def test_cursor_keeps_the_last_20_read_in_their_order(isolated_home: Path) -> No
     # The card's newest 3 and --full's every one kept, after everything: none has a time.
     card = invoke("--home", str(isolated_home), "show", CURSOR).stdout.splitlines()
     at = card.index("errors (newest 3 of 20)")
-    assert card[at + 1:at + 4] == [f"  -  Provider Error: timeout #{n}" for n in (23, 24, 25)]
+    assert card[at + 1:at + 4] == [f"  -                 Provider Error: timeout #{n}" for n in (23, 24, 25)]
     full = invoke("--home", str(isolated_home), "show", CURSOR, "--full", "--no-pager").stdout.splitlines()
     bodies = [line.strip() for line in full if line.startswith("    ")]
     assert bodies[-20:] == [f"Provider Error: timeout #{n}" for n in range(6, 26)]

@@ -189,6 +189,10 @@ def test_a_file_of_nothing_but_other_sessions_summaries_is_no_session(isolated_h
         {"type": "summary", "summary": "Refactor the billing module", "leafUuid": "not-in-this-file-1"},
         {"type": "user", "sessionId": named, "uuid": "u1", "timestamp": "2026-11-21T10:00:00.000Z", "cwd": "/w",
          "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "ok"}]}},
+        # A reply with usage: tokens' table gives a row (and its title) only to a session
+        # that recorded some (pass 40: the others are named under it).
+        claude_assistant(named, "2026-11-21T10:00:01.000Z", msg_id="m-named", request_id="r-named",
+                         usage=claude_usage(10, 1), cwd="/w"),
     ])
     rows = {row["native_id"]: row["title"] for row in orjson.loads(invoke("list", "--json").stdout)["sessions"]}
     assert rows[named] == "Refactor the billing module" and stub not in rows

@@ -45,7 +45,8 @@ def test_tokens_keeps_date_project_and_title_at_120_columns(tty, width: int) -> 
     lines = result.stdout.splitlines()
     assert all(width_of(line) <= width for line in lines), lines
     header = lines[0].split()
-    assert header[:4] == ["SESSION", "DATE", "CWD", "TITLE"] and header[-2:] == ["TOTAL", "COST"]
+    # TITLE last, as list's (pass 40): the numbers line up near the start.
+    assert header[:3] == ["SESSION", "DATE", "CWD"] and header[-3:] == ["TOTAL", "COST", "TITLE"]
     row = next(line for line in lines if line.startswith(DEMO_SESSION))
     assert "2026-11-28" in row and "weather-app" in row and "Add a 5-day" in row
     assert "75,433" in row  # whole: never cut, never rounded when it fits
@@ -65,11 +66,12 @@ def test_numbers_are_never_cut_however_narrow(tty) -> None:
         tty(width)
         lines = run("--demo", "tokens").stdout.splitlines()
         assert all(width_of(line) <= width for line in lines), (width, lines)
-        numbers = sum(name in lines[0] for name in NUMBER_HEADERS) + 1  # and COST
+        # Each number cell ends where its header does (right-aligned; TITLE after them, pass 40).
+        ends = [lines[0].index(name) + len(name) for name in (*NUMBER_HEADERS, "COST") if name in lines[0]]
         for line in lines[1:]:
-            if line.endswith("not recorded"):
-                continue
-            cells = line.split()[-numbers:]  # the row's number cells, right-aligned at its end
+            if line.startswith("(+ "):
+                continue  # the line naming the sessions that recorded no usage
+            cells = [line[:end].split()[-1] for end in ends]
             assert not any("…" in cell for cell in cells), (width, line)
         shown = {line.split()[0]: line for line in lines if ":" in line.split()[0]}
         for key, line in shown.items():
@@ -100,7 +102,8 @@ def test_list_leaves_columns_out_rather_than_cut_an_id_a_time_or_a_number(tty, w
             total = full["tokens"]["total"]
             assert f"{total / 1000:.1f}k" in line or f"{total:,}" in line, (width, line)
         if "UPDATED" in shown:
-            assert re.search(r"  \d{4}-\d\d-\d\d \d\d:\d\d  ", line), (width, line)
+            # Whole, or shortened to give the title room (``11-29 16:30``; an old one ``2026-10-14``).
+            assert re.search(r"  (\d{4}-)?\d\d-\d\d( \d\d:\d\d)?  ", line), (width, line)
         assert not any(cell.strip().endswith("…") and cell.strip()[:-1].replace(".", "").isdigit() for cell in cells)
     left_out = [header for header in ("UPDATED", "COST", "MODEL", "CWD", "TITLE") if header not in shown]
     assert "TOKENS" in shown
@@ -118,8 +121,11 @@ def test_list_leaves_columns_out_rather_than_cut_an_id_a_time_or_a_number(tty, w
 def test_not_recorded_does_not_widen_the_total_column(tty) -> None:
     tty(200)
     lines = run("--demo", "tokens").stdout.splitlines()
-    unrecorded = [line for line in lines if line.endswith("not recorded")]
-    assert len(unrecorded) == 2  # the demo's two Cursor sessions of a build that records no usage
+    # The demo's two Cursor sessions of a build that records no usage: named under the table
+    # (pass 40), not rows of "not recorded".
+    assert not any("not recorded" in line for line in lines)
+    assert lines[-1].startswith("(+ 2 sessions that recorded no usage, not counted: ")
+    lines = lines[:-1]
     total_header = lines[0].index("TOTAL")
     # TOTAL's cells are as wide as its widest number (371,634), not as "not recorded".
     assert lines[-1][total_header - 2:total_header + 5].strip() == "371,634"
@@ -245,7 +251,7 @@ def test_list_shows_a_model_without_its_snapshot_date_on_a_terminal_and_whole_in
     # The date took the last characters of a narrow MODEL column: the version went first.
     tty(200, color=False)
     on_terminal = run("--demo", "list").stdout
-    assert " opus-4-5 " in on_terminal and "20251101" not in on_terminal and "claude-opus" not in on_terminal
+    assert " opus-4.5 " in on_terminal and "20251101" not in on_terminal and "claude-opus" not in on_terminal
     assert " sonnet-4.5 " in on_terminal and "claude-4.5-sonnet" not in on_terminal  # Cursor's spelling
     assert "gpt-5.1-codex " in on_terminal  # a name without a date is left as it is
 
@@ -270,11 +276,11 @@ def test_show_full_keeps_indentation_when_it_wraps_on_a_terminal(tty) -> None:
 
 
 @pytest.mark.parametrize(("model", "shown"), [
-    ("claude-opus-4-5-20251101", "opus-4-5"),
+    ("claude-opus-4-5-20251101", "opus-4.5"),
     ("claude-4.5-sonnet", "sonnet-4.5"),
     ("claude-4.5-sonnet-thinking", "sonnet-4.5-thinking"),
     ("claude-4.5-opus-high-thinking", "opus-4.5-high-thinking"),
-    ("claude-3-5-sonnet", "claude-3-5-sonnet"),  # no family after the first number: left whole
+    ("claude-3-5-sonnet", "sonnet-3.5"),  # Claude 3's version first: the family first, as Claude 4's
     ("gpt-5.1-codex", "gpt-5.1-codex"),
 ])
 def test_a_terminal_names_claude_models_by_family_then_version(model: str, shown: str) -> None:
@@ -292,6 +298,6 @@ def test_show_at_60_columns_wraps_the_counts_and_names_a_subagent_s_model_short(
     assert width_of(lines[at]) <= 60 and lines[at + 1].strip() == "subagents)", lines[at:at + 2]
     # The tokens stay whole: the model gives way first, as list names it.
     (row,) = [line for line in lines if line.startswith("  a1b2c3d ")]
-    assert row.split() == ["a1b2c3d", "Explore", "haiku-4-5", "6,313", "tokens"], row
+    assert row.split() == ["a1b2c3d", "Explore", "haiku-4.5", "6,313", "tokens"], row
     tty(120, color=False)
     assert "claude-haiku-4-5-20251001" in run("--demo", "show", "7f3c9a12").stdout  # room: whole

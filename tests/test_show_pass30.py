@@ -58,7 +58,7 @@ def test_the_card_says_the_error_the_provider_recorded(isolated_home: Path) -> N
     _cursor_error_sample(isolated_home)
     lines = run("show", ERROR_ID).splitlines()
     at = lines.index("errors (1)")  # was only in --json's ``errors``
-    assert lines[at + 1] == "  -  Provider Error: upstream timeout"
+    assert lines[at + 1] == "  -                 Provider Error: upstream timeout"
     # The sample's only reply is Cursor's ``[REDACTED]`` marker: no reply at all.
     assert "last response" not in lines and not any("[REDACTED]" in line for line in lines)
 
@@ -67,7 +67,7 @@ def test_the_card_says_the_error_before_the_last_reply(isolated_home: Path) -> N
     _errors_transcript(isolated_home, 1, "Provider Error: upstream timeout")
     lines = run("show", ERROR_ID).splitlines()
     at = lines.index("errors (1)")
-    assert lines[at + 1] == "  -  Provider Error: upstream timeout #1"
+    assert lines[at + 1] == "  -                 Provider Error: upstream timeout #1"
     assert lines.index("last response") > at  # before the last reply, after the calls
 
 
@@ -91,7 +91,7 @@ def test_the_card_names_the_newest_three_errors_and_how_many_there_were(isolated
     _errors_transcript(isolated_home, 5)
     lines = run("show", ERROR_ID).splitlines()
     at = lines.index("errors (newest 3 of 5)")
-    assert lines[at + 1:at + 4] == [f"  -  Provider Error: timeout #{n}" for n in (3, 4, 5)]
+    assert lines[at + 1:at + 4] == [f"  -                 Provider Error: timeout #{n}" for n in (3, 4, 5)]
     assert lines[at + 4] == ""
     # --full prints every one kept, in the order read.
     full = run("show", ERROR_ID, "--full", "--no-pager").splitlines()
@@ -105,12 +105,14 @@ def test_an_error_line_is_one_row_cut_to_the_terminal(isolated_home: Path, monke
     monkeypatch.setenv("COLUMNS", "60")
     lines = run("show", ERROR_ID).splitlines()
     row = lines[lines.index("errors (1)") + 1]
-    assert row.startswith("  -  Provider Error: upstream said no") and row.endswith("…") and width_of(row) == 60
+    # Untimed: "-" in a time's width (pass 40), its text where a timed error's starts.
+    assert row.startswith("  -                 Provider Error: upstream said no")
+    assert row.endswith("…") and width_of(row) == 60
     # In a pipe the text is kept to its line length, plain.
     monkeypatch.setattr(term, "stdout_is_tty", lambda: False)
     piped = run("show", ERROR_ID).splitlines()
     row = piped[piped.index("errors (1)") + 1]
-    assert width_of(row) == len("  -  ") + 200 and "\x1b" not in row
+    assert width_of(row) == len("  -" + " " * 17) + 200 and "\x1b" not in row
 
 
 def _at(minute: int) -> datetime:

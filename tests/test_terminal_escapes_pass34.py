@@ -205,7 +205,7 @@ def test_plain_text_is_printed_as_it_was() -> None:
 
     pipe, terminal = Terminal(tty=False, width=80, color=False), Terminal(tty=True, width=80, color=False)
     assert render.model_text("claude-opus-4-5-20251101", pipe) == "claude-opus-4-5-20251101"
-    assert render.model_text("claude-opus-4-5-20251101", terminal) == "opus-4-5"
+    assert render.model_text("claude-opus-4-5-20251101", terminal) == "opus-4.5"
     assert render.model_text(f"claude-{OSC}x{BEL}", pipe) == "claude-\ufffd]0;x\ufffd"
     assert render.model_text("\n", pipe) == "-"
 

@@ -200,8 +200,10 @@ def test_tokens_rows_say_date_project_and_title(home: Path, tty, width: int) -> 
     assert lines[0].split()[0] == "SESSION" and lines[-1].startswith("TOTAL")
     row = next(line for line in lines if line.startswith("claude:7f3c9a12"))
     assert "project" in row  # the cwd's end
-    assert "43" in row.split()[-2]  # the total, right-aligned before the cost
-    assert row.split()[-1].startswith(("$", "<$"))  # the cost, at the end
+    header = lines[0]
+    total_end, cost_end = header.index("TOTAL") + len("TOTAL"), header.index("COST") + len("COST")
+    assert "43" in row[:total_end].split()[-1]  # the total, right-aligned under its header
+    assert row[:cost_end].split()[-1].startswith(("$", "<$"))  # the cost after it (TITLE last: pass 40)
     if width == 200:
         assert "DATE" in lines[0] and "TITLE" in lines[0] and "Add a forecast endpoint" in row
         assert datetime.fromtimestamp(BASE + 3 * 3600).strftime("%Y-%m-%d") in row

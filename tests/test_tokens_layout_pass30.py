@@ -202,10 +202,10 @@ def test_by_model_on_a_terminal_names_models_as_list_does(isolated_home, tty) ->
     assert "claude-sonnet-4-5-20250929" in piped and "claude-haiku-4-5-20251001" in piped
     tty(100)
     keys = [line.split()[0] for line in invoke("tokens", "--by", "model").stdout.splitlines()[1:-1]]
-    assert sorted(keys) == ["haiku-4-5", "sonnet-4-5"]
+    assert sorted(keys) == ["haiku-4.5", "sonnet-4.5"]
     session("1a2b3c4d-0000-4000-8000-000000000003", "claude-sonnet-4-5")  # the same short name
     keys = [line.split()[0] for line in invoke("tokens", "--by", "model").stdout.splitlines()[1:-1]]
-    assert sorted(keys) == ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "haiku-4-5"]  # whole: only those
+    assert sorted(keys) == ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "haiku-4.5"]  # whole: only those
 
 
 def test_model_names_that_read_alike_are_whole() -> None:
@@ -215,4 +215,4 @@ def test_model_names_that_read_alike_are_whole() -> None:
     term = Terminal(tty=True, width=100, color=False)
     models = ["claude-sonnet-4-5-20250929", "claude-4.5-sonnet", "claude-opus-4-5-20251101", "gpt-5"]
     # Longer only as far as tells them apart: without the date (tests/test_tokens_layout_pass31.py).
-    assert _model_names(models, term) == ["claude-sonnet-4-5", "claude-4.5-sonnet", "opus-4-5", "gpt-5"]
+    assert _model_names(models, term) == ["claude-sonnet-4-5", "claude-4.5-sonnet", "opus-4.5", "gpt-5"]

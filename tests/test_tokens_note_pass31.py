@@ -201,7 +201,7 @@ def test_the_list_s_names_and_the_table_s_drop_the_date_alike(monkeypatch: pytes
 
     monkeypatch.setattr(render, "undated", spy)
     term = Terminal(tty=True, width=100, color=False)
-    assert render.model_text("claude-opus-4-5-20251101", term) == "opus-4-5"
+    assert render.model_text("claude-opus-4-5-20251101", term) == "opus-4.5"
     assert asked == ["claude-opus-4-5-20251101"]
     assert _model_names(["claude-sonnet-4-5-20250929", "claude-4.5-sonnet"], term) == [
         "claude-sonnet-4-5", "claude-4.5-sonnet"]

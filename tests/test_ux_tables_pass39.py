@@ -98,7 +98,8 @@ def test_tokens_names_its_cwd_as_list_does_and_never_cuts_a_name(isolated_home: 
         assert "CWD" in err  # said to be left out
         return
     paths = column(lines, "CWD")
-    assert {path.rsplit("/", 1)[-1] for path in paths} == NAMES, paths  # was …ventory-api
+    # (notes and cli-tool are the Cursor sessions that recorded no usage: named under the table, pass 40)
+    assert {path.rsplit("/", 1)[-1] for path in paths} == NAMES - {"notes", "cli-tool"}, paths  # was …ventory-api
     assert all(path.startswith(("/", "…/")) for path in paths), paths
 
 
@@ -159,7 +160,7 @@ def test_a_total_never_reads_below_its_priced_row(isolated_home: Path, tty) -> N
     tty(120, color=False)
     lines, _ = invoke("tokens", "--by", "model")
     costs = {cells(line)[0]: cells(line)[-1] for line in lines[1:] if line.strip()[:1].isalpha()}
-    assert costs["opus-4-5"] == "$0.04" and costs["acme-mystery-9"] == "-"
+    assert costs["opus-4.5"] == "$0.04" and costs["acme-mystery-9"] == "-"
     assert costs["TOTAL"] == "≥$0.04"  # was ≥$0.03
     listed, _ = invoke("list")
     assert cells(listed[1])[3] == "≥$0.04"

@@ -62,6 +62,10 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
         term = render.terminal()
         shows_liveness = term.tty  # the ``*`` of a running session
         question["text"] = recorded.terminal_facts(term)
+        if term.tty:
+            # A narrow terminal's UPDATED gives a recent time by its day, an older one by its
+            # date (``list_text.compact_time``): which is which changes with the day.
+            question["today"] = render.today(zone).isoformat()
     command = "list" if as_json else "list-text"
     start_prices_on_a_first_run(scanner)
     # Any provider's sessions can name another's project (a Gemini cwd): every census counts.

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Sequence
 
 from agentscan.cli import render
-from agentscan.cli.table import Column, left_out_note, print_table
+from agentscan.cli.table import cells_of, left_out_note, print_table
+from agentscan.cli.tablefit import Layout, layout
+from agentscan.cli.tableparts import Column, Row
+from agentscan.cli.tablepaths import named_floors
+from agentscan.cli.tablewidths import natural
 from agentscan.cli.term import Terminal, clean, clean_path
 from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
@@ -20,7 +24,8 @@ COLUMNS = (
     # tokens it prices), TITLE (a dozen characters still tell sessions apart), UPDATED (the
     # rows are in its order), and TOKENS last (under 23 columns the ids alone are left).
     # The title is what people read (as in ``gh issue list``): it keeps 25 characters while
-    # MODEL, CWD or COST is left to go, and is cut below that only once they are gone.
+    # MODEL, CWD or COST is left to go; then UPDATED is shortened (``compact_time``: five
+    # columns back), and only then is the title cut below 25 (``print_list``).
     Column("UPDATED", drop=2),
     Column("TOKENS", right=True, drop=1),
     Column("COST", right=True, drop=4),
@@ -28,6 +33,9 @@ COLUMNS = (
     Column("CWD", flex=True, min_width=10, keep_end=True, drop=5),
     Column("TITLE", flex=True, min_width=12, weight=2, drop=3, wants=25),
 )
+
+#: UPDATED's place among ``COLUMNS``
+_UPDATED = next(index for index, column in enumerate(COLUMNS) if column.header == "UPDATED")
 
 
 def with_zone(columns: Sequence[Column], times: list[Shown]) -> list[Column]:
@@ -41,17 +49,21 @@ def with_zone(columns: Sequence[Column], times: list[Shown]) -> list[Column]:
 def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Terminal, zone: tzinfo | None = None) -> None:
     """``zone``: ``--tz``, the zone of UPDATED (``None``: the local zone).  Its heading names
     the zone once (``UPDATED (CET)``, ``UPDATED (CEST/CET)`` across a clock change), not each
-    row, and only when a time is not UTC's too: ``git log``'s offset, said once a table."""
+    row, and only when a time is not UTC's too: ``git log``'s offset, said once a table.
+
+    On a terminal too narrow for the whole UPDATED and a title of 25 characters (once
+    MODEL, CWD and COST are gone), UPDATED is shortened (``compact_time``) when that
+    widens the title or keeps a column."""
     times = [shown_time(row.updated_at, zone) for row in sessions]
     columns = with_zone(COLUMNS, times)
-    rows = []
+    rows: list[Row] = []
     for row, updated in zip(sessions, times):
         # A pipe gets whole ids (a prefix could become ambiguous later); a person the short one.
         # An id from a file's name: an escape sequence in it shown as U+FFFD, as in the other columns.
         shown = clean_path(short_ids.get(row.id, row.id) if term.tty else row.id)
         if term.tty and row.running:
             shown += "*"
-        rows.append([
+        rows.append(Row([
             shown,
             updated.text,
             render.human_tokens(row.tokens, term),
@@ -59,9 +71,58 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.model_text(clean(row.model), term),
             render.path_text(clean_path(row.cwd), term),
             clean(row.title) or "-",
-        ])
-    hidden = print_table(columns, rows, term=term)
+        ]))
+    floored, planned = _laid(columns, rows, term)
+    if term.tty and _cramped(floored, rows, planned):
+        today = render.today(zone)
+        short = [row._replace(cells=[*row.cells[:_UPDATED], compact_time(session.updated_at, zone, today),
+                                     *row.cells[_UPDATED + 1:]]) for row, session in zip(rows, sessions)]
+        short_floored, short_planned = _laid(columns, short, term)
+        if (len(short_planned[0]) > len(planned[0])
+                or _title_width(short_floored, short_planned) > _title_width(floored, planned)):
+            rows, floored, planned = short, short_floored, short_planned
+    hidden = print_table(floored, rows, term=term, planned=planned)
     left_out_note(hidden, columns, term)
+
+
+#: how far back UPDATED's short form (``compact_time``) gives a time's day and minute; an
+#: older time is given by its date alone, as ``ls -l`` gives a file's
+RECENT = timedelta(days=182)
+
+
+def compact_time(value: datetime | None, zone: tzinfo | None, today: date) -> str:
+    """UPDATED on a terminal too narrow for both it and a title of 25 characters: ``11-28 09:02``
+    (five columns fewer than ``2026-11-28 09:02``) for a time in the ``RECENT`` days up to
+    ``today`` (a day after it too: a clock a little ahead), the year a person knows; an
+    older one (or one further ahead) ``2025-03-14``, its year what tells it apart.  Both
+    in ``zone`` (``None``: local), as the whole form is."""
+    if value is None:
+        return "-"
+    local = value.astimezone(zone)
+    if today - RECENT <= local.date() <= today + timedelta(days=1):
+        return local.strftime("%m-%d %H:%M")
+    return local.strftime("%Y-%m-%d")
+
+
+def _laid(columns: Sequence[Column], rows: list[Row], term: Terminal) -> tuple[list[Column], Layout]:
+    """``rows``' columns, CWD no narrower than its names (``tablepaths.named_floors``), and
+    their layout on ``term``."""
+    floored = named_floors(columns, cells_of(rows))
+    return floored, layout(floored, rows, term)
+
+
+def _title_width(columns: Sequence[Column], planned: Layout) -> int:
+    """How wide ``planned`` keeps TITLE (0: left out)."""
+    kept, widths = planned
+    return next((width for index, width in zip(kept, widths) if columns[index].wants), 0)
+
+
+def _cramped(columns: Sequence[Column], rows: list[Row], planned: Layout) -> bool:
+    """Whether ``planned`` leaves TITLE out or cuts it below what it ``wants`` (or below its
+    own width, when that is less): a shorter UPDATED would give it room."""
+    title = next(index for index, column in enumerate(columns) if column.wants)
+    wanted = min(columns[title].wants, natural(columns, rows)[title])
+    return _title_width(columns, planned) < wanted
 
 
 def more_hint(page: SessionPage, filters: ListFilter) -> str | None:

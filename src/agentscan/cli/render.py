@@ -9,8 +9,9 @@ imported: no Rich, so a command starts fast.
 from __future__ import annotations
 
 import functools
+import re
 import sys
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from agentscan.toolkit.words import plural  # noqa: F401 - the CLI's own name for it
@@ -116,6 +117,22 @@ def short_time(value: datetime | None, zone: tzinfo | None = None) -> str:
     return shown_time(value, zone).text
 
 
+#: the columns ``short_time`` takes: ``2026-12-01 09:49``
+TIME_WIDTH = 16
+
+
+def time_column(value: datetime | None, zone: tzinfo | None = None) -> str:
+    """``short_time`` padded to a time's width: a line with no time (``-``: every Cursor
+    prompt) lines its text up with the timed ones'."""
+    return short_time(value, zone).ljust(TIME_WIDTH)
+
+
+def today(zone: tzinfo | None) -> date:
+    """Today's date in ``zone`` (``None``: local): what tells a recent time from an older one
+    (``list_text.compact_time``)."""
+    return datetime.now(timezone.utc).astimezone(zone).date()
+
+
 def short_date(value: datetime | None) -> str:
     """The local date, as ``value.astimezone().strftime("%Y-%m-%d")`` tells it
     (``timeutil.local_date``: 35 ms against 54 for a heavy user's 15,000 sessions)."""
@@ -205,7 +222,7 @@ def undated(model: str) -> str:
 
 
 def model_text(model: str | None, term: Terminal) -> str:
-    """``opus-4-5`` for ``claude-opus-4-5-20251101`` on a terminal: the snapshot's date
+    """``opus-4.5`` for ``claude-opus-4-5-20251101`` on a terminal: the snapshot's date
     tells a person little and took a narrow MODEL column's last characters, the version; a
     pipe gets the name whole, as ``show`` and ``--json`` do."""
     if not model:
@@ -215,14 +232,25 @@ def model_text(model: str | None, term: Terminal) -> str:
     if not term.tty:
         return model
     model = undated(model)
-    # ``opus-4-5``: the family names Claude alone, and a column cut to fit kept ``claude-opu…``
-    # of every Claude model, telling none apart.  Cursor's ``claude-4.5-sonnet`` is ``sonnet-4.5``.
+    # ``opus-4.5``: the family names Claude alone, and a column cut to fit kept ``claude-opu…``
+    # of every Claude model, telling none apart.  One model reads the same from every agent:
+    # Claude Code's ``claude-sonnet-4-5`` and Cursor's ``claude-4.5-sonnet`` are both
+    # ``sonnet-4.5``, as Anthropic writes it (``claude-3-5-sonnet``: ``sonnet-3.5``).
     if model.startswith("claude-"):
+        named = _FAMILY_FIRST.match(model, 7) or _VERSION_FIRST.match(model, 7)
+        if named is not None:
+            version = named["major"] + (f".{named['minor']}" if named["minor"] else "")
+            return f"{named['family']}-{version}{named['tail']}"
         if model[7:8].isalpha():
-            return model[7:]
-        version, _, rest = model[7:].partition("-")
-        if rest[:1].isalpha() and version[:1].isdigit():
-            family, _, tail = rest.partition("-")  # claude-4.5-sonnet-thinking: sonnet-4.5-thinking
-            return f"{family}-{version}" + (f"-{tail}" if tail else "")
+            return model[7:]  # a family and no version it can read (``claude-instant-1.2``): as it is
     return model
 
+
+# A version is a number of one or two digits, and a minor one after it, each a word of the
+# name of its own: ``4-20250514`` (a date ``undated`` left, with more after it) is no 4.20250514,
+# nor ``4-1m`` 4.1.  ASCII letters spelt out: IGNORECASE's ``[a-z]`` takes "ſ" and "K" too.
+_VERSION = r"(?P<major>[0-9]{1,2})(?:[-.](?P<minor>[0-9]{1,2}))?(?![0-9A-Za-z.])"
+#: Anthropic's spelling since Claude 4: ``claude-sonnet-4-5``, ``claude-opus-4-8-fast``
+_FAMILY_FIRST = re.compile(rf"(?P<family>[A-Za-z]+)-{_VERSION}(?P<tail>.*)$")
+#: Claude 3's and Cursor's: ``claude-3-5-sonnet``, ``claude-4.5-sonnet-thinking``
+_VERSION_FIRST = re.compile(rf"{_VERSION}-(?P<family>[A-Za-z]+)(?![0-9A-Za-z.])(?P<tail>.*)$")

@@ -22,7 +22,14 @@ from datetime import datetime, tzinfo
 from typing import Iterable, Iterator
 
 from agentscan.cli import render
-from agentscan.cli.show_text import ShownError, card_lines, recorded_errors, subagent_names, truncation_note
+from agentscan.cli.show_text import (
+    ShownError,
+    card_lines,
+    recorded_errors,
+    subagent_names,
+    truncation_note,
+    unknown_legend,
+)
 from agentscan.cli.term import Terminal, clean, clean_path, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
 
@@ -30,8 +37,6 @@ from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo,
 DELEGATING = frozenset({"Task", "Agent", "spawn_agent", "task", "delegate", "subagent", "run_subagent", "Subagent"})
 #: a call's text must be at least this long to be taken for a subagent's task
 _MIN_TASK_TEXT = 12
-#: ``render.short_time``'s ``2026-12-01 09:49``
-_TIME_WIDTH = 16
 
 
 @dataclass
@@ -138,6 +143,12 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
     # everything: its place among the replies is not kept.
     timed = sorted(((e.timestamp.timestamp(), e) for e in errors if e.timestamp is not None), key=lambda pair: pair[0])
     yield ""
+    # What a call's "?" means, before the first one (a pager opens on it), as ``show`` says
+    # it under its calls; not when every call's end is known.
+    legend = unknown_legend(detail.tools, term, "")
+    if legend:
+        yield from legend
+        yield ""
     for sub in standing.get(-1, ()):
         yield from _subagent_lines(sub, term, names, "", zone)
     for index, item in enumerate(items):
@@ -198,7 +209,7 @@ def _item_lines(item: _Item, term: Terminal, indent: str, zone: tzinfo | None) -
 def _when(value: datetime | None, term: Terminal, zone: tzinfo | None) -> str:
     """The time column: an item with no time (Cursor's replies) says ``-`` in a column as wide
     as a time's, so what follows lines up with the rest."""
-    return term.style(render.short_time(value, zone).ljust(_TIME_WIDTH), "dim")
+    return term.style(render.time_column(value, zone), "dim")
 
 
 def _body(text: str, term: Terminal, indent: str) -> Iterator[str]:

@@ -4,12 +4,12 @@ bounded conversation in order (``show_full``)."""
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.term import Terminal, clean, clean_path, cut, home_short, width_of, wrap_columns, write_out
-from agentscan.detailmodel import SessionDetail
+from agentscan.detailmodel import SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
 from agentscan.timeutil import parse_iso, shown_time
 
@@ -25,6 +25,18 @@ _MARKERS = {"ok": "ok ", "error": "ERR", "denied": "NO "}
 #: a call whose result was not recorded (status ``unknown``), and the note that says so
 UNKNOWN_MARKER = " ? "
 UNKNOWN_MEANING = "no result recorded: how the call ended is not known"
+
+
+def unknown_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:
+    """The line that says what ``?`` means, when a call of ``tools`` is shown with one (none:
+    ``[]``), at ``indent``: a bare "?" beside "ERR" (``show``) or "ok" (``show --full``)
+    read as a glitch.  Cursor records no result for most calls, so its sessions show it on
+    nearly every line: said once."""
+    if all(tool.status in _MARKERS for tool in tools):
+        return []
+    legend = f"{UNKNOWN_MARKER.strip()} = {UNKNOWN_MEANING}"
+    # Wrapped under the meaning, past "? = ", on a terminal; one line in a pipe, for grep.
+    return wrap_columns(legend, term.width, indent=indent, subsequent=indent + "    ") if term.tty else [indent + legend]
 
 
 def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0) -> str:
@@ -176,7 +188,7 @@ def _subagent_rows(detail: SessionDetail, term: Terminal) -> list[str]:
     models = [clean(sub.model) or "-" for sub in detail.subagents]
     rows = _subagent_lines(detail, term, ids, types, models)
     if term.tty and any(width_of(row) > term.width for row in rows):
-        # Too narrow: the models as ``list`` names them (``haiku-4-5``) before the tokens are cut.
+        # Too narrow: the models as ``list`` names them (``haiku-4.5``) before the tokens are cut.
         rows = _subagent_lines(detail, term, ids, types, [clean(render.model_text(sub.model, term)) or "-"
                                                          for sub in detail.subagents])
     return [cut(row, term.width) for row in rows] if term.tty else rows
@@ -234,7 +246,7 @@ def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = No
     which = f"newest {len(shown)} of {len(errors):,}" if len(shown) < len(errors) else f"{len(errors)}"
     lines = ["", f"errors ({which})"]
     for error in shown:
-        head = f"  {render.short_time(error.timestamp, zone)}  "
+        head = f"  {render.time_column(error.timestamp, zone)}  "
         lines.append(head + _fit(error.text, term.width - width_of(head), term, PIPE_ERROR))
     return lines
 
@@ -250,7 +262,9 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         which = f"newest {len(shown)} of {seen:,}" if len(shown) < seen else f"{len(shown)}"
         lines += ["", f"prompts ({which})"]
         for prompt in shown:
-            lines.append(f"  {render.short_time(prompt.timestamp, zone)}  {_fit(prompt.text, term.width - 20, term, PIPE_PROMPT)}")
+            # A prompt with no time (Cursor's) says ``-`` in a time's width: its text lines up.
+            head = f"  {render.time_column(prompt.timestamp, zone)}  "
+            lines.append(head + _fit(prompt.text, term.width - len(head), term, PIPE_PROMPT))
     if detail.tools:
         shown_tools = detail.tools[-TOOLS_SHOWN:]
         lines += ["", f"tool calls ({_tools_heading(detail, len(shown_tools))})"]
@@ -260,11 +274,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
             head = f"  {marker} {clean(tool.name)}{who}: "
             lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
-        if any(tool.status not in _MARKERS for tool in shown_tools):
-            # A bare "?" beside "ERR" read as a glitch: said once what it means (Cursor records
-            # no result for most calls, so its sessions show it on nearly every line).
-            legend = f"{UNKNOWN_MARKER.strip()} = {UNKNOWN_MEANING}"
-            lines.extend(wrap_columns(legend, term.width, indent="  ", subsequent="      ") if term.tty else [f"  {legend}"])
+        lines += unknown_legend(shown_tools, term, "  ")
     lines += _error_lines(detail, term, zone)
     if detail.responses:
         lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]

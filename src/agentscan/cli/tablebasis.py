@@ -9,12 +9,14 @@ fingerprint, tokens, cost and key hashes); the table adds:
   another provider reveals), and its lines as ``tokens_text.row_lines`` made
   them, with full numbers and, on a terminal, rounded ones;
 - ``table``: the layout the table was printed in, and how many cells of each
-  width each column held (``table.WidthCounts``), full and rounded; the widths
+  width each column held (``tablewidths.WidthCounts``), full and rounded; the widths
   it was printed in, its CWD column fitted to its paths
   (``tablepaths.paths_fitted``), and how many rows showed each path;
 - ``table-text``: the rows' lines as printed, a row's after another's;
-  ``table-places``: where each row's are in it (none: folded, of 0 tokens or of a
-  session that recorded nothing);
+  ``table-places``: where each row's are in it (none: folded, of 0 tokens, of a
+  session that recorded no usage or of one that recorded nothing);
+  ``table-nothing``: a byte a row, 1 for a session that recorded nothing
+  (``tokens_text.recorded_nothing``: named in a line of its own);
   ``table-when``: each row's date as the table sorts it; ``table-keys``
   (on a terminal): each row's id as shown.
 """
@@ -26,10 +28,11 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple, Sequence
 
 import orjson
 
-from agentscan.cli import table
-from agentscan.cli.table import Row, WidthCounts
-from agentscan.cli.tokens_columns import NOT_RECORDED, NUMBER_COLUMNS
-from agentscan.cli.tokens_text import NO_DATE, Printed, row_lines, sort_key, updated_of
+from agentscan.cli import tablefit
+from agentscan.cli.tableparts import Row
+from agentscan.cli.tablewidths import WidthCounts
+from agentscan.cli.tokens_columns import NUMBER_COLUMNS
+from agentscan.cli.tokens_text import NO_DATE, Printed, recorded_nothing, row_lines, sort_key, updated_of
 from agentscan.model import SessionRow
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Basis, Damaged
@@ -42,12 +45,10 @@ if TYPE_CHECKING:
 
 #: what a patched table is kept and looked up as (``answers.question_identity``'s command)
 COMMAND = "tokens-text"
-#: the cells of a line by session: its id, date, cwd, title, the numbers, the cost
+#: the cells of a line by session: its id, date, cwd, the numbers, the cost, its title
 CELLS = 4 + len(NUMBER_COLUMNS) + 1
 #: the styles ``row_lines`` gives a session's first line, and the lines after it
 _STYLES = ((None,), ("dim",))
-#: the columns "not recorded" is laid over (``row_lines``' span, by session)
-_NOT_RECORDED_SPAN = (4, 4 + len(NUMBER_COLUMNS))
 #: the column of a session's cwd (``tokens_text.session_facts``), fitted to its paths
 CWD = 2
 
@@ -76,6 +77,7 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
     if printed.laid.unrecorded_only:
         return  # no number column to splice into: a table of "not recorded" alone is made whole
     extras = []
+    nothing = bytearray()
     full = WidthCounts.of(CELLS)
     rounded_counts = WidthCounts.of(CELLS) if term.tty else None
     revisable_ones = []
@@ -94,6 +96,7 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
         # Copied to its size: orjson's buffer of a short document is several times larger
         # (6 MB for scale 1's 1,500 rows, 0.5 MB of JSON).
         extras.append(memoryview(orjson.dumps([updated_of(session), revisable, _lines(lines), _lines(rounded)])).tobytes())
+        nothing.append(not lines and recorded_nothing(row, facts, session))
         full.add(lines)
         count_paths(paths, lines)
         if rounded_counts is not None and rounded is not None:
@@ -107,6 +110,7 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
               "full": full.to_json(), "widths": laid.widths, "paths": paths,
               "rounded": rounded_counts.to_json() if rounded_counts is not None else None, "revisable": revisable_ones}
     sections["table"] = orjson.dumps(layout)
+    sections["table-nothing"] = bytes(nothing)
     if term.tty:
         sections["table-keys"] = "\n".join(printed.keys).encode("utf-8", "surrogateescape")
     answerpatch.keep(scanner, COMMAND, question, report, extras=extras, sections=sections)
@@ -162,7 +166,7 @@ class Spliceable(NamedTuple):
     """What a patch needs to print a table from the kept text: the layout it was printed
     in, how many cells of each width it held, its text and where each row's is."""
 
-    planned: table.Layout
+    planned: tablefit.Layout
     compact: bool
     widths: list[int]  # the layout's, its paths fitted (``tablepaths.paths_fitted``)
     paths: dict[str, int]  # how many rows show each path (``count_paths``)
@@ -216,6 +220,16 @@ def spliceable(basis: Basis, term: Terminal) -> Spliceable | None:
                       when, keys)
 
 
+def recorded_nothing_rows(basis: Basis) -> memoryview | None:
+    """Each basis row's byte: 1 for a session that recorded nothing (folded and named in its
+    own line, not among those that recorded no usage); ``None``: of another shape."""
+    try:
+        flags = basis.section("table-nothing")
+    except Damaged:
+        return None
+    return flags if len(flags) == len(basis.ids) and not flags.tobytes().translate(None, b"\0\1") else None
+
+
 def _terminal(term: Terminal) -> list[Any]:
     return [term.tty, term.width, term.color]
 
@@ -235,11 +249,8 @@ def rows_of(kept: Any) -> list[Row] | None:
                 return None
             "".join(cells)  # a TypeError for a cell that is no string: one C loop, not a check a cell
             if span is not None:
-                # Only "not recorded", over a session's number columns (``row_lines``).
-                if number or span != list(_NOT_RECORDED_SPAN) or cells[_NOT_RECORDED_SPAN[0]] != NOT_RECORDED:
-                    return None
-                span = _NOT_RECORDED_SPAN
-            rows.append(Row(cells, style, span))
+                return None  # a session that recorded no usage has no lines (``row_lines``): no span
+            rows.append(Row(cells, style))
     except (TypeError, ValueError):
         return None
     return rows

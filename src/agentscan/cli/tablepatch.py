@@ -13,7 +13,7 @@ providers may revise with no file changed, and takes every session's shown
 id now.  Then:
 
 - *spliced*: when the table's layout comes out as the kept one (the widths
-  of the cells counted out and in, ``table.WidthCounts``), and so does its
+  of the cells counted out and in, ``tablewidths.WidthCounts``), and so does its
   CWD column fitted to the paths it shows (``tablepaths.named_floors`` and
   ``paths_fitted``: the paths counted out and in), every other row is printed
   as the kept text has it, and only the new lines are laid out;
@@ -27,14 +27,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from agentscan.cli import table, tablepaths
-from agentscan.cli.table import Row
+from agentscan.cli import table, tablefit, tablepaths
+from agentscan.cli.tableparts import Row
 from agentscan.cli.term import write_out
-from agentscan.cli.tablebasis import COMMAND, CWD, Kept, Spliceable, count_paths, kept_row, spliceable
-from agentscan.cli.tokens_columns import session_columns
+from agentscan.cli.tablebasis import (COMMAND, CWD, Kept, Spliceable, count_paths, kept_row, recorded_nothing_rows,
+                                      spliceable)
+from agentscan.cli.tokens_columns import SESSION_LEAD, session_columns
 from agentscan.cli.tokens_notes import print_notes
-from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, row_lines, says_nothing, session_facts,
-                                       shown_keys, sort_key, total_row, updated_of)
+from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, recorded_nothing, row_lines,
+                                       says_nothing, session_facts, shown_keys, sort_key, total_row, updated_of)
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
 
@@ -49,15 +50,16 @@ __all__ = ["COMMAND", "patched"]
 
 class _Session:
     """A session of the patched table: its sort key, shown id, and its lines when they are
-    not the kept text's (``None``: printed as kept); ``folded``: it has no lines, and
-    ``empty``: because it recorded nothing (``tokens_text.recorded_nothing``), not 0 tokens."""
+    not the kept text's (``None``: printed as kept); ``folded``: it has no lines, of 0
+    tokens, or ``empty``: because it recorded nothing (``tokens_text.recorded_nothing``),
+    or ``unrecorded``: because it recorded no usage (each named in a line of its own)."""
 
-    __slots__ = ("when", "key", "full", "rounded", "index", "folded", "empty")
+    __slots__ = ("when", "key", "full", "rounded", "index", "folded", "empty", "unrecorded")
 
     def __init__(self, when: float, key: str, full: list[Row] | None, rounded: list[Row] | None,
-                 index: int | None, folded: bool, empty: bool = False) -> None:
+                 index: int | None, folded: bool, empty: bool = False, unrecorded: bool = False) -> None:
         self.when, self.key, self.full, self.rounded, self.index, self.folded = when, key, full, rounded, index, folded
-        self.empty = empty
+        self.empty, self.unrecorded = empty, unrecorded
 
 
 def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str], term: Terminal,
@@ -79,9 +81,10 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``
     # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)
-    folded = [session.key for session in order if session.folded and not session.empty]
+    folded = [session.key for session in order if session.folded and not session.empty and not session.unrecorded]
     empty = [session.key for session in order if session.empty]
-    if splice is not None and _print_spliced(patch, splice, sessions, order, total, folded, empty, term):
+    unrecorded = [session.key for session in order if session.unrecorded]
+    if splice is not None and _print_spliced(patch, splice, sessions, order, total, (folded, empty, unrecorded), term):
         return True
     lines: list[list[Row]] = []
     rounded: list[list[Row]] = []
@@ -94,8 +97,8 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
             session.full, session.rounded = _with(kept.full, session.key), _with(kept.rounded, session.key)
         lines.append(session.full)
         rounded.append(session.rounded or [])
-    # Off a terminal a table is never fitted, so never rounded (``table.layout``).
-    print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty)
+    # Off a terminal a table is never fitted, so never rounded (``tablefit.layout``).
+    print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty, unrecorded=unrecorded)
     return True
 
 
@@ -103,6 +106,9 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
               splice: Spliceable | None, zone: tzinfo | None) -> list[_Session] | None:
     """Every session of the patched table, in the report's order; ``None``: the basis cannot
     tell them.  The kept lines of a session printed as the kept text has it are not read."""
+    nothing = recorded_nothing_rows(patch.basis)
+    if nothing is None:
+        return None
     short_ids = scanner.short_ids() if term.tty else {}
     keys = shown_keys((session_id for session_id, _ in patch.now), short_ids, term)
     changed = set(patch.changed)
@@ -137,30 +143,35 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             facts = session_facts(session, term, zone)
             full = row_lines(token_row, key, facts, term, compact=False, session=session)
             rounded = row_lines(token_row, key, facts, term, compact=True, session=session) if term.tty else []
-            sessions.append(_Session(sort_key(session), key, full, rounded, None, not full,
-                                     not full and token_row.tokens is None))
+            empty = recorded_nothing(token_row, facts, session)
+            sessions.append(_Session(sort_key(session), key, full, rounded, None, not full, empty,
+                                     not full and token_row.tokens is None and not empty))
             continue
         index = index_of[session_id]
         found = kept.get(position)
         if found is None:
             assert splice is not None
             folded = not splice.places[2 * index + 1]
-            sessions.append(_Session(splice.when[index], key, None, None, index, folded,
-                                     folded and _unrecorded(patch, index)))
+            empty = folded and bool(nothing[index])
+            sessions.append(_Session(splice.when[index], key, None, None, index, folded, empty,
+                                     folded and not empty and _unrecorded(patch, index)))
         elif found.revisable:
             # Its provider may revise its row with none of its files changed (a Gemini
             # cwd another provider reveals): read again.
             session = read[patch.refs[position].id]
             when = updated_of(session)
             facts = session_facts(session, term, zone)
-            if _unrecorded(patch, index) and says_nothing(facts, session) != (not found.full):
-                return None  # it now recorded nothing, or something (a project): folded or not anew
+            unrecorded = _unrecorded(patch, index)
+            if unrecorded and says_nothing(facts, session) != bool(nothing[index]):
+                return None  # it now recorded nothing, or something (a project): named anew
+            empty = bool(nothing[index])
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
-                                     _with(found.rounded, key, facts), index, not found.full,
-                                     not found.full and _unrecorded(patch, index)))
+                                     _with(found.rounded, key, facts), index, not found.full, empty,
+                                     not found.full and not empty and unrecorded))
         else:
+            empty = bool(nothing[index])
             sessions.append(_Session(found.when, key, _with(found.full, key), _with(found.rounded, key), index,
-                                     not found.full, not found.full and _unrecorded(patch, index)))
+                                     not found.full, empty, not found.full and not empty and _unrecorded(patch, index)))
     return sessions
 
 
@@ -171,9 +182,10 @@ def _unrecorded(patch: answerpatch.Patch, index: int) -> bool:
 
 
 def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[_Session], order: list[_Session],
-                   total: Total, folded: list[str], empty: list[str], term: Terminal) -> bool:
+                   total: Total, named: tuple[list[str], list[str], list[str]], term: Terminal) -> bool:
     """Print the table from the kept text when its layout comes out as the kept one;
-    ``False`` (nothing printed): it does not."""
+    ``False`` (nothing printed): it does not.  ``named``: the folded sessions, those that
+    recorded nothing and those that recorded no usage (``print_notes``)."""
     if total[0] is None:
         return False  # "not recorded" alone: laid out with no number column (``tokens_text.print_lines``)
     full = splice.full.copy()
@@ -241,8 +253,9 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     flush()
     head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
     write_out("\n".join([head, *pieces, *last]) + "\n")
-    print_notes("session", folded, [], table.hidden(columns, planned), compact, term, empty=empty,
-                sessions=sum(not session.folded for session in order))
+    folded, empty, unrecorded = named
+    print_notes("session", folded, [], tablefit.hidden(columns, planned), compact, term, empty=empty,
+                unrecorded=unrecorded, sessions=sum(not session.folded for session in order))
     return True
 
 
@@ -253,6 +266,6 @@ def _with(lines: list[Row], key: str, facts: list[str] | None = None) -> list[Ro
     first = lines[0]
     cells = list(first.cells)
     cells[0] = key
-    if facts is not None:
-        cells[1:4] = facts
+    if facts is not None:  # the date and cwd after the id, the title last (``tokens_columns.session_cells``)
+        cells[1:SESSION_LEAD], cells[-1] = facts[:-1], facts[-1]
     return [first._replace(cells=cells), *lines[1:]]

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from agentscan.cli.term import Terminal, cut_left, width_of
 
 if TYPE_CHECKING:
-    from agentscan.cli.table import Column, Layout
+    from agentscan.cli.tablefit import Layout
+    from agentscan.cli.tableparts import Column
 
 #: the widest a path column is kept for its names (``named_floors``): a name longer than
 #: this less ``…/`` is cut from its start, rather than a title or a figure left out for it

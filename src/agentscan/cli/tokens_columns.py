@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentscan.cli.table import Column
+from agentscan.cli.tableparts import Column
 
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
 #: The figures that add up to TOTAL outlast a session's date, project and title (the id
@@ -30,22 +30,44 @@ def columns_of(by: str) -> list[Column]:
     """The columns of the table grouped ``by``, in their order."""
     # A model's name is a label, no id: cut (``gemini-3-flash-previ…``) once no column is left
     # to go, rather than the TOTAL beside it (``371,6…``); a session's id and a date never are.
-    columns = [Column("MODEL", label=True, min_width=10) if by == "model"
-               else Column(by.upper(), style="yellow" if by == "session" else None)]
+    # A working directory is fitted as ``list``'s CWD (``…/weather-app``, ``tablepaths``): the
+    # key, never left out, but cut from its start before a figure goes.
+    if by == "model":
+        columns = [Column("MODEL", label=True, min_width=10)]
+    elif by == "cwd":
+        columns = [Column("CWD", flex=True, min_width=12, keep_end=True)]
+    else:
+        columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
     if by == "session":
         columns += [
             Column("DATE", drop=6),
             # Named as in ``list``, and fitted alike: a project's name whole or the column left
             # out (``tablepaths.named_floors``).
             Column("CWD", flex=True, min_width=12, keep_end=True, drop=7),
-            # A dozen characters still tell sessions apart (``list``'s title's least width); the
-            # title goes first, before any figure, so it never costs one.
-            Column("TITLE", flex=True, min_width=12, weight=2, drop=8),
         ]
     columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
     # Rounded to the cent (--json has it exact); left out only when nothing else is left to go.
     columns.append(Column("COST", right=True, drop=1))
+    if by == "session":
+        # Last, as ``list``'s: a title is as long as its prompt (180 characters in a pipe, a
+        # CJK one twice as wide), and before the numbers it pushed them to column 400 and
+        # moved awk's fields.  A dozen characters still tell sessions apart (``list``'s
+        # title's least width); it goes first, before any figure, so it never costs one.
+        columns.append(Column("TITLE", flex=True, min_width=12, weight=2, drop=8))
     return columns
+
+
+#: the cells of a ``--by session`` line before its numbers (id, date, cwd) and after its
+#: cost (title): ``session_cells`` lays a session's facts out so
+SESSION_LEAD = 3
+SESSION_TAIL = 1
+
+
+def session_cells(key: str, facts: list[str], numbers: list[str]) -> list[str]:
+    """A ``--by session`` line's cells in the columns' order: the id, date and cwd, the
+    numbers and cost, then the title (``facts``: date, cwd and title)."""
+    date, cwd, title = facts
+    return [key, date, cwd, *numbers, title]
 
 
 #: the columns worth rounding every number to keep: a total's parts, TOTAL and COST

@@ -59,18 +59,19 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
                 empty: Sequence[str] = (), sessions: int = 0) -> None:
     """What a table's lines do not say: the ``folded`` rows' keys (0 tokens), the ``empty``
     sessions' (they recorded nothing: ``recorded_nothing``) and the ``unrecorded`` sessions
-    (no usage recorded: in no row), on stdout; on stderr the
+    (no usage recorded: in no row, ``null`` in ``--json``), on stdout; on stderr the
     ``models`` without a price (what the ``unknown`` costs' forms, ``-`` and ``≥``, mean:
     ``no_price``), the columns ``hidden`` or numbers rounded to fit, and, under a table of
     more than ``LONG_TABLE`` ``sessions`` on a terminal, how to see fewer."""
     if folded:
-        what = "session" if by == "session" else {"model": "model", "provider": "provider"}.get(by, "period")
+        what = {"session": "session", "model": "model", "provider": "provider", "cwd": "directory"}.get(by, "period")
         _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
     if empty:
         _print_named(f"{render.plural(len(empty), 'session')} that recorded nothing", empty, term)
     if unrecorded:
-        # The table by session shows each as a row, "not recorded"; a grouping (or a window)
-        # has no row for them, and a user comparing the two tables counts them missing.
+        # No row shows them (a grouping has no key for them, and by session their rows of
+        # "not recorded" buried the others: current Cursor builds record no usage), and a
+        # user comparing a table with ``list`` counts them missing.
         _print_named(f"{render.plural(len(unrecorded), 'session')} that recorded no usage, not counted",
                      unrecorded, term)
     if models:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from agentscan.cli import render
-from agentscan.cli.table import Row
+from agentscan.cli.tableparts import Row
 from agentscan.cli.term import width_of
 
 #: how a summary's line of subagent runs begins (``row_lines``); alone, its label where
@@ -39,7 +39,7 @@ def is_runs(row: Row) -> bool:
 
 def runs_cut(rows: list[Row], width: int) -> bool:
     """Whether a label of subagent runs in ``rows`` is wider than its column's ``width``
-    (``tokens --by model``'s MODEL is cut to fit: ``table.Column.label``)."""
+    (``tokens --by model``'s MODEL is cut to fit: ``tableparts.Column.label``)."""
     return any(width_of(row.cells[0]) > width for row in rows if is_runs(row))
 
 

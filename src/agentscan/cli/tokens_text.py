@@ -1,12 +1,12 @@
 """Human-readable ``tokens`` output: one aligned table, numbers right-aligned.
 
-``--by session`` rows say what the session was (date, cwd, title) beside
-its id.  Rows with no tokens at all (``<synthetic>`` models, empty sessions)
-are folded into one line; a session whose provider recorded no usage says
-"not recorded" (grouped, or in a window, it is in no row: a line under the
-table counts it).  The number columns are listed in ``NUMBER_COLUMNS`` so a
-cost column can join them.  What stderr says when the options left a session
-out is worded in ``tokens_empty``.
+``--by session`` rows say what the session was (date, cwd, then its title last, as
+``list`` has it) beside its id.  Rows with no tokens at all (``<synthetic>`` models,
+empty sessions) are folded into one line; so are the sessions whose provider recorded no
+usage (current Cursor builds'), however grouped: a line under the table names them
+(``--json`` keeps their rows, ``null``).  The number columns are listed in
+``NUMBER_COLUMNS`` so a cost column can join them.  What stderr says when the options
+left a session out is worded in ``tokens_empty``.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Sequence
 
 from agentscan.cli import render
-from agentscan.cli import table, tablepaths
-from agentscan.cli.table import Column, Row
+from agentscan.cli import table, tablefit, tablepaths
+from agentscan.cli.tableparts import Column, Row
+from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean, clean_path, write_out
-from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, columns_of
+from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, session_cells
 from agentscan.cli.tokens_notes import no_price, print_notes
 from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_cut, runs_label, short_runs
 from agentscan.model import SessionRow, TokenUsage, sum_usage
@@ -60,7 +61,7 @@ class Laid(NamedTuple):
     layout's, its paths fitted: ``tablepaths.paths_fitted``), and whether its number columns
     were one (``_unrecorded_only``)."""
 
-    planned: table.Layout
+    planned: tablefit.Layout
     compact: bool
     lines: list[str]
     widths: list[int]
@@ -96,24 +97,47 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         # As ``list`` shows them (``opus-4-5``): ``claude-sonnet-4-5-20250929`` took a narrow
         # terminal's CACHE WRITE column.  Longer where two would read alike.
         keys = _model_names(keys, term)
+    elif report.by == "cwd":
+        # As ``list`` shows a CWD: ``~/src/app`` on a terminal, whole in a pipe.
+        keys = [render.path_text(key, term) for key in keys]
     # Each session's date, project and title: made once for both layouts.
     sessions = [rows_of(row.key) if by_session else None for row in report.rows]
     facts = [session_facts(session, term, zone) if by_session else [] for session in sessions]
+    # A period's, provider's or day's key is agentscan's own text; the others are shown as cleaned.
+    own_keys = report.by not in ("session", "model", "cwd")
 
     def lines(compact: bool) -> list[list[Row]]:
-        return [row_lines(row, key if by_session or report.by == "model" else row.key, row_facts, term, compact=compact,
-                          session=session)
+        return [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session)
                 for row, key, row_facts, session in zip(report.rows, keys, facts, sessions)]
 
     full = lines(False)
     total = (report.total, report.cost, report.cost_priced)
-    folded = [key for row, key, shown in zip(report.rows, keys, full) if not shown and row.tokens is not None]
-    empty = [key for row, key, shown in zip(report.rows, keys, full) if not shown and row.tokens is None]
+    folded = [key for row, key, shown in zip(report.rows, keys, full) if not shown and row.tokens is not None
+              and not (any(full) and names_nothing(report.by, row.key))]
+    empty = [key for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
+             if not shown and recorded_nothing(row, row_facts, session)]
     models, unknown = no_price(report)
-    unrecorded = shown_keys(report.unrecorded, short_ids, term)
+    # By session the sessions that recorded no usage are folded as a grouping folds them
+    # (hundreds of Cursor sessions' "not recorded" rows buried the others); --json keeps their rows.
+    unrecorded = shown_keys(report.unrecorded, short_ids, term) + [
+        key for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
+        if not shown and row.tokens is None and not recorded_nothing(row, row_facts, session)]
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term, unrecorded=unrecorded,
                        unknown=unknown, empty=empty)
     return Printed(keys, facts, full, laid)
+
+
+def names_nothing(by: str, key: str) -> bool:
+    """Whether a row's ``key`` names nothing a reader can act on: ``unknown`` (calls with no
+    time, or sessions with no working directory) or a name that is no model (Claude Code's
+    ``<synthetic>`` notices, Cursor's ``default``: ``pricing.aliases``).  Of 0 tokens, such
+    a row is left out of the line that names the folded rows, under a table: it carried
+    no information ("(+ 1 period with 0 tokens: unknown)")."""
+    if by == "model":
+        from agentscan.pricing.aliases import NOT_A_MODEL, UNBILLED
+
+        return key.strip().lower() in NOT_A_MODEL | UNBILLED
+    return by != "session" and by != "provider" and key == "unknown"
 
 
 def shown_keys(keys: Iterable[str], short_ids: dict[str, str], term: Terminal) -> list[str]:
@@ -153,22 +177,23 @@ def _model_names(models: list[str], term: Terminal) -> list[str]:
 
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool) -> Row:
     usage, cost, priced = total
-    blank = ["", "", ""] if by == "session" else []
+    values = _numbers(usage, cost, term, compact=compact, at_least=priced)
+    lead = SESSION_LEAD if by == "session" else 1
     # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
-    span = (len(blank) + 1, len(blank) + len(NUMBER_COLUMNS) + 1) if usage is None else None
-    return Row(["TOTAL", *blank, *_numbers(usage, cost, term, compact=compact, at_least=priced)], style="bold",
-               span=span)
+    span = (lead, lead + len(NUMBER_COLUMNS)) if usage is None else None
+    cells = session_cells("TOTAL", ["", "", ""], values) if by == "session" else ["TOTAL", *values]
+    return Row(cells, style="bold", span=span)
 
 
 def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Callable[[], list[int] | None],
-                  term: Terminal) -> tuple[table.Layout, bool] | None:
+                  term: Terminal) -> tuple[tablefit.Layout, bool] | None:
     """The layout of rows whose natural widths are ``natural``, or (``True``) of their rounded
     numbers (``rounded_natural``) when those keep more of the figures that make up a total;
     ``None``: those cannot be told."""
     # Rounded numbers (75.4k) are narrower: taken if they keep more of those figures (the
     # layouts compared before either is drawn: 15,000 rows are drawn once).  Never to keep
     # a title or a project: exact numbers are what ``tokens`` is for.
-    chosen = table.least_lost(columns, ([(lambda: natural, False)], [(rounded_natural, False)]), term, FIGURES)
+    chosen = tablefit.least_lost(columns, ([(lambda: natural, False)], [(rounded_natural, False)]), term, FIGURES)
     if chosen is None:
         return None
     rounded, _, planned = chosen
@@ -184,14 +209,22 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
     ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``)."""
+    if not any(full):
+        # Every row folded (each of 0 tokens, or a session that recorded no usage): the lines
+        # naming them are all there is to say, as under a table of no row (``print_report``);
+        # a header over a TOTAL of 0 (and the columns it "left out to fit") said nothing.
+        print_notes(by, folded, models, [], False, term, unrecorded=unrecorded, unknown=unknown, empty=empty)
+        return Laid(([], []), False, [], [])
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
-    # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out).
-    columns = tablepaths.named_floors(columns_of(by), table.cells_of(rows))
+    shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
+    # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out):
+    # the rows' own (``--by cwd``'s key; a part's line, ``  ↳ 2 subagent runs``, names none).
+    columns = tablepaths.named_floors(columns_of(by), table.cells_of([group[0] for group in full if group]))
     if columns[0].label:
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
-        columns[0] = table.told_apart(columns[0], (group[0].cells[0] for group in full if group))
+        columns[0] = tablefit.told_apart(columns[0], (group[0].cells[0] for group in full if group))
     if all(row.span is not None for row in rows):
-        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, len(full))
+        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, shown_rows)
     rounded: list[Row] = []
 
     def rounded_rows() -> list[Row]:
@@ -208,26 +241,26 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         relabels += [(short_runs, False), (bare_runs, True)]
     told: dict[tuple[bool, int], list[Row]] = {}
 
-    def way(compact: bool, form: int) -> table.Way:
+    def way(compact: bool, form: int) -> tablefit.Way:
         def natural() -> list[int]:
             base = rounded_rows() if compact else rows
             relabel = relabels[form][0]
             told[compact, form] = base if relabel is None else relabelled(base, relabel)
-            return table.natural(columns, told[compact, form])
+            return natural_widths(columns, told[compact, form])
         return natural, relabels[form][1]
 
-    chosen = table.least_lost(columns, [[way(compact, form) for form in range(len(relabels))]
+    chosen = tablefit.least_lost(columns, [[way(compact, form) for form in range(len(relabels))]
                                         for compact in (False, True)], term, FIGURES)
     assert chosen is not None  # (every way tells its widths)
     group, form, planned = chosen
     compact = group == 1
     while form + 1 < len(relabels) and runs_cut(told[compact, form], planned[1][0]):
-        # A model's label column cut (``table.Column.label``) narrower than a runs label:
+        # A model's label column cut (``tableparts.Column.label``) narrower than a runs label:
         # its shorter form, not ``↳ 1 subagen…``.
         form += 1
         widths = way(compact, form)[0]()
         assert widths is not None  # (every way tells its widths)
-        planned = table.layout_natural(columns, widths, term)
+        planned = tablefit.layout_natural(columns, widths, term)
     # A path shows its last folder's name whole, as ``list``'s CWD does (``…/weather-app``,
     # not ``…weather-app``): one longer than ``NAMED_CAP`` takes from the title what it
     # needs (a patch fits its paths alike: ``tablepatch``).
@@ -235,7 +268,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty,
-                sessions=len(full))
+                sessions=shown_rows)
     return Laid(planned, compact, lines, shown[1])
 
 
@@ -245,11 +278,11 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     column says so, and the text keeps its room (five empty number columns left out a
     title, a project and a date at 80 columns)."""
     columns = columns_of(by)
-    first = len(columns) - len(NUMBER_COLUMNS) - 1  # the first number column's
-    columns = [*columns[:first], Column("TOKENS")]
-    rows = [Row(row.cells[:first + 1], row.style) for row in rows]
+    first, last = rows[0].span or (0, 0)  # the number and cost columns, every row's span
+    columns = [*columns[:first], Column("TOKENS"), *columns[last + 1:]]
+    rows = [Row([*row.cells[:first + 1], *row.cells[last + 1:]], row.style) for row in rows]
     columns = tablepaths.named_floors(columns, table.cells_of(rows))
-    planned = table.layout(columns, rows, term)
+    planned = tablefit.layout(columns, rows, term)
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
@@ -309,30 +342,34 @@ def date_in(value: datetime | None, zone: tzinfo | None) -> str:
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
               session: TableSession | None = None) -> list[Row]:
     """A row's lines: its own, then its parts (own and subagents'); none for a row of 0 tokens,
-    or for a session that recorded nothing (``recorded_nothing``).  ``key``: its first cell;
-    ``facts``: a session's date, project and title (``[]`` but by session), of ``session``."""
+    nor, by session, for a session that recorded no usage (named in a line under the table,
+    as a grouping names them; one that recorded nothing at all in one of its own:
+    ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
+    and title (``[]`` but by session), of ``session``."""
     if token_row.tokens is not None and token_row.tokens.total == 0:
         return []  # nothing spent: folded into one line after the table
-    if recorded_nothing(token_row, facts, session):
-        return []  # named in one line after the table
-
     by_session = bool(facts)
-    blank = ["", "", ""] if by_session else []
+    if by_session and token_row.tokens is None:
+        return []  # named in one line after the table
 
     def numbers(usage: TokenUsage | None, cost: Decimal | None, *, part: bool = False,
                 at_least: Decimal | None = None) -> list[str]:
         return _numbers(usage, cost, term, compact=compact, part=part, at_least=at_least)
 
+    def cells(first: str, numbers: list[str], title: str = "") -> list[str]:
+        return session_cells(first, ["", "", title], numbers) if by_session else [first, *numbers]
+
     unrecorded = token_row.tokens is None
-    cells = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
-    # "not recorded" is laid over the empty number columns, not in TOTAL alone.
-    span = (len(blank) + 1, len(blank) + len(NUMBER_COLUMNS) + 1) if unrecorded else None
-    lines = [Row([key, *facts, *cells], span=span)]
+    values = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
+    # "not recorded" (a grouping's row of calls with no usage) is laid over the empty number
+    # columns, not in TOTAL alone.
+    span = (1, len(NUMBER_COLUMNS) + 1) if unrecorded else None
+    lines = [Row(session_cells(key, facts, values) if by_session else [key, *values], span=span)]
     if not token_row.subagents:
         return lines
     if token_row.own is not None:  # a group made only of delegated calls has no own part to show
-        lines.append(Row(["  own", *blank, *numbers(token_row.own, token_row.own_cost, part=True,
-                                                    at_least=token_row.own_cost_priced)], style="dim"))
+        lines.append(Row(cells("  own", numbers(token_row.own, token_row.own_cost, part=True,
+                                                at_least=token_row.own_cost_priced)), style="dim"))
     costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
     # A part's unknown cost shows its lower bound as its group's does (``≥$0.43``), not ``-``.
     bounds = token_row.subagent_costs_priced or (None,) * len(token_row.subagents)
@@ -347,12 +384,12 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
             # which hold no copy of its final reply: a count short of it (docs/providers/claude.md).
             # Said where the title goes, so the id column stays narrow.
             note = f"(from {recovered[sub_id]} records, final reply not in them)" if sub_id in recovered else ""
-            lines.append(Row([f"  ↳ {clean_path(names.get(sub_id, sub_id))}", "", "", note,
-                              *numbers(usage, cost, part=True, at_least=bound)], style="dim"))
+            lines.append(Row(cells(f"  ↳ {clean_path(names.get(sub_id, sub_id))}",
+                                   numbers(usage, cost, part=True, at_least=bound), note), style="dim"))
     else:
         # Per period/model/provider there can be hundreds of runs: one line for all.
         runs = sum_usage(usage for _, usage in token_row.subagents)
-        lines.append(Row([runs_label(len(token_row.subagents)), *blank,
-                          *numbers(runs, token_row.subagents_cost, part=True,
-                                   at_least=token_row.subagents_cost_priced)], style="dim"))
+        lines.append(Row(cells(runs_label(len(token_row.subagents)),
+                               numbers(runs, token_row.subagents_cost, part=True,
+                                       at_least=token_row.subagents_cost_priced)), style="dim"))
     return lines
