@@ -167,8 +167,8 @@ def test_a_progress_copy_alone_counts_its_advisor_for_the_subagent(isolated_home
 
 
 _BAD_ITERATIONS = [
-    ({"type": "advisor_message"}, "is a dict, not a list"),
-    ([1, {"type": "message", "input_tokens": -5}], "usage.iterations[0] is a int, not an object"),
+    ({"type": "advisor_message"}, "is an object, not an array"),
+    ([1, {"type": "message", "input_tokens": -5}], "usage.iterations[0] is a number, not an object"),
     ([{"type": "message"}, {"type": "advisor_message", "model": ADVISOR, "input_tokens": -3, "output_tokens": 4}],
      "usage.iterations[1].input_tokens is not a token count (-3); counted as 0"),
     ([{"type": "message"}, {"type": "advisor_message", "model": ADVISOR, "input_tokens": "12", "output_tokens": 4}],
@@ -264,7 +264,7 @@ def test_settle_hands_over_the_calls_and_says_the_problems(tmp_path: Path) -> No
         advisors.settle(taken.append, ctx, "t.jsonl", 7)
     assert [call[9] for call in taken] == [ADVISOR] and not advisors
     assert [(w.path, w.message, w.line) for w in captured] == [
-        ("t.jsonl", "usage.iterations[3] is a str, not an object; skipped", 7)]
+        ("t.jsonl", "usage.iterations[3] is a string, not an object; skipped", 7)]
 
 
 def test_the_row_sums_can_take_them_as_tokens_does() -> None:

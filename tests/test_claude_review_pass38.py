@@ -91,7 +91,7 @@ def test_the_lines_of_many_malformed_calls_cost_one_more_read_of_the_file(tmp_pa
     # Each at the reply's line (every second line), in order, as many as a result keeps.
     lines = [warning.line for warning in scanned.warnings]
     assert lines == [2 * n + 2 for n in range(len(lines))] and len(lines) >= 50
-    assert all("usage.iterations is a dict" in warning.message for warning in scanned.warnings)
+    assert all("usage.iterations is an object, not an array" in warning.message for warning in scanned.warnings)
 
 
 def test_a_resumed_scan_numbers_the_lines_from_where_it_resumes(tmp_path: Path,

@@ -21,7 +21,7 @@ def test_roots_default_to_home_and_xdg(isolated_home: Path, monkeypatch: pytest.
     assert [(r.path, r.source) for r in roots] == [
         (isolated_home / ".claude" / "projects", "HOME"),
         (isolated_home / ".config" / "claude" / "projects", "HOME"),
-    ]
+    ]  # Claude Desktop's Cowork sessions: none here (tests/test_providers_pass40.py)
 
 
 def test_claude_config_dir_list_replaces_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

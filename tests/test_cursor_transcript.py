@@ -231,7 +231,7 @@ def test_bad_lines_are_warnings(isolated_home: Path) -> None:
     assert (row.counts.prompts, row.counts.responses) == (1, 1)
     assert sorted((w.line, w.message.split(":")[0]) for w in scanner.warnings) == [
         (2, "invalid JSON skipped"),
-        (3, "JSON line is a list, not an object; skipped"),
+        (3, "JSON line is an array, not an object; skipped"),
     ]
 
 

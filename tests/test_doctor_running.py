@@ -51,7 +51,7 @@ def test_doctor_counts_sessions_and_summarises_skipped_lines(isolated_home: Path
     claude = provider(doctor(), "claude")
     assert claude["sessions"] == 2
     assert claude["newest"]["id"] == f"claude:{S2}"
-    assert claude["warnings"] == {"invalid JSON skipped": 2, "JSON line is a list, not an object; skipped": 1}
+    assert claude["warnings"] == {"invalid JSON skipped": 2, "JSON line is an array, not an object; skipped": 1}
     assert claude["roots"][0]["readable"] is True
 
 

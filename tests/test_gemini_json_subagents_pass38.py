@@ -120,7 +120,7 @@ def test_a_broken_legacy_subagent_chat_is_a_warning_never_a_crash(isolated_home:
         assert row["tokens"]["total"] == 51_200
         by_file = {Path(w["path"]).name: w["message"] for w in doc["warnings"]}
         assert by_file["bbbb2222-0000-4000-8000-000000000001.json"].startswith("invalid JSON")
-        assert by_file["bbbb2222-0000-4000-8000-000000000002.json"] == "chat file holds a JSON list, not an object; skipped"
+        assert by_file["bbbb2222-0000-4000-8000-000000000002.json"] == "chat file's JSON is an array, not an object; skipped"
         assert by_file["bbbb2222-0000-4000-8000-000000000003.json"] == (
             "chat file is truncated or corrupt; read the 1 complete messages before the damage")
     assert cli_json("show", ID)["session"]["tokens"]["total"] == 51_200

@@ -26,6 +26,7 @@ from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.usage import C_TS
 from agentscan.timeutil import epoch_of_iso, parse_iso
 from agentscan.toolkit.jsonl import iter_json_lines, iter_json_records
+from agentscan.toolkit.jsonkinds import json_kind
 from builders import claude_assistant, claude_usage, claude_user, raw_lines_file, write_jsonl
 from conftest_hypothesis import FUZZ
 from zones import in_each_zone
@@ -75,7 +76,7 @@ def _read_as_before(path: Path) -> tuple[list[dict], list[tuple[str, int | None]
                              else "truncated last line skipped (file still being written?)", number))
             continue
         if not isinstance(record, dict):
-            warnings.append((f"JSON line is a {type(record).__name__}, not an object; skipped", number))
+            warnings.append((f"JSON line is {json_kind(record)}, not an object; skipped", number))
             continue
         records.append(record)
     return records, warnings

@@ -210,6 +210,10 @@ class DetailCollector:
             self._tools.popitem(last=False)
             self._tools_dropped += 1
 
+    def holds_tool(self, key: str) -> bool:
+        """Whether a call added with ``key`` is still kept (a result could still settle it)."""
+        return key in self._tools
+
     def mark(self) -> tuple:
         """Where the conversation stands now: ``rewind`` can come back here."""
         return (len(self.prompts) + self.prompts.dropped, len(self.responses) + self.responses.dropped, self._order,

@@ -29,6 +29,7 @@ from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.longlines import skip_rest_of_line
 from agentscan.settling import unfinished_line
@@ -282,7 +283,7 @@ def _iter_handle(
                         ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", number)
                     continue
         if not isinstance(record, dict):
-            ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
+            ctx.warn(path, f"JSON line is {json_kind(record)}, not an object; skipped", number)
             continue
         yield record if records_only else JsonLine(number, line_offset, record)
 

@@ -28,6 +28,7 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.laxjson import reparse
+from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at, short_json_error
 from agentscan.settling import unfinished_line
 
@@ -249,7 +250,7 @@ class _Scan:
                             ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", number)
                         continue
             if type(record) is not dict:
-                ctx.warn(path, f"JSON line is a {type(record).__name__}, not an object; skipped", block.line_number(line_start))
+                ctx.warn(path, f"JSON line is {json_kind(record)}, not an object; skipped", block.line_number(line_start))
                 continue
             yield self.offset + line_start, record
 
@@ -279,7 +280,7 @@ class _Scan:
                 self.ctx.warn(self.path, unfinished_line(line), number)
                 return
         if type(record) is not dict:
-            self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", number)
+            self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", number)
             return
         yield self.offset, record
 

@@ -29,6 +29,7 @@ import orjson
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, short_json_error
 from agentscan.toolkit.laxjson import reparse
 from agentscan.settling import unfinished_line
@@ -159,7 +160,7 @@ class _Backwards:
                     self.ctx.warn(self.path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", self._number(last_open))
                 return None
         if type(record) is not dict:
-            self.ctx.warn(self.path, f"JSON line is a {type(record).__name__}, not an object; skipped", self._number(last_open))
+            self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", self._number(last_open))
             return None
         return record
 

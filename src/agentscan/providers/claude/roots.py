@@ -1,7 +1,18 @@
-"""Where Claude Code keeps its transcripts, and which setting chose each place."""
+"""Where Claude Code keeps its transcripts, and which setting chose each place.
+
+Besides Claude Code's own ``projects/`` dirs, Claude Desktop's Cowork sessions
+(docs/providers/claude.md): each Cowork session runs Claude Code in a folder of its
+own, ``~/Library/Application Support/Claude/local-agent-mode-sessions/<account>/
+<workspace>/local_<id>/``, whose ``.claude/projects/`` holds transcripts of the same
+schema.  Each such ``projects/`` is a root of its own, so that discovery, the census and
+the subagents' layout are the same as under ``~/.claude/projects``; the rest of a
+Cowork folder (the files its VM made) is never walked.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from agentscan.context import ScanContext
@@ -14,7 +25,9 @@ def claude_roots(ctx: ScanContext) -> list[Root]:
     ``CLAUDE_CONFIG_DIR`` replaces the defaults; each comma-separated entry may
     name a config dir or its ``projects/`` dir directly.  As with ``CODEX_HOME``,
     ``~`` is the scan's home and a relative entry is ignored (``setting_paths``);
-    with none left the defaults stand, carrying the note.
+    with none left the defaults stand, carrying the note.  The defaults are
+    ``~/.claude/projects``, ``$XDG_CONFIG_HOME/claude/projects`` (else
+    ``~/.config/claude/projects``) and Claude Desktop's Cowork sessions (``cowork_roots``).
     """
     configured, note = setting_paths(ctx, "CLAUDE_CONFIG_DIR")
     if configured:
@@ -32,7 +45,68 @@ def claude_roots(ctx: ScanContext) -> list[Root]:
         if xdg
         else Root("claude", home_relative(ctx, ".config", "claude", "projects"), ctx.home_source, note=note)
     )
-    return _unique([Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source, note=note), xdg_root])
+    own = _unique([Root("claude", home_relative(ctx, ".claude", "projects"), ctx.home_source, note=note), xdg_root])
+    return own + cowork_roots(ctx, note)
+
+
+#: Claude Desktop's Cowork sessions, under the home (macOS: elsewhere it is not there)
+COWORK_SESSIONS = ("Library", "Application Support", "Claude", "local-agent-mode-sessions")
+#: a Cowork session's own folder is named ``local_<id>``
+_COWORK_FOLDER = "local_"
+#: how deep below ``local-agent-mode-sessions`` a session folder is looked for: it is found
+#: at the third level (account, workspace, session); a level more for a layout that adds one
+_COWORK_DEPTH = 4
+#: directory entries a look for Cowork folders reads at most (a hostile or mistaken tree)
+_COWORK_ENTRIES = 50_000
+COWORK_NOTE = "Claude Desktop's Cowork sessions (a root per Cowork session)"
+_MEMO = "claude.cowork_roots"
+
+
+def cowork_roots(ctx: ScanContext, note: str | None = None) -> list[Root]:
+    """The ``.claude/projects`` dir of each Cowork session folder (``local_*``) found below
+    ``local-agent-mode-sessions``, in name order; where there is no such folder, that folder
+    itself on macOS, so that ``doctor`` says where Cowork's sessions would be (missing: nothing
+    under it is walked).  One ``stat`` when it does not exist, as on any machine without Claude
+    Desktop; found once per scan (``roots`` is asked often)."""
+    kept = ctx.memo.get(_MEMO)
+    if kept is None:
+        base = home_relative(ctx, *COWORK_SESSIONS)
+        found = _cowork_projects(str(base))
+        # Missing, it is said where it would be only where Claude Desktop keeps it (macOS):
+        # elsewhere a doctor's line about ``Library/Application Support`` is noise.
+        missing = [base] if sys.platform == "darwin" else []
+        kept = ctx.memo[_MEMO] = [Path(path) for path in found] if found is not None else missing
+    full_note = "; ".join(filter(None, (note, COWORK_NOTE)))
+    return [Root("claude", path, ctx.home_source, note=full_note) for path in kept]
+
+
+def _cowork_projects(base: str) -> list[str] | None:
+    """The ``projects`` dirs of the Cowork folders below ``base``, in name order; ``None``
+    when ``base`` cannot be listed (not there: the one system call a machine without Cowork
+    pays).  Symlinks are not followed: discovery follows one only into a root."""
+    found: list[str] = []
+    level, budget = [base], _COWORK_ENTRIES
+    for depth in range(_COWORK_DEPTH):
+        below: list[str] = []
+        for folder in level:
+            try:
+                with os.scandir(folder) as entries:
+                    listed = sorted((entry.name, entry.path) for entry in entries
+                                    if entry.is_dir(follow_symlinks=False))
+            except OSError:
+                if depth == 0:
+                    return None
+                continue  # unreadable: what it holds is not known
+            budget -= len(listed)
+            for name, path in listed:
+                if not name.startswith(_COWORK_FOLDER):
+                    below.append(path)  # an account or a workspace: looked into
+                elif os.path.isdir(projects := os.path.join(path, ".claude", "projects")):
+                    found.append(projects)
+            if budget <= 0:
+                return sorted(found)
+        level = below
+    return sorted(found)
 
 
 def _unique(roots: list[Root]) -> list[Root]:

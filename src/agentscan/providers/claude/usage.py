@@ -36,6 +36,7 @@ from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
+from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.timeutil import epoch_of_iso
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def web_searches(tools: object, problems: list | None = None) -> int:
     a warning of the call's line: ``Advisors``) when that is given."""
     if tools.__class__ is not dict:
         if problems is not None:
-            problems.append(f"usage.server_tool_use is a {type(tools).__name__}, not an object; "
+            problems.append(f"usage.server_tool_use is {json_kind(tools)}, not an object; "
                             "web searches in it not priced")
         return 0
     value = tools.get("web_search_requests")  # type: ignore[attr-defined]
@@ -249,12 +250,12 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
     is its entry's own ``speed`` (no such field: standard), never the main call's.  What is
     malformed is told in ``advisors`` (a ``str``) and never changes the main call."""
     if iterations.__class__ is not list:
-        advisors.append(f"usage.iterations is a {type(iterations).__name__}, not a list; "
+        advisors.append(f"usage.iterations is {json_kind(iterations)}, not an array; "
                                  "advisor tokens in it not counted")
         return
     for index, entry in enumerate(iterations):  # type: ignore[arg-type]
         if entry.__class__ is not dict:
-            advisors.append(f"usage.iterations[{index}] is a {type(entry).__name__}, not an object; skipped")
+            advisors.append(f"usage.iterations[{index}] is {json_kind(entry)}, not an object; skipped")
             continue
         if entry.get("type") != ADVISOR_MESSAGE:
             continue

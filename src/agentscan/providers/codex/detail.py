@@ -9,9 +9,12 @@ prompt item after a reply: ``messages.ends_stretch``) we show the messages
 ``messages.add_kind`` counts: the larger of the two kinds of event, else the
 items (``messages.source``), so a thread resumed by another build shows every
 turn once and a message written as both kinds of event is shown once.  Tool calls
-are ``response_item`` entries (``function_call``, ``custom_tool_call`` such
-as ``apply_patch``, ``local_shell_call``, ``web_search_call``) matched to
-their outputs by ``call_id``; their status comes from the exit code.
+are ``response_item`` entries (``records.TOOL_ITEMS``: ``function_call``,
+``custom_tool_call`` such as ``apply_patch``, ``local_shell_call``, and the hosted
+``web_search_call``, ``tool_search_call``, ``image_generation_call``) matched to
+their outputs by ``call_id``; their status comes from the exit code, or a hosted
+call's own ``status``.  Each item is one call, as ``counts.tool_calls`` counts it: a
+``call_id`` written again is another call, and a later output settles the newest.
 
 A ``thread_rolled_back`` event (Esc-Esc backtrack, ``thread/rollback``) takes
 back the main thread's last ``num_turns`` user turns, as Codex's replay does:
@@ -22,109 +25,24 @@ as for Claude's edited prompts and Gemini's rewinds.
 
 from __future__ import annotations
 
-import re
-import shlex
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Mapping
-
-import orjson
 
 from agentscan.bounds import NewestKept, shorten_kept
 from agentscan.toolkit.detail import DetailCollector
 from agentscan.detailmodel import PlanStep, Prompt, Response, ToolEvent
 from agentscan.model import Counts
 from agentscan.providers.codex.facts import LineFacts
-from agentscan.providers.codex.messages import ends_stretch, source, turn_prompt, turn_response
-from agentscan.providers.codex.records import (as_count, as_dict, as_str, event_prompt, item_prompt, item_response,
-                                              plan_steps)
+from agentscan.providers.codex.messages import TOOL_KINDS, ends_stretch, source, turn_prompt, turn_response
+from agentscan.providers.codex.records import as_count, as_str, event_prompt, item_prompt, item_response, plan_steps
+from agentscan.providers.codex.tools import (TOOL_SEARCH_OUTPUTS, event_status, hosted_status, output_status, tool_call,
+                                            tool_summary)
 
-_EXIT = re.compile(r"(?:exit code|exited with code)[:\s]+(-?\d+)", re.IGNORECASE)
-_FAILED = ("patch rejected", "error:", "failed", "aborted")
-# What Codex answers a call the user (or its approval reviewer) declined: the command never
-# ran.  Human denials are always worded exactly so; checked before ``_FAILED`` ("patch rejected").
-_DENIED = ("exec command rejected by user", "patch rejected by user", "this action was rejected due to unacceptable risk")
-_PATCH_PATH = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
-_SUMMARY_KEYS = ("cmd", "command", "file_path", "path", "pattern", "query", "url", "prompt", "message")
-_PATH_KEYS = ("file_path", "path", "workdir")
 #: the newest live user turns a rollback can go back to (as many as Claude's edits,
 #: ``claude.detail.MAX_BRANCH_POINTS``): one reaching further goes back to the oldest kept
 MAX_TURNS = 65_536
-
-
-def _parse_arguments(raw: object) -> object:
-    if isinstance(raw, str):
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return raw
-    return raw
-
-
-def _command_text(command: object) -> str | None:
-    if isinstance(command, str):
-        return command.strip() or None
-    if isinstance(command, list) and all(isinstance(part, str) for part in command):
-        # ["bash", "-lc", "<script>"] is how Codex runs everything: show the script.
-        if len(command) == 3 and command[1] in ("-lc", "-c"):
-            return command[2].strip() or None
-        return shlex.join(command) or None
-    return None
-
-
-def tool_summary(name: str, arguments: object) -> tuple[str, tuple[str, ...]]:
-    """A short, readable summary of a call and the paths it touched."""
-    if isinstance(arguments, str):
-        # A freeform input (apply_patch): drop the envelope line so the first
-        # thing shown is "*** Update File: <path>".
-        text = arguments.strip().removeprefix("*** Begin Patch").strip()
-        return text or name, tuple(_PATCH_PATH.findall(arguments))
-    data = as_dict(arguments)
-    paths = tuple(data[key] for key in _PATH_KEYS[:2] if isinstance(data.get(key), str))
-    if name == "update_plan":
-        steps = plan_steps(data) or []
-        return as_str(data.get("explanation")) or f"plan: {len(steps)} steps", paths
-    for key in _SUMMARY_KEYS:
-        found: str | None = _command_text(data.get(key)) if key in ("cmd", "command") else as_str(data.get(key))
-        if found:
-            return found, paths + tuple(_PATCH_PATH.findall(found))
-    if arguments is None:
-        return name, paths
-    try:
-        return orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode()[:400], paths
-    except TypeError:
-        return name, paths
-
-
-def output_status(output: object) -> str:
-    """ok / error / denied from a call's output: an exit code, a success flag, a refusal,
-    or the user's "no"."""
-    if isinstance(output, str):
-        parsed = _parse_arguments(output)
-        if isinstance(parsed, dict):
-            return output_status(parsed)
-        match = _EXIT.search(output[:2000])
-        if match:
-            return "ok" if match.group(1) == "0" else "error"
-        told = output.lstrip().lower()
-        if told.startswith(_DENIED):
-            return "denied"
-        return "error" if told.startswith(_FAILED) else "ok"
-    if isinstance(output, dict):
-        exit_code = as_dict(output.get("metadata")).get("exit_code", output.get("exit_code"))
-        if isinstance(exit_code, int) and not isinstance(exit_code, bool):
-            return "ok" if exit_code == 0 else "error"
-        if output.get("success") is False:
-            return "error"
-        inner = output.get("output")
-        return output_status(inner) if isinstance(inner, str) else "ok"
-    if isinstance(output, list):
-        # Newer builds: content items ([{"type": "input_text", "text": …}]); their text is
-        # what the string form held.
-        text = "".join(item["text"] for item in output if isinstance(item, dict) and isinstance(item.get("text"), str))
-        return output_status(text) if text else "ok"
-    return "ok"
 
 
 def error_event(payload: Mapping[str, Any]) -> tuple[str, str]:
@@ -136,24 +54,6 @@ def error_event(payload: Mapping[str, Any]) -> tuple[str, str]:
     label = info if isinstance(info, str) and info else "error"
     message = as_str(payload.get("message"))
     return label, message.strip() if message and message.strip() else label.replace("_", " ")
-
-
-def _event_status(payload: Mapping[str, Any]) -> str | None:
-    """The authoritative status some builds record as a separate event."""
-    ptype = payload.get("type")
-    if ptype in ("exec_command_end", "patch_apply_end") and payload.get("status") == "declined":
-        return "denied"  # newer builds say so (its output is the refusal's text)
-    if ptype == "exec_command_end" and isinstance(payload.get("exit_code"), int):
-        return "ok" if payload["exit_code"] == 0 else "error"
-    if ptype == "patch_apply_end" and isinstance(payload.get("success"), bool):
-        return "ok" if payload["success"] else "error"
-    if ptype == "mcp_tool_call_end":
-        result = as_dict(payload.get("result"))
-        if "Err" in result:
-            return "error"
-        if "Ok" in result:
-            return "error" if as_dict(result["Ok"]).get("isError") is True else "ok"
-    return None
 
 
 #: where a message line counts in ``TranscriptReader._stretch`` (``line_kind``'s kinds): prompts,
@@ -182,6 +82,9 @@ class TranscriptReader:
     _held: list[NewestKept[tuple[int, Prompt | Response]]] = field(init=False)
     _place: int = 0
     _settled: set[str] = field(default_factory=set)
+    #: a call id written again (``_call_key``) -> the collector's key of its newest call
+    _renamed: dict[str, str] = field(default_factory=dict)
+    _repeats: int = 0
     #: the main thread's live user turns: the collector's mark before each (a rollback goes back there)
     _turns: deque[tuple] = field(default_factory=lambda: deque(maxlen=MAX_TURNS))
     #: the open stretch's prompts, each with its ``_STRETCH`` place, the stretch's messages of
@@ -240,20 +143,24 @@ class TranscriptReader:
             label, text = error_event(payload)
             self._sink.add_error(text, timestamp, kind=label, subagent=self.subagent)
         else:
-            status = _event_status(payload)
+            status = event_status(payload)
             call_id = as_str(payload.get("call_id"))
             if status is not None and call_id is not None:
                 self._settled.add(call_id)
-                self._sink.finish_tool(call_id, status=status)
+                self._finish(call_id, status)
 
     def _item(self, payload: Mapping[str, Any], kind: str | None, timestamp: datetime | None) -> None:
         ptype = payload.get("type")
-        if kind == "tool_call":
+        if kind in TOOL_KINDS:
             self._tool_call(payload, timestamp)
         elif ptype in ("function_call_output", "custom_tool_call_output"):
             call_id = as_str(payload.get("call_id"))
             if call_id is not None and call_id not in self._settled:
-                self._sink.finish_tool(call_id, status=output_status(payload.get("output")))
+                self._finish(call_id, output_status(payload.get("output")))
+        elif ptype in TOOL_SEARCH_OUTPUTS:
+            call_id = as_str(payload.get("call_id"))
+            if call_id is not None and call_id not in self._settled:
+                self._finish(call_id, hosted_status(payload, "ok") or "ok")
 
     def _hold(self, kind: str, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
         """A prompt or reply, held until the end of its stretch (which of its kinds is shown is
@@ -278,28 +185,35 @@ class TranscriptReader:
         return [NewestKept(bounds.prompts if place < 3 else bounds.responses) for place in range(6)]
 
     def _tool_call(self, payload: Mapping[str, Any], timestamp: datetime | None) -> None:
-        ptype = payload.get("type")
-        action = as_dict(payload.get("action"))
-        arguments: object
-        if ptype == "local_shell_call":
-            name, arguments = "local_shell", {"command": action.get("command")}
-        elif ptype == "web_search_call":
-            name, arguments = "web_search", {"query": action.get("query")}
-        elif ptype == "custom_tool_call":
-            name, arguments = as_str(payload.get("name")) or "tool", _parse_arguments(payload.get("input"))
-        else:
-            name, arguments = as_str(payload.get("name")) or "tool", _parse_arguments(payload.get("arguments"))
+        name, arguments, status = tool_call(payload)
         summary, paths = tool_summary(name, arguments)
+        # A hosted call's item has an ``id`` and no ``call_id`` (an image generation's end event
+        # names that ``id`` as its ``call_id``).
         call_id = as_str(payload.get("call_id")) or as_str(payload.get("id"))
-        status = "unknown"
-        if ptype == "web_search_call" and as_str(payload.get("status")):
-            status = "ok" if payload["status"] == "completed" else "unknown"
         event = ToolEvent(name, summary, status, paths, timestamp, call_id, self.subagent)
-        self._sink.add_tool(event, key=call_id)
+        self._sink.add_tool(event, key=self._call_key(call_id))
         if name == "update_plan" and self.own:
             steps = plan_steps(arguments)
             if steps is not None:
                 self.collector.plan = tuple(PlanStep(step, state) for step, state in steps)
+
+    def _call_key(self, call_id: str | None) -> str | None:
+        """The collector's key of a new call: its id, or, for an id a call still listed has
+        (a trimmed or hand-made rollout), a key of its own, so that it is listed as the count
+        counts it, not in place of the first; the id's outputs settle the newest call."""
+        if call_id is None or not (self._sink.holds_tool(call_id) or call_id in self._renamed):
+            return call_id
+        if len(self._renamed) >= 2 * self.collector.bounds.tools:
+            # Only the ids of calls still listed matter: at most ``bounds.tools`` are left.
+            self._renamed = {one: key for one, key in self._renamed.items() if self._sink.holds_tool(key)}
+        self._repeats += 1
+        key = f"{call_id}\x00{self._repeats}"  # the NUL: no call id Codex makes holds one
+        self._renamed[call_id] = key
+        return key
+
+    def _finish(self, call_id: str, status: str) -> None:
+        """The newest call of ``call_id`` ended so (``_call_key``)."""
+        self._sink.finish_tool(self._renamed.get(call_id, call_id), status=status)
 
     def _add_prompt(self, text: str, timestamp: datetime | None, seq: int | None = None) -> None:
         """The session's prompt, or (in a subagent's rollout) the task it was given."""

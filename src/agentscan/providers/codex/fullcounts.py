@@ -46,15 +46,17 @@ KIND = "codex.counts"
 #: "3": and the counts that restarted (a row's tokens): one kept before would miss them;
 #: "4": prompts and replies of ``item_completed`` events (0.145+), chosen per stretch (``messages``);
 #: "5": those kept apart from the legacy events (a message written as both counted once), and a
-#: prompt item after a reply ends a stretch (``messages.ends_stretch``)
-VERSION = "5"
+#: prompt item after a reply ends a stretch (``messages.ends_stretch``);
+#: "6": tool calls of ``records.NEWER_TOOL_ITEMS`` (tool searches, image generations) counted
+VERSION = "6"
 #: older tallies whose line counts and model use still hold, taken for those alone while the
 #: file is unchanged (an upgrade would otherwise send every large rollout's row back to
 #: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended.
 #: Their counts missed the messages of builds 0.145 and later ("2", "3") or counted twice one
-#: such a build wrote as both kinds of event ("4"): a row does not take them when its window
-#: holds such messages (``Tally.older``, ``row._file_tail``)
-_COUNTS_ONLY = frozenset({"2", "3", "4"})
+#: such a build wrote as both kinds of event ("4"), and all missed the tool calls of
+#: ``records.NEWER_TOOL_ITEMS`` ("5" too): a row does not take them when its window holds such
+#: messages or calls (``Tally.older``, ``row._file_tail``)
+_COUNTS_ONLY = frozenset({"2", "3", "4", "5"})
 #: files at most this large are read whole by ``list`` already: no tally needed
 WHOLE_BYTES = 1024 * 1024
 #: ``list`` reads at most this much appended data to bring a tally up to date
@@ -86,7 +88,8 @@ class Tally(NamedTuple):
     counted: bool = False
     #: the latest run's cumulative count alone (a fork's row subtracts its copy's from it)
     run_total: Counters | None = None
-    #: kept by an older agentscan (``_COUNTS_ONLY``), whose counts did not read ``item_completed`` right
+    #: kept by an older agentscan (``_COUNTS_ONLY``), whose counts did not read ``item_completed``
+    #: right, nor count the newer hosted tool calls
     older: bool = False
 
 

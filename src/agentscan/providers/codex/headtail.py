@@ -69,6 +69,8 @@ class TailSummary(NamedTuple):
     #: the lines read hold ``item_completed`` messages (0.145+): a tally an older agentscan kept
     #: missed them (``fullcounts.Tally.older``)
     turn_items: bool = False
+    #: the lines read hold tool calls of ``records.NEWER_TOOL_ITEMS``: likewise
+    newer_tools: bool = False
 
 
 class HeadSummary(NamedTuple):
@@ -117,6 +119,7 @@ class _TailFold:
             self.facts.thread_names(),
             whole_file,
             "turn_items" in self.facts.kinds,
+            "newer_tools" in self.facts.kinds,
         )
 
 

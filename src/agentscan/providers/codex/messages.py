@@ -13,8 +13,14 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from agentscan.model import Counts
-from agentscan.providers.codex.records import (TOOL_ITEMS, as_str, clean_prompt, enveloped, event_prompt, item_prompt,
-                                              item_response, message_text, payload_of)
+from agentscan.providers.codex.records import (NEWER_TOOL_ITEMS, TOOL_ITEMS, as_str, clean_prompt, enveloped,
+                                              event_prompt, item_prompt, item_response, message_text, payload_of)
+
+#: ``line_kind`` of a tool call of ``records.NEWER_TOOL_ITEMS``: counted as any call (``add_kind``),
+#: and noted apart (``newer_tools``) so that a row can tell a tally kept before they counted
+NEWER_TOOL_CALL = "newer_tool_call"
+#: every ``line_kind`` of a tool call
+TOOL_KINDS = frozenset({"tool_call", NEWER_TOOL_CALL})
 
 
 def _turn_item(payload: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
@@ -70,7 +76,7 @@ def line_kind(record: Mapping[str, Any], payload: dict[str, Any] | None = None) 
                 return "turn_response"
     elif kind == "response_item":
         if isinstance(ptype, str) and ptype in TOOL_ITEMS:  # a list would not even hash
-            return "tool_call"
+            return NEWER_TOOL_CALL if ptype in NEWER_TOOL_ITEMS else "tool_call"
         if item_prompt(payload) is not None:
             return "item_prompt"
         if item_response(payload) is not None:
@@ -126,8 +132,10 @@ def add_kind(kinds: dict[str, int], kind: str) -> None:
     thread resumed by a newer build (or one by a build that wrote no events, resumed by one
     that does) has turns of both kinds, and each must count once (``source``).  A closed
     stretch's counts go to ``prompts`` and ``responses``; ``turn_items`` counts the
-    ``item_completed`` messages (``TailSummary.turn_items``).  The tally stays a flat dict of
-    counts: kept in the persistent cache and read on over appended lines (``fullcounts``).
+    ``item_completed`` messages (``TailSummary.turn_items``), ``newer_tools`` the calls of
+    ``records.NEWER_TOOL_ITEMS`` (also in ``tool_call``: ``TailSummary.newer_tools``).  The
+    tally stays a flat dict of counts: kept in the persistent cache and read on over appended
+    lines (``fullcounts``).
     """
     if kind in _MAY_END and ends_stretch(kind, any(key in kinds for key in REPLY_KINDS)):
         if any(key in kinds for key in _OPEN):
@@ -140,6 +148,9 @@ def add_kind(kinds: dict[str, int], kind: str) -> None:
             return
     if kind in ("turn_prompt", "turn_response"):
         kinds["turn_items"] = kinds.get("turn_items", 0) + 1
+    elif kind == NEWER_TOOL_CALL:
+        kinds["newer_tools"] = kinds.get("newer_tools", 0) + 1
+        kind = "tool_call"
     kinds[kind] = kinds.get(kind, 0) + 1
 
 

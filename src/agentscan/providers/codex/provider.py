@@ -52,7 +52,8 @@ class CodexProvider(Provider):
     #     prompt item after a reply ends a stretch (``messages.ends_stretch``)
     # 15: a call's hosted web searches (the completed ``web_search_call`` items before its
     #     ``token_count``) are priced
-    parser_version = "15"
+    # 16: ``tool_search_call`` and ``image_generation_call`` items are tool calls (counted and listed)
+    parser_version = "16"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

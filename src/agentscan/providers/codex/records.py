@@ -215,7 +215,14 @@ def item_response(payload: Mapping[str, Any]) -> str | None:
     return as_str(message_text(payload, ("output_text", "text")))
 
 
-TOOL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
+#: hosted tools newer builds (0.14x) record as items of their own: a tool search (the tools it
+#: found come back as a ``tool_search_output``) and an image generation (its end, an
+#: ``image_generation_end`` event).  A tally an agentscan before them kept did not count them
+#: (``fullcounts.Tally.older``)
+NEWER_TOOL_ITEMS = frozenset({"tool_search_call", "image_generation_call"})
+#: the ``response_item`` types that are a tool call: each one counted in ``counts.tool_calls``
+#: and listed by ``show``, one rule for both (``messages.line_kind``)
+TOOL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call", *NEWER_TOOL_ITEMS})
 #: the items a pre-envelope rollout (the CLI of mid-2025, before ``session_meta``) wrote bare,
 #: without the ``{"type": "response_item", "payload": …}`` around them
 BARE_ITEMS = frozenset({*TOOL_ITEMS, "message", "reasoning", "function_call_output", "custom_tool_call_output",

@@ -108,9 +108,10 @@ def _file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) ->
     if not tail.whole_file:
         # The window saw only the end: a full pass may have left the exact tally.  Not one an
         # older agentscan kept of a file the window shows a 0.145+ build wrote: it missed those
-        # messages (the row says its counts are the window's until a whole pass keeps another).
+        # messages, or those hosted tool calls (the row says its counts are the window's until
+        # a whole pass keeps another).
         exact = exact_tally(path, ctx)
-        if exact is not None and not (exact.older and tail.turn_items):
+        if exact is not None and not (exact.older and (tail.turn_items or tail.newer_tools)):
             # A tally kept before tallies had models leaves the window's.
             models = exact.models if exact.models is not None else tail.models
             tail = tail._replace(counts=exact.counts, whole_file=True, models=models)

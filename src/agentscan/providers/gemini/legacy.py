@@ -20,6 +20,7 @@ from agentscan.context import ScanContext, say
 from agentscan.bounds import MAX_JSON_DOCUMENT_BYTES
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsondoc import load_json_file, too_many_values
+from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit import laxjson
 
 _MESSAGES = re.compile(r'"messages"\s*:\s*\[')
@@ -40,8 +41,8 @@ def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     say(ctx, held.said)
     if isinstance(document, dict):
         return document
-    if document is not None:
-        ctx.warn(path, f"chat file holds a JSON {type(document).__name__}, not an object; skipped")
+    # Here ``None`` is the file's JSON ``null``, read without a word: said as any other kind.
+    ctx.warn(path, f"chat file's JSON is {json_kind(document)}, not an object; skipped")
     return None
 
 
