@@ -146,3 +146,10 @@ def test_a_stdin_that_never_closes_does_not_hold_the_agent(data_dir: Path) -> No
 
 def test_the_fixtures_are_where_the_tests_expect_them() -> None:
     assert (HARNESSSPY / "claude-code-default-events.json").is_file()
+
+
+@pytest.mark.parametrize("stdin, kind", [(b"[1, 2]", "an array"), (b"null", "null"), (b"7", "a number")])
+def test_a_payload_that_is_no_object_is_logged_in_json_s_words(data_dir: Path, stdin: bytes, kind: str) -> None:
+    result = run_hook(data_dir, "cursor", stdin)
+    assert (result.returncode, result.stdout) == (0, b"{}\n")
+    assert f"payload is {kind}, not a JSON object" in (data_dir / "hook-errors.log").read_text()

@@ -141,7 +141,9 @@ def capture_envelope(root: str, agent: str, raw: bytes, received_at_ns: int) -> 
         log_problem(root, agent, f"payload nested too deep to read ({len(raw)} bytes); dropped")
         return agent, None
     if not isinstance(payload, dict):
-        log_problem(root, agent, f"payload is a JSON {type(payload).__name__}, not an object")
+        from agentscan.toolkit.jsonkinds import json_kind
+
+        log_problem(root, agent, f"payload is {json_kind(payload)}, not a JSON object")
         return agent, None
     payload = sanitize(payload)  # depth and number bounds: what the readers can hold
     configured = agent
