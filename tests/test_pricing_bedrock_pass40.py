@@ -44,6 +44,9 @@ def _session(home: Path, *models: str) -> None:
     (BEDROCK, True),
     ("global.anthropic.claude-sonnet-4-5-20250929-v1:0", True),
     ("apac.anthropic.claude-sonnet-4-20250514-v1:0", True),
+    ("us-gov.anthropic.claude-3-5-sonnet-20240620-v1:0", True),  # GovCloud
+    ("arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-20250514-v1:0", True),
+    ("bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0", True),  # LiteLLM's
     (PROFILE, True),
     ("claude-sonnet-4-5-20250929", False),
     ("claude-sonnet-4-5@20250929", False),  # Vertex AI's name: Anthropic's price
@@ -99,3 +102,32 @@ def test_a_no_price_remembered_under_an_older_rule_is_asked_again(isolated_home:
     cache.close()
     report = cli_json("tokens")
     assert report["warnings"] == [] and Decimal(str(report["cost_usd"])) == _genai(BEDROCK)
+
+
+@pytest.mark.parametrize("name, profile", [
+    ("arn:aws:bedrock:us-east-1:123456789012:inference-profile/" + BEDROCK, BEDROCK),
+    ("bedrock/" + BEDROCK, BEDROCK),
+])
+def test_an_arn_or_a_gateway_s_path_before_a_profile_is_priced_as_the_profile(name: str, profile: str) -> None:
+    book = PriceBook(ScanContext.create(env={"AGENTSCAN_DATA_DIR": "/nonexistent"}))
+    million_in = [1_000_000, 0, 0, 0, 0, 0, 0, 0]
+    assert book.cost({book.key("claude", name, WHEN.timestamp(), 10_000): million_in}) == \
+        book.cost({book.key("claude", profile, WHEN.timestamp(), 10_000): million_in}) is not None
+
+
+def test_a_bedrock_call_in_fast_mode_has_no_price_never_the_standard_one(isolated_home: Path) -> None:
+    """Fast mode bills more; the library has no Bedrock fast-mode price: unpriced, as Opus 4.6's."""
+    usage = claude_usage(**TOKENS)
+    usage["speed"] = "fast"
+    calls = [claude_assistant(S, "2026-08-01T10:00:02.000Z", msg_id="msg_f", request_id="req_f", model=BEDROCK,
+                              usage=usage, uuid="af"),
+             claude_assistant(S, "2026-08-01T10:00:03.000Z", msg_id="msg_s", request_id="req_s", model=BEDROCK,
+                              usage=claude_usage(**TOKENS), uuid="as")]
+    claude_session_file(isolated_home, S, [claude_user(S, "2026-08-01T10:00:01.000Z", "go"), *calls])
+    report = cli_json("tokens", "--by", "model")
+    rows = {row["key"]: row for row in report["rows"]}
+    assert set(rows) == {BEDROCK, BEDROCK + "-fast"}
+    assert rows[BEDROCK + "-fast"]["cost_usd"] is None
+    assert Decimal(str(rows[BEDROCK]["cost_usd"])) == _genai(BEDROCK)
+    assert report["unpriced_models"] == [BEDROCK + "-fast"]
+    assert aliases.fast_mode_base(BEDROCK + "-fast") == BEDROCK

@@ -307,3 +307,60 @@ def test_scanner_library_finds_cowork_sessions(isolated_home: Path) -> None:
     rows = Scanner(home=isolated_home, env={}).list_sessions()
     assert [row.native_id for row in rows] == [C]
     assert orjson.loads(orjson.dumps(rows[0].tokens.total)) == 120
+
+
+def test_a_tally_kept_before_hosted_tool_calls_counted_is_not_taken(isolated_home: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large rollout's tally kept by the agentscan before (version "5") missed its tool
+    searches, which may all lie before the window a row reads (an occasional one): it is not
+    taken, and the row's counts are the window's until a whole pass keeps a tally again."""
+    from agentscan.providers.codex import fullcounts
+    from codex_builders import function_output
+
+    filler = [function_output(at(10 + i * 0.01), f"c{i}", "y" * 14000) for i in range(100)]
+    write_rollout(rollout_path(isolated_home / ".codex", T, at(0)), [
+        meta(T, at(0)), turn_context(at(1)), user_message(at(1), "look it up"),
+        _hosted(2, "tool_search_call", "completed", id="ts_1", call_id="call_ts", arguments={"query": "svg"}),
+        *filler])
+    from agentscan.providers.codex import usage as codex_usage
+    from agentscan.providers.codex.messages import line_kind
+
+    def before(record: Any) -> str | None:  # the kinds as the agentscan before told them
+        payload = record.get("payload") if isinstance(record, dict) else None
+        return None if isinstance(payload, dict) and payload.get("type") == "tool_search_call" else line_kind(record)
+
+    current = fullcounts.VERSION
+    monkeypatch.setattr(fullcounts, "VERSION", "5")
+    monkeypatch.setattr(codex_usage, "line_kind", before)
+    cli_json("tokens", T)  # as the agentscan before kept it: the tool search not counted
+    monkeypatch.setattr(fullcounts, "VERSION", current)
+    monkeypatch.setattr(codex_usage, "line_kind", line_kind)
+    row = cli_json("list", "--all")["sessions"][0]
+    assert row["counts_partial"] is True
+    cli_json("show", T)  # a whole pass of this agentscan keeps a tally of its own
+    row = cli_json("list", "--all")["sessions"][0]
+    assert row["counts_partial"] is False and row["counts"]["tool_calls"] == 1
+
+
+def test_a_link_in_a_cowork_folder_is_not_followed(isolated_home: Path, tmp_path: Path) -> None:
+    """``.claude`` (or ``projects``) linked elsewhere would make a root of any folder."""
+    elsewhere = tmp_path / "elsewhere"
+    write_jsonl(elsewhere / "projects" / "-x" / f"{C}.jsonl", [claude_user(C, "2026-11-02T10:00:00Z", "hi")])
+    folder = isolated_home.joinpath(*COWORK_SESSIONS, "acct", "ws", "local_1")
+    folder.mkdir(parents=True)
+    (folder / ".claude").symlink_to(elsewhere)
+    other = isolated_home.joinpath(*COWORK_SESSIONS, "acct", "ws", "local_2", ".claude")
+    other.mkdir(parents=True)
+    (other / "projects").symlink_to(elsewhere / "projects")
+    assert [root.path for root in claude_roots(ScanContext.create()) if "local-agent" in str(root.path)] == []
+    assert cli_json("list")["sessions"] == []
+
+
+def test_a_cowork_tree_past_the_walk_s_bound_says_so(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.providers.claude import roots
+
+    monkeypatch.setattr(roots, "_COWORK_ENTRIES", 3)
+    for n in range(4):
+        isolated_home.joinpath(*COWORK_SESSIONS, f"acct-{n}").mkdir(parents=True)
+    report = cli_json("list")
+    assert any("Cowork sessions past them were not looked for" in warning["message"] for warning in report["warnings"])

@@ -61,13 +61,23 @@ CURSOR_ALIASES: dict[str, str] = {
 #: given (``ANTHROPIC_MODEL=eu.anthropic.claude-opus-4-7``); Anthropic's own price list has
 #: no such name, and Bedrock bills a regional profile at its own rate (10 % more), which
 #: genai-prices lists under ``aws`` (``library.find``).
-_BEDROCK_NAME = re.compile(r"^(?:[a-z]{2,6}\.)?anthropic\.claude", re.IGNORECASE)
+#: A profile's ARN (``arn:aws:bedrock:…:inference-profile/us.anthropic.claude-…``) and a
+#: gateway's name (LiteLLM's ``bedrock/us.anthropic.claude-…``) end with one; GovCloud's
+#: profiles are ``us-gov.anthropic.claude-…``.
+_BEDROCK_NAME = re.compile(r"^(?:[a-z]{2,6}(?:-[a-z]{2,6})?\.)?anthropic\.claude", re.IGNORECASE)
 BEDROCK_PROVIDER = "aws"
 
 
+def bedrock_ref(ref: str) -> str | None:
+    """The Bedrock id or inference profile ``ref`` names (``_BEDROCK_NAME``), without an ARN's or
+    a gateway's path before it; ``None`` when it names none."""
+    name = ref.rpartition("/")[2]
+    return name if _BEDROCK_NAME.match(name) else None
+
+
 def bedrock_name(ref: str) -> bool:
-    """Whether ``ref`` is a Claude model's Bedrock id or inference profile (``_BEDROCK_NAME``)."""
-    return _BEDROCK_NAME.match(ref) is not None
+    """Whether ``ref`` is a Claude model's Bedrock id or inference profile (``bedrock_ref``)."""
+    return bedrock_ref(ref) is not None
 
 
 def model_ref(provider: str, model: str | None) -> str | None:
@@ -91,16 +101,16 @@ def model_ref(provider: str, model: str | None) -> str | None:
 #: and a long context is a tier of the base model's price).
 VARIANT_WORDS = frozenset({"fast", "max"})
 
-#: the rule's version, kept with each answer the index remembers for a name with a variant
-#: word, priced or not (``book.PriceBook._load``): an answer from before it is asked for
-#: again.  2: Claude's fast-mode calls (``FAST_MODE_SUFFIX``) are priced at the library's
+#: the version of the rules that turn a name into a price, kept with each answer the index
+#: remembers (``book.PriceBook._load``): an answer for a name with a variant word, and any
+#: "no price", kept under an older version is asked for again.  1: variant words.  2: Claude's fast-mode calls (``FAST_MODE_SUFFIX``) are priced at the library's
 #: fast-mode rates, where an answer of 1 had them unpriced (or, for a gateway id ending in
 #: ``-fast``, at the base rate).  3: only a Claude model's name is a fast-mode name (2 left
 #: ``grok-4-fast`` in a Claude Code session unpriced).
 #: 4: Bedrock's names of Claude models are priced at Bedrock's rates; and since 4 any "no
 #: price" remembered under an older rule is asked again (a rule that prices more names
 #: would otherwise never reach a name the index already holds as unpriced).
-VARIANT_CHECK = 4
+PRICE_RULES = 4
 
 #: what Claude Code's calls made in fast mode (``message.usage.speed == "fast"``) have after
 #: their model (``claude-opus-4-8-fast``, as ccusage names them): fast mode is billed at other
@@ -115,11 +125,17 @@ _FAST_MODE_PROVIDERS = frozenset({"anthropic"})
 FAST_MODE_FAMILY = "claude-"
 
 
+def _claude_model(model: str) -> bool:
+    """Whether ``model`` names a Claude model, by Anthropic's name or Bedrock's."""
+    return model.startswith(FAST_MODE_FAMILY) or bedrock_name(model)
+
+
 def fast_mode_name(model: str) -> str:
     """The name a Claude Code call of ``model`` made in fast mode is counted and priced under
-    (``claude-opus-4-8-fast``); only Claude models have a fast mode, so another keeps its
-    name (``grok-4`` is not xAI's ``grok-4-fast``, another model at another price)."""
-    if not model.startswith(FAST_MODE_FAMILY) or model.endswith(FAST_MODE_SUFFIX):
+    (``claude-opus-4-8-fast``; a Bedrock id's too, which has no fast-mode price: never the
+    standard one); only Claude models have a fast mode, so another keeps its name
+    (``grok-4`` is not xAI's ``grok-4-fast``, another model at another price)."""
+    if not _claude_model(model) or model.endswith(FAST_MODE_SUFFIX):
         return model
     return model + FAST_MODE_SUFFIX
 
@@ -127,10 +143,10 @@ def fast_mode_name(model: str) -> str:
 def fast_mode_base(model: str) -> str | None:
     """The model a fast-mode name (``fast_mode_name``) was made of: ``claude-opus-4-8`` for
     ``claude-opus-4-8-fast``; ``None`` for any other name (``grok-4-fast`` is its own)."""
-    if (model.endswith(FAST_MODE_SUFFIX) and model.startswith(FAST_MODE_FAMILY)
-            and len(model) > len(FAST_MODE_FAMILY) + len(FAST_MODE_SUFFIX)):
-        return model[: -len(FAST_MODE_SUFFIX)]
-    return None
+    if not model.endswith(FAST_MODE_SUFFIX):
+        return None
+    base = model[: -len(FAST_MODE_SUFFIX)]
+    return base if len(base) > len(FAST_MODE_FAMILY) and _claude_model(base) else None
 
 
 def fast_mode_model(provider_hint: str | None, ref: str) -> str | None:

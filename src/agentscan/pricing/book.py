@@ -223,12 +223,12 @@ class PriceBook:
         else:
             assert model is not None
             doc = self._cached_docs().get((provider, model))
-            if doc is None or (doc.get("variants") != aliases.VARIANT_CHECK
+            if doc is None or (doc.get("variants") != aliases.PRICE_RULES
                                and (doc.get("unpriced") or aliases.variant_words(ref))):
                 # An answer remembered under an older rule is asked again when it may
                 # differ now: "no price" (a Claude fast-mode name, a Bedrock id, priced
                 # since), and a variant's price (one from before ``library.find`` told
-                # variants apart may be its base model's) (``aliases.VARIANT_CHECK``).
+                # variants apart may be its base model's) (``aliases.PRICE_RULES``).
                 doc = self._resolve(provider, model, ref)
             if doc.get("unpriced"):
                 state = self._unpriced_key(provider, model, doc["unpriced"])
@@ -283,10 +283,10 @@ class PriceBook:
         try:
             match = self._match(provider, ref)
         except _Unpriceable as exc:
-            doc: dict[str, Any] = {"unpriced": str(exc), "variants": aliases.VARIANT_CHECK}
+            doc: dict[str, Any] = {"unpriced": str(exc), "variants": aliases.PRICE_RULES}
         else:
             doc = {"ref": ref, "provider_id": match.provider_id, "model_id": match.model_id, "periods": [],
-                   "variants": aliases.VARIANT_CHECK}
+                   "variants": aliases.PRICE_RULES}
         if self._library_problem is None:
             self._store(provider, model, doc)
         return doc

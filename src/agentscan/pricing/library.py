@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 from genai_prices import data_snapshot, types
 
-from agentscan.pricing.aliases import BEDROCK_PROVIDER, bedrock_name, fast_mode_model, variant_words
+from agentscan.pricing.aliases import BEDROCK_PROVIDER, bedrock_ref, fast_mode_model, variant_words
 from agentscan.pricing.periods import EXACT, Coefficients, NotPriceable, Period
 from agentscan.pricing.source import PriceData
 
@@ -73,8 +73,7 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
         return _fast_mode(find(data, provider_hint, fast))
     snap = snapshot(data)
     attempts: list[str | None] = [provider_hint, None] if provider_hint else [None]
-    if bedrock_name(ref):
-        attempts.append(BEDROCK_PROVIDER)  # tried last: Anthropic's own name of a model comes first
+    bedrock = bedrock_ref(ref)
     words = variant_words(ref)
     base = None
     for provider_id in attempts:
@@ -86,6 +85,17 @@ def find(data: PriceData, provider_hint: str | None, ref: str) -> Match:
             base = base or model.id
             continue
         return Match(provider, model)
+    if bedrock is not None and base is None:
+        # Tried last: Anthropic's own name of a model comes first.  An ARN's or a gateway's
+        # path before the profile is not part of the name the library knows.
+        try:
+            provider, model = snap.find_provider_model(bedrock, None, BEDROCK_PROVIDER, None)
+        except LookupError:
+            pass
+        else:
+            if not words or all(_names(model.match, bedrock, word) for word in words):
+                return Match(provider, model)
+            base = model.id
     if base is not None:
         variant = "/".join(words)
         raise NotPriceable(f"genai-prices has no price for {ref!r}, a {variant} variant (billed at other rates "

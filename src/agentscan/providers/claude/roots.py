@@ -12,6 +12,7 @@ Cowork folder (the files its VM made) is never walked.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def cowork_roots(ctx: ScanContext, note: str | None = None) -> list[Root]:
     kept = ctx.memo.get(_MEMO)
     if kept is None:
         base = home_relative(ctx, *COWORK_SESSIONS)
-        found = _cowork_projects(str(base))
+        found = _cowork_projects(str(base), ctx)
         # Missing, it is said where it would be only where Claude Desktop keeps it (macOS):
         # elsewhere a doctor's line about ``Library/Application Support`` is noise.
         missing = [base] if sys.platform == "darwin" else []
@@ -80,10 +81,11 @@ def cowork_roots(ctx: ScanContext, note: str | None = None) -> list[Root]:
     return [Root("claude", path, ctx.home_source, note=full_note) for path in kept]
 
 
-def _cowork_projects(base: str) -> list[str] | None:
+def _cowork_projects(base: str, ctx: ScanContext) -> list[str] | None:
     """The ``projects`` dirs of the Cowork folders below ``base``, in name order; ``None``
     when ``base`` cannot be listed (not there: the one system call a machine without Cowork
-    pays).  Symlinks are not followed: discovery follows one only into a root."""
+    pays).  Symlinks are not followed, ``.claude`` and ``projects`` included: a link there
+    would make a root of any folder (discovery follows one only into a root)."""
     found: list[str] = []
     level, budget = [base], _COWORK_ENTRIES
     for depth in range(_COWORK_DEPTH):
@@ -101,12 +103,22 @@ def _cowork_projects(base: str) -> list[str] | None:
             for name, path in listed:
                 if not name.startswith(_COWORK_FOLDER):
                     below.append(path)  # an account or a workspace: looked into
-                elif os.path.isdir(projects := os.path.join(path, ".claude", "projects")):
+                elif _real_dir(os.path.join(path, ".claude")) and _real_dir(projects := os.path.join(path, ".claude", "projects")):
                     found.append(projects)
             if budget <= 0:
+                ctx.warn(base, f"more than {_COWORK_ENTRIES:,} folders under it: Cowork sessions past them "
+                               "were not looked for")
                 return sorted(found)
         level = below
     return sorted(found)
+
+
+def _real_dir(path: str) -> bool:
+    """Whether ``path`` is a directory and not a link to one."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _unique(roots: list[Root]) -> list[Root]:

@@ -54,9 +54,12 @@ VERSION = "6"
 #: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended.
 #: Their counts missed the messages of builds 0.145 and later ("2", "3") or counted twice one
 #: such a build wrote as both kinds of event ("4"), and all missed the tool calls of
-#: ``records.NEWER_TOOL_ITEMS`` ("5" too): a row does not take them when its window holds such
-#: messages or calls (``Tally.older``, ``row._file_tail``)
-_COUNTS_ONLY = frozenset({"2", "3", "4", "5"})
+#: ``records.NEWER_TOOL_ITEMS``: a row does not take them when its window holds such messages
+#: or calls (``Tally.older``, ``row._file_tail``).  Not "5": it differs from "6" only by
+#: those calls, which a rollout may hold before its window alone (an occasional tool search
+#: that no 0.145+ message in the window gives away); its row is the window's until the first
+#: ``tokens`` after the upgrade reads the rollout whole again (the parser's version is new too)
+_COUNTS_ONLY = frozenset({"2", "3", "4"})
 #: files at most this large are read whole by ``list`` already: no tally needed
 WHOLE_BYTES = 1024 * 1024
 #: ``list`` reads at most this much appended data to bring a tally up to date
