@@ -65,6 +65,10 @@ USAGE_ERRORS = [
      "--home another one: give only one of them"),
     (["--demo", "list", "--home", "x"], "list", "error: --demo reads the demo home shipped with agentscan, "
      "--home another one: give only one of them"),
+    # found by click's option parser, which raises without the command: its help all the same
+    (["--demo", "tokens", "--cwd"], "tokens", "error: Option '--cwd' requires an argument."),
+    (["--demo", "export", "--format"], "export", "error: Option '--format' requires an argument."),
+    (["--demo", "tokens", "--json=1"], "tokens", "error: Option '--json' does not take a value."),
 ]
 
 
@@ -285,3 +289,12 @@ def test_at_80_columns_trace_list_leaves_out_cwd_as_list_does(tty: Any) -> None:
     assert lines[0].split() == ["ID", "UPDATED", "EVENTS", "TITLE"]
     assert len(re.split(r"  +", lines[1])[-1]) >= 25
     assert "left out to fit 80 columns: CWD;" in note
+
+
+@pytest.mark.parametrize("argv, heading", [([], "Usage: agentscan [OPTIONS] COMMAND"),
+                                           (["hooks"], "Usage: agentscan hooks [OPTIONS] COMMAND")])
+def test_a_group_given_no_command_shows_its_help_whole(argv: list[str], heading: str) -> None:
+    """Click shows a group's help when it is given nothing: not a usage error of one line."""
+    code, out, err = typer_run(*argv)
+    shown = out + err
+    assert code == 2 and shown.startswith(heading) and "\nCommands:\n" in shown and "error:" not in shown

@@ -144,10 +144,11 @@ def test_the_line_of_ids_under_the_table_wraps_rather_than_naming_none(isolated_
     assert all(line.startswith("  ") for line in lines[start + 1:])
 
 
-def test_the_line_of_ids_at_80_columns_is_one_line_as_before(isolated_home: Path, tty) -> None:  # noqa: ANN001
+def test_the_line_of_ids_at_80_columns_names_each_one(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    # Wrapped, not cut to the ids that fit one line: it is the only place they are named.
     tty(80)
-    last = run("--demo", "tokens", "--by", "model")[0].splitlines()[-1]
-    assert last == f"(+ 2 sessions that recorded no usage, not counted: {UNRECORDED[0]}, …)"
+    last = run("--demo", "tokens", "--by", "model")[0].splitlines()[-2:]
+    assert last == [f"(+ 2 sessions that recorded no usage, not counted: {UNRECORDED[0]},", f"  {UNRECORDED[1]})"]
 
 
 # --- trace --list and list ---------------------------------------------------------------------

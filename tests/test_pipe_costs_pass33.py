@@ -29,7 +29,8 @@ def test_costs_in_a_pipe_have_no_separators(isolated_home: Path) -> None:
     listed = runner.invoke(app, ["list"]).stdout.splitlines()[1].split()
     assert "100000001" in listed and "$1500.00" in listed
     table = runner.invoke(app, ["tokens"]).stdout.splitlines()
-    assert table[1].split()[-2:] == ["100000001", "$1500.00"] and table[-1].split()[-1] == "$1500.00"
+    # TOTAL and COST come before the title (last, as list has it)
+    assert table[1].split()[-5:-3] == ["100000001", "$1500.00"] and table[-1].split()[-1] == "$1500.00"
 
 
 def test_costs_on_a_terminal_keep_them(isolated_home: Path, tty: Callable[..., None]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from builders import claude_session_file, claude_user
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 
 runner = CliRunner()
 SPACED = "/home/me/two  spaces"
@@ -21,7 +21,11 @@ NEW = "bbbbbbbb-1111-4111-8111-111111111111"
 
 
 def _sessions(home: Path) -> None:
-    claude_session_file(home, OLD, [claude_user(OLD, "2026-11-30T12:00:00Z", "old", cwd=SPACED)],
+    # A reply with usage: the table names a session that recorded none in a line under it,
+    # without its path.
+    claude_session_file(home, OLD, [claude_user(OLD, "2026-11-30T12:00:00Z", "old", cwd=SPACED),
+                                    claude_assistant(OLD, "2026-11-30T12:00:01Z", msg_id="m-old", request_id="r-old",
+                                                     usage=claude_usage(10, 1), cwd=SPACED)],
                         project="-home-me-two--spaces")
     claude_session_file(home, NEW, [claude_user(NEW, "2026-12-04T12:00:00Z", "new", cwd="/home/me/app")],
                         project="-home-me-app", mtime=1_796_385_600)  # 2026-12-04 12:00 UTC: that day in any zone

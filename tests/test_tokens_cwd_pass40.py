@@ -160,3 +160,43 @@ def test_a_session_elsewhere_that_grew_stays_out(isolated_home: Path, as_json: b
             S_API_SUB, "2026-08-01T10:00:09.000Z", msg_id="m-more", request_id="r-more",
             usage=claude_usage(input=5, output=1), uuid="more", cwd=API)) + b"\n")
     assert invoke(*args).stdout == first == invoke("--no-cache", *args).stdout
+
+
+def test_each_directory_s_answer_is_kept_apart(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tokens --cwd A``, ``tokens``, ``tokens --cwd A`` again: the third is the first's, kept."""
+    from agentscan.scan import tokens
+
+    _home(isolated_home)
+    made: list[str | None] = []
+    real = tokens.token_report
+
+    def counted(*args: object, **kwargs: object) -> object:
+        made.append(kwargs.get("cwd"))  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tokens, "token_report", counted)
+    first = [cli_json("tokens", "--cwd", API), cli_json("tokens"), cli_json("tokens", "--cwd", WEB)]
+    again = [cli_json("tokens", "--cwd", API), cli_json("tokens"), cli_json("tokens", "--cwd", WEB)]
+    assert again == first
+    assert made == [API, None, WEB]  # each made once
+
+
+@pytest.mark.parametrize("args", [("--cwd", API), ("--by", "cwd")])
+def test_a_directory_s_answer_counts_every_provider_s_files(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            args: tuple[str, ...]) -> None:
+    """A Gemini session's directory may be named by another provider's sessions (its project
+    hash): ``-p gemini --cwd`` must not be remembered on Gemini's files alone."""
+    from agentscan.scan import answers
+
+    _home(isolated_home)
+    asked: list[bool] = []
+    real = answers.answer_key
+
+    def spy(*a: object, witnesses: bool = False, **k: object) -> object:
+        asked.append(witnesses)
+        return real(*a, witnesses=witnesses, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(answers, "answer_key", spy)
+    cli_json("tokens", "-p", "gemini", *args)
+    cli_json("tokens", "-p", "gemini")
+    assert asked == [True, False]

@@ -74,16 +74,16 @@ def test_sessions_that_recorded_no_usage_are_named_under_the_table_not_as_rows(
     assert "not recorded" not in out
     rows = [line for line in lines[1:] if line.startswith("claude:")]
     assert [row.split()[0][:15] for row in rows] == [f"claude:{IDS[1]}"[:15], f"claude:{IDS[0]}"[:15]]
-    assert lines[-2].startswith("TOTAL")
-    named = lines[-1]
+    total = next(index for index, line in enumerate(lines) if line.startswith("TOTAL"))
+    named = " ".join(line.strip() for line in lines[total + 1:])
     assert named.startswith("(+ 30 sessions that recorded no usage, not counted: ") and named.endswith(", …)")
-    # One rule, a terminal's or a pipe's: the first five, newest first (fewer where a terminal's
-    # width holds fewer, each whole), then "…"; the count says how many.
+    # One rule, a terminal's or a pipe's: the first five, newest first, then "…" (wrapped to a
+    # terminal's width, each whole); the count says how many.
     ids = named.split(": ", 1)[1].removesuffix(", …)").split(", ")
     if width is None:
-        assert ids == unrecorded[:5]
+        assert ids == unrecorded[:5] and total == len(lines) - 2
     else:
-        assert width_of(named) <= width and 1 <= len(ids) <= 5
+        assert all(width_of(line) <= width for line in lines[total + 1:]) and len(ids) == 5
         assert all(full.startswith(shown) and len(shown) >= len("claude:") + 8 for shown, full in zip(ids, unrecorded))
     # --json keeps their rows, null.
     document = orjson.loads(tokens("--json")[0])

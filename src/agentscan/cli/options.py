@@ -99,6 +99,12 @@ class GlobalOptionsCommand(TyperCommand):
             if message is None:
                 raise
             raise _UsageError(message, ctx) from None
+        except _UsageError as exc:
+            # Click's option parser raises without the command (``--cwd`` given no value): its
+            # help line would name ``agentscan --help`` rather than this command's.
+            if getattr(exc, "ctx", None) is None:
+                exc.ctx = ctx  # type: ignore[attr-defined]
+            raise
 
     def _choice_error(self, ctx: Any, error: Exception, given: list[str]) -> str | None:
         """A choice option (``hooks install --agent``) or argument (``hooks install AGENT``)

@@ -15,8 +15,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from agentscan.cli import recorded, render
 from agentscan.cli.state import end_progress, start_prices_on_a_first_run
+from agentscan.digests import blake2b
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
+
+
+#: ``tokens`` answers kept at most, once one of a directory (``--cwd``) is kept: each
+#: directory's is kept apart, and a user who visits many must not grow the index for ever
+KEPT_DIRECTORIES = 16
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -35,6 +41,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
     if cwd is not None:
         question["cwd"] = cwd
+        # Each directory's answer kept apart (``tokens --cwd .`` in one project, then another's).
+        question["slot"] = f"{by}@{blake2b(cwd.encode('utf-8', 'surrogateescape'), digest_size=8).hexdigest()}"
     if not as_json:
         term = render.terminal()
         # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),
@@ -42,8 +50,10 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         question["text"] = recorded.terminal_facts(term)
     command = "tokens" if as_json else "tokens-text"
     start_prices_on_a_first_run(scanner)
-    # The table's CWD column can come from another provider's sessions (a Gemini cwd).
-    key = answers.answer_key(scanner, command, question, providers, witnesses=not as_json) if remember else None
+    # The table's CWD column can come from another provider's sessions (a Gemini cwd), and
+    # so can the directory ``--cwd`` and ``--by cwd`` choose by: every census counts then.
+    witnesses = not as_json or cwd is not None or by == "cwd"
+    key = answers.answer_key(scanner, command, question, providers, witnesses=witnesses) if remember else None
     known = answers.recall(scanner, command, question, key)
     again = recorded.printable(known.answer, as_json) if known is not None else None
     if known is not None and again is not None:
@@ -99,7 +109,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
 
                 answerpatch.keep(scanner, command, question, report, answer=answer)
         answer = answer if answer is not None else recorded.stored_text(out, err)
-        answers.remember(scanner, command, question, key, answer, raised)
+        answers.remember(scanner, command, question, key, answer, raised,
+                         kept=KEPT_DIRECTORIES if cwd is not None else None)
 
 
 def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[str],

@@ -101,24 +101,16 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
 
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
-    """One line under the table: ``(+ what: the first five keys, …)``; on a terminal only as
-    many whole keys as fit its width (a key cut in the middle opens nothing), and where not
-    even one does, the line wrapped to it (cut, it named none: ``(+ 2 sessions that recorded n…``)."""
+    """``(+ what: the first five keys, …)`` under the table, wrapped on a terminal to its
+    width, a key never cut (one cut in the middle opens nothing): the line is where a
+    session that recorded no usage is named at all, and a narrower terminal showing more of
+    them than a wider one read as a glitch."""
     # A key is a model or a session id from the provider's files: an escape sequence in one
     # shown as U+FFFD (a patched table's, ``cli.tablepatch``, come here as they were read).
     named = [clean_path(key) for key in keys[:5]]
-
-    def line() -> str:
-        more = ", …" if len(named) < len(keys) else ""
-        return f"(+ {what}: {', '.join(named)}{more})" if named else f"(+ {what}: …)"
-
-    while term.tty and named and width_of(line()) > term.width:
-        named.pop()
-    if term.tty and not named:
-        named = [clean_path(key) for key in keys[:5]]
-        print("\n".join(_wrapped(line(), term.width)))
-        return
-    print(line())
+    more = ", …" if len(named) < len(keys) else ""
+    line = f"(+ {what}: {', '.join(named)}{more})"
+    print("\n".join(_wrapped(line, term.width)) if term.tty else line)
 
 
 def _wrapped(text: str, width: int) -> list[str]:

@@ -57,6 +57,11 @@ def _worded(error: Exception) -> Exception:
     from agentscan.cli.options import command_path
     from agentscan.cli.state import usage_error_text
 
+    # ``agentscan hooks`` alone: click shows the group's help, as it is (the error of Typer's
+    # own click, which it vendors: told by its module, as ``_UsageError`` is found).
+    no_args = getattr(sys.modules.get(_UsageError.__module__), "NoArgsIsHelpError", None)
+    if no_args is not None and isinstance(error, no_args):
+        return error
     explain(error, COMMAND_MODULES)
     _keep_close_suggestions(error)
 

@@ -37,10 +37,10 @@ from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
+from agentscan.scan import tokencwd
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
-from agentscan.scan import tokencwd
 
 
 def token_report(
