@@ -93,9 +93,25 @@ def main() -> None:
     gc.disable()
     try:
         _run()
+    except OSError as exc:
+        _refused_stdout(exc)  # ``--help`` or ``--version`` to a full disk: said, not a traceback
+        raise
     finally:
         gc.enable()
         _quiet_interrupts()
+
+
+def _refused_stdout(exc: OSError) -> None:
+    """Exit 1 with one line when ``exc`` is stdout refusing what was written (a command's
+    own output is handled by ``cli.state.run_guarded``; help and the version are printed
+    before a command runs); return for anything else."""
+    from agentscan.cli.streams import drop_stdout, stdout_refused
+
+    if not stdout_refused(exc):
+        return
+    drop_stdout()
+    print(f"error: cannot write to stdout: {exc.strerror or exc}", file=sys.stderr)
+    sys.exit(1)
 
 
 def _quiet_interrupts() -> None:

@@ -16,6 +16,7 @@ The library raises these; only ``agentscan.cli`` maps them to exit codes::
     ├── OutputFailed               an OTLP file could not be written (exit 1)
     ├── UnsafeOutput               an output another user could have planted: not written (exit 1)
     ├── StdoutClosed               stdout was closed before the command began (exit 1)
+    ├── StdoutUnwritable           stdout refused the output (a full disk, an I/O error) (exit 1)
     ├── SendFailed                 the OTLP collector refused a batch (exit 1)
     ├── HookConfigError            a hook config agentscan will not change (exit 1)
     └── DatabaseUnavailable        a provider DB cannot be used (caught by providers)
@@ -157,6 +158,15 @@ class StdoutClosed(AgentscanError):
 
     def __init__(self) -> None:
         super().__init__("cannot write to stdout: it is closed")
+
+
+class StdoutUnwritable(AgentscanError):
+    """Writing the command's output to stdout failed for another reason than its reader
+    leaving (a file on a full disk, an I/O error): exit 1 with the system's words, as
+    ``export -o -`` says it, not a traceback."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"cannot write to stdout: {reason}")
 
 
 class SendFailed(AgentscanError):

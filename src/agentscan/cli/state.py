@@ -271,10 +271,18 @@ def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         # failure: exit 0, saying nothing (exit 1 is the contract's "failure", which a script
         # under ``set -o pipefail`` could not tell from a real one).  An export to stdout
         # says that it was cut, and fails (``export.files.to_stdout``, above).
-        from agentscan.cli.streams import drop_closed_output, reader_closed
+        from agentscan.cli.streams import drop_closed_output, drop_stdout, reader_closed, stdout_refused
 
         if not reader_closed(exc):
-            raise
+            if not stdout_refused(exc):
+                raise
+            # ``agentscan list > /dev/full``: said as ``export -o -`` says it, exit 1; what is
+            # still buffered is dropped, or the exit's flush would fail again, with a traceback.
+            end_progress()
+            drop_stdout()
+            from agentscan.errors import StdoutUnwritable
+
+            return say_error(StdoutUnwritable(exc.strerror or str(exc)))
         end_progress()
         drop_closed_output()
         return 0

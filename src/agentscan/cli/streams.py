@@ -152,6 +152,38 @@ def _gone(stream: Any) -> bool:
     return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
+#: what a write to stdout fails with when the file behind it cannot take it (its reader
+#: leaving is ``reader_closed``): a full disk or quota, a file too large, an I/O error
+_REFUSED = frozenset({"ENOSPC", "EDQUOT", "EFBIG", "EIO"})
+
+
+def stdout_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is a write to stdout that its file refused (``/dev/full``, a full
+    disk): an ``OSError`` of ``_REFUSED`` naming no file (a file agentscan opened by its
+    name would be named), while stdout is a file that cannot take more."""
+    import errno
+
+    if not isinstance(exc, OSError) or exc.filename is not None:
+        return False
+    return errno.errorcode.get(exc.errno or 0) in _REFUSED
+
+
+def drop_stdout() -> None:
+    """What stdout still holds, and anything written to it later, to the null device: the
+    interpreter's flush at exit would fail as the write did."""
+    stream = sys.__stdout__
+    if stream is None:
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError):
+        pass
+
+
 def drop_closed_output() -> None:
     """After a reader closed stdout's pipe (and stderr's, when it is the same pipe:
     ``2>&1 | head``): what is still buffered, or written later, goes to the null device.

@@ -184,8 +184,17 @@ def write_out(text: str | bytes) -> None:
     own.flush()
     data = memoryview(text if isinstance(text, bytes) else text.encode(own.encoding, own.errors or "strict"))
     fd = own.fileno()
-    while data:
-        data = data[os.write(fd, data):]
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError as exc:
+        from agentscan.cli.streams import reader_closed
+
+        if reader_closed(exc):
+            raise  # ``list | head``: no failure (``state.run_guarded``)
+        from agentscan.errors import StdoutUnwritable
+
+        raise StdoutUnwritable(exc.strerror or str(exc)) from None
 
 
 def settle_streams() -> None:

@@ -1,0 +1,34 @@
+"""Output to a stdout that refuses it (a file on a full disk, ``> /dev/full``): one line on
+stderr and exit 1, as ``export -o -`` says it, never a traceback, for every command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FULL = Path("/dev/full")
+
+pytestmark = pytest.mark.skipif(not FULL.exists(), reason="/dev/full is Linux's")
+
+
+def _run(args: list[str], home: Path) -> tuple[int, str]:
+    env = {**os.environ, "HOME": str(home)}
+    with FULL.open("wb") as full:
+        done = subprocess.run([sys.executable, "-c", "import sys; sys.argv[0] = 'agentscan'; "
+                               "from agentscan.entry import main; main()", *args],
+                              stdout=full, stderr=subprocess.PIPE, env=env, timeout=120)
+    return done.returncode, done.stderr.decode()
+
+
+@pytest.mark.parametrize("args", [
+    ["--demo", "list"], ["--demo", "list", "--json"], ["--demo", "tokens"], ["--demo", "tokens", "--json"],
+    ["--demo", "show", "7f3c9a12"], ["--demo", "doctor", "--json"], ["prices", "claude-sonnet-4-5"],
+    ["--demo", "export", "--format", "csv", "--output", "-"], ["--version"], ["--help"], ["list", "--help"],
+])
+def test_a_full_disk_is_said_in_one_line(isolated_home: Path, args: list[str]) -> None:
+    code, err = _run(args, isolated_home)
+    assert (code, err) == (1, "error: cannot write to stdout: No space left on device\n")
