@@ -171,17 +171,8 @@ def stdout_refused(exc: BaseException) -> bool:
 def drop_stdout() -> None:
     """What stdout still holds, and anything written to it later, to the null device: the
     interpreter's flush at exit would fail as the write did."""
-    stream = sys.__stdout__
-    if stream is None:
-        return
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(null, stream.fileno())
-        finally:
-            os.close(null)
-    except (OSError, ValueError):
-        pass
+    if sys.__stdout__ is not None:
+        _to_null(sys.__stdout__)
 
 
 def drop_closed_output() -> None:
@@ -190,13 +181,17 @@ def drop_closed_output() -> None:
     The interpreter flushes stdout as it exits, and the pipe's error there printed
     ``Exception ignored … BrokenPipeError`` and ended the process with 120."""
     for stream in (sys.__stdout__, sys.__stderr__):
-        if stream is None or not _gone(stream):
-            continue
+        if stream is not None and _gone(stream):
+            _to_null(stream)
+
+
+def _to_null(stream: Any) -> None:
+    """``stream``'s descriptor made the null device's (nothing to do where that fails)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
         try:
-            null = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(null, stream.fileno())
-            finally:
-                os.close(null)
-        except OSError:
-            continue
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError):
+        pass
