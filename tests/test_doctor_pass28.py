@@ -65,7 +65,7 @@ def test_an_entry_under_a_bash_matcher_is_installed_but_narrowed(isolated_home: 
     assert 'on PreToolUse (matcher "Bash") it captures only the tools its matcher names' in line
     # The fix it names is the one that works: after it, nothing is narrowed any more.
     [fix] = suggested(out, "agentscan hooks")
-    assert fix == "agentscan hooks install --agent claude"
+    assert fix == "agentscan hooks install claude"
     run_suggested(fix)
     [claude] = hooks_of()["installed"]
     assert claude["narrowed"] == [] and "narrowed" not in ok("doctor").stdout
@@ -88,13 +88,13 @@ def test_a_cursor_entry_with_a_matcher_is_narrowed(isolated_home: Path) -> None:
     [cursor] = hooks_of()["installed"]
     assert cursor["narrowed"] == [{"event": "preToolUse", "matchers": ["Shell"]}]
     [fix] = suggested(ok("doctor").stdout, "agentscan hooks")
-    assert fix == "agentscan hooks install --agent cursor"
+    assert fix == "agentscan hooks install cursor"
 
 
 def test_in_a_project_the_fix_names_the_project_scope(isolated_home: Path, project: Path) -> None:
     write_json(project / ".claude" / "settings.local.json", {"hooks": {"PostToolUse": [claude_group("Bash")]}})
     [fix] = suggested(ok("doctor").stdout, "agentscan hooks")
-    assert fix == "agentscan hooks install --agent claude --scope project"
+    assert fix == "agentscan hooks install claude --scope project"
     run_suggested(fix)
     assert all(not config["narrowed"] for config in hooks_of()["configs"])
 
@@ -108,8 +108,8 @@ def test_in_the_shared_settings_an_older_agentscan_wrote_the_fix_cleans_them(iso
     assert (config["path"], config["legacy"], config["narrowed"]) == (
         str(shared), True, [{"event": "PreToolUse", "matchers": ["Bash"]}])
     fixes = suggested(ok("doctor").stdout, "agentscan hooks")
-    assert fixes == ["agentscan hooks uninstall --agent claude --scope project",
-                     "agentscan hooks install --agent claude --scope project"]
+    assert fixes == ["agentscan hooks uninstall claude --scope project",
+                     "agentscan hooks install claude --scope project"]
     for fix in fixes:
         run_suggested(fix)
     assert [(c["path"], c["events"], c["narrowed"]) for c in hooks_of()["installed"]] == [
@@ -129,7 +129,7 @@ def test_doctor_with_home_suggests_commands_for_that_home(isolated_home: Path, t
     settings = write_json(other / ".claude" / "settings.json", {"hooks": {"PreToolUse": [claude_group("Bash")]}})
     out = ok("--home", str(other), "doctor").stdout
     [fix] = suggested(out, "agentscan hooks")
-    assert fix == f"agentscan hooks install --agent claude --home '{other}'"
+    assert fix == f"agentscan hooks install claude --home '{other}'"
     run_suggested(fix)
     groups = json.loads(settings.read_text())["hooks"]["PreToolUse"]
     assert [group.get("matcher") for group in groups] == [None]  # widened in that home's settings
@@ -138,7 +138,7 @@ def test_doctor_with_home_suggests_commands_for_that_home(isolated_home: Path, t
     empty.mkdir()
     commands = [line.strip() for line in ok("--home", str(empty), "doctor").stdout.splitlines()
                 if line.strip().startswith("agentscan hooks install")]
-    assert commands == [f"agentscan hooks install --agent {agent} --home {empty}" for agent in ("claude", "cursor")]
+    assert commands == [f"agentscan hooks install {agent} --home {empty}" for agent in ("claude", "cursor")]
 
 
 def test_the_other_scope_warning_keeps_home(isolated_home: Path, project: Path, tmp_path: Path) -> None:

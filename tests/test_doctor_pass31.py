@@ -54,7 +54,7 @@ def test_the_hook_hint_is_a_command_for_the_agent_whose_sessions_are_here(isolat
     assert "|" not in "".join(pasted(out, "agentscan hooks")) and "cursor|claude" not in out
     [command] = pasted(out, "agentscan hooks install")
     # Pasted into a shell it is one command for that home (the space in its name quoted).
-    assert shlex.split(command) == ["agentscan", "hooks", "install", "--agent", "claude", "--home", str(home)]
+    assert shlex.split(command) == ["agentscan", "hooks", "install", "claude", "--home", str(home)]
     assert "`" not in command
 
 
@@ -62,11 +62,11 @@ def test_with_no_session_the_hint_has_a_command_for_each_agent(isolated_home: Pa
     empty = tmp_path / "empty"
     empty.mkdir()
     out = doctor("--home", str(empty), "doctor").stdout
-    assert [shlex.split(command)[4] for command in pasted(out, "agentscan hooks install")] == ["claude", "cursor"]
+    assert [shlex.split(command)[3] for command in pasted(out, "agentscan hooks install")] == ["claude", "cursor"]
     # The home of the environment: no --home, which would name another.
     out = doctor("doctor").stdout
-    assert pasted(out, "agentscan hooks install") == ["agentscan hooks install --agent claude",
-                                                      "agentscan hooks install --agent cursor"]
+    assert pasted(out, "agentscan hooks install") == ["agentscan hooks install claude",
+                                                      "agentscan hooks install cursor"]
 
 
 # --- 2: a warning's files, and the command that prints every warning -------------------------

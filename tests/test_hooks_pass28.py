@@ -248,7 +248,7 @@ def test_a_second_entry_beside_one_for_every_tool_is_reported_stored_twice(isola
     [line] = [line for line in out.splitlines() if "stored twice:" in line]
     assert "PreToolUse (2 entries), Stop (2 entries)" in line and "stored twice" in line
     [fix] = suggested(out)
-    assert fix == "agentscan hooks install --agent claude"
+    assert fix == "agentscan hooks install claude"
     ok(*shlex.split(fix)[1:])  # the fix it names is the one that works
     [claude_config] = hooks_of()["installed"]
     assert claude_config["stored_twice"] == [] and "stored twice" not in ok("doctor").stdout
@@ -265,7 +265,7 @@ def test_two_cursor_entries_without_a_matcher_are_stored_twice_and_the_fix_keeps
     [cursor] = hooks_of("--home", str(other))["installed"]
     assert cursor["stored_twice"] == [{"event": "preToolUse", "entries": 2}]
     [fix] = suggested(ok("--home", str(other), "doctor").stdout)
-    assert fix == f"agentscan hooks install --agent cursor --home '{other}'"
+    assert fix == f"agentscan hooks install cursor --home '{other}'"
     ok(*shlex.split(fix)[1:])
     assert hooks_of("--home", str(other))["installed"][0]["stored_twice"] == []
     assert not (isolated_home / ".cursor").exists()  # the real home was left alone

@@ -168,7 +168,7 @@ def test_doctor_wraps_its_prose_and_keeps_times_whole_at_80_columns(tty, isolate
     assert times and all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", t) for t in times), times
     assert all(width_of(line) <= 80 or " " not in line.strip() for line in demo.splitlines())
     # The demo's report suggests no install (one would change the user's own home), wrapped too.
-    assert "not installed in the demo home" in demo and "agentscan hooks install --agent" not in demo
+    assert "not installed in the demo home" in demo and "agentscan hooks install c" not in demo
 
 
 def test_doctor_says_a_root_s_note_whole_under_its_table(tty, isolated_home: Path) -> None:  # noqa: ANN001

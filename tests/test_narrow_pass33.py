@@ -44,14 +44,15 @@ def cells(line: str) -> list[str]:
 def prices(*models: str) -> list[str]:
     """The table's lines (after the line naming the price data)."""
     lines = run("prices", *models)[0].splitlines()
-    return lines[next(index for index, line in enumerate(lines) if line.startswith("MODEL")):]
+    return lines[next(index for index, line in enumerate(lines) if line.startswith(("MODEL", "PRICED AS"))):]
 
 
 def test_prices_one_column_short_cut_the_model_s_name_not_a_price(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(56)
     lines = prices("claude-sonnet-4-5")
-    assert cells(lines[0]) == ["MODEL", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
-    assert cells(lines[1]) == ["claude-sonnet-4…", "$3.00", "$15.00", "$0.30", "$3.75"]
+    # (MODEL is left out: the answer names the model; pass 40)
+    assert cells(lines[0]) == ["PRICED", "AS", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
+    assert cells(lines[1]) == ["anthropic/claud…", "$3.00", "$15.00", "$0.30", "$3.75"]
     assert cells(lines[2]) == ["above", "200k", "$6.00", "$22.50", "$0.60", "$7.50"]
     assert all(width_of(line) <= 56 for line in lines)
 
@@ -61,8 +62,8 @@ def test_names_that_cut_would_read_alike_are_kept_whole_and_the_line_overflows(i
                                                                                width: int) -> None:
     tty(width)
     lines = prices("claude-sonnet-4-5", "claude-sonnet-4-0")
-    rows = [cells(line) for line in lines if line.startswith("claude")]
-    assert [row[0] for row in rows] == ["claude-sonnet-4-5", "claude-sonnet-4-0"]
+    rows = [cells(line) for line in lines if line.startswith("anthropic/")]
+    assert [row[0] for row in rows] == ["anthropic/claude-sonnet-4-5", "anthropic/claude-sonnet-4-0"]
     assert all(row[-1].startswith("$") and "…" not in row[-1] for row in rows)
     assert lines[0].endswith("CACHE WRITE")
 
@@ -70,7 +71,7 @@ def test_names_that_cut_would_read_alike_are_kept_whole_and_the_line_overflows(i
 def test_prices_too_wide_for_even_a_cut_name_are_printed_whole(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(30)
     lines = prices("claude-sonnet-4-5")
-    assert cells(lines[1]) == ["claude-sonn…", "$3.00", "$15.00", "$0.30", "$3.75"]
+    assert cells(lines[1]) == ["anthropic/c…", "$3.00", "$15.00", "$0.30", "$3.75"]
     assert not any(CUT_FIGURE.search(line) for line in lines)
 
 

@@ -89,7 +89,7 @@ def test_doctor_says_an_older_install_s_backslashed_claude_command_runs_nothing(
     assert config["problem"] == (
         r"the hook runs C:\Users\me\.venv\Scripts\agentscan.exe unquoted, and Git Bash, which Claude Code runs "
         "hooks with on Windows when it is installed, takes its backslashes for escapes and runs nothing; run "
-        "`agentscan hooks install --agent claude` again (it writes the path with forward slashes)")
+        "`agentscan hooks install claude` again (it writes the path with forward slashes)")
 
 
 @pytest.mark.parametrize("command", [NEW, '"C:/Users/John Smith/agentscan.exe" hook --agent claude',

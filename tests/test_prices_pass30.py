@@ -50,6 +50,6 @@ def test_prices_alone_on_a_terminal_says_how_to_ask_for_a_model(isolated_home, t
     result = runner.invoke(app, ["prices"])
     assert result.exit_code == 0
     assert result.stdout.startswith("price data: ")
-    assert "give model names for their prices: `agentscan prices sonnet-4-5 gpt-5`" in result.stderr
+    assert "give model names for their prices: `agentscan prices sonnet-4.5 gpt-5`" in result.stderr
     tty(100, stderr=False)
     assert runner.invoke(app, ["prices"]).stderr == ""  # a hint for a person only

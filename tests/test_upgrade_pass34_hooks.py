@@ -44,7 +44,7 @@ def test_a_hook_whose_program_was_deleted_is_a_problem_with_its_fix(isolated_hom
     document = orjson.loads(ok("doctor", "--json", "--no-redact").stdout)
     problems = {config["agent"]: config["problem"] for config in document["hooks"]["configs"]}
     assert problems == {
-        agent: f"the hook runs {gone}, which does not exist: run `agentscan hooks install --agent {agent}` again"
+        agent: f"the hook runs {gone}, which does not exist: run `agentscan hooks install {agent}` again"
         for agent in ("claude", "cursor")}
     text = ok("doctor").stdout
     assert f"problem: {isolated_home}/.claude/settings.json: the hook runs {gone}, which does not exist" in text
@@ -59,7 +59,7 @@ def test_a_program_that_cannot_run_and_claude_s_exec_form(isolated_home: Path, t
     write_json(isolated_home / ".claude" / "settings.json", claude_config(f"'{plain}' hook --agent claude"))
     [config] = configs(isolated_home)
     assert config["problem"] == (f"the hook runs {plain}, which is not an executable file: "
-                                 "run `agentscan hooks install --agent claude` again")
+                                 "run `agentscan hooks install claude` again")
     # The exec form: ``command`` is the program alone, its words in ``args``.
     gone = tmp_path / "my venv" / "bin" / "agentscan"
     write_json(isolated_home / ".claude" / "settings.json", claude_config(str(gone), args=["hook", "--agent", "claude"]))
@@ -83,7 +83,7 @@ def test_a_hook_running_another_agentscan_is_a_note(isolated_home: Path, tmp_pat
     [config] = configs(isolated_home)
     assert config["problem"] is None
     assert config["note"] == (f"the hook runs {old}, not this agentscan ({new}); to capture with this one, "
-                              "run `agentscan hooks install --agent claude`")
+                              "run `agentscan hooks install claude`")
     monkeypatch.setattr(sys, "argv", [str(old), "doctor"])  # the same one: nothing to say
     assert configs(isolated_home)[0]["note"] is None
     monkeypatch.setattr(sys, "argv", ["/usr/lib/python3/agentscan/__main__.py", "doctor"])  # python -m: not clear
@@ -111,5 +111,5 @@ def test_a_project_hook_in_both_its_settings_files_is_said_twice(isolated_home: 
     assert found[str(local)]["note"] is None
     assert found[str(shared)]["note"] == (
         f"agentscan's hook is also installed in {local}: Claude Code runs the hooks of both files, so each event "
-        "can be captured twice; run `agentscan hooks uninstall --agent claude --scope project`, which removes "
-        "agentscan's entries from both, then `agentscan hooks install --agent claude --scope project`")
+        "can be captured twice; run `agentscan hooks uninstall claude --scope project`, which removes "
+        "agentscan's entries from both, then `agentscan hooks install claude --scope project`")

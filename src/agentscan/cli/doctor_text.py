@@ -237,7 +237,7 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
         lead = (f"not installed; for the {'agent' if len(here) == 1 else 'agents'} whose sessions are here, run:"
                 if here else "not installed; for the agent you use, run:")
         lines += _lines(lead, term, "  ")
-        lines += _verbatim([f"agentscan hooks install --agent {agent}{home_flag}" for agent in here or HOOK_AGENTS])
+        lines += _verbatim([f"agentscan hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS])
     store = hooks["store"]
     agents = ", ".join(f"{agent} {count:,}" for agent, count in sorted(store["by_agent"].items()))
     held = f"{render.plural(store['sessions'], 'session')}" + (f" ({agents})" if agents else "")
@@ -264,8 +264,8 @@ def _both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) ->
     name = {"claude": "Claude Code", "cursor": "Cursor"}.get(agent, agent)
     user = clean_path(render.path_text(config["also_installed"], term))
     return (f"agentscan's hook is also installed in {user}: {name} runs the hooks of both files, so each "
-            f"event can be captured twice; to keep one, run `agentscan hooks uninstall --agent {agent} "
-            f"--scope project` here, or `agentscan hooks uninstall --agent {agent}{home_flag}` for the user's")
+            f"event can be captured twice; to keep one, run `agentscan hooks uninstall {agent} "
+            f"--scope project` here, or `agentscan hooks uninstall {agent}{home_flag}` for the user's")
 
 
 def _narrowed_text(config: dict[str, Any], home_flag: str) -> str:
@@ -303,8 +303,8 @@ def _stored_twice_text(config: dict[str, Any], home_flag: str) -> str:
 def _install_fix(config: dict[str, Any], home_flag: str) -> str:
     """``run `agentscan hooks install …```: the command that leaves one entry seeing every tool."""
     agent, scope = config["agent"], config["scope"]
-    install = f"agentscan hooks install --agent {agent}" + (" --scope project" if scope == "project" else home_flag)
+    install = f"agentscan hooks install {agent}" + (" --scope project" if scope == "project" else home_flag)
     if config.get("legacy"):
         # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
-        return f"run `agentscan hooks uninstall --agent {agent} --scope project`, then `{install}`,"
+        return f"run `agentscan hooks uninstall {agent} --scope project`, then `{install}`,"
     return f"run `{install}`"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentscan.cli import render
-from agentscan.cli.table import Column, Row, print_table, told_apart
+from agentscan.cli.table import GAP, Column, Row, natural, print_table, told_apart
 from agentscan.cli.term import clean, width_of
 
 #: (header, genai-prices field): the prices agentscan's token vocabulary is billed at
@@ -21,13 +21,21 @@ PRICE_COLUMNS = (
     ("CACHE READ", "cache_read_mtok"),
     ("CACHE WRITE", "cache_write_mtok"),
 )
+#: the answer: what a name is priced as.  A label, cut only once MODEL is as narrow as it goes
+#: (never below "  above 200k", which it holds when MODEL is left out), and never left out:
+#: it is what was asked (``aws/regional.…`` said a Bedrock profile is billed at Bedrock's rate)
+PRICED_AS = Column("PRICED AS", label=True, min_width=12)
+_PRICES = tuple(Column(header, right=True) for header, _ in PRICE_COLUMNS)
 COLUMNS = (
-    # A model's name is a label: cut (``claude-sonnet-4…``) once PRICED AS has gone, rather
-    # than a price (``$3.…``); never below "  above 200k".
-    Column("MODEL", label=True, min_width=12),
-    Column("PRICED AS", flex=True, min_width=12, drop=1),
-    *(Column(header, right=True) for header, _ in PRICE_COLUMNS),
+    # The name as asked, the person's own input: cut (``claude-so…``) before the answer is,
+    # never below what tells the rows apart (``told_apart``) nor, while a tier's label is
+    # under it, "  above 200k".
+    Column("MODEL", flex=True, min_width=8),
+    PRICED_AS,
+    *_PRICES,
 )
+#: the table without MODEL, when it would not fit and every answer names its row
+ANSWER_COLUMNS = (PRICED_AS, *_PRICES)
 
 
 def money(value: float) -> str:
@@ -75,7 +83,9 @@ def model_rows(found: dict[str, Any]) -> list[Row]:
         return [Row([query, "no price", *("-" for _ in PRICE_COLUMNS)])]
     fields = found["price_fields"] or {}
     bases = [_base(fields.get(name)) for _, name in PRICE_COLUMNS]
-    rows = [Row([query, clean(f"{found['provider']}/{found['model_id']}"),
+    # A fast-mode price is said, as the rates are the model's own no longer.
+    answer = clean(f"{found['provider']}/{found['model_id']}") + (" (fast mode)" if _fast_mode(found) else "")
+    rows = [Row([query, answer,
                  *("-" if base is None else money(base) for base in bases)])]
     tiers = [_tiers(fields.get(name)) for _, name in PRICE_COLUMNS]
     current = list(bases)  # each price as it stands at the size reached so far
@@ -88,16 +98,56 @@ def model_rows(found: dict[str, Any]) -> list[Row]:
     return rows
 
 
+def answers_name_them(looked_up: list[dict[str, Any]]) -> bool:
+    """Whether each row's PRICED AS names it: every name has a price, and no two the same
+    (``sonnet-4.5`` and ``claude-sonnet-4-5`` both priced as ``anthropic/claude-sonnet-4-5``
+    are told apart by MODEL alone)."""
+    answers = [(found["provider"], found["model_id"], _fast_mode(found)) for found in looked_up]
+    return all(model_id is not None for _, model_id, _ in answers) and len(set(answers)) == len(answers)
+
+
+def _fast_mode(found: dict[str, Any]) -> bool:
+    """Whether a name was priced at its model's fast-mode rates (``opus-4.8-fast``: Claude
+    Code's fast mode, ``anthropic/claude-opus-4-8``'s price variant), not as a model of its
+    own whose name ends so (``grok-4-fast``): ``library.describe`` names it so."""
+    from agentscan.pricing.aliases import fast_mode_base
+
+    return found["model_id"] is not None and (str(found.get("name") or "").endswith(", fast mode")
+                                              or fast_mode_base(str(found["query"])) is not None)
+
+
+def tiers_under_answer(rows: list[Row]) -> list[Row]:
+    """``model_rows`` with each tier's label (``  above 200k``) under PRICED AS, so MODEL, cut
+    or left out to fit, may be narrower than it."""
+    return [Row([row.cells[1] and row.cells[0], row.cells[1] or row.cells[0], *row.cells[2:]], style=row.style)
+            for row in rows]
+
+
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
     rows = [row for found in looked_up for row in model_rows(found)]
     term = render.terminal()
-    model = told_apart(COLUMNS[0], (clean(found["query"]) for found in looked_up))
     # A tier's label is a number too (``  above 1,234,567``): never cut.
-    tiers = [width_of(row.cells[0]) for row in rows if row.cells[0].startswith("  above ")]
-    columns = (model._replace(min_width=max([model.min_width, *tiers])), *COLUMNS[1:])
+    tiers = max([width_of(row.cells[0]) for row in rows if row.cells[0].startswith("  above ")], default=0)
+    model = told_apart(COLUMNS[0], (clean(found["query"]) for found in looked_up))
+    # Cut, the answers still read apart (``anthropic/cl…`` twice named neither).
+    answer = told_apart(PRICED_AS, (row.cells[1] for row in rows if row.cells[1]))
+    answer = answer._replace(min_width=max(answer.min_width, tiers))
+    columns: tuple[Column, ...] = (model._replace(min_width=max(model.min_width, tiers)), *COLUMNS[1:])
+    if term.tty and _too_wide(columns, rows, term.width):
+        # PRICED AS is what was asked: MODEL, the person's own input, gives way first (cut
+        # only as far as the rows still read apart), and goes when each answer names its row.
+        rows = tiers_under_answer(rows)
+        if answers_name_them(looked_up):
+            columns, rows = (answer, *ANSWER_COLUMNS[1:]), [Row(row.cells[1:], style=row.style) for row in rows]
+        else:
+            columns = (model, answer, *COLUMNS[2:])
     hidden = print_table(columns, rows, term=term)
     said = "dollars per million tokens"
-    if any(row.cells[0].startswith("  above ") for row in rows):
+    if tiers:
         said += "; 'above 200k': when the prompt holds more than that many tokens"
     render.note(f"{said}; --json has every price (web search, 1-hour cache writes, …)"
                 + (f"; left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""), tty_only=True)
+
+
+def _too_wide(columns: tuple[Column, ...], rows: list[Row], width: int) -> bool:
+    return sum(natural(columns, rows)) + len(GAP) * (len(columns) - 1) > width

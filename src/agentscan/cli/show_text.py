@@ -8,7 +8,8 @@ from typing import Iterable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
-from agentscan.cli.term import Terminal, clean, clean_path, cut, home_short, width_of, wrap_columns, write_out
+from agentscan.cli.showfit import leading_path, tokens_field
+from agentscan.cli.term import Terminal, clean, clean_path, cut, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
 from agentscan.timeutil import parse_iso, shown_time
@@ -67,10 +68,32 @@ def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
 _PATHS = frozenset({"cwd", "path"})
 
 
+def _tool_summary(tool: ToolEvent, room: int, term: Terminal) -> str:
+    """A tool call's summary in ``room`` columns.  One that is a path, or starts with one
+    (``Write: /home/me/src/app/handlers/refund_flow.py``), keeps the path's end, as
+    ``list``'s CWD does: ``…/handlers/refund_flow.py``, not ``/home/me/src/app/handl…``,
+    which lost the file the call was about.  A pipe gets it as before."""
+    text = clean(tool.summary) or "-"
+    room = max(room, 10)
+    if not term.tty or width_of(text) <= room:
+        return _fit(tool.summary, room, term, PIPE_TOOL)
+    path = leading_path(text, tool.paths)
+    if path is None:
+        return cut(text, room)
+    rest = text[len(path):]
+    if not rest:
+        return cut_left(path, room)
+    if width_of(path) + 2 <= room:  # the path whole, and a glimpse of what follows it
+        return path + cut(rest, room - width_of(path))
+    return cut_left(path, room - 2) + " …"
+
+
 def _field(label: str, value: str, term: Terminal) -> list[str]:
     """``  label    value``; on a terminal a long value wraps under itself in the columns it
-    takes (CJK and emoji two each); a path is never split."""
+    takes (CJK and emoji two each); a path is never split, nor a term of ``tokens``."""
     line = f"  {label:<8} {value}"
+    if label == "tokens" and term.tty and width_of(line) > term.width:
+        return tokens_field(value, term)
     # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  One word
     # (a model, a branch) does too; only text of wide characters without a space (CJK) is
     # broken by columns.
@@ -273,7 +296,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
             marker = _MARKERS.get(tool.status, UNKNOWN_MARKER)
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
             head = f"  {marker} {clean(tool.name)}{who}: "
-            lines.append(head + _fit(tool.summary, term.width - width_of(head), term, PIPE_TOOL))
+            lines.append(head + _tool_summary(tool, term.width - width_of(head), term))
         lines += unknown_legend(shown_tools, term, "  ")
     lines += _error_lines(detail, term, zone)
     if detail.responses:

@@ -149,9 +149,9 @@ def _reinstall(agent: str, scope: str, legacy: bool, again: str = " again") -> s
     """The command that writes this agentscan's path into the config (``hooks install``
     updates the command of its entries in place); a project's shared settings.json, which
     installs no longer write, is cleaned by an uninstall first."""
-    install = f"agentscan hooks install --agent {agent}" + (" --scope project" if scope == "project" else "")
+    install = f"agentscan hooks install {agent}" + (" --scope project" if scope == "project" else "")
     if legacy:
-        return f"`agentscan hooks uninstall --agent {agent} --scope project`, then `{install}`"
+        return f"`agentscan hooks uninstall {agent} --scope project`, then `{install}`"
     return f"`{install}`{again}"
 
 
@@ -223,9 +223,9 @@ def _note_both_project_files(configs: list[dict[str, Any]]) -> None:
     for config in configs:
         if config["legacy"] and config["events"] and local:
             note = (f"agentscan's hook is also installed in {local[0]['path']}: Claude Code runs the hooks of both "
-                    "files, so each event can be captured twice; run `agentscan hooks uninstall --agent claude "
+                    "files, so each event can be captured twice; run `agentscan hooks uninstall claude "
                     "--scope project`, which removes agentscan's entries from both, then "
-                    "`agentscan hooks install --agent claude --scope project`")
+                    "`agentscan hooks install claude --scope project`")
             config["note"] = note  # its fix also points the hook at this agentscan (``_other_agentscan``)
 
 
