@@ -155,7 +155,7 @@ def test_installing_in_the_other_scope_warns_of_the_double_registration(isolated
     assert local.is_file()  # warned, not refused
     [warning] = result.stderr.splitlines()
     assert warning.startswith(f"warning: {user}: agentscan's hook is also installed here")
-    assert f"agentscan hooks uninstall --agent {agent} --scope user" in warning
+    assert f"agentscan hooks uninstall {agent} --scope user" in warning
     # And the other way round, also when there is nothing to change; --json carries it.
     doc = json.loads(ok("hooks", "install", "--agent", agent, "--json").stdout)
     [entry] = doc["warnings"]

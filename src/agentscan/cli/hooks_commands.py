@@ -278,7 +278,7 @@ def _elsewhere_warnings(agent: str, scope: str, home: Path, cwd: Path, home_give
     from agentscan.model import ScanWarning
 
     def uninstall(where: str) -> str:
-        command = f"`agentscan hooks uninstall --agent {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
+        command = f"`agentscan hooks uninstall {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
         return command if where == "user" else f"{command} in {cwd}"  # a project's config is the current directory's
 
     name = {"claude": "Claude Code", "cursor": "Cursor"}[agent]
