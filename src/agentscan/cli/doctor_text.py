@@ -163,6 +163,11 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
                         f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
+    if not any(provider["sessions"] for provider in report["providers"]):
+        # A page of "does not exist" rows ended without saying what they add up to.
+        out += ["", *_lines("no sessions found for any agent here: if your agents keep their files "
+                            "elsewhere, set the variable that moves them (the README's table of where "
+                            "agentscan looks), or read another home with --home DIR", term)]
     # Every line is clean already: the untrusted parts (ids, paths, findings, hook errors)
     # were, in ``_lines``, ``_fitted`` and ``_verbatim``.  Cleaning the finished lines again
     # turned the ESC of the tables' own bold headers into U+FFFD ("\ufffd[1mKIND").
