@@ -39,8 +39,9 @@ def test_at_80_columns_a_bedrock_name_s_answer_is_shown(isolated_home: Path, tty
     tty(80)
     lines = table(run("prices", BEDROCK)[0])
     assert lines[0].split()[:2] == ["PRICED", "AS"]
-    assert lines[1].startswith("aws/regional.anthropic.claude-sonnet-4-")
-    assert lines[1].split()[1:] == ["$3.00", "$15.00", "$0.30", "$3.75"]
+    # whole, the cache write price left out to fit (said under the table) rather than it cut
+    assert lines[1].split()[0] == "aws/regional.anthropic.claude-sonnet-4-20250514-v1:0"
+    assert lines[1].split()[1:] == ["$3.00", "$15.00", "$0.30"]
     assert all(width_of(line) <= 80 for line in lines)
 
 
@@ -243,3 +244,15 @@ def test_the_docs_say_by_cwd_is_ordered_by_total_tokens(isolated_home: Path) -> 
     document = orjson.loads(run("--demo", "tokens", "--by", "cwd", "--json")[0])
     totals = [entry["tokens"]["total"] for entry in document["rows"] if entry["tokens"]]
     assert totals == sorted(totals, reverse=True) and len(totals) > 2
+
+
+@pytest.mark.parametrize("width", [40, 50, 60])
+def test_prices_fits_a_narrow_terminal_by_leaving_prices_out(isolated_home: Path, tty, width: int) -> None:  # noqa: ANN001
+    """Once MODEL is as narrow as it goes, the cache prices (then output) go, said so: the
+    table is never wider than the terminal, and the answer stays."""
+    tty(width)
+    out, err = run("prices", "sonnet-4.5", "claude-opus-4-1", "gpt-5", "claude-sonet-4-5")
+    lines = table(out)
+    assert lines and all(width_of(line) <= width for line in lines), lines
+    assert "PRICED AS" in lines[0] and "CACHE WRITE" not in lines[0]
+    assert "left out to fit" in " ".join(err.split()) and "CACHE WRITE" in " ".join(err.split())

@@ -25,7 +25,10 @@ PRICE_COLUMNS = (
 #: (never below "  above 200k", which it holds when MODEL is left out), and never left out:
 #: it is what was asked (``aws/regional.…`` said a Bedrock profile is billed at Bedrock's rate)
 PRICED_AS = Column("PRICED AS", label=True, min_width=12)
-_PRICES = tuple(Column(header, right=True) for header, _ in PRICE_COLUMNS)
+#: what goes on a terminal too narrow for the table once MODEL is as narrow as it goes (higher
+#: first): the cache prices, then output; the input price and the answer stay
+_DROPS = {"CACHE WRITE": 3, "CACHE READ": 2, "OUTPUT": 1}
+_PRICES = tuple(Column(header, right=True, drop=_DROPS.get(header, 0)) for header, _ in PRICE_COLUMNS)
 COLUMNS = (
     # The name as asked, the person's own input: cut (``claude-so…``) before the answer is,
     # never below what tells the rows apart (``told_apart``) nor, while a tier's label is
