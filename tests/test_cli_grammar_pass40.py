@@ -298,3 +298,11 @@ def test_a_group_given_no_command_shows_its_help_whole(argv: list[str], heading:
     code, out, err = typer_run(*argv)
     shown = out + err
     assert code == 2 and shown.startswith(heading) and "\nCommands:\n" in shown and "error:" not in shown
+
+
+@pytest.mark.parametrize("typed, said", [("cache", "error: No such command 'cache'."),
+                                         ("tokns", "error: No such command 'tokns'. Did you mean 'tokens'?"),
+                                         ("lst", "error: No such command 'lst'. Did you mean 'list'?")])
+def test_an_unknown_command_gets_only_a_close_guess(typed: str, said: str) -> None:
+    code, out, err = typer_run(typed)
+    assert (code, out, err.splitlines()[0]) == (2, "", said)

@@ -32,3 +32,15 @@ def _run(args: list[str], home: Path) -> tuple[int, str]:
 def test_a_full_disk_is_said_in_one_line(isolated_home: Path, args: list[str]) -> None:
     code, err = _run(args, isolated_home)
     assert (code, err) == (1, "error: cannot write to stdout: No space left on device\n")
+
+
+@pytest.mark.parametrize("target, said", [("pipe", "False"), ("full", "True")])
+def test_only_stdout_s_own_refusal_is_said_as_stdout_s(target: str, said: str) -> None:
+    """An I/O error of another file (an unreadable price file's EIO) while stdout is a pipe
+    is not said as stdout's (its traceback shows the real cause); /dev/full's is."""
+    code = ("import errno, sys; from agentscan.cli.streams import stdout_refused; "
+            "print(stdout_refused(OSError(errno.EIO, 'Input/output error')), file=sys.stderr)")
+    with FULL.open("wb") as full:
+        done = subprocess.run([sys.executable, "-c", code], stdout=full if target == "full" else subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=60)
+    assert done.stderr.decode().strip() == said

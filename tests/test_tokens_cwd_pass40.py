@@ -200,3 +200,21 @@ def test_a_directory_s_answer_counts_every_provider_s_files(isolated_home: Path,
     cli_json("tokens", "-p", "gemini", *args)
     cli_json("tokens", "-p", "gemini")
     assert asked == [True, False]
+
+
+def test_many_directories_do_not_push_out_the_answer_of_every_session(isolated_home: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentscan.cli import tokens_answer
+    from agentscan.scan import tokens
+
+    monkeypatch.setattr(tokens_answer, "KEPT_DIRECTORIES", 2)
+    _home(isolated_home)
+    every = cli_json("tokens", "--by", "day")
+    for directory in (API, WEB, "/elsewhere", API + "/server"):
+        cli_json("tokens", "--cwd", directory)
+    made: list[object] = []
+    real = tokens.token_report
+    monkeypatch.setattr(tokens, "token_report", lambda *a, **k: made.append(k) or real(*a, **k))
+    assert cli_json("tokens", "--by", "day") == every and made == []  # still kept
+    cli_json("tokens", "--cwd", API)  # pushed out by the two newest directories
+    assert len(made) == 1

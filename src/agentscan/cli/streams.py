@@ -160,12 +160,46 @@ _REFUSED = frozenset({"ENOSPC", "EDQUOT", "EFBIG", "EIO"})
 def stdout_refused(exc: BaseException) -> bool:
     """Whether ``exc`` is a write to stdout that its file refused (``/dev/full``, a full
     disk): an ``OSError`` of ``_REFUSED`` naming no file (a file agentscan opened by its
-    name would be named), while stdout is a file that cannot take more."""
+    name would be named), and stdout refusing again what it still holds.  The error of a
+    read (an unreadable price file's ``EIO``) is not said as stdout's: stdout takes its
+    output, and the error is raised as it was."""
     import errno
 
     if not isinstance(exc, OSError) or exc.filename is not None:
         return False
-    return errno.errorcode.get(exc.errno or 0) in _REFUSED
+    if errno.errorcode.get(exc.errno or 0) not in _REFUSED:
+        return False
+    stream = sys.__stdout__
+    if stream is None:
+        return False
+    try:
+        # What the failed write left in the buffer (a refused write may keep it), tried again.
+        stream.flush()
+    except OSError as again:
+        return again.errno == exc.errno
+    except ValueError:  # closed
+        return False
+    # Emptied by the failed write: whether stdout is a file that can take no more.
+    return _full(stream, exc.errno or 0)
+
+
+def _full(stream: Any, code: int) -> bool:
+    """Whether ``stream`` is a file that refuses writes with ``code``: a device that is not
+    a terminal (``/dev/full``), or a regular file on a full file system (or one too large,
+    over quota, or failing).  A pipe or a terminal takes output: an error of another file."""
+    import errno
+    import stat
+
+    try:
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISCHR(mode):
+            return not os.isatty(fd)
+        if stat.S_ISREG(mode):
+            return code != errno.ENOSPC or os.fstatvfs(fd).f_bavail == 0
+    except (OSError, ValueError):
+        return False
+    return False
 
 
 def drop_stdout() -> None:

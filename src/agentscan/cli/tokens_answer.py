@@ -20,9 +20,11 @@ from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
 
 
-#: ``tokens`` answers kept at most, once one of a directory (``--cwd``) is kept: each
-#: directory's is kept apart, and a user who visits many must not grow the index for ever
+#: ``--cwd`` answers kept at most: each directory's is kept apart, and a user who visits many
+#: must not grow the index for ever (nor push out the answers of every session: their slots
+#: do not begin with ``CWD_SLOT``)
 KEPT_DIRECTORIES = 16
+CWD_SLOT = "@"
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -42,7 +44,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     if cwd is not None:
         question["cwd"] = cwd
         # Each directory's answer kept apart (``tokens --cwd .`` in one project, then another's).
-        question["slot"] = f"{by}@{blake2b(cwd.encode('utf-8', 'surrogateescape'), digest_size=8).hexdigest()}"
+        question["slot"] = f"{CWD_SLOT}{blake2b(cwd.encode('utf-8', 'surrogateescape'), digest_size=8).hexdigest()}:{by}"
     if not as_json:
         term = render.terminal()
         # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),
@@ -110,7 +112,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 answerpatch.keep(scanner, command, question, report, answer=answer)
         answer = answer if answer is not None else recorded.stored_text(out, err)
         answers.remember(scanner, command, question, key, answer, raised,
-                         kept=KEPT_DIRECTORIES if cwd is not None else None)
+                         kept=KEPT_DIRECTORIES if cwd is not None else None, kept_under=CWD_SLOT)
 
 
 def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[str],

@@ -64,6 +64,7 @@ def _worded(error: Exception) -> Exception:
         return error
     explain(error, COMMAND_MODULES)
     _keep_close_suggestions(error)
+    _keep_close_commands(error)
 
     def show(file: Any = None) -> None:
         text = usage_error_text(error.format_message(), command_path(getattr(error, "ctx", None)))  # type: ignore[attr-defined]
@@ -91,6 +92,21 @@ def close_options(typed: str, options: list[str]) -> list[str]:
         if SequenceMatcher(None, name, other).ratio() >= SUGGESTION_CUTOFF or (len(name) >= 3 and other.startswith(name)):
             close.append(option)
     return sorted(close)
+
+
+def _keep_close_commands(error: Exception) -> None:
+    """Click's ``Did you mean 'trace'?`` under an unknown command, kept only for the close
+    ones (``close_options``): ``cache`` is no slip for ``trace``, nor ``tokns`` for ``hooks``."""
+    import re
+
+    message = getattr(error, "message", None)
+    ctx = getattr(error, "ctx", None)
+    found = re.match(r"No such command '(?P<typed>.*)'\.(?: Did you mean .*\?)?$", message or "", re.DOTALL)
+    if found is None or ctx is None or not hasattr(ctx.command, "list_commands"):
+        return
+    close = [f"'{name}'" for name in close_options(found["typed"], ctx.command.list_commands(ctx))]
+    said = "" if not close else close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    error.message = f"No such command {found['typed']!r}." + (f" Did you mean {said}?" if said else "")  # type: ignore[attr-defined]
 
 
 def _keep_close_suggestions(error: Exception) -> None:

@@ -193,16 +193,17 @@ def _warnings_of(blob: bytes) -> list[tuple[str, str, int | None]] | None:
 
 
 def remember(scanner: Scanner, command: str, question: Mapping[str, Any], key: str | None,
-             answer: bytes, warnings: Captured, *, kept: int | None = None) -> None:
+             answer: bytes, warnings: Captured, *, kept: int | None = None, kept_under: str = "") -> None:
     """Keep ``answer`` (what was printed) under ``key``; ``warnings``: every warning its
     computation raised, as ``ScanContext.warnings.capture(MAX_WARNINGS)`` caught them (said
     again on recall, they fold into the same list).  ``kept``: the command's answers stored
-    last that are kept (each question its own ``slot``); the others are forgotten."""
+    last that are kept (each question its own ``slot``), of those whose slot begins with
+    ``kept_under``; the others are forgotten."""
     # Something not read this time (``ScanContext.warn(passing=True)``) must be read next time.
     if key is None or scanner.cache is None or warnings.overflowed or warnings.passing:
         return
     blob = _warnings_blob([(w.path, w.message, w.line) for w in warnings])
     scanner.cache.put_snapshot_parts(_slot(command, question), key, sealed_parts(framed_parts(blob, answer)))
     if kept is not None:
-        scanner.cache.keep_newest_snapshots(f"answer:{command}:", kept)
+        scanner.cache.keep_newest_snapshots(f"answer:{command}:{kept_under}", kept)
     scanner.cache.commit()
