@@ -180,7 +180,7 @@ def test_demo_doctor_and_hook_leave_the_user_s_events_store_alone(data_dir: Path
     assert report["store"]["source"] == "--demo" and report["store"]["sessions"] == 1
     assert "real-session" not in orjson.dumps(report).decode()
     text = runner.invoke(app, ["--demo", "doctor"]).stdout
-    assert "not installed in the demo home" in text and "agentscan hooks install --agent" not in text
+    assert "not installed in the demo home" in text and "agentscan hooks install c" not in text
     for argv in (["--demo", "hook", "--agent", "claude"], ["hook", "--agent", "claude", "--demo"]):
         result = runner.invoke(app, argv, input='{"hook_event_name": "Stop", "session_id": "typed-for-the-demo"}')
         assert result.exit_code == 0

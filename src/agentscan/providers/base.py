@@ -280,6 +280,12 @@ class Provider(ABC):
         """Provider-specific lines for ``doctor`` (index health, DB locks, …)."""
         return []
 
+    def unread_stores(self, ctx: ScanContext) -> list[tuple[str, str]]:
+        """``(path, why)`` of each database this provider keeps sessions in that could not
+        be read in this scan (a locked one): ``show``'s "no session matches" names them, for
+        the session may be there.  Only what was tried: nothing is opened to answer."""
+        return []
+
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         """Why a ``database`` root whose file can be read cannot be used as one (not SQLite,
         locked, an unfamiliar schema): ``doctor``'s STATUS; ``None``: it can, or not checked."""

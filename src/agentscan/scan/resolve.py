@@ -154,7 +154,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
             return children[0]
         if len(children) > 1:
             raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children])
-        raise _not_found(scanner, query)
+        raise not_found(scanner, query)
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
     return matches[0], None
@@ -164,7 +164,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
 _UNREAD_SHOWN = 3
 
 
-def _not_found(scanner: Scanner, query: str) -> SessionNotFound:
+def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     """Nothing matched; when discovery could not look everywhere, the places it could not
     read are said under the error: the session may be in one of them (a folder of the
     wrong owner), and "no session matches" alone would send the user looking for a typo."""
@@ -183,6 +183,12 @@ def _not_found(scanner: Scanner, query: str) -> SessionNotFound:
     roots = [root for root in scanner.unreadable_explicit_roots() if not named or root.startswith(named + ":")]
     if roots:
         details += ["it may be under a root that was named but could not be read:", *(f"  {root}" for root in roots)]
+    # A database the session may live in only (a Cursor composer of the state DB), locked by
+    # its agent: ``list`` warns of it, and ``show`` must too, or the id looks mistyped.
+    stores = [store for provider in scanner.providers if named in ("", provider.name)
+              for store in provider.unread_stores(scanner.ctx)]
+    if stores:
+        details += ["it may be in a database agentscan could not read:", *(f"  {path}: {why}" for path, why in stores)]
     error.details = tuple(details)
     error.list_hint = True  # what to do next: the CLI says it, with the home it read
     return error

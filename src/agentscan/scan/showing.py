@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from agentscan.errors import SessionNotFound, SessionUnreadable
+from agentscan.errors import SessionUnreadable
 from agentscan.scan.liveness import Liveness
-from agentscan.scan.resolve import find_session
+from agentscan.scan.resolve import find_session, not_found
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -25,8 +25,8 @@ def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetai
     """See ``Scanner.show``."""
     ref, focus = find_session(scanner, query)
     real = scanner.real_ref(ref, one=True)
-    if real is None:
-        raise SessionNotFound(query)
+    if real is None:  # gone since it was found, or its database could not be read this time
+        raise not_found(scanner, query)
     ref = real
     provider = scanner.provider(ref.provider)
     try:

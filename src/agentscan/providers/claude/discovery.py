@@ -27,6 +27,7 @@ from typing import NamedTuple
 import orjson
 
 from agentscan.context import ScanContext
+from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import BOM, read_head
@@ -128,6 +129,8 @@ def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: d
         name = entry.name
         if name.endswith(".jsonl") and is_file(entry):
             stem = name[: -len(".jsonl")]
+            if not usable_id(stem.removeprefix("agent-"), entry.path, ctx):
+                continue
             if stem.startswith("agent-"):
                 _attach_legacy_sidechain(entry, child_path(project, name, entry.path), stem, ctx, sessions)
             else:
@@ -136,7 +139,7 @@ def _scan_project(project: Path, project_str: str, ctx: ScanContext, sessions: d
             warn_special(entry, ctx)
         elif is_dir(entry):
             subagents = os.path.join(entry.path, "subagents")
-            if _subagents_dir(subagents, entry.path, ctx):
+            if _subagents_dir(subagents, entry.path, ctx) and usable_id(name, entry.path, ctx):
                 _attach_subagent_dir(child_path(child_path(project, name, entry.path), "subagents", subagents), subagents, name, ctx, sessions)
 
 
@@ -229,9 +232,10 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
             if stat is None:
                 continue
             stem = name[: -len(".jsonl")]
-            agent_id = stem[len("agent-"):]
-            if current_str != directory_str:
-                agent_id = f"{current.name}/{agent_id}"
+            own_id = stem[len("agent-"):]
+            agent_id = own_id if current_str == directory_str else f"{current.name}/{own_id}"
+            if not (usable_id(own_id, entry.path, ctx) and usable_id(agent_id, entry.path, ctx)):
+                continue
             meta = child_path(current, stem + ".meta.json") if stem + ".meta.json" in names else None
             _attach_subagent(_session(sessions, native_id), SubagentFile(agent_id, child_path(current, name, entry.path), meta),
                              entry.path, stat, ctx)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agentscan.context import ScanContext
+from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit.fsutil import warn_special
 from agentscan.toolkit.paths import child_path, is_within
 from agentscan.providers.codex.header import RolloutHeader, read_header
@@ -250,6 +251,8 @@ def _consider(
         header = read_header(path, ctx, None, ctx.stat(path))
         if header.thread_id is None:
             return  # read_header said why (empty, unreadable, no session_meta)
+        if not usable_id(header.thread_id, path, ctx):
+            return
         thread_id = header.thread_id
     candidate = RolloutFile(path, archived, mtime)
     current = best.get(thread_id)

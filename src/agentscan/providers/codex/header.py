@@ -25,6 +25,8 @@ from cachetools import LRUCache
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
 from agentscan.toolkit import laxjson
+from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.providers.codex.records import RawSessionMeta, ThreadLink, as_dict, as_str, link_of, time_value
 
 HEADER_BYTES = 64 * 1024
@@ -44,6 +46,9 @@ class RolloutHeader(NamedTuple):
     #: a paginated segment's base: (the base segment's rollout id, the byte
     #: offset where the part of it this segment continues ends)
     history_base: tuple[str, int] | None = None
+    #: the first line of the head that was no record, and why (``line 1: invalid JSON (depth
+    #: limit exceeded at column 1026)``): said when no meta of the file's own was found
+    skipped: str | None = None
 
 
 def _meta_of(record: object) -> RawSessionMeta | None:
@@ -81,7 +86,8 @@ def _header_from(meta: RawSessionMeta, line_timestamp: object, own: bool) -> Rol
 
 def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
     first: RolloutHeader | None = None
-    used = 0
+    skipped: str | None = None
+    used = number = 0
     with open_binary(path, HEAD_BUFFER) as handle:
         while used < HEADER_BYTES:
             limit = META_LINE_BYTES if used == 0 else HEADER_BYTES - used
@@ -91,12 +97,19 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
             if used == 0 and line.startswith(BOM):
                 line = line[len(BOM):]
             used += len(line)
+            number += 1
             if not line.endswith(b"\n") and used >= HEADER_BYTES:
                 break  # cut by the budget: not a line we can parse
             try:
                 record = laxjson.loads(line)
-            except orjson.JSONDecodeError:
-                continue  # full passes report bad lines with their numbers
+            except orjson.JSONDecodeError as exc:
+                # Full passes report bad lines with their numbers; the first is kept to say why
+                # no meta was found, when none is (a meta line nested too deep).
+                if skipped is None and line.strip():
+                    skipped = f"line {number}: invalid JSON ({short_json_error(exc, line.strip())})"
+                continue
+            if skipped is None and not isinstance(record, dict):
+                skipped = f"line {number}: JSON line is {json_kind(record)}, not an object"
             meta = _meta_of(record)
             if meta is None:
                 continue
@@ -110,8 +123,8 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
                 first = _header_from(meta, record.get("timestamp"), own=False)
     if first is not None:
         # A meta that is not the file's own (a parent copy) lends only harmless fields.
-        return RolloutHeader(thread_id=None, cwd=first.cwd, git_branch=first.git_branch)
-    return RolloutHeader(thread_id=None)
+        return RolloutHeader(thread_id=None, cwd=first.cwd, git_branch=first.git_branch, skipped=skipped)
+    return RolloutHeader(thread_id=None, skipped=skipped)
 
 
 def _to_fact(header: RolloutHeader, expected_id: str | None) -> dict:
@@ -119,7 +132,7 @@ def _to_fact(header: RolloutHeader, expected_id: str | None) -> dict:
     return {"e": expected_id, "t": header.thread_id, "s": header.started_at.isoformat() if header.started_at else None,
             "c": header.cwd, "b": header.git_branch, "o": header.found_own_meta,
             "l": [link.spawn_parent, link.forked_from, link.agent_type, link.subagent],
-            "h": list(header.history_base) if header.history_base else None}
+            "h": list(header.history_base) if header.history_base else None, "k": header.skipped}
 
 
 def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
@@ -134,10 +147,15 @@ def _from_fact(fact: object, expected_id: str | None) -> RolloutHeader | None:
         base = fact["h"]
         if base is not None and not (len(base) == 2 and isinstance(base[0], str) and type(base[1]) is int):
             return None
+        # A fact without "k" is from before the head's skipped line was kept: read it again
+        # when it found no meta of its own (the warning says why), else none is wanted.
+        skipped = fact["k"] if fact["o"] is not True else fact.get("k")
+        if skipped is not None and not isinstance(skipped, str):
+            return None
         started = datetime.fromisoformat(fact["s"]) if fact["s"] is not None else None
         link = ThreadLink(fact["l"][0], fact["l"][1], fact["l"][2], fact["l"][3] is True)
         return RolloutHeader(fact["t"], started, fact["c"], fact["b"], link, fact["o"] is True,
-                             (base[0], base[1]) if base is not None else None)
+                             (base[0], base[1]) if base is not None else None, skipped)
     except (KeyError, TypeError, ValueError, IndexError):
         return None
 
@@ -173,9 +191,15 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
         facts.put(key[0], stat, _to_fact(header, expected_id))
     _CACHE[key] = header
     if not header.found_own_meta and not quiet:
-        budget = f"in the first {HEADER_BYTES // 1024} KiB"
-        if expected_id:
-            ctx.warn(path, f"no session_meta with id {expected_id} {budget}")
-        else:
-            ctx.warn(path, f"no session_meta {budget} and no id in the file name: skipped")
+        ctx.warn(path, no_meta_message(header, expected_id))
     return header
+
+
+def no_meta_message(header: RolloutHeader, expected_id: str | None) -> str:
+    """What a rollout whose head holds no meta of its own is warned with: the first line
+    it could not read, when there was one (a meta nested too deep is that, not missing)."""
+    budget = f"in the first {HEADER_BYTES // 1024} KiB"
+    why = f" ({header.skipped})" if header.skipped else ""
+    if expected_id:
+        return f"no session_meta with id {expected_id} {budget}{why}"
+    return f"no session_meta {budget}{why} and no id in the file name: skipped"

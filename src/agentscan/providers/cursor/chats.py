@@ -15,7 +15,6 @@ session that is shown, and at most once per scan.
 
 from __future__ import annotations
 
-import binascii
 import os
 import sqlite3
 from datetime import datetime
@@ -29,7 +28,10 @@ from agentscan.toolkit import laxjson
 from agentscan.bounds import MAX_SIDE_FILE_BYTES
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsondoc import load_json_file
+from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.providers.cursor.roots import chat_roots
+from agentscan.providers.sessionnames import usable_id
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_str, model_name
 from agentscan.errors import DatabaseUnavailable
 from agentscan.toolkit.sqlite_ro import has_table, readonly
@@ -69,11 +71,10 @@ def chat_dirs(ctx: ScanContext) -> dict[str, Path]:
         roots = chat_roots(ctx)  # (chats, acp-sessions) of each config dir, the first one winning
         ctx.confine_to([root.path for root in roots])
         for chats, acp in zip(roots[::2], roots[1::2]):
-            for bucket in _dirs(chats.path, ctx):
-                for session in _dirs(bucket, ctx):
-                    index.setdefault(session.name, session)
-            for session in _dirs(acp.path, ctx):
-                index.setdefault(session.name, session)
+            sessions = [session for bucket in _dirs(chats.path, ctx) for session in _dirs(bucket, ctx)]
+            for session in sessions + _dirs(acp.path, ctx):
+                if session.name not in index and usable_id(session.name, session, ctx):
+                    index[session.name] = session
         ctx.memo[_INDEX_KEY] = index
     return index
 
@@ -87,18 +88,33 @@ def meta_json(directory: Path, ctx: ScanContext) -> dict[str, Any]:
     return cache[directory]
 
 
-def _decode_meta_value(value: object) -> dict[str, Any]:
-    """Key ``0`` of ``meta``: hex of JSON (older stores wrote the JSON itself)."""
+def _decode_meta_value(value: object) -> tuple[dict[str, Any], str | None]:
+    """Key ``0`` of ``meta``: hex of JSON (older stores wrote the JSON itself), and what is
+    wrong with it when it cannot be used, in the words of the line readers (an array, a
+    depth limit exceeded, bytes that are not UTF-8), not all said to be "not hex"."""
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
     if not isinstance(value, str):
-        return {}
+        return {}, f"meta key 0 is {_sql_kind(value)}, not hex-encoded JSON; skipped"
     text = value.strip()
     try:
         data = bytes.fromhex(text) if not text.startswith("{") else text.encode()
-        return as_dict(laxjson.loads(data))
-    except (ValueError, binascii.Error, orjson.JSONDecodeError):
-        return {}
+    except ValueError:
+        return {}, "meta key 0 is not hex-encoded JSON; skipped"
+    try:
+        decoded = laxjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        return {}, f"meta key 0 is not valid JSON ({short_json_error(exc, data)}); skipped"
+    if not isinstance(decoded, dict):
+        return {}, f"meta key 0 is {json_kind(decoded)}, not an object; skipped"
+    return decoded, None
+
+
+def _sql_kind(value: object) -> str:
+    """What SQLite held instead of text (``meta.value`` is TEXT, but SQLite stores any type)."""
+    if value is None:
+        return "NULL"
+    return "a number" if isinstance(value, (int, float)) else f"a {type(value).__name__}"
 
 
 def store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
@@ -120,9 +136,11 @@ def _store_meta(path: Path, ctx: ScanContext) -> dict[str, Any]:
     except (DatabaseUnavailable, sqlite3.DatabaseError) as exc:
         ctx.warn(path, f"Agent CLI store not read: {exc}", passing=True)
         return {}
-    decoded = _decode_meta_value(row[0]) if row else {}
-    if row and not decoded:
-        ctx.warn(path, "meta key 0 is not hex-encoded JSON; skipped")
+    if not row:
+        return {}
+    decoded, problem = _decode_meta_value(row[0])
+    if problem is not None:
+        ctx.warn(path, problem)
     return decoded
 
 

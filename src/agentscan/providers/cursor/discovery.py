@@ -20,11 +20,12 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from stat import S_ISREG
+from stat import S_ISDIR, S_ISREG
 from typing import NamedTuple
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.fsutil import warn_special
+from agentscan.providers.sessionnames import usable_id
+from agentscan.toolkit.fsutil import describe_mode, warn_special
 from agentscan.toolkit.roots import Root
 
 EMPTY_WINDOW = "empty-window"
@@ -104,9 +105,27 @@ def _mtime(path: Path, ctx: ScanContext) -> float | None:
 
 def _found_file(path: Path, ctx: ScanContext) -> bool:
     """Whether a transcript found by name (not listed with ``admit``) may be read: a regular
-    file (``os.path.isfile``, from the scan's stats: ``_mtime``), not a link out of the roots."""
+    file (``os.path.isfile``, from the scan's stats: ``_mtime``), not a link out of the roots.
+    One that is there but is none is skipped with the warning a listed one gets (a FIFO, a
+    link to ``/dev/zero`` or a loop: docs/security.md), not silently."""
     stat = ctx.stat(path)
-    return stat is not None and S_ISREG(stat.st_mode) and not ctx.linked_outside(path)
+    if stat is not None and S_ISREG(stat.st_mode):
+        return not ctx.linked_outside(path)
+    if stat is None:
+        if os.path.islink(path):  # there, but it cannot be followed (a loop, a missing target)
+            _warn_unfollowed(path, ctx)
+        return False
+    if not ctx.linked_outside(path) and not S_ISDIR(stat.st_mode):
+        ctx.warn(path, f"not a regular file ({describe_mode(stat.st_mode)}); skipped")
+    return False
+
+
+def _warn_unfollowed(path: Path, ctx: ScanContext) -> None:
+    """``admit``'s warning for a listed link that cannot be followed."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        ctx.warn(path, f"symlink cannot be followed ({exc.strerror or exc}); skipped")
 
 
 def _scandir(path: Path, ctx: ScanContext, *, report: bool = True) -> list[os.DirEntry[str]]:
@@ -151,14 +170,15 @@ def _scan_project(directory: Path, project: str, ctx: ScanContext) -> list[_Copy
         path = Path(entry.path)
         stem = _stem(entry.name)
         if stem is not None and _is(entry, "file"):
-            _set_main(copy_of(stem), path, ctx)
+            if usable_id(stem, path, ctx):
+                _set_main(copy_of(stem), path, ctx)
         elif stem is not None:
             warn_special(entry, ctx)
         elif _is(entry, "dir"):
             nested = [path / (entry.name + suffix) for suffix in _SUFFIXES]
             nested = [candidate for candidate in nested if _found_file(candidate, ctx)]
             subagents = _subagents(path / "subagents", ctx)
-            if nested or subagents:
+            if (nested or subagents) and usable_id(entry.name, path, ctx):
                 copy = copy_of(entry.name)
                 for candidate in nested:
                     _set_main(copy, candidate, ctx)
@@ -185,7 +205,7 @@ def _subagents(directory: Path, ctx: ScanContext) -> dict[str, SubagentFile]:
         stem = _stem(entry.name)
         if stem is not None and not _is(entry, "file"):
             warn_special(entry, ctx)
-        elif stem is not None:
+        elif stem is not None and usable_id(stem, entry.path, ctx):
             mtime = _mtime(Path(entry.path), ctx)
             known = subs.get(stem)
             if mtime is not None and (known is None or (entry.name.endswith(_SUFFIX), mtime) > (known.path.suffix == _SUFFIX, known.mtime)):

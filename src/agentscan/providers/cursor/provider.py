@@ -72,6 +72,12 @@ class CursorProvider(Provider):
     def roots(self, ctx: ScanContext) -> list[Root]:
         return cursor_roots(ctx)
 
+    def unread_stores(self, ctx: ScanContext) -> list[tuple[str, str]]:
+        from agentscan.providers.cursor.statedb import unread_state_db
+        from agentscan.providers.cursor.workspace import unread_workspace_dbs
+
+        return unread_state_db(ctx) + [(str(path), "Cursor workspace DB not read") for path in unread_workspace_dbs(ctx)]
+
     def database_problem(self, path: Path, ctx: ScanContext) -> str | None:
         from agentscan.providers.cursor.statedb import state_db
 

@@ -374,6 +374,16 @@ def state_db(ctx: ScanContext) -> StateDb:
     return db
 
 
+def unread_state_db(ctx: ScanContext) -> list[tuple[str, str]]:
+    """``[(path, why)]`` when this scan tried the state DB and could not read it (locked,
+    corrupt), else ``[]``; the DB is not opened to answer."""
+    db = ctx.memo.get(_MEMO_KEY)
+    if db is None or db._failure is None:
+        return []
+    hint = "; try again in a moment, or close Cursor" if _LOCKED in db._failure else ""
+    return [(legible(str(db.path)), f"Cursor state DB not used ({db._failure}){hint}")]
+
+
 def close_state_db(ctx: ScanContext) -> None:
     """Close the scan's connection now (tests, benchmarks, long-lived scanners)."""
     db = ctx.memo.get(_MEMO_KEY)

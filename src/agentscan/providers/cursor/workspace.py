@@ -177,6 +177,12 @@ def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
     return found
 
 
+def unread_workspace_dbs(ctx: ScanContext) -> list[Path]:
+    """The workspace DBs this scan tried and could not read (none tried: none)."""
+    found = ctx.memo.get(_READ)
+    return list(found[1]) if found is not None else []
+
+
 def workspace_status(ctx: ScanContext) -> str | None:
     """One line for ``doctor``: the workspace DBs read beside the global one (the cwd of a
     composer that names no workspace comes from them), and how many could not be read."""

@@ -16,22 +16,16 @@ so one session may have two files: the ``.jsonl`` wins.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import NamedTuple
 
-import orjson
-
 from agentscan.context import ScanContext
+from agentscan.providers.gemini.chathead import HEADER_BYTES, PROBLEM, jsonl_header, legacy_header
+from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import BOM, read_head
 from agentscan.toolkit.roots import Root
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
-
-HEADER_BYTES = 64 * 1024
-# The legacy file is pretty-printed with sessionId and projectHash first; a
-# regex over its head finds them without parsing a possibly huge document.
-_JSON_STRING = rb'"%s"\s*:\s*("(?:[^"\\]|\\.)*")'
 
 
 class ChatFile(NamedTuple):
@@ -43,6 +37,8 @@ class ChatFile(NamedTuple):
     project_dir: Path  # <tmp>/<projectId>
     session_id: str | None
     project_hash: str | None
+    #: why the head gave no ``session_id`` (it is no object, not JSON), when it says
+    problem: str | None = None
 
 
 class SessionFiles:
@@ -110,12 +106,25 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
                 if chat is None:
                     continue
                 if chat.session_id is None:
-                    ctx.warn(chat.path, "empty file" if _empty(chat.path) else "no sessionId in the file's header; skipped")
+                    ctx.warn(chat.path, _no_id(chat))
+                    continue
+                if not usable_id(chat.session_id, chat.path, ctx):
                     continue
                 _attach_main(_session(sessions, chat.session_id), chat)
             elif is_dir(entry) and not entry.is_symlink():
                 _attach_subagent_dir(Path(entry.path), project, ctx, sessions)
     return sessions
+
+
+def _no_id(chat: ChatFile) -> str:
+    """Why a chat whose head gave no ``sessionId`` is skipped."""
+    if _empty(chat.path):
+        return "empty file"
+    if chat.problem is None:
+        return "no sessionId in the file's header; skipped"
+    if chat.legacy:  # as ``legacy.load_legacy`` would say it
+        return f"{chat.problem}; skipped"
+    return f"no sessionId: {chat.problem}; skipped"
 
 
 def _empty(path: Path) -> bool:
@@ -205,10 +214,14 @@ def _attach_subagent_dir(directory: Path, project: Path, ctx: ScanContext, sessi
         if not is_file(entry):
             warn_special(entry, ctx)
             continue
+        if not usable_id(parent_id, directory, ctx):
+            return  # said once: the first chat met stops the walk
         chat = _chat_file(Path(entry.path), project, ctx, legacy=legacy)
         if chat is None:
             continue
         agent_id = chat.session_id or Path(entry.name).stem
+        if not usable_id(agent_id, chat.path, ctx):
+            continue
         session = _session(sessions, parent_id)
         existing = session.subagents.get(agent_id)
         if existing is None:
@@ -229,7 +242,8 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return None
-    facts = ctx.remembered("gemini.legacy-header/2" if legacy else "gemini.header/2")  # /2: read by laxjson
+    # /3: a head without a sessionId keeps why (/2: read by laxjson)
+    facts = ctx.remembered("gemini.legacy-header/3" if legacy else "gemini.header/3")
     text = str(path)
     fields = facts.get(text, stat)
     if not (isinstance(fields, dict) and all(isinstance(value, str) for value in fields.values())):
@@ -238,34 +252,9 @@ def _chat_file(path: Path, project: Path, ctx: ScanContext, *, legacy: bool) -> 
         except OSError as exc:
             ctx.cannot_read(path, exc)
             return None
+        whole = len(head) < HEADER_BYTES
         head = head.removeprefix(BOM)
-        fields = _legacy_header(head) if legacy else _jsonl_header(head)
+        fields = legacy_header(head, whole) if legacy else jsonl_header(head, whole)
         facts.put(text, stat, fields)
-    return ChatFile(path, stat.st_mtime, legacy, project, fields.get("sessionId"), fields.get("projectHash"))
-
-
-def _jsonl_header(head: bytes) -> dict[str, str]:
-    """``sessionId``/``projectHash`` of the first line (the metadata record)."""
-    first = head.split(b"\n", 1)[0].strip()
-    try:
-        record = laxjson.loads(first)
-    except orjson.JSONDecodeError:
-        return {}
-    if not isinstance(record, dict):
-        return {}
-    return {key: record[key] for key in ("sessionId", "projectHash") if isinstance(record.get(key), str) and record[key]}
-
-
-def _legacy_header(head: bytes) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for key in ("sessionId", "projectHash"):
-        match = re.search(_JSON_STRING % key.encode(), head)
-        if match is None:
-            continue
-        try:
-            value = laxjson.loads(match.group(1))
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(value, str) and value:
-            found[key] = value
-    return found
+    return ChatFile(path, stat.st_mtime, legacy, project, fields.get("sessionId"), fields.get("projectHash"),
+                    fields.get(PROBLEM))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
 from pathlib import Path
 from typing import Iterable
@@ -35,6 +36,10 @@ from agentscan.providers.gemini.records import as_dict
 PROJECT_ROOT_FILE = ".project_root"
 MARKER_BYTES = 64 * 1024  # a path; far more than any file system allows in one
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+#: C0 controls and DEL, which no path Gemini CLI writes holds
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+#: ``C:\work`` or ``C:/work``, and ``\\server\share``: a Windows home read here
+_WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\[^\\])")
 _MEMO = "gemini.projects"
 
 
@@ -122,13 +127,38 @@ def _read_marker(path: Path, ctx: ScanContext) -> str | None:
     if not os.path.lexists(path) or ctx.outside_roots(path):
         return None
     try:
-        text = read_capped(path, MARKER_BYTES).decode("utf-8", "replace").strip()
+        data = read_capped(path, MARKER_BYTES)
     except FileNotFoundError:
         return None
     except OSError as exc:
         ctx.cannot_read(path, exc)
         return None
-    return text or None
+    text, fault = _one_path(data)
+    if fault is not None:
+        # Taken as it was, junk became the session's cwd (a NUL, U+FFFD, several lines): the
+        # cwd is then found the other ways (``cwd_for``), or unknown.
+        ctx.warn(path, f"not one absolute path on one line ({fault}); ignored")
+    return text
+
+
+def _one_path(data: bytes) -> tuple[str | None, str | None]:
+    """The path a ``.project_root`` holds (Gemini CLI writes it alone, on one line), or
+    what is wrong with the file instead; ``(None, None)``: it is empty."""
+    try:
+        text = data.decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
+        return None, f"it is not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}"
+    if not text:
+        return None, None
+    if "\x00" in text:
+        return None, "it holds a NUL byte"
+    if "\n" in text or "\r" in text:
+        return None, "it holds several lines"
+    if _CONTROL.search(text):
+        return None, "it holds a control character"
+    if not (posixpath.isabs(text) or _WINDOWS_ABSOLUTE.match(text)):
+        return None, "it is a relative path"
+    return text, None
 
 
 def project_index(registries: list[Path], ctx: ScanContext) -> ProjectIndex:
