@@ -82,11 +82,13 @@ MAX_QUERY_SECONDS = 5.0
 
 def token_count(value: object) -> int:
     """A token count from untrusted JSON: a non-negative whole number up to
-    ``MAX_TOKEN_COUNT``; bools, strings, NaN, negatives and absurd values are 0."""
+    ``MAX_TOKEN_COUNT``; bools, strings, NaN, negatives, fractions and absurd values are 0
+    (unknown: a count of 3.7 tokens is no count, and taking 3 of it was a guess; ``100.0``,
+    a whole number written as a float, is 100)."""
     if isinstance(value, bool):
         return 0
     if isinstance(value, float):
-        if not value == value or value in (float("inf"), float("-inf")):
+        if not value.is_integer():  # NaN and the infinities too
             return 0
         value = int(value)
     if isinstance(value, int) and 0 <= value <= MAX_TOKEN_COUNT:
