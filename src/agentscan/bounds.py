@@ -82,13 +82,11 @@ MAX_QUERY_SECONDS = 5.0
 
 def token_count(value: object) -> int:
     """A token count from untrusted JSON: a non-negative whole number up to
-    ``MAX_TOKEN_COUNT``; bools, strings, NaN, negatives, fractions and absurd values are 0
-    (unknown: a count of 3.7 tokens is no count, and taking 3 of it was a guess; ``100.0``,
-    a whole number written as a float, is 100)."""
+    ``MAX_TOKEN_COUNT``; bools, strings, NaN, negatives and absurd values are 0."""
     if isinstance(value, bool):
         return 0
     if isinstance(value, float):
-        if not value.is_integer():  # NaN and the infinities too
+        if not value == value or value in (float("inf"), float("-inf")):
             return 0
         value = int(value)
     if isinstance(value, int) and 0 <= value <= MAX_TOKEN_COUNT:

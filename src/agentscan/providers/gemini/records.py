@@ -108,6 +108,8 @@ def as_str(value: object) -> str | None:
 
 def as_count(value: object) -> int:
     """A token count: a non-negative whole number; anything else (an absurd one too) is 0."""
+    if isinstance(value, float) and not value.is_integer():
+        return 0
     return token_count(value)
 
 
