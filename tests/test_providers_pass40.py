@@ -9,7 +9,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from agentscan.context import ScanContext
@@ -183,6 +182,19 @@ def test_a_call_id_written_twice_is_two_calls_and_its_output_settles_the_newest(
     assert session["counts"]["tool_calls"] == 2
 
 
+def test_an_end_event_of_an_earlier_call_of_an_id_does_not_settle_the_next(isolated_home: Path) -> None:
+    """The first ``ls`` ended by its ``exec_command_end``; the second call of the id is settled
+    by its own output, not left unknown because the id was settled once."""
+    lines = [meta(T, at(0)), turn_context(at(1)), user_message(at(1), "list twice"),
+             function_call(at(2), "shell", {"command": ["ls", "a"]}, "call_same"),
+             line(at(2.5), "event_msg", {"type": "exec_command_end", "call_id": "call_same", "exit_code": 0}),
+             function_call(at(3), "shell", {"command": ["ls", "b"]}, "call_same"),
+             function_output(at(4), "call_same", "Exit code: 2")]
+    write_rollout(rollout_path(isolated_home / ".codex", T, at(0)), lines)
+    session = cli_json("show", T)["session"]
+    assert [(tool["summary"], tool["status"]) for tool in session["tools"]] == [("ls a", "ok"), ("ls b", "error")]
+
+
 def test_a_window_with_hosted_calls_says_so_for_a_tally_kept_before_they_counted(isolated_home: Path) -> None:
     ctx = ScanContext.create(home=isolated_home, env={})
     with_calls = tail_summary(_rollout(isolated_home, hosted=True), ctx, T)
@@ -274,18 +286,18 @@ def test_no_cowork_folder_costs_one_system_call(isolated_home: Path, monkeypatch
     from agentscan.providers.claude import roots
 
     looked: list[str] = []
-    real_scandir, real_isdir = os.scandir, os.path.isdir
+    real_scandir, real_lstat = os.scandir, os.lstat
 
     def scandir(path: Any) -> Any:
         looked.append(str(path))
         return real_scandir(path)
 
-    def isdir(path: Any) -> bool:
+    def lstat(path: Any, *args: Any, **kwargs: Any) -> Any:
         looked.append(str(path))
-        return real_isdir(path)
+        return real_lstat(path, *args, **kwargs)
 
     monkeypatch.setattr(roots.os, "scandir", scandir)
-    monkeypatch.setattr(roots.os.path, "isdir", isdir)
+    monkeypatch.setattr(roots.os, "lstat", lstat)
     ctx = ScanContext.create(home=isolated_home, env={})
     for _ in range(3):  # asked often in a scan, looked for once
         claude_roots(ctx)
@@ -306,7 +318,7 @@ def test_scanner_library_finds_cowork_sessions(isolated_home: Path) -> None:
     cowork_session(isolated_home, C)
     rows = Scanner(home=isolated_home, env={}).list_sessions()
     assert [row.native_id for row in rows] == [C]
-    assert orjson.loads(orjson.dumps(rows[0].tokens.total)) == 120
+    assert rows[0].tokens is not None and rows[0].tokens.total == 120
 
 
 def test_a_tally_kept_before_hosted_tool_calls_counted_is_not_taken(isolated_home: Path,
@@ -315,7 +327,6 @@ def test_a_tally_kept_before_hosted_tool_calls_counted_is_not_taken(isolated_hom
     searches, which may all lie before the window a row reads (an occasional one): it is not
     taken, and the row's counts are the window's until a whole pass keeps a tally again."""
     from agentscan.providers.codex import fullcounts
-    from codex_builders import function_output
 
     filler = [function_output(at(10 + i * 0.01), f"c{i}", "y" * 14000) for i in range(100)]
     write_rollout(rollout_path(isolated_home / ".codex", T, at(0)), [

@@ -36,11 +36,21 @@ def test_a_full_disk_is_said_in_one_line(isolated_home: Path, args: list[str]) -
 
 @pytest.mark.parametrize("target, said", [("pipe", "False"), ("full", "True")])
 def test_only_stdout_s_own_refusal_is_said_as_stdout_s(target: str, said: str) -> None:
-    """An I/O error of another file (an unreadable price file's EIO) while stdout is a pipe
-    is not said as stdout's (its traceback shows the real cause); /dev/full's is."""
+    """A full disk's error of another file while stdout is a pipe is not said as stdout's (its
+    traceback shows the real cause); /dev/full's is."""
     code = ("import errno, sys; from agentscan.cli.streams import stdout_refused; "
-            "print(stdout_refused(OSError(errno.EIO, 'Input/output error')), file=sys.stderr)")
+            "print(stdout_refused(OSError(errno.ENOSPC, 'No space left on device')), file=sys.stderr)")
     with FULL.open("wb") as full:
         done = subprocess.run([sys.executable, "-c", code], stdout=full if target == "full" else subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=60)
     assert done.stderr.decode().strip() == said
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EIO"])
+def test_an_error_of_another_file_is_not_stdout_s_when_stdout_is_the_null_device(code: str) -> None:
+    """``> /dev/null`` (cron) takes everything: an error there is another file's."""
+    run = ("import errno, sys; from agentscan.cli.streams import stdout_refused; "
+           f"print(stdout_refused(OSError(errno.{code}, 'x')), file=sys.stderr)")
+    with open(os.devnull, "wb") as null:
+        done = subprocess.run([sys.executable, "-c", run], stdout=null, stderr=subprocess.PIPE, timeout=60)
+    assert done.stderr.decode().strip() == "False"

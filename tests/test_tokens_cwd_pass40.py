@@ -218,3 +218,11 @@ def test_many_directories_do_not_push_out_the_answer_of_every_session(isolated_h
     assert cli_json("tokens", "--by", "day") == every and made == []  # still kept
     cli_json("tokens", "--cwd", API)  # pushed out by the two newest directories
     assert len(made) == 1
+
+
+def test_a_library_caller_s_relative_cwd_is_taken_from_here(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(isolated_home)
+    monkeypatch.chdir(isolated_home)
+    with Scanner(home=str(isolated_home)) as scanner:
+        relative = _totals(token_report(scanner, cwd=os.path.relpath(WEB)))
+        assert relative == _totals(token_report(scanner, cwd=WEB)) == {f"claude:{S_WEB}": 10_001}

@@ -167,19 +167,6 @@ def test_doctor_suggests_the_agent_as_a_word(isolated_home: Path) -> None:
     assert "--agent" not in out
 
 
-@pytest.mark.parametrize(("scope", "legacy", "said"), [
-    ("user", False, "`agentscan hooks install claude` again"),
-    ("project", False, "`agentscan hooks install cursor --scope project` again"),
-    ("project", True, "`agentscan hooks uninstall claude --scope project`, then "
-                      "`agentscan hooks install claude --scope project`"),
-])
-def test_the_hook_status_fix_names_the_agent_as_a_word(scope: str, legacy: bool, said: str) -> None:
-    from agentscan.hooks.status import _reinstall
-
-    agent = "cursor" if "cursor" in said else "claude"
-    assert _reinstall(agent, scope, legacy) == said
-
-
 # --- 5: show's tokens line breaks between its terms ---------------------------------------------
 
 

@@ -110,8 +110,10 @@ def _refused_stdout(exc: OSError) -> None:
     if not stdout_refused(exc):
         return
     drop_stdout()
-    print(f"error: cannot write to stdout: {exc.strerror or exc}", file=sys.stderr)
-    sys.exit(1)
+    from agentscan.cli.state import say_error
+    from agentscan.errors import StdoutUnwritable
+
+    sys.exit(say_error(StdoutUnwritable(exc.strerror or str(exc))))
 
 
 def _quiet_interrupts() -> None:

@@ -8,7 +8,7 @@ from typing import Sequence
 from agentscan.cli import render
 from agentscan.cli.table import cells_of, left_out_note, print_table
 from agentscan.cli.tablefit import Layout, layout
-from agentscan.cli.tableparts import Column, Row
+from agentscan.cli.tableparts import TITLE_WANTS, Column, Row
 from agentscan.cli.tablepaths import named_floors
 from agentscan.cli.tablewidths import natural
 from agentscan.cli.term import Terminal, clean, clean_path
@@ -31,7 +31,7 @@ COLUMNS = (
     Column("COST", right=True, drop=4),
     Column("MODEL", flex=True, min_width=10, drop=6),
     Column("CWD", flex=True, min_width=10, keep_end=True, drop=5),
-    Column("TITLE", flex=True, min_width=12, weight=2, drop=3, wants=25),
+    Column("TITLE", flex=True, min_width=12, weight=2, drop=3, wants=TITLE_WANTS),
 )
 
 #: UPDATED's place among ``COLUMNS``

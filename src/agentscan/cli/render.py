@@ -242,7 +242,7 @@ def model_text(model: str | None, term: Terminal) -> str:
             version = named["major"] + (f".{named['minor']}" if named["minor"] else "")
             return f"{named['family']}-{version}{named['tail']}"
         if model[7:8].isalpha():
-            return model[7:]  # a family and no version it can read (``claude-instant-1.2``): as it is
+            return model[7:]  # a family and no version it can read (``claude-v1``): as it is
     return model
 
 

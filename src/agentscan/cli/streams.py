@@ -184,19 +184,23 @@ def stdout_refused(exc: BaseException) -> bool:
 
 
 def _full(stream: Any, code: int) -> bool:
-    """Whether ``stream`` is a file that refuses writes with ``code``: a device that is not
-    a terminal (``/dev/full``), or a regular file on a full file system (or one too large,
-    over quota, or failing).  A pipe or a terminal takes output: an error of another file."""
+    """Whether ``stream`` is a file that refuses writes with ``code``, told by the file alone:
+    a device that is full (``/dev/full``: not a terminal, not the null device, which takes
+    everything), or a regular file on a file system with no room left.  A pipe or a terminal
+    takes output, and so does a file with room: an error then is another file's (an agent's
+    file that could not be read), left to say itself."""
     import errno
     import stat
 
+    if code != errno.ENOSPC:
+        return False  # an EIO or a quota tells nothing of which file failed
     try:
         fd = stream.fileno()
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISCHR(mode):
-            return not os.isatty(fd)
-        if stat.S_ISREG(mode):
-            return code != errno.ENOSPC or os.fstatvfs(fd).f_bavail == 0
+        found = os.fstat(fd)
+        if stat.S_ISCHR(found.st_mode):
+            return not os.isatty(fd) and found.st_rdev != os.stat(os.devnull).st_rdev
+        if stat.S_ISREG(found.st_mode):
+            return os.fstatvfs(fd).f_bavail == 0
     except (OSError, ValueError):
         return False
     return False

@@ -43,3 +43,8 @@ class Row(NamedTuple):
 
 def spanned(row: Row, index: int) -> bool:
     return row.span is not None and row.span[0] <= index <= row.span[1]
+
+
+#: the least a title is cut to while a column is left to drop (``Column.wants``): ``list``'s
+#: and ``trace --list``'s TITLE, 25 characters, enough to tell most sessions apart
+TITLE_WANTS = 25

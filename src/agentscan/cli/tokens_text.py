@@ -94,7 +94,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     by_session = report.by == "session"
     keys = shown_keys((row.key for row in report.rows), short_ids, term)
     if report.by == "model" and term.tty:
-        # As ``list`` shows them (``opus-4-5``): ``claude-sonnet-4-5-20250929`` took a narrow
+        # As ``list`` shows them (``opus-4.5``): ``claude-sonnet-4-5-20250929`` took a narrow
         # terminal's CACHE WRITE column.  Longer where two would read alike.
         keys = _model_names(keys, term)
     elif report.by == "cwd":
@@ -156,7 +156,7 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 
 def _model_names(models: list[str], term: Terminal) -> list[str]:
     """Each model in the shortest form no other reads alike as: as ``list`` names it on a
-    terminal (``opus-4-5``); else without its snapshot's date (``claude-sonnet-4-5``, beside
+    terminal (``opus-4.5``); else without its snapshot's date (``claude-sonnet-4-5``, beside
     Cursor's ``sonnet-4.5``: whole, it cost a 60-column table its figures); else whole (two
     snapshots of one model)."""
     forms = [(render.model_text(model, term), render.undated(model), model) for model in models]

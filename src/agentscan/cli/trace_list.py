@@ -11,11 +11,8 @@ and there is no colour.
 
 from __future__ import annotations
 
-from agentscan.cli.list_text import COLUMNS as LIST_COLUMNS
-from agentscan.cli.table import Column
+from agentscan.cli.tableparts import TITLE_WANTS, Column
 
-#: the least a title is cut to while a column is left to drop: ``list``'s (``Column.wants``)
-TITLE_WANTS = next(column.wants for column in LIST_COLUMNS if column.header == "TITLE")
 
 COLUMNS = (
     Column("ID", style="yellow"),

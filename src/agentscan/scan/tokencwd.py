@@ -29,8 +29,11 @@ def session_cwds(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, str 
 def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> tuple[list[SessionRef], dict[str, str | None]]:
     """Those of ``refs`` whose working directory is ``cwd`` or below it (as ``list --cwd``
     compares them: ``scan.cwdmatch``), in their order, and every one's cwd."""
+    import os
+
     from agentscan.scan.cwdmatch import under, wanted_forms
 
-    forms = wanted_forms(cwd)
+    # As the CLI takes it (``.``: here, ``~``: the user's home), for a library caller too.
+    forms = wanted_forms(os.path.abspath(os.path.expanduser(cwd)))
     cwds = session_cwds(scanner, refs)
     return [ref for ref in refs if under(cwds.get(ref.id), forms)], cwds

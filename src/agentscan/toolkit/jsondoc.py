@@ -15,7 +15,8 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import read_capped
-from agentscan.toolkit.jsonl import BOM, short_json_error
+from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonl import BOM
 from agentscan.toolkit.laxjson import reparse
 
 

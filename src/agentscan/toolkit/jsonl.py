@@ -10,8 +10,7 @@ skipped without being held whole, a file is read for at most
 ``MAX_JSON_DOCUMENT_BYTES`` or ``MAX_JSON_VALUES``.  Every file is opened
 with ``fsutil.open_regular``: a FIFO or a device is refused, never read.
 A line too long is read past by ``longlines``; what a warning says of a
-record the decoder refused is ``jsonerrors``' (``short_json_error``, which
-readers beside this one import from here too).
+record the decoder refused is ``jsonerrors``' (``short_json_error``).
 """
 
 from __future__ import annotations

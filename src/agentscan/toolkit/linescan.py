@@ -29,7 +29,8 @@ from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at, short_json_error
+from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
 from agentscan.settling import unfinished_line
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks

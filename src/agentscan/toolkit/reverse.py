@@ -30,7 +30,8 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonkinds import json_kind
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, short_json_error
+from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
 from agentscan.toolkit.laxjson import reparse
 from agentscan.settling import unfinished_line
 

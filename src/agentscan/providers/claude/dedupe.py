@@ -34,8 +34,7 @@ from agentscan.providers.claude.usage import (
 
 
 def call_rank(call: Call) -> int:
-    """Orders copies of one call as ``_better`` does: parent over sidechain, then the
-    larger total, then the copy that has ``speed``, then a transcript's copy over a
+    """Orders copies of one call, best last: parent over sidechain, then the larger total, then the copy that has ``speed``, then a transcript's copy over a
     progress copy (``entries_from``'s rank)."""
     total = call[C_INPUT] + call[C_CACHE_READ] + call[C_CACHE_WRITE] + call[C_OUTPUT]
     return ((0 if call[SIDECHAIN] else 1 << 62) + total * 4 + (2 if call[HAS_SPEED] else 0)
@@ -43,7 +42,7 @@ def call_rank(call: Call) -> int:
 
 
 class CallDeduper:
-    """``UsageDeduper`` over call tuples, for ``tokens``.
+    """The best copy of each call (``call_rank``), over call tuples, for ``tokens``.
 
     A tie keeps the copy that comes first in file order (``C_ORDER``), so the
     result does not depend on the order calls are added in: an incremental

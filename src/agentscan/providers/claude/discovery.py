@@ -234,7 +234,7 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
             stem = name[: -len(".jsonl")]
             own_id = stem[len("agent-"):]
             agent_id = own_id if current_str == directory_str else f"{current.name}/{own_id}"
-            if not (usable_id(own_id, entry.path, ctx) and usable_id(agent_id, entry.path, ctx)):
+            if not usable_id(own_id, entry.path, ctx):  # (``agent_id`` holds it whole)
                 continue
             meta = child_path(current, stem + ".meta.json") if stem + ".meta.json" in names else None
             _attach_subagent(_session(sessions, native_id), SubagentFile(agent_id, child_path(current, name, entry.path), meta),

@@ -57,7 +57,7 @@ _COWORK_FOLDER = "local_"
 #: how deep below ``local-agent-mode-sessions`` a session folder is looked for: it is found
 #: at the third level (account, workspace, session); a level more for a layout that adds one
 _COWORK_DEPTH = 4
-#: directory entries a look for Cowork folders reads at most (a hostile or mistaken tree)
+#: directory entries a look for Cowork folders reads at most, files too (a hostile or mistaken tree)
 _COWORK_ENTRIES = 50_000
 COWORK_NOTE = "Claude Desktop's Cowork sessions (a root per Cowork session)"
 _MEMO = "claude.cowork_roots"
@@ -91,22 +91,26 @@ def _cowork_projects(base: str, ctx: ScanContext) -> list[str] | None:
     for depth in range(_COWORK_DEPTH):
         below: list[str] = []
         for folder in level:
+            listed: list[tuple[str, str]] = []
             try:
                 with os.scandir(folder) as entries:
-                    listed = sorted((entry.name, entry.path) for entry in entries
-                                    if entry.is_dir(follow_symlinks=False))
+                    for entry in entries:  # counted as read: a folder of millions is not held whole
+                        budget -= 1
+                        if budget < 0:
+                            break
+                        if entry.is_dir(follow_symlinks=False):
+                            listed.append((entry.name, entry.path))
             except OSError:
                 if depth == 0:
                     return None
                 continue  # unreadable: what it holds is not known
-            budget -= len(listed)
-            for name, path in listed:
+            for name, path in sorted(listed):
                 if not name.startswith(_COWORK_FOLDER):
                     below.append(path)  # an account or a workspace: looked into
                 elif _real_dir(os.path.join(path, ".claude")) and _real_dir(projects := os.path.join(path, ".claude", "projects")):
                     found.append(projects)
-            if budget <= 0:
-                ctx.warn(base, f"more than {_COWORK_ENTRIES:,} folders under it: Cowork sessions past them "
+            if budget < 0:
+                ctx.warn(base, f"more than {_COWORK_ENTRIES:,} entries under it: Cowork sessions past them "
                                "were not looked for")
                 return sorted(found)
         level = below

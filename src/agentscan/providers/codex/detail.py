@@ -200,7 +200,10 @@ class TranscriptReader:
     def _call_key(self, call_id: str | None) -> str | None:
         """The collector's key of a new call: its id, or, for an id a call still listed has
         (a trimmed or hand-made rollout), a key of its own, so that it is listed as the count
-        counts it, not in place of the first; the id's outputs settle the newest call."""
+        counts it, not in place of the first; the id's outputs settle the newest call (an
+        end event that settled an earlier call of the id is not this one's)."""
+        if call_id is not None:
+            self._settled.discard(call_id)
         if call_id is None or not (self._sink.holds_tool(call_id) or call_id in self._renamed):
             return call_id
         if len(self._renamed) >= 2 * self.collector.bounds.tools:

@@ -110,7 +110,6 @@ def output_status(output: object) -> str:
     return "ok"
 
 
-
 def event_status(payload: Mapping[str, Any]) -> str | None:
     """The authoritative status some builds record as a separate event."""
     ptype = payload.get("type")
@@ -129,7 +128,6 @@ def event_status(payload: Mapping[str, Any]) -> str | None:
         if "Ok" in result:
             return "error" if as_dict(result["Ok"]).get("isError") is True else "ok"
     return None
-
 
 
 def tool_call(payload: Mapping[str, Any]) -> tuple[str, object, str]:
