@@ -226,3 +226,16 @@ def test_a_library_caller_s_relative_cwd_is_taken_from_here(isolated_home: Path,
     with Scanner(home=str(isolated_home)) as scanner:
         relative = _totals(token_report(scanner, cwd=os.path.relpath(WEB)))
         assert relative == _totals(token_report(scanner, cwd=WEB)) == {f"claude:{S_WEB}": 10_001}
+
+
+def test_one_directory_spelled_two_ways_is_one_row(isolated_home: Path) -> None:
+    """As ``--cwd`` finds both: Windows' either separator and any case, a trailing separator;
+    the row is named by one of the spellings recorded."""
+    ids = [f"d1d10000-0000-4000-8000-00000000000{n}" for n in range(1, 5)]
+    spellings = ["c:/Users/me/App", "C:\\Users\\me\\App", WEB + "/", WEB]
+    for session, cwd, tokens in zip(ids, spellings, [1, 10, 100, 1000]):
+        _claude(isolated_home, session, cwd, tokens, f"-p{tokens}")
+    with Scanner(home=str(isolated_home)) as scanner:
+        rows = _totals(token_report(scanner, by="cwd"))
+    assert sorted(rows.values()) == [1 + 1 + 10 + 1, 100 + 1 + 1000 + 1]
+    assert set(rows) <= set(spellings)

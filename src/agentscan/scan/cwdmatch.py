@@ -108,6 +108,13 @@ def is_windows_path(path: str) -> bool:
     return "\\" in path and not path.startswith("/")
 
 
+def same_directory(path: str) -> str:
+    """``path`` as ``--cwd`` compares it: one text for every spelling of one directory
+    (``c:/Users/me/App`` and ``C:\\Users\\me\\App``; any case on macOS), a trailing separator
+    dropped (``tokens --by cwd`` groups by it)."""
+    return _form(path).exact
+
+
 def _form(name: str) -> Form:
     if sys.platform == "win32" or is_windows_path(name):
         exact = key(name, WINDOWS)

@@ -20,10 +20,19 @@ NO_CWD = "unknown"
 
 
 def session_cwds(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, str | None]:
-    """Each of ``refs``' working directory (by session id), ``None`` where it recorded none."""
+    """Each of ``refs``' working directory (by session id), ``None`` where it recorded none;
+    one directory spelled two ways (Cursor's ``c:/Users/me/App``, Claude Code's
+    ``C:\\Users\\me\\App``) is given as the spelling met first, so that ``--by cwd`` makes one
+    row of it, as ``--cwd`` finds both."""
     from agentscan.scan import tablefacts
+    from agentscan.scan.cwdmatch import same_directory
 
-    return {session_id: facts.cwd for session_id, facts in tablefacts.gather(scanner, refs).items()}
+    spelled: dict[str, str] = {}
+    cwds: dict[str, str | None] = {}
+    for session_id, facts in tablefacts.gather(scanner, refs).items():
+        cwd = facts.cwd
+        cwds[session_id] = spelled.setdefault(same_directory(cwd), cwd) if cwd else None
+    return cwds
 
 
 def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> tuple[list[SessionRef], dict[str, str | None]]:
