@@ -239,3 +239,10 @@ def test_one_directory_spelled_two_ways_is_one_row(isolated_home: Path) -> None:
         rows = _totals(token_report(scanner, by="cwd"))
     assert sorted(rows.values()) == [1 + 1 + 10 + 1, 100 + 1 + 1000 + 1]
     assert set(rows) <= set(spellings)
+
+
+def test_a_total_of_one_directory_says_which(isolated_home: Path) -> None:
+    _home(isolated_home)
+    document = cli_json("tokens", "--cwd", API)
+    assert list(document)[:3] == ["schema", "by", "cwd"] and document["cwd"] == API
+    assert "cwd" not in cli_json("tokens")

@@ -88,7 +88,11 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 import orjson
 
                 # Printed as a remembered answer is: rows taken back whole are not made again.
-                answer = orjson.dumps(report.to_json(fragments=True), option=orjson.OPT_INDENT_2)
+                document = report.to_json(fragments=True)
+                if cwd is not None:
+                    # A total of one project's sessions says so: without it, it read as the machine's.
+                    document = {"by": document.pop("by"), "cwd": cwd, **document}
+                answer = orjson.dumps(document, option=orjson.OPT_INDENT_2)
             else:
                 asked = Asked(ids, providers, since, until, zone, cwd)
                 table, printed = _table(report, scanner, asked)
