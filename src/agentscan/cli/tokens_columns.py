@@ -57,10 +57,9 @@ def columns_of(by: str) -> list[Column]:
     return columns
 
 
-#: the cells of a ``--by session`` line before its numbers (id, date, cwd) and after its
-#: cost (title): ``session_cells`` lays a session's facts out so
+#: the cells of a ``--by session`` line before its numbers (id, date, cwd); the title is
+#: after its cost: ``session_cells`` lays a session's facts out so
 SESSION_LEAD = 3
-SESSION_TAIL = 1
 
 
 def session_cells(key: str, facts: list[str], numbers: list[str]) -> list[str]:
