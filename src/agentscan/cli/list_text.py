@@ -161,7 +161,7 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
         newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
         return f"no sessions updated since {since_text} ({count:,} older{newest})"
     if stage == "cwd":
-        return f"no sessions under {cwd_text} ({count:,} elsewhere)"
+        return render.none_under(cwd_text, count)
     if stage == "grep":
         return f"no session's title, cwd, model or path contains {filters.grep!r} ({count:,} searched)"
     return "no sessions match"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from agentscan.cli.options import GlobalOptionsCommand, JsonOption, examples, handle_errors, state_of
+from agentscan.toolkit.words import either
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -120,7 +121,7 @@ def prices_command(
     if scan.warnings.items and not as_json:
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
         for name, suggestions in guesses:
-            render.note(f"{name}: did you mean {_either(suggestions)}?")
+            render.note(f"{name}: did you mean {either(suggestions)}?")
     if state.strict and scan.warnings.items:
         raise StrictWarnings(len(scan.warnings.items))
 
@@ -191,11 +192,6 @@ def close_names(data: PriceData, provider: str | None, name: str) -> list[str]:
             continue  # a name the library lists but prices only with a context it is not asked with
         offered.append(model_id)
     return offered
-
-
-def _either(names: list[str]) -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def _when(text: str) -> datetime:

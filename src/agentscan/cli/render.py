@@ -254,3 +254,8 @@ _VERSION = r"(?P<major>[0-9]{1,2})(?:[-.](?P<minor>[0-9]{1,2}))?(?![0-9A-Za-z.])
 _FAMILY_FIRST = re.compile(rf"(?P<family>[A-Za-z]+)-{_VERSION}(?P<tail>.*)$")
 #: Claude 3's and Cursor's: ``claude-3-5-sonnet``, ``claude-4.5-sonnet-thinking``
 _VERSION_FIRST = re.compile(rf"{_VERSION}-(?P<family>[A-Za-z]+)(?![0-9A-Za-z.])(?P<tail>.*)$")
+
+
+def none_under(cwd_text: str | None, elsewhere: int) -> str:
+    """Why ``--cwd`` left no session, as ``list`` and ``tokens`` say it."""
+    return f"no sessions under {cwd_text} ({elsewhere:,} elsewhere)"

@@ -197,7 +197,7 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
             if not inside:
                 # As ``list --cwd`` says it (``list_text``).
                 cwd_text = render.path_text(asked.cwd, render.terminal())
-                notes.append(f"no sessions under {cwd_text} ({count:,} elsewhere)")
+                notes.append(render.none_under(cwd_text, count))
                 return notes
             count = inside
         # Sessions that recorded no usage at all are named under the table: when they are all

@@ -16,6 +16,7 @@ from typer.core import TyperGroup
 from agentscan.cli.options import State, _UsageError
 from agentscan.cli.state import say_error
 from agentscan.errors import UsageProblem
+from agentscan.toolkit.words import either
 
 
 class _Group(TyperGroup):
@@ -105,7 +106,7 @@ def _keep_close_commands(error: Exception) -> None:
     if found is None or ctx is None or not hasattr(ctx.command, "list_commands"):
         return
     close = [f"'{name}'" for name in close_options(found["typed"], ctx.command.list_commands(ctx))]
-    said = "" if not close else close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+    said = either(close) if close else ""
     error.message = f"No such command {found['typed']!r}." + (f" Did you mean {said}?" if said else "")  # type: ignore[attr-defined]
 
 
@@ -118,7 +119,7 @@ def _keep_close_suggestions(error: Exception) -> None:
     close = close_options(option, list(possibilities))
     error.possibilities = None  # type: ignore[attr-defined]
     if close:
-        said = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+        said = either(close)
         error.message = f"{error.message}. Did you mean {said}?"  # type: ignore[attr-defined]
 
 

@@ -10,3 +10,8 @@ from __future__ import annotations
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``count`` and ``word``, or ``words`` (default: ``word`` + ``s``) when it is not one."""
     return f"{count:,} {word if count == 1 else (words or word + 's')}"
+
+
+def either(names: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: the choices a "did you mean" offers."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
