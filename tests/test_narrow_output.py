@@ -1,6 +1,6 @@
 """Narrow terminals: what survives at 60, 80 and 200 columns, and what never gets cut.
 
-``tokens`` keeps a session's date, project and title at 120 columns, numbers
+``tokens`` keeps a session's project and title at 120 columns (its date at 130), numbers
 are whole (or rounded, never cut), ``doctor`` wraps its prose instead of
 cutting it, hints fit the terminal, and ``--quiet`` silences stderr.
 """
@@ -38,17 +38,21 @@ def demo_tokens() -> dict:
 
 
 # (At 80 columns the parts of TOTAL outlast them: tests/test_tokens_pass28.py.)
-@pytest.mark.parametrize("width", (120, 200))
-def test_tokens_keeps_date_project_and_title_at_120_columns(tty, width: int) -> None:
+@pytest.mark.parametrize("width", (120, 130, 200))
+def test_tokens_keeps_project_and_title_at_120_columns_and_the_date_at_130(tty, width: int) -> None:
+    """Pass 40: DATE goes before CWD (and both before any figure or the title): at 120 columns
+    the project and the title stay, the date is left out and said so; at 130 it is back."""
     tty(width)
     result = run("--demo", "tokens")
     lines = result.stdout.splitlines()
     assert all(width_of(line) <= width for line in lines), lines
-    header = lines[0].split()
+    header = re.split(r" {2,}", lines[0].strip())
     # TITLE last, as list's (pass 40): the numbers line up near the start.
-    assert header[:3] == ["SESSION", "DATE", "CWD"] and header[-3:] == ["TOTAL", "COST", "TITLE"]
+    dated = width >= 130
+    assert header[:3] == (["SESSION", "DATE", "CWD"] if dated else ["SESSION", "CWD", "INPUT"]), header
+    assert header[-3:] == ["TOTAL", "COST", "TITLE"]
     row = next(line for line in lines if line.startswith(DEMO_SESSION))
-    assert "2026-11-28" in row and "weather-app" in row and "Add a 5-day" in row
+    assert ("2026-11-28" in row) == dated and "weather-app" in row and "Add a 5-day" in row
     assert "75,433" in row  # whole: never cut, never rounded when it fits
     if width == 200:
         assert "Add a 5-day forecast endpoint to the API and cover it with tests" in row
@@ -57,7 +61,8 @@ def test_tokens_keeps_date_project_and_title_at_120_columns(tty, width: int) -> 
         assert "…" in row  # the title, shortened
         note = result.stderr.splitlines()
         assert note and all(width_of(line) <= width for line in note), note
-        assert "REASONING" in result.stderr and "TITLE" not in result.stderr
+        said = " ".join(result.stderr.split()).split("columns: ")[1].split(";")[0].split(", ")
+        assert said == (["REASONING"] if dated else ["REASONING", "DATE"]), said
 
 
 def test_numbers_are_never_cut_however_narrow(tty) -> None:

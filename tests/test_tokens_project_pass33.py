@@ -40,8 +40,10 @@ def test_the_demo_keeps_every_project_s_last_folder_whole(tty, width: int) -> No
     tty(width, color=False)
     lines = invoke("--demo", "tokens")
     header = cells(lines[0])
-    assert header[2] == "CWD" and header[-1] == "TITLE"  # the title last, as list's (pass 40)
-    projects = {cells(line)[2] for line in lines if re.match(r"[a-z]+:", line)}
+    # the title last, as list's; DATE goes before CWD (at 120 columns: SESSION, CWD, INPUT...)
+    project_at = 2 if "DATE" in header else 1
+    assert header[project_at] == "CWD" and header[-1] == "TITLE", header
+    projects = {cells(line)[project_at] for line in lines if re.match(r"[a-z]+:", line)}
     # (cli-tool and notes: the sessions that recorded no usage, named under the table since pass 40)
     names = {"weather-app", "recipe-api", "inventory-api", "billing-service"}
     assert {project.rsplit("/", 1)[-1] for project in projects} == names, projects  # was …ling-service
@@ -49,10 +51,20 @@ def test_the_demo_keeps_every_project_s_last_folder_whole(tty, width: int) -> No
     assert all(len(line) <= width for line in lines)
 
 
-def test_a_title_is_left_out_by_its_least_width_as_before(tty) -> None:
-    """At 114 columns a title does not fit beside ``…/billing-service``: it goes."""
-    tty(114, color=False)
-    assert "TITLE" not in cells(invoke("--demo", "tokens")[0])
+def test_a_project_goes_rather_than_cut_a_title_below_what_it_wants(tty) -> None:
+    """Pass 40: CWD goes before TITLE, and gives it the 16 characters it ``wants``: at 111
+    columns ``…/billing-service`` fits beside a 16-character title; at 110 it would leave
+    15, so CWD is left out (the title used to go, at 114, by its least width)."""
+    tty(111, color=False)
+    lines = invoke("--demo", "tokens")
+    assert cells(lines[0])[:2] == ["SESSION", "CWD"] and cells(lines[0])[-1] == "TITLE"
+    claude = next(cells(line) for line in lines if line.startswith("claude:7f3c9a12"))
+    assert claude[1] == "…/src/weather-app" and claude[-1] == "Add a 5-day for…"
+    tty(110, color=False)
+    lines = invoke("--demo", "tokens")
+    assert "CWD" not in cells(lines[0]) and cells(lines[0])[-1] == "TITLE"
+    claude = next(cells(line) for line in lines if line.startswith("claude:7f3c9a12"))
+    assert len(claude[-1]) > 16 and claude[-1].startswith("Add a 5-day forecast")
 
 
 def test_a_name_longer_than_the_cap_takes_from_the_title_down_to_what_it_wants() -> None:
@@ -71,13 +83,17 @@ TITLE = "A prompt long enough to be cut in any table narrower than this"
 
 def test_a_patched_table_gives_a_new_project_s_name_the_title_s_room_as_a_whole_one(
         isolated_home: Path, table_ways: list[str], tty: Callable[..., None]) -> None:
-    tty(115, color=False)
+    # 130 columns: every column but REASONING's was kept before pass 40 too; since, DATE and
+    # REASONING go before TITLE, and the title gives a name its room down to the 16 it wants.
+    tty(130, color=False)
     project_session(isolated_home, IDS[0], "/home/dev/src/zzzzzzzzzzzzzzzzzzzzzzzzzzzz/app", TITLE, 0)
     before = invoke("tokens")
     assert cells(before[0])[-1] == "TITLE" and cells(before[1])[2] == "…/app"
+    assert len(cells(before[1])[-1]) > 16
     project_session(isolated_home, IDS[1], "/home/dev/src/zzzzzzzzzzzzzzzzzzzzzzzz/billing-service", TITLE, 1)
     patched = invoke("tokens")
     assert table_ways[-1] == "patched"
     assert patched == invoke("tokens", "--no-cache")  # byte for byte
     assert cells(patched[1])[2] == "…/billing-service", patched
-    assert len(cells(patched[1])[-1]) < 16  # the title gave it its room
+    assert cells(patched[0])[:3] == ["SESSION", "DATE", "CWD"], patched  # nothing else went for it
+    assert len(cells(patched[1])[-1]) == 16  # the title gave it its room, down to what it wants

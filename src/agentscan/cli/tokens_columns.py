@@ -5,17 +5,18 @@ from __future__ import annotations
 from agentscan.cli.tableparts import Column
 
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
-#: The figures that add up to TOTAL outlast a session's date, project and title (the id
-#: tells a session; ``show`` tells the rest): REASONING goes first, a part of OUTPUT never
-#: added again; then the text (``columns_of``); then the parts, the one that is most often 0
-#: or small first: CACHE WRITE (Claude's alone), OUTPUT, INPUT, and CACHE READ, most of a
-#: Claude or Codex total, last.  TOTAL stays, and COST goes only when nothing else is left.
+#: REASONING goes first, a part of OUTPUT never added again; then, by session, DATE and CWD
+#: (``columns_of``); then the parts, the one that is most often 0 or small first: CACHE WRITE
+#: (Claude's alone), OUTPUT, INPUT; a session's TITLE outlasts those (an id alone told no one
+#: which session it was: at 80 and 100 columns the table was ids and numbers, where ccusage's
+#: narrow table keeps its sessions' names and leaves its cache columns out); CACHE READ, most
+#: of a Claude or Codex total, last.  TOTAL stays, and COST goes only when nothing else is left.
 NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("INPUT", "input", 3),
+    ("INPUT", "input", 5),
     ("CACHE READ", "cache_read", 2),
-    ("CACHE WRITE", "cache_write", 5),
-    ("OUTPUT", "output", 4),
-    ("REASONING", "reasoning", 9),
+    ("CACHE WRITE", "cache_write", 7),
+    ("OUTPUT", "output", 6),
+    ("REASONING", "reasoning", 10),
     ("TOTAL", "total", 0),
 )
 NOT_RECORDED = "not recorded"
@@ -40,10 +41,10 @@ def columns_of(by: str) -> list[Column]:
         columns = [Column(by.upper(), style="yellow" if by == "session" else None)]
     if by == "session":
         columns += [
-            Column("DATE", drop=6),
+            Column("DATE", drop=9),
             # Named as in ``list``, and fitted alike: a project's name whole or the column left
             # out (``tablepaths.named_floors``).
-            Column("CWD", flex=True, min_width=12, keep_end=True, drop=7),
+            Column("CWD", flex=True, min_width=12, keep_end=True, drop=8),
         ]
     columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
     # Rounded to the cent (--json has it exact); left out only when nothing else is left to go.
@@ -52,8 +53,9 @@ def columns_of(by: str) -> list[Column]:
         # Last, as ``list``'s: a title is as long as its prompt (180 characters in a pipe, a
         # CJK one twice as wide), and before the numbers it pushed them to column 400 and
         # moved awk's fields.  A dozen characters still tell sessions apart (``list``'s
-        # title's least width); it goes first, before any figure, so it never costs one.
-        columns.append(Column("TITLE", flex=True, min_width=12, weight=2, drop=8))
+        # title's least width); it keeps 16 while DATE, CWD or a part that goes before it is
+        # left to go (``Column.wants``), and goes only before CACHE READ (``NUMBER_COLUMNS``).
+        columns.append(Column("TITLE", flex=True, min_width=12, weight=2, drop=4, wants=16))
     return columns
 
 
