@@ -105,15 +105,13 @@ def _refused_stdout(exc: OSError) -> None:
     """Exit 1 with one line when ``exc`` is stdout refusing what was written (a command's
     own output is handled by ``cli.state.run_guarded``; help and the version are printed
     before a command runs); return for anything else."""
-    from agentscan.cli.streams import drop_stdout, stdout_refused
+    from agentscan.cli.streams import refused
 
-    if not stdout_refused(exc):
-        return
-    drop_stdout()
-    from agentscan.cli.state import say_error
-    from agentscan.errors import StdoutUnwritable
+    unwritable = refused(exc)
+    if unwritable is not None:
+        from agentscan.cli.state import say_error
 
-    sys.exit(say_error(StdoutUnwritable(exc.strerror or str(exc))))
+        sys.exit(say_error(unwritable))
 
 
 def _quiet_interrupts() -> None:

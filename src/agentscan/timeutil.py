@@ -80,6 +80,10 @@ def plausible(value: datetime | None, *, now: datetime | None = None) -> datetim
 #: (at most 14 hours), which are skew, not a broken clock
 FUTURE_SLACK = timedelta(days=1)
 
+#: a recorded time may run this far past its file's mtime (clocks, buffered writes): how far
+#: ``list --since`` and ``tokens``' window trust a file's mtime as a bound of its session's times
+CLOCK_SLACK_S = 120.0
+
 
 _EARLIEST_EPOCH = _EARLIEST.timestamp()
 _LATEST_EPOCH = _LATEST.timestamp()

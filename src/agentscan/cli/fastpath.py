@@ -188,25 +188,10 @@ def run(argv: list[str]) -> int | None:
     except OSError as exc:
         if exc.errno != errno.EPIPE:
             raise
-        # ``agentscan list | head``: click's answer too: exit 1, and nothing more may be written.
-        sys.stdout = _Pacified(sys.stdout)
-        sys.stderr = _Pacified(sys.stderr)
+        # ``agentscan list | head`` ended with exit 0 in ``run_guarded``: an EPIPE here is not
+        # stdout's reader leaving (stderr's, another pipe): click's exit 1, and whatever is
+        # still buffered for a closed pipe dropped, or the exit's flush fails on it.
+        from agentscan.cli.streams import drop_closed_output
+
+        drop_closed_output()
         return 1
-
-
-class _Pacified:
-    """A stream whose flush ignores a closed pipe (click's ``PacifyFlushWrapper``):
-    the interpreter flushes stdout at exit, and must not fail there."""
-
-    def __init__(self, wrapped: Any) -> None:
-        self.wrapped = wrapped
-
-    def flush(self) -> None:
-        try:
-            self.wrapped.flush()
-        except OSError as exc:
-            if exc.errno != errno.EPIPE:
-                raise
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(self.wrapped, attr)

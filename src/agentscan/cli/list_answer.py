@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from agentscan.cli import recorded, render
 from agentscan.cli.state import end_progress, reject_blank, start_prices_on_a_first_run
-from agentscan.digests import blake2b
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
 from agentscan.sealing import framed, unframed
@@ -38,7 +37,7 @@ if TYPE_CHECKING:
 
 #: the pages kept, each for its own options: the ones stored last (a page printed
 #: again is not stored again, so one asked for often can give way to new ones)
-KEPT = 16
+KEPT = answers.KEPT_SLOTS
 #: a larger page (a heavy user's ``list --all --json``: 15 MB) is made every time:
 #: sixteen of them would grow the index by hundreds of MB
 KEPT_BYTES = 4 * 1024 * 1024
@@ -55,7 +54,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     remember = since is None and not running and pid is None
     options = [limit, providers, grep, cwd, redact]
     # Each set of options kept apart: ``list`` and ``list --all`` asked in turn both stay.
-    slot = blake2b(repr(options).encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+    slot = answers.slot_of(repr(options))
     question: dict[str, Any] = {"options": options, "slot": slot, "tz": answers.zone_identity(zone)}
     shows_liveness = as_json  # every row's ``running``
     if not as_json:

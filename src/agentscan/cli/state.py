@@ -271,18 +271,14 @@ def run_guarded(body: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         # failure: exit 0, saying nothing (exit 1 is the contract's "failure", which a script
         # under ``set -o pipefail`` could not tell from a real one).  An export to stdout
         # says that it was cut, and fails (``export.files.to_stdout``, above).
-        from agentscan.cli.streams import drop_closed_output, drop_stdout, reader_closed, stdout_refused
+        from agentscan.cli.streams import drop_closed_output, reader_closed, refused
 
         if not reader_closed(exc):
-            if not stdout_refused(exc):
+            unwritable = refused(exc)  # ``agentscan list > /dev/full``: said as ``export -o -`` says it
+            if unwritable is None:
                 raise
-            # ``agentscan list > /dev/full``: said as ``export -o -`` says it, exit 1; what is
-            # still buffered is dropped, or the exit's flush would fail again, with a traceback.
             end_progress()
-            drop_stdout()
-            from agentscan.errors import StdoutUnwritable
-
-            return say_error(StdoutUnwritable(exc.strerror or str(exc)))
+            return say_error(unwritable)
         end_progress()
         drop_closed_output()
         return 0

@@ -14,9 +14,12 @@ import functools
 import io
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentscan.cli.charset import cannot_encode_all, width_of
+
+if TYPE_CHECKING:
+    from agentscan.errors import StdoutUnwritable
 
 
 def settle() -> None:
@@ -204,6 +207,19 @@ def _full(stream: Any, code: int) -> bool:
     except (OSError, ValueError):
         return False
     return False
+
+
+def refused(exc: BaseException) -> StdoutUnwritable | None:
+    """The error to say when ``exc`` is stdout refusing the output (``stdout_refused``), what
+    it still holds dropped (the exit's flush would fail again, with a traceback); ``None``
+    for any other error, which is raised as it was."""
+    if not stdout_refused(exc):
+        return None
+    drop_stdout()
+    from agentscan.errors import StdoutUnwritable
+
+    assert isinstance(exc, OSError)  # (``stdout_refused`` said so)
+    return StdoutUnwritable(exc.strerror or str(exc))
 
 
 def drop_stdout() -> None:

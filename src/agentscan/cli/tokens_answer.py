@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from agentscan.cli import recorded, render
 from agentscan.cli.state import end_progress, start_prices_on_a_first_run
-from agentscan.digests import blake2b
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
 
@@ -23,7 +22,7 @@ from agentscan.scan.memo import MAX_WARNINGS
 #: ``--cwd`` answers kept at most: each directory's is kept apart, and a user who visits many
 #: must not grow the index for ever (nor push out the answers of every session: their slots
 #: do not begin with ``CWD_SLOT``)
-KEPT_DIRECTORIES = 16
+KEPT_DIRECTORIES = answers.KEPT_SLOTS
 CWD_SLOT = "@"
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     if cwd is not None:
         question["cwd"] = cwd
         # Each directory's answer kept apart (``tokens --cwd .`` in one project, then another's).
-        question["slot"] = f"{CWD_SLOT}{blake2b(cwd.encode('utf-8', 'surrogateescape'), digest_size=8).hexdigest()}:{by}"
+        question["slot"] = f"{answers.slot_of(cwd, CWD_SLOT)}:{by}"
     if not as_json:
         term = render.terminal()
         # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),

@@ -121,6 +121,18 @@ def zone_identity(zone: tzinfo | None) -> str:
     return f"local:{os.environ.get('TZ')}:{time.tzname}:{time.timezone}:{time.altzone}"
 
 
+#: the answers of one command kept by their own slots (``remember(kept=…)``): ``list``'s pages
+#: and ``tokens --cwd``'s directories, the ones stored last
+KEPT_SLOTS = 16
+
+
+def slot_of(text: str, prefix: str = "") -> str:
+    """A question's own ``slot`` for ``text`` (its options, a directory), short and fixed
+    in size; ``prefix`` keeps such slots apart from a command's others (``remember``'s
+    ``kept_under``)."""
+    return prefix + blake2b(text.encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+
+
 def _slot(command: str, question: Mapping[str, Any]) -> str:
     # One stored answer per command and grouping (or the question's own ``slot``, kept
     # ``remember(kept=…)`` at most): bounded, and a user who asks for --by day and

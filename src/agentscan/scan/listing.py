@@ -23,13 +23,11 @@ from agentscan.model import SessionRef, SessionRow
 from agentscan.scan.cwdmatch import Form, under, wanted_forms
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
-from agentscan.timeutil import plausible
+from agentscan.timeutil import CLOCK_SLACK_S, plausible
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
 
-#: a recorded time may run this far past its file's mtime (clocks, buffered writes)
-CLOCK_SLACK_S = 120.0
 
 #: cached rows are fetched this many at a time
 PREFETCH = 32

@@ -27,11 +27,14 @@ def session_cwds(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, str 
     from agentscan.scan import tablefacts
     from agentscan.scan.cwdmatch import same_directory
 
-    spelled: dict[str, str] = {}
+    spelled: dict[str, str] = {}  # a directory's one text -> the spelling met first
+    shown: dict[str, str] = {}  # a spelling -> that spelling: sessions share a few directories
     cwds: dict[str, str | None] = {}
     for session_id, facts in tablefacts.gather(scanner, refs).items():
         cwd = facts.cwd
-        cwds[session_id] = spelled.setdefault(same_directory(cwd), cwd) if cwd else None
+        if cwd and cwd not in shown:
+            shown[cwd] = spelled.setdefault(same_directory(cwd), cwd)
+        cwds[session_id] = shown[cwd] if cwd else None
     return cwds
 
 

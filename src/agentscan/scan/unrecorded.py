@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SESSION, SessionRef, SessionRow
 from agentscan.scan.collect import ProviderUsage
+from agentscan.timeutil import CLOCK_SLACK_S
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
@@ -26,16 +27,11 @@ def unrecorded(refs: Sequence[SessionRef], usage: dict[str, ProviderUsage], low:
     counted: dict[str, set[str]] = {}
     found: list[SessionRef] = []
     windowed = low is not None or high is not None
-    slack = 0.0
-    if low is not None:
-        from agentscan.scan.listing import CLOCK_SLACK_S  # (a ``tokens`` without a window goes without ``listing``)
-
-        slack = CLOCK_SLACK_S
     for ref in refs:
         # ``recency`` bounds a row's ``updated_at`` from above (a file's mtime, which a copy
         # or a restore makes new), give or take a clock's slack, as ``list --since`` takes
         # it: a session it puts before the window is not read.
-        if low is not None and ref.recency and ref.recency + slack < low:
+        if low is not None and ref.recency and ref.recency + CLOCK_SLACK_S < low:
             continue
         part = usage.get(ref.provider)
         if part is None:

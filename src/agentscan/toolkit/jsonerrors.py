@@ -12,9 +12,6 @@ import orjson
 _ONE_LINE_PLACE = re.compile(r": line 1 column (\d+) \(char \d+\)$")
 
 
-#: a character no UTF-8 text holds: a byte that is not UTF-8 read with ``surrogateescape``,
-#: or a lone surrogate
-_SURROGATE = re.compile("[\ud800-\udfff]")
 #: orjson's words for bytes that are not UTF-8, whatever they are: "surrogates not allowed"
 #: sent a reader looking for surrogates in a file that held none
 _NOT_UTF8 = "str is not valid UTF-8"
@@ -39,16 +36,20 @@ def _not_utf8(data: bytes | str | None) -> str:
     other errors do), else what stops it there (``{"b": "\xff", x}``: the ``x``)."""
     if data is None:
         return "not valid UTF-8"
-    # Each byte that is not UTF-8 one character (U+DC80-U+DCFF), read again as U+FFFD.
+    # Each byte that is not UTF-8 one character (U+DC80-U+DCFF), read again as U+FFFD: a
+    # character no UTF-8 text holds, as ``laxjson`` finds them (compiled on this rare path).
+    from agentscan.toolkit.laxjson import SURROGATES
+
+    surrogate = re.compile(SURROGATES)
     text = data if isinstance(data, str) else bytes(data).decode("utf-8", "surrogateescape")
     try:
-        orjson.loads(_SURROGATE.sub("\ufffd", text))
+        orjson.loads(surrogate.sub("\ufffd", text))
     except orjson.JSONDecodeError as retry:
-        if not (retry.pos < len(text) and _SURROGATE.match(text, retry.pos)):
+        if not (retry.pos < len(text) and surrogate.match(text, retry.pos)):
             return short_json_error(retry)
         at = retry.pos
     else:  # read whole once replaced: said at the first
-        found = _SURROGATE.search(text)
+        found = surrogate.search(text)
         if found is None:
             return "not valid UTF-8"
         at = found.start()

@@ -27,7 +27,7 @@ import orjson
 #: surrogate", …) and of bytes that are not UTF-8 ("str is not valid UTF-8: …")
 _OURS = ("surrogate", "UTF-8")
 #: compiled (and cached by ``re``) on first use: every start imports this module
-_SURROGATES = "[\ud800-\udfff]"
+SURROGATES = "[\ud800-\udfff]"
 _INT64 = (-(2**63), 2**63 - 1)
 #: said once per record whose bytes were not UTF-8
 NOT_UTF8 = "bytes that are not UTF-8 read as U+FFFD"
@@ -63,7 +63,7 @@ def _decoded(data: bytes | str) -> tuple[str, bool]:
         try:  # read with ``surrogateescape``: back to the bytes read
             raw = data.encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:
-            return re.sub(_SURROGATES, "\ufffd", data), True
+            return re.sub(SURROGATES, "\ufffd", data), True
     else:
         raw = data
     try:
@@ -96,7 +96,7 @@ def _refuse(constant: str) -> None:
 def _legible(value: Any) -> Any:
     """``value`` with every lone surrogate U+FFFD: orjson writes none."""
     if isinstance(value, str):
-        return re.sub(_SURROGATES, "\ufffd", value)
+        return re.sub(SURROGATES, "\ufffd", value)
     if isinstance(value, dict):
         return {_legible(key): _legible(item) for key, item in value.items()}
     if isinstance(value, list):
