@@ -34,11 +34,11 @@ def register(app: typer.Typer) -> None:
                                 "agentscan --demo show 7f3c9a12 --full    # the whole conversation",
                                 "agentscan --demo show 7f3c9a12 --redact  # safe to paste"))(show_command)
     app.command("tokens", cls=GlobalOptionsCommand,
-                short_help="Token totals with subagents, by session, period, model or cwd.",
+                short_help="Token totals with subagents, by session, period, model, cwd or agent.",
                 epilog=examples("agentscan tokens --since 7d",
                                 "agentscan tokens --cwd .   # what this project cost",
                                 "agentscan tokens --by day --tz utc --since 2026-11-01 --until 2026-11-30",
-                                "agentscan --demo tokens --by model --json"))(tokens_command)
+                                "agentscan --demo tokens --by agent --json  # what each kind of subagent cost"))(tokens_command)
 
 
 @handle_errors
@@ -87,7 +87,7 @@ def tokens_command(
     since: Optional[str] = typer.Option(None, "--since", help="Only calls made since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN"),
     until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date, week or month includes the whole of it; a time is excluded).", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
-    by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model, provider or cwd.", metavar="KEY"),
+    by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model, provider, cwd or agent (main, Explore, reviewer...).", metavar="KEY"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     as_json: bool = JsonOption,

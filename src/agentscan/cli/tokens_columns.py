@@ -33,8 +33,8 @@ def columns_of(by: str) -> list[Column]:
     # to go, rather than the TOTAL beside it (``371,6…``); a session's id and a date never are.
     # A working directory is fitted as ``list``'s CWD (``…/weather-app``, ``tablepaths``): the
     # key, never left out, but cut from its start before a figure goes.
-    if by == "model":
-        columns = [Column("MODEL", label=True, min_width=10)]
+    if by in ("model", "agent"):  # a kind of agent is a label as a model's name is
+        columns = [Column(by.upper(), label=True, min_width=10)]
     elif by == "cwd":
         columns = [Column("CWD", flex=True, min_width=12, keep_end=True)]
     else:

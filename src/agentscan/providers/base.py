@@ -10,7 +10,7 @@ CLI, and providers never import each other.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Iterable, Sequence
 from agentscan.digests import blake2b
 
 if TYPE_CHECKING:
@@ -150,6 +150,17 @@ class Provider(ABC):
         or starts with ``wanted``: asked by ``show <id>`` once nothing else matched
         (``scan.resolve``).  The default: none."""
         return []
+
+    def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
+        """The kind (``Explore``, ``reviewer``) of each of ``ref``'s delegated ``runs`` (the ids
+        its calls name), by the run's id, as ``show`` lists them (``SubagentInfo.agent_type``);
+        a run whose kind was not recorded is left out.  Asked by ``tokens --by agent`` of the
+        sessions that delegated, and kept (``scan.tokenagents``).  The default reads the session's ``show`` detail at its least
+        bounds: a provider that can say them more cheaply says so."""
+        from agentscan.bounds import Bounds
+
+        least = Bounds(prompts=1, responses=1, tools=1, prompt_bytes=1, response_bytes=1, tool_bytes=1, message_bytes=1)
+        return {info.id: info.agent_type for info in self.detail(ref, ctx, least).subagents if info.agent_type}
 
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         """What ``tokens``' table shows beside ``ref``'s sums (its row's date, directory and

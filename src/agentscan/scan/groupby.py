@@ -12,8 +12,9 @@ from typing import Literal, get_args
 from agentscan.errors import UsageProblem
 
 # Period keys: day 2026-11-30, week 2026-W49 (ISO, Monday first), month 2026-11; ``cwd``:
-# the sessions' working directory (``scan.tokencwd``).
-GroupBy = Literal["session", "day", "week", "month", "model", "provider", "cwd"]
+# the sessions' working directory (``scan.tokencwd``); ``agent``: the kind of agent that made
+# the call, ``main`` for the sessions' own (``scan.tokenagents``).
+GroupBy = Literal["session", "day", "week", "month", "model", "provider", "cwd", "agent"]
 GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
 
 

@@ -1,4 +1,5 @@
-"""Token reports: deduplicated usage entries grouped by session, day, week, month, model or provider.
+"""Token reports: deduplicated usage entries grouped by session, day, week, month, model, provider,
+directory or kind of agent.
 
 Each row keeps the session's own part and each delegated run's part apart,
 so a user can see what the subagents cost, in tokens and in USD.  Every
@@ -37,7 +38,7 @@ from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
-from agentscan.scan import tokencwd
+from agentscan.scan import tokenagents, tokencwd
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
@@ -96,6 +97,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     kept_rows = SessionRows.for_report(scanner) if per_session else None
     kept = kept_rows.recall(refs, TokenRow, whole=every_session) if kept_rows is not None else {}
     usage = collect(scanner, refs, _needs_calls(by, tz, low, high, prices), kept.keys())
+    agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
     for taken in kept.values():
         # What reading the session's sums said, as a fresh run says it: also for a row
         # dropped below (its calls are shared now, and may come from the index, which says nothing).
@@ -108,8 +110,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                 # No window: every group has its key (``None`` only marks one left out of a window).
                 _add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
             else:
-                _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices, cwds)
-        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book, cwds)
+                _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices, cwds, agents)
+        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book, cwds, agents)
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
     if per_session:
@@ -130,7 +132,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     if kept_rows is not None and every_session and len(kept) < len(refs):
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
-    if by in ("model", "provider", "cwd"):
+    if by in ("model", "provider", "cwd", "agent"):
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     sessions = {ref.id: ref for ref in refs} if by == "session" else {}
     recorded = [row for row in rows if row.tokens is not None]
@@ -245,6 +247,7 @@ def _add_sums(
     day_keys: dict[float, str],
     prices: GroupPrices,
     cwds: dict[str, str | None] | None,
+    agents: dict[str, dict[str, str]] | None,
 ) -> None:
     """A session's cached sums; no window cuts through any of its quarter hours
     and each group the window keeps has one price (``_needs_calls`` said so)."""
@@ -255,7 +258,7 @@ def _add_sums(
         subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
         if windowed and _outside(bucket, low, high):
             continue
-        key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys, cwds)
+        key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys, cwds, agents)
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = Bucket()
@@ -305,6 +308,7 @@ def _add_entries(
     day_keys: dict[float, str],
     book: PriceBook,
     cwds: dict[str, str | None] | None,
+    agents: dict[str, dict[str, str]] | None,
 ) -> None:
     windowed = low is not None or high is not None
     prefix = provider_name + ":"
@@ -314,7 +318,7 @@ def _add_entries(
         if windowed and _outside(ts, low, high):
             continue
         key, sub_key = _group(by, prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT], tz, day_keys,
-                              cwds)
+                              cwds, agents)
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = Bucket()
@@ -331,9 +335,11 @@ def _add_entries(
 
 
 def _group(by: str, session_id: str, provider_name: str, model: str | None, ts: float | None, subagent: str | None,
-           tz: tzinfo | None, day_keys: dict[float, str], cwds: dict[str, str | None] | None) -> tuple[str, str | None]:
+           tz: tzinfo | None, day_keys: dict[float, str], cwds: dict[str, str | None] | None,
+           agents: dict[str, dict[str, str]] | None) -> tuple[str, str | None]:
     """The row a call (or a cached group starting at ``ts``) adds to, and its part in that row:
-    the session's own (``None``) or a subagent's (named with its session outside ``--by session``)."""
+    the session's own (``None``) or a subagent's (named with its session outside ``--by session``).
+    ``cwds``: each session's directory (``--by cwd``); ``agents``: its runs' kinds (``--by agent``)."""
     if by == "session":
         key = session_id
     elif by == "provider":
@@ -342,6 +348,8 @@ def _group(by: str, session_id: str, provider_name: str, model: str | None, ts: 
         key = model or "unknown"
     elif by == "cwd":
         key = (cwds or {}).get(session_id) or tokencwd.NO_CWD
+    elif by == "agent":
+        key = tokenagents.row_of(agents or {}, session_id, subagent)
     else:
         key = _period(ts, by, tz, day_keys)
     return key, None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")

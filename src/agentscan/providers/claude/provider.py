@@ -197,6 +197,11 @@ class ClaudeProvider(Provider):
 
     facts_name_models = True
 
+    def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
+        from agentscan.providers.claude.agenttypes import subagent_types
+
+        return subagent_types(ref.hint, ctx, runs)
+
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         from agentscan.providers.claude.discovery import SessionFiles
         from agentscan.providers.claude.tablefacts import table_facts

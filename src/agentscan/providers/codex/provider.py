@@ -8,7 +8,7 @@ index; ``row`` reads only a rollout's head and last 1 MiB; ``detail`` and
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Collection, Iterable
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider, file_identity
@@ -169,6 +169,18 @@ class CodexProvider(Provider):
 
     #: the models its window, its kept tally and the index name (``tablefacts``), or none where unsure
     facts_name_models = True
+
+    def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
+        """A child thread's role, as ``show`` gives it: its rollout's header (cached with the
+        discovery's), else the thread index's."""
+        from agentscan.providers.codex.row import thread_header
+
+        found: dict[str, str] = {}
+        for child in self._session(ref, ctx).children:
+            kind = thread_header(child, ctx).link.agent_type or (child.indexed.agent_type if child.indexed else None)
+            if kind and child.thread_id in runs:
+                found[child.thread_id] = kind
+        return found
 
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         from agentscan.providers.codex.discovery import CodexSession

@@ -1,0 +1,108 @@
+"""``tokens --by agent``: what each kind of agent spent, the sessions' own agents included.
+
+A call's row is its run's kind: ``main`` for a session's own calls (the agent the user
+talked to), else the kind its provider recorded for the delegated run that made it, as
+``show`` names it (Claude Code's ``Explore``, a Codex ``reviewer``, Cursor's ``explore``,
+``compaction`` for Claude's auto-compaction worker), and ``unknown`` where none was
+recorded (Gemini CLI's subagents, an older build's).  Kinds are kept as recorded: Claude
+Code's ``Explore`` and Cursor's ``explore`` are two products' agents.
+
+Only the sessions whose calls name a run are asked (``Provider.subagent_types``), quietly
+(what reading them warns of is theirs, said by ``show``), and their answer is kept in the
+index at the session's fingerprint, as ``scan.tablefacts`` keeps the table's facts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from agentscan.model import SESSION, SUBAGENT
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef
+    from agentscan.scan.collect import ProviderUsage
+    from agentscan.scan.scanner import Scanner
+
+#: the row of the sessions' own calls
+MAIN = "main"
+#: the row of the runs whose kind was not recorded
+UNKNOWN = "unknown"
+#: what the index keeps them as (``toolkit.keptjson``, under the session's main file): bump
+#: the version when a provider's ``subagent_types`` changes
+KIND = "agent-types"
+VERSION = "1"
+
+
+def run_types(scanner: Scanner, refs: Sequence[SessionRef],
+              usage: Mapping[str, ProviderUsage]) -> dict[str, dict[str, str]]:
+    """Session id -> run id -> its kind, for the sessions among ``refs`` whose calls (in
+    ``usage``) name a delegated run; a run of no recorded kind is left out."""
+    runs = _runs(usage)
+    if not runs:
+        return {}
+    from agentscan.errors import AgentscanError
+    from agentscan.toolkit import keptjson
+
+    ctx = scanner.ctx
+    cache = scanner.cache
+    found: dict[str, dict[str, str]] = {}
+    kept_any = False
+    with ctx.held_warnings():
+        for ref in refs:
+            wanted = runs.get(ref.id)
+            if not wanted:
+                continue
+            fingerprint = scanner.fingerprint(ref) if cache is not None and ref.path is not None else None
+            stamp = None if fingerprint is None else f"{ref.id} {fingerprint}"
+            kept = keptjson.kept(ctx, ref.path, KIND, VERSION, stamp, _decode) if ref.path is not None else None
+            if kept is not None and wanted <= kept[0]:
+                found[ref.id] = kept[1]
+                continue
+            own = scanner.real_ref(ref)
+            if own is None:
+                continue  # gone since the census: its runs are of no known kind
+            try:
+                types = scanner.provider(ref.provider).subagent_types(own, ctx, wanted)
+            except (AgentscanError, OSError):
+                continue  # unreadable now: its runs are of no known kind (``show`` says why)
+            found[ref.id] = types
+            if stamp is not None and ref.path is not None:
+                keptjson.keep(ctx, ref.path, KIND, VERSION, stamp, (frozenset(wanted), types),
+                              [sorted(wanted), types])
+                kept_any = True
+    if kept_any and cache is not None:
+        cache.commit()
+    return found
+
+
+def row_of(types: Mapping[str, Mapping[str, str]], session_id: str, run: str | None) -> str:
+    """The ``--by agent`` row of a call of ``session_id``'s ``run`` (``None``: its own)."""
+    if run is None:
+        return MAIN
+    return types.get(session_id, {}).get(run) or UNKNOWN
+
+
+def _runs(usage: Mapping[str, ProviderUsage]) -> dict[str, set[str]]:
+    """Session id -> the runs its calls name."""
+    runs: dict[str, set[str]] = {}
+    for provider_name, part in usage.items():
+        prefix = provider_name + ":"
+        for native_id, sums in part.sums.items():
+            named = {group[0] for group in sums.groups if group[0] is not None}
+            if named:
+                runs.setdefault(prefix + native_id, set()).update(named)
+        for entry in part.entries:
+            if entry[SUBAGENT] is not None:
+                runs.setdefault(prefix + entry[SESSION], set()).add(entry[SUBAGENT])
+    return runs
+
+
+def _decode(document: Any) -> tuple[frozenset[str], dict[str, str]] | None:
+    """What ``run_types`` kept: the runs asked about and their kinds; ``None``: not as kept."""
+    if not (isinstance(document, list) and len(document) == 2):
+        return None
+    asked, types = document
+    if not (isinstance(asked, list) and all(isinstance(run, str) for run in asked)
+            and isinstance(types, dict) and all(isinstance(kind, str) for kind in types.values())):
+        return None
+    return frozenset(asked), types
