@@ -12,8 +12,9 @@ import pytest
 
 from agentscan.toolkit import sqlite_ro
 from agentscan.scan.scanner import Scanner
-from agentscan.providers.cursor import statedb
-from agentscan.providers.cursor.statedb import close_state_db, key_range
+from agentscan.providers.cursor import statedb_reader
+from agentscan.providers.cursor.statedb import close_state_db
+from agentscan.providers.cursor.statedb_reader import key_range
 from agentscan.scan.tokens import token_report
 from cursor_builders import (
     assistant,
@@ -189,14 +190,14 @@ def test_queries_are_exact_keys_or_bounded_ranges_served_by_the_index(isolated_h
     _ide_home(isolated_home)
     write_transcript(isolated_home, "p", S, [user("hi")])
     statements: list[str] = []
-    original = statedb.connect_readonly
+    original = statedb_reader.connect_readonly
 
     def traced(path: Path, **kwargs):
         conn = original(path, **kwargs)
         conn.set_trace_callback(statements.append)
         return conn
 
-    monkeypatch.setattr(statedb, "connect_readonly", traced)
+    monkeypatch.setattr(statedb_reader, "connect_readonly", traced)
     scanner = _scanner(isolated_home)
     scanner.list_sessions()
     scanner.show(IDE)

@@ -17,8 +17,8 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, table
-from agentscan.cli.table import Column, Row
+from agentscan.cli import app, table, tablefit
+from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.term import Terminal, width_of
 
 runner = CliRunner()
@@ -204,26 +204,26 @@ def test_fixed_columns_wider_than_the_terminal_are_printed_whole() -> None:
     columns = [Column("ID"), Column("TOTAL", right=True)]
     lines, hidden = table.render(columns, [Row(["claude:7f3c9a12", "371,634"])], TTY)
     assert lines == ["ID                 TOTAL", "claude:7f3c9a12  371,634"] and hidden == []
-    assert table.overflows(table.layout(columns, [Row(["claude:7f3c9a12", "371,634"])], TTY), TTY)
+    assert tablefit.overflows(tablefit.layout(columns, [Row(["claude:7f3c9a12", "371,634"])], TTY), TTY)
 
 
 def test_a_label_is_cut_only_once_no_column_is_left_to_drop() -> None:
     columns = [Column("MODEL", label=True, min_width=10), Column("COST", right=True, drop=1),
                Column("TOTAL", right=True)]
     rows = [Row(["gemini-3-flash-preview", "$0.03", "78,927"])]
-    assert table.fit(columns, rows, 40) == ([0, 1, 2], [22, 5, 6])  # it fits: nothing cut
-    assert table.fit(columns, rows, 30) == ([0, 2], [22, 6])  # COST goes, the name stays whole
-    assert table.fit(columns, rows, 25) == ([0, 2], [17, 6])  # then the name is cut
-    assert table.fit(columns, rows, 15) == ([0, 2], [10, 6])  # to its least, the line overflows
+    assert tablefit.fit(columns, rows, 40) == ([0, 1, 2], [22, 5, 6])  # it fits: nothing cut
+    assert tablefit.fit(columns, rows, 30) == ([0, 2], [22, 6])  # COST goes, the name stays whole
+    assert tablefit.fit(columns, rows, 25) == ([0, 2], [17, 6])  # then the name is cut
+    assert tablefit.fit(columns, rows, 15) == ([0, 2], [10, 6])  # to its least, the line overflows
     lines, _ = table.render(columns, rows, Terminal(tty=True, width=25, color=False))
     assert lines[1] == "gemini-3-flash-p…  78,927"
 
 
 def test_labels_are_cut_no_shorter_than_reads_them_apart() -> None:
     column = Column("MODEL", label=True, min_width=10)
-    assert table.told_apart(column, ["gpt-5.1-codex", "gpt-5.1-codex-mini"]).min_width == 13
-    assert table.told_apart(column, ["gemini-3-flash-preview", "gpt-5"]).min_width == 10
-    assert table.told_apart(column, ["claude-sonnet-4-5", "claude-sonnet-4-0"]).min_width == 17
+    assert tablefit.told_apart(column, ["gpt-5.1-codex", "gpt-5.1-codex-mini"]).min_width == 13
+    assert tablefit.told_apart(column, ["gemini-3-flash-preview", "gpt-5"]).min_width == 10
+    assert tablefit.told_apart(column, ["claude-sonnet-4-5", "claude-sonnet-4-0"]).min_width == 17
 
 
 def test_a_way_that_fits_is_taken_over_one_that_overflows() -> None:
@@ -231,6 +231,6 @@ def test_a_way_that_fits_is_taken_over_one_that_overflows() -> None:
     both leave out as many columns (a runs label is no figure)."""
     columns = [Column("DAY"), Column("COST", right=True, drop=1), Column("TOTAL", right=True)]
     long_label, short_label = [18, 5, 7], [10, 5, 7]
-    chosen = table.least_lost(columns, [[(lambda: long_label, False), (lambda: short_label, False)]],
+    chosen = tablefit.least_lost(columns, [[(lambda: long_label, False), (lambda: short_label, False)]],
                               Terminal(tty=True, width=24, color=False), {"TOTAL", "COST"})
     assert chosen == (0, 1, ([0, 2], [10, 7]))

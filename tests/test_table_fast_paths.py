@@ -17,8 +17,8 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.cli import charset, render, table, term
-from agentscan.cli.table import GAP, Column, Row
+from agentscan.cli import charset, render, table, tablefit, tablewidths, term
+from agentscan.cli.tableparts import GAP, Column, Row, spanned
 from agentscan.cli.term import ELLIPSIS, Terminal
 from conftest_hypothesis import FUZZ
 from zones import in_each_zone
@@ -83,20 +83,20 @@ def _oracle_line(columns: list[Column], cells: list[str], widths: list[int], ter
 
 
 def _oracle(columns: list[Column], rows: list[Row], terminal: Terminal) -> list[str]:
-    """The table's lines, laid out with the widths ``table.fit`` chose (fitting is not what changed)."""
-    kept, widths = (table.fit(columns, rows, terminal.width) if terminal.tty
-                    else (list(range(len(columns))), table.natural(columns, rows)))
+    """The table's lines, laid out with the widths ``tablefit.fit`` chose (fitting is not what changed)."""
+    kept, widths = (tablefit.fit(columns, rows, terminal.width) if terminal.tty
+                    else (list(range(len(columns))), tablewidths.natural(columns, rows)))
     natural = [_width(c.header) for c in columns]
     for row in rows:
         for index, cell in enumerate(row.cells):
-            if not table.spanned(row, index):
+            if not spanned(row, index):
                 natural[index] = max(natural[index], _width(cell))
     for row in rows:
         if row.span is not None:
             first, last = row.span
             room = sum(natural[first:last + 1]) + len(GAP) * (last - first)
             natural[last] += max(0, _width(row.cells[first]) - room)
-    assert natural == table.natural(columns, rows)
+    assert natural == tablewidths.natural(columns, rows)
     lines = [_oracle_line([columns[i] for i in kept], [columns[i].header for i in kept], widths, terminal, "bold",
                           header=True)]
     for row in rows:
@@ -177,19 +177,19 @@ def test_fixed_columns_wider_than_the_terminal_are_printed_whole() -> None:
 @given(kept=_rows(), gone=_rows(), came=_rows())
 def test_width_counts_tell_the_natural_widths_of_rows_that_come_and_go(kept: list[Row], gone: list[Row],
                                                                       came: list[Row]) -> None:
-    """``table.WidthCounts`` (the patched table's layout, ``cli.tablepatch``) of rows counted in
-    and out, kept as JSON between: ``table.natural`` of the rows left, or nothing when spans of
+    """``tablewidths.WidthCounts`` (the patched table's layout, ``cli.tablepatch``) of rows counted in
+    and out, kept as JSON between: ``tablewidths.natural`` of the rows left, or nothing when spans of
     two kinds are left (their order would matter)."""
-    counts = table.WidthCounts.of(len(_COLUMNS), kept + gone)
-    counts = table.WidthCounts.from_json(orjson.loads(orjson.dumps(counts.to_json())), len(_COLUMNS))
+    counts = tablewidths.WidthCounts.of(len(_COLUMNS), kept + gone)
+    counts = tablewidths.WidthCounts.from_json(orjson.loads(orjson.dumps(counts.to_json())), len(_COLUMNS))
     assert counts is not None
     counts.add(gone, -1)
     counts.add(came)
     left = kept + came
     kinds = {(row.span, term.width_of(row.cells[row.span[0]])) for row in left if row.span is not None}
     told = counts.natural(_COLUMNS)
-    assert told == (table.natural(_COLUMNS, left) if len(kinds) <= 1 else None)
-    assert table.WidthCounts.from_json([[[]] * len(_COLUMNS), [[4, 9, 3, 1]]], len(_COLUMNS)) is None  # out of range
+    assert told == (tablewidths.natural(_COLUMNS, left) if len(kinds) <= 1 else None)
+    assert tablewidths.WidthCounts.from_json([[[]] * len(_COLUMNS), [[4, 9, 3, 1]]], len(_COLUMNS)) is None  # out of range
 
 
 def test_width_counts_lay_a_span_over_its_columns() -> None:
@@ -197,5 +197,5 @@ def test_width_counts_lay_a_span_over_its_columns() -> None:
     are not counted (the cases a few random rows seldom make)."""
     rows = [Row(["s", "d", "p", "t", "12", "34"]),
             Row(["s", "d", "p", "t", "not recorded, not at all", "x" * 20], span=(4, 5))]
-    counts = table.WidthCounts.of(len(_COLUMNS), rows)
-    assert counts.natural(_COLUMNS) == table.natural(_COLUMNS, rows) == [7, 4, 7, 5, 5, 5 + 24 - 12]
+    counts = tablewidths.WidthCounts.of(len(_COLUMNS), rows)
+    assert counts.natural(_COLUMNS) == tablewidths.natural(_COLUMNS, rows) == [7, 4, 7, 5, 5, 5 + 24 - 12]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agentscan.cli.table import Column, render
+from agentscan.cli.table import render
+from agentscan.cli.tableparts import Column
 from agentscan.cli.term import Terminal, width_of
 
 COLUMNS = [Column("ID"), Column("CWD", flex=True, min_width=10, keep_end=True), Column("TITLE", flex=True, min_width=5)]

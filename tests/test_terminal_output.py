@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from agentscan.cli import app, term
-from agentscan.cli.table import Column, render
+from agentscan.cli.table import render
+from agentscan.cli.tableparts import Column
 from agentscan.cli.term import Terminal, cut, cut_left, width_of
 from agentscan.scan.short_ids import unique_prefixes
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user

@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.cli.table import Column
+from agentscan.cli.tableparts import Column
 from agentscan.cli.tablepaths import paths_fitted
 from agentscan.cli.term import Terminal
 from patch_builders import IDS, project_session

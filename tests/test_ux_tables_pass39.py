@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.cli.render import human_usd
-from agentscan.cli.table import Column, fit_natural
+from agentscan.cli.tablefit import fit_natural
+from agentscan.cli.tableparts import Column
 from agentscan.cli.term import width_of
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from agentscan.cli import render
-from agentscan.cli.table import GAP, Column, Row, natural, print_table, told_apart
+from agentscan.cli.table import print_table
+from agentscan.cli.tablefit import told_apart
+from agentscan.cli.tableparts import GAP, Column, Row
+from agentscan.cli.tablewidths import natural
 from agentscan.cli.term import clean, width_of
 
 #: (header, genai-prices field): the prices agentscan's token vocabulary is billed at

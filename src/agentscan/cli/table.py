@@ -10,37 +10,17 @@ id: ``tokens --by model``'s models) is cut too, and when even that does not fit,
 is printed whole, wider than the terminal, rather than a figure cut (``$3.…`` read as a
 price).  Piped output is never fitted: every cell is printed whole.
 
-This module prints; a table's parts are ``tableparts``', its natural widths
-``tablewidths``'.  The names callers use (``Column``, ``Row``, ``layout``, …) are
-importable from here as well.
+This module prints; a table's parts (``Column``, ``Row``) are ``tableparts``', its natural
+widths ``tablewidths``', its fitting (``layout``, ``fit``) ``tablefit``'.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Sequence, TextIO
 
-from agentscan.cli.tablefit import (
-    Layout,
-    Way,
-    fit,
-    fit_natural,
-    hidden,
-    layout,
-    layout_natural,
-    least_lost,
-    overflows,
-    told_apart,
-)
+from agentscan.cli.tablefit import Layout, hidden, layout
 from agentscan.cli.tableparts import GAP, Column, Row, spanned
-from agentscan.cli.tablewidths import WidthCounts, natural
 from agentscan.cli.term import Terminal, cut, cut_left, terminal, width_of, write_out
-
-#: the table's names as callers know them (what it prints with, from the modules it was split into)
-__all__ = [
-    "GAP", "Column", "Layout", "Row", "Way", "WidthCounts", "cells_of", "fit", "fit_natural", "hidden", "layout",
-    "layout_natural", "least_lost", "left_out_note", "natural", "overflows", "print_table", "render", "spanned",
-    "told_apart",
-]
 
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[str] | Row], term: Terminal,

@@ -75,11 +75,6 @@ def bedrock_ref(ref: str) -> str | None:
     return name if _BEDROCK_NAME.match(name) else None
 
 
-def bedrock_name(ref: str) -> bool:
-    """Whether ``ref`` is a Claude model's Bedrock id or inference profile (``bedrock_ref``)."""
-    return bedrock_ref(ref) is not None
-
-
 def model_ref(provider: str, model: str | None) -> str | None:
     """The name to look up, or ``None`` when the call names no model."""
     if not model or model.strip().lower() in NOT_A_MODEL:
@@ -127,7 +122,7 @@ FAST_MODE_FAMILY = "claude-"
 
 def _claude_model(model: str) -> bool:
     """Whether ``model`` names a Claude model, by Anthropic's name or Bedrock's."""
-    return model.startswith(FAST_MODE_FAMILY) or bedrock_name(model)
+    return model.startswith(FAST_MODE_FAMILY) or bedrock_ref(model) is not None
 
 
 def fast_mode_name(model: str) -> str:

@@ -174,7 +174,7 @@ class Aside:
 
 
 def _discover(provider: Provider, ctx: Any, handing: int) -> Found | None:
-    """In the helper: what ``Scanner._discover`` does up to the index's writes, and the
+    """In the helper: what ``discovering.discover`` does up to the index's writes, and the
     ``handing`` most recent sessions' own refs."""
     from agentscan.scan.memorefs import stored_row
     from agentscan.scan.prune import id_entries
@@ -200,7 +200,7 @@ def _discover(provider: Provider, ctx: Any, handing: int) -> Found | None:
 
 
 def _adopt(scanner: Scanner, provider: Provider, found: Found) -> Sequence[SessionRef] | None:
-    """In this process, in ``provider``'s turn: what ``Scanner._discover`` does with a discovery."""
+    """In this process, in ``provider``'s turn: what ``discovering.discover`` does with a discovery."""
     from agentscan.scan.indexview import make_writes
     from agentscan.scan.memorefs import MemoRefs
     from agentscan.scan.memo import MAX_WARNINGS, DiscoveryMemo

@@ -295,7 +295,7 @@ class Cache(IndexConnection):
         self._write("DELETE FROM ids WHERE session_id=?", (session_id,))
 
     def session_counts(self) -> dict[str, int]:
-        """How many sessions each provider's last discovery found (``Scanner._index_ids``)."""
+        """How many sessions each provider's last discovery found (``prune.index_id_entries``)."""
         counts = {}
         for key, value in self._query("SELECT key, value FROM meta WHERE key LIKE 'count:%'", ()):
             if isinstance(key, str) and isinstance(value, str) and value.isdigit():

@@ -10,17 +10,19 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.providers.base import Provider
+    from agentscan.scan.mergedrefs import MergedRefs
     from agentscan.scan.scanner import Scanner
 
 
-def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None) -> Sequence[SessionRef]:
-    """``Scanner.refs``: every session of the providers named (all: none named), most recent first."""
+def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None, *,
+                  taken: dict[str, Sequence[SessionRef]],
+                  merged: dict[tuple[str, ...], MergedRefs]) -> Sequence[SessionRef]:
+    """``Scanner.refs``: every session of the providers named (all: none named), most recent
+    first.  ``taken``: each provider's sessions as the scanner took them, ``merged``: the merges
+    of several providers' stored ones, both kept by the scanner and filled here."""
     found: list[SessionRef] = []
-    scanner.cache  # noqa: B018 - opened first: discovery remembers header facts in it
-    scanner._confine()
     parts = []
     selected = scanner.selected(providers)
-    taken = scanner._refs
     pending = [provider for provider in selected if provider.name not in taken]
     aside = None
     if scanner.memo_discovery:  # each discovery needs its provider's census first
@@ -33,7 +35,7 @@ def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None) -
         for provider in selected:
             if provider.name not in taken:
                 handed = aside.take(provider) if aside is not None and provider.name in aside.names else None
-                taken[provider.name] = handed if handed is not None else scanner._discover(provider)
+                taken[provider.name] = handed if handed is not None else discover(scanner, provider)
             parts.append(taken[provider.name])
     finally:
         if aside is not None:
@@ -44,12 +46,12 @@ def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None) -
     if any(isinstance(part, MemoRefs) for part in parts):
         # Ordered without making a ref per session: ``list`` reads the newest few.
         names = tuple(provider.name for provider in selected)
-        merged = scanner._merged.get(names)
-        if merged is None:
+        merge = merged.get(names)
+        if merge is None:
             from agentscan.scan.mergedrefs import MergedRefs
 
-            merged = scanner._merged[names] = MergedRefs(parts)
-        return merged
+            merge = merged[names] = MergedRefs(parts)
+        return merge
     for part in parts:
         found.extend(part)
     found.sort(key=lambda ref: ref.recency, reverse=True)
@@ -57,13 +59,17 @@ def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None) -
 
 
 def discover(scanner: Scanner, provider: Provider) -> Sequence[SessionRef]:
-    """``Scanner._discover``: ``provider``'s sessions, stored or discovered (and then indexed)."""
+    """``provider``'s sessions: from the index while its census says nothing changed, else
+    discovered (and then indexed)."""
     cache = scanner.cache
     ctx = scanner.ctx
     if not scanner.memo_discovery or cache is None:
         with ctx.warnings.capture() as warnings:
             refs = provider.discover(ctx)
-        scanner._index_ids(provider, refs, complete=not warnings.passing)
+        if cache is not None:
+            from agentscan.scan.prune import index_ids
+
+            index_ids(cache, provider, refs, ctx, complete=not warnings.passing)
         return refs
     from agentscan.scan.memo import DiscoveryMemo
 
@@ -80,6 +86,9 @@ def discover(scanner: Scanner, provider: Provider) -> Sequence[SessionRef]:
     # What its census listed and it did not ask for (memory only); the other providers'
     # listings stay for their discoveries, to come in this loop (``refs`` drops the rest).
     ctx.drop_listings(provider.census_paths(ctx) or ())
-    scanner._index_ids(provider, refs, complete=not warnings.passing)
+    from agentscan.scan.prune import index_ids
+
+    index_ids(cache, provider, refs, ctx, complete=not warnings.passing)
     memo.store(refs, warnings, scanner.fingerprint)
     return refs
+

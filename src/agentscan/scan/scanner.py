@@ -157,7 +157,11 @@ class Scanner:
         (``scan.aside``, ``scan.discovering``)."""
         from agentscan.scan.discovering import selected_refs
 
-        return selected_refs(self, providers, few)
+        self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
+        self._confine()
+        # This scanner's memos of each provider's sessions and of their merges, handed over
+        # rather than reached into: ``discovering`` fills them.
+        return selected_refs(self, providers, few, taken=self._refs, merged=self._merged)
 
     def _confine(self) -> None:
         """Every provider's roots, registered before any discovery: a symlink from one
@@ -168,13 +172,6 @@ class Scanner:
         self._confined = True
         for provider in self._witnesses:
             self.ctx.confine_to(provider.confinement_roots(self.ctx))
-
-    def _discover(self, provider: Provider) -> Sequence[SessionRef]:
-        """``provider``'s sessions: from the index while its census says nothing changed, else
-        discovered (``scan.discovering``)."""
-        from agentscan.scan.discovering import discover
-
-        return discover(self, provider)
 
     def take_censuses(self, providers: Sequence[Provider]) -> None:
         """Take the censuses of ``providers`` not taken yet, side by side when that pays
@@ -256,12 +253,6 @@ class Scanner:
             if explicit and not any(root_readable(root.path) for root in explicit):
                 unread[provider.name] = explicit
         return unread
-
-    def _index_ids(self, provider: Provider, refs: Sequence[SessionRef], *, complete: bool) -> None:
-        if self.cache is not None:
-            from agentscan.scan.prune import index_ids
-
-            index_ids(self.cache, provider, refs, self.ctx, complete=complete)
 
     def row(self, ref: SessionRef) -> SessionRow:
         """The session's row: from the index while its files are the same, else read (and kept)."""

@@ -1,31 +1,17 @@
-"""Read-only access to Cursor's global ``state.vscdb`` (docs/providers/cursor.md).
+"""Cursor's composers and bubbles as ``state.vscdb`` holds them (docs/providers/cursor.md).
 
-The DB is large (100 MB+), live, and in WAL mode.  So:
-
-* it is opened once per scan, lazily, through ``agentscan.toolkit.sqlite_ro`` (a
-  ``mode=ro`` URI, or ``immutable=1`` when no writer left ``-wal``/``-shm``),
-  and every answer is memoised in the scan context;
-* ``cursorDiskKV`` is only ever read by exact key or by a bounded key range
-  (``key >= 'p:' AND key < 'p;'``, ``;`` being the byte after ``:``), which
-  the ``UNIQUE`` index on ``key`` serves without touching other rows.  Never
-  ``LIKE`` (no index use) and never a whole-table pass;
-* ``ItemTable`` is read for one exact key only; it also holds auth tokens;
-* any SQLite error becomes one warning and the scan goes on without the DB.
+``StateDb`` says what the rows mean: composer headers, each composer's value and live
+conversation, its bubbles and their stats, every answer memoised for the scan.  How the
+rows are read (once-opened, read-only, bounded key ranges, any SQLite error one warning)
+is ``statedb_reader``'s.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import weakref
 from typing import Any, Iterator, cast
 
-import orjson
-
-from agentscan.toolkit import laxjson
-
-from agentscan.bounds import MAX_JSON_VALUES
-from agentscan.context import ScanContext, legible
+from agentscan.context import ScanContext
 from agentscan.providers.cursor.composer import (
     BubbleStats,
     ComposerInfo,
@@ -44,10 +30,10 @@ from agentscan.providers.cursor.records import (
     as_list,
     valid_composer_id,
 )
+from agentscan.providers.cursor.statedb_reader import StateDbReader, key_range
 from agentscan.toolkit.roots import Root
 from agentscan.errors import DatabaseUnavailable
-from agentscan.toolkit.jsondoc import too_many_values
-from agentscan.toolkit.sqlite_ro import connect_readonly, has_table, table_columns
+from agentscan.toolkit.sqlite_ro import has_table, table_columns
 
 _MEMO_KEY = "cursor.state_db"
 _COMPOSER = "composerData:"
@@ -55,137 +41,17 @@ _BUBBLE = "bubbleId:"
 _HEADERS_ITEM = "composer.composerHeaders"
 
 
-def key_range(prefix: str) -> tuple[str, str]:
-    """``[prefix, prefix-with-its-last-char-incremented)``: every key starting with ``prefix``."""
-    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+class StateDb(StateDbReader):
+    """What the state DB's rows say of composers and their bubbles, memoised for the scan."""
 
-
-class _Handle:
-    """Owns the connection; closed with the scan context, never holding it alive."""
-
-    def __init__(self) -> None:
-        self.conn: sqlite3.Connection | None = None
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-
-
-class StateDb:
     def __init__(self, root: Root, ctx: ScanContext) -> None:
-        self.root = root
-        self.path = root.path
-        self._ctx = ctx
-        self._handle = _Handle()
-        self._failed = False
-        self._failure: str | None = None
-        #: the warning of a read that failed *this time* (``_fail``), said again by every read after it
-        self._unread: str | None = None
-        self._opened = False
+        super().__init__(root, ctx)
         self._headers: dict[str, HeaderInfo] | None = None
         self._composers: dict[str, ComposerInfo] | None = None
         self._stats: dict[str, BubbleStats] = {}
         self._orders: dict[str, tuple[str, ...]] = {}
-        self._kv: bool | None = None
         #: answers other modules derive from this DB, kept for the scan (agentkv.py)
         self.memo: dict[str, object] = {}
-        ctx.on_close(self._handle.close)
-        weakref.finalize(ctx, self._handle.close)  # for callers that never close the scan
-
-    # -- connection ------------------------------------------------------
-
-    def _conn(self) -> sqlite3.Connection | None:
-        if self._failed:
-            self._remind()
-            return None
-        if not self._opened:
-            self._opened = True
-            if not self.root.explicit and not os.path.exists(self.path):
-                self._failed = True  # no IDE installed: normal, not a warning
-                return None
-            if self._ctx.undecodable(self.path):  # its path could not be reported (that warns)
-                self._failed, self._failure = True, "its name is not valid UTF-8"
-                return None
-            try:
-                self._handle.conn = connect_readonly(self.path)
-            except DatabaseUnavailable as exc:
-                self._fail(str(exc))
-        return self._handle.conn
-
-    def problem(self) -> str | None:
-        """Why the DB cannot be used (doctor's STATUS), ``None`` when it can."""
-        if self._conn() is not None and not self._has_kv():
-            return "no cursorDiskKV table (not a Cursor state DB?)"
-        return self._failure
-
-    def status(self) -> str:
-        """One line for doctor: whether the state DB is used, and why not."""
-        path = legible(str(self.path))
-        if self._conn() is not None:
-            return f"state DB: {path} (read-only; {'in WAL mode, ' if _wal_live(self.path) else ''}used)"
-        if self._failure:
-            return f"state DB: {path} not used: {self._failure}"
-        return f"state DB: {path} not found (no Cursor IDE data); agent transcripts only"
-
-    def _fail(self, message: str) -> None:
-        reason = _reason(message, self.path)
-        self._failure = reason
-        self._failed = True
-        self._handle.close()
-        hint = " (try again in a moment, or close Cursor)" if _LOCKED in reason else ""
-        self._unread = f"Cursor state DB not used ({reason}); transcripts are listed without it{hint}"
-        self._remind()
-
-    def _remind(self) -> None:
-        """Say, as ``passing``, that the DB could not be read this time, to every read after
-        the one that failed: each row (and token sum) built meanwhile lacks what the DB holds,
-        and its capture must see that, or the row would be kept and served once the lock is
-        gone (the DB unchanged, its fingerprint too).  The sink prints it once."""
-        if self._unread is not None:
-            self._ctx.warn(self.path, self._unread, passing=True)
-
-    def close(self) -> None:
-        # Answers stay memoised; a later question reopens the DB.
-        self._handle.close()
-        if not self._failed:
-            self._opened = False
-
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-        conn = self._conn()
-        if conn is None:
-            return
-        try:
-            yield from conn.execute(sql, params)
-        except sqlite3.DatabaseError as exc:  # corrupt page, SQLITE_BUSY past the timeout, …
-            self._fail(str(exc))
-
-    def _json(self, value: object, where: str) -> dict[str, Any] | None:
-        if value is None:  # Cursor leaves NULL values behind; they mean nothing
-            return None
-        if isinstance(value, (bytes, str)) and too_many_values(value):
-            # One parse of a hostile value of tiny items would take ~72 bytes per byte.
-            self._ctx.warn(self.path, f"{where}: more than {MAX_JSON_VALUES:,} JSON values; skipped")
-            return None
-        try:
-            data = laxjson.loads(value) if isinstance(value, (bytes, str)) else None
-        except orjson.JSONDecodeError:
-            self._ctx.warn(self.path, f"{where}: invalid JSON skipped")
-            return None
-        return data if isinstance(data, dict) else None
-
-    def _has_kv(self) -> bool:
-        self._remind()
-        if self._kv is None:
-            conn = self._conn()
-            try:
-                self._kv = conn is not None and has_table(conn, "cursorDiskKV")
-            except sqlite3.DatabaseError as exc:
-                self._fail(str(exc))
-                self._kv = False
-            if conn is not None and not self._kv and not self._failed:
-                self._ctx.warn(self.path, "no cursorDiskKV table (not a Cursor state DB?); composers not read")
-        return self._kv and not self._failed
 
     # -- composers -------------------------------------------------------
 
@@ -246,21 +112,6 @@ class StateDb:
                         self._composers[composer_id] = composer_from(composer_id, cast(RawComposerData, raw))
         return self._composers
 
-    def values(self, keys: list[str]) -> Iterator[tuple[str, object]]:
-        """``(key, value)`` of the ``cursorDiskKV`` rows of ``keys`` that exist, each by exact
-        key (``bubbletimes``)."""
-        if not self._has_kv():
-            return
-        for key in keys:
-            for (value,) in self._rows("SELECT value FROM cursorDiskKV WHERE key = ?", (key,)):
-                yield key, value
-            if self._failed:
-                return
-
-    @property
-    def ctx(self) -> ScanContext:
-        return self._ctx
-
     def composer_bytes(self, composer_id: str) -> object:
         """One composer's value as stored (``None``: no such row)."""
         if not self._has_kv():
@@ -305,37 +156,6 @@ class StateDb:
             return self._json(value, key)
         return None
 
-    @property
-    def failed(self) -> bool:
-        """Whether a read of the DB failed (or it could not be opened) in this scan."""
-        return self._failed
-
-    def iter_raw(self, prefix: str) -> Iterator[tuple[str, object]]:
-        """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, undecoded, in
-        key order, as ``iter_bubbles`` reads them (``keptstats``: digests of the bytes)."""
-        if not self._has_kv():
-            return
-        conn = self._conn()
-        if conn is None:
-            return
-        low, high = key_range(prefix)
-        try:
-            cursor = conn.execute("SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?", (low, high))
-            # A batch a step: a guarded step per row cost more than the rows' hashing.
-            while batch := cursor.fetchmany(512):
-                yield from batch
-        except sqlite3.DatabaseError as exc:
-            self._fail(str(exc))
-
-    def iter_prefix(self, prefix: str, *, limit: int) -> Iterator[tuple[str, object]]:
-        """``(key, value)`` of every ``cursorDiskKV`` key under ``prefix``, in
-        the order they were written (rowid), at most ``limit`` rows."""
-        if not self._has_kv():
-            return
-        low, high = key_range(prefix)
-        sql = "SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid LIMIT ?"
-        yield from self._rows(sql, (low, high, limit))
-
     def bubble_stats(self, composer_id: str) -> BubbleStats:
         """Tokens and counts of one composer (memoised: rows, show and tokens share it;
         kept in the index while its rows are the same: ``keptstats``)."""
@@ -378,10 +198,8 @@ def unread_state_db(ctx: ScanContext) -> list[tuple[str, str]]:
     """``[(path, why)]`` when this scan tried the state DB and could not read it (locked,
     corrupt), else ``[]``; the DB is not opened to answer."""
     db = ctx.memo.get(_MEMO_KEY)
-    if db is None or db._failure is None:
-        return []
-    hint = "; try again in a moment, or close Cursor" if _LOCKED in db._failure else ""
-    return [(legible(str(db.path)), f"Cursor state DB not used ({db._failure}){hint}")]
+    unread = db.unread() if db is not None else None
+    return [unread] if unread is not None else []
 
 
 def close_state_db(ctx: ScanContext) -> None:
@@ -389,20 +207,3 @@ def close_state_db(ctx: ScanContext) -> None:
     db = ctx.memo.get(_MEMO_KEY)
     if db is not None:
         db.close()
-
-
-#: how SQLite says another connection holds the lock past the busy timeout
-_LOCKED = "database is locked"
-
-
-def _reason(message: str, path: os.PathLike[str]) -> str:
-    """``message`` without the DB's path (the warning names it already), a lock said
-    with who holds it."""
-    reason = message.removeprefix(f"{path}: ")
-    if "locked" in reason or "busy" in reason:  # SQLITE_BUSY, SQLITE_LOCKED
-        return f"{_LOCKED} by Cursor or another program"
-    return reason
-
-
-def _wal_live(path) -> bool:
-    return os.path.exists(path.with_name(path.name + "-wal"))
