@@ -135,7 +135,7 @@ def _is_task(call: ToolEvent, task: str) -> bool:
 def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: tzinfo | None = None) -> Iterator[str]:
     """``home``, ``zone``: as ``show_text.print_detail``'s (each item's time in ``zone``, which
     the card names)."""
-    yield from card_lines(detail, term, home, zone)
+    yield from card_lines(detail, term, home, zone, full=True)
     items, anchored, standing = timeline(detail)
     names = subagent_names(detail, term)
     errors = recorded_errors(detail)

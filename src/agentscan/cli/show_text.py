@@ -8,7 +8,7 @@ from typing import Iterable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
-from agentscan.cli.showfit import leading_path, tokens_field
+from agentscan.cli.showfit import FocusedCalls, heading_lines, leading_path, tokens_field, tools_heading
 from agentscan.cli.term import Terminal, clean, clean_path, cut, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
@@ -133,11 +133,38 @@ def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
     return {sub_id: prefix for sub_id, prefix in prefixes.items() if prefix != sub_id}
 
 
-def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzinfo | None = None) -> list[str]:
+def focused_tools(detail: SessionDetail) -> list[ToolEvent] | None:
+    """The calls of the subagent in focus (``show <subagent id>``), oldest first; ``None``: no focus."""
+    focus = detail.extra.get("focus")
+    if not focus:
+        return None
+    return [tool for tool in detail.tools if tool.subagent == focus["subagent"]]
+
+
+def _focus_where(detail: SessionDetail, term: Terminal, full: bool) -> str:
+    """Where the focused subagent's part is, after "listed under subagents": only what the
+    output below shows.  It once promised calls marked ``[id]`` where the card showed the
+    session's newest 15, all the parent's; and ``--full`` marks none: it indents them."""
+    focus = detail.extra["focus"]
+    marked = clean_path(subagent_names(detail, term).get(focus["subagent"], focus["subagent"]))
+    calls = focused_tools(detail) or []
+    if full:
+        talked = any(sub.prompts or sub.responses for sub in detail.subagents if sub.id == focus["subagent"])
+        return f", its conversation under ↳ subagent {marked}" if calls or talked else "; none of its conversation recorded"
+    if calls:
+        return f", its tool calls marked [{marked}]"
+    kept = len(detail.tools)
+    return (f"; no tool call of its among the newest {kept:,} kept" if detail.truncated.get("tools")
+            else "; no tool call of its recorded")
+
+
+def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzinfo | None = None,
+               *, full: bool = False) -> list[str]:
     """The header every ``show`` starts with: what the session is, where, and what it cost.
     ``home``: as ``print_detail``'s (for the commands it names); ``zone``: ``--tz``, the
     zone of its times (``None``: local), named after each (``14:02 CET``) unless it is
-    UTC's time too, as ``date`` prints it: the times under the card are in the same zone."""
+    UTC's time too, as ``date`` prints it: the times under the card are in the same zone.
+    ``full``: the card heads ``show --full`` (where a focused subagent's part is found)."""
     row = detail.row
     # Every field here comes from the provider's files (an id and a path from file and
     # directory names): an escape sequence planted in one is shown as U+FFFD, not obeyed.
@@ -146,11 +173,10 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     focus = detail.extra.get("focus")
     if focus:
         subagent = clean_path(focus["subagent"])
-        marked = clean_path(subagent_names(detail, term).get(focus["subagent"], focus["subagent"]))
         # "a881341 is subagent a881341" said nothing: the query is named only when it is another spelling.
         named = "" if focus["query"] == focus["subagent"] else f"{clean_path(focus['query'])} is "
         lines.extend(_field("focus", f"{named}subagent {subagent} of this session:"
-                            f" its part is listed under subagents, its tool calls marked [{marked}]", term))
+                            f" its part is listed under subagents{_focus_where(detail, term, full)}", term))
     for label, value in (
         ("title", clean(row.title)),
         ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
@@ -288,10 +314,17 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
             # A prompt with no time (Cursor's) says ``-`` in a time's width: its text lines up.
             head = f"  {render.time_column(prompt.timestamp, zone)}  "
             lines.append(head + _fit(prompt.text, term.width - len(head), term, PIPE_PROMPT))
+    shown_tools: list[ToolEvent] | tuple[ToolEvent, ...] = ()
     if detail.tools:
-        shown_tools = detail.tools[-TOOLS_SHOWN:]
-        lines += ["", f"tool calls ({_tools_heading(detail, len(shown_tools))})"]
         names = subagent_names(detail, term)
+        # A subagent in focus, when not every call fits: its newest calls, not the session's,
+        # which may all be the parent's (every call shown, its own are there, marked).
+        focused = focused_tools(detail) if len(detail.tools) > TOOLS_SHOWN else None
+        shown_tools = (focused or detail.tools)[-TOOLS_SHOWN:]
+        run = detail.extra["focus"]["subagent"] if focused is not None else ""
+        heading = tools_heading(detail, len(shown_tools),
+                                None if focused is None else FocusedCalls(clean_path(names.get(run, run)), len(focused)))
+        lines += ["", *heading_lines(f"tool calls ({heading})", term)]
         for tool in shown_tools:
             marker = _MARKERS.get(tool.status, UNKNOWN_MARKER)
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
@@ -303,7 +336,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
     lines += _truncated_lines(detail)
     write_out("\n".join(lines) + "\n")
-    if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(detail.tools) > TOOLS_SHOWN):
+    if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(shown_tools) < len(detail.tools)):
         from agentscan.cli.render import note
 
         command = f"agentscan{home} show {clean_path(detail.row.id)} --full"
@@ -312,33 +345,6 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         else:  # the command on a line of its own, never wrapped inside: it is there to be copied
             note("the whole conversation:", tty_only=True)
             note(f"  {command}", tty_only=True, wrap=False)
-
-
-def _tools_heading(detail: SessionDetail, shown: int) -> str:
-    """``4,000 own, newest 15 shown``: how many calls were read, as the prompts' heading says
-    (``newest 10 of 4,001``), those the bounds dropped included (``bounded:`` says how many)."""
-    kept = len(detail.tools)
-    theirs = sum(1 for tool in detail.tools if tool.subagent)
-    own = kept - theirs
-    dropped = detail.truncated.get("tools", 0)
-    # With the parent transcript gone there is no "own" to speak of: the counts above
-    # are the subagents' (``parent``), and "0 own" beside them read as a contradiction.
-    orphans = bool(detail.extra.get("parent_missing")) and not own
-    # A dropped call is counted, not kept: whose it was is known only when every call is
-    # the session's own or every one its subagents'.
-    if dropped and not theirs and not detail.subagents:
-        own += dropped
-    elif dropped and orphans:
-        theirs += dropped
-    elif dropped:
-        their_part = f"; {theirs:,} of the newest {kept:,} by subagents" if theirs else ""
-        return f"newest {shown} of {kept + dropped:,}{their_part}"
-    parts = [] if orphans else [plural(own, "own", "own")]
-    if theirs:
-        parts.append(f"{theirs:,} by subagents")
-    if shown < own + theirs:
-        parts.append(f"newest {shown} shown")
-    return ", ".join(parts)
 
 
 #: what ``SessionDetail.truncated``'s counts are, in words (docs/json.md): the word, what

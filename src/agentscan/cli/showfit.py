@@ -1,11 +1,16 @@
 """Fitting ``show``'s lines to a terminal without breaking what they say: where a tool
-call's path ends in its summary, and the ``tokens`` line broken between its terms."""
+call's path ends in its summary, the ``tokens`` line broken between its terms, and the
+tool calls' heading, which says whose calls are shown and how many of how many."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, NamedTuple
 
+from agentscan.cli.render import plural
 from agentscan.cli.term import Terminal, clean, width_of, wrap_columns
+
+if TYPE_CHECKING:
+    from agentscan.detailmodel import SessionDetail
 
 
 def leading_path(text: str, paths: Iterable[str]) -> str | None:
@@ -44,3 +49,58 @@ def tokens_field(value: str, term: Terminal) -> list[str]:
             *done, line = wrap_columns(piece, term.width, indent=lead, subsequent=" " * 11)
             lines += done
     return [*lines, line] if line is not None else lines
+
+
+class FocusedCalls(NamedTuple):
+    """The subagent in focus, as the card names it, and how many of the calls kept are its."""
+
+    name: str
+    calls: int
+
+
+def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None = None) -> str:
+    """``4,000 own, newest 15 shown``: how many calls were read, as the prompts' heading says
+    (``newest 10 of 4,001``), those the bounds dropped included (``bounded:`` says how many);
+    ``focus``: the calls shown are that subagent's (``…; 30 by aec1623e, its newest 15 shown``)."""
+    kept = len(detail.tools)
+    theirs = sum(1 for tool in detail.tools if tool.subagent)
+    own = kept - theirs
+    dropped = detail.truncated.get("tools", 0)
+    # The shown calls are the focused run's, not the session's newest: that is said instead.
+    focus_shown = focus is not None and focus.calls > 0
+    tail = "" if focus is None else "; " + _focus_clause(focus, shown, kept, dropped)
+    # With the parent transcript gone there is no "own" to speak of: the counts above
+    # are the subagents' (``parent``), and "0 own" beside them read as a contradiction.
+    orphans = bool(detail.extra.get("parent_missing")) and not own
+    # A dropped call is counted, not kept: whose it was is known only when every call is
+    # the session's own or every one its subagents'.
+    if dropped and not theirs and not detail.subagents:
+        own += dropped
+    elif dropped and orphans:
+        theirs += dropped
+    elif dropped:
+        their_part = f"; {theirs:,} of the newest {kept:,} by subagents" if theirs else ""
+        return (f"{kept + dropped:,} in all" if focus_shown else f"newest {shown} of {kept + dropped:,}") + their_part + tail
+    parts = [] if orphans else [plural(own, "own", "own")]
+    if theirs:
+        parts.append(f"{theirs:,} by subagents")
+    if shown < own + theirs and not focus_shown:
+        parts.append(f"newest {shown} shown")
+    return ", ".join(parts) + tail
+
+
+def _focus_clause(focus: FocusedCalls, shown: int, kept: int, dropped: int) -> str:
+    """``30 by aec1623e, its newest 15 shown``; ``none by aec1623e`` (the session's newest shown)."""
+    if not focus.calls:
+        # A dropped call's run is not known: its calls may be among them.
+        return f"none of the newest {kept:,} by {focus.name}" if dropped else f"none by {focus.name}"
+    which = f"its newest {shown} shown" if shown < focus.calls else "all shown" if shown > 1 else "shown"
+    return f"{focus.calls:,} {'of them ' if dropped else ''}by {focus.name}, {which}"
+
+
+def heading_lines(heading: str, term: Terminal) -> list[str]:
+    """A section's heading, wrapped inside its parenthesis on a terminal too narrow for it
+    (a focused subagent's clause made the tool calls' one long); whole in a pipe."""
+    if not term.tty or width_of(heading) <= term.width:
+        return [heading]
+    return wrap_columns(heading, term.width, subsequent=" " * (heading.index("(") + 1))
