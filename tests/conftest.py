@@ -60,6 +60,9 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # would be "settled" (scan.memo.SETTLE_NS) and the warm shortcuts never kept.
     # tests/test_discovery_memo.py checks the rule itself.
     monkeypatch.setattr("agentscan.scan.memo.SETTLE_NS", 0)
+    # A CI machine on WSL must not list its real Windows profiles in ``doctor``'s report.
+    monkeypatch.delenv("WSL_DISTRO_NAME", raising=False)
+    monkeypatch.setattr("agentscan.scan.wslhomes.WINDOWS_USERS", tmp_path / "windows-users")
     return home
 
 

@@ -104,6 +104,10 @@ def test_readme_commands_hold_no_placeholders_and_say_how_to_get_agentscan_on_th
     blocks = "".join(re.findall(r"```bash\n(.*?)```", text, flags=re.S))
     assert "…" not in blocks, "a README command has a … placeholder that cannot run"
     assert "read_csv('/dev/stdin')" in blocks  # the duckdb pipe reads what export writes
+    for pipe in re.findall(r"agentscan export[^\n]*\|[^\n]*\n[^\n]*", blocks):
+        # Sessions' own columns count a resumed session's copied calls again (docs/cron.md):
+        # a sum of tokens is made of ``--days`` rows, which count each call once.
+        assert "sum(tokens" not in pipe or "--days" in pipe, pipe
     use = text.split("## Use", 1)[1]
     assert "source .venv/bin/activate" in use.split("```", 1)[0] and "pipx install ." in use.split("```", 1)[0]
 

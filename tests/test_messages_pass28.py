@@ -27,11 +27,11 @@ def run(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["tokens", "--by", "dya"], "error: unknown --by 'dya'; choose from: session, day, week, month, model, provider, cwd"),
+    (["tokens", "--by", "dya"], "error: unknown --by 'dya' (did you mean day?); choose from: session, day, week, month, model, provider, cwd, agent"),
     (["export", "-f", "xml", "-o", "out.xml"], "error: unknown --format 'xml'; choose from: jsonl, csv, sqlite"),
     (["otlp", "--endpoint", "http://127.0.0.1:9", "--protocol", "grpc"],
      "error: unknown --protocol 'grpc'; choose from: auto, protobuf, json"),
-    (["list", "-p", "claud"], "error: unknown provider 'claud'; choose from: claude, codex, gemini, cursor"),
+    (["list", "-p", "claud"], "error: unknown provider 'claud' (did you mean claude?); choose from: claude, codex, gemini, cursor"),
 ], ids=lambda value: value[0] if isinstance(value, list) else "")
 def test_a_bad_choice_names_the_value_and_the_choices_as_the_provider_does(
         argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,7 +43,7 @@ def test_a_bad_choice_names_the_value_and_the_choices_as_the_provider_does(
 def test_the_fast_path_says_a_bad_by_the_same(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert fastpath.run(["tokens", "--by", "dya"]) == 2
-    assert capsys.readouterr().err == ("error: unknown --by 'dya'; choose from: session, day, week, month, model, provider, cwd\n"
+    assert capsys.readouterr().err == ("error: unknown --by 'dya' (did you mean day?); choose from: session, day, week, month, model, provider, cwd, agent\n"
                                        "Try 'agentscan tokens --help' for help.\n")
 
 

@@ -15,8 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.cli.table import Column, Row, render
+from agentscan.cli.table import render
+from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.term import Terminal, home_short_text, width_of, wrap
+from agentscan.cli.tokens_notes import REASONING_NOTE
 
 runner = CliRunner()
 #: the demo's Claude session: 75,433 tokens; its subagent 6,313
@@ -56,7 +58,8 @@ def test_tokens_keeps_project_and_title_at_120_columns_and_the_date_at_130(tty, 
     assert "75,433" in row  # whole: never cut, never rounded when it fits
     if width == 200:
         assert "Add a 5-day forecast endpoint to the API and cover it with tests" in row
-        assert "CACHE WRITE" in lines[0] and "REASONING" in lines[0] and result.stderr == ""
+        # Nothing left out: stderr says only what REASONING is (tokens_notes.REASONING_NOTE).
+        assert "CACHE WRITE" in lines[0] and "REASONING" in lines[0] and result.stderr == REASONING_NOTE + "\n"
     else:
         assert "…" in row  # the title, shortened
         note = result.stderr.splitlines()

@@ -14,10 +14,11 @@ from decimal import Decimal
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, table
-from agentscan.cli.table import Column
+from agentscan.cli import app, tablefit
+from agentscan.cli.tableparts import Column
 from agentscan.cli.term import Terminal, width_of
 from agentscan.cli.tokens_text import print_lines, row_lines
+from agentscan.cli.tokens_notes import REASONING_NOTE
 from agentscan.model import TokenUsage
 from agentscan.scan.tokenreport import TokenRow
 
@@ -73,7 +74,7 @@ def test_at_80_columns_the_label_is_shortened_and_cache_write_stays(capsys, tty)
     assert headers(lines[0]) == ["PROVIDER", *FIGURES]  # CACHE WRITE was left out for the label
     assert runs_line(lines).startswith("  ↳ 250 runs ")
     claude = next(line for line in lines if line.startswith("claude"))
-    assert claude.split()[1:] == ["830.9k", "1.5G", "65.3M", "15.2M", "1.5G", "$915.23"]
+    assert claude.split()[1:] == ["830.9k", "1.5B", "65.3M", "15.2M", "1.5B", "$915.23"]
     assert "left out to fit 80 columns: REASONING; numbers rounded" in err
     assert all(width_of(line) <= 80 for line in lines)
 
@@ -82,7 +83,7 @@ def test_at_80_columns_the_label_is_shortened_and_cache_write_stays(capsys, tty)
 def test_where_it_fits_the_label_is_whole(capsys, tty, width: int) -> None:
     lines, err = laid(SCALE_1, width, capsys, tty)
     assert runs_line(lines).startswith("  ↳ 250 subagent runs ")
-    assert "REASONING" in lines[0] and err == ""
+    assert "REASONING" in lines[0] and err == REASONING_NOTE  # nothing left out: only what REASONING is
 
 
 def test_in_a_pipe_the_label_is_whole(capsys, tty) -> None:
@@ -140,13 +141,13 @@ def test_a_session_s_subagents_keep_their_ids(tty) -> None:
     assert any(line.startswith("  ↳ a1b2c3d ") for line in lines), lines
 
 
-# --- table.least_lost ---------------------------------------------------------------------
+# --- tablefit.least_lost ---------------------------------------------------------------------
 
 COLUMNS = [Column("KEY"), Column("A", right=True, drop=2), Column("B", right=True, drop=3), Column("T", right=True)]
 TERM = Terminal(tty=True, width=16, color=False)
 
 
-def measured(widths: list[int], seen: list[int], name: int) -> table.Way:
+def measured(widths: list[int], seen: list[int], name: int) -> tablefit.Way:
     def natural() -> list[int]:
         seen.append(name)
         return widths
@@ -156,11 +157,11 @@ def measured(widths: list[int], seen: list[int], name: int) -> table.Way:
 def test_least_lost_takes_a_later_group_only_for_a_column_worth_keeping() -> None:
     seen: list[int] = []
     # Group 0 leaves out B (not worth keeping); group 1 would keep it: not taken, not measured.
-    chosen = table.least_lost(COLUMNS, [[measured([3, 3, 4, 3], seen, 0)], [measured([3, 2, 2, 2], seen, 1)]],
+    chosen = tablefit.least_lost(COLUMNS, [[measured([3, 3, 4, 3], seen, 0)], [measured([3, 2, 2, 2], seen, 1)]],
                               TERM, {"A", "T"})
     assert chosen is not None and chosen[:2] == (0, 0) and seen == [0]
     # Worth keeping: taken.
-    chosen = table.least_lost(COLUMNS, [[measured([3, 3, 4, 3], seen, 0)], [measured([3, 2, 2, 2], seen, 1)]],
+    chosen = tablefit.least_lost(COLUMNS, [[measured([3, 3, 4, 3], seen, 0)], [measured([3, 2, 2, 2], seen, 1)]],
                               TERM, {"A", "B", "T"})
     assert chosen is not None and chosen[:2] == (1, 0)
 
@@ -168,20 +169,20 @@ def test_least_lost_takes_a_later_group_only_for_a_column_worth_keeping() -> Non
 def test_least_lost_takes_a_later_way_of_a_group_to_keep_any_column_a_strict_one_only_a_worthy_one() -> None:
     seen: list[int] = []
     wide, narrow = [6, 3, 3, 3], [1, 3, 3, 3]  # B goes when the key is 6 wide
-    chosen = table.least_lost(COLUMNS, [[measured(wide, seen, 0), measured(narrow, seen, 1)]], TERM, {"A", "T"})
-    assert chosen is not None and chosen[:2] == (0, 1) and table.hidden(COLUMNS, chosen[2]) == []
+    chosen = tablefit.least_lost(COLUMNS, [[measured(wide, seen, 0), measured(narrow, seen, 1)]], TERM, {"A", "T"})
+    assert chosen is not None and chosen[:2] == (0, 1) and tablefit.hidden(COLUMNS, chosen[2]) == []
     strict = (lambda: narrow, True)
-    chosen = table.least_lost(COLUMNS, [[measured(wide, seen, 0), strict]], TERM, {"A", "T"})
+    chosen = tablefit.least_lost(COLUMNS, [[measured(wide, seen, 0), strict]], TERM, {"A", "T"})
     assert chosen is not None and chosen[:2] == (0, 0)  # B is not worth a strict way
-    chosen = table.least_lost(COLUMNS, [[measured(wide, seen, 0), strict]], TERM, {"A", "B", "T"})
+    chosen = tablefit.least_lost(COLUMNS, [[measured(wide, seen, 0), strict]], TERM, {"A", "B", "T"})
     assert chosen is not None and chosen[:2] == (0, 1)
     seen.clear()
-    chosen = table.least_lost(COLUMNS, [[measured(narrow, seen, 0), measured(narrow, seen, 1)]], TERM, {"A"})
+    chosen = tablefit.least_lost(COLUMNS, [[measured(narrow, seen, 0), measured(narrow, seen, 1)]], TERM, {"A"})
     assert chosen is not None and chosen[:2] == (0, 0) and seen == [0]  # nothing left out: no more measured
 
 
 def test_least_lost_is_none_when_a_way_cannot_be_told() -> None:
-    assert table.least_lost(COLUMNS, [[(lambda: [20, 3, 3, 3], False)], [(lambda: None, False)]], TERM, {"A"}) is None
+    assert tablefit.least_lost(COLUMNS, [[(lambda: [20, 3, 3, 3], False)], [(lambda: None, False)]], TERM, {"A"}) is None
 
 
 def test_by_model_on_a_terminal_names_models_as_list_does(isolated_home, tty) -> None:  # noqa: ANN001

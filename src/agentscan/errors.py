@@ -112,7 +112,9 @@ class UnknownProvider(AgentscanError):
     exit_code = 2
 
     def __init__(self, name: str, known: list[str]) -> None:
-        super().__init__(f"unknown provider {name!r}; choose from: {', '.join(known)}")
+        from agentscan.toolkit.words import unknown_choice
+
+        super().__init__(unknown_choice("provider", name, known))
 
 
 class NoReadableRoot(AgentscanError):

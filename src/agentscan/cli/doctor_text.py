@@ -7,14 +7,18 @@ from typing import Any, Callable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.state import home_option
-from agentscan.cli.table import GAP, Column, Row, layout, render as render_table
-from agentscan.cli.term import (ELLIPSIS, Terminal, clean_path, cut_left, home_short_text, printable_line, width_of, wrap,
+from agentscan.cli.table import render as render_table
+from agentscan.cli.tablefit import layout
+from agentscan.cli.tableparts import GAP, Column, Row
+from agentscan.cli.term import (Terminal, clean_path, home_short_text, printable_line, width_of, wrap,
                                 write_out)
 from agentscan.timeutil import parse_iso
+from agentscan.toolkit.words import listed
 
-# A status is never cut: "does not ex…" had lost the word that mattered.  Only the path
-# is, in its middle (``_cut_middle``); when even that does not fit, ``_fitted`` says each
-# row in prose.  A hook config's problem, of any length, goes under its table whole.
+# Nothing is cut: a status ("does not ex…" had lost the word that mattered) nor a path (cut,
+# it could not be copied): a path too long for its column goes under its row, whole; when
+# not even the other columns fit, ``_fitted`` says each row in prose.  A hook config's
+# problem, of any length, goes under its table whole.
 ROOT_COLUMNS = (
     Column("KIND"),
     Column("STATUS"),
@@ -39,48 +43,35 @@ HOOK_AGENTS = ("claude", "cursor")
 
 def _fitted(columns: tuple[Column, ...], rows: list[list[str]], term: Terminal,
             prose: Callable[[list[str]], str]) -> list[str]:
-    """The table of ``columns`` (all whole but the last, a path); on a terminal too narrow
-    for them and the least of the path, each row as a line of ``prose`` instead, wrapped
-    and never cut."""
+    """The table of ``columns`` (all whole but the last, a path); on a terminal a path too
+    long for its column goes whole on a line of its own under its row (``_path_below``),
+    and on one too narrow for the other columns and the least of a path, each row is a
+    line of ``prose`` instead, wrapped and never cut."""
     inner = term._replace(width=max(term.width - 2, 20))
     # Cells come from the provider's and the hooks' files (a path, an OS error): an escape
     # sequence in one is shown as U+FFFD here, before the table adds its own styling.
     rows = [[clean_path(cell) for cell in row] for row in rows]
-    if term.tty:
-        _, widths = layout(columns, [Row(row) for row in rows], inner)
-        if sum(widths) + len(GAP) * (len(widths) - 1) > inner.width:
-            return [line for row in rows for line in _lines(prose(row), term, "  ")]
-        rows = [[*row[:-1], _cut_middle(row[-1], widths[-1])] for row in rows]
-    return _indented(columns, rows, term)
+    if not term.tty:
+        return _indented(columns, rows, term)
+    _, widths = layout(columns, [Row(row) for row in rows], inner)
+    if sum(widths) + len(GAP) * (len(widths) - 1) > inner.width:
+        return [line for row in rows for line in _lines(prose(row), term, "  ")]
+    below = [width_of(row[-1]) > widths[-1] for row in rows]
+    if not any(below):
+        return _indented(columns, rows, term)
+    lines = _indented(columns, [[*row[:-1], ""] if moved else row for row, moved in zip(rows, below)], term)
+    out = lines[:1]  # the header
+    for line, row, moved in zip(lines[1:], rows, below):
+        out += [line, *([_path_below(row[-1])] if moved else [])]
+    return out
 
 
-def _cut_middle(path: str, width: int) -> str:
-    """``path`` in ``width`` columns, cut between two separators: its start says which home
-    (``~/.config/…``) and its end which root (``…/projects``), where a cut from the start
-    left ``…/claude/projects`` for ``~/.config/claude/projects``.  Folders are kept from
-    each end in turn, the start's first; a last name too long for even that is cut from
-    its start, as a table cuts a path."""
-    if width_of(path) <= width:
-        return path
-    separators = [index for index, ch in enumerate(path) if ch in "/\\"]
-    heads = [index + 1 for index in separators]  # a start ends after a separator
-    tails = separators[::-1]  # an end begins at one, the shortest first
-
-    def fits(head: int, tail: int) -> bool:
-        return (heads[head] < tails[tail]
-                and width_of(path[:heads[head]]) + 1 + width_of(path[tails[tail]:]) <= width)
-
-    if not separators or not fits(0, 0):
-        return cut_left(path, width)
-    head = tail = 0
-    grew = True
-    while grew:  # in turn: the start's next folder, then the end's
-        grew = False
-        if head + 1 < len(heads) and fits(head + 1, tail):
-            head, grew = head + 1, True
-        if tail + 1 < len(tails) and fits(head, tail + 1):
-            tail, grew = tail + 1, True
-    return path[:heads[head]] + ELLIPSIS + path[tails[tail]:]
+def _path_below(path: str) -> str:
+    """A path too long for its column, on a line of its own under its row, whole: cut (in its
+    middle, ``~/.config/…/projects``, or from its start) it could not be copied, and this
+    report is pasted into bug reports and its paths into a shell.  One longer than the
+    line is left for the terminal to fold, as ``_lines`` leaves a path in prose."""
+    return "      " + path
 
 
 def _verbatim(texts: Sequence[str], indent: str = "    ") -> list[str]:
@@ -163,6 +154,12 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
     state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
                         f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
+    labels = {provider["provider"]: provider["label"] for provider in report["providers"]}
+    for windows in report.get("windows_homes", ()):
+        # WSL: agents run on the Windows side too, and agentscan reads one home (``scan.wslhomes``).
+        names = listed([labels.get(name, name) for name in windows["providers"]])
+        out += ["", *_lines(f"windows: {render.path_text(windows['home'], term)} holds {names}'s folders too "
+                            f"(WSL): agentscan{home_option(windows['home'])} list reads them", term)]
     if not any(provider["sessions"] for provider in report["providers"]):
         # A page of "does not exist" rows ended without saying what they add up to.
         out += ["", *_lines("no sessions found for any agent here: if your agents keep their files "

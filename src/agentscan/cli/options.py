@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
@@ -16,11 +15,9 @@ from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: click's ``UsageError`` and ``MissingParameter``, of the click Typer runs on (its own copy
-#: since typer 0.20-odd, so not ``click.UsageError``): ``BadParameter`` is one and beside both
-#: (``typer_app`` catches the first too).
+#: click's ``UsageError``, of the click Typer runs on (its own copy since typer 0.20-odd, so
+#: not ``click.UsageError``): ``BadParameter`` is one (``typer_app`` catches it too).
 _UsageError: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
-_MissingParameter: type[Exception] = importlib.import_module(typer.BadParameter.__module__).MissingParameter
 
 #: (name, flags, help, takes a value) of the options every command takes, before or after its name
 GLOBAL_OPTIONS = (
@@ -108,7 +105,7 @@ class GlobalOptionsCommand(TyperCommand):
 
     def _choice_error(self, ctx: Any, error: Exception, given: list[str]) -> str | None:
         """A choice option (``hooks install --agent``) or argument (``hooks install AGENT``)
-        left out or given a value it does not take, said on one line as agentscan's own errors are (``unknown provider 'claud';
+        given a value it does not take, said on one line as agentscan's own errors are (``unknown provider 'claud';
         choose from: …``), not as click's ``Choose from:`` and a tab-indented line per choice."""
         param = getattr(error, "param", None)
         choices = getattr(getattr(param, "type", None), "choices", None)
@@ -117,14 +114,14 @@ class GlobalOptionsCommand(TyperCommand):
         # an argument by its metavar (``hooks install codex``: "unknown AGENT 'codex'")
         flag = max(param.opts, key=len) if param.param_type_name == "option" else (param.metavar or param.name).strip("[].").upper()
         names = [str(getattr(choice, "value", choice)) for choice in choices]
-        if isinstance(error, _MissingParameter):
-            return f"{flag} is required; choose from: {', '.join(names)}"
         # click's error keeps the value only inside its own sentence: parse the command line again for it
         opts, _, _ = self.make_parser(ctx).parse_args(args=given)
         value = opts.get(param.name)
         if isinstance(value, (list, tuple)):  # a repeatable option: the value it does not take
             value = next((one for one in value if str(one).casefold() not in map(str.casefold, names)), None)
-        return None if value is None else f"unknown {flag} {value!r}; choose from: {', '.join(names)}"
+        from agentscan.toolkit.words import unknown_choice
+
+        return None if value is None else unknown_choice(flag, value, names)
 
     def invoke(self, ctx: Any) -> Any:
         set_command_path(command_path(ctx))  # for the help line under a usage error (``say_error``)

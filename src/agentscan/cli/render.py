@@ -191,7 +191,9 @@ def _cent() -> Decimal:
 
 
 def compact_number(value: int) -> str:
-    for limit, suffix in ((1_000_000_000, "G"), (1_000_000, "M"), (1_000, "k")):
+    """``830.9k``, ``65.3M``, ``1.5B``: a count of tokens, as people say it ("1.5B tokens";
+    ``G`` read as gigabytes)."""
+    for limit, suffix in ((1_000_000_000, "B"), (1_000_000, "M"), (1_000, "k")):
         if value >= limit:
             return f"{value / limit:.1f}{suffix}"
     return str(value)

@@ -255,7 +255,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     write_out("\n".join([head, *pieces, *last]) + "\n")
     folded, empty, unrecorded = named
     print_notes("session", folded, [], tablefit.hidden(columns, planned), compact, term, empty=empty,
-                unrecorded=unrecorded, sessions=sum(not session.folded for session in order))
+                unrecorded=unrecorded, sessions=sum(not session.folded for session in order), total=total[0])
     return True
 
 

@@ -186,7 +186,15 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     if dropped:
         notes.append(provider_drops([(ref.id, ref.provider) for ref in dropped], providers,
                                     every=len(dropped) == len(resolved)))
-    elif not report.rows:
+    if ids and asked.cwd is not None and len(dropped) < len(resolved or ids):
+        from agentscan.cli.tokens_empty import cwd_drops_note
+
+        said = cwd_drops_note(scanner, ids, providers, asked.cwd, render.terminal())
+        if said is not None:
+            notes.append(said[0])
+            if said[1]:
+                return notes  # none left: the note says why ("no sessions under" would say it again)
+    if not dropped and not report.rows:
         selected = list({ref.id: ref for ref in map(scanner.resolve, ids)}.values()) if ids else scanner.refs(providers)
         count = len(selected)
         if asked.cwd is not None and count:

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from agentscan.cli import render
+
+if TYPE_CHECKING:
+    from agentscan.cli.term import Terminal
+    from agentscan.scan.scanner import Scanner
+
+#: the sessions a note names at most (the ids a user typed: seldom more)
+NAMED = 5
 
 
 def provider_drops(dropped: Sequence[tuple[str, str]], providers: Sequence[str], *, every: bool) -> str:
@@ -19,6 +26,40 @@ def provider_drops(dropped: Sequence[tuple[str, str]], providers: Sequence[str],
         kinds = ", ".join(sorted({provider for _, provider in dropped}))
         told = f"--provider {chosen} leaves out {len(dropped):,} of the sessions asked for ({kinds})"
     return told + ("; nothing is left to total" if every else "")
+
+
+def cwd_drops(dropped: Sequence[tuple[str, str | None]], cwd_text: str, *, every: bool) -> str:
+    """The note for sessions asked for by id that ``--cwd`` leaves out (``dropped``: their
+    ids and working directories as shown, ``None``: none recorded), under ``cwd_text``;
+    ``every``: no session asked for is left."""
+    def where(cwd: str | None) -> str:
+        return f"cwd {cwd}" if cwd else "no cwd recorded"
+
+    if len(dropped) == 1:
+        (session_id, cwd), = dropped
+        told = f"{session_id} ({where(cwd)}) is not under {cwd_text}: --cwd leaves it out"
+    else:
+        named = ", ".join(f"{session_id} ({where(cwd)})" for session_id, cwd in dropped[:NAMED])
+        more = ", …" if len(dropped) > NAMED else ""
+        told = f"--cwd {cwd_text} leaves out {len(dropped):,} of the sessions asked for: {named}{more}"
+    return told + ("; nothing is left to total" if every else "")
+
+
+def cwd_drops_note(scanner: Scanner, ids: Sequence[str], providers: Sequence[str], cwd: str,
+                   term: Terminal) -> tuple[str, bool] | None:
+    """The note naming the sessions asked for by ``ids`` (those ``--provider`` keeps: the
+    others have a note of their own) that ``--cwd`` ``cwd`` leaves out, and whether none is
+    left; ``None``: it leaves none out."""
+    from agentscan.scan.tokencwd import left_out
+
+    asked = list({ref.id: ref for ref in map(scanner.resolve, ids)}.values())
+    asked = [ref for ref in asked if not providers or ref.provider in providers]
+    dropped = left_out(scanner, asked, cwd)
+    if not dropped:
+        return None
+    shown = [(ref.id, render.path_text(where, term) if where else None) for ref, where in dropped]
+    every = len(dropped) == len(asked)
+    return cwd_drops(shown, render.path_text(cwd, term), every=every), every
 
 
 def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], since: datetime | None,

@@ -50,21 +50,37 @@ def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
     return sorted(models), frozenset(forms)
 
 
+#: under a table that shows a REASONING figure: the columns before TOTAL add up to more
+#: than it when REASONING is added too (``show`` says ``output N (reasoning M)``)
+REASONING_NOTE = "REASONING is part of OUTPUT, counted once in TOTAL"
+
+
+def reasoning_counted_once(total: TokenUsage | None, hidden: Collection[str]) -> bool:
+    """Whether a table whose ``total`` is that says REASONING is a part of OUTPUT: it shows
+    the column (not ``hidden`` to fit) and a row's reasoning is not 0.  Told from the total
+    (a row's reasoning is a part of it, never below 0), which a whole table and a patched
+    one (``cli.tablepatch``) know alike, so both say it or neither does."""
+    return total is not None and total.reasoning > 0 and "REASONING" not in hidden
+
+
 #: a table by session longer than this many sessions says how to see fewer (``print_notes``)
 LONG_TABLE = 100
 
 
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
                 term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = (),
-                empty: Sequence[str] = (), sessions: int = 0) -> None:
+                empty: Sequence[str] = (), sessions: int = 0, total: TokenUsage | None = None) -> None:
     """What a table's lines do not say: the ``folded`` rows' keys (0 tokens), the ``empty``
     sessions' (they recorded nothing: ``recorded_nothing``) and the ``unrecorded`` sessions
     (no usage recorded: in no row, ``null`` in ``--json``), on stdout; on stderr the
     ``models`` without a price (what the ``unknown`` costs' forms, ``-`` and ``≥``, mean:
-    ``no_price``), the columns ``hidden`` or numbers rounded to fit, and, under a table of
-    more than ``LONG_TABLE`` ``sessions`` on a terminal, how to see fewer."""
+    ``no_price``), that REASONING is a part of OUTPUT when the table shows some (its
+    ``total``'s, ``reasoning_counted_once``), the columns ``hidden`` or numbers rounded to
+    fit, and, under a table of more than ``LONG_TABLE`` ``sessions`` on a terminal, how to
+    see fewer."""
     if folded:
-        what = {"session": "session", "model": "model", "provider": "provider", "cwd": "directory"}.get(by, "period")
+        what = {"session": "session", "model": "model", "provider": "provider", "cwd": "directory",
+                "agent": "kind of agent"}.get(by, "period")
         _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
     if empty:
         _print_named(f"{render.plural(len(empty), 'session')} that recorded nothing", empty, term)
@@ -84,6 +100,8 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
             said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
                     if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
         render.note(f"no price for {', '.join(models)}{said} (see warnings; agentscan prices --help)", tty_only=True)
+    if reasoning_counted_once(total, hidden):
+        render.note(REASONING_NOTE, tty_only=True)
     if hidden or compact:
         drops = {column.header: column.drop for column in columns_of(by)}
         hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went

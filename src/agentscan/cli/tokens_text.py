@@ -104,7 +104,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     sessions = [rows_of(row.key) if by_session else None for row in report.rows]
     facts = [session_facts(session, term, zone) if by_session else [] for session in sessions]
     # A period's, provider's or day's key is agentscan's own text; the others are shown as cleaned.
-    own_keys = report.by not in ("session", "model", "cwd")
+    own_keys = report.by not in ("session", "model", "cwd", "agent")
 
     def lines(compact: bool) -> list[list[Row]]:
         return [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session)
@@ -268,7 +268,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty,
-                sessions=shown_rows)
+                sessions=shown_rows, total=total[0])
     return Laid(planned, compact, lines, shown[1])
 
 

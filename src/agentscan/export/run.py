@@ -124,7 +124,9 @@ def export(
 
 def _check(fmt: str, output: Path, per_day: bool) -> None:
     if fmt not in FORMATS:
-        raise UsageProblem(f"unknown --format {fmt!r}; choose from: {', '.join(FORMATS)}")
+        from agentscan.toolkit.words import unknown_choice
+
+        raise UsageProblem(unknown_choice("--format", fmt, list(FORMATS)))
     if fmt == "sqlite" and output == STDOUT:
         raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
     if fmt == "sqlite" and per_day:

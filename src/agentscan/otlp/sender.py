@@ -50,7 +50,9 @@ def choose_protocol(protocol: str) -> str:
     from agentscan.otlp import encode_proto
 
     if protocol not in PROTOCOLS:
-        raise UsageProblem(f"unknown --protocol {protocol!r}; choose from: {', '.join(PROTOCOLS)}")
+        from agentscan.toolkit.words import unknown_choice
+
+        raise UsageProblem(unknown_choice("--protocol", protocol, list(PROTOCOLS)))
     if protocol == "json":
         return "json"
     if encode_proto.available():

@@ -184,7 +184,18 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         _count(report, captured, counted)
     return {"home": legible(str(scanner.ctx.home)), "home_source": scanner.ctx.home_source,
             "home_exists": scanner.ctx.home.is_dir(),
-            "providers": [r.to_json() for r in reports], "cache": cache_report(scanner)}
+            "providers": [r.to_json() for r in reports], "cache": cache_report(scanner),
+            "windows_homes": _windows_homes(scanner)}
+
+
+def _windows_homes(scanner: Scanner) -> list[dict[str, Any]]:
+    """On WSL, the Windows profiles that hold an agent's folders (``scan.wslhomes``), when
+    this report read the Linux home by default (``--home`` or ``--demo`` chose what to read)."""
+    from agentscan.scan import wslhomes
+
+    if scanner.ctx.home_source in ("--home", "--demo") or not wslhomes.on_wsl(scanner.ctx.env):
+        return []
+    return [{**found, "home": legible(str(found["home"]))} for found in wslhomes.windows_homes()]
 
 
 def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set[tuple[str, int | None, str]]) -> None:

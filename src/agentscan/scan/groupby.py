@@ -23,4 +23,6 @@ def parse_group(value: str) -> GroupBy:
     for group in GROUPINGS:
         if value == group:
             return group
-    raise UsageProblem(f"unknown --by {value!r}; choose from: {', '.join(GROUPINGS)}")
+    from agentscan.toolkit.words import unknown_choice
+
+    raise UsageProblem(unknown_choice("--by", value, list(GROUPINGS)))

@@ -49,3 +49,13 @@ def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> tuple[list
     forms = wanted_forms(os.path.abspath(os.path.expanduser(cwd)))
     cwds = session_cwds(scanner, refs)
     return [ref for ref in refs if under(cwds.get(ref.id), forms)], cwds
+
+
+def left_out(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> list[tuple[SessionRef, str | None]]:
+    """Those of ``refs`` that ``within`` leaves out, each with its working directory
+    (``None``: it recorded none), in their order: sessions asked for by id that ``cwd``
+    leaves out are named (``tokens ID --cwd OTHER``: silently dropped, the id the user
+    typed looked unread), as ``--provider``'s are."""
+    kept, cwds = within(scanner, refs, cwd)
+    inside = {ref.id for ref in kept}
+    return [(ref, cwds.get(ref.id)) for ref in refs if ref.id not in inside]

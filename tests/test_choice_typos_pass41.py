@@ -1,0 +1,31 @@
+"""A value no choice is, said with the choice it is a typo of (``--by dya``: day), as an
+unknown option or command is; an unlike value (``--by foo``) gets the list alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentscan.toolkit.words import unknown_choice
+from builders import invoke
+
+
+@pytest.mark.parametrize(("given", "guess"), [("dya", "day"), ("agnt", "agent"), ("Modle", "model"), ("foo", None),
+                                              ("project", None)])
+def test_a_typo_is_told_its_choice(given: str, guess: str | None) -> None:
+    message = unknown_choice("--by", given, ["session", "day", "week", "month", "model", "provider", "cwd", "agent"])
+    assert message.startswith(f"unknown --by {given!r}")
+    assert message.endswith("; choose from: session, day, week, month, model, provider, cwd, agent")
+    assert ("did you mean" in message) == (guess is not None)
+    if guess is not None:
+        assert f"(did you mean {guess}?)" in message
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["export", "-f", "json", "-o", "x.json"], "unknown --format 'json' (did you mean jsonl?)"),
+    (["hooks", "install", "claud", "--dry-run"], "unknown AGENT 'claud' (did you mean claude?)"),
+    (["list", "-p", "gemni"], "unknown provider 'gemni' (did you mean gemini?)"),
+])
+def test_every_choice_says_its_typo(isolated_home, args: list[str], said: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {said}; choose from: ")
