@@ -174,6 +174,21 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
     return (out, err), ((report, printed, session_rows) if report.by == "session" else None)
 
 
+def _subagents_asked(scanner: Scanner, ids: Sequence[str]) -> list[str]:
+    """An id of a delegated run totals its session, as ``show`` opens it (``scan.resolve``):
+    said, or a user took the session's total for the run's."""
+    from agentscan.scan.arguments import session_query
+    from agentscan.scan.resolve import find_session
+
+    notes = []
+    for query in ids:
+        ref, focus = find_session(scanner, session_query(query))
+        if focus is not None:
+            notes.append(f"{query.strip()} is a subagent of {ref.id}: its session is totalled, "
+                         f"the run's own part on its ↳ {focus} line")
+    return notes
+
+
 def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     """What a person is told on stderr about the sessions the options left out: those asked
     for by id that ``--provider`` drops, and, when no row is left, which filter took them."""
@@ -181,6 +196,7 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
 
     notes = []
     ids, providers = asked.ids, asked.providers
+    notes.extend(_subagents_asked(scanner, ids))
     resolved = [scanner.resolve(query) for query in ids] if ids and providers else []
     dropped = [ref for ref in resolved if ref.provider not in providers]
     if dropped:
