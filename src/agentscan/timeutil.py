@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import NamedTuple
 
 from agentscan.errors import UsageProblem
+from agentscan.toolkit.valuewarnings import note_time
 
 UTC = timezone.utc
 # Values at or above this are epoch milliseconds (2020-01-01 in ms); Codex's
@@ -58,7 +59,11 @@ def parse_iso(value: object) -> datetime | None:
     if parsed is None:
         parsed = _parse_any_iso(value)
     # ``plausible``, spelt out: one call less on every record's time.
-    return parsed if parsed is not None and _EARLIEST <= parsed < _LATEST else None
+    if parsed is not None and _EARLIEST <= parsed < _LATEST:
+        return parsed
+    if parsed is not None:
+        note_time(value)  # a time, but none a record holds: told once a file
+    return None
 
 
 def plausible(value: datetime | None, *, now: datetime | None = None) -> datetime | None:
@@ -102,7 +107,10 @@ def epoch_of_iso(value: object) -> float | None:
         except ValueError:  # Python 3.10 does not read "Z"; or not a time at all
             pass
         else:
-            return epoch if _EARLIEST_EPOCH <= epoch < _LATEST_EPOCH else None
+            if _EARLIEST_EPOCH <= epoch < _LATEST_EPOCH:
+                return epoch
+            note_time(value)
+            return None
     parsed = parse_iso(value)
     return parsed.timestamp() if parsed is not None else None
 
@@ -117,9 +125,13 @@ def _parse_any_iso(value: object) -> datetime | None:
         parsed = datetime.fromisoformat(text)
         if parsed.tzinfo is None:
             parsed = parsed.replace(tzinfo=UTC)
-        # Year 1 or 9999 with an offset has no UTC equivalent: OverflowError.
-        return parsed.astimezone(UTC)
     except (ValueError, OverflowError):
+        return None
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:
+        # Year 1 or 9999 with an offset has no UTC equivalent: a time, out of range.
+        note_time(value)
         return None
 
 
@@ -127,12 +139,19 @@ def from_epoch(value: object) -> datetime | None:
     """Epoch seconds or milliseconds (auto-detected) to an aware UTC time."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
+    if value != value:  # NaN: no time at all
+        return None
     try:
         seconds = value / 1000 if value >= _MS_THRESHOLD else value
         parsed = datetime.fromtimestamp(seconds, UTC)
     except (OverflowError, OSError, ValueError):
+        note_time(value)  # a number past any date (an infinity too): told once a file
         return None
-    return parsed if _EARLIEST <= parsed < _LATEST else None
+    if _EARLIEST <= parsed < _LATEST:
+        return parsed
+    if value:  # (0 is how a writer says "no time", not a time it recorded)
+        note_time(value)
+    return None
 
 
 # What a date given alone can be, each a span of whole days: a day (2026-11-30; ccusage's

@@ -31,6 +31,7 @@ from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.longlines import skip_rest_of_line
+from agentscan.toolkit.valuewarnings import FileTally, close_tally, open_tally
 from agentscan.settling import unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -186,8 +187,14 @@ def iter_json_lines(
     if opened is None:
         return
     handle, start = opened
-    with handle:
-        yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line, progress or ReadProgress(start))
+    tally, finished = open_tally(path, ctx), False
+    try:
+        with handle:
+            yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line,
+                                    progress or ReadProgress(start), tally=tally)
+        finished = True
+    finally:
+        close_tally(tally, finished)
 
 
 def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_line: int = 1,
@@ -202,9 +209,14 @@ def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_lin
     handle, start = opened
     if end is not None:
         handle = io.BufferedReader(_Bounded(handle, end - start), buffer_size=_CHUNK)
-    with handle:
-        yield from _iter_handle(handle, path, ctx, start, first_line, None, MAX_LINE_BYTES,
-                                progress or ReadProgress(start), records_only=True)
+    tally, finished = open_tally(path, ctx), False
+    try:
+        with handle:
+            yield from _iter_handle(handle, path, ctx, start, first_line, None, MAX_LINE_BYTES,
+                                    progress or ReadProgress(start), records_only=True, tally=tally)
+        finished = True
+    finally:
+        close_tally(tally, finished)
 
 
 def _iter_handle(
@@ -218,7 +230,9 @@ def _iter_handle(
     progress: ReadProgress,
     *,
     records_only: bool = False,
+    tally: FileTally | None = None,
 ) -> Iterator[Any]:  # ``JsonLine``s, or (``records_only``) their records
+    """``tally``: told the number of each line handed out (``valuewarnings``)."""
     number -= 1
     progress.complete_offset = offset
     max_lines = bounds.MAX_FILE_LINES
@@ -284,6 +298,8 @@ def _iter_handle(
         if not isinstance(record, dict):
             ctx.warn(path, f"JSON line is {json_kind(record)}, not an object; skipped", number)
             continue
+        if tally is not None:
+            tally.line = number
         yield record if records_only else JsonLine(number, line_offset, record)
 
 

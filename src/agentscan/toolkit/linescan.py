@@ -32,6 +32,7 @@ from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
 from agentscan.settling import unfinished_line
+from agentscan.toolkit.valuewarnings import FileTally, close_tally, open_tally
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
 BLOCK = 4 * 1024 * 1024
@@ -83,11 +84,17 @@ def matching_records(
     if opened is None:
         return
     handle, reached = opened
-    with handle:
-        if reached != start:  # cannot seek: the earlier scan's progress does not apply
-            progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
-        scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
-        yield from scan.run(handle if end is None else _Upto(handle, reached, end))
+    tally, finished = open_tally(path, ctx), False
+    try:
+        with handle:
+            if reached != start:  # cannot seek: the earlier scan's progress does not apply
+                progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
+            scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
+            scan.tally = tally
+            yield from scan.run(handle if end is None else _Upto(handle, reached, end))
+        finished = True
+    finally:
+        close_tally(tally, finished)
 
 
 class _Scan:
@@ -102,6 +109,8 @@ class _Scan:
         # The last block's complete lines, not counted yet: counted only if a line
         # number is needed later (most files are one block and warn about nothing).
         self._uncounted: tuple[bytes, int] | None = None
+        #: told where each record handed out starts (``valuewarnings``)
+        self.tally: FileTally | None = None
 
     def lines(self) -> int:
         """Complete lines before ``self.offset`` (counting what was deferred)."""
@@ -204,6 +213,9 @@ class _Scan:
     def _block(self, data: bytes, end: int, lines_before: int) -> Iterator[tuple[int, dict]]:
         block = _Block(data, self.offset, lines_before)
         path, ctx, marker = self.path, self.ctx, self.marker
+        tally = self.tally
+        if tally is not None:  # (a line number only when a value is noted: ``valuewarnings``)
+            tally.block = block
         long_lines = _long_lines(data, end, self.max_line) if end > self.max_line else []
         for line_start, _ in long_lines:
             self._too_long(block.line_number(line_start))
@@ -253,6 +265,8 @@ class _Scan:
             if type(record) is not dict:
                 ctx.warn(path, f"JSON line is {json_kind(record)}, not an object; skipped", block.line_number(line_start))
                 continue
+            if tally is not None:
+                tally.start = line_start
             yield self.offset + line_start, record
 
     def _last_line(self, line: bytes) -> Iterator[tuple[int, dict]]:
@@ -283,6 +297,8 @@ class _Scan:
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", number)
             return
+        if self.tally is not None:
+            self.tally.block, self.tally.line = None, number
         yield self.offset, record
 
 

@@ -37,6 +37,7 @@ from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
 from agentscan.toolkit.jsonkinds import json_kind
+from agentscan.toolkit.valuewarnings import note_usage
 from agentscan.timeutil import epoch_of_iso
 
 if TYPE_CHECKING:
@@ -64,11 +65,18 @@ C_FIRST_TS, C_LAST_TS = C_SESSION_ID + 1, C_SESSION_ID + 2
 E_FIRST_TS, E_LAST_TS = ORIGIN + 1, ORIGIN + 2
 
 
-def _count(value: object) -> int:
-    # The common cases inline (a count, or no such field); anything odd goes through the one validator.
+def _count(value: object, field: str | None = None) -> int:
+    # The common cases inline (a count, or no such field); anything odd goes through the one validator,
+    # and is told (``field``: a top-level count, which says nothing else of it) once a file
+    # (``toolkit.valuewarnings``), as the value it was taken as.
     if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:  # type: ignore[operator]
         return value  # type: ignore[return-value]
-    return 0 if value is None else token_count(value)
+    if value is None:
+        return 0
+    count = token_count(value)
+    if field is not None:
+        note_usage(field, value, count)
+    return count
 
 
 #: ``call_of``'s ``epoch`` when its caller has not read the record's time: told apart by
@@ -99,10 +107,10 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         return None
     message_id, request_id, model = message.get("id"), record.get("requestId"), message.get("model")
     speed = usage.get("speed")
-    cache_write = _count(usage.get("cache_creation_input_tokens"))
+    cache_write = _count(usage.get("cache_creation_input_tokens"), "cache_creation_input_tokens")
     # ``records.cache_write_1h``, inline: this runs once per call of a cold ``tokens``.
     split = usage.get("cache_creation")
-    one_hour = _count(split.get("ephemeral_1h_input_tokens")) if type(split) is dict else 0
+    one_hour = _count(split.get("ephemeral_1h_input_tokens"), "cache_creation.ephemeral_1h_input_tokens") if type(split) is dict else 0
     # ``web_searches``, inline for the common cases: no ``server_tool_use`` (builds before
     # about 1.0.9x), or the zero every call that searched nothing records.
     tools = usage.get("server_tool_use")
@@ -116,10 +124,10 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         request_id if isinstance(request_id, str) and request_id else None,
         record.get("isSidechain") is True,
         speed is not None,
-        _count(usage.get("input_tokens")),
-        _count(usage.get("cache_read_input_tokens")),
+        _count(usage.get("input_tokens"), "input_tokens"),
+        _count(usage.get("cache_read_input_tokens"), "cache_read_input_tokens"),
         cache_write,
-        _count(usage.get("output_tokens")),
+        _count(usage.get("output_tokens"), "output_tokens"),
         epoch_of_iso(record.get("timestamp")) if epoch is UNREAD else epoch,
         # One string per model, not per call; a fast-mode call's (rare) on a model of its own.
         (intern(model) if speed != FAST_SPEED else fast_model(model)) if isinstance(model, str) and model else None,

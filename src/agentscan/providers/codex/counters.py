@@ -14,33 +14,34 @@ from typing import Any, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
 from agentscan.model import TokenUsage
-from agentscan.providers.codex.records import RawLine, RawTokenInfo, RawTokenUsage, as_count, as_dict, payload_of
+from agentscan.providers.codex.records import RawLine, RawTokenInfo, RawTokenUsage, as_dict, noted_count, payload_of
 
 #: input, cached, cache_write, output, reasoning, total: a call's raw counters
 Counters = tuple[int, int, int, int, int, int]
 ZERO: Counters = (0, 0, 0, 0, 0, 0)
 
 
-def _count(value: object) -> int:
+def _count(value: object, field: str) -> int:
     # ``as_count``, the common cases inline (a count, or no such field): twelve calls for
     # each ``token_count`` event (two counters), and a heavy user has 180,000 of them.
+    # Anything else is told once a file (``records.noted_count``).
     if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:
         return value
-    return 0 if value is None else as_count(value)
+    return 0 if value is None else noted_count(value, field)
 
 
 def counters_of(raw: RawTokenUsage | object) -> Counters | None:
     if not isinstance(raw, dict):
         return None
     get = raw.get
-    cached = get("cached_input_tokens") if "cached_input_tokens" in raw else get("cache_read_input_tokens")
+    cached_field = "cached_input_tokens" if "cached_input_tokens" in raw else "cache_read_input_tokens"
     return (
-        _count(get("input_tokens")),
-        _count(cached),
-        _count(get("cache_write_input_tokens")),
-        _count(get("output_tokens")),
-        _count(get("reasoning_output_tokens")),
-        _count(get("total_tokens")),
+        _count(get("input_tokens"), "input_tokens"),
+        _count(get(cached_field), cached_field),
+        _count(get("cache_write_input_tokens"), "cache_write_input_tokens"),
+        _count(get("output_tokens"), "output_tokens"),
+        _count(get("reasoning_output_tokens"), "reasoning_output_tokens"),
+        _count(get("total_tokens"), "total_tokens"),
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any, Mapping, NamedTuple, TypedDict
 import orjson
 
 from agentscan.bounds import token_count
+from agentscan.toolkit.valuewarnings import note_usage, odd_count
 from agentscan.timeutil import from_epoch, parse_iso
 
 
@@ -118,8 +119,22 @@ def as_count(value: object) -> int:
     ``int`` refuses strings of more than 4,300 digits.
     """
     if isinstance(value, str):
-        value = int(value) if value.isascii() and value.isdigit() and len(value) <= 15 else 0
+        value = int(value) if _digits(value) else 0
     return token_count(value)
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 15
+
+
+def noted_count(value: object, field: str) -> int:
+    """``as_count`` of a usage ``field``'s ``value``, told once a file when it is no token
+    count (``toolkit.valuewarnings``).  A digit string counted whole is not told: it is
+    how some builds wrote their counts, and nothing of it is lost."""
+    count = as_count(value)
+    if odd_count(value, count) and not (value.__class__ is str and _digits(value) and int(value) == count):  # type: ignore[arg-type]
+        note_usage(field, value, count)
+    return count
 
 
 def rate_limits_of(payload: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -12,6 +12,7 @@ import re
 from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
+from agentscan.toolkit.valuewarnings import note_usage, odd_count
 from agentscan.model import TokenUsage
 
 
@@ -183,16 +184,26 @@ def usage_of(tokens: object) -> TokenUsage | None:
     """
     if not isinstance(tokens, dict):
         return None
-    prompt = as_count(tokens.get("input"))
-    cached = min(as_count(tokens.get("cached")), prompt)
-    thoughts = as_count(tokens.get("thoughts"))
+    prompt = _noted_count(tokens, "input")
+    cached = min(_noted_count(tokens, "cached"), prompt)
+    thoughts = _noted_count(tokens, "thoughts")
     return TokenUsage(
-        input=prompt - cached + as_count(tokens.get("tool")),
+        input=prompt - cached + _noted_count(tokens, "tool"),
         cache_read=cached,
         cache_write=0,
-        output=as_count(tokens.get("output")) + thoughts,
+        output=_noted_count(tokens, "output") + thoughts,
         reasoning=thoughts,
     )
+
+
+def _noted_count(tokens: dict[str, Any], field: str) -> int:
+    """``as_count`` of ``tokens[field]``, told once a file when it is no token count
+    (``toolkit.valuewarnings``); no such field counts 0, as ever."""
+    value = tokens.get(field)
+    count = as_count(value)
+    if value is not None and odd_count(value, count):
+        note_usage("tokens." + field, value, count)
+    return count
 
 
 def tool_status(status: object) -> str:
