@@ -19,8 +19,9 @@ from typing import Mapping
 #: where WSL mounts the Windows system drive's user folders
 WINDOWS_USERS = Path("/mnt/c/Users")
 #: the folders that tell an agent ran there, and the provider each is
-AGENT_FOLDERS = ((".claude", "claude"), (".codex", "codex"), (".gemini", "gemini"), (".cursor", "cursor"),
-                 ("AppData/Roaming/Cursor", "cursor"))
+AGENT_FOLDERS = ((".claude/projects", "claude"), (".codex/sessions", "codex"), (".gemini/tmp", "gemini"),
+                 (".cursor/projects", "cursor"), ("AppData/Roaming/Cursor", "cursor"))
+# (the folders their sessions are in: a profile with only an agent's settings has none)
 #: Windows' own profiles, no person's
 _NOT_PEOPLE = frozenset({"all users", "default", "default user", "public", "wsldefault"})
 #: a drive with more profiles than this is no one's laptop: not listed past it

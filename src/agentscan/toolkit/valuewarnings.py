@@ -23,7 +23,7 @@ A value met with no reader open (a database row, a whole JSON document) is not t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -101,6 +101,16 @@ def note_time(value: object) -> None:
     """A time that parses but lies outside the range agentscan takes: it is unknown."""
     if _open:
         _open[-1].note(TIME, f"{TIME_HEAD}: {shown(value)}")
+
+
+def counted_field(values: Mapping[str, Any], field: str, count: Callable[[object], int], prefix: str = "") -> int:
+    """``count(values[field])``, told once a file (``note_usage``, as ``prefix + field``) when
+    the value is no token count; no such field counts 0, as ever, and is not told."""
+    value = values.get(field)
+    counted = count(value)
+    if value is not None and odd_count(value, counted):
+        note_usage(prefix + field, value, counted)
+    return counted
 
 
 def odd_count(value: object, counted: int) -> bool:

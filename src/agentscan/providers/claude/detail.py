@@ -331,6 +331,7 @@ def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, 
     model (``models``: ``subagent_models``)."""
     from agentscan.bounds import MAX_SIDE_FILE_BYTES
     from agentscan.model import PROGRESS_ORIGIN
+    from agentscan.providers.claude.agenttypes import COMPACTION
     from agentscan.providers.claude.usage import meta_agent_type
     from agentscan.toolkit.jsondoc import load_json_file
 
@@ -340,7 +341,8 @@ def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, 
         agent_type = None
         if sub is not None and sub.meta_path is not None:
             agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
-        agent_type = agent_type or task_types.get(agent_id) or ("compaction" if agent_id.startswith("acompact") else None)
+        # The order ``agenttypes.subagent_types`` (``tokens --by agent``) takes them in.
+        agent_type = agent_type or task_types.get(agent_id) or (COMPACTION if agent_id.startswith("acompact") else None)
         # No transcript: its part was recovered from the parent's progress records.
         written_inline = agent_id in inline or is_inline(agent_id)
         recovered = None if sub is not None or written_inline else PROGRESS_ORIGIN

@@ -38,6 +38,7 @@ from agentscan.pricing.aliases import fast_mode_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.valuewarnings import note_usage
+from agentscan.toolkit.valuewarnings import shown as _shown
 from agentscan.timeutil import epoch_of_iso
 
 if TYPE_CHECKING:
@@ -292,11 +293,6 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
             *call[REQUEST_ID:C_INPUT], *counts, call[C_TS], model,
             *call[C_SUBAGENT:C_CACHE_WRITE_1H], min(one_hour, counts[2]), searches, *call[C_FROM_PROGRESS:],
         ))
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def meta_agent_type(meta: object) -> str | None:

@@ -171,16 +171,9 @@ class CodexProvider(Provider):
     facts_name_models = True
 
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
-        """A child thread's role, as ``show`` gives it: its rollout's header (cached with the
-        discovery's), else the thread index's."""
-        from agentscan.providers.codex.row import thread_header
+        from agentscan.providers.codex.row import child_kinds
 
-        found: dict[str, str] = {}
-        for child in self._session(ref, ctx).children:
-            kind = thread_header(child, ctx).link.agent_type or (child.indexed.agent_type if child.indexed else None)
-            if kind and child.thread_id in runs:
-                found[child.thread_id] = kind
-        return found
+        return child_kinds(self._session(ref, ctx), ctx, runs)
 
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         from agentscan.providers.codex.discovery import CodexSession
@@ -238,7 +231,7 @@ class CodexProvider(Provider):
         from agentscan.providers.codex.fullcounts import remember
         from agentscan.providers.codex.headtail import TailSummary
         from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
-        from agentscan.providers.codex.row import ThreadFacts, assemble_row, session_head, thread_header
+        from agentscan.providers.codex.row import ThreadFacts, assemble_row, child_kind, session_head, thread_header
         from agentscan.providers.codex.callscan import FileUsageScanner
         from agentscan.providers.codex.usage import own_start
         from agentscan.toolkit.detail import DetailCollector
@@ -307,7 +300,7 @@ class CodexProvider(Provider):
         subagents = tuple(
             SubagentInfo(
                 child.thread_id,
-                facts[child.thread_id].header.link.agent_type or (child.indexed.agent_type if child.indexed else None),
+                child_kind(child, facts[child.thread_id].header),
                 str(child.rollout.path),
                 sum_usage(e.tokens for e in entries if e.subagent == child.thread_id),
                 # As the row's: the model of most of its calls (``modeluse``), else the index's.

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable, NamedTuple, TypeVar
+from typing import Collection, Iterable, NamedTuple, TypeVar
 
 from agentscan.context import ScanContext
 from agentscan.model import Counts, SessionRow, TokenUsage, sum_usage
@@ -59,6 +59,23 @@ class ThreadFacts(NamedTuple):
 
 def thread_header(thread: Thread, ctx: ScanContext) -> RolloutHeader:
     return thread.header or read_header(thread.rollout.path, ctx, thread.thread_id)
+
+
+def child_kind(child: Thread, header: RolloutHeader) -> str | None:
+    """A subagent thread's role, as ``show`` names it: its rollout's header's, else the index's."""
+    return header.link.agent_type or (child.indexed.agent_type if child.indexed else None)
+
+
+def child_kinds(session: CodexSession, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
+    """``child_kind`` of each of ``session``'s child threads among ``runs`` that has one
+    (``Provider.subagent_types``): only their headers are read (cached with discovery's)."""
+    found: dict[str, str] = {}
+    for child in session.children:
+        if child.thread_id in runs:
+            kind = child_kind(child, thread_header(child, ctx))
+            if kind:
+                found[child.thread_id] = kind
+    return found
 
 
 def _nonzero(usage: TokenUsage | None) -> TokenUsage | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
-from agentscan.toolkit.valuewarnings import note_usage, odd_count
+from agentscan.toolkit.valuewarnings import counted_field
 from agentscan.model import TokenUsage
 
 # The model id Cursor writes when the user left model choice on "auto".
@@ -133,17 +133,8 @@ def model_name(value: object) -> str | None:
 
 def bubble_tokens(bubble: RawBubble) -> TokenUsage:
     counts = as_dict(bubble.get("tokenCount"))
-    return TokenUsage(input=_noted_count(counts, "inputTokens"), output=_noted_count(counts, "outputTokens"))
-
-
-def _noted_count(counts: dict[str, Any], field: str) -> int:
-    """``token_count`` of ``counts[field]``, told once a chat read when it is no token count
-    (``toolkit.valuewarnings``); no such field counts 0, as ever."""
-    value = counts.get(field)
-    count = token_count(value)
-    if value is not None and odd_count(value, count):
-        note_usage("tokenCount." + field, value, count)
-    return count
+    return TokenUsage(input=counted_field(counts, "inputTokens", token_count, "tokenCount."),
+                      output=counted_field(counts, "outputTokens", token_count, "tokenCount."))
 
 
 def valid_composer_id(value: object) -> str | None:

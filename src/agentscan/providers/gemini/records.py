@@ -12,7 +12,7 @@ import re
 from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
-from agentscan.toolkit.valuewarnings import note_usage, odd_count
+from agentscan.toolkit.valuewarnings import counted_field
 from agentscan.model import TokenUsage
 
 
@@ -197,13 +197,7 @@ def usage_of(tokens: object) -> TokenUsage | None:
 
 
 def _noted_count(tokens: dict[str, Any], field: str) -> int:
-    """``as_count`` of ``tokens[field]``, told once a file when it is no token count
-    (``toolkit.valuewarnings``); no such field counts 0, as ever."""
-    value = tokens.get(field)
-    count = as_count(value)
-    if value is not None and odd_count(value, count):
-        note_usage("tokens." + field, value, count)
-    return count
+    return counted_field(tokens, field, as_count, "tokens.")
 
 
 def tool_status(status: object) -> str:
