@@ -206,3 +206,17 @@ def test_a_read_stopped_early_says_nothing_and_no_read_open_takes_nothing(tmp_pa
         note_usage("input_tokens", -1, 0)
     assert [(w.message, w.line) for w in ctx.warnings.items] == [
         (f"{USAGE_HEAD}: input_tokens is -1, counted as 0 (the first of 2 such values in this file)", 1)]
+
+
+def test_show_tells_one_bad_time_once(isolated_home: Path) -> None:
+    """``show`` reads a record's time twice (its row's pass and its detail): one value, one count."""
+    import orjson as _orjson
+
+    from builders import claude_session_file as _file, claude_user as _user, invoke as _invoke
+
+    session = "b0d00000-0000-4000-8000-000000000041"
+    _file(isolated_home, session, [_user(session, "2026-08-01T10:00:00.000Z", "go"),
+                                   _user(session, "9998-06-01T00:00:00Z", "later")])
+    result = _invoke("show", f"claude:{session}", "--json")
+    warnings = [w["message"] for w in _orjson.loads(result.stdout)["warnings"] if "outside the supported range" in w["message"]]
+    assert len(warnings) == 1 and "such values" not in warnings[0], warnings

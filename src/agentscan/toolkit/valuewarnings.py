@@ -44,7 +44,7 @@ class FileTally:
     just handed out) or ``block`` and ``start`` (a ``linescan`` block and where in it that
     line starts, numbered only when a value is noted) up to date."""
 
-    __slots__ = ("path", "ctx", "line", "block", "start", "found")
+    __slots__ = ("path", "ctx", "line", "block", "start", "found", "_last")
 
     def __init__(self, path: object, ctx: ScanContext) -> None:
         self.path = path
@@ -54,8 +54,15 @@ class FileTally:
         self.start = 0
         #: kind -> [first message, its line, how many]
         self.found: dict[str, list] = {}
+        #: kind -> where and what was noted last: one value read twice is one value
+        self._last: dict[str, tuple[object, str]] = {}
 
     def note(self, kind: str, message: str) -> None:
+        # ``show`` reads a record's time in the row's pass and again in its observer.
+        where = (id(self.block), self.start) if self.block is not None else self.line
+        if self._last.get(kind) == (where, message):
+            return
+        self._last[kind] = (where, message)
         entry = self.found.get(kind)
         if entry is not None:
             entry[2] += 1
