@@ -44,21 +44,21 @@ def _rows(report: dict) -> dict[str, dict]:
     return {row["key"].split(":", 1)[1]: row["tokens"] for row in report["rows"]}
 
 
-def _claude(session: str, usages: list[dict], *, times: list[str] | None = None) -> Path:
+def _claude(home: Path, session: str, usages: list[dict], *, times: list[str] | None = None) -> Path:
     records: list[Any] = [claude_user(session, "2026-08-01T10:00:00.000Z", "count this", uuid=f"{session[-2:]}u")]
     for index, counts in enumerate(usages):
         ts = times[index] if times else f"2026-08-01T10:{index // 60:02d}:{index % 60:02d}.000Z"
         records.append(claude_assistant(session, ts, msg_id=f"msg_{session[-2:]}_{index}",
                                         request_id=f"req_{session[-2:]}_{index}", usage=counts,
                                         uuid=f"{session[-2:]}a{index}"))
-    return claude_session_file(Path.home(), session, records)
+    return claude_session_file(home, session, records)
 
 
 @pytest.mark.parametrize(("bad", "counted"), [(-5, 0), (1e30, 0), ("100", 0), (True, 0), (3.7, 3), (10**13, 0), (7.0, 7)])
 def test_a_claude_usage_value_that_is_no_count_is_told_and_counts_as_before(
         isolated_home: Path, bad: object, counted: int) -> None:
-    _claude(BAD, [claude_usage(input=10, output=bad, cache_read=4)] * 3)  # type: ignore[arg-type]
-    _claude(GOOD, [claude_usage(input=10, output=counted, cache_read=4)] * 3)
+    _claude(isolated_home, BAD, [claude_usage(input=10, output=bad, cache_read=4)] * 3)  # type: ignore[arg-type]
+    _claude(isolated_home, GOOD, [claude_usage(input=10, output=counted, cache_read=4)] * 3)
     for report in _runs():
         rows = _rows(report)
         assert rows[BAD] == rows[GOOD]  # (the value counts what it always did)
@@ -69,7 +69,7 @@ def test_a_claude_usage_value_that_is_no_count_is_told_and_counts_as_before(
 
 
 def test_a_file_of_ten_thousand_bad_values_says_one_warning(isolated_home: Path) -> None:
-    _claude(BAD, [claude_usage(input=1, output=2)] * 3 + [claude_usage(input=1, output=-5)] * 10_000)
+    _claude(isolated_home, BAD, [claude_usage(input=1, output=2)] * 3 + [claude_usage(input=1, output=-5)] * 10_000)
     for report in _runs():
         assert report["warnings"] == [{"path": str(isolated_home / ".claude/projects/-home-dev-project" / f"{BAD}.jsonl"),
                                        "message": f"{USAGE_HEAD}: output_tokens is -5, counted as 0 "
@@ -78,13 +78,13 @@ def test_a_file_of_ten_thousand_bad_values_says_one_warning(isolated_home: Path)
 
 
 def test_one_bad_value_says_no_count(isolated_home: Path) -> None:
-    _claude(BAD, [claude_usage(input=1, output=2), claude_usage(input=1, output=2, cache_read=-1)])
+    _claude(isolated_home, BAD, [claude_usage(input=1, output=2), claude_usage(input=1, output=2, cache_read=-1)])
     assert _said(cli_json("tokens"), USAGE_HEAD) == [
         (f"{BAD}.jsonl", f"{USAGE_HEAD}: cache_read_input_tokens is -1, counted as 0", 3)]
 
 
 def test_valid_usage_says_nothing(isolated_home: Path) -> None:
-    _claude(GOOD, [claude_usage(input=10, output=3, cache_read=4, cache_write=2)] * 5)
+    _claude(isolated_home, GOOD, [claude_usage(input=10, output=3, cache_read=4, cache_write=2)] * 5)
     for report in _runs():
         assert report["warnings"] == []
 
@@ -93,7 +93,7 @@ CODEX = "0199a000-0000-7000-8000-0000000041b1"
 CODEX_GOOD = "0199a000-0000-7000-8000-0000000041a1"
 
 
-def _codex(thread: str, outputs: list[object], *, last_time: str | None = None, start: int = 0) -> None:
+def _codex(home: Path, thread: str, outputs: list[object], *, last_time: str | None = None, start: int = 0) -> None:
     """A rollout whose running totals hold ``outputs`` as their output counts (one call of
     100 input tokens each), the last event dated ``last_time`` when given; ``start``: its
     seconds after ``at(0)`` (two threads' calls at the same times would be one call's copies)."""
@@ -103,12 +103,12 @@ def _codex(thread: str, outputs: list[object], *, last_time: str | None = None, 
         total["output_tokens"] = output  # type: ignore[assignment]
         moment: Any = last_time if last_time is not None and index == len(outputs) - 1 else at(start + 2 + index)
         records.append(token_count(moment, total, usage(100, output=1)))
-    write_rollout(rollout_path(Path.home() / ".codex", thread, at(start)), records)
+    write_rollout(rollout_path(home / ".codex", thread, at(start)), records)
 
 
 def test_codex_running_totals_of_fractions_are_told_and_count_as_before(isolated_home: Path) -> None:
-    _codex(CODEX, [2.5, 5.5, 7.25, -3])
-    _codex(CODEX_GOOD, [2, 5, 7, 0], start=100)
+    _codex(isolated_home, CODEX, [2.5, 5.5, 7.25, -3])
+    _codex(isolated_home, CODEX_GOOD, [2, 5, 7, 0], start=100)
     for report in _runs():
         rows = _rows(report)
         assert rows[CODEX] == rows[CODEX_GOOD]
@@ -118,15 +118,15 @@ def test_codex_running_totals_of_fractions_are_told_and_count_as_before(isolated
 
 
 def test_codex_digit_strings_some_builds_wrote_are_no_warning(isolated_home: Path) -> None:
-    _codex(CODEX, ["2", "5"])
-    _codex(CODEX_GOOD, [2, 5], start=100)
+    _codex(isolated_home, CODEX, ["2", "5"])
+    _codex(isolated_home, CODEX_GOOD, [2, 5], start=100)
     report = cli_json("tokens")
     assert _rows(report)[CODEX] == _rows(report)[CODEX_GOOD]
     assert report["warnings"] == []
 
 
 def test_codex_time_past_the_range_is_told_and_unknown(isolated_home: Path) -> None:
-    _codex(CODEX, [1, 2], last_time="9999-12-31T23:59:59+14:00")
+    _codex(isolated_home, CODEX, [1, 2], last_time="9999-12-31T23:59:59+14:00")
     for report in _runs("--by", "day"):
         assert _said(report, TIME_HEAD) == [
             (Path(str(rollout_path(isolated_home / ".codex", CODEX, at(0)))).name,
@@ -136,7 +136,7 @@ def test_codex_time_past_the_range_is_told_and_unknown(isolated_home: Path) -> N
 
 def test_claude_times_outside_the_range_are_told_once(isolated_home: Path) -> None:
     times = ["0001-01-01T00:00:00.000Z", "2026-08-01T10:00:01.000Z", "9999-01-01T00:00:00.000Z"]
-    _claude(BAD, [claude_usage(input=1, output=1)] * 3, times=times)
+    _claude(isolated_home, BAD, [claude_usage(input=1, output=1)] * 3, times=times)
     for report in _runs("--by", "day"):
         assert _said(report, TIME_HEAD) == [
             (f"{BAD}.jsonl", f"{TIME_HEAD}: '0001-01-01T00:00:00.000Z' (the first of 2 such values in this file)", 2)]
