@@ -31,7 +31,7 @@ from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.longlines import skip_rest_of_line
-from agentscan.toolkit.valuewarnings import FileTally, close_tally, open_tally
+from agentscan.toolkit.valuewarnings import FileTally, tallied
 from agentscan.settling import unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -187,14 +187,9 @@ def iter_json_lines(
     if opened is None:
         return
     handle, start = opened
-    tally, finished = open_tally(path, ctx), False
-    try:
-        with handle:
-            yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line,
-                                    progress or ReadProgress(start), tally=tally)
-        finished = True
-    finally:
-        close_tally(tally, finished)
+    with tallied(path, ctx) as tally, handle:
+        yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line,
+                                progress or ReadProgress(start), tally=tally)
 
 
 def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_line: int = 1,
@@ -209,14 +204,9 @@ def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_lin
     handle, start = opened
     if end is not None:
         handle = io.BufferedReader(_Bounded(handle, end - start), buffer_size=_CHUNK)
-    tally, finished = open_tally(path, ctx), False
-    try:
-        with handle:
-            yield from _iter_handle(handle, path, ctx, start, first_line, None, MAX_LINE_BYTES,
-                                    progress or ReadProgress(start), records_only=True, tally=tally)
-        finished = True
-    finally:
-        close_tally(tally, finished)
+    with tallied(path, ctx) as tally, handle:
+        yield from _iter_handle(handle, path, ctx, start, first_line, None, MAX_LINE_BYTES,
+                                progress or ReadProgress(start), records_only=True, tally=tally)
 
 
 def _iter_handle(

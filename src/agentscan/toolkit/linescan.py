@@ -32,7 +32,7 @@ from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
 from agentscan.settling import unfinished_line
-from agentscan.toolkit.valuewarnings import FileTally, close_tally, open_tally
+from agentscan.toolkit.valuewarnings import FileTally, tallied
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
 BLOCK = 4 * 1024 * 1024
@@ -84,17 +84,12 @@ def matching_records(
     if opened is None:
         return
     handle, reached = opened
-    tally, finished = open_tally(path, ctx), False
-    try:
-        with handle:
-            if reached != start:  # cannot seek: the earlier scan's progress does not apply
-                progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
-            scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
-            scan.tally = tally
-            yield from scan.run(handle if end is None else _Upto(handle, reached, end))
-        finished = True
-    finally:
-        close_tally(tally, finished)
+    with tallied(path, ctx) as tally, handle:
+        if reached != start:  # cannot seek: the earlier scan's progress does not apply
+            progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
+        scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
+        scan.tally = tally
+        yield from scan.run(handle if end is None else _Upto(handle, reached, end))
 
 
 class _Scan:

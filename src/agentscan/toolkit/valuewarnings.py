@@ -23,7 +23,8 @@ A value met with no reader open (a database row, a whole JSON document) is not t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -86,6 +87,19 @@ def open_tally(path: object, ctx: ScanContext) -> FileTally:
     tally = FileTally(path, ctx)
     _open.append(tally)
     return tally
+
+
+@contextmanager
+def tallied(path: object, ctx: ScanContext) -> Iterator[FileTally]:
+    """A tally open while a reader reads ``path``: said when the block ends normally (the
+    read reached the file's end); a read stopped early (a generator closed, an error)
+    says nothing."""
+    tally, finished = open_tally(path, ctx), False
+    try:
+        yield tally
+        finished = True
+    finally:
+        close_tally(tally, finished)
 
 
 def close_tally(tally: FileTally, finished: bool) -> None:
