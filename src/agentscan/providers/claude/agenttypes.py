@@ -11,7 +11,7 @@ of the parent (``row.summarize``), made once for all of them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Collection
+from typing import TYPE_CHECKING, Collection, Mapping
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -23,28 +23,29 @@ COMPACTION = "compaction"
 
 def subagent_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
     """The kind of each of ``runs`` (run ids) that one was recorded for, by run id."""
+    sidecars = {run: sidecar_kind(files, run, ctx) for run in runs}
+    task_types: dict[str, str] = {}
+    if files.main is not None and not all(sidecars.values()):
+        from agentscan.providers.claude.row import summarize
+
+        task_types = summarize(files.main, ctx).task_types
+    return {run: kind for run in runs if (kind := run_kind(run, sidecars[run], task_types))}
+
+
+def sidecar_kind(files: SessionFiles, run: str, ctx: ScanContext) -> str | None:
+    """The ``agentType`` of ``run``'s ``.meta.json`` sidecar, if it has one that names it."""
     from agentscan.bounds import MAX_SIDE_FILE_BYTES
     from agentscan.providers.claude.usage import meta_agent_type
     from agentscan.toolkit.jsondoc import load_json_file
 
-    found: dict[str, str] = {}
-    untold: list[str] = []
-    for agent_id in runs:
-        sub = files.subagents.get(agent_id)
-        kind = None
-        if sub is not None and sub.meta_path is not None:
-            kind = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
-        if kind:
-            found[agent_id] = kind
-        else:
-            untold.append(agent_id)
-    if untold and files.main is not None:
-        from agentscan.providers.claude.row import summarize
+    sub = files.subagents.get(run)
+    if sub is None or sub.meta_path is None:
+        return None
+    return meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
 
-        # The call that started a run outranks its id's prefix, as in ``show``.
-        started = summarize(files.main, ctx).task_types
-        found.update({agent_id: started[agent_id] for agent_id in untold if started.get(agent_id)})
-    for agent_id in untold:
-        if agent_id not in found and agent_id.startswith("acompact"):
-            found[agent_id] = COMPACTION
-    return found
+
+def run_kind(run: str, sidecar: str | None, task_types: Mapping[str, str]) -> str | None:
+    """A run's kind, as ``show`` and ``tokens --by agent`` both name it: its sidecar's, else
+    the one the ``Task`` call that started it asked for (``FileSummary.task_types``), else
+    ``compaction`` for an auto-compaction worker."""
+    return sidecar or task_types.get(run) or (COMPACTION if run.startswith("acompact") else None)

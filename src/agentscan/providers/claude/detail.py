@@ -329,20 +329,13 @@ def subagent_infos(files: SessionFiles, ctx: ScanContext, task_types: dict[str, 
     the parent's progress records hold (``per_agent``) and the runs written inline in the
     parent (``inline``: its transcript is the parent's), each with its type, tokens and
     model (``models``: ``subagent_models``)."""
-    from agentscan.bounds import MAX_SIDE_FILE_BYTES
     from agentscan.model import PROGRESS_ORIGIN
-    from agentscan.providers.claude.agenttypes import COMPACTION
-    from agentscan.providers.claude.usage import meta_agent_type
-    from agentscan.toolkit.jsondoc import load_json_file
+    from agentscan.providers.claude.agenttypes import run_kind, sidecar_kind
 
     infos = []
     for agent_id in sorted(set(files.subagents) | set(per_agent) | set(inline)):
         sub = files.subagents.get(agent_id)
-        agent_type = None
-        if sub is not None and sub.meta_path is not None:
-            agent_type = meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
-        # The order ``agenttypes.subagent_types`` (``tokens --by agent``) takes them in.
-        agent_type = agent_type or task_types.get(agent_id) or (COMPACTION if agent_id.startswith("acompact") else None)
+        agent_type = run_kind(agent_id, sidecar_kind(files, agent_id, ctx), task_types)
         # No transcript: its part was recovered from the parent's progress records.
         written_inline = agent_id in inline or is_inline(agent_id)
         recovered = None if sub is not None or written_inline else PROGRESS_ORIGIN
