@@ -118,7 +118,7 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
     real: list[SessionRef] = []
     for ref in refs:
         fingerprint = scanner.fingerprint(ref) if cache is not None and paths[ref.id] is not None else None
-        hit = keptjson.prefetched(ctx, KIND, _stamp(ref.id, fingerprint))
+        hit = keptjson.prefetched(ctx, KIND, keptjson.session_stamp(ref.id, fingerprint))
         # Kept without the models when they were not asked for: found again (and kept with them),
         # where the provider names them.
         if hit is not None and not (models and hit[0] is not None and hit[0].models is None
@@ -131,7 +131,7 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
         # discover its provider again: only for facts not kept); gone, its row says so.
         own = scanner.real_ref(ref)
         if own is not None:
-            stamps[ref.id] = _stamp(ref.id, scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint)
+            stamps[ref.id] = keptjson.session_stamp(ref.id, scanner.fingerprint(own) if own is not ref and cache is not None else fingerprint)
             real.append(own)
     new = _facts(scanner, real, progress, meanwhile, models)
     facts.update(new)
@@ -142,10 +142,6 @@ def _kept_or_found(scanner: Scanner, refs: list[SessionRef], progress: Progress,
                 keptjson.keep(ctx, path, KIND, VERSION, stamp, (found,), _to_json(found))
         cache.commit()
     return facts
-
-
-def _stamp(session_id: str, fingerprint: str | None) -> str | None:
-    return None if fingerprint is None else f"{session_id} {fingerprint}"
 
 
 def _to_json(found: TableFacts | None) -> list:

@@ -45,16 +45,17 @@ def run_types(scanner: Scanner, refs: Sequence[SessionRef],
 
     ctx = scanner.ctx
     cache = scanner.cache
+    asked = [ref for ref in refs if runs.get(ref.id)]
+    if cache is not None:  # one query for them all, not one a session
+        keptjson.prefetch(ctx, [str(ref.path) for ref in asked if ref.path is not None], KIND, VERSION, _decode)
     found: dict[str, dict[str, str]] = {}
     kept_any = False
     with ctx.held_warnings():
-        for ref in refs:
-            wanted = runs.get(ref.id)
-            if not wanted:
-                continue
+        for ref in asked:
+            wanted = runs[ref.id]
             fingerprint = scanner.fingerprint(ref) if cache is not None and ref.path is not None else None
-            stamp = None if fingerprint is None else f"{ref.id} {fingerprint}"
-            kept = keptjson.kept(ctx, ref.path, KIND, VERSION, stamp, _decode) if ref.path is not None else None
+            stamp = keptjson.session_stamp(ref.id, fingerprint)
+            kept = keptjson.prefetched(ctx, KIND, stamp)
             if kept is not None and wanted <= kept[0]:
                 found[ref.id] = kept[1]
                 continue

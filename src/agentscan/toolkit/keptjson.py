@@ -45,6 +45,12 @@ def kept(ctx: ScanContext, path: Path | str, kind: str, version: str, fingerprin
     return value
 
 
+def session_stamp(session_id: str, fingerprint: str | None) -> str | None:
+    """What a value about one session is kept at: its id and its files' fingerprint (two
+    Codex sessions may name one rollout, so the path alone would tell them apart wrongly)."""
+    return None if fingerprint is None else f"{session_id} {fingerprint}"
+
+
 def prefetched(ctx: ScanContext, kind: str, fingerprint: str | None) -> Any:
     """What ``prefetch`` (or ``keep``) put where ``kept`` looks first, without a query of its own
     for a miss: a caller that prefetched thousands, most of them missing on a first run."""
