@@ -29,3 +29,13 @@ def test_every_choice_says_its_typo(isolated_home, args: list[str], said: str) -
     result = invoke(*args)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {said}; choose from: ")
+
+
+def test_options_commands_and_choices_share_one_rule() -> None:
+    """Two letters swapped are a slip for an option as for a choice (``--lsit``), and a
+    name that only shares letters with one is not (``cache`` is no ``trace``)."""
+    from agentscan.cli.typer_app import close_options
+
+    assert close_options("--lsit", ["--list", "--limit"]) == ["--list"]
+    assert close_options("cache", ["trace", "tokens"]) == []
+    assert "did you mean" not in unknown_choice("command", "cache", ["trace", "tokens"])

@@ -75,24 +75,12 @@ def _worded(error: Exception) -> Exception:
     return error
 
 
-#: how alike an unknown option and one of the command's must be to be suggested
-#: (``difflib``'s ratio of their names without dashes): click's own cutoff, 0.6 with the
-#: dashes, offered ``--verbose`` for ``--bogus`` and ``--json`` for ``--sinc``
-SUGGESTION_CUTOFF = 0.75
-
-
 def close_options(typed: str, options: list[str]) -> list[str]:
-    """The ``options`` that ``typed`` (an unknown option) is plausibly a slip for: a name
-    nearly the same (``--verbos``, ``--lst``), or one it begins (``--dry`` of ``--dry-run``)."""
-    from difflib import SequenceMatcher
+    """The ``options`` (or commands) that ``typed`` is plausibly a slip for, sorted
+    (``toolkit.words.close_names``: one rule for options, commands and choices)."""
+    from agentscan.toolkit.words import close_names
 
-    name = typed.lstrip("-")
-    close = []
-    for option in options:
-        other = option.lstrip("-")
-        if SequenceMatcher(None, name, other).ratio() >= SUGGESTION_CUTOFF or (len(name) >= 3 and other.startswith(name)):
-            close.append(option)
-    return sorted(close)
+    return sorted(close_names(typed, options))
 
 
 def _keep_close_commands(error: Exception) -> None:

@@ -6,6 +6,8 @@ log) count things too, and must not import the CLI.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``count`` and ``word``, or ``words`` (default: ``word`` + ``s``) when it is not one."""
@@ -17,15 +19,36 @@ def either(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
+#: how alike a typed name and a known one must be to be offered (``difflib``'s ratio, dashes
+#: and case aside): click's own cutoff, 0.6 with the dashes, offered ``--verbose`` for
+#: ``--bogus``, ``--json`` for ``--sinc`` and ``trace`` for ``cache``
+SLIP_CUTOFF = 0.75
+
+
+def close_names(typed: str, names: Iterable[str]) -> list[str]:
+    """Those of ``names`` (options, commands, a choice's values) that ``typed`` is plausibly a
+    slip for, in their order: nearly the same (``--verbos``, ``gemni``), one it begins
+    (``--dry`` of ``--dry-run``, ``claud``), or the same letters with two swapped (``dya``,
+    whose ratio to ``day`` is only 0.67)."""
+    from difflib import SequenceMatcher
+
+    name = typed.lstrip("-").casefold()
+    close = []
+    for known in names:
+        other = known.lstrip("-").casefold()
+        if (SequenceMatcher(None, name, other).ratio() >= SLIP_CUTOFF
+                or (len(name) >= 3 and (other.startswith(name) or sorted(name) == sorted(other)))):
+            close.append(known)
+    return close
+
+
 def unknown_choice(what: str, given: object, names: list[str]) -> str:
     """``unknown --by 'dya' (did you mean day?); choose from: session, day, …``: a value no
-    choice is, led by the one it is close to (a typo), if any; an unlike one (``--by foo``)
-    gets the list alone, as an unlike command gets no guess."""
-    import difflib
-
+    choice is, led by the one it is a slip for (``close_names``), if any; an unlike one
+    (``--by foo``) gets the list alone, as an unlike command gets no guess."""
     text = str(given)
-    close = difflib.get_close_matches(text.casefold(), [name.casefold() for name in names], n=1, cutoff=0.65)
-    guess = next((f" (did you mean {name}?)" for name in names if close and name.casefold() == close[0]), "")
+    close = close_names(text, names)
+    guess = f" (did you mean {close[0]}?)" if close else ""
     return f"unknown {what} {text!r}{guess}; choose from: {', '.join(names)}"
 
 
