@@ -18,6 +18,8 @@ from typing import Any
 
 import typer
 
+from agentscan.toolkit.words import listed
+
 #: click's ``NoSuchOption``, of the click Typer runs on (its own copy: see ``cli.options``)
 _NoSuchOption: type[Exception] = importlib.import_module(typer.BadParameter.__module__).NoSuchOption
 
@@ -77,10 +79,8 @@ def _path(ctx: Any) -> str:
 
 
 def _names(paths: list[str]) -> str:
-    if len(paths) == 1:
-        return paths[0]
     if len(paths) <= _NAMED:
-        return f"{', '.join(paths[:-1])} and {paths[-1]}"
+        return listed(paths)
     return f"{', '.join(paths[:_NAMED - 1])} and {len(paths) - _NAMED + 1} other commands"
 
 

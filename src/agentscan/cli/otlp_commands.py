@@ -185,7 +185,9 @@ def _refuse_sending_options(ctx: typer.Context) -> None:
 
     named = [flag for name, flag in _SENDING if _given(ctx, name)]
     if named:
-        which = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+        from agentscan.toolkit.words import listed
+
+        which = listed(named)
         verb, them = ("needs", "it sets") if len(named) == 1 else ("need", "they set")
         raise UsageProblem(f"{which} {verb} --endpoint: {them} how traces are sent to a collector, "
                            "and --output always writes OTLP/JSON Lines")

@@ -23,7 +23,7 @@ from agentscan.otlp import semconv
 from agentscan.otlp.builder import SessionFacts
 from agentscan.otlp.gaps import Gaps
 from agentscan.otlp.resource import resource_for
-from agentscan.toolkit.words import plural
+from agentscan.toolkit.words import listed, plural
 from agentscan.otlp.spans import ExportTrace
 from agentscan.otlp.timeline import ns
 
@@ -280,7 +280,7 @@ def beyond_bounds(truncated: dict[str, int]) -> list[str]:
             parts.append(plural(count, one, many))
     if not parts:
         return []
-    what = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    what = listed(parts)
     b = EXPORT_BOUNDS
     return [f"the session is larger than an export reads ({b.prompts:,} prompts, {b.responses:,} replies and "
             f"{b.tools:,} tool calls, within {b.prompt_bytes >> 20}, {b.response_bytes >> 20} and "
