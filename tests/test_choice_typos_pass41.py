@@ -39,3 +39,8 @@ def test_options_commands_and_choices_share_one_rule() -> None:
     assert close_options("--lsit", ["--list", "--limit"]) == ["--list"]
     assert close_options("cache", ["trace", "tokens"]) == []
     assert "did you mean" not in unknown_choice("command", "cache", ["trace", "tokens"])
+
+
+def test_prices_takes_a_provider_in_any_case_as_every_command_does(isolated_home) -> None:
+    upper, lower = invoke("--demo", "prices", "gpt-5", "-p", "Codex"), invoke("--demo", "prices", "gpt-5", "-p", "codex")
+    assert upper.exit_code == 0 and upper.stdout == lower.stdout

@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
                                 "agentscan --demo show 7f3c9a12 --full    # the whole conversation",
                                 "agentscan --demo show 7f3c9a12 --redact  # safe to paste"))(show_command)
     app.command("tokens", cls=GlobalOptionsCommand,
-                short_help="Token totals with subagents, by session, period, model, cwd or agent.",
+                short_help="Token totals by session, period, model, cwd or agent.",
                 epilog=examples("agentscan tokens --since 7d",
                                 "agentscan tokens --cwd .   # what this project cost",
                                 "agentscan tokens --by day --tz utc --since 2026-11-01 --until 2026-11-30",

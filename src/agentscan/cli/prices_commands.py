@@ -54,6 +54,7 @@ def prices_command(
     if provider is not None:
         from agentscan.providers import get_provider
 
+        provider = provider.strip().casefold()  # any case, as every other --provider takes it
         get_provider(provider)  # an unknown name is a usage error, as for every other --provider
     state = state_of(ctx)
     scan = ScanContext.create(env=os.environ)  # no home is read: only the environment and the warnings sink

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentscan.cli import render
-from agentscan.cli.table import print_table
+from agentscan.cli.table import left_out_text, print_table
 from agentscan.cli.tablefit import told_apart
 from agentscan.cli.tableparts import GAP, Column, Row
 from agentscan.cli.tablewidths import natural
@@ -152,7 +152,7 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     if tiers:
         said += "; 'above 200k': when the prompt holds more than that many tokens"
     render.note(f"{said}; --json has every price (web search, 1-hour cache writes, …)"
-                + (f"; left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""), tty_only=True)
+                + (f"; {left_out_text(hidden, columns, term.width)}" if hidden else ""), tty_only=True)
 
 
 def _too_wide(columns: tuple[Column, ...], rows: list[Row], width: int) -> bool:

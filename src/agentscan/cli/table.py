@@ -141,7 +141,12 @@ def left_out_note(hidden: Sequence[str], columns: Sequence[Column], term: Termin
         return
     from agentscan.cli import render
 
+    render.note(f"{left_out_text(hidden, columns, term.width)}; widen the terminal or use --json", tty_only=True)
+
+
+def left_out_text(hidden: Sequence[str], columns: Sequence[Column], width: int) -> str:
+    """``left out to fit 80 columns: MODEL, CWD``: the ``hidden`` columns in the order they
+    went (the one that goes first, the largest ``drop``, first), as every table says it."""
     drops = {column.header: column.drop for column in columns}
-    gone = sorted(hidden, key=lambda header: -drops[header])
-    render.note(f"left out to fit {term.width} columns: {', '.join(gone)}; widen the terminal or use --json",
-                tty_only=True)
+    gone = sorted(hidden, key=lambda header: -(drops.get(header) or 0))
+    return f"left out to fit {width} columns: {', '.join(gone)}"

@@ -103,9 +103,9 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
     if reasoning_counted_once(total, hidden):
         render.note(REASONING_NOTE, tty_only=True)
     if hidden or compact:
-        drops = {column.header: column.drop for column in columns_of(by)}
-        hidden = sorted(hidden, key=lambda header: -drops.get(header, 0))  # in the order they went
-        left_out = f"left out to fit {term.width} columns: {', '.join(hidden)}" if hidden else ""
+        from agentscan.cli.table import left_out_text
+
+        left_out = left_out_text(hidden, columns_of(by), term.width) if hidden else ""
         rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
         if hidden and compact:
             rounded = "numbers rounded"
