@@ -144,3 +144,32 @@ def test_the_table_by_agent(isolated_home: Path) -> None:
     assert [line.split()[0] for line in lines[1:] if not line.startswith(" ")][:5] == [
         "Explore", "unknown", "main", "compaction", "Plan"]
     assert "agent" in invoke("tokens", "--by", "agnt").stderr
+
+
+def test_no_provider_reads_a_show_detail_for_the_kinds(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kinds come from what names them (Cursor's Task calls, Claude's sidecars, Codex's
+    headers), not from a whole ``show`` of each session that delegated."""
+    from agentscan.providers import iter_providers
+
+    def no_detail(*args, **kwargs):
+        raise AssertionError("a session's show detail was read for its runs' kinds")
+
+    for provider in iter_providers():
+        monkeypatch.setattr(type(provider), "detail", no_detail)
+    report = cli_json("--demo", "--no-cache", "tokens", "--by", "agent")
+    assert {row["key"] for row in report["rows"]} == {"main", "Explore", "reviewer", "explore", "unknown"}
+
+
+def test_a_compaction_worker_alone_spares_reading_the_parent(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    claude_session_file(isolated_home, S1, [claude_user(S1, "2026-08-01T10:00:00.000Z", "go"), _call(S1, 1, 100)])
+    claude_subagent_file(isolated_home, S1, "acompact-abc123", [_call(S1, 2, 20, agent="acompact-abc123")])
+    import agentscan.providers.claude.row as row
+
+    def no_pass(*args, **kwargs):
+        raise AssertionError("the parent was read for a compaction worker's kind")
+
+    monkeypatch.setattr(row, "summarize", no_pass)
+    with Scanner(home=str(isolated_home), use_cache=False) as scanner:
+        own = scanner.real_ref(scanner.resolve(f"claude:{S1}"))
+        assert own is not None
+        assert agenttypes.subagent_types(own.hint, scanner.ctx, {"acompact-abc123"}) == {"acompact-abc123": "compaction"}

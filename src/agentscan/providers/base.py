@@ -155,12 +155,9 @@ class Provider(ABC):
         """The kind (``Explore``, ``reviewer``) of each of ``ref``'s delegated ``runs`` (the ids
         its calls name), by the run's id, as ``show`` lists them (``SubagentInfo.agent_type``);
         a run whose kind was not recorded is left out.  Asked by ``tokens --by agent`` of the
-        sessions that delegated, and kept (``scan.tokenagents``).  The default reads the session's ``show`` detail at its least
-        bounds: a provider that can say them more cheaply says so."""
-        from agentscan.bounds import Bounds
-
-        least = Bounds(prompts=1, responses=1, tools=1, prompt_bytes=1, response_bytes=1, tool_bytes=1, message_bytes=1)
-        return {info.id: info.agent_type for info in self.detail(ref, ctx, least).subagents if info.agent_type}
+        sessions that delegated, and kept (``scan.tokenagents``).  The default: none recorded
+        (Gemini CLI's subagent chats name no kind)."""
+        return {}
 
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         """What ``tokens``' table shows beside ``ref``'s sums (its row's date, directory and

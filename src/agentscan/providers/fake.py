@@ -10,7 +10,7 @@ CLI never need files on disk.  Register it with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Collection, Iterable
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
@@ -65,6 +65,9 @@ class FakeProvider(Provider):
         for prompt in session.prompts:
             collector.add_prompt(prompt)
         return collector.build(self.row(ref, ctx), subagents=session.subagents)
+
+    def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
+        return {info.id: info.agent_type for info in ref.hint.subagents if info.id in runs and info.agent_type}
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         entries: list[UsageEntry] = []

@@ -25,7 +25,8 @@ def subagent_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str])
     """The kind of each of ``runs`` (run ids) that one was recorded for, by run id."""
     sidecars = {run: sidecar_kind(files, run, ctx) for run in runs}
     task_types: dict[str, str] = {}
-    if files.main is not None and not all(sidecars.values()):
+    # An auto-compaction worker is started by no Task call: it alone is no reason to read the parent.
+    if files.main is not None and any(not kind and not run.startswith("acompact") for run, kind in sidecars.items()):
         from agentscan.providers.claude.row import summarize
 
         task_types = summarize(files.main, ctx).task_types

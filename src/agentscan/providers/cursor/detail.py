@@ -117,6 +117,24 @@ def stream_transcripts(files: TranscriptSet, ctx: ScanContext, collector: Detail
     return result
 
 
+def delegated_kinds(files: TranscriptSet, ctx: ScanContext) -> dict[str, str]:
+    """Each child run's kind, as ``stream_transcripts`` finds its delegations (the ``Task``
+    call that claimed it: ``delegation.ChildMatcher``), without the detail: what
+    ``tokens --by agent`` asks (``Provider.subagent_types``)."""
+    child_paths = {sub.agent_id: sub.path for sub in files.subagents}
+    matcher = ChildMatcher({child: first_user_text(path, ctx) for child, path in child_paths.items()})
+    prompt_number = 0
+    kinds: dict[str, str] = {}
+    for event in iter_events(files.main, ctx) if files.main else ():
+        if isinstance(event, UserText):
+            prompt_number += 1
+        elif isinstance(event, ToolCall) and event.name == TASK_TOOL:
+            delegation = matcher.claim(task_call(event.input, prompt_number))
+            if delegation is not None and delegation.agent_type:
+                kinds[delegation.subagent] = delegation.agent_type
+    return kinds
+
+
 def stream_events(events: Iterable[Event], collector: DetailCollector, *, subagent: str | None = None) -> None:
     """A session read from messages (a CLI store, agentKv rows): no turns, no delegation."""
     count = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Collection, Iterable, NamedTuple
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
@@ -312,6 +312,12 @@ class CursorProvider(Provider):
             for sub in files.subagents:  # children only when the parent named no working_directory
                 add_tool_evidence(sub.path, ctx, guess)
         return guess.best()
+
+    def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
+        from agentscan.providers.cursor.detail import delegated_kinds  # (the Task calls of its transcripts)
+
+        files = ref.hint.transcripts
+        return {} if files is None else {run: kind for run, kind in delegated_kinds(files, ctx).items() if run in runs}
 
     def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
         return self._assemble(ref, ctx).row

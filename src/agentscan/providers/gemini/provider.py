@@ -9,7 +9,7 @@ only headers; ``list`` and ``tokens`` replay each chat without its text;
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Collection, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
@@ -41,11 +41,6 @@ class GeminiProvider(Provider):
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)
-
-    def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
-        # A subagent's chat says only ``"kind": "subagent"``, and ``show`` names no kind:
-        # nothing to read the session for.
-        return {}
 
     def discover(self, ctx: ScanContext) -> list[SessionRef]:
         from agentscan.model import SessionRef
