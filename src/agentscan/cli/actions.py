@@ -141,8 +141,6 @@ def run_tokens(
     tz: Optional[str] = None,
     as_json: bool = False,
 ) -> None:
-    import os
-
     from agentscan.cli.tokens_answer import print_tokens
     from agentscan.scan.groupby import parse_group
     from agentscan.timeutil import parse_when, zone
@@ -150,7 +148,9 @@ def run_tokens(
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
     provider = provider_names(provider)
     # As ``list --cwd``: relative to here, ``~`` the user's home (the answer is kept under it).
-    cwd = os.path.abspath(os.path.expanduser(cwd)) if cwd else None
+    from agentscan.scan.cwdmatch import asked_directory
+
+    cwd = asked_directory(cwd) if cwd else None
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or by != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)

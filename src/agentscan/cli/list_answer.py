@@ -18,7 +18,6 @@ than ``KEPT_BYTES``.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from agentscan.cli import recorded, render
@@ -50,7 +49,10 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     ``zone``: ``--tz``, the zone of its times and of a bare ``--since`` (``None``: local)."""
     reject_blank(since=since, cwd=cwd, grep=grep)
     # --cwd . and --cwd ../api mean what they mean in a shell.
-    cwd = os.path.abspath(os.path.expanduser(cwd)) if cwd else None
+    if cwd:
+        from agentscan.scan.cwdmatch import asked_directory
+
+        cwd = asked_directory(cwd)
     remember = since is None and not running and pid is None
     options = [limit, providers, grep, cwd, redact]
     # Each set of options kept apart: ``list`` and ``list --all`` asked in turn both stay.

@@ -37,6 +37,15 @@ class Form(NamedTuple):
     prefixes: tuple[str, ...]
 
 
+def asked_directory(cwd: str) -> str:
+    """A ``--cwd`` as a person means it, for the CLI and a library caller alike: relative to
+    the current directory (``.``, ``../api``), ``~`` their home; a Windows path as it is
+    (``C:\\Users\\me\\App`` read on Linux from a copied home is no name under here)."""
+    if is_windows_path(cwd) and os.sep == "/":
+        return cwd
+    return os.path.abspath(os.path.expanduser(cwd))
+
+
 def wanted_forms(wanted: str) -> tuple[Form, ...]:
     """The spellings a cwd at or under ``wanted`` may start with: the name given, and the one
     it resolves to (when that differs)."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.context import Said, say
 from agentscan.model import SessionRef, SessionRow
-from agentscan.scan.cwdmatch import Form, under, wanted_forms
+from agentscan.scan.cwdmatch import Form, asked_directory, under, wanted_forms
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
 from agentscan.timeutil import CLOCK_SLACK_S, plausible
@@ -60,7 +60,8 @@ class ListFilter:
             object.__setattr__(self, "providers", tuple(names(self.providers)))
             object.__setattr__(self, "since", moment(since, "since"))
         if self.cwd is not None:
-            object.__setattr__(self, "_cwd_forms", wanted_forms(self.cwd))
+            # As the CLI takes it (``.``: here, ``~``: the home), for a library caller too.
+            object.__setattr__(self, "_cwd_forms", wanted_forms(asked_directory(self.cwd)))
 
     @property
     def needs_liveness(self) -> bool:

@@ -41,12 +41,9 @@ def session_cwds(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, str 
 def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> tuple[list[SessionRef], dict[str, str | None]]:
     """Those of ``refs`` whose working directory is ``cwd`` or below it (as ``list --cwd``
     compares them: ``scan.cwdmatch``), in their order, and every one's cwd."""
-    import os
+    from agentscan.scan.cwdmatch import asked_directory, under, wanted_forms
 
-    from agentscan.scan.cwdmatch import under, wanted_forms
-
-    # As the CLI takes it (``.``: here, ``~``: the user's home), for a library caller too.
-    forms = wanted_forms(os.path.abspath(os.path.expanduser(cwd)))
+    forms = wanted_forms(asked_directory(cwd))
     cwds = session_cwds(scanner, refs)
     return [ref for ref in refs if under(cwds.get(ref.id), forms)], cwds
 
