@@ -116,7 +116,7 @@ def test_a_priced_name_looks_for_no_guess(isolated_home: Path, monkeypatch: pyte
     def never(*args: object) -> list[str]:
         raise AssertionError("close names looked for a priced name")
 
-    monkeypatch.setattr("agentscan.cli.prices_commands.close_names", never)
+    monkeypatch.setattr("agentscan.pricing.lookup.close_names", never)
     run("prices", "claude-sonnet-4-5", "gpt-5")
 
 

@@ -9,7 +9,6 @@ imported: no Rich, so a command starts fast.
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Callable, Sequence
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from agentscan.toolkit.words import plural  # noqa: F401 - the CLI's own name for it
 from agentscan.cli import term as _term
 from agentscan.cli.term import Terminal, home_short, terminal, write_out
+from agentscan.pricing.modelnames import short_name, undated  # noqa: F401 - ``undated``: tables' name for it
 from agentscan.timeutil import local_date, shown_time
 
 if TYPE_CHECKING:
@@ -216,13 +216,6 @@ def path_text(path: str | None, term: Terminal) -> str:
     return home_short(path) if term.tty else path
 
 
-def undated(model: str) -> str:
-    """``model`` without a snapshot's date: ``claude-sonnet-4-5`` for ``claude-sonnet-4-5-20250929``."""
-    if len(model) > 9 and model[-9] == "-" and model[-8:].isdigit() and model[-8:-6] in ("19", "20"):
-        return model[:-9]
-    return model
-
-
 def model_text(model: str | None, term: Terminal) -> str:
     """``opus-4.5`` for ``claude-opus-4-5-20251101`` on a terminal: the snapshot's date
     tells a person little and took a narrow MODEL column's last characters, the version; a
@@ -233,29 +226,9 @@ def model_text(model: str | None, term: Terminal) -> str:
         model = _term.clean(model) or "-"  # the transcript's text: an escape sequence shown as U+FFFD
     if not term.tty:
         return model
-    model = undated(model)
-    # ``opus-4.5``: the family names Claude alone, and a column cut to fit kept ``claude-opu…``
-    # of every Claude model, telling none apart.  One model reads the same from every agent:
-    # Claude Code's ``claude-sonnet-4-5`` and Cursor's ``claude-4.5-sonnet`` are both
-    # ``sonnet-4.5``, as Anthropic writes it (``claude-3-5-sonnet``: ``sonnet-3.5``).
-    if model.startswith("claude-"):
-        named = _FAMILY_FIRST.match(model, 7) or _VERSION_FIRST.match(model, 7)
-        if named is not None:
-            version = named["major"] + (f".{named['minor']}" if named["minor"] else "")
-            return f"{named['family']}-{version}{named['tail']}"
-        if model[7:8].isalpha():
-            return model[7:]  # a family and no version it can read (``claude-v1``): as it is
-    return model
-
-
-# A version is a number of one or two digits, and a minor one after it, each a word of the
-# name of its own: ``4-20250514`` (a date ``undated`` left, with more after it) is no 4.20250514,
-# nor ``4-1m`` 4.1.  ASCII letters spelt out: IGNORECASE's ``[a-z]`` takes "ſ" and "K" too.
-_VERSION = r"(?P<major>[0-9]{1,2})(?:[-.](?P<minor>[0-9]{1,2}))?(?![0-9A-Za-z.])"
-#: Anthropic's spelling since Claude 4: ``claude-sonnet-4-5``, ``claude-opus-4-8-fast``
-_FAMILY_FIRST = re.compile(rf"(?P<family>[A-Za-z]+)-{_VERSION}(?P<tail>.*)$")
-#: Claude 3's and Cursor's: ``claude-3-5-sonnet``, ``claude-4.5-sonnet-thinking``
-_VERSION_FIRST = re.compile(rf"{_VERSION}-(?P<family>[A-Za-z]+)(?![0-9A-Za-z.])(?P<tail>.*)$")
+    # The family names Claude alone (``opus-4.5``): a column cut to fit kept ``claude-opu…``
+    # of every Claude model, telling none apart.
+    return short_name(undated(model))
 
 
 def none_under(cwd_text: str | None, elsewhere: int) -> str:

@@ -15,6 +15,9 @@ pydantic, ~0.3 s).  See docs/pricing.md.
     spend.py     Spend: token sums per price key, for any grouping; Priced and the rule
                  for when a cost is unknown (``combined``)
     update.py    ``agentscan prices --update`` / ``--reset``: the only network access
+    lookup.py    ``agentscan prices MODEL``: a model's prices by any name an agent records or
+                 a table shows, and the names like one that has none
+    modelnames.py  a Claude model's short name (``sonnet-4.5``) and the names it stands for
 """
 
 from __future__ import annotations
