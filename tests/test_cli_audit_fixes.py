@@ -232,7 +232,7 @@ def test_global_options_without_a_command_name_the_command_to_try(args: list[str
     (["show"], "Missing argument 'ID'."),
     (["hooks", "install", "--bogus"], "No such option: --bogus"),
     (["bogus"], "No such command 'bogus'."),
-    (["export", "-f", "jsonl"], "Missing option '--output' / '-o'."),
+    (["export", "-o", "x.jsonl"], "Missing option '--format' / '-f'."),
     (["list", "-n", "x"], "'x' is not a valid int"),
 ])
 def test_click_s_usage_errors_say_error_as_agentscan_s_own_do(args: list[str], message: str) -> None:

@@ -39,7 +39,7 @@ def export_command(
     ctx: typer.Context,
     fmt: str = typer.Option(..., "--format", "-f", help="jsonl, csv or sqlite.", metavar="FORMAT"),
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
-    output_text: str = typer.Option(..., "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout.", metavar="PATH"),
+    output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout (jsonl and csv: the default).", metavar="PATH"),
     since: Optional[str] = SinceOption,
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
@@ -48,7 +48,8 @@ def export_command(
     tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this time zone (IANA, utc or local), not UTC (as tokens --by day --tz); also bare --since dates.", metavar="ZONE"),
     as_json: bool = JsonOption,
 ) -> None:
-    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout).
+    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout,
+    the default without --output).
 
     With the global --quiet it prints nothing on success (for cron); errors still go to stderr.
     """
@@ -60,8 +61,15 @@ def export_command(
     from agentscan.timeutil import parse_when, zone
 
     state = state_of(ctx)
-    to_stdout = output_text == "-"
     reject_blank(output=output_text, since=since)
+    if output_text is None:
+        # No --output is stdout, for a pipe, as ``gh`` and ``sqlite-utils`` have it; SQLite needs a file.
+        if fmt == "sqlite":
+            raise UsageProblem("--format sqlite needs --output PATH: SQLite cannot be written to stdout")
+        if as_json:
+            raise UsageProblem("--json and the export (to stdout without --output) would both write to stdout; "
+                               "give --output PATH")
+    to_stdout = output_text in (None, "-")
     provider = provider_names(provider)
     day_zone = zone(tz)
     if tz is not None and day_zone is None:  # --tz local: days in this machine's zone (the default is UTC's)
@@ -78,6 +86,7 @@ def export_command(
         import os
 
         # Reported absolute; not resolved: no symlink followed ("./-" is a file named "-").
+        assert output_text is not None  # (``to_stdout`` otherwise)
         output = Path(os.path.abspath(os.path.expanduser(output_text)))
         if output_text.endswith(("/", os.sep)) and not output.is_dir():
             from agentscan.errors import ExportFailed

@@ -8,7 +8,8 @@ from typing import Iterable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
-from agentscan.cli.showfit import FocusedCalls, heading_lines, leading_path, tokens_field, tools_heading
+from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
+                                   tools_heading)
 from agentscan.cli.term import Terminal, clean, clean_path, cut, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
@@ -145,17 +146,24 @@ def _focus_where(detail: SessionDetail, term: Terminal, full: bool) -> str:
     """Where the focused subagent's part is, after "listed under subagents": only what the
     output below shows.  It once promised calls marked ``[id]`` where the card showed the
     session's newest 15, all the parent's; and ``--full`` marks none: it indents them."""
-    focus = detail.extra["focus"]
-    marked = clean_path(subagent_names(detail, term).get(focus["subagent"], focus["subagent"]))
+    marked = _focus_name(detail, term)
     calls = focused_tools(detail) or []
     if full:
-        talked = any(sub.prompts or sub.responses for sub in detail.subagents if sub.id == focus["subagent"])
+        talked = any(sub.prompts or sub.responses for sub in detail.subagents if sub.id == detail.extra["focus"]["subagent"])
         return f", its conversation under ↳ subagent {marked}" if calls or talked else "; none of its conversation recorded"
+    focused = focused_talk(detail)
+    talk = talk_clause(detail, focused) if focused is not None else ""
     if calls:
-        return f", its tool calls marked [{marked}]"
+        return f", its tool calls marked [{marked}]{talk}"
     kept = len(detail.tools)
-    return (f"; no tool call of its among the newest {kept:,} kept" if detail.truncated.get("tools")
-            else "; no tool call of its recorded")
+    return (f"; no tool call of its among the newest {kept:,} kept{talk}" if detail.truncated.get("tools")
+            else f"; no tool call of its recorded{talk}")
+
+
+def _focus_name(detail: SessionDetail, term: Terminal) -> str:
+    """The focused subagent as the card names it (its tool calls' ``[id]``)."""
+    run = detail.extra["focus"]["subagent"]
+    return clean_path(subagent_names(detail, term).get(run, run))
 
 
 def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzinfo | None = None,
@@ -304,12 +312,17 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
     """``home``: the global options that chose this home (`` --home DIR``, `` --demo``), for
     the hint's command to open the same session; ``zone``: ``--tz`` (``card_lines``)."""
     lines = card_lines(detail, term, home, zone)
-    if detail.prompts:
-        shown = detail.prompts[-PROMPTS_SHOWN:]
-        # Of every prompt read, the older ones the bounds dropped included: "of 696" read as a total.
-        seen = len(detail.prompts) + detail.truncated.get("prompts", 0)
+    # A subagent in focus: what it was asked and its last reply, never the parent's.
+    talk = focused_talk(detail)
+    whose = "" if talk is None or talk.from_session else f" of {_focus_name(detail, term)}"
+    prompts, responses = (detail.prompts, detail.responses) if talk is None else (talk.prompts, talk.responses)
+    if prompts:
+        shown = prompts[-PROMPTS_SHOWN:]
+        # Of every prompt read, the older ones the bounds dropped included: "of 696" read as a
+        # total.  (A run's dropped ones are counted with every other run's: not added.)
+        seen = len(prompts) + (0 if whose else detail.truncated.get("prompts", 0))
         which = f"newest {len(shown)} of {seen:,}" if len(shown) < seen else f"{len(shown)}"
-        lines += ["", f"prompts ({which})"]
+        lines += ["", f"prompts{whose} ({which})"]
         for prompt in shown:
             # A prompt with no time (Cursor's) says ``-`` in a time's width: its text lines up.
             head = f"  {render.time_column(prompt.timestamp, zone)}  "
@@ -332,11 +345,14 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
             lines.append(head + _tool_summary(tool, term.width - width_of(head), term))
         lines += unknown_legend(shown_tools, term, "  ")
     lines += _error_lines(detail, term, zone)
-    if detail.responses:
-        lines += ["", "last response", "  " + _fit(detail.responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
+    if responses:
+        lines += ["", f"last response{whose}", "  " + _fit(responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]
     lines += _truncated_lines(detail)
     write_out("\n".join(lines) + "\n")
-    if term.tty and (len(detail.prompts) > PROMPTS_SHOWN or len(shown_tools) < len(detail.tools)):
+    # (A run in focus leaves the parent's prompts and replies out: the whole conversation has them.)
+    left_out = len(prompts) > PROMPTS_SHOWN or len(shown_tools) < len(detail.tools) or bool(
+        whose and (detail.prompts or detail.responses))
+    if term.tty and left_out:
         from agentscan.cli.render import note
 
         command = f"agentscan{home} show {clean_path(detail.row.id)} --full"

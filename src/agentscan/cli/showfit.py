@@ -1,6 +1,7 @@
 """Fitting ``show``'s lines to a terminal without breaking what they say: where a tool
-call's path ends in its summary, the ``tokens`` line broken between its terms, and the
-tool calls' heading, which says whose calls are shown and how many of how many."""
+call's path ends in its summary, the ``tokens`` line broken between its terms, the
+tool calls' heading, which says whose calls are shown and how many of how many, and
+whose prompts and reply the card shows when a subagent is in focus."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from agentscan.cli.render import plural
 from agentscan.cli.term import Terminal, clean, width_of, wrap_columns
 
 if TYPE_CHECKING:
-    from agentscan.detailmodel import SessionDetail
+    from agentscan.detailmodel import Prompt, Response, SessionDetail
 
 
 def leading_path(text: str, paths: Iterable[str]) -> str | None:
@@ -104,3 +105,45 @@ def heading_lines(heading: str, term: Terminal) -> list[str]:
     if not term.tty or width_of(heading) <= term.width:
         return [heading]
     return wrap_columns(heading, term.width, subsequent=" " * (heading.index("(") + 1))
+
+
+class FocusedTalk(NamedTuple):
+    """What the subagent in focus (``show <subagent id>``) was asked and answered, as the
+    card shows it in place of the parent's prompts and last reply."""
+
+    prompts: tuple[Prompt, ...]
+    responses: tuple[Response, ...]
+    #: the session's own prompts and replies stand for the run's: its parent transcript is
+    #: gone and the providers then give every subagent's as the session's (``parent_missing``)
+    from_session: bool = False
+
+
+def focused_talk(detail: SessionDetail) -> FocusedTalk | None:
+    """The focused run's own prompts and replies (``SubagentInfo.prompts``/``responses``);
+    ``None``: no subagent in focus.  The parent's are never given as the run's: a run whose
+    talk the provider did not record gets none (``talk_clause`` says so)."""
+    focus = detail.extra.get("focus")
+    if not focus:
+        return None
+    run = next((sub for sub in detail.subagents if sub.id == focus["subagent"]), None)
+    prompts, responses = (run.prompts, run.responses) if run is not None else ((), ())
+    if not prompts and not responses and detail.extra.get("parent_missing"):
+        return FocusedTalk(detail.prompts, detail.responses, from_session=True)
+    return FocusedTalk(prompts, responses)
+
+
+def talk_clause(detail: SessionDetail, talk: FocusedTalk) -> str:
+    """What the focus line adds about the run's prompts and reply, where the card does not
+    show them plainly: ``; no reply of its recorded``; ``""`` when both are shown."""
+    if talk.from_session:
+        if len(detail.subagents) == 1:
+            return "; the prompts and reply below are its own (the parent's transcript is missing)"
+        return "; its prompts and replies are among its subagents' below (the parent's transcript is missing)"
+    missing = {what: kind for what, kind, said in (("prompt", "prompts", talk.prompts),
+                                                    ("reply", "responses", talk.responses)) if not said}
+    if not missing:
+        return ""
+    # Other runs' talk may have filled the bounds (one pool for every subagent): its own dropped.
+    dropped = any(detail.truncated.get(f"subagent_{kind}") for kind in missing.values())
+    where = "kept" if dropped else "recorded"
+    return f"; no {' or '.join(missing)} of its {where}"

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from agentscan.providers.base import Provider
 
 #: where WSL mounts the Windows system drive's user folders
 WINDOWS_USERS = Path("/mnt/c/Users")
-#: the folders that tell an agent ran there, and the provider each is
-AGENT_FOLDERS = ((".claude/projects", "claude"), (".codex/sessions", "codex"), (".gemini/tmp", "gemini"),
-                 (".cursor/projects", "cursor"), ("AppData/Roaming/Cursor", "cursor"))
-# (the folders their sessions are in: a profile with only an agent's settings has none)
 #: Windows' own profiles, no person's
 _NOT_PEOPLE = frozenset({"all users", "default", "default user", "public", "wsldefault"})
 #: a drive with more profiles than this is no one's laptop: not listed past it
@@ -41,22 +40,49 @@ def on_wsl(env: Mapping[str, str] | None = None) -> bool:
         return False
 
 
-def windows_homes(users: Path | None = None) -> list[dict[str, object]]:
+def windows_homes(users: Path | None = None, providers: Iterable[Provider] | None = None) -> list[dict[str, object]]:
     """``[{"home": "/mnt/c/Users/me", "providers": ["claude", "cursor"]}]``: each Windows
     profile under ``users`` holding an agent's folder, in name order; ``[]`` when there
-    is none or the drive is not mounted.  ``users``: default ``WINDOWS_USERS``."""
+    is none or the drive is not mounted.  ``users``: default ``WINDOWS_USERS``;
+    ``providers``: default every registered one."""
     try:
         with os.scandir(users or WINDOWS_USERS) as entries:
             profiles = sorted(entry.path for entry in entries
                               if entry.name.casefold() not in _NOT_PEOPLE and entry.is_dir(follow_symlinks=False))
     except OSError:
         return []
+    if providers is None:
+        from agentscan.providers import iter_providers
+
+        providers = iter_providers()
+    chosen = list(providers)
     found: list[dict[str, object]] = []
     for profile in profiles[:MAX_PROFILES]:
-        providers: list[str] = []
-        for folder, provider in AGENT_FOLDERS:
-            if provider not in providers and os.path.isdir(os.path.join(profile, folder)):
-                providers.append(provider)
-        if providers:
-            found.append({"home": profile, "providers": providers})
+        ran = [provider.name for provider in chosen if agent_folders(provider, profile)]
+        if ran:
+            found.append({"home": profile, "providers": ran})
     return found
+
+
+def agent_folders(provider: Provider, profile: str) -> list[str]:
+    """The places under ``profile`` where ``provider`` keeps its sessions (its roots, the
+    same ``--home profile`` reads) that are there.  Asked of the provider, not copied
+    here: a list kept apart missed ``.codex/archived_sessions``, ``.config/claude`` and
+    ``.cursor/chats``, and would miss the next root a provider gains.  Its defaults:
+    the Windows side's environment is not this shell's, so no variable of this one
+    (``CODEX_HOME``, ``XDG_CONFIG_HOME``) moves them.  A few ``stat`` calls a profile."""
+    from agentscan.context import ScanContext
+
+    ctx = ScanContext(home=Path(profile), env={}, home_source="--home")
+    try:
+        roots = provider.roots(ctx)
+    except Exception:  # noqa: BLE001 - a provider's bug costs this hint, never the doctor report
+        return []
+    return [str(root.path) for root in roots if _inside(str(root.path), profile) and os.path.exists(root.path)]
+
+
+def _inside(path: str, profile: str) -> bool:
+    try:
+        return os.path.commonpath([os.path.abspath(path), os.path.abspath(profile)]) == os.path.abspath(profile)
+    except ValueError:  # another drive (Windows): not under it
+        return False
