@@ -146,6 +146,7 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
     """The text table and the notes under it, as they would be printed, and (by session)
     what it was made of: the report in the table's order, its rows' lines and the
     sessions' rows (``cli.tablepatch.keep``)."""
+    from agentscan.cli.tokens_empty import NAMED
     from agentscan.cli.tokens_text import print_report
 
     term = render.terminal()
@@ -162,7 +163,7 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
         report = _newest_first(report, session_rows)
     short_ids: dict[str, str] = {}
     if term.tty and (shown or report.unrecorded):
-        short_ids = scanner.short_ids() if shown else scanner.short_ids(report.unrecorded[:5])
+        short_ids = scanner.short_ids() if shown else scanner.short_ids(report.unrecorded[:NAMED])
     notes = _left_out(scanner, report, asked)
 
     def print_all() -> Printed:
@@ -174,61 +175,39 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
     return (out, err), ((report, printed, session_rows) if report.by == "session" else None)
 
 
-def _subagents_asked(scanner: Scanner, ids: Sequence[str]) -> list[str]:
-    """An id of a delegated run totals its session, as ``show`` opens it (``scan.resolve``):
-    said, or a user took the session's total for the run's."""
-    from agentscan.scan.arguments import session_query
-    from agentscan.scan.resolve import find_session
-
-    notes = []
-    for query in ids:
-        ref, focus = find_session(scanner, session_query(query))
-        if focus is not None:
-            notes.append(f"{query.strip()} is a subagent of {ref.id}: its session is totalled, "
-                         f"the run's own part on its ↳ {focus} line")
-    return notes
-
-
 def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
-    """What a person is told on stderr about the sessions the options left out: those asked
-    for by id that ``--provider`` drops, and, when no row is left, which filter took them."""
-    from agentscan.cli.tokens_empty import explain_empty, provider_drops
+    """What a person is told on stderr about the ids asked for and the sessions the options
+    left out (``TokenReport.selection``: found as the report was made, not looked up again):
+    a subagent's id totals its session, the sessions asked for by id that ``--provider`` or
+    ``--cwd`` drops, and, when no row is left, which filter took them."""
+    from agentscan.cli.tokens_empty import cwd_drops_note, explain_empty, provider_drops
 
-    notes = []
-    ids, providers = asked.ids, asked.providers
-    notes.extend(_subagents_asked(scanner, ids))
-    resolved = [scanner.resolve(query) for query in ids] if ids and providers else []
-    dropped = [ref for ref in resolved if ref.provider not in providers]
+    chosen = report.selection
+    providers = asked.providers
+    # An id of a delegated run totals its session, as ``show`` opens it (``scan.resolve``):
+    # said, or a user took the session's total for the run's.
+    notes = [f"{query.strip()} is a subagent of {ref.id}: its session is totalled, the run's own part on its ↳ {focus} line"
+             for query, ref, focus in chosen.asked if focus is not None]
+    dropped = chosen.by_provider
     if dropped:
         notes.append(provider_drops([(ref.id, ref.provider) for ref in dropped], providers,
-                                    every=len(dropped) == len(resolved)))
-    if ids and asked.cwd is not None and len(dropped) < len(resolved or ids):
-        from agentscan.cli.tokens_empty import cwd_drops_note
-
-        said = cwd_drops_note(scanner, ids, providers, asked.cwd, render.terminal())
-        if said is not None:
-            notes.append(said[0])
-            if said[1]:
-                return notes  # none left: the note says why ("no sessions under" would say it again)
+                                    every=len(dropped) == len(chosen.asked)))
+    if chosen.asked and chosen.by_cwd and asked.cwd is not None:
+        notes.append(cwd_drops_note(chosen.by_cwd, asked.cwd, render.terminal(), every=not chosen.counted))
+        if not chosen.counted:
+            return notes  # none left: the note says why ("no sessions under" would say it again)
     if not dropped and not report.rows:
-        selected = list({ref.id: ref for ref in map(scanner.resolve, ids)}.values()) if ids else scanner.refs(providers)
-        count = len(selected)
-        if asked.cwd is not None and count:
-            from agentscan.scan.tokencwd import within
-
-            inside = len(within(scanner, selected, asked.cwd)[0])  # read again only for an empty table
-            if not inside:
-                # As ``list --cwd`` says it (``list_text``).
-                cwd_text = render.path_text(asked.cwd, render.terminal())
-                notes.append(render.none_under(cwd_text, count))
-                return notes
-            count = inside
+        count = chosen.counted
+        if asked.cwd is not None and not count and chosen.by_cwd:
+            # As ``list --cwd`` says it (``list_text``).
+            notes.append(render.none_under(render.path_text(asked.cwd, render.terminal()), len(chosen.by_cwd)))
+            return notes
         # Sessions that recorded no usage at all are named under the table: when they are all
         # there is, no filter is to blame.  None where a root named explicitly
         # (``CLAUDE_CONFIG_DIR``) cannot be read: the error that follows says why.
         blamed = len(report.unrecorded) < count if count else not scanner.unreadable_explicit_roots()
         if blamed:
-            why = explain_empty(count, asked_for=bool(ids), providers=providers, since=asked.since,
+            why = explain_empty(count, asked_for=bool(asked.ids), providers=providers, since=asked.since,
                                 until=asked.until, zone=asked.zone)
             notes.extend([why] if why is not None else [])
     return notes

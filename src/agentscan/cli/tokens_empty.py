@@ -9,9 +9,10 @@ from agentscan.cli import render
 
 if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
-    from agentscan.scan.scanner import Scanner
+    from agentscan.model import SessionRef
 
-#: the sessions a note names at most (the ids a user typed: seldom more)
+#: the sessions (or rows) a note names at most, here and under the table (``tokens_notes``):
+#: the ids a user typed are seldom more
 NAMED = 5
 
 
@@ -45,21 +46,12 @@ def cwd_drops(dropped: Sequence[tuple[str, str | None]], cwd_text: str, *, every
     return told + ("; nothing is left to total" if every else "")
 
 
-def cwd_drops_note(scanner: Scanner, ids: Sequence[str], providers: Sequence[str], cwd: str,
-                   term: Terminal) -> tuple[str, bool] | None:
-    """The note naming the sessions asked for by ``ids`` (those ``--provider`` keeps: the
-    others have a note of their own) that ``--cwd`` ``cwd`` leaves out, and whether none is
-    left; ``None``: it leaves none out."""
-    from agentscan.scan.tokencwd import left_out
-
-    asked = list({ref.id: ref for ref in map(scanner.resolve, ids)}.values())
-    asked = [ref for ref in asked if not providers or ref.provider in providers]
-    dropped = left_out(scanner, asked, cwd)
-    if not dropped:
-        return None
+def cwd_drops_note(dropped: Sequence[tuple[SessionRef, str | None]], cwd: str, term: Terminal, *, every: bool) -> str:
+    """``cwd_drops`` of the sessions asked for by id that ``--cwd`` ``cwd`` leaves out (those
+    ``--provider`` keeps: the others have a note of their own), their directories and
+    ``cwd`` shown as on ``term``; ``every``: none is left."""
     shown = [(ref.id, render.path_text(where, term) if where else None) for ref, where in dropped]
-    every = len(dropped) == len(asked)
-    return cwd_drops(shown, render.path_text(cwd, term), every=every), every
+    return cwd_drops(shown, render.path_text(cwd, term), every=every)
 
 
 def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], since: datetime | None,

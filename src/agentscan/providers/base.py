@@ -159,6 +159,12 @@ class Provider(ABC):
         (Gemini CLI's subagent chats name no kind)."""
         return {}
 
+    def subagent_type_files(self, ref: SessionRef) -> Sequence[str]:
+        """The files beside ``ref``'s own (which ``fingerprint`` covers) that ``subagent_types``
+        may read, written yet or not: the kinds kept for ``ref`` hold while these are as they
+        were (``scan.tokenagents``).  The default: none."""
+        return ()
+
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         """What ``tokens``' table shows beside ``ref``'s sums (its row's date, directory and
         title), found more cheaply than by the row's pass and equal to the row's; ``None``:

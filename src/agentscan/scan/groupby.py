@@ -1,4 +1,4 @@
-"""What a ``tokens`` report can be grouped by (``--by``).
+"""What a ``tokens`` report can be grouped by (``--by``), and what each grouping's rows are.
 
 Apart from ``scan.tokens`` so the CLI can check ``--by`` before it knows
 whether the report must be made at all: a remembered answer
@@ -7,7 +7,7 @@ whether the report must be made at all: a remembered answer
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from agentscan.errors import UsageProblem
 
@@ -16,6 +16,33 @@ from agentscan.errors import UsageProblem
 # the call, ``main`` for the sessions' own (``scan.tokenagents``).
 GroupBy = Literal["session", "day", "week", "month", "model", "provider", "cwd", "agent"]
 GROUPINGS: tuple[GroupBy, ...] = get_args(GroupBy)
+
+
+class Grouping(NamedTuple):
+    """What a grouping's rows are, beyond the key each call gets (``scan.tokens``)."""
+
+    #: a row is a day, week or month: a call lands in one by its time in a zone
+    period: bool
+    #: rows dearest first; else periods in their order and sessions in the report's
+    dearest_first: bool
+    #: a row adds up the runs of many sessions: a run's part is named ``<session id>/<run id>``
+    #: (by session a row is one session, and its runs are named alone)
+    mixes_sessions: bool
+    #: what one row is, in a sentence ("2 kinds of agent with 0 tokens")
+    noun: str
+
+
+#: each grouping's facts, one table for all
+GROUPING: dict[GroupBy, Grouping] = {
+    "session": Grouping(period=False, dearest_first=False, mixes_sessions=False, noun="session"),
+    "day": Grouping(period=True, dearest_first=False, mixes_sessions=True, noun="period"),
+    "week": Grouping(period=True, dearest_first=False, mixes_sessions=True, noun="period"),
+    "month": Grouping(period=True, dearest_first=False, mixes_sessions=True, noun="period"),
+    "model": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="model"),
+    "provider": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="provider"),
+    "cwd": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="directory"),
+    "agent": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="kind of agent"),
+}
 
 
 def parse_group(value: str) -> GroupBy:

@@ -9,7 +9,11 @@ Code's ``Explore`` and Cursor's ``explore`` are two products' agents.
 
 Only the sessions whose calls name a run are asked (``Provider.subagent_types``), quietly
 (what reading them warns of is theirs, said by ``show``), and their answer is kept in the
-index at the session's fingerprint, as ``scan.tablefacts`` keeps the table's facts.
+index at the session's fingerprint, as ``scan.tablefacts`` keeps the table's facts, and at
+what the files beside the session's its provider reads them from are
+(``Provider.subagent_type_files``: Claude's ``.meta.json`` sidecars, which the fingerprint
+leaves out).  A recorded kind named as one of the rows above (a custom agent called
+``main``) is a row of its own, in double quotes (``"main"``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from agentscan.model import SESSION, SUBAGENT
 
 if TYPE_CHECKING:
+    from agentscan.context import ScanContext
     from agentscan.model import SessionRef
     from agentscan.scan.collect import ProviderUsage
     from agentscan.scan.scanner import Scanner
@@ -27,8 +32,8 @@ if TYPE_CHECKING:
 MAIN = "main"
 #: the row of the runs whose kind was not recorded
 UNKNOWN = "unknown"
-#: what the index keeps them as (``toolkit.keptjson``, under the session's main file): bump
-#: the version when a provider's ``subagent_types`` changes
+#: what the index keeps them as (``toolkit.keptjson``, under the session's main file, else
+#: its id: ``_kept_under``): bump the version when a provider's ``subagent_types`` changes
 KIND = "agent-types"
 VERSION = "1"
 
@@ -47,14 +52,20 @@ def run_types(scanner: Scanner, refs: Sequence[SessionRef],
     cache = scanner.cache
     asked = [ref for ref in refs if runs.get(ref.id)]
     if cache is not None:  # one query for them all, not one a session
-        keptjson.prefetch(ctx, [str(ref.path) for ref in asked if ref.path is not None], KIND, VERSION, _decode)
+        keptjson.prefetch(ctx, [_kept_under(ref) for ref in asked], KIND, VERSION, _decode)
     found: dict[str, dict[str, str]] = {}
     kept_any = False
     with ctx.held_warnings():
         for ref in asked:
             wanted = runs[ref.id]
-            fingerprint = scanner.fingerprint(ref) if cache is not None and ref.path is not None else None
-            stamp = keptjson.session_stamp(ref.id, fingerprint)
+            provider = scanner.provider(ref.provider)
+            stamp = None
+            if cache is not None:
+                # The session's files, and the files beside them its runs' kinds are read from
+                # (Claude's ``.meta.json`` sidecars, which its fingerprint leaves out): one
+                # written or changed since is a kind not kept.
+                stamp = keptjson.session_stamp(ref.id, scanner.fingerprint(ref),
+                                               _identity(ctx, provider.subagent_type_files(ref)))
             kept = keptjson.prefetched(ctx, KIND, stamp)
             if kept is not None and wanted <= kept[0]:
                 found[ref.id] = kept[1]
@@ -63,12 +74,12 @@ def run_types(scanner: Scanner, refs: Sequence[SessionRef],
             if own is None:
                 continue  # gone since the census: its runs are of no known kind
             try:
-                types = scanner.provider(ref.provider).subagent_types(own, ctx, wanted)
+                types = provider.subagent_types(own, ctx, wanted)
             except (AgentscanError, OSError):
                 continue  # unreadable now: its runs are of no known kind (``show`` says why)
             found[ref.id] = types
-            if stamp is not None and ref.path is not None:
-                keptjson.keep(ctx, ref.path, KIND, VERSION, stamp, (frozenset(wanted), types),
+            if stamp is not None:
+                keptjson.keep(ctx, _kept_under(ref), KIND, VERSION, stamp, (frozenset(wanted), types),
                               [sorted(wanted), types])
                 kept_any = True
     if kept_any and cache is not None:
@@ -76,11 +87,50 @@ def run_types(scanner: Scanner, refs: Sequence[SessionRef],
     return found
 
 
+def _identity(ctx: ScanContext, paths: Sequence[str]) -> str:
+    """What ``paths`` are now, for a stamp: each one's identity (``file_identity``: a file
+    written, rewritten or replaced is another), or that it is absent (one written later is
+    another stamp); ``""`` for no paths."""
+    if not paths:
+        return ""
+    from agentscan.digests import blake2b
+    from agentscan.providers.base import file_identity
+
+    parts = []
+    for path in paths:
+        stat = ctx.stat(path)
+        parts.append(f"{path}\0-" if stat is None else file_identity(path, stat))
+    return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+
+
+def _kept_under(ref: SessionRef) -> str:
+    """Where the index keeps ``ref``'s kinds: under its main file, so that ``prune`` forgets
+    them with it; a session with no file of its own (a Cursor composer only the IDE's
+    database holds) under its id."""
+    return ref.path_text or ref.id
+
+
 def row_of(types: Mapping[str, Mapping[str, str]], session_id: str, run: str | None) -> str:
     """The ``--by agent`` row of a call of ``session_id``'s ``run`` (``None``: its own)."""
     if run is None:
         return MAIN
-    return types.get(session_id, {}).get(run) or UNKNOWN
+    kind = types.get(session_id, {}).get(run)
+    if not kind:
+        return UNKNOWN
+    return kind if kind not in _NAMES_OURS and not kind.startswith('"') else _quoted(kind)
+
+
+#: the rows this module names: a kind recorded by one of these names is another row
+_NAMES_OURS = frozenset({MAIN, UNKNOWN})
+
+
+def _quoted(kind: str) -> str:
+    """A recorded kind that would read as one of our rows (a custom agent named ``main``) as
+    its own row: in double quotes, as JSON writes it (``"main"``); one that begins with a
+    quote is quoted too, so no two kinds share a row."""
+    import json
+
+    return json.dumps(kind, ensure_ascii=False)
 
 
 def _runs(usage: Mapping[str, ProviderUsage]) -> dict[str, set[str]]:

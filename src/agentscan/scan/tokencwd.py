@@ -38,21 +38,28 @@ def session_cwds(scanner: Scanner, refs: Sequence[SessionRef]) -> dict[str, str 
     return cwds
 
 
-def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> tuple[list[SessionRef], dict[str, str | None]]:
+def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
+           ) -> tuple[list[SessionRef], list[tuple[SessionRef, str | None]], dict[str, str | None]]:
     """Those of ``refs`` whose working directory is ``cwd`` or below it (as ``list --cwd``
-    compares them: ``scan.cwdmatch``), in their order, and every one's cwd."""
+    compares them: ``scan.cwdmatch``), in their order; those it leaves out, each with its
+    working directory (``None``: it recorded none), in their order, for the sessions asked
+    for by id that ``cwd`` leaves out to be named (``tokens ID --cwd OTHER``: silently
+    dropped, the id the user typed looked unread); and every one's cwd."""
     from agentscan.scan.cwdmatch import asked_directory, under, wanted_forms
 
     forms = wanted_forms(asked_directory(cwd))
     cwds = session_cwds(scanner, refs)
-    return [ref for ref in refs if under(cwds.get(ref.id), forms)], cwds
+    inside: list[SessionRef] = []
+    outside: list[tuple[SessionRef, str | None]] = []
+    for ref in refs:
+        where = cwds.get(ref.id)
+        if under(where, forms):
+            inside.append(ref)
+        else:
+            outside.append((ref, where))
+    return inside, outside, cwds
 
 
 def left_out(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> list[tuple[SessionRef, str | None]]:
-    """Those of ``refs`` that ``within`` leaves out, each with its working directory
-    (``None``: it recorded none), in their order: sessions asked for by id that ``cwd``
-    leaves out are named (``tokens ID --cwd OTHER``: silently dropped, the id the user
-    typed looked unread), as ``--provider``'s are."""
-    kept, cwds = within(scanner, refs, cwd)
-    inside = {ref.id for ref in kept}
-    return [(ref, cwds.get(ref.id)) for ref in refs if ref.id not in inside]
+    """Those of ``refs`` that ``within`` leaves out, each with its working directory."""
+    return within(scanner, refs, cwd)[1]

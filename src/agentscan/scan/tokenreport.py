@@ -83,6 +83,22 @@ class TokenRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Selection:
+    """The sessions a report covers and those its options left out, as ``token_report`` found
+    them, so that what a person is told of them (``cli.tokens_answer``) needs no lookup again."""
+
+    #: each id asked for, as given, with the session it names and the run in it it names
+    #: (a subagent's own id: its session is totalled; ``None``: the session's id)
+    asked: tuple[tuple[str, SessionRef, str | None], ...] = ()
+    #: the sessions asked for by id that ``providers`` leaves out (one a time it was asked for)
+    by_provider: tuple[SessionRef, ...] = ()
+    #: the sessions ``cwd`` leaves out, each with its working directory (``None``: it recorded none)
+    by_cwd: tuple[tuple[SessionRef, str | None], ...] = ()
+    #: how many sessions the report covers, once every option chose
+    counted: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class TokenReport:
     by: GroupBy
     rows: tuple[TokenRow, ...]
@@ -102,6 +118,8 @@ class TokenReport:
     #: key for them; a window none of their calls): the text table says so.  ``--by session``
     #: without a window shows each of them as a row ("not recorded"), so none here then.
     unrecorded: tuple[str, ...] = ()
+    #: which sessions the report covers and which its options left out (not in its JSON)
+    selection: Selection = field(default_factory=Selection, compare=False)
 
     def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
         """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,

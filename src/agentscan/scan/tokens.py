@@ -20,6 +20,7 @@ window keeps: a group it leaves out needs no price).
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import date, datetime, timezone, tzinfo
 from decimal import Decimal
 from typing import Callable, Iterable, Sequence, cast
@@ -27,8 +28,8 @@ from typing import Callable, Iterable, Sequence, cast
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.scan.arguments import moment, names, time_zone
-from agentscan.scan.groupby import GroupBy, parse_group
+from agentscan.scan.arguments import moment, names, session_query, time_zone
+from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
 from agentscan.pricing.spend import Priced, combined
@@ -40,7 +41,7 @@ from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan import tokenagents, tokencwd
 from agentscan.scan.tokenbucket import Bucket
-from agentscan.scan.tokenreport import TokenReport, TokenRow
+from agentscan.scan.tokenreport import Selection, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
 
 
@@ -62,17 +63,25 @@ def token_report(
     since, until = moment(since, "since", tz), moment(until, "until", tz)
     if since is not None and until is not None and since >= until:
         raise UsageProblem("--since must be before --until (the range is empty)")
+    from agentscan.scan.resolve import find_session
+
     ids, providers = names(ids), names(providers)
-    refs = [scanner.resolve(query) for query in ids] if ids else scanner.refs(providers)
-    if providers and ids:
+    # Each id with its session and the run it names (``Scanner.resolve`` without the run).
+    asked = tuple((query, *find_session(scanner, session_query(query))) for query in ids)
+    refs = [ref for _, ref, _ in asked] if ids else scanner.refs(providers)
+    by_provider = tuple(ref for ref in refs if ref.provider not in providers) if providers and ids else ()
+    if by_provider:
         refs = [ref for ref in refs if ref.provider in providers]
+    refs = list({ref.id: ref for ref in refs}.values())  # an id given twice is one session
     cwds: dict[str, str | None] | None = None
+    by_cwd: list[tuple[SessionRef, str | None]] = []
     if cwd is not None:
-        refs, cwds = tokencwd.within(scanner, refs, cwd)
+        refs, by_cwd, cwds = tokencwd.within(scanner, refs, cwd)
     elif by == "cwd":
         cwds = tokencwd.session_cwds(scanner, refs)
-    return _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
-                   cwds=cwds)
+    report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
+                     cwds=cwds)
+    return replace(report, selection=Selection(asked, by_provider, tuple(by_cwd), len(refs)))
 
 
 def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
@@ -90,7 +99,6 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     low = since.timestamp() if since is not None else None
     high = until.timestamp() if until is not None else None
     buckets: dict[str, Bucket] = {}
-    day_keys: dict[float, str] = {}
     book = PriceBook(scanner.ctx, scanner.cache)
     prices = GroupPrices(book)
     per_session = by == "session" and low is None and high is None
@@ -98,6 +106,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     kept = kept_rows.recall(refs, TokenRow, whole=every_session) if kept_rows is not None else {}
     usage = collect(scanner, refs, _needs_calls(by, tz, low, high, prices), kept.keys())
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
+    row_of = _row_of(by, tz, cwds, agents)
     for taken in kept.values():
         # What reading the session's sums said, as a fresh run says it: also for a row
         # dropped below (its calls are shared now, and may come from the index, which says nothing).
@@ -110,8 +119,8 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
                 # No window: every group has its key (``None`` only marks one left out of a window).
                 _add_session_sums(buckets, sums, cast("list[int]", sums.price_keys), prefix + native_id)
             else:
-                _add_sums(buckets, sums, native_id, provider_name, by, tz, low, high, day_keys, prices, cwds, agents)
-        _add_entries(buckets, part.entries, provider_name, by, tz, low, high, day_keys, book, cwds, agents)
+                _add_sums(buckets, sums, prefix + native_id, provider_name, low, high, prices, row_of)
+        _add_entries(buckets, part.entries, provider_name, low, high, book, row_of)
         for native_id in part.exact if kept else ():
             kept.pop(prefix + native_id, None)  # shares calls with another session now: added up anew
     if per_session:
@@ -132,7 +141,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     if kept_rows is not None and every_session and len(kept) < len(refs):
         fragments = kept_rows.keep_report(refs, priced_rows, usage, kept)
     rows = tuple(row for row, _ in priced_rows)
-    if by in ("model", "provider", "cwd", "agent"):
+    if GROUPING[by].dearest_first:
         rows = tuple(sorted(rows, key=lambda r: -(r.tokens.total if r.tokens else 0)))
     sessions = {ref.id: ref for ref in refs} if by == "session" else {}
     recorded = [row for row in rows if row.tokens is not None]
@@ -170,7 +179,7 @@ def _zero_row(key: str) -> tuple[TokenRow, Priced]:
         Priced(Decimal(0), Decimal(0), (), False)
 
 
-def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | None,
+def _needs_calls(by: GroupBy, tz: tzinfo | None, low: float | None, high: float | None,
                  prices: GroupPrices) -> Callable[[str, SessionSums], bool]:
     """Which sessions' sums cannot answer: a window cuts one of their quarter hours, or,
     in a group the window keeps, a period grouping meets a zone offset that is not whole
@@ -191,7 +200,7 @@ def _needs_calls(by: str, tz: tzinfo | None, low: float | None, high: float | No
         return not known
 
     windowed = low is not None or high is not None
-    periods = by in ("day", "week", "month")
+    periods = GROUPING[by].period
     price = prices.key
 
     def needs(provider: str, sums: SessionSums) -> bool:
@@ -235,30 +244,17 @@ def _aligned(bucket: int, tz: tzinfo | None) -> bool:
     return all(offset is not None and offset.total_seconds() % BUCKET == 0 for offset in offsets)
 
 
-def _add_sums(
-    buckets: dict[str, Bucket],
-    sums: SessionSums,
-    native_id: str,
-    provider_name: str,
-    by: str,
-    tz: tzinfo | None,
-    low: float | None,
-    high: float | None,
-    day_keys: dict[float, str],
-    prices: GroupPrices,
-    cwds: dict[str, str | None] | None,
-    agents: dict[str, dict[str, str]] | None,
-) -> None:
+def _add_sums(buckets: dict[str, Bucket], sums: SessionSums, session_id: str, provider_name: str,
+              low: float | None, high: float | None, prices: GroupPrices, row_of: RowOf) -> None:
     """A session's cached sums; no window cuts through any of its quarter hours
     and each group the window keeps has one price (``_needs_calls`` said so)."""
     windowed = low is not None or high is not None
-    session_id = provider_name + ":" + native_id
     keys = sums.price_keys
     for index, group in enumerate(sums.groups):
         subagent, model, bucket, tier = group[0], group[1], group[2], group[3]
         if windowed and _outside(bucket, low, high):
             continue
-        key, sub_key = _group(by, session_id, provider_name, model, bucket, subagent, tz, day_keys, cwds, agents)
+        key, sub_key = row_of(session_id, provider_name, model, bucket, subagent)
         found = buckets.get(key)
         if found is None:
             found = buckets[key] = Bucket()
@@ -297,19 +293,8 @@ def _add_session_sums(buckets: dict[str, Bucket], sums: SessionSums, keys: list[
             found[7] += group[12]
 
 
-def _add_entries(
-    buckets: dict[str, Bucket],
-    entries: list[list],
-    provider_name: str,
-    by: str,
-    tz: tzinfo | None,
-    low: float | None,
-    high: float | None,
-    day_keys: dict[float, str],
-    book: PriceBook,
-    cwds: dict[str, str | None] | None,
-    agents: dict[str, dict[str, str]] | None,
-) -> None:
+def _add_entries(buckets: dict[str, Bucket], entries: list[list], provider_name: str, low: float | None,
+                 high: float | None, book: PriceBook, row_of: RowOf) -> None:
     windowed = low is not None or high is not None
     prefix = provider_name + ":"
     fast_keys = book.fast_keys(provider_name)
@@ -317,8 +302,7 @@ def _add_entries(
         ts = entry[TS]
         if windowed and _outside(ts, low, high):
             continue
-        key, sub_key = _group(by, prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT], tz, day_keys,
-                              cwds, agents)
+        key, sub_key = row_of(prefix + entry[SESSION], provider_name, entry[MODEL], ts, entry[SUBAGENT])
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = Bucket()
@@ -334,25 +318,35 @@ def _add_entries(
         bucket.add(entry, sub_key, price_key)
 
 
-def _group(by: str, session_id: str, provider_name: str, model: str | None, ts: float | None, subagent: str | None,
-           tz: tzinfo | None, day_keys: dict[float, str], cwds: dict[str, str | None] | None,
-           agents: dict[str, dict[str, str]] | None) -> tuple[str, str | None]:
-    """The row a call (or a cached group starting at ``ts``) adds to, and its part in that row:
-    the session's own (``None``) or a subagent's (named with its session outside ``--by session``).
-    ``cwds``: each session's directory (``--by cwd``); ``agents``: its runs' kinds (``--by agent``)."""
+#: the row a call (or a cached group starting at its time) adds to, and its part in that row
+#: (``None``: the session's own), from the call's session id, provider, model, time and run
+RowOf = Callable[[str, str, "str | None", "float | None", "str | None"], "tuple[str, str | None]"]
+
+
+def _row_of(by: GroupBy, tz: tzinfo | None, cwds: dict[str, str | None] | None,
+            agents: dict[str, dict[str, str]] | None) -> RowOf:
+    """The report's ``RowOf``: its key chosen once, not asked of every call.  ``cwds``: each
+    session's directory (``--by cwd``); ``agents``: its runs' kinds (``--by agent``)."""
+    key_of: Callable[[str, str, str | None, float | None, str | None], str]
     if by == "session":
-        key = session_id
+        key_of = lambda session_id, provider, model, ts, run: session_id  # noqa: E731
     elif by == "provider":
-        key = provider_name
+        key_of = lambda session_id, provider, model, ts, run: provider  # noqa: E731
     elif by == "model":
-        key = model or "unknown"
+        key_of = lambda session_id, provider, model, ts, run: model or "unknown"  # noqa: E731
     elif by == "cwd":
-        key = (cwds or {}).get(session_id) or tokencwd.NO_CWD
+        known = cwds or {}
+        key_of = lambda session_id, provider, model, ts, run: known.get(session_id) or tokencwd.NO_CWD  # noqa: E731
     elif by == "agent":
-        key = tokenagents.row_of(agents or {}, session_id, subagent)
+        kinds = agents or {}
+        key_of = lambda session_id, provider, model, ts, run: tokenagents.row_of(kinds, session_id, run)  # noqa: E731
     else:
-        key = _period(ts, by, tz, day_keys)
-    return key, None if subagent is None else (subagent if by == "session" else f"{session_id}/{subagent}")
+        day_keys: dict[float, str] = {}
+        key_of = lambda session_id, provider, model, ts, run: _period(ts, by, tz, day_keys)  # noqa: E731
+    if not GROUPING[by].mixes_sessions:
+        return lambda session_id, provider, model, ts, run: (key_of(session_id, provider, model, ts, run), run)
+    return lambda session_id, provider, model, ts, run: (
+        key_of(session_id, provider, model, ts, run), None if run is None else f"{session_id}/{run}")
 
 
 def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:

@@ -16,7 +16,7 @@ from agentscan.sealing import seal, unseal_json
 T = TypeVar("T")
 
 
-def keep(ctx: ScanContext, path: Path, kind: str, version: str, fingerprint: str, value: Any,
+def keep(ctx: ScanContext, path: Path | str, kind: str, version: str, fingerprint: str, value: Any,
          document: Any | None, size: int = 0) -> None:
     """Keep ``value`` for this scan and ``document`` (its JSON; ``None``: nothing) in the index."""
     ctx.memo.setdefault(_memo_key(kind), {})[fingerprint] = value
@@ -45,10 +45,14 @@ def kept(ctx: ScanContext, path: Path | str, kind: str, version: str, fingerprin
     return value
 
 
-def session_stamp(session_id: str, fingerprint: str | None) -> str | None:
+def session_stamp(session_id: str, fingerprint: str | None, beside: str = "") -> str | None:
     """What a value about one session is kept at: its id and its files' fingerprint (two
-    Codex sessions may name one rollout, so the path alone would tell them apart wrongly)."""
-    return None if fingerprint is None else f"{session_id} {fingerprint}"
+    Codex sessions may name one rollout, so the path alone would tell them apart wrongly),
+    and ``beside``: what other files the value is read from are, if any (Claude's subagent
+    sidecars, which its fingerprint leaves out: ``scan.tokenagents``)."""
+    if fingerprint is None:
+        return None
+    return f"{session_id} {fingerprint} {beside}" if beside else f"{session_id} {fingerprint}"
 
 
 def prefetched(ctx: ScanContext, kind: str, fingerprint: str | None) -> Any:

@@ -11,7 +11,8 @@ of the parent (``row.summarize``), made once for all of them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Collection, Mapping
+import os
+from typing import TYPE_CHECKING, Collection, Iterable, Mapping
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -43,6 +44,18 @@ def sidecar_kind(files: SessionFiles, run: str, ctx: ScanContext) -> str | None:
     if sub is None or sub.meta_path is None:
         return None
     return meta_agent_type(load_json_file(sub.meta_path, ctx, max_bytes=MAX_SIDE_FILE_BYTES))
+
+
+def sidecar_paths(files: Iterable[os.PathLike[str] | str]) -> list[str]:
+    """Where each subagent transcript among ``files`` (``agent-<id>.jsonl``) has its
+    ``.meta.json`` sidecar, written yet or not: what ``sidecar_kind`` reads, which the
+    session's fingerprint does not cover (a sidecar may come after its transcript)."""
+    sidecars = []
+    for file in files:
+        text = os.fspath(file)
+        if os.path.basename(text).startswith("agent-") and text.endswith(".jsonl"):
+            sidecars.append(text[:-len(".jsonl")] + ".meta.json")
+    return sidecars
 
 
 def run_kind(run: str, sidecar: str | None, task_types: Mapping[str, str]) -> str | None:

@@ -202,6 +202,11 @@ class ClaudeProvider(Provider):
 
         return subagent_types(ref.hint, ctx, runs)
 
+    def subagent_type_files(self, ref: SessionRef) -> Sequence[str]:
+        from agentscan.providers.claude.agenttypes import sidecar_paths
+
+        return sidecar_paths(ref.files)
+
     def table_facts(self, ref: SessionRef, ctx: ScanContext, *, models: bool = False) -> TableFacts | None:
         from agentscan.providers.claude.discovery import SessionFiles
         from agentscan.providers.claude.tablefacts import table_facts
