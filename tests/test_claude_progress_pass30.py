@@ -11,7 +11,8 @@ from builders import REAL, invoke
 PROGRESS = "491e126e-1e71-469c-ade2-fcc8af567c74"
 
 
-def test_a_progress_only_subagent_is_said_to_lack_its_final_reply(isolated_home: Path) -> None:
+def test_a_progress_only_subagent_is_said_to_lack_its_final_reply(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(400, color=False)  # a subagent's line is a terminal's (a pipe gets a line a row: pass 42)
     target = isolated_home / ".claude" / "projects" / "-home-marco-projects-spotter" / f"{PROGRESS}.jsonl"
     target.parent.mkdir(parents=True)
     shutil.copyfile(REAL / "claude" / "spotter-agent-progress-v2.1.38.trimmed.jsonl", target)
@@ -21,7 +22,8 @@ def test_a_progress_only_subagent_is_said_to_lack_its_final_reply(isolated_home:
     assert "(from progress records, final reply not in them)" in line
 
 
-def test_a_subagent_with_its_transcript_says_nothing_of_the_kind(isolated_home: Path) -> None:
+def test_a_subagent_with_its_transcript_says_nothing_of_the_kind(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    tty(400, color=False)
     shutil.copytree(REAL / "claude" / "projects", isolated_home / ".claude" / "projects", copy_function=shutil.copyfile)
     result = invoke("tokens", "258c7280")
     assert result.exit_code == 0, result.output

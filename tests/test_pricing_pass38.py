@@ -154,7 +154,8 @@ def test_a_partly_priced_part_carries_its_lower_bound_in_json(isolated_home: Pat
 
 
 @pytest.mark.parametrize("by", ["session", "day", "provider"])
-def test_a_partly_priced_part_shows_its_lower_bound_in_the_table(isolated_home: Path, by: str) -> None:
+def test_a_partly_priced_part_shows_its_lower_bound_in_the_table(isolated_home: Path, tty, by: str) -> None:  # noqa: ANN001
+    tty(200, color=False)  # a row's parts are shown on a terminal (a pipe gets a line a row: pass 42)
     _partly_priced_session(isolated_home)
     out = run("tokens", "--by", by)
     lines = out["text"].splitlines()
@@ -181,7 +182,7 @@ def test_row_lines_show_a_part_s_bound() -> None:
                    cost_priced=Decimal("0.43"), unpriced_models=("aide-gpt-5",),
                    own_cost_priced=Decimal("0.40"), subagent_costs_priced=(Decimal("0.03"),),
                    subagents_cost_priced=Decimal("0.03"))
-    term = Terminal(tty=False, width=200, color=False)
+    term = Terminal(tty=True, width=200, color=False)  # (a pipe gets no part's line: pass 42)
     lines = row_lines(row, "2025-10-01", [], term, compact=False)
     assert [line.cells[-1] for line in lines] == ["≥$0.43", "≥$0.40", "≥$0.03"]
 

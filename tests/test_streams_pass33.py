@@ -35,6 +35,29 @@ def _run(*argv: str, encoding: str | None = None, close: str = "", **env: str) -
     return subprocess.run(command, capture_output=True, timeout=120, env=environ)
 
 
+def _on_a_terminal(*argv: str, **env: str) -> tuple[subprocess.CompletedProcess[bytes], bytes]:
+    """``agentscan ARGV`` in its own process, its stdout a terminal (a pty): the process, and
+    what it printed there (``\r\n`` a line).  A piped table has no ``↳`` line (pass 42)."""
+    pty = pytest.importorskip("pty")
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-c", AS_CONSOLE_SCRIPT, *argv], stdout=follower, stderr=subprocess.PIPE,
+                              timeout=120, env={**os.environ, "COLUMNS": "200", **env})
+        os.close(follower)
+        printed = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end is closed: all read
+                break
+            if not chunk:
+                break
+            printed += chunk
+    finally:
+        os.close(leader)
+    return done, printed
+
+
 def _untitled_home(home: Path, title: str) -> None:
     claude_session_file(home, SESSION, [claude_user(SESSION, "2026-11-30T12:00:00Z", title, cwd="/home/me/café")])
 
@@ -45,9 +68,9 @@ def _untitled_home(home: Path, title: str) -> None:
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 def test_tokens_with_its_subagent_runs_prints_them_in_ascii(encoding: str) -> None:
     """``write_out`` on the fast path: ``↳`` was a UnicodeEncodeError, exit 1, nothing printed."""
-    done = _run("--demo", "tokens", encoding=encoding)
+    done, printed = _on_a_terminal("--demo", "tokens", PYTHONIOENCODING=encoding)
     assert done.returncode == 0 and TRACEBACK.encode() not in done.stderr, done.stderr
-    assert b"\n  > " in done.stdout and b"TOTAL" in done.stdout
+    assert b"\n  > " in printed and b"TOTAL" in printed
     by = _run("--demo", "tokens", "--by", "model", encoding=encoding)
     assert by.returncode == 0 and b"TOTAL" in by.stdout, by.stderr
 
@@ -105,8 +128,8 @@ def test_c_locale_writes_a_path_s_bytes_back_as_they_were_read(tmp_path: Path) -
     """``LC_ALL=C``: ASCII, and ``surrogateescape``: ``…`` and ``↳`` are stand-ins, and a path
     named in UTF-8 is printed as given (its bytes past ASCII were read as lone surrogates,
     and written back so, as before), not as ``??``."""
-    demo = _run("--demo", "tokens", LC_ALL="C", PYTHONUTF8="0")
-    assert demo.returncode == 0 and b"\n  > " in demo.stdout, demo.stderr
+    demo, printed = _on_a_terminal("--demo", "tokens", LC_ALL="C", PYTHONUTF8="0")
+    assert demo.returncode == 0 and b"\n  > " in printed, demo.stderr
     target = tmp_path / "josé"
     target.mkdir()
     done = _run("--demo", "export", "-f", "csv", "-o", str(target / "out.csv"), LC_ALL="C", PYTHONUTF8="0")

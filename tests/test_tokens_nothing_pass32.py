@@ -29,6 +29,12 @@ def tokens(*args: str) -> tuple[str, str]:
     return result.stdout, result.stderr
 
 
+def said(made: tuple[str, str]) -> str:
+    """A table's rows and the lines naming the sessions in no row: after them on a terminal,
+    on stderr in a pipe (pass 42)."""
+    return made[0] + made[1]
+
+
 def stub(home: Path, native_id: str, lines: bytes, mtime: float) -> Path:
     """A Claude transcript of raw ``lines``: no record of the session's own."""
     path = claude_session_file(home, native_id, [], mtime=mtime)
@@ -53,7 +59,7 @@ def test_sessions_that_recorded_nothing_are_named_under_the_table_not_as_rows(is
     session(isolated_home, IDS[0], 1, 100)
     null_session(isolated_home, IDS[1], BASE + 180)  # a prompt and no reply: a real session, "not recorded"
     stubs(isolated_home)
-    text = tokens()[0]
+    text = said(tokens())
     lines = text.splitlines()
     shown = [line.split()[0] for line in lines[1:] if line.startswith("claude:")]
     assert shown == [f"claude:{IDS[0]}"]  # the stubs are in no row
@@ -71,9 +77,12 @@ def test_sessions_that_recorded_nothing_are_named_under_the_table_not_as_rows(is
 
 def test_a_table_of_nothing_but_such_sessions_names_them(isolated_home: Path) -> None:
     stubs(isolated_home)
-    lines = tokens()[0].splitlines()
-    # No header over a TOTAL of "not recorded": the line naming them is all (pass 40).
-    assert len(lines) == 1 and lines[0].startswith("(+ 3 sessions that recorded nothing: ")
+    out, err = tokens()
+    lines = err.splitlines()
+    # No header over a TOTAL of "not recorded": the line naming them is all (pass 40), on
+    # stderr in a pipe (pass 42).
+    assert out == "" and lines[0].startswith("(+ 3 sessions that recorded nothing: ")
+    assert not any(line.startswith(("(+", "SESSION", "TOTAL")) for line in lines[1:])  # (then the warnings)
 
 
 @pytest.mark.parametrize("width", [None, 150])
@@ -89,12 +98,12 @@ def test_a_patched_table_names_them_as_a_fresh_one(
     made = tokens()
     assert table_ways[-1] == "patched" and table_splices[-1] is True
     assert made == tokens("--no-cache")
-    assert "(+ 2 sessions that recorded nothing" in made[0]
+    assert "(+ 2 sessions that recorded nothing" in said(made)
     append(paths[2], turn(IDS[2], 31, 123_456_789), BASE + 9100)  # wider: laid out again
     made = tokens()
     assert table_ways[-1] == "patched" and table_splices[-1] is False
     assert made == tokens("--no-cache")
-    assert "(+ 2 sessions that recorded nothing" in made[0]
+    assert "(+ 2 sessions that recorded nothing" in said(made)
 
 
 def test_a_stub_that_starts_recording_gets_its_row_in_a_patched_table(
@@ -109,7 +118,7 @@ def test_a_stub_that_starts_recording_gets_its_row_in_a_patched_table(
     made = tokens()
     assert table_ways[-1] == "patched"
     assert made == tokens("--no-cache")
-    assert "(+ 1 session that recorded nothing" in made[0]
+    assert "(+ 1 session that recorded nothing" in said(made)
     assert any(line.startswith(f"claude:{IDS[4]}") for line in made[0].splitlines())
 
 
@@ -135,12 +144,12 @@ def test_a_row_whose_project_another_provider_reveals_is_folded_as_fresh(
 
     session(isolated_home, IDS[0], 1, 100)
     _hash_named_meta_only_chat(isolated_home)
-    assert "(+ 1 session that recorded nothing" in tokens()[0]
+    assert "(+ 1 session that recorded nothing" in said(tokens())
     claude = write_claude_transcript(isolated_home, "/work/proj", IDS[2])  # reveals /work/proj
     os.utime(claude, (BASE + 100, BASE + 100))
     made = tokens()
     assert made == tokens("--no-cache")
-    assert "/work/proj" in made[0] and "recorded nothing" not in made[0]
+    assert "/work/proj" in made[0] and "recorded nothing" not in said(made)
     assert table_ways[1] == "whole"  # its fold changed: made whole, not patched
 
 
@@ -165,15 +174,15 @@ def test_a_session_list_shows_is_named_apart_from_stubs_though_it_has_no_project
     listed = orjson.loads(runner.invoke(app, ["list", "--json"]).stdout)
     assert key in [row["id"] for row in listed["sessions"]]
     made = tokens()
-    assert "recorded nothing" not in made[0]
+    assert "recorded nothing" not in said(made)
     # Named among the sessions that recorded no usage (pass 40: no row of "not recorded").
-    named = next(line for line in made[0].splitlines() if line.startswith("(+ 1 session that recorded no usage"))
+    named = next(line for line in said(made).splitlines() if line.startswith("(+ 1 session that recorded no usage"))
     assert key[:10] in named
     append(path, turn(IDS[0], 30, 100), BASE + 9000)  # a patched table says the same
     again = tokens()
     assert table_ways[-1] == "patched"
     assert again == tokens("--no-cache")
-    assert "recorded nothing" not in again[0] and named in again[0].splitlines()
+    assert "recorded nothing" not in said(again) and named in said(again).splitlines()
 
 
 def test_a_claude_session_of_queue_operations_is_named_apart_from_stubs_as_list_shows_it(
@@ -189,7 +198,7 @@ def test_a_claude_session_of_queue_operations_is_named_apart_from_stubs_as_list_
     listed = [row["id"] for row in orjson.loads(runner.invoke(app, ["list", "--json"]).stdout)["sessions"]]
     assert f"claude:{IDS[3]}" in listed and f"claude:{IDS[4]}" not in listed
     for made in (tokens(), tokens(), tokens("--no-cache")):
-        lines = made[0].splitlines()
+        lines = said(made).splitlines()
         # Among the sessions that recorded no usage (pass 40: no row of "not recorded"), not the stubs.
         assert f"(+ 1 session that recorded no usage, not counted: claude:{IDS[3]})" in lines
         named = next(line for line in lines if line.startswith("(+ 2 sessions that recorded nothing: "))

@@ -141,9 +141,10 @@ def test_a_window_with_no_call_is_named(isolated_home: Path, options: tuple[str,
 
 @pytest.mark.parametrize("by", ("day", "week", "month", "model", "provider"))
 def test_a_grouped_table_counts_the_sessions_that_recorded_no_usage(isolated_home: Path, by: str) -> None:
-    out = run("--demo", "tokens", "--by", by)[0].splitlines()
-    assert out[-2].startswith("TOTAL")
-    assert out[-1] == f"(+ 2 sessions that recorded no usage, not counted: {UNRECORDED[0]}, {UNRECORDED[1]})"
+    out, err = run("--demo", "tokens", "--by", by)
+    # The table's rows on stdout, the line naming the others on stderr in a pipe (pass 42).
+    assert out.splitlines()[-1].startswith("TOTAL")
+    assert err.splitlines()[-1] == f"(+ 2 sessions that recorded no usage, not counted: {UNRECORDED[0]}, {UNRECORDED[1]})"
     document = orjson.loads(run("--demo", "tokens", "--by", by, "--json")[0])
     assert set(document) == {"schema", "by", "rows", "total", "cost_usd", "cost_usd_priced", "unpriced_models",
                              "prices", "warnings"}  # --json: unchanged
@@ -151,9 +152,10 @@ def test_a_grouped_table_counts_the_sessions_that_recorded_no_usage(isolated_hom
 
 def test_the_table_by_session_names_them_as_a_grouping_does(isolated_home: Path) -> None:
     """Pass 40: a row each buried the others (current Cursor builds record no usage)."""
-    out = run("--demo", "tokens")[0].splitlines()
-    assert out[-2].startswith("TOTAL") and not any("not recorded" in line for line in out)
-    assert out[-1] == ("(+ 2 sessions that recorded no usage, not counted: cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d, "
+    text, err = run("--demo", "tokens")
+    out = text.splitlines()
+    assert out[-1].startswith("TOTAL") and not any("not recorded" in line for line in out)
+    assert err.splitlines()[-1] == ("(+ 2 sessions that recorded no usage, not counted: cursor:a4b8c2d6-1e3f-4a5b-8c7d-9e0f1a2b3c4d, "
                        "cursor:e5f6a7b8-2c3d-4e5f-a6b7-c8d9e0f1a2b3)")
 
 
@@ -168,16 +170,16 @@ def test_in_a_window_only_the_sessions_changed_in_it_are_counted(isolated_home: 
     claude_session(isolated_home, LATE, "2026-09-21T10:00:00Z", mtime=in_window)
     prompt_only(isolated_home, "cccccccc-1111-4222-8333-444444444444", in_window)
     prompt_only(isolated_home, "dddddddd-1111-4222-8333-444444444444", before)
-    out = run("tokens", "--by", "day")[0].splitlines()
-    assert out[-1].startswith("(+ 2 sessions that recorded no usage")  # no window: both
+    err = run("tokens", "--by", "day")[1].splitlines()
+    assert err[-1].startswith("(+ 2 sessions that recorded no usage")  # no window: both (on stderr: a pipe)
     for options in (("--by", "day"), ("--by", "session")):  # a window leaves them out by session too
         out, err = run("tokens", "--since", "2026-09-01", *options)
-        assert out.splitlines()[-1] == ("(+ 1 session that recorded no usage, not counted: "
-                                        "claude:cccccccc-1111-4222-8333-444444444444)")
-        assert err == ""
+        assert out.splitlines()[-1].startswith("TOTAL")
+        assert err.splitlines() == ["(+ 1 session that recorded no usage, not counted: "
+                                    "claude:cccccccc-1111-4222-8333-444444444444)"]
     # Every session asked for recorded none: the line says it all, no note blames the window.
     out, err = run("tokens", "cccccccc", "--since", "2026-09-01")
-    assert "(+ 1 session that recorded no usage" in out and err == ""
+    assert out == "" and err.startswith("(+ 1 session that recorded no usage") and len(err.splitlines()) == 1
 
 
 # --- 4. a narrow terminal keeps the figures of TOTAL before the text ------------------------------

@@ -15,8 +15,10 @@ fingerprint, tokens, cost and key hashes); the table adds:
 - ``table-text``: the rows' lines as printed, a row's after another's;
   ``table-places``: where each row's are in it (none: folded, of 0 tokens, of a
   session that recorded no usage or of one that recorded nothing);
-  ``table-nothing``: a byte a row, 1 for a session that recorded nothing
-  (``tokens_text.recorded_nothing``: named in a line of its own);
+  ``table-nothing``: a byte a row, ``NOTHING`` for a session that recorded nothing
+  (``tokens_text.recorded_nothing``: named in a line of its own), ``PARTS`` added for
+  a row shown that has delegated calls (a pipe's table leaves their lines out and
+  says so: ``tokens_notes.PARTS_NOTE``);
   ``table-when``: each row's date as the table sorts it; ``table-keys``
   (on a terminal): each row's id as shown.
 """
@@ -51,6 +53,8 @@ CELLS = 4 + len(NUMBER_COLUMNS) + 1
 _STYLES = ((None,), ("dim",))
 #: the column of a session's cwd (``tokens_text.session_facts``), fitted to its paths
 CWD = 2
+#: a row's ``table-nothing`` flags: its session recorded nothing; it is shown and has parts
+NOTHING, PARTS = 1, 2
 
 
 def count_paths(paths: dict[str, int], rows: Sequence[Row], sign: int = 1) -> None:
@@ -96,7 +100,8 @@ def _keep(scanner: Scanner, question: Mapping[str, Any], report: TokenReport, pr
         # Copied to its size: orjson's buffer of a short document is several times larger
         # (6 MB for scale 1's 1,500 rows, 0.5 MB of JSON).
         extras.append(memoryview(orjson.dumps([updated_of(session), revisable, _lines(lines), _lines(rounded)])).tobytes())
-        nothing.append(not lines and recorded_nothing(row, facts, session))
+        nothing.append((NOTHING if not lines and recorded_nothing(row, facts, session) else 0)
+                       | (PARTS if lines and row.subagents else 0))
         full.add(lines)
         count_paths(paths, lines)
         if rounded_counts is not None and rounded is not None:
@@ -221,13 +226,14 @@ def spliceable(basis: Basis, term: Terminal) -> Spliceable | None:
 
 
 def recorded_nothing_rows(basis: Basis) -> memoryview | None:
-    """Each basis row's byte: 1 for a session that recorded nothing (folded and named in its
-    own line, not among those that recorded no usage); ``None``: of another shape."""
+    """Each basis row's flags: ``NOTHING`` for a session that recorded nothing (folded and
+    named in its own line, not among those that recorded no usage), ``PARTS`` for a row
+    shown with delegated calls; ``None``: of another shape."""
     try:
         flags = basis.section("table-nothing")
     except Damaged:
         return None
-    return flags if len(flags) == len(basis.ids) and not flags.tobytes().translate(None, b"\0\1") else None
+    return flags if len(flags) == len(basis.ids) and not flags.tobytes().translate(None, b"\0\1\2") else None
 
 
 def _terminal(term: Terminal) -> list[Any]:

@@ -25,16 +25,18 @@ Tests compare patched tables with whole ones, byte for byte.
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from functools import partial
 from typing import TYPE_CHECKING, Any, Mapping
 
 from agentscan.cli import table, tablefit, tablepaths
 from agentscan.cli.tableparts import Row
 from agentscan.cli.term import write_out
-from agentscan.cli.tablebasis import (COMMAND, CWD, Kept, Spliceable, count_paths, kept_row, recorded_nothing_rows,
-                                      spliceable)
+from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Spliceable, count_paths, kept_row,
+                                      recorded_nothing_rows, spliceable)
 from agentscan.cli.tokens_columns import SESSION_LEAD, session_columns
-from agentscan.cli.tokens_notes import print_notes
-from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, print_lines, recorded_nothing, row_lines,
+from agentscan.cli.tokens_notes import fold_kind, named_folds, print_notes
+from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, date_in, print_lines, recorded_nothing, row_lines,
                                        says_nothing, session_facts, shown_keys, sort_key, total_row, updated_of)
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
@@ -50,16 +52,15 @@ __all__ = ["COMMAND", "patched"]
 
 class _Session:
     """A session of the patched table: its sort key, shown id, and its lines when they are
-    not the kept text's (``None``: printed as kept); ``folded``: it has no lines, of 0
-    tokens, or ``empty``: because it recorded nothing (``tokens_text.recorded_nothing``),
-    or ``unrecorded``: because it recorded no usage (each named in a line of its own)."""
+    not the kept text's (``None``: printed as kept); ``fold``: why it has no lines
+    (``tokens_notes.fold_kind``; ``None``: it has); ``parts``: it has delegated calls."""
 
-    __slots__ = ("when", "key", "full", "rounded", "index", "folded", "empty", "unrecorded")
+    __slots__ = ("when", "key", "full", "rounded", "index", "fold", "parts")
 
     def __init__(self, when: float, key: str, full: list[Row] | None, rounded: list[Row] | None,
-                 index: int | None, folded: bool, empty: bool = False, unrecorded: bool = False) -> None:
-        self.when, self.key, self.full, self.rounded, self.index, self.folded = when, key, full, rounded, index, folded
-        self.empty, self.unrecorded = empty, unrecorded
+                 index: int | None, fold: str | None, parts: bool) -> None:
+        self.when, self.key, self.full, self.rounded, self.index = when, key, full, rounded, index
+        self.fold, self.parts = fold, parts
 
 
 def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str], term: Terminal,
@@ -81,10 +82,9 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     # The table's sessions by their DATE, newest first, as ``tokens_answer._newest_first``
     # sorts a whole table's rows (stable: equal dates keep the report's order).
     order = sorted(sessions, key=lambda session: session.when, reverse=True)
-    folded = [session.key for session in order if session.folded and not session.empty and not session.unrecorded]
-    empty = [session.key for session in order if session.empty]
-    unrecorded = [session.key for session in order if session.unrecorded]
-    if splice is not None and _print_spliced(patch, splice, sessions, order, total, (folded, empty, unrecorded), term):
+    named = named_folds((session.key, session.fold) for session in order)
+    parts = any(session.parts for session in sessions)
+    if splice is not None and _print_spliced(patch, splice, sessions, order, total, named, parts, term, zone):
         return True
     lines: list[list[Row]] = []
     rounded: list[list[Row]] = []
@@ -98,7 +98,9 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
         lines.append(session.full)
         rounded.append(session.rounded or [])
     # Off a terminal a table is never fitted, so never rounded (``tablefit.layout``).
-    print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty, unrecorded=unrecorded)
+    folded, empty, unrecorded = named
+    print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty, unrecorded=unrecorded,
+                parts=parts)
     return True
 
 
@@ -143,18 +145,17 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             facts = session_facts(session, term, zone)
             full = row_lines(token_row, key, facts, term, compact=False, session=session)
             rounded = row_lines(token_row, key, facts, term, compact=True, session=session) if term.tty else []
-            empty = recorded_nothing(token_row, facts, session)
-            sessions.append(_Session(sort_key(session), key, full, rounded, None, not full, empty,
-                                     not full and token_row.tokens is None and not empty))
+            fold = fold_kind(bool(full), recorded_nothing(token_row, facts, session), token_row.tokens is None)
+            sessions.append(_Session(sort_key(session), key, full, rounded, None, fold,
+                                     bool(full and token_row.subagents)))
             continue
         index = index_of[session_id]
         found = kept.get(position)
+        flags = nothing[index]
         if found is None:
             assert splice is not None
-            folded = not splice.places[2 * index + 1]
-            empty = folded and bool(nothing[index])
-            sessions.append(_Session(splice.when[index], key, None, None, index, folded, empty,
-                                     folded and not empty and _unrecorded(patch, index)))
+            fold = fold_kind(bool(splice.places[2 * index + 1]), bool(flags & NOTHING), partial(_unrecorded, patch, index))
+            sessions.append(_Session(splice.when[index], key, None, None, index, fold, bool(flags & PARTS)))
         elif found.revisable:
             # Its provider may revise its row with none of its files changed (a Gemini
             # cwd another provider reveals): read again.
@@ -162,16 +163,15 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
             when = updated_of(session)
             facts = session_facts(session, term, zone)
             unrecorded = _unrecorded(patch, index)
-            if unrecorded and says_nothing(facts, session) != bool(nothing[index]):
+            if unrecorded and says_nothing(facts, session) != bool(flags & NOTHING):
                 return None  # it now recorded nothing, or something (a project): named anew
-            empty = bool(nothing[index])
             sessions.append(_Session(NO_DATE if when is None else when, key, _with(found.full, key, facts),
-                                     _with(found.rounded, key, facts), index, not found.full, empty,
-                                     not found.full and not empty and unrecorded))
+                                     _with(found.rounded, key, facts), index,
+                                     fold_kind(bool(found.full), bool(flags & NOTHING), unrecorded), bool(flags & PARTS)))
         else:
-            empty = bool(nothing[index])
             sessions.append(_Session(found.when, key, _with(found.full, key), _with(found.rounded, key), index,
-                                     not found.full, empty, not found.full and not empty and _unrecorded(patch, index)))
+                                     fold_kind(bool(found.full), bool(flags & NOTHING), partial(_unrecorded, patch, index)),
+                                     bool(flags & PARTS)))
     return sessions
 
 
@@ -182,10 +182,12 @@ def _unrecorded(patch: answerpatch.Patch, index: int) -> bool:
 
 
 def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[_Session], order: list[_Session],
-                   total: Total, named: tuple[list[str], list[str], list[str]], term: Terminal) -> bool:
+                   total: Total, named: tuple[list[str], list[str], list[str]], parts: bool, term: Terminal,
+                   zone: tzinfo | None) -> bool:
     """Print the table from the kept text when its layout comes out as the kept one;
     ``False`` (nothing printed): it does not.  ``named``: the folded sessions, those that
-    recorded nothing and those that recorded no usage (``print_notes``)."""
+    recorded nothing and those that recorded no usage; ``parts``: a session shown has
+    delegated calls (``print_notes``); ``zone``: the dates' (``--tz``)."""
     if total[0] is None:
         return False  # "not recorded" alone: laid out with no number column (``tokens_text.print_lines``)
     full = splice.full.copy()
@@ -234,7 +236,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
             run.clear()
 
     for session in order:
-        if session.folded:
+        if session.fold is not None:
             continue
         if session.full is None:
             assert session.index is not None
@@ -254,8 +256,11 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
     write_out("\n".join([head, *pieces, *last]) + "\n")
     folded, empty, unrecorded = named
+    # Each shown session's DATE, as ``session_facts`` gives it (the kept text's are not read).
+    dates = [date_in(datetime.fromtimestamp(session.when, timezone.utc), zone) if session.when != NO_DATE else "-"
+             for session in order if session.fold is None]
     print_notes("session", folded, [], tablefit.hidden(columns, planned), compact, term, empty=empty,
-                unrecorded=unrecorded, sessions=sum(not session.folded for session in order), total=total[0])
+                unrecorded=unrecorded, sessions=len(dates), total=total[0], parts=parts, dates=dates)
     return True
 
 

@@ -1,12 +1,18 @@
 """What ``tokens``' text table says under its lines: the rows it folds, the sessions it
-names, the models with no price, and the columns left out to fit."""
+names, the models with no price, and the columns left out to fit.
+
+On a terminal the lines naming folded rows follow the table on stdout; in a pipe they go
+to stderr, as every other note does, so that ``sort`` and ``awk`` read the table's rows
+alone (``list``'s hints are on stderr alike)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Collection, Sequence
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from agentscan.cli import render
-from agentscan.cli.term import Terminal, clean_path, width_of
+from agentscan.cli import term as terminal
+from agentscan.cli.term import Terminal, clean_path, wrap
 from agentscan.cli.tokens_columns import columns_of
 from agentscan.model import sum_usage
 
@@ -17,11 +23,12 @@ if TYPE_CHECKING:
     from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 
-def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
+def no_price(report: TokenReport, *, with_parts: bool = True) -> tuple[list[str], frozenset[str]]:
     """The models with no price behind a cost the table shows, and how those costs show:
     ``-`` (no call had a price) or ``≥`` (a lower bound: some did).  Told from the rows, not
     their cells: COST may be left out to fit, and a ``-`` of a group that spent nothing
-    (Claude's zero-token notices) is no missing price."""
+    (Claude's zero-token notices) is no missing price.  ``with_parts``: the table shows the
+    rows' parts (on a terminal: ``tokens_text.row_lines``)."""
     models: set[str] = set()
     forms: set[str] = set()
     groups: list[tuple[TokenUsage | None, Decimal | None, Decimal | None, Sequence[str], TokenRow | None]]
@@ -32,7 +39,7 @@ def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
             continue  # known, or nothing spent (a row of 0 tokens is folded: ``row_lines``)
         models.update(names)
         forms.add(render.human_usd(None, priced)[:1])
-        if row is not None and row.subagents:
+        if with_parts and row is not None and row.subagents:
             # Its parts' lines (``row_lines``) show an unknown cost as their group does: ``-``
             # when none of the part's calls has a price, else a bound (``≥``).
             parts: list[tuple[TokenUsage | None, Decimal | None, Decimal | None]] = [
@@ -48,6 +55,46 @@ def no_price(report: TokenReport) -> tuple[list[str], frozenset[str]]:
                 if part_cost is None and part and part.total:
                     forms.add(render.human_usd(None, bound)[:1])
     return sorted(models), frozenset(forms)
+
+
+#: why a row has no line (each named in a line under the table, ``print_notes``): it spent
+#: 0 tokens, its session recorded nothing at all (``tokens_text.recorded_nothing``), or its
+#: provider recorded no usage (current Cursor builds': ``null`` in ``--json``)
+ZERO_TOKENS, RECORDED_NOTHING, NO_USAGE = "0 tokens", "recorded nothing", "no usage"
+
+
+def fold_kind(shown: bool, nothing: bool, no_usage: bool | Callable[[], bool]) -> str | None:
+    """Why a row has no line, ``None`` when it is ``shown``: it recorded ``nothing``, else no
+    usage (``no_usage``, or a call of it: a patch reads it from its basis, for such rows
+    alone), else it spent 0 tokens (``tokens_text.row_lines`` folds those, and by session
+    the others)."""
+    if shown:
+        return None
+    if nothing:
+        return RECORDED_NOTHING
+    return NO_USAGE if (no_usage() if callable(no_usage) else no_usage) else ZERO_TOKENS
+
+
+def named_folds(folds: Iterable[tuple[str, str | None]]) -> tuple[list[str], list[str], list[str]]:
+    """The keys of the rows ``fold_kind`` folded, in their order: of 0 tokens, of sessions
+    that recorded nothing, of sessions that recorded no usage."""
+    named: dict[str | None, list[str]] = {ZERO_TOKENS: [], RECORDED_NOTHING: [], NO_USAGE: [], None: []}
+    for key, kind in folds:
+        named[kind].append(key)
+    return named[ZERO_TOKENS], named[RECORDED_NOTHING], named[NO_USAGE]
+
+
+def names_nothing(by: str, key: str) -> bool:
+    """Whether a row's ``key`` names nothing a reader can act on: ``unknown`` (calls with no
+    time, or sessions with no working directory) or a name that is no model (Claude Code's
+    ``<synthetic>`` notices, Cursor's ``default``: ``pricing.aliases``).  Of 0 tokens, such
+    a row is left out of the line that names the folded rows, under a table: it carried
+    no information ("(+ 1 period with 0 tokens: unknown)")."""
+    if by == "model":
+        from agentscan.pricing.aliases import NOT_A_MODEL, UNBILLED
+
+        return key.strip().lower() in NOT_A_MODEL | UNBILLED
+    return by != "session" and by != "provider" and key == "unknown"
 
 
 #: under a table that shows a REASONING figure: the columns before TOTAL add up to more
@@ -69,18 +116,21 @@ LONG_TABLE = 100
 
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
                 term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = (),
-                empty: Sequence[str] = (), sessions: int = 0, total: TokenUsage | None = None) -> None:
+                empty: Sequence[str] = (), sessions: int = 0, total: TokenUsage | None = None,
+                parts: bool = False, dates: Sequence[str] = ()) -> None:
     """What a table's lines do not say: the ``folded`` rows' keys (0 tokens), the ``empty``
     sessions' (they recorded nothing: ``recorded_nothing``) and the ``unrecorded`` sessions
-    (no usage recorded: in no row, ``null`` in ``--json``), on stdout; on stderr the
-    ``models`` without a price (what the ``unknown`` costs' forms, ``-`` and ``≥``, mean:
-    ``no_price``), that REASONING is a part of OUTPUT when the table shows some (its
-    ``total``'s, ``reasoning_counted_once``), the columns ``hidden`` or numbers rounded to
-    fit, and, under a table of more than ``LONG_TABLE`` ``sessions`` on a terminal, how to
-    see fewer."""
+    (no usage recorded: in no row, ``null`` in ``--json``), on stdout on a terminal and on
+    stderr in a pipe; on stderr the ``models`` without a price (what the ``unknown`` costs'
+    forms, ``-`` and ``≥``, mean: ``no_price``), that REASONING is a part of OUTPUT when the
+    table shows some (its ``total``'s, ``reasoning_counted_once``), the columns ``hidden``
+    or numbers rounded to fit, in a pipe that the rows' ``parts`` were left out, and, under
+    a table of more than ``LONG_TABLE`` ``sessions`` on a terminal, how to see fewer (their
+    ``dates``: ``fewer_sessions``)."""
     if folded:
-        what = {"session": "session", "model": "model", "provider": "provider", "cwd": "directory",
-                "agent": "kind of agent"}.get(by, "period")
+        from agentscan.scan.groupby import GROUPING
+
+        what = GROUPING[by].noun if by in GROUPING else "period"
         _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
     if empty:
         _print_named(f"{render.plural(len(empty), 'session')} that recorded nothing", empty, term)
@@ -111,36 +161,50 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
             rounded = "numbers rounded"
         render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
                     tty_only=True)
+    if parts and not term.tty:
+        # A row's own and subagents' lines under it made ``awk '{s += $7}'`` count them twice.
+        render.note(PARTS_NOTE, tty_only=True)
     if by == "session" and sessions > LONG_TABLE and term.tty:
         # A heavy user's first ``agentscan tokens`` scrolls thousands of lines past: the newest
         # went by first.  The options that answer "what did this week cost" are named.
-        render.note(f"{sessions:,} sessions above, newest first: --since 7d keeps the last week's, "
-                    "--by day gives a line a day", tty_only=True)
+        render.note(f"{sessions:,} sessions above, newest first: {fewer_sessions(dates)}--by day gives a line a day",
+                    tty_only=True)
+
+
+#: on stderr under a piped table whose rows have delegated calls (``tokens_text.row_lines``)
+PARTS_NOTE = "a pipe gets a line a row: each row's own and subagent parts are on a terminal and in --json"
+
+
+def fewer_sessions(dates: Sequence[str]) -> str:
+    """``--since 2026-11-23 keeps the newest week's, `` when that keeps fewer of the sessions
+    dated ``dates`` (their DATE column: ``2026-11-29``, ``-``) but some: the week up to the
+    newest.  A date, not ``7d``: a home idle for a month had no session in the last week,
+    and a table printed again from the index (``scan.answers``) says what it said then."""
+    known = [day for day in dates if day != "-"]
+    if not known:
+        return ""
+    start = (date.fromisoformat(max(known)) - timedelta(days=6)).isoformat()
+    if all(day >= start for day in dates):
+        return ""  # the week holds every one: nothing to narrow
+    return f"--since {start} keeps the newest week's, "
 
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
-    """``(+ what: the first five keys, …)`` under the table, wrapped on a terminal to its
-    width, a key never cut (one cut in the middle opens nothing): the line is where a
-    session that recorded no usage is named at all, and a narrower terminal showing more of
-    them than a wider one read as a glitch."""
+    """``(+ what: the first ``NAMED`` keys, …)`` under the table, wrapped to a terminal's width, a
+    key never cut (one cut in the middle opens nothing): the line is where a session that
+    recorded no usage is named at all, and a narrower terminal showing more of them than a
+    wider one read as a glitch.  In a pipe it is said on stderr (``render.note``, as the
+    other notes): ``sort`` and ``awk`` get the table's rows alone."""
     # A key is a model or a session id from the provider's files: an escape sequence in one
     # shown as U+FFFD (a patched table's, ``cli.tablepatch``, come here as they were read).
-    named = [clean_path(key) for key in keys[:5]]
+    from agentscan.cli.tokens_empty import NAMED
+
+    named = [clean_path(key) for key in keys[:NAMED]]
     more = ", …" if len(named) < len(keys) else ""
     line = f"(+ {what}: {', '.join(named)}{more})"
-    print("\n".join(_wrapped(line, term.width)) if term.tty else line)
-
-
-def _wrapped(text: str, width: int) -> list[str]:
-    """``text`` in lines of ``width`` columns, broken at its spaces, the lines after the first
-    indented as a note's are (``render.note``); a word (a key) is never broken: one wider
-    than a line is printed whole, for the terminal to fold."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        if line.strip() and width_of(line) + 1 + width_of(word) > width:
-            lines.append(line)
-            line = "  " + word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line]
+    if term.tty or terminal.stderr_is_tty():
+        line = "\n".join(wrap(line, term.width, subsequent="  ", break_long_words=False))
+    if term.tty:
+        print(line)
+    else:
+        render.note(line, wrap=False)

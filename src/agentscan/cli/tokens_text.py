@@ -4,7 +4,9 @@
 ``list`` has it) beside its id.  Rows with no tokens at all (``<synthetic>`` models,
 empty sessions) are folded into one line; so are the sessions whose provider recorded no
 usage (current Cursor builds'), however grouped: a line under the table names them
-(``--json`` keeps their rows, ``null``).  The number columns are listed in
+(``--json`` keeps their rows, ``null``).  A pipe gets the header, a line a row and the
+TOTAL: those lines go to stderr (``tokens_notes``), and a row's parts (own, subagents')
+are a terminal's (``row_lines``), as ``awk`` sums them.  The number columns are listed in
 ``NUMBER_COLUMNS`` so a cost column can join them.  What stderr says when the options
 left a session out is worded in ``tokens_empty``.
 """
@@ -22,7 +24,7 @@ from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean, clean_path, write_out
 from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, session_cells
-from agentscan.cli.tokens_notes import no_price, print_notes
+from agentscan.cli.tokens_notes import fold_kind, named_folds, names_nothing, no_price, print_notes
 from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_cut, runs_label, short_runs
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
@@ -84,13 +86,6 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
                  short_ids: dict[str, str], zone: tzinfo | None = None) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone."""
-    if not report.rows:
-        # Nothing to total (an empty home, a window no call fell in): the note on stderr
-        # saying why (``tokens_empty``) is all there is to say, as ccusage's "No usage data
-        # found"; a header over a TOTAL of 0 and the columns it left out to fit said nothing.
-        unrecorded = shown_keys(report.unrecorded, short_ids, term)
-        print_notes(report.by, [], [], [], False, term, unrecorded=unrecorded)
-        return Printed([], [], [], Laid(([], []), False, [], []))
     by_session = report.by == "session"
     keys = shown_keys((row.key for row in report.rows), short_ids, term)
     if report.by == "model" and term.tty:
@@ -112,32 +107,18 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
 
     full = lines(False)
     total = (report.total, report.cost, report.cost_priced)
-    folded = [key for row, key, shown in zip(report.rows, keys, full) if not shown and row.tokens is not None
-              and not (any(full) and names_nothing(report.by, row.key))]
-    empty = [key for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
-             if not shown and recorded_nothing(row, row_facts, session)]
-    models, unknown = no_price(report)
     # By session the sessions that recorded no usage are folded as a grouping folds them
     # (hundreds of Cursor sessions' "not recorded" rows buried the others); --json keeps their rows.
-    unrecorded = shown_keys(report.unrecorded, short_ids, term) + [
-        key for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
-        if not shown and row.tokens is None and not recorded_nothing(row, row_facts, session)]
-    laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term, unrecorded=unrecorded,
-                       unknown=unknown, empty=empty)
+    folded, empty, unrecorded = named_folds(
+        (key, fold_kind(bool(shown), recorded_nothing(row, row_facts, session), row.tokens is None))
+        for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
+        # A row of 0 tokens whose key names nothing is left out beside rows that tell something.
+        if shown or row.tokens is None or not (any(full) and names_nothing(report.by, row.key)))
+    models, unknown = no_price(report, with_parts=term.tty)
+    laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
+                       unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
+                       empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown))
     return Printed(keys, facts, full, laid)
-
-
-def names_nothing(by: str, key: str) -> bool:
-    """Whether a row's ``key`` names nothing a reader can act on: ``unknown`` (calls with no
-    time, or sessions with no working directory) or a name that is no model (Claude Code's
-    ``<synthetic>`` notices, Cursor's ``default``: ``pricing.aliases``).  Of 0 tokens, such
-    a row is left out of the line that names the folded rows, under a table: it carried
-    no information ("(+ 1 period with 0 tokens: unknown)")."""
-    if by == "model":
-        from agentscan.pricing.aliases import NOT_A_MODEL, UNBILLED
-
-        return key.strip().lower() in NOT_A_MODEL | UNBILLED
-    return by != "session" and by != "provider" and key == "unknown"
 
 
 def shown_keys(keys: Iterable[str], short_ids: dict[str, str], term: Terminal) -> list[str]:
@@ -202,17 +183,19 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
                 folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = (),
-                unknown: Collection[str] = (), empty: Sequence[str] = ()) -> Laid:
+                unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its runs' labels shortened when that keeps a column), the
     ``total`` (tokens, cost, cost priced), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
     ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
-    the costs they leave unknown show, ``no_price``)."""
+    the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
+    (its parts' lines, left out of a pipe: ``row_lines``)."""
     if not any(full):
-        # Every row folded (each of 0 tokens, or a session that recorded no usage): the lines
-        # naming them are all there is to say, as under a table of no row (``print_report``);
-        # a header over a TOTAL of 0 (and the columns it "left out to fit") said nothing.
+        # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
+        # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a
+        # session that recorded no usage): the lines naming them are all there is to say; a
+        # header over a TOTAL of 0 (and the columns it "left out to fit") said nothing.
         print_notes(by, folded, models, [], False, term, unrecorded=unrecorded, unknown=unknown, empty=empty)
         return Laid(([], []), False, [], [])
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
@@ -224,7 +207,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
         columns[0] = tablefit.told_apart(columns[0], (group[0].cells[0] for group in full if group))
     if all(row.span is not None for row in rows):
-        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, shown_rows)
+        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, _dates(by, full))
     rounded: list[Row] = []
 
     def rounded_rows() -> list[Row]:
@@ -268,12 +251,17 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     lines, hidden = table.render(columns, told[compact, form], term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty,
-                sessions=shown_rows, total=total[0])
+                sessions=shown_rows, total=total[0], parts=parts, dates=_dates(by, full))
     return Laid(planned, compact, lines, shown[1])
 
 
+def _dates(by: str, full: list[list[Row]]) -> list[str]:
+    """By session, the DATE of each row shown (``session_cells``' second cell)."""
+    return [group[0].cells[1] for group in full if group] if by == "session" else []
+
+
 def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Terminal,
-                           unrecorded: Sequence[str], empty: Sequence[str], sessions: int) -> Laid:
+                           unrecorded: Sequence[str], empty: Sequence[str], dates: list[str]) -> Laid:
     """A table no line of which has a number (each says "not recorded", the total too): one
     column says so, and the text keeps its room (five empty number columns left out a
     title, a project and a date at 80 columns)."""
@@ -286,7 +274,7 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty, sessions=sessions)
+    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty, sessions=len(dates), dates=dates)
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
 
 
@@ -341,7 +329,8 @@ def date_in(value: datetime | None, zone: tzinfo | None) -> str:
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
               session: TableSession | None = None) -> list[Row]:
-    """A row's lines: its own, then its parts (own and subagents'); none for a row of 0 tokens,
+    """A row's lines: its own, then, on a terminal, its parts (own and subagents'; a pipe
+    gets a line a row, as ``awk`` sums them: ``--json`` has the parts); none for a row of 0 tokens,
     nor, by session, for a session that recorded no usage (named in a line under the table,
     as a grouping names them; one that recorded nothing at all in one of its own:
     ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
@@ -365,7 +354,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     # columns, not in TOTAL alone.
     span = (1, len(NUMBER_COLUMNS) + 1) if unrecorded else None
     lines = [Row(session_cells(key, facts, values) if by_session else [key, *values], span=span)]
-    if not token_row.subagents:
+    if not token_row.subagents or not term.tty:
         return lines
     if token_row.own is not None:  # a group made only of delegated calls has no own part to show
         lines.append(Row(cells("  own", numbers(token_row.own, token_row.own_cost, part=True,
