@@ -167,16 +167,16 @@ def test_a_progress_copy_alone_counts_its_advisor_for_the_subagent(isolated_home
 
 
 _BAD_ITERATIONS = [
-    ({"type": "advisor_message"}, "is an object, not an array"),
-    ([1, {"type": "message", "input_tokens": -5}], "usage.iterations[0] is a number, not an object"),
+    ({"type": "advisor_message"}, "usage value is not a token count: iterations is {'type': 'advisor_message'}, counted as 0"),
+    ([1, {"type": "message", "input_tokens": -5}], "usage value is not a token count: iterations[0] is 1, counted as 0"),
     ([{"type": "message"}, {"type": "advisor_message", "model": ADVISOR, "input_tokens": -3, "output_tokens": 4}],
-     "usage.iterations[1].input_tokens is not a token count (-3); counted as 0"),
+     "usage value is not a token count: iterations[1].input_tokens is -3, counted as 0"),
     ([{"type": "message"}, {"type": "advisor_message", "model": ADVISOR, "input_tokens": "12", "output_tokens": 4}],
-     "usage.iterations[1].input_tokens is not a token count ('12'); counted as 0"),
+     "usage value is not a token count: iterations[1].input_tokens is '12', counted as 0"),
     ([{"type": "message"}, {"type": "advisor_message", "model": ADVISOR, "input_tokens": True, "output_tokens": 4}],
-     "usage.iterations[1].input_tokens is not a token count (True); counted as 0"),
+     "usage value is not a token count: iterations[1].input_tokens is True, counted as 0"),
     ([{"type": "message", "input_tokens": 1}, {"type": "advisor_message", "model": ADVISOR, "output_tokens": 2.5}],
-     "usage.iterations[1].output_tokens is not a token count (2.5); counted as 2"),
+     "usage value is not a token count: iterations[1].output_tokens is 2.5, counted as 2"),
 ]
 
 
@@ -214,7 +214,9 @@ def test_cold_warm_no_cache_and_resumed_reads_agree(isolated_home: Path) -> None
     resumed, fresh = _totals(), _totals("--no-cache")
     assert resumed == fresh
     assert resumed[0][ADVISOR]["output"] == 2 * 7805
-    assert [line for _, line in resumed[1]] == [3, 6]
+    # One warning for the file, its count going on from the kept read's (``valuewarnings``).
+    assert resumed[1] == [("usage value is not a token count: iterations is 'broken', counted as 0 "
+                           "(the first of 2 such values in this file)", 3)]
     assert _totals() == fresh  # (warm again)
 
 
@@ -240,7 +242,8 @@ def test_the_halves_read_finds_them_as_the_one_pass(isolated_home: Path, monkeyp
 
     whole, halves = calls_whole_and_by_halves(isolated_home, monkeypatch)
     assert halves == whole
-    assert len(whole[0]) == 38 * 2 + 2 and [line for _, line in whole[2]] == [5, 32]
+    assert len(whole[0]) == 38 * 2 + 2 and whole[2] == [
+        ("usage value is not a token count: iterations[0] is 7, counted as 0 (the first of 2 such values in this file)", 5)]
 
 
 def test_a_pass_without_advisors_counts_the_main_calls_alone() -> None:
@@ -251,20 +254,24 @@ def test_a_pass_without_advisors_counts_the_main_calls_alone() -> None:
     assert call_of(record, None, 0) == call_of(record, None, 0, advisors=Advisors())
 
 
-def test_settle_hands_over_the_calls_and_says_the_problems(tmp_path: Path) -> None:
+def test_drain_hands_over_the_calls_and_the_problems_are_told_once_a_file(tmp_path: Path) -> None:
     from agentscan.context import ScanContext
     from agentscan.providers.claude.usage import Advisors
+    from agentscan.toolkit.valuewarnings import close_tally, open_tally
 
     usage = _usage()
     usage["iterations"].append("not an object")
     advisors, taken = Advisors(), []
     ctx = ScanContext.create(home=tmp_path, env={})
     with ctx.warnings.capture() as captured:
+        tally = open_tally("t.jsonl", ctx)  # (as the file's reader opens it: ``valuewarnings``)
+        tally.line = 7
         call_of(_consulting(usage=usage), None, 0, advisors=advisors)
-        advisors.settle(taken.append, ctx, "t.jsonl", 7)
+        advisors.drain(taken.append)
+        close_tally(tally, finished=True)
     assert [call[9] for call in taken] == [ADVISOR] and not advisors
     assert [(w.path, w.message, w.line) for w in captured] == [
-        ("t.jsonl", "usage.iterations[3] is a string, not an object; skipped", 7)]
+        ("t.jsonl", "usage value is not a token count: iterations[3] is 'not an object', counted as 0", 7)]
 
 
 def test_the_row_sums_can_take_them_as_tokens_does() -> None:
@@ -281,7 +288,7 @@ def test_the_row_sums_can_take_them_as_tokens_does() -> None:
         call = call_of(record, None, order, advisors=advisors)
         assert call is not None
         found = [call]
-        assert advisors.drain(found.append) == []
+        advisors.drain(found.append)
         for one in found:
             windowed.add(one)
         calls += found

@@ -177,11 +177,11 @@ def test_a_progress_copy_alone_prices_the_subagents_searches(isolated_home: Path
 
 
 _BAD = [
-    (-2, "usage.server_tool_use.web_search_requests is not a count (-2); counted as 0", 0),
-    ("3", "usage.server_tool_use.web_search_requests is not a count ('3'); counted as 0", 0),
-    (True, "usage.server_tool_use.web_search_requests is not a count (True); counted as 0", 0),
-    (2.5, "usage.server_tool_use.web_search_requests is not a count (2.5); counted as 2", 2),
-    (10**13, "usage.server_tool_use.web_search_requests is not a count (10000000000000); counted as 0", 0),
+    (-2, "usage value is not a token count: server_tool_use.web_search_requests is -2, counted as 0", 0),
+    ("3", "usage value is not a token count: server_tool_use.web_search_requests is '3', counted as 0", 0),
+    (True, "usage value is not a token count: server_tool_use.web_search_requests is True, counted as 0", 0),
+    (2.5, "usage value is not a token count: server_tool_use.web_search_requests is 2.5, counted as 2", 2),
+    (10**13, "usage value is not a token count: server_tool_use.web_search_requests is 10000000000000, counted as 0", 0),
 ]
 
 
@@ -195,14 +195,14 @@ def test_a_malformed_count_warns_and_never_breaks(isolated_home: Path, value: ob
     assert [(w["message"], w["line"]) for w in warnings] == [(said, 2)]
 
 
-@pytest.mark.parametrize(("tools", "kind"), [([3], "an array"), ("3", "a string"), (3, "a number")])
+@pytest.mark.parametrize(("tools", "kind"), [([3], "[3]"), ("3", "'3'"), (3, "3")])
 def test_a_server_tool_use_that_is_no_object_warns(isolated_home: Path, tools: object, kind: str) -> None:
     _pair(isolated_home, [_call(2, usage={**claude_usage(input=1000, output=100, cache_read=5000, cache_write=300),
                                           "server_tool_use": tools})], [_call(2, 0, session=PLAIN)])
     assert _extra(_sessions()) == pytest.approx(0, abs=1e-12)
     warnings = cli_json("tokens")["warnings"]
     assert [(w["message"], w["line"]) for w in warnings] == [
-        (f"usage.server_tool_use is {kind}, not an object; web searches in it not priced", 2)]
+        (f"usage value is not a token count: server_tool_use is {kind}, counted as 0", 2)]
 
 
 def test_null_and_missing_counts_are_no_searches_and_no_warning(isolated_home: Path) -> None:
@@ -232,7 +232,9 @@ def test_cold_warm_no_cache_and_resumed_reads_agree(isolated_home: Path) -> None
             handle.write(orjson.dumps(record) + b"\n")
     resumed, fresh = _report(), _report("--no-cache")
     assert resumed == fresh
-    assert [line for _, line in resumed[1]] == [3, 6]
+    # One warning for the file, its count going on from the kept read's (``valuewarnings``).
+    assert resumed[1] == [("usage value is not a token count: server_tool_use.web_search_requests is 'x', counted as 0 "
+                           "(the first of 2 such values in this file)", 3)]
     tokens = {key: value[1] for key, value in resumed[0].items()}
     earlier = {key: value[1] for key, value in cold[0].items()}
     assert tokens[f"claude:{S}"] - earlier[f"claude:{S}"] > 5 * SEARCH  # (its tokens' price too)
@@ -267,7 +269,8 @@ def test_the_halves_read_finds_them_as_the_one_pass(isolated_home: Path, monkeyp
     whole, halves = calls_whole_and_by_halves(isolated_home, monkeypatch)
     assert halves == whole
     assert sum(call[C_WEB_SEARCHES] for call in whole[0]) == sum(n % 4 for n in range(40) if n not in (3, 30))
-    assert [line for _, line in whole[2]] == [5, 32]
+    assert whole[2] == [("usage value is not a token count: server_tool_use.web_search_requests is 'bad', "
+                         "counted as 0 (the first of 2 such values in this file)", 5)]
 
 
 def test_the_row_sums_group_them_as_tokens_does() -> None:

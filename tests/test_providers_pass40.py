@@ -85,11 +85,16 @@ def test_a_gemini_chat_file_of_another_kind_says_which(tmp_path: Path, text: str
     assert _said(ctx) == [(f"chat file's JSON is {kind}, not an object; skipped", None)]
 
 
-@pytest.mark.parametrize(("tools", "kind"), [(None, "null"), (True, "a boolean"), ([], "an array")])
-def test_a_claude_usage_field_of_another_kind_says_which(tools: object, kind: str) -> None:
-    problems: list[str] = []
-    assert web_searches(tools, problems) == 0
-    assert problems == [f"usage.server_tool_use is {kind}, not an object; web searches in it not priced"]
+@pytest.mark.parametrize(("tools", "kind"), [(None, "None"), (True, "True"), ([], "[]")])
+def test_a_claude_usage_field_of_another_kind_says_which(tmp_path: Path, tools: object, kind: str) -> None:
+    from agentscan.toolkit.valuewarnings import close_tally, open_tally
+
+    ctx = ScanContext.create(home=tmp_path, env={})
+    tally = open_tally("t.jsonl", ctx)  # (as the file's reader opens it: told once a file)
+    tally.line = 4
+    assert web_searches(tools) == 0
+    close_tally(tally, finished=True)
+    assert _said(ctx) == [(f"usage value is not a token count: server_tool_use is {kind}, counted as 0", 4)]
 
 
 # -- 2. Codex's tool searches and image generations -------------------------------------------

@@ -31,7 +31,7 @@ from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.longlines import skip_rest_of_line
-from agentscan.toolkit.valuewarnings import FileTally, tallied
+from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 from agentscan.settling import unfinished_line
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -44,18 +44,22 @@ BOM = b"\xef\xbb\xbf"
 
 
 class ReadProgress:
-    """Where the last complete (newline-terminated) line ended.
+    """Where the last complete (newline-terminated) line ended, and the bad values met
+    (``values``: ``valuewarnings.ValueCounts``).
 
     An appended-to file can be parsed again from here: a partial last line
     (still being written) lies after this offset and is read again next time.
-    A plain class: a dataclass costs about a millisecond to create on import.
+    A read that starts there goes on from ``values`` (a resume state's); each read
+    leaves its own there.  A plain class: a dataclass costs about a millisecond to
+    create on import.
     """
 
-    __slots__ = ("complete_offset", "lines")
+    __slots__ = ("complete_offset", "lines", "values")
 
-    def __init__(self, complete_offset: int = 0, lines: int = 0) -> None:
+    def __init__(self, complete_offset: int = 0, lines: int = 0, values: ValueCounts | None = None) -> None:
         self.complete_offset = complete_offset
         self.lines = lines
+        self.values = values
 
 
 class JsonLine(NamedTuple):
@@ -177,36 +181,52 @@ def iter_json_lines(
     prefilter: bytes | None = None,
     max_line: int = MAX_LINE_BYTES,
     progress: ReadProgress | None = None,
+    tell_values: bool = True,
 ) -> Generator[JsonLine, None, None]:
     """Yield every JSON object line of ``path``; warn about the rest.
 
     ``prefilter`` skips, without decoding, lines that lack the given bytes:
     the cheap path for token totals, where most lines carry no usage.
+    ``progress``, ``tell_values``: see ``iter_json_records``.
     """
     opened = open_at(path, ctx, start)
     if opened is None:
         return
-    handle, start = opened
-    with tallied(path, ctx) as tally, handle:
-        yield from _iter_handle(handle, path, ctx, start, first_line, prefilter, max_line,
-                                progress or ReadProgress(start), tally=tally)
+    handle, reached = opened
+    progress = progress or ReadProgress(reached)
+    with tallied(path, ctx, _carried(progress, start, reached), tell=tell_values) as tally, handle:
+        progress.values = tally.counts
+        yield from _iter_handle(handle, path, ctx, reached, first_line, prefilter, max_line, progress, tally=tally)
 
 
 def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_line: int = 1,
-                      progress: ReadProgress | None = None, end: int | None = None) -> Iterator[dict]:
+                      progress: ReadProgress | None = None, end: int | None = None,
+                      tell_values: bool = True) -> Iterator[dict]:
     """``iter_json_lines``' records alone: a row's pass reads every line of every session,
     and wrapping each record in a ``JsonLine`` it never looks at cost 3 % of the pass.
     ``end``: the file ends there for this read (a line boundary: the first half of a
-    transcript read on two cores, ``claude/halves``)."""
+    transcript read on two cores, ``claude/halves``).  ``progress``: where the read got to;
+    one resumed (``start``) goes on from its ``values`` (``valuewarnings``).  Not
+    ``tell_values``: the read is a part of the file's, its values left in
+    ``progress.values`` for its caller to join with the other part's and say."""
     opened = open_at(path, ctx, start)
     if opened is None:
         return
-    handle, start = opened
+    handle, reached = opened
+    progress = progress or ReadProgress(reached)
+    carried = _carried(progress, start, reached)
     if end is not None:
-        handle = io.BufferedReader(_Bounded(handle, end - start), buffer_size=_CHUNK)
-    with tallied(path, ctx) as tally, handle:
-        yield from _iter_handle(handle, path, ctx, start, first_line, None, MAX_LINE_BYTES,
-                                progress or ReadProgress(start), records_only=True, tally=tally)
+        handle = io.BufferedReader(_Bounded(handle, end - reached), buffer_size=_CHUNK)
+    with tallied(path, ctx, carried, tell=tell_values) as tally, handle:
+        progress.values = tally.counts
+        yield from _iter_handle(handle, path, ctx, reached, first_line, None, MAX_LINE_BYTES,
+                                progress, records_only=True, tally=tally)
+
+
+def _carried(progress: ReadProgress, start: int, reached: int) -> ValueCounts | None:
+    """The values a read from ``start`` goes on from: those of the read that ended there,
+    unless it starts from the beginning (or could not seek there: ``open_at``)."""
+    return progress.values if start and reached == start else None
 
 
 def _iter_handle(
@@ -222,8 +242,10 @@ def _iter_handle(
     records_only: bool = False,
     tally: FileTally | None = None,
 ) -> Iterator[Any]:  # ``JsonLine``s, or (``records_only``) their records
-    """``tally``: told the number of each line handed out (``valuewarnings``)."""
+    """``tally``: told the number of each line handed out, and whether it is unfinished
+    (``valuewarnings``)."""
     number -= 1
+    unfinished = False
     progress.complete_offset = offset
     max_lines = bounds.MAX_FILE_LINES
     while True:
@@ -262,6 +284,12 @@ def _iter_handle(
             continue
         if line.endswith(b"\n"):
             progress.complete_offset, progress.lines = offset, number
+            if unfinished:  # (the file grew as it was read: rare)
+                unfinished = False
+                if tally is not None:
+                    tally.end_unfinished()
+        elif tally is not None:  # the last line, still being written: read again when resumed
+            unfinished = tally.unfinished = True
         if number == 1:
             line = line.removeprefix(BOM)
         if prefilter is not None and prefilter not in line:

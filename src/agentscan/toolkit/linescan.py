@@ -32,7 +32,7 @@ from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
 from agentscan.settling import unfinished_line
-from agentscan.toolkit.valuewarnings import FileTally, tallied
+from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 
 #: block size: a file smaller than this (most transcripts) is one read; memory stays a few blocks
 BLOCK = 4 * 1024 * 1024
@@ -40,19 +40,22 @@ _HALF_LINE = MAX_LINE_BYTES // 2
 
 
 class ScanProgress:
-    """Where the last complete line ended, how many lines came before it, and
-    (when asked) a CRC of every byte before it.
+    """Where the last complete line ended, how many lines came before it, (when asked)
+    a CRC of every byte before it, and the bad values met (``values``:
+    ``valuewarnings.ValueCounts``; a scan resumed goes on from those given).
 
     ``lines`` is exact only when the scan was asked to count lines.  A plain class:
     a dataclass costs about a millisecond to create on import.
     """
 
-    __slots__ = ("complete_offset", "lines", "crc")
+    __slots__ = ("complete_offset", "lines", "crc", "values")
 
-    def __init__(self, complete_offset: int = 0, lines: int = 0, crc: int = 0) -> None:
+    def __init__(self, complete_offset: int = 0, lines: int = 0, crc: int = 0,
+                 values: ValueCounts | None = None) -> None:
         self.complete_offset = complete_offset
         self.lines = lines
         self.crc = crc
+        self.values = values
 
 
 def matching_records(
@@ -67,6 +70,7 @@ def matching_records(
     crc: bool = False,
     max_line: int = MAX_LINE_BYTES,
     end: int | None = None,
+    tell_values: bool = True,
 ) -> Iterator[tuple[int, dict]]:
     """``(offset, record)`` of every JSON object line of ``path`` holding ``marker``
     (or any of several markers), in file order.
@@ -76,7 +80,10 @@ def matching_records(
     of a file read by halves: ``claude/usagehalves``).  ``progress`` receives where the last complete line ended, the
     number of complete lines (exact with ``count_lines``) and, with ``crc``,
     the CRC-32 of everything before ``complete_offset`` (continuing
-    ``progress.crc`` when resuming).
+    ``progress.crc`` when resuming), and the bad values met (``valuewarnings``: going on
+    from ``progress.values`` when resuming).  Not ``tell_values``: the scan is a part of
+    the file's (a half), its values left in ``progress.values`` for its caller to join
+    with the other part's and say.
     """
     progress.complete_offset = start
     progress.lines = lines_before
@@ -84,7 +91,9 @@ def matching_records(
     if opened is None:
         return
     handle, reached = opened
-    with tallied(path, ctx) as tally, handle:
+    carried = progress.values if start and reached == start else None
+    with tallied(path, ctx, carried, tell=tell_values) as tally, handle:
+        progress.values = tally.counts
         if reached != start:  # cannot seek: the earlier scan's progress does not apply
             progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
         scan = _Scan(path, ctx, marker, progress, count_lines=count_lines, crc=crc, max_line=max_line)
@@ -292,8 +301,8 @@ class _Scan:
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", number)
             return
-        if self.tally is not None:
-            self.tally.block, self.tally.line = None, number
+        if self.tally is not None:  # (read again when resumed: its values are not carried)
+            self.tally.block, self.tally.line, self.tally.unfinished = None, number, True
         yield self.offset, record
 
 

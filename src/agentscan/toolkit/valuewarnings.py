@@ -18,6 +18,12 @@ would be another than the whole read's, and the pass that reads the whole file s
 Nothing is kept here between files, so a warning is part of the pass that read the
 file: cached with its result (``ScanContext.warnings.capture``) and said again from it.
 
+A file read in parts still says one warning, the one a read of it whole says: a read that
+resumes after a kept state (``claude/incremental``, ``claude/rowresume``) goes on from the
+counts the state kept (``ValueCounts``, in the reader's progress: ``carried``), and the
+halves of a huge file read on two cores are each read without a word (``tell=False``),
+their counts joined (the first half's first value stands, the counts add) and said once.
+
 A value met with no reader open (a database row, a whole JSON document) is not told.
 """
 
@@ -40,21 +46,122 @@ class _Lines(Protocol):
     def line_number(self, position: int) -> int: ...
 
 
+class ValueCounts:
+    """What a read met, by kind: ``[first message, its line, how many]``.  ``complete``: on
+    lines that ended; ``tail``: on the unfinished last line (still being written), which a
+    resumed read reads again, so it is never carried on (``state``).  Plain dicts and lists:
+    kept in a resume state as JSON, handed back by a helper process."""
+
+    __slots__ = ("complete", "tail")
+
+    def __init__(self, complete: dict[str, list] | None = None, tail: dict[str, list] | None = None) -> None:
+        self.complete: dict[str, list] = complete if complete is not None else {}
+        self.tail: dict[str, list] = tail if tail is not None else {}
+
+    def __bool__(self) -> bool:
+        return bool(self.complete or self.tail)
+
+    def carried(self) -> ValueCounts:
+        """The counts a read that goes on from here starts from (a copy: a read stopped
+        early leaves these as they were)."""
+        return ValueCounts({kind: list(entry) for kind, entry in self.complete.items()})
+
+    def then(self, later: ValueCounts, lines_before: int = 0) -> ValueCounts:
+        """These counts (of the part read first, which ends at a line's end) and ``later``'s,
+        whose lines are numbered from ``lines_before`` lines on: the first value met stands,
+        the counts add."""
+        joined = self.carried()
+        _add(joined.complete, later.complete, lines_before)
+        _add(joined.tail, later.tail, lines_before)
+        return joined
+
+    def kinds_from(self, other: ValueCounts, kinds: tuple[str, ...]) -> ValueCounts:
+        """These counts with ``kinds`` taken from ``other`` instead (a read of the same bytes that
+        met every value of those kinds, where this one met only some: ``claude/sidepass``), the
+        kinds in the order one read would have met them (a time before a usage value of its line:
+        a reader reads a record's time first)."""
+        def chosen(mine: dict[str, list], theirs: dict[str, list]) -> dict[str, list]:
+            found = {kind: list(entry) for kind, entry in mine.items() if kind not in kinds}
+            found.update((kind, list(entry)) for kind, entry in theirs.items() if kind in kinds)
+            return dict(sorted(found.items(), key=lambda item: (item[1][1] is None, item[1][1] or 0, item[0] != TIME)))
+
+        return ValueCounts(chosen(self.complete, other.complete), chosen(self.tail, other.tail))
+
+    def whole(self) -> dict[str, list]:
+        """What the read met, its unfinished last line's too."""
+        found = {kind: list(entry) for kind, entry in self.complete.items()}
+        _add(found, self.tail, 0)
+        return found
+
+    def say(self, ctx: ScanContext, path: object) -> None:
+        for message, line, count in self.whole().values():
+            if count > 1:
+                message += f" (the first of {count:,} such values in this file)"
+            ctx.warn(path, message, line)
+
+    def state(self) -> dict[str, list]:
+        """The counts a read resumed at the last complete line goes on from (JSON)."""
+        return {kind: list(entry) for kind, entry in self.complete.items()}
+
+    def to_parts(self) -> list:
+        """Both dicts, for a helper process's answer (``from_parts``)."""
+        return [self.state(), {kind: list(entry) for kind, entry in self.tail.items()}]
+
+    @classmethod
+    def from_parts(cls, parts: object) -> ValueCounts:
+        """``to_parts`` read back; raises ``ValueError`` on another shape."""
+        if not (isinstance(parts, (list, tuple)) and len(parts) == 2):
+            raise ValueError("value counts are not two parts")
+        return cls(cls._checked(parts[0]), cls._checked(parts[1]))
+
+    @classmethod
+    def from_state(cls, doc: object) -> ValueCounts:
+        """``state`` read back; raises ``ValueError`` on another shape."""
+        return cls(cls._checked(doc))
+
+    @staticmethod
+    def _checked(doc: object) -> dict[str, list]:
+        if not isinstance(doc, dict):
+            raise ValueError("value counts are not an object")
+        found = {}
+        for kind, entry in doc.items():
+            if not (isinstance(kind, str) and isinstance(entry, list) and len(entry) == 3
+                    and isinstance(entry[0], str) and (entry[1] is None or type(entry[1]) is int)
+                    and type(entry[2]) is int and entry[2] > 0):
+                raise ValueError("bad value count")
+            found[kind] = list(entry)
+        return found
+
+
+def _add(into: dict[str, list], later: dict[str, list], lines_before: int) -> None:
+    for kind, (message, line, count) in later.items():
+        entry = into.get(kind)
+        if entry is not None:
+            entry[2] += count
+        else:
+            into[kind] = [message, None if line is None else line + lines_before, count]
+
+
 class FileTally:
-    """What one read of one file met.  The reader keeps ``line`` (the number of the line
-    just handed out) or ``block`` and ``start`` (a ``linescan`` block and where in it that
-    line starts, numbered only when a value is noted) up to date."""
+    """What one read of one file met (``counts``: from ``carried``'s, when it goes on from
+    an earlier read's).  The reader keeps ``line`` (the number of the line just handed out)
+    or ``block`` and ``start`` (a ``linescan`` block and where in it that line starts,
+    numbered only when a value is noted) up to date, and sets ``unfinished`` while it hands
+    out the last line, which has no newline yet (``end_unfinished``: it had one after all)."""
 
-    __slots__ = ("path", "ctx", "line", "block", "start", "found", "_last")
+    __slots__ = ("path", "ctx", "line", "block", "start", "counts", "unfinished", "tell", "_last")
 
-    def __init__(self, path: object, ctx: ScanContext) -> None:
+    def __init__(self, path: object, ctx: ScanContext, carried: ValueCounts | None = None, *,
+                 tell: bool = True) -> None:
         self.path = path
         self.ctx = ctx
         self.line: int | None = None
         self.block: _Lines | None = None
         self.start = 0
-        #: kind -> [first message, its line, how many]
-        self.found: dict[str, list] = {}
+        self.counts = carried.carried() if carried is not None else ValueCounts()
+        self.unfinished = False
+        #: say the counts when the read reaches the file's end (else its caller joins and says them)
+        self.tell = tell
         #: kind -> where and what was noted last: one value read twice is one value
         self._last: dict[str, tuple[object, str]] = {}
 
@@ -64,18 +171,25 @@ class FileTally:
         if self._last.get(kind) == (where, message):
             return
         self._last[kind] = (where, message)
-        entry = self.found.get(kind)
+        found = self.counts.tail if self.unfinished else self.counts.complete
+        entry = found.get(kind)
         if entry is not None:
             entry[2] += 1
             return
         line = self.block.line_number(self.start) if self.block is not None else self.line
-        self.found[kind] = [message, line, 1]
+        found[kind] = [message, line, 1]
+
+    def end_unfinished(self) -> None:
+        """The line taken for the last one, without a newline, was followed by more (the file
+        grew as it was read): what it held was on a complete line."""
+        self.unfinished = False
+        counts = self.counts
+        if counts.tail:
+            _add(counts.complete, counts.tail, 0)
+            counts.tail = {}
 
     def say(self) -> None:
-        for message, line, count in self.found.values():
-            if count > 1:
-                message += f" (the first of {count:,} such values in this file)"
-            self.ctx.warn(self.path, message, line)
+        self.counts.say(self.ctx, self.path)
 
 
 #: the tallies of the reads under way, innermost last (a pass may read a side file
@@ -83,18 +197,21 @@ class FileTally:
 _open: list[FileTally] = []
 
 
-def open_tally(path: object, ctx: ScanContext) -> FileTally:
-    tally = FileTally(path, ctx)
+def open_tally(path: object, ctx: ScanContext, carried: ValueCounts | None = None, *,
+               tell: bool = True) -> FileTally:
+    tally = FileTally(path, ctx, carried, tell=tell)
     _open.append(tally)
     return tally
 
 
 @contextmanager
-def tallied(path: object, ctx: ScanContext) -> Iterator[FileTally]:
-    """A tally open while a reader reads ``path``: said when the block ends normally (the
-    read reached the file's end); a read stopped early (a generator closed, an error)
-    says nothing."""
-    tally, finished = open_tally(path, ctx), False
+def tallied(path: object, ctx: ScanContext, carried: ValueCounts | None = None, *,
+            tell: bool = True) -> Iterator[FileTally]:
+    """A tally open while a reader reads ``path`` (going on from ``carried``, an earlier
+    read's up to where this one starts): said when the block ends normally (the read
+    reached the file's end) and ``tell``; a read stopped early (a generator closed, an
+    error) says nothing."""
+    tally, finished = open_tally(path, ctx, carried, tell=tell), False
     try:
         yield tally
         finished = True
@@ -108,8 +225,14 @@ def close_tally(tally: FileTally, finished: bool) -> None:
         if _open[index] is tally:
             del _open[index]
             break
-    if finished and tally.found:
+    if finished and tally.tell and tally.counts:
         tally.say()
+
+
+def told_by_tally(message: str) -> bool:
+    """Whether a warning is one a tally says (a kept read's warnings less these are said
+    again as they were; these are said from the counts it kept, gone on with)."""
+    return message.startswith((USAGE_HEAD, TIME_HEAD))
 
 
 def note_usage(field: str, value: object, counted: int) -> None:

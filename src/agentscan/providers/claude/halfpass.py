@@ -171,6 +171,8 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
         "inserted": len(totals._recent) + totals.evictions, "exact": totals.exact, "unkeyed": totals.unkeyed,
         "messages": totals.message_ids().tobytes(),
         "said": held.said, "offset": progress.complete_offset, "lines": progress.lines,
+        # (Unsaid: joined with the first half's and said once, ``halfjoin``.)
+        "values": [{}, {}] if progress.values is None else progress.values.to_parts(),
         "floor": None if floor is None else floor.isoformat(), "looked_up": seen.looked_up.tobytes(),
         "met_any": seen.met_any, "compactions": seen.compactions,
     }

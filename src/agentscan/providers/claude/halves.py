@@ -26,6 +26,10 @@ read that failed) is the whole pass, as the one pass stopped there too; a
 file replaced or cut meanwhile is read again from its start, whole, so that
 no row mixes two files.
 
+Neither half says its bad values (``valuewarnings``): the join says both
+halves' counts as one (the first half's first value standing), and a second
+half read here goes on from the first half's counts, as the one pass would.
+
 Used only when the totals are taken back as sums alone: no subagent's calls
 join them and no resume state keeps them (else ``sidepass``).
 """
@@ -188,6 +192,8 @@ class Halves:
         say(ctx, self._said)
         if progress.complete_offset != self.seam:
             self.stop()  # (its answer would go unused)
+            if progress.values:  # (unsaid by the half's pass: ``row.summarize``)
+                progress.values.say(ctx, path)
             return main, totals  # the line cap, or a read that failed: the one pass stopped there too
         answer = last_answer(self._helper)
         self._helper = None
@@ -198,6 +204,7 @@ class Halves:
             except (ValueError, TypeError, KeyError, IndexError):
                 join = None  # an answer that does not read back (the helper's bug): read here
         if join is None or not join.checks(main, totals, facts, progress, self._summaries):
+            # (Going on from the first half's bad values, ``progress.values``: this read says them all.)
             return summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=main), totals
         return join.apply(ctx, main, totals, facts, progress)
 

@@ -20,7 +20,10 @@ being written) lies after the resume point, so it is read again: its calls
 and its "truncated last line" warning are kept only while the file is
 unchanged, and go away once the line is complete.  Calls tie-break on file
 order, so an update gets exactly what a full parse gets (tests check
-``cached == --no-cache`` after every fault case).
+``cached == --no-cache`` after every fault case).  So do its warnings: the
+bad values the bytes before the resume point held are kept as counts
+(``valuewarnings.ValueCounts``), and the tail's read goes on from them, so
+that the file says the one warning a full parse says, not one per part.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from agentscan.providers.claude.filescan import FileScan, scan_file
 from agentscan.providers.claude.dedupe import CallDeduper
 from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call
 from agentscan.toolkit.jsonl import crc_between
+from agentscan.toolkit.valuewarnings import ValueCounts, told_by_tally
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles
@@ -95,16 +99,19 @@ def _update(
             # Only appended to: keep what lay before the resume point, parse the rest.
             cut = base + known["offset"]
             kept = [tuple(call) for call in known["calls"] if call[C_ORDER] < cut]
-            _replay(ctx, known["warnings"])
+            # The bad values' warning is said at the end of the tail's read, counting on from the kept.
+            earlier = [item for item in known["warnings"] if not told_by_tally(item["message"])]
+            _replay(ctx, earlier)
             scan = scan_file(path, ctx, subagent=subagent, base=base, start=known["offset"],
-                             lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size, own=own)
+                             lines_before=known["lines"], crc=known["crc"], exact=True, size=stat.st_size, own=own,
+                             values=ValueCounts.from_state(known["values"]))
             calls = kept + scan.calls
             if scan.inline:
                 # A run's records before the resume point name it: the whole file, read again.
                 from agentscan.providers.claude.sidechains import attribute
 
                 attribute(path, ctx, calls, base)
-            return calls, _state_entry(path, stat, scan, calls, _warnings_of(known["warnings"]))
+            return calls, _state_entry(path, stat, scan, calls, _warnings_of(earlier))
     whole = _whole_file(path, ctx, subagent, base, stat, keep_state, own)
     if not keep_state or stat is None:
         return whole.calls, None
@@ -131,9 +138,12 @@ def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[C
     # As many as one pass's capture keeps (``scan_file``'s): a resumed pass, or one by halves,
     # joins two lists each cut there, and its state would say another "N more" later.
     warnings = (earlier + scan.warnings)[:CAPTURE_LIMIT]
+    values = scan.progress.values
     return {
         "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": _stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
+        # (Up to the last complete line: an unfinished one is read again.)
+        "values": {} if values is None else values.state(),
         "warnings": [w.to_json() for w in warnings if w.line is not None and w.line <= lines],
         "tail_warnings": [w.to_json() for w in warnings if not (w.line is not None and w.line <= lines)],
         "calls": calls,
@@ -160,6 +170,7 @@ def _load_state(resume: bytes | None, parts: list[tuple[Path, str | None]]) -> d
             ):
                 return None
             _warnings_of(entry["warnings"] + entry["tail_warnings"])  # raises on a bad shape
+            ValueCounts.from_state(entry["values"])  # (one kept before it was: parse from the start)
         return {entry["path"]: entry for entry in files}
     except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
         return None  # a damaged state is no state: parse from the start

@@ -53,6 +53,7 @@ def summarize(
     resumed: FileSummary | None = None,
     end: int | None = None,
     seam: bool = False,
+    tell_values: bool = True,
 ) -> FileSummary:
     """``observer`` sees every record too (``show`` builds its detail in the same pass);
     ``progress`` learns how many lines were read; ``facts`` gathers what ``show`` of a
@@ -60,7 +61,9 @@ def summarize(
     ``resumed`` is what an earlier pass found in the bytes before ``progress`` (a row's
     resume state, ``rowresume``): only what follows them is read.  ``end``: the pass stops
     there, a line boundary (the first half of a transcript read on two cores: ``halves``).
-    ``seam``: the pass begins at a seam, the times before it unknown (the second half: ``halfpass``)."""
+    ``seam``: the pass begins at a seam, the times before it unknown (the second half: ``halfpass``).
+    Not ``tell_values``: the bad values met (``valuewarnings``) are left in ``progress.values``
+    for the caller to say (a pass without totals beside a side pass: ``sidepass``)."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -98,7 +101,10 @@ def summarize(
     # The calls of an advisor a call consulted (``usage.advisor_calls``): only for the sums.
     advisors = Advisors() if totals is not None else None
     try:
-        for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read, end=end):
+        # A half's bad values are said with the other half's, joined (``halves``): a pass to
+        # ``end`` (the first half) or from a ``seam`` (the second, in the helper) says none.
+        for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read, end=end,
+                                        tell_values=tell_values and end is None and not seam):
             summary.records += 1
             order += 1
             if tell is not None and not summary.records % reporting.TOLD_EVERY:
@@ -145,8 +151,8 @@ def summarize(
                         summary.has_usage = True
                         if totals is not None:
                             totals.add(call)
-                            if advisors:  # (its line: the last complete one read)
-                                advisors.settle(totals.add, ctx, path, read.lines or None)
+                            if advisors:
+                                advisors.drain(totals.add)
                 _note_assistant(summary, record, pending_tasks, facts)
             elif kind == "user":
                 _note_user(summary, record, pending_tasks, facts)
@@ -155,7 +161,7 @@ def summarize(
                 if call is not None:
                     totals.add(call)
                     if advisors:
-                        advisors.settle(totals.add, ctx, path, read.lines or None)
+                        advisors.drain(totals.add)
             elif kind == "attachment" and subagent is None:
                 _note_queued_prompt(summary, record, facts)
             elif kind == "custom-title" and as_str(record.get("customTitle")):

@@ -154,7 +154,9 @@ def _one_row_pass(path: Path, ctx: ScanContext, facts: ShowFacts | None, before:
             try:
                 if side is not None:
                     side.start()
-                main = summarize(path, ctx, totals=totals if side is None else None, progress=progress, facts=facts)
+                # (Its bad values are said with the side pass's, which meets every call's: ``take``.)
+                main = summarize(path, ctx, totals=totals if side is None else None, progress=progress, facts=facts,
+                                 tell_values=side is None)
                 if side is not None:
                     totals = side.take(main, progress)
             finally:

@@ -8,7 +8,9 @@ the pass over a large main transcript that an agent wrote to lately keeps a
 *resume state* in the index (``files`` table, kind ``claude-row``): the
 pass's summary, its windowed token sums (``WindowedTotals``, as they stood
 before the subagents' files were added), the show facts (``ShowFacts``,
-before ``finish``), the warnings it raised, and where its last line ended
+before ``finish``), the warnings it raised, the bad values it met (counted,
+``valuewarnings.ValueCounts``: the pass that goes on counts on from them and
+says the one warning a whole pass says), and where its last line ended
 (offset, line count, CRC-32 of every byte before it, device and inode).
 The next pass reads only the bytes after that point when the file is the
 same one (device, inode) and those bytes are unchanged (their CRC), as
@@ -38,6 +40,7 @@ from agentscan.context import Captured, ScanContext
 from agentscan.sealing import seal, unseal
 from agentscan.toolkit.fsutil import changed_since
 from agentscan.toolkit.jsonl import ReadProgress, crc_between
+from agentscan.toolkit.valuewarnings import ValueCounts, told_by_tally
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.filesummary import FileSummary
@@ -60,21 +63,24 @@ _LENGTH = struct.Struct("<I")
 class Resumed:
     """Where a kept pass stopped, ready to go on."""
 
-    __slots__ = ("summary", "totals", "offset", "lines", "crc", "warnings")
+    __slots__ = ("summary", "totals", "offset", "lines", "crc", "warnings", "values")
 
     def __init__(self, summary: FileSummary, totals: WindowedTotals, offset: int, lines: int,
-                 crc: int, warnings: list[list]) -> None:
+                 crc: int, warnings: list[list], values: ValueCounts) -> None:
         self.summary, self.totals = summary, totals
         self.offset, self.lines, self.crc, self.warnings = offset, lines, crc, warnings
+        self.values = values
 
     def progress(self) -> ReadProgress:
-        """Where the pass goes on (the reader moves it forward)."""
-        return ReadProgress(self.offset, self.lines)
+        """Where the pass goes on (the reader moves it forward), from the values met so far."""
+        return ReadProgress(self.offset, self.lines, self.values)
 
     def replay(self, ctx: ScanContext, path: Path) -> None:
-        """Say again what the kept part of the pass said."""
+        """Say again what the kept part of the pass said, but its bad values' warning: the
+        pass that goes on says it, counting on from ``values``."""
         for message, line in self.warnings:
-            ctx.warn(path, message, line)
+            if not told_by_tally(message):
+                ctx.warn(path, message, line)
 
 
 def worth_keeping(path: Path, stat: os.stat_result | None, ctx: ScanContext) -> bool:
@@ -119,6 +125,7 @@ def load(ctx: ScanContext, path: Path, stat: os.stat_result, facts: ShowFacts | 
         if not (isinstance(warnings, list) and all(
                 isinstance(w, list) and len(w) == 2 and isinstance(w[0], str) and type(w[1]) is int for w in warnings)):
             return None
+        values = ValueCounts.from_state(doc["values"])
         if crc_between(path, 0, offset) != crc:
             return None
         summary = FileSummary.from_state(path, doc["summary"])
@@ -127,7 +134,7 @@ def load(ctx: ScanContext, path: Path, stat: os.stat_result, facts: ShowFacts | 
             facts.load_state(facts_doc)  # last: it changes ``facts`` only when all is well
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
         return None  # a damaged state is no state
-    return Resumed(summary, totals, offset, lines, crc, warnings)
+    return Resumed(summary, totals, offset, lines, crc, warnings, values)
 
 
 def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadProgress, captured: Captured,
@@ -150,6 +157,7 @@ def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadPro
         "crc": crc, "summary": summary.to_state(), "totals": totals_doc,
         "facts": None if facts is None else facts.to_state(),
         "warnings": [[w.message, w.line] for w in captured],
+        "values": {} if progress.values is None else progress.values.state(),
     })
     cache = ctx.file_cache
     cache.put_file(str(path), KIND, before.st_size, before.st_mtime_ns, _version(), "", progress.complete_offset,

@@ -166,7 +166,7 @@ def copied_calls(summary: FileSummary, record: dict, subagent: str | None, order
             summary.has_usage = True
             if totals is not None:
                 totals.add(call)
-                if advisors:  # (copies of its original's: the sums count them once; said at the original)
+                if advisors:  # (copies of its original's: the sums count them once)
                     advisors.drain(totals.add)
     elif kind == "progress" and totals is not None:
         call = call_of(record, subagent, order, advisors=advisors)

@@ -130,7 +130,7 @@ def note_inline(summary: FileSummary, record: dict, kind: str, order: int, times
                 if totals is not None:
                     totals.add(call)
                     if advisors:
-                        advisors.drain(totals.add)  # (what is wrong with it: said by ``tokens``' pass)
+                        advisors.drain(totals.add)
         note_assistant(run, record, run.pending_tasks, None)
     else:
         note_user(run, record, run.pending_tasks, None)

@@ -32,6 +32,11 @@ again differs: a file rewritten in place or replaced during the pass (its
 sums are the new bytes'), and a read that fails the second time (the file
 gone, an I/O error: said, as passing, so that nothing of it is kept).  The
 helper opens no database and says nothing.
+
+This process's pass reads a call's usage only until the row knows the session
+has some, so its usage values that are no count (``valuewarnings``) are the
+helper's: it met every call's.  Its times are this pass's (it reads every
+record's).  The two are said as one pass's, when the sums are taken (``take``).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from typing import TYPE_CHECKING
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
+from agentscan.toolkit.valuewarnings import USAGE, ValueCounts
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.filesummary import FileSummary
@@ -82,9 +88,10 @@ class SidePass:
 
         path, stable, ctx, whole = self._path, self._stable, self._ctx, self._whole
 
-        def serve(_: object) -> tuple[tuple[bytes, bytes] | bytes, int, int, int]:
-            totals, records, offset, lines = side_pass(path, ctx.for_worker(), stable)  # a context of its own: no index
-            return totals.packed() if whole else totals.settled(), records, offset, lines
+        def serve(_: object) -> tuple[tuple[bytes, bytes] | bytes, int, int, int, list]:
+            # A context of its own: no index.
+            totals, records, offset, lines, values = side_pass(path, ctx.for_worker(), stable)
+            return totals.packed() if whole else totals.settled(), records, offset, lines, values.to_parts()
 
         # Known before it is forked: ``stop`` stops it from then on (``Helper.start`` notes
         # its pid before a Ctrl-C held back across the fork is raised).
@@ -103,30 +110,39 @@ class SidePass:
     def take(self, main: FileSummary, progress: ReadProgress) -> WindowedTotals:
         """The sums of the records this pass read (``main``, ``progress``): the helper's when
         it read the same, else a second pass here, silent but for a read that failed where
-        this pass's did not."""
+        this pass's did not.  The bad values both met are said then, as one pass's (this
+        pass, ``row.summarize`` without totals, leaves them in ``progress.values``)."""
+        totals, values = self._sums(main, progress)
+        found = progress.values if progress.values is not None else ValueCounts()
+        progress.values = found.kinds_from(values, (USAGE,))
+        progress.values.say(self._ctx, self._path)
+        return totals
+
+    def _sums(self, main: FileSummary, progress: ReadProgress) -> tuple[WindowedTotals, ValueCounts]:
         from agentscan.providers.claude.windowed import WindowedTotals
         from agentscan.toolkit.helperproc import last_answer
 
         answer = last_answer(self._helper)
         self._helper = None
         read_here = (main.records, progress.complete_offset, progress.lines)
-        if answer is not None and tuple(answer[1:]) == read_here and only_appended(self._path, self._before):
+        if answer is not None and tuple(answer[1:4]) == read_here and only_appended(self._path, self._before):
             try:
+                values = ValueCounts.from_parts(answer[4])
                 if self._whole:
-                    return WindowedTotals.unpacked(answer[0], stable=self._stable)
-                return WindowedTotals.from_settled(answer[0], stable=self._stable)
-            except (ValueError, TypeError, KeyError):
+                    return WindowedTotals.unpacked(answer[0], stable=self._stable), values
+                return WindowedTotals.from_settled(answer[0], stable=self._stable), values
+            except (ValueError, TypeError, KeyError, IndexError):
                 pass  # an answer that does not read back (the helper's bug): no reason to lose the session
         # Only the records this pass read: lines an agent appended since it reached the
         # end of the file are not among its row's (nor would the one pass have read them).
         with self._ctx.held_warnings() as held:  # said by this process's pass already
-            totals = side_pass(self._path, self._ctx, self._stable, limit=main.records)[0]
+            totals, _, _, _, values = side_pass(self._path, self._ctx, self._stable, limit=main.records)
         # But for what this pass did not meet (an I/O error, the file gone): the sums are
         # then of part of what it read, and nothing of this pass may be kept (``passing``).
         for path, message, line, passing in held.said:
             if passing:
                 self._ctx.warn(path, message, line, passing=True)
-        return totals
+        return totals, values
 
 
 def only_appended(path: Path, before: os.stat_result) -> bool:
@@ -140,10 +156,10 @@ def only_appended(path: Path, before: os.stat_result) -> bool:
 
 
 def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None = None
-              ) -> tuple[WindowedTotals, int, int, int]:
+              ) -> tuple[WindowedTotals, int, int, int, ValueCounts]:
     """What ``row.summarize`` gives its ``totals`` over ``path``, read whole (or its first
     ``limit`` records): the sums, and the records, complete offset and lines it read (as
-    ``summarize`` counts them)."""
+    ``summarize`` counts them), and the bad values its calls held (unsaid)."""
     from agentscan.providers.claude.sidechains import InlineRuns
     from agentscan.providers.claude.usage import Advisors, call_of
     from agentscan.providers.claude.windowed import WindowedTotals
@@ -153,14 +169,14 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
     records = 0
     add = totals.add
     runs = InlineRuns()  # the subagent runs written inline, named as ``summarize`` names them
-    advisors = Advisors()  # (what is wrong with one: said by ``tokens``' pass; the helper says nothing)
+    advisors = Advisors()
     try:
         if limit == 0 or path.stat().st_size == 0:
-            return totals, 0, 0, 0
+            return totals, 0, 0, 0, ValueCounts()
     except OSError as exc:
         ctx.cannot_read(path, exc)
-        return totals, 0, 0, 0
-    with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
+        return totals, 0, 0, 0, ValueCounts()
+    with closing(iter_json_lines(path, ctx, progress=progress, tell_values=False)) as lines:
         for line in lines:
             record = line.record
             records += 1
@@ -181,4 +197,4 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
                         advisors.drain(add)
             if records == limit:
                 break
-    return totals, records, progress.complete_offset, progress.lines
+    return totals, records, progress.complete_offset, progress.lines, progress.values or ValueCounts()

@@ -30,19 +30,14 @@ summarised in ``toolUseResult.usage``.  So (docs/providers/claude.md):
 from __future__ import annotations
 
 from sys import intern
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from agentscan.bounds import MAX_TOKEN_COUNT, token_count
 from agentscan.model import ORIGIN
 from agentscan.pricing.aliases import fast_mode_name
 from agentscan.providers.claude.records import FAST_SPEED, as_dict, as_str
-from agentscan.toolkit.jsonkinds import json_kind
-from agentscan.toolkit.valuewarnings import note_usage
-from agentscan.toolkit.valuewarnings import shown as _shown
+from agentscan.toolkit.valuewarnings import counted_field, note_usage, odd_count
 from agentscan.timeutil import epoch_of_iso
-
-if TYPE_CHECKING:
-    from agentscan.context import ScanContext
 
 #: Fields of a *call*: one record's usage as ``tokens`` keeps it, a plain tuple
 #: (a heavy user has a million).  ``candidate_from`` builds on it, so the rules
@@ -92,9 +87,9 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
     ``epoch``: ``epoch_of_iso`` of the record's ``timestamp``, when the caller has it
     already (a row's pass reads every record's time).  ``own``: the session whose files
     are read (``tokens``' pass): a record naming another is a copy (``C_SESSION_ID``).
-    ``advisors``: receives the calls of the advisor the call consulted, and what was
-    wrong with its ``iterations`` (``advisor_calls``) or its web search count
-    (``web_searches``); a caller without one counts the main model's call alone."""
+    ``advisors``: receives the calls of the advisor the call consulted (``advisor_calls``);
+    a caller without one counts the main model's call alone.  A value that is no count,
+    in the call's usage or its advisor's, is told once a file (``valuewarnings``)."""
     kind = record.get("type")
     if kind == "progress":
         return progress_call(record, order, own, advisors)
@@ -119,7 +114,7 @@ def call_of(record: dict[str, Any], subagent: str | None, order: int, epoch: flo
         searches = 0
     elif not (tools.__class__ is dict and (searches := tools.get("web_search_requests", 0)).__class__ is int
               and 0 <= searches <= MAX_TOKEN_COUNT):
-        searches = web_searches(tools, advisors)
+        searches = web_searches(tools)
     call = (
         message_id if isinstance(message_id, str) and message_id else None,
         request_id if isinstance(request_id, str) and request_id else None,
@@ -155,21 +150,19 @@ def fast_model(model: str) -> str:
     return intern(fast_mode_name(model))
 
 
-def web_searches(tools: object, problems: list | None = None) -> int:
+def web_searches(tools: object, prefix: str = "") -> int:
     """The hosted web searches a ``usage.server_tool_use`` object counts (``web_search_requests``;
     ``web_fetch_requests`` beside it is free).  Anything but a whole number of them counts
-    0 (a huge one ``MAX_TOKEN_COUNT``'s bounds make 0 too), said in ``problems`` (a ``str``,
-    a warning of the call's line: ``Advisors``) when that is given."""
+    0 (a huge one ``MAX_TOKEN_COUNT``'s bounds make 0 too), told once a file as any usage
+    value that is no count (``valuewarnings``; ``prefix``: where the object was, an advisor's
+    ``iterations`` entry), an object that is no object too."""
     if tools.__class__ is not dict:
-        if problems is not None:
-            problems.append(f"usage.server_tool_use is {json_kind(tools)}, not an object; "
-                            "web searches in it not priced")
+        note_usage(prefix + "server_tool_use", tools, 0)
         return 0
     value = tools.get("web_search_requests")  # type: ignore[attr-defined]
     count = _count(value)
-    if value is not None and (value.__class__ is not int or count != value) and problems is not None:
-        problems.append(f"usage.server_tool_use.web_search_requests is not a count ({_shown(value)}); "
-                        f"counted as {count}")
+    if value is not None and odd_count(value, count):
+        note_usage(prefix + "server_tool_use.web_search_requests", value, count)
     return count
 
 
@@ -225,28 +218,18 @@ _ADVISOR_COUNTS = ("input_tokens", "cache_read_input_tokens", "cache_creation_in
 
 
 class Advisors(list):
-    """What ``call_of`` found of the advisor calls one call consulted: the calls, and what was
-    wrong with its ``iterations`` or its web search count (a ``str`` each, for a warning).  One is made for a whole
+    """The advisor calls ``call_of`` found that one call consulted.  One is made for a whole
     pass; after each call, ``if advisors:`` (a list's length: empty for almost every call),
-    the pass takes them with ``drain``."""
+    the pass takes them with ``drain``.  (What was wrong with its ``iterations`` is told as
+    any usage value that is no count: ``valuewarnings``.)"""
 
     __slots__ = ()
 
-    def drain(self, add: Callable[[Call], object]) -> list[str]:
-        """Hand each call found to ``add`` and return the problems found; emptied."""
-        problems = []
+    def drain(self, add: Callable[[Call], object]) -> None:
+        """Hand each call found to ``add``; emptied."""
         for found in self:
-            if found.__class__ is str:
-                problems.append(found)
-            else:
-                add(found)
+            add(found)
         self.clear()
-        return problems
-
-    def settle(self, add: Callable[[Call], object], ctx: ScanContext, path: object, line: int | None) -> None:
-        """``drain``, the problems said as warnings of ``path`` at ``line`` (the call's)."""
-        for problem in self.drain(add):
-            ctx.warn(path, problem, line)
 
 
 def advisor_calls(iterations: object, call: Call, record: dict[str, Any], advisors: Advisors) -> None:
@@ -257,29 +240,25 @@ def advisor_calls(iterations: object, call: Call, record: dict[str, Any], adviso
     keyed as its record with its place in ``iterations`` (``#advisor<n>`` after the message
     id), so that every copy of the record counts it once, by the rules of any call.  Its speed
     is its entry's own ``speed`` (no such field: standard), never the main call's.  What is
-    malformed is told in ``advisors`` (a ``str``) and never changes the main call."""
+    malformed counts nothing, is told once a file as any usage value that is no count
+    (``valuewarnings``: ``iterations``, or ``iterations[<n>]`` and its field, counted as 0)
+    and never changes the main call."""
     if iterations.__class__ is not list:
-        advisors.append(f"usage.iterations is {json_kind(iterations)}, not an array; "
-                                 "advisor tokens in it not counted")
+        note_usage("iterations", iterations, 0)
         return
     for index, entry in enumerate(iterations):  # type: ignore[arg-type]
         if entry.__class__ is not dict:
-            advisors.append(f"usage.iterations[{index}] is {json_kind(entry)}, not an object; skipped")
+            note_usage(f"iterations[{index}]", entry, 0)
             continue
         if entry.get("type") != ADVISOR_MESSAGE:
             continue
-        counts = []
-        for field in _ADVISOR_COUNTS:
-            value = entry.get(field)
-            count = _count(value)
-            if value is not None and (value.__class__ is not int or count != value):
-                advisors.append(f"usage.iterations[{index}].{field} is not a token count ({_shown(value)}); "
-                                         f"counted as {count}")
-            counts.append(count)
+        where = f"iterations[{index}]."
+        counts = [counted_field(entry, field, _count, where) for field in _ADVISOR_COUNTS]
         split = entry.get("cache_creation")
-        one_hour = _count(split.get("ephemeral_1h_input_tokens")) if type(split) is dict else 0
+        one_hour = (_count(split.get("ephemeral_1h_input_tokens"), where + "cache_creation.ephemeral_1h_input_tokens")
+                    if type(split) is dict else 0)
         tools = entry.get("server_tool_use")
-        searches = 0 if tools is None else web_searches(tools, advisors)
+        searches = 0 if tools is None else web_searches(tools, where)
         model = entry.get("model")
         if not (isinstance(model, str) and model):
             model = record.get("advisorModel")

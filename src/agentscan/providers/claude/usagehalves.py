@@ -13,6 +13,8 @@ offsets: the helper's are the one pass's), the helper's line numbers moved
 past the first half's lines, and the CRC of the whole, for the resume state,
 from the two halves' (``toolkit.crcjoin``).  The calls of a subagent run
 written inline are named once, over the whole file, as the one pass names them.
+Neither half says its bad values (``valuewarnings``): their counts are joined,
+the first half's first value standing, and said once, as the one pass says them.
 
 The join stands only where the one pass would have read the same:
 
@@ -80,24 +82,35 @@ def scan_by_halves(path: Path, ctx: ScanContext, *, subagent: str | None, base: 
         # file is known to be the one the census found (else its read again says them).
         with ctx.held_warnings() as held:
             first = scan_file(path, ctx, subagent=subagent, base=base, exact=exact, count_lines=True, end=seam,
-                              size=seam, own=own, settle_inline=False)
+                              size=seam, own=own, settle_inline=False, tell_values=False)
         if not only_appended(path, stat):
             helper.stop()
             return scan_file(path, ctx, subagent=subagent, base=base, exact=exact, size=stat.st_size, own=own)
         say(ctx, held.said)
         if first.progress.complete_offset != seam:
             helper.stop()  # (its answer would not be taken)
-            return _settled(path, ctx, first, base)  # stopped short: so did the one pass
+            return _settled(path, ctx, _values_said(path, ctx, first), base)  # stopped short: so did the one pass
         answer = last_answer(asked)
     finally:
         helper.stop()  # (a Ctrl-C however soon after the fork stops it too)
-    second = _helper_half(ctx, answer, seam, first.progress.lines, first.progress.crc if exact else None)
+    second = _helper_half(path, ctx, answer, seam, first.progress, exact)
     if second is None:
-        # Read here, as an update resumes at a complete line (``incremental._update``).
+        # Read here, as an update resumes at a complete line (``incremental._update``), going on
+        # from the first half's values: its read says them all.
         second = scan_file(path, ctx, subagent=subagent, base=base, start=seam, lines_before=first.progress.lines,
-                           crc=first.progress.crc, exact=exact, count_lines=True, own=own)
+                           crc=first.progress.crc, exact=exact, count_lines=True, own=own, values=first.progress.values)
     return _settled(path, ctx, FileScan(first.calls + second.calls, second.progress, first.warnings + second.warnings,
                                         first.inline or second.inline), base)
+
+
+def _values_said(path: Path, ctx: ScanContext, scan: FileScan) -> FileScan:
+    """``scan`` (a half, its bad values unsaid) with them said, as warnings of its own too."""
+    values = scan.progress.values
+    if values:
+        with ctx.warnings.capture() as said:
+            values.say(ctx, path)
+        scan.warnings = scan.warnings + list(said)
+    return scan
 
 
 def find_seam(path: Path, size: int) -> int | None:
@@ -128,40 +141,47 @@ class HelperHalf(NamedTuple):
     warnings: list  # ``(path, message, line)``, lines counted from the seam
     unkept: bool  # a warning was passing, or more came than a result keeps
     inline: bool  # it met a call of a run written inline
+    values: list  # the bad values it met, unsaid (``ValueCounts.to_parts``), lines counted from the seam
 
 
 def second_half(path: Path, ctx: ScanContext, subagent: str | None, base: int, seam: int, exact: bool,
                 own: str) -> HelperHalf:
     """The helper's scan from ``seam`` on."""
     with ctx.warnings.capture() as captured:
-        scan = scan_file(path, ctx, subagent=subagent, base=base, start=seam, exact=exact, count_lines=True, own=own)
+        scan = scan_file(path, ctx, subagent=subagent, base=base, start=seam, exact=exact, count_lines=True, own=own,
+                         tell_values=False)
     progress = scan.progress
+    values = progress.values.to_parts() if progress.values is not None else [{}, {}]
     return HelperHalf(scan.calls, progress.complete_offset, progress.lines, progress.crc,
                       [(warning.path, warning.message, warning.line) for warning in scan.warnings],
-                      captured.passing or captured.overflowed, scan.inline)
+                      captured.passing or captured.overflowed, scan.inline, values)
 
 
-def _helper_half(ctx: ScanContext, answer: Any, seam: int, lines_before: int, crc_before: int | None) -> FileScan | None:
-    """The helper's half as a pass resumed at the seam would have read it, its warnings said
-    here; ``None``: read it here (no answer, or one the join cannot stand on).  ``crc_before``:
-    the CRC of the bytes before the seam, when the pass keeps one (else ``None``)."""
+def _helper_half(path: Path, ctx: ScanContext, answer: Any, seam: int, first: ScanProgress, exact: bool) -> FileScan | None:
+    """The helper's half as a pass resumed at the seam (``first``: the first half's progress
+    there) would have read it, its warnings said here, then both halves' bad values, joined;
+    ``None``: read it here (no answer, or one the join cannot stand on).  ``exact``: the pass
+    keeps a CRC (of the bytes before the seam, ``first.crc``, and the helper's)."""
     from agentscan.model import ScanWarning
     from agentscan.toolkit.crcjoin import crc32_combine
+    from agentscan.toolkit.valuewarnings import ValueCounts
 
+    lines_before = first.lines
     try:
-        calls, offset, lines, crc, warnings, unkept, inline = answer
+        calls, offset, lines, crc, warnings, unkept, inline, values = answer
         if unkept or lines_before + lines >= bounds.MAX_FILE_LINES or offset < seam or type(calls) is not list:
             return None
-        moved = [ScanWarning(path, message, None if line is None else line + lines_before)
-                 for path, message, line in warnings]
-        joined_crc = 0 if crc_before is None else crc32_combine(crc_before, crc, offset - seam)
-        progress = ScanProgress(offset, lines_before + lines, joined_crc)
-        half = FileScan(calls, progress, moved, bool(inline))
+        moved = [ScanWarning(said, message, None if line is None else line + lines_before)
+                 for said, message, line in warnings]
+        joined_crc = crc32_combine(first.crc, crc, offset - seam) if exact else 0
+        before = first.values if first.values is not None else ValueCounts()
+        joined = before.then(ValueCounts.from_parts(values), lines_before)
+        progress = ScanProgress(offset, lines_before + lines, joined_crc, joined)
     except (TypeError, ValueError):
         return None  # an answer that does not read back (the helper's bug): read it here
     for warning in moved:
         ctx.warn(warning.path, warning.message, warning.line)
-    return half
+    return _values_said(path, ctx, FileScan(calls, progress, moved, bool(inline)))
 
 
 def _settled(path: Path, ctx: ScanContext, scan: FileScan, base: int) -> FileScan:
