@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
-from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, minus, restarted, to_tokens, token_info
+from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, minus, odd_values, restarted, to_tokens,
+                                               token_info)
 from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -58,7 +59,7 @@ class FileUsageScanner:
     """
 
     __slots__ = ("replay", "started", "thread_id", "events", "records", "boundary", "baseline", "saw_marker",
-                 "turns", "carried", "timed", "_previous", "_model", "_searches")
+                 "turns", "carried", "timed", "garbled", "_previous", "_model", "_searches")
 
     def __init__(self, replay: bool = False, started: datetime | None = None, thread_id: str | None = None,
                  *, timed: bool = True) -> None:
@@ -80,6 +81,9 @@ class FileUsageScanner:
         #: the cumulative counts that ended in a restart (a resume by an older build starts
         #: again from zero), added up: with the latest one, the file's whole count (``cumulative``)
         self.carried: Counters = ZERO
+        #: a running total held a value that is no token count (``-5``, ``2.5``): the totals are
+        #: no running count of the calls, so a row counts the calls as ``tokens`` does (``spent``)
+        self.garbled = False
         self._previous: Counters | None = None
         self._model: str | None = None
         #: completed ``web_search_call`` items since the last call: the next call's (``_web_search``)
@@ -99,6 +103,24 @@ class FileUsageScanner:
     def cumulative(self) -> Counters | None:
         """The file's whole cumulative count: every run's last count (``None``: it has none)."""
         return None if self._previous is None else add(self.carried, self._previous)
+
+    @property
+    def recount(self) -> Counters | None:
+        """``spent`` when the totals are ``garbled`` (what a row counts instead of them), else
+        ``None`` (``fullcounts`` and ``runs`` keep it for a file a row reads in part)."""
+        return (self.spent or ZERO) if self.garbled else None
+
+    @property
+    def spent(self) -> Counters | None:
+        """Every call of the file (``all_calls``) added up, as ``tokens`` counts a thread that
+        copied no history (``None``: it has none): a row's count when the totals are ``garbled``."""
+        calls = self.all_calls()
+        if not calls:
+            return None
+        total = ZERO
+        for call in calls:
+            total = add(total, call.counters)
+        return total
 
     def feed(self, record: Mapping[str, Any]) -> None:
         kind = record.get("type")
@@ -150,7 +172,10 @@ class FileUsageScanner:
 
     def _token_count(self, record: Mapping[str, Any]) -> None:
         info = token_info(record) or {}
+        odd = odd_values[0]
         total = counters_of(info.get("total_token_usage"))
+        if odd_values[0] != odd:
+            self.garbled = True
         last = counters_of(info.get("last_token_usage"))
         if total is not None and total == self._previous:
             return  # the same cumulative count emitted again

@@ -14,11 +14,19 @@ from typing import Any, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
 from agentscan.model import TokenUsage
-from agentscan.providers.codex.records import RawLine, RawTokenInfo, RawTokenUsage, as_dict, noted_count, payload_of
+from agentscan.providers.codex.records import (RawLine, RawTokenInfo, RawTokenUsage, as_dict, no_count, noted_count,
+                                              payload_of)
 
 #: input, cached, cache_write, output, reasoning, total: a call's raw counters
 Counters = tuple[int, int, int, int, int, int]
 ZERO: Counters = (0, 0, 0, 0, 0, 0)
+
+
+#: how many usage values so far were no token count (``records.no_count``): a reader that
+#: wants to know whether one counter held such a value compares this before and after it
+#: reads the counter (``callscan``: running totals of garbage are no running count).  One
+#: number, touched only off the common path, so the twelve reads of every event cost nothing.
+odd_values = [0]
 
 
 def _count(value: object, field: str) -> int:
@@ -27,7 +35,12 @@ def _count(value: object, field: str) -> int:
     # Anything else is told once a file (``records.noted_count``).
     if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:
         return value
-    return 0 if value is None else noted_count(value, field)
+    if value is None:
+        return 0
+    count = noted_count(value, field)
+    if no_count(value, count):
+        odd_values[0] += 1
+    return count
 
 
 def counters_of(raw: RawTokenUsage | object) -> Counters | None:

@@ -94,10 +94,14 @@ class Tally(NamedTuple):
     #: kept by an older agentscan (``_COUNTS_ONLY``), whose counts did not read ``item_completed``
     #: right, nor count the newer hosted tool calls
     older: bool = False
+    #: the file's running totals are garbage: ``cumulative`` is its calls added up, as ``tokens``
+    #: counts them (``FileUsageScanner.recount``)
+    garbled: bool = False
 
 
 def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
-           models: ModelUse | None, position: Position | None, copy: CopyEnd | None = None) -> None:
+           models: ModelUse | None, position: Position | None, copy: CopyEnd | None = None,
+           recount: Counters | None = None) -> None:
     cache = ctx.file_cache
     head = head_digest(path, progress.complete_offset)
     if cache is None or head is None:
@@ -106,6 +110,8 @@ def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: Rea
     if models is not None and position is not None:
         document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1],
                         carried=position[2])
+        if recount is not None:  # (none in a tally of a file of counts: it read as ever)
+            document["recount"] = recount
     if copy is not None:
         document["copy"] = {"baseline": copy.baseline, "calls": copy.calls}
     state = orjson.dumps(document)
@@ -159,10 +165,12 @@ def wants_tally(path: Path, ctx: ScanContext) -> bool:
 
 
 def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress,
-             models: ModelUse, position: Position, copy: CopyEnd | None = None) -> None:
+             models: ModelUse, position: Position, copy: CopyEnd | None = None, *,
+             recount: Counters | None = None) -> None:
     """Keep the tally of a whole pass over ``path`` (large plain rollouts only): its line
     kinds, its model use and stopping point (``FileUsageScanner.model_use``, ``position``),
-    and where a copied history ended (``FileUsageScanner.copy_end``)."""
+    where a copied history ended (``FileUsageScanner.copy_end``), and its calls added up
+    when its running totals are garbage (``FileUsageScanner.recount``)."""
     if ctx.file_cache is None or path.name.endswith(".zst"):
         return
     try:
@@ -170,7 +178,7 @@ def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: R
     except OSError:
         return
     if stat.st_size > WHOLE_BYTES and progress.complete_offset > 0:
-        _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, position, copy)
+        _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, position, copy, recount)
 
 
 def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:
@@ -204,6 +212,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
             return None
         kept = _models(document, older)
         copy = None if older else _copy(document)
+        recount = _recount(document) if kept is not None and not older else None
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged tally is no tally (issue 14, case 7)
     if older:
@@ -213,6 +222,8 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         if kept is None:
             return Tally(counts_of(kinds), None, copy)
         _, total, carried = kept[1]
+        if recount is not None:
+            return Tally(counts_of(kinds), kept[0], copy, recount, True, total, garbled=True)
         return Tally(counts_of(kinds), kept[0], copy, None if total is None else add(carried, total), True, total)
     if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
@@ -230,5 +241,19 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         _store(path, ctx, kinds, progress, stat.st_mtime_ns, None, None, copy)
         return Tally(counts_of(kinds), None, copy)
     models = merge((kept[0], scanner.model_use()))
-    _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position, copy)
+    if recount is not None or scanner.garbled:
+        # The calls before where the kept pass stopped: added up as kept, or (the totals then
+        # a running count of them) its cumulative count; then the appended lines' calls.
+        _, total, carried = kept[1]
+        before = recount if recount is not None else (ZERO if total is None else add(carried, total))
+        recount = add(before, scanner.spent or ZERO)
+    _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position, copy, recount)
+    if recount is not None:
+        return Tally(counts_of(kinds), models, copy, recount, True, scanner.position[1], garbled=True)
     return Tally(counts_of(kinds), models, copy, scanner.cumulative, True, scanner.position[1])
+
+
+def _recount(document: dict) -> Counters | None:
+    """The kept calls added up of a file of garbage totals (``None``: its totals count)."""
+    value = document.get("recount")
+    return None if value is None else kept_counters(value)

@@ -71,6 +71,10 @@ class TailSummary(NamedTuple):
     turn_items: bool = False
     #: the lines read hold tool calls of ``records.NEWER_TOOL_ITEMS``: likewise
     newer_tools: bool = False
+    #: a running total of the whole file held a value that is no token count (``-5``, ``2.5``):
+    #: ``cumulative`` is then its calls added up, as ``tokens`` counts them (``FileUsageScanner
+    #: .garbled``, ``spent``), and a row of a fork counts its own calls (``row``)
+    garbled: bool = False
 
 
 class HeadSummary(NamedTuple):
@@ -108,8 +112,12 @@ class _TailFold:
             self.calls.feed(record)
 
     def build(self, whole_file: bool, warnings: Iterable[ScanWarning]) -> TailSummary:
+        calls = self.calls
+        # Totals of garbage (a negative one reads as a restart, each adding a run) are no
+        # running count: the file's calls are, the deltas ``tokens`` adds up.
+        garbled = calls.garbled and whole_file
         return TailSummary(
-            self.calls.cumulative,
+            calls.spent if garbled else calls.cumulative,
             self.calls.model_use(),
             self.facts.last_ts,
             self.facts.rate_limits,
@@ -120,6 +128,7 @@ class _TailFold:
             whole_file,
             "turn_items" in self.facts.kinds,
             "newer_tools" in self.facts.kinds,
+            garbled,
         )
 
 

@@ -272,7 +272,7 @@ class CodexProvider(Provider):
                         scanner.feed(line.record)
                 if not thread.segments:
                     remember(path, ctx, reader.facts.kinds, progress, scanner.model_use(), scanner.position,
-                             scanner.copy_end())
+                             scanner.copy_end(), recount=scanner.recount)
                 scanned.append((session.native_id, subagent, thread, scanner))
                 turns.setdefault(thread.thread_id, []).append(scanner.model_use(()))
             extra_tools.extend(reader.finish())

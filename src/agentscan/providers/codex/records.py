@@ -132,9 +132,15 @@ def noted_count(value: object, field: str) -> int:
     count (``toolkit.valuewarnings``).  A digit string counted whole is not told: it is
     how some builds wrote their counts, and nothing of it is lost."""
     count = as_count(value)
-    if odd_count(value, count) and not (value.__class__ is str and _digits(value) and int(value) == count):  # type: ignore[arg-type]
+    if no_count(value, count):
         note_usage(field, value, count)
     return count
+
+
+def no_count(value: object, count: int) -> bool:
+    """Whether ``value`` (``as_count`` gave ``count``) is no token count as recorded; a digit
+    string counted whole is one."""
+    return odd_count(value, count) and not (value.__class__ is str and _digits(value) and int(value) == count)  # type: ignore[arg-type]
 
 
 def rate_limits_of(payload: Mapping[str, Any]) -> dict[str, Any] | None:

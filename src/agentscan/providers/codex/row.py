@@ -89,6 +89,11 @@ def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: Sc
         return ThreadFacts(thread, header, tail, _nonzero(to_tokens(tail.cumulative)) if tail.cumulative else None)
     link = header.link
     parent = link.forked_from or link.spawn_parent
+    if tail.garbled:
+        # Totals of garbage say nowhere where the copy ended: the thread's own calls, read as
+        # ``tokens`` reads them (a file the window held whole: a bounded read).
+        own = read_replay_whole(thread.rollout.path, ctx, header.started_at, thread.thread_id, parent)
+        return ThreadFacts(thread, header, tail._replace(models=own.models), _nonzero(own.own))
     head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent)
     if head.baseline is None and not head.complete:
         # The copied history runs past the head (a fork of a long session): the last
@@ -133,7 +138,8 @@ def _file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) ->
             models = exact.models if exact.models is not None else tail.models
             tail = tail._replace(counts=exact.counts, whole_file=True, models=models)
             if exact.counted:
-                tail = tail._replace(cumulative=exact.cumulative if whole else exact.run_total, whole_count=whole)
+                tail = tail._replace(cumulative=exact.cumulative if whole else exact.run_total, whole_count=whole,
+                                     garbled=exact.garbled)
     return tail
 
 
@@ -190,6 +196,8 @@ def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, c
 def _segment_tokens(path: Path, tail: TailSummary, ctx: ScanContext) -> TokenUsage | None:
     if tail.cumulative is None:
         return None
+    if tail.garbled:  # the file's own calls added up already (``TailSummary.garbled``)
+        return to_tokens(tail.cumulative)
     start = read_segment_start(path, ctx, REPLAY_HEAD_BYTES)
     return to_tokens(minus(tail.cumulative, start) if start is not None else tail.cumulative)
 

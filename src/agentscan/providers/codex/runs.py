@@ -27,7 +27,8 @@ from pathlib import Path
 import orjson
 
 from agentscan.context import ScanContext, say
-from agentscan.providers.codex.counters import ZERO, Counters, add, counters_of, kept_counters, restarted, token_info
+from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, kept_counters, minus, odd_values,
+                                               restarted, token_info)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
@@ -43,23 +44,39 @@ _MARKER = b'"token_count"'
 
 class _Runs:
     """The cumulative counts read so far, added up as ``FileUsageScanner`` adds them (without
-    keeping its calls: memory stays bounded whatever the file's size)."""
+    keeping its calls: memory stays bounded whatever the file's size).  Once a total is
+    garbage (``garbled``: ``-5``, ``2.5``), the totals are no running count: ``recount`` goes
+    on from the count reached with each call as ``tokens`` counts it (``FileUsageScanner
+    .recount``), and is the file's count."""
 
-    __slots__ = ("last", "carried")
+    __slots__ = ("last", "carried", "recount")
 
-    def __init__(self, last: Counters | None = None, carried: Counters = ZERO) -> None:
-        self.last, self.carried = last, carried
+    def __init__(self, last: Counters | None = None, carried: Counters = ZERO,
+                 recount: Counters | None = None) -> None:
+        self.last, self.carried, self.recount = last, carried, recount
 
-    def feed(self, total: Counters | None, call: Counters | None) -> None:
-        """``total``: a ``token_count``'s cumulative count; ``call``: its last call's."""
-        if total is None or total == self.last:
-            return  # none, or the same count emitted again
+    def feed(self, total: Counters | None, call: Counters | None, garbled: bool = False) -> None:
+        """``total``: a ``token_count``'s cumulative count; ``call``: its last call's;
+        ``garbled``: ``total`` held a value that is no token count."""
+        if garbled and self.recount is None:
+            self.recount = self.cumulative or ZERO  # (the calls before: the totals counted them)
+        if total is not None and total == self.last:
+            return  # the same count emitted again
+        if self.recount is not None:
+            # The call as ``FileUsageScanner._token_count`` takes it.
+            delta = call if call is not None else (minus(total, self.last) if total is not None else None)
+            if delta is not None and any(delta[:5]):
+                self.recount = add(self.recount, delta)
+        if total is None:
+            return
         if self.last is not None and restarted(total, self.last, call):
             self.carried = add(self.carried, self.last)
         self.last = total
 
     @property
     def cumulative(self) -> Counters | None:
+        if self.recount is not None:
+            return self.recount
         return None if self.last is None else add(self.carried, self.last)
 
 
@@ -76,11 +93,12 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int) -> tuple[
         document = orjson.loads(blob)
         last = None if document["last"] is None else kept_counters(document["last"])
         carried = kept_counters(document["carried"])
-    except (orjson.JSONDecodeError, TypeError, KeyError):
+        recount = None if document.get("recount") is None else kept_counters(document["recount"])
+    except (orjson.JSONDecodeError, TypeError, KeyError, AttributeError):
         return None  # a damaged value is no value
     if head_digest(path, size) != head:
         return None
-    return offset, _Runs(last, carried), size_now == size and mtime_now == mtime_ns
+    return offset, _Runs(last, carried, recount), size_now == size and mtime_now == mtime_ns
 
 
 def whole_count(path: Path, ctx: ScanContext) -> tuple[bool, Counters | None]:
@@ -106,7 +124,9 @@ def whole_count(path: Path, ctx: ScanContext) -> tuple[bool, Counters | None]:
     with ctx.held_warnings() as held:
         for _, record in matching_records(path, ctx, _MARKER, progress, start=start):
             info = token_info(record) or {}
-            runs.feed(counters_of(info.get("total_token_usage")), counters_of(info.get("last_token_usage")))
+            odd = odd_values[0]
+            total = counters_of(info.get("total_token_usage"))
+            runs.feed(total, counters_of(info.get("last_token_usage")), odd_values[0] != odd)
     passing = [said for said in held.said if said[3]]
     if passing:
         say(ctx, passing)
@@ -115,7 +135,10 @@ def whole_count(path: Path, ctx: ScanContext) -> tuple[bool, Counters | None]:
     # one reached, which adds nothing.
     head = head_digest(path, progress.complete_offset)
     if head is not None and progress.complete_offset > 0:
-        document = orjson.dumps({"last": runs.last, "carried": runs.carried})
+        kept_runs: dict = {"last": runs.last, "carried": runs.carried}
+        if runs.recount is not None:  # (none for a file of counts: the state reads as ever)
+            kept_runs["recount"] = runs.recount
+        document = orjson.dumps(kept_runs)
         ctx.file_cache.put_file(str(path), KIND, progress.complete_offset, stat.st_mtime_ns, VERSION, head,
                                 progress.complete_offset, document)
     return True, runs.cumulative

@@ -69,7 +69,8 @@ def scan_file(
             kind = line_kind(line.record)
             if kind is not None:
                 add_kind(kinds, kind)
-    remember(path, ctx, kinds, progress, scanner.model_use(), scanner.position, scanner.copy_end())
+    remember(path, ctx, kinds, progress, scanner.model_use(), scanner.position, scanner.copy_end(),
+             recount=scanner.recount)
     return scanner
 
 

@@ -12,6 +12,7 @@ import sqlite3
 from typing import Any, Iterator, cast
 
 from agentscan.context import ScanContext
+from agentscan.providers.cursor.bubblenotes import ComposerTally
 from agentscan.providers.cursor.composer import (
     BubbleStats,
     ComposerInfo,
@@ -177,12 +178,18 @@ class StateDb(StateDbReader):
         # since): the order of the live conversation, and a legacy build's inline bubbles.
         raw = as_dict(self._json(value, _COMPOSER + composer_id)) if value is not None else {}
         live = set(conversation_order(cast(RawComposerData, raw)))
-        for bubble_id, bubble in self.iter_bubbles(composer_id, digest):
-            stats.add(bubble_id, cast(RawBubble, bubble), live=not live or bubble_id in live)
-        if stats.bubbles == 0:
-            for index, inline in enumerate(as_list(raw.get("conversation"))):
-                if isinstance(inline, dict):
-                    stats.add(str(inline.get("bubbleId") or f"#{index}"), cast(RawBubble, inline), live=True)
+        # A bubble's bad token count or time is told once for the composer (``bubblenotes``).
+        with ComposerTally(self.path, self.ctx, composer_id) as tally:
+            for bubble_id, bubble in self.iter_bubbles(composer_id, digest):
+                tally.at(bubble_id)
+                stats.add(bubble_id, cast(RawBubble, bubble), live=not live or bubble_id in live)
+            if stats.bubbles == 0:
+                for index, inline in enumerate(as_list(raw.get("conversation"))):
+                    if isinstance(inline, dict):
+                        bubble_id = str(inline.get("bubbleId") or f"#{index}")
+                        tally.at(bubble_id)
+                        stats.add(bubble_id, cast(RawBubble, inline), live=True)
+            tally.abandoned = self.failed  # (a read that failed part way: not the composer's counts)
         return stats
 
 

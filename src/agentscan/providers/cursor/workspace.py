@@ -34,6 +34,7 @@ from agentscan.toolkit.words import plural
 from agentscan.toolkit import laxjson
 
 from agentscan.context import ScanContext, legible
+from agentscan.providers.cursor.bubblenotes import ComposerTally
 from agentscan.providers.cursor.composer import BubbleStats, user_prompt
 from agentscan.providers.cursor.prompt_text import collapse
 from agentscan.providers.cursor.records import as_dict, as_epoch_ms, as_list, as_str, valid_composer_id
@@ -117,18 +118,21 @@ def composer_entries(db_path: Path, ctx: ScanContext, unread: list[Path] | None 
     return entries
 
 
-def _composer(entry: dict[str, Any], db_path: Path, folder: str | None) -> WorkspaceComposer | None:
+def _composer(entry: dict[str, Any], db_path: Path, folder: str | None, ctx: ScanContext) -> WorkspaceComposer | None:
     composer_id = valid_composer_id(entry.get("composerId"))
     if composer_id is None:
         return None
     stats = BubbleStats()
     first_prompt = None
-    for index, bubble in enumerate(as_list(entry.get("conversation"))):
-        if isinstance(bubble, dict):
-            stats.add(as_str(bubble.get("bubbleId")) or f"#{index}", cast("RawBubble", bubble), live=True)
-            text = user_prompt(bubble) if first_prompt is None else None
-            if text is not None:
-                first_prompt = collapse(text, TITLE_CHARS)
+    with ComposerTally(db_path, ctx, composer_id) as tally:  # (bad counts told once: ``bubblenotes``)
+        for index, bubble in enumerate(as_list(entry.get("conversation"))):
+            if isinstance(bubble, dict):
+                bubble_id = as_str(bubble.get("bubbleId")) or f"#{index}"
+                tally.at(bubble_id)
+                stats.add(bubble_id, cast("RawBubble", bubble), live=True)
+                text = user_prompt(bubble) if first_prompt is None else None
+                if text is not None:
+                    first_prompt = collapse(text, TITLE_CHARS)
     return WorkspaceComposer(
         composer_id=composer_id,
         db=db_path,
@@ -169,7 +173,7 @@ def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
         read.append(db_path)
         folder = folder_of(directory, ctx)
         for entry in composer_entries(db_path, ctx, unread):
-            composer = _composer(entry, db_path, folder)
+            composer = _composer(entry, db_path, folder, ctx)
             # A composer listed twice (a folder reopened): the copy that holds more wins.
             if composer is not None and (composer.composer_id not in found
                                          or composer.stats.bubbles > found[composer.composer_id].stats.bubbles):

@@ -29,9 +29,10 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonl import MAX_LINE_BYTES, iter_json_lines
+from agentscan.toolkit.valuewarnings import tallied
 from agentscan.model import TokenUsage
 from agentscan.providers.gemini.logs import LoggedPrompt
-from agentscan.providers.gemini.legacy import load_legacy
+from agentscan.providers.gemini.legacy import MessageLines, load_legacy
 from agentscan.providers.gemini.paths import MAX_CANDIDATES, paths_in_message, paths_in_metadata
 from agentscan.providers.gemini.records import (
     as_str,
@@ -169,9 +170,15 @@ def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool)
     if not isinstance(messages, list):
         ctx.warn(conversation.path, "legacy chat has no messages list")
         return
-    for index, message in enumerate(messages):
-        if isinstance(message, dict) and as_str(message.get("id")):
-            conversation.add(message, Locator(None, index))
+    # A bad token count or time is told once for the file, as a JSONL chat's reader tells it
+    # (``valuewarnings``), at the line its message starts on: each message is a place of its
+    # own (two messages of one bad value are two values), numbered only when one is noted.
+    with tallied(conversation.path, ctx) as tally:
+        tally.block = MessageLines(conversation.path)
+        for index, message in enumerate(messages):
+            if isinstance(message, dict) and as_str(message.get("id")):
+                tally.start = index
+                conversation.add(message, Locator(None, index))
     if keep_raw:
         conversation.raw = messages
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import orjson
 
@@ -46,25 +46,77 @@ def load_legacy(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
     return None
 
 
+#: what ``_strict`` gives for text that is no JSON (``None`` is JSON's ``null``)
+_INVALID = object()
+
+
 def _strict(text: str) -> Any:
     """``text`` parsed as every other reader parses a record: orjson's bounded nesting,
-    a lone surrogate U+FFFD (``toolkit.laxjson``).  ``None`` when it is not JSON."""
+    a lone surrogate U+FFFD (``toolkit.laxjson``).  ``_INVALID`` when it is not JSON."""
     try:
         return laxjson.loads(text)
     except orjson.JSONDecodeError:
-        return None
+        return _INVALID
 
 
-def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
-    # A file load_json_file refused for its size or its number of values
-    # (bounds.py) is refused here too (``load_legacy`` then says why).
+def _text(path: Path) -> str | None:
+    """The file as text; ``None`` when it cannot be read, or load_json_file refused it for
+    its size or its number of values (bounds.py): it is refused here too."""
     try:
         data = read_capped(path, MAX_JSON_DOCUMENT_BYTES)
     except OSError:
         return None
     if too_many_values(data):
         return None
-    text = data.decode("utf-8", "replace").lstrip("\ufeff")
+    return data.decode("utf-8", "replace").lstrip("\ufeff")
+
+
+def _messages(text: str, position: int) -> Iterator[tuple[int, Any]]:
+    """Where each complete message of the list that starts at ``position`` begins, and the
+    message, until the list ends or the first that is not whole (one that is whole but no
+    JSON as every reader takes it is passed over, as the salvage leaves it out)."""
+    decoder = json.JSONDecoder()
+    while True:
+        position = _SEPARATOR.match(text, position).end()  # type: ignore[union-attr]
+        if position >= len(text) or text[position] == "]":
+            return
+        try:
+            # Python's decoder only finds where the message ends; it recurses
+            # per nesting level, so a deeply nested one ends the walk.
+            _, end = decoder.raw_decode(text, position)
+        except (ValueError, RecursionError):
+            return
+        message = _strict(text[position:end])
+        if message is not _INVALID:
+            yield position, message
+        position = end
+
+
+class MessageLines:
+    """The line each message of a legacy chat starts on, by its index in ``messages`` (what
+    ``valuewarnings`` asks of a ``block``: a bad value's line).  Found only when asked, by
+    walking the file again: a file's first bad value asks once, a file of none never."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def line_number(self, position: int) -> int:
+        text = _text(self.path)
+        start = _MESSAGES.search(text) if text is not None else None
+        if text is None or start is None:
+            return 1  # (the file changed since it was read: its one document, from its start)
+        found = start.start()  # a message not found again: the list that holds it
+        for index, (offset, _) in enumerate(_messages(text, start.end())):
+            if index == position:
+                found = offset
+                break
+        return text.count("\n", 0, found) + 1
+
+
+def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
+    text = _text(path)
+    if text is None:
+        return None
     start = _MESSAGES.search(text)
     head = text[: start.start()] if start else text
     document: dict[str, Any] = {}
@@ -74,24 +126,7 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
             document.setdefault(match.group(1), value)
     if not document.get("sessionId"):
         return None
-    messages: list[Any] = []
-    if start is not None:
-        decoder = json.JSONDecoder()
-        position = start.end()
-        while True:
-            position = _SEPARATOR.match(text, position).end()  # type: ignore[union-attr]
-            if position >= len(text) or text[position] == "]":
-                break
-            try:
-                # Python's decoder only finds where the message ends; it recurses
-                # per nesting level, so a deeply nested one ends the salvage.
-                _, end = decoder.raw_decode(text, position)
-            except (ValueError, RecursionError):
-                break
-            message = _strict(text[position:end])
-            if message is not None:
-                messages.append(message)
-            position = end
+    messages = [message for _, message in _messages(text, start.end())] if start is not None else []
     document["messages"] = messages
     ctx.warn(path, f"chat file is truncated or corrupt; read the {len(messages)} complete messages before the damage")
     return document
