@@ -13,3 +13,14 @@ def test_a_subagents_id_is_told_its_session_is_totalled() -> None:
     assert "a1b2c3d is a subagent of claude:7f3c9a12-4b8e-4d21-9c5a-1e2f3a4b5c6d: its session is totalled" in by_run.stderr
     assert "subagent" not in by_session.stderr
     assert invoke("--demo", "tokens", "a1b2c3d", "--json").stderr == ""  # --json: its document alone
+
+
+def test_the_note_points_a_pipe_where_the_runs_part_is(tty) -> None:  # noqa: ANN001
+    """A pipe gets a line a row, no ``↳`` line: the note sends it to --json."""
+    piped = invoke("--demo", "tokens", "a1b2c3d")
+    assert "↳" not in piped.stdout
+    assert "the run's own part in --json (and on a terminal, on its ↳ a1b2c3d line)" in piped.stderr
+    tty(200)
+    shown = invoke("--demo", "tokens", "a1b2c3d")
+    assert "↳ a1b2c3d" in shown.stdout
+    assert "the run's own part on its ↳ a1b2c3d line" in shown.stderr
