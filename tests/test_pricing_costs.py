@@ -137,8 +137,9 @@ def test_every_grouping_adds_up_to_the_same_total(isolated_home: Path) -> None:
     assert by_model["claude-haiku-4-5-20251001"].own_cost is None  # no own calls of that model
 
 
-def test_text_output_rounds_to_the_cent(isolated_home: Path) -> None:
+def test_text_output_rounds_to_the_cent(isolated_home: Path, tty) -> None:  # noqa: ANN001
     claude_sonnet_session(isolated_home)
+    tty(400, color=False)  # the own and subagent lines are a terminal's
     result = CliRunner().invoke(app, ["tokens"])
     assert result.exit_code == 0, result.output
     header, session_line, own_line, sub_line, total_line = result.stdout.splitlines()
