@@ -92,16 +92,18 @@ def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = No
 _GLUE = "\u00a0"  # textwrap does not break at a no-break space
 
 
-def wrap_columns(text: str, width: int, *, indent: str = "", subsequent: str = "") -> list[str]:
+def wrap_columns(text: str, width: int, *, indent: str = "", subsequent: str = "",
+                 break_long_words: bool = True) -> list[str]:
     """``text`` (one line, as ``clean`` makes it) wrapped at its spaces to ``width`` terminal
-    columns, a word wider than a line broken where it must be: ``textwrap`` counts
-    characters, so a line of CJK or emoji (two columns each, often no space at all) came
-    out twice as wide as the terminal.  ASCII text goes to ``textwrap`` as before."""
+    columns, a word wider than a line broken where it must be (unless not
+    ``break_long_words``: an id to copy is left whole, for the terminal to fold):
+    ``textwrap`` counts characters, so a line of CJK or emoji (two columns each, often no
+    space at all) came out twice as wide as the terminal.  ASCII text goes to ``textwrap``."""
     if text.isascii() and indent.isascii() and subsequent.isascii():
         import textwrap
 
         return textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=subsequent,
-                             break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+                             break_long_words=break_long_words, break_on_hyphens=False) or [indent.rstrip()]
     lines: list[str] = []
     line, used, empty = indent, width_of(indent), True
     for word in text.split(" "):
@@ -114,6 +116,9 @@ def wrap_columns(text: str, width: int, *, indent: str = "", subsequent: str = "
         if not empty:
             lines.append(line)
             line, used, empty = subsequent, width_of(subsequent), True
+        if not break_long_words:
+            line, used, empty = line + word, used + size, False
+            continue
         for ch in word:  # a zero-width character stays with the one before it
             columns = char_width(ch)
             if columns and not empty and used + columns > width:

@@ -186,8 +186,10 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     providers = asked.providers
     # An id of a delegated run totals its session, as ``show`` opens it (``scan.resolve``):
     # said, or a user took the session's total for the run's.
-    # A pipe gets no part lines (``tokens_text.row_lines``): the run's part is then elsewhere.
-    where = "on its ↳ {} line" if render.terminal().tty else "in --json (and on a terminal, on its ↳ {} line)"
+    from agentscan.cli.tokens_notes import shows_parts
+
+    # A pipe gets no part lines: the run's part is then elsewhere.
+    where = "on its ↳ {} line" if shows_parts(render.terminal()) else "in --json (and on a terminal, on its ↳ {} line)"
     notes = [f"{query.strip()} is a subagent of {ref.id}: its session is totalled, the run's own part "
              + where.format(focus) for query, ref, focus in chosen.asked if focus is not None]
     dropped = chosen.by_provider

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli import term as terminal
-from agentscan.cli.term import Terminal, clean_path, wrap
+from agentscan.cli.term import Terminal, clean_path, wrap_columns
 from agentscan.cli.tokens_columns import columns_of
+from agentscan.cli.tokens_empty import NAMED
 from agentscan.model import sum_usage
 
 if TYPE_CHECKING:
@@ -21,6 +22,13 @@ if TYPE_CHECKING:
 
     from agentscan.model import TokenUsage
     from agentscan.scan.tokenreport import TokenReport, TokenRow
+
+
+def shows_parts(term: Terminal) -> bool:
+    """Whether the table shows its rows' parts (own, subagents') on lines under them: on a
+    terminal.  A pipe gets a line a row, which ``awk`` sums right (the parts counted a row
+    twice); ``--json`` has the parts."""
+    return term.tty
 
 
 def no_price(report: TokenReport, *, with_parts: bool = True) -> tuple[list[str], frozenset[str]]:
@@ -161,7 +169,7 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
             rounded = "numbers rounded"
         render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
                     tty_only=True)
-    if parts and not term.tty:
+    if parts and not shows_parts(term):
         # A row's own and subagents' lines under it made ``awk '{s += $7}'`` count them twice.
         render.note(PARTS_NOTE, tty_only=True)
     if by == "session" and sessions > LONG_TABLE and term.tty:
@@ -197,13 +205,11 @@ def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
     other notes): ``sort`` and ``awk`` get the table's rows alone."""
     # A key is a model or a session id from the provider's files: an escape sequence in one
     # shown as U+FFFD (a patched table's, ``cli.tablepatch``, come here as they were read).
-    from agentscan.cli.tokens_empty import NAMED
-
     named = [clean_path(key) for key in keys[:NAMED]]
     more = ", …" if len(named) < len(keys) else ""
     line = f"(+ {what}: {', '.join(named)}{more})"
     if term.tty or terminal.stderr_is_tty():
-        line = "\n".join(wrap(line, term.width, subsequent="  ", break_long_words=False))
+        line = "\n".join(wrap_columns(line, term.width, subsequent="  ", break_long_words=False))
     if term.tty:
         print(line)
     else:

@@ -5,8 +5,8 @@
 empty sessions) are folded into one line; so are the sessions whose provider recorded no
 usage (current Cursor builds'), however grouped: a line under the table names them
 (``--json`` keeps their rows, ``null``).  A pipe gets the header, a line a row and the
-TOTAL: those lines go to stderr (``tokens_notes``), and a row's parts (own, subagents')
-are a terminal's (``row_lines``), as ``awk`` sums them.  The number columns are listed in
+TOTAL alone: the ``(+ …)`` lines go to stderr there (``tokens_notes``), and a row's parts
+(own, subagents') are a terminal's (``tokens_notes.shows_parts``).  The number columns are listed in
 ``NUMBER_COLUMNS`` so a cost column can join them.  What stderr says when the options
 left a session out is worded in ``tokens_empty``.
 """
@@ -24,7 +24,7 @@ from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean, clean_path, write_out
 from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, session_cells
-from agentscan.cli.tokens_notes import fold_kind, named_folds, names_nothing, no_price, print_notes
+from agentscan.cli.tokens_notes import fold_kind, named_folds, names_nothing, no_price, print_notes, shows_parts
 from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_cut, runs_label, short_runs
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
@@ -114,7 +114,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
         # A row of 0 tokens whose key names nothing is left out beside rows that tell something.
         if shown or row.tokens is None or not (any(full) and names_nothing(report.by, row.key)))
-    models, unknown = no_price(report, with_parts=term.tty)
+    models, unknown = no_price(report, with_parts=shows_parts(term))
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
                        empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown))
@@ -354,7 +354,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     # columns, not in TOTAL alone.
     span = (1, len(NUMBER_COLUMNS) + 1) if unrecorded else None
     lines = [Row(session_cells(key, facts, values) if by_session else [key, *values], span=span)]
-    if not token_row.subagents or not term.tty:
+    if not token_row.subagents or not shows_parts(term):
         return lines
     if token_row.own is not None:  # a group made only of delegated calls has no own part to show
         lines.append(Row(cells("  own", numbers(token_row.own, token_row.own_cost, part=True,

@@ -25,23 +25,20 @@ class Grouping(NamedTuple):
     period: bool
     #: rows dearest first; else periods in their order and sessions in the report's
     dearest_first: bool
-    #: a row adds up the runs of many sessions: a run's part is named ``<session id>/<run id>``
-    #: (by session a row is one session, and its runs are named alone)
-    mixes_sessions: bool
     #: what one row is, in a sentence ("2 kinds of agent with 0 tokens")
     noun: str
 
 
 #: each grouping's facts, one table for all
 GROUPING: dict[GroupBy, Grouping] = {
-    "session": Grouping(period=False, dearest_first=False, mixes_sessions=False, noun="session"),
-    "day": Grouping(period=True, dearest_first=False, mixes_sessions=True, noun="period"),
-    "week": Grouping(period=True, dearest_first=False, mixes_sessions=True, noun="period"),
-    "month": Grouping(period=True, dearest_first=False, mixes_sessions=True, noun="period"),
-    "model": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="model"),
-    "provider": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="provider"),
-    "cwd": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="directory"),
-    "agent": Grouping(period=False, dearest_first=True, mixes_sessions=True, noun="kind of agent"),
+    "session": Grouping(period=False, dearest_first=False, noun="session"),
+    "day": Grouping(period=True, dearest_first=False, noun="period"),
+    "week": Grouping(period=True, dearest_first=False, noun="period"),
+    "month": Grouping(period=True, dearest_first=False, noun="period"),
+    "model": Grouping(period=False, dearest_first=True, noun="model"),
+    "provider": Grouping(period=False, dearest_first=True, noun="provider"),
+    "cwd": Grouping(period=False, dearest_first=True, noun="directory"),
+    "agent": Grouping(period=False, dearest_first=True, noun="kind of agent"),
 }
 
 

@@ -325,28 +325,40 @@ RowOf = Callable[[str, str, "str | None", "float | None", "str | None"], "tuple[
 
 def _row_of(by: GroupBy, tz: tzinfo | None, cwds: dict[str, str | None] | None,
             agents: dict[str, dict[str, str]] | None) -> RowOf:
-    """The report's ``RowOf``: its key chosen once, not asked of every call.  ``cwds``: each
-    session's directory (``--by cwd``); ``agents``: its runs' kinds (``--by agent``)."""
-    key_of: Callable[[str, str, str | None, float | None, str | None], str]
-    if by == "session":
-        key_of = lambda session_id, provider, model, ts, run: session_id  # noqa: E731
-    elif by == "provider":
-        key_of = lambda session_id, provider, model, ts, run: provider  # noqa: E731
-    elif by == "model":
-        key_of = lambda session_id, provider, model, ts, run: model or "unknown"  # noqa: E731
-    elif by == "cwd":
-        known = cwds or {}
-        key_of = lambda session_id, provider, model, ts, run: known.get(session_id) or tokencwd.NO_CWD  # noqa: E731
-    elif by == "agent":
-        kinds = agents or {}
-        key_of = lambda session_id, provider, model, ts, run: tokenagents.row_of(kinds, session_id, run)  # noqa: E731
-    else:
-        day_keys: dict[float, str] = {}
-        key_of = lambda session_id, provider, model, ts, run: _period(ts, by, tz, day_keys)  # noqa: E731
-    if not GROUPING[by].mixes_sessions:
-        return lambda session_id, provider, model, ts, run: (key_of(session_id, provider, model, ts, run), run)
-    return lambda session_id, provider, model, ts, run: (
-        key_of(session_id, provider, model, ts, run), None if run is None else f"{session_id}/{run}")
+    """The report's ``RowOf``, chosen once, not asked of every call (one call a call: the
+    calls of a cold run are a million at the bench's scale 10).  By session a run's part is
+    named alone; in every other grouping a row adds up many sessions' runs, so a part is
+    ``<session id>/<run id>``.  ``cwds``: each session's directory (``--by cwd``);
+    ``agents``: its runs' kinds (``--by agent``)."""
+    known_cwds, kinds = cwds or {}, agents or {}
+    day_keys: dict[float, str] = {}
+
+    def by_session(session_id: str, provider: str, model: str | None, ts: float | None,
+                   run: str | None) -> tuple[str, str | None]:
+        return session_id, run
+
+    def by_provider(session_id: str, provider: str, model: str | None, ts: float | None,
+                    run: str | None) -> tuple[str, str | None]:
+        return provider, None if run is None else f"{session_id}/{run}"
+
+    def by_model(session_id: str, provider: str, model: str | None, ts: float | None,
+                 run: str | None) -> tuple[str, str | None]:
+        return model or "unknown", None if run is None else f"{session_id}/{run}"
+
+    def by_cwd(session_id: str, provider: str, model: str | None, ts: float | None,
+               run: str | None) -> tuple[str, str | None]:
+        return known_cwds.get(session_id) or tokencwd.NO_CWD, None if run is None else f"{session_id}/{run}"
+
+    def by_agent(session_id: str, provider: str, model: str | None, ts: float | None,
+                 run: str | None) -> tuple[str, str | None]:
+        return tokenagents.row_of(kinds, session_id, run), None if run is None else f"{session_id}/{run}"
+
+    def by_period(session_id: str, provider: str, model: str | None, ts: float | None,
+                  run: str | None) -> tuple[str, str | None]:
+        return _period(ts, by, tz, day_keys), None if run is None else f"{session_id}/{run}"
+
+    chosen = {"session": by_session, "provider": by_provider, "model": by_model, "cwd": by_cwd, "agent": by_agent}
+    return chosen.get(by, by_period)
 
 
 def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
