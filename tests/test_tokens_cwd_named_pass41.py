@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from agentscan.cli import app
 from agentscan.cli.tokens_empty import cwd_drops
 from agentscan.scan.scanner import Scanner
-from agentscan.scan.tokencwd import left_out
+from agentscan.scan.tokencwd import within
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from patch_builders import BASE, IDS, project_session
 
@@ -89,8 +89,8 @@ def test_left_out_tells_each_session_and_its_cwd(isolated_home: Path) -> None:
     home_of_two(isolated_home)
     with Scanner(home=str(isolated_home)) as scanner:
         refs = [scanner.resolve(native_id) for native_id in IDS[:2]]
-        assert [(ref.id, cwd) for ref, cwd in left_out(scanner, refs, API)] == [(f"claude:{IDS[1]}", WEB)]
-        assert left_out(scanner, refs, "/home/dev") == []
+        assert [(ref.id, cwd) for ref, cwd in within(scanner, refs, API)[1]] == [(f"claude:{IDS[1]}", WEB)]
+        assert within(scanner, refs, "/home/dev")[1] == []
 
 
 def test_the_wording_names_at_most_five() -> None:

@@ -118,6 +118,18 @@ class SessionDetail:
     truncated: dict[str, int] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def focused_id(self) -> str | None:
+        """The run ``show <subagent id>`` opened its session for (``extra["focus"]``), if any."""
+        focus = self.extra.get("focus")
+        return focus["subagent"] if focus else None
+
+    def focused_run(self) -> SubagentInfo | None:
+        """The run in focus, as ``subagents`` lists it (its own prompts and replies); ``None``:
+        none in focus, or the provider listed no run of that id."""
+        run = self.focused_id
+        return None if run is None else next((sub for sub in self.subagents if sub.id == run), None)
+
     def to_json(self) -> dict[str, Any]:
         doc = self.row.to_json()
         doc.update(

@@ -136,10 +136,8 @@ def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
 
 def focused_tools(detail: SessionDetail) -> list[ToolEvent] | None:
     """The calls of the subagent in focus (``show <subagent id>``), oldest first; ``None``: no focus."""
-    focus = detail.extra.get("focus")
-    if not focus:
-        return None
-    return [tool for tool in detail.tools if tool.subagent == focus["subagent"]]
+    run = detail.focused_id
+    return None if run is None else [tool for tool in detail.tools if tool.subagent == run]
 
 
 def _focus_where(detail: SessionDetail, term: Terminal, full: bool) -> str:
@@ -149,7 +147,8 @@ def _focus_where(detail: SessionDetail, term: Terminal, full: bool) -> str:
     marked = _focus_name(detail, term)
     calls = focused_tools(detail) or []
     if full:
-        talked = any(sub.prompts or sub.responses for sub in detail.subagents if sub.id == detail.extra["focus"]["subagent"])
+        run = detail.focused_run()
+        talked = run is not None and bool(run.prompts or run.responses)
         return f", its conversation under ↳ subagent {marked}" if calls or talked else "; none of its conversation recorded"
     focused = focused_talk(detail)
     talk = talk_clause(detail, focused) if focused is not None else ""
@@ -162,7 +161,7 @@ def _focus_where(detail: SessionDetail, term: Terminal, full: bool) -> str:
 
 def _focus_name(detail: SessionDetail, term: Terminal) -> str:
     """The focused subagent as the card names it (its tool calls' ``[id]``)."""
-    run = detail.extra["focus"]["subagent"]
+    run = detail.focused_id or ""
     return clean_path(subagent_names(detail, term).get(run, run))
 
 
@@ -334,7 +333,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         # which may all be the parent's (every call shown, its own are there, marked).
         focused = focused_tools(detail) if len(detail.tools) > TOOLS_SHOWN else None
         shown_tools = (focused or detail.tools)[-TOOLS_SHOWN:]
-        run = detail.extra["focus"]["subagent"] if focused is not None else ""
+        run = (detail.focused_id or "") if focused is not None else ""
         heading = tools_heading(detail, len(shown_tools),
                                 None if focused is None else FocusedCalls(clean_path(names.get(run, run)), len(focused)))
         lines += ["", *heading_lines(f"tool calls ({heading})", term)]

@@ -122,10 +122,9 @@ def focused_talk(detail: SessionDetail) -> FocusedTalk | None:
     """The focused run's own prompts and replies (``SubagentInfo.prompts``/``responses``);
     ``None``: no subagent in focus.  The parent's are never given as the run's: a run whose
     talk the provider did not record gets none (``talk_clause`` says so)."""
-    focus = detail.extra.get("focus")
-    if not focus:
+    if detail.focused_id is None:
         return None
-    run = next((sub for sub in detail.subagents if sub.id == focus["subagent"]), None)
+    run = detail.focused_run()
     prompts, responses = (run.prompts, run.responses) if run is not None else ((), ())
     if not prompts and not responses and detail.extra.get("parent_missing"):
         return FocusedTalk(detail.prompts, detail.responses, from_session=True)

@@ -250,15 +250,8 @@ class Provider(ABC):
         rewrite a new ctime) and the parser version; providers whose rows also
         depend on a database add its identity.  ``None`` means "do not cache".
         """
-        parts = [self.name, self.parser_version]
-        for path in ref.read_files:
-            stat = ctx.stat(path)
-            if stat is None:
-                return None
-            parts.append(file_identity(path, stat))
-        if len(parts) == 2:
-            return None
-        return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        files = ref.read_files
+        return files_identity(ctx, files, [self.name, self.parser_version]) if files else None
 
     def wants_refresh(self, row: SessionRow) -> bool:
         """Whether a cached ``row`` may be out of date in a way ``refresh_row`` can mend
@@ -313,6 +306,23 @@ class Provider(ABC):
         ``ctx.cwd_candidates`` itself.
         """
         return set()
+
+
+def files_identity(ctx: ScanContext, paths: Iterable[str | os.PathLike[str]], head: Sequence[str] = (), *,
+                   absent_ok: bool = False) -> str | None:
+    """One key for what ``paths`` are now (``file_identity`` each, after ``head``): ``None``
+    when one is missing, unless ``absent_ok`` (its absence is then part of the key: a
+    file written later gives another)."""
+    parts = list(head)
+    for path in paths:
+        stat = ctx.stat(path)
+        if stat is None:
+            if not absent_ok:
+                return None
+            parts.append(f"{path}\0-")
+        else:
+            parts.append(file_identity(path, stat))
+    return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 
 def file_identity(path: object, stat: os.stat_result) -> str:

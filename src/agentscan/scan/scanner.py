@@ -329,10 +329,15 @@ class Scanner:
         index) answers instead.  A subagent's own id finds its parent.
         Raises ``SessionNotFound``, ``IdTooShort`` or ``AmbiguousSessionId``.
         """
+        return self.find(query)[0]
+
+    def find(self, query: str) -> tuple[SessionRef, str | None]:
+        """``resolve``'s session, and the run ``query`` names in it (a subagent's own id:
+        ``show`` focuses it, ``tokens`` totals its session); ``None``: the session itself."""
         from agentscan.scan.arguments import session_query
         from agentscan.scan.resolve import find_session
 
-        return find_session(self, session_query(query))[0]
+        return find_session(self, session_query(query))
 
     def _known(self, name: str) -> bool:
         """Whether this scanner scans the provider ``name`` (a query's ``provider:`` prefix)."""

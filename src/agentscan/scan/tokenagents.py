@@ -88,19 +88,13 @@ def run_types(scanner: Scanner, refs: Sequence[SessionRef],
 
 
 def _identity(ctx: ScanContext, paths: Sequence[str]) -> str:
-    """What ``paths`` are now, for a stamp: each one's identity (``file_identity``: a file
-    written, rewritten or replaced is another), or that it is absent (one written later is
-    another stamp); ``""`` for no paths."""
+    """What ``paths`` are now, for a stamp, a missing one's absence too (one written later
+    is another stamp); ``""`` for no paths."""
     if not paths:
         return ""
-    from agentscan.digests import blake2b
-    from agentscan.providers.base import file_identity
+    from agentscan.providers.base import files_identity
 
-    parts = []
-    for path in paths:
-        stat = ctx.stat(path)
-        parts.append(f"{path}\0-" if stat is None else file_identity(path, stat))
-    return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    return files_identity(ctx, paths, absent_ok=True) or ""
 
 
 def _kept_under(ref: SessionRef) -> str:

@@ -58,8 +58,3 @@ def within(scanner: Scanner, refs: Sequence[SessionRef], cwd: str
         else:
             outside.append((ref, where))
     return inside, outside, cwds
-
-
-def left_out(scanner: Scanner, refs: Sequence[SessionRef], cwd: str) -> list[tuple[SessionRef, str | None]]:
-    """Those of ``refs`` that ``within`` leaves out, each with its working directory."""
-    return within(scanner, refs, cwd)[1]

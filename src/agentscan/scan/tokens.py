@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Sequence, cast
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.errors import UsageProblem
-from agentscan.scan.arguments import moment, names, session_query, time_zone
+from agentscan.scan.arguments import moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
@@ -63,11 +63,9 @@ def token_report(
     since, until = moment(since, "since", tz), moment(until, "until", tz)
     if since is not None and until is not None and since >= until:
         raise UsageProblem("--since must be before --until (the range is empty)")
-    from agentscan.scan.resolve import find_session
-
     ids, providers = names(ids), names(providers)
-    # Each id with its session and the run it names (``Scanner.resolve`` without the run).
-    asked = tuple((query, *find_session(scanner, session_query(query))) for query in ids)
+    # Each id with its session and the run it names.
+    asked = tuple((query, *scanner.find(query)) for query in ids)
     refs = [ref for _, ref, _ in asked] if ids else scanner.refs(providers)
     by_provider = tuple(ref for ref in refs if ref.provider not in providers) if providers and ids else ()
     if by_provider:
