@@ -80,7 +80,7 @@ def test_a_mistyped_tz_is_said_once_by_list_show_and_tokens(isolated_home: Path)
             assert _stderr(*argv).count(NOTE) == 1, argv
         # Not where no local time is printed or read, nor with a zone given, nor under --quiet.
         for argv in (["list", "--json"], ["show", SESSION[:8], "--json"], ["tokens", "--json"],
-                     ["list", "--tz", "Asia/Tokyo"], ["show", SESSION[:8], "--tz", "utc"], ["-q", "list"]):
+                     ["tokens", "--by", "Session", "--json"], ["list", "--tz", "Asia/Tokyo"], ["show", SESSION[:8], "--tz", "utc"], ["-q", "list"]):
             assert "TZ=" not in _stderr(*argv), argv
 
 

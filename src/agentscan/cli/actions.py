@@ -151,12 +151,12 @@ def run_tokens(
     from agentscan.scan.cwdmatch import asked_directory
 
     cwd = asked_directory(cwd) if cwd else None
+    group = parse_group(by)  # (any case: ``--by Session`` is by session below too)
     zone_info = zone(tz)
-    note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or by != "session"))
+    note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
     since_at = parse_when(since, tz=zone_info) if since is not None else None
     until_at = parse_when(until, tz=zone_info, end_of_day=True) if until is not None else None
-    group = parse_group(by)
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
                  by=group, cwd=cwd, zone=zone_info, as_json=as_json,

@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
     app.command("export", cls=GlobalOptionsCommand,
                 short_help="Write every matching session to a JSONL, CSV or SQLite index.",
                 epilog=examples("agentscan export -f sqlite -o ~/agent-sessions.sqlite --quiet   # for cron",
-                                "agentscan export -f csv -o - --since 30d",
+                                "agentscan export -f csv --since 30d    # to stdout (no --output): for a pipe",
                                 "agentscan export -f jsonl -o days.jsonl --days --tz Europe/Paris"))(export_command)
     app.command("doctor", cls=GlobalOptionsCommand,
                 short_help="Where agentscan looks, what it found, and the hooks installed.",
@@ -57,18 +57,14 @@ def export_command(
     from agentscan.cli import render
     from agentscan.cli.state import provider_names, reject_blank
     from agentscan.errors import UsageProblem
-    from agentscan.export.run import STDOUT, run_export
+    from agentscan.export.run import STDOUT, parse_format, run_export
     from agentscan.timeutil import parse_when, zone
 
     state = state_of(ctx)
     reject_blank(output=output_text, since=since)
-    if output_text is None:
-        # No --output is stdout, for a pipe, as ``gh`` and ``sqlite-utils`` have it; SQLite needs a file.
-        if fmt == "sqlite":
-            raise UsageProblem("--format sqlite needs --output PATH: SQLite cannot be written to stdout")
-        if as_json:
-            raise UsageProblem("--json and the export (to stdout without --output) would both write to stdout; "
-                               "give --output PATH")
+    fmt = parse_format(fmt)  # any case (-f CSV), as --provider takes it
+    # No --output is stdout, for a pipe, as ``gh`` and ``sqlite-utils`` have it (SQLite needs a
+    # file: ``run_export`` says so).
     to_stdout = output_text in (None, "-")
     provider = provider_names(provider)
     day_zone = zone(tz)
@@ -79,7 +75,7 @@ def export_command(
     if lock_timeout < 0:
         raise UsageProblem(f"--lock-timeout must be 0 or more seconds, not {lock_timeout:g}")
     if to_stdout and as_json:
-        raise UsageProblem("--json and --output - would both write to stdout; choose one")
+        raise UsageProblem("--json and the export would both write to stdout (no --output, or -); give --output PATH")
     if to_stdout:
         output = STDOUT
     else:
@@ -100,7 +96,11 @@ def export_command(
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days,
                         zone=day_zone)
     end_progress()
-    if to_stdout:
+    if to_stdout and not result.sessions:
+        # Nothing on stdout, and a pipe's reader would get an empty file without a word: why,
+        # on stderr, as ``list`` says it (--quiet: nothing).
+        _say_why_none(state, scanner, filters, zone(tz))
+    elif to_stdout:
         if not quiet:
             render.note(f"wrote {_what(result, days)} to stdout ({result.format})", tty_only=True)
     elif as_json and not quiet:
@@ -125,6 +125,17 @@ def _why_none(result, filters) -> str:  # noqa: ANN001 - an ExportResult and a L
     which = f"{'/'.join(filters.providers)} " if filters.providers else ""
     since = f" updated since {short_time(filters.since)}" if filters.since is not None else ""
     return f": no {which}session{since}"
+
+
+def _say_why_none(state, scanner, filters, shown_zone) -> None:  # noqa: ANN001 - imported lazily
+    """Why no session matched ``filters`` (``no sessions updated since … (11 older; …)``), in
+    ``list``'s words, its times in ``shown_zone`` (``--tz``; ``None``: local)."""
+    from agentscan.cli import render
+    from agentscan.cli.list_answer import why_empty
+
+    page = scanner.list_page(limit=1, filters=filters)
+    if not page.rows:
+        render.note(why_empty(state, page, filters, shown_zone))
 
 
 def _what(result, days: bool) -> str:  # noqa: ANN001 - an ExportResult, imported lazily

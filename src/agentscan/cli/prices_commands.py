@@ -44,6 +44,10 @@ def prices_command(
     if update and reset:
         raise UsageProblem("--update and --reset cannot be combined")
     reject_blank(at=at)
+    if any(not name.strip() for name in models or ()):
+        # As an empty option is (``reject_blank``): ``prices "$MODEL"`` with the variable unset
+        # printed a blank row with no price, and exit 0.
+        raise UsageProblem("MODEL is empty (is a variable unset?): give a model name such as sonnet-4.5, or leave it out")
     if at is not None and not models:
         raise UsageProblem("--at needs a MODEL: the prices of which model, then? (agentscan prices MODEL --at WHEN)")
     # A call is priced at its own time (a price may change: a long-context premium that

@@ -71,7 +71,7 @@ def export(
 
     ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.
     """
-    _check(fmt, output, per_day)
+    fmt = _check(fmt, output, per_day)
     lines = _lines(fmt, rows, usage_days, per_day)
     if output == STDOUT:  # for a pipe: agentscan export -f csv -o - | duckdb
         from agentscan.export.files import to_stdout
@@ -122,15 +122,25 @@ def export(
         raise ExportFailed(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
-def _check(fmt: str, output: Path, per_day: bool) -> None:
-    if fmt not in FORMATS:
+def parse_format(fmt: str) -> str:
+    """``fmt`` as one of ``FORMATS``, in any case (``CSV``, as ``--provider`` takes ``Claude``),
+    or a usage error naming them."""
+    wanted = fmt.strip().casefold()
+    if wanted not in FORMATS:
         from agentscan.toolkit.words import unknown_choice
 
         raise UsageProblem(unknown_choice("--format", fmt, list(FORMATS)))
+    return wanted
+
+
+def _check(fmt: str, output: Path, per_day: bool) -> str:
+    """``fmt`` (``parse_format``), refused where it cannot be written."""
+    fmt = parse_format(fmt)
     if fmt == "sqlite" and output == STDOUT:
-        raise UsageProblem("--format sqlite needs a file: SQLite cannot be written to stdout")
+        raise UsageProblem("--format sqlite needs --output PATH: SQLite cannot be written to stdout")
     if fmt == "sqlite" and per_day:
         raise UsageProblem("--days is for jsonl and csv: a SQLite export always has the token_days table")
+    return fmt
 
 
 #: how every SQLite database starts (its header string)
@@ -238,11 +248,14 @@ def run_export(
     from agentscan.pricing import PriceBook
     from agentscan.scan.costs import priced, with_costs
 
-    _check(fmt, output, days)
+    fmt = _check(fmt, output, days)
     if zone is not None and not days:
         # An index's days are UTC, so that every run (a cron job's zone, a laptop's) adds to the same ones.
-        raise UsageProblem("--tz is for --days (JSON Lines or CSV): SQLite's token_days and a session's "
-                           "times are UTC")
+        # Said for the format asked for: a JSON Lines export was told about SQLite's tables.
+        if fmt == "sqlite":
+            raise UsageProblem("--tz is for --days, with jsonl or csv (each day's rows in that zone); an SQLite "
+                               "index's token_days, like a session's times, are always UTC")
+        raise UsageProblem("--tz is for --days (each day's rows in that zone); a session's times are always UTC")
     problems = scanner.unreadable_explicit_roots()
     if problems:  # before anything is written: a failed run leaves the last good file as it was (docs/cron.md)
         from agentscan.errors import NoReadableRoot

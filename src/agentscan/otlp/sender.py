@@ -47,17 +47,19 @@ class SendResult:
 
 
 def choose_protocol(protocol: str) -> str:
+    """The protocol ``protocol`` (``PROTOCOLS``, in any case, as every choice option) sends with."""
     from agentscan.otlp import encode_proto
 
-    if protocol not in PROTOCOLS:
+    wanted = protocol.strip().casefold()
+    if wanted not in PROTOCOLS:
         from agentscan.toolkit.words import unknown_choice
 
         raise UsageProblem(unknown_choice("--protocol", protocol, list(PROTOCOLS)))
-    if protocol == "json":
+    if wanted == "json":
         return "json"
     if encode_proto.available():
         return "protobuf"
-    if protocol == "protobuf":
+    if wanted == "protobuf":
         raise UsageProblem("--protocol protobuf needs opentelemetry-proto: pip install 'agentscan[otlp]'")
     return "json"
 

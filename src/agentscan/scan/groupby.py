@@ -43,9 +43,11 @@ GROUPING: dict[GroupBy, Grouping] = {
 
 
 def parse_group(value: str) -> GroupBy:
-    """``value`` as a grouping, or a usage error naming the valid ones."""
+    """``value`` as a grouping, in any case (``--by Agent``, as ``--provider`` takes
+    ``Claude``), or a usage error naming the valid ones."""
+    wanted = value.strip().casefold()
     for group in GROUPINGS:
-        if value == group:
+        if wanted == group:
             return group
     from agentscan.toolkit.words import unknown_choice
 
