@@ -59,7 +59,7 @@ class ReadProgress:
     def __init__(self, complete_offset: int = 0, lines: int = 0, values: ValueCounts | None = None) -> None:
         self.complete_offset = complete_offset
         self.lines = lines
-        self.values = values
+        self.values = values if values is not None else ValueCounts()
 
 
 class JsonLine(NamedTuple):
@@ -194,7 +194,7 @@ def iter_json_lines(
         return
     handle, reached = opened
     progress = progress or ReadProgress(reached)
-    with tallied(path, ctx, _carried(progress, start, reached), tell=tell_values) as tally, handle:
+    with tallied(path, ctx, carried_values(progress.values, start, reached), tell=tell_values) as tally, handle:
         progress.values = tally.counts
         yield from _iter_handle(handle, path, ctx, reached, first_line, prefilter, max_line, progress, tally=tally)
 
@@ -214,7 +214,7 @@ def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_lin
         return
     handle, reached = opened
     progress = progress or ReadProgress(reached)
-    carried = _carried(progress, start, reached)
+    carried = carried_values(progress.values, start, reached)
     if end is not None:
         handle = io.BufferedReader(_Bounded(handle, end - reached), buffer_size=_CHUNK)
     with tallied(path, ctx, carried, tell=tell_values) as tally, handle:
@@ -223,10 +223,11 @@ def iter_json_records(path: Path, ctx: ScanContext, *, start: int = 0, first_lin
                                 progress, records_only=True, tally=tally)
 
 
-def _carried(progress: ReadProgress, start: int, reached: int) -> ValueCounts | None:
-    """The values a read from ``start`` goes on from: those of the read that ended there,
-    unless it starts from the beginning (or could not seek there: ``open_at``)."""
-    return progress.values if start and reached == start else None
+def carried_values(values: ValueCounts, start: int, reached: int) -> ValueCounts | None:
+    """The bad values a read from ``start`` goes on from: ``values``, its progress's (those of
+    the read that ended there), unless it starts from the beginning or could not seek there
+    (``open_at`` ``reached`` another offset).  ``linescan`` resumes the same way."""
+    return values if start and reached == start else None
 
 
 def _iter_handle(

@@ -30,7 +30,7 @@ from agentscan.context import ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import short_json_error
-from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, decompression_capped, open_at
+from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, open_at
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
 
@@ -55,7 +55,7 @@ class ScanProgress:
         self.complete_offset = complete_offset
         self.lines = lines
         self.crc = crc
-        self.values = values
+        self.values = values if values is not None else ValueCounts()
 
 
 def matching_records(
@@ -91,8 +91,7 @@ def matching_records(
     if opened is None:
         return
     handle, reached = opened
-    carried = progress.values if start and reached == start else None
-    with tallied(path, ctx, carried, tell=tell_values) as tally, handle:
+    with tallied(path, ctx, carried_values(progress.values, start, reached), tell=tell_values) as tally, handle:
         progress.values = tally.counts
         if reached != start:  # cannot seek: the earlier scan's progress does not apply
             progress.complete_offset, progress.lines, progress.crc = 0, 0, 0
@@ -219,7 +218,7 @@ class _Scan:
         path, ctx, marker = self.path, self.ctx, self.marker
         tally = self.tally
         if tally is not None:  # (a line number only when a value is noted: ``valuewarnings``)
-            tally.block = block
+            tally.locate = block.line_number
         long_lines = _long_lines(data, end, self.max_line) if end > self.max_line else []
         for line_start, _ in long_lines:
             self._too_long(block.line_number(line_start))
@@ -270,7 +269,7 @@ class _Scan:
                 ctx.warn(path, f"JSON line is {json_kind(record)}, not an object; skipped", block.line_number(line_start))
                 continue
             if tally is not None:
-                tally.start = line_start
+                tally.position = line_start
             yield self.offset + line_start, record
 
     def _last_line(self, line: bytes) -> Iterator[tuple[int, dict]]:
@@ -302,7 +301,7 @@ class _Scan:
             self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", number)
             return
         if self.tally is not None:  # (read again when resumed: its values are not carried)
-            self.tally.block, self.tally.line, self.tally.unfinished = None, number, True
+            self.tally.locate, self.tally.line, self.tally.unfinished = None, number, True
         yield self.offset, record
 
 

@@ -20,17 +20,22 @@ file: cached with its result (``ScanContext.warnings.capture``) and said again f
 
 A file read in parts still says one warning, the one a read of it whole says: a read that
 resumes after a kept state (``claude/incremental``, ``claude/rowresume``) goes on from the
-counts the state kept (``ValueCounts``, in the reader's progress: ``carried``), and the
-halves of a huge file read on two cores are each read without a word (``tell=False``),
-their counts joined (the first half's first value stands, the counts add) and said once.
+counts the state kept (``ValueCounts``, in the reader's progress: ``jsonl.carried_values``),
+and the halves of a huge file read on two cores are each read without a word (``tell=False``),
+their counts joined (the first half's first value stands, the counts add) and said once
+(``say_joined``).
 
-A value met with no reader open (a database row, a whole JSON document) is not told.
+Two sources that are no lines open a tally of their own: a Gemini legacy whole-file chat
+(``gemini/chatlog``: one warning a file, at the line its message starts on, found only
+when a value is noted) and a Cursor composer's bubbles (``cursor/bubblenotes``: one warning
+a composer, naming it and the bubble, since one database holds every session).  A value
+met with no tally open (another database's rows, another whole JSON document) is not told.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
@@ -40,10 +45,6 @@ USAGE, TIME = "usage", "time"
 #: what each kind's warning says before its details (``doctor`` counts warnings by it)
 USAGE_HEAD = "usage value is not a token count"
 TIME_HEAD = "time outside the supported range (1970-01-02 to 9997), taken as unknown"
-
-
-class _Lines(Protocol):
-    def line_number(self, position: int) -> int: ...
 
 
 class ValueCounts:
@@ -61,51 +62,42 @@ class ValueCounts:
     def __bool__(self) -> bool:
         return bool(self.complete or self.tail)
 
-    def carried(self) -> ValueCounts:
-        """The counts a read that goes on from here starts from (a copy: a read stopped
-        early leaves these as they were)."""
-        return ValueCounts({kind: list(entry) for kind, entry in self.complete.items()})
+    def state(self) -> dict[str, list]:
+        """The counts a read that goes on from the last complete line starts from (a copy: a
+        read stopped early leaves these as they were), as JSON: a resume state keeps it."""
+        return _copied(self.complete)
 
     def then(self, later: ValueCounts, lines_before: int = 0) -> ValueCounts:
         """These counts (of the part read first, which ends at a line's end) and ``later``'s,
         whose lines are numbered from ``lines_before`` lines on: the first value met stands,
         the counts add."""
-        joined = self.carried()
+        joined = ValueCounts(self.state())
         _add(joined.complete, later.complete, lines_before)
         _add(joined.tail, later.tail, lines_before)
         return joined
 
-    def kinds_from(self, other: ValueCounts, kinds: tuple[str, ...]) -> ValueCounts:
-        """These counts with ``kinds`` taken from ``other`` instead (a read of the same bytes that
-        met every value of those kinds, where this one met only some: ``claude/sidepass``), the
-        kinds in the order one read would have met them (a time before a usage value of its line:
-        a reader reads a record's time first)."""
-        def chosen(mine: dict[str, list], theirs: dict[str, list]) -> dict[str, list]:
-            found = {kind: list(entry) for kind, entry in mine.items() if kind not in kinds}
-            found.update((kind, list(entry)) for kind, entry in theirs.items() if kind in kinds)
-            return dict(sorted(found.items(), key=lambda item: (item[1][1] is None, item[1][1] or 0, item[0] != TIME)))
-
-        return ValueCounts(chosen(self.complete, other.complete), chosen(self.tail, other.tail))
-
     def whole(self) -> dict[str, list]:
         """What the read met, its unfinished last line's too."""
-        found = {kind: list(entry) for kind, entry in self.complete.items()}
+        found = _copied(self.complete)
         _add(found, self.tail, 0)
         return found
 
-    def say(self, ctx: ScanContext, path: object) -> None:
+    def say(self, ctx: ScanContext, path: object, *, unit: str = "file",
+            place: Callable[[int | None], str] | None = None) -> None:
+        """One warning a kind: its first value, at its line, and how many the ``unit`` held.
+        ``place``: the words that say where a value was met, from its ``line`` (which then
+        stands for something else: a Cursor composer's bubble), the warning given no line."""
         for message, line, count in self.whole().values():
+            notes = [] if place is None else [place(line)]
             if count > 1:
-                message += f" (the first of {count:,} such values in this file)"
-            ctx.warn(path, message, line)
-
-    def state(self) -> dict[str, list]:
-        """The counts a read resumed at the last complete line goes on from (JSON)."""
-        return {kind: list(entry) for kind, entry in self.complete.items()}
+                notes.append(f"the first of {count:,} such values in this {unit}")
+            if notes:
+                message += f" ({'; '.join(notes)})"
+            ctx.warn(path, message, line if place is None else None)
 
     def to_parts(self) -> list:
         """Both dicts, for a helper process's answer (``from_parts``)."""
-        return [self.state(), {kind: list(entry) for kind, entry in self.tail.items()}]
+        return [self.state(), _copied(self.tail)]
 
     @classmethod
     def from_parts(cls, parts: object) -> ValueCounts:
@@ -123,14 +115,26 @@ class ValueCounts:
     def _checked(doc: object) -> dict[str, list]:
         if not isinstance(doc, dict):
             raise ValueError("value counts are not an object")
-        found = {}
         for kind, entry in doc.items():
             if not (isinstance(kind, str) and isinstance(entry, list) and len(entry) == 3
                     and isinstance(entry[0], str) and (entry[1] is None or type(entry[1]) is int)
                     and type(entry[2]) is int and entry[2] > 0):
                 raise ValueError("bad value count")
-            found[kind] = list(entry)
-        return found
+        return _copied(doc)
+
+
+def say_joined(ctx: ScanContext, path: object, first: ValueCounts, later: ValueCounts, lines_before: int) -> ValueCounts:
+    """The counts of a file read in two parts, neither of which said its own (``tell=False``):
+    ``first``'s (the part that ends at a line's end) then ``later``'s, whose lines are numbered
+    from ``lines_before`` lines on, said as one read's (``claude/halfjoin``, ``claude/usagehalves``)."""
+    counts = first.then(later, lines_before)
+    counts.say(ctx, path)
+    return counts
+
+
+def _copied(counts: dict[str, list]) -> dict[str, list]:
+    """``counts`` with entries of their own (a tally adds to its entries in place)."""
+    return {kind: list(entry) for kind, entry in counts.items()}
 
 
 def _add(into: dict[str, list], later: dict[str, list], lines_before: int) -> None:
@@ -144,21 +148,24 @@ def _add(into: dict[str, list], later: dict[str, list], lines_before: int) -> No
 
 class FileTally:
     """What one read of one file met (``counts``: from ``carried``'s, when it goes on from
-    an earlier read's).  The reader keeps ``line`` (the number of the line just handed out)
-    or ``block`` and ``start`` (a ``linescan`` block and where in it that line starts,
-    numbered only when a value is noted) up to date, and sets ``unfinished`` while it hands
-    out the last line, which has no newline yet (``end_unfinished``: it had one after all)."""
+    an earlier read's).  The reader keeps up to date where the record just handed out is:
+    ``line``, its line's number, or ``position``, a place ``locate`` turns into that number
+    only when a value is noted (a reader that does not count lines as it goes:
+    ``linescan``'s offset in its block, a legacy Gemini chat's message index), and sets
+    ``unfinished`` while it hands out the last line, which has no newline yet
+    (``end_unfinished``: it had one after all)."""
 
-    __slots__ = ("path", "ctx", "line", "block", "start", "counts", "unfinished", "tell", "_last")
+    __slots__ = ("path", "ctx", "line", "locate", "position", "counts", "unfinished", "tell", "_last")
 
     def __init__(self, path: object, ctx: ScanContext, carried: ValueCounts | None = None, *,
                  tell: bool = True) -> None:
         self.path = path
         self.ctx = ctx
         self.line: int | None = None
-        self.block: _Lines | None = None
-        self.start = 0
-        self.counts = carried.carried() if carried is not None else ValueCounts()
+        #: ``position``'s line number (set: it stands for ``line``)
+        self.locate: Callable[[int], int] | None = None
+        self.position = 0
+        self.counts = ValueCounts(carried.state()) if carried is not None else ValueCounts()
         self.unfinished = False
         #: say the counts when the read reaches the file's end (else its caller joins and says them)
         self.tell = tell
@@ -167,7 +174,8 @@ class FileTally:
 
     def note(self, kind: str, message: str) -> None:
         # ``show`` reads a record's time in the row's pass and again in its observer.
-        where = (id(self.block), self.start) if self.block is not None else self.line
+        # (The locator itself, not its ``id``: a block's is reused by a later block's.)
+        where = (self.locate, self.position) if self.locate is not None else self.line
         if self._last.get(kind) == (where, message):
             return
         self._last[kind] = (where, message)
@@ -176,7 +184,7 @@ class FileTally:
         if entry is not None:
             entry[2] += 1
             return
-        line = self.block.line_number(self.start) if self.block is not None else self.line
+        line = self.locate(self.position) if self.locate is not None else self.line
         found[kind] = [message, line, 1]
 
     def end_unfinished(self) -> None:

@@ -17,7 +17,7 @@ from agentscan.providers.claude.filesummary import FileSummary, RecentIds
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.windowed import SettledTotals, WindowedTotals, _sums_of_state
 from agentscan.toolkit.jsonl import ReadProgress
-from agentscan.toolkit.valuewarnings import ValueCounts
+from agentscan.toolkit.valuewarnings import ValueCounts, say_joined
 
 
 class Join:
@@ -113,10 +113,8 @@ class Join:
         progress.complete_offset, progress.lines = self.offset, first_lines + self.lines - 1
         for path_text, message, line, _ in self.said:  # in order, after the first half's: as the one pass says them
             ctx.warn(path_text, message, None if line is None else first_lines + line - 1)
-        # Then the bad values of both halves, as one (neither half said its own: ``row.summarize``).
-        first = progress.values if progress.values is not None else ValueCounts()
-        progress.values = first.then(self.values, first_lines - 1)
-        progress.values.say(ctx, main.path)
+        # Then the bad values of both halves, as one (neither half said its own: ``halves``).
+        progress.values = say_joined(ctx, main.path, progress.values, self.values, first_lines - 1)
         return main, joined
 
 

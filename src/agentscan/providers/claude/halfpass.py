@@ -160,7 +160,8 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
     held = ctx.warnings = _HeldFew()
     # (``seam``: a compaction's newest record before it may be in the first half, unread here:
     # its own time bounds the copies after it, so this half looks up all the one pass would.)
-    summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary, seam=True)
+    # (Its bad values unsaid: joined with the first half's and said once, ``halfjoin``.)
+    summarize(path, ctx, totals=totals, progress=progress, facts=facts, resumed=summary, seam=True, tell_values=False)
     return {
         "summary": summary.to_state(), "results": summary.results, "inline": bool(summary.inline),
         "early_texts": texts.early, "early_models": models.early, "stand_in": texts.stand_in or models.stand_in,
@@ -171,8 +172,7 @@ def second_half(path: Path, ctx: ScanContext, seam: int, with_facts: bool, summa
         "inserted": len(totals._recent) + totals.evictions, "exact": totals.exact, "unkeyed": totals.unkeyed,
         "messages": totals.message_ids().tobytes(),
         "said": held.said, "offset": progress.complete_offset, "lines": progress.lines,
-        # (Unsaid: joined with the first half's and said once, ``halfjoin``.)
-        "values": [{}, {}] if progress.values is None else progress.values.to_parts(),
+        "values": progress.values.to_parts(),
         "floor": None if floor is None else floor.isoformat(), "looked_up": seen.looked_up.tobytes(),
         "met_any": seen.met_any, "compactions": seen.compactions,
     }

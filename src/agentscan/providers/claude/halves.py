@@ -126,7 +126,7 @@ def leading_summaries(path: Path, ctx: ScanContext) -> dict[str, str]:
     if end == start:
         return {}
     with ctx.held_warnings():  # (the first half's pass says them)
-        return summarize(path, ctx, end=end)._summaries
+        return summarize(path, ctx, end=end, tell_values=False)._summaries
 
 
 class Halves:
@@ -167,7 +167,8 @@ class Halves:
         totals, progress = HalfTotals(), ReadProgress()
         # Held until the join: a file replaced meanwhile is read again, and says its own.
         with ctx.held_warnings() as held:
-            main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam)
+            # (Its bad values are said with the second half's, joined: ``halfjoin``.)
+            main = summarize(path, ctx, totals=totals, progress=progress, facts=facts, end=seam, tell_values=False)
         self._said = held.said
         return main, totals, progress
 
@@ -192,8 +193,7 @@ class Halves:
         say(ctx, self._said)
         if progress.complete_offset != self.seam:
             self.stop()  # (its answer would go unused)
-            if progress.values:  # (unsaid by the half's pass: ``row.summarize``)
-                progress.values.say(ctx, path)
+            progress.values.say(ctx, path)  # (unsaid by the half's pass: ``first_half``)
             return main, totals  # the line cap, or a read that failed: the one pass stopped there too
         answer = last_answer(self._helper)
         self._helper = None

@@ -138,12 +138,11 @@ def _state_entry(path: Path, stat: os.stat_result, scan: FileScan, calls: list[C
     # As many as one pass's capture keeps (``scan_file``'s): a resumed pass, or one by halves,
     # joins two lists each cut there, and its state would say another "N more" later.
     warnings = (earlier + scan.warnings)[:CAPTURE_LIMIT]
-    values = scan.progress.values
     return {
         "path": str(path), "dev": stat.st_dev, "ino": stat.st_ino, "stamp": _stamp(stat),
         "offset": scan.progress.complete_offset, "lines": lines, "crc": scan.progress.crc,
         # (Up to the last complete line: an unfinished one is read again.)
-        "values": {} if values is None else values.state(),
+        "values": scan.progress.values.state(),
         "warnings": [w.to_json() for w in warnings if w.line is not None and w.line <= lines],
         "tail_warnings": [w.to_json() for w in warnings if not (w.line is not None and w.line <= lines)],
         "calls": calls,

@@ -63,7 +63,8 @@ def summarize(
     there, a line boundary (the first half of a transcript read on two cores: ``halves``).
     ``seam``: the pass begins at a seam, the times before it unknown (the second half: ``halfpass``).
     Not ``tell_values``: the bad values met (``valuewarnings``) are left in ``progress.values``
-    for the caller to say (a pass without totals beside a side pass: ``sidepass``)."""
+    for the caller to say, joined with another read's: a half's (``halves``, ``halfpass``),
+    a pass without totals beside a side pass (``sidepass``)."""
     start, first_line, size = 0, 1, None
     if resumed is not None and progress is not None:
         summary = resumed
@@ -101,10 +102,8 @@ def summarize(
     # The calls of an advisor a call consulted (``usage.advisor_calls``): only for the sums.
     advisors = Advisors() if totals is not None else None
     try:
-        # A half's bad values are said with the other half's, joined (``halves``): a pass to
-        # ``end`` (the first half) or from a ``seam`` (the second, in the helper) says none.
         for record in iter_json_records(path, ctx, start=start, first_line=first_line, progress=read, end=end,
-                                        tell_values=tell_values and end is None and not seam):
+                                        tell_values=tell_values):
             summary.records += 1
             order += 1
             if tell is not None and not summary.records % reporting.TOLD_EVERY:

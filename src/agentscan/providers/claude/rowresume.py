@@ -157,7 +157,7 @@ def keep(ctx: ScanContext, path: Path, before: os.stat_result, progress: ReadPro
         "crc": crc, "summary": summary.to_state(), "totals": totals_doc,
         "facts": None if facts is None else facts.to_state(),
         "warnings": [[w.message, w.line] for w in captured],
-        "values": {} if progress.values is None else progress.values.state(),
+        "values": progress.values.state(),
     })
     cache = ctx.file_cache
     cache.put_file(str(path), KIND, before.st_size, before.st_mtime_ns, _version(), "", progress.complete_offset,

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
-from agentscan.toolkit.valuewarnings import USAGE, ValueCounts
+from agentscan.toolkit.valuewarnings import TIME, USAGE, ValueCounts
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.filesummary import FileSummary
@@ -113,8 +113,7 @@ class SidePass:
         this pass's did not.  The bad values both met are said then, as one pass's (this
         pass, ``row.summarize`` without totals, leaves them in ``progress.values``)."""
         totals, values = self._sums(main, progress)
-        found = progress.values if progress.values is not None else ValueCounts()
-        progress.values = found.kinds_from(values, (USAGE,))
+        progress.values = _usage_from(progress.values, values)
         progress.values.say(self._ctx, self._path)
         return totals
 
@@ -143,6 +142,19 @@ class SidePass:
             if passing:
                 self._ctx.warn(path, message, line, passing=True)
         return totals, values
+
+
+def _usage_from(here: ValueCounts, helper: ValueCounts) -> ValueCounts:
+    """``here``'s counts (this pass's, which met every time) with the usage values ``helper``'s
+    (the side pass's, which met every call's), the kinds in the order one pass would have met
+    them (a time before a usage value of its line: a reader reads a record's time first)."""
+    def chosen(mine: dict[str, list], theirs: dict[str, list]) -> dict[str, list]:
+        found = {kind: list(entry) for kind, entry in mine.items() if kind != USAGE}
+        if USAGE in theirs:
+            found[USAGE] = list(theirs[USAGE])
+        return dict(sorted(found.items(), key=lambda item: (item[1][1] is None, item[1][1] or 0, item[0] != TIME)))
+
+    return ValueCounts(chosen(here.complete, helper.complete), chosen(here.tail, helper.tail))
 
 
 def only_appended(path: Path, before: os.stat_result) -> bool:
@@ -197,4 +209,4 @@ def side_pass(path: Path, ctx: ScanContext, stable: bool, *, limit: int | None =
                         advisors.drain(add)
             if records == limit:
                 break
-    return totals, records, progress.complete_offset, progress.lines, progress.values or ValueCounts()
+    return totals, records, progress.complete_offset, progress.lines, progress.values

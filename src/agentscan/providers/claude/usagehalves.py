@@ -151,10 +151,9 @@ def second_half(path: Path, ctx: ScanContext, subagent: str | None, base: int, s
         scan = scan_file(path, ctx, subagent=subagent, base=base, start=seam, exact=exact, count_lines=True, own=own,
                          tell_values=False)
     progress = scan.progress
-    values = progress.values.to_parts() if progress.values is not None else [{}, {}]
     return HelperHalf(scan.calls, progress.complete_offset, progress.lines, progress.crc,
                       [(warning.path, warning.message, warning.line) for warning in scan.warnings],
-                      captured.passing or captured.overflowed, scan.inline, values)
+                      captured.passing or captured.overflowed, scan.inline, progress.values.to_parts())
 
 
 def _helper_half(path: Path, ctx: ScanContext, answer: Any, seam: int, first: ScanProgress, exact: bool) -> FileScan | None:
@@ -164,7 +163,7 @@ def _helper_half(path: Path, ctx: ScanContext, answer: Any, seam: int, first: Sc
     keeps a CRC (of the bytes before the seam, ``first.crc``, and the helper's)."""
     from agentscan.model import ScanWarning
     from agentscan.toolkit.crcjoin import crc32_combine
-    from agentscan.toolkit.valuewarnings import ValueCounts
+    from agentscan.toolkit.valuewarnings import ValueCounts, say_joined
 
     lines_before = first.lines
     try:
@@ -174,14 +173,14 @@ def _helper_half(path: Path, ctx: ScanContext, answer: Any, seam: int, first: Sc
         moved = [ScanWarning(said, message, None if line is None else line + lines_before)
                  for said, message, line in warnings]
         joined_crc = crc32_combine(first.crc, crc, offset - seam) if exact else 0
-        before = first.values if first.values is not None else ValueCounts()
-        joined = before.then(ValueCounts.from_parts(values), lines_before)
-        progress = ScanProgress(offset, lines_before + lines, joined_crc, joined)
+        later = ValueCounts.from_parts(values)
     except (TypeError, ValueError):
         return None  # an answer that does not read back (the helper's bug): read it here
     for warning in moved:
         ctx.warn(warning.path, warning.message, warning.line)
-    return _values_said(path, ctx, FileScan(calls, progress, moved, bool(inline)))
+    with ctx.warnings.capture() as said:  # (warnings of the scan's own too: kept in a resume state)
+        counts = say_joined(ctx, path, first.values, later, lines_before)
+    return FileScan(calls, ScanProgress(offset, lines_before + lines, joined_crc, counts), moved + list(said), bool(inline))
 
 
 def _settled(path: Path, ctx: ScanContext, scan: FileScan, base: int) -> FileScan:

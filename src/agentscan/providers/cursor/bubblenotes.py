@@ -7,7 +7,8 @@ JSONL readers tell them once a file; a database holds many sessions, so here the
 once a composer (a Cursor session), naming it and the bubble of the first one: the
 database's path has no line to point at, and "in this file" would count every session's.
 The warning is said by the pass that builds the composer's stats (``StateDb.build_stats``,
-``workspace``), so ``keptstats`` keeps it with them and a warm run says it again.
+so ``keptstats`` keeps it with them and a warm run says it again; ``workspace``, once the
+copy counted is known: a composer two workspace DBs list is told once, as it is counted once).
 """
 
 from __future__ import annotations
@@ -15,26 +16,31 @@ from __future__ import annotations
 from types import TracebackType
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.valuewarnings import FileTally, close_tally, open_tally
+from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, close_tally, open_tally
 
 
 class ComposerTally:
     """A tally open while one composer's bubbles are counted (``with``); ``at`` before each
-    bubble.  Said when the block ends without an error and not ``abandoned`` (a database
-    whose read failed part way: its counts are not the composer's)."""
+    bubble.  Said when the block ends without an error, unless ``abandoned`` (a database
+    whose read failed part way: its counts are not the composer's); not ``tell``: said by
+    the caller (``say``), once it knows the copy is the one counted (``workspace``)."""
 
-    __slots__ = ("path", "ctx", "composer_id", "abandoned", "_bubbles", "_tally")
+    __slots__ = ("path", "ctx", "composer_id", "abandoned", "tell", "counts", "_bubbles", "_tally")
 
-    def __init__(self, path: object, ctx: ScanContext, composer_id: str) -> None:
+    def __init__(self, path: object, ctx: ScanContext, composer_id: str, *, tell: bool = True) -> None:
         self.path = path
         self.ctx = ctx
         self.composer_id = composer_id
         self.abandoned = False
+        self.tell = tell
+        #: what the bubbles held (complete once the block has ended)
+        self.counts = ValueCounts()
         self._bubbles: list[str] = []
         self._tally: FileTally | None = None
 
     def __enter__(self) -> ComposerTally:
         self._tally = open_tally(self.path, self.ctx, tell=False)
+        self.counts = self._tally.counts
         return self
 
     def at(self, bubble_id: str) -> None:
@@ -49,12 +55,15 @@ class ComposerTally:
         tally, self._tally = self._tally, None
         assert tally is not None
         close_tally(tally, False)  # (said here: ``tell=False``)
-        if kind is None and not self.abandoned:
-            for message, ordinal, count in tally.counts.whole().values():
-                self.ctx.warn(self.path, message + self._where(ordinal, count))
+        if kind is None and self.tell:
+            self.say()
 
-    def _where(self, ordinal: int | None, count: int) -> str:
+    def say(self) -> None:
+        """One warning a kind of bad value, naming the composer and the first one's bubble."""
+        if not self.abandoned:
+            self.counts.say(self.ctx, self.path, unit="composer", place=self._place)
+
+    def _place(self, ordinal: int | None) -> str:
         bubbles = self._bubbles
         bubble = f", bubble {bubbles[ordinal - 1]}" if ordinal and ordinal <= len(bubbles) else ""
-        more = f"; the first of {count:,} such values in this composer" if count > 1 else ""
-        return f" (composer {self.composer_id}{bubble}{more})"
+        return f"composer {self.composer_id}{bubble}"

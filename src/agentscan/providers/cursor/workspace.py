@@ -118,13 +118,15 @@ def composer_entries(db_path: Path, ctx: ScanContext, unread: list[Path] | None 
     return entries
 
 
-def _composer(entry: dict[str, Any], db_path: Path, folder: str | None, ctx: ScanContext) -> WorkspaceComposer | None:
+def _composer(entry: dict[str, Any], db_path: Path, folder: str | None,
+              ctx: ScanContext) -> tuple[WorkspaceComposer, ComposerTally] | None:
+    """The composer ``entry`` lists, and its bubbles' bad values, unsaid (``bubblenotes``)."""
     composer_id = valid_composer_id(entry.get("composerId"))
     if composer_id is None:
         return None
     stats = BubbleStats()
     first_prompt = None
-    with ComposerTally(db_path, ctx, composer_id) as tally:  # (bad counts told once: ``bubblenotes``)
+    with ComposerTally(db_path, ctx, composer_id, tell=False) as tally:
         for index, bubble in enumerate(as_list(entry.get("conversation"))):
             if isinstance(bubble, dict):
                 bubble_id = as_str(bubble.get("bubbleId")) or f"#{index}"
@@ -142,7 +144,7 @@ def _composer(entry: dict[str, Any], db_path: Path, folder: str | None, ctx: Sca
         updated=from_epoch(as_epoch_ms(entry.get("lastUpdatedAt"))),
         stats=stats,
         first_prompt=first_prompt,
-    )
+    ), tally
 
 
 def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
@@ -166,6 +168,7 @@ def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
     read: list[Path] = []
     unread: list[Path] = []
     ctx.memo[_READ] = (read, unread, len(directories))
+    tallies: dict[str, ComposerTally] = {}  # each composer's counted copy's bad values
     for directory in directories[:MAX_WORKSPACES]:
         db_path = directory / "state.vscdb"
         if not os.path.isfile(db_path) or ctx.linked_outside(db_path):
@@ -173,11 +176,20 @@ def workspace_composers(ctx: ScanContext) -> dict[str, WorkspaceComposer]:
         read.append(db_path)
         folder = folder_of(directory, ctx)
         for entry in composer_entries(db_path, ctx, unread):
-            composer = _composer(entry, db_path, folder, ctx)
+            read_one = _composer(entry, db_path, folder, ctx)
+            if read_one is None:
+                continue
+            composer, tally = read_one
             # A composer listed twice (a folder reopened): the copy that holds more wins.
-            if composer is not None and (composer.composer_id not in found
-                                         or composer.stats.bubbles > found[composer.composer_id].stats.bubbles):
+            if composer.composer_id not in found or composer.stats.bubbles > found[composer.composer_id].stats.bubbles:
                 found[composer.composer_id] = composer
+                if tally.counts:
+                    tallies[composer.composer_id] = tally
+                else:
+                    tallies.pop(composer.composer_id, None)
+    # Its bad values told once, as it is counted once: the copy's that won.
+    for tally in tallies.values():
+        tally.say()
     return found
 
 

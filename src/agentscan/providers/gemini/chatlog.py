@@ -174,10 +174,10 @@ def _replay_legacy(conversation: Conversation, ctx: ScanContext, keep_raw: bool)
     # (``valuewarnings``), at the line its message starts on: each message is a place of its
     # own (two messages of one bad value are two values), numbered only when one is noted.
     with tallied(conversation.path, ctx) as tally:
-        tally.block = MessageLines(conversation.path)
+        tally.locate = MessageLines(conversation.path).line_of
         for index, message in enumerate(messages):
             if isinstance(message, dict) and as_str(message.get("id")):
-                tally.start = index
+                tally.position = index
                 conversation.add(message, Locator(None, index))
     if keep_raw:
         conversation.raw = messages

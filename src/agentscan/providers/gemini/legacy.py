@@ -93,21 +93,24 @@ def _messages(text: str, position: int) -> Iterator[tuple[int, Any]]:
 
 
 class MessageLines:
-    """The line each message of a legacy chat starts on, by its index in ``messages`` (what
-    ``valuewarnings`` asks of a ``block``: a bad value's line).  Found only when asked, by
-    walking the file again: a file's first bad value asks once, a file of none never."""
+    """The line each message of a legacy chat starts on, by its index in ``messages`` (a bad
+    value's line: ``valuewarnings.FileTally.locate``).  Found only when asked, by walking the
+    file again: a file's first bad value asks once, a file of none never.  The index counts
+    every complete message, ``null`` too, as the salvage keeps them: a salvaged list and a
+    whole one are indexed alike."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def line_number(self, position: int) -> int:
+    def line_of(self, index: int) -> int:
+        """The number of the line the ``index``-th message starts on."""
         text = _text(self.path)
         start = _MESSAGES.search(text) if text is not None else None
         if text is None or start is None:
             return 1  # (the file changed since it was read: its one document, from its start)
         found = start.start()  # a message not found again: the list that holds it
-        for index, (offset, _) in enumerate(_messages(text, start.end())):
-            if index == position:
+        for at, (offset, _) in enumerate(_messages(text, start.end())):
+            if at == index:
                 found = offset
                 break
         return text.count("\n", 0, found) + 1
@@ -126,7 +129,10 @@ def _salvage(path: Path, ctx: ScanContext) -> dict[str, Any] | None:
             document.setdefault(match.group(1), value)
     if not document.get("sessionId"):
         return None
+    # Every complete one, ``null`` too: indexed as ``MessageLines`` indexes them.  Only an
+    # object is a message the chat is read for: only those are counted.
     messages = [message for _, message in _messages(text, start.end())] if start is not None else []
     document["messages"] = messages
-    ctx.warn(path, f"chat file is truncated or corrupt; read the {len(messages)} complete messages before the damage")
+    complete = sum(isinstance(message, dict) for message in messages)
+    ctx.warn(path, f"chat file is truncated or corrupt; read the {complete} complete messages before the damage")
     return document
