@@ -122,7 +122,8 @@ def test_a_long_table_names_a_since_that_keeps_its_newest_week(
     monkeypatch.setattr(tokens_notes, "LONG_TABLE", 5)
     paths = _dated_sessions(isolated_home, [1, 3, 5, 7, 9, 11, 13, 15])
     tty(200)
-    hint = "8 sessions above, newest first: --since 2026-10-09 keeps the newest week's, --by day gives a line a day"
+    hint = ("8 sessions above, newest first: --since 2026-10-09 --tz UTC keeps the newest week's, --by day gives "
+            "a line a day")  # the zone its date is in named (pass 42b)
     assert tokens("--tz", "utc")[1].splitlines()[-1] == hint
     # A patched table (printed from its kept text) dates its sessions alike.
     native = "00000000-7777-4000-8000-000000000000"

@@ -102,13 +102,23 @@ def note(text: str, *, tty_only: bool = False, wrap: bool = True) -> None:
     False: a command to copy, which the terminal may fold but must not be cut in lines)."""
     if _term.quiet() or (tty_only and not _term.stderr_is_tty()):
         return
-    if not text.isprintable():
+    glue = _term._GLUE
+    if not text.replace(glue, " ").isprintable():
         # A note names models, ids and paths from the provider's files (``no price for …``):
-        # their control characters shown as U+FFFD, the note's own lines kept.
-        text = "\n".join(map(_term.clean_path, text.split("\n")))
+        # their control characters shown as U+FFFD, the note's own lines kept, and the
+        # no-break spaces that keep a name whole (``unbroken``).
+        text = glue.join("\n".join(map(_term.clean_path, part.split("\n"))) for part in text.split(glue))
     if wrap and _term.stderr_is_tty():
         text = "\n".join(_term.wrap(text, _term.terminal_width()))
+    else:
+        text = text.replace(glue, " ")  # (``unbroken``'s spaces: wrapping gives them back)
     print(text, file=sys.stderr)
+
+
+def unbroken(text: str) -> str:
+    """``text`` kept on one line when a ``note`` wraps: a column's name, ``CACHE WRITE``,
+    cut as ``CACHE`` at one line's end and ``WRITE`` at the next's read as two columns."""
+    return text.replace(" ", _term._GLUE)
 
 
 def short_time(value: datetime | None, zone: tzinfo | None = None) -> str:

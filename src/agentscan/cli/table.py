@@ -146,7 +146,11 @@ def left_out_note(hidden: Sequence[str], columns: Sequence[Column], term: Termin
 
 def left_out_text(hidden: Sequence[str], columns: Sequence[Column], width: int) -> str:
     """``left out to fit 80 columns: MODEL, CWD``: the ``hidden`` columns in the order they
-    went (the one that goes first, the largest ``drop``, first), as every table says it."""
+    went (the one that goes first, the largest ``drop``, first), as every table says it; for
+    ``render.note``, which keeps each name on one line."""
+    from agentscan.cli.render import unbroken
+
     drops = {column.header: column.drop for column in columns}
     gone = sorted(hidden, key=lambda header: -(drops.get(header) or 0))
-    return f"left out to fit {width} columns: {', '.join(gone)}"
+    # Each name whole on a wrapped note's line (``CACHE`` / ``WRITE`` read as two columns).
+    return f"left out to fit {width} columns: {', '.join(map(unbroken, gone))}"

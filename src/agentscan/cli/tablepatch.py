@@ -100,7 +100,7 @@ def patched(scanner: Scanner, question: Mapping[str, Any], providers: list[str],
     # Off a terminal a table is never fitted, so never rounded (``tablefit.layout``).
     folded, empty, unrecorded = named
     print_lines("session", lines, lambda: rounded, total, folded, [], term, empty=empty, unrecorded=unrecorded,
-                parts=parts)
+                parts=parts, zone=zone)
     return True
 
 
@@ -260,7 +260,7 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     dates = [date_in(datetime.fromtimestamp(session.when, timezone.utc), zone) if session.when != NO_DATE else "-"
              for session in order if session.fold is None]
     print_notes("session", folded, [], tablefit.hidden(columns, planned), compact, term, empty=empty,
-                unrecorded=unrecorded, sessions=len(dates), total=total[0], parts=parts, dates=dates)
+                unrecorded=unrecorded, sessions=len(dates), total=total[0], parts=parts, dates=dates, zone=zone)
     return True
 
 

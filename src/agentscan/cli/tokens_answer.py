@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from agentscan.cli.tokens_text import Printed
     from agentscan.cli.tokens_text import TableSession
     from agentscan.scan.tokenreport import TokenReport
+    from agentscan.cli.term import Terminal
 
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
@@ -91,6 +92,12 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                 if cwd is not None:
                     # A total of one project's sessions says so: without it, it read as the machine's.
                     document = {"by": document.pop("by"), "cwd": cwd, **document}
+                focus = focus_json(report)
+                if focus:
+                    # A subagent's id totals its session: said, as ``show --json``'s ``focus`` says it,
+                    # or a script took the session's total for the run's (stderr says so to a person).
+                    lead: dict[str, Any] = {name: document.pop(name) for name in ("by", "cwd") if name in document}
+                    document = {**lead, "focus": focus, **document}
                 answer = orjson.dumps(document, option=orjson.OPT_INDENT_2)
             else:
                 asked = Asked(ids, providers, since, until, zone, cwd)
@@ -127,6 +134,15 @@ def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[s
     done, out, err = recorded.recording(
         lambda: tablepatch.patched(scanner, question, providers, render.terminal(), zone))
     return (out, err) if done else None
+
+
+def focus_json(report: TokenReport) -> list[dict[str, str]]:
+    """Each id asked for that names a subagent's run (``TokenReport.selection``), as the
+    ``tokens`` document's ``focus`` gives it: the text asked for, the session totalled for
+    it and the run's id (``[]``: none did).  Only a report of ids asked for has any, and
+    such a report is never remembered (``print_tokens``: ``remember`` is for every session)."""
+    return [{"query": query.strip(), "session": ref.id, "subagent": run}
+            for query, ref, run in report.selection.asked if run is not None]
 
 
 class Asked(NamedTuple):
@@ -186,12 +202,9 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
     providers = asked.providers
     # An id of a delegated run totals its session, as ``show`` opens it (``scan.resolve``):
     # said, or a user took the session's total for the run's.
-    from agentscan.cli.tokens_notes import shows_parts
-
-    # A pipe gets no part lines: the run's part is then elsewhere.
-    where = "on its ↳ {} line" if shows_parts(render.terminal()) else "in --json (and on a terminal, on its ↳ {} line)"
-    notes = [f"{query.strip()} is a subagent of {ref.id}: its session is totalled, the run's own part "
-             + where.format(focus) for query, ref, focus in chosen.asked if focus is not None]
+    left_out = {ref.id for ref in chosen.by_provider} | {ref.id for ref, _ in chosen.by_cwd}
+    notes = [run_note(query, ref.id, run, report, render.terminal(), counted=ref.id not in left_out)
+             for query, ref, run in chosen.asked if run is not None]
     dropped = chosen.by_provider
     if dropped:
         notes.append(provider_drops([(ref.id, ref.provider) for ref in dropped], providers,
@@ -215,6 +228,33 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
                                 until=asked.until, zone=asked.zone)
             notes.extend([why] if why is not None else [])
     return notes
+
+
+def run_note(query: str, session_id: str, run: str, report: TokenReport, term: Terminal, *, counted: bool) -> str:
+    """What stderr says of an id asked for (``query``) that is a subagent's (``run``) of
+    ``session_id``: its session is totalled, and where the run's own part is, on a line the
+    table shows (by session on a terminal: ``↳`` and its id as shown there) or else in
+    ``--json``; ``counted``: no option left the session out (the note saying so follows)."""
+    told = f"{query.strip()} is a subagent of {session_id}"
+    if not counted:
+        return told
+    from agentscan.cli.term import clean_path
+    from agentscan.cli.tokens_notes import shows_parts
+    from agentscan.cli.tokens_runs import subagent_names
+
+    # By session its part has a line of its own, on a terminal; grouped, a row's runs are
+    # one line (or its key's count: ``tokens_runs``), a pipe has no part lines.
+    by_session = report.by == "session"
+    # Grouped, a run's id is ``<session id>/<run id>`` (its session's rows are merged).
+    wanted = run if by_session else f"{session_id}/{run}"
+    row = next((row for row in report.rows if (not by_session or row.key == session_id)
+                and any(sub_id == wanted for sub_id, _ in row.subagents)), None)
+    if row is None:
+        return f"{told}: its session is totalled, and no call of the run's is in it"
+    if by_session and shows_parts(term) and row.tokens is not None and row.tokens.total:
+        shown = clean_path(subagent_names(row, term).get(run, run))
+        return f"{told}: its session is totalled, the run's own part on its ↳ {shown} line"
+    return f"{told}: its session is totalled, the run's own part in --json"
 
 
 def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> TokenReport:

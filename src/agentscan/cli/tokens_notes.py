@@ -7,7 +7,7 @@ alone (``list``'s hints are on stderr alike)."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, timedelta, tzinfo
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from agentscan.cli import render
@@ -125,7 +125,7 @@ LONG_TABLE = 100
 def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
                 term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = (),
                 empty: Sequence[str] = (), sessions: int = 0, total: TokenUsage | None = None,
-                parts: bool = False, dates: Sequence[str] = ()) -> None:
+                parts: bool = False, dates: Sequence[str] = (), zone: tzinfo | None = None) -> None:
     """What a table's lines do not say: the ``folded`` rows' keys (0 tokens), the ``empty``
     sessions' (they recorded nothing: ``recorded_nothing``) and the ``unrecorded`` sessions
     (no usage recorded: in no row, ``null`` in ``--json``), on stdout on a terminal and on
@@ -134,7 +134,7 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
     table shows some (its ``total``'s, ``reasoning_counted_once``), the columns ``hidden``
     or numbers rounded to fit, in a pipe that the rows' ``parts`` were left out, and, under
     a table of more than ``LONG_TABLE`` ``sessions`` on a terminal, how to see fewer (their
-    ``dates``: ``fewer_sessions``)."""
+    ``dates``, in ``zone``: ``fewer_sessions``)."""
     if folded:
         from agentscan.scan.groupby import GROUPING
 
@@ -158,7 +158,9 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
             said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
                     if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
         render.note(f"no price for {', '.join(models)}{said} (see warnings; agentscan prices --help)", tty_only=True)
-    if reasoning_counted_once(total, hidden):
+    if term.tty and reasoning_counted_once(total, hidden):
+        # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
+        # to ``awk``, stderr still a terminal) was told of a table they never saw.
         render.note(REASONING_NOTE, tty_only=True)
     if hidden or compact:
         from agentscan.cli.table import left_out_text
@@ -175,26 +177,33 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
     if by == "session" and sessions > LONG_TABLE and term.tty:
         # A heavy user's first ``agentscan tokens`` scrolls thousands of lines past: the newest
         # went by first.  The options that answer "what did this week cost" are named.
-        render.note(f"{sessions:,} sessions above, newest first: {fewer_sessions(dates)}--by day gives a line a day",
-                    tty_only=True)
+        render.note(f"{sessions:,} sessions above, newest first: {fewer_sessions(dates, zone)}--by day gives "
+                    "a line a day", tty_only=True)
 
 
 #: on stderr under a piped table whose rows have delegated calls (``tokens_text.row_lines``)
-PARTS_NOTE = "a pipe gets a line a row: each row's own and subagent parts are on a terminal and in --json"
+PARTS_NOTE = "own and subagent lines are left out in a pipe; --json has them"
 
 
-def fewer_sessions(dates: Sequence[str]) -> str:
+def fewer_sessions(dates: Sequence[str], zone: tzinfo | None = None) -> str:
     """``--since 2026-11-23 keeps the newest week's, `` when that keeps fewer of the sessions
     dated ``dates`` (their DATE column: ``2026-11-29``, ``-``) but some: the week up to the
     newest.  A date, not ``7d``: a home idle for a month had no session in the last week,
-    and a table printed again from the index (``scan.answers``) says what it said then."""
+    and a table printed again from the index (``scan.answers``) says what it said then.
+    ``zone``: ``--tz`` (``None``: the local zone), the dates' zone, which the bare date is
+    read in too: named, or the command read it in the local zone and kept another day."""
     known = [day for day in dates if day != "-"]
     if not known:
         return ""
     start = (date.fromisoformat(max(known)) - timedelta(days=6)).isoformat()
     if all(day >= start for day in dates):
         return ""  # the week holds every one: nothing to narrow
-    return f"--since {start} keeps the newest week's, "
+    if zone is None:
+        return f"--since {start} keeps the newest week's, "
+    from shlex import quote
+
+    return f"--since {start} --tz {quote(str(zone))} keeps the newest week's, "
+
 
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:

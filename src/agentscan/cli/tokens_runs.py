@@ -2,16 +2,25 @@
 
 Per period, model or provider there can be hundreds of runs: ``tokens_text.row_lines``
 makes one line for all, ``  ↳ 250 subagent runs``, which a narrow terminal's table
-shortens (``  ↳ 250 runs``, a bare ``  ↳``) before it leaves out a column.
+shortens (``  ↳ 250 runs``, a bare ``  ↳``) before it leaves out a column.  A row made
+only of delegated calls (every kind's row ``--by agent``) has no own part: that line
+would say the row again, so its key says how many runs it adds up instead,
+``Explore (3 runs)`` (``counted_key``), which a table that must keep a figure leaves
+out too (``uncounted``).  By session each run has a line of its own, named as
+``subagent_names`` shows it.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from agentscan.cli import render
 from agentscan.cli.tableparts import Row
 from agentscan.cli.term import width_of
+
+if TYPE_CHECKING:
+    from agentscan.cli.term import Terminal
+    from agentscan.scan.tokenreport import TokenRow
 
 #: how a summary's line of subagent runs begins (``row_lines``); alone, its label where
 #: even ``  ↳ 250 runs`` would leave out a figure (narrower than ``TOTAL``: it never
@@ -37,12 +46,58 @@ def is_runs(row: Row) -> bool:
     return row.style == "dim" and row.cells[0].startswith(RUNS + " ")
 
 
+def counted_key(key: str, count: int) -> str:
+    """A grouped row's key that says how many runs make it up: ``Explore (3 runs)``."""
+    return f"{key} ({render.plural(count, 'run')})"
+
+
+def _count_start(key: str) -> int | None:
+    """Where ``counted_key``'s `` (3 runs)`` begins in ``key``; ``None``: it has none."""
+    head, bracket, count = key.rpartition(" (")
+    number, space, word = count.partition(" ")
+    if bracket and space and word in ("run)", "runs)") and number.replace(",", "").isdigit():
+        return len(head)
+    return None
+
+
+def is_counted(row: Row) -> bool:
+    """Whether ``row`` is a grouped row whose key says its runs' count (a key's row has no
+    style: a total is bold, a part dim)."""
+    return row.style is None and bool(row.cells) and _count_start(row.cells[0]) is not None
+
+
+def uncounted(row: Row) -> Row:
+    """A ``counted_key`` row's key alone, as a table that needs the room to keep a figure shows it."""
+    at = _count_start(row.cells[0])
+    return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]])
+
+
 def runs_cut(rows: list[Row], width: int) -> bool:
     """Whether a label of subagent runs in ``rows`` is wider than its column's ``width``
     (``tokens --by model``'s MODEL is cut to fit: ``tableparts.Column.label``)."""
     return any(width_of(row.cells[0]) > width for row in rows if is_runs(row))
 
 
+def counts_fitted(rows: list[Row], width: int) -> list[Row]:
+    """``rows`` with each key whose runs' count a label column ``width`` wide would cut
+    (``haiku-4.5 (1…``: a count cut reads as a figure cut) shown without it."""
+    return [uncounted(row) if is_counted(row) and width_of(row.cells[0]) > width else row for row in rows]
+
+
 def relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:
-    """``rows`` with each line of subagent runs labelled ``label(its label)``."""
-    return [row._replace(cells=[label(row.cells[0]), *row.cells[1:]]) if is_runs(row) else row for row in rows]
+    """``rows`` with each line of subagent runs labelled ``label(its label)``; with the
+    bare label, each key's runs' count left out too (``uncounted``)."""
+    bare = label is bare_runs
+    return [row._replace(cells=[label(row.cells[0]), *row.cells[1:]]) if is_runs(row)
+            else uncounted(row) if bare and is_counted(row) else row for row in rows]
+
+
+def subagent_names(token_row: TokenRow, term: Terminal) -> dict[str, str]:
+    """By session, each subagent's id as its ``↳`` line shows it on a terminal: its shortest
+    prefix no other run of the session, nor the session's own id, shares (``{}``: whole)."""
+    if not term.tty:
+        return {}
+    from agentscan.scan.short_ids import child_prefixes
+
+    parent = token_row.key.partition(":")[2] or None
+    return child_prefixes((sub_id for sub_id, _ in token_row.subagents), parent)

@@ -25,7 +25,8 @@ from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean, clean_path, write_out
 from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, session_cells
 from agentscan.cli.tokens_notes import fold_kind, named_folds, names_nothing, no_price, print_notes, shows_parts
-from agentscan.cli.tokens_runs import bare_runs, is_runs, relabelled, runs_cut, runs_label, short_runs
+from agentscan.cli.tokens_runs import (bare_runs, counted_key, counts_fitted, is_counted, is_runs, relabelled, runs_cut,
+                                      runs_label, short_runs, subagent_names)
 from agentscan.model import SessionRow, TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -117,7 +118,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     models, unknown = no_price(report, with_parts=shows_parts(term))
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
-                       empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown))
+                       empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown), zone=zone)
     return Printed(keys, facts, full, laid)
 
 
@@ -183,14 +184,15 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
                 folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = (),
-                unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False) -> Laid:
+                unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
+                zone: tzinfo | None = None) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its runs' labels shortened when that keeps a column), the
     ``total`` (tokens, cost, cost priced), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
     ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
-    (its parts' lines, left out of a pipe: ``row_lines``)."""
+    (its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone."""
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
         # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a
@@ -207,7 +209,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
         columns[0] = tablefit.told_apart(columns[0], (group[0].cells[0] for group in full if group))
     if all(row.span is not None for row in rows):
-        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, _dates(by, full))
+        return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, _dates(by, full), zone)
     rounded: list[Row] = []
 
     def rounded_rows() -> list[Row]:
@@ -218,9 +220,10 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # The rows told with exact numbers, then rounded ones (taken only to keep a figure of
     # the total, as ever); and in a summary, each with its subagent runs' label in full
     # ("↳ 250 subagent runs"), short ("↳ 250 runs") to keep any column, or bare ("↳", no
-    # wider than "TOTAL") to keep a figure: a label never costs a figure a key leaves room for.
+    # wider than "TOTAL", and a key without its runs' count, ``Explore`` for ``Explore (3 runs)``)
+    # to keep a figure: a label never costs a figure a key leaves room for.
     relabels: list[tuple[Callable[[str], str] | None, bool]] = [(None, False)]
-    if by != "session" and any(map(is_runs, rows)):
+    if by != "session" and any(is_runs(row) or is_counted(row) for row in rows):
         relabels += [(short_runs, False), (bare_runs, True)]
     told: dict[tuple[bool, int], list[Row]] = {}
 
@@ -247,11 +250,14 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # A path shows its last folder's name whole, as ``list``'s CWD does (``…/weather-app``,
     # not ``…weather-app``): one longer than ``NAMED_CAP`` takes from the title what it
     # needs (a patch fits its paths alike: ``tablepatch``).
-    shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(told[compact, form]))
-    lines, hidden = table.render(columns, told[compact, form], term, shown)
+    rows = told[compact, form]
+    if columns[0].label:  # a model's name (a kind's) cut to fit: never its count of runs
+        rows = counts_fitted(rows, planned[1][0])
+    shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
+    lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty,
-                sessions=shown_rows, total=total[0], parts=parts, dates=_dates(by, full))
+                sessions=shown_rows, total=total[0], parts=parts, dates=_dates(by, full), zone=zone)
     return Laid(planned, compact, lines, shown[1])
 
 
@@ -261,7 +267,8 @@ def _dates(by: str, full: list[list[Row]]) -> list[str]:
 
 
 def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Terminal,
-                           unrecorded: Sequence[str], empty: Sequence[str], dates: list[str]) -> Laid:
+                           unrecorded: Sequence[str], empty: Sequence[str], dates: list[str],
+                           zone: tzinfo | None) -> Laid:
     """A table no line of which has a number (each says "not recorded", the total too): one
     column says so, and the text keeps its room (five empty number columns left out a
     title, a project and a date at 80 columns)."""
@@ -274,7 +281,8 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty, sessions=len(dates), dates=dates)
+    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty, sessions=len(dates), dates=dates,
+                zone=zone)
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
 
 
@@ -330,7 +338,8 @@ def date_in(value: datetime | None, zone: tzinfo | None) -> str:
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
               session: TableSession | None = None) -> list[Row]:
     """A row's lines: its own, then, on a terminal, its parts (own and subagents'; a pipe
-    gets a line a row, as ``awk`` sums them: ``--json`` has the parts); none for a row of 0 tokens,
+    gets a line a row, as ``awk`` sums them: ``--json`` has the parts; a grouped row of
+    delegated calls alone, its key saying how many runs: ``tokens_runs.counted_key``); none for a row of 0 tokens,
     nor, by session, for a session that recorded no usage (named in a line under the table,
     as a grouping names them; one that recorded nothing at all in one of its own:
     ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
@@ -363,10 +372,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     # A part's unknown cost shows its lower bound as its group's does (``≥$0.43``), not ``-``.
     bounds = token_row.subagent_costs_priced or (None,) * len(token_row.subagents)
     if by_session:
-        from agentscan.scan.short_ids import child_prefixes
-
-        parent = token_row.key.partition(":")[2] or None
-        names = child_prefixes((sub_id for sub_id, _ in token_row.subagents), parent) if term.tty else {}
+        names = subagent_names(token_row, term)
         recovered = dict(token_row.recovered)
         for (sub_id, usage), cost, bound in zip(token_row.subagents, costs, bounds):
             # No transcript: its calls were recovered from its parent's progress records,
@@ -378,7 +384,11 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     else:
         # Per period/model/provider there can be hundreds of runs: one line for all.
         runs = sum_usage(usage for _, usage in token_row.subagents)
-        lines.append(Row(cells(runs_label(len(token_row.subagents)),
-                               numbers(runs, token_row.subagents_cost, part=True,
-                                       at_least=token_row.subagents_cost_priced)), style="dim"))
+        runs_numbers = numbers(runs, token_row.subagents_cost, part=True, at_least=token_row.subagents_cost_priced)
+        if token_row.own is None and runs_numbers == values:
+            # A row made only of delegated calls (each kind's ``--by agent``): the runs' line
+            # said the row again, doubling the table; its key says how many they are instead.
+            lines[0] = Row([counted_key(key, len(token_row.subagents)), *values], span=span)
+        else:
+            lines.append(Row(cells(runs_label(len(token_row.subagents)), runs_numbers), style="dim"))
     return lines
