@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
@@ -124,3 +125,121 @@ def test_a_fork_of_garbage_totals_lists_its_own_calls_as_tokens_counts_them(isol
     report = _json("tokens", fork)
     assert report["total"]["total"] == 3 * 1100  # (its own three calls)
     assert listed[fork] == report["total"]
+
+
+# One rule, every way a row reads the file (code review s42: ``list`` said 5,500 cold, 6,284
+# after ``tokens``, 8,800 without the index, and a previous build's index state was believed).
+
+
+def _garbled_rollout(codex: Path, window: list[Any], *, missed: int = 0) -> Path:
+    """A large rollout: two calls, the second's total garbage, or with ``missed`` one that grows
+    ``missed`` input tokens past its call (a call Codex did not log: the totals count it, the
+    calls do not); 80 lines of padding; then the calls of ``window`` (their totals' inputs)."""
+    first = usage(1000, output=100)
+    second = usage(2000 + missed, output=200)
+    if not missed:
+        second["input_tokens"] = -5
+    records = [meta(S, at(0)), turn_context(at(1), "gpt-5"), token_count(at(10), first, usage(1000, output=100)),
+               token_count(at(11), second, usage(1000, output=100))]
+    records += [function_output(at(100), f"c{i}", "y" * 14000) for i in range(80)]
+    records += _calls(200, window)
+    path = rollout_path(codex, S, at(0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    return path
+
+
+def test_a_rollout_of_garbage_totals_lists_one_count_cold_after_tokens_and_grown(isolated_home: Path) -> None:
+    """``runs``' read (cold), the tally of ``tokens``' whole pass and the tally gone on after
+    an append add up the same calls (``counters.step``): they disagreed on a total that grew
+    past its call (the runs' read began from the totals)."""
+    codex = isolated_home / ".codex"
+    _garbled_rollout(codex, [3000, -5, 5000], missed=500)
+    cold = _row()["tokens"]
+    report = _json("tokens", S)
+    assert cold == report["total"] and cold["total"] == 5 * 1100
+    assert _row()["tokens"] == cold  # from the tally
+    _garbled_rollout(codex, [3000, -5, 5000, 6000.5], missed=500)
+    assert _row()["tokens"] == _json("tokens", S)["total"] == {**cold, "input": 6000, "output": 600, "total": 6600}
+
+
+def test_without_the_index_a_large_rollout_of_garbage_totals_claims_no_exact_total(isolated_home: Path) -> None:
+    """``--no-cache``: nothing reads the file whole, and its window's totals are garbage: the row
+    counts the window's calls and says it read only a part (it said 8,800, the totals' runs)."""
+    _garbled_rollout(isolated_home / ".codex", [3000, -5, 5000])
+    row = _row("--no-cache")
+    assert row["counts_partial"] is True
+    assert row["tokens"]["total"] == 3 * 1100  # the window's three calls
+    assert _row()["tokens"] == _json("tokens", S)["total"]  # with the index: the whole file's
+
+
+def test_cached_input_past_input_is_clamped_per_call_as_tokens_does(isolated_home: Path) -> None:
+    """``tokens`` takes each call's cached input up to its input: the calls added up for a
+    row do the same, not the sum once (which spent one call's surplus on another's input)."""
+    records = [meta(S, at(0)), turn_context(at(1), "gpt-5"),
+               token_count(at(10), {**usage(100, cached=500, output=10), "input_tokens": -1}, usage(100, cached=500,
+                                                                                                     output=10)),
+               token_count(at(11), usage(1100, cached=500, output=20), usage(1000, output=10))]
+    path = rollout_path(isolated_home / ".codex", S, at(0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    report = _json("tokens", S)["total"]
+    assert report["cache_read"] == 100 and report["input"] == 1000
+    assert _row()["tokens"] == report
+
+
+def test_totals_that_turn_to_garbage_in_appended_lines_are_not_mixed_with_the_calls(isolated_home: Path) -> None:
+    """A tally of a file of counts goes on with appended lines whose totals are garbage: its
+    count (the totals, which counted a call no ``token_count`` logged) is not mixed with the
+    appended calls; the row counts every call from the first line, as ``tokens``."""
+    codex = isolated_home / ".codex"
+    records = [meta(S, at(0)), turn_context(at(1), "gpt-5"),
+               token_count(at(10), usage(1000, output=100), usage(1000, output=100)),
+               token_count(at(11), usage(2500, output=200), usage(1000, output=100))]  # (500 never logged)
+    records += [function_output(at(100), f"c{i}", "y" * 14000) for i in range(80)]
+    path = rollout_path(codex, S, at(0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
+    assert _json("tokens", S)["total"]["total"] == 2 * 1100  # (the tally kept: its totals say 2,700)
+    assert _row()["tokens"]["total"] == 2700
+    garbage = usage(3500, output=300)
+    garbage["output_tokens"] = 2.5
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(token_count(at(300), garbage, usage(1000, output=100))) + b"\n")
+    row = _row()
+    assert row["tokens"] == _json("tokens", S)["total"] and row["tokens"]["total"] == 3 * 1100
+    assert row["counts_partial"] is False  # (the tally's counts still hold)
+
+
+def _as_the_build_before(index: Path, kind: str, version: str) -> int:
+    """Make the kept state of ``kind`` what the build before kept (``version``, no ``recount``:
+    it took the totals of garbage for a running count), forget the other kind's (the row has
+    only this one to go by), and the rows and pages built since (as an upgrade does: another
+    build's are not taken)."""
+    import sqlite3
+
+    changed = 0
+    with sqlite3.connect(index) as conn:
+        for key, state in conn.execute("SELECT rowid, state FROM files WHERE kind=?", (kind,)).fetchall():
+            document = orjson.loads(state)
+            assert document.pop("recount", None) is not None
+            conn.execute("UPDATE files SET state=?, version=? WHERE rowid=?", (orjson.dumps(document), version, key))
+            changed += 1
+        conn.execute("DELETE FROM files WHERE kind LIKE 'codex.%' AND kind != ?", (kind,))
+        conn.execute("DELETE FROM rows")
+        conn.execute("DELETE FROM snapshots WHERE key LIKE 'answer:%'")
+    return changed
+
+
+@pytest.mark.parametrize(("kind", "version"), [("codex.runs", "1"), ("codex.counts", "6")])
+def test_index_state_the_build_before_kept_is_not_believed(isolated_home: Path, kind: str, version: str) -> None:
+    """``runs``' state ("1") or a whole pass's tally ("6") of the build before holds the totals'
+    count of such a file: the row counted them until the file changed (5,500 here)."""
+    codex = isolated_home / ".codex"
+    _garbled_rollout(codex, [3000, 4000])
+    index = isolated_home.parent / "agentscan-cache" / "index.sqlite"
+    expected = _row()["tokens"]  # (cold: ``runs`` reads the file and keeps its state)
+    assert _json("tokens", S)["total"] == expected and expected["total"] == 4 * 1100  # (a tally kept)
+    assert _as_the_build_before(index, kind, version) == 1
+    row = _row()
+    assert row["tokens"] == expected and row["counts_partial"] is (kind == "codex.runs")

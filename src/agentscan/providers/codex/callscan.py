@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from agentscan.model import TokenUsage
-from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, minus, odd_values, restarted, to_tokens,
-                                               token_info)
+from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, spent_on, step, to_tokens, token_info,
+                                               total_counters)
 from agentscan.providers.codex.modeluse import ModelUse, Pairs, model_use
 from agentscan.providers.codex.records import MARKER_SLACK, as_dict, as_str, payload_of, time_value
 from agentscan.timeutil import parse_iso
@@ -107,19 +107,19 @@ class FileUsageScanner:
     @property
     def recount(self) -> Counters | None:
         """``spent`` when the totals are ``garbled`` (what a row counts instead of them), else
-        ``None`` (``fullcounts`` and ``runs`` keep it for a file a row reads in part)."""
-        return (self.spent or ZERO) if self.garbled else None
+        ``None`` (``fullcounts`` keeps it for a file a row reads in part)."""
+        return self.spent if self.garbled else None
 
     @property
-    def spent(self) -> Counters | None:
-        """Every call of the file (``all_calls``) added up, as ``tokens`` counts a thread that
-        copied no history (``None``: it has none): a row's count when the totals are ``garbled``."""
-        calls = self.all_calls()
-        if not calls:
-            return None
+    def spent(self) -> Counters:
+        """The calls ``token_count`` events reported (``events``), added up as ``tokens`` counts
+        each (``counters.spent_on``): a row's count when the totals are ``garbled``.  The same
+        sum ``runs`` keeps, by the same rule (``counters.step``); not the calls only a
+        ``token_usage_record`` reports, which ``runs`` does not read (a row of any rollout
+        leaves them out: ``docs/providers/codex.md``)."""
         total = ZERO
-        for call in calls:
-            total = add(total, call.counters)
+        for event in self.events:
+            total = spent_on(total, event.counters)
         return total
 
     def feed(self, record: Mapping[str, Any]) -> None:
@@ -172,21 +172,12 @@ class FileUsageScanner:
 
     def _token_count(self, record: Mapping[str, Any]) -> None:
         info = token_info(record) or {}
-        odd = odd_values[0]
-        total = counters_of(info.get("total_token_usage"))
-        if odd_values[0] != odd:
+        total, garbage = total_counters(info.get("total_token_usage"))
+        if garbage:
             self.garbled = True
-        last = counters_of(info.get("last_token_usage"))
-        if total is not None and total == self._previous:
-            return  # the same cumulative count emitted again
-        previous = self._previous
-        delta = last if last is not None else (minus(total, previous) if total is not None else None)
-        if total is not None:
-            if previous is not None and restarted(total, previous, last):
-                # The run that ended was spent too.
-                self.carried = add(self.carried, previous)
-            self._previous = total
-        if delta is None or not any(delta[:5]):
+        self._previous, self.carried, delta = step(self._previous, self.carried, total,
+                                                   counters_of(info.get("last_token_usage")))
+        if delta is None:
             return
         model = as_str(info.get("model")) or as_str(payload_of(record).get("model")) or self._model
         raw_ts = record.get("timestamp")

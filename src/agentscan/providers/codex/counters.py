@@ -14,19 +14,12 @@ from typing import Any, Mapping
 
 from agentscan.bounds import MAX_TOKEN_COUNT
 from agentscan.model import TokenUsage
-from agentscan.providers.codex.records import (RawLine, RawTokenInfo, RawTokenUsage, as_dict, no_count, noted_count,
-                                              payload_of)
+from agentscan.providers.codex.records import (RawLine, RawTokenInfo, RawTokenUsage, as_count, as_dict, no_count,
+                                              noted_count, payload_of)
 
 #: input, cached, cache_write, output, reasoning, total: a call's raw counters
 Counters = tuple[int, int, int, int, int, int]
 ZERO: Counters = (0, 0, 0, 0, 0, 0)
-
-
-#: how many usage values so far were no token count (``records.no_count``): a reader that
-#: wants to know whether one counter held such a value compares this before and after it
-#: reads the counter (``callscan``: running totals of garbage are no running count).  One
-#: number, touched only off the common path, so the twelve reads of every event cost nothing.
-odd_values = [0]
 
 
 def _count(value: object, field: str) -> int:
@@ -35,17 +28,33 @@ def _count(value: object, field: str) -> int:
     # Anything else is told once a file (``records.noted_count``).
     if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:
         return value
-    if value is None:
-        return 0
-    count = noted_count(value, field)
-    if no_count(value, count):
-        odd_values[0] += 1
-    return count
+    return 0 if value is None else noted_count(value, field)
+
+
+def _plain(raw: dict) -> Counters | None:
+    """The counters of ``raw`` when all its values are counts (Codex's always are), read without
+    ``_count``'s six calls; ``None`` when one is not (``_counters`` reads it field by field)."""
+    for value in raw.values():
+        if value.__class__ is not int or not 0 <= value <= MAX_TOKEN_COUNT:
+            return None
+    get = raw.get
+    cached = get("cached_input_tokens")
+    return (get("input_tokens", 0), get("cache_read_input_tokens", 0) if cached is None else cached,
+            get("cache_write_input_tokens", 0), get("output_tokens", 0), get("reasoning_output_tokens", 0),
+            get("total_tokens", 0))
 
 
 def counters_of(raw: RawTokenUsage | object) -> Counters | None:
-    if not isinstance(raw, dict):
+    if raw.__class__ is dict:
+        plain = _plain(raw)  # type: ignore[arg-type]
+        if plain is not None:
+            return plain
+    elif not isinstance(raw, dict):
         return None
+    return _counters(raw)  # type: ignore[arg-type]
+
+
+def _counters(raw: dict) -> Counters:
     get = raw.get
     cached_field = "cached_input_tokens" if "cached_input_tokens" in raw else "cache_read_input_tokens"
     return (
@@ -56,6 +65,67 @@ def counters_of(raw: RawTokenUsage | object) -> Counters | None:
         _count(get("reasoning_output_tokens"), "reasoning_output_tokens"),
         _count(get("total_tokens"), "total_tokens"),
     )
+
+
+#: what ``total_counters`` gives for no running total
+_NO_TOTAL: tuple[None, bool] = (None, False)
+
+
+def total_counters(raw: Any) -> tuple[Counters | None, bool]:
+    """``counters_of`` a running total (``total_token_usage``), and whether one of its values
+    was no token count (``records.no_count``: ``-5``, ``2.5``, ``true``): such totals are no
+    running count of the calls, so a row counts the calls instead (``spent_on``)."""
+    if raw.__class__ is dict:
+        plain = _plain(raw)
+        if plain is not None:
+            return plain, False
+    elif not isinstance(raw, dict):
+        return _NO_TOTAL
+    return _counters(raw), any(no_count(value, as_count(value)) for value in _fields(raw) if value is not None)
+
+
+def _fields(raw: dict) -> tuple[object, ...]:
+    """The six values ``counters_of`` reads of ``raw``, in its order."""
+    get = raw.get
+    cached_field = "cached_input_tokens" if "cached_input_tokens" in raw else "cache_read_input_tokens"
+    return (get("input_tokens"), get(cached_field), get("cache_write_input_tokens"), get("output_tokens"),
+            get("reasoning_output_tokens"), get("total_tokens"))
+
+
+def step(previous: Counters | None, carried: Counters, total: Counters | None,
+         last: Counters | None) -> tuple[Counters | None, Counters, Counters | None]:
+    """One ``token_count`` event, as every reader of a rollout takes it: from the running
+    total reached (``previous``) and the runs that restarted before it (``carried``), with the
+    event's ``total`` and its call's ``last`` count, the new ``previous`` and ``carried``, and
+    the call it reports (``None``: none, a repeated total, or a call of no tokens).
+
+    The call is ``last``, else the total's growth; a total equal to the previous one is the
+    same count emitted again; a total that ``restarted`` ends a run, which was spent too.
+    ``FileUsageScanner`` keeps the calls, ``runs`` only adds them up: one rule for both."""
+    call: Counters | None
+    if total is not None:
+        if total == previous:
+            return previous, carried, None
+        call = last if last is not None else minus(total, previous)
+        if previous is not None and restarted(total, previous, last):
+            carried = add(carried, previous)
+        previous = total
+    else:
+        call = last
+    if call is None or not any(call[:5]):
+        return previous, carried, None
+    return previous, carried, call
+
+
+def spent_on(spent: Counters, call: Counters) -> Counters:
+    """``spent`` with ``call`` added, its cached input no more than its input, as ``to_tokens``
+    takes each call ``tokens`` counts: the sum of a file's calls (``FileUsageScanner.spent``,
+    ``runs``) is then what ``tokens`` adds up, a call's surplus not spent on another's input."""
+    total_input, cached, cache_write, output, reasoning, total = call
+    if cached > total_input:
+        cached = total_input
+    return (spent[0] + total_input, spent[1] + cached, spent[2] + cache_write, spent[3] + output,
+            spent[4] + reasoning, spent[5] + total)
 
 
 def minus(current: Counters, previous: Counters | None) -> Counters:

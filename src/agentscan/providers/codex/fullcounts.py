@@ -15,7 +15,12 @@ where the pass stopped (the turn's model, the cumulative count, the counts
 that restarted before it), so that the row's ``model`` is the whole file's
 most used one too, its tokens the whole file's cumulative count (a count that
 restarted before the row's window included: ``callscan.FileUsageScanner.cumulative``),
-and appended lines update them.
+and appended lines update them.  Of a file whose running totals are garbage
+(``-5``, ``2.5``: no running count) it keeps the calls added up instead, as
+``tokens`` counts them (``recount``); when the totals turn to garbage only in
+appended lines, the calls before them were never added up, so the tally counts
+nothing from then on (``UNCOUNTED``: ``runs`` reads the count) rather than mix
+the two, until a whole pass keeps another.
 
 A fork's or a subagent's tally also keeps where its copied history ended
 (``callscan.CopyEnd``), once a turn marker told it: a row counts the
@@ -47,8 +52,14 @@ KIND = "codex.counts"
 #: "4": prompts and replies of ``item_completed`` events (0.145+), chosen per stretch (``messages``);
 #: "5": those kept apart from the legacy events (a message written as both counted once), and a
 #: prompt item after a reply ends a stretch (``messages.ends_stretch``);
-#: "6": tool calls of ``records.NEWER_TOOL_ITEMS`` (tool searches, image generations) counted
-VERSION = "6"
+#: "6": tool calls of ``records.NEWER_TOOL_ITEMS`` (tool searches, image generations) counted;
+#: "7": a file of garbage totals counted by its calls (``recount``), or not counted (``uncounted``)
+VERSION = "7"
+#: tallies whose line counts, model use and copy end hold, but not their count: a "6" took a
+#: file's totals of garbage for a running count (or added up its calls another way).  Taken
+#: as a tally that counts nothing (``uncounted``): the row's count comes from ``runs`` (read
+#: again once), and the tally goes on as the file grows until a whole pass keeps another
+_UNCOUNTED = frozenset({"6"})
 #: older tallies whose line counts and model use still hold, taken for those alone while the
 #: file is unchanged (an upgrade would otherwise send every large rollout's row back to
 #: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended.
@@ -95,13 +106,18 @@ class Tally(NamedTuple):
     #: right, nor count the newer hosted tool calls
     older: bool = False
     #: the file's running totals are garbage: ``cumulative`` is its calls added up, as ``tokens``
-    #: counts them (``FileUsageScanner.recount``)
+    #: counts them (``FileUsageScanner.recount``), and ``run_total`` means nothing
     garbled: bool = False
+
+
+#: ``_store``'s ``recount`` for a tally whose count is not known: its file's totals turned to
+#: garbage in lines a bounded read appended, and its calls before were not added up
+UNCOUNTED = "uncounted"
 
 
 def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
            models: ModelUse | None, position: Position | None, copy: CopyEnd | None = None,
-           recount: Counters | None = None) -> None:
+           recount: Counters | str | None = None) -> None:
     cache = ctx.file_cache
     head = head_digest(path, progress.complete_offset)
     if cache is None or head is None:
@@ -110,7 +126,9 @@ def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: Rea
     if models is not None and position is not None:
         document.update(calls=models.calls, turns=models.turns, turn=position[0], total=position[1],
                         carried=position[2])
-        if recount is not None:  # (none in a tally of a file of counts: it read as ever)
+        if recount == UNCOUNTED:
+            document["uncounted"] = True
+        elif recount is not None:  # (none in a tally of a file of counts)
             document["recount"] = recount
     if copy is not None:
         document["copy"] = {"baseline": copy.baseline, "calls": copy.calls}
@@ -198,7 +216,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         return None
     size, mtime_ns, version, head, offset, blob = state
     older = version in _COUNTS_ONLY
-    if version != VERSION and not older:
+    if version != VERSION and not older and version not in _UNCOUNTED:
         return None
     try:
         stat = os.stat(path)
@@ -212,7 +230,8 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
             return None
         kept = _models(document, older)
         copy = None if older else _copy(document)
-        recount = _recount(document) if kept is not None and not older else None
+        # What the kept pass counted: its totals (``None``), its calls (``garbled``), or nothing.
+        recount = None if kept is None or older else _recount(document, version)
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged tally is no tally (issue 14, case 7)
     if older:
@@ -221,10 +240,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
     if stat.st_size == size and stat.st_mtime_ns == mtime_ns:
         if kept is None:
             return Tally(counts_of(kinds), None, copy)
-        _, total, carried = kept[1]
-        if recount is not None:
-            return Tally(counts_of(kinds), kept[0], copy, recount, True, total, garbled=True)
-        return Tally(counts_of(kinds), kept[0], copy, None if total is None else add(carried, total), True, total)
+        return _tally(counts_of(kinds), kept[0], copy, kept[1], recount)
     if stat.st_size < size or stat.st_size - size > GROWTH_BYTES or head_digest(path, size) != head:
         return None  # rewritten, or grown too much for a bounded read
     # Appended lines leave where the copy ended as it was: it is kept on.
@@ -241,19 +257,34 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         _store(path, ctx, kinds, progress, stat.st_mtime_ns, None, None, copy)
         return Tally(counts_of(kinds), None, copy)
     models = merge((kept[0], scanner.model_use()))
-    if recount is not None or scanner.garbled:
-        # The calls before where the kept pass stopped: added up as kept, or (the totals then
-        # a running count of them) its cumulative count; then the appended lines' calls.
-        _, total, carried = kept[1]
-        before = recount if recount is not None else (ZERO if total is None else add(carried, total))
-        recount = add(before, scanner.spent or ZERO)
+    if recount is None and scanner.garbled:
+        # The totals turned to garbage in the appended lines: the count is the calls since
+        # the first line, and those before were not added up (nor are they, for every file,
+        # by a pass that keeps their totals).  Not mixed with the totals: ``runs`` counts it.
+        recount = UNCOUNTED
+    elif isinstance(recount, tuple):
+        recount = add(recount, scanner.spent)  # (the calls before, added up: then these)
     _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, scanner.position, copy, recount)
+    return _tally(counts_of(kinds), models, copy, scanner.position, recount)
+
+
+def _tally(counts: Counts, models: ModelUse, copy: CopyEnd | None, position: Position,
+           recount: Counters | str | None) -> Tally:
+    """The tally of a kept pass that stopped at ``position``, counted as ``recount`` says."""
+    if recount == UNCOUNTED:
+        return Tally(counts, models, copy)
+    _, total, carried = position
     if recount is not None:
-        return Tally(counts_of(kinds), models, copy, recount, True, scanner.position[1], garbled=True)
-    return Tally(counts_of(kinds), models, copy, scanner.cumulative, True, scanner.position[1])
+        return Tally(counts, models, copy, cumulative=recount, counted=True, run_total=total,  # type: ignore[arg-type]
+                     garbled=True)
+    return Tally(counts, models, copy, cumulative=None if total is None else add(carried, total), counted=True,
+                 run_total=total)
 
 
-def _recount(document: dict) -> Counters | None:
-    """The kept calls added up of a file of garbage totals (``None``: its totals count)."""
+def _recount(document: dict, version: str) -> Counters | str | None:
+    """What a kept pass counted: ``None``, its totals; its calls added up, of a file of
+    garbage totals; or ``UNCOUNTED`` (a tally of ``_UNCOUNTED``'s versions too)."""
+    if version in _UNCOUNTED or document.get("uncounted") is True:
+        return UNCOUNTED
     value = document.get("recount")
     return None if value is None else kept_counters(value)

@@ -71,9 +71,11 @@ class TailSummary(NamedTuple):
     turn_items: bool = False
     #: the lines read hold tool calls of ``records.NEWER_TOOL_ITEMS``: likewise
     newer_tools: bool = False
-    #: a running total of the whole file held a value that is no token count (``-5``, ``2.5``):
-    #: ``cumulative`` is then its calls added up, as ``tokens`` counts them (``FileUsageScanner
-    #: .garbled``, ``spent``), and a row of a fork counts its own calls (``row``)
+    #: a running total of the lines read held a value that is no token count (``-5``, ``2.5``):
+    #: the totals are no running count, so ``cumulative`` is the calls read added up, as
+    #: ``tokens`` counts them (``FileUsageScanner.garbled``, ``spent``): the file's with
+    #: ``whole_count``, else only the window's, a part (``row._whole_count`` looks for the
+    #: whole file's); and a row of a fork counts its own calls (``row``)
     garbled: bool = False
 
 
@@ -114,8 +116,10 @@ class _TailFold:
     def build(self, whole_file: bool, warnings: Iterable[ScanWarning]) -> TailSummary:
         calls = self.calls
         # Totals of garbage (a negative one reads as a restart, each adding a run) are no
-        # running count: the file's calls are, the deltas ``tokens`` adds up.
-        garbled = calls.garbled and whole_file
+        # running count: the calls are, the deltas ``tokens`` adds up.  Of a window that cut
+        # the file, that is the window's part only, not the whole count (``whole_count``):
+        # never the totals, which would claim one.
+        garbled = calls.garbled
         return TailSummary(
             calls.spent if garbled else calls.cumulative,
             self.calls.model_use(),

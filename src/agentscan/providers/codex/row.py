@@ -91,7 +91,8 @@ def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: Sc
     parent = link.forked_from or link.spawn_parent
     if tail.garbled:
         # Totals of garbage say nowhere where the copy ended: the thread's own calls, read as
-        # ``tokens`` reads them (a file the window held whole: a bounded read).
+        # ``tokens`` reads them.  The whole file, on each row built (a rare file: a fork whose
+        # totals are garbage; no tally keeps its own calls).
         own = read_replay_whole(thread.rollout.path, ctx, header.started_at, thread.thread_id, parent)
         return ThreadFacts(thread, header, tail._replace(models=own.models), _nonzero(own.own))
     head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent)
@@ -148,8 +149,12 @@ def _whole_count(path: Path, tail: TailSummary, ctx: ScanContext) -> TailSummary
     gave it: a count that restarted before the window (``runs``) is part of the file's."""
     if tail.whole_count:
         return tail
-    known, cumulative = whole_count(path, ctx)
-    return tail._replace(cumulative=cumulative, whole_count=True) if known else tail
+    found = whole_count(path, ctx)
+    if found.known:
+        return tail._replace(cumulative=found.cumulative, whole_count=True, garbled=found.garbled)
+    # The window's calls of a file of garbage totals are no estimate of the whole file's count
+    # as its latest total is of a file of counts: the row says it read only a part.
+    return tail._replace(whole_file=False) if tail.garbled else tail
 
 
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:

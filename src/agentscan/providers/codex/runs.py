@@ -17,23 +17,31 @@ Without agentscan's index (``--no-cache``, the library's default) nothing
 could be kept, so nothing is read (a row reads a bounded part of a rollout:
 ``tests/test_codex_bounded.py``): the row's count is the window's, and the
 row says it read only that (``counts_partial``), as it does of its counts.
+
+A file whose running totals are garbage (``-5``, ``2.5``: no running count)
+is counted by its calls instead, added up from its first line as ``tokens``
+adds them (``_Runs.recount``); found only on the way, so such a file is read
+twice, once.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 import orjson
 
 from agentscan.context import ScanContext, say
-from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, kept_counters, minus, odd_values,
-                                               restarted, token_info)
+from agentscan.providers.codex.counters import (ZERO, Counters, add, counters_of, kept_counters, spent_on, step,
+                                               token_info, total_counters)
 from agentscan.providers.codex.fullcounts import head_digest
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 
 KIND = "codex.runs"
-VERSION = "1"
+#: "2": a file of garbage totals is counted by its calls (``recount``); one kept before took
+#: its totals, and the one 0.1.x build that kept a ``recount`` added it up another way
+VERSION = "2"
 #: at most this much of a file is read here in one run (a first ``list`` of a heavy user's
 #: newest sessions must not read gigabytes): past it the row keeps the window's count and
 #: says so (``counts_partial``) until ``tokens`` or ``show`` read the file whole
@@ -43,11 +51,12 @@ _MARKER = b'"token_count"'
 
 
 class _Runs:
-    """The cumulative counts read so far, added up as ``FileUsageScanner`` adds them (without
-    keeping its calls: memory stays bounded whatever the file's size).  Once a total is
-    garbage (``garbled``: ``-5``, ``2.5``), the totals are no running count: ``recount`` goes
-    on from the count reached with each call as ``tokens`` counts it (``FileUsageScanner
-    .recount``), and is the file's count."""
+    """The cumulative counts read so far, added up as ``FileUsageScanner`` adds them, by the
+    same rule (``counters.step``), without keeping its calls: memory stays bounded whatever
+    the file's size.  ``recount``, when kept, is the calls since the file's first line added
+    up (``FileUsageScanner.spent``): the file's count once a total was garbage (``-5``,
+    ``2.5``), as its totals are then no running count.  Adding each call costs, so a read
+    keeps it only from a file's start and once it knows the file needs it (``whole_count``)."""
 
     __slots__ = ("last", "carried", "recount")
 
@@ -55,29 +64,21 @@ class _Runs:
                  recount: Counters | None = None) -> None:
         self.last, self.carried, self.recount = last, carried, recount
 
-    def feed(self, total: Counters | None, call: Counters | None, garbled: bool = False) -> None:
-        """``total``: a ``token_count``'s cumulative count; ``call``: its last call's;
-        ``garbled``: ``total`` held a value that is no token count."""
-        if garbled and self.recount is None:
-            self.recount = self.cumulative or ZERO  # (the calls before: the totals counted them)
-        if total is not None and total == self.last:
-            return  # the same count emitted again
-        if self.recount is not None:
-            # The call as ``FileUsageScanner._token_count`` takes it.
-            delta = call if call is not None else (minus(total, self.last) if total is not None else None)
-            if delta is not None and any(delta[:5]):
-                self.recount = add(self.recount, delta)
-        if total is None:
-            return
-        if self.last is not None and restarted(total, self.last, call):
-            self.carried = add(self.carried, self.last)
-        self.last = total
+    def feed(self, total: Counters | None, call: Counters | None) -> None:
+        """``total``: a ``token_count``'s cumulative count; ``call``: its last call's."""
+        self.last, self.carried, call = step(self.last, self.carried, total, call)
+        if call is not None and self.recount is not None:
+            self.recount = spent_on(self.recount, call)
 
     @property
     def cumulative(self) -> Counters | None:
         if self.recount is not None:
             return self.recount
         return None if self.last is None else add(self.carried, self.last)
+
+
+class _Garbled(Exception):
+    """A read that keeps no ``recount`` met a total of garbage: read again from the start."""
 
 
 def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int) -> tuple[int, _Runs, bool] | None:
@@ -101,44 +102,73 @@ def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int) -> tuple[
     return offset, _Runs(last, carried, recount), size_now == size and mtime_now == mtime_ns
 
 
-def whole_count(path: Path, ctx: ScanContext) -> tuple[bool, Counters | None]:
-    """Whether the file's whole cumulative count is known, and that count (``None``: the file
-    has none).  Read (and kept) only with agentscan's index open.  Its warnings are left to
-    the passes that read the file (the row's window says its own), but one that says the file
-    could not be read this time is said, and then the count is not known."""
+def _read(path: Path, ctx: ScanContext, runs: _Runs, start: int) -> ScanProgress:
+    """``runs`` fed the ``token_count`` lines from ``start``; ``_Garbled`` when one's total
+    is garbage and ``runs`` keeps no ``recount`` (its totals were taken for a running count)."""
+    progress = ScanProgress()
+    for _, record in matching_records(path, ctx, _MARKER, progress, start=start):
+        info = token_info(record) or {}
+        total, garbage = total_counters(info.get("total_token_usage"))
+        if garbage and runs.recount is None:
+            raise _Garbled
+        runs.feed(total, counters_of(info.get("last_token_usage")))
+    return progress
+
+
+class WholeCount(NamedTuple):
+    """What ``whole_count`` found (a named tuple: see ``cli.term.Terminal``)."""
+
+    known: bool = False  # the file's whole count is known (``False``: only the window's is)
+    cumulative: Counters | None = None  # that count (``None``: the file has none)
+    #: the file's totals are garbage: ``cumulative`` is its calls added up (``_Runs.recount``)
+    garbled: bool = False
+
+
+_UNKNOWN = WholeCount()
+
+
+def whole_count(path: Path, ctx: ScanContext) -> WholeCount:
+    """The file's whole cumulative count, when it can be known.  Read (and kept) only with
+    agentscan's index open.  Its warnings are left to the passes that read the file (the
+    row's window says its own), but one that says the file could not be read this time is
+    said, and then the count is not known."""
     if ctx.file_cache is None or path.name.endswith(".zst"):
-        return False, None
+        return _UNKNOWN
     try:
         stat = os.stat(path)
     except OSError:
-        return False, None
+        return _UNKNOWN
     kept = _kept(path, ctx, stat.st_size, stat.st_mtime_ns)
     start, runs = 0, _Runs()
     if kept is not None:
         start, runs, unchanged = kept
         if unchanged:
-            return True, runs.cumulative
+            return WholeCount(True, runs.cumulative, runs.recount is not None)
     if stat.st_size - start > MAX_READ_BYTES:
-        return False, None
-    progress = ScanProgress()
+        return _UNKNOWN
     with ctx.held_warnings() as held:
-        for _, record in matching_records(path, ctx, _MARKER, progress, start=start):
-            info = token_info(record) or {}
-            odd = odd_values[0]
-            total = counters_of(info.get("total_token_usage"))
-            runs.feed(total, counters_of(info.get("last_token_usage")), odd_values[0] != odd)
+        try:
+            progress = _read(path, ctx, runs, start)
+        except _Garbled:
+            # The calls before were taken by their totals: all are added up again, from the
+            # first line (a file of garbage totals only, read twice so that no other pays
+            # for adding up each call).
+            if stat.st_size > MAX_READ_BYTES:
+                return _UNKNOWN
+            runs = _Runs(recount=ZERO)
+            progress = _read(path, ctx, runs, 0)
     passing = [said for said in held.said if said[3]]
     if passing:
         say(ctx, passing)
-        return False, None
+        return _UNKNOWN
     # The last line, if not finished yet, is read again next time: its count is then the
     # one reached, which adds nothing.
     head = head_digest(path, progress.complete_offset)
     if head is not None and progress.complete_offset > 0:
         kept_runs: dict = {"last": runs.last, "carried": runs.carried}
-        if runs.recount is not None:  # (none for a file of counts: the state reads as ever)
+        if runs.recount is not None:
             kept_runs["recount"] = runs.recount
         document = orjson.dumps(kept_runs)
         ctx.file_cache.put_file(str(path), KIND, progress.complete_offset, stat.st_mtime_ns, VERSION, head,
                                 progress.complete_offset, document)
-    return True, runs.cumulative
+    return WholeCount(True, runs.cumulative, runs.recount is not None)
