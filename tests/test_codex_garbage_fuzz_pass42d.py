@@ -21,6 +21,9 @@ from agentscan.providers.codex import fullcounts, headtail
 from agentscan.toolkit.valuewarnings import USAGE_HEAD
 from codex_builders import at, function_output, meta, rollout_path, token_count, turn_context, usage, usage_record
 
+#: 24 generated rollouts, each read five ways (about 10 s): with the other fuzz tests (``.ci/run``)
+pytestmark = pytest.mark.slow
+
 SEED = 4242
 FILES = 24
 BAD: list[Any] = [-5, 2.5, "12", "x", True, None, [1], {"a": 1}, 10**16, -0.0, 1e30]
