@@ -154,7 +154,7 @@ def test_installing_in_the_other_scope_warns_of_the_double_registration(isolated
     result = ok("hooks", "install", "--agent", agent, "--scope", "project")
     assert local.is_file()  # warned, not refused
     [warning] = result.stderr.splitlines()
-    assert warning.startswith(f"warning: {user}: agentscan's hook is also installed here")
+    assert warning.startswith(f"warning: {user}: agentscan's hook is also installed in this file")
     assert f"agentscan hooks uninstall {agent} --scope user" in warning
     # And the other way round, also when there is nothing to change; --json carries it.
     doc = json.loads(ok("hooks", "install", "--agent", agent, "--json").stdout)
@@ -167,7 +167,7 @@ def test_the_shared_project_settings_an_older_agentscan_wrote_count_too(isolated
     shared = write_json(project / ".claude" / "settings.json", {"hooks": {"Stop": [claude_group(hook_command("claude"))]}})
     result = ok("hooks", "install", "--agent", "claude", "--scope", "project")
     [warning] = result.stderr.splitlines()
-    assert warning.startswith(f"warning: {shared}: agentscan's hook is also installed here (1 claude event)")
+    assert warning.startswith(f"warning: {shared}: agentscan's hook is also installed in this file (1 claude event)")
 
 
 def test_no_warning_for_the_same_file_or_one_that_cannot_be_read(isolated_home: Path,

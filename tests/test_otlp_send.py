@@ -134,7 +134,7 @@ def test_one_attempt_is_said_as_one(session: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     result = otlp("--endpoint", f"http://127.0.0.1:{port}", "--retries", "0", "--timeout", "1")
-    assert result.exit_code == 1 and "gave up after 1 attempt)" in result.stderr
+    assert result.exit_code == 1 and "; gave up after 1 attempt;" in result.stderr
 
 
 def test_headers_come_from_the_option_and_the_otel_variable(session: Path, monkeypatch: pytest.MonkeyPatch) -> None:

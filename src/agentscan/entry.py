@@ -20,7 +20,8 @@ _SNAPSHOT_MIN_COLUMNS = 80
 
 
 def _hook_option(argv: list[str], name: str) -> str | None:
-    """``--name X`` / ``--name=X`` from the hook's arguments; anything odd is ignored."""
+    """``--name X`` / ``--name=X`` from the hook's arguments; anything odd is ignored here (and
+    said in ``hook-errors.log`` by the capture)."""
     for index, arg in enumerate(argv):
         if arg == name and index + 1 < len(argv):
             return argv[index + 1]
@@ -154,7 +155,8 @@ def _run() -> None:
     if argv[:1] == ["hook"] and not {"-h", "--help", "--demo"} & set(argv):
         from agentscan.hooks.capture import run
 
-        run(_hook_agent(argv[1:]), _hook_option(argv[1:], "--otlp-endpoint"))
+        # every argument too: those it does not know are ignored, and logged (``hooks.arguments``)
+        run(_hook_agent(argv[1:]), _hook_option(argv[1:], "--otlp-endpoint"), argv[1:])
         sys.exit(0)
     from agentscan.cli import main as cli_main
 

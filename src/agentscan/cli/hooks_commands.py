@@ -94,7 +94,7 @@ def hook_command(
         return
     from agentscan.hooks.capture import run
 
-    run(agent, otlp_endpoint)
+    run(agent, otlp_endpoint, ctx.args)  # what click left: each logged as ignored
 
 
 #: the agent, as a word after the command (``hooks install claude``, as ``gh extension install
@@ -162,7 +162,7 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         paths = installer.uninstall_paths(agent.value, scope.value, home=home, cwd=cwd)
     command = installer.hook_command(agent.value) if install else None
     plans = [installer.plan(agent.value, path, install=install, command=command) for path in paths]
-    warnings = _elsewhere_warnings(agent.value, scope.value, home, cwd, state.home) if install else []
+    warnings = _elsewhere_warnings(agent.value, scope.value, paths[0], home, cwd, state.home) if install else []
     if install and agent.value == "claude":
         from agentscan.model import ScanWarning
 
@@ -267,11 +267,13 @@ def _change_json(plan: Plan, saved: Path | None, emptied: list[Path], diff: str 
             "added": list(plan.added), "replaced": [replaced.to_json() for replaced in plan.replaced]}
 
 
-def _elsewhere_warnings(agent: str, scope: str, home: Path, cwd: Path, home_given: Path | None) -> list[ScanWarning]:
+def _elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path, home_given: Path | None
+                        ) -> list[ScanWarning]:
     """Installed for the user and in this project too: the agent runs both, so every event
     can be stored twice. Said, not refused (the user may be moving from one to the other).
     Each way out is a whole command, with the ``--home`` this one was given for the user
-    scope (run without it, it would uninstall from the real home's config instead)."""
+    scope (run without it, it would uninstall from the real home's config instead), and
+    the file it changes named beside it: ``path`` is the one this install wrote to."""
     from agentscan.cli.render import plural
     from agentscan.cli.state import home_option
     from agentscan.hooks.install import installed_elsewhere
@@ -285,13 +287,14 @@ def _elsewhere_warnings(agent: str, scope: str, home: Path, cwd: Path, home_give
     warnings = []
     for other in installed_elsewhere(agent, scope, home=home, cwd=cwd):
         if other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
-            fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both of this project's files, "
+            fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both {other.path} and {path}, "
                    "then install again in the scope you want")
         else:
-            fix = f"run {uninstall(other.scope)}, or {uninstall(scope)} to remove this one"
+            fix = (f"run {uninstall(other.scope)} to remove it from {other.path}, "
+                   f"or {uninstall(scope)} to remove it from {path}")
         warnings.append(ScanWarning(str(other.path), (
-            f"agentscan's hook is also installed here ({plural(other.events, agent + ' event')}): {name} runs the hooks "
-            f"of both files, so each event can be captured twice; to keep one, {fix}")))
+            f"agentscan's hook is also installed in this file ({plural(other.events, agent + ' event')}), not only "
+            f"in {path}: {name} runs the hooks of both, so each event can be captured twice; to keep one, {fix}")))
     return warnings
 
 

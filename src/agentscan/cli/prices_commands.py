@@ -49,7 +49,7 @@ def prices_command(
         # printed a blank row with no price, and exit 0.
         raise UsageProblem("MODEL is empty (is a variable unset?): give a model name such as sonnet-4.5, or leave it out")
     if at is not None and not models:
-        raise UsageProblem("--at needs a MODEL: the prices of which model, then? (agentscan prices MODEL --at WHEN)")
+        raise UsageProblem("--at needs a MODEL: agentscan prices MODEL --at WHEN")
     # A call is priced at its own time (a price may change: a long-context premium that
     # ended), so the prices a cost was made of are asked for at that time.
     when = _when(at) if at is not None else None

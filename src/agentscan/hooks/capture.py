@@ -15,7 +15,7 @@ import json
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from agentscan.hooks import store
 from agentscan.hooks.diagnostics import log_once, log_problem
@@ -37,9 +37,11 @@ ENVELOPE_VERSION = 1
 _REDACTED_CONTENT_EVENTS = ("beforeReadFile", "beforeTabFileRead")
 
 
-def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
+def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence[str] = ()) -> None:
     """The whole command.  Never raises (short of the interpreter dying).
 
+    ``arguments``: the command line after ``hook`` (or what Typer left of it); those the hook
+    does not know are ignored, each said in ``hook-errors.log`` (``hooks.arguments``).
     With ``otlp_endpoint``, once the agent has its reply, an event that
     closes a span starts a detached sender (``agentscan.otlp.live``); the
     network is never touched in this process.
@@ -58,6 +60,12 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
         relative = store.ignored_setting()
         if relative is not None:  # stored all the same, where trace and doctor look
             log_once(root, name, f"{store.ENV_VAR} is a relative path ({relative}), ignored: stored in {root}")
+        if _has_unknown(arguments):
+            from agentscan.hooks.arguments import unknown_arguments
+
+            ignored = unknown_arguments(list(arguments))
+            for message in ignored:  # said once while nothing else is logged, not on every event
+                log_once(root, name, message, recent=len(ignored))
         reader = StdinReader()
         raw, problem = reader.read(AGENT_SECONDS)
         if problem == _STILL_OPEN:
@@ -90,6 +98,22 @@ def run(agent: str | None, otlp_endpoint: str | None = None) -> None:
             log_problem(root, name, f"otlp: cannot start the live sender: {type(exc).__name__}: {exc}")
     if detached:
         os._exit(0)  # the child: nothing of the parent's (buffers, atexit) may run twice
+
+
+#: the options ``hook`` takes, each with a value (``cli.hooks_commands.hook_command``)
+VALUED_OPTIONS = ("--agent", "--otlp-endpoint")
+
+
+def _has_unknown(arguments: Sequence[str]) -> bool:
+    """Whether anything but ``--agent X`` and ``--otlp-endpoint X`` (or ``=X``) was given: the
+    installed command's own arguments are told apart without importing ``hooks.arguments``."""
+    words = iter(arguments)
+    for arg in words:
+        if arg in VALUED_OPTIONS:
+            next(words, None)
+        elif arg.partition("=")[0] not in VALUED_OPTIONS:
+            return True
+    return False
 
 
 def _detach(agent: str) -> str | None:
@@ -267,7 +291,16 @@ def detect_agent(payload: dict[str, Any]) -> str:
         return "cursor"
     if any(key in payload for key in ("prompt_id", "permission_mode", "effort")):
         return "claude"
+    if _CLAUDE_TRANSCRIPT in str(payload.get("transcript_path") or "").replace("\\", "/"):
+        # A SessionStart, or an older build's payload, has none of those fields; its transcript
+        # is under ``~/.claude/projects/`` (Cursor's under ``~/.cursor/projects/``; VS Code,
+        # Gemini and Codex, whose events are named as Claude's, keep theirs elsewhere).
+        return "claude"
     return "unknown"
+
+
+#: where Claude Code writes the transcript a payload's ``transcript_path`` names
+_CLAUDE_TRANSCRIPT = "/.claude/projects/"
 
 
 def is_cursor_payload(payload: dict[str, Any]) -> bool:

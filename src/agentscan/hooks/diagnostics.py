@@ -16,17 +16,22 @@ from agentscan.hooks import store
 DIAGNOSTICS_MAX = 1024 * 1024
 
 
-def log_once(root: str, agent: str, message: str) -> None:
-    """``log_problem``, unless the log's last line already says ``message``: a setting that
-    is wrong on every event (a relative ``AGENTSCAN_DATA_DIR``) is said once, not thousands of
-    times, which would push the real problems out of the bounded log."""
-    from pathlib import Path
+def log_once(root: str, agent: str, message: str, recent: int = 1) -> None:
+    """``log_problem``, unless one of the log's last ``recent`` lines already says ``message``:
+    a setting that is wrong on every event (a relative ``AGENTSCAN_DATA_DIR``, a mistyped
+    argument of the installed command) is said once, not thousands of times, which would
+    push the real problems out of the bounded log.  ``recent``: how many such lines one
+    event writes (one for each unknown argument)."""
+    # ``fsutil`` (os, stat, io), not ``toolkit.jsonl``'s ``read_tail``: a mistyped argument
+    # brings every event here, and that module imports the scanner's world (orjson, context).
+    from agentscan.toolkit.fsutil import open_regular
 
-    from agentscan.toolkit.jsonl import read_tail
-
+    said = b" " + message.encode("utf-8", "replace")
     try:
-        tail, _ = read_tail(Path(root, store.DIAGNOSTICS_LOG), 4096)
-        if tail.rstrip(b"\n").rsplit(b"\n", 1)[-1].endswith(b" " + message.encode("utf-8", "replace")):
+        with open_regular(os.path.join(root, store.DIAGNOSTICS_LOG)) as handle:
+            handle.seek(max(0, os.fstat(handle.fileno()).st_size - 4096 * recent))
+            tail = handle.read(4096 * recent)
+        if any(line.endswith(said) for line in tail.rstrip(b"\n").split(b"\n")[-recent:]):
             return
     except OSError:
         pass

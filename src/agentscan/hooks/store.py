@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from agentscan.datadir import ENV_VAR as ENV_VAR  # the store's root, re-exported for its callers
 from agentscan.datadir import data_dir as data_dir
@@ -225,44 +225,6 @@ def _first_session_id(path: str) -> str | None:
     if not isinstance(value, str):
         return None
     return legible(value)  # a lone surrogate ("\ud800"): no terminal or JSON takes it as is
-
-
-def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False) -> StoredSession:
-    """One stored session by ``agent:id``, bare id, or a unique prefix (≥ 6 chars); ``demo``:
-    ``sessions`` are the demo's (the errors' advice says ``--demo``)."""
-    from agentscan.errors import AmbiguousSessionId, IdTooShort, NoHookEvents, UsageProblem
-
-    query = query.strip()
-    if not query:
-        raise UsageProblem("a session id is required")
-    candidates = list(sessions)
-    if not candidates:
-        raise NoHookEvents(query, store_empty=True, demo=demo)
-    agent, sep, bare = query.partition(":")
-    if sep and any(s.agent == agent for s in candidates):
-        candidates = [s for s in candidates if s.agent == agent]
-    else:
-        bare = query  # no agent prefix (or a colon inside the id itself)
-    # A UUID pasted in upper case names the same session, as ``show`` takes it (``scan.resolve``);
-    # an id matching as typed wins.
-    from agentscan.scan.resolve import case_free
-
-    wanted = case_free(bare)
-    exact = [s for s in candidates if s.session_id == bare] or [
-        s for s in candidates if case_free(s.session_id) == wanted]
-    if len(exact) == 1:
-        return exact[0]
-    if len(exact) > 1:
-        raise AmbiguousSessionId(query, [s.id for s in exact])
-    if len(bare) < MIN_PREFIX:
-        raise IdTooShort(query, MIN_PREFIX, shown_by="agentscan --demo trace --list" if demo else "agentscan trace --list")
-    matches = [s for s in candidates if s.session_id.startswith(bare)] or [
-        s for s in candidates if case_free(s.session_id).startswith(wanted)]
-    if not matches:
-        raise NoHookEvents(query, store_empty=False, demo=demo)
-    if len(matches) > 1:
-        raise AmbiguousSessionId(query, [s.id for s in matches])
-    return matches[0]
 
 
 def read_events(session: StoredSession) -> tuple[list[Any], list[Any]]:

@@ -70,7 +70,7 @@ def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | N
         # `show` needs the file; agents delete old transcripts while their hook events stay.
         # The path the agent named, not an id made from its name (``claude:nope`` for
         # ``/tmp/nope.jsonl``): no session has that id.
-        yield f"  transcript  {clean(session.transcript_path or session.transcript_session_id)} (not found)"
+        yield _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout)
     yield f"  captured    {_captured(session.started_ns, session.ended_ns)}"
     yield from _wrapped("  summary     ", _summary_parts(trace.summary, clean), _VALUE_INDENT, layout)
     if len(chosen) != len(trace.turns):  # the header and its summary are the whole session's
@@ -260,8 +260,30 @@ def _summary_parts(summary: Any, clean: Clean) -> list[str]:
     return parts
 
 
+def _missing_transcript(path: str, layout: Layout | None) -> str:
+    """The header's line for a transcript the agent named and deleted since: on a terminal,
+    a long path is cut from its start, as a node's path is, so that its file name (the
+    session id) and ``(not found)`` stay in sight."""
+    head, tail = "  transcript  ", " (not found)"
+    if layout is not None:
+        room = max(layout.width - layout.measure(head + tail), _MIN_SHOWN)
+        if layout.measure(path) > room:
+            path = layout.cut_left(path, room)
+    return f"{head}{path}{tail}"
+
+
 def _seconds(ms: float) -> str:
-    return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
+    """``41 ms``, ``12.5 s``; from a minute on, ``2m12s`` (and ``1h05m``): ``132.0 s`` is read
+    slowly.  ``--json`` keeps the milliseconds."""
+    if ms < 999.5:  # what ``.0f`` would round up to 1000 ms is said as 1.0 s
+        return f"{ms:.0f} ms"
+    if ms < 59_950:  # what ``.1f`` would round up to 60.0 s is said as 1m00s
+        return f"{ms / 1000:.1f} s"
+    seconds = round(ms / 1000)
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    minutes = round(seconds / 60)
+    return f"{minutes // 60}h{minutes % 60:02d}m"
 
 
 def _captured(start_ns: int | None, end_ns: int | None) -> str:

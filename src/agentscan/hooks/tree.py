@@ -251,10 +251,10 @@ def build_trace(agent: str, session_id: str, events: Iterable[HookEvent], **kwar
 def trace_session(query: str, *, root: str | None = None, demo: bool = False) -> Trace:
     """Resolve ``query`` in the events store (``root``; ``demo``: the demo's) and rebuild
     that session's tree."""
-    from agentscan.hooks import store
+    from agentscan.hooks import store, storedids
 
     root = root or store.data_dir()
-    stored = store.resolve(query, store.stored_sessions(root), demo=demo)
+    stored = storedids.resolve(query, store.stored_sessions(root), demo=demo)
     events, warnings = store.read_events(stored)
     log, dropped = store.dropped_payloads(root, stored.session_id)
     if dropped:

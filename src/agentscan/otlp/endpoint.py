@@ -22,6 +22,8 @@ _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _USERINFO = re.compile(r"(?<=//).*@", re.S)
 
 
+#: userinfo typed with no scheme (``user:password@host:4318``): up to an ``@`` before any path
+_BARE_USERINFO = re.compile(r"\A[^/?#]*@", re.S)
 #: a query string (``?token=…``: some vendors take their key so), masked as userinfo is
 _QUERY = re.compile(r"\?.*", re.S)
 
@@ -29,7 +31,7 @@ _QUERY = re.compile(r"\?.*", re.S)
 def shown_url(url: str) -> str:
     """``url`` as a message or ``--json`` may show it: userinfo (``***@``) and a query
     string (``?***``, a fragment after it too) masked, since either may hold a secret."""
-    text = _USERINFO.sub("***@", url)
+    text = _USERINFO.sub("***@", url) if "//" in url else _BARE_USERINFO.sub("***@", url)
     return _QUERY.sub("?***", text, count=1)
 
 
@@ -47,7 +49,7 @@ def traces_url(endpoint: str) -> str:
     except ValueError:
         raise UsageProblem(f"--endpoint is not a valid URL ({_port_problem(parts.netloc)}): {shown!r}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {shown!r}")
+        raise UsageProblem(f"--endpoint must be an http:// or https:// URL, not {shown!r}{_with_scheme(text)}")
     if "@" in parts.netloc:
         # urllib sends no userinfo: the host was looked up as "user:password@host", and the
         # error printed the password.
@@ -63,6 +65,20 @@ def traces_url(endpoint: str) -> str:
         raise UsageProblem(f"--endpoint's path and query must be ASCII (percent-encode the rest): {shown!r}")
     path = parts.path if parts.path not in ("", "/") else "/v1/traces"
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+def _with_scheme(text: str) -> str:
+    """`` (did you mean http://127.0.0.1:4318?)`` for a host and port typed with no scheme
+    (``127.0.0.1:4318``, ``localhost:4318``): a collector's address as its docs often give it."""
+    if "://" in text or text.startswith("/") or "@" in text:  # credentials: refused, whatever the scheme
+        return ""
+    guess = "http://" + text
+    try:
+        parts = urlsplit(guess)
+        parts.port  # noqa: B018 - a port that is no number: no guess
+    except ValueError:
+        return ""
+    return f" (did you mean {shown_url(guess)}?)" if parts.hostname else ""
 
 
 def _port_problem(netloc: str) -> str:

@@ -164,7 +164,9 @@ def _post(
             problem = f"the reply is not HTTP ({type(exc).__name__}); is this the OTLP/HTTP port (4318), not gRPC (4317)?"
         if attempt < retries:
             sleep(wait)
-    raise SendFailed(f"{result.endpoint}: {problem} (gave up after {retries + 1} attempt{'s' if retries else ''})", result)
+    # After a semicolon: a problem often ends in its own parenthesis ("connection refused (is the
+    # server running, on this port?)"), and two in a row read as a stutter.
+    raise SendFailed(f"{result.endpoint}: {problem}; gave up after {retries + 1} attempt{'s' if retries else ''}", result)
 
 
 def proxy_for(url: str) -> str | None:

@@ -167,12 +167,12 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
             try:
                 ref = scanner.resolve(query)
             except SessionNotFound as missing:
-                from agentscan.hooks import store
+                from agentscan.hooks import storedids
 
                 if not stored:
                     raise
                 try:
-                    found = store.resolve(query, stored)
+                    found = storedids.resolve(query, stored)
                 except SessionNotFound:
                     # Neither a transcript nor a hook session: say so as `show` does. The store's
                     # own message ("see `agentscan hooks install`") would point at hooks that are

@@ -189,9 +189,36 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
               for store in provider.unread_stores(scanner.ctx)]
     if stores:
         details += ["it may be in a database agentscan could not read:", *(f"  {path}: {why}" for path, why in stores)]
+    captured = _captured_only(scanner, query)
+    if captured is not None:
+        # Known from its hook events alone (a transcript deleted, or never read here): ``trace``
+        # shows it, and ``list --all`` would send the user looking through ids that lack it.
+        demo = " --demo" if scanner.ctx.home_source == "--demo" else ""
+        details.append(f"hint: its hook events were captured: `agentscan{demo} trace {captured}` shows them")
     error.details = tuple(details)
-    error.list_hint = True  # what to do next: the CLI says it, with the home it read
+    error.list_hint = captured is None  # what to do next: the CLI says it, with the home it read
     return error
+
+
+def _captured_only(scanner: Scanner, query: str) -> str | None:
+    """The ``agent:id`` of the one session of the hook events store ``query`` names (the
+    demo's store under ``--demo``), ``query`` itself when it names several (``trace`` lists
+    them), ``None`` for none: read only once no transcript matched."""
+    from agentscan.errors import AgentscanError
+    from agentscan.hooks import store, storedids
+
+    env = scanner.ctx.env
+    demo = scanner.ctx.home_source == "--demo"
+    if demo:
+        from agentscan.demo import with_demo_events
+
+        env = with_demo_events(env)
+    try:
+        return storedids.resolve(query, store.stored_sessions(store.data_dir(env)), demo=demo).id
+    except AmbiguousSessionId:
+        return query
+    except (AgentscanError, OSError):  # none, or an id too short: the usual hint
+        return None
 
 
 def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wanted: str, key: Key

@@ -1,0 +1,62 @@
+"""The arguments ``agentscan hook`` does not know, said in ``hook-errors.log``.
+
+The hook ignores them (a usage error, exit 2, would mean "deny" to Cursor), so a typo in
+an installed command (``--otlp-endpiont URL``) would otherwise go unseen: the event is
+stored, but nothing is exported.  Each one gets a line in the log, which ``doctor``
+shows.  Stdlib only; imported by the hook only when an argument is not one it takes
+(``capture._has_unknown``), ``difflib`` (for the "did you mean") only for an option.
+"""
+
+from __future__ import annotations
+
+from agentscan.hooks.capture import VALUED_OPTIONS as VALUED
+
+#: every option of ``hook`` a slip may be offered (``--demo`` never reaches the capture)
+KNOWN = (*VALUED, "--demo")
+#: the end of each line: the hook did its work all the same
+_STORED = "the event was stored all the same"
+#: how much of a stray word a log line quotes
+_QUOTED = 60
+
+
+def unknown_arguments(argv: list[str]) -> list[str]:
+    """One message per argument of ``argv`` (what follows ``hook``) that ``hook`` ignores.
+
+    A word after an unknown ``--option`` is taken as its value, as it would be for a real
+    one: ``--otlp-endpiont http://…`` is one slip, not two.  An option's value is never
+    quoted (an endpoint may hold a token); a stray word is, cut short.
+    """
+    problems: list[str] = []
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        index += 1
+        if arg in VALUED:
+            index += 1  # its value (``entry._hook_option`` reads it)
+            continue
+        if arg == "--" or arg.partition("=")[0] in VALUED:
+            continue
+        if arg.startswith("-") and arg != "-":
+            name, equals, _ = arg.partition("=")
+            took_value = bool(equals)
+            if not equals and index < len(argv) and not argv[index].startswith("-"):
+                index += 1
+                took_value = True
+            value = ", with its value" if took_value else ""
+            problems.append(f"unknown option {_quoted(name)} ignored{value}{_guess(name)}; {_STORED}")
+        else:
+            problems.append(f"unexpected argument {_quoted(arg)!r} ignored (hook takes only "
+                            f"{' and '.join(VALUED)}); {_STORED}")
+    return problems
+
+
+def _guess(name: str) -> str:
+    """`` (did you mean --otlp-endpoint?)`` when ``name`` is a slip for a known option."""
+    from agentscan.toolkit.words import close_names
+
+    close = close_names(name, KNOWN)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _quoted(text: str) -> str:
+    return text if len(text) <= _QUOTED else text[: _QUOTED - 1] + "…"

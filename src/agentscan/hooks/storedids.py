@@ -1,0 +1,61 @@
+"""A stored hook session found by what a person types (``agentscan trace ID``): ``agent:id``, a
+bare id, a unique prefix, a UUID in any case, as ``show`` finds a transcript's session."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from agentscan.hooks.store import MIN_PREFIX, StoredSession
+
+
+def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False) -> StoredSession:
+    """One stored session by ``agent:id``, bare id, or a unique prefix (≥ 6 chars); ``demo``:
+    ``sessions`` are the demo's (the errors' advice says ``--demo``)."""
+    from agentscan.errors import IdTooShort, NoHookEvents, UsageProblem
+
+    query = query.strip()
+    if not query:
+        raise UsageProblem("a session id is required")
+    candidates = list(sessions)
+    if not candidates:
+        raise NoHookEvents(query, store_empty=True, demo=demo)
+    agent, sep, bare = query.partition(":")
+    if sep and any(s.agent == agent for s in candidates):
+        candidates = [s for s in candidates if s.agent == agent]
+    else:
+        bare = query  # no agent prefix (or a colon inside the id itself)
+    # A UUID pasted in upper case names the same session, as ``show`` takes it (``scan.resolve``);
+    # an id matching as typed wins.
+    from agentscan.scan.resolve import case_free
+
+    wanted = case_free(bare)
+    exact = [s for s in candidates if s.session_id == bare] or [
+        s for s in candidates if case_free(s.session_id) == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    if len(exact) > 1:
+        raise _ambiguous(query, exact)
+    if len(bare) < MIN_PREFIX:
+        raise IdTooShort(query, MIN_PREFIX, shown_by="agentscan --demo trace --list" if demo else "agentscan trace --list")
+    matches = [s for s in candidates if s.session_id.startswith(bare)] or [
+        s for s in candidates if case_free(s.session_id).startswith(wanted)]
+    if not matches:
+        raise NoHookEvents(query, store_empty=False, demo=demo)
+    if len(matches) > 1:
+        raise _ambiguous(query, matches)
+    return matches[0]
+
+
+def _ambiguous(query: str, matches: list[StoredSession]) -> Exception:
+    """Several sessions answer ``query``.  When they are one id captured under several agents
+    (a payload without ``--agent`` is stored under ``unknown``), no more characters of the id
+    tell them apart: the agent prefix does, and the hint says so."""
+    from agentscan.errors import AmbiguousSessionId
+    from agentscan.toolkit.words import either
+
+    ids = [s.id for s in matches]
+    if len({s.session_id for s in matches}) > 1:
+        return AmbiguousSessionId(query, ids)
+    return AmbiguousSessionId(query, ids, hint=(
+        f"that is one session id captured under {len(matches)} agents: give it with its agent, "
+        f"{either([s.agent + ':<id>' for s in matches])}, as listed above"))
