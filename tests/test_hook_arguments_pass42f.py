@@ -132,3 +132,23 @@ def test_the_installed_command_s_own_arguments_need_no_parser(argv: list[str], u
     from agentscan.hooks.capture import _has_unknown
 
     assert _has_unknown(argv) is unknown
+
+
+def test_a_stray_url_is_never_quoted_in_the_log_doctor_shows(tmp_path: Path) -> None:
+    """An option pasted with a typeset dash leaves its value a stray word: a URL may hold a token."""
+    data_dir = tmp_path / "store"
+    result = run_hook(data_dir, "--agent", "claude", "\u2014otlp-endpoint", "http://bob:s3cretTOKEN@host:4318")
+    assert result.returncode == 0
+    [line] = log_lines(data_dir)
+    assert "s3cretTOKEN" not in line and "bob" not in line
+    assert "unknown option \u2014otlp-endpoint ignored, with its value (did you mean --otlp-endpoint?" in line
+    assert ["unexpected argument (a URL or a value, not quoted)" in told
+            for told in unknown_arguments(["http://bob:s3cretTOKEN@host:4318", "key=value"])] == [True, True]
+
+
+def test_an_argument_with_a_newline_is_one_log_line_said_once(tmp_path: Path) -> None:
+    data_dir = tmp_path / "store"
+    for _ in range(2):
+        assert run_hook(data_dir, "--agent", "claude", "--foo\nbar=1").returncode == 0
+    [line] = log_lines(data_dir)
+    assert line.endswith("unknown option --foo\\nbar ignored, with its value; the event was stored all the same"), line

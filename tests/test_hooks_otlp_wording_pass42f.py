@@ -95,3 +95,13 @@ def test_prices_at_without_a_model_says_what_to_type() -> None:
     result = CliRunner().invoke(app, ["prices", "--at", "90d"])
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == "error: --at needs a MODEL: agentscan prices MODEL --at WHEN"
+
+
+@pytest.mark.parametrize(("typed", "shown"), [
+    ("http:/bob:pw1@host:4318", "http:/***@host:4318"),
+    ("http://bob:pw@host/v1?token=t", "http://***@host/v1?***"),
+    ("bob:pw@host:4318", "***@host:4318"),
+    ("http:/host:4318/v1", "http:/host:4318/v1"),
+])
+def test_a_password_is_never_shown_however_the_url_is_typed(typed: str, shown: str) -> None:
+    assert shown_url(typed) == shown

@@ -9,6 +9,8 @@ shows.  Stdlib only; imported by the hook only when an argument is not one it ta
 
 from __future__ import annotations
 
+import re
+
 from agentscan.hooks.capture import VALUED_OPTIONS as VALUED
 
 #: every option of ``hook`` a slip may be offered (``--demo`` never reaches the capture)
@@ -17,6 +19,10 @@ KNOWN = (*VALUED, "--demo")
 _STORED = "the event was stored all the same"
 #: how much of a stray word a log line quotes
 _QUOTED = 60
+#: a dash an option may begin with, as typed or as a page typesets it (en and em dash)
+_DASHES = "-\u2013\u2014"
+#: what makes a stray word one never quoted: a URL's ``//`` or userinfo's ``@``, a query, a setting
+_SECRET_LIKE = re.compile(r"//|@|\?|=")
 
 
 def unknown_arguments(argv: list[str]) -> list[str]:
@@ -36,14 +42,27 @@ def unknown_arguments(argv: list[str]) -> list[str]:
             continue
         if arg == "--" or arg.partition("=")[0] in VALUED:
             continue
+        # ``—otlp-endpoint`` pasted from a page that typesets two dashes as one long one: an
+        # option all the same (its value is not quoted), offered as it should be typed.
+        dashes = len(arg) - len(arg.lstrip("".join(_DASHES)))
+        if arg[:dashes].strip("-"):
+            typed, arg = arg, "--" + arg[dashes:]
+        else:
+            typed = arg
         if arg.startswith("-") and arg != "-":
             name, equals, _ = arg.partition("=")
             took_value = bool(equals)
-            if not equals and index < len(argv) and not argv[index].startswith("-"):
+            if not equals and index < len(argv) and argv[index][:1] not in _DASHES:
                 index += 1
                 took_value = True
             value = ", with its value" if took_value else ""
-            problems.append(f"unknown option {_quoted(name)} ignored{value}{_guess(name)}; {_STORED}")
+            guess = f" (did you mean {name}? its dashes are typeset)" if name in KNOWN else _guess(name)
+            problems.append(f"unknown option {_quoted(typed.partition('=')[0])} ignored{value}{guess}; {_STORED}")
+        elif _SECRET_LIKE.search(arg):
+            # A URL or a setting (``http://user:token@host``, ``key=…``) may hold a secret, and the
+            # log is shown by ``doctor``: what it is, not what it says.
+            problems.append(f"unexpected argument (a URL or a value, not quoted) ignored (hook takes only "
+                            f"{' and '.join(VALUED)}); {_STORED}")
         else:
             problems.append(f"unexpected argument {_quoted(arg)!r} ignored (hook takes only "
                             f"{' and '.join(VALUED)}); {_STORED}")
@@ -59,4 +78,7 @@ def _guess(name: str) -> str:
 
 
 def _quoted(text: str) -> str:
+    """``text`` cut short, a character no terminal shows as it is (a newline) escaped."""
+    if not text.isprintable():
+        text = "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
     return text if len(text) <= _QUOTED else text[: _QUOTED - 1] + "…"

@@ -26,7 +26,7 @@ def log_once(root: str, agent: str, message: str, recent: int = 1) -> None:
     # brings every event here, and that module imports the scanner's world (orjson, context).
     from agentscan.toolkit.fsutil import open_regular
 
-    said = b" " + message.encode("utf-8", "replace")
+    said = b" " + message.replace("\r", "\\r").replace("\n", "\\n").encode("utf-8", "replace")  # (as written)
     try:
         with open_regular(os.path.join(root, store.DIAGNOSTICS_LOG)) as handle:
             handle.seek(max(0, os.fstat(handle.fileno()).st_size - 4096 * recent))
@@ -49,6 +49,9 @@ def log_problem(root: str, agent: str, message: str) -> None:
         except OSError:
             pass
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        # One line an entry, whatever the message quotes (an argument with a newline in it
+        # would write a line of its own, and ``log_once`` would never find it said).
+        message = message.replace("\r", "\\r").replace("\n", "\\n")
         line = f"{stamp} agent={agent or '?'} pid={os.getpid()} {message}\n"
         store.append_line(path, line.encode("utf-8", "replace"))
     except Exception:  # noqa: BLE001 - the diagnostics log is best effort by design

@@ -24,6 +24,8 @@ _USERINFO = re.compile(r"(?<=//).*@", re.S)
 
 #: userinfo typed with no scheme (``user:password@host:4318``): up to an ``@`` before any path
 _BARE_USERINFO = re.compile(r"\A[^/?#]*@", re.S)
+#: userinfo after a scheme typed with one slash (``http:/user:password@host``): to the last ``@``
+_ONE_SLASH_USERINFO = re.compile(r"\A([A-Za-z][A-Za-z0-9+.-]*:/)[^?#]*@", re.S)
 #: a query string (``?token=…``: some vendors take their key so), masked as userinfo is
 _QUERY = re.compile(r"\?.*", re.S)
 
@@ -31,7 +33,12 @@ _QUERY = re.compile(r"\?.*", re.S)
 def shown_url(url: str) -> str:
     """``url`` as a message or ``--json`` may show it: userinfo (``***@``) and a query
     string (``?***``, a fragment after it too) masked, since either may hold a secret."""
-    text = _USERINFO.sub("***@", url) if "//" in url else _BARE_USERINFO.sub("***@", url)
+    if "//" in url:
+        text = _USERINFO.sub("***@", url)
+    elif _ONE_SLASH_USERINFO.match(url):
+        text = _ONE_SLASH_USERINFO.sub(r"\1***@", url, count=1)
+    else:
+        text = _BARE_USERINFO.sub("***@", url)
     return _QUERY.sub("?***", text, count=1)
 
 
