@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 from agentscan.context import ScanContext
-from agentscan.providers.base import Provider
+from agentscan.providers.base import Provider, file_identity
 from agentscan.providers.claude.roots import claude_roots
 from agentscan.toolkit.roots import Root
 from agentscan.digests import blake2b
@@ -110,7 +110,7 @@ class ClaudeProvider(Provider):
     def _fingerprint_of(self, stats: dict[str, os.stat_result]) -> str:
         parts = [self.name, self.parser_version]
         for text, stat in sorted(stats.items()) if len(stats) > 1 else stats.items():
-            parts.append(f"{text}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\0{stat.st_ctime_ns}")
+            parts.append(file_identity(text, stat))  # (the stats are discovery's: no ``stat`` again)
         return blake2b("\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
     def refreshable_discovery(self, ctx: ScanContext) -> bool:
