@@ -171,7 +171,7 @@ def test_no_pager_without_full_changes_nothing_both_ways(args: list[str], capsys
     (["show", "abcdef12", "--limit", "3"], "error: No such option: --limit (--limit is an option of list)"),
     (["trace", "--since", "3d"], "error: No such option: --since (--since is an option of list, tokens, export and otlp)"),
     (["--json", "list"],
-     "error: No such option: --json (--json goes after the command: an option of list, show, tokens and 7 other commands)"),
+     "error: No such option: --json (--json goes after the command: an option of list, show, tokens and 8 other commands)"),
     (["hooks", "--agent", "claude", "install"],
      "error: No such option: --agent (--agent is an option of hooks install and hooks uninstall)"),
     (["hooks", "--demo", "install"], "error: No such option: --demo (--demo goes before the command: agentscan --demo hooks …)"),

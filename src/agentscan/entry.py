@@ -50,7 +50,8 @@ def _terminal_columns() -> int:
 
 
 def _print_static_help(argv: list[str]) -> bool:
-    if argv not in (["--help"], ["-h"]) or _terminal_columns() < _SNAPSHOT_MIN_COLUMNS:
+    # ``agentscan help``, as git and gh users type it, is ``agentscan --help`` (``cli.typer_app``)
+    if argv not in (["--help"], ["-h"], ["help"]) or _terminal_columns() < _SNAPSHOT_MIN_COLUMNS:
         return False
     if os.path.basename(sys.argv[0]) != "agentscan":  # ``python -m agentscan`` names itself otherwise
         return False
@@ -150,6 +151,8 @@ def _run() -> None:
                 sys.exit(code)
         from agentscan import invocation
 
+        if command == "help":  # ``help list``: ``list``'s module is the one to register (and ``help``, always)
+            command = _command_in(argv[argv.index("help") + 1:])
         invocation.requested_command = command
     # ``hook --demo`` stores nothing: said by the command (``cli.hooks_commands``), not captured.
     if argv[:1] == ["hook"] and not {"-h", "--help", "--demo"} & set(argv):

@@ -244,8 +244,9 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     agents = ", ".join(f"{agent} {count:,}" for agent, count in sorted(store["by_agent"].items()))
     held = f"{render.plural(store['sessions'], 'session')}" + (f" ({agents})" if agents else "")
     where = render.path_text(store["path"], term)
+    size = f", {size_text(store['bytes'])}" if store["exists"] else ""
     lines += _lines(f"events store: {where} (from {store['source']}): "
-                    f"{held if store['exists'] else 'not created yet'}", term, "  ")
+                    f"{held + size if store['exists'] else 'not created yet'}", term, "  ")
     if store.get("ignored"):
         lines += _lines(f"note: AGENTSCAN_DATA_DIR is a relative path ({store['ignored']}), so it was ignored: each "
                         "hook runs in the agent's directory, and the events would be scattered; set an "
@@ -258,6 +259,22 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     else:
         lines.append("  hook errors: none logged")
     return lines
+
+
+def size_text(count: int) -> str:
+    """A size in bytes as people read one: ``812 bytes``, ``45.1 kB``, ``12.3 MB``, ``1.4 GB``."""
+    if count < 1000:
+        return render.plural(count, "byte")
+    for unit, scale in (("kB", 1e3), ("MB", 1e6)):
+        if count < scale * 999.95:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count / 1e9:,.1f} GB"
+
+
+def print_hooks_status(hooks: dict[str, Any], term: Terminal, home_flag: str, *, demo: bool) -> None:
+    """``hooks status``: the hooks part of ``doctor``'s report, as doctor says it (``hook_lines``:
+    the configs, the events store, the last hook errors; then the live OTLP export)."""
+    write_out("\n".join(hook_lines(hooks, term, home_flag, demo=demo) + live_export_lines(hooks, term)) + "\n")
 
 
 def _both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> str:

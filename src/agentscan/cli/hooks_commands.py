@@ -1,4 +1,5 @@
-"""``hook``, ``hooks install|uninstall`` and ``trace``: live capture and the tree built from it.
+"""``hook`` and ``hooks install|uninstall|status``: live capture and the hooks that feed it
+(``trace``, the tree rebuilt from what they capture, is ``trace_commands``).
 
 Only Typer is imported here; ``agentscan.hooks`` is imported inside each
 command, and ``hook`` (run by the agent on every event) imports nothing but
@@ -11,7 +12,7 @@ import os
 import sys
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -21,7 +22,6 @@ from agentscan.cli.options import (
     JsonOption,
     examples,
     handle_errors,
-    redact_option,
     state_of,
 )
 
@@ -42,6 +42,17 @@ class Scope(str, Enum):
     project = "project"
 
 
+HOOKS_HELP = "Install, check or remove the hook capture in an agent's config."
+
+
+class StatusCommand(GlobalOptionsCommand):
+    """``hooks status``: it reads no session and keeps no cache, and warns of nothing; of the
+    global options only ``--home`` (the user-scope configs) and ``--demo`` (the demo's events
+    store) change what it says.  The others are taken, for a script that gives them to all."""
+
+    unlisted = frozenset({"no_cache", "strict", "verbose", "quiet"})
+
+
 def register(app: typer.Typer) -> None:
     app.command(
         "hook",
@@ -53,7 +64,7 @@ def register(app: typer.Typer) -> None:
     )(hook_command)
     hooks_app = typer.Typer(
         name="hooks",
-        help="Install or remove agentscan's hook capture in an agent's config.",
+        help=HOOKS_HELP,
         no_args_is_help=True,
     )
     hooks_app.command("install", cls=ConfigCommand,
@@ -65,13 +76,13 @@ def register(app: typer.Typer) -> None:
                       short_help="Remove agentscan's entries (only those) from the agent's hooks.",
                       epilog=examples("agentscan hooks uninstall claude",
                                       "agentscan hooks uninstall cursor --scope project --dry-run"))(uninstall_command)
+    hooks_app.command("status", cls=StatusCommand,
+                      short_help="Where the hook is installed, its events store and last errors.",
+                      epilog=examples("agentscan hooks status",
+                                      "agentscan hooks status --json",
+                                      "agentscan --home /mnt/old-laptop hooks status"))(status_command)
     # short_help: the whole line in `agentscan --help` at any width (click cuts a help to fit)
-    app.add_typer(hooks_app, name="hooks", short_help="Install or remove agentscan's hook capture in an agent's config.")
-    app.command("trace", cls=GlobalOptionsCommand,
-                short_help="A session's conversation tree, from its captured hook events.",
-                epilog=examples("agentscan trace --list                  # the sessions with captured events",
-                                "agentscan --demo trace 7f3c9a12 --last 2",
-                                "agentscan --demo trace 7f3c9a12 --redact --json"))(trace_command)
+    app.add_typer(hooks_app, name="hooks", short_help=HOOKS_HELP)
 
 
 def hook_command(
@@ -125,6 +136,32 @@ def uninstall_command(
 ) -> None:
     """Remove agentscan's entries (and only those) from the agent's hook config."""
     _change(ctx, chosen_agent(agent_word, agent), scope, dry_run, install=False, as_json=as_json)
+
+
+@handle_errors
+def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
+    """Which agent configs (user and project scope) run agentscan's hook, and on how many
+    events; where the events store is and what it holds; the last hook errors.  The hooks
+    part of `agentscan doctor`, alone. It changes nothing and exits 0."""
+    from pathlib import Path
+
+    from agentscan.cli import render
+    from agentscan.cli.state import home_option
+    from agentscan.hooks.status import hook_status
+
+    state = state_of(ctx)
+    # The home and environment doctor reads (``State.scanner``: --demo's home, without the
+    # agents' variables); a --home that is no directory is an error, as for install.
+    scanner = state.scanner()
+    home, env = scanner.ctx.home, scanner.ctx.env
+    scanner.close()
+    report = hook_status(home=home, cwd=Path.cwd(), env=env, demo=state.demo)
+    if as_json:
+        render.emit_json(render.envelope("hooks_status", report, []))
+        return
+    from agentscan.cli.doctor_text import print_hooks_status
+
+    print_hooks_status(report, render.terminal(), home_option(state.home), demo=state.demo)
 
 
 def chosen_agent(word: Optional[Agent], option: Optional[Agent]) -> Agent:
@@ -296,92 +333,3 @@ def _elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Pat
             f"agentscan's hook is also installed in this file ({plural(other.events, agent + ' event')}), not only "
             f"in {path}: {name} runs the hooks of both, so each event can be captured twice; to keep one, {fix}")))
     return warnings
-
-
-@handle_errors
-def trace_command(
-    ctx: typer.Context,
-    session_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="Conversation/session id, bare or agent:-prefixed, or a unique prefix (6+ chars)."),
-    list_sessions: bool = typer.Option(False, "--list", help="List the sessions that have captured hook events instead."),
-    redact: bool = redact_option(
-        "Replace prompts, thoughts, responses, tool inputs and errors with a length and hash; mask secrets in paths."
-    ),
-    last: Optional[int] = typer.Option(None, "--last", metavar="N", help="Show only the last N turns."),
-    turn: Optional[int] = typer.Option(None, "--turn", metavar="N", help="Show only turn N, numbered as the tree numbers them."),
-    as_json: bool = JsonOption,
-) -> None:
-    """The conversation tree rebuilt from the captured hook events of one session."""
-    from agentscan.cli import render
-    from agentscan.errors import StrictWarnings, UsageProblem
-    from agentscan.hooks.tree import trace_session
-
-    state = state_of(ctx)
-    root = None
-    from agentscan.hooks import store
-
-    if not state.demo and (relative := store.ignored_setting()) is not None:
-        render.note(f"note: {store.ENV_VAR} is a relative path ({relative}), so it was ignored: trace reads "
-                    f"{store.data_dir()} (the hooks store their events there too)")
-    if state.demo:
-        # The demo's own events (``demo.make_hook_demo``), never the user's store.
-        from agentscan.demo import demo_events
-
-        root = str(demo_events())
-    if state.home is not None:
-        # --home names where agent files are read; the events store is elsewhere (AGENTSCAN_DATA_DIR).
-        # Said, not refused: a script or alias may give --home to every command it runs.
-        render.note(f"note: --home does not apply to trace: it reads the hook events store {store.data_dir()} "
-                    "(AGENTSCAN_DATA_DIR chooses another)")
-    if list_sessions:
-        if session_id:
-            raise UsageProblem("give an ID or --list, not both")
-        if last is not None or turn is not None:
-            raise UsageProblem(f"{'--last' if last is not None else '--turn'} chooses turns of one session, not with --list")
-        from agentscan.cli.trace_list import print_trace_list
-
-        print_trace_list(as_json, root, redact=redact)
-        return
-    if not session_id:
-        shown_by = "agentscan --demo trace --list" if state.demo else "agentscan trace --list"
-        raise UsageProblem(f"give a session ID (`{shown_by}` shows the captured ones)")
-    from agentscan.hooks.text import chosen_turns
-
-    chosen_turns(None, last, turn)  # a bad N is said before the store is read
-    trace = trace_session(session_id, root=root, demo=state.demo)
-    shown = chosen_turns(len(trace.turns), last, turn)
-    if state.demo:
-        trace = _found_in_demo_home(trace)
-    if redact:
-        from agentscan.hooks.redact import redact_trace
-
-        trace = redact_trace(trace)
-    if as_json:
-        body = trace.body_json()
-        body["turns"] = [body["turns"][index] for index in shown]  # the session's summary stays whole
-        render.emit_json(render.envelope("trace", body, trace.warnings))
-    else:
-        from agentscan.cli.charset import width_of
-        from agentscan.cli.term import clean, cut, cut_left
-        from agentscan.hooks.text import Layout, lines
-
-        term = render.terminal()
-        # One line per node on a terminal, as in the other tables (a summary goes on to the next
-        # line rather than lose its end); whole lines in a pipe.
-        layout = Layout(term.width, width_of, cut, cut_left) if term.tty else None
-        for line in lines(trace, clean, " --demo" if state.demo else "", layout, shown=shown):
-            print(cut(line, term.width) if term.tty else line)
-        render.warn_summary(list(trace.warnings), verbose=state.verbose)
-    if state.strict and trace.warnings:
-        raise StrictWarnings(len(trace.warnings))
-
-
-def _found_in_demo_home(trace: Any) -> Any:
-    """The demo's captured transcript path names the demo's own home (``/home/demo``): found
-    there, ``agentscan --demo show`` is the command to suggest."""
-    from dataclasses import replace
-
-    from agentscan.demo import in_demo_home
-    from agentscan.hooks.crosscheck import transcript_exists
-
-    found = transcript_exists(in_demo_home(trace.session.transcript_path))
-    return replace(trace, session=replace(trace.session, transcript_found=found))

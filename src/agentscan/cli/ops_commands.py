@@ -160,22 +160,14 @@ def doctor_command(
 
     from agentscan.cli import render
     from agentscan.cli.doctor_text import print_doctor
-    from agentscan.hooks.status import hooks_report
-    from agentscan.scan.doctor import diagnose, live_export
+    from agentscan.hooks.status import hook_status
+    from agentscan.scan.doctor import diagnose
 
     state = state_of(ctx)
     scanner = state.scanner(home_must_exist=False)  # the report says what is missing
     report = diagnose(scanner)
-    env = scanner.ctx.env
-    if state.demo:  # the demo's own events store (as ``trace`` reads it), never the user's
-        from agentscan.demo import with_demo_events
-
-        env = with_demo_events(env)
-    report["hooks"] = hooks_report(home=scanner.ctx.home, cwd=Path.cwd(), env=env)
-    if state.demo:
-        report["hooks"]["store"]["source"] = "--demo"
-    # The hook's live OTLP export, counted beside its events store (``None``: no live span yet).
-    report["hooks"]["live_export"] = live_export(report["hooks"]["store"]["path"])
+    # As ``hooks status`` reports them (with --demo, the demo's own events store, never the user's).
+    report["hooks"] = hook_status(home=scanner.ctx.home, cwd=Path.cwd(), env=scanner.ctx.env, demo=state.demo)
     term = render.terminal()
     short_ids = scanner.short_ids() if term.tty and not as_json else {}
     scanner.close()

@@ -13,7 +13,7 @@ from typing import Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from agentscan.cli.options import State, _UsageError
+from agentscan.cli.options import GLOBAL_NAMES, GlobalOptionsCommand, State, _UsageError, examples
 from agentscan.cli.state import say_error
 from agentscan.errors import UsageProblem
 from agentscan.toolkit.words import either
@@ -166,6 +166,7 @@ def _global(
 COMMAND_MODULES = (
     "agentscan.cli.commands",
     "agentscan.cli.hooks_commands",
+    "agentscan.cli.trace_commands",
     "agentscan.cli.ops_commands",
     "agentscan.cli.otlp_commands",
     "agentscan.cli.prices_commands",
@@ -178,12 +179,13 @@ COMMAND_HOMES = {
     "show": "agentscan.cli.commands",
     "tokens": "agentscan.cli.commands",
     "hook": "agentscan.cli.hooks_commands",
-    "trace": "agentscan.cli.hooks_commands",
+    "trace": "agentscan.cli.trace_commands",
     "hooks": "agentscan.cli.hooks_commands",
     "export": "agentscan.cli.ops_commands",
     "doctor": "agentscan.cli.ops_commands",
     "otlp": "agentscan.cli.otlp_commands",
     "prices": "agentscan.cli.prices_commands",
+    "help": __name__,  # ``help_command`` below: always registered
 }
 
 
@@ -196,12 +198,43 @@ def _register_commands() -> None:
     # Run from the console script for one command, only its module is registered:
     # Typer reads the signature of every registered command on each start.
     only = COMMAND_HOMES.get(requested_command or "")
+    if only == __name__:  # ``help``, which can name any command (``entry`` gives ``help list`` as ``list``)
+        only = None
     for name in (only,) if only else COMMAND_MODULES:
         if importlib.util.find_spec(name) is not None:
             importlib.import_module(name).register(app)
 
 
 _register_commands()
+
+
+class _HelpCommand(GlobalOptionsCommand):
+    """``help``: it takes the global options after its name, as every command does, and lists
+    none (they change no help)."""
+
+    unlisted = GLOBAL_NAMES
+
+
+@app.command("help", cls=_HelpCommand, short_help="Show the help of a command (as COMMAND --help does).",
+             epilog=examples("agentscan help list", "agentscan help hooks install", "agentscan help"))
+def help_command(
+    ctx: typer.Context,
+    command: Optional[str] = typer.Argument(None, metavar="[COMMAND]", help="The command whose help to show."),
+    subcommand: Optional[str] = typer.Argument(None, metavar="[SUBCOMMAND]", help="One of its commands (hooks install)."),
+) -> None:
+    """Show the help of COMMAND (and SUBCOMMAND), the text `agentscan COMMAND --help` shows, as
+    `git help` and `gh help` do; alone, that of `agentscan --help`."""
+    root = ctx.find_root()
+    group = root.command
+    words = [word for word in (command, subcommand) if word is not None]
+    if subcommand is not None:
+        named = group.get_command(root, command)  # type: ignore[attr-defined]
+        if named is not None and not hasattr(named, "commands"):
+            raise _UsageError(f"No such command {subcommand!r}: agentscan {command} has no commands of its own.", ctx)
+    # ``agentscan COMMAND --help``, parsed and run by the app as it is typed: the same text,
+    # and an unknown COMMAND the same error (``_Group``: ``Did you mean 'list'?``).
+    with group.make_context(root.info_name, [*words, "--help"]) as asked:
+        group.invoke(asked)
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""For ``doctor``: are hooks installed, where do events go, what went wrong lately.
+"""For ``doctor`` and ``hooks status``: are hooks installed, where do events go, what went wrong lately.
 
 Read-only: the agents' config files are parsed, never changed; the events
 store is listed, never opened for writing.
@@ -210,9 +210,47 @@ def hooks_report(*, home: Path, cwd: Path, env: Mapping[str, str]) -> dict[str, 
         "configs": configs,
         "store": {"path": root, "source": "default" if ignored or not env.get(store.ENV_VAR) else store.ENV_VAR,
                   "exists": os.path.isdir(root), "sessions": len(summaries), "by_agent": per_agent,
-                  "ignored": ignored},
+                  "bytes": _events_bytes(root), "ignored": ignored},
         "errors": {"path": os.path.join(root, store.DIAGNOSTICS_LOG), "last": _tail(os.path.join(root, store.DIAGNOSTICS_LOG))},
     }
+
+
+def hook_status(*, home: Path, cwd: Path, env: Mapping[str, str], demo: bool = False) -> dict[str, Any]:
+    """The hooks as ``doctor`` and ``hooks status`` report them: ``hooks_report``, with the
+    hook's live OTLP export counted beside its events store (``live_export``: ``None``
+    before its first span).  ``demo``: the demo's own events store (as ``trace`` reads it),
+    never the user's."""
+    from agentscan.otlp.live import read_counts
+
+    if demo:
+        from agentscan.demo import with_demo_events
+
+        env = with_demo_events(env)
+    report = hooks_report(home=home, cwd=cwd, env=env)
+    if demo:
+        report["store"]["source"] = "--demo"
+    report["live_export"] = read_counts(report["store"]["path"])
+    return report
+
+
+def _events_bytes(root: str) -> int:
+    """The bytes of every file in the events store (``events/<agent>/*``): what it takes on
+    disk, as the hooks append to it on every event of every session."""
+    total = 0
+    try:
+        agents = list(os.scandir(os.path.join(root, store.EVENTS_DIR)))
+    except OSError:
+        return 0
+    for agent in agents:
+        try:
+            if not agent.is_dir(follow_symlinks=False):
+                continue
+            with os.scandir(agent.path) as files:
+                total += sum(entry.stat(follow_symlinks=False).st_size for entry in files
+                             if entry.is_file(follow_symlinks=False))
+        except OSError:
+            continue  # a folder or file gone or unreadable: the rest is still counted
+    return total
 
 
 def _note_both_project_files(configs: list[dict[str, Any]]) -> None:

@@ -276,11 +276,3 @@ def _system_zone() -> tuple[str, str] | None:
     except (OSError, UnicodeDecodeError):
         return None
     return (named, "/etc/timezone") if named else None
-
-
-def live_export(data_dir: str) -> dict[str, Any] | None:
-    """The hook's live OTLP export counts in ``data_dir`` (``otlp.live.read_counts``):
-    ``None`` before its first span."""
-    from agentscan.otlp.live import read_counts
-
-    return read_counts(data_dir)
