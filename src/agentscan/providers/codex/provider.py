@@ -53,7 +53,8 @@ class CodexProvider(Provider):
     # 15: a call's hosted web searches (the completed ``web_search_call`` items before its
     #     ``token_count``) are priced
     # 16: ``tool_search_call`` and ``image_generation_call`` items are tool calls (counted and listed)
-    parser_version = "16"
+    # 17: a rollout whose running totals are garbage counts its calls (rows of 16 took its totals)
+    parser_version = "17"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

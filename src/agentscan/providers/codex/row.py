@@ -39,6 +39,7 @@ from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_su
 from agentscan.providers.codex.modeluse import ModelUse, merge, most_used, without_calls
 from agentscan.providers.codex.names import chosen_name
 from agentscan.providers.codex.names import merged as merged_names
+from agentscan.providers.codex import runs as whole_runs
 from agentscan.providers.codex.runs import whole_count
 from agentscan.providers.codex.usage import ReplayHead, read_replay_head, read_replay_whole, read_segment_start
 from agentscan.timeutil import from_epoch, newest, oldest
@@ -90,11 +91,7 @@ def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: Sc
     link = header.link
     parent = link.forked_from or link.spawn_parent
     if tail.garbled:
-        # Totals of garbage say nowhere where the copy ended: the thread's own calls, read as
-        # ``tokens`` reads them.  The whole file, on each row built (a rare file: a fork whose
-        # totals are garbage; no tally keeps its own calls).
-        own = read_replay_whole(thread.rollout.path, ctx, header.started_at, thread.thread_id, parent)
-        return ThreadFacts(thread, header, tail._replace(models=own.models), _nonzero(own.own))
+        return _garbled_fork(thread, header, tail, parent, ctx)
     head = read_replay_head(thread.rollout.path, ctx, header.started_at, REPLAY_HEAD_BYTES, parent)
     if head.baseline is None and not head.complete:
         # The copied history runs past the head (a fork of a long session): the last
@@ -108,6 +105,23 @@ def _own_facts(thread: Thread, header: RolloutHeader, tail: TailSummary, ctx: Sc
     if tail.cumulative is None or head.baseline is None:
         return ThreadFacts(thread, header, tail, None)
     return ThreadFacts(thread, header, tail, _nonzero(to_tokens(minus(tail.cumulative, head.baseline))))
+
+
+def _garbled_fork(thread: Thread, header: RolloutHeader, tail: TailSummary, parent: str | None,
+                  ctx: ScanContext) -> ThreadFacts:
+    """Totals of garbage say nowhere where the copy ended: the thread's own calls, read as
+    ``tokens`` reads them.  The whole file, on each row built (a rare file: a fork whose totals
+    are garbage; no tally keeps its own calls), so no more than ``runs`` reads in one run
+    (``tests/test_codex_bounded.py``): past it, the window's calls, and the row says so."""
+    path = thread.rollout.path
+    size = ctx.stat(path)
+    if size is not None and size.st_size > whole_runs.MAX_READ_BYTES:
+        window = tail_summary(path, ctx, thread.thread_id)
+        spent = window.cumulative if window.garbled else None  # (its calls: else its totals)
+        return ThreadFacts(thread, header, tail._replace(whole_file=False), _nonzero(to_tokens(spent)) if spent
+                           else None)
+    own = read_replay_whole(path, ctx, header.started_at, thread.thread_id, parent)
+    return ThreadFacts(thread, header, tail._replace(models=own.models), _nonzero(own.own))
 
 
 def _past_the_head(
@@ -149,12 +163,14 @@ def _whole_count(path: Path, tail: TailSummary, ctx: ScanContext) -> TailSummary
     gave it: a count that restarted before the window (``runs``) is part of the file's."""
     if tail.whole_count:
         return tail
-    found = whole_count(path, ctx)
+    found = whole_count(path, ctx, garbled_window=tail.garbled)
     if found.known:
         return tail._replace(cumulative=found.cumulative, whole_count=True, garbled=found.garbled)
-    # The window's calls of a file of garbage totals are no estimate of the whole file's count
-    # as its latest total is of a file of counts: the row says it read only a part.
-    return tail._replace(whole_file=False) if tail.garbled else tail
+    # The count is the window's, a part: a run that ended before it, or (totals of garbage)
+    # calls before it, are missing, though a tally that counted nothing (one the build before
+    # kept, ``fullcounts._UNCOUNTED``) gave the whole file's line counts.  The row says it read
+    # only a part, so a ``tokens`` that keeps a counted tally repairs it (``wants_refresh``).
+    return tail._replace(whole_file=False)
 
 
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:

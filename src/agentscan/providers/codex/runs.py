@@ -42,6 +42,12 @@ KIND = "codex.runs"
 #: "2": a file of garbage totals is counted by its calls (``recount``); one kept before took
 #: its totals, and the one 0.1.x build that kept a ``recount`` added it up another way
 VERSION = "2"
+#: a state the build before kept of a file of counts reached what ``step`` reaches now, but one
+#: of a file of garbage totals (no ``recount``) took them for a running count, and nothing in
+#: the state tells which.  Taken only where the file cannot be read again in one run (past
+#: ``MAX_READ_BYTES``: the row would otherwise say it read only its window until ``tokens``)
+#: and its window shows no garbage; a file within the budget is read again, once
+_PREVIOUS = "1"
 #: at most this much of a file is read here in one run (a first ``list`` of a heavy user's
 #: newest sessions must not read gigabytes): past it the row keeps the window's count and
 #: says so (``counts_partial``) until ``tokens`` or ``show`` read the file whole
@@ -81,17 +87,22 @@ class _Garbled(Exception):
     """A read that keeps no ``recount`` met a total of garbage: read again from the start."""
 
 
-def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int) -> tuple[int, _Runs, bool] | None:
+def _kept(path: Path, ctx: ScanContext, size_now: int, mtime_now: int,
+          previous: bool = False) -> tuple[int, _Runs, bool] | None:
     """Where the last read stopped, the counts it had reached, and whether the file is unchanged
-    since; ``None``: none kept, a damaged one, or a file rewritten since."""
+    since; ``None``: none kept, a damaged one, or a file rewritten since.  ``previous``: a
+    state of ``_PREVIOUS`` without a ``recount`` is taken too."""
     state = ctx.file_cache.get_file(str(path), KIND)
     if state is None:
         return None
     size, mtime_ns, version, head, offset, blob = state
-    if version != VERSION or size_now < size or type(offset) is not int:
+    taken = (VERSION, _PREVIOUS) if previous else (VERSION,)
+    if version not in taken or size_now < size or type(offset) is not int:
         return None
     try:
         document = orjson.loads(blob)
+        if version == _PREVIOUS and document.get("recount") is not None:
+            return None  # (the one build that kept one added it up another way)
         last = None if document["last"] is None else kept_counters(document["last"])
         carried = kept_counters(document["carried"])
         recount = None if document.get("recount") is None else kept_counters(document["recount"])
@@ -127,18 +138,20 @@ class WholeCount(NamedTuple):
 _UNKNOWN = WholeCount()
 
 
-def whole_count(path: Path, ctx: ScanContext) -> WholeCount:
+def whole_count(path: Path, ctx: ScanContext, *, garbled_window: bool = False) -> WholeCount:
     """The file's whole cumulative count, when it can be known.  Read (and kept) only with
     agentscan's index open.  Its warnings are left to the passes that read the file (the
     row's window says its own), but one that says the file could not be read this time is
-    said, and then the count is not known."""
+    said, and then the count is not known.  ``garbled_window``: the row's window held a
+    total of garbage (a state of the build before is then not taken: ``_PREVIOUS``)."""
     if ctx.file_cache is None or path.name.endswith(".zst"):
         return _UNKNOWN
     try:
         stat = os.stat(path)
     except OSError:
         return _UNKNOWN
-    kept = _kept(path, ctx, stat.st_size, stat.st_mtime_ns)
+    previous = stat.st_size > MAX_READ_BYTES and not garbled_window
+    kept = _kept(path, ctx, stat.st_size, stat.st_mtime_ns, previous)
     start, runs = 0, _Runs()
     if kept is not None:
         start, runs, unchanged = kept
