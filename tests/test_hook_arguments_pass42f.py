@@ -129,9 +129,9 @@ def test_a_session_start_without_agent_is_stored_as_claude(tmp_path: Path) -> No
 ])
 def test_the_installed_command_s_own_arguments_need_no_parser(argv: list[str], unknown: bool) -> None:
     """``hooks.arguments`` (and difflib) is imported only when something unknown was given."""
-    from agentscan.hooks.capture import _has_unknown
+    from agentscan.hooks.arguments import has_unknown
 
-    assert _has_unknown(argv) is unknown
+    assert has_unknown(argv) is unknown
 
 
 def test_a_stray_url_is_never_quoted_in_the_log_doctor_shows(tmp_path: Path) -> None:

@@ -3,15 +3,17 @@
 The hook ignores them (a usage error, exit 2, would mean "deny" to Cursor), so a typo in
 an installed command (``--otlp-endpiont URL``) would otherwise go unseen: the event is
 stored, but nothing is exported.  Each one gets a line in the log, which ``doctor``
-shows.  Stdlib only; imported by the hook only when an argument is not one it takes
-(``capture._has_unknown``), ``difflib`` (for the "did you mean") only for an option.
+shows.  Stdlib only (the hook imports it on every event: ``has_unknown``); ``difflib``
+(for the "did you mean") only for an unknown option.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
-from agentscan.hooks.capture import VALUED_OPTIONS as VALUED
+#: the options ``hook`` takes, each with a value (``cli.hooks_commands.hook_command``)
+VALUED = ("--agent", "--otlp-endpoint")
 
 #: every option of ``hook`` a slip may be offered (``--demo`` never reaches the capture)
 KNOWN = (*VALUED, "--demo")
@@ -23,6 +25,18 @@ _QUOTED = 60
 _DASHES = "-\u2013\u2014"
 #: what makes a stray word one never quoted: a URL's ``//`` or userinfo's ``@``, a query, a setting
 _SECRET_LIKE = re.compile(r"//|@|\?|=")
+
+
+def has_unknown(arguments: Sequence[str]) -> bool:
+    """Whether anything but ``--agent X`` and ``--otlp-endpoint X`` (or ``=X``) was given: the
+    installed command's own arguments pass without a look at the rest of this module."""
+    words = iter(arguments)
+    for arg in words:
+        if arg in VALUED:
+            next(words, None)
+        elif arg.partition("=")[0] not in VALUED:
+            return True
+    return False
 
 
 def unknown_arguments(argv: list[str]) -> list[str]:

@@ -18,6 +18,7 @@ import time
 from typing import Any, Sequence
 
 from agentscan.hooks import store
+from agentscan.hooks.arguments import has_unknown, unknown_arguments
 from agentscan.hooks.diagnostics import log_once, log_problem
 from agentscan.hooks.events import CURSOR_EVENTS
 from agentscan.hooks.ids import canonical_generation_id
@@ -60,9 +61,7 @@ def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence
         relative = store.ignored_setting()
         if relative is not None:  # stored all the same, where trace and doctor look
             log_once(root, name, f"{store.ENV_VAR} is a relative path ({relative}), ignored: stored in {root}")
-        if _has_unknown(arguments):
-            from agentscan.hooks.arguments import unknown_arguments
-
+        if has_unknown(arguments):
             ignored = unknown_arguments(list(arguments))
             for message in ignored:  # said once while nothing else is logged, not on every event
                 log_once(root, name, message, recent=len(ignored))
@@ -100,20 +99,6 @@ def run(agent: str | None, otlp_endpoint: str | None = None, arguments: Sequence
         os._exit(0)  # the child: nothing of the parent's (buffers, atexit) may run twice
 
 
-#: the options ``hook`` takes, each with a value (``cli.hooks_commands.hook_command``)
-VALUED_OPTIONS = ("--agent", "--otlp-endpoint")
-
-
-def _has_unknown(arguments: Sequence[str]) -> bool:
-    """Whether anything but ``--agent X`` and ``--otlp-endpoint X`` (or ``=X``) was given: the
-    installed command's own arguments are told apart without importing ``hooks.arguments``."""
-    words = iter(arguments)
-    for arg in words:
-        if arg in VALUED_OPTIONS:
-            next(words, None)
-        elif arg.partition("=")[0] not in VALUED_OPTIONS:
-            return True
-    return False
 
 
 def _detach(agent: str) -> str | None:

@@ -26,7 +26,7 @@ def resolve(query: str, sessions: Iterable[StoredSession], *, demo: bool = False
         bare = query  # no agent prefix (or a colon inside the id itself)
     # A UUID pasted in upper case names the same session, as ``show`` takes it (``scan.resolve``);
     # an id matching as typed wins.
-    from agentscan.scan.resolve import case_free
+    from agentscan.scan.arguments import case_free
 
     wanted = case_free(bare)
     exact = [s for s in candidates if s.session_id == bare] or [

@@ -39,6 +39,16 @@ def session_query(query: object) -> str:
     return query
 
 
+#: the characters of an id that may be typed in any case: a UUID's (``scan.resolve``)
+HEX_ID = frozenset("0123456789abcdefABCDEF-")
+
+
+def case_free(text: str) -> str:
+    """``text`` lower-cased when it is hex digits and dashes: a UUID pasted in upper case
+    names the same session (``show``'s ids and ``trace``'s alike); any other id as typed."""
+    return text.lower() if HEX_ID.issuperset(text) else text
+
+
 def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> datetime | None:
     """``value`` as an aware datetime.  A naive one is wall-clock time in ``tz`` when given,
     else in the local zone, as the CLI reads ``--since 2026-01-01`` (``timeutil.parse_when``);

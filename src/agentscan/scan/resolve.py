@@ -18,6 +18,7 @@ import os
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
+from agentscan.scan.arguments import HEX_ID, case_free
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -29,7 +30,6 @@ MIN_PREFIX = 6
 #: holds no row for (a row it holds costs nothing): the error comes at once, whatever their size
 DESCRIBE_BUDGET = 8 << 20
 
-_HEX_ID = frozenset("0123456789abcdefABCDEF-")
 #: how a transcript's file name ends (a bare ``<id>.jsonl`` is a path too, not an id)
 _TRANSCRIPT_ENDINGS = (".jsonl", ".json", ".zst")
 
@@ -39,11 +39,6 @@ Found = tuple["SessionRef", "str | None"]
 
 def _as_typed(text: str) -> str:
     return text
-
-
-def case_free(text: str) -> str:
-    """``text`` lower-cased when it is hex digits and dashes (see the module's note)."""
-    return text.lower() if _HEX_ID.issuperset(text) else text
 
 
 def find_session(scanner: Scanner, query: str) -> Found:
@@ -126,7 +121,7 @@ def _with_focus(scanner: Scanner, query: str, among: str = "") -> Found:
     try:
         return _match(scanner, candidates, query, bare, _as_typed)
     except SessionNotFound:
-        if not _HEX_ID.issuperset(bare):
+        if not HEX_ID.issuperset(bare):
             raise
         # Only once nothing matched as typed: an id that does, in its own case, wins.
         return _match(scanner, candidates, query, bare, case_free)
