@@ -151,4 +151,22 @@ def test_an_argument_with_a_newline_is_one_log_line_said_once(tmp_path: Path) ->
     for _ in range(2):
         assert run_hook(data_dir, "--agent", "claude", "--foo\nbar=1").returncode == 0
     [line] = log_lines(data_dir)
-    assert line.endswith("unknown option --foo\\nbar ignored, with its value; the event was stored all the same"), line
+    assert line.endswith("unknown option --foo ignored, with its value; the event was stored all the same"), line
+
+
+@pytest.mark.parametrize("argv", [
+    ["--otlp-endpoint https://otel:S3cr3tT0ken@collector.example"],  # one word (an args list)
+    ["--otlp-endpoint:https://otel:S3cr3tT0ken@collector.example"],
+    ["-HS3cr3tT0ken"],
+    ["sk-proj-S3cr3tT0kenS3cr3tT0ken"],
+    ["otel:S3cr3tT0ken"],
+    ["--bogus", "https://otel:S3cr3tT0ken@collector.example"],
+])
+def test_no_part_of_a_value_is_quoted_however_it_is_glued(argv: list[str]) -> None:
+    [told] = unknown_arguments(argv)
+    assert "S3cr3tT0ken" not in told, told
+
+
+def test_an_endpoint_glued_to_its_option_is_told_how_to_give_it() -> None:
+    [told] = unknown_arguments(["--otlp-endpoint:https://h"])
+    assert "unknown option --otlp-endpoint ignored, with its value (give --otlp-endpoint and its value as two words" in told

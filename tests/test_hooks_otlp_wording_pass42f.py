@@ -75,7 +75,9 @@ def test_credentials_typed_without_a_scheme_are_masked_and_get_no_guess() -> Non
     with pytest.raises(UsageProblem) as caught:
         traces_url("user:hunter2@host:4318")
     assert str(caught.value) == "--endpoint must be an http:// or https:// URL, not '***@host:4318'"
-    assert shown_url("host:1/a@b") == "host:1/a@b"  # an @ in a path is no userinfo
+    # An @ in a path is masked with what is before it: a password may hold a "/", and too much
+    # masked costs nothing, too little a token.
+    assert shown_url("host:1/a@b") == "***@b"
 
 
 @pytest.mark.usefixtures("no_proxy")
@@ -102,6 +104,10 @@ def test_prices_at_without_a_model_says_what_to_type() -> None:
     ("http://bob:pw@host/v1?token=t", "http://***@host/v1?***"),
     ("bob:pw@host:4318", "***@host:4318"),
     ("http:/host:4318/v1", "http:/host:4318/v1"),
+    ("user:pa/ss@host:4318", "***@host:4318"),
+    ("http:/user:p#ss@host:4318", "http:/***@host:4318"),
+    ("otel:Zx9/Qk+secretpart@collector.example:4318", "***@collector.example:4318"),
+    ("http://u:p?x@h/p", "http://***@h/p"),
 ])
 def test_a_password_is_never_shown_however_the_url_is_typed(typed: str, shown: str) -> None:
     assert shown_url(typed) == shown

@@ -23,8 +23,12 @@ _STORED = "the event was stored all the same"
 _QUOTED = 60
 #: a dash an option may begin with, as typed or as a page typesets it (en and em dash)
 _DASHES = "-\u2013\u2014"
-#: what makes a stray word one never quoted: a URL's ``//`` or userinfo's ``@``, a query, a setting
-_SECRET_LIKE = re.compile(r"//|@|\?|=")
+#: a long option's name, the word after its dashes: all a log line quotes of it
+_OPTION_NAME = re.compile(r"--[A-Za-z0-9_-]{0,30}")
+#: a short option's name: its dash and one letter
+_SHORT_NAME = re.compile(r"-.?", re.S)
+#: a stray word short and plain enough to quote (``surplus``, ``claude``): anything else may be a secret
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,23}|-")
 
 
 def has_unknown(arguments: Sequence[str]) -> bool:
@@ -64,21 +68,30 @@ def unknown_arguments(argv: list[str]) -> list[str]:
         else:
             typed = arg
         if arg.startswith("-") and arg != "-":
-            name, equals, _ = arg.partition("=")
-            took_value = bool(equals)
-            if not equals and index < len(argv) and argv[index][:1] not in _DASHES:
+            # Only the option's name is quoted: what is glued to it (``=value``, ``:value``, a
+            # value in the same word) may hold a token, and the log is shown by ``doctor``.
+            # (A short option's name is its letter: ``-Htoken`` glues a value to it.)
+            pattern = _OPTION_NAME if arg.startswith("--") else _SHORT_NAME
+            name = pattern.match(arg).group()  # type: ignore[union-attr] - it matches any text
+            shown = typed[:len(typed) - len(arg) + len(name)]
+            took_value = len(name) < len(arg)
+            if not took_value and index < len(argv) and argv[index][:1] not in _DASHES:
                 index += 1
                 took_value = True
             value = ", with its value" if took_value else ""
-            guess = f" (did you mean {name}? its dashes are typeset)" if name in KNOWN else _guess(name)
-            problems.append(f"unknown option {_quoted(typed.partition('=')[0])} ignored{value}{guess}; {_STORED}")
-        elif _SECRET_LIKE.search(arg):
-            # A URL or a setting (``http://user:token@host``, ``key=…``) may hold a secret, and the
-            # log is shown by ``doctor``: what it is, not what it says.
-            problems.append(f"unexpected argument (a URL or a value, not quoted) ignored (hook takes only "
-                            f"{' and '.join(VALUED)}); {_STORED}")
+            if name not in KNOWN:
+                guess = _guess(name)
+            elif typed != arg:
+                guess = f" (did you mean {name}? its dashes are typeset)"
+            else:  # ``--otlp-endpoint:URL``, or one word with a space in it (an args list)
+                guess = f" (give {name} and its value as two words, or {name}=VALUE)"
+            problems.append(f"unknown option {_quoted(shown)} ignored{value}{guess}; {_STORED}")
+        elif _PLAIN_WORD.fullmatch(arg):
+            problems.append(f"unexpected argument {arg!r} ignored (hook takes only {' and '.join(VALUED)}); {_STORED}")
         else:
-            problems.append(f"unexpected argument {_quoted(arg)!r} ignored (hook takes only "
+            # A URL, a key, a setting (``http://user:token@host``, ``sk-…``, ``key=…``): what it
+            # is, never what it says.
+            problems.append(f"unexpected argument (a URL or a value, not quoted) ignored (hook takes only "
                             f"{' and '.join(VALUED)}); {_STORED}")
     return problems
 

@@ -17,29 +17,25 @@ from agentscan.errors import UsageProblem
 
 #: an RFC 9110 ``token``: what a header name may be (``http.client`` lets spaces through)
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-#: userinfo in what the user typed (``scheme://user:password@``), masked before it is shown:
-#: everything from ``//`` to the last ``@`` (a password may hold a ``/``)
-_USERINFO = re.compile(r"(?<=//).*@", re.S)
-
-
-#: userinfo typed with no scheme (``user:password@host:4318``): up to an ``@`` before any path
-_BARE_USERINFO = re.compile(r"\A[^/?#]*@", re.S)
-#: userinfo after a scheme typed with one slash (``http:/user:password@host``): to the last ``@``
-_ONE_SLASH_USERINFO = re.compile(r"\A([A-Za-z][A-Za-z0-9+.-]*:/)[^?#]*@", re.S)
+#: a scheme and the slashes after it (``http://``, ``http:/``): what is shown before masked userinfo
+_SCHEME = re.compile(r"\A[A-Za-z][A-Za-z0-9+.-]*:/+")
 #: a query string (``?token=…``: some vendors take their key so), masked as userinfo is
 _QUERY = re.compile(r"\?.*", re.S)
 
 
 def shown_url(url: str) -> str:
     """``url`` as a message or ``--json`` may show it: userinfo (``***@``) and a query
-    string (``?***``, a fragment after it too) masked, since either may hold a secret."""
-    if "//" in url:
-        text = _USERINFO.sub("***@", url)
-    elif _ONE_SLASH_USERINFO.match(url):
-        text = _ONE_SLASH_USERINFO.sub(r"\1***@", url, count=1)
-    else:
-        text = _BARE_USERINFO.sub("***@", url)
-    return _QUERY.sub("?***", text, count=1)
+    string (``?***``, a fragment after it too) masked, since either may hold a secret.
+    Userinfo is everything from after the scheme's slashes (or the start, for a URL typed
+    without one) to the last ``@``, whatever it holds: a password may have a ``/``, ``#`` or
+    ``?`` in it (a base64 token), and masking a little too much costs nothing."""
+    at = url.rfind("@")
+    if at >= 0:
+        scheme = _SCHEME.match(url)
+        start = scheme.end() if scheme is not None else 0
+        if at >= start:
+            url = url[:start] + "***" + url[at:]
+    return _QUERY.sub("?***", url, count=1)
 
 
 def traces_url(endpoint: str) -> str:
