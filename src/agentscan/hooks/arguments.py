@@ -72,7 +72,8 @@ def unknown_arguments(argv: list[str]) -> list[str]:
             # value in the same word) may hold a token, and the log is shown by ``doctor``.
             # (A short option's name is its letter: ``-Htoken`` glues a value to it.)
             pattern = _OPTION_NAME if arg.startswith("--") else _SHORT_NAME
-            name = pattern.match(arg).group()  # type: ignore[union-attr] - it matches any text
+            matched = pattern.match(arg)
+            name = matched.group() if matched is not None else arg[:2]  # (both match a dash and on)
             shown = typed[:len(typed) - len(arg) + len(name)]
             took_value = len(name) < len(arg)
             if not took_value and index < len(argv) and argv[index][:1] not in _DASHES:
