@@ -214,3 +214,14 @@ def forget_remembered_answers() -> None:
     with sqlite3.connect(Path(os.environ["AGENTSCAN_CACHE_DIR"]) / FILE_NAME) as connection:
         connection.execute("DELETE FROM snapshots WHERE key LIKE 'answer:%'")
     connection.close()
+
+
+def tokens_every_way(*args: str) -> list[dict]:
+    """``tokens --json`` cold, warm (from the index, its remembered answer dropped), and
+    remembered, then without the cache: a test asks that each says the same."""
+    reports = [cli_json("tokens", *args)]
+    forget_remembered_answers()
+    reports.append(cli_json("tokens", *args))
+    reports.append(cli_json("tokens", *args))
+    reports.append(cli_json("tokens", "--no-cache", *args))
+    return reports

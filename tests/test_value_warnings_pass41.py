@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json, forget_remembered_answers
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json, tokens_every_way
 from codex_builders import at, meta, rollout_path, token_count, turn_context, usage, write_rollout
 from gemini_builders import gemini, tokens, user, write_chat
 from gemini_builders import meta as gemini_meta
@@ -23,17 +23,6 @@ from gemini_builders import meta as gemini_meta
 from agentscan.toolkit.valuewarnings import TIME_HEAD, USAGE_HEAD
 
 BAD, GOOD = "a4100000-0000-4000-8000-0000000000b1", "a4100000-0000-4000-8000-0000000000a1"
-
-
-def _runs(*args: str) -> list[dict]:
-    """``tokens --json`` cold, warm (from the index, its remembered answer dropped), and
-    remembered, then without the cache: each must say the same."""
-    reports = [cli_json("tokens", *args)]
-    forget_remembered_answers()
-    reports.append(cli_json("tokens", *args))
-    reports.append(cli_json("tokens", *args))
-    reports.append(cli_json("tokens", "--no-cache", *args))
-    return reports
 
 
 def _said(report: dict, head: str) -> list[tuple[str, str, int | None]]:
@@ -59,7 +48,7 @@ def test_a_claude_usage_value_that_is_no_count_is_told_and_counts_as_before(
         isolated_home: Path, bad: object, counted: int) -> None:
     _claude(isolated_home, BAD, [claude_usage(input=10, output=bad, cache_read=4)] * 3)  # type: ignore[arg-type]
     _claude(isolated_home, GOOD, [claude_usage(input=10, output=counted, cache_read=4)] * 3)
-    for report in _runs():
+    for report in tokens_every_way():
         rows = _rows(report)
         assert rows[BAD] == rows[GOOD]  # (the value counts what it always did)
         assert _said(report, USAGE_HEAD) == [
@@ -70,7 +59,7 @@ def test_a_claude_usage_value_that_is_no_count_is_told_and_counts_as_before(
 
 def test_a_file_of_ten_thousand_bad_values_says_one_warning(isolated_home: Path) -> None:
     _claude(isolated_home, BAD, [claude_usage(input=1, output=2)] * 3 + [claude_usage(input=1, output=-5)] * 10_000)
-    for report in _runs():
+    for report in tokens_every_way():
         assert report["warnings"] == [{"path": str(isolated_home / ".claude/projects/-home-dev-project" / f"{BAD}.jsonl"),
                                        "message": f"{USAGE_HEAD}: output_tokens is -5, counted as 0 "
                                                   "(the first of 10,000 such values in this file)", "line": 5}]
@@ -85,7 +74,7 @@ def test_one_bad_value_says_no_count(isolated_home: Path) -> None:
 
 def test_valid_usage_says_nothing(isolated_home: Path) -> None:
     _claude(isolated_home, GOOD, [claude_usage(input=10, output=3, cache_read=4, cache_write=2)] * 5)
-    for report in _runs():
+    for report in tokens_every_way():
         assert report["warnings"] == []
 
 
@@ -109,7 +98,7 @@ def _codex(home: Path, thread: str, outputs: list[object], *, last_time: str | N
 def test_codex_running_totals_of_fractions_are_told_and_count_as_before(isolated_home: Path) -> None:
     _codex(isolated_home, CODEX, [2.5, 5.5, 7.25, -3])
     _codex(isolated_home, CODEX_GOOD, [2, 5, 7, 0], start=100)
-    for report in _runs():
+    for report in tokens_every_way():
         rows = _rows(report)
         assert rows[CODEX] == rows[CODEX_GOOD]
         assert [message for _, message, _ in _said(report, USAGE_HEAD)] == [
@@ -127,7 +116,7 @@ def test_codex_digit_strings_some_builds_wrote_are_no_warning(isolated_home: Pat
 
 def test_codex_time_past_the_range_is_told_and_unknown(isolated_home: Path) -> None:
     _codex(isolated_home, CODEX, [1, 2], last_time="9999-12-31T23:59:59+14:00")
-    for report in _runs("--by", "day"):
+    for report in tokens_every_way("--by", "day"):
         assert _said(report, TIME_HEAD) == [
             (Path(str(rollout_path(isolated_home / ".codex", CODEX, at(0)))).name,
              f"{TIME_HEAD}: '9999-12-31T23:59:59+14:00'", 4)]
@@ -137,7 +126,7 @@ def test_codex_time_past_the_range_is_told_and_unknown(isolated_home: Path) -> N
 def test_claude_times_outside_the_range_are_told_once(isolated_home: Path) -> None:
     times = ["0001-01-01T00:00:00.000Z", "2026-08-01T10:00:01.000Z", "9999-01-01T00:00:00.000Z"]
     _claude(isolated_home, BAD, [claude_usage(input=1, output=1)] * 3, times=times)
-    for report in _runs("--by", "day"):
+    for report in tokens_every_way("--by", "day"):
         assert _said(report, TIME_HEAD) == [
             (f"{BAD}.jsonl", f"{TIME_HEAD}: '0001-01-01T00:00:00.000Z' (the first of 2 such values in this file)", 2)]
         days = {row["key"]: row["tokens"]["total"] for row in report["rows"]}
@@ -155,7 +144,7 @@ def test_gemini_token_values_are_told_and_count_as_before(isolated_home: Path) -
 
     chat("9a410000-0000-4000-8000-0000000000b1", -5, "session-2026-05-01T10-00-9a4100b1.jsonl")
     chat("9a410000-0000-4000-8000-0000000000a1", 0, "session-2026-05-01T10-00-9a4100a1.jsonl")
-    for report in _runs():
+    for report in tokens_every_way():
         rows = _rows(report)
         assert rows["9a410000-0000-4000-8000-0000000000b1"] == rows["9a410000-0000-4000-8000-0000000000a1"]
         assert _said(report, USAGE_HEAD) == [("session-2026-05-01T10-00-9a4100b1.jsonl",

@@ -12,24 +12,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from builders import cli_json, forget_remembered_answers
+from builders import cli_json, tokens_every_way
 from gemini_builders import gemini, tokens, user, write_legacy
 from gemini_builders import meta as gemini_meta
 
 from agentscan.toolkit.valuewarnings import TIME_HEAD, USAGE_HEAD
 
 BAD, GOOD = "9a420000-0000-4000-8000-0000000000b1", "9a420000-0000-4000-8000-0000000000a1"
-
-
-def _runs(*args: str) -> list[dict]:
-    """``tokens --json`` cold, warm (from the index, its remembered answer dropped), and
-    remembered, then without the cache: each must say the same."""
-    reports = [cli_json("tokens", *args)]
-    forget_remembered_answers()
-    reports.append(cli_json("tokens", *args))
-    reports.append(cli_json("tokens", *args))
-    reports.append(cli_json("tokens", "--no-cache", *args))
-    return reports
 
 
 def _said(report: dict, head: str) -> list[tuple[str, str, int | None]]:
@@ -60,7 +49,7 @@ def test_a_legacy_gemini_chat_tells_its_bad_token_counts_once(isolated_home: Pat
     # (the line the first bad value's message starts on: the file is pretty-printed)
     first = _line_of(bad, '"id": "g1"') - 1
     assert json.loads(bad.read_text())["messages"][1]["id"] == "g1"
-    for report in _runs():
+    for report in tokens_every_way():
         rows = _rows(report)
         assert rows[BAD] == rows[GOOD]  # (the value counts what it always did)
         assert _said(report, USAGE_HEAD) == [(bad.name, f"{USAGE_HEAD}: tokens.output is -5, counted as 0 "
@@ -70,7 +59,7 @@ def test_a_legacy_gemini_chat_tells_its_bad_token_counts_once(isolated_home: Pat
 
 def test_a_legacy_gemini_chat_tells_a_time_past_the_range(isolated_home: Path) -> None:
     bad = _legacy(isolated_home, BAD, 10, "session-2026-05-01T10-00-9a4200b1.json", second_time="9999-01-01T00:00:00.000Z")
-    for report in _runs("--by", "day"):
+    for report in tokens_every_way("--by", "day"):
         assert _said(report, TIME_HEAD) == [(bad.name, f"{TIME_HEAD}: '9999-01-01T00:00:00.000Z'",
                                              _line_of(bad, '"id": "g2"') - 1)]
 
@@ -111,7 +100,7 @@ def _cursor_home(home: Path, outputs: list[object], *, created: str = "2026-07-2
 
 def test_cursor_bubble_counts_that_are_no_count_are_told_once_a_composer(isolated_home: Path) -> None:
     db = _cursor_home(isolated_home, [7, -5, -5, 3])
-    for report in _runs():
+    for report in tokens_every_way():
         rows = _rows(report)
         assert rows[CURSOR_BAD] == rows[CURSOR_GOOD]  # (the values count what they always did)
         assert [(w["path"], w["message"], w.get("line")) for w in report["warnings"]] == [
@@ -135,6 +124,6 @@ def test_a_workspace_composer_tells_its_bad_bubble_counts(isolated_home: Path) -
     db = make_workspace_db(isolated_home, "file:///home/dev/shop", [
         {"composerId": CURSOR_BAD, "name": "inline", "createdAt": CURSOR_T0, "lastUpdatedAt": CURSOR_T0 + 1,
          "conversation": [bubble("w0", 1, "count this"), bad]}])
-    for report in _runs():
+    for report in tokens_every_way():
         assert [(w["path"], w["message"]) for w in report["warnings"]] == [
             (str(db), f"{USAGE_HEAD}: tokenCount.inputTokens is 2.5, counted as 2 (composer {CURSOR_BAD}, bubble w1)")]
