@@ -126,35 +126,110 @@ def _kept_by_the_build_before(home: Path, versions: dict[str, str | None], monke
     monkeypatch.setattr(CodexProvider, "parser_version", current)
 
 
-def test_a_rollout_past_the_read_budget_with_no_count_kept_says_its_row_is_partial(
+class _Builds:
+    """How many rows the provider built (``row``) or mended (``refresh_row``): a cached row
+    that says it read a part (``wants_refresh``) is mended on every ``list``."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        for name in ("row", "refresh_row"):
+            monkeypatch.setattr(CodexProvider, name, self._counted(getattr(CodexProvider, name)))
+
+    def _counted(self, real: Any) -> Any:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return real(*args, **kwargs)
+        return counted
+
+
+def test_a_tally_of_the_build_before_counts_a_rollout_past_the_read_budget(
         isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Finding 2: a tally of "6" (its counts hold, its count is not believed) and no ``runs``
-    state: the count is the window's, and the row says so, until a ``tokens`` keeps a tally
-    that counts (then the cached partial row is built again)."""
-    _restarted(isolated_home / ".codex")
+    """Review rev6: a tally of "6" and no ``runs`` state, the window without garbage: its count
+    is taken (that build counted a file of counts as ``counters.step`` does), so the row is whole
+    and a second ``list`` builds nothing (a partial row was built again on every ``list``:
+    ``tokens`` in worker processes keeps no tally to mend it).  It goes on over appended lines."""
+    codex = isolated_home / ".codex"
+    _restarted(codex)
     _kept_by_the_build_before(isolated_home, {"codex.counts": "6", "codex.runs": None}, monkeypatch)
     monkeypatch.setattr(runs, "MAX_READ_BYTES", BUDGET)
     row = _rows()[S]
-    assert row["counts_partial"] is True and row["tokens"]["total"] == 2200  # (the window's latest total)
-    assert _json("tokens", S)["total"]["total"] == 5500
+    assert row["counts_partial"] is False and row["tokens"]["total"] == 5500  # (not the window's 2,200)
+    builds = _Builds(monkeypatch)
+    assert _rows()[S] == row and builds.count == 0
+    _restarted(codex, more=1)  # (a call more: the tally read on, still the build before's count)
+    row = _rows()[S]
+    assert row["counts_partial"] is False
+    assert row["tokens"]["total"] == 5500 + 550 == _json("tokens", S)["total"]["total"]
+
+
+def test_a_tally_of_the_build_before_within_the_read_budget_is_not_believed(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A "6" may have taken garbage totals for a running count, and keeps no sign of it: a file
+    ``runs`` can read in one run is counted there (once: its state is kept), whatever the
+    tally says (here a count no well-formed file gives, as such a build kept)."""
+    _restarted(isolated_home / ".codex")
+    _kept_by_the_build_before(isolated_home, {"codex.counts": "6", "codex.runs": None}, monkeypatch)
+    with sqlite3.connect(_index(isolated_home)) as conn:
+        (state,), = conn.execute("SELECT state FROM files WHERE kind='codex.counts'").fetchall()
+        document = orjson.loads(state)
+        document["total"] = [9000, 0, 0, 900, 0, 9900]
+        conn.execute("UPDATE files SET state=? WHERE kind='codex.counts'", (orjson.dumps(document),))
     row = _rows()[S]
     assert row["counts_partial"] is False and row["tokens"]["total"] == 5500
+    builds = _Builds(monkeypatch)
+    assert _rows()[S] == row and builds.count == 0
 
 
 def test_a_runs_state_of_the_build_before_counts_a_rollout_past_the_read_budget(
         isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Finding 2: its ``runs`` state ("1", no ``recount``: a file of counts, which that build read
     as ``counters.step`` reads it) is taken for a file that cannot be read again in one run:
-    unchanged, then read on over appended lines."""
+    unchanged, then read on over appended lines (its tally counts nothing: a "4")."""
     codex = isolated_home / ".codex"
     _restarted(codex)
-    _kept_by_the_build_before(isolated_home, {"codex.counts": "6", "codex.runs": "1"}, monkeypatch)
+    _kept_by_the_build_before(isolated_home, {"codex.counts": "4", "codex.runs": "1"}, monkeypatch)
     monkeypatch.setattr(runs, "MAX_READ_BYTES", BUDGET)
     row = _rows()[S]
     assert row["counts_partial"] is False and row["tokens"]["total"] == 5500
     _restarted(codex, more=1)  # (a call more: read on from where the state stopped)
     row = _rows()[S]
     assert row["tokens"]["total"] == 5500 + 550 == _json("tokens", S)["total"]["total"]
+
+
+def test_a_well_formed_rollout_past_the_read_budget_with_no_count_shows_its_window_whole(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its tally counts nothing ("4") and ``runs`` cannot read it in one run: the count is the
+    window's latest total, as before the upgrade (a run that restarted before the window is the
+    known limit), not marked partial, so not built again on every ``list``."""
+    records = [meta(S, at(0)), turn_context(at(1), "gpt-5"), *_calls(10, [(1000, 100), (2000, 200)], (1000, 100)),
+               *_padding(), *_calls(200, [(3000, 300), (4000, 400)], (1000, 100))]
+    _write(rollout_path(isolated_home / ".codex", S, at(0)), records)
+    assert _json("tokens", S)["total"]["total"] == 4400
+    _as_the_build_before(_index(isolated_home), {"codex.counts": "4", "codex.runs": None})
+    monkeypatch.setattr(runs, "MAX_READ_BYTES", BUDGET)
+    row = _rows()[S]
+    assert row["counts_partial"] is False and row["tokens"]["total"] == 4400
+    builds = _Builds(monkeypatch)
+    assert _rows()[S] == row and builds.count == 0
+
+
+def test_a_tally_that_met_garbage_before_the_window_says_the_row_is_partial(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tally read on over appended lines whose totals are garbage counts nothing
+    (``fullcounts.UNCOUNTED``); past the read budget the window, which shows none of them, has
+    no count of the file's calls: the row says it read a part, until ``tokens``."""
+    path = rollout_path(isolated_home / ".codex", S, at(0))
+    _write(path, [meta(S, at(0)), turn_context(at(1), "gpt-5"), *_padding(),
+                  *_calls(10, [(1000, 100), (2000, 200)], (1000, 100))])
+    assert _json("tokens", S)["total"]["total"] == 2200  # (the tally kept, counted)
+    more = [*_calls(20, [(-5, 300), (3000.5, 400)], (1000, 100)), *_padding(), *_calls(300, [(5000, 500)], (1000, 100))]
+    with path.open("ab") as handle:
+        handle.write(b"".join(orjson.dumps(record) + b"\n" for record in more))
+    monkeypatch.setattr(runs, "MAX_READ_BYTES", BUDGET)
+    assert _rows()[S]["counts_partial"] is True
+    total = _json("tokens", S)["total"]
+    row = _rows()[S]
+    assert row["counts_partial"] is False and row["tokens"] == total and total["total"] == 5 * 1100
 
 
 def test_a_runs_state_of_the_build_before_is_not_taken_when_the_window_shows_garbage(

@@ -20,7 +20,10 @@ and appended lines update them.  Of a file whose running totals are garbage
 ``tokens`` counts them (``recount``); when the totals turn to garbage only in
 appended lines, the calls before them were never added up, so the tally counts
 nothing from then on (``UNCOUNTED``: ``runs`` reads the count) rather than mix
-the two, until a whole pass keeps another.
+the two, until a whole pass keeps another.  A tally the build before kept
+(``_PREVIOUS``) counted by the totals whatever they held: its count is told
+apart (``Tally.previous``), for the row to take only where nothing better can
+be had (``row._file_tail``).
 
 A fork's or a subagent's tally also keeps where its copied history ended
 (``callscan.CopyEnd``), once a turn marker told it: a row counts the
@@ -55,11 +58,12 @@ KIND = "codex.counts"
 #: "6": tool calls of ``records.NEWER_TOOL_ITEMS`` (tool searches, image generations) counted;
 #: "7": a file of garbage totals counted by its calls (``recount``), or not counted (``uncounted``)
 VERSION = "7"
-#: tallies whose line counts, model use and copy end hold, but not their count: a "6" took a
-#: file's totals of garbage for a running count (or added up its calls another way).  Taken
-#: as a tally that counts nothing (``uncounted``): the row's count comes from ``runs`` (read
-#: again once), and the tally goes on as the file grows until a whole pass keeps another
-_UNCOUNTED = frozenset({"6"})
+#: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
+#: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
+#: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it
+#: tells which: ``Tally.previous``.  Its count is kept on as the file grows (a "7" that says
+#: ``previous``) until the appended lines show garbage or a whole pass keeps another
+_PREVIOUS = frozenset({"6"})
 #: older tallies whose line counts and model use still hold, taken for those alone while the
 #: file is unchanged (an upgrade would otherwise send every large rollout's row back to
 #: ``counts_partial`` until a whole pass): not their count's runs nor where a copy ended.
@@ -106,13 +110,20 @@ class Tally(NamedTuple):
     #: right, nor count the newer hosted tool calls
     older: bool = False
     #: the file's running totals are garbage: ``cumulative`` is its calls added up, as ``tokens``
-    #: counts them (``FileUsageScanner.recount``), and ``run_total`` means nothing
+    #: counts them (``FileUsageScanner.recount``), and ``run_total`` means nothing; or, not
+    #: ``counted`` (``UNCOUNTED``), the tally met garbage and knows no count
     garbled: bool = False
+    #: ``counted`` by the build before (``_PREVIOUS``), which took garbage totals for a running
+    #: count: right of a file of counts only, so believed only where the row cannot read the
+    #: file's count (``row._file_tail``)
+    previous: bool = False
 
 
 #: ``_store``'s ``recount`` for a tally whose count is not known: its file's totals turned to
 #: garbage in lines a bounded read appended, and its calls before were not added up
 UNCOUNTED = "uncounted"
+#: ``_store``'s ``recount`` for a tally counted by its totals as a tally of ``_PREVIOUS`` was
+PREVIOUS = "previous"
 
 
 def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: ReadProgress, mtime_ns: int,
@@ -128,6 +139,8 @@ def _store(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: Rea
                         carried=position[2])
         if recount == UNCOUNTED:
             document["uncounted"] = True
+        elif recount == PREVIOUS:
+            document["previous"] = True
         elif recount is not None:  # (none in a tally of a file of counts)
             document["recount"] = recount
     if copy is not None:
@@ -216,7 +229,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         return None
     size, mtime_ns, version, head, offset, blob = state
     older = version in _COUNTS_ONLY
-    if version != VERSION and not older and version not in _UNCOUNTED:
+    if version != VERSION and not older and version not in _PREVIOUS:
         return None
     try:
         stat = os.stat(path)
@@ -230,7 +243,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
             return None
         kept = _models(document, older)
         copy = None if older else _copy(document)
-        # What the kept pass counted: its totals (``None``), its calls (``garbled``), or nothing.
+        # What the kept pass counted: its totals (``None``, ``PREVIOUS``), its calls, or nothing.
         recount = None if kept is None or older else _recount(document, version)
     except (orjson.JSONDecodeError, TypeError, KeyError):
         return None  # a damaged tally is no tally (issue 14, case 7)
@@ -257,7 +270,7 @@ def exact_tally(path: Path, ctx: ScanContext) -> Tally | None:
         _store(path, ctx, kinds, progress, stat.st_mtime_ns, None, None, copy)
         return Tally(counts_of(kinds), None, copy)
     models = merge((kept[0], scanner.model_use()))
-    if recount is None and scanner.garbled:
+    if (recount is None or recount == PREVIOUS) and scanner.garbled:
         # The totals turned to garbage in the appended lines: the count is the calls since
         # the first line, and those before were not added up (nor are they, for every file,
         # by a pass that keeps their totals).  Not mixed with the totals: ``runs`` counts it.
@@ -272,19 +285,24 @@ def _tally(counts: Counts, models: ModelUse, copy: CopyEnd | None, position: Pos
            recount: Counters | str | None) -> Tally:
     """The tally of a kept pass that stopped at ``position``, counted as ``recount`` says."""
     if recount == UNCOUNTED:
-        return Tally(counts, models, copy)
+        return Tally(counts, models, copy, garbled=True)
     _, total, carried = position
-    if recount is not None:
+    if recount is not None and recount != PREVIOUS:
         return Tally(counts, models, copy, cumulative=recount, counted=True, run_total=total,  # type: ignore[arg-type]
                      garbled=True)
     return Tally(counts, models, copy, cumulative=None if total is None else add(carried, total), counted=True,
-                 run_total=total)
+                 run_total=total, previous=recount == PREVIOUS)
 
 
 def _recount(document: dict, version: str) -> Counters | str | None:
     """What a kept pass counted: ``None``, its totals; its calls added up, of a file of
-    garbage totals; or ``UNCOUNTED`` (a tally of ``_UNCOUNTED``'s versions too)."""
-    if version in _UNCOUNTED or document.get("uncounted") is True:
+    garbage totals; ``UNCOUNTED``; or ``PREVIOUS``, its totals as a tally of ``_PREVIOUS``
+    counted them (one of those that kept a ``recount`` knew garbage: ``UNCOUNTED``)."""
+    if version in _PREVIOUS:
+        return UNCOUNTED if document.get("recount") is not None else PREVIOUS
+    if document.get("uncounted") is True:
         return UNCOUNTED
+    if document.get("previous") is True:
+        return PREVIOUS
     value = document.get("recount")
     return None if value is None else kept_counters(value)

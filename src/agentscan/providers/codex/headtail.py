@@ -77,6 +77,9 @@ class TailSummary(NamedTuple):
     #: ``whole_count``, else only the window's, a part (``row._whole_count`` looks for the
     #: whole file's); and a row of a fork counts its own calls (``row``)
     garbled: bool = False
+    #: the file's kept tally met totals of garbage (maybe before the window) and knows no count
+    #: (``fullcounts.UNCOUNTED``): the window's count is then no estimate of the file's either
+    garbage_kept: bool = False
 
 
 class HeadSummary(NamedTuple):

@@ -152,10 +152,21 @@ def _file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) ->
             # A tally kept before tallies had models leaves the window's.
             models = exact.models if exact.models is not None else tail.models
             tail = tail._replace(counts=exact.counts, whole_file=True, models=models)
-            if exact.counted:
+            if exact.counted and (not exact.previous or _past_the_budget(path, tail, ctx)):
                 tail = tail._replace(cumulative=exact.cumulative if whole else exact.run_total, whole_count=whole,
                                      garbled=exact.garbled)
+            elif exact.garbled:
+                tail = tail._replace(garbage_kept=True)
     return tail
+
+
+def _past_the_budget(path: Path, tail: TailSummary, ctx: ScanContext) -> bool:
+    """Whether the count of a tally the build before kept (``fullcounts.Tally.previous``) is
+    taken: as ``runs`` takes that build's state, for a file it cannot read in one run whose
+    window shows no garbage (that build counted a file of counts as ``counters.step`` does).
+    A file within the budget is read by ``runs`` instead, once (its state is kept)."""
+    size = ctx.stat(path)
+    return not tail.garbled and size is not None and size.st_size > whole_runs.MAX_READ_BYTES
 
 
 def _whole_count(path: Path, tail: TailSummary, ctx: ScanContext) -> TailSummary:
@@ -163,14 +174,17 @@ def _whole_count(path: Path, tail: TailSummary, ctx: ScanContext) -> TailSummary
     gave it: a count that restarted before the window (``runs``) is part of the file's."""
     if tail.whole_count:
         return tail
-    found = whole_count(path, ctx, garbled_window=tail.garbled)
+    garbage = tail.garbled or tail.garbage_kept
+    found = whole_count(path, ctx, garbled_window=garbage)
     if found.known:
         return tail._replace(cumulative=found.cumulative, whole_count=True, garbled=found.garbled)
-    # The count is the window's, a part: a run that ended before it, or (totals of garbage)
-    # calls before it, are missing, though a tally that counted nothing (one the build before
-    # kept, ``fullcounts._UNCOUNTED``) gave the whole file's line counts.  The row says it read
-    # only a part, so a ``tokens`` that keeps a counted tally repairs it (``wants_refresh``).
-    return tail._replace(whole_file=False)
+    # The count is the window's.  Of totals of garbage, the calls before it are missing: no
+    # estimate of the file's count, so the row says it read only a part (a ``tokens`` that keeps
+    # a counted tally repairs it: ``wants_refresh``).  Of a file of counts it is the file's
+    # unless a run restarted before the window (a known limit, ``docs/providers/codex.md``):
+    # not marked partial, which would build the row again on every ``list`` until a whole pass
+    # in this process keeps a tally (one in worker processes keeps none).
+    return tail._replace(whole_file=False) if garbage else tail
 
 
 def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
