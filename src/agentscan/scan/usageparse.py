@@ -6,7 +6,9 @@ or changed since the last run, or whose calls are needed and not in the index.
 
 A cold run with much to parse shares it out to worker processes
 (``toolkit.workers``, imported only then); a session that changed since the last run keeps a resume
-state, so the next change parses only what was appended.
+state, so the next change parses only what was appended.  A worker reads no index, but what its
+pass keeps for later runs (a large Codex rollout's tally) it lists (``scan.indexview``), and the
+parent writes it, as a parse here would have.
 """
 
 from __future__ import annotations
@@ -124,18 +126,35 @@ class UsageParser:
                 travelling = [ref for ref in refs if self.scanner.provider(ref.provider).usage_travels(ref, self.ctx)]
             ordered = sorted(travelling, key=lambda ref: -weights[ref.id])  # largest first: workers finish together
             contexts: list[ScanContext] = []  # one per worker, made in the worker
+            keeps = self.cache is not None
 
-            def in_worker(index: int) -> Parsed:
+            def in_worker(index: int) -> tuple[Parsed, list[tuple[str, tuple]]]:
                 if not contexts:
-                    contexts.append(self.ctx.for_worker())
-                return job(ordered[index], contexts[0], keep_entries)
+                    ctx = self.ctx.for_worker()
+                    if keeps:
+                        from agentscan.scan.indexview import IndexView
+
+                        # Read nothing (as ever), but list what the pass keeps for later runs (a large
+                        # Codex rollout's tally), for the parent to write: a parse here keeps it.
+                        ctx.file_cache = IndexView(None)
+                    contexts.append(ctx)
+                view = contexts[0].file_cache
+                writes: list[tuple[str, tuple]] = []
+                if view is not None:
+                    view.writes = writes
+                return job(ordered[index], contexts[0], keep_entries), writes
 
             batches = [range(start, min(start + _BATCH, len(ordered))) for start in range(0, len(ordered), _BATCH)]
             from agentscan.toolkit import workers  # here: a parse of a few sessions forks no pool
 
             try:
-                for index, ok, result in workers.run_parallel(in_worker, batches, count):
+                for index, ok, answer in workers.run_parallel(in_worker, batches, count):
                     if ok:
+                        result, writes = answer
+                        if writes and self.cache is not None:
+                            from agentscan.scan.indexview import make_writes
+
+                            make_writes(self.cache, writes)
                         # Its warnings travel with it (the parse captured them): report them here.
                         for warning in result.sums.warnings:
                             self.ctx.warn(warning.path, warning.message, warning.line, passing=result.sums.passing)

@@ -183,7 +183,7 @@ def _whole_count(path: Path, tail: TailSummary, ctx: ScanContext) -> TailSummary
     # a counted tally repairs it: ``wants_refresh``).  Of a file of counts it is the file's
     # unless a run restarted before the window (a known limit, ``docs/providers/codex.md``):
     # not marked partial, which would build the row again on every ``list`` until a whole pass
-    # in this process keeps a tally (one in worker processes keeps none).
+    # keeps a tally (in this process, or in a worker whose write the parent makes: ``usageparse``).
     return tail._replace(whole_file=False) if garbage else tail
 
 
