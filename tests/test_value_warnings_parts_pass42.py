@@ -139,9 +139,11 @@ def test_a_resumed_row_pass_says_what_a_read_of_the_whole_says(isolated_home: Pa
     path = claude_session_file(isolated_home, SESSION, _turns([_bad(output_tokens=-5), GOOD, _bad(output_tokens=-6)]))
     cold = _list()
     assert cold[1] == [(f"{USAGE_HEAD}: output_tokens is -5, counted as 0 (the first of 2 such values in this file)", 2)]
+    assert not any(loaded)  # (the cold pass read the file whole: no state yet)
     _append(path, _turns([GOOD, _bad(input_tokens=-1)], start=3))
+    read_before = len(loaded)
     warm = _list()
-    assert True in loaded  # (the row's pass went on from its state)
+    assert loaded[read_before:] == [True]  # the warm row's pass went on from the cold one's state
     assert warm == _list("--no-cache") == _list()
     assert warm[1] == [(f"{USAGE_HEAD}: output_tokens is -5, counted as 0 (the first of 3 such values in this file)", 2)]
 
