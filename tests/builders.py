@@ -36,6 +36,12 @@ def cli_json(*args: str) -> dict:
     assert result.exit_code == 0, result.output
     return orjson.loads(result.stdout)
 
+
+def only_row(*args: str) -> dict:
+    """The one session of ``agentscan list --all <args> --json``."""
+    (row,) = cli_json("list", "--all", *args)["sessions"]
+    return row
+
 #: real samples from public projects, copied into the repository (sources and
 #: licences in fixtures/real/SOURCES.md)
 REAL = REPO / "fixtures" / "real"

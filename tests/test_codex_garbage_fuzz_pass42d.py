@@ -14,11 +14,10 @@ from typing import Any
 
 import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
 from agentscan.providers.codex import fullcounts, headtail
 from agentscan.toolkit.valuewarnings import USAGE_HEAD
+from builders import cli_json as _json, only_row as _row
 from codex_builders import at, function_output, meta, rollout_path, token_count, turn_context, usage, usage_record
 
 #: 24 generated rollouts, each read five ways (about 10 s): with the other fuzz tests (``.ci/run``)
@@ -59,17 +58,6 @@ class _Calls:
             if rnd.random() < 0.5:
                 out.append(function_output(at(self.moment), f"c{self.moment}", "y" * rnd.randint(50, 400)))
         return out
-
-
-def _json(*args: str) -> dict:
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout_bytes)
-
-
-def _row(*args: str) -> dict:
-    (row,) = _json("list", "--all", *args)["sessions"]
-    return row
 
 
 def _write(path: Path, records: list[dict], mode: str = "wb") -> None:

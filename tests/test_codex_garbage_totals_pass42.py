@@ -12,10 +12,9 @@ from typing import Any
 
 import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
 from agentscan.toolkit.valuewarnings import USAGE_HEAD
+from builders import cli_json as _json, only_row as _row
 from codex_builders import at, function_output, meta, rollout_path, token_count, turn_context, usage
 
 S = "019c4242-0000-7000-8000-0000000000b1"
@@ -43,17 +42,6 @@ def _write(codex: Path, inputs: list[Any], *, padding: int = 0, more: list[Any] 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"".join(orjson.dumps(record) + b"\n" for record in records))
     return path
-
-
-def _json(*args: str) -> dict:
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout_bytes)
-
-
-def _row(*args: str) -> dict:
-    (row,) = _json("list", "--all", *args)["sessions"]
-    return row
 
 
 def _said(report: dict) -> list[str]:

@@ -15,24 +15,17 @@ from typing import Any
 
 import orjson
 import pytest
-from typer.testing import CliRunner
 
-from agentscan.cli import app
 from agentscan.providers.codex import row as codex_row
 from agentscan.providers.codex import runs
 from agentscan.providers.codex.provider import CodexProvider
+from builders import cli_json as _json
 from codex_builders import at, function_output, meta, rollout_path, task_started, token_count, turn_context, usage
 
 S = "019c4242-0000-7000-8000-0000000000d1"
 FORK = "019c4242-0000-7000-8000-0000000000d2"
 #: ``list`` with ``runs.MAX_READ_BYTES`` at this reads none of the rollouts below in one run
 BUDGET = 1024 * 1024
-
-
-def _json(*args: str) -> dict:
-    result = CliRunner().invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return orjson.loads(result.stdout_bytes)
 
 
 def _rows() -> dict[str, dict]:
