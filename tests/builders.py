@@ -231,3 +231,15 @@ def tokens_every_way(*args: str) -> list[dict]:
     reports.append(cli_json("tokens", *args))
     reports.append(cli_json("tokens", "--no-cache", *args))
     return reports
+
+
+def dated_sessions(home: Path, days: list[int]) -> list[Path]:
+    """A Claude session a day of October 2026, each dated by its one call at 10:00 UTC."""
+    paths = []
+    for number, day in enumerate(days):
+        native = f"{number:08x}-7777-4000-8000-000000000000"
+        stamp = f"2026-10-{day:02d}T10:00:00.000Z"
+        paths.append(claude_session_file(home, native, [
+            claude_user(native, stamp, f"task {number}"),
+            claude_assistant(native, stamp, msg_id=f"m{number}", request_id=f"r{number}", usage=claude_usage(10, 2))]))
+    return paths

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from agentscan.cli import app, tablepatch, term, tokens_notes
 from agentscan.cli.tokens_notes import PARTS_NOTE, fewer_sessions
 from agentscan.cli.term import width_of
-from builders import claude_assistant, claude_session_file, claude_subagent_file, claude_usage, claude_user
+from builders import claude_assistant, claude_subagent_file, claude_usage, dated_sessions
 from patch_builders import BASE, IDS, append, session, sidechain_call, turn
 from spies import record_results
 
@@ -104,23 +104,11 @@ def test_a_patched_table_says_of_parts_what_a_whole_one_says(
 # --- the hint under a long table ----------------------------------------------------------------
 
 
-def _dated_sessions(home: Path, days: list[int]) -> list[Path]:
-    """A session a day of October 2026 (each dated by its one call, at 10:00 UTC)."""
-    paths = []
-    for number, day in enumerate(days):
-        native = f"{number:08x}-7777-4000-8000-000000000000"
-        stamp = f"2026-10-{day:02d}T10:00:00.000Z"
-        paths.append(claude_session_file(home, native, [
-            claude_user(native, stamp, f"task {number}"),
-            claude_assistant(native, stamp, msg_id=f"m{number}", request_id=f"r{number}", usage=claude_usage(10, 2))]))
-    return paths
-
-
 def test_a_long_table_names_a_since_that_keeps_its_newest_week(
         isolated_home: Path, monkeypatch: pytest.MonkeyPatch, tty: Callable[..., None]) -> None:
     """Its sessions are two months old: ``--since 7d`` kept none of them."""
     monkeypatch.setattr(tokens_notes, "LONG_TABLE", 5)
-    paths = _dated_sessions(isolated_home, [1, 3, 5, 7, 9, 11, 13, 15])
+    paths = dated_sessions(isolated_home, [1, 3, 5, 7, 9, 11, 13, 15])
     tty(200)
     hint = ("8 sessions above, newest first: --since 2026-10-09 --tz UTC keeps the newest week's, --by day gives "
             "a line a day")  # the zone its date is in named (pass 42b)

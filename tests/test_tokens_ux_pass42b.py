@@ -23,7 +23,7 @@ from agentscan.cli.tokens_notes import PARTS_NOTE, REASONING_NOTE, fewer_session
 from agentscan.cli.tokens_text import row_lines
 from agentscan.model import TokenUsage
 from agentscan.scan.tokenreport import TokenRow
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import claude_assistant, claude_usage, dated_sessions
 from patch_builders import BASE, append
 from spies import record_results
 
@@ -177,19 +177,6 @@ def test_the_left_out_note_keeps_each_column_name_whole(monkeypatch: pytest.Monk
 # --- 7. the long-table hint names the zone its date is in -------------------------------------
 
 
-def _dated_sessions(home: Path, days: list[int]) -> list[Path]:
-    """A session a day of October 2026, each dated by its one call at 10:00 UTC (at
-    Kiritimati, UTC+14, midnight of the next day)."""
-    paths = []
-    for number, day in enumerate(days):
-        native = f"{number:08x}-7777-4000-8000-000000000000"
-        stamp = f"2026-10-{day:02d}T10:00:00.000Z"
-        paths.append(claude_session_file(home, native, [
-            claude_user(native, stamp, f"task {number}"),
-            claude_assistant(native, stamp, msg_id=f"m{number}", request_id=f"r{number}", usage=claude_usage(10, 2))]))
-    return paths
-
-
 def _tokens_in(*args: str) -> tuple[str, str]:
     result = runner.invoke(app, ["tokens", *args])
     assert result.exit_code == 0, result.output
@@ -199,7 +186,7 @@ def _tokens_in(*args: str) -> tuple[str, str]:
 def test_the_long_table_hint_keeps_the_zone_given(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
                                                    tty: Callable[..., None]) -> None:
     monkeypatch.setattr(tokens_notes, "LONG_TABLE", 5)
-    paths = _dated_sessions(isolated_home, [1, 3, 5, 7, 9, 11, 13, 15])
+    paths = dated_sessions(isolated_home, [1, 3, 5, 7, 9, 11, 13, 15])
     tty(200, color=False)
     zone = ("--tz", "Pacific/Kiritimati")
     hint = ("8 sessions above, newest first: --since 2026-10-10 --tz Pacific/Kiritimati keeps the newest week's, "
