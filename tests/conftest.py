@@ -170,3 +170,12 @@ def table_splices(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     from spies import record_results
 
     return record_results(monkeypatch, tablepatch, "_print_spliced")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project folder, the current directory (where a project-scope hook config is written)."""
+    where = tmp_path / "project"
+    where.mkdir()
+    monkeypatch.chdir(where)
+    return where

@@ -41,14 +41,6 @@ def run_suggested(command: str) -> Result:
     return ok(*argv[1:])
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    where = tmp_path / "project"
-    where.mkdir()
-    monkeypatch.chdir(where)
-    return where
-
-
 # --- 1: a hook under a narrower matcher ---------------------------------------------------
 
 def test_an_entry_under_a_bash_matcher_is_installed_but_narrowed(isolated_home: Path) -> None:

@@ -137,14 +137,6 @@ def test_a_cursor_entry_of_ours_with_a_matcher_loses_it(isolated_home: Path) -> 
 
 # --- C: installed for the user and in the project ------------------------------------------
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    where = tmp_path / "project"
-    where.mkdir()
-    monkeypatch.chdir(where)
-    return where
-
-
 @pytest.mark.parametrize("agent", ["claude", "cursor"])
 def test_installing_in_the_other_scope_warns_of_the_double_registration(isolated_home: Path, project: Path,
                                                                        agent: str) -> None:

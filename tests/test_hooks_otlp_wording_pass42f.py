@@ -18,14 +18,6 @@ from hooks_builders import ok
 from otlp_builders import claude_delegating_session, no_proxy, otlp  # noqa: F401 - no_proxy is a fixture
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    where = tmp_path / "project"
-    where.mkdir()
-    monkeypatch.chdir(where)
-    return where
-
-
 def test_the_installed_twice_warning_names_each_file_beside_its_command(isolated_home: Path, project: Path) -> None:
     user = isolated_home / ".claude" / "settings.json"
     local = project / ".claude" / "settings.local.json"

@@ -87,24 +87,8 @@ def test_a_replaced_control_character_and_wide_characters_keep_the_columns(isola
 
 def test_a_cut_title_on_a_terminal_ends_in_a_stand_in(isolated_home: Path) -> None:
     """``list`` on a terminal cuts with ``…`` (``cut``): a tty whose encoding is ASCII."""
-    pty = pytest.importorskip("pty")
     _untitled_home(isolated_home, "a title much longer than the narrow terminal can show whole " * 3)
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run([sys.executable, "-m", "agentscan", "list"], stdout=follower, stderr=subprocess.PIPE,
-                              timeout=120, env={**os.environ, "PYTHONIOENCODING": "ascii", "COLUMNS": "60"})
-        os.close(follower)
-        printed = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the terminal's other end is closed: all read
-                break
-            if not chunk:
-                break
-            printed += chunk
-    finally:
-        os.close(leader)
+    done, printed = _on_a_terminal("list", PYTHONIOENCODING="ascii", COLUMNS="60")
     assert done.returncode == 0 and TRACEBACK.encode() not in done.stderr, done.stderr
     assert b"a title much" in printed and b"?\r\n" in printed
 
