@@ -96,13 +96,13 @@ def test_doctor_says_when_the_user_and_the_project_both_run_the_hook(
     text = ok("doctor").stdout
     assert (f"agentscan's hook is also installed in {user_path}: Claude Code runs the hooks of both files, so each "
             "event can be captured twice") in " ".join(text.split())
-    assert "`agentscan hooks uninstall claude --scope project` here" in " ".join(text.split())
+    assert f"`agentscan hooks uninstall claude --scope project` in {project};" in " ".join(text.split())
     # with --home, the user's command names it
     home = tmp_path / "other-home"
     home.mkdir()
     ok("--home", str(home), "hooks", "install", "--agent", "claude")
     flat = " ".join(ok("--home", str(home), "doctor").stdout.split())
-    assert f"`agentscan hooks uninstall claude --home {home}` for the user's" in flat
+    assert f"to keep only this project's, run `agentscan hooks uninstall claude --home {home}`" in flat
 
 
 def test_one_scope_alone_is_no_double_registration(isolated_home: Path, tmp_path: Path,

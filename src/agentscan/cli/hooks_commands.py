@@ -51,6 +51,7 @@ class StatusCommand(GlobalOptionsCommand):
     store) change what it says.  The others are taken, for a script that gives them to all."""
 
     unlisted = frozenset({"no_cache", "strict", "verbose", "quiet"})
+    help_texts = {"home": "Check the user-scope agent configs under DIR instead of $HOME."}
 
 
 def register(app: typer.Typer) -> None:
@@ -227,8 +228,11 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
             else:
                 print(plan.diff(), end="")
     else:
+        # A project's backups go to the data directory, made only when one is kept (a config
+        # created or removed has none: no empty folder is left) and before any file changes.
+        keeping = scope.value == "project" and any(plan.keeps_backup for plan in changing)
+        into = installer.project_backups() if keeping else None
         for plan in changing:
-            into = installer.project_backups() if scope.value == "project" else None
             saved = installer.backup(plan, into=into)
             emptied = installer.write(plan)
             changes.append(_change_json(plan, saved, emptied, None))

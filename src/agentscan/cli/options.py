@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import wraps
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 import typer
 from typer.core import TyperCommand, TyperOption
@@ -56,6 +56,9 @@ class GlobalOptionsCommand(TyperCommand):
     #: the global options taken but not listed: they change nothing for the command (or are
     #: refused by it); taken still, so a script that passes them to every command runs
     unlisted: frozenset[str] = frozenset()
+    #: a global option's help as this command takes it, by name, where ``GLOBAL_OPTIONS``'
+    #: would mislead (``hooks install --home`` changes the config under DIR, it reads no session)
+    help_texts: Mapping[str, str] = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -66,7 +69,7 @@ class GlobalOptionsCommand(TyperCommand):
                 is_flag=not takes_value,
                 default=None if takes_value else False,
                 metavar="DIR" if takes_value else None,
-                help=text,
+                help=self.help_texts.get(name, text),
                 hidden=name in self.unlisted,
                 rich_help_panel="Global options",
             ))
@@ -138,6 +141,7 @@ class ConfigCommand(GlobalOptionsCommand):
     their one warning whole and go ahead (docs/cli-hooks.md); ``--demo`` is refused."""
 
     unlisted = frozenset({"demo", "no_cache", "strict", "verbose"})
+    help_texts = {"home": "Change the agent config under DIR instead of $HOME (with --scope user)."}
 
 
 def examples(*command_lines: str) -> str:

@@ -26,7 +26,7 @@ def backup(plan: Plan, *, now: float | None = None, into: Path | None = None) ->
 
     from agentscan.filemodes import FILE_MODE
 
-    if plan.before is None or plan.after is None:
+    if plan.before is None or plan.after is None:  # not ``plan.keeps_backup``: mypy narrows ``before`` here
         return None
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
     mode = FILE_MODE
@@ -54,7 +54,10 @@ def backup(plan: Plan, *, now: float | None = None, into: Path | None = None) ->
 def project_backups(env: Mapping[str, str] | None = None) -> Path:
     """Where a project config's backup goes: agentscan's data directory, not beside it.
     Beside it, in the project, nothing keeps it out of git (Claude Code ignores its own
-    ``settings.local.json``, not the copy), and that file holds what is private to a machine."""
+    ``settings.local.json``, not the copy), and that file holds what is private to a machine.
+
+    It creates the directory: call it only when a backup is to be kept (``Plan.keeps_backup``),
+    or an install on a project with no config leaves an empty ``config-backups/`` behind."""
     from agentscan.datadir import data_dir
     from agentscan.hooks.store import make_private_dirs
 

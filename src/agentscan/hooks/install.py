@@ -69,6 +69,11 @@ class Plan:
         return self.before != self.after and bool(self.events)
 
     @property
+    def keeps_backup(self) -> bool:
+        """A file that exists and stays: the one change whose old text is kept (``hooks.backups``)."""
+        return self.before is not None and self.after is not None
+
+    @property
     def removes_file(self) -> bool:
         return self.after is None and self.before is not None
 

@@ -7,6 +7,11 @@ docs/security.md): an uninstall removes a directory only when it is listed
 there *and* empty, so a directory the agent or the user made, or filled
 since, is never touched.  A listed directory found in use is forgotten: it
 is no longer only ours.
+
+The record itself may be what made the data directory (and its missing
+parents, ``~/.local/share``): those are listed in it too, and go with it
+when the last directory it lists is gone and they are empty, so that an
+install and an uninstall leave nothing behind.
 """
 
 from __future__ import annotations
@@ -69,25 +74,60 @@ def _record_path(env: Mapping[str, str] | None) -> str:
 
 
 def _load(env: Mapping[str, str] | None) -> set[str]:
+    return _read(env)[0]
+
+
+def _read(env: Mapping[str, str] | None) -> tuple[set[str], list[str]]:
+    """The directories listed, and the data directories the record had to create
+    (``data_dirs``, the deepest first)."""
     try:
         with open(_record_path(env), encoding="utf-8") as handle:
-            listed = json.load(handle).get("created", [])
+            record = json.load(handle)
+        listed, made = record.get("created", []), record.get("data_dirs", [])
     except (OSError, ValueError, AttributeError):
-        return set()  # none yet, or unreadable: nothing is removed on its word
-    return {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
+        return set(), []  # none yet, or unreadable: nothing is removed on its word
+    created = {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
+    return created, [item for item in made if isinstance(item, str)] if isinstance(made, list) else []
 
 
 def _save(env: Mapping[str, str] | None, created: set[str]) -> None:
     path = _record_path(env)
+    previous, data_dirs = _read(env)
     if not created:
         try:
             os.unlink(path)
         except FileNotFoundError:
             pass
+        _remove_data_dirs(data_dirs)
         return
-    make_private_dirs(data_dir(env))
+    root = data_dir(env)
+    if not previous and not os.path.isdir(root):
+        data_dirs = _missing(root)  # made for this record alone: it takes them away again
+    make_private_dirs(root)
     temp = f"{path}.{os.getpid()}.tmp"
     with os.fdopen(open_private(temp), "w", encoding="utf-8") as handle:
-        json.dump({"created": sorted(created)}, handle, indent=2)
+        json.dump({"created": sorted(created), "data_dirs": data_dirs}, handle, indent=2)
         handle.write("\n")
     os.replace(temp, path)
+
+
+def _missing(directory: str) -> list[str]:
+    """``directory`` and its parents that do not exist, the deepest first."""
+    missing: list[str] = []
+    current = os.path.abspath(directory)
+    while not os.path.isdir(current) and os.path.dirname(current) != current:
+        missing.append(current)
+        current = os.path.dirname(current)
+    return missing
+
+
+def _remove_data_dirs(data_dirs: list[str]) -> None:
+    """The data directory and its parents the record made, each while it is empty: once
+    anything else is kept there (an event, a backup, prices), it stays, and its parents too."""
+    for directory in data_dirs:
+        try:
+            os.rmdir(directory)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return
