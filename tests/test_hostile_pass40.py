@@ -169,7 +169,7 @@ def test_a_project_root_of_one_absolute_path_is_the_cwd(isolated_home: Path, mar
     (b"42", "chat file's JSON is a number, not an object; skipped"),
     (b"null", "chat file's JSON is null, not an object; skipped"),
     (b'"str"', "chat file's JSON is a string, not an object; skipped"),
-    (DEEP, "invalid JSON: depth limit exceeded at column 1026; skipped"),
+    (DEEP, "invalid JSON: nested too deeply at column 1026; skipped"),
     (b"\xff\xfe{\x00}\x00", "invalid JSON: not valid UTF-8 (byte 0xff at column 1); skipped"),
     (b'{"messages": []}', "no sessionId in the file's header; skipped"),
 ])
@@ -184,7 +184,7 @@ def test_a_legacy_chat_without_a_session_id_says_why(isolated_home: Path, conten
 
 @pytest.mark.parametrize(("first", "message"), [
     (b"[1]", "no sessionId: its first line is an array, not an object; skipped"),
-    (DEEP, "no sessionId: its first line is invalid JSON (depth limit exceeded at column 1026); skipped"),
+    (DEEP, "no sessionId: its first line is invalid JSON (nested too deeply at column 1026); skipped"),
 ])
 def test_a_jsonl_chat_whose_header_is_no_record_says_why(isolated_home: Path, first: bytes, message: str) -> None:
     path = chats_dir(isolated_home, "p") / "session-2026-05-01T10-00-deadbeef.jsonl"
@@ -207,7 +207,7 @@ def test_a_jsonl_header_with_a_field_nested_too_deep_keeps_its_session(isolated_
     assert [row["id"] for row in listed["sessions"]] == [f"gemini:{A}"]
     assert cli_json("tokens", "--provider", "gemini")["total"]["total"] == 15
     assert [(w["line"], w["message"]) for w in listed["warnings"]] == [
-        (1, f"invalid JSON skipped: depth limit exceeded at column {_deep_column(header)}")]
+        (1, f"invalid JSON skipped: nested too deeply at column {_deep_column(header)}")]
 
 
 def test_a_codex_meta_nested_too_deep_is_said_so(isolated_home: Path) -> None:
@@ -218,12 +218,12 @@ def test_a_codex_meta_nested_too_deep_is_said_so(isolated_home: Path) -> None:
     path.write_bytes(line + b"\n")
     listed = cli_json("list", "--provider", "codex")
     assert (path.name, f"no session_meta with id {A} in the first 64 KiB "
-            f"(line 1: invalid JSON (depth limit exceeded at column {_deep_column(line)}))") in _warnings(listed)
+            f"(line 1: invalid JSON (nested too deeply at column {_deep_column(line)}))") in _warnings(listed)
 
 
 @pytest.mark.parametrize(("value", "message"), [
     (orjson.dumps({"name": "x"}).hex() + "zz", "meta key 0 is not hex-encoded JSON; skipped"),
-    (DEEP.hex(), "meta key 0 is not valid JSON (depth limit exceeded at column 1026); skipped"),
+    (DEEP.hex(), "meta key 0 is not valid JSON (nested too deeply at column 1026); skipped"),
     (b"[1]".hex(), "meta key 0 is an array, not an object; skipped"),
     (None, "meta key 0 is NULL, not hex-encoded JSON; skipped"),
 ])

@@ -12,8 +12,6 @@ what it read before:
 
 from __future__ import annotations
 
-import re
-
 from datetime import datetime
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from agentscan.context import ScanContext
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.usage import C_TS
 from agentscan.timeutil import epoch_of_iso, parse_iso
+from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonl import iter_json_lines, iter_json_records
 from agentscan.toolkit.jsonkinds import json_kind
 from builders import claude_assistant, claude_usage, claude_user, raw_lines_file, write_jsonl
@@ -69,10 +68,8 @@ def _read_as_before(path: Path) -> tuple[list[dict], list[tuple[str, int | None]
         try:
             record = orjson.loads(stripped)
         except orjson.JSONDecodeError as exc:
-            # orjson's place within the one line it was given, said as that line's column
-            text = re.sub(r": line 1 column (\d+) \(char \d+\)$", r" at column \1", str(exc))
-            text = text if len(text) <= 120 else text[:117] + "…"
-            warnings.append(("invalid JSON skipped: " + text if has_newline
+            # what is wrong with the line, in the words of every line reader (``jsonerrors``)
+            warnings.append(("invalid JSON skipped: " + short_json_error(exc, stripped) if has_newline
                              else "truncated last line skipped (file still being written?)", number))
             continue
         if not isinstance(record, dict):

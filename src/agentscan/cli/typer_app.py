@@ -208,11 +208,39 @@ def _register_commands() -> None:
 _register_commands()
 
 
+#: where ``_HelpCommand`` leaves the options it ignored, for ``help_command`` to say
+_IGNORED = "agentscan.help.ignored"
+
+
 class _HelpCommand(GlobalOptionsCommand):
     """``help``: it takes the global options after its name, as every command does, and lists
-    none (they change no help)."""
+    none (they change no help).  The options of the command it names are ignored: ``help list
+    --json`` is a request for ``list``'s help, refused as an option ``help`` does not take."""
 
     unlisted = GLOBAL_NAMES
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        kept = self._before_command_options(ctx, args)
+        ctx.meta[_IGNORED] = args[len(kept):]
+        return super().parse_args(ctx, kept)
+
+    def _before_command_options(self, ctx: Any, args: list[str]) -> list[str]:
+        """``args`` up to the first option after a command's name that is not ``help``'s own
+        (its values skipped: ``--home DIR list``); before a name, click refuses it as it did."""
+        own = {flag: param for param in self.get_params(ctx) for flag in (*param.opts, *param.secondary_opts)}
+        named, value_next = False, False
+        for index, arg in enumerate(args):
+            if value_next:
+                value_next = False
+            elif arg.startswith("-") and arg != "-":
+                flag, _, value = arg.partition("=")
+                param = own.get(flag)
+                if param is None and named:
+                    return args[:index]
+                value_next = param is not None and not getattr(param, "is_flag", True) and not value
+            else:
+                named = True
+        return args
 
 
 @app.command("help", cls=_HelpCommand, short_help="Show the help of a command (as COMMAND --help does).",
@@ -227,10 +255,16 @@ def help_command(
     root = ctx.find_root()
     group = root.command
     words = [word for word in (command, subcommand) if word is not None]
+    named = None if command is None else group.get_command(root, command)  # type: ignore[attr-defined]
     if subcommand is not None:
-        named = group.get_command(root, command)  # type: ignore[attr-defined]
         if named is not None and not hasattr(named, "commands"):
             raise _UsageError(f"No such command {subcommand!r}: agentscan {command} has no commands of its own.", ctx)
+        named = None if named is None else named.get_command(root, subcommand)
+    ignored = ctx.meta.get(_IGNORED)
+    if ignored and named is not None:  # an unknown name: its error alone, below
+        from agentscan.cli import render
+
+        render.note(f"note: ignored {' '.join(ignored)} (this is the help of agentscan {' '.join(words)}, not its output)")
     # ``agentscan COMMAND --help``, parsed and run by the app as it is typed: the same text,
     # and an unknown COMMAND the same error (``_Group``: ``Did you mean 'list'?``).
     with group.make_context(root.info_name, [*words, "--help"]) as asked:

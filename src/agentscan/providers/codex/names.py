@@ -268,7 +268,8 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
                 ctx.warn(path, unfinished_line(chunk), None if cut else number)
             else:
                 # Worded only if said: a million bad lines cost seconds to word, five are said.
-                bad.add(number, functools.partial(_invalid, bad.where, exc, chunk))
+                # The line as decoded, unstripped: the decoder's column is a place in it.
+                bad.add(number, functools.partial(_invalid, bad.where, exc, line))
             continue
         if isinstance(record, dict):
             thread_id, name = record.get("id"), record.get("thread_name")
