@@ -143,7 +143,7 @@ def test_a_hook_config_s_problem_is_said_whole_under_its_table(tty, isolated_hom
     assert "not installed, see below" in row and "…" not in row.split("below")[0]
     start = next(index for index, line in enumerate(lines) if line.startswith("  problem:"))
     said = " ".join(line.strip() for line in lines[start:start + 4])
-    assert "not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)" in said
+    assert "not valid JSON: expecting property name enclosed in double quotes at line 1, column 2" in said
 
 
 def test_a_setting_s_warning_names_no_file(isolated_home: Path, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001

@@ -164,3 +164,26 @@ def test_help_of_an_unknown_command_is_still_a_usage_error(words: list[str], err
 def test_an_option_before_any_command_is_still_refused() -> None:
     asked = invoke("help", "--json")
     assert asked.exit_code == 2 and "No such option: --json" in asked.stderr
+
+
+def test_a_hook_config_that_is_not_json_is_placed_as_an_editor_shows_it(isolated_home: Path, project: Path) -> None:
+    # Python's own words ended with "(char 40)", an offset no editor shows.
+    config = project / ".claude" / "settings.local.json"
+    config.parent.mkdir()
+    config.write_text('{\n  "hooks": {\n    "a" 1\n  }\n}\n')
+    result = invoke("hooks", "install", "claude", "--scope", "project")
+    assert result.exit_code == 1
+    assert "is not valid JSON (expecting ':' delimiter at line 3, column 9)" in result.stderr
+    assert "(char " not in result.stderr
+
+
+def test_an_indented_bad_line_in_a_codex_head_quotes_the_word_at_its_column(isolated_home: Path) -> None:
+    # The header read quoted the stripped line at the unstripped line's column: a wrong word.
+    from datetime import datetime, timezone
+
+    path = rollout_path(isolated_home / ".codex", "019a0000-0000-7000-8000-0000000000aa",
+                        datetime(2026, 5, 1, 10, 0, tzinfo=timezone.utc))
+    write_rollout(path, [])
+    path.write_bytes(b'    {"type": nope}\n')
+    warnings = [w["message"] for w in cli_json("list", "--provider", "codex")["warnings"]]
+    assert any('(line 1: invalid JSON (unexpected "nope" at column 14))' in message for message in warnings), warnings

@@ -32,10 +32,19 @@ def parse(path: Path, text: str | None) -> dict[str, Any]:
         raise HookConfigError(f"{path} holds the number {exc}, which would be written back as Infinity; "
                               "agentscan will not overwrite it") from None
     except ValueError as exc:
-        raise HookConfigError(f"{path} is not valid JSON ({exc}); fix it first, agentscan will not overwrite it") from None
+        raise HookConfigError(f"{path} is not valid JSON ({fault(exc)}); fix it first, agentscan will not overwrite it") from None
     if not isinstance(config, dict):
         raise HookConfigError(f"{path} does not hold a JSON object; agentscan will not overwrite it")
     return config
+
+
+def fault(exc: ValueError) -> str:
+    """What is wrong with a config ``json`` refused, and where as a person finds it in an
+    editor: ``expecting ',' delimiter at line 3, column 5``, without the ``(char 40)`` (an
+    offset no editor shows) the decoder's own words end with."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg[:1].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
+    return str(exc)
 
 
 class _Duplicate(ValueError):

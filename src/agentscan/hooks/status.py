@@ -47,7 +47,9 @@ def _config_report(agent: str, scope: str, path: Path, *, legacy: bool = False, 
     try:
         config = json.loads(text) if text.strip() else {}
     except ValueError as exc:
-        report["problem"] = f"not valid JSON: {exc}"
+        from agentscan.hooks.configjson import fault
+
+        report["problem"] = f"not valid JSON: {fault(exc)}"
         return report
     if agent == "claude" and isinstance(config, dict) and config.get(DISABLE_ALL) is True:
         # Claude Code's switch for every hook of every file: nothing is captured while it is on.

@@ -106,7 +106,7 @@ def _scan(path: Path, expected_id: str | None) -> RolloutHeader:
                 # Full passes report bad lines with their numbers; the first is kept to say why
                 # no meta was found, when none is (a meta line nested too deep).
                 if skipped is None and line.strip():
-                    skipped = f"line {number}: invalid JSON ({short_json_error(exc, line.strip())})"
+                    skipped = f"line {number}: invalid JSON ({short_json_error(exc, line)})"
                 continue
             if skipped is None and not isinstance(record, dict):
                 skipped = f"line {number}: JSON line is {json_kind(record)}, not an object"
