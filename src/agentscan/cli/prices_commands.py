@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
@@ -12,12 +12,15 @@ from agentscan.toolkit.words import either
 if TYPE_CHECKING:
     from datetime import datetime
 
+    from agentscan.pricing.source import PriceData
+    from agentscan.scan.scanner import Scanner
 
 
 def register(app: typer.Typer) -> None:
     app.command("prices", cls=GlobalOptionsCommand,
                 short_help="The price data costs come from, and what a model costs.",
-                epilog=examples("agentscan prices claude-sonnet-4-5",
+                epilog=examples("agentscan prices    # what the models your sessions recorded cost",
+                                "agentscan prices claude-sonnet-4-5",
                                 "agentscan prices gpt-5 -p codex --at 2025-09-01",
                                 "agentscan prices --update    # fetch the current prices (network)"))(prices_command)
 
@@ -25,14 +28,14 @@ def register(app: typer.Typer) -> None:
 @handle_errors
 def prices_command(
     ctx: typer.Context,
-    models: Optional[List[str]] = typer.Argument(None, metavar="[MODEL]...", help="Models to look up, as an agent records them."),
-    provider: Optional[str] = typer.Option(None, "--provider", "-p", help="Look MODEL up as this agent records it (claude, codex, gemini, cursor).", metavar="P"),
+    models: Optional[List[str]] = typer.Argument(None, metavar="[MODEL]...", help="Models to look up, as an agent records them (default: every model your sessions recorded)."),
+    provider: Optional[str] = typer.Option(None, "--provider", "-p", help="Look MODEL up as this agent records it (claude, codex, gemini, cursor); without MODEL, only the models its sessions recorded.", metavar="P"),
     update: bool = typer.Option(False, "--update", help="Fetch the current price data from genai-prices (network) and use it from now on."),
     reset: bool = typer.Option(False, "--reset", help="Forget fetched price data; use the data bundled with genai-prices."),
     at: Optional[str] = typer.Option(None, "--at", help="MODEL's prices in force at WHEN (a date, an ISO time or a duration such as 90d; default: now), as a call made then is priced.", metavar="WHEN"),
     as_json: bool = JsonOption,
 ) -> None:
-    """The price data costs come from (offline unless --update), and what MODEL costs per million tokens."""
+    """The price data costs come from (offline unless --update), and what MODEL costs per million tokens (without MODEL: each model your sessions recorded)."""
     import os
 
     from agentscan.cli import render
@@ -59,7 +62,10 @@ def prices_command(
         provider = provider.strip().casefold()  # any case, as every other --provider takes it
         get_provider(provider)  # an unknown name is a usage error, as for every other --provider
     state = state_of(ctx)
-    scan = ScanContext.create(env=os.environ)  # no home is read: only the environment and the warnings sink
+    # Without a MODEL, the models the person's own sessions recorded (``-p``: one agent's).
+    scanner = state.scanner([provider] if provider else None, memo=True) if not models and not (update or reset) else None
+    # Else no home is read: only the environment and the warnings sink.
+    scan = scanner.ctx if scanner is not None else ScanContext.create(env=os.environ)
     env = scan.env
     notes: list[str] = []
     if reset:
@@ -85,6 +91,8 @@ def prices_command(
                 if found["suggestions"]:
                     guesses.append((name, found["suggestions"]))
             looked_up.append(found)
+    elif scanner is not None:
+        looked_up = _recorded(scanner, data)
     if as_json:
         from agentscan.timeutil import to_iso
 
@@ -104,13 +112,37 @@ def prices_command(
             print_prices(looked_up)
         elif not notes:
             # Names as ``list`` shows them on a terminal, which ``prices`` takes back (``pricing.lookup``).
-            render.note("give model names for their prices: `agentscan prices sonnet-4.5 gpt-5`", tty_only=True)
+            sessions = f"your {provider} sessions" if provider else "your sessions"
+            render.note(f"no models recorded in {sessions}", tty_only=True)
+            render.note("give model names for their prices: " + render.unbroken("`agentscan prices sonnet-4.5 gpt-5`"),
+                        tty_only=True)
+    if scanner is not None:
+        from agentscan.cli.state import finish
+
+        finish(state, scanner, as_json=as_json)  # the warnings of reading the sessions too
+        return
     if scan.warnings.items and not as_json:
         render.warn_summary(scan.warnings.items, verbose=state.verbose)
         for name, suggestions in guesses:
             render.note(f"{name}: did you mean {either(suggestions)}?")
     if state.strict and scan.warnings.items:
         raise StrictWarnings(len(scan.warnings.items))
+
+
+def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:
+    """The entries of the models ``scanner``'s sessions recorded, a warning for each agent's
+    name that has no price (as ``tokens`` warns of it)."""
+    from agentscan.cli.state import end_progress
+    from agentscan.pricing.ownmodels import recorded_prices
+    from agentscan.scan.recordedmodels import recorded_models
+
+    looked_up = recorded_prices(data, recorded_models(scanner), scanner.cache)
+    end_progress()  # the sessions are read: the table follows
+    for found in looked_up:
+        if found["model_id"] is None:
+            for agent in found["recorded_by"]:
+                scanner.ctx.warn(f"model:{agent}/{found['query']}", f"no price for {found['query']!r} in {data.label}")
+    return looked_up
 
 
 def _when(text: str) -> datetime:

@@ -8,7 +8,7 @@ under them (as ``tokens`` puts a session's parts under it), and ``--json`` keeps
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.table import left_out_text, print_table
@@ -129,9 +129,20 @@ def tiers_under_answer(rows: list[Row]) -> list[Row]:
             for row in rows]
 
 
+#: which agent recorded each model (``prices`` without a MODEL: the models of one's sessions),
+#: first so that a Cursor row's ``gpt-5`` is not read as Codex's; the first to go when the
+#: table does not fit (a ``recorded_by`` the JSON keeps)
+AGENT = Column("AGENT", drop=len(PRICE_COLUMNS))
+
+
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
     rows = [row for found in looked_up for row in model_rows(found)]
     term = render.terminal()
+    agents = _agent_rows(looked_up)
+    if agents is not None and not (term.tty and _too_wide((AGENT, *COLUMNS), agents, term.width)):
+        print_table((AGENT, *COLUMNS), agents, term=term)
+        _print_note(rows, (), COLUMNS, term.width)
+        return
     # A tier's label is a number too (``  above 1,234,567``): never cut.
     tiers = max([width_of(row.cells[0]) for row in rows if row.cells[0].startswith("  above ")], default=0)
     model = told_apart(COLUMNS[0], (clean(found["query"]) for found in looked_up))
@@ -148,11 +159,27 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
         else:
             columns = (model, answer, *COLUMNS[2:])
     hidden = print_table(columns, rows, term=term)
+    if agents is not None:  # it went first, for the models' and their prices' room
+        hidden, columns = ["AGENT", *hidden], (AGENT, *columns)
+    _print_note(rows, hidden, columns, term.width)
+
+
+def _agent_rows(looked_up: list[dict[str, Any]]) -> list[Row] | None:
+    """``model_rows`` with the agents that recorded each model before it (its tiers' lines
+    blank there); ``None``: the models were named, no session recorded them."""
+    if not looked_up or any(found.get("recorded_by") is None for found in looked_up):
+        return None
+    return [Row([", ".join(found["recorded_by"]) if index == 0 else "", *row.cells], style=row.style)
+            for found in looked_up for index, row in enumerate(model_rows(found))]
+
+
+def _print_note(rows: list[Row], hidden: Sequence[str], columns: tuple[Column, ...], width: int) -> None:
+    tiers = any(row.cells[0].startswith("  above ") for row in rows)
     said = "dollars per million tokens"
     if tiers:
         said += "; 'above 200k': when the prompt holds more than that many tokens"
     render.note(f"{said}; --json has every price (web search, 1-hour cache writes, …)"
-                + (f"; {left_out_text(hidden, columns, term.width)}" if hidden else ""), tty_only=True)
+                + (f"; {left_out_text(hidden, columns, width)}" if hidden else ""), tty_only=True)
 
 
 def _too_wide(columns: tuple[Column, ...], rows: list[Row], width: int) -> bool:

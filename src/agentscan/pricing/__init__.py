@@ -17,6 +17,8 @@ pydantic, ~0.3 s).  See docs/pricing.md.
     update.py    ``agentscan prices --update`` / ``--reset``: the only network access
     lookup.py    ``agentscan prices MODEL``: a model's prices by any name an agent records or
                  a table shows, and the names like one that has none
+    ownmodels.py ``agentscan prices`` without a MODEL: the recorded models' entries, kept
+                 in the index until a price changes
     modelnames.py  a Claude model's short name (``sonnet-4.5``) and the names it stands for
 """
 

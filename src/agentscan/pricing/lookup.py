@@ -21,24 +21,34 @@ def look_up(data: PriceData, name: str, provider: str | None, when: datetime | N
     """``prices --json``'s entry for ``name``: its model and prices in force at ``when``
     (default: now), as ``provider`` records it (default: as any agent does); ``model_id``
     ``None`` and ``suggestions`` (``close_names``) for a name with no price."""
+    return look_up_lasting(data, name, provider, when)[0]
+
+
+def look_up_lasting(data: PriceData, name: str, provider: str | None,
+                    when: datetime | None) -> tuple[dict[str, Any], float | None]:
+    """``look_up``'s entry, and the moment its prices may change (epoch seconds; ``None``:
+    not while the price data is the same): ``pricing.ownmodels`` keeps it until then."""
     found: dict[str, Any] = {
         "query": name, "provider": None, "model_id": None, "name": None, "prices": None, "price_fields": None,
         "suggestions": [],
+        # the agents whose sessions recorded the name: ``prices`` without a MODEL (``ownmodels``)
+        "recorded_by": None,
     }
     priced = _priced(data, name, provider, when)
     if priced is not None:
-        found.update(priced)
-    else:
-        # Only a name with no price costs a look at the library's names.  A short name
-        # (``sonet-4.5``) is misspelt as Anthropic's names are (``claude-sonet-4-5``), and its
-        # guesses are offered as it was asked, in short (``sonnet-4.5``).
-        forms = _recorded_forms(name)
-        found["suggestions"] = close_names(data, provider, name, *forms, short=bool(forms), when=when)
-    return found
+        found.update(priced[0])
+        return found, priced[1]
+    # Only a name with no price costs a look at the library's names.  A short name
+    # (``sonet-4.5``) is misspelt as Anthropic's names are (``claude-sonet-4-5``), and its
+    # guesses are offered as it was asked, in short (``sonnet-4.5``).
+    forms = _recorded_forms(name)
+    found["suggestions"] = close_names(data, provider, name, *forms, short=bool(forms), when=when)
+    return found, None
 
 
-def _priced(data: PriceData, name: str, provider: str | None, when: datetime | None) -> dict[str, Any] | None:
-    """``library.describe``'s answer for the first way ``name`` is priced, or ``None``.
+def _priced(data: PriceData, name: str, provider: str | None,
+            when: datetime | None) -> tuple[dict[str, Any], float | None] | None:
+    """``library.describe_lasting``'s answer for the first way ``name`` is priced, or ``None``.
     Without a provider, a name one agent records differently (Cursor's ``claude-4.5-sonnet``)
     is looked up as each agent records it, as ``list`` prices it: "no price" was wrong."""
     from agentscan.pricing import aliases, library
@@ -46,7 +56,7 @@ def _priced(data: PriceData, name: str, provider: str | None, when: datetime | N
     agents = [provider] if provider is not None else ["", *aliases.PROVIDER_HINTS]
     for agent, ref in _refs(agents, name):
         try:
-            return library.describe(data, aliases.PROVIDER_HINTS.get(agent), ref, when)
+            return library.describe_lasting(data, aliases.PROVIDER_HINTS.get(agent), ref, when)
         except library.NotPriceable:
             pass
     return None
