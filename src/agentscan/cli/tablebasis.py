@@ -16,7 +16,7 @@ fingerprint, tokens, cost and key hashes); the table adds:
   ``table-places``: where each row's are in it (none: folded, of 0 tokens, of a
   session that recorded no usage or of one that recorded nothing);
   ``table-nothing``: a byte a row, ``NOTHING`` for a session that recorded nothing
-  (``tokens_text.recorded_nothing``: named in a line of its own), ``PARTS`` added for
+  (``tokens_sessions.recorded_nothing``: named in a line of its own), ``PARTS`` added for
   a row shown that has delegated calls (a pipe's table leaves their lines out and
   says so: ``tokens_notes.PARTS_NOTE``);
   ``table-when``: each row's date as the table sorts it; ``table-keys``
@@ -34,14 +34,15 @@ from agentscan.cli import tablefit
 from agentscan.cli.tableparts import Row
 from agentscan.cli.tablewidths import WidthCounts
 from agentscan.cli.tokens_columns import NUMBER_COLUMNS
-from agentscan.cli.tokens_text import NO_DATE, Printed, recorded_nothing, row_lines, sort_key, updated_of
+from agentscan.cli.tokens_sessions import NO_DATE, recorded_nothing, sort_key, updated_of
+from agentscan.cli.tokens_text import Printed, row_lines
 from agentscan.model import SessionRow
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Basis, Damaged
 
 if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
-    from agentscan.cli.tokens_text import TableSession
+    from agentscan.cli.tokens_sessions import TableSession
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.tokenreport import TokenReport
 
@@ -51,7 +52,7 @@ COMMAND = "tokens-text"
 CELLS = 4 + len(NUMBER_COLUMNS) + 1
 #: the styles ``row_lines`` gives a session's first line, and the lines after it
 _STYLES = ((None,), ("dim",))
-#: the column of a session's cwd (``tokens_text.session_facts``), fitted to its paths
+#: the column of a session's cwd (``tokens_sessions.session_facts``), fitted to its paths
 CWD = 2
 #: a row's ``table-nothing`` flags: its session recorded nothing; it is shown and has parts
 NOTHING, PARTS = 1, 2

@@ -35,9 +35,10 @@ from agentscan.cli.term import write_out
 from agentscan.cli.tablebasis import (COMMAND, CWD, NOTHING, PARTS, Kept, Spliceable, count_paths, kept_row,
                                       recorded_nothing_rows, spliceable)
 from agentscan.cli.tokens_columns import SESSION_LEAD, session_columns
-from agentscan.cli.tokens_notes import fold_kind, named_folds, print_notes
-from agentscan.cli.tokens_text import (NO_DATE, Total, choose_layout, date_in, print_lines, recorded_nothing, row_lines,
-                                       says_nothing, session_facts, shown_keys, sort_key, total_row, updated_of)
+from agentscan.cli.tokens_notes import Drawn, Folded, fold_kind, named_folds, print_notes
+from agentscan.cli.tokens_sessions import (NO_DATE, date_in, recorded_nothing, says_nothing, session_facts, sort_key,
+                                           updated_of)
+from agentscan.cli.tokens_text import Total, choose_layout, print_lines, row_lines, shown_keys, total_row
 from agentscan.scan import answerpatch
 from agentscan.scan.answerbasis import Damaged
 
@@ -259,8 +260,8 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     # Each shown session's DATE, as ``session_facts`` gives it (the kept text's are not read).
     dates = [date_in(datetime.fromtimestamp(session.when, timezone.utc), zone) if session.when != NO_DATE else "-"
              for session in order if session.fold is None]
-    print_notes("session", folded, [], tablefit.hidden(columns, planned), compact, term, empty=empty,
-                unrecorded=unrecorded, sessions=len(dates), total=total[0], parts=parts, dates=dates, zone=zone)
+    print_notes("session", term, Folded(folded, empty, unrecorded),
+                drawn=Drawn(tablefit.hidden(columns, planned), compact, total[0], parts, len(dates), dates, zone))
     return True
 
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
     from agentscan.scan.groupby import GroupBy
     from agentscan.cli.tokens_text import Printed
-    from agentscan.cli.tokens_text import TableSession
+    from agentscan.cli.tokens_sessions import TableSession
     from agentscan.scan.tokenreport import TokenReport
     from agentscan.cli.term import Terminal
 
@@ -263,7 +263,7 @@ def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) ->
     ``--demo``, has them all alike).  Sessions without a date go last, in their order."""
     from dataclasses import replace
 
-    from agentscan.cli.tokens_text import sort_key
+    from agentscan.cli.tokens_sessions import sort_key
 
     return replace(report, rows=tuple(sorted(report.rows, key=lambda row: sort_key(session_rows.get(row.key)),
                                              reverse=True)))

@@ -8,7 +8,7 @@ alone (``list``'s hints are on stderr alike)."""
 from __future__ import annotations
 
 from datetime import date, timedelta, tzinfo
-from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Sequence
 
 from agentscan.cli import render
 from agentscan.cli import term as terminal
@@ -31,7 +31,7 @@ def shows_parts(term: Terminal) -> bool:
     return term.tty
 
 
-def no_price(report: TokenReport, *, with_parts: bool = True) -> tuple[list[str], frozenset[str]]:
+def no_price(report: TokenReport, *, with_parts: bool = True) -> Unpriced:
     """The models with no price behind a cost the table shows, and how those costs show:
     ``-`` (no call had a price) or ``≥`` (a lower bound: some did).  Told from the rows, not
     their cells: COST may be left out to fit, and a ``-`` of a group that spent nothing
@@ -62,11 +62,11 @@ def no_price(report: TokenReport, *, with_parts: bool = True) -> tuple[list[str]
             for part, part_cost, bound in parts:
                 if part_cost is None and part and part.total:
                     forms.add(render.human_usd(None, bound)[:1])
-    return sorted(models), frozenset(forms)
+    return Unpriced(sorted(models), frozenset(forms))
 
 
 #: why a row has no line (each named in a line under the table, ``print_notes``): it spent
-#: 0 tokens, its session recorded nothing at all (``tokens_text.recorded_nothing``), or its
+#: 0 tokens, its session recorded nothing at all (``tokens_sessions.recorded_nothing``), or its
 #: provider recorded no usage (current Cursor builds': ``null`` in ``--json``)
 ZERO_TOKENS, RECORDED_NOTHING, NO_USAGE = "0 tokens", "recorded nothing", "no usage"
 
@@ -122,24 +122,60 @@ def reasoning_counted_once(total: TokenUsage | None, hidden: Collection[str]) ->
 LONG_TABLE = 100
 
 
-def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str], compact: bool,
-                term: Terminal, *, unrecorded: Sequence[str] = (), unknown: Collection[str] = (),
-                empty: Sequence[str] = (), sessions: int = 0, total: TokenUsage | None = None,
-                parts: bool = False, dates: Sequence[str] = (), zone: tzinfo | None = None) -> None:
-    """What a table's lines do not say: the ``folded`` rows' keys (0 tokens), the ``empty``
-    sessions' (they recorded nothing: ``recorded_nothing``) and the ``unrecorded`` sessions
-    (no usage recorded: in no row, ``null`` in ``--json``), on stdout on a terminal and on
-    stderr in a pipe; on stderr the ``models`` without a price (what the ``unknown`` costs'
-    forms, ``-`` and ``≥``, mean: ``no_price``), that REASONING is a part of OUTPUT when the
-    table shows some (its ``total``'s, ``reasoning_counted_once``), the columns ``hidden``
-    or numbers rounded to fit, in a pipe that the rows' ``parts`` were left out, and, under
-    a table of more than ``LONG_TABLE`` ``sessions`` on a terminal, how to see fewer (their
-    ``dates``, in ``zone``: ``fewer_sessions``)."""
-    if folded:
+class Folded(NamedTuple):
+    """The keys of the rows a table has no line for, each kind named in a line under it
+    (``fold_kind``): of 0 tokens, of sessions that recorded nothing at all
+    (``tokens_sessions.recorded_nothing``), of sessions that recorded no usage (in no row,
+    ``null`` in ``--json``).  (Named tuples here: a frozen dataclass costs a warm
+    ``tokens`` a millisecond to create, ``tests/test_fastpath.py``.)"""
+
+    zero_tokens: Sequence[str] = ()
+    recorded_nothing: Sequence[str] = ()
+    no_usage: Sequence[str] = ()
+
+
+class Unpriced(NamedTuple):
+    """The models with no price behind a cost the table shows, and the forms those costs
+    show in (``-``, ``≥``): ``no_price``."""
+
+    models: Sequence[str] = ()
+    forms: Collection[str] = ()
+
+
+class Drawn(NamedTuple):
+    """What the table printed above the notes shows, for the notes on its lines: the columns
+    it left out to fit (``hidden``), whether its numbers were rounded (``compact``), its
+    ``total`` (``reasoning_counted_once``), whether a row shown has delegated calls
+    (``parts``: their lines are a terminal's, ``shows_parts``), and, by session, how many
+    ``sessions`` it shows, their ``dates`` and the dates' ``zone`` (``--tz``: ``fewer_sessions``).
+    The default: no table (every row folded, or none)."""
+
+    hidden: Sequence[str] = ()
+    compact: bool = False
+    total: TokenUsage | None = None
+    parts: bool = False
+    sessions: int = 0
+    dates: Sequence[str] = ()
+    zone: tzinfo | None = None
+
+
+def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
+                drawn: Drawn = Drawn()) -> None:
+    """What the lines of a table grouped ``by`` do not say: the ``folded`` rows' keys, on
+    stdout on a terminal and on stderr in a pipe; on stderr the ``unpriced`` models (what
+    their costs' forms, ``-`` and ``≥``, mean), that REASONING is a part of OUTPUT when the
+    ``drawn`` table shows some (its total's, ``reasoning_counted_once``), the columns it
+    left out or numbers it rounded to fit, in a pipe that the rows' parts were left out, and,
+    under a table of more than ``LONG_TABLE`` sessions on a terminal, how to see fewer (their
+    dates: ``fewer_sessions``)."""
+    folded_keys, empty, unrecorded = folded
+    models, unknown = unpriced
+    hidden, compact = drawn.hidden, drawn.compact
+    if folded_keys:
         from agentscan.scan.groupby import GROUPING
 
         what = GROUPING[by].noun if by in GROUPING else "period"
-        _print_named(f"{render.plural(len(folded), what)} with 0 tokens", folded, term)
+        _print_named(f"{render.plural(len(folded_keys), what)} with 0 tokens", folded_keys, term)
     if empty:
         _print_named(f"{render.plural(len(empty), 'session')} that recorded nothing", empty, term)
     if unrecorded:
@@ -158,7 +194,7 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
             said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
                     if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
         render.note(f"no price for {', '.join(models)}{said} (see warnings; agentscan prices --help)", tty_only=True)
-    if term.tty and reasoning_counted_once(total, hidden):
+    if term.tty and reasoning_counted_once(drawn.total, hidden):
         # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
         # to ``awk``, stderr still a terminal) was told of a table they never saw.
         render.note(REASONING_NOTE, tty_only=True)
@@ -171,14 +207,14 @@ def print_notes(by: str, folded: list[str], models: list[str], hidden: list[str]
             rounded = "numbers rounded"
         render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
                     tty_only=True)
-    if parts and not shows_parts(term):
+    if drawn.parts and not shows_parts(term):
         # A row's own and subagents' lines under it made ``awk '{s += $7}'`` count them twice.
         render.note(PARTS_NOTE, tty_only=True)
-    if by == "session" and sessions > LONG_TABLE and term.tty:
+    if by == "session" and drawn.sessions > LONG_TABLE and term.tty:
         # A heavy user's first ``agentscan tokens`` scrolls thousands of lines past: the newest
         # went by first.  The options that answer "what did this week cost" are named.
-        render.note(f"{sessions:,} sessions above, newest first: {fewer_sessions(dates, zone)}--by day gives "
-                    "a line a day", tty_only=True)
+        render.note(f"{drawn.sessions:,} sessions above, newest first: {fewer_sessions(drawn.dates, drawn.zone)}"
+                    "--by day gives a line a day", tty_only=True)
 
 
 #: on stderr under a piped table whose rows have delegated calls (``tokens_text.row_lines``)

@@ -13,7 +13,7 @@ left a session out is worded in ``tokens_empty``.
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from decimal import Decimal
 from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Sequence
@@ -22,22 +22,18 @@ from agentscan.cli import render
 from agentscan.cli import table, tablefit, tablepaths
 from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
-from agentscan.cli.term import Terminal, clean, clean_path, write_out
+from agentscan.cli.term import Terminal, clean_path, write_out
 from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, session_cells
-from agentscan.cli.tokens_notes import fold_kind, named_folds, names_nothing, no_price, print_notes, shows_parts
+from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
+                                        print_notes, shows_parts)
+from agentscan.cli.tokens_sessions import recorded_nothing, session_facts
 from agentscan.cli.tokens_runs import (bare_runs, counted_key, counts_fitted, is_counted, is_runs, relabelled, runs_cut,
                                       runs_label, short_runs, subagent_names)
-from agentscan.model import SessionRow, TokenUsage, sum_usage
+from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 if TYPE_CHECKING:
-    from typing import TypeAlias
-
-    from agentscan.model import TableFacts
-
-    #: what the table knows of a session beside its sums: its row, or its facts alone
-    #: (``scan.tablefacts``)
-    TableSession: TypeAlias = "SessionRow | TableFacts"
+    from agentscan.cli.tokens_sessions import TableSession
 
 #: a usage's numbers in ``NUMBER_COLUMNS``' order, in one call (a heavy user's table has 15,000 rows)
 _VALUES = attrgetter(*(name for _, name, _ in NUMBER_COLUMNS))
@@ -183,7 +179,7 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 
 
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
-                folded: list[str], models: list[str], term: Terminal, *, unrecorded: Sequence[str] = (),
+                folded: list[str], models: Sequence[str], term: Terminal, *, unrecorded: Sequence[str] = (),
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
                 zone: tzinfo | None = None) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
@@ -198,7 +194,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a
         # session that recorded no usage): the lines naming them are all there is to say; a
         # header over a TOTAL of 0 (and the columns it "left out to fit") said nothing.
-        print_notes(by, folded, models, [], False, term, unrecorded=unrecorded, unknown=unknown, empty=empty)
+        print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown))
         return Laid(([], []), False, [], [])
     rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
     shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
@@ -256,8 +252,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, folded, models, hidden, compact, term, unrecorded=unrecorded, unknown=unknown, empty=empty,
-                sessions=shown_rows, total=total[0], parts=parts, dates=_dates(by, full), zone=zone)
+    print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown),
+                Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone))
     return Laid(planned, compact, lines, shown[1])
 
 
@@ -281,58 +277,9 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
-    print_notes(by, folded, [], hidden, False, term, unrecorded=unrecorded, empty=empty, sessions=len(dates), dates=dates,
-                zone=zone)
+    print_notes(by, term, Folded(folded, empty, unrecorded), drawn=Drawn(hidden, sessions=len(dates), dates=dates,
+                                                                          zone=zone))
     return Laid(planned, False, lines, shown[1], unrecorded_only=True)
-
-
-#: the sort key of a session with no date: last (``sort_key``)
-NO_DATE = float("-inf")
-
-
-def updated_of(session: TableSession) -> float | None:
-    """When a session was last active (a patched table's basis keeps it: JSON has no infinity)."""
-    return session.updated_at.timestamp() if session.updated_at is not None else None
-
-
-def sort_key(session: TableSession | None) -> float:
-    """What the table sorts a session by, newest first (``tokens_answer._newest_first``,
-    ``cli.tablepatch``): sessions without a date go last."""
-    when = updated_of(session) if session is not None else None
-    return NO_DATE if when is None else when
-
-
-def recorded_nothing(token_row: TokenRow, facts: list[str], session: TableSession | None) -> bool:
-    """A session with no usage, no project and no title: an empty transcript, one of bad
-    lines or of another session's summaries (the stubs Claude Code leaves), which ``list``
-    leaves out.  Its date is its file's (new: it topped the table) and its row all dashes,
-    so the table names it in one line under it; ``--json`` keeps its row (``null``).
-    A session read as a row is judged as ``list`` judges it: a Cursor session of tool
-    calls alone has no project or title, yet ``list`` and ``show`` tell its calls."""
-    return token_row.tokens is None and not token_row.subagents and says_nothing(facts, session)
-
-
-def says_nothing(facts: list[str], session: TableSession | None) -> bool:
-    """``session`` has no project and no title, nor any record ``list`` shows (such a session's
-    facts are its row: ``scan.tablefacts.gather``)."""
-    return facts[1:] == ["-", "-"] and (not isinstance(session, SessionRow) or session.recorded_nothing)
-
-
-def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | None = None) -> list[str]:
-    """A session's DATE, CWD and TITLE cells; the date in ``zone`` (``--tz``; ``None``:
-    the local zone), the zone ``--by day`` counts its days in."""
-    if session is None:
-        return ["-", "-", "-"]
-    return [date_in(session.updated_at, zone), render.path_text(clean_path(session.cwd), term),
-            clean(session.title) or "-"]
-
-
-def date_in(value: datetime | None, zone: tzinfo | None) -> str:
-    """``value``'s date in ``zone``, ``2026-11-29``; ``None``: the local zone (``render.short_date``)."""
-    if value is None or zone is None:
-        return render.short_date(value)
-    # A naive time is local already, as ``astimezone`` takes it.
-    return value.astimezone(zone).strftime("%Y-%m-%d")
 
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,

@@ -73,7 +73,7 @@ def gather(scanner: Scanner, refs: Sequence[SessionRef], *, told: bool = False) 
                 progress.advance()
         # Facts of no project and no title may be a session's that recorded nothing, which the
         # table names under it, or one ``list`` shows (its start, a count): its row tells,
-        # read for these few only (``cli.tokens_text.says_nothing``).
+        # read for these few only (``cli.tokens_sessions.says_nothing``).
         found.update((session_id, kept) for session_id, kept in facts.items()
                      if kept is not None and (kept.cwd is not None or kept.title is not None))
         rest = [ref for ref in cheap if ref.id not in found]

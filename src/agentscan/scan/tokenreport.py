@@ -82,7 +82,7 @@ class TokenRow:
         }
 
 
-class Selection(NamedTuple):
+class ReportCoverage(NamedTuple):
     """The sessions a report covers and those its options left out, as ``token_report`` found
     them, so that what a person is told of them (``cli.tokens_answer``) needs no lookup again.
     (A named tuple: a frozen dataclass costs a warm ``tokens`` a millisecond to create.)"""
@@ -119,7 +119,7 @@ class TokenReport:
     #: without a window shows each of them as a row ("not recorded"), so none here then.
     unrecorded: tuple[str, ...] = ()
     #: which sessions the report covers and which its options left out (not in its JSON)
-    selection: Selection = field(default_factory=Selection, compare=False)
+    selection: ReportCoverage = field(default_factory=ReportCoverage, compare=False)
 
     def to_json(self, *, fragments: bool = False) -> dict[str, Any]:
         """The report's JSON; ``fragments``: rows taken back whole are ``orjson.Fragment``s,

@@ -41,7 +41,7 @@ from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan import tokenagents, tokencwd
 from agentscan.scan.tokenbucket import Bucket
-from agentscan.scan.tokenreport import Selection, TokenReport, TokenRow
+from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
 
 
@@ -79,7 +79,7 @@ def token_report(
         cwds = tokencwd.session_cwds(scanner, refs)
     report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
                      cwds=cwds)
-    return replace(report, selection=Selection(asked, by_provider, tuple(by_cwd), len(refs)))
+    return replace(report, selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs)))
 
 
 def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:

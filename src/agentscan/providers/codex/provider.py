@@ -1,8 +1,9 @@
-"""The Codex CLI provider (docs/providers/codex.md, docs/providers/codex.md).
+"""The Codex CLI provider (docs/providers/codex.md).
 
 ``discover`` walks the rollout trees and unites them with Codex's thread
 index; ``row`` reads only a rollout's head and last 1 MiB; ``detail`` and
-``usage`` stream whole files, counting each model call once.
+``usage`` stream whole files, counting each model call once (``show``'s pass:
+``showpass``).
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.model import SessionRef, SessionRow, TableFacts, UsageEntry
     from agentscan.providers.codex.discovery import CodexSession, Thread
     from agentscan.bounds import Bounds
-    from agentscan.detailmodel import SessionDetail, ToolEvent
-    from agentscan.providers.codex.detail import TranscriptReader
-    from agentscan.providers.codex.row import ThreadFacts
+    from agentscan.detailmodel import SessionDetail
     from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
 
-#: (owning session, subagent id or None, the thread, its scanner)
-_Scanned = tuple[str, "str | None", "Thread", "FileUsageScanner"]
+#: (owning session, subagent id or None, the thread, its scanner): a file read by ``usage``
+#: or by ``show`` (``showpass``), whose calls ``_collect`` counts once
+Scanned = tuple[str, "str | None", "Thread", "FileUsageScanner"]
 
 
 class CodexProvider(Provider):
@@ -223,106 +223,19 @@ class CodexProvider(Provider):
         return discover(ctx).sessions[ref.native_id]
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
-        from contextlib import closing
-
-        from agentscan.detailmodel import SubagentInfo
-        from agentscan.model import sum_usage
-        from agentscan.providers.codex.detail import TranscriptReader
-        from agentscan.providers.codex.facts import LineFacts
-        from agentscan.providers.codex.fullcounts import remember
-        from agentscan.providers.codex.headtail import TailSummary
-        from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
-        from agentscan.providers.codex.row import ThreadFacts, assemble_row, child_kind, session_head, thread_header
-        from agentscan.providers.codex.callscan import FileUsageScanner
-        from agentscan.providers.codex.usage import own_start
-        from agentscan.toolkit.detail import DetailCollector
-        from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
+        from agentscan.providers.codex.showpass import ShowPass
 
         session = self._session(ref, ctx)
-        collector = DetailCollector(bounds)
-        scanned: list[_Scanned] = []
-        facts: dict[str, ThreadFacts] = {}
-        turns: dict[str, list[ModelUse]] = {}  # per thread, each file's turns per model
-        extra_tools: list[ToolEvent] = []
-        main_reader: TranscriptReader | None = None
+        shown = ShowPass(session, ctx, bounds)
         for thread in session.threads():
-            # One pass per file feeds both the conversation and the call counter.
-            subagent = None if thread is session.main else thread.thread_id
-            header = thread_header(thread, ctx)
-            reader = TranscriptReader(collector, subagent=subagent, conversation=session.main is None,
-                                      facts=LineFacts(thread.thread_id))
-            for path, live_bytes in _thread_files(thread):
-                replay = header.link.replays_history and path == thread.first.path
-                scanner = FileUsageScanner(replay=replay, started=header.started_at, thread_id=thread.thread_id)
-                # A subagent's copy of its parent's history (``fork_context``) is the parent's
-                # conversation, shown there: its own starts with the task it was given.
-                own_from = own_start(path, ctx, header.started_at) if replay and subagent and session.main else 0
-                progress = ReadProgress()
-                with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
-                    for line in lines:
-                        if line.offset < own_from:
-                            reader.facts.note(line.record)
-                        # A reverted segment's calls were billed, but its tail is
-                        # not part of the live conversation.
-                        elif live_bytes is None or line.offset < live_bytes:
-                            reader.feed(line.record)
-                        else:
-                            # A rollback does not undo a rename in Codex: the thread keeps the
-                            # name (``list`` reads it there too, in each file's window).
-                            reader.facts.note_rename(line.record)
-                        scanner.feed(line.record)
-                if not thread.segments:
-                    remember(path, ctx, reader.facts.kinds, progress, scanner.model_use(), scanner.position,
-                             scanner.copy_end(), recount=scanner.recount)
-                scanned.append((session.native_id, subagent, thread, scanner))
-                turns.setdefault(thread.thread_id, []).append(scanner.model_use(()))
-            extra_tools.extend(reader.finish())
-            # With the parent gone, the first subagent speaks for the session.
-            if subagent is None or (session.main is None and main_reader is None):
-                main_reader = reader
-            seen = TailSummary(last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True,
-                               names=reader.facts.thread_names())
-            facts[thread.thread_id] = ThreadFacts(thread, header, seen, None)
-        entries = _collect(scanned, ctx)
-        for thread_id, thread_facts in facts.items():
-            # The model of most of the thread's own calls, as ``tokens --by model`` counts them.
-            subagent = None if session.main is not None and thread_facts.thread is session.main else thread_id
-            calls = model_use((entry.model for entry in entries if entry.subagent == subagent), {})
-            use = merge([calls, *turns[thread_id]])
-            facts[thread_id] = thread_facts._replace(tail=thread_facts.tail._replace(models=use))
-        row = assemble_row(
-            session,
-            facts[session.main.thread_id] if session.main else None,
-            [facts[child.thread_id] for child in session.children],
-            session_head(session, ctx),
-            tokens=sum_usage(entry.tokens for entry in entries),
-            exact_tokens=True,
-        )
-        subagents = tuple(
-            SubagentInfo(
-                child.thread_id,
-                child_kind(child, facts[child.thread_id].header),
-                str(child.rollout.path),
-                sum_usage(e.tokens for e in entries if e.subagent == child.thread_id),
-                # As the row's: the model of most of its calls (``modeluse``), else the index's.
-                model=most_used(facts[child.thread_id].tail.models) or (child.indexed.model if child.indexed else None),
-            )
-            for child in session.children
-        )
-        rate_limits = main_reader.rate_limits if main_reader else None
-        extra: dict = {"codex": {"rate_limits": rate_limits}} if rate_limits else {}
-        # The messages of the main thread's turns a rollback took back (``detail._roll_back``).
-        extra["rewound_messages"] = collector.rewound
-        extra["errors"] = collector.errors()
-        if session.main is None:
-            extra["parent_missing"] = True
-        return collector.build(row, subagents=subagents, extra_tools=extra_tools, extra=extra)
+            shown.read_thread(thread, _thread_files(thread))
+        return shown.build(_collect(shown.scanned, ctx))
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
         from agentscan.providers.codex.row import thread_header
         from agentscan.providers.codex.usage import scan_file
 
-        scanned: list[_Scanned] = []
+        scanned: list[Scanned] = []
         for ref in refs:
             session = self._session(ref, ctx)
             for thread in session.threads():
@@ -338,7 +251,7 @@ class CodexProvider(Provider):
         return _collect(scanned, ctx)
 
 
-def _collect(scanned: list[_Scanned], ctx: ScanContext) -> list[UsageEntry]:
+def _collect(scanned: list[Scanned], ctx: ScanContext) -> list[UsageEntry]:
     """Own calls of every scanned thread, deduplicated, originals before their copies."""
     from agentscan.providers.codex.row import thread_header
     from agentscan.providers.codex.usage import UsageDeduper, parent_events
@@ -395,7 +308,7 @@ def _thread_files(thread: Thread) -> list[tuple[Path, int | None]]:
     return [(segment.rollout.path, segment.live_bytes) for segment in thread.segments] + [(thread.rollout.path, None)]
 
 
-def _oldest_first(item: _Scanned) -> tuple[bool, float]:
+def _oldest_first(item: Scanned) -> tuple[bool, float]:
     # Unknown starts go last, so an original call beats its copies.
     started = item[3].started
     return (started is None, started.timestamp() if started else 0.0)

@@ -1,0 +1,73 @@
+"""A session as ``tokens``' table by session shows it beside its sums: its DATE, CWD and
+TITLE cells (``session_facts``), the order of its rows, newest first (``sort_key``), and
+whether it recorded nothing at all, to be named under the table instead of a row of dashes
+(``recorded_nothing``).  A whole table (``tokens_text``) and a patched one
+(``tablepatch``, ``tablebasis``) tell them alike."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
+
+from agentscan.cli import render
+from agentscan.cli.term import Terminal, clean, clean_path
+from agentscan.model import SessionRow
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from agentscan.model import TableFacts
+    from agentscan.scan.tokenreport import TokenRow
+
+    #: what the table knows of a session beside its sums: its row, or its facts alone
+    #: (``scan.tablefacts``)
+    TableSession: TypeAlias = "SessionRow | TableFacts"
+
+
+#: the sort key of a session with no date: last (``sort_key``)
+NO_DATE = float("-inf")
+
+
+def updated_of(session: TableSession) -> float | None:
+    """When a session was last active (a patched table's basis keeps it: JSON has no infinity)."""
+    return session.updated_at.timestamp() if session.updated_at is not None else None
+
+
+def sort_key(session: TableSession | None) -> float:
+    """What the table sorts a session by, newest first (``tokens_answer._newest_first``,
+    ``cli.tablepatch``): sessions without a date go last."""
+    when = updated_of(session) if session is not None else None
+    return NO_DATE if when is None else when
+
+
+def recorded_nothing(token_row: TokenRow, facts: list[str], session: TableSession | None) -> bool:
+    """A session with no usage, no project and no title: an empty transcript, one of bad
+    lines or of another session's summaries (the stubs Claude Code leaves), which ``list``
+    leaves out.  Its date is its file's (new: it topped the table) and its row all dashes,
+    so the table names it in one line under it; ``--json`` keeps its row (``null``).
+    A session read as a row is judged as ``list`` judges it: a Cursor session of tool
+    calls alone has no project or title, yet ``list`` and ``show`` tell its calls."""
+    return token_row.tokens is None and not token_row.subagents and says_nothing(facts, session)
+
+
+def says_nothing(facts: list[str], session: TableSession | None) -> bool:
+    """``session`` has no project and no title, nor any record ``list`` shows (such a session's
+    facts are its row: ``scan.tablefacts.gather``)."""
+    return facts[1:] == ["-", "-"] and (not isinstance(session, SessionRow) or session.recorded_nothing)
+
+
+def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | None = None) -> list[str]:
+    """A session's DATE, CWD and TITLE cells; the date in ``zone`` (``--tz``; ``None``:
+    the local zone), the zone ``--by day`` counts its days in."""
+    if session is None:
+        return ["-", "-", "-"]
+    return [date_in(session.updated_at, zone), render.path_text(clean_path(session.cwd), term),
+            clean(session.title) or "-"]
+
+
+def date_in(value: datetime | None, zone: tzinfo | None) -> str:
+    """``value``'s date in ``zone``, ``2026-11-29``; ``None``: the local zone (``render.short_date``)."""
+    if value is None or zone is None:
+        return render.short_date(value)
+    # A naive time is local already, as ``astimezone`` takes it.
+    return value.astimezone(zone).strftime("%Y-%m-%d")
