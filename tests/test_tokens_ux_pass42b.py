@@ -208,3 +208,19 @@ def test_the_since_hint_names_the_zone_only_when_one_was_given() -> None:
     assert fewer_sessions(dates) == "--since 2026-11-23 keeps the newest week's, "
     assert fewer_sessions(dates, ZoneInfo("America/Sao_Paulo")) == (
         "--since 2026-11-23 --tz America/Sao_Paulo keeps the newest week's, ")
+
+
+def test_a_name_that_itself_ends_like_a_count_keeps_it_when_counts_are_left_out() -> None:
+    # The count's place was read back from the key's text: a recorded name ending in
+    # "(2 runs)" lost that part on a narrow terminal, as if agentscan had added it (pass 43).
+    from agentscan.cli.tokens_runs import counts_fitted, is_counted
+
+    runs = (("s:1/a", _usage(10)), ("s:2/b", _usage(20)))
+    terminal = Terminal(tty=True, width=200, color=False)
+    own = TokenRow("trial (2 runs)", _usage(5), _usage(5), (), cost=Decimal("0.01"), own_cost=Decimal("0.01"))
+    (named,) = row_lines(own, "trial (2 runs)", [], terminal, compact=False)
+    (counted,) = row_lines(TokenRow("Explore", _usage(30), None, runs, cost=Decimal("0.01"),
+                                    subagents_cost=Decimal("0.01")), "Explore", [], terminal, compact=False)
+    assert not is_counted(named) and is_counted(counted)
+    fitted = counts_fitted([named, counted], 5)
+    assert [row.cells[0] for row in fitted] == ["trial (2 runs)", "Explore"]

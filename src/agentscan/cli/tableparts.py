@@ -39,6 +39,10 @@ class Row(NamedTuple):
     #: across them all ("not recorded" over a row's empty number columns), so one
     #: long word does not widen a column every other row keeps narrow
     span: tuple[int, int] | None = None
+    #: where a grouped row's key says how many runs make it up (``Explore (3 runs)``:
+    #: ``tokens_runs.counted_key``), so a narrow table can leave the count out; never read
+    #: back from the text, which a recorded name ending in ``(2 runs)`` would fool
+    runs_at: int | None = None
 
 
 def spanned(row: Row, index: int) -> bool:

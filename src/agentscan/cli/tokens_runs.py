@@ -46,30 +46,20 @@ def is_runs(row: Row) -> bool:
     return row.style == "dim" and row.cells[0].startswith(RUNS + " ")
 
 
-def counted_key(key: str, count: int) -> str:
-    """A grouped row's key that says how many runs make it up: ``Explore (3 runs)``."""
-    return f"{key} ({render.plural(count, 'run')})"
-
-
-def _count_start(key: str) -> int | None:
-    """Where ``counted_key``'s `` (3 runs)`` begins in ``key``; ``None``: it has none."""
-    head, bracket, count = key.rpartition(" (")
-    number, space, word = count.partition(" ")
-    if bracket and space and word in ("run)", "runs)") and number.replace(",", "").isdigit():
-        return len(head)
-    return None
+def counted_key(key: str, count: int, values: list[str], span: tuple[int, int] | None) -> Row:
+    """A grouped row whose key says how many runs make it up: ``Explore (3 runs)``."""
+    return Row([f"{key} ({render.plural(count, 'run')})", *values], span=span, runs_at=len(key))
 
 
 def is_counted(row: Row) -> bool:
-    """Whether ``row`` is a grouped row whose key says its runs' count (a key's row has no
-    style: a total is bold, a part dim)."""
-    return row.style is None and bool(row.cells) and _count_start(row.cells[0]) is not None
+    """Whether ``row`` is a grouped row whose key says its runs' count."""
+    return row.runs_at is not None
 
 
 def uncounted(row: Row) -> Row:
     """A ``counted_key`` row's key alone, as a table that needs the room to keep a figure shows it."""
-    at = _count_start(row.cells[0])
-    return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]])
+    at = row.runs_at
+    return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], runs_at=None)
 
 
 def runs_cut(rows: list[Row], width: int) -> bool:

@@ -335,7 +335,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         if token_row.own is None and runs_numbers == values:
             # A row made only of delegated calls (each kind's ``--by agent``): the runs' line
             # said the row again, doubling the table; its key says how many they are instead.
-            lines[0] = Row([counted_key(key, len(token_row.subagents)), *values], span=span)
+            lines[0] = counted_key(key, len(token_row.subagents), values, span)
         else:
             lines.append(Row(cells(runs_label(len(token_row.subagents)), runs_numbers), style="dim"))
     return lines
