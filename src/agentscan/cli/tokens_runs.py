@@ -84,7 +84,8 @@ def relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:
 
 def subagent_names(token_row: TokenRow, term: Terminal) -> dict[str, str]:
     """By session, each subagent's id as its ``↳`` line shows it on a terminal: its shortest
-    prefix no other run of the session, nor the session's own id, shares (``{}``: whole)."""
+    prefix no other run of the session, nor the session's own id, shares, never cut inside the
+    word naming its kind (``sidechain-cd49a45d``: ``show`` opens it as printed) (``{}``: whole)."""
     if not term.tty:
         return {}
     from agentscan.scan.short_ids import child_prefixes

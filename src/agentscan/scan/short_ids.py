@@ -5,14 +5,29 @@ the native id, more where two sessions of the same provider share a longer
 prefix, so every id a table shows opens with ``agentscan show``.  Uniqueness
 is per provider because a ``provider:`` prefix limits the lookup to that
 provider's sessions (``Scanner.resolve``).
+
+A shown prefix never ends in a separator (``claude:example-`` reads as cut off, and
+``claude:example-s`` as a word): one more character is taken.  A subagent's id that
+opens with a word naming its kind, shared by every run of that kind (``sidechain-``,
+``acompact-``), is never cut inside or just past that word: ``sidechai`` named no run to
+``show`` (which tells an inline run by its whole ``sidechain-`` stem), and ``acompact``
+is every compaction run's name, so ``show`` would find it in every session that had
+one.  Such a label keeps ``MIN_SHOWN`` characters past its stem, as many as a session's
+own short id has, so that it names one run in the whole home, not only in its session.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 #: never fewer characters than this after ``provider:`` (``show`` needs 6+)
 MIN_SHOWN = 8
+#: what a shown prefix never ends in: it would look cut off
+SEPARATORS = "-_."
+#: a subagent id's stem: a word (not all hex digits, as a UUID's first group may be) and
+#: the separator after it, shared by every run of a kind (``sidechain-cd49a45d``)
+_STEM = re.compile(r"(?=[a-z]*[g-z])[a-z]+[-_]", re.IGNORECASE)
 
 
 def _common(a: str, b: str) -> int:
@@ -35,16 +50,32 @@ def unique_prefixes(native_ids: Iterable[str], minimum: int = MIN_SHOWN) -> dict
             shared = max(shared, _common(native, ordered[index + 1]))
         # One more than the longest shared prefix; a native id that is itself a
         # prefix of another stays whole (an exact match wins in ``resolve``).
-        result[native] = native[: max(minimum, shared + 1)]
+        result[native] = native[: _past_separators(native, max(minimum, shared + 1))]
     return result
+
+
+def _past_separators(native: str, length: int) -> int:
+    """``length``, or more until the cut is after no separator (an id that ends in one stays whole)."""
+    while length < len(native) and native[length - 1] in SEPARATORS:
+        length += 1
+    return length
+
+
+def _stem_length(child: str) -> int:
+    """How long the word naming ``child``'s kind is, its separator included (0: none)."""
+    stem = _STEM.match(child)
+    return stem.end() if stem else 0
 
 
 def child_prefixes(children: Iterable[str], parent: str | None, minimum: int = MIN_SHOWN) -> dict[str, str]:
     """``unique_prefixes`` of a session's subagents, none of them its ``parent``'s own
-    (a UUIDv7's first 8 digits change once a minute: a run spawned at once shares them)."""
+    (a UUIDv7's first 8 digits change once a minute: a run spawned at once shares them),
+    none cut inside its stem (``sidechain-``, ``acompact-``)."""
     wanted = set(children)
     found = unique_prefixes([*wanted, parent] if parent else wanted, minimum)
-    return {child: prefix for child, prefix in found.items() if child in wanted}
+    # Longer where the id has a stem (see the module's doc): a prefix made longer stays unique.
+    return {child: child[: _past_separators(child, max(len(prefix), _stem_length(child) + minimum))]
+            for child, prefix in found.items() if child in wanted}
 
 
 def short_ids(session_ids: Iterable[tuple[str, str]], minimum: int = MIN_SHOWN) -> dict[str, str]:
