@@ -187,3 +187,19 @@ def test_an_indented_bad_line_in_a_codex_head_quotes_the_word_at_its_column(isol
     path.write_bytes(b'    {"type": nope}\n')
     warnings = [w["message"] for w in cli_json("list", "--provider", "codex")["warnings"]]
     assert any('(line 1: invalid JSON (unexpected "nope" at column 14))' in message for message in warnings), warnings
+
+
+@pytest.mark.parametrize("reader", ["whole", "tokens", "show"])
+def test_an_indented_bad_transcript_line_is_placed_at_its_own_column(isolated_home: Path, reader: str) -> None:
+    # Decoded stripped, the column counted from the record's first brace: 6 too few here.
+    path = claude_session_file(isolated_home, SESSION, [
+        claude_user(SESSION, "2026-11-01T10:00:00.000Z", "hello"),
+        claude_assistant(SESSION, "2026-11-01T10:00:01.000Z", msg_id="m1", request_id="r1",
+                         usage=claude_usage(input=3, output=2)),
+    ])
+    good = path.read_bytes().splitlines(keepends=True)
+    # A line with usage in it, which ``tokens``' reader of usage lines alone decodes too.
+    path.write_bytes(good[0] + b'      {"type": "assistant", "usage":{"n": NaN}}\n' + good[1])
+    command = {"whole": ["list"], "tokens": ["tokens"], "show": ["show", SESSION]}[reader]
+    warnings = [(w["line"], w["message"]) for w in cli_json(*command)["warnings"]]
+    assert warnings == [(2, 'invalid JSON skipped: unexpected "NaN" at column 43')]

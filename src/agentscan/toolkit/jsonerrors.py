@@ -53,19 +53,27 @@ _WORD_END = re.compile(r'[\s,:\[\]{}"]')
 _EXCERPT = 12
 
 
-def short_json_error(exc: Exception, data: bytes | str | None = None) -> str:
+def line_json_error(exc: Exception, line: bytes, stripped: bytes) -> str:
+    """``short_json_error`` of a JSON Lines record decoded as ``stripped`` (``line.strip()``),
+    its column a place in ``line`` as a person's editor counts it: the indent the strip
+    took (ASCII whitespace: a character a byte) is counted back in."""
+    return short_json_error(exc, stripped, indent=len(line) - len(line.lstrip()))
+
+
+def short_json_error(exc: Exception, data: bytes | str | None = None, *, indent: int = 0) -> str:
     """What is wrong with a record a decoder refused, in plain words, and where: ``unexpected
     "NaN" at column 7``, ``it stops mid-record at column 8``, ``not valid UTF-8 (byte 0xff at
     column 1)``; 120 characters at most.  ``data``: the record as the decoder was given it,
     to quote the word found where it stopped, and for orjson's refusal of bytes that are not
     UTF-8, which names neither the byte nor its place; a line ``laxjson.reparse`` refused
     though it reads such bytes failed for another fault, maybe: the one at the place its
-    decoder stopped is named."""
+    decoder stopped is named.  ``indent``: characters the line had before ``data``, added to
+    a column of its one line."""
     said = getattr(exc, "msg", None)
     said = said if isinstance(said, str) else ""
     if said.startswith(_NOT_UTF8) or said.lower().startswith(_NOT_UTF8_IN_STRING):
-        return _not_utf8(data)
-    text = _phrase(said, getattr(exc, "pos", None), data) + _place(exc)
+        return _not_utf8(data, indent)
+    text = _phrase(said, getattr(exc, "pos", None), data) + _place(exc, indent)
     return text if len(text) <= 120 else text[:117] + "…"
 
 
@@ -91,13 +99,13 @@ def _phrase(said: str, pos: object, data: bytes | str | None) -> str:
     return "malformed"
 
 
-def _place(exc: Exception) -> str:
+def _place(exc: Exception, indent: int = 0) -> str:
     """Where the decoder stopped: a column of the one line it was given (a JSON Lines
     record, beside the file's own line number), or a line and column of a document."""
     line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
     if not isinstance(column, int) or not isinstance(line, int):
         return ""
-    return f" at column {column}" if line == 1 else f" at line {line}, column {column}"
+    return f" at column {column + indent}" if line == 1 else f" at line {line}, column {column}"
 
 
 def _token(data: bytes | str | None, pos: int) -> str | None:
@@ -126,7 +134,7 @@ def _code(word: str | None) -> str:
     return f" (U+{ord(word[0]):04X})" if word else ""
 
 
-def _not_utf8(data: bytes | str | None) -> str:
+def _not_utf8(data: bytes | str | None, indent: int = 0) -> str:
     """The fault of a line with bytes that are not UTF-8: ``not valid UTF-8 (byte 0xff at
     column 1)`` where its decoder stops at one (columns count characters, as a decoder's
     other errors do), else what stops it there (``{"b": "\xff", x}``: the ``x``)."""
@@ -143,7 +151,7 @@ def _not_utf8(data: bytes | str | None) -> str:
         orjson.loads(replaced)
     except orjson.JSONDecodeError as retry:
         if not (retry.pos < len(text) and surrogate.match(text, retry.pos)):
-            return short_json_error(retry, replaced)
+            return short_json_error(retry, replaced, indent=indent)
         at = retry.pos
     else:  # read whole once replaced: said at the first
         found = surrogate.search(text)
@@ -152,4 +160,4 @@ def _not_utf8(data: bytes | str | None) -> str:
         at = found.start()
     code = ord(text[at])
     what = f"byte 0x{code - 0xDC00:02x}" if code >= 0xDC80 else f"U+{code:04X}"
-    return f"not valid UTF-8 ({what} at column {at + 1})"
+    return f"not valid UTF-8 ({what} at column {at + 1 + indent})"

@@ -27,7 +27,7 @@ import orjson
 from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
-from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.longlines import skip_rest_of_line
@@ -312,7 +312,7 @@ def _iter_handle(
                     if not line.endswith(b"\n"):
                         ctx.warn(path, unfinished_line(line), number)
                     else:
-                        ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", number)
+                        ctx.warn(path, f"invalid JSON skipped: {line_json_error(exc, line, stripped)}", number)
                     continue
         if not isinstance(record, dict):
             ctx.warn(path, f"JSON line is {json_kind(record)}, not an object; skipped", number)

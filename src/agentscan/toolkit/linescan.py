@@ -29,7 +29,7 @@ from agentscan import bounds
 from agentscan.context import ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
-from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES, carried_values, decompression_capped, open_at
 from agentscan.settling import unfinished_line
 from agentscan.toolkit.valuewarnings import FileTally, ValueCounts, tallied
@@ -263,7 +263,7 @@ class _Scan:
                         record = reparse(stripped, exc, functools.partial(ctx.warn, path, line=number))
                     except orjson.JSONDecodeError:
                         if stripped:
-                            ctx.warn(path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", number)
+                            ctx.warn(path, f"invalid JSON skipped: {line_json_error(exc, line, stripped)}", number)
                         continue
             if type(record) is not dict:
                 ctx.warn(path, f"JSON line is {json_kind(record)}, not an object; skipped", block.line_number(line_start))

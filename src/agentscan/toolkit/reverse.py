@@ -30,7 +30,7 @@ import orjson
 from agentscan.context import ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonkinds import json_kind
-from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonl import BOM, MAX_LINE_BYTES
 from agentscan.toolkit.laxjson import reparse
 from agentscan.settling import unfinished_line
@@ -158,7 +158,7 @@ class _Backwards:
                 if last_open:
                     self.ctx.warn(self.path, unfinished_line(stripped), self._number(last_open))
                 else:
-                    self.ctx.warn(self.path, f"invalid JSON skipped: {short_json_error(exc, stripped)}", self._number(last_open))
+                    self.ctx.warn(self.path, f"invalid JSON skipped: {line_json_error(exc, line, stripped)}", self._number(last_open))
                 return None
         if type(record) is not dict:
             self.ctx.warn(self.path, f"JSON line is {json_kind(record)}, not an object; skipped", self._number(last_open))

@@ -27,7 +27,7 @@ import orjson
 from cachetools import LRUCache
 
 from agentscan.context import ScanContext
-from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
 from agentscan.toolkit.laxjson import reparse
 from agentscan.model import Counts, ScanWarning
@@ -208,8 +208,8 @@ def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
     fold = _TailFold(own, model)
     warnings: list[ScanWarning] = []
     chunks = data.split(b"\n")
-    for position, chunk in enumerate(chunks):
-        chunk = chunk.strip()
+    for position, line in enumerate(chunks):
+        chunk = line.strip()
         if not chunk:
             continue
         try:
@@ -227,7 +227,7 @@ def _fold_window(path: Path, data: bytes, cut: bool, own: str | None,
                     message = unfinished_line(chunk) if last else "invalid JSON skipped in the last 1 MiB"
                 else:
                     # The whole file: said as a whole pass says it (the same warning, told once).
-                    message = unfinished_line(chunk) if last else f"invalid JSON skipped: {short_json_error(exc, chunk)}"
+                    message = unfinished_line(chunk) if last else f"invalid JSON skipped: {line_json_error(exc, line, chunk)}"
                 warnings.append(ScanWarning(str(path), message, number))
                 continue
         if isinstance(record, dict):
