@@ -1,14 +1,17 @@
 """Path columns fitted to their paths: a project's last folder name is shown whole,
 ``…/weather-app``, not ``…eather-app``, which reads as another project.  A path column is
 no narrower than its names (``named_floors``: else it is left out), and a name longer than
-``NAMED_CAP`` takes from the table's title what it needs (``table.render``'s ``fit_paths``).
+``NAMED_CAP`` takes from the table's title what it needs (``table.render``'s ``fit_paths``);
+so do two paths that would read alike (``…/workspace`` for both ``…/codex/workspace`` and
+``…/claude/workspace``: ``apart_width``), when the title has that to give.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from agentscan.cli.term import Terminal, cut_left, width_of
+from agentscan.cli.term import ELLIPSIS, Terminal, cut_left, width_of
 
 if TYPE_CHECKING:
     from agentscan.cli.tablefit import Layout
@@ -48,7 +51,8 @@ def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Se
                          widths: list[int]) -> list[int]:
     """Paths cut from their start, fitted with the table's free text (its TITLE, cut to fit
     anyway): a path column is widened by what a last folder's name longer than
-    ``NAMED_CAP`` needs (``named_floors`` saw to the others) while the title keeps its
+    ``NAMED_CAP`` needs (``named_floors`` saw to the others), and then by what tells every
+    two of its paths apart (``apart_width``: all of it or none), while the title keeps its
     least width (and what it ``wants``); and one that its cuts left wider than any path it
     shows (a cut begins at a separator) gives those columns back to the title rather than
     to blanks."""
@@ -69,9 +73,14 @@ def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Se
         # that fits the room is shown whole (a longer one is cut, as it would have been).
         needs = [_named_width(cell) for cell in cells if len(cell) > width or not cell.isascii()]
         named = max((need for need in needs if need <= width + room), default=0)
-        if named > width:
-            widths[position], widths[last] = named, widths[last] - (named - width)
-            width = named
+        # Then as much more of their ends as tells every two paths apart, when the title
+        # has it to give; else they stay as they were (a few more characters that still
+        # leave two alike would only take them from the title).
+        apart = apart_width(cells, max(width, named))
+        wider = apart if apart <= width + room else named
+        if wider > width:
+            widths[position], widths[last] = wider, widths[last] - (wider - width)
+            width = wider
         shown = width_of(column.header)
         for cell in cells:
             shown = max(shown, width_of(cut_left(cell, width)) if width_of(cell) > width else width_of(cell))
@@ -86,3 +95,47 @@ def _named_width(path: str) -> int:
     """The columns ``path`` needs to show its last folder's name whole: ``…/weather-app``."""
     name = path.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
     return min(width_of(path), width_of(name) + 2)
+
+
+def apart_width(cells: Iterable[str], width: int) -> int:
+    """The narrowest width, from ``width`` up, at which no cell of ``cells`` cut from its
+    start (``cut_left``) could be another's: ``…/codex/workspace`` and ``…/claude/workspace``,
+    not ``…/workspace`` for either, which reads as one project, nor for one of them (the
+    other's too, for all it says).  At worst the width that shows a cell whole."""
+    # Widest first: a cell is cut, and a cut could be it, only while it is wider than the column.
+    cut = sorted(((width_of(cell), cell) for cell in set(cells)), reverse=True)
+    cut = cut[:sum(1 for wide, _ in cut if wide > width)]
+    # How many of those end in each end from a separator (what a cut shows after "…").
+    ends = Counter(cell[at:] for _, cell in cut for at in _separators(cell) if at)
+    unsettled = [cell for _, cell in cut]
+    while True:
+        # A cell told apart stays apart wider (a wider cut shows more of its end, and fewer
+        # cells are cut), so only those still alike are cut again.
+        unsettled = [cell for cell in unsettled if _alike(cell, width, ends, cut)]
+        if not unsettled:
+            return width
+        width += 1
+        while cut and cut[-1][0] <= width:  # shown whole from now on
+            ends.subtract(cut[-1][1][at:] for at in _separators(cut[-1][1]) if at)
+            cut.pop()
+
+
+def _alike(cell: str, width: int, ends: Counter[str], cut: Sequence[tuple[int, str]]) -> bool:
+    """Whether ``cell`` cut to ``width`` could be another of the ``cut`` cells (those
+    wider than ``width``; ``ends``: how many of them end in each end from a separator)."""
+    shown = cut_left(cell, width)
+    if shown == cell:
+        return False
+    end = shown[len(ELLIPSIS):]
+    if end[:1] in _SEPARATORS:
+        return ends[end] > 1  # not its own
+    # A name too long for the column, cut inside it: rare, so told the slow way.
+    return any(other != cell and other.endswith(end) for _, other in cut)
+
+
+_SEPARATORS = ("/", "\\")
+
+
+def _separators(cell: str) -> list[int]:
+    """Where ``cell``'s separators are: a cut's end begins at one (``cut_left``)."""
+    return [at for at, ch in enumerate(cell) if ch in _SEPARATORS]
