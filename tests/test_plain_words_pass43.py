@@ -161,6 +161,22 @@ def test_help_of_an_unknown_command_is_still_a_usage_error(words: list[str], err
     assert asked.stderr.startswith(error) and "note:" not in asked.stderr
 
 
+@pytest.mark.parametrize(("options", "note"), [
+    (["-h"], ""), (["--help"], ""),  # what was asked for: nothing ignored
+    (["--", "--json"], "note: ignored --json (this is the help of agentscan list, not its output)\n"),
+    (["-vq"], ""),  # help's own flags, run together
+])
+def test_help_of_a_command_and_its_own_help_flag_or_a_double_dash(options: list[str], note: str) -> None:
+    asked = invoke("help", "list", *options)
+    assert asked.exit_code == 0, asked.output
+    assert asked.stdout == invoke("list", "--help").stdout and asked.stderr == note
+
+
+def test_an_empty_home_value_takes_no_command_name_for_its_value() -> None:
+    asked = invoke("help", "--home=", "list")
+    assert asked.exit_code == 2 and "--home is empty" in asked.stderr
+
+
 def test_an_option_before_any_command_is_still_refused() -> None:
     asked = invoke("help", "--json")
     assert asked.exit_code == 2 and "No such option: --json" in asked.stderr

@@ -221,7 +221,9 @@ class _HelpCommand(GlobalOptionsCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         kept = self._before_command_options(ctx, args)
-        ctx.meta[_IGNORED] = args[len(kept):]
+        # ``help list --help`` asks for what it gets, and ``--`` is no option: neither is told
+        # as ignored.
+        ctx.meta[_IGNORED] = [arg for arg in args[len(kept):] if arg not in ("-h", "--help", "--")]
         return super().parse_args(ctx, kept)
 
     def _before_command_options(self, ctx: Any, args: list[str]) -> list[str]:
@@ -233,14 +235,22 @@ class _HelpCommand(GlobalOptionsCommand):
             if value_next:
                 value_next = False
             elif arg.startswith("-") and arg != "-":
-                flag, _, value = arg.partition("=")
+                flag, equals, _ = arg.partition("=")
                 param = own.get(flag)
-                if param is None and named:
-                    return args[:index]
-                value_next = param is not None and not getattr(param, "is_flag", True) and not value
+                if named and (flag in ("-h", "--help") or param is None and not self._own_cluster(arg, own)):
+                    return args[:index]  # the command's: its help is what is printed
+                # ``--home=`` (an empty value) takes no next word: only ``--home DIR`` does.
+                value_next = param is not None and not getattr(param, "is_flag", True) and not equals
             else:
                 named = True
         return args
+
+    @staticmethod
+    def _own_cluster(arg: str, own: dict[str, Any]) -> bool:
+        """Whether ``arg`` is short flags of ``help``'s own run together (``-vq``), as click reads them."""
+        letters = arg[1:]
+        return (not arg.startswith("--") and len(letters) > 1
+                and all(getattr(own.get(f"-{letter}"), "is_flag", False) for letter in letters))
 
 
 @app.command("help", cls=_HelpCommand, short_help="Show the help of a command (as COMMAND --help does).",
