@@ -120,3 +120,17 @@ def test_a_narrowed_project_hook_s_fix_names_its_directory(isolated_home: Path, 
     config.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}))
     flat = " ".join(ok("hooks", "status").stdout.split())
     assert (f"run `agentscan hooks install claude --scope project` in {project} to capture every tool") in flat
+
+
+def test_a_record_naming_another_folder_removes_nothing_but_its_own(isolated_home: Path, project: Path,
+                                                                       tmp_path: Path) -> None:
+    # The record is agentscan's own file (0600), but a hand edit must not make uninstall rmdir elsewhere.
+    elsewhere = tmp_path / "someone-elses-empty-folder"
+    elsewhere.mkdir()
+    ok("hooks", "install", "claude", "--scope", "project")
+    record = data_dir() / "hook-dirs.json"
+    document = json.loads(record.read_text())
+    document["data_dirs"] = [str(elsewhere), *document["data_dirs"]]
+    record.write_text(json.dumps(document))
+    ok("hooks", "uninstall", "claude", "--scope", "project")
+    assert elsewhere.is_dir()

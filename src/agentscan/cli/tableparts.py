@@ -40,7 +40,7 @@ class Row(NamedTuple):
     #: long word does not widen a column every other row keeps narrow
     span: tuple[int, int] | None = None
     #: where a grouped row's key says how many runs make it up (``Explore (3 runs)``:
-    #: ``tokens_runs.counted_key``), so a narrow table can leave the count out; never read
+    #: ``tokens_runs.counted_row``), so a narrow table can leave the count out; never read
     #: back from the text, which a recorded name ending in ``(2 runs)`` would fool
     runs_at: int | None = None
 

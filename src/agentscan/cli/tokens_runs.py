@@ -5,7 +5,7 @@ makes one line for all, ``  ↳ 250 subagent runs``, which a narrow terminal's t
 shortens (``  ↳ 250 runs``, a bare ``  ↳``) before it leaves out a column.  A row made
 only of delegated calls (every kind's row ``--by agent``) has no own part: that line
 would say the row again, so its key says how many runs it adds up instead,
-``Explore (3 runs)`` (``counted_key``), which a table that must keep a figure leaves
+``Explore (3 runs)`` (``counted_row``), which a table that must keep a figure leaves
 out too (``uncounted``).  By session each run has a line of its own, named as
 ``subagent_names`` shows it.
 """
@@ -46,7 +46,7 @@ def is_runs(row: Row) -> bool:
     return row.style == "dim" and row.cells[0].startswith(RUNS + " ")
 
 
-def counted_key(key: str, count: int, values: list[str], span: tuple[int, int] | None) -> Row:
+def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] | None) -> Row:
     """A grouped row whose key says how many runs make it up: ``Explore (3 runs)``."""
     return Row([f"{key} ({render.plural(count, 'run')})", *values], span=span, runs_at=len(key))
 
@@ -57,7 +57,7 @@ def is_counted(row: Row) -> bool:
 
 
 def uncounted(row: Row) -> Row:
-    """A ``counted_key`` row's key alone, as a table that needs the room to keep a figure shows it."""
+    """A ``counted_row`` row's key alone, as a table that needs the room to keep a figure shows it."""
     at = row.runs_at
     return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], runs_at=None)
 

@@ -27,7 +27,7 @@ from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, 
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts
-from agentscan.cli.tokens_runs import (bare_runs, counted_key, counts_fitted, is_counted, is_runs, relabelled, runs_cut,
+from agentscan.cli.tokens_runs import (bare_runs, counted_row, counts_fitted, is_counted, is_runs, relabelled, runs_cut,
                                       runs_label, short_runs, subagent_names)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
@@ -286,7 +286,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
               session: TableSession | None = None) -> list[Row]:
     """A row's lines: its own, then, on a terminal, its parts (own and subagents'; a pipe
     gets a line a row, as ``awk`` sums them: ``--json`` has the parts; a grouped row of
-    delegated calls alone, its key saying how many runs: ``tokens_runs.counted_key``); none for a row of 0 tokens,
+    delegated calls alone, its key saying how many runs: ``tokens_runs.counted_row``); none for a row of 0 tokens,
     nor, by session, for a session that recorded no usage (named in a line under the table,
     as a grouping names them; one that recorded nothing at all in one of its own:
     ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
@@ -335,7 +335,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         if token_row.own is None and runs_numbers == values:
             # A row made only of delegated calls (each kind's ``--by agent``): the runs' line
             # said the row again, doubling the table; its key says how many they are instead.
-            lines[0] = counted_key(key, len(token_row.subagents), values, span)
+            lines[0] = counted_row(key, len(token_row.subagents), values, span)
         else:
             lines.append(Row(cells(runs_label(len(token_row.subagents)), runs_numbers), style="dim"))
     return lines

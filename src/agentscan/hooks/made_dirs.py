@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from agentscan.filemodes import DIR_MODE, open_private
 from agentscan.hooks.store import data_dir, make_private_dirs
@@ -98,7 +98,7 @@ def _save(env: Mapping[str, str] | None, created: set[str]) -> None:
             os.unlink(path)
         except FileNotFoundError:
             pass
-        _remove_data_dirs(data_dirs)
+        _remove_data_dirs(data_dirs, data_dir(env))
         return
     root = data_dir(env)
     if not previous and not os.path.isdir(root):
@@ -113,18 +113,26 @@ def _save(env: Mapping[str, str] | None, created: set[str]) -> None:
 
 def _missing(directory: str) -> list[str]:
     """``directory`` and its parents that do not exist, the deepest first."""
-    missing: list[str] = []
+    return list(_and_parents(directory, stop_at_existing=True))
+
+
+def _and_parents(directory: str, *, stop_at_existing: bool = False) -> Iterator[str]:
+    """``directory`` and its parents, the deepest first (to the first that exists, or the root)."""
     current = os.path.abspath(directory)
-    while not os.path.isdir(current) and os.path.dirname(current) != current:
-        missing.append(current)
+    while os.path.dirname(current) != current and not (stop_at_existing and os.path.isdir(current)):
+        yield current
         current = os.path.dirname(current)
-    return missing
 
 
-def _remove_data_dirs(data_dirs: list[str]) -> None:
-    """The data directory and its parents the record made, each while it is empty: once
-    anything else is kept there (an event, a backup, prices), it stays, and its parents too."""
+def _remove_data_dirs(data_dirs: list[str], root: str) -> None:
+    """The data directory ``root`` and its parents the record made, each while it is empty:
+    once anything else is kept there (an event, a backup, prices), it stays, and its parents
+    too.  Only ``root`` and its parents: a record edited by hand (or another data directory's,
+    ``AGENTSCAN_DATA_DIR`` moved since) names no other folder to remove."""
+    allowed = set(_and_parents(root))
     for directory in data_dirs:
+        if directory not in allowed:
+            return
         try:
             os.rmdir(directory)
         except FileNotFoundError:
