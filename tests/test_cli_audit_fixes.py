@@ -229,10 +229,10 @@ def test_global_options_without_a_command_name_the_command_to_try(args: list[str
 
 @pytest.mark.parametrize("args, message", [
     (["list", "--bogus"], "No such option: --bogus"),
-    (["show"], "Missing argument 'ID'."),
+    (["show"], "give a session ID (`agentscan list` shows the newest sessions' ids)"),
     (["hooks", "install", "--bogus"], "No such option: --bogus"),
     (["bogus"], "No such command 'bogus'."),
-    (["export", "-o", "x.jsonl"], "Missing option '--format' / '-f'."),
+    (["export", "-o", "x.jsonl"], "give a --format (-f): jsonl, csv or sqlite"),
     (["list", "-n", "x"], "'x' is not a valid int"),
 ])
 def test_click_s_usage_errors_say_error_as_agentscan_s_own_do(args: list[str], message: str) -> None:

@@ -54,7 +54,7 @@ def console_run(*argv: str) -> tuple[int, str, str]:
 USAGE_ERRORS = [
     (["--demo", "list", "--bogus"], "list", "error: No such option: --bogus"),
     (["--demo", "tokens", "--by", "foo"], "tokens", "error: unknown --by 'foo'; choose from: session, day, "),
-    (["--demo", "show"], "show", "error: Missing argument 'ID'."),
+    (["--demo", "show"], "show", "error: give a session ID (`agentscan --demo list` shows the newest sessions' ids)"),
     (["--demo", "nosuchcmd"], "", "error: No such command 'nosuchcmd'."),
     (["--demo", "list", "-n", "0"], "list", "error: --limit must be a whole number of 1 or more, not 0"),
     (["--demo", "tokens", "--since", "yesterdayish"], "tokens", "error: cannot read the time 'yesterdayish': "

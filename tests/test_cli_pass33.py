@@ -9,7 +9,8 @@
   ``agentscan list --all``), ``--endpoint``'s port out of range, an export that found
   nothing, and a lock timeout (``test_export``).
 - ``otlp``'s ``sessions`` counted the sessions matched, also those with no span.
-- A model of one's own with no price was told ``prices --update`` fetches newer prices.
+- A model of one's own with no price was told ``prices --update`` fetches newer prices
+  (pass 43: it is told nothing of an update; tests/test_messages_pass43.py).
 """
 
 from __future__ import annotations
@@ -163,4 +164,5 @@ def test_a_custom_model_is_not_promised_a_price_by_an_update(isolated_home: Path
     claude_unknown_model_session(isolated_home)
     doc = orjson.loads(runner.invoke(app, ["tokens", "--json"]).stdout)
     [message] = [warning["message"] for warning in doc["warnings"] if warning["path"] == "model:claude/aide-gpt-5"]
-    assert message.endswith("; for a model newer than this data, `agentscan prices --update` fetches newer prices")
+    # (pass 43) Not even "for a model newer than this data": no public price list has it.
+    assert "prices --update" not in message and message.endswith(" (bundled data)"), message

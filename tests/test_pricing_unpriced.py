@@ -90,7 +90,9 @@ def test_a_total_with_an_unpriced_model_is_null_with_its_priced_part_and_the_mod
     out = run("tokens", "--by", "provider")
     total = next(line for line in out["text"].splitlines() if line.startswith("TOTAL"))
     assert total.rstrip().endswith("≥$0.33")  # a lower bound, rounded as a cost is
-    assert "no price for aide-gpt-5" in out["stderr"]
+    said = " ".join(out["stderr"].split())
+    assert "COST ≥$… is what the other calls cost, a lower bound: a model has no price" in said
+    assert "warning: claude model aide-gpt-5: no price" in said  # the warning names it
 
 
 def test_an_otlp_turn_with_a_synthetic_chat_keeps_its_cost(isolated_home: Path, tmp_path: Path) -> None:

@@ -237,8 +237,11 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     elif not hooks["installed"]:
         # One real command an agent: "--agent cursor|claude" pasted piped agentscan into `claude`.
         here = [agent for agent in HOOK_AGENTS if agent in found]
-        lead = (f"not installed; for the {'agent' if len(here) == 1 else 'agents'} whose sessions are here, run:"
-                if here else "not installed; for the agent you use, run:")
+        # Worded for the commands under it: one for the one agent found, else one for each
+        # (``hooks status`` reads no session: each agent that has hooks).
+        lead = ("not installed; for the agent whose sessions are here, run:" if len(here) == 1
+                else "not installed; for each agent whose sessions are here, run:" if here
+                else "not installed; for each agent you use, run:")
         lines += _lines(lead, term, "  ")
         lines += _verbatim([f"agentscan hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS])
     store = hooks["store"]

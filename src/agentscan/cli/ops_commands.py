@@ -7,6 +7,7 @@ from typing import List, Optional
 
 import typer
 
+from agentscan.cli.commands import MissingHintCommand
 from agentscan.cli.options import (
     GlobalOptionsCommand,
     JsonOption,
@@ -21,8 +22,12 @@ from agentscan.cli.options import (
 )
 
 
+class ExportCommand(MissingHintCommand):
+    missing = {"fmt": lambda _home: "give a --format (-f): jsonl, csv or sqlite"}
+
+
 def register(app: typer.Typer) -> None:
-    app.command("export", cls=GlobalOptionsCommand,
+    app.command("export", cls=ExportCommand,
                 short_help="Write every matching session to a JSONL, CSV or SQLite index.",
                 epilog=examples("agentscan export -f sqlite -o ~/agent-sessions.sqlite --quiet   # for cron",
                                 "agentscan export -f csv --since 30d    # to stdout (no --output): for a pipe",
@@ -102,13 +107,14 @@ def export_command(
         _say_why_none(state, scanner, filters, zone(tz))
     elif to_stdout:
         if not quiet:
-            render.note(f"wrote {_what(result, days)} to stdout ({result.format})", tty_only=True)
+            render.note(f"wrote {_what(result, days)} to stdout ({result.format}{_no_usage(result, days)})",
+                        tty_only=True)
     elif as_json and not quiet:
         body = {"path": str(result.path), "format": result.format, "sessions": result.sessions, "gone": result.gone,
                 "usage_days": result.usage_days, "prices": result.prices}
         render.emit_json(render.envelope("export", body, scanner.warnings))
     elif not quiet:
-        gone = f", {result.gone} marked gone" if result.gone else ""
+        gone = (f", {result.gone} marked gone" if result.gone else "") + _no_usage(result, days)
         if result.merged:  # once: rows an earlier agentscan wrote for what is now part of another session
             gone += f", {result.merged} merged into another session"
         print(f"wrote {_what(result, days)} to {result.path} ({result.format}{gone}){_why_none(result, filters)}")
@@ -142,8 +148,18 @@ def _what(result, days: bool) -> str:  # noqa: ANN001 - an ExportResult, importe
     from agentscan.cli.render import plural
 
     if days:
-        return f"{plural(result.usage_days, 'usage-day row')} of {plural(result.sessions, 'session')}"
+        # The sessions the rows are of: "26 rows of 26 sessions" read as a row each, when 7 of
+        # them recorded no tokens and have none (``_no_usage`` says so).
+        return f"{plural(result.usage_days, 'usage-day row')} of {plural(result.usage_day_sessions, 'session')}"
     return plural(result.sessions, "session")
+
+
+def _no_usage(result, days: bool) -> str:  # noqa: ANN001 - an ExportResult, imported lazily
+    """``, 7 more sessions recorded no tokens``: the matching sessions a ``--days`` export has no row of."""
+    from agentscan.cli.render import plural
+
+    left = result.sessions - result.usage_day_sessions if days else 0
+    return f", {plural(left, 'more session')} recorded no tokens" if left > 0 else ""
 
 
 @handle_errors

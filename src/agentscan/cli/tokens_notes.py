@@ -162,8 +162,8 @@ class Drawn(NamedTuple):
 def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
                 drawn: Drawn = Drawn()) -> None:
     """What the lines of a table grouped ``by`` do not say: the ``folded`` rows' keys, on
-    stdout on a terminal and on stderr in a pipe; on stderr the ``unpriced`` models (what
-    their costs' forms, ``-`` and ``≥``, mean), that REASONING is a part of OUTPUT when the
+    stdout on a terminal and on stderr in a pipe; on stderr what the ``unpriced`` models'
+    costs' forms, ``-`` and ``≥``, mean (the warnings name the models), that REASONING is a part of OUTPUT when the
     ``drawn`` table shows some (its total's, ``reasoning_counted_once``), the columns it
     left out or numbers it rounded to fit, in a pipe that the rows' parts were left out, and,
     under a table of more than ``LONG_TABLE`` sessions on a terminal, how to see fewer (their
@@ -184,16 +184,17 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # user comparing a table with ``list`` counts them missing.
         _print_named(f"{render.plural(len(unrecorded), 'session')} that recorded no usage, not counted",
                      unrecorded, term)
-    if models:
-        # Only what the table shows: ``-`` where no call had a price, ``≥$…`` where others did
-        # (a lower bound told of where none is shown sent a reader looking for one); COST
-        # left out to fit is not explained (its note names it). It sends the reader to
-        # ``prices --help``: an installed agentscan has no docs/ to point at.
-        said = ""
-        if "COST" not in hidden and unknown:
-            said = (": COST - is unknown" if "≥" not in unknown else ": COST ≥$… is what the other calls cost, a lower bound"
-                    if "-" not in unknown else ": COST - is unknown, ≥$… what the other calls cost, a lower bound")
-        render.note(f"no price for {', '.join(models)}{said} (see warnings; agentscan prices --help)", tty_only=True)
+    if models and unknown and "COST" not in hidden:
+        # What the table's ``-`` and ``≥$…`` mean, only those it shows (a lower bound told of
+        # where none is shown sent a reader looking for one).  The models are named once, in
+        # the no-price warning under it, which says why and what may help (``prices --update``);
+        # listed here too, a terminal said each twice.  COST left out to fit: nothing to
+        # explain (its note names it).  It sends the reader to ``prices --help``: an
+        # installed agentscan has no docs/ to point at.
+        said = ("COST - is unknown" if "≥" not in unknown else "COST ≥$… is what the other calls cost, a lower bound"
+                if "-" not in unknown else "COST - is unknown, ≥$… what the other calls cost, a lower bound")
+        which = "a model has" if len(models) == 1 else f"{len(models)} models have"
+        render.note(f"{said}: {which} no price (see warnings; agentscan prices --help)", tty_only=True)
     if term.tty and reasoning_counted_once(drawn.total, hidden):
         # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
         # to ``awk``, stderr still a terminal) was told of a table they never saw.

@@ -43,6 +43,9 @@ class ExportResult:
     prices: dict[str, Any] | None = None
     #: usage-day records written (SQLite's ``token_days`` rows, or ``--days`` lines)
     usage_days: int = 0
+    #: the sessions those ``--days`` records are of: fewer than ``sessions`` when some recorded no
+    #: tokens (current Cursor builds record no usage), which have no record
+    usage_day_sessions: int = 0
     #: sessions of providers none of whose roots exists, by provider: left as they were in an SQLite
     #: index (not marked gone); in a JSON Lines or CSV file, those the replaced file held
     unseen: Mapping[str, int] = field(default_factory=dict)
@@ -77,7 +80,7 @@ def export(
         from agentscan.export.files import to_stdout
 
         count = to_stdout(lambda stream: lines(stream) if lines is not None else 0, ExportFailed)
-        return _result(STDOUT, fmt, count, per_day, len(rows))
+        return _result(STDOUT, fmt, count, per_day, len(rows), usage_days)
     output = output.expanduser()
     if output.is_dir():
         raise ExportFailed(f"{output} is a directory; give a file path")
@@ -106,7 +109,8 @@ def export(
         with lock:
             if lines is not None:
                 held = sessions_held(output, fmt, unseen) if unseen else {}
-                result = _result(output, fmt, write_lines(output, lines, before_rename=before_rename), per_day, len(rows))
+                written = write_lines(output, lines, before_rename=before_rename)
+                result = _result(output, fmt, written, per_day, len(rows), usage_days)
                 return replace(result, unseen=held)
             from agentscan.export.sqlite import write_sqlite
 
@@ -225,9 +229,13 @@ def _lines(fmt: str, rows: list[SessionRow], usage_days: list[UsageDay], per_day
     return lambda handle: csv_lines(handle, rows)
 
 
-def _result(path: Path, fmt: str, count: int, per_day: bool, sessions: int) -> ExportResult:
-    """``count`` records were written: sessions, or with ``per_day`` usage days (of ``sessions`` sessions)."""
-    return ExportResult(path, fmt, sessions, usage_days=count) if per_day else ExportResult(path, fmt, count)
+def _result(path: Path, fmt: str, count: int, per_day: bool, sessions: int, days: list[UsageDay]) -> ExportResult:
+    """``count`` records were written: sessions, or with ``per_day`` usage days (``days``, of
+    ``sessions`` sessions)."""
+    if not per_day:
+        return ExportResult(path, fmt, count)
+    return ExportResult(path, fmt, sessions, usage_days=count,
+                        usage_day_sessions=len({day.session_id for day in days}))
 
 
 def run_export(

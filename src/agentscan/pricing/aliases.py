@@ -161,3 +161,25 @@ def variant_words(ref: str) -> list[str]:
     for separator in "_.:/@[]= ":
         lowered = lowered.replace(separator, "-")
     return sorted(VARIANT_WORDS.intersection(lowered.split("-")))
+
+
+#: the model families of the vendors whose models coding agents run, as their names start:
+#: a name of one that the price data lacks may be a model newer than the data, which
+#: ``agentscan prices --update`` can bring.  A name of one's own (``aide-gpt-5``, a gateway's
+#: or a local model's) is in no public price list, however new (``book.PriceBook._report``).
+#: Each family is one the bundled data lists models of (tests/test_messages_pass43.py).
+_PUBLIC_FAMILY = re.compile(
+    r"(?:claude|gpt|chatgpt|codex|o[0-9]|gemini|gemma|grok|deepseek|kimi|qwen|glm|mistral|codestral|devstral"
+    r"|magistral|llama|command|nova|composer|minimax|sonar)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def public_family(ref: str) -> bool:
+    """Whether ``ref`` is named as a model of a public vendor's family (``gpt-7``,
+    ``claude-opus-9``, ``openai/o5``, ``eu.anthropic.claude-…``): newer price data may list it."""
+    name = ref.rpartition("/")[2]
+    bedrock = _BEDROCK_NAME.match(name)
+    if bedrock is not None:
+        name = name[bedrock.end() - len("claude"):]
+    return _PUBLIC_FAMILY.match(name) is not None

@@ -96,7 +96,7 @@ class PriceBook:
                 return keys[period.tier(total_input)] if period.thresholds else keys[0]
         if ts is None and state:
             # A bounded period means the price changed over time: no single price fits an untimed call.
-            return self._unpriced_key(provider, model, "its price changed over time and the call has no timestamp")
+            return self._unpriced_key(provider, model, _UNTIMED)
         return self._add_period(provider, model, ts, total_input)
 
     def timeless(self, provider: str, model: str | None) -> bool:
@@ -199,9 +199,11 @@ class PriceBook:
         provider, model, reason = self.unpriced[-key - 1]
         # Said to a person at a table as much as to a JSON reader: what the gap looks like
         # in each, and (for a model the data may yet learn) what to do about it.  Only a model
-        # newer than the data: no update prices a model of one's own (``aide-gpt-5``).
+        # of a public vendor's family may be newer than the data: no update prices a model
+        # of one's own (``aide-gpt-5``), nor gives a call its missing time.
+        ref = aliases.model_ref(provider, model)
         update = ("; for a model newer than this data, `agentscan prices --update` fetches newer prices"
-                  if aliases.model_ref(provider, model) else "")
+                  if ref is not None and reason != _UNTIMED and aliases.public_family(ref) else "")
         self.ctx.warn(
             f"model:{provider}/{model or 'unknown'}",
             f"no price: {reason}; a cost that counts its calls is unknown: `-` in tables, or `≥$…` for "
@@ -344,6 +346,10 @@ class PriceBook:
 #: the price of a message no model made (``aliases.UNBILLED``): always, every part $0
 _NOTHING = Decimal(0)
 _FREE = Period(None, None, (), ((_NOTHING,) * len(periods.PARTS),))  # type: ignore[arg-type]
+
+
+#: why a call of a model whose price changed over time has none: it has no time to choose one by
+_UNTIMED = "its price changed over time and the call has no timestamp"
 
 
 class _Unpriceable(Exception):
