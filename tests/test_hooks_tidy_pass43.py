@@ -134,3 +134,15 @@ def test_a_record_naming_another_folder_removes_nothing_but_its_own(isolated_hom
     record.write_text(json.dumps(document))
     ok("hooks", "uninstall", "claude", "--scope", "project")
     assert elsewhere.is_dir()
+
+
+def test_a_legacy_project_file_s_fix_names_the_directory_before_both_commands(isolated_home: Path,
+                                                                              project: Path) -> None:
+    # "run `… uninstall …`, then `… install …`, in DIR," left it unclear whether DIR was both commands'.
+    config = project / ".claude" / "settings.json"
+    config.parent.mkdir()
+    hook = {"type": "command", "command": "agentscan hook --agent claude"}
+    config.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}))
+    flat = " ".join(ok("hooks", "status").stdout.split())
+    assert (f"in {project}, run `agentscan hooks uninstall claude --scope project`, then "
+            "`agentscan hooks install claude --scope project`, to capture every tool") in flat

@@ -342,5 +342,6 @@ def _install_fix(config: dict[str, Any], home_flag: str, term: Terminal | None) 
     where = f" in {_project_dir(config, term)}" if scope == "project" else ""
     if config.get("legacy"):
         # A project's shared settings.json, which installs no longer write: an uninstall cleans it.
-        return f"run `agentscan hooks uninstall {agent} --scope project`, then `{install}`,{where},"
+        # The directory first: both commands are run in it (a legacy config is a project's).
+        return f"in {_project_dir(config, term)}, run `agentscan hooks uninstall {agent} --scope project`, then `{install}`,"
     return f"run `{install}`{where}"

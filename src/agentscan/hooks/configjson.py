@@ -41,7 +41,10 @@ def parse(path: Path, text: str | None) -> dict[str, Any]:
 def fault(exc: ValueError) -> str:
     """What is wrong with a config ``json`` refused, and where as a person finds it in an
     editor: ``expecting ',' delimiter at line 3, column 5``, without the ``(char 40)`` (an
-    offset no editor shows) the decoder's own words end with."""
+    offset no editor shows) the decoder's own words end with.  Python's words, not the
+    phrases a transcript's bad line gets (``toolkit.jsonerrors``, which maps orjson's): a
+    config is a document a person edits, its fault said as ``json`` finds it, already in
+    plain English; a transcript line is the agent's, and orjson's words for it were not."""
     if isinstance(exc, json.JSONDecodeError):
         return f"{exc.msg[:1].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
     return str(exc)
