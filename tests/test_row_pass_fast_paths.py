@@ -23,7 +23,7 @@ from agentscan.context import ScanContext
 from agentscan.providers.claude.row import summarize
 from agentscan.providers.claude.usage import C_TS
 from agentscan.timeutil import epoch_of_iso, parse_iso
-from agentscan.toolkit.jsonerrors import short_json_error
+from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonl import iter_json_lines, iter_json_records
 from agentscan.toolkit.jsonkinds import json_kind
 from builders import claude_assistant, claude_usage, claude_user, raw_lines_file, write_jsonl
@@ -68,8 +68,8 @@ def _read_as_before(path: Path) -> tuple[list[dict], list[tuple[str, int | None]
         try:
             record = orjson.loads(stripped)
         except orjson.JSONDecodeError as exc:
-            # what is wrong with the line, in the words of every line reader (``jsonerrors``)
-            warnings.append(("invalid JSON skipped: " + short_json_error(exc, stripped) if has_newline
+            # what is wrong with the line, in the words of every line reader, at its own column (``jsonerrors``)
+            warnings.append(("invalid JSON skipped: " + line_json_error(exc, line, stripped) if has_newline
                              else "truncated last line skipped (file still being written?)", number))
             continue
         if not isinstance(record, dict):
