@@ -152,6 +152,16 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
         raise not_found(scanner, query)
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
+    # A subagent's label is unique among its session's runs only (``short_ids.child_prefixes``):
+    # another session's run it also begins is told, not passed over for the session (a
+    # UUIDv7's first digits are its minute: ``tokens`` may print ``019cff87-8`` for a run while
+    # another session started that minute begins so).  Runs of the session matched are its
+    # own: the session's short id, as ``list`` prints it, still opens it.
+    others = [(ref, child) for ref in candidates if ref is not matches[0] for child in ref.children
+              if any(name.startswith(wanted) for name in _child_keys(child, key))]
+    if others:
+        raise _ambiguous(scanner, query, [matches[0], *(ref for ref, _ in others)],
+                         [None, *(child for _, child in others)])
     return matches[0], None
 
 
@@ -318,12 +328,13 @@ def _why_no_path(query: str) -> str:
 # -- an ambiguous id ---------------------------------------------------------------------
 
 
-def _ambiguous(scanner: Scanner, query: str, refs: Sequence[SessionRef], children: Sequence[str] | None = None,
-               hint: str | None = None) -> AmbiguousSessionId:
-    """The error for ``refs`` (``children``: the subagent each one's match is), newest first,
-    the first few dated and placed so that the user can pick one."""
+def _ambiguous(scanner: Scanner, query: str, refs: Sequence[SessionRef],
+               children: Sequence[str | None] | None = None, hint: str | None = None) -> AmbiguousSessionId:
+    """The error for ``refs`` (``children``: the subagent each one's match is, ``None`` for the
+    session itself), newest first, the first few dated and placed so that the user can pick one."""
     order = sorted(range(len(refs)), key=lambda index: (-refs[index].recency, refs[index].id))
-    labels = [refs[i].id if children is None else f"{refs[i].id} (subagent {children[i]})" for i in order]
+    labels = [refs[i].id if children is None or children[i] is None else f"{refs[i].id} (subagent {children[i]})"
+              for i in order]
     shown = [refs[i] for i in order[: AmbiguousSessionId.SHOWN]]
     notes = dict(zip(labels, _notes(scanner, shown)))
     if hint is None:
