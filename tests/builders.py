@@ -243,3 +243,12 @@ def dated_sessions(home: Path, days: list[int]) -> list[Path]:
             claude_user(native, stamp, f"task {number}"),
             claude_assistant(native, stamp, msg_id=f"m{number}", request_id=f"r{number}", usage=claude_usage(10, 2))]))
     return paths
+
+
+def orjson_refusal(data: bytes) -> orjson.JSONDecodeError:
+    """The error orjson raises for ``data`` (it must refuse it: else the test is wrong)."""
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError as refused:
+        return refused
+    raise AssertionError(f"orjson read {data!r}")

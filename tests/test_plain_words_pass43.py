@@ -17,6 +17,7 @@ import pytest
 
 from agentscan.toolkit.jsonerrors import short_json_error
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json, invoke
+from builders import orjson_refusal
 from codex_builders import agent_message, at, meta, rollout_path, token_count, turn_context, usage, user_message
 from codex_builders import session_index_entry, write_rollout, write_session_index
 
@@ -24,10 +25,16 @@ SESSION = "bbbbbbbb-4343-4343-4343-444444444444"
 THREAD = "019a0000-0000-7000-8000-000000004343"
 
 
-def refusal(data: bytes) -> orjson.JSONDecodeError:
-    with pytest.raises(orjson.JSONDecodeError) as caught:
-        orjson.loads(data)
-    return caught.value
+def _transcript_with(home: Path, bad_line: bytes) -> Path:
+    """A Claude transcript of a prompt and a reply with ``bad_line`` between them (line 2)."""
+    path = claude_session_file(home, SESSION, [
+        claude_user(SESSION, "2026-11-01T10:00:00.000Z", "hello"),
+        claude_assistant(SESSION, "2026-11-01T10:00:01.000Z", msg_id="m1", request_id="r1",
+                         usage=claude_usage(input=3, output=2)),
+    ])
+    good = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(good[0] + bad_line + b"\n" + good[1])
+    return path
 
 
 #: broken lines as agents' files hold them, and what a warning says of each
@@ -64,14 +71,14 @@ BROKEN = [
 
 @pytest.mark.parametrize(("line", "said"), BROKEN)
 def test_a_broken_line_is_said_in_plain_words_with_its_place(line: bytes, said: str) -> None:
-    error = refusal(line)
+    error = orjson_refusal(line)
     assert short_json_error(error, line) == said
     assert short_json_error(error, line.decode("utf-8", "surrogateescape")) == said  # a line decoded already
 
 
 @pytest.mark.parametrize("line", [line for line, _ in BROKEN])
 def test_no_warning_repeats_the_decoder_s_words(line: bytes) -> None:
-    error = refusal(line)
+    error = orjson_refusal(line)
     for data in (line, None):
         said = short_json_error(error, data)
         jargon = error.msg.split(",")[0].split(":")[0]
@@ -81,8 +88,8 @@ def test_no_warning_repeats_the_decoder_s_words(line: bytes) -> None:
 
 def test_without_the_line_nothing_is_guessed_of_what_was_found() -> None:
     # The word at the place is not known: "a missing value" would be a guess.
-    assert short_json_error(refusal(b'{"a": NaN}')) == "unexpected text at column 7"
-    assert short_json_error(refusal(b'{"a": 1,, "b": 2}')) == "unexpected text at column 9"
+    assert short_json_error(orjson_refusal(b'{"a": NaN}')) == "unexpected text at column 7"
+    assert short_json_error(orjson_refusal(b'{"a": 1,, "b": 2}')) == "unexpected text at column 9"
 
 
 def test_a_message_not_known_is_said_generically_with_its_place() -> None:
@@ -93,24 +100,18 @@ def test_a_message_not_known_is_said_generically_with_its_place() -> None:
 
 def test_a_document_s_place_is_its_line_and_column() -> None:
     document = b'{"a": 1,\n "b": 2,\n oops}'
-    assert short_json_error(refusal(document), document) == 'a key not in double quotes ("oops") at line 3, column 2'
+    assert short_json_error(orjson_refusal(document), document) == 'a key not in double quotes ("oops") at line 3, column 2'
 
 
 def test_what_is_quoted_is_short_and_shows_no_invisible_character() -> None:
     long_word = b'{"a": undefined_and_then_some}'
-    assert short_json_error(refusal(long_word), long_word) == 'unexpected "undefined_an\u2026" at column 7'
+    assert short_json_error(orjson_refusal(long_word), long_word) == 'unexpected "undefined_an\u2026" at column 7'
     override = '{"a": \u202eevil}'.encode()  # a bidi override would turn the rest of the warning around
-    assert short_json_error(refusal(override), override) == "an invisible character (U+202E) at column 7"
+    assert short_json_error(orjson_refusal(override), override) == "an invisible character (U+202E) at column 7"
 
 
 def test_a_transcript_s_bad_line_is_warned_of_in_plain_words_and_grouped_as_before(isolated_home: Path) -> None:
-    path = claude_session_file(isolated_home, SESSION, [
-        claude_user(SESSION, "2026-11-01T10:00:00.000Z", "hello"),
-        claude_assistant(SESSION, "2026-11-01T10:00:01.000Z", msg_id="m1", request_id="r1",
-                         usage=claude_usage(input=3, output=2)),
-    ])
-    good = path.read_bytes().splitlines(keepends=True)
-    path.write_bytes(good[0] + b'{"type": "user", "n": NaN}\n' + good[1])
+    _transcript_with(isolated_home, b'{"type": "user", "n": NaN}')
     warnings = [(w["line"], w["message"]) for w in cli_json("list")["warnings"]]
     assert warnings == [(2, 'invalid JSON skipped: unexpected "NaN" at column 23')]
     # The doctor groups warnings by what their message says before its details: the same kind.
@@ -208,14 +209,8 @@ def test_an_indented_bad_line_in_a_codex_head_quotes_the_word_at_its_column(isol
 @pytest.mark.parametrize("reader", ["whole", "tokens", "show"])
 def test_an_indented_bad_transcript_line_is_placed_at_its_own_column(isolated_home: Path, reader: str) -> None:
     # Decoded stripped, the column counted from the record's first brace: 6 too few here.
-    path = claude_session_file(isolated_home, SESSION, [
-        claude_user(SESSION, "2026-11-01T10:00:00.000Z", "hello"),
-        claude_assistant(SESSION, "2026-11-01T10:00:01.000Z", msg_id="m1", request_id="r1",
-                         usage=claude_usage(input=3, output=2)),
-    ])
-    good = path.read_bytes().splitlines(keepends=True)
     # A line with usage in it, which ``tokens``' reader of usage lines alone decodes too.
-    path.write_bytes(good[0] + b'      {"type": "assistant", "usage":{"n": NaN}}\n' + good[1])
+    _transcript_with(isolated_home, b'      {"type": "assistant", "usage":{"n": NaN}}')
     command = {"whole": ["list"], "tokens": ["tokens"], "show": ["show", SESSION]}[reader]
     warnings = [(w["line"], w["message"]) for w in cli_json(*command)["warnings"]]
     assert warnings == [(2, 'invalid JSON skipped: unexpected "NaN" at column 43')]

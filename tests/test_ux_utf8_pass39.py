@@ -12,15 +12,12 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.toolkit.jsonerrors import short_json_error
+from builders import orjson_refusal
 
 CLAUDE = "bbbbbbbb-1111-2222-3333-444444444444"
 CODEX = "019a0000-0000-7000-8000-000000000039"
 
 
-def orjson_error(data: bytes) -> orjson.JSONDecodeError:
-    with pytest.raises(orjson.JSONDecodeError) as caught:
-        orjson.loads(data)
-    return caught.value
 
 
 @pytest.mark.parametrize(("data", "said"), [
@@ -30,7 +27,7 @@ def orjson_error(data: bytes) -> orjson.JSONDecodeError:
     ('{"a":1} \udcfe'.encode("utf-8", "surrogateescape"), "not valid UTF-8 (byte 0xfe at column 9)"),
 ])
 def test_the_first_byte_that_is_not_utf8_is_named_with_its_column(data: bytes, said: str) -> None:
-    error = orjson_error(data)
+    error = orjson_refusal(data)
     assert short_json_error(error, data) == said
     # Read with ``surrogateescape`` (a reader that decoded the line already): the same words.
     assert short_json_error(error, data.decode("utf-8", "surrogateescape")) == said
@@ -42,13 +39,13 @@ def test_the_first_byte_that_is_not_utf8_is_named_with_its_column(data: bytes, s
 def test_a_line_that_fails_elsewhere_is_told_where_it_fails(data: bytes) -> None:
     # The byte alone is read (``laxjson.reparse``: U+FFFD, with a note); what stops the
     # decoder is another fault: the unquoted ``x``, the NUL before the byte.
-    said = short_json_error(orjson_error(data), data)
+    said = short_json_error(orjson_refusal(data), data)
     assert said == ('a key not in double quotes ("x") at column 13' if data.startswith(b"{")
                     else "an invisible character (U+0000) at column 1")
 
 
 def test_other_errors_are_said_in_plain_words_with_their_column() -> None:
-    assert short_json_error(orjson_error(b'{"a":1,}'), b'{"a":1,}') == "an extra comma before a closing bracket at column 7"
+    assert short_json_error(orjson_refusal(b'{"a":1,}'), b'{"a":1,}') == "an extra comma before a closing bracket at column 7"
 
 
 def write(path: Path, data: bytes) -> None:
