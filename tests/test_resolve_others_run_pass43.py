@@ -41,3 +41,21 @@ def test_a_session_s_own_run_does_not_make_its_short_id_ambiguous(isolated_home:
     opened = invoke("show", "019c7777", "--json")
     assert opened.exit_code == 0, opened.output
     assert f'"id": "codex:{PARENT}"' in opened.stdout or f'"id":"codex:{PARENT}"' in opened.stdout
+
+
+def test_a_session_s_short_id_opens_it_though_another_session_s_run_begins_so(isolated_home: Path) -> None:
+    # Review s43: ``list`` prints ``codex:019c8888`` for A, and a run of B, spawned in A's
+    # minute, begins with it too: the id ``list`` shows must still open A.
+    a, b, b_run = ("019c8888-0000-7000-8000-00000000000a", "019c7000-0000-7000-8000-00000000000b",
+                   "019c8888-5f00-7000-8000-0000000000c1")
+    codex = isolated_home / ".codex"
+    _rollout(codex, a, 0)
+    _rollout(codex, b, 0)
+    _rollout(codex, b_run, 20, parent=b)
+    listed = invoke("list", "--json")
+    assert listed.exit_code == 0
+    opened = invoke("show", "codex:019c8888", "--json")
+    assert opened.exit_code == 0, opened.output
+    assert f"codex:{a}" in opened.stdout.split('"subagents"')[0]
+    # Past the short id, a prefix of both is the run's as much as the session's: told.
+    assert invoke("show", "019c8888-").exit_code == 1

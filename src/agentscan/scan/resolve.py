@@ -155,14 +155,22 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     # A subagent's label is unique among its session's runs only (``short_ids.child_prefixes``):
     # another session's run it also begins is told, not passed over for the session (a
     # UUIDv7's first digits are its minute: ``tokens`` may print ``019cff87-8`` for a run while
-    # another session started that minute begins so).  Runs of the session matched are its
-    # own: the session's short id, as ``list`` prints it, still opens it.
+    # another session started that minute begins so).  Not for the session's short id as
+    # ``list`` prints it, nor a shorter prefix: every id ``list`` shows opens its session.
+    # Runs of the session matched are its own, never a rival.
     others = [(ref, child) for ref in candidates if ref is not matches[0] for child in ref.children
               if any(name.startswith(wanted) for name in _child_keys(child, key))]
-    if others:
+    if others and len(bare) > len(_shown_id(matches[0], candidates)):
         raise _ambiguous(scanner, query, [matches[0], *(ref for ref, _ in others)],
                          [None, *(child for _, child in others)])
     return matches[0], None
+
+
+def _shown_id(ref: SessionRef, candidates: Sequence[SessionRef]) -> str:
+    """``ref``'s native id as ``list`` shortens it among its provider's sessions."""
+    from agentscan.scan.short_ids import unique_prefixes
+
+    return unique_prefixes(other.native_id for other in candidates if other.provider == ref.provider)[ref.native_id]
 
 
 #: how many folders discovery could not list a "no session matches" names
