@@ -204,3 +204,21 @@ def test_a_terminal_names_the_model_once(isolated_home: Path, tty) -> None:  # n
     assert err.count("claude model aide-gpt-5: no price") == 1 and "no price for aide-gpt-5" not in err
     verbose = one_line(runner.invoke(app, ["-v", "tokens", "--by", "model"]).stderr)
     assert "warning: claude model aide-gpt-5: no price: genai-prices has no model matching 'aide-gpt-5'" in verbose
+
+
+def test_the_model_is_named_though_more_warnings_than_are_shown(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    # Review s43: the note says "a model has no price (see warnings)" without naming it; with
+    # six transcripts' bad lines before it, its warning was among the "… N more".
+    for number in range(6):
+        session = f"c1a0de00-0000-4000-8000-0000000001{number:02d}"
+        path = claude_session_file(isolated_home, session, [
+            claude_user(session, "2025-10-02T10:00:00.000Z", "hi", uuid=f"u{number}"),
+            claude_assistant(session, "2025-10-02T10:00:05.000Z", msg_id=f"m{number}", request_id=f"r{number}",
+                             usage=claude_usage(input=10, output=1), uuid=f"a{number}"),
+        ], project=f"-home-dev-p{number}")
+        good = path.read_bytes().splitlines(keepends=True)
+        path.write_bytes(good[0] + b'{"type": "assistant", "usage":{"n": NaN}}\n' + good[1])
+    claude_unknown_model_session(isolated_home)
+    tty(200, color=False)
+    err = one_line(runner.invoke(app, ["tokens"]).stderr)
+    assert "claude model aide-gpt-5: no price" in err and "… 2 more" in err

@@ -66,6 +66,10 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     """``even_quiet``: said under ``--quiet`` too (``--strict`` fails on them: the error's reason)."""
     if not warnings or (_term.quiet() and not even_quiet):
         return
+    # A model's no-price warning first: it is what a cost's "-" or "≥" refers to (a table's
+    # note points to it without naming the model), and five bad lines would hide it.
+    if not verbose and len(warnings) > 5:
+        warnings = sorted(warnings, key=lambda warning: not warning.path.startswith("model:"))
     shown = warnings if verbose else warnings[:5]
     # Wrapped on a terminal as a hint is (``note``); in a pipe each warning stays one line, for grep.
     width = _term.terminal_width() if _term.stderr_is_tty() else None

@@ -76,7 +76,7 @@ def _path_slack_given_on(columns: Sequence[Column], cells_of: Callable[[int], Se
         # Then as much more of their ends as tells every two paths apart, when the title
         # has it to give; else they stay as they were (a few more characters that still
         # leave two alike would only take them from the title).
-        apart = apart_width(cells, max(width, named))
+        apart = apart_width(cells, max(width, named), limit=width + room)
         wider = apart if apart <= width + room else named
         if wider > width:
             widths[position], widths[last] = wider, widths[last] - (wider - width)
@@ -97,11 +97,13 @@ def _named_width(path: str) -> int:
     return min(width_of(path), width_of(name) + 2)
 
 
-def apart_width(cells: Iterable[str], width: int) -> int:
+def apart_width(cells: Iterable[str], width: int, limit: int | None = None) -> int:
     """The narrowest width, from ``width`` up, at which no cell of ``cells`` cut from its
     start (``cut_left``) could be another's: ``…/codex/workspace`` and ``…/claude/workspace``,
     not ``…/workspace`` for either, which reads as one project, nor for one of them (the
-    other's too, for all it says).  At worst the width that shows a cell whole."""
+    other's too, for all it says).  At worst the width that shows a cell whole; past
+    ``limit``, ``limit + 1`` (the room there is: looked no further, as a table of thousands
+    of long names would cost seconds)."""
     # Widest first: a cell is cut, and a cut could be it, only while it is wider than the column.
     cut = sorted(((width_of(cell), cell) for cell in set(cells)), reverse=True)
     cut = cut[:sum(1 for wide, _ in cut if wide > width)]
@@ -111,26 +113,46 @@ def apart_width(cells: Iterable[str], width: int) -> int:
     while True:
         # A cell told apart stays apart wider (a wider cut shows more of its end, and fewer
         # cells are cut), so only those still alike are cut again.
-        unsettled = [cell for cell in unsettled if _alike(cell, width, ends, cut)]
+        inside = _InsideCuts(cut, width)
+        unsettled = [cell for cell in unsettled if _alike(cell, width, ends, inside)]
         if not unsettled:
             return width
+        if limit is not None and width >= limit:
+            return limit + 1
         width += 1
         while cut and cut[-1][0] <= width:  # shown whole from now on
             ends.subtract(cut[-1][1][at:] for at in _separators(cut[-1][1]) if at)
             cut.pop()
 
 
-def _alike(cell: str, width: int, ends: Counter[str], cut: Sequence[tuple[int, str]]) -> bool:
-    """Whether ``cell`` cut to ``width`` could be another of the ``cut`` cells (those
-    wider than ``width``; ``ends``: how many of them end in each end from a separator)."""
+class _InsideCuts:
+    """The ends the ``cut`` cells show at ``width`` when a name too long for the column is
+    cut inside it, counted once for the width when first asked (each cell against every
+    other would cost seconds on a table of thousands of long names)."""
+
+    def __init__(self, cut: Sequence[tuple[int, str]], width: int) -> None:
+        self._cut, self._width = cut, width
+        self._ends: Counter[str] | None = None
+
+    def alike(self, cell: str, end: str) -> bool:
+        if not end.isascii():  # a wide character's cut may show one character fewer: told one by one
+            return any(other != cell and other.endswith(end) for _, other in self._cut)
+        if self._ends is None:
+            self._ends = Counter(cut_left(other, self._width)[len(ELLIPSIS):] for _, other in self._cut)
+        # At one width every ASCII end is as long: another's ends so only where it is the same.
+        return self._ends[end] > 1
+
+
+def _alike(cell: str, width: int, ends: Counter[str], inside: _InsideCuts) -> bool:
+    """Whether ``cell`` cut to ``width`` could be another of the cells cut there (``ends``:
+    how many of them end in each end from a separator; ``inside``: the names cut inside)."""
     shown = cut_left(cell, width)
     if shown == cell:
         return False
     end = shown[len(ELLIPSIS):]
     if end[:1] in _SEPARATORS:
         return ends[end] > 1  # not its own
-    # A name too long for the column, cut inside it: rare, so told the slow way.
-    return any(other != cell and other.endswith(end) for _, other in cut)
+    return inside.alike(cell, end)
 
 
 _SEPARATORS = ("/", "\\")
