@@ -167,6 +167,10 @@ def test_an_untimed_call_is_offered_no_update(isolated_home: Path) -> None:
     ("gpt-9", True), ("claude-opus-9", True), ("o7-mini", True), ("gemini-9-pro", True), ("openai/gpt-9", True),
     ("eu.anthropic.claude-opus-9", True), ("GPT-9", True),
     ("aide-gpt-5", False), ("omega-2", False), ("gptx-1", False), ("my-model", False), ("mystery-1", False),
+    # a local model is in no price list (review s43): Ollama's by its prefix or its tag
+    ("ollama/llama3", False), ("llama3.1:8b", False), ("qwen2.5-coder:7b", False), ("gemma3:27b", False),
+    ("qwen2.5-coder:7b-instruct-q4_0", False), ("llama3:latest", False),
+    ("o3pro", True), ("llama3.1", True), ("anthropic.claude-3-5-sonnet-20240620-v1:0", True),
 ])
 def test_public_family(name: str, public: bool) -> None:
     from agentscan.pricing.aliases import public_family
@@ -180,12 +184,13 @@ def test_each_public_family_is_one_the_bundled_data_lists() -> None:
 
     from genai_prices.data import providers
 
-    from agentscan.pricing.aliases import _PUBLIC_FAMILY, public_family
+    from agentscan.pricing.aliases import PUBLIC_FAMILIES as families, public_family
 
-    families = re.sub(r"\(\?[!:][^)]*\)|[()]", "", _PUBLIC_FAMILY.pattern).split("|")
     ids = [model.id for provider in providers for model in provider.models]
     for family in families:
-        assert any(re.match(family, model_id, re.IGNORECASE) and public_family(model_id) for model_id in ids), family
+        # the family as a name's start, after a vendor's ``amazon/`` or ``amazon.``
+        assert any(re.search(rf"(?:^|[/.]){family}", model_id, re.IGNORECASE) and public_family(model_id)
+                   for model_id in ids), family
 
 
 def test_a_terminal_names_the_model_once(isolated_home: Path, tty) -> None:  # noqa: ANN001

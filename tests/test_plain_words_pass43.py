@@ -166,6 +166,7 @@ def test_help_of_an_unknown_command_is_still_a_usage_error(words: list[str], err
     (["-h"], ""), (["--help"], ""),  # what was asked for: nothing ignored
     (["--", "--json"], "note: ignored --json (this is the help of agentscan list, not its output)\n"),
     (["-vq"], ""),  # help's own flags, run together
+    (["-vh"], ""),  # ... but with -h, the command's help
 ])
 def test_help_of_a_command_and_its_own_help_flag_or_a_double_dash(options: list[str], note: str) -> None:
     asked = invoke("help", "list", *options)

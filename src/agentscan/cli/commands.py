@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Mapping, Optional
+from typing import List, Optional
 
 import typer
 
 from agentscan.cli.options import (
     GlobalOptionsCommand,
-    _UsageError,
+    MissingHintCommand,
     JsonOption,
     RedactOption,
     ProviderOption,
@@ -19,50 +19,6 @@ from agentscan.cli.options import (
     redact_option,
     state_of,
 )
-
-
-class MissingHintCommand(GlobalOptionsCommand):
-    """A command whose required parameters, when missing, are asked for with what to give
-    (``missing``), as agentscan's own usage errors say what to do next (``trace``: "give a
-    session ID (`agentscan trace --list` shows the captured ones)"), not with click's bare
-    "Missing argument 'ID'".  Typer still declares them required: the usage line, the help
-    and the fast path's grammar (``cli.static_grammar``) are as they were."""
-
-    #: parameter name -> the usage error's message, given the global options that choose the
-    #: home (`` --demo``: the ids to list are the demo's)
-    missing: Mapping[str, Callable[[str], str]] = {}
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        given = list(args)
-        try:
-            return super().parse_args(ctx, args)
-        except typer.BadParameter as exc:
-            name = getattr(getattr(exc, "param", None), "name", None)
-            said = self.missing.get(name) if isinstance(name, str) else None
-            if type(exc).__name__ != "MissingParameter" or said is None:
-                raise
-            raise _UsageError(said(_home_options(ctx, given)), ctx) from None
-
-
-def _home_options(ctx: Any, args: list[str]) -> str:
-    """`` --demo`` or `` --home DIR``, given before the command or after it (not merged into
-    the state yet: the command's parameters are what is being read)."""
-    from agentscan.cli.state import home_option
-
-    state = state_of(ctx)
-    home: Optional[str] = None
-    for index, arg in enumerate(args):
-        if arg == "--home" and index + 1 < len(args):
-            home = args[index + 1]
-        elif arg.startswith("--home="):
-            home = arg[len("--home="):]
-    if state.demo or "--demo" in args:
-        return " --demo"
-    if not home:
-        return state.home_options()
-    import os
-
-    return home_option(os.path.abspath(os.path.expanduser(home)))  # as ``State`` makes it absolute
 
 
 class ShowCommand(MissingHintCommand):

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from agentscan.cli.commands import MissingHintCommand
+from agentscan.cli.options import MissingHintCommand
 from agentscan.cli.options import (
     GlobalOptionsCommand,
     JsonOption,

@@ -17,7 +17,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: click's ``UsageError``, of the click Typer runs on (its own copy since typer 0.20-odd, so
 #: not ``click.UsageError``): ``BadParameter`` is one (``typer_app`` catches it too).
-_UsageError: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
+UsageError: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
 
 #: (name, flags, help, takes a value) of the options every command takes, before or after its name
 GLOBAL_OPTIONS = (
@@ -98,8 +98,8 @@ class GlobalOptionsCommand(TyperCommand):
             message = self._choice_error(ctx, exc, given)
             if message is None:
                 raise
-            raise _UsageError(message, ctx) from None
-        except _UsageError as exc:
+            raise UsageError(message, ctx) from None
+        except UsageError as exc:
             # Click's option parser raises without the command (``--cwd`` given no value): its
             # help line would name ``agentscan --help`` rather than this command's.
             if getattr(exc, "ctx", None) is None:
@@ -177,8 +177,55 @@ def redact_option(text: str) -> Any:
 #: ``show``'s; the other commands' say what it does for them (``redact_option``)
 RedactOption = redact_option("Replace prompt, response, tool and plan text with a length and hash; mask secrets.")
 
+
+
+class MissingHintCommand(GlobalOptionsCommand):
+    """A command whose required parameters, when missing, are asked for with what to give
+    (``missing``), as agentscan's own usage errors say what to do next (``trace``: "give a
+    session ID (`agentscan trace --list` shows the captured ones)"), not with click's bare
+    "Missing argument 'ID'".  Typer still declares them required: the usage line, the help
+    and the fast path's grammar (``cli.static_grammar``) are as they were."""
+
+    #: parameter name -> the usage error's message, given the global options that choose the
+    #: home (`` --demo``: the ids to list are the demo's)
+    missing: Mapping[str, Callable[[str], str]] = {}
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)
+        try:
+            return super().parse_args(ctx, args)
+        except typer.BadParameter as exc:
+            name = getattr(getattr(exc, "param", None), "name", None)
+            said = self.missing.get(name) if isinstance(name, str) else None
+            # By class name: click's ``MissingParameter``, of the click Typer vendors (as ``UsageError``).
+            if type(exc).__name__ != "MissingParameter" or said is None:
+                raise
+            raise UsageError(said(_home_options(ctx, given)), ctx) from None
+
+
+def _home_options(ctx: Any, args: list[str]) -> str:
+    """`` --demo`` or `` --home DIR``, given before the command or after it (not merged into
+    the state yet: the command's parameters are what is being read)."""
+    from agentscan.cli.state import home_option
+
+    state = state_of(ctx)
+    home: str | None = None
+    for index, arg in enumerate(args):
+        if arg == "--home" and index + 1 < len(args):
+            home = args[index + 1]
+        elif arg.startswith("--home="):
+            home = arg[len("--home="):]
+    if state.demo or "--demo" in args:
+        return " --demo"
+    if not home:
+        return state.home_options()
+    import os
+
+    return home_option(os.path.abspath(os.path.expanduser(home)))  # as ``State`` makes it absolute
+
+
 __all__ = [
-    "GLOBAL_NAMES", "GLOBAL_OPTIONS", "ConfigCommand", "GlobalOptionsCommand", "JsonOption", "ProviderOption", "RedactOption",
+    "GLOBAL_NAMES", "GLOBAL_OPTIONS", "ConfigCommand", "GlobalOptionsCommand", "JsonOption", "MissingHintCommand", "ProviderOption", "RedactOption",
     "SinceOption", "State", "command_path", "end_progress", "examples", "finish", "handle_errors", "redact_option",
-    "state_of",
+    "state_of", "UsageError",
 ]

@@ -13,7 +13,7 @@ from typing import Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from agentscan.cli.options import GLOBAL_NAMES, GlobalOptionsCommand, State, _UsageError, examples
+from agentscan.cli.options import GLOBAL_NAMES, GlobalOptionsCommand, State, UsageError, examples
 from agentscan.cli.state import say_error
 from agentscan.errors import UsageProblem
 from agentscan.toolkit.words import either
@@ -27,7 +27,7 @@ class _Group(TyperGroup):
     def make_context(self, info_name: Optional[str], args: list[str], parent: Any = None, **extra: Any) -> Any:
         try:
             return super().make_context(info_name, args, parent, **extra)
-        except _UsageError as exc:
+        except UsageError as exc:
             raise _worded(exc) from None
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
@@ -45,7 +45,7 @@ class _Group(TyperGroup):
                 given = shlex.join(["agentscan", *ctx.meta.get("agentscan.given", ()), "list"])
                 ctx.fail(f"Missing command. Try: {given}")
             return super().invoke(ctx)
-        except _UsageError as exc:
+        except UsageError as exc:
             raise _worded(exc) from None
 
 
@@ -59,8 +59,8 @@ def _worded(error: Exception) -> Exception:
     from agentscan.cli.state import usage_error_text
 
     # ``agentscan hooks`` alone: click shows the group's help, as it is (the error of Typer's
-    # own click, which it vendors: told by its module, as ``_UsageError`` is found).
-    no_args = getattr(sys.modules.get(_UsageError.__module__), "NoArgsIsHelpError", None)
+    # own click, which it vendors: told by its module, as ``UsageError`` is found).
+    no_args = getattr(sys.modules.get(UsageError.__module__), "NoArgsIsHelpError", None)
     if no_args is not None and isinstance(error, no_args):
         return error
     explain(error, COMMAND_MODULES)
@@ -223,13 +223,18 @@ class _HelpCommand(GlobalOptionsCommand):
         kept = self._before_command_options(ctx, args)
         # ``help list --help`` asks for what it gets, and ``--`` is no option: neither is told
         # as ignored.
-        ctx.meta[_IGNORED] = [arg for arg in args[len(kept):] if arg not in ("-h", "--help", "--")]
+        own = self._own_flags(ctx)
+        ctx.meta[_IGNORED] = [arg for arg in args[len(kept):] if arg not in ("-h", "--help", "--")
+                              and not self._own_cluster(arg, own, asking_help=True)]
         return super().parse_args(ctx, kept)
+
+    def _own_flags(self, ctx: Any) -> dict[str, Any]:
+        return {flag: param for param in self.get_params(ctx) for flag in (*param.opts, *param.secondary_opts)}
 
     def _before_command_options(self, ctx: Any, args: list[str]) -> list[str]:
         """``args`` up to the first option after a command's name that is not ``help``'s own
         (its values skipped: ``--home DIR list``); before a name, click refuses it as it did."""
-        own = {flag: param for param in self.get_params(ctx) for flag in (*param.opts, *param.secondary_opts)}
+        own = self._own_flags(ctx)
         named, value_next = False, False
         for index, arg in enumerate(args):
             if value_next:
@@ -246,11 +251,14 @@ class _HelpCommand(GlobalOptionsCommand):
         return args
 
     @staticmethod
-    def _own_cluster(arg: str, own: dict[str, Any]) -> bool:
-        """Whether ``arg`` is short flags of ``help``'s own run together (``-vq``), as click reads them."""
+    def _own_cluster(arg: str, own: dict[str, Any], *, asking_help: bool = False) -> bool:
+        """Whether ``arg`` is short flags of ``help``'s own run together (``-vq``), as click
+        reads them; ``asking_help``: or with ``h``, which asks for the command's help as
+        ``help show -h`` does (``-vh``: not ``help``'s own, and nothing ignored)."""
         letters = arg[1:]
-        return (not arg.startswith("--") and len(letters) > 1
-                and all(getattr(own.get(f"-{letter}"), "is_flag", False) for letter in letters))
+        if arg.startswith("--") or len(letters) < 2 or ("h" in letters and not asking_help):
+            return False
+        return all(letter == "h" or getattr(own.get(f"-{letter}"), "is_flag", False) for letter in letters)
 
 
 @app.command("help", cls=_HelpCommand, short_help="Show the help of a command (as COMMAND --help does).",
@@ -268,7 +276,7 @@ def help_command(
     named = None if command is None else group.get_command(root, command)  # type: ignore[attr-defined]
     if subcommand is not None:
         if named is not None and not hasattr(named, "commands"):
-            raise _UsageError(f"No such command {subcommand!r}: agentscan {command} has no commands of its own.", ctx)
+            raise UsageError(f"No such command {subcommand!r}: agentscan {command} has no commands of its own.", ctx)
         named = None if named is None else named.get_command(root, subcommand)
     ignored = ctx.meta.get(_IGNORED)
     if ignored and named is not None:  # an unknown name: its error alone, below

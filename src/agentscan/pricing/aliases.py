@@ -167,17 +167,23 @@ def variant_words(ref: str) -> list[str]:
 #: a name of one that the price data lacks may be a model newer than the data, which
 #: ``agentscan prices --update`` can bring.  A name of one's own (``aide-gpt-5``, a gateway's
 #: or a local model's) is in no public price list, however new (``book.PriceBook._report``).
-#: Each family is one the bundled data lists models of (tests/test_messages_pass43.py).
-_PUBLIC_FAMILY = re.compile(
-    r"(?:claude|gpt|chatgpt|codex|o[0-9]|gemini|gemma|grok|deepseek|kimi|qwen|glm|mistral|codestral|devstral"
-    r"|magistral|llama|command|nova|composer|minimax|sonar)(?![A-Za-z])",
-    re.IGNORECASE,
-)
+#: Each family is one the bundled data lists models of (tests/test_messages_pass43.py); ``o``
+#: is OpenAI's reasoning models, ``o`` and a digit (``o3-mini``, ``o3pro``).
+PUBLIC_FAMILIES = ("claude", "gpt", "chatgpt", "codex", "o[0-9]", "gemini", "gemma", "grok", "deepseek", "kimi",
+                   "qwen", "glm", "mistral", "codestral", "devstral", "magistral", "llama", "command", "nova",
+                   "composer", "minimax", "sonar")
+_PUBLIC_FAMILY = re.compile(rf"(?:{'|'.join(PUBLIC_FAMILIES)})(?![A-Za-z])|o[0-9]", re.IGNORECASE)
+#: a model run on one's own machine, which no price list has: Ollama's (``ollama/llama3``,
+#: ``llama3.1:8b``, ``qwen2.5-coder:7b-instruct``: a size or ``latest`` tag after a colon, not
+#: Bedrock's ``…-v1:0`` version) and LM Studio's
+_LOCAL = re.compile(r"(?:ollama|ollama_chat|lm_studio|lmstudio)/|:(?:latest|[0-9.]+[bm](?![a-z]))", re.IGNORECASE)
 
 
 def public_family(ref: str) -> bool:
     """Whether ``ref`` is named as a model of a public vendor's family (``gpt-7``,
     ``claude-opus-9``, ``openai/o5``, ``eu.anthropic.claude-…``): newer price data may list it."""
+    if _LOCAL.search(ref):
+        return False
     name = ref.rpartition("/")[2]
     bedrock = _BEDROCK_NAME.match(name)
     if bedrock is not None:
