@@ -215,3 +215,15 @@ def test_an_indented_bad_transcript_line_is_placed_at_its_own_column(isolated_ho
     command = {"whole": ["list"], "tokens": ["tokens"], "show": ["show", SESSION]}[reader]
     warnings = [(w["line"], w["message"]) for w in cli_json(*command)["warnings"]]
     assert warnings == [(2, 'invalid JSON skipped: unexpected "NaN" at column 43')]
+
+
+def test_an_indented_bad_line_of_a_codex_rollout_is_placed_alike_by_list_and_tokens(isolated_home: Path) -> None:
+    # ``list`` reads a small rollout whole in its window (``headtail``); ``tokens`` by its own pass.
+    path = rollout_path(isolated_home / ".codex", THREAD, at(0))
+    write_rollout(path, [meta(THREAD, at(0)), turn_context(at(1)), user_message(at(1), "fix it"),
+                         token_count(at(3), usage(100, output=10))])
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:3]) + b'    {"type": "event_msg", "n": nope}\n' + b"".join(lines[3:]))
+    said = 'invalid JSON skipped: unexpected "nope" at column 32'
+    assert [(w["line"], w["message"]) for w in cli_json("list")["warnings"]] == [(4, said)]
+    assert [(w["line"], w["message"]) for w in cli_json("show", THREAD)["warnings"]] == [(4, said)]

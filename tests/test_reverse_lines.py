@@ -29,6 +29,7 @@ LINES = st.one_of(
     st.just(b'{"type":"user","text":"hello \\u00e9"}'),
     st.just(b'["not", "an object"]'),
     st.just(b'{"broken": '),
+    st.just(b'   {"broken": nope}'),  # indented: its column counts the indent, both ways
     st.just(b""),
     st.just(b"   "),
     st.just(b'{"crlf":1}\r'),
