@@ -13,7 +13,8 @@ opens with a word naming its kind, shared by every run of that kind (``sidechain
 ``show`` (which tells an inline run by its whole ``sidechain-`` stem), and ``acompact``
 is every compaction run's name, so ``show`` would find it in every session that had
 one.  Such a label keeps ``MIN_SHOWN`` characters past its stem, as many as a session's
-own short id has, so that it names one run in the whole home, not only in its session.
+own short id has.  A label is unique among its session's runs; one that also begins
+another session's run (rare: a UUIDv7's minute) is told ambiguous by ``show`` (``resolve``).
 """
 
 from __future__ import annotations
