@@ -52,6 +52,8 @@ class Captured(list["ScanWarning"]):
         #: one says something could not be read *this time* (``ScanContext.warn(passing=True)``):
         #: a result computed meanwhile is not kept for later runs, which would repeat the failure
         self.passing = False
+        #: the paths those passing warnings named (an export keeps what it had of their sessions)
+        self.passing_paths: set[str] = set()
 
     def take(self, warning: ScanWarning | None, passing: bool = False) -> None:
         """``warning`` is ``None`` only when no capture open has room for it (not made)."""
@@ -138,6 +140,8 @@ class WarningSink:
             warning = ScanWarning(key_path, legible(message), line)
         for captured in self._captures:
             captured.take(warning, passing)
+            if passing:
+                captured.passing_paths.add(key_path)
 
     def extend(self, warnings: list[ScanWarning]) -> None:
         for warning in warnings:

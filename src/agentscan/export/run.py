@@ -69,10 +69,12 @@ def export(
     unseen: Sequence[str] = (),
     roots: Mapping[str, Sequence[str]] | None = None,
     owners: Mapping[str, str] | None = None,
+    incomplete: Sequence[str] = (),
 ) -> ExportResult:
     """Write ``rows`` to ``output`` in ``fmt`` under the output's lock (``-``: stdout, no lock).
 
-    ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.
+    ``per_day``: JSON Lines or CSV of ``usage_days`` instead of ``rows``.  ``incomplete``:
+    providers whose discovery could not read everything: none of their sessions is marked gone.
     """
     fmt = _check(fmt, output, per_day)
     lines = _lines(fmt, rows, usage_days, per_day)
@@ -115,7 +117,8 @@ def export(
             from agentscan.export.sqlite import write_sqlite
 
             sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,
-                                                        days_of=days_of, unseen=unseen, roots=roots, owners=owners)
+                                                        days_of=days_of, unseen=unseen, roots=roots, owners=owners,
+                                                        incomplete=incomplete)
             return ExportResult(output, fmt, sessions, gone, usage_days=len(usage_days), unseen=kept, merged=merged)
     except Timeout:
         raise ExportFailed(
@@ -274,32 +277,45 @@ def run_export(
 
         refuse_own_folders(output, scanner.ctx, ExportFailed)
     roots = _roots(scanner)
-    refs = scanner.refs(filters.providers)
-    rows = scanner.all_rows(filters=filters)
-    wanted = {row.id for row in rows}
-    chosen = [ref for ref in refs if ref.id in wanted]
-    book = PriceBook(scanner.ctx, scanner.cache)
-    found_days: list[UsageDay] = []
-    days_of: list[str] = []
-    if fmt == "sqlite" or days:
-        from agentscan.export.days import export_days
+    # Every path this run could not read (``ScanContext.warn(passing=True)``): a session with
+    # one of them among its files would be written blank (no tokens, no title, no days).
+    with scanner.ctx.warnings.capture(0) as failed:
+        refs = scanner.refs(filters.providers)
+        rows = scanner.all_rows(filters=filters)
+        wanted = {row.id for row in rows}
+        chosen = [ref for ref in refs if ref.id in wanted]
+        book = PriceBook(scanner.ctx, scanner.cache)
+        found_days: list[UsageDay] = []
+        days_of: list[str] = []
+        if fmt == "sqlite" or days:
+            from agentscan.export.days import export_days
 
-        # The rows priced from the calls read for their days, a batch at a time.
-        found_days, days_of, costs = export_days(scanner, refs, chosen, book, zone if days else None)
-        rows = priced(rows, costs)
-        if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
-            others = set(days_of)
-            found_days, days_of = [day for day in found_days if day.session_id not in others], []
-    else:
-        # Priced from each session's sums, as ``list`` prices its rows (the same exact costs):
-        # a heavy user's million calls are not held in memory for a line a session.
-        rows = with_costs(scanner, rows, chosen, book)
+            # The rows priced from the calls read for their days, a batch at a time.
+            found_days, days_of, costs = export_days(scanner, refs, chosen, book, zone if days else None)
+            rows = priced(rows, costs)
+            if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
+                others = set(days_of)
+                found_days, days_of = [day for day in found_days if day.session_id not in others], []
+        else:
+            # Priced from each session's sums, as ``list`` prices its rows (the same exact costs):
+            # a heavy user's million calls are not held in memory for a line a session.
+            rows = with_costs(scanner, rows, chosen, book)
+    from agentscan.export.unread import say_unread, unread_sessions
+
+    unread = unread_sessions(chosen, failed.passing_paths)
+    if unread:  # not written: an index keeps its last good row and days, a file leaves it out
+        rows = [row for row in rows if row.id not in unread]
+        found_days = [day for day in found_days if day.session_id not in unread]
+        days_of = [session_id for session_id in days_of if session_id not in unread]
     if redact:
         from agentscan.export.redact import redact_row
 
         rows = [redact_row(row) for row in rows]
     scope = filters.providers or tuple(p.name for p in scanner.providers)
     unseen = _unseen(scanner, scope)
+    from agentscan.scan.incomplete import incomplete_discoveries
+
+    incomplete = sorted(incomplete_discoveries(scanner.ctx) & set(scope))
     result = export(
         fmt, output, rows, found_days,
         scope=tuple(name for name in scope if name not in unseen),
@@ -311,12 +327,21 @@ def run_export(
         per_day=days,
         days_of=days_of,
         roots=roots,
+        incomplete=incomplete,
         # Every present session's files: a row an earlier agentscan wrote for one of them is merged.
         owners={str(path): ref.id for ref in refs for path in ref.read_files} if fmt == "sqlite" else None,
     )
-    from agentscan.export.sqlite import ELSEWHERE
+    from agentscan.export.sqlite import ELSEWHERE, UNLISTED
+    from agentscan.toolkit.words import plural
 
+    say_unread(scanner.ctx, output, fmt, unread)
     for name, count in sorted(result.unseen.items()):
+        if name.startswith(UNLISTED):
+            name = name[len(UNLISTED):]
+            scanner.ctx.warn(str(output), f"{plural(count, name + ' session')} in the index "
+                             f"{'was' if count == 1 else 'were'} not found, and {name}'s discovery could not read "
+                             "everything this run (see its warnings): left as they were, not marked gone")
+            continue
         if name.startswith(ELSEWHERE):
             name = name[len(ELSEWHERE):]
             scanner.ctx.warn(str(output), f"{count:,} {name} sessions in the index still have their files, outside the "

@@ -61,6 +61,7 @@ def write_sqlite(
     unseen: Collection[str] = (),
     roots: Mapping[str, Sequence[str]] | None = None,
     owners: Mapping[str, str] | None = None,
+    incomplete: Collection[str] = (),
 ) -> tuple[int, int, dict[str, int], int]:
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone,
     sessions of ``unseen`` providers left as they were, by provider, sessions merged into
@@ -68,7 +69,8 @@ def write_sqlite(
     credited anew: ``run._merged_as_in_the_whole``); theirs are replaced too.  ``unseen``:
     providers none of whose roots exists (a home not mounted, a disk unplugged): their
     sessions are not gone.  ``owners``: each present session's files, to its id
-    (``_drop_merged``)."""
+    (``_drop_merged``).  ``incomplete``: providers whose discovery could not read everything
+    this run (a folder it could not list): what it did not find is not gone either."""
     import sqlite3
 
     import sqlite_utils
@@ -77,7 +79,7 @@ def write_sqlite(
     db = sqlite_utils.Database(path)
     try:
         return _write(db, rows, usage_days, scope=scope, present_ids=present_ids, days_of=days_of, unseen=unseen,
-                      roots=roots, owners=owners or {})
+                      roots=roots, owners=owners or {}, incomplete=incomplete)
     except sqlite3.Error as exc:
         # No OSError: "file is not a database" (-o names the CSV a nightly job writes), "database
         # is locked" past the busy timeout, a corrupt file.  One line, exit 1; the transaction
@@ -93,6 +95,7 @@ def _write(
     db: Database, rows: list[SessionRow], usage_days: list[UsageDay], *, scope: Collection[str] | None,
     present_ids: Iterable[str] | None, days_of: Iterable[str], unseen: Collection[str],
     roots: Mapping[str, Sequence[str]] | None = None, owners: Mapping[str, str] | None = None,
+    incomplete: Collection[str] = (),
 ) -> tuple[int, int, dict[str, int], int]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA busy_timeout=10000")
@@ -112,13 +115,15 @@ def _write(
         db.table("sessions").upsert_all(records, pk="id")
         ids = [row.id for row in rows] + list(days_of)
         merged, waiting = _drop_merged(db, present, scope, unseen, owners or {}, set(ids))
-        gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots)
+        gone, kept = _mark_gone(db, present | waiting, scope, now, unseen, roots, incomplete)
         _replace_children(db, ids, usage_days)
     return len(rows), gone, kept, merged
 
 
 #: ``_mark_gone``'s count of a provider's sessions whose files exist outside this run's roots
 ELSEWHERE = "elsewhere:"
+#: ``_mark_gone``'s count of a provider's sessions not found by a discovery that could not read everything
+UNLISTED = "unlisted:"
 
 
 def _under_any(path: str, roots: Iterable[str]) -> bool:
@@ -128,9 +133,11 @@ def _under_any(path: str, roots: Iterable[str]) -> bool:
 
 
 def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, unseen: Collection[str],
-               roots: Mapping[str, Sequence[str]] | None = None) -> tuple[int, dict[str, int]]:
+               roots: Mapping[str, Sequence[str]] | None = None,
+               incomplete: Collection[str] = ()) -> tuple[int, dict[str, int]]:
     """Sessions of the exported providers (``scope``; ``None``: all) whose files disappeared get
-    ``gone_at`` once; those of ``unseen`` providers are counted instead, by provider."""
+    ``gone_at`` once; those of ``unseen`` providers are counted instead, by provider, and so
+    are those of ``incomplete`` ones (``UNLISTED``)."""
     count = 0
     kept: dict[str, int] = {}
     for (session_id, provider, path) in db.execute("SELECT id, provider, path FROM sessions WHERE gone_at IS NULL").fetchall():
@@ -138,6 +145,11 @@ def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, u
             kept[provider] = kept.get(provider, 0) + 1
             continue
         if session_id in present or (scope is not None and provider not in scope):
+            continue
+        if provider in incomplete:
+            # Its discovery could not list a folder (or read a file) this time: the session may
+            # be there, unseen, as the index's pruning knows (``scan.prune``).
+            kept[UNLISTED + provider] = kept.get(UNLISTED + provider, 0) + 1
             continue
         if path and roots is not None and not _under_any(path, roots.get(provider, ())) and os.path.lexists(path):
             # Its file is still there, outside this run's roots: a cron job without the

@@ -205,6 +205,7 @@ def _adopt(scanner: Scanner, provider: Provider, found: Found) -> Sequence[Sessi
     from agentscan.scan.memorefs import MemoRefs
     from agentscan.scan.memo import MAX_WARNINGS, DiscoveryMemo
     from agentscan.scan.prune import index_id_entries
+    from agentscan.scan.incomplete import note_discovery
 
     ctx, cache = scanner.ctx, scanner.cache
     if cache is None:
@@ -217,6 +218,7 @@ def _adopt(scanner: Scanner, provider: Provider, found: Found) -> Sequence[Sessi
         say(ctx, found.said)
     make_writes(cache, found.writes)
     index_id_entries(cache, provider, found.ids, ctx, complete=not warnings.passing)
+    note_discovery(ctx, provider.name, complete=not warnings.passing)
     memo.store_rows(found.rows, warnings, found.refreshable)
     say(ctx, found.said_after)
     scanner.own_refs.hand(provider.name, found.handed)

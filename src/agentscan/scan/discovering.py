@@ -61,6 +61,8 @@ def selected_refs(scanner: Scanner, providers: Iterable[str], few: int | None, *
 def discover(scanner: Scanner, provider: Provider) -> Sequence[SessionRef]:
     """``provider``'s sessions: from the index while its census says nothing changed, else
     discovered (and then indexed)."""
+    from agentscan.scan.incomplete import note_discovery
+
     cache = scanner.cache
     ctx = scanner.ctx
     if not scanner.memo_discovery or cache is None:
@@ -70,6 +72,7 @@ def discover(scanner: Scanner, provider: Provider) -> Sequence[SessionRef]:
             from agentscan.scan.prune import index_ids
 
             index_ids(cache, provider, refs, ctx, complete=not warnings.passing)
+        note_discovery(ctx, provider.name, complete=not warnings.passing)
         return refs
     from agentscan.scan.memo import DiscoveryMemo
 
@@ -89,6 +92,6 @@ def discover(scanner: Scanner, provider: Provider) -> Sequence[SessionRef]:
     from agentscan.scan.prune import index_ids
 
     index_ids(cache, provider, refs, ctx, complete=not warnings.passing)
+    note_discovery(ctx, provider.name, complete=not warnings.passing)
     memo.store(refs, warnings, scanner.fingerprint)
     return refs
-
