@@ -52,7 +52,8 @@ def test_a_warm_cache_in_a_folder_that_cannot_be_written_is_said_once_and_kept(
     result = runner.invoke(app, ["--demo", "list", "--json"])
     assert result.exit_code == 0
     messages = [warning["message"] for warning in orjson.loads(result.stdout)["warnings"]]
-    assert messages == ["cache disabled: it cannot be written (unable to open database file); see `agentscan doctor`"]
+    assert messages == ["cache disabled: it cannot be written (permission denied); answers are not kept, so every "
+                        "run reads the files again (see `agentscan doctor`)"]
     assert index.read_bytes() == kept and not list(index.parent.glob("*.corrupt*"))
 
 
@@ -76,7 +77,8 @@ def test_a_cache_that_cannot_be_written_is_said_once_not_rebuilt(isolated_home: 
     assert result.exit_code == 0
     messages = [warning["message"] for warning in orjson.loads(result.stdout)["warnings"]]
     assert [m for m in messages if "cache" in m] == [
-        "cache disabled: it cannot be written (attempt to write a readonly database); see `agentscan doctor`"]
+        "cache disabled: it cannot be written (read-only); answers are not kept, so every run reads the files "
+        "again (see `agentscan doctor`)"]
     assert moved == []
 
 

@@ -23,7 +23,7 @@ def data_dir(env: Mapping[str, str] | None = None) -> str:
     """
     env = os.environ if env is None else env
     override = env.get(ENV_VAR)
-    if override and os.path.isabs(os.path.expanduser(override)):
+    if override and relative_setting(env, ENV_VAR) is None:
         return os.path.expanduser(override)
     from agentscan.toolkit.userdirs import user_data_dir  # only when needed: the override is the common case in tests
 
@@ -32,5 +32,12 @@ def data_dir(env: Mapping[str, str] | None = None) -> str:
 
 def ignored(env: Mapping[str, str] | None = None) -> str | None:
     """The ``AGENTSCAN_DATA_DIR`` that ``data_dir`` ignored (a relative path), for the note that says so."""
-    override = (os.environ if env is None else env).get(ENV_VAR)
+    return relative_setting(os.environ if env is None else env, ENV_VAR)
+
+
+def relative_setting(env: Mapping[str, str], name: str) -> str | None:
+    """``env[name]`` when it is set to a relative path (after ``~``), which agentscan's own
+    folder settings ignore (``AGENTSCAN_DATA_DIR``, ``AGENTSCAN_CACHE_DIR``): resolved against
+    whatever directory a run starts in, each would be another folder; else ``None``."""
+    override = env.get(name)
     return override if override and not os.path.isabs(os.path.expanduser(override)) else None

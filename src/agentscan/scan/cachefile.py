@@ -7,6 +7,7 @@ checks and, when it is not an agentscan index, moves the file aside (see
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from pathlib import Path
@@ -60,13 +61,33 @@ class NewerIndex(ValueError):
         self.version = version
 
 
+CACHE_DIR_VAR = "AGENTSCAN_CACHE_DIR"
+
+
 def cache_dir(env: Mapping[str, str]) -> Path:
-    override = env.get("AGENTSCAN_CACHE_DIR")
-    if override:
+    """``$AGENTSCAN_CACHE_DIR``, else ``platformdirs.user_cache_dir("agentscan")``.
+
+    A relative ``AGENTSCAN_CACHE_DIR`` is ignored (``ignored_cache_dir``), as a relative
+    ``AGENTSCAN_DATA_DIR`` is: taken as it is, each directory agentscan is run from (a
+    crontab's, a project's) would grow an index of its own, and none would be reused."""
+    override = env.get(CACHE_DIR_VAR)
+    if override and ignored_cache_dir(env) is None:
         return Path(override).expanduser()
     from agentscan.toolkit.userdirs import user_cache_dir
 
     return Path(user_cache_dir())
+
+
+def ignored_cache_dir(env: Mapping[str, str]) -> str | None:
+    """The ``AGENTSCAN_CACHE_DIR`` that ``cache_dir`` ignored (a relative path), for the warning that says so."""
+    from agentscan.datadir import relative_setting
+
+    return relative_setting(env, CACHE_DIR_VAR)
+
+
+def cache_source(env: Mapping[str, str]) -> str:
+    """What chose ``cache_dir``: the variable, or ``default`` (also when it was ignored)."""
+    return CACHE_DIR_VAR if env.get(CACHE_DIR_VAR) and ignored_cache_dir(env) is None else "default"
 
 
 def is_busy(exc: BaseException) -> bool:
@@ -100,12 +121,18 @@ def _create_schema(conn: sqlite3.Connection) -> None:
 def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
     """A connection to the index of ``ctx``'s environment and its path; ``None`` when this
     run must go without (warned, or another agentscan is writing)."""
+    relative = ignored_cache_dir(ctx.env)
     directory = cache_dir(ctx.env)
+    if relative is not None:
+        # Worded as a relative provider setting is (``toolkit.roots.setting_paths``).
+        ctx.warn(relative, f"{CACHE_DIR_VAR} is relative, so it was ignored (only absolute paths are used): "
+                           f"the index is kept in {directory}")
     path = directory / FILE_NAME
     try:
         make_private_dirs(directory)
     except OSError as exc:
-        ctx.warn(directory, f"cache disabled: cannot create its directory ({exc.strerror or exc})")
+        problem = write_problem(directory) or f"cannot be written: its directory cannot be created ({_plain(exc)})"
+        ctx.warn(path, f"cache disabled: it {problem}{NOT_KEPT}")
         return None
     for attempt in (1, 2):
         try:
@@ -118,19 +145,62 @@ def open_index(ctx: ScanContext) -> tuple[sqlite3.Connection, Path] | None:
         except (sqlite3.DatabaseError, ValueError, OSError) as exc:
             if is_busy(exc):
                 return None
-            if _read_only(exc, path):  # a cache dir of mode 0500, a read-only mount: nothing to rebuild
-                ctx.warn(path, f"cache disabled: it cannot be written ({exc}); see `agentscan doctor`")
+            if _read_only(exc, path) or _write_refused(exc):  # a cache dir of mode 0500, a read-only mount
+                # Nothing to rebuild; said as ``doctor`` says it (``write_problem``), not in Python's words.
+                ctx.warn(path, f"cache disabled: it {write_problem(directory) or 'cannot be written (read-only)'}"
+                               f"{NOT_KEPT}")
                 return None
             denied = _denied(exc, path)
             if denied is not None:  # another user's index (a `sudo agentscan` that kept HOME): not ours to move
                 ctx.warn(path, f"cache disabled: permission denied on {denied.name} ({exc}); left as it is")
                 return None
             if attempt == 2 or isinstance(exc, OSError):
-                ctx.warn(path, f"cache disabled: {exc}")
+                ctx.warn(path, f"cache disabled: {_plain(exc) if isinstance(exc, OSError) else exc}")
                 return None
             ctx.warn(path, f"cache was unreadable ({exc}); rebuilt")
             _move_aside(path)
     return None
+
+
+#: what a cache disabled costs, said after why
+NOT_KEPT = "; answers are not kept, so every run reads the files again (see `agentscan doctor`)"
+
+
+def _plain(exc: OSError) -> str:
+    """An OS error as words (``permission denied``), not Python's ``[Errno 13] …: '/path'``."""
+    return (exc.strerror or str(exc)).lower()
+
+
+def _write_refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is the OS refusing to create or write the index (its folder read-only)."""
+    return isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+def write_problem(directory: Path) -> str | None:
+    """Why the index in ``directory`` cannot be kept, in words (``cannot be written (permission
+    denied)``), or ``None``.  ``doctor`` reports it, and ``open_index`` warns with it, so both say
+    one thing whether the folder or the file is read-only.  ``os.access``: nothing is created."""
+    path = directory / FILE_NAME
+    for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if os.path.isfile(part) and not os.access(part, os.R_OK | os.W_OK):
+            return f"cannot be written ({_refusal(part)})"
+    if os.path.isdir(directory):
+        # The index is written in WAL mode: its -wal and -shm files are made beside it.
+        return None if os.access(directory, os.W_OK) else f"cannot be written ({_refusal(directory)})"
+    parent = directory
+    while not os.path.lexists(parent) and parent.parent != parent:
+        parent = parent.parent
+    if os.path.isdir(parent) and os.access(parent, os.W_OK):
+        return None
+    return f"cannot be written: its directory cannot be created ({_refusal(parent)})"
+
+
+def _refusal(path: Path) -> str:
+    try:
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs on Windows
+        read_only = False
+    return "read-only file system" if read_only else "permission denied"
 
 
 #: SQLite's primary result codes of a write refused (the file), and of a file it could not

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple
 
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
+from agentscan.scan.cachefile import cache_source, ignored_cache_dir, write_problem
 from agentscan.context import legible
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.timeutil import from_epoch, to_iso
@@ -70,13 +71,23 @@ class ProviderReport:
 
 
 def _check(path: Path) -> tuple[bool, bool, str | None]:
+    if "*" in path.name and not os.path.lexists(path):
+        # A place named by what is looked for there (Codex's ``state_*.sqlite``): no file matched
+        # in a folder listed ("none found": no error), or the folder is missing or cannot be
+        # listed (an error for a folder named explicitly: docs/cli.md, exit codes).
+        try:
+            os.listdir(path.parent)
+        except FileNotFoundError:
+            return False, False, "folder does not exist"
+        except OSError as exc:
+            return False, False, f"folder cannot be listed: {exc.strerror or exc}"
+        return False, False, "none found"
     try:
         exists = path.exists()
     except OSError as exc:
         return False, False, exc.strerror or str(exc)
     if not exists:
-        # A place named by what is looked for there (Codex's ``state_*.sqlite``): no file matched.
-        return False, False, "none found" if "*" in path.name else "does not exist"
+        return False, False, "does not exist"
     if path.is_dir():
         try:
             os.listdir(path)
@@ -216,7 +227,10 @@ def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set
 
 
 def cache_report(scanner: Scanner) -> dict[str, Any]:
-    directory = cache_dir(scanner.ctx.env)
+    """Where the index is and whether it can be kept: ``problem`` says why not (a read-only
+    folder or file), ``ignored`` a relative ``AGENTSCAN_CACHE_DIR`` that was not used."""
+    env = scanner.ctx.env
+    directory = cache_dir(env)
     path = directory / FILE_NAME
     size = 0
     for suffix in ("", "-wal", "-shm"):
@@ -225,7 +239,7 @@ def cache_report(scanner: Scanner) -> dict[str, Any]:
         except OSError:
             pass
     return {"path": str(path), "exists": path.exists(), "bytes": size, "enabled": scanner.use_cache,
-            "source": "AGENTSCAN_CACHE_DIR" if scanner.ctx.env.get("AGENTSCAN_CACHE_DIR") else "default"}
+            "source": cache_source(env), "problem": write_problem(directory), "ignored": ignored_cache_dir(env)}
 
 
 class LocalZone(NamedTuple):

@@ -3,6 +3,8 @@ used, what it knows that disk does not, and the session indexes read for thread 
 
 from __future__ import annotations
 
+import os
+
 from agentscan.context import ScanContext
 from agentscan.providers.codex.discovery import Discovery, discover
 from agentscan.toolkit.roots import Root
@@ -12,7 +14,9 @@ def diagnostics(ctx: ScanContext, roots: list[Root]) -> list[str]:
     found = discover(ctx)
     lines: list[str] = []
     if not found.thread_index.databases:
-        present = [str(root.path) for root in roots if root.kind == "database" and root.path.exists()]
+        # os.path.exists, not Path.exists: a folder that cannot be entered (CODEX_SQLITE_HOME of
+        # mode 0) raised PermissionError here and ended doctor in a traceback.
+        present = [str(root.path) for root in roots if root.kind == "database" and os.path.exists(root.path)]
         # None there: the database root's note says so already ("no state_*.sqlite found").
         if present:
             lines = [f"thread index: none readable ({', '.join(present)}); sessions listed from rollouts only"]

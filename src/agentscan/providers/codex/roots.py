@@ -54,6 +54,12 @@ def _generation(name: str) -> int | None:
 
 def state_dbs(directory: Path) -> list[Path]:
     """The generations of ``state_<n>.sqlite`` in ``directory``, newest first; never hard-code 5."""
+    return _listed_state_dbs(directory) or []
+
+
+def _listed_state_dbs(directory: Path) -> list[Path] | None:
+    """``state_dbs``, or ``None`` when ``directory`` cannot be listed (missing, not a directory,
+    no permission): a folder listed that holds none yet is not an unreadable one."""
     found: list[tuple[int, Path]] = []
     try:
         with os.scandir(directory) as entries:
@@ -62,7 +68,7 @@ def state_dbs(directory: Path) -> list[Path]:
                 if generation is not None:
                     found.append((generation, Path(entry.path)))
     except OSError:
-        return []
+        return None
     return [path for _, path in sorted(found, key=lambda pair: pair[0], reverse=True)]
 
 
@@ -95,14 +101,20 @@ def codex_roots(ctx: ScanContext) -> list[Root]:
     else:
         db_setting = _Setting(homes.paths, homes.source, homes.explicit, db_note or homes.note)
     for directory in db_setting.paths:
-        found = highest_state_db(directory)
+        listed = _listed_state_dbs(directory)
+        found = listed[0] if listed else None
         note = db_setting.note
+        explicit = db_setting.explicit
         if found is None:
             note = "; ".join(filter(None, [note, f"no {STATE_DB_PATTERN} in {directory} (Codex's index of its "
                                                  "sessions; older versions write none): sessions are found from "
                                                  "their rollout-*.jsonl files alone"]))
+            # A folder named on purpose that can be listed but holds no database yet (a fresh
+            # CODEX_SQLITE_HOME) is no error: there is nothing unread.  One missing or unlistable
+            # still is, as any explicitly named root (docs/cli.md, exit codes).
+            explicit = explicit and listed is None
         path = found or directory / STATE_DB_PATTERN
-        roots.append(Root(PROVIDER, path, db_setting.source, "database", db_setting.explicit, note))
+        roots.append(Root(PROVIDER, path, db_setting.source, "database", explicit, note))
     return roots
 
 
