@@ -140,7 +140,8 @@ def test_what_it_reads() -> None:
     assert call.command == "tokens"
     assert call.before == {"home": "/h", "quiet": True}
     assert call.after == {"no_cache": True, "home": "/other"}
-    assert call.options == {"session_ids": ["abc123", "def456"], "provider": ["claude", "codex"], "by": "model",
+    # Every --by, for ``actions.one_grouping`` to refuse two different ones (as Typer's path does).
+    assert call.options == {"session_ids": ["abc123", "def456"], "provider": ["claude", "codex"], "by": ["day", "model"],
                             "as_json": True}
     assert fastpath.parse(["list", "-n", "007", "--all"]).options == {"limit": 7, "show_all": True}  # type: ignore[union-attr]
     assert fastpath.parse(["show", "abc123", "--full"]).options == {"session_id": "abc123", "full": True}  # type: ignore[union-attr]
@@ -207,6 +208,7 @@ _PARTS = {
         _GLOBAL_FLAGS, _pick(["--json"]), _PROVIDERS, _option(["--limit", "-n"], ["1", "2", "3", "007"]),
         _option(["--limit", "-n"], ["1", "2"]), _pick(["--all", "-a", "--redact", "--running"]),
         _option(["--since"], ["2026-04-01", "2020-01-01T00:00:00Z", "2026-05-01T09:00:00+02:00", "3d", "junk"]),
+        _option(["--until"], ["2026-05-01", "2026-W18", "3d", "junk"]),
         _option(["--grep"], ["parser", "CLAUDE", "zz"]), _option(["--cwd"], ["/work/app", "/nowhere"]),
         _option(["--pid"], ["1", "999999"]),
     ],

@@ -12,6 +12,7 @@ from agentscan.cli.state import State, end_progress, finish, provider_names, rej
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
+    from agentscan.scan.groupby import GroupBy
     from agentscan.scan.scanner import Scanner
 
 
@@ -22,6 +23,7 @@ def run_list(
     show_all: bool = False,
     provider: Optional[List[str]] = None,
     since: Optional[str] = None,
+    until: Optional[str] = None,
     grep: Optional[str] = None,
     cwd: Optional[str] = None,
     running: bool = False,
@@ -46,10 +48,10 @@ def run_list(
     reject_blank(tz=tz)
     provider = provider_names(provider)
     zone_info = zone(tz)
-    note_local_zone(zone_info is None and (not as_json or since is not None))
+    note_local_zone(zone_info is None and (not as_json or since is not None or until is not None))
     scanner = state.scanner(provider, memo=True)
     print_page(state, scanner, limit=None if show_all else (limit or DEFAULT_LIMIT), providers=list(provider or ()),
-               since=since, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json,
+               since=since, until=until, grep=grep, cwd=cwd, running=running, pid=pid, redact=redact, as_json=as_json,
                zone=zone_info)
     finish(state, scanner, as_json=as_json)
 
@@ -136,13 +138,12 @@ def run_tokens(
     since: Optional[str] = None,
     until: Optional[str] = None,
     provider: Optional[List[str]] = None,
-    by: str = "session",
+    by: str | List[str] | None = None,
     cwd: Optional[str] = None,
     tz: Optional[str] = None,
     as_json: bool = False,
 ) -> None:
     from agentscan.cli.tokens_answer import print_tokens
-    from agentscan.scan.groupby import parse_group
     from agentscan.timeutil import parse_when, zone
 
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
@@ -151,7 +152,7 @@ def run_tokens(
     from agentscan.scan.cwdmatch import asked_directory
 
     cwd = asked_directory(cwd) if cwd else None
-    group = parse_group(by)  # (any case: ``--by Session`` is by session below too)
+    group = one_grouping(by)
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
@@ -162,3 +163,19 @@ def run_tokens(
                  by=group, cwd=cwd, zone=zone_info, as_json=as_json,
                  remember=not session_ids and since is None and until is None)
     finish(state, scanner, as_json=as_json)
+
+
+def one_grouping(by: str | List[str] | None) -> GroupBy:
+    """``tokens``' ``--by``, given once (any case: ``--by Session`` is by session); none:
+    by session.  Given twice with different keys it is a usage error, not the last one
+    taken in silence (click's way with a repeated option): ``tokens --by cwd --by model``
+    reads as a table crossing both, which a report of one grouping is not."""
+    from agentscan.errors import UsageProblem
+    from agentscan.scan.groupby import parse_group
+
+    given = [by] if isinstance(by, str) else list(by or ["session"])
+    groups = list(dict.fromkeys(parse_group(value) for value in given))
+    if len(groups) > 1:
+        raise UsageProblem(f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): tokens groups by one "
+                           "key at a time; to cross them, `agentscan export -f sqlite` and GROUP BY both (docs/cron.md)")
+    return groups[0]

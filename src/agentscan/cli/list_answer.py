@@ -9,7 +9,8 @@ one thing: which of its sessions a process holds open now (``running``, the
 session's files and whether it was running, and printed again only while every
 one still is, or still is not.
 
-Options that depend on the clock (``--since``) or choose by process
+Options that depend on the clock (``--since``, ``--until``: ``3d`` is another time on
+every run) or choose by process
 (``--running``, ``--pid``) make the page anew every time, as does an empty page
 (its explanation looks at other providers), one showing a row its provider may
 revise without a file changing (``Provider.revised_by_the_index``), and one larger
@@ -44,16 +45,16 @@ KEPT_BYTES = 4 * 1024 * 1024
 
 def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: list[str], since: str | None,
                grep: str | None, cwd: str | None, running: bool, pid: int | None, redact: bool, as_json: bool,
-               zone: tzinfo | None = None) -> None:
+               zone: tzinfo | None = None, until: str | None = None) -> None:
     """Print ``list``'s page (``limit``: ``None`` for every session), remembered or made;
-    ``zone``: ``--tz``, the zone of its times and of a bare ``--since`` (``None``: local)."""
-    reject_blank(since=since, cwd=cwd, grep=grep)
+    ``zone``: ``--tz``, the zone of its times and of a bare ``--since``/``--until`` (``None``: local)."""
+    reject_blank(since=since, until=until, cwd=cwd, grep=grep)
     # --cwd . and --cwd ../api mean what they mean in a shell.
     if cwd:
         from agentscan.scan.cwdmatch import asked_directory
 
         cwd = asked_directory(cwd)
-    remember = since is None and not running and pid is None
+    remember = since is None and until is None and not running and pid is None
     options = [limit, providers, grep, cwd, redact]
     # Each set of options kept apart: ``list`` and ``list --all`` asked in turn both stay.
     slot = answers.slot_of(repr(options))
@@ -79,7 +80,9 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
     from agentscan.scan.listing import ListFilter
     from agentscan.timeutil import parse_when
 
+    # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
     filters = ListFilter(providers=tuple(providers), since=parse_when(since, tz=zone) if since is not None else None,
+                         until=parse_when(until, tz=zone, end_of_day=True) if until is not None else None,
                          grep=grep, cwd=cwd, running=running, pid=pid)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         printed = _make_page(state, scanner, filters, limit, redact, as_json, zone)
@@ -209,5 +212,7 @@ def why_empty(state: State, page: SessionPage, filters: ListFilter, zone: tzinfo
     from agentscan.timeutil import shown_time
 
     since_text = shown_time(filters.since, zone).named if filters.since is not None else None
+    until_text = shown_time(filters.until, zone).named if filters.until is not None else None
     return explain_empty(page, filters, others=others, cwd_text=home_short(filters.cwd) if filters.cwd else None,
-                         since_text=since_text, running_supported=running.supported(), zone=zone)
+                         since_text=since_text, running_supported=running.supported(), zone=zone,
+                         until_text=until_text)

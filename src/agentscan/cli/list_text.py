@@ -135,7 +135,8 @@ def more_hint(page: SessionPage, filters: ListFilter) -> str | None:
 
 
 def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_text: str | None,
-                  since_text: str | None, running_supported: bool, zone: tzinfo | None = None) -> str:
+                  since_text: str | None, running_supported: bool, zone: tzinfo | None = None,
+                  until_text: str | None = None) -> str:
     """Why ``list`` printed nothing, naming the filter that left no session; its times in
     ``zone`` (``--tz``; ``None``: local)."""
     if page.discovered == 0:
@@ -160,6 +161,8 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
     if stage == "since":
         newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
         return f"no sessions updated since {since_text} ({count:,} older{newest})"
+    if stage == "until":
+        return f"no sessions last updated before {until_text} ({count:,} updated later)"
     if stage == "cwd":
         return render.none_under(cwd_text, count)
     if stage == "grep":

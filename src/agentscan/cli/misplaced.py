@@ -1,7 +1,7 @@
 """An unknown option that is known elsewhere: say where, instead of click's spelling neighbours.
 
-click answers ``agentscan list --until 2026-11-01`` with ``No such option: --until
-(Possible options: --running)`` and ``agentscan list --version`` with ``(Possible options:
+click answers ``agentscan export --until 2026-11-01`` with ``No such option: --until
+(Possible options: …)`` and ``agentscan list --version`` with ``(Possible options:
 --json, --since, --verbose)``: close spellings of the command's own options, which send
 the user the wrong way.  When the option is one of another command's, or a global option
 that goes before the command, the hint says that instead.

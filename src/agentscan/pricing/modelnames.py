@@ -44,6 +44,13 @@ def short_name(model: str) -> str:
     return model
 
 
+def spellings(model: str) -> tuple[str, ...]:
+    """``model`` as recorded and as a table shows it on a terminal (``short_name`` of it
+    ``undated``): ``list --grep opus-4.6`` finds the row whose MODEL reads ``opus-4.6``."""
+    shown = short_name(undated(model))
+    return (model,) if shown == model else (model, shown)
+
+
 def recorded_names(short: str, agents: list[str]) -> list[tuple[str, str]]:
     """(agent, recorded name) that ``short_name`` may have made ``short`` from, for those of
     ``agents`` that record Claude models: Anthropic's since Claude 4 (``claude-sonnet-4-5``),

@@ -1,9 +1,10 @@
-"""``list --grep`` and ``list --cwd``: the sessions their facts alone rule out, rows unread.
+"""``list --grep``, ``--cwd`` and ``--until``: the sessions their facts alone rule out, rows unread.
 
-Both filters test a row (its title, cwd, model and path), and a row not in
+These filters test a row (its time, title, cwd, model and path), and a row not in
 the index is a pass over every line of its session: a first ``list --grep``
 on the bench's scale-10 home read all 15,000 rows to find a word in a few
-(22 s).  A provider's table facts (``scan.tablefacts``: Claude's and Codex's,
+(22 s), and a ``list --until`` of an old month reads every newer row before it.
+A provider's table facts (``scan.tablefacts``: Claude's and Codex's,
 from their files' bytes, equal to the row's) hold its date, cwd and title,
 and, asked for, the models the row's could be (``TableFacts.models``: Claude's
 and Codex's).  A session whose facts already fail a filter cannot
@@ -15,6 +16,8 @@ title, which may have recorded nothing) goes on to its row, as before.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Sequence
+
+from agentscan.pricing.modelnames import spellings
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, TableFacts
@@ -47,8 +50,9 @@ def ruled_out(scanner: Scanner, refs: Sequence[SessionRef], filters: ListFilter)
 
     kept_rows = scanner.rows_kept(refs)
     # Facts without models settle no ``--grep`` (a row's model may hold the word).
+    settles = filters.cwd is not None or filters.until is not None
     cheap = [ref for ref in refs if ref.id not in kept_rows and tablefacts.may_have_facts(scanner, ref)
-             and (filters.cwd is not None or scanner.provider(ref.provider).facts_name_models)]
+             and (settles or scanner.provider(ref.provider).facts_name_models)]
     if len(cheap) < MIN_SESSIONS:
         return None  # their rows are in the index (a warm run), or few to read
     progress = scanner.ctx.progress
@@ -74,10 +78,12 @@ def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> st
     # A filter is failed for certain only on a field the facts know: a row that fails one it
     # does not know says every warning its read gave (``listing._still_ours``), as the line
     # it skipped may have held that field.
-    if filters.since is not None and facts.updated_at is None:
+    if (filters.since is not None or filters.until is not None) and facts.updated_at is None:
         return None
     if filters.since is not None and facts.updated_at is not None and facts.updated_at < filters.since:
         return "since"
+    if filters.until is not None and facts.updated_at is not None and facts.updated_at >= filters.until:
+        return "until"
     if filters.cwd is not None and facts.cwd is None:
         return None
     if not filters.holds_cwd(facts.cwd):
@@ -86,7 +92,9 @@ def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> st
         if facts.models is None or ref.path is None:
             return None  # its row's model (or path) is not known here
         needle = filters.grep.casefold()
-        haystack = (facts.title, facts.cwd, ref.path and str(ref.path), *facts.models)
+        # Each model as recorded and as ``list`` shows it (``opus-4.6``), as ``ListFilter`` tests a row.
+        shown = (name for model in facts.models if model for name in spellings(model))
+        haystack = (facts.title, facts.cwd, ref.path and str(ref.path), *shown)
         if not any(needle in value.casefold() for value in haystack if value):
             return "grep"
     return None

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.context import Said, say
 from agentscan.model import SessionRef, SessionRow
+from agentscan.pricing.modelnames import spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, under, wanted_forms
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
@@ -35,7 +36,7 @@ PREFETCH = 32
 PREFETCH_MAX = 4096
 
 #: the row filters, in the order an empty result is explained
-STAGES = ("running", "since", "cwd", "grep")
+STAGES = ("running", "since", "until", "cwd", "grep")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +47,26 @@ class ListFilter:
     cwd: str | None = None
     running: bool = False  # only sessions whose transcript a live process holds open
     pid: int | None = None  # only sessions held open by this process
+    #: only sessions last updated before it (``--until``: the end of the day, week or month it names)
+    until: datetime | None = None
     #: ``cwd``'s spellings, worked out once: ``holds_cwd`` runs on every row (``scan.cwdmatch``)
     _cwd_forms: tuple[Form, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """A library caller's values as the CLI's: ``providers="claude"`` is one provider, and
         a naive ``since`` local time (``scan.arguments``, imported only then: ``list`` never needs it)."""
-        since = self.since
-        if not isinstance(self.providers, tuple) or (since is not None and not (
-                isinstance(since, datetime) and since.utcoffset() is not None)):
+        if not isinstance(self.providers, tuple) or not all(
+                when is None or (isinstance(when, datetime) and when.utcoffset() is not None)
+                for when in (self.since, self.until)):
             from agentscan.scan.arguments import moment, names
 
             object.__setattr__(self, "providers", tuple(names(self.providers)))
-            object.__setattr__(self, "since", moment(since, "since"))
+            object.__setattr__(self, "since", moment(self.since, "since"))
+            object.__setattr__(self, "until", moment(self.until, "until"))
+        if self.since is not None and self.until is not None and self.since >= self.until:
+            from agentscan.errors import UsageProblem
+
+            raise UsageProblem("--since must be before --until (the range is empty)")
         if self.cwd is not None:
             # As the CLI takes it (``.``: here, ``~``: the home), for a library caller too.
             object.__setattr__(self, "_cwd_forms", wanted_forms(asked_directory(self.cwd)))
@@ -69,7 +77,7 @@ class ListFilter:
 
     @property
     def active_stages(self) -> tuple[str, ...]:
-        active = {"running": self.needs_liveness, "since": self.since is not None,
+        active = {"running": self.needs_liveness, "since": self.since is not None, "until": self.until is not None,
                   "cwd": self.cwd is not None, "grep": bool(self.grep)}
         return tuple(stage for stage in STAGES if active[stage])
 
@@ -79,11 +87,14 @@ class ListFilter:
             return "running"
         if self.since is not None and (row.updated_at is None or row.updated_at < self.since):
             return "since"
+        if self.until is not None and (row.updated_at is None or row.updated_at >= self.until):
+            return "until"
         if not self.holds_cwd(row.cwd):
             return "cwd"
         if self.grep:
             needle = self.grep.casefold()
-            haystack = (row.title, row.cwd, row.model, row.path)
+            # The model as recorded and as ``list`` shows it (``opus-4.6``).
+            haystack = (row.title, row.cwd, *(spellings(row.model) if row.model else ()), row.path)
             if not any(needle in value.casefold() for value in haystack if value):
                 return "grep"
         return None
@@ -185,7 +196,8 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     # Sessions whose facts fail ``--grep`` or ``--cwd``, left out unread (``factfilter``): id ->
     # (the filter failed, its time)
     ruled: dict[str, tuple[str, float | None]] = {}
-    narrowing = not filters.needs_liveness and (bool(filters.grep) or filters.cwd is not None)
+    narrowing = not filters.needs_liveness and (bool(filters.grep) or filters.cwd is not None
+                                                or filters.until is not None)
     for index, ref in enumerate(refs):
         bound = ref.recency + CLOCK_SLACK_S if ref.recency else None
         if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
@@ -357,7 +369,7 @@ def _still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: 
     whose files are ``empty``: there was no line to hold it."""
     if not said:
         return said
-    unknown = not empty and ((failed == "cwd" and not row.cwd) or (failed == "since" and row.updated_at is None)
+    unknown = not empty and ((failed == "cwd" and not row.cwd) or (failed in ("since", "until") and row.updated_at is None)
                or (failed == "grep" and not (row.title or row.cwd or row.model)))
     if unknown:
         return said
