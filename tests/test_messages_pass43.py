@@ -204,8 +204,8 @@ def test_a_terminal_names_the_model_once(isolated_home: Path, tty) -> None:  # n
     tty(200, color=False)
     result = runner.invoke(app, ["tokens", "--by", "model"])
     err = one_line(result.stderr)
-    assert "COST - is unknown, ≥$… what the other calls cost, a lower bound: a model has no price " \
-           "(see warnings; agentscan prices --help)" in err
+    assert "COST `-`: unknown; `≥$…`: at least what the priced calls cost (a model has no price: " \
+           "see warnings; agentscan prices --help)" in err
     assert err.count("claude model aide-gpt-5: no price") == 1 and "no price for aide-gpt-5" not in err
     verbose = one_line(runner.invoke(app, ["-v", "tokens", "--by", "model"]).stderr)
     assert "warning: claude model aide-gpt-5: no price: genai-prices has no model matching 'aide-gpt-5'" in verbose

@@ -122,7 +122,9 @@ def test_an_empty_window_prints_its_note_alone(isolated_home: Path, tty, termina
         tty(80, color=False)
     lines, err = invoke("--demo", "tokens", "--since", "2031-01-01")
     assert lines == []  # no header, no TOTAL of 0
-    assert " ".join(err.split()) == "no usage since 2031-01-01 00:00: none of the 11 sessions made a call in that range"
+    assert " ".join(err.split()) == ("no usage since 2031-01-01 00:00: none of the 11 sessions made a call in that range; "
+                                     "the newest session before that range was last active on 2026-11-29: "
+                                     "--since 2026-11-23 takes in its last week")
 
 
 def test_an_empty_home_prints_its_note_alone(isolated_home: Path, tty) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.cli import render
@@ -80,6 +80,46 @@ def explain_empty(count: int, *, asked_for: bool, providers: Sequence[str], sinc
     return f"no usage {window}: none of {which} made a call in that range"
 
 
+def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, until: datetime | None,
+                  zone: tzinfo | None) -> str:
+    """The next step after an empty window (``explain_empty``): when the selected sessions
+    were last active (``last_active``: each one's last record, its DATE column, known without
+    reading its calls again) and a ``--since`` (or ``--until``) date that takes it in, in
+    ``zone`` (``--tz``, named in the option as ``fewer_sessions`` names it); ``""``: none
+    tells.  A date, not ``90d``: the option is read tomorrow too.  ``--since`` a week
+    before the newest session's last day (its calls are on or before it); when every session
+    was active after the window only, ``--until`` the day after the oldest's."""
+    from datetime import timedelta
+
+
+    def day_of(value: datetime) -> date:
+        # A naive time is local already, as ``astimezone`` takes it; ``None``: the local zone.
+        return value.astimezone(zone).date()
+
+    before = [value for value in last_active if since is not None and value < since]
+    if before:
+        newest = max(before)
+        start = (day_of(newest) - timedelta(days=6)).isoformat()
+        return (f"; the newest session before that range was last active on {day_of(newest).isoformat()}: "
+                f"{dated_option('--since', start, zone)} takes in its last week")
+    oldest = min(last_active, default=None)
+    if until is not None and oldest is not None and oldest >= until:
+        end = (day_of(oldest) + timedelta(days=1)).isoformat()
+        return (f"; the oldest session was last active on {day_of(oldest).isoformat()}: "
+                f"{dated_option('--until', end, zone)} takes it in")
+    return ""
+
+
 def _time_in(value: datetime, zone: tzinfo | None) -> str:
     """``value`` to the minute in ``zone`` (``None``: local), as a person gave it: ``2026-12-01 09:49``."""
     return render.short_time(value, zone)
+
+
+def dated_option(option: str, day: str, zone: tzinfo | None) -> str:
+    """``--since 2026-11-23``, with ``--tz`` ``zone`` when one was given: a bare date is read
+    in the local zone, which would keep another day than the one named in ``zone``."""
+    if zone is None:
+        return f"{option} {day}"
+    from shlex import quote
+
+    return f"{option} {day} --tz {quote(str(zone))}"

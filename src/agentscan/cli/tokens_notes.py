@@ -14,7 +14,7 @@ from agentscan.cli import render
 from agentscan.cli import term as terminal
 from agentscan.cli.term import Terminal, clean_path, wrap_columns
 from agentscan.cli.tokens_columns import columns_of
-from agentscan.cli.tokens_empty import NAMED
+from agentscan.cli.tokens_empty import NAMED, dated_option
 from agentscan.model import sum_usage
 
 if TYPE_CHECKING:
@@ -191,10 +191,7 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # listed here too, a terminal said each twice.  COST left out to fit: nothing to
         # explain (its note names it).  It sends the reader to ``prices --help``: an
         # installed agentscan has no docs/ to point at.
-        said = ("COST - is unknown" if "≥" not in unknown else "COST ≥$… is what the other calls cost, a lower bound"
-                if "-" not in unknown else "COST - is unknown, ≥$… what the other calls cost, a lower bound")
-        which = "a model has" if len(models) == 1 else f"{len(models)} models have"
-        render.note(f"{said}: {which} no price (see warnings; agentscan prices --help)", tty_only=True)
+        render.note(cost_forms_note(unknown, len(models)), tty_only=True)
     if term.tty and reasoning_counted_once(drawn.total, hidden):
         # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
         # to ``awk``, stderr still a terminal) was told of a table they never saw.
@@ -218,6 +215,17 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
                     "--by day gives a line a day", tty_only=True)
 
 
+def cost_forms_note(unknown: Collection[str], models: int) -> str:
+    """What the COST forms a table shows (``unknown``: ``-``, ``≥``) mean, ``models`` having no
+    price.  The symbols are quoted, each with its meaning after a colon: "COST - is unknown"
+    read as "COST minus", and "≥$… what the other calls cost" left "other" to guess."""
+    unknown_cost, lower_bound = "`-`: unknown", "`≥$…`: at least what the priced calls cost"
+    said = (unknown_cost if "≥" not in unknown else lower_bound if "-" not in unknown
+            else f"{unknown_cost}; {lower_bound}")
+    which = "a model has" if models == 1 else f"{models} models have"
+    return f"COST {said} ({which} no price: see warnings; agentscan prices --help)"
+
+
 #: on stderr under a piped table whose rows have delegated calls (``tokens_text.row_lines``)
 PARTS_NOTE = "own and subagent lines are left out in a pipe; --json has them"
 
@@ -235,12 +243,7 @@ def fewer_sessions(dates: Sequence[str], zone: tzinfo | None = None) -> str:
     start = (date.fromisoformat(max(known)) - timedelta(days=6)).isoformat()
     if all(day >= start for day in dates):
         return ""  # the week holds every one: nothing to narrow
-    if zone is None:
-        return f"--since {start} keeps the newest week's, "
-    from shlex import quote
-
-    return f"--since {start} --tz {quote(str(zone))} keeps the newest week's, "
-
+    return f"{dated_option('--since', start, zone)} keeps the newest week's, "
 
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:

@@ -325,7 +325,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
             # No transcript: its calls were recovered from its parent's progress records,
             # which hold no copy of its final reply: a count short of it (docs/providers/claude.md).
             # Said where the title goes, so the id column stays narrow.
-            note = f"(from {recovered[sub_id]} records, final reply not in them)" if sub_id in recovered else ""
+            note = recovered_note(recovered[sub_id]) if sub_id in recovered else ""
             lines.append(Row(cells(f"  ↳ {clean_path(names.get(sub_id, sub_id))}",
                                    numbers(usage, cost, part=True, at_least=bound), note), style="dim"))
     else:
@@ -339,3 +339,11 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         else:
             lines.append(Row(cells(runs_label(len(token_row.subagents)), runs_numbers), style="dim"))
     return lines
+
+
+def recovered_note(origin: str) -> str:
+    """A subagent line's TITLE cell when its transcript is gone and its calls were found in
+    its parent's ``origin`` records (``progress``), worded as ``show`` words it.  What it is
+    comes first: a narrow TITLE keeps ``(no transcript:…``, where ``(from progress …`` said
+    nothing; a wide one shows it all."""
+    return f"(no transcript: from {origin} records, final reply not in them)"
