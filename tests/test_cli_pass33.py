@@ -80,7 +80,7 @@ def test_hooks_install_still_takes_them(isolated_home: Path) -> None:
 
 
 def test_list_and_show_help_still_list_every_global_option() -> None:
-    for argv in (["list", "--help"], ["trace", "--help"]):
+    for argv in (["list", "--help"], ["show", "--help"]):
         text = runner.invoke(app, argv, terminal_width=120).stdout
         assert all(flag in text for flag in ("--home", "--demo", "--no-cache", "--strict", "--verbose", "--quiet"))
 

@@ -60,7 +60,7 @@ def test_prices_alone_prints_the_table_of_the_models_the_sessions_recorded(isola
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == f"price data: {source.current({}).label}"
-    assert lines[1].split() == ["AGENT", "MODEL", "PRICED", "AS", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
+    assert lines[1].split() == ["PROVIDER", "MODEL", "PRICED", "AS", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
     named = [tuple(line.split()[:3]) for line in lines[2:] if not line.startswith(" ")]
     # By agent (Claude's first), then by name; the subagent's model too; ``<synthetic>`` is none.
     assert named == [("claude", "claude-haiku-4-5-20251001", "anthropic/claude-haiku-4-5"),
@@ -214,11 +214,11 @@ def test_an_answer_lasts_until_the_model_s_price_changes() -> None:
     assert lookup.look_up_lasting(data, UNKNOWN, "claude", None)[1] is None
 
 
-def test_a_terminal_too_narrow_for_the_agents_leaves_them_out_and_says_so(isolated_home: Path, tty) -> None:  # noqa: ANN001
+def test_a_terminal_too_narrow_for_the_providers_leaves_them_out_and_says_so(isolated_home: Path, tty) -> None:  # noqa: ANN001
     _home(isolated_home)
     tty(200)
-    assert invoke("prices").stdout.splitlines()[1].split()[0] == "AGENT"
+    assert invoke("prices").stdout.splitlines()[1].split()[0] == "PROVIDER"
     tty(70)
     result = invoke("prices")
-    assert "AGENT" not in result.stdout.splitlines()[1]
-    assert "left out to fit 70 columns: AGENT" in " ".join(result.stderr.split())
+    assert "PROVIDER" not in result.stdout.splitlines()[1]
+    assert "left out to fit 70 columns: PROVIDER" in " ".join(result.stderr.split())

@@ -14,6 +14,7 @@ from agentscan.cli.options import (
     RedactOption,
     ProviderOption,
     SinceOption,
+    WHEN_FORMS,
     examples,
     handle_errors,
     redact_option,
@@ -53,18 +54,19 @@ def list_command(
     show_all: bool = typer.Option(False, "--all", "-a", help="Every matching session."),
     provider: Optional[List[str]] = ProviderOption,
     since: Optional[str] = SinceOption,
-    grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, model or path.", metavar="TEXT"),
+    until: Optional[str] = typer.Option(None, "--until", help="Only sessions last updated (UPDATED) by the end of WHEN: a date, week or month includes the whole of it, a time is excluded (as tokens --until).", metavar="WHEN"),
+    grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, model (as recorded or as shown: opus-4.6) or path.", metavar="TEXT"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     running: bool = typer.Option(False, "--running", help="Only sessions a live process holds open (Linux)."),
     pid: Optional[int] = typer.Option(None, "--pid", help="Only sessions held open by process PID (Linux).", metavar="PID"),
-    tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for UPDATED and bare --since dates: IANA, utc or local (default: local).", metavar="ZONE"),
+    tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for UPDATED and bare --since/--until dates: IANA, utc or local (default: local).", metavar="ZONE"),
     redact: bool = redact_option("Replace titles with a length and hash; mask secrets in paths."),
     as_json: bool = JsonOption,
 ) -> None:
     """The most recently updated sessions, newest first."""
     from agentscan.cli.actions import run_list
 
-    run_list(state_of(ctx), limit=limit, show_all=show_all, provider=provider, since=since, grep=grep, cwd=cwd,
+    run_list(state_of(ctx), limit=limit, show_all=show_all, provider=provider, since=since, until=until, grep=grep, cwd=cwd,
              running=running, pid=pid, tz=tz, redact=redact, as_json=as_json)
 
 
@@ -89,10 +91,12 @@ def show_command(
 def tokens_command(
     ctx: typer.Context,
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to total (default: all)."),
-    since: Optional[str] = typer.Option(None, "--since", help="Only calls made since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN"),
+    since: Optional[str] = typer.Option(None, "--since", help=f"Only calls made since WHEN: {WHEN_FORMS}.", metavar="WHEN"),
     until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date, week or month includes the whole of it; a time is excluded).", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
-    by: str = typer.Option("session", "--by", help="Group by session, day, week, month, model, provider, cwd or agent (main, Explore, reviewer...).", metavar="KEY"),
+    # A list, so that a second ``--by`` is refused (``actions.one_grouping``) rather than
+    # silently taking the place of the first, as click does with a repeated option.
+    by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     as_json: bool = JsonOption,

@@ -147,14 +147,21 @@ def print_doctor(report: dict[str, Any], term: Terminal, short_ids: dict[str, st
         for finding in provider["findings"]:
             out += _lines(f"finding: {finding}", term, "  ")
         out += _warning_lines(provider, term, read_flag)
-    found = [provider["provider"] for provider in report["providers"]
-             if provider["sessions"] and provider["provider"] in HOOK_AGENTS]
-    out += [""] + hook_lines(report.get("hooks"), term, home_flag, found, demo=read_flag == " --demo")
+    with_sessions = [provider["provider"] for provider in report["providers"] if provider["sessions"]]
+    found = [name for name in with_sessions if name in HOOK_AGENTS]
+    unhooked = [name for name in with_sessions if name not in HOOK_AGENTS]
+    out += [""] + hook_lines(report.get("hooks"), term, home_flag, found, demo=read_flag == " --demo",
+                             unhooked=unhooked)
     out += live_export_lines(report.get("hooks"), term)
     cache = report["cache"]
-    state_text = "disabled (--no-cache)" if not cache["enabled"] else ("present" if cache["exists"] else "not created yet")
+    state_text = ("disabled (--no-cache)" if not cache["enabled"] else cache.get("problem")
+                  or ("present" if cache["exists"] else "not created yet"))
     out += ["", *_lines(f"cache: {render.path_text(cache['path'], term)} ({state_text}, "
                         f"{cache['bytes'] / 1e6:.1f} MB, from {cache['source']})", term)]
+    if cache.get("ignored"):
+        # As the events store's note says of AGENTSCAN_DATA_DIR: a cron job's directory varies.
+        out += _lines(f"note: AGENTSCAN_CACHE_DIR is a relative path ({cache['ignored']}), so it was ignored: "
+                      "each run would keep its index in another directory; set an absolute path", term)
     labels = {provider["provider"]: provider["label"] for provider in report["providers"]}
     for windows in report.get("windows_homes", ()):
         # WSL: agents run on the Windows side too, and agentscan reads one home (``scan.wslhomes``).
@@ -197,11 +204,12 @@ def live_export_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]
 
 
 def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",
-               found: Sequence[str] = (), *, demo: bool = False) -> list[str]:
+               found: Sequence[str] = (), *, demo: bool = False, unhooked: Sequence[str] = ()) -> list[str]:
     """``home_flag``: `` --home DIR`` when the report was made with one, for the commands it
     suggests; ``found``: the agents whose sessions the home holds, the ones an install is
     suggested for (both when it holds neither's); ``demo``: the demo home's report, which
-    suggests no install (one would change the user's own home)."""
+    suggests no install (one would change the user's own home); ``unhooked``: the providers
+    whose sessions the home holds and that have no hooks (``unhooked_text``)."""
     if hooks is None:
         return []
     lines = ["hooks:"]
@@ -244,6 +252,8 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
                 else "not installed; for each agent you use, run:")
         lines += _lines(lead, term, "  ")
         lines += _verbatim([f"agentscan hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS])
+    if unhooked:
+        lines += _lines(unhooked_text(unhooked), term, "  ")
     store = hooks["store"]
     agents = ", ".join(f"{agent} {count:,}" for agent, count in sorted(store["by_agent"].items()))
     held = f"{render.plural(store['sessions'], 'session')}" + (f" ({agents})" if agents else "")
@@ -265,6 +275,13 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     return lines
 
 
+def unhooked_text(names: Sequence[str]) -> str:
+    """``codex, gemini: no hooks to install (…)``: the install suggested above names Claude Code
+    and Cursor only, and a Codex user looked for the command they had been left out of."""
+    theirs = "its" if len(names) == 1 else "their"
+    return f"{', '.join(names)}: no hooks to install ({theirs} sessions are read from {theirs} files)"
+
+
 def size_text(count: int) -> str:
     """A size in bytes as people read one: ``812 bytes``, ``45.1 kB``, ``12.3 MB``, ``1.4 GB``."""
     if count < 1000:
@@ -275,10 +292,12 @@ def size_text(count: int) -> str:
     return f"{count / 1e9:,.1f} GB"
 
 
-def print_hooks_status(hooks: dict[str, Any], term: Terminal, home_flag: str, *, demo: bool) -> None:
+def print_hooks_status(hooks: dict[str, Any], term: Terminal, home_flag: str, *, demo: bool,
+                       unhooked: Sequence[str] = ()) -> None:
     """``hooks status``: the hooks part of ``doctor``'s report, as doctor says it (``hook_lines``:
     the configs, the events store, the last hook errors; then the live OTLP export)."""
-    write_out("\n".join(hook_lines(hooks, term, home_flag, demo=demo) + live_export_lines(hooks, term)) + "\n")
+    write_out("\n".join(hook_lines(hooks, term, home_flag, demo=demo, unhooked=unhooked)
+                        + live_export_lines(hooks, term)) + "\n")
 
 
 def _both_scopes_text(config: dict[str, Any], home_flag: str, term: Terminal) -> str:

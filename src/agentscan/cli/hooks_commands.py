@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from agentscan.hooks.install import Plan
     from agentscan.model import ScanWarning
+    from agentscan.scan.scanner import Scanner
 
 
 class Agent(str, Enum):
@@ -155,14 +156,34 @@ def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     # agents' variables); a --home that is no directory is an error, as for install.
     scanner = state.scanner()
     home, env = scanner.ctx.home, scanner.ctx.env
-    scanner.close()
     report = hook_status(home=home, cwd=Path.cwd(), env=env, demo=state.demo)
     if as_json:
+        scanner.close()
         render.emit_json(render.envelope("hooks_status", report, []))
         return
     from agentscan.cli.doctor_text import print_hooks_status
 
-    print_hooks_status(report, render.terminal(), home_option(state.home), demo=state.demo)
+    try:
+        unhooked = _unhooked_with_sessions(scanner)
+    finally:
+        scanner.close()
+    print_hooks_status(report, render.terminal(), home_option(state.home), demo=state.demo, unhooked=unhooked)
+
+
+def _unhooked_with_sessions(scanner: Scanner) -> list[str]:
+    """The providers without hooks (Codex, Gemini) whose sessions the home holds, found as
+    ``doctor`` counts them but by their files alone: no session is parsed, no cache opened,
+    and what discovery warns of is ``doctor``'s to say, not this report's."""
+    from agentscan.cli.doctor_text import HOOK_AGENTS
+
+    found = []
+    for provider in scanner.providers:
+        if provider.name in HOOK_AGENTS:
+            continue
+        with scanner.ctx.warnings.capture():
+            if provider.discover(scanner.ctx):
+                found.append(provider.name)
+    return found
 
 
 def chosen_agent(word: Optional[Agent], option: Optional[Agent]) -> Agent:
@@ -227,6 +248,12 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
                 changes.append(_change_json(plan, None, [], plan.diff()))
             else:
                 print(plan.diff(), end="")
+        if not as_json:
+            from agentscan.cli import render
+
+            # On stderr: stdout holds the diff alone, for a patch tool; a 200-line diff
+            # said nothing of what it amounts to, nor that nothing was written.
+            render.note(dry_run_summary(changing, agent.value, install=install))
     else:
         # A project's backups go to the data directory, made only when one is kept (a config
         # created or removed has none: no empty folder is left) and before any file changes.
@@ -250,6 +277,24 @@ def _change(ctx: typer.Context, agent: Agent, scope: Scope, dry_run: bool, *, in
         from agentscan.cli import render
 
         render.warn_summary(warnings, verbose=True)  # on stderr; --quiet drops them
+
+
+def dry_run_summary(plans: list[Plan], agent: str, *, install: bool) -> str:
+    """``--dry-run``'s one line: what the diff would do, file by file, and that nothing
+    was written (``dry run: would add agentscan's hook to 20 claude events in PATH; nothing
+    written``)."""
+    from agentscan.cli.render import plural
+
+    said = []
+    for plan in plans:
+        if not install:
+            what = f"remove agentscan's hook from {plural(len(plan.events), agent + ' event')}"
+        elif plan.added:
+            what = f"add agentscan's hook to {plural(len(plan.added), agent + ' event')}"
+        else:
+            what = f"change agentscan's hook entries in {plural(len(plan.events), agent + ' event')}"
+        said.append(f"{what} in {plan.path}" + (" (and remove the file)" if plan.removes_file else ""))
+    return f"dry run: would {'; would '.join(said)}; nothing written"
 
 
 def _told(plan: Plan, agent: str, install: bool, saved: Path | None, emptied: list[Path]) -> list[str]:

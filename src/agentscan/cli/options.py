@@ -166,7 +166,9 @@ def handle_errors(func: F) -> F:
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P")
-SinceOption = typer.Option(None, "--since", help="Only sessions updated since WHEN: 2026-11-01, an ISO time, or 3d / 12h.", metavar="WHEN")
+#: every form WHEN takes, briefly (``timeutil._WHEN_HINT`` says them when one is not understood)
+WHEN_FORMS = "a date, week or month (2026-11-01, 2026-W49, 2026-11), an ISO time, or 3d / 12h"
+SinceOption = typer.Option(None, "--since", help=f"Only sessions updated since WHEN: {WHEN_FORMS}.", metavar="WHEN")
 
 
 def redact_option(text: str) -> Any:
@@ -226,6 +228,6 @@ def _home_options(ctx: Any, args: list[str]) -> str:
 
 __all__ = [
     "GLOBAL_NAMES", "GLOBAL_OPTIONS", "ConfigCommand", "GlobalOptionsCommand", "JsonOption", "MissingHintCommand", "ProviderOption", "RedactOption",
-    "SinceOption", "State", "command_path", "end_progress", "examples", "finish", "handle_errors", "redact_option",
+    "SinceOption", "State", "WHEN_FORMS", "command_path", "end_progress", "examples", "finish", "handle_errors", "redact_option",
     "state_of", "UsageError",
 ]

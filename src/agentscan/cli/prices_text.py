@@ -129,18 +129,20 @@ def tiers_under_answer(rows: list[Row]) -> list[Row]:
             for row in rows]
 
 
-#: which agent recorded each model (``prices`` without a MODEL: the models of one's sessions),
-#: first so that a Cursor row's ``gpt-5`` is not read as Codex's; the first to go when the
-#: table does not fit (a ``recorded_by`` the JSON keeps)
-AGENT = Column("AGENT", drop=len(PRICE_COLUMNS))
+#: which provider's sessions recorded each model (``prices`` without a MODEL: the models of
+#: one's sessions), first so that a Cursor row's ``gpt-5`` is not read as Codex's; the first
+#: to go when the table does not fit (a ``recorded_by`` the JSON keeps).  PROVIDER, as
+#: ``--provider`` and ``tokens --by provider`` say it: ``tokens --by agent``'s agents are
+#: subagent kinds (main, Explore), another thing
+PROVIDER = Column("PROVIDER", drop=len(PRICE_COLUMNS))
 
 
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
     rows = [row for found in looked_up for row in model_rows(found)]
     term = render.terminal()
-    agents = _agent_rows(looked_up)
-    if agents is not None and not (term.tty and _too_wide((AGENT, *COLUMNS), agents, term.width)):
-        print_table((AGENT, *COLUMNS), agents, term=term)
+    recorded = _provider_rows(looked_up)
+    if recorded is not None and not (term.tty and _too_wide((PROVIDER, *COLUMNS), recorded, term.width)):
+        print_table((PROVIDER, *COLUMNS), recorded, term=term)
         _print_note(rows, (), COLUMNS, term.width)
         return
     # A tier's label is a number too (``  above 1,234,567``): never cut.
@@ -159,13 +161,13 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
         else:
             columns = (model, answer, *COLUMNS[2:])
     hidden = print_table(columns, rows, term=term)
-    if agents is not None:  # it went first, for the models' and their prices' room
-        hidden, columns = ["AGENT", *hidden], (AGENT, *columns)
+    if recorded is not None:  # it went first, for the models' and their prices' room
+        hidden, columns = [PROVIDER.header, *hidden], (PROVIDER, *columns)
     _print_note(rows, hidden, columns, term.width)
 
 
-def _agent_rows(looked_up: list[dict[str, Any]]) -> list[Row] | None:
-    """``model_rows`` with the agents that recorded each model before it (its tiers' lines
+def _provider_rows(looked_up: list[dict[str, Any]]) -> list[Row] | None:
+    """``model_rows`` with the providers whose sessions recorded each model before it (its tiers' lines
     blank there); ``None``: the models were named, no session recorded them."""
     if not looked_up or any(found.get("recorded_by") is None for found in looked_up):
         return None

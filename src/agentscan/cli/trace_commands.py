@@ -12,8 +12,20 @@ import typer
 from agentscan.cli.options import GlobalOptionsCommand, JsonOption, examples, handle_errors, redact_option, state_of
 
 
+class TraceCommand(GlobalOptionsCommand):
+    """``trace``: it reads the hook events store, never the home's agent files, and keeps no
+    cache, so ``--home`` (said on stderr when given) and ``--no-cache`` change nothing and are
+    not listed; taken still, for a script that gives them to every command."""
+
+    unlisted = frozenset({"home", "no_cache"})
+    help_texts = {
+        "demo": "Read the demo's own hook events, shipped with agentscan.",
+        "strict": "Exit 1 on any warning, such as a bad line in the events store.",
+    }
+
+
 def register(app: typer.Typer) -> None:
-    app.command("trace", cls=GlobalOptionsCommand,
+    app.command("trace", cls=TraceCommand,
                 short_help="A session's conversation tree, from its captured hook events.",
                 epilog=examples("agentscan trace --list                  # the sessions with captured events",
                                 "agentscan --demo trace 7f3c9a12 --last 2",
