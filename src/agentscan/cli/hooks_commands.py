@@ -171,19 +171,23 @@ def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
 
 
 def _unhooked_with_sessions(scanner: Scanner) -> list[str]:
-    """The providers without hooks (Codex, Gemini) whose sessions the home holds, found as
-    ``doctor`` counts them but by their files alone: no session is parsed, no cache opened,
-    and what discovery warns of is ``doctor``'s to say, not this report's."""
+    """The providers without hooks (Codex, Gemini) whose folders hold a file, for a hint: the
+    first file found is enough (no discovery, which opens every session's head: 1 s on a heavy
+    home's first run), no cache is opened, and what a folder cannot say is ``doctor``'s."""
     from agentscan.cli.doctor_text import HOOK_AGENTS
 
-    found = []
-    for provider in scanner.providers:
-        if provider.name in HOOK_AGENTS:
-            continue
-        with scanner.ctx.warnings.capture():
-            if provider.discover(scanner.ctx):
-                found.append(provider.name)
-    return found
+    return [provider.name for provider in scanner.providers if provider.name not in HOOK_AGENTS
+            and any(root.kind == "sessions" and _holds_a_file(str(root.path)) for root in provider.roots(scanner.ctx))]
+
+
+def _holds_a_file(folder: str) -> bool:
+    """Whether ``folder`` or a folder under it holds a file (its first found ends the walk)."""
+    import os
+
+    for _, _, files in os.walk(folder):
+        if files:
+            return True
+    return False
 
 
 def chosen_agent(word: Optional[Agent], option: Optional[Agent]) -> Agent:
