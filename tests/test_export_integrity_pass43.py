@@ -156,3 +156,17 @@ def test_a_file_export_leaves_out_a_session_it_could_not_read(home: Path, tmp_pa
     assert ONE not in text and TWO in text and OTHER in text
     assert any("1 claude session could not be read this run" in message and "not in this export" in message
                for message in _messages(document)), document["warnings"]
+
+
+def test_a_file_deleted_beside_a_folder_that_cannot_be_listed_is_still_gone(home: Path, tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # Review s43: one folder that stays unreadable held back every deleted session of its provider.
+    index = tmp_path / "index.sqlite"
+    _export("-f", "sqlite", "-o", str(index))
+    projects = home / ".claude" / "projects"
+    (projects / "-w-two" / f"{TWO}.jsonl").unlink()
+    _deny(monkeypatch, projects / "-w-one")
+    document = _export("-f", "sqlite", "-o", str(index))
+    assert document["gone"] == 1
+    assert _rows(index, "SELECT id FROM sessions WHERE gone_at IS NOT NULL") == [(f"claude:{TWO}",)]
+    assert any("1 claude session in the index was not found" in message for message in _messages(document))

@@ -146,9 +146,11 @@ def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, u
             continue
         if session_id in present or (scope is not None and provider not in scope):
             continue
-        if provider in incomplete:
+        if provider in incomplete and not _surely_gone(path):
             # Its discovery could not list a folder (or read a file) this time: the session may
-            # be there, unseen, as the index's pruning knows (``scan.prune``).
+            # be there, unseen, as the index's pruning knows (``scan.prune``).  One whose file
+            # the system says is not there is gone all the same: a folder that stays unreadable
+            # must not keep every deleted session of its provider from being told gone.
             kept[UNLISTED + provider] = kept.get(UNLISTED + provider, 0) + 1
             continue
         if path and roots is not None and not _under_any(path, roots.get(provider, ())) and os.path.lexists(path):
@@ -159,6 +161,20 @@ def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, u
         db.execute("UPDATE sessions SET gone_at = ? WHERE id = ?", (now, session_id))
         count += 1
     return count, kept
+
+
+def _surely_gone(path: str | None) -> bool:
+    """Whether ``path`` is not there, as ``lstat`` answers it: a file under a folder that
+    cannot be searched is refused (``EACCES``), not missing, and is kept."""
+    if not path:
+        return False  # known by no file (a Cursor composer in the state DB): nothing says it went
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _drop_merged(db, present: set[str], scope: Collection[str] | None, unseen: Collection[str],
