@@ -70,8 +70,8 @@ def test_a_window_before_every_call_names_an_until_that_takes_the_oldest_in(isol
     result = invoke("--demo", "tokens", "--until", "2020-01-01")
     err = one_line(result.stderr)
     assert ("no usage before 2020-01-02 00:00: none of the 11 sessions made a call in that range; the oldest "
-            "session was last active on 2026-10-14: --until 2026-10-15 takes it in") == err, err
-    assert '"key"' in invoke("--demo", "tokens", "--until", "2026-10-15", "--json").stdout
+            "session was last active on 2026-10-14: --until 2026-10-14 takes it in") == err, err
+    assert '"key"' in invoke("--demo", "tokens", "--until", "2026-10-14", "--json").stdout
 
 
 def test_the_suggested_date_names_the_zone_it_was_read_in(isolated_home: Path) -> None:

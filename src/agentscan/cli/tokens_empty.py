@@ -88,9 +88,8 @@ def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, un
     ``zone`` (``--tz``, named in the option as ``fewer_sessions`` names it); ``""``: none
     tells.  A date, not ``90d``: the option is read tomorrow too.  ``--since`` a week
     before the newest session's last day (its calls are on or before it); when every session
-    was active after the window only, ``--until`` the day after the oldest's."""
+    was active after the window only, ``--until`` the oldest's day (the whole of it)."""
     from datetime import timedelta
-
 
     def day_of(value: datetime) -> date:
         # A naive time is local already, as ``astimezone`` takes it; ``None``: the local zone.
@@ -104,7 +103,7 @@ def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, un
                 f"{dated_option('--since', start, zone)} takes in its last week")
     oldest = min(last_active, default=None)
     if until is not None and oldest is not None and oldest >= until:
-        end = (day_of(oldest) + timedelta(days=1)).isoformat()
+        end = day_of(oldest).isoformat()  # ``--until DATE`` takes in the whole of that day
         return (f"; the oldest session was last active on {day_of(oldest).isoformat()}: "
                 f"{dated_option('--until', end, zone)} takes it in")
     return ""
