@@ -300,7 +300,7 @@ def run_export(
             # Priced from each session's sums, as ``list`` prices its rows (the same exact costs):
             # a heavy user's million calls are not held in memory for a line a session.
             rows = with_costs(scanner, rows, chosen, book)
-    from agentscan.export.unread import say_unread, unread_sessions
+    from agentscan.export.unread import say_left_as_they_were, say_unread, unread_sessions
     from agentscan.fsview import legible
 
     folders = {provider.name: [legible(str(path)) for path in provider.own_folders(scanner.ctx)]
@@ -334,29 +334,8 @@ def run_export(
         # Every present session's files: a row an earlier agentscan wrote for one of them is merged.
         owners={str(path): ref.id for ref in refs for path in ref.read_files} if fmt == "sqlite" else None,
     )
-    from agentscan.export.sqlite import ELSEWHERE, UNLISTED
-    from agentscan.toolkit.words import plural
-
     say_unread(scanner.ctx, output, fmt, unread)
-    for name, count in sorted(result.unseen.items()):
-        if name.startswith(UNLISTED):
-            name = name[len(UNLISTED):]
-            scanner.ctx.warn(str(output), f"{plural(count, name + ' session')} in the index "
-                             f"{'was' if count == 1 else 'were'} not found, and {name}'s discovery could not read "
-                             "everything this run (see its warnings): left as they were, not marked gone")
-            continue
-        if name.startswith(ELSEWHERE):
-            name = name[len(ELSEWHERE):]
-            scanner.ctx.warn(str(output), f"{count:,} {name} sessions in the index still have their files, outside the "
-                             f"{name} roots this run read (`agentscan doctor` shows them; a cron job may lack a variable "
-                             "your shell sets): left as they were, not marked gone")
-            continue
-        if fmt != "sqlite":  # the file is replaced: they left it
-            scanner.ctx.warn(str(output), f"no {name} root found (`agentscan doctor` shows where it looked): the "
-                             f"{count:,} {name} sessions the last export held are not in this one")
-            continue
-        scanner.ctx.warn(str(output), f"no {name} root found (`agentscan doctor` shows where it looked): its "
-                         f"{count:,} sessions in the index are left as they were, not marked gone")
+    say_left_as_they_were(scanner.ctx, output, fmt, result.unseen)
     return replace(result, prices=book.data.to_json())
 
 

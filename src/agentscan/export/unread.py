@@ -1,4 +1,5 @@
-"""The sessions an export leaves as they were because their files could not be read this run.
+"""The sessions an export leaves as they were: their files could not be read this run, or
+they were not found where their provider could not be read whole (``say_left_as_they_were``).
 
 A file that cannot be read (mode 000, an I/O error, a database locked) is a warning, not a
 failure: the session's row would come out blank (no tokens, no title, no days), or poorer
@@ -65,3 +66,32 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
             done = "they are not in this export"
         ctx.warn(str(output), f"{plural(count, name + ' session')} could not be read this run (see the "
                  f"warnings naming their files): {done}")
+
+
+def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapping[str, int]) -> None:
+    """A warning for each count of ``write_sqlite``'s (or a file export's) sessions not found
+    this run and left as they were, not marked gone: by provider, or by ``UNLISTED`` or
+    ``ELSEWHERE`` and provider."""
+    from agentscan.export.sqlite import ELSEWHERE, UNLISTED
+    from agentscan.toolkit.words import plural
+
+    def say(message: str) -> None:
+        ctx.warn(str(output), message)
+
+    for key, count in sorted(unseen.items()):
+        if key.startswith(UNLISTED):
+            name = key[len(UNLISTED):]
+            say(f"{plural(count, name + ' session')} in the index {'was' if count == 1 else 'were'} not found, and "
+                f"{name}'s discovery could not read everything this run (see its warnings): left as they were, "
+                "not marked gone")
+        elif key.startswith(ELSEWHERE):
+            name = key[len(ELSEWHERE):]
+            say(f"{count:,} {name} sessions in the index still have their files, outside the {name} roots this run "
+                "read (`agentscan doctor` shows them; a cron job may lack a variable your shell sets): left as they "
+                "were, not marked gone")
+        elif fmt != "sqlite":  # the file is replaced: they left it
+            say(f"no {key} root found (`agentscan doctor` shows where it looked): the {count:,} {key} sessions the "
+                "last export held are not in this one")
+        else:
+            say(f"no {key} root found (`agentscan doctor` shows where it looked): its {count:,} sessions in the index "
+                "are left as they were, not marked gone")
