@@ -170,21 +170,3 @@ def test_a_file_deleted_beside_a_folder_that_cannot_be_listed_is_still_gone(home
     assert document["gone"] == 1
     assert _rows(index, "SELECT id FROM sessions WHERE gone_at IS NOT NULL") == [(f"claude:{TWO}",)]
     assert any("1 claude session in the index was not found" in message for message in _messages(document))
-
-
-def test_a_provider_s_shared_database_unread_holds_back_its_sessions_alone(tmp_path: Path) -> None:
-    # Review s43: Codex's thread index or Cursor's state.vscdb locked this run gave rows poorer
-    # than the kept ones (a thread's name, a composer's tokens), written over them.
-    from agentscan.export.unread import unread_sessions
-    from agentscan.model import SessionRef
-
-    codex, cursor, claude = tmp_path / ".codex", tmp_path / "Cursor" / "User", tmp_path / ".claude"
-    refs = [SessionRef("codex", "t1", codex / "sessions" / "r1.jsonl", 1.0),
-            SessionRef("codex", "t2", codex / "sessions" / "r2.jsonl", 1.0),
-            SessionRef("cursor", "c1", None, 1.0), SessionRef("claude", "s1", claude / "p" / "s1.jsonl", 1.0)]
-    folders = {"codex": [str(codex)], "cursor": [str(cursor)], "claude": [str(claude)]}
-    locked = {str(codex / "state_5.sqlite")}
-    assert unread_sessions(refs, locked, folders) == {"codex:t1": "codex", "codex:t2": "codex"}
-    assert unread_sessions(refs, {str(cursor / "globalStorage" / "state.vscdb")}, folders) == {"cursor:c1": "cursor"}
-    # A session's own file unread holds back that session alone; a folder never counts as a database.
-    assert unread_sessions(refs, {str(claude / "p" / "s1.jsonl"), str(claude / "p")}, folders) == {"claude:s1": "claude"}

@@ -301,11 +301,8 @@ def run_export(
             # a heavy user's million calls are not held in memory for a line a session.
             rows = with_costs(scanner, rows, chosen, book)
     from agentscan.export.unread import say_left_as_they_were, say_unread, unread_sessions
-    from agentscan.fsview import legible
 
-    folders = {provider.name: [legible(str(path)) for path in provider.own_folders(scanner.ctx)]
-               for provider in scanner.providers} if failed.passing_paths else {}
-    unread = unread_sessions(chosen, failed.passing_paths, folders)
+    unread = unread_sessions(chosen, failed.passing_paths)
     if unread:  # not written: an index keeps its last good row and days, a file leaves it out
         rows = [row for row in rows if row.id not in unread]
         found_days = [day for day in found_days if day.session_id not in unread]

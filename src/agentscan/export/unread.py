@@ -2,16 +2,21 @@
 they were not found where their provider could not be read whole (``say_left_as_they_were``).
 
 A file that cannot be read (mode 000, an I/O error, a database locked) is a warning, not a
-failure: the session's row would come out blank (no tokens, no title, no days), or poorer
-when the file is a provider's shared database (every session of that provider's).  Written,
-it would replace the last good row an SQLite index holds, and its ``token_days``; so it is
-not written: the index keeps what it had (a first export has no row for it), a JSON Lines or
-CSV file, replaced whole, leaves it out.  Each is said, once per provider.
+failure: the session's row would come out blank (no tokens, no title, no days).  Written, it
+would replace the last good row an SQLite index holds, and its ``token_days``; so it is not
+written: the index keeps what it had (a first export has no row for it), a JSON Lines or CSV
+file, replaced whole, leaves it out.  Each is said, once per provider.
+
+A provider's shared database that could not be read (Codex's thread index, Cursor's
+``state.vscdb``) holds back no session: their rows are read without it (a thread's name, a
+composer's tokens missing) and written so, for a run.  Held back, a database broken for good
+(the corpus test's, not SQLite) would keep that provider out of every export; the next run
+that reads it writes the rows whole again.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -20,36 +25,15 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef
 
 
-#: what a provider's shared database is named (Codex's ``state_5.sqlite``, Cursor's
-#: ``state.vscdb``, the Agent CLI's ``store.db``): no session's own file, but its rows' titles,
-#: models and tokens come from it
-SHARED_DATABASE_SUFFIXES = (".sqlite", ".vscdb", ".db")
-
-
-def unread_sessions(refs: Iterable[SessionRef], failed: set[str],
-                    folders: Mapping[str, Sequence[str]] = {}) -> dict[str, str]:
+def unread_sessions(refs: Iterable[SessionRef], failed: set[str]) -> dict[str, str]:
     """The sessions of ``refs`` one of whose files is among the paths that could not be read
-    (``failed``: I/O errors, a locked database), id to provider; and every session of a
-    provider one of whose shared databases could not be read (a database in the provider's
-    ``folders``, ``Provider.own_folders``, that is no session's own file): read without it,
-    a row would come out poorer (a thread's name, a composer's tokens) than the one kept."""
+    (``failed``: I/O errors, a locked database), id to provider."""
     if not failed:
         return {}
     from agentscan.fsview import legible
 
-    refs = list(refs)
-    own = {legible(str(path)) for ref in refs for path in ref.read_files}
-    shared = [path for path in failed if path not in own and path.endswith(SHARED_DATABASE_SUFFIXES)]
-    held_back = {name for name, roots in folders.items()
-                 if any(_within(path, root) for path in shared for root in roots)}
     return {ref.id: ref.provider for ref in refs
-            if ref.provider in held_back or any(legible(str(path)) in failed for path in ref.read_files)}
-
-
-def _within(path: str, folder: str) -> bool:
-    import os
-
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+            if any(legible(str(path)) in failed for path in ref.read_files)}
 
 
 def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, str]) -> None:
