@@ -8,6 +8,8 @@ for the Codex or Gemini sessions the home held.
 
 from __future__ import annotations
 
+import orjson
+
 from pathlib import Path
 
 import pytest
@@ -121,6 +123,8 @@ def test_hooks_status_says_codex_has_no_hooks_when_the_home_holds_its_sessions(i
     assert lines[1:5] == ["  not installed; for each agent you use, run:", "    agentscan hooks install claude",
                           "    agentscan hooks install cursor", UNHOOKED]
     assert not (isolated_home.parent / "agentscan-cache").exists()  # it still keeps no cache
+    # --json says the same, for a script
+    assert orjson.loads(invoke("hooks", "status", "--json").stdout)["no_hooks"] == ["codex"]
 
 
 def test_doctor_says_codex_has_no_hooks_when_the_home_holds_its_sessions(isolated_home: Path) -> None:

@@ -70,6 +70,7 @@ def test_json_is_doctors_hooks_object(isolated_home: Path) -> None:
     assert code == 0
     assert status.pop("schema") == "agentscan.hooks_status/1"
     assert status.pop("warnings") == []
+    assert status.pop("no_hooks") == []  # its own line's (pass 43): no Codex or Gemini session here
     assert status == json.loads(out)["hooks"]
 
 

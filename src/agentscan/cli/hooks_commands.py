@@ -157,16 +157,16 @@ def status_command(ctx: typer.Context, as_json: bool = JsonOption) -> None:
     scanner = state.scanner()
     home, env = scanner.ctx.home, scanner.ctx.env
     report = hook_status(home=home, cwd=Path.cwd(), env=env, demo=state.demo)
-    if as_json:
-        scanner.close()
-        render.emit_json(render.envelope("hooks_status", report, []))
-        return
-    from agentscan.cli.doctor_text import print_hooks_status
-
     try:
         unhooked = _unhooked_with_sessions(scanner)
     finally:
         scanner.close()
+    if as_json:
+        # What the text's "codex, gemini: no hooks to install" line says, for a script (additive).
+        render.emit_json(render.envelope("hooks_status", {**report, "no_hooks": unhooked}, []))
+        return
+    from agentscan.cli.doctor_text import print_hooks_status
+
     print_hooks_status(report, render.terminal(), home_option(state.home), demo=state.demo, unhooked=unhooked)
 
 
