@@ -252,3 +252,60 @@ def orjson_refusal(data: bytes) -> orjson.JSONDecodeError:
     except orjson.JSONDecodeError as refused:
         return refused
     raise AssertionError(f"orjson read {data!r}")
+
+
+def deny_access(monkeypatch: Any, *paths: Path) -> None:
+    """Listing or opening ``paths`` raises EACCES, as the kernel would for mode 000 (tests run
+    as root here and in CI, where chmod 000 denies nothing); ``stat`` still works."""
+    import builtins
+    import errno
+    import io
+
+    denied = {str(path) for path in paths}
+    real_scandir, real_listdir, real_open = os.scandir, os.listdir, builtins.open
+
+    def refuse(path: object) -> None:
+        if isinstance(path, (str, os.PathLike)) and os.fspath(path) in denied:
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
+
+    def scandir(path: object = ".") -> object:
+        refuse(path)
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    def listdir(path: object = ".") -> list[str]:
+        refuse(path)
+        return real_listdir(path)  # type: ignore[arg-type]
+
+    def open_(file: object, *args: object, **kwargs: object) -> object:
+        refuse(file)
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "listdir", listdir)
+    monkeypatch.setattr(builtins, "open", open_)
+    monkeypatch.setattr(io, "open", open_)
+
+
+def ran(*args: str) -> tuple[str, str]:
+    """``agentscan <args>``'s stdout and stderr, the command having exited 0."""
+    result = invoke(*args)
+    assert result.exit_code == 0, result.output
+    return result.stdout, result.stderr
+
+
+def cells(line: str) -> list[str]:
+    """A table line's cells: columns are two spaces or more apart, a cell's words one."""
+    return re.split(r" {2,}", line.strip())
+
+
+#: the real session whose subagent ``afb92ff`` is known only from its progress records
+PROGRESS_SESSION = "491e126e-1e71-469c-ade2-fcc8af567c74"
+
+
+def lay_out_progress_session(home: Path) -> Path:
+    """The real ``spotter-agent-progress`` transcript as Claude Code keeps it, with no subagent file."""
+    target = home / ".claude" / "projects" / "-home-marco-projects-spotter" / f"{PROGRESS_SESSION}.jsonl"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(REAL / "claude" / "spotter-agent-progress-v2.1.38.trimmed.jsonl", target)
+    return target
+

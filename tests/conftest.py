@@ -179,3 +179,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     where.mkdir()
     monkeypatch.chdir(where)
     return where
+
+
+@pytest.fixture
+def facts_for_a_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``list``'s window of a few sessions is searched by its facts (``scan.factfilter``), as a
+    heavy user's home of thousands is: a home of thousands, in small."""
+    from agentscan.scan import factfilter
+
+    monkeypatch.setattr(factfilter, "MIN_SESSIONS", 4)
+

@@ -6,17 +6,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from builders import REAL, invoke
+from builders import PROGRESS_SESSION, REAL, invoke, lay_out_progress_session
 
-PROGRESS = "491e126e-1e71-469c-ade2-fcc8af567c74"
 
 
 def test_a_progress_only_subagent_is_said_to_lack_its_final_reply(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(400, color=False)  # a subagent's line is a terminal's (a pipe gets a line a row: pass 42)
-    target = isolated_home / ".claude" / "projects" / "-home-marco-projects-spotter" / f"{PROGRESS}.jsonl"
-    target.parent.mkdir(parents=True)
-    shutil.copyfile(REAL / "claude" / "spotter-agent-progress-v2.1.38.trimmed.jsonl", target)
-    result = invoke("tokens", PROGRESS)
+    lay_out_progress_session(isolated_home)
+    result = invoke("tokens", PROGRESS_SESSION)
     assert result.exit_code == 0, result.output
     (line,) = [line for line in result.stdout.splitlines() if "↳ afb92ff" in line]
     assert "(no transcript: from progress records, final reply not in them)" in line

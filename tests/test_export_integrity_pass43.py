@@ -5,17 +5,13 @@ index (a JSON Lines or CSV file leaves it out), with a warning for each."""
 
 from __future__ import annotations
 
-import builtins
-import errno
-import io
-import os
 import sqlite3
 from pathlib import Path
 
 import orjson
 import pytest
 
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, deny_access, invoke
 
 ONE = "1a1a1a1a-1111-4111-8111-111111111111"
 TWO = "2b2b2b2b-2222-4222-8222-222222222222"
@@ -29,34 +25,6 @@ def _session(home: Path, native: str, project: str, tokens: int = 3) -> Path:
         claude_assistant(native, "2026-11-01T10:00:01Z", msg_id=f"m-{native}", request_id=f"r-{native}",
                          usage=claude_usage(tokens, 2)),
     ], project=project)
-
-
-def _deny(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
-    """Listing or opening ``paths`` raises EACCES, as the kernel would for mode 000 (tests run
-    as root here and in CI, where chmod 000 denies nothing); ``stat`` still works."""
-    denied = {str(path) for path in paths}
-    real_scandir, real_listdir, real_open = os.scandir, os.listdir, builtins.open
-
-    def refuse(path: object) -> None:
-        if isinstance(path, (str, os.PathLike)) and os.fspath(path) in denied:
-            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
-
-    def scandir(path: object = ".") -> object:
-        refuse(path)
-        return real_scandir(path)  # type: ignore[arg-type]
-
-    def listdir(path: object = ".") -> list[str]:
-        refuse(path)
-        return real_listdir(path)  # type: ignore[arg-type]
-
-    def open_(file: object, *args: object, **kwargs: object) -> object:
-        refuse(file)
-        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(os, "scandir", scandir)
-    monkeypatch.setattr(os, "listdir", listdir)
-    monkeypatch.setattr(builtins, "open", open_)
-    monkeypatch.setattr(io, "open", open_)
 
 
 def _export(*args: str) -> dict:
@@ -91,7 +59,7 @@ def test_a_folder_that_cannot_be_listed_marks_nothing_gone(home: Path, tmp_path:
     index = tmp_path / "index.sqlite"
     assert _export("-f", "sqlite", "-o", str(index))["sessions"] == 3
     projects = home / ".claude" / "projects"
-    _deny(monkeypatch, projects if unlisted == "projects" else projects / "-w-one")
+    deny_access(monkeypatch, projects if unlisted == "projects" else projects / "-w-one")
     document = _export("-f", "sqlite", "-o", str(index))
     assert document["gone"] == 0
     assert _rows(index, "SELECT count(*) FROM sessions WHERE gone_at IS NOT NULL") == [(0,)]
@@ -110,7 +78,7 @@ def test_a_file_gone_while_everything_could_be_read_is_still_gone(home: Path, tm
 def _grown_and_denied(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``ONE``'s transcript written again (so that no answer kept for it serves), then unreadable."""
     path = _session(home, ONE, "-w-one", tokens=30)
-    _deny(monkeypatch, path)
+    deny_access(monkeypatch, path)
     return path
 
 
@@ -165,7 +133,7 @@ def test_a_file_deleted_beside_a_folder_that_cannot_be_listed_is_still_gone(home
     _export("-f", "sqlite", "-o", str(index))
     projects = home / ".claude" / "projects"
     (projects / "-w-two" / f"{TWO}.jsonl").unlink()
-    _deny(monkeypatch, projects / "-w-one")
+    deny_access(monkeypatch, projects / "-w-one")
     document = _export("-f", "sqlite", "-o", str(index))
     assert document["gone"] == 1
     assert _rows(index, "SELECT id FROM sessions WHERE gone_at IS NOT NULL") == [(f"claude:{TWO}",)]

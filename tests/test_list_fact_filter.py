@@ -122,10 +122,7 @@ def _home(home: Path, sessions: int = 90) -> None:
             token_count(start, usage(100, output=10), usage(100, output=10))])
 
 
-@pytest.fixture(autouse=True)
-def _few_are_enough(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A window of a few sessions is searched by its facts (a home of thousands, in small)."""
-    monkeypatch.setattr(factfilter, "MIN_SESSIONS", 4)
+pytestmark = pytest.mark.usefixtures("facts_for_a_few")
 
 
 def _run(*args: str) -> tuple[int, str, str]:

@@ -49,10 +49,7 @@ def _home(home: Path) -> None:
         ])
 
 
-@pytest.fixture(autouse=True)
-def _few_are_enough(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Facts are looked at for a window of a few sessions (a home of thousands, in small)."""
-    monkeypatch.setattr(factfilter, "MIN_SESSIONS", 4)
+pytestmark = pytest.mark.usefixtures("facts_for_a_few")
 
 
 def _run(*args: str) -> tuple[int, str, str]:

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import errno
-import os
 from pathlib import Path
 
 import pytest
 
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, deny_access, invoke
 
 #: the last line of every "no session matches": what to do next
 HINT = "hint: `agentscan list --all` shows every session's id"
@@ -31,22 +29,7 @@ def denied(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project folder listing it raises EACCES (tests run as root, where chmod 000 denies nothing)."""
     _session(isolated_home, SEEN, "-w")
     folder = _session(isolated_home, HIDDEN, "-denied").parent
-    real_scandir, real_listdir = os.scandir, os.listdir
-
-    def refuse(path: object) -> None:
-        if isinstance(path, (str, os.PathLike)) and os.fspath(path) == str(folder):
-            raise PermissionError(errno.EACCES, "Permission denied", str(folder))
-
-    def scandir(path: object = ".") -> object:
-        refuse(path)
-        return real_scandir(path)  # type: ignore[arg-type]
-
-    def listdir(path: object = ".") -> list[str]:
-        refuse(path)
-        return real_listdir(path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "scandir", scandir)
-    monkeypatch.setattr(os, "listdir", listdir)
+    deny_access(monkeypatch, folder)
     return folder
 
 

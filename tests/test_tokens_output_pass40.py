@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import io
-import re
 from contextlib import redirect_stderr, redirect_stdout
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,20 +32,14 @@ from agentscan.cli.tokens_text import print_lines, print_report
 from agentscan.detailmodel import Prompt, SessionDetail
 from agentscan.model import SessionRow, TokenUsage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
-from builders import claude_assistant, claude_session_file, claude_usage, claude_user
+from builders import cells, claude_assistant, claude_session_file, claude_usage, claude_user, ran
 from patch_builders import BASE, IDS, append, null_session, project_session, session, turn
 
 runner = CliRunner()
 
 
 def tokens(*args: str) -> tuple[str, str]:
-    result = runner.invoke(app, ["tokens", *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout, result.stderr
-
-
-def cells(line: str) -> list[str]:
-    return re.split(r" {2,}", line.strip())
+    return ran("tokens", *args)
 
 
 # --- 1. sessions that recorded no usage, by session ---------------------------------------------

@@ -6,17 +6,16 @@ table names a ``--since`` that keeps some of its sessions, never an empty week."
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Callable
 
 import pytest
 from typer.testing import CliRunner
 
-from agentscan.cli import app, tablepatch, term, tokens_notes
+from agentscan.cli import tablepatch, term, tokens_notes
 from agentscan.cli.tokens_notes import PARTS_NOTE, fewer_sessions
 from agentscan.cli.term import width_of
-from builders import claude_assistant, claude_subagent_file, claude_usage, dated_sessions
+from builders import cells, claude_assistant, claude_subagent_file, claude_usage, dated_sessions, ran
 from patch_builders import BASE, IDS, append, session, sidechain_call, turn
 from spies import record_results
 
@@ -31,13 +30,7 @@ def stderr_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def tokens(*args: str) -> tuple[str, str]:
-    result = runner.invoke(app, ["tokens", *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout, result.stderr
-
-
-def cells(line: str) -> list[str]:
-    return re.split(r" {2,}", line.strip())
+    return ran("tokens", *args)
 
 
 @pytest.mark.parametrize("by", ["session", "model", "day", "agent"])

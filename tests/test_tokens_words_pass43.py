@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -21,7 +20,7 @@ import pytest
 from agentscan.cli.term import Terminal
 from agentscan.cli.tokens_empty import nearest_usage
 from agentscan.cli.tokens_notes import Folded, Unpriced, print_notes
-from builders import REAL, invoke
+from builders import PROGRESS_SESSION, invoke, lay_out_progress_session
 
 
 def one_line(text: str) -> str:
@@ -98,16 +97,13 @@ def test_a_window_between_sessions_names_the_newest_before_it() -> None:
 
 # --- 3. a recovered subagent's status -----------------------------------------------------------
 
-PROGRESS = "491e126e-1e71-469c-ade2-fcc8af567c74"
 
 
 @pytest.mark.parametrize("width", (80, 120))
 def test_a_recovered_subagent_says_what_it_is_first_when_cut(isolated_home: Path, tty, width: int) -> None:  # noqa: ANN001
     tty(width, color=False)
-    target = isolated_home / ".claude" / "projects" / "-home-marco-projects-spotter" / f"{PROGRESS}.jsonl"
-    target.parent.mkdir(parents=True)
-    shutil.copyfile(REAL / "claude" / "spotter-agent-progress-v2.1.38.trimmed.jsonl", target)
-    result = invoke("tokens", PROGRESS)
+    lay_out_progress_session(isolated_home)
+    result = invoke("tokens", PROGRESS_SESSION)
     assert result.exit_code == 0, result.output
     (line,) = [line for line in result.stdout.splitlines() if "↳ afb92ff" in line]
     assert "(no transcript" in line and "(from progress" not in line, line
