@@ -155,7 +155,8 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
         flags = nothing[index]
         if found is None:
             assert splice is not None
-            fold = fold_kind(bool(splice.places[2 * index + 1]), bool(flags & NOTHING), partial(_unrecorded, patch, index))
+            shown = bool(splice.places[2 * index + 1])
+            fold = None if shown else fold_kind(False, bool(flags & NOTHING), partial(_unrecorded, patch, index))
             sessions.append(_Session(splice.when[index], key, None, None, index, fold, bool(flags & PARTS)))
         elif found.revisable:
             # Its provider may revise its row with none of its files changed (a Gemini
@@ -170,9 +171,9 @@ def _sessions(scanner: Scanner, patch: answerpatch.Patch, term: Terminal,
                                      _with(found.rounded, key, facts), index,
                                      fold_kind(bool(found.full), bool(flags & NOTHING), unrecorded), bool(flags & PARTS)))
         else:
+            fold = None if found.full else fold_kind(False, bool(flags & NOTHING), partial(_unrecorded, patch, index))
             sessions.append(_Session(found.when, key, _with(found.full, key), _with(found.rounded, key), index,
-                                     fold_kind(bool(found.full), bool(flags & NOTHING), partial(_unrecorded, patch, index)),
-                                     bool(flags & PARTS)))
+                                     fold, bool(flags & PARTS)))
     return sessions
 
 
@@ -257,11 +258,16 @@ def _print_spliced(patch: answerpatch.Patch, splice: Spliceable, sessions: list[
     head, *last = table.render(columns, [total_row("session", total, term, compact=compact)], term, planned)[0]
     write_out("\n".join([head, *pieces, *last]) + "\n")
     folded, empty, unrecorded = named
-    # Each shown session's DATE, as ``session_facts`` gives it (the kept text's are not read).
-    dates = [date_in(datetime.fromtimestamp(session.when, timezone.utc), zone) if session.when != NO_DATE else "-"
-             for session in order if session.fold is None]
+    # The shown sessions' DATEs, as ``session_facts`` gives them (the kept text's are not read),
+    # for the long-table hint alone (``fewer_sessions``: the newest, the oldest, and whether
+    # one has none): two dates made, not one a row.
+    whens = [session.when for session in order if session.fold is None]
+    known = [when for when in whens if when != NO_DATE]
+    dates = [date_in(datetime.fromtimestamp(when, timezone.utc), zone) for when in (max(known), min(known))] \
+        if known else []
+    dates += ["-"] if len(known) < len(whens) else []
     print_notes("session", term, Folded(folded, empty, unrecorded),
-                drawn=Drawn(tablefit.hidden(columns, planned), compact, total[0], parts, len(dates), dates, zone))
+                drawn=Drawn(tablefit.hidden(columns, planned), compact, total[0], parts, len(whens), dates, zone))
     return True
 
 
