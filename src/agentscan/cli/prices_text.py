@@ -115,7 +115,7 @@ def answers_name_them(looked_up: list[dict[str, Any]]) -> bool:
 def _fast_mode(found: dict[str, Any]) -> bool:
     """Whether a name was priced at its model's fast-mode rates (``opus-4.8-fast``: Claude
     Code's fast mode, ``anthropic/claude-opus-4-8``'s price variant), not as a model of its
-    own whose name ends so (``grok-4-fast``): ``library.describe`` names it so."""
+    own whose name ends so (``grok-4-fast``): ``library.describe_lasting`` names it so."""
     from agentscan.pricing.aliases import fast_mode_base
 
     return found["model_id"] is not None and (str(found.get("name") or "").endswith(", fast mode")

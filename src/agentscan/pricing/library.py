@@ -23,7 +23,7 @@ from agentscan.pricing.source import PriceData
 
 _snapshots: dict[str, data_snapshot.DataSnapshot] = {}
 
-__all__ = ["Match", "NotPriceable", "describe", "describe_lasting", "find", "parse", "period_at", "snapshot"]
+__all__ = ["Match", "NotPriceable", "describe_lasting", "find", "parse", "period_at", "snapshot"]
 
 
 #: the request context of a fast-mode call (``aliases.FAST_MODE_SUFFIX``): the ``when`` of the
@@ -241,14 +241,10 @@ def _utc(day: date, moment: time) -> float:
     return datetime.combine(day, moment).timestamp()
 
 
-def describe(data: PriceData, provider_hint: str | None, ref: str, when: datetime | None = None) -> dict[str, Any]:
-    """What ``agentscan prices MODEL`` prints: the matched model and its prices now."""
-    return describe_lasting(data, provider_hint, ref, when)[0]
-
-
 def describe_lasting(data: PriceData, provider_hint: str | None, ref: str,
                      when: datetime | None = None) -> tuple[dict[str, Any], float | None]:
-    """``describe``'s answer and the moment it may change (epoch seconds; ``None``: never,
+    """What ``agentscan prices MODEL`` prints (the matched model and its prices at ``when``,
+    default now), and the moment it may change (epoch seconds; ``None``: never,
     for this data): the end of the price period ``when`` is in, so the answer can be kept
     until then (``pricing.ownmodels``).  A condition it cannot read ends it at ``when``."""
     match = find(data, provider_hint, ref)

@@ -8,6 +8,8 @@ No heavy imports: ``list`` shortens its models with this.
 
 from __future__ import annotations
 
+import functools
+
 import re
 
 # A version is a number of one or two digits, and a minor one after it, each a word of the
@@ -44,6 +46,7 @@ def short_name(model: str) -> str:
     return model
 
 
+@functools.lru_cache(maxsize=256)  # per row of a heavy user's ``list --grep``: a handful of models
 def spellings(model: str) -> tuple[str, ...]:
     """``model`` as recorded and as a table shows it on a terminal (``short_name`` of it
     ``undated``): ``list --grep opus-4.6`` finds the row whose MODEL reads ``opus-4.6``."""

@@ -68,6 +68,13 @@ def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> 
     return wall_time(value, tz)
 
 
+def check_window(since: datetime | None, until: datetime | None) -> None:
+    """A ``--since``/``--until`` window that holds nothing is a usage error (``list`` and
+    ``tokens`` alike)."""
+    if since is not None and until is not None and since >= until:
+        raise UsageProblem("--since must be before --until (the range is empty)")
+
+
 def time_zone(tz: tzinfo | str | None) -> tzinfo | None:
     """``tz`` as a zone: an IANA name (``"Europe/Paris"``) is looked up as ``--tz`` is."""
     if tz is None or isinstance(tz, tzinfo):

@@ -63,10 +63,10 @@ class ListFilter:
             object.__setattr__(self, "providers", tuple(names(self.providers)))
             object.__setattr__(self, "since", moment(self.since, "since"))
             object.__setattr__(self, "until", moment(self.until, "until"))
-        if self.since is not None and self.until is not None and self.since >= self.until:
-            from agentscan.errors import UsageProblem
+        if self.since is not None and self.until is not None:  # a window: ``tokens``' rule for one
+            from agentscan.scan.arguments import check_window
 
-            raise UsageProblem("--since must be before --until (the range is empty)")
+            check_window(self.since, self.until)
         if self.cwd is not None:
             # As the CLI takes it (``.``: here, ``~``: the home), for a library caller too.
             object.__setattr__(self, "_cwd_forms", wanted_forms(asked_directory(self.cwd)))

@@ -140,9 +140,11 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     if len(bare) < MIN_PREFIX:
         raise IdTooShort(query, MIN_PREFIX)
     matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted) or key(ref.id).startswith(whole)]
+    # The runs the prefix begins, once: the answer when no session matched, a rival when one did.
+    begun = [(ref, child) for ref in candidates for child in ref.children
+             if any(name.startswith(wanted) for name in _child_keys(child, key))]
     if not matches:
-        children = [(ref, child) for ref in candidates for child in ref.children
-                    if any(name.startswith(wanted) for name in _child_keys(child, key))]
+        children = begun
         if not children:
             children = _recorded_children(scanner, candidates, wanted, key)
         if len(children) == 1:
@@ -158,8 +160,7 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     # another session started that minute begins so).  Not for the session's short id as
     # ``list`` prints it, nor a shorter prefix: every id ``list`` shows opens its session.
     # Runs of the session matched are its own, never a rival.
-    others = [(ref, child) for ref in candidates if ref is not matches[0] for child in ref.children
-              if any(name.startswith(wanted) for name in _child_keys(child, key))]
+    others = [(ref, child) for ref, child in begun if ref is not matches[0]]
     if others and len(bare) > len(_shown_id(matches[0], candidates)):
         raise _ambiguous(scanner, query, [matches[0], *(ref for ref, _ in others)],
                          [None, *(child for _, child in others)])

@@ -27,8 +27,7 @@ from typing import Callable, Iterable, Sequence, cast
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
-from agentscan.errors import UsageProblem
-from agentscan.scan.arguments import moment, names, time_zone
+from agentscan.scan.arguments import check_window, moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
@@ -61,8 +60,7 @@ def token_report(
     by = parse_group(by)  # library callers may pass any string
     tz = time_zone(tz)
     since, until = moment(since, "since", tz), moment(until, "until", tz)
-    if since is not None and until is not None and since >= until:
-        raise UsageProblem("--since must be before --until (the range is empty)")
+    check_window(since, until)
     ids, providers = names(ids), names(providers)
     # Each id with its session and the run it names.
     asked = tuple((query, *scanner.find(query)) for query in ids)
