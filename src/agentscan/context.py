@@ -55,10 +55,13 @@ class Captured(list["ScanWarning"]):
         #: the paths those passing warnings named (an export keeps what it had of their sessions)
         self.passing_paths: set[str] = set()
 
-    def take(self, warning: ScanWarning | None, passing: bool = False) -> None:
-        """``warning`` is ``None`` only when no capture open has room for it (not made)."""
+    def take(self, warning: ScanWarning | None, passing: bool = False, path: str | None = None) -> None:
+        """``warning`` is ``None`` only when no capture open has room for it (not made);
+        ``path``: what it names, kept when it is ``passing``."""
         if passing:
             self.passing = True
+            if path is not None:
+                self.passing_paths.add(path)
         if warning is not None and len(self) < self.limit:
             self.append(warning)
         else:
@@ -139,9 +142,7 @@ class WarningSink:
 
             warning = ScanWarning(key_path, legible(message), line)
         for captured in self._captures:
-            captured.take(warning, passing)
-            if passing:
-                captured.passing_paths.add(key_path)
+            captured.take(warning, passing, key_path)
 
     def extend(self, warnings: list[ScanWarning]) -> None:
         for warning in warnings:

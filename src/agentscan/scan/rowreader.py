@@ -93,7 +93,7 @@ class RowReader:
                 continue
             warnings = Captured(CAPTURE_LIMIT)  # as ``_row`` captures them
             for path, message, line, passing in entry.said:
-                warnings.take(ScanWarning(path, message, line), passing)
+                warnings.take(ScanWarning(path, message, line), passing, path)
             if entry.row.tokens is not None and entry.row.tokens.saturated:
                 warnings.take(ScanWarning(legible(str(entry.real.path or entry.real.id)), TOKEN_SUM_CAPPED, None))
             rowbuild.finish(self._scanner, entry)
