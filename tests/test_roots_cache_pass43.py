@@ -159,7 +159,7 @@ def test_a_cache_folder_that_cannot_be_written_is_said_plainly(
     assert cache_messages(run("--demo", "list", "--json")) == [UNWRITABLE]
     cache = orjson.loads(run("doctor", "--json").stdout)["cache"]
     assert cache["problem"] == "cannot be written (permission denied)" and not cache["exists"]
-    assert f"({'cannot be written (permission denied)'}, 0.0 MB, from AGENTSCAN_CACHE_DIR)" in " ".join(
+    assert "(cannot be written (permission denied), 0 bytes, from AGENTSCAN_CACHE_DIR)" in " ".join(
         run("doctor").stdout.split())
 
 

@@ -114,7 +114,7 @@ def prices_command(
             # Names as ``list`` shows them on a terminal, which ``prices`` takes back (``pricing.lookup``).
             sessions = f"your {provider} sessions" if provider else "your sessions"
             render.note(f"no models recorded in {sessions}", tty_only=True)
-            render.note("give model names for their prices: " + render.unbroken("`agentscan prices sonnet-4.5 gpt-5`"),
+            render.note("give model names for their prices: `agentscan prices sonnet-4.5 gpt-5`",
                         tty_only=True)
     if scanner is not None:
         from agentscan.cli.state import finish

@@ -138,9 +138,10 @@ PROVIDER = Column("PROVIDER", drop=len(PRICE_COLUMNS))
 
 
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
-    rows = [row for found in looked_up for row in model_rows(found)]
+    each = [model_rows(found) for found in looked_up]
+    rows = [row for lines in each for row in lines]
     term = render.terminal()
-    recorded = _provider_rows(looked_up)
+    recorded = _provider_rows(looked_up, each)
     if recorded is not None and not (term.tty and _too_wide((PROVIDER, *COLUMNS), recorded, term.width)):
         print_table((PROVIDER, *COLUMNS), recorded, term=term)
         _print_note(rows, (), COLUMNS, term.width)
@@ -166,13 +167,14 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     _print_note(rows, hidden, columns, term.width)
 
 
-def _provider_rows(looked_up: list[dict[str, Any]]) -> list[Row] | None:
-    """``model_rows`` with the providers whose sessions recorded each model before it (its tiers' lines
-    blank there); ``None``: the models were named, no session recorded them."""
+def _provider_rows(looked_up: list[dict[str, Any]], each: list[list[Row]]) -> list[Row] | None:
+    """Each model's rows (``each``: its ``model_rows``) after the providers whose sessions
+    recorded it (its tiers' lines blank there); ``None``: the models were named, no session
+    recorded them."""
     if not looked_up or any(found.get("recorded_by") is None for found in looked_up):
         return None
     return [Row([", ".join(found["recorded_by"]) if index == 0 else "", *row.cells], style=row.style)
-            for found in looked_up for index, row in enumerate(model_rows(found))]
+            for found, lines in zip(looked_up, each) for index, row in enumerate(lines)]
 
 
 def _print_note(rows: list[Row], hidden: Sequence[str], columns: tuple[Column, ...], width: int) -> None:

@@ -229,33 +229,21 @@ def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:
             if why is not None and count and (asked.since is not None or asked.until is not None):
                 # A window no call fell in ("since 7d" on a home idle for months): when the
                 # sessions were active, and the option that takes that in.
-                why += nearest_usage(_last_active(scanner, report, asked), since=asked.since, until=asked.until,
+                why += nearest_usage(_last_active(scanner, report), since=asked.since, until=asked.until,
                                      zone=asked.zone)
             notes.extend([why] if why is not None else [])
     return notes
 
 
-def _last_active(scanner: Scanner, report: TokenReport, asked: Asked) -> list[datetime]:
+def _last_active(scanner: Scanner, report: TokenReport) -> list[datetime]:
     """When each session the report counted was last active (its DATE column's time), those
     that recorded usage at all (``report.unrecorded``: current Cursor builds' record none).
     From their facts (``scan.tablefacts``: kept in the index, or a few bytes of their
     files), as the default table reads them: their calls are not read again."""
     from agentscan.scan import tablefacts
 
-    chosen = report.selection
-    if report.sessions:
-        refs = list(report.sessions.values())
-    else:
-        # Grouped, the report keeps no sessions: chosen again as ``token_report`` chose them.
-        left_out = {ref.id for ref in chosen.by_provider} | {ref.id for ref, _ in chosen.by_cwd}
-        refs = ([ref for _, ref, _ in chosen.asked if ref.id not in left_out] if asked.ids
-                else list(scanner.refs(asked.providers)))
-        if asked.cwd is not None and not asked.ids:
-            from agentscan.scan import tokencwd
-
-            refs = tokencwd.within(scanner, refs, asked.cwd)[0]
     unrecorded = set(report.unrecorded)
-    refs = [ref for ref in {ref.id: ref for ref in refs}.values() if ref.id not in unrecorded]
+    refs = [ref for ref in {ref.id: ref for ref in report.selection.covered}.values() if ref.id not in unrecorded]
     facts = tablefacts.gather(scanner, refs)
     # A naive time is local (``astimezone`` takes it so): compared with the window's bounds.
     return [fact.updated_at.astimezone() for fact in facts.values() if fact.updated_at is not None]

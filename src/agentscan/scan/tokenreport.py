@@ -96,6 +96,8 @@ class ReportCoverage(NamedTuple):
     by_cwd: tuple[tuple[SessionRef, str | None], ...] = ()
     #: how many sessions the report covers, once every option chose
     counted: int = 0
+    #: those sessions (an empty window's hint reads when they were last active)
+    covered: tuple[SessionRef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

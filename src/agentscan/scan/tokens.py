@@ -77,7 +77,7 @@ def token_report(
         cwds = tokencwd.session_cwds(scanner, refs)
     report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
                      cwds=cwds)
-    return replace(report, selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs)))
+    return replace(report, selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
 
 
 def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
