@@ -587,23 +587,23 @@ def test_a_session_index_that_stays_unreadable_is_said_and_the_discovery_kept(
 def test_a_session_index_not_read_this_time_is_read_again(isolated_home: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A permission or an I/O error may pass: the discovery made without the file is not kept."""
-    from agentscan.toolkit import jsonl
+    from agentscan.toolkit import fsutil
 
     codex = isolated_home / ".codex"
     _write(codex, MAIN, _conversation(MAIN))
     index = write_session_index(codex, [session_index_entry(MAIN, "Release checklist", at(3))])
-    real = jsonl.read_tail
+    real = fsutil.read_tail
 
     def refused(path: Path, limit: int) -> tuple[bytes, bool]:
         if path == index:
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real(path, limit)
 
-    monkeypatch.setattr(jsonl, "read_tail", refused)
+    monkeypatch.setattr(fsutil, "read_tail", refused)
     discovered = _discoveries(monkeypatch)
     listed = _run(["list", "--json", "--provider", "codex"])
     assert [w["message"] for w in listed["warnings"]] == ["cannot read: Permission denied"]
-    monkeypatch.setattr(jsonl, "read_tail", real)
+    monkeypatch.setattr(fsutil, "read_tail", real)
     assert _titles() == {MAIN: "Release checklist"} and discovered == ["codex", "codex"]
 
 

@@ -22,15 +22,13 @@ def log_once(root: str, agent: str, message: str, recent: int = 1) -> None:
     argument of the installed command) is said once, not thousands of times, which would
     push the real problems out of the bounded log.  ``recent``: how many such lines one
     event writes (one for each unknown argument)."""
-    # ``fsutil`` (os, stat, io), not ``toolkit.jsonl``'s ``read_tail``: a mistyped argument
-    # brings every event here, and that module imports the scanner's world (orjson, context).
-    from agentscan.toolkit.fsutil import open_regular
+    # ``fsutil`` (os, stat, io), not ``toolkit.jsonl``: a mistyped argument brings every event
+    # here, and that module imports the scanner's world (orjson, context).
+    from agentscan.toolkit.fsutil import read_tail
 
-    said = b" " + message.replace("\r", "\\r").replace("\n", "\\n").encode("utf-8", "replace")  # (as written)
+    said = b" " + _one_line(message).encode("utf-8", "replace")  # (as written)
     try:
-        with open_regular(os.path.join(root, store.DIAGNOSTICS_LOG)) as handle:
-            handle.seek(max(0, os.fstat(handle.fileno()).st_size - 4096 * recent))
-            tail = handle.read(4096 * recent)
+        tail = read_tail(os.path.join(root, store.DIAGNOSTICS_LOG), 4096 * recent)[0]
         if any(line.endswith(said) for line in tail.rstrip(b"\n").split(b"\n")[-recent:]):
             return
     except OSError:
@@ -51,8 +49,13 @@ def log_problem(root: str, agent: str, message: str) -> None:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         # One line an entry, whatever the message quotes (an argument with a newline in it
         # would write a line of its own, and ``log_once`` would never find it said).
-        message = message.replace("\r", "\\r").replace("\n", "\\n")
-        line = f"{stamp} agent={agent or '?'} pid={os.getpid()} {message}\n"
+        line = f"{stamp} agent={agent or '?'} pid={os.getpid()} {_one_line(message)}\n"
         store.append_line(path, line.encode("utf-8", "replace"))
     except Exception:  # noqa: BLE001 - the diagnostics log is best effort by design
         return
+
+
+def _one_line(message: str) -> str:
+    """``message`` as a log line holds it: its CR and LF written as ``\\r`` and ``\\n``."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+

@@ -283,15 +283,13 @@ def _note_both_scopes(configs: list[dict[str, Any]]) -> None:
 
 def _tail(path: str, count: int = ERROR_LINES, limit: int = 64 * 1024) -> list[str]:
     """The last ``count`` lines of the hook error log (reading only its last ``limit`` bytes)."""
+    from agentscan.toolkit.fsutil import read_tail
+
     try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - limit))
-            data = handle.read()
+        data, cut = read_tail(path, limit)
     except OSError:
         return []
     lines = data.decode("utf-8", "replace").splitlines()
-    if size > limit and lines:
+    if cut and lines:
         lines = lines[1:]  # the first one is probably cut
     return [line for line in lines if line.strip()][-count:]

@@ -211,3 +211,14 @@ __all__ = [
     "stat_now",
     "warn_special",
 ]
+
+
+def read_tail(path: str | os.PathLike[str], limit: int) -> tuple[bytes, bool]:
+    """The last ``limit`` bytes of a plain file, and whether the start was cut (stdlib only:
+    the hook reads its error log's tail with it on a mistyped command's every event)."""
+    with open_regular(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        start = max(0, size - limit)
+        handle.seek(start)
+        return handle.read(limit), start > 0
+

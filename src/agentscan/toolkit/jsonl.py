@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import io
-import os
 import zlib
 from pathlib import Path
 from typing import IO, Any, Generator, Iterator, NamedTuple
@@ -350,10 +349,3 @@ def read_head(path: Path, limit: int) -> bytes:
         return handle.read(limit)
 
 
-def read_tail(path: Path, limit: int) -> tuple[bytes, bool]:
-    """The last ``limit`` bytes of a plain file, and whether the start was cut."""
-    with open_regular(path) as handle:
-        size = os.fstat(handle.fileno()).st_size
-        start = max(0, size - limit)
-        handle.seek(start)
-        return handle.read(limit), start > 0

@@ -28,7 +28,8 @@ from cachetools import LRUCache
 
 from agentscan.context import ScanContext
 from agentscan.toolkit.jsonerrors import line_json_error
-from agentscan.toolkit.jsonl import BOM, iter_json_lines, read_tail
+from agentscan.toolkit.fsutil import read_tail
+from agentscan.toolkit.jsonl import BOM, iter_json_lines
 from agentscan.toolkit.laxjson import reparse
 from agentscan.model import Counts, ScanWarning
 from agentscan.providers.codex.counters import Counters

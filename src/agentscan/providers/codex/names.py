@@ -217,7 +217,8 @@ def _read(path: Path, ctx: ScanContext) -> tuple[dict[str, RawEntry], bool] | No
     import orjson
 
     from agentscan.settling import unfinished_line
-    from agentscan.toolkit.jsonl import BOM, read_tail
+    from agentscan.toolkit.fsutil import read_tail
+    from agentscan.toolkit.jsonl import BOM
 
     if not os.path.lexists(path) or ctx.undecodable(path):
         return None
