@@ -89,8 +89,6 @@ def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, un
     tells.  A date, not ``90d``: the option is read tomorrow too.  ``--since`` a week
     before the newest session's last day (its calls are on or before it); when every session
     was active after the window only, ``--until`` the oldest's day (the whole of it)."""
-    from datetime import timedelta
-
     def day_of(value: datetime) -> date:
         # A naive time is local already, as ``astimezone`` takes it; ``None``: the local zone.
         return value.astimezone(zone).date()
@@ -98,7 +96,7 @@ def nearest_usage(last_active: Sequence[datetime], *, since: datetime | None, un
     before = [value for value in last_active if since is not None and value < since]
     if before:
         newest = max(before)
-        start = (day_of(newest) - timedelta(days=6)).isoformat()
+        start = week_up_to(day_of(newest))
         return (f"; the newest session before that range was last active on {day_of(newest).isoformat()}: "
                 f"{dated_option('--since', start, zone)} takes in its last week")
     oldest = min(last_active, default=None)
@@ -122,3 +120,11 @@ def dated_option(option: str, day: str, zone: tzinfo | None) -> str:
     from shlex import quote
 
     return f"{option} {day} --tz {quote(str(zone))}"
+
+
+def week_up_to(day: date) -> str:
+    """The first day of the week that ends on ``day`` (``--since`` it keeps that week)."""
+    from datetime import timedelta
+
+    return (day - timedelta(days=6)).isoformat()
+

@@ -7,14 +7,14 @@ alone (``list``'s hints are on stderr alike)."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta, tzinfo
+from datetime import date, tzinfo
 from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Sequence
 
 from agentscan.cli import render
 from agentscan.cli import term as terminal
 from agentscan.cli.term import Terminal, clean_path, wrap_columns
 from agentscan.cli.tokens_columns import columns_of
-from agentscan.cli.tokens_empty import NAMED, dated_option
+from agentscan.cli.tokens_empty import NAMED, dated_option, week_up_to
 from agentscan.model import sum_usage
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ def fewer_sessions(dates: Sequence[str], zone: tzinfo | None = None) -> str:
     known = [day for day in dates if day != "-"]
     if not known:
         return ""
-    start = (date.fromisoformat(max(known)) - timedelta(days=6)).isoformat()
+    start = week_up_to(date.fromisoformat(max(known)))
     if all(day >= start for day in dates):
         return ""  # the week holds every one: nothing to narrow
     return f"{dated_option('--since', start, zone)} keeps the newest week's, "
