@@ -212,7 +212,7 @@ def test_a_filter_still_says_the_bad_line_that_may_have_hidden_its_own_session(i
 
 def test_what_a_left_out_row_said_of_other_files_or_in_passing_is_still_said() -> None:
     from agentscan.model import SessionRef, SessionRow
-    from agentscan.scan.listing import _still_ours
+    from agentscan.scan.leftout import still_ours
 
     ref = SessionRef("claude", "x", Path("/h/.claude/projects/p/x.jsonl"), 0.0, (Path("/h/.claude/projects/p/x.jsonl"),))
     row = SessionRow("claude", "x", str(ref.path), cwd="/elsewhere")
@@ -221,11 +221,12 @@ def test_what_a_left_out_row_said_of_other_files_or_in_passing_is_still_said() -
         (str(ref.path), "cannot read: busy", None, True),  # passing: a remembered page must know
         ("/h/.cursor/state.vscdb", "Cursor state DB not used (locked)", None, False),  # said once a scan
     ]
-    assert _still_ours(said, ref, row, "cwd") == said[1:]
+    assert still_ours(said, ref, row, "cwd") == said[1:]
 
 
 def test_a_file_of_many_bad_lines_is_counted_not_kept_and_read_twice_counts_once() -> None:
-    from agentscan.context import HELD_PER_FILE, HeldWarnings, WarningSink
+    from agentscan.context import HELD_PER_FILE, HeldWarnings
+    from agentscan.warningsink import WarningSink
 
     sink = WarningSink()
     for _ in range(2):  # discovery, then the row: the same lines again

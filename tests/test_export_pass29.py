@@ -117,7 +117,8 @@ def test_a_deleted_cursor_workspace_chat_is_gone_not_elsewhere(isolated_home: Pa
     # it lies under what Cursor's discovery reads, so the session is gone, without a warning.
     from cursor_builders import make_workspace_db, state_db_path
 
-    from agentscan.export.sqlite import ELSEWHERE, _mark_gone
+    from agentscan.export.sqlite import _mark_gone
+    from agentscan.export.unread import ELSEWHERE, LeftAsTheyWere
     from agentscan.export.run import _roots
     from agentscan.scan.scanner import Scanner
 
@@ -131,7 +132,7 @@ def test_a_deleted_cursor_workspace_chat_is_gone_not_elsewhere(isolated_home: Pa
     db.execute("INSERT INTO sessions VALUES ('cursor:deleted', 'cursor', ?, NULL)", (str(workspace_db),))
     gone, kept = _mark_gone(db, set(), None, "now", (), roots)
     assert (gone, kept) == (1, {})
-    assert ELSEWHERE + "cursor" not in kept
+    assert LeftAsTheyWere("cursor", ELSEWHERE) not in kept
 
 
 def test_quiet_strict_otlp_says_its_own_notes_and_counts_them(isolated_home: Path, tmp_path: Path) -> None:

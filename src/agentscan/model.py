@@ -146,7 +146,7 @@ class SessionRow:
         """No record of the session could be read: an empty transcript, or one of
         nothing but bad lines (each told as a warning).  Its only facts are its
         file's, so ``list`` leaves it out, while its files are small
-        (``listing.NOTHING_BYTES``), rather than show a row of dashes at the top
+        (``leftout.NOTHING_BYTES``), rather than show a row of dashes at the top
         (its mtime is new)."""
         return (self.started_at is None and self.title is None and self.cwd is None and self.model is None
                 and self.tokens is None and self.subagents == 0 and self.counts == _NO_COUNTS)

@@ -1,5 +1,5 @@
 """A warning's JSON, written one way: the library's ``model.ScanWarning`` and the warning
-sink's own records (``context.SinkWarning``, printed by the CLI without the model)."""
+sink's own records (``warningsink.SinkWarning``, printed by the CLI without the model)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from agentscan.timeutil import local_date, shown_time
 if TYPE_CHECKING:
     from decimal import Decimal  # only costs shown as text need it: ``--json`` goes without
 
-    from agentscan.context import SinkWarning
+    from agentscan.warningsink import SinkWarning
     from agentscan.model import ScanWarning, TokenUsage
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

@@ -25,6 +25,7 @@ from agentscan.model import SessionRow
 if TYPE_CHECKING:
     from datetime import tzinfo
 
+    from agentscan.export.unread import LeftAsTheyWere
     from agentscan.scan.listing import ListFilter
     from agentscan.scan.scanner import Scanner
 
@@ -47,8 +48,9 @@ class ExportResult:
     #: tokens (current Cursor builds record no usage), which have no record
     usage_day_sessions: int = 0
     #: sessions of providers none of whose roots exists, by provider: left as they were in an SQLite
-    #: index (not marked gone); in a JSON Lines or CSV file, those the replaced file held
-    unseen: Mapping[str, int] = field(default_factory=dict)
+    #: index (not marked gone); in a JSON Lines or CSV file, those the replaced file held.  An
+    #: index's also counts those left for other reasons (``unread.LeftAsTheyWere``).
+    unseen: Mapping[LeftAsTheyWere, int] = field(default_factory=dict)
     #: rows of an SQLite index deleted because their file is now another session's (``sqlite._drop_merged``)
     merged: int = 0
 
@@ -113,7 +115,9 @@ def export(
                 held = sessions_held(output, fmt, unseen) if unseen else {}
                 written = write_lines(output, lines, before_rename=before_rename)
                 result = _result(output, fmt, written, per_day, len(rows), usage_days)
-                return replace(result, unseen=held)
+                from agentscan.export.unread import LeftAsTheyWere
+
+                return replace(result, unseen={LeftAsTheyWere(name): count for name, count in held.items()})
             from agentscan.export.sqlite import write_sqlite
 
             sessions, gone, kept, merged = write_sqlite(target, rows, usage_days, scope=scope, present_ids=present_ids,

@@ -31,6 +31,7 @@ from agentscan.export.migrations import migrate
 from agentscan.bounds import token_sum
 from agentscan.filemodes import create_private
 from agentscan.export.rows import UsageDay, flat_row, utc_now
+from agentscan.export.unread import ELSEWHERE, UNLISTED, LeftAsTheyWere
 from agentscan.model import SessionRow
 from agentscan.pricing.spend import sum_costs
 
@@ -62,10 +63,9 @@ def write_sqlite(
     roots: Mapping[str, Sequence[str]] | None = None,
     owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
-) -> tuple[int, int, dict[str, int], int]:
+) -> tuple[int, int, dict[LeftAsTheyWere, int], int]:
     """Upsert ``rows``; mark sessions no longer on disk as gone. Returns (sessions, newly gone,
-    sessions of ``unseen`` providers left as they were, by provider, sessions merged into
-    another).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
+    sessions left as they were, by provider and why, sessions merged into another).  ``days_of``: other sessions whose days ``usage_days`` holds whole (shared calls
     credited anew: ``run._merged_as_in_the_whole``); theirs are replaced too.  ``unseen``:
     providers none of whose roots exists (a home not mounted, a disk unplugged): their
     sessions are not gone.  ``owners``: each present session's files, to its id
@@ -96,7 +96,7 @@ def _write(
     present_ids: Iterable[str] | None, days_of: Iterable[str], unseen: Collection[str],
     roots: Mapping[str, Sequence[str]] | None = None, owners: Mapping[str, str] | None = None,
     incomplete: Collection[str] = (),
-) -> tuple[int, int, dict[str, int], int]:
+) -> tuple[int, int, dict[LeftAsTheyWere, int], int]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA busy_timeout=10000")
     migrate(db)
@@ -120,12 +120,6 @@ def _write(
     return len(rows), gone, kept, merged
 
 
-#: ``_mark_gone``'s count of a provider's sessions whose files exist outside this run's roots
-ELSEWHERE = "elsewhere:"
-#: ``_mark_gone``'s count of a provider's sessions not found by a discovery that could not read everything
-UNLISTED = "unlisted:"
-
-
 def _under_any(path: str, roots: Iterable[str]) -> bool:
     from agentscan.toolkit.paths import is_within
 
@@ -134,15 +128,16 @@ def _under_any(path: str, roots: Iterable[str]) -> bool:
 
 def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, unseen: Collection[str],
                roots: Mapping[str, Sequence[str]] | None = None,
-               incomplete: Collection[str] = ()) -> tuple[int, dict[str, int]]:
+               incomplete: Collection[str] = ()) -> tuple[int, dict[LeftAsTheyWere, int]]:
     """Sessions of the exported providers (``scope``; ``None``: all) whose files disappeared get
     ``gone_at`` once; those of ``unseen`` providers are counted instead, by provider, and so
-    are those of ``incomplete`` ones (``UNLISTED``)."""
+    are those of ``incomplete`` ones (``UNLISTED``) and those whose files are elsewhere (``ELSEWHERE``)."""
     count = 0
-    kept: dict[str, int] = {}
+    kept: dict[LeftAsTheyWere, int] = {}
     for (session_id, provider, path) in db.execute("SELECT id, provider, path FROM sessions WHERE gone_at IS NULL").fetchall():
         if provider in unseen and session_id not in present:
-            kept[provider] = kept.get(provider, 0) + 1
+            left = LeftAsTheyWere(provider)
+            kept[left] = kept.get(left, 0) + 1
             continue
         if session_id in present or (scope is not None and provider not in scope):
             continue
@@ -151,12 +146,14 @@ def _mark_gone(db, present: set[str], scope: Collection[str] | None, now: str, u
             # be there, unseen, as the index's pruning knows (``scan.prune``).  One whose file
             # the system says is not there is gone all the same: a folder that stays unreadable
             # must not keep every deleted session of its provider from being told gone.
-            kept[UNLISTED + provider] = kept.get(UNLISTED + provider, 0) + 1
+            left = LeftAsTheyWere(provider, UNLISTED)
+            kept[left] = kept.get(left, 0) + 1
             continue
         if path and roots is not None and not _under_any(path, roots.get(provider, ())) and os.path.lexists(path):
             # Its file is still there, outside this run's roots: a cron job without the
             # shell's CLAUDE_CONFIG_DIR, say.  Not gone; counted, for a warning.
-            kept[ELSEWHERE + provider] = kept.get(ELSEWHERE + provider, 0) + 1
+            left = LeftAsTheyWere(provider, ELSEWHERE)
+            kept[left] = kept.get(left, 0) + 1
             continue
         db.execute("UPDATE sessions SET gone_at = ? WHERE id = ?", (now, session_id))
         count += 1

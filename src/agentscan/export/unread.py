@@ -16,13 +16,35 @@ that reads it writes the rows whole again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Literal, Mapping, NamedTuple
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from agentscan.context import ScanContext
     from agentscan.model import SessionRef
+
+#: why an export left a provider's sessions as they were, not marked gone
+Reason = Literal["no root", "elsewhere", "unlisted"]
+#: none of the provider's roots exists (a home not mounted, a disk unplugged)
+NO_ROOT: Reason = "no root"
+#: their files are still there, outside the provider's roots this run read (``sqlite._mark_gone``)
+ELSEWHERE: Reason = "elsewhere"
+#: not found by a discovery that could not read everything this run (``sqlite._mark_gone``)
+UNLISTED: Reason = "unlisted"
+
+
+class LeftAsTheyWere(NamedTuple):
+    """What a count of an export's sessions left as they were is of: ``provider``'s sessions,
+    left for ``reason`` (``ExportResult.unseen``, said by ``say_left_as_they_were``)."""
+
+    provider: str
+    reason: Reason = NO_ROOT
+
+    def said_order(self) -> tuple[str, str]:
+        """The order the counts are said in, as it always was: a missing root's by its
+        provider's name, the others by their reason's word, then by provider."""
+        return (self.provider if self.reason == NO_ROOT else self.reason, self.provider)
 
 
 def unread_sessions(refs: Iterable[SessionRef], failed: set[str]) -> dict[str, str]:
@@ -52,30 +74,27 @@ def say_unread(ctx: ScanContext, output: Path, fmt: str, unread: Mapping[str, st
                  f"warnings naming their files): {done}")
 
 
-def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapping[str, int]) -> None:
+def say_left_as_they_were(ctx: ScanContext, output: Path, fmt: str, unseen: Mapping[LeftAsTheyWere, int]) -> None:
     """A warning for each count of ``write_sqlite``'s (or a file export's) sessions not found
-    this run and left as they were, not marked gone: by provider, or by ``UNLISTED`` or
-    ``ELSEWHERE`` and provider."""
-    from agentscan.export.sqlite import ELSEWHERE, UNLISTED
+    this run and left as they were, not marked gone (``LeftAsTheyWere``)."""
     from agentscan.toolkit.words import plural
 
     def say(message: str) -> None:
         ctx.warn(str(output), message)
 
-    for key, count in sorted(unseen.items()):
-        if key.startswith(UNLISTED):
-            name = key[len(UNLISTED):]
+    for left, count in sorted(unseen.items(), key=lambda item: item[0].said_order()):
+        name = left.provider
+        if left.reason == UNLISTED:
             say(f"{plural(count, name + ' session')} in the index {'was' if count == 1 else 'were'} not found, and "
                 f"{name}'s discovery could not read everything this run (see its warnings): left as they were, "
                 "not marked gone")
-        elif key.startswith(ELSEWHERE):
-            name = key[len(ELSEWHERE):]
+        elif left.reason == ELSEWHERE:
             say(f"{plural(count, name + ' session')} in the index still {'has its file' if count == 1 else 'have their files'}, "
                 f"outside the {name} roots this run read (`agentscan doctor` shows them; a cron job may lack a variable "
                 f"your shell sets): left as {'it was' if count == 1 else 'they were'}, not marked gone")
         elif fmt != "sqlite":  # the file is replaced: they left it
-            say(f"no {key} root found (`agentscan doctor` shows where it looked): the {plural(count, key + ' session')} "
+            say(f"no {name} root found (`agentscan doctor` shows where it looked): the {plural(count, name + ' session')} "
                 f"the last export held {'is' if count == 1 else 'are'} not in this one")
         else:
-            say(f"no {key} root found (`agentscan doctor` shows where it looked): its {plural(count, 'session')} in the "
+            say(f"no {name} root found (`agentscan doctor` shows where it looked): its {plural(count, 'session')} in the "
                 f"index {'is' if count == 1 else 'are'} left as {'it was' if count == 1 else 'they were'}, not marked gone")

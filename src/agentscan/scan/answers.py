@@ -27,7 +27,7 @@ from agentscan.digests import blake2b
 # ``dataclasses`` (and with it ``inspect``, ``ast``, ``dis``), ``uuid`` and ``json``, and
 # the model makes its dataclasses; together a quarter of a warm ``tokens``.
 if TYPE_CHECKING:
-    from agentscan.context import Captured
+    from agentscan.warningsink import Captured
     from agentscan.scan.scanner import Scanner
 
 _FORMAT = 1

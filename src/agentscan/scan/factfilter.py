@@ -76,7 +76,7 @@ def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> st
     if facts.cwd is None and facts.title is None:
         return None  # perhaps a session that recorded nothing, which ``list`` leaves out unfiltered
     # A filter is failed for certain only on a field the facts know: a row that fails one it
-    # does not know says every warning its read gave (``listing._still_ours``), as the line
+    # does not know says every warning its read gave (``leftout.still_ours``), as the line
     # it skipped may have held that field.
     if (filters.since is not None or filters.until is not None) and facts.updated_at is None:
         return None

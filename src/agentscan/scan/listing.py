@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from agentscan.context import Said, say
+from agentscan.context import say
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, under, wanted_forms
+from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
 from agentscan.scan.mergedrefs import MergedRefs
 from agentscan.scan.liveness import Liveness
 from agentscan.timeutil import CLOCK_SLACK_S, plausible
@@ -203,7 +204,7 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
         if keep is not None and len(best) >= keep and bound is not None and bound < best[0][0]:
             break  # no session left can be newer than the ones kept
         if since is not None and bound is not None and bound < since:
-            _count_rest(refs[index:], filters, liveness, reached, passed)
+            count_rest(refs[index:], filters, liveness, reached, passed)
             break  # refs are in recency order: none after this is recent enough
         if filters.needs_liveness and liveness.of(ref) is not True:
             reached["running"] += 1
@@ -226,22 +227,22 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
             stage, when = ruled.pop(ref.id)
             progress.advance()
             newest = newest if when is None else max(newest or float("-inf"), when)
-            _count_failed(stage, stages, reached, passed)
+            count_failed(stage, stages, reached, passed)
             continue
-        row, said = _read(scanner, ref, liveness, hold=bool(stages))
+        row, said = read_row(scanner, ref, liveness, hold=bool(stages))
         progress.advance()
-        if row.recorded_nothing and _small(scanner, ref):
+        if row.recorded_nothing and files_small(scanner, ref):
             # Why it recorded nothing; a filtered list says it as it says a row it left out's.
             failed = filters.failed_stage(row) if stages else None
-            say(scanner.ctx, said if failed is None else _still_ours(said, ref, row, failed, empty=bool(said) and _empty(scanner, ref)))
+            say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
             blank += 1
             continue
         if row.updated_at is not None:
             newest = max(newest or float("-inf"), row.updated_at.timestamp())
         failed = filters.failed_stage(row)
-        _count_failed(failed, stages, reached, passed)
+        count_failed(failed, stages, reached, passed)
         if failed is not None:
-            say(scanner.ctx, _still_ours(said, ref, row, failed))
+            say(scanner.ctx, still_ours(said, ref, row, failed))
             continue
         say(scanner.ctx, said)
         item = (_place(scanner, ref, row, now), -index, row)
@@ -267,16 +268,6 @@ def select_sessions(scanner: Scanner, *, limit: int | None, filters: ListFilter)
     more = len(ordered) > len(shown) or (not stages and discovered > len(shown))
     return SessionPage(shown, discovered, more, reached, passed,
                        from_epoch(newest) if newest is not None else None, blank)
-
-
-def _count_failed(failed: str | None, stages: tuple[str, ...], reached: dict[str, int], passed: dict[str, int]) -> None:
-    """A session reached every filter up to the one it ``failed`` (``None``: it matched),
-    and passed those before it."""
-    for stage in stages:
-        reached[stage] += 1
-        if stage == failed:
-            return
-        passed[stage] += 1
 
 
 #: at most this many sessions are read to say how old the newest is (``_newest_unparsed``)
@@ -311,17 +302,6 @@ def _newest_unparsed(scanner: Scanner, refs: Sequence[SessionRef], newest: float
     return newest
 
 
-#: a session that recorded nothing is left out of ``list`` only while its files are this
-#: small: an empty transcript, a few bad lines.  A larger one that yielded nothing was not
-#: read (a permission, a provider's bug: each told as a warning), and may hold real work.
-NOTHING_BYTES = 64 * 1024
-
-
-def _small(scanner: Scanner, ref: SessionRef) -> bool:
-    stats = (scanner.ctx.stat(path) for path in ref.read_files)
-    return sum(stat.st_size for stat in stats if stat is not None) <= NOTHING_BYTES
-
-
 def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     """Every session matching ``filters``, newest first, not clamped (``Scanner.all_rows``)."""
     liveness = Liveness(pid=filters.pid)
@@ -330,61 +310,11 @@ def every_row(scanner: Scanner, filters: ListFilter) -> list[SessionRow]:
     scanner.prefetch_rows(refs, every=True)
     rows = []
     for ref in refs:
-        row, said = _read(scanner, ref, liveness, hold=bool(filters.active_stages))
+        row, said = read_row(scanner, ref, liveness, hold=bool(filters.active_stages))
         scanner.ctx.progress.advance()
         failed = filters.failed_stage(row)
-        say(scanner.ctx, said if failed is None else _still_ours(said, ref, row, failed, empty=bool(said) and _empty(scanner, ref)))
+        say(scanner.ctx, said if failed is None else still_ours(said, ref, row, failed, empty=bool(said) and files_empty(scanner, ref)))
         if failed is None:
             rows.append(row)
     rows.sort(key=lambda r: (r.updated_at is not None, r.updated_at or datetime.min), reverse=True)
     return rows
-
-
-def _read(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: bool) -> tuple[SessionRow, Sequence[Said]]:
-    """``ref``'s row, and (``hold``: a filter may leave it out) what reading it said, held
-    back for the caller to say if the row is listed; else said as it is read."""
-    if not hold:
-        return scanner.row(ref).with_changes(running=liveness.of(ref)), ()
-    with scanner.ctx.held_warnings() as held:
-        row = scanner.row(ref).with_changes(running=liveness.of(ref))
-    return row, held.said
-
-
-def _empty(scanner: Scanner, ref: SessionRef) -> bool:
-    """Whether every file of the session is empty (an aborted start): it holds no field a
-    filter tests, so a filter that left it out did not leave it out for want of one."""
-    stats = [scanner.ctx.stat(path) for path in ref.read_files]
-    return bool(stats) and all(stat is not None and stat.st_size == 0 for stat in stats)
-
-
-def _still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: str, *, empty: bool = False) -> Sequence[Said]:
-    """What reading a row a filter left out said that the list must still say.
-
-    A bad line in another project's transcript is not this list's (a cron job on one
-    project stays quiet), but these are: what the row's read said about anything but its
-    own files (a database, a root: said once a scan, and other rows depend on it);
-    anything ``passing`` (the row may be wrong only this time: a remembered page must
-    not be kept); and everything, when the field the filter tested is unknown (the bad
-    line may have held the cwd or the time that would have listed it), but of a session
-    whose files are ``empty``: there was no line to hold it."""
-    if not said:
-        return said
-    unknown = not empty and ((failed == "cwd" and not row.cwd) or (failed in ("since", "until") and row.updated_at is None)
-               or (failed == "grep" and not (row.title or row.cwd or row.model)))
-    if unknown:
-        return said
-    own = {str(path) for path in ref.read_files}
-    if ref.path is not None:
-        own.add(str(ref.path))
-    return [warning for warning in said if warning[3] or warning[0] not in own]
-
-
-def _count_rest(refs: Sequence[SessionRef], filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:
-    """Sessions skipped as too old still count in the explanation: they fail ``since``."""
-    for ref in refs:
-        if filters.needs_liveness:
-            reached["running"] += 1
-            if liveness.of(ref) is not True:
-                continue
-            passed["running"] += 1
-        reached["since"] += 1

@@ -34,11 +34,12 @@ from agentscan.digests import blake2b
 # A census stamp is all a remembered answer needs (``scan.answers``): the stored
 # discovery's imports (orjson, the model's dataclasses) wait for a ``DiscoveryMemo``.
 if TYPE_CHECKING:
-    from agentscan.context import Captured, ScanContext
+    from agentscan.context import ScanContext
     from agentscan.model import ScanWarning, SessionRef
     from agentscan.scan.memorefs import MemoRefs, TopRefs
     from agentscan.providers.base import Provider
     from agentscan.scan.cache import Cache
+    from agentscan.warningsink import Captured
 
 _FORMAT = 1
 

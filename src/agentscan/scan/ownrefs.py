@@ -92,7 +92,7 @@ class OwnRefs:
                     self._discover(provider)
                 cwds |= provider.known_cwds(ctx)
         # But what could not be read this time may have hidden the cwd: the row that asked
-        # must not be kept, and the command says why (as ``listing._still_ours`` does).
+        # must not be kept, and the command says why (as ``leftout.still_ours`` does).
         say(ctx, [warning for warning in held.said if warning[3]])
         return cwds
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
-from agentscan.context import CAPTURE_LIMIT, Captured, guarded_row, legible, say
+from agentscan.context import guarded_row, legible, say
 from agentscan.model import ScanWarning, SessionRef, SessionRow
 from agentscan.scan.rowstore import row_document, row_of_document
+from agentscan.warningsink import CAPTURE_LIMIT, Captured
 
 if TYPE_CHECKING:
     from agentscan.scan.rowbuild import BuiltRow

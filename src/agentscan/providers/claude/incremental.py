@@ -34,13 +34,14 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from agentscan.context import CAPTURE_LIMIT, ScanContext
+from agentscan.context import ScanContext
 from agentscan.model import ScanWarning
 from agentscan.providers.claude.filescan import FileScan, scan_file
 from agentscan.providers.claude.dedupe import CallDeduper
 from agentscan.providers.claude.usage import C_ORDER, C_SESSION_ID, Call
 from agentscan.toolkit.jsonl import crc_between
 from agentscan.toolkit.valuewarnings import ValueCounts, told_by_tally
+from agentscan.warningsink import CAPTURE_LIMIT
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.discovery import SessionFiles

@@ -36,8 +36,9 @@ from typing import TYPE_CHECKING
 import orjson
 
 from agentscan import bounds
-from agentscan.context import Captured, ScanContext
+from agentscan.context import ScanContext
 from agentscan.sealing import seal, unseal
+from agentscan.warningsink import Captured
 from agentscan.toolkit.fsutil import changed_since
 from agentscan.toolkit.jsonl import ReadProgress, crc_between
 from agentscan.toolkit.valuewarnings import ValueCounts, told_by_tally

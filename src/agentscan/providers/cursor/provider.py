@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Collection, Iterable
 
 from agentscan.context import ScanContext
 from agentscan.providers.base import Provider
@@ -25,20 +25,6 @@ if TYPE_CHECKING:  # a command imports only what it runs (see ``claude.provider`
     from agentscan.bounds import Bounds
     from agentscan.detailmodel import SessionDetail
     from agentscan.providers.cursor.discovery import TranscriptSet
-    from agentscan.providers.cursor.row import StoreFacts
-    from agentscan.providers.cursor.usage import SessionUsage
-    from agentscan.providers.cursor.transcript import TranscriptSummary
-
-
-class _Assembled(NamedTuple):
-    """A row and what was read to build it (a NamedTuple: ``list`` creates this class
-    on every run but builds one only for a changed session; a dataclass costs ten
-    times as much to create)."""
-
-    row: SessionRow
-    facts: StoreFacts
-    children: tuple[str, ...]
-    usage: SessionUsage
 
 
 #: what discovery reads in each ``workspaceStorage/<hash>/`` (``workspace.py``)
@@ -204,114 +190,12 @@ class CursorProvider(Provider):
         cwds.update(info.fs_path for info in state_db(ctx).composers().values() if info.fs_path)
         return cwds
 
-    # -- rows ------------------------------------------------------------
+    # -- rows (``assembly``, imported only when a row is built) ------------
 
-    def _assemble(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
-        from agentscan.providers.cursor.agentkv import conversation_counts
-        from agentscan.providers.cursor.children import family
-        from agentscan.providers.cursor.row import (
-            display_path, header_folder, mtime_time, store_facts, top_model, workspace_folder,
-        )
-        from agentscan.providers.cursor.statedb import state_db
-        from agentscan.providers.cursor.usage import session_usage
-        from agentscan.model import Counts, SessionRow
-        from agentscan.timeutil import newest
+    def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
+        from agentscan.providers.cursor.assembly import assemble
 
-        from agentscan.providers.cursor.ide import first_prompt
-        from agentscan.providers.cursor.cwd import slug_names
-        from agentscan.providers.cursor.transcript import summarize
-
-        files: TranscriptSet | None = ref.hint.transcripts
-        db = state_db(ctx)
-        if ref.hint.store is not None or ref.hint.workspace is not None:
-            return self._assemble_standalone(ref, ctx)
-        facts = store_facts(ref.native_id, ctx)
-        children = family(ctx).children(ref.native_id)
-        usage = session_usage(ref.native_id, children, db)
-        common: dict[str, Any] = dict(
-            provider=self.name,
-            native_id=ref.native_id,
-            path=display_path(files, db),
-            model=facts.model() or top_model(usage.own),
-            tokens=usage.tokens(),
-            subagents=len(children),
-        )
-        if files is None:
-            stats, info = usage.own, facts.composer
-            started = facts.started() or stats.first_ts
-            counts, title = Counts(stats.prompts, stats.responses, stats.tool_calls), None
-            if stats.textless:
-                # Newer builds keep the turns' text in agentKv rows, by request id.
-                prompts, responses, tools, title = conversation_counts(stats.requests, db)
-                counts = Counts(prompts, responses, max(tools, stats.tool_calls))
-            row = SessionRow(
-                **common,
-                title=facts.title() or title or (first_prompt(info, db) if info else None),
-                cwd=(info.fs_path if info else None) or workspace_folder(ref.native_id, ctx) or header_folder(facts, ctx),
-                started_at=started,
-                # The bubbles' times too: ``lastUpdatedAt`` may stay at the composer's creation.
-                updated_at=newest(facts.updated(), stats.last_ts, started),
-                counts=counts,
-            )
-            return _Assembled(row, facts, children, usage)
-        # The project folder is named after the workspace (a slug): a folder the tools
-        # searched is not taken for it when one above it has that name (``cwd.CwdGuess``).
-        summary = summarize(files.main, ctx, None if files.in_empty_window else slug_names(files.project))
-        row = SessionRow(
-            **common,
-            title=facts.title() or summary.first_prompt,
-            cwd=self._cwd(facts, summary, files, ctx),
-            started_at=facts.started() or summary.first_ts,
-            # The transcript's mtime only when nothing recorded a time (a copied
-            # home has every mtime at the copy time: docs/cli.md, "UPDATED").
-            updated_at=newest(facts.updated(), summary.last_ts, usage.own.last_ts, facts.started()) or mtime_time(files),
-            counts=Counts(summary.prompts, summary.responses, summary.tool_calls),
-        )
-        return _Assembled(row, facts, children, usage)
-
-    def _assemble_standalone(self, ref: SessionRef, ctx: ScanContext) -> _Assembled:
-        """A CLI store or a workspace-only composer (``standalone.py``)."""
-        from agentscan.providers.cursor.chats import chat_meta
-        from agentscan.providers.cursor.row import StoreFacts
-        from agentscan.providers.cursor.standalone import store_row, workspace_row
-        from agentscan.providers.cursor.statedb import state_db
-        from agentscan.providers.cursor.usage import SessionUsage, session_usage
-
-        hint = ref.hint
-        facts = StoreFacts(None, None, chat_meta(ref.native_id, ctx))
-        if hint.workspace is not None:
-            return _Assembled(workspace_row(ref.native_id, hint.workspace), facts, (), SessionUsage(hint.workspace.stats, {}))
-        # A CLI subagent's chat records no tokens: its part is empty, but it is counted.
-        children = self._children(ref, ctx)
-        usage = session_usage(ref.native_id, children, state_db(ctx))
-        row = store_row(ref.native_id, hint.store, ctx, subagents=len(children), tokens=usage.tokens())
-        return _Assembled(row, facts, children, usage)
-
-    @staticmethod
-    def _children(ref: SessionRef, ctx: ScanContext) -> tuple[str, ...]:
-        from agentscan.providers.cursor.children import family
-
-        return () if ref.hint.workspace is not None else family(ctx).children(ref.native_id)
-
-    @staticmethod
-    def _cwd(facts: StoreFacts, summary: TranscriptSummary, files: TranscriptSet, ctx: ScanContext) -> str | None:
-        """Workspace ``fsPath``, the CLI's ``meta.json`` cwd, the workspace DB
-        that lists the composer, then tool evidence."""
-        from agentscan.providers.cursor.row import header_folder, workspace_folder
-        from agentscan.providers.cursor.transcript import add_tool_evidence
-
-        if facts.composer is not None and facts.composer.fs_path:
-            return facts.composer.fs_path
-        if facts.chat is not None and facts.chat.cwd:
-            return facts.chat.cwd
-        folder = workspace_folder(files.native_id, ctx) or header_folder(facts, ctx)
-        if folder:
-            return folder
-        guess = summary.cwd
-        if guess.working_directory is None:
-            for sub in files.subagents:  # children only when the parent named no working_directory
-                add_tool_evidence(sub.path, ctx, guess)
-        return guess.best()
+        return assemble(ref, ctx).row
 
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
         from agentscan.providers.cursor.detail import delegated_kinds  # (the Task calls of its transcripts)
@@ -319,14 +203,12 @@ class CursorProvider(Provider):
         files = ref.hint.transcripts
         return {} if files is None else {run: kind for run, kind in delegated_kinds(files, ctx).items() if run in runs}
 
-    def row(self, ref: SessionRef, ctx: ScanContext) -> SessionRow:
-        return self._assemble(ref, ctx).row
-
     # -- show ------------------------------------------------------------
 
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.detailmodel import SubagentInfo
         from agentscan.providers.cursor.agentkv import conversation_events
+        from agentscan.providers.cursor.assembly import assemble
         from agentscan.providers.cursor.row import child_model
         from agentscan.providers.cursor.standalone import stream_store, stream_workspace
         from agentscan.providers.cursor.statedb import state_db
@@ -336,7 +218,7 @@ class CursorProvider(Provider):
         from agentscan.toolkit.detail import DetailCollector
 
         files: TranscriptSet | None = ref.hint.transcripts
-        found = self._assemble(ref, ctx)
+        found = assemble(ref, ctx)
         info = found.facts.composer
         db = state_db(ctx)
         collector = DetailCollector(bounds)
@@ -379,6 +261,7 @@ class CursorProvider(Provider):
     # -- tokens ----------------------------------------------------------
 
     def usage(self, refs: Iterable[SessionRef], ctx: ScanContext) -> list[UsageEntry]:
+        from agentscan.providers.cursor.children import family
         from agentscan.providers.cursor.row import top_model
         from agentscan.providers.cursor.statedb import state_db
         from agentscan.providers.cursor.usage import SessionUsage, session_usage
@@ -389,8 +272,8 @@ class CursorProvider(Provider):
             if ref.hint.workspace is not None:
                 usage = SessionUsage(ref.hint.workspace.stats, {})
                 entries.extend(usage.entries(ref.native_id, db, top_model(ref.hint.workspace.stats)))
-                continue
-            children = self._children(ref, ctx)
+                continue  # a workspace-only composer has no delegated runs
+            children = family(ctx).children(ref.native_id)
             info = db.composers().get(ref.native_id)
             usage = session_usage(ref.native_id, children, db)
             entries.extend(usage.entries(ref.native_id, db, info.model if info else None))

@@ -1,0 +1,119 @@
+"""What ``hooks install|uninstall`` say of a change (``hooks_commands``): each file's lines,
+the ``--dry-run`` summary, the ``--json`` record, and the warnings of a hook installed in
+two configs.  Imported only by those two commands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from agentscan.hooks.install import Plan
+    from agentscan.model import ScanWarning
+
+
+def dry_run_summary(plans: list[Plan], agent: str, *, install: bool) -> str:
+    """``--dry-run``'s one line: what the diff would do, file by file, and that nothing
+    was written (``dry run: would add agentscan's hook to 20 claude events in PATH; nothing
+    written``)."""
+    from agentscan.cli.render import plural
+
+    said = []
+    for plan in plans:
+        if not install:
+            what = f"remove agentscan's hook from {plural(len(plan.events), agent + ' event')}"
+        elif plan.added:
+            what = f"add agentscan's hook to {plural(len(plan.added), agent + ' event')}"
+        else:
+            what = f"change agentscan's hook entries in {plural(len(plan.events), agent + ' event')}"
+        said.append(f"{what} in {plan.path}" + (" (and remove the file)" if plan.removes_file else ""))
+    return f"dry run: would {'; would '.join(said)}; nothing written"
+
+
+def change_lines(plan: Plan, agent: str, install: bool, saved: Path | None, emptied: list[Path]) -> list[str]:
+    """What one file's change is said to be: every entry of ours an install did not just
+    add (a command updated, an entry widened, a second copy removed) is named."""
+    from agentscan.cli.render import plural
+
+    if not install:
+        lines = [f"agentscan hook removed from {plural(len(plan.events), agent + ' event')} in {plan.path}"]
+    elif plan.added:
+        lines = [f"agentscan hook added to {plural(len(plan.added), agent + ' event')} in {plan.path}"]
+    else:
+        lines = [f"agentscan hook entries changed in {plural(len(plan.events), agent + ' event')} in {plan.path}"]
+    from agentscan.cli.term import clean
+
+    for (action, written, matcher_written), events in _by_entry(plan).items():
+        # Written by whoever edited the file: an escape sequence there is shown, not obeyed.
+        command, matcher = clean(written), None if matcher_written is None else clean(matcher_written)
+        where = ", ".join(clean(event) for event in events) if len(events) <= 5 else f"{len(events)} events"
+        if action == "updated":
+            lines.append(f"updated agentscan's command in {where} (it was {command})")
+        elif action == "widened" and agent == "claude":
+            lines.append(f"moved agentscan's entry in {where} out of the matcher group \"{matcher}\", which runs "
+                         f"it only for what that matches, into a group that matches everything: {command}")
+        elif action == "widened":
+            lines.append(f"removed the matcher \"{matcher}\" from agentscan's entry in {where}, which ran it "
+                         f"only for what that matches: {command}")
+        else:
+            under = f" (under the matcher \"{matcher}\")" if matcher is not None else ""
+            lines.append(f"removed a second agentscan entry from {where}{under}, which would have "
+                         f"captured each event twice: {command}")
+    if saved is not None:
+        lines.append(f"the previous version is kept in {saved}")
+        if plan.relaid and plan.after is not None:
+            lines.append(f"note: {plan.path} was laid out by hand; it is written back as JSON in its own "
+                         "indentation, with the same values (its bytes are in that backup)")
+    if plan.removes_file:
+        lines.append(f"removed {plan.path}: it held nothing but agentscan's hooks")
+    lines.extend(f"removed {directory}: the install had created it, and it is empty now" for directory in emptied)
+    return lines
+
+
+def _by_entry(plan: Plan) -> dict[tuple[str, str, str | None], list[str]]:
+    """The replaced entries grouped by what was done to which command: one line for the
+    20 events whose old command was updated, not 20 lines."""
+    grouped: dict[tuple[str, str, str | None], list[str]] = {}
+    for replaced in plan.replaced:
+        grouped.setdefault((replaced.action, replaced.command, replaced.matcher), []).append(replaced.event)
+    return grouped
+
+
+def change_json(plan: Plan, saved: Path | None, emptied: list[Path], diff: str | None) -> dict:
+    return {"path": str(plan.path), "events": list(plan.events), "backup": None if saved is None else str(saved),
+            "removed_file": plan.removes_file, "removed_dirs": [str(path) for path in emptied],
+            "relaid": plan.relaid, "diff": diff,
+            "added": list(plan.added), "replaced": [replaced.to_json() for replaced in plan.replaced]}
+
+
+def elsewhere_warnings(agent: str, scope: str, path: Path, home: Path, cwd: Path, home_given: Path | None
+                        ) -> list[ScanWarning]:
+    """Installed for the user and in this project too: the agent runs both, so every event
+    can be stored twice. Said, not refused (the user may be moving from one to the other).
+    Each way out is a whole command, with the ``--home`` this one was given for the user
+    scope (run without it, it would uninstall from the real home's config instead), and
+    the file it changes named beside it: ``path`` is the one this install wrote to."""
+    from agentscan.cli.render import plural
+    from agentscan.cli.state import home_option
+    from agentscan.hooks.install import installed_elsewhere
+    from agentscan.model import ScanWarning
+
+    def uninstall(where: str) -> str:
+        command = f"`agentscan hooks uninstall {agent} --scope {where}{home_option(home_given) if where == 'user' else ''}`"
+        return command if where == "user" else f"{command} in {cwd}"  # a project's config is the current directory's
+
+    name = {"claude": "Claude Code", "cursor": "Cursor"}[agent]
+    warnings = []
+    for other in installed_elsewhere(agent, scope, home=home, cwd=cwd):
+        if other.scope == scope:  # a project's shared settings.json, which an older agentscan wrote to
+            fix = (f"run {uninstall(scope)}, which removes agentscan's entries from both {other.path} and {path}, "
+                   "then install again in the scope you want")
+        else:
+            fix = (f"run {uninstall(other.scope)} to remove it from {other.path}, "
+                   f"or {uninstall(scope)} to remove it from {path}")
+        warnings.append(ScanWarning(str(other.path), (
+            f"agentscan's hook is also installed in this file ({plural(other.events, agent + ' event')}), not only "
+            f"in {path}: {name} runs the hooks of both, so each event can be captured twice; to keep one, {fix}")))
+    return warnings

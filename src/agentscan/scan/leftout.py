@@ -1,0 +1,92 @@
+"""The sessions ``list`` (and ``export``) leave out, and what is still said of them.
+
+A row a filter leaves out is read with its warnings held back (``read_row``): a bad
+line in another project's transcript is not this list's, but some of what the read
+said still is (``still_ours``).  A session that recorded nothing is left out while its
+files are small (``files_small``).  Each one left out is counted at the filter it
+failed (``count_failed``, ``count_rest``), for ``SessionPage.emptied_by``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from agentscan.context import Said
+    from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.listing import ListFilter
+    from agentscan.scan.liveness import Liveness
+    from agentscan.scan.scanner import Scanner
+
+
+#: a session that recorded nothing is left out of ``list`` only while its files are this
+#: small: an empty transcript, a few bad lines.  A larger one that yielded nothing was not
+#: read (a permission, a provider's bug: each told as a warning), and may hold real work.
+NOTHING_BYTES = 64 * 1024
+
+
+def files_small(scanner: Scanner, ref: SessionRef) -> bool:
+    """Whether ``ref``'s files are small enough, at ``NOTHING_BYTES``, to leave out a row
+    that recorded nothing."""
+    stats = (scanner.ctx.stat(path) for path in ref.read_files)
+    return sum(stat.st_size for stat in stats if stat is not None) <= NOTHING_BYTES
+
+
+def read_row(scanner: Scanner, ref: SessionRef, liveness: Liveness, *, hold: bool) -> tuple[SessionRow, Sequence[Said]]:
+    """``ref``'s row, and (``hold``: a filter may leave it out) what reading it said, held
+    back for the caller to say if the row is listed; else said as it is read."""
+    if not hold:
+        return scanner.row(ref).with_changes(running=liveness.of(ref)), ()
+    with scanner.ctx.held_warnings() as held:
+        row = scanner.row(ref).with_changes(running=liveness.of(ref))
+    return row, held.said
+
+
+def files_empty(scanner: Scanner, ref: SessionRef) -> bool:
+    """Whether every file of the session is empty (an aborted start): it holds no field a
+    filter tests, so a filter that left it out did not leave it out for want of one."""
+    stats = [scanner.ctx.stat(path) for path in ref.read_files]
+    return bool(stats) and all(stat is not None and stat.st_size == 0 for stat in stats)
+
+
+def still_ours(said: Sequence[Said], ref: SessionRef, row: SessionRow, failed: str, *, empty: bool = False) -> Sequence[Said]:
+    """What reading a row a filter left out said that the list must still say.
+
+    A bad line in another project's transcript is not this list's (a cron job on one
+    project stays quiet), but these are: what the row's read said about anything but its
+    own files (a database, a root: said once a scan, and other rows depend on it);
+    anything ``passing`` (the row may be wrong only this time: a remembered page must
+    not be kept); and everything, when the field the filter tested is unknown (the bad
+    line may have held the cwd or the time that would have listed it), but of a session
+    whose files are ``empty``: there was no line to hold it."""
+    if not said:
+        return said
+    unknown = not empty and ((failed == "cwd" and not row.cwd) or (failed in ("since", "until") and row.updated_at is None)
+               or (failed == "grep" and not (row.title or row.cwd or row.model)))
+    if unknown:
+        return said
+    own = {str(path) for path in ref.read_files}
+    if ref.path is not None:
+        own.add(str(ref.path))
+    return [warning for warning in said if warning[3] or warning[0] not in own]
+
+
+def count_failed(failed: str | None, stages: tuple[str, ...], reached: dict[str, int], passed: dict[str, int]) -> None:
+    """A session reached every filter up to the one it ``failed`` (``None``: it matched),
+    and passed those before it."""
+    for stage in stages:
+        reached[stage] += 1
+        if stage == failed:
+            return
+        passed[stage] += 1
+
+
+def count_rest(refs: Sequence[SessionRef], filters: ListFilter, liveness: Liveness, reached: dict[str, int], passed: dict[str, int]) -> None:
+    """Sessions skipped as too old still count in the explanation: they fail ``since``."""
+    for ref in refs:
+        if filters.needs_liveness:
+            reached["running"] += 1
+            if liveness.of(ref) is not True:
+                continue
+            passed["running"] += 1
+        reached["since"] += 1

@@ -1,0 +1,150 @@
+"""Where a scan's warnings go (``ScanContext.warnings``): bounded per file, deduplicated,
+and captured with a result computed meanwhile (``WarningSink.capture``), to be kept with it
+and said again when it is reused.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
+
+from agentscan.fsview import legible
+from agentscan.warningjson import warning_json
+
+# The model (its dataclasses) is imported where a warning is made: a remembered answer
+# (``scan.answers``) is printed without it (``SinkWarning``).
+if TYPE_CHECKING:
+    from agentscan.model import ScanWarning
+
+# After this many warnings for one file, further ones are counted, not kept:
+# a 2 GB file of garbage must not become 2 GB of warnings.
+_PER_FILE_WARNINGS = 20
+#: warnings a result is kept with (``WarningSink.capture``)
+CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
+
+
+class Captured(list["ScanWarning"]):
+    """Warnings raised while a result was computed, in the order they came (repeats
+    too: said again into a new sink, they fold exactly as they did the first time)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        #: more came than ``limit``: a result stored with these would lose some
+        self.overflowed = False
+        #: one says something could not be read *this time* (``ScanContext.warn(passing=True)``):
+        #: a result computed meanwhile is not kept for later runs, which would repeat the failure
+        self.passing = False
+        #: the paths those passing warnings named (an export keeps what it had of their sessions)
+        self.passing_paths: set[str] = set()
+
+    def take(self, warning: ScanWarning | None, passing: bool = False, path: str | None = None) -> None:
+        """``warning`` is ``None`` only when no capture open has room for it (not made);
+        ``path``: what it names, kept when it is ``passing``."""
+        if passing:
+            self.passing = True
+            if path is not None:
+                self.passing_paths.add(path)
+        if warning is not None and len(self) < self.limit:
+            self.append(warning)
+        else:
+            self.overflowed = True
+
+
+class SinkWarning(NamedTuple):
+    """A warning as the sink keeps it: a ``ScanWarning`` is made only when asked for
+    (``WarningSink.items``).  The CLI prints these: a remembered answer's warnings are
+    said again, and printed, without the model's dataclasses (``scan.answers``)."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return warning_json(self.path, self.message, self.line)
+
+
+class WarningSink:
+    """Collects warnings, bounded per file and deduplicated."""
+
+    def __init__(self) -> None:
+        self._items: list[SinkWarning] = []
+        self._seen: set[tuple[str, int | None, str]] = set()
+        self._per_file: dict[str, int] = {}
+        self._suppressed: dict[str, int] = {}
+        #: the last line counted past a file's listed warnings (``add``)
+        self._counted_upto: dict[str, int] = {}
+        self._captures: list[Captured] = []
+
+    @contextmanager
+    def capture(self, limit: int = CAPTURE_LIMIT) -> Iterator[Captured]:
+        """Collect the warnings raised inside the block (to cache with a result), at most
+        ``limit`` of them (``Captured.overflowed`` says when more came)."""
+        captured = Captured(limit)
+        self._captures.append(captured)
+        try:
+            yield captured
+        finally:
+            # By identity: two captures can hold equal lists.
+            self._captures = [c for c in self._captures if c is not captured]
+
+    def add(self, path: object, message: str, line: int | None = None, *, passing: bool = False) -> None:
+        key_path = legible(str(path))
+        if self._captures:  # a result being computed keeps them: the model is imported then anyway
+            self._capture(key_path, message, line, passing)
+        count = self._per_file.get(key_path, 0)
+        if count >= _PER_FILE_WARNINGS and line is not None:
+            # Past a file's listed warnings a count is kept, not a key a line: a 2 GB file of
+            # garbage must not become millions of keys (a million bad lines took 300 MB and
+            # 16 s).  A line at or before the last one counted is the file read again (its
+            # discovery, then its row): a repeat, as a key would have told.
+            if line <= self._counted_upto.get(key_path, 0):
+                return
+            self._counted_upto[key_path] = line
+            self._per_file[key_path] = count + 1
+            self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
+            return
+        message = legible(message)
+        key = (key_path, line, message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        count = self._per_file.get(key_path, 0)
+        self._per_file[key_path] = count + 1
+        if count >= _PER_FILE_WARNINGS:
+            self._suppressed[key_path] = self._suppressed.get(key_path, 0) + 1
+            return
+        self._items.append(SinkWarning(key_path, message, line))
+
+    def _capture(self, key_path: str, message: str, line: int | None, passing: bool) -> None:
+        """``Captured.take`` for every capture open, the warning made once, and not at all
+        while every capture is full (a file of a million bad lines)."""
+        warning = None
+        if any(len(captured) < captured.limit for captured in self._captures):
+            from agentscan.model import ScanWarning
+
+            warning = ScanWarning(key_path, legible(message), line)
+        for captured in self._captures:
+            captured.take(warning, passing, key_path)
+
+    def extend(self, warnings: list[ScanWarning]) -> None:
+        for warning in warnings:
+            self.add(warning.path, warning.message, warning.line)
+
+    @property
+    def items(self) -> list[ScanWarning]:
+        listed = self.listed()
+        if not listed:
+            return []
+        from agentscan.model import ScanWarning
+
+        return [ScanWarning(*warning) for warning in listed]
+
+    def listed(self) -> list[SinkWarning]:
+        """``items`` as the sink keeps them (what the CLI prints)."""
+        extra = [SinkWarning(path, f"{count} more warnings for this file were not listed")
+                 for path, count in self._suppressed.items()]
+        return self._items + extra
+
+    def __len__(self) -> int:
+        return len(self._items) + len(self._suppressed)
