@@ -142,11 +142,11 @@ def test_a_command_s_warning_wraps_on_a_terminal(isolated_home: Path, tty) -> No
     (rollout,) = (isolated_home / ".codex").rglob("rollout-*019ab7c1*.jsonl")
     rollout.write_bytes(b"")  # one warning: an empty file
     tty(50)
-    _, _, err = run("list")
+    _, _, err = run("list", "--verbose")  # (without it an empty file is only counted: pass 44)
     lines = err.splitlines()
     at = lines.index("warning:")  # the path, longer than a line, goes on one of its own
     assert lines[at + 1:at + 3] == [f"  {rollout}:", "  empty file"], err
-    _, _, err = run("list", env={"COLUMNS": "400"})
+    _, _, err = run("list", "--verbose", env={"COLUMNS": "400"})
     assert f"warning: {rollout}: empty file" in err.splitlines(), err
 
 

@@ -16,6 +16,12 @@ from collections.abc import Iterable
 from typing import Protocol
 
 TRUNCATED_LAST_LINE = "truncated last line skipped (file still being written?)"
+#: ``TRUNCATED_LAST_LINE`` as said of a file still for ``SETTLING_SECONDS``: months after a
+#: crash, "still being written?" would be asked of it on every run.  Said when the warning
+#: is shown (``shown_message``), not when the line was read: a warning kept in the index
+#: and said again on a warm run follows the file's age then.  The leading words are the
+#: same (``doctor`` groups by them, scripts may match them).
+TRUNCATED_SETTLED = "truncated last line skipped (the file ends mid-record)"
 #: a last line of NUL bytes alone: what a crash leaves when the file's size was set before
 #: its data reached the disk.  No writer is coming back: it counts for ``--strict`` at once.
 NUL_PADDING = "NUL bytes at the end skipped (left by a crash?)"
@@ -41,10 +47,20 @@ class _Said(Protocol):
 def still_being_written(warning: _Said, now: float | None = None) -> bool:
     """Whether ``warning`` is a truncated last line of a file written to in the last
     ``SETTLING_SECONDS`` (a file that cannot be read now is not: it counts)."""
-    if warning.message != TRUNCATED_LAST_LINE:
-        return False
+    return warning.message == TRUNCATED_LAST_LINE and _written_lately(warning.path, now)
+
+
+def shown_message(path: str, message: str, now: float | None = None) -> str:
+    """``message`` as said now of ``path``: a truncated last line of a file no longer
+    written to is ``TRUNCATED_SETTLED``; any other message as it is."""
+    if message != TRUNCATED_LAST_LINE or _written_lately(path, now):
+        return message
+    return TRUNCATED_SETTLED
+
+
+def _written_lately(path: str, now: float | None) -> bool:
     try:
-        written = os.stat(warning.path).st_mtime
+        written = os.stat(path).st_mtime
     except (OSError, ValueError):
         return False
     return (time.time() if now is None else now) - written < SETTLING_SECONDS

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from agentscan.fsview import legible
+from agentscan.settling import shown_message
 from agentscan.warningjson import warning_json
 
 # The model (its dataclasses) is imported where a warning is made: a remembered answer
@@ -141,10 +142,14 @@ class WarningSink:
         return [ScanWarning(*warning) for warning in listed]
 
     def listed(self) -> list[SinkWarning]:
-        """``items`` as the sink keeps them (what the CLI prints)."""
+        """``items`` as the sink keeps them (what the CLI prints), each worded as said now
+        (``settling.shown_message``: a truncated last line by its file's age at this moment,
+        though the warning was kept in the index when the file was young)."""
+        shown = [warning._replace(message=worded) if (worded := shown_message(*warning[:2])) != warning.message
+                 else warning for warning in self._items]
         extra = [SinkWarning(path, f"{count} more warnings for this file were not listed")
                  for path, count in self._suppressed.items()]
-        return self._items + extra
+        return shown + extra
 
     def __len__(self) -> int:
         return len(self._items) + len(self._suppressed)

@@ -162,6 +162,11 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
         newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
         return f"no sessions updated since {since_text} ({count:,} older{newest})"
     if stage == "until":
+        if since_text is not None:
+            # Both bounds: the sessions ``--since`` left out are not "later", and all of them
+            # (not just those past ``--until``) say where the sessions are.
+            before = page.reached.get("since", 0) - page.passed.get("since", 0)
+            return f"no sessions updated between {since_text} and {until_text} ({before:,} before, {count:,} after)"
         return f"no sessions last updated before {until_text} ({count:,} updated later)"
     if stage == "cwd":
         return render.none_under(cwd_text, count)

@@ -66,6 +66,12 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     """``even_quiet``: said under ``--quiet`` too (``--strict`` fails on them: the error's reason)."""
     if not warnings or (_term.quiet() and not even_quiet):
         return
+    # An empty file is what an agent leaves after an aborted start (Codex, Gemini, Claude):
+    # named one by one, a home's dozen of them fill the screen on every run.  Counted in one
+    # line unless every warning is asked for (``--json`` lists each, as ``doctor`` does).
+    empty = 0 if verbose else sum(1 for warning in warnings if warning.message == EMPTY_FILE)
+    if empty:
+        warnings = [warning for warning in warnings if warning.message != EMPTY_FILE]
     # A model's no-price warning first: it is what a cost's "-" or "≥" refers to (a table's
     # note points to it without naming the model), and five bad lines would hide it.
     if not verbose and len(warnings) > 5:
@@ -78,6 +84,14 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
         _say_warning(f"warning: {where}: {warning.message}", width)
     if len(warnings) > len(shown):
         _say_warning(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", width)
+    if empty:
+        files = "1 empty file" if empty == 1 else f"{empty:,} empty files"
+        _say_warning(f"note: {files} skipped (an agent leaves one after an aborted start; "
+                     f"`agentscan doctor` or --verbose names {'it' if empty == 1 else 'them'})", width)
+
+
+#: the warning of a file of no bytes (or only whitespace), as every reader words it
+EMPTY_FILE = "empty file"
 
 
 def _said_where(path: str) -> str:

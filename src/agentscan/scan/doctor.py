@@ -24,6 +24,7 @@ from agentscan.scan.cachefile import cache_source, ignored_cache_dir, write_prob
 from agentscan.context import legible
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.timeutil import from_epoch, to_iso
+from agentscan.settling import shown_message
 
 if TYPE_CHECKING:
     from agentscan.model import ScanWarning
@@ -215,7 +216,8 @@ def _count(report: ProviderReport, captured: Iterable[ScanWarning], counted: set
         key = (warning.path, warning.line, warning.message)
         if key not in counted:
             counted.add(key)
-            head = _head(warning.message)
+            # As the warnings listed are worded: by the file's age now (``settling.shown_message``).
+            head = _head(shown_message(warning.path, warning.message))
             report.heads[head] += 1
             files = report.head_files.setdefault(head, {})
             # A setting's warning names the setting's value (a relative ``CODEX_HOME``), no file.
