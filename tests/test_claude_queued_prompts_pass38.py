@@ -99,7 +99,7 @@ def test_show_from_the_end_lists_it_as_the_forward_read_does(tmp_path: Path, mon
 @pytest.mark.parametrize("attachment", [
     {"type": "queued_command", "prompt": "   "},
     {"type": "queued_command", "prompt": 7},
-    {"type": "queued_command", "prompt": [{"type": "image"}]},
+    {"type": "queued_command", "prompt": [{"type": "text", "text": "  "}]},  # (an image alone is a prompt: pass 44)
     {"type": "queued_command", "prompt": "x", "origin": "human"},
     {"type": "queued_command", "prompt": "x", "commandMode": None},
     {"type": "task_reminder", "content": "x"},

@@ -26,6 +26,7 @@ from agentscan.cli.show_text import (
     ShownError,
     card_lines,
     recorded_errors,
+    recorded_interruptions,
     subagent_names,
     truncation_note,
     unknown_legend,
@@ -138,10 +139,12 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
     yield from card_lines(detail, term, home, zone, full=True)
     items, anchored, standing = timeline(detail)
     names = subagent_names(detail, term)
-    errors = recorded_errors(detail)
-    # An error the provider recorded goes at its time; one with no time (Cursor's) after
-    # everything: its place among the replies is not kept.
-    timed = sorted(((e.timestamp.timestamp(), e) for e in errors if e.timestamp is not None), key=lambda pair: pair[0])
+    # An error the provider recorded, and an interruption, goes at its time; one with no time
+    # (Cursor's errors) after everything: its place among the replies is not kept.
+    marks = [*((error, "error") for error in recorded_errors(detail)),
+             *((stop, "interrupted") for stop in recorded_interruptions(detail))]
+    timed = sorted(((e.timestamp.timestamp(), e, what) for e, what in marks if e.timestamp is not None),
+                   key=lambda found: found[0])
     yield ""
     # What a call's "?" means, before the first one (a pager opens on it), as ``show`` says
     # it under its calls; not when every call's end is known.
@@ -153,14 +156,15 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
         yield from _subagent_lines(sub, term, names, "", zone)
     for index, item in enumerate(items):
         while timed and timed[0][0] < item.when:  # (an item of no time before any has ``-inf``)
-            yield from _error_item(timed.pop(0)[1], term, zone)
+            _, mark, what = timed.pop(0)
+            yield from _error_item(mark, term, zone, what)
         yield from _item_lines(item, term, "", zone)
         for sub in anchored.get(index, ()):
             yield from _subagent_lines(sub, term, names, "    ", zone)
         for sub in standing.get(index, ()):
             yield from _subagent_lines(sub, term, names, "", zone)
-    for error in [*(e for _, e in timed), *(e for e in errors if e.timestamp is None)]:
-        yield from _error_item(error, term, zone)
+    for mark, what in [*((e, what) for _, e, what in timed), *((e, what) for e, what in marks if e.timestamp is None)]:
+        yield from _error_item(mark, term, zone, what)
     note = truncation_note(detail.truncated)
     if note:
         yield ""
@@ -182,9 +186,10 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
         yield from _item_lines(item, term, "    ", zone)
 
 
-def _error_item(error: ShownError, term: Terminal, zone: tzinfo | None) -> Iterator[str]:
-    """An error the provider recorded, dated as an event is, its text in full below."""
-    yield f"{_when(error.timestamp, term, zone)}  {term.style('error', 'red')}"
+def _error_item(error: ShownError, term: Terminal, zone: tzinfo | None, what: str = "error") -> Iterator[str]:
+    """An error the provider recorded (``what``: ``error``), or an interruption (``interrupted``),
+    dated as an event is, its text in full below."""
+    yield f"{_when(error.timestamp, term, zone)}  {term.style(what, 'red' if what == 'error' else 'yellow')}"
     yield from _body(error.text, term, "    ")
 
 

@@ -28,6 +28,10 @@ _MARKERS = {"ok": "ok ", "error": "ERR", "denied": "NO "}
 #: a call whose result was not recorded (status ``unknown``), and the note that says so
 UNKNOWN_MARKER = " ? "
 UNKNOWN_MEANING = "no result recorded: how the call ended is not known"
+#: what the card's ``NO`` means, said as ``?``'s is: a bare "NO" beside "ok" and "ERR" read
+#: as an answer to nothing
+DECLINED_MARKER = "NO"
+DECLINED_MEANING = "declined by the user: the call never ran"
 
 
 def unknown_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:
@@ -37,9 +41,22 @@ def unknown_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> l
     nearly every line: said once."""
     if all(tool.status in _MARKERS for tool in tools):
         return []
-    legend = f"{UNKNOWN_MARKER.strip()} = {UNKNOWN_MEANING}"
+    return _legend_lines(UNKNOWN_MARKER.strip(), UNKNOWN_MEANING, term, indent)
+
+
+def declined_legend(tools: Iterable[ToolEvent], term: Terminal, indent: str) -> list[str]:
+    """The line that says what the card's ``NO`` means, when a call of ``tools`` is shown
+    with one (``--full`` spells it ``denied``, which needs none)."""
+    if not any(tool.status == "denied" for tool in tools):
+        return []
+    return _legend_lines(DECLINED_MARKER, DECLINED_MEANING, term, indent)
+
+
+def _legend_lines(marker: str, meaning: str, term: Terminal, indent: str) -> list[str]:
+    legend = f"{marker} = {meaning}"
     # Wrapped under the meaning, past "? = ", on a terminal; one line in a pipe, for grep.
-    return wrap_columns(legend, term.width, indent=indent, subsequent=indent + "    ") if term.tty else [indent + legend]
+    return (wrap_columns(legend, term.width, indent=indent, subsequent=indent + " " * (len(marker) + 3)) if term.tty
+            else [indent + legend])
 
 
 def tokens_line(usage: TokenUsage | None, *, grouped: bool = True, by_subagents: int = 0) -> str:
@@ -222,8 +239,11 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
     by_subagents = 0 if detail.extra.get("parent_missing") else sum(1 for tool in detail.tools if tool.subagent)
     extra = f" (+{by_subagents:,} by subagents)" if by_subagents else ""
+    # The times the user stopped the agent (``recorded_interruptions``): no prompt, so said apart.
+    interrupted = len(recorded_interruptions(detail))
+    stopped = f", {interrupted:,} interrupted" if interrupted else ""
     lines.extend(_field("counts", f"{plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
-                                  f" {plural(counts.tool_calls, 'tool call')}{extra}", term))
+                                  f" {plural(counts.tool_calls, 'tool call')}{extra}{stopped}", term))
     if detail.subagents:
         lines.append("")
         lines.append(f"subagents ({len(detail.subagents)})")
@@ -248,6 +268,17 @@ def recorded_errors(detail: SessionDetail) -> list[ShownError]:
     first: ``DetailCollector.errors``' ``{"text", "timestamp", …}``; Cursor's have no time)."""
     found = []
     for entry in detail.extra.get("errors") or ():
+        if isinstance(entry, dict) and isinstance(entry.get("text"), str):
+            found.append(ShownError(parse_iso(entry.get("timestamp")), entry["text"]))
+    return found
+
+
+def recorded_interruptions(detail: SessionDetail) -> list[ShownError]:
+    """The times the user interrupted the agent, as the provider recorded them (``interruptions``
+    among the detail's extras, oldest first: ``DetailCollector.interruptions``), each with the
+    provider's words for it."""
+    found = []
+    for entry in detail.extra.get("interruptions") or ():
         if isinstance(entry, dict) and isinstance(entry.get("text"), str):
             found.append(ShownError(parse_iso(entry.get("timestamp")), entry["text"]))
     return found
@@ -302,7 +333,7 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
             who = f" [{clean_path(names.get(tool.subagent, tool.subagent))}]" if tool.subagent else ""
             head = f"  {marker} {clean(tool.name)}{who}: "
             lines.append(head + _tool_summary(tool, term.width - width_of(head), term))
-        lines += unknown_legend(shown_tools, term, "  ")
+        lines += declined_legend(shown_tools, term, "  ") + unknown_legend(shown_tools, term, "  ")
     lines += _error_lines(detail, term, zone)
     if responses:
         lines += ["", f"last response{whose}", "  " + _fit(responses[-1].text, term.width - 2, term, PIPE_RESPONSE)]

@@ -40,6 +40,9 @@ ERRORS_KEPT = 20
 ERROR_BYTES = 1024
 #: an error's ``kind`` is the provider's own name for it (a word): cut at this many characters
 ERROR_KIND_CHARS = 64
+#: the interruptions ``show`` keeps (the newest: ``interruptions()``): as many as prompts, so
+#: the card's count is the session's unless it was interrupted more than that
+INTERRUPTIONS_KEPT = 1000
 
 
 def answered(summary: str | None, answer: str) -> str:
@@ -85,14 +88,16 @@ class NewestErrors(Generic[E]):
     after its parent's cannot push out the parent's newer errors) and for what a huge
     Claude transcript's row pass keeps (``showfacts``), so both keep the same errors."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: int = ERRORS_KEPT) -> None:
+        """``kept``: how many are kept (interruptions are kept by the same rule, more of them)."""
         self._heap: list[tuple[tuple[bool, str, int], E]] = []
         self._order = itertools.count()
+        self._kept = kept
 
     def add(self, timestamp: str | None, entry: E) -> None:
         """``timestamp``: the error's ISO time (``timeutil.to_iso``), ``None`` when it has none."""
         item = (error_key(timestamp, next(self._order)), entry)
-        if len(self._heap) < ERRORS_KEPT:
+        if len(self._heap) < self._kept:
             heapq.heappush(self._heap, item)
         else:
             heapq.heappushpop(self._heap, item)  # (keys are unique: entries never compared)
@@ -131,6 +136,7 @@ class DetailCollector:
     _seq: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     _talk: _SubagentTalk | None = None
     _errors: NewestErrors[dict[str, Any]] = field(default_factory=NewestErrors)
+    _interruptions: NewestErrors[dict[str, Any]] = field(default_factory=lambda: NewestErrors(INTERRUPTIONS_KEPT))
     #: prompts and replies taken back by ``rewind`` (a branch the user abandoned)
     rewound: int = 0
 
@@ -143,7 +149,8 @@ class DetailCollector:
     def child(self) -> DetailCollector:
         """A collector for one subagent's tool calls that shares this one's reading
         order and subagent pool (its tools go back through ``build(extra_tools=…)``)."""
-        return DetailCollector(self.bounds, clips=self.clips, _seq=self._seq, _talk=self._talk, _errors=self._errors)
+        return DetailCollector(self.bounds, clips=self.clips, _seq=self._seq, _talk=self._talk, _errors=self._errors,
+                               _interruptions=self._interruptions)
 
     def reserve(self) -> int:
         """A place in reading order for an item added later (a reply that is
@@ -187,6 +194,18 @@ class DetailCollector:
         """The errors kept, oldest first, as ``show --json`` lists them (``errors``):
         ``{"text", "timestamp", "kind", "subagent"}``."""
         return self._errors.by_time()
+
+    def add_interruption(self, text: str, timestamp: datetime | None = None, *, subagent: str | None = None) -> None:
+        """The user stopped a reply or a call (``text``: the provider's own words for it), in
+        ``subagent``'s file when one's recorded it.  No prompt, no error; kept as errors are."""
+        stamp = to_iso(timestamp)
+        self._interruptions.add(stamp, {"text": clip_text(text, ERROR_BYTES)[0], "timestamp": stamp,
+                                        "subagent": subagent})
+
+    def interruptions(self) -> list[dict[str, Any]]:
+        """The interruptions kept, oldest first, as ``show --json`` lists them
+        (``interruptions``): ``{"text", "timestamp", "subagent"}``."""
+        return self._interruptions.by_time()
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is
@@ -304,7 +323,8 @@ class DetailCollector:
             subagents=subagents,
             plan=self.plan,
             truncated=truncated,
-            extra=extra or {},
+            # (Every provider's: ``interruptions`` is one shape for all, empty where none is recorded.)
+            extra={**(extra or {}), "interruptions": self.interruptions()},
         )
 
     def _with_talk(self, subagents: tuple[SubagentInfo, ...]) -> tuple[tuple[SubagentInfo, ...], dict[str, int]]:

@@ -14,6 +14,7 @@ from agentscan.providers.claude.records import (
     as_str,
     branch_point,
     content_blocks,
+    interruption_text,
     is_local_reply,
     message_of,
     queued_prompt_text,
@@ -190,6 +191,9 @@ class TranscriptStream:
                 elif self._subagent is not None:  # the task it was given
                     self._collector.add_subagent_prompt(self._subagent, prompt, parse_iso(record.get("timestamp")))
                 return
+            interrupted = interruption_text(record)
+            if interrupted is not None:  # (no prompt: kept as errors are, whoever's file it is)
+                self._sink.add_interruption(interrupted, parse_iso(record.get("timestamp")), subagent=self._subagent)
             if self._branch is not None and self._branch.rooted and record.get("parentUuid", "") is None:
                 self._branch.restart()
             if self._plan is not None:

@@ -168,6 +168,8 @@ def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     facts.fold.join(second.fold)  # (replayed: a task list goes on from the first half's)
     for error in second.errors:  # (read after the first half's: the newest by time kept, as one pass keeps them)
         facts.keep_error(error)
+    for interruption in second.interruptions:  # (as the errors are)
+        facts.keep_interruption(interruption)
     # (The newest call ids are left: they go on only in a resume state, and none is kept
     # after halves.)
     facts._current, facts._texts, facts._kept, facts._more = second._current, second._texts, second._kept, second._more

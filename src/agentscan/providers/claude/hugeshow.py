@@ -73,6 +73,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     # reading order: added in it, equal times fall in place as read forward.
     for text, stamp, kind in facts.errors:
         collector.add_error(text, parse_iso(stamp), kind=kind)
+    for text, stamp in facts.interruptions:
+        collector.add_interruption(text, parse_iso(stamp))
     extra_tools: list = []
     subs = {}
     for agent_id, sub in sorted(files.subagents.items()):
@@ -110,7 +112,8 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         window=facts.window, clipped=facts.clipped, clipped_tools=facts.clipped_tools, message_bytes=facts.message_bytes,
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
         task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents)),
-        errors=tuple((text, stamp, kind) for text, stamp, kind in facts.errors)))
+        errors=tuple((text, stamp, kind) for text, stamp, kind in facts.errors),
+        interruptions=tuple((text, stamp) for text, stamp in facts.interruptions)))
 
 
 

@@ -55,7 +55,9 @@ class ClaudeProvider(Provider):
     # 16: a prompt typed while a reply went on (a ``queued_command`` attachment) is a prompt
     # 17: a call made in fast mode (``usage.speed == "fast"``) is on its model's fast-mode name
     #     (``claude-opus-4-8-fast``), priced at the fast-mode rate: cached calls and sums hold the base name
-    parser_version = "17"
+    # 18: a prompt of images and no text is a prompt (``[image]``); a title drops the
+    #     ``[Image #N]`` placeholders it starts with
+    parser_version = "18"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

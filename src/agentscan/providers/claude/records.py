@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from agentscan.bounds import token_count
 from agentscan.model import TokenUsage
 from agentscan.pricing.aliases import UNBILLED
+from agentscan.toolkit.imagetext import images_text
 
 
 class RawUsage(TypedDict, total=False):
@@ -85,6 +86,9 @@ _SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTA
 # it is no title and no prompt, as a system reminder is not (``_without_ide_context``).
 _IDE_TAG = re.compile(r"<(ide_[a-z_]{1,40})>")
 _WHITESPACE = re.compile(r"\s+")
+#: Claude Code's placeholders for the images pasted into a prompt (``[Image #1] why is the
+#: header red?``): what was sent, but no words of the user's, so no title's start
+_IMAGE_PLACEHOLDERS = re.compile(r"(?:\[Image #\d+\]\s*)+")
 
 
 def as_dict(value: object) -> dict[str, Any]:
@@ -145,6 +149,7 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
     if message.get("role") not in (None, "user"):
         return None
     parts: list[str] = []
+    images = 0
     content = message.get("content")
     # A list read where it is (most user records are a tool's result: the first block ends
     # them), not copied by ``content_blocks``: a row's pass asks this of every user record.
@@ -158,15 +163,46 @@ def real_prompt_text(record: dict[str, Any]) -> str | None:
             part = block["text"]
             # The cheap look first: a row's pass asks this of every prompt, and few carry it.
             parts.append(_without_ide_context(part) if "<ide_" in part else part)
+        elif kind == "image":
+            images += 1
     text = "\n".join(parts)
     if "<system-reminder>" in text:
         text = _SYSTEM_REMINDER.sub(" ", text)
     text = text.strip()
     if text.startswith(("<command-name>", "<command-message>")):
         return slash_command_text(text)
-    if not text or text.startswith(_WRAPPER_PREFIXES):
+    if not text:
+        # An image sent with no words is a prompt all the same: named by what it holds.
+        return images_text(images) if images else None
+    if text.startswith(_WRAPPER_PREFIXES):
         return None
     return text
+
+
+def prompt_title(text: str) -> str:
+    """A prompt as a title: without the ``[Image #N]`` placeholders it starts with (``show
+    --full`` keeps them: they are what was sent); only placeholders: ``[image]``."""
+    found = _IMAGE_PLACEHOLDERS.match(text) if text.startswith("[Image #") else None
+    if found is None:
+        return text
+    return text[found.end():] or images_text(found.group().count("[Image #"))
+
+
+#: what Claude Code writes as a user record when the user stops a reply (``[Request
+#: interrupted by user]``) or a call (``… for tool use]``): no prompt (``_WRAPPER_PREFIXES``)
+_INTERRUPTED = "[Request interrupted by user"
+
+
+def interruption_text(record: dict[str, Any]) -> str | None:
+    """The words of a user record that tells the user interrupted the agent (without the
+    brackets: ``Request interrupted by user for tool use``), else ``None``."""
+    content = message_of(record).get("content")
+    if content.__class__ is list and len(content) == 1 and content[0].__class__ is dict:
+        content = content[0].get("text")
+    if content.__class__ is not str or not content.startswith(_INTERRUPTED):  # type: ignore[union-attr]
+        return None
+    text: str = content.strip()  # type: ignore[union-attr]
+    return text[1:-1] if text.endswith("]") else text[1:]
 
 
 def queued_prompt_text(record: dict[str, Any]) -> str | None:
@@ -188,13 +224,15 @@ def queued_prompt_text(record: dict[str, Any]) -> str | None:
     if origin is not None and (origin.__class__ is not dict or origin.get("kind", "human") != "human"):
         return None
     prompt = attachment.get("prompt")
+    images = 0
     if prompt.__class__ is list:
+        images = sum(1 for block in prompt if block.__class__ is dict and block.get("type") == "image")
         prompt = "\n".join(block["text"] for block in prompt if block.__class__ is dict
                            and block.get("type") == "text" and isinstance(block.get("text"), str))
     if not isinstance(prompt, str):
         return None
     text = prompt.strip()
-    return text or None
+    return text or (images_text(images) if images else None)
 
 
 def _without_ide_context(text: str) -> str:

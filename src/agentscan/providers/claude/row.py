@@ -22,6 +22,7 @@ from agentscan.providers.claude.records import (
     content_blocks,
     message_of,
     is_bare_command,
+    prompt_title,
     queued_prompt_text,
     real_prompt_text,
 )
@@ -240,7 +241,7 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
         if is_bare_command(text):
             summary.first_bare_command = summary.first_bare_command or text
         elif summary.first_prompt is None:
-            summary.first_prompt = collapse(text, TITLE_CHARS)
+            summary.first_prompt = collapse(prompt_title(text), TITLE_CHARS)
         return
     if facts is not None:
         facts.result(record)  # (a ``TaskCreate``'s result: its task's id, for ``show``'s plan)

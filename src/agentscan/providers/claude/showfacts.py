@@ -32,6 +32,7 @@ from agentscan.model import TokenUsage
 from agentscan.providers.claude.records import (
     as_str,
     content_blocks,
+    interruption_text,
     is_api_error,
     is_local_reply,
     message_of,
@@ -39,6 +40,7 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
     recorded_error,
 )
+from agentscan.providers.claude.factshapes import are_errors, are_interruptions, is_plan, require
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.timeutil import parse_iso, to_iso
 from agentscan.toolkit import keptjson
@@ -55,7 +57,8 @@ KIND = "claude-show"
 # 5: the plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last (``tasklist``)
 # 6: a task call's summary is what it creates or changes (``tooltext.task_summary``): the
 #    clipped summaries counted anew
-VERSION = "6"
+# 7: the newest interruptions (``interruptions``: ``[text, ISO time or None]``, in reading order)
+VERSION = "7"
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
@@ -75,7 +78,8 @@ class ShowFacts:
     def __init__(self) -> None:
         # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
         from agentscan.providers.claude.detail import tool_summary
-        from agentscan.toolkit.detail import ERROR_BYTES, ERROR_KIND_CHARS, SUMMARY_BYTES, NewestErrors
+        from agentscan.toolkit.detail import (ERROR_BYTES, ERROR_KIND_CHARS, INTERRUPTIONS_KEPT, SUMMARY_BYTES,
+                                              NewestErrors)
 
         self._tool_summary, self._summary_bytes = tool_summary, SUMMARY_BYTES
         self._error_bytes, self._kind_chars = ERROR_BYTES, ERROR_KIND_CHARS
@@ -91,6 +95,8 @@ class ShowFacts:
         #: or None, kind]`` (``errors``: in reading order, which the collector they go to needs
         #: to place equal times as the forward read does)
         self._errors: NewestErrors[list] = NewestErrors()
+        #: the newest interruptions as the collector keeps them: ``[text, ISO time or None]``
+        self._interruptions: NewestErrors[list] = NewestErrors(INTERRUPTIONS_KEPT)
         self.lines = 0  # lines read (set by the pass that fed it: the reader stops at MAX_FILE_LINES)
         self._keys: OrderedDict[object, None] = OrderedDict()
         self._current: str | None = None
@@ -110,6 +116,15 @@ class ShowFacts:
     def errors(self) -> list[list]:
         """The errors kept, in reading order."""
         return self._errors.in_reading_order()
+
+    @property
+    def interruptions(self) -> list[list]:
+        """The interruptions kept, in reading order."""
+        return self._interruptions.in_reading_order()
+
+    def keep_interruption(self, interruption: list) -> None:
+        """One more interruption, read after those kept (``[text, ISO time or None]``)."""
+        self._interruptions.add(interruption[1], interruption)
 
     def keep_error(self, error: list) -> None:
         """One more error, read after those kept (``[text, ISO time or None, kind]``)."""
@@ -143,8 +158,12 @@ class ShowFacts:
             self.error(record)
 
     def result(self, record: dict) -> None:
-        """A user record that is no prompt (a call's result: a created task's id)."""
+        """A user record that is no prompt (a call's result: a created task's id; an interruption)."""
         self.fold.results(record)
+        interrupted = interruption_text(record)
+        if interrupted is not None:  # (clipped as the collector clips it: ``add_interruption``)
+            self.keep_interruption([clip_text(interrupted, self._error_bytes)[0],
+                                    to_iso(parse_iso(record.get("timestamp")))])
 
     def end_reply(self) -> None:
         """A record that is no reply (``records.is_local_reply``) ends the one before it."""
@@ -232,12 +251,13 @@ class ShowFacts:
     def to_state(self) -> dict[str, Any]:
         doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
         doc.update(fold=self.fold.to_state(), keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
-                   current=self._current, texts=self._texts, more=self._more, errors=self.errors)
+                   current=self._current, texts=self._texts, more=self._more, errors=self.errors,
+                   interruptions=self.interruptions)
         return doc
 
     def load_state(self, doc: dict[str, Any]) -> None:
         """Continue from ``to_state``'s point; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
-        from agentscan.toolkit.detail import ERRORS_KEPT, NewestErrors
+        from agentscan.toolkit.detail import ERRORS_KEPT, INTERRUPTIONS_KEPT, NewestErrors
 
         counts = [doc[name] for name in self._COUNTS]
         if not all(type(value) is int and value >= 0 for value in counts):
@@ -246,8 +266,11 @@ class ShowFacts:
             raise ValueError("show facts of other bounds")
         keys, current, texts, errors = doc["keys"], doc["current"], doc["texts"], doc["errors"]
         fold = PlanFold.from_state(doc["fold"])  # (a state kept before the task list: ``KeyError``, no state)
-        if not (_are_errors(errors) and len(errors) <= ERRORS_KEPT):
+        if not (are_errors(errors) and len(errors) <= ERRORS_KEPT):
             raise ValueError("ill-shaped errors")
+        interruptions = doc["interruptions"]
+        if not (are_interruptions(interruptions) and len(interruptions) <= INTERRUPTIONS_KEPT):
+            raise ValueError("ill-shaped interruptions")
         if not (isinstance(keys, list) and len(keys) <= self.window and (current is None or isinstance(current, str))
                 and isinstance(texts, list) and all(isinstance(t, str) for t in texts) and type(doc["more"]) is bool):
             raise ValueError("ill-shaped show facts state")
@@ -265,6 +288,9 @@ class ShowFacts:
         self._errors = NewestErrors()
         for error in errors:  # (in reading order, as ``to_state`` gives them)
             self.keep_error(list(error))
+        self._interruptions = NewestErrors(INTERRUPTIONS_KEPT)
+        for interruption in interruptions:
+            self.keep_interruption(list(interruption))
 
 
 @dataclass(frozen=True)
@@ -287,6 +313,8 @@ class TailFacts:
     clipped_tools: int = 0  # (last, with a default: added after the others)
     #: ``ShowFacts.errors``: ``(text, ISO time or None, kind)``, in reading order
     errors: tuple[tuple[str, str | None, str], ...] = ()
+    #: ``ShowFacts.interruptions``: ``(text, ISO time or None)``, in reading order
+    interruptions: tuple[tuple[str, str | None], ...] = ()
 
     @property
     def per_agent(self) -> dict[str, TokenUsage]:
@@ -318,25 +346,28 @@ class TailFacts:
             "plan": None if self.plan is None else [[step.step, step.status] for step in self.plan],
             "task_types": self.task_types, "task_calls": self.task_calls, "groups": self.groups,
             "errors": [list(error) for error in self.errors],
+            "interruptions": [list(interruption) for interruption in self.interruptions],
         }
 
     @classmethod
     def from_json(cls, doc: object) -> TailFacts | None:
         """``None`` (no facts) for anything ill-shaped."""
         try:
-            _require(isinstance(doc, dict) and doc["v"] == VERSION)
+            require(isinstance(doc, dict) and doc["v"] == VERSION)
             assert isinstance(doc, dict)
             ints = [doc[key] for key in ("size", "prompts", "responses", "tools", "reused", "window", "clipped", "message_bytes",
                                          "clipped_tools")]
-            _require(all(type(value) is int and value >= 0 for value in ints))
+            require(all(type(value) is int and value >= 0 for value in ints))
             plan = doc["plan"]
-            _require(_is_plan(plan))
+            require(is_plan(plan))
             texts = [doc["task_types"], doc["task_calls"]]
-            _require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
+            require(all(isinstance(m, dict) and all(isinstance(v, str) for v in m.values()) for m in texts))
             groups = doc["groups"]
-            _require(are_groups(groups))
+            require(are_groups(groups))
             errors = doc["errors"]
-            _require(_are_errors(errors))
+            require(are_errors(errors))
+            interruptions = doc["interruptions"]
+            require(are_interruptions(interruptions))
         except (ValueError, KeyError, TypeError):
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
@@ -344,25 +375,8 @@ class TailFacts:
         size, prompts, responses, tools, reused, window, clipped, message_bytes, clipped_tools = ints
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
-                   texts[0], texts[1], groups, clipped_tools, tuple((text, stamp, kind) for text, stamp, kind in errors))
-
-
-def _is_plan(plan: object) -> bool:
-    """``None``, or ``[step, status]`` pairs of strings (``ShowFacts.plan``)."""
-    return plan is None or (isinstance(plan, list) and all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan))
-
-
-def _are_errors(errors: object) -> bool:
-    """``[text, ISO time or None, kind]`` triples (``ShowFacts.errors``)."""
-    return isinstance(errors, list) and all(
-        isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and (e[1] is None or isinstance(e[1], str))
-        and isinstance(e[2], str) for e in errors)
-
-
-def _require(condition: bool) -> None:
-    if not condition:
-        raise ValueError("ill-shaped show facts")
+                   texts[0], texts[1], groups, clipped_tools, tuple((text, stamp, kind) for text, stamp, kind in errors),
+                   tuple((text, stamp) for text, stamp in interruptions))
 
 
 def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts | None) -> None:

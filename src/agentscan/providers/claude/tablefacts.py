@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 from agentscan import bounds
 from agentscan.model import TableFacts
-from agentscan.providers.claude.records import as_str, collapse, is_bare_command, real_prompt_text
+from agentscan.providers.claude.records import as_str, collapse, is_bare_command, prompt_title, real_prompt_text
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit import jsonl
@@ -283,7 +283,7 @@ class _MainFacts:
                 if is_bare_command(text):
                     self.first_bare_command = self.first_bare_command or text
                 else:
-                    self.first_prompt = collapse(text, TITLE_CHARS)
+                    self.first_prompt = collapse(prompt_title(text), TITLE_CHARS)
         self.head_open = self.cwd is None or self.first_prompt is None
         self.head_bytes += len(data)
 

@@ -45,6 +45,10 @@ from agentscan.providers.codex.tools import (TOOL_SEARCH_OUTPUTS, event_status, 
 MAX_TURNS = 65_536
 
 
+#: the ``turn_aborted`` reasons that are the user's interruption (codex-rs ``TurnAbortReason``)
+_INTERRUPTED = frozenset({"interrupted", "replaced"})
+
+
 def error_event(payload: Mapping[str, Any]) -> tuple[str, str]:
     """``(kind, text)`` of an ``error`` event: its ``codex_error_info`` (``usage_limit_exceeded``,
     or the one key of ``{"http_connection_failed": {…}}``), else ``error``; and its message."""
@@ -142,6 +146,12 @@ class TranscriptReader:
             # ``turn_aborted`` is not one: the user interrupted the turn, or replaced it.
             label, text = error_event(payload)
             self._sink.add_error(text, timestamp, kind=label, subagent=self.subagent)
+        elif payload.get("type") == "turn_aborted":
+            # The user stopped the turn (``interrupted``) or sent a prompt in its place
+            # (``replaced``); a review's end is no interruption.
+            reason = as_str(payload.get("reason")) or "interrupted"
+            if reason in _INTERRUPTED:
+                self._sink.add_interruption(f"turn aborted: {reason}", timestamp, subagent=self.subagent)
         else:
             status = event_status(payload)
             call_id = as_str(payload.get("call_id"))

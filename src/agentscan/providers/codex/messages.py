@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from agentscan.model import Counts
-from agentscan.providers.codex.records import (NEWER_TOOL_ITEMS, TOOL_ITEMS, as_str, clean_prompt, enveloped,
-                                              event_prompt, item_prompt, item_response, message_text, payload_of)
+from agentscan.providers.codex.records import (NEWER_TOOL_ITEMS, TOOL_ITEMS, as_str, enveloped, event_prompt,
+                                              image_blocks, image_prompt, item_prompt, item_response, message_text,
+                                              payload_of)
 
 #: ``line_kind`` of a tool call of ``records.NEWER_TOOL_ITEMS``: counted as any call (``add_kind``),
 #: and noted apart (``newer_tools``) so that a row can tell a tally kept before they counted
@@ -38,7 +39,7 @@ def turn_prompt(payload: Mapping[str, Any]) -> str | None:
     ``user_message``): its text inputs joined as Codex joins them for that event (``UserMessageItem::
     message``).  Codex makes such an item only of what the user typed, never of injected context."""
     item = _turn_item(payload, "UserMessage")
-    return None if item is None else clean_prompt(message_text(item, _ITEM_TEXT, ""))
+    return None if item is None else image_prompt(message_text(item, _ITEM_TEXT, ""), image_blocks(item))
 
 
 def turn_response(payload: Mapping[str, Any]) -> str | None:

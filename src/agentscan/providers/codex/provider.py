@@ -54,7 +54,8 @@ class CodexProvider(Provider):
     #     ``token_count``) are priced
     # 16: ``tool_search_call`` and ``image_generation_call`` items are tool calls (counted and listed)
     # 17: a rollout whose running totals are garbage counts its calls (rows of 16 took its totals)
-    parser_version = "17"
+    # 18: a user message of images and no text is a prompt (``[image]``: ``records.image_prompt``)
+    parser_version = "18"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

@@ -14,6 +14,7 @@ from typing import Any, Mapping, NamedTuple, TypedDict
 import orjson
 
 from agentscan.bounds import token_count
+from agentscan.toolkit.imagetext import images_text
 from agentscan.toolkit.valuewarnings import note_usage, odd_count
 from agentscan.timeutil import from_epoch, parse_iso
 
@@ -204,19 +205,44 @@ def message_text(payload: Mapping[str, Any], kinds: tuple[str, ...], separator: 
     )
 
 
+#: the content blocks of a user message that are an image (``input_image`` of a
+#: ``response_item``; ``image``/``local_image`` of an ``item_completed`` ``UserMessage``)
+IMAGE_BLOCKS = frozenset({"input_image", "image", "local_image", "Image", "LocalImage"})
+
+
+def image_prompt(text: object, images: int) -> str | None:
+    """``clean_prompt`` of ``text``, or for a message of images and no text (an image sent
+    alone is a prompt all the same) what stands for them."""
+    found = clean_prompt(text)
+    if found is None and images and not (isinstance(text, str) and text.strip()):
+        return images_text(images)
+    return found
+
+
+def image_blocks(payload: Mapping[str, Any]) -> int:
+    """How many of a message's content blocks are images."""
+    content = payload.get("content")
+    if not isinstance(content, list):
+        return 0
+    return sum(1 for block in content if isinstance(block, dict) and block.get("type") in IMAGE_BLOCKS)
+
+
 def event_prompt(payload: Mapping[str, Any]) -> str | None:
-    """The prompt of an ``event_msg/user_message`` (the text actually typed)."""
+    """The prompt of an ``event_msg/user_message`` (the text actually typed; its ``images``
+    and ``local_images`` when it holds no text)."""
     kind = payload.get("kind")
     if kind not in (None, "plain"):  # older builds tagged injected context this way
         return None
-    return clean_prompt(payload.get("message") if payload.get("message") is not None else payload.get("content"))
+    text = payload.get("message") if payload.get("message") is not None else payload.get("content")
+    images = sum(len(value) for value in (payload.get("images"), payload.get("local_images")) if isinstance(value, list))
+    return image_prompt(text, images)
 
 
 def item_prompt(payload: Mapping[str, Any]) -> str | None:
     """The prompt of a ``response_item`` user message, when it is not injected."""
     if payload.get("type") != "message" or payload.get("role") != "user":
         return None
-    return clean_prompt(message_text(payload, ("input_text", "text")))
+    return image_prompt(message_text(payload, ("input_text", "text")), image_blocks(payload))
 
 
 def context_cwd(payload: Mapping[str, Any]) -> str | None:

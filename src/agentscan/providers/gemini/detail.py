@@ -15,7 +15,7 @@ import orjson
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import ERRORS_KEPT, DetailCollector
+from agentscan.toolkit.detail import ERRORS_KEPT, INTERRUPTIONS_KEPT, DetailCollector
 from agentscan.detailmodel import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
 from agentscan.providers.gemini.logs import LoggedPrompt
@@ -65,14 +65,20 @@ def tool_event(call: dict[str, Any], fallback: datetime | None, subagent: str | 
     )
 
 
+#: the ``info`` notice the CLI records when the user cancels a request (Esc)
+_INTERRUPTED = frozenset({"Request cancelled."})
+
+
 def _window(live: list[MessageFacts], bounds: Bounds) -> set[str]:
     """Ids of the newest messages whose prompts, replies, tools or errors ``show`` can keep."""
     wanted: set[str] = set()
-    prompts = responses = tools = errors = 0
+    prompts = responses = tools = errors = notices = 0
     for facts in reversed(live):
         take = False
         if facts.kind == "error" and errors < ERRORS_KEPT:
             errors, take = errors + 1, True
+        if facts.kind == "info" and notices < INTERRUPTIONS_KEPT:  # (which are interruptions: read to tell)
+            notices, take = notices + 1, True
         if facts.prompt is not None and prompts < bounds.prompts:
             prompts, take = prompts + 1, True
         if facts.has_text and responses < bounds.responses:
@@ -113,6 +119,11 @@ def stream_chat(
         if facts.kind == "error" and record is not None:
             # What the CLI printed of a failed request (``[API Error: …]``): ``show``'s errors.
             collector.add_error(response_text(record) or "error", facts.timestamp, kind="error", subagent=subagent)
+            continue
+        if facts.kind == "info" and record is not None:
+            notice = response_text(record)
+            if notice in _INTERRUPTED:  # the user pressed Esc: the CLI's notice of it
+                collector.add_interruption(notice.rstrip("."), facts.timestamp, subagent=subagent)
             continue
         if facts.prompt is not None:
             text = prompt_text(record) if record else None

@@ -37,7 +37,8 @@ class GeminiProvider(Provider):
     # 8: no compression summary as a prompt; Gemini's summary the title; an orphan subagent's
     #    title and counts; nothing recorded, no cwd
     # 9: a legacy subagent chat (``<parentId>/<id>.json``) is read, not skipped
-    parser_version = "9"
+    # 10: a user message of images and no text is a prompt (``[image]``: ``records.prompt_text``)
+    parser_version = "10"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)

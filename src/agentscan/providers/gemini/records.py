@@ -12,6 +12,7 @@ import re
 from typing import Any, TypedDict
 
 from agentscan.bounds import token_count
+from agentscan.toolkit.imagetext import images_text
 from agentscan.toolkit.valuewarnings import counted_field
 from agentscan.model import TokenUsage
 
@@ -146,7 +147,12 @@ def prompt_text(message: dict[str, Any]) -> str | None:
         text = parts_text(message["displayContent"])
     else:
         text = parts_text(message.get("content"))
-    if text is None or not text.strip() or text.strip() in _INJECTED:
+    if text is None:
+        # An image sent with no words is a prompt all the same (a turn of a tool's result
+        # holds a ``functionResponse``: no image of the user's).
+        images = _user_images(message.get("content"))
+        return images_text(images) if images else None
+    if not text.strip() or text.strip() in _INJECTED:
         return None
     opening = text.lstrip()
     if opening.startswith(_TOOL_RESULT_PREFIXES) or opening.startswith(_SESSION_CONTEXT_PREFIX):
@@ -154,6 +160,22 @@ def prompt_text(message: dict[str, Any]) -> str | None:
     if is_compression_summary(opening):
         return None
     return text
+
+
+def _user_images(content: object) -> int:
+    """How many image parts (``inlineData``/``fileData`` of an ``image/…`` type) ``content``
+    holds, 0 when any part is a tool's result (``functionResponse``)."""
+    parts = [content] if isinstance(content, dict) else content
+    if not isinstance(parts, list):
+        return 0
+    images = 0
+    for part in parts:
+        if not isinstance(part, dict) or "functionResponse" in part:
+            return 0
+        data = part.get("inlineData") or part.get("fileData")
+        if isinstance(data, dict) and str(data.get("mimeType", "")).startswith("image/"):
+            images += 1
+    return images
 
 
 def is_compression_summary(text: str) -> bool:

@@ -1,0 +1,32 @@
+"""The shapes a kept ``showfacts`` state and ``TailFacts`` document must have to be read back:
+anything else in the index (another version's, a damaged row) is no facts, never a traceback."""
+
+from __future__ import annotations
+
+
+def is_plan(plan: object) -> bool:
+    """``None``, or ``[step, status]`` pairs of strings (``ShowFacts.plan``)."""
+    return plan is None or (isinstance(plan, list) and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p) for p in plan))
+
+
+def are_errors(errors: object) -> bool:
+    """``[text, ISO time or None, kind]`` triples (``ShowFacts.errors``)."""
+    return _are_timed(errors, 3) and isinstance(errors, list) and all(isinstance(e[2], str) for e in errors)
+
+
+def are_interruptions(interruptions: object) -> bool:
+    """``[text, ISO time or None]`` pairs (``ShowFacts.interruptions``)."""
+    return _are_timed(interruptions, 2)
+
+
+def _are_timed(entries: object, width: int) -> bool:
+    """Lists of ``width`` items, each a text and an ISO time or ``None`` first."""
+    return isinstance(entries, list) and all(
+        isinstance(e, list) and len(e) == width and isinstance(e[0], str) and (e[1] is None or isinstance(e[1], str))
+        for e in entries)
+
+
+def require(condition: bool) -> None:
+    if not condition:
+        raise ValueError("ill-shaped show facts")
