@@ -115,6 +115,10 @@ class UnknownProvider(AgentscanError):
         from agentscan.toolkit.words import unknown_choice
 
         super().__init__(unknown_choice("provider", name, known))
+        from agentscan.toolkit.words import close_names
+
+        if not close_names(name, known):  # no slip for a provider's name: maybe ccusage's -p, a project
+            self.details = ("hint: -p is the provider (the agent); `list` and `tokens` pick a project with --cwd PATH",)
 
 
 class NoReadableRoot(AgentscanError):

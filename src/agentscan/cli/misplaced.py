@@ -6,6 +6,10 @@ click answers ``agentscan export --until 2026-11-01`` with ``No such option: --u
 the user the wrong way.  When the option is one of another command's, or a global option
 that goes before the command, the hint says that instead.
 
+A ccusage user's words are answered with agentscan's: ``agentscan daily`` with
+``agentscan tokens --by day`` (``ccusage_command``), ``tokens -z UTC`` with ``tokens has
+--tz`` (``_ccusage_option``); docs/ccusage.md says the same in a table.
+
 The console script registers only the command being run (``cli.typer_app``), so the other
 commands are read from a tree of every command module, built here: only on this error,
 and the same whichever way the CLI was started (console script, fast path, ``CliRunner``).
@@ -25,6 +29,16 @@ _NoSuchOption: type[Exception] = importlib.import_module(typer.BadParameter.__mo
 
 #: an option of another command that answers the same question on this one
 _COUNTERPARTS = {"--until": "--since"}
+
+#: ccusage's options with an agentscan one of another name (``-z UTC``: ``--tz UTC``)
+_CCUSAGE_COUNTERPARTS = {"-j": "--json", "-z": "--tz", "--timezone": "--tz", "-s": "--since", "-u": "--until"}
+
+#: ccusage's reports (``ccusage daily``), as the ``tokens`` options that make them
+_CCUSAGE_REPORTS = {"daily": "--by day", "weekly": "--by week", "monthly": "--by month", "session": ""}
+
+#: ccusage's words for what agentscan does not do, and the nearest it does
+_NO_BLOCKS = ("agentscan has no 5-hour billing blocks or status line; "
+              "the last 5 hours' spend: {agentscan} tokens{provider} --since 5h")
 
 #: how many commands are named before "and N other commands"
 _NAMED = 4
@@ -49,6 +63,9 @@ def _hint(option: str, ctx: Any, command_modules: tuple[str, ...]) -> str | None
     root = ctx.find_root()
     where = _path(ctx)
     own = _flags(ctx.command)
+    ccusage = _ccusage_option(option, ctx, where, own)
+    if ccusage is not None:
+        return ccusage
     elsewhere = [path for path, command in _commands(command_modules) if path != where and option in _flags(command)]
     if where:
         global_option = next((param for param in root.command.params if option in _flags_of(param)), None)
@@ -66,6 +83,83 @@ def _hint(option: str, ctx: Any, command_modules: tuple[str, ...]) -> str | None
     if counterpart in own:
         return f"{where} has {counterpart}; {said}"
     return said
+
+
+def ccusage_command(typed: str, ctx: Any) -> str | None:
+    """What to say after ``No such command 'daily'`` when ``typed`` is a ccusage report
+    (``daily``, ``codex daily``, ``blocks``): the agentscan command line that makes it, with
+    the global options given before it (``--demo``); ``None`` for any other word.
+    ``ctx``: the root group's."""
+    import shlex
+
+    from agentscan.providers import available_names
+
+    given = list(ctx.meta.get("agentscan.given", ()))
+    at = _command_index(given, ctx.command)
+    before, after = given[:at], given[at + 1:]
+    agentscan = shlex.join(["agentscan", *before])
+    provider, report = "", typed.casefold()
+    if report in available_names():  # ``ccusage codex daily``: a provider's own reports
+        provider = f" -p {report}"
+        report = after[0].casefold() if after and not after[0].startswith("-") else "session"
+    if report in ("blocks", "statusline"):
+        return _NO_BLOCKS.format(agentscan=agentscan, provider=provider)
+    if report not in _CCUSAGE_REPORTS and not provider:
+        return None
+    by = _CCUSAGE_REPORTS.get(report, "")
+    line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "")
+    return line if by else f"{line} (by session is the default)"
+
+
+def _command_index(given: list[str], group: Any) -> int:
+    """Where the command's name is in ``given``, the root group's words: the first that is
+    neither an option nor the value of one (``--home DIR daily``).  (Click empties the
+    group's ``args`` before it looks the name up.)"""
+    takes_value = {flag for param in group.params if not getattr(param, "is_flag", True) for flag in _flags_of(param)}
+    value_next = False
+    for index, word in enumerate(given):
+        if value_next:
+            value_next = False
+        elif word.startswith("-"):
+            value_next = word in takes_value
+        else:
+            return index
+    return len(given)
+
+
+def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | None:
+    """ccusage's meaning of ``option``, said in agentscan's words, when this command has the
+    like of it (``tokens -o desc``: the order ``tokens`` keeps); else ``None``."""
+    counterpart = _CCUSAGE_COUNTERPARTS.get(option)
+    if counterpart in own:
+        return f"{where} has {counterpart}"
+    if option in ("--offline", "-O"):
+        return "agentscan prices calls offline, always: with the data it ships with, or what `agentscan prices --update` fetched"
+    if option == "--order" or (option == "-o" and str(_value_of(option, ctx)).casefold() in ("asc", "desc")):
+        if where == "tokens":
+            return ("tokens shows sessions newest first; days, weeks and months oldest first; the other groupings "
+                    "largest first; --sort cost or --sort tokens puts the largest first")
+        if where == "list":
+            return "list shows the newest sessions first"
+    if "--by" in own and option in ("-b", "--breakdown"):
+        return ("--by model totals each model; for each model per day, "
+                "`agentscan export -f sqlite` and GROUP BY both (docs/cron.md)")
+    if "--cwd" in own and option in ("--instances", "--project"):
+        how = "--by cwd totals each project" if option == "--instances" and "--by" in own else f"{where} has --cwd PATH"
+        return f"{how}: a project is its working directory"
+    return None
+
+
+def _value_of(option: str, ctx: Any) -> str | None:
+    """The word given with ``option`` on the command line (``-o desc``, ``-odesc``,
+    ``--order=desc``): click's error does not keep it."""
+    given = list(ctx.meta.get("agentscan.given", ()))
+    for index, word in enumerate(given):
+        if word == option:
+            return given[index + 1] if index + 1 < len(given) else None
+        if word.startswith(f"{option}=") or (not option.startswith("--") and word.startswith(option)):
+            return word[len(option):].removeprefix("=")
+    return None
 
 
 def _path(ctx: Any) -> str:

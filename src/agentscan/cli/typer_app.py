@@ -85,13 +85,21 @@ def close_options(typed: str, options: list[str]) -> list[str]:
 
 def _keep_close_commands(error: Exception) -> None:
     """Click's ``Did you mean 'trace'?`` under an unknown command, kept only for the close
-    ones (``close_options``): ``cache`` is no slip for ``trace``, nor ``tokns`` for ``hooks``."""
+    ones (``close_options``): ``cache`` is no slip for ``trace``, nor ``tokns`` for ``hooks``.
+    A ccusage report (``daily``, ``codex daily``) is answered with agentscan's command line
+    for it (``misplaced.ccusage_command``)."""
     import re
 
     message = getattr(error, "message", None)
     ctx = getattr(error, "ctx", None)
     found = re.match(r"No such command '(?P<typed>.*)'\.(?: Did you mean .*\?)?$", message or "", re.DOTALL)
     if found is None or ctx is None or not hasattr(ctx.command, "list_commands"):
+        return
+    from agentscan.cli.misplaced import ccusage_command
+
+    ccusage = ccusage_command(found["typed"], ctx) if ctx.parent is None else None  # ``hooks daily`` is no report
+    if ccusage is not None:  # ``daily``: ccusage's report, said as agentscan's command line
+        error.message = f"No such command {found['typed']!r}. {ccusage}"  # type: ignore[attr-defined]
         return
     close = [f"'{name}'" for name in close_options(found["typed"], ctx.command.list_commands(ctx))]
     said = either(close) if close else ""

@@ -51,4 +51,12 @@ def parse_group(value: str) -> GroupBy:
             return group
     from agentscan.toolkit.words import unknown_choice
 
+    if wanted in _ALSO_CALLED:  # not a slip, another tool's word: said as a slip is
+        meant = _ALSO_CALLED[wanted]
+        raise UsageProblem(f"unknown --by {value!r} (did you mean {meant}? a project is its working directory); "
+                           f"choose from: {', '.join(GROUPINGS)}")
     raise UsageProblem(unknown_choice("--by", value, list(GROUPINGS)))
+
+
+#: groupings by other tools' names: ccusage's projects (``--instances``) are working directories
+_ALSO_CALLED: dict[str, GroupBy] = {"project": "cwd", "projects": "cwd"}
