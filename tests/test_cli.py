@@ -126,7 +126,7 @@ def test_durations_take_their_units_in_either_case_and_nothing_else() -> None:
     import pytest
 
     from agentscan.errors import UsageProblem
-    from agentscan.timeutil import parse_when
+    from agentscan.whentext import parse_when
 
     now = datetime(2026, 11, 30, tzinfo=timezone.utc)
     assert parse_when("3D", now=now) == parse_when(" 3d ", now=now) == now - timedelta(days=3)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from agentscan.cli import fastpath
-from agentscan.timeutil import parse_when, zone
+from agentscan.timeutil import zone
+from agentscan.whentext import parse_when
 from agentscan.errors import UsageProblem
 from builders import claude_session_file, claude_user, invoke
 

@@ -21,7 +21,8 @@ from typer.testing import CliRunner
 
 from agentscan.cli import app
 from agentscan.errors import UsageProblem
-from agentscan.timeutil import _LATEST, parse_when
+from agentscan.timeutil import _LATEST
+from agentscan.whentext import parse_when
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user, cli_json
 
 UTC = timezone.utc

@@ -6,9 +6,8 @@ as ISO strings, epoch seconds or epoch milliseconds depending on the provider.
 
 from __future__ import annotations
 
-import re
 import time
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import NamedTuple
 
 from agentscan.errors import UsageProblem
@@ -22,13 +21,6 @@ _MS_THRESHOLD = 1_577_836_800_000
 # also break arithmetic later (year 1 shown in a zone west of UTC overflows).
 _EARLIEST = datetime(1970, 1, 2, tzinfo=timezone.utc)
 _LATEST = datetime(9998, 1, 1, tzinfo=timezone.utc)
-# The units spelt out, not re.IGNORECASE: that would also take "ſ" (long s) for
-# an "s", with no unit to match it, and it costs half a millisecond of every start.
-# Not "M": to a person "1M" is a month, which is no fixed length (a minute is "m").
-_DURATION = re.compile(r"^\s*(\d+)\s*([smhdwSHDW])\s*$")
-# Months and years, which a duration cannot be: said so, not read as minutes or refused blind.
-_NOT_A_UNIT = re.compile(r"^\s*\d+\s*(?:M|mo|mons?|months?|[yY]|yrs?|years?)\s*$")
-_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
 def local_date(seconds: float) -> tuple[int, int, int]:
@@ -154,18 +146,10 @@ def from_epoch(value: object) -> datetime | None:
     return None
 
 
-# What a date given alone can be, each a span of whole days: a day (2026-11-30; ccusage's
-# 20261130; an ISO week day, 2026-W49-1 or 2026W491), an ISO week (2026-W49: the label
-# ``tokens --by week`` prints) or a month (2026-11: ``--by month``'s).  ASCII digits:
-# ``\d`` also takes other scripts' digits, which ``fromisoformat`` refuses.
-_DAY_FORM = re.compile(r"[0-9]{4}(?:-[0-9]{2}-[0-9]{2}|[0-9]{4}|-W[0-9]{2}-[0-9]|W[0-9]{3})")
-_WEEK_FORM = re.compile(r"[0-9]{4}-?W[0-9]{2}")
-_MONTH_FORM = re.compile(r"([0-9]{4})-([0-9]{2})")
 # Wall times further than this outside the years a record can hold are taken as the
 # nearest of them: a zone's offset there may not exist (year 1 east of UTC overflows).
 _NAIVE_EARLIEST = _EARLIEST.replace(tzinfo=None) - timedelta(days=2)
 _NAIVE_LATEST = _LATEST.replace(tzinfo=None) + timedelta(days=2)
-_WHEN_HINT = "use a date (2026-11-01), a week or month (2026-W49, 2026-11), an ISO time, or a duration (3d, 12h)"
 
 
 #: ``--tz`` values that name no IANA zone: the machine's own (``None``, as without ``--tz``)
@@ -278,93 +262,6 @@ def wall_time(naive: datetime, tz: tzinfo | None) -> datetime:
         return datetime.fromtimestamp(naive.timestamp(), UTC)
     except (OverflowError, OSError, ValueError):  # Windows refuses times before 1970
         return naive.replace(tzinfo=UTC)
-
-
-def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:
-    """Parse a ``--since``/``--until`` value: a date, a week, a month, an ISO time, or ``3d``.
-
-    A date or a time without an offset is read in ``tz`` (default: the local
-    zone), as a person means it (``wall_time``).  A date, week or month means its
-    first instant; with ``end_of_day`` its end, the first instant after it
-    (``--until 2026-11-30`` includes the 30th, as in ccusage; ``--until 2026-W49``
-    includes that Sunday).  A time outside the years a record can hold (``_EARLIEST``,
-    ``_LATEST``) is taken as the nearest of them: it selects the same records, and a time
-    near the year 1 or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
-    """
-    return min(max(_parse_when(text, now=now, tz=tz, end_of_day=end_of_day), _EARLIEST), _LATEST)
-
-
-def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_day: bool) -> datetime:
-    if not text.strip():
-        # ``--since "$FROM"`` with the variable unset: every session would pass, silently.
-        raise UsageProblem(f"an empty time: {_WHEN_HINT}, or leave the option out")
-    now = now or datetime.now(UTC)
-    match = _DURATION.match(text)
-    if match:
-        try:
-            amount, unit = int(match.group(1)), match.group(2).lower()
-            ago = timedelta(**{_UNITS[unit]: amount})
-        except (OverflowError, ValueError):  # past timedelta, or past int()'s 4,300 digits
-            raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
-        if not ago:  # "now": nothing is recorded after it, and nothing before it would be left out
-            raise UsageProblem(f"the duration {text.strip()!r} is zero: use one of 1 or more (1d, 12h, 30m)")
-        try:
-            return now - ago
-        except OverflowError:  # before the year 1
-            raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
-    if _NOT_A_UNIT.match(text):
-        raise UsageProblem(f"{text.strip()!r}: months and years have no fixed length, so are not durations "
-                           "(30m is 30 minutes): use days or weeks (90d, 4w), or a month or a date (2026-11, 2026-11-01)")
-    span = _days_of(text.strip())
-    if span is not None:
-        day = span[1] if end_of_day else span[0]
-        return _LATEST if day is None else wall_time(datetime(day.year, day.month, day.day), tz)
-    parsed = _parse_user_time(text, tz)
-    if parsed is None:
-        raise UsageProblem(f"cannot read the time {text!r}: {_WHEN_HINT}")
-    return parsed
-
-
-def _days_of(text: str) -> tuple[date, date | None] | None:
-    """The first day of a date, ISO week or month and the day after its last (``None``: after
-    the year 9999); ``None`` for any other text.  ``fromisoformat`` alone would read a week
-    or ccusage's 20261130 as its first instant, and refuse a month."""
-    try:
-        if _DAY_FORM.fullmatch(text):
-            first = date.fromisoformat(text)
-            return first, _days_after(first, 1)
-        if _WEEK_FORM.fullmatch(text):
-            first = date.fromisoformat(text)  # the Monday
-            return first, _days_after(first, 7)
-        month = _MONTH_FORM.fullmatch(text)
-        if month is None:
-            return None
-        year, number = int(month[1]), int(month[2])
-        first = date(year, number, 1)
-        return first, (date(year + number // 12, number % 12 + 1, 1) if (year, number) < (9999, 12) else None)
-    except ValueError:  # 2026-02-30, 2026-13, 2025-W53 (2025 has 52 weeks)
-        raise UsageProblem(f"cannot read the time {text!r}: there is no such day, week or month") from None
-
-
-def _days_after(first: date, days: int) -> date | None:
-    try:
-        return first + timedelta(days=days)
-    except OverflowError:
-        return None
-
-
-def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
-    """Like ``_parse_any_iso``, but a time without an offset is wall-clock time in ``tz``."""
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        parsed = datetime.fromisoformat(text)
-        if parsed.tzinfo is None:
-            return wall_time(parsed, tz)
-        return parsed.astimezone(UTC)
-    except (ValueError, OverflowError):
-        return None
 
 
 def newest(*values: datetime | None) -> datetime | None:

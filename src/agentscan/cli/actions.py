@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
     from agentscan.scan.groupby import GroupBy
     from agentscan.scan.scanner import Scanner
+    from agentscan.scan.tokensort import SortKey
 
 
 def run_list(
@@ -142,9 +143,11 @@ def run_tokens(
     cwd: Optional[str] = None,
     tz: Optional[str] = None,
     as_json: bool = False,
+    sort: str | List[str] | None = None,
 ) -> None:
     from agentscan.cli.tokens_answer import print_tokens
-    from agentscan.timeutil import parse_when, zone
+    from agentscan.timeutil import zone
+    from agentscan.whentext import parse_when
 
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
     provider = provider_names(provider)
@@ -153,6 +156,7 @@ def run_tokens(
 
     cwd = asked_directory(cwd) if cwd else None
     group = one_grouping(by)
+    order = one_order(sort)
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
@@ -160,7 +164,7 @@ def run_tokens(
     until_at = parse_when(until, tz=zone_info, end_of_day=True) if until is not None else None
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
-                 by=group, cwd=cwd, zone=zone_info, as_json=as_json,
+                 by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order,
                  remember=not session_ids and since is None and until is None)
     finish(state, scanner, as_json=as_json)
 
@@ -179,3 +183,20 @@ def one_grouping(by: str | List[str] | None) -> GroupBy:
         raise UsageProblem(f"--by takes one grouping, not {len(groups)} ({', '.join(groups)}): tokens groups by one "
                            "key at a time; to cross them, `agentscan export -f sqlite` and GROUP BY both (docs/cron.md)")
     return groups[0]
+
+
+def one_order(sort: str | List[str] | None) -> SortKey:
+    """``tokens``' ``--sort``, given once (any case); none: ``date``, the report's own order.
+    Given twice with different keys it is a usage error, as ``--by`` is (``one_grouping``):
+    ``--sort cost --sort tokens`` reads as a sort by both, which it is not."""
+    if not sort:
+        return "date"  # a warm ``tokens`` imports nothing more than it did before --sort
+    from agentscan.errors import UsageProblem
+    from agentscan.scan.tokensort import parse_sort
+
+    given = [sort] if isinstance(sort, str) else list(sort)
+    keys = list(dict.fromkeys(parse_sort(value) for value in given))
+    if len(keys) > 1:
+        raise UsageProblem(f"--sort takes one key, not {len(keys)} ({', '.join(keys)}): tokens sorts by one key "
+                           "at a time (rows that tie keep the default order, --sort date's)")
+    return keys[0]

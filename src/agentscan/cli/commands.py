@@ -54,7 +54,7 @@ def list_command(
     show_all: bool = typer.Option(False, "--all", "-a", help="Every matching session."),
     provider: Optional[List[str]] = ProviderOption,
     since: Optional[str] = SinceOption,
-    until: Optional[str] = typer.Option(None, "--until", help="Only sessions last updated (UPDATED) by the end of WHEN: a date, week or month includes the whole of it, a time is excluded (as tokens --until).", metavar="WHEN"),
+    until: Optional[str] = typer.Option(None, "--until", help="Only sessions last updated (UPDATED) by the end of WHEN: a date (today, yesterday too), week or month includes the whole of it, a time is excluded (as tokens --until).", metavar="WHEN"),
     grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, model (as recorded or as shown: opus-4.6) or path.", metavar="TEXT"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     running: bool = typer.Option(False, "--running", help="Only sessions a live process holds open (Linux)."),
@@ -92,11 +92,13 @@ def tokens_command(
     ctx: typer.Context,
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to total (default: all)."),
     since: Optional[str] = typer.Option(None, "--since", help=f"Only calls made since WHEN: {WHEN_FORMS}.", metavar="WHEN"),
-    until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date, week or month includes the whole of it; a time is excluded).", metavar="WHEN"),
+    until: Optional[str] = typer.Option(None, "--until", help="Only usage up to WHEN (a date, today or yesterday, a week or month includes the whole of it; a time is excluded).", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
     # A list, so that a second ``--by`` is refused (``actions.one_grouping``) rather than
     # silently taking the place of the first, as click does with a repeated option.
     by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY"),
+    # A list, as ``--by`` is: a second ``--sort`` with another key is refused (``actions.one_order``).
+    sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     as_json: bool = JsonOption,
@@ -105,4 +107,4 @@ def tokens_command(
     from agentscan.cli.actions import run_tokens
 
     run_tokens(state_of(ctx), session_ids=session_ids, since=since, until=until, provider=provider, by=by, cwd=cwd,
-               tz=tz, as_json=as_json)
+               tz=tz, as_json=as_json, sort=sort)

@@ -78,7 +78,7 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
         recorded.print_again("list", again, scanner, known)
         return
     from agentscan.scan.listing import ListFilter
-    from agentscan.timeutil import parse_when
+    from agentscan.whentext import parse_when
 
     # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
     filters = ListFilter(providers=tuple(providers), since=parse_when(since, tz=zone) if since is not None else None,

@@ -63,7 +63,8 @@ def export_command(
     from agentscan.cli.state import provider_names, reject_blank
     from agentscan.errors import UsageProblem
     from agentscan.export.run import STDOUT, parse_format, run_export
-    from agentscan.timeutil import parse_when, zone
+    from agentscan.timeutil import zone
+    from agentscan.whentext import parse_when
 
     state = state_of(ctx)
     reject_blank(output=output_text, since=since)

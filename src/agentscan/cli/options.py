@@ -166,8 +166,8 @@ def handle_errors(func: F) -> F:
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P")
-#: every form WHEN takes, briefly (``timeutil._WHEN_HINT`` says them when one is not understood)
-WHEN_FORMS = "a date, week or month (2026-11-01, 2026-W49, 2026-11), an ISO time, or 3d / 12h"
+#: every form WHEN takes, briefly (``whentext._WHEN_HINT`` says them when one is not understood)
+WHEN_FORMS = "a date (2026-11-01, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, or 3d / 12h"
 SinceOption = typer.Option(None, "--since", help=f"Only sessions updated since WHEN: {WHEN_FORMS}.", metavar="WHEN")
 
 

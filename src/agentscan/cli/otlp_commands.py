@@ -68,7 +68,7 @@ def otlp_command(
     from agentscan.errors import SendFailed
     from agentscan.otlp.sender import SendResult
     from agentscan.otlp.sources import Selection
-    from agentscan.timeutil import parse_when
+    from agentscan.whentext import parse_when
 
     state = state_of(ctx)
     to_stdout = output_text == "-"

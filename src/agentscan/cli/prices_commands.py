@@ -148,6 +148,6 @@ def _recorded(scanner: Scanner, data: PriceData) -> list[dict[str, Any]]:
 def _when(text: str) -> datetime:
     """``--at``: a date is its start, in the local zone, as ``--since`` reads it; a duration
     (``3d``) is that long ago."""
-    from agentscan.timeutil import parse_when
+    from agentscan.whentext import parse_when
 
     return parse_when(text)

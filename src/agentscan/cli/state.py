@@ -152,8 +152,8 @@ def _absolute(home: Path | str) -> Path:
 _WANTED = {
     "--home": "name a directory",
     "--output": "give a file path, or - for stdout",
-    "--since": "give a date (2026-11-01), a week or month (2026-W44, 2026-11), an ISO time or a duration (3d, 12h), or leave it out",
-    "--until": "give a date (2026-11-30), a week or month (2026-W44, 2026-11), an ISO time or a duration (3d, 12h), or leave it out",
+    "--since": "give a date (2026-11-01, today), a week or month (2026-W44, 2026-11), an ISO time or a duration (3d, 12h), or leave it out",
+    "--until": "give a date (2026-11-30, yesterday), a week or month (2026-W44, 2026-11), an ISO time or a duration (3d, 12h), or leave it out",
     "--tz": "give an IANA zone such as Europe/Paris, utc or local, or leave it out",
     "--cwd": "give a directory, or leave it out",
     "--grep": "give the text to look for, or leave it out",

@@ -32,19 +32,28 @@ if TYPE_CHECKING:
     from agentscan.cli.tokens_sessions import TableSession
     from agentscan.scan.tokenreport import TokenReport
     from agentscan.cli.term import Terminal
+    from agentscan.scan.tokensort import SortKey
 
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
                  until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool,
-                 cwd: str | None = None) -> None:
+                 cwd: str | None = None, sort: SortKey = "date") -> None:
     """Print the report (``--json`` or the table) of ``ids`` (default: every session); ``remember``:
     it may come from, and go to, the index (only for every session: ``ids`` are not in its key).
-    ``cwd``: an absolute directory, only the sessions in it or below it (``--cwd``)."""
+    ``cwd``: an absolute directory, only the sessions in it or below it (``--cwd``); ``sort``:
+    the rows' order (``--sort``; ``date``: the report's own)."""
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
+    # Another order is another answer, kept in a slot of its own: never printed for the
+    # default order's question (nor the default's for it), and ``tokens --sort cost`` does not
+    # push out the plain ``tokens``' answer.  The default's question is as it ever was.
+    ordered = f":{sort}" if sort != "date" else ""
+    if sort != "date":
+        question["sort"] = sort
+        question["slot"] = f"{by}{ordered}"
     if cwd is not None:
         question["cwd"] = cwd
         # Each directory's answer kept apart (``tokens --cwd .`` in one project, then another's).
-        question["slot"] = f"{answers.slot_of(cwd, CWD_SLOT)}:{by}"
+        question["slot"] = f"{answers.slot_of(cwd, CWD_SLOT)}:{by}{ordered}"
     if not as_json:
         term = render.terminal()
         # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),
@@ -65,8 +74,9 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
 
     priceahead.start(scanner)  # genai-prices imported by a helper while the sessions are read
     # Every session by session: patched from the last whole answer (``scan.answerpatch``).
-    # Not under ``--cwd``: a patch starts from the kept answer of every session.
-    patchable = remember and by == "session" and cwd is None
+    # Not under ``--cwd``: a patch starts from the kept answer of every session; nor in another
+    # order: a patch keeps the rows where the kept answer had them.
+    patchable = remember and by == "session" and cwd is None and sort == "date"
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
@@ -85,6 +95,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone,
                                   cwd=cwd)
             if as_json:
+                report = _in_order(report, sort)
                 import orjson
 
                 # Printed as a remembered answer is: rows taken back whole are not made again.
@@ -100,7 +111,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                     document = {**lead, "focus": focus, **document}
                 answer = orjson.dumps(document, option=orjson.OPT_INDENT_2)
             else:
-                asked = Asked(ids, providers, since, until, zone, cwd)
+                asked = Asked(ids, providers, since, until, zone, cwd, sort)
                 table, printed = _table(report, scanner, asked)
     end_progress()
     if answer is not None:
@@ -155,6 +166,8 @@ class Asked(NamedTuple):
     until: datetime | None
     zone: tzinfo | None
     cwd: str | None = None
+    #: the rows' order (``--sort``)
+    sort: SortKey = "date"
 
 
 def _table(report: TokenReport, scanner: Scanner, asked: Asked
@@ -177,6 +190,8 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
     session_rows = tablefacts.gather(scanner, [report.sessions[key] for key in shown], told=True)
     if report.by == "session":
         report = _newest_first(report, session_rows)
+    # Sorted after the table's own order: rows that tie keep it.
+    report = _in_order(report, asked.sort)
     short_ids: dict[str, str] = {}
     if term.tty and (shown or report.unrecorded):
         short_ids = scanner.short_ids() if shown else scanner.short_ids(report.unrecorded[:NAMED])
@@ -185,7 +200,8 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
     def print_all() -> Printed:
         for note in notes:
             render.note(note)
-        return print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone)
+        return print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
+                            sort=asked.sort)
 
     printed, out, err = recorded.recording(print_all)
     return (out, err), ((report, printed, session_rows) if report.by == "session" else None)
@@ -286,3 +302,14 @@ def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) ->
 
     return replace(report, rows=tuple(sorted(report.rows, key=lambda row: sort_key(session_rows.get(row.key)),
                                              reverse=True)))
+
+
+def _in_order(report: TokenReport, sort: SortKey) -> TokenReport:
+    """``report`` with its rows in ``sort``'s order (``scan.tokensort``); ``date``: as it is."""
+    if sort == "date":
+        return report
+    from dataclasses import replace
+
+    from agentscan.scan.tokensort import sorted_rows
+
+    return replace(report, rows=sorted_rows(report.rows, sort))

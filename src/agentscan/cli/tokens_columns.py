@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from datetime import date
+
 from agentscan.cli.tableparts import Column
 
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
@@ -69,6 +72,25 @@ def session_cells(key: str, facts: list[str], numbers: list[str]) -> list[str]:
     numbers and cost, then the title (``facts``: date, cwd and title)."""
     date, cwd, title = facts
     return [key, date, cwd, *numbers, title]
+
+
+#: a ``--by week`` key, an ISO week (``scan.tokens``); ``unknown`` is not one
+_WEEK_KEY = re.compile(r"([0-9]{4})-W([0-9]{2})")
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def dated_week(key: str) -> str:
+    """``--by week``'s key as a terminal shows it, its Monday's month and day beside it:
+    ``2026-W36 (Aug 31)``.  The label alone does not say which days it is (ccusage prints a
+    week's first date); a month's name, as ``08-31`` read as a range of days.  A pipe keeps
+    the label alone, one awk field that ``--since``/``--until`` read back (``tokens_text.print_report``)."""
+    week = _WEEK_KEY.fullmatch(key)
+    try:
+        monday = date.fromisocalendar(int(week[1]), int(week[2]), 1) if week else None
+    except ValueError:  # (no such week: never a key ``scan.tokens`` makes)
+        monday = None
+    # (Named here, not by ``strftime``'s ``%b``: the C library's locale may name it otherwise.)
+    return key if monday is None else f"{key} ({_MONTH_NAMES[monday.month - 1]} {monday.day})"
 
 
 #: the columns worth rounding every number to keep: a total's parts, TOTAL and COST

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from agentscan.model import TokenUsage
     from agentscan.scan.tokenreport import TokenReport, TokenRow
+    from agentscan.scan.tokensort import SortKey
 
 
 def shows_parts(term: Terminal) -> bool:
@@ -157,6 +158,8 @@ class Drawn(NamedTuple):
     sessions: int = 0
     dates: Sequence[str] = ()
     zone: tzinfo | None = None
+    #: the rows' order (``--sort``: ``scan.tokensort``), which the long table's hint names
+    sort: SortKey = "date"
 
 
 def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
@@ -210,8 +213,11 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         render.note(PARTS_NOTE, tty_only=True)
     if by == "session" and drawn.sessions > LONG_TABLE and term.tty:
         # A heavy user's first ``agentscan tokens`` scrolls thousands of lines past: the newest
-        # went by first.  The options that answer "what did this week cost" are named.
-        render.note(f"{drawn.sessions:,} sessions above, newest first: {fewer_sessions(drawn.dates, drawn.zone)}"
+        # went by first.  The options that answer "what did this week cost" are named, and the
+        # order the rows are in (``--sort cost``: the dearest went by first).
+        from agentscan.scan.tokensort import ORDER_WORDS
+
+        render.note(f"{drawn.sessions:,} sessions above, {ORDER_WORDS[drawn.sort]}: {fewer_sessions(drawn.dates, drawn.zone)}"
                     "--by day gives a line a day", tty_only=True)
 
 

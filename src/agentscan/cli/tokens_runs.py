@@ -51,6 +51,15 @@ def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] |
     return Row([f"{key} ({render.plural(count, 'run')})", *values], span=span, runs_at=len(key))
 
 
+def tail_at(lines: list[Row], at: int) -> list[Row]:
+    """A row's ``lines`` with its key's text from ``at`` on (a week's Monday, ``2026-W36
+    (Aug 31)``) left out as a runs' count is, where a table needs the room to keep a figure
+    (``uncounted``); a key that says its runs' count already keeps that mark."""
+    if not lines or lines[0].runs_at is not None or len(lines[0].cells[0]) <= at:
+        return lines
+    return [lines[0]._replace(runs_at=at), *lines[1:]]
+
+
 def is_counted(row: Row) -> bool:
     """Whether ``row`` is a grouped row whose key says its runs' count."""
     return row.runs_at is not None

@@ -23,17 +23,19 @@ from agentscan.cli import table, tablefit, tablepaths
 from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, write_out
-from agentscan.cli.tokens_columns import FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, session_cells
+from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, dated_week,
+                                          session_cells)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts
 from agentscan.cli.tokens_runs import (bare_runs, counted_row, counts_fitted, is_counted, is_runs, relabelled, runs_cut,
-                                      runs_label, short_runs, subagent_names)
+                                      runs_label, short_runs, subagent_names, tail_at)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 if TYPE_CHECKING:
     from agentscan.cli.tokens_sessions import TableSession
+    from agentscan.scan.tokensort import SortKey
 
 #: a usage's numbers in ``NUMBER_COLUMNS``' order, in one call (a heavy user's table has 15,000 rows)
 _VALUES = attrgetter(*(name for _, name, _ in NUMBER_COLUMNS))
@@ -80,9 +82,10 @@ class Printed(NamedTuple):
 
 
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
-                 short_ids: dict[str, str], zone: tzinfo | None = None) -> Printed:
+                 short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date") -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
-    the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone."""
+    the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone;
+    ``sort``: the order the report's rows are in (``--sort``), which a long table names."""
     by_session = report.by == "session"
     keys = shown_keys((row.key for row in report.rows), short_ids, term)
     if report.by == "model" and term.tty:
@@ -92,29 +95,37 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     elif report.by == "cwd":
         # As ``list`` shows a CWD: ``~/src/app`` on a terminal, whole in a pipe.
         keys = [render.path_text(key, term) for key in keys]
+    dated = report.by == "week" and term.tty
+    if dated:
+        # ``2026-W36`` told no one which days it was: its Monday beside it (``dated_week``).
+        keys = [dated_week(key) for key in keys]
     # Each session's date, project and title: made once for both layouts.
     sessions = [rows_of(row.key) if by_session else None for row in report.rows]
     facts = [session_facts(session, term, zone) if by_session else [] for session in sessions]
-    # A period's, provider's or day's key is agentscan's own text; the others are shown as cleaned.
-    own_keys = report.by not in ("session", "model", "cwd", "agent")
+    # A day's, month's or provider's key is agentscan's own text; the others as shown (a week's dated).
+    own_keys = report.by not in ("session", "model", "cwd", "agent", "week")
 
     def lines(compact: bool) -> list[list[Row]]:
-        return [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session)
+        made = [row_lines(row, row.key if own_keys else key, row_facts, term, compact=compact, session=session)
                 for row, key, row_facts, session in zip(report.rows, keys, facts, sessions)]
+        # A week's Monday goes before a figure does, as a runs' count (``tokens_runs.tail_at``).
+        return [tail_at(group, len(row.key)) for group, row in zip(made, report.rows)] if dated else made
 
     full = lines(False)
     total = (report.total, report.cost, report.cost_priced)
     # By session the sessions that recorded no usage are folded as a grouping folds them
     # (hundreds of Cursor sessions' "not recorded" rows buried the others); --json keeps their rows.
+    # (A folded week is named by its label alone: its date inside the note's parentheses read badly.)
     folded, empty, unrecorded = named_folds(
-        (key, fold_kind(bool(shown), recorded_nothing(row, row_facts, session), row.tokens is None))
+        (row.key if dated else key, fold_kind(bool(shown), recorded_nothing(row, row_facts, session), row.tokens is None))
         for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
         # A row of 0 tokens whose key names nothing is left out beside rows that tell something.
         if shown or row.tokens is None or not (any(full) and names_nothing(report.by, row.key)))
     models, unknown = no_price(report, with_parts=shows_parts(term))
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
-                       empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown), zone=zone)
+                       empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown), zone=zone,
+                       sort=sort)
     return Printed(keys, facts, full, laid)
 
 
@@ -181,14 +192,15 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
                 folded: list[str], models: Sequence[str], term: Terminal, *, unrecorded: Sequence[str] = (),
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
-                zone: tzinfo | None = None) -> Laid:
+                zone: tzinfo | None = None, sort: SortKey = "date") -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its runs' labels shortened when that keeps a column), the
     ``total`` (tokens, cost, cost priced), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
     ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
-    (its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone."""
+    (its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
+    ``sort``: the rows' order (``--sort``)."""
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
         # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a
@@ -253,7 +265,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown),
-                Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone))
+                Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
+                      sort=sort))
     return Laid(planned, compact, lines, shown[1])
 
 

@@ -51,7 +51,7 @@ def case_free(text: str) -> str:
 
 def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> datetime | None:
     """``value`` as an aware datetime.  A naive one is wall-clock time in ``tz`` when given,
-    else in the local zone, as the CLI reads ``--since 2026-01-01`` (``timeutil.parse_when``);
+    else in the local zone, as the CLI reads ``--since 2026-01-01`` (``whentext.parse_when``);
     comparing it with a recorded time, which is aware, would raise ``TypeError``."""
     if value is None:
         return None
@@ -61,7 +61,7 @@ def moment(value: datetime | None, parameter: str, tz: tzinfo | None = None) -> 
         return value
     if not _EARLIEST.replace(tzinfo=None) <= value < _LATEST.replace(tzinfo=None):
         # ``datetime.min`` ("from the start") or ``max``: the nearest year a record can hold,
-        # as ``--since`` takes it (``timeutil.parse_when``); the local zone has no offset there.
+        # as ``--since`` takes it (``whentext.parse_when``); the local zone has no offset there.
         return _EARLIEST if value < _EARLIEST.replace(tzinfo=None) else _LATEST
     from agentscan.timeutil import wall_time  # one rule for a clock change's gap and fold (``fold=0``)
 

@@ -1,0 +1,61 @@
+"""What a ``tokens`` report's rows can be sorted by (``--sort``), and the sorting.
+
+``date`` is the report's own order (sessions newest first, periods oldest
+first, the other groupings the most tokens first); ``cost`` and ``tokens`` put
+the dearest or largest rows first, to answer "which sessions cost the most?"
+as ccusage's users ask it.  Apart from ``scan.tokens`` so the CLI can check
+``--sort`` before it knows whether the report must be made at all (a
+remembered answer needs none of its machinery).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Literal, get_args
+
+from agentscan.errors import UsageProblem
+
+# Checking ``--sort`` imports neither the model nor ``decimal``: a warm ``tokens`` prints a
+# remembered answer without them (``scan.answers``).
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from agentscan.scan.tokenreport import TokenRow
+
+SortKey = Literal["date", "cost", "tokens"]
+SORT_KEYS: tuple[SortKey, ...] = get_args(SortKey)
+
+#: how a person is told the order the rows are in (the long table's hint, ``cli.tokens_notes``)
+ORDER_WORDS: dict[SortKey, str] = {"date": "newest first", "cost": "most costly first", "tokens": "most tokens first"}
+
+
+def parse_sort(value: str) -> SortKey:
+    """``value`` as a sort key, in any case (as ``--by`` takes ``Day``), or a usage error
+    naming the valid ones (with a did-you-mean for a close misspelling)."""
+    wanted = value.strip().casefold()
+    for key in SORT_KEYS:
+        if wanted == key:
+            return key
+    from agentscan.toolkit.words import unknown_choice
+
+    raise UsageProblem(unknown_choice("--sort", value, list(SORT_KEYS)))
+
+
+def sorted_rows(rows: Iterable[TokenRow], sort: SortKey) -> tuple[TokenRow, ...]:
+    """``rows`` (in the report's own order) sorted by ``sort``.  The sort is stable, so rows
+    that tie keep that order: the same rows always print in the same order."""
+    if sort == "cost":
+        return tuple(sorted(rows, key=_cost_order))
+    if sort == "tokens":
+        # A row that recorded no usage (``null``) after one of 0 tokens.
+        return tuple(sorted(rows, key=lambda row: -row.tokens.total if row.tokens is not None else 1))
+    return tuple(rows)
+
+
+def _cost_order(row: TokenRow) -> tuple[bool, Decimal | int]:
+    """The most costly first; a cost only known to be at least what its priced calls cost
+    (``≥$…``) by that part; an unknown one (``-``: no call had a price) last.  As
+    ``render.human_usd`` shows them: a bound of nothing is unknown."""
+    known = row.cost if row.cost is not None else row.cost_priced
+    if known is None or (row.cost is None and known <= 0):
+        return True, 0
+    return False, -known

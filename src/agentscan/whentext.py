@@ -1,0 +1,134 @@
+"""``--since``/``--until`` (and ``prices --at``) as a person writes them: a date, ``today``
+or ``yesterday``, an ISO week or month, an ISO time, or a duration back from now.
+
+Apart from ``timeutil`` (which every provider imports to read its records' times): only
+the commands that take a window read these forms.  Imports nothing ``timeutil`` does not.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta, tzinfo
+
+from agentscan.errors import UsageProblem
+from agentscan.timeutil import _EARLIEST, _LATEST, UTC, wall_time
+
+# The units spelt out, not re.IGNORECASE: that would also take "ſ" (long s) for
+# an "s", with no unit to match it, and it costs half a millisecond of every start.
+# Not "M": to a person "1M" is a month, which is no fixed length (a minute is "m").
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhdwSHDW])\s*$")
+# Months and years, which a duration cannot be: said so, not read as minutes or refused blind.
+_NOT_A_UNIT = re.compile(r"^\s*\d+\s*(?:M|mo|mons?|months?|[yY]|yrs?|years?)\s*$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+# What a date given alone can be, each a span of whole days: a day (2026-11-30; ccusage's
+# 20261130; an ISO week day, 2026-W49-1 or 2026W491), an ISO week (2026-W49: the label
+# ``tokens --by week`` prints) or a month (2026-11: ``--by month``'s).  ASCII digits:
+# ``\d`` also takes other scripts' digits, which ``fromisoformat`` refuses.
+_DAY_FORM = re.compile(r"[0-9]{4}(?:-[0-9]{2}-[0-9]{2}|[0-9]{4}|-W[0-9]{2}-[0-9]|W[0-9]{3})")
+_WEEK_FORM = re.compile(r"[0-9]{4}-?W[0-9]{2}")
+_MONTH_FORM = re.compile(r"([0-9]{4})-([0-9]{2})")
+#: the days a word names, by how many days before today (in the ``--tz`` zone): each is read
+#: as that day's date is, ``--until yesterday`` including yesterday.  ``--since 1d`` is the
+#: last 24 hours, so ``tokens --by day --since 1d`` showed a part of yesterday as a day.
+_DAY_WORDS = {"today": 0, "yesterday": 1}
+_WHEN_HINT = ("use a date (2026-11-01, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, "
+              "or a duration (3d, 12h)")
+
+
+def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:
+    """Parse a ``--since``/``--until`` value: a date, ``today``, ``yesterday``, a week, a month,
+    an ISO time, or ``3d``.
+
+    A date or a time without an offset is read in ``tz`` (default: the local
+    zone), as a person means it (``wall_time``).  A date, week or month means its
+    first instant; with ``end_of_day`` its end, the first instant after it
+    (``--until 2026-11-30`` includes the 30th, as in ccusage; ``--until 2026-W49``
+    includes that Sunday).  ``today`` and ``yesterday`` (any case) are those dates in ``tz``
+    as of ``now``.  A time outside the years a record can hold (``_EARLIEST``,
+    ``_LATEST``) is taken as the nearest of them: it selects the same records, and a time
+    near the year 1 or 9999 has no local form to print (``--since 9999-12-31T23:30Z`` east of UTC).
+    """
+    return min(max(_parse_when(text, now=now, tz=tz, end_of_day=end_of_day), _EARLIEST), _LATEST)
+
+
+def _parse_when(text: str, *, now: datetime | None, tz: tzinfo | None, end_of_day: bool) -> datetime:
+    if not text.strip():
+        # ``--since "$FROM"`` with the variable unset: every session would pass, silently.
+        raise UsageProblem(f"an empty time: {_WHEN_HINT}, or leave the option out")
+    now = now or datetime.now(UTC)
+    match = _DURATION.match(text)
+    if match:
+        try:
+            amount, unit = int(match.group(1)), match.group(2).lower()
+            ago = timedelta(**{_UNITS[unit]: amount})
+        except (OverflowError, ValueError):  # past timedelta, or past int()'s 4,300 digits
+            raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
+        if not ago:  # "now": nothing is recorded after it, and nothing before it would be left out
+            raise UsageProblem(f"the duration {text.strip()!r} is zero: use one of 1 or more (1d, 12h, 30m)")
+        try:
+            return now - ago
+        except OverflowError:  # before the year 1
+            raise UsageProblem(f"the duration {text.strip()!r} reaches back too far") from None
+    if _NOT_A_UNIT.match(text):
+        raise UsageProblem(f"{text.strip()!r}: months and years have no fixed length, so are not durations "
+                           "(30m is 30 minutes): use days or weeks (90d, 4w), or a month or a date (2026-11, 2026-11-01)")
+    span = _days_named(text.strip(), now, tz) or _days_of(text.strip())
+    if span is not None:
+        day = span[1] if end_of_day else span[0]
+        return _LATEST if day is None else wall_time(datetime(day.year, day.month, day.day), tz)
+    parsed = _parse_user_time(text, tz)
+    if parsed is None:
+        raise UsageProblem(f"cannot read the time {text!r}: {_WHEN_HINT}")
+    return parsed
+
+
+def _days_of(text: str) -> tuple[date, date | None] | None:
+    """The first day of a date, ISO week or month and the day after its last (``None``: after
+    the year 9999); ``None`` for any other text.  ``fromisoformat`` alone would read a week
+    or ccusage's 20261130 as its first instant, and refuse a month."""
+    try:
+        if _DAY_FORM.fullmatch(text):
+            first = date.fromisoformat(text)
+            return first, _days_after(first, 1)
+        if _WEEK_FORM.fullmatch(text):
+            first = date.fromisoformat(text)  # the Monday
+            return first, _days_after(first, 7)
+        month = _MONTH_FORM.fullmatch(text)
+        if month is None:
+            return None
+        year, number = int(month[1]), int(month[2])
+        first = date(year, number, 1)
+        return first, (date(year + number // 12, number % 12 + 1, 1) if (year, number) < (9999, 12) else None)
+    except ValueError:  # 2026-02-30, 2026-13, 2025-W53 (2025 has 52 weeks)
+        raise UsageProblem(f"cannot read the time {text!r}: there is no such day, week or month") from None
+
+
+def _days_named(text: str, now: datetime, tz: tzinfo | None) -> tuple[date, date] | None:
+    """The day ``today`` or ``yesterday`` names in ``tz`` (``None``: the local zone), and the
+    day after it; ``None`` for any other text.  ``lower``, not ``casefold``: that reads "ſ" as "s"."""
+    back = _DAY_WORDS.get(text.lower())
+    if back is None:
+        return None
+    first = now.astimezone(tz).date() - timedelta(days=back)
+    return first, first + timedelta(days=1)
+
+
+def _days_after(first: date, days: int) -> date | None:
+    try:
+        return first + timedelta(days=days)
+    except OverflowError:
+        return None
+
+
+def _parse_user_time(value: str, tz: tzinfo | None) -> datetime | None:
+    """Like ``_parse_any_iso``, but a time without an offset is wall-clock time in ``tz``."""
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+        if parsed.tzinfo is None:
+            return wall_time(parsed, tz)
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
