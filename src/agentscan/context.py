@@ -34,6 +34,9 @@ HELD_PER_FILE = 1000
 
 #: how a directory discovery could not look into is said (``show ID`` names them when nothing matched)
 CANNOT_LIST = "cannot list directory: "
+#: how every reader says a file of no bytes (or only whitespace): what an agent leaves after an
+#: aborted start, which the CLI counts in one line (``cli.render.warn_summary``)
+EMPTY_FILE = "empty file"
 
 
 #: a warning as ``ScanContext.warn`` takes it: path, message, line, passing

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from agentscan.fsview import legible
-from agentscan.settling import shown_message
 from agentscan.warningjson import warning_json
 
 # The model (its dataclasses) is imported where a warning is made: a remembered answer
@@ -22,6 +21,9 @@ if TYPE_CHECKING:
 _PER_FILE_WARNINGS = 20
 #: warnings a result is kept with (``WarningSink.capture``)
 CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
+#: how ``settling.TRUNCATED_LAST_LINE`` begins: only a warning so worded needs ``settling``
+#: to be said (``WarningSink.listed``), which a warm run's other warnings are said without
+_REWORDED_BY_AGE = "truncated last line"
 
 
 class Captured(list["ScanWarning"]):
@@ -76,6 +78,9 @@ class WarningSink:
         #: the last line counted past a file's listed warnings (``add``)
         self._counted_upto: dict[str, int] = {}
         self._captures: list[Captured] = []
+        #: a truncated last line as said of its file (``listed``), by (path, message): its
+        #: file's age looked up once a run, not on each ``items`` (``prices`` reads it four times)
+        self._worded: dict[tuple[str, str], str] = {}
 
     @contextmanager
     def capture(self, limit: int = CAPTURE_LIMIT) -> Iterator[Captured]:
@@ -143,13 +148,23 @@ class WarningSink:
 
     def listed(self) -> list[SinkWarning]:
         """``items`` as the sink keeps them (what the CLI prints), each worded as said now
-        (``settling.shown_message``: a truncated last line by its file's age at this moment,
-        though the warning was kept in the index when the file was young)."""
-        shown = [warning._replace(message=worded) if (worded := shown_message(*warning[:2])) != warning.message
-                 else warning for warning in self._items]
+        (``settling.shown_message``: a truncated last line by its file's age when first
+        listed, though the warning was kept in the index when the file was young)."""
+        shown = [self._as_said(warning) for warning in self._items]
         extra = [SinkWarning(path, f"{count} more warnings for this file were not listed")
                  for path, count in self._suppressed.items()]
         return shown + extra
+
+    def _as_said(self, warning: SinkWarning) -> SinkWarning:
+        if not warning.message.startswith(_REWORDED_BY_AGE):
+            return warning
+        key = (warning.path, warning.message)
+        worded = self._worded.get(key)
+        if worded is None:  # one run is one moment: the file's age is looked up once
+            from agentscan.settling import shown_message
+
+            worded = self._worded[key] = shown_message(*key)
+        return warning if worded == warning.message else warning._replace(message=worded)
 
     def __len__(self) -> int:
         return len(self._items) + len(self._suppressed)

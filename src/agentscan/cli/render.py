@@ -69,6 +69,8 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     # An empty file is what an agent leaves after an aborted start (Codex, Gemini, Claude):
     # named one by one, a home's dozen of them fill the screen on every run.  Counted in one
     # line unless every warning is asked for (``--json`` lists each, as ``doctor`` does).
+    from agentscan.context import EMPTY_FILE  # the readers' word: loaded with any scan's warnings
+
     empty = 0 if verbose else sum(1 for warning in warnings if warning.message == EMPTY_FILE)
     if empty:
         warnings = [warning for warning in warnings if warning.message != EMPTY_FILE]
@@ -85,13 +87,9 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
     if len(warnings) > len(shown):
         _say_warning(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", width)
     if empty:
-        files = "1 empty file" if empty == 1 else f"{empty:,} empty files"
-        _say_warning(f"note: {files} skipped (an agent leaves one after an aborted start; "
+        # A warning, not a note: ``--strict`` fails on them, and its count reads against these lines.
+        _say_warning(f"warning: {plural(empty, EMPTY_FILE)} skipped (an agent leaves one after an aborted start; "
                      f"`agentscan doctor` or --verbose names {'it' if empty == 1 else 'them'})", width)
-
-
-#: the warning of a file of no bytes (or only whitespace), as every reader words it
-EMPTY_FILE = "empty file"
 
 
 def _said_where(path: str) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 
 from agentscan import bounds
-from agentscan.context import ScanContext
+from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.fsutil import read_capped
 from agentscan.toolkit.jsonerrors import short_json_error
 from agentscan.toolkit.jsonl import BOM
@@ -38,7 +38,7 @@ def load_json_file(
         return None
     data = data.removeprefix(BOM)
     if not data.strip():
-        ctx.warn(path, "empty file")
+        ctx.warn(path, EMPTY_FILE)
         return None
     if too_many_values(data):
         ctx.warn(path, f"holds more than {bounds.MAX_JSON_VALUES:,} JSON values; skipped")

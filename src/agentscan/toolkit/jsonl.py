@@ -24,7 +24,7 @@ from typing import IO, Any, Generator, Iterator, NamedTuple
 import orjson
 
 from agentscan import bounds
-from agentscan.context import ScanContext
+from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonerrors import line_json_error
 from agentscan.toolkit.jsonkinds import json_kind
@@ -259,7 +259,7 @@ def _iter_handle(
             return
         if not line:
             if number == 0 and offset == 0:
-                ctx.warn(path, "empty file")
+                ctx.warn(path, EMPTY_FILE)
             elif decompression_capped(handle):
                 limit = bounds.MAX_DECOMPRESSED_BYTES // (1024 * 1024)
                 ctx.warn(path, f"decompresses to more than {limit:,} MiB; read stopped there, earlier lines kept")

@@ -26,7 +26,7 @@ from typing import IO, Iterator
 import orjson
 
 from agentscan import bounds
-from agentscan.context import ScanContext
+from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.laxjson import reparse
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
@@ -211,7 +211,7 @@ class _Scan:
         if carry:
             yield from self._last_line(carry)
         elif self.offset == 0:
-            ctx.warn(path, "empty file")
+            ctx.warn(path, EMPTY_FILE)
 
     def _block(self, data: bytes, end: int, lines_before: int) -> Iterator[tuple[int, dict]]:
         block = _Block(data, self.offset, lines_before)

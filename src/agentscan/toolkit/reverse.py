@@ -27,7 +27,7 @@ from typing import IO, Generator, Iterator
 
 import orjson
 
-from agentscan.context import ScanContext
+from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit.jsonkinds import json_kind
 from agentscan.toolkit.jsonerrors import line_json_error
@@ -61,7 +61,7 @@ def records_newest_first(
             return
         size = size if end is None else min(end, size)
         if size == 0:
-            ctx.warn(path, "empty file")
+            ctx.warn(path, EMPTY_FILE)
             return
         yield from _Backwards(handle, path, ctx, size, max_line).run()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from agentscan import progress as reporting
-from agentscan.context import ScanContext
+from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.jsonl import ReadProgress, iter_json_records
 from agentscan.providers.claude.records import (
     SYNTHETIC_MODELS,
@@ -75,7 +75,7 @@ def summarize(
         try:
             size = path.stat().st_size
             if size == 0:
-                ctx.warn(path, "empty file")
+                ctx.warn(path, EMPTY_FILE)
                 return summary
         except OSError as exc:
             ctx.cannot_read(path, exc)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import orjson
 from cachetools import LRUCache
 
-from agentscan.context import ScanContext
+from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.toolkit.jsonl import BOM, HEAD_BUFFER, open_binary
 from agentscan.toolkit import laxjson
 from agentscan.toolkit.jsonerrors import short_json_error
@@ -177,7 +177,7 @@ def read_header(path: Path, ctx: ScanContext, expected_id: str | None, stat: os.
             return RolloutHeader(thread_id=None)
     if stat.st_size == 0:
         if not quiet:
-            ctx.warn(path, "empty file")
+            ctx.warn(path, EMPTY_FILE)
         return RolloutHeader(thread_id=None)
     key = (str(path), stat.st_size, stat.st_mtime_ns)
     facts = ctx.remembered("codex.header/2")  # /2: read by laxjson (a lone surrogate)

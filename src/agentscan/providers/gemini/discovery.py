@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-from agentscan.context import ScanContext
+from agentscan.context import EMPTY_FILE, ScanContext
 from agentscan.providers.gemini.chathead import HEADER_BYTES, PROBLEM, jsonl_header, legacy_header
 from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit import laxjson
@@ -119,7 +119,7 @@ def discover_sessions(roots: list[Root], ctx: ScanContext) -> dict[str, SessionF
 def _no_id(chat: ChatFile) -> str:
     """Why a chat whose head gave no ``sessionId`` is skipped."""
     if _empty(chat.path):
-        return "empty file"
+        return EMPTY_FILE
     if chat.problem is None:
         return "no sessionId in the file's header; skipped"
     if chat.legacy:  # as ``legacy.load_legacy`` would say it
