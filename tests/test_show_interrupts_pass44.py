@@ -74,7 +74,7 @@ def test_show_facts_keep_interruptions_through_a_resume_state_and_the_index() ->
     again = ShowFacts()
     again.load_state(orjson.loads(orjson.dumps(facts.to_state())))
     assert again.interruptions == facts.interruptions
-    kept = TailFacts(1, 0, 0, 0, 0, 1, 0, 1, None, {}, {}, [], 0, (), (("Request interrupted by user", None),))
+    kept = TailFacts(1, 0, 0, 0, 0, 1, 0, 1, None, {}, {}, [], 0, (), (("Request interrupted by user", None),), 1)
     assert TailFacts.from_json(orjson.loads(orjson.dumps(kept.to_json()))) == kept
 
 

@@ -239,8 +239,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
     by_subagents = 0 if detail.extra.get("parent_missing") else sum(1 for tool in detail.tools if tool.subagent)
     extra = f" (+{by_subagents:,} by subagents)" if by_subagents else ""
-    # The times the user stopped the agent (``recorded_interruptions``): no prompt, so said apart.
-    interrupted = len(recorded_interruptions(detail))
+    # The times the user stopped the agent, all of them (``interrupted_count``): no prompt, so said apart.
+    interrupted = interrupted_count(detail)
     stopped = f", {interrupted:,} interrupted" if interrupted else ""
     lines.extend(_field("counts", f"{plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
                                   f" {plural(counts.tool_calls, 'tool call')}{extra}{stopped}", term))
@@ -266,19 +266,28 @@ class ShownError(NamedTuple):
 def recorded_errors(detail: SessionDetail) -> list[ShownError]:
     """The errors the provider recorded (``errors`` among the detail's extras, oldest
     first: ``DetailCollector.errors``' ``{"text", "timestamp", …}``; Cursor's have no time)."""
-    found = []
-    for entry in detail.extra.get("errors") or ():
-        if isinstance(entry, dict) and isinstance(entry.get("text"), str):
-            found.append(ShownError(parse_iso(entry.get("timestamp")), entry["text"]))
-    return found
+    return _recorded(detail, "errors")
 
 
 def recorded_interruptions(detail: SessionDetail) -> list[ShownError]:
     """The times the user interrupted the agent, as the provider recorded them (``interruptions``
     among the detail's extras, oldest first: ``DetailCollector.interruptions``), each with the
-    provider's words for it."""
+    provider's words for it: the newest ``INTERRUPTIONS_KEPT`` (``interrupted_count`` counts all)."""
+    return _recorded(detail, "interruptions")
+
+
+def interrupted_count(detail: SessionDetail) -> int:
+    """How many times the user interrupted the agent: the detail's ``interrupted`` (every one,
+    kept or not), else as many as are listed (a detail built without it)."""
+    total = detail.extra.get("interrupted")
+    kept = len(recorded_interruptions(detail))
+    return max(total, kept) if type(total) is int else kept
+
+
+def _recorded(detail: SessionDetail, key: str) -> list[ShownError]:
+    """The ``{"text", "timestamp", …}`` entries of the detail's extra ``key``, as ``show`` prints them."""
     found = []
-    for entry in detail.extra.get("interruptions") or ():
+    for entry in detail.extra.get(key) or ():
         if isinstance(entry, dict) and isinstance(entry.get("text"), str):
             found.append(ShownError(parse_iso(entry.get("timestamp")), entry["text"]))
     return found

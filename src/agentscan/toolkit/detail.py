@@ -93,10 +93,13 @@ class NewestErrors(Generic[E]):
         self._heap: list[tuple[tuple[bool, str, int], E]] = []
         self._order = itertools.count()
         self._kept = kept
+        #: how many were added, kept or not (the card counts every interruption, not the kept)
+        self.seen = 0
 
     def add(self, timestamp: str | None, entry: E) -> None:
         """``timestamp``: the error's ISO time (``timeutil.to_iso``), ``None`` when it has none."""
         item = (error_key(timestamp, next(self._order)), entry)
+        self.seen += 1
         if len(self._heap) < self._kept:
             heapq.heappush(self._heap, item)
         else:
@@ -206,6 +209,11 @@ class DetailCollector:
         """The interruptions kept, oldest first, as ``show --json`` lists them
         (``interruptions``): ``{"text", "timestamp", "subagent"}``."""
         return self._interruptions.by_time()
+
+    def count_unkept_interruptions(self, count: int) -> None:
+        """``count`` interruptions more than were added, read earlier but not kept (a huge
+        transcript's kept facts hold the newest only): in ``interrupted``, not listed."""
+        self._interruptions.seen += max(count, 0)
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is
@@ -324,7 +332,8 @@ class DetailCollector:
             plan=self.plan,
             truncated=truncated,
             # (Every provider's: ``interruptions`` is one shape for all, empty where none is recorded.)
-            extra={**(extra or {}), "interruptions": self.interruptions()},
+            # ``interrupted``: every one, ``interruptions`` the newest ``INTERRUPTIONS_KEPT``.
+            extra={**(extra or {}), "interruptions": self.interruptions(), "interrupted": self._interruptions.seen},
         )
 
     def _with_talk(self, subagents: tuple[SubagentInfo, ...]) -> tuple[tuple[SubagentInfo, ...], dict[str, int]]:

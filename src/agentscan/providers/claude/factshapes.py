@@ -3,6 +3,8 @@ anything else in the index (another version's, a damaged row) is no facts, never
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 
 def is_plan(plan: object) -> bool:
     """``None``, or ``[step, status]`` pairs of strings (``ShowFacts.plan``)."""
@@ -30,3 +32,17 @@ def _are_timed(entries: object, width: int) -> bool:
 def require(condition: bool) -> None:
     if not condition:
         raise ValueError("ill-shaped show facts")
+
+
+def restored_keys(keys: list) -> OrderedDict[object, None]:
+    """A state's call keys as ``ShowFacts`` keeps them (an id, or ``("#", n)`` for a call
+    without one); raises ``ValueError`` on any other."""
+    restored: OrderedDict[object, None] = OrderedDict()
+    for key in keys:
+        if isinstance(key, list) and len(key) == 2 and key[0] == "#" and type(key[1]) is int:
+            restored[("#", key[1])] = None
+        elif isinstance(key, str):
+            restored[key] = None
+        else:
+            raise ValueError("ill-shaped call key")
+    return restored

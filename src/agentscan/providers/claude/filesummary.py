@@ -22,14 +22,15 @@ class FileSummary:
     """What a row's pass reads of one transcript.  A plain class: a dataclass costs about a
     millisecond to create on import."""
 
-    __slots__ = ("path", "first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd",
-                 "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
+    __slots__ = ("path", "first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title",
+                 "summary_title", "cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
                  "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen")
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.first_prompt: str | None = None
+        self.first_image_prompt: str | None = None  # ``[image]``: the title only when no words were typed
         self.first_bare_command: str | None = None  # ``/model``: the title only when nothing else was asked
         self.custom_title: str | None = None
         self.ai_title: str | None = None
@@ -70,8 +71,8 @@ class FileSummary:
 
     # -- a resume state (``rowresume``) -------------------------------------------
 
-    _TEXTS = ("first_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title", "cwd", "git_branch",
-              "_summary_matched")
+    _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title",
+              "cwd", "git_branch", "_summary_matched")
     _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies")
     _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries")
 

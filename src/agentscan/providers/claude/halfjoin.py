@@ -122,6 +122,7 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
     """``main`` (the first half's) brought on by the second half's ``FileSummary``."""
     if main.first_prompt is None:
         main.first_prompt = second.first_prompt
+    main.first_image_prompt = main.first_image_prompt or second.first_image_prompt
     main.first_bare_command = main.first_bare_command or second.first_bare_command
     main.cwd = main.cwd if main.cwd is not None else second.cwd
     for name in ("custom_title", "ai_title", "summary_title", "_summary_matched", "git_branch"):
@@ -168,8 +169,7 @@ def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     facts.fold.join(second.fold)  # (replayed: a task list goes on from the first half's)
     for error in second.errors:  # (read after the first half's: the newest by time kept, as one pass keeps them)
         facts.keep_error(error)
-    for interruption in second.interruptions:  # (as the errors are)
-        facts.keep_interruption(interruption)
+    facts.join_interruptions(second)  # (as the errors are; those the second half did not keep counted)
     # (The newest call ids are left: they go on only in a resume state, and none is kept
     # after halves.)
     facts._current, facts._texts, facts._kept, facts._more = second._current, second._texts, second._kept, second._more

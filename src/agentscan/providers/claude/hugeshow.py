@@ -75,6 +75,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         collector.add_error(text, parse_iso(stamp), kind=kind)
     for text, stamp in facts.interruptions:
         collector.add_interruption(text, parse_iso(stamp))
+    collector.count_unkept_interruptions(facts.interrupted - len(facts.interruptions))
     extra_tools: list = []
     subs = {}
     for agent_id, sub in sorted(files.subagents.items()):
@@ -113,7 +114,7 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
         task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents)),
         errors=tuple((text, stamp, kind) for text, stamp, kind in facts.errors),
-        interruptions=tuple((text, stamp) for text, stamp in facts.interruptions)))
+        interruptions=tuple((text, stamp) for text, stamp in facts.interruptions), interrupted=facts.interrupted))
 
 
 

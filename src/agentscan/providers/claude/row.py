@@ -18,18 +18,15 @@ from agentscan.toolkit.jsonl import ReadProgress, iter_json_records
 from agentscan.providers.claude.records import (
     SYNTHETIC_MODELS,
     as_str,
-    collapse,
     content_blocks,
     message_of,
-    is_bare_command,
-    prompt_title,
     queued_prompt_text,
     real_prompt_text,
 )
 from agentscan.providers.claude.filesummary import FileSummary
 from agentscan.providers.claude.seenuuids import copied_calls, copies_before
 from agentscan.providers.claude.sidechains import note_inline, note_inline_result
-from agentscan.providers.claude.titles import TITLE_CHARS, note_leaf, note_summary
+from agentscan.providers.claude.titles import TITLE_CHARS, note_leaf, note_prompt, note_summary
 from agentscan.providers.claude.usage import Advisors, call_of
 from agentscan.providers.claude.windowed import WindowedTotals
 from agentscan.timeutil import parse_iso
@@ -238,10 +235,7 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
         if facts is not None:
             facts.prompt(text)
         summary.prompts += 1
-        if is_bare_command(text):
-            summary.first_bare_command = summary.first_bare_command or text
-        elif summary.first_prompt is None:
-            summary.first_prompt = collapse(prompt_title(text), TITLE_CHARS)
+        note_prompt(summary, text)
         return
     if facts is not None:
         facts.result(record)  # (a ``TaskCreate``'s result: its task's id, for ``show``'s plan)

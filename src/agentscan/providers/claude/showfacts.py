@@ -40,7 +40,7 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
     recorded_error,
 )
-from agentscan.providers.claude.factshapes import are_errors, are_interruptions, is_plan, require
+from agentscan.providers.claude.factshapes import are_errors, are_interruptions, is_plan, require, restored_keys
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.timeutil import parse_iso, to_iso
 from agentscan.toolkit import keptjson
@@ -58,7 +58,8 @@ KIND = "claude-show"
 # 6: a task call's summary is what it creates or changes (``tooltext.task_summary``): the
 #    clipped summaries counted anew
 # 7: the newest interruptions (``interruptions``: ``[text, ISO time or None]``, in reading order)
-VERSION = "7"
+# 8: how many interruptions were read, the kept ones or not (``interrupted``)
+VERSION = "8"
 #: the bounds the facts are gathered for (``TailFacts.answers``)
 MESSAGE_BYTES = DEFAULT_BOUNDS.message_bytes
 WINDOW = DEFAULT_BOUNDS.tools
@@ -122,9 +123,21 @@ class ShowFacts:
         """The interruptions kept, in reading order."""
         return self._interruptions.in_reading_order()
 
+    @property
+    def interrupted(self) -> int:
+        """How many interruptions were read: those kept and the older ones that were not."""
+        return self._interruptions.seen
+
     def keep_interruption(self, interruption: list) -> None:
         """One more interruption, read after those kept (``[text, ISO time or None]``)."""
         self._interruptions.add(interruption[1], interruption)
+
+    def join_interruptions(self, second: ShowFacts) -> None:
+        """The interruptions of ``second``, read after these (a split pass's second half): its
+        kept ones added as the one pass adds them, the rest counted."""
+        for interruption in second.interruptions:
+            self.keep_interruption(interruption)
+        self._interruptions.seen += second.interrupted - len(second.interruptions)
 
     def keep_error(self, error: list) -> None:
         """One more error, read after those kept (``[text, ISO time or None, kind]``)."""
@@ -252,7 +265,7 @@ class ShowFacts:
         doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
         doc.update(fold=self.fold.to_state(), keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
                    current=self._current, texts=self._texts, more=self._more, errors=self.errors,
-                   interruptions=self.interruptions)
+                   interruptions=self.interruptions, interrupted=self.interrupted)
         return doc
 
     def load_state(self, doc: dict[str, Any]) -> None:
@@ -268,20 +281,14 @@ class ShowFacts:
         fold = PlanFold.from_state(doc["fold"])  # (a state kept before the task list: ``KeyError``, no state)
         if not (are_errors(errors) and len(errors) <= ERRORS_KEPT):
             raise ValueError("ill-shaped errors")
-        interruptions = doc["interruptions"]
-        if not (are_interruptions(interruptions) and len(interruptions) <= INTERRUPTIONS_KEPT):
+        interruptions, interrupted = doc["interruptions"], doc["interrupted"]
+        if not (are_interruptions(interruptions) and len(interruptions) <= INTERRUPTIONS_KEPT
+                and type(interrupted) is int and interrupted >= len(interruptions)):
             raise ValueError("ill-shaped interruptions")
         if not (isinstance(keys, list) and len(keys) <= self.window and (current is None or isinstance(current, str))
                 and isinstance(texts, list) and all(isinstance(t, str) for t in texts) and type(doc["more"]) is bool):
             raise ValueError("ill-shaped show facts state")
-        restored: OrderedDict[object, None] = OrderedDict()
-        for key in keys:
-            if isinstance(key, list) and len(key) == 2 and key[0] == "#" and type(key[1]) is int:
-                restored[("#", key[1])] = None
-            elif isinstance(key, str):
-                restored[key] = None
-            else:
-                raise ValueError("ill-shaped call key")
+        restored = restored_keys(keys)
         for name, value in zip(self._COUNTS, counts):
             setattr(self, name, value)
         self.fold, self._keys, self._current, self._texts, self._more = fold, restored, current, texts, doc["more"]
@@ -291,6 +298,7 @@ class ShowFacts:
         self._interruptions = NewestErrors(INTERRUPTIONS_KEPT)
         for interruption in interruptions:
             self.keep_interruption(list(interruption))
+        self._interruptions.seen = interrupted
 
 
 @dataclass(frozen=True)
@@ -315,6 +323,8 @@ class TailFacts:
     errors: tuple[tuple[str, str | None, str], ...] = ()
     #: ``ShowFacts.interruptions``: ``(text, ISO time or None)``, in reading order
     interruptions: tuple[tuple[str, str | None], ...] = ()
+    #: ``ShowFacts.interrupted``: how many were read, those kept and the older ones
+    interrupted: int = 0
 
     @property
     def per_agent(self) -> dict[str, TokenUsage]:
@@ -347,6 +357,7 @@ class TailFacts:
             "task_types": self.task_types, "task_calls": self.task_calls, "groups": self.groups,
             "errors": [list(error) for error in self.errors],
             "interruptions": [list(interruption) for interruption in self.interruptions],
+            "interrupted": self.interrupted,
         }
 
     @classmethod
@@ -356,7 +367,7 @@ class TailFacts:
             require(isinstance(doc, dict) and doc["v"] == VERSION)
             assert isinstance(doc, dict)
             ints = [doc[key] for key in ("size", "prompts", "responses", "tools", "reused", "window", "clipped", "message_bytes",
-                                         "clipped_tools")]
+                                         "clipped_tools", "interrupted")]
             require(all(type(value) is int and value >= 0 for value in ints))
             plan = doc["plan"]
             require(is_plan(plan))
@@ -367,16 +378,16 @@ class TailFacts:
             errors = doc["errors"]
             require(are_errors(errors))
             interruptions = doc["interruptions"]
-            require(are_interruptions(interruptions))
+            require(are_interruptions(interruptions) and ints[-1] >= len(interruptions))
         except (ValueError, KeyError, TypeError):
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
 
-        size, prompts, responses, tools, reused, window, clipped, message_bytes, clipped_tools = ints
+        size, prompts, responses, tools, reused, window, clipped, message_bytes, clipped_tools, interrupted = ints
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
                    texts[0], texts[1], groups, clipped_tools, tuple((text, stamp, kind) for text, stamp, kind in errors),
-                   tuple((text, stamp) for text, stamp in interruptions))
+                   tuple((text, stamp) for text, stamp in interruptions), interrupted)
 
 
 def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts | None) -> None:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 from agentscan import bounds
 from agentscan.model import TableFacts
-from agentscan.providers.claude.records import as_str, collapse, is_bare_command, prompt_title, real_prompt_text
+from agentscan.providers.claude.records import as_str, real_prompt_text
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit import jsonl
@@ -212,6 +212,7 @@ class _MainFacts:
         self.wanted: set[bytes] = set()  # the leaves named so far
         self.cwd: str | None = None
         self.first_prompt: str | None = None
+        self.first_image_prompt: str | None = None
         self.first_bare_command: str | None = None
         self.runs: Any = None  # ``sidechains.InlineRuns``, once an inline run is met
         self.head_bytes = 0  # the bytes of the pieces it has read
@@ -244,14 +245,14 @@ class _MainFacts:
         named = self.custom_title or self.replay._summary_matched or self.ai_title
         if self.head_cut and (self.cwd is None or (named is None and self.first_prompt is None)):
             raise Unsure  # what the head looks for is past its budget: the row's pass finds it
-        return self.cwd, choose_title(named, self.first_prompt, self.first_bare_command,
+        return self.cwd, choose_title(named, self.first_prompt, self.first_image_prompt, self.first_bare_command,
                                       foreign_summary_names(self.replay.summary_title, self.cwd))
 
     def _head(self, base: int, data: bytes) -> None:
         """The first lines, decoded from the top until the directory and the first prompt are
         known (a title found anywhere else makes the prompt needless, but is known only at the
         file's end), at most ``HEAD_BUDGET`` bytes of them."""
-        from agentscan.providers.claude.titles import TITLE_CHARS
+        from agentscan.providers.claude.titles import note_prompt
 
         start = 0
         while start < len(data) and (self.cwd is None or self.first_prompt is None):
@@ -278,12 +279,8 @@ class _MainFacts:
                     continue
             if kind == "user" and self.first_prompt is None:
                 text = real_prompt_text(record)
-                if text is None:
-                    continue
-                if is_bare_command(text):
-                    self.first_bare_command = self.first_bare_command or text
-                else:
-                    self.first_prompt = collapse(prompt_title(text), TITLE_CHARS)
+                if text is not None:
+                    note_prompt(self, text)
         self.head_open = self.cwd is None or self.first_prompt is None
         self.head_bytes += len(data)
 

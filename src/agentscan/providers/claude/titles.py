@@ -5,9 +5,10 @@ and the table's facts read from a file's ends (``tablefacts``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from agentscan.providers.claude.records import as_str, collapse
+from agentscan.providers.claude.records import as_str, collapse, is_bare_command, prompt_title
+from agentscan.toolkit.imagetext import is_images_text
 
 if TYPE_CHECKING:
     from agentscan.providers.claude.filesummary import FileSummary
@@ -15,6 +16,31 @@ if TYPE_CHECKING:
 TITLE_CHARS = 180
 #: ``summary`` records kept by leaf (a file of thousands of other sessions' summaries stays small)
 _MAX_SUMMARIES = 256
+
+
+class PromptTitles(Protocol):
+    """What a pass keeps of a transcript's prompts for its title (``FileSummary``, and
+    ``tablefacts``' head): the first prompt of words, and the fallbacks."""
+
+    first_prompt: str | None
+    first_image_prompt: str | None
+    first_bare_command: str | None
+
+
+def note_prompt(titles: PromptTitles, text: str) -> None:
+    """A prompt (``records.real_prompt_text``) as a title: the first of words is kept; one of
+    images alone (``[image]``) or a bare command (``/model``) only as a fallback for a session
+    with no prompt of words (an image pasted first, its question typed next, is named by it)."""
+    if is_bare_command(text):
+        titles.first_bare_command = titles.first_bare_command or text
+        return
+    if titles.first_prompt is not None:
+        return
+    title = collapse(prompt_title(text), TITLE_CHARS)
+    if is_images_text(title):
+        titles.first_image_prompt = titles.first_image_prompt or title
+    else:
+        titles.first_prompt = title
 
 
 def note_summary(summary: FileSummary, record: dict) -> None:
@@ -35,15 +61,17 @@ def note_leaf(summary: FileSummary, record: dict) -> None:
 def title_of(summary: FileSummary) -> str | None:
     """The name Claude Code shows: a custom title (``/rename``), else the
     session's ``summary`` record (the one whose leaf is in this file), else the
-    ``ai-title``, else the first prompt (a bare command such as ``/model`` only
-    when nothing else was asked), else the latest ``summary`` record.
+    ``ai-title``, else the first prompt (one of images alone, then a bare command such
+    as ``/model``, only when nothing else was asked: ``note_prompt``), else the latest
+    ``summary`` record.
 
     A summary whose leaf is not in the file comes last: Claude Code has written
     summaries of other sessions into the session it was starting (claude-code
     issue 2597), so it names this session only when nothing else does, and only when
     the file holds records of its own (a ``cwd``: ``foreign_summary_names``)."""
     return choose_title(summary.custom_title, summary._summary_matched, summary.ai_title, summary.first_prompt,
-                        summary.first_bare_command, foreign_summary_names(summary.summary_title, summary.cwd))
+                        summary.first_image_prompt, summary.first_bare_command,
+                        foreign_summary_names(summary.summary_title, summary.cwd))
 
 
 def foreign_summary_names(summary_title: str | None, cwd: str | None) -> str | None:

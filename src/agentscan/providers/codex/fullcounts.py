@@ -56,8 +56,13 @@ KIND = "codex.counts"
 #: "5": those kept apart from the legacy events (a message written as both counted once), and a
 #: prompt item after a reply ends a stretch (``messages.ends_stretch``);
 #: "6": tool calls of ``records.NEWER_TOOL_ITEMS`` (tool searches, image generations) counted;
-#: "7": a file of garbage totals counted by its calls (``recount``), or not counted (``uncounted``)
-VERSION = "7"
+#: "7": a file of garbage totals counted by its calls (``recount``), or not counted (``uncounted``);
+#: "8": a user message of images and no text counted as a prompt (``records.image_prompt``).  A
+#: "7" is taken for nothing: its prompts missed those, which may stand anywhere in the file
+#: (no window can tell), so its row is the window's (``counts_partial``) until a whole pass
+#: keeps an "8", rather than a count of prompts ``show`` contradicts.  (Those of ``_PREVIOUS``
+#: and ``_COUNTS_ONLY``, of builds further back, are taken as before, this gap among theirs.)
+VERSION = "8"
 #: tallies whose line counts, model use and copy end hold, and whose count is what ``counters.step``
 #: reaches now of a file of counts, but a "6" took a file's totals of garbage for a running count
 #: (or, keeping a ``recount``, added up its calls another way: not believed), and nothing in it

@@ -41,6 +41,7 @@ from agentscan.providers.codex.records import (TITLE_CHARS, collapse, context_cw
                                               payload_of)
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.settling import unfinished_line
+from agentscan.toolkit.imagetext import is_images_text
 
 TAIL_BYTES = 1024 * 1024
 HEAD_BYTES = 256 * 1024
@@ -256,6 +257,9 @@ def head_summary(path: Path, ctx: ScanContext) -> HeadSummary:
 
 def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
     fallback: str | None = None
+    #: the first prompt of images alone (``[image]``): the title only when no prompt of words
+    #: follows within the head (a screenshot pasted first, its question typed next)
+    images: str | None = None
     cwd: str | None = None
     grace = _EVENT_GRACE_LINES
     with closing(iter_json_lines(path, ctx)) as lines:
@@ -265,14 +269,21 @@ def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
             record = enveloped(line.record)  # a pre-envelope rollout's bare item as an envelope's
             payload = payload_of(record)
             ptype = payload.get("type") if record.get("type") == "event_msg" else None
+            prompt = None
             if ptype == "user_message":
                 prompt = event_prompt(payload)
-                if prompt:
+            elif ptype == "item_completed":  # 0.145 and later
+                prompt = turn_prompt(payload)
+            if prompt:
+                if not is_images_text(prompt):
                     return HeadSummary(collapse(prompt, TITLE_CHARS), cwd=cwd)
-            elif ptype == "item_completed" and (typed := turn_prompt(payload)):  # 0.145 and later
-                return HeadSummary(collapse(typed, TITLE_CHARS), cwd=cwd)
+                images = images or prompt  # (read on for one of words)
+            elif ptype == "user_message":
+                continue
             elif fallback is None and record.get("type") == "response_item":
                 fallback = item_prompt(payload)
+                if fallback is not None and is_images_text(fallback):
+                    images, fallback = images or fallback, None
                 cwd = cwd or context_cwd(payload)
             elif fallback is not None:
                 # Builds that write user_message (or item_completed) events write one
@@ -282,4 +293,5 @@ def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
                 grace -= 1
                 if grace <= 0 or line_kind(record, payload) in REPLY_KINDS:
                     break
-    return HeadSummary(collapse(fallback, TITLE_CHARS) if fallback else None, cwd=cwd)
+    title = fallback or images
+    return HeadSummary(collapse(title, TITLE_CHARS) if title else None, cwd=cwd)

@@ -239,10 +239,42 @@ def event_prompt(payload: Mapping[str, Any]) -> str | None:
 
 
 def item_prompt(payload: Mapping[str, Any]) -> str | None:
-    """The prompt of a ``response_item`` user message, when it is not injected."""
+    """The prompt of a ``response_item`` user message, when it is not injected (the tags
+    around its images dropped: ``without_image_tags``)."""
     if payload.get("type") != "message" or payload.get("role") != "user":
         return None
-    return image_prompt(message_text(payload, ("input_text", "text")), image_blocks(payload))
+    images = image_blocks(payload)
+    if images:
+        payload = {**payload, "content": without_image_tags(payload["content"])}
+    return image_prompt(message_text(payload, ("input_text", "text")), images)
+
+
+#: the text blocks current codex-rs writes around each image of a user message: an open tag
+#: just before it (``<image>``, or ``<image name=[Image #1]>`` for a file the user attached,
+#: maybe with a ``path="…"``), ``</image>`` just after (``codex_protocol::models``' image tags).
+#: Codex drops them when it shows the message (only beside an image: ``user_message_input``):
+#: no words of the user's, and ``[image]`` stands for an image sent alone
+_IMAGE_OPEN_TAG = "<image>"
+_NAMED_IMAGE_OPEN_TAG = "<image name="
+_IMAGE_CLOSE_TAG = "</image>"
+
+
+def without_image_tags(content: list) -> list:
+    """A message's content blocks without the tags codex-rs wrote around its images."""
+    def is_image(index: int) -> bool:
+        block = content[index] if 0 <= index < len(content) else None
+        return isinstance(block, dict) and block.get("type") in IMAGE_BLOCKS
+
+    def is_tag(index: int, block: object) -> bool:
+        text = block.get("text") if isinstance(block, dict) and block.get("type") in ("input_text", "text") else None
+        if not isinstance(text, str):
+            return False
+        if text == _IMAGE_CLOSE_TAG:
+            return is_image(index - 1)
+        opens = text == _IMAGE_OPEN_TAG or (text.startswith(_NAMED_IMAGE_OPEN_TAG) and text.endswith(">"))
+        return opens and is_image(index + 1)
+
+    return [block for index, block in enumerate(content) if not is_tag(index, block)]
 
 
 def context_cwd(payload: Mapping[str, Any]) -> str | None:

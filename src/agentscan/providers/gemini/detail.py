@@ -15,7 +15,7 @@ import orjson
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import ERRORS_KEPT, INTERRUPTIONS_KEPT, DetailCollector
+from agentscan.toolkit.detail import ERRORS_KEPT, DetailCollector
 from agentscan.detailmodel import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
 from agentscan.providers.gemini.logs import LoggedPrompt
@@ -70,15 +70,18 @@ _INTERRUPTED = frozenset({"Request cancelled."})
 
 
 def _window(live: list[MessageFacts], bounds: Bounds) -> set[str]:
-    """Ids of the newest messages whose prompts, replies, tools or errors ``show`` can keep."""
+    """Ids of the newest messages whose prompts, replies, tools or errors ``show`` can keep, and
+    of every ``info`` notice (the user's interruptions are counted, all of them)."""
     wanted: set[str] = set()
-    prompts = responses = tools = errors = notices = 0
+    prompts = responses = tools = errors = 0
     for facts in reversed(live):
         take = False
         if facts.kind == "error" and errors < ERRORS_KEPT:
             errors, take = errors + 1, True
-        if facts.kind == "info" and notices < INTERRUPTIONS_KEPT:  # (which are interruptions: read to tell)
-            notices, take = notices + 1, True
+        # Every notice (which are interruptions: read to tell), not the newest alone: the card
+        # counts them all (the collector keeps the newest ``INTERRUPTIONS_KEPT``).
+        if facts.kind == "info":
+            take = True
         if facts.prompt is not None and prompts < bounds.prompts:
             prompts, take = prompts + 1, True
         if facts.has_text and responses < bounds.responses:

@@ -147,12 +147,13 @@ def prompt_text(message: dict[str, Any]) -> str | None:
         text = parts_text(message["displayContent"])
     else:
         text = parts_text(message.get("content"))
-    if text is None:
-        # An image sent with no words is a prompt all the same (a turn of a tool's result
-        # holds a ``functionResponse``: no image of the user's).
+    if text is None or not text.strip():
+        # An image sent with no words (no text part, or only empty ones: as Claude's and
+        # Codex's are told) is a prompt all the same (a turn of a tool's result holds a
+        # ``functionResponse``: no image of the user's).
         images = _user_images(message.get("content"))
         return images_text(images) if images else None
-    if not text.strip() or text.strip() in _INJECTED:
+    if text.strip() in _INJECTED:
         return None
     opening = text.lstrip()
     if opening.startswith(_TOOL_RESULT_PREFIXES) or opening.startswith(_SESSION_CONTEXT_PREFIX):

@@ -15,16 +15,22 @@ from agentscan.providers.gemini.chatlog import Conversation, SessionChats
 from agentscan.providers.gemini.records import as_str, collapse, is_slash_command
 from agentscan.providers.gemini.usage import spend_of
 from agentscan.timeutil import from_epoch, newest, oldest, parse_iso
+from agentscan.toolkit.imagetext import is_images_text
 
 TITLE_CHARS = 180
 
 
 def title_of(prompts: list[str]) -> str | None:
-    """The first prompt that is not a slash command (``/init``), else the first one."""
+    """The first prompt of words that is not a slash command (``/init``), else the first of
+    images alone (``[image]``), else the first one."""
+    images = None
     for text in prompts:
-        if not is_slash_command(text):
+        if is_images_text(text):
+            images = images or text
+        elif not is_slash_command(text):
             return collapse(text, TITLE_CHARS)
-    return collapse(prompts[0], TITLE_CHARS) if prompts else None
+    fallback = images or (prompts[0] if prompts else None)
+    return collapse(fallback, TITLE_CHARS) if fallback else None
 
 
 def chat_title(conversation: Conversation, prompts: list[str]) -> str | None:
