@@ -44,7 +44,8 @@ NO_BLOCKS = "agentscan has no 5-hour billing blocks or status line; the last 5 h
     (["weekly"], "No such command 'weekly'. Try: agentscan tokens --by week"),
     (["monthly"], "No such command 'monthly'. Try: agentscan tokens --by month"),
     (["session"], "No such command 'session'. Try: agentscan tokens (by session is the default)"),
-    (["Daily", "--json"], "No such command 'Daily'. Try: agentscan tokens --by day"),
+    # the words ``tokens`` takes come along (tests/test_words_mends_pass44.py)
+    (["Daily", "--json"], "No such command 'Daily'. Try: agentscan tokens --by day --json"),
     (["codex", "daily"], "No such command 'codex'. Try: agentscan tokens -p codex --by day"),
     (["claude", "monthly"], "No such command 'claude'. Try: agentscan tokens -p claude --by month"),
     (["gemini"], "No such command 'gemini'. Try: agentscan tokens -p gemini (by session is the default)"),

@@ -71,7 +71,7 @@ def test_since_help_names_weeks_and_months_and_fits_80_columns(command: str) -> 
     text = _help(command)
     since = " ".join(text.split("--since WHEN", 1)[1].split("\n  -", 1)[0].split())
     assert since == ("Only sessions updated since WHEN: a date (2026-11-01, today, yesterday), a week or "
-                     "month (2026-W49, 2026-11), an ISO time, or 3d / 12h.")
+                     "month (2026-W49, 2026-11), an ISO time, or a duration (3d, 12h).")
     assert max(map(len, text.splitlines())) <= 80
 
 

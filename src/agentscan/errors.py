@@ -112,12 +112,11 @@ class UnknownProvider(AgentscanError):
     exit_code = 2
 
     def __init__(self, name: str, known: list[str]) -> None:
-        from agentscan.toolkit.words import unknown_choice
+        from agentscan.toolkit.words import close_names, unknown_choice
 
-        super().__init__(unknown_choice("provider", name, known))
-        from agentscan.toolkit.words import close_names
-
-        if not close_names(name, known):  # no slip for a provider's name: maybe ccusage's -p, a project
+        close = close_names(name, known)
+        super().__init__(unknown_choice("provider", name, known, meant=close[0] if close else ""))
+        if not close:  # no slip for a provider's name: maybe ccusage's -p, a project
             self.details = ("hint: -p is the provider (the agent); `list` and `tokens` pick a project with --cwd PATH",)
 
 

@@ -31,8 +31,14 @@ _MONTH_FORM = re.compile(r"([0-9]{4})-([0-9]{2})")
 #: as that day's date is, ``--until yesterday`` including yesterday.  ``--since 1d`` is the
 #: last 24 hours, so ``tokens --by day --since 1d`` showed a part of yesterday as a day.
 _DAY_WORDS = {"today": 0, "yesterday": 1}
-_WHEN_HINT = ("use a date (2026-11-01, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, "
+#: every form a WHEN takes, said the same wherever one is asked for: ``--since``'s and
+#: ``--until``'s help (``cli.options``, ``cli.commands``: read there only as a command's help
+#: is built, not by the fast path), an empty option's error (``cli.state``) and an unread one's
+WHEN_FORMS = ("a date (2026-11-01, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, "
               "or a duration (3d, 12h)")
+#: how ``--until`` reads a WHEN (``end_of_day``), said in its help
+UNTIL_READING = "a date, week or month to its end, a time or duration to that instant"
+_WHEN_HINT = f"use {WHEN_FORMS}"
 
 
 def parse_when(text: str, *, now: datetime | None = None, tz: tzinfo | None = None, end_of_day: bool = False) -> datetime:

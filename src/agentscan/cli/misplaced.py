@@ -30,8 +30,28 @@ _NoSuchOption: type[Exception] = importlib.import_module(typer.BadParameter.__mo
 #: an option of another command that answers the same question on this one
 _COUNTERPARTS = {"--until": "--since"}
 
+#: ccusage's options, each with agentscan's way as docs/ccusage.md's table says it: every
+#: hint below names these words, and tests/test_words_mends_pass44.py holds the page and the
+#: hints to them.  ``-i`` is ``session``'s ``--id`` and ``daily``'s ``--instances`` both.
+CCUSAGE_WAYS: dict[str, tuple[str, ...]] = {
+    "-j": ("--json",), "-z": ("--tz",), "--timezone": ("--tz",), "-s": ("--since",), "-u": ("--until",),
+    "-o": ("--sort cost",), "--order": ("--sort cost",),
+    "-O": ("agentscan prices --update",), "--offline": ("agentscan prices --update",),
+    "-b": ("--by model",), "--breakdown": ("--by model",),
+    "--instances": ("--by cwd",), "--project": ("--cwd",),
+    "--id": ("agentscan tokens ID",), "-i": ("agentscan tokens ID", "--by cwd"),
+    "--by-agent": ("--by provider",),
+    "-m": ("always calculated",), "--mode": ("always calculated",),
+    "--last": ("--since",),
+}
+
 #: ccusage's options with an agentscan one of another name (``-z UTC``: ``--tz UTC``)
-_CCUSAGE_COUNTERPARTS = {"-j": "--json", "-z": "--tz", "--timezone": "--tz", "-s": "--since", "-u": "--until"}
+_CCUSAGE_COUNTERPARTS = {option: CCUSAGE_WAYS[option][0] for option in ("-j", "-z", "--timezone", "-s", "-u")}
+
+#: the ``tokens`` options a ccusage report's words may carry over to it (``monthly --since
+#: 2026-10 --json``), by whether each takes a value; ccusage's ``-p`` is a project, not one
+_TOKENS_TAKE_A_VALUE = frozenset({"--since", "--until", "--tz"})
+_TOKENS_FLAGS = frozenset({"--json"})
 
 #: ccusage's reports (``ccusage daily``), as the ``tokens`` options that make them
 _CCUSAGE_REPORTS = {"daily": "--by day", "weekly": "--by week", "monthly": "--by month", "session": ""}
@@ -107,8 +127,32 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     if report not in _CCUSAGE_REPORTS and not provider:
         return None
     by = _CCUSAGE_REPORTS.get(report, "")
-    line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "")
+    words = _carried(after[1:] if provider and after and after[0].casefold() == report else after)
+    line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "") + (f" {shlex.join(words)}" if words else "")
     return line if by else f"{line} (by session is the default)"
+
+
+def _carried(after: list[str]) -> list[str]:
+    """The words after a ccusage report's name that ``tokens`` takes, in its spelling:
+    ``--since 2026-10 --json``, ``-z UTC`` as ``--tz UTC``, ``--id ID`` as ``ID``; the
+    others (``--breakdown``, ``-p project``, ``daily``'s ``-i``) left for ``tokens``'s hints."""
+    carried: list[str] = []
+    at = 0
+    while at < len(after):
+        flag, given, value = after[at].partition("=")
+        flag = _CCUSAGE_COUNTERPARTS.get(flag, flag)
+        at += 1
+        takes_value = flag in _TOKENS_TAKE_A_VALUE or flag in ("--id", "-i")
+        if takes_value and not given and at < len(after) and not after[at].startswith("-"):
+            value, given = after[at], "="
+            at += 1
+        if flag in _TOKENS_FLAGS and not given:
+            carried.append(flag)
+        elif given and flag in _TOKENS_TAKE_A_VALUE:
+            carried += [flag, value]
+        elif given and flag in ("--id", "-i"):
+            carried.append(value)
+    return carried
 
 
 def _command_index(given: list[str], group: Any) -> int:
@@ -147,6 +191,19 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
     if "--cwd" in own and option in ("--instances", "--project"):
         how = "--by cwd totals each project" if option == "--instances" and "--by" in own else f"{where} has --cwd PATH"
         return f"{how}: a project is its working directory"
+    if where != "tokens":
+        return None
+    if option in ("-m", "--mode"):
+        return "agentscan's cost is always calculated: each call at its list price (docs/pricing.md)"
+    if option == "--id":
+        return "tokens takes sessions' ids as its arguments: agentscan tokens ID"
+    if option == "-i":
+        return "agentscan tokens ID totals a session; --by cwd totals each project (ccusage's --instances)"
+    if option == "--by-agent":
+        return "--by provider totals each agent (claude, codex, …); --by agent totals each kind of subagent"
+    if option == "--last":
+        return ("tokens has --since: a duration or the first day, week or month to count "
+                "(--since 7d, today, 2026-W45, 2026-11)")
     return None
 
 

@@ -166,9 +166,16 @@ def handle_errors(func: F) -> F:
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P")
-#: every form WHEN takes, briefly (``whentext._WHEN_HINT`` says them when one is not understood)
-WHEN_FORMS = "a date (2026-11-01, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, or 3d / 12h"
-SinceOption = typer.Option(None, "--since", help=f"Only sessions updated since WHEN: {WHEN_FORMS}.", metavar="WHEN")
+
+
+def __getattr__(name: str) -> Any:
+    """``SinceOption``, made when a command module asks for it: its help says WHEN's forms
+    from ``whentext``, which ``--help`` and the commands that take no WHEN need not import."""
+    if name == "SinceOption":
+        from agentscan.whentext import WHEN_FORMS
+
+        return typer.Option(None, "--since", help=f"Only sessions updated since WHEN: {WHEN_FORMS}.", metavar="WHEN")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def redact_option(text: str) -> Any:
@@ -228,6 +235,6 @@ def _home_options(ctx: Any, args: list[str]) -> str:
 
 __all__ = [
     "GLOBAL_NAMES", "GLOBAL_OPTIONS", "ConfigCommand", "GlobalOptionsCommand", "JsonOption", "MissingHintCommand", "ProviderOption", "RedactOption",
-    "SinceOption", "State", "WHEN_FORMS", "command_path", "end_progress", "examples", "finish", "handle_errors", "redact_option",
+    "State", "command_path", "end_progress", "examples", "finish", "handle_errors", "redact_option",
     "state_of", "UsageError",
 ]

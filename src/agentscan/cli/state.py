@@ -152,13 +152,23 @@ def _absolute(home: Path | str) -> Path:
 _WANTED = {
     "--home": "name a directory",
     "--output": "give a file path, or - for stdout",
-    "--since": "give a date (2026-11-01, today), a week or month (2026-W44, 2026-11), an ISO time or a duration (3d, 12h), or leave it out",
-    "--until": "give a date (2026-11-30, yesterday), a week or month (2026-W44, 2026-11), an ISO time or a duration (3d, 12h), or leave it out",
     "--tz": "give an IANA zone such as Europe/Paris, utc or local, or leave it out",
     "--cwd": "give a directory, or leave it out",
     "--grep": "give the text to look for, or leave it out",
     "--at": "give a date (2026-03-05), an ISO time or a duration (90d), or leave it out for now",
 }
+
+
+#: the options whose value is a WHEN (``whentext``): what they want is said by ``_wanted_when``
+_WHEN_FLAGS = ("--since", "--until")
+
+
+def _wanted_when() -> str:
+    """What an empty ``--since`` or ``--until`` should have been: WHEN's forms, from
+    ``whentext`` (imported only on this error: every command's start imports this module)."""
+    from agentscan.whentext import WHEN_FORMS
+
+    return f"give {WHEN_FORMS}, or leave it out"
 
 
 def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:
@@ -186,7 +196,7 @@ def reject_blank(**options: Optional[str]) -> None:
             from agentscan.errors import UsageProblem
 
             flag = f"--{name}"
-            raise UsageProblem(f"{flag} is empty (is a variable unset?): {_WANTED[flag]}")
+            raise UsageProblem(f"{flag} is empty (is a variable unset?): {_wanted_when() if flag in _WHEN_FLAGS else _WANTED[flag]}")
 
 
 def home_option(home: Optional[Path | str]) -> str:

@@ -39,10 +39,11 @@ class Row(NamedTuple):
     #: across them all ("not recorded" over a row's empty number columns), so one
     #: long word does not widen a column every other row keeps narrow
     span: tuple[int, int] | None = None
-    #: where a grouped row's key says how many runs make it up (``Explore (3 runs)``:
-    #: ``tokens_runs.counted_row``), so a narrow table can leave the count out; never read
-    #: back from the text, which a recorded name ending in ``(2 runs)`` would fool
-    runs_at: int | None = None
+    #: where the text of the row's key may be dropped from, to keep a figure: a grouped
+    #: row's runs' count (``Explore (3 runs)``: ``tokens_runs.counted_row``) or a week's
+    #: Monday (``2026-W36 (Aug 31)``: ``tokens_runs.tail_at``); never read back from the
+    #: text, which a recorded name ending in ``(2 runs)`` would fool
+    droppable_at: int | None = None
 
 
 def spanned(row: Row, index: int) -> bool:

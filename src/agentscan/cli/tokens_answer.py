@@ -92,10 +92,11 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         if answer is None and table is None:
             from agentscan.scan.tokens import token_report
 
+            # The JSON's rows in ``sort``'s order as the library gives them; the table's are put
+            # in its own order (sessions by date) first, then sorted (``_table``).
             report = token_report(scanner, ids=ids, providers=providers, since=since, until=until, by=by, tz=zone,
-                                  cwd=cwd)
+                                  cwd=cwd, sort=sort if as_json else "date")
             if as_json:
-                report = _in_order(report, sort)
                 import orjson
 
                 # Printed as a remembered answer is: rows taken back whole are not made again.

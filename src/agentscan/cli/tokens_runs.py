@@ -48,27 +48,29 @@ def is_runs(row: Row) -> bool:
 
 def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] | None) -> Row:
     """A grouped row whose key says how many runs make it up: ``Explore (3 runs)``."""
-    return Row([f"{key} ({render.plural(count, 'run')})", *values], span=span, runs_at=len(key))
+    return Row([f"{key} ({render.plural(count, 'run')})", *values], span=span, droppable_at=len(key))
 
 
 def tail_at(lines: list[Row], at: int) -> list[Row]:
     """A row's ``lines`` with its key's text from ``at`` on (a week's Monday, ``2026-W36
-    (Aug 31)``) left out as a runs' count is, where a table needs the room to keep a figure
-    (``uncounted``); a key that says its runs' count already keeps that mark."""
-    if not lines or lines[0].runs_at is not None or len(lines[0].cells[0]) <= at:
+    (Aug 31)``) marked droppable, as a runs' count is: left out where a table needs the room
+    to keep a figure (``uncounted``).  A key that says its runs' count keeps that mark."""
+    if not lines or lines[0].droppable_at is not None or len(lines[0].cells[0]) <= at:
         return lines
-    return [lines[0]._replace(runs_at=at), *lines[1:]]
+    return [lines[0]._replace(droppable_at=at), *lines[1:]]
 
 
 def is_counted(row: Row) -> bool:
-    """Whether ``row`` is a grouped row whose key says its runs' count."""
-    return row.runs_at is not None
+    """Whether ``row``'s key has a tail a table may drop to keep a figure (``Row.droppable_at``):
+    its runs' count (``Explore (3 runs)``) or its week's Monday (``2026-W36 (Aug 31)``)."""
+    return row.droppable_at is not None
 
 
 def uncounted(row: Row) -> Row:
-    """A ``counted_row`` row's key alone, as a table that needs the room to keep a figure shows it."""
-    at = row.runs_at
-    return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], runs_at=None)
+    """``row``'s key without its droppable tail (a runs' count, a week's Monday: ``is_counted``),
+    as a table that needs the room to keep a figure shows it."""
+    at = row.droppable_at
+    return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], droppable_at=None)
 
 
 def runs_cut(rows: list[Row], width: int) -> bool:
@@ -78,14 +80,14 @@ def runs_cut(rows: list[Row], width: int) -> bool:
 
 
 def counts_fitted(rows: list[Row], width: int) -> list[Row]:
-    """``rows`` with each key whose runs' count a label column ``width`` wide would cut
-    (``haiku-4.5 (1…``: a count cut reads as a figure cut) shown without it."""
+    """``rows`` with each key whose droppable tail a label column ``width`` wide would cut
+    (``haiku-4.5 (1…``: a count cut reads as a figure cut) shown without it (``uncounted``)."""
     return [uncounted(row) if is_counted(row) and width_of(row.cells[0]) > width else row for row in rows]
 
 
 def relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:
     """``rows`` with each line of subagent runs labelled ``label(its label)``; with the
-    bare label, each key's runs' count left out too (``uncounted``)."""
+    bare label, each key's droppable tail (runs' count, week's Monday) left out too (``uncounted``)."""
     bare = label is bare_runs
     return [row._replace(cells=[label(row.cells[0]), *row.cells[1:]]) if is_runs(row)
             else uncounted(row) if bare and is_counted(row) else row for row in rows]

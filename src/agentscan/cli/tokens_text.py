@@ -228,7 +228,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # The rows told with exact numbers, then rounded ones (taken only to keep a figure of
     # the total, as ever); and in a summary, each with its subagent runs' label in full
     # ("↳ 250 subagent runs"), short ("↳ 250 runs") to keep any column, or bare ("↳", no
-    # wider than "TOTAL", and a key without its runs' count, ``Explore`` for ``Explore (3 runs)``)
+    # wider than "TOTAL", and a key without its droppable tail, ``Explore`` for ``Explore (3 runs)``)
     # to keep a figure: a label never costs a figure a key leaves room for.
     relabels: list[tuple[Callable[[str], str] | None, bool]] = [(None, False)]
     if by != "session" and any(is_runs(row) or is_counted(row) for row in rows):

@@ -52,9 +52,8 @@ def parse_group(value: str) -> GroupBy:
     from agentscan.toolkit.words import unknown_choice
 
     if wanted in _ALSO_CALLED:  # not a slip, another tool's word: said as a slip is
-        meant = _ALSO_CALLED[wanted]
-        raise UsageProblem(f"unknown --by {value!r} (did you mean {meant}? a project is its working directory); "
-                           f"choose from: {', '.join(GROUPINGS)}")
+        raise UsageProblem(unknown_choice("--by", value, list(GROUPINGS), meant=_ALSO_CALLED[wanted],
+                                          aside="a project is its working directory"))
     raise UsageProblem(unknown_choice("--by", value, list(GROUPINGS)))
 
 

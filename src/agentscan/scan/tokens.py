@@ -29,6 +29,7 @@ from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.arguments import check_window, moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
+from agentscan.scan.tokensort import parse_sort, sorted_rows
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
 from agentscan.pricing.spend import Priced, combined
@@ -54,10 +55,15 @@ def token_report(
     by: GroupBy = "session",
     tz: tzinfo | str | None = None,
     cwd: str | None = None,
+    sort: str = "date",
 ) -> TokenReport:
     """A library caller's values as the CLI's (``scan.arguments``): one id or name, a zone's name, a naive time.
-    ``cwd``: only sessions whose working directory is ``cwd`` or below it (``scan.tokencwd``)."""
+    ``cwd``: only sessions whose working directory is ``cwd`` or below it (``scan.tokencwd``).
+    ``sort``: the rows' order, as ``tokens --json --sort`` prints them (``scan.tokensort``):
+    ``date``, the report's own; ``cost`` or ``tokens``, the dearest or largest first, rows
+    that tie in the report's own order."""
     by = parse_group(by)  # library callers may pass any string
+    order = parse_sort(sort)  # before the sessions are read: a slip costs no scan
     tz = time_zone(tz)
     since, until = moment(since, "since", tz), moment(until, "until", tz)
     check_window(since, until)
@@ -77,7 +83,8 @@ def token_report(
         cwds = tokencwd.session_cwds(scanner, refs)
     report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
                      cwds=cwds)
-    return replace(report, selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
+    return replace(report, rows=sorted_rows(report.rows, order),
+                   selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
 
 
 def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:

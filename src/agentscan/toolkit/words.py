@@ -42,13 +42,18 @@ def close_names(typed: str, names: Iterable[str]) -> list[str]:
     return close
 
 
-def unknown_choice(what: str, given: object, names: list[str]) -> str:
+def unknown_choice(what: str, given: object, names: list[str], *, meant: str | None = None, aside: str = "") -> str:
     """``unknown --by 'dya' (did you mean day?); choose from: session, day, …``: a value no
     choice is, led by the one it is a slip for (``close_names``), if any; an unlike one
-    (``--by foo``) gets the list alone, as an unlike command gets no guess."""
+    (``--by foo``) gets the list alone, as an unlike command gets no guess.
+    ``meant``: the guess, when the caller knows it (another tool's word, ``--by project``;
+    ``close_names`` worked out already), ``""`` for none; ``aside``: said after the guess
+    (``did you mean cwd? a project is its working directory``)."""
     text = str(given)
-    close = close_names(text, names)
-    guess = f" (did you mean {close[0]}?)" if close else ""
+    if meant is None:
+        close = close_names(text, names)
+        meant = close[0] if close else ""
+    guess = f" (did you mean {meant}?{f' {aside}' if aside else ''})" if meant else ""
     return f"unknown {what} {text!r}{guess}; choose from: {', '.join(names)}"
 
 
