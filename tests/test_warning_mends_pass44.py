@@ -77,6 +77,7 @@ def test_a_warm_run_imports_neither_whentext_nor_settling(argv: list[str], isola
     _empty_files(isolated_home)
     cold, warm = _modules_of_two_runs(argv)
     assert "agentscan.settling" in cold  # the readers use it: the warm run is what is asked of
+    assert "agentscan.whentext" not in cold  # no window, no WHEN parser: not even on a first run
     assert warm == [], warm
 
 

@@ -78,11 +78,15 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
         recorded.print_again("list", again, scanner, known)
         return
     from agentscan.scan.listing import ListFilter
-    from agentscan.whentext import parse_when
 
-    # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
-    filters = ListFilter(providers=tuple(providers), since=parse_when(since, tz=zone) if since is not None else None,
-                         until=parse_when(until, tz=zone, end_of_day=True) if until is not None else None,
+    since_at = until_at = None
+    if since is not None or until is not None:  # (the WHEN forms' parser only for a window)
+        from agentscan.whentext import parse_when
+
+        since_at = parse_when(since, tz=zone) if since is not None else None
+        # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
+        until_at = parse_when(until, tz=zone, end_of_day=True) if until is not None else None
+    filters = ListFilter(providers=tuple(providers), since=since_at, until=until_at,
                          grep=grep, cwd=cwd, running=running, pid=pid)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         printed = _make_page(state, scanner, filters, limit, redact, as_json, zone)
