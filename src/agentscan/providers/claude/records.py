@@ -195,9 +195,14 @@ def prompt_title(text: str) -> str:
 def interruption_text(record: dict[str, Any]) -> str | None:
     """The words of a user record that tells the user interrupted the agent (without the
     brackets: ``Request interrupted by user for tool use``), else ``None``."""
-    content = message_of(record).get("content")
-    if content.__class__ is list and len(content) == 1 and content[0].__class__ is dict:
-        content = content[0].get("text")
+    # Asked of every user record that is no prompt (most are a tool's result: a row's pass over a
+    # huge transcript asks it a million times), so the common "no" costs a few lookups, no call.
+    message = record.get("message")
+    content = message.get("content") if message.__class__ is dict else None  # type: ignore[union-attr]
+    if content.__class__ is list:
+        if len(content) != 1 or (first := content[0]).__class__ is not dict:  # type: ignore[arg-type,index]
+            return None
+        content = first.get("text")
     if content.__class__ is not str or not content.startswith(_INTERRUPTED):  # type: ignore[union-attr]
         return None
     text: str = content.strip()  # type: ignore[union-attr]

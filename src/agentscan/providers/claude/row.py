@@ -235,7 +235,10 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
         if facts is not None:
             facts.prompt(text)
         summary.prompts += 1
-        note_prompt(summary, text)
+        # Once a prompt of words names the file, no later prompt can (an image's or a bare command's
+        # only when none does: ``titles.choose_title``), so a long session's thousands go unlooked at.
+        if summary.first_prompt is None:
+            note_prompt(summary, text)
         return
     if facts is not None:
         facts.result(record)  # (a ``TaskCreate``'s result: its task's id, for ``show``'s plan)
