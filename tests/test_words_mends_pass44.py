@@ -35,17 +35,17 @@ def error_of(*argv: str) -> str:
 
 @pytest.mark.parametrize("argv, said", [
     (["tokens", "--mode", "calculate"], "No such option: --mode (agentscan's cost is always calculated: "
-                                        "each call at its list price (docs/pricing.md))"),
+                                        "each call at its list price, docs/pricing.md)"),
     (["tokens", "-m", "calculate"], "No such option: -m (agentscan's cost is always calculated: "
-                                    "each call at its list price (docs/pricing.md))"),
+                                    "each call at its list price, docs/pricing.md)"),
     (["tokens", "--id", "7f3c9a12"], "No such option: --id (tokens takes sessions' ids as its arguments: "
                                      "agentscan tokens ID)"),
-    (["tokens", "-i"], "No such option: -i (agentscan tokens ID totals a session; --by cwd totals each project "
-                       "(ccusage's --instances))"),
-    (["tokens", "--by-agent"], "No such option: --by-agent (--by provider totals each agent (claude, codex, …); "
+    (["tokens", "-i"], "No such option: -i (agentscan tokens ID totals a session; --by cwd totals each project, "
+                       "as ccusage's --instances does)"),
+    (["tokens", "--by-agent"], "No such option: --by-agent (--by provider totals each agent: claude, codex, …; "
                                "--by agent totals each kind of subagent)"),
     (["tokens", "--last", "1"], "No such option: --last (tokens has --since: a duration or the first day, week "
-                                "or month to count (--since 7d, today, 2026-W45, 2026-11))"),
+                                "or month to count, as --since 7d, --since today, --since 2026-W45 or --since 2026-11)"),
 ])
 def test_the_ccusage_options_that_got_no_hint_get_one(argv: list[str], said: str) -> None:
     assert error_of(*argv) == f"error: {said}"
@@ -120,10 +120,15 @@ def test_every_ccusage_report_of_the_page_suggests_the_pages_command_line() -> N
     (["monthly", "--since", "2026-10", "--json"], "agentscan tokens --by month --since 2026-10 --json"),
     (["--demo", "daily", "-z", "UTC", "-s", "20261001", "--until=20261031"],
      "agentscan --demo tokens --by day --tz UTC --since 20261001 --until 20261031"),
-    (["codex", "weekly", "--breakdown", "-p", "web", "-j"], "agentscan tokens -p codex --by week --json"),
+    (["codex", "weekly", "--breakdown", "-p", "web", "-j"],
+     "agentscan tokens -p codex --by week --json; without --breakdown -p web: docs/ccusage.md gives agentscan's way"),
     (["session", "--id", "7f3c9a12"], "agentscan tokens 7f3c9a12 (by session is the default)"),
-    (["daily", "-i", "--json"], "agentscan tokens --by day --json"),
-    (["weekly", "--since"], "agentscan tokens --by week"),
+    (["daily", "-i", "--json"], "agentscan tokens --by day --json; without -i: docs/ccusage.md gives agentscan's way"),
+    (["weekly", "--since"], "agentscan tokens --by week; without --since: docs/ccusage.md gives agentscan's way"),
+    # a word that changes the answer is never dropped silently (``--project web``: every project's)
+    (["claude", "daily", "--project", "web", "-j"],
+     "agentscan tokens -p claude --by day --json; without --project web: docs/ccusage.md gives agentscan's way"),
+    (["monthly", "--last", "3"], "agentscan tokens --by month; without --last 3: docs/ccusage.md gives agentscan's way"),
 ])
 def test_a_reports_words_that_tokens_takes_come_along(argv: list[str], line: str) -> None:
     said = error_of(*argv)
@@ -163,9 +168,9 @@ def test_every_since_and_until_help_says_whentexts_words() -> None:
     for command in ("list", "export", "otlp"):
         assert _option_help(command, "--since") == f"Only sessions updated since WHEN: {WHEN_FORMS}."
     assert _option_help("tokens", "--since") == f"Only calls made since WHEN: {WHEN_FORMS}."
-    assert _option_help("tokens", "--until") == f"Only calls made up to WHEN, as --since takes it: {UNTIL_READING}."
+    assert _option_help("tokens", "--until") == f"Only calls made before WHEN: {UNTIL_READING}."
     assert _option_help("list", "--until") == (
-        f"Only sessions last updated (UPDATED) up to WHEN, as --since takes it: {UNTIL_READING}.")
+        f"Only sessions last updated (UPDATED) before WHEN: {UNTIL_READING}.")
 
 
 def test_the_options_module_reads_whentext_only_for_a_command_module() -> None:

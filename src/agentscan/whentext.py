@@ -37,7 +37,7 @@ _DAY_WORDS = {"today": 0, "yesterday": 1}
 WHEN_FORMS = ("a date (2026-11-01, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, "
               "or a duration (3d, 12h)")
 #: how ``--until`` reads a WHEN (``end_of_day``), said in its help
-UNTIL_READING = "a date, week or month to its end, a time or duration to that instant"
+UNTIL_READING = "any --since form; a date, week or month counts whole, a time or duration is excluded"
 _WHEN_HINT = f"use {WHEN_FORMS}"
 
 

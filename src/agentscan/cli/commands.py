@@ -56,7 +56,7 @@ def list_command(
     show_all: bool = typer.Option(False, "--all", "-a", help="Every matching session."),
     provider: Optional[List[str]] = ProviderOption,
     since: Optional[str] = SinceOption,
-    until: Optional[str] = typer.Option(None, "--until", help=f"Only sessions last updated (UPDATED) up to WHEN, as --since takes it: {UNTIL_READING}.", metavar="WHEN"),
+    until: Optional[str] = typer.Option(None, "--until", help=f"Only sessions last updated (UPDATED) before WHEN: {UNTIL_READING}.", metavar="WHEN"),
     grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, model (as recorded or as shown: opus-4.6) or path.", metavar="TEXT"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     running: bool = typer.Option(False, "--running", help="Only sessions a live process holds open (Linux)."),
@@ -94,7 +94,7 @@ def tokens_command(
     ctx: typer.Context,
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to total (default: all)."),
     since: Optional[str] = typer.Option(None, "--since", help=f"Only calls made since WHEN: {WHEN_FORMS}.", metavar="WHEN"),
-    until: Optional[str] = typer.Option(None, "--until", help=f"Only calls made up to WHEN, as --since takes it: {UNTIL_READING}.", metavar="WHEN"),
+    until: Optional[str] = typer.Option(None, "--until", help=f"Only calls made before WHEN: {UNTIL_READING}.", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,
     # A list, so that a second ``--by`` is refused (``actions.one_grouping``) rather than
     # silently taking the place of the first, as click does with a repeated option.

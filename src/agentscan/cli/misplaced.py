@@ -127,24 +127,30 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     if report not in _CCUSAGE_REPORTS and not provider:
         return None
     by = _CCUSAGE_REPORTS.get(report, "")
-    words = _carried(after[1:] if provider and after and after[0].casefold() == report else after)
+    words, dropped = _carried(after[1:] if provider and after and after[0].casefold() == report else after)
     line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "") + (f" {shlex.join(words)}" if words else "")
-    return line if by else f"{line} (by session is the default)"
+    line = line if by else f"{line} (by session is the default)"
+    # A word left out changes the answer (``--project web``: every project's): said, never dropped silently.
+    return line + (f"; without {shlex.join(dropped)}: docs/ccusage.md gives agentscan's way" if dropped else "")
 
 
-def _carried(after: list[str]) -> list[str]:
+def _carried(after: list[str]) -> tuple[list[str], list[str]]:
     """The words after a ccusage report's name that ``tokens`` takes, in its spelling:
-    ``--since 2026-10 --json``, ``-z UTC`` as ``--tz UTC``, ``--id ID`` as ``ID``; the
-    others (``--breakdown``, ``-p project``, ``daily``'s ``-i``) left for ``tokens``'s hints."""
+    ``--since 2026-10 --json``, ``-z UTC`` as ``--tz UTC``, ``--id ID`` as ``ID``; and the
+    others as typed (``--breakdown``, ``-p project``, ``daily``'s ``-i``), which it does not."""
     carried: list[str] = []
+    dropped: list[str] = []
     at = 0
     while at < len(after):
         flag, given, value = after[at].partition("=")
         flag = _CCUSAGE_COUNTERPARTS.get(flag, flag)
         at += 1
+        typed = [after[at - 1]]
         takes_value = flag in _TOKENS_TAKE_A_VALUE or flag in ("--id", "-i")
-        if takes_value and not given and at < len(after) and not after[at].startswith("-"):
+        # (A word after one tokens does not know is taken as its value: ``--project web``.)
+        if (takes_value or flag not in _TOKENS_FLAGS) and not given and at < len(after) and not after[at].startswith("-"):
             value, given = after[at], "="
+            typed.append(after[at])
             at += 1
         if flag in _TOKENS_FLAGS and not given:
             carried.append(flag)
@@ -152,7 +158,9 @@ def _carried(after: list[str]) -> list[str]:
             carried += [flag, value]
         elif given and flag in ("--id", "-i"):
             carried.append(value)
-    return carried
+        elif flag not in ("-h", "--help"):  # (``help daily`` asks for ``daily --help``)
+            dropped += typed
+    return carried, dropped
 
 
 def _command_index(given: list[str], group: Any) -> int:
@@ -194,16 +202,16 @@ def _ccusage_option(option: str, ctx: Any, where: str, own: set[str]) -> str | N
     if where != "tokens":
         return None
     if option in ("-m", "--mode"):
-        return "agentscan's cost is always calculated: each call at its list price (docs/pricing.md)"
+        return "agentscan's cost is always calculated: each call at its list price, docs/pricing.md"
     if option == "--id":
         return "tokens takes sessions' ids as its arguments: agentscan tokens ID"
     if option == "-i":
-        return "agentscan tokens ID totals a session; --by cwd totals each project (ccusage's --instances)"
+        return "agentscan tokens ID totals a session; --by cwd totals each project, as ccusage's --instances does"
     if option == "--by-agent":
-        return "--by provider totals each agent (claude, codex, …); --by agent totals each kind of subagent"
+        return "--by provider totals each agent: claude, codex, …; --by agent totals each kind of subagent"
     if option == "--last":
-        return ("tokens has --since: a duration or the first day, week or month to count "
-                "(--since 7d, today, 2026-W45, 2026-11)")
+        return ("tokens has --since: a duration or the first day, week or month to count, "
+                "as --since 7d, --since today, --since 2026-W45 or --since 2026-11")
     return None
 
 

@@ -29,7 +29,6 @@ from agentscan.bounds import TOKEN_SUM_CAPPED
 from agentscan.scan.scanner import Scanner
 from agentscan.scan.arguments import check_window, moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
-from agentscan.scan.tokensort import parse_sort, sorted_rows
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
 from agentscan.pricing import PriceBook
 from agentscan.pricing.spend import Priced, combined
@@ -63,6 +62,8 @@ def token_report(
     ``date``, the report's own; ``cost`` or ``tokens``, the dearest or largest first, rows
     that tie in the report's own order."""
     by = parse_group(by)  # library callers may pass any string
+    from agentscan.scan.tokensort import parse_sort, sorted_rows  # (a warm window's run needs neither)
+
     order = parse_sort(sort)  # before the sessions are read: a slip costs no scan
     tz = time_zone(tz)
     since, until = moment(since, "since", tz), moment(until, "until", tz)

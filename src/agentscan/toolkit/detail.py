@@ -105,6 +105,11 @@ class NewestErrors(Generic[E]):
         else:
             heapq.heappushpop(self._heap, item)  # (keys are unique: entries never compared)
 
+    def count_unkept(self, count: int) -> None:
+        """``count`` more were added than these, read but not kept (a huge transcript's kept
+        facts hold the newest only): in ``seen``, never listed."""
+        self.seen += max(count, 0)
+
     def by_time(self) -> list[E]:
         """The errors kept, oldest first."""
         return [entry for _, entry in sorted(self._heap, key=lambda pair: pair[0])]
@@ -213,7 +218,7 @@ class DetailCollector:
     def count_unkept_interruptions(self, count: int) -> None:
         """``count`` interruptions more than were added, read earlier but not kept (a huge
         transcript's kept facts hold the newest only): in ``interrupted``, not listed."""
-        self._interruptions.seen += max(count, 0)
+        self._interruptions.count_unkept(count)
 
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is

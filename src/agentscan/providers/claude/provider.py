@@ -57,7 +57,7 @@ class ClaudeProvider(Provider):
     #     (``claude-opus-4-8-fast``), priced at the fast-mode rate: cached calls and sums hold the base name
     # 18: a prompt of images and no text is a prompt (``[image]``); a title drops the
     #     ``[Image #N]`` placeholders it starts with
-    parser_version = "18"
+    parser_version = "19"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

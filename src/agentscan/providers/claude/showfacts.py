@@ -137,7 +137,7 @@ class ShowFacts:
         kept ones added as the one pass adds them, the rest counted."""
         for interruption in second.interruptions:
             self.keep_interruption(interruption)
-        self._interruptions.seen += second.interrupted - len(second.interruptions)
+        self._interruptions.count_unkept(second.interrupted - len(second.interruptions))
 
     def keep_error(self, error: list) -> None:
         """One more error, read after those kept (``[text, ISO time or None, kind]``)."""
@@ -298,7 +298,7 @@ class ShowFacts:
         self._interruptions = NewestErrors(INTERRUPTIONS_KEPT)
         for interruption in interruptions:
             self.keep_interruption(list(interruption))
-        self._interruptions.seen = interrupted
+        self._interruptions.count_unkept(interrupted - len(interruptions))
 
 
 @dataclass(frozen=True)
