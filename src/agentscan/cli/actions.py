@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, Optional
 
-from agentscan.cli.state import State, end_progress, finish, provider_names, reject_blank
+from agentscan.cli.state import State, end_progress, finish, parse_window, provider_names, reject_blank
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
@@ -159,12 +159,7 @@ def run_tokens(
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
     scanner = state.scanner(provider if not session_ids else None, memo=True)
-    since_at = until_at = None
-    if since is not None or until is not None:  # a warm ``tokens`` of every day goes without ``whentext``
-        from agentscan.whentext import parse_when
-
-        since_at = parse_when(since, tz=zone_info) if since is not None else None
-        until_at = parse_when(until, tz=zone_info, end_of_day=True) if until is not None else None
+    since_at, until_at = parse_window(since, until, zone_info)
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
                  by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from agentscan.cli import recorded, render
-from agentscan.cli.state import end_progress, reject_blank, start_prices_on_a_first_run
+from agentscan.cli.state import end_progress, parse_window, reject_blank, start_prices_on_a_first_run
 from agentscan.scan import answers
 from agentscan.scan.memo import MAX_WARNINGS
 from agentscan.sealing import framed, unframed
@@ -79,13 +79,8 @@ def print_page(state: State, scanner: Scanner, *, limit: int | None, providers: 
         return
     from agentscan.scan.listing import ListFilter
 
-    since_at = until_at = None
-    if since is not None or until is not None:  # (the WHEN forms' parser only for a window)
-        from agentscan.whentext import parse_when
-
-        since_at = parse_when(since, tz=zone) if since is not None else None
-        # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
-        until_at = parse_when(until, tz=zone, end_of_day=True) if until is not None else None
+    # ``--until`` as ``tokens`` takes it: a date, week or month up to its end.
+    since_at, until_at = parse_window(since, until, zone)
     filters = ListFilter(providers=tuple(providers), since=since_at, until=until_at,
                          grep=grep, cwd=cwd, running=running, pid=pid)
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:

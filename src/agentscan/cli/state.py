@@ -171,6 +171,18 @@ def _wanted_when() -> str:
     return f"give {WHEN_FORMS}, or leave it out"
 
 
+def parse_window(since: Optional[str], until: Optional[str], zone: Any) -> tuple[Any, Any]:
+    """``--since``/``--until`` as the times a window starts and ends (``None`` where not
+    given): a date, week or month ``--until`` names counts whole.  ``whentext`` is imported
+    only for a window: a warm ``list`` or ``tokens`` of every session goes without it."""
+    if since is None and until is None:
+        return None, None
+    from agentscan.whentext import parse_when
+
+    return (parse_when(since, tz=zone) if since is not None else None,
+            parse_when(until, tz=zone, end_of_day=True) if until is not None else None)
+
+
 def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:
     """``--provider`` as every command takes it: repeatable, a comma list (``-p claude,codex``,
     as gh takes ``--label a,b``) and any case (``-p Claude``); each name once, in the order
