@@ -61,13 +61,14 @@ def test_a_window_with_sessions_on_one_side_only_lists_them(isolated_home: Path,
         assert code == 0 and '"sessions": [' in out and "no sessions" not in err, (out, err)
 
 
-def test_a_window_after_every_session_says_what_since_says(isolated_home: Path) -> None:
-    """Every session is before ``--since``: the newest is named, as ``--since`` alone does."""
+def test_a_window_after_every_session_says_the_range_and_the_newest(isolated_home: Path) -> None:
+    """Every session is before ``--since``: said as the range was asked (``tokens`` says it so),
+    with the newest named, as ``--since`` alone does."""
     _home(isolated_home)
     for code, out, err in _said("--since", "2026-12-01", "--until", "2026-12-02"):
         assert (code, out) == (0, "")
-        assert err.strip() == (f"no sessions updated since 2026-12-01 00:00 ({len(DAYS)} older; "
-                               "the newest was updated 2026-11-25 12:00)"), err
+        assert err.strip() == (f"no sessions updated between 2026-12-01 00:00 and 2026-12-03 00:00 ({len(DAYS)} "
+                               "before; the newest was updated 2026-11-25 12:00)"), err
 
 
 def test_until_alone_keeps_its_wording(isolated_home: Path) -> None:

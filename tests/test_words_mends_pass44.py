@@ -121,14 +121,19 @@ def test_every_ccusage_report_of_the_page_suggests_the_pages_command_line() -> N
     (["--demo", "daily", "-z", "UTC", "-s", "20261001", "--until=20261031"],
      "agentscan --demo tokens --by day --tz UTC --since 20261001 --until 20261031"),
     (["codex", "weekly", "--breakdown", "-p", "web", "-j"],
-     "agentscan tokens -p codex --by week --json; without --breakdown -p web: docs/ccusage.md gives agentscan's way"),
+     "agentscan tokens -p codex --by week --json; left out: --breakdown (use --by model), -p web (see docs/ccusage.md)"),
     (["session", "--id", "7f3c9a12"], "agentscan tokens 7f3c9a12 (by session is the default)"),
-    (["daily", "-i", "--json"], "agentscan tokens --by day --json; without -i: docs/ccusage.md gives agentscan's way"),
-    (["weekly", "--since"], "agentscan tokens --by week; without --since: docs/ccusage.md gives agentscan's way"),
+    (["daily", "-i", "--json"], "agentscan tokens --by day --json; left out: -i (use --by cwd)"),
+    (["weekly", "--since"], "agentscan tokens --by week; left out: --since (see docs/ccusage.md)"),
     # a word that changes the answer is never dropped silently (``--project web``: every project's)
     (["claude", "daily", "--project", "web", "-j"],
-     "agentscan tokens -p claude --by day --json; without --project web: docs/ccusage.md gives agentscan's way"),
-    (["monthly", "--last", "3"], "agentscan tokens --by month; without --last 3: docs/ccusage.md gives agentscan's way"),
+     "agentscan tokens -p claude --by day --json; left out: --project web (use --cwd)"),
+    (["monthly", "--last", "3"], "agentscan tokens --by month; left out: --last 3 (use --since)"),
+    (["session", "-o", "desc", "--offline"], "agentscan tokens (by session is the default); left out: -o desc (no asc or "
+                                             "desc: use --sort cost or --sort tokens), --offline (agentscan is offline "
+                                             "unless told)"),
+    (["weekly", "-w", "monday", "-m", "calculate"],
+     "agentscan tokens --by week; left out: -w monday (weeks start on Monday), -m calculate (always calculated)"),
 ])
 def test_a_reports_words_that_tokens_takes_come_along(argv: list[str], line: str) -> None:
     said = error_of(*argv)

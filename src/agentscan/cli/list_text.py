@@ -160,6 +160,8 @@ def explain_empty(page: SessionPage, filters: ListFilter, *, others: int, cwd_te
         return f"no running sessions: no live process holds any {of} open"
     if stage == "since":
         newest = f"; the newest was updated {shown_time(page.newest, zone).named}" if page.newest else ""
+        if until_text is not None:  # (said as the range was asked, as ``tokens`` says it)
+            return f"no sessions updated between {since_text} and {until_text} ({count:,} before{newest})"
         return f"no sessions updated since {since_text} ({count:,} older{newest})"
     if stage == "until":
         if since_text is not None:

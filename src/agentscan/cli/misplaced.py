@@ -131,15 +131,37 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
     line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "") + (f" {shlex.join(words)}" if words else "")
     line = line if by else f"{line} (by session is the default)"
     # A word left out changes the answer (``--project web``: every project's): said, never dropped silently.
-    return line + (f"; without {shlex.join(dropped)}: docs/ccusage.md gives agentscan's way" if dropped else "")
+    return line + (f"; left out: {', '.join(_way_of(typed, flag) for typed, flag in dropped)}" if dropped else "")
 
 
-def _carried(after: list[str]) -> tuple[list[str], list[str]]:
+#: what a left-out ccusage word comes to where ``CCUSAGE_WAYS``' form would read as an order
+#: (``--offline``: agentscan never goes online unless told; ``-o desc``: no such order to choose)
+_LEFT_OUT_SAID = {"-O": "agentscan is offline unless told", "--offline": "agentscan is offline unless told",
+                  "-o": "no asc or desc: use --sort cost or --sort tokens",
+                  "--order": "no asc or desc: use --sort cost or --sort tokens",
+                  "-w": "weeks start on Monday", "--start-of-week": "weeks start on Monday"}
+
+
+def _way_of(typed: list[str], flag: str) -> str:
+    """A ccusage word the suggested line leaves out, with agentscan's way when the map has it
+    (``--breakdown (use --by model)``), else where the page gives it."""
+    import shlex
+
+    if flag in _LEFT_OUT_SAID:
+        return f"{shlex.join(typed)} ({_LEFT_OUT_SAID[flag]})"
+    ways = CCUSAGE_WAYS.get(flag)
+    if ways is None:
+        return f"{shlex.join(typed)} (see docs/ccusage.md)"
+    way = ways[-1] if flag == "-i" else ways[0]  # (a report's ``-i`` is ``daily``'s ``--instances``)
+    return f"{shlex.join(typed)} ({'use ' if way.startswith(('-', 'agentscan')) else ''}{way})"
+
+
+def _carried(after: list[str]) -> tuple[list[str], list[tuple[list[str], str]]]:
     """The words after a ccusage report's name that ``tokens`` takes, in its spelling:
     ``--since 2026-10 --json``, ``-z UTC`` as ``--tz UTC``, ``--id ID`` as ``ID``; and the
     others as typed (``--breakdown``, ``-p project``, ``daily``'s ``-i``), which it does not."""
     carried: list[str] = []
-    dropped: list[str] = []
+    dropped: list[tuple[list[str], str]] = []
     at = 0
     while at < len(after):
         flag, given, value = after[at].partition("=")
@@ -159,7 +181,7 @@ def _carried(after: list[str]) -> tuple[list[str], list[str]]:
         elif given and flag in ("--id", "-i"):
             carried.append(value)
         elif flag not in ("-h", "--help"):  # (``help daily`` asks for ``daily --help``)
-            dropped += typed
+            dropped.append((typed, flag))
     return carried, dropped
 
 
