@@ -201,8 +201,16 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
     def print_all() -> Printed:
         for note in notes:
             render.note(note)
-        return print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
-                            sort=asked.sort)
+        printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
+                               sort=asked.sort)
+        if report.rows and report.by in ("day", "week", "month") and (asked.since or asked.until):
+            from agentscan.cli.tokens_cut import cut_periods
+
+            # A row reads as its whole period's: one the window cuts is said to be cut.
+            cut = cut_periods(report.by, (row.key for row in report.rows), asked.since, asked.until, asked.zone)
+            if cut is not None:
+                render.note(cut)
+        return printed
 
     printed, out, err = recorded.recording(print_all)
     return (out, err), ((report, printed, session_rows) if report.by == "session" else None)

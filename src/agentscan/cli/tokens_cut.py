@@ -1,0 +1,61 @@
+"""The periods a window cuts: ``tokens --by week --since 2026-11-01`` counts only the Sunday
+of ``2026-W44``, and its row reads as the whole week's unless the person is told.
+
+Said under the table (a hint: stderr, not with ``--quiet``), for the oldest and the newest
+period only: a window's other periods are whole.  Imported only for a grouped table in a
+window, as ``tokens --by day --since 1d`` is.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, tzinfo
+from typing import Iterable
+
+from agentscan.timeutil import shown_time, wall_time
+
+#: the groupings whose rows are periods of time
+PERIODS = ("day", "week", "month")
+
+
+def cut_periods(by: str, keys: Iterable[str], since: datetime | None, until: datetime | None,
+                zone: tzinfo | None) -> str | None:
+    """What to say of the rows ``keys`` of a ``by`` table (a day's, week's or month's key,
+    ``scan.tokens._period``'s) whose period ``since`` starts after its first instant or
+    ``until`` ends before its last; ``None`` when the window cuts no row's period."""
+    if by not in PERIODS or (since is None and until is None):
+        return None
+    shown = set(keys)
+    said = []
+    if since is not None:
+        key, start, _ = _period_of(since, by, zone)
+        if key in shown and since > start:
+            said.append(f"the first {by}, {key}, counts from {shown_time(since, zone).text}")
+    if until is not None:
+        key, _, end = _period_of(until - timedelta(microseconds=1), by, zone)  # (``until`` is excluded)
+        if key in shown and until < end:
+            last = "the last," if said else f"the last {by},"
+            said.append(f"{last} {key}, up to {shown_time(until, zone).text}")
+    return f"{'; '.join(said)}: the window cuts {'them' if len(said) > 1 else 'it'}" if said else None
+
+
+def _period_of(moment: datetime, by: str, zone: tzinfo | None) -> tuple[str, datetime, datetime]:
+    """The key of the ``by`` period ``moment`` falls in (in ``zone``; ``None``: the local
+    one), and the instants it starts and ends (the next one's start)."""
+    day = moment.astimezone(zone).date()
+    if by == "day":
+        first, after = day, day + timedelta(days=1)
+        key = f"{day:%Y-%m-%d}"
+    elif by == "week":
+        first = day - timedelta(days=day.weekday())
+        after = first + timedelta(days=7)
+        iso_year, week, _ = day.isocalendar()
+        key = f"{iso_year}-W{week:02d}"
+    else:
+        first = day.replace(day=1)
+        after = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+        key = f"{day:%Y-%m}"
+    return key, _midnight(first, zone), _midnight(after, zone)
+
+
+def _midnight(day: date, zone: tzinfo | None) -> datetime:
+    return wall_time(datetime(day.year, day.month, day.day), zone)
