@@ -45,7 +45,7 @@ def test_another_sessions_answer_says_nothing_of_the_empty_rollout(home: Path, c
 def test_an_unfiltered_list_and_its_own_show_still_say_it(home: Path) -> None:
     for _ in range(2):
         code, out = run("--strict", "list")  # counted in one note (pass 44); --verbose names it
-        assert code == 1 and "1 empty file skipped" in out and EMPTY not in out, out
+        assert code == 1 and "1 empty file" in out and EMPTY not in out, out
         code, out = run("--strict", "--verbose", "list")
         assert code == 1 and "empty file" in out and EMPTY in out, out
     code, out = run("--strict", "show", EMPTY)

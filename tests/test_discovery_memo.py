@@ -508,7 +508,7 @@ def test_the_text_table_is_remembered_for_the_same_terminal(isolated_home: Path,
 
     first = table()
     assert table() == first and len(reports) == 1
-    assert "1 empty file skipped" in first[1]  # the warnings summary, from the remembered warnings too
+    assert "1 empty file" in first[1]  # the warnings summary, from the remembered warnings too
     monkeypatch.setenv("COLUMNS", "90")  # another terminal width: another table
     narrow = table()
     assert len(reports) == 2  # (piped, the table is not fitted: the same text, computed again)

@@ -46,7 +46,7 @@ def test_list_leaves_out_a_session_that_recorded_nothing_and_warns(isolated_home
     assert EMPTY not in result.stdout and GARBAGE not in result.stdout
     # Not lost: the bad file is named, with what was wrong with it; the empty one is
     # counted in one note (pass 44), and named with --verbose.
-    assert "warning: 1 empty file skipped" in result.stderr and str(empty) not in result.stderr
+    assert "warning: 1 empty file" in result.stderr and str(empty) not in result.stderr
     assert str(garbage) in result.stderr
     verbose = invoke("list", "--verbose")
     assert f"{empty}: empty file" in verbose.stderr and str(garbage) in verbose.stderr

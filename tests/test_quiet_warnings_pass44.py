@@ -77,7 +77,7 @@ def test_empty_files_are_one_note_cold_and_warm(isolated_home: Path, command: li
         code, out, err = _run(*command)
         assert code == 0 and REAL[:8] in out, (out, err)
         assert [line for line in err.splitlines() if "empty" in line] == [
-            f"warning: {EMPTIES} empty files skipped (an agent leaves one after an aborted start; "
+            f"warning: {EMPTIES} empty files (an agent leaves one after an aborted start; "
             "`agentscan doctor` or --verbose names them)"], err
         assert not any(str(path) in err for path in paths), err
 
@@ -87,7 +87,7 @@ def test_verbose_and_json_still_name_every_empty_file(isolated_home: Path) -> No
     paths = _empty_files(isolated_home)
     _, _, err = _run("list", "--verbose")
     assert {f"warning: {path}: empty file" for path in paths} <= set(err.splitlines()), err
-    assert "empty files skipped" not in err
+    assert "empty files" not in err
     document = json.loads(_run("list", "--json")[1])
     assert sorted(w["path"] for w in document["warnings"] if w["message"] == "empty file") == sorted(map(str, paths))
 
@@ -98,7 +98,7 @@ def test_doctor_counts_them_and_strict_still_fails(isolated_home: Path) -> None:
     _, out, _ = _run("doctor")
     assert f"{EMPTIES} × empty file, in {EMPTIES} files" in out, out
     code, _, err = _run("--strict", "list")
-    assert code == 1 and f"{EMPTIES} warnings (--strict)" in err and f"warning: {EMPTIES} empty files skipped" in err
+    assert code == 1 and f"{EMPTIES} warnings (--strict)" in err and f"warning: {EMPTIES} empty files" in err
 
 
 def test_the_more_count_leaves_out_the_empty_files(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,10 +107,10 @@ def test_the_more_count_leaves_out_the_empty_files(capsys: pytest.CaptureFixture
     render.warn_summary([*empty[:2], *bad, *empty[2:]])
     assert capsys.readouterr().err.splitlines() == [f"warning: /h/s{n}.jsonl:3: invalid JSON skipped" for n in range(5)] + [
         "warning: … 2 more (use --verbose or --json to see all)",
-        "warning: 4 empty files skipped (an agent leaves one after an aborted start; `agentscan doctor` or --verbose names them)"]
+        "warning: 4 empty files (an agent leaves one after an aborted start; `agentscan doctor` or --verbose names them)"]
     render.warn_summary(empty[:1])
     assert capsys.readouterr().err.splitlines() == [
-        "warning: 1 empty file skipped (an agent leaves one after an aborted start; `agentscan doctor` or --verbose names it)"]
+        "warning: 1 empty file (an agent leaves one after an aborted start; `agentscan doctor` or --verbose names it)"]
 
 
 # -- a truncated last line, by its file's age when said ---------------------------------------

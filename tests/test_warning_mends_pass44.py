@@ -102,7 +102,7 @@ def test_strict_counts_warning_lines_only(isolated_home: Path, command: list[str
     assert result.exit_code == 1, result.stderr
     # What the error counts is what the warning lines say: no ``note:`` line holds them.
     assert [line for line in said if line.startswith(("warning:", "note:"))] == [
-        f"warning: {EMPTIES} empty files skipped (an agent leaves one after an aborted start; "
+        f"warning: {EMPTIES} empty files (an agent leaves one after an aborted start; "
         "`agentscan doctor` or --verbose names them)"], said
     assert said[-1] == f"error: {EMPTIES} warnings (--strict)", said
 

@@ -88,7 +88,7 @@ def warn_summary(warnings: Sequence[ScanWarning | SinkWarning], *, verbose: bool
         _say_warning(f"warning: … {len(warnings) - len(shown)} more (use --verbose or --json to see all)", width)
     if empty:
         # A warning, not a note: ``--strict`` fails on them, and its count reads against these lines.
-        _say_warning(f"warning: {plural(empty, EMPTY_FILE)} skipped (an agent leaves one after an aborted start; "
+        _say_warning(f"warning: {plural(empty, EMPTY_FILE)} (an agent leaves one after an aborted start; "
                      f"`agentscan doctor` or --verbose names {'it' if empty == 1 else 'them'})", width)
 
 
