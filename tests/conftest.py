@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
+import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -189,3 +190,15 @@ def facts_for_a_few(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(factfilter, "MIN_SESSIONS", 4)
 
+
+@pytest.fixture
+def local_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """``local_zone("Europe/Berlin")`` makes it the process's zone (``TZ`` and ``tzset``);
+    the zone the process had is put back after the test."""
+    with monkeypatch.context() as patch:
+        def make(name: str) -> None:
+            patch.setenv("TZ", name)
+            time.tzset()
+
+        yield make
+    time.tzset()

@@ -10,10 +10,9 @@ whole periods.  ``1M`` (a month, to a person) and ``0d`` (now) are usage errors.
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -28,19 +27,6 @@ from builders import claude_assistant, claude_session_file, claude_usage, claude
 UTC = timezone.utc
 SANTIAGO_RULE = "<-04>4<-03>,M9.1.6/24,M4.1.6/24"  # the same clocks, as a POSIX rule zoneinfo cannot read
 BERLIN_RULE = "CET-1CEST,M3.5.0,M10.5.0/3"
-
-
-@pytest.fixture
-def local_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """``local_zone("Europe/Berlin")`` makes it the process's zone (``TZ`` and ``tzset``);
-    the zone the process had is put back after the test."""
-    with monkeypatch.context() as patch:
-        def make(name: str) -> None:
-            patch.setenv("TZ", name)
-            time.tzset()
-
-        yield make
-    time.tzset()
 
 
 def at(text: str) -> datetime:

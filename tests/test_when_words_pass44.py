@@ -9,10 +9,9 @@ marker.  ``--until yesterday`` includes yesterday, as ``--until 2026-11-30`` inc
 from __future__ import annotations
 
 import json
-import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -24,18 +23,6 @@ from builders import claude_assistant, claude_session_file, claude_usage, claude
 
 UTC = timezone.utc
 NOW = datetime(2026, 11, 30, 20, 0, tzinfo=UTC)  # in Tokyo (UTC+9) already 1 December
-
-
-@pytest.fixture
-def local_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
-    """``local_zone("Asia/Tokyo")`` makes it the process's zone; the old one is put back after."""
-    with monkeypatch.context() as patch:
-        def make(name: str) -> None:
-            patch.setenv("TZ", name)
-            time.tzset()
-
-        yield make
-    time.tzset()
 
 
 # -- 1. the words, read as their dates ----------------------------------------------------
