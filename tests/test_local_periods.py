@@ -51,7 +51,7 @@ def _zones() -> Iterator[str]:
 @given(ts=st.floats(86_400, 4_000_000_000), by=st.sampled_from(["day", "week", "month"]))
 def test_local_periods_are_astimezones(ts: float, by: str) -> None:
     for zone in _zones():
-        assert tokens._period(ts, by, None, {}) == _reference_period(ts, by), zone
+        assert tokens.period_key(ts, by, None, {}) == _reference_period(ts, by), zone
 
 
 @FUZZ

@@ -359,13 +359,15 @@ def _row_of(by: GroupBy, tz: tzinfo | None, cwds: dict[str, str | None] | None,
 
     def by_period(session_id: str, provider: str, model: str | None, ts: float | None,
                   run: str | None) -> tuple[str, str | None]:
-        return _period(ts, by, tz, day_keys), None if run is None else f"{session_id}/{run}"
+        return period_key(ts, by, tz, day_keys), None if run is None else f"{session_id}/{run}"
 
     chosen = {"session": by_session, "provider": by_provider, "model": by_model, "cwd": by_cwd, "agent": by_agent}
     return chosen.get(by, by_period)
 
 
-def _period(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
+def period_key(ts: float | None, by: str, tz: tzinfo | None, memo: dict[float, str]) -> str:
+    """The key of the day, week or month (``by``) the call at ``ts`` falls in, in ``tz``
+    (``None``: the local zone); ``memo``: keys by minute, kept by the caller."""
     if ts is None:
         return "unknown"
     # Calls cluster in time: memoise per minute to avoid a datetime per call.
