@@ -11,7 +11,7 @@ from agentscan.cli.tablefit import Layout, layout
 from agentscan.cli.tableparts import TITLE_WANTS, Column, Row
 from agentscan.cli.tablepaths import named_floors
 from agentscan.cli.tablewidths import natural
-from agentscan.cli.term import Terminal, clean, clean_path
+from agentscan.cli.term import Terminal, clean, clean_path, title_text
 from agentscan.scan.listing import ListFilter, SessionPage
 from agentscan.model import SessionRow
 from agentscan.timeutil import Shown, shown_time, zone_names
@@ -70,7 +70,7 @@ def print_list(sessions: list[SessionRow], short_ids: dict[str, str], term: Term
             render.human_usd(row.cost, row.cost_priced, grouped=term.tty),
             render.model_text(clean(row.model), term),
             render.path_text(clean_path(row.cwd), term),
-            clean(row.title) or "-",
+            title_text(row.title) or "-",
         ]))
     floored, planned = _laid(columns, rows, term)
     if term.tty and _cramped(floored, rows, planned):

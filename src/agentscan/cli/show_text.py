@@ -11,7 +11,7 @@ from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_subagents import subagent_rows
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
-from agentscan.cli.term import Terminal, clean, clean_path, cut, cut_left, home_short, width_of, wrap_columns, write_out
+from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
 from agentscan.timeutil import parse_iso, shown_time
@@ -203,7 +203,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         lines.extend(_field("focus", f"{named}subagent {subagent} of this session:"
                             f" its part is listed under subagents{_focus_where(detail, term, full)}", term))
     for label, value in (
-        ("title", clean(row.title)),
+        ("title", title_text(row.title)),
         ("cwd", clean_path(home_short(row.cwd) if term.tty else row.cwd)),
         ("model", clean(row.model)),
         ("branch", clean(row.git_branch)),

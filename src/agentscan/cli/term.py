@@ -169,6 +169,22 @@ def clean(text: str | None) -> str:
     return clean_path(" ".join(text.split()))
 
 
+def title_text(text: str | None) -> str:
+    """A title as ``clean`` makes it, without the Markdown a prompt is often written in:
+    its headings' ``#`` marks and its ``**bold**`` stars, which a one-line title shows as
+    noise (``## Task: **read** the files`` reads ``Task: read the files``).  ``--json``
+    and ``--grep`` keep the title as recorded; a ``#`` without a space after it (``#123``,
+    ``C#``) is no heading and stays."""
+    line = clean(text)
+    if "#" not in line and "**" not in line:
+        return line
+    import re
+
+    line = re.sub(r"(?:^|(?<= ))#{1,6}(?: |$)", "", line)
+    line = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"\1", line)
+    return " ".join(line.split())
+
+
 def write_out(text: str | bytes) -> None:
     """``text`` on stdout, whole, or a ``BrokenPipeError`` (``agentscan list | head``: exit 0,
     quietly, ``state.run_guarded``; an export to stdout so cut fails).  CPython's buffered

@@ -10,7 +10,7 @@ from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from agentscan.cli import render
-from agentscan.cli.term import Terminal, clean, clean_path
+from agentscan.cli.term import Terminal, clean_path, title_text
 from agentscan.model import SessionRow
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def session_facts(session: TableSession | None, term: Terminal, zone: tzinfo | N
     if session is None:
         return ["-", "-", "-"]
     return [date_in(session.updated_at, zone), render.path_text(clean_path(session.cwd), term),
-            clean(session.title) or "-"]
+            title_text(session.title) or "-"]
 
 
 def date_in(value: datetime | None, zone: tzinfo | None) -> str:

@@ -28,7 +28,7 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
     ``list --redact`` shows a session's."""
     from agentscan.cli import render
     from agentscan.cli.table import left_out_note, print_table
-    from agentscan.cli.term import clean, clean_path
+    from agentscan.cli.term import clean, clean_path, title_text
     from agentscan.hooks import store
     from agentscan.hooks.listing import listed
     from agentscan.hooks.model import iso_ns
@@ -63,6 +63,6 @@ def print_trace_list(as_json: bool, root: str | None = None, *, redact: bool = F
              time.text,
              render.full_number(s.summary.events, term),
              render.path_text(clean_path(s.cwd), term),
-             clean(s.title) or "-"] for s, time in zip(found, times)]
+             title_text(s.title) or "-"] for s, time in zip(found, times)]
     hidden = print_table(columns, rows, term=term)
     left_out_note(hidden, columns, term)
