@@ -19,7 +19,7 @@ from agentscan.cli import app
 from agentscan.cli.show_text import truncation_note
 from agentscan.context import ScanContext
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude import showfacts
+from agentscan.providers.claude import tailfacts
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit.detail import SUMMARY_BYTES
@@ -92,12 +92,12 @@ def test_claude_from_the_end_counts_as_the_forward_read(isolated_home: Path, mon
     tail = provider.detail_with_row(ref, tail_ctx, DEFAULT_BOUNDS, provider.row(ref, tail_ctx))
     assert tail is not None and tail == forward
     assert tail.truncated["clipped_messages"] == 1 and tail.truncated["clipped_tools"] == 2
-    facts = showfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
+    facts = tailfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
     assert facts is not None and (facts.clipped, facts.clipped_tools) == (1, 1)  # the main transcript's own
-    assert showfacts.TailFacts.from_json(facts.to_json()) == facts
+    assert tailfacts.TailFacts.from_json(facts.to_json()) == facts
     # Facts kept before the split counted both as one: they are no facts (the file is read again).
     older = {key: value for key, value in facts.to_json().items() if key != "clipped_tools"}
-    assert showfacts.TailFacts.from_json({**older, "v": "1"}) is None
+    assert tailfacts.TailFacts.from_json({**older, "v": "1"}) is None
 
 
 def test_codex_counts_apart_its_subagents_included(isolated_home: Path) -> None:

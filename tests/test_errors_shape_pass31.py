@@ -18,7 +18,8 @@ import pytest
 from agentscan.bounds import DEFAULT_BOUNDS
 from agentscan.providers.claude import halfjoin
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude.showfacts import ShowFacts, TailFacts
+from agentscan.providers.claude.showfacts import ShowFacts
+from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.scan.scanner import Scanner
 from agentscan.timeutil import parse_iso
 from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT, DetailCollector, NewestErrors

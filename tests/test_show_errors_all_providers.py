@@ -21,7 +21,8 @@ import pytest
 from agentscan.model import TokenUsage
 from agentscan.providers.claude import halfjoin, halves, rowresume
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude.showfacts import ShowFacts, TailFacts
+from agentscan.providers.claude.showfacts import ShowFacts
+from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT
 from builders import (

@@ -15,7 +15,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agentscan.providers.claude.showfacts import ShowFacts, TailFacts
+from agentscan.providers.claude.showfacts import ShowFacts
+from agentscan.providers.claude.tailfacts import TailFacts
 from builders import REAL, claude_session_file, cli_json, invoke, lay_out_real_claude
 from claude_events import forward_and_from_end
 from codex_builders import agent_message, at, iso, line, meta, rollout_path, turn_context, user_message, write_rollout

@@ -16,7 +16,8 @@ import orjson
 import pytest
 
 from agentscan.providers.claude.provider import ClaudeProvider
-from agentscan.providers.claude.showfacts import ShowFacts, TailFacts
+from agentscan.providers.claude.showfacts import ShowFacts
+from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.scan.scanner import Scanner
 from builders import REAL, claude_session_file, claude_user, cli_json, invoke, only_row
 from claude_events import forward_and_from_end

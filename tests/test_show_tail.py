@@ -2,7 +2,7 @@
 
 A main transcript of ``TAIL_MIN_BYTES`` or more is shown from its newest
 records (``providers/claude/tail.py``) with the whole-file facts its row's
-pass kept (``showfacts.py``).  Whatever the transcript holds (replies split
+pass kept (``showfacts.py``, ``tailfacts.py``).  Whatever the transcript holds (replies split
 over records, interleaved messages, reused call ids, results before and
 after their calls, prompts and replies past the byte budgets, clipped
 messages, bad lines), the detail must be the one ``detail`` builds by
@@ -25,7 +25,7 @@ from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
 from agentscan.detailmodel import SessionDetail
 from agentscan.providers.claude import provider as claude_provider
-from agentscan.providers.claude import showfacts
+from agentscan.providers.claude import showfacts, tailfacts
 from agentscan.providers.claude.provider import ClaudeProvider
 from agentscan.scan.scanner import Scanner
 from agentscan.toolkit import reverse
@@ -64,7 +64,7 @@ def _detail_both_ways(home: Path, bounds: Bounds) -> tuple[SessionDetail, Sessio
     assert provider.shows_from_row(ref, tail_ctx)
     row = provider.row(ref, tail_ctx)
     tail = provider.detail_with_row(ref, tail_ctx, bounds, row)
-    facts = showfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
+    facts = tailfacts.kept(tail_ctx, ref.hint.main, provider.fingerprint(ref, tail_ctx))
     assert facts is not None and (tail is None) == (not facts.answers(bounds))
     return forward, tail, set(forward_ctx.warnings.items), set(tail_ctx.warnings.items)
 
@@ -160,11 +160,12 @@ def test_bounds_the_facts_cannot_answer_read_everything(tmp_path: Path, small_li
 
 
 def test_damaged_facts_are_no_facts() -> None:
-    good = showfacts.TailFacts(10, 1, 1, 1, 0, 5, 0, 200, None, {}, {}, [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0, 0]]).to_json()
-    assert showfacts.TailFacts.from_json(good) is not None
+    good = tailfacts.TailFacts(10, 1, 1, 1, 0, 5, 0, 200, None, {}, {},
+                               [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0, 0]]).to_json()
+    assert tailfacts.TailFacts.from_json(good) is not None
     for key, value in (("prompts", -1), ("plan", [["a"]]), ("groups", [["a1", "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0]]), ("groups", [[1, "m", 900, 0, None, 1, 2, 3, 4, 0, 1, 0, 0]]), ("v", "0"), ("size", "10")):
-        assert showfacts.TailFacts.from_json({**good, key: value}) is None
-    assert showfacts.TailFacts.from_json([good]) is None
+        assert tailfacts.TailFacts.from_json({**good, key: value}) is None
+    assert tailfacts.TailFacts.from_json([good]) is None
 
 
 @settings(FUZZ, max_examples=max(FUZZ.max_examples, 300))
@@ -179,7 +180,7 @@ def test_calls_dropped_are_counted_as_the_collector_drops_them(monkeypatch: pyte
     for key in keys:
         facts.feed({"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Bash", **({"id": key} if key else {})}]}})
         collector.add_tool(ToolEvent("Bash", "x"), key=key)
-    kept = showfacts.TailFacts(0, 0, 0, facts.tools, facts.reused, window, 0, 0, None, {}, {}, [])
+    kept = tailfacts.TailFacts(0, 0, 0, facts.tools, facts.reused, window, 0, 0, None, {}, {}, [])
     assert kept.tools_dropped(Bounds(tools=window)) == collector.build(_row()).truncated["tools"]
     if facts.reused == 0:  # then any smaller bound is answered too
         for smaller in range(window):
@@ -204,12 +205,13 @@ def test_a_row_kept_without_its_facts_gets_them_on_the_next_show(tmp_path: Path,
     with Scanner(env=env, use_cache=True) as first:
         want = first.show(SESSION, bounds=bounds)
     with sqlite3.connect(tmp_path / "cache" / "index.sqlite") as db:  # as an index written before the facts were
-        assert db.execute("DELETE FROM files WHERE kind = ?", (showfacts.KIND,)).rowcount == 1
+        assert db.execute("DELETE FROM files WHERE kind = ?", (tailfacts.KIND,)).rowcount == 1
     with Scanner(env=env, use_cache=True) as again:
         assert again.show(SESSION, bounds=bounds) == want
     with Scanner(env=env, use_cache=True) as warm:
         assert warm.show(SESSION, bounds=bounds) == want
-        assert warm.parses == 0 and showfacts.gathered(warm.ctx, ClaudeProvider().fingerprint(warm.resolve(SESSION), warm.ctx)) is False
+        assert warm.parses == 0
+        assert tailfacts.gathered(warm.ctx, ClaudeProvider().fingerprint(warm.resolve(SESSION), warm.ctx)) is False
 
 
 def test_a_transcript_past_the_line_cap_is_shown_from_what_the_reader_reads(tmp_path: Path, small_limits: None,
@@ -269,7 +271,7 @@ def test_no_facts_are_kept_for_a_transcript_written_to_during_the_row_pass(tmp_p
     with path.open("ab") as handle:  # after discovery's stat, before the row pass
         handle.write(orjson.dumps(claude_user(SESSION, ts_of(99), "written meanwhile")) + b"\n")
     row = provider.row(ref, ctx)
-    assert showfacts.kept(ctx, path, provider.fingerprint(ref, ctx)) is None
+    assert tailfacts.kept(ctx, path, provider.fingerprint(ref, ctx)) is None
     assert provider.detail_with_row(ref, ctx, Bounds(prompts=3, responses=3, tools=3), row) is None  # read forward
 
 

@@ -213,7 +213,7 @@ def test_the_since_hint_names_the_zone_only_when_one_was_given() -> None:
 def test_a_name_that_itself_ends_like_a_count_keeps_it_when_counts_are_left_out() -> None:
     # The count's place was read back from the key's text: a recorded name ending in
     # "(2 runs)" lost that part on a narrow terminal, as if agentscan had added it (pass 43).
-    from agentscan.cli.tokens_runs import counts_fitted, is_counted
+    from agentscan.cli.tokens_runs import droppable_tails_fitted, has_droppable_tail
 
     runs = (("s:1/a", _usage(10)), ("s:2/b", _usage(20)))
     terminal = Terminal(tty=True, width=200, color=False)
@@ -221,6 +221,6 @@ def test_a_name_that_itself_ends_like_a_count_keeps_it_when_counts_are_left_out(
     (named,) = row_lines(own, "trial (2 runs)", [], terminal, compact=False)
     (counted,) = row_lines(TokenRow("Explore", _usage(30), None, runs, cost=Decimal("0.01"),
                                     subagents_cost=Decimal("0.01")), "Explore", [], terminal, compact=False)
-    assert not is_counted(named) and is_counted(counted)
-    fitted = counts_fitted([named, counted], 5)
+    assert not has_droppable_tail(named) and has_droppable_tail(counted)
+    fitted = droppable_tails_fitted([named, counted], 5)
     assert [row.cells[0] for row in fitted] == ["trial (2 runs)", "Explore"]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agentscan import settling, warningsink
+from agentscan import settling, warningsink, warningwords
 from agentscan.cli import app
 from agentscan.context import EMPTY_FILE
 from agentscan.warningsink import WarningSink
@@ -145,6 +145,21 @@ def test_a_sink_words_a_truncated_line_once(tmp_path: Path, monkeypatch: pytest.
 def test_the_sink_knows_which_warnings_are_worded_by_age() -> None:
     """It tells them by their first words, without importing ``settling``: each of its
     truncated-line messages begins so, and no other of its messages does."""
-    assert settling.TRUNCATED_LAST_LINE.startswith(warningsink._REWORDED_BY_AGE)
-    assert settling.TRUNCATED_SETTLED.startswith(warningsink._REWORDED_BY_AGE)
-    assert not settling.NUL_PADDING.startswith(warningsink._REWORDED_BY_AGE)
+    assert settling.TRUNCATED_LAST_LINE.startswith(warningwords.REWORDED_BY_AGE)
+    assert settling.TRUNCATED_SETTLED.startswith(warningwords.REWORDED_BY_AGE)
+    assert not settling.NUL_PADDING.startswith(warningwords.REWORDED_BY_AGE)
+
+
+def test_the_words_a_warning_is_reworded_by_are_written_once() -> None:
+    """``warningwords.REWORDED_BY_AGE`` is the one place they are spelt: a message written
+    out again (``settling`` and ``warningsink`` kept a copy each once) could drift from the
+    words the sink tells its warnings by."""
+    source = Path(warningsink.__file__).parent
+    spelt = []
+    for path in sorted(source.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+        spelt += [str(path.relative_to(source)) for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                  and node.value.startswith(warningwords.REWORDED_BY_AGE)]
+    assert spelt == ["warningwords.py"]

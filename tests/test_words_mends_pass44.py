@@ -183,7 +183,7 @@ def test_the_options_module_reads_whentext_only_for_a_command_module() -> None:
     import sys
 
     code = ("import sys, agentscan.cli.options as o; before = 'agentscan.whentext' in sys.modules; "
-            "o.SinceOption; print(before, 'agentscan.whentext' in sys.modules)")
+            "o.since_option(); print(before, 'agentscan.whentext' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True"]
 
@@ -268,11 +268,11 @@ def test_the_cli_json_prints_the_librarys_order(isolated_home: Path) -> None:
 
 def test_a_rows_droppable_tail_is_named_for_what_it_is() -> None:
     from agentscan.cli.tableparts import Row
-    from agentscan.cli.tokens_runs import counted_row, is_counted, tail_at, uncounted
+    from agentscan.cli.tokens_runs import counted_row, has_droppable_tail, tail_at, without_droppable_tail
 
     week = tail_at([Row(["2026-W36 (Aug 31)", "1"])], len("2026-W36"))[0]
-    assert week.droppable_at == len("2026-W36") and is_counted(week)
-    assert uncounted(week).cells[0] == "2026-W36"
+    assert week.droppable_at == len("2026-W36") and has_droppable_tail(week)
+    assert without_droppable_tail(week).cells[0] == "2026-W36"
     runs = counted_row("Explore", 3, ["1"], None)
-    assert runs.droppable_at == len("Explore") and uncounted(runs).cells[0] == "Explore"
+    assert runs.droppable_at == len("Explore") and without_droppable_tail(runs).cells[0] == "Explore"
     assert "runs_at" not in Row._fields

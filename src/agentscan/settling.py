@@ -15,13 +15,15 @@ import time
 from collections.abc import Iterable
 from typing import Protocol
 
-TRUNCATED_LAST_LINE = "truncated last line skipped (file still being written?)"
+from agentscan.warningwords import REWORDED_BY_AGE
+
+TRUNCATED_LAST_LINE = f"{REWORDED_BY_AGE} skipped (file still being written?)"
 #: ``TRUNCATED_LAST_LINE`` as said of a file still for ``SETTLING_SECONDS``: months after a
 #: crash, "still being written?" would be asked of it on every run.  Said when the warning
 #: is shown (``shown_message``), not when the line was read: a warning kept in the index
 #: and said again on a warm run follows the file's age then.  The leading words are the
 #: same (``doctor`` groups by them, scripts may match them).
-TRUNCATED_SETTLED = "truncated last line skipped (the file ends mid-record)"
+TRUNCATED_SETTLED = f"{REWORDED_BY_AGE} skipped (the file ends mid-record)"
 #: a last line of NUL bytes alone: what a crash leaves when the file's size was set before
 #: its data reached the disk.  No writer is coming back: it counts for ``--strict`` at once.
 NUL_PADDING = "NUL bytes at the end skipped (left by a crash?)"

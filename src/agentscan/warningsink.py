@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from agentscan.fsview import legible
 from agentscan.warningjson import warning_json
+from agentscan.warningwords import REWORDED_BY_AGE
 
 # The model (its dataclasses) is imported where a warning is made: a remembered answer
 # (``scan.answers``) is printed without it (``SinkWarning``).
@@ -21,9 +22,6 @@ if TYPE_CHECKING:
 _PER_FILE_WARNINGS = 20
 #: warnings a result is kept with (``WarningSink.capture``)
 CAPTURE_LIMIT = _PER_FILE_WARNINGS * 5
-#: how ``settling.TRUNCATED_LAST_LINE`` begins: only a warning so worded needs ``settling``
-#: to be said (``WarningSink.listed``), which a warm run's other warnings are said without
-_REWORDED_BY_AGE = "truncated last line"
 
 
 class Captured(list["ScanWarning"]):
@@ -156,7 +154,7 @@ class WarningSink:
         return shown + extra
 
     def _as_said(self, warning: SinkWarning) -> SinkWarning:
-        if not warning.message.startswith(_REWORDED_BY_AGE):
+        if not warning.message.startswith(REWORDED_BY_AGE):
             return warning
         key = (warning.path, warning.message)
         worded = self._worded.get(key)

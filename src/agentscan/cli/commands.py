@@ -13,10 +13,10 @@ from agentscan.cli.options import (
     JsonOption,
     RedactOption,
     ProviderOption,
-    SinceOption,
     examples,
     handle_errors,
     redact_option,
+    since_option,
     state_of,
 )
 # WHEN's forms, as every --since and --until says them; this module is read only when Typer
@@ -55,7 +55,7 @@ def list_command(
     limit: Optional[int] = typer.Option(None, "--limit", "-n", help="How many sessions (default 25).", metavar="N"),
     show_all: bool = typer.Option(False, "--all", "-a", help="Every matching session."),
     provider: Optional[List[str]] = ProviderOption,
-    since: Optional[str] = SinceOption,
+    since: Optional[str] = since_option(),
     until: Optional[str] = typer.Option(None, "--until", help=f"Only sessions last updated (UPDATED) before WHEN: {UNTIL_READING}.", metavar="WHEN"),
     grep: Optional[str] = typer.Option(None, "--grep", help="Case-insensitive match on title, cwd, model (as recorded or as shown: opus-4.6) or path.", metavar="TEXT"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),

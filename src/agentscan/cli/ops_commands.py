@@ -12,12 +12,12 @@ from agentscan.cli.options import (
     GlobalOptionsCommand,
     JsonOption,
     ProviderOption,
-    SinceOption,
     end_progress,
     examples,
     finish,
     handle_errors,
     redact_option,
+    since_option,
     state_of,
 )
 
@@ -45,7 +45,7 @@ def export_command(
     fmt: str = typer.Option(..., "--format", "-f", help="jsonl, csv or sqlite.", metavar="FORMAT"),
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout (jsonl and csv: the default).", metavar="PATH"),
-    since: Optional[str] = SinceOption,
+    since: Optional[str] = since_option(),
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
     redact: bool = redact_option("Export titles as a length and hash; mask secrets in paths."),

@@ -168,14 +168,13 @@ JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdo
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P")
 
 
-def __getattr__(name: str) -> Any:
-    """``SinceOption``, made when a command module asks for it: its help says WHEN's forms
-    from ``whentext``, which ``--help`` and the commands that take no WHEN need not import."""
-    if name == "SinceOption":
-        from agentscan.whentext import WHEN_FORMS
+def since_option() -> Any:
+    """``--since``, for a command that takes it.  A function, not a module constant: its help
+    says WHEN's forms from ``whentext``, which ``--help`` and the commands that take no WHEN
+    need not import, so only the command modules that call it pay for that import."""
+    from agentscan.whentext import WHEN_FORMS
 
-        return typer.Option(None, "--since", help=f"Only sessions updated since WHEN: {WHEN_FORMS}.", metavar="WHEN")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return typer.Option(None, "--since", help=f"Only sessions updated since WHEN: {WHEN_FORMS}.", metavar="WHEN")
 
 
 def redact_option(text: str) -> Any:
@@ -236,5 +235,5 @@ def _home_options(ctx: Any, args: list[str]) -> str:
 __all__ = [
     "GLOBAL_NAMES", "GLOBAL_OPTIONS", "ConfigCommand", "GlobalOptionsCommand", "JsonOption", "MissingHintCommand", "ProviderOption", "RedactOption",
     "State", "command_path", "end_progress", "examples", "finish", "handle_errors", "redact_option",
-    "state_of", "UsageError",
+    "since_option", "state_of", "UsageError",
 ]

@@ -15,11 +15,11 @@ from agentscan.cli.options import (
     GlobalOptionsCommand,
     JsonOption,
     ProviderOption,
-    SinceOption,
     examples,
     finish,
     handle_errors,
     redact_option,
+    since_option,
     state_of,
 )
 
@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
 def otlp_command(
     ctx: typer.Context,
     session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to export (default: every matching one)."),
-    since: Optional[str] = SinceOption,
+    since: Optional[str] = since_option(),
     provider: Optional[List[str]] = ProviderOption,
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="Write OTLP/JSON Lines to FILE (replaced atomically), or - for stdout.", metavar="FILE"),

@@ -6,7 +6,7 @@ shortens (``  ↳ 250 runs``, a bare ``  ↳``) before it leaves out a column.  
 only of delegated calls (every kind's row ``--by agent``) has no own part: that line
 would say the row again, so its key says how many runs it adds up instead,
 ``Explore (3 runs)`` (``counted_row``), which a table that must keep a figure leaves
-out too (``uncounted``).  By session each run has a line of its own, named as
+out too (``without_droppable_tail``).  By session each run has a line of its own, named as
 ``subagent_names`` shows it.
 """
 
@@ -54,20 +54,20 @@ def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] |
 def tail_at(lines: list[Row], at: int) -> list[Row]:
     """A row's ``lines`` with its key's text from ``at`` on (a week's Monday, ``2026-W36
     (Aug 31)``) marked droppable, as a runs' count is: left out where a table needs the room
-    to keep a figure (``uncounted``).  A key that says its runs' count keeps that mark."""
+    to keep a figure (``without_droppable_tail``).  A key that says its runs' count keeps that mark."""
     if not lines or lines[0].droppable_at is not None or len(lines[0].cells[0]) <= at:
         return lines
     return [lines[0]._replace(droppable_at=at), *lines[1:]]
 
 
-def is_counted(row: Row) -> bool:
+def has_droppable_tail(row: Row) -> bool:
     """Whether ``row``'s key has a tail a table may drop to keep a figure (``Row.droppable_at``):
     its runs' count (``Explore (3 runs)``) or its week's Monday (``2026-W36 (Aug 31)``)."""
     return row.droppable_at is not None
 
 
-def uncounted(row: Row) -> Row:
-    """``row``'s key without its droppable tail (a runs' count, a week's Monday: ``is_counted``),
+def without_droppable_tail(row: Row) -> Row:
+    """``row``'s key without its droppable tail (a runs' count, a week's Monday: ``has_droppable_tail``),
     as a table that needs the room to keep a figure shows it."""
     at = row.droppable_at
     return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], droppable_at=None)
@@ -79,18 +79,19 @@ def runs_cut(rows: list[Row], width: int) -> bool:
     return any(width_of(row.cells[0]) > width for row in rows if is_runs(row))
 
 
-def counts_fitted(rows: list[Row], width: int) -> list[Row]:
+def droppable_tails_fitted(rows: list[Row], width: int) -> list[Row]:
     """``rows`` with each key whose droppable tail a label column ``width`` wide would cut
-    (``haiku-4.5 (1…``: a count cut reads as a figure cut) shown without it (``uncounted``)."""
-    return [uncounted(row) if is_counted(row) and width_of(row.cells[0]) > width else row for row in rows]
+    (``haiku-4.5 (1…``: a count cut reads as a figure cut) shown without it (``without_droppable_tail``)."""
+    return [without_droppable_tail(row) if has_droppable_tail(row) and width_of(row.cells[0]) > width else row
+            for row in rows]
 
 
 def relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:
     """``rows`` with each line of subagent runs labelled ``label(its label)``; with the
-    bare label, each key's droppable tail (runs' count, week's Monday) left out too (``uncounted``)."""
+    bare label, each key's droppable tail (runs' count, week's Monday) left out too (``without_droppable_tail``)."""
     bare = label is bare_runs
     return [row._replace(cells=[label(row.cells[0]), *row.cells[1:]]) if is_runs(row)
-            else uncounted(row) if bare and is_counted(row) else row for row in rows]
+            else without_droppable_tail(row) if bare and has_droppable_tail(row) else row for row in rows]
 
 
 def subagent_names(token_row: TokenRow, term: Terminal) -> dict[str, str]:

@@ -28,8 +28,8 @@ from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS,
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts
-from agentscan.cli.tokens_runs import (bare_runs, counted_row, counts_fitted, is_counted, is_runs, relabelled, runs_cut,
-                                      runs_label, short_runs, subagent_names, tail_at)
+from agentscan.cli.tokens_runs import (bare_runs, counted_row, droppable_tails_fitted, has_droppable_tail, is_runs,
+                                      relabelled, runs_cut, runs_label, short_runs, subagent_names, tail_at)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -231,7 +231,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # wider than "TOTAL", and a key without its droppable tail, ``Explore`` for ``Explore (3 runs)``)
     # to keep a figure: a label never costs a figure a key leaves room for.
     relabels: list[tuple[Callable[[str], str] | None, bool]] = [(None, False)]
-    if by != "session" and any(is_runs(row) or is_counted(row) for row in rows):
+    if by != "session" and any(is_runs(row) or has_droppable_tail(row) for row in rows):
         relabels += [(short_runs, False), (bare_runs, True)]
     told: dict[tuple[bool, int], list[Row]] = {}
 
@@ -260,7 +260,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     # needs (a patch fits its paths alike: ``tablepatch``).
     rows = told[compact, form]
     if columns[0].label:  # a model's name (a kind's) cut to fit: never its count of runs
-        rows = counts_fitted(rows, planned[1][0])
+        rows = droppable_tails_fitted(rows, planned[1][0])
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")

@@ -1,4 +1,4 @@
-"""The shapes a kept ``showfacts`` state and ``TailFacts`` document must have to be read back:
+"""The shapes a kept ``showfacts.ShowFacts`` state and ``tailfacts.TailFacts`` document must have to be read back:
 anything else in the index (another version's, a damaged row) is no facts, never a traceback."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A main transcript of ``provider.TAIL_MIN_BYTES`` or more is shown from its
 end (``tail.py``): its row's pass gathers what that read never sees
-(``showfacts``), and ``keep_facts`` keeps it with the session's token sums
+(``showfacts``), and ``keep_facts`` keeps it (``tailfacts``) with the session's token sums
 under the files' fingerprint; ``detail_with_row`` then reads the subagents
 whole and the main transcript only as far back as the bounds reach.  The
 provider itself tells which transcripts those are (``shows_from_row``,
@@ -41,7 +41,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
                     row: SessionRow) -> SessionDetail | None:
     """The main transcript read from its end, with the facts its row's pass kept;
     ``None`` when there are none for this state of the files (or these bounds)."""
-    from agentscan.providers.claude import showfacts
+    from agentscan.providers.claude import tailfacts
     from agentscan.providers.claude.detail import TranscriptStream, subagent_infos, subagent_models
     from agentscan.providers.claude.row import summarize
     from agentscan.providers.claude.tail import read_tail
@@ -52,12 +52,12 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     if files.main is None:
         return None
     fingerprint = provider.fingerprint(ref, ctx)
-    facts = showfacts.kept(ctx, files.main, fingerprint)
-    if facts is None and not showfacts.gathered(ctx, fingerprint):
+    facts = tailfacts.kept(ctx, files.main, fingerprint)
+    if facts is None and not tailfacts.gathered(ctx, fingerprint):
         # A row kept before its facts were (an earlier version, an index entry lost):
         # one pass keeps them now, and the next show reads only the end.
         row = provider.row(ref, ctx)
-        facts = showfacts.kept(ctx, files.main, fingerprint)
+        facts = tailfacts.kept(ctx, files.main, fingerprint)
     stat = files.main_stat(ctx)
     if facts is None or not facts.answers(bounds) or stat is None or stat.st_size != facts.size:
         return None
@@ -95,7 +95,7 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
     could use) under the files' fingerprint."""
     from agentscan.bounds import MAX_FILE_LINES
     from agentscan.detailmodel import PlanStep
-    from agentscan.providers.claude import showfacts
+    from agentscan.providers.claude import tailfacts
     from agentscan.toolkit.fsutil import changed_since
 
     files: SessionFiles = ref.hint
@@ -106,9 +106,9 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         # The forward reader stops at the line cap: lines after it are never shown.  And a
         # live transcript written to during the pass holds more than its fingerprint's
         # size: facts about those lines would not match a tail read stopping there.
-        showfacts.keep(ctx, files.main or Path(), provider.fingerprint(ref, ctx), None)
+        tailfacts.keep(ctx, files.main or Path(), provider.fingerprint(ref, ctx), None)
         return
-    showfacts.keep(ctx, files.main, provider.fingerprint(ref, ctx), showfacts.TailFacts(
+    tailfacts.keep(ctx, files.main, provider.fingerprint(ref, ctx), tailfacts.TailFacts(
         size=stat.st_size, prompts=facts.prompts, responses=facts.responses, tools=facts.tools, reused=facts.reused,
         window=facts.window, clipped=facts.clipped, clipped_tools=facts.clipped_tools, message_bytes=facts.message_bytes,
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),

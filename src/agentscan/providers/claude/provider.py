@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 #: a main transcript at least this large is shown from its end, with the facts its row's
-#: pass keeps (``showfacts``, ``hugeshow``); here, so that a row's cost asks neither of them
+#: pass keeps (``tailfacts``, ``hugeshow``); here, so that a row's cost asks neither of them
 #: about a smaller one
 TAIL_MIN_BYTES = 8 * 1024 * 1024
 
@@ -216,7 +216,7 @@ class ClaudeProvider(Provider):
         return table_facts(ref.hint, ref.recency, models=models) if isinstance(ref.hint, SessionFiles) else None
 
     def row_travels(self, ref: SessionRef, ctx: ScanContext) -> bool:
-        # A huge transcript's pass keeps ``show``'s facts for the scan (``showfacts.gathered``).
+        # A huge transcript's pass keeps ``show``'s facts for the scan (``tailfacts.gathered``).
         from agentscan.providers.claude.discovery import SessionFiles
 
         return isinstance(ref.hint, SessionFiles) and not self._tail_worthy(ref, ctx)
@@ -301,9 +301,9 @@ class ClaudeProvider(Provider):
         if main is None:
             return None
         if _shown_from_end(main, ctx.stat(main)):
-            from agentscan.providers.claude import showfacts
+            from agentscan.providers.claude import tailfacts
 
-            facts = showfacts.kept(ctx, Path(main), fingerprint)
+            facts = tailfacts.kept(ctx, Path(main), fingerprint)
             if facts is not None:
                 return facts.groups
         from agentscan.providers.claude import rowsums

@@ -9,7 +9,7 @@ tens of thousands of calls), its groups are exactly those sums
 (``tests/test_claude_counting.py``): they are kept here, in the index under
 the session's fingerprint (as its row is) and for the rest of the scan, and
 the cost is priced from them.  A huge transcript's sums are kept with its
-``show`` facts instead (``showfacts``).
+``show`` facts instead (``tailfacts``).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ kept, leaving the collector exactly as the forward pass would have left it:
 * a prompt or reply that does not fit the byte budget ends its list (the
   collector fills budgets newest first and stops at the first misfit);
 * totals of the whole file (for ``truncated``), the clipped counts and the
-  plan come from ``showfacts.TailFacts``, gathered on the row's pass.
+  plan come from ``tailfacts.TailFacts``, gathered on the row's pass.
 
 Items get negative ``seq`` numbers counting down from the end, so they keep
 their reading order and stay before the subagents' (numbered from 1 up).
@@ -40,7 +40,7 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
     tool_result_blocks,
 )
-from agentscan.providers.claude.showfacts import TailFacts
+from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.providers.claude.tooltext import answers_text, result_status
 from agentscan.timeutil import parse_iso
 from agentscan.toolkit.detail import SUMMARY_BYTES, DetailCollector, answered
