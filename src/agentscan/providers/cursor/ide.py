@@ -8,8 +8,11 @@ bubbles inline in ``composerData.conversation``.
 
 from __future__ import annotations
 
+import heapq
+from datetime import datetime
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Iterator
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 
 import orjson
 
@@ -56,24 +59,42 @@ def first_prompt(info: ComposerInfo, db: StateDb) -> str | None:
     return None
 
 
-def turn_models(info: ComposerInfo, db: StateDb, prompts: int) -> tuple[str | None, ...]:
-    """For each turn of the live conversation (a user bubble and the assistant bubbles
-    after it), the model its assistant bubbles name, when they name one and only one
-    (not ``default``, auto); else ``None``.  What a transcript reply ran on, the
-    transcript itself never says (``detail.stream_transcripts``).  Empty unless there
-    are as many turns as the transcript has ``prompts``: matched in order, one for one."""
-    turns: list[set[str]] = []
+class Turn(NamedTuple):
+    """One turn of the live conversation (a user bubble and the assistant bubbles after it),
+    as a transcript's prompt is matched to it (a named tuple: see ``cli.term.Terminal``)."""
+
+    model: str | None  # the one model its assistant bubbles name (not ``default``), else None
+    prompt: str  # its user bubble's text
+    started: datetime | None  # its user bubble's ``createdAt``
+
+    def time_of(self, typed: str) -> datetime | None:
+        """The user bubble's time for the transcript prompt ``typed``, only when the two say
+        the same (one holds the other): a count that agrees by chance gives no time."""
+        mine, theirs = collapse(self.prompt), collapse(typed)
+        return self.started if mine and theirs and (mine in theirs or theirs in mine) else None
+
+
+def matched_turns(info: ComposerInfo, db: StateDb, prompts: int) -> tuple[Turn, ...]:
+    """Each turn of the live conversation: the model its assistant bubbles name, when they
+    name one and only one (not ``default``, auto), and its user bubble's text and time.
+    What a transcript reply ran on and when a prompt was sent (without a ``<timestamp>``
+    wrapper), the transcript itself never says (``detail.stream_transcripts``).  Empty
+    unless there are as many turns as the transcript has ``prompts``: matched in order,
+    one for one."""
+    turns: list[tuple[str, datetime | None, set[str]]] = []
     for raw in live_bubbles(info, db):
         kind = raw.get("type")
-        if kind == USER_BUBBLE and user_prompt(raw) is not None:  # as ``BubbleStats`` counts prompts
-            turns.append(set())
+        prompt = user_prompt(raw) if kind == USER_BUBBLE else None
+        if prompt is not None:  # as ``BubbleStats`` counts prompts
+            turns.append((prompt, parse_iso(raw.get("createdAt")), set()))
         elif kind == ASSISTANT_BUBBLE and turns:
             named = as_str(as_dict(raw.get("modelInfo")).get("modelName"))
             if named is not None and named.strip():
-                turns[-1].add(named.strip())
+                turns[-1][2].add(named.strip())
     if len(turns) != prompts:
         return ()
-    return tuple(model_name(next(iter(names))) if len(names) == 1 else None for names in turns)
+    return tuple(Turn(model_name(next(iter(names))) if len(names) == 1 else None, prompt, started)
+                 for prompt, started, names in turns)
 
 
 def _arguments(tool: dict[str, Any]) -> object:
@@ -105,21 +126,51 @@ def tool_event(tool: dict[str, Any], timestamp, subagent: str | None = None) -> 
     )
 
 
-def stream_composer(info: ComposerInfo, db: StateDb, collector: DetailCollector) -> None:
+def _timed(info: ComposerInfo, db: StateDb, subagent: str | None) -> Iterator[tuple[float, dict[str, Any], str | None]]:
+    """A composer's live bubbles, each with the time to merge it by (its ``createdAt``, else
+    the last one before it: a bubble with none stays after the one read before it)."""
+    at = float("-inf")
     for raw in live_bubbles(info, db):
         when = parse_iso(raw.get("createdAt"))
-        text = as_str(raw.get("text"))
-        if raw.get("type") == USER_BUBBLE:
-            prompt = user_prompt(raw)
-            if prompt is not None:
-                collector.add_prompt(prompt.strip(), when)
-            continue
-        if raw.get("type") != ASSISTANT_BUBBLE:
-            continue
-        if text:
-            # This bubble's own model, never the composer's: ``modelConfig`` is the model
-            # chosen *now*, and a turn before a switch ran another (``null``: unknown).
-            collector.add_response(text.strip(), when, model_name(as_dict(raw.get("modelInfo")).get("modelName")))
-        tool = as_dict(raw.get("toolFormerData"))
-        if tool:
-            collector.add_tool(tool_event(tool, when))
+        at = when.timestamp() if when is not None else at
+        yield at, raw, subagent
+
+
+def _stream_bubble(raw: dict[str, Any], collector: DetailCollector, subagent: str | None) -> None:
+    """One bubble: the session's own, or ``subagent``'s (its prompts and replies under it,
+    its calls marked as its)."""
+    when = parse_iso(raw.get("createdAt"))
+    if raw.get("type") == USER_BUBBLE:
+        prompt = user_prompt(raw)
+        if prompt is None:
+            return
+        if subagent is None:
+            collector.add_prompt(prompt.strip(), when)
+        else:
+            collector.add_subagent_prompt(subagent, prompt.strip(), when)
+        return
+    if raw.get("type") != ASSISTANT_BUBBLE:
+        return
+    text = as_str(raw.get("text"))
+    if text:
+        # This bubble's own model, never the composer's: ``modelConfig`` is the model
+        # chosen *now*, and a turn before a switch ran another (``null``: unknown).
+        model = model_name(as_dict(raw.get("modelInfo")).get("modelName"))
+        if subagent is None:
+            collector.add_response(text.strip(), when, model)
+        else:
+            collector.add_subagent_response(subagent, text.strip(), when, model)
+    tool = as_dict(raw.get("toolFormerData"))
+    if tool:
+        collector.add_tool(tool_event(tool, when, subagent))
+
+
+def stream_composer(info: ComposerInfo, db: StateDb, collector: DetailCollector, *, subagent: str | None = None,
+                    children: Iterable[ComposerInfo] = ()) -> None:
+    """A composer's live conversation, ``subagent``'s when it is a delegated run.  ``children``:
+    sub-composers shown with it (``subcomposers``), their bubbles merged in by time, so a
+    child's calls stand among the parent's where they ran; one composer at a time is read
+    by exact key, one bubble of each in memory."""
+    streams = [_timed(info, db, subagent), *(_timed(child, db, child.composer_id) for child in children)]
+    for _, raw, run in heapq.merge(*streams, key=itemgetter(0)) if len(streams) > 1 else streams[0]:
+        _stream_bubble(raw, collector, run)

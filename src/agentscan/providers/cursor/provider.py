@@ -199,9 +199,15 @@ class CursorProvider(Provider):
 
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
         from agentscan.providers.cursor.detail import delegated_kinds  # (the Task calls of its transcripts)
+        from agentscan.providers.cursor.statedb import state_db
+        from agentscan.providers.cursor.subcomposers import SubComposers
 
         files = ref.hint.transcripts
-        return {} if files is None else {run: kind for run, kind in delegated_kinds(files, ctx).items() if run in runs}
+        if files is None:
+            return {}
+        # The runs only state.vscdb holds are claimed by the Task calls too, as ``show`` does.
+        composers = SubComposers.of(ref.children, {sub.agent_id for sub in files.subagents}, None, state_db(ctx))
+        return {run: kind for run, kind in delegated_kinds(files, ctx, composers.first_texts()).items() if run in runs}
 
     # -- show ------------------------------------------------------------
 
@@ -214,7 +220,8 @@ class CursorProvider(Provider):
         from agentscan.providers.cursor.statedb import state_db
 
         from agentscan.providers.cursor.detail import stream_events, stream_transcripts
-        from agentscan.providers.cursor.ide import stream_composer, turn_models
+        from agentscan.providers.cursor.ide import matched_turns, stream_composer
+        from agentscan.providers.cursor.subcomposers import SubComposers
         from agentscan.toolkit.detail import DetailCollector
 
         files: TranscriptSet | None = ref.hint.transcripts
@@ -223,10 +230,13 @@ class CursorProvider(Provider):
         db = state_db(ctx)
         collector = DetailCollector(bounds)
         delegations = {}
+        # The runs only state.vscdb holds (no transcript): shown from their bubbles.
+        with_transcript = {sub.agent_id for sub in files.subagents} if files else set()
+        composers = SubComposers.of(found.children, with_transcript, found.usage, db)
         if files is not None:
-            # A reply's model from its turn's bubbles, never the row's (a transcript names none).
-            turns = turn_models(info, db, found.row.counts.prompts) if info is not None else ()
-            streamed = stream_transcripts(files, ctx, collector, models=turns)
+            # A reply's model (and a prompt's time) from its turn's bubbles, never the row's.
+            turns = matched_turns(info, db, found.row.counts.prompts) if info is not None else ()
+            streamed = stream_transcripts(files, ctx, collector, turns=turns, composers=composers)
             delegations = {d.subagent: d for d in streamed.delegations}
         elif ref.hint.store is not None:
             stream_store(ref.hint.store, ctx, collector)
@@ -235,7 +245,8 @@ class CursorProvider(Provider):
         elif info is not None and found.usage.own.textless:
             stream_events(conversation_events(found.usage.own.requests, db), collector)
         elif info is not None:
-            stream_composer(info, db, collector)
+            stream_composer(info, db, collector, children=composers.take_timed())
+        composers.stream_rest(collector)  # (after a CLI store's, an agentKv conversation)
         if info is not None:
             collector.plan = info.plan
         child_paths = {sub.agent_id: str(sub.path) for sub in files.subagents} if files else {}

@@ -33,7 +33,9 @@ FAILED_STATUSES = frozenset({"error", "failed", "fail", "cancelled", "canceled",
 # What a person wants to see first: the command or search, then the file.
 _SUMMARY_KEYS = ("command", "pattern", "glob_pattern", "query", "path", "file_path", "target_file",
                  "url", "description", "prompt", "target_directory")
-_PATH_KEYS = ("path", "file_path", "target_file")
+#: the keys naming a path a call touched (a ``paths`` list too: ``tool_summary``); Glob and
+#: LS name their folder ``target_directory``
+_PATH_KEYS = ("path", "file_path", "target_file", "target_directory")
 #: what an agent transcript writes in place of the model's reasoning: at the end of an
 #: assistant text block, and as the whole of a thinking-only turn (docs/providers/cursor.md)
 REDACTED = "[REDACTED]"
