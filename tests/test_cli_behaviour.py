@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
+from agentscan.cli.doctor_text import HOOKS_OPTIONAL
 from builders import (
     claude_assistant,
     claude_session_file,
@@ -334,7 +335,7 @@ def test_doctor_reports_hooks_store_and_errors(isolated_home: Path, tmp_path: Pa
     store.append_event(str(data), "cursor", "conv-2", b'{"v":1}\n')
     (data / store.DIAGNOSTICS_LOG).write_text("".join(f"2026-11-30T10:00:0{i}Z agent=cursor problem {i}\n" for i in range(8)))
     before = run("doctor").stdout
-    assert ("hooks:\n  not installed; for each agent you use, run:\n    agentscan hooks install claude\n"
+    assert (f"hooks:\n  {HOOKS_OPTIONAL}\n  to install, for each agent you use, run:\n    agentscan hooks install claude\n"
             "    agentscan hooks install cursor\n") in before
     assert "2 sessions (cursor 2)" in before
     assert "problem 7" in before and "problem 2" not in before  # the last five lines

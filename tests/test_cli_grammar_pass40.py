@@ -257,10 +257,12 @@ def test_help_ends_with_the_examples_under_their_heading(name: str) -> None:
     assert text.endswith("\n\nExamples:\n" + "".join(f"  {line}\n" for line in lines)), text
 
 
-def test_the_top_level_help_snapshot_is_unchanged_by_the_examples() -> None:
+def test_the_top_level_help_snapshot_ends_with_the_root_s_examples() -> None:
+    """As gh's root help does (pass 45): the snapshot ``agentscan --help`` prints holds them."""
     from agentscan.static_help import TOP_LEVEL_HELP
 
-    assert "Examples:" not in TOP_LEVEL_HELP
+    lines = typer.main.get_command(app).epilog.splitlines()
+    assert TOP_LEVEL_HELP.endswith("\n\nExamples:\n" + "".join(f"  {line}\n" for line in lines))
 
 
 # -- 4. trace --list's title floor --------------------------------------------------------------

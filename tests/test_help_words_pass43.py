@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
+from agentscan.cli.doctor_text import HOOKS_OPTIONAL
 from builders import invoke
 from codex_builders import at, meta, rollout_path, token_count, turn_context, usage, user_message, write_rollout
 
@@ -120,8 +121,8 @@ def test_hooks_status_says_codex_has_no_hooks_when_the_home_holds_its_sessions(i
     _codex_session(isolated_home)
     lines = invoke("hooks", "status").stdout.splitlines()
     # under the install commands, which it would otherwise seem to have been left out of
-    assert lines[1:5] == ["  not installed; for each agent you use, run:", "    agentscan hooks install claude",
-                          "    agentscan hooks install cursor", UNHOOKED]
+    assert lines[1:6] == ["  " + HOOKS_OPTIONAL, "  to install, for each agent you use, run:",
+                          "    agentscan hooks install claude", "    agentscan hooks install cursor", UNHOOKED]
     assert not (isolated_home.parent / "agentscan-cache").exists()  # it still keeps no cache
     # --json says the same, for a script
     assert orjson.loads(invoke("hooks", "status", "--json").stdout)["no_hooks"] == ["codex"]

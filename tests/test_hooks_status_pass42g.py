@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
-from agentscan.cli.doctor_text import size_text
+from agentscan.cli.doctor_text import HOOKS_OPTIONAL, size_text
 from agentscan.hooks import store
 
 runner = CliRunner()
@@ -31,7 +31,7 @@ def status_json(*args: str) -> dict:
 def test_not_installed_says_what_to_run_and_exits_0() -> None:
     code, out, _err = run("hooks", "status")
     assert code == 0
-    assert out.startswith("hooks:\n  not installed; for each agent you use, run:\n"
+    assert out.startswith(f"hooks:\n  {HOOKS_OPTIONAL}\n  to install, for each agent you use, run:\n"
                           "    agentscan hooks install claude\n    agentscan hooks install cursor\n")
     assert "events store: " in out and "not created yet" in out
     assert out.endswith("  hook errors: none logged\n")

@@ -21,6 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agentscan.cli import app
+from agentscan.cli.doctor_text import HOOKS_OPTIONAL
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
 from pricing_builders import claude_unknown_model_session
 
@@ -66,14 +67,14 @@ def test_other_usage_errors_of_show_are_click_s_as_before(isolated_home: Path) -
 
 def test_hooks_status_asks_for_each_agent_s_install(isolated_home: Path) -> None:
     out = runner.invoke(app, ["hooks", "status"]).stdout
-    assert out.startswith("hooks:\n  not installed; for each agent you use, run:\n"
+    assert out.startswith(f"hooks:\n  {HOOKS_OPTIONAL}\n  to install, for each agent you use, run:\n"
                           "    agentscan hooks install claude\n    agentscan hooks install cursor\n")
 
 
 @pytest.mark.parametrize("found, lead, agents", [
-    ((), "for each agent you use, run:", ["claude", "cursor"]),
-    (("claude", "cursor"), "for each agent whose sessions are here, run:", ["claude", "cursor"]),
-    (("cursor",), "for the agent whose sessions are here, run:", ["cursor"]),
+    ((), "to install, for each agent you use, run:", ["claude", "cursor"]),
+    (("claude", "cursor"), "to install, for each agent you use, run:", ["claude", "cursor"]),
+    (("cursor",), "to install, run:", ["cursor"]),
 ])
 def test_the_install_lead_fits_the_commands_under_it(found: tuple[str, ...], lead: str, agents: list[str]) -> None:
     from agentscan.cli.doctor_text import hook_lines
@@ -82,7 +83,8 @@ def test_the_install_lead_fits_the_commands_under_it(found: tuple[str, ...], lea
     hooks = {"configs": [], "installed": False, "errors": {"last": [], "path": "x"},
              "store": {"by_agent": {}, "sessions": 0, "path": "/d", "source": "default", "exists": False}}
     lines = hook_lines(hooks, Terminal(tty=False, width=200, color=False), "", found)
-    assert lines[1:2 + len(agents)] == [f"  not installed; {lead}", *(f"    agentscan hooks install {a}" for a in agents)]
+    assert lines[1:3 + len(agents)] == [f"  {HOOKS_OPTIONAL}", f"  {lead}",
+                                        *(f"    agentscan hooks install {a}" for a in agents)]
 
 
 # --- help's one-liners -------------------------------------------------------------------------

@@ -307,5 +307,8 @@ def test_show_at_60_columns_wraps_the_counts_and_names_a_subagent_s_model_short(
     # The tokens stay whole: the model gives way first, as list names it.
     (row,) = [line for line in lines if line.startswith("  a1b2c3d ")]
     assert row.split() == ["a1b2c3d", "Explore", "haiku-4.5", "6,313", "tokens"], row
+    # One form at every width on a terminal (pass 45: `sonnet-4.5` at 80 but the whole name at
+    # 120 read as two models); a pipe gets it whole.
     tty(120, color=False)
-    assert "claude-haiku-4-5-20251001" in run("--demo", "show", "7f3c9a12").stdout  # room: whole
+    wide = run("--demo", "show", "7f3c9a12").stdout.splitlines()
+    assert [line.split()[2] for line in wide if line.startswith("  a1b2c3d ")] == ["haiku-4.5"]

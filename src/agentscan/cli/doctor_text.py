@@ -203,6 +203,11 @@ def live_export_lines(hooks: dict[str, Any] | None, term: Terminal) -> list[str]
     return _lines(f"live OTLP export: {', '.join(parts)}{problem}", term, "  ")
 
 
+#: what ``doctor`` and ``hooks status`` say when no hook is installed: that nothing is broken
+HOOKS_OPTIONAL = ("not installed (optional: only agentscan trace needs them; "
+                  "the other commands read the agents' own files)")
+
+
 def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = "",
                found: Sequence[str] = (), *, demo: bool = False, unhooked: Sequence[str] = ()) -> list[str]:
     """``home_flag``: `` --home DIR`` when the report was made with one, for the commands it
@@ -245,13 +250,14 @@ def hook_lines(hooks: dict[str, Any] | None, term: Terminal, home_flag: str = ""
     elif not hooks["installed"]:
         # One real command an agent: "--agent cursor|claude" pasted piped agentscan into `claude`.
         here = [agent for agent in HOOK_AGENTS if agent in found]
-        # Worded for the commands under it: one for the one agent found, else one for each
-        # (``hooks status`` reads no session: each agent that has hooks).
-        lead = ("not installed; for the agent whose sessions are here, run:" if len(here) == 1
-                else "not installed; for each agent whose sessions are here, run:" if here
-                else "not installed; for each agent you use, run:")
-        lines += _lines(lead, term, "  ")
-        lines += _verbatim([f"agentscan hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS])
+        # Optional, and said so: no hook reads like something broken.  One wording in ``doctor``
+        # and ``hooks status`` (which reads no session: each agent that has hooks), worded for
+        # the commands under it.
+        commands = [f"agentscan hooks install {agent}{home_flag}" for agent in here or HOOK_AGENTS]
+        lines += _lines(HOOKS_OPTIONAL, term, "  ")
+        lines += _lines("to install, run:" if len(commands) == 1 else "to install, for each agent you use, run:",
+                        term, "  ")
+        lines += _verbatim(commands)
     if unhooked:
         lines += _lines(unhooked_text(unhooked), term, "  ")
     store = hooks["store"]

@@ -24,6 +24,8 @@ from agentscan.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from agentscan.cli.state import State
     from agentscan.otlp.sources import Selection
     from agentscan.scan.scanner import Scanner
@@ -99,6 +101,8 @@ def otlp_command(
     check_headers(given)  # a bad one is refused with --output too: the command line is wrong either way
     if endpoint is None and output is not None:
         _refuse_sending_options(ctx)
+    if endpoint is None and output is None:
+        raise UsageProblem(_no_destination(os.environ))
     headers = env_headers(os.environ)
     headers.update(given)
     scanner = state.scanner(provider if not session_ids else None)
@@ -191,6 +195,23 @@ def _refuse_sending_options(ctx: typer.Context) -> None:
         verb, them = ("needs", "it sets") if len(named) == 1 else ("need", "they set")
         raise UsageProblem(f"{which} {verb} --endpoint: {them} how traces are sent to a collector, "
                            "and --output always writes OTLP/JSON Lines")
+
+
+#: the OpenTelemetry SDK's variables that name a collector, the more specific first (it wins in an SDK)
+ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+
+
+def _no_destination(environ: Mapping[str, str]) -> str:
+    """The usage error of ``otlp`` with neither ``--output`` nor ``--endpoint``.  With an
+    OpenTelemetry endpoint variable set it names the variable and how to use it: agentscan
+    makes no network call that the command line does not ask for, so it is never sent to
+    unasked (a variable set for another program would ship the sessions there)."""
+    text = "give exactly one of --output FILE or --endpoint URL"
+    variable = next((name for name in ENDPOINT_VARIABLES if environ.get(name, "").strip()), None)
+    if variable is None:
+        return text
+    return (f"{text} ({variable} is set, but agentscan sends only where --endpoint says: "
+            f'--endpoint "${variable}" sends there; -o - writes to stdout)')
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

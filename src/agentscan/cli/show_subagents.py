@@ -1,47 +1,125 @@
-"""The card's ``subagents`` list (``show_text.card_lines``): one line a subagent, its id,
-its type and the model it ran in columns only some subagent fills, and its tokens."""
+"""The card's ``subagents`` list (``show_text.card_lines``): its heading, then one line a
+subagent, its id, its type and the model it ran in columns only some subagent fills, and
+its tokens.
+
+On a terminal a row's model is named as ``list`` names a model (``sonnet-4.5`` for
+``claude-sonnet-4-5-20250929``), at every width, so one screen never names one model two ways
+from one width to the next; a pipe gets it whole.  A row too wide for the terminal loses, in
+this order, the end of its free-text note, the word ``tokens`` (said once, in the heading,
+over the figures), then characters of its type and model; its id and its figure are never
+cut: when even that does not fit, the row is printed whole, wider than the terminal."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.term import Terminal, clean, clean_path, cut, width_of
 from agentscan.detailmodel import SessionDetail
+
+#: the least a type or a model keeps when the row is cut to fit
+_MIN_TEXT = 8
+_UNIT = "tokens"
+
+
+class _Cells(NamedTuple):
+    ids: list[str]
+    types: list[str]
+    models: list[str]
+    counts: list[str]
+    notes: list[str]
+    type_width: int  # 0: no column
+    model_width: int  # 0: no column
+
+
+def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> list[str]:
+    """The heading (``subagents (2)``) and a line each subagent (``subagent_rows``)."""
+    heading = f"subagents ({len(detail.subagents)})"
+    cells = _cells(detail, term, names)
+    rows = _rows(cells, unit=True)
+    if not term.tty or all(width_of(row) <= term.width for row in _rows(cells, unit=True, notes=False)):
+        return [heading, *_fit_notes(rows, term)]
+    # Too narrow: ``tokens`` said once, over the figures, then narrower type and model columns.
+    cells = _narrowed(cells, term.width)
+    rows = _rows(cells, unit=False)
+    core = max(width_of(row) for row in _rows(cells, unit=False, notes=False))
+    heading = heading + " " * max(core - width_of(heading) - len(_UNIT), 2) + _UNIT
+    return [heading, *_fit_notes(rows, term)]
 
 
 def subagent_rows(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> list[str]:
     """One line each: id (as ``names`` shortens it: ``show_text.subagent_names``), type, the
     model it ran (a column only when some subagent's is known: often another than the
     session's, as Claude's ``Explore`` on Haiku), tokens."""
-    ids = [clean_path(names.get(sub.id, sub.id)) for sub in detail.subagents]
-    types = [clean(sub.agent_type) or "-" for sub in detail.subagents]
-    models = [clean(sub.model) or "-" for sub in detail.subagents]
-    rows = _subagent_lines(detail, term, ids, types, models)
-    if term.tty and any(width_of(row) > term.width for row in rows):
-        # Too narrow: the models as ``list`` names them (``haiku-4.5``) before the tokens are cut.
-        rows = _subagent_lines(detail, term, ids, types, [clean(render.model_text(sub.model, term)) or "-"
-                                                         for sub in detail.subagents])
-    return [cut(row, term.width) for row in rows] if term.tty else rows
+    return subagent_lines(detail, term, names)[1:]
 
 
-def _subagent_lines(detail: SessionDetail, term: Terminal, ids: list[str], types: list[str],
-                    models: list[str]) -> list[str]:
-    id_width, type_width = max(map(width_of, ids)), max(map(width_of, types))
-    model_width = max(map(width_of, models)) if any(sub.model for sub in detail.subagents) else 0
+def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cells:
+    subs = detail.subagents
+    ids = [clean_path(names.get(sub.id, sub.id)) for sub in subs]
+    types = [clean(sub.agent_type) or "-" for sub in subs]
+    # On a terminal, as ``list`` names a model (``haiku-4.5``); whole in a pipe.
+    models = [(clean(render.model_text(sub.model, term)) if sub.model else "") or "-" for sub in subs]
+    # Whole, as the card's own total a few lines above is (``6.3k`` beside ``75,433``
+    # read as two units of one thing); grouped for a person, plain in a pipe.
+    counts = [("" if not sub.tokens else f"{sub.tokens.total:,}" if term.tty else str(sub.tokens.total))
+              for sub in subs]
+    # Progress records hold no copy of a subagent's final reply: a count short of it.
+    notes = [f"  (no transcript: from {sub.recovered_from} records, final reply not in them)"
+             if sub.recovered_from else "" for sub in subs]
     # A column of dashes is a column nobody can name: the type only when some run has one.
-    type_width = type_width if any(sub.agent_type for sub in detail.subagents) else 0
+    type_width = max(map(width_of, types)) if any(sub.agent_type for sub in subs) else 0
+    model_width = max(map(width_of, models)) if any(sub.model for sub in subs) else 0
+    return _Cells(ids, types, models, counts, notes, type_width, model_width)
+
+
+def _rows(cells: _Cells, *, unit: bool, notes: bool = True) -> list[str]:
+    id_width = max(map(width_of, cells.ids))
+    count_width = max(8, *map(width_of, cells.counts)) if unit else max(len(_UNIT), *map(width_of, cells.counts))
     rows = []
-    for sub, name, kind, model in zip(detail.subagents, ids, types, models):
-        # Whole, as the card's own total a few lines above is (``6.3k`` beside ``75,433``
-        # read as two units of one thing); grouped for a person, plain in a pipe.
-        count = "" if not sub.tokens else f"{sub.tokens.total:,}" if term.tty else str(sub.tokens.total)
-        total = f"{count:>8} tokens" if sub.tokens else "tokens not recorded"
-        # Progress records hold no copy of a subagent's final reply: a count short of it.
-        note = (f"  (no transcript: from {sub.recovered_from} records, final reply not in them)"
-                if sub.recovered_from else "")
-        shown_model = f"{_pad(model, model_width)}  " if model_width else ""
-        shown_type = f"{_pad(kind, type_width)}  " if type_width else ""
-        rows.append(f"  {_pad(name, id_width)}  {shown_type}{shown_model}{total}{note}")
+    for name, kind, model, count, note in zip(cells.ids, cells.types, cells.models, cells.counts, cells.notes):
+        if unit:
+            total = f"{count:>{count_width}} {_UNIT}" if count else "tokens not recorded"
+        else:
+            total = f"{count or '-':>{count_width}}"
+        shown_type = f"{_pad(cut(kind, cells.type_width), cells.type_width)}  " if cells.type_width else ""
+        shown_model = f"{_pad(cut(model, cells.model_width), cells.model_width)}  " if cells.model_width else ""
+        rows.append(f"  {_pad(name, id_width)}  {shown_type}{shown_model}{total}{note if notes else ''}")
     return rows
+
+
+def _narrowed(cells: _Cells, width: int) -> _Cells:
+    """``cells`` with the type and model columns narrowed (the wider first, neither below
+    ``_MIN_TEXT``) until a row without its note fits ``width``, or they can give no more."""
+    over = max(width_of(row) for row in _rows(cells, unit=False, notes=False)) - width
+    type_width, model_width = cells.type_width, cells.model_width
+    while over > 0:
+        if model_width >= type_width and model_width > _MIN_TEXT:
+            model_width -= 1
+        elif type_width > _MIN_TEXT:
+            type_width -= 1
+        elif model_width > _MIN_TEXT:
+            model_width -= 1
+        else:
+            break
+        over -= 1
+    return cells._replace(type_width=type_width, model_width=model_width)
+
+
+def _fit_notes(rows: list[str], term: Terminal) -> list[str]:
+    """On a terminal a row's note is cut to the width; the id and the figure before it never are."""
+    if not term.tty:
+        return rows
+    return [row if width_of(row) <= term.width or "  (no transcript:" not in row
+            else _cut_note(row, term.width) for row in rows]
+
+
+def _cut_note(row: str, width: int) -> str:
+    core, _, note = row.partition("  (no transcript:")
+    room = width - width_of(core)
+    if room < len("  (no…"):
+        return core
+    return core + cut("  (no transcript:" + note, room)
 
 
 def _pad(text: str, width: int) -> str:
@@ -49,4 +127,4 @@ def _pad(text: str, width: int) -> str:
     return text + " " * (width - width_of(text))
 
 
-__all__ = ["subagent_rows"]
+__all__ = ["subagent_lines", "subagent_rows"]

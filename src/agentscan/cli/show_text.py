@@ -8,7 +8,7 @@ from typing import Iterable, NamedTuple
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
-from agentscan.cli.show_subagents import subagent_rows
+from agentscan.cli.show_subagents import subagent_lines
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
@@ -246,8 +246,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
                                   f" {plural(counts.tool_calls, 'tool call')}{extra}{stopped}", term))
     if detail.subagents:
         lines.append("")
-        lines.append(f"subagents ({len(detail.subagents)})")
-        lines.extend(subagent_rows(detail, term, subagent_names(detail, term)))
+        lines.extend(subagent_lines(detail, term, subagent_names(detail, term)))
     if detail.plan:
         lines.append("")
         lines.append("plan")

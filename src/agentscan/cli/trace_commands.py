@@ -100,10 +100,11 @@ def trace_command(
 
         term = render.terminal()
         # One line per node on a terminal, as in the other tables (a summary goes on to the next
-        # line rather than lose its end); whole lines in a pipe.
+        # line rather than lose its end); whole lines in a pipe.  ``lines`` fits each line to the
+        # terminal itself: the ``agentscan show`` command to copy stays whole, never cut.
         layout = Layout(term.width, width_of, cut, cut_left) if term.tty else None
         for line in lines(trace, clean, " --demo" if state.demo else "", layout, shown=shown):
-            print(cut(line, term.width) if term.tty else line)
+            print(line)
         render.warn_summary(list(trace.warnings), verbose=state.verbose)
     if state.strict and trace.warnings:
         raise StrictWarnings(len(trace.warnings))

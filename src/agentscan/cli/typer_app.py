@@ -30,6 +30,15 @@ class _Group(TyperGroup):
         except UsageError as exc:
             raise _worded(exc) from None
 
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        """The root's examples under ``Examples:``, after ``Commands:``, as every command's
+        (``options.GlobalOptionsCommand.format_epilog``) and as gh's: a line each, never rewrapped."""
+        if not self.epilog:
+            return
+        with formatter.section("Examples"):
+            for line in self.epilog.splitlines():
+                formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         ctx.meta["agentscan.given"] = list(args)  # for the missing command's hint
         return super().parse_args(ctx, args)
@@ -123,6 +132,12 @@ app = typer.Typer(
     cls=_Group,
     name="agentscan",
     help="Find the sessions AI coding agents left on this machine, with exact token totals.",
+    # As every command's help ends (``options.examples``): the first commands to try.
+    epilog=examples("agentscan --demo list   # try it on the demo home",
+                    "agentscan list",
+                    "agentscan show ID       # an ID from list",
+                    "agentscan tokens --since 7d",
+                    "agentscan tokens --by day"),
     no_args_is_help=True,
     # typer's own --install-completion / --show-completion (bash, zsh, fish, PowerShell)
     add_completion=True,

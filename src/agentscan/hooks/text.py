@@ -55,42 +55,85 @@ def lines(trace: Trace, clean: Clean, show_options: str = "", layout: Layout | N
           shown: range | None = None) -> Iterator[str]:
     """``show_options``: what the suggested ``agentscan show`` needs (`` --demo``); ``layout``:
     the terminal's, else (a pipe) every line whole; ``shown``: the indexes of the turns to
-    draw (``chosen_turns``), each still numbered as in the whole session."""
+    draw (``chosen_turns``), each still numbered as in the whole session.
+
+    On a terminal every line is fitted to its width (the caller prints it as it is) but the
+    ``agentscan show`` command to copy, printed whole on its own line even when wider: a cut
+    command cannot be pasted.  An id is never cut either: a header too wide for the line
+    names its session by its short id (``claude:7f3c9a12``, as ``list`` shortens ids), the
+    command under it keeping the whole one; a status is never cut."""
+    for line, whole in _lines(trace, clean, show_options, layout, shown):
+        yield line if layout is None or whole else layout.cut(line, layout.width)
+
+
+def _lines(trace: Trace, clean: Clean, show_options: str, layout: Layout | None,
+           shown: range | None) -> Iterator[tuple[str, bool]]:
+    """Each line, and whether it is to stay whole (a command to copy, an id with its status,
+    times)."""
     chosen = range(len(trace.turns)) if shown is None else shown
     session = trace.session
-    yield f"session {clean(session.id)}  ({clean(session.status)})"
+    yield _fitted(f"session {{}}  ({clean(session.status)})", clean(session.id), layout), True
     if session.workspace:
-        yield f"  workspace   {clean(session.workspace)}"
+        workspace = clean(session.workspace)
+        if layout is not None:  # a path keeps its end: the project
+            workspace = layout.cut_left(workspace, max(layout.width - len(_VALUE_INDENT), _MIN_SHOWN))
+        yield f"  workspace   {workspace}", False
     if session.transcript_session_id and session.transcript_found:
         transcript = clean(session.transcript_session_id)
-        yield f"  transcript  {transcript}"
+        yield _fitted("  transcript  {}", transcript, layout), True
         # On a line of its own: the command, whole, to be copied.
-        yield f"{_VALUE_INDENT}agentscan{show_options} show {transcript}"
+        yield f"{_VALUE_INDENT}agentscan{show_options} show {transcript}", True
     elif session.transcript_session_id:
         # `show` needs the file; agents delete old transcripts while their hook events stay.
         # The path the agent named, not an id made from its name (``claude:nope`` for
         # ``/tmp/nope.jsonl``): no session has that id.
-        yield _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout)
-    yield f"  captured    {_captured(session.started_ns, session.ended_ns)}"
-    yield from _wrapped("  summary     ", _summary_parts(trace.summary, clean), _VALUE_INDENT, layout)
+        yield _missing_transcript(clean(session.transcript_path or session.transcript_session_id), layout), False
+    yield f"  captured    {_captured(session.started_ns, session.ended_ns)}", True  # times are never cut
+    for line in _wrapped("  summary     ", _summary_parts(trace.summary, clean), _VALUE_INDENT, layout):
+        yield line, False
     if len(chosen) != len(trace.turns):  # the header and its summary are the whole session's
-        yield f"  shown       {_shown_turns(chosen, len(trace.turns))}"
+        yield f"  shown       {_shown_turns(chosen, len(trace.turns))}", False
     if session.nodes:
-        yield "session events"
-        yield from _tree(session.nodes, "  ", clean, layout)
+        yield "session events", False
+        for line in _tree(session.nodes, "  ", clean, layout):
+            yield line, False
     shown_ids = short_turn_ids([turn.id for turn in trace.turns])
     for index in chosen:
         number, turn = index + 1, trace.turns[index]
-        yield ""
+        yield "", False
         # A turn the agent gave no id (Cursor's CLI, older Claude builds): agentscan grouped its
         # events from a prompt to a stop, and marks it as it marks a node so placed; its
         # made-up id (``derived-1``) is left to ``--json``.
         name = INFERRED_TURN if turn.derived else clean(shown_ids.get(turn.id, turn.id))
         head = f"turn {number}  {name}  "
-        yield from _wrapped(head, _summary_parts(turn.summary, clean), _TURN_INDENT, layout)
+        for line in _wrapped(head, _summary_parts(turn.summary, clean), _TURN_INDENT, layout):
+            yield line, False
         if turn.prompt:
-            yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}"
-        yield from _tree(turn.nodes, "  ", clean, layout)
+            yield f"  prompt: {_one_line(turn.prompt, WIDTH, clean)}", False
+        for line in _tree(turn.nodes, "  ", clean, layout):
+            yield line, False
+
+
+def _fitted(template: str, session_id: str, layout: Layout | None) -> str:
+    """``template`` with ``session_id`` whole, or, on a terminal too narrow for that, by its
+    short id; wider than the terminal rather than cut when even that does not fit."""
+    line = template.format(session_id)
+    if layout is None or layout.measure(line) <= layout.width:
+        return line
+    return template.format(short_session_id(session_id))
+
+
+def short_session_id(session_id: str) -> str:
+    """``claude:7f3c9a12`` for ``claude:7f3c9a12-4b8e-…``: a native id longer than ``LONG_ID``
+    (a UUID) by its first ``SHORT_ID`` characters, more until the prefix ends in no separator,
+    as ``list`` shows an id (``scan.short_ids``); a short one whole."""
+    provider, colon, native = session_id.rpartition(":")
+    if len(native) <= LONG_ID:
+        return session_id
+    length = SHORT_ID
+    while length < len(native) and native[length - 1] in "-_.":
+        length += 1
+    return f"{provider}{colon}{native[:length]}"
 
 
 def chosen_turns(count: int | None, last: int | None, turn: int | None) -> range:
