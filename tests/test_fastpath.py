@@ -143,7 +143,8 @@ def test_what_it_reads() -> None:
     # Every --by, for ``actions.one_grouping`` to refuse two different ones (as Typer's path does).
     assert call.options == {"session_ids": ["abc123", "def456"], "provider": ["claude", "codex"], "by": ["day", "model"],
                             "as_json": True}
-    assert fastpath.parse(["list", "-n", "007", "--all"]).options == {"limit": 7, "show_all": True}  # type: ignore[union-attr]
+    # Every --limit too, for ``actions.one_limit`` to refuse two different ones.
+    assert fastpath.parse(["list", "-n", "007", "--all"]).options == {"limit": [7], "show_all": True}  # type: ignore[union-attr]
     assert fastpath.parse(["show", "abc123", "--full"]).options == {"session_id": "abc123", "full": True}  # type: ignore[union-attr]
 
 

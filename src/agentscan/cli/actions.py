@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def run_list(
     state: State,
     *,
-    limit: Optional[int] = None,
+    limit: int | List[int] | None = None,
     show_all: bool = False,
     provider: Optional[List[str]] = None,
     since: Optional[str] = None,
@@ -38,6 +38,7 @@ def run_list(
     from agentscan.errors import UsageProblem
     from agentscan.timeutil import zone
 
+    limit = one_limit(limit)
     if show_all and limit is not None:
         raise UsageProblem("give --limit N or --all, not both")
     # Said here, not by click (``0 is not in the range x>=1``), so that both ways of reading
@@ -162,9 +163,24 @@ def run_tokens(
     since_at, until_at = parse_window(since, until, zone_info)
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
-                 by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order,
+                 by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order, dated=bool(sort) and order == "date",
                  remember=not session_ids and since is None and until is None)
     finish(state, scanner, as_json=as_json)
+
+
+def one_limit(limit: int | List[int] | None) -> int | None:
+    """``list``'s ``--limit``, given once; none: ``None`` (the default page).  Given twice
+    with different numbers it is a usage error, as ``tokens --by`` is (``one_grouping``):
+    ``list -n 5 $ARGS`` where ``$ARGS`` holds ``-n 7`` silently took 7 (click's way)."""
+    if limit is None or isinstance(limit, int):
+        return limit
+    numbers = list(dict.fromkeys(limit))
+    if len(numbers) > 1:
+        from agentscan.errors import UsageProblem
+
+        raise UsageProblem(f"--limit takes one number, not {len(numbers)} ({', '.join(map(str, numbers))}): "
+                           "give it once (--all for every session)")
+    return numbers[0] if numbers else None
 
 
 def one_grouping(by: str | List[str] | None) -> GroupBy:

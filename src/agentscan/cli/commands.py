@@ -52,7 +52,8 @@ def register(app: typer.Typer) -> None:
 @handle_errors
 def list_command(
     ctx: typer.Context,
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", help="How many sessions (default 25).", metavar="N"),
+    # A list, as ``tokens --by`` is: a second ``--limit`` of another number is refused (``actions.one_limit``).
+    limit: Optional[List[int]] = typer.Option(None, "--limit", "-n", help="How many sessions (default 25).", metavar="N"),
     show_all: bool = typer.Option(False, "--all", "-a", help="Every matching session."),
     provider: Optional[List[str]] = ProviderOption,
     since: Optional[str] = since_option(),

@@ -89,7 +89,7 @@ def _take_option(table: dict[str, tuple[str, str]], argv: list[str], index: int,
         index += 1
         text = argv[index]
     value = _value(kind, text)
-    if kind == "strs":
+    if kind in ("strs", "ints"):
         into.setdefault(name, []).append(value)
     else:
         into[name] = value  # given twice, the last one counts (as in click)

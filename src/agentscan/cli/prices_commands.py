@@ -46,7 +46,7 @@ def prices_command(
 
     if update and reset:
         raise UsageProblem("--update and --reset cannot be combined")
-    reject_blank(at=at)
+    reject_blank(at=at, provider=provider)
     if any(not name.strip() for name in models or ()):
         # As an empty option is (``reject_blank``): ``prices "$MODEL"`` with the variable unset
         # printed a blank row with no price, and exit 0.

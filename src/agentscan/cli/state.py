@@ -156,6 +156,7 @@ _WANTED = {
     "--cwd": "give a directory, or leave it out",
     "--grep": "give the text to look for, or leave it out",
     "--at": "give a date (2026-03-05), an ISO time or a duration (90d), or leave it out for now",
+    "--provider": "give a provider's name (claude, codex, gemini or cursor), or leave it out",
 }
 
 
@@ -191,6 +192,14 @@ def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:
         return given
     names: list[str] = []
     for value in given:
+        # ``-p "$AGENT"`` with the variable unset: said as every empty option is, not as an
+        # unknown provider named ''.
+        reject_blank(provider=value)
+        if any(not name.strip() for name in value.split(",")):
+            from agentscan.errors import UsageProblem
+
+            raise UsageProblem(f"--provider {value!r} names an empty provider (is a variable unset?): give names "
+                               "separated by commas (claude,codex), or leave it out")
         for name in value.split(","):
             name = name.strip().casefold()
             if name not in names:

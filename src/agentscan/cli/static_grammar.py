@@ -6,7 +6,7 @@ fails when it drifts from the commands."""
 
 from typing import Any
 
-#: each option flag -> (parameter name, how its value is read: flag, str, strs, path, int, int>=N)
+#: each option flag -> (parameter name, how its value is read: flag, str, strs, path, int, ints, int>=N)
 GLOBAL_OPTIONS: dict[str, tuple[str, str]] = {'--demo': ('demo', 'flag'),
  '--home': ('home', 'str'),
  '--no-cache': ('no_cache', 'flag'),
@@ -24,7 +24,7 @@ COMMANDS: dict[str, dict[str, Any]] = {'list': {'arguments': (),
                       '--grep': ('grep', 'str'),
                       '--home': ('home', 'str'),
                       '--json': ('as_json', 'flag'),
-                      '--limit': ('limit', 'int'),
+                      '--limit': ('limit', 'ints'),
                       '--no-cache': ('no_cache', 'flag'),
                       '--pid': ('pid', 'int'),
                       '--provider': ('provider', 'strs'),
@@ -37,7 +37,7 @@ COMMANDS: dict[str, dict[str, Any]] = {'list': {'arguments': (),
                       '--until': ('until', 'str'),
                       '--verbose': ('verbose', 'flag'),
                       '-a': ('show_all', 'flag'),
-                      '-n': ('limit', 'int'),
+                      '-n': ('limit', 'ints'),
                       '-p': ('provider', 'strs'),
                       '-q': ('quiet', 'flag'),
                       '-v': ('verbose', 'flag')}},

@@ -37,17 +37,22 @@ if TYPE_CHECKING:
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
                  until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool,
-                 cwd: str | None = None, sort: SortKey = "date") -> None:
+                 cwd: str | None = None, sort: SortKey = "date", dated: bool = False) -> None:
     """Print the report (``--json`` or the table) of ``ids`` (default: every session); ``remember``:
     it may come from, and go to, the index (only for every session: ``ids`` are not in its key).
     ``cwd``: an absolute directory, only the sessions in it or below it (``--cwd``); ``sort``:
-    the rows' order (``--sort``; ``date``: the report's own)."""
+    the rows' order (``--sort``; ``date``: the report's own); ``dated``: ``--sort date`` was
+    given, and ``--json``'s sessions come by their DATE, newest first, as the table's do."""
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
+    # ``--json --sort date`` by session: its sessions in the table's order, by the date each
+    # recorded last (``_by_date``), which reads each one's facts.  A plain ``--json`` keeps the
+    # report's own order (newest file first): a cold one reads no facts (docs/performance.md).
+    dated = dated and as_json and by == "session" and sort == "date"
     # Another order is another answer, kept in a slot of its own: never printed for the
     # default order's question (nor the default's for it), and ``tokens --sort cost`` does not
     # push out the plain ``tokens``' answer.  The default's question is as it ever was.
-    ordered = f":{sort}" if sort != "date" else ""
-    if sort != "date":
+    ordered = f":{sort}" if sort != "date" or dated else ""
+    if sort != "date" or dated:
         question["sort"] = sort
         question["slot"] = f"{by}{ordered}"
     if cwd is not None:
@@ -76,7 +81,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
     # Every session by session: patched from the last whole answer (``scan.answerpatch``).
     # Not under ``--cwd``: a patch starts from the kept answer of every session; nor in another
     # order: a patch keeps the rows where the kept answer had them.
-    patchable = remember and by == "session" and cwd is None and sort == "date"
+    patchable = remember and by == "session" and cwd is None and sort == "date" and not dated
     with scanner.ctx.warnings.capture(MAX_WARNINGS) as raised:
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
@@ -99,6 +104,8 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
             if as_json:
                 import orjson
 
+                if dated:
+                    report = _by_date(report, scanner)
                 # Printed as a remembered answer is: rows taken back whole are not made again.
                 document = report.to_json(fragments=True)
                 if cwd is not None:
@@ -299,6 +306,18 @@ def run_note(query: str, session_id: str, run: str, report: TokenReport, term: T
         shown = clean_path(subagent_names(row, term).get(run, run))
         return f"{told}: its session is totalled, the run's own part on its ↳ {shown} line"
     return f"{told}: its session is totalled, the run's own part in --json"
+
+
+def _by_date(report: TokenReport, scanner: Scanner) -> TokenReport:
+    """``report``'s sessions in the table's order (``_newest_first``), for ``--json --sort date``:
+    each one's DATE read as the table reads it (``scan.tablefacts``: quietly, kept in the index)."""
+    from agentscan.scan import tablefacts
+
+    shown = [report.sessions[row.key] for row in report.rows if row.key in report.sessions]
+    progress = scanner.ctx.progress
+    progress.finish()  # the sums are read: reading the facts is a phase of its own
+    progress.expect(len(shown))
+    return _newest_first(report, tablefacts.gather(scanner, shown, told=True))
 
 
 def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> TokenReport:

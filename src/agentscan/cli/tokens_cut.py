@@ -25,16 +25,24 @@ def cut_periods(by: str, keys: Iterable[str], since: datetime | None, until: dat
     if by not in PERIODS or (since is None and until is None):
         return None
     shown = set(keys)
-    said = []
+    first = last = None
     if since is not None:
         key, start, _ = _period_of(since, by, zone)
         if key in shown and since > start:
-            said.append(f"the first {by}, {key}, counts from {shown_time(since, zone).text}")
+            first = key, shown_time(since, zone).text
     if until is not None:
         key, _, end = _period_of(until - timedelta(microseconds=1), by, zone)  # (``until`` is excluded)
         if key in shown and until < end:
-            last = "the last," if said else f"the last {by},"
-            said.append(f"{last} {key}, up to {shown_time(until, zone).text}")
+            last = key, shown_time(until, zone).text
+    if first is not None and last is not None and first[0] == last[0]:
+        # A window within one period (``--since 2026-11-07 --until 2026-11-07 --by week``):
+        # one row, cut at both ends, named once.
+        return f"the {by} {first[0]} counts from {first[1]} up to {last[1]}: the window cuts it"
+    said = []
+    if first is not None:
+        said.append(f"the first {by}, {first[0]}, counts from {first[1]}")
+    if last is not None:
+        said.append(f"{'the last,' if said else f'the last {by},'} {last[0]}, up to {last[1]}")
     return f"{'; '.join(said)}: the window cuts {'them' if len(said) > 1 else 'it'}" if said else None
 
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from agentscan.errors import SessionUnreadable
 from agentscan.scan.liveness import Liveness
-from agentscan.scan.resolve import find_session, not_found
+from agentscan.scan.resolve import not_found
+from agentscan.scan.showscope import find_all
 
 if TYPE_CHECKING:
     from agentscan.bounds import Bounds
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
 
 def session_detail(scanner: Scanner, query: str, bounds: Bounds) -> SessionDetail:
     """See ``Scanner.show``."""
-    ref, focus = find_session(scanner, query)
+    # Only the warnings of finding it that may concern it (``scan.showscope``).
+    ((_, ref, focus),) = find_all(scanner, [query])
     real = scanner.real_ref(ref, one=True)
     if real is None:  # gone since it was found, or its database could not be read this time
         raise not_found(scanner, query)

@@ -1,0 +1,92 @@
+"""The sessions ids name (``show ID``, ``tokens ID``), with only the warnings of finding them
+that may concern those sessions.
+
+An id that the index does not answer whole (a prefix, a bare native id) is looked for in
+every provider's sessions (``scan.resolve``), and discovering them warns of what could not
+be read: a Codex rollout of the wrong owner.  Said with ``show <a Claude session>``, it
+failed ``--strict`` over a file that session has nothing to do with, where ``list -p
+claude`` (which never discovers Codex) says nothing of it.  So the warnings raised while
+the ids are looked up are held back, then said only when they may concern a session found
+(``may_concern``); when the lookup fails (no such session, an ambiguous prefix) every one
+is said: the session may be in a place that could not be read.
+
+When unsure, a warning is kept.  One is left out only when it names:
+
+* a file or folder of another provider's alone (under its own folders: ``~/.codex`` for
+  a Claude session); or
+* a file of the session's own provider that is none of the session's files and whose name
+  holds another session's id (``rollout-…-<uuid>.jsonl``, ``<uuid>.jsonl``), unless the file
+  could not be read this time (a ``passing`` warning): unread, it may have been one of the
+  session's own (a Codex subagent's rollout says in its header whose it is).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Sequence
+
+from agentscan.context import say
+
+if TYPE_CHECKING:
+    from agentscan.context import Said
+    from agentscan.model import SessionRef
+    from agentscan.scan.scanner import Scanner
+
+#: an id as providers write them in file names (a UUID: Claude's, Codex's, Cursor's sessions)
+_NAMED_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+
+Asked = tuple[str, "SessionRef", "str | None"]
+
+
+def find_all(scanner: Scanner, queries: Sequence[str]) -> tuple[Asked, ...]:
+    """Each of ``queries`` with its session and the run it names (``Scanner.find``); of the
+    warnings raised meanwhile, those that may concern one of the sessions are said."""
+    ctx = scanner.ctx
+    held_back: list[Said] = []
+    try:
+        with ctx.held_warnings() as held:
+            try:
+                found = tuple((query, *scanner.find(query)) for query in queries)
+            finally:
+                held_back = list(held.said)
+            kept = concerning(scanner, held_back, [ref for _, ref, _ in found])
+            kept += held.said[len(held_back):]  # what telling them apart said (a root's setting)
+    except BaseException:
+        say(ctx, held_back)  # not found, or ambiguous: every place that could not be read may hold it
+        raise
+    say(ctx, kept)
+    return found
+
+
+def concerning(scanner: Scanner, warnings: Sequence[Said], refs: Sequence[SessionRef]) -> list[Said]:
+    """Those of ``warnings`` that may concern one of ``refs`` (the module's rules)."""
+    if not warnings or not refs:
+        return list(warnings)
+    from agentscan.fsview import legible
+
+    asked = {ref.provider for ref in refs}
+    own_files = {legible(str(path)) for ref in refs for path in ref.read_files}
+    own_ids = {name.casefold() for ref in refs for name in (ref.native_id, *ref.children)}
+    folders = {provider.name: [os.path.join(str(folder), "") for folder in provider.own_folders(scanner.ctx)]
+               for provider in scanner.witnesses}
+    return [warning for warning in warnings
+            if may_concern(warning, asked=asked, own_files=own_files, own_ids=own_ids, folders=folders)]
+
+
+def may_concern(warning: Said, *, asked: set[str], own_files: set[str], own_ids: set[str],
+                folders: dict[str, list[str]]) -> bool:
+    """Whether ``warning`` may concern a session of the providers ``asked`` whose files are
+    ``own_files`` and whose ids (its runs' too) ``own_ids`` (case folded); ``folders``:
+    each provider's own folders, each ending with a separator."""
+    path, _message, _line, passing = warning
+    if path in own_files or not os.path.isabs(path):
+        return True
+    placed = os.path.join(path, "")  # a folder's own warning is in it
+    whose = {name for name, places in folders.items() if any(placed.startswith(place) for place in places)}
+    if not whose:
+        return True  # no provider's: a setting, the index, anything else
+    if not whose & asked:
+        return False  # another provider's file alone
+    named = {found.casefold() for found in _NAMED_ID.findall(os.path.basename(path))}
+    return passing or not named or bool(named & own_ids)
