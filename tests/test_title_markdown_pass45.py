@@ -25,6 +25,10 @@ SHOWN = "Task: read the files Steps 1. fix #123 in C# code"
     ("2 ** 10 is **1024**", "2 ** 10 is 1024"),
     ("#", ""),
     (None, ""),
+    # Stars inside words or paths and one '#' further in are no Markdown: the words stay.
+    ("compute 2**10 and 3**4", "compute 2**10 and 3**4"),
+    ("Delete build/**/cache and dist/**/cache", "Delete build/**/cache and dist/**/cache"),
+    ("use the # key", "use the # key"),
 ])
 def test_title_text_drops_headings_and_bold_only(recorded: str | None, shown: str) -> None:
     assert title_text(recorded) == shown
@@ -54,3 +58,10 @@ def test_json_and_grep_keep_the_title_as_recorded(isolated_home: Path) -> None:
     (row,) = cli_json("list")["sessions"]
     assert row["title"] == " ".join(PROMPT.split())
     assert [s["id"] for s in cli_json("list", "--grep", "**read**")["sessions"]] == [row["id"]]
+
+
+def test_grep_finds_a_title_as_the_table_prints_it(isolated_home: Path) -> None:
+    _markdown_session(isolated_home)
+    (row,) = cli_json("list")["sessions"]
+    assert [s["id"] for s in cli_json("list", "--grep", "task: read the")["sessions"]] == [row["id"]]
+    assert cli_json("list", "--grep", "task: read the files steps 2")["sessions"] == []

@@ -170,19 +170,15 @@ def clean(text: str | None) -> str:
 
 
 def title_text(text: str | None) -> str:
-    """A title as ``clean`` makes it, without the Markdown a prompt is often written in:
-    its headings' ``#`` marks and its ``**bold**`` stars, which a one-line title shows as
-    noise (``## Task: **read** the files`` reads ``Task: read the files``).  ``--json``
-    and ``--grep`` keep the title as recorded; a ``#`` without a space after it (``#123``,
-    ``C#``) is no heading and stays."""
+    """A title as ``clean`` makes it, without the Markdown a prompt is often written in
+    (``titles.plain_title``: ``## Task: **read** the files`` reads ``Task: read the files``).
+    ``--json`` keeps the title as recorded."""
     line = clean(text)
     if "#" not in line and "**" not in line:
         return line
-    import re
+    from agentscan.titles import plain_title
 
-    line = re.sub(r"(?:^|(?<= ))#{1,6}(?: |$)", "", line)
-    line = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"\1", line)
-    return " ".join(line.split())
+    return plain_title(line)
 
 
 def write_out(text: str | bytes) -> None:

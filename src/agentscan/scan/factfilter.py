@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from agentscan.pricing.modelnames import spellings
+from agentscan.titles import title_spellings
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef, TableFacts
@@ -94,7 +95,7 @@ def _failed_stage(facts: TableFacts, ref: SessionRef, filters: ListFilter) -> st
         needle = filters.grep.casefold()
         # Each model as recorded and as ``list`` shows it (``opus-4.6``), as ``ListFilter`` tests a row.
         shown = (name for model in facts.models if model for name in spellings(model))
-        haystack = (facts.title, facts.cwd, ref.path and str(ref.path), *shown)
+        haystack = (*title_spellings(facts.title), facts.cwd, ref.path and str(ref.path), *shown)
         if not any(needle in value.casefold() for value in haystack if value):
             return "grep"
     return None

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 from agentscan.context import say
 from agentscan.model import SessionRef, SessionRow
 from agentscan.pricing.modelnames import spellings
+from agentscan.titles import title_spellings
 from agentscan.scan.cwdmatch import Form, asked_directory, under, wanted_forms
 from agentscan.scan.leftout import count_failed, count_rest, files_empty, files_small, read_row, still_ours
 from agentscan.scan.mergedrefs import MergedRefs
@@ -95,7 +96,8 @@ class ListFilter:
         if self.grep:
             needle = self.grep.casefold()
             # The model as recorded and as ``list`` shows it (``opus-4.6``).
-            haystack = (row.title, row.cwd, *(spellings(row.model) if row.model else ()), row.path)
+            # The title as recorded and as the tables print it (``Task: read``, its Markdown gone).
+            haystack = (*title_spellings(row.title), row.cwd, *(spellings(row.model) if row.model else ()), row.path)
             if not any(needle in value.casefold() for value in haystack if value):
                 return "grep"
         return None
