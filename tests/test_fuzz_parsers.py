@@ -11,6 +11,7 @@ Settings: ``conftest_hypothesis.FUZZ`` (``HYPOTHESIS_PROFILE=long`` to soak).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import tempfile
 from contextlib import closing
@@ -304,8 +305,9 @@ def _names_a_model(message: str, models: set[str]) -> bool:
     """A "no price" warning names the model it could not price (what the user must look up,
     and the one field of the input a warning quotes): a marker inside a model name is
     quoted there, and nowhere else."""
-    prefix = "no price: genai-prices has no model matching "
-    return message.startswith(prefix) and any(message[len(prefix):].startswith(repr(model)) for model in models)
+    prefix = re.compile(r"no price: genai-prices \S+ \(bundled data\) has no model matching ")
+    start = prefix.match(message)
+    return start is not None and any(message[start.end():].startswith(repr(model)) for model in models)
 
 
 # -- databases ----------------------------------------------------------------------------

@@ -136,16 +136,20 @@ def _price_warning(model: str) -> str:
     return message
 
 
-UPDATE = "; for a model newer than this data, `agentscan prices --update` fetches newer prices"
+UPDATE = "; for a model newer than this data, agentscan prices --update fetches newer prices"
 
 
 def test_a_model_of_one_s_own_is_offered_no_update(isolated_home: Path) -> None:
     claude_unknown_model_session(isolated_home)
     message = _price_warning("aide-gpt-5")
     assert "--update" not in message
-    assert message.startswith("no price: genai-prices has no model matching 'aide-gpt-5'; a cost that counts its "
-                              "calls is unknown: `-` in tables, or `≥$…` for what the priced calls cost (`null` in "
-                              "JSON). Prices: genai-prices ")
+    # (pass 45) the fact, naming the price data once, what the gap looks like, and why no
+    # update helps; no Markdown, no legend (the table's note says what - and ≥$… mean)
+    from agentscan.pricing.source import current
+
+    assert message == (f"no price: {current({}).label} has no model matching 'aide-gpt-5'; its calls' "
+                       "cost shows as - or ≥$…; a name of one's own (a gateway's, a local model's) is in no public "
+                       "price list")
 
 
 def test_a_public_vendor_s_model_newer_than_the_data_is_offered_an_update(isolated_home: Path) -> None:
@@ -206,11 +210,11 @@ def test_a_terminal_names_the_model_once(isolated_home: Path, tty) -> None:  # n
     tty(200, color=False)
     result = runner.invoke(app, ["tokens", "--by", "model"])
     err = one_line(result.stderr)
-    assert "COST `-`: unknown; `≥$…`: at least what the priced calls cost (a model has no price: " \
-           "see warnings; agentscan prices --help)" in err
+    assert "COST '-': unknown; '≥$…': at least what the priced calls cost" in err
     assert err.count("claude model aide-gpt-5: no price") == 1 and "no price for aide-gpt-5" not in err
     verbose = one_line(runner.invoke(app, ["-v", "tokens", "--by", "model"]).stderr)
-    assert "warning: claude model aide-gpt-5: no price: genai-prices has no model matching 'aide-gpt-5'" in verbose
+    assert ("warning: claude model aide-gpt-5: no price: genai-prices ") in verbose
+    assert " (bundled data) has no model matching 'aide-gpt-5'; its calls' cost shows as - or ≥$…" in verbose
 
 
 def test_the_model_is_named_though_more_warnings_than_are_shown(isolated_home: Path, tty) -> None:  # noqa: ANN001

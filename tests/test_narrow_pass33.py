@@ -73,8 +73,14 @@ def test_names_that_cut_would_read_alike_are_kept_whole_and_the_line_overflows(i
 def test_prices_too_wide_for_even_a_cut_name_are_printed_whole(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(30)
     lines = prices("claude-sonnet-4-5")
-    # prices left out to fit (said under the table), never one cut
-    assert cells(lines[1])[1:] == ["$3.00"] and cells(lines[1])[0].startswith("anthropic/")
+    # (pass 45) PRICED AS is cut before OUTPUT goes (MODEL, which it names whole, went first) ...
+    assert cells(lines[1]) == ["anthropic/clau…", "$3.00", "$15.00"]
+    assert not any(CUT_FIGURE.search(line) for line in lines)
+    tty(20)  # (a terminal is taken as 20 columns wide at least)
+    lines = prices("claude-sonnet-4-5")
+    # ... and when even its floor beside both prices does not fit, a price is left out (said
+    # under the table), never one cut
+    assert cells(lines[1]) == ["anthropic/cl…", "$3.00"]
     assert not any(CUT_FIGURE.search(line) for line in lines)
 
 

@@ -17,10 +17,11 @@ def test_at_a_date_gives_the_prices_then(isolated_home: Path) -> None:
     now = runner.invoke(app, ["prices", "claude-opus-4-6"])
     then = runner.invoke(app, ["prices", "claude-opus-4-6", "--at", "2026-03-05"])
     assert now.exit_code == 0 and then.exit_code == 0, then.output
-    assert "above 200k" not in now.stdout  # a flat price now
+    # In a pipe (pass 45) a tier is a row of its own, its size in ABOVE; the time on stderr.
+    assert [line.split()[2] for line in now.stdout.splitlines()[1:]] == ["0"]  # a flat price now
     lines = then.stdout.splitlines()
-    assert "prices in force at 2026-03-05 00:00" in lines
-    assert any(line.strip().startswith("above 200k") and "$10" in line for line in lines)
+    assert "prices in force at 2026-03-05 00:00" in then.stderr.splitlines()
+    assert any(line.split()[2] == "200000" and "$10" in line for line in lines)
 
 
 def test_json_says_when_and_the_tiers_then(isolated_home: Path) -> None:

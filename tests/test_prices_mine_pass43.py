@@ -59,17 +59,21 @@ def test_prices_alone_prints_the_table_of_the_models_the_sessions_recorded(isola
     result = invoke("prices")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == f"price data: {source.current({}).label}"
-    assert lines[1].split() == ["PROVIDER", "MODEL", "PRICED", "AS", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
-    named = [tuple(line.split()[:3]) for line in lines[2:] if not line.startswith(" ")]
+    # A pipe (pass 45): the table alone on stdout, the price data named on stderr, and a tier a
+    # row naming its provider and model, its size in ABOVE (0: the model's own prices).
+    assert f"price data: {source.current({}).label}" in result.stderr.splitlines()
+    assert lines[0].split() == ["PROVIDER", "MODEL", "PRICED", "AS", "ABOVE", "INPUT", "OUTPUT", "CACHE", "READ",
+                                "CACHE", "WRITE"]
+    named = [tuple(line.split()[:3]) for line in lines[1:] if line.split()[3] == "0"]
     # By agent (Claude's first), then by name; the subagent's model too; ``<synthetic>`` is none.
     assert named == [("claude", "claude-haiku-4-5-20251001", "anthropic/claude-haiku-4-5"),
                      ("claude", "claude-sonnet-4-5-20250929", "anthropic/claude-sonnet-4-5"),
                      ("codex", "gpt-5-codex", "openai/gpt-5")]
     # The table ``prices MODEL`` prints for those names, tiers and all, each row after its agent.
-    assert "  above 200k" in result.stdout
+    assert [line.split()[:4] for line in lines[1:] if line.split()[3] != "0"] == [
+        ["claude", "claude-sonnet-4-5-20250929", "anthropic/claude-sonnet-4-5", "200000"]]
     asked = invoke("prices", "claude-haiku-4-5-20251001", "claude-sonnet-4-5-20250929", "gpt-5-codex").stdout
-    assert [line.split()[1 if line[0] != " " else 0:] for line in lines[2:]] == [line.split() for line in asked.splitlines()[2:]]
+    assert [line.split()[1:] for line in lines[1:]] == [line.split() for line in asked.splitlines()[1:]]
 
 
 def test_json_is_the_prices_document_with_the_agents_that_recorded_each_model(isolated_home: Path) -> None:
@@ -100,7 +104,7 @@ def test_a_recorded_model_with_no_price_has_its_row_and_a_warning(isolated_home:
     _home(isolated_home, unknown=True)
     result = invoke("prices", "-p", "claude")
     row = next(line for line in result.stdout.splitlines() if UNKNOWN in line)
-    assert row.split() == ["claude", UNKNOWN, "no", "price", "-", "-", "-", "-"]
+    assert row.split() == ["claude", UNKNOWN, "no", "price", "0", "-", "-", "-", "-"]
     assert result.exit_code == 0 and f"claude model {UNKNOWN}: no price" in result.stderr
     doc = cli_json("prices", "-p", "claude")
     entry = next(m for m in doc["models"] if m["query"] == UNKNOWN)

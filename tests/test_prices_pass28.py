@@ -14,18 +14,20 @@ runner = CliRunner()
 def test_each_model_is_a_line_with_its_four_prices_and_its_tier_under_it(isolated_home) -> None:  # noqa: ANN001
     result = runner.invoke(app, ["prices", "claude-sonnet-4-5", "gpt-5", "no-such-model-28"])
     assert result.exit_code == 0, result.output
+    # A pipe (pass 45): the table alone, each tier a row naming its model, its size in ABOVE.
     lines = result.stdout.splitlines()
-    assert lines[1].split() == ["MODEL", "PRICED", "AS", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
+    assert "price data: genai-prices " in result.stderr
+    assert lines[0].split() == ["MODEL", "PRICED", "AS", "ABOVE", "INPUT", "OUTPUT", "CACHE", "READ", "CACHE", "WRITE"]
     doc = orjson.loads(runner.invoke(app, ["prices", "claude-sonnet-4-5", "--json"]).stdout)["models"][0]
     fields = doc["price_fields"]
     base = [f"${fields[name]['base']:.2f}" for name in ("input_mtok", "output_mtok", "cache_read_mtok", "cache_write_mtok")]
-    assert lines[2].split() == ["claude-sonnet-4-5", "anthropic/claude-sonnet-4-5", *base]
+    assert lines[1].split() == ["claude-sonnet-4-5", "anthropic/claude-sonnet-4-5", "0", *base]
     above = fields["input_mtok"]["tiers"][0]["above"]
     tier = [f"${fields[name]['tiers'][0]['price']:.2f}" for name in ("input_mtok", "output_mtok", "cache_read_mtok",
                                                                     "cache_write_mtok")]
-    assert lines[3].split() == ["above", f"{above // 1000}k", *tier]
-    assert lines[4].split()[:2] == ["gpt-5", "openai/gpt-5"] and lines[4].split()[-1] == "-"  # no cache write price
-    assert lines[5].split() == ["no-such-model-28", "no", "price", "-", "-", "-", "-"]
+    assert lines[2].split() == ["claude-sonnet-4-5", "anthropic/claude-sonnet-4-5", str(above), *tier]
+    assert lines[3].split()[:3] == ["gpt-5", "openai/gpt-5", "0"] and lines[3].split()[-1] == "-"  # no cache write price
+    assert lines[4].split() == ["no-such-model-28", "no", "price", "0", "-", "-", "-", "-"]
     assert all("MTok" not in line for line in lines)  # genai-prices' own line is --json's
 
 

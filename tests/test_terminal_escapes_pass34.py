@@ -121,7 +121,7 @@ def test_tokens_by_model_cleans_the_model_column_and_the_no_price_note(isolated_
     assert "\ufffd]0;modelpwn\ufffd" in out.splitlines()[1], out
     assert "warning: claude model claude-\ufffd]0;modelpwn\ufffdsonnet-\ufffd31m4-5: no price" in " ".join(err.split())
     if terminal:  # the note names no model (its warning, cleaned above, does)
-        assert "a model has no price: see warnings" in " ".join(err.split()), err
+        assert "COST '-': unknown" in " ".join(err.split()), err
 
 
 @pytest.mark.parametrize("terminal", [False, True])

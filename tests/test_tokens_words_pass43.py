@@ -30,11 +30,10 @@ def one_line(text: str) -> str:
 # --- 1. the forms of an unknown cost ------------------------------------------------------------
 
 @pytest.mark.parametrize(("shown", "models", "said"), [
-    ({"-"}, 1, "COST `-`: unknown (a model has no price: see warnings; agentscan prices --help)"),
-    ({"≥"}, 1, "COST `≥$…`: at least what the priced calls cost (a model has no price: see warnings; "
-               "agentscan prices --help)"),
-    ({"-", "≥"}, 2, "COST `-`: unknown; `≥$…`: at least what the priced calls cost (2 models have no price: "
-                    "see warnings; agentscan prices --help)"),
+    # (pass 45) The legend alone: the warning under it names the model and says the rest.
+    ({"-"}, 1, "COST '-': unknown"),
+    ({"≥"}, 1, "COST '≥$…': at least what the priced calls cost"),
+    ({"-", "≥"}, 2, "COST '-': unknown; '≥$…': at least what the priced calls cost"),
 ])
 def test_each_cost_form_is_quoted_with_its_meaning(capsys: pytest.CaptureFixture[str], tty, shown: set[str],
                                                     models: int, said: str) -> None:  # noqa: ANN001
@@ -44,6 +43,7 @@ def test_each_cost_form_is_quoted_with_its_meaning(capsys: pytest.CaptureFixture
     err = one_line(capsys.readouterr().err)
     assert err == said
     assert "COST - " not in err and "lower bound" not in err  # "COST minus", and the old words
+    assert "`" not in err and "prices --help" not in err  # (pass 45) no Markdown, no second pointer
 
 
 # --- 2. an empty window's next step -------------------------------------------------------------

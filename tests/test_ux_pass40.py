@@ -28,21 +28,28 @@ def run(*args: str, code: int = 0) -> tuple[str, str]:
 
 
 def table(out: str) -> list[str]:
-    """``prices``' table: its lines after the one naming the price data."""
-    return out.splitlines()[1:]
+    """``prices``' table: its lines after the one naming the price data (on a terminal; a
+    pipe's stdout is the table alone, pass 45)."""
+    lines = out.splitlines()
+    return lines[1:] if lines and lines[0].startswith("price data: ") else lines
 
 
 # --- 1: prices keeps its answer at 80 columns ---------------------------------------------------
 
 
 def test_at_80_columns_a_bedrock_name_s_answer_is_shown(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    # (pass 45) The name asked outlasts the cache prices and the answer's width: at 80 the
+    # answer is cut (what it is priced at, Bedrock's regional rate, still said) ...
     tty(80)
     lines = table(run("prices", BEDROCK)[0])
-    assert lines[0].split()[:2] == ["PRICED", "AS"]
-    # whole, the cache write price left out to fit (said under the table) rather than it cut
-    assert lines[1].split()[0] == "aws/regional.anthropic.claude-sonnet-4-20250514-v1:0"
-    assert lines[1].split()[1:] == ["$3.00", "$15.00", "$0.30"]
+    assert lines[0].split() == ["MODEL", "PRICED", "AS", "INPUT", "OUTPUT"]
+    assert lines[1].split() == [BEDROCK, "aws/regional.anthrop…", "$3.00", "$15.00"]
     assert all(width_of(line) <= 80 for line in lines)
+    # ... and where the name would be cut, it goes (the answer names the row), the answer whole
+    tty(60)
+    lines = table(run("prices", BEDROCK)[0])
+    assert lines[1].split() == ["aws/regional.anthropic.claude-sonnet-4-20250514-v1:0", "$3.00"]
+    assert all(width_of(line) <= 60 for line in lines)
 
 
 def test_at_80_columns_the_answer_that_names_the_model_is_whole(isolated_home: Path, tty) -> None:  # noqa: ANN001
@@ -53,15 +60,22 @@ def test_at_80_columns_the_answer_that_names_the_model_is_whole(isolated_home: P
     assert all(width_of(line) <= 80 for line in lines)
 
 
-def test_the_name_asked_is_cut_before_the_answer(isolated_home: Path, tty) -> None:  # noqa: ANN001
-    """Two names with one answer: MODEL tells them apart, so it stays, cut first."""
+def test_the_answer_is_cut_before_the_name_asked(isolated_home: Path, tty) -> None:  # noqa: ANN001
+    """Two names with one answer: MODEL tells them apart, so it stays, whole while the cache
+    prices and the answer's width can give way (pass 45: it was cut first)."""
     tty(80)
     lines = table(run("prices", "claude-sonnet-4-5", "sonnet-4.5", "gpt-5")[0])
-    assert lines[0].split()[:3] == ["MODEL", "PRICED", "AS"]
+    assert lines[0].split() == ["MODEL", "PRICED", "AS", "INPUT", "OUTPUT", "CACHE", "READ"]
     rows = [line.split() for line in lines[1:] if not line.startswith(" ")]
-    assert [row[1] for row in rows] == ["anthropic/claude-sonnet-4-5", "anthropic/claude-sonnet-4-5", "openai/gpt-5"]
-    assert rows[0][0].endswith("…") and rows[1][0] == "sonnet-4.5"
+    assert [row[:2] for row in rows] == [["claude-sonnet-4-5", "anthropic/claude-sonnet-4-5"],
+                                         ["sonnet-4.5", "anthropic/claude-sonnet-4-5"], ["gpt-5", "openai/gpt-5"]]
     assert all(width_of(line) <= 80 for line in lines)
+    tty(50)
+    lines = table(run("prices", "claude-sonnet-4-5", "sonnet-4.5", "gpt-5")[0])
+    rows = [line.split() for line in lines[1:] if not line.startswith(" ")]
+    assert [row[0] for row in rows] == ["claude-sonnet-4-5", "sonnet-4.5", "gpt-5"]
+    assert rows[0][1].startswith("anthropic/") and rows[0][1].endswith("…")
+    assert all(width_of(line) <= 50 for line in lines)
 
 
 def test_a_name_with_no_price_keeps_its_model_column(isolated_home: Path, tty) -> None:  # noqa: ANN001

@@ -99,13 +99,19 @@ def prices_command(
         body = {"prices": data.to_json(), "stale_fetch": stale, "at": to_iso(when), "models": looked_up}
         render.emit_json(render.envelope("prices", body, scan.warnings.items))
     else:
-        for note in notes:
-            print(note)
-        print(f"price data: {data.label}" + (f" from {data.url} (sha256 {data.sha256})" if data.source == "fetched" else ""))
+        said = [*notes, f"price data: {data.label}"
+                + (f" from {data.url} (sha256 {data.sha256})" if data.source == "fetched" else "")]
         if stale:
-            print(f"note: {stale}")
+            said.append(f"note: {stale}")
         if looked_up and when is not None:
-            print(f"prices in force at {render.short_time(when)}")
+            said.append(f"prices in force at {render.short_time(when)}")
+        # Above a table in a pipe, they are no row of it (``awk '{print $2}'`` read ``data:``):
+        # said on stderr after it, as ``tokens`` says what is in no row (before it, a reader
+        # gone at the first line heard of the price data still).
+        piped = bool(looked_up) and not render.terminal().tty
+        if not piped:
+            for line in said:
+                print(line)
         if looked_up:
             from agentscan.cli.prices_text import print_prices
 
@@ -116,6 +122,9 @@ def prices_command(
             render.note(f"no models recorded in {sessions}", tty_only=True)
             render.note("give model names for their prices: `agentscan prices sonnet-4.5 gpt-5`",
                         tty_only=True)
+        if piped:
+            for line in said:
+                render.note(line, wrap=False)
     if scanner is not None:
         from agentscan.cli.state import finish
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.table import left_out_text, print_table
-from agentscan.cli.tablefit import told_apart
+from agentscan.cli.tablefit import Layout, told_apart
 from agentscan.cli.tableparts import GAP, Column, Row
 from agentscan.cli.tablewidths import natural
 from agentscan.cli.term import clean, width_of
@@ -24,24 +24,26 @@ PRICE_COLUMNS = (
     ("CACHE READ", "cache_read_mtok"),
     ("CACHE WRITE", "cache_write_mtok"),
 )
-#: the answer: what a name is priced as.  A label, cut only once MODEL is as narrow as it goes
-#: (never below "  above 200k", which it holds when MODEL is left out), and never left out:
-#: it is what was asked (``aws/regional.…`` said a Bedrock profile is billed at Bedrock's rate)
+#: the answer: what a name is priced as.  A label, cut (never below "  above 200k", which it
+#: holds once MODEL is cut) only after the cache prices are left out, and before MODEL is
+#: (``_STAGES``); never left out: it is what was asked (``aws/regional.…`` said a Bedrock
+#: profile is billed at Bedrock's rate)
 PRICED_AS = Column("PRICED AS", label=True, min_width=12)
-#: what goes on a terminal too narrow for the table once MODEL is as narrow as it goes (higher
-#: first): the cache prices, then output; the input price and the answer stay
-_DROPS = {"CACHE WRITE": 3, "CACHE READ": 2, "OUTPUT": 1}
+#: on a terminal too narrow for the table, the order columns are left out in (the higher
+#: first, as ``left_out_text`` names them): which providers recorded a model, the cache
+#: prices, MODEL (only when every row's PRICED AS names it), then the output price; the input
+#: price and the answer stay
+_DROPS = {"PROVIDER": 6, "CACHE WRITE": 5, "CACHE READ": 4, "MODEL": 3, "OUTPUT": 2}
 _PRICES = tuple(Column(header, right=True, drop=_DROPS.get(header, 0)) for header, _ in PRICE_COLUMNS)
-COLUMNS = (
-    # The name as asked, the person's own input: cut (``claude-so…``) before the answer is,
-    # never below what tells the rows apart (``told_apart``) nor, while a tier's label is
-    # under it, "  above 200k".
-    Column("MODEL", flex=True, min_width=8),
-    PRICED_AS,
-    *_PRICES,
-)
-#: the table without MODEL, when it would not fit and every answer names its row
-ANSWER_COLUMNS = (PRICED_AS, *_PRICES)
+#: the name as asked, the person's own input: kept whole while a cache price or PRICED AS's
+#: width can give way, then cut (``claude-so…``), never below what tells the rows apart
+#: (``told_apart``)
+MODEL = Column("MODEL", label=True, min_width=8, drop=_DROPS["MODEL"])
+COLUMNS = (MODEL, PRICED_AS, *_PRICES)
+#: a pipe's column of the context size (prompt tokens) above which a row's prices apply:
+#: ``0`` for a model's own prices, ``200000`` for its ``above 200k`` tier.  On a terminal a
+#: tier is a line under its model instead (a column of zeros cost every table its width)
+ABOVE = Column("ABOVE", right=True)
 
 
 def money(value: float) -> str:
@@ -82,26 +84,32 @@ def _tokens(count: int) -> str:
 
 def model_rows(found: dict[str, Any]) -> list[Row]:
     """A model's line, then one for each context size above which its prices change."""
+    query, answer, lines = _priced(found)
+    return [Row([query, answer, *prices]) if above == 0 else
+            Row([f"  above {_tokens(above)}", "", *prices], style="dim") for above, prices in lines]
+
+
+def _priced(found: dict[str, Any]) -> tuple[str, str, list[tuple[int, list[str]]]]:
+    """(the name asked for, what it is priced as, [(the prompt tokens above which the prices
+    apply: 0 for the model's own, the prices)])."""
     # The name asked for, and the price data's (fetched by ``prices --update``): an escape
     # sequence in either is shown as U+FFFD.
     query = clean(found["query"])
     if found["model_id"] is None:
-        return [Row([query, "no price", *("-" for _ in PRICE_COLUMNS)])]
+        return query, "no price", [(0, ["-" for _ in PRICE_COLUMNS])]
     fields = found["price_fields"] or {}
     bases = [_base(fields.get(name)) for _, name in PRICE_COLUMNS]
     # A fast-mode price is said, as the rates are the model's own no longer.
     answer = clean(f"{found['provider']}/{found['model_id']}") + (" (fast mode)" if _fast_mode(found) else "")
-    rows = [Row([query, answer,
-                 *("-" if base is None else money(base) for base in bases)])]
+    lines = [(0, ["-" if base is None else money(base) for base in bases])]
     tiers = [_tiers(fields.get(name)) for _, name in PRICE_COLUMNS]
     current = list(bases)  # each price as it stands at the size reached so far
     for above in sorted({above for tier in tiers for above in tier}):
         # A price with no tier at this size stays what it was below it (its base, or an
         # earlier tier of its own).
         current = [tier.get(above, price) for tier, price in zip(tiers, current)]
-        rows.append(Row([f"  above {_tokens(above)}", "", *("-" if price is None else money(price) for price in current)],
-                        style="dim"))
-    return rows
+        lines.append((above, ["-" if price is None else money(price) for price in current]))
+    return query, answer, lines
 
 
 def answers_name_them(looked_up: list[dict[str, Any]]) -> bool:
@@ -134,57 +142,109 @@ def tiers_under_answer(rows: list[Row]) -> list[Row]:
 #: to go when the table does not fit (a ``recorded_by`` the JSON keeps).  PROVIDER, as
 #: ``--provider`` and ``tokens --by provider`` say it: ``tokens --by agent``'s agents are
 #: subagent kinds (main, Explore), another thing
-PROVIDER = Column("PROVIDER", drop=len(PRICE_COLUMNS))
+PROVIDER = Column("PROVIDER", drop=_DROPS["PROVIDER"])
 
 
 def print_prices(looked_up: list[dict[str, Any]]) -> None:
-    each = [model_rows(found) for found in looked_up]
-    rows = [row for lines in each for row in lines]
     term = render.terminal()
-    recorded = _provider_rows(looked_up, each)
-    if recorded is not None and not (term.tty and _too_wide((PROVIDER, *COLUMNS), recorded, term.width)):
-        print_table((PROVIDER, *COLUMNS), recorded, term=term)
-        _print_note(rows, (), COLUMNS, term.width)
+    priced = [_priced(found) for found in looked_up]
+    recorded = bool(looked_up) and all(found.get("recorded_by") is not None for found in looked_up)
+    columns: tuple[Column, ...] = ((PROVIDER,) if recorded else ()) + COLUMNS
+    tiers = any(len(lines) > 1 for _, _, lines in priced)
+    if not term.tty:
+        # A line a row, every cell filled, for ``awk`` and ``sort``: a tier repeats its
+        # model, the context size it starts above in a column of its own (``0``: the
+        # model's own prices), and the providers are one word (``claude,codex``).
+        columns = columns[:-len(_PRICES)] + (ABOVE, *_PRICES)
+        print_table(columns, [
+            Row([*([",".join(found["recorded_by"])] if recorded else []), query, answer, str(above), *prices])
+            for found, (query, answer, lines) in zip(looked_up, priced) for above, prices in lines], term=term)
         return
+    each = [model_rows(found) for found in looked_up]
+    under_model = [Row([*(_recorders(found, index) if recorded else []), *row.cells], style=row.style)
+                   for found, lines in zip(looked_up, each) for index, row in enumerate(lines)]
+    under_answer = [Row([*row.cells[:-len(COLUMNS)], *tiers_under_answer([Row(row.cells[-len(COLUMNS):])])[0].cells],
+                        style=row.style) for row in under_model]
     # A tier's label is a number too (``  above 1,234,567``): never cut.
-    tiers = max([width_of(row.cells[0]) for row in rows if row.cells[0].startswith("  above ")], default=0)
-    model = told_apart(COLUMNS[0], (clean(found["query"]) for found in looked_up))
+    tier_width = max([width_of(row.cells[-len(COLUMNS)]) for row in under_model if row.style == "dim"], default=0)
+    model_floor = told_apart(MODEL, (query for query, _, _ in priced)).min_width
     # Cut, the answers still read apart (``anthropic/cl…`` twice named neither).
-    answer = told_apart(PRICED_AS, (row.cells[1] for row in rows if row.cells[1]))
-    answer = answer._replace(min_width=max(answer.min_width, tiers))
-    columns: tuple[Column, ...] = (model._replace(min_width=max(model.min_width, tiers)), *COLUMNS[1:])
-    if term.tty and _too_wide(columns, rows, term.width):
-        # PRICED AS is what was asked: MODEL, the person's own input, gives way first (cut
-        # only as far as the rows still read apart), and goes when each answer names its row.
-        rows = tiers_under_answer(rows)
-        if answers_name_them(looked_up):
-            columns, rows = (answer, *ANSWER_COLUMNS[1:]), [Row(row.cells[1:], style=row.style) for row in rows]
-        else:
-            columns = (model, answer, *COLUMNS[2:])
-    hidden = print_table(columns, rows, term=term)
-    if recorded is not None:  # it went first, for the models' and their prices' room
-        hidden, columns = [PROVIDER.header, *hidden], (PROVIDER, *columns)
-    _print_note(rows, hidden, columns, term.width)
+    answer_floor = told_apart(PRICED_AS, (answer for _, answer, _ in priced)).min_width
+    said_whole = answers_name_them(looked_up) and all(
+        answer.rpartition("/")[2] == query for query, answer, _ in priced)
+    rows, planned = _fitted(columns, under_model, under_answer, term.width,
+                            floors=(model_floor, answer_floor, max(answer_floor, tier_width)),
+                            name_them=answers_name_them(looked_up), said_whole=said_whole)
+    hidden = print_table(columns, rows, term=term, planned=planned)
+    if said_whole:  # MODEL went before the cache prices: said first of them
+        columns = tuple(column._replace(drop=_DROPS["PROVIDER"] - 1) if column is MODEL else column
+                        for column in columns)
+    _print_note(tiers, hidden, columns, term.width)
 
 
-def _provider_rows(looked_up: list[dict[str, Any]], each: list[list[Row]]) -> list[Row] | None:
-    """Each model's rows (``each``: its ``model_rows``) after the providers whose sessions
-    recorded it (its tiers' lines blank there); ``None``: the models were named, no session
-    recorded them."""
-    if not looked_up or any(found.get("recorded_by") is None for found in looked_up):
-        return None
-    return [Row([", ".join(found["recorded_by"]) if index == 0 else "", *row.cells], style=row.style)
-            for found, lines in zip(looked_up, each) for index, row in enumerate(lines)]
+def _recorders(found: dict[str, Any], index: int) -> list[str]:
+    """A model's PROVIDER cell on a terminal: on its first line, its tiers' blank."""
+    return [", ".join(found["recorded_by"]) if index == 0 else ""]
 
 
-def _print_note(rows: list[Row], hidden: Sequence[str], columns: tuple[Column, ...], width: int) -> None:
-    tiers = any(row.cells[0].startswith("  above ") for row in rows)
+def _stages(columns: tuple[Column, ...], name_them: bool,
+            said_whole: bool) -> list[tuple[bool, frozenset[str], str | None]]:
+    """The ways the table gives way on a narrowing terminal, in order: (a tier's label under
+    PRICED AS, the columns left out, which label is cut to fit: ``answer``, PRICED AS down
+    to its floor with MODEL whole, or ``model``, MODEL down to its floor with PRICED AS at
+    its own).  MODEL, the names the person gave or their sessions recorded, names the rows:
+    it outlasts the providers, the cache prices, PRICED AS's width and then OUTPUT, as a
+    row's name is cut only with no column left to go (docs/cli.md); then it is left out
+    when each PRICED AS names its row, else cut as far as the rows still read apart.
+    ``said_whole``: each row's PRICED AS says its MODEL whole (``claude-sonnet-4-5``,
+    ``anthropic/claude-sonnet-4-5``): MODEL goes first, after PROVIDER, as it tells nothing
+    PRICED AS does not."""
+    headers = {column.header for column in columns}
+    order = ("PROVIDER", "MODEL", "CACHE WRITE", "CACHE READ") if said_whole else ("PROVIDER", "CACHE WRITE", "CACHE READ")
+    gone: frozenset[str] = frozenset()
+    stages: list[tuple[bool, frozenset[str], str | None]] = [(False, gone, None)]
+    for header in order:
+        if header in headers:
+            gone |= {header}
+            stages.append(("MODEL" in gone, gone, None))
+    stages += [("MODEL" in gone, gone, "answer"), ("MODEL" in gone, gone | {"OUTPUT"}, "answer")]
+    if "MODEL" in gone:
+        return stages
+    gone |= {"OUTPUT"}
+    return [*stages, (True, gone | {"MODEL"}, "answer") if name_them else (True, gone, "model")]
+
+
+def _fitted(columns: tuple[Column, ...], under_model: list[Row], under_answer: list[Row], width: int, *,
+            floors: tuple[int, int, int], name_them: bool, said_whole: bool) -> tuple[list[Row], Layout]:
+    """The rows and their layout on a terminal ``width`` wide: the first of ``_stages`` that
+    fits, else the last, its labels at their floors (the line overflows, a figure whole).
+    ``floors``: MODEL's, PRICED AS's, and PRICED AS's with a tier's label under it."""
+    model, answer = len(columns) - len(COLUMNS), len(columns) - len(COLUMNS) + 1
+    natural_widths = {False: natural(columns, under_model), True: natural(columns, under_answer)}
+    planned: Layout = ([], [])
+    rows = under_model
+    for tiers_under, gone, cut in _stages(columns, name_them, said_whole):
+        rows = under_answer if tiers_under else under_model
+        kept = [index for index, column in enumerate(columns) if column.header not in gone]
+        widths = {index: natural_widths[tiers_under][index] for index in kept}
+        answer_floor = min(widths[answer], floors[2] if tiers_under else floors[1])
+        if cut == "model" and model in widths:
+            widths[answer] = answer_floor
+        excess = sum(widths.values()) + len(GAP) * (len(kept) - 1) - width
+        squeezed = {"answer": answer, "model": model}.get(cut or "")
+        if squeezed is not None and squeezed in widths and excess > 0:
+            least = answer_floor if squeezed == answer else min(widths[model], floors[0])
+            widths[squeezed] = max(least, widths[squeezed] - excess)
+            excess = sum(widths.values()) + len(GAP) * (len(kept) - 1) - width
+        planned = (kept, [widths[index] for index in kept])
+        if excess <= 0:
+            break
+    return rows, planned
+
+
+def _print_note(tiers: bool, hidden: Sequence[str], columns: tuple[Column, ...], width: int) -> None:
     said = "dollars per million tokens"
     if tiers:
         said += "; 'above 200k': when the prompt holds more than that many tokens"
     render.note(f"{said}; --json has every price (web search, 1-hour cache writes, …)"
                 + (f"; {left_out_text(hidden, columns, width)}" if hidden else ""), tty_only=True)
-
-
-def _too_wide(columns: tuple[Column, ...], rows: list[Row], width: int) -> bool:
-    return sum(natural(columns, rows)) + len(GAP) * (len(columns) - 1) > width

@@ -191,10 +191,9 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # What the table's ``-`` and ``≥$…`` mean, only those it shows (a lower bound told of
         # where none is shown sent a reader looking for one).  The models are named once, in
         # the no-price warning under it, which says why and what may help (``prices --update``);
-        # listed here too, a terminal said each twice.  COST left out to fit: nothing to
-        # explain (its note names it).  It sends the reader to ``prices --help``: an
-        # installed agentscan has no docs/ to point at.
-        render.note(cost_forms_note(unknown, len(models)), tty_only=True)
+        # listed here too, a terminal said each twice, and the warning no longer says the
+        # legend again.  COST left out to fit: nothing to explain (its note names it).
+        render.note(cost_forms_note(unknown), tty_only=True)
     if term.tty and reasoning_counted_once(drawn.total, hidden):
         # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
         # to ``awk``, stderr still a terminal) was told of a table they never saw.
@@ -221,15 +220,15 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
                     "--by day gives a line a day", tty_only=True)
 
 
-def cost_forms_note(unknown: Collection[str], models: int) -> str:
-    """What the COST forms a table shows (``unknown``: ``-``, ``≥``) mean, ``models`` having no
-    price.  The symbols are quoted, each with its meaning after a colon: "COST - is unknown"
-    read as "COST minus", and "≥$… what the other calls cost" left "other" to guess."""
-    unknown_cost, lower_bound = "`-`: unknown", "`≥$…`: at least what the priced calls cost"
+def cost_forms_note(unknown: Collection[str]) -> str:
+    """What the COST forms a table shows (``unknown``: ``-``, ``≥``) mean: the legend alone
+    (the no-price warning under it names the model and what may help).  The symbols are
+    quoted, each with its meaning after a colon: "COST - is unknown" read as "COST minus",
+    and "≥$… what the other calls cost" left "other" to guess."""
+    unknown_cost, lower_bound = "'-': unknown", "'≥$…': at least what the priced calls cost"
     said = (unknown_cost if "≥" not in unknown else lower_bound if "-" not in unknown
             else f"{unknown_cost}; {lower_bound}")
-    which = "a model has" if models == 1 else f"{models} models have"
-    return f"COST {said} ({which} no price: see warnings; agentscan prices --help)"
+    return f"COST {said}"
 
 
 #: on stderr under a piped table whose rows have delegated calls (``tokens_text.row_lines``)

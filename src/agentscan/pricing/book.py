@@ -197,18 +197,20 @@ class PriceBook:
             return
         self._reported.add(key)
         provider, model, reason = self.unpriced[-key - 1]
-        # Said to a person at a table as much as to a JSON reader: what the gap looks like
-        # in each, and (for a model the data may yet learn) what to do about it.  Only a model
-        # of a public vendor's family may be newer than the data: no update prices a model
-        # of one's own (``aide-gpt-5``), nor gives a call its missing time.
+        # Said once, to a person under a table as much as to a JSON reader: the fact (which
+        # price data lacks what), what the gap looks like, and what may help.  The meaning of
+        # ``-`` and ``≥$…`` is the table's legend's to say.  Only a model of a public vendor's
+        # family may be newer than the data: no update prices a model of one's own
+        # (``aide-gpt-5``), nor gives a call its missing time.
         ref = aliases.model_ref(provider, model)
-        update = ("; for a model newer than this data, `agentscan prices --update` fetches newer prices"
-                  if ref is not None and reason != _UNTIMED and aliases.public_family(ref) else "")
-        self.ctx.warn(
-            f"model:{provider}/{model or 'unknown'}",
-            f"no price: {reason}; a cost that counts its calls is unknown: `-` in tables, or `≥$…` for "
-            f"what the priced calls cost (`null` in JSON). Prices: {self.data.label}{update}",
-        )
+        if ref is not None and reason != _UNTIMED and aliases.public_family(ref):
+            then = "; for a model newer than this data, agentscan prices --update fetches newer prices"
+        elif ref is not None and reason.startswith(_LIBRARY):
+            then = "; a name of one's own (a gateway's, a local model's) is in no public price list"
+        else:
+            then = ""
+        self.ctx.warn(f"model:{provider}/{model or 'unknown'}",
+                      f"no price: {said_of(reason, self.data.label)}; its calls' cost shows as - or ≥$…{then}")
 
     def _cached_docs(self) -> dict[tuple[str, str], dict[str, Any]]:
         if self._docs is None:
@@ -350,6 +352,16 @@ _FREE = Period(None, None, (), ((_NOTHING,) * len(periods.PARTS),))  # type: ign
 
 #: why a call of a model whose price changed over time has none: it has no time to choose one by
 _UNTIMED = "its price changed over time and the call has no timestamp"
+#: how ``library``'s reasons for no price start (kept in the index: worded anew when said)
+_LIBRARY = "genai-prices "
+
+
+def said_of(reason: str, label: str) -> str:
+    """A reason for no price, naming the price data that lacks it (``label``):
+    ``genai-prices 0.2.5 (bundled data) has no model matching 'aide-gpt-5'``."""
+    if reason.startswith(_LIBRARY):
+        return label + reason[len(_LIBRARY) - 1:]
+    return reason
 
 
 class _Unpriceable(Exception):
