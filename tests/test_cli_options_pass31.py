@@ -169,7 +169,7 @@ def test_no_pager_without_full_changes_nothing_both_ways(args: list[str], capsys
     (["list", "--version"], "error: No such option: --version (--version goes before the command: agentscan --version)"),
     (["--demo", "tokens", "--running"], "error: No such option: --running (--running is an option of list)"),
     (["list", "--full"], "error: No such option: --full (--full is an option of show)"),
-    (["show", "abcdef12", "--limit", "3"], "error: No such option: --limit (--limit is an option of list)"),
+    (["show", "abcdef12", "--limit", "3"], "error: No such option: --limit (--limit is an option of list and tokens)"),
     (["trace", "--since", "3d"], "error: No such option: --since (--since is an option of list, tokens, export and otlp)"),
     (["--json", "list"],
      "error: No such option: --json (--json goes after the command: an option of list, show, tokens and 8 other commands)"),

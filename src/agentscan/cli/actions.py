@@ -145,10 +145,14 @@ def run_tokens(
     tz: Optional[str] = None,
     as_json: bool = False,
     sort: str | List[str] | None = None,
+    limit: int | List[int] | None = None,
+    show_all: bool = False,
 ) -> None:
     from agentscan.cli.tokens_answer import print_tokens
     from agentscan.timeutil import zone
 
+    limit = one_limit(limit)
+    shaped_by_session(limit, show_all, as_json)
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
     provider = provider_names(provider)
     # As ``list --cwd``: relative to here, ``~`` the user's home (the answer is kept under it).
@@ -156,6 +160,12 @@ def run_tokens(
 
     cwd = asked_directory(cwd) if cwd else None
     group = one_grouping(by)
+    if group != "session" and (limit is not None or show_all):
+        from agentscan.errors import UsageProblem
+        from agentscan.scan.groupby import GROUPING
+
+        raise UsageProblem(f"{'--all' if show_all else '--limit'} shapes the table by session; --by {group} shows "
+                           f"every {GROUPING[group].noun}'s row (--since and --until narrow it)")
     order = one_order(sort)
     zone_info = zone(tz)
     note_local_zone(zone_info is None and (not as_json or since is not None or until is not None or group != "session"))
@@ -164,7 +174,7 @@ def run_tokens(
     # Remembered only for every session and no window: ``--since 3d`` means another time on every run.
     print_tokens(scanner, ids=session_ids or (), providers=list(provider or ()), since=since_at, until=until_at,
                  by=group, cwd=cwd, zone=zone_info, as_json=as_json, sort=order, dated=bool(sort) and order == "date",
-                 remember=not session_ids and since is None and until is None)
+                 remember=not session_ids and since is None and until is None, limit=limit, show_all=show_all)
     finish(state, scanner, as_json=as_json)
 
 
@@ -181,6 +191,19 @@ def one_limit(limit: int | List[int] | None) -> int | None:
         raise UsageProblem(f"--limit takes one number, not {len(numbers)} ({', '.join(map(str, numbers))}): "
                            "give it once (--all for every session)")
     return numbers[0] if numbers else None
+
+
+def shaped_by_session(limit: Optional[int], show_all: bool, as_json: bool) -> None:
+    """``tokens``' ``--limit N`` and ``--all`` as ``list``'s are checked (``run_list``): one or
+    the other, N of 1 or more; and not ``--limit`` with ``--json``, which lists every row."""
+    from agentscan.errors import UsageProblem
+
+    if show_all and limit is not None:
+        raise UsageProblem("give --limit N or --all, not both")
+    if limit is not None and limit < 1:
+        raise UsageProblem(f"--limit must be a whole number of 1 or more, not {limit}")
+    if limit is not None and as_json:
+        raise UsageProblem(f"--limit shapes the table; --json lists every row: jq '.rows[:{limit}]' keeps the first {limit}")
 
 
 def one_grouping(by: str | List[str] | None) -> GroupBy:

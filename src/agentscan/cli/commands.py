@@ -104,10 +104,13 @@ def tokens_command(
     sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY"),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
+    # A list, as ``list --limit`` is: a second ``--limit`` of another number is refused (``actions.one_limit``).
+    limit: Optional[List[int]] = typer.Option(None, "--limit", "-n", help="By session: the first N sessions' rows, the others summed in one line (default on a terminal: 25; in a pipe: every one).", metavar="N"),
+    show_all: bool = typer.Option(False, "--all", "-a", help="By session on a terminal: every session's row."),
     as_json: bool = JsonOption,
 ) -> None:
     """Token totals, delegated runs included, each subagent's part shown apart."""
     from agentscan.cli.actions import run_tokens
 
     run_tokens(state_of(ctx), session_ids=session_ids, since=since, until=until, provider=provider, by=by, cwd=cwd,
-               tz=tz, as_json=as_json, sort=sort)
+               tz=tz, as_json=as_json, sort=sort, limit=limit, show_all=show_all)

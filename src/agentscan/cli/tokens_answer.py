@@ -37,12 +37,14 @@ if TYPE_CHECKING:
 
 def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[str], since: datetime | None,
                  until: datetime | None, by: GroupBy, zone: tzinfo | None, as_json: bool, remember: bool,
-                 cwd: str | None = None, sort: SortKey = "date", dated: bool = False) -> None:
+                 cwd: str | None = None, sort: SortKey = "date", dated: bool = False, limit: int | None = None,
+                 show_all: bool = False) -> None:
     """Print the report (``--json`` or the table) of ``ids`` (default: every session); ``remember``:
     it may come from, and go to, the index (only for every session: ``ids`` are not in its key).
     ``cwd``: an absolute directory, only the sessions in it or below it (``--cwd``); ``sort``:
     the rows' order (``--sort``; ``date``: the report's own); ``dated``: ``--sort date`` was
-    given, and ``--json``'s sessions come by their DATE, newest first, as the table's do."""
+    given, and ``--json``'s sessions come by their DATE, newest first, as the table's do;
+    ``limit``, ``show_all``: the table by session's ``--limit N`` and ``--all`` (``shown_at_most``)."""
     question: dict[str, Any] = {"by": by, "providers": sorted(providers), "tz": answers.zone_identity(zone)}
     # ``--json --sort date`` by session: its sessions in the table's order, by the date each
     # recorded last (``_by_date``), which reads each one's facts.  A plain ``--json`` keeps the
@@ -64,6 +66,13 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         # The table's dates are in the zone "tz" names (--tz, else the local zone's makeup),
         # and its paths ~/-relative.
         question["text"] = recorded.terminal_facts(term)
+        shown = shown_at_most(by, term, limit, show_all)
+        if shown is not None:
+            # A table that may be cut is another answer than the whole one (a pipe's, ``--all``'s):
+            # never printed for it, nor patched from its basis (``patchable``), and kept in a
+            # slot of its own, so that ``tokens`` and ``tokens --all`` do not push out each other's.
+            question["shown"] = shown
+            question["slot"] = f"{question.get('slot', by)}:cut"
     command = "tokens" if as_json else "tokens-text"
     start_prices_on_a_first_run(scanner)
     # The table's CWD column can come from another provider's sessions (a Gemini cwd), and
@@ -86,6 +95,11 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         # One capture for both: discovery's warnings, raised once, belong to either answer.
         answer = None
         table: tuple[str, str] | None = None
+        if patchable and "shown" in question:
+            # Nor when the table may be cut (``--limit``, a terminal's 25): a basis is of every
+            # row, and a cut table is made again from the kept sums.  One of no more sessions
+            # than it shows never is: its basis and a table patched from it are whole ones.
+            patchable = len(scanner.refs(providers)) <= question["shown"]
         if patchable and as_json:
             from agentscan.scan import answerpatch
 
@@ -119,7 +133,7 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
                     document = {**lead, "focus": focus, **document}
                 answer = orjson.dumps(document, option=orjson.OPT_INDENT_2)
             else:
-                asked = Asked(ids, providers, since, until, zone, cwd, sort)
+                asked = Asked(ids, providers, since, until, zone, cwd, sort, question.get("shown"))
                 table, printed = _table(report, scanner, asked)
     end_progress()
     if answer is not None:
@@ -155,6 +169,19 @@ def _patched_table(scanner: Scanner, question: dict[str, Any], providers: list[s
     return (out, err) if done else None
 
 
+def shown_at_most(by: GroupBy, term: Terminal, limit: int | None, show_all: bool) -> int | None:
+    """How many sessions' rows the table by session shows at most, the others summed in one
+    line (``tokens_sessions.cut_sessions``): ``--limit N``'s; on a terminal, as many as ``list``
+    shows, unless ``--all``; ``None``: every one (a pipe's, as scripts read it, and a grouping's)."""
+    if by != "session" or show_all:
+        return None
+    if limit is not None:
+        return limit
+    from agentscan.bounds import DEFAULT_LIMIT
+
+    return DEFAULT_LIMIT if term.tty else None
+
+
 def focus_json(report: TokenReport) -> list[dict[str, str]]:
     """Each id asked for that names a subagent's run (``TokenReport.selection``), as the
     ``tokens`` document's ``focus`` gives it: the text asked for, the session totalled for
@@ -176,6 +203,8 @@ class Asked(NamedTuple):
     cwd: str | None = None
     #: the rows' order (``--sort``)
     sort: SortKey = "date"
+    #: by session, how many sessions' rows at most (``shown_at_most``; ``None``: every one)
+    shown: int | None = None
 
 
 def _table(report: TokenReport, scanner: Scanner, asked: Asked
@@ -200,6 +229,12 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
         report = _newest_first(report, session_rows)
     # Sorted after the table's own order: rows that tie keep it.
     report = _in_order(report, asked.sort)
+    others = None
+    if report.by == "session" and asked.shown is not None:
+        from agentscan.cli.tokens_sessions import cut_sessions
+
+        # The first sessions in that order, the others summed in one line (``--limit``).
+        report, others = cut_sessions(report, asked.shown, session_rows, term, asked.zone)
     short_ids: dict[str, str] = {}
     if term.tty and (shown or report.unrecorded):
         short_ids = scanner.short_ids() if shown else scanner.short_ids(report.unrecorded[:NAMED])
@@ -209,7 +244,7 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
         for note in notes:
             render.note(note)
         printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
-                               sort=asked.sort)
+                               sort=asked.sort, cut=others)
         if report.rows and report.by in ("day", "week", "month") and (asked.since or asked.until):
             from agentscan.cli.tokens_cut import cut_periods
 

@@ -20,6 +20,7 @@ from agentscan.model import sum_usage
 if TYPE_CHECKING:
     from decimal import Decimal
 
+    from agentscan.cli.tokens_sessions import Cut
     from agentscan.model import TokenUsage
     from agentscan.scan.tokenreport import TokenReport, TokenRow
     from agentscan.scan.tokensort import SortKey
@@ -160,6 +161,8 @@ class Drawn(NamedTuple):
     zone: tzinfo | None = None
     #: the rows' order (``--sort``: ``scan.tokensort``), which the long table's hint names
     sort: SortKey = "date"
+    #: by session, the sessions left out of it, summed in its last line (``--limit``)
+    cut: Cut | None = None
 
 
 def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
@@ -210,14 +213,27 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
     if drawn.parts and not shows_parts(term):
         # A row's own and subagents' lines under it made ``awk '{s += $7}'`` count them twice.
         render.note(PARTS_NOTE, tty_only=True)
-    if by == "session" and drawn.sessions > LONG_TABLE and term.tty:
-        # A heavy user's first ``agentscan tokens`` scrolls thousands of lines past: the newest
-        # went by first.  The options that answer "what did this week cost" are named, and the
-        # order the rows are in (``--sort cost``: the dearest went by first).
+    if by == "session" and drawn.cut is not None and term.tty:
+        # A table cut (on a terminal, unless --all) says what it shows and how to see the rest.
+        render.note(cut_note(drawn.cut, drawn.sort, drawn.zone), tty_only=True)
+    elif by == "session" and drawn.sessions > LONG_TABLE and term.tty:
+        # A heavy user's first ``agentscan tokens --all`` scrolls thousands of lines past: the
+        # newest went by first.  The options that answer "what did this week cost" are named,
+        # and the order the rows are in (``--sort cost``: the dearest went by first).
         from agentscan.scan.tokensort import ORDER_WORDS
 
         render.note(f"{drawn.sessions:,} sessions above, {ORDER_WORDS[drawn.sort]}: {fewer_sessions(drawn.dates, drawn.zone)}"
                     "--by day gives a line a day", tty_only=True)
+
+
+def cut_note(cut: Cut, sort: SortKey, zone: tzinfo | None = None) -> str:
+    """Under a table by session ``cut`` (``tokens_sessions.Cut``): how many sessions it shows,
+    in which order (``sort``), that the others are summed in one line, and the options that
+    show them: every one, the newest week's (``fewer_sessions``), a line a day."""
+    from agentscan.scan.tokensort import ORDER_WORDS
+
+    return (f"{cut.shown:,} of {cut.shown + cut.summed:,} sessions, {ORDER_WORDS[sort]}; the other {cut.summed:,} "
+            f"summed in one line: --all lists each, {fewer_sessions(cut.dates, zone)}--by day gives a line a day")
 
 
 def cost_forms_note(unknown: Collection[str]) -> str:

@@ -7,7 +7,7 @@ whether it recorded nothing at all, to be named under the table instead of a row
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.term import Terminal, clean_path, title_text
@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     from agentscan.model import TableFacts
-    from agentscan.scan.tokenreport import TokenRow
+    from agentscan.scan.tokenreport import TokenReport, TokenRow
+    from agentscan.scan.tokensort import SortKey
 
     #: what the table knows of a session beside its sums: its row, or its facts alone
     #: (``scan.tablefacts``)
@@ -71,3 +72,66 @@ def date_in(value: datetime | None, zone: tzinfo | None) -> str:
         return render.short_date(value)
     # A naive time is local already, as ``astimezone`` takes it.
     return value.astimezone(zone).strftime("%Y-%m-%d")
+
+
+class Cut(NamedTuple):
+    """A table by session cut to its first ``shown`` sessions' rows (``--limit N``; on a
+    terminal 25, unless ``--all``), the ``summed`` others in one line (``row``: their sums,
+    as a row's are shown, parts apart not); ``dates``: the DATEs of the newest and the
+    oldest of every session with a row, and ``-`` when one has none, for the note under it
+    (``tokens_notes.fewer_sessions``)."""
+
+    row: TokenRow
+    shown: int
+    summed: int
+    dates: Sequence[str]
+
+
+def has_line(token_row: TokenRow) -> bool:
+    """Whether a session has a row in the table by session: it spent tokens (one of 0, or
+    that recorded no usage, is named in a line under it: ``tokens_text.row_lines``)."""
+    return token_row.tokens is not None and token_row.tokens.total != 0
+
+
+def cut_sessions(report: TokenReport, shown: int, sessions: Mapping[str, TableSession], term: Terminal,
+                 zone: tzinfo | None = None) -> tuple[TokenReport, Cut | None]:
+    """``report`` (by session, in the table's order) with the rows of its first ``shown``
+    sessions that have one (``has_line``), and the others' sums (``None``: no more than
+    ``shown`` have one); the folded rows stay, named under the table as ever.  ``sessions``:
+    each session's row or facts (their dates); ``term``: the summary's count grouped as the
+    table's numbers are (``1,475`` on a terminal)."""
+    lined = [row for row in report.rows if has_line(row)]
+    if len(lined) <= shown:
+        return report, None
+    from dataclasses import replace
+
+    rest = lined[shown:]
+    gone = {row.key for row in rest}
+    summary = summed(rest, f"+{render.full_numbers(term)(len(rest))} more")
+    ends = [sessions.get(row.key) for row in lined]
+    dated = [session for session in ends if session is not None and session.updated_at is not None]
+    dates = [date_in(session.updated_at, zone) for session in (max(dated, key=sort_key), min(dated, key=sort_key))
+             ] if dated else []
+    dates += ["-"] if len(dated) < len(ends) else []
+    return replace(report, rows=tuple(row for row in report.rows if row.key not in gone)), \
+        Cut(summary, shown, len(rest), dates)
+
+
+def summed(rows: Sequence[TokenRow], key: str) -> TokenRow:
+    """One row of ``rows``' sums, keyed ``key``: their tokens, and their cost as a group of all
+    their calls has one (``pricing.spend.combined``: unknown when one of theirs is, then its
+    lower bound, the sum of what is priced); their parts are not kept apart."""
+    from agentscan.model import sum_usage
+    from agentscan.pricing.spend import Priced, combined
+    from agentscan.scan.tokenreport import TokenRow
+
+    whole = combined(Priced(row.cost, row.cost if row.cost is not None else row.cost_priced, row.unpriced_models,
+                            True) for row in rows)
+    return TokenRow(key, sum_usage(row.tokens for row in rows), None, cost=whole.cost, cost_priced=whole.priced,
+                    unpriced_models=whole.unpriced)
+
+
+def summary_title(sort: SortKey) -> str:
+    """The TITLE cell of a cut table's line of the others' sums (``Cut``): ``older`` when the
+    rows are newest first, ``other`` in another order."""
+    return f"{'older' if sort == 'date' else 'other'} sessions, summed (--all lists each)"

@@ -27,14 +27,14 @@ from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS,
                                           session_cells)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
-from agentscan.cli.tokens_sessions import recorded_nothing, session_facts
+from agentscan.cli.tokens_sessions import recorded_nothing, session_facts, summary_title
 from agentscan.cli.tokens_runs import (bare_runs, counted_row, droppable_tails_fitted, has_droppable_tail, is_runs,
                                       relabelled, runs_cut, runs_label, short_runs, subagent_names, tail_at)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
 if TYPE_CHECKING:
-    from agentscan.cli.tokens_sessions import TableSession
+    from agentscan.cli.tokens_sessions import Cut, TableSession
     from agentscan.scan.tokensort import SortKey
 
 #: a usage's numbers in ``NUMBER_COLUMNS``' order, in one call (a heavy user's table has 15,000 rows)
@@ -82,11 +82,20 @@ class Printed(NamedTuple):
 
 
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
-                 short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date") -> Printed:
+                 short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date",
+                 cut: Cut | None = None) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone;
-    ``sort``: the order the report's rows are in (``--sort``), which a long table names."""
+    ``sort``: the order the report's rows are in (``--sort``), which a long table names;
+    ``cut``: by session, the line of the sessions left out (``tokens_sessions.cut_sessions``),
+    after the report's rows."""
     by_session = report.by == "session"
+    if cut is not None:
+        from dataclasses import replace
+
+        # The others' line is a row as a session's is, its parts not apart: the table still
+        # adds up to its TOTAL, and its unknown cost shows its bound as a row's does.
+        report = replace(report, rows=(*report.rows, cut.row))
     keys = shown_keys((row.key for row in report.rows), short_ids, term)
     if report.by == "model" and term.tty:
         # As ``list`` shows them (``opus-4.5``): ``claude-sonnet-4-5-20250929`` took a narrow
@@ -102,6 +111,8 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     # Each session's date, project and title: made once for both layouts.
     sessions = [rows_of(row.key) if by_session else None for row in report.rows]
     facts = [session_facts(session, term, zone) if by_session else [] for session in sessions]
+    if cut is not None:
+        facts[-1] = ["", "", summary_title(sort)]  # what it is, where a session's title goes
     # A day's, month's or provider's key is agentscan's own text; the others as shown (a week's dated).
     own_keys = report.by not in ("session", "model", "cwd", "agent", "week")
 
@@ -125,7 +136,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
                        empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown), zone=zone,
-                       sort=sort)
+                       sort=sort, cut=cut)
     return Printed(keys, facts, full, laid)
 
 
@@ -192,7 +203,7 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
                 folded: list[str], models: Sequence[str], term: Terminal, *, unrecorded: Sequence[str] = (),
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
-                zone: tzinfo | None = None, sort: SortKey = "date") -> Laid:
+                zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its runs' labels shortened when that keeps a column), the
     ``total`` (tokens, cost, cost priced), and the notes under it: the
@@ -200,7 +211,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
     (its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
-    ``sort``: the rows' order (``--sort``)."""
+    ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
+    left out (``tokens_sessions.Cut``), which a note says."""
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
         # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a
@@ -266,7 +278,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
-                      sort=sort))
+                      sort=sort, cut=cut))
     return Laid(planned, compact, lines, shown[1])
 
 
