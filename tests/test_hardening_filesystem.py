@@ -295,19 +295,23 @@ def test_other_provider_homes_pointing_at_a_file(isolated_home: Path, variable: 
 
 
 def test_gemini_data_dir_pointing_at_a_file(isolated_home: Path) -> None:
-    """GEMINI_DATA_DIR names the sessions dir itself: a readable file, so no exit 1, but a warning."""
+    """GEMINI_DATA_DIR names the sessions dir itself: a file is the wrong kind of root, which
+    fails the run as a missing one does (a cron export must not become empty), the other
+    providers' sessions still listed."""
     placed = controls(isolated_home)
     a_file = placed[case("codex", "clean").id]
-    rows, warnings = listed(env={"GEMINI_DATA_DIR": str(a_file)})
+    result = invoke("list", "--json", env={"GEMINI_DATA_DIR": str(a_file)})
+    assert result.exit_code == 1 and f"{a_file} (GEMINI_DATA_DIR: a file, not a directory)" in result.stderr
+    rows = {row["id"] for row in orjson.loads(result.stdout)["sessions"]}
     assert case("codex", "clean").id in rows and case("gemini", "clean").id not in rows
-    assert "not a directory; skipped" in messages_for(warnings, a_file)
 
 
 def test_cursor_state_db_pointing_at_a_directory(isolated_home: Path) -> None:
+    """A folder (``globalStorage`` instead of the file in it) fails as a missing DB does."""
     controls(isolated_home)
-    rows, warnings = listed(env={"CURSOR_STATE_DB": str(isolated_home)})
-    assert_controls_intact(rows)
-    assert any("Cursor state DB not used" in m for m in messages_for(warnings, isolated_home))
+    result = invoke("list", "--json", env={"CURSOR_STATE_DB": str(isolated_home)})
+    assert result.exit_code == 1 and f"{isolated_home} (CURSOR_STATE_DB: a directory, not a file)" in result.stderr
+    assert_controls_intact({row["id"]: row for row in orjson.loads(result.stdout)["sessions"]})
 
 
 @pytest.mark.parametrize("variable", ["CODEX_HOME", "CODEX_SQLITE_HOME", "CURSOR_STATE_DB", "CLAUDE_CONFIG_DIR", "GEMINI_DATA_DIR"])

@@ -71,7 +71,9 @@ class ProviderReport:
                 "warning_files": self.warning_files}
 
 
-def _check(path: Path) -> tuple[bool, bool, str | None]:
+def _check(path: Path, kind: str) -> tuple[bool, bool, str | None]:
+    """(exists, readable, why not) of a root of ``kind``: a ``sessions`` root must be a
+    directory, a ``database`` one a file (``toolkit.paths.root_problem``); an ``index`` either."""
     if "*" in path.name and not os.path.lexists(path):
         # A place named by what is looked for there (Codex's ``state_*.sqlite``): no file matched
         # in a folder listed ("none found": no error), or the folder is missing or cannot be
@@ -90,11 +92,15 @@ def _check(path: Path) -> tuple[bool, bool, str | None]:
     if not exists:
         return False, False, "does not exist"
     if path.is_dir():
+        if kind == "database":
+            return True, False, "is a directory"
         try:
             os.listdir(path)
         except OSError as exc:
             return True, False, f"cannot list: {exc.strerror or exc}"
         return True, True, None
+    if kind == "sessions":
+        return True, False, "not a directory"
     if not path.is_file():
         return True, False, "not a regular file or directory"
     try:
@@ -169,7 +175,7 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             roots = provider.roots(scanner.ctx)
         _count(report, captured, counted)
         for root in roots:
-            exists, readable, problem = _check(root.path)
+            exists, readable, problem = _check(root.path, root.kind)
             if readable and root.kind == "database":
                 # A file that reads is not yet a database that does (garbage, a lock, no table).
                 problem = provider.database_problem(root.path, scanner.ctx)

@@ -24,7 +24,7 @@ from agentscan.errors import UsageProblem
 from agentscan.scan.memohint import is_memo_ref
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
-from agentscan.toolkit.paths import root_readable
+from agentscan.toolkit.paths import MISSING, root_problem, root_readable
 
 # What only discovery, rows and listing need is imported there: a remembered answer
 # (``scan.answers``) takes censuses only, and the model (with the ``dataclasses`` module) is a quarter of it.
@@ -172,6 +172,37 @@ class Scanner:
         self._confined = True
         for provider in self._witnesses:
             self.ctx.confine_to(provider.confinement_roots(self.ctx))
+        self._warn_missing_entries()
+
+    def _warn_missing_entries(self) -> None:
+        """A warning for each entry of a setting (``CODEX_HOME=/a,/b``) none of whose roots
+        exists, while another's can be read (with none readable, the run fails:
+        ``unreadable_explicit_roots``): a mistyped entry is said, so ``--strict`` fails on
+        it.  One that is there but cannot be listed, or is not a directory, is said by
+        discovery when it looks (``cannot list directory``)."""
+        from agentscan.toolkit.roots import PLATFORM_VARIABLES
+
+        for provider in self.providers:
+            if not any(self.ctx.env_value(name) for name in provider.env_vars if name not in PLATFORM_VARIABLES):
+                continue  # only its own variables name roots explicitly: a run with none resolves nothing
+            explicit = [root for root in provider.roots(self.ctx) if root.explicit]
+            if len(explicit) < 2:
+                continue
+            problems = [root_problem(root.path, root.kind) for root in explicit]
+            if None not in problems:
+                continue
+            entries: dict[tuple[str, Path], list[tuple[Root, bool]]] = {}
+            for root, problem in zip(explicit, problems):
+                entries.setdefault((root.source, root.entry or root.path), []).append((root, problem == MISSING))
+            for (source, entry), found in entries.items():
+                if not all(missing for _, missing in found):
+                    continue  # one read, or one there that discovery says it cannot read
+                roots = [root for root, _ in found]
+                if any(root.path == entry for root in roots) or root_problem(entry) == MISSING:
+                    self.ctx.warn(entry, f"{MISSING} (named by {source}); skipped")
+                else:
+                    names = " or ".join(dict.fromkeys(root.path.name for root in roots))
+                    self.ctx.warn(entry, f"no {names} in it (named by {source}); skipped")
 
     def take_censuses(self, providers: Sequence[Provider]) -> None:
         """Take the censuses of ``providers`` not taken yet, side by side when that pays
@@ -250,7 +281,7 @@ class Scanner:
         unread: dict[str, list[Root]] = {}
         for provider in self.providers:
             explicit = [root for root in provider.roots(self.ctx) if root.explicit]
-            if explicit and not any(root_readable(root.path) for root in explicit):
+            if explicit and not any(root_readable(root.path, root.kind) for root in explicit):
                 unread[provider.name] = explicit
         return unread
 

@@ -65,16 +65,20 @@ def is_file(entry: os.DirEntry[str]) -> bool:
 
 
 def special_kind(entry: os.DirEntry[str]) -> str | None:
-    """What a directory entry is when it is neither a regular file nor a directory
-    ("a FIFO", "a socket", "a device"), following symlinks; else ``None``.
+    """What a directory entry is when it is not a regular file ("a directory", "a FIFO",
+    "a socket", "a device"), following symlinks; else ``None``.
 
-    Discovery uses it to warn about a session file that cannot be read as one.
+    Discovery uses it to warn about a session file that cannot be read as one: an entry
+    named as a transcript (``<id>.jsonl``, ``session-….json``, ``rollout-….jsonl``) that
+    is a directory is skipped too, and said.  Asked only of such an entry that
+    ``DirEntry.is_file()`` (free after ``scandir``) said is no file: no ``stat`` on the
+    way of the files that are.
     """
     try:
         mode = entry.stat().st_mode
     except OSError:
         return None
-    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else describe_mode(mode)
+    return None if stat.S_ISREG(mode) else describe_mode(mode)
 
 
 def warn_special(entry: os.DirEntry[str], ctx: ScanContext) -> None:

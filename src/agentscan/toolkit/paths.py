@@ -13,6 +13,7 @@ take the public way.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 _FAST = hasattr(Path, "_make_child_relpath")
@@ -44,12 +45,43 @@ def is_within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def root_readable(path: Path) -> bool:
-    """Whether a provider root can be read: a directory listed, or a file (a state DB) readable."""
+#: what ``root_problem`` says of a root that is not there (the errors that name such a root
+#: say nothing more: "no readable root among …" is what a mistyped setting gives)
+MISSING = "no such file or directory"
+
+
+def root_problem(path: Path, kind: str = "") -> str | None:
+    """Why a provider root of ``kind`` cannot be read; ``None``: it can.
+
+    A ``sessions`` root must be a directory that can be listed, a ``database`` root a
+    regular file that can be read; any other (an ``index``: Cursor's ``chats/``, Gemini's
+    ``projects.json``) either.  The wrong kind of path says what it is and what was
+    expected ("a file, not a directory"): a setting pointed one level off (``CURSOR_STATE_DB``
+    at ``globalStorage``) must fail as a missing one does, not read as an empty root.
+    One ``stat`` and, for a directory, one listing opened (not read through).
+    """
     try:
-        if path.is_dir():
-            os.listdir(path)
-            return True
-        return path.is_file() and os.access(path, os.R_OK)
-    except OSError:
-        return False
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it, no such path
+        return MISSING
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):
+        if kind == "database":
+            return "a directory, not a file"
+        try:
+            with os.scandir(path) as entries:
+                next(entries, None)
+        except OSError as exc:
+            return f"cannot be listed: {exc.strerror or exc}"
+        return None
+    if kind == "sessions":
+        return "a file, not a directory" if stat.S_ISREG(mode) else "not a directory"
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    return None if os.access(path, os.R_OK) else "cannot be read: permission denied"
+
+
+def root_readable(path: Path, kind: str = "") -> bool:
+    """Whether a provider root of ``kind`` can be read (``root_problem``)."""
+    return root_problem(path, kind) is None

@@ -27,6 +27,9 @@ class Root(NamedTuple):
     kind: str = "sessions"  # sessions | database | index
     explicit: bool = False  # named by an env var: unreadable means an error
     note: str | None = None
+    #: the path the setting's entry named (``CODEX_HOME=/x``: ``/x`` for ``/x/sessions``), when
+    #: ``explicit``: a comma-separated list's entry none of whose roots exists is warned of by it
+    entry: Path | None = None
 
     def describe(self) -> str:
         return f"{self.path} ({self.kind}, from {self.source})"
@@ -35,7 +38,14 @@ class Root(NamedTuple):
 def unreadable_message(provider: str, roots: list[Root]) -> str:
     """The error of a provider whose explicitly named roots are all unreadable, with what to do:
     a mistyped variable (``CLAUDE_CONFIG_DIR=/nonexistent``) is fixed or unset."""
-    places = ", ".join(f"{root.path} ({root.source})" for root in roots)
+    from agentscan.toolkit.paths import MISSING, root_problem
+
+    def place(root: Root) -> str:
+        # One there but of the wrong kind (a file named as a sessions folder) says what it is.
+        problem = root_problem(root.path, root.kind)
+        return f"{root.path} ({root.source})" if problem in (None, MISSING) else f"{root.path} ({root.source}: {problem})"
+
+    places = ", ".join(place(root) for root in roots)
     variables = sorted({root.source for root in roots if root.source.isupper() and root.source not in home_variables()})
     remedy = f"; fix or unset {' and '.join(variables)}" if variables else ""
     return f"{provider}: no readable root among {places}{remedy}"
@@ -90,6 +100,10 @@ def setting_paths(ctx: ScanContext, name: str, *, listed: bool = True) -> tuple[
         ctx.warn(entry, f"{name} is relative, so it was ignored (only absolute paths are used)")
     shown = ", ".join(repr(entry) for entry in ignored)
     return kept, f"{name} entry {shown} ignored: not an absolute path"
+
+
+#: the platform's variables ``platform_dir`` reads: they move a default, never name a root explicitly
+PLATFORM_VARIABLES = ("XDG_CONFIG_HOME", "APPDATA")
 
 
 def platform_dir(ctx: ScanContext, name: str) -> tuple[Path, str, str | None] | None:

@@ -220,10 +220,11 @@ def _attach_subagent_dir(directory: Path, directory_str: str, native_id: str, ct
         names = {entry.name for entry in entries}
         for entry in entries:
             name = entry.name
-            if is_dir(entry) and not entry.is_symlink():
+            transcript = name.startswith("agent-") and name.endswith(".jsonl")
+            if not transcript and is_dir(entry) and not entry.is_symlink():
                 pending.append((child_path(current, name, entry.path), entry.path))
                 continue
-            if not (name.startswith("agent-") and name.endswith(".jsonl")):
+            if not transcript:
                 continue
             if not is_file(entry):
                 warn_special(entry, ctx)

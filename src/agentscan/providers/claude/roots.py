@@ -33,10 +33,9 @@ def claude_roots(ctx: ScanContext) -> list[Root]:
     configured, note = setting_paths(ctx, "CLAUDE_CONFIG_DIR")
     if configured:
         roots: list[Root] = []
-        for path in configured:
-            if path.name != "projects":
-                path = path / "projects"
-            roots.append(Root("claude", path, "CLAUDE_CONFIG_DIR", explicit=True, note=note))
+        for entry in configured:
+            path = entry if entry.name == "projects" else entry / "projects"
+            roots.append(Root("claude", path, "CLAUDE_CONFIG_DIR", explicit=True, note=note, entry=entry))
         return _unique(roots)
     # Under ``--home DIR``, an XDG_CONFIG_HOME inside the login's own home is read inside DIR
     # (``platform_dir``): a copied home's ``~/.config/claude`` is its, not this machine's.

@@ -91,7 +91,7 @@ def codex_roots(ctx: ScanContext) -> list[Root]:
     """Session trees (active and archived) of every Codex home, then the thread index(es)."""
     homes = _homes(ctx)
     roots = [
-        Root(PROVIDER, home / sub, homes.source, "sessions", homes.explicit, homes.note)
+        Root(PROVIDER, home / sub, homes.source, "sessions", homes.explicit, homes.note, home if homes.explicit else None)
         for home in homes.paths
         for sub in SESSION_DIRS
     ]
@@ -114,7 +114,7 @@ def codex_roots(ctx: ScanContext) -> list[Root]:
             # still is, as any explicitly named root (docs/cli.md, exit codes).
             explicit = explicit and listed is None
         path = found or directory / STATE_DB_PATTERN
-        roots.append(Root(PROVIDER, path, db_setting.source, "database", explicit, note))
+        roots.append(Root(PROVIDER, path, db_setting.source, "database", explicit, note, directory if explicit else None))
     return roots
 
 

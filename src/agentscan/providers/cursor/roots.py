@@ -62,7 +62,8 @@ def _note(ctx: ScanContext, extra: str | None = None) -> str | None:
 
 def transcripts_roots(ctx: ScanContext) -> list[Root]:
     """``projects/`` of every config dir (``config_dirs``)."""
-    return [Root(PROVIDER, base / "projects", source, kind="sessions", explicit=explicit, note=_note(ctx))
+    return [Root(PROVIDER, base / "projects", source, kind="sessions", explicit=explicit, note=_note(ctx),
+                 entry=base if explicit else None)
             for base, source, explicit in config_dirs(ctx)]
 
 
@@ -70,7 +71,8 @@ def chat_roots(ctx: ScanContext) -> list[Root]:
     """``chats/`` and ``acp-sessions/`` of every config dir, in its order (``config_dirs``)."""
     # A ``CURSOR_CONFIG_DIR`` none of whose three roots can be read is an error (a mistyped
     # variable), as any root named explicitly; one with only ``chats/`` is not.
-    return [Root(PROVIDER, base / name, source, kind="index", explicit=explicit, note=_note(ctx, _CHATS_NOTE))
+    return [Root(PROVIDER, base / name, source, kind="index", explicit=explicit, note=_note(ctx, _CHATS_NOTE),
+                 entry=base if explicit else None)
             for base, source, explicit in config_dirs(ctx) for name in ("chats", "acp-sessions")]
 
 
@@ -109,7 +111,7 @@ def state_db_root(ctx: ScanContext, *, platform: str | None = None) -> Root:
     # scan's home, and a relative value is ignored, as for every setting.
     explicit, note = setting_paths(ctx, STATE_DB_ENV, listed=False)
     if explicit:
-        return Root(PROVIDER, explicit[0], STATE_DB_ENV, kind="database", explicit=True)
+        return Root(PROVIDER, explicit[0], STATE_DB_ENV, kind="database", explicit=True, entry=explicit[0])
     native = _native(platform or sys.platform)
     candidates, moved = _user_dir_candidates(ctx)
     if moved:

@@ -37,9 +37,11 @@ def gemini_roots(ctx: ScanContext) -> list[Root]:
     note = "; ".join(filter(None, [base_note, data_note])) or None
     roots: list[Root] = []
     if data_dirs:
-        roots.extend(Root(PROVIDER, entry, "GEMINI_DATA_DIR", explicit=True, note=note) for entry in data_dirs)
+        roots.extend(Root(PROVIDER, entry, "GEMINI_DATA_DIR", explicit=True, note=note, entry=entry) for entry in data_dirs)
     else:
-        roots.append(Root(PROVIDER, base / "tmp", base_source, explicit=base_source == "GEMINI_CLI_HOME", note=note))
+        explicit = base_source == "GEMINI_CLI_HOME"
+        roots.append(Root(PROVIDER, base / "tmp", base_source, explicit=explicit, note=note,
+                          entry=base.parent if explicit else None))
     registries = [(base / "projects.json", base_source)]
     # A named tmp dir usually sits in its own .gemini dir, with its registry beside it.
     registries.extend((root.path.parent / "projects.json", root.source) for root in roots)
