@@ -170,13 +170,22 @@ class DetailCollector:
         self.clips.messages += cut
         return clipped
 
-    def add_prompt(self, text: str, timestamp: datetime | None = None, *, seq: int | None = None) -> None:
+    def add_prompt(self, text: str, timestamp: datetime | None = None, *, seq: int | None = None,
+                   subagent: str | None = None) -> None:
         """``seq``: a place in reading order ``reserve`` gave when the prompt was read, for a
-        prompt added later (Codex's, when its stretch closes)."""
+        prompt added later (Codex's, when its stretch closes).  ``subagent``: the run's it
+        is (``add_subagent_prompt``), else the session's."""
+        if subagent is not None:
+            self.add_subagent_prompt(subagent, text, timestamp, seq=seq)
+            return
         self.prompts.add(Prompt(self._clip(text), timestamp, seq or next(self._seq)))
 
     def add_response(self, text: str, timestamp: datetime | None = None, model: str | None = None,
-                     *, seq: int | None = None) -> None:
+                     *, seq: int | None = None, subagent: str | None = None) -> None:
+        """``subagent``: the run's it is (``add_subagent_response``), else the session's."""
+        if subagent is not None:
+            self.add_subagent_response(subagent, text, timestamp, model, seq=seq)
+            return
         self.responses.add(Response(self._clip(text), timestamp, model, seq or next(self._seq)))
 
     def add_subagent_prompt(self, subagent: str, text: str, timestamp: datetime | None = None, *,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from agentscan.providers.cursor.prompt_text import collapse
+from agentscan.providers.cursor.prompt_text import same_prompt
 from agentscan.providers.cursor.transcript import TaskCall
 
 
@@ -35,16 +35,12 @@ class Delegation:
 
 class ChildMatcher:
     def __init__(self, first_texts: Mapping[str, str]) -> None:
-        self._texts = {child: collapse(text) for child, text in sorted(first_texts.items())}
+        self._texts = dict(sorted(first_texts.items()))
         self._unclaimed = list(self._texts)
 
     def claim(self, task: TaskCall) -> Delegation | None:
-        wanted = collapse(task.task_prompt)
-        if not wanted:
-            return None
         for child in self._unclaimed:
-            text = self._texts[child]
-            if text and (wanted in text or text in wanted):
+            if same_prompt(task.task_prompt, self._texts[child]):
                 self._unclaimed.remove(child)
                 return Delegation(child, task.prompt_number, task.agent_type, task.description)
         return None

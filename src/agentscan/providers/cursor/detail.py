@@ -163,15 +163,9 @@ def stream_events(events: Iterable[Event], collector: DetailCollector, *, subage
     prefix = "m" if subagent is None else f"sub:{subagent}:m"  # (a key apart from the parent's calls)
     for event in events:
         if isinstance(event, UserText):
-            if subagent is None:
-                collector.add_prompt(event.text, event.timestamp)
-            else:
-                collector.add_subagent_prompt(subagent, event.text, event.timestamp)
+            collector.add_prompt(event.text, event.timestamp, subagent=subagent)
         elif isinstance(event, AssistantText):
-            if subagent is None:
-                collector.add_response(event.text)
-            else:
-                collector.add_subagent_response(subagent, event.text)
+            collector.add_response(event.text, subagent=subagent)
         elif isinstance(event, ToolCall):
             count += 1
             summary, paths = tool_summary(event.input)

@@ -19,7 +19,7 @@ import orjson
 from agentscan.toolkit import laxjson
 
 from agentscan.providers.cursor.composer import ASSISTANT_BUBBLE, USER_BUBBLE, ComposerInfo, user_prompt
-from agentscan.providers.cursor.prompt_text import collapse
+from agentscan.providers.cursor.prompt_text import collapse, same_prompt
 from agentscan.providers.cursor.records import as_dict, as_list, as_str, model_name
 from agentscan.providers.cursor.statedb import StateDb
 from agentscan.providers.cursor.transcript import TITLE_CHARS, tool_summary
@@ -50,9 +50,15 @@ def live_bubbles(info: ComposerInfo, db: StateDb) -> Iterator[dict[str, Any]]:
                 yield raw
 
 
+#: How many of a composer's first bubbles are read for its first user text (a title, a
+#: child's task): it is the first bubble, or nearly; one a composer has none in (only
+#: replies, or text kept in ``agentKv`` rows) is not read whole, one exact-key read a bubble.
+FIRST_TEXT_BUBBLES = 20
+
+
 def first_prompt(info: ComposerInfo, db: StateDb) -> str | None:
     """A title for an unnamed composer: its first user text (first few bubbles only)."""
-    for raw in islice(live_bubbles(info, db), 20):
+    for raw in islice(live_bubbles(info, db), FIRST_TEXT_BUBBLES):
         text = user_prompt(raw)
         if text is not None:
             return collapse(text, TITLE_CHARS)
@@ -70,8 +76,7 @@ class Turn(NamedTuple):
     def time_of(self, typed: str) -> datetime | None:
         """The user bubble's time for the transcript prompt ``typed``, only when the two say
         the same (one holds the other): a count that agrees by chance gives no time."""
-        mine, theirs = collapse(self.prompt), collapse(typed)
-        return self.started if mine and theirs and (mine in theirs or theirs in mine) else None
+        return self.started if same_prompt(self.prompt, typed) else None
 
 
 def matched_turns(info: ComposerInfo, db: StateDb, prompts: int) -> tuple[Turn, ...]:
@@ -126,28 +131,32 @@ def tool_event(tool: dict[str, Any], timestamp, subagent: str | None = None) -> 
     )
 
 
-def _timed(info: ComposerInfo, db: StateDb, subagent: str | None) -> Iterator[tuple[float, dict[str, Any], str | None]]:
-    """A composer's live bubbles, each with the time to merge it by (its ``createdAt``, else
-    the last one before it: a bubble with none stays after the one read before it)."""
-    at = float("-inf")
+class _Timed(NamedTuple):
+    at: float  # the time it is merged by
+    raw: dict[str, Any]
+    when: datetime | None  # its own ``createdAt``
+    subagent: str | None
+
+
+def _timed(info: ComposerInfo, db: StateDb, subagent: str | None, start: datetime | None = None) -> Iterator[_Timed]:
+    """A composer's live bubbles, each with the time to merge it by: its ``createdAt``, else
+    the last one before it (a bubble with none stays after the one read before it), else
+    ``start`` (a child's composer's ``createdAt``; the parent's first bubbles, before any)."""
+    at = float("-inf") if start is None else start.timestamp()
     for raw in live_bubbles(info, db):
         when = parse_iso(raw.get("createdAt"))
         at = when.timestamp() if when is not None else at
-        yield at, raw, subagent
+        yield _Timed(at, raw, when, subagent)
 
 
-def _stream_bubble(raw: dict[str, Any], collector: DetailCollector, subagent: str | None) -> None:
-    """One bubble: the session's own, or ``subagent``'s (its prompts and replies under it,
-    its calls marked as its)."""
-    when = parse_iso(raw.get("createdAt"))
+def _stream_bubble(raw: dict[str, Any], when: datetime | None, collector: DetailCollector,
+                   subagent: str | None) -> None:
+    """One bubble (``when``: its ``createdAt``): the session's own, or ``subagent``'s (its
+    prompts and replies under it, its calls marked as its)."""
     if raw.get("type") == USER_BUBBLE:
         prompt = user_prompt(raw)
-        if prompt is None:
-            return
-        if subagent is None:
-            collector.add_prompt(prompt.strip(), when)
-        else:
-            collector.add_subagent_prompt(subagent, prompt.strip(), when)
+        if prompt is not None:
+            collector.add_prompt(prompt.strip(), when, subagent=subagent)
         return
     if raw.get("type") != ASSISTANT_BUBBLE:
         return
@@ -156,10 +165,7 @@ def _stream_bubble(raw: dict[str, Any], collector: DetailCollector, subagent: st
         # This bubble's own model, never the composer's: ``modelConfig`` is the model
         # chosen *now*, and a turn before a switch ran another (``null``: unknown).
         model = model_name(as_dict(raw.get("modelInfo")).get("modelName"))
-        if subagent is None:
-            collector.add_response(text.strip(), when, model)
-        else:
-            collector.add_subagent_response(subagent, text.strip(), when, model)
+        collector.add_response(text.strip(), when, model, subagent=subagent)
     tool = as_dict(raw.get("toolFormerData"))
     if tool:
         collector.add_tool(tool_event(tool, when, subagent))
@@ -169,8 +175,9 @@ def stream_composer(info: ComposerInfo, db: StateDb, collector: DetailCollector,
                     children: Iterable[ComposerInfo] = ()) -> None:
     """A composer's live conversation, ``subagent``'s when it is a delegated run.  ``children``:
     sub-composers shown with it (``subcomposers``), their bubbles merged in by time, so a
-    child's calls stand among the parent's where they ran; one composer at a time is read
-    by exact key, one bubble of each in memory."""
-    streams = [_timed(info, db, subagent), *(_timed(child, db, child.composer_id) for child in children)]
-    for _, raw, run in heapq.merge(*streams, key=itemgetter(0)) if len(streams) > 1 else streams[0]:
-        _stream_bubble(raw, collector, run)
+    child's calls stand among the parent's where they ran (a child's bubble with no time, at
+    its composer's ``createdAt``: each has one, ``SubComposers.take_timed``); one composer
+    at a time is read by exact key, one bubble of each in memory."""
+    streams = [_timed(info, db, subagent), *(_timed(child, db, child.composer_id, child.created) for child in children)]
+    for _, raw, when, run in heapq.merge(*streams, key=itemgetter(0)) if len(streams) > 1 else streams[0]:
+        _stream_bubble(raw, when, collector, run)

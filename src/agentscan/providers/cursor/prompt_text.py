@@ -105,3 +105,11 @@ def collapse(text: str, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
+
+
+def same_prompt(one: str, other: str) -> bool:
+    """Whether two texts are the same prompt: one holds the other, whitespace collapsed (a
+    ``Task`` call's prompt and its child's first text, ``delegation``; a transcript prompt
+    and its user bubble's, ``ide.Turn``).  An empty text is the same as none."""
+    one, other = collapse(one), collapse(other)
+    return bool(one and other) and (one in other or other in one)
