@@ -206,11 +206,12 @@ def _no_destination(environ: Mapping[str, str]) -> str:
     OpenTelemetry endpoint variable set it names the variable and how to use it: agentscan
     makes no network call that the command line does not ask for, so it is never sent to
     unasked (a variable set for another program would ship the sessions there)."""
-    text = "give exactly one of --output FILE or --endpoint URL"
+    from agentscan.otlp.export import OUTPUT_OR_ENDPOINT
+
     variable = next((name for name in ENDPOINT_VARIABLES if environ.get(name, "").strip()), None)
     if variable is None:
-        return text
-    return (f"{text} ({variable} is set, but agentscan sends only where --endpoint says: "
+        return OUTPUT_OR_ENDPOINT
+    return (f"{OUTPUT_OR_ENDPOINT} ({variable} is set, but agentscan sends only where --endpoint says: "
             f'--endpoint "${variable}" sends there; -o - writes to stdout)')
 
 

@@ -20,6 +20,8 @@ from agentscan.detailmodel import SessionDetail
 #: the least a type or a model keeps when the row is cut to fit
 _MIN_TEXT = 8
 _UNIT = "tokens"
+#: how a row's note opens (a subagent recovered from progress records), cut first when narrow
+_NO_TRANSCRIPT = "  (no transcript:"
 
 
 class _Cells(NamedTuple):
@@ -33,7 +35,10 @@ class _Cells(NamedTuple):
 
 
 def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> list[str]:
-    """The heading (``subagents (2)``) and a line each subagent (``subagent_rows``)."""
+    """The heading (``subagents (2)``) and a line each subagent: id (as ``names`` shortens
+    it: ``show_text.subagent_names``), type, the model it ran (a column only when some
+    subagent's is known: often another than the session's, as Claude's ``Explore`` on
+    Haiku), tokens."""
     heading = f"subagents ({len(detail.subagents)})"
     cells = _cells(detail, term, names)
     rows = _rows(cells, unit=True)
@@ -47,13 +52,6 @@ def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str])
     return [heading, *_fit_notes(rows, term)]
 
 
-def subagent_rows(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> list[str]:
-    """One line each: id (as ``names`` shortens it: ``show_text.subagent_names``), type, the
-    model it ran (a column only when some subagent's is known: often another than the
-    session's, as Claude's ``Explore`` on Haiku), tokens."""
-    return subagent_lines(detail, term, names)[1:]
-
-
 def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cells:
     subs = detail.subagents
     ids = [clean_path(names.get(sub.id, sub.id)) for sub in subs]
@@ -65,7 +63,7 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
     counts = [("" if not sub.tokens else f"{sub.tokens.total:,}" if term.tty else str(sub.tokens.total))
               for sub in subs]
     # Progress records hold no copy of a subagent's final reply: a count short of it.
-    notes = [f"  (no transcript: from {sub.recovered_from} records, final reply not in them)"
+    notes = [f"{_NO_TRANSCRIPT} from {sub.recovered_from} records, final reply not in them)"
              if sub.recovered_from else "" for sub in subs]
     # A column of dashes is a column nobody can name: the type only when some run has one.
     type_width = max(map(width_of, types)) if any(sub.agent_type for sub in subs) else 0
@@ -110,16 +108,16 @@ def _fit_notes(rows: list[str], term: Terminal) -> list[str]:
     """On a terminal a row's note is cut to the width; the id and the figure before it never are."""
     if not term.tty:
         return rows
-    return [row if width_of(row) <= term.width or "  (no transcript:" not in row
+    return [row if width_of(row) <= term.width or _NO_TRANSCRIPT not in row
             else _cut_note(row, term.width) for row in rows]
 
 
 def _cut_note(row: str, width: int) -> str:
-    core, _, note = row.partition("  (no transcript:")
+    core, _, note = row.partition(_NO_TRANSCRIPT)
     room = width - width_of(core)
     if room < len("  (no…"):
         return core
-    return core + cut("  (no transcript:" + note, room)
+    return core + cut(_NO_TRANSCRIPT + note, room)
 
 
 def _pad(text: str, width: int) -> str:
@@ -127,4 +125,4 @@ def _pad(text: str, width: int) -> str:
     return text + " " * (width - width_of(text))
 
 
-__all__ = ["subagent_lines", "subagent_rows"]
+__all__ = ["subagent_lines"]

@@ -124,16 +124,13 @@ def _fitted(template: str, session_id: str, layout: Layout | None) -> str:
 
 
 def short_session_id(session_id: str) -> str:
-    """``claude:7f3c9a12`` for ``claude:7f3c9a12-4b8e-…``: a native id longer than ``LONG_ID``
-    (a UUID) by its first ``SHORT_ID`` characters, more until the prefix ends in no separator,
-    as ``list`` shows an id (``scan.short_ids``); a short one whole."""
+    """``claude:7f3c9a12`` for ``claude:7f3c9a12-4b8e-…``: ``list``'s short id by its one rule
+    (``scan.short_ids.unique_prefixes``: 8 characters or more, never ending in a separator,
+    an id that short whole), of this one session: not made longer where another shares it."""
+    from agentscan.scan.short_ids import unique_prefixes  # only on a terminal too narrow
+
     provider, colon, native = session_id.rpartition(":")
-    if len(native) <= LONG_ID:
-        return session_id
-    length = SHORT_ID
-    while length < len(native) and native[length - 1] in "-_.":
-        length += 1
-    return f"{provider}{colon}{native[:length]}"
+    return f"{provider}{colon}{unique_prefixes([native])[native]}"
 
 
 def chosen_turns(count: int | None, last: int | None, turn: int | None) -> range:

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 #: ``--output -``: the JSON Lines go to stdout (as ``export -o -``)
 STDOUT = Path("-")
+#: the usage error of neither or both destinations (the CLI adds its aside to it)
+OUTPUT_OR_ENDPOINT = "give exactly one of --output FILE or --endpoint URL"
 
 
 @dataclass
@@ -97,7 +99,7 @@ def run(
     from agentscan.errors import UsageProblem
 
     if (output is None) == (endpoint is None):
-        raise UsageProblem("give exactly one of --output FILE or --endpoint URL")
+        raise UsageProblem(OUTPUT_OR_ENDPOINT)
     if endpoint is not None:
         from agentscan.otlp.endpoint import check_headers, traces_url
         from agentscan.otlp.sender import choose_protocol

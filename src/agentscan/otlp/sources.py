@@ -160,33 +160,39 @@ def _select(scanner: Scanner, selection: Selection, stored: list[StoredSession],
     from agentscan.errors import SessionNotFound
 
     if selection.ids:
+        from agentscan.scan.showscope import scoped
+
         wanted = set(selection.providers)
         refs: list[SessionRef] = []
         hooks: list[StoredSession] = []
-        for query in selection.ids:
-            try:
-                ref = scanner.resolve(query)
-            except SessionNotFound as missing:
-                from agentscan.hooks import storedids
-
-                if not stored:
-                    raise
+        # Only the warnings of finding them that may concern the sessions (as `show ID`).
+        with scoped(scanner) as found_refs:
+            for query in selection.ids:
                 try:
-                    found = storedids.resolve(query, stored)
-                except SessionNotFound:
-                    # Neither a transcript nor a hook session: say so as `show` does. The store's
-                    # own message ("see `agentscan hooks install`") would point at hooks that are
-                    # installed already, for an id that is most likely a typo.
-                    raise missing from None
-                if wanted and found.agent not in wanted:
-                    _leave_out(left_out, found.id, found.agent)
-                else:
-                    hooks.append(found)
-                continue
-            if wanted and ref.provider not in wanted:
-                _leave_out(left_out, ref.id, ref.provider)  # (an id still has to match: a typo is an error)
-            elif ref.id not in {r.id for r in refs}:
-                refs.append(ref)
+                    ref = scanner.resolve(query)
+                except SessionNotFound as missing:
+                    from agentscan.hooks import storedids
+
+                    if not stored:
+                        raise
+                    try:
+                        found = storedids.resolve(query, stored)
+                    except SessionNotFound:
+                        # Neither a transcript nor a hook session: say so as `show` does. The store's
+                        # own message ("see `agentscan hooks install`") would point at hooks that are
+                        # installed already, for an id that is most likely a typo.
+                        raise missing from None
+                    found_refs.append(None)  # no transcript found: it may be where nothing could be read
+                    if wanted and found.agent not in wanted:
+                        _leave_out(left_out, found.id, found.agent)
+                    else:
+                        hooks.append(found)
+                    continue
+                found_refs.append(ref)
+                if wanted and ref.provider not in wanted:
+                    _leave_out(left_out, ref.id, ref.provider)  # (an id still has to match: a typo is an error)
+                elif ref.id not in {r.id for r in refs}:
+                    refs.append(ref)
         return refs, hooks
     from agentscan.scan.listing import ListFilter
 

@@ -1,5 +1,5 @@
-"""The sessions ids name (``show ID``, ``tokens ID``), with only the warnings of finding them
-that may concern those sessions.
+"""The sessions ids name (``show ID``, ``tokens ID``, ``otlp ID``), with only the warnings
+of finding them that may concern those sessions.
 
 An id that the index does not answer whole (a prefix, a bare native id) is looked for in
 every provider's sessions (``scan.resolve``), and discovering them warns of what could not
@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from agentscan.context import say
 
@@ -33,30 +35,50 @@ if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.scan.scanner import Scanner
 
-#: an id as providers write them in file names (a UUID: Claude's, Codex's, Cursor's sessions)
-_NAMED_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-
 Asked = tuple[str, "SessionRef", "str | None"]
+
+
+@lru_cache(maxsize=1)
+def _named_id() -> re.Pattern[str]:
+    """An id as providers write them in file names (a UUID: Claude's, Codex's, Cursor's
+    sessions); compiled when first needed (``tokens`` with no id never needs it)."""
+    return re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 
 
 def find_all(scanner: Scanner, queries: Sequence[str]) -> tuple[Asked, ...]:
     """Each of ``queries`` with its session and the run it names (``Scanner.find``); of the
     warnings raised meanwhile, those that may concern one of the sessions are said."""
+    with scoped(scanner) as found_refs:
+        found = tuple((query, *scanner.find(query)) for query in queries)
+        found_refs.extend(ref for _, ref, _ in found)
+    return found
+
+
+@contextmanager
+def scoped(scanner: Scanner) -> Iterator[list[SessionRef | None]]:
+    """Hold back the warnings raised inside; at its end, say those that may concern one of
+    the sessions the caller put in the list yielded.  ``None`` in it: a session whose files
+    are not known (``otlp``'s hook session), so every warning is said; and so they are when
+    the block raises (no such session, an ambiguous prefix: it may be where nothing could be
+    read)."""
     ctx = scanner.ctx
+    refs: list[SessionRef | None] = []
     held_back: list[Said] = []
     try:
         with ctx.held_warnings() as held:
             try:
-                found = tuple((query, *scanner.find(query)) for query in queries)
+                yield refs
             finally:
                 held_back = list(held.said)
-            kept = concerning(scanner, held_back, [ref for _, ref, _ in found])
+            if None in refs:
+                kept = list(held_back)
+            else:
+                kept = concerning(scanner, held_back, [ref for ref in refs if ref is not None])
             kept += held.said[len(held_back):]  # what telling them apart said (a root's setting)
     except BaseException:
         say(ctx, held_back)  # not found, or ambiguous: every place that could not be read may hold it
         raise
     say(ctx, kept)
-    return found
 
 
 def concerning(scanner: Scanner, warnings: Sequence[Said], refs: Sequence[SessionRef]) -> list[Said]:
@@ -88,5 +110,5 @@ def may_concern(warning: Said, *, asked: set[str], own_files: set[str], own_ids:
         return True  # no provider's: a setting, the index, anything else
     if not whose & asked:
         return False  # another provider's file alone
-    named = {found.casefold() for found in _NAMED_ID.findall(os.path.basename(path))}
+    named = {found.casefold() for found in _named_id().findall(os.path.basename(path))}
     return passing or not named or bool(named & own_ids)

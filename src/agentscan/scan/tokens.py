@@ -38,7 +38,6 @@ from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.timeutil import local_date
 from agentscan.scan.rowmemo import KeptRow, SessionRows
-from agentscan.scan.showscope import find_all
 from agentscan.scan import tokenagents, tokencwd
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
@@ -72,7 +71,11 @@ def token_report(
     ids, providers = names(ids), names(providers)
     # Each id with its session and the run it names; only the warnings of finding them that
     # may concern them (``scan.showscope``: another provider's unreadable file is not theirs).
-    asked = find_all(scanner, ids) if ids else ()
+    asked: tuple[tuple[str, SessionRef, str | None], ...] = ()
+    if ids:
+        from agentscan.scan.showscope import find_all  # not for a run with no id (its import)
+
+        asked = find_all(scanner, ids)
     refs = [ref for _, ref, _ in asked] if ids else scanner.refs(providers)
     by_provider = tuple(ref for ref in refs if ref.provider not in providers) if providers and ids else ()
     if by_provider:
