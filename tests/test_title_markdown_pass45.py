@@ -1,6 +1,6 @@
 """A title written in Markdown (``## Task: **read** the files``) is shown without its
-heading marks and bold stars in the tables and on ``show``'s card; ``--json`` and
-``--grep`` keep it as recorded."""
+heading marks and bold stars in the tables and on ``show``'s card; ``--json`` keeps it
+as recorded, and ``--grep`` finds either form."""
 
 from __future__ import annotations
 

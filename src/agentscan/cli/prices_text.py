@@ -154,7 +154,9 @@ def print_prices(looked_up: list[dict[str, Any]]) -> None:
     if not term.tty:
         # A line a row, every cell filled, for ``awk`` and ``sort``: a tier repeats its
         # model, the context size it starts above in a column of its own (``0``: the
-        # model's own prices), and the providers are one word (``claude,codex``).
+        # model's own prices), and the providers are one word (``claude,codex``).  PRICED
+        # AS is a name, but for the two answers said in words (``no price``, ``… (fast
+        # mode)``): split on two spaces or more (``awk -F '  +'``), as every table's cells.
         columns = columns[:-len(_PRICES)] + (ABOVE, *_PRICES)
         print_table(columns, [
             Row([*([",".join(found["recorded_by"])] if recorded else []), query, answer, str(above), *prices])
