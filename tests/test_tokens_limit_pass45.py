@@ -59,17 +59,21 @@ def _table(text: str) -> tuple[list[list[str]], list[str] | None, list[str]]:
     lines = [line for line in text.splitlines() if line and not line.startswith(("(+", " "))]
     assert lines[0].startswith("SESSION") and lines[-1].startswith("TOTAL")
     rows = [CELLS.split(line.strip()) for line in lines[1:-1]]
-    summary = [row for row in rows if row[0].startswith("+")]
+    summary = [row for row in rows if _summing(row)]
     assert len(summary) <= 1 and (not summary or summary[0] is rows[-1])  # last, under the sessions
-    return ([row for row in rows if not row[0].startswith("+")], summary[0] if summary else None,
-            CELLS.split(lines[-1].strip()))
+    return [row for row in rows if not _summing(row)], summary[0] if summary else None, CELLS.split(lines[-1].strip())
+
+
+def _summing(cells: list[str]) -> bool:
+    """Whether a line is the one summing the others: ``+5 more`` on a terminal, ``others`` in a pipe."""
+    return cells[0].startswith("+") or cells[0] == "others"
 
 
 def _figures(cells: list[str]) -> tuple[list[int], str]:
-    """A line's numbers (INPUT to TOTAL) and its COST cell."""
-    numbers = [int(cell.replace(",", "")) for cell in cells if NUMBER.match(cell)]
-    cost = next(cell for cell in cells if cell.startswith(("$", "≥")) or cell == "-")
-    return numbers, cost
+    """A line's numbers (INPUT to TOTAL) and its COST cell, the one after them (a pipe's
+    summing line has ``-`` for its DATE and CWD)."""
+    at = [index for index, cell in enumerate(cells) if NUMBER.match(cell)]
+    return [int(cells[index].replace(",", "")) for index in at], cells[at[-1] + 1]
 
 
 def _dollars(cost: str) -> Decimal:
@@ -119,7 +123,7 @@ def test_a_pipe_gets_every_row_unless_limited(isolated_home: Path) -> None:
     rows, summary, _ = _table(_tokens()[0])
     assert len(rows) == SESSIONS and summary is None
     limited, summary, total = _table(_tokens("--limit", "5")[0])
-    assert len(limited) == 5 and summary is not None and summary[0] == "+25 more"
+    assert len(limited) == 5 and summary is not None and summary[:3] == ["others", "-", "-"]
     numbers, cost = _figures(summary)
     every = [_figures(row) for row in rows]
     assert numbers == [sum(column) for column in zip(*(figures for figures, _ in every[5:]))]
@@ -236,13 +240,17 @@ def test_the_help_and_docs_name_the_options(isolated_home: Path) -> None:
     result = runner.invoke(app, ["tokens", "--help"])
     assert "--limit" in result.stdout and "--all" in result.stdout
     docs = (Path(__file__).parents[1] / "docs" / "cli.md").read_text()
-    assert "tokens --limit" in docs or "`--limit N`" in docs
+    # tokens' own rows of its options table (list's `--limit N` row was there before).
+    tokens_options = docs[docs.index("agentscan tokens [ID]..."):]
+    tokens_options = tokens_options[:tokens_options.index("\n\n", tokens_options.index("| option |"))]
+    assert "| `--limit N`, `-n N` | by session:" in tokens_options and "| `--all`, `-a` | by session" in tokens_options
 
 
 def test_a_table_that_grows_past_25_sessions_is_cut_not_patched_from_its_whole_basis(
         isolated_home: Path, tty: Callable[..., None], table_ways: list[str]) -> None:
-    """A table of no more sessions than it shows is never cut: patched as a whole one is,
-    until a session more makes it one to cut."""
+    """A table of no more sessions than it shows, or one more (one row takes the room of a
+    line summing one), is never cut: patched as a whole one is, until a session more makes it
+    one to cut."""
     paths = _home(isolated_home, 25)
     tty(160)
     whole = _tokens()
@@ -252,10 +260,15 @@ def test_a_table_that_grows_past_25_sessions_is_cut_not_patched_from_its_whole_b
                                                    request_id="rl", usage=claude_usage(5, 1))) + b"\n")
     patched = _tokens()
     assert table_ways == ["whole", "patched"] and patched == _tokens("--no-cache")
-    _session(isolated_home, 25)  # the 26th
+    _session(isolated_home, 25)  # the 26th: shown, not summed alone, and patched
+    asked = len(table_ways)
+    grown = _tokens()
+    assert table_ways[asked:] == ["patched"] and grown == _tokens("--no-cache") and "summed" not in grown[0] + grown[1]
+    assert len(_table(grown[0])[0]) == 26
+    _session(isolated_home, 26)  # the 27th
     asked = len(table_ways)
     cut = _tokens()
     assert len(table_ways) == asked  # not asked to patch it
-    assert cut == _tokens("--no-cache") and "+1 more" in cut[0]
+    assert cut == _tokens("--no-cache") and "+2 more" in cut[0]
     rows, summary, _ = _table(cut[0])
-    assert len(rows) == 25 and rows[0][0] == f"claude:{_native(25)[:8]}"
+    assert len(rows) == 25 and rows[0][0] == f"claude:{_native(26)[:8]}"

@@ -38,13 +38,7 @@ def run_list(
     from agentscan.errors import UsageProblem
     from agentscan.timeutil import zone
 
-    limit = one_limit(limit)
-    if show_all and limit is not None:
-        raise UsageProblem("give --limit N or --all, not both")
-    # Said here, not by click (``0 is not in the range x>=1``), so that both ways of reading
-    # the command line (``cli.fastpath`` and Typer) say it in the same words.
-    if limit is not None and limit < 1:
-        raise UsageProblem(f"--limit must be a whole number of 1 or more, not {limit}")
+    limit = limit_and_all(limit, show_all)
     if pid is not None and pid < 1:
         raise UsageProblem(f"--pid must be a process id of 1 or more, not {pid}")
     reject_blank(tz=tz)
@@ -151,8 +145,7 @@ def run_tokens(
     from agentscan.cli.tokens_answer import print_tokens
     from agentscan.timeutil import zone
 
-    limit = one_limit(limit)
-    shaped_by_session(limit, show_all, as_json)
+    limit = limit_and_all(limit, show_all, json_refused=as_json)
     reject_blank(since=since, until=until, tz=tz, cwd=cwd)
     provider = provider_names(provider)
     # As ``list --cwd``: relative to here, ``~`` the user's home (the answer is kept under it).
@@ -179,7 +172,7 @@ def run_tokens(
 
 
 def one_limit(limit: int | List[int] | None) -> int | None:
-    """``list``'s ``--limit``, given once; none: ``None`` (the default page).  Given twice
+    """``list``'s and ``tokens``' ``--limit``, given once; none: ``None`` (the default).  Given twice
     with different numbers it is a usage error, as ``tokens --by`` is (``one_grouping``):
     ``list -n 5 $ARGS`` where ``$ARGS`` holds ``-n 7`` silently took 7 (click's way)."""
     if limit is None or isinstance(limit, int):
@@ -193,17 +186,24 @@ def one_limit(limit: int | List[int] | None) -> int | None:
     return numbers[0] if numbers else None
 
 
-def shaped_by_session(limit: Optional[int], show_all: bool, as_json: bool) -> None:
-    """``tokens``' ``--limit N`` and ``--all`` as ``list``'s are checked (``run_list``): one or
-    the other, N of 1 or more; and not ``--limit`` with ``--json``, which lists every row."""
+def limit_and_all(limit: int | List[int] | None, show_all: bool, *, json_refused: bool = False) -> int | None:
+    """``--limit N`` and ``--all`` as ``list`` and ``tokens`` both check them: ``--limit`` given
+    once (``one_limit``), one or the other, N of 1 or more; ``json_refused``: ``--json`` was
+    given to ``tokens``, whose ``--limit`` shapes its table and whose JSON lists every row
+    (``--all`` with it is taken: it asks for every row, which it lists).  The limit given, if
+    one was."""
     from agentscan.errors import UsageProblem
 
+    limit = one_limit(limit)
     if show_all and limit is not None:
         raise UsageProblem("give --limit N or --all, not both")
+    # Said here, not by click (``0 is not in the range x>=1``), so that both ways of reading
+    # the command line (``cli.fastpath`` and Typer) say it in the same words.
     if limit is not None and limit < 1:
         raise UsageProblem(f"--limit must be a whole number of 1 or more, not {limit}")
-    if limit is not None and as_json:
+    if limit is not None and json_refused:
         raise UsageProblem(f"--limit shapes the table; --json lists every row: jq '.rows[:{limit}]' keeps the first {limit}")
+    return limit
 
 
 def one_grouping(by: str | List[str] | None) -> GroupBy:

@@ -98,8 +98,11 @@ def print_tokens(scanner: Scanner, *, ids: Sequence[str] = (), providers: list[s
         if patchable and "shown" in question:
             # Nor when the table may be cut (``--limit``, a terminal's 25): a basis is of every
             # row, and a cut table is made again from the kept sums.  One of no more sessions
-            # than it shows never is: its basis and a table patched from it are whole ones.
-            patchable = len(scanner.refs(providers)) <= question["shown"]
+            # than it shows, or one more (``tokenreport.first_rows`` sums two or more), never
+            # is: its basis and a table patched from it are whole ones.
+            from agentscan.scan.tokenreport import FEWEST_SUMMED
+
+            patchable = len(scanner.refs(providers)) < question["shown"] + FEWEST_SUMMED
         if patchable and as_json:
             from agentscan.scan import answerpatch
 

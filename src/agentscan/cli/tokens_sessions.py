@@ -2,7 +2,8 @@
 TITLE cells (``session_facts``), the order of its rows, newest first (``sort_key``), and
 whether it recorded nothing at all, to be named under the table instead of a row of dashes
 (``recorded_nothing``).  A whole table (``tokens_text``) and a patched one
-(``tablepatch``, ``tablebasis``) tell them alike."""
+(``tablepatch``, ``tablebasis``) tell them alike.  And a cut table's line of the sessions it
+sums, as worded (``cut_sessions``: the library sums them, ``scan.tokenreport.first_rows``)."""
 
 from __future__ import annotations
 
@@ -77,9 +78,9 @@ def date_in(value: datetime | None, zone: tzinfo | None) -> str:
 class Cut(NamedTuple):
     """A table by session cut to its first ``shown`` sessions' rows (``--limit N``; on a
     terminal 25, unless ``--all``), the ``summed`` others in one line (``row``: their sums,
-    as a row's are shown, parts apart not); ``dates``: the DATEs of the newest and the
-    oldest of every session with a row, and ``-`` when one has none, for the note under it
-    (``tokens_notes.fewer_sessions``)."""
+    as a row's are shown, parts apart not: ``scan.tokenreport.first_rows``); ``dates``: the
+    DATEs of the newest and the oldest of every session with a row, and ``-`` when one has
+    none, for the note under it (``tokens_notes.fewer_sessions``)."""
 
     row: TokenRow
     shown: int
@@ -87,48 +88,33 @@ class Cut(NamedTuple):
     dates: Sequence[str]
 
 
-def has_line(token_row: TokenRow) -> bool:
-    """Whether a session has a row in the table by session: it spent tokens (one of 0, or
-    that recorded no usage, is named in a line under it: ``tokens_text.row_lines``)."""
-    return token_row.tokens is not None and token_row.tokens.total != 0
+#: a pipe's key for the line of the others' sums: one word, as ``awk`` reads a line's fields
+#: (``+6 more`` was two, and moved INPUT to CACHE READ's field), skipped by name as TOTAL is
+PIPED_KEY = "others"
 
 
 def cut_sessions(report: TokenReport, shown: int, sessions: Mapping[str, TableSession], term: Terminal,
                  zone: tzinfo | None = None) -> tuple[TokenReport, Cut | None]:
     """``report`` (by session, in the table's order) with the rows of its first ``shown``
-    sessions that have one (``has_line``), and the others' sums (``None``: no more than
-    ``shown`` have one); the folded rows stay, named under the table as ever.  ``sessions``:
-    each session's row or facts (their dates); ``term``: the summary's count grouped as the
-    table's numbers are (``1,475`` on a terminal)."""
-    lined = [row for row in report.rows if has_line(row)]
-    if len(lined) <= shown:
+    sessions that have one, and the others' sums (``None``: none summed: no more than
+    ``shown`` have a row, or one more, whose row takes the line a sum would); the folded rows
+    stay, named under the table as ever (``scan.tokenreport.first_rows``).  ``sessions``:
+    each session's row or facts (their dates); ``term``: the line's key, ``+1,475 more`` on a
+    terminal (grouped as the table's numbers are), ``others`` in a pipe (``PIPED_KEY``)."""
+    from agentscan.scan.tokenreport import first_rows, spent
+
+    cut = first_rows(report.rows, shown)
+    if cut.rest is None:
         return report, None
     from dataclasses import replace
 
-    rest = lined[shown:]
-    gone = {row.key for row in rest}
-    summary = summed(rest, f"+{render.full_numbers(term)(len(rest))} more")
-    ends = [sessions.get(row.key) for row in lined]
+    key = f"+{render.full_numbers(term)(len(cut.summed))} more" if term.tty else PIPED_KEY
+    ends = [sessions.get(row.key) for row in (*(row for row in cut.rows if spent(row)), *cut.summed)]
     dated = [session for session in ends if session is not None and session.updated_at is not None]
     dates = [date_in(session.updated_at, zone) for session in (max(dated, key=sort_key), min(dated, key=sort_key))
              ] if dated else []
     dates += ["-"] if len(dated) < len(ends) else []
-    return replace(report, rows=tuple(row for row in report.rows if row.key not in gone)), \
-        Cut(summary, shown, len(rest), dates)
-
-
-def summed(rows: Sequence[TokenRow], key: str) -> TokenRow:
-    """One row of ``rows``' sums, keyed ``key``: their tokens, and their cost as a group of all
-    their calls has one (``pricing.spend.combined``: unknown when one of theirs is, then its
-    lower bound, the sum of what is priced); their parts are not kept apart."""
-    from agentscan.model import sum_usage
-    from agentscan.pricing.spend import Priced, combined
-    from agentscan.scan.tokenreport import TokenRow
-
-    whole = combined(Priced(row.cost, row.cost if row.cost is not None else row.cost_priced, row.unpriced_models,
-                            True) for row in rows)
-    return TokenRow(key, sum_usage(row.tokens for row in rows), None, cost=whole.cost, cost_priced=whole.priced,
-                    unpriced_models=whole.unpriced)
+    return replace(report, rows=cut.rows), Cut(replace(cut.rest, key=key), shown, len(cut.summed), dates)
 
 
 def summary_title(sort: SortKey) -> str:

@@ -112,7 +112,9 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     sessions = [rows_of(row.key) if by_session else None for row in report.rows]
     facts = [session_facts(session, term, zone) if by_session else [] for session in sessions]
     if cut is not None:
-        facts[-1] = ["", "", summary_title(sort)]  # what it is, where a session's title goes
+        # What it is, where a session's title goes; no DATE or CWD: blank on a terminal, and
+        # ``-`` in a pipe, as a session's unknown one is, so that ``awk`` finds INPUT in its field.
+        facts[-1] = [*(["", ""] if term.tty else ["-", "-"]), summary_title(sort)]
     # A day's, month's or provider's key is agentscan's own text; the others as shown (a week's dated).
     own_keys = report.by not in ("session", "model", "cwd", "agent", "week")
 

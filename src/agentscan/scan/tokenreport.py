@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from agentscan.model import SessionRef, TokenUsage, usage_json, usd
 from agentscan.scan.groupby import GroupBy
@@ -142,3 +142,54 @@ class TokenReport:
             "unpriced_models": list(self.unpriced_models),
             "prices": self.prices,
         }
+
+
+#: the fewest rows ``first_rows`` sums in one: one row alone is its own sum, and its line
+#: takes the room a line of the others' sums would
+FEWEST_SUMMED = 2
+
+
+class FirstRows(NamedTuple):
+    """A report's rows cut to their first ones (``first_rows``): ``rows``, those kept, in their
+    order; ``rest``, one row summing the others (``None``: none are summed); ``summed``, the
+    rows it sums, in their order."""
+
+    rows: tuple[TokenRow, ...]
+    rest: TokenRow | None
+    summed: tuple[TokenRow, ...]
+
+
+def spent(row: TokenRow) -> bool:
+    """Whether ``row`` spent tokens: it recorded usage, and not of 0 tokens (a row that did not
+    adds nothing to a sum, and ``first_rows`` neither counts it nor sums it)."""
+    return row.tokens is not None and row.tokens.total != 0
+
+
+def first_rows(rows: Sequence[TokenRow], shown: int, key: str = "others") -> FirstRows:
+    """``rows`` (a report's, in the order they are to be read) cut to the first ``shown`` that
+    spent tokens (``spent``), the others summed in one row keyed ``key`` (``summed_row``), as
+    ``agentscan tokens`` shows the newest 25 sessions and one line for the rest.  Rows that
+    spent nothing are kept where they are, counted in no ``shown``.  Nothing is summed unless
+    ``FEWEST_SUMMED`` rows or more would be: one left over is kept as it is.  The kept rows and
+    the sum add up to what ``rows`` add up to (a report's total is still every row's)."""
+    lined = [row for row in rows if spent(row)]
+    if len(lined) < shown + FEWEST_SUMMED:
+        return FirstRows(tuple(rows), None, ())
+    rest = tuple(lined[shown:])
+    gone = {row.key for row in rest}
+    return FirstRows(tuple(row for row in rows if row.key not in gone), summed_row(rest, key), rest)
+
+
+def summed_row(rows: Iterable[TokenRow], key: str) -> TokenRow:
+    """One row of ``rows``' sums, keyed ``key``: their tokens, and their cost as a group of all
+    their calls has one (``pricing.spend.combined``: unknown when one of theirs is, then its
+    lower bound, the sum of what is priced, and the models without a price); their parts
+    (own, subagents') are not kept apart."""
+    from agentscan.model import sum_usage
+    from agentscan.pricing.spend import Priced, combined
+
+    rows = list(rows)
+    whole = combined(Priced(row.cost, row.cost if row.cost is not None else row.cost_priced, row.unpriced_models,
+                            True) for row in rows)
+    return TokenRow(key, sum_usage(row.tokens for row in rows), None, cost=whole.cost, cost_priced=whole.priced,
+                    unpriced_models=whole.unpriced)
