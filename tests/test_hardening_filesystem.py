@@ -277,7 +277,7 @@ def test_codex_home_pointing_at_a_file(isolated_home: Path) -> None:
     a_file = placed[case("codex", "clean").id]
     result = invoke("list", "--json", env={"CODEX_HOME": str(a_file)})
     assert result.exit_code == 1
-    assert "codex: no readable root" in result.stderr and "(CODEX_HOME)" in result.stderr
+    assert "codex: no readable root" in result.stderr and "(CODEX_HOME: a file, not a directory)" in result.stderr
     rows = {row["id"] for row in orjson.loads(result.stdout)["sessions"]}
     assert rows == {case(p, "clean").id for p in PROVIDERS if p != "codex"}
     doctor = invoke("doctor", "--json", env={"CODEX_HOME": str(a_file)})
@@ -290,7 +290,8 @@ def test_codex_home_pointing_at_a_file(isolated_home: Path) -> None:
 def test_other_provider_homes_pointing_at_a_file(isolated_home: Path, variable: str) -> None:
     placed = controls(isolated_home)
     result = invoke("list", "--json", env={variable: str(placed[case("codex", "clean").id])})
-    assert result.exit_code == 1 and "no readable root" in result.stderr and f"({variable})" in result.stderr
+    assert result.exit_code == 1 and "no readable root" in result.stderr
+    assert f"({variable}: a file, not a directory)" in result.stderr
     assert case("codex", "clean").id in {row["id"] for row in orjson.loads(result.stdout)["sessions"]}
 
 

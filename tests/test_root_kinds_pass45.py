@@ -103,14 +103,15 @@ def test_doctor_says_a_sessions_root_that_is_a_file_is_not_a_directory(isolated_
     tmp = _a_file(home / ".gemini" / "tmp")
     (root, *_) = _doctor_roots("gemini", "--home", str(home))
     assert root["path"] == str(tmp)
-    assert (root["exists"], root["readable"], root["problem"]) == (True, False, "not a directory")
+    assert (root["exists"], root["readable"], root["problem"]) == (True, False, "a file, not a directory")
     text = invoke("--home", str(home), "doctor").stdout
-    assert any(line.split()[:4] == ["sessions", "not", "a", "directory"] for line in text.splitlines()), text
+    assert any(line.split()[:6] == ["sessions", "a", "file,", "not", "a", "directory"]
+               for line in text.splitlines()), text
     folder = tmp_path / "globalStorage"
     folder.mkdir()
     monkeypatch.setenv("CURSOR_STATE_DB", str(folder))
     (database,) = [root for root in _doctor_roots("cursor") if root["kind"] == "database"]
-    assert (database["exists"], database["readable"], database["problem"]) == (True, False, "is a directory")
+    assert (database["exists"], database["readable"], database["problem"]) == (True, False, "a directory, not a file")
 
 
 def _warnings(result) -> list[dict]:  # noqa: ANN001 - click's Result

@@ -22,7 +22,7 @@ from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.scan.cachefile import cache_source, ignored_cache_dir, write_problem
 from agentscan.context import legible
-from agentscan.toolkit.fsutil import open_regular
+from agentscan.toolkit.paths import MISSING, root_problem
 from agentscan.timeutil import from_epoch, to_iso
 from agentscan.settling import shown_message
 
@@ -72,8 +72,9 @@ class ProviderReport:
 
 
 def _check(path: Path, kind: str) -> tuple[bool, bool, str | None]:
-    """(exists, readable, why not) of a root of ``kind``: a ``sessions`` root must be a
-    directory, a ``database`` one a file (``toolkit.paths.root_problem``); an ``index`` either."""
+    """(exists, readable, why not) of a root of ``kind``: ``toolkit.paths.root_problem``'s rule
+    and words (a ``sessions`` root must be a directory, a ``database`` one a file, an ``index``
+    either), with doctor's own: a root looked for by pattern, and one that does not exist."""
     if "*" in path.name and not os.path.lexists(path):
         # A place named by what is looked for there (Codex's ``state_*.sqlite``): no file matched
         # in a folder listed ("none found": no error), or the folder is missing or cannot be
@@ -85,30 +86,12 @@ def _check(path: Path, kind: str) -> tuple[bool, bool, str | None]:
         except OSError as exc:
             return False, False, f"folder cannot be listed: {exc.strerror or exc}"
         return False, False, "none found"
-    try:
-        exists = path.exists()
-    except OSError as exc:
-        return False, False, exc.strerror or str(exc)
-    if not exists:
+    problem = root_problem(path, kind)
+    if problem == MISSING:
         return False, False, "does not exist"
-    if path.is_dir():
-        if kind == "database":
-            return True, False, "is a directory"
-        try:
-            os.listdir(path)
-        except OSError as exc:
-            return True, False, f"cannot list: {exc.strerror or exc}"
-        return True, True, None
-    if kind == "sessions":
-        return True, False, "not a directory"
-    if not path.is_file():
-        return True, False, "not a regular file or directory"
-    try:
-        with open_regular(path) as handle:
-            handle.read(1)
-    except OSError as exc:
-        return True, False, f"cannot read: {exc.strerror or exc}"
-    return True, True, None
+    if problem is not None and problem.startswith("cannot be read") and not os.path.lexists(path):
+        return False, False, problem  # its folder could not be looked into
+    return True, problem is None, problem
 
 
 _NUMBERS = re.compile(r"\d+")

@@ -24,7 +24,6 @@ from agentscan.errors import UsageProblem
 from agentscan.scan.memohint import is_memo_ref
 from agentscan.providers import get_provider, iter_providers
 from agentscan.providers.base import Provider
-from agentscan.toolkit.paths import MISSING, root_problem, root_readable
 
 # What only discovery, rows and listing need is imported there: a remembered answer
 # (``scan.answers``) takes censuses only, and the model (with the ``dataclasses`` module) is a quarter of it.
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
     from agentscan.scan.mergedrefs import MergedRefs
     from agentscan.scan.ownrefs import OwnRefs
     from agentscan.scan.rowreader import RowReader
-    from agentscan.toolkit.roots import Root
 
 class Scanner:
     """Scans one home with the registered providers (or the ones given)."""
@@ -66,6 +64,8 @@ class Scanner:
         #: each provider's sessions when the index last counted them (``Cache.session_counts``)
         self._counts: dict[str, int] | None = None
         self._confined = False
+        #: the roots below a setting's entry that is a file, said once (``scan.rootcheck``)
+        self._held: list[str] = []
         self._merged: dict[tuple[str, ...], MergedRefs] = {}
         self._fingerprints: dict[str, tuple[object, str | None]] = {}
         self._cache: Cache | None = None
@@ -159,6 +159,10 @@ class Scanner:
 
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
         self._confine()
+        if self._held:
+            from agentscan.scan.rootcheck import hold_empty
+
+            hold_empty(self.ctx, self._held)
         # This scanner's memos of each provider's sessions and of their merges, handed over
         # rather than reached into: ``discovering`` fills them.
         return selected_refs(self, providers, few, taken=self._refs, merged=self._merged)
@@ -166,43 +170,16 @@ class Scanner:
     def _confine(self) -> None:
         """Every provider's roots, registered before any discovery: a symlink from one
         provider's tree into another's is followed whichever providers are selected,
-        run first, or taken from the index (``ScanContext.admit``)."""
+        run first, or taken from the index (``ScanContext.admit``).  Then each entry of a
+        provider variable's list that holds none of its roots is warned of (``scan.rootcheck``)."""
         if self._confined:
             return
         self._confined = True
         for provider in self._witnesses:
             self.ctx.confine_to(provider.confinement_roots(self.ctx))
-        self._warn_missing_entries()
+        from agentscan.scan.rootcheck import warn_missing_entries
 
-    def _warn_missing_entries(self) -> None:
-        """A warning for each entry of a setting (``CODEX_HOME=/a,/b``) none of whose roots
-        exists, while another's can be read (with none readable, the run fails:
-        ``unreadable_explicit_roots``): a mistyped entry is said, so ``--strict`` fails on
-        it.  One that is there but cannot be listed, or is not a directory, is said by
-        discovery when it looks (``cannot list directory``)."""
-        from agentscan.toolkit.roots import PLATFORM_VARIABLES
-
-        for provider in self.providers:
-            if not any(self.ctx.env_value(name) for name in provider.env_vars if name not in PLATFORM_VARIABLES):
-                continue  # only its own variables name roots explicitly: a run with none resolves nothing
-            explicit = [root for root in provider.roots(self.ctx) if root.explicit]
-            if len(explicit) < 2:
-                continue
-            problems = [root_problem(root.path, root.kind) for root in explicit]
-            if None not in problems:
-                continue
-            entries: dict[tuple[str, Path], list[tuple[Root, bool]]] = {}
-            for root, problem in zip(explicit, problems):
-                entries.setdefault((root.source, root.entry or root.path), []).append((root, problem == MISSING))
-            for (source, entry), found in entries.items():
-                if not all(missing for _, missing in found):
-                    continue  # one read, or one there that discovery says it cannot read
-                roots = [root for root, _ in found]
-                if any(root.path == entry for root in roots) or root_problem(entry) == MISSING:
-                    self.ctx.warn(entry, f"{MISSING} (named by {source}); skipped")
-                else:
-                    names = " or ".join(dict.fromkeys(root.path.name for root in roots))
-                    self.ctx.warn(entry, f"no {names} in it (named by {source}); skipped")
+        self._held = warn_missing_entries(self.ctx, self.providers)
 
     def take_censuses(self, providers: Sequence[Provider]) -> None:
         """Take the censuses of ``providers`` not taken yet, side by side when that pays
@@ -268,22 +245,17 @@ class Scanner:
         self._fingerprints[ref.id] = (ref.hint, fingerprint)  # the hint kept alive: ``is`` stays meaningful
 
     def unreadable_explicit_roots(self) -> list[str]:
-        """Providers whose explicitly named roots (env vars) are all unreadable."""
+        """Providers whose explicitly named roots (env vars) are all unreadable (``scan.rootcheck``)."""
+        from agentscan.scan.rootcheck import unreadable_explicit
         from agentscan.toolkit.roots import unreadable_message
 
-        return [unreadable_message(name, roots) for name, roots in self._unreadable_explicit().items()]
+        return [unreadable_message(name, roots) for name, roots in unreadable_explicit(self.ctx, self.providers).items()]
 
     def unreadable_explicit_paths(self) -> set[str]:
         """The paths ``unreadable_explicit_roots`` names (its error says them already)."""
-        return {str(root.path) for roots in self._unreadable_explicit().values() for root in roots}
+        from agentscan.scan.rootcheck import unreadable_explicit, unreadable_paths
 
-    def _unreadable_explicit(self) -> dict[str, list[Root]]:
-        unread: dict[str, list[Root]] = {}
-        for provider in self.providers:
-            explicit = [root for root in provider.roots(self.ctx) if root.explicit]
-            if explicit and not any(root_readable(root.path, root.kind) for root in explicit):
-                unread[provider.name] = explicit
-        return unread
+        return unreadable_paths(unreadable_explicit(self.ctx, self.providers))
 
     def row(self, ref: SessionRef) -> SessionRow:
         """The session's row: from the index while its files are the same, else read (and kept)."""

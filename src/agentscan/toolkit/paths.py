@@ -48,6 +48,13 @@ def is_within(path: str, root: str) -> bool:
 #: what ``root_problem`` says of a root that is not there (the errors that name such a root
 #: say nothing more: "no readable root among …" is what a mistyped setting gives)
 MISSING = "no such file or directory"
+#: what ``root_problem`` says of a regular file where a folder is expected (a ``sessions`` root,
+#: or a setting's entry that should hold roots: ``CODEX_HOME=/x`` naming a file)
+A_FILE = "a file, not a directory"
+#: what it says of anything else there that is no folder (a FIFO, a device)
+NOT_A_DIRECTORY = "not a directory"
+#: what it says of a folder where a ``database`` root's file is expected
+A_DIRECTORY = "a directory, not a file"
 
 
 def root_problem(path: Path, kind: str = "") -> str | None:
@@ -56,19 +63,22 @@ def root_problem(path: Path, kind: str = "") -> str | None:
     A ``sessions`` root must be a directory that can be listed, a ``database`` root a
     regular file that can be read; any other (an ``index``: Cursor's ``chats/``, Gemini's
     ``projects.json``) either.  The wrong kind of path says what it is and what was
-    expected ("a file, not a directory"): a setting pointed one level off (``CURSOR_STATE_DB``
+    expected (``A_FILE``): a setting pointed one level off (``CURSOR_STATE_DB``
     at ``globalStorage``) must fail as a missing one does, not read as an empty root.
-    One ``stat`` and, for a directory, one listing opened (not read through).
+    One ``stat`` and, for a directory, one listing opened (not read through).  ``doctor``
+    says these words too (``scan.doctor``): one rule, one wording.
     """
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it, no such path
+        # Under a file (``/x/sessions`` of a ``CODEX_HOME=/x`` that is one) is not there either:
+        # what is wrong is the entry, which ``toolkit.roots.entry_problem`` says.
         return MISSING
     except OSError as exc:
         return f"cannot be read: {exc.strerror or exc}"
     if stat.S_ISDIR(mode):
         if kind == "database":
-            return "a directory, not a file"
+            return A_DIRECTORY
         try:
             with os.scandir(path) as entries:
                 next(entries, None)
@@ -76,7 +86,7 @@ def root_problem(path: Path, kind: str = "") -> str | None:
             return f"cannot be listed: {exc.strerror or exc}"
         return None
     if kind == "sessions":
-        return "a file, not a directory" if stat.S_ISREG(mode) else "not a directory"
+        return A_FILE if stat.S_ISREG(mode) else NOT_A_DIRECTORY
     if not stat.S_ISREG(mode):
         return "not a regular file"
     return None if os.access(path, os.R_OK) else "cannot be read: permission denied"

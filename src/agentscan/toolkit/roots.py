@@ -40,15 +40,38 @@ def unreadable_message(provider: str, roots: list[Root]) -> str:
     a mistyped variable (``CLAUDE_CONFIG_DIR=/nonexistent``) is fixed or unset."""
     from agentscan.toolkit.paths import MISSING, root_problem
 
-    def place(root: Root) -> str:
-        # One there but of the wrong kind (a file named as a sessions folder) says what it is.
+    places: dict[str, None] = {}  # an ordered set: an entry that is a file, said once for its roots
+    for root in roots:
+        # One there but of the wrong kind (a file named as a sessions folder) says what it is;
+        # one under an entry that is no folder (``CODEX_HOME`` naming a file) says the entry.
         problem = root_problem(root.path, root.kind)
-        return f"{root.path} ({root.source})" if problem in (None, MISSING) else f"{root.path} ({root.source}: {problem})"
-
-    places = ", ".join(place(root) for root in roots)
+        held = entry_problem(root) if problem == MISSING else None
+        if held is not None and root.entry is not None:
+            places[f"{root.entry} ({root.source}: {held})"] = None
+        else:
+            places[f"{root.path} ({root.source})" if problem in (None, MISSING)
+                   else f"{root.path} ({root.source}: {problem})"] = None
     variables = sorted({root.source for root in roots if root.source.isupper() and root.source not in home_variables()})
     remedy = f"; fix or unset {' and '.join(variables)}" if variables else ""
-    return f"{provider}: no readable root among {places}{remedy}"
+    return f"{provider}: no readable root among {', '.join(places)}{remedy}"
+
+
+def entry_problem(root: Root) -> str | None:
+    """What is wrong with the entry that names the folder ``root`` lies in when that entry is
+    no folder (``CODEX_HOME=/x`` naming a file: ``A_FILE``), so nothing under it can be there;
+    ``None`` for any other (one that is the root itself is said by its own ``root_problem``)."""
+    from agentscan.toolkit.paths import A_FILE, NOT_A_DIRECTORY, root_problem
+
+    if root.entry is None or root.entry == root.path:
+        return None
+    problem = root_problem(root.entry, "sessions")
+    return problem if problem in (A_FILE, NOT_A_DIRECTORY) else None
+
+
+#: the settings that name one place and are read whole (``setting_paths(listed=False)``: a file
+#: name may hold a comma), never a comma-separated list; every other setting that names places is
+#: (tests/test_root_mends_pass45.py checks that the calls agree)
+WHOLE_SETTINGS = frozenset({"CURSOR_STATE_DB", "GEMINI_CLI_HOME"})
 
 
 def split_env_list(value: str) -> list[str]:
