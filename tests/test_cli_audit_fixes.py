@@ -204,7 +204,7 @@ def test_a_short_trace_id_points_to_trace_list(isolated_home: Path) -> None:
     assert "(`agentscan trace --list` shows them)" in result.stderr
     assert "`agentscan list`" not in result.stderr
     shown = invoke("show", "abc")  # a transcript session's id is still list's
-    assert shown.exit_code == 1 and "hint: `agentscan list --all` shows every session's id" in shown.stderr
+    assert shown.exit_code == 1 and "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)" in shown.stderr
 
 
 def test_doctor_says_the_home_itself_is_missing(tmp_path: Path) -> None:
@@ -232,7 +232,8 @@ def test_global_options_without_a_command_name_the_command_to_try(args: list[str
     (["show"], "give a session ID (`agentscan list` shows the newest sessions' ids)"),
     (["hooks", "install", "--bogus"], "No such option: --bogus"),
     (["bogus"], "No such command 'bogus'."),
-    (["export", "-o", "x.jsonl"], "give a --format (-f): jsonl, csv or sqlite"),
+    (["export", "-o", "x.txt"], "give a --format (-f): jsonl, csv or sqlite, or an --output ending in .jsonl, "
+                                ".ndjson, .csv, .sqlite, .sqlite3 or .db"),
     (["list", "-n", "x"], "'x' is not a valid int"),
 ])
 def test_click_s_usage_errors_say_error_as_agentscan_s_own_do(args: list[str], message: str) -> None:

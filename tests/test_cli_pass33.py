@@ -92,14 +92,14 @@ def test_no_session_matches_points_at_list(isolated_home: Path, command: str) ->
     result = runner.invoke(app, ["--demo", command, "000000"])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["error: no session matches '000000'",
-                                          "hint: `agentscan --demo list --all` shows every session's id"]
+                                          "hint: `agentscan --demo list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"]
 
 
 def test_a_too_short_id_points_at_the_list_of_the_home_read(isolated_home: Path) -> None:
     result = runner.invoke(app, ["--demo", "show", "00"])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["error: '00' is too short: give at least 6 characters of the id",
-                                          "hint: `agentscan --demo list --all` shows every session's id"]
+                                          "hint: `agentscan --demo list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"]
 
 
 def test_the_hint_names_the_home_read(isolated_home: Path, tmp_path: Path) -> None:
@@ -107,9 +107,9 @@ def test_the_hint_names_the_home_read(isolated_home: Path, tmp_path: Path) -> No
     other.mkdir()
     result = runner.invoke(app, ["--home", str(other), "show", "000000"])
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1] == f"hint: `agentscan --home '{other}' list --all` shows every session's id"
+    assert result.stderr.splitlines()[-1] == f"hint: `agentscan --home '{other}' list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"
     plain = runner.invoke(app, ["show", "000000"])  # the next run, of the user's own home
-    assert plain.stderr.splitlines()[-1] == "hint: `agentscan list --all` shows every session's id"
+    assert plain.stderr.splitlines()[-1] == "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"
 
 
 @pytest.mark.parametrize(("endpoint", "said"), [

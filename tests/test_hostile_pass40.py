@@ -41,7 +41,7 @@ A = "a4000000-0000-4000-8000-000000000001"
 B = "b4000000-0000-4000-8000-000000000002"
 SLUG = "home-me-shop"
 T0 = 1_785_000_000_000
-HINT = "hint: `agentscan list --all` shows every session's id"
+HINT = "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"
 #: a JSON text nested far past orjson's limit (1,024)
 DEEP = b"[" * 100_000 + b"]" * 100_000
 

@@ -42,7 +42,8 @@ def one_line(text: str) -> str:
     (["show", "--demo"], "error: give a session ID (`agentscan --demo list` shows the newest sessions' ids)"),
     (["show", "--home", "/tmp/a b"], "error: give a session ID (`agentscan --home '/tmp/a b' list` shows the "
                                      "newest sessions' ids)"),
-    (["export", "-o", "x.csv"], "error: give a --format (-f): jsonl, csv or sqlite"),
+    (["export", "-o", "x.txt"], "error: give a --format (-f): jsonl, csv or sqlite, or an --output ending in .jsonl, "
+                                ".ndjson, .csv, .sqlite, .sqlite3 or .db"),
 ])
 def test_a_missing_required_parameter_says_what_to_give(args: list[str], error: str, isolated_home: Path) -> None:
     result = runner.invoke(app, args)
@@ -55,7 +56,10 @@ def test_a_missing_required_parameter_says_what_to_give(args: list[str], error: 
 def test_the_usage_and_help_still_say_the_id_is_required() -> None:
     result = runner.invoke(app, ["show", "--help"])
     assert result.stdout.splitlines()[0] == "Usage: agentscan show [OPTIONS] ID"
-    assert "[required]" in runner.invoke(app, ["export", "--help"]).stdout
+    # export's --format is not: --output's extension says it (pass 45).
+    shown = " ".join(runner.invoke(app, ["export", "--help"]).stdout.split())
+    assert ("-f, --format FORMAT jsonl, csv or sqlite (default: what --output's extension says: .jsonl, .csv, "
+            ".sqlite, …). -o, --output PATH") in shown and "[required]" not in shown
 
 
 def test_other_usage_errors_of_show_are_click_s_as_before(isolated_home: Path) -> None:

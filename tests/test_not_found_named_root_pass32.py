@@ -10,7 +10,7 @@ import pytest
 from builders import claude_session_file, claude_user, invoke
 
 #: the last line of every "no session matches": what to do next
-HINT = "hint: `agentscan list --all` shows every session's id"
+HINT = "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"
 
 NATIVE = "7d1e5c3b-2a4f-4b6c-8d9e-0f1a2b3c4d5e"
 

@@ -114,8 +114,8 @@ def test_a_terminal_shows_25_sessions_then_one_line_of_the_others_sums(isolated_
     assert [sum(column) for column in zip(*shown)] == _figures(total)[0]
     assert not any(re.match(r"\d{4}-\d\d-\d\d$", cell) or "/" in cell for cell in summary)  # no DATE, no CWD
     assert err.strip().splitlines()[-1] == ("25 of 30 sessions, newest first; the other 5 summed in one line: --all "
-                                            "lists each, --since 2026-11-24 keeps the newest week's, --by day gives "
-                                            "a line a day")
+                                            "lists each, --since 2026-11-24 shows the last week's, --by day sums "
+                                            "each day")
 
 
 def test_a_pipe_gets_every_row_unless_limited(isolated_home: Path) -> None:

@@ -16,7 +16,7 @@ from spies import record_results
 
 runner = CliRunner()
 # (Its sessions all of one week: no ``--since`` narrows them, pass 42.)
-HINT = "sessions above, newest first: --by day gives a line a day"
+HINT = "sessions above, newest first: --by day sums each day"
 
 
 def _home(home: Path, sessions: int) -> list[Path]:

@@ -103,8 +103,8 @@ def test_a_long_table_names_a_since_that_keeps_its_newest_week(
     monkeypatch.setattr(tokens_notes, "LONG_TABLE", 5)
     paths = dated_sessions(isolated_home, [1, 3, 5, 7, 9, 11, 13, 15])
     tty(200)
-    hint = ("8 sessions above, newest first: --since 2026-10-09 --tz UTC keeps the newest week's, --by day gives "
-            "a line a day")  # the zone its date is in named (pass 42b)
+    hint = ("8 sessions above, newest first: --since 2026-10-09 --tz UTC shows the last week's, --by day sums "
+            "each day")  # the zone its date is in named (pass 42b)
     assert tokens("--tz", "utc")[1].splitlines()[-1] == hint
     # A patched table (printed from its kept text) dates its sessions alike.
     native = "00000000-7777-4000-8000-000000000000"
@@ -119,8 +119,8 @@ def test_a_long_table_names_a_since_that_keeps_its_newest_week(
 
 @pytest.mark.parametrize(("dates", "said"), [
     (["2026-11-29", "2026-11-23"], ""),  # one week holds them all: nothing to narrow
-    (["2026-11-29", "2026-11-22"], "--since 2026-11-23 keeps the newest week's, "),
-    (["2026-11-29", "-"], "--since 2026-11-23 keeps the newest week's, "),  # an undated one is left out too
+    (["2026-11-29", "2026-11-22"], "--since 2026-11-23 shows the last week's, "),
+    (["2026-11-29", "-"], "--since 2026-11-23 shows the last week's, "),  # an undated one is left out too
     (["-", "-"], ""),
     ([], ""),
 ])

@@ -189,8 +189,8 @@ def test_the_long_table_hint_keeps_the_zone_given(isolated_home: Path, monkeypat
     paths = dated_sessions(isolated_home, [1, 3, 5, 7, 9, 11, 13, 15])
     tty(200, color=False)
     zone = ("--tz", "Pacific/Kiritimati")
-    hint = ("8 sessions above, newest first: --since 2026-10-10 --tz Pacific/Kiritimati keeps the newest week's, "
-            "--by day gives a line a day")
+    hint = ("8 sessions above, newest first: --since 2026-10-10 --tz Pacific/Kiritimati shows the last week's, "
+            "--by day sums each day")
     assert _tokens_in(*zone)[1].splitlines()[-1] == hint
     # The command it names keeps the newest week's four, as their DATEs say.
     kept = _tokens_in(*zone, "--since", "2026-10-10")[0].splitlines()
@@ -205,9 +205,9 @@ def test_the_long_table_hint_keeps_the_zone_given(isolated_home: Path, monkeypat
 
 def test_the_since_hint_names_the_zone_only_when_one_was_given() -> None:
     dates = ["2026-11-29", "2026-11-22"]
-    assert fewer_sessions(dates) == "--since 2026-11-23 keeps the newest week's, "
+    assert fewer_sessions(dates) == "--since 2026-11-23 shows the last week's, "
     assert fewer_sessions(dates, ZoneInfo("America/Sao_Paulo")) == (
-        "--since 2026-11-23 --tz America/Sao_Paulo keeps the newest week's, ")
+        "--since 2026-11-23 --tz America/Sao_Paulo shows the last week's, ")
 
 
 def test_a_name_that_itself_ends_like_a_count_keeps_it_when_counts_are_left_out() -> None:

@@ -77,7 +77,7 @@ def test_show_of_a_session_known_only_from_hook_events_points_to_trace(data_dir:
             f"error: no session matches {query!r}",
             f"hint: its hook events were captured: `agentscan trace claude:{SESSION}` shows them"]
     # An id the store lacks too keeps the usual hint.
-    assert "hint: `agentscan list --all` shows every session's id" in runner.invoke(app, ["show", "0123abcd"]).stderr
+    assert "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)" in runner.invoke(app, ["show", "0123abcd"]).stderr
 
 
 def test_show_of_an_id_several_captured_sessions_answer_hands_it_to_trace(data_dir: Path) -> None:

@@ -7,7 +7,6 @@ from typing import List, Optional
 
 import typer
 
-from agentscan.cli.options import MissingHintCommand
 from agentscan.cli.options import (
     GlobalOptionsCommand,
     JsonOption,
@@ -22,16 +21,34 @@ from agentscan.cli.options import (
 )
 
 
-class ExportCommand(MissingHintCommand):
-    missing = {"fmt": lambda _home: "give a --format (-f): jsonl, csv or sqlite"}
+#: the format an ``--output`` path's extension says, in any case (``export -o usage.CSV``)
+EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".sqlite": "sqlite", ".sqlite3": "sqlite",
+              ".db": "sqlite"}
+
+
+def format_of(output: str | None) -> str:
+    """The format ``--output`` says by its extension (``out.jsonl``: ``jsonl``), for an export
+    given no ``--format``; a usage error naming the extensions read when it says none (no
+    ``--output``, ``-``: stdout, ``out.txt``)."""
+    import os
+
+    from agentscan.errors import UsageProblem
+
+    if output is not None and output != "-":
+        said = EXTENSIONS.get(os.path.splitext(output)[1].casefold())
+        if said is not None:
+            return said
+    extensions = list(EXTENSIONS)
+    raise UsageProblem(f"give a --format (-f): jsonl, csv or sqlite, or an --output ending in "
+                       f"{', '.join(extensions[:-1])} or {extensions[-1]}")
 
 
 def register(app: typer.Typer) -> None:
-    app.command("export", cls=ExportCommand,
+    app.command("export", cls=GlobalOptionsCommand,
                 short_help="Write every matching session to a JSONL, CSV or SQLite index.",
                 epilog=examples("agentscan export -f sqlite -o ~/agent-sessions.sqlite --quiet   # for cron",
                                 "agentscan export -f csv --since 30d    # to stdout (no --output): for a pipe",
-                                "agentscan export -f jsonl -o days.jsonl --days --tz Europe/Paris"))(export_command)
+                                "agentscan export -o days.jsonl --days --tz Europe/Paris  # format: .jsonl"))(export_command)
     app.command("doctor", cls=GlobalOptionsCommand,
                 short_help="Where agentscan looks, what it found, and the hooks installed.",
                 epilog=examples("agentscan doctor                      # redacted: safe to paste",
@@ -42,7 +59,7 @@ def register(app: typer.Typer) -> None:
 @handle_errors
 def export_command(
     ctx: typer.Context,
-    fmt: str = typer.Option(..., "--format", "-f", help="jsonl, csv or sqlite.", metavar="FORMAT"),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl, csv or sqlite (default: what --output's extension says: .jsonl, .csv, .sqlite, …).", metavar="FORMAT"),
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout (jsonl and csv: the default).", metavar="PATH"),
     since: Optional[str] = since_option(),
@@ -68,7 +85,9 @@ def export_command(
 
     state = state_of(ctx)
     reject_blank(output=output_text, since=since)
-    fmt = parse_format(fmt)  # any case (-f CSV), as --provider takes it
+    # Any case (-f CSV), as --provider takes it; none given, --output's extension says it
+    # (``-o usage.sqlite``), and a --format given always wins.
+    fmt = parse_format(fmt) if fmt is not None else format_of(output_text)
     # No --output is stdout, for a pipe, as ``gh`` and ``sqlite-utils`` have it (SQLite needs a
     # file: ``run_export`` says so).
     to_stdout = output_text in (None, "-")

@@ -272,10 +272,11 @@ def say_error(exc: AgentscanError) -> int:
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
     if getattr(exc, "list_hint", False):
-        # ``--all``: the default 25 may not reach an old session; the home this run read, not
-        # the user's own (``--demo show 000000`` is answered with the demo's ids).
-        print(printable_line(f"hint: `agentscan{_home_options[0]} list --all` shows every session's id"),
-              file=sys.stderr)
+        # ``--grep``: the default 25 may not reach an old session, and ``--all`` alone scrolled
+        # a heavy user's 1,500 ids past; the home this run read, not the user's own (``--demo
+        # show 000000`` is answered with the demo's ids).
+        print(printable_line(f"hint: `agentscan{_home_options[0]} list --grep TEXT` finds it by title, cwd, model or "
+                             "path (`--all` lists every id)"), file=sys.stderr)
     if exc.exit_code == USAGE_EXIT:  # last, as under click's usage errors (``usage_error_text``)
         print(help_hint(), file=sys.stderr)
     return exc.exit_code

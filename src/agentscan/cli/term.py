@@ -71,25 +71,49 @@ class Terminal(NamedTuple):
 def wrap(text: str, width: int, *, indent: str = "", subsequent: str | None = None,
          break_long_words: bool = True) -> list[str]:
     """Prose (a hint, a finding) wrapped to ``width``: never cut.  A word (a path,
-    a number), a time and a `command` stay on one line unless longer than a line
-    (then cut, unless not ``break_long_words``: a path to copy is left whole)."""
+    a number), a time, a `command` and an option with its value (``--since 2026-11-01``,
+    ``--by day``: ``VALUED``) stay on one line unless longer than a line (then cut, unless
+    not ``break_long_words``: a path to copy is left whole)."""
     import re
     import textwrap
 
-    # A time ("2026-11-29 16:30") and a `quoted command` are kept on one line:
-    # their spaces are made unbreakable for textwrap, then given back.
+    subsequent = indent + "  " if subsequent is None else subsequent
+    # A time ("2026-11-29 16:30") and a `quoted command` are kept on one line: their spaces
+    # are made unbreakable for textwrap, then given back.
     glued = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d|`[^`\n]+`", lambda m: m.group(0).replace(" ", _GLUE), text)
+    # And an option with its value, or a run of them ("--since 2026-11-01 --tz UTC"): copied
+    # from a note wrapped between ``--since`` and its date, the option came without it.  Only
+    # where it fits on a line: a run longer than one keeps each option with its value, and
+    # one longer still is wrapped as words (glued, textwrap would cut it mid-word).
+    room = max(width, 20) - max(len(indent), len(subsequent))
+
+    def kept(match: re.Match[str]) -> str:
+        found = match.group(0)
+        if len(found) <= room:
+            return found.replace(" ", _GLUE)
+        return re.sub(_OPTION, lambda one: one.group(0).replace(" ", _GLUE) if len(one.group(0)) <= room
+                      else one.group(0), found)
+
+    glued = re.sub(_OPTION_RUN, kept, glued)
     if not break_long_words:
         # A path to copy stays whole even where a folder's name has a space in it
         # (macOS's "~/Library/Application Support/Cursor/…"): a space between two parts of a path.
         glued = re.sub(r"(/[^\s/]+) (?=[^\s/]+/)", lambda m: m.group(1) + _GLUE, glued)
-    lines = textwrap.wrap(glued, width=max(width, 20), initial_indent=indent,
-                          subsequent_indent=indent + "  " if subsequent is None else subsequent,
+    lines = textwrap.wrap(glued, width=max(width, 20), initial_indent=indent, subsequent_indent=subsequent,
                           break_long_words=break_long_words, break_on_hyphens=False)
     return [line.replace(_GLUE, " ") for line in lines] or [indent + text]
 
 
 _GLUE = "\u00a0"  # textwrap does not break at a no-break space
+
+#: the options a note names with a value (``--by day``), which ``wrap`` keeps with it; a
+#: flag (``--all lists each``) has none
+VALUED = ("--since", "--until", "--by", "--tz", "--sort", "--limit", "-n", "--provider", "-p", "--cwd", "--grep",
+          "--format", "-f", "--output", "-o", "--home", "--at")
+_OPTION = rf"(?<![\w-])(?:{'|'.join(VALUED)}) (?:[^\s-]\S*|-(?![^\s,;:)]))"  # (``-o -``: stdout)
+#: an option and its value, or several in a row (``--since 2026-11-01 --tz UTC``; not across a
+#: comma: ``--since 2026-11-01, --by day`` are two)
+_OPTION_RUN = rf"{_OPTION}(?:(?<![,;:]) {_OPTION})*"
 
 
 def wrap_columns(text: str, width: int, *, indent: str = "", subsequent: str = "",

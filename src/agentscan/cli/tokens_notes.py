@@ -222,18 +222,22 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # and the order the rows are in (``--sort cost``: the dearest went by first).
         from agentscan.scan.tokensort import ORDER_WORDS
 
-        render.note(f"{drawn.sessions:,} sessions above, {ORDER_WORDS[drawn.sort]}: {fewer_sessions(drawn.dates, drawn.zone)}"
-                    "--by day gives a line a day", tty_only=True)
+        render.note(f"{drawn.sessions:,} sessions above, {ORDER_WORDS[drawn.sort]}: "
+                    f"{fewer_sessions(drawn.dates, drawn.zone)}{BY_DAY}", tty_only=True)
 
 
 def cut_note(cut: Cut, sort: SortKey, zone: tzinfo | None = None) -> str:
     """Under a table by session ``cut`` (``tokens_sessions.Cut``): how many sessions it shows,
     in which order (``sort``), that the others are summed in one line, and the options that
-    show them: every one, the newest week's (``fewer_sessions``), a line a day."""
+    show them: every one, the last week's (``fewer_sessions``), a line a day (``BY_DAY``)."""
     from agentscan.scan.tokensort import ORDER_WORDS
 
     return (f"{cut.shown:,} of {cut.shown + cut.summed:,} sessions, {ORDER_WORDS[sort]}; the other {cut.summed:,} "
-            f"summed in one line: --all lists each, {fewer_sessions(cut.dates, zone)}--by day gives a line a day")
+            f"summed in one line: --all lists each, {fewer_sessions(cut.dates, zone)}{BY_DAY}")
+
+
+#: how the notes under a long table by session name ``--by day`` (``cut_note``, ``print_notes``)
+BY_DAY = "--by day sums each day"
 
 
 def cost_forms_note(unknown: Collection[str]) -> str:
@@ -252,7 +256,7 @@ PARTS_NOTE = "own and subagent lines are left out in a pipe; --json has them"
 
 
 def fewer_sessions(dates: Sequence[str], zone: tzinfo | None = None) -> str:
-    """``--since 2026-11-23 keeps the newest week's, `` when that keeps fewer of the sessions
+    """``--since 2026-11-23 shows the last week's, `` when that keeps fewer of the sessions
     dated ``dates`` (their DATE column: ``2026-11-29``, ``-``) but some: the week up to the
     newest.  A date, not ``7d``: a home idle for a month had no session in the last week,
     and a table printed again from the index (``scan.answers``) says what it said then.
@@ -264,7 +268,8 @@ def fewer_sessions(dates: Sequence[str], zone: tzinfo | None = None) -> str:
     start = week_up_to(date.fromisoformat(max(known)))
     if all(day >= start for day in dates):
         return ""  # the week holds every one: nothing to narrow
-    return f"{dated_option('--since', start, zone)} keeps the newest week's, "
+    # Plain words: "keeps the newest week's" read as jargon to a user who had not asked to keep any.
+    return f"{dated_option('--since', start, zone)} shows the last week's, "
 
 
 def _print_named(what: str, keys: Sequence[str], term: Terminal) -> None:
