@@ -93,3 +93,26 @@ def test_add_prompt_and_response_for_a_subagent_go_to_its_pool() -> None:
     (sub,) = detail.subagents
     assert [p.text for p in sub.prompts] == ["its task"]
     assert [(r.text, r.model) for r in sub.responses] == [("its reply", "m-1")]
+
+
+def test_a_child_whose_composer_has_no_time_is_placed_by_its_bubbles_times(isolated_home: Path) -> None:
+    """Its composer has no ``createdAt`` but its bubbles do: its call stands where it ran, between
+    the parent's two calls, not after the parent's whole conversation."""
+    parent = composer_data(PARENT, name="IDE chat", created=T0, updated=T0 + 360_000, fs_path="/home/me/app",
+                           bubbles=["u1", "a1", "a2"], sub_ids=[CHILD])
+    child = composer_data(CHILD, created=None, fs_path="/home/me/app", bubbles=["c-u0", "c-u1", "c-a1", "c-a2"])
+    make_state_db(state_db_path(isolated_home), composers=[parent, child], bubbles={
+        PARENT: [bubble("u1", 1, "speed it up", created="2026-11-29T10:00:00Z"),
+                 bubble("a1", 2, "", created="2026-11-29T10:00:10Z", toolFormerData=_call("read_file"), tokens=(10, 1)),
+                 bubble("a2", 2, "done", created="2026-11-29T10:02:00Z", toolFormerData=_call("edit_file"),
+                        tokens=(20, 2))],
+        # Its first bubble has no time: it goes with the first that has one, not first of all.
+        CHILD: [bubble("c-u0", 1, "Context first"),
+                bubble("c-u1", 1, "List every caller", created="2026-11-29T10:00:40Z"),
+                bubble("c-a1", 2, "", created="2026-11-29T10:00:41Z",
+                       toolFormerData=_call("grep_search") | {"toolCallId": "tc-c1"}, tokens=(5, 1)),
+                bubble("c-a2", 2, "Two callers.", created="2026-11-29T10:00:50Z", tokens=(5, 1))],
+    })
+    session = orjson.loads(invoke("show", PARENT, "--json").stdout)["session"]
+    assert [(tool["name"], tool["subagent"]) for tool in session["tools"]] == [
+        ("read_file", None), ("grep_search", CHILD), ("edit_file", None)]

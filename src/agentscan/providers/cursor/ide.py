@@ -56,13 +56,20 @@ def live_bubbles(info: ComposerInfo, db: StateDb) -> Iterator[dict[str, Any]]:
 FIRST_TEXT_BUBBLES = 20
 
 
-def first_prompt(info: ComposerInfo, db: StateDb) -> str | None:
-    """A title for an unnamed composer: its first user text (first few bubbles only)."""
+def first_user_text(info: ComposerInfo, db: StateDb) -> str | None:
+    """A composer's first user text, looked for in its first few bubbles only
+    (``FIRST_TEXT_BUBBLES``): a title's, or a child's task its ``Task`` call is matched by."""
     for raw in islice(live_bubbles(info, db), FIRST_TEXT_BUBBLES):
         text = user_prompt(raw)
         if text is not None:
-            return collapse(text, TITLE_CHARS)
+            return text
     return None
+
+
+def first_prompt(info: ComposerInfo, db: StateDb) -> str | None:
+    """A title for an unnamed composer: its first user text (first few bubbles only)."""
+    text = first_user_text(info, db)
+    return None if text is None else collapse(text, TITLE_CHARS)
 
 
 class Turn(NamedTuple):
@@ -141,12 +148,25 @@ class _Timed(NamedTuple):
 def _timed(info: ComposerInfo, db: StateDb, subagent: str | None, start: datetime | None = None) -> Iterator[_Timed]:
     """A composer's live bubbles, each with the time to merge it by: its ``createdAt``, else
     the last one before it (a bubble with none stays after the one read before it), else
-    ``start`` (a child's composer's ``createdAt``; the parent's first bubbles, before any)."""
+    ``start`` (a child's composer's ``createdAt``; the parent's first bubbles, before any).
+    A child with no ``start`` holds its first bubbles with no time back to its first timed
+    one (before the parent's first prompt is no place for them); none timed: after the
+    parent's, as a child that cannot be placed goes (``SubComposers.stream_rest``)."""
     at = float("-inf") if start is None else start.timestamp()
+    held: list[dict[str, Any]] = []
+    holding = start is None and subagent is not None
     for raw in live_bubbles(info, db):
         when = parse_iso(raw.get("createdAt"))
+        if holding:
+            if when is None:
+                held.append(raw)
+                continue
+            holding = False
+            yield from (_Timed(when.timestamp(), early, None, subagent) for early in held)
+            held = []
         at = when.timestamp() if when is not None else at
         yield _Timed(at, raw, when, subagent)
+    yield from (_Timed(float("inf"), early, None, subagent) for early in held)
 
 
 def _stream_bubble(raw: dict[str, Any], when: datetime | None, collector: DetailCollector,

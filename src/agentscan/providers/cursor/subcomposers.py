@@ -11,11 +11,10 @@ such a session is.  Every child is streamed at most once.
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import TYPE_CHECKING, Collection, Iterable
 
-from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo, user_prompt
-from agentscan.providers.cursor.ide import FIRST_TEXT_BUBBLES, live_bubbles, stream_composer
+from agentscan.providers.cursor.composer import BubbleStats, ComposerInfo
+from agentscan.providers.cursor.ide import first_user_text, stream_composer
 from agentscan.providers.cursor.statedb import StateDb
 
 if TYPE_CHECKING:
@@ -58,14 +57,7 @@ class SubComposers:
         ``Task`` explains does."""
         texts = {}
         for child, (info, _) in self._runs.items():
-            texts[child] = ""
-            if self._textless(child):
-                continue
-            for raw in islice(live_bubbles(info, self._db), FIRST_TEXT_BUBBLES):
-                text = user_prompt(raw)
-                if text is not None:
-                    texts[child] = text
-                    break
+            texts[child] = "" if self._textless(child) else first_user_text(info, self._db) or ""
         return texts
 
     def stream(self, child: str, collector: DetailCollector) -> None:
@@ -85,11 +77,10 @@ class SubComposers:
     def take_timed(self) -> list[ComposerInfo]:
         """The children not yet streamed whose bubbles carry their text (and their times), to be
         merged with an IDE-only parent's bubbles by time (``ide.stream_composer``): marked
-        streamed, the caller streams them.  One whose composer has no ``createdAt`` is left
-        to ``stream_rest``, after the parent: a bubble of its with no time would have no
-        place among the parent's (it went before the parent's first prompt)."""
+        streamed, the caller streams them.  One whose composer has no ``createdAt`` is placed
+        by its bubbles' own times, and with none after the parent (``ide._timed``)."""
         taken = [info for child, (info, _) in self._runs.items()
-                 if child not in self._streamed and not self._textless(child) and info.created is not None]
+                 if child not in self._streamed and not self._textless(child)]
         self._streamed.update(info.composer_id for info in taken)
         return taken
 
