@@ -120,9 +120,12 @@ def test_tokens_by_model_cuts_the_model_names_not_the_totals(isolated_home: Path
     names = [line.split()[0] for line in table_lines[1:-1] if not line.startswith("  ")]
     assert len(set(names)) == len(names)  # cut, they still read apart
     assert any(name.endswith("…") for name in names)
-    # The runs label shortened rather than cut ("↳ 1 subagen…").
-    runs = [line for line in table_lines if line.startswith("  ↳")]
-    assert runs and all(re.match(r"  ↳ 1 (subagent )?run  ", line) for line in runs)
+    # A line a model (pass 45: its runs are the SUBAGENTS column, left out here): no runs
+    # label to cut ("↳ 1 subagen…"); a model of delegated calls alone says its runs' count
+    # where it fits, never cut ("haiku-4.5 (1…").
+    assert len(table_lines) == len(_totals("model")) + 2
+    assert not any(line.startswith("  ") for line in table_lines)
+    assert not any(re.search(r"\([0-9]*…", line) for line in table_lines)
 
 
 def test_tokens_by_model_at_30_columns_keeps_every_figure_whole(isolated_home: Path, tty) -> None:  # noqa: ANN001
@@ -132,12 +135,15 @@ def test_tokens_by_model_at_30_columns_keeps_every_figure_whole(isolated_home: P
     assert "TOTAL                  371,634" in lines
 
 
-def test_tokens_by_day_at_24_columns_shortens_its_runs_label(isolated_home: Path, tty) -> None:  # noqa: ANN001
+def test_tokens_by_day_at_24_columns_is_a_line_a_day(isolated_home: Path, tty) -> None:  # noqa: ANN001
     tty(24)
-    lines = run("--demo", "tokens", "--by", "day")[0].splitlines()
+    out, err = run("--demo", "tokens", "--by", "day")
+    lines = out.splitlines()
     assert cells(lines[0]) == ["DAY", "TOTAL"]
-    runs = [line for line in lines if line.startswith("  ↳")]
-    assert runs and all(line.startswith("  ↳ 1 run  ") for line in runs)
+    # No line of runs under a day (pass 45): SUBAGENTS, their column, is left out and named.
+    assert lines[1:lines.index("TOTAL       371,634")] == [
+        f"{day}  {total:>7,}" for day, total in _totals("day").items()]
+    assert "SUBAGENTS" in " ".join((out + err).split())
     assert not any(CUT_FIGURE.search(line) for line in lines)
     assert "TOTAL       371,634" in lines
 

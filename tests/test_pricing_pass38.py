@@ -155,14 +155,22 @@ def test_a_partly_priced_part_carries_its_lower_bound_in_json(isolated_home: Pat
 
 @pytest.mark.parametrize("by", ["session", "day", "provider"])
 def test_a_partly_priced_part_shows_its_lower_bound_in_the_table(isolated_home: Path, tty, by: str) -> None:  # noqa: ANN001
-    tty(200, color=False)  # a row's parts are shown on a terminal (a pipe gets a line a row: pass 42)
     _partly_priced_session(isolated_home)
+    (row,) = run("tokens", "--by", by, "--json")["rows"]
+    tty(200, color=False)  # a row's parts are shown on a terminal (a pipe gets a line a row: pass 42)
     out = run("tokens", "--by", by)
     lines = out["text"].splitlines()
+    if by != "session":
+        # Grouped, a row is one line (pass 45): its bound, and its runs' tokens in SUBAGENTS
+        # (their costs, bounds too, are --json's: above).
+        (line,) = [line for line in lines if line.startswith(row["key"])]
+        runs = sum(sub["tokens"]["total"] for sub in row["subagents"])
+        assert line.split()[-2:] == [f"{runs:,}", "≥$0.46"]
+        assert not any(line.startswith(" ") for line in lines[:lines.index(line) + 2])
+        return
     own = next(line for line in lines if line.strip().startswith("own"))
     assert own.split()[-1] == "≥$0.45"
-    # the subagent's part: one line by session, one line for all runs otherwise; its
-    # priced Haiku call cost $0.0051, under a cent
+    # the subagent's part, one line; its priced Haiku call cost $0.0051, under a cent
     assert lines[lines.index(own) + 1].split()[-1] == "≥<$0.01", lines
 
 
@@ -183,8 +191,12 @@ def test_row_lines_show_a_part_s_bound() -> None:
                    own_cost_priced=Decimal("0.40"), subagent_costs_priced=(Decimal("0.03"),),
                    subagents_cost_priced=Decimal("0.03"))
     term = Terminal(tty=True, width=200, color=False)  # (a pipe gets no part's line: pass 42)
-    lines = row_lines(row, "2025-10-01", [], term, compact=False)
-    assert [line.cells[-1] for line in lines] == ["≥$0.43", "≥$0.40", "≥$0.03"]
+    # By session a part's line each, its cost before the title.
+    lines = row_lines(row, "claude:1", ["2025-10-01", "~/app", "a title"], term, compact=False)
+    assert [line.cells[-2] for line in lines] == ["≥$0.43", "≥$0.40", "≥$0.03"]
+    # Grouped one line (pass 45): the row's bound, its runs' 1,100 tokens in SUBAGENTS.
+    (line,) = row_lines(row, "2025-10-01", [], term, compact=False)
+    assert line.cells[-3:] == ["1,100", "1,100", "≥$0.43"]
 
 
 # -- 3 and 4. cents --------------------------------------------------------------------

@@ -1,9 +1,10 @@
-"""A summary's line of subagent runs never costs a figure column.
+"""A summary's subagent runs never cost a figure column.
 
 ``↳ 250 subagent runs`` made the PROVIDER column 21 wide where ``claude`` needs 6: at
-80 columns the table left out CACHE WRITE (65.3M tokens, $245 of $1,097).  Now the
-label is shortened (``↳ 250 runs``, then a bare ``↳``) before a column goes: the
-short form to keep any column, the bare one only to keep a figure of the total.
+80 columns the table left out CACHE WRITE (65.3M tokens, $245 of $1,097).  The label was
+then shortened (``↳ 250 runs``, a bare ``↳``) before a column went.  Since pass 45 a
+grouped row is one line, its runs' tokens a column of their own, SUBAGENTS (after TOTAL),
+which goes right after REASONING, before any figure of the total.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from agentscan.cli.tableparts import Column
 from agentscan.cli.term import Terminal, width_of
 from agentscan.cli.tokens_text import print_lines, row_lines
 from agentscan.cli.tokens_notes import REASONING_NOTE
-from agentscan.model import TokenUsage
+from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenRow
 
 runner = CliRunner()
@@ -56,7 +57,7 @@ def laid(rows: list[TokenRow], width: int, capsys: pytest.CaptureFixture[str], t
         return [row_lines(row, row.key, [], term, compact=compact) for row in rows]
 
     print_lines("provider", lines(False), lambda: lines(True), (TOTAL, Decimal("1097.57"), Decimal("1097.57")),
-                [], [], term)
+                [], [], term, runs=sum_usage(usage for row in rows for _, usage in row.subagents))
     out, err = capsys.readouterr()
     return out.splitlines(), " ".join(err.split())
 
@@ -65,74 +66,78 @@ def headers(line: str) -> list[str]:
     return re.split(r" {2,}", line.strip())
 
 
-def runs_line(lines: list[str]) -> str:
-    return next(line for line in lines if line.startswith("  ↳"))
+def row_of(lines: list[str], key: str) -> list[str]:
+    return next(line for line in lines if line.startswith(key + " ")).split()
 
 
-def test_at_80_columns_the_label_is_shortened_and_cache_write_stays(capsys, tty) -> None:
+def test_at_80_columns_subagents_and_cache_write_stay_rounded(capsys, tty) -> None:
     lines, err = laid(SCALE_1, 80, capsys, tty)
-    assert headers(lines[0]) == ["PROVIDER", *FIGURES]  # CACHE WRITE was left out for the label
-    assert runs_line(lines).startswith("  ↳ 250 runs ")
-    claude = next(line for line in lines if line.startswith("claude"))
-    assert claude.split()[1:] == ["830.9k", "1.5B", "65.3M", "15.2M", "1.5B", "$915.23"]
+    # A line a row: no line of runs (pass 45), CACHE WRITE kept (it was left out for the label).
+    assert headers(lines[0]) == ["PROVIDER", *FIGURES[:5], "SUBAGENTS", "COST"]
+    assert len(lines) == len(SCALE_1) + 2 and not any(line.startswith(" ") for line in lines)
+    assert row_of(lines, "claude")[1:] == ["830.9k", "1.5B", "65.3M", "15.2M", "1.5B", "119.4M", "$915.23"]
+    assert row_of(lines, "codex")[-2] == "-"  # no runs
+    assert row_of(lines, "TOTAL")[-2] == "119.4M"
     assert "left out to fit 80 columns: REASONING; numbers rounded" in err
     assert all(width_of(line) <= 80 for line in lines)
 
 
 @pytest.mark.parametrize("width", (120, 200))
-def test_where_it_fits_the_label_is_whole(capsys, tty, width: int) -> None:
+def test_where_it_fits_subagents_is_whole(capsys, tty, width: int) -> None:
     lines, err = laid(SCALE_1, width, capsys, tty)
-    assert runs_line(lines).startswith("  ↳ 250 subagent runs ")
-    assert "REASONING" in lines[0] and err == REASONING_NOTE  # nothing left out: only what REASONING is
+    assert headers(lines[0]) == ["PROVIDER", *FIGURES[:4], "REASONING", "TOTAL", "SUBAGENTS", "COST"]
+    assert len(lines) == len(SCALE_1) + 2
+    # The runs' tokens together (the ``↳`` line's TOTAL was): 64,037 + 113,120,119 + 5,073,031 + 1,155,415.
+    assert row_of(lines, "claude")[-3:] == ["1,549,015,039", "119,412,602", "$915.23"]
+    assert [row_of(lines, key)[-2] for key in ("codex", "gemini", "cursor")] == ["-", "-", "-"]
+    assert err == REASONING_NOTE  # nothing left out: only what REASONING is
 
 
-def test_in_a_pipe_there_is_no_label(capsys, tty) -> None:
-    lines, _ = laid(SCALE_1, 60, capsys, tty, on_terminal=False)
-    # A line a row (pass 42): a pipe gets no runs line (``awk`` added it to its row's).
-    assert not any(line.startswith("  ") for line in lines)
-    assert headers(lines[0]) == ["PROVIDER", "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL", "COST"]
+def test_in_a_pipe_subagents_is_a_column_too(capsys, tty) -> None:
+    lines, err = laid(SCALE_1, 60, capsys, tty, on_terminal=False)
+    # A line a row (pass 42): a pipe gets no runs line (``awk`` added it to its row's); the
+    # runs' tokens in their own field (pass 45), so nothing is said left out.
+    assert not any(line.startswith(" ") for line in lines) and len(lines) == len(SCALE_1) + 2
+    assert headers(lines[0]) == ["PROVIDER", "INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT", "REASONING", "TOTAL",
+                                 "SUBAGENTS", "COST"]
+    assert row_of(lines, "claude")[-3:] == ["1549015039", "119412602", "$915.23"]
+    assert row_of(lines, "cursor")[-2] == "-"
+    assert err == ""
 
 
-def test_a_bare_arrow_where_even_the_short_label_would_cost_a_figure(capsys, tty) -> None:
-    lines, _ = laid(SCALE_1, 68, capsys, tty)
-    assert "CACHE WRITE" in headers(lines[0])
-    assert runs_line(lines).split()[:2] == ["↳", "64.0k"]
+def test_subagents_goes_before_any_figure(capsys, tty) -> None:
+    lines, err = laid(SCALE_1, 68, capsys, tty)
+    assert headers(lines[0]) == ["PROVIDER", *FIGURES]
     # No wider than the keys: the PROVIDER column is as wide as its header (INPUT is 6 wide: 84.8M).
     assert lines[0].startswith("PROVIDER" + "  " + " INPUT  ")
+    assert "left out to fit 68 columns: REASONING, SUBAGENTS; numbers rounded" in err
 
 
 @pytest.mark.parametrize("width", range(30, 141))
-def test_a_label_never_costs_a_figure(capsys, tty, width: int) -> None:
+def test_subagents_never_costs_a_figure(capsys, tty, width: int) -> None:
     lines, _ = laid(SCALE_1, width, capsys, tty)
     shown = headers(lines[0])
     assert all(width_of(line) <= width for line in lines), lines
-    # The same rows with a bare arrow (no wider than "TOTAL": as if they had no label)
-    # leave out as many figures.
-    term = Terminal(tty=True, width=width, color=False)
-
-    def bare_lines(compact: bool):
-        made = [row_lines(row, row.key, [], term, compact=compact) for row in SCALE_1]
-        return [[line._replace(cells=["  ↳", *line.cells[1:]]) if line.cells[0].startswith("  ↳") else line
-                 for line in group] for group in made]
-
-    print_lines("provider", bare_lines(False), lambda: bare_lines(True),
-                (TOTAL, Decimal("1097.57"), Decimal("1097.57")), [], [], term)
-    reference = headers(capsys.readouterr().out.splitlines()[0])
-    assert [h for h in FIGURES if h not in shown] == [h for h in FIGURES if h not in reference], (width, lines[0])
+    assert len(lines) == len(SCALE_1) + 2
+    # SUBAGENTS shown only beside every figure; REASONING only beside SUBAGENTS.
+    assert "SUBAGENTS" not in shown or all(h in shown for h in FIGURES), (width, lines[0])
+    assert "REASONING" not in shown or "SUBAGENTS" in shown, (width, lines[0])
 
 
 @pytest.mark.parametrize("by", ("provider", "day", "month"))
-def test_the_demo_at_80_columns_keeps_every_column(tty, by: str) -> None:
-    # "↳ 1 subagent run" left REASONING out; "↳ 1 run" keeps it, numbers exact.  (By week a
-    # terminal shows each week's Monday, which REASONING goes before: test_week_dates_pass44.)
+def test_the_demo_at_80_columns_keeps_every_figure_and_subagents(tty, by: str) -> None:
+    # Numbers exact, a line a row; REASONING (a part of OUTPUT shown again) goes for
+    # SUBAGENTS.  (By week a terminal shows each week's Monday: test_week_dates_pass44.)
     tty(80, color=False)
     result = runner.invoke(app, ["--demo", "tokens", "--by", by])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert headers(lines[0])[1:] == [*FIGURES[:4], "REASONING", *FIGURES[4:]]
-    assert "left out" not in result.stderr and "numbers rounded" not in result.stderr
-    labels = [line.split("  ")[1] for line in lines if line.startswith("  ↳")]
-    assert labels and all(re.fullmatch(r"↳ \d+ runs?", label) for label in labels), labels
+    table_lines = lines[:lines.index(next(line for line in lines if line.startswith("TOTAL"))) + 1]
+    assert headers(lines[0])[1:] == [*FIGURES[:5], "SUBAGENTS", "COST"]
+    assert "left out to fit 80 columns: REASONING;" in " ".join(result.stderr.split())
+    assert "numbers rounded" not in result.stderr
+    assert not any(line.startswith(" ") for line in table_lines)
+    assert row_of(table_lines, "TOTAL")[-2] == "44,552"  # the demo's runs together
     assert all(width_of(line) <= 80 for line in lines)
 
 

@@ -12,6 +12,7 @@ and a model's snapshot date dropped by one function.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Callable
@@ -116,7 +117,8 @@ def test_a_dash_of_a_group_that_spent_nothing_is_no_missing_price(capsys, tty) -
     report = TokenReport("model", tuple(rows), TokenUsage(1500), cost_priced=Decimal("1.75"),
                          unpriced_models=("mystery-1",))
     said = note_of(rows, report, capsys, tty)
-    assert any(line.split()[-1] == "-" for line in said.splitlines() if "↳" in line)  # the dash is shown
+    # A line a row (pass 45): the runs' 0 tokens in SUBAGENTS, no cost of their own shown.
+    assert [line.split()[-3:] for line in said.splitlines() if line.startswith("notices")] == [["500", "0", "$0.50"]]
     assert "COST '≥$…': at least what the priced calls cost" in said
     assert "'-': unknown" not in said
 
@@ -127,9 +129,13 @@ def test_a_part_of_unknown_cost_is_explained(capsys, tty) -> None:
                    (Decimal("1.25"),), cost_priced=Decimal("1.25"), unpriced_models=("mystery-1",),
                    subagents_cost=Decimal("1.25"))
     report = TokenReport("model", (row,), TokenUsage(1000), cost_priced=Decimal("1.25"), unpriced_models=("mystery-1",))
-    assert no_price(report) == (["mystery-1"], frozenset({"-", "≥"}))
+    # By session its own line shows it; grouped a row is one line (pass 45: its runs' part
+    # is SUBAGENTS, tokens alone), so only the row's bound is shown and explained.
+    assert no_price(replace(report, by="session")) == (["mystery-1"], frozenset({"-", "≥"}))
+    assert no_price(replace(report, by="session"), with_parts=False) == (["mystery-1"], frozenset({"≥"}))
+    assert no_price(report) == (["mystery-1"], frozenset({"≥"}))
     said = note_of([row], report, capsys, tty)
-    assert "COST '-': unknown; '≥$…': at least what the priced calls cost" in said
+    assert "COST '≥$…': at least what the priced calls cost" in said and "'-': unknown" not in said
 
 
 def test_a_bound_under_a_cent_is_a_bound_not_a_dash() -> None:

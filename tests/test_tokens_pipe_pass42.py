@@ -1,7 +1,7 @@
 """``tokens`` in a pipe prints the table's rows alone (pass 42): the header, a line a row, the
-TOTAL; the lines naming folded rows go to stderr (as ``list``'s hints do), and a row's own
-and subagent parts (which ``awk`` added to the row they are part of) are left out, stderr
-saying where they are.  On a terminal all of it stays as it was.  And the hint under a long
+TOTAL; the lines naming folded rows go to stderr (as ``list``'s hints do), and by session a
+row's own and subagent parts (which ``awk`` added to the row they are part of) are left out,
+stderr saying where they are (grouped, the runs' part is a column, SUBAGENTS: pass 45).  On a terminal all of it stays as it was.  And the hint under a long
 table names a ``--since`` that keeps some of its sessions, never an empty week."""
 
 from __future__ import annotations
@@ -41,9 +41,20 @@ def test_a_piped_table_is_its_header_its_rows_and_its_total(stderr_on_a_terminal
     # No part's line (indented) and no note: what awk sums is the rows, and they add up to TOTAL.
     assert not any(line.startswith((" ", "(")) for line in rows), rows
     at = cells(header).index("TOTAL")
-    assert sum(int(cells(row)[at]) for row in rows) == int(cells(total)[-2]) == 371634
-    # What the table does not say is on stderr: the sessions in no row, and where the parts are.
-    assert UNRECORDED in err and PARTS_NOTE in " ".join(err.split())
+    total_at = -2 if by == "session" else at
+    assert sum(int(cells(row)[at]) for row in rows) == int(cells(total)[total_at]) == 371634
+    # What the table does not say is on stderr: the sessions in no row, and by session where
+    # the parts are.  Grouped, the runs' part is a field of its own (pass 45), ``-`` for none,
+    # which awk sums as 0: nothing left out to say.
+    assert UNRECORDED in err
+    if by == "session":
+        assert PARTS_NOTE in " ".join(err.split()) and "SUBAGENTS" not in header
+    else:
+        runs_at = cells(header).index("SUBAGENTS")
+        assert runs_at == at + 1 and cells(header)[-1] == "COST"
+        runs = [cells(row)[runs_at] for row in rows]
+        assert "-" in runs and sum(int(cell) for cell in runs if cell != "-") == int(cells(total)[runs_at]) == 44552
+        assert PARTS_NOTE not in " ".join(err.split())
 
 
 def test_on_a_terminal_the_parts_and_the_names_stay_under_their_rows(tty: Callable[..., None]) -> None:

@@ -107,11 +107,13 @@ def test_a_row_of_runs_alone_has_no_line_repeating_it() -> None:
     kind = TokenRow("Explore", _usage(30), None, runs, cost=Decimal("0.01"), subagents_cost=Decimal("0.01"))
     terminal = Terminal(tty=True, width=200, color=False)
     (line,) = row_lines(kind, "Explore", [], terminal, compact=False)
-    assert line.cells[0] == "Explore (2 runs)" and line.cells[-2:] == ["30", "$0.01"]
+    # Its runs are all of it: SUBAGENTS (pass 45) is its TOTAL.
+    assert line.cells == ["Explore (2 runs)", "30", "0", "0", "0", "0", "30", "30", "$0.01"]
     mixed = TokenRow("sonnet", _usage(35), _usage(5), runs, cost=Decimal("0.02"), own_cost=Decimal("0.01"),
                      subagents_cost=Decimal("0.01"))
-    assert [line.cells[0] for line in row_lines(mixed, "sonnet", [], terminal, compact=False)] == [
-        "sonnet", "  own", "  ↳ 2 subagent runs"]
+    # One line (pass 45: no ``own`` and ``↳ 2 subagent runs`` lines), its runs' 30 in SUBAGENTS.
+    assert [line.cells for line in row_lines(mixed, "sonnet", [], terminal, compact=False)] == [
+        ["sonnet", "35", "0", "0", "0", "0", "35", "30", "$0.02"]]
 
 
 def test_by_agent_on_a_terminal_is_a_line_a_kind(tty: Callable[..., None]) -> None:

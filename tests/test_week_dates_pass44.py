@@ -2,7 +2,7 @@
 
 ``2026-W36`` told no one which days it was (ccusage prints a week's first date).  A
 terminal's table reads ``2026-W36 (Aug 31)``: one cell, with the
-TOTAL row and the ``own``/``↳`` lines aligned under it; a table too narrow for it leaves
+TOTAL row aligned under it; a table too narrow for it leaves
 the Monday out before a figure, as it leaves out a runs' count.  A pipe and ``--json``
 keep the label alone, byte for byte, and a warm run prints what a fresh one does.
 """
@@ -21,7 +21,7 @@ from builders import claude_assistant, claude_session_file, claude_subagent_file
 
 SESSION = "4ee40000-0000-4000-8000-000000000001"
 # 2025-12-30 is in 2026-W01 (Monday 2025-12-29); 2026-09-03 in W36 (Monday Aug 31); 2026-11-29,
-# a Sunday, in W48 (Monday Nov 23), with a subagent's calls (an ``own`` and a ``↳`` line).
+# a Sunday, in W48 (Monday Nov 23), with a subagent's calls (its SUBAGENTS cell).
 STAMPS = ["2025-12-30T12:00:00.000Z", "2026-09-03T12:00:00.000Z", "2026-11-29T12:00:00.000Z"]
 DATED = ["2026-W01 (Dec 29)", "2026-W36 (Aug 31)", "2026-W48 (Nov 23)"]
 PLAIN = ["2026-W01", "2026-W36", "2026-W48"]
@@ -64,8 +64,10 @@ def test_a_terminal_shows_each_weeks_monday_aligned(isolated_home: Path, tty: An
     tty(200, color=False)
     lines = _table_lines(_table())
     assert [line.split("  ")[0] for line in lines[1:4]] == DATED
-    assert lines[4].startswith("  own ") and lines[5].startswith("  ↳ 1 subagent run ")
-    # One width for every line: the header's, the weeks', the parts' and TOTAL's (COST right-aligned).
+    # A line a week (pass 45): W48's subagent's 790 tokens in SUBAGENTS, no ``own``/``↳`` lines.
+    assert len(lines) == 5 and lines[4].startswith("TOTAL ")
+    assert [line.split()[-2] for line in lines[1:]] == ["-", "-", "790", "790"]
+    # One width for every line: the header's, the weeks' and TOTAL's (COST right-aligned).
     assert len({len(line) for line in lines}) == 1, lines
     # Each number column starts where its header does, on every line (INPUT's right edge).
     edge = lines[0].index("INPUT") + len("INPUT")

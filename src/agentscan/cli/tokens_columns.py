@@ -8,7 +8,8 @@ from datetime import date
 from agentscan.cli.tableparts import Column
 
 #: (header, ``TokenUsage`` attribute, drop order on a narrow terminal: higher goes first; 0 never).
-#: REASONING goes first, a part of OUTPUT never added again; then, by session, DATE and CWD
+#: REASONING goes first, a part of OUTPUT never added again (then a grouped table's SUBAGENTS,
+#: ``SUBAGENTS``); then, by session, DATE and CWD
 #: (``columns_of``); then the parts, the one that is most often 0 or small first: CACHE WRITE
 #: (Claude's alone), OUTPUT, INPUT; a session's TITLE outlasts those (an id alone told no one
 #: which session it was: at 80 and 100 columns the table was ids and numbers, where ccusage's
@@ -23,6 +24,12 @@ NUMBER_COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("TOTAL", "total", 0),
 )
 NOT_RECORDED = "not recorded"
+
+#: a grouped table's column of its rows' subagent runs' tokens, after TOTAL (``tokens_runs.subagents_cell``):
+#: the part of TOTAL delegated, shown apart on the row's one line (the own part is TOTAL less it;
+#: by session each run has a line of its own instead).  A part shown again, as REASONING is: left
+#: out to fit just after it, before any of TOTAL's parts.
+SUBAGENTS = ("SUBAGENTS", 9)
 
 
 def session_columns() -> list[Column]:
@@ -50,6 +57,8 @@ def columns_of(by: str) -> list[Column]:
             Column("CWD", flex=True, min_width=12, keep_end=True, drop=8),
         ]
     columns += [Column(header, right=True, drop=drop) for header, _, drop in NUMBER_COLUMNS]
+    if by != "session":
+        columns.append(Column(SUBAGENTS[0], right=True, drop=SUBAGENTS[1]))
     # Rounded to the cent (--json has it exact); left out only when nothing else is left to go.
     columns.append(Column("COST", right=True, drop=1))
     if by == "session":

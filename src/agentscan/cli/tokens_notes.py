@@ -15,7 +15,6 @@ from agentscan.cli import term as terminal
 from agentscan.cli.term import Terminal, clean_path, wrap_columns
 from agentscan.cli.tokens_columns import columns_of
 from agentscan.cli.tokens_empty import NAMED, dated_option, week_up_to
-from agentscan.model import sum_usage
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -27,9 +26,10 @@ if TYPE_CHECKING:
 
 
 def shows_parts(term: Terminal) -> bool:
-    """Whether the table shows its rows' parts (own, subagents') on lines under them: on a
-    terminal.  A pipe gets a line a row, which ``awk`` sums right (the parts counted a row
-    twice); ``--json`` has the parts."""
+    """Whether the table by session shows its rows' parts (own, each subagent's) on lines
+    under them: on a terminal.  A pipe gets a line a row, which ``awk`` sums right (the parts
+    counted a row twice); ``--json`` has the parts.  (Grouped, a row is one line anywhere,
+    its subagents' part a column: SUBAGENTS.)"""
     return term.tty
 
 
@@ -38,7 +38,8 @@ def no_price(report: TokenReport, *, with_parts: bool = True) -> Unpriced:
     ``-`` (no call had a price) or ``≥`` (a lower bound: some did).  Told from the rows, not
     their cells: COST may be left out to fit, and a ``-`` of a group that spent nothing
     (Claude's zero-token notices) is no missing price.  ``with_parts``: the table shows the
-    rows' parts (on a terminal: ``tokens_text.row_lines``)."""
+    rows' parts' lines (by session, on a terminal: ``tokens_text.row_lines``; a grouped
+    table has none: its SUBAGENTS column shows tokens, no cost)."""
     models: set[str] = set()
     forms: set[str] = set()
     groups: list[tuple[TokenUsage | None, Decimal | None, Decimal | None, Sequence[str], TokenRow | None]]
@@ -49,18 +50,15 @@ def no_price(report: TokenReport, *, with_parts: bool = True) -> Unpriced:
             continue  # known, or nothing spent (a row of 0 tokens is folded: ``row_lines``)
         models.update(names)
         forms.add(render.human_usd(None, priced)[:1])
-        if with_parts and row is not None and row.subagents:
-            # Its parts' lines (``row_lines``) show an unknown cost as their group does: ``-``
-            # when none of the part's calls has a price, else a bound (``≥``).
+        if with_parts and report.by == "session" and row is not None and row.subagents:
+            # Its parts' lines (``row_lines``: its own, a line per subagent) show an unknown
+            # cost as their group does: ``-`` when none of the part's calls has a price, else
+            # a bound (``≥``).
             parts: list[tuple[TokenUsage | None, Decimal | None, Decimal | None]] = [
                 (row.own, row.own_cost, row.own_cost_priced)]
-            if report.by == "session":  # a line per subagent
-                costs = row.subagent_costs or (None,) * len(row.subagents)
-                bounds = row.subagent_costs_priced or (None,) * len(row.subagents)
-                parts.extend(zip((part for _, part in row.subagents), costs, bounds))
-            else:  # one line for all of them
-                runs = sum_usage(part for _, part in row.subagents)
-                parts.append((runs, row.subagents_cost, row.subagents_cost_priced))
+            costs = row.subagent_costs or (None,) * len(row.subagents)
+            bounds = row.subagent_costs_priced or (None,) * len(row.subagents)
+            parts.extend(zip((part for _, part in row.subagents), costs, bounds))
             for part, part_cost, bound in parts:
                 if part_cost is None and part and part.total:
                     forms.add(render.human_usd(None, bound)[:1])
@@ -147,7 +145,7 @@ class Unpriced(NamedTuple):
 class Drawn(NamedTuple):
     """What the table printed above the notes shows, for the notes on its lines: the columns
     it left out to fit (``hidden``), whether its numbers were rounded (``compact``), its
-    ``total`` (``reasoning_counted_once``), whether a row shown has delegated calls
+    ``total`` (``reasoning_counted_once``), whether by session a row shown has delegated calls
     (``parts``: their lines are a terminal's, ``shows_parts``), and, by session, how many
     ``sessions`` it shows, their ``dates`` and the dates' ``zone`` (``--tz``: ``fewer_sessions``).
     The default: no table (every row folded, or none)."""
@@ -211,7 +209,8 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
                     tty_only=True)
     if drawn.parts and not shows_parts(term):
-        # A row's own and subagents' lines under it made ``awk '{s += $7}'`` count them twice.
+        # By session, a row's own and subagents' lines under it made ``awk '{s += $7}'`` count
+        # them twice (a grouped pipe has its SUBAGENTS column: nothing left out to say).
         render.note(PARTS_NOTE, tty_only=True)
     if by == "session" and drawn.cut is not None and term.tty:
         # A table cut (on a terminal, unless --all) says what it shows and how to see the rest.
@@ -251,7 +250,7 @@ def cost_forms_note(unknown: Collection[str]) -> str:
     return f"COST {said}"
 
 
-#: on stderr under a piped table whose rows have delegated calls (``tokens_text.row_lines``)
+#: on stderr under a piped table by session whose rows have delegated calls (``tokens_text.row_lines``)
 PARTS_NOTE = "own and subagent lines are left out in a pipe; --json has them"
 
 

@@ -1,13 +1,12 @@
-"""A summary's line of subagent runs (``tokens --by day|model|provider``), and its label.
+"""A grouped row's subagent runs (``tokens --by day|model|provider|…``), in a column of their own.
 
-Per period, model or provider there can be hundreds of runs: ``tokens_text.row_lines``
-makes one line for all, ``  ↳ 250 subagent runs``, which a narrow terminal's table
-shortens (``  ↳ 250 runs``, a bare ``  ↳``) before it leaves out a column.  A row made
-only of delegated calls (every kind's row ``--by agent``) has no own part: that line
-would say the row again, so its key says how many runs it adds up instead,
-``Explore (3 runs)`` (``counted_row``), which a table that must keep a figure leaves
-out too (``without_droppable_tail``).  By session each run has a line of its own, named as
-``subagent_names`` shows it.
+Per period, model or provider there can be hundreds of runs: a grouped table shows them
+all together, their tokens in the row's ``SUBAGENTS`` cell (``subagents_cell``, after
+TOTAL: the own part is TOTAL less it), a line a row, as ccusage's tables are; ``--json``
+has each run.  A row made only of delegated calls (every kind's row ``--by agent``) has
+no own part: its key says how many runs it adds up, ``Explore (3 runs)`` (``counted_row``),
+which a table that must keep a figure leaves out (``without_droppable_tail``), as a week's
+Monday.  By session each run has a line of its own, named as ``subagent_names`` shows it.
 """
 
 from __future__ import annotations
@@ -17,33 +16,27 @@ from typing import TYPE_CHECKING, Callable
 from agentscan.cli import render
 from agentscan.cli.tableparts import Row
 from agentscan.cli.term import width_of
+from agentscan.model import sum_usage
 
 if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
     from agentscan.scan.tokenreport import TokenRow
 
-#: how a summary's line of subagent runs begins (``row_lines``); alone, its label where
-#: even ``  ↳ 250 runs`` would leave out a figure (narrower than ``TOTAL``: it never
-#: widens the column)
-RUNS = "  ↳"
+
+def subagents_cell(token_row: TokenRow, shown: Callable[[int], str]) -> str:
+    """A grouped row's SUBAGENTS cell: its runs' tokens together, as ``shown`` shows a
+    number (TOTAL's form, compact or not); ``-``: it has none; empty where its usage was
+    not recorded (its "not recorded" is laid over the number columns)."""
+    if not token_row.subagents:
+        return "" if token_row.tokens is None else "-"
+    runs = sum_usage(usage for _, usage in token_row.subagents)
+    return "" if runs is None else shown(runs.total)
 
 
-def runs_label(count: int) -> str:
-    return f"{RUNS} {render.plural(count, 'subagent run')}"
-
-
-def short_runs(label: str) -> str:
-    """``  ↳ 250 subagent runs`` as a narrow terminal says it: ``  ↳ 250 runs``."""
-    return label.replace(" subagent run", " run", 1)
-
-
-def bare_runs(label: str) -> str:
-    return RUNS
-
-
-def is_runs(row: Row) -> bool:
-    """Whether ``row`` is a summary's line of subagent runs (a key is never dim)."""
-    return row.style == "dim" and row.cells[0].startswith(RUNS + " ")
+def with_subagents(values: list[str], cell: str) -> list[str]:
+    """A grouped row's number cells and cost (``values``) with its SUBAGENTS ``cell``
+    between TOTAL and COST, in the columns' order (``tokens_columns.columns_of``)."""
+    return [*values[:-1], cell, values[-1]]
 
 
 def counted_row(key: str, count: int, values: list[str], span: tuple[int, int] | None) -> Row:
@@ -73,12 +66,6 @@ def without_droppable_tail(row: Row) -> Row:
     return row if at is None else row._replace(cells=[row.cells[0][:at], *row.cells[1:]], droppable_at=None)
 
 
-def runs_cut(rows: list[Row], width: int) -> bool:
-    """Whether a label of subagent runs in ``rows`` is wider than its column's ``width``
-    (``tokens --by model``'s MODEL is cut to fit: ``tableparts.Column.label``)."""
-    return any(width_of(row.cells[0]) > width for row in rows if is_runs(row))
-
-
 def droppable_tails_fitted(rows: list[Row], width: int) -> list[Row]:
     """``rows`` with each key whose droppable tail a label column ``width`` wide would cut
     (``haiku-4.5 (1…``: a count cut reads as a figure cut) shown without it (``without_droppable_tail``)."""
@@ -86,12 +73,9 @@ def droppable_tails_fitted(rows: list[Row], width: int) -> list[Row]:
             for row in rows]
 
 
-def relabelled(rows: list[Row], label: Callable[[str], str]) -> list[Row]:
-    """``rows`` with each line of subagent runs labelled ``label(its label)``; with the
-    bare label, each key's droppable tail (runs' count, week's Monday) left out too (``without_droppable_tail``)."""
-    bare = label is bare_runs
-    return [row._replace(cells=[label(row.cells[0]), *row.cells[1:]]) if is_runs(row)
-            else without_droppable_tail(row) if bare and has_droppable_tail(row) else row for row in rows]
+def tails_dropped(rows: list[Row]) -> list[Row]:
+    """``rows`` with each key's droppable tail (runs' count, week's Monday) left out (``without_droppable_tail``)."""
+    return [without_droppable_tail(row) for row in rows]
 
 
 def subagent_names(token_row: TokenRow, term: Terminal) -> dict[str, str]:

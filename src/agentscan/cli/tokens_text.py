@@ -6,7 +6,8 @@ empty sessions) are folded into one line; so are the sessions whose provider rec
 usage (current Cursor builds'), however grouped: a line under the table names them
 (``--json`` keeps their rows, ``null``).  A pipe gets the header, a line a row and the
 TOTAL alone: the ``(+ …)`` lines go to stderr there (``tokens_notes``), and a row's parts
-(own, subagents') are a terminal's (``tokens_notes.shows_parts``).  The number columns are listed in
+(own, subagents') are a terminal's by session (``tokens_notes.shows_parts``); grouped, the
+subagents' part is a column, SUBAGENTS, a line a row on a terminal and in a pipe alike.  The number columns are listed in
 ``NUMBER_COLUMNS`` so a cost column can join them.  What stderr says when the options
 left a session out is worded in ``tokens_empty``.
 """
@@ -28,8 +29,8 @@ from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS,
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts, summary_title
-from agentscan.cli.tokens_runs import (bare_runs, counted_row, droppable_tails_fitted, has_droppable_tail, is_runs,
-                                      relabelled, runs_cut, runs_label, short_runs, subagent_names, tail_at)
+from agentscan.cli.tokens_runs import (counted_row, droppable_tails_fitted, has_droppable_tail, subagent_names,
+                                      subagents_cell, tail_at, tails_dropped, with_subagents)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -134,11 +135,13 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         for row, key, shown, row_facts, session in zip(report.rows, keys, full, facts, sessions)
         # A row of 0 tokens whose key names nothing is left out beside rows that tell something.
         if shown or row.tokens is None or not (any(full) and names_nothing(report.by, row.key)))
-    models, unknown = no_price(report, with_parts=shows_parts(term))
+    # Grouped, a row's parts are no lines of their own: its runs' tokens are a column (SUBAGENTS).
+    models, unknown = no_price(report, with_parts=by_session and shows_parts(term))
+    parts = by_session and any(row.subagents for row, shown in zip(report.rows, full) if shown)
+    runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
-                       empty=empty, parts=any(row.subagents for row, shown in zip(report.rows, full) if shown), zone=zone,
-                       sort=sort, cut=cut)
+                       empty=empty, parts=parts, zone=zone, sort=sort, cut=cut, runs=runs)
     return Printed(keys, facts, full, laid)
 
 
@@ -177,12 +180,16 @@ def _model_names(models: list[str], term: Terminal) -> list[str]:
             chosen[index] += 1
 
 
-def total_row(by: str, total: Total, term: Terminal, *, compact: bool) -> Row:
+def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None) -> Row:
+    """The TOTAL line; grouped, ``runs``: the subagent runs' tokens of every row (its SUBAGENTS)."""
     usage, cost, priced = total
     values = _numbers(usage, cost, term, compact=compact, at_least=priced)
     lead = SESSION_LEAD if by == "session" else 1
     # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
-    span = (lead, lead + len(NUMBER_COLUMNS)) if usage is None else None
+    span = (lead, lead + len(NUMBER_COLUMNS) + (by != "session")) if usage is None else None
+    if by != "session":
+        shown = render.compact_number if compact else render.full_numbers(term)
+        values = with_subagents(values, "" if usage is None else "-" if runs is None else shown(runs.total))
     cells = session_cells("TOTAL", ["", "", ""], values) if by == "session" else ["TOTAL", *values]
     return Row(cells, style="bold", span=span)
 
@@ -205,14 +212,15 @@ def choose_layout(columns: list[Column], natural: list[int], rounded_natural: Ca
 def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list[list[Row]]], total: Total,
                 folded: list[str], models: Sequence[str], term: Terminal, *, unrecorded: Sequence[str] = (),
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
-                zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None) -> Laid:
+                zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
+                runs: TokenUsage | None = None) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
-    more columns; in a summary, its runs' labels shortened when that keeps a column), the
-    ``total`` (tokens, cost, cost priced), and the notes under it: the
+    more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
+    ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
     ``folded`` rows' keys (0 tokens), the ``empty`` sessions' (they recorded nothing), the
     ``unrecorded`` sessions (in no row) and the ``models`` without a price (``unknown``: how
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
-    (its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
+    (by session, its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
     ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
     left out (``tokens_sessions.Cut``), which a note says."""
     if not any(full):
@@ -222,10 +230,10 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
         # header over a TOTAL of 0 (and the columns it "left out to fit") said nothing.
         print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown))
         return Laid(([], []), False, [], [])
-    rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False)]
+    rows = [row for group in full for row in group] + [total_row(by, total, term, compact=False, runs=runs)]
     shown_rows = sum(map(bool, full))  # the rows with lines (a folded one is named under the table)
     # Its CWD no narrower than the names of the paths it shows, as ``list``'s (or left out):
-    # the rows' own (``--by cwd``'s key; a part's line, ``  ↳ 2 subagent runs``, names none).
+    # the rows' own (``--by cwd``'s key; a part's line, by session, names none).
     columns = tablepaths.named_floors(columns_of(by), table.cells_of([group[0] for group in full if group]))
     if columns[0].label:
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
@@ -236,39 +244,29 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
 
     def rounded_rows() -> list[Row]:
         if not rounded:
-            rounded[:] = [row for group in compact_lines() for row in group] + [total_row(by, total, term, compact=True)]
+            rounded[:] = [row for group in compact_lines() for row in group] + [
+                total_row(by, total, term, compact=True, runs=runs)]
         return rounded
 
     # The rows told with exact numbers, then rounded ones (taken only to keep a figure of
-    # the total, as ever); and in a summary, each with its subagent runs' label in full
-    # ("↳ 250 subagent runs"), short ("↳ 250 runs") to keep any column, or bare ("↳", no
-    # wider than "TOTAL", and a key without its droppable tail, ``Explore`` for ``Explore (3 runs)``)
-    # to keep a figure: a label never costs a figure a key leaves room for.
-    relabels: list[tuple[Callable[[str], str] | None, bool]] = [(None, False)]
-    if by != "session" and any(is_runs(row) or has_droppable_tail(row) for row in rows):
-        relabels += [(short_runs, False), (bare_runs, True)]
+    # the total, as ever); and in a summary, each key with its droppable tail (``Explore
+    # (3 runs)``, ``2026-W36 (Aug 31)``), or without it to keep a figure: a key's tail never
+    # costs a figure.
+    forms = 2 if by != "session" and any(has_droppable_tail(row) for row in rows) else 1
     told: dict[tuple[bool, int], list[Row]] = {}
 
     def way(compact: bool, form: int) -> tablefit.Way:
         def natural() -> list[int]:
             base = rounded_rows() if compact else rows
-            relabel = relabels[form][0]
-            told[compact, form] = base if relabel is None else relabelled(base, relabel)
+            told[compact, form] = tails_dropped(base) if form else base
             return natural_widths(columns, told[compact, form])
-        return natural, relabels[form][1]
+        return natural, form == 1
 
-    chosen = tablefit.least_lost(columns, [[way(compact, form) for form in range(len(relabels))]
+    chosen = tablefit.least_lost(columns, [[way(compact, form) for form in range(forms)]
                                         for compact in (False, True)], term, FIGURES)
     assert chosen is not None  # (every way tells its widths)
     group, form, planned = chosen
     compact = group == 1
-    while form + 1 < len(relabels) and runs_cut(told[compact, form], planned[1][0]):
-        # A model's label column cut (``tableparts.Column.label``) narrower than a runs label:
-        # its shorter form, not ``↳ 1 subagen…``.
-        form += 1
-        widths = way(compact, form)[0]()
-        assert widths is not None  # (every way tells its widths)
-        planned = tablefit.layout_natural(columns, widths, term)
     # A path shows its last folder's name whole, as ``list``'s CWD does (``…/weather-app``,
     # not ``…weather-app``): one longer than ``NAMED_CAP`` takes from the title what it
     # needs (a patch fits its paths alike: ``tablepatch``).
@@ -311,9 +309,10 @@ def _print_unrecorded_only(by: str, rows: list[Row], folded: list[str], term: Te
 
 def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *, compact: bool,
               session: TableSession | None = None) -> list[Row]:
-    """A row's lines: its own, then, on a terminal, its parts (own and subagents'; a pipe
-    gets a line a row, as ``awk`` sums them: ``--json`` has the parts; a grouped row of
-    delegated calls alone, its key saying how many runs: ``tokens_runs.counted_row``); none for a row of 0 tokens,
+    """A row's lines: its own, then, by session on a terminal, its parts (own and each
+    subagent's; a pipe gets a line a row, as ``awk`` sums them: ``--json`` has the parts);
+    grouped, one line, its runs' tokens in its SUBAGENTS cell (``tokens_runs.subagents_cell``;
+    a row of delegated calls alone, its key saying how many runs: ``tokens_runs.counted_row``); none for a row of 0 tokens,
     nor, by session, for a session that recorded no usage (named in a line under the table,
     as a grouping names them; one that recorded nothing at all in one of its own:
     ``recorded_nothing``).  ``key``: its first cell; ``facts``: a session's date, project
@@ -335,8 +334,20 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     values = numbers(token_row.tokens, token_row.cost, at_least=token_row.cost_priced)
     # "not recorded" (a grouping's row of calls with no usage) is laid over the empty number
     # columns, not in TOTAL alone.
-    span = (1, len(NUMBER_COLUMNS) + 1) if unrecorded else None
-    lines = [Row(session_cells(key, facts, values) if by_session else [key, *values], span=span)]
+    span = (1, len(NUMBER_COLUMNS) + 2) if unrecorded else None
+    if not by_session:
+        # One line a row (ccusage's tables are): its runs' part a column of its own.
+        # A row made only of delegated calls (each kind's ``--by agent``), on a terminal: its
+        # key says how many runs it adds up (a pipe's key stays one field for ``awk``).
+        counted = token_row.own is None and bool(token_row.subagents) and shows_parts(term) and numbers(
+            sum_usage(usage for _, usage in token_row.subagents), token_row.subagents_cost,
+            at_least=token_row.subagents_cost_priced) == values
+        shown = render.compact_number if compact else render.full_numbers(term)
+        values = with_subagents(values, subagents_cell(token_row, shown))
+        if counted:
+            return [counted_row(key, len(token_row.subagents), values, span)]
+        return [Row([key, *values], span=span)]
+    lines = [Row(session_cells(key, facts, values), span=span)]
     if not token_row.subagents or not shows_parts(term):
         return lines
     if token_row.own is not None:  # a group made only of delegated calls has no own part to show
@@ -345,26 +356,15 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
     costs = token_row.subagent_costs or (None,) * len(token_row.subagents)
     # A part's unknown cost shows its lower bound as its group's does (``≥$0.43``), not ``-``.
     bounds = token_row.subagent_costs_priced or (None,) * len(token_row.subagents)
-    if by_session:
-        names = subagent_names(token_row, term)
-        recovered = dict(token_row.recovered)
-        for (sub_id, usage), cost, bound in zip(token_row.subagents, costs, bounds):
-            # No transcript: its calls were recovered from its parent's progress records,
-            # which hold no copy of its final reply: a count short of it (docs/providers/claude.md).
-            # Said where the title goes, so the id column stays narrow.
-            note = recovered_note(recovered[sub_id]) if sub_id in recovered else ""
-            lines.append(Row(cells(f"  ↳ {clean_path(names.get(sub_id, sub_id))}",
-                                   numbers(usage, cost, part=True, at_least=bound), note), style="dim"))
-    else:
-        # Per period/model/provider there can be hundreds of runs: one line for all.
-        runs = sum_usage(usage for _, usage in token_row.subagents)
-        runs_numbers = numbers(runs, token_row.subagents_cost, part=True, at_least=token_row.subagents_cost_priced)
-        if token_row.own is None and runs_numbers == values:
-            # A row made only of delegated calls (each kind's ``--by agent``): the runs' line
-            # said the row again, doubling the table; its key says how many they are instead.
-            lines[0] = counted_row(key, len(token_row.subagents), values, span)
-        else:
-            lines.append(Row(cells(runs_label(len(token_row.subagents)), runs_numbers), style="dim"))
+    names = subagent_names(token_row, term)
+    recovered = dict(token_row.recovered)
+    for (sub_id, usage), cost, bound in zip(token_row.subagents, costs, bounds):
+        # No transcript: its calls were recovered from its parent's progress records,
+        # which hold no copy of its final reply: a count short of it (docs/providers/claude.md).
+        # Said where the title goes, so the id column stays narrow.
+        note = recovered_note(recovered[sub_id]) if sub_id in recovered else ""
+        lines.append(Row(cells(f"  ↳ {clean_path(names.get(sub_id, sub_id))}",
+                               numbers(usage, cost, part=True, at_least=bound), note), style="dim"))
     return lines
 
 
