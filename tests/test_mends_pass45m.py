@@ -95,13 +95,21 @@ def test_no_transcript_is_written_once() -> None:
     assert not hasattr(show_subagents, "subagent_rows")
 
 
-@pytest.mark.parametrize("native", ["7f3c9a12-4b8e-4c1d-9e2f-0123456789ab", "0123456-89abcdef0123", "abc-123",
-                                    "abcdefghij", "sidechain-cd49a45d"])
-def test_trace_shortens_a_session_id_by_list_s_rule(native: str) -> None:
+@pytest.mark.parametrize(("native", "shown"), [
+    ("7f3c9a12-4b8e-4c1d-9e2f-0123456789ab", "claude:7f3c9a12"),  # 8 characters
+    ("0123456-89abcdef0123", "claude:0123456-8"),  # never ending in a separator: one more
+    ("abc-123", "claude:abc-123"),  # shorter than 8: whole
+    ("abcdefghij", "claude:abcdefgh"),
+    ("sidechain-cd49a45d", "claude:sidechai"),  # a session's id, not a subagent's: no stem kept
+])
+def test_trace_shortens_a_session_id_by_list_s_rule(native: str, shown: str) -> None:
+    # The literal ids: comparing with ``short_ids``, which calls the same ``unique_prefixes``,
+    # could not fail (pass 45x); ``list`` shows the same of a session alone of its provider.
     from agentscan.hooks.text import short_session_id
     from agentscan.scan.short_ids import short_ids
 
-    assert short_session_id(f"claude:{native}") == short_ids([("claude", native)])[f"claude:{native}"]
+    assert short_session_id(f"claude:{native}") == shown
+    assert short_ids([("claude", native)]) == {f"claude:{native}": shown}
 
 
 def test_the_hook_path_and_trace_do_not_import_short_ids() -> None:

@@ -150,16 +150,23 @@ NO_FORMAT = ("error: give a --format (-f): jsonl, csv or sqlite, or an --output 
              ".sqlite, .sqlite3 or .db")
 
 
-@pytest.mark.parametrize("args", [[], ["-o", "-"], ["-o", "out.txt"], ["-o", "out"], ["-o", "jsonl"],
-                                  ["-o", "out.jsonl.gz"]])
+#: stdout: no extension says a format there, and SQLite cannot go there (pass 45x)
+NO_FORMAT_FOR_STDOUT = ("error: stdout (no --output, or -) needs a --format (-f): jsonl or csv (sqlite needs "
+                        "--output PATH)")
+
+
+@pytest.mark.parametrize(("args", "error"), [([], NO_FORMAT_FOR_STDOUT), (["-o", "-"], NO_FORMAT_FOR_STDOUT),
+                                             (["-o", "out.txt"], NO_FORMAT), (["-o", "out"], NO_FORMAT),
+                                             (["-o", "jsonl"], NO_FORMAT), (["-o", "out.jsonl.gz"], NO_FORMAT)])
 def test_an_output_that_says_no_format_still_asks_for_one(isolated_home: Path, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+                                                          monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                                          error: str) -> None:
     here = tmp_path / "cwd"
     here.mkdir()
     monkeypatch.chdir(here)
     result = runner.invoke(app, ["--demo", "export", *args])
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [NO_FORMAT, "Try 'agentscan export --help' for help."]
+    assert result.stderr.splitlines() == [error, "Try 'agentscan export --help' for help."]
     assert result.stdout == "" and list(here.iterdir()) == []
 
 

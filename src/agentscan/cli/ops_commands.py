@@ -28,19 +28,44 @@ EXTENSIONS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".sqlite": "
 
 def format_of(output: str | None) -> str:
     """The format ``--output`` says by its extension (``out.jsonl``: ``jsonl``), for an export
-    given no ``--format``; a usage error naming the extensions read when it says none (no
-    ``--output``, ``-``: stdout, ``out.txt``)."""
-    import os
-
+    given no ``--format``; a usage error naming what to give when it says none: for stdout (no
+    ``--output``, ``-``) jsonl or csv (SQLite needs a file, as ``run_export`` says of
+    ``-f sqlite``); for a file (``out.txt``) a format or the extensions read."""
     from agentscan.errors import UsageProblem
 
-    if output is not None and output != "-":
-        said = EXTENSIONS.get(os.path.splitext(output)[1].casefold())
-        if said is not None:
-            return said
+    if output is None or output == "-":
+        raise UsageProblem(STDOUT_NEEDS_A_FORMAT)
+    said = said_format(output)
+    if said is not None:
+        return said
     extensions = list(EXTENSIONS)
     raise UsageProblem(f"give a --format (-f): jsonl, csv or sqlite, or an --output ending in "
                        f"{', '.join(extensions[:-1])} or {extensions[-1]}")
+
+
+#: no --format, and no file whose extension could say one
+STDOUT_NEEDS_A_FORMAT = ("stdout (no --output, or -) needs a --format (-f): jsonl or csv "
+                         "(sqlite needs --output PATH)")
+
+
+def said_format(output: str) -> str | None:
+    """The format ``output``'s extension says, in any case (``None``: none it reads)."""
+    import os
+
+    return EXTENSIONS.get(os.path.splitext(output)[1].casefold())
+
+
+def _first_extensions() -> list[str]:
+    """Each format's first extension in ``EXTENSIONS`` (``.jsonl``, not ``.ndjson`` too), in its order."""
+    first: dict[str, str] = {}
+    for extension, said in EXTENSIONS.items():
+        first.setdefault(said, extension)
+    return list(first.values())
+
+
+#: --format's help, its extensions ``EXTENSIONS``' (the rest: ``…``, as the usage error names them all)
+FORMAT_HELP = ("jsonl, csv or sqlite (default: what --output's extension says: "
+               f"{', '.join(_first_extensions())}, …).")
 
 
 def register(app: typer.Typer) -> None:
@@ -59,7 +84,7 @@ def register(app: typer.Typer) -> None:
 @handle_errors
 def export_command(
     ctx: typer.Context,
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl, csv or sqlite (default: what --output's extension says: .jsonl, .csv, .sqlite, …).", metavar="FORMAT"),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f", help=FORMAT_HELP, metavar="FORMAT"),
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
     output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout (jsonl and csv: the default).", metavar="PATH"),
     since: Optional[str] = since_option(),
@@ -86,7 +111,9 @@ def export_command(
     state = state_of(ctx)
     reject_blank(output=output_text, since=since)
     # Any case (-f CSV), as --provider takes it; none given, --output's extension says it
-    # (``-o usage.sqlite``), and a --format given always wins.
+    # (``-o usage.sqlite``), and a --format given always wins, with a warning when the
+    # extension says another (``-f jsonl -o s.sqlite3``: JSONL in a file named for SQLite).
+    said = said_format(output_text) if fmt is not None and output_text not in (None, "-") else None
     fmt = parse_format(fmt) if fmt is not None else format_of(output_text)
     # No --output is stdout, for a pipe, as ``gh`` and ``sqlite-utils`` have it (SQLite needs a
     # file: ``run_export`` says so).
@@ -120,6 +147,10 @@ def export_command(
                          since=parse_when(since, tz=day_zone) if since is not None else None)
     result = run_export(scanner, fmt, output, filters=filters, lock_timeout=lock_timeout, redact=redact, days=days,
                         zone=day_zone)
+    if said is not None and said != result.format:
+        # A warning as the scan's are (its summary, --json's ``warnings``, --strict fails on it,
+        # --quiet hides it): a cron job run with --strict hears of a setting to fix.
+        scanner.ctx.warn(result.path, f"written as {result.format} (--format), though its extension says {said}")
     end_progress()
     if to_stdout and not result.sessions:
         # Nothing on stdout, and a pipe's reader would get an empty file without a word: why,

@@ -88,11 +88,6 @@ class Cut(NamedTuple):
     dates: Sequence[str]
 
 
-#: a pipe's key for the line of the others' sums: one word, as ``awk`` reads a line's fields
-#: (``+6 more`` was two, and moved INPUT to CACHE READ's field), skipped by name as TOTAL is
-PIPED_KEY = "others"
-
-
 def cut_sessions(report: TokenReport, shown: int, sessions: Mapping[str, TableSession], term: Terminal,
                  zone: tzinfo | None = None) -> tuple[TokenReport, Cut | None]:
     """``report`` (by session, in the table's order) with the rows of its first ``shown``
@@ -100,15 +95,17 @@ def cut_sessions(report: TokenReport, shown: int, sessions: Mapping[str, TableSe
     ``shown`` have a row, or one more, whose row takes the line a sum would); the folded rows
     stay, named under the table as ever (``scan.tokenreport.first_rows``).  ``sessions``:
     each session's row or facts (their dates); ``term``: the line's key, ``+1,475 more`` on a
-    terminal (grouped as the table's numbers are), ``others`` in a pipe (``PIPED_KEY``)."""
-    from agentscan.scan.tokenreport import first_rows, spent
+    terminal (grouped as the table's numbers are), ``others`` in a pipe (``OTHERS``: one word,
+    as ``awk`` reads a line's fields; ``+6 more`` was two, and moved INPUT to CACHE READ's
+    field; skipped by name as TOTAL is)."""
+    from agentscan.scan.tokenreport import OTHERS, first_rows, spent
 
     cut = first_rows(report.rows, shown)
     if cut.rest is None:
         return report, None
     from dataclasses import replace
 
-    key = f"+{render.full_numbers(term)(len(cut.summed))} more" if term.tty else PIPED_KEY
+    key = f"+{render.full_numbers(term)(len(cut.summed))} more" if term.tty else OTHERS
     ends = [sessions.get(row.key) for row in (*(row for row in cut.rows if spent(row)), *cut.summed)]
     dated = [session for session in ends if session is not None and session.updated_at is not None]
     dates = [date_in(session.updated_at, zone) for session in (max(dated, key=sort_key), min(dated, key=sort_key))

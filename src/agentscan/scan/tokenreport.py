@@ -144,6 +144,10 @@ class TokenReport:
         }
 
 
+#: the key of ``first_rows``' line of the others' sums: one word, as ``awk`` reads a line's
+#: fields (a pipe's ``tokens`` table keys its line so: ``cli.tokens_sessions``)
+OTHERS = "others"
+
 #: the fewest rows ``first_rows`` sums in one: one row alone is its own sum, and its line
 #: takes the room a line of the others' sums would
 FEWEST_SUMMED = 2
@@ -165,7 +169,7 @@ def spent(row: TokenRow) -> bool:
     return row.tokens is not None and row.tokens.total != 0
 
 
-def first_rows(rows: Sequence[TokenRow], shown: int, key: str = "others") -> FirstRows:
+def first_rows(rows: Sequence[TokenRow], shown: int, key: str = OTHERS) -> FirstRows:
     """``rows`` (a report's, in the order they are to be read) cut to the first ``shown`` that
     spent tokens (``spent``), the others summed in one row keyed ``key`` (``summed_row``), as
     ``agentscan tokens`` shows the newest 25 sessions and one line for the rest.  Rows that
