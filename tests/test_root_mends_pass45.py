@@ -137,6 +137,8 @@ def test_doctor_says_root_problem_s_words(tmp_path: Path) -> None:
     assert _check(afile, "sessions")[2] == "a file, not a directory"
     assert _check(folder, "database")[2] == "a directory, not a file"
     assert _check(tmp_path / "nope", "sessions") == (False, False, "does not exist")
+    # ``_check`` is of the path alone: the report says the entry a root lies under when that is a
+    # file ("afile: a file, not a directory", as the warning: tests/test_root_last_pass45.py).
     assert _check(afile / "below", "sessions") == (False, False, "does not exist")
 
 

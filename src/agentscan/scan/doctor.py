@@ -22,7 +22,8 @@ from agentscan.scan.scanner import Scanner
 from agentscan.scan.cache import FILE_NAME, cache_dir
 from agentscan.scan.cachefile import cache_source, ignored_cache_dir, write_problem
 from agentscan.context import legible
-from agentscan.toolkit.paths import MISSING, root_problem
+from agentscan.toolkit.paths import MISSING, root_check
+from agentscan.toolkit.roots import Root, entry_problem
 from agentscan.timeutil import from_epoch, to_iso
 from agentscan.settling import shown_message
 
@@ -86,12 +87,28 @@ def _check(path: Path, kind: str) -> tuple[bool, bool, str | None]:
         except OSError as exc:
             return False, False, f"folder cannot be listed: {exc.strerror or exc}"
         return False, False, "none found"
-    problem = root_problem(path, kind)
+    exists, problem = root_check(path, kind)
     if problem == MISSING:
+        # Not MISSING's words: the STATUS column states a fact of the path beside it, as
+        # "folder does not exist" of a pattern's (docs/json.md), and doctor's tests and docs
+        # say "does not exist" (tests/test_doctor_running.py, test_doctor_pass31.py).
         return False, False, "does not exist"
-    if problem is not None and problem.startswith("cannot be read") and not os.path.lexists(path):
-        return False, False, problem  # its folder could not be looked into
-    return True, problem is None, problem
+    return exists, problem is None, problem
+
+
+def _under_no_folder(root: Root, roots: list[Root]) -> tuple[bool, str | None]:
+    """(shown, why not) of ``root`` when the setting's entry it lies under is no folder
+    (``CODEX_HOME=/x/afile``): the entry's words, as the warning says them (``afile: a file, not
+    a directory``), for nothing below it is looked into; ``(True, None)`` for any other root.  A
+    root looked for by pattern there (``state_*.sqlite``) is not shown when another row under
+    the entry says it (its "folder cannot be listed" and "no state_*.sqlite in" note said it
+    again, in other words)."""
+    held = entry_problem(root)
+    if held is None or root.entry is None:
+        return True, None
+    if "*" in root.path.name and any(other.entry == root.entry and "*" not in other.path.name for other in roots):
+        return False, held
+    return True, legible(f"{root.entry.name}: {held}")  # a name need not be UTF-8
 
 
 _NUMBERS = re.compile(r"\d+")
@@ -159,6 +176,12 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
         _count(report, captured, counted)
         for root in roots:
             exists, readable, problem = _check(root.path, root.kind)
+            if not exists:
+                shown, held = _under_no_folder(root, roots)
+                if not shown:
+                    continue
+                if held is not None:
+                    problem, root = held, root._replace(note=None)
             if readable and root.kind == "database":
                 # A file that reads is not yet a database that does (garbage, a lock, no table).
                 problem = provider.database_problem(root.path, scanner.ctx)

@@ -15,18 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.toolkit.paths import A_FILE, MISSING, NOT_A_DIRECTORY, root_problem, root_readable
+from agentscan.toolkit.roots import entry_problem
 
 if TYPE_CHECKING:
     from agentscan.context import ScanContext
     from agentscan.providers.base import Provider
     from agentscan.toolkit.roots import Root
-
-
-def _named(ctx: ScanContext, provider: Provider) -> bool:
-    """Whether one of ``provider``'s own variables is set (the platform's only move a default)."""
-    from agentscan.toolkit.roots import PLATFORM_VARIABLES
-
-    return any(ctx.env_value(name) for name in provider.env_vars if name not in PLATFORM_VARIABLES)
 
 
 def warn_missing_entries(ctx: ScanContext, providers: Sequence[Provider]) -> list[str]:
@@ -39,11 +33,11 @@ def warn_missing_entries(ctx: ScanContext, providers: Sequence[Provider]) -> lis
     list directory``).  A setting read whole (``CURSOR_STATE_DB``) is no list: its provider
     says what it makes of a missing one.  Returns the roots below an entry that is no folder,
     for ``hold_empty``."""
-    from agentscan.toolkit.roots import WHOLE_SETTINGS
+    from agentscan.toolkit.roots import WHOLE_SETTINGS, named_explicitly
 
     held: list[str] = []
     for provider in providers:
-        if not _named(ctx, provider):
+        if not named_explicitly(ctx, provider.env_vars):
             continue  # only its own variables name roots explicitly: a run with none resolves nothing
         explicit = [root for root in provider.roots(ctx) if root.explicit]
         if len(explicit) < 2:
@@ -84,8 +78,8 @@ def _entry_said(entry: Path, found: list[tuple[Root, str | None]]) -> str | None
             return problem if problem in (MISSING, A_FILE, NOT_A_DIRECTORY) else None
     if any(problem != MISSING for _, problem in found):
         return None  # one read, or one there that discovery says it cannot read
-    held = root_problem(entry, "sessions")
-    if held in (MISSING, A_FILE, NOT_A_DIRECTORY):
+    held = entry_problem(found[0][0], missing=True)  # ``entry`` is each root's: ``warn_missing_entries``
+    if held is not None:
         return held
     names = " or ".join(dict.fromkeys(root.path.name for root, _ in found))
     return f"no {names} in it"

@@ -177,9 +177,17 @@ class Scanner:
         self._confined = True
         for provider in self._witnesses:
             self.ctx.confine_to(provider.confinement_roots(self.ctx))
-        from agentscan.scan.rootcheck import warn_missing_entries
+        if self._named():
+            from agentscan.scan.rootcheck import warn_missing_entries
 
-        self._held = warn_missing_entries(self.ctx, self.providers)
+            self._held = warn_missing_entries(self.ctx, self.providers)
+
+    def _named(self) -> bool:
+        """Whether a provider variable is set: a run with none names no root explicitly, so
+        nothing is checked and ``scan.rootcheck`` is not imported (a warm run's time)."""
+        from agentscan.toolkit.roots import named_explicitly
+
+        return any(named_explicitly(self.ctx, provider.env_vars) for provider in self.providers)
 
     def take_censuses(self, providers: Sequence[Provider]) -> None:
         """Take the censuses of ``providers`` not taken yet, side by side when that pays
@@ -246,6 +254,8 @@ class Scanner:
 
     def unreadable_explicit_roots(self) -> list[str]:
         """Providers whose explicitly named roots (env vars) are all unreadable (``scan.rootcheck``)."""
+        if not self._named():
+            return []
         from agentscan.scan.rootcheck import unreadable_explicit
         from agentscan.toolkit.roots import unreadable_message
 
@@ -253,6 +263,8 @@ class Scanner:
 
     def unreadable_explicit_paths(self) -> set[str]:
         """The paths ``unreadable_explicit_roots`` names (its error says them already)."""
+        if not self._named():
+            return set()
         from agentscan.scan.rootcheck import unreadable_explicit, unreadable_paths
 
         return unreadable_paths(unreadable_explicit(self.ctx, self.providers))

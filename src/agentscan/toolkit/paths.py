@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import NamedTuple
 
 _FAST = hasattr(Path, "_make_child_relpath")
 
@@ -57,8 +58,20 @@ NOT_A_DIRECTORY = "not a directory"
 A_DIRECTORY = "a directory, not a file"
 
 
+class RootCheck(NamedTuple):
+    """What ``root_check`` found of a root: whether it is there, and ``root_problem``'s words."""
+
+    exists: bool
+    problem: str | None
+
+
 def root_problem(path: Path, kind: str = "") -> str | None:
-    """Why a provider root of ``kind`` cannot be read; ``None``: it can.
+    """Why a provider root of ``kind`` cannot be read; ``None``: it can (``root_check``'s words)."""
+    return root_check(path, kind).problem
+
+
+def root_check(path: Path, kind: str = "") -> RootCheck:
+    """Whether a provider root of ``kind`` is there, and why it cannot be read (``None``: it can).
 
     A ``sessions`` root must be a directory that can be listed, a ``database`` root a
     regular file that can be read; any other (an ``index``: Cursor's ``chats/``, Gemini's
@@ -73,23 +86,24 @@ def root_problem(path: Path, kind: str = "") -> str | None:
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it, no such path
         # Under a file (``/x/sessions`` of a ``CODEX_HOME=/x`` that is one) is not there either:
         # what is wrong is the entry, which ``toolkit.roots.entry_problem`` says.
-        return MISSING
+        return RootCheck(False, MISSING)
     except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
+        # Its folder could not be looked into (or its link followed): there as far as a link is.
+        return RootCheck(os.path.lexists(path), f"cannot be read: {exc.strerror or exc}")
     if stat.S_ISDIR(mode):
         if kind == "database":
-            return A_DIRECTORY
+            return RootCheck(True, A_DIRECTORY)
         try:
             with os.scandir(path) as entries:
                 next(entries, None)
         except OSError as exc:
-            return f"cannot be listed: {exc.strerror or exc}"
-        return None
+            return RootCheck(True, f"cannot be listed: {exc.strerror or exc}")
+        return RootCheck(True, None)
     if kind == "sessions":
-        return A_FILE if stat.S_ISREG(mode) else NOT_A_DIRECTORY
+        return RootCheck(True, A_FILE if stat.S_ISREG(mode) else NOT_A_DIRECTORY)
     if not stat.S_ISREG(mode):
-        return "not a regular file"
-    return None if os.access(path, os.R_OK) else "cannot be read: permission denied"
+        return RootCheck(True, "not a regular file")
+    return RootCheck(True, None if os.access(path, os.R_OK) else "cannot be read: permission denied")
 
 
 def root_readable(path: Path, kind: str = "") -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from agentscan.context import ScanContext, home_variables
 
@@ -56,16 +56,24 @@ def unreadable_message(provider: str, roots: list[Root]) -> str:
     return f"{provider}: no readable root among {', '.join(places)}{remedy}"
 
 
-def entry_problem(root: Root) -> str | None:
+def entry_problem(root: Root, *, missing: bool = False) -> str | None:
     """What is wrong with the entry that names the folder ``root`` lies in when that entry is
     no folder (``CODEX_HOME=/x`` naming a file: ``A_FILE``), so nothing under it can be there;
-    ``None`` for any other (one that is the root itself is said by its own ``root_problem``)."""
-    from agentscan.toolkit.paths import A_FILE, NOT_A_DIRECTORY, root_problem
+    with ``missing``, also when it is not there (``MISSING``); ``None`` for any other (one that
+    is the root itself is said by its own ``root_problem``)."""
+    from agentscan.toolkit.paths import A_FILE, MISSING, NOT_A_DIRECTORY, root_problem
 
     if root.entry is None or root.entry == root.path:
         return None
     problem = root_problem(root.entry, "sessions")
-    return problem if problem in (A_FILE, NOT_A_DIRECTORY) else None
+    return problem if problem in (A_FILE, NOT_A_DIRECTORY) or (missing and problem == MISSING) else None
+
+
+def named_explicitly(ctx: ScanContext, env_vars: Iterable[str]) -> bool:
+    """Whether one of a provider's own variables (``env_vars``) is set: only they name roots
+    explicitly (the platform's, ``PLATFORM_VARIABLES``, only move a default).  Cheap, so that a
+    run with none never imports ``scan.rootcheck``."""
+    return any(ctx.env_value(name) for name in env_vars if name not in PLATFORM_VARIABLES)
 
 
 #: the settings that name one place and are read whole (``setting_paths(listed=False)``: a file
