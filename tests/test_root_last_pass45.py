@@ -46,6 +46,21 @@ def test_doctor_says_an_entry_that_is_a_file_as_the_warning_does(isolated_home: 
     assert f"{afile}/sessions" in text and "afile: a file, not a directory" in text
 
 
+def test_doctor_says_a_lone_entry_that_is_a_file_once(isolated_home: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CODEX_HOME=afile`` alone: no root of Codex's can be read (``list -p codex`` fails,
+    naming it); doctor's rows say the entry, and its warnings do not say each root below it
+    again (``cannot list directory: Not a directory``, twice)."""
+    afile = _a_file(tmp_path / "afile")
+    monkeypatch.setenv("CODEX_HOME", str(afile))
+    report = _codex_report(invoke("doctor", "--json").stdout)
+    assert "cannot list directory" not in str(report), report
+    assert {root["problem"] for root in report["roots"] if root["path"].startswith(f"{afile}/")} == {
+        "afile: a file, not a directory"}
+    failed = invoke("list", "-p", "codex")
+    assert failed.exit_code == 1 and "(CODEX_HOME: a file, not a directory)" in failed.stderr
+
+
 def test_a_database_folder_that_is_a_file_is_said_when_nothing_else_says_it(isolated_home: Path, tmp_path: Path,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """``CODEX_SQLITE_HOME`` naming a file: its pattern row is the only one under it, so it stays,

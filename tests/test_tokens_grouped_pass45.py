@@ -145,7 +145,15 @@ def test_a_pipe_has_the_column_and_no_note_of_parts_left_out(isolated_home: Path
     assert PARTS_NOTE in " ".join(ran("--demo", "tokens")[1].split())
 
 
-def test_json_has_no_subagents_column(isolated_home: Path) -> None:
-    document = _json("day")
-    assert "SUBAGENTS" not in orjson.dumps(document).decode()
-    assert sum(map(_runs, document["rows"])) == 44_552
+def test_runs_that_recorded_no_usage_still_fill_the_cell() -> None:
+    """A row with tokens whose runs recorded none: ``-``, never an empty cell (a pipe's fields
+    for ``awk`` would shift onto COST); a row that recorded nothing itself: empty (its "not
+    recorded" is laid over the number columns)."""
+    from agentscan.cli.tokens_runs import subagents_cell
+    from agentscan.model import TokenUsage
+    from agentscan.scan.tokenreport import TokenRow
+
+    usage = TokenUsage(input=100, cache_read=0, cache_write=0, output=10)
+    row = TokenRow(key="2026-11-03", tokens=usage, own=usage, subagents=(("s/run-1", None),))
+    assert subagents_cell(row, str) == "-"
+    assert subagents_cell(TokenRow(key="2026-11-03", tokens=None, own=None, subagents=(("s/run-1", None),)), str) == ""

@@ -30,7 +30,9 @@ def subagents_cell(token_row: TokenRow, shown: Callable[[int], str]) -> str:
     if not token_row.subagents:
         return "" if token_row.tokens is None else "-"
     runs = sum_usage(usage for _, usage in token_row.subagents)
-    return "" if runs is None else shown(runs.total)
+    if runs is None:  # runs that recorded no usage: a cell all the same (a pipe's fields hold)
+        return "" if token_row.tokens is None else "-"
+    return shown(runs.total)
 
 
 def with_subagents(values: list[str], cell: str) -> list[str]:

@@ -43,8 +43,10 @@ def warn_missing_entries(ctx: ScanContext, providers: Sequence[Provider]) -> lis
         if len(explicit) < 2:
             continue
         problems = [root_problem(root.path, root.kind) for root in explicit]
-        if None not in problems:
-            continue
+        # None readable: the run fails, and its error names each entry (``unreadable_explicit``);
+        # the roots below an entry that is a file are still held, or ``doctor`` (which goes on)
+        # said each again, ``cannot list directory: Not a directory``.
+        failing = None not in problems
         entries: dict[tuple[str, Path], list[tuple[Root, str | None]]] = {}
         for root, problem in zip(explicit, problems):
             if root.source not in WHOLE_SETTINGS:
@@ -53,7 +55,8 @@ def warn_missing_entries(ctx: ScanContext, providers: Sequence[Provider]) -> lis
             said = _entry_said(entry, found)
             if said is None:
                 continue
-            ctx.warn(entry, f"{said} (named by {source}); skipped")
+            if not failing:
+                ctx.warn(entry, f"{said} (named by {source}); skipped")
             if said in (A_FILE, NOT_A_DIRECTORY):
                 held.extend(os.fspath(root.path) for root, _ in found)
     return held
