@@ -38,7 +38,7 @@ def _spy_listings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def _after_its_census(home: Path, name: str) -> tuple[Provider, ScanContext]:
     """``name``'s provider and a scan whose census of it was taken as a first discovery's."""
     scanner = Scanner(home=home, env={})
-    scanner._confine()
+    scanner.confine()
     provider = scanner.provider(name)
     stamp_of(provider, scanner.ctx, share_stats=True)
     return provider, scanner.ctx

@@ -19,7 +19,7 @@ def _transcripts(home: Path) -> list[str]:
 def test_the_census_keeps_every_file_stat_for_the_discovery(isolated_home: Path) -> None:
     lay_out_real_claude(isolated_home)
     scanner = Scanner(home=isolated_home, env={})
-    scanner._confine()
+    scanner.confine()
     stamp_of(scanner.provider("claude"), scanner.ctx, share_stats=True)
     kept = scanner.ctx.stats()
     transcripts = _transcripts(isolated_home)
@@ -35,7 +35,7 @@ def test_discovery_takes_the_census_stat_instead_of_its_own(isolated_home: Path)
                                [claude_user("a1a1a1a1-0000-4000-8000-000000000001", "2026-11-01T09:00:00.000Z", "hi")],
                                mtime=1_700_000_000)
     scanner = Scanner(home=isolated_home, env={})
-    scanner._confine()
+    scanner.confine()
     provider = scanner.provider("claude")
     stamp_of(provider, scanner.ctx, share_stats=True)
     os.utime(path, (1_800_000_000, 1_800_000_000))

@@ -86,7 +86,7 @@ _IMPORTS_OF_A_RUN = (
 @pytest.mark.parametrize("argv", [["list"], ["tokens"], ["list", "--json"]])
 def test_a_run_with_no_provider_variable_does_not_import_rootcheck(argv: list[str], isolated_home: Path,
                                                                    tmp_path: Path) -> None:
-    """Cold and warm: ``Scanner._confine`` asks ``toolkit.roots.named_explicitly`` first.  With
+    """Cold and warm: ``Scanner.confine`` asks ``toolkit.roots.named_explicitly`` first.  With
     a provider variable set, rootcheck is imported and warns of a missing entry."""
     sid, ts = "5f0c8d3e-1111-4222-8333-444455556666", "2026-05-01T10:00:00Z"
     claude_session_file(isolated_home, sid, [
@@ -151,3 +151,15 @@ def test_doctor_takes_whether_a_root_exists_from_root_check_not_its_words(tmp_pa
     for exists in (True, False):
         monkeypatch.setattr(doctor, "root_check", lambda path, kind, exists=exists: RootCheck(exists, "oddly unread"))
         assert doctor._check(tmp_path, "sessions") == (exists, False, "oddly unread")
+
+
+def test_doctor_counts_a_list_entry_s_warning_for_the_provider_whose_variable_names_it(
+        isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CODEX_HOME=afile,cx``: said as the first discovery begins (Claude Code's, in doctor's
+    order), its warning is Codex CLI's in the report, not Claude Code's."""
+    afile, good = _a_file(tmp_path / "afile"), tmp_path / "cx"
+    (good / "sessions").mkdir(parents=True)
+    monkeypatch.setenv("CODEX_HOME", f"{afile},{good}")
+    reports = {report["provider"]: report for report in orjson.loads(invoke("doctor", "--json").stdout)["providers"]}
+    assert reports["codex"]["warnings"] == {"a file, not a directory (named by CODEX_HOME); skipped": 1}
+    assert reports["claude"]["warnings"] == {}

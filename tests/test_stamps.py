@@ -49,7 +49,7 @@ def test_the_stamps_are_those_taken_one_by_one(isolated_home: Path, parallel: li
     build(isolated_home)
     cli_json("list")  # the index counts each provider's sessions
     with State().scanner(memo=True) as scanner:
-        scanner._confine()
+        scanner.confine()
         side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
         one_by_one = {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
     assert parallel and parallel[0].pid is None  # a helper took some, and was stopped
@@ -99,7 +99,7 @@ def test_a_helper_that_fails_leaves_the_censuses_to_this_process(isolated_home: 
     monkeypatch.setattr(helperproc, "Helper", lambda setup, serve, **kwargs: real_helper(setup, failing, **kwargs))
     children, fds = _children(), _open_fds()
     with State().scanner(memo=True) as scanner:
-        scanner._confine()
+        scanner.confine()
         taken = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
         heavy = _heaviest(scanner)
         assert taken == {heavy: stamp_of(scanner.provider(heavy), scanner.ctx)}  # the rest, one by one later
@@ -122,7 +122,7 @@ def test_ctrl_c_during_the_fork_leaves_no_helper_behind(isolated_home: Path, par
     monkeypatch.setattr(os, "fork", interrupted_fork)
     children, fds = _children(), _open_fds()
     with State().scanner(memo=True) as scanner:
-        scanner._confine()
+        scanner.confine()
         with pytest.raises(KeyboardInterrupt):
             stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
     assert _children() == children and _open_fds() == fds
@@ -141,7 +141,7 @@ def test_a_symlink_a_lighter_census_follows_is_followed_alike(isolated_home: Pat
     inside = next(path for path in sessions.iterdir() if path.is_dir() and not path.is_symlink())
     (sessions / "linked-inside").symlink_to(inside, target_is_directory=True)
     with State().scanner(memo=True) as scanner:
-        scanner._confine()
+        scanner.confine()
         side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
         assert side_by_side["codex"] is not None
         assert side_by_side == {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
@@ -252,7 +252,7 @@ def test_the_heaviest_census_shared_with_the_helper_is_the_same(isolated_home: P
 
         monkeypatch.setattr(REAL_HELPER, "receive", gone)
     with State().scanner(memo=True) as scanner:
-        scanner._confine()
+        scanner.confine()
         side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
         walked_by_sharing = list(walked_here)  # not what the one-by-one censuses walk next
         one_by_one = {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
@@ -279,7 +279,7 @@ def _more_claude_projects(home: Path, count: int = 8) -> Path:
 
 def _both_ways() -> tuple[dict, dict]:
     with State().scanner(memo=True) as scanner:
-        scanner._confine()
+        scanner.confine()
         side_by_side = stamps.take_in_parallel(scanner.providers, scanner.ctx, scanner.cache)
         one_by_one = {provider.name: stamp_of(provider, scanner.ctx) for provider in scanner.providers}
     return side_by_side, one_by_one

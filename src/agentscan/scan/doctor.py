@@ -190,6 +190,16 @@ def diagnose(scanner: Scanner) -> dict[str, Any]:
             report.roots.append(RootReport(legible(str(root.path)), root.kind, root.source, exists, readable, problem,
                                            legible(root.note) if root.note else None))
         reports.append(report)
+    # A provider variable's list entries are said (``scan.rootcheck``) as the first discovery
+    # begins, whichever provider's that is: each is counted for the provider whose variable
+    # names it (``(named by CODEX_HOME)``), not under the first provider read.
+    with scanner.ctx.warnings.capture() as confined:
+        scanner.confine()
+    for provider, report in zip(scanner.providers, reports):
+        _count(report, [warning for warning in confined
+                        if any(f"(named by {name})" in warning.message for name in provider.env_vars)], counted)
+    if reports:
+        _count(reports[0], confined, counted)  # any other (none so named today): as before, the first's
     for provider, report in zip(scanner.providers, reports):
         with scanner.ctx.warnings.capture() as captured:
             refs = scanner.refs([provider.name])

@@ -158,7 +158,7 @@ class Scanner:
         from agentscan.scan.discovering import selected_refs
 
         self.cache  # noqa: B018 - opened first: discovery remembers header facts in it
-        self._confine()
+        self.confine()
         if self._held:
             from agentscan.scan.rootcheck import hold_empty
 
@@ -167,7 +167,7 @@ class Scanner:
         # rather than reached into: ``discovering`` fills them.
         return selected_refs(self, providers, few, taken=self._refs, merged=self._merged)
 
-    def _confine(self) -> None:
+    def confine(self) -> None:
         """Every provider's roots, registered before any discovery: a symlink from one
         provider's tree into another's is followed whichever providers are selected,
         run first, or taken from the index (``ScanContext.admit``).  Then each entry of a
@@ -197,7 +197,7 @@ class Scanner:
             return
         from agentscan.scan.stamps import take_in_parallel
 
-        self._confine()  # as ``census_stamp``: the census follows symlinks where discovery would
+        self.confine()  # as ``census_stamp``: the census follows symlinks where discovery would
         self._stamps.update(take_in_parallel(missing, self.ctx, self.cache))
 
     def census_stamp(self, provider: Provider) -> Stamp | None:
@@ -206,7 +206,7 @@ class Scanner:
         if provider.name not in self._stamps:
             from agentscan.scan.memo import stamp_of
 
-            self._confine()  # the census follows symlinks where discovery would
+            self.confine()  # the census follows symlinks where discovery would
             self._stamps[provider.name] = stamp_of(provider, self.ctx, share_stats=self.first_discovery(provider))
         return self._stamps[provider.name]
 
