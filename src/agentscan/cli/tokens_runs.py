@@ -21,18 +21,25 @@ from agentscan.model import sum_usage
 if TYPE_CHECKING:
     from agentscan.cli.term import Terminal
     from agentscan.scan.tokenreport import TokenRow
+    from agentscan.model import TokenUsage
 
 
 def subagents_cell(token_row: TokenRow, shown: Callable[[int], str]) -> str:
     """A grouped row's SUBAGENTS cell: its runs' tokens together, as ``shown`` shows a
     number (TOTAL's form, compact or not); ``-``: it has none; empty where its usage was
     not recorded (its "not recorded" is laid over the number columns)."""
-    if not token_row.subagents:
-        return "" if token_row.tokens is None else "-"
-    runs = sum_usage(usage for _, usage in token_row.subagents)
-    if runs is None:  # runs that recorded no usage: a cell all the same (a pipe's fields hold)
-        return "" if token_row.tokens is None else "-"
-    return shown(runs.total)
+    runs = sum_usage(usage for _, usage in token_row.subagents) if token_row.subagents else None
+    return runs_cell(runs, token_row.tokens is not None, shown)
+
+
+def runs_cell(runs: TokenUsage | None, recorded: bool, shown: Callable[[int], str]) -> str:
+    """A SUBAGENTS cell (a row's, TOTAL's): ``runs``' tokens as ``shown`` shows a number;
+    ``-`` for none, or runs that recorded no usage (a cell all the same: a pipe's fields
+    hold); empty where the row itself recorded none (``recorded``: its "not recorded" is
+    laid over the number columns)."""
+    if runs is not None:
+        return shown(runs.total)
+    return "-" if recorded else ""
 
 
 def with_subagents(values: list[str], cell: str) -> list[str]:

@@ -29,8 +29,8 @@ from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS,
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
                                         print_notes, shows_parts)
 from agentscan.cli.tokens_sessions import recorded_nothing, session_facts, summary_title
-from agentscan.cli.tokens_runs import (counted_row, droppable_tails_fitted, has_droppable_tail, subagent_names,
-                                      subagents_cell, tail_at, tails_dropped, with_subagents)
+from agentscan.cli.tokens_runs import (counted_row, droppable_tails_fitted, has_droppable_tail, runs_cell,
+                                      subagent_names, subagents_cell, tail_at, tails_dropped, with_subagents)
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 
@@ -53,8 +53,13 @@ def _numbers(usage: TokenUsage | None, cost: Decimal | None, term: Terminal, *, 
         return [""] * (len(NUMBER_COLUMNS) - 1) + ["-", ""]
     if usage is None:  # laid over the row's number and cost columns (``Row.span``)
         return [NOT_RECORDED] + [""] * len(NUMBER_COLUMNS)
-    shown = render.compact_number if compact else render.full_numbers(term)
-    return [*map(shown, _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
+    return [*map(number_form(term, compact), _VALUES(usage)), render.human_usd(cost, at_least, grouped=term.tty)]
+
+
+def number_form(term: Terminal, compact: bool) -> Callable[[int], str]:
+    """How a table's numbers are shown: ``75.4k`` when ``compact``, else ``75,433`` on a
+    terminal and ``75433`` in a pipe."""
+    return render.compact_number if compact else render.full_numbers(term)
 
 
 class Laid(NamedTuple):
@@ -188,8 +193,7 @@ def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: Tok
     # "not recorded" laid over the number columns, as a row's is (in INPUT alone it widened it).
     span = (lead, lead + len(NUMBER_COLUMNS) + (by != "session")) if usage is None else None
     if by != "session":
-        shown = render.compact_number if compact else render.full_numbers(term)
-        values = with_subagents(values, "" if usage is None else "-" if runs is None else shown(runs.total))
+        values = with_subagents(values, runs_cell(runs, usage is not None, number_form(term, compact)))
     cells = session_cells("TOTAL", ["", "", ""], values) if by == "session" else ["TOTAL", *values]
     return Row(cells, style="bold", span=span)
 
@@ -342,8 +346,7 @@ def row_lines(token_row: TokenRow, key: str, facts: list[str], term: Terminal, *
         counted = token_row.own is None and bool(token_row.subagents) and shows_parts(term) and numbers(
             sum_usage(usage for _, usage in token_row.subagents), token_row.subagents_cost,
             at_least=token_row.subagents_cost_priced) == values
-        shown = render.compact_number if compact else render.full_numbers(term)
-        values = with_subagents(values, subagents_cell(token_row, shown))
+        values = with_subagents(values, subagents_cell(token_row, number_form(term, compact)))
         if counted:
             return [counted_row(key, len(token_row.subagents), values, span)]
         return [Row([key, *values], span=span)]
