@@ -220,14 +220,7 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
 
     term = render.terminal()
     shown = [row.key for row in report.rows if row.key in report.sessions]
-    # Date, project and title beside each session, read quietly on every core: the
-    # provider's facts (``scan.tablefacts``), else the session's row.
-    from agentscan.scan import tablefacts
-
-    progress = scanner.ctx.progress
-    progress.finish()  # the sums are read: reading the facts is a phase of its own
-    progress.expect(len(shown))
-    session_rows = tablefacts.gather(scanner, [report.sessions[key] for key in shown], told=True)
+    session_rows = _sessions_facts(report, scanner)
     if report.by == "session":
         report = _newest_first(report, session_rows)
     # Sorted after the table's own order: rows that tie keep it.
@@ -348,14 +341,20 @@ def run_note(query: str, session_id: str, run: str, report: TokenReport, term: T
 
 def _by_date(report: TokenReport, scanner: Scanner) -> TokenReport:
     """``report``'s sessions in the table's order (``_newest_first``), for ``--json --sort date``:
-    each one's DATE read as the table reads it (``scan.tablefacts``: quietly, kept in the index)."""
+    each one's DATE read as the table reads it (``_sessions_facts``)."""
+    return _newest_first(report, _sessions_facts(report, scanner))
+
+
+def _sessions_facts(report: TokenReport, scanner: Scanner) -> dict[str, TableSession]:
+    """The date, project and title of each of ``report``'s sessions, read quietly on every
+    core: the provider's facts (``scan.tablefacts``: kept in the index), else the session's row."""
     from agentscan.scan import tablefacts
 
     shown = [report.sessions[row.key] for row in report.rows if row.key in report.sessions]
     progress = scanner.ctx.progress
     progress.finish()  # the sums are read: reading the facts is a phase of its own
     progress.expect(len(shown))
-    return _newest_first(report, tablefacts.gather(scanner, shown, told=True))
+    return tablefacts.gather(scanner, shown, told=True)
 
 
 def _newest_first(report: TokenReport, session_rows: dict[str, TableSession]) -> TokenReport:
