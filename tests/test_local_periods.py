@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentscan.scan import tokens
+from agentscan.scan import rowkeys, tokens
 from agentscan.usagegroups import BUCKET
 from conftest_hypothesis import FUZZ
 from zones import in_each_zone
@@ -51,7 +51,7 @@ def _zones() -> Iterator[str]:
 @given(ts=st.floats(86_400, 4_000_000_000), by=st.sampled_from(["day", "week", "month"]))
 def test_local_periods_are_astimezones(ts: float, by: str) -> None:
     for zone in _zones():
-        assert tokens.period_key(ts, by, None, {}) == _reference_period(ts, by), zone
+        assert rowkeys.period_key(ts, by, None, {}) == _reference_period(ts, by), zone
 
 
 @FUZZ

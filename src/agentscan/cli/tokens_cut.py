@@ -20,7 +20,7 @@ PERIODS = ("day", "week", "month")
 def cut_periods(by: str, keys: Iterable[str], since: datetime | None, until: datetime | None,
                 zone: tzinfo | None) -> str | None:
     """What to say of the rows ``keys`` of a ``by`` table (a day's, week's or month's key,
-    ``scan.tokens.period_key``'s) whose period ``since`` starts after its first instant or
+    ``scan.rowkeys.period_key``'s) whose period ``since`` starts after its first instant or
     ``until`` ends before its last; ``None`` when the window cuts no row's period."""
     if by not in PERIODS or (since is None and until is None):
         return None
@@ -49,7 +49,7 @@ def cut_periods(by: str, keys: Iterable[str], since: datetime | None, until: dat
 def _period_of(moment: datetime, by: str, zone: tzinfo | None) -> tuple[str, datetime, datetime]:
     """The key of the ``by`` period ``moment`` falls in (in ``zone``; ``None``: the local
     one), and the instants it starts and ends (the next one's start)."""
-    from agentscan.scan.tokens import period_key  # the rows' own keys, made as they are
+    from agentscan.scan.rowkeys import period_key  # the rows' own keys, made as they are
 
     day = moment.astimezone(zone).date()
     if by == "day":
