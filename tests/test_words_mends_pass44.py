@@ -122,14 +122,14 @@ def test_every_ccusage_report_of_the_page_suggests_the_pages_command_line() -> N
      "agentscan --demo tokens --by day --tz UTC --since 20261001 --until 20261031"),
     (["codex", "weekly", "--breakdown", "-p", "web", "-j"],
      "agentscan tokens -p codex --by week --json; left out: --breakdown (use --by model), -p web (see docs/ccusage.md)"),
-    (["session", "--id", "7f3c9a12"], "agentscan tokens 7f3c9a12 (by session is the default)"),
+    (["session", "--id", "7f3c9a12"], "agentscan tokens 7f3c9a12"),
     (["daily", "-i", "--json"], "agentscan tokens --by day --json; left out: -i (use --by cwd)"),
     (["weekly", "--since"], "agentscan tokens --by week; left out: --since (see docs/ccusage.md)"),
     # a word that changes the answer is never dropped silently (``--project web``: every project's)
     (["claude", "daily", "--project", "web", "-j"],
      "agentscan tokens -p claude --by day --json; left out: --project web (use --cwd)"),
     (["monthly", "--last", "3"], "agentscan tokens --by month; left out: --last 3 (use --since)"),
-    (["session", "-o", "desc", "--offline"], "agentscan tokens (by session is the default); left out: -o desc (no asc or "
+    (["session", "-o", "desc", "--offline"], "agentscan tokens --sort cost; left out: -o desc (no asc or "
                                              "desc: use --sort cost or --sort tokens), --offline (agentscan is offline "
                                              "unless told)"),
     (["weekly", "-w", "monday", "-m", "calculate"],
@@ -141,8 +141,8 @@ def test_a_reports_words_that_tokens_takes_come_along(argv: list[str], line: str
 
 
 def test_the_carried_command_lines_run(isolated_home: Path) -> None:
-    for argv in (["--demo", "monthly", "--since", "2026-10", "--json"], ["--demo", "session", "--id", "7f3c9a12"]):
-        line = error_of(*argv).split("Try: ", 1)[1].removesuffix(" (by session is the default)")
+    for argv in (["--demo", "monthly", "--since", "2026-10", "--json"], ["--demo", "session", "--id", "7f3c9a12"], ["--demo", "session"]):
+        line = error_of(*argv).split("Try: ", 1)[1]
         result = runner.invoke(app, shlex.split(line)[1:])
         assert result.exit_code == 0, (line, result.output)
 

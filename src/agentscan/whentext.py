@@ -34,7 +34,7 @@ _DAY_WORDS = {"today": 0, "yesterday": 1}
 #: every form a WHEN takes, said the same wherever one is asked for: ``--since``'s and
 #: ``--until``'s help (``cli.options``, ``cli.commands``: read there only as a command's help
 #: is built, not by the fast path), an empty option's error (``cli.state``) and an unread one's
-WHEN_FORMS = ("a date (2026-11-01, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, "
+WHEN_FORMS = ("a date (2026-11-01 or 20261101, today, yesterday), a week or month (2026-W49, 2026-11), an ISO time, "
               "or a duration (3d, 12h)")
 #: how ``--until`` reads a WHEN (``end_of_day``), said in its help
 UNTIL_READING = "any --since form; a date, week or month counts whole, a time or duration is excluded"

@@ -54,7 +54,9 @@ _TOKENS_TAKE_A_VALUE = frozenset({"--since", "--until", "--tz"})
 _TOKENS_FLAGS = frozenset({"--json"})
 
 #: ccusage's reports (``ccusage daily``), as the ``tokens`` options that make them
-_CCUSAGE_REPORTS = {"daily": "--by day", "weekly": "--by week", "monthly": "--by month", "session": ""}
+#: (ccusage's ``session`` report lists the most costly sessions first; agentscan's by-session
+#: table is newest first unless sorted: ``--sort cost`` shows the same sessions at the top.)
+_CCUSAGE_REPORTS = {"daily": "--by day", "weekly": "--by week", "monthly": "--by month", "session": "--sort cost"}
 
 #: ccusage's words for what agentscan does not do, and the nearest it does
 _NO_BLOCKS = ("agentscan has no 5-hour billing blocks or status line; "
@@ -128,8 +130,9 @@ def ccusage_command(typed: str, ctx: Any) -> str | None:
         return None
     by = _CCUSAGE_REPORTS.get(report, "")
     words, dropped = _carried(after[1:] if provider and after and after[0].casefold() == report else after)
+    if by == _CCUSAGE_REPORTS["session"] and any(word.partition("=")[0] in ("--id", "-i") for word in after):
+        by = ""  # one session's total: no order to choose
     line = f"Try: {agentscan} tokens{provider}" + (f" {by}" if by else "") + (f" {shlex.join(words)}" if words else "")
-    line = line if by else f"{line} (by session is the default)"
     # A word left out changes the answer (``--project web``: every project's): said, never dropped silently.
     return line + (f"; left out: {', '.join(_way_of(typed, flag) for typed, flag in dropped)}" if dropped else "")
 
