@@ -71,7 +71,7 @@ def test_otlp_and_prices_still_list_every_global_option(command: str) -> None:
 def test_since_help_names_weeks_and_months_and_fits_80_columns(command: str) -> None:
     text = _help(command)
     since = " ".join(text.split("--since WHEN", 1)[1].split("\n  -", 1)[0].split())
-    assert since == ("Only sessions updated since WHEN: a date (2026-11-01, today, yesterday), a week or "
+    assert since == ("Only sessions updated since WHEN: a date (2026-11-01 or 20261101, today, yesterday), a week or "
                      "month (2026-W49, 2026-11), an ISO time, or a duration (3d, 12h).")
     assert max(map(len, text.splitlines())) <= 80
 
@@ -79,7 +79,7 @@ def test_since_help_names_weeks_and_months_and_fits_80_columns(command: str) -> 
 def test_every_form_since_help_names_is_taken() -> None:
     from agentscan.whentext import parse_when
 
-    for when in ("2026-11-01", "today", "yesterday", "2026-W49", "2026-11", "2026-11-01T09:30:00", "3d", "12h"):
+    for when in ("2026-11-01", "20261101", "today", "yesterday", "2026-W49", "2026-11", "2026-11-01T09:30:00", "3d", "12h"):
         assert parse_when(when) is not None, when
 
 
