@@ -19,7 +19,7 @@ from agentscan.cli import app, tablefit
 from agentscan.cli.tableparts import Column
 from agentscan.cli.term import Terminal, width_of
 from agentscan.cli.tokens_text import print_lines, row_lines
-from agentscan.cli.tokens_notes import REASONING_NOTE
+from agentscan.cli.tokens_notes import BOTH_PARTS_NOTE
 from agentscan.model import TokenUsage, sum_usage
 from agentscan.scan.tokenreport import TokenRow
 
@@ -90,7 +90,7 @@ def test_where_it_fits_subagents_is_whole(capsys, tty, width: int) -> None:
     # The runs' tokens together (the ``↳`` line's TOTAL was): 64,037 + 113,120,119 + 5,073,031 + 1,155,415.
     assert row_of(lines, "claude")[-3:] == ["1,549,015,039", "119,412,602", "$915.23"]
     assert [row_of(lines, key)[-2] for key in ("codex", "gemini", "cursor")] == ["-", "-", "-"]
-    assert err == REASONING_NOTE  # nothing left out: only what REASONING is
+    assert err == BOTH_PARTS_NOTE  # nothing left out: only what REASONING and SUBAGENTS are
 
 
 def test_in_a_pipe_subagents_is_a_column_too(capsys, tty) -> None:

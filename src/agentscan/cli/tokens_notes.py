@@ -108,6 +108,21 @@ def names_nothing(by: str, key: str) -> bool:
 #: under a table that shows a REASONING figure: the columns before TOTAL add up to more
 #: than it when REASONING is added too (``show`` says ``output N (reasoning M)``)
 REASONING_NOTE = "REASONING is part of OUTPUT, counted once in TOTAL"
+#: under a grouped table that shows a SUBAGENTS figure: a reader new to it (a ccusage user
+#: has never seen one) added it to TOTAL, or read it as spend besides
+SUBAGENTS_NOTE = "SUBAGENTS is the subagents' part of TOTAL, counted once in it"
+#: both at once, in one line
+BOTH_PARTS_NOTE = "REASONING is part of OUTPUT and SUBAGENTS part of TOTAL, each counted once"
+
+
+def parts_note(total: TokenUsage | None, runs: TokenUsage | None, hidden: Collection[str]) -> str | None:
+    """The note on the figures a table shows that are parts of others, counted once
+    (``REASONING``, a grouped table's ``SUBAGENTS``), or ``None`` when it shows neither."""
+    reasoning = reasoning_counted_once(total, hidden)
+    subagents = runs is not None and runs.total > 0 and "SUBAGENTS" not in hidden
+    if reasoning and subagents:
+        return BOTH_PARTS_NOTE
+    return REASONING_NOTE if reasoning else SUBAGENTS_NOTE if subagents else None
 
 
 def reasoning_counted_once(total: TokenUsage | None, hidden: Collection[str]) -> bool:
@@ -161,6 +176,8 @@ class Drawn(NamedTuple):
     sort: SortKey = "date"
     #: by session, the sessions left out of it, summed in its last line (``--limit``)
     cut: Cut | None = None
+    #: grouped, its subagents' part of ``total`` (its SUBAGENTS column's total): ``parts_note``
+    runs: TokenUsage | None = None
 
 
 def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Unpriced(),
@@ -195,10 +212,11 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         # listed here too, a terminal said each twice, and the warning no longer says the
         # legend again.  COST left out to fit: nothing to explain (its note names it).
         render.note(cost_forms_note(unknown), tty_only=True)
-    if term.tty and reasoning_counted_once(drawn.total, hidden):
+    parts = parts_note(drawn.total, drawn.runs, hidden) if term.tty else None
+    if parts:
         # A note on the table's columns, for the one who reads them: a pipe's reader (stdout
         # to ``awk``, stderr still a terminal) was told of a table they never saw.
-        render.note(REASONING_NOTE, tty_only=True)
+        render.note(parts, tty_only=True)
     if hidden or compact:
         from agentscan.cli.table import left_out_text
 

@@ -282,7 +282,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     write_out("\n".join(lines) + "\n")
     print_notes(by, term, Folded(folded, empty, unrecorded), Unpriced(models, unknown),
                 Drawn(hidden, compact, total[0], parts, sessions=shown_rows, dates=_dates(by, full), zone=zone,
-                      sort=sort, cut=cut))
+                      sort=sort, cut=cut, runs=runs))
     return Laid(planned, compact, lines, shown[1])
 
 
