@@ -62,7 +62,7 @@ def test_zst_rollouts_are_read_and_the_plain_copy_wins(isolated_home: Path) -> N
     codex = isolated_home / ".codex"
     _session(codex, A, title="compressed", calls=[(1000, 400, 50), (1500, 1000, 70)], compressed=True)
     _session(codex, B, title="plain", calls=[(10, 0, 1)])
-    _session(codex, B, title="stale compressed copy", calls=[(10, 0, 1), (99, 0, 9)], compressed=True)
+    zst = _session(codex, B, title="stale compressed copy", calls=[(10, 0, 1), (99, 0, 9)], compressed=True)
     rows = _rows(isolated_home)
     assert rows[A].path.endswith(".jsonl.zst") and rows[A].title == "compressed"
     # (1000-400)+(1500-1000)=1100 input, 1400 cached, 120 output
@@ -74,7 +74,10 @@ def test_zst_rollouts_are_read_and_the_plain_copy_wins(isolated_home: Path) -> N
     assert totals == {f"codex:{A}": 1100 + 1400 + 120, f"codex:{B}": 11}
     detail = scanner.show(A)
     assert [p.text for p in detail.prompts] == ["compressed"]
-    assert scanner.warnings == []
+    # The two copies of B differ (neither begins with the other): the plain one counts, the
+    # other is said (pass 46: docs/providers/codex.md, "Copies of one thread").
+    assert [(w.path, w.message.split(":")[0]) for w in scanner.warnings] == [
+        (str(zst), "differs from another copy of its thread, which is counted instead")]
 
 
 def test_old_flat_layout(isolated_home: Path) -> None:

@@ -6,8 +6,11 @@ Layout (docs/providers/codex.md)::
     <home>/sessions/rollout-<date>-<uuid>.jsonl          very old, flat
     <home>/archived_sessions/rollout-…jsonl[.zst]        archived threads
 
-One thread id can have several copies; the one that counts is the active
-(not archived) one, then the plain (not ``.zst``) one, then the newest.  The
+One thread id can have several copies; the one that counts is one that no
+other copy extends (begins with its bytes and goes on: it is a stale, shorter
+snapshot), then the active (not archived) one, then the plain (not ``.zst``)
+one, then the newest; a copy left out that differs otherwise is warned of
+(``copies.choose_copy``).  The
 list is the union of the rollouts and the index rows whose rollout exists;
 an index row whose rollout is gone is counted as an orphan, not listed.
 Subagent threads are not sessions: they join their top-level ancestor.
@@ -24,6 +27,7 @@ from agentscan.context import ScanContext
 from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit.fsutil import warn_special
 from agentscan.toolkit.paths import child_path, is_within
+from agentscan.providers.codex.copies import choose_copy
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.index import IndexRow, ThreadIndex, load_index
 from agentscan.providers.codex.names import SessionNames, ThreadName, load_session_names
@@ -159,11 +163,13 @@ def _discover(ctx: ScanContext) -> Discovery:
     roots = codex_roots(ctx)
     ctx.confine_to(root.path for root in session_roots(roots))
     index = load_index(ctx, database_roots(roots))
-    best: dict[str, RolloutFile] = {}
-    headers: dict[str, RolloutHeader] = {}
+    copies: dict[str, list[RolloutFile]] = {}
+    read: dict[Path, RolloutHeader] = {}  # the headers read to find a thread's id, by file
     for root in session_roots(roots):
         for path in _walk(root.path, ctx):
-            _consider(path, is_archived_root(root), ctx, best, headers)
+            _consider(path, is_archived_root(root), ctx, copies, read)
+    best = {tid: found[0] if len(found) == 1 else choose_copy(found, ctx) for tid, found in copies.items()}
+    headers = {tid: read[rollout.path] for tid, rollout in best.items() if rollout.path in read}
     orphans = outside = 0
     inside = _Confinement(session_roots(roots))
     for thread_id, row in index.rows.items():
@@ -237,7 +243,7 @@ def _mtime(path: Path, ctx: ScanContext) -> float | None:
 
 
 def _consider(
-    path: Path, archived: bool, ctx: ScanContext, best: dict[str, RolloutFile], headers: dict[str, RolloutHeader]
+    path: Path, archived: bool, ctx: ScanContext, copies: dict[str, list[RolloutFile]], read: dict[Path, RolloutHeader]
 ) -> None:
     mtime = _mtime(path, ctx)
     if mtime is None:
@@ -254,12 +260,9 @@ def _consider(
         if not usable_id(header.thread_id, path, ctx):
             return
         thread_id = header.thread_id
-    candidate = RolloutFile(path, archived, mtime)
-    current = best.get(thread_id)
-    if current is None or candidate.rank() > current.rank():
-        best[thread_id] = candidate
-        if header is not None:
-            headers[thread_id] = header
+    copies.setdefault(thread_id, []).append(RolloutFile(path, archived, mtime))
+    if header is not None:
+        read[path] = header
 
 
 def _thread(

@@ -1,0 +1,103 @@
+"""Which copy of a Codex thread counts, when its id is found in several rollouts
+(docs/providers/codex.md, "Copies of one thread"): read only then, a chunk at a time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from agentscan.context import ScanContext
+from agentscan.toolkit.jsonl import decompression_capped, open_binary
+
+if TYPE_CHECKING:
+    from agentscan.providers.codex.discovery import RolloutFile
+
+#: how much of each copy of a thread one read compares (``_compare``)
+_COMPARE_CHUNK = 1024 * 1024
+#: how one copy's bytes stand to another's (``_compare``)
+_SAME, _SHORTER, _LONGER, _DIFFERENT = range(4)
+
+
+def choose_copy(found: list[RolloutFile], ctx: ScanContext) -> RolloutFile:
+    """The copy of a thread that counts among several (docs/providers/codex.md, "Copies of
+    one thread"): one that no other copy extends (a copy that begins with all of another's
+    bytes and goes on holds everything the other does, and the calls after: the other is a
+    stale snapshot, wherever each lives), then the best ``RolloutFile.rank``.  A copy left
+    out that is not the start of the one kept (nor the same) held something else: said, with
+    the copy kept.  Only a thread found twice (rare) has its files read here, a chunk at a
+    time; where they cannot be compared (unreadable, a ``.zst`` one not decompressed whole),
+    the rank alone decides."""
+    ranked = sorted(found, key=lambda copy: copy.rank(), reverse=True)  # stable: the first found first on a tie
+    known: dict[tuple[Path, Path], int | None] = {}
+
+    def relation(first: RolloutFile, second: RolloutFile) -> int | None:
+        key = (first.path, second.path)
+        if key not in known:
+            known[key] = _compare(first.path, second.path, ctx)
+            known[(second.path, first.path)] = _flipped(known[key])
+        return known[key]
+
+    kept = next((copy for copy in ranked
+                 if not any(relation(copy, other) == _SHORTER for other in ranked if other is not copy)), ranked[0])
+    for copy in ranked:
+        if copy is not kept and relation(copy, kept) == _DIFFERENT:
+            ctx.warn(copy.path, f"differs from another copy of its thread, which is counted instead: {kept.path}")
+    return kept
+
+
+def _flipped(relation: int | None) -> int | None:
+    return {_SHORTER: _LONGER, _LONGER: _SHORTER}.get(relation, relation) if relation is not None else None
+
+
+def _compare(first: Path, second: Path, ctx: ScanContext) -> int | None:
+    """How ``first``'s bytes (decompressed: ``.zst``) stand to ``second``'s: the same, a proper
+    start of them (``_SHORTER``), them and more (``_LONGER``), or ``_DIFFERENT``; ``None``: not
+    known (a file unreadable, said; a ``.zst`` one that cannot be decompressed whole, not).
+    Read a chunk of each at a time, through ``open_binary`` (read-only, regular files only)."""
+    try:
+        with _opened(first, ctx) as one, _opened(second, ctx) as other:
+            while True:
+                chunk, against = _chunk(one, first, ctx), _chunk(other, second, ctx)
+                if decompression_capped(one) or decompression_capped(other):
+                    return None
+                common = min(len(chunk), len(against))
+                if chunk[:common] != against[:common]:
+                    return _DIFFERENT
+                if len(chunk) != len(against):  # the shorter one is at its end
+                    return _SHORTER if len(chunk) < len(against) else _LONGER
+                if not chunk:
+                    return _SAME
+    except _Unknown:
+        return None
+    except Exception:  # noqa: BLE001 - zstandard missing, a broken frame: the rank decides
+        return None
+
+
+class _Unknown(Exception):
+    """A copy could not be read (``_compare``): what was wrong is said."""
+
+
+def _opened(path: Path, ctx: ScanContext) -> IO[bytes]:
+    """``open_binary(path)``; a failure said (``ctx.cannot_read``) and raised as ``_Unknown``."""
+    try:
+        return open_binary(path)
+    except OSError as exc:
+        ctx.cannot_read(path, exc)
+        raise _Unknown from exc
+
+
+def _chunk(handle: IO[bytes], path: Path, ctx: ScanContext) -> bytes:
+    """The next ``_COMPARE_CHUNK`` bytes of ``handle``, fewer only at its end."""
+    parts: list[bytes] = []
+    left = _COMPARE_CHUNK
+    while left > 0:
+        try:
+            part = handle.read(left)
+        except OSError as exc:
+            ctx.cannot_read(path, exc)
+            raise _Unknown from exc
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
