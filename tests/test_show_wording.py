@@ -88,3 +88,18 @@ def test_focus_names_the_subagent_once_when_asked_by_its_own_id(isolated_home: P
     out = CliRunner().invoke(app, ["--demo", "show", "a1b2c3d"]).stdout
     assert "focus    subagent a1b2c3d of this session" in out
     assert "a1b2c3d is subagent a1b2c3d" not in out
+
+
+def test_full_says_what_the_bounds_dropped_first_as_well_as_last(isolated_home: Path) -> None:
+    # A pager opens on the top: there the oldest replies kept stood without the prompts the
+    # bounds dropped before them, and only the last line said so (pass 46).
+    native = "b0b0b0b0-0000-4000-8000-000000000002"
+    records = []
+    for number in range(1003):  # the bounds keep the newest 1,000 prompts
+        at = f"2026-11-02T{number // 3600:02d}:{number // 60 % 60:02d}:{number % 60:02d}.000Z"
+        records.append(claude_user(native, at, f"prompt {number}", uuid=f"u{number}"))
+    claude_session_file(isolated_home, native, records)
+    lines = CliRunner().invoke(app, ["show", native[:8], "--full"]).stdout.splitlines()
+    said = [index for index, line in enumerate(lines) if line == "bounded: 3 older prompts dropped"]
+    first_prompt = next(index for index, line in enumerate(lines) if line.endswith("prompt"))
+    assert len(said) == 2 and said[0] < first_prompt and said[1] == len(lines) - 1

@@ -146,6 +146,12 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
     timed = sorted(((e.timestamp.timestamp(), e, what) for e, what in marks if e.timestamp is not None),
                    key=lambda found: found[0])
     yield ""
+    note = truncation_note(detail.truncated)
+    if note:
+        # Said first too: a pager opens on the top, where the oldest replies kept may stand
+        # without the prompts the bounds dropped before them; the end says it again.
+        yield note
+        yield ""
     # What a call's "?" means, before the first one (a pager opens on it), as ``show`` says
     # it under its calls; not when every call's end is known.
     legend = unknown_legend(detail.tools, term, "")
@@ -165,7 +171,6 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
             yield from _subagent_lines(sub, term, names, "", zone)
     for mark, what in [*((e, what) for _, e, what in timed), *((e, what) for e, what in marks if e.timestamp is None)]:
         yield from _error_item(mark, term, zone, what)
-    note = truncation_note(detail.truncated)
     if note:
         yield ""
         yield note
