@@ -27,7 +27,7 @@ def subagent_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str])
     sidecars = {run: sidecar_kind(files, run, ctx) for run in runs}
     task_types: dict[str, str] = {}
     # An auto-compaction worker is started by no Task call: it alone is no reason to read the parent.
-    if files.main is not None and any(not kind and not run.startswith("acompact") for run, kind in sidecars.items()):
+    if files.main is not None and any(not kind and not is_compaction_run(run) for run, kind in sidecars.items()):
         from agentscan.providers.claude.row import summarize
 
         task_types = summarize(files.main, ctx).task_types
@@ -62,4 +62,10 @@ def run_kind(run: str, sidecar: str | None, task_types: Mapping[str, str]) -> st
     """A run's kind, as ``show`` and ``tokens --by agent`` both name it: its sidecar's, else
     the one the ``Task`` call that started it asked for (``FileSummary.task_types``), else
     ``compaction`` for an auto-compaction worker."""
-    return sidecar or task_types.get(run) or (COMPACTION if run.startswith("acompact") else None)
+    return sidecar or task_types.get(run) or (COMPACTION if is_compaction_run(run) else None)
+
+
+def is_compaction_run(run: str) -> bool:
+    """Whether ``run`` (a run id) is an auto-compaction worker's (``acompact-…``): its prompt is
+    Claude Code's instruction to summarize, so it names no session (``provider._row_from``)."""
+    return run.startswith("acompact")

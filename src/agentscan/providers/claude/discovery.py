@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import orjson
 
@@ -285,6 +285,18 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
     if stat is not None:
         facts.put(text, stat, {"value": found})
     return found
+
+
+def parentless_path(native_id: str, files: Sequence[Path]) -> str | None:
+    """The path of a session whose main transcript is gone (``files``: its subagents'): its
+    ``<sessionId>`` directory when one of them is in it (``<sessionId>/subagents/…``), else
+    (only legacy ``agent-<8hex>.jsonl`` files in the project's directory, whose parent is no
+    session directory) the first of them by path."""
+    for file in files:
+        for folder in file.parents:
+            if folder.name == "subagents" and folder.parent.name == native_id:
+                return str(folder.parent)
+    return str(min(files, key=str)) if files else None
 
 
 def header_cwd(path: Path, ctx: ScanContext) -> str | None:
