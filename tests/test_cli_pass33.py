@@ -107,9 +107,11 @@ def test_the_hint_names_the_home_read(isolated_home: Path, tmp_path: Path) -> No
     other.mkdir()
     result = runner.invoke(app, ["--home", str(other), "show", "000000"])
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1] == f"hint: `agentscan --home '{other}' list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"
+    # (both homes hold no session: where to look is said, pass 46, naming the home read)
+    assert result.stderr.splitlines()[-1] == (f"no sessions were found in this home: `agentscan --home '{other}' "
+                                              "doctor` shows where agentscan looked")
     plain = runner.invoke(app, ["show", "000000"])  # the next run, of the user's own home
-    assert plain.stderr.splitlines()[-1] == "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)"
+    assert plain.stderr.splitlines()[-1] == "no sessions were found in this home: `agentscan doctor` shows where agentscan looked"
 
 
 @pytest.mark.parametrize(("endpoint", "said"), [

@@ -76,8 +76,10 @@ def test_show_of_a_session_known_only_from_hook_events_points_to_trace(data_dir:
         assert result.stderr.splitlines() == [
             f"error: no session matches {query!r}",
             f"hint: its hook events were captured: `agentscan trace claude:{SESSION}` shows them"]
-    # An id the store lacks too keeps the usual hint.
-    assert "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)" in runner.invoke(app, ["show", "0123abcd"]).stderr
+    # An id the store lacks too gets the usual words: in this home of no session, where to look
+    # (pass 46: ``list --grep`` cannot find what is not there).
+    assert "no sessions were found in this home: `agentscan doctor` shows where agentscan looked" in runner.invoke(
+        app, ["show", "0123abcd"]).stderr
 
 
 def test_show_of_an_id_several_captured_sessions_answer_hands_it_to_trace(data_dir: Path) -> None:

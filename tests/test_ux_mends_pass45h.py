@@ -174,8 +174,8 @@ def test_an_output_that_says_no_format_still_asks_for_one(isolated_home: Path, t
 
 
 @pytest.mark.parametrize(("args", "hint"), [
-    (["show", "deadbeef"], "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists "
-                           "every id)"),
+    # (in a home of no session, where to look instead: tests/test_not_found_empty_pass46.py)
+    (["show", "deadbeef"], "no sessions were found in this home: `agentscan doctor` shows where agentscan looked"),
     (["--demo", "show", "deadbeef"], "hint: `agentscan --demo list --grep TEXT` finds it by title, cwd, model or path "
                                      "(`--all` lists every id)"),
 ])

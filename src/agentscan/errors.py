@@ -47,9 +47,12 @@ class UsageProblem(AgentscanError):
 
 class SessionNotFound(AgentscanError):
     """``reason``: why, when more can be said than that nothing matched (a path given).
-    ``list_hint``: the CLI says which command lists the ids, naming the home it read."""
+    ``list_hint``: the CLI says which command lists the ids, naming the home it read;
+    ``empty_home``: that the home read holds no session, and which command says why."""
 
     list_hint = False
+    #: the home read holds no session at all: the CLI says where to look (``doctor``)
+    empty_home = False
 
     def __init__(self, query: str, reason: str | None = None) -> None:
         super().__init__(f"no session matches {query!r}" + (f": {reason}" if reason else ""))

@@ -269,6 +269,9 @@ def say_error(exc: AgentscanError) -> int:
     from agentscan.cli.term import clean, printable_line
 
     print(f"error: {clean(str(exc))}", file=sys.stderr)
+    if getattr(exc, "empty_home", False):
+        print(printable_line(f"no sessions were found in this home: `agentscan{_home_options[0]} doctor` shows "
+                             "where agentscan looked"), file=sys.stderr)
     for line in exc.details:  # candidates to pick from, a hint: each its own line, made printable
         print(printable_line(line), file=sys.stderr)
     if getattr(exc, "list_hint", False):

@@ -209,9 +209,28 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
         # shows it, and ``list --all`` would send the user looking through ids that lack it.
         demo = " --demo" if scanner.ctx.home_source == "--demo" else ""
         details.append(f"hint: its hook events were captured: `agentscan{demo} trace {captured}` shows them")
+    # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
+    # that might hold one) the CLI says where to look instead, and a newcomer who copied an id
+    # from the README (a demo's) without ``--demo`` is told so.
+    error.empty_home = (captured is None and not unread and not scanner.unreadable_explicit_roots()
+                        and scanner.ctx.home_source != "--demo" and not scanner.refs()
+                        and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
+    if error.empty_home and _demo_has(query):
+        details.append(f"hint: {query!r} is a session of the demo home: give --demo to read it")
     error.details = tuple(details)
-    error.list_hint = captured is None  # what to do next: the CLI says it, with the home it read
+    error.list_hint = captured is None and not error.empty_home  # the CLI says it, with the home it read
     return error
+
+
+def _demo_has(query: str) -> bool:
+    """Whether ``query`` names a session of the demo home (``--demo``): read only when this
+    home holds no session at all, so never on a heavy user's error path."""
+    from agentscan.demo import demo_home
+    from agentscan.scan.scanner import Scanner
+
+    demo = Scanner(home=demo_home(), env={})
+    bare = query.split(":", 1)[-1].lower()
+    return len(bare) >= 6 and any(ref.native_id.lower().startswith(bare) for ref in demo.refs())
 
 
 def _captured_only(scanner: Scanner, query: str) -> str | None:
