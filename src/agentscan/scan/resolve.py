@@ -69,7 +69,7 @@ def find_session(scanner: Scanner, query: str) -> Found:
     return _with_focus(scanner, query)
 
 
-def _split(scanner: Scanner, query: str) -> tuple[str, str]:
+def split_query(scanner: Scanner, query: str) -> tuple[str, str]:
     """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name
     of a provider this scanner scans (in any case: ``CLAUDE:…`` pasted from a shout)."""
     name, colon, bare = query.partition(":")
@@ -85,7 +85,7 @@ def _from_index(scanner: Scanner, query: str) -> SessionRef | str | None:
     cache = scanner.cache
     if cache is None or len(query.partition(":")[2] or query) < MIN_PREFIX:
         return None
-    provider_name, bare = _split(scanner, query)
+    provider_name, bare = split_query(scanner, query)
     # Only exact ids: a prefix could also match a session created since the
     # index was written, and then only discovery can say it is ambiguous.
     # (``find_ids`` matches with SQL's LIKE, which ignores ASCII case.)
@@ -115,7 +115,7 @@ def _with_focus(scanner: Scanner, query: str, among: str = "") -> Found:
     """The session ``query`` names and, when it names one of its
     subagents (a child's own id), that subagent's id; ``among``: only that provider's
     sessions are looked at (the id index names it), as when ``query`` names it."""
-    provider_name, bare = _split(scanner, query)
+    provider_name, bare = split_query(scanner, query)
     provider_name = provider_name or among
     candidates = scanner.refs([provider_name] if provider_name else ())
     try:
@@ -151,6 +151,8 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
             return children[0]
         if len(children) > 1:
             raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children])
+        from agentscan.scan.notfound import not_found
+
         raise not_found(scanner, query)
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
@@ -172,86 +174,6 @@ def _shown_id(ref: SessionRef, candidates: Sequence[SessionRef]) -> str:
     from agentscan.scan.short_ids import unique_prefixes
 
     return unique_prefixes(other.native_id for other in candidates if other.provider == ref.provider)[ref.native_id]
-
-
-#: how many folders discovery could not list a "no session matches" names
-_UNREAD_SHOWN = 3
-
-
-def not_found(scanner: Scanner, query: str) -> SessionNotFound:
-    """Nothing matched; when discovery could not look everywhere, the places it could not
-    read are said under the error: the session may be in one of them (a folder of the
-    wrong owner), and "no session matches" alone would send the user looking for a typo."""
-    from agentscan.context import CANNOT_LIST
-
-    unread = [warning for warning in scanner.ctx.warnings.listed() if warning.message.startswith(CANNOT_LIST)]
-    error = SessionNotFound(query)
-    details: list[str] = []
-    if unread:
-        shown = [f"  {warning.path}: {warning.message}" for warning in unread[:_UNREAD_SHOWN]]
-        more = [f"  … and {len(unread) - _UNREAD_SHOWN} more"] if len(unread) > _UNREAD_SHOWN else []
-        details += [f"it may be in a folder agentscan could not list ({len(unread)}):", *shown, *more]
-    # A root named by an env var that points nowhere (a typo in CLAUDE_CONFIG_DIR) hides every
-    # session of its provider: said here, where the user is looking for a typo in the id.
-    named, _ = _split(scanner, query)
-    roots = [root for root in scanner.unreadable_explicit_roots() if not named or root.startswith(named + ":")]
-    if roots:
-        details += ["it may be under a root that was named but could not be read:", *(f"  {root}" for root in roots)]
-    # A database the session may live in only (a Cursor composer of the state DB), locked by
-    # its agent: ``list`` warns of it, and ``show`` must too, or the id looks mistyped.
-    stores = [store for provider in scanner.providers if named in ("", provider.name)
-              for store in provider.unread_stores(scanner.ctx)]
-    if stores:
-        details += ["it may be in a database agentscan could not read:", *(f"  {path}: {why}" for path, why in stores)]
-    captured = _captured_only(scanner, query)
-    if captured is not None:
-        # Known from its hook events alone (a transcript deleted, or never read here): ``trace``
-        # shows it, and ``list --all`` would send the user looking through ids that lack it.
-        demo = " --demo" if scanner.ctx.home_source == "--demo" else ""
-        details.append(f"hint: its hook events were captured: `agentscan{demo} trace {captured}` shows them")
-    # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
-    # that might hold one) the CLI says where to look instead, and a newcomer who copied an id
-    # from the README (a demo's) without ``--demo`` is told so.
-    error.empty_home = (captured is None and not unread and not scanner.unreadable_explicit_roots()
-                        and scanner.ctx.home_source != "--demo" and not scanner.refs()
-                        and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
-    if error.empty_home and _demo_has(query):
-        details.append(f"hint: {query!r} is a session of the demo home: give --demo to read it")
-    error.details = tuple(details)
-    error.list_hint = captured is None and not error.empty_home  # the CLI says it, with the home it read
-    return error
-
-
-def _demo_has(query: str) -> bool:
-    """Whether ``query`` names a session of the demo home (``--demo``): read only when this
-    home holds no session at all, so never on a heavy user's error path."""
-    from agentscan.demo import demo_home
-    from agentscan.scan.scanner import Scanner
-
-    demo = Scanner(home=demo_home(), env={})
-    bare = query.split(":", 1)[-1].lower()
-    return len(bare) >= 6 and any(ref.native_id.lower().startswith(bare) for ref in demo.refs())
-
-
-def _captured_only(scanner: Scanner, query: str) -> str | None:
-    """The ``agent:id`` of the one session of the hook events store ``query`` names (the
-    demo's store under ``--demo``), ``query`` itself when it names several (``trace`` lists
-    them), ``None`` for none: read only once no transcript matched."""
-    from agentscan.errors import AgentscanError
-    from agentscan.hooks import store, storedids
-
-    env = scanner.ctx.env
-    demo = scanner.ctx.home_source == "--demo"
-    if demo:
-        from agentscan.demo import with_demo_events
-
-        env = with_demo_events(env)
-    try:
-        return storedids.resolve(query, store.stored_sessions(store.data_dir(env)), demo=demo).id
-    except AmbiguousSessionId:
-        return query
-    except (AgentscanError, OSError):  # none, or an id too short: the usual hint
-        return None
 
 
 def _recorded_children(scanner: Scanner, candidates: Sequence[SessionRef], wanted: str, key: Key

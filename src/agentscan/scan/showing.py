@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from agentscan.errors import SessionUnreadable
 from agentscan.scan.liveness import Liveness
-from agentscan.scan.resolve import not_found
+from agentscan.scan.notfound import not_found
 from agentscan.scan.showscope import find_all
 
 if TYPE_CHECKING:

@@ -1,0 +1,93 @@
+"""What a "no session matches" error says beyond that: the places agentscan could not read
+(the session may be in one), a session known only from its hook events (``trace`` shows
+it), or a home of no session at all (and whether the id is the demo's)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentscan.errors import AmbiguousSessionId, SessionNotFound
+from agentscan.scan.resolve import split_query
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
+
+
+#: how many folders discovery could not list a "no session matches" names
+_UNREAD_SHOWN = 3
+
+
+def not_found(scanner: Scanner, query: str) -> SessionNotFound:
+    """Nothing matched; when discovery could not look everywhere, the places it could not
+    read are said under the error: the session may be in one of them (a folder of the
+    wrong owner), and "no session matches" alone would send the user looking for a typo."""
+    from agentscan.context import CANNOT_LIST
+
+    unread = [warning for warning in scanner.ctx.warnings.listed() if warning.message.startswith(CANNOT_LIST)]
+    error = SessionNotFound(query)
+    details: list[str] = []
+    if unread:
+        shown = [f"  {warning.path}: {warning.message}" for warning in unread[:_UNREAD_SHOWN]]
+        more = [f"  … and {len(unread) - _UNREAD_SHOWN} more"] if len(unread) > _UNREAD_SHOWN else []
+        details += [f"it may be in a folder agentscan could not list ({len(unread)}):", *shown, *more]
+    # A root named by an env var that points nowhere (a typo in CLAUDE_CONFIG_DIR) hides every
+    # session of its provider: said here, where the user is looking for a typo in the id.
+    named, _ = split_query(scanner, query)
+    roots = [root for root in scanner.unreadable_explicit_roots() if not named or root.startswith(named + ":")]
+    if roots:
+        details += ["it may be under a root that was named but could not be read:", *(f"  {root}" for root in roots)]
+    # A database the session may live in only (a Cursor composer of the state DB), locked by
+    # its agent: ``list`` warns of it, and ``show`` must too, or the id looks mistyped.
+    stores = [store for provider in scanner.providers if named in ("", provider.name)
+              for store in provider.unread_stores(scanner.ctx)]
+    if stores:
+        details += ["it may be in a database agentscan could not read:", *(f"  {path}: {why}" for path, why in stores)]
+    captured = _captured_only(scanner, query)
+    if captured is not None:
+        # Known from its hook events alone (a transcript deleted, or never read here): ``trace``
+        # shows it, and ``list --all`` would send the user looking through ids that lack it.
+        demo = " --demo" if scanner.ctx.home_source == "--demo" else ""
+        details.append(f"hint: its hook events were captured: `agentscan{demo} trace {captured}` shows them")
+    # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
+    # that might hold one) the CLI says where to look instead, and a newcomer who copied an id
+    # from the README (a demo's) without ``--demo`` is told so.
+    error.empty_home = (captured is None and not unread and not scanner.unreadable_explicit_roots()
+                        and scanner.ctx.home_source != "--demo" and not scanner.refs()
+                        and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
+    if error.empty_home and _demo_has(query):
+        details.append(f"hint: {query!r} is a session of the demo home: give --demo to read it")
+    error.details = tuple(details)
+    error.list_hint = captured is None and not error.empty_home  # the CLI says it, with the home it read
+    return error
+
+
+def _demo_has(query: str) -> bool:
+    """Whether ``query`` names a session of the demo home (``--demo``): read only when this
+    home holds no session at all, so never on a heavy user's error path."""
+    from agentscan.demo import demo_home
+    from agentscan.scan.scanner import Scanner
+
+    demo = Scanner(home=demo_home(), env={})
+    bare = query.split(":", 1)[-1].lower()
+    return len(bare) >= 6 and any(ref.native_id.lower().startswith(bare) for ref in demo.refs())
+
+
+def _captured_only(scanner: Scanner, query: str) -> str | None:
+    """The ``agent:id`` of the one session of the hook events store ``query`` names (the
+    demo's store under ``--demo``), ``query`` itself when it names several (``trace`` lists
+    them), ``None`` for none: read only once no transcript matched."""
+    from agentscan.errors import AgentscanError
+    from agentscan.hooks import store, storedids
+
+    env = scanner.ctx.env
+    demo = scanner.ctx.home_source == "--demo"
+    if demo:
+        from agentscan.demo import with_demo_events
+
+        env = with_demo_events(env)
+    try:
+        return storedids.resolve(query, store.stored_sessions(store.data_dir(env)), demo=demo).id
+    except AmbiguousSessionId:
+        return query
+    except (AgentscanError, OSError):  # none, or an id too short: the usual hint
+        return None
