@@ -46,7 +46,8 @@ def test_the_cli_prices_a_shown_session_once(isolated_home: Path, monkeypatch: p
     from agentscan.scan import costs
 
     claude_sonnet_session(isolated_home)
-    priced = record_calls(monkeypatch, costs, "with_costs", lambda scanner, rows, *rest: [row.id for row in rows])
+    # (``with_costs`` and ``show``'s ``with_cost``, which prices its subagents too, share ``_with_costs``)
+    priced = record_calls(monkeypatch, costs, "_with_costs", lambda scanner, rows, *rest, **kw: [row.id for row in rows])
     document = orjson.loads(invoke("show", SESSION, "--json").stdout)
     assert priced == [[SESSION]]
     assert document["session"]["cost_usd"] is not None and document["prices"]["source"] == "bundled"

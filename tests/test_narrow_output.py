@@ -306,7 +306,7 @@ def test_show_at_60_columns_wraps_the_counts_and_names_a_subagent_s_model_short(
     assert width_of(lines[at]) <= 60 and lines[at + 1].strip() == "subagents)", lines[at:at + 2]
     # The tokens stay whole: the model gives way first, as list names it.
     (row,) = [line for line in lines if line.startswith("  a1b2c3d ")]
-    assert row.split() == ["a1b2c3d", "Explore", "haiku-4.5", "6,313", "tokens"], row
+    assert row.split() == ["a1b2c3d", "Explore", "haiku-4.5", "6,313", "tokens", "<$0.01"], row
     # One form at every width on a terminal (pass 45: `sonnet-4.5` at 80 but the whole name at
     # 120 read as two models); a pipe gets it whole.
     tty(120, color=False)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from agentscan.model import SessionRow, TokenUsage
+from agentscan.model import SessionRow, TokenUsage, usd
 from agentscan.timeutil import to_iso
 
 
@@ -81,6 +82,10 @@ class SubagentInfo:
     #: its calls or messages used): a subagent often runs another model than its session
     #: (Claude's ``Explore`` on Haiku); ``None`` when unknown
     model: str | None = None
+    #: USD, as ``tokens`` prices the run (``scan.costs.with_cost``: never cached with the
+    #: detail); ``cost_priced`` as ``SessionRow.cost_priced``, a lower bound when ``cost`` is unknown
+    cost: Decimal | None = None
+    cost_priced: Decimal | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +94,8 @@ class SubagentInfo:
             "model": self.model,
             "path": self.path,
             "tokens": None if self.tokens is None else self.tokens.to_json(),
+            "cost_usd": usd(self.cost),
+            "cost_usd_priced": usd(self.cost_priced),
             "recovered_from": self.recovered_from,
             "call_id": self.call_id,
             "prompts": [p.to_json() for p in self.prompts],

@@ -1,12 +1,13 @@
 """The card's ``subagents`` list (``show_text.card_lines``): its heading, then one line a
-subagent, its id, its type and the model it ran in columns only some subagent fills, and
-its tokens.
+subagent, its id, its type and the model it ran in columns only some subagent fills, its
+tokens, and what it cost (as the card's own ``cost``: ``$0.26``, ``-`` unknown, ``≥$…`` a
+lower bound; a column only when some subagent was priced).
 
 On a terminal a row's model is named as ``list`` names a model (``sonnet-4.5`` for
 ``claude-sonnet-4-5-20250929``), at every width, so one screen never names one model two ways
 from one width to the next; a pipe gets it whole.  A row too wide for the terminal loses, in
 this order, the end of its free-text note, the word ``tokens`` (said once, in the heading,
-over the figures), then characters of its type and model; its id and its figure are never
+over the figures), then characters of its type and model; its id and its figures are never
 cut: when even that does not fit, the row is printed whole, wider than the terminal."""
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from agentscan.cli import render
+from agentscan.cli.render import human_usd
 from agentscan.cli.term import Terminal, clean, clean_path, cut, width_of
 from agentscan.detailmodel import SessionDetail
 
 #: the least a type or a model keeps when the row is cut to fit
 _MIN_TEXT = 8
 _UNIT = "tokens"
+#: the cost column's heading when ``tokens`` is said once in the heading
+_COST = "cost"
 #: how a row's note opens (a subagent recovered from progress records), cut first when narrow
 _NO_TRANSCRIPT = "  (no transcript:"
 
@@ -29,6 +33,7 @@ class _Cells(NamedTuple):
     types: list[str]
     models: list[str]
     counts: list[str]
+    costs: list[str]  # empty: no column
     notes: list[str]
     type_width: int  # 0: no column
     model_width: int  # 0: no column
@@ -38,7 +43,7 @@ def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str])
     """The heading (``subagents (2)``) and a line each subagent: id (as ``names`` shortens
     it: ``show_text.subagent_names``), type, the model it ran (a column only when some
     subagent's is known: often another than the session's, as Claude's ``Explore`` on
-    Haiku), tokens."""
+    Haiku), tokens, cost."""
     heading = f"subagents ({len(detail.subagents)})"
     cells = _cells(detail, term, names)
     rows = _rows(cells, unit=True)
@@ -48,7 +53,12 @@ def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str])
     cells = _narrowed(cells, term.width)
     rows = _rows(cells, unit=False)
     core = max(width_of(row) for row in _rows(cells, unit=False, notes=False))
+    cost_width = _cost_width(cells, unit=False)
+    if cost_width:
+        core -= 2 + cost_width  # ``tokens`` over the figures, ``cost`` over the costs
     heading = heading + " " * max(core - width_of(heading) - len(_UNIT), 2) + _UNIT
+    if cost_width:
+        heading += f"  {_COST:>{cost_width}}"
     return [heading, *_fit_notes(rows, term)]
 
 
@@ -62,24 +72,34 @@ def _cells(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> _Cel
     # read as two units of one thing); grouped for a person, plain in a pipe.
     counts = [("" if not sub.tokens else f"{sub.tokens.total:,}" if term.tty else str(sub.tokens.total))
               for sub in subs]
+    # As the card's own ``cost``, rounded alike (``tokens`` gives the same figure for the run);
+    # a column only when some run was priced (``scan.costs.with_cost``): not one of dashes alone.
+    costs = ([human_usd(sub.cost, sub.cost_priced) if sub.tokens else "-" for sub in subs]
+             if any(sub.cost_priced is not None for sub in subs) else [])
     # Progress records hold no copy of a subagent's final reply: a count short of it.
     notes = [f"{_NO_TRANSCRIPT} from {sub.recovered_from} records, final reply not in them)"
              if sub.recovered_from else "" for sub in subs]
     # A column of dashes is a column nobody can name: the type only when some run has one.
     type_width = max(map(width_of, types)) if any(sub.agent_type for sub in subs) else 0
     model_width = max(map(width_of, models)) if any(sub.model for sub in subs) else 0
-    return _Cells(ids, types, models, counts, notes, type_width, model_width)
+    return _Cells(ids, types, models, counts, costs, notes, type_width, model_width)
 
 
 def _rows(cells: _Cells, *, unit: bool, notes: bool = True) -> list[str]:
     id_width = max(map(width_of, cells.ids))
     count_width = max(8, *map(width_of, cells.counts)) if unit else max(len(_UNIT), *map(width_of, cells.counts))
+    if unit:
+        totals = [f"{count:>{count_width}} {_UNIT}" if count else "tokens not recorded" for count in cells.counts]
+    else:
+        totals = [f"{count or '-':>{count_width}}" for count in cells.counts]
+    if cells.costs:
+        # A column after the figures, right-aligned, as they are (``tokens not recorded`` ends
+        # where a figure's ``tokens`` does, and its cost, ``-``, under the others').
+        total_width = max(map(width_of, totals))
+        cost_width = _cost_width(cells, unit=unit)
+        totals = [f"{_pad_left(total, total_width)}  {_pad_left(cost, cost_width)}" for total, cost in zip(totals, cells.costs)]
     rows = []
-    for name, kind, model, count, note in zip(cells.ids, cells.types, cells.models, cells.counts, cells.notes):
-        if unit:
-            total = f"{count:>{count_width}} {_UNIT}" if count else "tokens not recorded"
-        else:
-            total = f"{count or '-':>{count_width}}"
+    for name, kind, model, total, note in zip(cells.ids, cells.types, cells.models, totals, cells.notes):
         shown_type = f"{_pad(cut(kind, cells.type_width), cells.type_width)}  " if cells.type_width else ""
         shown_model = f"{_pad(cut(model, cells.model_width), cells.model_width)}  " if cells.model_width else ""
         rows.append(f"  {_pad(name, id_width)}  {shown_type}{shown_model}{total}{note if notes else ''}")
@@ -118,6 +138,16 @@ def _cut_note(row: str, width: int) -> str:
     if room < len("  (no…"):
         return core
     return core + cut(_NO_TRANSCRIPT + note, room)
+
+
+def _cost_width(cells: _Cells, *, unit: bool) -> int:
+    """The cost column's width: its widest cost, and its heading's when ``tokens`` is in the heading."""
+    return max(0 if unit else len(_COST), *map(width_of, cells.costs)) if cells.costs else 0
+
+
+def _pad_left(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` columns (``≥`` takes one)."""
+    return " " * (width - width_of(text)) + text
 
 
 def _pad(text: str, width: int) -> str:

@@ -6,7 +6,8 @@ time; for a session whose row's own pass kept its sums (a huge Claude
 transcript: ``Provider.row_sums``), from those sums, so no second pass
 holds every call.  A row whose tokens are ``null`` has a ``null`` cost too, and so does
 one whose calls leave its cost unknown (``agentscan.pricing.spend.Priced``;
-the price book warns, naming the model).
+the price book warns, naming the model).  ``show`` prices each delegated run of its
+session from the same sums or calls, split by run, as ``tokens`` prices a run.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from weakref import WeakKeyDictionary
 
-from agentscan.model import SessionRef, SessionRow
+from agentscan.model import SUBAGENT, SessionRef, SessionRow
 from agentscan.pricing import PriceBook, Spend
 from agentscan.pricing.spend import Priced
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
+    from agentscan.scan.groupprices import GroupPrices
+    from agentscan.scan.sessionsums import SessionSums
     from agentscan.scan.scanner import Scanner
 
 #: each library scanner's price book, made on its first cost (``book_of``)
@@ -70,6 +73,15 @@ def with_costs(
     scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
     needs its price data version (default: the scanner's, ``book_of``).
     """
+    return _with_costs(scanner, rows, refs, book, runs=False)[0]
+
+
+def _with_costs(
+    scanner: Scanner, rows: Iterable[SessionRow], refs: Iterable[SessionRef] | None,
+    book: PriceBook | None, *, runs: bool,
+) -> tuple[list[SessionRow], dict[str, dict[str, Priced]]]:
+    """``with_costs``, and with ``runs`` each session's delegated runs' costs (session id ->
+    run id -> its cost), priced from the same sums or calls as the session's."""
     from agentscan.scan.collect import sums_by_session, usage_by_session
     from agentscan.scan.groupprices import GroupPrices
     from agentscan.scan.sessionsums import SessionSums
@@ -85,6 +97,7 @@ def with_costs(
     # only a session with a group that has no single price is read call by call.
     prices = GroupPrices(book)
     costs: dict[str, Priced] = {}
+    run_costs: dict[str, dict[str, Priced]] = {}
     by_calls = []
     by_id = {ref.id: ref for ref in chosen}
     # A huge session's sums as its row's own pass kept them (the same the row's tokens count).
@@ -106,15 +119,57 @@ def with_costs(
             by_calls.append(ref)
         else:
             costs[ref_id] = spend.priced(book)
+            if runs:
+                run_costs[ref_id] = _runs_from_sums(prices, ref.provider, sums, book)
     if by_calls:
-        costs.update(costs_of(usage_by_session(scanner, by_calls), by_calls, book))
-    return priced(rows, costs)
+        per_session = usage_by_session(scanner, by_calls)
+        costs.update(costs_of(per_session, by_calls, book))
+        if runs:
+            run_costs.update(_runs_from_calls(per_session, by_calls, book))
+    return priced(rows, costs), run_costs
+
+
+def _runs_from_sums(prices: GroupPrices, provider: str, sums: SessionSums, book: PriceBook) -> dict[str, Priced]:
+    """Run id -> the cost of its groups of ``sums`` (each has a price key: the session's
+    ``GroupPrices.spend`` was not ``None``), as ``tokens`` prices a run (``tokenbucket.Bucket``)."""
+    from agentscan.usagegroups import GROUP_KEYS
+
+    spends: dict[str, Spend] = {}
+    for group in sums.groups:
+        run = group[0]
+        if run is None:
+            continue
+        key = prices.key(provider, group[1], group[2], group[3])
+        assert key is not None
+        spends.setdefault(run, Spend()).merge(Spend({key: group[GROUP_KEYS:]}))
+    return {run: spend.priced(book) for run, spend in spends.items()}
+
+
+def _runs_from_calls(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef],
+                     book: PriceBook) -> dict[str, dict[str, Priced]]:
+    """Session id -> run id -> the cost of the run's calls (``costs_of``, split by run)."""
+    found: dict[str, dict[str, Priced]] = {}
+    for ref in refs:
+        spends: dict[str, Spend] = {}
+        for entry in per_session.get(ref.id, ()):
+            run = entry[SUBAGENT]
+            if run is not None:
+                spends.setdefault(run, Spend()).add(entry, book.entry_key(ref.provider, entry))
+        found[ref.id] = {run: spend.priced(book) for run, spend in spends.items()}
+    return found
 
 
 def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = None) -> SessionDetail:
     """``show``'s detail with its row's cost, priced as a listed row's (``Scanner.show``: the
-    library's and the CLI's, one path)."""
+    library's and the CLI's, one path), and each subagent's, as ``tokens`` prices a run: from
+    the same sums (no second read), ``None`` where its tokens are."""
     from dataclasses import replace
 
-    (row,) = with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book)
-    return replace(detail, row=row)
+    (row,), runs = _with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book, runs=True)
+    of_runs = runs.get(row.id, {}) if row.tokens is not None else {}
+    subagents = []
+    for sub in detail.subagents:
+        cost = of_runs.get(sub.id) if sub.tokens is not None else None
+        subagents.append(replace(sub, cost=None if cost is None else cost.cost,
+                                 cost_priced=None if cost is None else cost.priced))
+    return replace(detail, row=row, subagents=tuple(subagents))
