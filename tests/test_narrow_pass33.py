@@ -117,7 +117,7 @@ def test_tokens_by_model_cuts_the_model_names_not_the_totals(isolated_home: Path
     # At 20 the names that read apart (``gpt-5.1-codex``, ``gpt-5.1-code…``) and TOTAL
     # need 22: the lines overflow, whole.
     assert all(width_of(line) <= max(width, 22) for line in table_lines)
-    names = [line.split()[0] for line in table_lines[1:-1] if not line.startswith("  ")]
+    names = [re.split(" {2,}", line)[0] for line in table_lines[1:-1] if not line.startswith("  ")]  # ``sonnet-4.5 (claude)``: one
     assert len(set(names)) == len(names)  # cut, they still read apart
     assert any(name.endswith("…") for name in names)
     # A line a model (pass 45: its runs are the SUBAGENTS column, left out here): no runs

@@ -208,7 +208,7 @@ def test_the_demo_by_model_at_60_columns_keeps_input(tty) -> None:
     tty(60, color=False)
     lines, err = invoke("--demo", "tokens", "--by", "model")
     assert cells(lines[0]) == ["MODEL", "INPUT", "CACHE READ", "TOTAL", "COST"]  # INPUT was left out
-    assert any(line.startswith("claude-sonnet-4-5 ") for line in lines)
-    assert "claude-4.5-sonnet" in "\n".join(lines) and "20250929" not in "\n".join(lines)
+    assert any(line.startswith("sonnet-4.5 (claude) ") for line in lines)  # its agent named (pass 46)
+    assert "sonnet-4.5 (cursor)" in "\n".join(lines) and "20250929" not in "\n".join(lines)
     assert all(len(line) <= 60 for line in lines)
 

@@ -240,7 +240,7 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
         for note in notes:
             render.note(note)
         printed = print_report(report, term, rows_of=session_rows.get, short_ids=short_ids, zone=asked.zone,
-                               sort=asked.sort, cut=others)
+                               sort=asked.sort, cut=others, agents_of=lambda: _agents_of(scanner, report))
         if report.rows and report.by in ("day", "week", "month") and (asked.since or asked.until):
             from agentscan.cli.tokens_cut import cut_periods
 
@@ -252,6 +252,14 @@ def _table(report: TokenReport, scanner: Scanner, asked: Asked
 
     printed, out, err = recorded.recording(print_all)
     return (out, err), ((report, printed, session_rows) if report.by == "session" else None)
+
+
+def _agents_of(scanner: Scanner, report: TokenReport) -> list[tuple[str, str]]:
+    """(agent, model) of each model the report's sessions recorded: by model, which agents
+    recorded two names that read alike (``tokens_models``), asked only then."""
+    from agentscan.scan.recordedmodels import recorded_models
+
+    return recorded_models(scanner, refs=report.selection.covered)
 
 
 def _left_out(scanner: Scanner, report: TokenReport, asked: Asked) -> list[str]:

@@ -24,6 +24,7 @@ from agentscan.cli import table, tablefit, tablepaths
 from agentscan.cli.tableparts import Column, Row
 from agentscan.cli.tablewidths import natural as natural_widths
 from agentscan.cli.term import Terminal, clean_path, write_out
+from agentscan.cli import tokens_models
 from agentscan.cli.tokens_columns import (FIGURES, NOT_RECORDED, NUMBER_COLUMNS, SESSION_LEAD, columns_of, dated_week,
                                           session_cells)
 from agentscan.cli.tokens_notes import (Drawn, Folded, Unpriced, fold_kind, named_folds, names_nothing, no_price,
@@ -89,12 +90,12 @@ class Printed(NamedTuple):
 
 def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str], TableSession | None],
                  short_ids: dict[str, str], zone: tzinfo | None = None, sort: SortKey = "date",
-                 cut: Cut | None = None) -> Printed:
+                 cut: Cut | None = None, agents_of: tokens_models.AgentsOf | None = None) -> Printed:
     """Print the table; ``short_ids``: the ids a terminal shows (of the rows' sessions and of
     the ``unrecorded`` ones named under it); ``zone``: ``--tz``, the sessions' dates' zone;
     ``sort``: the order the report's rows are in (``--sort``), which a long table names;
     ``cut``: by session, the line of the sessions left out (``tokens_sessions.cut_sessions``),
-    after the report's rows."""
+    after the report's rows; ``agents_of``: by model, who recorded which (``tokens_models``)."""
     by_session = report.by == "session"
     if cut is not None:
         from dataclasses import replace
@@ -103,10 +104,11 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
         # adds up to its TOTAL, and its unknown cost shows its bound as a row's does.
         report = replace(report, rows=(*report.rows, cut.row))
     keys = shown_keys((row.key for row in report.rows), short_ids, term)
+    tails: dict[str, int] = {}
     if report.by == "model" and term.tty:
         # As ``list`` shows them (``opus-4.5``): ``claude-sonnet-4-5-20250929`` took a narrow
-        # terminal's CACHE WRITE column.  Longer where two would read alike.
-        keys = _model_names(keys, term)
+        # terminal's CACHE WRITE column.  Where two would read alike, with their agents or longer.
+        keys, tails = tokens_models.model_names(keys, term, agents_of)
     elif report.by == "cwd":
         # As ``list`` shows a CWD: ``~/src/app`` on a terminal, whole in a pipe.
         keys = [render.path_text(key, term) for key in keys]
@@ -146,7 +148,7 @@ def print_report(report: TokenReport, term: Terminal, *, rows_of: Callable[[str]
     runs = None if by_session else sum_usage(usage for row in report.rows for _, usage in row.subagents)
     laid = print_lines(report.by, full, lambda: lines(True), total, folded, models, term,
                        unrecorded=shown_keys(report.unrecorded, short_ids, term) + unrecorded, unknown=unknown,
-                       empty=empty, parts=parts, zone=zone, sort=sort, cut=cut, runs=runs)
+                       empty=empty, parts=parts, zone=zone, sort=sort, cut=cut, runs=runs, tails=tails)
     return Printed(keys, facts, full, laid)
 
 
@@ -164,25 +166,9 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 """A table's total: its tokens, cost and cost priced."""
 
 
-def _model_names(models: list[str], term: Terminal) -> list[str]:
-    """Each model in the shortest form no other reads alike as: as ``list`` names it on a
-    terminal (``opus-4.5``); else without its snapshot's date (``claude-sonnet-4-5``, beside
-    Cursor's ``sonnet-4.5``: whole, it cost a 60-column table its figures); else whole (two
-    snapshots of one model)."""
-    forms = [(render.model_text(model, term), render.undated(model), model) for model in models]
-    chosen = [0] * len(models)  # each model's form: short, undated, whole
-    while True:
-        alike: dict[str, int] = {}
-        for form, at in zip(forms, chosen):
-            seen = form[at].lower().replace(".", "-")
-            alike[seen] = alike.get(seen, 0) + 1
-        # A longer form can read as another's shorter one: told again until none do.
-        longer = [index for index, (form, at) in enumerate(zip(forms, chosen))
-                  if at < 2 and alike[form[at].lower().replace(".", "-")] > 1]
-        if not longer:
-            return [form[at] for form, at in zip(forms, chosen)]
-        for index in longer:
-            chosen[index] += 1
+def _model_names(models: list[str], term: Terminal, agents_of: tokens_models.AgentsOf | None = None) -> list[str]:
+    """Each model as a terminal's table names it (``tokens_models.model_names``)."""
+    return tokens_models.model_names(models, term, agents_of).names
 
 
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None) -> Row:
@@ -217,7 +203,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
                 folded: list[str], models: Sequence[str], term: Terminal, *, unrecorded: Sequence[str] = (),
                 unknown: Collection[str] = (), empty: Sequence[str] = (), parts: bool = False,
                 zone: tzinfo | None = None, sort: SortKey = "date", cut: Cut | None = None,
-                runs: TokenUsage | None = None) -> Laid:
+                runs: TokenUsage | None = None, tails: dict[str, int] | None = None) -> Laid:
     """The table of rows' ``full`` lines (or their ``compact_lines``, when rounded numbers keep
     more columns; in a summary, its keys' droppable tails left out when that keeps a figure), the
     ``total`` (tokens, cost, cost priced; grouped, ``runs``: its subagent runs'), and the notes under it: the
@@ -226,7 +212,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     the costs they leave unknown show, ``no_price``); ``parts``: a row shown has delegated calls
     (by session, its parts' lines, left out of a pipe: ``row_lines``); ``zone``: ``--tz``, the dates' zone;
     ``sort``: the rows' order (``--sort``); ``cut``: the last of ``full`` sums the sessions
-    left out (``tokens_sessions.Cut``), which a note says."""
+    left out (``tokens_sessions.Cut``), which a note says; ``tails``: the model names whose
+    agents a cut keeps (``tokens_models``)."""
     if not any(full):
         # No row (an empty home, a window no call fell in: stderr says why, ``tokens_empty``,
         # as ccusage says "No usage data found"), or every row folded (each of 0 tokens, or a
@@ -241,7 +228,8 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     columns = tablepaths.named_floors(columns_of(by), table.cells_of([group[0] for group in full if group]))
     if columns[0].label:
         # Its models' names cut (``Column.label``) no shorter than reads them apart.
-        columns[0] = tablefit.told_apart(columns[0], (group[0].cells[0] for group in full if group))
+        columns[0] = (tokens_models.told_apart(columns[0], [group[0] for group in full if group], tails) if tails
+                      else tablefit.told_apart(columns[0], (group[0].cells[0] for group in full if group)))
     if all(row.span is not None for row in rows):
         return _print_unrecorded_only(by, rows, folded, term, unrecorded, empty, _dates(by, full), zone)
     rounded: list[Row] = []
@@ -277,6 +265,7 @@ def print_lines(by: str, full: list[list[Row]], compact_lines: Callable[[], list
     rows = told[compact, form]
     if columns[0].label:  # a model's name (a kind's) cut to fit: never its count of runs
         rows = droppable_tails_fitted(rows, planned[1][0])
+        rows = tokens_models.tails_fitted(rows, planned[1][0], tails) if tails else rows  # never ``(cu…``
     shown = tablepaths.paths_fitted(columns, planned, term, table.cells_of(rows))
     lines, hidden = table.render(columns, rows, term, shown)
     write_out("\n".join(lines) + "\n")

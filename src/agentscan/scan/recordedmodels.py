@@ -12,21 +12,24 @@ person used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from agentscan.pricing.aliases import model_ref, unbilled
 from agentscan.scan.collect import sums_by_session
 
 if TYPE_CHECKING:
+    from agentscan.model import SessionRef
     from agentscan.scan.scanner import Scanner
 
 
-def recorded_models(scanner: Scanner, providers: Iterable[str] = ()) -> list[tuple[str, str]]:
-    """(provider, model) of every model a call of the selected providers' sessions names,
-    each once: by provider in the scanner's order (``claude``, ``codex``, …), then by name.
+def recorded_models(scanner: Scanner, providers: Iterable[str] = (),
+                    refs: Sequence[SessionRef] | None = None) -> list[tuple[str, str]]:
+    """(provider, model) of every model a call of the selected providers' sessions names
+    (``refs``: of those sessions alone, as a ``tokens`` table's), each once: by provider in
+    the scanner's order (``claude``, ``codex``, …), then by name.
     A call that names no model, or messages no model made (Claude Code's ``<synthetic>``),
     is no model anyone pays for, and is left out."""
-    refs = scanner.refs(providers)
+    refs = scanner.refs(providers) if refs is None else refs
     provider_of = {ref.id: ref.provider for ref in refs}
     found: set[tuple[str, str]] = set()
     for session_id, sums in sums_by_session(scanner, refs).items():
