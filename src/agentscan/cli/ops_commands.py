@@ -86,7 +86,7 @@ def export_command(
     ctx: typer.Context,
     fmt: Optional[str] = typer.Option(None, "--format", "-f", help=FORMAT_HELP, metavar="FORMAT"),
     # Text, not a Path: ``Path("./-") == Path("-")``, and only a bare "-" means stdout.
-    output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted), or - for stdout (jsonl and csv: the default).", metavar="PATH"),
+    output_text: Optional[str] = typer.Option(None, "--output", "-o", help="The file to write (replaced atomically; sqlite is upserted; its extension names the format), or - for stdout (the default: jsonl or csv, given --format).", metavar="PATH"),
     since: Optional[str] = since_option(),
     provider: Optional[List[str]] = ProviderOption,
     lock_timeout: float = typer.Option(30.0, "--lock-timeout", help="Seconds to wait for an overlapping export.", metavar="S"),
@@ -95,8 +95,8 @@ def export_command(
     tz: Optional[str] = typer.Option(None, "--tz", help="With --days: days in this time zone (IANA, utc or local), not UTC (as tokens --by day --tz); also bare --since dates.", metavar="ZONE"),
     as_json: bool = JsonOption,
 ) -> None:
-    """Write every matching session to a JSONL, CSV or SQLite index (or JSONL/CSV to stdout,
-    the default without --output).
+    """Write every matching session to a JSONL, CSV or SQLite index (or, without --output,
+    JSONL or CSV to stdout: give --format).
 
     With the global --quiet it prints nothing on success (for cron); errors still go to stderr.
     """

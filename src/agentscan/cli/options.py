@@ -124,7 +124,18 @@ class GlobalOptionsCommand(TyperCommand):
             value = next((one for one in value if str(one).casefold() not in map(str.casefold, names)), None)
         from agentscan.toolkit.words import unknown_choice
 
-        return None if value is None else unknown_choice(flag, value, names)
+        if value is None:
+            return None
+        said = unknown_choice(flag, value, names)
+        if ctx.command_path.split()[-2:-1] == ["hooks"]:
+            from agentscan.providers import available_names
+
+            if str(value).casefold() in available_names():
+                # ``hooks install codex`` read as a typo: Codex and Gemini CLI have no hooks
+                # agentscan installs (``doctor`` says so), and need none.
+                head, _, choose = said.partition("; ")
+                said = f"{head}: {str(value).casefold()} needs no hooks (agentscan reads its sessions from its files); {choose}"
+        return said
 
     def invoke(self, ctx: Any) -> Any:
         set_command_path(command_path(ctx))  # for the help line under a usage error (``say_error``)
