@@ -49,6 +49,18 @@ def state_of(ctx: typer.Context) -> State:
     return root.obj
 
 
+
+def _count_error(error: Exception) -> str | None:
+    """``--limit abc`` said as ``--limit 0`` is (``actions``), not in click's words
+    ("Invalid value for '--limit' / '-n': 'abc' is not a valid int.")."""
+    import re
+
+    param = getattr(error, "param", None)
+    found = re.search(r"'(.*)' is not a valid int", str(getattr(error, "message", "")))
+    if param is None or getattr(param, "name", None) != "limit" or found is None:
+        return None
+    return f"--limit must be a whole number of 1 or more, not {found.group(1)!r}"
+
 class GlobalOptionsCommand(TyperCommand):
     """A command that also takes the global options after its name
     (``agentscan list --no-cache``) and lists them in its ``--help``."""
@@ -95,7 +107,7 @@ class GlobalOptionsCommand(TyperCommand):
         try:
             return super().parse_args(ctx, args)
         except typer.BadParameter as exc:
-            message = self._choice_error(ctx, exc, given)
+            message = self._choice_error(ctx, exc, given) or _count_error(exc)
             if message is None:
                 raise
             raise UsageError(message, ctx) from None
