@@ -9,6 +9,7 @@ import typer
 
 from agentscan.cli.options import (
     GlobalOptionsCommand,
+    completing,
     MissingHintCommand,
     JsonOption,
     RedactOption,
@@ -99,9 +100,11 @@ def tokens_command(
     provider: Optional[List[str]] = ProviderOption,
     # A list, so that a second ``--by`` is refused (``actions.one_grouping``) rather than
     # silently taking the place of the first, as click does with a repeated option.
-    by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY"),
+    by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY",
+                                           autocompletion=completing("groupings")),
     # A list, as ``--by`` is: a second ``--sort`` with another key is refused (``actions.one_order``).
-    sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY"),
+    sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY",
+                                             autocompletion=completing("sort keys")),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     # A list, as ``list --limit`` is: a second ``--limit`` of another number is refused (``actions.one_limit``).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import wraps
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 import typer
 from typer.core import TyperCommand, TyperOption
@@ -187,8 +187,29 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def completing(words: str) -> Callable[[str], list[str]]:
+    """A shell completion of an option's value from the names ``words`` says: ``providers``,
+    ``groupings`` (``--by``) or ``sort keys``; after a comma (``-p claude,co``), the last name
+    of a comma list.  The names are imported when a shell asks, never on a command's run."""
+
+    def complete(incomplete: str) -> list[str]:
+        if words == "providers":
+            from agentscan.providers import available_names
+
+            names: Iterable[str] = available_names()
+        elif words == "groupings":
+            from agentscan.scan.groupby import GROUPINGS as names
+        else:
+            from agentscan.scan.tokensort import SORT_KEYS as names
+        done, comma, typed = incomplete.rpartition(",")
+        return [done + comma + name for name in names if name.startswith(typed.casefold())]
+
+    return complete
+
+
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
-ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P")
+ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P",
+                              autocompletion=completing("providers"))
 
 
 def since_option() -> Any:
