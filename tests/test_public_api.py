@@ -26,6 +26,7 @@ PUBLIC = [
     "ToolEvent",
     "UsageEntry",
     "__version__",
+    "demo_home",
     "token_report",
     "with_costs",
 ]
@@ -111,3 +112,15 @@ def test_with_costs_gives_clean_exact_decimals(isolated_home) -> None:
     (token_row,) = report.rows
     assert [str(c) for c in (token_row.cost, token_row.own_cost, *token_row.subagent_costs, report.cost)] == [
         "0.33195", "0.32685", "0.0051", "0.33195"]
+
+
+def test_the_demo_home_is_public_and_reads_as_demo_does() -> None:
+    # (pass 46: the README's library example showed nothing on a fresh machine, and the CLI's
+    # ``--demo`` had no library counterpart)
+    from agentscan import Scanner, demo_home, token_report
+
+    with Scanner(home=demo_home(), env={}) as scanner:
+        rows = scanner.list_sessions()
+        report = token_report(scanner)
+    assert {row.provider for row in rows} == {"claude", "codex", "gemini", "cursor"}
+    assert report.total is not None and report.total.total > 0

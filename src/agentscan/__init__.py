@@ -5,6 +5,7 @@ The public library API, importable from here::
     from agentscan import Scanner, token_report, with_costs
 
     with Scanner() as scanner:                 # or Scanner(home="/mnt/old-laptop")
+        # (the demo's sessions, as ``--demo``: Scanner(home=demo_home(), env={}))
         for row in scanner.list_sessions(limit=5):
             print(row.id, row.title)
         print(token_report(scanner, by="model").to_json())   # with cost_usd
@@ -44,6 +45,7 @@ _EXPORTS: dict[str, str] = {
     "ToolEvent": "agentscan.detailmodel",
     "UsageEntry": "agentscan.model",
     "AgentscanError": "agentscan.errors",
+    "demo_home": "agentscan.demo",
 }
 
 # A literal list, so linters and type checkers see the re-exports.
@@ -66,6 +68,7 @@ __all__ = [
     "TokenUsage",
     "ToolEvent",
     "UsageEntry",
+    "demo_home",
     "token_report",
     "with_costs",
 ]
@@ -73,6 +76,7 @@ __all__ = [
 if TYPE_CHECKING:
     from typing import Any
 
+    from agentscan.demo import demo_home
     from agentscan.detailmodel import PlanStep, Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
     from agentscan.errors import AgentscanError
     from agentscan.model import Counts, ScanWarning, SessionRef, SessionRow, TokenUsage, UsageEntry

@@ -7,6 +7,9 @@ from typing import Mapping
 
 
 def demo_home() -> Path:
+    """The demo home shipped with agentscan (what ``--demo`` reads): a library caller's
+    ``Scanner(home=demo_home(), env={})`` sees the demo's sessions, and none of the shell's
+    provider variables (``env={}``), as ``--demo`` does."""
     return Path(__file__).resolve().parent / "home"
 
 

@@ -7,10 +7,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agentscan.errors import AmbiguousSessionId, SessionNotFound
-from agentscan.scan.resolve import split_query
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
+
+
+def split_query(scanner: Scanner, query: str) -> tuple[str, str]:
+    """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name
+    of a provider this scanner scans (in any case: ``CLAUDE:…`` pasted from a shout)."""
+    name, colon, bare = query.partition(":")
+    if colon and scanner._known(name.lower()):
+        return name.lower(), bare
+    return "", query  # no provider, or a colon inside a native id
 
 
 #: how many folders discovery could not list a "no session matches" names
@@ -54,20 +62,19 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     error.empty_home = (captured is None and not unread and not scanner.unreadable_explicit_roots()
                         and scanner.ctx.home_source != "--demo" and not scanner.refs()
                         and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
-    if error.empty_home and _demo_has(query):
+    if error.empty_home and _demo_has(scanner, query):
         details.append(f"hint: {query!r} is a session of the demo home: give --demo to read it")
     error.details = tuple(details)
     error.list_hint = captured is None and not error.empty_home  # the CLI says it, with the home it read
     return error
 
 
-def _demo_has(query: str) -> bool:
+def _demo_has(scanner: Scanner, query: str) -> bool:
     """Whether ``query`` names a session of the demo home (``--demo``): read only when this
     home holds no session at all, so never on a heavy user's error path."""
     from agentscan.demo import demo_home
-    from agentscan.scan.scanner import Scanner
 
-    demo = Scanner(home=demo_home(), env={})
+    demo = type(scanner)(home=demo_home(), env={})  # (the class at hand: no import back into the scanner)
     bare = query.split(":", 1)[-1].lower()
     return len(bare) >= 6 and any(ref.native_id.lower().startswith(bare) for ref in demo.refs())
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
 from agentscan.scan.arguments import HEX_ID, case_free
+from agentscan.scan.notfound import not_found, split_query
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -67,15 +68,6 @@ def find_session(scanner: Scanner, query: str) -> Found:
     elif found is not None:
         return found, None
     return _with_focus(scanner, query)
-
-
-def split_query(scanner: Scanner, query: str) -> tuple[str, str]:
-    """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name
-    of a provider this scanner scans (in any case: ``CLAUDE:…`` pasted from a shout)."""
-    name, colon, bare = query.partition(":")
-    if colon and scanner._known(name.lower()):
-        return name.lower(), bare
-    return "", query  # no provider, or a colon inside a native id
 
 
 def _from_index(scanner: Scanner, query: str) -> SessionRef | str | None:
@@ -151,8 +143,6 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
             return children[0]
         if len(children) > 1:
             raise _ambiguous(scanner, query, [ref for ref, _ in children], [child for _, child in children])
-        from agentscan.scan.notfound import not_found
-
         raise not_found(scanner, query)
     if len(matches) > 1:
         raise _ambiguous(scanner, query, matches)
