@@ -96,6 +96,20 @@ def test_a_compaction_run_alone_gives_no_title(isolated_home: Path, caching: tup
         assert "  title    -" in shown.splitlines()
 
 
+def test_a_prompt_suggestion_run_names_no_session_either(isolated_home: Path) -> None:
+    # Claude Code's prompt-suggestion worker (``agent-aprompt_suggestion-…``) is started by no
+    # prompt of the user's either (review of pass 46).
+    claude_subagent_file(isolated_home, COMPACTED, "aprompt_suggestion-33a4cf",
+                         _run(COMPACTED, "aprompt_suggestion-33a4cf", "2026-03-01T10:00:00Z",
+                              "[SUGGESTION MODE: Suggest what the user might naturally type next]",
+                              "2026-03-01T10:01:00Z"), project=PROJECT)
+    claude_subagent_file(isolated_home, COMPACTED, "a1b2c3d",
+                         _run(COMPACTED, "a1b2c3d", "2026-03-01T10:05:00Z", "Find the flaky test", "2026-03-01T10:06:00Z"),
+                         project=PROJECT)
+    (row,) = cli_json("--no-cache", "list", "--all")["sessions"]
+    assert row["title"] == "Find the flaky test"
+
+
 @pytest.mark.parametrize("caching", CACHING)
 def test_another_run_names_a_session_its_compaction_run_began(isolated_home: Path, caching: tuple[str, ...]) -> None:
     _compacted_home(isolated_home, other_run=True)

@@ -188,3 +188,26 @@ def test_a_copy_that_cannot_be_read_is_said_and_the_rank_decides(isolated_home: 
     assert report["total"]["total"] == 110
     assert [(w["path"], w["message"]) for w in report["warnings"]] == [(str(archived), "cannot read: Permission denied")]
     assert only_row("--no-cache")["path"] == str(active)
+
+
+def test_large_plain_copies_are_compared_by_two_chunks_each(isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    # (review of pass 46: read whole, a duplicated 200 MB rollout cost every discovery 0.13 s;
+    # a rollout is only appended to, so its first chunk and the shorter copy's last one tell)
+    from agentscan.providers.codex import copies
+
+    monkeypatch.setattr(copies, "_COMPARE_CHUNK", 1024)
+    read: list[int] = []
+    chunk = copies._chunk
+    monkeypatch.setattr(copies, "_chunk", lambda handle, path, ctx: read.append(1) or chunk(handle, path, ctx))
+    lines = b"".join(b'{"n": %d, "pad": "%s"}\n' % (n, b"x" * 40) for n in range(2000))  # ~100 KiB
+    stale, whole, other = tmp_path / "stale.jsonl", tmp_path / "whole.jsonl", tmp_path / "other.jsonl"
+    stale.write_bytes(lines[: len(lines) // 2])
+    whole.write_bytes(lines)
+    other.write_bytes(lines[:-100] + b"x" * 100)  # its end differs from whole's
+    ctx = type("Ctx", (), {"cannot_read": lambda self, path, exc: None})()
+    assert copies._compare(stale, whole, ctx) == copies._SHORTER
+    assert copies._compare(whole, stale, ctx) == copies._LONGER
+    assert copies._compare(whole, whole, ctx) == copies._SAME
+    assert copies._compare(whole, other, ctx) == copies._DIFFERENT
+    assert len(read) <= 4 * 4  # two chunks of each file, four comparisons

@@ -47,3 +47,18 @@ def test_the_demo_itself_keeps_the_grep_hint() -> None:
     result = runner.invoke(app, ["--demo", "show", "zzzzzzzz"])
     assert result.exit_code == 1
     assert "agentscan --demo list --grep TEXT" in result.stderr and EMPTY not in result.stderr
+
+
+def test_a_demo_id_under_another_provider_is_no_demo_session() -> None:
+    # (review of pass 46: ``codex:c2d4e6f8`` was said to be the demo's, which ``--demo`` then
+    # did not find: the demo's c2d4e6f8 is Claude's)
+    result = runner.invoke(app, ["show", "codex:c2d4e6f8"])
+    assert result.stderr.splitlines() == ["error: no session matches 'codex:c2d4e6f8'", EMPTY]
+    result = runner.invoke(app, ["show", "claude:c2d4e6f8"])
+    assert result.stderr.splitlines()[-1] == "hint: 'claude:c2d4e6f8' is a session of the demo home: give --demo to read it"
+
+
+def test_a_short_id_in_an_empty_home_says_where_to_look_too() -> None:
+    result = runner.invoke(app, ["show", "c2d4"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["error: 'c2d4' is too short: give at least 6 characters of the id", EMPTY]

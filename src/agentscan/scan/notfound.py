@@ -59,14 +59,20 @@ def not_found(scanner: Scanner, query: str) -> SessionNotFound:
     # ``list --grep`` cannot find what is not there: in a home of no session (nothing unread
     # that might hold one) the CLI says where to look instead, and a newcomer who copied an id
     # from the README (a demo's) without ``--demo`` is told so.
-    error.empty_home = (captured is None and not unread and not scanner.unreadable_explicit_roots()
-                        and scanner.ctx.home_source != "--demo" and not scanner.refs()
-                        and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
+    error.empty_home = captured is None and not unread and home_is_empty(scanner)
     if error.empty_home and _demo_has(scanner, query):
         details.append(f"hint: {query!r} is a session of the demo home: give --demo to read it")
     error.details = tuple(details)
     error.list_hint = captured is None and not error.empty_home  # the CLI says it, with the home it read
     return error
+
+
+def home_is_empty(scanner: Scanner) -> bool:
+    """Whether the home read (not the demo's) holds no session at all, with nothing named or
+    locked that might hold one: then ``list --grep`` can find nothing, and the CLI says where
+    to look (``SessionNotFound.empty_home``)."""
+    return (scanner.ctx.home_source != "--demo" and not scanner.refs() and not scanner.unreadable_explicit_roots()
+            and not any(provider.unread_stores(scanner.ctx) for provider in scanner.providers))
 
 
 def _demo_has(scanner: Scanner, query: str) -> bool:
@@ -75,8 +81,10 @@ def _demo_has(scanner: Scanner, query: str) -> bool:
     from agentscan.demo import demo_home
 
     demo = type(scanner)(home=demo_home(), env={})  # (the class at hand: no import back into the scanner)
-    bare = query.split(":", 1)[-1].lower()
-    return len(bare) >= 6 and any(ref.native_id.lower().startswith(bare) for ref in demo.refs())
+    named, bare = split_query(demo, query)
+    bare = bare.lower()
+    return len(bare) >= 6 and any(ref.native_id.lower().startswith(bare) and named in ("", ref.provider)
+                                  for ref in demo.refs())
 
 
 def _captured_only(scanner: Scanner, query: str) -> str | None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
 from agentscan.scan.arguments import HEX_ID, case_free
-from agentscan.scan.notfound import not_found, split_query
+from agentscan.scan.notfound import home_is_empty, not_found, split_query
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
@@ -130,7 +130,10 @@ def _match(scanner: Scanner, candidates: Sequence[SessionRef], query: str, bare:
     if len(children) == 1:
         return children[0]
     if len(bare) < MIN_PREFIX:
-        raise IdTooShort(query, MIN_PREFIX)
+        short = IdTooShort(query, MIN_PREFIX)
+        if home_is_empty(scanner):  # no id to find with ``list --grep``: where to look instead
+            short.empty_home, short.list_hint = True, False
+        raise short
     matches = [ref for ref in candidates if key(ref.native_id).startswith(wanted) or key(ref.id).startswith(whole)]
     # The runs the prefix begins, once: the answer when no session matched, a rival when one did.
     begun = [(ref, child) for ref in candidates for child in ref.children

@@ -66,6 +66,18 @@ def run_kind(run: str, sidecar: str | None, task_types: Mapping[str, str]) -> st
 
 
 def is_compaction_run(run: str) -> bool:
-    """Whether ``run`` (a run id) is an auto-compaction worker's (``acompact-…``): its prompt is
-    Claude Code's instruction to summarize, so it names no session (``provider._row_from``)."""
+    """Whether ``run`` (a run id) is an auto-compaction worker's (``acompact-…``)."""
     return run.startswith("acompact")
+
+
+#: the run ids of Claude Code's own workers, started by no prompt of the user's: an
+#: auto-compaction (``acompact-…``) and a suggestion of what to type next
+#: (``aprompt_suggestion-…``)
+_INTERNAL_RUNS = ("acompact", "aprompt_suggestion")
+
+
+def is_internal_run(run: str) -> bool:
+    """Whether ``run`` is one of Claude Code's own workers (``_INTERNAL_RUNS``): its prompt is
+    Claude Code's instruction, not the user's words, so it names no session
+    (``provider._row_from``).  (An ``aside_question`` run's prompt is the user's own ``/btw``.)"""
+    return run.startswith(_INTERNAL_RUNS)

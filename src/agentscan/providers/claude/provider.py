@@ -57,7 +57,7 @@ class ClaudeProvider(Provider):
     #     (``claude-opus-4-8-fast``), priced at the fast-mode rate: cached calls and sums hold the base name
     # 18: a prompt of images and no text is a prompt (``[image]``); a title drops the
     #     ``[Image #N]`` placeholders it starts with
-    # 20: a session without its parent transcript is named by no compaction run's prompt, and
+    # 20: a session without its parent transcript is named by no compaction or suggestion run's prompt, and
     #     one of legacy subagents alone has the first's path (not the projects directory)
     parser_version = "20"
 
@@ -230,7 +230,7 @@ class ClaudeProvider(Provider):
         from collections import Counter
 
         from agentscan.model import Counts, SessionRow
-        from agentscan.providers.claude.agenttypes import is_compaction_run
+        from agentscan.providers.claude.agenttypes import is_internal_run
         from agentscan.providers.claude.discovery import parentless_path
         from agentscan.providers.claude.titles import title_of
         from agentscan.timeutil import from_epoch, newest, oldest
@@ -241,11 +241,11 @@ class ClaudeProvider(Provider):
         models = main.models if main and main.models else sum((s.models for s in subs.values()), start=Counter())
         # With the parent transcript gone, the subagents' own content is all
         # there is: the earliest one names the session, and their counts add up.
-        # A compaction run's prompt is Claude Code's instruction, not the user's
-        # words: the earliest of the other runs names it, else nothing does.
+        # A compaction or suggestion run's prompt is Claude Code's instruction, not the
+        # user's words: the earliest of the other runs names it, else nothing does.
         orphans = sorted(subs.items(), key=lambda item: (item[1].first_ts is None, item[1].first_ts or 0, str(item[1].path)))
         primary = main or (orphans[0][1] if orphans else None)
-        titled = main or next((sub for run, sub in orphans if not is_compaction_run(run)), None)
+        titled = main or next((sub for run, sub in orphans if not is_internal_run(run)), None)
         started = oldest(*(s.first_ts for s in everything))
         # The newest time the transcript recorded; the mtime only when it recorded none
         # (a copied home has every mtime at the copy time).
