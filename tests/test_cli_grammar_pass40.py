@@ -163,8 +163,8 @@ def test_the_word_installs_as_the_option_does(isolated_home: Path, monkeypatch: 
     (["hooks", "uninstall", "cursor", "--agent=claude"], "error: two agents given, cursor and --agent claude: give one"),
     (["hooks", "install"], "error: AGENT is required; choose from: cursor, claude"),
     (["hooks", "uninstall", "--dry-run"], "error: AGENT is required; choose from: cursor, claude"),
-    (["hooks", "install", "codex"], "error: unknown AGENT 'codex': codex needs no hooks (agentscan reads its sessions from its files); choose from: cursor, claude"),
-    (["hooks", "install", "--agent", "codex"], "error: unknown --agent 'codex': codex needs no hooks (agentscan reads its sessions from its files); choose from: cursor, claude"),
+    (["hooks", "install", "codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude"),
+    (["hooks", "install", "--agent", "codex"], "error: codex has no hooks to install: agentscan reads its sessions from its files; hooks are for cursor, claude"),
 ])
 def test_two_agents_none_or_an_unknown_one_is_a_usage_error(argv: list[str], error: str, isolated_home: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:

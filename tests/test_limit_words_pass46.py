@@ -18,6 +18,7 @@ runner = CliRunner()
     (["tokens", "--limit", "1.5"], "'1.5'"),
     (["list", "--limit=x"], "'x'"),
     (["list", "-n", "0"], "0"),
+    (["list", "--limit", "a'b"], '"a\'b"'),  # (click quotes it with ", review of pass 46)
 ])
 def test_a_limit_that_is_no_count_is_said_one_way(argv: list[str], shown: str) -> None:
     result = runner.invoke(app, ["--demo", *argv])

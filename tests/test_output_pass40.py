@@ -186,7 +186,7 @@ def test_list_names_claude_code_s_and_cursor_s_sonnet_alike(tty) -> None:
 
 def test_tokens_by_model_keeps_two_recorded_spellings_apart_on_a_terminal(tty) -> None:
     """A row of ``--by model`` is a model as recorded: the two spellings of one model are two
-    rows, which must not read as one (``tokens_text._model_names``); the others are dotted.
+    rows, which must not read as one (``tokens_models.model_names``); the others are dotted.
     Since pass 46 the two are named by the agents that recorded them (``cli.tokens_models``)."""
     tty(120)
     keys = [line.split("  ")[0] for line in run("--demo", "tokens", "--by", "model")[0].splitlines()[1:]]

@@ -218,9 +218,9 @@ def test_by_model_on_a_terminal_names_models_as_list_does(isolated_home, tty) ->
 
 def test_model_names_that_read_alike_are_whole() -> None:
     from agentscan.cli.term import Terminal
-    from agentscan.cli.tokens_text import _model_names
+    from agentscan.cli.tokens_models import model_names
 
     term = Terminal(tty=True, width=100, color=False)
     models = ["claude-sonnet-4-5-20250929", "claude-4.5-sonnet", "claude-opus-4-5-20251101", "gpt-5"]
     # Longer only as far as tells them apart: without the date (tests/test_tokens_layout_pass31.py).
-    assert _model_names(models, term) == ["claude-sonnet-4-5", "claude-4.5-sonnet", "opus-4.5", "gpt-5"]
+    assert model_names(models, term).names == ["claude-sonnet-4-5", "claude-4.5-sonnet", "opus-4.5", "gpt-5"]

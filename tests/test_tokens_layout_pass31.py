@@ -24,7 +24,8 @@ from typer.testing import CliRunner
 from agentscan.cli import app
 from agentscan.cli.term import Terminal
 from agentscan.cli.tokens_notes import no_price
-from agentscan.cli.tokens_text import _model_names, print_lines, row_lines
+from agentscan.cli.tokens_models import model_names
+from agentscan.cli.tokens_text import print_lines, row_lines
 from agentscan.model import TokenUsage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from cursor_builders import user, write_transcript
@@ -200,7 +201,7 @@ TERM = Terminal(tty=True, width=100, color=False)
     (["claude-opus-4-5-20251101", "claude-haiku-4-5-20251001"], ["opus-4.5", "haiku-4.5"]),
 ])
 def test_a_model_is_named_in_the_shortest_form_no_other_reads_alike_as(models: list[str], shown: list[str]) -> None:
-    assert _model_names(models, TERM) == shown
+    assert model_names(models, TERM).names == shown
     assert len({name.lower().replace(".", "-") for name in shown}) == len(shown)
 
 

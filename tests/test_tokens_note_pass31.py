@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 from agentscan.cli import app, render
 from agentscan.cli.term import Terminal
 from agentscan.cli.tokens_notes import no_price
-from agentscan.cli.tokens_text import _model_names, print_lines, row_lines
+from agentscan.cli.tokens_models import model_names
+from agentscan.cli.tokens_text import print_lines, row_lines
 from agentscan.model import TokenUsage
 from agentscan.scan.tokenreport import TokenReport, TokenRow
 from builders import claude_assistant, claude_session_file, claude_usage, claude_user
@@ -211,6 +212,6 @@ def test_the_list_s_names_and_the_table_s_drop_the_date_alike(monkeypatch: pytes
     term = Terminal(tty=True, width=100, color=False)
     assert render.model_text("claude-opus-4-5-20251101", term) == "opus-4.5"
     assert asked == ["claude-opus-4-5-20251101"]
-    assert _model_names(["claude-sonnet-4-5-20250929", "claude-4.5-sonnet"], term) == [
+    assert model_names(["claude-sonnet-4-5-20250929", "claude-4.5-sonnet"], term).names == [
         "claude-sonnet-4-5", "claude-4.5-sonnet"]
     assert "claude-4.5-sonnet" in asked[1:] and "claude-sonnet-4-5-20250929" in asked[1:]

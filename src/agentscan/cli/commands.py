@@ -10,6 +10,8 @@ import typer
 from agentscan.cli.options import (
     GlobalOptionsCommand,
     completing,
+    grouping_names,
+    sort_key_names,
     MissingHintCommand,
     JsonOption,
     RedactOption,
@@ -101,10 +103,10 @@ def tokens_command(
     # A list, so that a second ``--by`` is refused (``actions.one_grouping``) rather than
     # silently taking the place of the first, as click does with a repeated option.
     by: Optional[List[str]] = typer.Option(None, "--by", help="Group by session (the default), day, week, month, model, provider, cwd or agent (main, Explore, reviewer...); one of them. A run: one subagent's delegated calls.", metavar="KEY",
-                                           autocompletion=completing("groupings")),
+                                           autocompletion=completing(grouping_names)),
     # A list, as ``--by`` is: a second ``--sort`` with another key is refused (``actions.one_order``).
     sort: Optional[List[str]] = typer.Option(None, "--sort", help="Order the rows by date (the default: sessions newest first, periods oldest first, the rest most tokens first), cost (most first, unknown last) or tokens (largest TOTAL first).", metavar="KEY",
-                                             autocompletion=completing("sort keys")),
+                                             autocompletion=completing(sort_key_names)),
     cwd: Optional[str] = typer.Option(None, "--cwd", help="Only sessions whose working directory is PATH or below it (relative to here).", metavar="PATH"),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for days, weeks, months and bare dates: IANA, utc or local (default: local).", metavar="ZONE"),
     # A list, as ``list --limit`` is: a second ``--limit`` of another number is refused (``actions.one_limit``).

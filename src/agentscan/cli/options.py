@@ -49,17 +49,16 @@ def state_of(ctx: typer.Context) -> State:
     return root.obj
 
 
-
 def _count_error(error: Exception) -> str | None:
     """``--limit abc`` said as ``--limit 0`` is (``actions``), not in click's words
     ("Invalid value for '--limit' / '-n': 'abc' is not a valid int.")."""
     import re
 
     param = getattr(error, "param", None)
-    found = re.search(r"'(.*)' is not a valid int", str(getattr(error, "message", "")))
+    found = re.search(r"""(['"])(.*)\1 is not a valid int""", str(getattr(error, "message", "")))
     if param is None or getattr(param, "name", None) != "limit" or found is None:
         return None
-    return f"--limit must be a whole number of 1 or more, not {found.group(1)!r}"
+    return f"--limit must be a whole number of 1 or more, not {found.group(2)!r}"
 
 class GlobalOptionsCommand(TyperCommand):
     """A command that also takes the global options after its name
@@ -138,16 +137,13 @@ class GlobalOptionsCommand(TyperCommand):
 
         if value is None:
             return None
-        said = unknown_choice(flag, value, names)
-        if ctx.command_path.split()[-2:-1] == ["hooks"]:
-            from agentscan.providers import available_names
-
-            if str(value).casefold() in available_names():
-                # ``hooks install codex`` read as a typo: Codex and Gemini CLI have no hooks
-                # agentscan installs (``doctor`` says so), and need none.
-                head, _, choose = said.partition("; ")
-                said = f"{head}: {str(value).casefold()} needs no hooks (agentscan reads its sessions from its files); {choose}"
-        return said
+        parent = getattr(ctx, "parent", None)
+        if getattr(parent, "info_name", None) == "hooks" and str(value).casefold() in provider_names():
+            # ``hooks install codex`` read as a typo: Codex and Gemini CLI have no hooks
+            # agentscan installs (``doctor`` says so), and need none.
+            return (f"{str(value).casefold()} has no hooks to install: agentscan reads its sessions from its "
+                    f"files; hooks are for {', '.join(names)}")
+        return unknown_choice(flag, value, names)
 
     def invoke(self, ctx: Any) -> Any:
         set_command_path(command_path(ctx))  # for the help line under a usage error (``say_error``)
@@ -187,29 +183,39 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def completing(words: str) -> Callable[[str], list[str]]:
-    """A shell completion of an option's value from the names ``words`` says: ``providers``,
-    ``groupings`` (``--by``) or ``sort keys``; after a comma (``-p claude,co``), the last name
-    of a comma list.  The names are imported when a shell asks, never on a command's run."""
+def completing(names: Callable[[], Iterable[str]]) -> Callable[[str], list[str]]:
+    """A shell completion of an option's value from ``names()`` (imported when a shell asks,
+    never on a command's run); after a comma (``-p claude,co``), the last name of a comma list.
+    (Typer keeps the offers that begin with what was typed, as typed: no case is folded.)"""
 
     def complete(incomplete: str) -> list[str]:
-        if words == "providers":
-            from agentscan.providers import available_names
-
-            names: Iterable[str] = available_names()
-        elif words == "groupings":
-            from agentscan.scan.groupby import GROUPINGS as names
-        else:
-            from agentscan.scan.tokensort import SORT_KEYS as names
         done, comma, typed = incomplete.rpartition(",")
-        return [done + comma + name for name in names if name.startswith(typed.casefold())]
+        return [done + comma + name for name in names() if name.startswith(typed)]
 
     return complete
 
 
+def provider_names() -> Iterable[str]:
+    from agentscan.providers import available_names
+
+    return available_names()
+
+
+def grouping_names() -> Iterable[str]:
+    from agentscan.scan.groupby import GROUPINGS
+
+    return GROUPINGS
+
+
+def sort_key_names() -> Iterable[str]:
+    from agentscan.scan.tokensort import SORT_KEYS
+
+    return SORT_KEYS
+
+
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")
 ProviderOption = typer.Option(None, "--provider", "-p", help="Only these providers: repeatable, or a comma list (claude,codex).", metavar="P",
-                              autocompletion=completing("providers"))
+                              autocompletion=completing(provider_names))
 
 
 def since_option() -> Any:

@@ -166,11 +166,6 @@ Total = tuple[TokenUsage | None, Decimal | None, Decimal | None]
 """A table's total: its tokens, cost and cost priced."""
 
 
-def _model_names(models: list[str], term: Terminal, agents_of: tokens_models.AgentsOf | None = None) -> list[str]:
-    """Each model as a terminal's table names it (``tokens_models.model_names``)."""
-    return tokens_models.model_names(models, term, agents_of).names
-
-
 def total_row(by: str, total: Total, term: Terminal, *, compact: bool, runs: TokenUsage | None = None) -> Row:
     """The TOTAL line; grouped, ``runs``: the subagent runs' tokens of every row (its SUBAGENTS)."""
     usage, cost, priced = total

@@ -10,10 +10,13 @@ scan or a list of one-letter provider names.
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from agentscan.errors import UsageProblem
 from agentscan.timeutil import _EARLIEST, _LATEST
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
 
 
 def names(value: str | Iterable[str] | None) -> list[str]:
@@ -37,6 +40,19 @@ def session_query(query: object) -> str:
     if not isinstance(query, str):
         raise UsageProblem(f"a session id must be a str, not {type(query).__name__}")
     return query
+
+
+#: the shortest prefix an id may be given by
+MIN_PREFIX = 6
+
+
+def split_query(scanner: Scanner, query: str) -> tuple[str, str]:
+    """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name
+    of a provider this scanner scans (in any case: ``CLAUDE:…`` pasted from a shout)."""
+    name, colon, bare = query.partition(":")
+    if colon and scanner._known(name.lower()):
+        return name.lower(), bare
+    return "", query  # no provider, or a colon inside a native id
 
 
 #: the characters of an id that may be typed in any case: a UUID's (``scan.resolve``)

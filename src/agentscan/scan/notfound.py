@@ -7,18 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agentscan.errors import AmbiguousSessionId, SessionNotFound
+from agentscan.scan.arguments import MIN_PREFIX, split_query
 
 if TYPE_CHECKING:
     from agentscan.scan.scanner import Scanner
-
-
-def split_query(scanner: Scanner, query: str) -> tuple[str, str]:
-    """``(provider, bare id)``; ``provider`` is empty unless ``query`` starts with the name
-    of a provider this scanner scans (in any case: ``CLAUDE:…`` pasted from a shout)."""
-    name, colon, bare = query.partition(":")
-    if colon and scanner._known(name.lower()):
-        return name.lower(), bare
-    return "", query  # no provider, or a colon inside a native id
 
 
 #: how many folders discovery could not list a "no session matches" names
@@ -83,7 +75,7 @@ def _demo_has(scanner: Scanner, query: str) -> bool:
     demo = type(scanner)(home=demo_home(), env={})  # (the class at hand: no import back into the scanner)
     named, bare = split_query(demo, query)
     bare = bare.lower()
-    return len(bare) >= 6 and any(ref.native_id.lower().startswith(bare) and named in ("", ref.provider)
+    return len(bare) >= MIN_PREFIX and any(ref.native_id.lower().startswith(bare) and named in ("", ref.provider)
                                   for ref in demo.refs())
 
 

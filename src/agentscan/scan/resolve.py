@@ -18,15 +18,13 @@ import os
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agentscan.errors import AmbiguousSessionId, IdTooShort, SessionNotFound, UsageProblem
-from agentscan.scan.arguments import HEX_ID, case_free
-from agentscan.scan.notfound import home_is_empty, not_found, split_query
+from agentscan.scan.arguments import HEX_ID, MIN_PREFIX, case_free, split_query
+from agentscan.scan.notfound import home_is_empty, not_found
 
 if TYPE_CHECKING:
     from agentscan.model import SessionRef
     from agentscan.scan.scanner import Scanner
 
-#: the shortest prefix an id may be given by
-MIN_PREFIX = 6
 #: bytes of transcript an ambiguity error may read to date and place candidates the index
 #: holds no row for (a row it holds costs nothing): the error comes at once, whatever their size
 DESCRIBE_BUDGET = 8 << 20
