@@ -21,7 +21,6 @@ from agentscan.pricing.spend import Priced
 
 if TYPE_CHECKING:
     from agentscan.detailmodel import SessionDetail
-    from agentscan.scan.groupprices import GroupPrices
     from agentscan.scan.sessionsums import SessionSums
     from agentscan.scan.scanner import Scanner
 
@@ -39,15 +38,24 @@ def book_of(scanner: Scanner) -> PriceBook:
     return book
 
 
-def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook) -> dict[str, Priced]:
+def costs_of(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef], book: PriceBook,
+             runs: dict[str, dict[str, Priced]] | None = None) -> dict[str, Priced]:
     """Session id -> the cost of its entries (``Priced.cost`` ``None``: nothing recorded, or
-    some calls have no price; then ``Priced.priced`` is what the others cost)."""
+    some calls have no price; then ``Priced.priced`` is what the others cost).  With ``runs``,
+    each session's delegated runs' costs are put there too (session id -> run id -> cost),
+    from the same pass over its entries."""
     costs: dict[str, Priced] = {}
     for ref in refs:
         spend = Spend()
+        of_runs: dict[str, Spend] = {}
         for entry in per_session.get(ref.id, ()):
-            spend.add(entry, book.entry_key(ref.provider, entry))
+            key = book.entry_key(ref.provider, entry)
+            spend.add(entry, key)
+            if runs is not None and entry[SUBAGENT] is not None:
+                of_runs.setdefault(entry[SUBAGENT], Spend()).add(entry, key)
         costs[ref.id] = spend.priced(book)
+        if runs is not None:
+            runs[ref.id] = {run: run_spend.priced(book) for run, run_spend in of_runs.items()}
     return costs
 
 
@@ -114,49 +122,17 @@ def _with_costs(
     parsed = sums_by_session(scanner, [ref for ref in chosen if ref.id not in known])
     for ref_id, sums in [*known.items(), *parsed.items()]:
         ref = by_id[ref_id]
-        spend = prices.spend(ref.provider, sums)
+        of_runs: dict[str, Spend] | None = {} if runs else None
+        spend = prices.spend(ref.provider, sums, of_runs)
         if spend is None:
             by_calls.append(ref)
         else:
             costs[ref_id] = spend.priced(book)
-            if runs:
-                run_costs[ref_id] = _runs_from_sums(prices, ref.provider, sums, book)
+            if of_runs is not None:
+                run_costs[ref_id] = {run: run_spend.priced(book) for run, run_spend in of_runs.items()}
     if by_calls:
-        per_session = usage_by_session(scanner, by_calls)
-        costs.update(costs_of(per_session, by_calls, book))
-        if runs:
-            run_costs.update(_runs_from_calls(per_session, by_calls, book))
+        costs.update(costs_of(usage_by_session(scanner, by_calls), by_calls, book, run_costs if runs else None))
     return priced(rows, costs), run_costs
-
-
-def _runs_from_sums(prices: GroupPrices, provider: str, sums: SessionSums, book: PriceBook) -> dict[str, Priced]:
-    """Run id -> the cost of its groups of ``sums`` (each has a price key: the session's
-    ``GroupPrices.spend`` was not ``None``), as ``tokens`` prices a run (``tokenbucket.Bucket``)."""
-    from agentscan.usagegroups import GROUP_KEYS
-
-    spends: dict[str, Spend] = {}
-    for group in sums.groups:
-        run = group[0]
-        if run is None:
-            continue
-        key = prices.key(provider, group[1], group[2], group[3])
-        assert key is not None
-        spends.setdefault(run, Spend()).merge(Spend({key: group[GROUP_KEYS:]}))
-    return {run: spend.priced(book) for run, spend in spends.items()}
-
-
-def _runs_from_calls(per_session: Mapping[str, list[list]], refs: Iterable[SessionRef],
-                     book: PriceBook) -> dict[str, dict[str, Priced]]:
-    """Session id -> run id -> the cost of the run's calls (``costs_of``, split by run)."""
-    found: dict[str, dict[str, Priced]] = {}
-    for ref in refs:
-        spends: dict[str, Spend] = {}
-        for entry in per_session.get(ref.id, ()):
-            run = entry[SUBAGENT]
-            if run is not None:
-                spends.setdefault(run, Spend()).add(entry, book.entry_key(ref.provider, entry))
-        found[ref.id] = {run: spend.priced(book) for run, spend in spends.items()}
-    return found
 
 
 def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = None) -> SessionDetail:

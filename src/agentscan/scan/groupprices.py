@@ -52,8 +52,10 @@ class GroupPrices:
         self._keys[ident] = found
         return found
 
-    def spend(self, provider: str, sums: SessionSums) -> Spend | None:
-        """A session's sums as a ``Spend``; ``None`` when a group has no single price."""
+    def spend(self, provider: str, sums: SessionSums, runs: dict[str, Spend] | None = None) -> Spend | None:
+        """A session's sums as a ``Spend``; ``None`` when a group has no single price.  With
+        ``runs``, each delegated run's groups are added to its own ``Spend`` there too (run id
+        -> spend: ``show``'s subagents' costs), in the same pass."""
         from agentscan.pricing import Spend
 
         spend = Spend()
@@ -61,10 +63,17 @@ class GroupPrices:
             key = self.key(provider, group[1], group[2], group[3])
             if key is None:
                 return None
-            parts = spend.parts.get(key)
-            if parts is None:
-                spend.parts[key] = list(group[GROUP_KEYS:])
-            else:
-                for index, value in enumerate(group[GROUP_KEYS:]):
-                    parts[index] += value
+            _add_parts(spend, key, group)
+            if runs is not None and group[0] is not None:
+                _add_parts(runs.setdefault(group[0], Spend()), key, group)
         return spend
+
+
+def _add_parts(spend: Spend, key: int, group: list) -> None:
+    """``group``'s sums added to ``spend``'s parts at its price ``key``."""
+    parts = spend.parts.get(key)
+    if parts is None:
+        spend.parts[key] = list(group[GROUP_KEYS:])
+    else:
+        for index, value in enumerate(group[GROUP_KEYS:]):
+            parts[index] += value
