@@ -92,7 +92,7 @@ def test_runs_priced_call_by_call_agree_too(home: Path, monkeypatch: pytest.Monk
     from agentscan.scan.groupprices import GroupPrices
 
     _, tokens = _runs()
-    monkeypatch.setattr(GroupPrices, "spend", lambda self, provider, sums: None)
+    monkeypatch.setattr(GroupPrices, "spend", lambda self, provider, sums, runs=None: None)
     shown = {sub["id"]: sub for sub in _json("show", S)["session"]["subagents"]}
     for run in (SONNET, MADEUP, MIXED, SILENT):
         assert (shown[run]["cost_usd"], shown[run]["cost_usd_priced"]) == \
