@@ -68,7 +68,7 @@ def test_the_short_session_id_is_list_s_form() -> None:
 
 def _detail(*subs: tuple[str, str | None, str | None, int | None]) -> Any:
     return SimpleNamespace(subagents=[
-        SimpleNamespace(id=sid, agent_type=kind, model=model, recovered_from=None,
+        SimpleNamespace(id=sid, agent_type=kind, model=model, recovered_from=None, cost=None, cost_priced=None,
                         tokens=SimpleNamespace(total=total) if total is not None else None)
         for sid, kind, model, total in subs])
 
