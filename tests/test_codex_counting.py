@@ -136,7 +136,7 @@ def test_fork_does_not_count_its_copied_history(isolated_home: Path) -> None:
     assert _tokens(isolated_home) == {P: PARENT, F: FORK_OWN}
     rows = _rows(isolated_home)
     assert _t(rows[F].tokens) == FORK_OWN  # list subtracts the count the copy ended with
-    assert rows[F].title == "fix the failing test"  # a fork's conversation starts with the copy
+    assert rows[F].title == "try another way"  # a fork's own first prompt, not the copy's (pass 46)
 
 
 def test_fork_without_turn_markers_matches_the_parents_calls(isolated_home: Path) -> None:

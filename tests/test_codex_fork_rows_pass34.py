@@ -210,14 +210,14 @@ def test_a_large_forks_model_and_counts_are_its_own(isolated_home: Path, monkeyp
     path = _fork(codex, lines, calls)
     assert _rows(cache=False)[F].model == "gpt-5.1"
     row = _rows()[F]
-    # The whole pass kept the tally: the counts are the whole file's (7 prompts: 6 copied).
-    assert (row.model, row.counts.prompts, row.counts_partial) == ("gpt-5.1", 7, False)
+    # The counts are the fork's own part's (pass 46: the file's 7 prompts less the 6 copied).
+    assert (row.model, row.counts.prompts, row.counts_partial) == ("gpt-5.1", 1, False)
     _append(path, calls)
     _append(path, calls, 1200)
     with monkeypatch.context() as patched:
         _no_whole_pass(patched)
         row = _rows()[F]
-    assert (row.model, row.counts.prompts, row.counts_partial) == ("o3", 9, False)  # 2 calls to 1
+    assert (row.model, row.counts.prompts, row.counts_partial) == ("o3", 3, False)  # 2 calls to 1
     assert Scanner().show(F).row.model == "o3"
 
 

@@ -114,7 +114,8 @@ def test_a_fork_does_not_take_the_name_its_copied_history_gave_its_parent(isolat
     _write(codex, FORK, fork, start=20)
     titles = _titles()
     assert titles[MAIN] == "Parent's name"
-    assert titles[FORK] == PROMPT  # the prompt its copied history starts with (not the parent's name)
+    # Its own first prompt (pass 46: not the one its copied history starts with), not the parent's name.
+    assert titles[FORK] == "now the fork's own prompt"
 
 
 def test_a_session_whose_parent_rollout_is_gone_takes_its_subagents_name(isolated_home: Path) -> None:

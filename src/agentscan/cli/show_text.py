@@ -226,6 +226,15 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
                             term))
     if detail.extra.get("parent_missing"):
         lines.extend(_field("parent", "transcript missing: title, counts and conversation come from its subagents", term))
+    forked = detail.extra.get("forked_from")
+    if forked:
+        # (a Codex fork: its conversation and counts are its own part, the copy of its parent's left out)
+        parent = clean_path(forked)
+        said = f"  {'forked':<8} from {parent} after its {plural(detail.extra.get('forked_after_prompts', 0), 'prompt')}"
+        command = f"agentscan{home} show {parent}"
+        # Too wide, the command goes on its own line, whole (to be copied), as the hooks line's does.
+        line = f"{said}: {command}"
+        lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{said}:", f"{'':11}{command}"])
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"

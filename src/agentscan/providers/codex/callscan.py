@@ -238,6 +238,11 @@ class FileUsageScanner:
         own = self._own_token_counts(parent_calls)
         return own + self._unmatched_records(own)
 
+    def copied_calls(self, parent_calls: Callable[[], list[UsageEvent]] | None = None) -> int:
+        """How many of the leading ``events`` were copied (``own_events``' rule; ``forkpart``
+        tells a fork's own lines by it)."""
+        return len(self.events) - len(self._own_token_counts(parent_calls))
+
     def _own_token_counts(self, parent_calls: Callable[[], list[UsageEvent]] | None) -> list[UsageEvent]:
         if self.boundary is not None:
             return self.events[self.boundary:]

@@ -251,20 +251,26 @@ def tail_window(path: Path) -> tuple[bytes, bool]:
     return data, cut
 
 
-def head_summary(path: Path, ctx: ScanContext) -> HeadSummary:
-    return _cached(path, ctx, _HEAD_CACHE, lambda scan: _read_head(path, scan)) or HeadSummary()
+def head_summary(path: Path, ctx: ScanContext, start: int = 0) -> HeadSummary:
+    """``start``: the offset of the line the head begins at (a fork's own part: ``forkpart``)."""
+    # (``start`` keys the cache where the thread's id keys a tail's)
+    return _cached(path, ctx, _HEAD_CACHE, lambda scan: _read_head(path, scan, start),
+                   f"@{start}" if start else None) or HeadSummary()
 
 
-def _read_head(path: Path, ctx: ScanContext) -> HeadSummary:
+def _read_head(path: Path, ctx: ScanContext, start: int = 0) -> HeadSummary:
     fallback: str | None = None
     #: the first prompt of images alone (``[image]``): the title only when no prompt of words
     #: follows within the head (a screenshot pasted first, its question typed next)
     images: str | None = None
     cwd: str | None = None
     grace = _EVENT_GRACE_LINES
-    with closing(iter_json_lines(path, ctx)) as lines:
+    # (a ``.zst`` rollout cannot seek: read from its start, its lines before ``start`` skipped)
+    with closing(iter_json_lines(path, ctx, start=0 if path.name.endswith(".zst") else start)) as lines:
         for line in lines:
-            if line.offset > HEAD_BYTES:
+            if line.offset < start:
+                continue
+            if line.offset - start > HEAD_BYTES:
                 break
             record = enveloped(line.record)  # a pre-envelope rollout's bare item as an envelope's
             payload = payload_of(record)

@@ -55,7 +55,8 @@ class CodexProvider(Provider):
     # 16: ``tool_search_call`` and ``image_generation_call`` items are tool calls (counted and listed)
     # 17: a rollout whose running totals are garbage counts its calls (rows of 16 took its totals)
     # 18: a user message of images and no text is a prompt (``[image]``: ``records.image_prompt``)
-    parser_version = "19"
+    # 20: a fork's counts and title are its own part's, after the copy of its parent's history
+    parser_version = "20"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return codex_roots(ctx)

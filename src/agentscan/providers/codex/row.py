@@ -34,6 +34,7 @@ from agentscan.model import Counts, SessionRow, TokenUsage, sum_usage
 from agentscan.providers.codex.discovery import CodexSession, Thread
 from agentscan.providers.codex.header import RolloutHeader, read_header
 from agentscan.providers.codex.counters import minus, to_tokens
+from agentscan.providers.codex.forkpart import fork_part, is_fork
 from agentscan.providers.codex.fullcounts import exact_tally
 from agentscan.providers.codex.headtail import HeadSummary, TailSummary, head_summary, tail_summary
 from agentscan.providers.codex.modeluse import ModelUse, merge, most_used, without_calls
@@ -199,7 +200,19 @@ def thread_facts(thread: Thread, ctx: ScanContext) -> ThreadFacts:
         # Several files, or a file that continues one (maybe gone): each
         # file's own part, from the count it starts at.
         return _segmented_facts(thread, header, tail, ctx)
-    return _own_facts(thread, header, tail, ctx)
+    facts = _own_facts(thread, header, tail, ctx)
+    return _fork_counts(facts, ctx) if is_fork(header.link) else facts
+
+
+def _fork_counts(facts: ThreadFacts, ctx: ScanContext) -> ThreadFacts:
+    """A fork's counts: its own part's, as its tokens are (``forkpart``).  A fork too large to
+    read whole keeps the counts of its whole file, copied history and all, as any rollout's
+    (exact from a kept tally): made partial, its row was built again on every ``list``."""
+    thread, header = facts.thread, facts.header
+    part = fork_part(thread.rollout.path, ctx, header.link, header.started_at, thread.thread_id)
+    if part is not None:
+        return facts._replace(tail=facts.tail._replace(counts=part.counts))
+    return facts
 
 
 def _segmented_facts(thread: Thread, header: RolloutHeader, live: TailSummary, ctx: ScanContext) -> ThreadFacts:
@@ -265,16 +278,30 @@ def pick(index_wins: bool, rollout_value: V | None, index_value: V | None) -> V 
     return rollout_value if rollout_value is not None else index_value
 
 
-def session_head(session: CodexSession, ctx: ScanContext) -> HeadSummary:
-    """The head that titles the session: its main rollout's, else its first subagent's."""
+def session_head(session: CodexSession, ctx: ScanContext, header: RolloutHeader | None = None) -> HeadSummary:
+    """The head that titles the session: its main rollout's, else its first subagent's.
+    ``header``: the main thread's, when the caller has it (else read: ``thread_header``)."""
     first = session.main or (session.children[0] if session.children else None)
-    return head_summary(first.first.path, ctx) if first else HeadSummary()
+    if first is None:
+        return HeadSummary()
+    head = head_summary(first.first.path, ctx)
+    if first is not session.main or first.segments:
+        return head
+    header = header or thread_header(first, ctx)
+    if is_fork(header.link) and header.history_base is None:
+        # A fork's own first prompt, once it has one (else the prompt its copy starts with).
+        part = fork_part(first.first.path, ctx, header.link, header.started_at, first.thread_id)
+        if part is not None and part.start and part.counts.prompts:
+            own = head_summary(first.first.path, ctx, part.start)
+            if own.title:
+                return own._replace(cwd=head.cwd or own.cwd)
+    return head
 
 
 def build_row(session: CodexSession, ctx: ScanContext) -> SessionRow:
     main = thread_facts(session.main, ctx) if session.main else None
     children = [thread_facts(child, ctx) for child in session.children]
-    return assemble_row(session, main, children, session_head(session, ctx))
+    return assemble_row(session, main, children, session_head(session, ctx, main.header if main else None))
 
 
 def marked_title(title: str | None, header: RolloutHeader) -> str | None:

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from agentscan.context import ScanContext
 from agentscan.detailmodel import SubagentInfo
-from agentscan.model import sum_usage
+from agentscan.model import Counts, sum_usage
 from agentscan.providers.codex.callscan import FileUsageScanner
 from agentscan.providers.codex.detail import TranscriptReader
 from agentscan.providers.codex.facts import LineFacts
+from agentscan.providers.codex.forkpart import ForkPart, fork_part
 from agentscan.providers.codex.fullcounts import remember
+from agentscan.providers.codex.messages import add_kind, counts_of, line_kind
 from agentscan.providers.codex.headtail import TailSummary
 from agentscan.providers.codex.modeluse import ModelUse, merge, model_use, most_used
 from agentscan.providers.codex.row import ThreadFacts, assemble_row, child_kind, session_head, thread_header
@@ -50,6 +52,8 @@ class ShowPass:
         self.turns: dict[str, list[ModelUse]] = {}  # per thread, each file's turns per model
         self.extra_tools: list[ToolEvent] = []
         self.main_reader: TranscriptReader | None = None
+        self.fork: ForkPart | None = None  # the main thread's own part, when it is a fork
+        self.fork_counts: Counts | None = None  # and its counts, of its live lines (as ``reader``'s)
 
     def read_thread(self, thread: Thread, files: list[tuple[Path, int | None]]) -> None:
         """Read ``thread``'s ``files`` (in history order, each with the bytes of it the live
@@ -64,8 +68,15 @@ class ShowPass:
             replay = header.link.replays_history and path == thread.first.path
             scanner = FileUsageScanner(replay=replay, started=header.started_at, thread_id=thread.thread_id)
             # A subagent's copy of its parent's history (``fork_context``) is the parent's
-            # conversation, shown there: its own starts with the task it was given.
+            # conversation, shown there: its own starts with the task it was given.  So is a
+            # fork's: its own part starts after the copy, as its tokens' and counts' (``forkpart``).
             own_from = own_start(path, ctx, header.started_at) if replay and subagent and session.main else 0
+            fork = fork_part(path, ctx, header.link, header.started_at, thread.thread_id) \
+                if replay and subagent is None and not thread.segments and header.history_base is None else None
+            if fork is not None:
+                own_from, self.fork = fork.start, fork
+            #: a fork's own live lines' kinds: its counts (the file's, in the tally ``remember`` keeps)
+            own_kinds: dict[str, int] | None = {} if fork is not None else None
             progress = ReadProgress()
             with closing(iter_json_lines(path, ctx, progress=progress)) as lines:
                 for line in lines:
@@ -75,6 +86,10 @@ class ShowPass:
                     # not part of the live conversation.
                     elif live_bytes is None or line.offset < live_bytes:
                         reader.feed(line.record)
+                        if own_kinds is not None:
+                            kind = line_kind(line.record)
+                            if kind is not None:
+                                add_kind(own_kinds, kind)
                     else:
                         # A rollback does not undo a rename in Codex: the thread keeps the
                         # name (``list`` reads it there too, in each file's window).
@@ -83,13 +98,16 @@ class ShowPass:
             if not thread.segments:
                 remember(path, ctx, reader.facts.kinds, progress, scanner.model_use(), scanner.position,
                          scanner.copy_end(), recount=scanner.recount)
+            if own_kinds is not None:
+                self.fork_counts = counts_of(own_kinds)
             self.scanned.append((session.native_id, subagent, thread, scanner))
             self.turns.setdefault(thread.thread_id, []).append(scanner.model_use(()))
         self.extra_tools.extend(reader.finish())
         # With the parent gone, the first subagent speaks for the session.
         if subagent is None or (session.main is None and self.main_reader is None):
             self.main_reader = reader
-        seen = TailSummary(last_timestamp=reader.last_ts, counts=reader.counts(), whole_file=True,
+        counts = self.fork_counts if self.fork_counts is not None and subagent is None else reader.counts()
+        seen = TailSummary(last_timestamp=reader.last_ts, counts=counts, whole_file=True,
                            names=reader.facts.thread_names())
         self.facts[thread.thread_id] = ThreadFacts(thread, header, seen, None)
 
@@ -107,7 +125,7 @@ class ShowPass:
             session,
             facts[session.main.thread_id] if session.main else None,
             [facts[child.thread_id] for child in session.children],
-            session_head(session, ctx),
+            session_head(session, ctx, facts[session.main.thread_id].header if session.main else None),
             tokens=sum_usage(entry.tokens for entry in entries),
             exact_tokens=True,
         )
@@ -130,6 +148,10 @@ class ShowPass:
         extra["errors"] = collector.errors()
         if session.main is None:
             extra["parent_missing"] = True
+        if self.fork is not None:
+            # What its conversation leaves out: the parent's, up to the fork (``show_text``).
+            extra["forked_from"] = f"codex:{self.fork.parent}"
+            extra["forked_after_prompts"] = self.fork.copied.prompts
         return collector.build(row, subagents=subagents, extra_tools=self.extra_tools, extra=extra)
 
 

@@ -93,11 +93,12 @@ def table_facts(session: CodexSession, ctx: ScanContext, *, models: bool = False
         return None
     recorded = newest(*lasts)
     mtime = newest(*(from_epoch(thread.rollout.mtime) for thread in threads))
-    title = named.name if named else session_head(session, ctx).title
-    main = session.main
     if naming is None:
-        return TableFacts(recorded or mtime, None, title, _sorted(choosing))
+        return TableFacts(recorded or mtime, None, session_head(session, ctx).title, _sorted(choosing))
     header = naming_header if naming_header is not None else thread_header(naming, ctx)
+    # (a fork's title is its own first prompt: ``session_head`` asks its header)
+    title = named.name if named else session_head(session, ctx, header).title
+    main = session.main
     if main is None:  # the first subagent names the row
         return TableFacts(recorded or mtime, _cwd(header, session, ctx), title, _sorted(choosing))
     row = main.indexed
@@ -114,7 +115,7 @@ def _cwd(header: RolloutHeader, session: CodexSession, ctx: ScanContext) -> str 
     """The cwd as the row takes it (``row.assemble_row``): the header's, else the head's."""
     from agentscan.providers.codex.row import session_head
 
-    return header.cwd or session_head(session, ctx).cwd
+    return header.cwd or session_head(session, ctx, header).cwd
 
 
 def _sorted(names: set[str] | None) -> tuple[str, ...] | None:
