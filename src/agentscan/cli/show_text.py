@@ -3,18 +3,19 @@ bounded conversation in order (``show_full``)."""
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
-from typing import Iterable, NamedTuple
+from datetime import tzinfo
+from typing import Iterable
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
+from agentscan.cli.show_errors import interrupted_count, recorded_errors
 from agentscan.cli.show_subagents import subagent_lines
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
 from agentscan.detailmodel import SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
-from agentscan.timeutil import parse_iso, shown_time
+from agentscan.timeutil import shown_time
 
 PROMPTS_SHOWN = 10
 TOOLS_SHOWN = 15
@@ -262,43 +263,6 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         for step in detail.plan:
             lines.append(f"  [{clean(step.status)}] {_fit(step.step, term.width - 14, term, PIPE_PROMPT)}")
     return lines
-
-
-class ShownError(NamedTuple):
-    """An error the provider recorded in the session, as ``show`` prints it."""
-
-    timestamp: datetime | None
-    text: str
-
-
-def recorded_errors(detail: SessionDetail) -> list[ShownError]:
-    """The errors the provider recorded (``errors`` among the detail's extras, oldest
-    first: ``DetailCollector.errors``' ``{"text", "timestamp", …}``; Cursor's have no time)."""
-    return _recorded(detail, "errors")
-
-
-def recorded_interruptions(detail: SessionDetail) -> list[ShownError]:
-    """The times the user interrupted the agent, as the provider recorded them (``interruptions``
-    among the detail's extras, oldest first: ``DetailCollector.interruptions``), each with the
-    provider's words for it: the newest ``INTERRUPTIONS_KEPT`` (``interrupted_count`` counts all)."""
-    return _recorded(detail, "interruptions")
-
-
-def interrupted_count(detail: SessionDetail) -> int:
-    """How many times the user interrupted the agent: the detail's ``interrupted`` (every one,
-    kept or not), else as many as are listed (a detail built without it)."""
-    total = detail.extra.get("interrupted")
-    kept = len(recorded_interruptions(detail))
-    return max(total, kept) if type(total) is int else kept
-
-
-def _recorded(detail: SessionDetail, key: str) -> list[ShownError]:
-    """The ``{"text", "timestamp", …}`` entries of the detail's extra ``key``, as ``show`` prints them."""
-    found = []
-    for entry in detail.extra.get(key) or ():
-        if isinstance(entry, dict) and isinstance(entry.get("text"), str):
-            found.append(ShownError(parse_iso(entry.get("timestamp")), entry["text"]))
-    return found
 
 
 def _error_lines(detail: SessionDetail, term: Terminal, zone: tzinfo | None = None) -> list[str]:
