@@ -98,3 +98,45 @@ def test_tokens_table_titles_a_fork_as_its_row(isolated_home: Path) -> None:
             assert facts is not None
             titles[ref.native_id] = facts.title
     assert titles == {P: "parent step 0", F: "now the fork", G: "now the fork"}
+
+
+H = "019c4600-0000-7000-8000-00000000002f"  # a fork whose turn writes its prompt before its marker
+
+
+def _fork_of_p(codex: Path, fork: str, start: float, own_order: str, pad: int = 0) -> None:
+    """A fork of P (as ``_lay_out`` writes it, P too), its own turn in ``own_order``: "marker
+    first" (0.135: ``task_started``, then the turn and prompt) or "prompt first" (0.146:
+    ``turn_context`` and the prompt, then ``task_started``); ``pad``: bytes of a copied reply."""
+    calls = Calls()
+    parent = _parent_lines(calls, True)
+    if pad:
+        parent.append(agent_message(at(25), "x" * pad))
+    write_rollout(rollout_path(codex, P, at(0)), [meta(P, at(0)), *parent])
+    forked = Calls(total=dict(calls.total))
+    copy = [dict(record, timestamp=iso(at(start + 0.001 * (n + 1)))) for n, record in enumerate([meta(P, at(0)), *parent])]
+    t = at(start + 30)
+    prompt = [turn_context(t), user_item(t, "now the fork"), user_message(t, "now the fork")]
+    own = [task_started(t), *prompt] if own_order == "marker first" else [*prompt, task_started(t)]
+    own += [forked.call(t, 500, 0, 50), agent_message(t, "fork done"), assistant_item(t, "fork done")]
+    write_rollout(rollout_path(codex, fork, at(start)), [meta(fork, at(start), forked_from=P), *copy, *own])
+
+
+@pytest.mark.parametrize("cache", [(), ("--no-cache",)])
+def test_a_prompt_written_before_its_marker_is_the_fork_s_own(isolated_home: Path, cache: tuple[str, ...]) -> None:
+    # (review of pass 46: the own part began at the marker, and the prompt before it was lost)
+    _fork_of_p(isolated_home / ".codex", H, 3000, "prompt first")
+    for _ in range(2):
+        row = _rows(*cache)[H]
+        assert row["counts"] == OWN and row["title"] == "now the fork"
+        doc = cli_json(*cache, "show", H)["session"]
+        assert [p["text"] for p in doc["prompts"]] == ["now the fork"] and doc["forked_after_prompts"] == 2
+
+
+@pytest.mark.parametrize("cache", [(), ("--no-cache",)])
+def test_a_large_fork_s_own_counts_are_not_partial(isolated_home: Path, cache: tuple[str, ...]) -> None:
+    # (review of pass 46: read whole, the counts are exact; said partial, the row was built
+    # again on the next run)
+    _fork_of_p(isolated_home / ".codex", H, 3000, "marker first", pad=1_500_000)
+    for _ in range(2):
+        row = _rows(*cache)[H]
+        assert row["counts"] == OWN and row["counts_partial"] is False

@@ -5,7 +5,8 @@ copy of its parent's history.  Its tokens and model leave the copied calls out
 (``usage``'s rule 4); its counts, its title and ``show``'s conversation leave the copied
 lines out by the same rule, never a second one (``FileUsageScanner``): the own part
 starts at the thread's first ``task_started`` not older than the thread (the line that
-tells the copy's end by a turn marker); else, once the copied calls are told (the parent's
+tells the copy's end by a turn marker), or at the turn or prompt written before it after
+the last copied call (0.146 writes a turn's ``turn_context`` and prompt first); else, once the copied calls are told (the parent's
 own calls up to the fork, else those dated before the thread, else the leading burst),
 at the first turn (``turn_context``) or prompt after the last copied call: the copied
 call's own reply lines follow it (0.39 writes a call's ``token_count`` before its items),
@@ -92,7 +93,12 @@ def _read(path: Path, ctx: ScanContext, started: datetime | None, thread_id: str
             if kind is not None:
                 kinds.append((line.offset, kind))
     if marker is not None:
-        start = marker
+        # Some builds write a turn's ``turn_context`` and prompt before its ``task_started``
+        # (0.146's order): the fork's own part starts at the first of them after the last
+        # copied call, when one comes before the marker.
+        before = [offset for offset in calls if offset < marker]
+        start = marker if not before else next(
+            (offset for offset, kind in kinds if before[-1] < offset < marker and kind in _STARTS), marker)
     else:
         copied = scanner.copied_calls(lambda: parent_events(parent, ctx))
         if copied == 0:

@@ -211,7 +211,9 @@ def _fork_counts(facts: ThreadFacts, ctx: ScanContext) -> ThreadFacts:
     thread, header = facts.thread, facts.header
     part = fork_part(thread.rollout.path, ctx, header.link, header.started_at, thread.thread_id)
     if part is not None:
-        return facts._replace(tail=facts.tail._replace(counts=part.counts))
+        # Read whole: the counts are exact (a window's would leave the row partial, and
+        # rebuilt on the next run).
+        return facts._replace(tail=facts.tail._replace(counts=part.counts, whole_file=True))
     return facts
 
 
