@@ -203,8 +203,10 @@ def test_a_short_trace_id_points_to_trace_list(isolated_home: Path) -> None:
     assert result.exit_code == 1
     assert "(`agentscan trace --list` shows them)" in result.stderr
     assert "`agentscan list`" not in result.stderr
-    shown = invoke("show", "abc")  # a transcript session's id is still list's
-    assert shown.exit_code == 1 and "hint: `agentscan list --grep TEXT` finds it by title, cwd, model or path (`--all` lists every id)" in shown.stderr
+    shown = invoke("show", "abc")  # a transcript session's id is still list's: in this home of none,
+    # where to look for one (pass 46), not trace's list
+    assert shown.exit_code == 1 and "trace --list" not in shown.stderr
+    assert "no sessions were found in this home: `agentscan doctor` shows where agentscan looked" in shown.stderr
 
 
 def test_doctor_says_the_home_itself_is_missing(tmp_path: Path) -> None:
