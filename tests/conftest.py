@@ -68,6 +68,15 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
+def only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scan Cursor alone (``cursor_builders.cursor_only``): a Cursor test file marks itself
+    ``pytestmark = pytest.mark.usefixtures("only_cursor")``."""
+    from cursor_builders import cursor_only
+
+    cursor_only(monkeypatch)
+
+
+@pytest.fixture
 def tty(monkeypatch: pytest.MonkeyPatch):
     """Make stdout (and, unless ``stderr=False``, stderr) a terminal ``width`` columns wide:
     ``tty(80)``; ``color`` True or False sets NO_COLOR accordingly (default: as it is)."""

@@ -20,7 +20,6 @@ from cursor_builders import (
     assistant,
     bubble,
     composer_data,
-    cursor_only,
     make_state_db,
     state_db_path,
     user,
@@ -34,9 +33,8 @@ NAMES = ["A", "B", "ORPH", "GONE", "P1", "P2", "X", "TP", "TC", "SELF"]
 ID = {name: f"cccc0000-0000-4000-8000-0000000000{i:02d}" for i, name in enumerate(NAMES)}
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _iso(ms: int) -> str:

@@ -18,7 +18,6 @@ from cursor_builders import (
     assistant,
     bubble,
     composer_data,
-    cursor_only,
     listing,
     make_state_db,
     state_db_path,
@@ -35,9 +34,8 @@ DEMO_CHAT = "cursor:f0e1d2c3-4b5a-4968-8776-65544332211f"
 DEMO_DB = demo_home() / ".config" / "Cursor" / "User" / "globalStorage" / "state.vscdb"
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _json(args: list[str]) -> dict:

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from builders import cli_json
-from cursor_builders import bubble, composer_data, cursor_only, make_state_db, state_db_path
+from cursor_builders import bubble, composer_data, make_state_db, state_db_path
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 @pytest.mark.parametrize("damage, problem", [

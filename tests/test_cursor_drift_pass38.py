@@ -21,7 +21,6 @@ from cursor_builders import (
     add_store_messages,
     bubble,
     composer_data,
-    cursor_only,
     make_state_db,
     state_db_path,
     write_chat_store,
@@ -39,9 +38,8 @@ def iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _ide_home(home: Path) -> Path:

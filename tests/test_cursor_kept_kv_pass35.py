@@ -14,15 +14,14 @@ import pytest
 from agentscan.providers.cursor import agentkv
 from builders import cli_json
 from spies import record_calls
-from cursor_builders import agentkv_rows, bubble, composer_data, cursor_only, make_state_db, state_db_path
+from cursor_builders import agentkv_rows, bubble, composer_data, make_state_db, state_db_path
 
 A = "a3600000-0000-4000-8000-000000000001"
 B = "b3600000-0000-4000-8000-000000000002"
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 @pytest.fixture

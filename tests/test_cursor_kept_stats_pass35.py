@@ -17,16 +17,15 @@ from agentscan.context import ScanContext
 from agentscan.providers.cursor.statedb import StateDb, state_db
 from builders import cli_json
 from spies import record_calls
-from cursor_builders import bubble, composer_data, cursor_only, make_state_db, state_db_path
+from cursor_builders import bubble, composer_data, make_state_db, state_db_path
 
 A = "a3500000-0000-4000-8000-000000000001"
 B = "b3500000-0000-4000-8000-000000000002"
 T0 = 1_785_000_000_000  # 2026-07-25T17:20:00Z
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from builders import invoke
-from cursor_builders import bubble, composer_data, cursor_only, make_state_db, state_db_path
+from cursor_builders import bubble, composer_data, make_state_db, state_db_path
 
 PARENT = "7c0a1e55-0000-4000-8000-0000000000a5"
 CHILD = "9d2e4f60-0000-4000-8000-0000000000a5"
@@ -19,9 +19,8 @@ T0 = 1_795_946_400_000  # 2026-11-29T10:00:00Z
 TASK = "List every caller of fetch_forecast."
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _call(name: str) -> dict:

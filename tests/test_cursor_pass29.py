@@ -19,7 +19,6 @@ from builders import cli_json, forget_remembered_answers
 from cursor_builders import (
     add_store_messages,
     assistant,
-    cursor_only,
     tool,
     user,
     write_chat_store,
@@ -36,9 +35,8 @@ UPDATED = datetime(2026, 7, 14, 2, 43, 52, tzinfo=UTC)  # three days on
 OTHER_MTIME = datetime(2026, 7, 12, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _ms(when: datetime) -> int:

@@ -23,7 +23,6 @@ from cursor_builders import (
     assistant,
     bubble,
     composer_data,
-    cursor_only,
     make_state_db,
     make_workspace_db,
     state_db_path,
@@ -40,9 +39,8 @@ LOCKED = ("Cursor state DB not used (database is locked by Cursor or another pro
           "transcripts are listed without it (try again in a moment, or close Cursor)")
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _two_sessions(home: Path, *, wal: bool = False) -> Path:

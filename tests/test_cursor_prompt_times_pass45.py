@@ -10,14 +10,13 @@ import orjson
 import pytest
 
 from builders import invoke
-from cursor_builders import assistant, bubble, composer_data, cursor_only, make_state_db, state_db_path, user, write_transcript
+from cursor_builders import assistant, bubble, composer_data, make_state_db, state_db_path, user, write_transcript
 
 SID = "a1b2c3d4-0000-4000-8000-000000000045"
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _session(home: Path, prompts: list[dict], user_texts: list[str]) -> dict:

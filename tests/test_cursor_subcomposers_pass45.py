@@ -17,7 +17,6 @@ from cursor_builders import (
     assistant,
     bubble,
     composer_data,
-    cursor_only,
     make_state_db,
     state_db_path,
     tool,
@@ -32,9 +31,8 @@ T0 = 1_795_946_400_000  # 2026-11-29T10:00:00Z
 TASK = "List every caller of fetch_forecast and say which ones run per request."
 
 
-@pytest.fixture(autouse=True)
-def _only_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
-    cursor_only(monkeypatch)
+#: every test of this file reads Cursor alone (``conftest.only_cursor``)
+pytestmark = pytest.mark.usefixtures("only_cursor")
 
 
 def _show(*args: str) -> dict:
