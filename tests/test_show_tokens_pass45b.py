@@ -228,3 +228,21 @@ def test_no_file_mtime_leaks_into_the_dated_order(dated_home: Path) -> None:
     """The files' times were set against the dates: check the fixture does what it says."""
     files = sorted(dated_home.glob(".claude/projects/*/*.jsonl"), key=os.path.getmtime, reverse=True)
     assert [path.stem for path in files] == [OLDEST, MIDDLE, NEWEST]
+
+
+GEMINI_FOLDERS = {"gemini": ["/h/.gemini/tmp/"]}
+GEMINI_IDS = {"eefc44a3-0000-4000-8000-000000000001"}
+
+
+@pytest.mark.parametrize("warning, kept", [
+    # (pass 46) another Gemini chat, named by its id's first 8 hex digits: an empty file, a bad line
+    (("/h/.gemini/tmp/p/chats/session-2026-03-09T11-00-0ab84937.json", "empty file", None, False), False),
+    (("/h/.gemini/tmp/p/chats/session-2026-03-09T11-00-0AB84937.jsonl", "bad line", 2, False), False),
+    # ... unless not read this time, or named for the session itself
+    (("/h/.gemini/tmp/p/chats/session-2026-03-09T11-00-0ab84937.json", "cannot read", None, True), True),
+    (("/h/.gemini/tmp/p/chats/session-2025-10-05T07-11-eefc44a3.json", "bad line", 2, False), True),
+    # a file of no session's name (a subagent's, a log)
+    (("/h/.gemini/tmp/p/logs.json", "bad line", 2, False), True),
+])
+def test_which_gemini_warnings_may_concern_the_session(warning: tuple, kept: bool) -> None:
+    assert may_concern(warning, asked={"gemini"}, own_files=set(), own_ids=GEMINI_IDS, folders=GEMINI_FOLDERS) is kept

@@ -15,7 +15,8 @@ When unsure, a warning is kept.  One is left out only when it names:
 * a file or folder of another provider's alone (under its own folders: ``~/.codex`` for
   a Claude session); or
 * a file of the session's own provider that is none of the session's files and whose name
-  holds another session's id (``rollout-…-<uuid>.jsonl``, ``<uuid>.jsonl``), unless the file
+  holds another session's id (``rollout-…-<uuid>.jsonl``, ``<uuid>.jsonl``, or a Gemini
+  chat's ``session-<time>-<8 hex>.json`` its ids do not start with), unless the file
   could not be read this time (a ``passing`` warning): unread, it may have been one of the
   session's own (a Codex subagent's rollout says in its header whose it is).
 """
@@ -43,6 +44,13 @@ def _named_id() -> re.Pattern[str]:
     """An id as providers write them in file names (a UUID: Claude's, Codex's, Cursor's
     sessions); compiled when first needed (``tokens`` with no id never needs it)."""
     return re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _named_start() -> re.Pattern[str]:
+    """The start of an id a Gemini chat's file name ends with (``session-<time>-eefc44a3.json``:
+    its session id's first 8 hex digits)."""
+    return re.compile(r"^session-.*-([0-9a-f]{8})\.jsonl?$", re.IGNORECASE)
 
 
 def find_all(scanner: Scanner, queries: Sequence[str]) -> tuple[Asked, ...]:
@@ -110,5 +118,9 @@ def may_concern(warning: Said, *, asked: set[str], own_files: set[str], own_ids:
         return True  # no provider's: a setting, the index, anything else
     if not whose & asked:
         return False  # another provider's file alone
-    named = {found.casefold() for found in _named_id().findall(os.path.basename(path))}
+    name = os.path.basename(path)
+    named = {found.casefold() for found in _named_id().findall(name)}
+    start = _named_start().match(name)
+    if not named and start is not None:  # a Gemini chat's: another session's if no id of ours starts so
+        return passing or any(own.startswith(start.group(1).casefold()) for own in own_ids)
     return passing or not named or bool(named & own_ids)
