@@ -96,9 +96,9 @@ def _read(path: Path, ctx: ScanContext, started: datetime | None, thread_id: str
         # Some builds write a turn's ``turn_context`` and prompt before its ``task_started``
         # (0.146's order): the fork's own part starts at the first of them after the last
         # copied call, when one comes before the marker.
-        before = [offset for offset in calls if offset < marker]
-        start = marker if not before else next(
-            (offset for offset, kind in kinds if before[-1] < offset < marker and kind in _STARTS), marker)
+        copied_at = [offset for offset in calls if offset < marker]
+        start = marker if not copied_at else next(
+            (offset for offset, kind in kinds if copied_at[-1] < offset < marker and kind in _STARTS), marker)
     else:
         copied = scanner.copied_calls(lambda: parent_events(parent, ctx))
         if copied == 0:
