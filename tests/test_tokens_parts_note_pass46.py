@@ -58,3 +58,24 @@ def test_the_demo_says_it_on_a_terminal(tty, by: str) -> None:
     result = runner.invoke(app, ["--demo", "tokens", "--by", by])
     assert result.exit_code == 0, result.output
     assert BOTH_PARTS_NOTE in " ".join(result.stderr.split())
+
+
+def test_a_part_of_total_left_out_is_said_still_counted(tty) -> None:
+    # (a newcomer at 80 columns read INPUT 9, CACHE READ 0, OUTPUT 220 beside TOTAL 5,429 as a
+    # wrong sum: CACHE WRITE was left out to fit, and only "left out" said so)
+    tty(80, color=False)
+    err = " ".join(runner.invoke(app, ["--demo", "tokens"]).stderr.split())
+    assert "left out to fit 80 columns: REASONING, DATE, CWD, CACHE WRITE;" in err
+    assert err.endswith("widen the terminal or use --json; TOTAL still counts CACHE WRITE")
+    tty(200, color=False)
+    assert "still counts" not in runner.invoke(app, ["--demo", "tokens"]).stderr
+
+
+def test_nothing_is_said_still_counted_when_no_part_is_left_out(tty) -> None:
+    tty(100, color=False)  # (REASONING goes: a part of OUTPUT, no part of TOTAL's sum)
+    err = " ".join(runner.invoke(app, ["--demo", "tokens", "--by", "model"]).stderr.split())
+    assert err.endswith("left out to fit 100 columns: REASONING; widen the terminal or use --json")
+    tty(70, color=False)
+    err = " ".join(runner.invoke(app, ["--demo", "tokens", "--by", "model"]).stderr.split())
+    assert err.endswith("left out to fit 70 columns: REASONING, SUBAGENTS, CACHE WRITE; widen the terminal or use "
+                        "--json; TOTAL still counts CACHE WRITE")

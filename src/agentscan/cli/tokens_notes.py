@@ -105,6 +105,10 @@ def names_nothing(by: str, key: str) -> bool:
     return by != "session" and by != "provider" and key == "unknown"
 
 
+#: the columns ``TOTAL`` is the sum of (``tokens_columns.NUMBER_COLUMNS``), in their order
+TOTAL_PARTS = ("INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT")
+
+
 #: under a table that shows a REASONING figure: the columns before TOTAL add up to more
 #: than it when REASONING is added too (``show`` says ``output N (reasoning M)``)
 REASONING_NOTE = "REASONING is part of OUTPUT, counted once in TOTAL"
@@ -221,11 +225,15 @@ def print_notes(by: str, term: Terminal, folded: Folded, unpriced: Unpriced = Un
         from agentscan.cli.table import left_out_text
 
         left_out = left_out_text(hidden, columns_of(by), term.width) if hidden else ""
+        counted = [header for header in TOTAL_PARTS if header in hidden]
+        # The parts shown no longer add up to TOTAL (the demo at 80 columns: 9 + 0 + 220
+        # beside 5,429), which a first reader took for a wrong sum.
+        still = f"; TOTAL still counts {' and '.join(counted)}" if counted and "TOTAL" not in hidden else ""
         rounded = f"numbers rounded to fit {term.width} columns" if compact else ""
         if hidden and compact:
             rounded = "numbers rounded"
-        render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json",
-                    tty_only=True)
+        render.note(f"{'; '.join(part for part in (left_out, rounded) if part)}; widen the terminal or use --json"
+                    f"{still}", tty_only=True)
     if drawn.parts and not shows_parts(term):
         # By session, a row's own and subagents' lines under it made ``awk '{s += $7}'`` count
         # them twice (a grouped pipe has its SUBAGENTS column: nothing left out to say).
