@@ -11,6 +11,7 @@ from agentscan.cli.options import (
     GlobalOptionsCommand,
     completing,
     grouping_names,
+    recent_session_ids,
     sort_key_names,
     MissingHintCommand,
     JsonOption,
@@ -79,7 +80,8 @@ def list_command(
 @handle_errors
 def show_command(
     ctx: typer.Context,
-    session_id: str = typer.Argument(..., metavar="ID", help="Full id, bare native id, a unique prefix (6+ chars), or a transcript's path."),
+    session_id: str = typer.Argument(..., metavar="ID", help="Full id, bare native id, a unique prefix (6+ chars), or a transcript's path.",
+                                     autocompletion=recent_session_ids),
     full: bool = typer.Option(False, "--full", help="The whole bounded conversation in order, each item with its time."),
     no_pager: bool = typer.Option(False, "--no-pager", help="With --full on a terminal: print instead of using $PAGER / less."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone for the times shown: IANA, utc or local (default: local).", metavar="ZONE"),
@@ -96,7 +98,8 @@ def show_command(
 @handle_errors
 def tokens_command(
     ctx: typer.Context,
-    session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to total (default: all)."),
+    session_ids: Optional[List[str]] = typer.Argument(None, metavar="[ID]...", help="Sessions to total (default: all).",
+                                                      autocompletion=recent_session_ids),
     since: Optional[str] = typer.Option(None, "--since", help=f"Only calls made since WHEN: {WHEN_FORMS}.", metavar="WHEN"),
     until: Optional[str] = typer.Option(None, "--until", help=f"Only calls made before WHEN: {UNTIL_READING}.", metavar="WHEN"),
     provider: Optional[List[str]] = ProviderOption,

@@ -195,6 +195,43 @@ def completing(names: Callable[[], Iterable[str]]) -> Callable[[str], list[str]]
     return complete
 
 
+def recent_session_ids(ctx: typer.Context, incomplete: str) -> list[str]:
+    """A shell completion of a session ``ID`` (``show``, ``tokens``): the ids of the newest
+    sessions of the home read (``--home``, ``--demo`` as typed; ``list``'s, through the
+    cache, so a warm one reads nothing new) that begin with what was typed, with their
+    provider or bare as typed.  Nothing when the home cannot be read: a completion never
+    prints an error into the shell's line."""
+    given: dict[str, Any] = {}
+    at: Any = ctx
+    while at is not None:  # a global option may be typed before the command or after it
+        given.update({name: value for name, value in at.params.items() if value and name not in given})
+        at = at.parent
+    try:
+        from agentscan.scan.scanner import Scanner
+
+        home = given.get("home")
+        env: dict[str, str] | None = None
+        if given.get("demo"):
+            from agentscan.demo import demo_home
+
+            home, env = demo_home(), {}
+        with Scanner(home=home, env=env, use_cache=True, memo_discovery=True) as scanner:
+            rows = scanner.list_sessions(limit=_COMPLETED_SESSIONS)
+    except Exception:  # noqa: BLE001 - no home, no cache: no offer
+        return []
+    typed = incomplete.casefold()
+    offered = []
+    for row in rows:
+        found = next((name for name in (row.id, row.native_id) if name.casefold().startswith(typed)), None)
+        if found is not None:
+            offered.append(found)
+    return offered
+
+
+#: how many of the newest sessions a shell is offered the ids of (``recent_session_ids``)
+_COMPLETED_SESSIONS = 50
+
+
 def provider_names() -> Iterable[str]:
     from agentscan.providers import available_names
 
