@@ -209,7 +209,10 @@ def recent_session_ids(ctx: typer.Context, incomplete: str) -> list[str]:
     try:
         from agentscan.scan.scanner import Scanner
 
+        import os
+
         home = given.get("home")
+        home = os.path.expanduser(home) if isinstance(home, str) else home  # (as typed: ``~`` not expanded)
         env: dict[str, str] | None = None
         if given.get("demo"):
             from agentscan.demo import demo_home

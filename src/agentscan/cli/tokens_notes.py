@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Collection, Iterable, NamedTuple, Se
 from agentscan.cli import render
 from agentscan.cli import term as terminal
 from agentscan.cli.term import Terminal, clean_path, wrap_columns
-from agentscan.cli.tokens_columns import columns_of
+from agentscan.cli.tokens_columns import NUMBER_COLUMNS, columns_of
 from agentscan.cli.tokens_empty import NAMED, dated_option, week_up_to
 
 if TYPE_CHECKING:
@@ -105,8 +105,9 @@ def names_nothing(by: str, key: str) -> bool:
     return by != "session" and by != "provider" and key == "unknown"
 
 
-#: the columns ``TOTAL`` is the sum of (``tokens_columns.NUMBER_COLUMNS``), in their order
-TOTAL_PARTS = ("INPUT", "CACHE READ", "CACHE WRITE", "OUTPUT")
+#: the columns ``TOTAL`` is the sum of, in their order: the number columns but REASONING (a part
+#: of OUTPUT) and TOTAL itself
+TOTAL_PARTS = tuple(header for header, _, _ in NUMBER_COLUMNS if header not in ("REASONING", "TOTAL"))
 
 
 #: under a table that shows a REASONING figure: the columns before TOTAL add up to more
