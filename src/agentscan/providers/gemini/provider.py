@@ -38,7 +38,8 @@ class GeminiProvider(Provider):
     #    title and counts; nothing recorded, no cwd
     # 9: a legacy subagent chat (``<parentId>/<id>.json``) is read, not skipped
     # 10: a user message of images and no text is a prompt (``[image]``: ``records.prompt_text``)
-    parser_version = "11"
+    # 12: a chat of its header alone (a start left at once) recorded nothing: no start, no cwd
+    parser_version = "12"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return gemini_roots(ctx)

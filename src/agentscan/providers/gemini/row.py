@@ -44,9 +44,12 @@ def chat_title(conversation: Conversation, prompts: list[str]) -> str | None:
 
 
 def recorded_nothing(chats: SessionChats) -> bool:
-    """No chat of the session held a record that could be read (a subagent chat of broken
-    lines, an empty one): its only facts are its files' (``SessionRow.recorded_nothing``)."""
-    return not any(conversation.meta or conversation.spend for _, conversation in chats.everything())
+    """No chat of the session recorded a message, a summary or a checkpoint (a chat of broken
+    lines, an empty one, or one of its header alone: Gemini writes the header when it starts,
+    before the first prompt, so a start left at once leaves one): its only facts are its
+    files' (``SessionRow.recorded_nothing``), and ``list`` leaves it out."""
+    return not any(conversation.spend or conversation.live or conversation.compressed or conversation.raw
+                   or conversation.meta.get("summary") for _, conversation in chats.everything())
 
 
 def oldest_first(chats: SessionChats) -> list[tuple[str, Conversation]]:
@@ -108,8 +111,10 @@ def build_row(
         counts = _counts(orphans, sum(map(len, said)))
     started: list[datetime | None] = []
     updated: list[datetime | None] = []
+    nothing = recorded_nothing(chats)
     for _, conversation in chats.everything():
-        started.append(parse_iso(conversation.meta.get("startTime")))
+        # (a header's start alone is no start of anything: the row is one ``list`` leaves out)
+        started.append(None if nothing else parse_iso(conversation.meta.get("startTime")))
         updated.append(parse_iso(conversation.meta.get("lastUpdated")))
         stamps = [facts.timestamp for facts in conversation.spend.values() if facts.timestamp]
         started.append(min(stamps, default=None))
@@ -129,5 +134,5 @@ def build_row(
         counts=counts,
         # A chat of broken lines is no subagent run anyone can tell of: with nothing else
         # recorded, the row is one ``list`` leaves out.
-        subagents=0 if recorded_nothing(chats) else len(chats.subagents),
+        subagents=0 if nothing else len(chats.subagents),
     )
