@@ -236,6 +236,12 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # Too wide, the command goes on its own line, whole (to be copied), as the hooks line's does.
         line = f"{said}: {command}"
         lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{said}:", f"{'':11}{command}"])
+    resumed = detail.extra.get("resumed_from")
+    if resumed:
+        # (a Claude session resumed from another: its card's figures hold the copied history)
+        lines.extend(_field("resumed", f"from {clean_path(resumed)}: its first records are that session's, "
+                                       "copied here and counted here too (tokens of every session counts them "
+                                       "once, there)", term))
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"

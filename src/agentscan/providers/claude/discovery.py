@@ -287,6 +287,17 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
     return found
 
 
+def resumed_from(native_id: str, main: Path | None, ctx: ScanContext) -> str | None:
+    """The session a transcript was resumed from (``claude --resume``): Claude Code copies the
+    first session's records to the start of the new transcript, with their own
+    ``sessionId``, so the first ``sessionId`` of the head that is not the file's own names
+    it.  ``None``: not resumed, or nothing to read.  (A header read, remembered per file.)"""
+    if main is None:
+        return None
+    first = _header_field(main, ctx, "sessionId")
+    return first if first is not None and first != native_id and first.isprintable() else None
+
+
 def parentless_path(native_id: str, files: Sequence[Path]) -> str | None:
     """The path of a session whose main transcript is gone (``files``: its subagents'): its
     ``<sessionId>`` directory when one of them is in it (``<sessionId>/subagents/…``), else

@@ -288,6 +288,7 @@ class ClaudeProvider(Provider):
                        "errors": collector.errors()}
         if main is None:
             extra["parent_missing"] = True
+        extra.update(_resumed_extra(ref, files, ctx))
         return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
 
     # -- show of a huge transcript from its end (hugeshow.py, tail.py) ---------
@@ -298,7 +299,15 @@ class ClaudeProvider(Provider):
     def detail_with_row(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds, row: SessionRow) -> SessionDetail | None:
         from agentscan.providers.claude import hugeshow
 
-        return hugeshow.detail_with_row(self, ref, ctx, bounds, row)
+        detail = hugeshow.detail_with_row(self, ref, ctx, bounds, row)
+        if detail is None:
+            return None
+        resumed = _resumed_extra(ref, ref.hint, ctx)
+        if not resumed:
+            return detail
+        from dataclasses import replace
+
+        return replace(detail, extra={**detail.extra, **resumed})
 
     def row_sums(self, ref: SessionRef, ctx: ScanContext, fingerprint: str | None) -> list[list] | None:
         """The session's sums as its row's pass kept them under the main transcript's path
@@ -370,3 +379,12 @@ def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:
 
 
 __all__ = ["ClaudeProvider"]
+
+
+def _resumed_extra(ref: SessionRef, files: object, ctx: ScanContext) -> dict[str, str]:
+    """``show``'s ``resumed_from`` (``discovery.resumed_from``): the session whose history the
+    transcript begins with a copy of, as ``claude:<id>``."""
+    from agentscan.providers.claude.discovery import SessionFiles, resumed_from
+
+    first = resumed_from(ref.native_id, files.main if isinstance(files, SessionFiles) else None, ctx)
+    return {"resumed_from": f"claude:{first}"} if first is not None else {}

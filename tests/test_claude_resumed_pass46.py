@@ -1,0 +1,57 @@
+"""A Claude session resumed from another says so on ``show`` (pass 46).
+
+``claude --resume`` copies the first session's records to the start of a new transcript,
+each with the first session's ``sessionId``.  The new session's card counted that copied
+history as its own (``tokens`` of every session counts those calls once, in the first
+session) and nothing on screen linked the two: the card now says where it was resumed
+from, and ``show --json`` has ``resumed_from``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
+
+FIRST = "e9f146fa-0000-4000-8000-000000000046"
+RESUMED = "b162b1ae-0000-4000-8000-000000000046"
+
+
+def _copied_history(session: str) -> list[dict]:
+    return [claude_user(session, "2026-05-01T10:00:00.000Z", "fix the build", uuid="u1"),
+            claude_assistant(session, "2026-05-01T10:00:05.000Z", msg_id="m1", request_id="r1",
+                             usage=claude_usage(100, 10), parentUuid="u1", uuid="a1")]
+
+
+def _home(home: Path) -> None:
+    claude_session_file(home, FIRST, _copied_history(FIRST))
+    # The resumed transcript: the first session's records (its sessionId kept), then its own.
+    claude_session_file(home, RESUMED, [
+        *_copied_history(FIRST),
+        claude_user(RESUMED, "2026-05-02T09:00:00.000Z", "and now the tests", uuid="u2", parentUuid="a1"),
+        claude_assistant(RESUMED, "2026-05-02T09:00:05.000Z", msg_id="m2", request_id="r2",
+                         usage=claude_usage(200, 20), parentUuid="u2", uuid="a2")])
+
+
+@pytest.mark.parametrize("cache", [(), ("--no-cache",)])
+def test_show_says_which_session_a_transcript_was_resumed_from(isolated_home: Path, cache: tuple[str, ...]) -> None:
+    _home(isolated_home)
+    for _ in range(2):  # cold, then warm
+        shown = orjson.loads(invoke(*cache, "show", RESUMED, "--json").stdout)["session"]
+        assert shown["resumed_from"] == f"claude:{FIRST}"
+        assert "resumed_from" not in orjson.loads(invoke(*cache, "show", FIRST, "--json").stdout)["session"]
+    text = " ".join(invoke(*cache, "show", RESUMED).stdout.split())
+    assert (f"resumed from claude:{FIRST}: its first records are that session's, copied here and counted here "
+            "too (tokens of every session counts them once, there)") in text
+
+
+def test_the_copied_calls_count_once_in_tokens_of_every_session(isolated_home: Path) -> None:
+    # (what the card's words say: the session's own figures hold the copy; all sessions' count it once)
+    _home(isolated_home)
+    rows = {row["key"]: row["tokens"]["total"] for row in orjson.loads(invoke("tokens", "--json").stdout)["rows"]}
+    assert rows == {f"claude:{FIRST}": 110, f"claude:{RESUMED}": 220}
+    shown = orjson.loads(invoke("show", RESUMED, "--json").stdout)["session"]
+    assert shown["tokens"]["total"] == 330
