@@ -45,7 +45,7 @@ def test_show_says_which_session_a_transcript_was_resumed_from(isolated_home: Pa
         assert "resumed_from" not in orjson.loads(invoke(*cache, "show", FIRST, "--json").stdout)["session"]
     text = " ".join(invoke(*cache, "show", RESUMED).stdout.split())
     assert (f"resumed from claude:{FIRST}: its first records are that session's, copied here and counted here "
-            "too (tokens of every session counts them once, there)") in text
+            "too (tokens counts them there)") in text
 
 
 def test_the_copied_calls_count_once_in_tokens_of_every_session(isolated_home: Path) -> None:
@@ -55,3 +55,25 @@ def test_the_copied_calls_count_once_in_tokens_of_every_session(isolated_home: P
     assert rows == {f"claude:{FIRST}": 110, f"claude:{RESUMED}": 220}
     shown = orjson.loads(invoke("show", RESUMED, "--json").stdout)["session"]
     assert shown["tokens"]["total"] == 330
+
+
+@pytest.mark.parametrize("by", ["session", "day", "model"])
+def test_tokens_of_a_resumed_session_counts_the_copied_calls_in_its_first(isolated_home: Path, by: str) -> None:
+    # ``tokens RESUMED`` alone counted the copied calls again (330); they count in FIRST, as
+    # ``tokens`` of every session counts them, cold and warm
+    _home(isolated_home)
+    for _ in range(2):
+        report = orjson.loads(invoke("tokens", RESUMED, "--by", by, "--json").stdout)
+        assert report["total"]["total"] == 220
+        if by == "session":
+            assert [(row["key"], row["tokens"]["total"]) for row in report["rows"]] == [(f"claude:{RESUMED}", 220)]
+    both = orjson.loads(invoke("tokens", RESUMED, FIRST, "--json").stdout)
+    assert both["total"]["total"] == 330
+    assert orjson.loads(invoke("tokens", FIRST, "--json").stdout)["total"]["total"] == 110
+
+
+def test_a_resumed_session_whose_first_is_gone_counts_what_it_copied(isolated_home: Path) -> None:
+    # (nothing is lost: with no first session to count them in, the copies are the record of that spend)
+    _home(isolated_home)
+    next((isolated_home / ".claude" / "projects").rglob(f"{FIRST}.jsonl")).unlink()
+    assert orjson.loads(invoke("tokens", RESUMED, "--json").stdout)["total"]["total"] == 330

@@ -151,6 +151,13 @@ class Provider(ABC):
         (``scan.resolve``).  The default: none."""
         return []
 
+    def copied_from(self, ref: SessionRef, ctx: ScanContext) -> list[str]:
+        """The native ids of the sessions whose history ``ref``'s files begin with a copy of
+        (a Claude transcript resumed from another: ``show``'s ``resumed_from``): ``tokens ID``
+        counts the copied calls there, as ``tokens`` of every session does, when such a session
+        is found (``scan.tokens``).  Read cheaply (a header).  The default: none."""
+        return []
+
     def subagent_types(self, ref: SessionRef, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
         """The kind (``Explore``, ``reviewer``) of each of ``ref``'s delegated ``runs`` (the ids
         its calls name), by the run's id, as ``show`` lists them (``SubagentInfo.agent_type``);

@@ -270,6 +270,14 @@ class ClaudeProvider(Provider):
             subagents=len(set(subs) | set(counted_subagents)),
         )
 
+    def copied_from(self, ref: SessionRef, ctx: ScanContext) -> list[str]:
+        from agentscan.providers.claude.discovery import resumed_from
+
+        # ``ref.path``: the main transcript (``None`` without one); its hint may be a
+        # discovery remembered, not read yet.
+        first = resumed_from(ref.native_id, ref.path, ctx)
+        return [first] if first is not None else []
+
     def detail(self, ref: SessionRef, ctx: ScanContext, bounds: Bounds) -> SessionDetail:
         from agentscan.providers.claude.detail import subagent_infos, subagent_models
         from agentscan.providers.claude.rowpass import summaries
@@ -288,7 +296,7 @@ class ClaudeProvider(Provider):
                        "errors": collector.errors()}
         if main is None:
             extra["parent_missing"] = True
-        extra.update(_resumed_extra(ref, files, ctx))
+        extra.update(_resumed_extra(ref, ctx))
         return collector.build(row, subagents=infos, extra_tools=extra_tools, extra=extra)
 
     # -- show of a huge transcript from its end (hugeshow.py, tail.py) ---------
@@ -302,7 +310,7 @@ class ClaudeProvider(Provider):
         detail = hugeshow.detail_with_row(self, ref, ctx, bounds, row)
         if detail is None:
             return None
-        resumed = _resumed_extra(ref, ref.hint, ctx)
+        resumed = _resumed_extra(ref, ctx)
         if not resumed:
             return detail
         from dataclasses import replace
@@ -381,10 +389,10 @@ def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:
 __all__ = ["ClaudeProvider"]
 
 
-def _resumed_extra(ref: SessionRef, files: object, ctx: ScanContext) -> dict[str, str]:
-    """``show``'s ``resumed_from`` (``discovery.resumed_from``): the session whose history the
-    transcript begins with a copy of, as ``claude:<id>``."""
-    from agentscan.providers.claude.discovery import SessionFiles, resumed_from
+def _resumed_extra(ref: SessionRef, ctx: ScanContext) -> dict[str, str]:
+    """``show``'s ``resumed_from`` (``ClaudeProvider.copied_from``'s): the session whose history
+    the transcript begins with a copy of, as ``claude:<id>``."""
+    from agentscan.providers.claude.discovery import resumed_from
 
-    first = resumed_from(ref.native_id, files.main if isinstance(files, SessionFiles) else None, ctx)
+    first = resumed_from(ref.native_id, ref.path, ctx)
     return {"resumed_from": f"claude:{first}"} if first is not None else {}

@@ -140,9 +140,10 @@ class GeminiProvider(Provider):
 
         files: SessionFiles = ref.hint
         primary = files.primary if isinstance(files, SessionFiles) else None
-        # Subagent chats that recorded nothing (``row.recorded_nothing``) are given no cwd:
-        # one from their folder would bring back the row of dashes ``list`` leaves out.
-        if row.cwd is not None or primary is None or (files.main is None and row.recorded_nothing):
+        # Chats that recorded nothing (``row.recorded_nothing``: broken lines, a header alone)
+        # are given no cwd: one from their folder would bring back the row of dashes ``list``
+        # leaves out.
+        if row.cwd is not None or primary is None or row.recorded_nothing:
             return row
         cwd = self._projects(ctx).cwd_for(primary.project_dir, primary.project_hash, ctx, read_chats=False)
         return row if cwd is None else row.with_changes(cwd=cwd)
