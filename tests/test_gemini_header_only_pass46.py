@@ -44,3 +44,38 @@ def test_show_and_tokens_say_it_recorded_nothing(isolated_home: Path) -> None:
     assert table.exit_code == 0, table.stderr
     assert "1 session that recorded nothing" in table.stderr
     assert orjson.loads(invoke("tokens", "--json").stdout)["total"]["total"] == 110
+
+
+LOGGED = "44444444-aaaa-4bbb-8ccc-000000000046"
+LEGACY = "55555555-aaaa-4bbb-8ccc-000000000046"
+
+
+def test_a_header_whose_prompts_the_log_holds_recorded_them(isolated_home: Path) -> None:
+    # (review of pass 46: ``/help`` then ``/quit`` leaves the header and a ``logs.json`` prompt;
+    # the row took the prompt as its title but no start or cwd, and a warm run then gave it a cwd)
+    _home(isolated_home)
+    write_chat(isolated_home, "proj", "session-2026-05-01T12-00-44444444.jsonl",
+               [meta(LOGGED, start="2026-05-01T12:00:00.000Z")])
+    (isolated_home / ".gemini" / "tmp" / "proj" / "logs.json").write_text(
+        '[{"sessionId": "%s", "messageId": 0, "type": "user", "message": "/help", '
+        '"timestamp": "2026-05-01T12:00:01.000Z"}]' % LOGGED)
+    rows = []
+    for args in ((), (), ("--no-cache",)):
+        listed = orjson.loads(invoke(*args, "list", "--json").stdout)["sessions"]
+        rows.append({row["native_id"]: (row["title"], row["cwd"], row["started_at"]) for row in listed})
+    assert rows[0] == rows[1] == rows[2]
+    assert rows[0][LOGGED] == ("/help", str(isolated_home / "src"), "2026-05-01T12:00:00.000Z")
+
+
+def test_list_and_show_judge_a_legacy_chat_alike(isolated_home: Path) -> None:
+    # (review of pass 46: a legacy chat whose message has no id was nothing to ``list`` and a
+    # session with a start and a cwd to ``show``, which alone keeps its raw messages)
+    from gemini_builders import write_legacy
+
+    _home(isolated_home)
+    write_legacy(isolated_home, "proj", "session-2026-05-01T13-00-55555555.json", {
+        **meta(LEGACY, start="2026-05-01T13:00:00.000Z"),
+        "messages": [{"type": "user", "content": "no id here", "timestamp": "2026-05-01T13:00:01.000Z"}]})
+    listed = {row["native_id"] for row in orjson.loads(invoke("list", "--json").stdout)["sessions"]}
+    shown = orjson.loads(invoke("show", LEGACY, "--json").stdout)["session"]
+    assert (LEGACY in listed) == (shown["started_at"] is not None)

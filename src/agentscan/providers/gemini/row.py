@@ -48,8 +48,10 @@ def recorded_nothing(chats: SessionChats) -> bool:
     lines, an empty one, or one of its header alone: Gemini writes the header when it starts,
     before the first prompt, so a start left at once leaves one): its only facts are its
     files' (``SessionRow.recorded_nothing``), and ``list`` leaves it out."""
-    return not any(conversation.spend or conversation.live or conversation.compressed or conversation.raw
-                   or conversation.meta.get("summary") for _, conversation in chats.everything())
+    # (``logged``: prompts ``logs.json`` holds for a chat of none, such as a slash command's;
+    # not a legacy chat's ``raw`` messages, which only ``show`` keeps: ``list`` must agree)
+    return not chats.logged and not any(conversation.spend or conversation.live or conversation.compressed
+                                        or conversation.meta.get("summary") for _, conversation in chats.everything())
 
 
 def oldest_first(chats: SessionChats) -> list[tuple[str, Conversation]]:
