@@ -45,7 +45,7 @@ def test_show_says_which_session_a_transcript_was_resumed_from(isolated_home: Pa
         assert "resumed_from" not in orjson.loads(invoke(*cache, "show", FIRST, "--json").stdout)["session"]
     text = " ".join(invoke(*cache, "show", RESUMED).stdout.split())
     assert (f"resumed from claude:{FIRST}: its first records are that session's, copied here and counted here "
-            "too (tokens counts them there)") in text
+            "too (tokens counts them in that session when it is found)") in text
 
 
 def test_the_copied_calls_count_once_in_tokens_of_every_session(isolated_home: Path) -> None:
@@ -77,3 +77,25 @@ def test_a_resumed_session_whose_first_is_gone_counts_what_it_copied(isolated_ho
     _home(isolated_home)
     next((isolated_home / ".claude" / "projects").rglob(f"{FIRST}.jsonl")).unlink()
     assert orjson.loads(invoke("tokens", RESUMED, "--json").stdout)["total"]["total"] == 330
+
+
+def test_a_chain_of_resumes_counts_each_copy_in_its_own_session(isolated_home: Path) -> None:
+    # (review of pass 46: C resumed from B resumed from A copies A's records then B's, each with
+    # its own session's id, and names A alone in its head: B's copied calls counted in C again)
+    a, b, c = (f"{n * 8}-0000-4000-8000-000000000046" for n in "abc")
+
+    def own(session: str, day: int, n: int, used: int) -> list[dict]:
+        return [claude_user(session, f"2026-05-0{day}T10:00:00.000Z", f"step {day}", uuid=f"u{n}"),
+                claude_assistant(session, f"2026-05-0{day}T10:00:05.000Z", msg_id=f"m{n}", request_id=f"r{n}",
+                                 usage=claude_usage(used, 10), parentUuid=f"u{n}", uuid=f"a{n}")]
+
+    first, second, third = own(a, 1, 1, 100), own(b, 2, 2, 200), own(c, 3, 3, 400)
+    claude_session_file(isolated_home, a, first)
+    claude_session_file(isolated_home, b, [*first, *second])
+    claude_session_file(isolated_home, c, [*first, *second, *third])
+    every = {row["key"]: row["tokens"]["total"] for row in orjson.loads(invoke("tokens", "--json").stdout)["rows"]}
+    assert every == {f"claude:{a}": 110, f"claude:{b}": 210, f"claude:{c}": 410}
+    for cache in ((), ("--no-cache",)):
+        for session in (a, b, c):
+            alone = orjson.loads(invoke(*cache, "tokens", session, "--json").stdout)["total"]["total"]
+            assert alone == every[f"claude:{session}"], (session, cache)

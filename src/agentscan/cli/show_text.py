@@ -240,7 +240,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
     if resumed:
         # (a Claude session resumed from another: its card's figures hold the copied history)
         lines.extend(_field("resumed", f"from {clean_path(resumed)}: its first records are that session's, "
-                                       "copied here and counted here too (tokens counts them there)", term))
+                                       "copied here and counted here too (tokens counts them in that session "
+                                       "when it is found)", term))
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"

@@ -38,6 +38,7 @@ from agentscan.scan.sessionsums import SessionSums
 from agentscan.usagegroups import BUCKET
 from agentscan.scan.rowmemo import KeptRow, SessionRows
 from agentscan.scan import tokenagents, tokencwd
+from agentscan.scan.copiedsessions import copied_from, without
 from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
@@ -87,34 +88,11 @@ def token_report(
         refs, by_cwd, cwds = tokencwd.within(scanner, refs, cwd)
     elif by == "cwd":
         cwds = tokencwd.session_cwds(scanner, refs)
-    companions = _copied_from(scanner, refs) if ids else ()
+    companions = copied_from(scanner, refs) if ids else ()
     report = _report(scanner, refs, every_session=not ids and cwd is None, since=since, until=until, by=by, tz=tz,
                      cwds=cwds, companions=companions)
     return replace(report, rows=sorted_rows(report.rows, order),
                    selection=ReportCoverage(asked, by_provider, tuple(by_cwd), len(refs), tuple(refs)))
-
-
-#: how many sessions back a chain of resumed sessions is followed (``_copied_from``)
-_RESUMES_FOLLOWED = 8
-
-
-def _copied_from(scanner: Scanner, refs: Sequence[SessionRef]) -> tuple[SessionRef, ...]:
-    """The sessions whose history ``refs``' files begin with a copy of (``Provider.copied_from``:
-    a resumed Claude session's first session), found and not asked for themselves: read with
-    the asked ones, so that a copied call counts once, in the session its record names, as
-    ``tokens`` of every session counts it; their own rows are not shown."""
-    asked = {ref.id for ref in refs}
-    found: dict[str, SessionRef] = {}
-    todo = list(refs)
-    for _ in range(_RESUMES_FOLLOWED):
-        named = [f"{ref.provider}:{native}" for ref in todo
-                 for native in scanner.provider(ref.provider).copied_from(ref, scanner.ctx)]
-        wanted = [name for name in named if name not in asked and name not in found]
-        if not wanted:
-            break
-        todo = scanner.refs_by_id(wanted)
-        found.update((ref.id, ref) for ref in todo)
-    return tuple(found.values())
 
 
 def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
@@ -128,7 +106,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
             cwds: dict[str, str | None] | None = None, companions: Sequence[SessionRef] = ()) -> TokenReport:
     """``every_session``: ``refs`` are every session of their providers (rows are kept for the next report).
     ``cwds``: each session's working directory, for ``--by cwd``.  ``companions``: sessions read
-    with ``refs`` for the calls they share (``_copied_from``), in no row and no total."""
+    with ``refs`` for the calls they share (``copiedsessions.copied_from``), in no row and no total."""
     refs = list({ref.id: ref for ref in refs}.values())
     hidden = {ref.id for ref in companions} - {ref.id for ref in refs}
     low = since.timestamp() if since is not None else None
@@ -142,7 +120,7 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     read = [*refs, *(ref for ref in companions if ref.id in hidden)]
     usage = collect(scanner, read, _needs_calls(by, tz, low, high, prices), kept.keys())
     if hidden:
-        usage = _without(usage, hidden)
+        usage = without(usage, hidden)
     agents = tokenagents.run_types(scanner, refs, usage) if by == "agent" else None
     row_of = rows_keyed(by, tz, cwds, agents)
     for taken in kept.values():
@@ -197,19 +175,6 @@ def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool
     if report.total is not None and report.total.saturated:
         scanner.ctx.warn("tokens", TOKEN_SUM_CAPPED)
     return report
-
-
-def _without(usage: dict[str, ProviderUsage], hidden: set[str]) -> dict[str, ProviderUsage]:
-    """``usage`` less the calls and sums of the ``hidden`` sessions (full ids): read only for
-    what they share with the others (``_report``'s ``companions``), which merging has
-    already credited to one copy."""
-    for name, part in usage.items():
-        prefix = name + ":"
-        part.sums = {native: sums for native, sums in part.sums.items() if prefix + native not in hidden}
-        part.entries = [entry for entry in part.entries if prefix + entry[SESSION] not in hidden]  # (native ids)
-        part.exact = {native for native in part.exact if prefix + native not in hidden}
-        part.elsewhere = {native for native in part.elsewhere if prefix + native not in hidden}
-    return usage
 
 
 def _recorded_any(usage: dict[str, ProviderUsage], kept: dict[str, KeptRow]) -> bool:
