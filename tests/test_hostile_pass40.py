@@ -288,8 +288,10 @@ def test_an_id_with_a_control_character_is_kept_and_counted(isolated_home: Path)
     ``show`` opens it by a prefix or by its transcript's path: skipped, its tokens were lost."""
     # Cursor: a flat transcript named with a newline.
     write_transcript(isolated_home, SLUG, "x\ny", [user("hi")], flat=True)
-    # Gemini: a sessionId (from the header) holding a newline.
-    write_chat(isolated_home, "p", "session-2026-05-01T10-00-deadbeef.jsonl", [meta("g\nh")])
+    # Gemini: a sessionId (from the header) holding a newline (and a prompt: a chat of its header
+    # alone recorded nothing, and ``list`` leaves it out, pass 46).
+    write_chat(isolated_home, "p", "session-2026-05-01T10-00-deadbeef.jsonl",
+               [meta("g\nh"), gemini_user("u1", "2026-05-01T10:00:01.000Z", "hi")])
     # Codex: a rollout with no uuid in its name, whose meta id holds an escape.
     started = datetime(2026, 5, 1, 10, 0, tzinfo=timezone.utc)
     write_rollout(isolated_home / ".codex" / "sessions" / "rollout-odd.jsonl", [codex_meta("c\x1bd", started)])
