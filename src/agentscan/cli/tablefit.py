@@ -31,15 +31,16 @@ def _outlasts(columns: Sequence[Column], index: int, kept: Collection[int]) -> b
     return any(columns[other].drop > columns[index].drop for other in kept)
 
 
-def told_apart(column: Column, names: Iterable[str]) -> Column:
+def told_apart(column: Column, names: Iterable[str], cut_to: Callable[[str, int], str] = cut) -> Column:
     """A label ``column`` whose ``min_width`` is raised to where ``names`` (its rows' keys) cut
     to it still read apart: ``gpt-5.1-co…`` twice, for ``gpt-5.1-codex`` and
-    ``gpt-5.1-codex-mini``, named neither (the line overflows instead)."""
+    ``gpt-5.1-codex-mini``, named neither (the line overflows instead).  ``cut_to``: how a name
+    is shown that wide (a model's agents kept whole: ``tokens_models.fitted``)."""
     distinct = set(names)
     least = max(column.min_width, width_of(column.header))
     widest = max(map(width_of, distinct), default=0)
     for width in range(least, widest):
-        if len({cut(name, width) for name in distinct}) == len(distinct):
+        if len({cut_to(name, width) for name in distinct}) == len(distinct):
             return column._replace(min_width=width)
     return column._replace(min_width=max(least, widest))
 

@@ -95,15 +95,13 @@ def shown(row: Row, width: int, tails: Mapping[str, int]) -> str:
 
 
 def told_apart(column: Column, rows: list[Row], tails: Mapping[str, int]) -> Column:
-    """A label ``column`` whose ``min_width`` is raised to where its ``rows``' keys, as
-    shown that wide (``shown``), still read apart (``tablefit.told_apart``, for names whose
-    agents are kept whole)."""
-    least = max(column.min_width, width_of(column.header))
-    widest = max((width_of(row.cells[0]) for row in rows), default=0)
-    for width in range(least, widest):
-        if len({shown(row, width, tails) for row in rows}) == len({row.cells[0] for row in rows}):
-            return column._replace(min_width=width)
-    return column._replace(min_width=max(least, widest))
+    """A label ``column`` whose ``min_width`` is raised to where its ``rows``' keys, as shown
+    that wide (``shown``: for names whose agents are kept whole), still read apart
+    (``tablefit.told_apart``)."""
+    from agentscan.cli.tablefit import told_apart as names_told_apart
+
+    by_name = {row.cells[0]: row for row in rows}
+    return names_told_apart(column, by_name, lambda name, width: shown(by_name[name], width, tails))
 
 
 def tails_fitted(rows: list[Row], width: int, tails: Mapping[str, int]) -> list[Row]:
