@@ -99,3 +99,10 @@ def test_a_chain_of_resumes_counts_each_copy_in_its_own_session(isolated_home: P
         for session in (a, b, c):
             alone = orjson.loads(invoke(*cache, "tokens", session, "--json").stdout)["total"]["total"]
             assert alone == every[f"claude:{session}"], (session, cache)
+    # A gone: its copies count once among B and C, where ``tokens`` of every session puts them
+    next((isolated_home / ".claude" / "projects").rglob(f"{a}.jsonl")).unlink()
+    every = {row["key"]: row["tokens"]["total"] for row in orjson.loads(invoke("tokens", "--json").stdout)["rows"]}
+    assert sum(every.values()) == 110 + 210 + 410
+    for session in (b, c):
+        alone = orjson.loads(invoke("tokens", session, "--json").stdout)["total"]["total"]
+        assert alone == every[f"claude:{session}"], session

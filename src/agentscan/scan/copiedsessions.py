@@ -27,18 +27,18 @@ def copied_from(scanner: Scanner, refs: Sequence[SessionRef]) -> tuple[SessionRe
     names, as ``tokens`` of every session counts it; their own rows are not shown."""
     asked = {ref.id for ref in refs}
     found: dict[str, SessionRef] = {}
+    firsts: set[str] = set()  # every session a head named, found or not
     todo = list(refs)
     for _ in range(_RESUMES_FOLLOWED):
         named = [f"{ref.provider}:{native}" for ref in todo
                  for native in scanner.provider(ref.provider).copied_from(ref, scanner.ctx)]
+        firsts.update(named)
         wanted = [name for name in named if name not in asked and name not in found]
         if not wanted:
             break
         todo = scanner.refs_by_id(wanted)
         found.update((ref.id, ref) for ref in todo)
-    if found:
-        firsts = set(found) | {f"{ref.provider}:{native}" for ref in refs
-                               for native in scanner.provider(ref.provider).copied_from(ref, scanner.ctx)}
+    if firsts:  # (the first one gone too: its copies count where ``tokens`` of every session puts them)
         folders = {(ref.provider, ref.path.parent) for ref in refs if ref.path is not None}
         for provider, folder in folders:
             copied_from = scanner.provider(provider).copied_from
