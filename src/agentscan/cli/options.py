@@ -207,20 +207,15 @@ def recent_session_ids(ctx: typer.Context, incomplete: str) -> list[str]:
         given.update({name: value for name, value in at.params.items() if value and name not in given})
         at = at.parent
     try:
-        from agentscan.scan.scanner import Scanner
+        from agentscan.cli.state import State
 
-        import os
-
-        home = given.get("home")
-        home = os.path.expanduser(home) if isinstance(home, str) else home  # (as typed: ``~`` not expanded)
-        env: dict[str, str] | None = None
-        if given.get("demo"):
-            from agentscan.demo import demo_home
-
-            home, env = demo_home(), {}
-        with Scanner(home=home, env=env, use_cache=True, memo_discovery=True) as scanner:
+        # The scanner a command of these options reads with (``~`` in a typed --home, --demo's
+        # environment, --no-cache): the same sessions ``list`` would show.
+        state = State(home=given.get("home"), demo=bool(given.get("demo")), no_cache=bool(given.get("no_cache")),
+                      quiet=True)
+        with state.scanner(memo=True) as scanner:
             rows = scanner.list_sessions(limit=_COMPLETED_SESSIONS)
-    except Exception:  # noqa: BLE001 - no home, no cache: no offer
+    except Exception:  # noqa: BLE001 - no home, --demo with --home, no cache: no offer
         return []
     typed = incomplete.casefold()
     offered = []
