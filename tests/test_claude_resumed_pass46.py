@@ -44,17 +44,17 @@ def test_show_says_which_session_a_transcript_was_resumed_from(isolated_home: Pa
         assert shown["resumed_from"] == f"claude:{FIRST}"
         assert "resumed_from" not in orjson.loads(invoke(*cache, "show", FIRST, "--json").stdout)["session"]
     text = " ".join(invoke(*cache, "show", RESUMED).stdout.split())
-    assert (f"resumed from claude:{FIRST}: its first records are that session's, copied here and counted here "
-            "too (tokens counts them in that session when it is found)") in text
+    # (pass 47: the card's figures leave the copies to the first session, as ``tokens`` does)
+    assert f"resumed from claude:{FIRST}: its first records are that session's, copied here; their calls count there" in text
 
 
 def test_the_copied_calls_count_once_in_tokens_of_every_session(isolated_home: Path) -> None:
-    # (what the card's words say: the session's own figures hold the copy; all sessions' count it once)
+    # (the card's figures are the session's row in ``tokens`` since pass 47: ``test_claude_resumed_rows_pass47``)
     _home(isolated_home)
     rows = {row["key"]: row["tokens"]["total"] for row in orjson.loads(invoke("tokens", "--json").stdout)["rows"]}
     assert rows == {f"claude:{FIRST}": 110, f"claude:{RESUMED}": 220}
     shown = orjson.loads(invoke("show", RESUMED, "--json").stdout)["session"]
-    assert shown["tokens"]["total"] == 330
+    assert shown["tokens"]["total"] == 220
 
 
 @pytest.mark.parametrize("by", ["session", "day", "model"])

@@ -238,10 +238,12 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         lines.extend([line] if not term.tty or width_of(line) <= term.width else [f"{said}:", f"{'':11}{command}"])
     resumed = detail.extra.get("resumed_from")
     if resumed:
-        # (a Claude session resumed from another: its card's figures hold the copied history)
+        # (a Claude session resumed from another: its card's figures leave the copied calls to
+        # that session when it is found, as ``tokens`` does: ``scan.creditedrows``)
+        counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
+                   else "counted here, as that session is not found")
         lines.extend(_field("resumed", f"from {clean_path(resumed)}: its first records are that session's, "
-                                       "copied here and counted here too (tokens counts them in that session "
-                                       "when it is found)", term))
+                                       f"copied here; {counted}", term))
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"

@@ -262,6 +262,7 @@ def run_export(
     Lines, CSV).  SQLite's ``token_days`` are UTC days, whatever ``zone``."""
     from agentscan.pricing import PriceBook
     from agentscan.scan.costs import priced, with_costs
+    from agentscan.scan.creditedrows import credited_rows, with_credit
 
     fmt = _check(fmt, output, days)
     if zone is not None and not days:
@@ -296,7 +297,8 @@ def run_export(
 
             # The rows priced from the calls read for their days, a batch at a time.
             found_days, days_of, costs = export_days(scanner, refs, chosen, book, zone if days else None)
-            rows = priced(rows, costs)
+            # (a resumed session's copies counted where its days count them: ``creditedrows``)
+            rows = with_credit(priced(rows, costs), credited_rows(scanner, chosen))
             if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
                 others = set(days_of)
                 found_days, days_of = [day for day in found_days if day.session_id not in others], []

@@ -87,9 +87,10 @@ def with_costs(
 def _with_costs(
     scanner: Scanner, rows: Iterable[SessionRow], refs: Iterable[SessionRef] | None,
     book: PriceBook | None, *, runs: bool,
-) -> tuple[list[SessionRow], dict[str, dict[str, Priced]]]:
+) -> tuple[list[SessionRow], dict[str, dict[str, Priced]], set[str]]:
     """``with_costs``, and with ``runs`` each session's delegated runs' costs (session id ->
-    run id -> its cost), priced from the same sums or calls as the session's."""
+    run id -> its cost), priced from the same sums or calls as the session's; and the rows
+    whose copies of another session's calls count there (``creditedrows``)."""
     from agentscan.scan.collect import sums_by_session, usage_by_session
     from agentscan.scan.groupprices import GroupPrices
     from agentscan.scan.sessionsums import SessionSums
@@ -132,7 +133,11 @@ def _with_costs(
                 run_costs[ref_id] = {run: run_spend.priced(book) for run, run_spend in of_runs.items()}
     if by_calls:
         costs.update(costs_of(usage_by_session(scanner, by_calls), by_calls, book, run_costs if runs else None))
-    return priced(rows, costs), run_costs
+    from agentscan.scan.creditedrows import credited_rows, with_credit
+
+    # A resumed session's copies of a session found here count there, as in ``tokens``.
+    credit = credited_rows(scanner, chosen)
+    return with_credit(priced(rows, costs), credit), run_costs, set(credit)
 
 
 def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = None) -> SessionDetail:
@@ -141,11 +146,15 @@ def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = 
     the same sums (no second read), ``None`` where its tokens are."""
     from dataclasses import replace
 
-    (row,), runs = _with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book, runs=True)
+    (row,), runs, credited = _with_costs(scanner, [detail.row], [scanner.resolve(detail.row.id)], book, runs=True)
     of_runs = runs.get(row.id, {}) if row.tokens is not None else {}
     subagents = []
     for sub in detail.subagents:
         cost = of_runs.get(sub.id) if sub.tokens is not None else None
         subagents.append(replace(sub, cost=None if cost is None else cost.cost,
                                  cost_priced=None if cost is None else cost.priced))
-    return replace(detail, row=row, subagents=tuple(subagents))
+    extra = detail.extra
+    if "resumed_from" in extra:
+        # Whether the card's figures leave the copied calls to the session they name (found here).
+        extra = {**extra, "resumed_counted_there": row.id in credited}
+    return replace(detail, row=row, subagents=tuple(subagents), extra=extra)

@@ -23,10 +23,9 @@ import time
 from dataclasses import replace
 from datetime import datetime, timezone, tzinfo
 from decimal import Decimal
-from typing import Callable, Iterable, Sequence, cast
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence, cast
 
 from agentscan.bounds import TOKEN_SUM_CAPPED
-from agentscan.scan.scanner import Scanner
 from agentscan.scan.arguments import check_window, moment, names, time_zone
 from agentscan.scan.groupby import GROUPING, GroupBy, parse_group
 from agentscan.model import CACHE_READ, CACHE_WRITE, INPUT, MODEL, SESSION, SUBAGENT, TS, SessionRef, TokenUsage, sum_usage
@@ -43,6 +42,9 @@ from agentscan.scan.rowkeys import RowOf, row_of as rows_keyed
 from agentscan.scan.tokenbucket import Bucket
 from agentscan.scan.tokenreport import ReportCoverage, TokenReport, TokenRow
 from agentscan.scan.unrecorded import unrecorded
+
+if TYPE_CHECKING:
+    from agentscan.scan.scanner import Scanner
 
 
 def token_report(
@@ -99,6 +101,14 @@ def session_rows(scanner: Scanner, refs: Sequence[SessionRef]) -> TokenReport:
     """``--by session`` rows of ``refs`` alone, as a report of just these sessions gives them
     (``scan.answerpatch``: the sessions that changed since a whole report was kept)."""
     return _report(scanner, refs, every_session=False, since=None, until=None, by="session", tz=None)
+
+
+def credited_report(scanner: Scanner, refs: Sequence[SessionRef], companions: Sequence[SessionRef]) -> TokenReport:
+    """``--by session`` rows of ``refs`` read with ``companions`` (``copiedsessions.copied_from``),
+    as ``tokens ID`` gives them: a row's figures where its files copy another session's
+    calls (``creditedrows``)."""
+    return _report(scanner, refs, every_session=False, since=None, until=None, by="session", tz=None,
+                   companions=companions)
 
 
 def _report(scanner: Scanner, refs: Sequence[SessionRef], *, every_session: bool, since: datetime | None,

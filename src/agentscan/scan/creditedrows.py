@@ -1,0 +1,53 @@
+"""A row's tokens and cost as ``tokens`` credits them, for a session whose files begin with
+a copy of another session found in the home (``Provider.copied_from``: a resumed Claude
+session copies its first session's records, with their ``sessionId``).
+
+A row's pass adds up every call its files hold: the copies too.  ``tokens`` counts a copied
+call once, in the session its record names; so ``list``, ``show`` and ``export`` would say
+a resumed session spent what its first session spent as well, and a sum over their rows
+counted it twice.  Such a row takes its figures from ``tokens ID``'s own report instead
+(the same credit, ``copiedsessions``).  When the session copied from is not found, the
+copies are counted in the row, as ``tokens`` counts them: nothing is lost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from agentscan.model import SessionRef, SessionRow
+    from agentscan.scan.scanner import Scanner
+    from agentscan.scan.tokenreport import TokenRow
+
+
+def credited_rows(scanner: Scanner, refs: Iterable[SessionRef]) -> dict[str, TokenRow]:
+    """Each of ``refs`` whose files copy a session found here (session id -> its ``tokens``
+    row, the copies counted there); the others are not read."""
+    copying = [ref for ref in refs if ref.path is not None
+               and scanner.provider(ref.provider).copied_from(ref, scanner.ctx)]
+    if not copying:
+        return {}
+    from agentscan.scan.copiedsessions import copied_from
+    from agentscan.scan.tokens import credited_report
+
+    companions = copied_from(scanner, copying)
+    if not companions and len(copying) < 2:
+        # The session copied from is gone: the copies count in this row, as in ``tokens``.
+        # (Two rows may copy one another's calls, or calls of a first session gone: a chain.)
+        return {}
+    # (A row that shares nothing with them is credited as it was counted: the report's rule.)
+    return {row.key: row for row in credited_report(scanner, copying, companions).rows}
+
+
+def with_credit(rows: Sequence[SessionRow], credit: dict[str, TokenRow]) -> list[SessionRow]:
+    """``rows`` with the credited ones' tokens and cost (``credited_rows``)."""
+    if not credit:
+        return list(rows)
+    changed = []
+    for row in rows:
+        taken = credit.get(row.id)
+        if taken is None or row.tokens is None:
+            changed.append(row)
+        else:
+            changed.append(row.with_changes(tokens=taken.tokens, cost=taken.cost, cost_priced=taken.cost_priced))
+    return changed

@@ -1,0 +1,105 @@
+"""A resumed Claude session's row counts its own calls, as ``tokens`` does (pass 47).
+
+``claude --resume`` copies the first session's records, with their ``sessionId``, to the
+start of the new transcript.  ``tokens`` counts each copied call once, in the first
+session; ``list``, ``show`` and ``export`` counted it in both rows, so the resumed row
+said it spent what the first one did as well, and a sum over rows (a SQLite export's
+``sessions``) counted it twice and disagreed with the same file's ``token_days``.  With the
+first session gone, the copies are counted in the resumed row: nothing is lost.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import orjson
+import pytest
+
+from builders import claude_assistant, claude_session_file, claude_usage, claude_user, invoke
+
+A, B, C = (f"{n * 8}-0000-4000-8000-000000000047" for n in "abc")
+
+
+def _own(session: str, day: int, n: int, used: int, model: str = "claude-sonnet-4-5-20250929") -> list[dict]:
+    return [claude_user(session, f"2026-05-0{day}T10:00:00.000Z", f"step {day}", uuid=f"u{n}"),
+            claude_assistant(session, f"2026-05-0{day}T10:00:05.000Z", msg_id=f"m{n}", request_id=f"r{n}",
+                             usage=claude_usage(used, 10), parentUuid=f"u{n}", uuid=f"a{n}", model=model)]
+
+
+def _resumed_pair(home: Path) -> None:
+    first = _own(A, 1, 1, 1000)
+    claude_session_file(home, A, first)
+    claude_session_file(home, B, [*first, *_own(B, 2, 2, 2000)])
+
+
+def _rows(*args: str) -> dict[str, tuple[int, float]]:
+    listed = orjson.loads(invoke(*args, "list", "--json").stdout)["sessions"]
+    return {row["id"]: (row["tokens"]["total"], row["cost_usd"]) for row in listed}
+
+
+def _tokens() -> dict[str, tuple[int, float]]:
+    rows = orjson.loads(invoke("tokens", "--json").stdout)["rows"]
+    return {row["key"]: (row["tokens"]["total"], row["cost_usd"]) for row in rows}
+
+
+@pytest.mark.parametrize("cache", [(), ("--no-cache",)])
+def test_list_and_show_of_a_resumed_session_give_its_row_in_tokens(isolated_home: Path, cache: tuple[str, ...]) -> None:
+    _resumed_pair(isolated_home)
+    every = _tokens()
+    assert every[f"claude:{A}"][0] == 1010 and every[f"claude:{B}"][0] == 2010
+    for _ in range(2):  # cold, then warm (a remembered page)
+        assert _rows(*cache) == every
+        shown = orjson.loads(invoke(*cache, "show", B, "--json").stdout)["session"]
+        assert (shown["tokens"]["total"], shown["cost_usd"]) == every[f"claude:{B}"]
+        assert shown["resumed_from"] == f"claude:{A}" and shown["resumed_counted_there"] is True
+    text = " ".join(invoke(*cache, "show", B).stdout.split())
+    assert "tokens 2010 total" in text and "copied here; their calls count there" in text
+
+
+def test_a_resumed_session_whose_first_is_gone_keeps_its_copies_in_its_row(isolated_home: Path) -> None:
+    _resumed_pair(isolated_home)
+    assert _rows()[f"claude:{B}"][0] == 2010
+    next((isolated_home / ".claude" / "projects").rglob(f"{A}.jsonl")).unlink()
+    assert _rows() == _tokens() and _rows()[f"claude:{B}"][0] == 3020
+    shown = orjson.loads(invoke("show", B, "--json").stdout)["session"]
+    assert shown["tokens"]["total"] == 3020 and shown["resumed_counted_there"] is False
+    assert "copied here; counted here, as that session is not found" in " ".join(invoke("show", B).stdout.split())
+
+
+def test_a_chain_of_resumes_lists_each_copy_once(isolated_home: Path) -> None:
+    # C resumed from B resumed from A: C holds A's and B's records, each with its own id
+    first, second, third = _own(A, 1, 1, 100), _own(B, 2, 2, 200), _own(C, 3, 3, 400)
+    claude_session_file(isolated_home, A, first)
+    claude_session_file(isolated_home, B, [*first, *second])
+    claude_session_file(isolated_home, C, [*first, *second, *third])
+    every = _tokens()
+    assert {key: total for key, (total, _) in every.items()} == {f"claude:{A}": 110, f"claude:{B}": 210, f"claude:{C}": 410}
+    assert _rows() == every
+    next((isolated_home / ".claude" / "projects").rglob(f"{A}.jsonl")).unlink()
+    assert _rows() == _tokens()
+    assert sum(total for total, _ in _rows().values()) == 110 + 210 + 410
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "sqlite"])
+def test_an_export_counts_a_copied_call_once_over_its_sessions(isolated_home: Path, tmp_path: Path, fmt: str) -> None:
+    _resumed_pair(isolated_home)
+    every = _tokens()
+    if fmt == "sqlite":
+        out = tmp_path / "index.db"
+        invoke("export", "--format", fmt, "-o", str(out))
+        with sqlite3.connect(out) as db:
+            sessions = dict(db.execute("select id, tokens_total from sessions"))
+            days = dict(db.execute("select session_id, sum(tokens_total) from token_days group by session_id"))
+        assert sessions == days == {key: total for key, (total, _) in every.items()}
+        return
+    written = invoke("export", "--format", fmt).stdout
+    if fmt == "jsonl":
+        rows = [orjson.loads(line) for line in written.splitlines()]
+        assert {row["id"]: (row["tokens"]["total"], row["cost_usd"]) for row in rows} == every
+    else:
+        import csv
+        import io
+
+        rows = list(csv.DictReader(io.StringIO(written)))
+        assert {row["id"]: int(row["tokens_total"]) for row in rows} == {key: total for key, (total, _) in every.items()}
