@@ -75,7 +75,8 @@ def with_costs(
     scanner: Scanner, rows: Iterable[SessionRow], refs: Iterable[SessionRef] | None = None,
     book: PriceBook | None = None,
 ) -> list[SessionRow]:
-    """``rows`` with ``cost`` filled in.
+    """``rows`` with ``cost`` filled in, and a resumed session's tokens and cost as ``tokens``
+    credits them (its copies of a session found here count there: ``creditedrows``).
 
     ``refs`` must include each row's session (default: every session the
     scanner discovers); ``book`` is the run's ``PriceBook`` when the caller
