@@ -5,6 +5,7 @@ session counts it; and taking their calls out again once merging credited them."
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Sequence
 
 from agentscan.model import SESSION, SessionRef
@@ -39,12 +40,17 @@ def copied_from(scanner: Scanner, refs: Sequence[SessionRef]) -> tuple[SessionRe
         todo = scanner.refs_by_id(wanted)
         found.update((ref.id, ref) for ref in todo)
     if firsts:  # (the first one gone too: its copies count where ``tokens`` of every session puts them)
-        folders = {(ref.provider, ref.path.parent) for ref in refs if ref.path is not None}
-        for provider, folder in folders:
+        folders: dict[str, set[str]] = {}
+        for ref in refs:
+            if ref.path is not None:
+                folders.setdefault(ref.provider, set()).add(os.path.dirname(ref.path))
+        for provider, places in folders.items():
             copied_from = scanner.provider(provider).copied_from
+            # (each session's folder taken once: ``list --all`` of hundreds of resumed sessions
+            # asks this of every folder they are in)
             for other in scanner.refs([provider]):
-                if (other.path is not None and other.path.parent == folder and other.id not in asked
-                        and other.id not in found
+                if (other.path is not None and other.id not in asked and other.id not in found
+                        and os.path.dirname(other.path) in places
                         and any(f"{provider}:{native}" in firsts for native in copied_from(other, scanner.ctx))):
                     found[other.id] = other
     return tuple(found.values())
