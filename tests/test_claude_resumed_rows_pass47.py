@@ -54,7 +54,7 @@ def test_list_and_show_of_a_resumed_session_give_its_row_in_tokens(isolated_home
         assert (shown["tokens"]["total"], shown["cost_usd"]) == every[f"claude:{B}"]
         assert shown["resumed_from"] == f"claude:{A}" and shown["resumed_counted_there"] is True
     text = " ".join(invoke(*cache, "show", B).stdout.split())
-    assert "tokens 2010 total" in text and "copied here; their calls count there" in text
+    assert "tokens 2010 total" in text and "copied here and not listed; their calls count there" in text
 
 
 def test_a_resumed_session_whose_first_is_gone_keeps_its_copies_in_its_row(isolated_home: Path) -> None:
@@ -64,7 +64,7 @@ def test_a_resumed_session_whose_first_is_gone_keeps_its_copies_in_its_row(isola
     assert _rows() == _tokens() and _rows()[f"claude:{B}"][0] == 3020
     shown = orjson.loads(invoke("show", B, "--json").stdout)["session"]
     assert shown["tokens"]["total"] == 3020 and shown["resumed_counted_there"] is False
-    assert "copied here; counted here, as that session is not found" in " ".join(invoke("show", B).stdout.split())
+    assert "copied here and not listed; counted here, as that session is not found" in " ".join(invoke("show", B).stdout.split())
 
 
 def test_a_chain_of_resumes_lists_each_copy_once(isolated_home: Path) -> None:

@@ -243,7 +243,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
                    else "counted here, as that session is not found")
         lines.extend(_field("resumed", f"from {clean_path(resumed)}: its first records are that session's, "
-                                       f"copied here; {counted}", term))
+                                       f"copied here and not listed; {counted}", term))
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"

@@ -25,7 +25,8 @@ class FileSummary:
     __slots__ = ("path", "first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title",
                  "summary_title", "cwd", "git_branch", "first_ts", "last_ts", "prompts", "responses", "tool_calls", "models", "records",
                  "has_usage", "task_types", "task_calls", "pending_tasks", "results", "_summaries", "_summary_matched",
-                 "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen")
+                 "_model_messages", "_text_messages", "inline", "_runs", "copies", "compacted", "seen",
+                 "resumed_copies")
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -68,12 +69,14 @@ class FileSummary:
         self.copies = 0
         self.compacted: datetime | None = None
         self.seen = SeenUuids()
+        # A resumed session's copies of an earlier session's records (``row.summarize``), skipped.
+        self.resumed_copies = 0
 
     # -- a resume state (``rowresume``) -------------------------------------------
 
     _TEXTS = ("first_prompt", "first_image_prompt", "first_bare_command", "custom_title", "ai_title", "summary_title",
               "cwd", "git_branch", "_summary_matched")
-    _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies")
+    _COUNTS = ("prompts", "responses", "tool_calls", "records", "copies", "resumed_copies")
     _MAPS = ("task_types", "task_calls", "pending_tasks", "_summaries")
 
     def to_state(self) -> dict[str, Any]:

@@ -135,6 +135,7 @@ def _join_summaries(main: FileSummary, second: FileSummary, results: list[tuple[
     if second.last_ts is not None and (main.last_ts is None or second.last_ts > main.last_ts):
         main.last_ts = second.last_ts
     main.copies += second.copies  # (none: ``Join._same_copies``)
+    main.resumed_copies += second.resumed_copies
     main.prompts += second.prompts
     main.responses += second.responses
     main.tool_calls += second.tool_calls

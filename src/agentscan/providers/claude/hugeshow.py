@@ -102,7 +102,8 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
     stat = files.main_stat(ctx)
     if (files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or changed_since(files.main, stat)
             or main.inline  # a run written inline, even one with no usage: read forward (``detail_with_row``)
-            or main.copies):  # copies skipped (``seenuuids``): a read from the end would list them
+            or main.copies  # copies skipped (``seenuuids``): a read from the end would list them
+            or main.resumed_copies):  # (and a resumed session's, when its own part is short)
         # The forward reader stops at the line cap: lines after it are never shown.  And a
         # live transcript written to during the pass holds more than its fingerprint's
         # size: facts about those lines would not match a tail read stopping there.

@@ -59,7 +59,9 @@ class ClaudeProvider(Provider):
     #     ``[Image #N]`` placeholders it starts with
     # 20: a session without its parent transcript is named by no compaction or suggestion run's prompt, and
     #     one of legacy subagents alone has the first's path (not the projects directory)
-    parser_version = "20"
+    # 21: a resumed session's copies of an earlier session's records are not its prompts, replies,
+    #     tool calls, title, start or directory (``row.summarize``)
+    parser_version = "21"
 
     def roots(self, ctx: ScanContext) -> list[Root]:
         return claude_roots(ctx)

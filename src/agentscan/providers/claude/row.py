@@ -87,6 +87,11 @@ def summarize(
     pending_tasks = summary.pending_tasks
     # Only a main transcript holds inline subagent runs: a subagent's own file is all sidechain.
     inline = subagent is None
+    # A resumed session's transcript begins with copies of an earlier session's records, each
+    # with that session's id: its calls still go to the sums (``tokens`` credits them:
+    # ``scan.creditedrows``), but they are not this session's prompts, replies, tool calls,
+    # title, start or directory, and ``show`` does not list them again.
+    own = path.stem if inline and _resumed(path, ctx) else None
     order = order_start + summary.records
     # What every record says (its time, cwd and branch) is noted inline, the times held
     # locally: this runs on every line of every session of a cold table, and a call and
@@ -117,6 +122,13 @@ def summarize(
                     copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                     continue
                 remember(key)
+            if own is not None and (named := record.get("sessionId")).__class__ is str and named and named != own:
+                if record.get("type") not in _TITLE_KINDS:  # (a copied title still names the conversation)
+                    summary.resumed_copies += 1
+                    if summary._summaries:
+                        note_leaf(summary, record)  # (a summary's leaf may be a copied record)
+                    copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
+                    continue
             if observer is not None:
                 observer(record)
             if timestamp is not None:
@@ -182,6 +194,18 @@ def summarize(
     finally:
         summary.first_ts, summary.last_ts, summary.git_branch, summary.compacted = first_ts, last_ts, branch, compacted
     return summary
+
+
+#: records that title a session (``titles``): kept from a resumed session's copies too
+_TITLE_KINDS = frozenset({"custom-title", "ai-title", "summary"})
+
+
+def _resumed(path: Path, ctx: ScanContext) -> bool:
+    """Whether the main transcript ``path`` is a resumed session's (``discovery.resumed_from``:
+    its head names another session; remembered per file)."""
+    from agentscan.providers.claude.discovery import resumed_from
+
+    return resumed_from(path.stem, path, ctx) is not None
 
 
 def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:

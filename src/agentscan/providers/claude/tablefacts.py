@@ -25,7 +25,9 @@ Whatever this cannot settle as the row's pass would, it does not guess:
 line cap, or unreadable, or changed while it is read; a time this cannot
 compare, or a word spelled with an escape (``toolkit.stampscan``), a
 summary's leaf included; a first prompt past ``HEAD_BUDGET``, where no
-title record names the session; and a session without its main transcript.
+title record names the session; a session without its main transcript; and a
+transcript whose head holds another session's record (a resumed session's copies,
+which its row's pass leaves out of the title and directory).
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ def table_facts(files: SessionFiles, recency: float | None, *, models: bool = Fa
         return None  # its subagents name it, the earliest first: the row's pass
     named: set[str] | None = set() if models else None
     try:
-        main = _MainFacts()
+        main = _MainFacts(files.main.stem)
         times = [_file_time(files.main, named, main)]
         for _, sub in sorted(files.subagents.items()):
             times.append(_file_time(sub.path, named))
@@ -203,9 +205,10 @@ class _MainFacts:
     piece: its title records wherever they are, and its first lines for the directory and the
     first prompt."""
 
-    def __init__(self) -> None:
+    def __init__(self, own: str) -> None:
         from agentscan.providers.claude.filesummary import FileSummary
 
+        self.own = own  # the session's id (its main transcript's name)
         self.custom_title: str | None = None
         self.ai_title: str | None = None
         self.replay = FileSummary(Path())  # the ``summary`` records and their leaves, in order
@@ -265,6 +268,12 @@ class _MainFacts:
             start = end + 1
             if record is None:
                 continue
+            named = record.get("sessionId")
+            if isinstance(named, str) and named and named != self.own:
+                # A resumed session's copy of an earlier session's record: its row's pass leaves
+                # such copies out of the title and directory (``row.summarize``), and only it
+                # knows whether this file is one (its head names that session).
+                raise Unsure
             if self.cwd is None:
                 self.cwd = as_str(record.get("cwd"))
             kind = record.get("type")

@@ -1,0 +1,141 @@
+"""A resumed Claude session's prompts, replies, tool calls, title and start are its own (pass 47).
+
+``claude --resume`` copies the first session's records, each with its ``sessionId``, to the
+start of the new transcript.  Its row counted them as its own: ``list`` showed both sessions
+with the first one's title, the resumed one's counts held the first one's prompts, replies
+and tool calls, and ``show`` listed them again.  The copies' calls still go to the sums (the
+copies of a session found here then count there: ``test_claude_resumed_rows_pass47``).
+The same read whole, by halves (the seam in the copies and after them), from its end,
+resumed after an append, cached or not; and the table's title is the row's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from agentscan.providers.claude import halves, rowresume
+from agentscan.scan.scanner import Scanner
+from builders import claude_session_file, invoke
+from claude_events import cli_json_at, lines_of, lower_row_limits, split_huge_passes
+from test_sidepass import BOUNDS
+
+FIRST = "aaaaaaaa-1111-4000-8000-000000000047"
+RESUMED = "bbbbbbbb-2222-4000-8000-000000000047"
+
+
+def _rec(session: str, **fields: Any) -> dict:
+    return {"isSidechain": False, "userType": "external", "cwd": "/tmp/proj", "sessionId": session,
+            "version": "1.0.95", "gitBranch": "main", **fields}
+
+
+def _turn(session: str, n: int, minute: int, prompt: str, tool: bool = False) -> list[dict]:
+    content: list = [{"type": "text", "text": f"reply {n}"}]
+    if tool:
+        content.append({"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": "ls"}})
+    return [_rec(session, type="user", uuid=f"u{n}", parentUuid=None, timestamp=f"2026-09-01T10:{minute:02d}:00.000Z",
+                 message={"role": "user", "content": prompt}),
+            _rec(session, type="assistant", uuid=f"a{n}", parentUuid=f"u{n}",
+                 timestamp=f"2026-09-01T10:{minute:02d}:05.000Z", requestId=f"req_{n}",
+                 message={"id": f"msg_{n}", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+                          "content": content, "usage": {"input_tokens": 10 * n, "output_tokens": 20,
+                                                        "cache_read_input_tokens": 1000,
+                                                        "cache_creation_input_tokens": 100}})]
+
+
+COPIED = [*_turn(FIRST, 1, 0, "plan the release", tool=True), *_turn(FIRST, 2, 1, "write the notes")]
+OWN = [*_turn(RESUMED, 3, 30, "now tag it", tool=True), *_turn(RESUMED, 4, 31, "and push")]
+COUNTS = {"prompts": 2, "responses": 2, "tool_calls": 1}
+
+
+def _home(tmp_path: Path, *, first: bool = True, own: list[dict] = OWN) -> Path:
+    home = tmp_path / "home"
+    if first:
+        claude_session_file(home, FIRST, []).write_bytes(lines_of(COPIED))
+    path = claude_session_file(home, RESUMED, [])
+    path.write_bytes(lines_of([*COPIED, *own]))
+    return path
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-cache",)])
+def test_list_and_show_give_a_resumed_session_its_own_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          flags: tuple[str, ...]) -> None:
+    _home(tmp_path)
+    for _ in range(2):
+        rows = {row["id"]: row for row in cli_json_at(tmp_path, monkeypatch, *flags, "list")["sessions"]}
+        resumed, first = rows[f"claude:{RESUMED}"], rows[f"claude:{FIRST}"]
+        assert resumed["title"] == "now tag it" and first["title"] == "plan the release"
+        assert resumed["counts"] == first["counts"] == COUNTS
+        assert resumed["started_at"].startswith("2026-09-01T10:30:00")
+        shown = cli_json_at(tmp_path, monkeypatch, *flags, "show", RESUMED)["session"]
+        assert [prompt["text"] for prompt in shown["prompts"]] == ["now tag it", "and push"]
+        assert [reply["text"] for reply in shown["responses"]] == ["reply 3", "reply 4"]
+        assert len(shown["tools"]) == shown["counts"]["tool_calls"] == 1
+        # (its tokens: its own calls, the copies counting in the first session)
+        assert shown["tokens"]["input"] == 70 and shown["resumed_counted_there"] is True
+
+
+def test_the_table_titles_a_resumed_session_as_its_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "200")
+    table = invoke("tokens").stdout  # cold: the titles from the files' bytes (``tablefacts``)
+    line = next(line for line in table.splitlines() if RESUMED in line)
+    assert line.rstrip().endswith("now tag it")
+    assert orjson.loads(invoke("list", "--json").stdout)["sessions"][0]["title"] in {"now tag it", "plan the release"}
+    assert "now tag it" in invoke("list", "--grep", "tag it").stdout
+
+
+def test_with_its_first_session_gone_its_own_part_is_still_its_own(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(tmp_path, first=False)
+    (row,) = cli_json_at(tmp_path, monkeypatch, "list")["sessions"]
+    assert row["title"] == "now tag it" and row["counts"] == COUNTS
+    assert row["tokens"]["input"] == 10 + 20 + 30 + 40  # the copies' calls count here: nothing is lost
+
+
+def test_a_resumed_session_with_no_own_record_yet_is_still_listed(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    _home(tmp_path, first=False, own=[])
+    (row,) = cli_json_at(tmp_path, monkeypatch, "list")["sessions"]
+    assert row["id"] == f"claude:{RESUMED}" and row["counts"] == {"prompts": 0, "responses": 0, "tool_calls": 0}
+    assert row["tokens"]["input"] == 30
+
+
+def _seen(tmp_path: Path, cache: str, use_cache: bool = True) -> tuple:
+    env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / cache)}
+    with Scanner(env=env, use_cache=use_cache) as scanner:
+        rows = {row.id: row.to_json() for row in scanner.all_rows()}
+        return rows[f"claude:{RESUMED}"], scanner.show(RESUMED, bounds=BOUNDS).to_json()
+
+
+@pytest.mark.parametrize("seam_at", [1, len(COPIED), len(COPIED) + 1])
+def test_read_by_halves_from_the_end_or_whole_it_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            seam_at: int) -> None:
+    lower_row_limits(monkeypatch, helper=True)
+    monkeypatch.setattr(rowresume, "MAX_BYTES", -1)
+    records = [*COPIED, *OWN]
+    _home(tmp_path)
+    seam = len(lines_of(records[:seam_at]))
+    monkeypatch.setattr(halves, "find_seam", lambda path, size: seam)
+    split_huge_passes(monkeypatch, True)
+    split = _seen(tmp_path, "split")
+    split_huge_passes(monkeypatch, False)
+    assert _seen(tmp_path, "one") == split == _seen(tmp_path, "none", use_cache=False)
+    row, detail = split
+    assert row["counts"] == detail["counts"] == COUNTS and row["title"] == "now tag it"
+    assert [prompt["text"] for prompt in detail["prompts"]] == ["now tag it", "and push"]
+
+
+def test_a_row_resumed_after_an_append_is_the_row_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lower_row_limits(monkeypatch)
+    path = _home(tmp_path, own=OWN[:2])
+    first_run = _seen(tmp_path, "cache")
+    assert first_run[0]["counts"] == {"prompts": 1, "responses": 1, "tool_calls": 1}
+    with path.open("ab") as handle:
+        handle.write(lines_of(OWN[2:]))
+    assert _seen(tmp_path, "cache") == _seen(tmp_path, "fresh", use_cache=False)
+    assert _seen(tmp_path, "cache")[0]["counts"] == COUNTS
