@@ -139,3 +139,19 @@ def test_a_row_resumed_after_an_append_is_the_row_read_whole(tmp_path: Path, mon
         handle.write(lines_of(OWN[2:]))
     assert _seen(tmp_path, "cache") == _seen(tmp_path, "fresh", use_cache=False)
     assert _seen(tmp_path, "cache")[0]["counts"] == COUNTS
+
+
+@pytest.mark.parametrize("flags", [(), ("--no-cache",)])
+def test_show_of_the_first_session_names_the_sessions_resumed_from_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      flags: tuple[str, ...]) -> None:
+    _home(tmp_path)
+    later = "cccccccc-3333-4000-8000-000000000047"
+    claude_session_file(tmp_path / "home", later, []).write_bytes(lines_of([*COPIED, *_turn(later, 5, 40, "again")]))
+    for _ in range(2):
+        shown = cli_json_at(tmp_path, monkeypatch, *flags, "show", FIRST)["session"]
+        assert shown["resumed_as"] == [f"claude:{RESUMED}", f"claude:{later}"]
+        assert "resumed_as" not in cli_json_at(tmp_path, monkeypatch, *flags, "show", RESUMED)["session"]
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    text = " ".join(invoke(*flags, "show", FIRST).stdout.split())
+    assert (f"resumed as claude:{RESUMED}, claude:{later}: their transcripts begin with a copy of this one's records"
+            in text)

@@ -244,6 +244,13 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
                    else "counted here, as that session is not found")
         lines.extend(_field("resumed", f"from {clean_path(resumed)}: its first records are that session's, "
                                        f"copied here and not listed; {counted}", term))
+    later = detail.extra.get("resumed_as")
+    if later:
+        # (the other way: sessions resumed from this one, whose transcripts begin with its records)
+        names = ", ".join(clean_path(name) for name in later)
+        lines.extend(_field("resumed", f"as {names}: "
+                                       f"{'its transcript begins' if len(later) == 1 else 'their transcripts begin'} "
+                                       "with a copy of this one's records", term))
     if detail.extra.get("hook_events"):
         # (``--demo`` chooses the demo's events store too; ``--home`` no store at all)
         trace = "agentscan --demo trace" if home == " --demo" else "agentscan trace"

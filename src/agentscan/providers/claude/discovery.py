@@ -298,6 +298,22 @@ def resumed_from(native_id: str, main: Path | None, ctx: ScanContext) -> str | N
     return first if first is not None and first != native_id and first.isprintable() else None
 
 
+def resumed_as(native_id: str, main: Path | None, ctx: ScanContext) -> list[str]:
+    """The sessions resumed from this one (``resumed_from`` names it): the other transcripts of
+    its folder whose head names it, by name.  Their heads are remembered per file, so only a
+    first ``show`` reads them."""
+    if main is None:
+        return []
+    folder = os.path.dirname(main)
+    found = []
+    for entry in _entries(folder, ctx):
+        name = entry.name
+        if (name.endswith(".jsonl") and not name.startswith("agent-") and name != main.name
+                and is_file(entry) and _header_field(Path(entry.path), ctx, "sessionId") == native_id):
+            found.append(name[: -len(".jsonl")])
+    return sorted(found)
+
+
 def parentless_path(native_id: str, files: Sequence[Path]) -> str | None:
     """The path of a session whose main transcript is gone (``files``: its subagents'): its
     ``<sessionId>`` directory when one of them is in it (``<sessionId>/subagents/…``), else

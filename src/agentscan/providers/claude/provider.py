@@ -391,10 +391,17 @@ def _shown_from_end(main: Path | str, stat: os.stat_result | None) -> bool:
 __all__ = ["ClaudeProvider"]
 
 
-def _resumed_extra(ref: SessionRef, ctx: ScanContext) -> dict[str, str]:
+def _resumed_extra(ref: SessionRef, ctx: ScanContext) -> dict[str, str | list[str]]:
     """``show``'s ``resumed_from`` (``ClaudeProvider.copied_from``'s): the session whose history
-    the transcript begins with a copy of, as ``claude:<id>``."""
-    from agentscan.providers.claude.discovery import resumed_from
+    the transcript begins with a copy of, as ``claude:<id>``; and ``resumed_as``, the sessions
+    resumed from this one."""
+    from agentscan.providers.claude.discovery import resumed_as, resumed_from
 
+    extra: dict[str, str | list[str]] = {}
     first = resumed_from(ref.native_id, ref.path, ctx)
-    return {"resumed_from": f"claude:{first}"} if first is not None else {}
+    if first is not None:
+        extra["resumed_from"] = f"claude:{first}"
+    later = resumed_as(ref.native_id, ref.path, ctx)
+    if later:
+        extra["resumed_as"] = [f"claude:{native}" for native in later]
+    return extra
