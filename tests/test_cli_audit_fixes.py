@@ -237,7 +237,7 @@ def test_global_options_without_a_command_name_the_command_to_try(args: list[str
     (["export", "-o", "x.txt"], "give a --format (-f): jsonl, csv or sqlite, or an --output ending in .jsonl, "
                                 ".ndjson, .csv, .sqlite, .sqlite3 or .db"),
     (["list", "-n", "x"], "--limit must be a whole number of 1 or more, not 'x'"),  # (pass 46: agentscan's words)
-    (["list", "--pid", "me"], "'me' is not a valid int"),
+    (["list", "--pid", "me"], "--pid must be a process id of 1 or more, not 'me'"),  # (pass 47: agentscan's words)
 ])
 def test_click_s_usage_errors_say_error_as_agentscan_s_own_do(args: list[str], message: str) -> None:
     # agentscan's own errors print "error: …" (git's word); click's printed "Error: …".

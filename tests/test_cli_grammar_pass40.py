@@ -67,9 +67,9 @@ USAGE_ERRORS = [
     (["--demo", "list", "--home", "x"], "list", "error: --demo reads the demo home shipped with agentscan, "
      "--home another one: give only one of them"),
     # found by click's option parser, which raises without the command: its help all the same
-    (["--demo", "tokens", "--cwd"], "tokens", "error: Option '--cwd' requires an argument."),
-    (["--demo", "export", "--format"], "export", "error: Option '--format' requires an argument."),
-    (["--demo", "tokens", "--json=1"], "tokens", "error: Option '--json' does not take a value."),
+    (["--demo", "tokens", "--cwd"], "tokens", "error: --cwd needs a value: give a directory, or leave it out"),
+    (["--demo", "export", "--format"], "export", "error: --format needs a value: give one of jsonl, csv, sqlite"),
+    (["--demo", "tokens", "--json=1"], "tokens", "error: --json takes no value: give --json alone"),
 ]
 
 

@@ -64,7 +64,8 @@ def test_the_usage_and_help_still_say_the_id_is_required() -> None:
 
 def test_other_usage_errors_of_show_are_click_s_as_before(isolated_home: Path) -> None:
     result = runner.invoke(app, ["show", "abcdef12", "extra"])
-    assert result.exit_code == 2 and "unexpected extra argument" in result.stderr
+    # (in agentscan's words since pass 47: tests/test_usage_words_pass47.py)
+    assert result.exit_code == 2 and "unexpected argument 'extra': show takes one ID" in result.stderr
 
 
 # --- hooks not installed -----------------------------------------------------------------------

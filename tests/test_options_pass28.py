@@ -76,8 +76,9 @@ def test_a_limit_or_pid_that_is_no_number_is_said_by_click(isolated_home: Path, 
     code, out, err = through_typer(argv)
     assert (code, out) == (2, "")
     first = err.splitlines()[0]
-    # (--limit in agentscan's words since pass 46, as --limit 0 is; --pid in click's)
-    assert ("is not a valid int" in first or "--limit must be a whole number of 1 or more, not '2.5'" in first)
+    # (--limit in agentscan's words since pass 46, as --limit 0 is; --pid since pass 47)
+    assert first in ("error: --limit must be a whole number of 1 or more, not '2.5'",
+                     "error: --pid must be a process id of 1 or more, not 'me'")
     assert first.startswith("error: ")
 
 

@@ -11,6 +11,7 @@ from typer.core import TyperCommand, TyperOption
 # State, end_progress and finish are typer-free (cli.fastpath uses them); the
 # command modules import them from here with the options.
 from agentscan.cli.state import State, end_progress, finish, run_guarded, say_error, set_command_path
+from agentscan.cli.usagewords import count_error, extra_arguments_error, missing_value_error
 from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,17 +49,6 @@ def state_of(ctx: typer.Context) -> State:
         root.obj = State()
     return root.obj
 
-
-def _count_error(error: Exception) -> str | None:
-    """``--limit abc`` said as ``--limit 0`` is (``actions``), not in click's words
-    ("Invalid value for '--limit' / '-n': 'abc' is not a valid int.")."""
-    import re
-
-    param = getattr(error, "param", None)
-    found = re.search(r"""(['"])(.*)\1 is not a valid int""", str(getattr(error, "message", "")))
-    if param is None or getattr(param, "name", None) != "limit" or found is None:
-        return None
-    return f"--limit must be a whole number of 1 or more, not {found.group(2)!r}"
 
 class GlobalOptionsCommand(TyperCommand):
     """A command that also takes the global options after its name
@@ -106,11 +96,17 @@ class GlobalOptionsCommand(TyperCommand):
         try:
             return super().parse_args(ctx, args)
         except typer.BadParameter as exc:
-            message = self._choice_error(ctx, exc, given) or _count_error(exc)
+            message = self._choice_error(ctx, exc, given) or count_error(exc)
             if message is None:
                 raise
             raise UsageError(message, ctx) from None
         except UsageError as exc:
+            said = missing_value_error(exc, self.get_params(ctx))
+            if said is None and str(getattr(exc, "message", "")).startswith("Got unexpected extra argument"):
+                _, extra, _ = self.make_parser(ctx).parse_args(args=list(given))
+                said = extra_arguments_error(command_path(ctx), self.get_params(ctx), given, extra) if extra else None
+            if said is not None:
+                raise UsageError(said, ctx) from None
             # Click's option parser raises without the command (``--cwd`` given no value): its
             # help line would name ``agentscan --help`` rather than this command's.
             if getattr(exc, "ctx", None) is None:

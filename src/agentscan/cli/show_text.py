@@ -114,9 +114,13 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     line = f"  {label:<8} {value}"
     if label == "tokens" and term.tty and width_of(line) > term.width:
         return tokens_field(value, term)
-    # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  One word
-    # (a model, a branch) does too; only text of wide characters without a space (CJK) is
-    # broken by columns.
+    # A path stays whole whatever it holds (spaces, CJK): it is copied from here.  The
+    # transcript's, too wide for its line, goes on a line of its own under its label, as
+    # ``doctor`` puts one (the terminal folds it there, and a triple click copies it alone).
+    # One word (a model, a branch) stays whole too; only text of wide characters without a
+    # space (CJK) is broken by columns.
+    if term.tty and label == "path" and width_of(line) > term.width:
+        return [f"  {label}", f"    {value}"]
     if not term.tty or width_of(line) <= term.width or label in _PATHS or (" " not in value and value.isascii()):
         return [line]
     if value.isascii():

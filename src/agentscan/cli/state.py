@@ -172,16 +172,36 @@ def _wanted_when() -> str:
     return f"give {WHEN_FORMS}, or leave it out"
 
 
+def wanted(flag: str) -> str | None:
+    """What ``flag`` (its long spelling) takes, as its empty value's error says it
+    (``give the text to look for, or leave it out``); ``None`` for an option not listed."""
+    return _wanted_when() if flag in _WHEN_FLAGS else _WANTED.get(flag)
+
+
 def parse_window(since: Optional[str], until: Optional[str], zone: Any) -> tuple[Any, Any]:
     """``--since``/``--until`` as the times a window starts and ends (``None`` where not
     given): a date, week or month ``--until`` names counts whole.  ``whentext`` is imported
     only for a window: a warm ``list`` or ``tokens`` of every session goes without it."""
     if since is None and until is None:
         return None, None
+    return (_read_when("--since", since, zone) if since is not None else None,
+            _read_when("--until", until, zone) if until is not None else None)
+
+
+def _read_when(flag: str, text: str, zone: Any) -> Any:
+    """``text`` read by ``whentext``; a bare number (``tokens --since 3 days``, whose ``days``
+    ``tokens`` takes for an id) said to want its unit, which ``whentext``'s forms leave to guess."""
+    from agentscan.errors import UsageProblem
     from agentscan.whentext import parse_when
 
-    return (parse_when(since, tz=zone) if since is not None else None,
-            parse_when(until, tz=zone, end_of_day=True) if until is not None else None)
+    try:
+        return parse_when(text, tz=zone, end_of_day=flag == "--until")
+    except UsageProblem:
+        number = text.strip()
+        if number.isascii() and number.isdigit() and len(number) <= 3:
+            raise UsageProblem(f"cannot read the time {text!r}: a duration is one word, the number and its unit, "
+                               f"s, m, h, d or w: {flag} {number}d") from None
+        raise
 
 
 def provider_names(given: Optional[list[str]]) -> Optional[list[str]]:

@@ -14,6 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from agentscan.cli.options import GLOBAL_NAMES, GlobalOptionsCommand, State, UsageError, examples
+from agentscan.cli.usagewords import missing_value_error
 from agentscan.cli.state import say_error
 from agentscan.errors import UsageProblem
 from agentscan.toolkit.words import either
@@ -28,6 +29,9 @@ class _Group(TyperGroup):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except UsageError as exc:
+            said = missing_value_error(exc, self.params)  # ``agentscan --home`` and nothing after it
+            if said is not None:
+                exc.message = said  # type: ignore[attr-defined]
             raise _worded(exc) from None
 
     def format_epilog(self, ctx: Any, formatter: Any) -> None:

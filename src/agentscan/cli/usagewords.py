@@ -1,0 +1,148 @@
+"""Usage errors in agentscan's words where click would say its own: a number option given a
+word (``--limit abc``), an option given no value (``--grep`` last), words left over
+(``list --since 3 days``).  Each says what the option or command takes, and, where the
+words left over follow an option's value, how to give them with it.  Click's errors carry
+no code to tell them apart, so its messages are matched (the click Typer vendors)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+
+#: what each number option takes, as its out-of-range value's error says it (``--pid 0``)
+_NUMBERS = {"--limit": "a whole number of 1 or more", "--pid": "a process id of 1 or more",
+            "--lock-timeout": "0 or more seconds", "--timeout": "seconds above 0", "--retries": "a whole number, 0 or more"}
+
+
+def count_error(error: Exception) -> str | None:
+    """``--limit abc`` said as ``--limit 0`` is (``actions``), not in click's words
+    ("Invalid value for '--limit' / '-n': 'abc' is not a valid int."); ``--pid``,
+    ``--timeout`` and the other number options alike."""
+    import re
+
+    param = getattr(error, "param", None)
+    found = re.search(r"""(['"])(.*)\1 is not a valid (?:int|float)""", str(getattr(error, "message", "")))
+    if param is None or found is None or not getattr(param, "opts", None):
+        return None
+    flag = max(param.opts, key=len)
+    return f"{flag} must be {_NUMBERS.get(flag, 'a number')}, not {found.group(2)!r}"
+
+
+#: what a choice option takes, by its long flag: its missing value's error lists them
+_CHOICES: dict[str, Callable[[], Iterable[str]]] = {
+    "--by": lambda: _groupings(), "--sort": lambda: _sort_keys(),
+    "--format": lambda: _export_formats(), "--protocol": lambda: _otlp_protocols(),
+}
+
+
+def _groupings() -> Iterable[str]:
+    from agentscan.scan.groupby import GROUPINGS
+
+    return GROUPINGS
+
+
+def _sort_keys() -> Iterable[str]:
+    from agentscan.scan.tokensort import SORT_KEYS
+
+    return SORT_KEYS
+
+
+def _providers() -> Iterable[str]:
+    from agentscan.providers import available_names
+
+    return available_names()
+
+
+def _export_formats() -> Iterable[str]:
+    from agentscan.export.run import FORMATS
+
+    return FORMATS
+
+
+def _otlp_protocols() -> Iterable[str]:
+    from agentscan.otlp.sender import PROTOCOLS
+
+    return PROTOCOLS
+
+
+#: the words of a duration typed as two (``--since 3 days``), by the unit ``3d`` spells them with
+_UNIT_WORDS = {
+    "s": ("s", "sec", "secs", "second", "seconds"), "m": ("min", "mins", "minute", "minutes"),
+    "h": ("h", "hr", "hrs", "hour", "hours"), "d": ("d", "day", "days"), "w": ("w", "wk", "wks", "week", "weeks"),
+}
+
+#: the options whose value may hold a space (a text, a path, a time): a word after one may be its rest
+_SPACED_VALUES = frozenset({"--grep", "--cwd", "--since", "--until", "--home", "--output", "--at"})
+
+
+def missing_value_error(error: Exception, params: Iterable[Any]) -> str | None:
+    """``--grep`` given last, with no value: said as its empty value is (``cli.state``), with
+    what it takes, not in click's words ("Option '--grep' requires an argument."); and
+    ``--json=1`` ("Option '--json' does not take a value.")."""
+    typed = getattr(error, "option_name", None)
+    if type(error).__name__ != "BadOptionUsage" or not typed:
+        return None
+    if "does not take a value" in str(getattr(error, "message", "")):  # ``--json=1``
+        return f"{typed} takes no value: give {typed} alone"
+    if "requires" not in str(getattr(error, "message", "")):
+        return None
+    from agentscan.cli.state import wanted
+
+    param = next((one for one in params if typed in (*getattr(one, "opts", ()), *getattr(one, "secondary_opts", ()))), None)
+    flag = max(getattr(param, "opts", None) or [typed], key=len)
+    said = wanted(flag)
+    if said is None and flag in _CHOICES:
+        said = f"give one of {', '.join(_CHOICES[flag]())}"
+    if said is None:
+        choices = getattr(getattr(param, "type", None), "choices", None)
+        metavar = getattr(param, "metavar", None)
+        if choices:
+            said = f"give one of {', '.join(str(getattr(choice, 'value', choice)) for choice in choices)}"
+        elif getattr(getattr(param, "type", None), "name", "") in ("int", "integer"):
+            said = f"give a whole number ({typed} {metavar or 'N'})"
+        else:
+            said = f"{typed} {metavar or 'VALUE'}"
+    return f"{typed} needs a value: {said}"
+
+
+def extra_arguments_error(where: str, params: Iterable[Any], given: list[str], extra: list[str]) -> str:
+    """``list --since 3 days``, ``list --grep fix bug``, ``show ID ID``: the words left over,
+    said with what the command takes and, when they follow an option's value, how to give
+    them with it (click said "Got unexpected extra argument(s) (days)")."""
+    import shlex
+
+    where = where.removeprefix("agentscan ")
+    arguments = [param for param in params if getattr(param, "param_type_name", "") == "argument"]
+    if not arguments:
+        takes = "no arguments"
+    else:
+        name = arguments[0].human_readable_name.strip("[].")
+        takes = f"one {name}" if arguments[0].required else f"at most one {name}"
+    named = ", ".join(repr(word) for word in extra)
+    message = f"unexpected {'argument' if len(extra) == 1 else 'arguments'} {named}: {where} takes {takes}"
+    has_provider = any("--provider" in getattr(param, "opts", ()) for param in params)
+    if has_provider and len(extra) == 1 and extra[0].casefold() in _providers():
+        return f"{message}; one provider's sessions: -p {extra[0].casefold()}"
+    # where the first word left over is: the command's arguments take the first words that are
+    # no option's value (``show ID extra``), the rest are left over
+    takes_value = {flag for param in params if getattr(param, "param_type_name", "") == "option"
+                   and not getattr(param, "is_flag", False) for flag in param.opts}
+    words = [index for index, word in enumerate(given)
+             if not word.startswith("-") and not (index and given[index - 1] in takes_value)]
+    left = words[len(words) - len(extra):] if len(words) >= len(extra) else []
+    at = left[0] if left else None
+    if at is None or at < 2 or given[at - 2] not in takes_value:
+        return message
+    flag, value = given[at - 2], given[at - 1]
+    option = next((one for one in params if flag in getattr(one, "opts", ())
+                   and getattr(one, "param_type_name", "") == "option"), None)
+    if option is None or max(option.opts, key=len) not in _SPACED_VALUES:
+        return message
+    if len(extra) == 1 and extra[0].isalpha() and value.isascii() and value.isdigit() and max(option.opts, key=len) in ("--since", "--until"):
+        unit = next((short for short, names in _UNIT_WORDS.items() if extra[0].casefold() in names), None)
+        if unit is None:  # (months and years: no fixed length, so no duration, as ``whentext`` says)
+            return f"{message}; a duration is one word, a number and s, m, h, d or w: {flag} 90d, {flag} 12w"
+        return f"{message}; a duration is one word: {flag} {value}{unit}"
+    # the value's rest: the words left over that follow it, up to the next option
+    rest = [given[index] for index in left if index - at == left.index(index)]
+    return f"{message}; a value of more than one word is quoted: {flag} {shlex.quote(' '.join([value, *rest]))}"
