@@ -107,7 +107,9 @@ def _with_focus(scanner: Scanner, query: str, among: str = "") -> Found:
     sessions are looked at (the id index names it), as when ``query`` names it."""
     provider_name, bare = split_query(scanner, query)
     provider_name = provider_name or among
-    candidates = scanner.refs([provider_name] if provider_name else ())
+    # Made into refs once: each look below goes over them all, and a heavy user's 15,000
+    # stored sessions are made into refs anew at each pass over the lazy sequence.
+    candidates = list(scanner.refs([provider_name] if provider_name else ()))
     try:
         return _match(scanner, candidates, query, bare, _as_typed)
     except SessionNotFound:
