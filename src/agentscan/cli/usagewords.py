@@ -6,7 +6,7 @@ no code to tell them apart, so its messages are matched (the click Typer vendors
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 
 #: what each number option takes, as its out-of-range value's error says it (``--pid 0``)
@@ -75,7 +75,7 @@ _UNIT_WORDS = {
 _SPACED_VALUES = frozenset({"--grep", "--cwd", "--since", "--until", "--home", "--output", "--at"})
 
 
-def missing_value_error(error: Exception, params: Iterable[Any]) -> str | None:
+def missing_value_error(error: Exception, params: Sequence[Any]) -> str | None:
     """``--grep`` given last, with no value: said as its empty value is (``cli.state``), with
     what it takes, not in click's words ("Option '--grep' requires an argument."); and
     ``--json=1`` ("Option '--json' does not take a value.")."""
@@ -105,7 +105,7 @@ def missing_value_error(error: Exception, params: Iterable[Any]) -> str | None:
     return f"{typed} needs a value: {said}"
 
 
-def extra_arguments_error(where: str, params: Iterable[Any], given: list[str], extra: list[str]) -> str:
+def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], extra: list[str]) -> str:
     """``list --since 3 days``, ``list --grep fix bug``, ``show ID ID``: the words left over,
     said with what the command takes and, when they follow an option's value, how to give
     them with it (click said "Got unexpected extra argument(s) (days)")."""
