@@ -26,8 +26,8 @@ def choose_copy(found: list[RolloutFile], ctx: ScanContext) -> RolloutFile:
     stale snapshot, wherever each lives), then the best ``RolloutFile.rank``.  A copy left
     out that is not the start of the one kept (nor the same) held something else: said, with
     the copy kept.  Only a thread found twice (rare) has its files read here: two chunks of
-    each (a ``.zst`` one whole, a chunk at a time); where they cannot be compared (unreadable, a ``.zst`` one not decompressed whole),
-    the rank alone decides."""
+    each (a ``.zst`` one whole, a chunk at a time); where they cannot be compared (unreadable, a ``.zst`` one not decompressed whole:
+    said, but for one past the decompression cap), the rank alone decides."""
     ranked = sorted(found, key=lambda copy: copy.rank(), reverse=True)  # stable: the first found first on a tie
     known: dict[tuple[Path, Path], int | None] = {}
 
@@ -53,8 +53,9 @@ def _flipped(relation: int | None) -> int | None:
 def _compare(first: Path, second: Path, ctx: ScanContext) -> int | None:
     """How ``first``'s bytes (decompressed: ``.zst``) stand to ``second``'s: the same, a proper
     start of them (``_SHORTER``), them and more (``_LONGER``), or ``_DIFFERENT``; ``None``: not
-    known (a file unreadable, said; a ``.zst`` one that cannot be decompressed whole, not).
-    Read a chunk of each at a time, through ``open_binary`` (read-only, regular files only)."""
+    known (a file unreadable, or a ``.zst`` one whose frames cannot be decoded: said; a
+    ``.zst`` one that decompresses past ``bounds.MAX_DECOMPRESSED_BYTES``, not).  Read a chunk
+    of each at a time, through ``open_binary`` (read-only, regular files only)."""
     try:
         with _opened(first, ctx) as one, _opened(second, ctx) as other:
             if not (first.name.endswith(".zst") or second.name.endswith(".zst")):
@@ -70,7 +71,7 @@ def _compare(first: Path, second: Path, ctx: ScanContext) -> int | None:
                     return _SHORTER if len(chunk) < len(against) else _LONGER
                 if not chunk:
                     return _SAME
-    except Exception:  # noqa: BLE001 - unreadable (said: ``_Unknown``), zstandard missing, a broken frame: the rank decides
+    except _Unknown:  # unreadable, or a broken frame (said): the rank decides
         return None
 
 
@@ -94,6 +95,16 @@ class _Unknown(Exception):
     """A copy could not be read (``_compare``): what was wrong is said."""
 
 
+def _decode_errors(path: Path) -> tuple[type[Exception], ...]:
+    """What reading ``path`` through ``open_binary`` raises on bytes it cannot decode:
+    zstandard's error (a broken frame) for a ``.zst`` file, nothing for a plain one."""
+    if not path.name.endswith(".zst"):
+        return ()
+    import zstandard  # (``open_binary`` imported it already)
+
+    return (zstandard.ZstdError,)
+
+
 def _opened(path: Path, ctx: ScanContext) -> IO[bytes]:
     """``open_binary(path)``; a failure said (``ctx.cannot_read``) and raised as ``_Unknown``."""
     try:
@@ -112,6 +123,9 @@ def _chunk(handle: IO[bytes], path: Path, ctx: ScanContext) -> bytes:
             part = handle.read(left)
         except OSError as exc:
             ctx.cannot_read(path, exc)
+            raise _Unknown from exc
+        except _decode_errors(path) as exc:  # a corrupt frame stays corrupt: not ``passing``
+            ctx.warn(path, f"cannot decompress ({exc}): not compared with the other copies of its thread")
             raise _Unknown from exc
         if not part:
             break

@@ -34,12 +34,13 @@ without reading a copy larger than its head read again (``row``).
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from pathlib import Path
-from typing import Mapping, NamedTuple
+from typing import Mapping, NamedTuple, Sequence
 
 import orjson
 
-from agentscan.context import ScanContext
+from agentscan.context import Said, ScanContext, say
 from agentscan.model import Counts
 from agentscan.providers.codex.callscan import CopyEnd, FileUsageScanner
 from agentscan.providers.codex.counters import ZERO, Counters, add, kept_counters
@@ -215,6 +216,39 @@ def remember(path: Path, ctx: ScanContext, kinds: Mapping[str, int], progress: R
         return
     if stat.st_size > WHOLE_BYTES and progress.complete_offset > 0:
         _store(path, ctx, kinds, progress, stat.st_mtime_ns, models, position, copy, recount)
+
+
+#: ``ctx.memo``: the scanners this scan's latest whole reads of a fork fed (``keep_scanner``): a
+#: few, for a scanner holds its file's calls, and the passes that take them come soon after
+_SCANNED = "codex.scanned"
+_SCANNED_KEPT = 16
+
+
+def keep_scanner(path: Path, ctx: ScanContext, scanner: FileUsageScanner, said: Sequence[Said]) -> None:
+    """Keep ``scanner``, fed every line of ``path`` (a ``replay`` one, as ``usage.scan_file``
+    makes it: ``forkpart``), with what that read found wrong, held back (``said``), for
+    ``shared_scanner``."""
+    from cachetools import LRUCache  # (only a fork's read keeps one: ``tokens`` need not load it)
+
+    stat = ctx.stat(path)
+    if stat is not None:
+        kept = ctx.memo.setdefault(_SCANNED, LRUCache(maxsize=_SCANNED_KEPT))
+        kept[(str(path), stat.st_size, stat.st_mtime_ns, scanner.started, scanner.thread_id)] = (scanner, tuple(said))
+
+
+def shared_scanner(path: Path, ctx: ScanContext, started: datetime | None,
+                   thread_id: str | None) -> FileUsageScanner | None:
+    """The scanner ``keep_scanner`` kept of ``path`` this scan, for that thread and start, the
+    file unchanged since: ``usage.scan_file`` takes it rather than read the file again, saying
+    what that read found wrong, as its own read would."""
+    stat = ctx.stat(path)
+    found = ctx.memo.get(_SCANNED, {}).get((str(path), stat.st_size, stat.st_mtime_ns, started, thread_id)) \
+        if stat is not None else None
+    if found is None:
+        return None
+    scanner, said = found
+    say(ctx, said)
+    return scanner  # type: ignore[no-any-return]
 
 
 def exact_counts(path: Path, ctx: ScanContext) -> Counts | None:

@@ -121,7 +121,7 @@ def _garbled_fork(thread: Thread, header: RolloutHeader, tail: TailSummary, pare
         spent = window.cumulative if window.garbled else None  # (its calls: else its totals)
         return ThreadFacts(thread, header, tail._replace(whole_file=False), _nonzero(to_tokens(spent)) if spent
                            else None)
-    own = read_replay_whole(path, ctx, header.started_at, thread.thread_id, parent)
+    own = _replay_whole(thread, header, parent, ctx)
     return ThreadFacts(thread, header, tail._replace(models=own.models), _nonzero(own.own))
 
 
@@ -135,8 +135,17 @@ def _past_the_head(
     kept = exact_tally(path, ctx)
     if kept is not None and kept.copy is not None:
         return ReplayHead(baseline=kept.copy.baseline, models=ModelUse(kept.copy.calls)), tail
-    head = read_replay_whole(path, ctx, header.started_at, thread.thread_id, parent)
+    head = _replay_whole(thread, header, parent, ctx)
     return head, _file_tail(path, ctx, thread.thread_id, whole=False)
+
+
+def _replay_whole(thread: Thread, header: RolloutHeader, parent: str | None, ctx: ScanContext) -> ReplayHead:
+    """``read_replay_whole`` of the thread's file.  A fork's own part is told first (its row
+    needs it: ``_fork_counts``): that read of the whole file feeds the scanner this one takes
+    (``fullcounts.shared_scanner``), so the file is read once, not twice."""
+    if is_fork(header.link):
+        fork_part(thread.rollout.path, ctx, header.link, header.started_at, thread.thread_id)
+    return read_replay_whole(thread.rollout.path, ctx, header.started_at, thread.thread_id, parent)
 
 
 def _file_tail(path: Path, ctx: ScanContext, own: str, *, whole: bool = True) -> TailSummary:

@@ -40,7 +40,7 @@ from agentscan.toolkit.jsonl import ReadProgress, iter_json_lines
 from agentscan.toolkit.linescan import ScanProgress, matching_records
 from agentscan.model import TokenUsage, UsageEntry
 from agentscan.providers.codex.callscan import FileUsageScanner, UsageEvent
-from agentscan.providers.codex.fullcounts import remember, wants_tally
+from agentscan.providers.codex.fullcounts import remember, shared_scanner, wants_tally
 from agentscan.providers.codex.counters import Counters, counters_of, minus, token_info
 from agentscan.providers.codex.modeluse import ModelUse
 from agentscan.providers.codex.messages import add_kind, line_kind
@@ -54,6 +54,11 @@ USAGE_MARKERS = (b'"token_count"', b'"turn_context"', b'"task_started"', b'token
 def scan_file(
     path: Path, ctx: ScanContext, *, replay: bool, started: datetime | None, thread_id: str | None = None
 ) -> FileUsageScanner:
+    if replay:
+        # A fork's file its own part was told from this scan, read whole then (``forkpart``).
+        shared = shared_scanner(path, ctx, started, thread_id)
+        if shared is not None:
+            return shared
     scanner = FileUsageScanner(replay=replay, started=started, thread_id=thread_id)
     if not wants_tally(path, ctx):
         # Only the lines that can matter, found by their markers (toolkit.linescan).
