@@ -32,7 +32,7 @@ def _tools(own: int, theirs: int = 0) -> tuple[ToolEvent, ...]:
 
 def test_own_calls_beyond_the_bound_are_counted(capsys: pytest.CaptureFixture[str]) -> None:
     detail = SessionDetail(row=ROW, tools=_tools(2000), truncated={"tools": 2000})
-    assert _heading(detail, capsys) == "tool calls (4,000 own, newest 15 shown)"  # was "2,000 own"
+    assert _heading(detail, capsys) == "tool calls (newest 15 of 4,000)"  # was "2,000 own"; "own" of no subagent: pass 47
 
 
 def test_an_orphan_s_subagent_calls_beyond_the_bound_are_counted(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,4 +58,4 @@ def test_a_gemini_session_over_the_bound(isolated_home: Path, capsys: pytest.Cap
     write_chat(isolated_home, "proj", "session-2026-05-01T10-00-a2a2a2a2.jsonl", records)
     detail = Scanner(home=isolated_home, provider_names=["gemini"]).show(ROW.native_id, bounds=Bounds(tools=20))
     assert len(detail.tools) == 20
-    assert _heading(detail, capsys) == "tool calls (30 own, newest 15 shown)"  # was "20 own"
+    assert _heading(detail, capsys) == "tool calls (newest 15 of 30)"  # was "20 own"

@@ -10,7 +10,7 @@ that started it: the call the transcript names (``SubagentInfo.call_id``),
 else a call whose text is the subagent's task (Gemini, Codex), else the
 delegating call (Task, Agent, spawn_agent, …) made last before the
 subagent's first event.  One no call started (Claude's auto-compaction
-worker, or no delegating call before it) stands at its own time, at the top
+worker or prompt suggestion, or no delegating call before it) stands at its own time, at the top
 level: put under whatever call came last, it read as that call's work.
 """
 
@@ -23,6 +23,7 @@ from typing import Iterable, Iterator
 
 from agentscan.cli import render
 from agentscan.cli.show_errors import ShownError, recorded_errors, recorded_interruptions
+from agentscan.cli.show_compactions import Compaction, compaction_text, recorded_compactions
 from agentscan.cli.show_text import card_lines, subagent_names, truncation_note, unknown_legend
 from agentscan.cli.term import Terminal, clean, clean_path, printable_line, width_of, wrap_columns, write_out
 from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo, ToolEvent
@@ -31,6 +32,9 @@ from agentscan.detailmodel import Prompt, Response, SessionDetail, SubagentInfo,
 DELEGATING = frozenset({"Task", "Agent", "spawn_agent", "task", "delegate", "subagent", "run_subagent", "Subagent"})
 #: a call's text must be at least this long to be taken for a subagent's task
 _MIN_TASK_TEXT = 12
+#: the kinds of Claude Code's own workers (``agenttypes``: an auto-compaction, a suggestion of
+#: what to type next), which no call of the session started
+_OWN_WORKERS = frozenset({"compaction", "prompt-suggestion"})
 
 
 @dataclass
@@ -100,7 +104,7 @@ def timeline(detail: SessionDetail) -> tuple[list[_Item], dict[int, list[_Subage
 def _anchor(items: list[_Item], sub_items: list[_Item], info: SubagentInfo | None, claimed: set[int]) -> int | None:
     """The position of the call that started the subagent; ``None``: no call did."""
     calls = [i for i, item in enumerate(items) if isinstance(item.value, ToolEvent)]
-    if info is not None and info.agent_type == "compaction" and not info.call_id:
+    if info is not None and info.agent_type in _OWN_WORKERS and not info.call_id:
         return None  # Claude Code's own worker: no call of the session asked for it
     if info is not None and info.call_id:
         named = [i for i in calls if items[i].value.call_id == info.call_id]  # type: ignore[union-attr]
@@ -134,8 +138,11 @@ def full_lines(detail: SessionDetail, term: Terminal, home: str = "", *, zone: t
     names = subagent_names(detail, term)
     # An error the provider recorded, and an interruption, goes at its time; one with no time
     # (Cursor's errors) after everything: its place among the replies is not kept.
-    marks = [*((error, "error") for error in recorded_errors(detail)),
-             *((stop, "interrupted") for stop in recorded_interruptions(detail))]
+    # A compaction of the session's context too, marked as the card marks it among the prompts.
+    marks: list[tuple[ShownError | Compaction, str]] = [
+        *((error, "error") for error in recorded_errors(detail)),
+        *((stop, "interrupted") for stop in recorded_interruptions(detail)),
+        *((compaction, "compacted") for compaction in recorded_compactions(detail))]
     timed = sorted(((e.timestamp.timestamp(), e, what) for e, what in marks if e.timestamp is not None),
                    key=lambda found: found[0])
     yield ""
@@ -184,9 +191,12 @@ def _subagent_lines(sub: _Subagent, term: Terminal, names: dict[str, str], inden
         yield from _item_lines(item, term, "    ", zone)
 
 
-def _error_item(error: ShownError, term: Terminal, zone: tzinfo | None, what: str = "error") -> Iterator[str]:
+def _error_item(error: ShownError | Compaction, term: Terminal, zone: tzinfo | None, what: str = "error") -> Iterator[str]:
     """An error the provider recorded (``what``: ``error``), or an interruption (``interrupted``),
-    dated as an event is, its text in full below."""
+    dated as an event is, its text in full below; a compaction (``compacted``) on its line."""
+    if isinstance(error, Compaction):
+        yield f"{_when(error.timestamp, term, zone)}  " + term.style(compaction_text(error, grouped=term.tty), "yellow")
+        return
     yield f"{_when(error.timestamp, term, zone)}  {term.style(what, 'red' if what == 'error' else 'yellow')}"
     yield from _body(error.text, term, "    ")
 

@@ -4,7 +4,7 @@ bounded conversation in order (``show_full``)."""
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
@@ -13,7 +13,8 @@ from agentscan.cli.show_subagents import subagent_lines
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
-from agentscan.detailmodel import SessionDetail, ToolEvent
+from agentscan.cli.show_compactions import Compaction, compacted_count, compaction_text, recorded_compactions
+from agentscan.detailmodel import Prompt, SessionDetail, ToolEvent
 from agentscan.model import TokenUsage
 from agentscan.timeutil import shown_time
 
@@ -79,6 +80,28 @@ def _grouped(value: int) -> str:
     return f"{value:,}"
 
 
+def _prompt_lines(prompts: Sequence[Prompt], compactions: list[Compaction], every: bool, term: Terminal,
+                  zone: tzinfo | None) -> list[str]:
+    """The prompts shown, each compaction among them at its time (one before the oldest
+    shown, unless ``every`` prompt is shown, is not: the ``counts`` line counts it)."""
+    oldest = prompts[0].timestamp if prompts and not every else None
+    marks = [c for c in compactions if c.timestamp is not None and (oldest is None or c.timestamp >= oldest)]
+    marks = marks[-PROMPTS_SHOWN:]  # (a file of thousands of them: no more marks than prompts)
+    lines = []
+    for prompt in prompts:
+        while marks and prompt.timestamp is not None and marks[0].timestamp < prompt.timestamp:  # type: ignore[operator]
+            lines.append(_compaction_line(marks.pop(0), term, zone))
+        # A prompt with no time (Cursor's) says ``-`` in a time's width: its text lines up.
+        head = f"  {render.time_column(prompt.timestamp, zone)}  "
+        lines.append(head + _fit(prompt.text, term.width - len(head), term, PIPE_PROMPT))
+    return lines + [_compaction_line(mark, term, zone) for mark in marks]
+
+
+def _compaction_line(compaction: Compaction, term: Terminal, zone: tzinfo | None) -> str:
+    head = f"  {render.time_column(compaction.timestamp, zone)}  "
+    return head + _fit(compaction_text(compaction, grouped=term.tty), term.width - len(head), term, PIPE_PROMPT)
+
+
 def _fit(text: str | None, room: int, term: Terminal, pipe_limit: int) -> str:
     text = clean(text) or "-"
     return cut(text, max(room, 10) if term.tty else pipe_limit)
@@ -139,6 +162,16 @@ def _by_subagents(detail: SessionDetail) -> int:
     if detail.extra.get("parent_missing"):
         return 0
     return sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
+
+
+def subagent_call_count(detail: SessionDetail) -> int:
+    """How many tool calls the subagents made: every one read (``subagent_tool_calls``), as the
+    row's count of the session's own is, not only those among the newest the bounds kept (the
+    card's ``+300 by subagents`` of a session of 5,000 calls was of its newest 2,000 alone);
+    as many as are kept for a detail built without it."""
+    total = detail.extra.get("subagent_tool_calls")
+    kept = sum(1 for tool in detail.tools if tool.subagent)
+    return max(total, kept) if type(total) is int else kept
 
 
 def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
@@ -266,13 +299,16 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         lines.append(f"  {'rewound':<8} {plural(detail.extra['rewound_messages'], 'message')} (their tokens still count)")
     counts = row.counts
     # With the parent transcript gone the counts already are the subagents' (the row's): not added twice.
-    by_subagents = 0 if detail.extra.get("parent_missing") else sum(1 for tool in detail.tools if tool.subagent)
+    by_subagents = 0 if detail.extra.get("parent_missing") else subagent_call_count(detail)
     extra = f" (+{by_subagents:,} by subagents)" if by_subagents else ""
     # The times the user stopped the agent, all of them (``interrupted_count``): no prompt, so said apart.
     interrupted = interrupted_count(detail)
     stopped = f", {interrupted:,} interrupted" if interrupted else ""
+    # The context's compactions (``/compact``, automatic ones), marked among the prompts below.
+    compacted = compacted_count(detail)
+    compactions = f", {plural(compacted, 'compaction')}" if compacted else ""
     lines.extend(_field("counts", f"{plural(counts.prompts, 'prompt')}, {plural(counts.responses, 'response')},"
-                                  f" {plural(counts.tool_calls, 'tool call')}{extra}{stopped}", term))
+                                  f" {plural(counts.tool_calls, 'tool call')}{extra}{stopped}{compactions}", term))
     if detail.subagents:
         lines.append("")
         lines.extend(subagent_lines(detail, term, subagent_names(detail, term)))
@@ -313,10 +349,8 @@ def print_detail(detail: SessionDetail, term: Terminal, *, home: str = "", zone:
         seen = len(prompts) + (0 if whose else detail.truncated.get("prompts", 0))
         which = f"newest {len(shown)} of {seen:,}" if len(shown) < seen else f"{len(shown)}"
         lines += ["", f"prompts{whose} ({which})"]
-        for prompt in shown:
-            # A prompt with no time (Cursor's) says ``-`` in a time's width: its text lines up.
-            head = f"  {render.time_column(prompt.timestamp, zone)}  "
-            lines.append(head + _fit(prompt.text, term.width - len(head), term, PIPE_PROMPT))
+        # The session's compactions among its prompts; not among a focused subagent's.
+        lines += _prompt_lines(shown, [] if whose else recorded_compactions(detail), len(shown) == seen, term, zone)
     shown_tools: list[ToolEvent] | tuple[ToolEvent, ...] = ()
     if detail.tools:
         names = subagent_names(detail, term)

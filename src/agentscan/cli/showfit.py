@@ -82,6 +82,9 @@ def tools_heading(detail: SessionDetail, shown: int, focus: FocusedCalls | None 
     elif dropped:
         their_part = f"; {theirs:,} of the newest {kept:,} by subagents" if theirs else ""
         return (f"{kept + dropped:,} in all" if focus_shown else f"newest {shown} of {kept + dropped:,}") + their_part + tail
+    if not theirs and not detail.subagents and not orphans and focus is None:
+        # No subagent: "25 own" said "own" as against nothing; said as the prompts' heading says it.
+        return f"newest {shown} of {own:,}" if shown < own else f"{own:,}"
     parts = [] if orphans else [plural(own, "own", "own")]
     if theirs:
         parts.append(f"{theirs:,} by subagents")

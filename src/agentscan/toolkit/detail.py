@@ -43,6 +43,11 @@ ERROR_KIND_CHARS = 64
 #: the interruptions ``show`` keeps (the newest: ``interruptions()``): as many as prompts, so
 #: the card's count is the session's unless it was interrupted more than that
 INTERRUPTIONS_KEPT = 1000
+#: the context compactions ``show`` keeps (the newest: ``add_compaction``), as many as
+#: interruptions: the card's count is of every one
+COMPACTIONS_KEPT = 1000
+#: a compaction's ``trigger`` (``auto``, ``manual``) is the provider's word: cut at this many characters
+TRIGGER_CHARS = 64
 
 
 def answered(summary: str | None, answer: str) -> str:
@@ -132,11 +137,21 @@ class ClipCounts:
 
 
 @dataclass
+class SubagentCalls:
+    """How many tool calls the subagents made, every one read, kept or not (the bounds keep
+    the newest of all calls): the card's ``+N by subagents``, beside the row's count of the
+    session's own.  One is shared by a collector and its ``child()``s, as ``ClipCounts`` is."""
+
+    read: int = 0
+
+
+@dataclass
 class DetailCollector:
     bounds: Bounds
     prompts: NewestKept[Prompt] = field(init=False)
     responses: NewestKept[Response] = field(init=False)
     clips: ClipCounts = field(default_factory=ClipCounts)
+    subagent_calls: SubagentCalls = field(default_factory=SubagentCalls)
     plan: tuple[PlanStep, ...] = ()
     _tools: OrderedDict[object, _OpenTool] = field(default_factory=OrderedDict)  # call id (or a stand-in) -> call
     _tools_dropped: int = 0
@@ -147,6 +162,9 @@ class DetailCollector:
     _interruptions: NewestErrors[dict[str, Any]] = field(default_factory=lambda: NewestErrors(INTERRUPTIONS_KEPT))
     #: prompts and replies taken back by ``rewind`` (a branch the user abandoned)
     rewound: int = 0
+    #: the context compactions the main transcript recorded (Claude's ``compact_boundary``,
+    #: ``add_compaction``); ``None``: none, and ``build`` says nothing of them
+    _compactions: NewestErrors[dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         self.prompts = NewestKept(self.bounds.prompts)
@@ -157,8 +175,8 @@ class DetailCollector:
     def child(self) -> DetailCollector:
         """A collector for one subagent's tool calls that shares this one's reading
         order and subagent pool (its tools go back through ``build(extra_tools=…)``)."""
-        return DetailCollector(self.bounds, clips=self.clips, _seq=self._seq, _talk=self._talk, _errors=self._errors,
-                               _interruptions=self._interruptions)
+        return DetailCollector(self.bounds, clips=self.clips, subagent_calls=self.subagent_calls, _seq=self._seq,
+                               _talk=self._talk, _errors=self._errors, _interruptions=self._interruptions)
 
     def reserve(self) -> int:
         """A place in reading order for an item added later (a reply that is
@@ -229,6 +247,19 @@ class DetailCollector:
         transcript's kept facts hold the newest only): in ``interrupted``, not listed."""
         self._interruptions.count_unkept(count)
 
+    def add_compaction(self, timestamp: datetime | None = None, *, trigger: str | None = None,
+                       pre_tokens: int | None = None) -> None:
+        """The conversation's context was compacted (Claude's ``/compact``, or an automatic
+        one: ``trigger``), the context holding ``pre_tokens`` tokens before.  Kept whatever
+        ``rewind`` takes back: it happened.  (Only a reader that reads them adds any: a
+        detail with none leaves ``compactions`` out, as one whose reader does not: another
+        provider's, a huge Claude transcript read from its end.)"""
+        if self._compactions is None:
+            self._compactions = NewestErrors(COMPACTIONS_KEPT)
+        stamp = to_iso(timestamp)
+        self._compactions.add(stamp, {"timestamp": stamp, "trigger": None if trigger is None else trigger[:TRIGGER_CHARS],
+                                      "pre_tokens": pre_tokens})
+
     def count_dropped(self, kind: str, *, subagent: str | None = None) -> None:
         """One prompt (``kind`` "prompts") or reply ("responses") left unread because it is
         older than the bounds keep: the session's own, or ``subagent``'s."""
@@ -245,7 +276,9 @@ class DetailCollector:
         self.clips.tools += cut
         event = replace(event, summary=summary, seq=next(self._seq))
         found_key: object = key or ("#", self._order)  # a stand-in never equal to a real call id
-        self._tools.pop(found_key, None)
+        replaced = self._tools.pop(found_key, None)
+        if event.subagent and replaced is None:  # (a call read again: counted once)
+            self.subagent_calls.read += 1
         self._tools[found_key] = _OpenTool(event, self._order)
         if len(self._tools) > self.bounds.tools:
             self._tools.popitem(last=False)
@@ -271,7 +304,8 @@ class DetailCollector:
             self.rewound += added
         taken = 0
         while self._tools and next(reversed(self._tools.values())).order > order:
-            self._tools.popitem()
+            if self._tools.popitem()[1].event.subagent:
+                self.subagent_calls.read -= 1
             taken += 1
         self._tools_dropped = max(0, self._tools_dropped - (self._order - order - taken))
         self._order = order
@@ -347,8 +381,18 @@ class DetailCollector:
             truncated=truncated,
             # (Every provider's: ``interruptions`` is one shape for all, empty where none is recorded.)
             # ``interrupted``: every one, ``interruptions`` the newest ``INTERRUPTIONS_KEPT``.
-            extra={**(extra or {}), "interruptions": self.interruptions(), "interrupted": self._interruptions.seen},
+            extra={**(extra or {}), "interruptions": self.interruptions(), "interrupted": self._interruptions.seen,
+                   **self._compaction_extra(),
+                   # (every one read: ``tools`` keeps the newest of all calls; absent when none)
+                   **({"subagent_tool_calls": self.subagent_calls.read} if self.subagent_calls.read else {})},
         )
+
+    def _compaction_extra(self) -> dict[str, Any]:
+        """``compactions`` (the newest ``COMPACTIONS_KEPT``, oldest first: ``{"timestamp",
+        "trigger", "pre_tokens"}``) and ``compacted`` (every one), when there were any."""
+        if self._compactions is None:
+            return {}
+        return {"compactions": self._compactions.by_time(), "compacted": self._compactions.seen}
 
     def _with_talk(self, subagents: tuple[SubagentInfo, ...]) -> tuple[tuple[SubagentInfo, ...], dict[str, int]]:
         """Each subagent with its own prompts and replies, the pool filled newest first

@@ -3,7 +3,8 @@
 As ``show`` says it (``detail.subagent_infos``), found with as little reading as can be:
 a run's ``agent-<id>.meta.json`` sidecar names its ``agentType`` (2.1.x writes one beside
 every transcript it puts under ``subagents/``); an auto-compaction worker (``acompact-…``)
-is ``compaction``.  Only a run neither says (an older build's, one whose calls only the
+is ``compaction``, a suggestion of what to type next (``aprompt_suggestion-…``)
+``prompt-suggestion``.  Only a run neither says (an older build's, one whose calls only the
 parent's progress records hold, one written inline) needs the parent's transcript, whose
 ``Task``/``Agent`` call that started it names its ``subagent_type``: that is a row's pass
 of the parent (``row.summarize``), made once for all of them.
@@ -20,14 +21,16 @@ if TYPE_CHECKING:
 
 #: the kind ``show`` gives an auto-compaction worker's run
 COMPACTION = "compaction"
+#: the kind ``show`` gives a run that suggested what to type next
+PROMPT_SUGGESTION = "prompt-suggestion"
 
 
 def subagent_types(files: SessionFiles, ctx: ScanContext, runs: Collection[str]) -> dict[str, str]:
     """The kind of each of ``runs`` (run ids) that one was recorded for, by run id."""
     sidecars = {run: sidecar_kind(files, run, ctx) for run in runs}
     task_types: dict[str, str] = {}
-    # An auto-compaction worker is started by no Task call: it alone is no reason to read the parent.
-    if files.main is not None and any(not kind and not is_compaction_run(run) for run, kind in sidecars.items()):
+    # Claude Code's own workers are started by no Task call: they alone are no reason to read the parent.
+    if files.main is not None and any(not kind and not is_internal_run(run) for run, kind in sidecars.items()):
         from agentscan.providers.claude.row import summarize
 
         task_types = summarize(files.main, ctx).task_types
@@ -61,8 +64,9 @@ def sidecar_paths(files: Iterable[os.PathLike[str] | str]) -> list[str]:
 def run_kind(run: str, sidecar: str | None, task_types: Mapping[str, str]) -> str | None:
     """A run's kind, as ``show`` and ``tokens --by agent`` both name it: its sidecar's, else
     the one the ``Task`` call that started it asked for (``FileSummary.task_types``), else
-    ``compaction`` for an auto-compaction worker."""
-    return sidecar or task_types.get(run) or (COMPACTION if is_compaction_run(run) else None)
+    ``compaction`` for an auto-compaction worker, ``prompt-suggestion`` for a suggestion's."""
+    return sidecar or task_types.get(run) or (COMPACTION if is_compaction_run(run) else
+                                              PROMPT_SUGGESTION if run.startswith(_SUGGESTION) else None)
 
 
 def is_compaction_run(run: str) -> bool:
@@ -73,7 +77,8 @@ def is_compaction_run(run: str) -> bool:
 #: the run ids of Claude Code's own workers, started by no prompt of the user's: an
 #: auto-compaction (``acompact-…``) and a suggestion of what to type next
 #: (``aprompt_suggestion-…``)
-_INTERNAL_RUNS = ("acompact", "aprompt_suggestion")
+_SUGGESTION = "aprompt_suggestion"
+_INTERNAL_RUNS = ("acompact", _SUGGESTION)
 
 
 def is_internal_run(run: str) -> bool:

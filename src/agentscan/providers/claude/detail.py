@@ -210,10 +210,21 @@ class TranscriptStream:
             if prompt is not None and self._speaks:
                 self._collector.add_prompt(prompt, parse_iso(record.get("timestamp")))
         elif self._branch is not None:
+            if kind == "system" and record.get("subtype") == "compact_boundary":
+                self._compaction(record)
             if kind == "system" and record.get("parentUuid", "") is None:  # a compact_boundary, …
                 self._branch.restart()
             elif kind == "last-prompt":
                 self._branch.leaf_recorded()
+
+    def _compaction(self, record: dict) -> None:
+        """A ``/compact`` (or an automatic one) of the session's context: where it stood in the
+        conversation, what started it (``compactMetadata.trigger``: ``auto``, ``manual``) and
+        the tokens the context held before (``preTokens``)."""
+        meta = as_dict(record.get("compactMetadata"))
+        before = meta.get("preTokens")
+        self._collector.add_compaction(parse_iso(record.get("timestamp")), trigger=as_str(meta.get("trigger")),
+                                       pre_tokens=before if type(before) is int and before >= 0 else None)
 
     def _error(self, record: dict) -> bool:
         """Whether ``record`` is an error (``records.recorded_error``), kept as one.  An API

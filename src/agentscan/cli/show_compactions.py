@@ -1,0 +1,53 @@
+"""The compactions of a session's context (Claude's ``compact_boundary``: a ``/compact`` or an
+automatic one) as ``show`` marks them: on the card's counts, among its prompts, and in
+``--full``'s conversation, from the detail's ``compactions`` and ``compacted``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from agentscan.cli.term import clean
+from agentscan.detailmodel import SessionDetail
+from agentscan.timeutil import parse_iso
+
+
+class Compaction(NamedTuple):
+    """A compaction of the session's context (Claude's ``compact_boundary``), as ``show`` marks it."""
+
+    timestamp: datetime | None
+    trigger: str | None
+    pre_tokens: int | None
+
+
+#: how a compaction's ``trigger`` is said: ``manual`` is the user's ``/compact``
+_TRIGGERS = {"auto": "automatically", "manual": "by /compact"}
+
+
+def recorded_compactions(detail: SessionDetail) -> list[Compaction]:
+    """The compactions of the session's context the detail lists (``compactions`` among its
+    extras, oldest first: ``DetailCollector.add_compaction``)."""
+    found = []
+    for entry in detail.extra.get("compactions") or ():
+        if isinstance(entry, dict):
+            trigger, before = entry.get("trigger"), entry.get("pre_tokens")
+            found.append(Compaction(parse_iso(entry.get("timestamp")), trigger if isinstance(trigger, str) else None,
+                                    before if type(before) is int else None))
+    return found
+
+
+def compacted_count(detail: SessionDetail) -> int:
+    """How many times the session's context was compacted: ``compacted`` (every one, kept or
+    not), else as many as are listed."""
+    total = detail.extra.get("compacted")
+    kept = len(recorded_compactions(detail))
+    return max(total, kept) if type(total) is int else kept
+
+
+def compaction_text(compaction: Compaction, *, grouped: bool = True) -> str:
+    """``context compacted automatically (167,094 tokens before)``: the line that marks a
+    compaction among the prompts (the card) and the conversation (``--full``)."""
+    how = _TRIGGERS.get(compaction.trigger or "", f"({clean(compaction.trigger)})" if compaction.trigger else "")
+    before = compaction.pre_tokens
+    figure = "" if before is None else f" ({before:,} tokens before)" if grouped else f" ({before} tokens before)"
+    return f"── context compacted{' ' + how if how else ''}{figure}"
