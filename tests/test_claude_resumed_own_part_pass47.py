@@ -85,7 +85,8 @@ def test_the_table_titles_a_resumed_session_as_its_row(tmp_path: Path, monkeypat
     table = invoke("tokens").stdout  # cold: the titles from the files' bytes (``tablefacts``)
     line = next(line for line in table.splitlines() if RESUMED in line)
     assert line.rstrip().endswith("now tag it")
-    assert orjson.loads(invoke("list", "--json").stdout)["sessions"][0]["title"] in {"now tag it", "plan the release"}
+    newest = orjson.loads(invoke("list", "--json").stdout)["sessions"][0]
+    assert (newest["id"], newest["title"]) == (f"claude:{RESUMED}", "now tag it")
     assert "now tag it" in invoke("list", "--grep", "tag it").stdout
 
 
@@ -155,3 +156,28 @@ def test_show_of_the_first_session_names_the_sessions_resumed_from_it(tmp_path: 
     text = " ".join(invoke(*flags, "show", FIRST).stdout.split())
     assert (f"resumed as claude:{RESUMED}, claude:{later}: their transcripts begin with a copy of this one's records"
             in text)
+
+
+def test_a_copied_inline_run_keeps_its_kind_with_the_first_session_gone(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 47: the copied Task call was skipped, so the copied run written inline
+    # was of no kind, "unknown" in ``tokens --by agent``, and no subagent of the row)
+    from builders import claude_assistant, claude_usage, claude_user
+
+    first = [claude_user(FIRST, "2026-05-01T10:00:00.000Z", "do it", uuid="u1"),
+             claude_assistant(FIRST, "2026-05-01T10:00:01.000Z", msg_id="mi1", request_id="ri1",
+                              usage=claude_usage(100, 1), uuid="a1", parentUuid="u1",
+                              blocks=[{"type": "tool_use", "id": "toolu_t", "name": "Task",
+                                       "input": {"description": "sub", "prompt": "look", "subagent_type": "Explore"}}]),
+             claude_user(FIRST, "2026-05-01T10:00:02.000Z", "look", uuid="s1", sidechain=True),
+             claude_assistant(FIRST, "2026-05-01T10:00:03.000Z", msg_id="mi2", request_id="ri2",
+                              usage=claude_usage(300, 3), uuid="s2", parentUuid="s1", sidechain=True),
+             claude_user(FIRST, "2026-05-01T10:00:04.000Z",
+                         [{"type": "tool_result", "tool_use_id": "toolu_t", "content": "done"}], uuid="ui2", parentUuid="a1")]
+    home = tmp_path / "home"
+    claude_session_file(home, RESUMED, []).write_bytes(lines_of([*first, *OWN]))
+    (row,) = cli_json_at(tmp_path, monkeypatch, "list")["sessions"]
+    assert row["subagents"] == 1 and row["counts"] == COUNTS
+    monkeypatch.setenv("HOME", str(home))
+    agents = {r["key"]: r["tokens"]["input"] for r in orjson.loads(invoke("tokens", "--by", "agent", "--json").stdout)["rows"]}
+    assert agents["Explore"] == 300

@@ -122,13 +122,15 @@ def summarize(
                     copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                     continue
                 remember(key)
-            if own is not None and (named := record.get("sessionId")).__class__ is str and named and named != own:
-                if record.get("type") not in _TITLE_KINDS:  # (a copied title still names the conversation)
-                    summary.resumed_copies += 1
-                    if summary._summaries:
-                        note_leaf(summary, record)  # (a summary's leaf may be a copied record)
-                    copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
-                    continue
+            if (own is not None and (named := record.get("sessionId")).__class__ is str and named and named != own
+                    and record.get("type") not in _TITLE_KINDS  # (a copied title still names the conversation)
+                    and record.get("isSidechain") is not True):  # (a copied inline run stays a run, typed)
+                summary.resumed_copies += 1
+                if summary._summaries:
+                    note_leaf(summary, record)  # (a summary's leaf may be a copied record)
+                _note_copied_tasks(summary, record, pending_tasks)
+                copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
+                continue
             if observer is not None:
                 observer(record)
             if timestamp is not None:
@@ -248,9 +250,26 @@ def _note_assistant(summary: FileSummary, record: dict, pending_tasks: dict[str,
                 summary.responses += 1
         elif kind == "tool_use":
             summary.tool_calls += 1
-            if block.get("name") in ("Task", "Agent") and isinstance(block.get("id"), str):
-                agent_type = as_str((block.get("input") or {}).get("subagent_type")) if isinstance(block.get("input"), dict) else None
-                pending_tasks[block["id"]] = agent_type or "general-purpose"
+            _note_task(block, pending_tasks)
+
+
+def _note_task(block: dict, pending_tasks: dict[str, str]) -> None:
+    """A ``Task``/``Agent`` call's kind of subagent, until its result names the run."""
+    if block.get("name") in ("Task", "Agent") and isinstance(block.get("id"), str):
+        agent_type = as_str((block.get("input") or {}).get("subagent_type")) if isinstance(block.get("input"), dict) else None
+        pending_tasks[block["id"]] = agent_type or "general-purpose"
+
+
+def _note_copied_tasks(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
+    """What a resumed session's copy of an earlier record says of the runs it started (their
+    kinds, for a copied inline run's calls: ``sidechains``), counted as none of its calls."""
+    kind = record.get("type")
+    if kind == "assistant":
+        for block in content_blocks(message_of(record)):
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                _note_task(block, pending_tasks)
+    elif kind == "user" and real_prompt_text(record) is None:
+        _note_result(summary, record, pending_tasks)
 
 
 def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str], facts: ShowFacts | None) -> None:
@@ -266,6 +285,10 @@ def _note_user(summary: FileSummary, record: dict, pending_tasks: dict[str, str]
         return
     if facts is not None:
         facts.result(record)  # (a ``TaskCreate``'s result: its task's id, for ``show``'s plan)
+    _note_result(summary, record, pending_tasks)
+
+
+def _note_result(summary: FileSummary, record: dict, pending_tasks: dict[str, str]) -> None:
     # A Task/Agent result names the subagent it ran: remember its type.
     result = record.get("toolUseResult")
     if summary.inline and isinstance(result, dict) and "agentId" not in result:
