@@ -278,7 +278,8 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         # (a Claude session resumed from another: its card's figures leave the copied calls to
         # that session when it is found, as ``tokens`` does: ``scan.creditedrows``)
         counted = ("their calls count there" if detail.extra.get("resumed_counted_there")
-                   else "counted here, as that session is not found")
+                   else "that session is not found: counted here, or in another session resumed from it, "
+                        "as tokens counts them")
         lines.extend(_field("resumed", f"from {clean_path(resumed)}: its first records are that session's, "
                                        f"copied here and not listed; {counted}", term))
     later = detail.extra.get("resumed_as")

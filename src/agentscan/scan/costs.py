@@ -156,6 +156,8 @@ def with_cost(scanner: Scanner, detail: SessionDetail, book: PriceBook | None = 
                                  cost_priced=None if cost is None else cost.priced))
     extra = detail.extra
     if "resumed_from" in extra:
-        # Whether the card's figures leave the copied calls to the session they name (found here).
-        extra = {**extra, "resumed_counted_there": row.id in credited}
+        # Whether the card's figures leave the copied calls to the session they name, found here
+        # (credited without it, through another session resumed from it, they are not all there).
+        there = row.id in credited and bool(scanner.refs_by_id([extra["resumed_from"]]))
+        extra = {**extra, "resumed_counted_there": there}
     return replace(detail, row=row, subagents=tuple(subagents), extra=extra)

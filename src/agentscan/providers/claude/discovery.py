@@ -35,6 +35,9 @@ from agentscan.toolkit.paths import child_path
 from agentscan.toolkit.roots import Root
 
 HEADER_BYTES = 64 * 1024
+#: at most this much is read for a header field of a transcript whose first line is longer
+#: than ``HEADER_BYTES`` (``_header_field``)
+LONG_HEADER_BYTES = 4 * 1024 * 1024
 
 
 class SubagentFile(NamedTuple):
@@ -257,31 +260,41 @@ def _attach_legacy_sidechain(
 
 
 def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result | None = None) -> str | None:
-    """The first non-empty string ``key`` within the first 64 KiB of a transcript.
+    """The first non-empty string ``key`` within the first 64 KiB of a transcript (its first
+    line whole, when longer).
 
     Remembered per file until its stat changes, so a warm run reads no header.
     """
-    facts = ctx.remembered(f"claude.header.{key}/2")  # /2: read by laxjson (a lone surrogate)
+    # /2: read by laxjson (a lone surrogate); /3: a first line longer than the head read whole
+    facts = ctx.remembered(f"claude.header.{key}/3")
     text = str(path)
     stat = stat if stat is not None else ctx.stat(text)
     if stat is not None:
         known = facts.get(text, stat)
         if isinstance(known, dict) and "value" in known:
             return known["value"] if isinstance(known["value"], str) else None
-    try:
-        head = read_head(path, HEADER_BYTES)
-    except OSError as exc:
-        ctx.cannot_read(path, exc)
-        return None
     found = None
-    for line in head.removeprefix(BOM).splitlines():
+    limit = HEADER_BYTES
+    while True:
         try:
-            record = laxjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:
-            found = record[key]
+            head = read_head(path, limit)
+        except OSError as exc:
+            ctx.cannot_read(path, exc)
+            return None
+        lines = head.removeprefix(BOM).splitlines()
+        for line in lines:
+            try:
+                record = laxjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:
+                found = record[key]
+                break
+        # A first line longer than the head (a pasted file as the first prompt) names the
+        # session too: read on to its end, up to ``LONG_HEADER_BYTES``, rather than say none.
+        if found is not None or len(head) < limit or len(lines) > 1 or limit >= LONG_HEADER_BYTES:
             break
+        limit *= 8
     if stat is not None:
         facts.put(text, stat, {"value": found})
     return found
