@@ -81,9 +81,9 @@ def test_a_global_option_given_no_value_before_the_command_too() -> None:
 @pytest.mark.parametrize("argv, first", [
     # ``tokens`` takes ids, so ``days`` is one: the bare number is what is said
     (["--demo", "tokens", "--since", "3", "days"], "error: cannot read the time '3': a duration is one word, the "
-     "number and its unit, s, m, h, d or w: --since 3d"),
+     "number and its unit, s, m, h, d or w: --since 3h for hours, --since 3d for days"),
     (["--demo", "list", "--until", "12"], "error: cannot read the time '12': a duration is one word, the "
-     "number and its unit, s, m, h, d or w: --until 12d"),
+     "number and its unit, s, m, h, d or w: --until 12h for hours, --until 12d for days"),
 ])
 def test_a_number_without_its_unit_is_said_to_want_one(argv: list[str], first: str) -> None:
     code, line, _ = _error(*argv)
@@ -103,3 +103,10 @@ def test_a_date_of_digits_alone_is_still_read() -> None:
 def test_a_number_option_given_a_word_says_what_it_takes(argv: list[str], first: str) -> None:
     code, line, _ = _error(*argv)
     assert (code, line) == (2, first)
+
+
+def test_a_second_provider_after_p_is_said_as_a_comma_list() -> None:
+    # (review of pass 47: ``-p claude codex`` was told ``-p codex``, losing claude)
+    code, line, _ = _error("--demo", "list", "-p", "claude", "codex")
+    assert (code, line) == (2, "error: unexpected argument 'codex': list takes no arguments; several providers' "
+                               "sessions are one comma list: -p claude,codex")

@@ -200,7 +200,7 @@ def _read_when(flag: str, text: str, zone: Any) -> Any:
         number = text.strip()
         if number.isascii() and number.isdigit() and len(number) <= 3:
             raise UsageProblem(f"cannot read the time {text!r}: a duration is one word, the number and its unit, "
-                               f"s, m, h, d or w: {flag} {number}d") from None
+                               f"s, m, h, d or w: {flag} {number}h for hours, {flag} {number}d for days") from None
         raise
 
 

@@ -209,11 +209,15 @@ def _leave_out(left_out: list[tuple[str, str]], session_id: str, provider: str) 
 
 
 def _usage(scanner: Scanner, refs: list[SessionRef]) -> dict[str, list[list[Any]]]:
+    """Each session's counted calls; read with the sessions ``refs``' files copy (a resumed
+    Claude session's first, ``copiedsessions``), so that a copied call is a chat of the
+    session its record names, as ``tokens`` counts it: those sessions' own are not sent."""
     from agentscan.model import SESSION
     from agentscan.scan.collect import collect_usage
+    from agentscan.scan.copiedsessions import copied_from
 
     grouped: dict[str, list[list[Any]]] = {}
-    for provider, entries in collect_usage(scanner, refs).items():
+    for provider, entries in collect_usage(scanner, [*refs, *copied_from(scanner, refs)]).items():
         for entry in entries:
             grouped.setdefault(f"{provider}:{entry[SESSION]}", []).append(entry)
     return grouped
