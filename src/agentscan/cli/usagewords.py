@@ -123,9 +123,9 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     has_provider = any("--provider" in getattr(param, "opts", ()) for param in params)
     if has_provider and len(extra) == 1 and extra[0].casefold() in _providers():
         # (after ``-p claude``: both providers' sessions are one comma list)
-        at = len(given) - 1 - given[::-1].index(extra[0]) if extra[0] in given else -1
-        if at >= 2 and given[at - 2] in ("-p", "--provider"):
-            return f"{message}; several providers' sessions are one comma list: -p {given[at - 1]},{extra[0].casefold()}"
+        last = len(given) - 1 - given[::-1].index(extra[0]) if extra[0] in given else -1
+        if last >= 2 and given[last - 2] in ("-p", "--provider"):
+            return f"{message}; several providers' sessions are one comma list: -p {given[last - 1]},{extra[0].casefold()}"
         return f"{message}; one provider's sessions: -p {extra[0].casefold()}"
     # where the first word left over is: the command's arguments take the first words that are
     # no option's value (``show ID extra``), the rest are left over
