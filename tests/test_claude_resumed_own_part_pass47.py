@@ -181,3 +181,17 @@ def test_a_copied_inline_run_keeps_its_kind_with_the_first_session_gone(tmp_path
     monkeypatch.setenv("HOME", str(home))
     agents = {r["key"]: r["tokens"]["input"] for r in orjson.loads(invoke("tokens", "--by", "agent", "--json").stdout)["rows"]}
     assert agents["Explore"] == 300
+
+
+def test_a_copy_kept_under_another_name_keeps_its_counts_and_title(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 47: ``<id>-backup.jsonl`` names ``<id>`` in every record, and was taken
+    # for a resumed session all of whose records were copies: 0 prompts, no title)
+    home = tmp_path / "home"
+    claude_session_file(home, FIRST, []).write_bytes(lines_of(COPIED))
+    backup = claude_session_file(home, f"{FIRST}-backup", [])
+    backup.write_bytes(lines_of(COPIED))
+    rows = {row["id"]: row for row in cli_json_at(tmp_path, monkeypatch, "list")["sessions"]}
+    kept = rows[f"claude:{FIRST}-backup"]
+    assert kept["counts"] == COUNTS and kept["title"] == "plan the release"
+    assert "resumed_from" not in cli_json_at(tmp_path, monkeypatch, "show", f"{FIRST}-backup")["session"]

@@ -20,6 +20,7 @@ cheap ``Path`` per file (``toolkit.paths.child_path``).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
 from typing import NamedTuple, Sequence
@@ -300,12 +301,19 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
     return found
 
 
+#: a session id as Claude Code names a transcript by it (a UUID)
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+
+
 def resumed_from(native_id: str, main: Path | None, ctx: ScanContext) -> str | None:
     """The session a transcript was resumed from (``claude --resume``): Claude Code copies the
     first session's records to the start of the new transcript, with their own
     ``sessionId``, so the first ``sessionId`` of the head that is not the file's own names
     it.  ``None``: not resumed, or nothing to read.  (A header read, remembered per file.)"""
-    if main is None:
+    if main is None or not _UUID.fullmatch(native_id):
+        # (a copy kept under another name, ``<id>-backup.jsonl``, ``<id> (1).jsonl``, names its
+        # own session in every record: no session resumed, whose file Claude Code names by a
+        # new session id, and whose records are its own after the copies)
         return None
     first = _header_field(main, ctx, "sessionId")
     return first if first is not None and first != native_id and first.isprintable() else None
