@@ -195,3 +195,40 @@ def test_a_copy_kept_under_another_name_keeps_its_counts_and_title(tmp_path: Pat
     kept = rows[f"claude:{FIRST}-backup"]
     assert kept["counts"] == COUNTS and kept["title"] == "plan the release"
     assert "resumed_from" not in cli_json_at(tmp_path, monkeypatch, "show", f"{FIRST}-backup")["session"]
+
+
+def test_a_large_resumed_transcript_is_shown_from_its_end_once_its_row_is_read(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 47: its row's pass kept no facts for a read from the end, so every
+    # ``show`` read the whole transcript twice: the pass again, then forward)
+    from agentscan.providers.claude.provider import ClaudeProvider
+    from spies import record_calls
+
+    lower_row_limits(monkeypatch)
+    _home(tmp_path)
+    forward = record_calls(monkeypatch, ClaudeProvider, "detail", lambda *args: "forward")
+    first = _seen(tmp_path, "cache")
+    again = _seen(tmp_path, "cache")
+    assert first == again == _seen(tmp_path, "fresh", use_cache=False)
+    assert [prompt["text"] for prompt in again[1]["prompts"]] == ["now tag it", "and push"]
+    assert not forward  # every run read it from its end, as its row's pass kept what that needs
+
+
+def test_a_transcript_whose_facts_cannot_stand_is_not_passed_again_on_each_show(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 47: with its facts refused, e.g. a copy claude-code re-appended, each
+    # ``show`` ran the row's pass again to learn it, then read forward)
+    from agentscan.providers.claude import rowpass
+    from spies import record_calls
+    from test_claude_compact_copies_pass38 import REPLAYED, SID
+
+    lower_row_limits(monkeypatch)
+    home = tmp_path / "home"
+    claude_session_file(home, SID, []).write_bytes(lines_of(REPLAYED))
+    env = {"HOME": str(home), "AGENTSCAN_CACHE_DIR": str(tmp_path / "cache")}
+    with Scanner(env=env, use_cache=True) as scanner:
+        scanner.show(SID, bounds=BOUNDS)
+    passes = record_calls(monkeypatch, rowpass, "summaries", lambda *args, **kwargs: "pass")
+    with Scanner(env=env, use_cache=True) as scanner:
+        scanner.show(SID, bounds=BOUNDS)
+    assert len(passes) == 1  # the forward read's own pass, not a row's pass before it

@@ -43,7 +43,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     ``None`` when there are none for this state of the files (or these bounds)."""
     from agentscan.providers.claude import tailfacts
     from agentscan.providers.claude.detail import TranscriptStream, subagent_infos, subagent_models
-    from agentscan.providers.claude.row import summarize
+    from agentscan.providers.claude.row import is_resumed, summarize
     from agentscan.providers.claude.tail import read_tail
     from agentscan.timeutil import parse_iso
     from agentscan.toolkit.detail import DetailCollector
@@ -53,7 +53,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         return None
     fingerprint = provider.fingerprint(ref, ctx)
     facts = tailfacts.kept(ctx, files.main, fingerprint)
-    if facts is None and not tailfacts.gathered(ctx, fingerprint):
+    if facts is None and not tailfacts.gathered(ctx, fingerprint) and not tailfacts.refused(ctx, files.main, fingerprint):
         # A row kept before its facts were (an earlier version, an index entry lost):
         # one pass keeps them now, and the next show reads only the end.
         row = provider.row(ref, ctx)
@@ -68,7 +68,8 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         # its records in progress records: the forward reader tells their records apart.
         return None
     collector = DetailCollector(bounds)
-    read_tail(collector, files.main, ctx, bounds, facts)
+    # A resumed session's copies of another's records (at its head) are skipped, as its row's pass skips them.
+    read_tail(collector, files.main, ctx, bounds, facts, own=ref.native_id if is_resumed(files.main, ctx) else None)
     # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
     # reading order: added in it, equal times fall in place as read forward.
     for text, stamp, kind in facts.errors:
@@ -102,8 +103,7 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
     stat = files.main_stat(ctx)
     if (files.main is None or stat is None or facts.lines >= MAX_FILE_LINES or changed_since(files.main, stat)
             or main.inline  # a run written inline, even one with no usage: read forward (``detail_with_row``)
-            or main.copies  # copies skipped (``seenuuids``): a read from the end would list them
-            or main.resumed_copies):  # (and a resumed session's, when its own part is short)
+            or main.copies):  # copies skipped (``seenuuids``): a read from the end would list them
         # The forward reader stops at the line cap: lines after it are never shown.  And a
         # live transcript written to during the pass holds more than its fingerprint's
         # size: facts about those lines would not match a tail read stopping there.

@@ -91,7 +91,7 @@ def summarize(
     # with that session's id: its calls still go to the sums (``tokens`` credits them:
     # ``scan.creditedrows``), but they are not this session's prompts, replies, tool calls,
     # title, start or directory, and ``show`` does not list them again.
-    own = path.stem if inline and _resumed(path, ctx) else None
+    own = path.stem if inline and is_resumed(path, ctx) else None
     order = order_start + summary.records
     # What every record says (its time, cwd and branch) is noted inline, the times held
     # locally: this runs on every line of every session of a cold table, and a call and
@@ -122,9 +122,7 @@ def summarize(
                     copied_calls(summary, record, subagent, order, timestamp, totals, advisors)
                     continue
                 remember(key)
-            if (own is not None and (named := record.get("sessionId")).__class__ is str and named and named != own
-                    and record.get("type") not in _TITLE_KINDS  # (a copied title still names the conversation)
-                    and record.get("isSidechain") is not True):  # (a copied inline run stays a run, typed)
+            if own is not None and is_copy(record, own):
                 summary.resumed_copies += 1
                 if summary._summaries:
                     note_leaf(summary, record)  # (a summary's leaf may be a copied record)
@@ -202,12 +200,22 @@ def summarize(
 _TITLE_KINDS = frozenset({"custom-title", "ai-title", "summary"})
 
 
-def _resumed(path: Path, ctx: ScanContext) -> bool:
+def is_resumed(path: Path, ctx: ScanContext) -> bool:
     """Whether the main transcript ``path`` is a resumed session's (``discovery.resumed_from``:
     its head names another session; remembered per file)."""
     from agentscan.providers.claude.discovery import resumed_from
 
     return resumed_from(path.stem, path, ctx) is not None
+
+
+def is_copy(record: dict, own: str) -> bool:
+    """Whether ``record``, of a resumed session ``own``'s transcript, is a copy of an earlier
+    session's (it names that session); a title record and a record of a run written inline
+    are not taken for one (a copied title still names the conversation, a copied run stays a
+    run of it).  The one rule of the row's pass and ``show``'s read from the end (``tail``)."""
+    named = record.get("sessionId")
+    return (named.__class__ is str and bool(named) and named != own and record.get("type") not in _TITLE_KINDS
+            and record.get("isSidechain") is not True)
 
 
 def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:

@@ -51,12 +51,19 @@ from agentscan.toolkit.reverse import records_newest_first
 MAX_WAITING_RESULTS = 100_000
 
 
-def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: Bounds, facts: TailFacts) -> None:
-    """Fill ``collector`` with the main transcript's newest items, as a forward pass would."""
+def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: Bounds, facts: TailFacts,
+              *, own: str | None = None) -> None:
+    """Fill ``collector`` with the main transcript's newest items, as a forward pass would;
+    ``own``: the session's id when it is a resumed one, whose copies of another's records
+    are skipped (``row.is_copy``)."""
+    from agentscan.providers.claude.row import is_copy
+
     tail = _Tail(bounds, facts)
     records = records_newest_first(path, ctx, end=facts.size)
     try:
         for _, record in records:
+            if own is not None and is_copy(record, own):
+                continue
             tail.feed(record)
             if tail.done():
                 break

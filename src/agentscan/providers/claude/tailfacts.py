@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from agentscan.detailmodel import PlanStep
 
 KIND = "claude-show"
+#: the index's note that the facts of a fingerprint cannot stand for the file (``refused``)
+REFUSED_KIND = "claude-show-refused"
 #: the kept document's version, bumped whenever ``showfacts.ShowFacts`` counts anew (facts
 #: counted the old way must not answer for the new: they are read again)
 # 2: call summaries clipped are counted apart from messages (``clipped_tools``)
@@ -135,12 +137,21 @@ class TailFacts:
 
 def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts | None) -> None:
     """Keep ``facts`` for this scan and, with a cache, in the index under ``fingerprint``
-    (``None``: the row's pass ran but its facts cannot stand for the file)."""
+    (``None``: the row's pass ran but its facts cannot stand for the file: that is kept
+    too, so that ``show`` does not run the pass again to learn it, ``refused``)."""
     if fingerprint is None:
         return
     ctx.memo.setdefault(_PASSED, set()).add(fingerprint)
     keptjson.keep(ctx, main, KIND, VERSION, fingerprint, facts, None if facts is None else facts.to_json(),
                   facts.size if facts is not None else 0)
+    if facts is None:
+        keptjson.keep(ctx, main, REFUSED_KIND, VERSION, fingerprint, True, {})
+
+
+def refused(ctx: ScanContext, main: Path, fingerprint: str | None) -> bool:
+    """Whether a row's pass over the session at this fingerprint found that its facts cannot
+    stand for the file (a copy claude-code re-appended, a run written inline: ``hugeshow``)."""
+    return keptjson.kept(ctx, main, REFUSED_KIND, VERSION, fingerprint, lambda document: document == {}) is True
 
 
 def gathered(ctx: ScanContext, fingerprint: str | None) -> bool:
