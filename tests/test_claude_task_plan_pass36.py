@@ -224,7 +224,7 @@ def test_show_json_cold_warm_grown_and_uncached(isolated_home: Path, monkeypatch
 
     monkeypatch.setattr(provider, "TAIL_MIN_BYTES", 0)
     monkeypatch.setattr(rowresume, "MIN_BYTES", 0)
-    from_end = record_calls(monkeypatch, tail, "read_tail", lambda *args: "tail")
+    from_end = record_calls(monkeypatch, tail, "read_tail", lambda *args, **kwargs: "tail")
     records = _tasks()
     path = claude_session_file(isolated_home, S, records[:7])
     expected = [{"step": "Fix failing tests", "status": "pending"}, {"step": "Write docs", "status": "pending"},
