@@ -232,3 +232,18 @@ def test_a_transcript_whose_facts_cannot_stand_is_not_passed_again_on_each_show(
     with Scanner(env=env, use_cache=True) as scanner:
         scanner.show(SID, bounds=BOUNDS)
     assert len(passes) == 1  # the forward read's own pass, not a row's pass before it
+
+
+def test_the_table_s_facts_of_a_resumed_session_are_found_without_its_row(tmp_path: Path) -> None:
+    # (review of pass 47: a resumed transcript sent the cold table to its row's pass)
+    from agentscan.providers.claude.provider import ClaudeProvider
+
+    _home(tmp_path)
+    env = {"HOME": str(tmp_path / "home"), "AGENTSCAN_CACHE_DIR": str(tmp_path / "cache")}
+    with Scanner(env=env, use_cache=False) as scanner:
+        (ref,) = scanner.refs_by_id([f"claude:{RESUMED}"])
+        facts = ClaudeProvider().table_facts(ref, scanner.ctx)
+        row = scanner.row(ref)
+    assert facts is not None
+    assert (facts.title, facts.cwd, facts.updated_at) == (row.title, row.cwd, row.updated_at) == (
+        "now tag it", "/tmp/proj", row.updated_at)

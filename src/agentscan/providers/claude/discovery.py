@@ -20,7 +20,6 @@ cheap ``Path`` per file (``toolkit.paths.child_path``).
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
 from typing import NamedTuple, Sequence
@@ -28,6 +27,7 @@ from typing import NamedTuple, Sequence
 import orjson
 
 from agentscan.context import ScanContext
+from agentscan.providers.claude.resumes import named_by_session_id
 from agentscan.providers.sessionnames import usable_id
 from agentscan.toolkit.fsutil import is_dir, is_file, warn_special
 from agentscan.toolkit import laxjson
@@ -301,16 +301,12 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
     return found
 
 
-#: a session id as Claude Code names a transcript by it (a UUID)
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
-
-
 def resumed_from(native_id: str, main: Path | None, ctx: ScanContext) -> str | None:
     """The session a transcript was resumed from (``claude --resume``): Claude Code copies the
     first session's records to the start of the new transcript, with their own
     ``sessionId``, so the first ``sessionId`` of the head that is not the file's own names
     it.  ``None``: not resumed, or nothing to read.  (A header read, remembered per file.)"""
-    if main is None or not _UUID.fullmatch(native_id):
+    if main is None or not named_by_session_id(native_id):
         # (a copy kept under another name, ``<id>-backup.jsonl``, ``<id> (1).jsonl``, names its
         # own session in every record: no session resumed, whose file Claude Code names by a
         # new session id, and whose records are its own after the copies)

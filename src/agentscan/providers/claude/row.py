@@ -24,6 +24,7 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
 )
 from agentscan.providers.claude.filesummary import FileSummary
+from agentscan.providers.claude.resumes import is_copy
 from agentscan.providers.claude.seenuuids import copied_calls, copies_before
 from agentscan.providers.claude.sidechains import note_inline, note_inline_result
 from agentscan.providers.claude.titles import TITLE_CHARS, note_leaf, note_prompt, note_summary
@@ -196,10 +197,6 @@ def summarize(
     return summary
 
 
-#: records that title a session (``titles``): kept from a resumed session's copies too
-_TITLE_KINDS = frozenset({"custom-title", "ai-title", "summary"})
-
-
 def is_resumed(path: Path, ctx: ScanContext) -> bool:
     """Whether the main transcript ``path`` is a resumed session's (``discovery.resumed_from``:
     its head names another session; remembered per file)."""
@@ -208,14 +205,6 @@ def is_resumed(path: Path, ctx: ScanContext) -> bool:
     return resumed_from(path.stem, path, ctx) is not None
 
 
-def is_copy(record: dict, own: str) -> bool:
-    """Whether ``record``, of a resumed session ``own``'s transcript, is a copy of an earlier
-    session's (it names that session); a title record and a record of a run written inline
-    are not taken for one (a copied title still names the conversation, a copied run stays a
-    run of it).  The one rule of the row's pass and ``show``'s read from the end (``tail``)."""
-    named = record.get("sessionId")
-    return (named.__class__ is str and bool(named) and named != own and record.get("type") not in _TITLE_KINDS
-            and record.get("isSidechain") is not True)
 
 
 def _scaled(tell: Callable[[int], None], size: int, end: int) -> Callable[[int], None]:

@@ -25,9 +25,9 @@ Whatever this cannot settle as the row's pass would, it does not guess:
 line cap, or unreadable, or changed while it is read; a time this cannot
 compare, or a word spelled with an escape (``toolkit.stampscan``), a
 summary's leaf included; a first prompt past ``HEAD_BUDGET``, where no
-title record names the session; a session without its main transcript; and a
-transcript whose head holds another session's record (a resumed session's copies,
-which its row's pass leaves out of the title and directory).
+title record names the session; and a session without its main transcript.  A
+resumed session's copies of an earlier session's records are left out of its title
+and directory as its row's pass leaves them out (``resumes``).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 from agentscan import bounds
 from agentscan.model import TableFacts
 from agentscan.providers.claude.records import as_str, real_prompt_text
+from agentscan.providers.claude.resumes import first_names_another, is_copy
 from agentscan.timeutil import from_epoch, newest
 from agentscan.toolkit.fsutil import open_regular
 from agentscan.toolkit import jsonl
@@ -209,6 +210,8 @@ class _MainFacts:
         from agentscan.providers.claude.filesummary import FileSummary
 
         self.own = own  # the session's id (its main transcript's name)
+        # whether the file is a resumed session's (``resumes``), once a record names a session
+        self.resumed: bool | None = None
         self.custom_title: str | None = None
         self.ai_title: str | None = None
         self.replay = FileSummary(Path())  # the ``summary`` records and their leaves, in order
@@ -268,12 +271,10 @@ class _MainFacts:
             start = end + 1
             if record is None:
                 continue
-            named = record.get("sessionId")
-            if isinstance(named, str) and named and named != self.own:
-                # A resumed session's copy of an earlier session's record: its row's pass leaves
-                # such copies out of the title and directory (``row.summarize``), and only it
-                # knows whether this file is one (its head names that session).
-                raise Unsure
+            if self.resumed is None:
+                self.resumed = first_names_another(record, self.own)
+            if self.resumed and is_copy(record, self.own):
+                continue  # a resumed session's copy of an earlier one's record: not its title or directory
             if self.cwd is None:
                 self.cwd = as_str(record.get("cwd"))
             kind = record.get("type")

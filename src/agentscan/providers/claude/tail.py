@@ -55,8 +55,8 @@ def read_tail(collector: DetailCollector, path: Path, ctx: ScanContext, bounds: 
               *, own: str | None = None) -> None:
     """Fill ``collector`` with the main transcript's newest items, as a forward pass would;
     ``own``: the session's id when it is a resumed one, whose copies of another's records
-    are skipped (``row.is_copy``)."""
-    from agentscan.providers.claude.row import is_copy
+    are skipped (``resumes.is_copy``)."""
+    from agentscan.providers.claude.resumes import is_copy
 
     tail = _Tail(bounds, facts)
     records = records_newest_first(path, ctx, end=facts.size)
