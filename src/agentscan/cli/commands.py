@@ -10,9 +10,7 @@ import typer
 from agentscan.cli.options import (
     GlobalOptionsCommand,
     completing,
-    grouping_names,
     recent_session_ids,
-    sort_key_names,
     MissingHintCommand,
     JsonOption,
     RedactOption,
@@ -23,6 +21,7 @@ from agentscan.cli.options import (
     since_option,
     state_of,
 )
+from agentscan.cli.usagewords import grouping_names, sort_key_names
 # WHEN's forms, as every --since and --until says them; this module is read only when Typer
 # parses list, show or tokens (the fast path does not), so their runs import nothing more.
 from agentscan.whentext import UNTIL_READING, WHEN_FORMS

@@ -11,7 +11,7 @@ from typer.core import TyperCommand, TyperOption
 # State, end_progress and finish are typer-free (cli.fastpath uses them); the
 # command modules import them from here with the options.
 from agentscan.cli.state import State, end_progress, finish, run_guarded, say_error, set_command_path
-from agentscan.cli.usagewords import count_error, extra_arguments_error, missing_value_error
+from agentscan.cli.usagewords import count_error, extra_arguments_error, missing_value_error, provider_names
 from agentscan.errors import UsageProblem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -224,24 +224,6 @@ def recent_session_ids(ctx: typer.Context, incomplete: str) -> list[str]:
 
 #: how many of the newest sessions a shell is offered the ids of (``recent_session_ids``)
 _COMPLETED_SESSIONS = 50
-
-
-def provider_names() -> Iterable[str]:
-    from agentscan.providers import available_names
-
-    return available_names()
-
-
-def grouping_names() -> Iterable[str]:
-    from agentscan.scan.groupby import GROUPINGS
-
-    return GROUPINGS
-
-
-def sort_key_names() -> Iterable[str]:
-    from agentscan.scan.tokensort import SORT_KEYS
-
-    return SORT_KEYS
 
 
 JsonOption = typer.Option(False, "--json", help="Print one JSON document on stdout.")

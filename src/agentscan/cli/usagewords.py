@@ -30,27 +30,28 @@ def count_error(error: Exception) -> str | None:
 
 #: what a choice option takes, by its long flag: its missing value's error lists them
 _CHOICES: dict[str, Callable[[], Iterable[str]]] = {
-    "--by": lambda: _groupings(), "--sort": lambda: _sort_keys(),
+    "--by": lambda: grouping_names(), "--sort": lambda: sort_key_names(),
     "--format": lambda: _export_formats(), "--protocol": lambda: _otlp_protocols(),
 }
 
 
-def _groupings() -> Iterable[str]:
+def provider_names() -> Iterable[str]:
+    """The providers ``-p`` takes (its completion, and a provider given as an argument)."""
+    from agentscan.providers import available_names
+
+    return available_names()
+
+
+def grouping_names() -> Iterable[str]:
     from agentscan.scan.groupby import GROUPINGS
 
     return GROUPINGS
 
 
-def _sort_keys() -> Iterable[str]:
+def sort_key_names() -> Iterable[str]:
     from agentscan.scan.tokensort import SORT_KEYS
 
     return SORT_KEYS
-
-
-def _providers() -> Iterable[str]:
-    from agentscan.providers import available_names
-
-    return available_names()
 
 
 def _export_formats() -> Iterable[str]:
@@ -121,7 +122,7 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     named = ", ".join(repr(word) for word in extra)
     message = f"unexpected {'argument' if len(extra) == 1 else 'arguments'} {named}: {where} takes {takes}"
     has_provider = any("--provider" in getattr(param, "opts", ()) for param in params)
-    if has_provider and len(extra) == 1 and extra[0].casefold() in _providers():
+    if has_provider and len(extra) == 1 and extra[0].casefold() in provider_names():
         # (after ``-p claude``: both providers' sessions are one comma list)
         last = len(given) - 1 - given[::-1].index(extra[0]) if extra[0] in given else -1
         if last >= 2 and given[last - 2] in ("-p", "--provider"):
