@@ -129,3 +129,20 @@ def test_a_resumed_session_whose_first_line_is_longer_than_the_head_is_credited(
     assert _rows() == every
     shown = orjson.loads(invoke("show", B, "--json").stdout)["session"]
     assert shown["resumed_from"] == f"claude:{A}" and shown["counts"]["prompts"] == 1
+
+
+def test_a_summary_line_before_a_long_copied_prompt_still_makes_a_resumed_session(isolated_home: Path) -> None:
+    # (review of pass 47: a head of a whole summary line and a cut copied prompt named no session)
+    copied = [claude_user(A, "2026-05-01T10:00:00.000Z", "A's first prompt " + "x" * 70_000, uuid="ua1", cwd="/a"),
+              claude_assistant(A, "2026-05-01T10:00:05.000Z", msg_id="ma1", request_id="ra1",
+                               usage=claude_usage(1000, 5), uuid="aa1", cwd="/a")]
+    claude_session_file(isolated_home, A, copied)
+    claude_session_file(isolated_home, B, [{"type": "summary", "summary": "Earlier work", "leafUuid": "aa1"}, *copied,
+                                           claude_user(B, "2026-05-02T10:00:00.000Z", "B's own", uuid="ub1", cwd="/b"),
+                                           claude_assistant(B, "2026-05-02T10:00:05.000Z", msg_id="mb1", request_id="rb1",
+                                                            usage=claude_usage(10, 5), uuid="ab1", cwd="/b")])
+    table = next(line for line in invoke("tokens", "--since", "2026-01-01").stdout.splitlines() if B in line)
+    row = next(r for r in orjson.loads(invoke("list", "--json").stdout)["sessions"] if r["id"] == f"claude:{B}")
+    assert orjson.loads(invoke("show", B, "--json").stdout)["session"].get("resumed_from") == f"claude:{A}"
+    assert row["tokens"]["total"] == 15  # was 1020: the copied call counted again
+    assert row["cwd"] == "/b" and " /b " in table  # the table said /b, the row /a

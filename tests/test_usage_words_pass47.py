@@ -110,3 +110,11 @@ def test_a_second_provider_after_p_is_said_as_a_comma_list() -> None:
     code, line, _ = _error("--demo", "list", "-p", "claude", "codex")
     assert (code, line) == (2, "error: unexpected argument 'codex': list takes no arguments; several providers' "
                                "sessions are one comma list: -p claude,codex")
+
+
+@pytest.mark.parametrize("argv", [["--provider=claude", "codex"], ["codex", "-p", "claude"], ["-p", "claude", "--all", "codex"]])
+def test_a_second_provider_anywhere_beside_p_is_said_as_a_comma_list(argv: list[str]) -> None:
+    # (review of pass 47: only a ``-p`` two words before was seen)
+    code, line, _ = _error("--demo", "list", *argv)
+    assert (code, line) == (2, "error: unexpected argument 'codex': list takes no arguments; several providers' "
+                               "sessions are one comma list: -p claude,codex")

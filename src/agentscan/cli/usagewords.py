@@ -123,11 +123,13 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     message = f"unexpected {'argument' if len(extra) == 1 else 'arguments'} {named}: {where} takes {takes}"
     has_provider = any("--provider" in getattr(param, "opts", ()) for param in params)
     if has_provider and len(extra) == 1 and extra[0].casefold() in provider_names():
-        # (after ``-p claude``: both providers' sessions are one comma list)
-        last = len(given) - 1 - given[::-1].index(extra[0]) if extra[0] in given else -1
-        if last >= 2 and given[last - 2] in ("-p", "--provider"):
-            return f"{message}; several providers' sessions are one comma list: -p {given[last - 1]},{extra[0].casefold()}"
-        return f"{message}; one provider's sessions: -p {extra[0].casefold()}"
+        # (beside a ``-p claude``: both providers' sessions are one comma list)
+        named = [value for flag, value in zip(given, given[1:]) if flag in ("-p", "--provider")]
+        named += [word.split("=", 1)[1] for word in given if word.startswith("--provider=")]
+        wanted = extra[0].casefold()
+        if named and wanted not in ",".join(named).casefold().split(","):
+            return f"{message}; several providers' sessions are one comma list: -p {','.join([*named, wanted])}"
+        return f"{message}; one provider's sessions: -p {wanted}"
     # where the first word left over is: the command's arguments take the first words that are
     # no option's value (``show ID extra``), the rest are left over
     takes_value = {flag for param in params if getattr(param, "param_type_name", "") == "option"

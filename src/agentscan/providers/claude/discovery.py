@@ -291,9 +291,9 @@ def _header_field(path: Path, ctx: ScanContext, key: str, stat: os.stat_result |
             if isinstance(record, dict) and isinstance(record.get(key), str) and record[key]:
                 found = record[key]
                 break
-        # A first line longer than the head (a pasted file as the first prompt) names the
-        # session too: read on to its end, up to ``LONG_HEADER_BYTES``, rather than say none.
-        if found is not None or len(head) < limit or len(lines) > 1 or limit >= LONG_HEADER_BYTES:
+        # A line the head cuts (a pasted file as a prompt) may be the first to name the
+        # session: read on to its end, up to ``LONG_HEADER_BYTES``, rather than say none.
+        if found is not None or len(head) < limit or head.endswith((b"\n", b"\r")) or limit >= LONG_HEADER_BYTES:
             break
         limit *= 8
     if stat is not None:

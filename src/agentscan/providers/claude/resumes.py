@@ -42,4 +42,4 @@ def first_names_another(record: dict, own: str) -> bool | None:
     named = record.get("sessionId")
     if named.__class__ is not str or not named:
         return None
-    return named != own and named_by_session_id(own)
+    return named != own and named.isprintable() and named_by_session_id(own)
