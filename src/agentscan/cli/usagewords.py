@@ -124,11 +124,11 @@ def extra_arguments_error(where: str, params: Sequence[Any], given: list[str], e
     has_provider = any("--provider" in getattr(param, "opts", ()) for param in params)
     if has_provider and len(extra) == 1 and extra[0].casefold() in provider_names():
         # (beside a ``-p claude``: both providers' sessions are one comma list)
-        named = [value for flag, value in zip(given, given[1:]) if flag in ("-p", "--provider")]
-        named += [word.split("=", 1)[1] for word in given if word.startswith("--provider=")]
+        chosen = [value for flag, value in zip(given, given[1:]) if flag in ("-p", "--provider")]
+        chosen += [word.split("=", 1)[1] for word in given if word.startswith("--provider=")]
         wanted = extra[0].casefold()
-        if named and wanted not in ",".join(named).casefold().split(","):
-            return f"{message}; several providers' sessions are one comma list: -p {','.join([*named, wanted])}"
+        if chosen and wanted not in ",".join(chosen).casefold().split(","):
+            return f"{message}; several providers' sessions are one comma list: -p {','.join([*chosen, wanted])}"
         return f"{message}; one provider's sessions: -p {wanted}"
     # where the first word left over is: the command's arguments take the first words that are
     # no option's value (``show ID extra``), the rest are left over
