@@ -200,3 +200,27 @@ def test_the_tool_calls_heading_of_a_session_without_subagents_says_no_own(isola
     out = invoke("show", S).stdout
     assert "tool calls (newest 15 of 20)" in out
     assert " own" not in out
+
+
+SC = "c0c0c0c0-0000-4000-8000-000000000047"
+
+
+def test_show_from_the_end_lists_the_compactions_as_a_forward_read_does(isolated_home: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 47: a transcript of 8 MiB or more, shown from its end, lost them)
+    from agentscan.providers.claude import provider
+
+    boundary = {**claude_base(SC, "2026-05-01T10:30:00.000Z", uuid="c1", parentUuid=None), "type": "system",
+                "subtype": "compact_boundary", "compactMetadata": {"trigger": "auto", "preTokens": 167094}}
+    claude_session_file(isolated_home, SC, [
+        claude_user(SC, "2026-05-01T10:00:00.000Z", "first", uuid="u1"),
+        claude_assistant(SC, "2026-05-01T10:00:05.000Z", msg_id="m1", request_id="r1", usage=claude_usage(10, 5), uuid="a1"),
+        boundary,
+        claude_user(SC, "2026-05-01T11:00:00.000Z", "second", uuid="u2"),
+        claude_assistant(SC, "2026-05-01T11:00:05.000Z", msg_id="m2", request_id="r2", usage=claude_usage(10, 5), uuid="a2")])
+    forward = orjson.loads(invoke("show", SC, "--json").stdout)["session"]
+    monkeypatch.setattr(provider, "TAIL_MIN_BYTES", 0)  # shown from its end, as a file of 8 MiB is
+    end = orjson.loads(invoke("show", SC, "--json").stdout)["session"]
+    assert forward["compacted"] == 1
+    assert end.get("compacted") == forward["compacted"]
+    assert end.get("compactions") == forward["compactions"]

@@ -247,6 +247,14 @@ class DetailCollector:
         transcript's kept facts hold the newest only): in ``interrupted``, not listed."""
         self._interruptions.count_unkept(count)
 
+    def count_unkept_compactions(self, count: int) -> None:
+        """``count`` compactions more than were added, read earlier but not kept (a huge
+        transcript's kept facts hold the newest only): in ``compacted``, not listed."""
+        if count > 0:
+            if self._compactions is None:
+                self._compactions = NewestErrors(COMPACTIONS_KEPT)
+            self._compactions.count_unkept(count)
+
     def add_compaction(self, timestamp: datetime | None = None, *, trigger: str | None = None,
                        pre_tokens: int | None = None) -> None:
         """The conversation's context was compacted (Claude's ``/compact``, or an automatic

@@ -22,6 +22,13 @@ def are_interruptions(interruptions: object) -> bool:
     return _are_timed(interruptions, 2)
 
 
+def are_compactions(compactions: object) -> bool:
+    """``[ISO time or None, trigger or None, tokens before or None]`` (``ShowFacts.compactions``)."""
+    return isinstance(compactions, list) and all(
+        isinstance(c, list) and len(c) == 3 and all(v is None or isinstance(v, str) for v in c[:2])
+        and (c[2] is None or (type(c[2]) is int and c[2] >= 0)) for c in compactions)
+
+
 def _are_timed(entries: object, width: int) -> bool:
     """Lists of ``width`` items, each a text and an ISO time or ``None`` first."""
     return isinstance(entries, list) and all(

@@ -171,6 +171,7 @@ def _join_facts(facts: ShowFacts, second: ShowFacts) -> None:
     for error in second.errors:  # (read after the first half's: the newest by time kept, as one pass keeps them)
         facts.keep_error(error)
     facts.join_interruptions(second)  # (as the errors are; those the second half did not keep counted)
+    facts.join_compactions(second)
     # (The newest call ids are left: they go on only in a resume state, and none is kept
     # after halves.)
     facts._current, facts._texts, facts._kept, facts._more = second._current, second._texts, second._kept, second._more

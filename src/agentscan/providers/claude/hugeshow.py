@@ -77,6 +77,9 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     for text, stamp in facts.interruptions:
         collector.add_interruption(text, parse_iso(stamp))
     collector.count_unkept_interruptions(facts.interrupted - len(facts.interruptions))
+    for stamp, trigger, before in facts.compactions:  # (the context's compactions, as a forward read marks them)
+        collector.add_compaction(parse_iso(stamp), trigger=trigger, pre_tokens=before)
+    collector.count_unkept_compactions(facts.compacted - len(facts.compactions))
     extra_tools: list = []
     subs = {}
     for agent_id, sub in sorted(files.subagents.items()):
@@ -115,7 +118,9 @@ def keep_facts(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext, fact
         plan=None if facts.plan is None else tuple(PlanStep(step, status) for step, status in facts.plan),
         task_types=dict(main.task_types), task_calls=dict(main.task_calls), groups=totals.groups(set(files.subagents)),
         errors=tuple((text, stamp, kind) for text, stamp, kind in facts.errors),
-        interruptions=tuple((text, stamp) for text, stamp in facts.interruptions), interrupted=facts.interrupted))
+        interruptions=tuple((text, stamp) for text, stamp in facts.interruptions), interrupted=facts.interrupted,
+        compactions=tuple((stamp, trigger, before) for stamp, trigger, before in facts.compactions),
+        compacted=facts.compacted))
 
 
 

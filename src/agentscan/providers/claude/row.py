@@ -181,6 +181,8 @@ def summarize(
             elif kind == "summary" and as_str(record.get("summary")):
                 note_summary(summary, record)
             elif kind == "system":
+                if facts is not None and record.get("subtype") == "compact_boundary":
+                    facts.compaction(record)  # (``show`` from the end marks it: ``hugeshow``)
                 if timestamp is not None and record.get("subtype") == "compact_boundary":
                     # (The newest time read before this record: ``newest_before`` if it raised ``last_ts``.)
                     cutoff = copies_before(timestamp, None if seam else newest_before if last_ts is timestamp else last_ts)

@@ -32,7 +32,7 @@ from agentscan.providers.claude.records import (
     real_prompt_text,
     recorded_error,
 )
-from agentscan.providers.claude.factshapes import are_errors, are_interruptions, restored_keys
+from agentscan.providers.claude.factshapes import are_compactions, are_errors, are_interruptions, restored_keys
 from agentscan.providers.claude.tasklist import PLAN_TOOLS, PlanFold
 from agentscan.timeutil import parse_iso, to_iso
 
@@ -55,8 +55,8 @@ class ShowFacts:
     def __init__(self) -> None:
         # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
         from agentscan.providers.claude.detail import tool_summary
-        from agentscan.toolkit.detail import (ERROR_BYTES, ERROR_KIND_CHARS, INTERRUPTIONS_KEPT, SUMMARY_BYTES,
-                                              NewestErrors)
+        from agentscan.toolkit.detail import (COMPACTIONS_KEPT, ERROR_BYTES, ERROR_KIND_CHARS, INTERRUPTIONS_KEPT,
+                                              SUMMARY_BYTES, TRIGGER_CHARS, NewestErrors)
 
         self._tool_summary, self._summary_bytes = tool_summary, SUMMARY_BYTES
         self._error_bytes, self._kind_chars = ERROR_BYTES, ERROR_KIND_CHARS
@@ -74,6 +74,10 @@ class ShowFacts:
         self._errors: NewestErrors[list] = NewestErrors()
         #: the newest interruptions as the collector keeps them: ``[text, ISO time or None]``
         self._interruptions: NewestErrors[list] = NewestErrors(INTERRUPTIONS_KEPT)
+        #: the newest compactions of the context as the collector keeps them (``add_compaction``):
+        #: ``[ISO time or None, trigger or None, tokens before or None]``
+        self._compactions: NewestErrors[list] = NewestErrors(COMPACTIONS_KEPT)
+        self._trigger_chars = TRIGGER_CHARS
         self.lines = 0  # lines read (set by the pass that fed it: the reader stops at MAX_FILE_LINES)
         self._keys: OrderedDict[object, None] = OrderedDict()
         self._current: str | None = None
@@ -114,6 +118,35 @@ class ShowFacts:
         for interruption in second.interruptions:
             self.keep_interruption(interruption)
         self._interruptions.count_unkept(second.interrupted - len(second.interruptions))
+
+    @property
+    def compactions(self) -> list[list]:
+        """The compactions kept, in reading order."""
+        return self._compactions.in_reading_order()
+
+    @property
+    def compacted(self) -> int:
+        """How many compactions were read: those kept and the older ones that were not."""
+        return self._compactions.seen
+
+    def compaction(self, record: dict) -> None:
+        """A ``compact_boundary`` of the main transcript, as ``detail.TranscriptStream`` notes it."""
+        meta = record.get("compactMetadata")
+        meta = meta if isinstance(meta, dict) else {}
+        trigger, before = as_str(meta.get("trigger")), meta.get("preTokens")
+        self.keep_compaction([to_iso(parse_iso(record.get("timestamp"))),
+                              None if trigger is None else trigger[:self._trigger_chars],
+                              before if type(before) is int and before >= 0 else None])
+
+    def keep_compaction(self, compaction: list) -> None:
+        """One more compaction, read after those kept."""
+        self._compactions.add(compaction[0], compaction)
+
+    def join_compactions(self, second: ShowFacts) -> None:
+        """The compactions of ``second``, read after these (a split pass's second half)."""
+        for compaction in second.compactions:
+            self.keep_compaction(compaction)
+        self._compactions.count_unkept(second.compacted - len(second.compactions))
 
     def keep_error(self, error: list) -> None:
         """One more error, read after those kept (``[text, ISO time or None, kind]``)."""
@@ -241,12 +274,13 @@ class ShowFacts:
         doc: dict[str, Any] = {name: getattr(self, name) for name in self._COUNTS}
         doc.update(fold=self.fold.to_state(), keys=[key if isinstance(key, str) else list(key) for key in self._keys],  # type: ignore[call-overload]
                    current=self._current, texts=self._texts, more=self._more, errors=self.errors,
-                   interruptions=self.interruptions, interrupted=self.interrupted)
+                   interruptions=self.interruptions, interrupted=self.interrupted,
+                   compactions=self.compactions, compacted=self.compacted)
         return doc
 
     def load_state(self, doc: dict[str, Any]) -> None:
         """Continue from ``to_state``'s point; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
-        from agentscan.toolkit.detail import ERRORS_KEPT, INTERRUPTIONS_KEPT, NewestErrors
+        from agentscan.toolkit.detail import COMPACTIONS_KEPT, ERRORS_KEPT, INTERRUPTIONS_KEPT, NewestErrors
 
         counts = [doc[name] for name in self._COUNTS]
         if not all(type(value) is int and value >= 0 for value in counts):
@@ -275,3 +309,11 @@ class ShowFacts:
         for interruption in interruptions:
             self.keep_interruption(list(interruption))
         self._interruptions.count_unkept(interrupted - len(interruptions))
+        compactions, compacted = doc["compactions"], doc["compacted"]  # (a state kept before them: ``KeyError``)
+        if not (are_compactions(compactions) and len(compactions) <= COMPACTIONS_KEPT
+                and type(compacted) is int and compacted >= len(compactions)):
+            raise ValueError("ill-shaped compactions")
+        self._compactions = NewestErrors(COMPACTIONS_KEPT)
+        for compaction in compactions:
+            self.keep_compaction(list(compaction))
+        self._compactions.count_unkept(compacted - len(compactions))

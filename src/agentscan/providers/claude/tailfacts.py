@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from agentscan.bounds import Bounds, token_sum
 from agentscan.context import ScanContext
 from agentscan.model import TokenUsage
-from agentscan.providers.claude.factshapes import are_errors, are_interruptions, is_plan, require
+from agentscan.providers.claude.factshapes import are_compactions, are_errors, are_interruptions, is_plan, require
 from agentscan.toolkit import keptjson
 from agentscan.usagegroups import GROUP_KEYS, are_groups
 
@@ -42,7 +42,9 @@ REFUSED_KIND = "claude-show-refused"
 #    clipped summaries counted anew
 # 7: the newest interruptions (``interruptions``: ``[text, ISO time or None]``, in reading order)
 # 8: how many interruptions were read, the kept ones or not (``interrupted``)
-VERSION = "8"
+# 9: the newest compactions of the context (``compactions``: ``[ISO time or None, trigger,
+#    tokens before]``) and how many were read (``compacted``); a resumed session's copies skipped
+VERSION = "9"
 _PASSED = "claude_show_facts_passes"
 
 
@@ -70,6 +72,10 @@ class TailFacts:
     interruptions: tuple[tuple[str, str | None], ...] = ()
     #: ``ShowFacts.interrupted``: how many were read, those kept and the older ones
     interrupted: int = 0
+    #: ``ShowFacts.compactions``: ``(ISO time or None, trigger or None, tokens before or None)``
+    compactions: tuple[tuple[str | None, str | None, int | None], ...] = ()
+    #: ``ShowFacts.compacted``: how many were read, those kept and the older ones
+    compacted: int = 0
 
     @property
     def per_agent(self) -> dict[str, TokenUsage]:
@@ -103,6 +109,7 @@ class TailFacts:
             "errors": [list(error) for error in self.errors],
             "interruptions": [list(interruption) for interruption in self.interruptions],
             "interrupted": self.interrupted,
+            "compactions": [list(compaction) for compaction in self.compactions], "compacted": self.compacted,
         }
 
     @classmethod
@@ -112,7 +119,7 @@ class TailFacts:
             require(isinstance(doc, dict) and doc["v"] == VERSION)
             assert isinstance(doc, dict)
             ints = [doc[key] for key in ("size", "prompts", "responses", "tools", "reused", "window", "clipped", "message_bytes",
-                                         "clipped_tools", "interrupted")]
+                                         "clipped_tools", "interrupted", "compacted")]
             require(all(type(value) is int and value >= 0 for value in ints))
             plan = doc["plan"]
             require(is_plan(plan))
@@ -123,16 +130,19 @@ class TailFacts:
             errors = doc["errors"]
             require(are_errors(errors))
             interruptions = doc["interruptions"]
-            require(are_interruptions(interruptions) and ints[-1] >= len(interruptions))
+            require(are_interruptions(interruptions) and ints[-2] >= len(interruptions))
+            compactions = doc["compactions"]
+            require(are_compactions(compactions) and ints[-1] >= len(compactions))
         except (ValueError, KeyError, TypeError):
             return None
         from agentscan.detailmodel import PlanStep  # here: a row's cost reads the facts on every ``list``
 
-        size, prompts, responses, tools, reused, window, clipped, message_bytes, clipped_tools, interrupted = ints
+        size, prompts, responses, tools, reused, window, clipped, message_bytes, clipped_tools, interrupted, compacted = ints
         return cls(size, prompts, responses, tools, reused, window, clipped, message_bytes,
                    None if plan is None else tuple(PlanStep(s, t) for s, t in plan),
                    texts[0], texts[1], groups, clipped_tools, tuple((text, stamp, kind) for text, stamp, kind in errors),
-                   tuple((text, stamp) for text, stamp in interruptions), interrupted)
+                   tuple((text, stamp) for text, stamp in interruptions), interrupted,
+                   tuple((stamp, trigger, before) for stamp, trigger, before in compactions), compacted)
 
 
 def keep(ctx: ScanContext, main: Path, fingerprint: str | None, facts: TailFacts | None) -> None:
