@@ -146,3 +146,23 @@ def test_a_summary_line_before_a_long_copied_prompt_still_makes_a_resumed_sessio
     assert orjson.loads(invoke("show", B, "--json").stdout)["session"].get("resumed_from") == f"claude:{A}"
     assert row["tokens"]["total"] == 15  # was 1020: the copied call counted again
     assert row["cwd"] == "/b" and " /b " in table  # the table said /b, the row /a
+
+
+def test_a_resumed_row_names_its_first_session_and_no_head_is_read_again_to_credit_it(
+        isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review of pass 47: ``with_costs`` read every Claude head again to find the resumed rows,
+    # 10,000 reads for a cold ``export`` at scale 10; the row's pass names the session now)
+    from agentscan.providers.claude import discovery
+    from spies import record_calls
+
+    _resumed_pair(isolated_home)
+    other = "dddddddd-0000-4000-8000-000000000047"
+    claude_session_file(isolated_home, other, _own(other, 3, 9, 500), project="-home-dev-other")
+    invoke("list", "--json")  # the rows and their heads, kept
+    rows = {row["id"]: row for row in orjson.loads(invoke("list", "--all", "--json").stdout)["sessions"]}
+    assert rows[f"claude:{B}"]["resumed_from"] == f"claude:{A}" and "resumed_from" not in rows[f"claude:{A}"]
+    heads = record_calls(monkeypatch, discovery, "_header_field", lambda *args, **kwargs: args[0])
+    exported = [orjson.loads(line) for line in invoke("export", "--format", "jsonl").stdout.splitlines()]
+    assert {row["id"]: row.get("resumed_from") for row in exported} == {
+        f"claude:{A}": None, f"claude:{B}": f"claude:{A}", f"claude:{other}": None}
+    assert not [path for path in heads if other in str(path)]  # a session no resume names: its head not asked

@@ -136,6 +136,9 @@ class SessionRow:
     #: what the calls that have a price cost (``cost`` when that is known): with ``cost``
     #: unknown, a lower bound (tables show ``≥$…``, JSON ``cost_usd_priced``, as ``tokens`` does)
     cost_priced: Decimal | None = None
+    #: the session a resumed one's transcript begins with a copy of (``claude:<id>``): its
+    #: copied calls count there when it is found (``scan.creditedrows``); in JSON only when set
+    resumed_from: str | None = None
 
     @property
     def id(self) -> str:
@@ -172,6 +175,7 @@ class SessionRow:
             subagents=doc.get("subagents", 0),
             running=doc.get("running"),
             counts_partial=doc.get("counts_partial", False),
+            resumed_from=doc.get("resumed_from"),
         )
 
     def with_changes(self, **changes: Any) -> SessionRow:
@@ -196,6 +200,7 @@ class SessionRow:
             "subagents": self.subagents,
             "running": self.running,
             "counts_partial": self.counts_partial,
+            **({"resumed_from": self.resumed_from} if self.resumed_from is not None else {}),
         }
 
 

@@ -298,7 +298,7 @@ def run_export(
             # The rows priced from the calls read for their days, a batch at a time.
             found_days, days_of, costs = export_days(scanner, refs, chosen, book, zone if days else None)
             # (a resumed session's copies counted where its days count them: ``creditedrows``)
-            rows = with_credit(priced(rows, costs), credited_rows(scanner, chosen))
+            rows = with_credit(priced(rows, costs), credited_rows(scanner, rows, chosen))
             if fmt != "sqlite" and days_of:  # a file of the chosen sessions' days alone
                 others = set(days_of)
                 found_days, days_of = [day for day in found_days if day.session_id not in others], []

@@ -137,7 +137,7 @@ def _with_costs(
     from agentscan.scan.creditedrows import credited_rows, with_credit
 
     # A resumed session's copies of a session found here count there, as in ``tokens``.
-    credit = credited_rows(scanner, chosen)
+    credit = credited_rows(scanner, rows, chosen)
     return with_credit(priced(rows, costs), credit), run_costs, set(credit)
 
 

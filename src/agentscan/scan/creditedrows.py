@@ -20,11 +20,14 @@ if TYPE_CHECKING:
     from agentscan.scan.tokenreport import TokenRow
 
 
-def credited_rows(scanner: Scanner, refs: Iterable[SessionRef]) -> dict[str, TokenRow]:
-    """Each of ``refs`` whose files copy a session found here (session id -> its ``tokens``
-    row, the copies counted there); the others are not read."""
-    copying = [ref for ref in refs if ref.path is not None
-               and scanner.provider(ref.provider).copied_from(ref, scanner.ctx)]
+def credited_rows(scanner: Scanner, rows: Iterable[SessionRow], refs: Iterable[SessionRef]) -> dict[str, TokenRow]:
+    """Each of ``rows`` whose files copy a session found here (its ``resumed_from``, which its
+    row's pass found: no header is read again) -> its ``tokens`` row, the copies counted
+    there; the others are not read.  ``refs`` hold each row's session."""
+    resumed = {row.id for row in rows if row.resumed_from is not None and row.tokens is not None}
+    if not resumed:
+        return {}
+    copying = [ref for ref in refs if ref.id in resumed and ref.path is not None]
     if not copying:
         return {}
     from agentscan.scan.copiedsessions import copied_from

@@ -165,6 +165,9 @@ def _read_row(scanner: Scanner, ref: SessionRef, ctx: ScanContext) -> tuple[Sess
         # Not ``guarded_row``: a pass that raises here is read again by the parent, which says
         # what one after the other says (the same bug), or reads it (a worker's own trouble).
         row = scanner.provider(ref.provider).row(ref, ctx)
+    # The facts its pass learnt of the files (a Claude head's session: ``discovery``), listed
+    # with the writes: else the parent, which keeps the row, would read them again.
+    ctx.flush_facts()
     writes = view.writes if isinstance(view, IndexView) else []
     return row, held.said, writes, keptjson.take_new(ctx)
 

@@ -43,7 +43,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
     ``None`` when there are none for this state of the files (or these bounds)."""
     from agentscan.providers.claude import tailfacts
     from agentscan.providers.claude.detail import TranscriptStream, subagent_infos, subagent_models
-    from agentscan.providers.claude.row import is_resumed, summarize
+    from agentscan.providers.claude.row import resumed_from_of, summarize
     from agentscan.providers.claude.tail import read_tail
     from agentscan.timeutil import parse_iso
     from agentscan.toolkit.detail import DetailCollector
@@ -69,7 +69,7 @@ def detail_with_row(provider: ClaudeProvider, ref: SessionRef, ctx: ScanContext,
         return None
     collector = DetailCollector(bounds)
     # A resumed session's copies of another's records (at its head) are skipped, as its row's pass skips them.
-    read_tail(collector, files.main, ctx, bounds, facts, own=ref.native_id if is_resumed(files.main, ctx) else None)
+    read_tail(collector, files.main, ctx, bounds, facts, own=ref.native_id if resumed_from_of(files.main, ctx) else None)
     # The whole transcript's newest, kept by its row's pass by the collector's own rule, in
     # reading order: added in it, equal times fall in place as read forward.
     for text, stamp, kind in facts.errors:

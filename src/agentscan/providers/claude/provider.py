@@ -265,6 +265,7 @@ class ClaudeProvider(Provider):
             cwd=primary.cwd if primary else None,
             model=models.most_common(1)[0][0] if models else None,
             git_branch=primary.git_branch if primary else None,
+            resumed_from=f"claude:{main.resumed_from}" if main is not None and main.resumed_from else None,
             started_at=started,
             updated_at=updated,
             tokens=tokens,

@@ -92,7 +92,9 @@ def summarize(
     # with that session's id: its calls still go to the sums (``tokens`` credits them:
     # ``scan.creditedrows``), but they are not this session's prompts, replies, tool calls,
     # title, start or directory, and ``show`` does not list them again.
-    own = path.stem if inline and is_resumed(path, ctx) else None
+    if inline and summary.resumed_from is None:
+        summary.resumed_from = resumed_from_of(path, ctx)
+    own = path.stem if summary.resumed_from is not None else None
     order = order_start + summary.records
     # What every record says (its time, cwd and branch) is noted inline, the times held
     # locally: this runs on every line of every session of a cold table, and a call and
@@ -199,12 +201,12 @@ def summarize(
     return summary
 
 
-def is_resumed(path: Path, ctx: ScanContext) -> bool:
-    """Whether the main transcript ``path`` is a resumed session's (``discovery.resumed_from``:
-    its head names another session; remembered per file)."""
+def resumed_from_of(path: Path, ctx: ScanContext) -> str | None:
+    """The session the main transcript ``path``'s head names, when it is a resumed session's
+    (``discovery.resumed_from``; remembered per file)."""
     from agentscan.providers.claude.discovery import resumed_from
 
-    return resumed_from(path.stem, path, ctx) is not None
+    return resumed_from(path.stem, path, ctx)
 
 
 
