@@ -22,7 +22,8 @@ from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.scan.scanner import Scanner
 from agentscan.timeutil import parse_iso
-from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT, DetailCollector, NewestErrors
+from agentscan.toolkit.detail import ERROR_BYTES, DetailCollector
+from agentscan.toolkit.newesterrors import ERRORS_KEPT, NewestErrors
 from claude_events import forward_and_from_end
 from builders import claude_assistant, claude_base, claude_session_file, claude_subagent_file, claude_usage, claude_user
 from builders import invoke

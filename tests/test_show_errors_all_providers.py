@@ -24,7 +24,8 @@ from agentscan.providers.claude import provider as claude_provider
 from agentscan.providers.claude.showfacts import ShowFacts
 from agentscan.providers.claude.tailfacts import TailFacts
 from agentscan.scan.scanner import Scanner
-from agentscan.toolkit.detail import ERROR_BYTES, ERRORS_KEPT
+from agentscan.toolkit.detail import ERROR_BYTES
+from agentscan.toolkit.newesterrors import ERRORS_KEPT
 from builders import (
     claude_assistant,
     claude_base,

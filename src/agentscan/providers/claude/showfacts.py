@@ -56,7 +56,8 @@ class ShowFacts:
         # Imported here: reading kept facts (a row's cost, on every ``list``) needs neither.
         from agentscan.providers.claude.detail import tool_summary
         from agentscan.toolkit.detail import (COMPACTIONS_KEPT, ERROR_BYTES, ERROR_KIND_CHARS, INTERRUPTIONS_KEPT,
-                                              SUMMARY_BYTES, TRIGGER_CHARS, NewestErrors)
+                                              SUMMARY_BYTES, TRIGGER_CHARS)
+        from agentscan.toolkit.newesterrors import NewestErrors
 
         self._tool_summary, self._summary_bytes = tool_summary, SUMMARY_BYTES
         self._error_bytes, self._kind_chars = ERROR_BYTES, ERROR_KIND_CHARS
@@ -280,7 +281,8 @@ class ShowFacts:
 
     def load_state(self, doc: dict[str, Any]) -> None:
         """Continue from ``to_state``'s point; raises ``ValueError``/``TypeError``/``KeyError`` on an ill-shaped state."""
-        from agentscan.toolkit.detail import COMPACTIONS_KEPT, ERRORS_KEPT, INTERRUPTIONS_KEPT, NewestErrors
+        from agentscan.toolkit.detail import COMPACTIONS_KEPT, INTERRUPTIONS_KEPT
+        from agentscan.toolkit.newesterrors import ERRORS_KEPT, NewestErrors
 
         counts = [doc[name] for name in self._COUNTS]
         if not all(type(value) is int and value >= 0 for value in counts):

@@ -35,7 +35,7 @@ REFUSED_KIND = "claude-show-refused"
 #: counted the old way must not answer for the new: they are read again)
 # 2: call summaries clipped are counted apart from messages (``clipped_tools``)
 # 3: the newest errors (``errors``); an API error written as a reply is no reply
-# 4: the errors kept by the collector's rule (``toolkit.detail.NewestErrors``: the newest by
+# 4: the errors kept by the collector's rule (``toolkit.newesterrors.NewestErrors``: the newest by
 #    time), in reading order; 3 kept the last 20 read
 # 5: the plan is the task list (``TaskCreate``/``TaskUpdate``) when one was written last (``tasklist``)
 # 6: a task call's summary is what it creates or changes (``tooltext.task_summary``): the

@@ -15,7 +15,8 @@ import orjson
 
 from agentscan.bounds import Bounds
 from agentscan.context import ScanContext
-from agentscan.toolkit.detail import ERRORS_KEPT, DetailCollector
+from agentscan.toolkit.detail import DetailCollector
+from agentscan.toolkit.newesterrors import ERRORS_KEPT
 from agentscan.detailmodel import ToolEvent
 from agentscan.providers.gemini.chatlog import Conversation, MessageFacts, fetch_messages
 from agentscan.providers.gemini.logs import LoggedPrompt
