@@ -41,7 +41,7 @@ class _Cells(NamedTuple):
 
 def subagent_lines(detail: SessionDetail, term: Terminal, names: dict[str, str]) -> list[str]:
     """The heading (``subagents (2)``) and a line each subagent: id (as ``names`` shortens
-    it: ``show_text.subagent_names``), type, the model it ran (a column only when some
+    it: ``subagent_names``), type, the model it ran (a column only when some
     subagent's is known: often another than the session's, as Claude's ``Explore`` on
     Haiku), tokens, cost."""
     heading = f"subagents ({len(detail.subagents)})"
@@ -156,3 +156,38 @@ def _pad(text: str, width: int) -> str:
 
 
 __all__ = ["subagent_lines"]
+
+
+def subagent_tokens(detail: SessionDetail) -> int:
+    """How much of the session's total its subagents made (the lines under ``subagents``
+    each give theirs; the total holds them, which the card did not say); 0 where the total
+    is all theirs (the ``parent`` line says so)."""
+    if detail.extra.get("parent_missing"):
+        return 0
+    return sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
+
+
+def subagent_call_count(detail: SessionDetail) -> int:
+    """How many tool calls the subagents made: every one read (``subagent_tool_calls``), as the
+    row's count of the session's own is, not only those among the newest the bounds kept (the
+    card's ``+300 by subagents`` of a session of 5,000 calls was of its newest 2,000 alone);
+    as many as are kept for a detail built without it."""
+    total = detail.extra.get("subagent_tool_calls")
+    kept = sum(1 for tool in detail.tools if tool.subagent)
+    return max(total, kept) if type(total) is int else kept
+
+
+def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
+    """How a subagent is named on a terminal: a thread id (Codex's, Cursor's 36-character
+    UUIDs) by its shortest prefix no other subagent of the session shares, 8 characters or
+    more, as ``list`` shortens session ids (each still opens the session with ``show``); in a
+    pipe, whole.  A tool call marked with the whole id lost 39 columns of its summary."""
+    if not term.tty:
+        return {}
+    from agentscan.scan.short_ids import child_prefixes
+
+    ids = {sub.id for sub in detail.subagents} | {tool.subagent for tool in detail.tools if tool.subagent}
+    long = [sub_id for sub_id in ids if len(sub_id) == 36 and sub_id.count("-") == 4]
+    # None of them the session's own shortened id (``list``'s), which opens the session itself.
+    prefixes = child_prefixes(long, detail.row.native_id)
+    return {sub_id: prefix for sub_id, prefix in prefixes.items() if prefix != sub_id}

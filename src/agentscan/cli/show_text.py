@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 from agentscan.cli import render
 from agentscan.cli.render import human_usd, plural
 from agentscan.cli.show_errors import interrupted_count, recorded_errors
-from agentscan.cli.show_subagents import subagent_lines
+from agentscan.cli.show_subagents import subagent_call_count, subagent_lines, subagent_names, subagent_tokens
 from agentscan.cli.showfit import (FocusedCalls, focused_talk, heading_lines, leading_path, talk_clause, tokens_field,
                                    tools_heading)
 from agentscan.cli.term import Terminal, clean, clean_path, cut, title_text, cut_left, home_short, width_of, wrap_columns, write_out
@@ -155,41 +155,6 @@ def _field(label: str, value: str, term: Terminal) -> list[str]:
     return wrap_columns(value, term.width, indent=f"  {label:<8} ", subsequent=" " * 11)
 
 
-def _by_subagents(detail: SessionDetail) -> int:
-    """How much of the session's total its subagents made (the lines under ``subagents``
-    each give theirs; the total holds them, which the card did not say); 0 where the total
-    is all theirs (the ``parent`` line says so)."""
-    if detail.extra.get("parent_missing"):
-        return 0
-    return sum(sub.tokens.total for sub in detail.subagents if sub.tokens)
-
-
-def subagent_call_count(detail: SessionDetail) -> int:
-    """How many tool calls the subagents made: every one read (``subagent_tool_calls``), as the
-    row's count of the session's own is, not only those among the newest the bounds kept (the
-    card's ``+300 by subagents`` of a session of 5,000 calls was of its newest 2,000 alone);
-    as many as are kept for a detail built without it."""
-    total = detail.extra.get("subagent_tool_calls")
-    kept = sum(1 for tool in detail.tools if tool.subagent)
-    return max(total, kept) if type(total) is int else kept
-
-
-def subagent_names(detail: SessionDetail, term: Terminal) -> dict[str, str]:
-    """How a subagent is named on a terminal: a thread id (Codex's, Cursor's 36-character
-    UUIDs) by its shortest prefix no other subagent of the session shares, 8 characters or
-    more, as ``list`` shortens session ids (each still opens the session with ``show``); in a
-    pipe, whole.  A tool call marked with the whole id lost 39 columns of its summary."""
-    if not term.tty:
-        return {}
-    from agentscan.scan.short_ids import child_prefixes
-
-    ids = {sub.id for sub in detail.subagents} | {tool.subagent for tool in detail.tools if tool.subagent}
-    long = [sub_id for sub_id in ids if len(sub_id) == 36 and sub_id.count("-") == 4]
-    # None of them the session's own shortened id (``list``'s), which opens the session itself.
-    prefixes = child_prefixes(long, detail.row.native_id)
-    return {sub_id: prefix for sub_id, prefix in prefixes.items() if prefix != sub_id}
-
-
 def focused_tools(detail: SessionDetail) -> list[ToolEvent] | None:
     """The calls of the subagent in focus (``show <subagent id>``), oldest first; ``None``: no focus."""
     run = detail.focused_id
@@ -248,7 +213,7 @@ def card_lines(detail: SessionDetail, term: Terminal, home: str = "", zone: tzin
         ("started", shown_time(row.started_at, zone).named),
         ("updated", shown_time(row.updated_at, zone).named),
         ("path", clean_path(home_short(row.path) if term.tty else row.path)),
-        ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=_by_subagents(detail))),
+        ("tokens", tokens_line(row.tokens, grouped=term.tty, by_subagents=subagent_tokens(detail))),
         ("cost", None if row.tokens is None else human_usd(row.cost, row.cost_priced)),
     ):
         lines.extend(_field(label, value if value else "-", term))
